@@ -1,0 +1,20 @@
+import type { Config } from 'jest';
+
+// Tests run against the TypeScript sources (no build needed); `tsc -b` type-checks separately,
+// so ts-jest only transpiles (isolatedModules) — which still emits decorator metadata.
+const config: Config = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/examples', '<rootDir>/bench'],
+  testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  modulePathIgnorePatterns: ['<rootDir>/packages/.*/dist/', '<rootDir>/examples/.*/dist/'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
+  moduleNameMapper: {
+    '^@toolsmith/([a-z-]+)/testing$': '<rootDir>/packages/$1/src/testing/index.ts',
+    '^@toolsmith/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
+  },
+  setupFiles: ['reflect-metadata'],
+  testTimeout: 20000,
+};
+
+export default config;

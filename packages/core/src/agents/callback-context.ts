@@ -1,0 +1,9 @@
+import { EventActions } from '../state/event-actions';
+import { State } from '../state/state';
+import { ReadonlyContext } from '../tools/readonly-context';
+
+/** Context given to model callbacks: the invocation, writable state and the actions of the coming event. */
+export interface CallbackContext extends ReadonlyContext {
+  readonly state: State;
+  readonly actions: EventActions;
+}

@@ -1,0 +1,57 @@
+import 'reflect-metadata';
+
+// ── Errors ──────────────────────────────────────────────────────────────────────────────────────
+export { ToolsmithError, ToolsmithErrorOptions } from './errors/toolsmith-error';
+export {
+  ArgumentProblem,
+  ArgumentsLimitError,
+  InvalidArgumentsError,
+  MalformedArgumentsError,
+  ToolExecutionError,
+  ToolNotFoundError,
+} from './errors/tool-call-errors';
+export { ToolCallRejectedError } from './errors/tool-rejected-error';
+export { ProviderError, ProviderErrorCode, ProviderErrorOptions, RateLimitError } from './errors/provider-errors';
+export { StateValueError } from './errors/state-value-error';
+
+// ── Neutral model spec ──────────────────────────────────────────────────────────────────────────
+export { Content, FunctionCall, FunctionResponse, InlineData, Part, Role } from './model/content';
+export { FunctionDeclaration } from './model/function-declaration';
+export { JsonSchema, JsonValue } from './model/json-schema';
+export { FinishReason } from './model/finish-reason';
+export { GenerationConfig, LlmRequest, ToolChoice } from './model/llm-request';
+export { LlmResponse, Usage } from './model/llm-response';
+export { GenerateOptions, Model } from './model/model';
+export { ProviderTool, isProviderTool } from './model/provider-tool';
+
+// ── State, actions, services ────────────────────────────────────────────────────────────────────
+export { ReadonlyState, State, StatePrefix } from './state/state';
+export { EventActions, ToolConfirmation, createEventActions } from './state/event-actions';
+export { MemoryEntry, MemoryService, MemorySource, SearchMemoryResponse } from './memory/memory-service';
+export { ArtifactLocation, ArtifactService } from './artifacts/artifact-service';
+
+// ── Tools ───────────────────────────────────────────────────────────────────────────────────────
+export { Tool, ToolOptions } from './tools/tool';
+export { Toolset, ToolsetOptions, isToolset } from './tools/toolset';
+export { BaseTool, LONG_RUNNING_NOTE } from './tools/base-tool';
+export { ToolContext, ToolContextInit } from './tools/tool-context';
+export { ReadonlyContext } from './tools/readonly-context';
+export { RequireConfirmation } from './tools/require-confirmation';
+
+// ── Callbacks ───────────────────────────────────────────────────────────────────────────────────
+export {
+  AfterModelCallback,
+  AfterToolCallback,
+  AgentCallbacks,
+  BeforeModelCallback,
+  BeforeToolCallback,
+  ModelCallbackResult,
+  OnModelErrorCallback,
+  OnToolErrorCallback,
+  ToolCallbackResult,
+} from './agents/callbacks';
+export { CallbackContext } from './agents/callback-context';
+
+// ── Scanning, decorators, DI (issue 2: scanner owner adds here) ─────────────────────────────────
+
+// ── Runner, agents, sessions (issue 3: runner owner adds here) ──────────────────────────────────

@@ -1,0 +1,65 @@
+import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { ArgumentProblem } from '../errors/tool-call-errors';
+import { JsonSchema } from '../model/json-schema';
+
+let sharedAjv: Ajv2020 | undefined;
+
+/** The one ajv instance (draft 2020-12, formats), created on first use. */
+export function getAjv(): Ajv2020 {
+  if (!sharedAjv) {
+    sharedAjv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+    addFormats(sharedAjv);
+  }
+  return sharedAjv;
+}
+
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/**
+ * The compiled validator of a schema object, compiled on first use and cached by identity, so startup
+ * pays nothing for tools that are never called and each tool pays once.
+ */
+export function validatorFor(schema: JsonSchema): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = getAjv().compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** ajv's errors as one readable sentence per problem. */
+export function toArgumentProblems(errors: readonly ErrorObject[] | null | undefined): ArgumentProblem[] {
+  if (!errors) return [];
+  const problems: ArgumentProblem[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    // anyOf/oneOf add an umbrella error after their branches' errors; the branches say more.
+    if (e.keyword === 'if') continue;
+    const message = describe(e);
+    if (seen.has(message)) continue;
+    seen.add(message);
+    problems.push({ path: e.instancePath, message, keyword: e.keyword });
+  }
+  return problems;
+}
+
+function describe(e: ErrorObject): string {
+  const where = e.instancePath ? `"${e.instancePath.slice(1).replace(/\//g, '.')}"` : 'arguments';
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return `${e.instancePath ? `${where}: ` : ''}missing required property "${String(p.missingProperty)}"`;
+    case 'additionalProperties':
+      return `${e.instancePath ? `${where}: ` : ''}unknown property "${String(p.additionalProperty)}"`;
+    case 'enum':
+      return `${where} must be one of: ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `${where} must be ${JSON.stringify(p.allowedValue)}`;
+    case 'type':
+      return `${where} must be ${String(p.type).replace(/,/g, ' or ')}`;
+    default:
+      return `${where} ${e.message ?? `fails "${e.keyword}"`}`;
+  }
+}

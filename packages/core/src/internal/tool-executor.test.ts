@@ -1,0 +1,140 @@
+import { BaseTool } from '../tools/base-tool';
+import { ToolContext } from '../tools/tool-context';
+import { State } from '../state/state';
+import { createEventActions } from '../state/event-actions';
+import { JsonSchema } from '../model/json-schema';
+import { executeToolCall } from './tool-executor';
+
+class EchoTool extends BaseTool {
+  readonly name = 'echo';
+  readonly description = 'Echoes';
+  readonly parameters: JsonSchema = {
+    type: 'object',
+    properties: { text: { type: 'string' }, times: { type: 'integer', minimum: 1 } },
+    required: ['text'],
+    additionalProperties: false,
+  };
+  constructor(private readonly impl: (args: Record<string, unknown>, ctx: ToolContext) => unknown = (a) => a.text) {
+    super();
+  }
+  run(args: Record<string, unknown>, ctx: ToolContext): unknown {
+    return this.impl(args, ctx);
+  }
+}
+
+function context(callId = 'c1'): ToolContext {
+  const actions = createEventActions();
+  return new ToolContext({
+    functionCallId: callId,
+    invocationId: 'inv',
+    agentName: 'a',
+    appName: 'app',
+    userId: 'u',
+    sessionId: 's',
+    state: new State({}, actions.stateDelta),
+    actions,
+  });
+}
+
+const run = (args: Record<string, unknown> | string, tool: BaseTool | undefined = new EchoTool(), ctx = context()) =>
+  executeToolCall({ call: { id: 'c1', name: 'echo', args }, tool, availableToolNames: () => ['echo', 'other'], context: ctx });
+
+describe('executeToolCall', () => {
+  it('parses JSON text, validates, calls and wraps a non-object result', async () => {
+    const out = await run('{"text":"hi"}');
+    expect(out.response).toEqual({ id: 'c1', name: 'echo', response: { result: 'hi' } });
+    expect(out.error).toBeUndefined();
+  });
+
+  it('returns a plain object result as the response', async () => {
+    const out = await run({ text: 'x' }, new EchoTool(() => ({ status: 'ok' })));
+    expect(out.response.response).toEqual({ status: 'ok' });
+  });
+
+  it('treats an empty string as no arguments', async () => {
+    const out = await run('', new EchoTool(() => 'ran'));
+    expect(out.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(out.error?.message).toContain('missing required property "text"');
+  });
+
+  it('reports malformed JSON as an error response, not a throw', async () => {
+    const out = await run('{"text": ');
+    expect(out.response.isError).toBe(true);
+    expect(out.error?.code).toBe('MALFORMED_ARGUMENTS');
+  });
+
+  it('lists available tools for an unknown tool', async () => {
+    const out = await executeToolCall({
+      call: { id: 'c1', name: 'missing', args: {} }, tool: undefined, availableToolNames: () => ['echo', 'other'], context: context(),
+    });
+    expect(out.error?.code).toBe('TOOL_NOT_FOUND');
+    expect((out.response.response.error as { message: string }).message).toContain('echo, other');
+  });
+
+  it('turns each ajv problem into one readable sentence', async () => {
+    const out = await run({ text: 3, times: 0, extra: true });
+    expect(out.error?.code).toBe('INVALID_ARGUMENTS');
+    const messages = (out.error as unknown as { problems: { message: string }[] }).problems.map((p) => p.message);
+    expect(messages).toEqual(
+      expect.arrayContaining(['"text" must be string', '"times" must be >= 1', 'unknown property "extra"']),
+    );
+  });
+
+  it('keeps the thrown error but shows the model only its message', async () => {
+    const boom = new Error('db down');
+    const out = await run({ text: 'x' }, new EchoTool(() => { throw boom; }));
+    expect(out.error?.code).toBe('TOOL_EXECUTION_FAILED');
+    expect(out.error?.cause).toBe(boom);
+    expect(JSON.stringify(out.response)).not.toContain('at ');
+  });
+
+  it.each(['__proto__', 'constructor', 'prototype'])('refuses the key %s anywhere in arguments', async (key) => {
+    const out = await run(`{"text":"x","nested":{"${key}":{"polluted":true}}}`);
+    expect(out.error?.code).toBe('MALFORMED_ARGUMENTS');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('enforces size and depth limits', async () => {
+    const tool = new EchoTool();
+    const big = await executeToolCall({
+      call: { id: 'c', name: 'echo', args: JSON.stringify({ text: 'x'.repeat(200) }) },
+      tool, availableToolNames: () => [], context: context(), limits: { maxChars: 100, maxDepth: 64 },
+    });
+    expect(big.error?.code).toBe('ARGUMENTS_TOO_LARGE');
+    const deep = await executeToolCall({
+      call: { id: 'c', name: 'echo', args: { text: 'x', d: { d: { d: { d: {} } } } } },
+      tool, availableToolNames: () => [], context: context(), limits: { maxChars: 1000, maxDepth: 3 },
+    });
+    expect(deep.error?.code).toBe('ARGUMENTS_TOO_DEEP');
+  });
+
+  it('runs callbacks in order; the first returned value short-circuits', async () => {
+    const calls: string[] = [];
+    let ran = false;
+    const out = await executeToolCall({
+      call: { id: 'c1', name: 'echo', args: { text: 'x' } },
+      tool: new EchoTool(() => { ran = true; }),
+      availableToolNames: () => [],
+      context: context(),
+      callbacks: {
+        beforeTool: [() => { calls.push('a'); }, () => { calls.push('b'); return { cached: 1 }; }, () => { calls.push('c'); }],
+        afterTool: [],
+        onToolError: [],
+      },
+    });
+    expect(calls).toEqual(['a', 'b']);
+    expect(ran).toBe(false);
+    expect(out.response.response).toEqual({ cached: 1 });
+  });
+
+  it('lets onToolError recover a failure', async () => {
+    const out = await executeToolCall({
+      call: { id: 'c1', name: 'echo', args: { text: 'x' } },
+      tool: new EchoTool(() => { throw new Error('nope'); }),
+      availableToolNames: () => [],
+      context: context(),
+      callbacks: { beforeTool: [], afterTool: [], onToolError: [({ error }) => ({ recovered: error.code })] },
+    });
+    expect(out.response).toEqual({ id: 'c1', name: 'echo', response: { recovered: 'TOOL_EXECUTION_FAILED' } });
+  });
+});

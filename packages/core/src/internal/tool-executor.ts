@@ -1,0 +1,139 @@
+import { ToolCallbackChain } from '../agents/callbacks';
+import { InvalidArgumentsError, ToolExecutionError, ToolNotFoundError } from '../errors/tool-call-errors';
+import { ToolCallRejectedError } from '../errors/tool-rejected-error';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { FunctionCall, FunctionResponse } from '../model/content';
+import { BaseTool } from '../tools/base-tool';
+import { ToolContext } from '../tools/tool-context';
+import { ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from './argument-parser';
+import { toArgumentProblems, validatorFor } from './schema-validator';
+
+/** What one function call produced. Every call produces exactly one response, even when it fails. */
+export interface ToolCallOutcome {
+  response: FunctionResponse;
+  /** The failure behind an error response (with its cause), for events and logs; absent on success. */
+  error?: ToolsmithError;
+  /** The call did not complete because it waits for the user's confirmation. */
+  confirmationRequested?: boolean;
+}
+
+/** Input of {@link executeToolCall}. */
+export interface ExecuteToolCallInput {
+  call: FunctionCall;
+  /** The tool the call names, if it is offered in this request. */
+  tool: BaseTool | undefined;
+  /** Names offered in this request, for the "unknown tool" message (computed only on that path). */
+  availableToolNames: () => readonly string[];
+  context: ToolContext;
+  callbacks?: ToolCallbackChain;
+  limits?: ArgumentLimits;
+}
+
+const NO_CALLBACKS: ToolCallbackChain = { beforeTool: [], afterTool: [], onToolError: [] };
+
+/**
+ * Runs one function call the way the runner does: parse → beforeTool → validate → confirmation gate →
+ * run → wrap → afterTool, with onToolError on failure. Never throws for bad model input or tool
+ * failures; those become error responses the model can act on.
+ */
+export async function executeToolCall(input: ExecuteToolCallInput): Promise<ToolCallOutcome> {
+  const { call, tool, context } = input;
+  const callbacks = input.callbacks ?? NO_CALLBACKS;
+  if (!tool) return failed(call, new ToolNotFoundError(call.name, input.availableToolNames()));
+
+  let args: Record<string, unknown> = {};
+  try {
+    args = parseArguments(tool.name, call.args, input.limits ?? DEFAULT_ARGUMENT_LIMITS);
+
+    for (const before of callbacks.beforeTool) {
+      const replaced = await before({ tool, args, context });
+      if (replaced != null) return succeeded(call, replaced);
+    }
+
+    const validate = validatorFor(tool.parameters);
+    if (!validate(args)) throw new InvalidArgumentsError(tool.name, toArgumentProblems(validate.errors));
+
+    if (context.toolConfirmation) {
+      if (!context.toolConfirmation.confirmed) throw new ToolCallRejectedError(tool.name);
+    } else if (await needsConfirmation(tool, args, context)) {
+      context.requestConfirmation({
+        hint: `Please approve or reject the call to tool "${tool.name}".`,
+      });
+      return pendingConfirmation(call, tool.name);
+    }
+
+    let result: unknown;
+    try {
+      result = await tool.run(args, context);
+    } catch (thrown) {
+      throw ToolsmithError.isInstance(thrown) ? thrown : new ToolExecutionError(tool.name, thrown);
+    }
+    if (!context.toolConfirmation && context.actions.requestedToolConfirmations?.[call.id]) {
+      return pendingConfirmation(call, tool.name);
+    }
+
+    let response = wrapResult(result);
+    for (const after of callbacks.afterTool) {
+      const replaced = await after({ tool, args, context, response });
+      if (replaced != null) {
+        response = replaced;
+        break;
+      }
+    }
+    return succeeded(call, response);
+  } catch (thrown) {
+    const error = ToolsmithError.isInstance(thrown) ? thrown : new ToolExecutionError(tool.name, thrown);
+    for (const onError of callbacks.onToolError) {
+      try {
+        const recovered = await onError({ tool, args, context, error });
+        if (recovered != null) return { ...succeeded(call, recovered), error };
+      } catch (callbackError) {
+        return failed(call, new ToolExecutionError(tool.name, callbackError));
+      }
+    }
+    return failed(call, error);
+  }
+}
+
+/** A plain object is the response; anything else is wrapped as `{ result }`. */
+export function wrapResult(result: unknown): Record<string, unknown> {
+  if (typeof result === 'object' && result !== null && !Array.isArray(result)) {
+    const proto = Object.getPrototypeOf(result);
+    if (proto === Object.prototype || proto === null) return result as Record<string, unknown>;
+  }
+  return { result: result === undefined ? null : result };
+}
+
+/** The model-facing response of a failure: code and message, plus validation details; never a stack. */
+export function errorResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: ToolsmithError): FunctionResponse {
+  const body: Record<string, unknown> = { code: error.code, message: error.message };
+  if (error.details !== undefined) body.details = error.details;
+  return { id: call.id, name: call.name, response: { error: body }, isError: true };
+}
+
+async function needsConfirmation(tool: BaseTool, args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
+  const rule = tool.requireConfirmation;
+  if (rule === undefined || rule === false) return false;
+  if (rule === true) return true;
+  return (await rule(args, context)) === true;
+}
+
+function succeeded(call: FunctionCall, response: Record<string, unknown>): ToolCallOutcome {
+  return { response: { id: call.id, name: call.name, response } };
+}
+
+function failed(call: FunctionCall, error: ToolsmithError): ToolCallOutcome {
+  return { response: errorResponse(call, error), error };
+}
+
+function pendingConfirmation(call: FunctionCall, toolName: string): ToolCallOutcome {
+  return {
+    response: {
+      id: call.id,
+      name: call.name,
+      response: { error: { code: 'CONFIRMATION_REQUIRED', message: `The call to tool "${toolName}" is waiting for the user's confirmation.` } },
+      isError: true,
+    },
+    confirmationRequested: true,
+  };
+}

@@ -1,0 +1,50 @@
+/** Who produced a {@link Content}: the user (including tool results sent back) or the model. */
+export type Role = 'user' | 'model';
+
+/**
+ * A function call the model asked for. `args` is what the model sent: an object, or (from providers that
+ * send JSON text) the raw text, which the executor parses and reports on when it is malformed.
+ */
+export interface FunctionCall {
+  /** Call id, unique within the session; adapters generate stable ids when the provider sends none. */
+  id: string;
+  name: string;
+  args: Record<string, unknown> | string;
+}
+
+/** The answer to one {@link FunctionCall}, matched by `id`. */
+export interface FunctionResponse {
+  id: string;
+  name: string;
+  /** Always a JSON object. Errors are `{ error: { code, message, details? } }` with `isError: true`. */
+  response: Record<string, unknown>;
+  /** True when `response` reports a failure (unknown tool, invalid arguments, thrown error, denial). */
+  isError?: boolean;
+}
+
+/** Binary data inline in a part (base64). */
+export interface InlineData {
+  mimeType: string;
+  data: string;
+}
+
+/**
+ * One piece of a message. Exactly one of `text`, `functionCall`, `functionResponse`, `inlineData` is set.
+ * Parts are plain JSON so sessions survive a JSON round trip.
+ */
+export interface Part {
+  text?: string;
+  /** True when `text` is the model's reasoning rather than its answer. */
+  thought?: boolean;
+  /** Opaque provider signature that must be sent back unchanged (Gemini `thoughtSignature`). */
+  thoughtSignature?: string;
+  functionCall?: FunctionCall;
+  functionResponse?: FunctionResponse;
+  inlineData?: InlineData;
+}
+
+/** A message: a role and its parts. */
+export interface Content {
+  role: Role;
+  parts: Part[];
+}

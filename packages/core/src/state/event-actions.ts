@@ -1,0 +1,32 @@
+/** A confirmation asked of the user for one function call, or the user's answer to it. */
+export interface ToolConfirmation {
+  /** Shown to the user: what is being approved. */
+  hint?: string;
+  /** Set by the client's answer; `false` while pending. */
+  confirmed: boolean;
+  /** Structured data for the client (request) or from it (answer). */
+  payload?: unknown;
+}
+
+/**
+ * What a tool or callback asks the runner to do besides answering. Plain JSON, stored on the event.
+ */
+export interface EventActions {
+  /** State writes (a `null` value deletes the key). Applied by the session service with scope rules. */
+  stateDelta: Record<string, unknown>;
+  /** Artifacts saved in this step: filename → version. */
+  artifactDelta: Record<string, number>;
+  /** Hand the conversation to this agent (the current agent's parent, a sub-agent or a peer). */
+  transferToAgent?: string;
+  /** End the enclosing loop / return control to the parent agent. */
+  escalate?: boolean;
+  /** The tool's result ends the turn: no further model call summarizes it. */
+  skipSummarization?: boolean;
+  /** Confirmations requested by tools in this step: function call id → request. */
+  requestedToolConfirmations?: Record<string, ToolConfirmation>;
+}
+
+/** A fresh, empty {@link EventActions}. */
+export function createEventActions(): EventActions {
+  return { stateDelta: {}, artifactDelta: {} };
+}

@@ -1,0 +1,92 @@
+import { StateValueError } from '../errors/state-value-error';
+
+/** Key prefixes that choose a state scope. A key with none of them belongs to the session. */
+export const StatePrefix = {
+  /** Shared by every user and session of the app. */
+  APP: 'app:',
+  /** Shared by every session of one user. */
+  USER: 'user:',
+  /** This invocation only; never stored. */
+  TEMP: 'temp:',
+} as const;
+
+/** Read-only view of state, given to toolsets and instruction functions. */
+export interface ReadonlyState {
+  get<T = unknown>(key: string): T | undefined;
+  has(key: string): boolean;
+  /** A copy of every current key and value. */
+  toObject(): Record<string, unknown>;
+}
+
+/**
+ * Session state as a tool or callback sees it: the stored values plus this call's writes. Writes are
+ * recorded in `delta` (which is the event's `actions.stateDelta`), so the session service can apply
+ * them with the scope rules of {@link StatePrefix}. A deleted key is recorded as `null`; state never
+ * stores `null`, so `set(key, null)` is a delete.
+ */
+export class State implements ReadonlyState {
+  constructor(
+    private readonly base: Record<string, unknown>,
+    /** Writes made through this object; shared with `actions.stateDelta`. */
+    readonly delta: Record<string, unknown> = {},
+  ) {}
+
+  get<T = unknown>(key: string): T | undefined {
+    if (Object.prototype.hasOwnProperty.call(this.delta, key)) {
+      const v = this.delta[key];
+      return (v === null ? undefined : v) as T | undefined;
+    }
+    return (Object.prototype.hasOwnProperty.call(this.base, key) ? this.base[key] : undefined) as T | undefined;
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  /** Stores a JSON value (copied, so later mutation of `value` does not leak into the session). */
+  set(key: string, value: unknown): void {
+    this.delta[key] = value === undefined || value === null ? null : toJsonCopy(key, value, '', 0);
+  }
+
+  delete(key: string): void {
+    this.delta[key] = null;
+  }
+
+  toObject(): Record<string, unknown> {
+    const merged: Record<string, unknown> = { ...this.base };
+    for (const [k, v] of Object.entries(this.delta)) {
+      if (v === null) delete merged[k];
+      else merged[k] = v;
+    }
+    return merged;
+  }
+}
+
+const MAX_DEPTH = 100;
+
+function toJsonCopy(key: string, value: unknown, path: string, depth: number): unknown {
+  if (depth > MAX_DEPTH) throw new StateValueError(key, path, `nesting deeper than ${MAX_DEPTH} (a cycle?)`);
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) throw new StateValueError(key, path, `${value} is not a finite number`);
+      return value;
+    case 'object': {
+      if (value === null) return null;
+      if (Array.isArray(value)) return value.map((v, i) => toJsonCopy(key, v, `${path}/${i}`, depth + 1));
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) {
+        throw new StateValueError(key, path, `a ${proto?.constructor?.name ?? 'non-plain'} instance is not plain JSON`);
+      }
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) {
+        if (v !== undefined) out[k] = toJsonCopy(key, v, `${path}/${k}`, depth + 1);
+      }
+      return out;
+    }
+    default:
+      throw new StateValueError(key, path, `a ${typeof value} is not JSON`);
+  }
+}

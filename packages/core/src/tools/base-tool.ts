@@ -1,0 +1,45 @@
+import { FunctionDeclaration } from '../model/function-declaration';
+import { JsonSchema } from '../model/json-schema';
+import { LlmRequest } from '../model/llm-request';
+import { RequireConfirmation } from './require-confirmation';
+import { Tool } from './tool';
+import { ToolContext } from './tool-context';
+
+/** Appended to a long-running tool's description so the model does not call it again while it is pending. */
+export const LONG_RUNNING_NOTE =
+  'NOTE: This is a long-running operation. Do not call this tool again if it has already returned some intermediate or pending status.';
+
+/**
+ * The one public way to write a callable tool by hand. The executor validates the arguments against
+ * `parameters` (ajv, compiled once on first use) before `run` is called, so `run` sees valid input.
+ * Decorated classes and `functionTool` produce subclasses of this.
+ */
+export abstract class BaseTool implements Tool {
+  abstract readonly name: string;
+  abstract readonly description: string;
+  /** Canonical JSON Schema (draft 2020-12) of the arguments; always `type: "object"`. */
+  abstract readonly parameters: JsonSchema;
+  /** Schema of the result, when known. */
+  readonly responseSchema?: JsonSchema;
+  readonly isLongRunning: boolean = false;
+  readonly requireConfirmation?: RequireConfirmation;
+  private cachedDeclaration?: FunctionDeclaration;
+
+  /** Runs the tool with validated arguments. Return a plain object, or any value to be wrapped as `{ result }`. */
+  abstract run(args: Record<string, unknown>, context: ToolContext): unknown;
+
+  /** Adds instructions or declarations to the request before it is sent (optional). */
+  processRequest?(context: ToolContext, request: LlmRequest): void | Promise<void>;
+
+  /** What the model is told about this tool. Built once. */
+  declaration(): FunctionDeclaration {
+    if (!this.cachedDeclaration) {
+      const description = this.isLongRunning
+        ? `${this.description}${this.description ? '\n\n' : ''}${LONG_RUNNING_NOTE}`
+        : this.description;
+      this.cachedDeclaration = { name: this.name, description, parameters: this.parameters };
+      if (this.responseSchema) this.cachedDeclaration.response = this.responseSchema;
+    }
+    return this.cachedDeclaration;
+  }
+}

@@ -1,0 +1,115 @@
+import { ArtifactService } from '../artifacts/artifact-service';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { MemoryService, SearchMemoryResponse } from '../memory/memory-service';
+import { Part } from '../model/content';
+import { EventActions, ToolConfirmation } from '../state/event-actions';
+import { State } from '../state/state';
+import { ReadonlyContext } from './readonly-context';
+
+/** Everything a {@link ToolContext} is built from. Created by the runner (or `invokeTool`) per call. */
+export interface ToolContextInit {
+  functionCallId: string;
+  invocationId: string;
+  agentName: string;
+  appName: string;
+  userId: string;
+  sessionId: string;
+  /** Agent path, e.g. `root.researcher`, for multi-agent runs. */
+  branch?: string;
+  state: State;
+  actions: EventActions;
+  signal?: AbortSignal;
+  /** The user's answer, when this call runs after a confirmation. */
+  toolConfirmation?: ToolConfirmation;
+  memoryService?: MemoryService;
+  artifactService?: ArtifactService;
+}
+
+/**
+ * Per-call context injected into tool methods: by type (a parameter typed `ToolContext`) or with `@Ctx()`.
+ * It is never part of a tool's schema.
+ *
+ * @example
+ * ```ts
+ * @Tool() async addToCart(@Param('sku') sku: string, ctx: ToolContext) {
+ *   const cart = ctx.state.get<string[]>('cart') ?? [];
+ *   ctx.state.set('cart', [...cart, sku]);
+ * }
+ * ```
+ */
+export class ToolContext implements ReadonlyContext {
+  readonly functionCallId: string;
+  readonly invocationId: string;
+  readonly agentName: string;
+  readonly appName: string;
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly branch?: string;
+  /** Session state with scopes by key prefix (`app:`, `user:`, `temp:`, none); writes land in `actions.stateDelta`. */
+  readonly state: State;
+  /** Side effects for the runner: state/artifact deltas, transfer, escalate, skipSummarization. */
+  readonly actions: EventActions;
+  /** Aborted when the run is cancelled; pass it to `fetch` and other cancellable work. */
+  readonly signal: AbortSignal;
+  /** Set when this call runs after the user answered a confirmation request. */
+  readonly toolConfirmation?: ToolConfirmation;
+  private readonly memoryService?: MemoryService;
+  private readonly artifactService?: ArtifactService;
+
+  constructor(init: ToolContextInit) {
+    this.functionCallId = init.functionCallId;
+    this.invocationId = init.invocationId;
+    this.agentName = init.agentName;
+    this.appName = init.appName;
+    this.userId = init.userId;
+    this.sessionId = init.sessionId;
+    this.branch = init.branch;
+    this.state = init.state;
+    this.actions = init.actions;
+    this.signal = init.signal ?? new AbortController().signal;
+    this.toolConfirmation = init.toolConfirmation;
+    this.memoryService = init.memoryService;
+    this.artifactService = init.artifactService;
+  }
+
+  /**
+   * Asks the user to confirm this call before its effect happens. The runner pauses the invocation
+   * and emits a confirmation request; the tool is called again with `toolConfirmation` set once answered.
+   */
+  requestConfirmation(request: { hint?: string; payload?: unknown } = {}): void {
+    const requested = (this.actions.requestedToolConfirmations ??= {});
+    requested[this.functionCallId] = { hint: request.hint, payload: request.payload, confirmed: false };
+  }
+
+  /** Searches the user's long-term memory. */
+  async searchMemory(query: string): Promise<SearchMemoryResponse> {
+    if (!this.memoryService) throw new ToolsmithError('SERVICE_NOT_CONFIGURED', 'No memoryService is configured on the Runner.');
+    return this.memoryService.searchMemory({ appName: this.appName, userId: this.userId, query });
+  }
+
+  /** Saves a new version of an artifact and records it in `actions.artifactDelta`. Returns the version. */
+  async saveArtifact(filename: string, artifact: Part): Promise<number> {
+    const version = await this.artifacts().saveArtifact({ ...this.location(), filename, artifact });
+    this.actions.artifactDelta[filename] = version;
+    return version;
+  }
+
+  /** Loads an artifact (the latest version unless `version` is given). */
+  async loadArtifact(filename: string, version?: number): Promise<Part | undefined> {
+    return this.artifacts().loadArtifact({ ...this.location(), filename, version });
+  }
+
+  /** Filenames of the artifacts visible to this session. */
+  async listArtifacts(): Promise<string[]> {
+    return this.artifacts().listArtifactKeys(this.location());
+  }
+
+  private location() {
+    return { appName: this.appName, userId: this.userId, sessionId: this.sessionId };
+  }
+
+  private artifacts(): ArtifactService {
+    if (!this.artifactService) throw new ToolsmithError('SERVICE_NOT_CONFIGURED', 'No artifactService is configured on the Runner.');
+    return this.artifactService;
+  }
+}

@@ -1,0 +1,41 @@
+import { TOOL_METADATA } from '../metadata-keys';
+import { JsonSchema } from '../model/json-schema';
+import { RequireConfirmation } from './require-confirmation';
+
+/** What users and toolsets see of a tool: read-only facts. The executor calls `BaseTool.run`. */
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly isLongRunning: boolean;
+}
+
+/** Options of the {@link Tool} method decorator. */
+export interface ToolOptions {
+  /** Tool name; defaults to the method name. The toolset prefix is prepended. Must match `^[a-zA-Z0-9_-]{1,64}$`. */
+  name?: string;
+  /** What the tool does, for the model. Defaults to the JSDoc summary from a build-time manifest. */
+  description?: string;
+  /** Replaces the whole generated parameters schema (must be `type: "object"`). */
+  inputSchema?: JsonSchema;
+  /** Schema of the result, sent where providers accept one. */
+  outputSchema?: JsonSchema;
+  /** The call needs the user's approval before it runs. */
+  requireConfirmation?: RequireConfirmation;
+  /** The call starts work that finishes later; see the long-running tools guide. */
+  longRunning?: boolean;
+}
+
+/**
+ * Marks a method as a tool. Only records its options; the scanner builds the schema at startup.
+ *
+ * @example
+ * ```ts
+ * @Tool({ description: 'Retrieves the current weather report for a city.' })
+ * getWeather(@Param('city') city: string) { ... }
+ * ```
+ */
+export function Tool(options: ToolOptions = {}): MethodDecorator {
+  return (target, propertyKey) => {
+    Reflect.defineMetadata(TOOL_METADATA, { ...options }, target, propertyKey);
+  };
+}
