@@ -55,3 +55,5 @@ export { CallbackContext } from './agents/callback-context';
 // ── Scanning, decorators, DI (issue 2: scanner owner adds here) ─────────────────────────────────
 
 // ── Runner, agents, sessions (issue 3: runner owner adds here) ──────────────────────────────────
+
+// ── Issue 6: build-time manifest (CLI owner adds here) ──────────────────────────────────────────

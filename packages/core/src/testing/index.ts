@@ -1,0 +1,10 @@
+// Public testing helpers: `@toolsmith/core/testing`.
+
+// ── Wire-protocol test server (shared by adapter tests) ─────────────────────────────────────────
+
+// ── invokeTool (issue 2) ────────────────────────────────────────────────────────────────────────
+
+// ── ScriptedModel (issue 3) ─────────────────────────────────────────────────────────────────────
+
+// ── Adapter conformance kit (issue 5) ───────────────────────────────────────────────────────────
+export {};
