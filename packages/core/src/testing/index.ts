@@ -1,6 +1,8 @@
 // Public testing helpers: `@toolsmith/core/testing`.
 
 // ── Wire-protocol test server (shared by adapter tests) ─────────────────────────────────────────
+export { startWireServer, parseSseFixture } from './wire-server';
+export type { RecordedRequest, SseEvent, WireReply, WireServer } from './wire-server';
 
 // ── invokeTool (issue 2) ────────────────────────────────────────────────────────────────────────
 
