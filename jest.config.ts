@@ -14,6 +14,7 @@ const config: Config = {
     '^@toolsmith/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
   },
   setupFiles: ['reflect-metadata'],
+  reporters: ['default', '<rootDir>/.ci/jest-summary-reporter.js'],
   testTimeout: 20000,
 };
 
