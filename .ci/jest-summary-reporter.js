@@ -4,7 +4,7 @@ class SummaryReporter {
     const skipped = results.numPendingTests + results.numTodoTests;
     const failedSuites = results.numRuntimeErrorTestSuites;
     const failed = results.numFailedTests + failedSuites;
-    process.stdout.write(
+    process.stderr.write(
       `\ntests: ${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
     );
   }
