@@ -1,12 +1,11 @@
-// Prints one plain closing line, "Tests: N passed, N failed[, N skipped]", that CI reads after jest's own summary.
+// Prints one plain closing line, "tests: N passed, N failed[, N skipped]", after everything jest prints,
+// so CI can read the result from the run's last line.
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const skipped = results.numPendingTests + results.numTodoTests;
-    const failedSuites = results.numRuntimeErrorTestSuites;
-    const failed = results.numFailedTests + failedSuites;
-    process.stderr.write(
-      `\ntests: ${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
-    );
+    const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
+    const line = `tests: ${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`;
+    process.once('exit', () => process.stderr.write(line));
   }
 }
 module.exports = SummaryReporter;
