@@ -38,7 +38,8 @@ export { ToolContext, ToolContextInit } from './tools/tool-context';
 export { ReadonlyContext } from './tools/readonly-context';
 export { RequireConfirmation } from './tools/require-confirmation';
 // Runs one function call exactly as the runner does (used by @toolsmith/mcp's serveMcp).
-export { executeToolCall, ExecuteToolCallInput, ToolCallOutcome } from './internal/tool-executor';
+export { executeToolCall } from './internal/tool-executor';
+export type { ExecuteToolCallInput, ToolCallOutcome } from './internal/tool-executor';
 
 // ── Callbacks ───────────────────────────────────────────────────────────────────────────────────
 export {
