@@ -59,4 +59,10 @@ export { CallbackContext } from './agents/callback-context';
 
 // ── Runner, agents, sessions (issue 3: runner owner adds here) ──────────────────────────────────
 
+// ── Adapter kit (issue 5) ───────────────────────────────────────────────────────────────────────
+export { parseRetryAfter } from './adapter-kit/parse-retry-after';
+export type { HeaderSource } from './adapter-kit/parse-retry-after';
+export { generateCallId, stableCallId } from './adapter-kit/call-id';
+export { pairToolResults } from './adapter-kit/pair-tool-results';
+
 // ── Issue 6: build-time manifest (CLI owner adds here) ──────────────────────────────────────────
