@@ -1,0 +1,26 @@
+import { ToolsmithError, ToolsmithErrorOptions } from './toolsmith-error';
+
+/** Stable codes of {@link ManifestError}. */
+export type ManifestErrorCode =
+  /** The file is missing, not JSON, or not a manifest of a version this package reads. */
+  | 'MANIFEST_INVALID'
+  /** The source a toolset was generated from changed since `toolsmith schema` last ran. */
+  | 'MANIFEST_STALE'
+  /** The manifest knows the class but not this `@Tool` method. */
+  | 'MANIFEST_METHOD_MISSING';
+
+/**
+ * A build-time schema manifest (`toolsmith.schema.json`) cannot be used. The message names the file,
+ * the class or method, and the fix (usually: run `toolsmith schema` again).
+ */
+export class ManifestError extends ToolsmithError {
+  constructor(
+    code: ManifestErrorCode,
+    message: string,
+    /** Absolute path of the manifest file. */
+    readonly manifestPath: string,
+    options: ToolsmithErrorOptions = {},
+  ) {
+    super(code, message, options);
+  }
+}

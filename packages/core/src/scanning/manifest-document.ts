@@ -1,0 +1,123 @@
+import { JsonSchema } from '../model/json-schema';
+
+/** The manifest format this version of Toolsmith writes and reads. */
+export const MANIFEST_VERSION = 1;
+
+/** The manifest's usual file name; startup looks for it next to the compiled code. */
+export const MANIFEST_FILE_NAME = 'toolsmith.schema.json';
+
+/**
+ * The content of a `toolsmith.schema.json` file, written by `toolsmith schema` from TypeScript types and
+ * JSDoc. Keyed by `@Toolset` class name, then by `@Tool` method name.
+ */
+export interface ManifestDocument {
+  /** Format version; see {@link MANIFEST_VERSION}. */
+  version: typeof MANIFEST_VERSION;
+  /** What wrote the file, e.g. `@toolsmith/cli 0.1.0`. Informational. */
+  generator: string;
+  /** One entry per `@Toolset` class, by class name. */
+  toolsets: Record<string, ManifestToolset>;
+}
+
+/** What the manifest knows about one `@Toolset` class. */
+export interface ManifestToolset {
+  /** The TypeScript source the class was read from, relative to the manifest's directory, with `/` separators. */
+  source: string;
+  /** `sha256:<hex>` of that source's text (line endings normalized to `\n`); see {@link hashSource}. */
+  sourceHash: string;
+  /** One entry per `@Tool` method, by method name. */
+  methods: Record<string, ManifestMethod>;
+}
+
+/** What the manifest knows about one `@Tool` method. */
+export interface ManifestMethod {
+  /** The JSDoc summary of the method; used when `@Tool` gives no description. */
+  description?: string;
+  /** The tool's parameters in declaration order, the `ToolContext` parameter left out. */
+  parameters: ManifestParameter[];
+  /** Position of the `ToolContext` parameter in the method's signature; absent when there is none. */
+  contextIndex?: number;
+  /** Schema of the (awaited) return type; absent for `void`, `any` and `unknown`. */
+  outputSchema?: JsonSchema;
+  /** Recursive types the parameter schemas point to with `{ "$ref": "#/$defs/<name>" }`. */
+  $defs?: Record<string, JsonSchema>;
+}
+
+/** One parameter of a `@Tool` method. */
+export interface ManifestParameter {
+  /** The argument's name in the tool's parameters object (the TypeScript name, or `@Param('name')`). */
+  name: string;
+  /** Position in the method's signature (counting the `ToolContext` parameter). */
+  index: number;
+  /** JSON Schema of the value, description included. */
+  schema: JsonSchema;
+  /** The parameter has `?` or a default value. */
+  optional: boolean;
+  /** From the method's `@param` JSDoc tag. */
+  description?: string;
+}
+
+/**
+ * The parameters object schema of a manifest method: one property per parameter, the required ones
+ * listed, recursive definitions attached. The same shape reflection builds from `@Param`.
+ */
+export function manifestParametersSchema(method: ManifestMethod): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const parameter of method.parameters) {
+    properties[parameter.name] = parameter.schema;
+    if (!parameter.optional) required.push(parameter.name);
+  }
+  const schema: JsonSchema = { type: 'object', properties };
+  if (required.length > 0) schema.required = required;
+  if (method.$defs && Object.keys(method.$defs).length > 0) schema.$defs = method.$defs;
+  return schema;
+}
+
+/** JSON Schema of {@link ManifestDocument}, used to check a file before trusting it. */
+export const MANIFEST_DOCUMENT_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['version', 'generator', 'toolsets'],
+  properties: {
+    version: { const: MANIFEST_VERSION },
+    generator: { type: 'string' },
+    toolsets: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        required: ['source', 'sourceHash', 'methods'],
+        properties: {
+          source: { type: 'string', minLength: 1 },
+          sourceHash: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
+          methods: {
+            type: 'object',
+            additionalProperties: {
+              type: 'object',
+              required: ['parameters'],
+              properties: {
+                description: { type: 'string' },
+                contextIndex: { type: 'integer', minimum: 0 },
+                outputSchema: { type: ['object', 'boolean'] },
+                $defs: { type: 'object', additionalProperties: { type: ['object', 'boolean'] } },
+                parameters: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['name', 'index', 'schema', 'optional'],
+                    properties: {
+                      name: { type: 'string', minLength: 1 },
+                      index: { type: 'integer', minimum: 0 },
+                      schema: { type: ['object', 'boolean'] },
+                      optional: { type: 'boolean' },
+                      description: { type: 'string' },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};

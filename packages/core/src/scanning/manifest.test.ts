@@ -1,0 +1,144 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManifestError } from '../errors/manifest-errors';
+import { ManifestDocument, manifestParametersSchema } from './manifest-document';
+import { hashSource } from './manifest-hash';
+import { loadManifest, parseManifest } from './manifest';
+import { findManifest, useManifest } from './manifest-registry';
+
+const SOURCE = 'export class WeatherTools {}\n';
+
+function documentFor(source: string, sourceHash = hashSource(SOURCE)): ManifestDocument {
+  return {
+    version: 1,
+    generator: 'test',
+    toolsets: {
+      WeatherTools: {
+        source,
+        sourceHash,
+        methods: {
+          getWeather: {
+            description: 'Retrieves the weather.',
+            parameters: [
+              { name: 'city', index: 0, schema: { type: 'string', description: 'City name' }, optional: false, description: 'City name' },
+              { name: 'unit', index: 2, schema: { enum: ['celsius', 'fahrenheit'], type: 'string' }, optional: true },
+            ],
+            contextIndex: 1,
+          },
+        },
+      },
+    },
+  };
+}
+
+describe('manifest', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'toolsmith-manifest-'));
+    mkdirSync(join(dir, 'src'));
+    mkdirSync(join(dir, 'dist'));
+    writeFileSync(join(dir, 'src', 'weather.ts'), SOURCE);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  function write(document: unknown, name = 'dist/toolsmith.schema.json'): string {
+    const path = join(dir, name);
+    writeFileSync(path, typeof document === 'string' ? document : JSON.stringify(document));
+    return path;
+  }
+
+  it('hashes sources with normalized line endings', () => {
+    expect(hashSource('a\r\nb\n')).toBe(hashSource('a\nb\n'));
+    expect(hashSource('a')).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(hashSource('a')).not.toBe(hashSource('b'));
+  });
+
+  it('returns a fresh method and builds its parameters schema', () => {
+    const manifest = loadManifest(write(documentFor('../src/weather.ts')));
+    expect(manifest.sourceStatus('WeatherTools')).toBe('fresh');
+    const method = manifest.methodFor('WeatherTools', 'getWeather')!;
+    expect(method.contextIndex).toBe(1);
+    expect(manifestParametersSchema(method)).toEqual({
+      type: 'object',
+      properties: {
+        city: { type: 'string', description: 'City name' },
+        unit: { enum: ['celsius', 'fahrenheit'], type: 'string' },
+      },
+      required: ['city'],
+    });
+  });
+
+  it('leaves classes it does not know to reflection, silently', () => {
+    const warn = jest.fn();
+    const manifest = loadManifest(write(documentFor('../src/weather.ts')), { warn });
+    expect(manifest.methodFor('OtherTools', 'x')).toBeUndefined();
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('reports a stale source once and does not use it', () => {
+    const warn = jest.fn();
+    const manifest = loadManifest(write(documentFor('../src/weather.ts', hashSource('old text'))), { warn });
+    expect(manifest.methodFor('WeatherTools', 'getWeather')).toBeUndefined();
+    expect(manifest.methodFor('WeatherTools', 'getWeather')).toBeUndefined();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toMatch(/source of toolset WeatherTools \(\.\.\/src\/weather\.ts\) changed.*toolsmith schema/);
+  });
+
+  it('throws MANIFEST_STALE when told to', () => {
+    const manifest = loadManifest(write(documentFor('../src/weather.ts', hashSource('old text'))), { onStale: 'error' });
+    expect(() => manifest.methodFor('WeatherTools', 'getWeather')).toThrow(
+      expect.objectContaining({ code: 'MANIFEST_STALE', name: 'ManifestError' }),
+    );
+  });
+
+  it('skips the hash check when the source is not deployed', () => {
+    const manifest = loadManifest(write(documentFor('../src/gone.ts', hashSource('whatever'))));
+    expect(manifest.sourceStatus('WeatherTools')).toBe('unavailable');
+    expect(manifest.methodFor('WeatherTools', 'getWeather')).toBeDefined();
+  });
+
+  it('reports a missing method, or throws MANIFEST_METHOD_MISSING', () => {
+    const warn = jest.fn();
+    const path = write(documentFor('../src/weather.ts'));
+    expect(loadManifest(path, { warn }).methodFor('WeatherTools', 'refund')).toBeUndefined();
+    expect(warn.mock.calls[0][0]).toMatch(/WeatherTools has no entry for the @Tool method refund/);
+    expect(() => loadManifest(path, { onMissingMethod: 'error' }).methodFor('WeatherTools', 'refund')).toThrow(
+      expect.objectContaining({ code: 'MANIFEST_METHOD_MISSING' }),
+    );
+  });
+
+  it('does not treat inherited object keys as classes or methods', () => {
+    const warn = jest.fn();
+    const manifest = loadManifest(write(documentFor('../src/weather.ts')), { warn });
+    expect(manifest.methodFor('constructor', 'toString')).toBeUndefined();
+    expect(manifest.methodFor('WeatherTools', 'toString')).toBeUndefined();
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('rejects files that are missing, not JSON, or not a manifest', () => {
+    expect(() => loadManifest(join(dir, 'nope.json'))).toThrow(expect.objectContaining({ code: 'MANIFEST_INVALID' }));
+    expect(() => loadManifest(write('{ not json'))).toThrow(/is not valid JSON/);
+    const wrongVersion = { ...documentFor('x'), version: 2 };
+    expect(() => loadManifest(write(wrongVersion))).toThrow(ManifestError);
+    expect(() => parseManifest(JSON.stringify({ version: 1, generator: 'x', toolsets: { A: { source: 'a.ts' } } }), 'm.json')).toThrow(
+      /missing required property "sourceHash"/,
+    );
+  });
+
+  it('finds the manifest next to the compiled code, up to the package root', () => {
+    writeFileSync(join(dir, 'package.json'), '{}');
+    mkdirSync(join(dir, 'dist', 'tools'));
+    expect(findManifest(join(dir, 'dist', 'tools'))).toBeUndefined();
+    const atRoot = write(documentFor('src/weather.ts'), 'toolsmith.schema.json');
+    expect(findManifest(join(dir, 'dist', 'tools'))).toBe(atRoot);
+    const inDist = write(documentFor('../src/weather.ts'));
+    expect(findManifest(join(dir, 'dist', 'tools'))).toBe(inDist);
+  });
+
+  it('useManifest loads a path and can clear the default', () => {
+    const manifest = useManifest(write(documentFor('../src/weather.ts')));
+    expect(manifest?.toolset('WeatherTools')?.source).toBe('../src/weather.ts');
+    expect(useManifest(null)).toBeNull();
+  });
+});

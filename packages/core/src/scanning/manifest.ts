@@ -1,0 +1,168 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { ManifestError } from '../errors/manifest-errors';
+import { toArgumentProblems, validatorFor } from '../internal/schema-validator';
+import { MANIFEST_DOCUMENT_SCHEMA, ManifestDocument, ManifestMethod, ManifestToolset } from './manifest-document';
+import { hashSource } from './manifest-hash';
+
+/** What to do when a manifest entry cannot be trusted: report it and fall back, or stop startup. */
+export type ManifestProblemPolicy = 'warn' | 'error';
+
+/** Options of {@link loadManifest}. */
+export interface ManifestOptions {
+  /**
+   * A toolset whose source changed since the manifest was generated: `'warn'` (default) reports it and
+   * ignores that toolset's entries (the scanner falls back to reflection); `'error'` throws
+   * `MANIFEST_STALE`.
+   */
+  onStale?: ManifestProblemPolicy;
+  /**
+   * A `@Tool` method of a class the manifest knows, but missing from it: `'warn'` (default) reports it
+   * and falls back to reflection; `'error'` throws `MANIFEST_METHOD_MISSING`.
+   */
+  onMissingMethod?: ManifestProblemPolicy;
+  /** Where warnings go; defaults to `console.warn`. */
+  warn?: (message: string) => void;
+}
+
+/** Whether a toolset's source still matches the manifest. */
+export type ManifestSourceStatus =
+  /** The source file was found and its hash matches. */
+  | 'fresh'
+  /** The source file was found and changed. */
+  | 'stale'
+  /** The source is not there (a deployment without sources): nothing to compare; `toolsmith schema --check` guards CI. */
+  | 'unavailable';
+
+/**
+ * A loaded build-time schema manifest. The scanner asks it for a method's schemas with
+ * {@link ToolManifest.methodFor}, which applies the stale and missing-method policies.
+ *
+ * Hashes are checked against the TypeScript source, found through the `source` path relative to the
+ * manifest file. When the source is not deployed next to the compiled code, the check is skipped:
+ * run `toolsmith schema --check` in CI to catch a stale manifest before it ships.
+ */
+export class ToolManifest {
+  private readonly statuses = new Map<string, ManifestSourceStatus>();
+  private readonly reported = new Set<string>();
+  private readonly options: Required<ManifestOptions>;
+
+  constructor(
+    /** The manifest's content. */
+    readonly document: ManifestDocument,
+    /** Absolute path of the manifest file; sources are resolved relative to its directory. */
+    readonly path: string,
+    options: ManifestOptions = {},
+  ) {
+    this.options = {
+      onStale: options.onStale ?? 'warn',
+      onMissingMethod: options.onMissingMethod ?? 'warn',
+      warn: options.warn ?? ((message) => console.warn(message)),
+    };
+  }
+
+  /** The manifest's entry for a class, or `undefined` when the class is not in it. */
+  toolset(className: string): ManifestToolset | undefined {
+    return Object.prototype.hasOwnProperty.call(this.document.toolsets, className)
+      ? this.document.toolsets[className]
+      : undefined;
+  }
+
+  /** Compares the toolset's recorded source hash with its source file (once per class; cached). */
+  sourceStatus(className: string): ManifestSourceStatus | undefined {
+    const toolset = this.toolset(className);
+    if (!toolset) return undefined;
+    let status = this.statuses.get(className);
+    if (!status) {
+      const sourcePath = resolve(dirname(this.path), toolset.source);
+      status = !existsSync(sourcePath)
+        ? 'unavailable'
+        : hashSource(readFileSync(sourcePath, 'utf8')) === toolset.sourceHash
+          ? 'fresh'
+          : 'stale';
+      this.statuses.set(className, status);
+    }
+    return status;
+  }
+
+  /**
+   * The manifest's schemas for one `@Tool` method, or `undefined` when reflection must be used instead:
+   * the class is not in the manifest (silently: it may come from a library), its source is stale, or the
+   * method is missing (both reported, or thrown, by the options' policies).
+   */
+  methodFor(className: string, methodName: string): ManifestMethod | undefined {
+    const toolset = this.toolset(className);
+    if (!toolset) return undefined;
+    if (this.sourceStatus(className) === 'stale') {
+      this.report(
+        this.options.onStale,
+        'MANIFEST_STALE',
+        className,
+        `${this.path}: the source of toolset ${className} (${toolset.source}) changed since the manifest was generated, ` +
+          `so its schemas are not used. Run \`toolsmith schema\` again.`,
+      );
+      return undefined;
+    }
+    if (!Object.prototype.hasOwnProperty.call(toolset.methods, methodName)) {
+      this.report(
+        this.options.onMissingMethod,
+        'MANIFEST_METHOD_MISSING',
+        `${className}.${methodName}`,
+        `${this.path}: toolset ${className} has no entry for the @Tool method ${methodName}, so its schema comes ` +
+          `from reflection. Run \`toolsmith schema\` again.`,
+      );
+      return undefined;
+    }
+    return toolset.methods[methodName];
+  }
+
+  private report(policy: ManifestProblemPolicy, code: 'MANIFEST_STALE' | 'MANIFEST_METHOD_MISSING', key: string, message: string): void {
+    if (policy === 'error') throw new ManifestError(code, message, this.path);
+    // One warning per class or method, however many times the scanner asks.
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.options.warn(`[toolsmith] ${message}`);
+  }
+}
+
+/**
+ * Reads and checks a `toolsmith.schema.json` written by `toolsmith schema`. Throws a
+ * {@link ManifestError} (`MANIFEST_INVALID`) naming the file when it is missing, not JSON, or not a
+ * manifest this version reads.
+ */
+export function loadManifest(path: string, options: ManifestOptions = {}): ToolManifest {
+  const absolutePath = resolve(path);
+  let text: string;
+  try {
+    text = readFileSync(absolutePath, 'utf8');
+  } catch (cause) {
+    throw new ManifestError('MANIFEST_INVALID', `Cannot read the manifest ${absolutePath}: ${(cause as Error).message}.`, absolutePath, {
+      cause,
+    });
+  }
+  return new ToolManifest(parseManifest(text, absolutePath), absolutePath, options);
+}
+
+/** Parses and checks a manifest's JSON text; `path` is only used in messages. */
+export function parseManifest(text: string, path: string): ManifestDocument {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (cause) {
+    throw new ManifestError('MANIFEST_INVALID', `The manifest ${path} is not valid JSON: ${(cause as Error).message}.`, path, {
+      cause,
+    });
+  }
+  const validate = validatorFor(MANIFEST_DOCUMENT_SCHEMA);
+  if (!validate(document)) {
+    const problems = toArgumentProblems(validate.errors).map((p) => p.message.replace(/^arguments/, 'the document'));
+    throw new ManifestError(
+      'MANIFEST_INVALID',
+      `The manifest ${path} is not a Toolsmith schema manifest (version 1): ${problems.join('; ')}. ` +
+        'Generate it with `toolsmith schema`.',
+      path,
+      { details: { problems } },
+    );
+  }
+  return document as ManifestDocument;
+}
