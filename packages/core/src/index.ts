@@ -66,3 +66,11 @@ export { generateCallId, stableCallId } from './adapter-kit/call-id';
 export { pairToolResults } from './adapter-kit/pair-tool-results';
 
 // ── Issue 6: build-time manifest (CLI owner adds here) ──────────────────────────────────────────
+export { ManifestError } from './errors/manifest-errors';
+export type { ManifestErrorCode } from './errors/manifest-errors';
+export { MANIFEST_FILE_NAME, MANIFEST_VERSION, manifestParametersSchema } from './scanning/manifest-document';
+export type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestToolset } from './scanning/manifest-document';
+export { hashSource } from './scanning/manifest-hash';
+export { ToolManifest, loadManifest, parseManifest } from './scanning/manifest';
+export type { ManifestOptions, ManifestProblemPolicy, ManifestSourceStatus } from './scanning/manifest';
+export { MANIFEST_ENV, findManifest, useManifest } from './scanning/manifest-registry';
