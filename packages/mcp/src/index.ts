@@ -1,1 +1,11 @@
-export {};
+// @toolsmith/mcp: use MCP servers' tools (McpToolset) and serve Toolsmith tools over MCP (serveMcp).
+
+// ── Use an MCP server's tools ───────────────────────────────────────────────────────────────────
+export { McpToolset } from './mcp-toolset';
+export type { McpHttpTransportOptions, McpToolsetOptions } from './mcp-toolset';
+export type { McpStdioTransportOptions } from './mcp-connection';
+export type { McpRemoteTool } from './mcp-tool';
+
+// ── Errors ──────────────────────────────────────────────────────────────────────────────────────
+export { McpConfirmationUnsupportedError, McpConnectionError, McpToolError } from './mcp-errors';
+export type { McpConnectionErrorCode } from './mcp-errors';

@@ -1,0 +1,59 @@
+import { ToolsmithError, ToolsmithErrorOptions } from '@toolsmith/core';
+
+/** Stable codes of {@link McpConnectionError}. */
+export type McpConnectionErrorCode =
+  /** The server could not be started or reached, or the MCP handshake failed. */
+  | 'MCP_CONNECTION_FAILED'
+  /** The server closed the session (exited, crashed, dropped the connection) during a request. */
+  | 'MCP_CONNECTION_CLOSED'
+  /** The server did not answer within the timeout. */
+  | 'MCP_TIMEOUT'
+  /** The request was cancelled (the run's signal was aborted). */
+  | 'MCP_CANCELLED'
+  /** The server answered with a JSON-RPC error or with a result that is not valid MCP. */
+  | 'MCP_PROTOCOL_ERROR';
+
+/**
+ * Talking to an MCP server failed: it could not be started or reached, it crashed, hung past the
+ * timeout, or answered with something that is not valid MCP. A tool call that fails this way becomes
+ * an error response for the model; the run goes on.
+ */
+export class McpConnectionError extends ToolsmithError {
+  constructor(
+    code: McpConnectionErrorCode,
+    /** Which server, e.g. `stdio:node server.js` or `http://127.0.0.1:3000/mcp`. */
+    readonly server: string,
+    message: string,
+    options: ToolsmithErrorOptions = {},
+  ) {
+    super(code, `MCP server ${server}: ${message}`, options);
+  }
+
+  override toJSON() {
+    return { ...super.toJSON(), server: this.server };
+  }
+}
+
+/**
+ * An MCP tool reported a failure (`isError: true`). `message` is the tool's own error text; when the
+ * server is a Toolsmith `serveMcp`, `details.remote` holds its error `code`, `message` and `details`.
+ */
+export class McpToolError extends ToolsmithError {
+  constructor(toolName: string, reason: string, remote?: unknown) {
+    super('MCP_TOOL_ERROR', `Tool "${toolName}" failed: ${reason}`, remote === undefined ? {} : { details: { remote } });
+  }
+}
+
+/**
+ * A tool served by `serveMcp` needs the user's confirmation, but the connected MCP client does not
+ * support elicitation, so nobody can be asked: the call is refused and the tool does not run.
+ */
+export class McpConfirmationUnsupportedError extends ToolsmithError {
+  constructor(toolName: string) {
+    super(
+      'MCP_CONFIRMATION_UNSUPPORTED',
+      `Tool "${toolName}" requires the user's confirmation, but this MCP client does not support elicitation, ` +
+        'so the call was refused and the tool did not run. Use a client that declares the "elicitation" capability.',
+    );
+  }
+}

@@ -1,0 +1,58 @@
+import { BaseTool, JsonSchema, ToolContext } from '@toolsmith/core';
+import { mapCallToolResult } from './map-call-tool-result';
+import { McpConnection } from './mcp-connection';
+
+/** What an MCP server says about one of its tools (the `tools/list` entry). */
+export interface McpRemoteTool {
+  /** The tool's name on the server. */
+  name: string;
+  title?: string;
+  description?: string;
+  /** JSON Schema of the arguments (always `type: "object"`). */
+  inputSchema: JsonSchema;
+  /** JSON Schema of `structuredContent`, when the server declares one. */
+  outputSchema?: JsonSchema;
+  /** Hints such as `readOnlyHint` or `destructiveHint`. */
+  annotations?: Record<string, unknown>;
+}
+
+/**
+ * One tool of an MCP server, as a Toolsmith tool. Its arguments are validated against the server's
+ * own input schema (by the executor, like any tool's) before the call is sent; the result is mapped
+ * by {@link mapCallToolResult}.
+ */
+export class McpTool extends BaseTool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+  override readonly responseSchema?: JsonSchema = undefined;
+
+  constructor(
+    /** The server's description of the tool. */
+    readonly remote: McpRemoteTool,
+    /** The name offered to the model (prefixed, made valid). */
+    name: string,
+    private readonly connection: McpConnection,
+  ) {
+    super();
+    this.name = name;
+    this.description = remote.description ?? remote.title ?? '';
+    this.parameters = toCanonicalSchema(remote.inputSchema);
+    if (remote.outputSchema) this.responseSchema = toCanonicalSchema(remote.outputSchema);
+  }
+
+  /** Calls the tool on the server; implements {@link BaseTool.run}. */
+  async run(args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown>> {
+    const result = await this.connection.callTool(this.remote.name, args, { signal: context.signal });
+    return mapCallToolResult(this.name, result);
+  }
+}
+
+/**
+ * The server's schema as our canonical one. Servers often declare draft-07 (`$schema`), which the
+ * draft 2020-12 validator refuses to load by URI; the keywords tools use mean the same in both.
+ */
+function toCanonicalSchema(schema: JsonSchema): JsonSchema {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest.type === undefined ? { type: 'object', ...rest } : rest;
+}

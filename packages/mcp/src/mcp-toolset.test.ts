@@ -1,0 +1,191 @@
+import { join } from 'node:path';
+import { McpToolset } from './mcp-toolset';
+import { McpConnectionError } from './mcp-errors';
+import { startFixtureHttpServer } from './__fixtures__/http-fixture-server';
+import { callThrough, errorCode, toolContext } from './__fixtures__/tool-harness';
+
+const fixtures = join(__dirname, '__fixtures__');
+const tsNode = ['-r', 'ts-node/register/transpile-only'];
+const stdioServer = (file: string) => ({ command: process.execPath, args: [...tsNode, join(fixtures, file)], stderr: 'ignore' as const });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('McpToolset over stdio (a real child process)', () => {
+  const toolset = new McpToolset({ transport: stdioServer('stdio-fixture-server.ts'), timeoutMs: 5000 });
+  afterAll(() => toolset.close());
+
+  it("offers the server's tools with its schemas as the canonical schema", async () => {
+    const tools = await toolset.getTools(toolContext());
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['echo', 'add', 'fail', 'hang', 'crash', 'whoami']));
+    const add = tools.find((tool) => tool.name === 'add')!;
+    expect(add.description).toBe('Adds two numbers.');
+    expect(add.parameters).toEqual({
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+      required: ['a', 'b'],
+      additionalProperties: false,
+    });
+    expect(add.declaration().response).toMatchObject({ properties: { sum: { type: 'number' } } });
+  });
+
+  it('maps text content to { output } and structured content to the response object', async () => {
+    expect((await callThrough(toolset, 'echo', { text: 'hi' })).response).toEqual({ output: 'echo: hi' });
+    expect((await callThrough(toolset, 'add', '{"a":2,"b":3}')).response).toEqual({ sum: 5 });
+  });
+
+  it('validates arguments with ajv before anything is sent', async () => {
+    const response = await callThrough(toolset, 'add', { a: 'two', b: 3 });
+    expect(errorCode(response)).toBe('INVALID_ARGUMENTS');
+    expect(JSON.stringify(response.response)).toContain('\\"a\\" must be number');
+  });
+
+  it('turns an isError result into an error response', async () => {
+    const response = await callThrough(toolset, 'fail', {});
+    expect(errorCode(response)).toBe('MCP_TOOL_ERROR');
+    expect(response.response.error).toMatchObject({ message: 'Tool "fail" failed: kaboom' });
+  });
+
+  it('reuses one session, and reconnects once after the server crashed', async () => {
+    const first = (await callThrough(toolset, 'whoami', {})).response.pid as number;
+    expect((await callThrough(toolset, 'whoami', {})).response.pid).toBe(first);
+
+    const crashed = await callThrough(toolset, 'crash', {});
+    expect(errorCode(crashed)).toBe('MCP_CONNECTION_CLOSED');
+    await waitFor(() => !isAlive(first));
+
+    const second = await callThrough(toolset, 'whoami', {});
+    expect(second.isError).toBeUndefined();
+    expect(second.response.pid).not.toBe(first);
+  });
+
+  it('sees a changed tool list on the next request', async () => {
+    expect((await toolset.getTools(toolContext())).map((tool) => tool.name)).not.toContain('late');
+    await callThrough(toolset, 'grow', {});
+    expect((await callThrough(toolset, 'late', {})).response).toEqual({ output: 'late tool ran' });
+  });
+
+  it('stops the server process on close, and connects again when used after that', async () => {
+    const pid = (await callThrough(toolset, 'whoami', {})).response.pid as number;
+    await toolset.close();
+    await waitFor(() => !isAlive(pid));
+    expect((await callThrough(toolset, 'echo', { text: 'again' })).response).toEqual({ output: 'echo: again' });
+  });
+});
+
+describe('McpToolset against servers that misbehave', () => {
+  it('reports a hung tool as a timeout, and the session keeps working', async () => {
+    const toolset = new McpToolset({ transport: stdioServer('stdio-fixture-server.ts'), timeoutMs: 1500 });
+    try {
+      await toolset.getTools(toolContext()); // the handshake gets the full timeout, not the call's
+      const hung = await callThrough(toolset, 'hang', {});
+      expect(errorCode(hung)).toBe('MCP_TIMEOUT');
+      expect((await callThrough(toolset, 'echo', { text: 'still here' })).response).toEqual({ output: 'echo: still here' });
+    } finally {
+      await toolset.close();
+    }
+  });
+
+  it('turns garbage results, unparseable output and JSON-RPC errors into error responses', async () => {
+    const toolset = new McpToolset({ transport: stdioServer('garbage-mcp-server.ts'), timeoutMs: 1500 });
+    try {
+      const malformed = await callThrough(toolset, 'malformed', {});
+      expect(errorCode(malformed)).toBe('MCP_PROTOCOL_ERROR');
+      expect(JSON.stringify(malformed.response)).toContain('not valid MCP');
+
+      const failed = await callThrough(toolset, 'rpc_error', {});
+      expect(errorCode(failed)).toBe('MCP_PROTOCOL_ERROR');
+      expect(JSON.stringify(failed.response)).toContain('internal meltdown');
+
+      expect(errorCode(await callThrough(toolset, 'noise', {}))).toBe('MCP_TIMEOUT');
+    } finally {
+      await toolset.close();
+    }
+  });
+
+  it('fails getTools with a typed error when the server cannot be started', async () => {
+    const toolset = new McpToolset({ transport: { command: join(fixtures, 'no-such-server'), stderr: 'ignore' }, timeoutMs: 2000 });
+    const failure = await toolset.getTools(toolContext()).catch((error: unknown) => error);
+    expect(McpConnectionError.isInstance(failure)).toBe(true);
+    expect(failure).toMatchObject({ code: 'MCP_CONNECTION_FAILED' });
+    await toolset.close();
+  });
+});
+
+describe('McpToolset over Streamable HTTP', () => {
+  it('lists and calls tools, filtered and prefixed', async () => {
+    const server = await startFixtureHttpServer();
+    const toolset = new McpToolset({ transport: { url: server.url }, prefix: 'fx_', toolFilter: ['echo', 'add'] });
+    try {
+      expect((await toolset.getTools(toolContext())).map((tool) => tool.name)).toEqual(['fx_echo', 'fx_add']);
+      expect((await callThrough(toolset, 'fx_add', { a: 1, b: 2 })).response).toEqual({ sum: 3 });
+      expect(errorCode(await callThrough(toolset, 'whoami', {}))).toBe('TOOL_NOT_FOUND');
+    } finally {
+      await toolset.close();
+      await server.close();
+    }
+  });
+
+  it("sends per-run headers from the run's state, one session per header set", async () => {
+    const server = await startFixtureHttpServer();
+    const toolset = new McpToolset({
+      transport: { url: server.url, headers: (context) => ({ authorization: `Bearer ${context.state.get<string>('user:token')}` }) },
+      toolFilter: (tool) => tool.name === 'whoami',
+    });
+    try {
+      const alice = await callThrough(toolset, 'whoami', {}, toolContext({ 'user:token': 'alice-token' }));
+      const bob = await callThrough(toolset, 'whoami', {}, toolContext({ 'user:token': 'bob-token' }));
+      const aliceAgain = await callThrough(toolset, 'whoami', {}, toolContext({ 'user:token': 'alice-token' }));
+      expect(alice.response.authorization).toBe('Bearer alice-token');
+      expect(bob.response.authorization).toBe('Bearer bob-token');
+      expect(bob.response.session).not.toBe(alice.response.session);
+      expect(aliceAgain.response.session).toBe(alice.response.session);
+    } finally {
+      await toolset.close();
+      await server.close();
+    }
+  });
+
+  it('reconnects once when the server forgot the session', async () => {
+    const server = await startFixtureHttpServer();
+    const toolset = new McpToolset({ transport: { url: server.url } });
+    try {
+      const before = (await callThrough(toolset, 'whoami', {})).response.session;
+      await server.closeSessions();
+      const after = await callThrough(toolset, 'whoami', {});
+      expect(after.isError).toBeUndefined();
+      expect(after.response.session).not.toBe(before);
+    } finally {
+      await toolset.close();
+      await server.close();
+    }
+  });
+
+  it('gives the model an error response when the server is gone, and keeps offering the tools', async () => {
+    const server = await startFixtureHttpServer();
+    const toolset = new McpToolset({ transport: { url: server.url }, timeoutMs: 2000 });
+    try {
+      await toolset.getTools(toolContext());
+      await server.close();
+      const response = await callThrough(toolset, 'echo', { text: 'anyone?' });
+      expect(response.isError).toBe(true);
+      expect(errorCode(response)).toMatch(/^MCP_CONNECTION_(CLOSED|FAILED)$/);
+    } finally {
+      await toolset.close();
+    }
+  });
+});

@@ -1,0 +1,145 @@
+import { BaseTool, ReadonlyContext, Toolset } from '@toolsmith/core';
+import {
+  McpConnection,
+  McpConnectionOptions,
+  McpStdioTransportOptions,
+  httpTransport,
+  stdioTransport,
+} from './mcp-connection';
+import { McpRemoteTool, McpTool } from './mcp-tool';
+
+/** Where a {@link McpToolset}'s server listens over Streamable HTTP. */
+export interface McpHttpTransportOptions {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
+  url: string | URL;
+  /**
+   * Headers sent with every request: fixed, or computed per run from the context (for example a
+   * user's token from state). Each distinct set of headers gets its own session, so one user's
+   * token never travels on another user's session.
+   */
+  headers?: Record<string, string> | ((context: ReadonlyContext) => Record<string, string> | Promise<Record<string, string>>);
+}
+
+/** Options of {@link McpToolset}. */
+export interface McpToolsetOptions {
+  /** How to reach the server: a command to run (stdio) or a URL (Streamable HTTP). */
+  transport: McpStdioTransportOptions | McpHttpTransportOptions;
+  /** Which of the server's tools to offer: a list of their server-side names, or a predicate. */
+  toolFilter?: readonly string[] | ((tool: McpRemoteTool, context: ReadonlyContext) => boolean);
+  /** Prepended to every tool name offered to the model, e.g. `files_`. */
+  prefix?: string;
+  /** Timeout of the handshake, of listing and of each call, in milliseconds. Default 30 000. */
+  timeoutMs?: number;
+  /** Most HTTP sessions kept open at once (one per distinct header set); the least recently used is closed. Default 32. */
+  maxSessions?: number;
+  /** Client name announced to the server. Default `toolsmith`. */
+  clientName?: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_SESSIONS = 32;
+const INVALID_NAME_CHARACTERS = /[^a-zA-Z0-9_-]/g;
+
+/**
+ * A toolset whose tools are an MCP server's tools. The server is asked for its tools on every
+ * request, so a changed tool list is seen; the session is opened on first use, reused, re-opened once
+ * when the server dropped it, and ended by {@link McpToolset.close} (which `Runner.close()` calls).
+ * A server that crashes, hangs or answers garbage gives the model an error response, not a failed run.
+ *
+ * @example
+ * ```ts
+ * const files = new McpToolset({
+ *   transport: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] },
+ *   toolFilter: ['read_file', 'list_directory'],
+ * });
+ * const agent = new LlmAgent({ name: 'assistant', model, tools: [files] });
+ * ```
+ */
+export class McpToolset implements Toolset {
+  private readonly sessions = new Map<string, McpConnection>();
+  /** The last tool list each session answered, offered again if a later listing fails. */
+  private readonly listed = new WeakMap<McpConnection, McpTool[]>();
+
+  constructor(private readonly options: McpToolsetOptions) {}
+
+  /** The server's tools (filtered, prefixed) for this run; implements {@link Toolset.getTools}. */
+  async getTools(context: ReadonlyContext): Promise<BaseTool[]> {
+    const connection = await this.connectionFor(context);
+    let remoteTools: McpRemoteTool[];
+    try {
+      remoteTools = (await connection.listTools()) as McpRemoteTool[];
+    } catch (error) {
+      // A server that went away after it was listed keeps its tools on offer: their calls then report
+      // the failure to the model (and try to reconnect), instead of the whole run failing here.
+      const previous = this.listed.get(connection);
+      if (previous) return previous;
+      throw error;
+    }
+    const tools = this.toTools(connection, remoteTools.filter((tool) => this.accepts(tool, context)));
+    this.listed.set(connection, tools);
+    return tools;
+  }
+
+  /** Ends every open session (and stops stdio servers); implements {@link Toolset.close}. */
+  async close(): Promise<void> {
+    const connections = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(connections.map((connection) => connection.close()));
+  }
+
+  private accepts(tool: McpRemoteTool, context: ReadonlyContext): boolean {
+    const filter = this.options.toolFilter;
+    if (filter === undefined) return true;
+    return typeof filter === 'function' ? filter(tool, context) : filter.includes(tool.name);
+  }
+
+  /** Reuses the tool objects of an unchanged listing, so their compiled validators are reused too. */
+  private toTools(connection: McpConnection, remoteTools: McpRemoteTool[]): McpTool[] {
+    const previous = new Map((this.listed.get(connection) ?? []).map((tool) => [tool.remote.name, tool]));
+    const names = new Set<string>();
+    const tools: McpTool[] = [];
+    for (const remote of remoteTools) {
+      const name = `${this.options.prefix ?? ''}${remote.name}`.replace(INVALID_NAME_CHARACTERS, '_').slice(0, 64);
+      if (names.has(name)) continue; // two server names that sanitize alike: offer the first only
+      names.add(name);
+      const known = previous.get(remote.name);
+      tools.push(known && JSON.stringify(known.remote) === JSON.stringify(remote) ? known : new McpTool(remote, name, connection));
+    }
+    return tools;
+  }
+
+  private async connectionFor(context: ReadonlyContext): Promise<McpConnection> {
+    const transport = this.options.transport;
+    let key = '';
+    let endpoint: Pick<McpConnectionOptions, 'label' | 'createTransport'>;
+    if ('command' in transport) {
+      endpoint = stdioTransport(transport);
+    } else {
+      const headers = typeof transport.headers === 'function' ? await transport.headers(context) : (transport.headers ?? {});
+      key = JSON.stringify(Object.entries(headers).sort(([a], [b]) => a.localeCompare(b)));
+      endpoint = httpTransport({ url: new URL(transport.url), headers: { ...headers } });
+    }
+
+    const existing = this.sessions.get(key);
+    if (existing) {
+      // Re-insert to mark it most recently used.
+      this.sessions.delete(key);
+      this.sessions.set(key, existing);
+      return existing;
+    }
+    const connection = new McpConnection({
+      ...endpoint,
+      timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      clientName: this.options.clientName ?? 'toolsmith',
+      clientVersion: '0.1.0',
+    });
+    this.sessions.set(key, connection);
+    const maxSessions = this.options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    while (this.sessions.size > maxSessions) {
+      const [oldestKey, oldest] = this.sessions.entries().next().value as [string, McpConnection];
+      this.sessions.delete(oldestKey);
+      void oldest.close();
+    }
+    return connection;
+  }
+}
