@@ -1,0 +1,86 @@
+import type { ArtifactService } from '../artifacts/artifact-service';
+import type { ArgumentLimits } from '../internal/argument-parser';
+import type { MemoryService } from '../memory/memory-service';
+import type { Content } from '../model/content';
+import type { ToolResolver } from '../runner/tool-resolver';
+import type { Session } from '../sessions/session';
+import type { SessionService } from '../sessions/session-service';
+import { State } from '../state/state';
+import type { ReadonlyContext } from '../tools/readonly-context';
+import type { BaseAgent } from './base-agent';
+import type { Plugin } from './plugin';
+
+/** What every invocation of one runner shares: services, plugins, limits and the resolved tools. */
+export interface InvocationServices {
+  readonly appName: string;
+  readonly sessionService: SessionService;
+  readonly memoryService?: MemoryService;
+  readonly artifactService?: ArtifactService;
+  readonly plugins: readonly Plugin[];
+  readonly maxConcurrentToolCalls: number;
+  readonly argumentLimits?: ArgumentLimits;
+  /** @internal Resolves and caches each agent's tools. */
+  readonly tools: ToolResolver;
+}
+
+/** Mutable facts shared by every agent taking part in one invocation. */
+interface InvocationShared {
+  /** `temp:` state: visible to the whole invocation, never stored. */
+  readonly tempState: Record<string, unknown>;
+  llmCalls: number;
+}
+
+/**
+ * One invocation: a user message handled by an agent (and the agents it transfers to) until a final
+ * answer, a pause or an error. Passed to {@link BaseAgent.runAsync}; agents hand a copy made with
+ * {@link InvocationContext.forAgent} to the agents they run.
+ */
+export class InvocationContext {
+  constructor(
+    readonly invocationId: string,
+    readonly agent: BaseAgent,
+    readonly session: Session,
+    readonly services: InvocationServices,
+    /** The user's message that started the invocation. */
+    readonly userContent: Content | undefined,
+    readonly signal: AbortSignal,
+    /** Ask models for partial responses. */
+    readonly streaming: boolean,
+    readonly branch?: string,
+    private readonly shared: InvocationShared = { tempState: {}, llmCalls: 0 },
+  ) {}
+
+  /** The same invocation, run by another agent. */
+  forAgent(agent: BaseAgent): InvocationContext {
+    return new InvocationContext(
+      this.invocationId, agent, this.session, this.services, this.userContent, this.signal, this.streaming, this.branch, this.shared,
+    );
+  }
+
+  /** `temp:` keys written so far in this invocation. */
+  get tempState(): Record<string, unknown> {
+    return this.shared.tempState;
+  }
+
+  /** Counts one model call and returns the count so far (all agents of the invocation). */
+  countLlmCall(): number {
+    return ++this.shared.llmCalls;
+  }
+
+  /** Session state plus this invocation's `temp:` state, as one snapshot. */
+  stateSnapshot(): Record<string, unknown> {
+    return { ...this.session.state, ...this.shared.tempState };
+  }
+
+  /** A read-only view for toolsets and instruction functions. */
+  readonlyContext(): ReadonlyContext {
+    return {
+      appName: this.services.appName,
+      userId: this.session.userId,
+      sessionId: this.session.id,
+      invocationId: this.invocationId,
+      agentName: this.agent.name,
+      state: new State(this.stateSnapshot()),
+    };
+  }
+}

@@ -1,0 +1,88 @@
+import { Event } from '../events/event';
+import { GenerationConfig, ToolChoice } from '../model/llm-request';
+import { Model } from '../model/model';
+import { ProviderTool } from '../model/provider-tool';
+import { runLlmFlow } from '../runner/llm-flow';
+import { BaseTool } from '../tools/base-tool';
+import { ReadonlyContext } from '../tools/readonly-context';
+import { Toolset } from '../tools/toolset';
+import { BaseAgent, BaseAgentOptions } from './base-agent';
+import { AgentCallbacks } from './callbacks';
+import { InvocationContext } from './invocation-context';
+
+/**
+ * One entry of {@link LlmAgentOptions.tools}: a tool, a toolset (asked per request), a provider tool,
+ * or a `@Toolset` class or instance (scanned once at startup; a class is built by the container).
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export type AgentToolEntry = BaseTool | Toolset | ProviderTool | Function | object;
+
+/** The system instruction: fixed text, or computed per request from the context. */
+export type Instruction = string | ((context: ReadonlyContext) => string | Promise<string>);
+
+/** Options of {@link LlmAgent}. */
+export interface LlmAgentOptions extends BaseAgentOptions {
+  /** The model that drives this agent. */
+  model: Model;
+  /** System instruction for the model. */
+  instruction?: Instruction;
+  /** Tools offered to the model. */
+  tools?: AgentToolEntry[];
+  /** Model and tool callbacks of this agent (run after the runner's plugins). */
+  callbacks?: AgentCallbacks;
+  /** Model calls allowed in one invocation (all agents of it together) before it ends with `MAX_LLM_CALLS_EXCEEDED`. Default 100. */
+  maxLlmCalls?: number;
+  /** Sampling and output settings sent with every request. */
+  generationConfig?: GenerationConfig;
+  /** Which tools the model may or must call. */
+  toolChoice?: ToolChoice;
+  /** Stores the agent's final answer text in this state key. */
+  outputKey?: string;
+  /** Do not offer a transfer back to the parent agent. */
+  disallowTransferToParent?: boolean;
+}
+
+/**
+ * An agent driven by a language model: it sends the conversation and its tools' declarations to the
+ * model, runs the function calls the model asks for, feeds the results back, and repeats until the
+ * model answers, a tool pauses or ends the turn, or the conversation is transferred.
+ *
+ * @example
+ * ```ts
+ * const agent = new LlmAgent({
+ *   name: 'weather_agent',
+ *   model: new OpenAIModel({ model: 'gpt-4.1-mini' }),
+ *   instruction: 'Answer weather questions with the getWeather tool.',
+ *   tools: [WeatherTools],
+ * });
+ * ```
+ */
+export class LlmAgent extends BaseAgent {
+  readonly model: Model;
+  readonly instruction?: Instruction;
+  readonly tools: readonly AgentToolEntry[];
+  readonly callbacks: AgentCallbacks;
+  readonly maxLlmCalls: number;
+  readonly generationConfig?: GenerationConfig;
+  readonly toolChoice?: ToolChoice;
+  readonly outputKey?: string;
+  readonly disallowTransferToParent: boolean;
+
+  constructor(options: LlmAgentOptions) {
+    super(options);
+    this.model = options.model;
+    this.instruction = options.instruction;
+    this.tools = options.tools ?? [];
+    this.callbacks = options.callbacks ?? {};
+    this.maxLlmCalls = options.maxLlmCalls ?? 100;
+    this.generationConfig = options.generationConfig;
+    this.toolChoice = options.toolChoice;
+    this.outputKey = options.outputKey;
+    this.disallowTransferToParent = options.disallowTransferToParent ?? false;
+  }
+
+  /** Runs the model ⇄ tool loop for this invocation. */
+  runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    return runLlmFlow(this, context);
+  }
+}

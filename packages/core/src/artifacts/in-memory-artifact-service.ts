@@ -1,0 +1,40 @@
+import { Part } from '../model/content';
+import { ArtifactLocation, ArtifactService } from './artifact-service';
+import { artifactScope } from './artifact-scope';
+
+/** Keeps artifact versions in process memory. Versions count from 0. For tests and demos. */
+export class InMemoryArtifactService implements ArtifactService {
+  /** scope → filename → versions (index = version). */
+  private readonly artifacts = new Map<string, Map<string, Part[]>>();
+
+  async saveArtifact(request: ArtifactLocation & { artifact: Part }): Promise<number> {
+    const scope = artifactScope(request);
+    let files = this.artifacts.get(scope);
+    if (!files) this.artifacts.set(scope, (files = new Map()));
+    let versions = files.get(request.filename);
+    if (!versions) files.set(request.filename, (versions = []));
+    versions.push(structuredClone(request.artifact));
+    return versions.length - 1;
+  }
+
+  async loadArtifact(request: ArtifactLocation & { version?: number }): Promise<Part | undefined> {
+    const versions = this.artifacts.get(artifactScope(request))?.get(request.filename);
+    if (!versions || versions.length === 0) return undefined;
+    const part = versions[request.version ?? versions.length - 1];
+    return part && structuredClone(part);
+  }
+
+  async listArtifactKeys(request: Omit<ArtifactLocation, 'filename'>): Promise<string[]> {
+    const own = this.artifacts.get(artifactScope({ ...request, filename: '' }))?.keys() ?? [];
+    const user = this.artifacts.get(artifactScope({ ...request, filename: 'user:' }))?.keys() ?? [];
+    return [...own, ...user].sort();
+  }
+
+  async listVersions(request: ArtifactLocation): Promise<number[]> {
+    return (this.artifacts.get(artifactScope(request))?.get(request.filename) ?? []).map((_, i) => i);
+  }
+
+  async deleteArtifact(request: ArtifactLocation): Promise<void> {
+    this.artifacts.get(artifactScope(request))?.delete(request.filename);
+  }
+}

@@ -1,0 +1,80 @@
+import { BaseAgent } from '../agents/base-agent';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { JsonSchema } from '../model/json-schema';
+import { invocationOf } from '../runner/invocation-registry';
+import { runInvocation } from '../runner/run-invocation';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { StatePrefix } from '../state/state';
+import { BaseTool } from '../tools/base-tool';
+import { ToolContext } from '../tools/tool-context';
+
+/** Options of {@link AgentTool}. */
+export interface AgentToolOptions {
+  /** The agent to run as a tool; its name and description become the tool's. */
+  agent: BaseAgent;
+  /** Schema of the tool's arguments; the agent receives them as JSON text. Default `{ request: string }`. */
+  inputSchema?: JsonSchema;
+  /** The agent's answer ends the caller's turn (no further model call summarizes it). */
+  skipSummarization?: boolean;
+}
+
+const DEFAULT_INPUT: JsonSchema = {
+  type: 'object',
+  properties: { request: { type: 'string', description: 'What to ask the agent.' } },
+  required: ['request'],
+  additionalProperties: false,
+};
+
+/**
+ * Runs an agent as a tool: the calling agent keeps the conversation and gets the agent's final text
+ * as the result (`{ result: text }`). The agent runs in a fresh session that starts with the caller's
+ * state (without `temp:` keys); its state changes are written back to the caller's state.
+ *
+ * @example
+ * ```ts
+ * const summarizer = new LlmAgent({ name: 'summarizer', description: 'Summarizes text.', model });
+ * new LlmAgent({ name: 'main', model, tools: [new AgentTool({ agent: summarizer })] });
+ * ```
+ */
+export class AgentTool extends BaseTool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+  private readonly agent: BaseAgent;
+  private readonly skipSummarization: boolean;
+
+  constructor(options: AgentToolOptions) {
+    super();
+    this.agent = options.agent;
+    this.name = options.agent.name;
+    this.description = options.agent.description;
+    this.parameters = options.inputSchema ?? DEFAULT_INPUT;
+    this.skipSummarization = options.skipSummarization ?? false;
+  }
+
+  async run(args: Record<string, unknown>, context: ToolContext): Promise<string> {
+    const parent = invocationOf(context);
+    if (!parent) {
+      throw new ToolsmithError('AGENT_TOOL_OUTSIDE_RUNNER', `AgentTool "${this.name}" can only run inside a Runner invocation.`);
+    }
+    const sessions = new InMemorySessionService();
+    const state = Object.fromEntries(Object.entries(context.state.toObject()).filter(([k]) => !k.startsWith(StatePrefix.TEMP)));
+    const session = await sessions.createSession({ appName: context.appName, userId: context.userId, state });
+    const text = this.parameters === DEFAULT_INPUT ? String(args.request) : JSON.stringify(args);
+
+    let answer = '';
+    for await (const event of runInvocation(
+      { ...parent.services, sessionService: sessions },
+      { agent: this.agent, session, newMessage: { role: 'user', parts: [{ text }] }, signal: context.signal },
+    )) {
+      if (event.errorCode) throw new ToolsmithError(event.errorCode, `Agent "${this.agent.name}" failed: ${event.errorMessage}`);
+      for (const [key, value] of Object.entries(event.actions.stateDelta)) {
+        if (!key.startsWith(StatePrefix.TEMP)) context.state.set(key, value);
+      }
+      const eventText = event.text();
+      if (eventText && !event.partial) answer = eventText;
+    }
+    if (this.skipSummarization) context.actions.skipSummarization = true;
+    return answer;
+  }
+}

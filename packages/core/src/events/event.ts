@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { Content, FunctionCall, FunctionResponse } from '../model/content';
+import { FinishReason } from '../model/finish-reason';
+import { Usage } from '../model/llm-response';
+import { EventActions, createEventActions } from '../state/event-actions';
+
+/** The plain-JSON form of an {@link Event}, as stored by session services. */
+export interface EventData {
+  id: string;
+  invocationId: string;
+  /** `user`, or the name of the agent that produced the event. */
+  author: string;
+  /** Agent path (`root.child`) of the agent that produced it; isolates the history of parallel branches. */
+  branch?: string;
+  content?: Content;
+  actions: EventActions;
+  /** Ids of calls to long-running tools whose initial result this event carries; the invocation pauses. */
+  longRunningToolIds?: string[];
+  /** A streaming fragment; never stored in the session. */
+  partial?: boolean;
+  turnComplete?: boolean;
+  finishReason?: FinishReason;
+  usage?: Usage;
+  /** Set on error events (model failure, `MAX_LLM_CALLS_EXCEEDED`, `RUN_ABORTED`, …). */
+  errorCode?: string;
+  errorMessage?: string;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
+}
+
+/** What {@link Event.create} needs; the rest gets defaults. */
+export type EventInit = Omit<EventData, 'id' | 'actions' | 'timestamp'> & Partial<Pick<EventData, 'id' | 'actions' | 'timestamp'>>;
+
+/**
+ * One step of a conversation: a user message, a model response (text and/or function calls), merged
+ * function responses, or an error. Events are plain data (see {@link Event.toJSON} and
+ * {@link Event.fromJSON}) so sessions can be stored and resumed elsewhere.
+ */
+export class Event implements EventData {
+  id!: string;
+  invocationId!: string;
+  author!: string;
+  branch?: string;
+  content?: Content;
+  actions!: EventActions;
+  longRunningToolIds?: string[];
+  partial?: boolean;
+  turnComplete?: boolean;
+  finishReason?: FinishReason;
+  usage?: Usage;
+  errorCode?: string;
+  errorMessage?: string;
+  timestamp!: number;
+
+  private constructor(data: EventData) {
+    for (const [key, value] of Object.entries(data)) {
+      if (value !== undefined) (this as Record<string, unknown>)[key] = value;
+    }
+  }
+
+  /** Creates an event with a fresh id, empty actions and the current time unless given. */
+  static create(init: EventInit): Event {
+    return new Event({ id: randomUUID(), actions: createEventActions(), timestamp: Date.now(), ...init });
+  }
+
+  /** Restores an event from its JSON form (for example a stored session). */
+  static fromJSON(data: EventData): Event {
+    return new Event({ ...data, actions: { ...createEventActions(), ...data.actions } });
+  }
+
+  /** The function calls in this event's content, in order. */
+  functionCalls(): FunctionCall[] {
+    const calls: FunctionCall[] = [];
+    for (const part of this.content?.parts ?? []) if (part.functionCall) calls.push(part.functionCall);
+    return calls;
+  }
+
+  /** The function responses in this event's content, in order. */
+  functionResponses(): FunctionResponse[] {
+    const responses: FunctionResponse[] = [];
+    for (const part of this.content?.parts ?? []) if (part.functionResponse) responses.push(part.functionResponse);
+    return responses;
+  }
+
+  /** The concatenated answer text of this event (reasoning parts excluded). */
+  text(): string {
+    let text = '';
+    for (const part of this.content?.parts ?? []) if (part.text !== undefined && !part.thought) text += part.text;
+    return text;
+  }
+
+  /**
+   * True when this event is an answer for the user rather than a step of the loop: a complete model
+   * response without function calls, an error, or a tool result that ends the turn
+   * (`skipSummarization`, a long-running tool's initial result).
+   */
+  isFinalResponse(): boolean {
+    if (this.partial) return false;
+    if (this.actions.skipSummarization || (this.longRunningToolIds?.length ?? 0) > 0) return true;
+    return this.functionCalls().length === 0 && this.functionResponses().length === 0;
+  }
+
+  /** The plain-JSON form (no methods, no undefined fields). */
+  toJSON(): EventData {
+    const data: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(this)) if (value !== undefined) data[key] = value;
+    return data as unknown as EventData;
+  }
+}

@@ -1,0 +1,35 @@
+import { Event } from '../events/event';
+import { Content, Part } from '../model/content';
+
+/**
+ * The conversation as `agentName` should see it: the user's and its own events as they are, other
+ * agents' events retold as user-side context (their tools are not this agent's, so their raw calls
+ * would not match its declarations), partial and error events left out.
+ */
+export function buildContents(events: readonly Event[], agentName: string, branch: string | undefined): Content[] {
+  const contents: Content[] = [];
+  for (const event of events) {
+    if (!event.content || event.partial || event.content.parts.length === 0) continue;
+    if (branch && event.branch && !branch.startsWith(event.branch)) continue;
+    if (event.author === 'user' || event.author === agentName) contents.push(event.content);
+    else {
+      const retold = retell(event);
+      if (retold) contents.push(retold);
+    }
+  }
+  return contents;
+}
+
+function retell(event: Event): Content | undefined {
+  const parts: Part[] = [{ text: 'For context:' }];
+  for (const part of event.content?.parts ?? []) {
+    if (part.text !== undefined && !part.thought && part.text.trim()) parts.push({ text: `[${event.author}] said: ${part.text}` });
+    else if (part.functionCall) {
+      const args = typeof part.functionCall.args === 'string' ? part.functionCall.args : JSON.stringify(part.functionCall.args);
+      parts.push({ text: `[${event.author}] called tool \`${part.functionCall.name}\` with parameters: ${args}` });
+    } else if (part.functionResponse) {
+      parts.push({ text: `[${event.author}] \`${part.functionResponse.name}\` tool returned result: ${JSON.stringify(part.functionResponse.response)}` });
+    }
+  }
+  return parts.length > 1 ? { role: 'user', parts } : undefined;
+}

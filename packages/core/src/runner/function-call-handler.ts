@@ -1,0 +1,122 @@
+import type { InvocationContext } from '../agents/invocation-context';
+import type { LlmAgent } from '../agents/llm-agent';
+import { RunAbortedError } from '../errors/run-aborted-error';
+import { Event } from '../events/event';
+import { ToolCallOutcome, errorResponse, executeToolCall } from '../internal/tool-executor';
+import { FunctionCall } from '../model/content';
+import { EventActions, createEventActions } from '../state/event-actions';
+import { State } from '../state/state';
+import { ToolContext } from '../tools/tool-context';
+import { toolCallbackChain } from './callback-chains';
+import { registerInvocation } from './invocation-registry';
+import { OfferedTools } from './tool-resolver';
+
+/** Input of {@link handleFunctionCalls}. */
+export interface HandleFunctionCallsInput {
+  agent: LlmAgent;
+  context: InvocationContext;
+  calls: readonly FunctionCall[];
+  offered: OfferedTools;
+}
+
+/**
+ * Runs the function calls of one model response concurrently (at most `maxConcurrentToolCalls` at a
+ * time) through the executor, and merges their responses and actions, in call order, into one event.
+ * Every call gets exactly one response: when the run is aborted, calls still running are answered with
+ * a `RUN_ABORTED` error at once, so the stored history stays valid for the next run.
+ */
+export async function handleFunctionCalls(input: HandleFunctionCallsInput): Promise<Event> {
+  const { agent, context, calls, offered } = input;
+  const callbacks = toolCallbackChain(context.services.plugins, agent.callbacks);
+  // Parallel calls all see the state as it was before this step; each records its own delta.
+  const base = context.stateSnapshot();
+  const outcomes: Array<ToolCallOutcome | undefined> = new Array(calls.length);
+  const actions: EventActions[] = calls.map(() => createEventActions());
+
+  const runOne = async (index: number): Promise<void> => {
+    const call = calls[index];
+    const toolContext = new ToolContext({
+      functionCallId: call.id,
+      invocationId: context.invocationId,
+      agentName: agent.name,
+      appName: context.services.appName,
+      userId: context.session.userId,
+      sessionId: context.session.id,
+      branch: context.branch,
+      state: new State(base, actions[index].stateDelta),
+      actions: actions[index],
+      signal: context.signal,
+      memoryService: context.services.memoryService,
+      artifactService: context.services.artifactService,
+    });
+    registerInvocation(toolContext, context);
+    outcomes[index] = await executeToolCall({
+      call,
+      tool: offered.byName.get(call.name),
+      availableToolNames: () => offered.names,
+      context: toolContext,
+      callbacks,
+      limits: context.services.argumentLimits,
+    });
+  };
+
+  await untilDoneOrAborted(runConcurrently(calls.length, context.services.maxConcurrentToolCalls, runOne, context.signal), context.signal);
+
+  const merged = createEventActions();
+  const longRunningToolIds: string[] = [];
+  const parts = calls.map((call, index) => {
+    const outcome = outcomes[index];
+    if (!outcome) return { functionResponse: errorResponse(call, new RunAbortedError(context.signal.reason)) };
+    mergeActions(merged, actions[index]);
+    if (!outcome.error && !outcome.confirmationRequested && offered.byName.get(call.name)?.isLongRunning) longRunningToolIds.push(call.id);
+    return { functionResponse: outcome.response };
+  });
+  return Event.create({
+    invocationId: context.invocationId,
+    author: agent.name,
+    branch: context.branch,
+    content: { role: 'user', parts },
+    actions: merged,
+    ...(longRunningToolIds.length > 0 ? { longRunningToolIds } : {}),
+  });
+}
+
+/** Folds one call's actions into the event's, later calls overriding earlier ones key by key. */
+function mergeActions(into: EventActions, from: EventActions): void {
+  Object.assign(into.stateDelta, from.stateDelta);
+  Object.assign(into.artifactDelta, from.artifactDelta);
+  if (from.transferToAgent !== undefined) into.transferToAgent = from.transferToAgent;
+  if (from.escalate) into.escalate = true;
+  if (from.skipSummarization) into.skipSummarization = true;
+  if (from.requestedToolConfirmations) {
+    into.requestedToolConfirmations = { ...into.requestedToolConfirmations, ...from.requestedToolConfirmations };
+  }
+}
+
+/** Runs `task(0..count-1)` with at most `limit` in flight; stops starting new ones once `signal` aborts. */
+async function runConcurrently(count: number, limit: number, task: (index: number) => Promise<void>, signal: AbortSignal): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count && !signal.aborted) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), count) }, worker));
+}
+
+/** Resolves when `work` settles or `signal` aborts, whichever comes first. */
+function untilDoneOrAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

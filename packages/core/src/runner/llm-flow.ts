@@ -1,0 +1,165 @@
+import type { CallbackContext } from '../agents/callback-context';
+import type { InvocationContext } from '../agents/invocation-context';
+import type { LlmAgent } from '../agents/llm-agent';
+import { AgentNotFoundError } from '../errors/agent-not-found-error';
+import { MaxLlmCallsExceededError } from '../errors/max-llm-calls-exceeded-error';
+import { ProviderError } from '../errors/provider-errors';
+import { RunAbortedError } from '../errors/run-aborted-error';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { Event } from '../events/event';
+import { LlmRequest } from '../model/llm-request';
+import { LlmResponse } from '../model/llm-response';
+import { EventActions, createEventActions } from '../state/event-actions';
+import { State } from '../state/state';
+import { modelCallbackChain } from './callback-chains';
+import { errorEvent } from './error-event';
+import { handleFunctionCalls } from './function-call-handler';
+import { buildRequest } from './request-builder';
+import { OfferedTools } from './tool-resolver';
+
+/**
+ * The model ⇄ tool loop of an {@link LlmAgent}: call the model, emit its response, run the function
+ * calls it asked for, emit their merged responses, repeat. Ends on a final answer, an error, a pause
+ * (confirmation, long-running tool), `skipSummarization`, `escalate`, a transfer (the target agent
+ * continues the invocation) or `maxLlmCalls`.
+ */
+export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+  for (;;) {
+    if (context.signal.aborted) {
+      yield errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
+      return;
+    }
+    if (context.countLlmCall() > agent.maxLlmCalls) {
+      yield errorEvent(context, agent.name, new MaxLlmCallsExceededError(agent.name, agent.maxLlmCalls));
+      return;
+    }
+    const offered = await context.services.tools.offered(agent, context.readonlyContext());
+    const modelEvent = yield* callModel(agent, context, offered);
+    if (!modelEvent) return;
+    const calls = modelEvent.functionCalls();
+    if (calls.length === 0) return;
+
+    const responseEvent = await handleFunctionCalls({ agent, context, calls, offered });
+    yield responseEvent;
+    if (context.signal.aborted) {
+      yield errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
+      return;
+    }
+    const actions = responseEvent.actions;
+    if (actions.transferToAgent) {
+      const target = context.agent.rootAgent.findAgent(actions.transferToAgent);
+      if (!target) {
+        const names = context.agent.rootAgent.allAgents().map((a) => a.name);
+        yield errorEvent(context, agent.name, new AgentNotFoundError(actions.transferToAgent, names));
+        return;
+      }
+      yield* target.runAsync(context.forAgent(target));
+      return;
+    }
+    if (
+      actions.skipSummarization ||
+      actions.escalate ||
+      responseEvent.longRunningToolIds?.length ||
+      Object.keys(actions.requestedToolConfirmations ?? {}).length > 0
+    ) {
+      return;
+    }
+  }
+}
+
+/**
+ * One model call with its callbacks. Yields partial events while streaming and then the complete
+ * model event, which it returns; returns `undefined` after yielding an error event.
+ */
+async function* callModel(agent: LlmAgent, context: InvocationContext, offered: OfferedTools): AsyncGenerator<Event, Event | undefined, undefined> {
+  const request = await buildRequest(agent, context, offered);
+  const chain = modelCallbackChain(context.services.plugins, agent.callbacks);
+  const actions = createEventActions();
+  const callbackContext = makeCallbackContext(context, agent, actions);
+
+  let response: LlmResponse | undefined;
+  for (const before of chain.beforeModel) {
+    response = (await before({ context: callbackContext, request })) ?? undefined;
+    if (response) break;
+  }
+  if (!response) {
+    try {
+      response = yield* generate(agent, context, request);
+    } catch (thrown) {
+      if (context.signal.aborted) {
+        yield errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
+        return undefined;
+      }
+      const error = toToolsmithError(thrown, agent);
+      for (const onError of chain.onModelError) {
+        response = (await onError({ context: callbackContext, request, error })) ?? undefined;
+        if (response) break;
+      }
+      if (!response) {
+        yield errorEvent(context, agent.name, error, actions);
+        return undefined;
+      }
+    }
+  }
+  for (const after of chain.afterModel) {
+    const replaced = (await after({ context: callbackContext, response })) ?? undefined;
+    if (replaced) {
+      response = replaced;
+      break;
+    }
+  }
+
+  const event = Event.create({
+    invocationId: context.invocationId,
+    author: agent.name,
+    branch: context.branch,
+    content: response.content,
+    actions,
+    turnComplete: response.turnComplete,
+    finishReason: response.finishReason,
+    usage: response.usage,
+    errorCode: response.error?.code,
+    errorMessage: response.error?.message,
+  });
+  if (agent.outputKey && event.functionCalls().length === 0 && !event.errorCode) {
+    actions.stateDelta[agent.outputKey] = event.text();
+  }
+  yield event;
+  return event;
+}
+
+/** Calls the model; yields partial events when streaming and returns the complete response. */
+async function* generate(agent: LlmAgent, context: InvocationContext, request: LlmRequest): AsyncGenerator<Event, LlmResponse, undefined> {
+  for await (const response of agent.model.generate(request, { signal: context.signal, stream: context.streaming })) {
+    if (context.signal.aborted) throw new RunAbortedError(context.signal.reason);
+    if (!response.partial) return response; // the complete, aggregated response ends the call
+    yield Event.create({
+      invocationId: context.invocationId,
+      author: agent.name,
+      branch: context.branch,
+      content: response.content,
+      partial: true,
+    });
+  }
+  throw new ProviderError('PROVIDER_RESPONSE_INVALID', `Model "${agent.model.modelName}" ended its answer without a complete response.`, {
+    provider: agent.model.provider,
+  });
+}
+
+function makeCallbackContext(context: InvocationContext, agent: LlmAgent, actions: EventActions): CallbackContext {
+  return {
+    appName: context.services.appName,
+    userId: context.session.userId,
+    sessionId: context.session.id,
+    invocationId: context.invocationId,
+    agentName: agent.name,
+    state: new State(context.stateSnapshot(), actions.stateDelta),
+    actions,
+  };
+}
+
+function toToolsmithError(thrown: unknown, agent: LlmAgent): ToolsmithError {
+  if (ToolsmithError.isInstance(thrown)) return thrown;
+  const reason = thrown instanceof Error ? thrown.message : String(thrown);
+  return new ProviderError('PROVIDER_ERROR', `Model "${agent.model.modelName}" failed: ${reason}`, { provider: agent.model.provider, cause: thrown });
+}

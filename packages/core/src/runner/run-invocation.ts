@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { BaseAgent } from '../agents/base-agent';
+import { InvocationContext, InvocationServices } from '../agents/invocation-context';
+import { RunAbortedError } from '../errors/run-aborted-error';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { Event } from '../events/event';
+import { Content } from '../model/content';
+import { Session } from '../sessions/session';
+import { StatePrefix } from '../state/state';
+import { errorEvent } from './error-event';
+
+/** Input of {@link runInvocation}. */
+export interface RunInvocationInput {
+  agent: BaseAgent;
+  session: Session;
+  newMessage?: Content;
+  signal?: AbortSignal;
+  streaming?: boolean;
+}
+
+/**
+ * Runs one invocation: stores the user's message, runs the agent, stores every complete event before
+ * the agent continues (so the agent sees it in the session) and yields it. Anything thrown becomes an
+ * error event; an abort ends the run with a `RUN_ABORTED` event and stores nothing half-made.
+ */
+export async function* runInvocation(services: InvocationServices, input: RunInvocationInput): AsyncGenerator<Event, void, undefined> {
+  const signal = input.signal ?? new AbortController().signal;
+  const context = new InvocationContext(
+    `inv-${randomUUID()}`, input.agent, input.session, services, input.newMessage, signal, input.streaming ?? false,
+  );
+  try {
+    if (signal.aborted) {
+      yield errorEvent(context, input.agent.name, new RunAbortedError(signal.reason));
+      return;
+    }
+    if (input.newMessage) {
+      const userEvent = Event.create({ invocationId: context.invocationId, author: 'user', content: input.newMessage });
+      await store(context, userEvent);
+    }
+    for await (const event of input.agent.runAsync(context)) {
+      if (!event.partial && event.errorCode !== 'RUN_ABORTED') await store(context, event);
+      yield event;
+    }
+  } catch (thrown) {
+    const error = ToolsmithError.isInstance(thrown)
+      ? thrown
+      : new ToolsmithError('INTERNAL_ERROR', `The run failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { cause: thrown });
+    yield errorEvent(context, context.agent.name, error);
+  }
+}
+
+/** Moves `temp:` writes into the invocation (they are never stored), then appends the event. */
+async function store(context: InvocationContext, event: Event): Promise<void> {
+  for (const [key, value] of Object.entries(event.actions.stateDelta)) {
+    if (!key.startsWith(StatePrefix.TEMP)) continue;
+    if (value === null) delete context.tempState[key];
+    else context.tempState[key] = value;
+  }
+  await context.services.sessionService.appendEvent(context.session, event);
+}

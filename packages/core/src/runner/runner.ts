@@ -1,0 +1,131 @@
+import { BaseAgent } from '../agents/base-agent';
+import { InvocationServices } from '../agents/invocation-context';
+import { LlmAgent } from '../agents/llm-agent';
+import { Plugin } from '../agents/plugin';
+import { ArtifactService } from '../artifacts/artifact-service';
+import { AgentConfigError } from '../errors/agent-config-error';
+import { Event } from '../events/event';
+import { ArgumentLimits } from '../internal/argument-parser';
+import { MemoryService } from '../memory/memory-service';
+import { Content } from '../model/content';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { Session } from '../sessions/session';
+import { SessionService } from '../sessions/session-service';
+import { runInvocation } from './run-invocation';
+import { ClassToolsFactory, ToolResolver } from './tool-resolver';
+
+/** Options of {@link Runner}. */
+export interface RunnerOptions {
+  /** Names the app; `app:` state is shared per app name. */
+  appName: string;
+  /** The root agent. */
+  agent: BaseAgent;
+  /** Where sessions live. Default: a new {@link InMemorySessionService}. */
+  sessionService?: SessionService;
+  memoryService?: MemoryService;
+  artifactService?: ArtifactService;
+  /** Plugins: callbacks for every agent, run before the agents' own. */
+  plugins?: Plugin[];
+  /** Function calls of one model response run at most this many at a time. Default 8. */
+  maxConcurrentToolCalls?: number;
+  /** Size and depth limits on the arguments a model may send. */
+  argumentLimits?: ArgumentLimits;
+  /** @internal Builds tools from `@Toolset` classes and instances (set by the class-tools wiring). */
+  classTools?: ClassToolsFactory;
+}
+
+/** Input of {@link Runner.run}. */
+export interface RunInput {
+  userId: string;
+  /** The session to continue; created (empty) when it does not exist. */
+  sessionId: string;
+  /** The user's message (text, or function responses answering a pause). */
+  newMessage: Content;
+  /** Aborts the model call and reaches tools as `ctx.signal`. */
+  signal?: AbortSignal;
+  /** Yield partial (streaming) events before each complete model response. */
+  streaming?: boolean;
+}
+
+/**
+ * Runs agents for users: loads the session, stores each event as it happens, and returns the
+ * invocation's events as an async iterable. Agent trees and their tools are checked once, here.
+ *
+ * @example
+ * ```ts
+ * const runner = new Runner({ appName: 'weather', agent });
+ * for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage: { role: 'user', parts: [{ text: 'Weather in Paris?' }] } })) {
+ *   if (event.isFinalResponse()) console.log(event.text());
+ * }
+ * ```
+ */
+export class Runner {
+  readonly appName: string;
+  readonly agent: BaseAgent;
+  readonly sessionService: SessionService;
+  private readonly services: InvocationServices;
+
+  constructor(options: RunnerOptions) {
+    this.appName = options.appName;
+    this.agent = options.agent;
+    this.sessionService = options.sessionService ?? new InMemorySessionService();
+    const tools = new ToolResolver(options.classTools);
+    this.services = {
+      appName: options.appName,
+      sessionService: this.sessionService,
+      memoryService: options.memoryService,
+      artifactService: options.artifactService,
+      plugins: options.plugins ?? [],
+      maxConcurrentToolCalls: options.maxConcurrentToolCalls ?? 8,
+      argumentLimits: options.argumentLimits,
+      tools,
+    };
+    checkAgentTree(options.agent);
+    for (const agent of options.agent.allAgents()) if (agent instanceof LlmAgent) tools.prepare(agent);
+  }
+
+  /** Runs one invocation for the user's message and yields its events (partial ones only when streaming). */
+  async *run(input: RunInput): AsyncGenerator<Event, void, undefined> {
+    const key = { appName: this.appName, userId: input.userId, sessionId: input.sessionId };
+    const session =
+      (await this.sessionService.getSession(key)) ??
+      (await this.sessionService.createSession({ appName: this.appName, userId: input.userId, sessionId: input.sessionId }));
+    yield* runInvocation(this.services, {
+      agent: this.agentToRun(session),
+      session,
+      newMessage: input.newMessage,
+      signal: input.signal,
+      streaming: input.streaming,
+    });
+  }
+
+  /** Releases the toolsets of every agent. */
+  async close(): Promise<void> {
+    await this.services.tools.close();
+  }
+
+  /** The agent that answered last keeps the conversation (after a transfer); otherwise the root agent. */
+  private agentToRun(session: Session): BaseAgent {
+    for (let i = session.events.length - 1; i >= 0; i--) {
+      const author = session.events[i].author;
+      if (author === 'user') continue;
+      const agent = this.agent.findAgent(author);
+      return agent && transferable(agent) ? agent : this.agent;
+    }
+    return this.agent;
+  }
+}
+
+/** An agent can keep the conversation only if it and its ancestors are LLM agents (workflow agents run their children themselves). */
+function transferable(agent: BaseAgent): boolean {
+  for (let a: BaseAgent | undefined = agent; a; a = a.parentAgent) if (!(a instanceof LlmAgent)) return false;
+  return true;
+}
+
+function checkAgentTree(root: BaseAgent): void {
+  const seen = new Set<string>();
+  for (const agent of root.allAgents()) {
+    if (seen.has(agent.name)) throw new AgentConfigError(`Two agents in the tree are named "${agent.name}"; agent names must be unique.`);
+    seen.add(agent.name);
+  }
+}

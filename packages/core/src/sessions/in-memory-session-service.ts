@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { Event, EventData } from '../events/event';
+import { StatePrefix } from '../state/state';
+import { Session } from './session';
+import { SessionKey, SessionService } from './session-service';
+
+/** What an {@link InMemorySessionService} holds for one session: only its own (unprefixed) state. */
+interface StoredSession {
+  id: string;
+  state: Record<string, unknown>;
+  events: Event[];
+  lastUpdateTime: number;
+}
+
+/** The plain-JSON form of an {@link InMemorySessionService}, for {@link InMemorySessionService.fromJSON}. */
+export interface InMemorySessionServiceData {
+  /** appName → userId → sessions (each with only its session-scoped state). */
+  sessions: Record<string, Record<string, Array<{ id: string; state: Record<string, unknown>; events: EventData[]; lastUpdateTime: number }>>>;
+  /** appName → `app:` keys. */
+  appState: Record<string, Record<string, unknown>>;
+  /** appName → userId → `user:` keys. */
+  userState: Record<string, Record<string, Record<string, unknown>>>;
+}
+
+/**
+ * Keeps sessions in process memory, with the state scope rules of {@link SessionService}. For tests,
+ * demos and single-process apps; {@link InMemorySessionService.toJSON} / `fromJSON` let a later store
+ * persist everything it holds.
+ */
+export class InMemorySessionService implements SessionService {
+  private readonly sessions = new Map<string, Map<string, Map<string, StoredSession>>>();
+  private readonly appState = new Map<string, Record<string, unknown>>();
+  private readonly userState = new Map<string, Map<string, Record<string, unknown>>>();
+
+  async createSession(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session> {
+    const id = request.sessionId ?? randomUUID();
+    const byUser = this.userSessions(request.appName, request.userId, true);
+    if (byUser.has(id)) throw new ToolsmithError('SESSION_EXISTS', `Session "${id}" already exists for user "${request.userId}".`);
+    const stored: StoredSession = { id, state: {}, events: [], lastUpdateTime: Date.now() };
+    byUser.set(id, stored);
+    if (request.state) this.applyDelta(request.appName, request.userId, stored, request.state);
+    return this.view(request.appName, request.userId, stored, true);
+  }
+
+  async getSession(request: SessionKey): Promise<Session | undefined> {
+    const stored = this.userSessions(request.appName, request.userId, false)?.get(request.sessionId);
+    return stored && this.view(request.appName, request.userId, stored, true);
+  }
+
+  async listSessions(request: { appName: string; userId: string }): Promise<Session[]> {
+    const byUser = this.userSessions(request.appName, request.userId, false);
+    return byUser ? [...byUser.values()].map((s) => this.view(request.appName, request.userId, s, false)) : [];
+  }
+
+  async deleteSession(request: SessionKey): Promise<void> {
+    this.userSessions(request.appName, request.userId, false)?.delete(request.sessionId);
+  }
+
+  async appendEvent(session: Session, event: Event): Promise<Event> {
+    if (event.partial) return event;
+    const stored = this.userSessions(session.appName, session.userId, false)?.get(session.id);
+    if (!stored) {
+      throw new ToolsmithError('SESSION_NOT_FOUND', `Session "${session.id}" of user "${session.userId}" does not exist in app "${session.appName}".`);
+    }
+    // `temp:` keys live only for the invocation; the stored event must not carry them either.
+    for (const key of Object.keys(event.actions.stateDelta)) {
+      if (key.startsWith(StatePrefix.TEMP)) delete event.actions.stateDelta[key];
+    }
+    this.applyDelta(session.appName, session.userId, stored, event.actions.stateDelta);
+    applyTo(session.state, event.actions.stateDelta);
+    stored.events.push(event);
+    session.events.push(event);
+    stored.lastUpdateTime = session.lastUpdateTime = event.timestamp;
+    return event;
+  }
+
+  /** Everything this service holds, as plain JSON. */
+  toJSON(): InMemorySessionServiceData {
+    const data: InMemorySessionServiceData = { sessions: {}, appState: {}, userState: {} };
+    for (const [appName, users] of this.sessions) {
+      data.sessions[appName] = {};
+      for (const [userId, sessions] of users) {
+        data.sessions[appName][userId] = [...sessions.values()].map((s) => ({
+          id: s.id,
+          state: s.state,
+          events: s.events.map((e) => e.toJSON()),
+          lastUpdateTime: s.lastUpdateTime,
+        }));
+      }
+    }
+    for (const [appName, state] of this.appState) data.appState[appName] = state;
+    for (const [appName, users] of this.userState) data.userState[appName] = Object.fromEntries(users);
+    return JSON.parse(JSON.stringify(data)) as InMemorySessionServiceData;
+  }
+
+  /** Restores a service from {@link InMemorySessionService.toJSON} output. */
+  static fromJSON(data: InMemorySessionServiceData): InMemorySessionService {
+    const service = new InMemorySessionService();
+    for (const [appName, users] of Object.entries(data.sessions)) {
+      for (const [userId, sessions] of Object.entries(users)) {
+        const byUser = service.userSessions(appName, userId, true);
+        for (const s of sessions) {
+          byUser.set(s.id, { id: s.id, state: { ...s.state }, events: s.events.map((e) => Event.fromJSON(e)), lastUpdateTime: s.lastUpdateTime });
+        }
+      }
+    }
+    for (const [appName, state] of Object.entries(data.appState)) service.appState.set(appName, { ...state });
+    for (const [appName, users] of Object.entries(data.userState)) {
+      service.userState.set(appName, new Map(Object.entries(users).map(([u, s]) => [u, { ...s }])));
+    }
+    return service;
+  }
+
+  private userSessions(appName: string, userId: string, create: true): Map<string, StoredSession>;
+  private userSessions(appName: string, userId: string, create: false): Map<string, StoredSession> | undefined;
+  private userSessions(appName: string, userId: string, create: boolean): Map<string, StoredSession> | undefined {
+    let users = this.sessions.get(appName);
+    if (!users) {
+      if (!create) return undefined;
+      this.sessions.set(appName, (users = new Map()));
+    }
+    let byUser = users.get(userId);
+    if (!byUser && create) users.set(userId, (byUser = new Map()));
+    return byUser;
+  }
+
+  /** A detached copy for callers: session state merged with the app and user scopes. */
+  private view(appName: string, userId: string, stored: StoredSession, withEvents: boolean): Session {
+    return new Session({
+      id: stored.id,
+      appName,
+      userId,
+      state: { ...this.appState.get(appName), ...this.userState.get(appName)?.get(userId), ...stored.state },
+      events: withEvents ? stored.events.slice() : [],
+      lastUpdateTime: stored.lastUpdateTime,
+    });
+  }
+
+  private applyDelta(appName: string, userId: string, stored: StoredSession, delta: Record<string, unknown>): void {
+    for (const [key, value] of Object.entries(delta)) {
+      let target: Record<string, unknown>;
+      if (key.startsWith(StatePrefix.TEMP)) continue;
+      if (key.startsWith(StatePrefix.APP)) {
+        target = this.appState.get(appName) ?? {};
+        this.appState.set(appName, target);
+      } else if (key.startsWith(StatePrefix.USER)) {
+        let users = this.userState.get(appName);
+        if (!users) this.userState.set(appName, (users = new Map()));
+        target = users.get(userId) ?? {};
+        users.set(userId, target);
+      } else {
+        target = stored.state;
+      }
+      applyTo(target, { [key]: value });
+    }
+  }
+}
+
+/** Applies a state delta to a plain record: `null` deletes, `temp:` keys are skipped. */
+function applyTo(target: Record<string, unknown>, delta: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(delta)) {
+    if (key.startsWith(StatePrefix.TEMP)) continue;
+    if (value === null || value === undefined) delete target[key];
+    else target[key] = value;
+  }
+}

@@ -1,0 +1,53 @@
+import { Event, EventData } from '../events/event';
+
+/** The plain-JSON form of a {@link Session}. */
+export interface SessionData {
+  id: string;
+  appName: string;
+  userId: string;
+  /** Session keys plus the `app:` and `user:` keys visible to it; never `temp:` keys. */
+  state: Record<string, unknown>;
+  events: EventData[];
+  /** Milliseconds since the epoch of the last appended event. */
+  lastUpdateTime: number;
+}
+
+/**
+ * One conversation of one user with an app: its events and its state. Returned by a
+ * {@link SessionService}; holds only plain data, so `JSON.parse(JSON.stringify(session))` passed to
+ * {@link Session.fromJSON} gives an equal session.
+ */
+export class Session {
+  readonly id: string;
+  readonly appName: string;
+  readonly userId: string;
+  state: Record<string, unknown>;
+  events: Event[];
+  lastUpdateTime: number;
+
+  constructor(data: { id: string; appName: string; userId: string; state?: Record<string, unknown>; events?: Event[]; lastUpdateTime?: number }) {
+    this.id = data.id;
+    this.appName = data.appName;
+    this.userId = data.userId;
+    this.state = data.state ?? {};
+    this.events = data.events ?? [];
+    this.lastUpdateTime = data.lastUpdateTime ?? 0;
+  }
+
+  /** Restores a session from its JSON form. */
+  static fromJSON(data: SessionData): Session {
+    return new Session({ ...data, state: { ...data.state }, events: data.events.map((e) => Event.fromJSON(e)) });
+  }
+
+  /** The plain-JSON form. */
+  toJSON(): SessionData {
+    return {
+      id: this.id,
+      appName: this.appName,
+      userId: this.userId,
+      state: this.state,
+      events: this.events.map((e) => e.toJSON()),
+      lastUpdateTime: this.lastUpdateTime,
+    };
+  }
+}
