@@ -58,6 +58,40 @@ export { CallbackContext } from './agents/callback-context';
 // ── Scanning, decorators, DI (issue 2: scanner owner adds here) ─────────────────────────────────
 
 // ── Runner, agents, sessions (issue 3: runner owner adds here) ──────────────────────────────────
+export { BaseAgent } from './agents/base-agent';
+export type { BaseAgentOptions } from './agents/base-agent';
+export { LlmAgent } from './agents/llm-agent';
+export type { AgentToolEntry, Instruction, LlmAgentOptions } from './agents/llm-agent';
+export { LoopAgent } from './agents/loop-agent';
+export type { LoopAgentOptions } from './agents/loop-agent';
+export { SequentialAgent } from './agents/sequential-agent';
+export { InvocationContext } from './agents/invocation-context';
+export type { InvocationServices } from './agents/invocation-context';
+export type { Plugin } from './agents/plugin';
+export { Runner } from './runner/runner';
+export type { RunInput, RunnerOptions } from './runner/runner';
+export { Event } from './events/event';
+export type { EventData, EventInit } from './events/event';
+export { Session } from './sessions/session';
+export type { SessionData } from './sessions/session';
+export type { SessionKey, SessionService } from './sessions/session-service';
+export { InMemorySessionService } from './sessions/in-memory-session-service';
+export type { InMemorySessionServiceData } from './sessions/in-memory-session-service';
+export { MaxLlmCallsExceededError } from './errors/max-llm-calls-exceeded-error';
+export { RunAbortedError } from './errors/run-aborted-error';
+export { AgentConfigError } from './errors/agent-config-error';
+export { AgentNotFoundError } from './errors/agent-not-found-error';
+export { TRANSFER_TO_AGENT, TransferToAgentTool } from './builtins/transfer-to-agent';
+export { AgentTool } from './builtins/agent-tool';
+export type { AgentToolOptions } from './builtins/agent-tool';
+export { ExitLoopTool, exitLoop } from './builtins/exit-loop';
+export { LoadMemoryTool, loadMemory } from './builtins/load-memory';
+export { PreloadMemoryTool, preloadMemory } from './builtins/preload-memory';
+export { LoadArtifactsTool, loadArtifacts } from './builtins/load-artifacts';
+export { InMemoryMemoryService } from './memory/in-memory-memory-service';
+export { InMemoryArtifactService } from './artifacts/in-memory-artifact-service';
+export { FileArtifactService } from './artifacts/file-artifact-service';
+export { InvalidArtifactNameError } from './errors/invalid-artifact-name-error';
 
 // ── Adapter kit (issue 5) ───────────────────────────────────────────────────────────────────────
 export { parseRetryAfter } from './adapter-kit/parse-retry-after';

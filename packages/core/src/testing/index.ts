@@ -7,6 +7,8 @@ export type { RecordedRequest, SseEvent, WireReply, WireServer } from './wire-se
 // ── invokeTool (issue 2) ────────────────────────────────────────────────────────────────────────
 
 // ── ScriptedModel (issue 3) ─────────────────────────────────────────────────────────────────────
+export { ScriptedModel } from './scripted-model';
+export type { Script, ScriptedCall, ScriptedModelOptions, ScriptedTurn } from './scripted-model';
 
 // ── Adapter conformance kit (issue 5) ───────────────────────────────────────────────────────────
 export {};
