@@ -1,1 +1,5 @@
-export {};
+export { AnthropicModel } from './anthropic-model';
+export type { AnthropicModelOptions } from './anthropic-model';
+export { providerTool, ANTHROPIC_PROVIDER } from './provider-tool';
+export type { AnthropicServerToolConfig } from './provider-tool';
+export { mapAnthropicError } from './map-anthropic-error';

@@ -1,0 +1,315 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LlmRequest, LlmResponse, ProviderError, RateLimitError } from '@toolsmith/core';
+import { RecordedRequest, WireReply, WireServer, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
+import { AnthropicModel } from './anthropic-model';
+import { providerTool } from './provider-tool';
+
+const fixture = (name: string) => parseSseFixture(readFileSync(join(__dirname, '__fixtures__', `${name}.chunks.txt`), 'utf8'));
+
+const weatherTool = {
+  name: 'get_weather',
+  description: 'Current weather for a city.',
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' }, unit: { enum: ['celsius', 'fahrenheit'] } },
+    required: ['city'],
+    additionalProperties: false,
+  },
+};
+const timeTool = { name: 'get_time', description: 'Current time.', parameters: { type: 'object' } };
+
+const ask = (text: string): LlmRequest => ({ contents: [{ role: 'user', parts: [{ text }] }], tools: [weatherTool, timeTool] });
+
+const message = (content: unknown[], stopReason = 'end_turn') => ({
+  id: 'msg_01',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-sonnet-5-5',
+  content,
+  stop_reason: stopReason,
+  stop_sequence: null,
+  usage: { input_tokens: 30, output_tokens: 10, cache_read_input_tokens: 5, cache_creation_input_tokens: 0 },
+});
+
+async function collect(iterable: AsyncIterable<LlmResponse>): Promise<LlmResponse[]> {
+  const out: LlmResponse[] = [];
+  for await (const response of iterable) out.push(response);
+  return out;
+}
+
+describe('AnthropicModel on the wire', () => {
+  let server: WireServer | undefined;
+  const start = async (handler: (request: RecordedRequest, index: number) => WireReply | Promise<WireReply>, maxRetries = 0) => {
+    server = await startWireServer(handler);
+    return new AnthropicModel({ model: 'claude-sonnet-5-5', maxTokens: 512, apiKey: 'test-key', baseURL: server.url, maxRetries });
+  };
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('sends tools as input_schema, the system instruction as `system`, and reads a text answer', async () => {
+    const model = await start((request) => {
+      expect(request.method).toBe('POST');
+      expect(request.path).toBe('/v1/messages');
+      // SDK 1.x sends the key as a bearer token; older ones used x-api-key.
+      expect(request.headers['x-api-key'] ?? request.headers.authorization).toMatch(/test-key$/);
+      expect(request.headers['anthropic-version']).toBeDefined();
+      expect(request.body).toEqual({
+        model: 'claude-sonnet-5-5',
+        max_tokens: 512,
+        stream: false,
+        system: 'Be brief.',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] }],
+        tools: [
+          { name: 'get_weather', description: 'Current weather for a city.', input_schema: weatherTool.parameters },
+          { name: 'get_time', description: 'Current time.', input_schema: { type: 'object', properties: {} } },
+        ],
+        tool_choice: { type: 'auto' },
+      });
+      return { json: message([{ type: 'text', text: 'Sunny.' }]) };
+    });
+    const responses = await collect(model.generate({ ...ask('Weather in Paris?'), systemInstruction: 'Be brief.' }));
+    expect(server!.handlerErrors).toEqual([]);
+    expect(responses).toEqual([
+      {
+        content: { role: 'model', parts: [{ text: 'Sunny.' }] },
+        turnComplete: true,
+        finishReason: { unified: 'stop', raw: 'end_turn' },
+        usage: { inputTokens: 35, outputTokens: 10, totalTokens: 45, cachedInputTokens: 5 },
+        providerMetadata: { anthropic: { messageId: 'msg_01', model: 'claude-sonnet-5-5' } },
+      },
+    ]);
+  });
+
+  it('reads one tool_use block as a function call with the block id', async () => {
+    const model = await start(() => ({
+      json: message(
+        [
+          { type: 'text', text: 'Checking.' },
+          { type: 'tool_use', id: 'toolu_01A', name: 'get_weather', input: { city: 'Paris' }, caller: { type: 'direct' } },
+        ],
+        'tool_use',
+      ),
+    }));
+    const [response] = await collect(model.generate(ask('Weather in Paris?')));
+    expect(response.content?.parts).toEqual([
+      { text: 'Checking.' },
+      { functionCall: { id: 'toolu_01A', name: 'get_weather', args: { city: 'Paris' } } },
+    ]);
+    expect(response.finishReason).toEqual({ unified: 'tool-calls', raw: 'tool_use' });
+  });
+
+  it('sends history as tool_use / tool_result blocks: results first, is_error on failures, same roles merged', async () => {
+    const model = await start(() => ({ json: message([{ type: 'text', text: 'Paris 21°C; Tokyo unavailable.' }]) }));
+    await collect(
+      model.generate({
+        tools: [weatherTool],
+        contents: [
+          { role: 'user', parts: [{ text: 'Weather in Paris' }] },
+          { role: 'user', parts: [{ text: 'and Tokyo?' }] },
+          {
+            role: 'model',
+            parts: [
+              { text: 'Checking both.' },
+              { functionCall: { id: 'toolu_1', name: 'get_weather', args: { city: 'Paris' } } },
+              { functionCall: { id: 'toolu_2', name: 'get_weather', args: { city: 'Tokyo' } } },
+            ],
+          },
+          { role: 'user', parts: [{ text: 'Hurry please.' }] },
+          {
+            role: 'user',
+            parts: [
+              { functionResponse: { id: 'toolu_2', name: 'get_weather', response: { error: { code: 'TOOL_EXECUTION_FAILED', message: 'down' } }, isError: true } },
+              { functionResponse: { id: 'toolu_1', name: 'get_weather', response: { tempC: 21 } } },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(server!.handlerErrors).toEqual([]);
+    expect(server!.requests[0].body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Weather in Paris' }, { type: 'text', text: 'and Tokyo?' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Checking both.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+          { type: 'tool_use', id: 'toolu_2', name: 'get_weather', input: { city: 'Tokyo' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_1', content: '{"tempC":21}' },
+          { type: 'tool_result', tool_use_id: 'toolu_2', content: '{"error":{"code":"TOOL_EXECUTION_FAILED","message":"down"}}', is_error: true },
+          { type: 'text', text: 'Hurry please.' },
+        ],
+      },
+    ]);
+  });
+
+  it('maps tool choice and turns parallel calls off with disable_parallel_tool_use', async () => {
+    const model = await start(() => ({ json: message([{ type: 'text', text: 'ok' }]) }));
+    const choices: Array<[LlmRequest['toolChoice'], unknown]> = [
+      ['required', { type: 'any', disable_parallel_tool_use: true }],
+      ['none', { type: 'none' }],
+      [{ type: 'tool', name: 'get_time' }, { type: 'tool', name: 'get_time', disable_parallel_tool_use: true }],
+      ['auto', { type: 'auto', disable_parallel_tool_use: true }],
+    ];
+    for (const [toolChoice] of choices) {
+      await collect(model.generate({ ...ask('hi'), toolChoice, config: { parallelToolCalls: false, maxOutputTokens: 64, stopSequences: ['END'] } }));
+    }
+    expect(server!.requests.map((request) => request.body.tool_choice)).toEqual(choices.map(([, expected]) => expected));
+    expect(server!.requests[0].body.max_tokens).toBe(64);
+    expect(server!.requests[0].body.stop_sequences).toEqual(['END']);
+  });
+
+  it('passes Anthropic server tools through untouched after the function tools', async () => {
+    const model = await start(() => ({ json: message([{ type: 'text', text: 'ok' }]) }));
+    const webSearch = providerTool({ type: 'web_search_20250305', name: 'web_search', max_uses: 2 });
+    await collect(model.generate({ ...ask('news?'), tools: [], providerTools: [webSearch] }));
+    expect(server!.requests[0].body.tools).toEqual([{ type: 'web_search_20250305', name: 'web_search', max_uses: 2 }]);
+  });
+
+  it('refuses a provider tool of another provider before sending anything', async () => {
+    const model = await start(() => ({ json: message([]) }));
+    const foreign = { kind: 'provider-tool' as const, provider: 'gemini', name: 'google_search', config: { googleSearch: {} } };
+    await expect(collect(model.generate({ ...ask('news?'), providerTools: [foreign] }))).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('"google_search" belongs to "gemini"'),
+    });
+    expect(server!.requests).toHaveLength(0);
+  });
+
+  it('streams text deltas as partial responses, then one complete response', async () => {
+    const model = await start((request) => {
+      expect(request.body.stream).toBe(true);
+      return { sse: fixture('text') };
+    });
+    const responses = await collect(model.generate(ask('Weather?'), { stream: true }));
+    expect(server!.handlerErrors).toEqual([]);
+    expect(responses.filter((r) => r.partial).map((r) => r.content?.parts)).toEqual([[{ text: 'It is sunny' }], [{ text: ' in Paris.' }]]);
+    const final = responses[responses.length - 1];
+    expect(final).toMatchObject({
+      turnComplete: true,
+      content: { role: 'model', parts: [{ text: 'It is sunny in Paris.' }] },
+      finishReason: { unified: 'stop', raw: 'end_turn' },
+      usage: { inputTokens: 25, outputTokens: 12, totalTokens: 37 },
+    });
+    expect(responses.filter((r) => r.turnComplete)).toHaveLength(1);
+  });
+
+  it('assembles parallel tool inputs from input_json_delta fragments; an empty input is {}', async () => {
+    const model = await start(() => ({ sse: fixture('parallel-tool-use') }));
+    const responses = await collect(model.generate(ask('Paris and Tokyo?'), { stream: true }));
+    const final = responses[responses.length - 1];
+    expect(final.content?.parts).toEqual([
+      { text: 'Let me check both cities.' },
+      { functionCall: { id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', args: { city: 'Paris', unit: 'celsius' } } },
+      { functionCall: { id: 'toolu_01NRLabsLyVHZPKxbKvkfSMn', name: 'get_weather', args: { city: 'Tokyo' } } },
+      { functionCall: { id: 'toolu_01Ab8uRqfFzQ6tEzV7hKs1Xw', name: 'get_time', args: {} } },
+    ]);
+    expect(final.finishReason).toEqual({ unified: 'tool-calls', raw: 'tool_use' });
+    expect(final.usage).toEqual({ inputTokens: 572, outputTokens: 89, totalTokens: 661, cachedInputTokens: 100 });
+    expect(responses.some((r) => r.partial && r.content?.parts.some((p) => p.functionCall))).toBe(false);
+  });
+
+  it('passes unparseable streamed input on as raw text (the executor answers the model, no crash)', async () => {
+    const model = await start(() => ({ sse: fixture('malformed-tool-input') }));
+    const responses = await collect(model.generate(ask('Paris?'), { stream: true }));
+    expect(responses[responses.length - 1].content?.parts).toEqual([
+      { functionCall: { id: 'toolu_01Malformed', name: 'get_weather', args: '{"city": "Par' } },
+    ]);
+    expect(responses[responses.length - 1].finishReason).toEqual({ unified: 'max-tokens', raw: 'max_tokens' });
+  });
+
+  it('maps 429 to RateLimitError with retry-after, and lets the SDK retry it when asked', async () => {
+    const rateLimited: WireReply = {
+      status: 429,
+      headers: { 'retry-after': '7', 'content-type': 'application/json' },
+      text: JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'Number of requests has exceeded your rate limit' } }),
+    };
+    let model = await start(() => rateLimited);
+    const error = await collect(model.generate(ask('hi'))).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ code: 'RATE_LIMITED', statusCode: 429, retryAfterMs: 7000, provider: 'anthropic', isRetryable: true });
+    expect((error as Error).message).toContain('Number of requests has exceeded your rate limit');
+    await server!.close();
+
+    model = await start(
+      (_request, index) =>
+        index === 0 ? { ...rateLimited, headers: { ...rateLimited.headers, 'retry-after-ms': '5' } } : { json: message([{ type: 'text', text: 'ok' }]) },
+      1,
+    );
+    const [response] = await collect(model.generate(ask('hi')));
+    expect(response.content?.parts).toEqual([{ text: 'ok' }]);
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it.each([
+    [401, 'authentication_error', 'AUTHENTICATION_FAILED', false],
+    [400, 'invalid_request_error', 'BAD_REQUEST', false],
+    [500, 'api_error', 'SERVER_ERROR', true],
+    [529, 'overloaded_error', 'SERVER_ERROR', true],
+  ])('maps HTTP %i (%s) to %s', async (status, type, code, isRetryable) => {
+    const model = await start(() => ({
+      status,
+      headers: { 'content-type': 'application/json' },
+      text: JSON.stringify({ type: 'error', error: { type, message: `${type} happened` } }),
+    }));
+    const error = await collect(model.generate(ask('hi'))).catch((e: unknown) => e);
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code, statusCode: status, isRetryable, provider: 'anthropic' });
+    expect((error as Error).message).toContain(`${type} happened`);
+  });
+
+  it('maps an SSE error event mid-stream to a typed error', async () => {
+    const model = await start(() => ({ sse: fixture('overloaded-mid-stream') }));
+    const error = await collect(model.generate(ask('hi'), { stream: true })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SERVER_ERROR', statusCode: 529, isRetryable: true, message: expect.stringContaining('Overloaded') });
+  });
+
+  it('reports a stream cut in the middle as PROVIDER_RESPONSE_INVALID', async () => {
+    const model = await start(() => ({ sse: fixture('parallel-tool-use'), cutAfter: 9, delayMs: 5 }));
+    const error = await collect(model.generate(ask('hi'), { stream: true })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', provider: 'anthropic' });
+  });
+
+  it('reports an unreachable server as PROVIDER_CONNECTION_FAILED', async () => {
+    const model = await start(() => ({ json: {} }));
+    await server!.close();
+    const error = await collect(model.generate(ask('hi'))).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'PROVIDER_CONNECTION_FAILED', isRetryable: true });
+  });
+
+  it('cancels the HTTP request when the signal aborts (request and mid-stream)', async () => {
+    let model = await start(() => ({ hang: true }));
+    const controller = new AbortController();
+    const pending = collect(model.generate(ask('hi'), { signal: controller.signal })).catch((e: unknown) => e);
+    await waitFor(() => server!.requests.length === 1);
+    controller.abort();
+    const error = await pending;
+    expect(ProviderError.isInstance(error)).toBe(false);
+    expect((error as Error).name).toMatch(/Abort/);
+    await server!.close();
+
+    model = await start(() => ({ sse: fixture('parallel-tool-use'), delayMs: 20 }));
+    const streamController = new AbortController();
+    const seen: LlmResponse[] = [];
+    const streamError = await (async () => {
+      for await (const response of model.generate(ask('hi'), { stream: true, signal: streamController.signal })) {
+        seen.push(response);
+        streamController.abort();
+      }
+    })().catch((e: unknown) => e);
+    expect(seen).toHaveLength(1);
+    expect(ProviderError.isInstance(streamError)).toBe(false);
+    expect((streamError as Error).name).toMatch(/Abort/);
+  });
+});
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}

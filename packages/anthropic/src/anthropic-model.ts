@@ -1,0 +1,94 @@
+import Anthropic, { APIConnectionError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError } from '@toolsmith/core';
+import { assembleAnthropicStream } from './anthropic-stream';
+import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
+import { mapAnthropicError } from './map-anthropic-error';
+import { mapAnthropicMessage } from './map-anthropic-response';
+import { prepareAnthropicTools } from './prepare-anthropic-tools';
+import { ANTHROPIC_PROVIDER } from './provider-tool';
+
+/** Options of {@link AnthropicModel}. */
+export interface AnthropicModelOptions {
+  /** Model id, e.g. `claude-sonnet-5-5`. */
+  model: string;
+  /** Maximum output tokens per response (`max_tokens`, required by the API); `config.maxOutputTokens` overrides it per request. */
+  maxTokens: number;
+  /** A configured SDK client; when given, `apiKey`, `baseURL` and `maxRetries` are ignored. */
+  client?: Anthropic;
+  /** API key; defaults to the `ANTHROPIC_API_KEY` environment variable (read by the SDK). */
+  apiKey?: string;
+  /** API base URL, e.g. a proxy or a local test server; defaults to the SDK's (`ANTHROPIC_BASE_URL` or api.anthropic.com). */
+  baseURL?: string;
+  /** Retries the SDK makes on 408/409/429/5xx and connection errors, honouring `retry-after` (SDK default 2). */
+  maxRetries?: number;
+}
+
+/**
+ * A {@link Model} backed by Anthropic's Messages API through the official `@anthropic-ai/sdk`.
+ * Function declarations go out as `input_schema` tools, `tool_use` blocks come back as function calls,
+ * and tool results go back as `tool_result` blocks; with `stream: true` it reads the SSE stream and
+ * assembles tool inputs from `input_json_delta` fragments. Provider failures are thrown as
+ * `ProviderError` / `RateLimitError`.
+ *
+ * @example
+ * ```ts
+ * const model = new AnthropicModel({ model: 'claude-sonnet-5-5', maxTokens: 1024 });
+ * const agent = new LlmAgent({ name: 'assistant', model, tools: [WeatherTools] });
+ * ```
+ */
+export class AnthropicModel implements Model {
+  /** Implements {@link Model.provider}. */
+  readonly provider = ANTHROPIC_PROVIDER;
+  /** Implements {@link Model.modelName}. */
+  readonly modelName: string;
+  private readonly client: Anthropic;
+  private readonly maxTokens: number;
+
+  constructor(options: AnthropicModelOptions) {
+    this.modelName = options.model;
+    this.maxTokens = options.maxTokens;
+    this.client =
+      options.client ?? new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: options.maxRetries });
+  }
+
+  /** Implements {@link Model.generate}. */
+  async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
+    const { signal } = options;
+    const params = this.toParams(request);
+    let streaming = false;
+    try {
+      if (options.stream) {
+        const events = await this.client.messages.create({ ...params, stream: true }, { signal });
+        streaming = true;
+        yield* assembleAnthropicStream(events);
+      } else {
+        const message = await this.client.messages.create({ ...params, stream: false }, { signal });
+        yield mapAnthropicMessage(message);
+      }
+    } catch (error) {
+      // The SDK ends an aborted stream quietly, which would otherwise look like a cut connection.
+      if (signal?.aborted) throw error instanceof APIUserAbortError ? error : new APIUserAbortError();
+      // Once events flow, a dropped connection means a truncated answer, not an unreachable server.
+      if (streaming && error instanceof APIConnectionError) {
+        throw new ProviderError('PROVIDER_RESPONSE_INVALID', `Anthropic stream was cut off mid-way: ${error.message}`, {
+          provider: ANTHROPIC_PROVIDER,
+          cause: error,
+        });
+      }
+      throw mapAnthropicError(error);
+    }
+  }
+
+  private toParams(request: LlmRequest): Omit<Anthropic.MessageCreateParams, "stream"> {
+    const { system, messages } = convertToAnthropicMessages(request.contents, request.systemInstruction);
+    const params: Omit<Anthropic.MessageCreateParams, "stream"> = {
+      model: request.model ?? this.modelName,
+      max_tokens: request.config?.maxOutputTokens ?? this.maxTokens,
+      messages,
+      ...prepareAnthropicTools(request),
+    };
+    if (system !== undefined) params.system = system;
+    if (request.config?.stopSequences?.length) params.stop_sequences = request.config.stopSequences;
+    return params;
+  }
+}

@@ -1,0 +1,132 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { FunctionCall, LlmResponse, Part, ProviderError } from '@toolsmith/core';
+import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
+import { mapAnthropicUsage } from './map-anthropic-response';
+import { ANTHROPIC_PROVIDER } from './provider-tool';
+
+type Block =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'tool_use'; id: string; name: string; json: string; initialInput: unknown }
+  | { type: 'ignored' };
+
+/**
+ * Turns Messages API stream events into Toolsmith responses: a `partial` response per text (or
+ * thinking) delta, then one complete response with every block in order, tool inputs assembled from
+ * their `input_json_delta` fragments, usage and stop reason. A stream that ends before `message_stop`
+ * was cut off and is reported as `PROVIDER_RESPONSE_INVALID`, never as a short answer.
+ */
+export async function* assembleAnthropicStream(events: AsyncIterable<Anthropic.RawMessageStreamEvent>): AsyncGenerator<LlmResponse> {
+  const blocks: Block[] = [];
+  let usage: Partial<Anthropic.Usage> = {};
+  let stopReason: string | null = null;
+  let messageId: string | undefined;
+  let model: string | undefined;
+  let stopped = false;
+
+  for await (const event of events) {
+    switch (event.type) {
+      case 'message_start':
+        messageId = event.message.id;
+        model = event.message.model;
+        usage = { ...event.message.usage };
+        break;
+      case 'content_block_start':
+        blocks[event.index] = startBlock(event.content_block);
+        break;
+      case 'content_block_delta': {
+        const partial = applyDelta(blocks[event.index], event.delta);
+        if (partial) yield { partial: true, content: { role: 'model', parts: [partial] } };
+        break;
+      }
+      case 'message_delta':
+        stopReason = event.delta.stop_reason ?? stopReason;
+        // Counts in `message_delta` are cumulative; a null means "unchanged since message_start".
+        for (const [key, value] of Object.entries(event.usage)) {
+          if (value !== null && value !== undefined) (usage as Record<string, unknown>)[key] = value;
+        }
+        break;
+      case 'message_stop':
+        stopped = true;
+        break;
+    }
+  }
+  if (!stopped) {
+    throw new ProviderError('PROVIDER_RESPONSE_INVALID', 'Anthropic stream ended before message_stop; the response is incomplete.', {
+      provider: ANTHROPIC_PROVIDER,
+    });
+  }
+  yield {
+    content: { role: 'model', parts: blocks.flatMap(toPart) },
+    turnComplete: true,
+    finishReason: mapAnthropicStopReason(stopReason),
+    usage: mapAnthropicUsage(usage),
+    providerMetadata: { anthropic: { messageId, model } },
+  };
+}
+
+function startBlock(block: Anthropic.RawContentBlockStartEvent['content_block']): Block {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'thinking':
+      return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+    case 'tool_use':
+      return { type: 'tool_use', id: block.id, name: block.name, json: '', initialInput: block.input };
+    default:
+      return { type: 'ignored' };
+  }
+}
+
+/** Applies one delta to its block; returns the partial part to announce, if any. */
+function applyDelta(block: Block | undefined, delta: Anthropic.RawContentBlockDelta): Part | undefined {
+  if (!block) {
+    throw new ProviderError('PROVIDER_RESPONSE_INVALID', 'Anthropic stream sent a delta for a content block it never started.', {
+      provider: ANTHROPIC_PROVIDER,
+    });
+  }
+  if (delta.type === 'text_delta' && block.type === 'text') {
+    block.text += delta.text;
+    return delta.text ? { text: delta.text } : undefined;
+  }
+  if (delta.type === 'input_json_delta' && block.type === 'tool_use') {
+    block.json += delta.partial_json;
+    return undefined;
+  }
+  if (delta.type === 'thinking_delta' && block.type === 'thinking') {
+    block.thinking += delta.thinking;
+    return delta.thinking ? { text: delta.thinking, thought: true } : undefined;
+  }
+  if (delta.type === 'signature_delta' && block.type === 'thinking') block.signature += delta.signature;
+  return undefined;
+}
+
+function toPart(block: Block): Part[] {
+  switch (block.type) {
+    case 'text':
+      return block.text ? [{ text: block.text }] : [];
+    case 'thinking':
+      return [{ text: block.thinking, thought: true, thoughtSignature: block.signature }];
+    case 'tool_use':
+      return [{ functionCall: { id: block.id, name: block.name, args: toolArgs(block) } }];
+    case 'ignored':
+      return [];
+  }
+}
+
+/**
+ * The assembled input: `""` (a tool without parameters) is `{}`; text that does not parse is passed on
+ * raw, so the executor answers the model with a malformed-arguments error instead of the run crashing.
+ */
+function toolArgs(block: Extract<Block, { type: 'tool_use' }>): FunctionCall['args'] {
+  if (block.json.trim() === '') {
+    const initial = block.initialInput;
+    return typeof initial === 'object' && initial !== null && !Array.isArray(initial) ? (initial as Record<string, unknown>) : {};
+  }
+  try {
+    const parsed: unknown = JSON.parse(block.json);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : block.json;
+  } catch {
+    return block.json;
+  }
+}

@@ -1,0 +1,91 @@
+import { ProviderError } from '@toolsmith/core';
+import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
+
+describe('convertToAnthropicMessages', () => {
+  it('puts the system instruction in `system` and maps roles', () => {
+    expect(
+      convertToAnthropicMessages(
+        [
+          { role: 'user', parts: [{ text: 'Hi' }] },
+          { role: 'model', parts: [{ text: 'Hello!' }] },
+        ],
+        'You are terse.',
+      ),
+    ).toEqual({
+      system: 'You are terse.',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'Hello!' }] },
+      ],
+    });
+  });
+
+  it('merges consecutive same-role messages and drops empty text', () => {
+    const { messages, system } = convertToAnthropicMessages([
+      { role: 'user', parts: [{ text: 'a' }] },
+      { role: 'user', parts: [{ text: '' }, { text: 'b' }] },
+      { role: 'model', parts: [{ text: '' }] },
+      { role: 'user', parts: [{ text: 'c' }] },
+    ]);
+    expect(system).toBeUndefined();
+    expect(messages).toEqual([{ role: 'user', content: ['a', 'b', 'c'].map((text) => ({ type: 'text', text })) }]);
+  });
+
+  it('answers every tool_use with one tool_result, results first, in call order', () => {
+    const { messages } = convertToAnthropicMessages([
+      { role: 'user', parts: [{ text: 'go' }] },
+      {
+        role: 'model',
+        parts: [
+          { functionCall: { id: 't1', name: 'a', args: {} } },
+          { functionCall: { id: 't2', name: 'b', args: 'not json' } },
+        ],
+      },
+      { role: 'user', parts: [{ text: 'also this' }, { functionResponse: { id: 't1', name: 'a', response: { ok: true } } }] },
+    ]);
+    expect(messages[1].content).toEqual([
+      { type: 'tool_use', id: 't1', name: 'a', input: {} },
+      // Unparseable raw arguments cannot go back as `input`; the call was already answered with an error.
+      { type: 'tool_use', id: 't2', name: 'b', input: {} },
+    ]);
+    expect(messages[2]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 't1', content: '{"ok":true}' },
+        { type: 'tool_result', tool_use_id: 't2', content: expect.stringContaining('MISSING_RESULT'), is_error: true },
+        { type: 'text', text: 'also this' },
+      ],
+    });
+  });
+
+  it('sends thinking back with its signature and drops unsigned thoughts', () => {
+    const { messages } = convertToAnthropicMessages([
+      { role: 'user', parts: [{ text: 'q' }] },
+      {
+        role: 'model',
+        parts: [
+          { text: 'pondering', thought: true, thoughtSignature: 'sig==' },
+          { text: 'unsigned', thought: true },
+          { text: 'answer' },
+        ],
+      },
+    ]);
+    expect(messages[1].content).toEqual([
+      { type: 'thinking', thinking: 'pondering', signature: 'sig==' },
+      { type: 'text', text: 'answer' },
+    ]);
+  });
+
+  it('maps inline images and PDFs, and refuses other media with a typed error', () => {
+    const { messages } = convertToAnthropicMessages([
+      { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBO' } }, { inlineData: { mimeType: 'application/pdf', data: 'JVBE' } }] },
+    ]);
+    expect(messages[0].content).toEqual([
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBO' } },
+      { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' } },
+    ]);
+    const refuse = () => convertToAnthropicMessages([{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/wav', data: 'UklG' } }] }]);
+    expect(refuse).toThrow(ProviderError);
+    expect(refuse).toThrow(/audio\/wav/);
+  });
+});

@@ -1,0 +1,59 @@
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { ProviderError, ProviderErrorCode, RateLimitError, parseRetryAfter } from '@toolsmith/core';
+import { ANTHROPIC_PROVIDER } from './provider-tool';
+
+/**
+ * Maps an error thrown by the Anthropic SDK to a {@link ProviderError} (or {@link RateLimitError} with
+ * `retryAfterMs` from the `retry-after-ms` / `retry-after` headers). Errors that arrive inside a stream
+ * (an SSE `error` event) have no HTTP status; their `error.type` decides. Aborts are returned unchanged
+ * so the runner sees a cancellation, not a provider failure; anything else is a broken response.
+ */
+export function mapAnthropicError(error: unknown): unknown {
+  if (error instanceof APIUserAbortError) return error;
+  if (ProviderError.isInstance(error)) return error;
+  const options = { provider: ANTHROPIC_PROVIDER, cause: error };
+  if (error instanceof APIConnectionError) {
+    return new ProviderError('PROVIDER_CONNECTION_FAILED', `Could not reach Anthropic: ${error.message}`, options);
+  }
+  if (error instanceof APIError) {
+    const status = error.status;
+    const detail = error.apiMessage ?? error.message;
+    // An SSE `error` event has no status of its own; the status its type stands for keeps `isRetryable` right.
+    const statusCode = status ?? statusForType(error.type);
+    const code = statusCode !== undefined ? codeForStatus(statusCode) : 'PROVIDER_ERROR';
+    if (code === 'RATE_LIMITED') {
+      const retryAfterMs = error.headers ? parseRetryAfter(error.headers) : undefined;
+      return new RateLimitError(`Anthropic rate limit reached: ${detail}`, { ...options, statusCode, retryAfterMs });
+    }
+    const where = status === undefined ? ' mid-stream' : ` (${status})`;
+    return new ProviderError(code, `Anthropic request failed${where}: ${detail}`, { ...options, statusCode });
+  }
+  return new ProviderError(
+    'PROVIDER_RESPONSE_INVALID',
+    `Anthropic response could not be read: ${(error as Error)?.message ?? String(error)}`,
+    options,
+  );
+}
+
+function codeForStatus(status: number): ProviderErrorCode {
+  if (status === 401 || status === 403) return 'AUTHENTICATION_FAILED';
+  if (status === 429) return 'RATE_LIMITED';
+  if (status === 400 || status === 404 || status === 413 || status === 422) return 'BAD_REQUEST';
+  if (status >= 500) return 'SERVER_ERROR'; // includes 529 overloaded
+  return 'PROVIDER_ERROR';
+}
+
+/** The HTTP status Anthropic documents for each `error.type`. */
+function statusForType(type: string | null): number | undefined {
+  const statuses: Record<string, number> = {
+    invalid_request_error: 400,
+    authentication_error: 401,
+    permission_error: 403,
+    not_found_error: 404,
+    request_too_large: 413,
+    rate_limit_error: 429,
+    api_error: 500,
+    overloaded_error: 529,
+  };
+  return type ? statuses[type] : undefined;
+}

@@ -1,0 +1,47 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { LlmRequest, ProviderError } from '@toolsmith/core';
+import { ANTHROPIC_PROVIDER } from './provider-tool';
+
+/** The `tools` and `tool_choice` request fields, as {@link prepareAnthropicTools} builds them. */
+export interface AnthropicToolFields {
+  tools?: Anthropic.ToolUnion[];
+  tool_choice?: Anthropic.ToolChoice;
+}
+
+/**
+ * Builds `tools` (function declarations as `input_schema`, then Anthropic server tools as given) and
+ * `tool_choice` (with `disable_parallel_tool_use` when parallel calls are off). Provider tools of
+ * another provider are refused: Anthropic would reject them, and silently dropping one changes what the
+ * agent can do.
+ */
+export function prepareAnthropicTools(request: Pick<LlmRequest, 'tools' | 'providerTools' | 'toolChoice' | 'config'>): AnthropicToolFields {
+  const tools: Anthropic.ToolUnion[] = request.tools.map((declaration) => ({
+    name: declaration.name,
+    description: declaration.description,
+    // The canonical schema is already JSON Schema 2020-12, which is what `input_schema` takes; a tool
+    // without parameters still needs an object schema.
+    input_schema: { type: 'object', properties: {}, ...declaration.parameters } as Anthropic.Tool.InputSchema,
+  }));
+  for (const tool of request.providerTools ?? []) {
+    if (tool.provider !== ANTHROPIC_PROVIDER) {
+      throw new ProviderError(
+        'BAD_REQUEST',
+        `Provider tool "${tool.name}" belongs to "${tool.provider}" and cannot be sent to Anthropic; use it with a ${tool.provider} model.`,
+        { provider: ANTHROPIC_PROVIDER },
+      );
+    }
+    tools.push(tool.config as unknown as Anthropic.ToolUnion);
+  }
+  if (tools.length === 0) return {};
+
+  const disableParallel = request.config?.parallelToolCalls === false;
+  return { tools, tool_choice: toToolChoice(request.toolChoice, disableParallel) };
+}
+
+function toToolChoice(choice: LlmRequest['toolChoice'], disableParallel: boolean): Anthropic.ToolChoice {
+  const parallel = disableParallel ? { disable_parallel_tool_use: true } : {};
+  if (choice === undefined || choice === 'auto') return { type: 'auto', ...parallel };
+  if (choice === 'none') return { type: 'none' };
+  if (choice === 'required') return { type: 'any', ...parallel };
+  return { type: 'tool', name: choice.name, ...parallel };
+}
