@@ -32,7 +32,7 @@ export { ArtifactLocation, ArtifactService } from './artifacts/artifact-service'
 
 // ── Tools ───────────────────────────────────────────────────────────────────────────────────────
 export { Tool, ToolOptions } from './tools/tool';
-export { Toolset, ToolsetOptions, isToolset } from './tools/toolset';
+export { Toolset, ToolsetOptions, getToolsetOptions, isToolset } from './tools/toolset';
 export { BaseTool, LONG_RUNNING_NOTE } from './tools/base-tool';
 export { ToolContext, ToolContextInit } from './tools/tool-context';
 export { ReadonlyContext } from './tools/readonly-context';

@@ -39,3 +39,13 @@ export function Toolset(options: ToolsetOptions = {}): ClassDecorator {
 export function isToolset(value: unknown): value is Toolset {
   return typeof value === 'object' && value !== null && typeof (value as Toolset).getTools === 'function';
 }
+
+/**
+ * The options a class was given by `@Toolset`, or `undefined` when it is not a `@Toolset` class. Lets
+ * integrations (the Nest module's provider discovery) recognise toolset classes without the metadata key.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export function getToolsetOptions(target: Function): ToolsetOptions | undefined {
+  const options: ToolsetOptions | undefined = Reflect.getMetadata(TOOLSET_METADATA, target);
+  return options && { ...options };
+}
