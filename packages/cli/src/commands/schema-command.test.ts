@@ -1,0 +1,283 @@
+import { hashSource, loadManifest } from '@toolsmith/core';
+import type { ManifestDocument, ManifestParameter } from '@toolsmith/core';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { main } from '../main';
+import { CliIo } from '../cli-io';
+
+const FIXTURE = resolve(__dirname, '..', '__fixtures__', 'project');
+const CLI_ROOT = resolve(__dirname, '..', '..');
+
+function collector(isTTY = false): { text: () => string; write: (chunk: string) => void; isTTY: boolean } {
+  let text = '';
+  return { text: () => text, write: (chunk: string) => void (text += chunk), isTTY };
+}
+
+async function run(argv: string[], cwd = FIXTURE): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = collector();
+  const stderr = collector();
+  const io: CliIo = { stdout, stderr, cwd };
+  const code = await main(argv, io);
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+function param(document: ManifestDocument, method: string, name: string): ManifestParameter {
+  const found = document.toolsets.TripTools.methods[method].parameters.find((p) => p.name === name);
+  if (!found) throw new Error(`no parameter ${name}`);
+  return found;
+}
+
+describe('toolsmith schema', () => {
+  let out: string;
+  let document: ManifestDocument;
+  let firstRun: { code: number; stdout: string; stderr: string };
+
+  beforeAll(async () => {
+    out = join(mkdtempSync(join(tmpdir(), 'toolsmith-schema-')), 'toolsmith.schema.json');
+    // The fixture's sources are one level below the manifest's directory in the real layout; here the
+    // manifest sits elsewhere, which also exercises relative source paths.
+    firstRun = await run(['schema', '--out', out]);
+    document = JSON.parse(readFileSync(out, 'utf8')) as ManifestDocument;
+  });
+
+  it('writes a manifest keyed by class and method, with the source and its hash', () => {
+    expect(firstRun.code).toBe(0);
+    expect(document.version).toBe(1);
+    expect(Object.keys(document.toolsets)).toEqual(['TripTools']);
+    const toolset = document.toolsets.TripTools;
+    expect(Object.keys(toolset.methods)).toEqual(['getWeather', 'planRoute', 'listCategories']);
+    expect(resolve(join(out, '..'), toolset.source)).toBe(join(FIXTURE, 'src', 'trip-tools.ts'));
+    expect(toolset.sourceHash).toBe(hashSource(readFileSync(join(FIXTURE, 'src', 'trip-tools.ts'), 'utf8')));
+    // The written file is a valid manifest for the runtime loader.
+    expect(loadManifest(out).sourceStatus('TripTools')).toBe('fresh');
+  });
+
+  it('shows progress while building the program', () => {
+    expect(firstRun.stderr).toMatch(/Building the TypeScript program of .*tsconfig\.json \(2 source files\)…/);
+    expect(firstRun.stderr).toMatch(/\d+ files read/);
+    expect(firstRun.stderr).toMatch(/3 tools in 1 toolsets/);
+  });
+
+  it('uses the JSDoc summary as description, and @param tags for parameters', () => {
+    const getWeather = document.toolsets.TripTools.methods.getWeather;
+    expect(getWeather.description).toBe('Retrieves the current weather report for a city.');
+    expect(param(document, 'getWeather', 'city')).toEqual({
+      name: 'city',
+      index: 0,
+      schema: { type: 'string', description: 'City name, e.g. Paris' },
+      optional: false,
+      description: 'City name, e.g. Paris',
+    });
+  });
+
+  it('turns literal unions into enums and marks ? and defaults optional', () => {
+    expect(param(document, 'getWeather', 'unit')).toEqual({
+      name: 'unit',
+      index: 1,
+      schema: { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'celsius', description: 'Unit of the temperatures' },
+      optional: true,
+      description: 'Unit of the temperatures',
+    });
+    expect(param(document, 'getWeather', 'days').schema).toEqual({
+      type: 'number',
+      enum: [1, 3, 7],
+      description: 'How many days to forecast',
+    });
+    expect(param(document, 'getWeather', 'days').optional).toBe(true);
+    expect(param(document, 'planRoute', 'avoidTolls')).toMatchObject({ optional: true, schema: { type: 'boolean', default: false } });
+  });
+
+  it('leaves the ToolContext parameter out and records where it goes', () => {
+    const { getWeather, planRoute } = document.toolsets.TripTools.methods;
+    expect(getWeather.contextIndex).toBe(3);
+    expect(getWeather.parameters.map((p) => p.name)).toEqual(['city', 'unit', 'days']);
+    expect(planRoute.contextIndex).toBe(0);
+    expect(planRoute.parameters.map((p) => [p.name, p.index])).toEqual([
+      ['stops', 1],
+      ['start', 2],
+      ['departure', 3],
+      ['avoidTolls', 4],
+      ['budget', 5],
+    ]);
+  });
+
+  it('expands arrays, nested interfaces, type aliases and Date', () => {
+    const geoPoint = {
+      description: 'A point on the map.',
+      type: 'object',
+      properties: {
+        lat: { description: 'Latitude in degrees.', type: 'number' },
+        lon: { description: 'Longitude in degrees.', type: 'number' },
+      },
+      required: ['lat', 'lon'],
+    };
+    expect(param(document, 'planRoute', 'stops').schema).toEqual({
+      type: 'array',
+      description: 'The stops, in order',
+      items: {
+        description: 'A stop on a trip.',
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          location: geoPoint,
+          arrival: { description: 'When the traveller arrives.', type: 'string', format: 'date-time' },
+          tags: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['location', 'name', 'tags'],
+      },
+    });
+    expect(param(document, 'planRoute', 'start').schema).toEqual({ ...geoPoint, description: 'Where the trip begins' });
+    expect(param(document, 'planRoute', 'departure').schema).toEqual({ type: 'string', format: 'date-time', description: 'When to leave' });
+  });
+
+  it('writes Record<string, T> as additionalProperties, at the top and nested', () => {
+    expect(param(document, 'planRoute', 'budget').schema).toEqual({
+      type: 'object',
+      additionalProperties: { type: 'number' },
+      description: 'Spending limit per category',
+    });
+    const output = document.toolsets.TripTools.methods.getWeather.outputSchema as { properties: Record<string, unknown> };
+    expect(output.properties.notes).toEqual({
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'Free-form notes keyed by source.',
+    });
+  });
+
+  it('writes the awaited return type as the output schema', () => {
+    const { getWeather, planRoute } = document.toolsets.TripTools.methods;
+    expect(getWeather.outputSchema).toMatchObject({
+      description: 'A weather report.',
+      type: 'object',
+      required: ['city', 'notes', 'temperature', 'unit'],
+      properties: { unit: { enum: ['celsius', 'fahrenheit'], type: 'string' } },
+    });
+    expect(planRoute.outputSchema).toEqual({
+      type: 'object',
+      properties: {
+        distanceKm: { type: 'number' },
+        legs: {
+          type: 'array',
+          items: { type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' } }, required: ['from', 'to'] },
+        },
+      },
+      required: ['distanceKm', 'legs'],
+    });
+  });
+
+  it('keeps recursive types as $refs into $defs', () => {
+    const method = document.toolsets.TripTools.methods.listCategories;
+    expect(method.parameters[0].schema).toEqual({
+      $ref: '#/$defs/Category',
+      description: 'A category tree: recursive, so it stays a `$ref` into `$defs`.',
+    });
+    expect(method.$defs?.Category).toMatchObject({
+      type: 'object',
+      properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Category' } } },
+    });
+  });
+
+  it('--check passes on a fresh manifest and fails, saying what changed, on a stale one', async () => {
+    expect(await run(['schema', '--out', out, '--check', '-q'])).toMatchObject({ code: 0, stderr: expect.stringMatching(/is up to date/) });
+
+    const stale = JSON.parse(readFileSync(out, 'utf8')) as ManifestDocument;
+    stale.toolsets.TripTools.sourceHash = hashSource('older source');
+    delete (stale.toolsets.TripTools.methods as Record<string, unknown>).listCategories;
+    stale.toolsets.TripTools.methods.getWeather.parameters[0].schema = { type: 'number' };
+    const stalePath = join(out, '..', 'stale.json');
+    writeFileSync(stalePath, JSON.stringify(stale));
+    const result = await run(['schema', '--out', stalePath, '--check', '-q']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the source of toolset TripTools (');
+    expect(result.stderr).toContain('TripTools.listCategories is not in the manifest');
+    expect(result.stderr).toContain('the schemas of TripTools.getWeather changed');
+    expect(result.stderr).toContain('Run `toolsmith schema` to update it.');
+
+    const missing = await run(['schema', '--out', join(out, '..', 'missing.json'), '--check', '-q']);
+    expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/does not exist/) });
+    writeFileSync(stalePath, '{"version": 7}');
+    expect((await run(['schema', '--out', stalePath, '--check', '-q'])).code).toBe(1);
+  });
+
+  it('--print shows tools under their final names, as a person reads them, and writes nothing', async () => {
+    const target = join(out, '..', 'printed.json');
+    const result = await run(['schema', '--print', '--quiet', '--out', target]);
+    expect(result.code).toBe(0);
+    expect(existsSync(target)).toBe(false);
+    expect(result.stdout).toContain('TripTools  (');
+    expect(result.stdout).toContain('  trip_getWeather — Retrieves the current weather report for a city.');
+    expect(result.stdout).toContain('    unit?: "celsius" | "fahrenheit" = "celsius" — Unit of the temperatures');
+    expect(result.stdout).toContain('  trip_planRoute — Plans a route (explicit description wins).');
+    expect(result.stdout).toContain('    budget?: Record<string, number> — Spending limit per category');
+    expect(result.stdout).toContain('    stops: { name: string; location: { lat: number; lon: number }; arrival?: Date (date-time string); tags: string[] }[]');
+    expect(result.stdout).toContain('    returns Category[]');
+  });
+
+  it('reports bad usage and missing projects with exit code 2', async () => {
+    expect(await run(['schema', '--bogus'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/Unknown option --bogus.*\[CLI_USAGE\]/s) });
+    expect(await run(['schema', '--out'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--out needs a value/) });
+    expect(await run(['schema'], tmpdir())).toMatchObject({ code: 2, stderr: expect.stringMatching(/No TypeScript project at .*--project/) });
+    expect(await run(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/Unknown command frobnicate/) });
+    expect(await run(['schema', '--help'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/--check/) });
+  });
+
+  describe('on sources it cannot describe', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'toolsmith-bad-'));
+      mkdirSync(join(dir, 'src'));
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { strict: true, experimentalDecorators: true, types: [] }, include: ['src'] }),
+      );
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    // Here '@toolsmith/core' does not resolve: decorators are still recognised by name.
+    const toolset = (method: string): string =>
+      `import { Tool, Toolset } from '@toolsmith/core';\n@Toolset()\nexport class BadTools {\n  @Tool()\n  ${method}\n}\n`;
+
+    it.each([
+      ['any', 'find(query: any) { return query; }', /BadTools\.find\).*parameter query has type any.*give it a type/],
+      ['destructuring', 'find({ a }: { a: string }) { return a; }', /destructured parameter.*use a named parameter/],
+      ['rest parameters', 'find(...ids: string[]) { return ids; }', /rest parameter \.\.\.ids.*use an array parameter/],
+    ])('rejects %s with the place and the fix', async (_name, method, message) => {
+      writeFileSync(join(dir, 'src', 'bad.ts'), toolset(method));
+      const result = await run(['schema', '-q'], dir);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).toContain('[SCHEMA_SOURCE_UNSUPPORTED]');
+      expect(result.stderr).toContain(join(dir, 'src', 'bad.ts'));
+    });
+
+    it('rejects two toolsets with the same class name', async () => {
+      writeFileSync(join(dir, 'src', 'a.ts'), toolset('a() {}'));
+      writeFileSync(join(dir, 'src', 'b.ts'), toolset('b() {}'));
+      const result = await run(['schema', '-q'], dir);
+      expect(result).toMatchObject({ code: 2, stderr: expect.stringMatching(/Two @Toolset classes are named BadTools.*rename one/) });
+    });
+
+    it('reports a broken tsconfig', async () => {
+      writeFileSync(join(dir, 'tsconfig.json'), '{ "compilerOptions": { "target": "nope" }, "include": ["src"] }');
+      writeFileSync(join(dir, 'src', 'a.ts'), toolset('a() {}'));
+      const result = await run(['schema', '-q'], dir);
+      expect(result).toMatchObject({ code: 2, stderr: expect.stringMatching(/Cannot load .*tsconfig\.json.*\[PROJECT_LOAD_FAILED\]/s) });
+    });
+  });
+
+  it('runs from the compiled dist as a real process', () => {
+    const bin = join(CLI_ROOT, 'dist', 'bin.js');
+    // `npm test` builds first; a bare `jest` run builds the CLI here (incremental, usually a no-op).
+    if (!existsSync(bin)) {
+      spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b', CLI_ROOT], { stdio: 'ignore' });
+    }
+    const target = join(out, '..', 'from-process.json');
+    execFileSync(process.execPath, [bin, 'schema', '--project', join(FIXTURE, 'tsconfig.json'), '--out', target, '-q'], { stdio: 'pipe' });
+    expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({ ...document, generator: expect.any(String) });
+    const check = spawnSync(process.execPath, [bin, 'schema', '-p', join(FIXTURE, 'tsconfig.json'), '--out', join(out, '..', 'none.json'), '--check', '-q']);
+    expect(check.status).toBe(1);
+    expect(check.stderr.toString()).toMatch(/does not exist/);
+  });
+});

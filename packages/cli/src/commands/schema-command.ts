@@ -1,0 +1,165 @@
+import { MANIFEST_FILE_NAME, ManifestError, parseManifest } from '@toolsmith/core';
+import type { ManifestDocument } from '@toolsmith/core';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { CliUsageError } from '../cli-errors';
+import type { CliIo } from '../cli-io';
+import { Progress } from '../progress';
+import { createProgram } from '../schema/create-program';
+import { findToolsets } from '../schema/find-toolsets';
+import { generateManifest } from '../schema/generate-manifest';
+import { printManifest } from '../schema/print-manifest';
+import { CLI_VERSION } from '../version';
+
+/** Usage text of `toolsmith schema`. */
+export const SCHEMA_USAGE = `Usage: toolsmith schema [--project tsconfig.json] [--out ${MANIFEST_FILE_NAME}] [--check] [--print] [--quiet]
+
+Reads every @Tool method of every @Toolset class in the project and writes the build-time schema
+manifest that the scanner uses at startup (explicit schemas beat the manifest, which beats reflection).
+
+  --project, -p  tsconfig.json of the project (default: ./tsconfig.json)
+  --out, -o      manifest file (default: ${MANIFEST_FILE_NAME} beside the tsconfig)
+  --check        write nothing; exit 1 when the manifest is missing or stale (for CI)
+  --print        write nothing; show the tools and their schemas
+  --quiet, -q    no progress output
+`;
+
+/** Options of `toolsmith schema`, parsed from the command line. */
+export interface SchemaCommandOptions {
+  project: string;
+  out?: string;
+  check: boolean;
+  print: boolean;
+  quiet: boolean;
+}
+
+/** Exit codes of the CLI. */
+export const EXIT_OK = 0;
+/** `--check` found the manifest missing or stale. */
+export const EXIT_STALE = 1;
+/** Bad usage, or the project cannot be read. */
+export const EXIT_ERROR = 2;
+
+/** Parses `toolsmith schema`'s flags; throws {@link CliUsageError} on unknown or incomplete ones. */
+export function parseSchemaArgs(argv: readonly string[]): SchemaCommandOptions {
+  const options: SchemaCommandOptions = { project: 'tsconfig.json', check: false, print: false, quiet: false };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? splitOnce(argv[i]) : [argv[i], undefined];
+    const value = (): string => {
+      const found = inline ?? argv[++i];
+      if (found === undefined || found === '') throw new CliUsageError(`${flag} needs a value.\n\n${SCHEMA_USAGE}`);
+      return found;
+    };
+    switch (flag) {
+      case '--project':
+      case '-p':
+        options.project = value();
+        break;
+      case '--out':
+      case '-o':
+        options.out = value();
+        break;
+      case '--check':
+        options.check = true;
+        break;
+      case '--print':
+        options.print = true;
+        break;
+      case '--quiet':
+      case '-q':
+        options.quiet = true;
+        break;
+      default:
+        throw new CliUsageError(`Unknown option ${argv[i]} for toolsmith schema.\n\n${SCHEMA_USAGE}`);
+    }
+  }
+  return options;
+}
+
+/**
+ * Runs `toolsmith schema`: builds the project's TypeScript program, generates the manifest, and writes
+ * it (default), compares it with the file on disk (`--check`), or shows it (`--print`). Returns the exit
+ * code; problems with the project are thrown as Toolsmith errors for {@link main} to report.
+ */
+export function runSchemaCommand(options: SchemaCommandOptions, io: CliIo): number {
+  const tsconfigPath = resolve(io.cwd, options.project);
+  if (!existsSync(tsconfigPath)) {
+    throw new CliUsageError(`No TypeScript project at ${tsconfigPath}. Pass one with --project <tsconfig.json>.`);
+  }
+  const outPath = resolve(options.out === undefined ? dirname(tsconfigPath) : io.cwd, options.out ?? MANIFEST_FILE_NAME);
+  const progress = new Progress(options.quiet ? { write: () => undefined } : io.stderr);
+
+  const program = createProgram(tsconfigPath, progress);
+  progress.step('Reading @Toolset classes and generating schemas');
+  const toolsets = findToolsets(program);
+  const document = generateManifest(program, toolsets, {
+    manifestDir: dirname(outPath),
+    generator: `@toolsmith/cli ${CLI_VERSION}`,
+    warn: (message) => io.stderr.write(`warning: ${message}\n`),
+  });
+  const toolCount = toolsets.reduce((sum, toolset) => sum + toolset.tools.length, 0);
+  progress.done(`${toolCount} tools in ${toolsets.length} toolsets`);
+
+  if (options.print) io.stdout.write(printManifest(document, toolsets));
+  const shownPath = relative(io.cwd, outPath) || outPath;
+  if (options.check) return checkManifest(outPath, shownPath, document, io);
+  if (options.print) return EXIT_OK;
+
+  const text = `${JSON.stringify(document, null, 2)}\n`;
+  // Unchanged content is not rewritten, so build tools watching the file see no change.
+  if (!existsSync(outPath) || readFileSync(outPath, 'utf8') !== text) writeFileSync(outPath, text);
+  io.stderr.write(`Wrote ${shownPath}: ${toolCount} tools in ${toolsets.length} toolsets.\n`);
+  return EXIT_OK;
+}
+
+function checkManifest(outPath: string, shownPath: string, generated: ManifestDocument, io: CliIo): number {
+  if (!existsSync(outPath)) {
+    io.stderr.write(`${shownPath} does not exist. Run \`toolsmith schema\` and commit it.\n`);
+    return EXIT_STALE;
+  }
+  let existing: ManifestDocument;
+  try {
+    existing = parseManifest(readFileSync(outPath, 'utf8'), outPath);
+  } catch (error) {
+    if (!ManifestError.isInstance(error)) throw error;
+    io.stderr.write(`${error.message}\n`);
+    return EXIT_STALE;
+  }
+  const differences = diffManifests(existing, generated);
+  if (differences.length === 0) {
+    io.stderr.write(`${shownPath} is up to date.\n`);
+    return EXIT_OK;
+  }
+  io.stderr.write(`${shownPath} is stale:\n${differences.map((line) => `  - ${line}\n`).join('')}Run \`toolsmith schema\` to update it.\n`);
+  return EXIT_STALE;
+}
+
+/** What differs between a manifest on disk and a freshly generated one, one line per difference. */
+export function diffManifests(existing: ManifestDocument, generated: ManifestDocument): string[] {
+  const lines: string[] = [];
+  const names = new Set([...Object.keys(existing.toolsets), ...Object.keys(generated.toolsets)]);
+  for (const name of [...names].sort()) {
+    const before = existing.toolsets[name];
+    const after = generated.toolsets[name];
+    if (!before) lines.push(`toolset ${name} is not in the manifest`);
+    else if (!after) lines.push(`toolset ${name} is no longer in the project`);
+    else {
+      if (before.source !== after.source) lines.push(`toolset ${name} moved from ${before.source} to ${after.source}`);
+      else if (before.sourceHash !== after.sourceHash) lines.push(`the source of toolset ${name} (${after.source}) changed`);
+      const methods = new Set([...Object.keys(before.methods), ...Object.keys(after.methods)]);
+      for (const method of [...methods].sort()) {
+        if (!before.methods[method]) lines.push(`${name}.${method} is not in the manifest`);
+        else if (!after.methods[method]) lines.push(`${name}.${method} is no longer a @Tool method`);
+        else if (JSON.stringify(before.methods[method]) !== JSON.stringify(after.methods[method])) {
+          lines.push(`the schemas of ${name}.${method} changed`);
+        }
+      }
+    }
+  }
+  return lines;
+}
+
+function splitOnce(arg: string): [string, string] {
+  const at = arg.indexOf('=');
+  return [arg.slice(0, at), arg.slice(at + 1)];
+}

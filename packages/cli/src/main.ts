@@ -1,0 +1,53 @@
+import { ToolsmithError } from '@toolsmith/core';
+import type { CliIo } from './cli-io';
+import { EXIT_ERROR, EXIT_OK, SCHEMA_USAGE, parseSchemaArgs, runSchemaCommand } from './commands/schema-command';
+import { CLI_VERSION } from './version';
+
+/** Usage text of the `toolsmith` command. */
+export const USAGE = `Usage: toolsmith <command> [options]
+
+Commands:
+  schema    generate the build-time schema manifest from TypeScript types and JSDoc
+
+Run \`toolsmith <command> --help\` for a command's options.
+`;
+
+/**
+ * Runs the `toolsmith` command line and returns its exit code: 0 success, 1 a `--check` failed, 2 bad
+ * usage or a project that cannot be read. Never throws for expected problems: they are written to
+ * `io.stderr` as one clear message (with the error's code).
+ *
+ * @example
+ * ```ts
+ * const code = await main(['schema', '--check'], { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
+ * ```
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'schema':
+        if (rest.includes('--help') || rest.includes('-h')) {
+          io.stdout.write(SCHEMA_USAGE);
+          return EXIT_OK;
+        }
+        return runSchemaCommand(parseSchemaArgs(rest), io);
+      case '--version':
+      case '-v':
+        io.stdout.write(`${CLI_VERSION}\n`);
+        return EXIT_OK;
+      case undefined:
+      case '--help':
+      case '-h':
+        io.stdout.write(USAGE);
+        return command === undefined ? EXIT_ERROR : EXIT_OK;
+      default:
+        io.stderr.write(`Unknown command ${command}.\n\n${USAGE}`);
+        return EXIT_ERROR;
+    }
+  } catch (error) {
+    if (!ToolsmithError.isInstance(error)) throw error;
+    io.stderr.write(`toolsmith: ${error.message} [${error.code}]\n`);
+    return EXIT_ERROR;
+  }
+}

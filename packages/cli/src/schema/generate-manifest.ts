@@ -1,0 +1,163 @@
+import { MANIFEST_VERSION, hashSource } from '@toolsmith/core';
+import type { JsonSchema, ManifestDocument, ManifestMethod, ManifestParameter, ManifestToolset } from '@toolsmith/core';
+import { relative, sep } from 'node:path';
+import * as ts from 'typescript';
+import { SchemaSourceError } from '../cli-errors';
+import { FoundTool, FoundToolset, findDecorator, location } from './find-toolsets';
+import { jsDocParamDescription, jsDocSummary } from './jsdoc';
+import { TypeSchemas } from './type-schemas';
+
+/** Options of {@link generateManifest}. */
+export interface GenerateManifestOptions {
+  /** Directory the manifest will be written to; source paths are recorded relative to it. */
+  manifestDir: string;
+  /** Written into the manifest's `generator` field. */
+  generator: string;
+  /** Problems that do not stop generation (an output type with no JSON form). */
+  warn?: (message: string) => void;
+}
+
+/**
+ * Builds the manifest of the given toolsets: per `@Tool` method its parameters (ToolContext left out),
+ * their schemas, optionality and `@param` descriptions, the JSDoc summary and the output schema; per
+ * class the source path and its hash.
+ */
+export function generateManifest(program: ts.Program, toolsets: FoundToolset[], options: GenerateManifestOptions): ManifestDocument {
+  const schemas = new TypeSchemas(program);
+  const checker = program.getTypeChecker();
+  const document: ManifestDocument = { version: MANIFEST_VERSION, generator: options.generator, toolsets: {} };
+  const seenIn = new Map<string, string>();
+  for (const toolset of toolsets) {
+    const previous = seenIn.get(toolset.className);
+    if (previous !== undefined) {
+      throw new SchemaSourceError(
+        `Two @Toolset classes are named ${toolset.className} (${previous} and ${toolset.sourceFile.fileName}); ` +
+          'the manifest is keyed by class name, so rename one of them.',
+      );
+    }
+    seenIn.set(toolset.className, toolset.sourceFile.fileName);
+    const entry: ManifestToolset = {
+      source: relative(options.manifestDir, toolset.sourceFile.fileName).split(sep).join('/'),
+      sourceHash: hashSource(toolset.sourceFile.text),
+      methods: {},
+    };
+    for (const tool of toolset.tools) {
+      entry.methods[tool.methodName] = describeMethod(checker, schemas, toolset, tool, options.warn ?? (() => undefined));
+    }
+    document.toolsets[toolset.className] = entry;
+  }
+  return document;
+}
+
+function describeMethod(
+  checker: ts.TypeChecker,
+  schemas: TypeSchemas,
+  toolset: FoundToolset,
+  tool: FoundTool,
+  warn: (message: string) => void,
+): ManifestMethod {
+  const where = `${toolset.className}.${tool.methodName}`;
+  // Key order is the reading order of the written file: description, parameters, then the rest.
+  const description = jsDocSummary(tool.declaration);
+  const method: ManifestMethod = description ? { description, parameters: [] } : { parameters: [] };
+  const defs: Record<string, JsonSchema> = {};
+
+  tool.declaration.parameters.forEach((parameter, index) => {
+    const at = `${location(toolset.sourceFile, parameter)} (${where})`;
+    if (isContextParameter(checker, parameter)) {
+      method.contextIndex = index;
+      return;
+    }
+    if (!ts.isIdentifier(parameter.name)) {
+      throw new SchemaSourceError(`${at}: a destructured parameter has no name to put in the schema; use a named parameter.`);
+    }
+    if (parameter.dotDotDotToken) {
+      throw new SchemaSourceError(`${at}: rest parameter ...${parameter.name.text} cannot be a tool argument; use an array parameter.`);
+    }
+    const type = parameter.type ? checker.getTypeFromTypeNode(parameter.type) : checker.getTypeAtLocation(parameter);
+    if (type.flags & ts.TypeFlags.Any) {
+      throw new SchemaSourceError(
+        `${at}: parameter ${parameter.name.text} has type any, which says nothing to the model; give it a type (or unknown for any JSON value).`,
+      );
+    }
+    let generated;
+    try {
+      generated = schemas.schemaOf(type);
+    } catch (cause) {
+      throw new SchemaSourceError(
+        `${at}: parameter ${parameter.name.text} has type ${checker.typeToString(type)}, which has no JSON Schema form ` +
+          `(${(cause as Error).message}); use JSON-shaped types (string, number, boolean, arrays, objects, literal unions, Date).`,
+        cause,
+      );
+    }
+    Object.assign(defs, generated.defs);
+    const schema: JsonSchema = { ...generated.schema };
+    const entry: ManifestParameter = {
+      name: paramDecoratorName(checker, parameter) ?? parameter.name.text,
+      index,
+      schema,
+      optional: parameter.questionToken !== undefined || parameter.initializer !== undefined,
+    };
+    const paramDescription = jsDocParamDescription(parameter);
+    if (paramDescription) {
+      entry.description = paramDescription;
+      schema.description = paramDescription;
+    }
+    const defaultValue = literalValue(parameter.initializer);
+    if (defaultValue !== undefined) schema.default = defaultValue;
+    method.parameters.push(entry);
+  });
+
+  const output = outputType(checker, tool.declaration);
+  if (output) {
+    try {
+      const generated = schemas.schemaOf(output);
+      method.outputSchema = Object.keys(generated.defs).length > 0 ? { ...generated.schema, $defs: generated.defs } : generated.schema;
+    } catch (cause) {
+      warn(`${location(toolset.sourceFile, tool.declaration)} (${where}): no output schema, the return type has no JSON form (${(cause as Error).message}).`);
+    }
+  }
+  if (Object.keys(defs).length > 0) method.$defs = defs;
+  return method;
+}
+
+/** A parameter typed `ToolContext` or decorated `@Ctx()`: injected per call, never in the schema. */
+function isContextParameter(checker: ts.TypeChecker, parameter: ts.ParameterDeclaration): boolean {
+  if (findDecorator(checker, parameter, 'Ctx')) return true;
+  if (!parameter.type || !ts.isTypeReferenceNode(parameter.type)) return false;
+  const symbol = checker.getSymbolAtLocation(parameter.type.typeName);
+  const target = symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+  const name = target && target.name !== 'unknown' ? target.name : parameter.type.typeName.getText();
+  return name === 'ToolContext' || name.endsWith('.ToolContext');
+}
+
+/** The name given with `@Param('name')`, which is the argument's name at runtime too. */
+function paramDecoratorName(checker: ts.TypeChecker, parameter: ts.ParameterDeclaration): string | undefined {
+  const decorator = findDecorator(checker, parameter, 'Param');
+  if (!decorator || !ts.isCallExpression(decorator.expression)) return undefined;
+  const first = decorator.expression.arguments[0];
+  return first && ts.isStringLiteralLike(first) ? first.text : undefined;
+}
+
+/** The value of a literal default (`= 'celsius'`, `= 3`, `= false`), for the schema's `default`. */
+function literalValue(initializer: ts.Expression | undefined): string | number | boolean | undefined {
+  if (!initializer) return undefined;
+  if (ts.isStringLiteralLike(initializer)) return initializer.text;
+  if (ts.isNumericLiteral(initializer)) return Number(initializer.text);
+  if (ts.isPrefixUnaryExpression(initializer) && initializer.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(initializer.operand)) {
+    return -Number(initializer.operand.text);
+  }
+  if (initializer.kind === ts.SyntaxKind.TrueKeyword) return true;
+  if (initializer.kind === ts.SyntaxKind.FalseKeyword) return false;
+  return undefined;
+}
+
+/** The awaited return type, or `undefined` when it says nothing (void, any, unknown, never). */
+function outputType(checker: ts.TypeChecker, declaration: ts.MethodDeclaration): ts.Type | undefined {
+  const signature = checker.getSignatureFromDeclaration(declaration);
+  if (!signature) return undefined;
+  const returned = checker.getReturnTypeOfSignature(signature);
+  const type = checker.getAwaitedType(returned) ?? returned;
+  const silent = ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never;
+  return type.flags & silent ? undefined : type;
+}

@@ -1,0 +1,111 @@
+import type { JsonSchema } from '@toolsmith/core';
+import * as ts from 'typescript';
+import * as TJS from 'typescript-json-schema';
+import { inlineDefinitions } from './inline-definitions';
+
+/** A type's schema, self-contained except for recursive types, which stay `$ref`s into `defs`. */
+export interface TypeSchema {
+  schema: JsonSchema;
+  defs: Record<string, JsonSchema>;
+}
+
+// typescript-json-schema's own rule for naming a type's definition (REGEX_FILE_NAME_OR_SPACE there).
+const FILE_NAME_OR_SPACE = /(\bimport\(".*?"\)|".*?")\.| /g;
+
+const GENERATOR_ARGS: TJS.PartialArgs = {
+  ref: true, // recursive types need refs; inlineDefinitions() inlines all the others
+  required: true,
+  strictNullChecks: true,
+  ignoreErrors: true,
+};
+
+/**
+ * Turns TypeScript types into JSON Schemas with typescript-json-schema's generator: literal unions
+ * become `enum`, `Date` becomes `format: date-time`, interfaces and aliases are expanded with their
+ * JSDoc. Adds what the generator lacks: `Record<string, T>` as `additionalProperties: T`.
+ */
+export class TypeSchemas {
+  // The generator looks types up in this object by name, so types are registered before each call.
+  private readonly types: Record<string, ts.Type> = {};
+  private readonly generator: TJS.JsonSchemaGenerator;
+  private readonly records = new Map<ts.Type, TypeSchema>();
+  private readonly visited = new Set<ts.Type>();
+  private next = 0;
+
+  constructor(
+    private readonly program: ts.Program,
+    private readonly checker: ts.TypeChecker = program.getTypeChecker(),
+  ) {
+    const args = { ...TJS.getDefaultArgs(), ...GENERATOR_ARGS } as TJS.Args;
+    this.generator = new TJS.JsonSchemaGenerator([], this.types, {}, {}, this.checker, args);
+  }
+
+  /** The schema of `type`; throws what the generator throws for types without a JSON form. */
+  schemaOf(type: ts.Type): TypeSchema {
+    this.registerRecords(type);
+    const record = this.records.get(type);
+    if (record) return record;
+    return this.generate(type);
+  }
+
+  private generate(type: ts.Type): TypeSchema {
+    const key = `__toolsmith_type_${this.next++}`;
+    this.types[key] = type;
+    try {
+      const { definitions, $schema, ...schema } = this.generator.getSchemaForSymbol(key, true) as JsonSchema;
+      void $schema;
+      return inlineDefinitions(schema, (definitions ?? {}) as Record<string, JsonSchema>);
+    } finally {
+      delete this.types[key];
+    }
+  }
+
+  // The generator writes `Record<string, T>` (a mapped type with no declared members) as a bare
+  // `{ type: "object" }`. Every such type reachable from `type` gets a schema override, inner ones
+  // first, under the name the generator gives its definition.
+  private registerRecords(type: ts.Type): void {
+    if (this.visited.has(type) || this.isFromDefaultLibrary(type)) return;
+    this.visited.add(type);
+    if (type.isUnionOrIntersection()) {
+      type.types.forEach((member) => this.registerRecords(member));
+      return;
+    }
+    if (!(type.flags & ts.TypeFlags.Object)) return;
+    if (this.checker.isArrayType(type) || this.checker.isTupleType(type)) {
+      this.checker.getTypeArguments(type as ts.TypeReference).forEach((argument) => this.registerRecords(argument));
+      return;
+    }
+    const index = this.checker.getIndexInfoOfType(type, ts.IndexKind.String);
+    const isMappedRecord =
+      index !== undefined &&
+      ((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Mapped) !== 0 &&
+      this.checker.getPropertiesOfType(type).length === 0;
+    if (isMappedRecord) {
+      this.registerRecords(index.type);
+      const value = this.schemaOf(index.type);
+      const record: TypeSchema = { schema: { type: 'object', additionalProperties: value.schema }, defs: value.defs };
+      this.records.set(type, record);
+      this.generator.setSchemaOverride(this.definitionName(type), record.schema as TJS.Definition);
+      return;
+    }
+    for (const property of this.checker.getPropertiesOfType(type)) {
+      const declaration = property.valueDeclaration ?? property.declarations?.[0];
+      if (declaration) this.registerRecords(this.checker.getTypeOfSymbolAtLocation(property, declaration));
+    }
+  }
+
+  private definitionName(type: ts.Type): string {
+    return this.checker
+      .typeToString(type, undefined, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseFullyQualifiedType)
+      .replace(FILE_NAME_OR_SPACE, '');
+  }
+
+  private isFromDefaultLibrary(type: ts.Type): boolean {
+    const declaration = (type.aliasSymbol ?? type.getSymbol())?.declarations?.[0];
+    if (!declaration) return false;
+    const file = declaration.getSourceFile();
+    // Record itself is declared in lib.es5.d.ts: only its instantiations' *members* are skipped.
+    if ((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Mapped) return false;
+    return this.program.isSourceFileDefaultLibrary(file);
+  }
+}
