@@ -56,6 +56,38 @@ export {
 export { CallbackContext } from './agents/callback-context';
 
 // ── Scanning, decorators, DI (issue 2: scanner owner adds here) ─────────────────────────────────
+export { Param } from './decorators/param.decorator';
+export type { ParamOptions } from './decorators/param.decorator';
+export { Ctx } from './decorators/ctx.decorator';
+export { Describe } from './decorators/describe.decorator';
+export { UseClassValidator } from './decorators/use-class-validator.decorator';
+export { scanTools } from './scanning/tool-scanner';
+export type { ScanOptions, ToolDefinition } from './scanning/tool-scanner';
+export { createClassTools } from './scanning/class-tools';
+export type { ClassToolsOptions } from './scanning/class-tools';
+export { functionTool } from './tools/function-tool';
+export type { FunctionToolConfig } from './tools/function-tool';
+export { allowTools, filterToolset } from './tools/filter-toolset';
+export type { ToolPredicate } from './tools/filter-toolset';
+export { Container } from './di/container';
+export type { ContainerAdapter, InjectionToken, ResolutionScope } from './di/container-adapter';
+export type { Class, ClassProvider, FactoryProvider, Provider, ProviderScope, ValueProvider } from './di/provider';
+export { Inject } from './di/inject.decorator';
+export {
+  DuplicateToolNameError,
+  InvalidDtoError,
+  InvalidInputSchemaError,
+  InvalidParametersError,
+  InvalidToolNameError,
+  MissingTypeMetadataError,
+  NoToolsError,
+  ToolDefinitionError,
+  UndecoratedParameterError,
+  UnknownParameterTypeError,
+  UnsupportedDtoDecoratorError,
+} from './errors/tool-definition-errors';
+export type { DefinitionSite } from './errors/messages';
+export { DependencyResolutionError } from './errors/dependency-resolution-error';
 
 // ── Runner, agents, sessions (issue 3: runner owner adds here) ──────────────────────────────────
 export { BaseAgent } from './agents/base-agent';

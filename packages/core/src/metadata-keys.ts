@@ -8,3 +8,7 @@ export const DTO_PROPERTY_METADATA = 'toolsmith:dto-property';
 export const DESIGN_PARAMTYPES = 'design:paramtypes';
 export const DESIGN_TYPE = 'design:type';
 export const DESIGN_RETURNTYPE = 'design:returntype';
+/** Constructor-parameter injection tokens set with `@Inject(token)`: index → token. */
+export const INJECT_METADATA = 'toolsmith:inject';
+/** DTO classes marked with `@UseClassValidator()`: class-validator also runs after the JSON Schema check. */
+export const USE_CLASS_VALIDATOR_METADATA = 'toolsmith:use-class-validator';

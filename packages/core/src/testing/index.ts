@@ -5,6 +5,8 @@ export { startWireServer, parseSseFixture } from './wire-server';
 export type { RecordedRequest, SseEvent, WireReply, WireServer } from './wire-server';
 
 // ── invokeTool (issue 2) ────────────────────────────────────────────────────────────────────────
+export { invokeTool } from './invoke-tool';
+export type { InvokeToolOptions, InvokeToolResult } from './invoke-tool';
 
 // ── ScriptedModel (issue 3) ─────────────────────────────────────────────────────────────────────
 export { ScriptedModel } from './scripted-model';

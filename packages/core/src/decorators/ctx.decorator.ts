@@ -1,0 +1,23 @@
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { CTX_PARAM_METADATA } from '../metadata-keys';
+
+/**
+ * Marks the parameter that receives the per-call {@link ToolContext}. Needed only when the parameter's
+ * type is not the `ToolContext` class itself (for example an interface); a parameter typed
+ * `ToolContext` is injected without it. Never part of the schema.
+ *
+ * @example
+ * ```ts
+ * @Tool()
+ * addToCart(@Param('sku') sku: string, @Ctx() ctx: ToolContext) { ctx.state.set('lastSku', sku); }
+ * ```
+ */
+export function Ctx(): ParameterDecorator {
+  return (target, propertyKey, index) => {
+    if (propertyKey === undefined) {
+      throw new ToolsmithError('INVALID_DECORATOR', '@Ctx() is on a constructor parameter; it belongs on a @Tool method\'s parameter.');
+    }
+    const indexes: number[] = Reflect.getOwnMetadata(CTX_PARAM_METADATA, target, propertyKey) ?? [];
+    Reflect.defineMetadata(CTX_PARAM_METADATA, [...indexes, index], target, propertyKey);
+  };
+}

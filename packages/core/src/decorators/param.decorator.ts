@@ -1,0 +1,51 @@
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { PARAMS_METADATA } from '../metadata-keys';
+import { JsonSchema } from '../model/json-schema';
+
+/** Options of the {@link Param} parameter decorator. */
+export interface ParamOptions {
+  /** What the value means, for the model. */
+  description?: string;
+  /** The model may leave it out; the method then receives `default` (or `undefined`, so a JS default applies). */
+  optional?: boolean;
+  /** The allowed values. Also makes a union of literals (`'c' | 'f'`, reported as `Object`) usable. */
+  enum?: readonly (string | number | boolean | null)[];
+  /** The parameter's JSON Schema, replacing what reflection would produce (needed for arrays and object types). */
+  schema?: JsonSchema;
+  /** Value used when the model leaves the parameter out; also shown in the schema. Implies `optional`. */
+  default?: unknown;
+}
+
+/** What `@Param` records for one parameter position. */
+export interface ParamMetadata {
+  name: string;
+  options: ParamOptions;
+}
+
+/**
+ * Declares a tool method parameter as a named argument the model fills in. Only records its options;
+ * the scanner builds the schema at startup from them and the parameter's TypeScript type.
+ *
+ * @example
+ * ```ts
+ * @Tool()
+ * getWeather(
+ *   @Param('city', { description: 'City name, e.g. Paris' }) city: string,
+ *   @Param('unit', { enum: ['celsius', 'fahrenheit'], optional: true }) unit: Unit = 'celsius',
+ * ) { ... }
+ * ```
+ */
+export function Param(name: string, options: ParamOptions = {}): ParameterDecorator {
+  if (typeof name !== 'string' || name.length === 0) {
+    throw new ToolsmithError('INVALID_DECORATOR', `@Param needs a non-empty argument name as its first argument, got ${JSON.stringify(name)}.`);
+  }
+  return (target, propertyKey, index) => {
+    if (propertyKey === undefined) {
+      throw new ToolsmithError('INVALID_DECORATOR', `@Param("${name}") is on a constructor parameter; it belongs on a @Tool method's parameter.`);
+    }
+    const existing: (ParamMetadata | undefined)[] = Reflect.getOwnMetadata(PARAMS_METADATA, target, propertyKey) ?? [];
+    const params = existing.slice();
+    params[index] = { name, options: { ...options } };
+    Reflect.defineMetadata(PARAMS_METADATA, params, target, propertyKey);
+  };
+}

@@ -1,0 +1,174 @@
+import { DependencyResolutionError } from '../errors/dependency-resolution-error';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { DESIGN_PARAMTYPES, INJECT_METADATA, TOOLSET_METADATA } from '../metadata-keys';
+import { ContainerAdapter, InjectionToken, ResolutionScope, tokenName } from './container-adapter';
+import { Class, Provider, ProviderScope } from './provider';
+
+interface Registration {
+  scope: ProviderScope;
+  /** Builds the instance given the chain of tokens that led here (for error messages). */
+  build(chain: readonly InjectionToken[]): unknown;
+}
+
+/** Types that say nothing about what to inject: interfaces, unions and primitives all reflect as these. */
+const UNINJECTABLE_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Function, Symbol, Promise, undefined]);
+
+/**
+ * A small dependency-injection container: constructor injection by type for decorated classes
+ * (`@Toolset`, or any class decorator, makes TypeScript record parameter types), `@Inject(token)` for
+ * the rest, value/class/factory providers, singletons by default. Unregistered `@Toolset` classes are
+ * built on demand, so `new Container([WeatherApi])` is enough for `WeatherTools(api: WeatherApi)`.
+ *
+ * @example
+ * ```ts
+ * const container = new Container([
+ *   WeatherApi,
+ *   { provide: 'API_KEY', useValue: process.env.KEY },
+ *   { provide: Db, useFactory: async (url: string) => Db.connect(url), inject: ['DB_URL'] },
+ * ]);
+ * ```
+ */
+export class Container implements ContainerAdapter {
+  private readonly registrations = new Map<InjectionToken, Registration>();
+  /** Built singletons; a promise while an async build is under way. */
+  private readonly singletons = new Map<InjectionToken, unknown>();
+
+  constructor(providers: readonly Provider[] = []) {
+    for (const provider of providers) this.register(provider);
+  }
+
+  /** Adds (or replaces) a provider. Replacing drops an already-built singleton of that token. */
+  register(provider: Provider): this {
+    if (typeof provider === 'function') {
+      this.registrations.set(provider, this.classRegistration(provider, 'singleton'));
+      this.singletons.delete(provider);
+      return this;
+    }
+    if (provider === null || typeof provider !== 'object' || !('provide' in provider)) {
+      throw new ToolsmithError(
+        'INVALID_PROVIDER',
+        `A provider must be a class or { provide, useValue | useClass | useFactory }; got ${String(provider)}.`,
+      );
+    }
+    let registration: Registration;
+    if ('useValue' in provider) {
+      const value = provider.useValue;
+      registration = { scope: 'singleton', build: () => value };
+    } else if ('useClass' in provider) {
+      registration = this.classRegistration(provider.useClass, provider.scope ?? 'singleton');
+    } else if ('useFactory' in provider && typeof provider.useFactory === 'function') {
+      const { useFactory, inject = [] } = provider;
+      registration = {
+        scope: provider.scope ?? 'singleton',
+        build: (chain) => this.withDependencies(chain, inject, (deps) => useFactory(...deps)),
+      };
+    } else {
+      throw new ToolsmithError(
+        'INVALID_PROVIDER',
+        `The provider for ${tokenName(provider.provide)} needs one of useValue, useClass or useFactory.`,
+      );
+    }
+    this.registrations.set(provider.provide, registration);
+    this.singletons.delete(provider.provide);
+    return this;
+  }
+
+  /** True when `token` has a provider or is a `@Toolset` class (built on demand). */
+  has(token: InjectionToken): boolean {
+    return this.registrations.has(token) || isToolsetClass(token);
+  }
+
+  /** True when `token` resolves to one shared instance, so callers may keep it. */
+  isSingleton(token: InjectionToken): boolean {
+    return (this.registrations.get(token)?.scope ?? 'singleton') === 'singleton';
+  }
+
+  /**
+   * The instance for `token`. Synchronous unless an async factory is involved. Throws
+   * {@link DependencyResolutionError} naming the dependency chain for a missing provider or a cycle.
+   * `scope` is accepted for {@link ContainerAdapter} compatibility; this container has no per-run providers.
+   */
+  resolve<T>(token: InjectionToken<T>, _scope?: ResolutionScope): T | Promise<T> {
+    if (this.singletons.has(token)) return this.singletons.get(token) as T | Promise<T>;
+    return this.get(token, []) as T | Promise<T>;
+  }
+
+  private get(token: InjectionToken, chain: readonly InjectionToken[]): unknown {
+    if (this.singletons.has(token)) return this.singletons.get(token);
+    if (chain.includes(token)) {
+      const start = chain.indexOf(token);
+      throw DependencyResolutionError.cycle([...chain.slice(start), token].map(tokenName));
+    }
+    let registration = this.registrations.get(token);
+    if (!registration && isToolsetClass(token)) {
+      registration = this.classRegistration(token as Class, 'singleton');
+      this.registrations.set(token, registration);
+    }
+    if (!registration) throw DependencyResolutionError.missingProvider([...chain, token].map(tokenName));
+    const value = registration.build([...chain, token]);
+    if (registration.scope === 'singleton') {
+      this.singletons.set(token, value);
+      if (isPromise(value)) {
+        value.then(
+          (built) => this.singletons.set(token, built),
+          () => this.singletons.delete(token),
+        );
+      }
+    }
+    return value;
+  }
+
+  private classRegistration(cls: Class, scope: ProviderScope): Registration {
+    return {
+      scope,
+      build: (chain) => this.withDependencies(chain, constructorDependencies(cls, chain), (deps) => new cls(...deps)),
+    };
+  }
+
+  /** Resolves `tokens`, then calls `create` with them; stays synchronous when every dependency is. */
+  private withDependencies(
+    chain: readonly InjectionToken[],
+    tokens: readonly InjectionToken[],
+    create: (deps: unknown[]) => unknown,
+  ): unknown {
+    const deps = tokens.map((t) => this.get(t, chain));
+    const names = () => chain.map(tokenName);
+    const guarded = (values: unknown[]) => {
+      try {
+        const created = create(values);
+        return isPromise(created) ? created.catch((e: unknown) => Promise.reject(wrap(names(), e))) : created;
+      } catch (thrown) {
+        throw wrap(names(), thrown);
+      }
+    };
+    return deps.some(isPromise) ? Promise.all(deps).then(guarded) : guarded(deps);
+  }
+}
+
+function wrap(chain: string[], thrown: unknown): unknown {
+  return thrown instanceof DependencyResolutionError ? thrown : DependencyResolutionError.providerFailed(chain, thrown);
+}
+
+/** The tokens a class constructor asks for: `@Inject` tokens, else the reflected parameter types. */
+function constructorDependencies(cls: Class, chain: readonly InjectionToken[]): InjectionToken[] {
+  const types: unknown[] | undefined = Reflect.getMetadata(DESIGN_PARAMTYPES, cls);
+  const injected: Record<number, InjectionToken> = Reflect.getMetadata(INJECT_METADATA, cls) ?? {};
+  const count = Math.max(types?.length ?? 0, cls.length, ...Object.keys(injected).map((k) => Number(k) + 1));
+  const tokens: InjectionToken[] = [];
+  for (let i = 0; i < count; i++) {
+    const token = injected[i] ?? types?.[i];
+    if (UNINJECTABLE_TYPES.has(token) && injected[i] === undefined) {
+      throw DependencyResolutionError.unknownType(chain.map(tokenName), i);
+    }
+    tokens.push(token as InjectionToken);
+  }
+  return tokens;
+}
+
+function isToolsetClass(token: unknown): boolean {
+  return typeof token === 'function' && Reflect.hasMetadata(TOOLSET_METADATA, token);
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as Promise<unknown>).then === 'function';
+}

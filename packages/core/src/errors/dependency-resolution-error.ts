@@ -1,0 +1,43 @@
+import {
+  dependencyCycleMessage,
+  missingProviderMessage,
+  providerFactoryFailedMessage,
+  unknownDependencyTypeMessage,
+} from './messages';
+import { ToolsmithError } from './toolsmith-error';
+
+/**
+ * The container could not build an instance. `chain` is the path of tokens from what was asked for to
+ * what failed, e.g. `['WeatherTools', 'WeatherApi']`.
+ */
+export class DependencyResolutionError extends ToolsmithError {
+  private constructor(
+    code: 'MISSING_PROVIDER' | 'DEPENDENCY_CYCLE' | 'UNKNOWN_DEPENDENCY_TYPE' | 'PROVIDER_FAILED',
+    message: string,
+    readonly chain: readonly string[],
+    cause?: unknown,
+  ) {
+    super(code, message, { details: { chain }, cause });
+  }
+
+  /** No provider is registered for the last token of `chain`. */
+  static missingProvider(chain: readonly string[]): DependencyResolutionError {
+    return new DependencyResolutionError('MISSING_PROVIDER', missingProviderMessage(chain), chain);
+  }
+
+  /** `chain` starts and ends with the same token. */
+  static cycle(chain: readonly string[]): DependencyResolutionError {
+    return new DependencyResolutionError('DEPENDENCY_CYCLE', dependencyCycleMessage(chain), chain);
+  }
+
+  /** A constructor parameter's type is unknown (interface, union, or no metadata). */
+  static unknownType(chain: readonly string[], parameterIndex: number): DependencyResolutionError {
+    return new DependencyResolutionError('UNKNOWN_DEPENDENCY_TYPE', unknownDependencyTypeMessage(chain, parameterIndex), chain);
+  }
+
+  /** A factory or constructor threw. */
+  static providerFailed(chain: readonly string[], cause: unknown): DependencyResolutionError {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return new DependencyResolutionError('PROVIDER_FAILED', providerFactoryFailedMessage(chain, reason), chain, cause);
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Every startup error message, written once. Each is a plain function of where the problem is
+ * (class, method, parameter) and ends with the fix, so people can act on it without reading the source.
+ */
+
+/** Where a tool-definition problem was found. */
+export interface DefinitionSite {
+  className: string;
+  methodName?: string;
+  /** Parameter position (0-based) and, when known, its `@Param` name. */
+  parameterIndex?: number;
+  parameterName?: string;
+  /** DTO class and property, for problems inside a DTO. */
+  dtoName?: string;
+  propertyName?: string;
+}
+
+/** `WeatherTools.getWeather, parameter #1 "city"`, `RefundDto.amount`, … */
+export function describeSite(site: DefinitionSite): string {
+  let text = site.methodName ? `${site.className}.${site.methodName}` : site.className;
+  if (site.parameterIndex !== undefined) {
+    text += `, parameter #${site.parameterIndex + 1}${site.parameterName ? ` "${site.parameterName}"` : ''}`;
+  }
+  if (site.dtoName) text += `${site.parameterIndex !== undefined || site.methodName ? ', in ' : ': '}${site.dtoName}${site.propertyName ? `.${site.propertyName}` : ''}`;
+  return text;
+}
+
+export function invalidToolNameMessage(site: DefinitionSite, name: string): string {
+  return (
+    `${describeSite(site)}: tool name "${name}" is invalid; names must match ^[a-zA-Z0-9_-]{1,64}$ ` +
+    `(letters, digits, "_" and "-", at most 64 characters, prefix included). ` +
+    `Fix: pass a valid name with @Tool({ name: '...' }) or shorten the @Toolset prefix.`
+  );
+}
+
+export function duplicateToolNameMessage(site: DefinitionSite, name: string, firstMethod: string): string {
+  return (
+    `${describeSite(site)}: tool name "${name}" is already used by ${site.className}.${firstMethod}. ` +
+    `Fix: give one of them another name with @Tool({ name: '...' }).`
+  );
+}
+
+export function missingTypeMetadataMessage(site: DefinitionSite): string {
+  return (
+    `${describeSite(site)}: TypeScript emitted no parameter types (design:paramtypes is missing). ` +
+    `Fix: enable "emitDecoratorMetadata" and "experimentalDecorators" in tsconfig.json, compile with tsc or ts-jest ` +
+    `(esbuild, tsx and vitest drop decorator metadata), and import 'reflect-metadata' once at startup; ` +
+    `or give the schema explicitly with @Tool({ inputSchema }).`
+  );
+}
+
+export function unknownParameterTypeMessage(site: DefinitionSite, typeName: string): string {
+  return (
+    `${describeSite(site)}: the parameter type cannot be known at runtime (TypeScript reports "${typeName}"; ` +
+    `interfaces, unions, any, unknown and object types all look like Object, and arrays carry no item type). ` +
+    `Fix: give the schema with @Param(name, { schema: {...} }) or @Param(name, { enum: [...] }), ` +
+    `use a class-validator DTO class, or generate a build-time manifest with \`toolsmith schema\`.`
+  );
+}
+
+export function undecoratedParameterMessage(site: DefinitionSite, typeName: string): string {
+  return (
+    `${describeSite(site)}: the ${typeName} parameter has no @Param decorator, and parameter names are not ` +
+    `available at runtime. Fix: add @Param('name') to it, mark a ToolContext parameter with @Ctx(), ` +
+    `or take a single class-validator DTO parameter instead.`
+  );
+}
+
+export function mixedParameterStylesMessage(site: DefinitionSite): string {
+  return (
+    `${describeSite(site)}: a tool takes either @Param parameters or one DTO parameter, not both. ` +
+    `Fix: move the @Param values into the DTO class, or replace the DTO with @Param parameters.`
+  );
+}
+
+export function invalidInputSchemaMessage(site: DefinitionSite, reason: string): string {
+  return (
+    `${describeSite(site)}: the explicit schema is not usable: ${reason}. ` +
+    `Fix: give a JSON Schema object with type "object" (for a whole tool) or any valid JSON Schema (for one @Param).`
+  );
+}
+
+export function duplicateParameterNameMessage(site: DefinitionSite, name: string): string {
+  return `${describeSite(site)}: two parameters are named "${name}". Fix: give each @Param a distinct name.`;
+}
+
+export function unsupportedDtoDecoratorMessage(site: DefinitionSite, decorator: string, reason: string): string {
+  return (
+    `${describeSite(site)}: @${decorator} cannot be expressed in JSON Schema (${reason}), so the model would not ` +
+    `see the rule and ajv would not check it. Fix: add @UseClassValidator() to the DTO class so class-validator ` +
+    `also runs after the schema check, or replace the decorator with one Toolsmith can express.`
+  );
+}
+
+export function invalidDtoMessage(site: DefinitionSite, reason: string, fix: string): string {
+  return `${describeSite(site)}: ${reason}. Fix: ${fix}.`;
+}
+
+export function contradictoryDtoRulesMessage(site: DefinitionSite, rules: string): string {
+  return (
+    `${describeSite(site)}: the decorators ${rules} contradict each other, so no value can ever be valid. ` +
+    `Fix: remove the decorator that does not belong.`
+  );
+}
+
+export function missingProviderMessage(chain: readonly string[]): string {
+  const last = chain[chain.length - 1];
+  return (
+    `Cannot resolve ${last}: no provider is registered for it (dependency chain: ${chain.join(' -> ')}). ` +
+    `Fix: add it to the providers, e.g. { provide: ${last}, useValue: ... } or useClass/useFactory.`
+  );
+}
+
+export function dependencyCycleMessage(chain: readonly string[]): string {
+  return (
+    `Cannot resolve ${chain[0]}: its dependencies form a cycle (${chain.join(' -> ')}). ` +
+    `Fix: break the cycle, e.g. inject a factory or move the shared part into its own provider.`
+  );
+}
+
+export function unknownDependencyTypeMessage(chain: readonly string[], parameterIndex: number): string {
+  return (
+    `Cannot resolve ${chain[chain.length - 1]}: the type of constructor parameter #${parameterIndex + 1} is not known at ` +
+    `runtime (an interface, union or missing decorator metadata; dependency chain: ${chain.join(' -> ')}). ` +
+    `Fix: inject it by token with @Inject(token), or decorate the class (e.g. @Toolset()) so TypeScript emits its parameter types.`
+  );
+}
+
+export function providerFactoryFailedMessage(chain: readonly string[], reason: string): string {
+  return (
+    `Cannot resolve ${chain[chain.length - 1]}: its provider threw: ${reason} (dependency chain: ${chain.join(' -> ')}). ` +
+    `Fix: check the provider's factory or constructor.`
+  );
+}
+
+export function noToolsMessage(site: DefinitionSite): string {
+  return `${describeSite(site)} has no @Tool methods. Fix: decorate the methods the model may call with @Tool(), or leave the class out of the agent's tools.`;
+}

@@ -1,0 +1,113 @@
+import {
+  DefinitionSite,
+  contradictoryDtoRulesMessage,
+  duplicateParameterNameMessage,
+  duplicateToolNameMessage,
+  invalidDtoMessage,
+  invalidInputSchemaMessage,
+  invalidToolNameMessage,
+  missingTypeMetadataMessage,
+  mixedParameterStylesMessage,
+  noToolsMessage,
+  undecoratedParameterMessage,
+  unknownParameterTypeMessage,
+  unsupportedDtoDecoratorMessage,
+} from './messages';
+import { ToolsmithError } from './toolsmith-error';
+
+/**
+ * A tool is defined in a way Toolsmith cannot use. Thrown at startup (scan time), never during a run.
+ * `site` says where; `code` says what; the message ends with the fix.
+ */
+export class ToolDefinitionError extends ToolsmithError {
+  constructor(
+    code: string,
+    message: string,
+    /** Class, method, parameter or DTO property at fault. */
+    readonly site: DefinitionSite,
+  ) {
+    super(code, message, { details: { site } });
+  }
+}
+
+/** A tool name does not match `^[a-zA-Z0-9_-]{1,64}$`. */
+export class InvalidToolNameError extends ToolDefinitionError {
+  constructor(site: DefinitionSite, name: string) {
+    super('INVALID_TOOL_NAME', invalidToolNameMessage(site, name), site);
+  }
+}
+
+/** Two tools of one class share a name. */
+export class DuplicateToolNameError extends ToolDefinitionError {
+  constructor(site: DefinitionSite, name: string, firstMethod: string) {
+    super('DUPLICATE_TOOL_NAME', duplicateToolNameMessage(site, name, firstMethod), site);
+  }
+}
+
+/** `design:paramtypes` is missing: the code was compiled without decorator metadata. */
+export class MissingTypeMetadataError extends ToolDefinitionError {
+  constructor(site: DefinitionSite) {
+    super('MISSING_TYPE_METADATA', missingTypeMetadataMessage(site), site);
+  }
+}
+
+/** A parameter's type cannot be turned into a schema (`Object`, a union, an untyped array, …). */
+export class UnknownParameterTypeError extends ToolDefinitionError {
+  constructor(site: DefinitionSite, typeName: string) {
+    super('UNKNOWN_PARAMETER_TYPE', unknownParameterTypeMessage(site, typeName), site);
+  }
+}
+
+/** A non-context, non-DTO parameter lacks `@Param`. */
+export class UndecoratedParameterError extends ToolDefinitionError {
+  constructor(site: DefinitionSite, typeName: string) {
+    super('UNDECORATED_PARAMETER', undecoratedParameterMessage(site, typeName), site);
+  }
+}
+
+/** A method mixes `@Param` parameters with a DTO parameter, or repeats a parameter name. */
+export class InvalidParametersError extends ToolDefinitionError {
+  static mixedStyles(site: DefinitionSite): InvalidParametersError {
+    return new InvalidParametersError(mixedParameterStylesMessage(site), site);
+  }
+  static duplicateName(site: DefinitionSite, name: string): InvalidParametersError {
+    return new InvalidParametersError(duplicateParameterNameMessage(site, name), site);
+  }
+  private constructor(message: string, site: DefinitionSite) {
+    super('INVALID_PARAMETERS', message, site);
+  }
+}
+
+/** An explicit schema (`@Tool({ inputSchema })`, `@Param({ schema })`, `functionTool`) is not usable. */
+export class InvalidInputSchemaError extends ToolDefinitionError {
+  constructor(site: DefinitionSite, reason: string) {
+    super('INVALID_INPUT_SCHEMA', invalidInputSchemaMessage(site, reason), site);
+  }
+}
+
+/** A DTO uses a class-validator decorator JSON Schema cannot express, without `@UseClassValidator()`. */
+export class UnsupportedDtoDecoratorError extends ToolDefinitionError {
+  constructor(site: DefinitionSite, decorator: string, reason: string) {
+    super('UNSUPPORTED_DTO_DECORATOR', unsupportedDtoDecoratorMessage(site, decorator, reason), site);
+  }
+}
+
+/** A DTO class cannot be used as a tool's arguments (no rules, missing `@Type`, contradictory rules, …). */
+export class InvalidDtoError extends ToolDefinitionError {
+  static because(site: DefinitionSite, reason: string, fix: string): InvalidDtoError {
+    return new InvalidDtoError(invalidDtoMessage(site, reason, fix), site);
+  }
+  static contradictory(site: DefinitionSite, rules: string): InvalidDtoError {
+    return new InvalidDtoError(contradictoryDtoRulesMessage(site, rules), site);
+  }
+  private constructor(message: string, site: DefinitionSite) {
+    super('INVALID_DTO', message, site);
+  }
+}
+
+/** A class given as tools has no `@Tool` methods. */
+export class NoToolsError extends ToolDefinitionError {
+  constructor(site: DefinitionSite) {
+    super('NO_TOOLS', noToolsMessage(site), site);
+  }
+}

@@ -1,0 +1,47 @@
+import { NoToolsError } from '../errors/tool-definition-errors';
+import { Container } from '../di/container';
+import { ContainerAdapter, InjectionToken } from '../di/container-adapter';
+import { BaseTool } from '../tools/base-tool';
+import { DecoratedTool, InstanceSource } from '../tools/decorated-tool';
+import { ToolContext } from '../tools/tool-context';
+import { ScanOptions, scanClass } from './tool-scanner';
+
+/** Options of {@link createClassTools}. */
+export interface ClassToolsOptions extends ScanOptions {
+  /** Builds the `@Toolset` class instance (with its dependencies). Not used for an instance. */
+  container: ContainerAdapter;
+}
+
+/**
+ * The tools of a `@Toolset` class or of an already-built object, ready for the executor. The class is
+ * scanned once (cached); its instance is resolved through the container at the first call, with the
+ * run's ids as the resolution scope, and kept when the container says it is a singleton (Toolsmith's
+ * own {@link Container}; other containers are asked on every call, so per-request scopes work).
+ * An instance is used as it is.
+ *
+ * @throws {ToolDefinitionError} at once for a badly defined tool, or when the class has no `@Tool` methods.
+ */
+export function createClassTools(target: Function | object, options: ClassToolsOptions): BaseTool[] {
+  const { container, ...scanOptions } = options;
+  const cls = typeof target === 'function' ? target : (target.constructor as Function);
+  const scanned = scanClass(cls, Object.keys(scanOptions).length ? scanOptions : undefined);
+  if (scanned.length === 0) throw new NoToolsError({ className: cls.name || '<anonymous class>' });
+  const source: InstanceSource = typeof target === 'function' ? instanceFromContainer(target as InjectionToken<object>, container) : () => target;
+  return scanned.map((tool) => new DecoratedTool(tool, source));
+}
+
+function instanceFromContainer(token: InjectionToken<object>, container: ContainerAdapter): InstanceSource {
+  const cacheable = container instanceof Container;
+  let cached: object | undefined;
+  return (context: ToolContext) => {
+    if (cached) return cached;
+    const resolved = container.resolve(token, {
+      invocationId: context.invocationId,
+      userId: context.userId,
+      sessionId: context.sessionId,
+    });
+    if (!cacheable || !(container as Container).isSingleton(token)) return resolved;
+    if (resolved instanceof Promise) return resolved.then((instance) => (cached = instance));
+    return (cached = resolved);
+  };
+}

@@ -1,0 +1,89 @@
+import { plainToInstance } from 'class-transformer';
+import { ValidationError, validate } from 'class-validator';
+import { ArgumentProblem, InvalidArgumentsError } from '../errors/tool-call-errors';
+import { ToolContext } from '../tools/tool-context';
+
+/** Where one method parameter's value comes from. Decided at scan time; the call only follows it. */
+export type ArgumentSource =
+  | { readonly kind: 'argument'; readonly name: string; readonly defaultValue?: unknown; readonly dto?: DtoConversion }
+  | { readonly kind: 'context' }
+  | { readonly kind: 'dto'; readonly dto: DtoConversion }
+  | { readonly kind: 'all-arguments' };
+
+/** A DTO class the value is converted to, and whether class-validator checks it after ajv. */
+export interface DtoConversion {
+  readonly type: Function;
+  readonly runClassValidator: boolean;
+}
+
+/** Turns validated arguments and the context into the method's argument list. */
+export type ParameterBinder = (args: Record<string, unknown>, context: ToolContext) => unknown[] | Promise<unknown[]>;
+
+/** The options class-validator runs with; the DTO schemas mirror them (`additionalProperties: false`). */
+export const CLASS_VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
+
+/**
+ * Precomputes the binder of a method so a call does no reflection: arguments in declaration order,
+ * missing optional ones as their default (or `undefined`, so a JS default applies), DTOs converted to
+ * class instances (class-transformer) so their getters and methods work, the context injected.
+ */
+export function createParameterBinder(toolName: string, sources: readonly ArgumentSource[]): ParameterBinder {
+  const checked = sources.some((s) => (s.kind === 'dto' || s.kind === 'argument') && s.dto?.runClassValidator);
+  const count = sources.length;
+  const bindSync = (args: Record<string, unknown>, context: ToolContext): unknown[] => {
+    const values = new Array<unknown>(count);
+    for (let i = 0; i < count; i++) {
+      const source = sources[i];
+      switch (source.kind) {
+        case 'argument': {
+          let value = args[source.name];
+          if (value === undefined) value = source.defaultValue;
+          else if (source.dto && value !== null) value = plainToInstance(source.dto.type as new () => object, value);
+          values[i] = value;
+          break;
+        }
+        case 'context':
+          values[i] = context;
+          break;
+        case 'dto':
+          values[i] = plainToInstance(source.dto.type as new () => object, args);
+          break;
+        case 'all-arguments':
+          values[i] = args;
+          break;
+      }
+    }
+    return values;
+  };
+  if (!checked) return bindSync;
+  return async (args, context) => {
+    const values = bindSync(args, context);
+    const problems: ArgumentProblem[] = [];
+    for (let i = 0; i < count; i++) {
+      const source = sources[i];
+      const dto = source.kind === 'dto' || source.kind === 'argument' ? source.dto : undefined;
+      if (!dto?.runClassValidator || values[i] == null) continue;
+      const prefix = source.kind === 'argument' ? `/${source.name}` : '';
+      const errors = await validate(values[i] as object, CLASS_VALIDATOR_OPTIONS);
+      problems.push(...toProblems(errors, prefix));
+    }
+    if (problems.length) throw new InvalidArgumentsError(toolName, problems);
+    return values;
+  };
+}
+
+/** class-validator's errors as one readable sentence per failed constraint. */
+export function toProblems(errors: readonly ValidationError[], prefix = ''): ArgumentProblem[] {
+  const problems: ArgumentProblem[] = [];
+  for (const error of errors) {
+    const path = error.property === undefined ? prefix : `${prefix}/${error.property}`;
+    for (const [keyword, message] of Object.entries(error.constraints ?? {})) {
+      const where = path ? `"${path.slice(1).replace(/\//g, '.')}"` : 'arguments';
+      // class-validator's messages start with the property name; say where instead, like ajv problems.
+      const text = error.property !== undefined && message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message;
+      problems.push({ path, keyword, message: `${where} ${text}` });
+    }
+    if (error.children?.length) problems.push(...toProblems(error.children, path));
+  }
+  return problems;
+}

@@ -1,0 +1,208 @@
+import { ParamMetadata } from '../decorators/param.decorator';
+import { DefinitionSite } from '../errors/messages';
+import {
+  DuplicateToolNameError,
+  InvalidInputSchemaError,
+  InvalidParametersError,
+  InvalidToolNameError,
+  MissingTypeMetadataError,
+  UndecoratedParameterError,
+} from '../errors/tool-definition-errors';
+import { getAjv } from '../internal/schema-validator';
+import { CTX_PARAM_METADATA, DESIGN_PARAMTYPES, PARAMS_METADATA, TOOLSET_METADATA } from '../metadata-keys';
+import { JsonSchema } from '../model/json-schema';
+import { RequireConfirmation } from '../tools/require-confirmation';
+import { ToolContext } from '../tools/tool-context';
+import { ToolsetOptions } from '../tools/toolset';
+import { buildDtoSchema, isDtoClass } from './dto-schema';
+import { ToolMethod, toolMethodsOf } from './method-walker';
+import { ArgumentSource, ParameterBinder, createParameterBinder } from './parameter-binder';
+import { annotate, reflectParameterSchema, typeName } from './schema-builder';
+
+/** What the scanner made of one `@Tool` method. Read-only; built once per class at startup. */
+export interface ToolDefinition {
+  /** Final tool name (toolset prefix included). */
+  readonly name: string;
+  readonly description: string;
+  /** Canonical JSON Schema (draft 2020-12) of the arguments, `type: "object"`. */
+  readonly parameters: JsonSchema;
+  /** Schema of the result, from `@Tool({ outputSchema })`. */
+  readonly responseSchema?: JsonSchema;
+  readonly isLongRunning: boolean;
+  readonly requireConfirmation?: RequireConfirmation;
+  /** The decorated method's name. */
+  readonly methodName: string;
+  /** The class that declares the tools. */
+  readonly className: string;
+}
+
+/**
+ * Options of {@link scanTools} and `createClassTools`. Reserved for schema sources between explicit
+ * schemas and reflection (a build-time manifest); a scan with options is not cached per class.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ScanOptions {}
+
+/** A definition plus what the call path needs: the method and its precomputed binder. Internal. */
+export interface ScannedTool extends ToolDefinition {
+  readonly method: (...args: unknown[]) => unknown;
+  readonly binder: ParameterBinder;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const cache = new WeakMap<Function, readonly ScannedTool[]>();
+const publicCache = new WeakMap<Function, readonly ToolDefinition[]>();
+
+/**
+ * What the scanner makes of a class (or of an instance's class): one definition per `@Tool` method,
+ * with its name, description, canonical JSON Schema and flags. Use it to inspect or snapshot what
+ * the model will see. Throws a {@link ToolDefinitionError} naming class, method, parameter and fix.
+ *
+ * @example
+ * ```ts
+ * const [weather] = scanTools(WeatherTools);
+ * expect(weather.parameters.required).toEqual(['city']);
+ * ```
+ */
+export function scanTools(target: Function | object, options?: ScanOptions): readonly ToolDefinition[] {
+  const cls = classOf(target);
+  const cached = options ? undefined : publicCache.get(cls);
+  if (cached) return cached;
+  const definitions = Object.freeze(
+    scanClass(cls, options).map(({ method: _method, binder: _binder, ...definition }) => Object.freeze(definition)),
+  );
+  if (!options) publicCache.set(cls, definitions);
+  return definitions;
+}
+
+/** The class behind a scan target: the class itself, or an instance's constructor. */
+export function classOf(target: Function | object): Function {
+  return typeof target === 'function' ? target : (target.constructor as Function);
+}
+
+/** Scans a class once (cached) into definitions with their binders. Internal to core. */
+export function scanClass(cls: Function, options?: ScanOptions): readonly ScannedTool[] {
+  const cached = options ? undefined : cache.get(cls);
+  if (cached) return cached;
+  const toolset: ToolsetOptions = Reflect.getMetadata(TOOLSET_METADATA, cls) ?? {};
+  const prefix = toolset.prefix ?? '';
+  const byName = new Map<string, string>();
+  const tools: ScannedTool[] = [];
+  for (const toolMethod of toolMethodsOf(cls.prototype)) {
+    const site: DefinitionSite = { className: cls.name, methodName: toolMethod.methodName };
+    const { options: toolOptions } = toolMethod;
+    const name = prefix + (toolOptions.name ?? toolMethod.methodName);
+    if (!TOOL_NAME.test(name)) throw new InvalidToolNameError(site, name);
+    const first = byName.get(name);
+    if (first !== undefined) throw new DuplicateToolNameError(site, name, first);
+    byName.set(name, toolMethod.methodName);
+    const { parameters, sources } = resolveToolSchema(toolMethod, site, options);
+    const tool: ScannedTool = {
+      name,
+      description: toolOptions.description ?? '',
+      parameters,
+      isLongRunning: toolOptions.longRunning === true,
+      methodName: toolMethod.methodName,
+      className: cls.name,
+      method: (toolMethod.prototype as Record<string, (...args: unknown[]) => unknown>)[toolMethod.methodName],
+      binder: createParameterBinder(name, sources),
+      ...(toolOptions.outputSchema ? { responseSchema: toolOptions.outputSchema } : {}),
+      ...(toolOptions.requireConfirmation !== undefined ? { requireConfirmation: toolOptions.requireConfirmation } : {}),
+    };
+    tools.push(tool);
+  }
+  if (!options) cache.set(cls, tools);
+  return tools;
+}
+
+/**
+ * THE schema-source decision of a tool, first that applies: explicit `@Tool({ inputSchema })` →
+ * (a build-time manifest, via {@link ScanOptions}, slots in here) → reflection of the parameters, where
+ * each `@Param` again prefers its explicit `schema` (see {@link resolveParameterSchema}).
+ */
+export function resolveToolSchema(
+  toolMethod: ToolMethod,
+  site: DefinitionSite,
+  _options?: ScanOptions,
+): { parameters: JsonSchema; sources: ArgumentSource[] } {
+  const { prototype, methodName, options } = toolMethod;
+  const explicit = options.inputSchema;
+  if (explicit) checkExplicitSchema(explicit, site, true);
+  const types: unknown[] | undefined = Reflect.getMetadata(DESIGN_PARAMTYPES, prototype, methodName);
+  const params: (ParamMetadata | undefined)[] = Reflect.getOwnMetadata(PARAMS_METADATA, prototype, methodName) ?? [];
+  const contextIndexes: number[] = Reflect.getOwnMetadata(CTX_PARAM_METADATA, prototype, methodName) ?? [];
+  const method = (prototype as Record<string, Function>)[methodName];
+  const count = Math.max(types?.length ?? 0, method.length, params.length, ...contextIndexes.map((i) => i + 1));
+  if (!types && count > 0 && !explicit) throw new MissingTypeMetadataError(site);
+
+  const sources: ArgumentSource[] = [];
+  const properties: JsonSchema = {};
+  const required: string[] = [];
+  let dtoSchema: JsonSchema | undefined;
+  let flat = 0;
+  for (let index = 0; index < count; index++) {
+    const type = types?.[index];
+    const param = params[index];
+    const parameterSite: DefinitionSite = { ...site, parameterIndex: index, parameterName: param?.name };
+    if (contextIndexes.includes(index) || (type === ToolContext && !param)) {
+      sources.push({ kind: 'context' });
+    } else if (param) {
+      if (param.name in properties) throw InvalidParametersError.duplicateName(parameterSite, param.name);
+      const resolved = resolveParameterSchema(param, type, parameterSite);
+      properties[param.name] = resolved.schema;
+      const optional = param.options.optional === true || param.options.default !== undefined;
+      if (!optional) required.push(param.name);
+      sources.push({ kind: 'argument', name: param.name, defaultValue: param.options.default, dto: resolved.dto });
+      flat++;
+    } else if (isDtoClass(type)) {
+      if (dtoSchema || flat) throw InvalidParametersError.mixedStyles(parameterSite);
+      const dto = buildDtoSchema(type, parameterSite);
+      dtoSchema = dto.schema;
+      // With an explicit schema the DTO's own rules are not the contract; it is only the value's class.
+      sources.push({ kind: 'dto', dto: { type, runClassValidator: !explicit && dto.runClassValidator } });
+    } else if (explicit) {
+      if (dtoSchema || flat) throw InvalidParametersError.mixedStyles(parameterSite);
+      dtoSchema = explicit;
+      sources.push({ kind: 'all-arguments' });
+    } else {
+      throw new UndecoratedParameterError(parameterSite, typeName(type));
+    }
+    if (dtoSchema && flat) throw InvalidParametersError.mixedStyles(parameterSite);
+  }
+  if (explicit) return { parameters: explicit, sources };
+  if (dtoSchema) return { parameters: dtoSchema, sources };
+  const parameters: JsonSchema = { type: 'object', properties };
+  if (required.length) parameters.required = required;
+  parameters.additionalProperties = false;
+  return { parameters, sources };
+}
+
+/**
+ * THE schema-source decision of one `@Param`: explicit `schema` option → reflection of its type
+ * (`string`, `number`, `boolean`, `enum` option, DTO class).
+ */
+export function resolveParameterSchema(
+  param: ParamMetadata,
+  type: unknown,
+  site: DefinitionSite,
+): { schema: JsonSchema; dto?: { type: Function; runClassValidator: boolean } } {
+  if (param.options.schema) {
+    checkExplicitSchema(param.options.schema, site, false);
+    return { schema: annotate(param.options.schema, param) };
+  }
+  return reflectParameterSchema(type, param, site);
+}
+
+/** Explicit schemas are checked once at startup (cheap), so a typo fails here and not at the first call. */
+export function checkExplicitSchema(schema: JsonSchema, site: DefinitionSite, wholeTool: boolean): void {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new InvalidInputSchemaError(site, 'it is not an object');
+  }
+  if (wholeTool && schema.type !== 'object') {
+    throw new InvalidInputSchemaError(site, `its type is ${JSON.stringify(schema.type)}, not "object"`);
+  }
+  const ajv = getAjv();
+  if (!ajv.validateSchema(schema)) {
+    throw new InvalidInputSchemaError(site, ajv.errorsText(ajv.errors, { dataVar: 'schema' }));
+  }
+}

@@ -1,0 +1,113 @@
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { ArgumentLimits } from '../internal/argument-parser';
+import { executeToolCall } from '../internal/tool-executor';
+import { ArtifactService } from '../artifacts/artifact-service';
+import { Container } from '../di/container';
+import { ContainerAdapter } from '../di/container-adapter';
+import { Provider } from '../di/provider';
+import { MemoryService } from '../memory/memory-service';
+import { createClassTools } from '../scanning/class-tools';
+import { EventActions, ToolConfirmation, createEventActions } from '../state/event-actions';
+import { State } from '../state/state';
+import { BaseTool } from '../tools/base-tool';
+import { ToolContext } from '../tools/tool-context';
+import { Toolset, isToolset } from '../tools/toolset';
+
+/** Options of {@link invokeTool}. */
+export interface InvokeToolOptions {
+  /** Session state before the call (keys with `app:`/`user:`/`temp:` prefixes included). */
+  state?: Record<string, unknown>;
+  /** Providers for the `@Toolset` class's dependencies (a new {@link Container} is made from them). */
+  providers?: Provider[];
+  /** Use this container instead of `providers` (e.g. one shared by several invocations). */
+  container?: ContainerAdapter;
+  /** Simulates the call running after the user answered a confirmation request. */
+  toolConfirmation?: ToolConfirmation;
+  /** Ids the context reports; defaults are fixed test values. */
+  appName?: string;
+  userId?: string;
+  sessionId?: string;
+  agentName?: string;
+  invocationId?: string;
+  functionCallId?: string;
+  signal?: AbortSignal;
+  memoryService?: MemoryService;
+  artifactService?: ArtifactService;
+  /** Argument size and depth limits, as configured on the runner. */
+  limits?: ArgumentLimits;
+}
+
+/** What one {@link invokeTool} call produced. */
+export interface InvokeToolResult {
+  /** The function response the model would see (an `{ error: { code, message } }` object on failure). */
+  response: Record<string, unknown>;
+  isError: boolean;
+  /** The typed failure, with its `cause`; absent on success. */
+  error?: ToolsmithError;
+  /** State writes of the call (`null` = deleted). */
+  stateDelta: Record<string, unknown>;
+  /** Every action of the call: transfer, escalate, artifacts, requested confirmations, … */
+  actions: EventActions;
+  /** The tool did not complete: it waits for the user's confirmation. */
+  confirmationRequested: boolean;
+}
+
+/**
+ * Runs one tool exactly as the runner does (argument parsing, validation, DI, context, confirmation
+ * gate, result wrapping, typed errors), with no model, for unit tests. `target` is a `@Toolset`
+ * class (built through the container), an instance with `@Tool` methods, a `BaseTool`, or a `Toolset`.
+ *
+ * @example
+ * ```ts
+ * const { response, stateDelta } = await invokeTool(CartTools, 'add_item', { sku: 'A1' }, {
+ *   providers: [{ provide: Inventory, useValue: fakeInventory }],
+ *   state: { 'user:cart': [] },
+ * });
+ * expect(response).toEqual({ status: 'added' });
+ * ```
+ */
+export async function invokeTool(
+  target: Function | object,
+  toolName: string,
+  args: Record<string, unknown> | string,
+  options: InvokeToolOptions = {},
+): Promise<InvokeToolResult> {
+  const actions = createEventActions();
+  const context = new ToolContext({
+    functionCallId: options.functionCallId ?? 'call-1',
+    invocationId: options.invocationId ?? 'invocation-1',
+    agentName: options.agentName ?? 'test-agent',
+    appName: options.appName ?? 'test-app',
+    userId: options.userId ?? 'test-user',
+    sessionId: options.sessionId ?? 'test-session',
+    state: new State({ ...options.state }, actions.stateDelta),
+    actions,
+    signal: options.signal,
+    toolConfirmation: options.toolConfirmation,
+    memoryService: options.memoryService,
+    artifactService: options.artifactService,
+  });
+  const tools = await toolsOf(target, options, context);
+  const outcome = await executeToolCall({
+    call: { id: context.functionCallId, name: toolName, args },
+    tool: tools.find((t) => t.name === toolName),
+    availableToolNames: () => tools.map((t) => t.name),
+    context,
+    limits: options.limits,
+  });
+  return {
+    response: outcome.response.response,
+    isError: outcome.response.isError === true,
+    ...(outcome.error ? { error: outcome.error } : {}),
+    stateDelta: actions.stateDelta,
+    actions,
+    confirmationRequested: outcome.confirmationRequested === true,
+  };
+}
+
+async function toolsOf(target: Function | object, options: InvokeToolOptions, context: ToolContext): Promise<BaseTool[]> {
+  if (target instanceof BaseTool) return [target];
+  if (Array.isArray(target) && target.every((t) => t instanceof BaseTool)) return target;
+  if (isToolset(target)) return (target as Toolset).getTools(context);
+  return createClassTools(target, { container: options.container ?? new Container(options.providers) });
+}

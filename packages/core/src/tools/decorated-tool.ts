@@ -1,0 +1,59 @@
+import { JsonSchema } from '../model/json-schema';
+import type { ScannedTool } from '../scanning/tool-scanner';
+import { BaseTool } from './base-tool';
+import { RequireConfirmation } from './require-confirmation';
+import { ToolContext } from './tool-context';
+
+/** Gives the object whose method a call runs on; may build it (DI) on first use. */
+export type InstanceSource = (context: ToolContext) => object | Promise<object>;
+
+/**
+ * A `@Tool` method as a {@link BaseTool}: the executor validates, then `run` binds the arguments with
+ * the binder precomputed at scan time and calls the method on the instance. Internal to core.
+ */
+export class DecoratedTool extends BaseTool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+  override readonly responseSchema?: JsonSchema;
+  override readonly isLongRunning: boolean;
+  override readonly requireConfirmation?: RequireConfirmation;
+  /** Which class and method this tool calls. */
+  readonly className: string;
+  readonly methodName: string;
+  private readonly scanned: ScannedTool;
+
+  constructor(
+    scanned: ScannedTool,
+    private readonly instanceFor: InstanceSource,
+  ) {
+    super();
+    this.scanned = scanned;
+    this.name = scanned.name;
+    this.description = scanned.description;
+    this.parameters = scanned.parameters;
+    this.responseSchema = scanned.responseSchema;
+    this.isLongRunning = scanned.isLongRunning;
+    this.requireConfirmation = scanned.requireConfirmation;
+    this.className = scanned.className;
+    this.methodName = scanned.methodName;
+  }
+
+  // Stays synchronous when the instance and the arguments are ready, so a call pays no extra await.
+  run(args: Record<string, unknown>, context: ToolContext): unknown {
+    const instance = this.instanceFor(context);
+    if (isPromise(instance)) return instance.then((ready) => this.call(ready, args, context));
+    return this.call(instance, args, context);
+  }
+
+  private call(instance: object, args: Record<string, unknown>, context: ToolContext): unknown {
+    const { method, binder } = this.scanned;
+    const values = binder(args, context);
+    if (isPromise(values)) return values.then((ready) => method.apply(instance, ready));
+    return method.apply(instance, values);
+  }
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as Promise<T> | undefined)?.then === 'function';
+}

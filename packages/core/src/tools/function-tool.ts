@@ -1,0 +1,93 @@
+import { DefinitionSite } from '../errors/messages';
+import { InvalidToolNameError } from '../errors/tool-definition-errors';
+import { JsonSchema } from '../model/json-schema';
+import { buildDtoSchema } from '../scanning/dto-schema';
+import { ParameterBinder, createParameterBinder } from '../scanning/parameter-binder';
+import { checkExplicitSchema } from '../scanning/tool-scanner';
+import { BaseTool } from './base-tool';
+import { RequireConfirmation } from './require-confirmation';
+import { ToolContext } from './tool-context';
+
+/** Configuration of {@link functionTool}. */
+export interface FunctionToolConfig<TArgs> {
+  /** Tool name; must match `^[a-zA-Z0-9_-]{1,64}$`. */
+  name: string;
+  /** What the tool does, for the model. */
+  description: string;
+  /**
+   * The arguments: a JSON Schema with `type: "object"`, or a class-validator DTO class (then
+   * `execute` receives an instance of it). Omit for a tool without arguments.
+   */
+  parameters?: JsonSchema | (new (...args: never[]) => TArgs);
+  /** Runs the tool with validated arguments. Return a plain object, or any value to be wrapped as `{ result }`. */
+  execute: (args: TArgs, context: ToolContext) => unknown;
+  /** Schema of the result, where providers accept one. */
+  responseSchema?: JsonSchema;
+  /** The call needs the user's approval before it runs. */
+  requireConfirmation?: RequireConfirmation;
+  /** The call starts work that finishes later. */
+  isLongRunning?: boolean;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const NO_PARAMETERS: JsonSchema = Object.freeze({ type: 'object', properties: {}, additionalProperties: false });
+
+class FunctionTool<TArgs> extends BaseTool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+  override readonly responseSchema?: JsonSchema;
+  override readonly isLongRunning: boolean;
+  override readonly requireConfirmation?: RequireConfirmation;
+  private readonly execute: (args: TArgs, context: ToolContext) => unknown;
+  private readonly binder?: ParameterBinder;
+
+  constructor(config: FunctionToolConfig<TArgs>) {
+    super();
+    const site: DefinitionSite = { className: 'functionTool', methodName: String(config.name) };
+    if (typeof config.name !== 'string' || !TOOL_NAME.test(config.name)) throw new InvalidToolNameError(site, String(config.name));
+    this.name = config.name;
+    this.description = config.description ?? '';
+    this.execute = config.execute;
+    this.responseSchema = config.responseSchema;
+    this.isLongRunning = config.isLongRunning === true;
+    this.requireConfirmation = config.requireConfirmation;
+    const { parameters } = config;
+    if (typeof parameters === 'function') {
+      const dto = buildDtoSchema(parameters, site);
+      this.parameters = dto.schema;
+      this.binder = createParameterBinder(config.name, [{ kind: 'dto', dto: { type: parameters, runClassValidator: dto.runClassValidator } }]);
+    } else if (parameters) {
+      checkExplicitSchema(parameters, site, true);
+      this.parameters = parameters;
+    } else {
+      this.parameters = NO_PARAMETERS;
+    }
+  }
+
+  // Implements BaseTool.run: plain arguments as they are, a DTO converted (and checked) first.
+  run(args: Record<string, unknown>, context: ToolContext): unknown {
+    if (!this.binder) return this.execute(args as TArgs, context);
+    const values = this.binder(args, context);
+    if (values instanceof Promise) return values.then(([dto]) => this.execute(dto as TArgs, context));
+    return this.execute(values[0] as TArgs, context);
+  }
+}
+
+/**
+ * Makes a tool of a plain function, for tools that need no class. Built-ins (`exitLoop`, `loadMemory`)
+ * use this too. Validation, confirmation and error handling are the same as for decorated tools.
+ *
+ * @example
+ * ```ts
+ * const getTime = functionTool({
+ *   name: 'get_time',
+ *   description: 'Current time in a timezone.',
+ *   parameters: { type: 'object', properties: { tz: { type: 'string' } }, required: ['tz'] },
+ *   execute: ({ tz }: { tz: string }) => new Date().toLocaleString('en-US', { timeZone: tz }),
+ * });
+ * ```
+ */
+export function functionTool<TArgs = Record<string, unknown>>(config: FunctionToolConfig<TArgs>): BaseTool {
+  return new FunctionTool(config);
+}
