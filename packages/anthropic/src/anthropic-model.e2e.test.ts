@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LlmRequest, LlmResponse, ProviderError, RateLimitError } from '@toolsmith/core';
+import { LlmRequest, LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
 import { RecordedRequest, WireReply, WireServer, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
 import { AnthropicModel } from './anthropic-model';
 import { providerTool } from './provider-tool';
@@ -177,8 +177,8 @@ describe('AnthropicModel on the wire', () => {
     const model = await start(() => ({ json: message([]) }));
     const foreign = { kind: 'provider-tool' as const, provider: 'gemini', name: 'google_search', config: { googleSearch: {} } };
     await expect(collect(model.generate({ ...ask('news?'), providerTools: [foreign] }))).rejects.toMatchObject({
-      code: 'BAD_REQUEST',
-      message: expect.stringContaining('"google_search" belongs to "gemini"'),
+      code: 'PROVIDER_TOOL_MISMATCH',
+      message: expect.stringContaining('"google_search" belongs to provider "gemini"'),
     });
     expect(server!.requests).toHaveLength(0);
   });
@@ -291,8 +291,8 @@ describe('AnthropicModel on the wire', () => {
     await waitFor(() => server!.requests.length === 1);
     controller.abort();
     const error = await pending;
-    expect(ProviderError.isInstance(error)).toBe(false);
-    expect((error as Error).name).toMatch(/Abort/);
+    expect(error).toBeInstanceOf(RunAbortedError);
+    expect(error).toMatchObject({ code: 'RUN_ABORTED' });
     await server!.close();
 
     model = await start(() => ({ sse: fixture('parallel-tool-use'), delayMs: 20 }));
@@ -305,8 +305,7 @@ describe('AnthropicModel on the wire', () => {
       }
     })().catch((e: unknown) => e);
     expect(seen).toHaveLength(1);
-    expect(ProviderError.isInstance(streamError)).toBe(false);
-    expect((streamError as Error).name).toMatch(/Abort/);
+    expect(streamError).toBeInstanceOf(RunAbortedError);
   });
 });
 

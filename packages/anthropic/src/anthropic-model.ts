@@ -1,5 +1,5 @@
-import Anthropic, { APIConnectionError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError } from '@toolsmith/core';
+import Anthropic, { APIConnectionError } from '@anthropic-ai/sdk';
+import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError } from '@toolsmith/core';
 import { assembleAnthropicStream } from './anthropic-stream';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 import { mapAnthropicError } from './map-anthropic-error';
@@ -28,7 +28,7 @@ export interface AnthropicModelOptions {
  * Function declarations go out as `input_schema` tools, `tool_use` blocks come back as function calls,
  * and tool results go back as `tool_result` blocks; with `stream: true` it reads the SSE stream and
  * assembles tool inputs from `input_json_delta` fragments. Provider failures are thrown as
- * `ProviderError` / `RateLimitError`.
+ * `ProviderError` / `RateLimitError`; an aborted `signal` cancels the HTTP request and throws `RunAbortedError`.
  *
  * @example
  * ```ts
@@ -67,7 +67,7 @@ export class AnthropicModel implements Model {
       }
     } catch (error) {
       // The SDK ends an aborted stream quietly, which would otherwise look like a cut connection.
-      if (signal?.aborted) throw error instanceof APIUserAbortError ? error : new APIUserAbortError();
+      if (signal?.aborted) throw new RunAbortedError(signal.reason);
       // Once events flow, a dropped connection means a truncated answer, not an unreachable server.
       if (streaming && error instanceof APIConnectionError) {
         throw new ProviderError('PROVIDER_RESPONSE_INVALID', `Anthropic stream was cut off mid-way: ${error.message}`, {

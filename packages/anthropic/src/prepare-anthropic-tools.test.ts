@@ -35,6 +35,6 @@ describe('prepareAnthropicTools', () => {
     const search = providerTool({ type: 'web_search_20250305', name: 'web_search', allowed_domains: ['example.com'] });
     expect(prepareAnthropicTools({ tools: [], providerTools: [search] }).tools).toEqual([search.config]);
     const foreign = { kind: 'provider-tool' as const, provider: 'openai', name: 'web_search_preview', config: {} };
-    expect(() => prepareAnthropicTools({ tools: [], providerTools: [foreign] })).toThrow(/belongs to "openai"/);
+    expect(() => prepareAnthropicTools({ tools: [], providerTools: [foreign] })).toThrow(/"web_search_preview" belongs to provider "openai"/);
   });
 });

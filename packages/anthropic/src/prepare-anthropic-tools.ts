@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { LlmRequest, ProviderError } from '@toolsmith/core';
+import { LlmRequest, selectProviderTools } from '@toolsmith/core';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 /** The `tools` and `tool_choice` request fields, as {@link prepareAnthropicTools} builds them. */
@@ -11,8 +11,7 @@ export interface AnthropicToolFields {
 /**
  * Builds `tools` (function declarations as `input_schema`, then Anthropic server tools as given) and
  * `tool_choice` (with `disable_parallel_tool_use` when parallel calls are off). Provider tools of
- * another provider are refused: Anthropic would reject them, and silently dropping one changes what the
- * agent can do.
+ * another provider are refused with `PROVIDER_TOOL_MISMATCH`.
  */
 export function prepareAnthropicTools(request: Pick<LlmRequest, 'tools' | 'providerTools' | 'toolChoice' | 'config'>): AnthropicToolFields {
   const tools: Anthropic.ToolUnion[] = request.tools.map((declaration) => ({
@@ -22,15 +21,8 @@ export function prepareAnthropicTools(request: Pick<LlmRequest, 'tools' | 'provi
     // without parameters still needs an object schema.
     input_schema: { type: 'object', properties: {}, ...declaration.parameters } as Anthropic.Tool.InputSchema,
   }));
-  for (const tool of request.providerTools ?? []) {
-    if (tool.provider !== ANTHROPIC_PROVIDER) {
-      throw new ProviderError(
-        'BAD_REQUEST',
-        `Provider tool "${tool.name}" belongs to "${tool.provider}" and cannot be sent to Anthropic; use it with a ${tool.provider} model.`,
-        { provider: ANTHROPIC_PROVIDER },
-      );
-    }
-    tools.push(tool.config as unknown as Anthropic.ToolUnion);
+  for (const config of selectProviderTools(request.providerTools, ANTHROPIC_PROVIDER, 'an Anthropic model')) {
+    tools.push(config as unknown as Anthropic.ToolUnion);
   }
   if (tools.length === 0) return {};
 

@@ -130,6 +130,8 @@ export { parseRetryAfter } from './adapter-kit/parse-retry-after';
 export type { HeaderSource } from './adapter-kit/parse-retry-after';
 export { generateCallId, stableCallId } from './adapter-kit/call-id';
 export { pairToolResults } from './adapter-kit/pair-tool-results';
+export { selectProviderTools } from './adapter-kit/select-provider-tools';
+export { SchemaRefError, inlineSchemaRefs } from './adapter-kit/schema-ref-inliner';
 
 // ── Issue 6: build-time manifest (CLI owner adds here) ──────────────────────────────────────────
 export { ManifestError } from './errors/manifest-errors';
