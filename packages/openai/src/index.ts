@@ -1,1 +1,8 @@
-export {};
+// Public API of @toolsmith/openai.
+export { OpenAIModel } from './openai-model';
+export type { OpenAIModelOptions } from './openai-model';
+export type { OpenAIApi } from './prepare-openai-tools';
+export { providerTool, OPENAI_PROVIDER } from './provider-tool';
+export type { OpenAIHostedToolConfig } from './provider-tool';
+export { StrictSchemaError } from './strict-schema-error';
+export { toStrictJsonSchema } from './to-strict-json-schema';

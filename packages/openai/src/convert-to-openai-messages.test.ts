@@ -1,0 +1,84 @@
+import { Content } from '@toolsmith/core';
+import { convertToOpenAIChatMessages, convertToOpenAIResponsesInput } from './convert-to-openai-messages';
+
+const conversation: Content[] = [
+  { role: 'user', parts: [{ text: 'Weather in Paris and Oslo?' }] },
+  {
+    role: 'model',
+    parts: [
+      { text: 'thinking…', thought: true },
+      { text: 'Checking.' },
+      { functionCall: { id: 'call_1', name: 'get_weather', args: { city: 'Paris' } } },
+      { functionCall: { id: 'call_2', name: 'get_weather', args: '{"city": "Os' } },
+    ],
+  },
+  {
+    role: 'user',
+    parts: [
+      { functionResponse: { id: 'call_2', name: 'get_weather', response: { error: { code: 'MALFORMED_ARGUMENTS', message: 'bad' } }, isError: true } },
+      { functionResponse: { id: 'call_1', name: 'get_weather', response: { temp: 21 } } },
+    ],
+  },
+  { role: 'model', parts: [{ text: 'Paris is 21°C.' }] },
+  { role: 'user', parts: [{ text: 'Thanks' }, { inlineData: { mimeType: 'image/png', data: 'AAAA' } }] },
+];
+
+describe('convertToOpenAIChatMessages', () => {
+  it('maps system, user, assistant tool calls and one tool message per call in call order', () => {
+    expect(convertToOpenAIChatMessages({ systemInstruction: 'Be brief.', contents: conversation })).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Weather in Paris and Oslo?' },
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+          { id: 'call_2', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Os' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: '{"temp":21}' },
+      { role: 'tool', tool_call_id: 'call_2', content: '{"error":{"code":"MALFORMED_ARGUMENTS","message":"bad"}}' },
+      { role: 'assistant', content: 'Paris is 21°C.' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Thanks' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+        ],
+      },
+    ]);
+  });
+
+  it('sends null content for an assistant message with only tool calls', () => {
+    const messages = convertToOpenAIChatMessages({ contents: [{ role: 'model', parts: [{ functionCall: { id: 'a', name: 'f', args: {} } }] }] });
+    expect(messages[0]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }] });
+    expect(messages[1]).toMatchObject({ role: 'tool', tool_call_id: 'a' });
+  });
+
+  it('refuses inline data OpenAI cannot take', () => {
+    expect(() =>
+      convertToOpenAIChatMessages({ contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/x-foo', data: '' } }] }] }),
+    ).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_CONTENT' }));
+  });
+});
+
+describe('convertToOpenAIResponsesInput', () => {
+  it('maps messages, function_call items and one function_call_output per call', () => {
+    expect(convertToOpenAIResponsesInput(conversation)).toEqual([
+      { role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris and Oslo?' }] },
+      { role: 'assistant', content: 'Checking.' },
+      { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+      { type: 'function_call', call_id: 'call_2', name: 'get_weather', arguments: '{"city": "Os' },
+      { type: 'function_call_output', call_id: 'call_1', output: '{"temp":21}' },
+      { type: 'function_call_output', call_id: 'call_2', output: '{"error":{"code":"MALFORMED_ARGUMENTS","message":"bad"}}' },
+      { role: 'assistant', content: 'Paris is 21°C.' },
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'Thanks' },
+          { type: 'input_image', image_url: 'data:image/png;base64,AAAA', detail: 'auto' },
+        ],
+      },
+    ]);
+  });
+});

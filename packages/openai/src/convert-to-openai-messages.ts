@@ -1,0 +1,114 @@
+import { Content, FunctionCall, InlineData, LlmRequest, Part, ToolsmithError, pairToolResults } from '@toolsmith/core';
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import type { ResponseInputContent, ResponseInputItem } from 'openai/resources/responses/responses';
+
+/**
+ * Converts the neutral conversation to Chat Completions `messages`: the system instruction first, then
+ * user and assistant messages, with exactly one `tool` message per call id right after the assistant
+ * message that made the calls (see `pairToolResults`). Model reasoning (`thought` parts) is not sent back.
+ */
+export function convertToOpenAIChatMessages(request: Pick<LlmRequest, 'systemInstruction' | 'contents'>): ChatCompletionMessageParam[] {
+  const messages: ChatCompletionMessageParam[] = [];
+  if (request.systemInstruction) messages.push({ role: 'system', content: request.systemInstruction });
+  for (const content of pairToolResults(request.contents)) {
+    if (content.role === 'model') {
+      const text = answerText(content);
+      const toolCalls: ChatCompletionMessageFunctionToolCall[] = functionCalls(content).map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: argumentsText(call) },
+      }));
+      if (!text && !toolCalls.length) continue;
+      messages.push(toolCalls.length ? { role: 'assistant', content: text || null, tool_calls: toolCalls } : { role: 'assistant', content: text });
+      continue;
+    }
+    const userParts: ChatCompletionContentPart[] = [];
+    for (const part of content.parts) {
+      if (part.functionResponse) {
+        messages.push({ role: 'tool', tool_call_id: part.functionResponse.id, content: JSON.stringify(part.functionResponse.response) });
+      } else if (part.text !== undefined && !part.thought) {
+        userParts.push({ type: 'text', text: part.text });
+      } else if (part.inlineData) {
+        userParts.push(chatInlineData(part.inlineData));
+      }
+    }
+    if (!userParts.length) continue;
+    // A lone text part goes as a plain string: the widest-supported form among compatible servers.
+    messages.push({ role: 'user', content: userParts.length === 1 && userParts[0].type === 'text' ? userParts[0].text : userParts });
+  }
+  return messages;
+}
+
+/**
+ * Converts the neutral conversation to Responses API `input` items (the system instruction goes to
+ * `instructions`, not here): messages, `function_call` items, and exactly one `function_call_output`
+ * per call id. Output item ids are not sent, so no stored reasoning item is required.
+ */
+export function convertToOpenAIResponsesInput(contents: readonly Content[]): ResponseInputItem[] {
+  const items: ResponseInputItem[] = [];
+  for (const content of pairToolResults(contents)) {
+    if (content.role === 'model') {
+      const text = answerText(content);
+      if (text) items.push({ role: 'assistant', content: text });
+      for (const call of functionCalls(content)) {
+        items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: argumentsText(call) });
+      }
+      continue;
+    }
+    const userParts: ResponseInputContent[] = [];
+    for (const part of content.parts) {
+      if (part.functionResponse) {
+        items.push({ type: 'function_call_output', call_id: part.functionResponse.id, output: JSON.stringify(part.functionResponse.response) });
+      } else if (part.text !== undefined && !part.thought) {
+        userParts.push({ type: 'input_text', text: part.text });
+      } else if (part.inlineData) {
+        userParts.push(responsesInlineData(part.inlineData));
+      }
+    }
+    if (userParts.length) items.push({ role: 'user', content: userParts });
+  }
+  return items;
+}
+
+function answerText(content: Content): string {
+  return content.parts
+    .filter((part: Part) => part.text !== undefined && !part.thought)
+    .map((part) => part.text)
+    .join('');
+}
+
+function functionCalls(content: Content): FunctionCall[] {
+  return content.parts.flatMap((part) => (part.functionCall ? [part.functionCall] : []));
+}
+
+/** OpenAI takes arguments as JSON text; raw text the model sent earlier goes back exactly as it was. */
+function argumentsText(call: FunctionCall): string {
+  return typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
+}
+
+function dataUrl(data: InlineData): string {
+  return `data:${data.mimeType};base64,${data.data}`;
+}
+
+function chatInlineData(data: InlineData): ChatCompletionContentPart {
+  if (data.mimeType.startsWith('image/')) return { type: 'image_url', image_url: { url: dataUrl(data) } };
+  if (data.mimeType === 'application/pdf') return { type: 'file', file: { filename: 'document.pdf', file_data: dataUrl(data) } };
+  throw unsupportedData(data);
+}
+
+function responsesInlineData(data: InlineData): ResponseInputContent {
+  if (data.mimeType.startsWith('image/')) return { type: 'input_image', image_url: dataUrl(data), detail: 'auto' };
+  if (data.mimeType === 'application/pdf') return { type: 'input_file', filename: 'document.pdf', file_data: dataUrl(data) };
+  throw unsupportedData(data);
+}
+
+function unsupportedData(data: InlineData): ToolsmithError {
+  return new ToolsmithError(
+    'UNSUPPORTED_CONTENT',
+    `OpenAI models cannot take inline data of type "${data.mimeType}" in a message; only images and PDF documents are supported.`,
+  );
+}

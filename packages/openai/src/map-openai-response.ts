@@ -1,0 +1,47 @@
+import { JsonSchema, LlmResponse, Part, ToolsmithError } from '@toolsmith/core';
+import type { Response, ResponseOutputItem } from 'openai/resources/responses/responses';
+import { mapOpenAIErrorCode } from './map-openai-error';
+import { mapOpenAIResponseStatus } from './map-openai-finish-reason';
+import { mapOpenAIResponsesUsage } from './map-openai-usage';
+import { toFunctionCall } from './to-function-call';
+
+/**
+ * Maps a finished Responses API response to one complete {@link LlmResponse}: message text, reasoning
+ * summaries (as `thought` parts), function calls (by `call_id`). Items of hosted tools (web search,
+ * code interpreter, …) ran at OpenAI and are not function calls; their effect is in the text.
+ * `output` may be given when it was assembled from stream events. A `failed` response throws.
+ */
+export function mapOpenAIResponse(
+  response: Pick<Response, 'status' | 'incomplete_details' | 'usage' | 'error'> & { output?: ResponseOutputItem[] },
+  strictSchemas: Map<string, JsonSchema>,
+  output: readonly ResponseOutputItem[] = response.output ?? [],
+): LlmResponse {
+  if (response.status === 'failed') throw responseFailure(response.error);
+  const parts: Part[] = [];
+  let hasCalls = false;
+  for (const item of output) {
+    if (item.type === 'message') {
+      const text = item.content.map((part) => (part.type === 'output_text' ? part.text : part.refusal)).join('');
+      if (text) parts.push({ text });
+    } else if (item.type === 'reasoning') {
+      const summary = item.summary.map((part) => part.text).join('\n');
+      if (summary) parts.push({ text: summary, thought: true });
+    } else if (item.type === 'function_call') {
+      hasCalls = true;
+      parts.push({ functionCall: toFunctionCall({ id: item.call_id, name: item.name, arguments: item.arguments }, strictSchemas.get(item.name)) });
+    }
+  }
+  const result: LlmResponse = {
+    content: { role: 'model', parts },
+    turnComplete: true,
+    finishReason: mapOpenAIResponseStatus(response.status, response.incomplete_details?.reason, hasCalls),
+  };
+  const usage = mapOpenAIResponsesUsage(response.usage);
+  if (usage) result.usage = usage;
+  return result;
+}
+
+/** The error of a `failed` response (or `response.failed` event). */
+export function responseFailure(error: Response['error'] | undefined): ToolsmithError {
+  return mapOpenAIErrorCode(error?.code, `OpenAI could not complete the response: ${error?.message ?? 'no details'}`);
+}

@@ -1,0 +1,135 @@
+import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError } from '@toolsmith/core';
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
+import type { ResponseCreateParamsBase } from 'openai/resources/responses/responses';
+import { convertToOpenAIChatMessages, convertToOpenAIResponsesInput } from './convert-to-openai-messages';
+import { mapOpenAIChatCompletion } from './map-openai-chat-completion';
+import { mapOpenAIError } from './map-openai-error';
+import { mapOpenAIResponse } from './map-openai-response';
+import { readOpenAIChatStream } from './openai-chat-stream';
+import { readOpenAIResponsesStream } from './openai-responses-stream';
+import { OpenAIApi, prepareOpenAITools } from './prepare-openai-tools';
+import { OPENAI_PROVIDER } from './provider-tool';
+
+/** Options of {@link OpenAIModel}. */
+export interface OpenAIModelOptions {
+  /** Model id, e.g. `gpt-4.1-mini` (or the name a compatible server knows, e.g. `llama3.1`). */
+  model: string;
+  /** A configured `openai` client; when given, `apiKey`, `baseURL` and `maxRetries` are ignored. */
+  client?: OpenAI;
+  /** API key; defaults to `OPENAI_API_KEY`. Not needed with a `baseURL` of a local server. */
+  apiKey?: string;
+  /** Base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp server), e.g. `http://localhost:11434/v1`. */
+  baseURL?: string;
+  /** `chat` (Chat Completions, the default; what compatible servers speak) or `responses` (Responses API, hosted tools). */
+  api?: OpenAIApi;
+  /**
+   * Strict mode (default `true`): OpenAI enforces each tool's schema. Schemas strict mode cannot express
+   * are refused when the model first sees them; `false` sends every schema as is, not enforced.
+   */
+  strict?: boolean;
+  /** Allow several function calls in one response (`parallel_tool_calls`); unset leaves the provider default. */
+  parallelToolCalls?: boolean;
+  /** SDK retries of 408/409/429/5xx and connection errors (the SDK's default is 2). */
+  maxRetries?: number;
+}
+
+/**
+ * A {@link Model} on OpenAI's Chat Completions or Responses API through the official `openai` SDK,
+ * also usable with any OpenAI-compatible server through `baseURL`. Derives OpenAI's strict-mode schema
+ * dialect from each tool's canonical schema and maps OpenAI's errors to `ProviderError` /
+ * `RateLimitError`.
+ *
+ * @example
+ * ```ts
+ * const model = new OpenAIModel({ model: 'gpt-4.1-mini' });                       // OPENAI_API_KEY
+ * const local = new OpenAIModel({ model: 'llama3.1', baseURL: 'http://localhost:11434/v1', strict: false });
+ * const hosted = new OpenAIModel({ model: 'gpt-4.1', api: 'responses' });           // for providerTool(...)
+ * ```
+ */
+export class OpenAIModel implements Model {
+  readonly provider = OPENAI_PROVIDER;
+  readonly modelName: string;
+  readonly api: OpenAIApi;
+  private readonly client: OpenAI;
+  private readonly strict: boolean;
+  private readonly parallelToolCalls?: boolean;
+
+  constructor(options: OpenAIModelOptions) {
+    this.modelName = options.model;
+    this.api = options.api ?? 'chat';
+    this.strict = options.strict ?? true;
+    this.parallelToolCalls = options.parallelToolCalls;
+    this.client = options.client ?? createClient(options);
+  }
+
+  /** Sends the request; see {@link Model.generate}. Throws `StrictSchemaError`, `ProviderError`, `RateLimitError` or `RunAbortedError`. */
+  async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
+    const { signal, stream = false } = options;
+    if (signal?.aborted) throw new RunAbortedError(signal.reason);
+    const prepared = prepareOpenAITools({ request, api: this.api, strict: this.strict, parallelToolCalls: this.parallelToolCalls });
+    const model = request.model ?? this.modelName;
+    const config = request.config ?? {};
+    let streamStarted = false;
+    try {
+      if (this.api === 'chat') {
+        const body: ChatCompletionCreateParamsBase = { model, messages: convertToOpenAIChatMessages(request) };
+        if (prepared.tools) body.tools = prepared.tools as ChatCompletionCreateParamsBase['tools'];
+        if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice as ChatCompletionCreateParamsBase['tool_choice'];
+        if (prepared.parallelToolCalls !== undefined) body.parallel_tool_calls = prepared.parallelToolCalls;
+        if (config.temperature !== undefined) body.temperature = config.temperature;
+        if (config.topP !== undefined) body.top_p = config.topP;
+        if (config.maxOutputTokens !== undefined) body.max_completion_tokens = config.maxOutputTokens;
+        if (config.stopSequences?.length) body.stop = config.stopSequences;
+        if (stream) {
+          const chunks = await this.client.chat.completions.create(
+            { ...body, stream: true, stream_options: { include_usage: true } },
+            { signal },
+          );
+          streamStarted = true;
+          for await (const response of readOpenAIChatStream(chunks, prepared.strictSchemas)) {
+            if (response.turnComplete && signal?.aborted) break;
+            yield response;
+          }
+        } else {
+          const completion = await this.client.chat.completions.create({ ...body, stream: false }, { signal });
+          yield mapOpenAIChatCompletion(completion, prepared.strictSchemas);
+        }
+      } else {
+        const body: ResponseCreateParamsBase = { model, input: convertToOpenAIResponsesInput(request.contents) };
+        if (request.systemInstruction) body.instructions = request.systemInstruction;
+        if (prepared.tools) body.tools = prepared.tools as ResponseCreateParamsBase['tools'];
+        if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice as ResponseCreateParamsBase['tool_choice'];
+        if (prepared.parallelToolCalls !== undefined) body.parallel_tool_calls = prepared.parallelToolCalls;
+        if (config.temperature !== undefined) body.temperature = config.temperature;
+        if (config.topP !== undefined) body.top_p = config.topP;
+        if (config.maxOutputTokens !== undefined) body.max_output_tokens = config.maxOutputTokens;
+        if (stream) {
+          const events = await this.client.responses.create({ ...body, stream: true }, { signal });
+          streamStarted = true;
+          yield* readOpenAIResponsesStream(events, prepared.strictSchemas);
+        } else {
+          const response = await this.client.responses.create({ ...body, stream: false }, { signal });
+          yield mapOpenAIResponse(response, prepared.strictSchemas);
+        }
+      }
+    } catch (error) {
+      throw mapOpenAIError(error, { signal, streamStarted });
+    }
+    // The SDK ends a stream quietly when its signal aborts; the caller must still learn it was cut short.
+    if (signal?.aborted) throw new RunAbortedError(signal.reason);
+  }
+}
+
+function createClient(options: OpenAIModelOptions): OpenAI {
+  // Local OpenAI-compatible servers accept any key; the SDK refuses to start without one.
+  const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? (options.baseURL ? 'not-needed' : undefined);
+  if (!apiKey) {
+    throw new ProviderError(
+      'AUTHENTICATION_FAILED',
+      'No OpenAI API key: pass `apiKey` to OpenAIModel or set OPENAI_API_KEY (a `baseURL` of a local server needs none).',
+      { provider: OPENAI_PROVIDER },
+    );
+  }
+  return new OpenAI({ apiKey, baseURL: options.baseURL, maxRetries: options.maxRetries });
+}

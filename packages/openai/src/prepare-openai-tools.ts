@@ -1,0 +1,94 @@
+import { FunctionDeclaration, JsonSchema, LlmRequest, ToolsmithError } from '@toolsmith/core';
+import type { ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
+import type { Tool as ResponsesTool, ToolChoiceFunction, ToolChoiceOptions } from 'openai/resources/responses/responses';
+import { OPENAI_PROVIDER } from './provider-tool';
+import { toStrictJsonSchema } from './to-strict-json-schema';
+
+/** Which OpenAI API a model talks to. */
+export type OpenAIApi = 'chat' | 'responses';
+
+/** Input of {@link prepareOpenAITools}. */
+export interface PrepareOpenAIToolsInput<A extends OpenAIApi> {
+  request: Pick<LlmRequest, 'tools' | 'providerTools' | 'toolChoice' | 'config'>;
+  api: A;
+  strict: boolean;
+  /** The model's default; `request.config.parallelToolCalls` overrides it. */
+  parallelToolCalls?: boolean;
+}
+
+/** The tool-related request fields for one OpenAI API. */
+export interface PreparedOpenAITools<A extends OpenAIApi> {
+  tools?: A extends 'chat' ? ChatCompletionTool[] : ResponsesTool[];
+  toolChoice?: A extends 'chat' ? ChatCompletionToolChoiceOption : ToolChoiceOptions | ToolChoiceFunction;
+  parallelToolCalls?: boolean;
+  /** Canonical schemas of the tools sent in strict mode, by name, for mapping `null` back to "absent". */
+  strictSchemas: Map<string, JsonSchema>;
+}
+
+/**
+ * Turns the request's function declarations and provider tools into OpenAI's `tools`, `tool_choice`
+ * and `parallel_tool_calls`. In strict mode each schema goes through {@link toStrictJsonSchema} (once per
+ * schema object; a schema strict mode cannot express throws `StrictSchemaError`); otherwise the
+ * canonical schema is sent as is. `strict` is always sent explicitly. Provider tools are passed through
+ * on the Responses API and refused on Chat Completions and when they belong to another provider.
+ */
+export function prepareOpenAITools<A extends OpenAIApi>(input: PrepareOpenAIToolsInput<A>): PreparedOpenAITools<A> {
+  const { request, api, strict } = input;
+  const strictSchemas = new Map<string, JsonSchema>();
+  const tools: Array<ChatCompletionTool | ResponsesTool> = [];
+
+  for (const declaration of request.tools) {
+    const parameters = strict ? cachedStrictSchema(declaration) : nonStrictSchema(declaration.parameters);
+    if (strict) strictSchemas.set(declaration.name, declaration.parameters);
+    tools.push(
+      api === 'chat'
+        ? { type: 'function', function: { name: declaration.name, description: declaration.description, parameters, strict } }
+        : { type: 'function', name: declaration.name, description: declaration.description, parameters, strict },
+    );
+  }
+
+  for (const providerTool of request.providerTools ?? []) {
+    if (providerTool.provider !== OPENAI_PROVIDER) {
+      throw new ToolsmithError(
+        'PROVIDER_TOOL_MISMATCH',
+        `Provider tool "${providerTool.name}" belongs to provider "${providerTool.provider}" and cannot be used with an OpenAI model. ` +
+          'Use a model of that provider for this agent, or remove the tool.',
+      );
+    }
+    if (api === 'chat') {
+      throw new ToolsmithError(
+        'PROVIDER_TOOL_UNSUPPORTED',
+        `OpenAI's hosted tool "${providerTool.name}" needs the Responses API; Chat Completions cannot run hosted tools. ` +
+          "Create the model with `new OpenAIModel({ ..., api: 'responses' })`.",
+      );
+    }
+    tools.push(providerTool.config as unknown as ResponsesTool);
+  }
+
+  if (!tools.length) return { strictSchemas };
+  const parallelToolCalls = request.config?.parallelToolCalls ?? input.parallelToolCalls;
+  const prepared: PreparedOpenAITools<OpenAIApi> = { tools: tools as ChatCompletionTool[], strictSchemas };
+  if (parallelToolCalls !== undefined) prepared.parallelToolCalls = parallelToolCalls;
+  const choice = request.toolChoice;
+  if (choice !== undefined) {
+    if (typeof choice === 'string') prepared.toolChoice = choice;
+    else prepared.toolChoice = api === 'chat' ? { type: 'function', function: { name: choice.name } } : { type: 'function', name: choice.name };
+  }
+  return prepared as PreparedOpenAITools<A>;
+}
+
+const strictCache = new WeakMap<JsonSchema, Map<string, JsonSchema>>();
+
+function cachedStrictSchema(declaration: FunctionDeclaration): JsonSchema {
+  let byName = strictCache.get(declaration.parameters);
+  if (!byName) strictCache.set(declaration.parameters, (byName = new Map()));
+  let schema = byName.get(declaration.name);
+  if (!schema) byName.set(declaration.name, (schema = toStrictJsonSchema(declaration.name, declaration.parameters)));
+  return schema;
+}
+
+/** Non-strict: the canonical schema, with `properties: {}` for a tool without parameters (OpenAI expects it). */
+function nonStrictSchema(schema: JsonSchema): JsonSchema {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest.properties === undefined ? { ...rest, type: 'object', properties: {} } : rest;
+}
