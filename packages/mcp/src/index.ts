@@ -9,3 +9,10 @@ export type { McpRemoteTool } from './mcp-tool';
 // ── Errors ──────────────────────────────────────────────────────────────────────────────────────
 export { McpConfirmationUnsupportedError, McpConnectionError, McpToolError } from './mcp-errors';
 export type { McpConnectionErrorCode } from './mcp-errors';
+
+// ── Serve Toolsmith tools over MCP ──────────────────────────────────────────────────────────────
+export { serveMcp } from './serve-mcp';
+export type { McpServerHandle, ServeMcpHttpOptions, ServeMcpOptions } from './serve-mcp';
+export type { ServedTools } from './resolve-served-tools';
+export { reportMcpProgress } from './report-mcp-progress';
+export type { McpProgress } from './report-mcp-progress';

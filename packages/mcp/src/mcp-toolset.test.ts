@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import { McpToolset } from './mcp-toolset';
 import { McpConnectionError } from './mcp-errors';
 import { startFixtureHttpServer } from './__fixtures__/http-fixture-server';
+import { sourceProcessArgs } from './__fixtures__/source-process';
 import { callThrough, errorCode, toolContext } from './__fixtures__/tool-harness';
 
 const fixtures = join(__dirname, '__fixtures__');
-const tsNode = ['-r', 'ts-node/register/transpile-only'];
-const stdioServer = (file: string) => ({ command: process.execPath, args: [...tsNode, join(fixtures, file)], stderr: 'ignore' as const });
+const stdioServer = (file: string) => ({ command: process.execPath, args: sourceProcessArgs(file), stderr: 'ignore' as const });
 
 function isAlive(pid: number): boolean {
   try {

@@ -1,0 +1,74 @@
+import { BaseTool, JsonSchema, ToolContext } from '@toolsmith/core';
+import { reportMcpProgress } from '../report-mcp-progress';
+
+/** Hand-written tools served by `serveMcp` in the tests. */
+class CountVisitsTool extends BaseTool {
+  readonly name = 'count_visits';
+  readonly description = 'Counts calls in this session, for this user and for the app.';
+  readonly parameters: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };
+
+  run(_args: Record<string, unknown>, context: ToolContext) {
+    const next = (key: string) => {
+      const value = (context.state.get<number>(key) ?? 0) + 1;
+      context.state.set(key, value);
+      return value;
+    };
+    return { session: next('visits'), user: next('user:visits'), app: next('app:visits'), sessionId: context.sessionId };
+  }
+}
+
+/** Deletes nothing, but only after the user confirmed; records that it ran. */
+export class DangerousTool extends BaseTool {
+  readonly name = 'delete_everything';
+  readonly description = 'Deletes everything (asks first).';
+  readonly parameters: JsonSchema = { type: 'object', properties: { scope: { type: 'string' } }, required: ['scope'] };
+  override readonly requireConfirmation = true;
+  runs = 0;
+
+  run(args: Record<string, unknown>, context: ToolContext) {
+    this.runs++;
+    return { deleted: args.scope, confirmed: context.toolConfirmation?.confirmed ?? false };
+  }
+}
+
+class SlowExportTool extends BaseTool {
+  readonly name = 'slow_export';
+  readonly description = 'Exports a table slowly.';
+  readonly parameters: JsonSchema = { type: 'object', properties: { pages: { type: 'integer', minimum: 1 } }, required: ['pages'] };
+  override readonly isLongRunning = true;
+
+  async run(args: Record<string, unknown>, context: ToolContext) {
+    const pages = args.pages as number;
+    await new Promise((resolve) => setTimeout(resolve, 120)); // long enough for a heartbeat or two
+    for (let page = 1; page <= pages; page++) {
+      await reportMcpProgress(context, { progress: page, total: pages, message: `page ${page}` });
+    }
+    return { status: 'done', pages };
+  }
+}
+
+class WeatherTool extends BaseTool {
+  readonly name = 'get_weather';
+  readonly description = 'Retrieves the current weather report for a city.';
+  readonly parameters: JsonSchema = {
+    type: 'object',
+    properties: { city: { type: 'string', description: 'City name' }, unit: { enum: ['celsius', 'fahrenheit'] } },
+    required: ['city'],
+    additionalProperties: false,
+  };
+
+  run(args: Record<string, unknown>) {
+    if (args.city === 'Atlantis') throw new Error('no weather data for Atlantis');
+    return { city: args.city, report: `Sunny in ${String(args.city)}`, unit: args.unit ?? 'celsius' };
+  }
+}
+
+/** A fresh set of the test tools. */
+export function createServedTestTools() {
+  return {
+    weather: new WeatherTool(),
+    counter: new CountVisitsTool(),
+    dangerous: new DangerousTool(),
+    slowExport: new SlowExportTool(),
+  };
+}

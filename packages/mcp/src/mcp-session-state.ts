@@ -1,0 +1,48 @@
+import { State, StatePrefix } from '@toolsmith/core';
+
+/**
+ * Session state of tools served over MCP, kept in memory for the life of the server: `app:` keys are
+ * shared by every session, `user:` keys by the sessions of one user, other keys belong to one MCP
+ * session, and `temp:` keys last for one call only.
+ */
+export class McpSessionState {
+  private readonly app: Record<string, unknown> = {};
+  private readonly users = new Map<string, Record<string, unknown>>();
+  private readonly sessions = new Map<string, Record<string, unknown>>();
+
+  /** A fresh `State` view for one call; its writes go to `delta` until {@link apply} stores them. */
+  view(userId: string, sessionId: string, delta: Record<string, unknown>): State {
+    return new State({ ...this.app, ...this.user(userId), ...this.session(sessionId) }, delta);
+  }
+
+  /** Stores a call's state delta with the scope rules above (`null` deletes). */
+  apply(userId: string, sessionId: string, delta: Record<string, unknown>): void {
+    for (const [key, value] of Object.entries(delta)) {
+      if (key.startsWith(StatePrefix.TEMP)) continue;
+      const scope = key.startsWith(StatePrefix.APP)
+        ? this.app
+        : key.startsWith(StatePrefix.USER)
+          ? this.user(userId)
+          : this.session(sessionId);
+      if (value === null) delete scope[key];
+      else scope[key] = value;
+    }
+  }
+
+  /** Forgets a session's own keys (when the MCP session ends). */
+  endSession(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
+  private user(userId: string): Record<string, unknown> {
+    let values = this.users.get(userId);
+    if (!values) this.users.set(userId, (values = {}));
+    return values;
+  }
+
+  private session(sessionId: string): Record<string, unknown> {
+    let values = this.sessions.get(sessionId);
+    if (!values) this.sessions.set(sessionId, (values = {}));
+    return values;
+  }
+}

@@ -1,0 +1,139 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpServerHandle, serveMcp } from './serve-mcp';
+import { createServedTestTools } from './__fixtures__/served-tools';
+import { sourceProcessArgs } from './__fixtures__/source-process';
+
+
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+const errorCodeOf = (result: CallToolResult) => (result.structuredContent?.error as { code?: string } | undefined)?.code;
+
+describe('serveMcp over stdio (a real child process, the SDK client)', () => {
+  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+
+  beforeAll(async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: sourceProcessArgs('serve-stdio-fixture.ts'),
+      stderr: 'ignore',
+    });
+    await client.connect(transport);
+  });
+  afterAll(() => client.close());
+
+  it('lists the tools with their canonical schemas and declarations', async () => {
+    const { tools } = await client.listTools();
+    const tool = createServedTestTools();
+    expect(tools.map((t) => t.name)).toEqual(['get_weather', 'count_visits', 'delete_everything', 'slow_export']);
+    expect(tools[0]).toMatchObject({ description: tool.weather.description, inputSchema: tool.weather.parameters });
+    // The long-running note of the declaration travels with the description.
+    expect(tools[3].description).toBe(tool.slowExport.declaration().description);
+    expect(client.getServerVersion()).toMatchObject({ name: 'served-fixture' });
+  });
+
+  it('runs a tool and answers with structured content and the same JSON as text', async () => {
+    const result = await call(client, 'get_weather', { city: 'Paris' });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ city: 'Paris', report: 'Sunny in Paris', unit: 'celsius' });
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+  });
+
+  it('validates arguments with the same validator as the runner', async () => {
+    const result = await call(client, 'get_weather', { city: 7, extra: true });
+    expect(result.isError).toBe(true);
+    expect(errorCodeOf(result)).toBe('INVALID_ARGUMENTS');
+    expect((result.content[0] as { text: string }).text).toContain('"city" must be string');
+  });
+
+  it('reports thrown errors and unknown tools as error results', async () => {
+    const thrown = await call(client, 'get_weather', { city: 'Atlantis' });
+    expect(errorCodeOf(thrown)).toBe('TOOL_EXECUTION_FAILED');
+    expect((thrown.content[0] as { text: string }).text).toBe('Tool "get_weather" failed: no weather data for Atlantis');
+    expect(errorCodeOf(await call(client, 'nope'))).toBe('TOOL_NOT_FOUND');
+  });
+
+  it('refuses a tool that needs confirmation when the client has no elicitation', async () => {
+    const result = await call(client, 'delete_everything', { scope: 'all' });
+    expect(errorCodeOf(result)).toBe('MCP_CONFIRMATION_UNSUPPORTED');
+    expect((result.content[0] as { text: string }).text).toContain('does not support elicitation');
+  });
+});
+
+describe('serveMcp over Streamable HTTP on 127.0.0.1', () => {
+  let tools: ReturnType<typeof createServedTestTools>;
+  let server: McpServerHandle;
+  const clients: Client[] = [];
+
+  beforeEach(async () => {
+    tools = createServedTestTools();
+    server = await serveMcp({ tools: Object.values(tools), transport: { http: { port: 0 } }, progressIntervalMs: 40 });
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    await server.close();
+  });
+
+  async function connect(answer?: (message: string) => { action: 'accept' | 'decline'; content?: { confirmed: boolean } }) {
+    const client = new Client({ name: 'http-test', version: '1.0.0' }, answer ? { capabilities: { elicitation: {} } } : {});
+    if (answer) client.setRequestHandler(ElicitRequestSchema, async (request) => answer(request.params.message));
+    await client.connect(new StreamableHTTPClientTransport(server.url!));
+    clients.push(client);
+    return client;
+  }
+
+  it('serves at the returned URL', async () => {
+    expect(server.url!.href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = await connect();
+    expect((await call(client, 'get_weather', { city: 'Oslo', unit: 'fahrenheit' })).structuredContent).toMatchObject({ unit: 'fahrenheit' });
+  });
+
+  it('keeps state per MCP session, per user and per app', async () => {
+    const first = await connect();
+    const second = await connect();
+    await call(first, 'count_visits');
+    const again = (await call(first, 'count_visits')).structuredContent;
+    const other = (await call(second, 'count_visits')).structuredContent;
+    expect(again).toMatchObject({ session: 2, app: 2 });
+    expect(other).toMatchObject({ session: 1, app: 3 });
+    expect(other!.sessionId).not.toBe(again!.sessionId);
+    // No auth: every client is the same user.
+    expect(other!.user).toBe(3);
+  });
+
+  it('asks for confirmation through elicitation and runs the tool once approved', async () => {
+    const asked: string[] = [];
+    const client = await connect((message) => {
+      asked.push(message);
+      return { action: 'accept', content: { confirmed: true } };
+    });
+    const result = await call(client, 'delete_everything', { scope: 'tmp' });
+    expect(result.structuredContent).toEqual({ deleted: 'tmp', confirmed: true });
+    expect(asked).toEqual(['Please approve or reject the call to tool "delete_everything".']);
+    expect(tools.dangerous.runs).toBe(1);
+  });
+
+  it('does not run the tool when the user declines', async () => {
+    const client = await connect(() => ({ action: 'decline' }));
+    const result = await call(client, 'delete_everything', { scope: 'all' });
+    expect(errorCodeOf(result)).toBe('TOOL_CALL_REJECTED');
+    expect(tools.dangerous.runs).toBe(0);
+  });
+
+  it('sends progress notifications for long-running tools', async () => {
+    const client = await connect();
+    const updates: Array<{ progress: number; total?: number; message?: string }> = [];
+    const result = (await client.callTool({ name: 'slow_export', arguments: { pages: 2 } }, undefined, {
+      onprogress: (update) => updates.push(update),
+    })) as CallToolResult;
+    expect(result.structuredContent).toEqual({ status: 'done', pages: 2 });
+    expect(updates[0]).toEqual({ progress: 0, message: 'started' });
+    expect(updates.some((update) => update.message?.startsWith('still running'))).toBe(true);
+    expect(updates.slice(-2).map((update) => update.message)).toEqual(['page 1', 'page 2']);
+    const values = updates.map((update) => update.progress);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+  });
+});

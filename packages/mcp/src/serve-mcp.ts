@@ -1,0 +1,105 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { isToolset } from '@toolsmith/core';
+import { McpSessionState } from './mcp-session-state';
+import { createMcpToolServer } from './mcp-tool-server';
+import { ServedTools, resolveServedTools } from './resolve-served-tools';
+import { startStreamableHttpEndpoint } from './streamable-http-endpoint';
+
+/** Where {@link serveMcp} listens for Streamable HTTP. */
+export interface ServeMcpHttpOptions {
+  /** `0` picks a free port (read it from {@link McpServerHandle.url}). */
+  port: number;
+  /** Default `127.0.0.1` (local only); use `0.0.0.0` to accept other hosts. */
+  host?: string;
+  /** URL path of the endpoint. Default `/mcp`. */
+  path?: string;
+}
+
+/** Options of {@link serveMcp}. */
+export interface ServeMcpOptions {
+  /** What to serve: `@Toolset` classes, toolset instances and tools. */
+  tools: readonly ServedTools[];
+  /** `stdio` (this process's stdin/stdout) or Streamable HTTP. */
+  transport: 'stdio' | { http: ServeMcpHttpOptions };
+  /** Server name announced to clients; also the tool contexts' `appName` and `agentName`. Default `toolsmith`. */
+  name?: string;
+  /** Server version announced to clients. Default `0.1.0`. */
+  version?: string;
+  /** Instructions announced to clients (how to use these tools). */
+  instructions?: string;
+  /** Interval of the "still running" progress notifications of long-running tools. Default 5 000 ms. */
+  progressIntervalMs?: number;
+  /** How long to wait for the user's answer to a confirmation. Default 10 minutes. */
+  confirmationTimeoutMs?: number;
+}
+
+/** A running MCP server started by {@link serveMcp}. */
+export interface McpServerHandle {
+  /** The endpoint of an HTTP server, e.g. `http://127.0.0.1:41234/mcp`; undefined for stdio. */
+  readonly url?: URL;
+  /** Stops serving: ends every session, stops listening and closes the served toolsets. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves Toolsmith tools as an MCP server over stdio or Streamable HTTP, with the same schemas,
+ * validation and executor as the runner. The MCP session is each call's session (its state lives as
+ * long as the server); a tool that needs confirmation asks the user through MCP elicitation (and is
+ * refused where the client cannot ask); long-running tools send progress notifications.
+ *
+ * @example
+ * ```ts
+ * const server = await serveMcp({ tools: [weatherTool], transport: { http: { port: 3000 } } });
+ * console.log(`MCP endpoint: ${server.url}`);
+ * ```
+ */
+export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandle> {
+  const resolveTools = await resolveServedTools(options.tools);
+  const state = new McpSessionState();
+  const name = options.name ?? 'toolsmith';
+  const createServer = () =>
+    createMcpToolServer({
+      name,
+      version: options.version ?? '0.1.0',
+      appName: name,
+      instructions: options.instructions,
+      resolveTools,
+      state,
+      progressIntervalMs: options.progressIntervalMs ?? 5000,
+      confirmationTimeoutMs: options.confirmationTimeoutMs ?? 600_000,
+    });
+  const closeToolsets = async () => {
+    await Promise.all(options.tools.filter(isToolset).map((toolset) => toolset.close?.()));
+  };
+
+  if (options.transport === 'stdio') {
+    const server = createServer();
+    await server.connect(new StdioServerTransport());
+    return {
+      close: async () => {
+        await server.close();
+        await closeToolsets();
+      },
+    };
+  }
+
+  const endpoint = await startStreamableHttpEndpoint({
+    ...options.transport.http,
+    connectSession: async (transport) => {
+      await createServer().connect(transport);
+      // `connect` chained the endpoint's handler into `onclose`; the session's own keys go with it too.
+      const connectedOnClose = transport.onclose;
+      transport.onclose = () => {
+        connectedOnClose?.();
+        if (transport.sessionId) state.endSession(transport.sessionId);
+      };
+    },
+  });
+  return {
+    url: endpoint.url,
+    close: async () => {
+      await endpoint.close();
+      await closeToolsets();
+    },
+  };
+}
