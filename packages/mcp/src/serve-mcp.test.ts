@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -89,6 +90,23 @@ describe('serveMcp over Streamable HTTP on 127.0.0.1', () => {
     expect(server.url!.href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = await connect();
     expect((await call(client, 'get_weather', { city: 'Oslo', unit: 'fahrenheit' })).structuredContent).toMatchObject({ unit: 'fahrenheit' });
+  });
+
+  it('refuses requests addressed to a non-loopback host name (DNS rebinding)', async () => {
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(
+        server.url!,
+        { method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      request.on('error', reject);
+      request.end(JSON.stringify(initialize));
+    });
+    expect(status).toBe(403);
   });
 
   it('keeps state per MCP session, per user and per app', async () => {

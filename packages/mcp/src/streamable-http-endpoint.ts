@@ -33,7 +33,9 @@ export interface StreamableHttpEndpoint {
  */
 export async function startStreamableHttpEndpoint(options: StreamableHttpEndpointOptions): Promise<StreamableHttpEndpoint> {
   const path = options.path ?? '/mcp';
+  const bindHost = options.host ?? '127.0.0.1';
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let loopbackHosts: string[] | undefined;
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) {
@@ -53,6 +55,9 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
     }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // A server bound to loopback only answers requests addressed to loopback names, so a web page
+      // cannot reach it through DNS rebinding.
+      ...(loopbackHosts ? { enableDnsRebindingProtection: true, allowedHosts: loopbackHosts } : {}),
       onsessioninitialized: (id) => {
         sessions.set(id, transport);
       },
@@ -73,8 +78,11 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
       else response.end();
     });
   });
-  await listen(server, options.host ?? '127.0.0.1', options.port);
+  await listen(server, bindHost, options.port);
   const address = server.address() as AddressInfo;
+  if (LOOPBACK.has(bindHost)) {
+    loopbackHosts = ['127.0.0.1', 'localhost', '[::1]'].flatMap((name) => [name, `${name}:${address.port}`]);
+  }
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   const closeSessions = async () => {
@@ -92,6 +100,8 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
     },
   };
 }
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 function header(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
