@@ -1,6 +1,6 @@
 import { Part } from '../model/content';
 import { ArtifactLocation, ArtifactService } from './artifact-service';
-import { artifactScope } from './artifact-scope';
+import { artifactScope, checkSegment } from './artifact-scope';
 
 /** Keeps artifact versions in process memory. Versions count from 0. For tests and demos. */
 export class InMemoryArtifactService implements ArtifactService {
@@ -8,6 +8,7 @@ export class InMemoryArtifactService implements ArtifactService {
   private readonly artifacts = new Map<string, Map<string, Part[]>>();
 
   async saveArtifact(request: ArtifactLocation & { artifact: Part }): Promise<number> {
+    checkSegment('filename', request.filename);
     const scope = artifactScope(request);
     let files = this.artifacts.get(scope);
     if (!files) this.artifacts.set(scope, (files = new Map()));

@@ -1,0 +1,143 @@
+import { LlmAgent } from '../agents/llm-agent';
+import { Plugin } from '../agents/plugin';
+import { ProviderError } from '../errors/provider-errors';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ScriptedModel } from '../testing/scripted-model';
+import { FnTool, collect, weatherTool } from './__fixtures__/test-tools';
+import { Runner } from './runner';
+
+const callWeather = { calls: [{ id: 'c1', name: 'getWeather', args: { city: 'Paris' } }] };
+
+describe('Runner: callbacks and plugins', () => {
+  it('runs plugins before agent callbacks, in order, for every hook', async () => {
+    const order: string[] = [];
+    const trace = (who: string): Plugin => ({
+      name: who,
+      beforeModel: () => void order.push(`${who}.beforeModel`),
+      afterModel: () => void order.push(`${who}.afterModel`),
+      beforeTool: () => void order.push(`${who}.beforeTool`),
+      afterTool: () => void order.push(`${who}.afterTool`),
+    });
+    const model = new ScriptedModel([callWeather, 'done']);
+    const agent = new LlmAgent({ name: 'root', model, tools: [weatherTool()], callbacks: trace('agent') });
+    const runner = new Runner({ appName: 'app', agent, plugins: [trace('p1'), trace('p2')] });
+
+    await collect(runner, 'hi');
+
+    expect(order.slice(0, 10)).toEqual([
+      'p1.beforeModel', 'p2.beforeModel', 'agent.beforeModel',
+      'p1.afterModel', 'p2.afterModel', 'agent.afterModel',
+      'p1.beforeTool', 'p2.beforeTool', 'agent.beforeTool',
+      'p1.afterTool',
+    ]);
+  });
+
+  it('skips the tool when a beforeTool callback returns a value (later callbacks do not run)', async () => {
+    const tool = new FnTool('getWeather', () => {
+      throw new Error('must not run');
+    });
+    const later = jest.fn();
+    const model = new ScriptedModel([callWeather, 'cached']);
+    const plugin: Plugin = { name: 'cache', beforeTool: ({ args }) => ({ cached: true, city: args.city }) };
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [tool], callbacks: { beforeTool: later } }), plugins: [plugin] });
+
+    const events = await collect(runner, 'hi');
+
+    expect(events[1].functionResponses()[0].response).toEqual({ cached: true, city: 'Paris' });
+    expect(later).not.toHaveBeenCalled();
+  });
+
+  it('lets afterTool replace a response', async () => {
+    const model = new ScriptedModel([callWeather, 'ok']);
+    const agent = new LlmAgent({
+      name: 'root', model, tools: [weatherTool()],
+      callbacks: { afterTool: ({ response }) => ({ ...response, redacted: true }) },
+    });
+    const events = await collect(new Runner({ appName: 'app', agent }), 'hi');
+    expect(events[1].functionResponses()[0].response).toEqual({ status: 'success', report: 'Sunny in Paris', redacted: true });
+  });
+
+  it('recovers a thrown tool error through onToolError', async () => {
+    const tool = new FnTool('getWeather', () => {
+      throw new Error('weather service down');
+    });
+    const seen: string[] = [];
+    const model = new ScriptedModel([callWeather, 'Sorry, using a fallback.']);
+    const agent = new LlmAgent({
+      name: 'root', model, tools: [tool],
+      callbacks: {
+        onToolError: ({ error }) => {
+          seen.push(error.code, error.message);
+          return { status: 'fallback', report: 'probably sunny' };
+        },
+      },
+    });
+
+    const events = await collect(new Runner({ appName: 'app', agent }), 'hi');
+
+    expect(seen).toEqual(['TOOL_EXECUTION_FAILED', 'Tool "getWeather" failed: weather service down']);
+    const response = events[1].functionResponses()[0];
+    expect(response.isError).toBeUndefined();
+    expect(response.response).toEqual({ status: 'fallback', report: 'probably sunny' });
+  });
+
+  it('uses a beforeModel response instead of calling the model, and its state writes land on the event', async () => {
+    const model = new ScriptedModel([]);
+    const agent = new LlmAgent({
+      name: 'root', model,
+      callbacks: {
+        beforeModel: ({ context, request }) => {
+          context.state.set('guarded', true);
+          return request.contents.length > 0 ? { content: { role: 'model', parts: [{ text: 'blocked' }] } } : undefined;
+        },
+      },
+    });
+    const sessionService = new InMemorySessionService();
+
+    const events = await collect(new Runner({ appName: 'app', agent, sessionService }), 'bad words');
+
+    expect(model.callCount).toBe(0);
+    expect(events[0].text()).toBe('blocked');
+    expect(events[0].actions.stateDelta).toEqual({ guarded: true });
+    expect((await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!.state.guarded).toBe(true);
+  });
+
+  it('lets afterModel replace the model response', async () => {
+    const agent = new LlmAgent({
+      name: 'root', model: new ScriptedModel(['raw']),
+      callbacks: { afterModel: ({ response }) => ({ ...response, content: { role: 'model', parts: [{ text: 'edited' }] } }) },
+    });
+    const events = await collect(new Runner({ appName: 'app', agent }), 'hi');
+    expect(events[0].text()).toBe('edited');
+  });
+
+  it('recovers a model error through onModelError (plugin first)', async () => {
+    const model = new ScriptedModel([new ProviderError('SERVER_ERROR', 'upstream 503', { provider: 'scripted', statusCode: 503 })]);
+    const agentHandler = jest.fn();
+    const plugin: Plugin = {
+      name: 'fallback',
+      onModelError: ({ error }) => ({ content: { role: 'model', parts: [{ text: `fallback after ${error.code}` }] } }),
+    };
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, callbacks: { onModelError: agentHandler } }), plugins: [plugin] });
+
+    const events = await collect(runner, 'hi');
+
+    expect(events).toHaveLength(1);
+    expect(events[0].text()).toBe('fallback after SERVER_ERROR');
+    expect(agentHandler).not.toHaveBeenCalled();
+  });
+
+  it('turns a throwing callback into an error event, not a rejected iterator', async () => {
+    const agent = new LlmAgent({
+      name: 'root', model: new ScriptedModel(['x']),
+      callbacks: {
+        beforeModel: () => {
+          throw new Error('bug in callback');
+        },
+      },
+    });
+    const events = await collect(new Runner({ appName: 'app', agent }), 'hi');
+    expect(events.at(-1)!.errorCode).toBe('INTERNAL_ERROR');
+    expect(events.at(-1)!.errorMessage).toContain('bug in callback');
+  });
+});

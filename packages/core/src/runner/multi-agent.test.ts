@@ -1,0 +1,143 @@
+import { LlmAgent } from '../agents/llm-agent';
+import { LoopAgent } from '../agents/loop-agent';
+import { SequentialAgent } from '../agents/sequential-agent';
+import { AgentTool } from '../builtins/agent-tool';
+import { exitLoop } from '../builtins/exit-loop';
+import { TRANSFER_TO_AGENT } from '../builtins/transfer-to-agent';
+import { AgentConfigError } from '../errors/agent-config-error';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ScriptedModel } from '../testing/scripted-model';
+import { FnTool, collect } from './__fixtures__/test-tools';
+import { Runner } from './runner';
+
+describe('Runner: multi-agent', () => {
+  it('transfers the conversation to a sub-agent, which also answers the next message', async () => {
+    const rootModel = new ScriptedModel([{ calls: [{ name: TRANSFER_TO_AGENT, args: { agentName: 'billing' } }] }]);
+    const billingModel = new ScriptedModel(['Your invoice is paid.', 'Anything else about billing?']);
+    const billing = new LlmAgent({ name: 'billing', description: 'Handles invoices.', model: billingModel });
+    const root = new LlmAgent({ name: 'root', model: rootModel, subAgents: [billing] });
+    const runner = new Runner({ appName: 'app', agent: root });
+
+    const events = await collect(runner, 'Is my invoice paid?');
+
+    expect(rootModel.requests[0].tools[0].name).toBe(TRANSFER_TO_AGENT);
+    expect(rootModel.requests[0].tools[0].description).toContain('billing: Handles invoices.');
+    expect(events.map((e) => e.author)).toEqual(['root', 'root', 'billing']);
+    expect(events[1].actions.transferToAgent).toBe('billing');
+    expect(events.at(-1)!.text()).toBe('Your invoice is paid.');
+    // The sub-agent sees the user's message and the root's steps retold as context.
+    expect(JSON.stringify(billingModel.requests[0].contents)).toContain('Is my invoice paid?');
+    expect(JSON.stringify(billingModel.requests[0].contents)).toContain('[root] called tool `transfer_to_agent`');
+
+    const next = await collect(runner, 'Thanks');
+    expect(next.map((e) => e.author)).toEqual(['billing']);
+    expect(rootModel.callCount).toBe(1);
+    // The sub-agent may hand the conversation back to its parent.
+    expect(billingModel.requests[0].tools.map((d) => d.name)).toEqual([TRANSFER_TO_AGENT]);
+  });
+
+  it('reports a transfer to an unknown agent as an error event', async () => {
+    const model = new ScriptedModel([{ calls: [{ name: 'setTarget' }] }]);
+    const setTarget = new FnTool('setTarget', (_a, ctx) => {
+      ctx.actions.transferToAgent = 'ghost';
+      return {};
+    });
+    const events = await collect(new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [setTarget] }) }), 'x');
+    expect(events.at(-1)!.errorCode).toBe('AGENT_NOT_FOUND');
+  });
+
+  it('ends a LoopAgent when a sub-agent escalates with exitLoop', async () => {
+    let drafts = 0;
+    const writerModel = new ScriptedModel(() => `draft ${++drafts}`);
+    const criticModel = new ScriptedModel(['needs work', 'needs work', { calls: [{ name: 'exit_loop' }] }, 'never']);
+    const writer = new LlmAgent({ name: 'writer', model: writerModel, outputKey: 'draft' });
+    const critic = new LlmAgent({ name: 'critic', model: criticModel, tools: [exitLoop] });
+    const loop = new LoopAgent({ name: 'refine', subAgents: [writer, critic], maxIterations: 10 });
+    const sessionService = new InMemorySessionService();
+
+    const events = await collect(new Runner({ appName: 'app', agent: loop, sessionService }), 'write a poem');
+
+    expect(drafts).toBe(3);
+    expect(criticModel.callCount).toBe(3);
+    expect(events.at(-1)!.actions.escalate).toBe(true);
+    expect(events.map((e) => e.author).join(',')).toBe('writer,critic,writer,critic,writer,critic,critic');
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+    expect(session!.state.draft).toBe('draft 3');
+  });
+
+  it('stops a LoopAgent after maxIterations', async () => {
+    const model = new ScriptedModel(() => 'again');
+    const loop = new LoopAgent({ name: 'loop', subAgents: [new LlmAgent({ name: 'a', model })], maxIterations: 3 });
+    const events = await collect(new Runner({ appName: 'app', agent: loop }), 'go');
+    expect(events).toHaveLength(3);
+  });
+
+  it('escalation inside a SequentialAgent inside a LoopAgent ends both', async () => {
+    const stepModel = new ScriptedModel(() => 'step');
+    const stopModel = new ScriptedModel([{ calls: [{ name: 'exit_loop' }] }]);
+    const after = new ScriptedModel(() => 'after');
+    const pipeline = new SequentialAgent({
+      name: 'pipeline',
+      subAgents: [new LlmAgent({ name: 'step', model: stepModel }), new LlmAgent({ name: 'stop', model: stopModel, tools: [exitLoop] }), new LlmAgent({ name: 'after', model: after })],
+    });
+    const events = await collect(new Runner({ appName: 'app', agent: new LoopAgent({ name: 'loop', subAgents: [pipeline] }) }), 'go');
+    expect(events.map((e) => e.author)).toEqual(['step', 'stop', 'stop']);
+    expect(after.callCount).toBe(0);
+  });
+
+  it('runs an agent as a tool: its final text is the result, state flows in (minus temp:) and back', async () => {
+    const helperModel = new ScriptedModel([{ calls: [{ name: 'note' }] }, 'The summary.']);
+    const note = new FnTool('note', (_a, ctx) => {
+      ctx.state.set('user:lastSummary', 'The summary.');
+      return { seenTopic: ctx.state.get('topic') ?? null, seenTemp: ctx.state.get('temp:scratch') ?? null };
+    });
+    const helper = new LlmAgent({ name: 'summarizer', description: 'Summarizes text.', model: helperModel, tools: [note] });
+    const setup = new FnTool('setup', (_a, ctx) => {
+      ctx.state.set('topic', 'weather');
+      ctx.state.set('temp:scratch', 'x');
+      return {};
+    });
+    const mainModel = new ScriptedModel([
+      { calls: [{ name: 'setup' }] },
+      { calls: [{ id: 'sum', name: 'summarizer', args: { request: 'Summarize the forecast' } }] },
+      'Here it is: The summary.',
+    ]);
+    const sessionService = new InMemorySessionService();
+    const main = new LlmAgent({ name: 'main', model: mainModel, tools: [setup, new AgentTool({ agent: helper })] });
+
+    const events = await collect(new Runner({ appName: 'app', agent: main, sessionService }), 'hi');
+
+    expect(mainModel.requests[0].tools.find((d) => d.name === 'summarizer')?.parameters).toMatchObject({ required: ['request'] });
+    expect(helperModel.requests[0].contents[0]).toEqual({ role: 'user', parts: [{ text: 'Summarize the forecast' }] });
+    const toolResponses = helperModel.requests[1].contents.at(-1)!.parts[0].functionResponse!.response;
+    expect(toolResponses).toEqual({ seenTopic: 'weather', seenTemp: null });
+    const result = events.find((e) => e.functionResponses()[0]?.id === 'sum')!;
+    expect(result.functionResponses()[0].response).toEqual({ result: 'The summary.' });
+    expect(result.actions.stateDelta).toEqual({ 'user:lastSummary': 'The summary.' });
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+    expect(session!.state['user:lastSummary']).toBe('The summary.');
+  });
+
+  it('passes structured input to an AgentTool with an input schema', async () => {
+    const helperModel = new ScriptedModel(['7']);
+    const tool = new AgentTool({
+      agent: new LlmAgent({ name: 'adder', model: helperModel }),
+      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+      skipSummarization: true,
+    });
+    const mainModel = new ScriptedModel([{ calls: [{ name: 'adder', args: { a: 3, b: 4 } }], text: undefined }]);
+    const events = await collect(new Runner({ appName: 'app', agent: new LlmAgent({ name: 'main', model: mainModel, tools: [tool] }) }), 'add');
+    expect(helperModel.requests[0].contents[0].parts[0].text).toBe('{"a":3,"b":4}');
+    expect(events.at(-1)!.functionResponses()[0].response).toEqual({ result: '7' });
+    expect(mainModel.callCount).toBe(1);
+  });
+
+  it('refuses an agent tree with duplicate names or an agent with two parents', () => {
+    const model = new ScriptedModel([]);
+    const child = new LlmAgent({ name: 'child', model });
+    new LlmAgent({ name: 'p1', model, subAgents: [child] });
+    expect(() => new LlmAgent({ name: 'p2', model, subAgents: [child] })).toThrow(AgentConfigError);
+    const tree = new SequentialAgent({ name: 'root', subAgents: [new LlmAgent({ name: 'x', model, subAgents: [new LlmAgent({ name: 'root', model })] })] });
+    expect(() => new Runner({ appName: 'app', agent: tree })).toThrow(/named "root"/);
+  });
+});

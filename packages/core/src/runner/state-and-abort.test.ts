@@ -1,0 +1,118 @@
+import { LlmAgent } from '../agents/llm-agent';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ScriptedModel } from '../testing/scripted-model';
+import { FnTool, collect, sleep } from './__fixtures__/test-tools';
+import { Runner } from './runner';
+
+describe('Runner: state scopes', () => {
+  it('shares app: across users, user: across a user\'s sessions, keeps plain keys per session and never stores temp:', async () => {
+    const sessionService = new InMemorySessionService();
+    const seen: Array<Record<string, unknown>> = [];
+    const visit = new FnTool('visit', (_a, ctx) => {
+      seen.push(ctx.state.toObject());
+      const count = (k: string) => ((ctx.state.get<number>(k) ?? 0) + 1);
+      ctx.state.set('app:visits', count('app:visits'));
+      ctx.state.set('user:visits', count('user:visits'));
+      ctx.state.set('visits', count('visits'));
+      ctx.state.set('temp:scratch', 'only now');
+      return {};
+    });
+    const peek = new FnTool('peek', (_a, ctx) => ({ scratch: ctx.state.get('temp:scratch') ?? null }));
+    let turn = 0;
+    const scripted = new ScriptedModel((request) => {
+      // Each invocation: visit, then peek (temp: must still be visible), then answer.
+      const last = request.contents.at(-1)!;
+      if (last.parts[0].text) return { calls: [{ name: 'visit' }] };
+      if (last.parts[0].functionResponse?.name === 'visit') return { calls: [{ name: 'peek' }] };
+      return `turn ${++turn}`;
+    });
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model: scripted, tools: [visit, peek] }), sessionService });
+
+    const first = await collect(runner, 'a', { userId: 'alice', sessionId: 's1' });
+    await collect(runner, 'b', { userId: 'alice', sessionId: 's2' });
+    await collect(runner, 'c', { userId: 'bob', sessionId: 's1' });
+    await collect(runner, 'd', { userId: 'alice', sessionId: 's1' });
+
+    expect(first[3].functionResponses()[0].response).toEqual({ scratch: 'only now' });
+    expect(first[1].actions.stateDelta).not.toHaveProperty('temp:scratch');
+    expect(seen.map((s) => [s['app:visits'] ?? 0, s['user:visits'] ?? 0, s.visits ?? 0])).toEqual([
+      [0, 0, 0],
+      [1, 1, 0],
+      [2, 0, 0],
+      [3, 2, 1],
+    ]);
+    const get = (userId: string, sessionId: string) => sessionService.getSession({ appName: 'app', userId, sessionId });
+    expect((await get('alice', 's1'))!.state).toEqual({ 'app:visits': 4, 'user:visits': 3, visits: 2 });
+    expect((await get('bob', 's1'))!.state).toEqual({ 'app:visits': 4, 'user:visits': 1, visits: 1 });
+    const next = await collect(runner, 'e', { userId: 'alice', sessionId: 's2' });
+    expect(next[3].functionResponses()[0].response).toEqual({ scratch: 'only now' });
+    expect(JSON.stringify(sessionService.toJSON())).not.toContain('temp:');
+  });
+
+  it('gives parallel calls their own deltas, merged in call order', async () => {
+    const write = new FnTool('write', (args, ctx) => {
+      ctx.state.set('last', args.v);
+      ctx.state.set(`k${args.v}`, true);
+      return {};
+    });
+    const model = new ScriptedModel([{ calls: [1, 2, 3].map((v) => ({ name: 'write', args: { v } })) }, 'ok']);
+    const events = await collect(new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [write] }) }), 'go');
+    expect(events[1].actions.stateDelta).toEqual({ last: 3, k1: true, k2: true, k3: true });
+    expect(Object.keys(events[1].actions.stateDelta)).toEqual(['last', 'k1', 'k2', 'k3']);
+  });
+});
+
+describe('Runner: cancellation', () => {
+  it('aborting mid-tool reaches the tool, answers every call and leaves the session consistent', async () => {
+    const controller = new AbortController();
+    let toolSawAbort = false;
+    const slow = new FnTool('slow', async (_a, ctx) => {
+      ctx.signal.addEventListener('abort', () => (toolSawAbort = true));
+      await sleep(10_000, ctx.signal).catch(() => undefined);
+      ctx.state.set('late', true);
+      return { finished: true };
+    });
+    const fast = new FnTool('fast', () => ({ ok: true }));
+    const model = new ScriptedModel([{ calls: [{ id: 'f', name: 'fast' }, { id: 's', name: 'slow' }] }, 'after resume']);
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [slow, fast] }), sessionService });
+
+    setTimeout(() => controller.abort(), 30);
+    const started = performance.now();
+    const events = await collect(runner, 'go', { signal: controller.signal });
+
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(toolSawAbort).toBe(true);
+    expect(events.at(-1)!.errorCode).toBe('RUN_ABORTED');
+    const responses = events[1].functionResponses();
+    expect(responses.map((r) => [r.id, r.isError ?? false])).toEqual([['f', false], ['s', true]]);
+    expect(responses[1].response.error).toMatchObject({ code: 'RUN_ABORTED' });
+
+    const session = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+    expect(session.events.map((e) => e.functionCalls().length || e.functionResponses().length || e.text())).toEqual(['go', 2, 2]);
+    expect(session.state).not.toHaveProperty('late');
+    const resumed = await collect(runner, 'again');
+    expect(resumed.at(-1)!.text()).toBe('after resume');
+  });
+
+  it('aborting during the model call stores no half-made event', async () => {
+    const controller = new AbortController();
+    const model = new ScriptedModel(['too late'], { latencyMs: 5_000 });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }), sessionService });
+
+    setTimeout(() => controller.abort(), 20);
+    const events = await collect(runner, 'hi', { signal: controller.signal });
+
+    expect(events.map((e) => e.errorCode)).toEqual(['RUN_ABORTED']);
+    const session = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+    expect(session.events.map((e) => e.author)).toEqual(['user']);
+  });
+
+  it('an already-aborted signal runs nothing', async () => {
+    const model = new ScriptedModel(['x']);
+    const events = await collect(new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }) }), 'hi', { signal: AbortSignal.abort() });
+    expect(events.map((e) => e.errorCode)).toEqual(['RUN_ABORTED']);
+    expect(model.callCount).toBe(0);
+  });
+});

@@ -1,0 +1,68 @@
+import { Event } from '../events/event';
+import { LlmAgent } from '../agents/llm-agent';
+import { Runner } from '../runner/runner';
+import { ScriptedModel } from '../testing/scripted-model';
+import { FnTool, collect } from '../runner/__fixtures__/test-tools';
+import { InMemorySessionService } from './in-memory-session-service';
+import { Session } from './session';
+
+describe('InMemorySessionService', () => {
+  const key = { appName: 'app', userId: 'u', sessionId: 's' };
+
+  it('creates, lists, gets and deletes sessions; initial state follows the scope rules', async () => {
+    const service = new InMemorySessionService();
+    await service.createSession({ ...key, state: { 'app:theme': 'dark', 'user:name': 'Ann', n: 1, 'temp:x': 1 } });
+    const other = await service.createSession({ appName: 'app', userId: 'v' });
+
+    expect((await service.getSession(key))!.state).toEqual({ 'app:theme': 'dark', 'user:name': 'Ann', n: 1 });
+    expect(other.state).toEqual({ 'app:theme': 'dark' });
+    expect((await service.listSessions({ appName: 'app', userId: 'u' })).map((s) => s.id)).toEqual(['s']);
+    await expect(service.createSession(key)).rejects.toMatchObject({ code: 'SESSION_EXISTS' });
+    await service.deleteSession(key);
+    expect(await service.getSession(key)).toBeUndefined();
+  });
+
+  it('applies deltas on append (null deletes) and ignores partial events', async () => {
+    const service = new InMemorySessionService();
+    const session = await service.createSession({ ...key, state: { a: 1, b: 2 } });
+    const event = Event.create({ invocationId: 'i', author: 'agent', actions: { stateDelta: { a: null, c: 3 }, artifactDelta: {} } });
+    await service.appendEvent(session, event);
+    await service.appendEvent(session, Event.create({ invocationId: 'i', author: 'agent', partial: true }));
+
+    expect(session.state).toEqual({ b: 2, c: 3 });
+    expect((await service.getSession(key))!.state).toEqual({ b: 2, c: 3 });
+    expect((await service.getSession(key))!.events).toHaveLength(1);
+  });
+
+  it('refuses to append to a session it does not hold', async () => {
+    const service = new InMemorySessionService();
+    await expect(service.appendEvent(new Session({ id: 'x', appName: 'a', userId: 'u' }), Event.create({ invocationId: 'i', author: 'a' }))).rejects.toMatchObject({
+      code: 'SESSION_NOT_FOUND',
+    });
+  });
+
+  it('survives a JSON round trip after a real run, and the restored service continues the conversation', async () => {
+    const service = new InMemorySessionService();
+    const tool = new FnTool('remember', (args, ctx) => {
+      ctx.state.set('user:fact', args.fact);
+      return { ok: true };
+    });
+    const model = new ScriptedModel([{ calls: [{ name: 'remember', args: { fact: 'likes tea' } }] }, 'Noted.', 'You like tea.']);
+    const agent = new LlmAgent({ name: 'root', model, tools: [tool] });
+    await collect(new Runner({ appName: 'app', agent, sessionService: service }), 'I like tea');
+
+    const restored = InMemorySessionService.fromJSON(JSON.parse(JSON.stringify(service)));
+    const before = await service.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+    const after = await restored.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+    expect(after!.toJSON()).toEqual(before!.toJSON());
+    expect(after!.events[1]).toBeInstanceOf(Event);
+    expect(after!.events[1].functionCalls()[0].name).toBe('remember');
+
+    const session = Session.fromJSON(JSON.parse(JSON.stringify(before)));
+    expect(session.toJSON()).toEqual(before!.toJSON());
+
+    const events = await collect(new Runner({ appName: 'app', agent, sessionService: restored }), 'What do I like?');
+    expect(events.at(-1)!.text()).toBe('You like tea.');
+    expect(model.requests[2].contents).toHaveLength(5);
+  });
+});
