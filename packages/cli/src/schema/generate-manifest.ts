@@ -92,13 +92,14 @@ function describeMethod(
     }
     Object.assign(defs, generated.defs);
     const schema: JsonSchema = { ...generated.schema };
+    const name = paramDecoratorName(checker, parameter) ?? parameter.name.text;
     const entry: ManifestParameter = {
-      name: paramDecoratorName(checker, parameter) ?? parameter.name.text,
+      name,
       index,
       schema,
       optional: parameter.questionToken !== undefined || parameter.initializer !== undefined,
     };
-    const paramDescription = jsDocParamDescription(parameter);
+    const paramDescription = jsDocParamDescription(parameter, name);
     if (paramDescription) {
       entry.description = paramDescription;
       schema.description = paramDescription;

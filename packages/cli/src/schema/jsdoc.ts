@@ -13,9 +13,16 @@ export function jsDocSummary(node: ts.Node): string | undefined {
   return normalize(text.split(/\n\s*\n/)[0]);
 }
 
-/** The text of the `@param` tag of one parameter, without a leading `- `. */
-export function jsDocParamDescription(parameter: ts.ParameterDeclaration): string | undefined {
-  for (const tag of ts.getJSDocParameterTags(parameter)) {
+/**
+ * The text of the `@param` tag of one parameter, without a leading `- `. The tag may name the
+ * TypeScript parameter or, failing that, the argument name given with `@Param('name')`.
+ */
+export function jsDocParamDescription(parameter: ts.ParameterDeclaration, argumentName: string): string | undefined {
+  const byTypeScriptName = ts.getJSDocParameterTags(parameter);
+  const byArgumentName = ts
+    .getJSDocTags(parameter.parent)
+    .filter((tag): tag is ts.JSDocParameterTag => ts.isJSDocParameterTag(tag) && tag.name.getText() === argumentName);
+  for (const tag of [...byTypeScriptName, ...byArgumentName]) {
     const text = ts.getTextOfJSDocComment(tag.comment)?.trim().replace(/^-\s*/, '');
     if (text) return normalize(text);
   }

@@ -59,7 +59,8 @@ export interface ManifestParameter {
 
 /**
  * The parameters object schema of a manifest method: one property per parameter, the required ones
- * listed, recursive definitions attached. The same shape reflection builds from `@Param`.
+ * listed, no other properties allowed, recursive definitions attached. The same shape reflection
+ * builds from `@Param`.
  */
 export function manifestParametersSchema(method: ManifestMethod): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
@@ -70,6 +71,7 @@ export function manifestParametersSchema(method: ManifestMethod): JsonSchema {
   }
   const schema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) schema.required = required;
+  schema.additionalProperties = false;
   if (method.$defs && Object.keys(method.$defs).length > 0) schema.$defs = method.$defs;
   return schema;
 }

@@ -66,6 +66,7 @@ describe('manifest', () => {
         unit: { enum: ['celsius', 'fahrenheit'], type: 'string' },
       },
       required: ['city'],
+      additionalProperties: false,
     });
   });
 
