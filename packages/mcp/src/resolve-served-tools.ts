@@ -1,47 +1,63 @@
-import { BaseTool, ReadonlyContext, Toolset, ToolsmithError, isToolset } from '@toolsmith/core';
-
-/** Something `serveMcp` can serve: a tool, or a toolset (asked for its tools on each request). */
-export type ServedTools = BaseTool | Toolset;
-
-const VALID_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+import {
+  BaseTool,
+  Container,
+  Provider,
+  ReadonlyContext,
+  Toolset,
+  ToolsmithError,
+  createClassTools,
+  isToolset,
+} from '@toolsmith/core';
 
 /**
- * Prepares what `serveMcp` serves: static tools are checked (names, duplicates) at startup; toolsets
- * are asked on each request. Returns the function that lists the tools of one context.
+ * Something `serveMcp` can serve: a `@Toolset` class (built by the container with its dependencies),
+ * an instance of one, a toolset (asked for its tools on each request), or a tool.
  */
-export async function resolveServedTools(items: readonly ServedTools[]): Promise<(context: ReadonlyContext) => Promise<BaseTool[]>> {
+// eslint-disable-next-line @typescript-eslint/ban-types
+export type ServedTools = Function | BaseTool | Toolset | object;
+
+/**
+ * Prepares what `serveMcp` serves: classes are scanned and static tools checked (names, duplicates)
+ * at startup, so a bad definition fails before the server starts; toolsets are asked on each request.
+ * Returns the function that lists the tools of one context.
+ */
+export function resolveServedTools(
+  items: readonly ServedTools[],
+  providers: readonly Provider[] = [],
+): (context: ReadonlyContext) => Promise<BaseTool[]> {
+  const container = new Container(providers);
   const staticTools: BaseTool[] = [];
   const toolsets: Toolset[] = [];
   for (const [index, item] of items.entries()) {
     if (item instanceof BaseTool) staticTools.push(item);
     else if (isToolset(item)) toolsets.push(item);
-    else {
+    else if (typeof item === 'function' || (typeof item === 'object' && item !== null)) {
+      // createClassTools says what is wrong with a class (no @Tool methods, unknowable parameters, …).
+      staticTools.push(...createClassTools(item, { container }));
+    } else {
       throw new ToolsmithError(
         'INVALID_MCP_TOOLS',
-        `serveMcp: tools[${index}] is neither a tool, a toolset nor a @Toolset class. Pass @Toolset classes, toolset instances or BaseTool instances.`,
+        `serveMcp: tools[${index}] is ${String(item)}; pass @Toolset classes, their instances, toolsets or tools.`,
       );
     }
   }
-  checkNames(staticTools);
+  checkUnique(staticTools);
   if (toolsets.length === 0) return async () => staticTools;
   return async (context) => {
     const dynamic = (await Promise.all(toolsets.map((toolset) => toolset.getTools(context)))).flat();
     const all = [...staticTools, ...dynamic];
-    checkNames(all);
+    checkUnique(all);
     return all;
   };
 }
 
-function checkNames(tools: readonly BaseTool[]): void {
+function checkUnique(tools: readonly BaseTool[]): void {
   const seen = new Set<string>();
   for (const tool of tools) {
-    if (!VALID_NAME.test(tool.name)) {
-      throw new ToolsmithError('INVALID_TOOL_NAME', `serveMcp: tool name "${tool.name}" must match ${VALID_NAME.source}. Rename the tool.`);
-    }
     if (seen.has(tool.name)) {
       throw new ToolsmithError(
         'DUPLICATE_TOOL_NAME',
-        `serveMcp: two tools are named "${tool.name}". Rename one, or give a toolset a prefix.`,
+        `serveMcp offers two tools named "${tool.name}". Fix: give one a different name, or give its toolset a prefix.`,
       );
     }
     seen.add(tool.name);

@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpServerHandle, serveMcp } from './serve-mcp';
+import { ForecastApi, ForecastTools } from './__fixtures__/forecast-tools';
 import { createServedTestTools } from './__fixtures__/served-tools';
 import { sourceProcessArgs } from './__fixtures__/source-process';
 
@@ -29,7 +30,7 @@ describe('serveMcp over stdio (a real child process, the SDK client)', () => {
   it('lists the tools with their canonical schemas and declarations', async () => {
     const { tools } = await client.listTools();
     const tool = createServedTestTools();
-    expect(tools.map((t) => t.name)).toEqual(['get_weather', 'count_visits', 'delete_everything', 'slow_export']);
+    expect(tools.map((t) => t.name)).toEqual(['get_weather', 'count_visits', 'delete_everything', 'slow_export', 'wx_forecast']);
     expect(tools[0]).toMatchObject({ description: tool.weather.description, inputSchema: tool.weather.parameters });
     // The long-running note of the declaration travels with the description.
     expect(tools[3].description).toBe(tool.slowExport.declaration().description);
@@ -41,6 +42,17 @@ describe('serveMcp over stdio (a real child process, the SDK client)', () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({ city: 'Paris', report: 'Sunny in Paris', unit: 'celsius' });
     expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+  });
+
+  it('serves a decorated class with its dependencies injected and its reflected schema', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === 'wx_forecast')?.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { city: { type: 'string', description: 'City name' }, days: { type: 'number', default: 3 } },
+      required: ['city'],
+    });
+    const result = await call(client, 'wx_forecast', { city: 'Lyon' });
+    expect(result.structuredContent).toMatchObject({ forecast: '3-day forecast for Lyon from stdio-stub: mild' });
   });
 
   it('validates arguments with the same validator as the runner', async () => {
@@ -71,7 +83,12 @@ describe('serveMcp over Streamable HTTP on 127.0.0.1', () => {
 
   beforeEach(async () => {
     tools = createServedTestTools();
-    server = await serveMcp({ tools: Object.values(tools), transport: { http: { port: 0 } }, progressIntervalMs: 40 });
+    server = await serveMcp({
+      tools: [...Object.values(tools), ForecastTools],
+      providers: [{ provide: ForecastApi, useValue: new ForecastApi('http-stub') }],
+      transport: { http: { port: 0 } },
+      progressIntervalMs: 40,
+    });
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close()));
@@ -107,6 +124,13 @@ describe('serveMcp over Streamable HTTP on 127.0.0.1', () => {
       request.end(JSON.stringify(initialize));
     });
     expect(status).toBe(403);
+  });
+
+  it('gives tools the MCP session as their session', async () => {
+    const client = await connect();
+    const transport = client.transport as StreamableHTTPClientTransport;
+    const result = await call(client, 'wx_forecast', { city: 'Bergen', days: 2 });
+    expect(result.structuredContent).toEqual({ forecast: '2-day forecast for Bergen from http-stub: mild', session: transport.sessionId });
   });
 
   it('keeps state per MCP session, per user and per app', async () => {
@@ -153,5 +177,17 @@ describe('serveMcp over Streamable HTTP on 127.0.0.1', () => {
     expect(updates.slice(-2).map((update) => update.message)).toEqual(['page 1', 'page 2']);
     const values = updates.map((update) => update.progress);
     expect(values).toEqual([...values].sort((a, b) => a - b));
+  });
+});
+
+describe('serveMcp startup checks', () => {
+  it('fails before serving when a class has no tools or two tools share a name', async () => {
+    class Plain {}
+    await expect(serveMcp({ tools: [Plain], transport: { http: { port: 0 } } })).rejects.toMatchObject({ code: 'NO_TOOLS' });
+    const { weather } = createServedTestTools();
+    await expect(serveMcp({ tools: [weather, createServedTestTools().weather], transport: { http: { port: 0 } } })).rejects.toMatchObject({
+      code: 'DUPLICATE_TOOL_NAME',
+      message: expect.stringContaining('"get_weather"'),
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { isToolset } from '@toolsmith/core';
+import { Provider, isToolset } from '@toolsmith/core';
 import { McpSessionState } from './mcp-session-state';
 import { createMcpToolServer } from './mcp-tool-server';
 import { ServedTools, resolveServedTools } from './resolve-served-tools';
@@ -17,8 +17,10 @@ export interface ServeMcpHttpOptions {
 
 /** Options of {@link serveMcp}. */
 export interface ServeMcpOptions {
-  /** What to serve: `@Toolset` classes, toolset instances and tools. */
+  /** What to serve: `@Toolset` classes (and instances), toolsets and tools. */
   tools: readonly ServedTools[];
+  /** Providers of the classes' constructor dependencies (as for the runner). */
+  providers?: readonly Provider[];
   /** `stdio` (this process's stdin/stdout) or Streamable HTTP. */
   transport: 'stdio' | { http: ServeMcpHttpOptions };
   /** Server name announced to clients; also the tool contexts' `appName` and `agentName`. Default `toolsmith`. */
@@ -49,12 +51,16 @@ export interface McpServerHandle {
  *
  * @example
  * ```ts
- * const server = await serveMcp({ tools: [weatherTool], transport: { http: { port: 3000 } } });
+ * const server = await serveMcp({
+ *   tools: [WeatherTools],
+ *   providers: [WeatherApi],
+ *   transport: { http: { port: 3000 } },
+ * });
  * console.log(`MCP endpoint: ${server.url}`);
  * ```
  */
 export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandle> {
-  const resolveTools = await resolveServedTools(options.tools);
+  const resolveTools = resolveServedTools(options.tools, options.providers);
   const state = new McpSessionState();
   const name = options.name ?? 'toolsmith';
   const createServer = () =>
