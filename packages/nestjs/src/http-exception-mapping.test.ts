@@ -1,0 +1,97 @@
+import { BadRequestException, HttpException, NotFoundException } from '@nestjs/common';
+import { BaseTool, State, ToolContext, createEventActions, executeToolCall } from '@toolsmith/core';
+import type { JsonSchema, LlmRequest, ToolsmithError } from '@toolsmith/core';
+import { mapHttpExceptions } from './http-exception-mapping';
+import { HttpToolError } from './http-tool-error';
+
+class ThrowingTool extends BaseTool {
+  readonly name = 'orders_get';
+  readonly description = 'Gets an order.';
+  readonly parameters: JsonSchema = { type: 'object', properties: {} };
+  override readonly isLongRunning = true;
+  override readonly requireConfirmation = true;
+  constructor(private readonly thrown: unknown) {
+    super();
+  }
+  run(): unknown {
+    throw this.thrown;
+  }
+  override processRequest(_context: ToolContext, request: LlmRequest) {
+    request.systemInstruction = 'orders';
+  }
+}
+
+function context(): ToolContext {
+  const actions = createEventActions();
+  return new ToolContext({
+    functionCallId: 'c1',
+    invocationId: 'inv-1',
+    agentName: 'a',
+    appName: 'app',
+    userId: 'u',
+    sessionId: 's',
+    state: new State({}, actions.stateDelta),
+    actions,
+    toolConfirmation: { confirmed: true },
+  });
+}
+
+async function call(thrown: unknown, onToolError: ((input: { error: ToolsmithError }) => void)[] = []) {
+  const tool = mapHttpExceptions(new ThrowingTool(thrown));
+  return executeToolCall({
+    call: { id: 'c1', name: 'orders_get', args: {} },
+    tool,
+    availableToolNames: () => [tool.name],
+    context: context(),
+    callbacks: { beforeTool: [], afterTool: [], onToolError },
+  });
+}
+
+describe('mapHttpExceptions', () => {
+  it('turns a thrown HttpException into an error response with status and message, no stack', async () => {
+    const out = await call(new NotFoundException('Order A-1 was not found.'));
+    expect(out.response).toEqual({
+      id: 'c1',
+      name: 'orders_get',
+      isError: true,
+      response: {
+        error: {
+          code: 'HTTP_EXCEPTION',
+          message: 'Tool "orders_get" failed with HTTP 404: Order A-1 was not found.',
+          details: { status: 404 },
+        },
+      },
+    });
+    expect(JSON.stringify(out.response)).not.toContain('at ');
+    expect(out.error).toBeInstanceOf(HttpToolError);
+  });
+
+  it('reads validation-style bodies and custom statuses the way Nest answers HTTP clients', async () => {
+    const listed = await call(new BadRequestException(['orderId must be a string', 'note is too long']));
+    expect(listed.error?.message).toBe('Tool "orders_get" failed with HTTP 400: orderId must be a string; note is too long');
+    const custom = await call(new HttpException({ reason: 'quota' }, 429));
+    expect(custom.error).toMatchObject({ code: 'HTTP_EXCEPTION', status: 429, details: { status: 429 } });
+  });
+
+  it('lets onToolError callbacks see the typed error', async () => {
+    const seen: ToolsmithError[] = [];
+    await call(new NotFoundException('gone'), [({ error }) => void seen.push(error)]);
+    expect(seen[0]).toBeInstanceOf(HttpToolError);
+    expect((seen[0] as HttpToolError).status).toBe(404);
+  });
+
+  it('leaves other errors to the executor', async () => {
+    const out = await call(new Error('database down'));
+    expect(out.response.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'Tool "orders_get" failed: database down' } });
+  });
+
+  it('keeps what the runner reads from the tool', () => {
+    const inner = new ThrowingTool(null);
+    const tool = mapHttpExceptions(inner);
+    expect(tool.declaration()).toEqual(inner.declaration());
+    expect(tool).toMatchObject({ isLongRunning: true, requireConfirmation: true, parameters: inner.parameters });
+    const request = { contents: [], tools: [] } as LlmRequest;
+    void tool.processRequest?.(context(), request);
+    expect(request.systemInstruction).toBe('orders');
+  });
+});

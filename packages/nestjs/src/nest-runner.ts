@@ -1,0 +1,29 @@
+import { Event, Runner } from '@toolsmith/core';
+import type { RunInput, RunnerOptions } from '@toolsmith/core';
+import type { NestContainerAdapter } from './nest-container-adapter';
+
+/**
+ * The runner `ToolsmithModule` provides (injected as `Runner`). It differs only in releasing the run's
+ * Nest DI sub-tree (its request-scoped instances) when the run's events have been consumed or the
+ * consumer stopped early.
+ */
+export class NestRunner extends Runner {
+  constructor(
+    options: RunnerOptions,
+    private readonly container: NestContainerAdapter,
+  ) {
+    super(options);
+  }
+
+  override async *run(input: RunInput): AsyncGenerator<Event, void, undefined> {
+    let invocationId: string | undefined;
+    try {
+      for await (const event of super.run(input)) {
+        invocationId = event.invocationId;
+        yield event;
+      }
+    } finally {
+      if (invocationId) this.container.release(invocationId);
+    }
+  }
+}

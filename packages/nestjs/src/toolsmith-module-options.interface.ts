@@ -1,0 +1,55 @@
+import type { ModuleMetadata, Type } from '@nestjs/common';
+import type { AgentCallbacks, BaseAgent, LlmAgentOptions, Plugin, RunnerOptions, SessionService } from '@toolsmith/core';
+import type { DiscoveredToolset } from './discovered-toolset';
+import type { ToolSelector } from './tool-selector';
+
+/**
+ * An `LlmAgent` described for the module: the same options, except that `tools` selects among the
+ * discovered `@Toolset` providers (by class, `{ prefix }` or `{ filter }`, see {@link ToolSelector}) and
+ * sub-agents may be described the same way. Without `tools`, the agent gets every discovered tool.
+ */
+export interface ToolsmithAgentOptions extends Omit<LlmAgentOptions, 'tools' | 'subAgents'> {
+  tools?: ToolSelector[];
+  subAgents?: (ToolsmithAgentOptions | BaseAgent)[];
+}
+
+/**
+ * Builds the root agent from the discovered toolsets, for agent trees the options cannot describe
+ * (custom agent classes, loops). May be async.
+ */
+export type ToolsmithAgentFactory = (toolsets: readonly DiscoveredToolset[]) => BaseAgent | Promise<BaseAgent>;
+
+/** Options of {@link ToolsmithModule.forRoot}, and what the factory of `forRootAsync` returns. */
+export interface ToolsmithModuleOptions {
+  /** Names the app; `app:` state is shared per app name. Default `toolsmith`. */
+  appName?: string;
+  /** The root agent: described (tools chosen among discovered toolsets), an agent built by hand, or a factory. */
+  agent: ToolsmithAgentOptions | BaseAgent | ToolsmithAgentFactory;
+  /** Where sessions live. Default: an in-memory session service (one process only). */
+  sessionService?: SessionService;
+  /**
+   * Plugins: plain objects, or classes that Nest builds with their dependencies (registered as providers
+   * of the module; with `forRootAsync` list the classes in its own `plugins`).
+   */
+  plugins?: (Plugin | Type<AgentCallbacks>)[];
+  /** Further runner options (memory and artifact services, concurrency, argument limits). */
+  runner?: Omit<RunnerOptions, 'appName' | 'agent' | 'sessionService' | 'plugins' | 'classTools'>;
+  /** Turn Nest `HttpException`s thrown by discovered tools into `HTTP_EXCEPTION` error responses. Default true. */
+  mapHttpExceptions?: boolean;
+  /** Modules whose exported providers the plugin classes need. */
+  imports?: ModuleMetadata['imports'];
+}
+
+/** Options of {@link ToolsmithModule.forRootAsync}: the module options come from a factory with injected dependencies. */
+export interface ToolsmithModuleAsyncOptions {
+  /** Modules whose exported providers `inject` and the plugin classes need. */
+  imports?: ModuleMetadata['imports'];
+  /** Tokens whose instances are passed to `useFactory`, in order. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  inject?: any[];
+  /** Returns the module options; its `imports` are ignored (use the field above). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  useFactory: (...dependencies: any[]) => ToolsmithModuleOptions | Promise<ToolsmithModuleOptions>;
+  /** Plugin classes Nest builds with their dependencies; the factory's `plugins` may name them too. */
+  plugins?: Type<AgentCallbacks>[];
+}
