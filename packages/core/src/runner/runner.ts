@@ -12,7 +12,11 @@ import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { Session } from '../sessions/session';
 import { SessionService } from '../sessions/session-service';
 import { runInvocation } from './run-invocation';
-import { ClassToolsFactory, ToolResolver } from './tool-resolver';
+import { ToolResolver } from './tool-resolver';
+import { Container } from '../di/container';
+import { ContainerAdapter } from '../di/container-adapter';
+import { Provider } from '../di/provider';
+import { createClassTools } from '../scanning/class-tools';
 
 /** Options of {@link Runner}. */
 export interface RunnerOptions {
@@ -30,8 +34,10 @@ export interface RunnerOptions {
   maxConcurrentToolCalls?: number;
   /** Size and depth limits on the arguments a model may send. */
   argumentLimits?: ArgumentLimits;
-  /** @internal Builds tools from `@Toolset` classes and instances (set by the class-tools wiring). */
-  classTools?: ClassToolsFactory;
+  /** Providers for the built-in DI container that builds `@Toolset` classes (ignored when `container` is given). */
+  providers?: Provider[];
+  /** An external container (e.g. NestJS's) to build `@Toolset` classes with. */
+  container?: ContainerAdapter;
 }
 
 /** Input of {@link Runner.run}. */
@@ -69,7 +75,9 @@ export class Runner {
     this.appName = options.appName;
     this.agent = options.agent;
     this.sessionService = options.sessionService ?? new InMemorySessionService();
-    const tools = new ToolResolver(options.classTools);
+    const container = options.container ?? new Container(options.providers ?? []);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+    const tools = new ToolResolver((entry: Function | object) => createClassTools(entry, { container }));
     this.services = {
       appName: options.appName,
       sessionService: this.sessionService,
