@@ -16,3 +16,9 @@ export type { McpServerHandle, ServeMcpHttpOptions, ServeMcpOptions } from './se
 export type { ServedTools } from './resolve-served-tools';
 export { reportMcpProgress } from './report-mcp-progress';
 export type { McpProgress } from './report-mcp-progress';
+
+// ── Serve a module's toolsets (the `toolsmith mcp <module>` command) ────────────────────────────
+export { serveModuleOverStdio } from './serve-module-over-stdio';
+export type { ServeModuleOptions } from './serve-module-over-stdio';
+export { loadToolsModule } from './load-tools-module';
+export type { ToolsModule } from './load-tools-module';

@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
+import { BaseTool, Provider, ToolsmithError, getToolsetOptions, isToolset } from '@toolsmith/core';
+import { ServedTools } from './resolve-served-tools';
+
+/** What a module offers to serve: its exported toolsets and tools, and its `providers` export. */
+export interface ToolsModule {
+  tools: ServedTools[];
+  providers: Provider[];
+}
+
+/**
+ * Loads a module and collects what it exports to serve: `@Toolset` classes, toolset instances and
+ * tools (named exports and the default export), plus an exported `providers` array for the classes'
+ * dependencies. A `.ts` module is loaded through ts-node (transpile only) when it is installed.
+ *
+ * @throws ToolsmithError `MCP_MODULE_NOT_FOUND`, `MCP_MODULE_LOAD_FAILED` or `MCP_NO_TOOLS_EXPORTED`.
+ */
+export function loadToolsModule(modulePath: string, cwd = process.cwd()): ToolsModule {
+  const file = resolve(cwd, modulePath);
+  if (!existsSync(file)) {
+    throw new ToolsmithError('MCP_MODULE_NOT_FOUND', `Cannot find module ${file}. Pass the path of a module that exports @Toolset classes.`);
+  }
+  if (['.ts', '.mts', '.cts'].includes(extname(file))) registerTypeScript(file);
+
+  let exported: Record<string, unknown>;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    exported = require(file) as Record<string, unknown>;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolsmithError('MCP_MODULE_LOAD_FAILED', `Loading ${file} failed: ${reason}`, { cause: error });
+  }
+
+  const tools: ServedTools[] = [];
+  const seen = new Set<unknown>();
+  for (const [name, value] of Object.entries(exported)) {
+    if (name === 'providers' || seen.has(value)) continue;
+    seen.add(value);
+    if (isServable(value)) tools.push(value);
+  }
+  if (tools.length === 0) {
+    throw new ToolsmithError(
+      'MCP_NO_TOOLS_EXPORTED',
+      `${file} exports no @Toolset class, toolset or tool. Export them (e.g. \`export class WeatherTools\`) to serve them over MCP.`,
+    );
+  }
+  const providers = exported.providers;
+  if (providers !== undefined && !Array.isArray(providers)) {
+    throw new ToolsmithError('MCP_MODULE_LOAD_FAILED', `${file} exports \`providers\`, but it is not an array of providers.`);
+  }
+  return { tools, providers: (providers as Provider[] | undefined) ?? [] };
+}
+
+function isServable(value: unknown): value is ServedTools {
+  if (typeof value === 'function') return getToolsetOptions(value) !== undefined;
+  if (typeof value !== 'object' || value === null) return false;
+  return value instanceof BaseTool || isToolset(value) || getToolsetOptions(value.constructor) !== undefined;
+}
+
+/** Makes `require` load TypeScript, with decorator metadata (ts-node reads the module's tsconfig). */
+function registerTypeScript(file: string): void {
+  // Already loadable: ts-node registered (it marks the process), or jest/another loader handles .ts.
+  if ((process as unknown as Record<symbol, unknown>)[Symbol.for('ts-node.register.instance')]) return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (require.extensions['.ts']) return;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const tsNode = require('ts-node') as { register(options: object): void };
+    tsNode.register({ transpileOnly: true, projectSearchDir: dirname(file) });
+  } catch (error) {
+    throw new ToolsmithError(
+      'MCP_MODULE_LOAD_FAILED',
+      `${file} is TypeScript, and ts-node is not installed to load it. Compile it first and pass the .js file, or install ts-node.`,
+      { cause: error },
+    );
+  }
+}
