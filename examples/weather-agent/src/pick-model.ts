@@ -1,0 +1,37 @@
+import { AnthropicModel } from '@toolsmith/anthropic';
+import { Model } from '@toolsmith/core';
+import { GeminiModel } from '@toolsmith/gemini';
+import { OpenAIModel } from '@toolsmith/openai';
+import { createOfflineModel } from './offline-model';
+
+/** The model the demo runs on, and how to describe it to the person watching. */
+export interface PickedModel {
+  model: Model;
+  offline: boolean;
+  description: string;
+}
+
+/**
+ * The first provider whose key is set (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `GEMINI_API_KEY`), with
+ * `TOOLSMITH_MODEL` overriding the model id; otherwise the offline scripted model.
+ */
+export function pickModel(env: NodeJS.ProcessEnv): PickedModel {
+  const id = env.TOOLSMITH_MODEL;
+  if (env.OPENAI_API_KEY) {
+    const model = new OpenAIModel({ model: id ?? 'gpt-4.1-mini', apiKey: env.OPENAI_API_KEY });
+    return { model, offline: false, description: `OpenAI ${model.modelName}` };
+  }
+  if (env.ANTHROPIC_API_KEY) {
+    const model = new AnthropicModel({ model: id ?? 'claude-haiku-4-5', maxTokens: 1024, apiKey: env.ANTHROPIC_API_KEY });
+    return { model, offline: false, description: `Anthropic ${model.modelName}` };
+  }
+  if (env.GEMINI_API_KEY) {
+    const model = new GeminiModel({ model: id ?? 'gemini-2.5-flash', apiKey: env.GEMINI_API_KEY });
+    return { model, offline: false, description: `Gemini ${model.modelName}` };
+  }
+  return {
+    model: createOfflineModel(),
+    offline: true,
+    description: 'offline: a ScriptedModel stands in for the LLM (set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY to use a real one)',
+  };
+}
