@@ -10,7 +10,7 @@ import type { NestContainerAdapter } from './nest-container-adapter';
 export class NestRunner extends Runner {
   constructor(
     options: RunnerOptions,
-    private readonly container: NestContainerAdapter,
+    private readonly nestContainer: NestContainerAdapter,
   ) {
     super(options);
   }
@@ -23,7 +23,7 @@ export class NestRunner extends Runner {
         yield event;
       }
     } finally {
-      if (invocationId) this.container.release(invocationId);
+      if (invocationId) this.nestContainer.release(invocationId);
     }
   }
 }

@@ -33,7 +33,7 @@ export interface ToolsmithModuleOptions {
    */
   plugins?: (Plugin | Type<AgentCallbacks>)[];
   /** Further runner options (memory and artifact services, concurrency, argument limits). */
-  runner?: Omit<RunnerOptions, 'appName' | 'agent' | 'sessionService' | 'plugins' | 'classTools'>;
+  runner?: Omit<RunnerOptions, 'appName' | 'agent' | 'sessionService' | 'plugins' | 'providers' | 'container'>;
   /** Turn Nest `HttpException`s thrown by discovered tools into `HTTP_EXCEPTION` error responses. Default true. */
   mapHttpExceptions?: boolean;
   /** Modules whose exported providers the plugin classes need. */

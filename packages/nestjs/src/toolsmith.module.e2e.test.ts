@@ -231,6 +231,14 @@ describe('ToolsmithModule', () => {
     expect(offered(model)).toEqual(['now']);
   });
 
+  it('builds @Toolset classes listed on a hand-built agent with Nest', async () => {
+    const model = new ScriptedModel(echoScript);
+    const started = await start({ agent: new LlmAgent({ name: 'direct', model, tools: [ShopTools] }) }, model);
+    moduleRef = started.moduleRef;
+    const { answer } = await ask(started.runner, 'call shop_stock:tea');
+    expect(answer).toEqual([{ sku: 'tea', count: 3 }]);
+  });
+
   it('fails at startup when an agent names a class that is not a @Toolset provider', async () => {
     class Unprovided {}
     await expect(

@@ -101,6 +101,8 @@ async function createRunner(
       agent,
       sessionService,
       plugins: resolvePlugins(options.plugins ?? [], pluginInstances),
+      // `@Toolset` classes listed directly on a hand-built agent are built by Nest too.
+      container,
     },
     container,
   );
