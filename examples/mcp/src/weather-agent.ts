@@ -1,0 +1,27 @@
+import { LlmAgent, Model, Runner } from '@toolsmith/core';
+import { McpToolset, McpToolsetOptions } from '@toolsmith/mcp';
+import { createOfflineModel } from './offline-model';
+
+/** Options of {@link createWeatherAgent}. */
+export interface WeatherAgentOptions {
+  /** How to reach the weather MCP server: a command to start (stdio) or its URL. */
+  server: McpToolsetOptions['transport'];
+  /** The model; default: the offline scripted model. */
+  model?: Model;
+}
+
+/**
+ * A runner whose agent gets its tools from the weather MCP server through {@link McpToolset}. The
+ * tools are prefixed `weather_` so they cannot clash with the agent's other tools.
+ * `runner.close()` ends the MCP session (and stops a server it started).
+ */
+export function createWeatherAgent(options: WeatherAgentOptions): Runner {
+  const weather = new McpToolset({ transport: options.server, prefix: 'weather_', timeoutMs: 10_000 });
+  const agent = new LlmAgent({
+    name: 'weather_assistant',
+    model: options.model ?? createOfflineModel(),
+    instruction: 'You answer questions about the weather. Use the weather tools; never guess.',
+    tools: [weather],
+  });
+  return new Runner({ appName: 'mcp-weather', agent });
+}
