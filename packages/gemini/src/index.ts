@@ -1,1 +1,8 @@
-export {};
+export { GeminiModel } from './gemini-model';
+export type { GeminiModelOptions } from './gemini-model';
+export type { GeminiSchemaDialect } from './prepare-gemini-tools';
+export { providerTool, GEMINI_PROVIDER } from './provider-tool';
+export type { GeminiBuiltInTool } from './provider-tool';
+export { GeminiSchemaError } from './gemini-schema-error';
+export { toGeminiOpenApiSchema } from './to-gemini-openapi-schema';
+export { mapGeminiError } from './map-gemini-error';

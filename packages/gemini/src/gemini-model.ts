@@ -1,0 +1,96 @@
+import { GoogleGenAI } from './google-genai';
+import type { GenerateContentConfig, GenerateContentParameters, GoogleGenAI as GoogleGenAIClient, HttpOptions } from '@google/genai' with { 'resolution-mode': 'import' };
+import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError } from '@toolsmith/core';
+import { convertToGeminiContents } from './convert-to-gemini-contents';
+import { assembleGeminiStream } from './gemini-stream';
+import { mapGeminiError } from './map-gemini-error';
+import { mapGeminiResponse } from './map-gemini-response';
+import { GeminiSchemaDialect, prepareGeminiTools } from './prepare-gemini-tools';
+import { GEMINI_PROVIDER } from './provider-tool';
+
+/** Options of {@link GeminiModel}. */
+export interface GeminiModelOptions {
+  /** Model id, e.g. `gemini-2.5-flash`. */
+  model: string;
+  /** A configured SDK client; when given, `apiKey`, `baseUrl` and `httpOptions` are ignored. */
+  client?: GoogleGenAIClient;
+  /** API key; defaults to the `GEMINI_API_KEY` / `GOOGLE_API_KEY` environment variables (read by the SDK). */
+  apiKey?: string;
+  /** API base URL, e.g. a proxy or a local test server (shorthand for `httpOptions.baseUrl`). */
+  baseUrl?: string;
+  /** The SDK's HTTP options (headers, timeout, `retryOptions`, API version, …). */
+  httpOptions?: HttpOptions;
+  /**
+   * How tool parameters are sent: `json-schema` (default) as `parametersJsonSchema`, the canonical JSON
+   * Schema as is; `openapi` as the classic OpenAPI-subset `parameters`, for models that need it.
+   */
+  schemaDialect?: GeminiSchemaDialect;
+}
+
+/**
+ * A {@link Model} backed by Google's Gemini API through the official `@google/genai` SDK
+ * (`generateContent`, or `streamGenerateContent` over SSE with `stream: true`). Function calls without
+ * an id get a stable generated one, `thoughtSignature`s are sent back unchanged, and provider failures
+ * are thrown as `ProviderError` / `RateLimitError`; an aborted `signal` cancels the HTTP request and
+ * throws `RunAbortedError`.
+ *
+ * @example
+ * ```ts
+ * const model = new GeminiModel({ model: 'gemini-2.5-flash', apiKey: process.env.GEMINI_API_KEY });
+ * const agent = new LlmAgent({ name: 'assistant', model, tools: [WeatherTools] });
+ * ```
+ */
+export class GeminiModel implements Model {
+  /** Implements {@link Model.provider}. */
+  readonly provider = GEMINI_PROVIDER;
+  /** Implements {@link Model.modelName}. */
+  readonly modelName: string;
+  private readonly client: GoogleGenAIClient;
+  private readonly schemaDialect: GeminiSchemaDialect;
+
+  constructor(options: GeminiModelOptions) {
+    this.modelName = options.model;
+    this.schemaDialect = options.schemaDialect ?? 'json-schema';
+    const httpOptions = options.baseUrl ? { ...options.httpOptions, baseUrl: options.baseUrl } : options.httpOptions;
+    this.client = options.client ?? new GoogleGenAI({ apiKey: options.apiKey, httpOptions });
+  }
+
+  /** Implements {@link Model.generate}. */
+  async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
+    const { signal } = options;
+    const parameters = this.toParameters(request, signal);
+    let streaming = false;
+    try {
+      if (options.stream) {
+        const chunks = await this.client.models.generateContentStream(parameters);
+        streaming = true;
+        yield* assembleGeminiStream(chunks);
+      } else {
+        yield mapGeminiResponse(await this.client.models.generateContent(parameters));
+      }
+    } catch (error) {
+      if (signal?.aborted) throw new RunAbortedError(signal.reason);
+      // Once chunks flow, a failure that is not an API error means the answer was cut short.
+      const mapped = mapGeminiError(error);
+      if (streaming && ProviderError.isInstance(mapped) && mapped.code === 'PROVIDER_CONNECTION_FAILED') {
+        throw new ProviderError('PROVIDER_RESPONSE_INVALID', `Gemini stream was cut off mid-way: ${mapped.message}`, {
+          provider: GEMINI_PROVIDER,
+          cause: error,
+        });
+      }
+      throw mapped;
+    }
+  }
+
+  private toParameters(request: LlmRequest, signal: AbortSignal | undefined): GenerateContentParameters {
+    const config: GenerateContentConfig = { ...prepareGeminiTools(request, this.schemaDialect) };
+    if (request.systemInstruction) config.systemInstruction = { parts: [{ text: request.systemInstruction }] };
+    const generation = request.config ?? {};
+    if (generation.temperature !== undefined) config.temperature = generation.temperature;
+    if (generation.topP !== undefined) config.topP = generation.topP;
+    if (generation.maxOutputTokens !== undefined) config.maxOutputTokens = generation.maxOutputTokens;
+    if (generation.stopSequences?.length) config.stopSequences = generation.stopSequences;
+    if (signal) config.abortSignal = signal;
+    return { model: request.model ?? this.modelName, contents: convertToGeminiContents(request.contents), config };
+  }
+}

@@ -1,0 +1,79 @@
+import { ApiError } from './google-genai';
+import { ProviderError, ProviderErrorCode, RateLimitError } from '@toolsmith/core';
+import { GEMINI_PROVIDER } from './provider-tool';
+
+/** The `error` object of a Google API error body (`google.rpc.Status`). */
+interface GoogleRpcError {
+  code?: number;
+  message?: string;
+  status?: string;
+  details?: Array<{ '@type'?: string; retryDelay?: string; reason?: string }>;
+}
+
+/**
+ * Maps an error thrown by `@google/genai` to a {@link ProviderError}. The SDK's `ApiError` carries the
+ * HTTP status and the response body as its message; the body's `google.rpc` details give the retry
+ * delay of a 429 (`RetryInfo.retryDelay`, e.g. `"32s"`) and tell an invalid API key (`API_KEY_INVALID`,
+ * sent as a 400) from a bad request. Network failures before any response are connection errors;
+ * anything else means the response could not be read.
+ */
+export function mapGeminiError(error: unknown): unknown {
+  if (ProviderError.isInstance(error)) return error;
+  const options = { provider: GEMINI_PROVIDER, cause: error };
+  if (error instanceof ApiError) {
+    const status = error.status;
+    const body = readRpcError(error.message);
+    const detail = body?.message ?? error.message;
+    if (status === 429) {
+      return new RateLimitError(`Gemini rate limit reached: ${detail}`, { ...options, statusCode: status, retryAfterMs: retryDelayMs(body) });
+    }
+    const invalidKey = body?.details?.some((entry) => entry.reason === 'API_KEY_INVALID') ?? false;
+    const code = invalidKey ? 'AUTHENTICATION_FAILED' : codeForStatus(status);
+    return new ProviderError(code, `Gemini request failed (${status}${body?.status ? ` ${body.status}` : ''}): ${detail}`, { ...options, statusCode: status });
+  }
+  if (isNetworkError(error)) {
+    return new ProviderError('PROVIDER_CONNECTION_FAILED', `Could not reach Gemini: ${describe(error)}`, options);
+  }
+  return new ProviderError('PROVIDER_RESPONSE_INVALID', `Gemini response could not be read: ${describe(error)}`, options);
+}
+
+function codeForStatus(status: number): ProviderErrorCode {
+  if (status === 401 || status === 403) return 'AUTHENTICATION_FAILED';
+  if (status === 400 || status === 404 || status === 413 || status === 422) return 'BAD_REQUEST';
+  if (status >= 500) return 'SERVER_ERROR';
+  return 'PROVIDER_ERROR';
+}
+
+/** The SDK puts the JSON body in the message, after a prefix for errors that arrive inside a stream. */
+function readRpcError(message: string): GoogleRpcError | undefined {
+  const start = message.indexOf('{');
+  if (start < 0) return undefined;
+  try {
+    const parsed = JSON.parse(message.slice(start)) as { error?: GoogleRpcError };
+    return typeof parsed.error === 'object' && parsed.error !== null ? parsed.error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function retryDelayMs(body: GoogleRpcError | undefined): number | undefined {
+  const delay = body?.details?.find((entry) => entry['@type']?.endsWith('google.rpc.RetryInfo'))?.retryDelay;
+  const match = typeof delay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(delay.trim()) : null;
+  return match ? Math.round(Number(match[1]) * 1000) : undefined;
+}
+
+/**
+ * Node's fetch reports network failures (and a body cut mid-read) as a `TypeError`; the SDK may wrap it
+ * in an `Error` whose cause it is. Checked by name: the error can come from another realm (e.g. a test VM).
+ */
+function isNetworkError(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  return (error as Error | undefined)?.name === 'TypeError' || (cause as Error | undefined)?.name === 'TypeError';
+}
+
+function describe(error: unknown): string {
+  if (typeof (error as Error | undefined)?.message !== 'string') return String(error);
+  const message = (error as Error).message;
+  const cause = (error as Error & { cause?: { message?: unknown } }).cause;
+  return typeof cause?.message === 'string' ? `${message} (${cause.message})` : message;
+}
