@@ -1,6 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import type { EventData, FunctionCall, FunctionResponse } from '@toolsmith/core';
+import { RunAbortedError } from '@toolsmith/core';
+import type { EventData, FunctionCall, FunctionResponse, GenerateOptions, LlmResponse, Model } from '@toolsmith/core';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { AppModule } from './app.module';
 import { AuditLog } from './audit/audit-log';
@@ -128,5 +131,46 @@ describe('nestjs-app (e2e over HTTP)', () => {
     expect(status).toBe(400);
     const confirm = await post('/chat/confirm', { userId: 'alice', sessionId: 's', confirmationId: 'x', confirmed: 'yes' });
     expect(confirm.status).toBe(400);
+  });
+});
+
+/** A model that answers only when aborted, and reports the abort. */
+class HangingModel implements Model {
+  readonly provider = 'test';
+  readonly modelName = 'hanging';
+  private onAbort!: (reason: unknown) => void;
+  readonly aborted = new Promise<unknown>((resolve) => (this.onAbort = resolve));
+
+  // eslint-disable-next-line require-yield
+  async *generate(_request: unknown, options: GenerateOptions = {}): AsyncGenerator<LlmResponse, void, undefined> {
+    await new Promise<never>((_resolve, reject) => {
+      options.signal?.addEventListener('abort', () => {
+        this.onAbort(options.signal?.reason);
+        reject(new RunAbortedError(options.signal?.reason));
+      });
+    });
+  }
+}
+
+describe('nestjs-app: client disconnect', () => {
+  it('aborts the run when the client goes away mid-stream', async () => {
+    const model = new HangingModel();
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).overrideProvider(CHAT_MODEL).useValue(model).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.listen(0);
+    try {
+      const { port } = app.getHttpServer().address() as AddressInfo;
+      const body = JSON.stringify({ userId: 'alice', sessionId: 's1', message: 'my orders?' });
+      const client = httpRequest({ port, method: 'POST', path: '/chat', headers: { 'content-type': 'application/json' } });
+      client.on('error', () => undefined); // the socket is destroyed on purpose
+      client.on('response', (response) => {
+        expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
+        client.destroy();
+      });
+      client.end(body);
+      await expect(model.aborted).resolves.toEqual(new Error('The client disconnected.'));
+    } finally {
+      await app.close();
+    }
   });
 });
