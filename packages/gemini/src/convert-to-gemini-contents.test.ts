@@ -1,0 +1,46 @@
+import { convertToGeminiContents } from './convert-to-gemini-contents';
+import { geminiCallId } from './gemini-call-id';
+
+describe('convertToGeminiContents', () => {
+  it('keeps roles, text, thoughts and signatures (also on empty text parts) and inline data', () => {
+    expect(
+      convertToGeminiContents([
+        { role: 'user', parts: [{ text: 'Describe' }, { inlineData: { mimeType: 'image/png', data: 'iVBO' } }] },
+        { role: 'model', parts: [{ text: 'thinking…', thought: true }, { text: 'A cat.' }, { text: '', thoughtSignature: 'c2ln' }, { text: '' }] },
+      ]),
+    ).toEqual([
+      { role: 'user', parts: [{ text: 'Describe' }, { inlineData: { mimeType: 'image/png', data: 'iVBO' } }] },
+      { role: 'model', parts: [{ text: 'thinking…', thought: true }, { text: 'A cat.' }, { text: '', thoughtSignature: 'c2ln' }] },
+    ]);
+  });
+
+  it('drops generated ids, keeps Gemini ids, answers every call once and wraps non-object responses', () => {
+    const generated = geminiCallId('resp', 0, 'a');
+    const contents = convertToGeminiContents([
+      {
+        role: 'model',
+        parts: [
+          { functionCall: { id: generated, name: 'a', args: '{"x":1}' }, thoughtSignature: 'c2ln' },
+          { functionCall: { id: 'gem-2', name: 'b', args: 'broken' } },
+        ],
+      },
+      { role: 'user', parts: [{ functionResponse: { id: generated, name: 'a', response: [1, 2] as unknown as Record<string, unknown> } }] },
+    ]);
+    expect(contents).toEqual([
+      {
+        role: 'model',
+        parts: [
+          { functionCall: { name: 'a', args: { x: 1 } }, thoughtSignature: 'c2ln' },
+          { functionCall: { id: 'gem-2', name: 'b', args: {} } },
+        ],
+      },
+      {
+        role: 'user',
+        parts: [
+          { functionResponse: { name: 'a', response: { output: [1, 2] } } },
+          { functionResponse: { id: 'gem-2', name: 'b', response: { error: expect.objectContaining({ code: 'MISSING_RESULT' }) } } },
+        ],
+      },
+    ]);
+  });
+});

@@ -1,0 +1,45 @@
+import { ProviderError, RateLimitError } from '@toolsmith/core';
+import { ApiError } from './google-genai';
+import { mapGeminiError } from './map-gemini-error';
+
+const apiError = (status: number, body: unknown, prefix = '') => new ApiError({ status, message: prefix + JSON.stringify(body) });
+
+describe('mapGeminiError', () => {
+  it('reads RetryInfo of a 429 into retryAfterMs', () => {
+    const error = mapGeminiError(
+      apiError(429, { error: { code: 429, message: 'Quota exceeded', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.5s' }] } }),
+    );
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ retryAfterMs: 1500, statusCode: 429, message: expect.stringContaining('Quota exceeded') });
+    expect(mapGeminiError(apiError(429, { error: { code: 429, message: 'slow' } }))).toMatchObject({ retryAfterMs: undefined });
+  });
+
+  it.each([
+    [400, [], 'BAD_REQUEST'],
+    [400, [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' }], 'AUTHENTICATION_FAILED'],
+    [401, [], 'AUTHENTICATION_FAILED'],
+    [403, [], 'AUTHENTICATION_FAILED'],
+    [404, [], 'BAD_REQUEST'],
+    [500, [], 'SERVER_ERROR'],
+    [503, [], 'SERVER_ERROR'],
+    [409, [], 'PROVIDER_ERROR'],
+  ])('maps HTTP %i (details %j) to %s', (status, details, code) => {
+    const original = apiError(status, { error: { code: status, message: 'm', status: 'S', details } });
+    const error = mapGeminiError(original) as ProviderError;
+    expect(error).toMatchObject({ code, statusCode: status, provider: 'gemini' });
+    expect(error.cause).toBe(original);
+  });
+
+  it('reads the body of errors that arrive inside a stream (prefixed message)', () => {
+    const error = mapGeminiError(apiError(503, { error: { code: 503, message: 'overloaded', status: 'UNAVAILABLE' } }, 'got status: UNAVAILABLE. '));
+    expect(error).toMatchObject({ code: 'SERVER_ERROR', message: 'Gemini request failed (503 UNAVAILABLE): overloaded' });
+  });
+
+  it('maps network failures (also wrapped by the SDK) to PROVIDER_CONNECTION_FAILED and the rest to PROVIDER_RESPONSE_INVALID', () => {
+    expect(mapGeminiError(new TypeError('fetch failed'))).toMatchObject({ code: 'PROVIDER_CONNECTION_FAILED' });
+    expect(mapGeminiError(new Error('exception TypeError: fetch failed sending request', { cause: new TypeError('fetch failed') }))).toMatchObject({
+      code: 'PROVIDER_CONNECTION_FAILED',
+    });
+    expect(mapGeminiError(new Error('Incomplete JSON segment at the end'))).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID' });
+  });
+});

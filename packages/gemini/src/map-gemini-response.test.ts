@@ -1,0 +1,43 @@
+import { mapGeminiParts, mapGeminiResponse, mapGeminiUsage } from './map-gemini-response';
+
+describe('mapGeminiResponse', () => {
+  it('reports a blocked prompt as a content-filter error inside a complete response', () => {
+    const response = mapGeminiResponse({ promptFeedback: { blockReason: 'SAFETY' as never }, usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 } });
+    expect(response).toMatchObject({
+      turnComplete: true,
+      content: { role: 'model', parts: [] },
+      finishReason: { unified: 'content-filter', raw: 'SAFETY' },
+      error: { code: 'PROMPT_BLOCKED', message: 'Gemini blocked the prompt (SAFETY).' },
+      usage: { inputTokens: 4, outputTokens: 0, totalTokens: 4 },
+    });
+  });
+
+  it('numbers generated ids per call, keeping ids Gemini sent', () => {
+    const response = mapGeminiResponse({
+      responseId: 'r1',
+      candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'a', args: {} } }, { functionCall: { id: 'g1', name: 'a' } }, { functionCall: { name: 'a' } }] }, finishReason: 'STOP' as never }],
+    });
+    const ids = response.content!.parts.map((part) => part.functionCall!.id);
+    expect(ids[1]).toBe('g1');
+    expect(ids[0]).not.toBe(ids[2]);
+    expect(response.content!.parts[1].functionCall!.args).toEqual({});
+  });
+});
+
+describe('mapGeminiParts', () => {
+  it('keeps a signature that arrives on a part of its own and skips parts Toolsmith has no form for', () => {
+    expect(mapGeminiParts([{ thoughtSignature: 'c2ln' }, { executableCode: { code: 'print(1)' } }, { text: 'x', thought: true }])).toEqual([
+      { text: '', thoughtSignature: 'c2ln' },
+      { text: 'x', thought: true },
+    ]);
+  });
+});
+
+describe('mapGeminiUsage', () => {
+  it('counts thinking as output and tool-use prompts as input', () => {
+    expect(
+      mapGeminiUsage({ promptTokenCount: 10, toolUsePromptTokenCount: 5, candidatesTokenCount: 7, thoughtsTokenCount: 3, cachedContentTokenCount: 2 }),
+    ).toEqual({ inputTokens: 15, outputTokens: 10, totalTokens: 25, cachedInputTokens: 2 });
+    expect(mapGeminiUsage(undefined)).toBeUndefined();
+  });
+});
