@@ -52,7 +52,8 @@ export function missingTypeMetadataMessage(site: DefinitionSite): string {
 export function unknownParameterTypeMessage(site: DefinitionSite, typeName: string): string {
   return (
     `${describeSite(site)}: the parameter type cannot be known at runtime (TypeScript reports "${typeName}"; ` +
-    `interfaces, unions, any, unknown and object types all look like Object, and arrays carry no item type). ` +
+    `interfaces, unions, any, unknown, object types and parameters with a default but no type annotation all look like Object, ` +
+    `and arrays carry no item type). ` +
     `Fix: give the schema with @Param(name, { schema: {...} }) or @Param(name, { enum: [...] }), ` +
     `use a class-validator DTO class, or generate a build-time manifest with \`toolsmith schema\`.`
   );

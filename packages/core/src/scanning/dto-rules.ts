@@ -72,8 +72,9 @@ export class PropertyRules {
     if (this.conditional) return description ? { description } : {};
     const schema: JsonSchema = {};
     if (description) schema.description = description;
-    let types = this.types ? [...this.types] : undefined;
     let enumValues = this.enumValues ? [...this.enumValues] : undefined;
+    // Providers like a `type` next to `enum`; when the values share one, saying it changes nothing.
+    let types = this.types ? [...this.types] : enumValues ? uniformType(enumValues) : undefined;
     let notValues = [...this.notValues];
     if (this.optional) {
       if (types) types.push('null');
@@ -88,7 +89,7 @@ export class PropertyRules {
       else schema.enum = enumValues;
     }
     if (this.nested) {
-      if (types?.includes('array') && !types.includes('object')) schema.items = stripType(this.nested);
+      if (types?.includes('array') && !types.includes('object')) schema.items = this.nested;
       else Object.assign(schema, stripType(this.nested));
     }
     Object.assign(schema, this.keywords);
@@ -98,6 +99,13 @@ export class PropertyRules {
     if (this.allOf.length) schema.allOf = [...this.allOf];
     return schema;
   }
+}
+
+function uniformType(values: readonly unknown[]): JsonType[] | undefined {
+  const types = new Set(values.map((v) => (v === null ? 'null' : typeof v)));
+  if (types.size !== 1) return undefined;
+  const [type] = types;
+  return type === 'string' || type === 'number' || type === 'boolean' ? [type] : undefined;
 }
 
 function matchesType(value: unknown, type: JsonType): boolean {

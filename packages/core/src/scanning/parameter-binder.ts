@@ -64,8 +64,13 @@ export function createParameterBinder(toolName: string, sources: readonly Argume
       const dto = source.kind === 'dto' || source.kind === 'argument' ? source.dto : undefined;
       if (!dto?.runClassValidator || values[i] == null) continue;
       const prefix = source.kind === 'argument' ? `/${source.name}` : '';
-      const errors = await validate(values[i] as object, CLASS_VALIDATOR_OPTIONS);
-      problems.push(...toProblems(errors, prefix));
+      try {
+        problems.push(...toProblems(await validate(values[i] as object, CLASS_VALIDATOR_OPTIONS), prefix));
+      } catch (thrown) {
+        // class-validator itself can throw on odd input (e.g. maxDecimalPlaces on 5e-324): still the model's input.
+        const reason = thrown instanceof Error ? thrown.message : String(thrown);
+        problems.push({ path: prefix, keyword: 'classValidator', message: `${prefix ? `"${prefix.slice(1)}"` : 'arguments'} could not be validated: ${reason}` });
+      }
     }
     if (problems.length) throw new InvalidArgumentsError(toolName, problems);
     return values;

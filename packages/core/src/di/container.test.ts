@@ -1,0 +1,114 @@
+import { DependencyResolutionError } from '../errors/dependency-resolution-error';
+import { Toolset } from '../tools/toolset';
+import { Container } from './container';
+import { Inject } from './inject.decorator';
+
+class Clock {
+  now() {
+    return 42;
+  }
+}
+
+@Toolset()
+class Service {
+  constructor(
+    readonly clock: Clock,
+    @Inject('API_KEY') readonly apiKey: string,
+  ) {}
+}
+
+@Toolset()
+class NeedsService {
+  constructor(readonly service: Service) {}
+}
+
+describe('Container', () => {
+  it('injects constructor dependencies by type and by @Inject token; singletons by default', () => {
+    const container = new Container([Clock, { provide: 'API_KEY', useValue: 'k' }]);
+    const top = container.resolve(NeedsService) as NeedsService;
+    expect(top.service.clock.now()).toBe(42);
+    expect(top.service.apiKey).toBe('k');
+    expect(container.resolve(NeedsService)).toBe(top);
+    expect(container.resolve(Clock)).toBe(top.service.clock);
+  });
+
+  it('supports useClass, useFactory with inject, and transient scope', () => {
+    class FakeClock extends Clock {
+      override now() {
+        return 1;
+      }
+    }
+    let built = 0;
+    const container = new Container([
+      { provide: Clock, useClass: FakeClock },
+      { provide: 'API_KEY', useFactory: (clock: Clock) => `key-${clock.now()}-${++built}`, inject: [Clock], scope: 'transient' },
+    ]);
+    expect((container.resolve(Clock) as Clock).now()).toBe(1);
+    expect(container.resolve('API_KEY')).toBe('key-1-1');
+    expect(container.resolve('API_KEY')).toBe('key-1-2');
+    expect(container.isSingleton('API_KEY')).toBe(false);
+    expect(container.isSingleton(Clock)).toBe(true);
+  });
+
+  it('resolves async factories and shares one pending build', async () => {
+    const container = new Container([Clock, { provide: 'API_KEY', useFactory: async () => 'async-key' }]);
+    const first = container.resolve(Service);
+    const second = container.resolve(Service);
+    expect(first).toBeInstanceOf(Promise);
+    const [a, b] = await Promise.all([first, second]);
+    expect(a).toBe(b);
+    expect((a as Service).apiKey).toBe('async-key');
+    expect(container.resolve(Service)).toBe(a);
+  });
+
+  it('names the dependency chain for a missing provider', () => {
+    const container = new Container([{ provide: 'API_KEY', useValue: 'k' }]);
+    expect(() => container.resolve(NeedsService)).toThrow(
+      'Cannot resolve Clock: no provider is registered for it (dependency chain: NeedsService -> Service -> Clock). ' +
+        'Fix: add it to the providers, e.g. { provide: Clock, useValue: ... } or useClass/useFactory.',
+    );
+    try {
+      container.resolve('missing');
+    } catch (error) {
+      expect(DependencyResolutionError.isInstance(error)).toBe(true);
+      expect((error as DependencyResolutionError).code).toBe('MISSING_PROVIDER');
+      expect((error as DependencyResolutionError).chain).toEqual(['"missing"']);
+    }
+  });
+
+  it('names the cycle', () => {
+    const container = new Container([
+      { provide: 'a', useFactory: (b: unknown) => ({ b }), inject: ['b'] },
+      { provide: 'b', useFactory: (a: unknown) => ({ a }), inject: ['a'] },
+    ]);
+    expect(() => container.resolve('a')).toThrow(
+      'Cannot resolve "a": its dependencies form a cycle ("a" -> "b" -> "a"). Fix: break the cycle, e.g. inject a factory or move the shared part into its own provider.',
+    );
+  });
+
+  it('explains a constructor parameter whose type is unknown', () => {
+    interface Api {
+      get(): string;
+    }
+    @Toolset()
+    class UsesInterface {
+      constructor(readonly api: Api) {}
+    }
+    expect(() => new Container().resolve(UsesInterface)).toThrow(
+      'Cannot resolve UsesInterface: the type of constructor parameter #1 is not known at runtime (an interface, union or missing decorator metadata; dependency chain: UsesInterface). Fix: inject it by token with @Inject(token), or decorate the class (e.g. @Toolset()) so TypeScript emits its parameter types.',
+    );
+  });
+
+  it('wraps a throwing factory with the chain and keeps the cause', async () => {
+    const boom = new Error('no db');
+    const container = new Container([{ provide: 'db', useFactory: () => Promise.reject(boom) }]);
+    await expect(container.resolve('db')).rejects.toMatchObject({ code: 'PROVIDER_FAILED', cause: boom });
+    const sync = new Container([{ provide: 'db', useFactory: () => { throw boom; } }]);
+    expect(() => sync.resolve('db')).toThrow('Cannot resolve "db": its provider threw: no db (dependency chain: "db")');
+  });
+
+  it('rejects malformed providers', () => {
+    expect(() => new Container([{ provide: 'x' } as never])).toThrow('needs one of useValue, useClass or useFactory');
+    expect(() => new Container([42 as never])).toThrow('A provider must be a class');
+  });
+});
