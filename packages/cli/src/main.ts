@@ -1,5 +1,6 @@
 import { ToolsmithError } from '@toolsmith/core';
 import type { CliIo } from './cli-io';
+import { MCP_USAGE, parseMcpArgs, runMcpCommand } from './commands/mcp-command';
 import { EXIT_ERROR, EXIT_OK, SCHEMA_USAGE, parseSchemaArgs, runSchemaCommand } from './commands/schema-command';
 import { CLI_VERSION } from './version';
 
@@ -8,6 +9,7 @@ export const USAGE = `Usage: toolsmith <command> [options]
 
 Commands:
   schema    generate the build-time schema manifest from TypeScript types and JSDoc
+  mcp       serve the toolsets a module exports as an MCP server over stdio
 
 Run \`toolsmith <command> --help\` for a command's options.
 `;
@@ -32,6 +34,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
           return EXIT_OK;
         }
         return runSchemaCommand(parseSchemaArgs(rest), io);
+      case 'mcp':
+        if (rest.includes('--help') || rest.includes('-h')) {
+          io.stdout.write(MCP_USAGE);
+          return EXIT_OK;
+        }
+        return await runMcpCommand(parseMcpArgs(rest), io);
       case '--version':
       case '-v':
         io.stdout.write(`${CLI_VERSION}\n`);

@@ -1,5 +1,5 @@
 import { basename, extname } from 'node:path';
-import { loadToolsModule } from './load-tools-module';
+import { ToolsModule, loadToolsModule } from './load-tools-module';
 import { serveMcp } from './serve-mcp';
 
 /** Options of {@link serveModuleOverStdio}. */
@@ -17,9 +17,17 @@ export interface ServeModuleOptions {
  */
 export async function serveModuleOverStdio(modulePath: string, options: ServeModuleOptions = {}): Promise<void> {
   // Anything else written to stdout would corrupt the protocol stream; the module may log at load time.
+  const { log, info } = console;
   console.log = console.error;
   console.info = console.error;
-  const { tools, providers } = loadToolsModule(modulePath, options.cwd);
+  let loaded: ToolsModule;
+  try {
+    loaded = loadToolsModule(modulePath, options.cwd);
+  } catch (error) {
+    Object.assign(console, { log, info }); // nothing is served: stdout is the caller's again
+    throw error;
+  }
+  const { tools, providers } = loaded;
   const handle = await serveMcp({
     tools,
     providers,
