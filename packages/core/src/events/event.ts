@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { Content, FunctionCall, FunctionResponse } from '../model/content';
 import { FinishReason } from '../model/finish-reason';
 import { Usage } from '../model/llm-response';
 import { EventActions, createEventActions } from '../state/event-actions';
+import { newId } from './event-id';
 
 /** The plain-JSON form of an {@link Event}, as stored by session services. */
 export interface EventData {
@@ -53,14 +53,26 @@ export class Event implements EventData {
   timestamp!: number;
 
   private constructor(data: EventData) {
-    for (const [key, value] of Object.entries(data)) {
-      if (value !== undefined) (this as Record<string, unknown>)[key] = value;
-    }
+    this.id = data.id;
+    this.invocationId = data.invocationId;
+    this.author = data.author;
+    this.actions = data.actions;
+    this.timestamp = data.timestamp;
+    // Optional fields are set only when present, so events stay small and their JSON has no undefined keys.
+    if (data.branch !== undefined) this.branch = data.branch;
+    if (data.content !== undefined) this.content = data.content;
+    if (data.longRunningToolIds !== undefined) this.longRunningToolIds = data.longRunningToolIds;
+    if (data.partial !== undefined) this.partial = data.partial;
+    if (data.turnComplete !== undefined) this.turnComplete = data.turnComplete;
+    if (data.finishReason !== undefined) this.finishReason = data.finishReason;
+    if (data.usage !== undefined) this.usage = data.usage;
+    if (data.errorCode !== undefined) this.errorCode = data.errorCode;
+    if (data.errorMessage !== undefined) this.errorMessage = data.errorMessage;
   }
 
   /** Creates an event with a fresh id, empty actions and the current time unless given. */
   static create(init: EventInit): Event {
-    return new Event({ id: randomUUID(), actions: createEventActions(), timestamp: Date.now(), ...init });
+    return new Event({ id: newId('e'), actions: createEventActions(), timestamp: Date.now(), ...init });
   }
 
   /** Restores an event from its JSON form (for example a stored session). */

@@ -19,9 +19,29 @@ function collect<T>(sources: readonly AgentCallbacks[], pick: (source: AgentCall
   return sources.flatMap((source) => asList(pick(source)));
 }
 
+// Chains are built once per (plugins, agent callbacks) pair: callbacks are fixed once a runner exists.
+const modelChains = new WeakMap<readonly AgentCallbacks[], WeakMap<AgentCallbacks, ModelCallbackChain>>();
+const toolChains = new WeakMap<readonly AgentCallbacks[], WeakMap<AgentCallbacks, ToolCallbackChain>>();
+
+function cached<C>(cache: WeakMap<readonly AgentCallbacks[], WeakMap<AgentCallbacks, C>>, plugins: readonly AgentCallbacks[], agent: AgentCallbacks, build: () => C): C {
+  let byAgent = cache.get(plugins);
+  if (!byAgent) cache.set(plugins, (byAgent = new WeakMap()));
+  let chain = byAgent.get(agent);
+  if (!chain) byAgent.set(agent, (chain = build()));
+  return chain;
+}
+
 /** The model callbacks of plugins then agent, in the order they run. */
 export function modelCallbackChain(plugins: readonly AgentCallbacks[], agent: AgentCallbacks): ModelCallbackChain {
-  const sources = [...plugins, agent];
+  return cached(modelChains, plugins, agent, () => buildModelChain([...plugins, agent]));
+}
+
+/** The tool callbacks of plugins then agent, in the order the executor runs them. */
+export function toolCallbackChain(plugins: readonly AgentCallbacks[], agent: AgentCallbacks): ToolCallbackChain {
+  return cached(toolChains, plugins, agent, () => buildToolChain([...plugins, agent]));
+}
+
+function buildModelChain(sources: readonly AgentCallbacks[]): ModelCallbackChain {
   return {
     beforeModel: collect(sources, (s) => s.beforeModel),
     afterModel: collect(sources, (s) => s.afterModel),
@@ -29,9 +49,7 @@ export function modelCallbackChain(plugins: readonly AgentCallbacks[], agent: Ag
   };
 }
 
-/** The tool callbacks of plugins then agent, in the order the executor runs them. */
-export function toolCallbackChain(plugins: readonly AgentCallbacks[], agent: AgentCallbacks): ToolCallbackChain {
-  const sources = [...plugins, agent];
+function buildToolChain(sources: readonly AgentCallbacks[]): ToolCallbackChain {
   return {
     beforeTool: collect(sources, (s) => s.beforeTool),
     afterTool: collect(sources, (s) => s.afterTool),

@@ -60,7 +60,8 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
     });
   };
 
-  await untilDoneOrAborted(runConcurrently(calls.length, context.services.maxConcurrentToolCalls, runOne, context.signal), context.signal);
+  const work = calls.length === 1 ? runOne(0) : runConcurrently(calls.length, context.services.maxConcurrentToolCalls, runOne, context.signal);
+  await untilDoneOrAborted(work, context.signal);
 
   const merged = createEventActions();
   const longRunningToolIds: string[] = [];

@@ -7,7 +7,6 @@ import { ProviderError } from '../errors/provider-errors';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
-import { LlmRequest } from '../model/llm-request';
 import { LlmResponse } from '../model/llm-response';
 import { EventActions, createEventActions } from '../state/event-actions';
 import { State } from '../state/state';
@@ -33,7 +32,7 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
       yield errorEvent(context, agent.name, new MaxLlmCallsExceededError(agent.name, agent.maxLlmCalls));
       return;
     }
-    const offered = await context.services.tools.offered(agent, context.readonlyContext());
+    const offered = await context.services.tools.offered(agent, () => context.readonlyContext());
     const modelEvent = yield* callModel(agent, context, offered);
     if (!modelEvent) return;
     const calls = modelEvent.functionCalls();
@@ -75,16 +74,30 @@ async function* callModel(agent: LlmAgent, context: InvocationContext, offered: 
   const request = await buildRequest(agent, context, offered);
   const chain = modelCallbackChain(context.services.plugins, agent.callbacks);
   const actions = createEventActions();
-  const callbackContext = makeCallbackContext(context, agent, actions);
+  // Built on first use: most turns have no model callbacks, and the state snapshot is not free.
+  let callbackContextCache: CallbackContext | undefined;
+  const callbackContext = () => (callbackContextCache ??= makeCallbackContext(context, agent, actions));
 
   let response: LlmResponse | undefined;
   for (const before of chain.beforeModel) {
-    response = (await before({ context: callbackContext, request })) ?? undefined;
+    response = (await before({ context: callbackContext(), request })) ?? undefined;
     if (response) break;
   }
   if (!response) {
     try {
-      response = yield* generate(agent, context, request);
+      for await (const part of agent.model.generate(request, { signal: context.signal, stream: context.streaming })) {
+        if (context.signal.aborted) throw new RunAbortedError(context.signal.reason);
+        if (!part.partial) {
+          response = part; // the complete, aggregated response ends the call
+          break;
+        }
+        yield Event.create({ invocationId: context.invocationId, author: agent.name, branch: context.branch, content: part.content, partial: true });
+      }
+      if (!response) {
+        throw new ProviderError('PROVIDER_RESPONSE_INVALID', `Model "${agent.model.modelName}" ended its answer without a complete response.`, {
+          provider: agent.model.provider,
+        });
+      }
     } catch (thrown) {
       if (context.signal.aborted) {
         yield errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
@@ -92,7 +105,7 @@ async function* callModel(agent: LlmAgent, context: InvocationContext, offered: 
       }
       const error = toToolsmithError(thrown, agent);
       for (const onError of chain.onModelError) {
-        response = (await onError({ context: callbackContext, request, error })) ?? undefined;
+        response = (await onError({ context: callbackContext(), request, error })) ?? undefined;
         if (response) break;
       }
       if (!response) {
@@ -102,7 +115,7 @@ async function* callModel(agent: LlmAgent, context: InvocationContext, offered: 
     }
   }
   for (const after of chain.afterModel) {
-    const replaced = (await after({ context: callbackContext, response })) ?? undefined;
+    const replaced = (await after({ context: callbackContext(), response })) ?? undefined;
     if (replaced) {
       response = replaced;
       break;
@@ -126,24 +139,6 @@ async function* callModel(agent: LlmAgent, context: InvocationContext, offered: 
   }
   yield event;
   return event;
-}
-
-/** Calls the model; yields partial events when streaming and returns the complete response. */
-async function* generate(agent: LlmAgent, context: InvocationContext, request: LlmRequest): AsyncGenerator<Event, LlmResponse, undefined> {
-  for await (const response of agent.model.generate(request, { signal: context.signal, stream: context.streaming })) {
-    if (context.signal.aborted) throw new RunAbortedError(context.signal.reason);
-    if (!response.partial) return response; // the complete, aggregated response ends the call
-    yield Event.create({
-      invocationId: context.invocationId,
-      author: agent.name,
-      branch: context.branch,
-      content: response.content,
-      partial: true,
-    });
-  }
-  throw new ProviderError('PROVIDER_RESPONSE_INVALID', `Model "${agent.model.modelName}" ended its answer without a complete response.`, {
-    provider: agent.model.provider,
-  });
 }
 
 function makeCallbackContext(context: InvocationContext, agent: LlmAgent, actions: EventActions): CallbackContext {

@@ -1,18 +1,22 @@
-import { randomUUID } from 'node:crypto';
 import { BaseAgent } from '../agents/base-agent';
 import { InvocationContext, InvocationServices } from '../agents/invocation-context';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
+import { newId } from '../events/event-id';
 import { Content } from '../model/content';
 import { Session } from '../sessions/session';
 import { StatePrefix } from '../state/state';
 import { errorEvent } from './error-event';
 
+// One shared signal for runs without one: it is never aborted, and listeners are always removed.
+const NEVER_ABORTED = new AbortController().signal;
+
 /** Input of {@link runInvocation}. */
 export interface RunInvocationInput {
-  agent: BaseAgent;
-  session: Session;
+  agent: BaseAgent | ((session: Session) => BaseAgent);
+  /** The session, or a function loading it (so callers need no generator layer of their own). */
+  session: Session | (() => Promise<Session>);
   newMessage?: Content;
   signal?: AbortSignal;
   streaming?: boolean;
@@ -24,20 +28,20 @@ export interface RunInvocationInput {
  * error event; an abort ends the run with a `RUN_ABORTED` event and stores nothing half-made.
  */
 export async function* runInvocation(services: InvocationServices, input: RunInvocationInput): AsyncGenerator<Event, void, undefined> {
-  const signal = input.signal ?? new AbortController().signal;
-  const context = new InvocationContext(
-    `inv-${randomUUID()}`, input.agent, input.session, services, input.newMessage, signal, input.streaming ?? false,
-  );
+  const signal = input.signal ?? NEVER_ABORTED;
+  const session = typeof input.session === 'function' ? await input.session() : input.session;
+  const agent = typeof input.agent === 'function' ? input.agent(session) : input.agent;
+  const context = new InvocationContext(newId('inv'), agent, session, services, input.newMessage, signal, input.streaming ?? false);
   try {
     if (signal.aborted) {
-      yield errorEvent(context, input.agent.name, new RunAbortedError(signal.reason));
+      yield errorEvent(context, agent.name, new RunAbortedError(signal.reason));
       return;
     }
     if (input.newMessage) {
       const userEvent = Event.create({ invocationId: context.invocationId, author: 'user', content: input.newMessage });
       await store(context, userEvent);
     }
-    for await (const event of input.agent.runAsync(context)) {
+    for await (const event of agent.runAsync(context)) {
       if (!event.partial && event.errorCode !== 'RUN_ABORTED') await store(context, event);
       yield event;
     }

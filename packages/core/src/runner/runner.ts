@@ -93,14 +93,13 @@ export class Runner {
   }
 
   /** Runs one invocation for the user's message and yields its events (partial ones only when streaming). */
-  async *run(input: RunInput): AsyncGenerator<Event, void, undefined> {
+  run(input: RunInput): AsyncGenerator<Event, void, undefined> {
     const key = { appName: this.appName, userId: input.userId, sessionId: input.sessionId };
-    const session =
-      (await this.sessionService.getSession(key)) ??
-      (await this.sessionService.createSession({ appName: this.appName, userId: input.userId, sessionId: input.sessionId }));
-    yield* runInvocation(this.services, {
-      agent: this.agentToRun(session),
-      session,
+    return runInvocation(this.services, {
+      session: async () =>
+        (await this.sessionService.getSession(key)) ??
+        (await this.sessionService.createSession({ appName: this.appName, userId: input.userId, sessionId: input.sessionId })),
+      agent: (session) => this.agentToRun(session),
       newMessage: input.newMessage,
       signal: input.signal,
       streaming: input.streaming,

@@ -82,12 +82,13 @@ export class ToolResolver {
     return result;
   }
 
-  /** The tools offered to `agent` for this request (toolsets are asked each time). */
-  async offered(agent: LlmAgent, context: ReadonlyContext): Promise<OfferedTools> {
+  /** The tools offered to `agent` for this request (toolsets are asked each time, with the context `context()` makes). */
+  async offered(agent: LlmAgent, context: () => ReadonlyContext): Promise<OfferedTools> {
     const prepared = this.prepare(agent);
     if (prepared.staticOffered) return prepared.staticOffered;
     const tools = [...prepared.staticTools];
-    for (const toolset of prepared.toolsets) tools.push(...(await toolset.getTools(context)));
+    const readonlyContext = context();
+    for (const toolset of prepared.toolsets) tools.push(...(await toolset.getTools(readonlyContext)));
     return offer(agent, tools, prepared.providerTools);
   }
 

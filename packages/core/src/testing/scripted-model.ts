@@ -32,6 +32,8 @@ export interface ScriptedModelOptions {
   latencyMs?: number;
   /** When streaming, the text is sent in chunks of this many characters. Default 8. */
   streamChunkChars?: number;
+  /** Keep every request in `requests` (default true); turn off for long benchmarks so memory stays flat. */
+  keepRequests?: boolean;
 }
 
 /**
@@ -49,8 +51,9 @@ export interface ScriptedModelOptions {
 export class ScriptedModel implements Model {
   readonly provider: string;
   readonly modelName: string;
-  /** Every request received, in order (the live objects the runner built). */
+  /** Every request received, in order (the live objects the runner built); empty with `keepRequests: false`. */
   readonly requests: LlmRequest[] = [];
+  private calls = 0;
   private readonly options: ScriptedModelOptions;
 
   constructor(
@@ -63,8 +66,8 @@ export class ScriptedModel implements Model {
   }
 
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse, void, undefined> {
-    const index = this.requests.length;
-    this.requests.push(request);
+    const index = this.calls++;
+    if (this.options.keepRequests !== false) this.requests.push(request);
     if (this.options.latencyMs) await delay(this.options.latencyMs, options.signal);
     if (options.signal?.aborted) throw new RunAbortedError(options.signal.reason);
     const turn = await this.turnFor(request, index);
@@ -82,9 +85,9 @@ export class ScriptedModel implements Model {
     yield response;
   }
 
-  /** How many scripted turns have been used. */
+  /** How many times `generate` was called. */
   get callCount(): number {
-    return this.requests.length;
+    return this.calls;
   }
 
   private async turnFor(request: LlmRequest, index: number): Promise<ScriptedTurn> {

@@ -1,0 +1,141 @@
+import 'reflect-metadata';
+import { BaseTool, FunctionDeclaration, JsonSchema, LlmAgent, LlmRequest, Runner } from '@toolsmith/core';
+import type { Content, FunctionResponse, Model, ToolContext } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
+import { performance } from 'node:perf_hooks';
+
+/** Result of {@link runTurnBench}: median microseconds per turn (user message → one tool call → answer). */
+export interface TurnBenchResult {
+  handWrittenUs: number;
+  toolsmithUs: number;
+  /** toolsmith / hand-written; target ≤ 3. */
+  overheadRatio: number;
+  toolsmith500ToolsUs: number;
+  /** 500 tools / 3 tools; target ≤ 1.2. */
+  manyToolsRatio: number;
+}
+
+const PARAMETERS: JsonSchema = {
+  type: 'object',
+  properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+  required: ['city'],
+  additionalProperties: false,
+};
+
+class WeatherTool extends BaseTool {
+  readonly parameters = PARAMETERS;
+  readonly description: string;
+  constructor(readonly name: string) {
+    super();
+    this.description = `Weather tool ${name}.`;
+  }
+  run(args: Record<string, unknown>, _context: ToolContext) {
+    return { status: 'success', report: `Sunny in ${String(args.city)}` };
+  }
+}
+
+/** The model's side of every turn: call the tool, then answer with its result. */
+function scriptedModel(): ScriptedModel {
+  return new ScriptedModel((request) => {
+    const last = request.contents[request.contents.length - 1];
+    const response = last.parts[0]?.functionResponse;
+    if (response) return String(response.response.report);
+    return { calls: [{ id: 'call-1', name: 'tool_0', args: { city: 'Paris' } }] };
+  }, { keepRequests: false });
+}
+
+function tools(count: number): BaseTool[] {
+  return Array.from({ length: count }, (_, i) => new WeatherTool(`tool_${i}`));
+}
+
+/** What a developer would write without a framework: messages array, one model, a map of tools. */
+async function handWrittenTurn(model: Model, byName: Map<string, BaseTool>, declarations: FunctionDeclaration[], text: string): Promise<string> {
+  const contents: Content[] = [{ role: 'user', parts: [{ text }] }];
+  for (;;) {
+    const request: LlmRequest = { systemInstruction: 'You report the weather.', contents, tools: declarations };
+    let content: Content | undefined;
+    for await (const response of model.generate(request)) if (!response.partial) content = response.content;
+    if (!content) throw new Error('no response');
+    contents.push(content);
+    const calls = content.parts.filter((p) => p.functionCall).map((p) => p.functionCall!);
+    if (calls.length === 0) return content.parts.map((p) => p.text ?? '').join('');
+    const responses: FunctionResponse[] = await Promise.all(
+      calls.map(async (call) => {
+        const args = typeof call.args === 'string' ? (JSON.parse(call.args) as Record<string, unknown>) : call.args;
+        const result = await byName.get(call.name)!.run(args, undefined as unknown as ToolContext);
+        return { id: call.id, name: call.name, response: result as Record<string, unknown> };
+      }),
+    );
+    contents.push({ role: 'user', parts: responses.map((functionResponse) => ({ functionResponse })) });
+  }
+}
+
+async function toolsmithTurn(runner: Runner, sessionId: string, text: string): Promise<string> {
+  let answer = '';
+  for await (const event of runner.run({ userId: 'bench', sessionId, newMessage: { role: 'user', parts: [{ text }] } })) {
+    if (event.isFinalResponse()) answer = event.text();
+  }
+  // Like the hand-written loop, keep nothing between turns: the bench measures a turn, not a growing heap.
+  await runner.sessionService.deleteSession({ appName: 'bench', userId: 'bench', sessionId });
+  return answer;
+}
+
+/** Time in µs per turn of one batch of `turns` turns. */
+async function batch(turns: number, turn: () => Promise<string>): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < turns; i++) await turn();
+  return ((performance.now() - start) * 1000) / turns;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * Per-turn cost of Toolsmith against a hand-written loop over the same `ScriptedModel`, and of a
+ * turn with 500 tools registered against one with 3. Each Toolsmith turn starts a fresh session.
+ */
+export async function runTurnBench(options: { turns?: number; rounds?: number } = {}): Promise<TurnBenchResult> {
+  const turns = options.turns ?? 1000;
+  const rounds = options.rounds ?? 9;
+
+  const handTools = tools(3);
+  const byName = new Map(handTools.map((t) => [t.name, t]));
+  const declarations = handTools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+  const handModel = scriptedModel();
+  const runnerWith = (count: number) =>
+    new Runner({ appName: 'bench', agent: new LlmAgent({ name: 'agent', model: scriptedModel(), instruction: 'You report the weather.', tools: tools(count) }) });
+  const three = runnerWith(3);
+  const many = runnerWith(500);
+  let session = 0;
+  const contestants = {
+    hand: () => handWrittenTurn(handModel, byName, declarations, 'Weather in Paris?'),
+    three: () => toolsmithTurn(three, `s${session++}`, 'Weather in Paris?'),
+    many: () => toolsmithTurn(many, `s${session++}`, 'Weather in Paris?'),
+  };
+
+  // Batches alternate between contestants, so load from other processes hits all of them alike;
+  // ratios are taken per round and the median round is reported.
+  for (const run of Object.values(contestants)) await batch(turns, run); // warm-up (JIT, ajv compile)
+  const rounds_: Array<{ hand: number; three: number; many: number }> = [];
+  for (let r = 0; r < rounds; r++) {
+    rounds_.push({ hand: await batch(turns, contestants.hand), three: await batch(turns, contestants.three), many: await batch(turns, contestants.many) });
+  }
+  return {
+    handWrittenUs: median(rounds_.map((r) => r.hand)),
+    toolsmithUs: median(rounds_.map((r) => r.three)),
+    overheadRatio: median(rounds_.map((r) => r.three / r.hand)),
+    toolsmith500ToolsUs: median(rounds_.map((r) => r.many)),
+    manyToolsRatio: median(rounds_.map((r) => r.many / r.three)),
+  };
+}
+
+/** Prints {@link runTurnBench} results with their targets. */
+export async function main(): Promise<void> {
+  const r = await runTurnBench();
+  const us = (v: number) => `${v.toFixed(1)} µs`;
+  console.log('Turn overhead (user message → one tool call → final answer, ScriptedModel):');
+  console.log(`  hand-written loop      ${us(r.handWrittenUs)}`);
+  console.log(`  Toolsmith Runner       ${us(r.toolsmithUs)}   ratio ${r.overheadRatio.toFixed(2)}× (target ≤ 3×) ${r.overheadRatio <= 3 ? 'OK' : 'MISSED'}`);
+  console.log(`  Toolsmith, 500 tools   ${us(r.toolsmith500ToolsUs)}   ratio vs 3 tools ${r.manyToolsRatio.toFixed(2)}× (target ≤ 1.2×) ${r.manyToolsRatio <= 1.2 ? 'OK' : 'MISSED'}`);
+}
+
+if (require.main === module) void main();
