@@ -31,8 +31,10 @@ export interface McpConnectionOptions {
   label: string;
   /** Builds a fresh transport for each session. */
   createTransport: () => Transport;
-  /** Timeout of the handshake and of each request, in milliseconds. */
+  /** Timeout of each request, in milliseconds. */
   timeoutMs: number;
+  /** Timeout of starting the server and the handshake, in milliseconds. */
+  connectTimeoutMs: number;
   clientName: string;
   clientVersion: string;
 }
@@ -146,7 +148,7 @@ export class McpConnection {
       if (this.client === client) this.client = undefined;
     };
     try {
-      await client.connect(this.options.createTransport(), { timeout: this.options.timeoutMs });
+      await client.connect(this.options.createTransport(), { timeout: this.options.connectTimeoutMs });
     } catch (error) {
       await closeClient(client);
       const reason = error instanceof Error ? error.message : String(error);

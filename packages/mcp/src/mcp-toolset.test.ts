@@ -89,19 +89,23 @@ describe('McpToolset over stdio (a real child process)', () => {
 
 describe('McpToolset against servers that misbehave', () => {
   it('reports a hung tool as a timeout, and the session keeps working', async () => {
-    const toolset = new McpToolset({ transport: stdioServer('stdio-fixture-server.ts'), timeoutMs: 1500 });
+    const toolset = new McpToolset({ transport: stdioServer('stdio-fixture-server.ts'), timeoutMs: 600 });
     try {
-      await toolset.getTools(toolContext()); // the handshake gets the full timeout, not the call's
       const hung = await callThrough(toolset, 'hang', {});
       expect(errorCode(hung)).toBe('MCP_TIMEOUT');
       expect((await callThrough(toolset, 'echo', { text: 'still here' })).response).toEqual({ output: 'echo: still here' });
+
+      // The run's signal cancels a call at once.
+      const abort = new AbortController();
+      setTimeout(() => abort.abort(), 50);
+      expect(errorCode(await callThrough(toolset, 'hang', {}, toolContext({}, abort.signal)))).toBe('MCP_CANCELLED');
     } finally {
       await toolset.close();
     }
   });
 
   it('turns garbage results, unparseable output and JSON-RPC errors into error responses', async () => {
-    const toolset = new McpToolset({ transport: stdioServer('garbage-mcp-server.ts'), timeoutMs: 1500 });
+    const toolset = new McpToolset({ transport: stdioServer('garbage-mcp-server.ts'), timeoutMs: 600 });
     try {
       const malformed = await callThrough(toolset, 'malformed', {});
       expect(errorCode(malformed)).toBe('MCP_PROTOCOL_ERROR');
@@ -117,8 +121,15 @@ describe('McpToolset against servers that misbehave', () => {
     }
   });
 
+  it('gives up on a server that never completes the handshake', async () => {
+    const silent = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], stderr: 'ignore' as const };
+    const toolset = new McpToolset({ transport: silent, connectTimeoutMs: 300 });
+    await expect(toolset.getTools(toolContext())).rejects.toMatchObject({ code: 'MCP_CONNECTION_FAILED' });
+    await toolset.close();
+  });
+
   it('fails getTools with a typed error when the server cannot be started', async () => {
-    const toolset = new McpToolset({ transport: { command: join(fixtures, 'no-such-server'), stderr: 'ignore' }, timeoutMs: 2000 });
+    const toolset = new McpToolset({ transport: { command: join(fixtures, 'no-such-server'), stderr: 'ignore' }, connectTimeoutMs: 2000 });
     const failure = await toolset.getTools(toolContext()).catch((error: unknown) => error);
     expect(McpConnectionError.isInstance(failure)).toBe(true);
     expect(failure).toMatchObject({ code: 'MCP_CONNECTION_FAILED' });

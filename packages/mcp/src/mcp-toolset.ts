@@ -28,8 +28,10 @@ export interface McpToolsetOptions {
   toolFilter?: readonly string[] | ((tool: McpRemoteTool, context: ReadonlyContext) => boolean);
   /** Prepended to every tool name offered to the model, e.g. `files_`. */
   prefix?: string;
-  /** Timeout of the handshake, of listing and of each call, in milliseconds. Default 30 000. */
+  /** Timeout of listing and of each call, in milliseconds. Default 30 000. */
   timeoutMs?: number;
+  /** Timeout of starting the server and the MCP handshake (an `npx` server may download first). Default 60 000. */
+  connectTimeoutMs?: number;
   /** Most HTTP sessions kept open at once (one per distinct header set); the least recently used is closed. Default 32. */
   maxSessions?: number;
   /** Client name announced to the server. Default `toolsmith`. */
@@ -37,6 +39,7 @@ export interface McpToolsetOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_SESSIONS = 32;
 const INVALID_NAME_CHARACTERS = /[^a-zA-Z0-9_-]/g;
 
@@ -130,6 +133,7 @@ export class McpToolset implements Toolset {
     const connection = new McpConnection({
       ...endpoint,
       timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      connectTimeoutMs: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       clientName: this.options.clientName ?? 'toolsmith',
       clientVersion: '0.1.0',
     });
