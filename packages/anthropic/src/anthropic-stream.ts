@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { FunctionCall, LlmResponse, Part, ProviderError } from '@toolsmith/core';
+import { FunctionCall, LlmResponse, Part, ProviderError, argsFromJsonText, argsFromJsonValue } from '@toolsmith/core';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 import { mapAnthropicUsage } from './map-anthropic-response';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
@@ -115,18 +115,10 @@ function toPart(block: Block): Part[] {
 }
 
 /**
- * The assembled input: `""` (a tool without parameters) is `{}`; text that does not parse is passed on
- * raw, so the executor answers the model with a malformed-arguments error instead of the run crashing.
+ * The assembled input: no fragments means the input of `content_block_start` (`{}` for a tool without
+ * parameters); text that does not parse is passed on raw, so the executor answers the model with a
+ * malformed-arguments error instead of the run crashing.
  */
 function toolArgs(block: Extract<Block, { type: 'tool_use' }>): FunctionCall['args'] {
-  if (block.json.trim() === '') {
-    const initial = block.initialInput;
-    return typeof initial === 'object' && initial !== null && !Array.isArray(initial) ? (initial as Record<string, unknown>) : {};
-  }
-  try {
-    const parsed: unknown = JSON.parse(block.json);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : block.json;
-  } catch {
-    return block.json;
-  }
+  return block.json.trim() === '' ? argsFromJsonValue(block.initialInput) : argsFromJsonText(block.json);
 }

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { Content, FunctionCall, Part, ProviderError, pairToolResults } from '@toolsmith/core';
+import { Content, FunctionCall, Part, ProviderError, argsFromJsonText, pairToolResults } from '@toolsmith/core';
 
 type ContentBlockParam = Anthropic.ContentBlockParam;
 
@@ -64,13 +64,8 @@ function toToolUse(call: FunctionCall): Anthropic.ToolUseBlockParam {
  * did not parse; the executor already answered that call with an error, so `{}` keeps the history valid.
  */
 function toInputObject(args: FunctionCall['args']): Record<string, unknown> {
-  if (typeof args !== 'string') return args;
-  try {
-    const parsed: unknown = JSON.parse(args);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+  const parsed = typeof args === 'string' ? argsFromJsonText(args) : args;
+  return typeof parsed === 'string' ? {} : parsed;
 }
 
 function toMediaBlock(mimeType: string, data: string): ContentBlockParam {

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { LlmResponse, Part, Usage } from '@toolsmith/core';
+import { LlmResponse, Part, Usage, argsFromJsonValue } from '@toolsmith/core';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 
 /** The usage fields both a `Message` and a stream's `message_delta` carry. */
@@ -19,7 +19,7 @@ export function mapAnthropicMessage(message: Pick<Anthropic.Message, 'content' |
     } else if (block.type === 'thinking') {
       parts.push({ text: block.thinking, thought: true, thoughtSignature: block.signature });
     } else if (block.type === 'tool_use') {
-      parts.push({ functionCall: { id: block.id, name: block.name, args: toArgs(block.input) } });
+      parts.push({ functionCall: { id: block.id, name: block.name, args: argsFromJsonValue(block.input) } });
     }
   }
   return {
@@ -43,10 +43,4 @@ export function mapAnthropicUsage(usage: Partial<AnthropicUsage> | null | undefi
   const result: Usage = { inputTokens: input, outputTokens: output, totalTokens: input + output };
   if (cacheRead) result.cachedInputTokens = cacheRead;
   return result;
-}
-
-function toArgs(input: unknown): Record<string, unknown> | string {
-  if (typeof input === 'object' && input !== null && !Array.isArray(input)) return input as Record<string, unknown>;
-  // Not an object: hand the executor the JSON text so it reports malformed arguments to the model.
-  return JSON.stringify(input ?? null);
 }

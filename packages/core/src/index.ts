@@ -132,6 +132,7 @@ export { generateCallId, stableCallId } from './adapter-kit/call-id';
 export { pairToolResults } from './adapter-kit/pair-tool-results';
 export { selectProviderTools } from './adapter-kit/select-provider-tools';
 export { SchemaRefError, inlineSchemaRefs } from './adapter-kit/schema-ref-inliner';
+export { argsFromJsonText, argsFromJsonValue } from './adapter-kit/function-call-args';
 
 // ── Issue 6: build-time manifest (CLI owner adds here) ──────────────────────────────────────────
 export { ManifestError } from './errors/manifest-errors';

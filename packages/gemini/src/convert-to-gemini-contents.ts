@@ -1,5 +1,5 @@
 import type { Content as GeminiContent, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
-import { Content, FunctionCall, Part, pairToolResults } from '@toolsmith/core';
+import { Content, FunctionCall, Part, argsFromJsonText, pairToolResults } from '@toolsmith/core';
 import { isGeneratedGeminiCallId } from './gemini-call-id';
 
 /**
@@ -42,13 +42,8 @@ function convertPart(part: Part): GeminiPart[] {
 
 /** `args` must be an object; raw text only reaches history when it did not parse (and was answered with an error). */
 function toArgsObject(args: FunctionCall['args']): Record<string, unknown> {
-  if (typeof args !== 'string') return args;
-  try {
-    const parsed: unknown = JSON.parse(args);
-    return isPlainObject(parsed) ? parsed : {};
-  } catch {
-    return {};
-  }
+  const parsed = typeof args === 'string' ? argsFromJsonText(args) : args;
+  return typeof parsed === 'string' ? {} : parsed;
 }
 
 /** `functionResponse.response` must be a JSON object (a Struct); anything else is wrapped as `output`. */

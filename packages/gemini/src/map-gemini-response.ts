@@ -1,5 +1,5 @@
 import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
-import { LlmResponse, Part, Usage } from '@toolsmith/core';
+import { LlmResponse, Part, Usage, argsFromJsonValue } from '@toolsmith/core';
 import { geminiCallId } from './gemini-call-id';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
 
@@ -46,7 +46,7 @@ export function mapGeminiParts(parts: GeminiPart[]): Part[] {
     const signature = part.thoughtSignature !== undefined ? { thoughtSignature: part.thoughtSignature } : {};
     if (part.functionCall) {
       const { id, name, args } = part.functionCall;
-      return [{ functionCall: { id: id ?? '', name: name ?? '', args: args ?? {} }, ...signature }];
+      return [{ functionCall: { id: id ?? '', name: name ?? '', args: argsFromJsonValue(args) }, ...signature }];
     }
     if (part.text !== undefined) return [{ text: part.text, ...(part.thought ? { thought: true } : {}), ...signature }];
     if (part.inlineData?.data !== undefined) return [{ inlineData: { mimeType: part.inlineData.mimeType ?? 'application/octet-stream', data: part.inlineData.data }, ...signature }];

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Event, LlmAgent, RateLimitError, Runner, ToolsmithError, functionTool } from '@toolsmith/core';
+import { WireServer, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
+import { AnthropicModel } from './anthropic-model';
+
+// The adapter inside a real run: Runner → LlmAgent → AnthropicModel → SDK → local wire server.
+const fixture = (name: string) => parseSseFixture(readFileSync(join(__dirname, '__fixtures__', `${name}.chunks.txt`), 'utf8'));
+const text = (value: string) => ({ id: 'msg_t', type: 'message', role: 'assistant', model: 'claude-sonnet-5-5', content: [{ type: 'text', text: value }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } });
+
+const getWeather = functionTool({
+  name: 'get_weather',
+  description: 'Current weather for a city.',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  execute: ({ city }: { city: string }) => ({ city, tempC: 21 }),
+});
+
+async function run(runner: Runner, streaming = false): Promise<Event[]> {
+  const events: Event[] = [];
+  for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'Weather in Paris?' }] }, streaming })) events.push(event);
+  return events;
+}
+
+describe('AnthropicModel in a Runner', () => {
+  let server: WireServer;
+  afterEach(() => server.close());
+
+  it('answers unparseable streamed arguments with an is_error tool_result and carries on', async () => {
+    server = await startWireServer((_request, index) => (index === 0 ? { sse: fixture('malformed-tool-input') } : { sse: fixture('text') }));
+    const model = new AnthropicModel({ model: 'claude-sonnet-5-5', maxTokens: 256, apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+    const events = await run(new Runner({ appName: 'weather', agent: new LlmAgent({ name: 'assistant', model, tools: [getWeather] }) }), true);
+
+    expect(server.handlerErrors).toEqual([]);
+    const [toolResult] = server.requests[1].body.messages[2].content;
+    expect(toolResult).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_01Malformed', is_error: true });
+    expect(JSON.parse(toolResult.content)).toMatchObject({ error: { code: 'MALFORMED_ARGUMENTS' } });
+    const final = events.filter((event) => event.isFinalResponse() && !event.partial);
+    expect(final.map((event) => event.text())).toEqual(['It is sunny in Paris.']);
+  });
+
+  it('passes a rate limit through onModelError as a RateLimitError, which may recover', async () => {
+    server = await startWireServer(() => ({ status: 429, headers: { 'retry-after': '2' }, text: '{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}' }));
+    const model = new AnthropicModel({ model: 'claude-sonnet-5-5', maxTokens: 256, apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+    const seen: ToolsmithError[] = [];
+    const agent = new LlmAgent({
+      name: 'assistant',
+      model,
+      callbacks: {
+        onModelError: ({ error }) => {
+          seen.push(error);
+          return { content: { role: 'model', parts: [{ text: 'Busy, try later.' }] }, turnComplete: true };
+        },
+      },
+    });
+    const events = await run(new Runner({ appName: 'weather', agent }));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeInstanceOf(RateLimitError);
+    expect(seen[0]).toMatchObject({ code: 'RATE_LIMITED', retryAfterMs: 2000 });
+    expect(events[events.length - 1].text()).toBe('Busy, try later.');
+  });
+
+  it('ends the run with the provider error code when no callback recovers', async () => {
+    server = await startWireServer(() => ({ status: 401, text: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}' }));
+    const model = new AnthropicModel({ model: 'claude-sonnet-5-5', maxTokens: 256, apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+    const events = await run(new Runner({ appName: 'weather', agent: new LlmAgent({ name: 'assistant', model }) }));
+    expect(events[events.length - 1]).toMatchObject({ errorCode: 'AUTHENTICATION_FAILED', errorMessage: expect.stringContaining('invalid x-api-key') });
+  });
+
+  it('sends a plain text answer without tools', async () => {
+    server = await startWireServer(() => ({ json: text('Hello.') }));
+    const model = new AnthropicModel({ model: 'claude-sonnet-5-5', maxTokens: 256, apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+    const events = await run(new Runner({ appName: 'weather', agent: new LlmAgent({ name: 'assistant', model, instruction: 'Be kind.' }) }));
+    expect(server.requests[0].body.system).toBe('Be kind.');
+    expect(events[events.length - 1].text()).toBe('Hello.');
+  });
+});

@@ -1,0 +1,39 @@
+import { FunctionCall } from '../model/content';
+
+/**
+ * Turns arguments a provider sent as JSON text (streamed fragments joined, or a string field) into
+ * {@link FunctionCall.args}: blank text is `{}` (a call without parameters), text that parses to an
+ * object is that object, and anything else stays the raw text, so the executor answers the model with a
+ * `MALFORMED_ARGUMENTS` error instead of the run crashing.
+ *
+ * @example
+ * ```ts
+ * argsFromJsonText('{"city":"Paris"}'); // { city: 'Paris' }
+ * argsFromJsonText('{"city": "Pa');     // '{"city": "Pa' (reported to the model as malformed)
+ * ```
+ */
+export function argsFromJsonText(text: string): FunctionCall['args'] {
+  if (text.trim() === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isObject(parsed) ? parsed : text;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Turns arguments a provider sent as an already-parsed JSON value (Anthropic `input`, Gemini `args`)
+ * into {@link FunctionCall.args}: an object becomes a plain-JSON copy; anything else becomes its JSON
+ * text, which the executor reports to the model as malformed. The copy matters: SDKs parse responses
+ * with the `fetch` of whatever realm they run in, and the executor accepts only plain objects of its own.
+ */
+export function argsFromJsonValue(value: unknown): FunctionCall['args'] {
+  if (value === undefined) return {};
+  const text = JSON.stringify(value);
+  return isObject(value) ? (JSON.parse(text) as Record<string, unknown>) : text;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,52 @@
+import { Event, LlmAgent, Runner, ToolsmithError, functionTool } from '@toolsmith/core';
+import { WireServer, startWireServer } from '@toolsmith/core/testing';
+import { GeminiModel } from './gemini-model';
+
+// The adapter inside a real run: Runner → LlmAgent → GeminiModel → SDK → local wire server.
+const getWeather = functionTool({
+  name: 'get_weather',
+  description: 'Current weather for a city.',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  execute: ({ city }: { city: string }) => ({ city, tempC: 21 }),
+});
+const reply = (parts: unknown[], responseId: string) => ({ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }], responseId });
+
+async function run(runner: Runner): Promise<Event[]> {
+  const events: Event[] = [];
+  for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'Weather in Paris?' }] } })) events.push(event);
+  return events;
+}
+
+describe('GeminiModel in a Runner', () => {
+  let server: WireServer;
+  afterEach(() => server.close());
+  const model = (url: string) =>
+    new GeminiModel({ model: 'gemini-2.5-flash', apiKey: 'k', baseUrl: url, httpOptions: { fetch: (input, init) => fetch(input, init) } });
+
+  it('runs a call that came without an id and sends it back as Gemini sent it, signature included', async () => {
+    const call = { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2lnbmF0dXJl' };
+    server = await startWireServer((_request, index) => ({ json: index === 0 ? reply([call], 'r1') : reply([{ text: 'Sunny, 21°C.' }], 'r2') }));
+    const events = await run(new Runner({ appName: 'weather', agent: new LlmAgent({ name: 'assistant', model: model(server.url), tools: [getWeather] }) }));
+
+    expect(server.handlerErrors).toEqual([]);
+    const callEvent = events.find((event) => event.functionCalls().length > 0)!;
+    const id = callEvent.functionCalls()[0].id;
+    expect(id).toMatch(/^toolsmith_gemini_/);
+    expect(events.find((event) => event.functionResponses().length > 0)!.functionResponses()[0]).toMatchObject({ id, response: { city: 'Paris', tempC: 21 } });
+    expect(server.requests[1].body.contents).toEqual([
+      { role: 'user', parts: [{ text: 'Weather in Paris?' }] },
+      { role: 'model', parts: [call] },
+      { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { city: 'Paris', tempC: 21 } } }] },
+    ]);
+    expect(events[events.length - 1].text()).toBe('Sunny, 21°C.');
+  });
+
+  it('passes provider errors through onModelError', async () => {
+    server = await startWireServer(() => ({ status: 500, headers: { 'content-type': 'application/json' }, text: '{"error":{"code":500,"message":"Internal error","status":"INTERNAL"}}' }));
+    const seen: ToolsmithError[] = [];
+    const agent = new LlmAgent({ name: 'assistant', model: model(server.url), callbacks: { onModelError: ({ error }) => void seen.push(error) } });
+    const events = await run(new Runner({ appName: 'weather', agent }));
+    expect(seen.map((error) => error.code)).toEqual(['SERVER_ERROR']);
+    expect(events[events.length - 1]).toMatchObject({ errorCode: 'SERVER_ERROR' });
+  });
+});
