@@ -129,7 +129,11 @@ describe('toolsmith schema', () => {
       },
     });
     expect(param(document, 'planRoute', 'start').schema).toEqual({ ...geoPoint, description: 'Where the trip begins' });
-    expect(param(document, 'planRoute', 'departure').schema).toEqual({ type: 'string', format: 'date-time', description: 'When to leave' });
+    expect(param(document, 'planRoute', 'departure')).toMatchObject({
+      schema: { type: 'string', format: 'date-time', description: 'When to leave' },
+      revive: 'date',
+    });
+    expect(param(document, 'planRoute', 'start').revive).toBeUndefined();
   });
 
   it('writes Record<string, T> as additionalProperties, at the top and nested', () => {

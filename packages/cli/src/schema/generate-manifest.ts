@@ -106,6 +106,7 @@ function describeMethod(
     }
     const defaultValue = literalValue(parameter.initializer);
     if (defaultValue !== undefined) schema.default = defaultValue;
+    if (isDate(checker, type)) entry.revive = 'date';
     method.parameters.push(entry);
   });
 
@@ -151,6 +152,13 @@ function literalValue(initializer: ts.Expression | undefined): string | number |
   if (initializer.kind === ts.SyntaxKind.TrueKeyword) return true;
   if (initializer.kind === ts.SyntaxKind.FalseKeyword) return false;
   return undefined;
+}
+
+/** `Date` (or `Date | null`, `Date | undefined`): the binder turns the ISO string into a `Date`. */
+function isDate(checker: ts.TypeChecker, type: ts.Type): boolean {
+  const members = type.isUnion() ? type.types.filter((t) => !(t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined))) : [type];
+  const symbol = members.length === 1 ? members[0].getSymbol() : undefined;
+  return symbol !== undefined && checker.getFullyQualifiedName(symbol) === 'Date';
 }
 
 /** The awaited return type, or `undefined` when it says nothing (void, any, unknown, never). */

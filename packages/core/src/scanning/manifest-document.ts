@@ -55,6 +55,11 @@ export interface ManifestParameter {
   optional: boolean;
   /** From the method's `@param` JSDoc tag. */
   description?: string;
+  /**
+   * The parameter is declared `Date`: the model sends an ISO 8601 string (`format: date-time`) and the
+   * method receives a `Date`. (`Date`s nested in objects stay strings: JSON has no dates.)
+   */
+  revive?: 'date';
 }
 
 /**
@@ -112,6 +117,7 @@ export const MANIFEST_DOCUMENT_SCHEMA: JsonSchema = {
                       schema: { type: ['object', 'boolean'] },
                       optional: { type: 'boolean' },
                       description: { type: 'string' },
+                      revive: { enum: ['date'] },
                     },
                   },
                 },

@@ -5,7 +5,14 @@ import { ToolContext } from '../tools/tool-context';
 
 /** Where one method parameter's value comes from. Decided at scan time; the call only follows it. */
 export type ArgumentSource =
-  | { readonly kind: 'argument'; readonly name: string; readonly defaultValue?: unknown; readonly dto?: DtoConversion }
+  | {
+      readonly kind: 'argument';
+      readonly name: string;
+      readonly defaultValue?: unknown;
+      readonly dto?: DtoConversion;
+      /** Turns the validated JSON value into what the method declared (a manifest's `Date` parameter). */
+      readonly revive?: (value: unknown) => unknown;
+    }
   | { readonly kind: 'context' }
   | { readonly kind: 'dto'; readonly dto: DtoConversion }
   | { readonly kind: 'all-arguments' };
@@ -39,6 +46,7 @@ export function createParameterBinder(toolName: string, sources: readonly Argume
           let value = args[source.name];
           if (value === undefined) value = source.defaultValue;
           else if (source.dto && value !== null) value = plainToInstance(source.dto.type as new () => object, value);
+          else if (source.revive && value !== null) value = source.revive(value);
           values[i] = value;
           break;
         }

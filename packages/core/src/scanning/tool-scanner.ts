@@ -15,6 +15,8 @@ import { RequireConfirmation } from '../tools/require-confirmation';
 import { ToolContext } from '../tools/tool-context';
 import { ToolsetOptions } from '../tools/toolset';
 import { buildDtoSchema, isDtoClass } from './dto-schema';
+import { ToolManifest } from './manifest';
+import { manifestArgumentAt, manifestMethodFor, manifestParameterCount } from './manifest-parameters';
 import { ToolMethod, toolMethodsOf } from './method-walker';
 import { ArgumentSource, ParameterBinder, createParameterBinder } from './parameter-binder';
 import { annotate, reflectParameterSchema, typeName } from './schema-builder';
@@ -36,12 +38,16 @@ export interface ToolDefinition {
   readonly className: string;
 }
 
-/**
- * Options of {@link scanTools} and `createClassTools`. Reserved for schema sources between explicit
- * schemas and reflection (a build-time manifest); a scan with options is not cached per class.
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface ScanOptions {}
+/** Options of {@link scanTools} and `createClassTools`. A scan with options is not cached per class. */
+export interface ScanOptions {
+  /**
+   * Build-time schema manifest (`toolsmith schema`) to take parameter schemas, descriptions and output
+   * schemas from, between explicit schemas and reflection; `null` for none. By default, the
+   * process-wide one: `useManifest(...)`, `TOOLSMITH_MANIFEST`, or a `toolsmith.schema.json` found next
+   * to the compiled code.
+   */
+  manifest?: ToolManifest | null;
+}
 
 /** A definition plus what the call path needs: the method and its precomputed binder. Internal. */
 export interface ScannedTool extends ToolDefinition {
@@ -96,17 +102,17 @@ export function scanClass(cls: Function, options?: ScanOptions): readonly Scanne
     const first = byName.get(name);
     if (first !== undefined) throw new DuplicateToolNameError(site, name, first);
     byName.set(name, toolMethod.methodName);
-    const { parameters, sources } = resolveToolSchema(toolMethod, site, options);
+    const { parameters, sources, description, outputSchema } = resolveToolSchema(toolMethod, site, options);
     const tool: ScannedTool = {
       name,
-      description: toolOptions.description ?? '',
+      description: toolOptions.description ?? description ?? '',
       parameters,
       isLongRunning: toolOptions.longRunning === true,
       methodName: toolMethod.methodName,
       className: cls.name,
       method: (toolMethod.prototype as Record<string, (...args: unknown[]) => unknown>)[toolMethod.methodName],
       binder: createParameterBinder(name, sources),
-      ...(toolOptions.outputSchema ? { responseSchema: toolOptions.outputSchema } : {}),
+      ...(toolOptions.outputSchema || outputSchema ? { responseSchema: toolOptions.outputSchema ?? outputSchema } : {}),
       ...(toolOptions.requireConfirmation !== undefined ? { requireConfirmation: toolOptions.requireConfirmation } : {}),
     };
     tools.push(tool);
@@ -117,14 +123,16 @@ export function scanClass(cls: Function, options?: ScanOptions): readonly Scanne
 
 /**
  * THE schema-source decision of a tool, first that applies: explicit `@Tool({ inputSchema })` →
- * (a build-time manifest, via {@link ScanOptions}, slots in here) → reflection of the parameters, where
- * each `@Param` again prefers its explicit `schema` (see {@link resolveParameterSchema}).
+ * the build-time manifest's entry for the method ({@link ScanOptions.manifest}; a `@Param({ schema })`
+ * or a DTO class still wins for its parameter, `@Param` options are laid over the manifest's) →
+ * reflection of the parameters, where each `@Param` again prefers its explicit `schema` (see
+ * {@link resolveParameterSchema}). With a manifest entry, no decorator metadata is needed.
  */
 export function resolveToolSchema(
   toolMethod: ToolMethod,
   site: DefinitionSite,
-  _options?: ScanOptions,
-): { parameters: JsonSchema; sources: ArgumentSource[] } {
+  scanOptions?: ScanOptions,
+): { parameters: JsonSchema; sources: ArgumentSource[]; description?: string; outputSchema?: JsonSchema } {
   const { prototype, methodName, options } = toolMethod;
   const explicit = options.inputSchema;
   if (explicit) checkExplicitSchema(explicit, site, true);
@@ -132,8 +140,17 @@ export function resolveToolSchema(
   const params: (ParamMetadata | undefined)[] = Reflect.getOwnMetadata(PARAMS_METADATA, prototype, methodName) ?? [];
   const contextIndexes: number[] = Reflect.getOwnMetadata(CTX_PARAM_METADATA, prototype, methodName) ?? [];
   const method = (prototype as Record<string, Function>)[methodName];
-  const count = Math.max(types?.length ?? 0, method.length, params.length, ...contextIndexes.map((i) => i + 1));
-  if (!types && count > 0 && !explicit) throw new MissingTypeMetadataError(site);
+  // The manifest still gives the description and output schema when an explicit schema replaces its parameters.
+  const fromManifest = manifestMethodFor(scanOptions?.manifest, site.className, methodName);
+  const manifestParameters = explicit ? undefined : fromManifest;
+  const count = Math.max(
+    types?.length ?? 0,
+    method.length,
+    params.length,
+    ...contextIndexes.map((i) => i + 1),
+    manifestParameters ? manifestParameterCount(manifestParameters) : 0,
+  );
+  if (!types && count > 0 && !explicit && !manifestParameters) throw new MissingTypeMetadataError(site);
 
   const sources: ArgumentSource[] = [];
   const properties: JsonSchema = {};
@@ -144,8 +161,18 @@ export function resolveToolSchema(
     const type = types?.[index];
     const param = params[index];
     const parameterSite: DefinitionSite = { ...site, parameterIndex: index, parameterName: param?.name };
-    if (contextIndexes.includes(index) || (type === ToolContext && !param)) {
+    // A `@Param({ schema })` stays explicit, and a DTO class keeps its class-validator rules and conversion.
+    const fromManifestAt =
+      manifestParameters && !param?.options.schema && !isDtoClass(type) ? manifestArgumentAt(manifestParameters, index, param) : undefined;
+    if (contextIndexes.includes(index) || (type === ToolContext && !param) || manifestParameters?.contextIndex === index) {
       sources.push({ kind: 'context' });
+    } else if (fromManifestAt) {
+      if (dtoSchema) throw InvalidParametersError.mixedStyles(parameterSite);
+      if (fromManifestAt.name in properties) throw InvalidParametersError.duplicateName(parameterSite, fromManifestAt.name);
+      properties[fromManifestAt.name] = fromManifestAt.schema;
+      if (!fromManifestAt.optional) required.push(fromManifestAt.name);
+      sources.push({ kind: 'argument', name: fromManifestAt.name, defaultValue: param?.options.default, revive: fromManifestAt.revive });
+      flat++;
     } else if (param) {
       if (param.name in properties) throw InvalidParametersError.duplicateName(parameterSite, param.name);
       const resolved = resolveParameterSchema(param, type, parameterSite);
@@ -169,12 +196,18 @@ export function resolveToolSchema(
     }
     if (dtoSchema && flat) throw InvalidParametersError.mixedStyles(parameterSite);
   }
-  if (explicit) return { parameters: explicit, sources };
-  if (dtoSchema) return { parameters: dtoSchema, sources };
+  const documented = {
+    ...(fromManifest?.description ? { description: fromManifest.description } : {}),
+    ...(fromManifest?.outputSchema ? { outputSchema: fromManifest.outputSchema } : {}),
+  };
+  if (explicit) return { parameters: explicit, sources, ...documented };
+  if (dtoSchema) return { parameters: dtoSchema, sources, ...documented };
   const parameters: JsonSchema = { type: 'object', properties };
   if (required.length) parameters.required = required;
   parameters.additionalProperties = false;
-  return { parameters, sources };
+  // Recursive types from the manifest are `$ref`s into the tool schema's `$defs`.
+  if (manifestParameters?.$defs && flat) parameters.$defs = manifestParameters.$defs;
+  return { parameters, sources, ...documented };
 }
 
 /**
