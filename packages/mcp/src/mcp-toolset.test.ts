@@ -121,6 +121,14 @@ describe('McpToolset against servers that misbehave', () => {
     }
   });
 
+  it('refuses a transport that cannot work when it is constructed', () => {
+    for (const transport of [{ command: '' }, { url: 'not a url' }, { url: 'ftp://example.com/mcp' }, {}]) {
+      expect(() => new McpToolset({ transport: transport as { url: string } })).toThrow(
+        expect.objectContaining({ code: 'INVALID_MCP_TRANSPORT' }),
+      );
+    }
+  });
+
   it('gives up on a server that never completes the handshake', async () => {
     const silent = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], stderr: 'ignore' as const };
     const toolset = new McpToolset({ transport: silent, connectTimeoutMs: 300 });

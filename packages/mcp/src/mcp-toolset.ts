@@ -1,4 +1,4 @@
-import { BaseTool, ReadonlyContext, Toolset } from '@toolsmith/core';
+import { BaseTool, ReadonlyContext, Toolset, ToolsmithError } from '@toolsmith/core';
 import {
   McpConnection,
   McpConnectionOptions,
@@ -60,27 +60,28 @@ const INVALID_NAME_CHARACTERS = /[^a-zA-Z0-9_-]/g;
  */
 export class McpToolset implements Toolset {
   private readonly sessions = new Map<string, McpConnection>();
-  /** The last tool list each session answered, offered again if a later listing fails. */
+  /** Each session's last listing, as tools (unfiltered); offered again if a later listing fails. */
   private readonly listed = new WeakMap<McpConnection, McpTool[]>();
 
-  constructor(private readonly options: McpToolsetOptions) {}
+  constructor(private readonly options: McpToolsetOptions) {
+    checkTransport(options.transport);
+  }
 
   /** The server's tools (filtered, prefixed) for this run; implements {@link Toolset.getTools}. */
   async getTools(context: ReadonlyContext): Promise<BaseTool[]> {
     const connection = await this.connectionFor(context);
-    let remoteTools: McpRemoteTool[];
+    let tools: McpTool[];
     try {
-      remoteTools = (await connection.listTools()) as McpRemoteTool[];
+      tools = this.toTools(connection, (await connection.listTools()) as McpRemoteTool[]);
+      this.listed.set(connection, tools);
     } catch (error) {
       // A server that went away after it was listed keeps its tools on offer: their calls then report
       // the failure to the model (and try to reconnect), instead of the whole run failing here.
       const previous = this.listed.get(connection);
-      if (previous) return previous;
-      throw error;
+      if (!previous) throw error;
+      tools = previous;
     }
-    const tools = this.toTools(connection, remoteTools.filter((tool) => this.accepts(tool, context)));
-    this.listed.set(connection, tools);
-    return tools;
+    return tools.filter((tool) => this.accepts(tool.remote, context));
   }
 
   /** Ends every open session (and stops stdio servers); implements {@link Toolset.close}. */
@@ -146,4 +147,18 @@ export class McpToolset implements Toolset {
     }
     return connection;
   }
+}
+
+/** Refuses a transport that cannot work, at construction rather than at the first request. */
+function checkTransport(transport: McpToolsetOptions['transport']): void {
+  const value = transport as Partial<McpStdioTransportOptions & McpHttpTransportOptions> | undefined;
+  if (value && typeof value.command === 'string' && value.command.length > 0) return;
+  if (value && value.url !== undefined && URL.canParse(String(value.url))) {
+    const protocol = new URL(String(value.url)).protocol;
+    if (protocol === 'http:' || protocol === 'https:') return;
+  }
+  throw new ToolsmithError(
+    'INVALID_MCP_TRANSPORT',
+    `McpToolset needs transport { command, args? } (stdio) or { url } (an http or https URL); got ${JSON.stringify(transport)}.`,
+  );
 }
