@@ -56,7 +56,7 @@ describe('a toolset compiled without decorator metadata', () => {
 
   it('fails at startup without a manifest, naming the method and the fix', () => {
     expect(() => scanTools(TripTools, { manifest: null })).toThrow(MissingTypeMetadataError);
-    expect(() => scanTools(TripTools, { manifest: null })).toThrow(/TripTools\.getWeather/);
+    expect(() => scanTools(TripTools, { manifest: null })).toThrow(/TripTools\.getWeather.*toolsmith schema/s);
   });
 
   it('gets full schemas, descriptions and output schemas from the manifest', () => {
