@@ -2,4 +2,3 @@ export { AnthropicModel } from './anthropic-model';
 export type { AnthropicModelOptions } from './anthropic-model';
 export { providerTool, ANTHROPIC_PROVIDER } from './provider-tool';
 export type { AnthropicServerToolConfig } from './provider-tool';
-export { mapAnthropicError } from './map-anthropic-error';

@@ -5,4 +5,3 @@ export { providerTool, GEMINI_PROVIDER } from './provider-tool';
 export type { GeminiBuiltInTool } from './provider-tool';
 export { GeminiSchemaError } from './gemini-schema-error';
 export { toGeminiOpenApiSchema } from './to-gemini-openapi-schema';
-export { mapGeminiError } from './map-gemini-error';
