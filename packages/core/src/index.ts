@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 
 // ── Errors ──────────────────────────────────────────────────────────────────────────────────────
-export { ToolsmithError, ToolsmithErrorOptions } from './errors/toolsmith-error';
+export { ToolsmithError } from './errors/toolsmith-error';
+export type { ToolsmithErrorOptions } from './errors/toolsmith-error';
+export type { ArgumentProblem } from './errors/tool-call-errors';
 export {
-  ArgumentProblem,
   ArgumentsLimitError,
   InvalidArgumentsError,
   MalformedArgumentsError,
@@ -11,38 +12,45 @@ export {
   ToolNotFoundError,
 } from './errors/tool-call-errors';
 export { ToolCallRejectedError } from './errors/tool-rejected-error';
-export { ProviderError, ProviderErrorCode, ProviderErrorOptions, RateLimitError } from './errors/provider-errors';
+export { ProviderError, RateLimitError } from './errors/provider-errors';
+export type { ProviderErrorCode, ProviderErrorOptions } from './errors/provider-errors';
 export { StateValueError } from './errors/state-value-error';
 
 // ── Neutral model spec ──────────────────────────────────────────────────────────────────────────
-export { Content, FunctionCall, FunctionResponse, InlineData, Part, Role } from './model/content';
-export { FunctionDeclaration } from './model/function-declaration';
-export { JsonSchema, JsonValue } from './model/json-schema';
-export { FinishReason } from './model/finish-reason';
-export { GenerationConfig, LlmRequest, ToolChoice } from './model/llm-request';
-export { LlmResponse, Usage } from './model/llm-response';
-export { GenerateOptions, Model } from './model/model';
-export { ProviderTool, isProviderTool } from './model/provider-tool';
+export type { Content, FunctionCall, FunctionResponse, InlineData, Part, Role } from './model/content';
+export type { FunctionDeclaration } from './model/function-declaration';
+export type { JsonSchema, JsonValue } from './model/json-schema';
+export type { FinishReason } from './model/finish-reason';
+export type { GenerationConfig, LlmRequest, ToolChoice } from './model/llm-request';
+export type { LlmResponse, Usage } from './model/llm-response';
+export type { GenerateOptions, Model } from './model/model';
+export { isProviderTool } from './model/provider-tool';
+export type { ProviderTool } from './model/provider-tool';
 
 // ── State, actions, services ────────────────────────────────────────────────────────────────────
-export { ReadonlyState, State, StatePrefix } from './state/state';
-export { EventActions, ToolConfirmation, createEventActions } from './state/event-actions';
-export { MemoryEntry, MemoryService, MemorySource, SearchMemoryResponse } from './memory/memory-service';
-export { ArtifactLocation, ArtifactService } from './artifacts/artifact-service';
+export { State, StatePrefix } from './state/state';
+export type { ReadonlyState } from './state/state';
+export { createEventActions } from './state/event-actions';
+export type { EventActions, ToolConfirmation } from './state/event-actions';
+export type { MemoryEntry, MemoryService, MemorySource, SearchMemoryResponse } from './memory/memory-service';
+export type { ArtifactLocation, ArtifactService } from './artifacts/artifact-service';
 
 // ── Tools ───────────────────────────────────────────────────────────────────────────────────────
-export { Tool, ToolOptions } from './tools/tool';
-export { Toolset, ToolsetOptions, getToolsetOptions, isToolset } from './tools/toolset';
+export { Tool } from './tools/tool';
+export type { ToolOptions } from './tools/tool';
+export { Toolset, getToolsetOptions, isToolset } from './tools/toolset';
+export type { ToolsetOptions } from './tools/toolset';
 export { BaseTool, LONG_RUNNING_NOTE } from './tools/base-tool';
-export { ToolContext, ToolContextInit } from './tools/tool-context';
-export { ReadonlyContext } from './tools/readonly-context';
-export { RequireConfirmation } from './tools/require-confirmation';
+export { ToolContext } from './tools/tool-context';
+export type { ToolContextInit } from './tools/tool-context';
+export type { ReadonlyContext } from './tools/readonly-context';
+export type { RequireConfirmation } from './tools/require-confirmation';
 // Runs one function call exactly as the runner does (used by @toolsmith/mcp's serveMcp).
 export { executeToolCall } from './internal/tool-executor';
 export type { ExecuteToolCallInput, ToolCallOutcome } from './internal/tool-executor';
 
 // ── Callbacks ───────────────────────────────────────────────────────────────────────────────────
-export {
+export type {
   AfterModelCallback,
   AfterToolCallback,
   AgentCallbacks,
@@ -53,7 +61,7 @@ export {
   OnToolErrorCallback,
   ToolCallbackResult,
 } from './agents/callbacks';
-export { CallbackContext } from './agents/callback-context';
+export type { CallbackContext } from './agents/callback-context';
 
 // ── Scanning, decorators, DI (issue 2: scanner owner adds here) ─────────────────────────────────
 export { Param } from './decorators/param.decorator';
