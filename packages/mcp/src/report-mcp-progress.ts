@@ -1,4 +1,6 @@
+import type { ProgressToken } from '@modelcontextprotocol/sdk/types.js';
 import { ToolContext } from '@toolsmith/core';
+import type { McpRequestExtra } from './mcp-request-extra';
 
 /** One progress update of a tool call served over MCP. */
 export interface McpProgress {
@@ -41,4 +43,46 @@ export async function reportMcpProgress(context: ToolContext, progress: McpProgr
 /** Connects a call's context to its MCP progress token (used by the MCP tool server). */
 export function attachProgressSender(context: ToolContext, send: ProgressSender): void {
   senders.set(context, send);
+}
+
+/**
+ * Sends progress notifications for a call whose client asked for them (`_meta.progressToken`). A
+ * long-running tool gets a "started" update (0) and then a heartbeat every interval (counting up
+ * below 1) until it reports progress itself (with `reportMcpProgress`) or finishes, so clients that
+ * reset their timeout on progress keep waiting.
+ */
+export function progressReporter(extra: McpRequestExtra, isLongRunning: boolean, intervalMs: number) {
+  const token: ProgressToken | undefined = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let last = -1;
+  let heartbeat: NodeJS.Timeout | undefined;
+  const send = async (update: McpProgress) => {
+    // Progress must grow; an update that does not is dropped rather than confusing the client.
+    if (!(update.progress > last)) return;
+    last = update.progress;
+    await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } });
+  };
+  if (isLongRunning) {
+    const started = Date.now();
+    void send({ progress: 0, message: 'started' }).catch(() => undefined);
+    let beats = 0;
+    heartbeat = setInterval(() => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      // 0.5, 0.75, 0.875, …: growing but below 1, so the tool's own first report (1 or more) still grows.
+      beats++;
+      void send({ progress: 1 - 0.5 ** beats, message: `still running (${seconds}s)` }).catch(() => undefined);
+    }, intervalMs);
+    heartbeat.unref();
+  }
+  const stop = () => {
+    if (heartbeat) clearInterval(heartbeat);
+    heartbeat = undefined;
+  };
+  return {
+    report: async (update: McpProgress) => {
+      stop(); // the tool reports for itself from now on
+      await send(update);
+    },
+    stop,
+  };
 }
