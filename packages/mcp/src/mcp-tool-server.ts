@@ -63,8 +63,18 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { userId, sessionId } = identity(extra);
-    const tools = await options.resolveTools(readonlyContext(options, userId, sessionId));
     const call = { id: `mcp-${String(extra.requestId)}`, name: request.params.name, args: request.params.arguments ?? {} };
+    let tools: BaseTool[];
+    try {
+      tools = await options.resolveTools(readonlyContext(options, userId, sessionId));
+    } catch (thrown) {
+      // A toolset that cannot answer fails this call, not the server.
+      const reason = thrown instanceof Error ? thrown.message : String(thrown);
+      const error = ToolsmithError.isInstance(thrown)
+        ? thrown
+        : new ToolsmithError('MCP_TOOLS_UNAVAILABLE', `The tools could not be listed: ${reason}`, { cause: thrown });
+      return toCallToolResult(errorResponse(call, error));
+    }
     const tool = tools.find((candidate) => candidate.name === call.name);
     const progress = progressReporter(extra, tool?.isLongRunning === true, options.progressIntervalMs);
 

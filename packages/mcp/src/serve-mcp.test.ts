@@ -191,3 +191,29 @@ describe('serveMcp startup checks', () => {
     });
   });
 });
+
+describe('serveMcp with a toolset that fails', () => {
+  it('answers the call with an error result and keeps serving', async () => {
+    let fail = false;
+    const toolset = {
+      getTools: async () => {
+        if (fail) throw new Error('registry offline');
+        return [createServedTestTools().weather];
+      },
+    };
+    const server = await serveMcp({ tools: [toolset], transport: { http: { port: 0 } } });
+    const client = new Client({ name: 'failing-toolset', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(server.url!));
+      fail = true;
+      const result = await call(client, 'get_weather', { city: 'Rome' });
+      expect(errorCodeOf(result)).toBe('MCP_TOOLS_UNAVAILABLE');
+      expect((result.content[0] as { text: string }).text).toBe('The tools could not be listed: registry offline');
+      fail = false;
+      expect((await call(client, 'get_weather', { city: 'Rome' })).structuredContent).toMatchObject({ city: 'Rome' });
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
