@@ -142,6 +142,24 @@ export { selectProviderTools } from './adapter-kit/select-provider-tools';
 export { SchemaRefError, inlineSchemaRefs } from './adapter-kit/schema-ref-inliner';
 export { argsFromJsonText, argsFromJsonValue } from './adapter-kit/function-call-args';
 
+// ── Confirmation and long-running (issue 4) ───────────────────────────────────────────────────
+export { REQUEST_CONFIRMATION, isConfirmationRequest, originalCallFrom } from './confirmation/request-confirmation';
+export type { ConfirmationPrompt, ConfirmationRequestArgs } from './confirmation/request-confirmation';
+export { confirmationResponse, confirmationResponsePart } from './confirmation/confirmation-response';
+export type { ConfirmationAnswer } from './confirmation/confirmation-response';
+export { confirmationRequests } from './confirmation/confirmation-requests';
+export type { ConfirmationRequest } from './confirmation/confirmation-requests';
+export { longRunningResponse } from './confirmation/long-running-response';
+export type { LongRunningResponseInput } from './confirmation/long-running-response';
+export { findPendingCalls } from './confirmation/pending-calls';
+export type { PendingCalls, PendingConfirmation, PendingLongRunning } from './confirmation/pending-calls';
+export { ConfirmationMismatchError } from './errors/confirmation-mismatch-error';
+export { FunctionResponseNotPendingError } from './errors/function-response-not-pending-error';
+export type { NotPendingReason } from './errors/function-response-not-pending-error';
+export { InvalidConfirmationAnswerError } from './errors/invalid-confirmation-answer-error';
+export { InvalidFunctionResponseError } from './errors/invalid-function-response-error';
+export { MalformedConfirmationRequestError } from './errors/malformed-confirmation-request-error';
+
 // ── Issue 6: build-time manifest (CLI owner adds here) ──────────────────────────────────────────
 export { ManifestError } from './errors/manifest-errors';
 export type { ManifestErrorCode } from './errors/manifest-errors';

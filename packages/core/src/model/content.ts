@@ -20,6 +20,11 @@ export interface FunctionResponse {
   response: Record<string, unknown>;
   /** True when `response` reports a failure (unknown tool, invalid arguments, thrown error, denial). */
   isError?: boolean;
+  /**
+   * Set by a client on an intermediate update of a long-running call: more responses for this id will
+   * follow, so the call stays pending. Absent on final responses.
+   */
+  willContinue?: boolean;
 }
 
 /** Binary data inline in a part (base64). */

@@ -1,26 +1,32 @@
 import { Event } from '../events/event';
 import { Content, Part } from '../model/content';
+import { mergeTurnResponses, withoutConfirmationParts } from './turn-contents';
 
 /**
  * The conversation as `agentName` should see it: the user's and its own events as they are, other
  * agents' events retold as user-side context (their tools are not this agent's, so their raw calls
- * would not match its declarations), partial and error events left out.
+ * would not match its declarations), partial and error events left out. Confirmation requests and
+ * answers are hidden, and each turn's responses are merged after its calls (see turn-contents.ts).
  */
 export function buildContents(events: readonly Event[], agentName: string, branch: string | undefined): Content[] {
   const contents: Content[] = [];
+  let hadConfirmations = false;
   for (const event of events) {
     if (!event.content || event.partial || event.content.parts.length === 0) continue;
     if (branch && event.branch && !branch.startsWith(event.branch)) continue;
-    if (event.author === 'user' || event.author === agentName) contents.push(event.content);
+    const content = withoutConfirmationParts(event.content);
+    if (content !== event.content) hadConfirmations = true;
+    if (!content) continue;
+    if (event.author === 'user' || event.author === agentName) contents.push(content);
     else {
-      const retold = retell(event);
+      const retold = retell({ author: event.author, content });
       if (retold) contents.push(retold);
     }
   }
-  return contents;
+  return mergeTurnResponses(contents, events, hadConfirmations);
 }
 
-function retell(event: Event): Content | undefined {
+function retell(event: Pick<Event, 'author' | 'content'>): Content | undefined {
   const parts: Part[] = [{ text: 'For context:' }];
   for (const part of event.content?.parts ?? []) {
     if (part.text !== undefined && !part.thought && part.text.trim()) parts.push({ text: `[${event.author}] said: ${part.text}` });

@@ -4,7 +4,7 @@ import { RunAbortedError } from '../errors/run-aborted-error';
 import { Event } from '../events/event';
 import { ToolCallOutcome, errorResponse, executeToolCall } from '../internal/tool-executor';
 import { FunctionCall } from '../model/content';
-import { EventActions, createEventActions } from '../state/event-actions';
+import { EventActions, ToolConfirmation, createEventActions } from '../state/event-actions';
 import { State } from '../state/state';
 import { ToolContext } from '../tools/tool-context';
 import { toolCallbackChain } from './callback-chains';
@@ -17,6 +17,8 @@ export interface HandleFunctionCallsInput {
   context: InvocationContext;
   calls: readonly FunctionCall[];
   offered: OfferedTools;
+  /** The user's answers, by call id, for calls that run after a confirmation (see resume-confirmed-calls.ts). */
+  confirmations?: ReadonlyMap<string, ToolConfirmation>;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
       state: new State(base, actions[index].stateDelta),
       actions: actions[index],
       signal: context.signal,
+      toolConfirmation: input.confirmations?.get(call.id),
       memoryService: context.services.memoryService,
       artifactService: context.services.artifactService,
     });
@@ -65,12 +68,14 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
 
   const merged = createEventActions();
   const longRunningToolIds: string[] = [];
-  const parts = calls.map((call, index) => {
+  const parts = calls.flatMap((call, index) => {
     const outcome = outcomes[index];
-    if (!outcome) return { functionResponse: errorResponse(call, new RunAbortedError(context.signal.reason)) };
+    if (!outcome) return [{ functionResponse: errorResponse(call, new RunAbortedError(context.signal.reason)) }];
     mergeActions(merged, actions[index]);
-    if (!outcome.error && !outcome.confirmationRequested && offered.byName.get(call.name)?.isLongRunning) longRunningToolIds.push(call.id);
-    return { functionResponse: outcome.response };
+    // A call waiting for confirmation gets its response once the user answers (see confirmation-pause.ts).
+    if (outcome.confirmationRequested) return [];
+    if (!outcome.error && offered.byName.get(call.name)?.isLongRunning) longRunningToolIds.push(call.id);
+    return [{ functionResponse: outcome.response }];
   });
   return Event.create({
     invocationId: context.invocationId,

@@ -13,7 +13,9 @@ import { State } from '../state/state';
 import { modelCallbackChain } from './callback-chains';
 import { errorEvent } from './error-event';
 import { handleFunctionCalls } from './function-call-handler';
+import { confirmationPause } from './confirmation-pause';
 import { buildRequest } from './request-builder';
+import { resumeConfirmedCalls } from './resume-confirmed-calls';
 import { OfferedTools } from './tool-resolver';
 
 /**
@@ -23,6 +25,11 @@ import { OfferedTools } from './tool-resolver';
  * continues the invocation) or `maxLlmCalls`.
  */
 export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+  const resumed = await resumeConfirmedCalls(agent, context);
+  if (resumed) {
+    yield resumed.event;
+    if (resumed.stillWaiting || !(yield* continueAfter(agent, context, resumed.event))) return;
+  }
   for (;;) {
     if (context.signal.aborted) {
       yield errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
@@ -39,31 +46,33 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
     if (calls.length === 0) return;
 
     const responseEvent = await handleFunctionCalls({ agent, context, calls, offered });
-    yield responseEvent;
-    if (context.signal.aborted) {
-      yield errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
-      return;
-    }
-    const actions = responseEvent.actions;
-    if (actions.transferToAgent) {
-      const target = context.agent.rootAgent.findAgent(actions.transferToAgent);
-      if (!target) {
-        const names = context.agent.rootAgent.allAgents().map((a) => a.name);
-        yield errorEvent(context, agent.name, new AgentNotFoundError(actions.transferToAgent, names));
-        return;
-      }
-      yield* target.runAsync(context.forAgent(target));
-      return;
-    }
-    if (
-      actions.skipSummarization ||
-      actions.escalate ||
-      responseEvent.longRunningToolIds?.length ||
-      Object.keys(actions.requestedToolConfirmations ?? {}).length > 0
-    ) {
-      return;
-    }
+    const pause = confirmationPause({ agent, context, calls, responseEvent });
+    for (const event of pause.events) yield event;
+    if (pause.paused || !(yield* continueAfter(agent, context, responseEvent))) return;
   }
+}
+
+/**
+ * After a step's function responses: ends the loop (returns false) on abort, transfer (the target
+ * agent runs), `skipSummarization`, `escalate` or a long-running call; otherwise the model is called again.
+ */
+async function* continueAfter(agent: LlmAgent, context: InvocationContext, responseEvent: Event): AsyncGenerator<Event, boolean, undefined> {
+  if (context.signal.aborted) {
+    yield errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
+    return false;
+  }
+  const actions = responseEvent.actions;
+  if (actions.transferToAgent) {
+    const target = context.agent.rootAgent.findAgent(actions.transferToAgent);
+    if (!target) {
+      const names = context.agent.rootAgent.allAgents().map((a) => a.name);
+      yield errorEvent(context, agent.name, new AgentNotFoundError(actions.transferToAgent, names));
+      return false;
+    }
+    yield* target.runAsync(context.forAgent(target));
+    return false;
+  }
+  return !(actions.skipSummarization || actions.escalate || responseEvent.longRunningToolIds?.length);
 }
 
 /**

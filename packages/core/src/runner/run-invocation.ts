@@ -7,6 +7,7 @@ import { newId } from '../events/event-id';
 import { Content } from '../model/content';
 import { Session } from '../sessions/session';
 import { StatePrefix } from '../state/state';
+import { checkFunctionResponses } from '../confirmation/check-function-responses';
 import { errorEvent } from './error-event';
 
 // One shared signal for runs without one: it is never aborted, and listeners are always removed.
@@ -38,6 +39,14 @@ export async function* runInvocation(services: InvocationServices, input: RunInv
       return;
     }
     if (input.newMessage) {
+      // Answers to confirmations and long-running calls must match what the session waits for; else nothing runs.
+      const refusal = checkFunctionResponses(session.events, input.newMessage);
+      if (refusal) {
+        const refused = errorEvent(context, agent.name, refusal);
+        await store(context, refused);
+        yield refused;
+        return;
+      }
       const userEvent = Event.create({ invocationId: context.invocationId, author: 'user', content: input.newMessage });
       await store(context, userEvent);
     }

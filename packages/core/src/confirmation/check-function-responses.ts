@@ -1,0 +1,91 @@
+import { ConfirmationMismatchError } from '../errors/confirmation-mismatch-error';
+import { FunctionResponseNotPendingError } from '../errors/function-response-not-pending-error';
+import { InvalidConfirmationAnswerError } from '../errors/invalid-confirmation-answer-error';
+import { InvalidFunctionResponseError } from '../errors/invalid-function-response-error';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { EventData } from '../events/event';
+import { Content, FunctionCall } from '../model/content';
+import { PendingCalls, findPendingCalls } from './pending-calls';
+import { REQUEST_CONFIRMATION, isRecord, originalCallFrom } from './request-confirmation';
+
+/**
+ * Checks the function responses of a client's message against what the session is waiting for,
+ * before anything is stored or run. Returns the first problem as a typed error, or `undefined` when
+ * every response answers something pending (or the message has none). The session's records are the
+ * authority: an answer's own claims (its echoed original call) are only compared with them.
+ */
+export function checkFunctionResponses(events: readonly EventData[], message: Content): ToolsmithError | undefined {
+  const parts = Array.isArray(message.parts) ? message.parts : [];
+  if (!parts.some((part) => isRecord(part) && part.functionResponse !== undefined)) return undefined;
+  const pending = findPendingCalls(events);
+  const seen = new Set<string>();
+  for (const part of parts) {
+    if (!isRecord(part) || part.functionResponse === undefined) continue;
+    const response: unknown = part.functionResponse;
+    if (!isRecord(response) || typeof response.id !== 'string') return new InvalidFunctionResponseError(undefined, 'it has no string "id"');
+    const id = response.id;
+    if (seen.has(id)) return new FunctionResponseNotPendingError(id, 'answered'); // the same id twice in one message
+    seen.add(id);
+    const problem = pending.confirmations.has(id) ? checkConfirmationAnswer(pending, id, response) : checkUpdate(pending, id, response);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function checkConfirmationAnswer(pending: PendingCalls, id: string, response: Record<string, unknown>): ToolsmithError | undefined {
+  const record = pending.confirmations.get(id)!;
+  if (response.name !== REQUEST_CONFIRMATION) return new InvalidConfirmationAnswerError(id, `it must be named "${REQUEST_CONFIRMATION}"`);
+  const answer = response.response;
+  if (!isRecord(answer)) return new InvalidConfirmationAnswerError(id, 'its response must be an object like { "confirmed": true }');
+  if (typeof answer.confirmed !== 'boolean') {
+    return new InvalidConfirmationAnswerError(id, `"confirmed" must be true or false, got ${JSON.stringify(answer.confirmed) ?? 'nothing'}`);
+  }
+  if (answer.originalFunctionCall !== undefined) {
+    let claimed: FunctionCall;
+    try {
+      claimed = originalCallFrom({ name: REQUEST_CONFIRMATION, args: { originalFunctionCall: answer.originalFunctionCall } });
+    } catch {
+      return new ConfirmationMismatchError(id, record.originalFunctionCall);
+    }
+    if (!sameCall(claimed, record.originalFunctionCall)) return new ConfirmationMismatchError(id, record.originalFunctionCall);
+  }
+  return undefined;
+}
+
+function checkUpdate(pending: PendingCalls, id: string, response: Record<string, unknown>): ToolsmithError | undefined {
+  const record = pending.longRunning.get(id);
+  if (!record) return new FunctionResponseNotPendingError(id, pending.answered.has(id) ? 'answered' : 'unknown');
+  if (response.name !== record.name) {
+    return new InvalidFunctionResponseError(id, `it names tool "${String(response.name)}" but the pending call is to "${record.name}"`);
+  }
+  if (!isRecord(response.response)) return new InvalidFunctionResponseError(id, '"response" must be a JSON object');
+  if (response.willContinue !== undefined && typeof response.willContinue !== 'boolean') {
+    return new InvalidFunctionResponseError(id, '"willContinue" must be true or false');
+  }
+  return undefined;
+}
+
+/** Same id, same tool, deep-equal arguments (JSON text and objects compared by value). */
+function sameCall(a: FunctionCall, b: FunctionCall): boolean {
+  return a.id === b.id && a.name === b.name && deepEqual(argsValue(a.args), argsValue(b.args));
+}
+
+function argsValue(args: FunctionCall['args']): unknown {
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const aKeys = Object.keys(a);
+  const bKeys = Object.keys(b);
+  if (aKeys.length !== bKeys.length) return false;
+  const bRecord = b as Record<string, unknown>;
+  return aKeys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && deepEqual((a as Record<string, unknown>)[key], bRecord[key]));
+}

@@ -1,0 +1,19 @@
+import { ToolsmithError } from './toolsmith-error';
+
+/**
+ * A function response sent by the client is malformed: no string `id` or `name`, a `response` that is
+ * not a JSON object, a `willContinue` that is not a boolean, or a tool name other than the pending
+ * call's. Nothing ran.
+ */
+export class InvalidFunctionResponseError extends ToolsmithError {
+  constructor(
+    readonly functionCallId: string | undefined,
+    problem: string,
+  ) {
+    super(
+      'INVALID_FUNCTION_RESPONSE',
+      `The function response${functionCallId === undefined ? '' : ` for "${functionCallId}"`} was refused: ${problem}.`,
+      { details: { functionCallId } },
+    );
+  }
+}

@@ -1,0 +1,65 @@
+import type { InvocationContext } from '../agents/invocation-context';
+import type { LlmAgent } from '../agents/llm-agent';
+import { PendingConfirmation, findPendingCalls } from '../confirmation/pending-calls';
+import { REQUEST_CONFIRMATION, isRecord } from '../confirmation/request-confirmation';
+import { Event } from '../events/event';
+import { ToolConfirmation } from '../state/event-actions';
+import { handleFunctionCalls } from './function-call-handler';
+
+/** What {@link resumeConfirmedCalls} did. */
+export interface ResumedCalls {
+  /** The responses of the answered calls (confirmed ones ran; denied ones are `TOOL_CALL_REJECTED` errors), in call order. */
+  event: Event;
+  /** Other calls of the same model response still wait for an answer: the model must not be called yet. */
+  stillWaiting: boolean;
+}
+
+/**
+ * Runs the calls whose confirmation requests the user's message answers, at the start of `agent`'s
+ * turn. The calls come from the session's records (never from the answer), and run through the
+ * executor with `ctx.toolConfirmation` set. Returns `undefined` when the message answers no request
+ * of this agent. The message was checked against the session before it was stored.
+ */
+export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationContext): Promise<ResumedCalls | undefined> {
+  const answers = confirmationAnswers(context);
+  if (answers.size === 0) return undefined;
+  const events = context.session.events;
+  // The records as they were before this invocation stored the answer; what has run since, from all events.
+  const before = findPendingCalls(events.filter((event) => event.invocationId !== context.invocationId));
+  const now = findPendingCalls(events);
+  const resumed: PendingConfirmation[] = [];
+  for (const record of before.confirmations.values()) {
+    if (answers.has(record.requestId) && record.agentName === agent.name && !now.answered.has(record.originalFunctionCall.id)) resumed.push(record);
+  }
+  if (resumed.length === 0) return undefined;
+
+  const confirmations = new Map<string, ToolConfirmation>();
+  for (const record of resumed) {
+    const answer = answers.get(record.requestId)!;
+    const confirmation: ToolConfirmation = { confirmed: answer.confirmed === true };
+    if (record.prompt.hint !== undefined) confirmation.hint = record.prompt.hint;
+    if (answer.payload !== undefined) confirmation.payload = answer.payload;
+    confirmations.set(record.originalFunctionCall.id, confirmation);
+  }
+  const offered = await context.services.tools.offered(agent, () => context.readonlyContext());
+  const event = await handleFunctionCalls({
+    agent,
+    context,
+    calls: resumed.map((record) => record.originalFunctionCall),
+    offered,
+    confirmations,
+  });
+  const requestEvents = new Set(resumed.map((record) => record.requestEventId));
+  const stillWaiting = [...now.confirmations.values()].some((record) => requestEvents.has(record.requestEventId));
+  return { event, stillWaiting };
+}
+
+/** Request id → the answer's response object, for the confirmation answers in the user's message. */
+function confirmationAnswers(context: InvocationContext): Map<string, Record<string, unknown>> {
+  const answers = new Map<string, Record<string, unknown>>();
+  for (const part of context.userContent?.parts ?? []) {
+    const response = part.functionResponse;
+    if (response?.name === REQUEST_CONFIRMATION && isRecord(response.response)) answers.set(response.id, response.response);
+  }
+  return answers;
+}

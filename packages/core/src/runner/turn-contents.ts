@@ -1,0 +1,83 @@
+import { findPendingCalls } from '../confirmation/pending-calls';
+import { REQUEST_CONFIRMATION } from '../confirmation/request-confirmation';
+import { Event } from '../events/event';
+import { Content, FunctionCall, FunctionResponse, Part } from '../model/content';
+
+/**
+ * The content of an event without the confirmation protocol: {@link REQUEST_CONFIRMATION} calls and
+ * the client's answers to them are between the runner and the client, never shown to a model.
+ * Returns the content itself when it has none, `undefined` when nothing else is left.
+ */
+export function withoutConfirmationParts(content: Content): Content | undefined {
+  if (!content.parts.some(isConfirmationPart)) return content;
+  const parts = content.parts.filter((part) => !isConfirmationPart(part));
+  return parts.length > 0 ? { ...content, parts } : undefined;
+}
+
+/**
+ * Puts the responses to each model turn's calls into ONE content right after it, in call order,
+ * however many events they arrived in (calls that ran at once, then calls that ran after a
+ * confirmation, then a long-running call's updates: the latest response of a call wins). A call still
+ * waiting for the user's confirmation (the user moved on without answering) gets an error response
+ * saying so. Other contents of the stretch keep their order after it.
+ */
+export function mergeTurnResponses(contents: readonly Content[], events: readonly Event[], hadConfirmations: boolean): Content[] {
+  const waiting = hadConfirmations ? waitingCallIds(events) : new Set<string>();
+  const out: Content[] = [];
+  let index = 0;
+  while (index < contents.length) {
+    const content = contents[index++];
+    out.push(content);
+    const calls = content.role === 'model' ? content.parts.flatMap((p) => (p.functionCall ? [p.functionCall] : [])) : [];
+    if (calls.length === 0) continue;
+    const ids = new Set(calls.map((call) => call.id));
+    const responses = new Map<string, FunctionResponse>();
+    const gathered: Content[] = [];
+    const rest: Content[] = [];
+    for (; index < contents.length && contents[index].role !== 'model'; index++) {
+      const next = contents[index];
+      if (next.parts.length > 0 && next.parts.every((p) => p.functionResponse && ids.has(p.functionResponse.id))) {
+        gathered.push(next);
+        for (const part of next.parts) responses.set(part.functionResponse!.id, part.functionResponse!);
+      } else rest.push(next);
+    }
+    const parts: Part[] = [];
+    for (const call of calls) {
+      const response = responses.get(call.id) ?? (waiting.has(call.id) ? waitingResponse(call) : undefined);
+      if (response) parts.push({ functionResponse: response });
+    }
+    // The common case (one event answering every call, in order) keeps its content object as it is.
+    if (gathered.length === 1 && sameParts(gathered[0].parts, parts)) out.push(gathered[0]);
+    else if (parts.length > 0) out.push({ role: 'user', parts });
+    out.push(...rest);
+  }
+  return out;
+}
+
+function isConfirmationPart(part: Part): boolean {
+  return part.functionCall?.name === REQUEST_CONFIRMATION || part.functionResponse?.name === REQUEST_CONFIRMATION;
+}
+
+function waitingCallIds(events: readonly Event[]): Set<string> {
+  const ids = new Set<string>();
+  for (const record of findPendingCalls(events).confirmations.values()) ids.add(record.originalFunctionCall.id);
+  return ids;
+}
+
+function waitingResponse(call: FunctionCall): FunctionResponse {
+  return {
+    id: call.id,
+    name: call.name,
+    response: {
+      error: {
+        code: 'CONFIRMATION_PENDING',
+        message: `The call to tool "${call.name}" did not run: it is still waiting for the user's confirmation.`,
+      },
+    },
+    isError: true,
+  };
+}
+
+function sameParts(a: readonly Part[], b: readonly Part[]): boolean {
+  return a.length === b.length && a.every((part, i) => part.functionResponse === b[i].functionResponse);
+}
