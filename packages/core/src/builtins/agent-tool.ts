@@ -40,7 +40,8 @@ export class AgentTool extends BaseTool {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonSchema;
-  private readonly agent: BaseAgent;
+  /** The agent this tool runs. */
+  readonly agent: BaseAgent;
   private readonly skipSummarization: boolean;
 
   constructor(options: AgentToolOptions) {

@@ -132,6 +132,13 @@ describe('Runner: multi-agent', () => {
     expect(mainModel.callCount).toBe(1);
   });
 
+  it('checks the tools of an AgentTool\'s agent when the Runner is built', () => {
+    const model = new ScriptedModel([]);
+    const broken = new LlmAgent({ name: 'helper', model, tools: [new FnTool('x', () => ({})), new FnTool('x', () => ({}))] });
+    const main = new LlmAgent({ name: 'main', model, tools: [new AgentTool({ agent: broken })] });
+    expect(() => new Runner({ appName: 'app', agent: main })).toThrow(/"helper" offers two tools named "x"/);
+  });
+
   it('refuses an agent tree with duplicate names or an agent with two parents', () => {
     const model = new ScriptedModel([]);
     const child = new LlmAgent({ name: 'child', model });

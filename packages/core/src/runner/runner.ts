@@ -3,6 +3,7 @@ import { InvocationServices } from '../agents/invocation-context';
 import { LlmAgent } from '../agents/llm-agent';
 import { Plugin } from '../agents/plugin';
 import { ArtifactService } from '../artifacts/artifact-service';
+import { AgentTool } from '../builtins/agent-tool';
 import { AgentConfigError } from '../errors/agent-config-error';
 import { Event } from '../events/event';
 import { ArgumentLimits } from '../internal/argument-parser';
@@ -89,7 +90,7 @@ export class Runner {
       tools,
     };
     checkAgentTree(options.agent);
-    for (const agent of options.agent.allAgents()) if (agent instanceof LlmAgent) tools.prepare(agent);
+    prepareTools(options.agent, tools, new Set());
   }
 
   /** Runs one invocation for the user's message and yields its events (partial ones only when streaming). */
@@ -127,6 +128,20 @@ export class Runner {
 function transferable(agent: BaseAgent): boolean {
   for (let a: BaseAgent | undefined = agent; a; a = a.parentAgent) if (!(a instanceof LlmAgent)) return false;
   return true;
+}
+
+/** Resolves every agent's tools now, including agents run by `AgentTool`s, so configuration errors surface at startup. */
+function prepareTools(root: BaseAgent, tools: ToolResolver, seen: Set<BaseAgent>): void {
+  for (const agent of root.allAgents()) {
+    if (!(agent instanceof LlmAgent) || seen.has(agent)) continue;
+    seen.add(agent);
+    for (const tool of tools.prepare(agent).staticTools) {
+      if (tool instanceof AgentTool) {
+        checkAgentTree(tool.agent);
+        prepareTools(tool.agent, tools, seen);
+      }
+    }
+  }
 }
 
 function checkAgentTree(root: BaseAgent): void {
