@@ -123,8 +123,37 @@ describe('manifest', () => {
     const wrongVersion = { ...documentFor('x'), version: 2 };
     expect(() => loadManifest(write(wrongVersion))).toThrow(ManifestError);
     expect(() => parseManifest(JSON.stringify({ version: 1, generator: 'x', toolsets: { A: { source: 'a.ts' } } }), 'm.json')).toThrow(
-      /missing required property "sourceHash"/,
+      /"toolsets\.A\.sourceHash" must be "sha256:" and 64 hex digits; "toolsets\.A\.methods" must be an object/,
     );
+  });
+
+  it('names every problem of a malformed method entry', () => {
+    const document = documentFor('x') as unknown as { toolsets: { WeatherTools: { methods: Record<string, unknown> } } };
+    document.toolsets.WeatherTools.methods.bad = {
+      contextIndex: -1,
+      outputSchema: 'no',
+      parameters: [{ name: '', index: 1.5, schema: 3, optional: 'yes', revive: 'regexp' }, 'x'],
+    };
+    let message = '';
+    try {
+      parseManifest(JSON.stringify(document), 'm.json');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    const where = '"toolsets.WeatherTools.methods.bad';
+    for (const expected of [
+      `${where}.contextIndex" must be an integer >= 0`,
+      `${where}.outputSchema" must be a JSON Schema`,
+      `${where}.parameters.0.name" must be a non-empty string`,
+      `${where}.parameters.0.index" must be an integer >= 0`,
+      `${where}.parameters.0.schema" must be a JSON Schema`,
+      `${where}.parameters.0.optional" must be a boolean`,
+      `${where}.parameters.0.revive" must be "date"`,
+      `${where}.parameters.1" must be an object`,
+    ]) {
+      expect(message).toContain(expected);
+    }
+    expect(() => parseManifest('[]', 'm.json')).toThrow(/the document must be an object/);
   });
 
   it('finds the manifest next to the compiled code, up to the package root', () => {

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ManifestError } from '../errors/manifest-errors';
-import { toArgumentProblems, validatorFor } from '../internal/schema-validator';
-import { MANIFEST_DOCUMENT_SCHEMA, ManifestDocument, ManifestMethod, ManifestToolset } from './manifest-document';
+import { manifestProblems } from './manifest-check';
+import { ManifestDocument, ManifestMethod, ManifestToolset } from './manifest-document';
 import { hashSource } from './manifest-hash';
 
 /** What to do when a manifest entry cannot be trusted: report it and fall back, or stop startup. */
@@ -153,9 +153,8 @@ export function parseManifest(text: string, path: string): ManifestDocument {
       cause,
     });
   }
-  const validate = validatorFor(MANIFEST_DOCUMENT_SCHEMA);
-  if (!validate(document)) {
-    const problems = toArgumentProblems(validate.errors).map((p) => p.message.replace(/^arguments/, 'the document'));
+  const problems = manifestProblems(document);
+  if (problems.length > 0) {
     throw new ManifestError(
       'MANIFEST_INVALID',
       `The manifest ${path} is not a Toolsmith schema manifest (version 1): ${problems.join('; ')}. ` +
