@@ -79,9 +79,9 @@ export class AnthropicModel implements Model {
     }
   }
 
-  private toParams(request: LlmRequest): Omit<Anthropic.MessageCreateParams, "stream"> {
+  private toParams(request: LlmRequest): Omit<Anthropic.MessageCreateParams, 'stream'> {
     const { system, messages } = convertToAnthropicMessages(request.contents, request.systemInstruction);
-    const params: Omit<Anthropic.MessageCreateParams, "stream"> = {
+    const params: Omit<Anthropic.MessageCreateParams, 'stream'> = {
       model: request.model ?? this.modelName,
       max_tokens: request.config?.maxOutputTokens ?? this.maxTokens,
       messages,

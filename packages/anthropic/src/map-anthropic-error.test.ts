@@ -45,4 +45,9 @@ describe('mapAnthropicError', () => {
     expect(mapAnthropicError(abort)).toBe(abort);
     expect(mapAnthropicError(new SyntaxError('Unexpected token'))).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID' });
   });
+
+  it('reports missing credentials (the SDK throws before sending) as AUTHENTICATION_FAILED with the fix', () => {
+    const error = mapAnthropicError(new Error('Could not resolve authentication method. Expected one of apiKey, authToken, credentials, config, or profile to be set.'));
+    expect(error).toMatchObject({ code: 'AUTHENTICATION_FAILED', message: expect.stringContaining('ANTHROPIC_API_KEY') });
+  });
 });

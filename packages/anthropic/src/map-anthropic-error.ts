@@ -5,8 +5,9 @@ import { ANTHROPIC_PROVIDER } from './provider-tool';
 /**
  * Maps an error thrown by the Anthropic SDK to a {@link ProviderError} (or {@link RateLimitError} with
  * `retryAfterMs` from the `retry-after-ms` / `retry-after` headers). Errors that arrive inside a stream
- * (an SSE `error` event) have no HTTP status; their `error.type` decides. Aborts are returned unchanged
- * so the runner sees a cancellation, not a provider failure; anything else is a broken response.
+ * (an SSE `error` event) have no HTTP status; their `error.type` decides. Missing credentials are
+ * `AUTHENTICATION_FAILED`; aborts are returned unchanged so the runner sees a cancellation, not a
+ * provider failure; anything else is a broken response.
  */
 export function mapAnthropicError(error: unknown): unknown {
   if (error instanceof APIUserAbortError) return error;
@@ -28,11 +29,16 @@ export function mapAnthropicError(error: unknown): unknown {
     const where = status === undefined ? ' mid-stream' : ` (${status})`;
     return new ProviderError(code, `Anthropic request failed${where}: ${detail}`, { ...options, statusCode });
   }
-  return new ProviderError(
-    'PROVIDER_RESPONSE_INVALID',
-    `Anthropic response could not be read: ${(error as Error)?.message ?? String(error)}`,
-    options,
-  );
+  const message = (error as Error)?.message ?? String(error);
+  // The SDK throws a plain error, before sending anything, when it finds no credentials.
+  if (/authentication method|api[ _-]?key/i.test(message)) {
+    return new ProviderError(
+      'AUTHENTICATION_FAILED',
+      `Anthropic credentials are missing: ${message} Pass \`apiKey\` to AnthropicModel or set ANTHROPIC_API_KEY.`,
+      options,
+    );
+  }
+  return new ProviderError('PROVIDER_RESPONSE_INVALID', `Anthropic response could not be read: ${message}`, options);
 }
 
 function codeForStatus(status: number): ProviderErrorCode {

@@ -289,6 +289,22 @@ describe('GeminiModel on the wire', () => {
     expect(error).toMatchObject({ code: 'PROVIDER_CONNECTION_FAILED', isRetryable: true });
   });
 
+  it('refuses to start without an API key (instead of a metadata-server lookup at the first request)', () => {
+    const saved = { GEMINI_API_KEY: process.env.GEMINI_API_KEY, GOOGLE_API_KEY: process.env.GOOGLE_API_KEY };
+    delete process.env.GEMINI_API_KEY;
+    delete process.env.GOOGLE_API_KEY;
+    try {
+      expect(() => new GeminiModel({ model: 'gemini-2.5-flash' })).toThrow(expect.objectContaining({ code: 'AUTHENTICATION_FAILED', message: expect.stringContaining('GEMINI_API_KEY') }));
+      process.env.GEMINI_API_KEY = 'from-env';
+      expect(new GeminiModel({ model: 'gemini-2.5-flash' }).modelName).toBe('gemini-2.5-flash');
+    } finally {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+  });
+
   it('cancels the HTTP request when the signal aborts (request and mid-stream)', async () => {
     let model = await start(() => ({ hang: true }));
     const controller = new AbortController();

@@ -14,7 +14,7 @@ export interface GeminiModelOptions {
   model: string;
   /** A configured SDK client; when given, `apiKey`, `baseUrl` and `httpOptions` are ignored. */
   client?: GoogleGenAIClient;
-  /** API key; defaults to the `GEMINI_API_KEY` / `GOOGLE_API_KEY` environment variables (read by the SDK). */
+  /** API key; defaults to the `GEMINI_API_KEY` (or `GOOGLE_API_KEY`) environment variable. Without one (and without `client`) the constructor throws `AUTHENTICATION_FAILED`. */
   apiKey?: string;
   /** API base URL, e.g. a proxy or a local test server (shorthand for `httpOptions.baseUrl`). */
   baseUrl?: string;
@@ -51,8 +51,20 @@ export class GeminiModel implements Model {
   constructor(options: GeminiModelOptions) {
     this.modelName = options.model;
     this.schemaDialect = options.schemaDialect ?? 'json-schema';
+    if (options.client) {
+      this.client = options.client;
+      return;
+    }
+    const apiKey = options.apiKey ?? (process.env.GEMINI_API_KEY || process.env.GOOGLE_API_KEY);
+    // Without a key the SDK falls back to Google Cloud default credentials (a metadata-server lookup)
+    // and fails only at the first request; a missing key is a setup mistake, so say so now.
+    if (!apiKey) {
+      throw new ProviderError('AUTHENTICATION_FAILED', 'No Gemini API key: pass `apiKey` to GeminiModel or set GEMINI_API_KEY (or pass a configured `client`, e.g. for Vertex AI).', {
+        provider: GEMINI_PROVIDER,
+      });
+    }
     const httpOptions = options.baseUrl ? { ...options.httpOptions, baseUrl: options.baseUrl } : options.httpOptions;
-    this.client = options.client ?? new GoogleGenAI({ apiKey: options.apiKey, httpOptions });
+    this.client = new GoogleGenAI({ apiKey, httpOptions });
   }
 
   /** Implements {@link Model.generate}. */
