@@ -1,0 +1,111 @@
+import { LlmAgent } from '../agents/llm-agent';
+import { longRunningResponse } from '../confirmation/long-running-response';
+import { findPendingCalls } from '../confirmation/pending-calls';
+import { Param } from '../decorators/param.decorator';
+import { Content } from '../model/content';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ScriptedModel } from '../testing/scripted-model';
+import { LONG_RUNNING_NOTE } from '../tools/base-tool';
+import { Tool } from '../tools/tool';
+import { Toolset } from '../tools/toolset';
+import { send, shownResponses } from './__fixtures__/confirmation-fixtures';
+import { user, weatherTool } from './__fixtures__/test-tools';
+import { Runner } from './runner';
+
+@Toolset()
+class ExportTools {
+  started: string[] = [];
+
+  @Tool({ description: 'Starts exporting a table; returns a ticket.', longRunning: true })
+  startExport(@Param('table') table: string) {
+    this.started.push(table);
+    return { status: 'pending', ticketId: `T-${this.started.length}` };
+  }
+}
+
+function setup(script: ConstructorParameters<typeof ScriptedModel>[0]) {
+  const tools = new ExportTools();
+  const model = new ScriptedModel(script);
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({
+    appName: 'warehouse',
+    agent: new LlmAgent({ name: 'exporter', model, tools: [tools, weatherTool()] }),
+    sessionService,
+  });
+  const stored = async () => (await sessionService.getSession({ appName: 'warehouse', userId: 'u1', sessionId: 's1' }))!.events;
+  return { tools, model, runner, stored };
+}
+
+const startExport = { calls: [{ id: 'lr', name: 'startExport', args: { table: 'orders' } }] };
+const update = (response: Record<string, unknown>, willContinue?: boolean): Content =>
+  longRunningResponse({ id: 'lr', name: 'startExport', response, willContinue });
+
+describe('long-running tools', () => {
+  it('sends the initial result as the response, lists the id in longRunningToolIds and ends the invocation', async () => {
+    const { tools, model, runner } = setup([startExport, 'never reached']);
+
+    const events = await send(runner, user('export orders'));
+
+    expect(tools.started).toEqual(['orders']);
+    expect(model.callCount).toBe(1);
+    expect(model.requests[0].tools.find((d) => d.name === 'startExport')!.description).toBe(
+      `Starts exporting a table; returns a ticket.\n\n${LONG_RUNNING_NOTE}`,
+    );
+    const last = events.at(-1)!;
+    expect(last.functionResponses()).toEqual([{ id: 'lr', name: 'startExport', response: { status: 'pending', ticketId: 'T-1' } }]);
+    expect(last.longRunningToolIds).toEqual(['lr']);
+    expect(last.isFinalResponse()).toBe(true);
+  });
+
+  it('takes an intermediate then a final update in later runs; the model gets each and continues', async () => {
+    const { tools, model, runner, stored } = setup([startExport, 'The export is half done.', 'Your export is ready at /exports/T-1.csv.']);
+    await send(runner, user('export orders'));
+
+    const halfway = await send(runner, update({ status: 'running', progress: 50 }, true));
+    expect(halfway.map((e) => e.text())).toEqual(['The export is half done.']);
+    // The update replaces the ticket as the call's response, right after the call.
+    expect(model.requests[1].contents.slice(1)).toEqual([
+      { role: 'model', parts: [{ functionCall: { id: 'lr', name: 'startExport', args: { table: 'orders' } } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'lr', name: 'startExport', response: { status: 'running', progress: 50 }, willContinue: true } }] },
+    ]);
+    expect([...findPendingCalls(await stored()).longRunning.keys()]).toEqual(['lr']);
+
+    const done = await send(runner, update({ status: 'done', url: '/exports/T-1.csv' }));
+    expect(done.map((e) => e.text())).toEqual(['Your export is ready at /exports/T-1.csv.']);
+    expect(shownResponses(model.requests[2]).at(-1)).toEqual({ id: 'lr', name: 'startExport', response: { status: 'done', url: '/exports/T-1.csv' } });
+    expect(model.requests[2].contents.at(-2)!.parts[0].text).toBe('The export is half done.');
+    expect(findPendingCalls(await stored()).longRunning.size).toBe(0);
+    expect(tools.started).toEqual(['orders']); // never called again
+
+    const late = await send(runner, update({ status: 'done' }));
+    expect(late.map((e) => e.errorCode)).toEqual(['FUNCTION_RESPONSE_NOT_PENDING']);
+    expect(late[0].errorMessage).toContain('already answered');
+    expect(model.callCount).toBe(3);
+  });
+
+  it('refuses responses for ids that are not pending, for another tool name, or that are not objects', async () => {
+    const { model, runner, stored } = setup([startExport, { calls: [{ id: 'w', name: 'getWeather', args: { city: 'Oslo' } }] }, 'Sunny.']);
+    await send(runner, user('export orders'));
+    const count = (await stored()).length;
+
+    const refusals: Array<[Content, string]> = [
+      [longRunningResponse({ id: 'nope', name: 'startExport', response: { status: 'done' } }), 'FUNCTION_RESPONSE_NOT_PENDING'],
+      [longRunningResponse({ id: 'lr', name: 'getWeather', response: { status: 'done' } }), 'INVALID_FUNCTION_RESPONSE'],
+      [{ role: 'user', parts: [{ functionResponse: { id: 'lr', name: 'startExport', response: 'done' as unknown as Record<string, unknown> } }] }, 'INVALID_FUNCTION_RESPONSE'],
+      [{ role: 'user', parts: [{ functionResponse: { id: 'lr', name: 'startExport', response: {}, willContinue: 'yes' as unknown as boolean } }] }, 'INVALID_FUNCTION_RESPONSE'],
+      [{ role: 'user', parts: [{ functionResponse: { name: 'startExport', response: {} } as never }] }, 'INVALID_FUNCTION_RESPONSE'],
+    ];
+    for (const [message, code] of refusals) {
+      const events = await send(runner, message);
+      expect(events.map((e) => e.errorCode)).toEqual([code]);
+    }
+    expect(model.callCount).toBe(1);
+    expect(await stored()).toHaveLength(count + refusals.length); // error events only
+
+    // A call that already got its (only) response cannot be answered again either.
+    await send(runner, user('weather in Oslo?'));
+    const again = await send(runner, { role: 'user', parts: [{ functionResponse: { id: 'w', name: 'getWeather', response: { report: 'rain' } } }] });
+    expect(again.map((e) => e.errorCode)).toEqual(['FUNCTION_RESPONSE_NOT_PENDING']);
+    expect(again[0].errorMessage).toContain('already answered');
+  });
+});
