@@ -106,7 +106,7 @@ export { LoopAgent } from './agents/loop-agent';
 export type { LoopAgentOptions } from './agents/loop-agent';
 export { SequentialAgent } from './agents/sequential-agent';
 export { InvocationContext } from './agents/invocation-context';
-export type { InvocationServices } from './agents/invocation-context';
+export type { InvocationContextInit, InvocationServices } from './agents/invocation-context';
 export type { Plugin } from './agents/plugin';
 export { Runner } from './runner/runner';
 export type { RunInput, RunnerOptions } from './runner/runner';

@@ -23,11 +23,26 @@ export interface InvocationServices {
   readonly tools: ToolResolver;
 }
 
-/** Mutable facts shared by every agent taking part in one invocation. */
-interface InvocationShared {
+/** @internal Mutable facts shared by every agent taking part in one invocation. */
+export interface InvocationShared {
   /** `temp:` state: visible to the whole invocation, never stored. */
   readonly tempState: Record<string, unknown>;
   llmCalls: number;
+}
+
+/** What an {@link InvocationContext} is made of. */
+export interface InvocationContextInit {
+  invocationId: string;
+  /** The agent running now. */
+  agent: BaseAgent;
+  session: Session;
+  services: InvocationServices;
+  /** The user's message that started the invocation. */
+  userContent?: Content;
+  signal: AbortSignal;
+  /** Ask models for partial responses. */
+  streaming: boolean;
+  branch?: string;
 }
 
 /**
@@ -36,25 +51,32 @@ interface InvocationShared {
  * {@link InvocationContext.forAgent} to the agents they run.
  */
 export class InvocationContext {
-  constructor(
-    readonly invocationId: string,
-    readonly agent: BaseAgent,
-    readonly session: Session,
-    readonly services: InvocationServices,
-    /** The user's message that started the invocation. */
-    readonly userContent: Content | undefined,
-    readonly signal: AbortSignal,
-    /** Ask models for partial responses. */
-    readonly streaming: boolean,
-    readonly branch?: string,
-    private readonly shared: InvocationShared = { tempState: {}, llmCalls: 0 },
-  ) {}
+  readonly invocationId: string;
+  readonly agent: BaseAgent;
+  readonly session: Session;
+  readonly services: InvocationServices;
+  readonly userContent?: Content;
+  readonly signal: AbortSignal;
+  readonly streaming: boolean;
+  readonly branch?: string;
+  private readonly shared: InvocationShared;
+
+  /** @param shared internal: what {@link InvocationContext.forAgent} copies share (temp state, model-call count). */
+  constructor(init: InvocationContextInit, shared: InvocationShared = { tempState: {}, llmCalls: 0 }) {
+    this.invocationId = init.invocationId;
+    this.agent = init.agent;
+    this.session = init.session;
+    this.services = init.services;
+    this.userContent = init.userContent;
+    this.signal = init.signal;
+    this.streaming = init.streaming;
+    this.branch = init.branch;
+    this.shared = shared;
+  }
 
   /** The same invocation, run by another agent. */
   forAgent(agent: BaseAgent): InvocationContext {
-    return new InvocationContext(
-      this.invocationId, agent, this.session, this.services, this.userContent, this.signal, this.streaming, this.branch, this.shared,
-    );
+    return new InvocationContext({ ...this, agent }, this.shared);
   }
 
   /** `temp:` keys written so far in this invocation. */

@@ -32,7 +32,9 @@ export async function* runInvocation(services: InvocationServices, input: RunInv
   const signal = input.signal ?? NEVER_ABORTED;
   const session = typeof input.session === 'function' ? await input.session() : input.session;
   const agent = typeof input.agent === 'function' ? input.agent(session) : input.agent;
-  const context = new InvocationContext(newId('inv'), agent, session, services, input.newMessage, signal, input.streaming ?? false);
+  const context = new InvocationContext({
+    invocationId: newId('inv'), agent, session, services, userContent: input.newMessage, signal, streaming: input.streaming ?? false,
+  });
   try {
     if (signal.aborted) {
       yield errorEvent(context, agent.name, new RunAbortedError(signal.reason));
