@@ -45,7 +45,7 @@ describe('toolsmith schema', () => {
   it('writes a manifest keyed by class and method, with the source and its hash', () => {
     expect(firstRun.code).toBe(0);
     expect(document.version).toBe(1);
-    expect(Object.keys(document.toolsets)).toEqual(['AgreementTools', 'TripTools']);
+    expect(Object.keys(document.toolsets)).toEqual(['AgreementTools', 'ArchiveTools', 'TripTools']);
     const toolset = document.toolsets.TripTools;
     expect(Object.keys(toolset.methods)).toEqual(['getWeather', 'planRoute', 'listCategories']);
     expect(resolve(join(out, '..'), toolset.source)).toBe(join(FIXTURE, 'src', 'trip-tools.ts'));
@@ -54,10 +54,25 @@ describe('toolsmith schema', () => {
     expect(loadManifest(out).sourceStatus('TripTools')).toBe('fresh');
   });
 
+  it('lists inherited @Tool methods under the subclass, and tracks the base class file', () => {
+    const archive = document.toolsets.ArchiveTools;
+    // `purge` is overridden without @Tool, which hides the base tool (the runtime scanner does the same).
+    expect(Object.keys(archive.methods)).toEqual(['archive', 'auditLog']);
+    expect(archive.methods.auditLog).toMatchObject({
+      description: 'Lists recent audit entries.',
+      parameters: [{ name: 'limit', optional: true, schema: { type: 'number', default: 10, description: 'How many entries' } }],
+      outputSchema: { type: 'array', items: { type: 'string' } },
+    });
+    expect(archive.bases).toEqual([
+      { source: expect.stringMatching(/src\/base-tools\.ts$/), sourceHash: hashSource(readFileSync(join(FIXTURE, 'src', 'base-tools.ts'), 'utf8')) },
+    ]);
+    expect(document.toolsets.TripTools.bases).toBeUndefined();
+  });
+
   it('shows progress while building the program', () => {
-    expect(firstRun.stderr).toMatch(/Building the TypeScript program of .*tsconfig\.json \(3 source files\)…/);
+    expect(firstRun.stderr).toMatch(/Building the TypeScript program of .*tsconfig\.json \(5 source files\)…/);
     expect(firstRun.stderr).toMatch(/\d+ files read/);
-    expect(firstRun.stderr).toMatch(/5 tools in 2 toolsets/);
+    expect(firstRun.stderr).toMatch(/7 tools in 3 toolsets/);
   });
 
   it('uses the JSDoc summary as description, and @param tags for parameters', () => {

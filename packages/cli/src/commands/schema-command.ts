@@ -146,6 +146,9 @@ export function diffManifests(existing: ManifestDocument, generated: ManifestDoc
     else {
       if (before.source !== after.source) lines.push(`toolset ${name} moved from ${before.source} to ${after.source}`);
       else if (before.sourceHash !== after.sourceHash) lines.push(`the source of toolset ${name} (${after.source}) changed`);
+      if (JSON.stringify(before.bases ?? []) !== JSON.stringify(after.bases ?? [])) {
+        lines.push(`the base classes of toolset ${name} (${(after.bases ?? []).map((base) => base.source).join(', ') || 'none'}) changed`);
+      }
       const methods = new Set([...Object.keys(before.methods), ...Object.keys(after.methods)]);
       for (const method of [...methods].sort()) {
         if (!before.methods[method]) lines.push(`${name}.${method} is not in the manifest`);

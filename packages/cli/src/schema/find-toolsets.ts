@@ -8,13 +8,18 @@ export interface FoundToolset {
   sourceFile: ts.SourceFile;
   /** `@Toolset({ prefix })` when written as a string literal (for `--print`). */
   prefix?: string;
+  /** Own `@Tool` methods first, then inherited ones not overridden (as the runtime scanner walks them). */
   tools: FoundTool[];
+  /** Files of base classes that contribute inherited `@Tool` methods. */
+  baseSourceFiles: ts.SourceFile[];
 }
 
 /** A `@Tool` method of a found toolset. */
 export interface FoundTool {
   methodName: string;
   declaration: ts.MethodDeclaration;
+  /** The file of the class that declares the method (a base class's, for an inherited one). */
+  sourceFile: ts.SourceFile;
   /** `@Tool({ name })` / `@Tool({ description })` when written as string literals (for `--print`). */
   explicitName?: string;
   explicitDescription?: string;
@@ -47,24 +52,42 @@ function readToolset(checker: ts.TypeChecker, declaration: ts.ClassDeclaration, 
     throw new SchemaSourceError(`${location(sourceFile, declaration)}: a @Toolset class needs a name; the manifest is keyed by class name.`);
   }
   const tools: FoundTool[] = [];
-  for (const member of declaration.members) {
-    if (!ts.isMethodDeclaration(member)) continue;
-    const toolDecorator = findDecorator(checker, member, 'Tool');
-    if (!toolDecorator) continue;
-    if (!ts.isIdentifier(member.name)) {
-      throw new SchemaSourceError(
-        `${location(sourceFile, member)}: @Tool methods of ${declaration.name.text} need a plain identifier name (no computed or private names).`,
-      );
+  const baseSourceFiles: ts.SourceFile[] = [];
+  const seen = new Set<string>();
+  for (let current: ts.ClassLikeDeclaration | undefined = declaration; current; current = baseClassOf(checker, current)) {
+    const file = current.getSourceFile();
+    const before = tools.length;
+    for (const member of current.members) {
+      if (!ts.isMethodDeclaration(member) || !member.body) continue;
+      const name = ts.isIdentifier(member.name) ? member.name.text : undefined;
+      // A subclass's override hides the base method, decorated or not, as at runtime.
+      if (name !== undefined && seen.has(name)) continue;
+      if (name !== undefined) seen.add(name);
+      const toolDecorator = findDecorator(checker, member, 'Tool');
+      if (!toolDecorator) continue;
+      if (name === undefined) {
+        throw new SchemaSourceError(
+          `${location(file, member)}: @Tool methods of ${declaration.name.text} need a plain identifier name (no computed or private names).`,
+        );
+      }
+      const options = decoratorOptions(toolDecorator);
+      tools.push({ methodName: name, declaration: member, sourceFile: file, explicitName: options.name, explicitDescription: options.description });
     }
-    const options = decoratorOptions(toolDecorator);
-    tools.push({
-      methodName: member.name.text,
-      declaration: member,
-      explicitName: options.name,
-      explicitDescription: options.description,
-    });
+    if (current !== declaration && tools.length > before && file !== sourceFile && !baseSourceFiles.includes(file)) {
+      baseSourceFiles.push(file);
+    }
   }
-  return { className: declaration.name.text, declaration, sourceFile, prefix: decoratorOptions(decorator).prefix, tools };
+  return { className: declaration.name.text, declaration, sourceFile, prefix: decoratorOptions(decorator).prefix, tools, baseSourceFiles };
+}
+
+/** The declaration of the class `node` extends, when it is a class in TypeScript source. */
+function baseClassOf(checker: ts.TypeChecker, node: ts.ClassLikeDeclaration): ts.ClassLikeDeclaration | undefined {
+  const heritage = node.heritageClauses?.find((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+  if (!heritage) return undefined;
+  let symbol = checker.getSymbolAtLocation(heritage.expression);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  const base = symbol?.declarations?.find(ts.isClassLike);
+  return base && !base.getSourceFile().isDeclarationFile ? base : undefined;
 }
 
 /** The decorator of `node` that resolves to `name` (directly, through an import alias, or `ns.name`). */

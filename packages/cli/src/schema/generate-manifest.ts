@@ -36,11 +36,12 @@ export function generateManifest(program: ts.Program, toolsets: FoundToolset[], 
       );
     }
     seenIn.set(toolset.className, toolset.sourceFile.fileName);
-    const entry: ManifestToolset = {
-      source: relative(options.manifestDir, toolset.sourceFile.fileName).split(sep).join('/'),
-      sourceHash: hashSource(toolset.sourceFile.text),
-      methods: {},
-    };
+    const sourceOf = (file: ts.SourceFile) => ({
+      source: relative(options.manifestDir, file.fileName).split(sep).join('/'),
+      sourceHash: hashSource(file.text),
+    });
+    const entry: ManifestToolset = { ...sourceOf(toolset.sourceFile), methods: {} };
+    if (toolset.baseSourceFiles.length > 0) entry.bases = toolset.baseSourceFiles.map(sourceOf);
     for (const tool of toolset.tools) {
       entry.methods[tool.methodName] = describeMethod(checker, schemas, toolset, tool, options.warn ?? (() => undefined));
     }
@@ -63,7 +64,7 @@ function describeMethod(
   const defs: Record<string, JsonSchema> = {};
 
   tool.declaration.parameters.forEach((parameter, index) => {
-    const at = `${location(toolset.sourceFile, parameter)} (${where})`;
+    const at = `${location(tool.sourceFile, parameter)} (${where})`;
     if (isContextParameter(checker, parameter)) {
       method.contextIndex = index;
       return;
@@ -116,7 +117,7 @@ function describeMethod(
       const generated = schemas.schemaOf(output);
       method.outputSchema = Object.keys(generated.defs).length > 0 ? { ...generated.schema, $defs: generated.defs } : generated.schema;
     } catch (cause) {
-      warn(`${location(toolset.sourceFile, tool.declaration)} (${where}): no output schema, the return type has no JSON form (${(cause as Error).message}).`);
+      warn(`${location(tool.sourceFile, tool.declaration)} (${where}): no output schema, the return type has no JSON form (${(cause as Error).message}).`);
     }
   }
   if (Object.keys(defs).length > 0) method.$defs = defs;

@@ -21,9 +21,13 @@ export function manifestProblems(document: unknown): string[] {
       at(`${where}"`, 'must be an object');
       continue;
     }
-    if (typeof toolset.source !== 'string' || toolset.source === '') at(`${where}.source"`, 'must be a non-empty string');
-    if (typeof toolset.sourceHash !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(toolset.sourceHash)) {
-      at(`${where}.sourceHash"`, 'must be "sha256:" and 64 hex digits');
+    checkSource(toolset, where, at);
+    if (toolset.bases !== undefined) {
+      if (!Array.isArray(toolset.bases)) at(`${where}.bases"`, 'must be an array');
+      else toolset.bases.forEach((base: unknown, i: number) => {
+        if (isObject(base)) checkSource(base, `${where}.bases.${i}`, at);
+        else at(`${where}.bases.${i}"`, 'must be an object');
+      });
     }
     if (!isObject(toolset.methods)) {
       at(`${where}.methods"`, 'must be an object');
@@ -34,6 +38,13 @@ export function manifestProblems(document: unknown): string[] {
     }
   }
   return problems;
+}
+
+function checkSource(entry: Record<string, unknown>, where: string, at: (path: string, message: string) => void): void {
+  if (typeof entry.source !== 'string' || entry.source === '') at(`${where}.source"`, 'must be a non-empty string');
+  if (typeof entry.sourceHash !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(entry.sourceHash)) {
+    at(`${where}.sourceHash"`, 'must be "sha256:" and 64 hex digits');
+  }
 }
 
 function checkMethod(method: unknown, where: string, at: (path: string, message: string) => void): void {

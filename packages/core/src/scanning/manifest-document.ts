@@ -19,12 +19,18 @@ export interface ManifestDocument {
   toolsets: Record<string, ManifestToolset>;
 }
 
-/** What the manifest knows about one `@Toolset` class. */
-export interface ManifestToolset {
-  /** The TypeScript source the class was read from, relative to the manifest's directory, with `/` separators. */
+/** A TypeScript source file a manifest entry was generated from, and its hash. */
+export interface ManifestSource {
+  /** Path relative to the manifest's directory, with `/` separators. */
   source: string;
-  /** `sha256:<hex>` of that source's text (line endings normalized to `\n`); see {@link hashSource}. */
+  /** `sha256:<hex>` of the file's text (line endings normalized to `\n`); see {@link hashSource}. */
   sourceHash: string;
+}
+
+/** What the manifest knows about one `@Toolset` class. */
+export interface ManifestToolset extends ManifestSource {
+  /** Files of base classes whose `@Tool` methods the class inherits; checked for staleness like `source`. */
+  bases?: ManifestSource[];
   /** One entry per `@Tool` method, by method name. */
   methods: Record<string, ManifestMethod>;
 }

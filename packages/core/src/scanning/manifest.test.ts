@@ -86,6 +86,17 @@ describe('manifest', () => {
     expect(warn.mock.calls[0][0]).toMatch(/source of toolset WeatherTools \(\.\.\/src\/weather\.ts\) changed.*toolsmith schema/);
   });
 
+  it('treats a changed base class file as stale too', () => {
+    writeFileSync(join(dir, 'src', 'base.ts'), 'export class Base {}\n');
+    const document = documentFor('../src/weather.ts');
+    document.toolsets.WeatherTools.bases = [{ source: '../src/base.ts', sourceHash: hashSource('export class Base {}\n') }];
+    expect(loadManifest(write(document)).sourceStatus('WeatherTools')).toBe('fresh');
+    document.toolsets.WeatherTools.bases = [{ source: '../src/base.ts', sourceHash: hashSource('an older base') }];
+    expect(loadManifest(write(document), { warn: () => undefined }).sourceStatus('WeatherTools')).toBe('stale');
+    document.toolsets.WeatherTools.bases = [{ source: '../src/gone.ts', sourceHash: hashSource('gone') }];
+    expect(loadManifest(write(document)).sourceStatus('WeatherTools')).toBe('fresh');
+  });
+
   it('throws MANIFEST_STALE when told to', () => {
     const manifest = loadManifest(write(documentFor('../src/weather.ts', hashSource('old text'))), { onStale: 'error' });
     expect(() => manifest.methodFor('WeatherTools', 'getWeather')).toThrow(

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ManifestError } from '../errors/manifest-errors';
 import { manifestProblems } from './manifest-check';
-import { ManifestDocument, ManifestMethod, ManifestToolset } from './manifest-document';
+import { ManifestDocument, ManifestMethod, ManifestSource, ManifestToolset } from './manifest-document';
 import { hashSource } from './manifest-hash';
 
 /** What to do when a manifest entry cannot be trusted: report it and fall back, or stop startup. */
@@ -74,15 +74,18 @@ export class ToolManifest {
     if (!toolset) return undefined;
     let status = this.statuses.get(className);
     if (!status) {
-      const sourcePath = resolve(dirname(this.path), toolset.source);
-      status = !existsSync(sourcePath)
-        ? 'unavailable'
-        : hashSource(readFileSync(sourcePath, 'utf8')) === toolset.sourceHash
-          ? 'fresh'
-          : 'stale';
+      // Stale if any file present has changed; unavailable only when none of them is deployed.
+      const statuses = [toolset, ...(toolset.bases ?? [])].map((entry) => this.fileStatus(entry));
+      status = statuses.includes('stale') ? 'stale' : statuses.includes('fresh') ? 'fresh' : 'unavailable';
       this.statuses.set(className, status);
     }
     return status;
+  }
+
+  private fileStatus(entry: ManifestSource): ManifestSourceStatus {
+    const sourcePath = resolve(dirname(this.path), entry.source);
+    if (!existsSync(sourcePath)) return 'unavailable';
+    return hashSource(readFileSync(sourcePath, 'utf8')) === entry.sourceHash ? 'fresh' : 'stale';
   }
 
   /**
