@@ -164,7 +164,7 @@ export { MalformedConfirmationRequestError } from './errors/malformed-confirmati
 export { ManifestError } from './errors/manifest-errors';
 export type { ManifestErrorCode } from './errors/manifest-errors';
 export { MANIFEST_FILE_NAME, MANIFEST_VERSION, manifestParametersSchema } from './scanning/manifest-document';
-export type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestToolset } from './scanning/manifest-document';
+export type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestSource, ManifestToolset } from './scanning/manifest-document';
 export { hashSource } from './scanning/manifest-hash';
 export { ToolManifest, loadManifest, parseManifest } from './scanning/manifest';
 export type { ManifestOptions, ManifestProblemPolicy, ManifestSourceStatus } from './scanning/manifest';
