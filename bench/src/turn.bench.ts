@@ -2,14 +2,20 @@ import 'reflect-metadata';
 import { BaseTool, FunctionDeclaration, JsonSchema, LlmAgent, LlmRequest, Runner } from '@toolsmith/core';
 import type { Content, FunctionResponse, Model, ToolContext } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
+import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import { performance } from 'node:perf_hooks';
 
 /** Result of {@link runTurnBench}: median microseconds per turn (user message → one tool call → answer). */
 export interface TurnBenchResult {
+  /** The barest loop: no argument validation, nothing kept after the turn. */
   handWrittenUs: number;
+  /** The same loop doing the same job as the runner's minimum: ajv-validated arguments, history kept per session. */
+  handWrittenSameJobUs: number;
   toolsmithUs: number;
-  /** toolsmith / hand-written; target ≤ 3. */
+  /** toolsmith / bare hand-written loop; target ≤ 3. */
   overheadRatio: number;
+  /** toolsmith / same-job hand-written loop. */
+  sameJobRatio: number;
   toolsmith500ToolsUs: number;
   /** 500 tools / 3 tools; target ≤ 1.2. */
   manyToolsRatio: number;
@@ -48,27 +54,46 @@ function tools(count: number): BaseTool[] {
   return Array.from({ length: count }, (_, i) => new WeatherTool(`tool_${i}`));
 }
 
+/** Options of {@link handWrittenTurn}: what a careful hand-written loop adds to the bare one. */
+interface HandWrittenJob {
+  /** Validate each call's arguments against the tool's schema (compiled once). */
+  validators?: Map<string, ValidateFunction>;
+  /** Keep the conversation per session, as a chat app must. */
+  histories?: Map<string, Content[]>;
+  sessionId?: string;
+}
+
 /** What a developer would write without a framework: messages array, one model, a map of tools. */
-async function handWrittenTurn(model: Model, byName: Map<string, BaseTool>, declarations: FunctionDeclaration[], text: string): Promise<string> {
-  const contents: Content[] = [{ role: 'user', parts: [{ text }] }];
-  for (;;) {
-    const request: LlmRequest = { systemInstruction: 'You report the weather.', contents, tools: declarations };
-    let content: Content | undefined;
-    for await (const response of model.generate(request)) if (!response.partial) content = response.content;
-    if (!content) throw new Error('no response');
-    contents.push(content);
-    const calls = content.parts.filter((p) => p.functionCall).map((p) => p.functionCall!);
-    if (calls.length === 0) return content.parts.map((p) => p.text ?? '').join('');
-    const responses: FunctionResponse[] = await Promise.all(
-      calls.map(async (call) => {
-        const args = typeof call.args === 'string' ? (JSON.parse(call.args) as Record<string, unknown>) : call.args;
-        const result = await byName.get(call.name)!.run(args, undefined as unknown as ToolContext);
-        return { id: call.id, name: call.name, response: result as Record<string, unknown> };
-      }),
-    );
-    contents.push({ role: 'user', parts: responses.map((functionResponse) => ({ functionResponse })) });
+async function handWrittenTurn(model: Model, byName: Map<string, BaseTool>, declarations: FunctionDeclaration[], text: string, job: HandWrittenJob = {}): Promise<string> {
+  const contents: Content[] = job.histories?.get(job.sessionId!) ?? [];
+  job.histories?.set(job.sessionId!, contents);
+  contents.push({ role: 'user', parts: [{ text }] });
+  try {
+    for (;;) {
+      const request: LlmRequest = { systemInstruction: 'You report the weather.', contents, tools: declarations };
+      let content: Content | undefined;
+      for await (const response of model.generate(request)) if (!response.partial) content = response.content;
+      if (!content) throw new Error('no response');
+      contents.push(content);
+      const calls = content.parts.filter((p) => p.functionCall).map((p) => p.functionCall!);
+      if (calls.length === 0) return content.parts.map((p) => p.text ?? '').join('');
+      const responses: FunctionResponse[] = await Promise.all(
+        calls.map(async (call) => {
+          const args = typeof call.args === 'string' ? (JSON.parse(call.args) as Record<string, unknown>) : call.args;
+          const validate = job.validators?.get(call.name);
+          if (validate && !validate(args)) return { id: call.id, name: call.name, response: { error: ajv.errorsText(validate.errors) } };
+          const result = await byName.get(call.name)!.run(args, undefined as unknown as ToolContext);
+          return { id: call.id, name: call.name, response: result as Record<string, unknown> };
+        }),
+      );
+      contents.push({ role: 'user', parts: responses.map((functionResponse) => ({ functionResponse })) });
+    }
+  } finally {
+    job.histories?.delete(job.sessionId!); // like the runner's turns below: nothing kept between turns
   }
 }
+
+const ajv = new Ajv2020({ strict: false });
 
 async function toolsmithTurn(runner: Runner, sessionId: string, text: string): Promise<string> {
   let answer = '';
@@ -101,6 +126,7 @@ export async function runTurnBench(options: { turns?: number; rounds?: number } 
   const byName = new Map(handTools.map((t) => [t.name, t]));
   const declarations = handTools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
   const handModel = scriptedModel();
+  const sameJob: HandWrittenJob = { validators: new Map(handTools.map((t) => [t.name, ajv.compile(t.parameters)])), histories: new Map() };
   const runnerWith = (count: number) =>
     new Runner({ appName: 'bench', agent: new LlmAgent({ name: 'agent', model: scriptedModel(), instruction: 'You report the weather.', tools: tools(count) }) });
   const three = runnerWith(3);
@@ -108,6 +134,7 @@ export async function runTurnBench(options: { turns?: number; rounds?: number } 
   let session = 0;
   const contestants = {
     hand: () => handWrittenTurn(handModel, byName, declarations, 'Weather in Paris?'),
+    sameJob: () => handWrittenTurn(handModel, byName, declarations, 'Weather in Paris?', { ...sameJob, sessionId: `h${session++}` }),
     three: () => toolsmithTurn(three, `s${session++}`, 'Weather in Paris?'),
     many: () => toolsmithTurn(many, `s${session++}`, 'Weather in Paris?'),
   };
@@ -115,14 +142,21 @@ export async function runTurnBench(options: { turns?: number; rounds?: number } 
   // Batches alternate between contestants, so load from other processes hits all of them alike;
   // ratios are taken per round and the median round is reported.
   for (const run of Object.values(contestants)) await batch(turns, run); // warm-up (JIT, ajv compile)
-  const rounds_: Array<{ hand: number; three: number; many: number }> = [];
+  const rounds_: Array<Record<keyof typeof contestants, number>> = [];
   for (let r = 0; r < rounds; r++) {
-    rounds_.push({ hand: await batch(turns, contestants.hand), three: await batch(turns, contestants.three), many: await batch(turns, contestants.many) });
+    rounds_.push({
+      hand: await batch(turns, contestants.hand),
+      sameJob: await batch(turns, contestants.sameJob),
+      three: await batch(turns, contestants.three),
+      many: await batch(turns, contestants.many),
+    });
   }
   return {
     handWrittenUs: median(rounds_.map((r) => r.hand)),
+    handWrittenSameJobUs: median(rounds_.map((r) => r.sameJob)),
     toolsmithUs: median(rounds_.map((r) => r.three)),
     overheadRatio: median(rounds_.map((r) => r.three / r.hand)),
+    sameJobRatio: median(rounds_.map((r) => r.three / r.sameJob)),
     toolsmith500ToolsUs: median(rounds_.map((r) => r.many)),
     manyToolsRatio: median(rounds_.map((r) => r.many / r.three)),
   };
@@ -133,9 +167,12 @@ export async function main(): Promise<void> {
   const r = await runTurnBench();
   const us = (v: number) => `${v.toFixed(1)} µs`;
   console.log('Turn overhead (user message → one tool call → final answer, ScriptedModel):');
-  console.log(`  hand-written loop      ${us(r.handWrittenUs)}`);
-  console.log(`  Toolsmith Runner       ${us(r.toolsmithUs)}   ratio ${r.overheadRatio.toFixed(2)}× (target ≤ 3×) ${r.overheadRatio <= 3 ? 'OK' : 'MISSED'}`);
-  console.log(`  Toolsmith, 500 tools   ${us(r.toolsmith500ToolsUs)}   ratio vs 3 tools ${r.manyToolsRatio.toFixed(2)}× (target ≤ 1.2×) ${r.manyToolsRatio <= 1.2 ? 'OK' : 'MISSED'}`);
+  console.log(`  hand-written loop, bare                         ${us(r.handWrittenUs)}`);
+  console.log(`  hand-written loop, ajv validation + history     ${us(r.handWrittenSameJobUs)}`);
+  console.log(`  Toolsmith Runner                                ${us(r.toolsmithUs)}`);
+  console.log(`    vs bare loop      ${r.overheadRatio.toFixed(2)}× (target ≤ 3×) ${r.overheadRatio <= 3 ? 'OK' : 'MISSED'}`);
+  console.log(`    vs same-job loop  ${r.sameJobRatio.toFixed(2)}× (target ≤ 3×) ${r.sameJobRatio <= 3 ? 'OK' : 'MISSED'}`);
+  console.log(`  Toolsmith, 500 tools registered                 ${us(r.toolsmith500ToolsUs)}   vs 3 tools ${r.manyToolsRatio.toFixed(2)}× (target ≤ 1.2×) ${r.manyToolsRatio <= 1.2 ? 'OK' : 'MISSED'}`);
 }
 
 if (require.main === module) void main();

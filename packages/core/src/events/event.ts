@@ -72,7 +72,11 @@ export class Event implements EventData {
 
   /** Creates an event with a fresh id, empty actions and the current time unless given. */
   static create(init: EventInit): Event {
-    return new Event({ id: newId('e'), actions: createEventActions(), timestamp: Date.now(), ...init });
+    const event = new Event(init as EventData);
+    event.id ??= newId('e');
+    event.actions ??= createEventActions();
+    event.timestamp ??= Date.now();
+    return event;
   }
 
   /** Restores an event from its JSON form (for example a stored session). */

@@ -9,6 +9,7 @@ import { State } from '../state/state';
 import { ToolContext } from '../tools/tool-context';
 import { toolCallbackChain } from './callback-chains';
 import { registerInvocation } from './invocation-registry';
+import { NEVER_ABORTED } from './never-aborted';
 import { OfferedTools } from './tool-resolver';
 
 /** Input of {@link handleFunctionCalls}. */
@@ -110,6 +111,7 @@ async function runConcurrently(count: number, limit: number, task: (index: numbe
 
 /** Resolves when `work` settles or `signal` aborts, whichever comes first. */
 function untilDoneOrAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal === NEVER_ABORTED) return work;
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const onAbort = () => resolve();

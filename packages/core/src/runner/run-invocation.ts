@@ -9,9 +9,8 @@ import { Session } from '../sessions/session';
 import { StatePrefix } from '../state/state';
 import { checkFunctionResponses } from '../confirmation/check-function-responses';
 import { errorEvent } from './error-event';
+import { NEVER_ABORTED } from './never-aborted';
 
-// One shared signal for runs without one: it is never aborted, and listeners are always removed.
-const NEVER_ABORTED = new AbortController().signal;
 
 /** Input of {@link runInvocation}. */
 export interface RunInvocationInput {
