@@ -1,7 +1,7 @@
 import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError } from '@toolsmith/core';
 import OpenAI from 'openai';
-import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
-import type { ResponseCreateParamsBase } from 'openai/resources/responses/responses';
+import type { ChatCompletionCreateParamsNonStreaming as ChatBody } from 'openai/resources/chat/completions';
+import type { ResponseCreateParamsNonStreaming as ResponsesBody } from 'openai/resources/responses/responses';
 import { convertToOpenAIChatMessages, convertToOpenAIResponsesInput } from './convert-to-openai-messages';
 import { mapOpenAIChatCompletion } from './map-openai-chat-completion';
 import { mapOpenAIError } from './map-openai-error';
@@ -73,9 +73,9 @@ export class OpenAIModel implements Model {
     let streamStarted = false;
     try {
       if (this.api === 'chat') {
-        const body: ChatCompletionCreateParamsBase = { model, messages: convertToOpenAIChatMessages(request) };
-        if (prepared.tools) body.tools = prepared.tools as ChatCompletionCreateParamsBase['tools'];
-        if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice as ChatCompletionCreateParamsBase['tool_choice'];
+        const body: ChatBody = { model, messages: convertToOpenAIChatMessages(request) };
+        if (prepared.tools) body.tools = prepared.tools as ChatBody['tools'];
+        if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice as ChatBody['tool_choice'];
         if (prepared.parallelToolCalls !== undefined) body.parallel_tool_calls = prepared.parallelToolCalls;
         if (config.temperature !== undefined) body.temperature = config.temperature;
         if (config.topP !== undefined) body.top_p = config.topP;
@@ -92,14 +92,14 @@ export class OpenAIModel implements Model {
             yield response;
           }
         } else {
-          const completion = await this.client.chat.completions.create({ ...body, stream: false }, { signal });
+          const completion = await this.client.chat.completions.create(body, { signal });
           yield mapOpenAIChatCompletion(completion, prepared.strictSchemas);
         }
       } else {
-        const body: ResponseCreateParamsBase = { model, input: convertToOpenAIResponsesInput(request.contents) };
+        const body: ResponsesBody = { model, input: convertToOpenAIResponsesInput(request.contents) };
         if (request.systemInstruction) body.instructions = request.systemInstruction;
-        if (prepared.tools) body.tools = prepared.tools as ResponseCreateParamsBase['tools'];
-        if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice as ResponseCreateParamsBase['tool_choice'];
+        if (prepared.tools) body.tools = prepared.tools as ResponsesBody['tools'];
+        if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice as ResponsesBody['tool_choice'];
         if (prepared.parallelToolCalls !== undefined) body.parallel_tool_calls = prepared.parallelToolCalls;
         if (config.temperature !== undefined) body.temperature = config.temperature;
         if (config.topP !== undefined) body.top_p = config.topP;
@@ -109,7 +109,7 @@ export class OpenAIModel implements Model {
           streamStarted = true;
           yield* readOpenAIResponsesStream(events, prepared.strictSchemas);
         } else {
-          const response = await this.client.responses.create({ ...body, stream: false }, { signal });
+          const response = await this.client.responses.create(body, { signal });
           yield mapOpenAIResponse(response, prepared.strictSchemas);
         }
       }

@@ -1,4 +1,4 @@
-import { FunctionDeclaration, JsonSchema, LlmRequest, ToolsmithError } from '@toolsmith/core';
+import { FunctionDeclaration, JsonSchema, LlmRequest, ToolsmithError, selectProviderTools } from '@toolsmith/core';
 import type { ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
 import type { Tool as ResponsesTool, ToolChoiceFunction, ToolChoiceOptions } from 'openai/resources/responses/responses';
 import { OPENAI_PROVIDER } from './provider-tool';
@@ -47,23 +47,15 @@ export function prepareOpenAITools<A extends OpenAIApi>(input: PrepareOpenAITool
     );
   }
 
-  for (const providerTool of request.providerTools ?? []) {
-    if (providerTool.provider !== OPENAI_PROVIDER) {
-      throw new ToolsmithError(
-        'PROVIDER_TOOL_MISMATCH',
-        `Provider tool "${providerTool.name}" belongs to provider "${providerTool.provider}" and cannot be used with an OpenAI model. ` +
-          'Use a model of that provider for this agent, or remove the tool.',
-      );
-    }
-    if (api === 'chat') {
-      throw new ToolsmithError(
-        'PROVIDER_TOOL_UNSUPPORTED',
-        `OpenAI's hosted tool "${providerTool.name}" needs the Responses API; Chat Completions cannot run hosted tools. ` +
-          "Create the model with `new OpenAIModel({ ..., api: 'responses' })`.",
-      );
-    }
-    tools.push(providerTool.config as unknown as ResponsesTool);
+  const hosted = selectProviderTools(request.providerTools, OPENAI_PROVIDER, 'an OpenAI model');
+  if (hosted.length && api === 'chat') {
+    throw new ToolsmithError(
+      'PROVIDER_TOOL_UNSUPPORTED',
+      `OpenAI's hosted tools (${request.providerTools!.map((tool) => `"${tool.name}"`).join(', ')}) need the Responses API; ` +
+        "Chat Completions cannot run them. Create the model with `new OpenAIModel({ ..., api: 'responses' })`.",
+    );
   }
+  tools.push(...(hosted as unknown as ResponsesTool[]));
 
   if (!tools.length) return { strictSchemas };
   const parallelToolCalls = request.config?.parallelToolCalls ?? input.parallelToolCalls;

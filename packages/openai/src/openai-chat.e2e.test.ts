@@ -1,0 +1,331 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LlmRequest, LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
+import { WireReply, WireServer, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
+import OpenAI from 'openai';
+import { OpenAIModel, OpenAIModelOptions } from './openai-model';
+import { StrictSchemaError } from './strict-schema-error';
+
+const fixture = (name: string) => parseSseFixture(readFileSync(join(__dirname, '__fixtures__', name), 'utf8'));
+
+const weatherTool = {
+  name: 'get_weather',
+  description: 'Current weather for a city.',
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+    required: ['city'],
+  },
+};
+const ask = (text: string, extra: Partial<LlmRequest> = {}): LlmRequest => ({
+  systemInstruction: 'Answer briefly.',
+  contents: [{ role: 'user', parts: [{ text }] }],
+  tools: [weatherTool],
+  ...extra,
+});
+
+function completion(message: Record<string, unknown>, finishReason: string) {
+  return {
+    id: 'chatcmpl-BxK2hTq9v3Fj7',
+    object: 'chat.completion',
+    created: 1763800000,
+    model: 'gpt-4.1-mini-2025-04-14',
+    choices: [{ index: 0, message: { role: 'assistant', refusal: null, annotations: [], ...message }, logprobs: null, finish_reason: finishReason }],
+    usage: {
+      prompt_tokens: 50,
+      completion_tokens: 10,
+      total_tokens: 60,
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    },
+    service_tier: 'default',
+    system_fingerprint: 'fp_6f2eabb9a5',
+  };
+}
+const toolCall = (id: string, args: string, name = 'get_weather') => ({ id, type: 'function', function: { name, arguments: args } });
+const openAIError = (status: number, message: string, type: string, code: string | null = null) => ({
+  status,
+  json: { error: { message, type, param: null, code } },
+});
+
+async function collect(iterable: AsyncIterable<LlmResponse>): Promise<LlmResponse[]> {
+  const out: LlmResponse[] = [];
+  for await (const response of iterable) out.push(response);
+  return out;
+}
+
+describe('OpenAIModel on the Chat Completions wire', () => {
+  let server: WireServer | undefined;
+  const serve = async (handler: (body: any, index: number) => WireReply | Promise<WireReply>) => {
+    server = await startWireServer((request, index) => {
+      expect(request.method).toBe('POST');
+      expect(request.path).toBe('/v1/chat/completions');
+      expect(request.headers.authorization).toBe('Bearer test-key');
+      return handler(request.body, index);
+    });
+    return server;
+  };
+  const model = (options: Partial<OpenAIModelOptions> = {}) =>
+    new OpenAIModel({ model: 'gpt-4.1-mini', apiKey: 'test-key', baseURL: `${server!.url}/v1`, maxRetries: 0, ...options });
+
+  afterEach(async () => {
+    expect(server?.handlerErrors ?? []).toEqual([]);
+    await server?.close();
+    server = undefined;
+  });
+
+  it('sends system, messages and strict tools, and maps a text answer with usage and finish reason', async () => {
+    await serve((body) => {
+      expect(body).toEqual({
+        model: 'gpt-4.1-mini',
+        messages: [
+          { role: 'system', content: 'Answer briefly.' },
+          { role: 'user', content: 'Hi' },
+        ],
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: 'get_weather',
+              description: 'Current weather for a city.',
+              parameters: {
+                type: 'object',
+                properties: { city: { type: 'string' }, unit: { type: ['string', 'null'], enum: ['celsius', 'fahrenheit', null] } },
+                required: ['city', 'unit'],
+                additionalProperties: false,
+              },
+              strict: true,
+            },
+          },
+        ],
+        temperature: 0.2,
+        max_completion_tokens: 100,
+        stop: ['END'],
+      });
+      return { json: completion({ content: 'Hello!' }, 'stop') };
+    });
+    const responses = await collect(model().generate(ask('Hi', { config: { temperature: 0.2, maxOutputTokens: 100, stopSequences: ['END'] } })));
+    expect(responses).toEqual([
+      {
+        content: { role: 'model', parts: [{ text: 'Hello!' }] },
+        turnComplete: true,
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: { inputTokens: 50, outputTokens: 10, totalTokens: 60, cachedInputTokens: 0 },
+      },
+    ]);
+  });
+
+  it('maps one call, turning strict-mode nulls back into absent optionals', async () => {
+    await serve(() => ({ json: completion({ content: null, tool_calls: [toolCall('call_1', '{"city":"Paris","unit":null}')] }, 'tool_calls') }));
+    const [response] = await collect(model().generate(ask('Weather in Paris?')));
+    expect(response.content?.parts).toEqual([{ functionCall: { id: 'call_1', name: 'get_weather', args: { city: 'Paris' } } }]);
+    expect(response.finishReason).toEqual({ unified: 'tool-calls', raw: 'tool_calls' });
+  });
+
+  it('maps parallel calls and sends tool choice and parallel_tool_calls', async () => {
+    await serve((body) => {
+      expect(body.tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } });
+      expect(body.parallel_tool_calls).toBe(true);
+      return {
+        json: completion(
+          { content: null, tool_calls: [toolCall('call_1', '{"city":"Paris","unit":null}'), toolCall('call_2', '{"city":"Oslo","unit":"celsius"}')] },
+          'tool_calls',
+        ),
+      };
+    });
+    const [response] = await collect(model({ parallelToolCalls: true }).generate(ask('Paris and Oslo?', { toolChoice: { type: 'tool', name: 'get_weather' } })));
+    expect(response.content?.parts.map((part) => part.functionCall)).toEqual([
+      { id: 'call_1', name: 'get_weather', args: { city: 'Paris' } },
+      { id: 'call_2', name: 'get_weather', args: { city: 'Oslo', unit: 'celsius' } },
+    ]);
+  });
+
+  it('sends parallel_tool_calls: false when parallel calls are off', async () => {
+    await serve((body) => {
+      expect(body.parallel_tool_calls).toBe(false);
+      expect(body.tool_choice).toBe('required');
+      return { json: completion({ content: 'ok' }, 'stop') };
+    });
+    await collect(model().generate(ask('x', { toolChoice: 'required', config: { parallelToolCalls: false } })));
+  });
+
+  it('passes malformed and empty arguments on instead of crashing', async () => {
+    await serve(() => ({
+      json: completion({ content: null, tool_calls: [toolCall('call_1', '{"city": "Par'), toolCall('call_2', '')] }, 'tool_calls'),
+    }));
+    const [response] = await collect(model().generate(ask('x')));
+    expect(response.content?.parts.map((part) => part.functionCall?.args)).toEqual(['{"city": "Par', {}]);
+  });
+
+  it('sends history with one tool message per call id, in call order, right after the assistant message', async () => {
+    await serve((body) => {
+      expect(body.messages.slice(1)).toEqual([
+        { role: 'user', content: 'Paris and Oslo?' },
+        { role: 'assistant', content: null, tool_calls: [toolCall('call_1', '{"city":"Paris"}'), toolCall('call_2', '{"city": "Os')] },
+        { role: 'tool', tool_call_id: 'call_1', content: '{"tempC":21}' },
+        { role: 'tool', tool_call_id: 'call_2', content: '{"error":{"code":"MALFORMED_ARGUMENTS","message":"bad JSON"}}' },
+      ]);
+      return { json: completion({ content: 'Paris 21°C; please repeat Oslo.' }, 'stop') };
+    });
+    const [response] = await collect(
+      model().generate(
+        ask('Paris and Oslo?', {
+          contents: [
+            { role: 'user', parts: [{ text: 'Paris and Oslo?' }] },
+            {
+              role: 'model',
+              parts: [
+                { functionCall: { id: 'call_1', name: 'get_weather', args: { city: 'Paris' } } },
+                { functionCall: { id: 'call_2', name: 'get_weather', args: '{"city": "Os' } },
+              ],
+            },
+            {
+              role: 'user',
+              parts: [
+                { functionResponse: { id: 'call_2', name: 'get_weather', response: { error: { code: 'MALFORMED_ARGUMENTS', message: 'bad JSON' } }, isError: true } },
+                { functionResponse: { id: 'call_1', name: 'get_weather', response: { tempC: 21 } } },
+              ],
+            },
+          ],
+        }),
+      ),
+    );
+    expect(response.content?.parts).toEqual([{ text: 'Paris 21°C; please repeat Oslo.' }]);
+  });
+
+  it('sends a tool without parameters as an empty object schema', async () => {
+    await serve((body) => {
+      expect(body.tools[0].function.parameters).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
+      return { json: completion({ content: 'pong' }, 'stop') };
+    });
+    await collect(model().generate(ask('ping', { tools: [{ name: 'ping', description: 'Ping.', parameters: { type: 'object', properties: {} } }] })));
+  });
+
+  it('refuses a strict-incompatible schema before sending anything, or sends it as is with strict: false', async () => {
+    const mapTool = {
+      name: 'tag',
+      description: 'Tags.',
+      parameters: { type: 'object', properties: { labels: { type: 'object', patternProperties: { '^x-': { type: 'string' } } } } },
+    };
+    await serve((body) => {
+      expect(body.tools[0].function).toEqual({ name: 'tag', description: 'Tags.', parameters: mapTool.parameters, strict: false });
+      return { json: completion({ content: 'ok' }, 'stop') };
+    });
+    const error = await collect(model().generate(ask('x', { tools: [mapTool] }))).catch((e) => e);
+    expect(error).toBeInstanceOf(StrictSchemaError);
+    expect(error.message).toMatch(/Tool "tag".*keyword "patternProperties" at \/properties\/labels/);
+    expect(server!.requests).toHaveLength(0);
+    await collect(model({ strict: false }).generate(ask('x', { tools: [mapTool] })));
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('streams text deltas, then one complete response with usage', async () => {
+    await serve((body) => {
+      expect(body.stream).toBe(true);
+      expect(body.stream_options).toEqual({ include_usage: true });
+      return { sse: fixture('chat-text.chunks.txt') };
+    });
+    const responses = await collect(model().generate(ask('Weather?'), { stream: true }));
+    const partials = responses.filter((r) => r.partial);
+    expect(partials.map((r) => r.content?.parts[0].text).join('')).toBe("It's 21°C and sunny in Paris.");
+    expect(partials.every((r) => !r.turnComplete)).toBe(true);
+    expect(responses.at(-1)).toEqual({
+      content: { role: 'model', parts: [{ text: "It's 21°C and sunny in Paris." }] },
+      turnComplete: true,
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: { inputTokens: 82, outputTokens: 17, totalTokens: 99, cachedInputTokens: 64 },
+    });
+  });
+
+  it('streams parallel tool calls with arguments assembled from deltas', async () => {
+    await serve(() => ({ sse: fixture('chat-parallel-tool-calls.chunks.txt') }));
+    const responses = await collect(model().generate(ask('Paris and Oslo?'), { stream: true }));
+    expect(responses).toHaveLength(1);
+    expect(responses[0].content?.parts).toEqual([
+      { functionCall: { id: 'call_Qm3sT1', name: 'get_weather', args: { city: 'Paris' } } },
+      { functionCall: { id: 'call_Xw8pL2', name: 'get_weather', args: { city: 'Oslo', unit: 'fahrenheit' } } },
+    ]);
+    expect(responses[0].finishReason?.unified).toBe('tool-calls');
+    expect(responses[0].usage?.totalTokens).toBe(168);
+  });
+
+  it('reports a stream cut in the middle as PROVIDER_RESPONSE_INVALID', async () => {
+    await serve(() => ({ sse: fixture('chat-parallel-tool-calls.chunks.txt'), cutAfter: 4, delayMs: 5 }));
+    const error = await collect(model().generate(ask('x'), { stream: true })).catch((e) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.code).toBe('PROVIDER_RESPONSE_INVALID');
+  });
+
+  it('reports a stream that ends cleanly without finish_reason as PROVIDER_RESPONSE_INVALID', async () => {
+    await serve(() => ({ sse: fixture('chat-text.chunks.txt').slice(0, 5) }));
+    const error = await collect(model().generate(ask('x'), { stream: true })).catch((e) => e);
+    expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID' });
+  });
+
+  it('maps 429 to RateLimitError with retry-after', async () => {
+    await serve(() => ({ ...openAIError(429, 'Rate limit reached for gpt-4.1-mini', 'requests', 'rate_limit_exceeded'), headers: { 'retry-after': '7' } }));
+    const error = await collect(model().generate(ask('x'))).catch((e) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ code: 'RATE_LIMITED', statusCode: 429, retryAfterMs: 7000, provider: 'openai' });
+    expect(error.message).toContain('Rate limit reached');
+  });
+
+  it('succeeds after a 429 when the SDK retries (retry-after-ms honoured)', async () => {
+    await serve((_body, index) =>
+      index === 0
+        ? { ...openAIError(429, 'slow down', 'requests', 'rate_limit_exceeded'), headers: { 'retry-after-ms': '10' } }
+        : { json: completion({ content: 'made it' }, 'stop') },
+    );
+    const [response] = await collect(model({ maxRetries: 1 }).generate(ask('x')));
+    expect(response.content?.parts).toEqual([{ text: 'made it' }]);
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it.each([
+    [401, 'AUTHENTICATION_FAILED', 'Incorrect API key provided', 'invalid_request_error'],
+    [400, 'BAD_REQUEST', "Invalid schema for function 'get_weather'", 'invalid_request_error'],
+    [500, 'SERVER_ERROR', 'The server had an error while processing your request.', 'server_error'],
+  ])('maps HTTP %i to %s', async (status, code, message, type) => {
+    await serve(() => openAIError(status, message, type));
+    const error = await collect(model().generate(ask('x'))).catch((e) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ code, statusCode: status });
+    expect(error.message).toContain(message);
+  });
+
+  it('cancels the HTTP request when the signal aborts', async () => {
+    await serve(() => ({ hang: true }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const error = await collect(model().generate(ask('x'), { signal: controller.signal })).catch((e) => e);
+    expect(error).toBeInstanceOf(RunAbortedError);
+  });
+
+  it('stops a stream when the signal aborts mid-way', async () => {
+    await serve(() => ({ sse: fixture('chat-text.chunks.txt'), delayMs: 20 }));
+    const controller = new AbortController();
+    const seen: LlmResponse[] = [];
+    const error = await (async () => {
+      for await (const response of model().generate(ask('x'), { signal: controller.signal, stream: true })) {
+        seen.push(response);
+        if (seen.length === 2) controller.abort();
+      }
+    })().catch((e) => e);
+    expect(error).toBeInstanceOf(RunAbortedError);
+    expect(seen.every((r) => r.partial)).toBe(true);
+  });
+
+  it('uses a client passed in', async () => {
+    await serve(() => ({ json: completion({ content: 'via client' }, 'stop') }));
+    const client = new OpenAI({ apiKey: 'test-key', baseURL: `${server!.url}/v1`, maxRetries: 0 });
+    const [response] = await collect(new OpenAIModel({ model: 'gpt-4.1-mini', client }).generate(ask('x')));
+    expect(response.content?.parts).toEqual([{ text: 'via client' }]);
+  });
+
+  it('refuses hosted tools on Chat Completions', async () => {
+    await serve(() => ({ json: completion({ content: 'never' }, 'stop') }));
+    const request = ask('x', { providerTools: [{ kind: 'provider-tool', provider: 'openai', name: 'web_search', config: { type: 'web_search' } }] });
+    await expect(collect(model().generate(request))).rejects.toMatchObject({ code: 'PROVIDER_TOOL_UNSUPPORTED' });
+    expect(server!.requests).toHaveLength(0);
+  });
+});
