@@ -278,6 +278,14 @@ describe('toolsmith schema', () => {
       expect(result).toMatchObject({ code: 2, stderr: expect.stringMatching(/Two @Toolset classes are named BadTools.*rename one/) });
     });
 
+    it('warns when the project has no toolsets, and writes an empty manifest', async () => {
+      writeFileSync(join(dir, 'src', 'plain.ts'), 'export const x = 1;\n');
+      const result = await run(['schema', '-q'], dir);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(/warning: no @Toolset class found/);
+      expect(JSON.parse(readFileSync(join(dir, 'toolsmith.schema.json'), 'utf8')).toolsets).toEqual({});
+    });
+
     it('reports a broken tsconfig', async () => {
       writeFileSync(join(dir, 'tsconfig.json'), '{ "compilerOptions": { "target": "nope" }, "include": ["src"] }');
       writeFileSync(join(dir, 'src', 'a.ts'), toolset('a() {}'));

@@ -99,6 +99,9 @@ export function runSchemaCommand(options: SchemaCommandOptions, io: CliIo): numb
   });
   const toolCount = toolsets.reduce((sum, toolset) => sum + toolset.tools.length, 0);
   progress.done(`${toolCount} tools in ${toolsets.length} toolsets`);
+  if (toolsets.length === 0) {
+    io.stderr.write(`warning: no @Toolset class found in the sources of ${tsconfigPath}; check its "include".\n`);
+  }
 
   if (options.print) io.stdout.write(printManifest(document, toolsets));
   const shownPath = relative(io.cwd, outPath) || outPath;
