@@ -10,6 +10,7 @@ const config: Config = {
   modulePathIgnorePatterns: ['<rootDir>/packages/.*/dist/', '<rootDir>/examples/.*/dist/'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
   moduleNameMapper: {
+    '^@toolsmith/example-([a-z-]+)$': '<rootDir>/examples/$1/src/index.ts',
     '^@toolsmith/([a-z-]+)/testing$': '<rootDir>/packages/$1/src/testing/index.ts',
     '^@toolsmith/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
   },

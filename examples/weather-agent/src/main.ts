@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { InMemorySessionService, LlmAgent, Runner } from '@toolsmith/core';
-import { pickModel } from './pick-model';
-import { printEvent } from './print-event';
+import { pickModel, printEvent } from '@toolsmith/example-kit';
+import { createOfflineModel } from './offline-model';
 import { SentimentTools } from './sentiment-tools';
 import { WeatherService } from './weather-service';
 import { WeatherTools } from './weather-tools';
@@ -22,7 +22,7 @@ export interface MainOptions {
 /** Runs the weather/sentiment agent over {@link DEMO_MESSAGES} and prints the conversation. */
 export async function main(options: MainOptions = {}): Promise<void> {
   const print = options.print ?? ((line: string) => console.log(line));
-  const picked = pickModel(options.env ?? process.env);
+  const picked = pickModel(options.env ?? process.env, createOfflineModel);
 
   const agent = new LlmAgent({
     name: 'weather_sentiment_agent',

@@ -1,6 +1,6 @@
 import { Event } from '@toolsmith/core';
 
-/** Writes one event the way a person wants to read a conversation: calls, results, state, answer. */
+/** Prints one event the way a person wants to read a conversation: calls, results, state, answer. */
 export function printEvent(event: Event, print: (line: string) => void): void {
   if (event.partial) return;
   for (const call of event.functionCalls()) {

@@ -2,9 +2,8 @@ import { AnthropicModel } from '@toolsmith/anthropic';
 import { Model } from '@toolsmith/core';
 import { GeminiModel } from '@toolsmith/gemini';
 import { OpenAIModel } from '@toolsmith/openai';
-import { createOfflineModel } from './offline-model';
 
-/** The model the demo runs on, and how to describe it to the person watching. */
+/** The model a demo runs on, and how to describe it to the person watching. */
 export interface PickedModel {
   model: Model;
   offline: boolean;
@@ -12,10 +11,16 @@ export interface PickedModel {
 }
 
 /**
- * The first provider whose key is set (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `GEMINI_API_KEY`), with
- * `TOOLSMITH_MODEL` overriding the model id; otherwise the offline scripted model.
+ * Picks the model a demo runs on: the first provider whose key is set (`OPENAI_API_KEY`,
+ * `ANTHROPIC_API_KEY`, `GEMINI_API_KEY`), with `TOOLSMITH_MODEL` overriding the model id; otherwise
+ * the demo's own offline model (a `ScriptedModel`), built only when needed.
+ *
+ * @example
+ * ```ts
+ * const picked = pickModel(process.env, createOfflineModel);
+ * ```
  */
-export function pickModel(env: NodeJS.ProcessEnv): PickedModel {
+export function pickModel(env: NodeJS.ProcessEnv, offlineModel: () => Model): PickedModel {
   const id = env.TOOLSMITH_MODEL;
   if (env.OPENAI_API_KEY) {
     const model = new OpenAIModel({ model: id ?? 'gpt-4.1-mini', apiKey: env.OPENAI_API_KEY });
@@ -30,7 +35,7 @@ export function pickModel(env: NodeJS.ProcessEnv): PickedModel {
     return { model, offline: false, description: `Gemini ${model.modelName}` };
   }
   return {
-    model: createOfflineModel(),
+    model: offlineModel(),
     offline: true,
     description: 'offline: a ScriptedModel stands in for the LLM (set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY to use a real one)',
   };
