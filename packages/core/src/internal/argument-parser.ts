@@ -38,10 +38,22 @@ export function parseArguments(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new MalformedArgumentsError(toolName, `expected an object, got ${Array.isArray(value) ? 'an array' : typeof value}`);
   }
+  // Fast path for typical short JSON text: each nesting level takes at least two characters, so text of
+  // at most 2 × maxDepth characters cannot be too deep, and text without a backslash (no \u escapes)
+  // and without the forbidden words cannot contain a forbidden key. The walk would find nothing.
+  if (typeof raw === 'string' && raw.length <= 2 * limits.maxDepth && !mayContainForbiddenKey(raw)) {
+    return value as Record<string, unknown>;
+  }
   // The walk checks depth and keys; for object input it also bounds the size.
   const budget = { chars: typeof raw === 'string' ? -Infinity : limits.maxChars };
   inspect(toolName, value, 1, limits, budget);
   return value as Record<string, unknown>;
+}
+
+// Every forbidden key contains "to" (__pro-to__, construc-to-r, pro-to-type); a backslash could spell one
+// with escapes. Two short searches are cheaper than one search per word, and a false alarm only costs the walk.
+function mayContainForbiddenKey(text: string): boolean {
+  return text.includes('to') || text.includes('\\');
 }
 
 function inspect(toolName: string, value: unknown, depth: number, limits: ArgumentLimits, budget: { chars: number }): void {

@@ -45,8 +45,9 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
   try {
     args = parseArguments(tool.name, call.args, input.limits ?? DEFAULT_ARGUMENT_LIMITS);
 
-    for (const before of callbacks.beforeTool) {
-      const replaced = await before({ tool, args, context });
+    // Indexed loops: a for-of would allocate an iterator per call even for the usual empty chains.
+    for (let i = 0; i < callbacks.beforeTool.length; i++) {
+      const replaced = await callbacks.beforeTool[i]({ tool, args, context });
       if (replaced != null) return succeeded(call, replaced);
     }
 
@@ -55,7 +56,7 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
 
     if (context.toolConfirmation) {
       if (!context.toolConfirmation.confirmed) throw new ToolCallRejectedError(tool.name);
-    } else if (await needsConfirmation(tool, args, context)) {
+    } else if (tool.requireConfirmation !== undefined && tool.requireConfirmation !== false && (await needsConfirmation(tool, args, context))) {
       context.requestConfirmation({
         hint: `Please approve or reject the call to tool "${tool.name}".`,
       });
@@ -64,7 +65,9 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
 
     let result: unknown;
     try {
-      result = await tool.run(args, context);
+      // Awaiting only a real promise saves a microtask per call for synchronous tools.
+      const ran = tool.run(args, context);
+      result = isPromiseLike(ran) ? await ran : ran;
     } catch (thrown) {
       throw ToolsmithError.isInstance(thrown) ? thrown : new ToolExecutionError(tool.name, thrown);
     }
@@ -73,8 +76,8 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     }
 
     let response = wrapResult(result);
-    for (const after of callbacks.afterTool) {
-      const replaced = await after({ tool, args, context, response });
+    for (let i = 0; i < callbacks.afterTool.length; i++) {
+      const replaced = await callbacks.afterTool[i]({ tool, args, context, response });
       if (replaced != null) {
         response = replaced;
         break;
@@ -93,6 +96,10 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     }
     return failed(call, error);
   }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
 /** A plain object is the response; anything else is wrapped as `{ result }`. */

@@ -141,6 +141,12 @@ describe('class tools run through the executor (invokeTool)', () => {
     expect((Object.prototype as unknown as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('finds a forbidden key hidden behind a JSON escape', async () => {
+    const out = await invokeTool(ShopTools, 'shop_echo', '{"value":{"__pro\\u0074o__":{"polluted":true}}}', { providers });
+    expect(out.error?.code).toBe('MALFORMED_ARGUMENTS');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('goes through the confirmation gate', async () => {
     const small = await invokeTool(ShopTools, 'shop_refund', { amount: 5 }, { providers });
     expect(small.response).toEqual({ refunded: 5 });

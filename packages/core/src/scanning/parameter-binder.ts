@@ -37,6 +37,18 @@ export const CLASS_VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: 
 export function createParameterBinder(toolName: string, sources: readonly ArgumentSource[]): ParameterBinder {
   const checked = sources.some((s) => (s.kind === 'dto' || s.kind === 'argument') && s.dto?.runClassValidator);
   const count = sources.length;
+  // The common case (only plain @Param values and the context) gets a binder without per-source branching.
+  if (sources.every((s) => s.kind === 'context' || (s.kind === 'argument' && !s.dto && !s.revive && s.defaultValue === undefined))) {
+    const names = sources.map((s) => (s.kind === 'argument' ? s.name : undefined));
+    return (args, context) => {
+      const values = new Array<unknown>(count);
+      for (let i = 0; i < count; i++) {
+        const name = names[i];
+        values[i] = name === undefined ? context : args[name];
+      }
+      return values;
+    };
+  }
   const bindSync = (args: Record<string, unknown>, context: ToolContext): unknown[] => {
     const values = new Array<unknown>(count);
     for (let i = 0; i < count; i++) {

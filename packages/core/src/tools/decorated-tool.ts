@@ -42,18 +42,14 @@ export class DecoratedTool extends BaseTool {
   // Stays synchronous when the instance and the arguments are ready, so a call pays no extra await.
   run(args: Record<string, unknown>, context: ToolContext): unknown {
     const instance = this.instanceFor(context);
-    if (isPromise(instance)) return instance.then((ready) => this.call(ready, args, context));
+    if (instance instanceof Promise) return instance.then((ready) => this.call(ready, args, context));
     return this.call(instance, args, context);
   }
 
   private call(instance: object, args: Record<string, unknown>, context: ToolContext): unknown {
-    const { method, binder } = this.scanned;
-    const values = binder(args, context);
-    if (isPromise(values)) return values.then((ready) => method.apply(instance, ready));
-    return method.apply(instance, values);
+    const values = this.scanned.binder(args, context);
+    // A binder returns an array, or a promise of one when class-validator has to run.
+    if (Array.isArray(values)) return this.scanned.method.apply(instance, values);
+    return values.then((ready) => this.scanned.method.apply(instance, ready));
   }
-}
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as Promise<T> | undefined)?.then === 'function';
 }
