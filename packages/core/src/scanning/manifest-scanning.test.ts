@@ -1,0 +1,110 @@
+import { IsString, MinLength } from 'class-validator';
+import { Param } from '../decorators/param.decorator';
+import { UndecoratedParameterError } from '../errors/tool-definition-errors';
+import { ToolContext } from '../tools/tool-context';
+import { Tool } from '../tools/tool';
+import { Toolset } from '../tools/toolset';
+import { ManifestDocument, ManifestMethod } from './manifest-document';
+import { ToolManifest } from './manifest';
+import { scanTools } from './tool-scanner';
+
+class RefundDto {
+  @IsString()
+  @MinLength(3)
+  orderId!: string;
+}
+
+@Toolset()
+class ShopTools {
+  @Tool()
+  search(@Param('query', { description: 'From @Param' }) query: string, limit?: number) {
+    return { query, limit };
+  }
+
+  @Tool()
+  tag(@Param('tags', { schema: { type: 'array', items: { type: 'string' }, maxItems: 3 } }) tags: string[], ctx: ToolContext) {
+    return { tags, user: ctx.userId };
+  }
+
+  @Tool({ inputSchema: { type: 'object', properties: { raw: { type: 'string' } } } })
+  raw(args: { raw: string }) {
+    return args;
+  }
+
+  @Tool()
+  refund(args: RefundDto) {
+    return { id: args.orderId };
+  }
+
+  @Tool({ description: 'Explicit description' })
+  described(@Param('x') x: string) {
+    return { x };
+  }
+}
+
+const method = (overrides: Partial<ManifestMethod>): ManifestMethod => ({ parameters: [], ...overrides });
+
+function manifestOf(methods: Record<string, ManifestMethod>): ToolManifest {
+  const document: ManifestDocument = {
+    version: 1,
+    generator: 'test',
+    toolsets: { ShopTools: { source: 'not-deployed.ts', sourceHash: `sha256:${'0'.repeat(64)}`, methods } },
+  };
+  return new ToolManifest(document, '/nowhere/toolsmith.schema.json');
+}
+
+describe('scanning with a manifest', () => {
+  const manifest = manifestOf({
+    search: method({
+      description: 'Searches the shop.',
+      parameters: [
+        { name: 'query', index: 0, schema: { type: 'string', description: 'From JSDoc' }, optional: false },
+        { name: 'limit', index: 1, schema: { type: 'integer', enum: [10, 50] }, optional: true },
+      ],
+      outputSchema: { type: 'object', properties: { query: { type: 'string' } } },
+    }),
+    tag: method({
+      parameters: [{ name: 'tags', index: 0, schema: { type: 'array', items: { type: 'string' } }, optional: false }],
+      contextIndex: 1,
+    }),
+    raw: method({ description: 'Raw from JSDoc.', parameters: [{ name: 'args', index: 0, schema: { type: 'object' }, optional: false }] }),
+    refund: method({ parameters: [{ name: 'args', index: 0, schema: { type: 'object' }, optional: false }] }),
+    described: method({ description: 'JSDoc description', parameters: [{ name: 'x', index: 0, schema: { type: 'string' }, optional: false }] }),
+  });
+  const byMethod = (name: string) => scanTools(ShopTools, { manifest }).find((tool) => tool.methodName === name)!;
+
+  it('takes schemas the reflection cannot see from the manifest, with @Param options laid over them', () => {
+    const search = byMethod('search');
+    expect(search.description).toBe('Searches the shop.');
+    expect(search.parameters).toEqual({
+      type: 'object',
+      properties: { query: { type: 'string', description: 'From @Param' }, limit: { type: 'integer', enum: [10, 50] } },
+      required: ['query'],
+      additionalProperties: false,
+    });
+    expect(search.responseSchema).toEqual({ type: 'object', properties: { query: { type: 'string' } } });
+  });
+
+  it('keeps an explicit @Param schema over the manifest', () => {
+    expect(byMethod('tag').parameters.properties).toEqual({ tags: { type: 'array', items: { type: 'string' }, maxItems: 3 } });
+  });
+
+  it('keeps an explicit inputSchema, but still takes the JSDoc description', () => {
+    const raw = byMethod('raw');
+    expect(raw.parameters).toEqual({ type: 'object', properties: { raw: { type: 'string' } } });
+    expect(raw.description).toBe('Raw from JSDoc.');
+  });
+
+  it('keeps a class-validator DTO on reflection', () => {
+    expect(byMethod('refund').parameters).toMatchObject({ type: 'object', properties: { orderId: { type: 'string', minLength: 3 } } });
+  });
+
+  it('keeps an explicit @Tool description over the JSDoc summary', () => {
+    expect(byMethod('described').description).toBe('Explicit description');
+  });
+
+  it('needs @Param on every parameter without the manifest (manifest: null)', () => {
+    expect(() => scanTools(ShopTools, { manifest: null })).toThrow(UndecoratedParameterError);
+    expect(() => scanTools(ShopTools, { manifest: null })).toThrow(/ShopTools\.search, parameter #2/);
+  });
+});
