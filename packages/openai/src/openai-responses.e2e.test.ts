@@ -1,0 +1,247 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LlmRequest, LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
+import { WireReply, WireServer, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
+import { OpenAIModel, OpenAIModelOptions } from './openai-model';
+import { providerTool } from './provider-tool';
+
+const fixturesDir = join(__dirname, '__fixtures__');
+const sseFixture = (name: string) => parseSseFixture(readFileSync(join(fixturesDir, name), 'utf8'));
+const jsonFixture = (name: string) => JSON.parse(readFileSync(join(fixturesDir, name), 'utf8'));
+
+const weatherTool = {
+  name: 'get_weather',
+  description: 'Current weather for a city.',
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
+    required: ['city'],
+  },
+};
+const ask = (text: string, extra: Partial<LlmRequest> = {}): LlmRequest => ({
+  systemInstruction: 'Answer briefly.',
+  contents: [{ role: 'user', parts: [{ text }] }],
+  tools: [weatherTool],
+  ...extra,
+});
+const textResponse = (text: string, output: unknown[] = []) => ({
+  ...jsonFixture('responses-function-calls.json'),
+  output: [
+    ...output,
+    { id: 'msg_1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', annotations: [], logprobs: [], text }] },
+  ],
+});
+
+async function collect(iterable: AsyncIterable<LlmResponse>): Promise<LlmResponse[]> {
+  const out: LlmResponse[] = [];
+  for await (const response of iterable) out.push(response);
+  return out;
+}
+
+describe('OpenAIModel on the Responses API wire', () => {
+  let server: WireServer | undefined;
+  const serve = async (handler: (body: any, index: number) => WireReply | Promise<WireReply>) => {
+    server = await startWireServer((request, index) => {
+      expect(request.method).toBe('POST');
+      expect(request.path).toBe('/v1/responses');
+      return handler(request.body, index);
+    });
+    return server;
+  };
+  const model = (options: Partial<OpenAIModelOptions> = {}) =>
+    new OpenAIModel({ model: 'gpt-4.1-mini', api: 'responses', apiKey: 'test-key', baseURL: `${server!.url}/v1`, maxRetries: 0, ...options });
+
+  afterEach(async () => {
+    expect(server?.handlerErrors ?? []).toEqual([]);
+    await server?.close();
+    server = undefined;
+  });
+
+  it('sends instructions, input items and strict function tools; maps text and calls', async () => {
+    await serve((body) => {
+      expect(body).toEqual({
+        model: 'gpt-4.1-mini',
+        instructions: 'Answer briefly.',
+        input: [{ role: 'user', content: [{ type: 'input_text', text: 'Paris and Oslo?' }] }],
+        tools: [
+          {
+            type: 'function',
+            name: 'get_weather',
+            description: 'Current weather for a city.',
+            parameters: {
+              type: 'object',
+              properties: { city: { type: 'string' }, unit: { type: ['string', 'null'], enum: ['celsius', 'fahrenheit', null] } },
+              required: ['city', 'unit'],
+              additionalProperties: false,
+            },
+            strict: true,
+          },
+        ],
+        tool_choice: 'auto',
+        parallel_tool_calls: false,
+        max_output_tokens: 200,
+      });
+      return { json: jsonFixture('responses-function-calls.json') };
+    });
+    const [response] = await collect(
+      model({ parallelToolCalls: false }).generate(ask('Paris and Oslo?', { toolChoice: 'auto', config: { maxOutputTokens: 200 } })),
+    );
+    expect(response).toEqual({
+      content: {
+        role: 'model',
+        parts: [
+          { text: 'Let me check both cities.' },
+          { functionCall: { id: 'call_R1pa', name: 'get_weather', args: { city: 'Paris' } } },
+          { functionCall: { id: 'call_R2os', name: 'get_weather', args: { city: 'Oslo', unit: 'celsius' } } },
+        ],
+      },
+      turnComplete: true,
+      finishReason: { unified: 'tool-calls', raw: 'completed' },
+      usage: { inputTokens: 95, outputTokens: 41, totalTokens: 136, cachedInputTokens: 0 },
+    });
+  });
+
+  it('sends strict: false explicitly and a named tool choice', async () => {
+    await serve((body) => {
+      expect(body.tools[0].strict).toBe(false);
+      expect(body.tools[0].parameters).toEqual(weatherTool.parameters);
+      expect(body.tool_choice).toEqual({ type: 'function', name: 'get_weather' });
+      return { json: textResponse('ok') };
+    });
+    await collect(model({ strict: false }).generate(ask('x', { toolChoice: { type: 'tool', name: 'get_weather' } })));
+  });
+
+  it('sends function_call items and exactly one function_call_output per call id', async () => {
+    await serve((body) => {
+      expect(body.input).toEqual([
+        { role: 'user', content: [{ type: 'input_text', text: 'Export and weather' }] },
+        { type: 'function_call', call_id: 'call_a', name: 'start_export', arguments: '{}' },
+        { type: 'function_call', call_id: 'call_b', name: 'get_weather', arguments: '{"city":"Rome"}' },
+        { type: 'function_call_output', call_id: 'call_a', output: '{"status":"done"}' },
+        { type: 'function_call_output', call_id: 'call_b', output: '{"error":{"code":"TOOL_EXECUTION_FAILED","message":"down"}}' },
+      ]);
+      return { json: textResponse('Export done; weather unavailable.') };
+    });
+    const [response] = await collect(
+      model().generate(
+        ask('x', {
+          contents: [
+            { role: 'user', parts: [{ text: 'Export and weather' }] },
+            {
+              role: 'model',
+              parts: [
+                { functionCall: { id: 'call_a', name: 'start_export', args: {} } },
+                { functionCall: { id: 'call_b', name: 'get_weather', args: { city: 'Rome' } } },
+              ],
+            },
+            {
+              role: 'user',
+              parts: [
+                { functionResponse: { id: 'call_a', name: 'start_export', response: { status: 'pending' } } },
+                {
+                  functionResponse: {
+                    id: 'call_b',
+                    name: 'get_weather',
+                    response: { error: { code: 'TOOL_EXECUTION_FAILED', message: 'down' } },
+                    isError: true,
+                  },
+                },
+              ],
+            },
+            { role: 'user', parts: [{ functionResponse: { id: 'call_a', name: 'start_export', response: { status: 'done' } } }] },
+          ],
+        }),
+      ),
+    );
+    expect(response.finishReason).toEqual({ unified: 'stop', raw: 'completed' });
+  });
+
+  it('streams text deltas and function-call arguments assembled from deltas', async () => {
+    await serve((body) => {
+      expect(body.stream).toBe(true);
+      return { sse: sseFixture('responses-text-and-calls.chunks.txt') };
+    });
+    const responses = await collect(model().generate(ask('Paris and Oslo?'), { stream: true }));
+    const partials = responses.filter((r) => r.partial);
+    expect(partials.map((r) => r.content?.parts[0].text)).toEqual(['Let me', ' check', ' both', ' cities', '.']);
+    expect(responses.at(-1)).toEqual({
+      content: {
+        role: 'model',
+        parts: [
+          { text: 'Let me check both cities.' },
+          { functionCall: { id: 'call_R1pa', name: 'get_weather', args: { city: 'Paris' } } },
+          { functionCall: { id: 'call_R2os', name: 'get_weather', args: { city: 'Oslo', unit: 'celsius' } } },
+        ],
+      },
+      turnComplete: true,
+      finishReason: { unified: 'tool-calls', raw: 'completed' },
+      usage: { inputTokens: 95, outputTokens: 41, totalTokens: 136, cachedInputTokens: 0 },
+    });
+  });
+
+  it('assembles from deltas alone when a server sends no output_item.done and an empty completed output', async () => {
+    const events = sseFixture('responses-text-and-calls.chunks.txt')
+      .map((event) => ({ ...event, data: JSON.parse(event.data as string) }))
+      .filter((event) => !['response.output_item.done', 'response.output_text.done', 'response.function_call_arguments.done'].includes(event.event!))
+      .map((event) => (event.event === 'response.completed' ? { ...event, data: { ...event.data, response: { ...event.data.response, output: [] } } } : event));
+    await serve(() => ({ sse: events }));
+    const responses = await collect(model().generate(ask('x'), { stream: true }));
+    expect(responses.at(-1)?.content?.parts).toEqual([
+      { text: 'Let me check both cities.' },
+      { functionCall: { id: 'call_R1pa', name: 'get_weather', args: { city: 'Paris' } } },
+      { functionCall: { id: 'call_R2os', name: 'get_weather', args: { city: 'Oslo', unit: 'celsius' } } },
+    ]);
+  });
+
+  it('passes hosted tools through untouched and ignores their output items', async () => {
+    await serve((body) => {
+      expect(body.tools.slice(1)).toEqual([{ type: 'web_search', search_context_size: 'low' }]);
+      return {
+        json: textResponse('Toolsmith 1.0 shipped today.', [
+          { id: 'ws_1', type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'toolsmith release' } },
+        ]),
+      };
+    });
+    const request = ask('News?', { providerTools: [providerTool({ type: 'web_search', search_context_size: 'low' })] });
+    const [response] = await collect(model().generate(request));
+    expect(response.content?.parts).toEqual([{ text: 'Toolsmith 1.0 shipped today.' }]);
+  });
+
+  it('maps an incomplete response to max-tokens', async () => {
+    await serve(() => ({ json: { ...textResponse('Cut'), status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } }));
+    const [response] = await collect(model().generate(ask('x')));
+    expect(response.finishReason).toEqual({ unified: 'max-tokens', raw: 'incomplete:max_output_tokens' });
+  });
+
+  it('throws typed errors for response.failed and error events', async () => {
+    const created = sseFixture('responses-text-and-calls.chunks.txt').slice(0, 2);
+    const failed = { ...jsonFixture('responses-function-calls.json'), status: 'failed', output: [], error: { code: 'server_error', message: 'The model crashed.' } };
+    await serve((_body, index) =>
+      index === 0
+        ? { sse: [...created, { event: 'response.failed', data: { type: 'response.failed', response: failed, sequence_number: 2 } }] }
+        : { sse: [...created, { event: 'error', data: { type: 'error', code: 'rate_limit_exceeded', message: 'Too many tokens.', param: null, sequence_number: 2 } }] },
+    );
+    const first = await collect(model().generate(ask('x'), { stream: true })).catch((e) => e);
+    expect(first).toBeInstanceOf(ProviderError);
+    expect(first).toMatchObject({ code: 'SERVER_ERROR', message: expect.stringContaining('The model crashed.') });
+    const second = await collect(model().generate(ask('x'), { stream: true })).catch((e) => e);
+    expect(second).toBeInstanceOf(RateLimitError);
+  });
+
+  it('reports a cut stream as PROVIDER_RESPONSE_INVALID', async () => {
+    await serve(() => ({ sse: sseFixture('responses-text-and-calls.chunks.txt'), cutAfter: 6, delayMs: 5 }));
+    await expect(collect(model().generate(ask('x'), { stream: true }))).rejects.toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID' });
+  });
+
+  it('maps HTTP errors', async () => {
+    await serve(() => ({ status: 500, json: { error: { message: 'The server had an error.', type: 'server_error', param: null, code: null } } }));
+    await expect(collect(model().generate(ask('x')))).rejects.toMatchObject({ code: 'SERVER_ERROR', statusCode: 500 });
+  });
+
+  it('cancels a stream when the signal aborts', async () => {
+    await serve(() => ({ sse: sseFixture('responses-text-and-calls.chunks.txt'), delayMs: 20 }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 90);
+    await expect(collect(model().generate(ask('x'), { signal: controller.signal, stream: true }))).rejects.toBeInstanceOf(RunAbortedError);
+  });
+});
