@@ -132,6 +132,7 @@ export { InMemoryMemoryService } from './memory/in-memory-memory-service';
 export { InMemoryArtifactService } from './artifacts/in-memory-artifact-service';
 export { FileArtifactService } from './artifacts/file-artifact-service';
 export { InvalidArtifactNameError } from './errors/invalid-artifact-name-error';
+export { InvalidMessageError } from './errors/invalid-message-error';
 
 // ── Adapter kit (issue 5) ───────────────────────────────────────────────────────────────────────
 export { parseRetryAfter } from './adapter-kit/parse-retry-after';

@@ -40,4 +40,21 @@ describe('Runner: agent and runner options', () => {
     expect(tooLarge.response.error).toMatchObject({ code: 'ARGUMENTS_TOO_LARGE' });
     expect(ok.response).toEqual({ result: 'OK' });
   });
+
+  it('refuses a malformed new message with an INVALID_MESSAGE event and stores nothing', async () => {
+    const sessionService = new InMemorySessionService();
+    const model = new ScriptedModel(['never']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }), sessionService });
+    const run = async (newMessage: unknown) => {
+      const events = [];
+      for await (const e of runner.run({ userId: 'u1', sessionId: 's1', newMessage: newMessage as never })) events.push(e);
+      return events;
+    };
+    for (const bad of [null, { role: 'model', parts: [{ text: 'x' }] }, { role: 'user', parts: [] }, { role: 'user', parts: [{ text: 42 }] }, { role: 'user', parts: [{}] }]) {
+      const events = await run(bad);
+      expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MESSAGE']);
+    }
+    expect(model.callCount).toBe(0);
+    expect((await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!.events).toEqual([]);
+  });
 });

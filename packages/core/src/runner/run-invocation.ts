@@ -8,6 +8,7 @@ import { Content } from '../model/content';
 import { Session } from '../sessions/session';
 import { StatePrefix } from '../state/state';
 import { checkFunctionResponses } from '../confirmation/check-function-responses';
+import { checkNewMessage } from './check-new-message';
 import { errorEvent } from './error-event';
 import { NEVER_ABORTED } from './never-aborted';
 
@@ -39,7 +40,12 @@ export async function* runInvocation(services: InvocationServices, input: RunInv
       yield errorEvent(context, agent.name, new RunAbortedError(signal.reason));
       return;
     }
-    if (input.newMessage) {
+    if (input.newMessage !== undefined) {
+      const invalid = checkNewMessage(input.newMessage);
+      if (invalid) {
+        yield errorEvent(context, agent.name, invalid);
+        return;
+      }
       // Answers to confirmations and long-running calls must match what the session waits for; else nothing runs.
       const refusal = checkFunctionResponses(session.events, input.newMessage);
       if (refusal) {
