@@ -1,5 +1,6 @@
 import { NoToolsError } from '../errors/tool-definition-errors';
 import { Container } from '../di/container';
+import { validatorFor } from '../internal/schema-validator';
 import { ContainerAdapter, InjectionToken } from '../di/container-adapter';
 import { BaseTool } from '../tools/base-tool';
 import { DecoratedTool, InstanceSource } from '../tools/decorated-tool';
@@ -26,6 +27,7 @@ export function createClassTools(target: Function | object, options: ClassToolsO
   const cls = typeof target === 'function' ? target : (target.constructor as Function);
   const scanned = scanClass(cls, Object.keys(scanOptions).length ? scanOptions : undefined);
   if (scanned.length === 0) throw new NoToolsError({ className: cls.name || '<anonymous class>' });
+  warmUpValidatorsSoon();
   const source: InstanceSource = typeof target === 'function' ? instanceFromContainer(target as InjectionToken<object>, container) : () => target;
   return scanned.map((tool) => new DecoratedTool(tool, source));
 }
@@ -44,4 +46,21 @@ function instanceFromContainer(token: InjectionToken<object>, container: Contain
     if (resolved instanceof Promise) return resolved.then((instance) => (cached = instance));
     return (cached = resolved);
   };
+}
+
+let warmUpScheduled = false;
+
+/**
+ * ajv's first compile in a process costs tens of milliseconds (building the instance, code generation
+ * warming up); later compiles take about a millisecond. Paying it on a timer right after startup keeps
+ * startup fast and keeps it off the first tool call, which cannot come before a model has answered.
+ * Each tool's own validator is still compiled lazily, at its first call. The timer does not keep the
+ * process alive.
+ */
+function warmUpValidatorsSoon(): void {
+  if (warmUpScheduled) return;
+  warmUpScheduled = true;
+  setTimeout(() => {
+    validatorFor({ type: 'object', properties: { warmUp: { type: ['string', 'null'], enum: ['a', null] } }, required: ['warmUp'], additionalProperties: false });
+  }, 0).unref();
 }
