@@ -1,4 +1,6 @@
 import { LlmAgent } from '../agents/llm-agent';
+import { confirmationRequests } from '../confirmation/confirmation-requests';
+import { confirmationResponse } from '../confirmation/confirmation-response';
 import { longRunningResponse } from '../confirmation/long-running-response';
 import { findPendingCalls } from '../confirmation/pending-calls';
 import { Param } from '../decorators/param.decorator';
@@ -9,7 +11,7 @@ import { LONG_RUNNING_NOTE } from '../tools/base-tool';
 import { Tool } from '../tools/tool';
 import { Toolset } from '../tools/toolset';
 import { send, shownResponses } from './__fixtures__/confirmation-fixtures';
-import { user, weatherTool } from './__fixtures__/test-tools';
+import { FnTool, user, weatherTool } from './__fixtures__/test-tools';
 import { Runner } from './runner';
 
 @Toolset()
@@ -107,5 +109,24 @@ describe('long-running tools', () => {
     const again = await send(runner, { role: 'user', parts: [{ functionResponse: { id: 'w', name: 'getWeather', response: { report: 'rain' } } }] });
     expect(again.map((e) => e.errorCode)).toEqual(['FUNCTION_RESPONSE_NOT_PENDING']);
     expect(again[0].errorMessage).toContain('already answered');
+  });
+
+  it('asks first when a long-running tool also needs confirmation; the initial result comes after approval', async () => {
+    const started: string[] = [];
+    const review = new FnTool('startReview', (args) => (started.push(String(args.doc)), { status: 'queued' }), { longRunning: true, requireConfirmation: true });
+    const model = new ScriptedModel([{ calls: [{ id: 'rv', name: 'startReview', args: { doc: 'contract' } }] }, 'Review finished.']);
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: 'legal', agent: new LlmAgent({ name: 'clerk', model, tools: [review] }), sessionService });
+
+    const paused = await send(runner, user('review the contract'));
+    expect(started).toEqual([]);
+    const approved = await send(runner, confirmationResponse(confirmationRequests(paused.at(-1)!)[0].call, { confirmed: true }));
+    expect(started).toEqual(['contract']);
+    expect(approved).toHaveLength(1);
+    expect(approved[0].longRunningToolIds).toEqual(['rv']);
+    expect(model.callCount).toBe(1);
+
+    const done = await send(runner, longRunningResponse({ id: 'rv', name: 'startReview', response: { status: 'approved' } }));
+    expect(done.map((e) => e.text())).toEqual(['Review finished.']);
   });
 });
