@@ -14,7 +14,10 @@ export interface EventData {
   branch?: string;
   content?: Content;
   actions: EventActions;
-  /** Ids of calls to long-running tools whose initial result this event carries; the invocation pauses. */
+  /**
+   * Ids of calls the client is expected to answer later; the invocation pauses. Either calls to
+   * long-running tools whose initial result this event carries, or this event's `toolsmith_request_confirmation` calls.
+   */
   longRunningToolIds?: string[];
   /** A streaming fragment; never stored in the session. */
   partial?: boolean;
