@@ -101,10 +101,7 @@ describe('nestjs-app (e2e over HTTP)', () => {
     expect(app.get(AuditLog).list()).toEqual([{ userId: 'alice', tool: 'orders_get', outcome: 'error', code: 'HTTP_EXCEPTION' }]);
   });
 
-  // The approval flow needs the runner's confirmation support (issue 4, in progress): enable once it lands.
-  const whenConfirmationLands = it.skip;
-
-  whenConfirmationLands('asks for approval before cancelling, and cancels once approved over HTTP', async () => {
+  it('asks for approval before cancelling, and cancels once approved over HTTP', async () => {
     const first = await chat('alice', 's3', 'Please cancel A-1002');
     const confirmation = first.messages.find((m) => m.event === 'confirmation');
     expect(confirmation).toBeDefined();
@@ -118,7 +115,7 @@ describe('nestjs-app (e2e over HTTP)', () => {
     expect(app.get(OrderRepository).find('A-1002')?.status).toBe('cancelled');
   });
 
-  whenConfirmationLands('tells the model when the user rejects the cancellation', async () => {
+  it('tells the model when the user rejects the cancellation', async () => {
     const first = await chat('alice', 's4', 'cancel A-1002');
     const [request] = calls(first.messages.filter((m) => m.event === 'confirmation'));
     const answer = await post('/chat/confirm', { userId: 'alice', sessionId: 's4', confirmationId: request.id, confirmed: false });
