@@ -139,6 +139,8 @@ export { parseRetryAfter } from './adapter-kit/parse-retry-after';
 export type { HeaderSource } from './adapter-kit/parse-retry-after';
 export { generateCallId, stableCallId } from './adapter-kit/call-id';
 export { pairToolResults } from './adapter-kit/pair-tool-results';
+export { scopeAbortSignal } from './adapter-kit/scoped-abort-signal';
+export type { ScopedAbortSignal } from './adapter-kit/scoped-abort-signal';
 export { selectProviderTools } from './adapter-kit/select-provider-tools';
 export { SchemaRefError, inlineSchemaRefs } from './adapter-kit/schema-ref-inliner';
 export { argsFromJsonText, argsFromJsonValue } from './adapter-kit/function-call-args';

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LlmRequest, LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
@@ -313,6 +314,14 @@ describe('OpenAIModel on the Chat Completions wire', () => {
     })().catch((e) => e);
     expect(error).toBeInstanceOf(RunAbortedError);
     expect(seen.every((r) => r.partial)).toBe(true);
+  });
+
+  it('leaves no abort listener on a long-lived signal after its calls', async () => {
+    await serve(() => ({ json: completion({ content: 'ok' }, 'stop') }));
+    const runSignal = new AbortController().signal;
+    const openai = model();
+    for (let i = 0; i < 12; i++) await collect(openai.generate(ask('x'), { signal: runSignal }));
+    expect(getEventListeners(runSignal, 'abort')).toHaveLength(0);
   });
 
   it('uses a client passed in', async () => {

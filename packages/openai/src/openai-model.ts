@@ -1,4 +1,4 @@
-import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError } from '@toolsmith/core';
+import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError, scopeAbortSignal } from '@toolsmith/core';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming as ChatBody } from 'openai/resources/chat/completions';
 import type { ResponseCreateParamsNonStreaming as ResponsesBody } from 'openai/resources/responses/responses';
@@ -71,6 +71,9 @@ export class OpenAIModel implements Model {
     const model = request.model ?? this.modelName;
     const config = request.config ?? {};
     let streamStarted = false;
+    // The SDK never removes its listener from the signal it gets; give it one that lives only as long as this call.
+    const scoped = scopeAbortSignal(signal);
+    const sdkOptions = { signal: scoped.signal };
     try {
       if (this.api === 'chat') {
         const body: ChatBody = { model, messages: convertToOpenAIChatMessages(request) };
@@ -84,7 +87,7 @@ export class OpenAIModel implements Model {
         if (stream) {
           const chunks = await this.client.chat.completions.create(
             { ...body, stream: true, stream_options: { include_usage: true } },
-            { signal },
+            sdkOptions,
           );
           streamStarted = true;
           for await (const response of readOpenAIChatStream(chunks, prepared.strictSchemas)) {
@@ -92,7 +95,7 @@ export class OpenAIModel implements Model {
             yield response;
           }
         } else {
-          const completion = await this.client.chat.completions.create(body, { signal });
+          const completion = await this.client.chat.completions.create(body, sdkOptions);
           yield mapOpenAIChatCompletion(completion, prepared.strictSchemas);
         }
       } else {
@@ -105,16 +108,18 @@ export class OpenAIModel implements Model {
         if (config.topP !== undefined) body.top_p = config.topP;
         if (config.maxOutputTokens !== undefined) body.max_output_tokens = config.maxOutputTokens;
         if (stream) {
-          const events = await this.client.responses.create({ ...body, stream: true }, { signal });
+          const events = await this.client.responses.create({ ...body, stream: true }, sdkOptions);
           streamStarted = true;
           yield* readOpenAIResponsesStream(events, prepared.strictSchemas);
         } else {
-          const response = await this.client.responses.create(body, { signal });
+          const response = await this.client.responses.create(body, sdkOptions);
           yield mapOpenAIResponse(response, prepared.strictSchemas);
         }
       }
     } catch (error) {
       throw mapOpenAIError(error, { signal, streamStarted });
+    } finally {
+      scoped.dispose();
     }
     // The SDK ends a stream quietly when its signal aborts; the caller must still learn it was cut short.
     if (signal?.aborted) throw new RunAbortedError(signal.reason);

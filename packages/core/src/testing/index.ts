@@ -13,4 +13,6 @@ export { ScriptedModel } from './scripted-model';
 export type { Script, ScriptedCall, ScriptedModelOptions, ScriptedTurn } from './scripted-model';
 
 // ── Adapter conformance kit (issue 5) ───────────────────────────────────────────────────────────
-export {};
+export { runAdapterConformance } from './conformance/adapter-conformance';
+export type { AdapterConformanceOptions } from './conformance/adapter-conformance';
+export type { ConformanceTurn, WireCodec, WireToolResult } from './conformance/wire-codec';

@@ -1,0 +1,218 @@
+import { LlmAgent } from '../../agents/llm-agent';
+import { confirmationRequests } from '../../confirmation/confirmation-requests';
+import { confirmationResponse } from '../../confirmation/confirmation-response';
+import { REQUEST_CONFIRMATION } from '../../confirmation/request-confirmation';
+import { ToolsmithError } from '../../errors/toolsmith-error';
+import { Event } from '../../events/event';
+import { Content } from '../../model/content';
+import { Model } from '../../model/model';
+import { Runner } from '../../runner/runner';
+import { RecordedRequest, WireServer, startWireServer } from '../wire-server';
+import { ConformanceLedger, conformanceTools } from './conformance-tools';
+import { ConformanceTurn, WireCodec } from './wire-codec';
+
+/** Options of {@link runAdapterConformance}. */
+export interface AdapterConformanceOptions {
+  /** Names the suite, e.g. `openai (chat)`. */
+  name: string;
+  /**
+   * Creates the adapter's model pointed at the local wire server (`baseURL` is its root URL, without a
+   * path). The model must not retry on its own (e.g. `maxRetries: 0` on the SDK client).
+   */
+  createModel(baseURL: string): Model;
+  /** How this provider's wire format encodes model turns and carries tool results. */
+  wire: WireCodec;
+}
+
+/** One scripted exchange: what the model "says" for each request, in order, or an HTTP error. */
+type ScriptStep = ConformanceTurn | { status: number; message: string };
+
+const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
+
+/**
+ * Declares the adapter conformance tests (jest) for one adapter: the same scenarios for every
+ * provider, driven through the real `Runner` and `LlmAgent` with the adapter talking to a local wire
+ * server that plays the provider. The provider-specific part is the {@link WireCodec}. Scenarios: one
+ * tool call, parallel calls, error results (a throwing tool, invalid arguments), the confirmation
+ * round trip (pause, approve, run, answer), streaming, and a provider error reaching `onModelError`.
+ *
+ * @example
+ * ```ts
+ * // packages/openai/src/openai-conformance.e2e.test.ts
+ * runAdapterConformance({
+ *   name: 'openai (chat)',
+ *   createModel: (baseURL) => new OpenAIModel({ model: 'gpt-4.1-mini', baseURL: `${baseURL}/v1`, apiKey: 'k', maxRetries: 0 }),
+ *   wire: openAIChatCodec,
+ * });
+ * ```
+ */
+export function runAdapterConformance(options: AdapterConformanceOptions): void {
+  const { wire } = options;
+
+  describe(`${options.name}: adapter conformance`, () => {
+    let server: WireServer | undefined;
+    let ledger: ConformanceLedger;
+    const modelErrors: ToolsmithError[] = [];
+
+    /** Starts the wire server answering request i with step i, and a runner whose agent uses the adapter. */
+    async function setup(script: ScriptStep[]) {
+      server = await startWireServer((request: RecordedRequest, index: number) => {
+        const step = script[index];
+        if (!step) throw new Error(`the adapter sent request #${index + 1}, but the scenario scripts only ${script.length}`);
+        return 'status' in step ? wire.error(step.status, step.message) : wire.reply(step, request);
+      });
+      ledger = { weatherCalls: [], refunds: [] };
+      modelErrors.length = 0;
+      const agent = new LlmAgent({
+        name: 'assistant',
+        model: options.createModel(server.url),
+        instruction: 'You are a helpful assistant. Use the tools.',
+        tools: conformanceTools(ledger),
+        callbacks: { onModelError: ({ error }) => void modelErrors.push(error) },
+      });
+      return { runner: new Runner({ appName: 'conformance', agent }), requests: server.requests };
+    }
+
+    async function send(runner: Runner, newMessage: Content, streaming = false): Promise<Event[]> {
+      const events: Event[] = [];
+      for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage, streaming })) events.push(event);
+      return events;
+    }
+
+    afterEach(async () => {
+      const errors = server?.handlerErrors ?? [];
+      await server?.close();
+      server = undefined;
+      expect(errors).toEqual([]);
+    });
+
+    it('one tool call: declares the tools, runs the call, sends its result back, returns the answer', async () => {
+      const { runner, requests } = await setup([
+        { calls: [{ id: 'call_1', name: 'get_weather', args: { city: 'Paris' } }] },
+        { text: 'It is 21°C in Paris.' },
+      ]);
+      const events = await send(runner, user('Weather in Paris?'));
+
+      expect(requests).toHaveLength(2);
+      expect(wire.toolNames(requests[0]).sort()).toEqual(['get_weather', 'ping', 'refund']);
+      expect(wire.toolResults(requests[0])).toEqual([]);
+      expect(ledger.weatherCalls).toEqual([{ city: 'Paris' }]);
+      const results = wire.toolResults(requests[1]);
+      expect(results).toHaveLength(1);
+      expect(results[0]).toMatchObject(withKnownIdentity(results[0], 'call_1', 'get_weather'));
+      expect(results[0].response).toEqual({ city: 'Paris', temperature: 21, unit: 'celsius' });
+      expect(results[0].isError ?? false).toBe(false);
+      const final = events.at(-1)!;
+      expect(final.isFinalResponse()).toBe(true);
+      expect(final.text()).toBe('It is 21°C in Paris.');
+      expect(events.some((event) => event.errorCode)).toBe(false);
+    });
+
+    it('parallel calls: runs every call and sends one result per call, in call order', async () => {
+      const { runner, requests } = await setup([
+        {
+          text: 'Checking both.',
+          calls: [
+            { id: 'call_a', name: 'get_weather', args: { city: 'Paris' } },
+            { id: 'call_b', name: 'get_weather', args: { city: 'Oslo', unit: 'fahrenheit' } },
+            { id: 'call_c', name: 'ping', args: {} },
+          ],
+        },
+        { text: 'Paris 21°C, Oslo 4°F, and the service is up.' },
+      ]);
+      const events = await send(runner, user('Paris and Oslo?'));
+
+      expect(ledger.weatherCalls).toEqual(expect.arrayContaining([{ city: 'Paris' }, { city: 'Oslo', unit: 'fahrenheit' }]));
+      const results = wire.toolResults(requests[1]);
+      expect(results.map((result) => result.response)).toEqual([
+        { city: 'Paris', temperature: 21, unit: 'celsius' },
+        { city: 'Oslo', temperature: 4, unit: 'fahrenheit' },
+        { pong: true },
+      ]);
+      results.forEach((result, i) =>
+        expect(result).toMatchObject(withKnownIdentity(result, ['call_a', 'call_b', 'call_c'][i], ['get_weather', 'get_weather', 'ping'][i])),
+      );
+      expect(events.at(-1)!.text()).toBe('Paris 21°C, Oslo 4°F, and the service is up.');
+    });
+
+    it('error results: a throwing tool and invalid arguments reach the model as error results, not a crash', async () => {
+      const { runner, requests } = await setup([
+        {
+          calls: [
+            { id: 'call_x', name: 'get_weather', args: { city: 'Atlantis' } },
+            { id: 'call_y', name: 'get_weather', args: { town: 'Paris' } },
+          ],
+        },
+        { text: 'Sorry, I could not get the weather.' },
+      ]);
+      const events = await send(runner, user('Weather in Atlantis?'));
+
+      const [thrown, invalid] = wire.toolResults(requests[1]);
+      expect(thrown.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: expect.stringContaining('No weather station in Atlantis') } });
+      expect(invalid.response).toMatchObject({ error: { code: 'INVALID_ARGUMENTS', message: expect.stringContaining('city') } });
+      expect(JSON.stringify(thrown.response)).not.toContain(' at ');
+      for (const result of [thrown, invalid]) expect(result.isError ?? true).toBe(true);
+      expect(events.at(-1)!.text()).toBe('Sorry, I could not get the weather.');
+    });
+
+    it('confirmation round trip: pauses before the tool runs, runs it once approved, sends only the real result', async () => {
+      const { runner, requests } = await setup([
+        { calls: [{ id: 'call_r', name: 'refund', args: { amount: 250 } }] },
+        { text: 'Refunded 250.' },
+      ]);
+      const paused = await send(runner, user('Refund 250, please.'));
+
+      expect(requests).toHaveLength(1);
+      expect(ledger.refunds).toEqual([]);
+      const [request] = paused.flatMap((event) => confirmationRequests(event));
+      expect(request.originalFunctionCall).toMatchObject({ id: 'call_r', name: 'refund', args: { amount: 250 } });
+
+      const resumed = await send(runner, confirmationResponse(request.call, { confirmed: true }));
+
+      expect(ledger.refunds).toEqual([250]);
+      expect(requests).toHaveLength(2);
+      const results = wire.toolResults(requests[1]);
+      expect(results).toHaveLength(1);
+      expect(results[0]).toMatchObject(withKnownIdentity(results[0], 'call_r', 'refund'));
+      expect(results[0].response).toEqual({ refunded: 250 });
+      expect(requests[1].rawBody).not.toContain(REQUEST_CONFIRMATION);
+      expect(resumed.at(-1)!.text()).toBe('Refunded 250.');
+    });
+
+    it('streaming: partial text events, then complete events, for calls and answers alike', async () => {
+      const { runner, requests } = await setup([
+        { calls: [{ id: 'call_s', name: 'get_weather', args: { city: 'Oslo' } }] },
+        { text: 'It is 4°C in Oslo right now.' },
+      ]);
+      const events = await send(runner, user('Weather in Oslo?'), true);
+
+      expect(requests.map((request) => wire.isStreaming(request))).toEqual([true, true]);
+      expect(ledger.weatherCalls).toEqual([{ city: 'Oslo' }]);
+      const partials = events.filter((event) => event.partial);
+      expect(partials.length).toBeGreaterThanOrEqual(2);
+      expect(partials.map((event) => event.text()).join('')).toBe('It is 4°C in Oslo right now.');
+      const final = events.at(-1)!;
+      expect(final.partial).toBeFalsy();
+      expect(final.text()).toBe('It is 4°C in Oslo right now.');
+      expect(wire.toolResults(requests[1]).map((result) => result.response)).toEqual([{ city: 'Oslo', temperature: 4, unit: 'celsius' }]);
+    });
+
+    it('provider errors: a 429 reaches onModelError as a RateLimitError and ends the run with an error event', async () => {
+      const { runner } = await setup([{ status: 429, message: 'Rate limit exceeded, slow down.' }]);
+      const events = await send(runner, user('Hi'));
+
+      expect(modelErrors).toHaveLength(1);
+      expect(modelErrors[0]).toMatchObject({ code: 'RATE_LIMITED', statusCode: 429, retryAfterMs: 2000 });
+      expect(modelErrors[0].message).toContain('Rate limit exceeded');
+      expect(events.at(-1)!.errorCode).toBe('RATE_LIMITED');
+    });
+  });
+}
+
+/** The id and name a result must carry, limited to what the provider's wire format has. */
+function withKnownIdentity(result: { id?: string; name?: string }, id: string, name: string): Record<string, string> {
+  const expected: Record<string, string> = {};
+  if (result.id !== undefined) expected.id = id;
+  if (result.name !== undefined) expected.name = name;
+  return expected;
+}

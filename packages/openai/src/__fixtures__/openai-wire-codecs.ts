@@ -1,0 +1,128 @@
+// Wire codecs of the adapter conformance kit for OpenAI's two APIs: how a scripted model turn looks
+// on each wire (JSON or SSE, as OpenAI sends it) and how tool results are read back from requests.
+import type { ConformanceTurn, RecordedRequest, SseEvent, WireCodec, WireReply, WireToolResult } from '@toolsmith/core/testing';
+
+const usage = { prompt_tokens: 40, completion_tokens: 12, total_tokens: 52, prompt_tokens_details: { cached_tokens: 0 } };
+
+/** Splits text into three deltas (at least two when it has two characters), as a model streams it. */
+function deltas(text: string): string[] {
+  const third = Math.max(1, Math.ceil(text.length / 3));
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += third) out.push(text.slice(i, i + third));
+  return out;
+}
+
+const argumentsText = (args: Record<string, unknown> | string) => (typeof args === 'string' ? args : JSON.stringify(args));
+
+function errorReply(status: number, message: string): WireReply {
+  const type = status === 429 ? 'requests' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  return {
+    status,
+    headers: status === 429 ? { 'retry-after': '2' } : {},
+    json: { error: { message, type, param: null, code: status === 429 ? 'rate_limit_exceeded' : null } },
+  };
+}
+
+/** Chat Completions: `tool_calls` on the assistant message, results as `tool` messages. */
+export const openAIChatCodec: WireCodec = {
+  reply(turn: ConformanceTurn, request: RecordedRequest): WireReply {
+    const calls = turn.calls ?? [];
+    const finishReason = calls.length ? 'tool_calls' : 'stop';
+    const base = { id: 'chatcmpl-conformance', created: 1763800000, model: 'gpt-4.1-mini-2025-04-14', system_fingerprint: 'fp_conf' };
+    if (request.body.stream !== true) {
+      const toolCalls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: argumentsText(call.args) } }));
+      const message = { role: 'assistant', content: turn.text ?? null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
+      return { json: { ...base, object: 'chat.completion', choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }], usage } };
+    }
+    const chunk = (delta: unknown, finish: string | null = null) => ({
+      data: { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], usage: null },
+    });
+    const events: SseEvent[] = [chunk({ role: 'assistant', content: '', refusal: null })];
+    for (const text of deltas(turn.text ?? '')) events.push(chunk({ content: text }));
+    calls.forEach((call, index) => {
+      events.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
+      const text = argumentsText(call.args);
+      const half = Math.ceil(text.length / 2);
+      for (const piece of [text.slice(0, half), text.slice(half)]) events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    });
+    events.push(chunk({}, finishReason));
+    events.push({ data: { ...base, object: 'chat.completion.chunk', choices: [], usage } });
+    events.push({ data: '[DONE]' });
+    return { sse: events };
+  },
+  error: errorReply,
+  isStreaming: (request) => request.body.stream === true,
+  toolNames: (request) => (request.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name),
+  toolResults: (request): WireToolResult[] =>
+    request.body.messages
+      .filter((message: { role: string }) => message.role === 'tool')
+      .map((message: { tool_call_id: string; content: string }) => ({ id: message.tool_call_id, response: JSON.parse(message.content) })),
+};
+
+/** Responses API: `function_call` output items, results as `function_call_output` input items. */
+export const openAIResponsesCodec: WireCodec = {
+  reply(turn: ConformanceTurn, request: RecordedRequest): WireReply {
+    const message = turn.text
+      ? [{ id: 'msg_conf', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: turn.text, annotations: [], logprobs: [] }] }]
+      : [];
+    const calls = (turn.calls ?? []).map((call, i) => ({
+      id: `fc_conf_${i}`,
+      type: 'function_call',
+      status: 'completed',
+      call_id: call.id,
+      name: call.name,
+      arguments: argumentsText(call.args),
+    }));
+    const output = [...message, ...calls];
+    const response = (status: string, items: unknown[]) => ({
+      id: 'resp_conf',
+      object: 'response',
+      created_at: 1763800000,
+      status,
+      error: null,
+      incomplete_details: null,
+      model: 'gpt-4.1-mini-2025-04-14',
+      output: items,
+      parallel_tool_calls: true,
+      tool_choice: 'auto',
+      tools: [],
+      usage: status === 'completed' ? { input_tokens: 40, input_tokens_details: { cached_tokens: 0 }, output_tokens: 12, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 52 } : null,
+    });
+    if (request.body.stream !== true) return { json: response('completed', output) };
+
+    let sequence = 0;
+    const events: SseEvent[] = [];
+    const emit = (type: string, fields: Record<string, unknown>) => events.push({ event: type, data: { type, ...fields, sequence_number: sequence++ } });
+    emit('response.created', { response: response('in_progress', []) });
+    output.forEach((item, outputIndex) => {
+      if (item.type === 'message') {
+        const text = turn.text!;
+        emit('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', content: [] } });
+        emit('response.content_part.added', { item_id: item.id, output_index: outputIndex, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+        for (const delta of deltas(text)) {
+          emit('response.output_text.delta', { item_id: item.id, output_index: outputIndex, content_index: 0, delta, logprobs: [] });
+        }
+        emit('response.output_text.done', { item_id: item.id, output_index: outputIndex, content_index: 0, text, logprobs: [] });
+      } else {
+        const call = item as (typeof calls)[number];
+        emit('response.output_item.added', { output_index: outputIndex, item: { ...call, status: 'in_progress', arguments: '' } });
+        const half = Math.ceil(call.arguments.length / 2);
+        for (const delta of [call.arguments.slice(0, half), call.arguments.slice(half)]) {
+          emit('response.function_call_arguments.delta', { item_id: call.id, output_index: outputIndex, delta });
+        }
+        emit('response.function_call_arguments.done', { item_id: call.id, output_index: outputIndex, arguments: call.arguments });
+      }
+      emit('response.output_item.done', { output_index: outputIndex, item });
+    });
+    emit('response.completed', { response: response('completed', output) });
+    return { sse: events };
+  },
+  error: errorReply,
+  isStreaming: (request) => request.body.stream === true,
+  toolNames: (request) =>
+    (request.body.tools ?? []).filter((tool: { type: string }) => tool.type === 'function').map((tool: { name: string }) => tool.name),
+  toolResults: (request): WireToolResult[] =>
+    request.body.input
+      .filter((item: { type?: string }) => item.type === 'function_call_output')
+      .map((item: { call_id: string; output: string }) => ({ id: item.call_id, response: JSON.parse(item.output) })),
+};
