@@ -1,0 +1,80 @@
+import { Event, LlmAgent, Runner, functionTool } from '@toolsmith/core';
+import { WireServer, startWireServer } from '@toolsmith/core/testing';
+import { OpenAIModel } from './openai-model';
+
+// The adapter inside a real run: what the tool sees of strict-mode nulls, and malformed arguments
+// answered to the model instead of crashing the run.
+describe('OpenAIModel under the Runner', () => {
+  let server: WireServer;
+  afterEach(async () => {
+    expect(server.handlerErrors).toEqual([]);
+    await server.close();
+  });
+
+  const completion = (message: Record<string, unknown>, finishReason: string) => ({
+    id: 'chatcmpl-run',
+    object: 'chat.completion',
+    created: 1763800000,
+    model: 'gpt-4.1-mini',
+    choices: [{ index: 0, message: { role: 'assistant', refusal: null, ...message }, logprobs: null, finish_reason: finishReason }],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  });
+  const call = (id: string, args: string) => ({ id, type: 'function', function: { name: 'get_weather', arguments: args } });
+
+  it('gives the tool undefined for a strict-mode null, and answers malformed arguments with an error result', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const tool = functionTool<{ city: string; unit?: string }>({
+      name: 'get_weather',
+      description: 'Weather.',
+      parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city'] },
+      execute: (args) => {
+        seen.push(args);
+        return { city: args.city, unit: args.unit ?? 'celsius (default)' };
+      },
+    });
+    server = await startWireServer((request, index) => {
+      if (index === 0) {
+        return { json: completion({ content: null, tool_calls: [call('call_ok', '{"city":"Paris","unit":null}'), call('call_bad', '{"city":"Pa')] }, 'tool_calls') };
+      }
+      const tools = request.body.messages.filter((message: { role: string }) => message.role === 'tool');
+      expect(tools.map((message: { tool_call_id: string }) => message.tool_call_id)).toEqual(['call_ok', 'call_bad']);
+      expect(JSON.parse(tools[0].content)).toEqual({ city: 'Paris', unit: 'celsius (default)' });
+      expect(JSON.parse(tools[1].content)).toMatchObject({ error: { code: 'MALFORMED_ARGUMENTS' } });
+      return { json: completion({ content: 'Paris is fine; please resend the other city.' }, 'stop') };
+    });
+    const runner = new Runner({
+      appName: 'weather',
+      agent: new LlmAgent({
+        name: 'weather',
+        model: new OpenAIModel({ model: 'gpt-4.1-mini', baseURL: `${server.url}/v1`, apiKey: 'k', maxRetries: 0 }),
+        tools: [tool],
+      }),
+    });
+    const events: Event[] = [];
+    for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'Weather?' }] } })) events.push(event);
+
+    expect(seen).toEqual([{ city: 'Paris' }]);
+    expect('unit' in seen[0]).toBe(false);
+    expect(server.requests).toHaveLength(2);
+    expect(events.at(-1)!.text()).toBe('Paris is fine; please resend the other city.');
+    expect(events.some((event) => event.errorCode)).toBe(false);
+  });
+
+  it('stops the run at startup-ish time when a tool schema cannot be strict', async () => {
+    server = await startWireServer(() => ({ json: completion({ content: 'never' }, 'stop') }));
+    const tool = functionTool({
+      name: 'set_labels',
+      description: 'Labels.',
+      parameters: { type: 'object', properties: { labels: { type: 'object', additionalProperties: { type: 'string' } } } },
+      execute: () => ({}),
+    });
+    const runner = new Runner({
+      appName: 'labels',
+      agent: new LlmAgent({ name: 'labels', model: new OpenAIModel({ model: 'm', baseURL: `${server.url}/v1`, apiKey: 'k', maxRetries: 0 }), tools: [tool] }),
+    });
+    const events: Event[] = [];
+    for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'hi' }] } })) events.push(event);
+    expect(server.requests).toHaveLength(0);
+    expect(events.at(-1)).toMatchObject({ errorCode: 'STRICT_SCHEMA_UNSUPPORTED', errorMessage: expect.stringContaining('Tool "set_labels"') });
+  });
+});
