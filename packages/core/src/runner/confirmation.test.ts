@@ -212,6 +212,17 @@ describe('confirmation: answers that are refused', () => {
     expect(context.ledger.refunds).toHaveLength(1);
   });
 
+  it('runs the call once when two runs answer the same request at the same time', async () => {
+    const context = await paused();
+    const answer = confirmationResponse(context.request, { confirmed: true });
+
+    const [first, second] = await Promise.all([send(context.runner, answer), send(context.runner, answer)]);
+
+    expect(context.ledger.refunds.map((r) => r.amount)).toEqual([250]);
+    expect([first, second].map((events) => events.at(-1)!.errorCode ?? events.at(-1)!.text()).sort()).toEqual(['FUNCTION_RESPONSE_NOT_PENDING', 'Refunded 250.']);
+    expect(context.model.callCount).toBe(2);
+  });
+
   it.each([
     ['"yes"', { confirmed: 'yes' }],
     ['missing', {}],

@@ -9,6 +9,7 @@ import { Session } from '../sessions/session';
 import { StatePrefix } from '../state/state';
 import { checkFunctionResponses } from '../confirmation/check-function-responses';
 import { checkNewMessage } from './check-new-message';
+import { refuseRacedAnswers } from './answer-race-guard';
 import { errorEvent } from './error-event';
 import { NEVER_ABORTED } from './never-aborted';
 
@@ -56,6 +57,13 @@ export async function* runInvocation(services: InvocationServices, input: RunInv
       }
       const userEvent = Event.create({ invocationId: context.invocationId, author: 'user', content: input.newMessage });
       await store(context, userEvent);
+      const raced = await refuseRacedAnswers(context, userEvent);
+      if (raced) {
+        const refused = errorEvent(context, agent.name, raced);
+        await store(context, refused);
+        yield refused;
+        return;
+      }
     }
     for await (const event of agent.runAsync(context)) {
       if (!event.partial && event.errorCode !== 'RUN_ABORTED') await store(context, event);
