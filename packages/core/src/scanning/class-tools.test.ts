@@ -166,6 +166,45 @@ describe('class tools run through the executor (invokeTool)', () => {
   });
 });
 
+describe('other parameter shapes', () => {
+  class Shapes {
+    @Tool()
+    withDtoParam(@Param('signup', { description: 'New account' }) signup: SignupDto, @Param('tag') tag: string) {
+      return { isDto: signup instanceof SignupDto, email: signup.email, tag };
+    }
+
+    @Tool({ inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } })
+    whole(args: Record<string, unknown>, ctx: ToolContext) {
+      return { args, user: ctx.userId };
+    }
+
+    @Tool({ inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } })
+    byName(@Param('b') b: number, @Param('a') a: number) {
+      return a - b;
+    }
+  }
+
+  it('takes a DTO as one named @Param: nested object schema, instance, class-validator errors with the path', async () => {
+    const [tool] = scanToolsOf(Shapes);
+    expect(tool.parameters).toMatchObject({
+      properties: { signup: { type: 'object', description: 'New account', required: ['email', 'password'] }, tag: { type: 'string' } },
+      required: ['signup', 'tag'],
+    });
+    const ok = await invokeTool(Shapes, 'withDtoParam', { signup: { email: 'a@b.co', password: '12345678' }, tag: 't' });
+    expect(ok.response).toEqual({ isDto: true, email: 'a@b.co', tag: 't' });
+    const bad = await invokeTool(Shapes, 'withDtoParam', { signup: { email: 'x', password: '12345678' }, tag: 't' });
+    expect(bad.error?.message).toBe('Invalid arguments for tool "withDtoParam": "signup.email" must be an email.');
+  });
+
+  it('with an explicit inputSchema, hands an untyped parameter the whole arguments and binds @Param by name', async () => {
+    expect((await invokeTool(new Shapes(), 'whole', { q: 'x' }, { userId: 'me' })).response).toEqual({ args: { q: 'x' }, user: 'me' });
+    expect((await invokeTool(new Shapes(), 'whole', {})).error?.code).toBe('INVALID_ARGUMENTS');
+    expect((await invokeTool(new Shapes(), 'byName', { a: 10, b: 3 })).response).toEqual({ result: 7 });
+  });
+});
+
+const scanToolsOf = (cls: Function) => createClassTools(cls, { container: new Container() });
+
 describe('createClassTools', () => {
   it('resolves the instance lazily at the first call and keeps a singleton', async () => {
     built = 0;

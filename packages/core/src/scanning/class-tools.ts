@@ -2,6 +2,7 @@ import { NoToolsError } from '../errors/tool-definition-errors';
 import { Container } from '../di/container';
 import { validatorFor } from '../internal/schema-validator';
 import { ContainerAdapter, InjectionToken } from '../di/container-adapter';
+import { Class } from '../di/provider';
 import { BaseTool } from '../tools/base-tool';
 import { DecoratedTool, InstanceSource } from '../tools/decorated-tool';
 import { ToolContext } from '../tools/tool-context';
@@ -34,6 +35,8 @@ export function createClassTools(target: Function | object, options: ClassToolsO
 
 function instanceFromContainer(token: InjectionToken<object>, container: ContainerAdapter): InstanceSource {
   const cacheable = container instanceof Container;
+  // A class given as tools provides itself even without @Toolset; its dependencies still need providers.
+  if (cacheable && !container.has(token)) container.register(token as Class<object>);
   let cached: object | undefined;
   return (context: ToolContext) => {
     if (cached) return cached;
