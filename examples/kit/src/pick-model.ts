@@ -11,9 +11,9 @@ export interface PickedModel {
 }
 
 /**
- * Picks the model a demo runs on: the first provider whose key is set (`OPENAI_API_KEY`,
- * `ANTHROPIC_API_KEY`, `GEMINI_API_KEY`), with `TOOLSMITH_MODEL` overriding the model id; otherwise
- * the demo's own offline model (a `ScriptedModel`), built only when needed.
+ * Picks the model a demo runs on: the first provider whose key is set (`OPENAI_API_KEY`, or
+ * `OPENAI_BASE_URL` alone for a local OpenAI-compatible server; `ANTHROPIC_API_KEY`; `GEMINI_API_KEY`),
+ * with `TOOLSMITH_MODEL` overriding the model id; otherwise the demo's own offline model (a `ScriptedModel`), built only when needed.
  *
  * @example
  * ```ts
@@ -22,9 +22,11 @@ export interface PickedModel {
  */
 export function pickModel(env: NodeJS.ProcessEnv, offlineModel: () => Model): PickedModel {
   const id = env.TOOLSMITH_MODEL;
-  if (env.OPENAI_API_KEY) {
-    const model = new OpenAIModel({ model: id ?? 'gpt-4.1-mini', apiKey: env.OPENAI_API_KEY });
-    return { model, offline: false, description: `OpenAI ${model.modelName}` };
+  if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) {
+    // OPENAI_BASE_URL alone means a local OpenAI-compatible server (Ollama, vLLM, llama.cpp), which needs no key.
+    const baseURL = env.OPENAI_BASE_URL || undefined;
+    const model = new OpenAIModel({ model: id ?? (env.OPENAI_API_KEY ? 'gpt-4.1-mini' : 'llama3.1'), apiKey: env.OPENAI_API_KEY, baseURL });
+    return { model, offline: false, description: `OpenAI ${model.modelName}${baseURL ? ` at ${baseURL}` : ''}` };
   }
   if (env.ANTHROPIC_API_KEY) {
     const model = new AnthropicModel({ model: id ?? 'claude-haiku-4-5', maxTokens: 1024, apiKey: env.ANTHROPIC_API_KEY });
