@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LlmRequest, LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
@@ -282,6 +283,13 @@ describe('AnthropicModel on the wire', () => {
     await server!.close();
     const error = await collect(model.generate(ask('hi'))).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'PROVIDER_CONNECTION_FAILED', isRetryable: true });
+  });
+
+  it('leaves no abort listener on a long-lived signal after each call', async () => {
+    const model = await start(() => ({ json: message([{ type: 'text', text: 'ok' }]) }));
+    const run = new AbortController();
+    for (let i = 0; i < 3; i++) await collect(model.generate(ask('hi'), { signal: run.signal }));
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
 
   it('cancels the HTTP request when the signal aborts (request and mid-stream)', async () => {

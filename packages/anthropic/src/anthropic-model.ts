@@ -1,5 +1,5 @@
 import Anthropic, { APIConnectionError } from '@anthropic-ai/sdk';
-import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError } from '@toolsmith/core';
+import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError, scopeAbortSignal } from '@toolsmith/core';
 import { assembleAnthropicStream } from './anthropic-stream';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 import { mapAnthropicError } from './map-anthropic-error';
@@ -56,13 +56,15 @@ export class AnthropicModel implements Model {
     const { signal } = options;
     const params = this.toParams(request);
     let streaming = false;
+    // The SDK never removes the listener it adds to the signal it gets; give it one that lives only as long as this call.
+    const scoped = scopeAbortSignal(signal);
     try {
       if (options.stream) {
-        const events = await this.client.messages.create({ ...params, stream: true }, { signal });
+        const events = await this.client.messages.create({ ...params, stream: true }, { signal: scoped.signal });
         streaming = true;
         yield* assembleAnthropicStream(events);
       } else {
-        const message = await this.client.messages.create({ ...params, stream: false }, { signal });
+        const message = await this.client.messages.create({ ...params, stream: false }, { signal: scoped.signal });
         yield mapAnthropicMessage(message);
       }
     } catch (error) {
@@ -76,6 +78,8 @@ export class AnthropicModel implements Model {
         });
       }
       throw mapAnthropicError(error);
+    } finally {
+      scoped.dispose();
     }
   }
 

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LlmRequest, LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
@@ -303,6 +304,13 @@ describe('GeminiModel on the wire', () => {
         else process.env[key] = value;
       }
     }
+  });
+
+  it('leaves no abort listener on a long-lived signal after each call', async () => {
+    const model = await start(() => ({ json: reply([{ text: 'ok' }]) }));
+    const run = new AbortController();
+    for (let i = 0; i < 3; i++) await collect(model.generate(ask('hi'), { signal: run.signal }));
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
 
   it('cancels the HTTP request when the signal aborts (request and mid-stream)', async () => {

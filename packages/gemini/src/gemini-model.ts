@@ -1,6 +1,6 @@
 import { GoogleGenAI } from './google-genai';
 import type { GenerateContentConfig, GenerateContentParameters, GoogleGenAI as GoogleGenAIClient, HttpOptions } from '@google/genai' with { 'resolution-mode': 'import' };
-import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError } from '@toolsmith/core';
+import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError, scopeAbortSignal } from '@toolsmith/core';
 import { convertToGeminiContents } from './convert-to-gemini-contents';
 import { assembleGeminiStream } from './gemini-stream';
 import { mapGeminiError } from './map-gemini-error';
@@ -70,7 +70,9 @@ export class GeminiModel implements Model {
   /** Implements {@link Model.generate}. */
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
     const { signal } = options;
-    const parameters = this.toParameters(request, signal);
+    // The SDK never removes the listener it adds to the signal it gets; give it one that lives only as long as this call.
+    const scoped = scopeAbortSignal(signal);
+    const parameters = this.toParameters(request, scoped.signal);
     let streaming = false;
     try {
       if (options.stream) {
@@ -91,10 +93,12 @@ export class GeminiModel implements Model {
         });
       }
       throw mapped;
+    } finally {
+      scoped.dispose();
     }
   }
 
-  private toParameters(request: LlmRequest, signal: AbortSignal | undefined): GenerateContentParameters {
+  private toParameters(request: LlmRequest, signal: AbortSignal): GenerateContentParameters {
     const config: GenerateContentConfig = { ...prepareGeminiTools(request, this.schemaDialect) };
     if (request.systemInstruction) config.systemInstruction = { parts: [{ text: request.systemInstruction }] };
     const generation = request.config ?? {};
@@ -102,7 +106,7 @@ export class GeminiModel implements Model {
     if (generation.topP !== undefined) config.topP = generation.topP;
     if (generation.maxOutputTokens !== undefined) config.maxOutputTokens = generation.maxOutputTokens;
     if (generation.stopSequences?.length) config.stopSequences = generation.stopSequences;
-    if (signal) config.abortSignal = signal;
+    config.abortSignal = signal;
     return { model: request.model ?? this.modelName, contents: convertToGeminiContents(request.contents), config };
   }
 }

@@ -1,0 +1,75 @@
+import type { ConformanceTurn, RecordedRequest, SseEvent, WireCodec, WireReply, WireToolResult } from '@toolsmith/core/testing';
+
+/** The Messages API `error.type` for an HTTP status, as Anthropic documents it. */
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
+
+/**
+ * The Anthropic half of the adapter conformance kit: model turns as Messages API responses (a
+ * `message` object, or the SSE event sequence with text split into deltas and tool inputs into
+ * `input_json_delta` fragments), and tool results read from the `tool_result` blocks of the request.
+ */
+export const anthropicWireCodec: WireCodec = {
+  reply(turn: ConformanceTurn, request: RecordedRequest): WireReply {
+    const calls = turn.calls ?? [];
+    const stopReason = calls.length ? 'tool_use' : 'end_turn';
+    const usage = { input_tokens: 50, output_tokens: 20, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    if (!request.body.stream) {
+      const content = [
+        ...(turn.text ? [{ type: 'text', text: turn.text, citations: null }] : []),
+        ...calls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.args, caller: { type: 'direct' } })),
+      ];
+      return { json: { id: 'msg_conformance', type: 'message', role: 'assistant', model: request.body.model, content, stop_reason: stopReason, stop_sequence: null, usage } };
+    }
+    const events: SseEvent[] = [
+      { event: 'message_start', data: { type: 'message_start', message: { id: 'msg_conformance', type: 'message', role: 'assistant', model: request.body.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } } },
+    ];
+    let index = 0;
+    if (turn.text) {
+      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
+      for (const piece of halves(turn.text)) events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } } });
+      events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
+      index++;
+    }
+    for (const call of calls) {
+      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } } });
+      const json = typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
+      for (const piece of halves(json)) events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } } });
+      events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
+      index++;
+    }
+    events.push({ event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 20 } } });
+    events.push({ event: 'message_stop', data: { type: 'message_stop' } });
+    return { sse: events };
+  },
+
+  error(status: number, message: string): WireReply {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (status === 429) headers['retry-after'] = '2';
+    return { status, headers, text: JSON.stringify({ type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } }) };
+  },
+
+  isStreaming: (request) => request.body?.stream === true,
+
+  toolNames: (request) => (request.body.tools ?? []).filter((tool: { input_schema?: unknown }) => tool.input_schema).map((tool: { name: string }) => tool.name),
+
+  toolResults(request: RecordedRequest): WireToolResult[] {
+    const blocks = (request.body.messages as Array<{ content: Array<Record<string, unknown>> }>).flatMap((message) => message.content);
+    return blocks
+      .filter((block) => block.type === 'tool_result')
+      .map((block) => ({ id: block.tool_use_id as string, response: JSON.parse(block.content as string), isError: block.is_error === true }));
+  },
+};
+
+/** Splits text into two non-empty deltas (the kit asks for at least two). */
+function halves(text: string): string[] {
+  const middle = Math.max(1, Math.floor(text.length / 2));
+  return text.length < 2 ? [text] : [text.slice(0, middle), text.slice(middle)];
+}

@@ -1,0 +1,16 @@
+import { runAdapterConformance } from '@toolsmith/core/testing';
+import { geminiWireCodec } from './__fixtures__/gemini-wire-codec';
+import { GeminiModel } from './gemini-model';
+
+runAdapterConformance({
+  name: 'gemini',
+  createModel: (baseURL) =>
+    new GeminiModel({
+      model: 'gemini-2.5-flash',
+      apiKey: 'test-key',
+      baseUrl: baseURL,
+      // The SDK's own fetch setup needs undici's global dispatcher, which jest's VM context cannot see.
+      httpOptions: { fetch: (input, init) => fetch(input, init) },
+    }),
+  wire: geminiWireCodec,
+});
