@@ -1,4 +1,5 @@
 import { LlmAgent } from '../agents/llm-agent';
+import { TRANSFER_TO_AGENT } from '../builtins/transfer-to-agent';
 import { confirmationRequests } from '../confirmation/confirmation-requests';
 import { confirmationResponse, confirmationResponsePart } from '../confirmation/confirmation-response';
 import { REQUEST_CONFIRMATION, originalCallFrom } from '../confirmation/request-confirmation';
@@ -307,6 +308,28 @@ describe('confirmation: parallel calls', () => {
       [{ error: { code: 'CONFIRMATION_PENDING', message: 'The call to tool "refund" did not run: it is still waiting for the user\'s confirmation.' } }],
       ['never mind'],
     ]);
+  });
+});
+
+describe('confirmation: several agents', () => {
+  it('runs an approved call in the agent that made it, even after the conversation moved to another agent', async () => {
+    const ledger = new Ledger();
+    const billingModel = new ScriptedModel([bigRefund, { calls: [{ name: TRANSFER_TO_AGENT, args: { agentName: 'front' } }] }, 'Refunded 250 after all.']);
+    const frontModel = new ScriptedModel([{ calls: [{ name: TRANSFER_TO_AGENT, args: { agentName: 'billing' } }] }, 'Anything else?']);
+    const billing = new LlmAgent({ name: 'billing', model: billingModel, tools: [PaymentTools] });
+    const front = new LlmAgent({ name: 'front', model: frontModel, subAgents: [billing] });
+    const runner = new Runner({ appName: 'shop', agent: front, providers: [{ provide: Ledger, useValue: ledger }] });
+
+    const paused = await send(runner, user('refund 250'));
+    expect(paused.at(-1)!.author).toBe('billing');
+    const moved = await send(runner, user('never mind, back to the front desk'));
+    expect(moved.at(-1)!.author).toBe('front');
+
+    const answered = await send(runner, confirmationResponse(onlyRequest(paused), { confirmed: true }));
+
+    expect(ledger.refunds.map((r) => r.amount)).toEqual([250]);
+    expect(answered.map((e) => e.author)).toEqual(['billing', 'billing']);
+    expect(answered.at(-1)!.text()).toBe('Refunded 250 after all.');
   });
 });
 

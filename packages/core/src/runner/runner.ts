@@ -12,6 +12,7 @@ import { Content } from '../model/content';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { Session } from '../sessions/session';
 import { SessionService } from '../sessions/session-service';
+import { answeringAgent } from './answering-agent';
 import { runInvocation } from './run-invocation';
 import { ToolResolver } from './tool-resolver';
 import { Container } from '../di/container';
@@ -100,7 +101,7 @@ export class Runner {
       session: async () =>
         (await this.sessionService.getSession(key)) ??
         (await this.sessionService.createSession({ appName: this.appName, userId: input.userId, sessionId: input.sessionId })),
-      agent: (session) => this.agentToRun(session),
+      agent: (session) => answeringAgent(this.agent, session, input.newMessage) ?? this.agentToRun(session),
       newMessage: input.newMessage,
       signal: input.signal,
       streaming: input.streaming,
