@@ -59,9 +59,11 @@ export class GeminiModel implements Model {
     // Without a key the SDK falls back to Google Cloud default credentials (a metadata-server lookup)
     // and fails only at the first request; a missing key is a setup mistake, so say so now.
     if (!apiKey) {
-      throw new ProviderError('AUTHENTICATION_FAILED', 'No Gemini API key: pass `apiKey` to GeminiModel or set GEMINI_API_KEY (or pass a configured `client`, e.g. for Vertex AI).', {
-        provider: GEMINI_PROVIDER,
-      });
+      throw new ProviderError(
+        'AUTHENTICATION_FAILED',
+        'No Gemini API key: pass `apiKey` to GeminiModel or set GEMINI_API_KEY (or pass a configured `client`, e.g. for Vertex AI).',
+        { provider: GEMINI_PROVIDER },
+      );
     }
     const httpOptions = options.baseUrl ? { ...options.httpOptions, baseUrl: options.baseUrl } : options.httpOptions;
     this.client = new GoogleGenAI({ apiKey, httpOptions });
@@ -70,9 +72,10 @@ export class GeminiModel implements Model {
   /** Implements {@link Model.generate}. */
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
     const { signal } = options;
+    const parameters = this.toParameters(request);
     // The SDK never removes the listener it adds to the signal it gets; give it one that lives only as long as this call.
     const scoped = scopeAbortSignal(signal);
-    const parameters = this.toParameters(request, scoped.signal);
+    parameters.config = { ...parameters.config, abortSignal: scoped.signal };
     let streaming = false;
     try {
       if (options.stream) {
@@ -98,7 +101,7 @@ export class GeminiModel implements Model {
     }
   }
 
-  private toParameters(request: LlmRequest, signal: AbortSignal): GenerateContentParameters {
+  private toParameters(request: LlmRequest): GenerateContentParameters {
     const config: GenerateContentConfig = { ...prepareGeminiTools(request, this.schemaDialect) };
     if (request.systemInstruction) config.systemInstruction = { parts: [{ text: request.systemInstruction }] };
     const generation = request.config ?? {};
@@ -106,7 +109,6 @@ export class GeminiModel implements Model {
     if (generation.topP !== undefined) config.topP = generation.topP;
     if (generation.maxOutputTokens !== undefined) config.maxOutputTokens = generation.maxOutputTokens;
     if (generation.stopSequences?.length) config.stopSequences = generation.stopSequences;
-    config.abortSignal = signal;
     return { model: request.model ?? this.modelName, contents: convertToGeminiContents(request.contents), config };
   }
 }
