@@ -63,6 +63,11 @@ class ShopTools {
     return { email: dto.email };
   }
 
+  @Tool({ requireConfirmation: true })
+  invite(dto: SignupDto) {
+    return { invited: dto.email };
+  }
+
   @Tool()
   add(@Param('a') a: number, @Param('b', { default: 10 }) b: number) {
     return a + b;
@@ -126,7 +131,7 @@ describe('class tools run through the executor (invokeTool)', () => {
     expect(malformed.error?.code).toBe('MALFORMED_ARGUMENTS');
     const unknown = await invokeTool(ShopTools, 'shop_nope', {}, { providers });
     expect(unknown.error?.code).toBe('TOOL_NOT_FOUND');
-    expect(unknown.error?.message).toContain('shop_stock, shop_order, shop_signup, shop_add, shop_fail, shop_refund, shop_echo');
+    expect(unknown.error?.message).toContain('shop_stock, shop_order, shop_signup, shop_invite, shop_add, shop_fail, shop_refund, shop_echo');
     const thrown = await invokeTool(ShopTools, 'shop_fail', { why: 'db down' }, { providers });
     expect(thrown.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'Tool "shop_fail" failed: db down' } });
     expect((thrown.error?.cause as Error).message).toBe('db down');
@@ -157,6 +162,16 @@ describe('class tools run through the executor (invokeTool)', () => {
     expect(confirmed.response).toEqual({ refunded: 500 });
     const denied = await invokeTool(ShopTools, 'shop_refund', { amount: 500 }, { providers, toolConfirmation: { confirmed: false } });
     expect(denied.error?.code).toBe('TOOL_CALL_REJECTED');
+  });
+
+  it('checks class-validator rules before asking for confirmation', async () => {
+    const bad = await invokeTool(ShopTools, 'shop_invite', { email: 'nope', password: '12345678' }, { providers });
+    expect(bad.confirmationRequested).toBe(false);
+    expect(bad.error?.message).toBe('Invalid arguments for tool "shop_invite": "email" must be an email.');
+    const good = await invokeTool(ShopTools, 'shop_invite', { email: 'a@b.co', password: '12345678' }, { providers });
+    expect(good.confirmationRequested).toBe(true);
+    const confirmed = await invokeTool(ShopTools, 'shop_invite', { email: 'a@b.co', password: '12345678' }, { providers, toolConfirmation: { confirmed: true } });
+    expect(confirmed.response).toEqual({ invited: 'a@b.co' });
   });
 
   it('reports a missing provider as a typed error naming the chain', async () => {

@@ -27,7 +27,8 @@ const cache = new WeakMap<Function, DtoSchema>();
 
 /** True when `type` is a class with class-validator decorators, i.e. usable as a tool's DTO parameter. */
 export function isDtoClass(type: unknown): type is Function {
-  return typeof type === 'function' && validationMetadataOf(type).length > 0;
+  // Built-ins never carry class-validator rules; skipping them keeps startup from walking the metadata store.
+  return typeof type === 'function' && !CONVERTING_TYPES.has(type) && type !== Function && validationMetadataOf(type).length > 0;
 }
 
 /**

@@ -76,7 +76,7 @@ export function createParameterBinder(toolName: string, sources: readonly Argume
     return values;
   };
   if (!checked) return bindSync;
-  return async (args, context) => {
+  const checking: ParameterBinder = async (args, context) => {
     const values = bindSync(args, context);
     const problems: ArgumentProblem[] = [];
     for (let i = 0; i < count; i++) {
@@ -95,7 +95,17 @@ export function createParameterBinder(toolName: string, sources: readonly Argume
     if (problems.length) throw new InvalidArgumentsError(toolName, problems);
     return values;
   };
+  checkingBinders.add(checking);
+  return checking;
 }
+
+const checkingBinders = new WeakSet<ParameterBinder>();
+
+/** True when the binder also runs class-validator (so binding can reject arguments ajv accepted). */
+export function runsClassValidator(binder: ParameterBinder): boolean {
+  return checkingBinders.has(binder);
+}
+
 
 /** class-validator's errors as one readable sentence per failed constraint. */
 export function toProblems(errors: readonly ValidationError[], prefix = ''): ArgumentProblem[] {

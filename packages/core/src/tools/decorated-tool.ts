@@ -1,4 +1,5 @@
 import { JsonSchema } from '../model/json-schema';
+import { runsClassValidator } from '../scanning/parameter-binder';
 import type { ScannedTool } from '../scanning/tool-scanner';
 import { BaseTool } from './base-tool';
 import { RequireConfirmation } from './require-confirmation';
@@ -34,7 +35,16 @@ export class DecoratedTool extends BaseTool {
     this.parameters = scanned.parameters;
     this.responseSchema = scanned.responseSchema;
     this.isLongRunning = scanned.isLongRunning;
-    this.requireConfirmation = scanned.requireConfirmation;
+    const rule = scanned.requireConfirmation;
+    // The executor asks for confirmation after ajv but before `run`; where class-validator must also
+    // check the arguments, check them first, so the user is never asked to approve a call that would fail.
+    this.requireConfirmation =
+      rule === undefined || rule === false || !runsClassValidator(scanned.binder)
+        ? rule
+        : async (args: Record<string, unknown>, context: ToolContext) => {
+            await scanned.binder(args, context);
+            return rule === true ? true : rule(args, context);
+          };
     this.className = scanned.className;
     this.methodName = scanned.methodName;
   }
