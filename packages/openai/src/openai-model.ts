@@ -8,7 +8,7 @@ import { mapOpenAIError } from './map-openai-error';
 import { mapOpenAIResponse } from './map-openai-response';
 import { readOpenAIChatStream } from './openai-chat-stream';
 import { readOpenAIResponsesStream } from './openai-responses-stream';
-import { OpenAIApi, prepareOpenAITools } from './prepare-openai-tools';
+import { OpenAIApi, PreparedOpenAITools, prepareOpenAITools } from './prepare-openai-tools';
 import { OPENAI_PROVIDER } from './provider-tool';
 
 /** Options of {@link OpenAIModel}. */
@@ -68,62 +68,73 @@ export class OpenAIModel implements Model {
     const { signal, stream = false } = options;
     if (signal?.aborted) throw new RunAbortedError(signal.reason);
     const prepared = prepareOpenAITools({ request, api: this.api, strict: this.strict, parallelToolCalls: this.parallelToolCalls });
-    const model = request.model ?? this.modelName;
-    const config = request.config ?? {};
-    let streamStarted = false;
     // The SDK never removes its listener from the signal it gets; give it one that lives only as long as this call.
     const scoped = scopeAbortSignal(signal);
-    const sdkOptions = { signal: scoped.signal };
+    const call: CallState = { signal: scoped.signal, stream, streamStarted: false };
     try {
-      if (this.api === 'chat') {
-        const body: ChatBody = { model, messages: convertToOpenAIChatMessages(request) };
-        if (prepared.tools) body.tools = prepared.tools as ChatBody['tools'];
-        if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice as ChatBody['tool_choice'];
-        if (prepared.parallelToolCalls !== undefined) body.parallel_tool_calls = prepared.parallelToolCalls;
-        if (config.temperature !== undefined) body.temperature = config.temperature;
-        if (config.topP !== undefined) body.top_p = config.topP;
-        if (config.maxOutputTokens !== undefined) body.max_completion_tokens = config.maxOutputTokens;
-        if (config.stopSequences?.length) body.stop = config.stopSequences;
-        if (stream) {
-          const chunks = await this.client.chat.completions.create(
-            { ...body, stream: true, stream_options: { include_usage: true } },
-            sdkOptions,
-          );
-          streamStarted = true;
-          for await (const response of readOpenAIChatStream(chunks, prepared.strictSchemas)) {
-            if (response.turnComplete && signal?.aborted) break;
-            yield response;
-          }
-        } else {
-          const completion = await this.client.chat.completions.create(body, sdkOptions);
-          yield mapOpenAIChatCompletion(completion, prepared.strictSchemas);
-        }
-      } else {
-        const body: ResponsesBody = { model, input: convertToOpenAIResponsesInput(request.contents) };
-        if (request.systemInstruction) body.instructions = request.systemInstruction;
-        if (prepared.tools) body.tools = prepared.tools as ResponsesBody['tools'];
-        if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice as ResponsesBody['tool_choice'];
-        if (prepared.parallelToolCalls !== undefined) body.parallel_tool_calls = prepared.parallelToolCalls;
-        if (config.temperature !== undefined) body.temperature = config.temperature;
-        if (config.topP !== undefined) body.top_p = config.topP;
-        if (config.maxOutputTokens !== undefined) body.max_output_tokens = config.maxOutputTokens;
-        if (stream) {
-          const events = await this.client.responses.create({ ...body, stream: true }, sdkOptions);
-          streamStarted = true;
-          yield* readOpenAIResponsesStream(events, prepared.strictSchemas);
-        } else {
-          const response = await this.client.responses.create(body, sdkOptions);
-          yield mapOpenAIResponse(response, prepared.strictSchemas);
-        }
+      const responses = this.api === 'chat' ? this.chat(request, prepared, call) : this.responses(request, prepared, call);
+      for await (const response of responses) {
+        if (response.turnComplete && signal?.aborted) break;
+        yield response;
       }
     } catch (error) {
-      throw mapOpenAIError(error, { signal, streamStarted });
+      throw mapOpenAIError(error, { signal, streamStarted: call.streamStarted });
     } finally {
       scoped.dispose();
     }
     // The SDK ends a stream quietly when its signal aborts; the caller must still learn it was cut short.
     if (signal?.aborted) throw new RunAbortedError(signal.reason);
   }
+
+  private async *chat(request: LlmRequest, prepared: PreparedOpenAITools<'chat'>, call: CallState): AsyncGenerator<LlmResponse> {
+    const config = request.config ?? {};
+    const body: ChatBody = { model: request.model ?? this.modelName, messages: convertToOpenAIChatMessages(request) };
+    if (prepared.tools) body.tools = prepared.tools;
+    if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice;
+    if (prepared.parallelToolCalls !== undefined) body.parallel_tool_calls = prepared.parallelToolCalls;
+    if (config.temperature !== undefined) body.temperature = config.temperature;
+    if (config.topP !== undefined) body.top_p = config.topP;
+    if (config.maxOutputTokens !== undefined) body.max_completion_tokens = config.maxOutputTokens;
+    if (config.stopSequences?.length) body.stop = config.stopSequences;
+    if (!call.stream) {
+      yield mapOpenAIChatCompletion(await this.client.chat.completions.create(body, { signal: call.signal }), prepared.strictSchemas);
+      return;
+    }
+    const chunks = await this.client.chat.completions.create(
+      { ...body, stream: true, stream_options: { include_usage: true } },
+      { signal: call.signal },
+    );
+    call.streamStarted = true;
+    yield* readOpenAIChatStream(chunks, prepared.strictSchemas);
+  }
+
+  private async *responses(request: LlmRequest, prepared: PreparedOpenAITools<'responses'>, call: CallState): AsyncGenerator<LlmResponse> {
+    const config = request.config ?? {};
+    const body: ResponsesBody = { model: request.model ?? this.modelName, input: convertToOpenAIResponsesInput(request.contents) };
+    if (request.systemInstruction) body.instructions = request.systemInstruction;
+    if (prepared.tools) body.tools = prepared.tools;
+    if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice;
+    if (prepared.parallelToolCalls !== undefined) body.parallel_tool_calls = prepared.parallelToolCalls;
+    if (config.temperature !== undefined) body.temperature = config.temperature;
+    if (config.topP !== undefined) body.top_p = config.topP;
+    if (config.maxOutputTokens !== undefined) body.max_output_tokens = config.maxOutputTokens;
+    if (!call.stream) {
+      yield mapOpenAIResponse(await this.client.responses.create(body, { signal: call.signal }), prepared.strictSchemas);
+      return;
+    }
+    const events = await this.client.responses.create({ ...body, stream: true }, { signal: call.signal });
+    call.streamStarted = true;
+    yield* readOpenAIResponsesStream(events, prepared.strictSchemas);
+  }
+}
+
+/** One `generate` call's transport state, shared with the error mapping. */
+interface CallState {
+  /** The per-call signal handed to the SDK. */
+  signal: AbortSignal;
+  stream: boolean;
+  /** Set once the HTTP response started streaming: a transport failure after it is a cut stream. */
+  streamStarted: boolean;
 }
 
 function createClient(options: OpenAIModelOptions): OpenAI {

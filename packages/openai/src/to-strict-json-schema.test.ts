@@ -50,6 +50,17 @@ describe('toStrictJsonSchema', () => {
     expect(input).toEqual(copy);
   });
 
+  it('drops keywords strict mode does not know (annotations, vendor extensions)', () => {
+    expect(
+      strict({
+        type: 'object',
+        title: 'Args',
+        properties: { n: { type: 'integer', examples: [1], 'x-unit': 'km', $comment: 'why', deprecated: true, maximum: 9 } },
+        required: ['n'],
+      }),
+    ).toEqual({ type: 'object', properties: { n: { type: 'integer', maximum: 9 } }, required: ['n'], additionalProperties: false });
+  });
+
   it('turns a tool without parameters into an empty closed object', () => {
     expect(strict({ type: 'object' })).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
     expect(strict({})).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });

@@ -30,8 +30,18 @@ const UNSUPPORTED_KEYWORDS: Record<string, string> = {
   contentMediaType: 'contentMediaType is not supported',
 };
 
-/** Annotations strict mode does not accept; dropped (`default` is moved into the description). */
-const DROPPED_ANNOTATIONS = ['$schema', '$id', '$comment', '$anchor', 'title', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'default'];
+/**
+ * The keywords strict mode accepts. Anything else that is not refused above (annotations such as
+ * `title`, `examples`, `$comment`, vendor extensions) is dropped: OpenAI rejects unknown keywords, and
+ * Toolsmith still validates every call against the canonical schema. `default` is moved into the
+ * description, so the model learns what leaving the property out means.
+ */
+// prettier-ignore
+const SUPPORTED_KEYWORDS = new Set([
+  'type', 'description', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'const', 'anyOf',
+  '$ref', '$defs', 'definitions', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'multipleOf', 'minItems', 'maxItems',
+]);
 
 /** The string formats strict mode supports. */
 const SUPPORTED_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
@@ -42,8 +52,8 @@ const MAX_NESTING = 10;
 /**
  * Derives OpenAI's strict-mode dialect from a tool's canonical JSON Schema: `additionalProperties: false`
  * on every object, every property listed in `required`, optional properties made nullable (the model
- * sends `null` for "absent"; {@link restoreOmittedOptionals} maps those back), annotations strict mode
- * refuses dropped. Throws {@link StrictSchemaError}, naming the tool and keyword, for anything strict
+ * sends `null` for "absent"; `restoreOmittedOptionals` maps those back), keywords strict mode does not
+ * know dropped. Throws {@link StrictSchemaError}, naming the tool and keyword, for anything strict
  * mode cannot express. The input is not modified.
  */
 export function toStrictJsonSchema(toolName: string, schema: JsonSchema): JsonSchema {
@@ -64,7 +74,7 @@ class StrictTransform {
     }
     const out: JsonSchema = {};
     for (const [keyword, value] of Object.entries(source)) {
-      if (!DROPPED_ANNOTATIONS.includes(keyword)) out[keyword] = value;
+      if (SUPPORTED_KEYWORDS.has(keyword)) out[keyword] = value;
     }
     if (source.default !== undefined) {
       const note = `Default: ${JSON.stringify(source.default)}.`;

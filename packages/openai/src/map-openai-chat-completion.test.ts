@@ -1,0 +1,30 @@
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import { mapOpenAIChatCompletion } from './map-openai-chat-completion';
+
+const completion = (choices: unknown[], usage: unknown = undefined) => ({ id: 'c', object: 'chat.completion', created: 0, model: 'm', choices, usage }) as ChatCompletion;
+const strict = new Map([['f', { type: 'object', properties: { a: { type: 'string' } } }]]);
+
+describe('mapOpenAIChatCompletion', () => {
+  it('maps reasoning, text, refusal and calls, restoring strict nulls', () => {
+    const response = mapOpenAIChatCompletion(
+      completion([
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: { role: 'assistant', reasoning: 'hmm', content: 'ok', refusal: null, tool_calls: [{ id: 'x', type: 'function', function: { name: 'f', arguments: '{"a":null}' } }] },
+        },
+      ]),
+      strict,
+    );
+    expect(response.content?.parts).toEqual([{ text: 'hmm', thought: true }, { text: 'ok' }, { functionCall: { id: 'x', name: 'f', args: {} } }]);
+  });
+
+  it('keeps a refusal as text', () => {
+    const response = mapOpenAIChatCompletion(completion([{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'I cannot help with that.' } }]), new Map());
+    expect(response.content?.parts).toEqual([{ text: 'I cannot help with that.' }]);
+  });
+
+  it('refuses a completion without choices with a typed error', () => {
+    expect(() => mapOpenAIChatCompletion(completion([]), new Map())).toThrow(expect.objectContaining({ code: 'PROVIDER_ERROR' }));
+  });
+});

@@ -1,0 +1,27 @@
+import { mapOpenAIChatUsage, mapOpenAIResponsesUsage } from './map-openai-usage';
+
+describe('usage mapping', () => {
+  it('maps Chat Completions usage, leaving out what is missing', () => {
+    expect(mapOpenAIChatUsage({ prompt_tokens: 5, completion_tokens: 2, total_tokens: 7, prompt_tokens_details: { cached_tokens: 3 } })).toEqual({
+      inputTokens: 5,
+      outputTokens: 2,
+      totalTokens: 7,
+      cachedInputTokens: 3,
+    });
+    expect(mapOpenAIChatUsage({ prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 })).toEqual({ inputTokens: 5, outputTokens: 2, totalTokens: 7 });
+    expect(mapOpenAIChatUsage(null)).toBeUndefined();
+  });
+
+  it('maps Responses usage', () => {
+    expect(
+      mapOpenAIResponsesUsage({
+        input_tokens: 9,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: 1,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 10,
+      }),
+    ).toEqual({ inputTokens: 9, outputTokens: 1, totalTokens: 10, cachedInputTokens: 0 });
+    expect(mapOpenAIResponsesUsage(undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,64 @@
+import { LlmResponse } from '@toolsmith/core';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { readOpenAIChatStream } from './openai-chat-stream';
+
+type Delta = Record<string, unknown>;
+const chunk = (delta: Delta | undefined, finish: string | null = null, usage: unknown = null): ChatCompletionChunk =>
+  ({
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'm',
+    choices: delta === undefined ? [] : [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    usage,
+  }) as ChatCompletionChunk;
+
+async function read(chunks: ChatCompletionChunk[], strictSchemas = new Map()): Promise<LlmResponse[]> {
+  async function* source() {
+    yield* chunks;
+  }
+  const out: LlmResponse[] = [];
+  for await (const response of readOpenAIChatStream(source(), strictSchemas)) out.push(response);
+  return out;
+}
+
+describe('readOpenAIChatStream', () => {
+  it('yields reasoning and text deltas as partials, then the whole turn', async () => {
+    const out = await read([
+      chunk({ role: 'assistant', reasoning_content: 'Think' }),
+      chunk({ reasoning_content: 'ing.' }),
+      chunk({ content: 'Hi' }),
+      chunk({ content: ' there' }),
+      chunk({}, 'stop'),
+    ]);
+    expect(out.map((r) => r.partial)).toEqual([true, true, true, true, undefined]);
+    expect(out[0].content?.parts).toEqual([{ text: 'Think', thought: true }]);
+    expect(out.at(-1)).toEqual({
+      content: { role: 'model', parts: [{ text: 'Thinking.', thought: true }, { text: 'Hi there' }] },
+      turnComplete: true,
+      finishReason: { unified: 'stop', raw: 'stop' },
+    });
+  });
+
+  it('assembles calls by index, and splits calls a server sends whole under one index', async () => {
+    const out = await read([
+      chunk({ tool_calls: [{ index: 0, id: 'a', type: 'function', function: { name: 'f', arguments: '{"x":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '1}' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: 'b', type: 'function', function: { name: 'g', arguments: '{}' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: 'c', type: 'function', function: { name: 'h', arguments: '' } }] }),
+      chunk({}, 'tool_calls'),
+      chunk(undefined, null, { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 }),
+    ]);
+    expect(out).toHaveLength(1);
+    expect(out[0].content?.parts.map((p) => p.functionCall)).toEqual([
+      { id: 'a', name: 'f', args: { x: 1 } },
+      { id: 'b', name: 'g', args: {} },
+      { id: 'c', name: 'h', args: {} },
+    ]);
+    expect(out[0].usage).toEqual({ inputTokens: 3, outputTokens: 4, totalTokens: 7 });
+  });
+
+  it('throws PROVIDER_RESPONSE_INVALID when the stream ends without a finish_reason', async () => {
+    await expect(read([chunk({ content: 'Hi' })])).rejects.toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID' });
+  });
+});
