@@ -146,6 +146,15 @@ describe('class tools run through the executor (invokeTool)', () => {
     expect((Object.prototype as unknown as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('applies configurable size and depth limits with a clear error', async () => {
+    const large = await invokeTool(ShopTools, 'shop_stock', JSON.stringify({ sku: 'x'.repeat(100) }), { providers, limits: { maxChars: 50, maxDepth: 64 } });
+    expect(large.error?.message).toBe('Arguments for tool "shop_stock" are larger than 50 characters.');
+    const deep = await invokeTool(ShopTools, 'shop_echo', { value: { a: { b: { c: {} } } } }, { providers, limits: { maxChars: 1000, maxDepth: 3 } });
+    expect(deep.error?.message).toBe('Arguments for tool "shop_echo" are nested deeper than 3 levels.');
+    const deepText = await invokeTool(ShopTools, 'shop_echo', '{"value":{"a":{"b":{"c":{}}}}}', { providers, limits: { maxChars: 1000, maxDepth: 3 } });
+    expect(deepText.error?.code).toBe('ARGUMENTS_TOO_DEEP');
+  });
+
   it('finds a forbidden key hidden behind a JSON escape', async () => {
     const out = await invokeTool(ShopTools, 'shop_echo', '{"value":{"__pro\\u0074o__":{"polluted":true}}}', { providers });
     expect(out.error?.code).toBe('MALFORMED_ARGUMENTS');

@@ -22,6 +22,15 @@ import {
   IsPositive,
   IsString,
   IsUUID,
+  IsUrl,
+  IsISO8601,
+  Contains,
+  NotContains,
+  IsAlpha,
+  IsAlphanumeric,
+  IsLowercase,
+  IsUppercase,
+  IsHexColor,
   Matches,
   Max,
   MaxLength,
@@ -111,6 +120,19 @@ class Checked {
   @IsEmail() email!: string;
   @IsUUID('4') id!: string;
   @IsNumber({ maxDecimalPlaces: 2 }) price!: number;
+}
+class CheckedStrings {
+  @IsUrl() url!: string;
+  @IsISO8601() when!: string;
+  @Contains('ab') @NotContains('zz') seed!: string;
+  @IsOptional() @IsAlpha() alpha?: string;
+  @IsOptional() @IsAlphanumeric() alnum?: string;
+  @IsOptional() @IsLowercase() lower?: string;
+  @IsOptional() @IsUppercase() upper?: string;
+  @IsOptional() @IsHexColor() color?: string;
+}
+class Inherited extends Address {
+  @IsOptional() @IsString() unit?: string;
 }
 @UseClassValidator()
 class Conditional {
@@ -233,6 +255,19 @@ const cases: Record<string, CorpusCase> = {
     interesting: ['a', 'ab', 'abcde', 'abcdef', 'AB', 'a@b.co', 'not-an-email', '7f9c24e5-0d2b-4c2a-9b1e-3f6a2c1d4e5f', 1, 1.25, 1.255, null],
     valid: [{ short: 'ab', lower: 'abc', email: 'a@b.co', id: '7f9c24e5-0d2b-4c2a-9b1e-3f6a2c1d4e5f', price: 1.25 }],
   },
+  CheckedStrings: {
+    dto: CheckedStrings,
+    interesting: ['https://example.com', 'nope', '2024-01-02', '2024-13-40', 'xaby', 'abzz', 'ab', 'ABC', 'abc', 'a1', '#fff', 'fff', 1, null],
+    valid: [
+      { url: 'https://example.com', when: '2024-01-02', seed: 'ab' },
+      { url: 'http://a.io/x', when: '2024-01-02T03:04:05Z', seed: 'xaby', alpha: 'abc', alnum: 'a1', lower: 'abc', upper: 'ABC', color: '#fff', },
+    ],
+  },
+  Inherited: {
+    dto: Inherited,
+    interesting: ['x', '', 0, 1, null],
+    valid: [{ street: 'a' }, { street: 'a', zip: 1, unit: '4B' }],
+  },
   Conditional: {
     dto: Conditional,
     interesting: ['box', 'bag', 0, 1, 2.5, null],
@@ -269,7 +304,7 @@ describe('DTO corpus: Toolsmith accepts exactly what class-validator accepts', (
     const needsIt = Object.entries(cases)
       .filter(([, c]) => buildDtoSchema(c.dto, { className: 'Corpus' }).runClassValidator)
       .map(([name]) => name);
-    expect(needsIt).toEqual(['Checked', 'Conditional']);
+    expect(needsIt).toEqual(['Checked', 'CheckedStrings', 'Conditional']);
   });
 });
 
