@@ -46,6 +46,7 @@ describe('readOpenAIChatStream', () => {
       chunk({ tool_calls: [{ index: 0, function: { arguments: '1}' } }] }),
       chunk({ tool_calls: [{ index: 0, id: 'b', type: 'function', function: { name: 'g', arguments: '{}' } }] }),
       chunk({ tool_calls: [{ index: 1, id: 'c', type: 'function', function: { name: 'h', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 2, id: 'd', type: 'function', function: { name: 'i', arguments: { y: 2 } } }] }),
       chunk({}, 'tool_calls'),
       chunk(undefined, null, { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 }),
     ]);
@@ -54,6 +55,7 @@ describe('readOpenAIChatStream', () => {
       { id: 'a', name: 'f', args: { x: 1 } },
       { id: 'b', name: 'g', args: {} },
       { id: 'c', name: 'h', args: {} },
+      { id: 'd', name: 'i', args: { y: 2 } },
     ]);
     expect(out[0].usage).toEqual({ inputTokens: 3, outputTokens: 4, totalTokens: 7 });
   });

@@ -45,7 +45,9 @@ export async function* readOpenAIChatStream(
       if (!call) byIndex.set(toolDelta.index, (call = { name: '', arguments: '' }));
       if (toolDelta.id) call.id = toolDelta.id;
       if (toolDelta.function?.name) call.name += toolDelta.function.name;
-      if (toolDelta.function?.arguments) call.arguments += toolDelta.function.arguments;
+      const piece: unknown = toolDelta.function?.arguments;
+      // Some compatible servers stream a whole call with its arguments as an object rather than text.
+      if (piece != null && piece !== '') call.arguments += typeof piece === 'string' ? piece : JSON.stringify(piece);
     }
     if (choice.finish_reason) {
       turn.finishReason = choice.finish_reason;

@@ -18,6 +18,11 @@ describe('toFunctionCall', () => {
     expect(toFunctionCall({ id: 'c', name: 'f', arguments: '[1,2]' }, schema).args).toBe('[1,2]');
   });
 
+  it('takes arguments a compatible server sent as an object', () => {
+    const raw = { id: 'c', name: 'f', arguments: { city: 'Oslo', unit: null } as unknown as string };
+    expect(toFunctionCall(raw, schema).args).toEqual({ city: 'Oslo' });
+  });
+
   it('generates an id when the server sent none', () => {
     expect(toFunctionCall({ name: 'f', arguments: '{}' }, undefined).id).toMatch(/^call_/);
   });
