@@ -156,8 +156,8 @@ export async function main(): Promise<void> {
   );
   console.log(
     `First call of a tool pays its lazy ajv compile: median ${r.firstCallMs.median.toFixed(2)} ms, p95 ${r.firstCallMs.p95.toFixed(2)} ms, worst ${r.firstCallMs.max.toFixed(2)} ms ` +
-      `(target ≤ 2 ms: median ${verdict(r.firstCallMs.median <= 2)}, p95 ${verdict(r.firstCallMs.p95 <= 2)}; single-shot times include ` +
-      `preemption on a busy machine: load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs). Ratios: AI SDK / Toolsmith ready = ${(r.aiSdkMs.cold / readyCold).toFixed(1)}× cold, ` +
+      `(target ≤ 2 ms: median ${verdict(r.firstCallMs.median <= 2)}, p95 ${verdict(r.firstCallMs.p95 <= 2)}; single-shot times include garbage collection ` +
+      `and preemption on a busy machine: load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs). Ratios: AI SDK / Toolsmith ready = ${(r.aiSdkMs.cold / readyCold).toFixed(1)}× cold, ` +
       `eager compile / Toolsmith ready = ${(r.eagerCompileMs / readyCold).toFixed(1)}×.`,
   );
 }
