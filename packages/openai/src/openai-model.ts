@@ -19,7 +19,7 @@ export interface OpenAIModelOptions {
   client?: OpenAI;
   /** API key; defaults to `OPENAI_API_KEY`. Not needed with a `baseURL` of a local server. */
   apiKey?: string;
-  /** Base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp server), e.g. `http://localhost:11434/v1`. */
+  /** Base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp server), e.g. `http://localhost:11434/v1`; defaults to `OPENAI_BASE_URL`. */
   baseURL?: string;
   /** `chat` (Chat Completions, the default; what compatible servers speak) or `responses` (Responses API, hosted tools). */
   api?: OpenAIApi;
@@ -138,8 +138,9 @@ interface CallState {
 }
 
 function createClient(options: OpenAIModelOptions): OpenAI {
+  const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL;
   // Local OpenAI-compatible servers accept any key; the SDK refuses to start without one.
-  const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? (options.baseURL ? 'not-needed' : undefined);
+  const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? (baseURL ? 'not-needed' : undefined);
   if (!apiKey) {
     throw new ProviderError(
       'AUTHENTICATION_FAILED',
@@ -147,5 +148,5 @@ function createClient(options: OpenAIModelOptions): OpenAI {
       { provider: OPENAI_PROVIDER },
     );
   }
-  return new OpenAI({ apiKey, baseURL: options.baseURL, maxRetries: options.maxRetries });
+  return new OpenAI({ apiKey, baseURL, maxRetries: options.maxRetries });
 }
