@@ -4,7 +4,6 @@ import {
   DuplicateToolNameError,
   InvalidInputSchemaError,
   InvalidParametersError,
-  InvalidToolNameError,
   MissingTypeMetadataError,
   UndecoratedParameterError,
 } from '../errors/tool-definition-errors';
@@ -18,6 +17,7 @@ import { buildDtoSchema, isDtoClass } from './dto-schema';
 import { ToolManifest } from './manifest';
 import { manifestArgumentAt, manifestMethodFor, manifestParameterCount } from './manifest-parameters';
 import { ToolMethod, toolMethodsOf } from './method-walker';
+import { assertToolName } from './tool-name';
 import { ArgumentSource, ParameterBinder, createParameterBinder } from './parameter-binder';
 import { annotate, reflectParameterSchema, typeName } from './schema-builder';
 
@@ -55,7 +55,6 @@ export interface ScannedTool extends ToolDefinition {
   readonly binder: ParameterBinder;
 }
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const cache = new WeakMap<Function, readonly ScannedTool[]>();
 const publicCache = new WeakMap<Function, readonly ToolDefinition[]>();
 
@@ -98,7 +97,7 @@ export function scanClass(cls: Function, options?: ScanOptions): readonly Scanne
     const site: DefinitionSite = { className: cls.name, methodName: toolMethod.methodName };
     const { options: toolOptions } = toolMethod;
     const name = prefix + (toolOptions.name ?? toolMethod.methodName);
-    if (!TOOL_NAME.test(name)) throw new InvalidToolNameError(site, name);
+    assertToolName(name, site);
     const first = byName.get(name);
     if (first !== undefined) throw new DuplicateToolNameError(site, name, first);
     byName.set(name, toolMethod.methodName);

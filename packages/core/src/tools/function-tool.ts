@@ -1,9 +1,9 @@
 import { DefinitionSite } from '../errors/messages';
-import { InvalidToolNameError } from '../errors/tool-definition-errors';
 import { JsonSchema } from '../model/json-schema';
 import { buildDtoSchema } from '../scanning/dto-schema';
 import { ParameterBinder, createParameterBinder } from '../scanning/parameter-binder';
 import { checkExplicitSchema } from '../scanning/tool-scanner';
+import { assertToolName } from '../scanning/tool-name';
 import { BaseTool } from './base-tool';
 import { RequireConfirmation } from './require-confirmation';
 import { ToolContext } from './tool-context';
@@ -29,7 +29,6 @@ export interface FunctionToolConfig<TArgs> {
   isLongRunning?: boolean;
 }
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const NO_PARAMETERS: JsonSchema = Object.freeze({ type: 'object', properties: {}, additionalProperties: false });
 
 class FunctionTool<TArgs> extends BaseTool {
@@ -45,7 +44,7 @@ class FunctionTool<TArgs> extends BaseTool {
   constructor(config: FunctionToolConfig<TArgs>) {
     super();
     const site: DefinitionSite = { className: 'functionTool', methodName: String(config.name) };
-    if (typeof config.name !== 'string' || !TOOL_NAME.test(config.name)) throw new InvalidToolNameError(site, String(config.name));
+    assertToolName(config.name, site);
     this.name = config.name;
     this.description = config.description ?? '';
     this.execute = config.execute;
