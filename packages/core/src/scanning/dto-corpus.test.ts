@@ -22,6 +22,7 @@ import {
   IsPositive,
   IsString,
   IsUUID,
+  IsDate,
   IsUrl,
   IsISO8601,
   Contains,
@@ -133,6 +134,11 @@ class CheckedStrings {
 }
 class Inherited extends Address {
   @IsOptional() @IsString() unit?: string;
+}
+@UseClassValidator()
+class Converted {
+  @Type(() => Date) @IsDate() when!: Date;
+  @IsOptional() @Type(() => Number) @IsInt() count?: number;
 }
 @UseClassValidator()
 class Conditional {
@@ -268,6 +274,11 @@ const cases: Record<string, CorpusCase> = {
     interesting: ['x', '', 0, 1, null],
     valid: [{ street: 'a' }, { street: 'a', zip: 1, unit: '4B' }],
   },
+  Converted: {
+    dto: Converted,
+    interesting: ['2024-01-02', 'not a date', 0, 1700000000000, '5', 5, 'x', null, true],
+    valid: [{ when: '2024-01-02' }, { when: 0, count: '5' }, { when: '2024-01-02T03:04:05Z', count: 7 }],
+  },
   Conditional: {
     dto: Conditional,
     interesting: ['box', 'bag', 0, 1, 2.5, null],
@@ -304,7 +315,7 @@ describe('DTO corpus: Toolsmith accepts exactly what class-validator accepts', (
     const needsIt = Object.entries(cases)
       .filter(([, c]) => buildDtoSchema(c.dto, { className: 'Corpus' }).runClassValidator)
       .map(([name]) => name);
-    expect(needsIt).toEqual(['Checked', 'CheckedStrings', 'Conditional']);
+    expect(needsIt).toEqual(['Checked', 'CheckedStrings', 'Converted', 'Conditional']);
   });
 });
 

@@ -128,6 +128,23 @@ describe('buildDtoSchema', () => {
     });
   });
 
+  it('fails for a converting @Type outside @ValidateNested, unless class-validator runs', () => {
+    class Converts {
+      @Type(() => Number) @IsInt() count!: number;
+    }
+    expect(failure(Converts).message).toBe(
+      'Tools.order, parameter #1, in Converts.count: @Type(() => Number) cannot be expressed in JSON Schema (it converts the value after the JSON Schema check, so the schema would judge a different value than class-validator), so the model would not see the rule and ajv would not check it. Fix: add @UseClassValidator() to the DTO class so class-validator also runs after the schema check, or replace the decorator with one Toolsmith can express.',
+    );
+    @UseClassValidator()
+    class WithDate {
+      @Describe('ISO date') @Type(() => Date) @IsDate() when!: Date;
+    }
+    expect(buildDtoSchema(WithDate, site)).toEqual({
+      runClassValidator: true,
+      schema: { type: 'object', properties: { when: { description: 'ISO date' } }, additionalProperties: false },
+    });
+  });
+
   it('fails for { each: true } on a property that may not be an array', () => {
     class EachNoArray {
       @IsString({ each: true }) tags!: string[];

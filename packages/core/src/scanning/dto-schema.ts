@@ -82,6 +82,13 @@ class DtoSchemaBuilder {
       const rules = new PropertyRules();
       const eachRules = new PropertyRules();
       let hasEach = false;
+      if (this.convertsValue(dto, property, list)) {
+        // class-transformer turns the value into something else (`"5"` into 5, a string into a Date)
+        // after ajv saw it: only class-validator, which sees the converted value, can judge it.
+        if (!optIn) throw new UnsupportedDtoDecoratorError(propertySite, this.convertingTypeName(dto, property), 'it converts the value after the JSON Schema check, so the schema would judge a different value than class-validator');
+        rules.conditional = true;
+        runClassValidator = true;
+      }
       for (const m of list) {
         const perItem = m.each === true && m.type === 'customValidation';
         const outcome = this.applyMetadata(dto, property, m, perItem ? eachRules : rules, propertySite, path, optIn);
@@ -113,6 +120,17 @@ class DtoSchemaBuilder {
     if (required.length) schema.required = required;
     schema.additionalProperties = false;
     return { schema, runClassValidator };
+  }
+
+  /** A `@Type(() => Number | String | Boolean | Date | …)` outside `@ValidateNested()`. */
+  private convertsValue(dto: Function, property: string, list: readonly ValidationMetadata[]): boolean {
+    if (list.some((m) => m.type === 'nestedValidation')) return false;
+    return CONVERTING_TYPES.has(transformerStorage.findTypeMetadata(dto, property)?.typeFunction());
+  }
+
+  private convertingTypeName(dto: Function, property: string): string {
+    const type = transformerStorage.findTypeMetadata(dto, property)?.typeFunction() as Function;
+    return `Type(() => ${type.name})`;
   }
 
   private applyMetadata(
