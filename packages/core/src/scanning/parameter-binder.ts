@@ -40,6 +40,21 @@ export function createParameterBinder(toolName: string, sources: readonly Argume
   // The common case (only plain @Param values and the context) gets a binder without per-source branching.
   if (sources.every((s) => s.kind === 'context' || (s.kind === 'argument' && !s.dto && !s.revive && s.defaultValue === undefined))) {
     const names = sources.map((s) => (s.kind === 'argument' ? s.name : undefined));
+    const [n0, n1, n2, n3] = names;
+    const contextAt = names.indexOf(undefined);
+    // Array literals for the usual shapes (no context, or the context last): cheaper than filling an array in a loop.
+    if (contextAt === -1) {
+      if (count === 0) return () => [];
+      if (count === 1) return (args) => [args[n0!]];
+      if (count === 2) return (args) => [args[n0!], args[n1!]];
+      if (count === 3) return (args) => [args[n0!], args[n1!], args[n2!]];
+      if (count === 4) return (args) => [args[n0!], args[n1!], args[n2!], args[n3!]];
+    } else if (contextAt === count - 1 && names.lastIndexOf(undefined) === contextAt) {
+      if (count === 1) return (_args, context) => [context];
+      if (count === 2) return (args, context) => [args[n0!], context];
+      if (count === 3) return (args, context) => [args[n0!], args[n1!], context];
+      if (count === 4) return (args, context) => [args[n0!], args[n1!], args[n2!], context];
+    }
     return (args, context) => {
       const values = new Array<unknown>(count);
       for (let i = 0; i < count; i++) {
