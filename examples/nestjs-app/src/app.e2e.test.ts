@@ -113,14 +113,28 @@ describe('nestjs-app (e2e over HTTP)', () => {
     expect(answer.status).toBe(200);
     expect(finalText(answer.messages)).toBe('Order A-1002 is now cancelled.');
     expect(app.get(OrderRepository).find('A-1002')?.status).toBe('cancelled');
+    expect(app.get(AuditLog).list()).toEqual([{ userId: 'alice', tool: 'orders_cancel', outcome: 'ok' }]);
+
+    // Answered once: the same id is no longer waiting.
+    const again = await post('/chat/confirm', { userId: 'alice', sessionId: 's3', confirmationId: request.id, confirmed: true });
+    expect(again.status).toBe(404);
   });
 
   it('tells the model when the user rejects the cancellation', async () => {
     const first = await chat('alice', 's4', 'cancel A-1002');
     const [request] = calls(first.messages.filter((m) => m.event === 'confirmation'));
     const answer = await post('/chat/confirm', { userId: 'alice', sessionId: 's4', confirmationId: request.id, confirmed: false });
+    expect(responses(answer.messages)).toEqual([expect.objectContaining({ name: 'orders_cancel', isError: true })]);
     expect(finalText(answer.messages)).toMatch(/^Sorry, that did not work: /);
     expect(app.get(OrderRepository).find('A-1002')?.status).toBe('placed');
+  });
+
+  it('answers 404 for a confirmation id that is not waiting in the session', async () => {
+    await chat('alice', 's5', 'my orders?');
+    const { status } = await post('/chat/confirm', { userId: 'alice', sessionId: 's5', confirmationId: 'made-up', confirmed: true });
+    expect(status).toBe(404);
+    const noSession = await post('/chat/confirm', { userId: 'alice', sessionId: 'nope', confirmationId: 'made-up', confirmed: true });
+    expect(noSession.status).toBe(404);
   });
 
   it('answers a bad body with 400 before streaming', async () => {

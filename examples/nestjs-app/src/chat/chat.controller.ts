@@ -1,9 +1,9 @@
-import { Body, Controller, Post, Res } from '@nestjs/common';
+import { Body, Controller, NotFoundException, Post, Res } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { Runner } from '@toolsmith/core';
+import { Runner, confirmationRequests, confirmationResponse, findPendingCalls } from '@toolsmith/core';
 import type { Content } from '@toolsmith/core';
-import { parseChatRequest, parseConfirmRequest } from './chat-requests';
-import { REQUEST_CONFIRMATION_CALL, writeEventStream } from './event-stream';
+import { ConfirmRequest, parseChatRequest, parseConfirmRequest } from './chat-requests';
+import { writeEventStream } from './event-stream';
 
 /**
  * The chat API. Both endpoints answer with the run's events as Server-Sent Events. `@Sse()` only
@@ -22,17 +22,29 @@ export class ChatController {
 
   /**
    * Answers a confirmation request (approve or reject a tool call) and streams the rest of the run:
-   * the approved tool runs, or the model learns it was rejected.
+   * the approved tool runs, or the model learns it was rejected. An id that is not waiting in the
+   * session is a 404, before any streaming.
    */
   @Post('confirm')
   async confirm(@Body() body: unknown, @Res() response: ServerResponse): Promise<void> {
     const request = parseConfirmRequest(body);
-    const answer: Record<string, unknown> = { confirmed: request.confirmed };
-    if (request.payload !== undefined) answer.payload = request.payload;
-    await this.stream(response, request.userId, request.sessionId, {
-      role: 'user',
-      parts: [{ functionResponse: { id: request.confirmationId, name: REQUEST_CONFIRMATION_CALL, response: answer } }],
+    const newMessage = await this.answerFor(request);
+    await this.stream(response, request.userId, request.sessionId, newMessage);
+  }
+
+  // The client sends only the request's id; the request itself (echoed in the answer) comes from the session.
+  private async answerFor(request: ConfirmRequest): Promise<Content> {
+    const session = await this.runner.sessionService.getSession({
+      appName: this.runner.appName,
+      userId: request.userId,
+      sessionId: request.sessionId,
     });
+    const waiting = session && findPendingCalls(session.events).confirmations.has(request.confirmationId);
+    const requestCall = waiting
+      ? session.events.flatMap((event) => confirmationRequests(event)).find((r) => r.call.id === request.confirmationId)?.call
+      : undefined;
+    if (!requestCall) throw new NotFoundException(`No confirmation "${request.confirmationId}" is waiting in this session.`);
+    return confirmationResponse(requestCall, { confirmed: request.confirmed, payload: request.payload });
   }
 
   private async stream(response: ServerResponse, userId: string, sessionId: string, newMessage: Content): Promise<void> {

@@ -1,8 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import { isConfirmationRequest } from '@toolsmith/core';
 import type { Event } from '@toolsmith/core';
-
-/** The name of the confirmation function call (see the human-confirmation guide). */
-export const REQUEST_CONFIRMATION_CALL = 'toolsmith_request_confirmation';
 
 /**
  * Writes a run's events to an HTTP response as Server-Sent Events and ends it. Each event is one SSE
@@ -41,7 +39,7 @@ export function kindOf(event: Event): string {
   if (event.errorCode) return 'error';
   if (event.partial) return 'partial';
   const calls = event.functionCalls();
-  if (calls.some((c) => c.name === REQUEST_CONFIRMATION_CALL)) return 'confirmation';
+  if (calls.some(isConfirmationRequest)) return 'confirmation';
   if (calls.length > 0) return 'tool-call';
   if (event.functionResponses().length > 0 && !event.isFinalResponse()) return 'tool-response';
   return event.isFinalResponse() ? 'final' : 'event';
