@@ -264,6 +264,14 @@ describe('createClassTools', () => {
     ]);
   });
 
+  it('accepts a thenable from a foreign container', async () => {
+    const instance = new ShopTools(new Inventory({ T: 1 }));
+    const adapter: ContainerAdapter = {
+      resolve: <T>() => ({ then: (ok: (value: T) => void) => ok(instance as T) }) as unknown as Promise<T>,
+    };
+    expect((await invokeTool(ShopTools, 'shop_stock', { sku: 'T' }, { container: adapter })).response).toMatchObject({ available: 1 });
+  });
+
   it('fails at once for a class without tools', () => {
     class Nothing {}
     expect(() => createClassTools(Nothing, { container: new Container() })).toThrow(

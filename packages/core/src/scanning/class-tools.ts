@@ -45,7 +45,9 @@ function instanceFromContainer(token: InjectionToken<object>, container: Contain
       userId: context.userId,
       sessionId: context.sessionId,
     });
-    if (!cacheable || !(container as Container).isSingleton(token)) return resolved;
+    // Another container may hand back any thenable; the tool only knows native promises.
+    if (!cacheable) return typeof (resolved as PromiseLike<object>)?.then === 'function' ? Promise.resolve(resolved) : resolved;
+    if (!(container as Container).isSingleton(token)) return resolved;
     if (resolved instanceof Promise) return resolved.then((instance) => (cached = instance));
     return (cached = resolved);
   };
