@@ -16,6 +16,8 @@ const MAX_LIVE_RUNS = 10_000;
 @Injectable()
 export class NestContainerAdapter implements ContainerAdapter {
   private readonly contexts = new Map<string, ContextId>();
+  // A provider's scope is fixed once the application is built; asked on every tool call.
+  private readonly staticTokens = new Map<InjectionToken<unknown>, boolean>();
 
   constructor(private readonly moduleRef: ModuleRef) {}
 
@@ -36,9 +38,13 @@ export class NestContainerAdapter implements ContainerAdapter {
    * all singletons. Anything else must be resolved anew for every run.
    */
   isStatic(token: InjectionToken<unknown>): boolean {
+    const known = this.staticTokens.get(token);
+    if (known !== undefined) return known;
     try {
       // Abstract classes are valid tokens for Nest too; its signature just does not say so.
-      return this.moduleRef.introspect(token as Type<unknown>).scope === Scope.DEFAULT;
+      const isStatic = this.moduleRef.introspect(token as Type<unknown>).scope === Scope.DEFAULT;
+      this.staticTokens.set(token, isStatic);
+      return isStatic;
     } catch (cause) {
       throw new ToolsmithError(
         'PROVIDER_NOT_FOUND',
