@@ -4,9 +4,11 @@ export { ToolsmithModule } from './toolsmith.module';
 export type {
   ToolsmithAgentFactory,
   ToolsmithAgentOptions,
+  ToolsmithFeatureOptions,
   ToolsmithModuleAsyncOptions,
   ToolsmithModuleOptions,
 } from './toolsmith-module-options.interface';
+export { InjectRunner, getRunnerToken } from './inject-runner.decorator';
 export type { ToolFilterSelector, ToolSelector, ToolsetPrefixSelector } from './tool-selector';
 export { TOOLSMITH_MODULE_OPTIONS, TOOLSMITH_SESSION_SERVICE } from './toolsmith.tokens';
 export { ToolsetExplorer } from './toolset-explorer';

@@ -1,13 +1,14 @@
+import { OnApplicationShutdown } from '@nestjs/common';
 import { Event, Runner } from '@toolsmith/core';
 import type { RunInput, RunnerOptions } from '@toolsmith/core';
 import type { NestContainerAdapter } from './nest-container-adapter';
 
 /**
- * The runner `ToolsmithModule` provides (injected as `Runner`). It differs only in releasing the run's
- * Nest DI sub-tree (its request-scoped instances) when the run's events have been consumed or the
- * consumer stopped early.
+ * The runner `ToolsmithModule` provides (injected as `Runner`). It differs in two things: it releases
+ * the run's Nest DI sub-tree (its request-scoped instances) once the run's events have been consumed
+ * or the consumer stopped early, and it closes its toolsets when the application shuts down.
  */
-export class NestRunner extends Runner {
+export class NestRunner extends Runner implements OnApplicationShutdown {
   constructor(
     options: RunnerOptions,
     private readonly nestContainer: NestContainerAdapter,
@@ -25,5 +26,10 @@ export class NestRunner extends Runner {
     } finally {
       if (invocationId) this.nestContainer.release(invocationId);
     }
+  }
+
+  /** Releases the toolsets (MCP connections and the like). Called by Nest. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.close();
   }
 }

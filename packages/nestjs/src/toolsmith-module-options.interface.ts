@@ -53,3 +53,15 @@ export interface ToolsmithModuleAsyncOptions {
   /** Plugin classes Nest builds with their dependencies; the factory's `plugins` may name them too. */
   plugins?: Type<AgentCallbacks>[];
 }
+
+/**
+ * Options of {@link ToolsmithModule.forFeature}: one more runner, with its own agent, next to the one of
+ * `forRoot` (which must be imported too). It shares the discovered toolsets and, unless given its own,
+ * the session service.
+ */
+export interface ToolsmithFeatureOptions extends Pick<ToolsmithModuleOptions, 'agent' | 'plugins' | 'runner' | 'imports' | 'sessionService'> {
+  /** Names the runner: inject it with `@InjectRunner(name)`. */
+  name: string;
+  /** Names the app for sessions and `app:` state. Default: `name`. */
+  appName?: string;
+}

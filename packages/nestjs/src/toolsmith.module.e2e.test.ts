@@ -6,6 +6,7 @@ import type { BeforeToolCallback, FunctionResponse, LlmRequest, Plugin, Resoluti
 import { ScriptedModel } from '@toolsmith/core/testing';
 import type { Script } from '@toolsmith/core/testing';
 import { randomUUID } from 'node:crypto';
+import { InjectRunner } from './inject-runner.decorator';
 import { NestContainerAdapter } from './nest-container-adapter';
 import { ToolsmithModule } from './toolsmith.module';
 import { TOOLSMITH_SESSION_SERVICE } from './toolsmith.tokens';
@@ -258,6 +259,32 @@ describe('ToolsmithModule', () => {
         ],
       }).compile(),
     ).rejects.toMatchObject({ code: 'PLUGIN_NOT_REGISTERED' });
+  });
+
+  it('registers a second runner with forFeature, injected by name, sharing discovery and sessions', async () => {
+    const opsModel = new ScriptedModel(echoScript);
+    @Injectable()
+    class OpsService {
+      constructor(@InjectRunner('ops') readonly runner: Runner) {}
+    }
+    @Module({
+      imports: [ToolsmithModule.forFeature({ name: 'ops', agent: { name: 'ops', model: opsModel, tools: [ClockTools] }, plugins: [CountingPlugin], imports: [CounterModule] })],
+      providers: [OpsService],
+    })
+    class OpsModule {}
+
+    const started = await Test.createTestingModule({
+      imports: [ShopModule, ClockModule, OpsModule, ToolsmithModule.forRoot({ agent: { name: 'shop', model: new ScriptedModel(echoScript) } })],
+    }).compile();
+    moduleRef = started;
+    const ops = started.get(OpsService).runner;
+    expect(ops).not.toBe(started.get(Runner));
+    expect(ops.appName).toBe('ops');
+    const { answer } = await ask(ops, 'call now', 'u1', 'ops-session');
+    expect(answer).toEqual([{ now: 'noon' }]);
+    expect(offered(opsModel)).toEqual(['now']);
+    expect(started.get(CallCounter).calls).toEqual(['now']);
+    expect(await started.get(TOOLSMITH_SESSION_SERVICE).getSession({ appName: 'ops', userId: 'u1', sessionId: 'ops-session' })).toBeDefined();
   });
 
   it('closes the runner’s toolsets on shutdown', async () => {

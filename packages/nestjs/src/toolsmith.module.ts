@@ -1,13 +1,12 @@
-import { DynamicModule, Inject, Module, OnApplicationShutdown, Provider, Type } from '@nestjs/common';
+import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { InMemorySessionService, Runner, ToolsmithError } from '@toolsmith/core';
-import type { AgentCallbacks, Plugin, SessionService } from '@toolsmith/core';
-import { bindPlugin } from './bind-plugin';
-import { buildAgent } from './build-agent';
+import { InMemorySessionService, Runner } from '@toolsmith/core';
+import type { AgentCallbacks, SessionService } from '@toolsmith/core';
+import { createRunner, isClass } from './create-runner';
+import { getRunnerToken } from './inject-runner.decorator';
 import { NestContainerAdapter } from './nest-container-adapter';
-import { NestRunner } from './nest-runner';
 import { ToolsetExplorer } from './toolset-explorer';
-import { ToolsmithModuleAsyncOptions, ToolsmithModuleOptions } from './toolsmith-module-options.interface';
+import { ToolsmithFeatureOptions, ToolsmithModuleAsyncOptions, ToolsmithModuleOptions } from './toolsmith-module-options.interface';
 import { TOOLSMITH_MODULE_OPTIONS, TOOLSMITH_PLUGIN_INSTANCES, TOOLSMITH_SESSION_SERVICE } from './toolsmith.tokens';
 
 /**
@@ -30,9 +29,7 @@ import { TOOLSMITH_MODULE_OPTIONS, TOOLSMITH_PLUGIN_INSTANCES, TOOLSMITH_SESSION
  * ```
  */
 @Module({})
-export class ToolsmithModule implements OnApplicationShutdown {
-  constructor(@Inject(Runner) private readonly runner: Runner) {}
-
+export class ToolsmithModule {
   /** Configures the module with fixed options. */
   static forRoot(options: ToolsmithModuleOptions): DynamicModule {
     const pluginClasses = (options.plugins ?? []).filter(isClass);
@@ -48,9 +45,41 @@ export class ToolsmithModule implements OnApplicationShutdown {
     );
   }
 
-  /** Releases the runner's toolsets (MCP connections and the like) when the application shuts down. */
-  async onApplicationShutdown(): Promise<void> {
-    await this.runner.close();
+  /**
+   * Registers one more runner, for another agent, injected with `@InjectRunner(name)` in the modules
+   * that import this one. Needs `forRoot`/`forRootAsync` in the application: it shares their discovered
+   * toolsets, Nest container and (unless it has its own) session service.
+   *
+   * @example
+   * ```ts
+   * @Module({ imports: [ToolsmithModule.forFeature({ name: 'ops', agent: { name: 'ops', model, tools: [{ prefix: 'ops_' }] } })] })
+   * export class OpsModule {}
+   * ```
+   */
+  static forFeature(options: ToolsmithFeatureOptions): DynamicModule {
+    const pluginClasses = (options.plugins ?? []).filter(isClass);
+    const token = getRunnerToken(options.name);
+    return {
+      module: ToolsmithModule,
+      imports: options.imports ?? [],
+      providers: [
+        ...pluginClasses,
+        pluginInstancesProvider(pluginClasses),
+        {
+          provide: token,
+          useFactory: (explorer: ToolsetExplorer, container: NestContainerAdapter, sessionService: SessionService, pluginInstances: object[]) =>
+            createRunner({
+              options: { ...options, appName: options.appName ?? options.name },
+              explorer,
+              container,
+              sessionService: options.sessionService ?? sessionService,
+              pluginInstances,
+            }),
+          inject: [ToolsetExplorer, NestContainerAdapter, TOOLSMITH_SESSION_SERVICE, TOOLSMITH_PLUGIN_INSTANCES],
+        },
+      ],
+      exports: [token],
+    };
   }
 
   private static create(
@@ -65,8 +94,7 @@ export class ToolsmithModule implements OnApplicationShutdown {
       providers: [
         ...optionsProviders,
         ...pluginClasses,
-        // Injecting the classes makes Nest build them (and their dependencies) before the runner.
-        { provide: TOOLSMITH_PLUGIN_INSTANCES, useFactory: (...instances: object[]) => instances, inject: pluginClasses },
+        pluginInstancesProvider(pluginClasses),
         NestContainerAdapter,
         ToolsetExplorer,
         {
@@ -76,7 +104,13 @@ export class ToolsmithModule implements OnApplicationShutdown {
         },
         {
           provide: Runner,
-          useFactory: createRunner,
+          useFactory: (
+            options: ToolsmithModuleOptions,
+            explorer: ToolsetExplorer,
+            container: NestContainerAdapter,
+            sessionService: SessionService,
+            pluginInstances: object[],
+          ) => createRunner({ options, explorer, container, sessionService, pluginInstances }),
           inject: [TOOLSMITH_MODULE_OPTIONS, ToolsetExplorer, NestContainerAdapter, TOOLSMITH_SESSION_SERVICE, TOOLSMITH_PLUGIN_INSTANCES],
         },
       ],
@@ -85,50 +119,7 @@ export class ToolsmithModule implements OnApplicationShutdown {
   }
 }
 
-async function createRunner(
-  options: ToolsmithModuleOptions,
-  explorer: ToolsetExplorer,
-  container: NestContainerAdapter,
-  sessionService: SessionService,
-  pluginInstances: object[],
-): Promise<Runner> {
-  const discovered = explorer.explore();
-  const agent = await buildAgent(options.agent, discovered);
-  return new NestRunner(
-    {
-      ...options.runner,
-      appName: options.appName ?? 'toolsmith',
-      agent,
-      sessionService,
-      plugins: resolvePlugins(options.plugins ?? [], pluginInstances),
-      // `@Toolset` classes listed directly on a hand-built agent are built by Nest too.
-      container,
-    },
-    container,
-  );
-}
-
-/** Plugin entries in order, classes replaced by their Nest-built instances; registered classes not named come first. */
-function resolvePlugins(entries: NonNullable<ToolsmithModuleOptions['plugins']>, instances: object[]): Plugin[] {
-  const named = new Set(entries.filter(isClass));
-  const plugins = instances.filter((i) => !named.has(i.constructor as Type)).map(bindPlugin);
-  for (const entry of entries) {
-    if (!isClass(entry)) {
-      plugins.push(entry);
-      continue;
-    }
-    const instance = instances.find((i) => i.constructor === entry);
-    if (!instance) {
-      throw new ToolsmithError(
-        'PLUGIN_NOT_REGISTERED',
-        `Plugin class ${entry.name} is not registered with ToolsmithModule. With forRootAsync, list plugin classes in its own \`plugins\` option so Nest can build them.`,
-      );
-    }
-    plugins.push(bindPlugin(instance));
-  }
-  return plugins;
-}
-
-function isClass(entry: unknown): entry is Type<AgentCallbacks> {
-  return typeof entry === 'function';
+// Injecting the classes makes Nest build them (and their dependencies) before the runner.
+function pluginInstancesProvider(pluginClasses: Type<AgentCallbacks>[]): Provider {
+  return { provide: TOOLSMITH_PLUGIN_INSTANCES, useFactory: (...instances: object[]) => instances, inject: pluginClasses };
 }
