@@ -1,32 +1,39 @@
 import { TOOL_METADATA } from '../metadata-keys';
 import { ToolOptions } from '../tools/tool';
 
-/** One `@Tool` method found on a class, with the prototype that declares it. */
+/** One `@Tool` method found on a class. */
 export interface ToolMethod {
   readonly methodName: string;
+  /** The prototype whose method carries `@Tool` (and its `@Param`s and parameter types). */
   readonly prototype: object;
   readonly options: ToolOptions;
+  /** The function a call runs: the most derived definition, which may be an undecorated override. */
+  readonly implementation: (...args: unknown[]) => unknown;
 }
 
 const cache = new WeakMap<object, readonly ToolMethod[]>();
 
 /**
- * The `@Tool` methods of a class prototype, base classes included (a subclass's override wins),
- * skipping the constructor, getters and setters. Cached per prototype.
+ * The `@Tool` methods of a class prototype, base classes included, skipping the constructor, getters
+ * and setters. A decorated override replaces the base's tool; an undecorated override keeps the base's
+ * declaration and runs the override. Cached per prototype.
  */
 export function toolMethodsOf(prototype: object): readonly ToolMethod[] {
   const cached = cache.get(prototype);
   if (cached) return cached;
-  const seen = new Set<string>();
+  const implementations = new Map<string, (...args: unknown[]) => unknown>();
+  const declared = new Set<string>();
   const methods: ToolMethod[] = [];
   for (let proto: object | null = prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     for (const key of Object.getOwnPropertyNames(proto)) {
-      if (key === 'constructor' || seen.has(key)) continue;
-      seen.add(key);
+      if (key === 'constructor' || declared.has(key)) continue;
       const descriptor = Object.getOwnPropertyDescriptor(proto, key);
       if (!descriptor || typeof descriptor.value !== 'function') continue;
+      if (!implementations.has(key)) implementations.set(key, descriptor.value);
       const options: ToolOptions | undefined = Reflect.getOwnMetadata(TOOL_METADATA, proto, key);
-      if (options) methods.push({ methodName: key, prototype: proto, options });
+      if (!options) continue;
+      declared.add(key);
+      methods.push({ methodName: key, prototype: proto, options, implementation: implementations.get(key)! });
     }
   }
   cache.set(prototype, methods);

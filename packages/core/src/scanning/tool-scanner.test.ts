@@ -6,6 +6,7 @@ import { ToolDefinitionError } from '../errors/tool-definition-errors';
 import { Tool } from '../tools/tool';
 import { ToolContext } from '../tools/tool-context';
 import { Toolset } from '../tools/toolset';
+import { invokeTool } from '../testing/invoke-tool';
 import { scanTools } from './tool-scanner';
 
 enum Unit {
@@ -126,6 +127,21 @@ describe('scanTools', () => {
       ['ping', 'child'],
       ['other', ''],
     ]);
+  });
+
+  it('keeps a base tool whose override is not decorated, and runs the override', async () => {
+    class Base {
+      @Tool({ description: 'greets' }) greet(@Param('name') name: string) {
+        return `base ${name}`;
+      }
+    }
+    class Child extends Base {
+      override greet(name: string) {
+        return `child ${name}`;
+      }
+    }
+    expect(scanTools(Child).map((t) => [t.name, t.description, t.parameters.required])).toEqual([['greet', 'greets', ['name']]]);
+    expect((await invokeTool(new Child(), 'greet', { name: 'x' })).response).toEqual({ result: 'child x' });
   });
 });
 

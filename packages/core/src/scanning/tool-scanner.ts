@@ -109,7 +109,7 @@ export function scanClass(cls: Function, options?: ScanOptions): readonly Scanne
       isLongRunning: toolOptions.longRunning === true,
       methodName: toolMethod.methodName,
       className: cls.name,
-      method: (toolMethod.prototype as Record<string, (...args: unknown[]) => unknown>)[toolMethod.methodName],
+      method: toolMethod.implementation,
       binder: createParameterBinder(name, sources),
       ...(toolOptions.outputSchema || outputSchema ? { responseSchema: toolOptions.outputSchema ?? outputSchema } : {}),
       ...(toolOptions.requireConfirmation !== undefined ? { requireConfirmation: toolOptions.requireConfirmation } : {}),
