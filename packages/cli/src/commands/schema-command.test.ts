@@ -278,6 +278,28 @@ describe('toolsmith schema', () => {
       expect(result).toMatchObject({ code: 2, stderr: expect.stringMatching(/Two @Toolset classes are named BadTools.*rename one/) });
     });
 
+    it('prefers a literal @Param description, and keeps results free of literal "defaults"', async () => {
+      writeFileSync(
+        join(dir, 'src', 'ok.ts'),
+        toolset(
+          `/**\n   * Says ok.\n   * @param name From JSDoc\n   */\n  ok(@Param('who', { description: 'From @Param' }) name: string) { return { status: 'ok', name }; }`,
+        ).replace("import { Tool, Toolset }", "import { Param, Tool, Toolset }"),
+      );
+      const result = await run(['schema'], dir);
+      expect(result.code).toBe(0);
+      expect(result.stderr).not.toMatch(/initializer/);
+      const written = JSON.parse(readFileSync(join(dir, 'toolsmith.schema.json'), 'utf8')) as ManifestDocument;
+      const ok = written.toolsets.BadTools.methods.ok;
+      expect(ok.parameters).toEqual([
+        { name: 'who', index: 0, schema: { type: 'string', description: 'From @Param' }, optional: false, description: 'From @Param' },
+      ]);
+      expect(ok.outputSchema).toEqual({
+        type: 'object',
+        properties: { status: { type: 'string' }, name: { type: 'string' } },
+        required: ['name', 'status'],
+      });
+    });
+
     it('warns when the project has no toolsets, and writes an empty manifest', async () => {
       writeFileSync(join(dir, 'src', 'plain.ts'), 'export const x = 1;\n');
       const result = await run(['schema', '-q'], dir);

@@ -23,7 +23,7 @@ export interface GenerateManifestOptions {
  * class the source path and its hash.
  */
 export function generateManifest(program: ts.Program, toolsets: FoundToolset[], options: GenerateManifestOptions): ManifestDocument {
-  const schemas = new TypeSchemas(program);
+  const schemas = new TypeSchemas(program, (message) => options.warn?.(`typescript-json-schema: ${message}`));
   const checker = program.getTypeChecker();
   const document: ManifestDocument = { version: MANIFEST_VERSION, generator: options.generator, toolsets: {} };
   const seenIn = new Map<string, string>();
@@ -93,14 +93,16 @@ function describeMethod(
     }
     Object.assign(defs, generated.defs);
     const schema: JsonSchema = { ...generated.schema };
-    const name = paramDecoratorName(checker, parameter) ?? parameter.name.text;
+    const decorated = paramDecoratorOptions(checker, parameter);
+    const name = decorated.name ?? parameter.name.text;
     const entry: ManifestParameter = {
       name,
       index,
       schema,
       optional: parameter.questionToken !== undefined || parameter.initializer !== undefined,
     };
-    const paramDescription = jsDocParamDescription(parameter, name);
+    // As at runtime, an explicit `@Param('x', { description })` wins over the JSDoc tag.
+    const paramDescription = decorated.description ?? jsDocParamDescription(parameter, name);
     if (paramDescription) {
       entry.description = paramDescription;
       schema.description = paramDescription;
@@ -115,7 +117,9 @@ function describeMethod(
   if (output) {
     try {
       const generated = schemas.schemaOf(output);
-      method.outputSchema = Object.keys(generated.defs).length > 0 ? { ...generated.schema, $defs: generated.defs } : generated.schema;
+      // Initializers of an inferred object literal (`return { status: 'ok' }`) are not defaults of a result.
+      const schema = withoutDefaults(generated.schema) as JsonSchema;
+      method.outputSchema = Object.keys(generated.defs).length > 0 ? { ...schema, $defs: withoutDefaults(generated.defs) } : schema;
     } catch (cause) {
       warn(`${location(tool.sourceFile, tool.declaration)} (${where}): no output schema, the return type has no JSON form (${(cause as Error).message}).`);
     }
@@ -134,12 +138,21 @@ function isContextParameter(checker: ts.TypeChecker, parameter: ts.ParameterDecl
   return name === 'ToolContext' || name.endsWith('.ToolContext');
 }
 
-/** The name given with `@Param('name')`, which is the argument's name at runtime too. */
-function paramDecoratorName(checker: ts.TypeChecker, parameter: ts.ParameterDeclaration): string | undefined {
+/** `@Param('name', { description })` as written with literals: the name is the argument's name at runtime too. */
+function paramDecoratorOptions(checker: ts.TypeChecker, parameter: ts.ParameterDeclaration): { name?: string; description?: string } {
   const decorator = findDecorator(checker, parameter, 'Param');
-  if (!decorator || !ts.isCallExpression(decorator.expression)) return undefined;
-  const first = decorator.expression.arguments[0];
-  return first && ts.isStringLiteralLike(first) ? first.text : undefined;
+  if (!decorator || !ts.isCallExpression(decorator.expression)) return {};
+  const [first, second] = decorator.expression.arguments;
+  const found: { name?: string; description?: string } = {};
+  if (first && ts.isStringLiteralLike(first)) found.name = first.text;
+  if (second && ts.isObjectLiteralExpression(second)) {
+    for (const property of second.properties) {
+      if (ts.isPropertyAssignment(property) && property.name.getText() === 'description' && ts.isStringLiteralLike(property.initializer)) {
+        found.description = property.initializer.text;
+      }
+    }
+  }
+  return found;
 }
 
 /** The value of a literal default (`= 'celsius'`, `= 3`, `= false`), for the schema's `default`. */
@@ -153,6 +166,17 @@ function literalValue(initializer: ts.Expression | undefined): string | number |
   if (initializer.kind === ts.SyntaxKind.TrueKeyword) return true;
   if (initializer.kind === ts.SyntaxKind.FalseKeyword) return false;
   return undefined;
+}
+
+function withoutDefaults(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutDefaults);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'default') continue;
+    out[key] = key === 'enum' || key === 'const' || key === 'examples' ? value : withoutDefaults(value);
+  }
+  return out;
 }
 
 /** `Date` (or `Date | null`, `Date | undefined`): the binder turns the ISO string into a `Date`. */

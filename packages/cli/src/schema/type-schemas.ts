@@ -34,6 +34,8 @@ export class TypeSchemas {
 
   constructor(
     private readonly program: ts.Program,
+    /** Receives what the generator would print to the console (e.g. "Expected only a simple type."). */
+    private readonly onNote: (message: string) => void = () => undefined,
     private readonly checker: ts.TypeChecker = program.getTypeChecker(),
   ) {
     const args = { ...TJS.getDefaultArgs(), ...GENERATOR_ARGS } as TJS.Args;
@@ -52,11 +54,30 @@ export class TypeSchemas {
     const key = `__toolsmith_type_${this.next++}`;
     this.types[key] = type;
     try {
-      const { definitions, $schema, ...schema } = this.generator.getSchemaForSymbol(key, true) as JsonSchema;
+      const { definitions, $schema, ...schema } = this.quietly(() => this.generator.getSchemaForSymbol(key, true)) as JsonSchema;
       void $schema;
       return inlineDefinitions(schema, (definitions ?? {}) as Record<string, JsonSchema>);
     } finally {
       delete this.types[key];
+    }
+  }
+
+  // The generator reports some findings with console.warn/console.error. They are collected so the
+  // command decides where they go (and stdout stays clean for --print); the notes about initializers
+  // of inferred object literals (`{ status: 'ok' }`) say nothing useful and are dropped.
+  private quietly<T>(run: () => T): T {
+    const { warn, error } = console;
+    const note = (...parts: unknown[]) => {
+      const message = parts.map(String).join(' ');
+      if (!/^(unknown initializer|initializer is expression)/.test(message)) this.onNote(message);
+    };
+    console.warn = note;
+    console.error = note;
+    try {
+      return run();
+    } finally {
+      console.warn = warn;
+      console.error = error;
     }
   }
 
