@@ -282,7 +282,7 @@ describe('toolsmith schema', () => {
       writeFileSync(
         join(dir, 'src', 'ok.ts'),
         toolset(
-          `/**\n   * Says ok.\n   * @param name From JSDoc\n   */\n  ok(@Param('who', { description: 'From @Param' }) name: string) { return { status: 'ok', name }; }`,
+          `/**\n   * Says ok.\n   * @param name From JSDoc\n   */\n  ok(@Param('who', { description: 'From @Param' }) name: string, @Param('loud', { optional: true }) loud: boolean) { return { status: 'ok', name, loud }; }`,
         ).replace("import { Tool, Toolset }", "import { Param, Tool, Toolset }"),
       );
       const result = await run(['schema'], dir);
@@ -292,11 +292,12 @@ describe('toolsmith schema', () => {
       const ok = written.toolsets.BadTools.methods.ok;
       expect(ok.parameters).toEqual([
         { name: 'who', index: 0, schema: { type: 'string', description: 'From @Param' }, optional: false, description: 'From @Param' },
+        { name: 'loud', index: 1, schema: { type: 'boolean' }, optional: true },
       ]);
       expect(ok.outputSchema).toEqual({
         type: 'object',
-        properties: { status: { type: 'string' }, name: { type: 'string' } },
-        required: ['name', 'status'],
+        properties: { status: { type: 'string' }, name: { type: 'string' }, loud: { type: 'boolean' } },
+        required: ['loud', 'name', 'status'],
       });
     });
 

@@ -99,7 +99,7 @@ function describeMethod(
       name,
       index,
       schema,
-      optional: parameter.questionToken !== undefined || parameter.initializer !== undefined,
+      optional: parameter.questionToken !== undefined || parameter.initializer !== undefined || decorated.optional === true,
     };
     // As at runtime, an explicit `@Param('x', { description })` wins over the JSDoc tag.
     const paramDescription = decorated.description ?? jsDocParamDescription(parameter, name);
@@ -138,18 +138,27 @@ function isContextParameter(checker: ts.TypeChecker, parameter: ts.ParameterDecl
   return name === 'ToolContext' || name.endsWith('.ToolContext');
 }
 
-/** `@Param('name', { description })` as written with literals: the name is the argument's name at runtime too. */
-function paramDecoratorOptions(checker: ts.TypeChecker, parameter: ts.ParameterDeclaration): { name?: string; description?: string } {
+/** What `@Param('name', { description, optional, default })` says, as far as it is written with literals. */
+interface DecoratedParam {
+  /** The argument's name, at runtime too. */
+  name?: string;
+  description?: string;
+  /** `optional: true` or a `default`: the runtime makes the argument optional. */
+  optional?: boolean;
+}
+
+function paramDecoratorOptions(checker: ts.TypeChecker, parameter: ts.ParameterDeclaration): DecoratedParam {
   const decorator = findDecorator(checker, parameter, 'Param');
   if (!decorator || !ts.isCallExpression(decorator.expression)) return {};
   const [first, second] = decorator.expression.arguments;
-  const found: { name?: string; description?: string } = {};
+  const found: DecoratedParam = {};
   if (first && ts.isStringLiteralLike(first)) found.name = first.text;
   if (second && ts.isObjectLiteralExpression(second)) {
     for (const property of second.properties) {
-      if (ts.isPropertyAssignment(property) && property.name.getText() === 'description' && ts.isStringLiteralLike(property.initializer)) {
-        found.description = property.initializer.text;
-      }
+      if (!ts.isPropertyAssignment(property)) continue;
+      const key = property.name.getText();
+      if (key === 'description' && ts.isStringLiteralLike(property.initializer)) found.description = property.initializer.text;
+      if ((key === 'optional' && property.initializer.kind === ts.SyntaxKind.TrueKeyword) || key === 'default') found.optional = true;
     }
   }
   return found;
