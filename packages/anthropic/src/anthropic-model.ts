@@ -1,5 +1,5 @@
-import Anthropic, { APIConnectionError } from '@anthropic-ai/sdk';
-import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError, scopeAbortSignal } from '@toolsmith/core';
+import Anthropic from '@anthropic-ai/sdk';
+import { GenerateOptions, LlmRequest, LlmResponse, Model, callProvider } from '@toolsmith/core';
 import { assembleAnthropicStream } from './anthropic-stream';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 import { mapAnthropicError } from './map-anthropic-error';
@@ -53,34 +53,16 @@ export class AnthropicModel implements Model {
 
   /** Implements {@link Model.generate}. */
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
-    const { signal } = options;
     const params = this.toParams(request);
-    let streaming = false;
-    // The SDK never removes the listener it adds to the signal it gets; give it one that lives only as long as this call.
-    const scoped = scopeAbortSignal(signal);
-    try {
-      if (options.stream) {
-        const events = await this.client.messages.create({ ...params, stream: true }, { signal: scoped.signal });
-        streaming = true;
-        yield* assembleAnthropicStream(events);
-      } else {
-        const message = await this.client.messages.create({ ...params, stream: false }, { signal: scoped.signal });
-        yield mapAnthropicMessage(message);
-      }
-    } catch (error) {
-      // The SDK ends an aborted stream quietly, which would otherwise look like a cut connection.
-      if (signal?.aborted) throw new RunAbortedError(signal.reason);
-      // Once events flow, a dropped connection means a truncated answer, not an unreachable server.
-      if (streaming && error instanceof APIConnectionError) {
-        throw new ProviderError('PROVIDER_RESPONSE_INVALID', `Anthropic stream was cut off mid-way: ${error.message}`, {
-          provider: ANTHROPIC_PROVIDER,
-          cause: error,
-        });
-      }
-      throw mapAnthropicError(error);
-    } finally {
-      scoped.dispose();
-    }
+    yield* callProvider({
+      provider: ANTHROPIC_PROVIDER,
+      providerName: 'Anthropic',
+      signal: options.signal,
+      stream: options.stream ?? false,
+      request: async (signal) => mapAnthropicMessage(await this.client.messages.create({ ...params, stream: false }, { signal })),
+      openStream: async (signal) => assembleAnthropicStream(await this.client.messages.create({ ...params, stream: true }, { signal })),
+      mapError: mapAnthropicError,
+    });
   }
 
   private toParams(request: LlmRequest): Omit<Anthropic.MessageCreateParams, 'stream'> {

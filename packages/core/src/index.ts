@@ -144,6 +144,8 @@ export type { ScopedAbortSignal } from './adapter-kit/scoped-abort-signal';
 export { selectProviderTools } from './adapter-kit/select-provider-tools';
 export { SchemaRefError, inlineSchemaRefs } from './adapter-kit/schema-ref-inliner';
 export { argsFromJsonText, argsFromJsonValue } from './adapter-kit/function-call-args';
+export { callProvider } from './adapter-kit/provider-call';
+export type { ProviderCall } from './adapter-kit/provider-call';
 
 // ── Confirmation and long-running (issue 4) ───────────────────────────────────────────────────
 export { REQUEST_CONFIRMATION, isConfirmationRequest, originalCallFrom } from './confirmation/request-confirmation';

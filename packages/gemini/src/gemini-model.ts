@@ -1,6 +1,6 @@
 import { GoogleGenAI } from './google-genai';
 import type { GenerateContentConfig, GenerateContentParameters, GoogleGenAI as GoogleGenAIClient, HttpOptions } from '@google/genai' with { 'resolution-mode': 'import' };
-import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError, scopeAbortSignal } from '@toolsmith/core';
+import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, callProvider } from '@toolsmith/core';
 import { convertToGeminiContents } from './convert-to-gemini-contents';
 import { assembleGeminiStream } from './gemini-stream';
 import { mapGeminiError } from './map-gemini-error';
@@ -71,34 +71,18 @@ export class GeminiModel implements Model {
 
   /** Implements {@link Model.generate}. */
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
-    const { signal } = options;
     const parameters = this.toParameters(request);
-    // The SDK never removes the listener it adds to the signal it gets; give it one that lives only as long as this call.
-    const scoped = scopeAbortSignal(signal);
-    parameters.config = { ...parameters.config, abortSignal: scoped.signal };
-    let streaming = false;
-    try {
-      if (options.stream) {
-        const chunks = await this.client.models.generateContentStream(parameters);
-        streaming = true;
-        yield* assembleGeminiStream(chunks);
-      } else {
-        yield mapGeminiResponse(await this.client.models.generateContent(parameters));
-      }
-    } catch (error) {
-      if (signal?.aborted) throw new RunAbortedError(signal.reason);
-      // Once chunks flow, a failure that is not an API error means the answer was cut short.
-      const mapped = mapGeminiError(error);
-      if (streaming && ProviderError.isInstance(mapped) && mapped.code === 'PROVIDER_CONNECTION_FAILED') {
-        throw new ProviderError('PROVIDER_RESPONSE_INVALID', `Gemini stream was cut off mid-way: ${mapped.message}`, {
-          provider: GEMINI_PROVIDER,
-          cause: error,
-        });
-      }
-      throw mapped;
-    } finally {
-      scoped.dispose();
-    }
+    // The SDK takes its signal in the request's config.
+    const withSignal = (abortSignal: AbortSignal): GenerateContentParameters => ({ ...parameters, config: { ...parameters.config, abortSignal } });
+    yield* callProvider({
+      provider: GEMINI_PROVIDER,
+      providerName: 'Gemini',
+      signal: options.signal,
+      stream: options.stream ?? false,
+      request: async (signal) => mapGeminiResponse(await this.client.models.generateContent(withSignal(signal))),
+      openStream: async (signal) => assembleGeminiStream(await this.client.models.generateContentStream(withSignal(signal))),
+      mapError: mapGeminiError,
+    });
   }
 
   private toParameters(request: LlmRequest): GenerateContentParameters {

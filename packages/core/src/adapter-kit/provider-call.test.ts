@@ -1,0 +1,101 @@
+import { getEventListeners } from 'node:events';
+import { ProviderError } from '../errors/provider-errors';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { LlmResponse } from '../model/llm-response';
+import { ProviderCall, callProvider } from './provider-call';
+
+const final: LlmResponse = { content: { role: 'model', parts: [{ text: 'hi' }] }, turnComplete: true };
+const partial: LlmResponse = { content: { role: 'model', parts: [{ text: 'h' }] }, partial: true };
+
+function mapError(error: unknown): unknown {
+  return new ProviderError('PROVIDER_CONNECTION_FAILED', `Could not reach Acme: ${(error as Error).message}`, { provider: 'acme' });
+}
+
+function call(overrides: Partial<ProviderCall>): ProviderCall {
+  return {
+    provider: 'acme',
+    providerName: 'Acme',
+    stream: false,
+    request: async () => final,
+    openStream: async () => (async function* () {})(),
+    mapError,
+    ...overrides,
+  };
+}
+
+async function collect(responses: AsyncIterable<LlmResponse>): Promise<LlmResponse[]> {
+  const all: LlmResponse[] = [];
+  for await (const response of responses) all.push(response);
+  return all;
+}
+
+async function failure(responses: AsyncIterable<LlmResponse>): Promise<ToolsmithError> {
+  try {
+    await collect(responses);
+  } catch (error) {
+    return error as ToolsmithError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('callProvider', () => {
+  it('yields the one response of a plain request, and every response of a stream', async () => {
+    expect(await collect(callProvider(call({})))).toEqual([final]);
+    const streamed = call({ stream: true, openStream: async () => (async function* () { yield partial; yield final; })() });
+    expect(await collect(callProvider(streamed))).toEqual([partial, final]);
+  });
+
+  it('hands the SDK a per-call signal and leaves no listener on the caller signal', async () => {
+    const controller = new AbortController();
+    let seen: AbortSignal | undefined;
+    await collect(callProvider(call({ signal: controller.signal, request: async (signal) => ((seen = signal), final) })));
+    expect(seen).toBeDefined();
+    expect(seen).not.toBe(controller.signal);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('maps a failure before the stream starts through mapError, as is', async () => {
+    const error = await failure(callProvider(call({ stream: true, openStream: async () => { throw new Error('ECONNREFUSED'); } })));
+    expect(error.code).toBe('PROVIDER_CONNECTION_FAILED');
+    expect(error.message).toBe('Could not reach Acme: ECONNREFUSED');
+  });
+
+  it('reports a connection failure after the stream started as a truncated answer', async () => {
+    const cut = new Error('socket hang up');
+    const streamed = call({ stream: true, openStream: async () => (async function* () { yield partial; throw cut; })() });
+    const error = await failure(callProvider(streamed));
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect(error.code).toBe('PROVIDER_RESPONSE_INVALID');
+    expect(error.message).toBe('Acme stream was cut off mid-way: Could not reach Acme: socket hang up');
+    expect((error as ProviderError).provider).toBe('acme');
+    expect(error.cause).toBe(cut);
+  });
+
+  it('passes other mid-stream failures through mapError unchanged', async () => {
+    const badRequest = new ProviderError('BAD_REQUEST', 'no', { provider: 'acme' });
+    const streamed = call({
+      stream: true,
+      openStream: async () => (async function* () { yield partial; throw new Error('x'); })(),
+      mapError: () => badRequest,
+    });
+    expect(await failure(callProvider(streamed))).toBe(badRequest);
+  });
+
+  it('reports any failure after the caller aborted as RUN_ABORTED, with the reason', async () => {
+    const controller = new AbortController();
+    const streamed = call({
+      signal: controller.signal,
+      stream: true,
+      openStream: async (signal) =>
+        (async function* () {
+          yield partial;
+          controller.abort('user left');
+          expect(signal.aborted).toBe(true);
+          throw new Error('terminated');
+        })(),
+    });
+    const error = await failure(callProvider(streamed));
+    expect(error.code).toBe('RUN_ABORTED');
+    expect(error.cause).toBe('user left');
+  });
+});

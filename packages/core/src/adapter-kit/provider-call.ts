@@ -1,0 +1,66 @@
+import { ProviderError } from '../errors/provider-errors';
+import { RunAbortedError } from '../errors/run-aborted-error';
+import { LlmResponse } from '../model/llm-response';
+import { scopeAbortSignal } from './scoped-abort-signal';
+
+/** One model call through a provider SDK, as {@link callProvider} runs it. */
+export interface ProviderCall {
+  /** The provider id, e.g. `anthropic`, put on the errors it raises. */
+  provider: string;
+  /** The provider's name as users know it, for messages, e.g. `Anthropic`. */
+  providerName: string;
+  /** The caller's abort signal; the SDK gets a per-call signal derived from it. */
+  signal?: AbortSignal;
+  /** Whether to stream (`openStream`) or make one request (`request`). */
+  stream: boolean;
+  /** Sends the request and maps the provider's whole answer. */
+  request(signal: AbortSignal): Promise<LlmResponse>;
+  /** Sends the request and returns its stream, already mapped to partial responses and one `turnComplete`. */
+  openStream(signal: AbortSignal): Promise<AsyncIterable<LlmResponse>>;
+  /** Maps what the SDK threw to a Toolsmith error (usually a `ProviderError`). */
+  mapError(error: unknown): unknown;
+}
+
+/**
+ * Runs one model call the way every adapter must: the SDK gets a signal scoped to this call (SDKs never
+ * remove the listener they add), an aborted caller signal is reported as `RunAbortedError` whatever the
+ * SDK threw, other failures go through `mapError`, and a connection failure after the stream started is a
+ * truncated answer (`PROVIDER_RESPONSE_INVALID`), not an unreachable server.
+ *
+ * @example
+ * ```ts
+ * yield* callProvider({
+ *   provider: 'anthropic', providerName: 'Anthropic', signal: options.signal, stream: !!options.stream,
+ *   request: async (signal) => mapAnthropicMessage(await client.messages.create(params, { signal })),
+ *   openStream: async (signal) => assembleAnthropicStream(await client.messages.create({ ...params, stream: true }, { signal })),
+ *   mapError: mapAnthropicError,
+ * });
+ * ```
+ */
+export async function* callProvider(call: ProviderCall): AsyncGenerator<LlmResponse> {
+  const { signal } = call;
+  const scoped = scopeAbortSignal(signal);
+  let streaming = false;
+  try {
+    if (call.stream) {
+      const responses = await call.openStream(scoped.signal);
+      streaming = true;
+      yield* responses;
+    } else {
+      yield await call.request(scoped.signal);
+    }
+  } catch (error) {
+    // SDKs report an abort in their own ways (a quiet end, a connection error); the caller asked for it.
+    if (signal?.aborted) throw new RunAbortedError(signal.reason);
+    const mapped = call.mapError(error);
+    if (streaming && ProviderError.isInstance(mapped) && mapped.code === 'PROVIDER_CONNECTION_FAILED') {
+      throw new ProviderError('PROVIDER_RESPONSE_INVALID', `${call.providerName} stream was cut off mid-way: ${mapped.message}`, {
+        provider: call.provider,
+        cause: error,
+      });
+    }
+    throw mapped;
+  } finally {
+    scoped.dispose();
+  }
+}
