@@ -9,7 +9,7 @@ import { Session } from '../sessions/session';
 import { StatePrefix } from '../state/state';
 import { checkFunctionResponses } from '../confirmation/check-function-responses';
 import { checkNewMessage } from './check-new-message';
-import { refuseRacedAnswers } from './answer-race-guard';
+import { canRace, refuseRacedAnswers } from './answer-race-guard';
 import { errorEvent } from './error-event';
 import { NEVER_ABORTED } from './never-aborted';
 
@@ -57,7 +57,8 @@ export async function* runInvocation(services: InvocationServices, input: RunInv
       }
       const userEvent = Event.create({ invocationId: context.invocationId, author: 'user', content: input.newMessage });
       await store(context, userEvent);
-      const raced = await refuseRacedAnswers(context, userEvent);
+      // Only answers (function responses) can race; a plain message skips the check and its await.
+      const raced = canRace(userEvent) ? await refuseRacedAnswers(context, userEvent) : undefined;
       if (raced) {
         const refused = errorEvent(context, agent.name, raced);
         await store(context, refused);
@@ -77,12 +78,16 @@ export async function* runInvocation(services: InvocationServices, input: RunInv
   }
 }
 
-/** Moves `temp:` writes into the invocation (they are never stored), then appends the event. */
-async function store(context: InvocationContext, event: Event): Promise<void> {
-  for (const [key, value] of Object.entries(event.actions.stateDelta)) {
+/**
+ * Moves `temp:` writes into the invocation (they are never stored), then appends the event. Not an
+ * async function: it hands back the service's promise, so each stored event costs one await, not two.
+ */
+function store(context: InvocationContext, event: Event): Promise<Event> {
+  const delta = event.actions.stateDelta;
+  for (const key of Object.keys(delta)) {
     if (!key.startsWith(StatePrefix.TEMP)) continue;
-    if (value === null) delete context.tempState[key];
-    else context.tempState[key] = value;
+    if (delta[key] === null) delete context.tempState[key];
+    else context.tempState[key] = delta[key];
   }
-  await context.services.sessionService.appendEvent(context.session, event);
+  return context.services.sessionService.appendEvent(context.session, event);
 }
