@@ -111,4 +111,67 @@ describe('Container', () => {
     expect(() => new Container([{ provide: 'x' } as never])).toThrow('needs one of useValue, useClass or useFactory');
     expect(() => new Container([42 as never])).toThrow('A provider must be a class');
   });
+
+  describe('assertResolvable (static check, builds nothing)', () => {
+    it('passes a complete graph of classes, @Inject tokens and factory inject lists without building anything', () => {
+      let built = 0;
+      const container = new Container([
+        { provide: Clock, useFactory: () => (built++, new Clock()) },
+        { provide: 'API_KEY', useFactory: (clock: Clock) => `k${clock.now()}`, inject: [Clock] },
+      ]);
+      expect(() => container.assertResolvable(NeedsService)).not.toThrow();
+      expect(built).toBe(0);
+    });
+
+    it('throws MISSING_PROVIDER naming the chain and the fix, for a constructor dependency and for a factory\'s inject list', () => {
+      expect(() => new Container([{ provide: 'API_KEY', useValue: 'k' }]).assertResolvable(NeedsService)).toThrow(
+        'Cannot resolve Clock: no provider is registered for it (dependency chain: NeedsService -> Service -> Clock). ' +
+          'Fix: add it to the providers, e.g. { provide: Clock, useValue: ... } or useClass/useFactory.',
+      );
+      const viaFactory = new Container([Clock, { provide: 'API_KEY', useFactory: (url: string) => url, inject: ['VAULT_URL'] }]);
+      try {
+        viaFactory.assertResolvable(NeedsService);
+        throw new Error('expected a DependencyResolutionError');
+      } catch (error) {
+        expect((error as DependencyResolutionError).code).toBe('MISSING_PROVIDER');
+        expect((error as DependencyResolutionError).chain).toEqual(['NeedsService', 'Service', '"API_KEY"', '"VAULT_URL"']);
+      }
+    });
+
+    it('finds cycles and unknown parameter types too', () => {
+      const cyclic = new Container([
+        { provide: 'a', useFactory: (b: unknown) => ({ b }), inject: ['b'] },
+        { provide: 'b', useFactory: (a: unknown) => ({ a }), inject: ['a'] },
+      ]);
+      expect(() => cyclic.assertResolvable('a')).toThrow('its dependencies form a cycle ("a" -> "b" -> "a")');
+      interface Api {
+        get(): string;
+      }
+      @Toolset()
+      class UsesInterface {
+        constructor(readonly api: Api) {}
+      }
+      expect(() => new Container().assertResolvable(UsesInterface)).toThrow('the type of constructor parameter #1 is not known at runtime');
+    });
+
+    it('walks a shared dependency once (a diamond is no cycle)', () => {
+      @Toolset()
+      class Left {
+        constructor(readonly clock: Clock) {}
+      }
+      @Toolset()
+      class Right {
+        constructor(readonly clock: Clock) {}
+      }
+      @Toolset()
+      class Top {
+        constructor(
+          readonly left: Left,
+          readonly right: Right,
+        ) {}
+      }
+      expect(() => new Container([Clock]).assertResolvable(Top)).not.toThrow();
+      expect(() => new Container().assertResolvable(Top)).toThrow('dependency chain: Top -> Left -> Clock');
+    });
+  });
 });

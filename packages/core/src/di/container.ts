@@ -8,6 +8,8 @@ interface Registration {
   scope: ProviderScope;
   /** Builds the instance given the chain of tokens that led here (for error messages). */
   build(chain: readonly InjectionToken[]): unknown;
+  /** The tokens a build would ask for, without building anything (for {@link Container.assertResolvable}). */
+  dependencies(chain: readonly InjectionToken[]): readonly InjectionToken[];
 }
 
 /** Types that say nothing about what to inject: interfaces, unions and primitives all reflect as these. */
@@ -53,7 +55,7 @@ export class Container implements ContainerAdapter {
     let registration: Registration;
     if ('useValue' in provider) {
       const value = provider.useValue;
-      registration = { scope: 'singleton', build: () => value };
+      registration = { scope: 'singleton', build: () => value, dependencies: () => [] };
     } else if ('useClass' in provider) {
       registration = this.classRegistration(provider.useClass, provider.scope ?? 'singleton');
     } else if ('useFactory' in provider && typeof provider.useFactory === 'function') {
@@ -61,6 +63,7 @@ export class Container implements ContainerAdapter {
       registration = {
         scope: provider.scope ?? 'singleton',
         build: (chain) => this.withDependencies(chain, inject, (deps) => useFactory(...deps)),
+        dependencies: () => inject,
       };
     } else {
       throw new ToolsmithError(
@@ -93,6 +96,36 @@ export class Container implements ContainerAdapter {
     return this.get(token, []) as T | Promise<T>;
   }
 
+  /**
+   * Checks, without building anything, that `token` and everything it depends on can be resolved:
+   * each constructor's `design:paramtypes`/`@Inject` tokens and each factory's `inject` list must have a
+   * provider (or be a `@Toolset` class), and no chain may loop. Throws the {@link DependencyResolutionError}
+   * that resolving would throw later (`MISSING_PROVIDER`, `DEPENDENCY_CYCLE`, `UNKNOWN_DEPENDENCY_TYPE`),
+   * naming the chain and the fix. The `Runner` calls it at startup for every `@Toolset` class it is given.
+   *
+   * @example
+   * ```ts
+   * new Container([WeatherApi]).assertResolvable(WeatherTools); // throws if WeatherApi needs an unregistered token
+   * ```
+   */
+  assertResolvable(token: InjectionToken): void {
+    this.check(token, [], new Set());
+  }
+
+  private check(token: InjectionToken, chain: readonly InjectionToken[], resolvable: Set<InjectionToken>): void {
+    if (resolvable.has(token) || this.singletons.has(token)) return;
+    if (chain.includes(token)) {
+      const start = chain.indexOf(token);
+      throw DependencyResolutionError.cycle([...chain.slice(start), token].map(tokenName));
+    }
+    const registration = this.registrations.get(token) ?? (isToolsetClass(token) ? this.classRegistration(token as Class, 'singleton') : undefined);
+    if (!registration) throw DependencyResolutionError.missingProvider([...chain, token].map(tokenName));
+    const path = [...chain, token];
+    for (const dependency of registration.dependencies(path)) this.check(dependency, path, resolvable);
+    // Checked once: a token shared by many classes is not walked again.
+    resolvable.add(token);
+  }
+
   private get(token: InjectionToken, chain: readonly InjectionToken[]): unknown {
     if (this.singletons.has(token)) return this.singletons.get(token);
     if (chain.includes(token)) {
@@ -122,6 +155,7 @@ export class Container implements ContainerAdapter {
     return {
       scope,
       build: (chain) => this.withDependencies(chain, constructorDependencies(cls, chain), (deps) => new cls(...deps)),
+      dependencies: (chain) => constructorDependencies(cls, chain),
     };
   }
 

@@ -1,6 +1,9 @@
 import { LlmAgent } from '../agents/llm-agent';
 import { Param } from '../decorators/param.decorator';
 import { Container } from '../di/container';
+import { ContainerAdapter } from '../di/container-adapter';
+import { AgentTool } from '../builtins/agent-tool';
+import { DependencyResolutionError } from '../errors/dependency-resolution-error';
 import { ScriptedModel } from '../testing/scripted-model';
 import { Tool } from '../tools/tool';
 import { ToolContext } from '../tools/tool-context';
@@ -62,5 +65,33 @@ describe('Runner: decorated classes as tools', () => {
   it('fails at startup for a class without tools', () => {
     class Plain {}
     expect(() => new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model: new ScriptedModel([]), tools: [Plain] }) })).toThrow(/Plain/);
+  });
+
+  it('fails at startup, naming the chain and the fix, when a @Toolset dependency has no provider (also in an AgentTool\'s agent)', () => {
+    const model = new ScriptedModel([]);
+    const build = () => new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [WeatherTools] }) });
+    expect(build).toThrow(DependencyResolutionError);
+    expect(build).toThrow('Cannot resolve Forecasts: no provider is registered for it (dependency chain: WeatherTools -> Forecasts). Fix: add it to the providers');
+
+    const helper = new LlmAgent({ name: 'helper', model, tools: [WeatherTools] });
+    const viaAgentTool = () => new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [new AgentTool({ agent: helper })] }) });
+    expect(viaAgentTool).toThrow('dependency chain: WeatherTools -> Forecasts');
+    // A Container passed as `container` is checked the same way.
+    expect(() => new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [WeatherTools] }), container: new Container() })).toThrow(
+      'dependency chain: WeatherTools -> Forecasts',
+    );
+  });
+
+  it('leaves an external container alone at startup: it may provide the dependency later', async () => {
+    const inner = new Container();
+    const external: ContainerAdapter = {
+      resolve: (token, scope) => {
+        if (!inner.has(Forecasts)) inner.register({ provide: Forecasts, useValue: new Forecasts() }); // e.g. a request-scoped provider
+        return inner.resolve(token, scope);
+      },
+    };
+    const model = new ScriptedModel([{ calls: [{ name: 'weather_report', args: { city: 'Lima' } }] }, 'ok']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [WeatherTools] }), container: external });
+    expect((await collect(runner, 'x'))[1].functionResponses()[0].response).toEqual({ report: 'Sunny in Lima' });
   });
 });

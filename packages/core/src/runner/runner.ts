@@ -78,8 +78,15 @@ export class Runner {
     this.agent = options.agent;
     this.sessionService = options.sessionService ?? new InMemorySessionService();
     const container = options.container ?? new Container(options.providers ?? []);
+    // Toolsmith's container knows every provider up front; an external one may add them later (request scopes).
+    const ownContainer = container instanceof Container ? container : undefined;
     // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-    const tools = new ToolResolver((entry: Function | object) => createClassTools(entry, { container }));
+    const tools = new ToolResolver((entry: Function | object) => {
+      const created = createClassTools(entry, { container });
+      // Our own container knows every provider now: a missing one fails startup, not the tool's first call.
+      if (typeof entry === 'function') ownContainer?.assertResolvable(entry);
+      return created;
+    });
     this.services = {
       appName: options.appName,
       sessionService: this.sessionService,
