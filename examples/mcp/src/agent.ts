@@ -8,7 +8,8 @@ import { createWeatherAgent } from './weather-agent';
 async function main(argv: string[]): Promise<void> {
   const urlFlag = argv.indexOf('--url');
   const url = urlFlag === -1 ? undefined : argv[urlFlag + 1];
-  const question = argv.filter((_, i) => i !== urlFlag && i !== urlFlag + 1).join(' ') || 'What is the weather in Paris?';
+  const words = urlFlag === -1 ? argv : argv.filter((_, i) => i !== urlFlag && i !== urlFlag + 1);
+  const question = words.join(' ') || 'What is the weather in Paris?';
   const runner = createWeatherAgent({
     server: url ? { url } : { command: process.execPath, args: [join(__dirname, 'serve.js')], stderr: 'ignore' },
   });

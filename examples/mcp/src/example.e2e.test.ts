@@ -29,11 +29,11 @@ describe('examples/mcp: the agent uses the weather tools served over MCP', () =>
     expect(responses).toEqual([
       expect.objectContaining({ name: 'weather_getWeatherReport', response: expect.objectContaining({ status: 'success' }) }),
     ]);
-    expect(answer).toBe('The weather in Paris is sunny, 25 degrees Celsius.');
+    expect(answer).toBe('The current weather in Paris is sunny with a temperature of 25 degrees Celsius.');
   });
 
   it("passes the tool's own error message on for a city without data", async () => {
     const { answer } = await ask('And in Berlin?');
-    expect(answer).toBe("Sorry: Weather information for 'Berlin' is not available.");
+    expect(answer).toBe("Sorry, weather information for 'Berlin' is not available.");
   });
 });

@@ -1,9 +1,8 @@
+import { WeatherService, WeatherTools } from '@toolsmith/example-kit';
 import { McpServerHandle, serveMcp } from '@toolsmith/mcp';
-import { WeatherService } from './weather-service';
-import { WeatherTools } from './weather-tools';
 
 /**
- * Serves {@link WeatherTools} as an MCP server: over stdio (for clients that start it as a child
+ * Serves the weather-agent example's {@link WeatherTools} (from `@toolsmith/example-kit`) as an MCP server: over stdio (for clients that start it as a child
  * process, like Claude Desktop or McpToolset's `{ command }`), or over Streamable HTTP.
  */
 export function serveWeatherTools(transport: 'stdio' | { http: { port: number; host?: string } }): Promise<McpServerHandle> {

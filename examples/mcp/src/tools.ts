@@ -1,6 +1,6 @@
 // What `toolsmith mcp dist/tools.js` serves: the exported @Toolset classes, with `providers` for
-// their constructor dependencies.
-import { WeatherService } from './weather-service';
+// their constructor dependencies. The weather tools are the weather-agent example's, shared through the kit.
+import { WeatherService } from '@toolsmith/example-kit';
 
-export { WeatherTools } from './weather-tools';
+export { WeatherTools } from '@toolsmith/example-kit';
 export const providers = [WeatherService];

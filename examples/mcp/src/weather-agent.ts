@@ -1,6 +1,6 @@
 import { LlmAgent, Model, Runner } from '@toolsmith/core';
+import { createWeatherOfflineModel } from '@toolsmith/example-kit';
 import { McpToolset, McpToolsetOptions } from '@toolsmith/mcp';
-import { createOfflineModel } from './offline-model';
 
 /** Options of {@link createWeatherAgent}. */
 export interface WeatherAgentOptions {
@@ -19,7 +19,7 @@ export function createWeatherAgent(options: WeatherAgentOptions): Runner {
   const weather = new McpToolset({ transport: options.server, prefix: 'weather_', timeoutMs: 10_000 });
   const agent = new LlmAgent({
     name: 'weather_assistant',
-    model: options.model ?? createOfflineModel(),
+    model: options.model ?? createWeatherOfflineModel(),
     instruction: 'You answer questions about the weather. Use the weather tools; never guess.',
     tools: [weather],
   });

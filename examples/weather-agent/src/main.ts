@@ -1,10 +1,7 @@
 import 'reflect-metadata';
 import { InMemorySessionService, LlmAgent, Runner } from '@toolsmith/core';
-import { pickModel, printEvent } from '@toolsmith/example-kit';
-import { createOfflineModel } from './offline-model';
+import { WeatherService, WeatherTools, createWeatherOfflineModel, pickModel, printEvent } from '@toolsmith/example-kit';
 import { SentimentTools } from './sentiment-tools';
-import { WeatherService } from './weather-service';
-import { WeatherTools } from './weather-tools';
 
 /** What the demo says to the agent, in order. */
 export const DEMO_MESSAGES = [
@@ -22,7 +19,7 @@ export interface MainOptions {
 /** Runs the weather/sentiment agent over {@link DEMO_MESSAGES} and prints the conversation. */
 export async function main(options: MainOptions = {}): Promise<void> {
   const print = options.print ?? ((line: string) => console.log(line));
-  const picked = pickModel(options.env ?? process.env, createOfflineModel);
+  const picked = pickModel(options.env ?? process.env, createWeatherOfflineModel);
 
   const agent = new LlmAgent({
     name: 'weather_sentiment_agent',
