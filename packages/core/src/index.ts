@@ -164,6 +164,7 @@ export type { NotPendingReason } from './errors/function-response-not-pending-er
 export { InvalidConfirmationAnswerError } from './errors/invalid-confirmation-answer-error';
 export { InvalidFunctionResponseError } from './errors/invalid-function-response-error';
 export { MalformedConfirmationRequestError } from './errors/malformed-confirmation-request-error';
+export type { ConfirmationHint } from './tools/confirmation-hint';
 
 // ── Issue 6: build-time manifest (CLI owner adds here) ──────────────────────────────────────────
 export { ManifestError } from './errors/manifest-errors';

@@ -57,9 +57,7 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     if (context.toolConfirmation) {
       if (!context.toolConfirmation.confirmed) throw new ToolCallRejectedError(tool.name);
     } else if (tool.requireConfirmation !== undefined && tool.requireConfirmation !== false && (await needsConfirmation(tool, args, context))) {
-      context.requestConfirmation({
-        hint: `Please approve or reject the call to tool "${tool.name}".`,
-      });
+      context.requestConfirmation({ hint: await confirmationHint(tool, args, context) });
       return pendingConfirmation(call, tool.name);
     }
 
@@ -123,6 +121,13 @@ async function needsConfirmation(tool: BaseTool, args: Record<string, unknown>, 
   if (rule === undefined || rule === false) return false;
   if (rule === true) return true;
   return (await rule(args, context)) === true;
+}
+
+/** The tool author's hint (text or computed from the arguments); the generic question when there is none or it is empty. */
+async function confirmationHint(tool: BaseTool, args: Record<string, unknown>, context: ToolContext): Promise<string> {
+  const hint = tool.confirmationHint;
+  const text = typeof hint === 'function' ? await hint(args, context) : hint;
+  return typeof text === 'string' && text.trim() !== '' ? text : `Please approve or reject the call to tool "${tool.name}".`;
 }
 
 function succeeded(call: FunctionCall, response: Record<string, unknown>): ToolCallOutcome {

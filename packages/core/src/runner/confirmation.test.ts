@@ -13,6 +13,7 @@ import { ScriptedModel } from '../testing/scripted-model';
 import { Tool } from '../tools/tool';
 import { ToolContext } from '../tools/tool-context';
 import { Toolset } from '../tools/toolset';
+import { functionTool } from '../tools/function-tool';
 import { onlyRequest, send, shownResponses } from './__fixtures__/confirmation-fixtures';
 import { FnTool, user, weatherTool } from './__fixtures__/test-tools';
 import { Runner } from './runner';
@@ -309,6 +310,88 @@ describe('confirmation: parallel calls', () => {
       [{ error: { code: 'CONFIRMATION_PENDING', message: 'The call to tool "refund" did not run: it is still waiting for the user\'s confirmation.' } }],
       ['never mind'],
     ]);
+  });
+});
+
+describe('confirmation: the tool author\'s hint', () => {
+  @Toolset()
+  class HintedTools {
+    @Tool({
+      requireConfirmation: true,
+      confirmationHint: (args: { orderId: string; amount: number }, ctx: ToolContext) => `Refund ${args.amount} € on ${args.orderId} (asked by ${ctx.userId})?`,
+    })
+    refund(@Param('orderId') orderId: string, @Param('amount') amount: number) {
+      return { refunded: amount, orderId };
+    }
+
+    @Tool({ requireConfirmation: true, confirmationHint: 'Delete the whole archive?' })
+    purge() {
+      return { purged: true };
+    }
+
+    @Tool({ requireConfirmation: true, confirmationHint: async () => '' })
+    vague() {
+      return { done: true };
+    }
+  }
+
+  it('asks with the hint from @Tool({ confirmationHint }): computed from the validated arguments, fixed text, or the generic one when empty', async () => {
+    const model = new ScriptedModel([
+      {
+        calls: [
+          { id: 'a', name: 'refund', args: JSON.stringify({ orderId: 'A-7', amount: 80 }) },
+          { id: 'b', name: 'purge', args: {} },
+          { id: 'c', name: 'vague', args: {} },
+        ],
+      },
+    ]);
+    const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model, tools: [HintedTools] }) });
+
+    const events = await send(runner, user('refund, purge, something'));
+
+    const requests = confirmationRequests(events.at(-1)!);
+    expect(requests.map((r) => [r.originalFunctionCall.id, r.hint])).toEqual([
+      ['a', 'Refund 80 € on A-7 (asked by u1)?'],
+      ['b', 'Delete the whole archive?'],
+      ['c', 'Please approve or reject the call to tool "vague".'],
+    ]);
+    expect(events.at(-1)!.actions.requestedToolConfirmations!.a.hint).toBe('Refund 80 € on A-7 (asked by u1)?');
+
+    // The approved call sees the hint it was asked with.
+    const seen: Array<ToolConfirmation | undefined> = [];
+    const hinted = functionTool({
+      name: 'wipe',
+      description: 'Wipes a disk.',
+      parameters: { type: 'object', properties: { disk: { type: 'string' } }, required: ['disk'] },
+      requireConfirmation: true,
+      confirmationHint: (args: { disk: string }) => `Wipe ${args.disk}?`,
+      execute: (_args, ctx) => (seen.push(ctx.toolConfirmation), { wiped: true }),
+    });
+    const model2 = new ScriptedModel([{ calls: [{ id: 'w', name: 'wipe', args: { disk: 'sdb' } }] }, 'Wiped.']);
+    const runner2 = new Runner({ appName: 'ops', agent: new LlmAgent({ name: 'ops', model: model2, tools: [hinted] }) });
+    const paused = await send(runner2, user('wipe sdb'));
+    expect(confirmationRequests(paused.at(-1)!)[0].hint).toBe('Wipe sdb?');
+    const answered = await send(runner2, confirmationResponse(onlyRequest(paused), { confirmed: true }));
+    expect(seen).toEqual([{ confirmed: true, hint: 'Wipe sdb?' }]);
+    expect(answered.at(-1)!.text()).toBe('Wiped.');
+  });
+
+  it('turns a hint function that throws into the call\'s error response; nothing waits', async () => {
+    const broken = functionTool({
+      name: 'wipe',
+      description: 'Wipes a disk.',
+      requireConfirmation: true,
+      confirmationHint: () => {
+        throw new Error('no disk label');
+      },
+      execute: () => ({ wiped: true }),
+    });
+    const model = new ScriptedModel([{ calls: [{ id: 'w', name: 'wipe', args: {} }] }, 'Could not ask.']);
+    const runner = new Runner({ appName: 'ops', agent: new LlmAgent({ name: 'ops', model, tools: [broken] }) });
+    const events = await send(runner, user('wipe'));
+    expect(events[1].functionResponses()[0]).toEqual(expect.objectContaining({ id: 'w', isError: true, response: { error: expect.objectContaining({ code: 'TOOL_EXECUTION_FAILED' }) } }));
+    expect(events.flatMap((e) => confirmationRequests(e))).toEqual([]);
+    expect(events.at(-1)!.text()).toBe('Could not ask.');
   });
 });
 

@@ -16,7 +16,7 @@ import { answeringAgent } from './answering-agent';
 import { runInvocation } from './run-invocation';
 import { ToolResolver } from './tool-resolver';
 import { Container } from '../di/container';
-import { ContainerAdapter } from '../di/container-adapter';
+import { ContainerAdapter, InjectionToken } from '../di/container-adapter';
 import { Provider } from '../di/provider';
 import { createClassTools } from '../scanning/class-tools';
 
@@ -84,7 +84,7 @@ export class Runner {
     const tools = new ToolResolver((entry: Function | object) => {
       const created = createClassTools(entry, { container });
       // Our own container knows every provider now: a missing one fails startup, not the tool's first call.
-      if (typeof entry === 'function') ownContainer?.assertResolvable(entry);
+      if (typeof entry === 'function') ownContainer?.assertResolvable(entry as InjectionToken);
       return created;
     });
     this.services = {

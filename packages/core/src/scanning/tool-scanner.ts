@@ -10,6 +10,7 @@ import {
 import { getAjv } from '../internal/schema-validator';
 import { CTX_PARAM_METADATA, DESIGN_PARAMTYPES, PARAMS_METADATA, TOOLSET_METADATA } from '../metadata-keys';
 import { JsonSchema } from '../model/json-schema';
+import { ConfirmationHint } from '../tools/confirmation-hint';
 import { RequireConfirmation } from '../tools/require-confirmation';
 import { ToolContext } from '../tools/tool-context';
 import { ToolsetOptions } from '../tools/toolset';
@@ -32,6 +33,8 @@ export interface ToolDefinition {
   readonly responseSchema?: JsonSchema;
   readonly isLongRunning: boolean;
   readonly requireConfirmation?: RequireConfirmation;
+  /** From `@Tool({ confirmationHint })`. */
+  readonly confirmationHint?: ConfirmationHint;
   /** The decorated method's name. */
   readonly methodName: string;
   /** The class that declares the tools. */
@@ -113,6 +116,7 @@ export function scanClass(cls: Function, options?: ScanOptions): readonly Scanne
       binder: createParameterBinder(name, sources),
       ...(toolOptions.outputSchema || outputSchema ? { responseSchema: toolOptions.outputSchema ?? outputSchema } : {}),
       ...(toolOptions.requireConfirmation !== undefined ? { requireConfirmation: toolOptions.requireConfirmation } : {}),
+      ...(toolOptions.confirmationHint !== undefined ? { confirmationHint: toolOptions.confirmationHint } : {}),
     };
     tools.push(tool);
   }

@@ -1,6 +1,7 @@
 import { FunctionDeclaration } from '../model/function-declaration';
 import { JsonSchema } from '../model/json-schema';
 import { LlmRequest } from '../model/llm-request';
+import { ConfirmationHint } from './confirmation-hint';
 import { RequireConfirmation } from './require-confirmation';
 import { Tool } from './tool';
 import { ToolContext } from './tool-context';
@@ -23,6 +24,8 @@ export abstract class BaseTool implements Tool {
   readonly responseSchema?: JsonSchema;
   readonly isLongRunning: boolean = false;
   readonly requireConfirmation?: RequireConfirmation;
+  /** What the user is asked when {@link BaseTool.requireConfirmation} pauses a call; default: a generic question. */
+  readonly confirmationHint?: ConfirmationHint;
   private cachedDeclaration?: FunctionDeclaration;
 
   /** Runs the tool with validated arguments. Return a plain object, or any value to be wrapped as `{ result }`. */

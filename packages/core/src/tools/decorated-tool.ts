@@ -2,6 +2,7 @@ import { JsonSchema } from '../model/json-schema';
 import { runsClassValidator } from '../scanning/parameter-binder';
 import type { ScannedTool } from '../scanning/tool-scanner';
 import { BaseTool } from './base-tool';
+import { ConfirmationHint } from './confirmation-hint';
 import { RequireConfirmation } from './require-confirmation';
 import { ToolContext } from './tool-context';
 
@@ -19,6 +20,7 @@ export class DecoratedTool extends BaseTool {
   override readonly responseSchema?: JsonSchema;
   override readonly isLongRunning: boolean;
   override readonly requireConfirmation?: RequireConfirmation;
+  override readonly confirmationHint?: ConfirmationHint;
   /** Which class and method this tool calls. */
   readonly className: string;
   readonly methodName: string;
@@ -45,6 +47,7 @@ export class DecoratedTool extends BaseTool {
             await scanned.binder(args, context);
             return rule === true ? true : rule(args, context);
           };
+    this.confirmationHint = scanned.confirmationHint;
     this.className = scanned.className;
     this.methodName = scanned.methodName;
   }

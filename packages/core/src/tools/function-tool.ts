@@ -5,6 +5,7 @@ import { ParameterBinder, createParameterBinder } from '../scanning/parameter-bi
 import { checkExplicitSchema } from '../scanning/tool-scanner';
 import { assertToolName } from '../scanning/tool-name';
 import { BaseTool } from './base-tool';
+import { ConfirmationHint } from './confirmation-hint';
 import { RequireConfirmation } from './require-confirmation';
 import { ToolContext } from './tool-context';
 
@@ -25,6 +26,8 @@ export interface FunctionToolConfig<TArgs> {
   responseSchema?: JsonSchema;
   /** The call needs the user's approval before it runs. */
   requireConfirmation?: RequireConfirmation;
+  /** What the user is asked when `requireConfirmation` pauses a call; default: a generic question. */
+  confirmationHint?: ConfirmationHint;
   /** The call starts work that finishes later. */
   isLongRunning?: boolean;
 }
@@ -38,6 +41,7 @@ class FunctionTool<TArgs> extends BaseTool {
   override readonly responseSchema?: JsonSchema;
   override readonly isLongRunning: boolean;
   override readonly requireConfirmation?: RequireConfirmation;
+  override readonly confirmationHint?: ConfirmationHint;
   private readonly execute: (args: TArgs, context: ToolContext) => unknown;
   private readonly binder?: ParameterBinder;
 
@@ -51,6 +55,7 @@ class FunctionTool<TArgs> extends BaseTool {
     this.responseSchema = config.responseSchema;
     this.isLongRunning = config.isLongRunning === true;
     this.requireConfirmation = config.requireConfirmation;
+    this.confirmationHint = config.confirmationHint;
     const { parameters } = config;
     if (typeof parameters === 'function') {
       const dto = buildDtoSchema(parameters, site);

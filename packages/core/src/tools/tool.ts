@@ -1,5 +1,6 @@
 import { TOOL_METADATA } from '../metadata-keys';
 import { JsonSchema } from '../model/json-schema';
+import { ConfirmationHint } from './confirmation-hint';
 import { RequireConfirmation } from './require-confirmation';
 
 /** What users and toolsets see of a tool: read-only facts. The executor calls `BaseTool.run`. */
@@ -21,6 +22,12 @@ export interface ToolOptions {
   outputSchema?: JsonSchema;
   /** The call needs the user's approval before it runs. */
   requireConfirmation?: RequireConfirmation;
+  /**
+   * What the user is asked when `requireConfirmation` pauses a call: text, or a function of the
+   * validated arguments (e.g. `(args) => \`Refund ${args.amount} €?\``). Default: a generic question
+   * naming the tool.
+   */
+  confirmationHint?: ConfirmationHint;
   /** The call starts work that finishes later; see the long-running tools guide. */
   longRunning?: boolean;
 }

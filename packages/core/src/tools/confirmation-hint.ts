@@ -1,0 +1,10 @@
+import { ToolContext } from './tool-context';
+
+/**
+ * The text shown to the user when a call waits for approval (the request's `toolConfirmation.hint`):
+ * fixed text, or computed from the validated arguments and the context, e.g.
+ * `(args) => \`Refund ${args.amount} € to order ${args.orderId}?\``.
+ */
+export type ConfirmationHint =
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  string | ((args: any, context: ToolContext) => string | Promise<string>);
