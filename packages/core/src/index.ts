@@ -165,6 +165,7 @@ export { InvalidConfirmationAnswerError } from './errors/invalid-confirmation-an
 export { InvalidFunctionResponseError } from './errors/invalid-function-response-error';
 export { MalformedConfirmationRequestError } from './errors/malformed-confirmation-request-error';
 export type { ConfirmationHint } from './tools/confirmation-hint';
+export { AgentToolConfirmationError } from './errors/agent-tool-confirmation-error';
 
 // ── Issue 6: build-time manifest (CLI owner adds here) ──────────────────────────────────────────
 export { ManifestError } from './errors/manifest-errors';

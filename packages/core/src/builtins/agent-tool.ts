@@ -1,5 +1,8 @@
 import { BaseAgent } from '../agents/base-agent';
+import { AgentToolConfirmationError } from '../errors/agent-tool-confirmation-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
+import { confirmationRequests } from '../confirmation/confirmation-requests';
+import { Event } from '../events/event';
 import { JsonSchema } from '../model/json-schema';
 import { invocationOf } from '../runner/invocation-registry';
 import { runInvocation } from '../runner/run-invocation';
@@ -28,7 +31,9 @@ const DEFAULT_INPUT: JsonSchema = {
 /**
  * Runs an agent as a tool: the calling agent keeps the conversation and gets the agent's final text
  * as the result (`{ result: text }`). The agent runs in a fresh session that starts with the caller's
- * state (without `temp:` keys); its state changes are written back to the caller's state.
+ * state (without `temp:` keys); its state changes are written back to the caller's state. A call of
+ * the agent that needs the user's confirmation cannot be relayed from there: the `AgentTool` call then
+ * fails with {@link AgentToolConfirmationError} (`AGENT_TOOL_CONFIRMATION_UNSUPPORTED`).
  *
  * @example
  * ```ts
@@ -72,10 +77,18 @@ export class AgentTool extends BaseTool {
       for (const [key, value] of Object.entries(event.actions.stateDelta)) {
         if (!key.startsWith(StatePrefix.TEMP)) context.state.set(key, value);
       }
+      // The inner session ends with this call, so nothing could answer the request or resume the agent.
+      const waiting = event.actions.requestedToolConfirmations;
+      if (waiting && Object.keys(waiting).length > 0) throw new AgentToolConfirmationError(this.agent.name, waitingToolNames(event));
       const eventText = event.text();
       if (eventText && !event.partial) answer = eventText;
     }
     if (this.skipSummarization) context.actions.skipSummarization = true;
     return answer;
   }
+}
+
+/** The tools whose calls wait in a confirmation request event, in call order. */
+function waitingToolNames(event: Event): string[] {
+  return [...new Set(confirmationRequests(event).map((request) => request.originalFunctionCall.name))];
 }

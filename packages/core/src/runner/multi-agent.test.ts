@@ -5,6 +5,8 @@ import { AgentTool } from '../builtins/agent-tool';
 import { exitLoop } from '../builtins/exit-loop';
 import { TRANSFER_TO_AGENT } from '../builtins/transfer-to-agent';
 import { AgentConfigError } from '../errors/agent-config-error';
+import { confirmationRequests } from '../confirmation/confirmation-requests';
+import { findPendingCalls } from '../confirmation/pending-calls';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { ScriptedModel } from '../testing/scripted-model';
 import { FnTool, collect } from './__fixtures__/test-tools';
@@ -130,6 +132,30 @@ describe('Runner: multi-agent', () => {
     expect(helperModel.requests[0].contents[0].parts[0].text).toBe('{"a":3,"b":4}');
     expect(events.at(-1)!.functionResponses()[0].response).toEqual({ result: '7' });
     expect(mainModel.callCount).toBe(1);
+  });
+
+  it('fails an AgentTool call whose agent needs the user\'s confirmation: typed error to the caller\'s model, nothing runs, nothing left pending', async () => {
+    const wiped: string[] = [];
+    const wipe = new FnTool('wipe', (args) => (wiped.push(String(args.disk)), { wiped: true }), { requireConfirmation: true });
+    const note = new FnTool('note', (_a, ctx) => (ctx.state.set('noted', true), { ok: true }));
+    const helperModel = new ScriptedModel([{ calls: [{ id: 'n', name: 'note' }, { id: 'w', name: 'wipe', args: { disk: 'sdb' } }] }, 'never reached']);
+    const helper = new LlmAgent({ name: 'janitor', description: 'Cleans disks.', model: helperModel, tools: [note, wipe] });
+    const mainModel = new ScriptedModel([{ calls: [{ id: 'j', name: 'janitor', args: { request: 'wipe sdb' } }] }, 'The janitor needs an approval I cannot relay.']);
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'main', model: mainModel, tools: [new AgentTool({ agent: helper })] }), sessionService });
+
+    const events = await collect(runner, 'clean up');
+
+    expect(wiped).toEqual([]);
+    const response = events[1].functionResponses()[0];
+    expect(response).toMatchObject({ id: 'j', isError: true, response: { error: { code: 'AGENT_TOOL_CONFIRMATION_UNSUPPORTED', details: { agent: 'janitor', tools: ['wipe'] } } } });
+    expect((response.response.error as { message: string }).message).toContain('Agent "janitor" needs the user\'s confirmation to call "wipe"');
+    expect(events.flatMap((e) => confirmationRequests(e))).toEqual([]);
+    expect(events.at(-1)!.text()).toBe('The janitor needs an approval I cannot relay.');
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+    expect(findPendingCalls(session!.events).confirmations.size).toBe(0);
+    expect(session!.state.noted).toBe(true); // what the inner agent did before the pause is kept
+    expect(helperModel.callCount).toBe(1);
   });
 
   it('checks the tools of an AgentTool\'s agent when the Runner is built', () => {
