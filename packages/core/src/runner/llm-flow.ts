@@ -15,7 +15,7 @@ import { errorEvent } from './error-event';
 import { handleFunctionCalls } from './function-call-handler';
 import { confirmationPause } from './confirmation-pause';
 import { buildRequest } from './request-builder';
-import { resumeConfirmedCalls } from './resume-confirmed-calls';
+import { answersConfirmations, resumeConfirmedCalls } from './resume-confirmed-calls';
 import { OfferedTools } from './tool-resolver';
 
 /**
@@ -25,10 +25,15 @@ import { OfferedTools } from './tool-resolver';
  * continues the invocation) or `maxLlmCalls`.
  */
 export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
-  const resumed = await resumeConfirmedCalls(agent, context);
+  // Most messages answer no confirmation: skip the resume step (and its await) for them.
+  const resumed = answersConfirmations(context) ? await resumeConfirmedCalls(agent, context) : undefined;
   if (resumed) {
     yield resumed.event;
-    if (resumed.stillWaiting || !(yield* continueAfter(agent, context, resumed.event))) return;
+    if (resumed.stillWaiting) return;
+    if (!callsModelAgain(context, resumed.event)) {
+      yield* endAfter(agent, context, resumed.event);
+      return;
+    }
   }
   for (;;) {
     if (context.signal.aborted) {
@@ -39,7 +44,8 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
       yield errorEvent(context, agent.name, new MaxLlmCallsExceededError(agent.name, agent.maxLlmCalls));
       return;
     }
-    const offered = await context.services.tools.offered(agent, () => context.readonlyContext());
+    // Agents without toolsets offer the same tools every time; only toolsets need the await.
+    const offered = context.services.tools.staticOffered(agent) ?? (await context.services.tools.offered(agent, () => context.readonlyContext()));
     const modelEvent = yield* callModel(agent, context, offered);
     if (!modelEvent) return;
     const calls = modelEvent.functionCalls();
@@ -48,31 +54,40 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
     const responseEvent = await handleFunctionCalls({ agent, context, calls, offered });
     const pause = confirmationPause({ agent, context, calls, responseEvent });
     for (const event of pause.events) yield event;
-    if (pause.paused || !(yield* continueAfter(agent, context, responseEvent))) return;
+    if (pause.paused) return;
+    if (!callsModelAgain(context, responseEvent)) {
+      yield* endAfter(agent, context, responseEvent);
+      return;
+    }
   }
 }
 
 /**
- * After a step's function responses: ends the loop (returns false) on abort, transfer (the target
- * agent runs), `skipSummarization`, `escalate` or a long-running call; otherwise the model is called again.
+ * After a step's function responses, the loop ends on abort, transfer (the target agent runs),
+ * `skipSummarization`, `escalate` or a long-running call; otherwise the model is called again.
+ * Decided synchronously: the usual step goes on without an extra generator layer.
  */
-async function* continueAfter(agent: LlmAgent, context: InvocationContext, responseEvent: Event): AsyncGenerator<Event, boolean, undefined> {
+function callsModelAgain(context: InvocationContext, responseEvent: Event): boolean {
+  const actions = responseEvent.actions;
+  if (context.signal.aborted || actions.transferToAgent) return false;
+  return !(actions.skipSummarization || actions.escalate || responseEvent.longRunningToolIds?.length);
+}
+
+/** The events that end the loop when {@link callsModelAgain} says no: the abort error, or the transfer target's run. */
+async function* endAfter(agent: LlmAgent, context: InvocationContext, responseEvent: Event): AsyncGenerator<Event, void, undefined> {
   if (context.signal.aborted) {
     yield errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
-    return false;
+    return;
   }
-  const actions = responseEvent.actions;
-  if (actions.transferToAgent) {
-    const target = context.agent.rootAgent.findAgent(actions.transferToAgent);
-    if (!target) {
-      const names = context.agent.rootAgent.allAgents().map((a) => a.name);
-      yield errorEvent(context, agent.name, new AgentNotFoundError(actions.transferToAgent, names));
-      return false;
-    }
-    yield* target.runAsync(context.forAgent(target));
-    return false;
+  const transferTo = responseEvent.actions.transferToAgent;
+  if (!transferTo) return;
+  const target = context.agent.rootAgent.findAgent(transferTo);
+  if (!target) {
+    const names = context.agent.rootAgent.allAgents().map((a) => a.name);
+    yield errorEvent(context, agent.name, new AgentNotFoundError(transferTo, names));
+    return;
   }
-  return !(actions.skipSummarization || actions.escalate || responseEvent.longRunningToolIds?.length);
+  yield* target.runAsync(context.forAgent(target));
 }
 
 /**
@@ -80,7 +95,8 @@ async function* continueAfter(agent: LlmAgent, context: InvocationContext, respo
  * model event, which it returns; returns `undefined` after yielding an error event.
  */
 async function* callModel(agent: LlmAgent, context: InvocationContext, offered: OfferedTools): AsyncGenerator<Event, Event | undefined, undefined> {
-  const request = await buildRequest(agent, context, offered);
+  const built = buildRequest(agent, context, offered);
+  const request = built instanceof Promise ? await built : built;
   const chain = modelCallbackChain(context.services.plugins, agent.callbacks);
   const actions = createEventActions();
   // Built on first use: most turns have no model callbacks, and the state snapshot is not free.

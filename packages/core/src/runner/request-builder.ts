@@ -11,17 +11,28 @@ import { createEventActions } from '../state/event-actions';
  * Builds the request for one model call: instruction, conversation, the declarations of the tools
  * offered now, then each tool's `processRequest` hook. The declaration array is copied (hooks and
  * callbacks may edit it) but the declarations themselves are the tools' cached objects.
+ *
+ * Returns the request itself when no step is asynchronous (a fixed instruction, no hooks), which is
+ * the usual case: the model call then starts without waiting a microtask for it.
  */
-export async function buildRequest(agent: LlmAgent, context: InvocationContext, offered: OfferedTools): Promise<LlmRequest> {
-  const request: LlmRequest = {
-    contents: buildContents(context.session.events, agent.name, context.branch),
-    tools: offered.declarations.slice(),
-  };
-  const instruction = typeof agent.instruction === 'function' ? await agent.instruction(context.readonlyContext()) : agent.instruction;
+export function buildRequest(agent: LlmAgent, context: InvocationContext, offered: OfferedTools): LlmRequest | Promise<LlmRequest> {
+  if (typeof agent.instruction === 'function' || offered.processors.length > 0) return buildRequestAsync(agent, context, offered);
+  return assemble(agent, offered, buildContents(context.session.events, agent.name, context.branch), agent.instruction);
+}
+
+function assemble(agent: LlmAgent, offered: OfferedTools, contents: LlmRequest['contents'], instruction: string | undefined): LlmRequest {
+  const request: LlmRequest = { contents, tools: offered.declarations.slice() };
   if (instruction) request.systemInstruction = instruction;
   if (offered.providerTools.length > 0) request.providerTools = offered.providerTools.slice();
   if (agent.toolChoice) request.toolChoice = agent.toolChoice;
   if (agent.generationConfig) request.config = { ...agent.generationConfig };
+  return request;
+}
+
+async function buildRequestAsync(agent: LlmAgent, context: InvocationContext, offered: OfferedTools): Promise<LlmRequest> {
+  const contents = buildContents(context.session.events, agent.name, context.branch);
+  const instruction = typeof agent.instruction === 'function' ? await agent.instruction(context.readonlyContext()) : agent.instruction;
+  const request = assemble(agent, offered, contents, instruction);
   if (offered.processors.length > 0) {
     // Hooks get a context with their own throwaway actions: editing a request is not a state change.
     const actions = createEventActions();

@@ -54,6 +54,11 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   return { event, stillWaiting };
 }
 
+/** True when the user's message answers confirmation requests: only then can {@link resumeConfirmedCalls} run anything. */
+export function answersConfirmations(context: InvocationContext): boolean {
+  return context.userContent?.parts.some((part) => part.functionResponse?.name === REQUEST_CONFIRMATION) ?? false;
+}
+
 /** Request id → the answer's response object, for the confirmation answers in the user's message. */
 function confirmationAnswers(context: InvocationContext): Map<string, Record<string, unknown>> {
   const answers = new Map<string, Record<string, unknown>>();

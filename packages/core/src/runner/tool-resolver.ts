@@ -82,6 +82,11 @@ export class ToolResolver {
     return result;
   }
 
+  /** The tools `agent` offers on every request, when it has no toolset; else `undefined` (use {@link ToolResolver.offered}). */
+  staticOffered(agent: LlmAgent): OfferedTools | undefined {
+    return this.prepare(agent).staticOffered;
+  }
+
   /** The tools offered to `agent` for this request (toolsets are asked each time, with the context `context()` makes). */
   async offered(agent: LlmAgent, context: () => ReadonlyContext): Promise<OfferedTools> {
     const prepared = this.prepare(agent);
