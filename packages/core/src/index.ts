@@ -146,6 +146,7 @@ export { SchemaRefError, inlineSchemaRefs } from './adapter-kit/schema-ref-inlin
 export { argsFromJsonText, argsFromJsonValue } from './adapter-kit/function-call-args';
 export { callProvider } from './adapter-kit/provider-call';
 export type { ProviderCall } from './adapter-kit/provider-call';
+export { schemaProblems } from './adapter-kit/schema-problems';
 
 // ── Confirmation and long-running (issue 4) ───────────────────────────────────────────────────
 export { REQUEST_CONFIRMATION, isConfirmationRequest, originalCallFrom } from './confirmation/request-confirmation';

@@ -7,8 +7,10 @@ import {
   Tool as McpToolInfo,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
+  ArtifactService,
   BaseTool,
   FunctionResponse,
+  MemoryService,
   ReadonlyContext,
   ToolConfirmation,
   ToolContext,
@@ -36,6 +38,10 @@ export interface McpToolServerOptions {
   progressIntervalMs: number;
   /** How long to wait for the user's answer to a confirmation (elicitation). */
   confirmationTimeoutMs: number;
+  /** Handed to every tool context, for `ctx.searchMemory`. */
+  memoryService?: MemoryService;
+  /** Handed to every tool context, for `ctx.saveArtifact` and friends. */
+  artifactService?: ArtifactService;
 }
 
 /**
@@ -91,6 +97,8 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         actions,
         signal: extra.signal,
         toolConfirmation,
+        memoryService: options.memoryService,
+        artifactService: options.artifactService,
       });
       if (progress) attachProgressSender(context, progress.report);
       const outcome = await executeToolCall({ call, tool, availableToolNames: () => tools.map((t) => t.name), context });

@@ -3,9 +3,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryArtifactService, InMemoryMemoryService } from '@toolsmith/core';
 import { McpServerHandle, serveMcp } from './serve-mcp';
 import { ForecastApi, ForecastTools } from './__fixtures__/forecast-tools';
 import { createServedTestTools } from './__fixtures__/served-tools';
+import { createServiceTools } from './__fixtures__/service-tools';
 import { sourceProcessArgs } from './__fixtures__/source-process';
 
 
@@ -215,5 +217,55 @@ describe('serveMcp with a toolset that fails', () => {
       await client.close();
       await server.close();
     }
+  });
+});
+
+describe('serveMcp with memory and artifact services', () => {
+  async function withServer(options: Partial<Parameters<typeof serveMcp>[0]>, body: (client: Client, sessionId: string) => Promise<void>) {
+    const server = await serveMcp({ tools: createServiceTools(), transport: { http: { port: 0 } }, name: 'notes', ...options });
+    const client = new Client({ name: 'services', version: '1.0.0' });
+    try {
+      const transport = new StreamableHTTPClientTransport(server.url!);
+      await client.connect(transport);
+      await body(client, transport.sessionId!);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  }
+
+  it('gives tools the artifact service, keyed by app, user and MCP session', async () => {
+    const artifactService = new InMemoryArtifactService();
+    await withServer({ artifactService }, async (client, sessionId) => {
+      expect((await call(client, 'save_note', { filename: 'todo.txt', text: 'buy milk' })).structuredContent).toEqual({ version: 0, files: ['todo.txt'] });
+      expect((await call(client, 'save_note', { filename: 'todo.txt', text: 'buy tea' })).structuredContent).toMatchObject({ version: 1 });
+      expect((await call(client, 'read_note', { filename: 'todo.txt' })).structuredContent).toEqual({ text: 'buy tea' });
+      const location = { appName: 'notes', userId: 'mcp', sessionId, filename: 'todo.txt' };
+      expect(await artifactService.listVersions(location)).toEqual([0, 1]);
+      expect(await artifactService.loadArtifact({ ...location, version: 0 })).toEqual({ text: 'buy milk' });
+    });
+  });
+
+  it("gives tools the memory service, searched for the app's user", async () => {
+    const memoryService = new InMemoryMemoryService();
+    await memoryService.addSessionToMemory({
+      appName: 'notes',
+      userId: 'mcp',
+      id: 'earlier',
+      events: [{ author: 'user', content: { role: 'user', parts: [{ text: 'I drink green tea' }] }, timestamp: 1 }],
+    });
+    await withServer({ memoryService }, async (client) => {
+      expect((await call(client, 'recall', { query: 'tea' })).structuredContent).toEqual({ texts: ['I drink green tea'] });
+    });
+  });
+
+  it('answers SERVICE_NOT_CONFIGURED when the service was not given', async () => {
+    await withServer({}, async (client) => {
+      const saved = await call(client, 'save_note', { filename: 'a.txt', text: 'x' });
+      expect(saved.isError).toBe(true);
+      expect(errorCodeOf(saved)).toBe('SERVICE_NOT_CONFIGURED');
+      expect((saved.content[0] as { text: string }).text).toContain('No artifactService is configured');
+      expect(errorCodeOf(await call(client, 'recall', { query: 'tea' }))).toBe('SERVICE_NOT_CONFIGURED');
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { Provider, isToolset } from '@toolsmith/core';
+import { ArtifactService, MemoryService, Provider, isToolset } from '@toolsmith/core';
 import { McpSessionState } from './mcp-session-state';
 import { createMcpToolServer } from './mcp-tool-server';
 import { ServedTools, resolveServedTools } from './resolve-served-tools';
@@ -33,6 +33,10 @@ export interface ServeMcpOptions {
   progressIntervalMs?: number;
   /** How long to wait for the user's answer to a confirmation. Default 10 minutes. */
   confirmationTimeoutMs?: number;
+  /** What `ctx.searchMemory` searches (as the runner's `memoryService`); without it the call fails with `SERVICE_NOT_CONFIGURED`. */
+  memoryService?: MemoryService;
+  /** Where `ctx.saveArtifact` / `loadArtifact` / `listArtifacts` keep files, per app (`name`), user and MCP session; without it they fail with `SERVICE_NOT_CONFIGURED`. */
+  artifactService?: ArtifactService;
 }
 
 /** A running MCP server started by {@link serveMcp}. */
@@ -73,6 +77,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandl
       state,
       progressIntervalMs: options.progressIntervalMs ?? 5000,
       confirmationTimeoutMs: options.confirmationTimeoutMs ?? 600_000,
+      memoryService: options.memoryService,
+      artifactService: options.artifactService,
     });
   const closeToolsets = async () => {
     await Promise.all(options.tools.filter(isToolset).map((toolset) => toolset.close?.()));
