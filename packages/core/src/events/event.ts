@@ -1,4 +1,4 @@
-import { Content, FunctionCall, FunctionResponse } from '../model/content';
+import { Content, FunctionCall, FunctionResponse, Part } from '../model/content';
 import { FinishReason } from '../model/finish-reason';
 import { Usage } from '../model/llm-response';
 import { EventActions, createEventActions } from '../state/event-actions';
@@ -30,6 +30,8 @@ export interface EventData {
   /** Milliseconds since the epoch. */
   timestamp: number;
 }
+
+const NO_PARTS: readonly Part[] = [];
 
 /** What {@link Event.create} needs; the rest gets defaults. */
 export type EventInit = Omit<EventData, 'id' | 'actions' | 'timestamp'> & Partial<Pick<EventData, 'id' | 'actions' | 'timestamp'>>;
@@ -116,7 +118,9 @@ export class Event implements EventData {
   isFinalResponse(): boolean {
     if (this.partial) return false;
     if (this.actions.skipSummarization || (this.longRunningToolIds?.length ?? 0) > 0) return true;
-    return this.functionCalls().length === 0 && this.functionResponses().length === 0;
+    // Asked of every event a client reads: look at the parts without building the call and response lists.
+    for (const part of this.content?.parts ?? NO_PARTS) if (part.functionCall || part.functionResponse) return false;
+    return true;
   }
 
   /** The plain-JSON form (no methods, no undefined fields). */

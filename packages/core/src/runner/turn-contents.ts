@@ -30,6 +30,11 @@ export function mergeTurnResponses(contents: readonly Content[], events: readonl
     out.push(content);
     const calls = content.role === 'model' ? content.parts.flatMap((p) => (p.functionCall ? [p.functionCall] : [])) : [];
     if (calls.length === 0) continue;
+    // The usual history (one content answering every call, in order, then the model's next turn) is kept as it is.
+    if (answersEveryCallInOrder(contents[index], calls) && (index + 1 === contents.length || contents[index + 1].role === 'model')) {
+      out.push(contents[index++]);
+      continue;
+    }
     const ids = new Set(calls.map((call) => call.id));
     const responses = new Map<string, FunctionResponse>();
     const gathered: Content[] = [];
@@ -76,6 +81,16 @@ function waitingResponse(call: FunctionCall): FunctionResponse {
     },
     isError: true,
   };
+}
+
+/** True when `content` is exactly one function response per call, in call order, and no two calls share an id. */
+function answersEveryCallInOrder(content: Content | undefined, calls: readonly FunctionCall[]): boolean {
+  if (!content || content.role === 'model' || content.parts.length !== calls.length) return false;
+  for (let i = 0; i < calls.length; i++) {
+    if (content.parts[i].functionResponse?.id !== calls[i].id) return false;
+    for (let j = 0; j < i; j++) if (calls[j].id === calls[i].id) return false;
+  }
+  return true;
 }
 
 function sameParts(a: readonly Part[], b: readonly Part[]): boolean {
