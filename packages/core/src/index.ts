@@ -167,6 +167,7 @@ export { InvalidFunctionResponseError } from './errors/invalid-function-response
 export { MalformedConfirmationRequestError } from './errors/malformed-confirmation-request-error';
 export type { ConfirmationHint } from './tools/confirmation-hint';
 export { AgentToolConfirmationError } from './errors/agent-tool-confirmation-error';
+export type { WorkflowPosition } from './state/event-actions';
 
 // ── Issue 6: build-time manifest (CLI owner adds here) ──────────────────────────────────────────
 export { ManifestError } from './errors/manifest-errors';

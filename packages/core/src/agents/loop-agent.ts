@@ -2,6 +2,7 @@ import { Event } from '../events/event';
 import { BaseAgent, BaseAgentOptions } from './base-agent';
 import { InvocationContext } from './invocation-context';
 import { endsWorkflow } from './sequential-agent';
+import { pauseStillOpen, recordWorkflowPosition, workflowResume } from './workflow-resume';
 
 /** Options of {@link LoopAgent}. */
 export interface LoopAgentOptions extends BaseAgentOptions {
@@ -11,7 +12,8 @@ export interface LoopAgentOptions extends BaseAgentOptions {
 
 /**
  * Runs its sub-agents in order, round after round, until one escalates (`actions.escalate`, as the
- * `exitLoop` tool does), an error or pause occurs, or `maxIterations` rounds are done.
+ * `exitLoop` tool does), an error or pause occurs, or `maxIterations` rounds are done. When the user
+ * answers a confirmation that paused it, it resumes in the round and sub-agent where it stood.
  *
  * @example
  * ```ts
@@ -27,15 +29,21 @@ export class LoopAgent extends BaseAgent {
   }
 
   async *runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    for (let round = 0; this.maxIterations === undefined || round < this.maxIterations; round++) {
-      for (const agent of this.subAgents) {
+    // After a confirmation answer: continue the round and sub-agent that paused; rounds count over the whole conversation.
+    let resume = workflowResume(this, context);
+    for (let round = resume?.round ?? 0; this.maxIterations === undefined || round < this.maxIterations; round++) {
+      for (let index = resume?.index ?? 0; index < this.subAgents.length; index++) {
+        const agent = this.subAgents[index];
         let stop = false;
         for await (const event of agent.runAsync(context.forAgent(agent))) {
+          recordWorkflowPosition(event, this, { subAgent: agent.name, round });
           yield event;
           if (endsWorkflow(event)) stop = true;
         }
         if (stop || context.signal.aborted) return;
+        if (resume && index === resume.index && pauseStillOpen(context, resume)) return;
       }
+      resume = undefined;
       if (this.subAgents.length === 0) return;
     }
   }

@@ -1,21 +1,27 @@
 import { Event } from '../events/event';
 import { BaseAgent } from './base-agent';
 import { InvocationContext } from './invocation-context';
+import { pauseStillOpen, recordWorkflowPosition, workflowResume } from './workflow-resume';
 
 /**
  * Runs its sub-agents one after the other in the same invocation. Stops early when an event escalates
  * (so an `exitLoop` inside a pipeline inside a {@link LoopAgent} ends the loop at once) or when a
- * sub-agent pauses the invocation.
+ * sub-agent pauses the invocation. When the user answers a confirmation that paused it, it resumes
+ * where it stood: the paused sub-agent finishes its turn, then the following ones run.
  */
 export class SequentialAgent extends BaseAgent {
   async *runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    for (const agent of this.subAgents) {
+    const resume = workflowResume(this, context);
+    for (let index = resume?.index ?? 0; index < this.subAgents.length; index++) {
+      const agent = this.subAgents[index];
       let stop = false;
       for await (const event of agent.runAsync(context.forAgent(agent))) {
+        recordWorkflowPosition(event, this, { subAgent: agent.name });
         yield event;
         if (endsWorkflow(event)) stop = true;
       }
       if (stop || context.signal.aborted) return;
+      if (resume && index === resume.index && pauseStillOpen(context, resume)) return;
     }
   }
 }

@@ -1,5 +1,7 @@
 import type { BaseAgent } from '../agents/base-agent';
 import { LlmAgent } from '../agents/llm-agent';
+import { LoopAgent } from '../agents/loop-agent';
+import { SequentialAgent } from '../agents/sequential-agent';
 import { findPendingCalls } from '../confirmation/pending-calls';
 import { REQUEST_CONFIRMATION } from '../confirmation/request-confirmation';
 import { Content } from '../model/content';
@@ -8,8 +10,9 @@ import { Session } from '../sessions/session';
 /**
  * The agent that must continue when `message` answers a confirmation request: the one whose model
  * made the waiting call (only it offers that tool). Usually that is the agent that spoke last anyway,
- * but not when the conversation moved to another agent before the answer came. `undefined` when the
- * message answers no pending request.
+ * but not when the conversation moved to another agent before the answer came. Inside workflow agents
+ * it is the outermost workflow around that agent, which resumes where it paused (see workflow-resume.ts).
+ * `undefined` when the message answers no pending request.
  */
 export function answeringAgent(root: BaseAgent, session: Session, message: Content | undefined): BaseAgent | undefined {
   const ids = (message?.parts ?? []).flatMap((part) => (part.functionResponse?.name === REQUEST_CONFIRMATION ? [part.functionResponse.id] : []));
@@ -18,7 +21,14 @@ export function answeringAgent(root: BaseAgent, session: Session, message: Conte
   for (const id of ids) {
     const record = pending.get(id);
     const agent = record && root.findAgent(record.agentName);
-    if (agent instanceof LlmAgent) return agent;
+    if (agent instanceof LlmAgent) return resumeTarget(agent);
   }
   return undefined;
+}
+
+/** The agent itself, or the outermost workflow agent (`SequentialAgent`, `LoopAgent`) directly around it. */
+function resumeTarget(agent: LlmAgent): BaseAgent {
+  let target: BaseAgent = agent;
+  while (target.parentAgent instanceof SequentialAgent || target.parentAgent instanceof LoopAgent) target = target.parentAgent;
+  return target;
 }

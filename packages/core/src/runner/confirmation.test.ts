@@ -1,5 +1,4 @@
 import { LlmAgent } from '../agents/llm-agent';
-import { SequentialAgent } from '../agents/sequential-agent';
 import { TRANSFER_TO_AGENT } from '../builtins/transfer-to-agent';
 import { confirmationRequests } from '../confirmation/confirmation-requests';
 import { confirmationResponse, confirmationResponsePart } from '../confirmation/confirmation-response';
@@ -414,27 +413,6 @@ describe('confirmation: several agents', () => {
     expect(ledger.refunds.map((r) => r.amount)).toEqual([250]);
     expect(answered.map((e) => e.author)).toEqual(['billing', 'billing']);
     expect(answered.at(-1)!.text()).toBe('Refunded 250 after all.');
-  });
-});
-
-describe('confirmation: workflow agents', () => {
-  it('stops a SequentialAgent at the pause; the approved call runs in its agent, the rest of the sequence does not', async () => {
-    const ledger = new Ledger();
-    const billingModel = new ScriptedModel([bigRefund, 'Refunded 250.']);
-    const notifyModel = new ScriptedModel(['never reached']);
-    const pipeline = new SequentialAgent({
-      name: 'pipeline',
-      subAgents: [new LlmAgent({ name: 'billing', model: billingModel, tools: [PaymentTools] }), new LlmAgent({ name: 'notify', model: notifyModel })],
-    });
-    const runner = new Runner({ appName: 'shop', agent: pipeline, providers: [{ provide: Ledger, useValue: ledger }] });
-
-    const paused = await send(runner, user('refund 250'));
-    expect(paused.at(-1)!.author).toBe('billing');
-    const answered = await send(runner, confirmationResponse(onlyRequest(paused), { confirmed: true }));
-
-    expect(ledger.refunds.map((r) => r.amount)).toEqual([250]);
-    expect(answered.map((e) => e.author)).toEqual(['billing', 'billing']);
-    expect(notifyModel.callCount).toBe(0);
   });
 });
 

@@ -24,6 +24,20 @@ export interface EventActions {
   skipSummarization?: boolean;
   /** Confirmations requested by tools in this step: function call id → request. */
   requestedToolConfirmations?: Record<string, ToolConfirmation>;
+  /**
+   * Where the workflow agents (`SequentialAgent`, `LoopAgent`) around the pausing agent stood when this
+   * event paused the invocation for a confirmation, by workflow agent name. Read back from the session
+   * when the answer comes, so the workflow resumes there, in any process.
+   */
+  workflowPositions?: Record<string, WorkflowPosition>;
+}
+
+/** Where one workflow agent stood at a pause: the sub-agent running, and for a `LoopAgent` the round (from 0). */
+export interface WorkflowPosition {
+  /** Name of the sub-agent that was running. */
+  subAgent: string;
+  /** The loop's round, counted from 0 over the whole conversation (a `LoopAgent` only). */
+  round?: number;
 }
 
 /** A fresh, empty {@link EventActions}. */
