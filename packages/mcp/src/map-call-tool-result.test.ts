@@ -29,5 +29,9 @@ describe('mapCallToolResult', () => {
       expect.objectContaining({ message: 'Tool "t" failed: Invalid arguments', details: { remote } }),
     );
     expect(() => mapCallToolResult('t', { isError: true, content: [] })).toThrow('the MCP tool reported an error');
+    // For a tool with an output schema the body travels in `_meta` (clients check structured content against the schema).
+    expect(() => mapCallToolResult('t', { isError: true, content: [], _meta: { 'toolsmith/error': remote } })).toThrow(
+      expect.objectContaining({ message: 'Tool "t" failed: Invalid arguments', details: { remote } }),
+    );
   });
 });

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { McpToolError } from './mcp-errors';
+import { TOOLSMITH_ERROR_META } from './mcp-output-schema';
 
 /**
  * Turns an MCP `tools/call` result into a Toolsmith tool response: structured content is the response
@@ -15,8 +16,10 @@ export function mapCallToolResult(toolName: string, result: CallToolResult): Rec
   const structured = isPlainObject(result.structuredContent) ? result.structuredContent : undefined;
 
   if (result.isError) {
-    // A Toolsmith server (serveMcp) puts its error body under `structuredContent.error`; keep its code.
-    const remote = structured && isPlainObject(structured.error) ? structured.error : undefined;
+    // A Toolsmith server (serveMcp) puts its error body under `structuredContent.error`, or in `_meta`
+    // for a tool with an output schema; keep its code.
+    const meta = result._meta?.[TOOLSMITH_ERROR_META];
+    const remote = structured && isPlainObject(structured.error) ? structured.error : isPlainObject(meta) ? meta : undefined;
     const reason = text || (typeof remote?.message === 'string' ? remote.message : '') || 'the MCP tool reported an error';
     throw new McpToolError(toolName, reason, remote);
   }

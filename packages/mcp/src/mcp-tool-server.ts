@@ -17,8 +17,10 @@ import {
   ToolsmithError,
   createEventActions,
   executeToolCall,
+  schemaProblems,
 } from '@toolsmith/core';
-import { McpConfirmationUnsupportedError } from './mcp-errors';
+import { McpConfirmationUnsupportedError, McpOutputSchemaError } from './mcp-errors';
+import { TOOLSMITH_ERROR_META, toMcpOutputSchema } from './mcp-output-schema';
 import { McpSessionState } from './mcp-session-state';
 import { elicitConfirmation } from './elicit-confirmation';
 import type { McpRequestExtra } from './mcp-request-extra';
@@ -79,7 +81,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
       const error = ToolsmithError.isInstance(thrown)
         ? thrown
         : new ToolsmithError('MCP_TOOLS_UNAVAILABLE', `The tools could not be listed: ${reason}`, { cause: thrown });
-      return toCallToolResult(errorResponse(call, error));
+      return toCallToolResult(errorResponse(call, error), undefined);
     }
     const tool = tools.find((candidate) => candidate.name === call.name);
     const progress = progressReporter(extra, tool?.isLongRunning === true, options.progressIntervalMs);
@@ -110,14 +112,15 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
       if (outcome.confirmationRequested) {
         const requested = context.actions.requestedToolConfirmations?.[call.id] ?? { confirmed: false };
         if (!server.getClientCapabilities()?.elicitation) {
-          return toCallToolResult(errorResponse(call, new McpConfirmationUnsupportedError(call.name)));
+          return toCallToolResult(errorResponse(call, new McpConfirmationUnsupportedError(call.name)), tool);
         }
         const confirmed = await elicitConfirmation(extra, call.name, requested, options.confirmationTimeoutMs);
-        if (typeof confirmed !== 'boolean') return toCallToolResult(errorResponse(call, confirmed));
+        if (typeof confirmed !== 'boolean') return toCallToolResult(errorResponse(call, confirmed), tool);
         ({ outcome, context } = await attempt({ hint: requested.hint, payload: requested.payload, confirmed }));
       }
       options.state.apply(userId, sessionId, context.actions.stateDelta);
-      return toCallToolResult(outcome.response);
+      const outputError = tool && !outcome.response.isError ? checkOutput(tool, outcome.response.response) : undefined;
+      return toCallToolResult(outputError ? errorResponse(call, outputError) : outcome.response, tool);
     } finally {
       progress?.stop();
     }
@@ -137,29 +140,52 @@ function readonlyContext(options: McpToolServerOptions, userId: string, sessionI
   };
 }
 
-/** The `tools/list` entry of a tool: its declaration (with the long-running note) and canonical schema. */
+/**
+ * The `tools/list` entry of a tool: its declaration (with the long-running note), canonical schema and,
+ * when its response schema can be promised, an `outputSchema`.
+ */
 function describeTool(tool: BaseTool): McpToolInfo {
   const declaration = tool.declaration();
+  const outputSchema = toMcpOutputSchema(declaration.response);
   return {
     name: declaration.name,
     description: declaration.description,
     inputSchema: declaration.parameters as McpToolInfo['inputSchema'],
+    ...(outputSchema ? { outputSchema } : {}),
   };
 }
 
-/** Success: the response object as structured content (and as JSON text for clients that read text). */
-function toCallToolResult(response: FunctionResponse): CallToolResult {
+/** A declared `outputSchema` is a promise to the client (which checks it): a result that breaks it becomes an error. */
+function checkOutput(tool: BaseTool, response: Record<string, unknown>): McpOutputSchemaError | undefined {
+  const outputSchema = toMcpOutputSchema(tool.declaration().response);
+  if (!outputSchema) return undefined;
+  let problems: string[];
+  try {
+    problems = schemaProblems(outputSchema, response).map((problem) => problem.message);
+  } catch (thrown) {
+    problems = [`the schema cannot be compiled (${thrown instanceof Error ? thrown.message : String(thrown)})`];
+  }
+  return problems.length ? new McpOutputSchemaError(tool.name, problems) : undefined;
+}
+
+/**
+ * Success: the response object as structured content (and as JSON text for clients that read text).
+ * Failure: the message as text and the error body as structured content, except for a tool with an
+ * `outputSchema`: clients check any structured content against it, errors too, so there the body
+ * goes in `_meta` under {@link TOOLSMITH_ERROR_META}.
+ */
+function toCallToolResult(response: FunctionResponse, tool: BaseTool | undefined): CallToolResult {
   if (!response.isError) {
     return { content: [{ type: 'text', text: JSON.stringify(response.response) }], structuredContent: response.response };
   }
   const error = response.response.error as { message?: string } | undefined;
-  return {
-    isError: true,
-    content: [{ type: 'text', text: error?.message ?? 'The tool failed.' }],
-    structuredContent: response.response,
-  };
+  const result: CallToolResult = { isError: true, content: [{ type: 'text', text: error?.message ?? 'The tool failed.' }] };
+  if (tool && toMcpOutputSchema(tool.declaration().response)) result._meta = { [TOOLSMITH_ERROR_META]: response.response.error };
+  else result.structuredContent = response.response;
+  return result;
 }
 
 function errorResponse(call: { id: string; name: string }, error: ToolsmithError): FunctionResponse {
-  return { id: call.id, name: call.name, response: { error: { code: error.code, message: error.message } }, isError: true };
+  const body = { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) };
+  return { id: call.id, name: call.name, response: { error: body }, isError: true };
 }

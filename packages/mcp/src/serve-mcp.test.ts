@@ -8,6 +8,7 @@ import { McpServerHandle, serveMcp } from './serve-mcp';
 import { ForecastApi, ForecastTools } from './__fixtures__/forecast-tools';
 import { createServedTestTools } from './__fixtures__/served-tools';
 import { createServiceTools } from './__fixtures__/service-tools';
+import { OutputSchemaTools } from './__fixtures__/output-schema-tools';
 import { sourceProcessArgs } from './__fixtures__/source-process';
 
 
@@ -267,5 +268,55 @@ describe('serveMcp with memory and artifact services', () => {
       expect((saved.content[0] as { text: string }).text).toContain('No artifactService is configured');
       expect(errorCodeOf(await call(client, 'recall', { query: 'tea' }))).toBe('SERVICE_NOT_CONFIGURED');
     });
+  });
+});
+
+describe('serveMcp with output schemas', () => {
+  let server: McpServerHandle;
+  const client = new Client({ name: 'output-schemas', version: '1.0.0' });
+  beforeAll(async () => {
+    server = await serveMcp({ tools: [OutputSchemaTools], transport: { http: { port: 0 } } });
+    await client.connect(new StreamableHTTPClientTransport(server.url!));
+  });
+  afterAll(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  it('declares outputSchema where the response schema can be promised, as an object schema', async () => {
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    expect(byName.temperature.outputSchema).toEqual({
+      type: 'object',
+      properties: { city: { type: 'string' }, celsius: { type: 'number' } },
+      required: ['city', 'celsius'],
+      additionalProperties: false,
+    });
+    expect(byName.cities.outputSchema).toMatchObject({ type: 'object', properties: { result: { type: 'array' } }, required: ['result'] });
+    expect(byName.either.outputSchema).toBeUndefined();
+  });
+
+  it("answers with structuredContent that the SDK client's own output validation accepts", async () => {
+    expect((await call(client, 'temperature', { city: 'Paris' })).structuredContent).toEqual({ city: 'Paris', celsius: 21 });
+    expect((await call(client, 'cities')).structuredContent).toEqual({ result: ['Paris', 'Oslo'] });
+    expect((await call(client, 'either')).structuredContent).toEqual({ shape: 'object' });
+  });
+
+  it('turns a result that breaks its outputSchema into an MCP_OUTPUT_INVALID error result', async () => {
+    const result = await call(client, 'broken');
+    expect(result.isError).toBe(true);
+    // Not as structured content: the client would check that against the output schema too.
+    expect(result.structuredContent).toBeUndefined();
+    expect(result._meta?.['toolsmith/error']).toMatchObject({ code: 'MCP_OUTPUT_INVALID', details: { problems: ['"celsius" must be number'] } });
+    expect((result.content[0] as { text: string }).text).toBe(
+      'Tool "broken" returned a result that does not match its output schema: "celsius" must be number. ' +
+        "Fix the tool's result or its outputSchema.",
+    );
+  });
+
+  it('reports other failures of such tools in _meta too, so the client accepts them', async () => {
+    const result = await call(client, 'temperature', { city: 7 });
+    expect(result.isError).toBe(true);
+    expect(result._meta?.['toolsmith/error']).toMatchObject({ code: 'INVALID_ARGUMENTS' });
   });
 });
