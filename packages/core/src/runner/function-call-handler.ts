@@ -3,7 +3,7 @@ import type { LlmAgent } from '../agents/llm-agent';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { Event } from '../events/event';
 import { ToolCallOutcome, errorResponse, executeToolCall } from '../internal/tool-executor';
-import { FunctionCall } from '../model/content';
+import { FunctionCall, Part } from '../model/content';
 import { EventActions, ToolConfirmation, createEventActions } from '../state/event-actions';
 import { State } from '../state/state';
 import { ToolContext } from '../tools/tool-context';
@@ -69,22 +69,28 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
 
   const merged = createEventActions();
   const longRunningToolIds: string[] = [];
-  const parts = calls.flatMap((call, index) => {
+  const parts: Part[] = [];
+  // A plain loop: this runs every step, and flatMap's per-call arrays showed up in profiles.
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index];
     const outcome = outcomes[index];
-    if (!outcome) return [{ functionResponse: errorResponse(call, new RunAbortedError(context.signal.reason)) }];
+    if (!outcome) {
+      parts.push({ functionResponse: errorResponse(call, new RunAbortedError(context.signal.reason)) });
+      continue;
+    }
     mergeActions(merged, actions[index]);
     // A call waiting for confirmation gets its response once the user answers (see confirmation-pause.ts).
-    if (outcome.confirmationRequested) return [];
+    if (outcome.confirmationRequested) continue;
     if (!outcome.error && offered.byName.get(call.name)?.isLongRunning) longRunningToolIds.push(call.id);
-    return [{ functionResponse: outcome.response }];
-  });
+    parts.push({ functionResponse: outcome.response });
+  }
   return Event.create({
     invocationId: context.invocationId,
     author: agent.name,
     branch: context.branch,
     content: { role: 'user', parts },
     actions: merged,
-    ...(longRunningToolIds.length > 0 ? { longRunningToolIds } : {}),
+    longRunningToolIds: longRunningToolIds.length > 0 ? longRunningToolIds : undefined,
   });
 }
 

@@ -22,13 +22,14 @@ export function withoutConfirmationParts(content: Content): Content | undefined 
  * saying so. Other contents of the stretch keep their order after it.
  */
 export function mergeTurnResponses(contents: readonly Content[], events: readonly Event[], hadConfirmations: boolean): Content[] {
-  const waiting = hadConfirmations ? waitingCallIds(events) : new Set<string>();
+  const waiting = hadConfirmations ? waitingCallIds(events) : NONE_WAITING;
   const out: Content[] = [];
   let index = 0;
   while (index < contents.length) {
     const content = contents[index++];
     out.push(content);
-    const calls = content.role === 'model' ? content.parts.flatMap((p) => (p.functionCall ? [p.functionCall] : [])) : [];
+    if (content.role !== 'model') continue;
+    const calls = functionCallsOf(content);
     if (calls.length === 0) continue;
     // The usual history (one content answering every call, in order, then the model's next turn) is kept as it is.
     if (answersEveryCallInOrder(contents[index], calls) && (index + 1 === contents.length || contents[index + 1].role === 'model')) {
@@ -57,6 +58,15 @@ export function mergeTurnResponses(contents: readonly Content[], events: readonl
     out.push(...rest);
   }
   return out;
+}
+
+const NONE_WAITING: ReadonlySet<string> = new Set();
+
+/** The content's function calls, in order (a plain loop: this runs for every model turn of every request). */
+function functionCallsOf(content: Content): FunctionCall[] {
+  const calls: FunctionCall[] = [];
+  for (const part of content.parts) if (part.functionCall) calls.push(part.functionCall);
+  return calls;
 }
 
 function isConfirmationPart(part: Part): boolean {
