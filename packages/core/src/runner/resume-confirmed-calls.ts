@@ -4,6 +4,7 @@ import { PendingConfirmation, findPendingCalls } from '../confirmation/pending-c
 import { REQUEST_CONFIRMATION, isRecord } from '../confirmation/request-confirmation';
 import { Event } from '../events/event';
 import { ToolConfirmation } from '../state/event-actions';
+import { applyDeferredStepActions } from './deferred-step-actions';
 import { handleFunctionCalls } from './function-call-handler';
 
 /** What {@link resumeConfirmedCalls} did. */
@@ -51,6 +52,8 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   });
   const requestEvents = new Set(resumed.map((record) => record.requestEventId));
   const stillWaiting = [...now.confirmations.values()].some((record) => requestEvents.has(record.requestEventId));
+  // The step is settled now: what its other calls asked for (a transfer, no summary, escalation) takes effect.
+  if (!stillWaiting) applyDeferredStepActions(events, agent.name, resumed, event.actions);
   return { event, stillWaiting };
 }
 
