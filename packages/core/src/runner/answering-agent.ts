@@ -15,7 +15,9 @@ import { Session } from '../sessions/session';
  * `undefined` when the message answers no pending request.
  */
 export function answeringAgent(root: BaseAgent, session: Session, message: Content | undefined): BaseAgent | undefined {
-  const ids = (message?.parts ?? []).flatMap((part) => (part.functionResponse?.name === REQUEST_CONFIRMATION ? [part.functionResponse.id] : []));
+  // A plain loop: every run asks this, and nearly every message answers nothing.
+  const ids: string[] = [];
+  for (const part of message?.parts ?? []) if (part.functionResponse?.name === REQUEST_CONFIRMATION) ids.push(part.functionResponse.id);
   if (ids.length === 0) return undefined;
   const pending = findPendingCalls(session.events).confirmations;
   for (const id of ids) {
