@@ -31,7 +31,9 @@ export class LoopAgent extends BaseAgent {
   async *runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     // After a confirmation answer: continue the round and sub-agent that paused; rounds count over the whole conversation.
     let resume = workflowResume(this, context);
-    for (let round = resume?.round ?? 0; this.maxIterations === undefined || round < this.maxIterations; round++) {
+    // A smaller maxIterations since the pause must not skip the answered call: finish that round at least.
+    const first = resume ? Math.min(resume.round, Math.max(0, (this.maxIterations ?? Infinity) - 1)) : 0;
+    for (let round = first; this.maxIterations === undefined || round < this.maxIterations; round++) {
       for (let index = resume?.index ?? 0; index < this.subAgents.length; index++) {
         const agent = this.subAgents[index];
         let stop = false;

@@ -210,6 +210,25 @@ describe('workflow agents resume where a confirmation paused them (in one proces
     expect(request.actions.workflowPositions).toEqual({ steps: { subAgent: 'billing' }, loop: { subAgent: 'steps', round: 0 } });
   });
 
+  it('LoopAgent: still finishes the paused round when maxIterations shrank before the answer', async () => {
+    const service = new InMemorySessionService();
+    const build = (maxIterations: number, worker: ScriptedModel) =>
+      new Runner({
+        appName: 'shop',
+        agent: new LoopAgent({ name: 'loop', maxIterations, subAgents: [new LlmAgent({ name: 'worker', model: worker, tools: [PaymentTools] })] }),
+        providers: [{ provide: Ledger, useValue: new Ledger() }],
+        sessionService: service,
+      });
+    const paused = await send(build(3, new ScriptedModel(['Round 0.', { calls: [refundCall('r1', 250)] }])), user('work'));
+    expect(paused.at(-1)!.actions.workflowPositions).toEqual({ loop: { subAgent: 'worker', round: 1 } });
+
+    const worker = new ScriptedModel(['Refunded.']);
+    const answered = await send(build(1, worker), answer(true)(paused));
+
+    expect(shape(answered)).toEqual(['worker: r1', 'worker: Refunded.']);
+    expect(worker.callCount).toBe(1);
+  });
+
   it('a new message instead of an answer starts the workflow afresh (the request stays open)', async () => {
     const run = await conversation(
       pipeline,
