@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Event, LlmAgent, RateLimitError, Runner, ToolsmithError, functionTool } from '@toolsmith/core';
 import { WireServer, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
 import { AnthropicModel } from './anthropic-model';
+import { providerTool } from './provider-tool';
 
 // The adapter inside a real run: Runner → LlmAgent → AnthropicModel → SDK → local wire server.
 const fixture = (name: string) => parseSseFixture(readFileSync(join(__dirname, '__fixtures__', `${name}.chunks.txt`), 'utf8'));
@@ -72,5 +73,38 @@ describe('AnthropicModel in a Runner', () => {
     const events = await run(new Runner({ appName: 'weather', agent: new LlmAgent({ name: 'assistant', model, instruction: 'Be kind.' }) }));
     expect(server.requests[0].body.system).toBe('Be kind.');
     expect(events[events.length - 1].text()).toBe('Hello.');
+  });
+
+  it('sends server tool blocks back in the history of later requests, in order, across turns', async () => {
+    const serverToolUse = { type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: { query: 'Paris weather' } };
+    const searchResult = {
+      type: 'web_search_tool_result',
+      tool_use_id: 'srvtoolu_01',
+      content: [{ type: 'web_search_result', url: 'https://weather.example/paris', title: 'Paris', encrypted_content: 'EqgfCioIARgB', page_age: null }],
+    };
+    const toolUse = { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Paris' } };
+    const first = { ...text(''), content: [serverToolUse, searchResult, { type: 'text', text: 'Checking.', citations: null }, toolUse], stop_reason: 'tool_use' };
+    server = await startWireServer((_request, index) => (index === 0 ? { json: first } : { json: text(index === 1 ? 'Sunny, 21 °C.' : 'You are welcome.') }));
+    const model = new AnthropicModel({ model: 'claude-sonnet-5-5', maxTokens: 256, apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+    const webSearch = providerTool({ type: 'web_search_20250305', name: 'web_search' });
+    const runner = new Runner({ appName: 'weather', agent: new LlmAgent({ name: 'assistant', model, tools: [getWeather, webSearch] }) });
+
+    await run(runner);
+    for await (const _event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'Thanks!' }] } })) void _event;
+
+    expect(server.handlerErrors).toEqual([]);
+    const assistantTurn = [serverToolUse, searchResult, { type: 'text', text: 'Checking.' }, toolUse];
+    const [, second, third] = server.requests.map((request) => request.body.messages);
+    expect(second).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
+      { role: 'assistant', content: assistantTurn },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: JSON.stringify({ city: 'Paris', tempC: 21 }) }] },
+    ]);
+    // The next turn replays the stored session: the blocks survived it unchanged.
+    expect(third.slice(0, 3)).toEqual(second);
+    expect(third.slice(3)).toEqual([
+      { role: 'assistant', content: [{ type: 'text', text: 'Sunny, 21 °C.' }] },
+      { role: 'user', content: [{ type: 'text', text: 'Thanks!' }] },
+    ]);
   });
 });

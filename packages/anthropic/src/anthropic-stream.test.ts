@@ -36,16 +36,33 @@ describe('assembleAnthropicStream', () => {
     expect(responses[2].usage).toEqual({ inputTokens: 10, outputTokens: 7, totalTokens: 17 });
   });
 
-  it('ignores server tool blocks and their deltas', async () => {
+  it('keeps server tool blocks whole as provider data, with their input assembled from its fragments', async () => {
     const responses = await run([
       start,
       { type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} } },
-      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"query":"x"}' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"query":' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '"x"}' } },
       { type: 'content_block_start', index: 1, content_block: { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] } },
+      { type: 'content_block_start', index: 2, content_block: { type: 'redacted_thinking', data: 'EmwKAhgB' } },
       ...stop,
     ]);
     expect(responses).toHaveLength(1);
-    expect(responses[0].content?.parts).toEqual([]);
+    expect(responses[0].content?.parts).toEqual([
+      { providerData: { provider: 'anthropic', data: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } } } },
+      { providerData: { provider: 'anthropic', data: { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] } } },
+      { providerData: { provider: 'anthropic', data: { type: 'redacted_thinking', data: 'EmwKAhgB' } } },
+    ]);
+  });
+
+  it('refuses a server tool input that does not assemble to a JSON object', async () => {
+    await expect(
+      run([
+        start,
+        { type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"query":' } },
+        ...stop,
+      ]),
+    ).rejects.toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', message: expect.stringContaining('server tool input') });
   });
 
   it('refuses a stream that ends before message_stop or sends deltas for unknown blocks', async () => {

@@ -1,14 +1,15 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { FunctionCall, LlmResponse, Part, ProviderError, argsFromJsonText, argsFromJsonValue } from '@toolsmith/core';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
-import { mapAnthropicUsage } from './map-anthropic-response';
+import { anthropicBlockPart, mapAnthropicUsage } from './map-anthropic-response';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 type Block =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'tool_use'; id: string; name: string; json: string; initialInput: unknown }
-  | { type: 'ignored' };
+  /** Any other block (server tools, `redacted_thinking`): kept whole; a server tool's input arrives in fragments. */
+  | { type: 'provider'; block: Record<string, unknown>; json: string };
 
 /**
  * Turns Messages API stream events into Toolsmith responses: a `partial` response per text (or
@@ -74,7 +75,7 @@ function startBlock(block: Anthropic.RawContentBlockStartEvent['content_block'])
     case 'tool_use':
       return { type: 'tool_use', id: block.id, name: block.name, json: '', initialInput: block.input };
     default:
-      return { type: 'ignored' };
+      return { type: 'provider', block: { ...block }, json: '' };
   }
 }
 
@@ -89,7 +90,7 @@ function applyDelta(block: Block | undefined, delta: Anthropic.RawContentBlockDe
     block.text += delta.text;
     return delta.text ? { text: delta.text } : undefined;
   }
-  if (delta.type === 'input_json_delta' && block.type === 'tool_use') {
+  if (delta.type === 'input_json_delta' && (block.type === 'tool_use' || block.type === 'provider')) {
     block.json += delta.partial_json;
     return undefined;
   }
@@ -109,9 +110,20 @@ function toPart(block: Block): Part[] {
       return [{ text: block.thinking, thought: true, thoughtSignature: block.signature }];
     case 'tool_use':
       return [{ functionCall: { id: block.id, name: block.name, args: toolArgs(block) } }];
-    case 'ignored':
-      return [];
+    case 'provider':
+      return [anthropicBlockPart(block.json.trim() === '' ? block.block : { ...block.block, input: serverToolInput(block.json) })];
   }
+}
+
+/** A server tool's streamed input; the API sends it back as given, so it must be an object. */
+function serverToolInput(json: string): Record<string, unknown> {
+  const parsed = argsFromJsonText(json);
+  if (typeof parsed === 'string') {
+    throw new ProviderError('PROVIDER_RESPONSE_INVALID', `Anthropic streamed a server tool input that is not a JSON object: ${json}`, {
+      provider: ANTHROPIC_PROVIDER,
+    });
+  }
+  return parsed;
 }
 
 /**

@@ -88,4 +88,20 @@ describe('convertToAnthropicMessages', () => {
     expect(refuse).toThrow(ProviderError);
     expect(refuse).toThrow(/audio\/wav/);
   });
+
+  it("sends Anthropic's own blocks back unchanged and skips other providers' data", () => {
+    const block = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } };
+    const { messages } = convertToAnthropicMessages([
+      { role: 'user', parts: [{ text: 'News?' }] },
+      {
+        role: 'model',
+        parts: [
+          { providerData: { provider: 'anthropic', data: block } },
+          { providerData: { provider: 'gemini', data: { executableCode: { language: 'PYTHON', code: 'print(1)' } } } },
+          { text: 'Nothing new.' },
+        ],
+      },
+    ]);
+    expect(messages[1]).toEqual({ role: 'assistant', content: [block, { type: 'text', text: 'Nothing new.' }] });
+  });
 });

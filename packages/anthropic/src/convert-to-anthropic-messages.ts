@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { Content, FunctionCall, Part, ProviderError, argsFromJsonText, pairToolResults } from '@toolsmith/core';
+import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 type ContentBlockParam = Anthropic.ContentBlockParam;
 
@@ -43,6 +44,10 @@ function convertPart(part: Part, role: 'user' | 'assistant'): ContentBlockParam[
     return [block];
   }
   if (part.inlineData) return [toMediaBlock(part.inlineData.mimeType, part.inlineData.data)];
+  if (part.providerData) {
+    // Anthropic's own blocks go back exactly as received; another provider's content means nothing here.
+    return part.providerData.provider === ANTHROPIC_PROVIDER && role === 'assistant' ? [part.providerData.data as unknown as ContentBlockParam] : [];
+  }
   if (part.thought) {
     // Thinking blocks must go back exactly as received (with their signature) when tools are used
     // with extended thinking; a thought without a signature cannot be sent back at all.
@@ -78,7 +83,7 @@ function toMediaBlock(mimeType: string, data: string): ContentBlockParam {
   throw new ProviderError(
     'BAD_REQUEST',
     `Anthropic cannot take inline data of type "${mimeType}"; send JPEG, PNG, GIF, WebP images or PDF documents.`,
-    { provider: 'anthropic' },
+    { provider: ANTHROPIC_PROVIDER },
   );
 }
 

@@ -2,7 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { mapAnthropicMessage, mapAnthropicUsage } from './map-anthropic-response';
 
 describe('mapAnthropicMessage', () => {
-  it('maps text, thinking and tool_use blocks in order and skips server tool blocks', () => {
+  it('maps text, thinking and tool_use blocks in order and keeps server tool blocks as provider data', () => {
     const response = mapAnthropicMessage({
       id: 'msg_1',
       model: 'claude-sonnet-5-5',
@@ -18,6 +18,7 @@ describe('mapAnthropicMessage', () => {
     });
     expect(response.content?.parts).toEqual([
       { text: 'plan', thought: true, thoughtSignature: 'sig' },
+      { providerData: { provider: 'anthropic', data: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } } } },
       { text: 'Found it.' },
       { functionCall: { id: 'toolu_1', name: 'save', args: { note: 'x' } } },
       // A non-object input goes to the executor as JSON text, which it reports as malformed.

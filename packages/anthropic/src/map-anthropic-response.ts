@@ -1,15 +1,17 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { LlmResponse, Part, Usage, argsFromJsonValue } from '@toolsmith/core';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
+import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 /** The usage fields both a `Message` and a stream's `message_delta` carry. */
 type AnthropicUsage = Pick<Anthropic.Usage, 'input_tokens' | 'output_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens'>;
 
 /**
  * Maps a complete Messages API `Message` to the final {@link LlmResponse}: text and thinking blocks
- * become parts, `tool_use` blocks become function calls with their `input` as arguments. Server tool
- * blocks (`server_tool_use`, `web_search_tool_result`, …) are Anthropic's own round trip and already
- * reflected in the text that follows them, so they are not turned into parts.
+ * become parts, `tool_use` blocks become function calls with their `input` as arguments. Every other
+ * block (server tools' `server_tool_use` and `web_search_tool_result` and the like, `redacted_thinking`)
+ * is kept as it came in a `providerData` part, because the API wants it back in the history of the
+ * next turns; {@link convertToAnthropicMessages} sends it unchanged.
  */
 export function mapAnthropicMessage(message: Pick<Anthropic.Message, 'content' | 'stop_reason' | 'usage' | 'id' | 'model'>): LlmResponse {
   const parts: Part[] = [];
@@ -20,6 +22,8 @@ export function mapAnthropicMessage(message: Pick<Anthropic.Message, 'content' |
       parts.push({ text: block.thinking, thought: true, thoughtSignature: block.signature });
     } else if (block.type === 'tool_use') {
       parts.push({ functionCall: { id: block.id, name: block.name, args: argsFromJsonValue(block.input) } });
+    } else {
+      parts.push(anthropicBlockPart(block));
     }
   }
   return {
@@ -43,4 +47,10 @@ export function mapAnthropicUsage(usage: Partial<AnthropicUsage> | null | undefi
   const result: Usage = { inputTokens: input, outputTokens: output, totalTokens: input + output };
   if (cacheRead) result.cachedInputTokens = cacheRead;
   return result;
+}
+
+/** A block without a neutral form, kept whole for the way back. */
+export function anthropicBlockPart(block: object): Part {
+  // A plain-JSON copy: sessions store it, and the SDK parsed it with the `fetch` of another realm.
+  return { providerData: { provider: ANTHROPIC_PROVIDER, data: JSON.parse(JSON.stringify(block)) as Record<string, unknown> } };
 }

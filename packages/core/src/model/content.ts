@@ -34,8 +34,8 @@ export interface InlineData {
 }
 
 /**
- * One piece of a message. Exactly one of `text`, `functionCall`, `functionResponse`, `inlineData` is set.
- * Parts are plain JSON so sessions survive a JSON round trip.
+ * One piece of a message. Exactly one of `text`, `functionCall`, `functionResponse`, `inlineData`,
+ * `providerData` is set. Parts are plain JSON so sessions survive a JSON round trip.
  */
 export interface Part {
   text?: string;
@@ -46,6 +46,15 @@ export interface Part {
   functionCall?: FunctionCall;
   functionResponse?: FunctionResponse;
   inlineData?: InlineData;
+  /**
+   * A provider's own content that has no neutral form, kept so the conversation can be sent back to
+   * that provider as its API requires: Anthropic's server-tool blocks (`server_tool_use`,
+   * `web_search_tool_result`, …) and `redacted_thinking`, Gemini's `executableCode` /
+   * `codeExecutionResult`. `provider` is the producing model's `provider` id and `data` the provider's
+   * block as received (JSON). Opaque everywhere else: adapters of other providers skip it, and it is
+   * not text for users.
+   */
+  providerData?: { provider: string; data: Record<string, unknown> };
 }
 
 /** A message: a role and its parts. */
