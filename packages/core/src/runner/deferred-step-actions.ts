@@ -12,8 +12,16 @@ import { EventActions } from '../state/event-actions';
 export function applyDeferredStepActions(events: readonly EventData[], agentName: string, settled: readonly PendingConfirmation[], into: EventActions): void {
   const settledIds = new Set(settled.map((record) => record.originalFunctionCall.id));
   const requestEvents = new Set(settled.map((record) => record.requestEventId));
+  // The model event is the last one before the request that made a settled call (ids may recur later in the conversation).
+  let requestIndex = events.length;
+  for (let i = events.length - 1; i >= 0; i--) {
+    if (requestEvents.has(events[i].id)) {
+      requestIndex = i;
+      break;
+    }
+  }
   let modelIndex = -1;
-  for (let i = events.length - 1; i >= 0 && modelIndex < 0; i--) {
+  for (let i = requestIndex - 1; i >= 0 && modelIndex < 0; i--) {
     const event = events[i];
     if (event.author === agentName && event.content?.parts.some((part) => part.functionCall && settledIds.has(part.functionCall.id))) modelIndex = i;
   }
