@@ -43,4 +43,18 @@ describe('convertToGeminiContents', () => {
       },
     ]);
   });
+
+  it("sends Gemini's own parts back as they came and skips other providers' data", () => {
+    const contents = convertToGeminiContents([
+      {
+        role: 'model',
+        parts: [
+          { providerData: { provider: 'gemini', data: { executableCode: { language: 'PYTHON', code: 'print(1)' } } }, thoughtSignature: 'c2ln' },
+          { providerData: { provider: 'anthropic', data: { type: 'server_tool_use', id: 's1', name: 'web_search', input: {} } } },
+          { text: '1' },
+        ],
+      },
+    ]);
+    expect(contents).toEqual([{ role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' }, thoughtSignature: 'c2ln' }, { text: '1' }] }]);
+  });
 });

@@ -1,11 +1,13 @@
 import type { Content as GeminiContent, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
 import { Content, FunctionCall, Part, argsFromJsonText, pairToolResults } from '@toolsmith/core';
 import { isGeneratedGeminiCallId } from './gemini-call-id';
+import { GEMINI_PROVIDER } from './provider-tool';
 
 /**
  * Converts the neutral conversation into Gemini `contents`. Every function call is answered by exactly
  * one function response (core's `pairToolResults`); ids Toolsmith generated for calls Gemini sent
- * without one are left out again; `thoughtSignature`s go back on the part they came with, unchanged.
+ * without one are left out again; `thoughtSignature`s go back on the part they came with, unchanged;
+ * Gemini's `providerData` parts (code execution) go back as they came, other providers' are skipped.
  */
 export function convertToGeminiContents(contents: Content[]): GeminiContent[] {
   const out: GeminiContent[] = [];
@@ -28,6 +30,10 @@ function convertPart(part: Part): GeminiPart[] {
     if (!isGeneratedGeminiCallId(id)) out.functionResponse.id = id;
   } else if (part.inlineData) {
     out.inlineData = { mimeType: part.inlineData.mimeType, data: part.inlineData.data };
+  } else if (part.providerData) {
+    // Gemini's own parts (code execution) go back as they came; another provider's content means nothing here.
+    if (part.providerData.provider !== GEMINI_PROVIDER) return [];
+    Object.assign(out, part.providerData.data);
   } else if (part.text !== undefined) {
     // An empty text part still matters when it carries the signature of the turn's thinking.
     if (part.text === '' && part.thoughtSignature === undefined) return [];

@@ -41,6 +41,19 @@ describe('GeminiModel in a Runner', () => {
     expect(events[events.length - 1].text()).toBe('Sunny, 21°C.');
   });
 
+  it('sends code execution parts back in the history, as Gemini sent them', async () => {
+    const code = { executableCode: { language: 'PYTHON', code: 'print(21 * 9 / 5 + 32)' }, thoughtSignature: 'Y29kZQ' };
+    const result = { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '69.8\n' } };
+    const call = { functionCall: { name: 'get_weather', args: { city: 'Paris' } } };
+    server = await startWireServer((_request, index) => ({
+      json: index === 0 ? reply([code, result, { text: '69.8 °F. ' }, call], 'r1') : reply([{ text: 'Sunny.' }], 'r2'),
+    }));
+    await run(new Runner({ appName: 'weather', agent: new LlmAgent({ name: 'assistant', model: model(server.url), tools: [getWeather] }) }));
+
+    expect(server.handlerErrors).toEqual([]);
+    expect(server.requests[1].body.contents[1]).toEqual({ role: 'model', parts: [code, result, { text: '69.8 °F. ' }, call] });
+  });
+
   it('passes provider errors through onModelError', async () => {
     server = await startWireServer(() => ({ status: 500, headers: { 'content-type': 'application/json' }, text: '{"error":{"code":500,"message":"Internal error","status":"INTERNAL"}}' }));
     const seen: ToolsmithError[] = [];

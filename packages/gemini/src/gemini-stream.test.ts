@@ -35,6 +35,22 @@ describe('assembleGeminiStream', () => {
     ]);
   });
 
+  it('keeps streamed code execution parts in order, between the text around them', async () => {
+    const responses = await run([
+      chunk([{ text: 'Computing. ' }]),
+      chunk([{ executableCode: { language: 'PYTHON', code: 'print(2)' } }]),
+      chunk([{ codeExecutionResult: { outcome: 'OUTCOME_OK', output: '2' } }]),
+      chunk([{ text: 'It is 2.' }], 'STOP'),
+    ]);
+    expect(responses.filter((r) => r.partial)).toHaveLength(2);
+    expect(responses[responses.length - 1].content!.parts).toEqual([
+      { text: 'Computing. ' },
+      { providerData: { provider: 'gemini', data: { executableCode: { language: 'PYTHON', code: 'print(2)' } } } },
+      { providerData: { provider: 'gemini', data: { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '2' } } } },
+      { text: 'It is 2.' },
+    ]);
+  });
+
   it('refuses a stream that ends without a finish reason', async () => {
     await expect(run([chunk([{ text: 'Half' }])])).rejects.toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID' });
   });

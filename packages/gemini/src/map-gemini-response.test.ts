@@ -25,9 +25,19 @@ describe('mapGeminiResponse', () => {
 });
 
 describe('mapGeminiParts', () => {
-  it('keeps a signature that arrives on a part of its own and skips parts Toolsmith has no form for', () => {
-    expect(mapGeminiParts([{ thoughtSignature: 'c2ln' }, { executableCode: { code: 'print(1)' } }, { text: 'x', thought: true }])).toEqual([
+  it('keeps a signature that arrives on a part of its own, code execution parts as provider data, and skips parts Toolsmith has no form for', () => {
+    expect(
+      mapGeminiParts([
+        { thoughtSignature: 'c2ln' },
+        { executableCode: { code: 'print(1)' }, thoughtSignature: 'Y29kZQ' },
+        { codeExecutionResult: { outcome: 'OUTCOME_OK' as never, output: '1' } },
+        { videoMetadata: { fps: 1 } },
+        { text: 'x', thought: true },
+      ]),
+    ).toEqual([
       { text: '', thoughtSignature: 'c2ln' },
+      { providerData: { provider: 'gemini', data: { executableCode: { code: 'print(1)' } } }, thoughtSignature: 'Y29kZQ' },
+      { providerData: { provider: 'gemini', data: { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } } } },
       { text: 'x', thought: true },
     ]);
   });

@@ -2,6 +2,7 @@ import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Par
 import { LlmResponse, Part, Usage, argsFromJsonValue } from '@toolsmith/core';
 import { geminiCallId } from './gemini-call-id';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
+import { GEMINI_PROVIDER } from './provider-tool';
 
 /** The fields of a `GenerateContentResponse` the mapping reads (streamed chunks have the same shape). */
 export type GeminiResponseData = Pick<GenerateContentResponse, 'candidates' | 'usageMetadata' | 'promptFeedback' | 'responseId' | 'modelVersion'>;
@@ -40,13 +41,21 @@ export function finishGeminiResponse(response: GeminiResponseData, parts: Part[]
   return result;
 }
 
-/** Maps Gemini parts to neutral parts; function calls keep the id Gemini sent (if any). */
+/**
+ * Maps Gemini parts to neutral parts; function calls keep the id Gemini sent (if any), and
+ * `executableCode` / `codeExecutionResult` parts become `providerData` parts.
+ */
 export function mapGeminiParts(parts: GeminiPart[]): Part[] {
   return parts.flatMap((part): Part[] => {
     const signature = part.thoughtSignature !== undefined ? { thoughtSignature: part.thoughtSignature } : {};
     if (part.functionCall) {
       const { id, name, args } = part.functionCall;
       return [{ functionCall: { id: id ?? '', name: name ?? '', args: argsFromJsonValue(args) }, ...signature }];
+    }
+    // Code execution has no neutral form; the parts are kept whole so they go back to Gemini as they came.
+    if (part.executableCode) return [{ providerData: { provider: GEMINI_PROVIDER, data: plainJson({ executableCode: part.executableCode }) }, ...signature }];
+    if (part.codeExecutionResult) {
+      return [{ providerData: { provider: GEMINI_PROVIDER, data: plainJson({ codeExecutionResult: part.codeExecutionResult }) }, ...signature }];
     }
     if (part.text !== undefined) return [{ text: part.text, ...(part.thought ? { thought: true } : {}), ...signature }];
     if (part.inlineData?.data !== undefined) return [{ inlineData: { mimeType: part.inlineData.mimeType ?? 'application/octet-stream', data: part.inlineData.data }, ...signature }];
@@ -68,4 +77,9 @@ export function mapGeminiUsage(usage: GenerateContentResponseUsageMetadata | und
   result.totalTokens = usage.totalTokenCount ?? result.inputTokens! + result.outputTokens!;
   if (usage.cachedContentTokenCount) result.cachedInputTokens = usage.cachedContentTokenCount;
   return result;
+}
+
+/** A plain-JSON copy: sessions store it, and the SDK may have parsed it in another realm. */
+function plainJson(value: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 }
