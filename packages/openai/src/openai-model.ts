@@ -1,4 +1,4 @@
-import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError, scopeAbortSignal } from '@toolsmith/core';
+import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderCall, ProviderError, RunAbortedError, callProvider } from '@toolsmith/core';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming as ChatBody } from 'openai/resources/chat/completions';
 import type { ResponseCreateParamsNonStreaming as ResponsesBody } from 'openai/resources/responses/responses';
@@ -66,27 +66,20 @@ export class OpenAIModel implements Model {
   /** Sends the request; see {@link Model.generate}. Throws `StrictSchemaError`, `ProviderError`, `RateLimitError` or `RunAbortedError`. */
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
     const { signal, stream = false } = options;
+    // Before the schemas are prepared: an aborted call reports the abort, not a schema problem.
     if (signal?.aborted) throw new RunAbortedError(signal.reason);
     const prepared = prepareOpenAITools({ request, api: this.api, strict: this.strict, parallelToolCalls: this.parallelToolCalls });
-    // The SDK never removes its listener from the signal it gets; give it one that lives only as long as this call.
-    const scoped = scopeAbortSignal(signal);
-    const call: CallState = { signal: scoped.signal, stream, streamStarted: false };
-    try {
-      const responses = this.api === 'chat' ? this.chat(request, prepared, call) : this.responses(request, prepared, call);
-      for await (const response of responses) {
-        if (response.turnComplete && signal?.aborted) break;
-        yield response;
-      }
-    } catch (error) {
-      throw mapOpenAIError(error, { signal, streamStarted: call.streamStarted });
-    } finally {
-      scoped.dispose();
-    }
-    // The SDK ends a stream quietly when its signal aborts; the caller must still learn it was cut short.
-    if (signal?.aborted) throw new RunAbortedError(signal.reason);
+    yield* callProvider({
+      provider: OPENAI_PROVIDER,
+      providerName: 'OpenAI',
+      signal,
+      stream,
+      ...(this.api === 'chat' ? this.chat(request, prepared) : this.responses(request, prepared)),
+      mapError: (error, { streamStarted }) => mapOpenAIError(error, { streamStarted }),
+    });
   }
 
-  private async *chat(request: LlmRequest, prepared: PreparedOpenAITools<'chat'>, call: CallState): AsyncGenerator<LlmResponse> {
+  private chat(request: LlmRequest, prepared: PreparedOpenAITools<'chat'>): OpenAICalls {
     const config = request.config ?? {};
     const body: ChatBody = { model: request.model ?? this.modelName, messages: convertToOpenAIChatMessages(request) };
     if (prepared.tools) body.tools = prepared.tools;
@@ -96,19 +89,16 @@ export class OpenAIModel implements Model {
     if (config.topP !== undefined) body.top_p = config.topP;
     if (config.maxOutputTokens !== undefined) body.max_completion_tokens = config.maxOutputTokens;
     if (config.stopSequences?.length) body.stop = config.stopSequences;
-    if (!call.stream) {
-      yield mapOpenAIChatCompletion(await this.client.chat.completions.create(body, { signal: call.signal }), prepared.strictSchemas);
-      return;
-    }
-    const chunks = await this.client.chat.completions.create(
-      { ...body, stream: true, stream_options: { include_usage: true } },
-      { signal: call.signal },
-    );
-    call.streamStarted = true;
-    yield* readOpenAIChatStream(chunks, prepared.strictSchemas);
+    return {
+      request: async (signal) => mapOpenAIChatCompletion(await this.client.chat.completions.create(body, { signal }), prepared.strictSchemas),
+      openStream: async (signal) => {
+        const chunks = await this.client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal });
+        return readOpenAIChatStream(chunks, prepared.strictSchemas);
+      },
+    };
   }
 
-  private async *responses(request: LlmRequest, prepared: PreparedOpenAITools<'responses'>, call: CallState): AsyncGenerator<LlmResponse> {
+  private responses(request: LlmRequest, prepared: PreparedOpenAITools<'responses'>): OpenAICalls {
     const config = request.config ?? {};
     const body: ResponsesBody = { model: request.model ?? this.modelName, input: convertToOpenAIResponsesInput(request.contents) };
     if (request.systemInstruction) body.instructions = request.systemInstruction;
@@ -118,24 +108,15 @@ export class OpenAIModel implements Model {
     if (config.temperature !== undefined) body.temperature = config.temperature;
     if (config.topP !== undefined) body.top_p = config.topP;
     if (config.maxOutputTokens !== undefined) body.max_output_tokens = config.maxOutputTokens;
-    if (!call.stream) {
-      yield mapOpenAIResponse(await this.client.responses.create(body, { signal: call.signal }), prepared.strictSchemas);
-      return;
-    }
-    const events = await this.client.responses.create({ ...body, stream: true }, { signal: call.signal });
-    call.streamStarted = true;
-    yield* readOpenAIResponsesStream(events, prepared.strictSchemas);
+    return {
+      request: async (signal) => mapOpenAIResponse(await this.client.responses.create(body, { signal }), prepared.strictSchemas),
+      openStream: async (signal) => readOpenAIResponsesStream(await this.client.responses.create({ ...body, stream: true }, { signal }), prepared.strictSchemas),
+    };
   }
 }
 
-/** One `generate` call's transport state, shared with the error mapping. */
-interface CallState {
-  /** The per-call signal handed to the SDK. */
-  signal: AbortSignal;
-  stream: boolean;
-  /** Set once the HTTP response started streaming: a transport failure after it is a cut stream. */
-  streamStarted: boolean;
-}
+/** The two ways of sending one request to an OpenAI API, for {@link callProvider}. */
+type OpenAICalls = Pick<ProviderCall, 'request' | 'openStream'>;
 
 function createClient(options: OpenAIModelOptions): OpenAI {
   const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL;

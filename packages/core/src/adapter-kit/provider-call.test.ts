@@ -81,6 +81,45 @@ describe('callProvider', () => {
     expect(await failure(callProvider(streamed))).toBe(badRequest);
   });
 
+  it('sends nothing when the caller already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort('too late');
+    let sent = false;
+    const error = await failure(callProvider(call({ signal: controller.signal, request: async () => ((sent = true), final) })));
+    expect(error.code).toBe('RUN_ABORTED');
+    expect(sent).toBe(false);
+  });
+
+  it('tells mapError whether the stream had started', async () => {
+    const seen: boolean[] = [];
+    const record = (error: unknown, where: { streamStarted: boolean }) => (seen.push(where.streamStarted), mapError(error));
+    await failure(callProvider(call({ stream: true, mapError: record, openStream: async () => { throw new Error('refused'); } })));
+    await failure(callProvider(call({ stream: true, mapError: record, openStream: async () => (async function* () { throw new Error('cut'); })() })));
+    expect(seen).toEqual([false, true]);
+  });
+
+  it('delivers no complete response after an abort, even when the SDK ends the stream quietly', async () => {
+    const controller = new AbortController();
+    const seen: LlmResponse[] = [];
+    const streamed = call({
+      signal: controller.signal,
+      stream: true,
+      openStream: async () =>
+        (async function* () {
+          yield partial;
+          yield final;
+        })(),
+    });
+    const error = await (async () => {
+      for await (const response of callProvider(streamed)) {
+        seen.push(response);
+        controller.abort('stop');
+      }
+    })().catch((e: ToolsmithError) => e);
+    expect(seen).toEqual([partial]);
+    expect(error).toMatchObject({ code: 'RUN_ABORTED' });
+  });
+
   it('reports any failure after the caller aborted as RUN_ABORTED, with the reason', async () => {
     const controller = new AbortController();
     const streamed = call({

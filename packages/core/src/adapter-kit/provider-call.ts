@@ -17,15 +17,17 @@ export interface ProviderCall {
   request(signal: AbortSignal): Promise<LlmResponse>;
   /** Sends the request and returns its stream, already mapped to partial responses and one `turnComplete`. */
   openStream(signal: AbortSignal): Promise<AsyncIterable<LlmResponse>>;
-  /** Maps what the SDK threw to a Toolsmith error (usually a `ProviderError`). */
-  mapError(error: unknown): unknown;
+  /** Maps what the SDK threw to a Toolsmith error (usually a `ProviderError`); `streamStarted` says whether responses were flowing. */
+  mapError(error: unknown, where: { streamStarted: boolean }): unknown;
 }
 
 /**
- * Runs one model call the way every adapter must: the SDK gets a signal scoped to this call (SDKs never
- * remove the listener they add), an aborted caller signal is reported as `RunAbortedError` whatever the
- * SDK threw, other failures go through `mapError`, and a connection failure after the stream started is a
- * truncated answer (`PROVIDER_RESPONSE_INVALID`), not an unreachable server.
+ * Runs one model call the way every adapter must: nothing is sent once the caller's signal is aborted;
+ * the SDK gets a signal scoped to this call (SDKs never remove the listener they add); an abort is
+ * reported as `RunAbortedError` whatever the SDK threw, and also when the SDK ends an aborted stream
+ * quietly (no complete response is delivered after an abort); other failures go through `mapError`; and
+ * a connection failure after the stream started is a truncated answer (`PROVIDER_RESPONSE_INVALID`), not
+ * an unreachable server.
  *
  * @example
  * ```ts
@@ -39,20 +41,24 @@ export interface ProviderCall {
  */
 export async function* callProvider(call: ProviderCall): AsyncGenerator<LlmResponse> {
   const { signal } = call;
+  if (signal?.aborted) throw new RunAbortedError(signal.reason);
   const scoped = scopeAbortSignal(signal);
   let streaming = false;
   try {
     if (call.stream) {
       const responses = await call.openStream(scoped.signal);
       streaming = true;
-      yield* responses;
+      for await (const response of responses) {
+        if (response.turnComplete && signal?.aborted) break;
+        yield response;
+      }
     } else {
       yield await call.request(scoped.signal);
     }
   } catch (error) {
     // SDKs report an abort in their own ways (a quiet end, a connection error); the caller asked for it.
     if (signal?.aborted) throw new RunAbortedError(signal.reason);
-    const mapped = call.mapError(error);
+    const mapped = call.mapError(error, { streamStarted: streaming });
     if (streaming && ProviderError.isInstance(mapped) && mapped.code === 'PROVIDER_CONNECTION_FAILED') {
       throw new ProviderError('PROVIDER_RESPONSE_INVALID', `${call.providerName} stream was cut off mid-way: ${mapped.message}`, {
         provider: call.provider,
@@ -63,4 +69,6 @@ export async function* callProvider(call: ProviderCall): AsyncGenerator<LlmRespo
   } finally {
     scoped.dispose();
   }
+  // A stream the SDK ended quietly on abort may look complete; the caller must still learn it was cut short.
+  if (signal?.aborted) throw new RunAbortedError(signal.reason);
 }
