@@ -1,22 +1,14 @@
-import type { CallbackContext } from '../agents/callback-context';
 import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
 import { AgentNotFoundError } from '../errors/agent-not-found-error';
 import { MaxLlmCallsExceededError } from '../errors/max-llm-calls-exceeded-error';
-import { ProviderError } from '../errors/provider-errors';
 import { RunAbortedError } from '../errors/run-aborted-error';
-import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
-import { LlmResponse } from '../model/llm-response';
-import { EventActions, createEventActions } from '../state/event-actions';
-import { State } from '../state/state';
-import { modelCallbackChain } from './callback-chains';
 import { errorEvent } from './error-event';
 import { handleFunctionCalls } from './function-call-handler';
 import { confirmationPause } from './confirmation-pause';
-import { buildRequest } from './request-builder';
+import { callModel, streamModel } from './model-call';
 import { answersConfirmations, resumeConfirmedCalls } from './resume-confirmed-calls';
-import { OfferedTools } from './tool-resolver';
 
 /**
  * The model ⇄ tool loop of an {@link LlmAgent}: call the model, emit its response, run the function
@@ -46,9 +38,12 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
     }
     // Agents without toolsets offer the same tools every time; only toolsets need the await.
     const offered = context.services.tools.staticOffered(agent) ?? (await context.services.tools.offered(agent, () => context.readonlyContext()));
-    const modelEvent = yield* callModel(agent, context, offered);
-    if (!modelEvent) return;
-    const calls = modelEvent.functionCalls();
+    // Streaming needs a generator to yield partial events as they arrive; the usual call does without one.
+    const step = context.streaming ? yield* streamModel(agent, context, offered) : await callModel(agent, context, offered);
+    if (step.partials) for (const partial of step.partials) yield partial;
+    yield step.event;
+    if (!step.ok) return;
+    const calls = step.event.functionCalls();
     if (calls.length === 0) return;
 
     const responseEvent = await handleFunctionCalls({ agent, context, calls, offered });
@@ -88,98 +83,4 @@ async function* endAfter(agent: LlmAgent, context: InvocationContext, responseEv
     return;
   }
   yield* target.runAsync(context.forAgent(target));
-}
-
-/**
- * One model call with its callbacks. Yields partial events while streaming and then the complete
- * model event, which it returns; returns `undefined` after yielding an error event.
- */
-async function* callModel(agent: LlmAgent, context: InvocationContext, offered: OfferedTools): AsyncGenerator<Event, Event | undefined, undefined> {
-  const built = buildRequest(agent, context, offered);
-  const request = built instanceof Promise ? await built : built;
-  const chain = modelCallbackChain(context.services.plugins, agent.callbacks);
-  const actions = createEventActions();
-  // Built on first use: most turns have no model callbacks, and the state snapshot is not free.
-  let callbackContextCache: CallbackContext | undefined;
-  const callbackContext = () => (callbackContextCache ??= makeCallbackContext(context, agent, actions));
-
-  let response: LlmResponse | undefined;
-  for (const before of chain.beforeModel) {
-    response = (await before({ context: callbackContext(), request })) ?? undefined;
-    if (response) break;
-  }
-  if (!response) {
-    try {
-      for await (const part of agent.model.generate(request, { signal: context.signal, stream: context.streaming })) {
-        if (context.signal.aborted) throw new RunAbortedError(context.signal.reason);
-        if (!part.partial) {
-          response = part; // the complete, aggregated response ends the call
-          break;
-        }
-        yield Event.create({ invocationId: context.invocationId, author: agent.name, branch: context.branch, content: part.content, partial: true });
-      }
-      if (!response) {
-        throw new ProviderError('PROVIDER_RESPONSE_INVALID', `Model "${agent.model.modelName}" ended its answer without a complete response.`, {
-          provider: agent.model.provider,
-        });
-      }
-    } catch (thrown) {
-      if (context.signal.aborted) {
-        yield errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
-        return undefined;
-      }
-      const error = toToolsmithError(thrown, agent);
-      for (const onError of chain.onModelError) {
-        response = (await onError({ context: callbackContext(), request, error })) ?? undefined;
-        if (response) break;
-      }
-      if (!response) {
-        yield errorEvent(context, agent.name, error, actions);
-        return undefined;
-      }
-    }
-  }
-  for (const after of chain.afterModel) {
-    const replaced = (await after({ context: callbackContext(), response })) ?? undefined;
-    if (replaced) {
-      response = replaced;
-      break;
-    }
-  }
-
-  const event = Event.create({
-    invocationId: context.invocationId,
-    author: agent.name,
-    branch: context.branch,
-    content: response.content,
-    actions,
-    turnComplete: response.turnComplete,
-    finishReason: response.finishReason,
-    usage: response.usage,
-    errorCode: response.error?.code,
-    errorMessage: response.error?.message,
-  });
-  if (agent.outputKey && event.functionCalls().length === 0 && !event.errorCode) {
-    actions.stateDelta[agent.outputKey] = event.text();
-  }
-  yield event;
-  return event;
-}
-
-function makeCallbackContext(context: InvocationContext, agent: LlmAgent, actions: EventActions): CallbackContext {
-  return {
-    appName: context.services.appName,
-    userId: context.session.userId,
-    sessionId: context.session.id,
-    invocationId: context.invocationId,
-    agentName: agent.name,
-    state: new State(context.stateSnapshot(), actions.stateDelta),
-    actions,
-  };
-}
-
-function toToolsmithError(thrown: unknown, agent: LlmAgent): ToolsmithError {
-  if (ToolsmithError.isInstance(thrown)) return thrown;
-  const reason = thrown instanceof Error ? thrown.message : String(thrown);
-  return new ProviderError('PROVIDER_ERROR', `Model "${agent.model.modelName}" failed: ${reason}`, { provider: agent.model.provider, cause: thrown });
 }

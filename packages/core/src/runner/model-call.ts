@@ -1,0 +1,186 @@
+import type { CallbackContext } from '../agents/callback-context';
+import type { InvocationContext } from '../agents/invocation-context';
+import type { LlmAgent } from '../agents/llm-agent';
+import { ProviderError } from '../errors/provider-errors';
+import { RunAbortedError } from '../errors/run-aborted-error';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { Event } from '../events/event';
+import { LlmRequest } from '../model/llm-request';
+import { LlmResponse } from '../model/llm-response';
+import { EventActions, createEventActions } from '../state/event-actions';
+import { State } from '../state/state';
+import { ModelCallbackChain, modelCallbackChain } from './callback-chains';
+import { errorEvent } from './error-event';
+import { buildRequest } from './request-builder';
+import { OfferedTools } from './tool-resolver';
+
+/** What one model call produced, for the loop to emit in order: `partials`, then `event`. */
+export interface ModelStep {
+  /** Partial events a model sent although the call was not streaming (a streaming call has yielded its own already). */
+  partials?: Event[];
+  /** The model's event, or the error event that ends the loop. */
+  event: Event;
+  /** False when `event` is an error event: the loop ends after emitting it. */
+  ok: boolean;
+}
+
+/**
+ * One model call with its callbacks, not streaming. A plain async function rather than a generator:
+ * every event of the loop passes through each generator layer it is yielded from, so the usual
+ * (non-streaming) step keeps one layer fewer. {@link streamModel} is the same call, streaming.
+ */
+export async function callModel(agent: LlmAgent, context: InvocationContext, offered: OfferedTools): Promise<ModelStep> {
+  const built = buildRequest(agent, context, offered);
+  const call = new ModelCall(agent, context, built instanceof Promise ? await built : built);
+  let response = call.chain.beforeModel.length > 0 ? await call.before() : undefined;
+  let partials: Event[] | undefined;
+  if (!response) {
+    try {
+      for await (const part of call.generate()) {
+        if (call.completes(part)) {
+          response = part;
+          break;
+        }
+        (partials ??= []).push(call.partialEvent(part));
+      }
+      if (!response) throw call.incomplete();
+    } catch (thrown) {
+      const recovered = await call.recover(thrown);
+      if (recovered instanceof Event) return { partials, event: recovered, ok: false };
+      response = recovered;
+    }
+  }
+  if (call.chain.afterModel.length > 0) response = await call.after(response);
+  return { partials, event: call.event(response), ok: true };
+}
+
+/** {@link callModel} while streaming: yields each partial event as it arrives. */
+export async function* streamModel(agent: LlmAgent, context: InvocationContext, offered: OfferedTools): AsyncGenerator<Event, ModelStep, undefined> {
+  const built = buildRequest(agent, context, offered);
+  const call = new ModelCall(agent, context, built instanceof Promise ? await built : built);
+  let response = call.chain.beforeModel.length > 0 ? await call.before() : undefined;
+  if (!response) {
+    try {
+      for await (const part of call.generate()) {
+        if (call.completes(part)) {
+          response = part;
+          break;
+        }
+        yield call.partialEvent(part);
+      }
+      if (!response) throw call.incomplete();
+    } catch (thrown) {
+      const recovered = await call.recover(thrown);
+      if (recovered instanceof Event) return { event: recovered, ok: false };
+      response = recovered;
+    }
+  }
+  if (call.chain.afterModel.length > 0) response = await call.after(response);
+  return { event: call.event(response), ok: true };
+}
+
+/** The request, callbacks and resulting event of one model call: everything both drivers share. */
+class ModelCall {
+  readonly chain: ModelCallbackChain;
+  private readonly actions: EventActions = createEventActions();
+  // Built on first use: most turns have no model callbacks, and the state snapshot is not free.
+  private callbackContextCache?: CallbackContext;
+
+  constructor(
+    private readonly agent: LlmAgent,
+    private readonly context: InvocationContext,
+    private readonly request: LlmRequest,
+  ) {
+    this.chain = modelCallbackChain(context.services.plugins, agent.callbacks);
+  }
+
+  /** The first response a beforeModel callback returns; it replaces the model call. */
+  async before(): Promise<LlmResponse | undefined> {
+    for (const before of this.chain.beforeModel) {
+      const response = (await before({ context: this.callbackContext(), request: this.request })) ?? undefined;
+      if (response) return response;
+    }
+    return undefined;
+  }
+
+  generate(): AsyncIterable<LlmResponse> {
+    return this.agent.model.generate(this.request, { signal: this.context.signal, stream: this.context.streaming });
+  }
+
+  /** True for the complete, aggregated response that ends the call; throws once the run is aborted. */
+  completes(part: LlmResponse): boolean {
+    if (this.context.signal.aborted) throw new RunAbortedError(this.context.signal.reason);
+    return !part.partial;
+  }
+
+  partialEvent(part: LlmResponse): Event {
+    const { context } = this;
+    return Event.create({ invocationId: context.invocationId, author: this.agent.name, branch: context.branch, content: part.content, partial: true });
+  }
+
+  incomplete(): ProviderError {
+    const { model } = this.agent;
+    return new ProviderError('PROVIDER_RESPONSE_INVALID', `Model "${model.modelName}" ended its answer without a complete response.`, { provider: model.provider });
+  }
+
+  /** After the model failed: the first onModelError callback's response, or the error event that ends the loop. */
+  async recover(thrown: unknown): Promise<LlmResponse | Event> {
+    const { agent, context } = this;
+    if (context.signal.aborted) return errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
+    const error = toToolsmithError(thrown, agent);
+    for (const onError of this.chain.onModelError) {
+      const response = (await onError({ context: this.callbackContext(), request: this.request, error })) ?? undefined;
+      if (response) return response;
+    }
+    return errorEvent(context, agent.name, error, this.actions);
+  }
+
+  /** The response after the afterModel callbacks: the first one that returns a response replaces it. */
+  async after(response: LlmResponse): Promise<LlmResponse> {
+    for (const after of this.chain.afterModel) {
+      const replaced = (await after({ context: this.callbackContext(), response })) ?? undefined;
+      if (replaced) return replaced;
+    }
+    return response;
+  }
+
+  /** The model event for the final response; with `outputKey`, an answer is also stored in state. */
+  event(response: LlmResponse): Event {
+    const { agent, context, actions } = this;
+    const event = Event.create({
+      invocationId: context.invocationId,
+      author: agent.name,
+      branch: context.branch,
+      content: response.content,
+      actions,
+      turnComplete: response.turnComplete,
+      finishReason: response.finishReason,
+      usage: response.usage,
+      errorCode: response.error?.code,
+      errorMessage: response.error?.message,
+    });
+    if (agent.outputKey && event.functionCalls().length === 0 && !event.errorCode) {
+      actions.stateDelta[agent.outputKey] = event.text();
+    }
+    return event;
+  }
+
+  private callbackContext(): CallbackContext {
+    const { agent, context, actions } = this;
+    return (this.callbackContextCache ??= {
+      appName: context.services.appName,
+      userId: context.session.userId,
+      sessionId: context.session.id,
+      invocationId: context.invocationId,
+      agentName: agent.name,
+      state: new State(context.stateSnapshot(), actions.stateDelta),
+      actions,
+    });
+  }
+}
+
+function toToolsmithError(thrown: unknown, agent: LlmAgent): ToolsmithError {
+  if (ToolsmithError.isInstance(thrown)) return thrown;
+  const reason = thrown instanceof Error ? thrown.message : String(thrown);
+  return new ProviderError('PROVIDER_ERROR', `Model "${agent.model.modelName}" failed: ${reason}`, { provider: agent.model.provider, cause: thrown });
+}
