@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { InMemoryArtifactService } from '@toolsmith/core';
 import { loadToolsModule } from './load-tools-module';
 import { ForecastApi, ForecastTools } from './__fixtures__/forecast-tools';
 
@@ -9,10 +10,13 @@ describe('loadToolsModule', () => {
     const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     const loaded = loadToolsModule('tools-module.ts', fixtures);
     log.mockRestore();
-    expect(loaded.tools).toHaveLength(2);
+    expect(loaded.tools).toHaveLength(3);
     expect(loaded.tools[0]).toBe(ForecastTools);
     expect(loaded.tools[1]).toMatchObject({ name: 'get_weather' });
+    expect(loaded.tools[2]).toMatchObject({ name: 'save_note' });
     expect(loaded.providers).toEqual([{ provide: ForecastApi, useValue: expect.any(ForecastApi) }]);
+    expect(loaded.artifactService).toBeInstanceOf(InMemoryArtifactService);
+    expect(loaded.memoryService).toBeUndefined();
   });
 
   it('says what is wrong with a module that cannot be served', () => {
@@ -20,6 +24,9 @@ describe('loadToolsModule', () => {
     expect(() => loadToolsModule('fixture-mcp-server.ts', fixtures)).toThrow(expect.objectContaining({ code: 'MCP_NO_TOOLS_EXPORTED' }));
     expect(() => loadToolsModule('broken-module.ts', fixtures)).toThrow(
       expect.objectContaining({ code: 'MCP_MODULE_LOAD_FAILED', message: expect.stringContaining('database is down') }),
+    );
+    expect(() => loadToolsModule('bad-service-module.ts', fixtures)).toThrow(
+      expect.objectContaining({ code: 'MCP_MODULE_LOAD_FAILED', message: expect.stringContaining('exports `memoryService`, but it has no searchMemory method') }),
     );
   });
 });

@@ -1,18 +1,28 @@
 import { existsSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import { BaseTool, Provider, ToolsmithError, getToolsetOptions, isToolset } from '@toolsmith/core';
+import { ArtifactService, BaseTool, MemoryService, Provider, ToolsmithError, getToolsetOptions, isToolset } from '@toolsmith/core';
 import { ServedTools } from './resolve-served-tools';
 
-/** What a module offers to serve: its exported toolsets and tools, and its `providers` export. */
+/** What a module offers to serve: its exported toolsets and tools, and its `providers`, `memoryService` and `artifactService` exports. */
 export interface ToolsModule {
   tools: ServedTools[];
   providers: Provider[];
+  /** The module's `memoryService` export, for the tools' `ctx.searchMemory`. */
+  memoryService?: MemoryService;
+  /** The module's `artifactService` export, for the tools' artifact methods. */
+  artifactService?: ArtifactService;
 }
+
+/** Exports with a meaning of their own, never taken for tools; each with the methods it must have. */
+const SERVICE_EXPORTS: Record<string, string[]> = {
+  memoryService: ['searchMemory'],
+  artifactService: ['saveArtifact', 'loadArtifact', 'listArtifactKeys'],
+};
 
 /**
  * Loads a module and collects what it exports to serve: `@Toolset` classes, toolset instances and
  * tools (named exports and the default export), plus an exported `providers` array for the classes'
- * dependencies. A `.ts` module is loaded through ts-node (transpile only) when it is installed.
+ * dependencies and, when exported, the `memoryService` and `artifactService` the tools' contexts use. A `.ts` module is loaded through ts-node (transpile only) when it is installed.
  *
  * @throws ToolsmithError `MCP_MODULE_NOT_FOUND`, `MCP_MODULE_LOAD_FAILED` or `MCP_NO_TOOLS_EXPORTED`.
  */
@@ -35,7 +45,7 @@ export function loadToolsModule(modulePath: string, cwd = process.cwd()): ToolsM
   const tools: ServedTools[] = [];
   const seen = new Set<unknown>();
   for (const [name, value] of Object.entries(exported)) {
-    if (name === 'providers' || seen.has(value)) continue;
+    if (name === 'providers' || name in SERVICE_EXPORTS || seen.has(value)) continue;
     seen.add(value);
     if (isServable(value)) tools.push(value);
   }
@@ -49,7 +59,17 @@ export function loadToolsModule(modulePath: string, cwd = process.cwd()): ToolsM
   if (providers !== undefined && !Array.isArray(providers)) {
     throw new ToolsmithError('MCP_MODULE_LOAD_FAILED', `${file} exports \`providers\`, but it is not an array of providers.`);
   }
-  return { tools, providers: (providers as Provider[] | undefined) ?? [] };
+  const loaded: ToolsModule = { tools, providers: (providers as Provider[] | undefined) ?? [] };
+  for (const [name, methods] of Object.entries(SERVICE_EXPORTS)) {
+    const service = exported[name] as Record<string, unknown> | undefined;
+    if (service === undefined) continue;
+    const missing = methods.filter((method) => typeof service?.[method] !== 'function');
+    if (missing.length > 0) {
+      throw new ToolsmithError('MCP_MODULE_LOAD_FAILED', `${file} exports \`${name}\`, but it has no ${missing.join(', ')} method.`);
+    }
+    (loaded as unknown as Record<string, unknown>)[name] = service;
+  }
+  return loaded;
 }
 
 function isServable(value: unknown): value is ServedTools {

@@ -17,10 +17,13 @@ describe('serveModuleOverStdio (a real child process)', () => {
     const pid = transport.pid!;
 
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['wx_forecast', 'get_weather']);
+    expect(tools.map((tool) => tool.name)).toEqual(['wx_forecast', 'get_weather', 'save_note']);
     expect(client.getServerVersion()?.name).toBe('tools-module');
     const result = (await client.callTool({ name: 'wx_forecast', arguments: { city: 'Nice', days: 1 } })) as CallToolResult;
     expect(result.structuredContent).toMatchObject({ forecast: '1-day forecast for Nice from module-stub: mild' });
+    // The module's artifactService export reaches the tools' contexts.
+    const saved = (await client.callTool({ name: 'save_note', arguments: { filename: 'a.txt', text: 'hi' } })) as CallToolResult;
+    expect(saved.structuredContent).toEqual({ version: 0, files: ['a.txt'] });
     // The module's console.log went to stderr, not into the protocol stream.
     expect(stderr).toContain('a module that logs while loading');
 

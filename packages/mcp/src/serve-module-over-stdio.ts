@@ -27,10 +27,12 @@ export async function serveModuleOverStdio(modulePath: string, options: ServeMod
     Object.assign(console, { log, info }); // nothing is served: stdout is the caller's again
     throw error;
   }
-  const { tools, providers } = loaded;
+  const { tools, providers, memoryService, artifactService } = loaded;
   const handle = await serveMcp({
     tools,
     providers,
+    memoryService,
+    artifactService,
     transport: 'stdio',
     name: options.name ?? basename(modulePath, extname(modulePath)),
   });

@@ -1,10 +1,14 @@
-// A module as `toolsmith mcp <module>` receives it: @Toolset classes, a tool, and their providers.
+// A module as `toolsmith mcp <module>` receives it: @Toolset classes, tools, their providers and an artifact service.
+import { InMemoryArtifactService } from '@toolsmith/core';
 import { ForecastApi, ForecastTools } from './forecast-tools';
 import { createServedTestTools } from './served-tools';
+import { createServiceTools } from './service-tools';
 
 export { ForecastTools };
 export const weather = createServedTestTools().weather;
+export const saveNote = createServiceTools()[0];
 export const providers = [{ provide: ForecastApi, useValue: new ForecastApi('module-stub') }];
+export const artifactService = new InMemoryArtifactService();
 export const notATool = { hello: 'world' };
 export const version = 3;
 
