@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { FunctionCall, LlmResponse, Part, ProviderError, argsFromJsonText, argsFromJsonValue } from '@toolsmith/core';
+import { FunctionCall, LlmResponse, Part, ProviderError, argsFromJsonText, argsFromJsonValue, providerDataPart } from '@toolsmith/core';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
-import { anthropicBlockPart, mapAnthropicUsage } from './map-anthropic-response';
+import { mapAnthropicUsage } from './map-anthropic-response';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 type Block =
@@ -111,7 +111,7 @@ function toPart(block: Block): Part[] {
     case 'tool_use':
       return [{ functionCall: { id: block.id, name: block.name, args: toolArgs(block) } }];
     case 'provider':
-      return [anthropicBlockPart(block.json.trim() === '' ? block.block : { ...block.block, input: serverToolInput(block.json) })];
+      return [providerDataPart(ANTHROPIC_PROVIDER, block.json.trim() === '' ? block.block : { ...block.block, input: serverToolInput(block.json) })];
   }
 }
 

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { Content, FunctionCall, Part, ProviderError, argsFromJsonText, pairToolResults } from '@toolsmith/core';
+import { Content, FunctionCall, Part, ProviderError, argsFromJsonText, pairToolResults, providerDataOf } from '@toolsmith/core';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -46,7 +46,8 @@ function convertPart(part: Part, role: 'user' | 'assistant'): ContentBlockParam[
   if (part.inlineData) return [toMediaBlock(part.inlineData.mimeType, part.inlineData.data)];
   if (part.providerData) {
     // Anthropic's own blocks go back exactly as received; another provider's content means nothing here.
-    return part.providerData.provider === ANTHROPIC_PROVIDER && role === 'assistant' ? [part.providerData.data as unknown as ContentBlockParam] : [];
+    const block = providerDataOf(part, ANTHROPIC_PROVIDER);
+    return block && role === 'assistant' ? [block as unknown as ContentBlockParam] : [];
   }
   if (part.thought) {
     // Thinking blocks must go back exactly as received (with their signature) when tools are used

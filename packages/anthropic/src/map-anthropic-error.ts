@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { ProviderError, ProviderErrorCode, RateLimitError, parseRetryAfter } from '@toolsmith/core';
+import { ProviderError, RateLimitError, parseRetryAfter, providerErrorCodeForStatus } from '@toolsmith/core';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 /**
@@ -21,7 +21,7 @@ export function mapAnthropicError(error: unknown): unknown {
     const detail = error.apiMessage ?? error.message;
     // An SSE `error` event has no status of its own; the status its type stands for keeps `isRetryable` right.
     const statusCode = status ?? statusForType(error.type);
-    const code = statusCode !== undefined ? codeForStatus(statusCode) : 'PROVIDER_ERROR';
+    const code = statusCode !== undefined ? providerErrorCodeForStatus(statusCode) : 'PROVIDER_ERROR';
     if (code === 'RATE_LIMITED') {
       const retryAfterMs = error.headers ? parseRetryAfter(error.headers) : undefined;
       return new RateLimitError(`Anthropic rate limit reached: ${detail}`, { ...options, statusCode, retryAfterMs });
@@ -39,14 +39,6 @@ export function mapAnthropicError(error: unknown): unknown {
     );
   }
   return new ProviderError('PROVIDER_RESPONSE_INVALID', `Anthropic response could not be read: ${message}`, options);
-}
-
-function codeForStatus(status: number): ProviderErrorCode {
-  if (status === 401 || status === 403) return 'AUTHENTICATION_FAILED';
-  if (status === 429) return 'RATE_LIMITED';
-  if (status === 400 || status === 404 || status === 413 || status === 422) return 'BAD_REQUEST';
-  if (status >= 500) return 'SERVER_ERROR'; // includes 529 overloaded
-  return 'PROVIDER_ERROR';
 }
 
 /** The HTTP status Anthropic documents for each `error.type`. */

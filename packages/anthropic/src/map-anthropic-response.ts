@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { LlmResponse, Part, Usage, argsFromJsonValue } from '@toolsmith/core';
+import { LlmResponse, Part, Usage, argsFromJsonValue, providerDataPart } from '@toolsmith/core';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
@@ -23,7 +23,7 @@ export function mapAnthropicMessage(message: Pick<Anthropic.Message, 'content' |
     } else if (block.type === 'tool_use') {
       parts.push({ functionCall: { id: block.id, name: block.name, args: argsFromJsonValue(block.input) } });
     } else {
-      parts.push(anthropicBlockPart(block));
+      parts.push(providerDataPart(ANTHROPIC_PROVIDER, block));
     }
   }
   return {
@@ -47,10 +47,4 @@ export function mapAnthropicUsage(usage: Partial<AnthropicUsage> | null | undefi
   const result: Usage = { inputTokens: input, outputTokens: output, totalTokens: input + output };
   if (cacheRead) result.cachedInputTokens = cacheRead;
   return result;
-}
-
-/** A block without a neutral form, kept whole for the way back. */
-export function anthropicBlockPart(block: object): Part {
-  // A plain-JSON copy: sessions store it, and the SDK parsed it with the `fetch` of another realm.
-  return { providerData: { provider: ANTHROPIC_PROVIDER, data: JSON.parse(JSON.stringify(block)) as Record<string, unknown> } };
 }

@@ -147,6 +147,8 @@ export { argsFromJsonText, argsFromJsonValue } from './adapter-kit/function-call
 export { callProvider } from './adapter-kit/provider-call';
 export type { ProviderCall } from './adapter-kit/provider-call';
 export { schemaProblems } from './adapter-kit/schema-problems';
+export { providerErrorCodeForStatus } from './adapter-kit/status-code';
+export { providerDataOf, providerDataPart } from './adapter-kit/provider-data';
 
 // ── Confirmation and long-running (issue 4) ───────────────────────────────────────────────────
 export { REQUEST_CONFIRMATION, isConfirmationRequest, originalCallFrom } from './confirmation/request-confirmation';

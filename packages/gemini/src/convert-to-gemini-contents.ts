@@ -1,5 +1,5 @@
 import type { Content as GeminiContent, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
-import { Content, FunctionCall, Part, argsFromJsonText, pairToolResults } from '@toolsmith/core';
+import { Content, FunctionCall, Part, argsFromJsonText, pairToolResults, providerDataOf } from '@toolsmith/core';
 import { isGeneratedGeminiCallId } from './gemini-call-id';
 import { GEMINI_PROVIDER } from './provider-tool';
 
@@ -32,8 +32,9 @@ function convertPart(part: Part): GeminiPart[] {
     out.inlineData = { mimeType: part.inlineData.mimeType, data: part.inlineData.data };
   } else if (part.providerData) {
     // Gemini's own parts (code execution) go back as they came; another provider's content means nothing here.
-    if (part.providerData.provider !== GEMINI_PROVIDER) return [];
-    Object.assign(out, part.providerData.data);
+    const own = providerDataOf(part, GEMINI_PROVIDER);
+    if (!own) return [];
+    Object.assign(out, own);
   } else if (part.text !== undefined) {
     // An empty text part still matters when it carries the signature of the turn's thinking.
     if (part.text === '' && part.thoughtSignature === undefined) return [];

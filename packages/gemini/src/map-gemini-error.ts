@@ -1,5 +1,5 @@
 import { ApiError } from './google-genai';
-import { ProviderError, ProviderErrorCode, RateLimitError } from '@toolsmith/core';
+import { ProviderError, RateLimitError, providerErrorCodeForStatus } from '@toolsmith/core';
 import { GEMINI_PROVIDER } from './provider-tool';
 
 /** The `error` object of a Google API error body (`google.rpc.Status`). */
@@ -28,20 +28,13 @@ export function mapGeminiError(error: unknown): unknown {
       return new RateLimitError(`Gemini rate limit reached: ${detail}`, { ...options, statusCode: status, retryAfterMs: retryDelayMs(body) });
     }
     const invalidKey = body?.details?.some((entry) => entry.reason === 'API_KEY_INVALID') ?? false;
-    const code = invalidKey ? 'AUTHENTICATION_FAILED' : codeForStatus(status);
+    const code = invalidKey ? 'AUTHENTICATION_FAILED' : providerErrorCodeForStatus(status);
     return new ProviderError(code, `Gemini request failed (${status}${body?.status ? ` ${body.status}` : ''}): ${detail}`, { ...options, statusCode: status });
   }
   if (isNetworkError(error)) {
     return new ProviderError('PROVIDER_CONNECTION_FAILED', `Could not reach Gemini: ${describe(error)}`, options);
   }
   return new ProviderError('PROVIDER_RESPONSE_INVALID', `Gemini response could not be read: ${describe(error)}`, options);
-}
-
-function codeForStatus(status: number): ProviderErrorCode {
-  if (status === 401 || status === 403) return 'AUTHENTICATION_FAILED';
-  if (status === 400 || status === 404 || status === 413 || status === 422) return 'BAD_REQUEST';
-  if (status >= 500) return 'SERVER_ERROR';
-  return 'PROVIDER_ERROR';
 }
 
 /** The SDK puts the JSON body in the message, after a prefix for errors that arrive inside a stream. */

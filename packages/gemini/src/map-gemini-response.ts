@@ -1,5 +1,5 @@
 import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
-import { LlmResponse, Part, Usage, argsFromJsonValue } from '@toolsmith/core';
+import { LlmResponse, Part, Usage, argsFromJsonValue, providerDataPart } from '@toolsmith/core';
 import { geminiCallId } from './gemini-call-id';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
 import { GEMINI_PROVIDER } from './provider-tool';
@@ -53,10 +53,8 @@ export function mapGeminiParts(parts: GeminiPart[]): Part[] {
       return [{ functionCall: { id: id ?? '', name: name ?? '', args: argsFromJsonValue(args) }, ...signature }];
     }
     // Code execution has no neutral form; the parts are kept whole so they go back to Gemini as they came.
-    if (part.executableCode) return [{ providerData: { provider: GEMINI_PROVIDER, data: plainJson({ executableCode: part.executableCode }) }, ...signature }];
-    if (part.codeExecutionResult) {
-      return [{ providerData: { provider: GEMINI_PROVIDER, data: plainJson({ codeExecutionResult: part.codeExecutionResult }) }, ...signature }];
-    }
+    if (part.executableCode) return [{ ...providerDataPart(GEMINI_PROVIDER, { executableCode: part.executableCode }), ...signature }];
+    if (part.codeExecutionResult) return [{ ...providerDataPart(GEMINI_PROVIDER, { codeExecutionResult: part.codeExecutionResult }), ...signature }];
     if (part.text !== undefined) return [{ text: part.text, ...(part.thought ? { thought: true } : {}), ...signature }];
     if (part.inlineData?.data !== undefined) return [{ inlineData: { mimeType: part.inlineData.mimeType ?? 'application/octet-stream', data: part.inlineData.data }, ...signature }];
     // A signature can arrive on a part of its own; it must still go back.
@@ -77,9 +75,4 @@ export function mapGeminiUsage(usage: GenerateContentResponseUsageMetadata | und
   result.totalTokens = usage.totalTokenCount ?? result.inputTokens! + result.outputTokens!;
   if (usage.cachedContentTokenCount) result.cachedInputTokens = usage.cachedContentTokenCount;
   return result;
-}
-
-/** A plain-JSON copy: sessions store it, and the SDK may have parsed it in another realm. */
-function plainJson(value: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 }

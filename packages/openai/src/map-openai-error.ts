@@ -1,4 +1,4 @@
-import { ProviderError, RateLimitError, RunAbortedError, ToolsmithError, parseRetryAfter } from '@toolsmith/core';
+import { ProviderError, RateLimitError, RunAbortedError, ToolsmithError, parseRetryAfter, providerErrorCodeForStatus } from '@toolsmith/core';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { OPENAI_PROVIDER } from './provider-tool';
 
@@ -39,15 +39,7 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext = {})
     if (status === 429) {
       return new RateLimitError(message, { provider, statusCode: 429, cause: error, retryAfterMs: parseRetryAfter(error.headers) });
     }
-    const code =
-      status === 401 || status === 403
-        ? 'AUTHENTICATION_FAILED'
-        : status === 400 || status === 404 || status === 422
-          ? 'BAD_REQUEST'
-          : status >= 500
-            ? 'SERVER_ERROR'
-            : 'PROVIDER_ERROR';
-    return new ProviderError(code, message, { provider, statusCode: status, cause: error });
+    return new ProviderError(providerErrorCodeForStatus(status), message, { provider, statusCode: status, cause: error });
   }
   const reason = error instanceof Error ? error.message : String(error);
   if (error instanceof SyntaxError || context.streamStarted) {
