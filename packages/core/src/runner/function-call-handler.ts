@@ -34,9 +34,10 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
   // Parallel calls all see the state as it was before this step; each records its own delta.
   const base = context.stateSnapshot();
   const outcomes: Array<ToolCallOutcome | undefined> = new Array(calls.length);
-  const actions: EventActions[] = calls.map(() => createEventActions());
+  const actions: EventActions[] = [];
+  for (let index = 0; index < calls.length; index++) actions.push(createEventActions());
 
-  const runOne = async (index: number): Promise<void> => {
+  const execute = (index: number): Promise<ToolCallOutcome> => {
     const call = calls[index];
     const toolContext = new ToolContext({
       functionCallId: call.id,
@@ -54,7 +55,7 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
       artifactService: context.services.artifactService,
     });
     registerInvocation(toolContext, context);
-    outcomes[index] = await executeToolCall({
+    return executeToolCall({
       call,
       tool: offered.byName.get(call.name),
       availableToolNames: () => offered.names,
@@ -64,8 +65,15 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
     });
   };
 
-  const work = calls.length === 1 ? runOne(0) : runConcurrently(calls.length, context.services.maxConcurrentToolCalls, runOne, context.signal);
-  await untilDoneOrAborted(work, context.signal);
+  const runOne = async (index: number): Promise<void> => {
+    outcomes[index] = await execute(index);
+  };
+  if (calls.length === 1 && context.signal === NEVER_ABORTED) {
+    outcomes[0] = await execute(0); // the usual step: one call that cannot be aborted needs no wrapper
+  } else {
+    const work = calls.length === 1 ? runOne(0) : runConcurrently(calls.length, context.services.maxConcurrentToolCalls, runOne, context.signal);
+    await untilDoneOrAborted(work, context.signal);
+  }
 
   const merged = createEventActions();
   const longRunningToolIds: string[] = [];

@@ -63,12 +63,16 @@ export class InMemorySessionService implements SessionService {
     if (!stored) {
       throw new ToolsmithError('SESSION_NOT_FOUND', `Session "${session.id}" of user "${session.userId}" does not exist in app "${session.appName}".`);
     }
-    // `temp:` keys live only for the invocation; the stored event must not carry them either.
-    for (const key of Object.keys(event.actions.stateDelta)) {
-      if (key.startsWith(StatePrefix.TEMP)) delete event.actions.stateDelta[key];
+    const delta = event.actions.stateDelta;
+    // Most events change no state; they skip the scope bookkeeping below.
+    if (hasKeys(delta)) {
+      // `temp:` keys live only for the invocation; the stored event must not carry them either.
+      for (const key of Object.keys(delta)) {
+        if (key.startsWith(StatePrefix.TEMP)) delete delta[key];
+      }
+      this.applyDelta(session.appName, session.userId, stored, delta);
+      applyTo(session.state, delta);
     }
-    this.applyDelta(session.appName, session.userId, stored, event.actions.stateDelta);
-    applyTo(session.state, event.actions.stateDelta);
     stored.events.push(event);
     session.events.push(event);
     stored.lastUpdateTime = session.lastUpdateTime = event.timestamp;
@@ -155,6 +159,11 @@ export class InMemorySessionService implements SessionService {
       applyTo(target, { [key]: value });
     }
   }
+}
+
+function hasKeys(record: Record<string, unknown>): boolean {
+  for (const key in record) if (Object.prototype.hasOwnProperty.call(record, key)) return true;
+  return false;
 }
 
 /** Applies a state delta to a plain record: `null` deletes, `temp:` keys are skipped. */
