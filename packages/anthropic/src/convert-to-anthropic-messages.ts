@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { Content, FunctionCall, Part, ProviderError, argsFromJsonText, pairToolResults, providerDataOf } from '@toolsmith/core';
+import { Content, FunctionCall, Part, ProviderError, argsAsObject, pairToolResults, providerDataOf } from '@toolsmith/core';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -62,16 +62,8 @@ function convertPart(part: Part, role: 'user' | 'assistant'): ContentBlockParam[
 }
 
 function toToolUse(call: FunctionCall): Anthropic.ToolUseBlockParam {
-  return { type: 'tool_use', id: call.id, name: call.name, input: toInputObject(call.args) };
-}
-
-/**
- * `tool_use.input` must be an object. Raw text arrives here only when the model sent arguments that
- * did not parse; the executor already answered that call with an error, so `{}` keeps the history valid.
- */
-function toInputObject(args: FunctionCall['args']): Record<string, unknown> {
-  const parsed = typeof args === 'string' ? argsFromJsonText(args) : args;
-  return typeof parsed === 'string' ? {} : parsed;
+  // `tool_use.input` must be an object, also for arguments the model sent malformed.
+  return { type: 'tool_use', id: call.id, name: call.name, input: argsAsObject(call.args) };
 }
 
 function toMediaBlock(mimeType: string, data: string): ContentBlockParam {

@@ -143,7 +143,7 @@ export { scopeAbortSignal } from './adapter-kit/scoped-abort-signal';
 export type { ScopedAbortSignal } from './adapter-kit/scoped-abort-signal';
 export { selectProviderTools } from './adapter-kit/select-provider-tools';
 export { SchemaRefError, inlineSchemaRefs } from './adapter-kit/schema-ref-inliner';
-export { argsFromJsonText, argsFromJsonValue } from './adapter-kit/function-call-args';
+export { argsAsObject, argsFromJsonText, argsFromJsonValue } from './adapter-kit/function-call-args';
 export { callProvider } from './adapter-kit/provider-call';
 export type { ProviderCall } from './adapter-kit/provider-call';
 export { schemaProblems } from './adapter-kit/schema-problems';

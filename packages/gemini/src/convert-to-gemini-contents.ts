@@ -1,5 +1,5 @@
 import type { Content as GeminiContent, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
-import { Content, FunctionCall, Part, argsFromJsonText, pairToolResults, providerDataOf } from '@toolsmith/core';
+import { Content, Part, argsAsObject, pairToolResults, providerDataOf } from '@toolsmith/core';
 import { isGeneratedGeminiCallId } from './gemini-call-id';
 import { GEMINI_PROVIDER } from './provider-tool';
 
@@ -22,7 +22,7 @@ function convertPart(part: Part): GeminiPart[] {
   const out: GeminiPart = {};
   if (part.functionCall) {
     const { id, name, args } = part.functionCall;
-    out.functionCall = { name, args: toArgsObject(args) };
+    out.functionCall = { name, args: argsAsObject(args) };
     if (!isGeneratedGeminiCallId(id)) out.functionCall.id = id;
   } else if (part.functionResponse) {
     const { id, name, response } = part.functionResponse;
@@ -45,12 +45,6 @@ function convertPart(part: Part): GeminiPart[] {
   }
   if (part.thoughtSignature !== undefined) out.thoughtSignature = part.thoughtSignature;
   return [out];
-}
-
-/** `args` must be an object; raw text only reaches history when it did not parse (and was answered with an error). */
-function toArgsObject(args: FunctionCall['args']): Record<string, unknown> {
-  const parsed = typeof args === 'string' ? argsFromJsonText(args) : args;
-  return typeof parsed === 'string' ? {} : parsed;
 }
 
 /** `functionResponse.response` must be a JSON object (a Struct); anything else is wrapped as `output`. */

@@ -1,5 +1,5 @@
 import { runInNewContext } from 'node:vm';
-import { argsFromJsonText, argsFromJsonValue } from './function-call-args';
+import { argsAsObject, argsFromJsonText, argsFromJsonValue } from './function-call-args';
 
 describe('argsFromJsonText', () => {
   it.each([
@@ -30,5 +30,16 @@ describe('argsFromJsonValue', () => {
     expect(argsFromJsonValue([1])).toBe('[1]');
     expect(argsFromJsonValue(null)).toBe('null');
     expect(argsFromJsonValue(undefined)).toEqual({});
+  });
+});
+
+describe('argsAsObject', () => {
+  it('keeps objects, parses JSON text, and makes {} of text that is no object', () => {
+    const args = { city: 'Paris' };
+    expect(argsAsObject(args)).toBe(args);
+    expect(argsAsObject('{"city":"Paris"}')).toEqual({ city: 'Paris' });
+    expect(argsAsObject('')).toEqual({});
+    expect(argsAsObject('{"city": "Pa')).toEqual({});
+    expect(argsAsObject('[1]')).toEqual({});
   });
 });

@@ -34,6 +34,22 @@ export function argsFromJsonValue(value: unknown): FunctionCall['args'] {
   return isObject(value) ? (JSON.parse(text) as Record<string, unknown>) : text;
 }
 
+/**
+ * The arguments of a function call in the history, as the object providers that take structured
+ * arguments (Anthropic `tool_use.input`, Gemini `functionCall.args`) require. Raw text is parsed; text
+ * that does not parse to an object reached the history only because the model sent it malformed, and
+ * the executor already answered that call with an error, so `{}` keeps the history valid.
+ *
+ * @example
+ * ```ts
+ * { type: 'tool_use', id: call.id, name: call.name, input: argsAsObject(call.args) }
+ * ```
+ */
+export function argsAsObject(args: FunctionCall['args']): Record<string, unknown> {
+  const parsed = typeof args === 'string' ? argsFromJsonText(args) : args;
+  return typeof parsed === 'string' ? {} : parsed;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
