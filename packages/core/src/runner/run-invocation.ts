@@ -6,6 +6,7 @@ import { Event } from '../events/event';
 import { newId } from '../events/event-id';
 import { Content } from '../model/content';
 import { Session } from '../sessions/session';
+import { SessionKey } from '../sessions/session-service';
 import { StatePrefix } from '../state/state';
 import { checkFunctionResponses } from '../confirmation/check-function-responses';
 import { checkNewMessage } from './check-new-message';
@@ -17,8 +18,8 @@ import { NEVER_ABORTED } from './never-aborted';
 /** Input of {@link runInvocation}. */
 export interface RunInvocationInput {
   agent: BaseAgent | ((session: Session) => BaseAgent);
-  /** The session, or a function loading it (so callers need no generator layer of their own). */
-  session: Session | (() => Promise<Session>);
+  /** The session, or the key of the session to continue (created empty when it does not exist). */
+  session: Session | SessionKey;
   newMessage?: Content;
   signal?: AbortSignal;
   streaming?: boolean;
@@ -31,7 +32,9 @@ export interface RunInvocationInput {
  */
 export async function* runInvocation(services: InvocationServices, input: RunInvocationInput): AsyncGenerator<Event, void, undefined> {
   const signal = input.signal ?? NEVER_ABORTED;
-  const session = typeof input.session === 'function' ? await input.session() : input.session;
+  const session = isSessionKey(input.session)
+    ? ((await services.sessionService.getSession(input.session)) ?? (await services.sessionService.createSession(input.session)))
+    : input.session;
   const agent = typeof input.agent === 'function' ? input.agent(session) : input.agent;
   const context = new InvocationContext({
     invocationId: newId('inv'), agent, session, services, userContent: input.newMessage, signal, streaming: input.streaming ?? false,
@@ -76,6 +79,10 @@ export async function* runInvocation(services: InvocationServices, input: RunInv
       : new ToolsmithError('INTERNAL_ERROR', `The run failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { cause: thrown });
     yield errorEvent(context, context.agent.name, error);
   }
+}
+
+function isSessionKey(session: Session | SessionKey): session is SessionKey {
+  return typeof (session as Partial<SessionKey>).sessionId === 'string';
 }
 
 /**

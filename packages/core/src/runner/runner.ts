@@ -103,11 +103,8 @@ export class Runner {
 
   /** Runs one invocation for the user's message and yields its events (partial ones only when streaming). */
   run(input: RunInput): AsyncGenerator<Event, void, undefined> {
-    const key = { appName: this.appName, userId: input.userId, sessionId: input.sessionId };
     return runInvocation(this.services, {
-      session: async () =>
-        (await this.sessionService.getSession(key)) ??
-        (await this.sessionService.createSession({ appName: this.appName, userId: input.userId, sessionId: input.sessionId })),
+      session: { appName: this.appName, userId: input.userId, sessionId: input.sessionId },
       agent: (session) => answeringAgent(this.agent, session, input.newMessage) ?? this.agentToRun(session),
       newMessage: input.newMessage,
       signal: input.signal,
