@@ -23,22 +23,23 @@ function collect<T>(sources: readonly AgentCallbacks[], pick: (source: AgentCall
 const modelChains = new WeakMap<readonly AgentCallbacks[], WeakMap<AgentCallbacks, ModelCallbackChain>>();
 const toolChains = new WeakMap<readonly AgentCallbacks[], WeakMap<AgentCallbacks, ToolCallbackChain>>();
 
-function cached<C>(cache: WeakMap<readonly AgentCallbacks[], WeakMap<AgentCallbacks, C>>, plugins: readonly AgentCallbacks[], agent: AgentCallbacks, build: () => C): C {
+function remember<C>(cache: WeakMap<readonly AgentCallbacks[], WeakMap<AgentCallbacks, C>>, plugins: readonly AgentCallbacks[], agent: AgentCallbacks, chain: C): C {
   let byAgent = cache.get(plugins);
   if (!byAgent) cache.set(plugins, (byAgent = new WeakMap()));
-  let chain = byAgent.get(agent);
-  if (!chain) byAgent.set(agent, (chain = build()));
+  byAgent.set(agent, chain);
   return chain;
 }
 
+// Asked on every model call and tool step: a cached chain is found without building anything (not even a closure).
+
 /** The model callbacks of plugins then agent, in the order they run. */
 export function modelCallbackChain(plugins: readonly AgentCallbacks[], agent: AgentCallbacks): ModelCallbackChain {
-  return cached(modelChains, plugins, agent, () => buildModelChain([...plugins, agent]));
+  return modelChains.get(plugins)?.get(agent) ?? remember(modelChains, plugins, agent, buildModelChain([...plugins, agent]));
 }
 
 /** The tool callbacks of plugins then agent, in the order the executor runs them. */
 export function toolCallbackChain(plugins: readonly AgentCallbacks[], agent: AgentCallbacks): ToolCallbackChain {
-  return cached(toolChains, plugins, agent, () => buildToolChain([...plugins, agent]));
+  return toolChains.get(plugins)?.get(agent) ?? remember(toolChains, plugins, agent, buildToolChain([...plugins, agent]));
 }
 
 function buildModelChain(sources: readonly AgentCallbacks[]): ModelCallbackChain {

@@ -6,7 +6,8 @@ export function checkNewMessage(message: unknown): InvalidMessageError | undefin
   const { role, parts } = message as { role?: unknown; parts?: unknown };
   if (role !== 'user') return new InvalidMessageError(`its role is ${JSON.stringify(role)}, not "user"`);
   if (!Array.isArray(parts) || parts.length === 0) return new InvalidMessageError('it has no parts');
-  for (const [index, part] of parts.entries()) {
+  for (let index = 0; index < parts.length; index++) {
+    const part: unknown = parts[index];
     if (typeof part !== 'object' || part === null) return new InvalidMessageError(`part ${index} is not an object`);
     const { text, functionResponse, inlineData } = part as { text?: unknown; functionResponse?: unknown; inlineData?: unknown };
     if (text !== undefined && typeof text !== 'string') return new InvalidMessageError(`part ${index} has a non-string text`);
