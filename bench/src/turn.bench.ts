@@ -16,6 +16,12 @@ export interface TurnBenchResult {
   overheadRatio: number;
   /** toolsmith / same-job hand-written loop. */
   sameJobRatio: number;
+  /** The bare loop's work in the runner's shape: steps relayed through two async generators, each stored through an async store first. */
+  runnerShapedUs: number;
+  /** runner-shaped / bare loop: what the shape of the API costs before the framework does any work. */
+  shapeRatio: number;
+  /** toolsmith / runner-shaped loop: the framework's own work. */
+  overShapeRatio: number;
   toolsmith500ToolsUs: number;
   /** 500 tools / 3 tools; target ≤ 1.2. */
   manyToolsRatio: number;
@@ -95,6 +101,76 @@ async function handWrittenTurn(model: Model, byName: Map<string, BaseTool>, decl
 
 const ajv = new Ajv2020({ strict: false });
 
+/** Conversations behind an async API, as a `SessionService` keeps them. */
+class AsyncStore {
+  private readonly sessions = new Map<string, Content[]>();
+  async get(sessionId: string): Promise<Content[] | undefined> {
+    return this.sessions.get(sessionId);
+  }
+  async create(sessionId: string): Promise<Content[]> {
+    const contents: Content[] = [];
+    this.sessions.set(sessionId, contents);
+    return contents;
+  }
+  async append(contents: Content[], content: Content): Promise<void> {
+    contents.push(content);
+  }
+  async delete(sessionId: string): Promise<void> {
+    this.sessions.delete(sessionId);
+  }
+}
+
+/** The bare loop's steps as an async generator (the shape of an agent's `runAsync`); it reads the history from `contents`. */
+async function* shapedSteps(model: Model, byName: Map<string, BaseTool>, declarations: FunctionDeclaration[], contents: Content[]): AsyncGenerator<Content> {
+  for (;;) {
+    const request: LlmRequest = { systemInstruction: 'You report the weather.', contents: contents.slice(), tools: declarations };
+    let content: Content | undefined;
+    // Like the runner: stop reading at the complete response.
+    for await (const response of model.generate(request)) {
+      if (!response.partial) {
+        content = response.content;
+        break;
+      }
+    }
+    if (!content) throw new Error('no response');
+    yield content;
+    const calls = content.parts.filter((p) => p.functionCall).map((p) => p.functionCall!);
+    if (calls.length === 0) return;
+    const responses: FunctionResponse[] = await Promise.all(
+      calls.map(async (call) => {
+        const args = typeof call.args === 'string' ? (JSON.parse(call.args) as Record<string, unknown>) : call.args;
+        const result = await byName.get(call.name)!.run(args, undefined as unknown as ToolContext);
+        return { id: call.id, name: call.name, response: result as Record<string, unknown> };
+      }),
+    );
+    yield { role: 'user', parts: responses.map((functionResponse) => ({ functionResponse })) };
+  }
+}
+
+/**
+ * The bare loop in the shape of `Runner.run`, doing none of its work: load or create the session, store
+ * the message, then store each step before relaying it to the caller through a second async generator.
+ * The gap between this and the bare loop is what the API's shape costs; the gap between Toolsmith and
+ * this is the framework's own work (validation, contexts, events, callbacks, history rules).
+ */
+async function* shapedInvocation(model: Model, byName: Map<string, BaseTool>, declarations: FunctionDeclaration[], store: AsyncStore, sessionId: string, text: string): AsyncGenerator<Content> {
+  const contents = (await store.get(sessionId)) ?? (await store.create(sessionId));
+  await store.append(contents, { role: 'user', parts: [{ text }] });
+  for await (const content of shapedSteps(model, byName, declarations, contents)) {
+    await store.append(contents, content);
+    yield content;
+  }
+}
+
+async function runnerShapedTurn(model: Model, byName: Map<string, BaseTool>, declarations: FunctionDeclaration[], store: AsyncStore, sessionId: string, text: string): Promise<string> {
+  let answer = '';
+  for await (const content of shapedInvocation(model, byName, declarations, store, sessionId, text)) {
+    if (!content.parts.some((p) => p.functionCall || p.functionResponse)) answer = content.parts.map((p) => p.text ?? '').join('');
+  }
+  await store.delete(sessionId); // like the other turns: nothing kept between turns
+  return answer;
+}
+
 async function toolsmithTurn(runner: Runner, sessionId: string, text: string): Promise<string> {
   let answer = '';
   for await (const event of runner.run({ userId: 'bench', sessionId, newMessage: { role: 'user', parts: [{ text }] } })) {
@@ -132,9 +208,11 @@ export async function runTurnBench(options: { turns?: number; rounds?: number } 
   const three = runnerWith(3);
   const many = runnerWith(500);
   let session = 0;
+  const shapedStore = new AsyncStore();
   const contestants = {
     hand: () => handWrittenTurn(handModel, byName, declarations, 'Weather in Paris?'),
     sameJob: () => handWrittenTurn(handModel, byName, declarations, 'Weather in Paris?', { ...sameJob, sessionId: `h${session++}` }),
+    shaped: () => runnerShapedTurn(handModel, byName, declarations, shapedStore, `r${session++}`, 'Weather in Paris?'),
     three: () => toolsmithTurn(three, `s${session++}`, 'Weather in Paris?'),
     many: () => toolsmithTurn(many, `s${session++}`, 'Weather in Paris?'),
   };
@@ -147,6 +225,7 @@ export async function runTurnBench(options: { turns?: number; rounds?: number } 
     rounds_.push({
       hand: await batch(turns, contestants.hand),
       sameJob: await batch(turns, contestants.sameJob),
+      shaped: await batch(turns, contestants.shaped),
       three: await batch(turns, contestants.three),
       many: await batch(turns, contestants.many),
     });
@@ -157,6 +236,9 @@ export async function runTurnBench(options: { turns?: number; rounds?: number } 
     toolsmithUs: median(rounds_.map((r) => r.three)),
     overheadRatio: median(rounds_.map((r) => r.three / r.hand)),
     sameJobRatio: median(rounds_.map((r) => r.three / r.sameJob)),
+    runnerShapedUs: median(rounds_.map((r) => r.shaped)),
+    shapeRatio: median(rounds_.map((r) => r.shaped / r.hand)),
+    overShapeRatio: median(rounds_.map((r) => r.three / r.shaped)),
     toolsmith500ToolsUs: median(rounds_.map((r) => r.many)),
     manyToolsRatio: median(rounds_.map((r) => r.many / r.three)),
   };
@@ -172,6 +254,8 @@ export async function main(): Promise<void> {
   console.log(`  Toolsmith Runner                                ${us(r.toolsmithUs)}`);
   console.log(`    vs bare loop      ${r.overheadRatio.toFixed(2)}× (target ≤ 3×) ${r.overheadRatio <= 3 ? 'OK' : 'MISSED'}`);
   console.log(`    vs same-job loop  ${r.sameJobRatio.toFixed(2)}× (target ≤ 3×) ${r.sameJobRatio <= 3 ? 'OK' : 'MISSED'}`);
+  console.log(`  hand-written loop, runner-shaped (no work)      ${us(r.runnerShapedUs)}   ${r.shapeRatio.toFixed(2)}× the bare loop: the API's shape alone`);
+  console.log(`    Toolsmith vs runner-shaped loop  ${r.overShapeRatio.toFixed(2)}× (the framework's own work)`);
   console.log(`  Toolsmith, 500 tools registered                 ${us(r.toolsmith500ToolsUs)}   vs 3 tools ${r.manyToolsRatio.toFixed(2)}× (target ≤ 1.2×) ${r.manyToolsRatio <= 1.2 ? 'OK' : 'MISSED'}`);
 }
 
