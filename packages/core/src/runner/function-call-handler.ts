@@ -65,12 +65,12 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
     });
   };
 
-  const runOne = async (index: number): Promise<void> => {
-    outcomes[index] = await execute(index);
-  };
   if (calls.length === 1 && context.signal === NEVER_ABORTED) {
     outcomes[0] = await execute(0); // the usual step: one call that cannot be aborted needs no wrapper
   } else {
+    const runOne = async (index: number): Promise<void> => {
+      outcomes[index] = await execute(index);
+    };
     const work = calls.length === 1 ? runOne(0) : runConcurrently(calls.length, context.services.maxConcurrentToolCalls, runOne, context.signal);
     await untilDoneOrAborted(work, context.signal);
   }
