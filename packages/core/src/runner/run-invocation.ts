@@ -81,6 +81,7 @@ export async function* runInvocation(services: InvocationServices, input: RunInv
   }
 }
 
+/** A key names `sessionId`; a session has `id` instead. */
 function isSessionKey(session: Session | SessionKey): session is SessionKey {
   return typeof (session as Partial<SessionKey>).sessionId === 'string';
 }
