@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 
-// ── Errors ──────────────────────────────────────────────────────────────────────────────────────
+// ── Errors ───────────────────────────────────────────────────────────────────────────────────────
 export { ToolsmithError } from './errors/toolsmith-error';
 export type { ToolsmithErrorOptions } from './errors/toolsmith-error';
 export type { ArgumentProblem } from './errors/tool-call-errors';
@@ -16,7 +16,7 @@ export { ProviderError, RateLimitError } from './errors/provider-errors';
 export type { ProviderErrorCode, ProviderErrorOptions } from './errors/provider-errors';
 export { StateValueError } from './errors/state-value-error';
 
-// ── Neutral model spec ──────────────────────────────────────────────────────────────────────────
+// ── Neutral model spec ───────────────────────────────────────────────────────────────────────────
 export type { Content, FunctionCall, FunctionResponse, InlineData, Part, Role } from './model/content';
 export type { FunctionDeclaration } from './model/function-declaration';
 export type { JsonSchema, JsonValue } from './model/json-schema';
@@ -27,7 +27,7 @@ export type { GenerateOptions, Model } from './model/model';
 export { isProviderTool } from './model/provider-tool';
 export type { ProviderTool } from './model/provider-tool';
 
-// ── State, actions, services ────────────────────────────────────────────────────────────────────
+// ── State, actions, services ─────────────────────────────────────────────────────────────────────
 export { State, StatePrefix } from './state/state';
 export type { ReadonlyState } from './state/state';
 export { createEventActions } from './state/event-actions';
@@ -35,7 +35,7 @@ export type { EventActions, ToolConfirmation } from './state/event-actions';
 export type { MemoryEntry, MemoryService, MemorySource, SearchMemoryResponse } from './memory/memory-service';
 export type { ArtifactLocation, ArtifactService } from './artifacts/artifact-service';
 
-// ── Tools ───────────────────────────────────────────────────────────────────────────────────────
+// ── Tools ────────────────────────────────────────────────────────────────────────────────────────
 export { Tool } from './tools/tool';
 export type { ToolOptions } from './tools/tool';
 export { Toolset, getToolsetOptions, isToolset } from './tools/toolset';
@@ -49,7 +49,7 @@ export type { RequireConfirmation } from './tools/require-confirmation';
 export { executeToolCall } from './internal/tool-executor';
 export type { ExecuteToolCallInput, ToolCallOutcome } from './internal/tool-executor';
 
-// ── Callbacks ───────────────────────────────────────────────────────────────────────────────────
+// ── Callbacks ────────────────────────────────────────────────────────────────────────────────────
 export type {
   AfterModelCallback,
   AfterToolCallback,
@@ -63,7 +63,7 @@ export type {
 } from './agents/callbacks';
 export type { CallbackContext } from './agents/callback-context';
 
-// ── Scanning, decorators, DI (issue 2: scanner owner adds here) ─────────────────────────────────
+// ── Scanning, decorators, DI ─────────────────────────────────────────────────────────────────────
 export { Param } from './decorators/param.decorator';
 export type { ParamOptions } from './decorators/param.decorator';
 export { Ctx } from './decorators/ctx.decorator';
@@ -97,7 +97,7 @@ export {
 export type { DefinitionSite } from './errors/messages';
 export { DependencyResolutionError } from './errors/dependency-resolution-error';
 
-// ── Runner, agents, sessions (issue 3: runner owner adds here) ──────────────────────────────────
+// ── Runner, agents, sessions ─────────────────────────────────────────────────────────────────────
 export { BaseAgent } from './agents/base-agent';
 export type { BaseAgentOptions } from './agents/base-agent';
 export { LlmAgent } from './agents/llm-agent';
@@ -134,7 +134,7 @@ export { FileArtifactService } from './artifacts/file-artifact-service';
 export { InvalidArtifactNameError } from './errors/invalid-artifact-name-error';
 export { InvalidMessageError } from './errors/invalid-message-error';
 
-// ── Adapter kit (issue 5) ───────────────────────────────────────────────────────────────────────
+// ── Adapter kit (shared by the provider adapters) ────────────────────────────────────────────────
 export { parseRetryAfter } from './adapter-kit/parse-retry-after';
 export type { HeaderSource } from './adapter-kit/parse-retry-after';
 export { generateCallId, stableCallId } from './adapter-kit/call-id';
@@ -150,7 +150,7 @@ export { schemaProblems } from './adapter-kit/schema-problems';
 export { providerErrorCodeForStatus } from './adapter-kit/status-code';
 export { providerDataOf, providerDataPart } from './adapter-kit/provider-data';
 
-// ── Confirmation and long-running (issue 4) ───────────────────────────────────────────────────
+// ── Confirmation and long-running tools ──────────────────────────────────────────────────────────
 export { REQUEST_CONFIRMATION, isConfirmationRequest, originalCallFrom } from './confirmation/request-confirmation';
 export type { ConfirmationPrompt, ConfirmationRequestArgs } from './confirmation/request-confirmation';
 export { confirmationResponse, confirmationResponsePart } from './confirmation/confirmation-response';
@@ -171,7 +171,7 @@ export type { ConfirmationHint } from './tools/confirmation-hint';
 export { AgentToolConfirmationError } from './errors/agent-tool-confirmation-error';
 export type { WorkflowPosition } from './state/event-actions';
 
-// ── Issue 6: build-time manifest (CLI owner adds here) ──────────────────────────────────────────
+// ── Build-time schema manifest (`toolsmith schema`) ──────────────────────────────────────────────
 export { ManifestError } from './errors/manifest-errors';
 export type { ManifestErrorCode } from './errors/manifest-errors';
 export { MANIFEST_FILE_NAME, MANIFEST_VERSION, manifestParametersSchema } from './scanning/manifest-document';

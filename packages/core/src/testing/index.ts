@@ -1,18 +1,18 @@
 // Public testing helpers: `@toolsmith/core/testing`.
 
-// ── Wire-protocol test server (shared by adapter tests) ─────────────────────────────────────────
+// ── Wire-protocol test server (shared by adapter tests) ──────────────────────────────────────────
 export { startWireServer, parseSseFixture } from './wire-server';
 export type { RecordedRequest, SseEvent, WireReply, WireServer } from './wire-server';
 
-// ── invokeTool (issue 2) ────────────────────────────────────────────────────────────────────────
+// ── invokeTool ───────────────────────────────────────────────────────────────────────────────────
 export { invokeTool } from './invoke-tool';
 export type { InvokeToolOptions, InvokeToolResult } from './invoke-tool';
 
-// ── ScriptedModel (issue 3) ─────────────────────────────────────────────────────────────────────
+// ── ScriptedModel ────────────────────────────────────────────────────────────────────────────────
 export { ScriptedModel } from './scripted-model';
 export type { Script, ScriptedCall, ScriptedModelOptions, ScriptedTurn } from './scripted-model';
 
-// ── Adapter conformance kit (issue 5) ───────────────────────────────────────────────────────────
+// ── Adapter conformance kit ──────────────────────────────────────────────────────────────────────
 export { runAdapterConformance } from './conformance/adapter-conformance';
 export type { AdapterConformanceOptions } from './conformance/adapter-conformance';
 export type { ConformanceTurn, WireCodec, WireToolResult } from './conformance/wire-codec';
