@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LlmRequest, LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
-import { RecordedRequest, WireReply, WireServer, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
+import { RecordedRequest, WireReply, WireServer, parseSseFixture, startWireServer, waitFor } from '@toolsmith/core/testing';
 import { AnthropicModel } from './anthropic-model';
 import { providerTool } from './provider-tool';
 
@@ -316,7 +316,3 @@ describe('AnthropicModel on the wire', () => {
     expect(streamError).toBeInstanceOf(RunAbortedError);
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}

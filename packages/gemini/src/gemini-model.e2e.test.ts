@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LlmRequest, LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
-import { RecordedRequest, WireReply, WireServer, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
+import { RecordedRequest, WireReply, WireServer, parseSseFixture, startWireServer, waitFor } from '@toolsmith/core/testing';
 import { GeminiModel, GeminiModelOptions } from './gemini-model';
 import { providerTool } from './provider-tool';
 
@@ -335,7 +335,3 @@ describe('GeminiModel on the wire', () => {
     expect(streamError).toBeInstanceOf(RunAbortedError);
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}

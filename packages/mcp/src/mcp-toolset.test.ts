@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { waitFor } from '@toolsmith/core/testing';
 import { McpToolset } from './mcp-toolset';
 import { McpConnectionError } from './mcp-errors';
 import { startFixtureHttpServer } from './__fixtures__/http-fixture-server';
@@ -14,14 +15,6 @@ function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

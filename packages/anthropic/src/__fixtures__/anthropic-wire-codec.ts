@@ -1,4 +1,5 @@
 import type { ConformanceTurn, RecordedRequest, SseEvent, WireCodec, WireReply, WireToolResult } from '@toolsmith/core/testing';
+import { halves } from '@toolsmith/core/testing';
 
 /** The Messages API `error.type` for an HTTP status, as Anthropic documents it. */
 const ERROR_TYPES: Record<number, string> = {
@@ -67,9 +68,3 @@ export const anthropicWireCodec: WireCodec = {
       .map((block) => ({ id: block.tool_use_id as string, response: JSON.parse(block.content as string), isError: block.is_error === true }));
   },
 };
-
-/** Splits text into two non-empty deltas (the kit asks for at least two). */
-function halves(text: string): string[] {
-  const middle = Math.max(1, Math.floor(text.length / 2));
-  return text.length < 2 ? [text] : [text.slice(0, middle), text.slice(middle)];
-}

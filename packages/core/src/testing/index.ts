@@ -16,3 +16,8 @@ export type { Script, ScriptedCall, ScriptedModelOptions, ScriptedTurn } from '.
 export { runAdapterConformance } from './conformance/adapter-conformance';
 export type { AdapterConformanceOptions } from './conformance/adapter-conformance';
 export type { ConformanceTurn, WireCodec, WireToolResult } from './conformance/wire-codec';
+
+// ── Small test helpers ───────────────────────────────────────────────────────────────────────────
+export { waitFor } from './wait-for';
+export type { WaitForOptions } from './wait-for';
+export { halves } from './text-halves';

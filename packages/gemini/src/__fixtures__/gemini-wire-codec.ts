@@ -1,4 +1,5 @@
 import type { ConformanceTurn, RecordedRequest, WireCodec, WireReply, WireToolResult } from '@toolsmith/core/testing';
+import { halves } from '@toolsmith/core/testing';
 
 /** The `google.rpc` status name for an HTTP status. */
 const RPC_STATUS: Record<number, string> = {
@@ -62,9 +63,3 @@ export const geminiWireCodec: WireCodec = {
       });
   },
 };
-
-/** Splits text into two non-empty deltas (the kit asks for at least two). */
-function halves(text: string): string[] {
-  const middle = Math.max(1, Math.floor(text.length / 2));
-  return text.length < 2 ? [text] : [text.slice(0, middle), text.slice(middle)];
-}
