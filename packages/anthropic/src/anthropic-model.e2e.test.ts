@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LlmRequest, LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
-import { RecordedRequest, WireReply, WireServer, parseSseFixture, startWireServer, waitFor } from '@toolsmith/core/testing';
+import { RecordedRequest, WireReply, WireServer, parseSseFixture, collect, startWireServer, waitFor } from '@toolsmith/core/testing';
 import { AnthropicModel } from './anthropic-model';
 import { providerTool } from './provider-tool';
 
@@ -32,12 +32,6 @@ const message = (content: unknown[], stopReason = 'end_turn') => ({
   stop_sequence: null,
   usage: { input_tokens: 30, output_tokens: 10, cache_read_input_tokens: 5, cache_creation_input_tokens: 0 },
 });
-
-async function collect(iterable: AsyncIterable<LlmResponse>): Promise<LlmResponse[]> {
-  const out: LlmResponse[] = [];
-  for await (const response of iterable) out.push(response);
-  return out;
-}
 
 describe('AnthropicModel on the wire', () => {
   let server: WireServer | undefined;

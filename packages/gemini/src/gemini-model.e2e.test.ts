@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LlmRequest, LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
-import { RecordedRequest, WireReply, WireServer, parseSseFixture, startWireServer, waitFor } from '@toolsmith/core/testing';
+import { RecordedRequest, WireReply, WireServer, parseSseFixture, collect, startWireServer, waitFor } from '@toolsmith/core/testing';
 import { GeminiModel, GeminiModelOptions } from './gemini-model';
 import { providerTool } from './provider-tool';
 
@@ -35,12 +35,6 @@ const rpcError = (code: number, status: string, message: string, details: unknow
   headers: { 'content-type': 'application/json' },
   text: JSON.stringify({ error: { code, message, status, details } }),
 });
-
-async function collect(iterable: AsyncIterable<LlmResponse>): Promise<LlmResponse[]> {
-  const out: LlmResponse[] = [];
-  for await (const response of iterable) out.push(response);
-  return out;
-}
 
 describe('GeminiModel on the wire', () => {
   let server: WireServer | undefined;

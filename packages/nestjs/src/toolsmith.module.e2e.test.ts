@@ -1,9 +1,9 @@
 import { Inject, Injectable, Module, NotFoundException, Scope } from '@nestjs/common';
 import { REQUEST } from '@nestjs/core';
 import { Test, TestingModule } from '@nestjs/testing';
-import { AgentConfigError, Event, LlmAgent, Param, Runner, Tool, Toolset } from '@toolsmith/core';
+import { AgentConfigError, LlmAgent, Param, Runner, Tool, Toolset } from '@toolsmith/core';
 import type { BeforeToolCallback, FunctionResponse, LlmRequest, Plugin, ResolutionScope } from '@toolsmith/core';
-import { ScriptedModel } from '@toolsmith/core/testing';
+import { ScriptedModel, collect } from '@toolsmith/core/testing';
 import type { Script } from '@toolsmith/core/testing';
 import { randomUUID } from 'node:crypto';
 import { InjectRunner } from './inject-runner.decorator';
@@ -102,12 +102,6 @@ async function start(options: Partial<ToolsmithModuleOptions> = {}, model = new 
     ],
   }).compile();
   return { moduleRef, runner: moduleRef.get(Runner), model };
-}
-
-async function collect(events: AsyncIterable<Event>): Promise<Event[]> {
-  const all: Event[] = [];
-  for await (const event of events) all.push(event);
-  return all;
 }
 
 async function ask(runner: Runner, text: string, userId = 'u1', sessionId = `s-${randomUUID()}`) {

@@ -1,29 +1,15 @@
 import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LlmRequest, LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
-import { WireReply, WireServer, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
+import { LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
+import { WireReply, WireServer, collect, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
 import OpenAI from 'openai';
 import { OpenAIModel, OpenAIModelOptions } from './openai-model';
+import { ask, weatherTool } from './__fixtures__/weather-request';
 import { StrictSchemaError } from './strict-schema-error';
 
 const fixture = (name: string) => parseSseFixture(readFileSync(join(__dirname, '__fixtures__', name), 'utf8'));
 
-const weatherTool = {
-  name: 'get_weather',
-  description: 'Current weather for a city.',
-  parameters: {
-    type: 'object',
-    properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
-    required: ['city'],
-  },
-};
-const ask = (text: string, extra: Partial<LlmRequest> = {}): LlmRequest => ({
-  systemInstruction: 'Answer briefly.',
-  contents: [{ role: 'user', parts: [{ text }] }],
-  tools: [weatherTool],
-  ...extra,
-});
 
 function completion(message: Record<string, unknown>, finishReason: string) {
   return {
@@ -48,12 +34,6 @@ const openAIError = (status: number, message: string, type: string, code: string
   status,
   json: { error: { message, type, param: null, code } },
 });
-
-async function collect(iterable: AsyncIterable<LlmResponse>): Promise<LlmResponse[]> {
-  const out: LlmResponse[] = [];
-  for await (const response of iterable) out.push(response);
-  return out;
-}
 
 describe('OpenAIModel on the Chat Completions wire', () => {
   let server: WireServer | undefined;

@@ -1,29 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LlmRequest, LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
-import { WireReply, WireServer, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
+import { ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
+import { WireReply, WireServer, collect, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
 import { OpenAIModel, OpenAIModelOptions } from './openai-model';
+import { ask, weatherTool } from './__fixtures__/weather-request';
 import { providerTool } from './provider-tool';
 
 const fixturesDir = join(__dirname, '__fixtures__');
 const sseFixture = (name: string) => parseSseFixture(readFileSync(join(fixturesDir, name), 'utf8'));
 const jsonFixture = (name: string) => JSON.parse(readFileSync(join(fixturesDir, name), 'utf8'));
 
-const weatherTool = {
-  name: 'get_weather',
-  description: 'Current weather for a city.',
-  parameters: {
-    type: 'object',
-    properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
-    required: ['city'],
-  },
-};
-const ask = (text: string, extra: Partial<LlmRequest> = {}): LlmRequest => ({
-  systemInstruction: 'Answer briefly.',
-  contents: [{ role: 'user', parts: [{ text }] }],
-  tools: [weatherTool],
-  ...extra,
-});
 const textResponse = (text: string, output: unknown[] = []) => ({
   ...jsonFixture('responses-function-calls.json'),
   output: [
@@ -31,12 +17,6 @@ const textResponse = (text: string, output: unknown[] = []) => ({
     { id: 'msg_1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', annotations: [], logprobs: [], text }] },
   ],
 });
-
-async function collect(iterable: AsyncIterable<LlmResponse>): Promise<LlmResponse[]> {
-  const out: LlmResponse[] = [];
-  for await (const response of iterable) out.push(response);
-  return out;
-}
 
 describe('OpenAIModel on the Responses API wire', () => {
   let server: WireServer | undefined;

@@ -2,6 +2,7 @@ import { getEventListeners } from 'node:events';
 import { ProviderError } from '../errors/provider-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { LlmResponse } from '../model/llm-response';
+import { collect } from '../testing/collect';
 import { ProviderCall, callProvider } from './provider-call';
 
 const final: LlmResponse = { content: { role: 'model', parts: [{ text: 'hi' }] }, turnComplete: true };
@@ -21,12 +22,6 @@ function call(overrides: Partial<ProviderCall>): ProviderCall {
     mapError,
     ...overrides,
   };
-}
-
-async function collect(responses: AsyncIterable<LlmResponse>): Promise<LlmResponse[]> {
-  const all: LlmResponse[] = [];
-  for await (const response of responses) all.push(response);
-  return all;
 }
 
 async function failure(responses: AsyncIterable<LlmResponse>): Promise<ToolsmithError> {

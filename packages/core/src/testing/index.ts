@@ -18,6 +18,7 @@ export type { AdapterConformanceOptions } from './conformance/adapter-conformanc
 export type { ConformanceTurn, WireCodec, WireToolResult } from './conformance/wire-codec';
 
 // ── Small test helpers ───────────────────────────────────────────────────────────────────────────
+export { collect } from './collect';
 export { waitFor } from './wait-for';
 export type { WaitForOptions } from './wait-for';
 export { halves } from './text-halves';
