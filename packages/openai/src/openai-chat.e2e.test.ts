@@ -5,7 +5,7 @@ import { LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@to
 import { WireReply, WireServer, collect, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
 import OpenAI from 'openai';
 import { OpenAIModel, OpenAIModelOptions } from './openai-model';
-import { ask, weatherTool } from './__fixtures__/weather-request';
+import { ask } from './__fixtures__/weather-request';
 import { StrictSchemaError } from './strict-schema-error';
 
 const fixture = (name: string) => parseSseFixture(readFileSync(join(__dirname, '__fixtures__', name), 'utf8'));
