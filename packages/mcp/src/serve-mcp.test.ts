@@ -265,7 +265,10 @@ describe('serveMcp with memory and artifact services', () => {
       const saved = await call(client, 'save_note', { filename: 'a.txt', text: 'x' });
       expect(saved.isError).toBe(true);
       expect(errorCodeOf(saved)).toBe('SERVICE_NOT_CONFIGURED');
-      expect((saved.content[0] as { text: string }).text).toContain('No artifactService is configured');
+      expect((saved.content[0] as { text: string }).text).toContain(
+        'No artifactService was given, so ctx.saveArtifact cannot run. ' +
+          'Fix: pass `artifactService` in the Runner options, or in the serveMcp options when the tools are served over MCP.',
+      );
       expect(errorCodeOf(await call(client, 'recall', { query: 'tea' }))).toBe('SERVICE_NOT_CONFIGURED');
     });
   });

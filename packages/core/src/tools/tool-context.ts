@@ -83,33 +83,45 @@ export class ToolContext implements ReadonlyContext {
 
   /** Searches the user's long-term memory. */
   async searchMemory(query: string): Promise<SearchMemoryResponse> {
-    if (!this.memoryService) throw new ToolsmithError('SERVICE_NOT_CONFIGURED', 'No memoryService is configured on the Runner.');
+    if (!this.memoryService) throw serviceNotConfigured('memoryService', 'searchMemory');
     return this.memoryService.searchMemory({ appName: this.appName, userId: this.userId, query });
   }
 
   /** Saves a new version of an artifact and records it in `actions.artifactDelta`. Returns the version. */
   async saveArtifact(filename: string, artifact: Part): Promise<number> {
-    const version = await this.artifacts().saveArtifact({ ...this.location(), filename, artifact });
+    const version = await this.artifacts('saveArtifact').saveArtifact({ ...this.location(), filename, artifact });
     this.actions.artifactDelta[filename] = version;
     return version;
   }
 
   /** Loads an artifact (the latest version unless `version` is given). */
   async loadArtifact(filename: string, version?: number): Promise<Part | undefined> {
-    return this.artifacts().loadArtifact({ ...this.location(), filename, version });
+    return this.artifacts('loadArtifact').loadArtifact({ ...this.location(), filename, version });
   }
 
   /** Filenames of the artifacts visible to this session. */
   async listArtifacts(): Promise<string[]> {
-    return this.artifacts().listArtifactKeys(this.location());
+    return this.artifacts('listArtifacts').listArtifactKeys(this.location());
   }
 
   private location() {
     return { appName: this.appName, userId: this.userId, sessionId: this.sessionId };
   }
 
-  private artifacts(): ArtifactService {
-    if (!this.artifactService) throw new ToolsmithError('SERVICE_NOT_CONFIGURED', 'No artifactService is configured on the Runner.');
+  private artifacts(method: string): ArtifactService {
+    if (!this.artifactService) throw serviceNotConfigured('artifactService', method);
     return this.artifactService;
   }
+}
+
+/**
+ * The error for a `ctx` method whose service was never given. It names both places a service can come from,
+ * since the same tool may run under a Runner or be served over MCP.
+ */
+function serviceNotConfigured(service: 'memoryService' | 'artifactService', method: string): ToolsmithError {
+  return new ToolsmithError(
+    'SERVICE_NOT_CONFIGURED',
+    `No ${service} was given, so ctx.${method} cannot run. ` +
+      `Fix: pass \`${service}\` in the Runner options, or in the serveMcp options when the tools are served over MCP.`,
+  );
 }
