@@ -1,6 +1,7 @@
 import { BadRequestException, HttpException, NotFoundException } from '@nestjs/common';
-import { BaseTool, State, ToolContext, createEventActions, executeToolCall } from '@toolsmith/core';
+import { BaseTool, ToolContext, executeToolCall } from '@toolsmith/core';
 import type { JsonSchema, LlmRequest, ToolsmithError } from '@toolsmith/core';
+import { testToolContext } from '@toolsmith/core/testing';
 import { mapHttpExceptions } from './http-exception-mapping';
 import { HttpToolError } from './http-tool-error';
 
@@ -21,20 +22,7 @@ class ThrowingTool extends BaseTool {
   }
 }
 
-function context(): ToolContext {
-  const actions = createEventActions();
-  return new ToolContext({
-    functionCallId: 'c1',
-    invocationId: 'inv-1',
-    agentName: 'a',
-    appName: 'app',
-    userId: 'u',
-    sessionId: 's',
-    state: new State({}, actions.stateDelta),
-    actions,
-    toolConfirmation: { confirmed: true },
-  });
-}
+const context = (): ToolContext => testToolContext({ functionCallId: 'c1', toolConfirmation: { confirmed: true } });
 
 async function call(thrown: unknown, onToolError: ((input: { error: ToolsmithError }) => void)[] = []) {
   const tool = mapHttpExceptions(new ThrowingTool(thrown));

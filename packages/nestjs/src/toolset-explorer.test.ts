@@ -1,8 +1,9 @@
 import { ForbiddenException, Injectable, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
-import { Param, State, Tool, ToolContext, Toolset, createEventActions, executeToolCall } from '@toolsmith/core';
+import { Param, Tool, Toolset, executeToolCall } from '@toolsmith/core';
 import type { BaseTool } from '@toolsmith/core';
+import { testToolContext } from '@toolsmith/core/testing';
 import { NestContainerAdapter } from './nest-container-adapter';
 import { ToolsetExplorer } from './toolset-explorer';
 import { TOOLSMITH_MODULE_OPTIONS } from './toolsmith.tokens';
@@ -84,11 +85,7 @@ async function explorer(mapHttpExceptions?: boolean): Promise<ToolsetExplorer> {
 }
 
 async function run(tool: BaseTool, args: Record<string, unknown> = {}) {
-  const actions = createEventActions();
-  const context = new ToolContext({
-    functionCallId: 'c1', invocationId: 'inv-1', agentName: 'a', appName: 'app', userId: 'u', sessionId: 's',
-    state: new State({}, actions.stateDelta), actions,
-  });
+  const context = testToolContext({ functionCallId: 'c1' });
   const out = await executeToolCall({ call: { id: 'c1', name: tool.name, args }, tool, availableToolNames: () => [], context });
   return out.response.response;
 }

@@ -1,8 +1,7 @@
 import { BaseTool } from '../tools/base-tool';
 import { ToolContext } from '../tools/tool-context';
-import { State } from '../state/state';
-import { createEventActions } from '../state/event-actions';
 import { JsonSchema } from '../model/json-schema';
+import { testToolContext } from '../testing/test-tool-context';
 import { executeToolCall } from './tool-executor';
 
 class EchoTool extends BaseTool {
@@ -22,19 +21,7 @@ class EchoTool extends BaseTool {
   }
 }
 
-function context(callId = 'c1'): ToolContext {
-  const actions = createEventActions();
-  return new ToolContext({
-    functionCallId: callId,
-    invocationId: 'inv',
-    agentName: 'a',
-    appName: 'app',
-    userId: 'u',
-    sessionId: 's',
-    state: new State({}, actions.stateDelta),
-    actions,
-  });
-}
+const context = (callId = 'c1'): ToolContext => testToolContext({ functionCallId: callId });
 
 const run = (args: Record<string, unknown> | string, tool: BaseTool | undefined = new EchoTool(), ctx = context()) =>
   executeToolCall({ call: { id: 'c1', name: 'echo', args }, tool, availableToolNames: () => ['echo', 'other'], context: ctx });

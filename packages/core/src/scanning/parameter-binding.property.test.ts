@@ -3,11 +3,10 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-va
 import { Param } from '../decorators/param.decorator';
 import { Container } from '../di/container';
 import { executeToolCall } from '../internal/tool-executor';
-import { createEventActions } from '../state/event-actions';
-import { State } from '../state/state';
 import { BaseTool } from '../tools/base-tool';
 import { Tool } from '../tools/tool';
 import { ToolContext } from '../tools/tool-context';
+import { testToolContext } from '../testing/test-tool-context';
 import { createClassTools } from './class-tools';
 
 class FilterDto {
@@ -42,10 +41,7 @@ class Tools {
 const tools = createClassTools(new Tools(), { container: new Container() });
 const byName = (name: string) => tools.find((t) => t.name === name) as BaseTool;
 
-function context(): ToolContext {
-  const actions = createEventActions();
-  return new ToolContext({ functionCallId: 'c', invocationId: 'i', agentName: 'a', appName: 'p', userId: 'u', sessionId: 's', state: new State({}, actions.stateDelta), actions });
-}
+const context = (): ToolContext => testToolContext({ functionCallId: 'c' });
 const call = (name: string, args: Record<string, unknown> | string) =>
   executeToolCall({ call: { id: 'c', name, args }, tool: byName(name), availableToolNames: () => [], context: context() });
 

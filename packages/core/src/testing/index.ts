@@ -19,6 +19,8 @@ export type { ConformanceTurn, WireCodec, WireToolResult } from './conformance/w
 
 // ── Small test helpers ───────────────────────────────────────────────────────────────────────────
 export { collect } from './collect';
+export { testToolContext } from './test-tool-context';
+export type { TestToolContextOptions } from './test-tool-context';
 export { waitFor } from './wait-for';
 export type { WaitForOptions } from './wait-for';
 export { halves } from './text-halves';

@@ -7,11 +7,11 @@ import { ContainerAdapter } from '../di/container-adapter';
 import { Provider } from '../di/provider';
 import { MemoryService } from '../memory/memory-service';
 import { createClassTools } from '../scanning/class-tools';
-import { EventActions, ToolConfirmation, createEventActions } from '../state/event-actions';
-import { State } from '../state/state';
+import { EventActions, ToolConfirmation } from '../state/event-actions';
 import { BaseTool } from '../tools/base-tool';
 import { ToolContext } from '../tools/tool-context';
 import { Toolset, isToolset } from '../tools/toolset';
+import { testToolContext } from './test-tool-context';
 
 /** Options of {@link invokeTool}. */
 export interface InvokeToolOptions {
@@ -72,16 +72,14 @@ export async function invokeTool(
   args: Record<string, unknown> | string,
   options: InvokeToolOptions = {},
 ): Promise<InvokeToolResult> {
-  const actions = createEventActions();
-  const context = new ToolContext({
-    functionCallId: options.functionCallId ?? 'call-1',
-    invocationId: options.invocationId ?? 'invocation-1',
-    agentName: options.agentName ?? 'test-agent',
-    appName: options.appName ?? 'test-app',
-    userId: options.userId ?? 'test-user',
-    sessionId: options.sessionId ?? 'test-session',
-    state: new State({ ...options.state }, actions.stateDelta),
-    actions,
+  const context = testToolContext({
+    functionCallId: options.functionCallId,
+    invocationId: options.invocationId,
+    agentName: options.agentName,
+    appName: options.appName,
+    userId: options.userId,
+    sessionId: options.sessionId,
+    state: options.state,
     signal: options.signal,
     toolConfirmation: options.toolConfirmation,
     memoryService: options.memoryService,
@@ -99,8 +97,8 @@ export async function invokeTool(
     response: outcome.response.response,
     isError: outcome.response.isError === true,
     ...(outcome.error ? { error: outcome.error } : {}),
-    stateDelta: actions.stateDelta,
-    actions,
+    stateDelta: context.actions.stateDelta,
+    actions: context.actions,
     confirmationRequested: outcome.confirmationRequested === true,
   };
 }

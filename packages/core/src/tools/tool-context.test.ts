@@ -1,12 +1,9 @@
 import { ToolsmithError } from '../errors/toolsmith-error';
-import { createEventActions } from '../state/event-actions';
-import { State } from '../state/state';
+import { testToolContext } from '../testing/test-tool-context';
 import { ToolContext } from './tool-context';
 
-function bareContext(): ToolContext {
-  const actions = createEventActions();
-  return new ToolContext({ functionCallId: 'c', invocationId: 'i', agentName: 'a', appName: 'p', userId: 'u', sessionId: 's', state: new State({}, actions.stateDelta), actions });
-}
+// No memoryService or artifactService given.
+const bareContext = (): ToolContext => testToolContext();
 
 describe('ToolContext without services', () => {
   it('says which service searchMemory needs and where to give it', async () => {

@@ -1,27 +1,15 @@
 import {
   BaseTool,
   FunctionResponse,
-  State,
   ToolContext,
   Toolset,
-  createEventActions,
   executeToolCall,
 } from '@toolsmith/core';
+import { testToolContext } from '@toolsmith/core/testing';
 
 /** A tool context as the runner would build it, with the given session state. */
 export function toolContext(state: Record<string, unknown> = {}, signal?: AbortSignal): ToolContext {
-  const actions = createEventActions();
-  return new ToolContext({
-    functionCallId: 'call-1',
-    invocationId: 'invocation-1',
-    agentName: 'tester',
-    appName: 'mcp-tests',
-    userId: 'user-1',
-    sessionId: 'session-1',
-    state: new State(state, actions.stateDelta),
-    actions,
-    signal,
-  });
+  return testToolContext({ agentName: 'tester', appName: 'mcp-tests', userId: 'user-1', sessionId: 'session-1', state, signal });
 }
 
 /** Lists the toolset's tools and runs one call through the executor, exactly as the runner does. */
