@@ -18,6 +18,21 @@ const textResponse = (text: string, output: unknown[] = []) => ({
   ],
 });
 
+// What both recorded answers (responses-function-calls.json, responses-text-and-calls.chunks.txt) map to.
+const textAndCallsAnswer = {
+  content: {
+    role: 'model',
+    parts: [
+      { text: 'Let me check both cities.' },
+      { functionCall: { id: 'call_R1pa', name: 'get_weather', args: { city: 'Paris' } } },
+      { functionCall: { id: 'call_R2os', name: 'get_weather', args: { city: 'Oslo', unit: 'celsius' } } },
+    ],
+  },
+  turnComplete: true,
+  finishReason: { unified: 'tool-calls', raw: 'completed' },
+  usage: { inputTokens: 95, outputTokens: 41, totalTokens: 136, cachedInputTokens: 0 },
+};
+
 describe('OpenAIModel on the Responses API wire', () => {
   let server: WireServer | undefined;
   const serve = async (handler: (body: any, index: number) => WireReply | Promise<WireReply>) => {
@@ -66,19 +81,7 @@ describe('OpenAIModel on the Responses API wire', () => {
     const [response] = await collect(
       model({ parallelToolCalls: false }).generate(ask('Paris and Oslo?', { toolChoice: 'auto', config: { maxOutputTokens: 200 } })),
     );
-    expect(response).toEqual({
-      content: {
-        role: 'model',
-        parts: [
-          { text: 'Let me check both cities.' },
-          { functionCall: { id: 'call_R1pa', name: 'get_weather', args: { city: 'Paris' } } },
-          { functionCall: { id: 'call_R2os', name: 'get_weather', args: { city: 'Oslo', unit: 'celsius' } } },
-        ],
-      },
-      turnComplete: true,
-      finishReason: { unified: 'tool-calls', raw: 'completed' },
-      usage: { inputTokens: 95, outputTokens: 41, totalTokens: 136, cachedInputTokens: 0 },
-    });
+    expect(response).toEqual(textAndCallsAnswer);
   });
 
   it('sends strict: false explicitly and a named tool choice', async () => {
@@ -144,19 +147,7 @@ describe('OpenAIModel on the Responses API wire', () => {
     const responses = await collect(model().generate(ask('Paris and Oslo?'), { stream: true }));
     const partials = responses.filter((r) => r.partial);
     expect(partials.map((r) => r.content?.parts[0].text)).toEqual(['Let me', ' check', ' both', ' cities', '.']);
-    expect(responses.at(-1)).toEqual({
-      content: {
-        role: 'model',
-        parts: [
-          { text: 'Let me check both cities.' },
-          { functionCall: { id: 'call_R1pa', name: 'get_weather', args: { city: 'Paris' } } },
-          { functionCall: { id: 'call_R2os', name: 'get_weather', args: { city: 'Oslo', unit: 'celsius' } } },
-        ],
-      },
-      turnComplete: true,
-      finishReason: { unified: 'tool-calls', raw: 'completed' },
-      usage: { inputTokens: 95, outputTokens: 41, totalTokens: 136, cachedInputTokens: 0 },
-    });
+    expect(responses.at(-1)).toEqual(textAndCallsAnswer);
   });
 
   it('assembles from deltas alone when a server sends no output_item.done and an empty completed output', async () => {
@@ -166,11 +157,7 @@ describe('OpenAIModel on the Responses API wire', () => {
       .map((event) => (event.event === 'response.completed' ? { ...event, data: { ...event.data, response: { ...event.data.response, output: [] } } } : event));
     await serve(() => ({ sse: events }));
     const responses = await collect(model().generate(ask('x'), { stream: true }));
-    expect(responses.at(-1)?.content?.parts).toEqual([
-      { text: 'Let me check both cities.' },
-      { functionCall: { id: 'call_R1pa', name: 'get_weather', args: { city: 'Paris' } } },
-      { functionCall: { id: 'call_R2os', name: 'get_weather', args: { city: 'Oslo', unit: 'celsius' } } },
-    ]);
+    expect(responses.at(-1)?.content?.parts).toEqual(textAndCallsAnswer.content.parts);
   });
 
   it('passes hosted tools through untouched and ignores their output items', async () => {
