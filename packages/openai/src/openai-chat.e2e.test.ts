@@ -2,9 +2,10 @@ import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
-import { WireReply, WireServer, collect, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
+import { collect, parseSseFixture } from '@toolsmith/core/testing';
 import OpenAI from 'openai';
-import { OpenAIModel, OpenAIModelOptions } from './openai-model';
+import { OpenAIModel } from './openai-model';
+import { useOpenAIWire } from './__fixtures__/openai-wire';
 import { ask } from './__fixtures__/weather-request';
 import { StrictSchemaError } from './strict-schema-error';
 
@@ -36,24 +37,7 @@ const openAIError = (status: number, message: string, type: string, code: string
 });
 
 describe('OpenAIModel on the Chat Completions wire', () => {
-  let server: WireServer | undefined;
-  const serve = async (handler: (body: any, index: number) => WireReply | Promise<WireReply>) => {
-    server = await startWireServer((request, index) => {
-      expect(request.method).toBe('POST');
-      expect(request.path).toBe('/v1/chat/completions');
-      expect(request.headers.authorization).toBe('Bearer test-key');
-      return handler(request.body, index);
-    });
-    return server;
-  };
-  const model = (options: Partial<OpenAIModelOptions> = {}) =>
-    new OpenAIModel({ model: 'gpt-4.1-mini', apiKey: 'test-key', baseURL: `${server!.url}/v1`, maxRetries: 0, ...options });
-
-  afterEach(async () => {
-    expect(server?.handlerErrors ?? []).toEqual([]);
-    await server?.close();
-    server = undefined;
-  });
+  const { serve, model, server } = useOpenAIWire('chat');
 
   it('sends system, messages and strict tools, and maps a text answer with usage and finish reason', async () => {
     await serve((body) => {
@@ -195,9 +179,9 @@ describe('OpenAIModel on the Chat Completions wire', () => {
     const error = await collect(model().generate(ask('x', { tools: [mapTool] }))).catch((e) => e);
     expect(error).toBeInstanceOf(StrictSchemaError);
     expect(error.message).toMatch(/Tool "tag".*keyword "patternProperties" at \/properties\/labels/);
-    expect(server!.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
     await collect(model({ strict: false }).generate(ask('x', { tools: [mapTool] })));
-    expect(server!.requests).toHaveLength(1);
+    expect(server().requests).toHaveLength(1);
   });
 
   it('streams text deltas, then one complete response with usage', async () => {
@@ -259,7 +243,7 @@ describe('OpenAIModel on the Chat Completions wire', () => {
     );
     const [response] = await collect(model({ maxRetries: 1 }).generate(ask('x')));
     expect(response.content?.parts).toEqual([{ text: 'made it' }]);
-    expect(server!.requests).toHaveLength(2);
+    expect(server().requests).toHaveLength(2);
   });
 
   it.each([
@@ -306,7 +290,7 @@ describe('OpenAIModel on the Chat Completions wire', () => {
 
   it('uses a client passed in', async () => {
     await serve(() => ({ json: completion({ content: 'via client' }, 'stop') }));
-    const client = new OpenAI({ apiKey: 'test-key', baseURL: `${server!.url}/v1`, maxRetries: 0 });
+    const client = new OpenAI({ apiKey: 'test-key', baseURL: `${server().url}/v1`, maxRetries: 0 });
     const [response] = await collect(new OpenAIModel({ model: 'gpt-4.1-mini', client }).generate(ask('x')));
     expect(response.content?.parts).toEqual([{ text: 'via client' }]);
   });
@@ -315,6 +299,6 @@ describe('OpenAIModel on the Chat Completions wire', () => {
     await serve(() => ({ json: completion({ content: 'never' }, 'stop') }));
     const request = ask('x', { providerTools: [{ kind: 'provider-tool', provider: 'openai', name: 'web_search', config: { type: 'web_search' } }] });
     await expect(collect(model().generate(request))).rejects.toMatchObject({ code: 'PROVIDER_TOOL_UNSUPPORTED' });
-    expect(server!.requests).toHaveLength(0);
+    expect(server().requests).toHaveLength(0);
   });
 });

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
-import { WireReply, WireServer, collect, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
-import { OpenAIModel, OpenAIModelOptions } from './openai-model';
+import { collect, parseSseFixture } from '@toolsmith/core/testing';
+import { useOpenAIWire } from './__fixtures__/openai-wire';
 import { ask, weatherTool } from './__fixtures__/weather-request';
 import { providerTool } from './provider-tool';
 
@@ -34,23 +34,7 @@ const textAndCallsAnswer = {
 };
 
 describe('OpenAIModel on the Responses API wire', () => {
-  let server: WireServer | undefined;
-  const serve = async (handler: (body: any, index: number) => WireReply | Promise<WireReply>) => {
-    server = await startWireServer((request, index) => {
-      expect(request.method).toBe('POST');
-      expect(request.path).toBe('/v1/responses');
-      return handler(request.body, index);
-    });
-    return server;
-  };
-  const model = (options: Partial<OpenAIModelOptions> = {}) =>
-    new OpenAIModel({ model: 'gpt-4.1-mini', api: 'responses', apiKey: 'test-key', baseURL: `${server!.url}/v1`, maxRetries: 0, ...options });
-
-  afterEach(async () => {
-    expect(server?.handlerErrors ?? []).toEqual([]);
-    await server?.close();
-    server = undefined;
-  });
+  const { serve, model } = useOpenAIWire('responses');
 
   it('sends instructions, input items and strict function tools; maps text and calls', async () => {
     await serve((body) => {
