@@ -6,7 +6,7 @@ import { collect, parseSseFixture } from '@toolsmith/core/testing';
 import OpenAI from 'openai';
 import { OpenAIModel } from './openai-model';
 import { useOpenAIWire } from './__fixtures__/openai-wire';
-import { ask } from './__fixtures__/weather-request';
+import { ask, strictWeatherParameters } from './__fixtures__/weather-request';
 import { StrictSchemaError } from './strict-schema-error';
 
 const fixture = (name: string) => parseSseFixture(readFileSync(join(__dirname, '__fixtures__', name), 'utf8'));
@@ -53,12 +53,7 @@ describe('OpenAIModel on the Chat Completions wire', () => {
             function: {
               name: 'get_weather',
               description: 'Current weather for a city.',
-              parameters: {
-                type: 'object',
-                properties: { city: { type: 'string' }, unit: { type: ['string', 'null'], enum: ['celsius', 'fahrenheit', null] } },
-                required: ['city', 'unit'],
-                additionalProperties: false,
-              },
+              parameters: strictWeatherParameters,
               strict: true,
             },
           },

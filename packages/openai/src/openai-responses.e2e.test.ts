@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
 import { collect, parseSseFixture } from '@toolsmith/core/testing';
 import { useOpenAIWire } from './__fixtures__/openai-wire';
-import { ask, weatherTool } from './__fixtures__/weather-request';
+import { ask, strictWeatherParameters, weatherTool } from './__fixtures__/weather-request';
 import { providerTool } from './provider-tool';
 
 const fixturesDir = join(__dirname, '__fixtures__');
@@ -47,12 +47,7 @@ describe('OpenAIModel on the Responses API wire', () => {
             type: 'function',
             name: 'get_weather',
             description: 'Current weather for a city.',
-            parameters: {
-              type: 'object',
-              properties: { city: { type: 'string' }, unit: { type: ['string', 'null'], enum: ['celsius', 'fahrenheit', null] } },
-              required: ['city', 'unit'],
-              additionalProperties: false,
-            },
+            parameters: strictWeatherParameters,
             strict: true,
           },
         ],
