@@ -1,8 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LlmRequest, LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
-import { RecordedRequest, WireReply, WireServer, parseSseFixture, collect, startWireServer, waitFor } from '@toolsmith/core/testing';
+import { LlmRequest, ProviderError, RateLimitError } from '@toolsmith/core';
+import { RecordedRequest, WireReply, WireServer, collect, expectCancelsOnAbort, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
 import { GeminiModel, GeminiModelOptions } from './gemini-model';
 import { providerTool } from './provider-tool';
 
@@ -307,25 +307,6 @@ describe('GeminiModel on the wire', () => {
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
 
-  it('cancels the HTTP request when the signal aborts (request and mid-stream)', async () => {
-    let model = await start(() => ({ hang: true }));
-    const controller = new AbortController();
-    const pending = collect(model.generate(ask('hi'), { signal: controller.signal })).catch((e: unknown) => e);
-    await waitFor(() => server!.requests.length === 1);
-    controller.abort();
-    expect(await pending).toBeInstanceOf(RunAbortedError);
-    await server!.close();
-
-    model = await start(() => ({ sse: fixture('text'), delayMs: 20 }));
-    const streamController = new AbortController();
-    const seen: LlmResponse[] = [];
-    const streamError = await (async () => {
-      for await (const response of model.generate(ask('hi'), { stream: true, signal: streamController.signal })) {
-        seen.push(response);
-        streamController.abort();
-      }
-    })().catch((e: unknown) => e);
-    expect(seen).toHaveLength(1);
-    expect(streamError).toBeInstanceOf(RunAbortedError);
-  });
+  it('cancels the HTTP request when the signal aborts (request and mid-stream)', () =>
+    expectCancelsOnAbort({ start: (reply) => start(() => reply), server: () => server!, request: ask('hi'), stream: { sse: fixture('text'), delayMs: 20 } }));
 });

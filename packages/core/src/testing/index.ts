@@ -23,4 +23,6 @@ export { testToolContext } from './test-tool-context';
 export type { TestToolContextOptions } from './test-tool-context';
 export { waitFor } from './wait-for';
 export type { WaitForOptions } from './wait-for';
+export { expectCancelsOnAbort } from './expect-cancels-on-abort';
+export type { CancellationCheck } from './expect-cancels-on-abort';
 export { halves } from './text-halves';
