@@ -16,7 +16,7 @@ describe('usage mapping', () => {
     expect(
       mapOpenAIResponsesUsage({
         input_tokens: 9,
-        input_tokens_details: { cached_tokens: 0 },
+        input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
         output_tokens: 1,
         output_tokens_details: { reasoning_tokens: 0 },
         total_tokens: 10,

@@ -100,7 +100,7 @@ describe('Runner: the model ⇄ tool loop', () => {
 
   it('reports invalid arguments to the model, which retries with corrected ones', async () => {
     let ran = 0;
-    const tool = new FnTool('getWeather', (args) => (ran++, { report: `Rain in ${args.city}` }), weatherTool());
+    const tool = new FnTool('getWeather', (args) => (ran++, { report: `Rain in ${args.city}` }), { parameters: weatherTool().parameters });
     const model = new ScriptedModel([
       { calls: [{ name: 'getWeather', args: { town: 'Rome' } }] },
       (() => ({ calls: [{ name: 'getWeather', args: '{"city":"Rome"}' }] }))(),

@@ -1,5 +1,5 @@
 import { Param, Tool, ToolContext, Toolset } from '@toolsmith/core';
-import { Unit } from './shapes';
+import type { Unit } from './shapes';
 
 /** Written with `@Param` for runtime reflection and JSDoc for the manifest: both must agree. */
 @Toolset()
