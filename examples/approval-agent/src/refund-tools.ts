@@ -13,6 +13,8 @@ export class RefundTools {
     description: `Refunds an amount (in euros) of an order to the customer. Refunds above ${APPROVAL_THRESHOLD} € need a manager's approval.`,
     // The gate is decided on the validated arguments, before the method runs.
     requireConfirmation: (args: { amount: number }) => args.amount > APPROVAL_THRESHOLD,
+    confirmationHint: (args: { orderId: string; amount: number }) =>
+      `Refund ${args.amount} € for order ${args.orderId}: above the ${APPROVAL_THRESHOLD} € limit, a manager must approve.`,
   })
   refund(
     @Param('orderId', { description: 'Order id, e.g. A-1001' }) orderId: string,
