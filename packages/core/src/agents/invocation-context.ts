@@ -6,7 +6,9 @@ import type { ToolResolver } from '../runner/tool-resolver';
 import type { Session } from '../sessions/session';
 import type { SessionService } from '../sessions/session-service';
 import { State } from '../state/state';
+import type { EventActions, ToolConfirmation } from '../state/event-actions';
 import type { ReadonlyContext } from '../tools/readonly-context';
+import { ToolContext } from '../tools/tool-context';
 import type { BaseAgent } from './base-agent';
 import type { Plugin } from './plugin';
 
@@ -104,5 +106,33 @@ export class InvocationContext {
       agentName: this.agent.name,
       state: new State(this.stateSnapshot()),
     };
+  }
+
+  /**
+   * The {@link ToolContext} of one call (or of a `processRequest` hook) in this invocation: its writes
+   * go to `actions`, its reads see `stateBase` (a {@link stateSnapshot}) plus those writes.
+   */
+  toolContext(input: {
+    agentName: string;
+    functionCallId: string;
+    stateBase: Record<string, unknown>;
+    actions: EventActions;
+    toolConfirmation?: ToolConfirmation;
+  }): ToolContext {
+    return new ToolContext({
+      functionCallId: input.functionCallId,
+      invocationId: this.invocationId,
+      agentName: input.agentName,
+      appName: this.services.appName,
+      userId: this.session.userId,
+      sessionId: this.session.id,
+      branch: this.branch,
+      state: new State(input.stateBase, input.actions.stateDelta),
+      actions: input.actions,
+      signal: this.signal,
+      toolConfirmation: input.toolConfirmation,
+      memoryService: this.services.memoryService,
+      artifactService: this.services.artifactService,
+    });
   }
 }

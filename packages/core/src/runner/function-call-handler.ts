@@ -5,8 +5,6 @@ import { Event } from '../events/event';
 import { ToolCallOutcome, errorResponse, executeToolCall } from '../internal/tool-executor';
 import { FunctionCall, Part } from '../model/content';
 import { EventActions, ToolConfirmation, createEventActions } from '../state/event-actions';
-import { State } from '../state/state';
-import { ToolContext } from '../tools/tool-context';
 import { toolCallbackChain } from './callback-chains';
 import { registerInvocation } from './invocation-registry';
 import { NEVER_ABORTED } from './never-aborted';
@@ -39,20 +37,12 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
 
   const execute = (index: number): Promise<ToolCallOutcome> => {
     const call = calls[index];
-    const toolContext = new ToolContext({
-      functionCallId: call.id,
-      invocationId: context.invocationId,
+    const toolContext = context.toolContext({
       agentName: agent.name,
-      appName: context.services.appName,
-      userId: context.session.userId,
-      sessionId: context.session.id,
-      branch: context.branch,
-      state: new State(base, actions[index].stateDelta),
+      functionCallId: call.id,
+      stateBase: base,
       actions: actions[index],
-      signal: context.signal,
       toolConfirmation: input.confirmations?.get(call.id),
-      memoryService: context.services.memoryService,
-      artifactService: context.services.artifactService,
     });
     registerInvocation(toolContext, context);
     return executeToolCall({

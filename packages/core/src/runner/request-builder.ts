@@ -1,10 +1,8 @@
 import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
 import { LlmRequest } from '../model/llm-request';
-import { ToolContext } from '../tools/tool-context';
 import { buildContents } from './contents-builder';
 import { OfferedTools } from './tool-resolver';
-import { State } from '../state/state';
 import { createEventActions } from '../state/event-actions';
 
 /**
@@ -35,20 +33,11 @@ async function buildRequestAsync(agent: LlmAgent, context: InvocationContext, of
   const request = assemble(agent, offered, contents, instruction);
   if (offered.processors.length > 0) {
     // Hooks get a context with their own throwaway actions: editing a request is not a state change.
-    const actions = createEventActions();
-    const hookContext = new ToolContext({
-      functionCallId: '',
-      invocationId: context.invocationId,
+    const hookContext = context.toolContext({
       agentName: agent.name,
-      appName: context.services.appName,
-      userId: context.session.userId,
-      sessionId: context.session.id,
-      branch: context.branch,
-      state: new State(context.stateSnapshot(), actions.stateDelta),
-      actions,
-      signal: context.signal,
-      memoryService: context.services.memoryService,
-      artifactService: context.services.artifactService,
+      functionCallId: '',
+      stateBase: context.stateSnapshot(),
+      actions: createEventActions(),
     });
     for (const tool of offered.processors) await tool.processRequest!(hookContext, request);
   }
