@@ -115,6 +115,8 @@ export type { EventData, EventInit } from './events/event';
 export { Session } from './sessions/session';
 export type { SessionData } from './sessions/session';
 export type { SessionKey, SessionService } from './sessions/session-service';
+export { StaleSessionError, SessionExistsError, SessionNotFoundError } from './errors/session-errors';
+export type { SessionErrorCode } from './errors/session-errors';
 export { InMemorySessionService } from './sessions/in-memory-session-service';
 export type { InMemorySessionServiceData } from './sessions/in-memory-session-service';
 export { MaxLlmCallsExceededError } from './errors/max-llm-calls-exceeded-error';

@@ -34,6 +34,26 @@ describe('InMemorySessionService', () => {
     expect((await service.getSession(key))!.events).toHaveLength(1);
   });
 
+  it('numbers events per session and refuses a stale writer with STALE_SESSION, storing nothing', async () => {
+    const service = new InMemorySessionService();
+    const first = await service.createSession({ ...key, state: { n: 0 } });
+    const second = (await service.getSession(key))!;
+    expect([first.lastSequence, second.lastSequence]).toEqual([0, 0]);
+
+    await service.appendEvent(first, Event.create({ invocationId: 'i', author: 'a', actions: { stateDelta: { n: 1 }, artifactDelta: {} } }));
+    expect(first.lastSequence).toBe(1);
+    const stale = service.appendEvent(second, Event.create({ invocationId: 'j', author: 'b', actions: { stateDelta: { n: 99 }, artifactDelta: {} } }));
+    await expect(stale).rejects.toMatchObject({ code: 'STALE_SESSION', expectedSequence: 0, actualSequence: 1 });
+
+    const stored = (await service.getSession(key))!;
+    expect(stored.events.map((e) => e.author)).toEqual(['a']);
+    expect(stored.state).toEqual({ n: 1 });
+    expect([stored.lastSequence, second.lastSequence, second.events.length]).toEqual([1, 0, 0]);
+    // The sequence survives both JSON round trips.
+    expect(Session.fromJSON(JSON.parse(JSON.stringify(stored))).lastSequence).toBe(1);
+    expect((await InMemorySessionService.fromJSON(service.toJSON()).getSession(key))!.lastSequence).toBe(1);
+  });
+
   it('refuses to append to a session it does not hold', async () => {
     const service = new InMemorySessionService();
     await expect(service.appendEvent(new Session({ id: 'x', appName: 'a', userId: 'u' }), Event.create({ invocationId: 'i', author: 'a' }))).rejects.toMatchObject({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ToolsmithError } from '../errors/toolsmith-error';
+import { SessionExistsError, SessionNotFoundError, StaleSessionError } from '../errors/session-errors';
 import { Event, EventData } from '../events/event';
 import { StatePrefix } from '../state/state';
 import { Session } from './session';
@@ -11,12 +11,14 @@ interface StoredSession {
   state: Record<string, unknown>;
   events: Event[];
   lastUpdateTime: number;
+  /** Sequence of the last stored event; events are numbered 1, 2, … per session. */
+  lastSequence: number;
 }
 
 /** The plain-JSON form of an {@link InMemorySessionService}, for {@link InMemorySessionService.fromJSON}. */
 export interface InMemorySessionServiceData {
   /** appName → userId → sessions (each with only its session-scoped state). */
-  sessions: Record<string, Record<string, Array<{ id: string; state: Record<string, unknown>; events: EventData[]; lastUpdateTime: number }>>>;
+  sessions: Record<string, Record<string, Array<{ id: string; state: Record<string, unknown>; events: EventData[]; lastUpdateTime: number; lastSequence?: number }>>>;
   /** appName → `app:` keys. */
   appState: Record<string, Record<string, unknown>>;
   /** appName → userId → `user:` keys. */
@@ -36,8 +38,8 @@ export class InMemorySessionService implements SessionService {
   async createSession(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session> {
     const id = request.sessionId ?? randomUUID();
     const byUser = this.userSessions(request.appName, request.userId, true);
-    if (byUser.has(id)) throw new ToolsmithError('SESSION_EXISTS', `Session "${id}" already exists for user "${request.userId}".`);
-    const stored: StoredSession = { id, state: {}, events: [], lastUpdateTime: Date.now() };
+    if (byUser.has(id)) throw new SessionExistsError(id, request.userId);
+    const stored: StoredSession = { id, state: {}, events: [], lastUpdateTime: Date.now(), lastSequence: 0 };
     byUser.set(id, stored);
     if (request.state) this.applyDelta(request.appName, request.userId, stored, request.state);
     return this.view(request.appName, request.userId, stored, true);
@@ -60,9 +62,9 @@ export class InMemorySessionService implements SessionService {
   async appendEvent(session: Session, event: Event): Promise<Event> {
     if (event.partial) return event;
     const stored = this.userSessions(session.appName, session.userId, false)?.get(session.id);
-    if (!stored) {
-      throw new ToolsmithError('SESSION_NOT_FOUND', `Session "${session.id}" of user "${session.userId}" does not exist in app "${session.appName}".`);
-    }
+    if (!stored) throw new SessionNotFoundError(session.id, session.userId, session.appName);
+    // Everything below is synchronous, so the check and the append are one atomic step in this process.
+    if (stored.lastSequence !== session.lastSequence) throw new StaleSessionError(session.id, session.lastSequence, stored.lastSequence);
     const delta = event.actions.stateDelta;
     // Most events change no state; they skip the scope bookkeeping below.
     if (hasKeys(delta)) {
@@ -76,6 +78,7 @@ export class InMemorySessionService implements SessionService {
     stored.events.push(event);
     session.events.push(event);
     stored.lastUpdateTime = session.lastUpdateTime = event.timestamp;
+    stored.lastSequence = session.lastSequence = stored.lastSequence + 1;
     return event;
   }
 
@@ -90,6 +93,7 @@ export class InMemorySessionService implements SessionService {
           state: s.state,
           events: s.events.map((e) => e.toJSON()),
           lastUpdateTime: s.lastUpdateTime,
+          lastSequence: s.lastSequence,
         }));
       }
     }
@@ -105,7 +109,13 @@ export class InMemorySessionService implements SessionService {
       for (const [userId, sessions] of Object.entries(users)) {
         const byUser = service.userSessions(appName, userId, true);
         for (const s of sessions) {
-          byUser.set(s.id, { id: s.id, state: { ...s.state }, events: s.events.map((e) => Event.fromJSON(e)), lastUpdateTime: s.lastUpdateTime });
+          byUser.set(s.id, {
+            id: s.id,
+            state: { ...s.state },
+            events: s.events.map((e) => Event.fromJSON(e)),
+            lastUpdateTime: s.lastUpdateTime,
+            lastSequence: s.lastSequence ?? s.events.length,
+          });
         }
       }
     }
@@ -138,6 +148,7 @@ export class InMemorySessionService implements SessionService {
       state: { ...this.appState.get(appName), ...this.userState.get(appName)?.get(userId), ...stored.state },
       events: withEvents ? stored.events.slice() : [],
       lastUpdateTime: stored.lastUpdateTime,
+      lastSequence: stored.lastSequence,
     });
   }
 

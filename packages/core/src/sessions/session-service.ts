@@ -12,6 +12,17 @@ export interface SessionKey {
  * Stores sessions: their events and their state, with the scope rules of state keys (`app:` shared by
  * all users of the app, `user:` by all sessions of the user, no prefix for this session, `temp:` never
  * stored). The runner appends every complete event through {@link SessionService.appendEvent}.
+ *
+ * The concurrency contract every store keeps (tested by the session-store conformance suite):
+ * - Each stored event takes the next sequence number of its session (1, 2, …); a session's
+ *   {@link Session.lastSequence} is the sequence of its last event (0 when it has none).
+ * - An append states the sequence it expects: `session.lastSequence`. If the store holds another, the
+ *   append stores nothing and rejects with a `StaleSessionError` (`STALE_SESSION`, both numbers); a store
+ *   never reloads and continues silently.
+ * - An append is atomic: the event, its state delta (session, `user:` and `app:` scopes) and the
+ *   sequence check happen together or not at all.
+ * - `createSession` for an id that exists rejects with `SESSION_EXISTS`; an append to a session the
+ *   store does not hold rejects with `SESSION_NOT_FOUND`.
  */
 export interface SessionService {
   /** Creates a session (a random id unless `sessionId` is given); `state` is applied with the scope rules. */
@@ -22,8 +33,10 @@ export interface SessionService {
   listSessions(request: { appName: string; userId: string }): Promise<Session[]>;
   deleteSession(request: SessionKey): Promise<void>;
   /**
-   * Stores a complete event and applies its `actions.stateDelta` (partial events are ignored). Updates
-   * `session` in place (events and state) and returns the stored event (without `temp:` keys).
+   * Stores a complete event and applies its `actions.stateDelta` (partial events are ignored), if the
+   * stored session is still at `session.lastSequence`; otherwise rejects with `STALE_SESSION` and stores
+   * nothing. Updates `session` in place (events, state, `lastSequence`) and returns the stored event
+   * (without `temp:` keys).
    */
   appendEvent(session: Session, event: Event): Promise<Event>;
 }

@@ -10,6 +10,8 @@ export interface SessionData {
   events: EventData[];
   /** Milliseconds since the epoch of the last appended event. */
   lastUpdateTime: number;
+  /** Sequence number of the last stored event (0 for none); absent in data written before it existed. */
+  lastSequence?: number;
 }
 
 /**
@@ -24,14 +26,28 @@ export class Session {
   state: Record<string, unknown>;
   events: Event[];
   lastUpdateTime: number;
+  /**
+   * Sequence number of the last stored event (0 when none). An append expects the store to be at this
+   * number and fails with `STALE_SESSION` when another writer moved it on; see {@link SessionService}.
+   */
+  lastSequence: number;
 
-  constructor(data: { id: string; appName: string; userId: string; state?: Record<string, unknown>; events?: Event[]; lastUpdateTime?: number }) {
+  constructor(data: {
+    id: string;
+    appName: string;
+    userId: string;
+    state?: Record<string, unknown>;
+    events?: Event[];
+    lastUpdateTime?: number;
+    lastSequence?: number;
+  }) {
     this.id = data.id;
     this.appName = data.appName;
     this.userId = data.userId;
     this.state = data.state ?? {};
     this.events = data.events ?? [];
     this.lastUpdateTime = data.lastUpdateTime ?? 0;
+    this.lastSequence = data.lastSequence ?? this.events.length;
   }
 
   /** Restores a session from its JSON form. */
@@ -48,6 +64,7 @@ export class Session {
       state: this.state,
       events: this.events.map((e) => e.toJSON()),
       lastUpdateTime: this.lastUpdateTime,
+      lastSequence: this.lastSequence,
     };
   }
 }

@@ -1,0 +1,48 @@
+import { ToolsmithError } from './toolsmith-error';
+
+/** Codes of the errors a {@link SessionService} reports. */
+export type SessionErrorCode = 'STALE_SESSION' | 'SESSION_EXISTS' | 'SESSION_NOT_FOUND';
+
+/**
+ * An append was refused because the stored session moved on: the writer expected the session's last
+ * event to have sequence `expectedSequence`, but the store holds `actualSequence`. Another writer
+ * appended in between (another process, or a second copy of the session object). Nothing was stored;
+ * the writer must not reload and continue silently, because it decided on a history that is gone.
+ */
+export class StaleSessionError extends ToolsmithError {
+  constructor(
+    readonly sessionId: string,
+    readonly expectedSequence: number,
+    readonly actualSequence: number,
+  ) {
+    super(
+      'STALE_SESSION',
+      `Session "${sessionId}" changed while this writer held it: it expected sequence ${expectedSequence}, ` +
+        `the store is at ${actualSequence}. Nothing was stored; run again on the current session.`,
+      { details: { sessionId, expectedSequence, actualSequence } },
+    );
+  }
+}
+
+/** `createSession` was asked for an id the user already has. */
+export class SessionExistsError extends ToolsmithError {
+  constructor(
+    readonly sessionId: string,
+    readonly userId: string,
+  ) {
+    super('SESSION_EXISTS', `Session "${sessionId}" already exists for user "${userId}".`, { details: { sessionId, userId } });
+  }
+}
+
+/** An append named a session the store does not hold (never created, or deleted). */
+export class SessionNotFoundError extends ToolsmithError {
+  constructor(
+    readonly sessionId: string,
+    readonly userId: string,
+    readonly appName: string,
+  ) {
+    super('SESSION_NOT_FOUND', `Session "${sessionId}" of user "${userId}" does not exist in app "${appName}".`, {
+      details: { sessionId, userId, appName },
+    });
+  }
+}
