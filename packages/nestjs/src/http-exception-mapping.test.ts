@@ -11,6 +11,7 @@ class ThrowingTool extends BaseTool {
   readonly parameters: JsonSchema = { type: 'object', properties: {} };
   override readonly isLongRunning = true;
   override readonly requireConfirmation = true;
+  override readonly confirmationHint = 'Show order details?';
   constructor(private readonly thrown: unknown) {
     super();
   }
@@ -36,6 +37,14 @@ async function call(thrown: unknown, onToolError: ((input: { error: ToolsmithErr
 }
 
 describe('mapHttpExceptions', () => {
+  it("asks the tool's own confirmation hint, not the generic question", async () => {
+    const tool = mapHttpExceptions(new ThrowingTool(null));
+    const toolContext = testToolContext({ functionCallId: 'c1' });
+    const out = await executeToolCall({ call: { id: 'c1', name: 'orders_get', args: {} }, tool, availableToolNames: () => [tool.name], context: toolContext });
+    expect(out.response.response).toMatchObject({ error: { code: 'CONFIRMATION_REQUIRED' } });
+    expect(toolContext.actions.requestedToolConfirmations?.c1).toMatchObject({ hint: 'Show order details?' });
+  });
+
   it('turns a thrown HttpException into an error response with status and message, no stack', async () => {
     const out = await call(new NotFoundException('Order A-1 was not found.'));
     expect(out.response).toEqual({
@@ -77,7 +86,10 @@ describe('mapHttpExceptions', () => {
     const inner = new ThrowingTool(null);
     const tool = mapHttpExceptions(inner);
     expect(tool.declaration()).toEqual(inner.declaration());
-    expect(tool).toMatchObject({ isLongRunning: true, requireConfirmation: true, parameters: inner.parameters });
+    expect(tool).toMatchObject({ isLongRunning: true, requireConfirmation: true, confirmationHint: 'Show order details?', parameters: inner.parameters });
+    // Every field the inner tool has, today's and any BaseTool gains later, reads the same through the wrapper.
+    for (const key of Object.keys(inner) as (keyof BaseTool)[]) expect(tool[key]).toEqual(inner[key]);
+    expect(tool).toBeInstanceOf(BaseTool);
     const request = { contents: [], tools: [] } as LlmRequest;
     void tool.processRequest?.(context(), request);
     expect(request.systemInstruction).toBe('orders');
