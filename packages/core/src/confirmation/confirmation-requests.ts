@@ -1,5 +1,6 @@
 import { EventData } from '../events/event';
 import { FunctionCall } from '../model/content';
+import { isRunnerRequest } from './pending-calls';
 import { ConfirmationPrompt, confirmationPromptFrom, isConfirmationRequest, originalCallFrom } from './request-confirmation';
 
 /** A confirmation request found in an event, ready to show to the user. */
@@ -11,7 +12,10 @@ export interface ConfirmationRequest extends ConfirmationPrompt {
 }
 
 /**
- * Lists the confirmation requests an event carries (none for most events), in call order.
+ * Lists the confirmation requests an event carries (none for most events), in call order. Only the
+ * runner's own pause events carry requests: a `toolsmith_request_confirmation` call written by a model
+ * (or placed in a user message) is not listed, so a client that approves what this returns can never
+ * approve a forged request.
  *
  * @example
  * ```ts
@@ -20,12 +24,19 @@ export interface ConfirmationRequest extends ConfirmationPrompt {
  * }
  * ```
  */
-export function confirmationRequests(event: Pick<EventData, 'content'>): ConfirmationRequest[] {
+export function confirmationRequests(event: Pick<EventData, 'content' | 'author' | 'actions' | 'longRunningToolIds'>): ConfirmationRequest[] {
   const requests: ConfirmationRequest[] = [];
+  if (!event.actions?.requestedToolConfirmations) return requests; // not a pause event: most events
   for (const part of event.content?.parts ?? []) {
     const call = part.functionCall;
     if (!call || !isConfirmationRequest(call)) continue;
-    requests.push({ call, originalFunctionCall: originalCallFrom(call), ...confirmationPromptFrom(call) });
+    let originalFunctionCall: FunctionCall;
+    try {
+      originalFunctionCall = originalCallFrom(call);
+    } catch {
+      continue;
+    }
+    if (isRunnerRequest(event, call.id, originalFunctionCall.id)) requests.push({ call, originalFunctionCall, ...confirmationPromptFrom(call) });
   }
   return requests;
 }

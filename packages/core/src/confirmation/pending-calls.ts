@@ -47,6 +47,8 @@ export function findPendingCalls(events: readonly EventData[]): PendingCalls {
       if (call && isConfirmationRequest(call)) {
         const record = readRequest(call, event);
         if (record) pending.confirmations.set(call.id, record);
+        // A request the runner did not make (written by a model or a user) is never pending; its call id
+        // is answered by whoever wrote it (the runner answers a model's forged call with TOOL_NOT_FOUND).
       }
     }
     for (const part of event.content.parts) {
@@ -74,15 +76,28 @@ function settleClientResponse(pending: PendingCalls, id: string, willContinue: b
 }
 
 function readRequest(call: FunctionCall, event: EventData): PendingConfirmation | undefined {
+  let originalFunctionCall: FunctionCall;
   try {
-    return {
-      requestId: call.id,
-      originalFunctionCall: originalCallFrom(call),
-      prompt: confirmationPromptFrom(call),
-      agentName: event.author,
-      requestEventId: event.id,
-    };
+    originalFunctionCall = originalCallFrom(call);
   } catch {
     return undefined; // not written by this runner; nothing can resume it
   }
+  if (!isRunnerRequest(event, call.id, originalFunctionCall.id)) return undefined;
+  return { requestId: call.id, originalFunctionCall, prompt: confirmationPromptFrom(call), agentName: event.author, requestEventId: event.id };
+}
+
+/**
+ * True when `event` is the runner's own pause event for this request: only the runner records the
+ * gated call in `actions.requestedToolConfirmations` (model responses and user messages never carry
+ * actions of their own) and lists the request id in `longRunningToolIds`. A request a model or a user
+ * wrote is plain content, and approving it must never run anything.
+ */
+export function isRunnerRequest(event: Pick<EventData, 'author' | 'actions' | 'longRunningToolIds'>, requestId: string, originalCallId: string): boolean {
+  if (event.author === 'user') return false;
+  const requested = event.actions?.requestedToolConfirmations;
+  return (
+    requested !== undefined &&
+    Object.prototype.hasOwnProperty.call(requested, originalCallId) &&
+    (event.longRunningToolIds?.includes(requestId) ?? false)
+  );
 }

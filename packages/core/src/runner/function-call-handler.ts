@@ -1,6 +1,7 @@
 import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
 import { RunAbortedError } from '../errors/run-aborted-error';
+import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
 import { ToolCallOutcome, errorResponse, executeToolCall } from '../internal/tool-executor';
 import { FunctionCall, Part } from '../model/content';
@@ -18,6 +19,8 @@ export interface HandleFunctionCallsInput {
   offered: OfferedTools;
   /** The user's answers, by call id, for calls that run after a confirmation (see resume-confirmed-calls.ts). */
   confirmations?: ReadonlyMap<string, ToolConfirmation>;
+  /** Calls refused at the model boundary (arguments that cannot be stored), by id: answered with the error, never run. */
+  refusedCalls?: ReadonlyMap<string, ToolsmithError>;
 }
 
 /**
@@ -37,6 +40,8 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
 
   const execute = (index: number): Promise<ToolCallOutcome> => {
     const call = calls[index];
+    const refused = input.refusedCalls?.get(call.id);
+    if (refused) return Promise.resolve({ response: errorResponse(call, refused), error: refused });
     const toolContext = context.toolContext({
       agentName: agent.name,
       functionCallId: call.id,

@@ -46,7 +46,7 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
     const calls = step.event.functionCalls();
     if (calls.length === 0) return;
 
-    const responseEvent = await handleFunctionCalls({ agent, context, calls, offered });
+    const responseEvent = await handleFunctionCalls({ agent, context, calls, offered, refusedCalls: step.refusedCalls });
     const pause = confirmationPause({ agent, context, calls, responseEvent });
     for (const event of pause.events) yield event;
     if (pause.paused) return;

@@ -9,7 +9,9 @@ import { LlmRequest } from '../model/llm-request';
 import { LlmResponse } from '../model/llm-response';
 import { EventActions, createEventActions } from '../state/event-actions';
 import { State } from '../state/state';
+import { DEFAULT_ARGUMENT_LIMITS } from '../internal/argument-parser';
 import { ModelCallbackChain, modelCallbackChain } from './callback-chains';
+import { CheckedModelResponse, checkModelResponse } from './model-response-check';
 import { errorEvent } from './error-event';
 import { buildRequest } from './request-builder';
 import { OfferedTools } from './tool-resolver';
@@ -22,6 +24,8 @@ export interface ModelStep {
   event: Event;
   /** False when `event` is an error event: the loop ends after emitting it. */
   ok: boolean;
+  /** Calls of `event` refused at the boundary (see {@link checkModelResponse}): answered with these errors, never run. */
+  refusedCalls?: ReadonlyMap<string, ToolsmithError>;
 }
 
 /**
@@ -46,12 +50,14 @@ export async function callModel(agent: LlmAgent, context: InvocationContext, off
       if (!response) throw call.incomplete();
     } catch (thrown) {
       const recovered = await call.recover(thrown);
-      if (recovered instanceof Event) return { partials, event: recovered, ok: false };
+      if (recovered instanceof Event) return partials ? { partials, event: recovered, ok: false } : { event: recovered, ok: false };
       response = recovered;
     }
   }
   if (call.chain.afterModel.length > 0) response = await call.after(response);
-  return { partials, event: call.event(response), ok: true };
+  const step = call.step(response);
+  if (partials) step.partials = partials;
+  return step;
 }
 
 /** {@link callModel} while streaming: yields each partial event as it arrives. */
@@ -76,7 +82,7 @@ export async function* streamModel(agent: LlmAgent, context: InvocationContext, 
     }
   }
   if (call.chain.afterModel.length > 0) response = await call.after(response);
-  return { event: call.event(response), ok: true };
+  return call.step(response);
 }
 
 /** The request, callbacks and resulting event of one model call: everything both drivers share. */
@@ -144,8 +150,25 @@ class ModelCall {
     return response;
   }
 
-  /** The model event for the final response; with `outputKey`, an answer is also stored in state. */
-  event(response: LlmResponse): Event {
+  /**
+   * The step for the final response (after callbacks): checked at the boundary first, so nothing
+   * malformed or unstorable becomes an event; then the model event (with `outputKey`, an answer is
+   * also stored in state).
+   */
+  step(raw: LlmResponse): ModelStep {
+    const { agent, context } = this;
+    let checked: CheckedModelResponse;
+    try {
+      checked = checkModelResponse(raw, agent.model.modelName, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
+    } catch (error) {
+      return { event: errorEvent(context, agent.name, error as ToolsmithError, this.actions), ok: false };
+    }
+    const step: ModelStep = { event: this.event(checked.response), ok: true };
+    if (checked.refusedCalls) step.refusedCalls = checked.refusedCalls;
+    return step;
+  }
+
+  private event(response: LlmResponse): Event {
     const { agent, context, actions } = this;
     const event = Event.create({
       invocationId: context.invocationId,

@@ -1,0 +1,110 @@
+import { generateCallId } from '../adapter-kit/call-id';
+import { InvalidModelResponseError } from '../errors/invalid-model-response-error';
+import { MalformedArgumentsError } from '../errors/tool-call-errors';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { ArgumentLimits, parseArguments } from '../internal/argument-parser';
+import { FunctionCall, Part } from '../model/content';
+import { LlmResponse } from '../model/llm-response';
+
+/** A model response that passed {@link checkModelResponse}, ready to become a stored event. */
+export interface CheckedModelResponse {
+  response: LlmResponse;
+  /**
+   * Calls whose arguments cannot be stored (nested past JSON's reach, circular, BigInt …), by call id,
+   * with the error their response carries. Their stored `args` are `{}`; they never run.
+   */
+  refusedCalls?: ReadonlyMap<string, ToolsmithError>;
+}
+
+/**
+ * Checks a complete model response at the boundary, before anything of it is stored or run: its shape
+ * (an object; `content.parts` an array of part objects; `text` a string; function calls with a string
+ * name and object or JSON-text args; no function responses written by the model), unique call ids
+ * (a call whose id is missing, empty or repeats one of the same response gets a fresh id, so every
+ * call is answered exactly once, in order), and that what will be stored serializes as JSON.
+ *
+ * @throws InvalidModelResponseError when the response cannot be stored as it is.
+ */
+export function checkModelResponse(raw: unknown, modelName: string, limits: ArgumentLimits): CheckedModelResponse {
+  const invalid = (reason: string) => new InvalidModelResponseError(modelName, reason);
+  if (!isRecord(raw)) throw invalid(`expected an object, got ${describe(raw)}`);
+  const response = raw as LlmResponse;
+  const content: unknown = response.content;
+  if (content === undefined || content === null) return { response: content === null ? { ...response, content: undefined } : response };
+  if (!isRecord(content)) throw invalid(`"content" must be an object, got ${describe(content)}`);
+  if (!Array.isArray(content.parts)) throw invalid(`"content.parts" must be an array, got ${describe(content.parts)}`);
+
+  let parts = content.parts as unknown[];
+  let ids: Set<string> | undefined;
+  // Only object args and provider blocks can fail to serialize: text and JSON-text args always do.
+  let needsJsonCheck = false;
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index];
+    if (!isRecord(part)) throw invalid(`part ${index} must be an object, got ${describe(part)}`);
+    if (part.text !== undefined && typeof part.text !== 'string') throw invalid(`part ${index} has "text" that is not a string`);
+    if (part.thought !== undefined && typeof part.thought !== 'boolean') throw invalid(`part ${index} has "thought" that is not a boolean`);
+    if (part.functionResponse !== undefined) throw invalid(`part ${index} is a function response; only the runner answers calls`);
+    if (part.providerData !== undefined) needsJsonCheck = true;
+    const call: unknown = part.functionCall;
+    if (call === undefined) continue;
+    if (!isRecord(call)) throw invalid(`part ${index} has a "functionCall" that is not an object`);
+    if (typeof call.name !== 'string') throw invalid(`the function call in part ${index} has no string "name"`);
+    const args: unknown = call.args;
+    if (args !== undefined && args !== null && typeof args !== 'string' && !(isRecord(args) && !Array.isArray(args))) {
+      throw invalid(`the function call in part ${index} has "args" that are neither an object nor JSON text`);
+    }
+    if (isRecord(args)) needsJsonCheck = true;
+    ids ??= new Set();
+    let id = typeof call.id === 'string' ? call.id : '';
+    if (id === '' || ids.has(id)) {
+      id = generateCallId();
+      if (parts === content.parts) parts = parts.slice();
+      parts[index] = { ...part, functionCall: { ...call, id } };
+    }
+    ids.add(id);
+  }
+  let checked: LlmResponse = parts === content.parts ? response : { ...response, content: { ...(content as object), parts } as LlmResponse['content'] };
+  if (!needsJsonCheck) return { response: checked };
+  if (serializes(checked.content)) return { response: checked };
+
+  // Slow path: find the calls whose arguments cannot be stored, refuse them, and store `{}` in their place.
+  const refusedCalls = new Map<string, ToolsmithError>();
+  const safeParts = (checked.content!.parts as Part[]).map((part) => {
+    const call = part.functionCall;
+    if (!call || typeof call.args !== 'object' || call.args === null || serializes(call.args)) return part;
+    refusedCalls.set(call.id, refusalFor(call, limits));
+    return { ...part, functionCall: { id: call.id, name: call.name, args: {} } };
+  });
+  checked = { ...checked, content: { ...checked.content!, parts: safeParts } };
+  if (!serializes(checked.content)) throw invalid('its content cannot be stored as JSON');
+  return { response: checked, refusedCalls };
+}
+
+/** The error the model gets for arguments that cannot be stored: the parser's own limit error when one applies. */
+function refusalFor(call: FunctionCall, limits: ArgumentLimits): ToolsmithError {
+  try {
+    parseArguments(call.name, call.args, limits);
+  } catch (error) {
+    if (ToolsmithError.isInstance(error)) return error;
+  }
+  return new MalformedArgumentsError(call.name, 'they cannot be represented as JSON (a cycle, a BigInt or a similar value)');
+}
+
+function serializes(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false; // RangeError (too deep), TypeError (cycle, BigInt), or a throwing toJSON/getter
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? `the string ${JSON.stringify(value.slice(0, 40))}` : typeof value;
+}
