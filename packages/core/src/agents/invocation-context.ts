@@ -41,7 +41,10 @@ export interface InvocationContextInit {
   services: InvocationServices;
   /** The user's message that started the invocation. */
   userContent?: Content;
+  /** This invocation's own signal (aborted when the caller's signal aborts). */
   signal: AbortSignal;
+  /** False when the caller gave no signal: nothing can abort the invocation, so waits need no abort race. */
+  abortable?: boolean;
   /** Ask models for partial responses. */
   streaming: boolean;
   branch?: string;
@@ -59,6 +62,7 @@ export class InvocationContext {
   readonly services: InvocationServices;
   readonly userContent?: Content;
   readonly signal: AbortSignal;
+  readonly abortable: boolean;
   readonly streaming: boolean;
   readonly branch?: string;
   private readonly shared: InvocationShared;
@@ -71,6 +75,7 @@ export class InvocationContext {
     this.services = init.services;
     this.userContent = init.userContent;
     this.signal = init.signal;
+    this.abortable = init.abortable ?? true;
     this.streaming = init.streaming;
     this.branch = init.branch;
     this.shared = shared;

@@ -25,7 +25,7 @@ const events = [
     author: 'clerk',
     content: { role: 'model', parts: [{ functionCall: { id: 'q-1', name: REQUEST_CONFIRMATION, args: { originalFunctionCall: original, toolConfirmation: { hint: 'ok?' } } } }] },
     // The runner's pause event: it alone records the gated call in its actions.
-    actions: { stateDelta: {}, artifactDelta: {}, requestedToolConfirmations: { 'call-1': { hint: 'ok?' } } },
+    actions: { stateDelta: {}, artifactDelta: {}, requestedToolConfirmations: { 'call-1': { confirmed: false, hint: 'ok?' } } },
     longRunningToolIds: ['q-1'],
   }),
 ];

@@ -8,7 +8,6 @@ import { FunctionCall, Part } from '../model/content';
 import { EventActions, ToolConfirmation, createEventActions } from '../state/event-actions';
 import { toolCallbackChain } from './callback-chains';
 import { registerInvocation } from './invocation-registry';
-import { NEVER_ABORTED } from './never-aborted';
 import { OfferedTools } from './tool-resolver';
 
 /** Input of {@link handleFunctionCalls}. */
@@ -60,14 +59,14 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
     });
   };
 
-  if (calls.length === 1 && context.signal === NEVER_ABORTED) {
+  if (calls.length === 1 && !context.abortable) {
     outcomes[0] = await execute(0); // the usual step: one call that cannot be aborted needs no wrapper
   } else {
     const runOne = async (index: number): Promise<void> => {
       outcomes[index] = await execute(index);
     };
     const work = calls.length === 1 ? runOne(0) : runConcurrently(calls.length, context.services.maxConcurrentToolCalls, runOne, context.signal);
-    await untilDoneOrAborted(work, context.signal);
+    await (context.abortable ? untilDoneOrAborted(work, context.signal) : work);
   }
 
   const merged = createEventActions();
@@ -120,7 +119,6 @@ async function runConcurrently(count: number, limit: number, task: (index: numbe
 
 /** Resolves when `work` settles or `signal` aborts, whichever comes first. */
 function untilDoneOrAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal === NEVER_ABORTED) return work;
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const onAbort = () => resolve();

@@ -1,45 +1,69 @@
 import { BaseAgent } from '../agents/base-agent';
 import { InvocationContext, InvocationServices } from '../agents/invocation-context';
+import { checkFunctionResponses } from '../confirmation/check-function-responses';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
 import { newId } from '../events/event-id';
 import { Content } from '../model/content';
 import { Session } from '../sessions/session';
-import { SessionKey } from '../sessions/session-service';
+import { SessionKey, SessionService } from '../sessions/session-service';
 import { StatePrefix } from '../state/state';
-import { checkFunctionResponses } from '../confirmation/check-function-responses';
 import { checkNewMessage } from './check-new-message';
-import { canRace, refuseRacedAnswers } from './answer-race-guard';
 import { errorEvent } from './error-event';
-import { NEVER_ABORTED } from './never-aborted';
-
+import { SessionTurns, sessionTurnKey } from './session-turns';
 
 /** Input of {@link runInvocation}. */
 export interface RunInvocationInput {
   agent: BaseAgent | ((session: Session) => BaseAgent);
+  /** Author of error events raised before the agent is known (e.g. the session could not be loaded). */
+  fallbackAuthor?: string;
   /** The session, or the key of the session to continue (created empty when it does not exist). */
   session: Session | SessionKey;
   newMessage?: Content;
   signal?: AbortSignal;
   streaming?: boolean;
+  /** With a session key: runs on one session take turns through this queue (see {@link SessionTurns}). */
+  turns?: SessionTurns;
 }
 
 /**
- * Runs one invocation: stores the user's message, runs the agent, stores every complete event before
- * the agent continues (so the agent sees it in the session) and yields it. Anything thrown becomes an
- * error event; an abort ends the run with a `RUN_ABORTED` event and stores nothing half-made.
+ * Runs one invocation: waits for the session's turn, loads (or creates) the session, stores the user's
+ * message, runs the agent, stores every complete event before the agent continues (so the agent sees it
+ * in the session) and yields it. Never throws: anything that fails — loading the session, choosing the
+ * agent, a store refusing a stale append (`STALE_SESSION`), the agent itself — becomes an error event;
+ * an abort ends the run with a `RUN_ABORTED` event and stores nothing half-made.
+ *
+ * Each invocation has its own abort signal (linked to the caller's while the invocation runs), so
+ * listeners that tools and SDKs add to `ctx.signal` go away with the invocation.
  */
 export async function* runInvocation(services: InvocationServices, input: RunInvocationInput): AsyncGenerator<Event, void, undefined> {
-  const signal = input.signal ?? NEVER_ABORTED;
-  const session = isSessionKey(input.session)
-    ? ((await services.sessionService.getSession(input.session)) ?? (await services.sessionService.createSession(input.session)))
-    : input.session;
-  const agent = typeof input.agent === 'function' ? input.agent(session) : input.agent;
-  const context = new InvocationContext({
-    invocationId: newId('inv'), agent, session, services, userContent: input.newMessage, signal, streaming: input.streaming ?? false,
-  });
+  const invocationId = newId('inv');
+  const controller = new AbortController();
+  const unlink = linkSignal(input.signal, controller);
+  const signal = controller.signal;
+  let author = typeof input.agent === 'function' ? (input.fallbackAuthor ?? 'runner') : input.agent.name;
+  let context: InvocationContext | undefined;
+  let release: (() => void) | undefined;
   try {
+    if (signal.aborted) {
+      yield standaloneErrorEvent(invocationId, author, new RunAbortedError(signal.reason));
+      return;
+    }
+    if (input.turns && isSessionKey(input.session)) {
+      const key = input.session;
+      release = await input.turns.acquire(sessionTurnKey(key.appName, key.userId, key.sessionId), signal);
+      if (!release) {
+        yield standaloneErrorEvent(invocationId, author, new RunAbortedError(signal.reason));
+        return;
+      }
+    }
+    const session = isSessionKey(input.session) ? await loadOrCreate(services.sessionService, input.session) : input.session;
+    const agent = typeof input.agent === 'function' ? input.agent(session) : input.agent;
+    author = agent.name;
+    context = new InvocationContext({
+      invocationId, agent, session, services, userContent: input.newMessage, signal, abortable: input.signal !== undefined, streaming: input.streaming ?? false,
+    });
     if (signal.aborted) {
       yield errorEvent(context, agent.name, new RunAbortedError(signal.reason));
       return;
@@ -51,6 +75,8 @@ export async function* runInvocation(services: InvocationServices, input: RunInv
         return;
       }
       // Answers to confirmations and long-running calls must match what the session waits for; else nothing runs.
+      // Runs on one session take turns, and across processes the store's sequence check refuses the later
+      // of two answers stored from the same history, so this check sees every earlier answer.
       const refusal = checkFunctionResponses(session.events, input.newMessage);
       if (refusal) {
         const refused = errorEvent(context, agent.name, refusal);
@@ -58,16 +84,7 @@ export async function* runInvocation(services: InvocationServices, input: RunInv
         yield refused;
         return;
       }
-      const userEvent = Event.create({ invocationId: context.invocationId, author: 'user', content: input.newMessage });
-      await store(context, userEvent);
-      // Only answers (function responses) can race; a plain message skips the check and its await.
-      const raced = canRace(userEvent) ? await refuseRacedAnswers(context, userEvent) : undefined;
-      if (raced) {
-        const refused = errorEvent(context, agent.name, raced);
-        await store(context, refused);
-        yield refused;
-        return;
-      }
+      await store(context, Event.create({ invocationId, author: 'user', content: input.newMessage }));
     }
     for await (const event of agent.runAsync(context)) {
       if (!event.partial && event.errorCode !== 'RUN_ABORTED') await store(context, event);
@@ -77,8 +94,44 @@ export async function* runInvocation(services: InvocationServices, input: RunInv
     const error = ToolsmithError.isInstance(thrown)
       ? thrown
       : new ToolsmithError('INTERNAL_ERROR', `The run failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { cause: thrown });
-    yield errorEvent(context, context.agent.name, error);
+    yield context ? errorEvent(context, context.agent.name, error) : standaloneErrorEvent(invocationId, author, error);
+  } finally {
+    unlink();
+    release?.();
   }
+}
+
+/** The session, created when it does not exist yet; two first messages racing both get the one session. */
+async function loadOrCreate(sessions: SessionService, key: SessionKey): Promise<Session> {
+  const found = await sessions.getSession(key);
+  if (found) return found;
+  try {
+    return await sessions.createSession(key);
+  } catch (error) {
+    if (!ToolsmithError.isInstance(error) || error.code !== 'SESSION_EXISTS') throw error;
+    const created = await sessions.getSession(key); // another run created it between our read and our create
+    if (!created) throw error;
+    return created;
+  }
+}
+
+/** Aborts `controller` when `signal` does, until the returned function unlinks them. */
+function linkSignal(signal: AbortSignal | undefined, controller: AbortController): () => void {
+  if (!signal) return noop;
+  if (signal.aborted) {
+    controller.abort(signal.reason);
+    return noop;
+  }
+  const onAbort = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
+}
+
+function noop(): void {}
+
+/** An error event raised before there is an invocation context (no session or agent yet). */
+function standaloneErrorEvent(invocationId: string, author: string, error: ToolsmithError): Event {
+  return Event.create({ invocationId, author, errorCode: error.code, errorMessage: error.message });
 }
 
 /** A key names `sessionId`; a session has `id` instead. */

@@ -14,6 +14,7 @@ import { Session } from '../sessions/session';
 import { SessionService } from '../sessions/session-service';
 import { answeringAgent } from './answering-agent';
 import { runInvocation } from './run-invocation';
+import { SessionTurns } from './session-turns';
 import { ToolResolver } from './tool-resolver';
 import { Container } from '../di/container';
 import { ContainerAdapter, InjectionToken } from '../di/container-adapter';
@@ -72,6 +73,7 @@ export class Runner {
   readonly agent: BaseAgent;
   readonly sessionService: SessionService;
   private readonly services: InvocationServices;
+  private readonly turns = new SessionTurns();
 
   constructor(options: RunnerOptions) {
     this.appName = options.appName;
@@ -101,10 +103,17 @@ export class Runner {
     prepareTools(options.agent, tools, new Set());
   }
 
-  /** Runs one invocation for the user's message and yields its events (partial ones only when streaming). */
+  /**
+   * Runs one invocation for the user's message and yields its events (partial ones only when streaming).
+   * Never throws: every failure is an error event. Runs on the same session take turns in arrival order
+   * (one invocation per session at a time in this process); iterate each run to its end, or `return()`
+   * it (as `break` in `for await` does), to pass the turn on.
+   */
   run(input: RunInput): AsyncGenerator<Event, void, undefined> {
     return runInvocation(this.services, {
       session: { appName: this.appName, userId: input.userId, sessionId: input.sessionId },
+      turns: this.turns,
+      fallbackAuthor: this.agent.name,
       agent: (session) => answeringAgent(this.agent, session, input.newMessage) ?? this.agentToRun(session),
       newMessage: input.newMessage,
       signal: input.signal,
