@@ -9,6 +9,8 @@ export {
   InvalidArgumentsError,
   MalformedArgumentsError,
   ToolExecutionError,
+  InvalidToolResultError,
+  ToolTimeoutError,
   ToolNotFoundError,
 } from './errors/tool-call-errors';
 export { ToolCallRejectedError } from './errors/tool-rejected-error';
@@ -135,6 +137,10 @@ export { InMemoryArtifactService } from './artifacts/in-memory-artifact-service'
 export { FileArtifactService } from './artifacts/file-artifact-service';
 export { InvalidArtifactNameError } from './errors/invalid-artifact-name-error';
 export { InvalidMessageError } from './errors/invalid-message-error';
+export { InvalidModelResponseError } from './errors/invalid-model-response-error';
+export type { ToolErrorExposure } from './internal/tool-call-policy';
+export { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_MAX_RESULT_CHARS } from './internal/tool-call-policy';
+export type { TruncatedResult } from './internal/result-budget';
 
 // ── Adapter kit (shared by the provider adapters) ────────────────────────────────────────────────
 export { parseRetryAfter } from './adapter-kit/parse-retry-after';

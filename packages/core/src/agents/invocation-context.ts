@@ -1,5 +1,6 @@
 import type { ArtifactService } from '../artifacts/artifact-service';
 import type { ArgumentLimits } from '../internal/argument-parser';
+import type { ToolCallPolicy } from '../internal/tool-call-policy';
 import type { MemoryService } from '../memory/memory-service';
 import type { Content } from '../model/content';
 import type { ToolResolver } from '../runner/tool-resolver';
@@ -21,6 +22,8 @@ export interface InvocationServices {
   readonly plugins: readonly Plugin[];
   readonly maxConcurrentToolCalls: number;
   readonly argumentLimits?: ArgumentLimits;
+  /** Timeout, result budget and error exposure of every tool call. */
+  readonly toolCallPolicy: ToolCallPolicy;
   /** @internal Resolves and caches each agent's tools. */
   readonly tools: ToolResolver;
 }

@@ -54,8 +54,35 @@ export class InvalidArgumentsError extends ToolsmithError {
 
 /** The tool itself threw. The model sees only `message`; the original error is kept as `cause`. */
 export class ToolExecutionError extends ToolsmithError {
-  constructor(toolName: string, cause: unknown) {
+  /** @param message what the model is told (see `ToolErrorExposure`); default `Tool "x" failed: <cause's message>`. */
+  constructor(toolName: string, cause: unknown, message?: string) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super('TOOL_EXECUTION_FAILED', `Tool "${toolName}" failed: ${reason}`, { cause });
+    super('TOOL_EXECUTION_FAILED', message ?? `Tool "${toolName}" failed: ${reason}`, { cause });
+  }
+}
+
+/** A tool returned a value that JSON cannot carry faithfully (a function, a BigInt, a cycle, NaN, a Map, …). */
+export class InvalidToolResultError extends ToolsmithError {
+  constructor(
+    toolName: string,
+    readonly reason: string,
+    cause?: unknown,
+  ) {
+    super('INVALID_TOOL_RESULT', `Tool "${toolName}" returned a result that is not JSON: ${reason}.`, cause === undefined ? {} : { cause });
+  }
+
+  /** The same problem, named for `toolName` (the serializer finds it before it knows the tool). */
+  forTool(toolName: string): InvalidToolResultError {
+    return new InvalidToolResultError(toolName, this.reason, this.cause);
+  }
+}
+
+/** An async tool ran longer than its timeout; its `ctx.signal` was aborted and whatever it does later is dropped. */
+export class ToolTimeoutError extends ToolsmithError {
+  constructor(
+    toolName: string,
+    readonly timeoutMs: number,
+  ) {
+    super('TOOL_TIMEOUT', `Tool "${toolName}" did not finish within ${timeoutMs} ms and was cancelled.`, { details: { timeoutMs } });
   }
 }

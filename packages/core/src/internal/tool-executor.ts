@@ -1,12 +1,14 @@
 import { ToolCallbackChain } from '../agents/callbacks';
-import { InvalidArgumentsError, ToolExecutionError, ToolNotFoundError } from '../errors/tool-call-errors';
+import { InvalidArgumentsError, ToolExecutionError, ToolNotFoundError, ToolTimeoutError } from '../errors/tool-call-errors';
 import { ToolCallRejectedError } from '../errors/tool-rejected-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { FunctionCall, FunctionResponse } from '../model/content';
 import { BaseTool } from '../tools/base-tool';
 import { ToolContext } from '../tools/tool-context';
 import { ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from './argument-parser';
+import { inspectResult, truncatedResult } from './result-budget';
 import { toArgumentProblems, validatorFor } from './schema-validator';
+import { DEFAULT_TOOL_CALL_POLICY, ToolCallPolicy, exposedMessage } from './tool-call-policy';
 
 /** What one function call produced. Every call produces exactly one response, even when it fails. */
 export interface ToolCallOutcome {
@@ -27,6 +29,10 @@ export interface ExecuteToolCallInput {
   context: ToolContext;
   callbacks?: ToolCallbackChain;
   limits?: ArgumentLimits;
+  /** Timeout, result budget and error exposure; tools' own `timeoutMs` / `maxResultChars` override the limits. */
+  policy?: ToolCallPolicy;
+  /** An artifact service is configured: a result over the budget is also saved whole, as an artifact. */
+  saveWholeResults?: boolean;
 }
 
 const NO_CALLBACKS: ToolCallbackChain = { beforeTool: [], afterTool: [], onToolError: [] };
@@ -40,6 +46,7 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
   const { call, tool, context } = input;
   const callbacks = input.callbacks ?? NO_CALLBACKS;
   if (!tool) return failed(call, new ToolNotFoundError(call.name, input.availableToolNames()));
+  const policy = input.policy ?? DEFAULT_TOOL_CALL_POLICY;
 
   let args: Record<string, unknown> = {};
   try {
@@ -48,7 +55,7 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     // Indexed loops: a for-of would allocate an iterator per call even for the usual empty chains.
     for (let i = 0; i < callbacks.beforeTool.length; i++) {
       const replaced = await callbacks.beforeTool[i]({ tool, args, context });
-      if (replaced != null) return succeeded(call, replaced);
+      if (replaced != null) return succeeded(call, await fitted(input, tool, replaced, policy));
     }
 
     const validate = validatorFor(tool.parameters);
@@ -63,11 +70,13 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
 
     let result: unknown;
     try {
-      // Awaiting only a real promise saves a microtask per call for synchronous tools.
+      // Awaiting only a real promise saves a microtask per call for synchronous tools (which no timer could stop anyway).
       const ran = tool.run(args, context);
-      result = isPromiseLike(ran) ? await ran : ran;
+      result = isPromiseLike(ran) ? await withTimeout(ran, tool.timeoutMs ?? policy.timeoutMs, tool.name, context) : ran;
     } catch (thrown) {
-      throw ToolsmithError.isInstance(thrown) ? thrown : new ToolExecutionError(tool.name, thrown);
+      throw ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy);
+    } finally {
+      context.endCall();
     }
     if (!context.toolConfirmation && context.actions.requestedToolConfirmations?.[call.id]) {
       return pendingConfirmation(call, tool.name);
@@ -81,19 +90,57 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
         break;
       }
     }
-    return succeeded(call, response);
+    const fit = fitted(input, tool, response, policy);
+    return succeeded(call, fit instanceof Promise ? await fit : fit);
   } catch (thrown) {
-    const error = ToolsmithError.isInstance(thrown) ? thrown : new ToolExecutionError(tool.name, thrown);
+    const error = ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy);
     for (const onError of callbacks.onToolError) {
       try {
         const recovered = await onError({ tool, args, context, error });
-        if (recovered != null) return { ...succeeded(call, recovered), error };
+        if (recovered != null) return { ...succeeded(call, await fitted(input, tool, recovered, policy)), error };
       } catch (callbackError) {
-        return failed(call, new ToolExecutionError(tool.name, callbackError));
+        return failed(call, ToolsmithError.isInstance(callbackError) ? callbackError : toolFailure(tool.name, callbackError, policy));
       }
     }
     return failed(call, error);
   }
+}
+
+/**
+ * The response as the model gets it: checked to be JSON (else `INVALID_TOOL_RESULT`, and nothing of it is
+ * stored) and cut to the budget, the whole result saved as an artifact when an artifact service is configured.
+ */
+function fitted(input: ExecuteToolCallInput, tool: BaseTool, response: Record<string, unknown>, policy: ToolCallPolicy): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const maxChars = tool.maxResultChars ?? policy.maxResultChars;
+  const text = inspectResult(tool.name, response, maxChars);
+  // Synchronous unless a result over the budget is saved: the usual call pays no extra await.
+  if (text === undefined || text.length <= maxChars) return response;
+  if (!input.saveWholeResults) return truncatedResult(text, maxChars) as unknown as Record<string, unknown>;
+  const artifact = `tool-result-${input.call.id.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`;
+  return input.context
+    .saveArtifact(artifact, { inlineData: { mimeType: 'application/json', data: Buffer.from(text).toString('base64') } })
+    .then(() => truncatedResult(text, maxChars, artifact) as unknown as Record<string, unknown>);
+}
+
+/** Settles with `work`, or rejects with `TOOL_TIMEOUT` after `timeoutMs` and aborts the call's signal. */
+function withTimeout(work: PromiseLike<unknown>, timeoutMs: number, toolName: string, context: ToolContext): Promise<unknown> {
+  if (!(timeoutMs > 0) || timeoutMs === Infinity) return Promise.resolve(work);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new ToolTimeoutError(toolName, timeoutMs);
+      context.abortCall(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  return Promise.race([work, timedOut]).finally(() => clearTimeout(timer));
+}
+
+/** A thrown non-Toolsmith error, with the message the error policy lets the model see. */
+function toolFailure(toolName: string, thrown: unknown, policy: ToolCallPolicy): ToolExecutionError {
+  return policy.errorExposure === 'message'
+    ? new ToolExecutionError(toolName, thrown)
+    : new ToolExecutionError(toolName, thrown, exposedMessage(policy.errorExposure, toolName, thrown));
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

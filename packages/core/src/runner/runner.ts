@@ -7,6 +7,7 @@ import { AgentTool } from '../builtins/agent-tool';
 import { AgentConfigError } from '../errors/agent-config-error';
 import { Event } from '../events/event';
 import { ArgumentLimits } from '../internal/argument-parser';
+import { DEFAULT_TOOL_CALL_POLICY, ToolErrorExposure } from '../internal/tool-call-policy';
 import { MemoryService } from '../memory/memory-service';
 import { Content } from '../model/content';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
@@ -37,6 +38,19 @@ export interface RunnerOptions {
   maxConcurrentToolCalls?: number;
   /** Size and depth limits on the arguments a model may send. */
   argumentLimits?: ArgumentLimits;
+  /**
+   * Milliseconds an async tool call may run before it gets a `TOOL_TIMEOUT` error response and its
+   * `ctx.signal` aborts; a tool's own `timeoutMs` wins. Default 300,000 (5 minutes); `Infinity` turns it off.
+   */
+  toolTimeoutMs?: number;
+  /**
+   * Characters of JSON a tool result may have before it is cut for the model (head and tail kept, with a
+   * note; the whole result saved as an artifact when `artifactService` is set); a tool's own
+   * `maxResultChars` wins. Default 100,000.
+   */
+  maxResultChars?: number;
+  /** What the model sees of an error a tool throws: `'message'` (default), `'generic'`, or a function. See docs/tools.md. */
+  toolErrorExposure?: ToolErrorExposure;
   /** Providers for the built-in DI container that builds `@Toolset` classes (ignored when `container` is given). */
   providers?: Provider[];
   /** An external container (e.g. NestJS's) to build `@Toolset` classes with. */
@@ -97,6 +111,11 @@ export class Runner {
       plugins: options.plugins ?? [],
       maxConcurrentToolCalls: options.maxConcurrentToolCalls ?? 8,
       argumentLimits: options.argumentLimits,
+      toolCallPolicy: {
+        timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_CALL_POLICY.timeoutMs,
+        maxResultChars: options.maxResultChars ?? DEFAULT_TOOL_CALL_POLICY.maxResultChars,
+        errorExposure: options.toolErrorExposure ?? DEFAULT_TOOL_CALL_POLICY.errorExposure,
+      },
       tools,
     };
     checkAgentTree(options.agent);

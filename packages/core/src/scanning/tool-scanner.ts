@@ -35,6 +35,10 @@ export interface ToolDefinition {
   readonly requireConfirmation?: RequireConfirmation;
   /** From `@Tool({ confirmationHint })`. */
   readonly confirmationHint?: ConfirmationHint;
+  /** From `@Tool({ timeoutMs })`. */
+  readonly timeoutMs?: number;
+  /** From `@Tool({ maxResultChars })`. */
+  readonly maxResultChars?: number;
   /** The decorated method's name. */
   readonly methodName: string;
   /** The class that declares the tools. */
@@ -117,6 +121,8 @@ export function scanClass(cls: Function, options?: ScanOptions): readonly Scanne
       ...(toolOptions.outputSchema || outputSchema ? { responseSchema: toolOptions.outputSchema ?? outputSchema } : {}),
       ...(toolOptions.requireConfirmation !== undefined ? { requireConfirmation: toolOptions.requireConfirmation } : {}),
       ...(toolOptions.confirmationHint !== undefined ? { confirmationHint: toolOptions.confirmationHint } : {}),
+      ...(toolOptions.timeoutMs !== undefined ? { timeoutMs: toolOptions.timeoutMs } : {}),
+      ...(toolOptions.maxResultChars !== undefined ? { maxResultChars: toolOptions.maxResultChars } : {}),
     };
     tools.push(tool);
   }

@@ -1,6 +1,7 @@
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { ArgumentLimits } from '../internal/argument-parser';
 import { executeToolCall } from '../internal/tool-executor';
+import { DEFAULT_TOOL_CALL_POLICY, ToolErrorExposure } from '../internal/tool-call-policy';
 import { ArtifactService } from '../artifacts/artifact-service';
 import { Container } from '../di/container';
 import { ContainerAdapter } from '../di/container-adapter';
@@ -35,6 +36,10 @@ export interface InvokeToolOptions {
   artifactService?: ArtifactService;
   /** Argument size and depth limits, as configured on the runner. */
   limits?: ArgumentLimits;
+  /** Tool timeout (ms), result budget (characters) and error exposure, as configured on the runner (`toolTimeoutMs`, `maxResultChars`, `toolErrorExposure`). */
+  toolTimeoutMs?: number;
+  maxResultChars?: number;
+  toolErrorExposure?: ToolErrorExposure;
 }
 
 /** What one {@link invokeTool} call produced. */
@@ -92,6 +97,12 @@ export async function invokeTool(
     availableToolNames: () => tools.map((t) => t.name),
     context,
     limits: options.limits,
+    policy: {
+      timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_CALL_POLICY.timeoutMs,
+      maxResultChars: options.maxResultChars ?? DEFAULT_TOOL_CALL_POLICY.maxResultChars,
+      errorExposure: options.toolErrorExposure ?? DEFAULT_TOOL_CALL_POLICY.errorExposure,
+    },
+    saveWholeResults: options.artifactService !== undefined,
   });
   return {
     response: outcome.response.response,

@@ -26,6 +26,10 @@ export abstract class BaseTool implements Tool {
   readonly requireConfirmation?: RequireConfirmation;
   /** What the user is asked when {@link BaseTool.requireConfirmation} pauses a call; default: a generic question. */
   readonly confirmationHint?: ConfirmationHint;
+  /** Milliseconds an async call may run (then `TOOL_TIMEOUT`, `ctx.signal` aborted); default: the runner's `toolTimeoutMs`. */
+  readonly timeoutMs?: number;
+  /** Characters of JSON the result may have before it is cut for the model; default: the runner's `maxResultChars`. */
+  readonly maxResultChars?: number;
   private cachedDeclaration?: FunctionDeclaration;
 
   /** Runs the tool with validated arguments. Return a plain object, or any value to be wrapped as `{ result }`. */

@@ -21,6 +21,8 @@ export class DecoratedTool extends BaseTool {
   override readonly isLongRunning: boolean;
   override readonly requireConfirmation?: RequireConfirmation;
   override readonly confirmationHint?: ConfirmationHint;
+  override readonly timeoutMs?: number;
+  override readonly maxResultChars?: number;
   /** Which class and method this tool calls. */
   readonly className: string;
   readonly methodName: string;
@@ -48,6 +50,8 @@ export class DecoratedTool extends BaseTool {
             return rule === true ? true : rule(args, context);
           };
     this.confirmationHint = scanned.confirmationHint;
+    this.timeoutMs = scanned.timeoutMs;
+    this.maxResultChars = scanned.maxResultChars;
     this.className = scanned.className;
     this.methodName = scanned.methodName;
   }

@@ -30,6 +30,10 @@ export interface FunctionToolConfig<TArgs> {
   confirmationHint?: ConfirmationHint;
   /** The call starts work that finishes later. */
   isLongRunning?: boolean;
+  /** Milliseconds an async call may run (then `TOOL_TIMEOUT`); default: the runner's `toolTimeoutMs`. */
+  timeoutMs?: number;
+  /** Characters of JSON the result may have before it is cut for the model; default: the runner's `maxResultChars`. */
+  maxResultChars?: number;
 }
 
 const NO_PARAMETERS: JsonSchema = Object.freeze({ type: 'object', properties: {}, additionalProperties: false });
@@ -42,6 +46,8 @@ class FunctionTool<TArgs> extends BaseTool {
   override readonly isLongRunning: boolean;
   override readonly requireConfirmation?: RequireConfirmation;
   override readonly confirmationHint?: ConfirmationHint;
+  override readonly timeoutMs?: number;
+  override readonly maxResultChars?: number;
   private readonly execute: (args: TArgs, context: ToolContext) => unknown;
   private readonly binder?: ParameterBinder;
 
@@ -56,6 +62,8 @@ class FunctionTool<TArgs> extends BaseTool {
     this.isLongRunning = config.isLongRunning === true;
     this.requireConfirmation = config.requireConfirmation;
     this.confirmationHint = config.confirmationHint;
+    this.timeoutMs = config.timeoutMs;
+    this.maxResultChars = config.maxResultChars;
     const { parameters } = config;
     if (typeof parameters === 'function') {
       const dto = buildDtoSchema(parameters, site);

@@ -49,12 +49,14 @@ export class ToolContext implements ReadonlyContext {
   readonly state: State;
   /** Side effects for the runner: state/artifact deltas, transfer, escalate, skipSummarization. */
   readonly actions: EventActions;
-  /** Aborted when the run is cancelled; pass it to `fetch` and other cancellable work. */
-  readonly signal: AbortSignal;
   /** Set when this call runs after the user answered a confirmation request. */
   readonly toolConfirmation?: ToolConfirmation;
   private readonly memoryService?: MemoryService;
   private readonly artifactService?: ArtifactService;
+  private readonly invocationSignal?: AbortSignal;
+  // This call's own signal, made on first read: most tools never read it, so most calls never pay for it.
+  private callController?: AbortController;
+  private unlinkCall?: () => void;
 
   constructor(init: ToolContextInit) {
     this.functionCallId = init.functionCallId;
@@ -66,10 +68,42 @@ export class ToolContext implements ReadonlyContext {
     this.branch = init.branch;
     this.state = init.state;
     this.actions = init.actions;
-    this.signal = init.signal ?? new AbortController().signal;
+    this.invocationSignal = init.signal;
     this.toolConfirmation = init.toolConfirmation;
     this.memoryService = init.memoryService;
     this.artifactService = init.artifactService;
+  }
+
+  /**
+   * Aborted when this call times out (`@Tool({ timeoutMs })`) or the run is cancelled; pass it to `fetch`
+   * and other cancellable work. Each call has its own signal.
+   */
+  get signal(): AbortSignal {
+    return this.callSignal().signal;
+  }
+
+  /** @internal Aborts this call's signal (a timeout); called by the executor. */
+  abortCall(reason: unknown): void {
+    this.callSignal().abort(reason);
+  }
+
+  /** @internal The call is over: its signal stops following the invocation's. Called by the executor. */
+  endCall(): void {
+    this.unlinkCall?.();
+    this.unlinkCall = undefined;
+  }
+
+  private callSignal(): AbortController {
+    if (this.callController) return this.callController;
+    const controller = (this.callController = new AbortController());
+    const parent = this.invocationSignal;
+    if (parent?.aborted) controller.abort(parent.reason);
+    else if (parent) {
+      const onAbort = () => controller.abort(parent.reason);
+      parent.addEventListener('abort', onAbort, { once: true });
+      this.unlinkCall = () => parent.removeEventListener('abort', onAbort);
+    }
+    return controller;
   }
 
   /**

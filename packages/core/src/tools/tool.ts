@@ -30,6 +30,16 @@ export interface ToolOptions {
   confirmationHint?: ConfirmationHint;
   /** The call starts work that finishes later; see the long-running tools guide. */
   longRunning?: boolean;
+  /**
+   * Milliseconds an async call may run before it gets a `TOOL_TIMEOUT` error response and its
+   * `ctx.signal` aborts; `Infinity` for none. Default: the runner's `toolTimeoutMs` (5 minutes).
+   */
+  timeoutMs?: number;
+  /**
+   * Characters of JSON the result may have; a larger one is cut for the model (head and tail kept).
+   * Default: the runner's `maxResultChars` (100,000).
+   */
+  maxResultChars?: number;
 }
 
 /**

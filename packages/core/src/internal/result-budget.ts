@@ -1,0 +1,94 @@
+import { InvalidToolResultError } from '../errors/tool-call-errors';
+
+/** Nesting a result may have; deeper (or circular) results are refused. */
+const MAX_RESULT_DEPTH = 512;
+
+/**
+ * Checks that a tool's response is JSON that survives a round trip — no functions, symbols, BigInt,
+ * NaN/Infinity, Map/Set (which JSON turns into `{}`), cycles, or getters and `toJSON`s that throw — and
+ * returns its JSON text when it may be longer than `maxChars` (else `undefined`). One walk, with no
+ * string building: it bounds the JSON length from above (every character escaped), so the usual small
+ * result is never serialized here; only a result that may be over the budget is.
+ *
+ * @throws InvalidToolResultError naming the key of the first bad value.
+ */
+export function inspectResult(toolName: string, response: Record<string, unknown>, maxChars: number): string | undefined {
+  let upperBound: number;
+  try {
+    upperBound = jsonLengthBound(response, '', 0);
+  } catch (error) {
+    if (error instanceof InvalidToolResultError) throw error.forTool(toolName);
+    throw new InvalidToolResultError(toolName, `reading it failed (${error instanceof Error ? error.message : String(error)})`, error);
+  }
+  return upperBound <= maxChars ? undefined : JSON.stringify(response);
+}
+
+/** An upper bound of the length of `value`'s JSON text; throws on what JSON cannot carry. */
+function jsonLengthBound(value: unknown, key: string, depth: number): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length * 6 + 2;
+    case 'number':
+      if (!Number.isFinite(value)) throw new InvalidToolResultError('', `${where(key)} is ${value} (JSON has no such number)`);
+      return 24;
+    case 'boolean':
+    case 'undefined':
+      return 5;
+    case 'function':
+    case 'symbol':
+      throw new InvalidToolResultError('', `${where(key)} is a ${typeof value}`);
+    case 'bigint':
+      throw new InvalidToolResultError('', `${where(key)} is a BigInt (return it as a string or a number)`);
+    default: {
+      if (value === null) return 4;
+      if (depth >= MAX_RESULT_DEPTH) throw new InvalidToolResultError('', `it is nested deeper than ${MAX_RESULT_DEPTH} levels, or circular`);
+      const object = value as Record<string, unknown>;
+      if (Array.isArray(value)) {
+        let length = 2;
+        for (let i = 0; i < value.length; i++) length += jsonLengthBound(value[i], String(i), depth + 1) + 1;
+        return length;
+      }
+      if (typeof object.toJSON === 'function') return jsonLengthBound(object.toJSON(key), key, depth + 1);
+      // Plain objects (nearly every result) need no Map or Set check.
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) {
+        if (value instanceof Map || value instanceof Set) {
+          throw new InvalidToolResultError('', `${where(key)} is a ${value instanceof Map ? 'Map' : 'Set'} (convert it to an object or an array)`);
+        }
+      }
+      let length = 2;
+      for (const name of Object.keys(object)) length += name.length * 6 + 4 + jsonLengthBound(object[name], name, depth + 1);
+      return length;
+    }
+  }
+}
+
+function where(key: string): string {
+  return key === '' ? 'the result' : `the value of "${key}"`;
+}
+
+/** What the model gets instead of a result over the budget. */
+export interface TruncatedResult {
+  truncated: true;
+  /** Characters of the whole result's JSON. */
+  originalChars: number;
+  /** The first and last characters of the JSON text (not valid JSON on their own). */
+  head: string;
+  tail: string;
+  note: string;
+  /** Name of the artifact holding the whole result, when an artifact service is configured. */
+  artifact?: string;
+}
+
+/** Cuts `text` (a result's JSON) to about `maxChars`, keeping two thirds from its head and one third from its tail. */
+export function truncatedResult(text: string, maxChars: number, artifact?: string): TruncatedResult {
+  const headChars = Math.floor((maxChars * 2) / 3);
+  const tailChars = Math.max(0, maxChars - headChars);
+  const omitted = text.length - headChars - tailChars;
+  const note =
+    `The result was ${text.length} characters of JSON, over the limit of ${maxChars}; ${omitted} characters in the middle were left out.` +
+    (artifact ? ` The whole result is saved as the artifact "${artifact}".` : '');
+  const result: TruncatedResult = { truncated: true, originalChars: text.length, head: text.slice(0, headChars), tail: tailChars > 0 ? text.slice(-tailChars) : '', note };
+  if (artifact) result.artifact = artifact;
+  return result;
+}

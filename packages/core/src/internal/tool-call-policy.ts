@@ -1,0 +1,47 @@
+import { ToolsmithError } from '../errors/toolsmith-error';
+
+/**
+ * What the model is told when a tool throws an error that is not a Toolsmith error:
+ * - `'message'` (default): `Tool "x" failed: <the error's message>` — useful to the model, so write
+ *   messages you are happy for it (and the user) to read;
+ * - `'generic'`: `Tool "x" failed.` only, for tools whose errors may carry internal details;
+ * - a function of the thrown value and the tool's name, returning the text to send.
+ * Toolsmith's own errors (invalid arguments, timeouts, …) always keep their message. Stack traces never
+ * leave the process either way; the full error stays on the outcome for `onToolError` and logs.
+ */
+export type ToolErrorExposure = 'message' | 'generic' | ((error: unknown, toolName: string) => string);
+
+/** Runner-wide limits and policies every tool call runs under (per-tool options override the limits). */
+export interface ToolCallPolicy {
+  /** Milliseconds an async tool may run before it gets `TOOL_TIMEOUT` and its `ctx.signal` aborts. `Infinity` turns it off. */
+  timeoutMs: number;
+  /** Characters of JSON a result may have before it is cut for the model (head and tail kept). */
+  maxResultChars: number;
+  errorExposure: ToolErrorExposure;
+}
+
+/** Default tool timeout: 5 minutes. Long enough for slow APIs, short enough that a hung call cannot hold a run forever. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
+/** Default result budget: 100,000 characters of JSON (about 25k tokens). */
+export const DEFAULT_MAX_RESULT_CHARS = 100_000;
+
+export const DEFAULT_TOOL_CALL_POLICY: ToolCallPolicy = Object.freeze({
+  timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+  maxResultChars: DEFAULT_MAX_RESULT_CHARS,
+  errorExposure: 'message',
+});
+
+/** The message the model gets for a thrown non-Toolsmith error, under `exposure`. */
+export function exposedMessage(exposure: ToolErrorExposure, toolName: string, thrown: unknown): string {
+  if (exposure === 'generic') return `Tool "${toolName}" failed.`;
+  if (typeof exposure === 'function') {
+    try {
+      return exposure(thrown, toolName);
+    } catch (policyError) {
+      // A broken policy must not leak the original error: fall back to the safe text and say why.
+      return `Tool "${toolName}" failed. (The error policy itself failed: ${ToolsmithError.isInstance(policyError) ? policyError.code : 'error'}.)`;
+    }
+  }
+  const reason = thrown instanceof Error ? thrown.message : String(thrown);
+  return `Tool "${toolName}" failed: ${reason}`;
+}

@@ -1,0 +1,214 @@
+import { LlmAgent } from '../agents/llm-agent';
+import { InMemoryArtifactService } from '../artifacts/in-memory-artifact-service';
+import { Event } from '../events/event';
+import { Runner } from '../runner/runner';
+import { invokeTool } from '../testing/invoke-tool';
+import { ScriptedModel } from '../testing/scripted-model';
+import { functionTool } from '../tools/function-tool';
+import { ToolContext } from '../tools/tool-context';
+import { DEFAULT_MAX_RESULT_CHARS, DEFAULT_TOOL_TIMEOUT_MS } from './tool-call-policy';
+
+const user = (text: string) => ({ role: 'user' as const, parts: [{ text }] });
+
+async function drain(iterable: AsyncIterable<Event>): Promise<Event[]> {
+  const events: Event[] = [];
+  for await (const event of iterable) events.push(event);
+  return events;
+}
+
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe('tool results that are not JSON', () => {
+  const circular: Record<string, unknown> = { a: 1 };
+  circular.self = circular;
+  const cases: Array<[string, () => unknown, string]> = [
+    ['a BigInt', () => ({ total: 10n }), 'BigInt'],
+    ['a circular object', () => circular, 'or circular'],
+    ['a result nested 10,000 levels deep', () => { let v: Record<string, unknown> = {}; for (let i = 0; i < 10_000; i++) v = { v }; return v; }, 'deeper than 512'],
+    ['a function', () => ({ callback: () => 1 }), 'function'],
+    ['a function as the whole result', () => () => 1, 'function'],
+    ['a symbol', () => ({ id: Symbol('x') }), 'symbol'],
+    ['a throwing getter', () => ({ get boom() { throw new Error('getter exploded'); } }), 'getter exploded'],
+    ['a throwing toJSON', () => ({ toJSON() { throw new Error('nope'); } }), 'nope'],
+    ['NaN', () => ({ average: NaN }), 'NaN'],
+    ['Infinity', () => ({ ratio: Infinity }), 'Infinity'],
+    ['a Map', () => ({ byId: new Map([['a', 1]]) }), 'Map'],
+    ['a Set', () => new Set([1]), 'Set'],
+  ];
+
+  it.each(cases)('%s becomes an INVALID_TOOL_RESULT response; the session still serializes and the next run works', async (_, make, reason) => {
+    const bad = functionTool({ name: 'bad', description: 'Returns something odd.', execute: () => make() });
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model: new ScriptedModel([{ calls: [{ id: 'c', name: 'bad', args: {} }] }, 'ok', 'again']), tools: [bad] }) });
+
+    const events = await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+    const [response] = events.flatMap((e) => e.functionResponses());
+    expect(response).toMatchObject({ isError: true, response: { error: { code: 'INVALID_TOOL_RESULT' } } });
+    expect((response.response.error as { message: string }).message).toContain(reason);
+    const session = (await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!;
+    expect(() => JSON.stringify(session.toJSON())).not.toThrow();
+    expect((await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('more') }))).at(-1)!.text()).toBe('again');
+  });
+
+  it('a Date (it has toJSON) and undefined properties are fine', async () => {
+    const tool = functionTool({ name: 'when', description: 'Dates.', execute: () => ({ at: new Date(0), missing: undefined }) });
+    const out = await invokeTool(tool, 'when', {});
+    expect(out.isError).toBe(false);
+  });
+
+  it('afterTool and onToolError replacements are checked the same way', async () => {
+    const ok = functionTool({ name: 'ok', description: 'Fine.', execute: () => ({ fine: true }) });
+    const runner = new Runner({
+      appName: 'app',
+      agent: new LlmAgent({ name: 'bot', model: new ScriptedModel([{ calls: [{ id: 'c', name: 'ok', args: {} }] }, 'done']), tools: [ok] }),
+      plugins: [{ name: 'odd', afterTool: () => ({ n: 1n }) as unknown as Record<string, unknown> }],
+    });
+    const events = await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+    expect(events.flatMap((e) => e.functionResponses())[0].response).toMatchObject({ error: { code: 'INVALID_TOOL_RESULT' } });
+  });
+});
+
+describe('tool timeouts', () => {
+  it('has a documented default, and Infinity turns it off', async () => {
+    expect(DEFAULT_TOOL_TIMEOUT_MS).toBe(300_000);
+    expect(DEFAULT_MAX_RESULT_CHARS).toBe(100_000);
+    jest.useFakeTimers();
+    try {
+      for (const [timeoutMs, timers] of [[Infinity, 0], [undefined, 1]] as const) {
+        const started = deferred();
+        const finish = deferred();
+        const tool = functionTool({ name: 'patient', description: 'Waits.', timeoutMs, execute: async () => (started.resolve(), await finish.promise, { done: true }) });
+        const call = invokeTool(tool, 'patient', {}, { toolTimeoutMs: 60_000 });
+        await started.promise;
+        expect(jest.getTimerCount()).toBe(timers); // the tool's own Infinity wins over the runner's 60 s
+        finish.resolve();
+        expect((await call).response).toEqual({ done: true });
+        expect(jest.getTimerCount()).toBe(0); // the timer is cleared when the call settles
+      }
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it("a call past its timeout gets TOOL_TIMEOUT, its ctx.signal aborts, the run goes on, and its late writes are dropped", async () => {
+    const finishLate = deferred();
+    const lateWriteDone = deferred();
+    let seenSignal: AbortSignal | undefined;
+    const slow = functionTool({
+      name: 'slow',
+      description: 'Ignores cancellation.',
+      timeoutMs: 1,
+      execute: async (_: unknown, ctx: ToolContext) => {
+        seenSignal = ctx.signal;
+        ctx.state.set('before', true);
+        await finishLate.promise;
+        ctx.state.set('late', true);
+        lateWriteDone.resolve();
+        return { late: true };
+      },
+    });
+    const fast = functionTool({ name: 'fast', description: 'Quick.', execute: (_: unknown, ctx: ToolContext) => (ctx.state.set('fast', true), { ok: true }) });
+    const runner = new Runner({
+      appName: 'app',
+      agent: new LlmAgent({
+        name: 'bot',
+        model: new ScriptedModel([{ calls: [{ id: 's1', name: 'slow', args: {} }, { id: 'f1', name: 'fast', args: {} }] }, 'carried on']),
+        tools: [slow, fast],
+      }),
+    });
+
+    const events = await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+    expect(events.flatMap((e) => e.functionResponses()).map((r) => [r.id, (r.response.error as { code?: string } | undefined)?.code ?? 'ok'])).toEqual([
+      ['s1', 'TOOL_TIMEOUT'],
+      ['f1', 'ok'],
+    ]);
+    expect(seenSignal!.aborted).toBe(true);
+    expect(events.at(-1)!.text()).toBe('carried on');
+
+    finishLate.resolve();
+    await lateWriteDone.promise;
+    const session = (await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!;
+    expect(session.state).toEqual({ fast: true });
+  });
+
+  it('the runner-wide default applies through invokeTool too; a synchronous tool cannot be timed out', async () => {
+    const never = functionTool({ name: 'never', description: 'Never ends.', execute: () => new Promise(() => undefined) });
+    const out = await invokeTool(never, 'never', {}, { toolTimeoutMs: 1 });
+    expect(out.error).toMatchObject({ code: 'TOOL_TIMEOUT', timeoutMs: 1 });
+    const sync = functionTool({ name: 'sync', description: 'Sync.', execute: () => ({ done: true }) });
+    expect((await invokeTool(sync, 'sync', {}, { toolTimeoutMs: 1 })).response).toEqual({ done: true });
+  });
+});
+
+describe('result size budget', () => {
+  const big = functionTool({ name: 'big', description: 'Lots of rows.', maxResultChars: 300, execute: () => ({ rows: Array.from({ length: 200 }, (_, i) => `row-${i}`) }) });
+
+  it('cuts a larger result, keeping head and tail with a note', async () => {
+    const out = await invokeTool(big, 'big', {});
+    const response = out.response as { truncated: boolean; head: string; tail: string; note: string; originalChars: number };
+    expect(response.truncated).toBe(true);
+    expect(response.head.startsWith('{"rows":["row-0"')).toBe(true);
+    expect(response.tail.endsWith('"row-199"]}')).toBe(true);
+    expect(response.head.length + response.tail.length).toBe(300);
+    expect(response.note).toContain('over the limit of 300');
+    expect(JSON.stringify(out.response).length).toBeLessThan(response.originalChars);
+  });
+
+  it('keeps the whole result as an artifact when an artifact service is configured, and tells the model its name', async () => {
+    const artifactService = new InMemoryArtifactService();
+    const out = await invokeTool(big, 'big', {}, { artifactService, functionCallId: 'call-7' });
+    expect(out.response).toMatchObject({ truncated: true, artifact: 'tool-result-call-7.json' });
+    expect(out.actions.artifactDelta).toEqual({ 'tool-result-call-7.json': 0 });
+    const saved = await artifactService.loadArtifact({ appName: 'test-app', userId: 'test-user', sessionId: 'test-session', filename: 'tool-result-call-7.json' });
+    expect(JSON.parse(Buffer.from(saved!.inlineData!.data, 'base64').toString())).toEqual({ rows: Array.from({ length: 200 }, (_, i) => `row-${i}`) });
+  });
+
+  it('the runner-wide limit applies when the tool sets none', async () => {
+    const small = functionTool({ name: 'small', description: 'x', execute: () => ({ text: 'x'.repeat(50) }) });
+    expect((await invokeTool(small, 'small', {}, { maxResultChars: 20 })).response).toMatchObject({ truncated: true });
+    expect((await invokeTool(small, 'small', {})).response).toEqual({ text: 'x'.repeat(50) });
+  });
+});
+
+describe('error exposure policy', () => {
+  const secret = functionTool({
+    name: 'db',
+    description: 'Queries.',
+    execute: () => {
+      throw new Error('connection to postgres://admin:hunter2@10.0.0.5 refused');
+    },
+  });
+
+  it("'message' (default) sends the error's message; no stack reaches the model or the session", async () => {
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model: new ScriptedModel([{ calls: [{ id: 'c', name: 'db', args: {} }] }, 'sorry']), tools: [secret] }) });
+    await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+    const stored = JSON.stringify((await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!.toJSON());
+    expect(stored).toContain('connection to postgres');
+    expect(stored).not.toMatch(/\n\s+at /);
+    expect(stored).not.toContain('tool-guard-rails.test');
+  });
+
+  it("'generic' hides the message from the model; onToolError still sees the whole error", async () => {
+    const seen: unknown[] = [];
+    const out = await invokeTool(secret, 'db', {}, { toolErrorExposure: 'generic' });
+    expect(out.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'Tool "db" failed.' } });
+    expect((out.error!.cause as Error).message).toContain('hunter2');
+    const runner = new Runner({
+      appName: 'app',
+      agent: new LlmAgent({ name: 'bot', model: new ScriptedModel([{ calls: [{ id: 'c', name: 'db', args: {} }] }, 'sorry']), tools: [secret] }),
+      toolErrorExposure: 'generic',
+      plugins: [{ name: 'log', onToolError: ({ error }) => void seen.push(error.cause) }],
+    });
+    const events = await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+    expect(JSON.stringify(events.map((e) => e.toJSON()))).not.toContain('hunter2');
+    expect(String(seen[0])).toContain('hunter2');
+  });
+
+  it('a function decides the text', async () => {
+    const out = await invokeTool(secret, 'db', {}, { toolErrorExposure: (error, tool) => `${tool}: ${(error as Error).message.split(' ')[0]}` });
+    expect(out.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'db: connection' } });
+  });
+});
