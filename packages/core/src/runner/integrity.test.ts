@@ -75,7 +75,8 @@ function answerCounts(session: Session): Map<string, number> {
   const counts = new Map<string, number>();
   for (const event of session.events) {
     if (event.author === 'user') continue;
-    for (const call of event.functionCalls()) if (!counts.has(call.id)) counts.set(call.id, 0);
+    // The model's calls; the runner's own requests are answered by the user.
+    for (const call of event.functionCalls()) if (call.name !== REQUEST_CONFIRMATION && !counts.has(call.id)) counts.set(call.id, 0);
     for (const response of event.functionResponses()) counts.set(response.id, (counts.get(response.id) ?? 0) + 1);
   }
   return counts;
@@ -179,6 +180,26 @@ describe('integrity: every call answered exactly once, in order', () => {
     expect(ledger.refunds).toEqual([7]);
     const counts = answerCounts(await session());
     for (const call of calls) expect(counts.get(call.id)).toBe(1);
+  });
+});
+
+describe('integrity: call ids are unique within the session', () => {
+  it('a later response reusing an answered id gets a fresh one, so its gated call still runs once approved', async () => {
+    const model = new ScriptedModel([
+      { calls: [{ id: 'call_1', name: 'lookup', args: { orderId: 'A' } }] },
+      'looked up',
+      { calls: [{ id: 'call_1', name: 'refund', args: { amount: 9 } }] },
+      'refunded',
+    ]);
+    const { ledger, runner, session } = setup(model);
+    await send(runner, user('look up A'));
+    const events = await send(runner, user('refund 9'));
+    const [request] = events.flatMap((e) => confirmationRequests(e));
+    expect(request.originalFunctionCall.id).not.toBe('call_1');
+    const answered = await send(runner, confirmationResponse(request.call, { confirmed: true }));
+    expect(ledger.refunds).toEqual([9]);
+    expect(answered.at(-1)!.text()).toBe('refunded');
+    for (const count of answerCounts(await session()).values()) expect(count).toBe(1);
   });
 });
 

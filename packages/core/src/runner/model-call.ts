@@ -11,7 +11,7 @@ import { EventActions, createEventActions } from '../state/event-actions';
 import { State } from '../state/state';
 import { DEFAULT_ARGUMENT_LIMITS } from '../internal/argument-parser';
 import { ModelCallbackChain, modelCallbackChain } from './callback-chains';
-import { CheckedModelResponse, checkModelResponse } from './model-response-check';
+import { CheckedModelResponse, checkModelResponse, sessionCallIds } from './model-response-check';
 import { errorEvent } from './error-event';
 import { buildRequest } from './request-builder';
 import { OfferedTools } from './tool-resolver';
@@ -159,7 +159,12 @@ class ModelCall {
     const { agent, context } = this;
     let checked: CheckedModelResponse;
     try {
-      checked = checkModelResponse(raw, agent.model.modelName, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
+      checked = checkModelResponse(
+        raw,
+        agent.model.modelName,
+        context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS,
+        sessionCallIds(context.session, context.session.events),
+      );
     } catch (error) {
       return { event: errorEvent(context, agent.name, error as ToolsmithError, this.actions), ok: false };
     }

@@ -20,12 +20,13 @@ export interface CheckedModelResponse {
  * Checks a complete model response at the boundary, before anything of it is stored or run: its shape
  * (an object; `content.parts` an array of part objects; `text` a string; function calls with a string
  * name and object or JSON-text args; no function responses written by the model), unique call ids
- * (a call whose id is missing, empty or repeats one of the same response gets a fresh id, so every
- * call is answered exactly once, in order), and that what will be stored serializes as JSON.
+ * (a call whose id is missing, empty, or repeats one of the same response or of `earlierCallIds` — the
+ * session's — gets a fresh id, so every call is answered exactly once, in order, and an answer can only
+ * mean one call), and that what will be stored serializes as JSON.
  *
  * @throws InvalidModelResponseError when the response cannot be stored as it is.
  */
-export function checkModelResponse(raw: unknown, modelName: string, limits: ArgumentLimits): CheckedModelResponse {
+export function checkModelResponse(raw: unknown, modelName: string, limits: ArgumentLimits, earlierCallIds?: ReadonlySet<string>): CheckedModelResponse {
   const invalid = (reason: string) => new InvalidModelResponseError(modelName, reason);
   if (!isRecord(raw)) throw invalid(`expected an object, got ${describe(raw)}`);
   const response = raw as LlmResponse;
@@ -56,7 +57,7 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
     if (isRecord(args)) needsJsonCheck = true;
     ids ??= new Set();
     let id = typeof call.id === 'string' ? call.id : '';
-    if (id === '' || ids.has(id)) {
+    if (id === '' || ids.has(id) || earlierCallIds?.has(id)) {
       id = generateCallId();
       if (parts === content.parts) parts = parts.slice();
       parts[index] = { ...part, functionCall: { ...call, id } };
@@ -107,4 +108,21 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'string' ? `the string ${JSON.stringify(value.slice(0, 40))}` : typeof value;
+}
+
+const callIdsBySession = new WeakMap<object, { events: number; ids: Set<string> }>();
+
+/**
+ * The ids of every function call stored in `events` so far (model calls and the runner's requests),
+ * kept per session and extended with only the events added since the last look.
+ */
+export function sessionCallIds(session: object, events: readonly { author: string; content?: { parts: readonly Part[] } }[]): ReadonlySet<string> {
+  let seen = callIdsBySession.get(session);
+  if (!seen) callIdsBySession.set(session, (seen = { events: 0, ids: new Set() }));
+  for (; seen.events < events.length; seen.events++) {
+    const event = events[seen.events];
+    if (event.author === 'user') continue;
+    for (const part of event.content?.parts ?? []) if (part.functionCall) seen.ids.add(part.functionCall.id);
+  }
+  return seen.ids;
 }
