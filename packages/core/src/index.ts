@@ -135,7 +135,7 @@ export { LoadArtifactsTool, loadArtifacts } from './builtins/load-artifacts';
 export { InMemoryMemoryService } from './memory/in-memory-memory-service';
 export { InMemoryArtifactService } from './artifacts/in-memory-artifact-service';
 export { FileArtifactService } from './artifacts/file-artifact-service';
-export { InvalidArtifactNameError } from './errors/invalid-artifact-name-error';
+export { ArtifactOutsideRootError, InvalidArtifactNameError } from './errors/invalid-artifact-name-error';
 export { InvalidMessageError } from './errors/invalid-message-error';
 export { InvalidModelResponseError } from './errors/invalid-model-response-error';
 export type { ToolErrorExposure } from './internal/tool-call-policy';

@@ -12,12 +12,27 @@ export function artifactSegments(location: ArtifactLocation): [string, string, s
   return [location.appName, location.userId, isUserArtifact(location.filename) ? '\u0000user' : location.sessionId];
 }
 
-/** One string key for the scope a filename lives in. */
+/** One string key for the scope a filename lives in; unambiguous whatever characters the segments hold. */
 export function artifactScope(location: ArtifactLocation): string {
-  return artifactSegments(location).join('\u0001');
+  return JSON.stringify(artifactSegments(location));
 }
 
-/** Refuses names that are empty or would navigate a file system (`.`, `..`). */
+const CONTROL_CHARACTERS = new RegExp('[\\u0000-\\u001f\\u007f]');
+
+/** Longest segment, in characters of its URI-encoded form (a file name on most file systems: 255 bytes). */
+export const MAX_ARTIFACT_SEGMENT_CHARS = 255;
+
+/**
+ * Refuses names no store can keep safely: empty, `.` or `..`, not well-formed Unicode (a lone
+ * surrogate), with control characters, or longer than {@link MAX_ARTIFACT_SEGMENT_CHARS} once encoded.
+ * Both artifact services check every segment here, so they refuse the same names with the same error.
+ */
 export function checkSegment(field: string, value: string): void {
-  if (!value || value === '.' || value === '..') throw new InvalidArtifactNameError(field, value);
+  if (typeof value !== 'string' || !value || value === '.' || value === '..') throw new InvalidArtifactNameError(field, String(value));
+  // With the `u` flag a surrogate pair is one code point, so only a lone surrogate matches.
+  if (/[\ud800-\udfff]/u.test(value)) throw new InvalidArtifactNameError(field, value.replace(/[\ud800-\udfff]/gu, '\ufffd'), 'it is not well-formed Unicode (a lone surrogate)');
+  if (CONTROL_CHARACTERS.test(value)) throw new InvalidArtifactNameError(field, value, 'it contains control characters');
+  if (encodeURIComponent(value).length > MAX_ARTIFACT_SEGMENT_CHARS) {
+    throw new InvalidArtifactNameError(field, value, `it is longer than ${MAX_ARTIFACT_SEGMENT_CHARS} characters once encoded`);
+  }
 }

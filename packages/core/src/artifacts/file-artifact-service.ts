@@ -1,5 +1,6 @@
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, mkdir, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
+import { ArtifactOutsideRootError } from '../errors/invalid-artifact-name-error';
 import { Part } from '../model/content';
 import { ArtifactLocation, ArtifactService } from './artifact-service';
 import { checkSegment, isUserArtifact } from './artifact-scope';
@@ -7,14 +8,20 @@ import { checkSegment, isUserArtifact } from './artifact-scope';
 /**
  * Stores artifact versions as JSON files under a root directory:
  * `<root>/<app>/<user>/sessions/<session>/<filename>/<version>.json`, and `<root>/<app>/<user>/user/…`
- * for `user:` files. Every segment is URI-encoded, so names cannot escape the root. Versions count from 0.
+ * for `user:` files. Every segment is URI-encoded, so names cannot escape the root, and every path is
+ * resolved before use: a symbolic link planted under the root that leads outside it is refused
+ * (`ARTIFACT_OUTSIDE_ROOT`), so nothing outside the root is read, written or deleted. Versions count from 0.
  */
 export class FileArtifactService implements ArtifactService {
+  private rootReal?: Promise<string>;
+
   constructor(private readonly rootDir: string) {}
 
   async saveArtifact(request: ArtifactLocation & { artifact: Part }): Promise<number> {
     const dir = this.fileDir(request);
+    await this.assertInsideRoot(dir); // before mkdir, which would follow a planted link
     await mkdir(dir, { recursive: true });
+    await this.assertInsideRoot(dir);
     const version = (await this.versionsIn(dir)).reduce((max, v) => Math.max(max, v + 1), 0);
     // `wx` fails if a concurrent save took this version; retrying finds the next free one.
     try {
@@ -31,12 +38,14 @@ export class FileArtifactService implements ArtifactService {
     const versions = await this.versionsIn(dir);
     const version = request.version ?? (versions.length ? Math.max(...versions) : undefined);
     if (version === undefined || !versions.includes(version)) return undefined;
-    return JSON.parse(await readFile(join(dir, `${version}.json`), 'utf8')) as Part;
+    const file = join(dir, `${version}.json`);
+    if ((await lstat(file)).isSymbolicLink()) throw new ArtifactOutsideRootError(file);
+    return JSON.parse(await readFile(file, 'utf8')) as Part;
   }
 
   async listArtifactKeys(request: Omit<ArtifactLocation, 'filename'>): Promise<string[]> {
-    const own = await listDir(this.scopeDir({ ...request, filename: '' }));
-    const user = await listDir(this.scopeDir({ ...request, filename: 'user:' }));
+    const own = await this.listInside(this.scopeDir({ ...request, filename: '' }));
+    const user = await this.listInside(this.scopeDir({ ...request, filename: 'user:' }));
     return [...own, ...user].map(decodeURIComponent).sort();
   }
 
@@ -45,7 +54,33 @@ export class FileArtifactService implements ArtifactService {
   }
 
   async deleteArtifact(request: ArtifactLocation): Promise<void> {
-    await rm(this.fileDir(request), { recursive: true, force: true });
+    const dir = this.fileDir(request);
+    await this.assertInsideRoot(dir);
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  /**
+   * Refuses `path` when it, or its deepest existing ancestor, resolves outside the root. Paths are
+   * built from encoded segments, so only a symbolic link already under the root can lead out.
+   */
+  private async assertInsideRoot(path: string): Promise<void> {
+    const root = await (this.rootReal ??= mkdir(this.rootDir, { recursive: true }).then(() => realpath(this.rootDir)));
+    for (let existing = path; ; existing = dirname(existing)) {
+      let real: string;
+      try {
+        real = await realpath(existing);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT' && dirname(existing) !== existing) continue;
+        throw error;
+      }
+      if (real !== root && !real.startsWith(root + sep)) throw new ArtifactOutsideRootError(path);
+      return;
+    }
+  }
+
+  private async listInside(dir: string): Promise<string[]> {
+    await this.assertInsideRoot(dir);
+    return listDir(dir);
   }
 
   private scopeDir(location: ArtifactLocation): string {
@@ -63,7 +98,7 @@ export class FileArtifactService implements ArtifactService {
   }
 
   private async versionsIn(dir: string): Promise<number[]> {
-    return (await listDir(dir))
+    return (await this.listInside(dir))
       .map((name) => /^(\d+)\.json$/.exec(name)?.[1])
       .filter((v): v is string => v !== undefined)
       .map(Number)
