@@ -13,6 +13,7 @@ export type { McpConnectionErrorCode } from './mcp-errors';
 // ── Serve Toolsmith tools over MCP ──────────────────────────────────────────────────────────────
 export { serveMcp } from './serve-mcp';
 export type { McpServerHandle, ServeMcpHttpOptions, ServeMcpOptions } from './serve-mcp';
+export type { McpAuthenticate, McpCaller, StreamableHttpLimits } from './streamable-http-endpoint';
 export type { ServedTools } from './resolve-served-tools';
 export { reportMcpProgress } from './report-mcp-progress';
 export type { McpProgress } from './report-mcp-progress';

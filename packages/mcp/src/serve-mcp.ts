@@ -3,10 +3,11 @@ import { ArtifactService, MemoryService, Provider, isToolset } from '@toolsmith/
 import { McpSessionState } from './mcp-session-state';
 import { createMcpToolServer } from './mcp-tool-server';
 import { ServedTools, resolveServedTools } from './resolve-served-tools';
-import { startStreamableHttpEndpoint } from './streamable-http-endpoint';
+import { exitOnOverflow, guardLineLength } from './stdio-line-guard';
+import { DEFAULT_MAX_BODY_BYTES, StreamableHttpLimits, startStreamableHttpEndpoint } from './streamable-http-endpoint';
 
-/** Where {@link serveMcp} listens for Streamable HTTP. */
-export interface ServeMcpHttpOptions {
+/** Where {@link serveMcp} listens for Streamable HTTP, and its limits (body size, Host/Origin, sessions, authentication). */
+export interface ServeMcpHttpOptions extends StreamableHttpLimits {
   /** `0` picks a free port (read it from {@link McpServerHandle.url}). */
   port: number;
   /** Default `127.0.0.1` (local only); use `0.0.0.0` to accept other hosts. */
@@ -37,6 +38,11 @@ export interface ServeMcpOptions {
   memoryService?: MemoryService;
   /** Where `ctx.saveArtifact` / `loadArtifact` / `listArtifacts` keep files, per app (`name`), user and MCP session; without it they fail with `SERVICE_NOT_CONFIGURED`. */
   artifactService?: ArtifactService;
+  /**
+   * Over stdio: the longest message (one line) a client may send, in bytes. A longer one ends the
+   * process with a message on stderr and exit status 1. Default 4 MiB. (Over HTTP: `http.maxBodyBytes`.)
+   */
+  maxMessageBytes?: number;
 }
 
 /** A running MCP server started by {@link serveMcp}. */
@@ -86,7 +92,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandl
 
   if (options.transport === 'stdio') {
     const server = createServer();
-    await server.connect(new StdioServerTransport());
+    const input = guardLineLength(process.stdin, options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES, exitOnOverflow);
+    await server.connect(new StdioServerTransport(input, process.stdout));
     return {
       close: async () => {
         await server.close();

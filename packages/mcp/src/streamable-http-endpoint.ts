@@ -1,12 +1,47 @@
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage, Server as HttpServer, ServerResponse, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { Refusal, checkHostAndOrigin, defaultAllowedHosts, readJsonBody } from './http-request-guard';
+
+/** Who made a request, as an {@link McpAuthenticate} hook decided. */
+export interface McpCaller {
+  /** Becomes `ctx.userId` of the tool calls this caller makes (user-scoped state and artifacts follow it). */
+  userId: string;
+}
+
+/**
+ * Decides who sends an HTTP request (for example from its `Authorization: Bearer …` header): return the
+ * caller, or `undefined` (or throw) to refuse it with 401. Called for every request; a session stays
+ * bound to the user who opened it.
+ */
+export type McpAuthenticate = (request: IncomingMessage) => McpCaller | undefined | Promise<McpCaller | undefined>;
+
+/** Limits and checks of the Streamable HTTP endpoint; every field has a safe default. */
+export interface StreamableHttpLimits {
+  /** Largest request body, in bytes, read before parsing; larger ones get 413. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * `Host` header values to answer (DNS-rebinding protection). Default: the bind address (and the
+   * loopback names for a loopback bind), with and without the port. Required in practice for a wildcard
+   * bind (`0.0.0.0`, `::`), which has no default and then accepts any Host.
+   */
+  allowedHosts?: string[];
+  /** Browser origins allowed to call the endpoint. Default: only pages served by the same host. */
+  allowedOrigins?: string[];
+  /** Most MCP sessions open at once; a new session over the cap gets 503. Default 100. */
+  maxSessions?: number;
+  /** A session with no request for this long is closed. Default 30 minutes. */
+  sessionIdleMs?: number;
+  /** Authenticates every request; without it every caller is the user `mcp`. */
+  authenticate?: McpAuthenticate;
+}
 
 /** Options of {@link startStreamableHttpEndpoint}. */
-export interface StreamableHttpEndpointOptions {
+export interface StreamableHttpEndpointOptions extends StreamableHttpLimits {
   /** Default `127.0.0.1`. */
   host?: string;
   /** `0` picks a free port. */
@@ -15,51 +50,93 @@ export interface StreamableHttpEndpointOptions {
   path?: string;
   /** Connects a new MCP server (one per session, as the SDK requires) to the session's transport. */
   connectSession: (transport: Transport) => Promise<void>;
+  /** The clock idle expiry reads (tests give their own). Default `Date.now`. */
+  now?: () => number;
 }
 
 /** A running Streamable HTTP endpoint. */
 export interface StreamableHttpEndpoint {
   /** The MCP endpoint, e.g. `http://127.0.0.1:41234/mcp`. */
   readonly url: URL;
+  /** Number of open MCP sessions. */
+  readonly openSessions: number;
+  /** Closes the sessions idle for longer than `sessionIdleMs` (also done on a timer and before a new session is refused). */
+  closeIdleSessions(): Promise<void>;
   /** Ends every open MCP session; clients must initialize again. */
   closeSessions(): Promise<void>;
   /** Ends every session and stops listening. */
   close(): Promise<void>;
 }
 
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_SESSIONS = 100;
+const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+
+interface OpenSession {
+  transport: StreamableHTTPServerTransport;
+  userId: string;
+  lastSeen: number;
+}
+
 /**
- * Serves MCP over Streamable HTTP with node's `http` module: one SDK transport and one MCP server
- * per session, found by the `Mcp-Session-Id` header; a request without one must be `initialize`.
+ * Serves MCP over Streamable HTTP with node's `http` module: one SDK transport and one MCP server per
+ * session, found by the `Mcp-Session-Id` header; a request without one must be `initialize`. Every
+ * request is checked before anything is parsed — Host and Origin, the caller (`authenticate`), then
+ * the body size — and sessions are capped and expire when idle.
  */
 export async function startStreamableHttpEndpoint(options: StreamableHttpEndpointOptions): Promise<StreamableHttpEndpoint> {
   const path = options.path ?? '/mcp';
   const bindHost = options.host ?? '127.0.0.1';
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  let loopbackHosts: string[] | undefined;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const now = options.now ?? Date.now;
+  const sessions = new Map<string, OpenSession>();
+  let allowedHosts = options.allowedHosts;
+
+  const closeIdleSessions = async () => {
+    const cutoff = now() - sessionIdleMs;
+    const idle = [...sessions.entries()].filter(([, session]) => session.lastSeen < cutoff);
+    for (const [id] of idle) sessions.delete(id);
+    await Promise.all(idle.map(([, session]) => session.transport.close().catch(() => undefined)));
+  };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) {
-      return reply(response, 404, `Not found; the MCP endpoint is ${path}`);
+      return refuse(response, { status: 404, message: `Not found; the MCP endpoint is ${path}` });
     }
+    const hostOrOrigin = checkHostAndOrigin(request, allowedHosts, options.allowedOrigins);
+    if (hostOrOrigin) return refuse(response, hostOrOrigin);
+    const caller = await authenticate(options.authenticate, request);
+    if ('status' in caller) return refuse(response, caller);
+
     const sessionId = header(request, 'mcp-session-id');
-    if (sessionId !== undefined) {
-      const transport = sessions.get(sessionId);
-      // 404 tells the client its session is gone, so it initializes a new one (spec behaviour).
-      if (!transport) return reply(response, 404, 'Unknown MCP session');
-      return transport.handleRequest(request, response);
+    const session = sessionId === undefined ? undefined : sessions.get(sessionId);
+    // 404 tells the client its session is gone, so it initializes a new one (spec behaviour).
+    if (sessionId !== undefined && !session) return refuse(response, { status: 404, message: 'Unknown MCP session' });
+    if (session && session.userId !== caller.userId) return refuse(response, { status: 403, message: 'This MCP session belongs to another user' });
+    if (!session && request.method !== 'POST') return refuse(response, { status: 400, message: 'Missing Mcp-Session-Id header' });
+
+    let body: unknown;
+    if (request.method === 'POST') {
+      const read = await readJsonBody(request, maxBodyBytes);
+      if (!read.ok) return refuse(response, read.refusal);
+      body = read.body;
     }
-    if (request.method !== 'POST') return reply(response, 400, 'Missing Mcp-Session-Id header');
-    const body = await readJson(request);
-    if (body === undefined || !isInitializeRequest(body)) {
-      return reply(response, 400, 'Missing Mcp-Session-Id header (only an initialize request may start a session)');
+    (request as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: caller.userId, scopes: [], extra: { userId: caller.userId } };
+    if (session) {
+      session.lastSeen = now();
+      return session.transport.handleRequest(request, response, body);
     }
+    if (!isInitializeRequest(body)) {
+      return refuse(response, { status: 400, message: 'Missing Mcp-Session-Id header (only an initialize request may start a session)' });
+    }
+    if (sessions.size >= maxSessions) await closeIdleSessions();
+    if (sessions.size >= maxSessions) return refuse(response, { status: 503, message: `Too many open MCP sessions (at most ${maxSessions}); try again later` });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      // A server bound to loopback only answers requests addressed to loopback names, so a web page
-      // cannot reach it through DNS rebinding.
-      ...(loopbackHosts ? { enableDnsRebindingProtection: true, allowedHosts: loopbackHosts } : {}),
       onsessioninitialized: (id) => {
-        sessions.set(id, transport);
+        sessions.set(id, { transport, userId: caller.userId, lastSeen: now() });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -74,26 +151,31 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) reply(response, 500, error instanceof Error ? error.message : String(error));
+      if (!response.headersSent) refuse(response, { status: 500, message: error instanceof Error ? error.message : String(error) });
       else response.end();
     });
   });
   await listen(server, bindHost, options.port);
   const address = server.address() as AddressInfo;
-  if (LOOPBACK.has(bindHost)) {
-    loopbackHosts = ['127.0.0.1', 'localhost', '[::1]'].flatMap((name) => [name, `${name}:${address.port}`]);
-  }
+  allowedHosts ??= defaultAllowedHosts(bindHost, address.port);
+  const sweep = setInterval(() => void closeIdleSessions(), Math.min(sessionIdleMs, 60_000));
+  sweep.unref();
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   const closeSessions = async () => {
     const open = [...sessions.values()];
     sessions.clear();
-    await Promise.all(open.map((transport) => transport.close().catch(() => undefined)));
+    await Promise.all(open.map((session) => session.transport.close().catch(() => undefined)));
   };
   return {
     url: new URL(`http://${host}:${address.port}${path}`),
+    get openSessions() {
+      return sessions.size;
+    },
+    closeIdleSessions,
     closeSessions,
     close: async () => {
+      clearInterval(sweep);
       await closeSessions();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -101,26 +183,26 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
   };
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+/** The caller, or the 401 refusal when the hook refuses (or fails). */
+async function authenticate(hook: McpAuthenticate | undefined, request: IncomingMessage): Promise<McpCaller | Refusal> {
+  if (!hook) return { userId: 'mcp' };
+  const unauthorized: Refusal = { status: 401, message: 'Unauthorized', headers: { 'www-authenticate': 'Bearer' } };
+  try {
+    const caller = await hook(request);
+    return caller && typeof caller.userId === 'string' && caller.userId !== '' ? caller : unauthorized;
+  } catch {
+    return unauthorized;
+  }
+}
 
 function header(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
-function reply(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
-}
-
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
+function refuse(response: ServerResponse, refusal: Refusal): void {
+  response.writeHead(refusal.status, { 'content-type': 'application/json', ...refusal.headers });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: refusal.message }, id: null }));
 }
 
 function listen(server: HttpServer, host: string, port: number): Promise<void> {
