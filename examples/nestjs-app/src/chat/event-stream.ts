@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { isConfirmationRequest } from '@toolsmith/core';
+import { confirmationRequests } from '@toolsmith/core';
 import type { Event } from '@toolsmith/core';
 
 /**
@@ -38,8 +38,9 @@ export async function writeEventStream(response: ServerResponse, events: AsyncIt
 export function kindOf(event: Event): string {
   if (event.errorCode) return 'error';
   if (event.partial) return 'partial';
+  // Only the runner's own requests: a model that names a call "toolsmith_request_confirmation" asks nothing of the user.
+  if (confirmationRequests(event).length > 0) return 'confirmation';
   const calls = event.functionCalls();
-  if (calls.some(isConfirmationRequest)) return 'confirmation';
   if (calls.length > 0) return 'tool-call';
   if (event.functionResponses().length > 0 && !event.isFinalResponse()) return 'tool-response';
   return event.isFinalResponse() ? 'final' : 'event';

@@ -33,7 +33,11 @@ export interface ConfirmationRequestArgs {
   toolConfirmation: ConfirmationPrompt;
 }
 
-/** True when `call` is a {@link REQUEST_CONFIRMATION} call. */
+/**
+ * True when `call` is named {@link REQUEST_CONFIRMATION}. The name alone does not make a request: a
+ * model can write a call with this name. To find what the user must answer, use
+ * `confirmationRequests(event)`, which lists only the runner's own requests.
+ */
 export function isConfirmationRequest(call: Pick<FunctionCall, 'name'>): boolean {
   return call.name === REQUEST_CONFIRMATION;
 }

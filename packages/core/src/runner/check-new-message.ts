@@ -9,8 +9,10 @@ export function checkNewMessage(message: unknown): InvalidMessageError | undefin
   for (let index = 0; index < parts.length; index++) {
     const part: unknown = parts[index];
     if (typeof part !== 'object' || part === null) return new InvalidMessageError(`part ${index} is not an object`);
-    const { text, functionResponse, inlineData } = part as { text?: unknown; functionResponse?: unknown; inlineData?: unknown };
+    const { text, functionResponse, inlineData, functionCall } = part as { text?: unknown; functionResponse?: unknown; inlineData?: unknown; functionCall?: unknown };
     if (text !== undefined && typeof text !== 'string') return new InvalidMessageError(`part ${index} has a non-string text`);
+    // Only models make calls; a user message carrying one (e.g. a forged confirmation request) is refused whole.
+    if (functionCall !== undefined) return new InvalidMessageError(`part ${index} is a function call; only a model can make one`);
     if (text === undefined && functionResponse === undefined && inlineData === undefined) {
       return new InvalidMessageError(`part ${index} has no text, functionResponse or inlineData`);
     }
