@@ -8,6 +8,7 @@ import { ScriptedModel } from '../testing/scripted-model';
 import { loadArtifacts } from './load-artifacts';
 import { loadMemory } from './load-memory';
 import { preloadMemory } from './preload-memory';
+import { exitLoop } from './exit-loop';
 
 async function memoryOfTea() {
   const sessionService = new InMemorySessionService();
@@ -64,5 +65,14 @@ describe('built-in tools through the runner', () => {
     expect(model.requests[0].systemInstruction).toBeUndefined();
     expect(model.requests[1].systemInstruction).toContain('["report.txt"]');
     expect(model.requests[2].contents.at(-1)).toEqual({ role: 'user', parts: [{ text: 'Artifact report.txt is:' }, { text: 'Q3 revenue: 12' }] });
+  });
+});
+
+describe('built-in tools: their schemas', () => {
+  it("are valid JSON Schema (core's constant schemas are checked here, not at import)", () => {
+    const { getAjv } = jest.requireActual<typeof import('../internal/schema-validator')>('../internal/schema-validator');
+    for (const tool of [loadMemory, loadArtifacts, preloadMemory, exitLoop]) {
+      expect([tool.name, getAjv().validateSchema(tool.parameters)]).toEqual([tool.name, true]);
+    }
   });
 });

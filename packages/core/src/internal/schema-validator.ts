@@ -1,17 +1,29 @@
-import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type Ajv2020 from 'ajv/dist/2020';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { ArgumentProblem } from '../errors/tool-call-errors';
 import { JsonSchema } from '../model/json-schema';
+import { loadAjv2020, loadAjvFormats } from './lazy-modules';
 
 let sharedAjv: Ajv2020 | undefined;
+let formatsAdded = false;
 
-/** The one ajv instance (draft 2020-12, formats), created on first use. */
+/** The one ajv instance (draft 2020-12), created on first use; formats are added when a schema needs them. */
 export function getAjv(): Ajv2020 {
   if (!sharedAjv) {
-    sharedAjv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
-    addFormats(sharedAjv);
+    const Ajv = loadAjv2020();
+    sharedAjv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
   }
   return sharedAjv;
+}
+
+/** The ajv instance, with ajv-formats added once a schema uses `format` (checked per schema, at its one compile). */
+function ajvFor(schema: JsonSchema): Ajv2020 {
+  const ajv = getAjv();
+  if (!formatsAdded && JSON.stringify(schema).includes('"format"')) {
+    loadAjvFormats()(ajv);
+    formatsAdded = true;
+  }
+  return ajv;
 }
 
 const compiled = new WeakMap<object, ValidateFunction>();
@@ -23,7 +35,7 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export function validatorFor(schema: JsonSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = getAjv().compile(schema);
+    validate = ajvFor(schema).compile(schema);
     compiled.set(schema, validate);
   }
   return validate;

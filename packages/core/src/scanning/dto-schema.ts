@@ -1,6 +1,6 @@
-import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { DefinitionSite } from '../errors/messages';
+import { classValidatorLoaded, loadClassValidator, loadTransformerStorage } from '../internal/lazy-modules';
 import { InvalidDtoError, UnsupportedDtoDecoratorError } from '../errors/tool-definition-errors';
 import { DESIGN_TYPE, DTO_PROPERTY_METADATA, USE_CLASS_VALIDATOR_METADATA } from '../metadata-keys';
 import { JsonSchema } from '../model/json-schema';
@@ -14,11 +14,6 @@ export interface DtoSchema {
   readonly runClassValidator: boolean;
 }
 
-// class-transformer keeps @Type in its own storage; the package exposes it only at this path.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage: transformerStorage } = require('class-transformer/cjs/storage') as {
-  defaultMetadataStorage: { findTypeMetadata(target: Function, property: string): { typeFunction: () => unknown } | undefined };
-};
 
 /** Types `@Type(() => X)` may not name: they convert values instead of describing a nested DTO. */
 const CONVERTING_TYPES = new Set<unknown>([String, Number, Boolean, Date, Object, Array, BigInt, Symbol]);
@@ -125,11 +120,11 @@ class DtoSchemaBuilder {
   /** A `@Type(() => Number | String | Boolean | Date | …)` outside `@ValidateNested()`. */
   private convertsValue(dto: Function, property: string, list: readonly ValidationMetadata[]): boolean {
     if (list.some((m) => m.type === 'nestedValidation')) return false;
-    return CONVERTING_TYPES.has(transformerStorage.findTypeMetadata(dto, property)?.typeFunction());
+    return CONVERTING_TYPES.has(loadTransformerStorage().findTypeMetadata(dto, property)?.typeFunction());
   }
 
   private convertingTypeName(dto: Function, property: string): string {
-    const type = transformerStorage.findTypeMetadata(dto, property)?.typeFunction() as Function;
+    const type = loadTransformerStorage().findTypeMetadata(dto, property)?.typeFunction() as Function;
     return `Type(() => ${type.name})`;
   }
 
@@ -178,7 +173,7 @@ class DtoSchemaBuilder {
 
   private applyNested(dto: Function, property: string, rules: PropertyRules, site: DefinitionSite, path: readonly Function[]) {
     rules.decorators.push('ValidateNested');
-    const typeFunction = transformerStorage.findTypeMetadata(dto, property)?.typeFunction;
+    const typeFunction = loadTransformerStorage().findTypeMetadata(dto, property)?.typeFunction;
     const nestedClass = typeFunction?.();
     if (typeof nestedClass !== 'function' || CONVERTING_TYPES.has(nestedClass)) {
       throw InvalidDtoError.because(
@@ -199,7 +194,9 @@ class DtoSchemaBuilder {
 }
 
 function validationMetadataOf(dto: Function): ValidationMetadata[] {
-  return getMetadataStorage().getTargetValidationMetadatas(dto, '', false, false, undefined);
+  // No copy of class-validator loaded yet means no class has its rules: nothing to load or walk.
+  if (!classValidatorLoaded()) return [];
+  return loadClassValidator().getMetadataStorage().getTargetValidationMetadatas(dto, '', false, false, undefined);
 }
 
 function displayName(m: ValidationMetadata): string {

@@ -1,5 +1,5 @@
-import { plainToInstance } from 'class-transformer';
-import { ValidationError, validate } from 'class-validator';
+import type { ValidationError } from 'class-validator';
+import { loadClassTransformer, loadClassValidator } from '../internal/lazy-modules';
 import { ArgumentProblem, InvalidArgumentsError } from '../errors/tool-call-errors';
 import { ToolContext } from '../tools/tool-context';
 
@@ -72,7 +72,7 @@ export function createParameterBinder(toolName: string, sources: readonly Argume
         case 'argument': {
           let value = args[source.name];
           if (value === undefined) value = source.defaultValue;
-          else if (source.dto && value !== null) value = plainToInstance(source.dto.type as new () => object, value);
+          else if (source.dto && value !== null) value = loadClassTransformer().plainToInstance(source.dto.type as new () => object, value);
           else if (source.revive && value !== null) value = source.revive(value);
           values[i] = value;
           break;
@@ -81,7 +81,7 @@ export function createParameterBinder(toolName: string, sources: readonly Argume
           values[i] = context;
           break;
         case 'dto':
-          values[i] = plainToInstance(source.dto.type as new () => object, args);
+          values[i] = loadClassTransformer().plainToInstance(source.dto.type as new () => object, args);
           break;
         case 'all-arguments':
           values[i] = args;
@@ -100,7 +100,7 @@ export function createParameterBinder(toolName: string, sources: readonly Argume
       if (!dto?.runClassValidator || values[i] == null) continue;
       const prefix = source.kind === 'argument' ? `/${source.name}` : '';
       try {
-        problems.push(...toProblems(await validate(values[i] as object, CLASS_VALIDATOR_OPTIONS), prefix));
+        problems.push(...toProblems(await loadClassValidator().validate(values[i] as object, CLASS_VALIDATOR_OPTIONS), prefix));
       } catch (thrown) {
         // class-validator itself can throw on odd input (e.g. maxDecimalPlaces on 5e-324): still the model's input.
         const reason = thrown instanceof Error ? thrown.message : String(thrown);

@@ -235,6 +235,16 @@ export function resolveParameterSchema(
   return reflectParameterSchema(type, param, site);
 }
 
+// Core's own constant schemas (the built-in tools'), checked against the meta-schema by a test instead of
+// at import: importing core then loads no ajv. See builtins.test.ts.
+const preChecked = new WeakSet<object>();
+
+/** @internal Marks a schema of core's own as already checked (a test validates every such schema). */
+export function preCheckedSchema<T extends JsonSchema>(schema: T): T {
+  preChecked.add(schema);
+  return schema;
+}
+
 /** Explicit schemas are checked once at startup (cheap), so a typo fails here and not at the first call. */
 export function checkExplicitSchema(schema: JsonSchema, site: DefinitionSite, wholeTool: boolean): void {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
@@ -243,6 +253,7 @@ export function checkExplicitSchema(schema: JsonSchema, site: DefinitionSite, wh
   if (wholeTool && schema.type !== 'object') {
     throw new InvalidInputSchemaError(site, `its type is ${JSON.stringify(schema.type)}, not "object"`);
   }
+  if (preChecked.has(schema)) return;
   const ajv = getAjv();
   if (!ajv.validateSchema(schema)) {
     throw new InvalidInputSchemaError(site, ajv.errorsText(ajv.errors, { dataVar: 'schema' }));
