@@ -64,8 +64,20 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
   if (calls.length === 1 && !context.abortable) {
     outcomes[0] = await execute(0); // the usual step: one call that cannot be aborted needs no wrapper
   } else {
-    const runOne = async (index: number): Promise<void> => {
-      outcomes[index] = await execute(index);
+    // A `sequential` tool's calls each wait for its previous call of this response (a lower index, so
+    // already started whatever the concurrency cap: no deadlock).
+    let previousOfTool: Map<string, Promise<void>> | undefined;
+    const runOne = (index: number): Promise<void> => {
+      const tool = offered.byName.get(calls[index].name);
+      const run = async () => {
+        outcomes[index] = await execute(index);
+      };
+      if (!tool?.sequential) return run();
+      previousOfTool ??= new Map();
+      const previous = previousOfTool.get(tool.name);
+      const done = previous ? previous.then(run) : run();
+      previousOfTool.set(tool.name, done);
+      return done;
     };
     const work = calls.length === 1 ? runOne(0) : runConcurrently(calls.length, context.services.maxConcurrentToolCalls, runOne, context.signal);
     await (context.abortable ? untilDoneOrAborted(work, context.signal) : work);

@@ -34,7 +34,10 @@ export interface RunnerOptions {
   artifactService?: ArtifactService;
   /** Plugins: callbacks for every agent, run before the agents' own. */
   plugins?: Plugin[];
-  /** Function calls of one model response run at most this many at a time. Default 8. */
+  /**
+   * Function calls of one model response run at most this many at a time. Default: no limit (all calls
+   * of a response start together, as peers do); tools marked `sequential` never overlap their own calls.
+   */
   maxConcurrentToolCalls?: number;
   /** Size and depth limits on the arguments a model may send. */
   argumentLimits?: ArgumentLimits;
@@ -109,7 +112,7 @@ export class Runner {
       memoryService: options.memoryService,
       artifactService: options.artifactService,
       plugins: options.plugins ?? [],
-      maxConcurrentToolCalls: options.maxConcurrentToolCalls ?? 8,
+      maxConcurrentToolCalls: options.maxConcurrentToolCalls ?? Infinity,
       argumentLimits: options.argumentLimits,
       toolCallPolicy: {
         timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_CALL_POLICY.timeoutMs,

@@ -39,6 +39,8 @@ export interface ToolDefinition {
   readonly timeoutMs?: number;
   /** From `@Tool({ maxResultChars })`. */
   readonly maxResultChars?: number;
+  /** From `@Tool({ sequential })`. */
+  readonly sequential?: boolean;
   /** The decorated method's name. */
   readonly methodName: string;
   /** The class that declares the tools. */
@@ -123,6 +125,7 @@ export function scanClass(cls: Function, options?: ScanOptions): readonly Scanne
       ...(toolOptions.confirmationHint !== undefined ? { confirmationHint: toolOptions.confirmationHint } : {}),
       ...(toolOptions.timeoutMs !== undefined ? { timeoutMs: toolOptions.timeoutMs } : {}),
       ...(toolOptions.maxResultChars !== undefined ? { maxResultChars: toolOptions.maxResultChars } : {}),
+      ...(toolOptions.sequential ? { sequential: true } : {}),
     };
     tools.push(tool);
   }

@@ -30,6 +30,8 @@ export abstract class BaseTool implements Tool {
   readonly timeoutMs?: number;
   /** Characters of JSON the result may have before it is cut for the model; default: the runner's `maxResultChars`. */
   readonly maxResultChars?: number;
+  /** Calls of this tool from one model response run one after another, in call order. */
+  readonly sequential?: boolean;
   private cachedDeclaration?: FunctionDeclaration;
 
   /** Runs the tool with validated arguments. Return a plain object, or any value to be wrapped as `{ result }`. */

@@ -23,6 +23,7 @@ export class DecoratedTool extends BaseTool {
   override readonly confirmationHint?: ConfirmationHint;
   override readonly timeoutMs?: number;
   override readonly maxResultChars?: number;
+  override readonly sequential?: boolean;
   /** Which class and method this tool calls. */
   readonly className: string;
   readonly methodName: string;
@@ -52,6 +53,7 @@ export class DecoratedTool extends BaseTool {
     this.confirmationHint = scanned.confirmationHint;
     this.timeoutMs = scanned.timeoutMs;
     this.maxResultChars = scanned.maxResultChars;
+    this.sequential = scanned.sequential;
     this.className = scanned.className;
     this.methodName = scanned.methodName;
   }

@@ -34,6 +34,8 @@ export interface FunctionToolConfig<TArgs> {
   timeoutMs?: number;
   /** Characters of JSON the result may have before it is cut for the model; default: the runner's `maxResultChars`. */
   maxResultChars?: number;
+  /** Calls of this tool from one model response run one after another, in call order. */
+  sequential?: boolean;
 }
 
 const NO_PARAMETERS: JsonSchema = Object.freeze({ type: 'object', properties: {}, additionalProperties: false });
@@ -48,6 +50,7 @@ class FunctionTool<TArgs> extends BaseTool {
   override readonly confirmationHint?: ConfirmationHint;
   override readonly timeoutMs?: number;
   override readonly maxResultChars?: number;
+  override readonly sequential?: boolean;
   private readonly execute: (args: TArgs, context: ToolContext) => unknown;
   private readonly binder?: ParameterBinder;
 
@@ -64,6 +67,7 @@ class FunctionTool<TArgs> extends BaseTool {
     this.confirmationHint = config.confirmationHint;
     this.timeoutMs = config.timeoutMs;
     this.maxResultChars = config.maxResultChars;
+    this.sequential = config.sequential;
     const { parameters } = config;
     if (typeof parameters === 'function') {
       const dto = buildDtoSchema(parameters, site);

@@ -40,6 +40,11 @@ export interface ToolOptions {
    * Default: the runner's `maxResultChars` (100,000).
    */
   maxResultChars?: number;
+  /**
+   * Calls of this tool from one model response run one after another, in call order, instead of at
+   * the same time (other tools' calls still run alongside). For tools whose calls must not overlap.
+   */
+  sequential?: boolean;
 }
 
 /**

@@ -1,0 +1,106 @@
+import { LlmAgent } from '../agents/llm-agent';
+import { Event } from '../events/event';
+import { ScriptedModel } from '../testing/scripted-model';
+import { functionTool } from '../tools/function-tool';
+import { user } from './__fixtures__/test-tools';
+import { Runner } from './runner';
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+async function drain(iterable: AsyncIterable<Event>): Promise<Event[]> {
+  const events: Event[] = [];
+  for await (const event of iterable) events.push(event);
+  return events;
+}
+
+/** A tool whose calls each wait for the test to release them; records starts and ends. */
+function gatedTool(name: string, log: string[], gates: Map<string, ReturnType<typeof deferred>>, options: { sequential?: boolean } = {}) {
+  return functionTool<{ id: string }>({
+    name,
+    description: 'Waits for its gate.',
+    parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    ...options,
+    execute: async ({ id }) => {
+      log.push(`start ${id}`);
+      const gate = deferred();
+      gates.set(id, gate);
+      await gate.promise;
+      log.push(`end ${id}`);
+      return { id };
+    },
+  });
+}
+
+/** Resolves once `condition()` holds, checking after each microtask turn of the event loop. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('parallel function calls', () => {
+  it('by default all calls of a response start together (16 calls, one wave)', async () => {
+    const log: string[] = [];
+    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const calls = Array.from({ length: 16 }, (_, i) => ({ id: `c${i}`, name: 'wait', args: { id: String(i) } }));
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model: new ScriptedModel([{ calls }, 'done']), tools: [gatedTool('wait', log, gates)] }) });
+
+    const run = drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+    await until(() => gates.size === 16); // every call started before any was released
+    expect(log.filter((entry) => entry.startsWith('end'))).toEqual([]);
+    for (const gate of gates.values()) gate.resolve();
+    const events = await run;
+    expect(events.flatMap((e) => e.functionResponses()).map((r) => r.id)).toEqual(calls.map((c) => c.id)); // merged in call order
+  });
+
+  it("a sequential tool's calls run one after another in call order, while other tools' calls run alongside", async () => {
+    const log: string[] = [];
+    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const ledger = gatedTool('ledger', log, gates, { sequential: true });
+    const other = gatedTool('other', log, gates);
+    const model = new ScriptedModel([
+      {
+        calls: [
+          { id: 'l1', name: 'ledger', args: { id: 'L1' } },
+          { id: 'o1', name: 'other', args: { id: 'O1' } },
+          { id: 'l2', name: 'ledger', args: { id: 'L2' } },
+          { id: 'l3', name: 'ledger', args: { id: 'L3' } },
+        ],
+      },
+      'done',
+    ]);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model, tools: [ledger, other] }) });
+
+    const run = drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+    await until(() => gates.has('L1') && gates.has('O1'));
+    expect(log).toEqual(['start L1', 'start O1']); // L2 waits for L1; O1 did not wait
+    gates.get('O1')!.resolve();
+    await until(() => log.includes('end O1'));
+    expect(gates.has('L2')).toBe(false);
+    gates.get('L1')!.resolve();
+    await until(() => gates.has('L2'));
+    gates.get('L2')!.resolve();
+    await until(() => gates.has('L3'));
+    gates.get('L3')!.resolve();
+    const events = await run;
+    expect(log.filter((e) => e.includes('L'))).toEqual(['start L1', 'end L1', 'start L2', 'end L2', 'start L3', 'end L3']);
+    expect(events.at(-1)!.text()).toBe('done');
+  });
+
+  it('a cap still applies when given, without deadlocking sequential calls', async () => {
+    const log: string[] = [];
+    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const ledger = gatedTool('ledger', log, gates, { sequential: true });
+    const calls = ['A', 'B', 'C'].map((id) => ({ id, name: 'ledger', args: { id } }));
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model: new ScriptedModel([{ calls }, 'done']), tools: [ledger] }), maxConcurrentToolCalls: 2 });
+    const run = drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+    for (const id of ['A', 'B', 'C']) {
+      await until(() => gates.has(id));
+      gates.get(id)!.resolve();
+    }
+    expect((await run).at(-1)!.text()).toBe('done');
+    expect(log).toEqual(['start A', 'end A', 'start B', 'end B', 'start C', 'end C']);
+  });
+});
