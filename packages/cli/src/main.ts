@@ -1,8 +1,12 @@
 import { ToolsmithError } from '@toolsmith/core';
 import type { CliIo } from './cli-io';
-import { MCP_USAGE, parseMcpArgs, runMcpCommand } from './commands/mcp-command';
-import { EXIT_ERROR, EXIT_OK, SCHEMA_USAGE, parseSchemaArgs, runSchemaCommand } from './commands/schema-command';
+import { EXIT_ERROR, EXIT_OK } from './exit-codes';
 import { CLI_VERSION } from './version';
+
+// Each command's module is loaded when the command runs: `schema` needs the TypeScript compiler and
+// `mcp` the MCP SDK, and neither should pay for the other's start-up.
+const schemaCommand = () => require('./commands/schema-command') as typeof import('./commands/schema-command');
+const mcpCommand = () => require('./commands/mcp-command') as typeof import('./commands/mcp-command');
 
 /** Usage text of the `toolsmith` command. */
 export const USAGE = `Usage: toolsmith <command> [options]
@@ -28,18 +32,22 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const [command, ...rest] = argv;
   try {
     switch (command) {
-      case 'schema':
+      case 'schema': {
+        const { SCHEMA_USAGE, parseSchemaArgs, runSchemaCommand } = schemaCommand();
         if (rest.includes('--help') || rest.includes('-h')) {
           io.stdout.write(SCHEMA_USAGE);
           return EXIT_OK;
         }
         return runSchemaCommand(parseSchemaArgs(rest), io);
-      case 'mcp':
+      }
+      case 'mcp': {
+        const { MCP_USAGE, parseMcpArgs, runMcpCommand } = mcpCommand();
         if (rest.includes('--help') || rest.includes('-h')) {
           io.stdout.write(MCP_USAGE);
           return EXIT_OK;
         }
         return await runMcpCommand(parseMcpArgs(rest), io);
+      }
       case '--version':
       case '-v':
         io.stdout.write(`${CLI_VERSION}\n`);

@@ -33,12 +33,9 @@ export interface SchemaCommandOptions {
   quiet: boolean;
 }
 
-/** Exit codes of the CLI. */
-export const EXIT_OK = 0;
-/** `--check` found the manifest missing or stale. */
-export const EXIT_STALE = 1;
-/** Bad usage, or the project cannot be read. */
-export const EXIT_ERROR = 2;
+import { EXIT_ERROR, EXIT_OK, EXIT_STALE } from '../exit-codes';
+
+export { EXIT_ERROR, EXIT_OK, EXIT_STALE };
 
 /** Parses `toolsmith schema`'s flags; throws {@link CliUsageError} on unknown or incomplete ones. */
 export function parseSchemaArgs(argv: readonly string[]): SchemaCommandOptions {
