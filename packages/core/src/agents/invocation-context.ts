@@ -33,6 +33,8 @@ export interface InvocationShared {
   /** `temp:` state: visible to the whole invocation, never stored. */
   readonly tempState: Record<string, unknown>;
   llmCalls: number;
+  /** Ids of the function calls stored in the session so far, read up to `events` (see `collectCallIds`). */
+  callIds?: { events: number; ids: Set<string> };
 }
 
 /** What an {@link InvocationContext} is made of. */
@@ -44,8 +46,8 @@ export interface InvocationContextInit {
   services: InvocationServices;
   /** The user's message that started the invocation. */
   userContent?: Content;
-  /** This invocation's own signal (aborted when the caller's signal aborts). */
-  signal: AbortSignal;
+  /** This invocation's own signal, linked to the caller's; absent when the caller gave none (then made on first read). */
+  signal?: AbortSignal;
   /** False when the caller gave no signal: nothing can abort the invocation, so waits need no abort race. */
   abortable?: boolean;
   /** Ask models for partial responses. */
@@ -64,8 +66,8 @@ export class InvocationContext {
   readonly session: Session;
   readonly services: InvocationServices;
   readonly userContent?: Content;
-  readonly signal: AbortSignal;
   readonly abortable: boolean;
+  private ownSignal?: AbortSignal;
   readonly streaming: boolean;
   readonly branch?: string;
   private readonly shared: InvocationShared;
@@ -77,7 +79,7 @@ export class InvocationContext {
     this.session = init.session;
     this.services = init.services;
     this.userContent = init.userContent;
-    this.signal = init.signal;
+    this.ownSignal = init.signal;
     this.abortable = init.abortable ?? true;
     this.streaming = init.streaming;
     this.branch = init.branch;
@@ -86,7 +88,26 @@ export class InvocationContext {
 
   /** The same invocation, run by another agent. */
   forAgent(agent: BaseAgent): InvocationContext {
-    return new InvocationContext({ ...this, agent }, this.shared);
+    return new InvocationContext({ ...this, agent, signal: this.ownSignal }, this.shared);
+  }
+
+  /**
+   * This invocation's abort signal. When the caller gave a signal it is linked to it; otherwise nothing
+   * can abort the invocation, and a signal of its own is made only if something reads it (most turns
+   * never do, and an AbortController is not free).
+   */
+  get signal(): AbortSignal {
+    return (this.ownSignal ??= new AbortController().signal);
+  }
+
+  /** True once the invocation was aborted; reads no signal when nothing can abort it. */
+  get aborted(): boolean {
+    return this.abortable && this.signal.aborted;
+  }
+
+  /** @internal Where the model-response check keeps the session's call ids, for this invocation. */
+  get callIdCache(): { events: number; ids: Set<string> } {
+    return (this.shared.callIds ??= { events: 0, ids: new Set() });
   }
 
   /** `temp:` keys written so far in this invocation. */
@@ -137,7 +158,7 @@ export class InvocationContext {
       branch: this.branch,
       state: new State(input.stateBase, input.actions.stateDelta),
       actions: input.actions,
-      signal: this.signal,
+      signal: this.abortable ? this.signal : undefined,
       toolConfirmation: input.toolConfirmation,
       memoryService: this.services.memoryService,
       artifactService: this.services.artifactService,

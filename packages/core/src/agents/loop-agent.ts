@@ -42,7 +42,7 @@ export class LoopAgent extends BaseAgent {
           yield event;
           if (endsWorkflow(event)) stop = true;
         }
-        if (stop || context.signal.aborted) return;
+        if (stop || context.aborted) return;
         if (resume && index === resume.index && pauseStillOpen(context, resume)) return;
       }
       resume = undefined;

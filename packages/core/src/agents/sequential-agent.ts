@@ -20,7 +20,7 @@ export class SequentialAgent extends BaseAgent {
         yield event;
         if (endsWorkflow(event)) stop = true;
       }
-      if (stop || context.signal.aborted) return;
+      if (stop || context.aborted) return;
       if (resume && index === resume.index && pauseStillOpen(context, resume)) return;
     }
   }

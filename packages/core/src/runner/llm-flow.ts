@@ -28,7 +28,7 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
     }
   }
   for (;;) {
-    if (context.signal.aborted) {
+    if (context.aborted) {
       yield errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
       return;
     }
@@ -64,13 +64,13 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
  */
 function callsModelAgain(context: InvocationContext, responseEvent: Event): boolean {
   const actions = responseEvent.actions;
-  if (context.signal.aborted || actions.transferToAgent) return false;
+  if (context.aborted || actions.transferToAgent) return false;
   return !(actions.skipSummarization || actions.escalate || responseEvent.longRunningToolIds?.length);
 }
 
 /** The events that end the loop when {@link callsModelAgain} says no: the abort error, or the transfer target's run. */
 async function* endAfter(agent: LlmAgent, context: InvocationContext, responseEvent: Event): AsyncGenerator<Event, void, undefined> {
-  if (context.signal.aborted) {
+  if (context.aborted) {
     yield errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
     return;
   }

@@ -11,7 +11,7 @@ import { EventActions, createEventActions } from '../state/event-actions';
 import { State } from '../state/state';
 import { DEFAULT_ARGUMENT_LIMITS } from '../internal/argument-parser';
 import { ModelCallbackChain, modelCallbackChain } from './callback-chains';
-import { CheckedModelResponse, checkModelResponse, sessionCallIds } from './model-response-check';
+import { CheckedModelResponse, checkModelResponse, collectCallIds } from './model-response-check';
 import { errorEvent } from './error-event';
 import { buildRequest } from './request-builder';
 import { OfferedTools } from './tool-resolver';
@@ -110,12 +110,14 @@ class ModelCall {
   }
 
   generate(): AsyncIterable<LlmResponse> {
-    return this.agent.model.generate(this.request, { signal: this.context.signal, stream: this.context.streaming });
+    // No signal when nothing can abort the run: an SDK's listener on a signal that never fires is a leak, not a feature.
+    const { context } = this;
+    return this.agent.model.generate(this.request, { signal: context.abortable ? context.signal : undefined, stream: context.streaming });
   }
 
   /** True for the complete, aggregated response that ends the call; throws once the run is aborted. */
   completes(part: LlmResponse): boolean {
-    if (this.context.signal.aborted) throw new RunAbortedError(this.context.signal.reason);
+    if (this.context.aborted) throw new RunAbortedError(this.context.signal.reason);
     return !part.partial;
   }
 
@@ -132,7 +134,7 @@ class ModelCall {
   /** After the model failed: the first onModelError callback's response, or the error event that ends the loop. */
   async recover(thrown: unknown): Promise<LlmResponse | Event> {
     const { agent, context } = this;
-    if (context.signal.aborted) return errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
+    if (context.aborted) return errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
     const error = toToolsmithError(thrown, agent);
     for (const onError of this.chain.onModelError) {
       const response = (await onError({ context: this.callbackContext(), request: this.request, error })) ?? undefined;
@@ -163,7 +165,7 @@ class ModelCall {
         raw,
         agent.model.modelName,
         context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS,
-        sessionCallIds(context.session, context.session.events),
+        () => collectCallIds(context.callIdCache, context.session.events),
       );
     } catch (error) {
       return { event: errorEvent(context, agent.name, error as ToolsmithError, this.actions), ok: false };

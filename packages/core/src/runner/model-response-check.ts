@@ -26,7 +26,7 @@ export interface CheckedModelResponse {
  *
  * @throws InvalidModelResponseError when the response cannot be stored as it is.
  */
-export function checkModelResponse(raw: unknown, modelName: string, limits: ArgumentLimits, earlierCallIds?: ReadonlySet<string>): CheckedModelResponse {
+export function checkModelResponse(raw: unknown, modelName: string, limits: ArgumentLimits, earlierCallIds?: () => ReadonlySet<string>): CheckedModelResponse {
   const invalid = (reason: string) => new InvalidModelResponseError(modelName, reason);
   if (!isRecord(raw)) throw invalid(`expected an object, got ${describe(raw)}`);
   const response = raw as LlmResponse;
@@ -37,6 +37,7 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
 
   let parts = content.parts as unknown[];
   let ids: Set<string> | undefined;
+  let sessionIds: ReadonlySet<string> | undefined;
   // Only object args and provider blocks can fail to serialize: text and JSON-text args always do.
   let needsJsonCheck = false;
   for (let index = 0; index < parts.length; index++) {
@@ -54,10 +55,13 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
     if (args !== undefined && args !== null && typeof args !== 'string' && !(isRecord(args) && !Array.isArray(args))) {
       throw invalid(`the function call in part ${index} has "args" that are neither an object nor JSON text`);
     }
-    if (isRecord(args)) needsJsonCheck = true;
+    // Object args from a provider's parsed JSON are plain data; only something else (a cycle, a BigInt,
+    // nesting past what JSON.stringify can take) needs the serialization check.
+    if (isRecord(args) && !isPlainJson(args, 0)) needsJsonCheck = true;
     ids ??= new Set();
+    sessionIds ??= earlierCallIds?.();
     let id = typeof call.id === 'string' ? call.id : '';
-    if (id === '' || ids.has(id) || earlierCallIds?.has(id)) {
+    if (id === '' || ids.has(id) || sessionIds?.has(id)) {
       id = generateCallId();
       if (parts === content.parts) parts = parts.slice();
       parts[index] = { ...part, functionCall: { ...call, id } };
@@ -110,15 +114,37 @@ function describe(value: unknown): string {
   return typeof value === 'string' ? `the string ${JSON.stringify(value.slice(0, 40))}` : typeof value;
 }
 
-const callIdsBySession = new WeakMap<object, { events: number; ids: Set<string> }>();
+/** Nesting plain object args may have before the slow serialization check looks at them. */
+const PLAIN_DEPTH = 64;
 
-/**
- * The ids of every function call stored in `events` so far (model calls and the runner's requests),
- * kept per session and extended with only the events added since the last look.
- */
-export function sessionCallIds(session: object, events: readonly { author: string; content?: { parts: readonly Part[] } }[]): ReadonlySet<string> {
-  let seen = callIdsBySession.get(session);
-  if (!seen) callIdsBySession.set(session, (seen = { events: 0, ids: new Set() }));
+/** True for plain JSON data (objects, arrays, strings, finite numbers, booleans, null) nested at most {@link PLAIN_DEPTH} deep. */
+function isPlainJson(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object': {
+      if (value === null) return true;
+      if (depth >= PLAIN_DEPTH) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i], depth + 1)) return false;
+        return true;
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return false;
+      const record = value as Record<string, unknown>;
+      for (const key in record) if (!isPlainJson(record[key], depth + 1)) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** The ids of every function call in `events` (model calls and the runner's requests), added to `seen` from where it stopped. */
+export function collectCallIds(seen: { events: number; ids: Set<string> }, events: readonly { author: string; content?: { parts: readonly Part[] } }[]): ReadonlySet<string> {
   for (; seen.events < events.length; seen.events++) {
     const event = events[seen.events];
     if (event.author === 'user') continue;

@@ -39,22 +39,25 @@ export interface RunInvocationInput {
  */
 export async function* runInvocation(services: InvocationServices, input: RunInvocationInput): AsyncGenerator<Event, void, undefined> {
   const invocationId = newId('inv');
-  const controller = new AbortController();
-  const unlink = linkSignal(input.signal, controller);
-  const signal = controller.signal;
+  // The invocation's own signal follows the caller's while it runs; without a caller's signal nothing
+  // can abort it, and the context makes one only if something asks for it.
+  const controller = input.signal ? new AbortController() : undefined;
+  const unlink = controller ? linkSignal(input.signal!, controller) : noop;
+  const signal = controller?.signal;
   let author = typeof input.agent === 'function' ? (input.fallbackAuthor ?? 'runner') : input.agent.name;
   let context: InvocationContext | undefined;
   let release: (() => void) | undefined;
   try {
-    if (signal.aborted) {
+    if (signal?.aborted) {
       yield standaloneErrorEvent(invocationId, author, new RunAbortedError(signal.reason));
       return;
     }
     if (input.turns && isSessionKey(input.session)) {
-      const key = input.session;
-      release = await input.turns.acquire(sessionTurnKey(key.appName, key.userId, key.sessionId), signal);
+      const key = sessionTurnKey(input.session.appName, input.session.userId, input.session.sessionId);
+      // Uncontended (the usual case): the turn is taken at once, with no promise and no await.
+      release = input.turns.tryAcquire(key) ?? (await input.turns.acquire(key, signal));
       if (!release) {
-        yield standaloneErrorEvent(invocationId, author, new RunAbortedError(signal.reason));
+        yield standaloneErrorEvent(invocationId, author, new RunAbortedError(signal?.reason));
         return;
       }
     }
@@ -64,7 +67,7 @@ export async function* runInvocation(services: InvocationServices, input: RunInv
     context = new InvocationContext({
       invocationId, agent, session, services, userContent: input.newMessage, signal, abortable: input.signal !== undefined, streaming: input.streaming ?? false,
     });
-    if (signal.aborted) {
+    if (signal?.aborted) {
       yield errorEvent(context, agent.name, new RunAbortedError(signal.reason));
       return;
     }
@@ -116,8 +119,7 @@ async function loadOrCreate(sessions: SessionService, key: SessionKey): Promise<
 }
 
 /** Aborts `controller` when `signal` does, until the returned function unlinks them. */
-function linkSignal(signal: AbortSignal | undefined, controller: AbortController): () => void {
-  if (!signal) return noop;
+function linkSignal(signal: AbortSignal, controller: AbortController): () => void {
   if (signal.aborted) {
     controller.abort(signal.reason);
     return noop;

@@ -1,54 +1,71 @@
 /**
  * One invocation per session at a time, within a process: runs on the same session take turns in
- * arrival order. Each waiter chains on the tail of its session's queue; a session whose queue has
- * drained has no entry, so idle sessions cost nothing. Across processes the session store's sequence
- * check decides (see `SessionService`): this queue only keeps one process from racing itself.
+ * arrival order. A session with a run in progress has an entry holding the runs waiting behind it; a
+ * session whose queue has drained has none, so idle sessions cost nothing and the usual, uncontended
+ * run takes its turn without a promise. Across processes the session store's sequence check decides
+ * (see `SessionService`): this queue only keeps one process from racing itself.
  */
 export class SessionTurns {
-  private readonly tails = new Map<string, Promise<void>>();
+  /** Session key → the waiting runs' wake-up functions, in arrival order (present while a run holds the turn). */
+  private readonly waiting = new Map<string, Array<() => void>>();
+
+  /** Takes the turn of `key` at once if nobody holds it: the function that releases it, else `undefined`. */
+  tryAcquire(key: string): (() => void) | undefined {
+    if (this.waiting.has(key)) return undefined;
+    this.waiting.set(key, []);
+    return this.releaser(key);
+  }
 
   /**
    * Waits until every earlier run on `key` has released its turn. Resolves to the function that
-   * releases this turn, or to `undefined` when `signal` aborted first (the run then holds no turn;
-   * later runs still wait for the earlier ones, never for it).
+   * releases this turn, or to `undefined` when `signal` aborted first (the run then holds no turn, and
+   * the runs behind it no longer wait for it).
    */
-  async acquire(key: string, signal?: AbortSignal): Promise<(() => void) | undefined> {
-    const previous = this.tails.get(key);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const tail = previous ? previous.then(() => released) : released;
-    this.tails.set(key, tail);
-    // The entry goes once the whole chain up to this turn has drained and nobody queued behind it.
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
+  acquire(key: string, signal?: AbortSignal): Promise<(() => void) | undefined> {
+    const taken = this.tryAcquire(key);
+    if (taken) return Promise.resolve(taken);
+    if (signal?.aborted) return Promise.resolve(undefined);
+    const queue = this.waiting.get(key)!;
+    return new Promise((resolve) => {
+      const wake = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(this.releaser(key));
+      };
+      const onAbort = () => {
+        const index = queue.indexOf(wake);
+        if (index >= 0) queue.splice(index, 1);
+        resolve(undefined);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      queue.push(wake);
     });
-    if (!previous) return release;
-    if (await untilSettledOrAborted(previous, signal)) return release;
-    release(); // gave up waiting: the turn passes on as soon as `previous` is done
-    return undefined;
   }
 
   /** Number of sessions with a run in progress or queued (for tests and diagnostics). */
   get busySessions(): number {
-    return this.tails.size;
+    return this.waiting.size;
+  }
+
+  /** A release function that works once (a second call must not hand on someone else's turn). */
+  private releaser(key: string): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.release(key);
+    };
+  }
+
+  /** Hands the turn to the next waiting run, or frees the session. */
+  private release(key: string): void {
+    const queue = this.waiting.get(key);
+    const next = queue?.shift();
+    if (next) next();
+    else this.waiting.delete(key);
   }
 }
 
-/** True once `work` settles; false if `signal` aborts first. */
-function untilSettledOrAborted(work: Promise<void>, signal: AbortSignal | undefined): Promise<boolean> {
-  if (!signal) return work.then(() => true);
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => resolve(false);
-    signal.addEventListener('abort', onAbort, { once: true });
-    void work.then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    });
-  });
-}
-
-/** The queue key of a session: unambiguous whatever characters the ids contain. */
+/** The queue key of a session: unambiguous whatever characters the ids contain (lengths prefix each part). */
 export function sessionTurnKey(appName: string, userId: string, sessionId: string): string {
-  return JSON.stringify([appName, userId, sessionId]);
+  return `${appName.length}:${appName}${userId.length}:${userId}${sessionId}`;
 }
