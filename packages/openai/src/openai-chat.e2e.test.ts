@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
-import { collect, parseSseFixture } from '@toolsmith/core/testing';
+import { collect, parseSseFixture, waitFor } from '@toolsmith/core/testing';
 import OpenAI from 'openai';
 import { OpenAIModel } from './openai-model';
 import { useOpenAIWire } from './__fixtures__/openai-wire';
@@ -256,9 +256,11 @@ describe('OpenAIModel on the Chat Completions wire', () => {
   it('cancels the HTTP request when the signal aborts', async () => {
     await serve(() => ({ hang: true }));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 30);
-    const error = await collect(model().generate(ask('x'), { signal: controller.signal })).catch((e) => e);
-    expect(error).toBeInstanceOf(RunAbortedError);
+    const pending = collect(model().generate(ask('x'), { signal: controller.signal })).catch((e) => e);
+    // Abort once the server holds the request (a barrier, not a timer).
+    await waitFor(() => server().requests.length === 1);
+    controller.abort();
+    expect(await pending).toBeInstanceOf(RunAbortedError);
   });
 
   it('stops a stream when the signal aborts mid-way', async () => {

@@ -187,7 +187,15 @@ describe('OpenAIModel on the Responses API wire', () => {
   it('cancels a stream when the signal aborts', async () => {
     await serve(() => ({ sse: sseFixture('responses-text-and-calls.chunks.txt'), delayMs: 20 }));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 90);
-    await expect(collect(model().generate(ask('x'), { signal: controller.signal, stream: true }))).rejects.toBeInstanceOf(RunAbortedError);
+    let seen = 0;
+    const error = await (async () => {
+      for await (const response of model().generate(ask('x'), { signal: controller.signal, stream: true })) {
+        void response;
+        seen++;
+        controller.abort(); // abort after the first streamed response (a barrier, not a timer)
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunAbortedError);
+    expect(seen).toBe(1);
   });
 });

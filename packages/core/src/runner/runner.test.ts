@@ -45,18 +45,27 @@ describe('Runner: the model ⇄ tool loop', () => {
   it('runs parallel calls concurrently and merges their responses in call order', async () => {
     const calls = Array.from({ length: 8 }, (_, i) => ({ id: `c${i}`, name: 'slow', args: { i } }));
     const model = new ScriptedModel([{ calls }, 'done']);
-    // Later calls finish first, so completion order is the reverse of call order.
+    // A barrier: no call may finish before all eight have started (sequential calls would never get
+    // there); then they finish in reverse call order, so completion order differs from call order.
+    const started: number[] = [];
+    const finished: number[] = [];
+    let allStarted!: () => void;
+    const barrier = new Promise<void>((resolve) => (allStarted = resolve));
     const slow = new FnTool('slow', async (args) => {
-      await sleep(50 + (7 - (args.i as number)) * 3);
-      return { i: args.i };
+      const i = args.i as number;
+      started.push(i);
+      if (started.length === 8) allStarted();
+      await barrier;
+      for (let wait = 0; wait < 7 - i; wait++) await Promise.resolve();
+      finished.push(i);
+      return { i };
     });
     const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [slow] }) });
 
-    const started = performance.now();
     const events = await collect(runner, 'go');
-    const elapsed = performance.now() - started;
 
-    expect(elapsed).toBeLessThan(8 * 50 * 0.5);
+    expect(started).toHaveLength(8);
+    expect(finished).toEqual([7, 6, 5, 4, 3, 2, 1, 0]);
     const responses = events[1].functionResponses();
     expect(responses.map((r) => r.id)).toEqual(calls.map((c) => c.id));
     expect(responses.map((r) => r.response.i)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);

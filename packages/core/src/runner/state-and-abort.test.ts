@@ -1,3 +1,4 @@
+import type { Model } from '../model/model';
 import { LlmAgent } from '../agents/llm-agent';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { ScriptedModel } from '../testing/scripted-model';
@@ -66,8 +67,10 @@ describe('Runner: cancellation', () => {
   it('aborting mid-tool reaches the tool, answers every call and leaves the session consistent', async () => {
     const controller = new AbortController();
     let toolSawAbort = false;
+    // The tool aborts the run itself once it is running: no timer decides when.
     const slow = new FnTool('slow', async (_a, ctx) => {
       ctx.signal.addEventListener('abort', () => (toolSawAbort = true));
+      controller.abort();
       await sleep(10_000, ctx.signal).catch(() => undefined);
       ctx.state.set('late', true);
       return { finished: true };
@@ -77,11 +80,8 @@ describe('Runner: cancellation', () => {
     const sessionService = new InMemorySessionService();
     const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [slow, fast] }), sessionService });
 
-    setTimeout(() => controller.abort(), 30);
-    const started = performance.now();
     const events = await collect(runner, 'go', { signal: controller.signal });
 
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(toolSawAbort).toBe(true);
     expect(events.at(-1)!.errorCode).toBe('RUN_ABORTED');
     const responses = events[1].functionResponses();
@@ -97,11 +97,18 @@ describe('Runner: cancellation', () => {
 
   it('aborting during the model call stores no half-made event', async () => {
     const controller = new AbortController();
-    const model = new ScriptedModel(['too late'], { latencyMs: 5_000 });
+    // The run is aborted while the model call is in flight (from inside it); the model still answers.
+    const model: Model = {
+      provider: 'test',
+      modelName: 'mid-call',
+      async *generate() {
+        controller.abort();
+        yield { content: { role: 'model', parts: [{ text: 'too late' }] }, turnComplete: true };
+      },
+    };
     const sessionService = new InMemorySessionService();
     const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }), sessionService });
 
-    setTimeout(() => controller.abort(), 20);
     const events = await collect(runner, 'hi', { signal: controller.signal });
 
     expect(events.map((e) => e.errorCode)).toEqual(['RUN_ABORTED']);

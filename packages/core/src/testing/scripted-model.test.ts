@@ -42,10 +42,11 @@ describe('ScriptedModel', () => {
   it('aborts while waiting out its latency', async () => {
     const model = new ScriptedModel(['late'], { latencyMs: 10_000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 5);
     const iterate = async () => {
       for await (const _ of model.generate(request, { signal: controller.signal })) void _;
     };
-    await expect(iterate()).rejects.toMatchObject({ code: 'RUN_ABORTED' });
+    const pending = iterate(); // runs until it waits out the latency
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'RUN_ABORTED' });
   });
 });
