@@ -47,8 +47,8 @@ export function toArgumentProblems(errors: readonly ErrorObject[] | null | undef
   const problems: ArgumentProblem[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
-    // anyOf/oneOf add an umbrella error after their branches' errors; the branches say more.
-    if (e.keyword === 'if') continue;
+    // anyOf/oneOf (and if/then) add an umbrella error after their branches' errors; the branches say more.
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
     const message = describe(e);
     if (seen.has(message)) continue;
     seen.add(message);

@@ -125,3 +125,22 @@ describe('executeToolCall', () => {
     expect(out.response).toEqual({ id: 'c1', name: 'echo', response: { recovered: 'TOOL_EXECUTION_FAILED' } });
   });
 });
+
+describe('validation feedback', () => {
+  it('names the failing branches of anyOf/oneOf, not the umbrella "must match a schema in anyOf"', async () => {
+    const { functionTool } = jest.requireActual<typeof import('../tools/function-tool')>('../tools/function-tool');
+    const { invokeTool } = jest.requireActual<typeof import('../testing/invoke-tool')>('../testing/invoke-tool');
+    const tool = functionTool({
+      name: 'pick',
+      description: 'Picks.',
+      parameters: { type: 'object', properties: { id: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, mode: { oneOf: [{ const: 'a' }, { const: 'b' }] } } },
+      execute: () => ({}),
+    });
+    const out = await invokeTool(tool, 'pick', { id: true, mode: 'c' });
+    const problems = (out.error!.details as { problems: Array<{ message: string; keyword: string }> }).problems;
+    expect(problems.map((p) => p.keyword)).not.toContain('anyOf');
+    expect(problems.map((p) => p.keyword)).not.toContain('oneOf');
+    expect(problems.map((p) => p.message)).toEqual(expect.arrayContaining(['"id" must be string', '"id" must be integer']));
+    expect(out.error!.message).not.toContain('must match a schema');
+  });
+});
