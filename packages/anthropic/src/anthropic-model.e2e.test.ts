@@ -78,6 +78,29 @@ describe('AnthropicModel on the wire', () => {
     ]);
   });
 
+  it('moves a top-level anyOf/oneOf/allOf out of input_schema (Anthropic rejects it) into the description', async () => {
+    const contact = {
+      name: 'contact',
+      description: 'Contacts a customer.',
+      parameters: {
+        type: 'object',
+        properties: { email: { type: 'string' }, phone: { type: 'string' } },
+        anyOf: [{ required: ['email'] }, { required: ['phone'] }],
+        additionalProperties: false,
+      },
+    };
+    const model = await start((request) => {
+      const [tool] = request.body.tools as Array<{ description: string; input_schema: Record<string, unknown> }>;
+      for (const keyword of ['anyOf', 'oneOf', 'allOf']) expect(tool.input_schema).not.toHaveProperty(keyword);
+      expect(tool.input_schema).toEqual({ type: 'object', properties: { email: { type: 'string' }, phone: { type: 'string' } }, additionalProperties: false });
+      expect(tool.description).toBe('Contacts a customer.\n\nThe arguments must also satisfy these JSON Schema rules: anyOf [{"required":["email"]},{"required":["phone"]}].');
+      return { json: message([{ type: 'text', text: 'ok' }]) };
+    });
+    await collect(model.generate({ ...ask('reach Ann'), tools: [contact] }));
+    expect(server!.handlerErrors).toEqual([]);
+    expect(server!.requests).toHaveLength(1);
+  });
+
   it('reads one tool_use block as a function call with the block id', async () => {
     const model = await start(() => ({
       json: message(

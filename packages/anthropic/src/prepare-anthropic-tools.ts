@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { LlmRequest, selectProviderTools } from '@toolsmith/core';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
+import { toAnthropicInputSchema } from './to-anthropic-input-schema';
 
 /** The `tools` and `tool_choice` request fields, as {@link prepareAnthropicTools} builds them. */
 export interface AnthropicToolFields {
@@ -14,13 +15,10 @@ export interface AnthropicToolFields {
  * another provider are refused with `PROVIDER_TOOL_MISMATCH`.
  */
 export function prepareAnthropicTools(request: Pick<LlmRequest, 'tools' | 'providerTools' | 'toolChoice' | 'config'>): AnthropicToolFields {
-  const tools: Anthropic.ToolUnion[] = request.tools.map((declaration) => ({
-    name: declaration.name,
-    description: declaration.description,
-    // The canonical schema is already JSON Schema 2020-12, which is what `input_schema` takes; a tool
-    // without parameters still needs an object schema.
-    input_schema: { type: 'object', properties: {}, ...declaration.parameters } as Anthropic.Tool.InputSchema,
-  }));
+  const tools: Anthropic.ToolUnion[] = request.tools.map((declaration) => {
+    const { inputSchema, description } = toAnthropicInputSchema(declaration);
+    return { name: declaration.name, description, input_schema: inputSchema as Anthropic.Tool.InputSchema };
+  });
   for (const config of selectProviderTools(request.providerTools, ANTHROPIC_PROVIDER, 'an Anthropic model')) {
     tools.push(config as unknown as Anthropic.ToolUnion);
   }

@@ -1,6 +1,7 @@
 import { FunctionCallingConfigMode } from './google-genai';
 import type { FunctionDeclaration as GeminiFunctionDeclaration, Schema, Tool, ToolConfig } from '@google/genai' with { 'resolution-mode': 'import' };
 import { FunctionDeclaration, JsonSchema, LlmRequest, selectProviderTools } from '@toolsmith/core';
+import { GEMINI_FUNCTION_NAME, GeminiToolNameError } from './gemini-tool-name-error';
 import { GEMINI_PROVIDER } from './provider-tool';
 import { toGeminiOpenApiSchema } from './to-gemini-openapi-schema';
 
@@ -43,6 +44,7 @@ export function prepareGeminiTools(
 
 function toDeclaration(declaration: FunctionDeclaration, dialect: GeminiSchemaDialect): GeminiFunctionDeclaration {
   const { name, description, parameters } = declaration;
+  if (!GEMINI_FUNCTION_NAME.test(name)) throw new GeminiToolNameError(name);
   const hasProperties = Object.keys((parameters.properties as object | undefined) ?? {}).length > 0;
   if (dialect === 'json-schema') {
     // `$schema` names the draft for validators; Gemini only documents the schema keywords themselves.

@@ -1,4 +1,8 @@
-import { Event, LlmAgent, Runner, functionTool } from '@toolsmith/core';
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { Event, LlmAgent, Runner, Tool, Toolset, functionTool } from '@toolsmith/core';
+import type { JsonSchema } from '@toolsmith/core';
 import { WireServer, startWireServer } from '@toolsmith/core/testing';
 import { OpenAIModel } from './openai-model';
 
@@ -58,6 +62,71 @@ describe('OpenAIModel under the Runner', () => {
     expect(server.requests).toHaveLength(2);
     expect(events.at(-1)!.text()).toBe('Paris is fine; please resend the other city.');
     expect(events.some((event) => event.errorCode)).toBe(false);
+  });
+
+  it('a strict-mode null for an optional DTO field (nested too) leaves the field out, so class defaults apply', async () => {
+    class AddressDto {
+      @IsString() city!: string;
+      @IsOptional() @IsString() zip?: string;
+    }
+    class OrderDto {
+      @IsString() item!: string;
+      @IsOptional() @IsBoolean() expedite = false;
+      @IsOptional() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
+    }
+    const seen: OrderDto[] = [];
+    @Toolset()
+    class OrderTools {
+      @Tool({ description: 'Places an order.' })
+      place_order(order: OrderDto) {
+        seen.push(order);
+        return { expedite: order.expedite, zip: order.address?.zip ?? 'none' };
+      }
+    }
+    server = await startWireServer((_request, index) =>
+      index === 0
+        ? { json: completion({ content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'place_order', arguments: '{"item":"tea","expedite":null,"address":{"city":"Oslo","zip":null}}' } }] }, 'tool_calls') }
+        : { json: completion({ content: 'Ordered.' }, 'stop') },
+    );
+    const runner = new Runner({
+      appName: 'shop',
+      agent: new LlmAgent({ name: 'shop', model: new OpenAIModel({ model: 'gpt-4.1-mini', baseURL: `${server.url}/v1`, apiKey: 'k', maxRetries: 0 }), tools: [OrderTools] }),
+    });
+    for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'tea to Oslo' }] } })) void event;
+    expect(seen).toHaveLength(1);
+    expect(seen[0].expedite).toBe(false); // the class default, not null
+    expect(seen[0].address).toMatchObject({ city: 'Oslo' });
+    expect(seen[0].address!.zip).toBeUndefined();
+  });
+
+  it('sends no $ref with sibling keywords in strict mode (the API rejects them), keeping the description', async () => {
+    server = await startWireServer(() => ({ json: completion({ content: 'ok' }, 'stop') }));
+    const tool = functionTool({
+      name: 'ship',
+      description: 'Ships.',
+      parameters: {
+        type: 'object',
+        properties: { to: { $ref: '#/$defs/Address', description: 'Postal address' }, from: { $ref: '#/$defs/Address' } },
+        required: ['to'],
+        $defs: { Address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+      },
+      execute: () => ({}),
+    });
+    const runner = new Runner({
+      appName: 'ship',
+      agent: new LlmAgent({ name: 'ship', model: new OpenAIModel({ model: 'm', baseURL: `${server.url}/v1`, apiKey: 'k', maxRetries: 0 }), tools: [tool] }),
+    });
+    for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'hi' }] } })) void event;
+    const parameters = server.requests[0].body.tools[0].function.parameters as JsonSchema;
+    const refsWithSiblings: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      if (typeof (node as JsonSchema).$ref === 'string' && Object.keys(node).length > 1) refsWithSiblings.push(path);
+      for (const [key, child] of Object.entries(node)) walk(child, `${path}/${key}`);
+    };
+    walk(parameters, '');
+    expect(refsWithSiblings).toEqual([]);
+    expect(JSON.stringify(parameters)).toContain('Postal address');
   });
 
   it('stops the run at startup-ish time when a tool schema cannot be strict', async () => {

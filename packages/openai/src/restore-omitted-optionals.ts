@@ -1,10 +1,13 @@
 import { JsonSchema } from '@toolsmith/core';
 
 /**
- * Undoes the strict-mode encoding of optional properties in arguments the model sent: a `null` for a
- * property that the canonical schema made optional and that does not itself accept `null` means "left
- * out", so it is removed, and the tool sees `undefined` (and its default). Works through nested objects,
- * arrays, `anyOf` and local `$ref`s. Returns a new value; the input is not modified.
+ * Undoes the strict-mode encoding of optional properties in arguments the model sent. Strict mode makes
+ * the model send every property, so `null` is its only way to say "left out": a `null` for a property the
+ * canonical schema does not require is removed, and the tool sees `undefined` (and its default), exactly
+ * as when Anthropic or Gemini leave the property out. That holds also when the property accepts `null`
+ * itself (a class-validator `@IsOptional()` field does): in strict mode "null" and "absent" cannot be told
+ * apart, and "absent" is what an optional property's `null` nearly always means. Works through nested
+ * objects, arrays, `anyOf` and local `$ref`s. Returns a new value; the input is not modified.
  */
 export function restoreOmittedOptionals(value: unknown, schema: JsonSchema): unknown {
   return restore(value, schema, schema, 0);
@@ -26,7 +29,7 @@ function restore(value: unknown, node: unknown, root: JsonSchema, depth: number)
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     const childSchema = properties[key];
-    if (child === null && childSchema !== undefined && !required.has(key) && !allowsNull(childSchema, root, depth)) continue;
+    if (child === null && childSchema !== undefined && !required.has(key)) continue;
     out[key] = childSchema === undefined ? child : restore(child, childSchema, root, depth + 1);
   }
   return out;
@@ -39,16 +42,6 @@ function objectBranch(schema: JsonSchema, root: JsonSchema): JsonSchema | undefi
     if (resolved?.properties) return resolved;
   }
   return undefined;
-}
-
-function allowsNull(node: unknown, root: JsonSchema, depth: number): boolean {
-  const schema = resolve(node, root);
-  if (!schema || depth > MAX_DEPTH) return true;
-  if (Array.isArray(schema.enum)) return schema.enum.includes(null);
-  if ('const' in schema) return schema.const === null;
-  if (Array.isArray(schema.anyOf)) return schema.anyOf.some((branch) => allowsNull(branch, root, depth + 1));
-  if (schema.type === undefined) return true;
-  return schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'));
 }
 
 /** Follows local `$ref`s (`#`, `#/$defs/X`, `#/definitions/X`) to the schema they name. */

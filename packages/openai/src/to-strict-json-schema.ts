@@ -92,7 +92,14 @@ class StrictTransform {
 
     if (typeof source.$ref === 'string') {
       if (!source.$ref.startsWith('#')) throw this.refuse('$ref', path, `only local references are supported, got "${source.$ref}"`);
-      return out;
+      // Strict mode rejects any keyword beside $ref ("$ref cannot have keywords {'description'}"): the
+      // reference goes alone into a one-branch anyOf, and the description stays around it. Other
+      // siblings are dropped from the dialect; Toolsmith still validates against the canonical schema.
+      if (Object.keys(out).every((keyword) => keyword === '$ref' || keyword === '$defs' || keyword === 'definitions')) return out;
+      const wrapped: JsonSchema = { anyOf: [{ $ref: source.$ref }] };
+      if (typeof out.description === 'string') wrapped.description = out.description;
+      for (const defsKey of ['$defs', 'definitions']) if (out[defsKey] !== undefined) wrapped[defsKey] = out[defsKey];
+      return wrapped;
     }
 
     if (Array.isArray(source.anyOf)) {
