@@ -243,7 +243,19 @@ describe('AnthropicModel on the wire', () => {
     expect(responses[responses.length - 1].finishReason).toEqual({ unified: 'max-tokens', raw: 'max_tokens' });
   });
 
-  it('maps 429 to RateLimitError with retry-after, and lets the SDK retry it when asked', async () => {
+  it('retries 529 (overloaded) with backoff under the default policy (the SDK itself does not retry)', async () => {
+    server = await startWireServer((_request, index) =>
+      index === 0
+        ? { status: 529, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }) }
+        : { json: message([{ type: 'text', text: 'ok' }]) },
+    );
+    const model = new AnthropicModel({ model: 'claude-sonnet-5-5', maxTokens: 512, apiKey: 'test-key', baseURL: server.url, retry: { initialDelayMs: 0 } });
+    const [response] = await collect(model.generate(ask('hi')));
+    expect(response.content?.parts).toEqual([{ text: 'ok' }]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('maps 429 to RateLimitError with retry-after, and retries it under the retry policy when asked', async () => {
     const rateLimited: WireReply = {
       status: 429,
       headers: { 'retry-after': '7', 'content-type': 'application/json' },

@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { GenerateOptions, LlmRequest, LlmResponse, Model, callProvider } from '@toolsmith/core';
+import { GenerateOptions, LlmRequest, LlmResponse, Model, RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core';
 import { assembleAnthropicStream } from './anthropic-stream';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 import { mapAnthropicError } from './map-anthropic-error';
@@ -21,6 +21,12 @@ export interface AnthropicModelOptions {
   baseURL?: string;
   /** Retries the SDK makes on 408/409/429/5xx and connection errors, honouring `retry-after` (SDK default 2). */
   maxRetries?: number;
+  /**
+   * Retries of failed calls (408, 409, 429, 5xx, connection failures) before any response arrived,
+   * honouring `retry-after`: the same policy for every adapter (see docs/providers.md). `false` for none;
+   * default 2 retries, backoff from 500 ms. The SDK's own retries are off (a `client` you pass keeps its own).
+   */
+  retry?: Partial<RetryPolicy> | false;
 }
 
 /**
@@ -43,12 +49,15 @@ export class AnthropicModel implements Model {
   readonly modelName: string;
   private readonly client: Anthropic;
   private readonly maxTokens: number;
+  private readonly retry: RetryPolicy;
 
   constructor(options: AnthropicModelOptions) {
     this.modelName = options.model;
     this.maxTokens = options.maxTokens;
     this.client =
-      options.client ?? new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: options.maxRetries });
+      // Retries are Toolsmith's (one policy for every provider), not the SDK's.
+      options.client ?? new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
+    this.retry = resolveRetryPolicy(options.retry, options.maxRetries);
   }
 
   /** Implements {@link Model.generate}. */
@@ -62,6 +71,7 @@ export class AnthropicModel implements Model {
       request: async (signal) => mapAnthropicMessage(await this.client.messages.create({ ...params, stream: false }, { signal })),
       openStream: async (signal) => assembleAnthropicStream(await this.client.messages.create({ ...params, stream: true }, { signal })),
       mapError: mapAnthropicError,
+      retry: this.retry,
     });
   }
 

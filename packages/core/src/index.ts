@@ -154,6 +154,8 @@ export { SchemaRefError, inlineSchemaRefs } from './adapter-kit/schema-ref-inlin
 export { argsAsObject, argsFromJsonText, argsFromJsonValue } from './adapter-kit/function-call-args';
 export { callProvider } from './adapter-kit/provider-call';
 export type { ProviderCall } from './adapter-kit/provider-call';
+export { DEFAULT_RETRY_POLICY, resolveRetryPolicy, retryDelayMs } from './adapter-kit/retry-policy';
+export type { RetryPolicy } from './adapter-kit/retry-policy';
 export { schemaProblems } from './adapter-kit/schema-problems';
 export { providerErrorCodeForStatus } from './adapter-kit/status-code';
 export { providerDataOf, providerDataPart } from './adapter-kit/provider-data';

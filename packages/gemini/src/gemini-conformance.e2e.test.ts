@@ -9,6 +9,7 @@ runAdapterConformance({
       model: 'gemini-2.5-flash',
       apiKey: 'test-key',
       baseUrl: baseURL,
+      retry: false, // the kit checks one attempt per request
       // The SDK's own fetch setup needs undici's global dispatcher, which jest's VM context cannot see.
       httpOptions: { fetch: (input, init) => fetch(input, init) },
     }),

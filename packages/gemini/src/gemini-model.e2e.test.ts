@@ -43,7 +43,7 @@ describe('GeminiModel on the wire', () => {
     // Under Node the SDK swaps in undici's global dispatcher (to lift fetch timeouts); jest's VM context
     // cannot see it, so the tests hand the SDK the global fetch, which it then uses as is.
     const httpOptions = { fetch: (input: string | URL | Request, init?: RequestInit) => fetch(input, init), ...options.httpOptions };
-    return new GeminiModel({ model: 'gemini-2.5-flash', apiKey: 'test-key', baseUrl: server.url, ...options, httpOptions });
+    return new GeminiModel({ model: 'gemini-2.5-flash', apiKey: 'test-key', baseUrl: server.url, retry: false, ...options, httpOptions });
   };
   afterEach(async () => {
     await server?.close();
@@ -234,7 +234,7 @@ describe('GeminiModel on the wire', () => {
     });
   });
 
-  it('maps 429 to RateLimitError with RetryInfo, and lets the SDK retry it when configured', async () => {
+  it('maps 429 to RateLimitError with RetryInfo, and retries it under the retry policy', async () => {
     const rateLimited = rpcError(429, 'RESOURCE_EXHAUSTED', 'You exceeded your current quota.', [
       { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '32s' },
     ]);
@@ -244,9 +244,8 @@ describe('GeminiModel on the wire', () => {
     expect(error).toMatchObject({ code: 'RATE_LIMITED', statusCode: 429, retryAfterMs: 32000, provider: 'gemini', message: expect.stringContaining('exceeded your current quota') });
     await server!.close();
 
-    model = await start((_request, index) => (index === 0 ? rateLimited : { json: reply([{ text: 'ok' }]) }), {
-      httpOptions: { retryOptions: { attempts: 2, initialDelay: 0.001, maxDelay: 0.001 } },
-    });
+    // Retry-after (32 s here) is honoured up to maxDelayMs; 0 keeps the test from waiting.
+    model = await start((_request, index) => (index === 0 ? rateLimited : { json: reply([{ text: 'ok' }]) }), { retry: { maxDelayMs: 0 } });
     const [response] = await collect(model.generate(ask('hi')));
     expect(response.content?.parts).toEqual([{ text: 'ok' }]);
     expect(server!.requests).toHaveLength(2);

@@ -1,6 +1,6 @@
 import { GoogleGenAI } from './google-genai';
 import type { GenerateContentConfig, GenerateContentParameters, GoogleGenAI as GoogleGenAIClient, HttpOptions } from '@google/genai' with { 'resolution-mode': 'import' };
-import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, callProvider } from '@toolsmith/core';
+import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core';
 import { convertToGeminiContents } from './convert-to-gemini-contents';
 import { assembleGeminiStream } from './gemini-stream';
 import { mapGeminiError } from './map-gemini-error';
@@ -20,6 +20,14 @@ export interface GeminiModelOptions {
   baseUrl?: string;
   /** The SDK's HTTP options (headers, timeout, `retryOptions`, API version, …). */
   httpOptions?: HttpOptions;
+  /** Shorthand for `retry: { maxRetries }`. */
+  maxRetries?: number;
+  /**
+   * Retries of failed calls (408, 409, 429, 5xx, connection failures) before any response arrived,
+   * honouring `retry-after`: the same policy for every adapter (see docs/providers.md). `false` for none;
+   * default 2 retries, backoff from 500 ms. Gemini's SDK does not retry unless `httpOptions.retryOptions` is set (a `client` you pass keeps its own).
+   */
+  retry?: Partial<RetryPolicy> | false;
   /**
    * How tool parameters are sent: `json-schema` (default) as `parametersJsonSchema`, the canonical JSON
    * Schema as is; `openapi` as the classic OpenAPI-subset `parameters`, for models that need it.
@@ -47,10 +55,12 @@ export class GeminiModel implements Model {
   readonly modelName: string;
   private readonly client: GoogleGenAIClient;
   private readonly schemaDialect: GeminiSchemaDialect;
+  private readonly retry: RetryPolicy;
 
   constructor(options: GeminiModelOptions) {
     this.modelName = options.model;
     this.schemaDialect = options.schemaDialect ?? 'json-schema';
+    this.retry = resolveRetryPolicy(options.retry, options.maxRetries);
     if (options.client) {
       this.client = options.client;
       return;
@@ -82,6 +92,7 @@ export class GeminiModel implements Model {
       request: async (signal) => mapGeminiResponse(await this.client.models.generateContent(withSignal(signal))),
       openStream: async (signal) => assembleGeminiStream(await this.client.models.generateContentStream(withSignal(signal))),
       mapError: mapGeminiError,
+      retry: this.retry,
     });
   }
 

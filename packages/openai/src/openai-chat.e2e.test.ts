@@ -230,7 +230,14 @@ describe('OpenAIModel on the Chat Completions wire', () => {
     expect(error.message).toContain('Rate limit reached');
   });
 
-  it('succeeds after a 429 when the SDK retries (retry-after-ms honoured)', async () => {
+  it('retries 503 with backoff under the default policy (the SDK itself does not retry)', async () => {
+    await serve((_body, index) => (index < 2 ? openAIError(503, 'overloaded', 'server_error') : { json: completion({ content: 'third time' }, 'stop') }));
+    const [response] = await collect(model({ maxRetries: undefined, retry: { initialDelayMs: 0 } }).generate(ask('x')));
+    expect(response.content?.parts).toEqual([{ text: 'third time' }]);
+    expect(server().requests).toHaveLength(3);
+  });
+
+  it('succeeds after a 429 under the retry policy (retry-after-ms honoured)', async () => {
     await serve((_body, index) =>
       index === 0
         ? { ...openAIError(429, 'slow down', 'requests', 'rate_limit_exceeded'), headers: { 'retry-after-ms': '10' } }

@@ -1,4 +1,4 @@
-import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderCall, ProviderError, RunAbortedError, callProvider } from '@toolsmith/core';
+import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderCall, ProviderError, RunAbortedError, RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming as ChatBody } from 'openai/resources/chat/completions';
 import type { ResponseCreateParamsNonStreaming as ResponsesBody } from 'openai/resources/responses/responses';
@@ -30,8 +30,14 @@ export interface OpenAIModelOptions {
   strict?: boolean;
   /** Allow several function calls in one response (`parallel_tool_calls`); unset leaves the provider default. */
   parallelToolCalls?: boolean;
-  /** SDK retries of 408/409/429/5xx and connection errors (the SDK's default is 2). */
+  /** Shorthand for `retry: { maxRetries }`. */
   maxRetries?: number;
+  /**
+   * Retries of failed calls (408, 409, 429, 5xx, connection failures) before any response arrived,
+   * honouring `retry-after`: the same policy for every adapter (see docs/providers.md). `false` for none;
+   * default 2 retries, backoff from 500 ms. The SDK's own retries are off (a `client` you pass keeps its own).
+   */
+  retry?: Partial<RetryPolicy> | false;
 }
 
 /**
@@ -52,6 +58,7 @@ export class OpenAIModel implements Model {
   readonly modelName: string;
   readonly api: OpenAIApi;
   private readonly client: OpenAI;
+  private readonly retry: RetryPolicy;
   private readonly strict: boolean;
   private readonly parallelToolCalls?: boolean;
 
@@ -61,6 +68,7 @@ export class OpenAIModel implements Model {
     this.strict = options.strict ?? true;
     this.parallelToolCalls = options.parallelToolCalls;
     this.client = options.client ?? createClient(options);
+    this.retry = resolveRetryPolicy(options.retry, options.maxRetries);
   }
 
   /** Sends the request; see {@link Model.generate}. Throws `StrictSchemaError`, `ProviderError`, `RateLimitError` or `RunAbortedError`. */
@@ -76,6 +84,7 @@ export class OpenAIModel implements Model {
       stream,
       ...(this.api === 'chat' ? this.chat(request, prepared) : this.responses(request, prepared)),
       mapError: (error, { streamStarted }) => mapOpenAIError(error, { streamStarted }),
+      retry: this.retry,
     });
   }
 
@@ -129,5 +138,6 @@ function createClient(options: OpenAIModelOptions): OpenAI {
       { provider: OPENAI_PROVIDER },
     );
   }
-  return new OpenAI({ apiKey, baseURL, maxRetries: options.maxRetries });
+  // Retries are Toolsmith's (one policy for every provider), not the SDK's.
+  return new OpenAI({ apiKey, baseURL, maxRetries: 0 });
 }

@@ -1,5 +1,6 @@
+import { retryDelayMs, waitBeforeRetry } from './retry-policy';
 import { getEventListeners } from 'node:events';
-import { ProviderError } from '../errors/provider-errors';
+import { ProviderError, RateLimitError } from '../errors/provider-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { LlmResponse } from '../model/llm-response';
 import { collect } from '../testing/collect';
@@ -20,9 +21,78 @@ function call(overrides: Partial<ProviderCall>): ProviderCall {
     request: async () => final,
     openStream: async () => (async function* () {})(),
     mapError,
+    retry: { maxRetries: 0, initialDelayMs: 0, maxDelayMs: 0 },
     ...overrides,
   };
 }
+
+describe('callProvider: retries', () => {
+  const retry = { maxRetries: 2, initialDelayMs: 0, maxDelayMs: 0 };
+  const failing = (errors: unknown[]) => {
+    let attempts = 0;
+    return {
+      get attempts() {
+        return attempts;
+      },
+      request: async () => {
+        const error = errors[attempts++];
+        if (error) throw error;
+        return final;
+      },
+    };
+  };
+
+  it('retries a retryable failure (429, 5xx, connection) before any response, then answers', async () => {
+    const flaky = failing([
+      new RateLimitError('slow down', { provider: 'acme', statusCode: 429, retryAfterMs: 0 }),
+      new ProviderError('SERVER_ERROR', 'overloaded', { provider: 'acme', statusCode: 503 }),
+    ]);
+    const responses: LlmResponse[] = [];
+    for await (const response of callProvider(call({ request: flaky.request, mapError: (e) => e, retry }))) responses.push(response);
+    expect(responses).toEqual([final]);
+    expect(flaky.attempts).toBe(3);
+  });
+
+  it('gives up after maxRetries, and never retries what is not retryable', async () => {
+    const down = failing(Array.from({ length: 5 }, () => new ProviderError('SERVER_ERROR', 'down', { provider: 'acme', statusCode: 500 })));
+    await expect(failure(callProvider(call({ request: down.request, mapError: (e) => e, retry })))).resolves.toMatchObject({ code: 'SERVER_ERROR' });
+    expect(down.attempts).toBe(3);
+    const bad = failing([new ProviderError('BAD_REQUEST', 'no', { provider: 'acme', statusCode: 400 })]);
+    await failure(callProvider(call({ request: bad.request, mapError: (e) => e, retry })));
+    expect(bad.attempts).toBe(1);
+  });
+
+  it('does not re-send a stream that broke after responses flowed', async () => {
+    let opened = 0;
+    const broken = call({
+      stream: true,
+      retry,
+      openStream: async () => {
+        opened++;
+        return (async function* () {
+          yield partial;
+          throw new Error('cut');
+        })();
+      },
+    });
+    await failure(callProvider(broken));
+    expect(opened).toBe(1);
+  });
+
+  it('honours retry-after (capped by maxDelayMs) and stops waiting when the signal aborts', () => {
+    const policy = { maxRetries: 3, initialDelayMs: 100, maxDelayMs: 5_000 };
+    const limited = new RateLimitError('wait', { provider: 'acme', statusCode: 429, retryAfterMs: 2_000 });
+    expect(retryDelayMs(policy, 0, limited)).toBe(2_000);
+    expect(retryDelayMs(policy, 0, new RateLimitError('wait', { provider: 'acme', statusCode: 429, retryAfterMs: 60_000 }))).toBe(5_000);
+    const server = new ProviderError('SERVER_ERROR', 'x', { provider: 'acme', statusCode: 500 });
+    expect(retryDelayMs(policy, 2, server, () => 1)).toBe(400); // 100 × 2², full jitter range top
+    expect(retryDelayMs(policy, 3, server)).toBeUndefined();
+    const controller = new AbortController();
+    const waiting = waitBeforeRetry(60_000, controller.signal);
+    controller.abort('stop');
+    return expect(waiting).rejects.toMatchObject({ code: 'RUN_ABORTED' });
+  });
+});
 
 async function failure(responses: AsyncIterable<LlmResponse>): Promise<ToolsmithError> {
   try {

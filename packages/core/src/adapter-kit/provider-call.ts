@@ -1,6 +1,7 @@
 import { ProviderError } from '../errors/provider-errors';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { LlmResponse } from '../model/llm-response';
+import { DEFAULT_RETRY_POLICY, RetryPolicy, retryDelayMs, waitBeforeRetry } from './retry-policy';
 import { scopeAbortSignal } from './scoped-abort-signal';
 
 /** One model call through a provider SDK, as {@link callProvider} runs it. */
@@ -19,6 +20,8 @@ export interface ProviderCall {
   openStream(signal: AbortSignal): Promise<AsyncIterable<LlmResponse>>;
   /** Maps what the SDK threw to a Toolsmith error (usually a `ProviderError`); `streamStarted` says whether responses were flowing. */
   mapError(error: unknown, where: { streamStarted: boolean }): unknown;
+  /** When a failed attempt is tried again (before any response arrived). Default: {@link DEFAULT_RETRY_POLICY}. */
+  retry?: RetryPolicy;
 }
 
 /**
@@ -40,26 +43,59 @@ export interface ProviderCall {
  * ```
  */
 export async function* callProvider(call: ProviderCall): AsyncGenerator<LlmResponse> {
+  const policy = call.retry ?? DEFAULT_RETRY_POLICY;
+  for (let retry = 0; ; retry++) {
+    const attempt = await attemptCall(call);
+    if (attempt.ok) {
+      yield* attempt.responses;
+      return;
+    }
+    // Only a failure before any response arrived is tried again; a stream that broke is not re-sent.
+    const delay = retryDelayMs(policy, retry, attempt.error);
+    if (delay === undefined) throw attempt.error;
+    await waitBeforeRetry(delay, call.signal);
+  }
+}
+
+type Attempt = { ok: true; responses: AsyncGenerator<LlmResponse> } | { ok: false; error: unknown };
+
+/** One attempt: the request sent and its answer (or open stream) received, or the mapped error. */
+async function attemptCall(call: ProviderCall): Promise<Attempt> {
   const { signal } = call;
   if (signal?.aborted) throw new RunAbortedError(signal.reason);
   const scoped = scopeAbortSignal(signal);
-  let streaming = false;
   try {
-    if (call.stream) {
-      const responses = await call.openStream(scoped.signal);
-      streaming = true;
-      for await (const response of responses) {
-        if (response.turnComplete && signal?.aborted) break;
-        yield response;
-      }
-    } else {
-      yield await call.request(scoped.signal);
+    if (!call.stream) {
+      const response = await call.request(scoped.signal);
+      scoped.dispose();
+      return { ok: true, responses: single(response, signal) };
     }
+    return { ok: true, responses: relay(call, await call.openStream(scoped.signal), scoped) };
   } catch (error) {
+    scoped.dispose();
     // SDKs report an abort in their own ways (a quiet end, a connection error); the caller asked for it.
     if (signal?.aborted) throw new RunAbortedError(signal.reason);
-    const mapped = call.mapError(error, { streamStarted: streaming });
-    if (streaming && ProviderError.isInstance(mapped) && mapped.code === 'PROVIDER_CONNECTION_FAILED') {
+    return { ok: false, error: call.mapError(error, { streamStarted: false }) };
+  }
+}
+
+async function* single(response: LlmResponse, signal: AbortSignal | undefined): AsyncGenerator<LlmResponse> {
+  yield response;
+  if (signal?.aborted) throw new RunAbortedError(signal.reason);
+}
+
+/** Relays an open stream. A failure once it flows is not retried: the caller has seen responses. */
+async function* relay(call: ProviderCall, responses: AsyncIterable<LlmResponse>, scoped: { dispose(): void }): AsyncGenerator<LlmResponse> {
+  const { signal } = call;
+  try {
+    for await (const response of responses) {
+      if (response.turnComplete && signal?.aborted) break;
+      yield response;
+    }
+  } catch (error) {
+    if (signal?.aborted) throw new RunAbortedError(signal.reason);
+    const mapped = call.mapError(error, { streamStarted: true });
+    if (ProviderError.isInstance(mapped) && mapped.code === 'PROVIDER_CONNECTION_FAILED') {
       throw new ProviderError('PROVIDER_RESPONSE_INVALID', `${call.providerName} stream was cut off mid-way: ${mapped.message}`, {
         provider: call.provider,
         cause: error,
