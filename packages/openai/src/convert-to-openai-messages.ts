@@ -1,10 +1,11 @@
-import { Content, FunctionCall, InlineData, LlmRequest, Part, ToolsmithError, pairToolResults } from '@toolsmith/core';
+import { Content, FunctionCall, InlineData, LlmRequest, Part, ToolsmithError, pairToolResults, providerDataOf } from '@toolsmith/core';
 import type {
   ChatCompletionContentPart,
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { ResponseInputContent, ResponseInputItem } from 'openai/resources/responses/responses';
+import { OPENAI_PROVIDER } from './provider-tool';
 
 /**
  * Converts the neutral conversation to Chat Completions `messages`: the system instruction first, then
@@ -46,12 +47,17 @@ export function convertToOpenAIChatMessages(request: Pick<LlmRequest, 'systemIns
 /**
  * Converts the neutral conversation to Responses API `input` items (the system instruction goes to
  * `instructions`, not here): messages, `function_call` items, and exactly one `function_call_output`
- * per call id. Output item ids are not sent, so no stored reasoning item is required.
+ * per call id. Reasoning items the model returned (kept as `providerData`) go back unchanged before the
+ * text and calls of their turn, as OpenAI asks of clients that keep the conversation themselves.
  */
 export function convertToOpenAIResponsesInput(contents: readonly Content[]): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
   for (const content of pairToolResults(contents)) {
     if (content.role === 'model') {
+      for (const part of content.parts) {
+        const item = providerDataOf(part, OPENAI_PROVIDER);
+        if (item?.type === 'reasoning') items.push(item as unknown as ResponseInputItem);
+      }
       const text = answerText(content);
       if (text) items.push({ role: 'assistant', content: text });
       for (const call of functionCalls(content)) {

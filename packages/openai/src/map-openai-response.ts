@@ -1,13 +1,15 @@
-import { JsonSchema, LlmResponse, Part, ToolsmithError } from '@toolsmith/core';
+import { JsonSchema, LlmResponse, Part, ToolsmithError, providerDataPart } from '@toolsmith/core';
 import type { Response, ResponseOutputItem } from 'openai/resources/responses/responses';
 import { mapOpenAIErrorCode } from './map-openai-error';
 import { mapOpenAIResponseStatus } from './map-openai-finish-reason';
 import { mapOpenAIResponsesUsage } from './map-openai-usage';
+import { OPENAI_PROVIDER } from './provider-tool';
 import { toFunctionCall } from './to-function-call';
 
 /**
  * Maps a finished Responses API response to one complete {@link LlmResponse}: message text, reasoning
- * summaries (as `thought` parts), function calls (by `call_id`). Items of hosted tools (web search,
+ * summaries (as `thought` parts) and the reasoning items themselves (as `providerData`, sent back
+ * unchanged), function calls (by `call_id`). Items of hosted tools (web search,
  * code interpreter, …) ran at OpenAI and are not function calls; their effect is in the text.
  * `output` may be given when it was assembled from stream events. A `failed` response throws.
  */
@@ -26,6 +28,9 @@ export function mapOpenAIResponse(
     } else if (item.type === 'reasoning') {
       const summary = item.summary.map((part) => part.text).join('\n');
       if (summary) parts.push({ text: summary, thought: true });
+      // The item itself (id, encrypted content) goes back with the next request, as OpenAI asks of
+      // clients that keep the conversation themselves; the summary above is for people to read.
+      parts.push(providerDataPart(OPENAI_PROVIDER, item));
     } else if (item.type === 'function_call') {
       hasCalls = true;
       parts.push({ functionCall: toFunctionCall({ id: item.call_id, name: item.name, arguments: item.arguments }, strictSchemas.get(item.name)) });

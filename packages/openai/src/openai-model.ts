@@ -30,6 +30,12 @@ export interface OpenAIModelOptions {
   strict?: boolean;
   /** Allow several function calls in one response (`parallel_tool_calls`); unset leaves the provider default. */
   parallelToolCalls?: boolean;
+  /**
+   * Responses API: whether OpenAI keeps responses (`store`); unset leaves OpenAI's default. With `false`,
+   * the adapter asks for `reasoning.encrypted_content`, so reasoning models' reasoning items (always
+   * kept in the session and sent back) carry what OpenAI needs without stored responses.
+   */
+  store?: boolean;
   /** Shorthand for `retry: { maxRetries }`. */
   maxRetries?: number;
   /**
@@ -59,6 +65,7 @@ export class OpenAIModel implements Model {
   readonly api: OpenAIApi;
   private readonly client: OpenAI;
   private readonly retry: RetryPolicy;
+  private readonly store?: boolean;
   private readonly strict: boolean;
   private readonly parallelToolCalls?: boolean;
 
@@ -69,6 +76,7 @@ export class OpenAIModel implements Model {
     this.parallelToolCalls = options.parallelToolCalls;
     this.client = options.client ?? createClient(options);
     this.retry = resolveRetryPolicy(options.retry, options.maxRetries);
+    this.store = options.store;
   }
 
   /** Sends the request; see {@link Model.generate}. Throws `StrictSchemaError`, `ProviderError`, `RateLimitError` or `RunAbortedError`. */
@@ -117,6 +125,8 @@ export class OpenAIModel implements Model {
     if (config.temperature !== undefined) body.temperature = config.temperature;
     if (config.topP !== undefined) body.top_p = config.topP;
     if (config.maxOutputTokens !== undefined) body.max_output_tokens = config.maxOutputTokens;
+    if (this.store !== undefined) body.store = this.store;
+    if (this.store === false) body.include = ['reasoning.encrypted_content'];
     return {
       request: async (signal) => mapOpenAIResponse(await this.client.responses.create(body, { signal }), prepared.strictSchemas),
       openStream: async (signal) => readOpenAIResponsesStream(await this.client.responses.create({ ...body, stream: true }, { signal }), prepared.strictSchemas),

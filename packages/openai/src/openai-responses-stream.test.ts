@@ -25,7 +25,14 @@ describe('readOpenAIResponsesStream', () => {
     ]);
     expect(out.filter((r) => r.partial).map((r) => r.content?.parts[0])).toEqual([{ text: 'Plan.', thought: true }, { text: 'Long ans' }]);
     expect(out.at(-1)).toEqual({
-      content: { role: 'model', parts: [{ text: 'Plan.', thought: true }, { text: 'Long ans' }] },
+      content: {
+        role: 'model',
+        parts: [
+          { text: 'Plan.', thought: true },
+          { providerData: { provider: 'openai', data: { type: 'reasoning', id: 'r', summary: [{ type: 'summary_text', text: 'Plan.' }] } } },
+          { text: 'Long ans' },
+        ],
+      },
       turnComplete: true,
       finishReason: { unified: 'max-tokens', raw: 'incomplete:max_output_tokens' },
     });

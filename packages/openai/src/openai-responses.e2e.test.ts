@@ -118,6 +118,28 @@ describe('OpenAIModel on the Responses API wire', () => {
     expect(response.finishReason).toEqual({ unified: 'stop', raw: 'completed' });
   });
 
+  it('keeps reasoning items and sends them back unchanged before their calls; store: false asks for encrypted reasoning', async () => {
+    const reasoning = { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Check the weather first.' }], encrypted_content: 'gAAAA-opaque' };
+    const bodies: Array<Record<string, unknown>> = [];
+    await serve((body, index) => {
+      bodies.push(body as Record<string, unknown>);
+      return index === 0
+        ? { json: textResponse('', [reasoning, { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris","unit":null}', status: 'completed' }]) }
+        : { json: textResponse('', [{ type: 'message', id: 'm1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Sunny.', annotations: [] }] }]) };
+    });
+    const first = await collect(model({ store: false }).generate(ask('Paris?')));
+    const parts = first[0].content!.parts;
+    expect(parts[0]).toEqual({ text: 'Check the weather first.', thought: true });
+    expect(parts[1]).toEqual({ providerData: { provider: 'openai', data: reasoning } });
+    // The next request carries the conversation so far: the reasoning item goes back as it came, before its call.
+    const history = [...ask('Paris?').contents, first[0].content!, { role: 'user' as const, parts: [{ functionResponse: { id: 'call_1', name: 'get_weather', response: { report: 'Sunny' } } }] }];
+    await collect(model({ store: false }).generate({ ...ask('Paris?'), contents: history }));
+    expect(bodies[0]).toMatchObject({ store: false, include: ['reasoning.encrypted_content'] });
+    const input = bodies[1].input as Array<Record<string, unknown>>;
+    expect(input.map((item) => item.type ?? item.role)).toEqual(['user', 'reasoning', 'function_call', 'function_call_output']);
+    expect(input[1]).toEqual(reasoning);
+  });
+
   it('streams text deltas and function-call arguments assembled from deltas', async () => {
     await serve((body) => {
       expect(body.stream).toBe(true);
