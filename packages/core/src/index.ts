@@ -47,8 +47,9 @@ export { ToolContext } from './tools/tool-context';
 export type { ToolContextInit } from './tools/tool-context';
 export type { ReadonlyContext } from './tools/readonly-context';
 export type { RequireConfirmation } from './tools/require-confirmation';
-// Runs one function call exactly as the runner does (used by @toolsmith/mcp's serveMcp).
-export { executeToolCall } from './internal/tool-executor';
+// Runs one function call exactly as the runner does, and the model-facing error response every failure
+// becomes (used by @toolsmith/mcp's serveMcp).
+export { errorResponse, executeToolCall } from './internal/tool-executor';
 export type { ExecuteToolCallInput, ToolCallOutcome } from './internal/tool-executor';
 
 // ── Callbacks ────────────────────────────────────────────────────────────────────────────────────

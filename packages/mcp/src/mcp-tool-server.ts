@@ -16,6 +16,7 @@ import {
   ToolContext,
   ToolsmithError,
   createEventActions,
+  errorResponse,
   executeToolCall,
   schemaProblems,
 } from '@toolsmith/core';
@@ -185,7 +186,3 @@ function toCallToolResult(response: FunctionResponse, tool: BaseTool | undefined
   return result;
 }
 
-function errorResponse(call: { id: string; name: string }, error: ToolsmithError): FunctionResponse {
-  const body = { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) };
-  return { id: call.id, name: call.name, response: { error: body }, isError: true };
-}
