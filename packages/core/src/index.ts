@@ -10,6 +10,7 @@ export {
   MalformedArgumentsError,
   ToolExecutionError,
   InvalidToolResultError,
+  ToolOutputInvalidError,
   ToolTimeoutError,
   ToolNotFoundError,
 } from './errors/tool-call-errors';
@@ -139,7 +140,7 @@ export { FileArtifactService } from './artifacts/file-artifact-service';
 export { ArtifactOutsideRootError, InvalidArtifactNameError } from './errors/invalid-artifact-name-error';
 export { InvalidMessageError } from './errors/invalid-message-error';
 export { InvalidModelResponseError } from './errors/invalid-model-response-error';
-export type { ToolErrorExposure } from './internal/tool-call-policy';
+export type { ToolErrorExposure, ToolOutputValidation } from './internal/tool-call-policy';
 export { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_MAX_RESULT_CHARS } from './internal/tool-call-policy';
 export type { TruncatedResult } from './internal/result-budget';
 

@@ -7,7 +7,7 @@ export type { McpStdioTransportOptions } from './mcp-connection';
 export type { McpRemoteTool } from './mcp-tool';
 
 // ── Errors ──────────────────────────────────────────────────────────────────────────────────────
-export { McpConfirmationUnsupportedError, McpConnectionError, McpOutputSchemaError, McpToolError } from './mcp-errors';
+export { McpConfirmationUnsupportedError, McpConnectionError, McpToolError } from './mcp-errors';
 export type { McpConnectionErrorCode } from './mcp-errors';
 
 // ── Serve Toolsmith tools over MCP ──────────────────────────────────────────────────────────────

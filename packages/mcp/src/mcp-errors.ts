@@ -58,18 +58,3 @@ export class McpConfirmationUnsupportedError extends ToolsmithError {
   }
 }
 
-/**
- * A tool served by `serveMcp` declares an `outputSchema` (from its response schema) but returned a
- * result that does not conform to it. MCP clients reject such results, so the call is answered with
- * this error instead; the tool did run. Fix the tool or its `outputSchema`.
- */
-export class McpOutputSchemaError extends ToolsmithError {
-  constructor(toolName: string, problems: readonly string[]) {
-    super(
-      'MCP_OUTPUT_INVALID',
-      `Tool "${toolName}" returned a result that does not match its output schema: ${problems.join('; ')}. ` +
-        "Fix the tool's result or its outputSchema.",
-      { details: { problems } },
-    );
-  }
-}

@@ -18,9 +18,8 @@ import {
   createEventActions,
   errorResponse,
   executeToolCall,
-  schemaProblems,
 } from '@toolsmith/core';
-import { McpConfirmationUnsupportedError, McpOutputSchemaError } from './mcp-errors';
+import { McpConfirmationUnsupportedError } from './mcp-errors';
 import { TOOLSMITH_ERROR_META, toMcpOutputSchema } from './mcp-output-schema';
 import { McpSessionState } from './mcp-session-state';
 import { elicitConfirmation } from './elicit-confirmation';
@@ -120,8 +119,8 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         ({ outcome, context } = await attempt({ hint: requested.hint, payload: requested.payload, confirmed }));
       }
       options.state.apply(userId, sessionId, context.actions.stateDelta);
-      const outputError = tool && !outcome.response.isError ? checkOutput(tool, outcome.response.response) : undefined;
-      return toCallToolResult(outputError ? errorResponse(call, outputError) : outcome.response, tool);
+      // A result that breaks the tool's output schema was already refused by the executor (TOOL_OUTPUT_INVALID).
+      return toCallToolResult(outcome.response, tool);
     } finally {
       progress?.stop();
     }
@@ -156,18 +155,6 @@ function describeTool(tool: BaseTool): McpToolInfo {
   };
 }
 
-/** A declared `outputSchema` is a promise to the client (which checks it): a result that breaks it becomes an error. */
-function checkOutput(tool: BaseTool, response: Record<string, unknown>): McpOutputSchemaError | undefined {
-  const outputSchema = toMcpOutputSchema(tool.declaration().response);
-  if (!outputSchema) return undefined;
-  let problems: string[];
-  try {
-    problems = schemaProblems(outputSchema, response).map((problem) => problem.message);
-  } catch (thrown) {
-    problems = [`the schema cannot be compiled (${thrown instanceof Error ? thrown.message : String(thrown)})`];
-  }
-  return problems.length ? new McpOutputSchemaError(tool.name, problems) : undefined;
-}
 
 /**
  * Success: the response object as structured content (and as JSON text for clients that read text).

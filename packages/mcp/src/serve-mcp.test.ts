@@ -305,12 +305,12 @@ describe('serveMcp with output schemas', () => {
     expect((await call(client, 'either')).structuredContent).toEqual({ shape: 'object' });
   });
 
-  it('turns a result that breaks its outputSchema into an MCP_OUTPUT_INVALID error result', async () => {
+  it("turns a result that breaks its outputSchema into an error result (core's TOOL_OUTPUT_INVALID, as in a run)", async () => {
     const result = await call(client, 'broken');
     expect(result.isError).toBe(true);
     // Not as structured content: the client would check that against the output schema too.
     expect(result.structuredContent).toBeUndefined();
-    expect(result._meta?.['toolsmith/error']).toMatchObject({ code: 'MCP_OUTPUT_INVALID', details: { problems: ['"celsius" must be number'] } });
+    expect(result._meta?.['toolsmith/error']).toMatchObject({ code: 'TOOL_OUTPUT_INVALID', details: { problems: [{ message: '"celsius" must be number' }] } });
     expect((result.content[0] as { text: string }).text).toBe(
       'Tool "broken" returned a result that does not match its output schema: "celsius" must be number. ' +
         "Fix the tool's result or its outputSchema.",

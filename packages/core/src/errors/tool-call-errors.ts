@@ -77,6 +77,21 @@ export class InvalidToolResultError extends ToolsmithError {
   }
 }
 
+/** A tool's result does not match its declared output schema; `details.problems` lists each mismatch. */
+export class ToolOutputInvalidError extends ToolsmithError {
+  constructor(
+    toolName: string,
+    readonly problems: readonly ArgumentProblem[],
+  ) {
+    super(
+      'TOOL_OUTPUT_INVALID',
+      `Tool "${toolName}" returned a result that does not match its output schema: ${problems.map((p) => p.message).join('; ')}. ` +
+        "Fix the tool's result or its outputSchema.",
+      { details: { problems } },
+    );
+  }
+}
+
 /** An async tool ran longer than its timeout; its `ctx.signal` was aborted and whatever it does later is dropped. */
 export class ToolTimeoutError extends ToolsmithError {
   constructor(

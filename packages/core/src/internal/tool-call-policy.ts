@@ -18,7 +18,17 @@ export interface ToolCallPolicy {
   /** Characters of JSON a result may have before it is cut for the model (head and tail kept). */
   maxResultChars: number;
   errorExposure: ToolErrorExposure;
+  /**
+   * What happens when a result breaks the tool's declared output schema (`@Tool({ outputSchema })`, or the
+   * return type in the build-time manifest): `'error'` (default) fails the call with `TOOL_OUTPUT_INVALID`
+   * (the model gets an error response, `onToolError` sees it); `'warn'` lets the result through and emits
+   * a Node process warning (`TOOLSMITH_TOOL_OUTPUT_INVALID`) for your logs; `'off'` skips the check.
+   */
+  outputValidation: ToolOutputValidation;
 }
+
+/** See {@link ToolCallPolicy.outputValidation}. */
+export type ToolOutputValidation = 'error' | 'warn' | 'off';
 
 /** Default tool timeout: 5 minutes. Long enough for slow APIs, short enough that a hung call cannot hold a run forever. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
@@ -29,6 +39,7 @@ export const DEFAULT_TOOL_CALL_POLICY: ToolCallPolicy = Object.freeze({
   timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
   maxResultChars: DEFAULT_MAX_RESULT_CHARS,
   errorExposure: 'message',
+  outputValidation: 'error',
 });
 
 /** The message the model gets for a thrown non-Toolsmith error, under `exposure`. */

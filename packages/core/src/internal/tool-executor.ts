@@ -1,5 +1,5 @@
 import { ToolCallbackChain } from '../agents/callbacks';
-import { InvalidArgumentsError, ToolExecutionError, ToolNotFoundError, ToolTimeoutError } from '../errors/tool-call-errors';
+import { InvalidArgumentsError, ToolExecutionError, ToolNotFoundError, ToolOutputInvalidError, ToolTimeoutError } from '../errors/tool-call-errors';
 import { ToolCallRejectedError } from '../errors/tool-rejected-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { FunctionCall, FunctionResponse } from '../model/content';
@@ -81,6 +81,7 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     if (!context.toolConfirmation && context.actions.requestedToolConfirmations?.[call.id]) {
       return pendingConfirmation(call, tool.name);
     }
+    if (tool.responseSchema !== undefined && policy.outputValidation !== 'off') checkOutput(tool, result, policy);
 
     let response = wrapResult(result);
     for (let i = 0; i < callbacks.afterTool.length; i++) {
@@ -134,6 +135,24 @@ function withTimeout(work: PromiseLike<unknown>, timeoutMs: number, toolName: st
     }, timeoutMs);
   });
   return Promise.race([work, timedOut]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Checks the tool's result (the value it returned, before wrapping) against its declared output schema,
+ * compiled on first use like input validators. Throws `TOOL_OUTPUT_INVALID`, or warns under `'warn'`.
+ */
+function checkOutput(tool: BaseTool, result: unknown, policy: ToolCallPolicy): void {
+  let problems;
+  try {
+    const validate = validatorFor(tool.responseSchema!);
+    problems = validate(result === undefined ? null : result) ? [] : toArgumentProblems(validate.errors);
+  } catch (thrown) {
+    problems = [{ path: '', keyword: 'schema', message: `the output schema cannot be compiled (${thrown instanceof Error ? thrown.message : String(thrown)})` }];
+  }
+  if (problems.length === 0) return;
+  const error = new ToolOutputInvalidError(tool.name, problems);
+  if (policy.outputValidation === 'warn') process.emitWarning(error.message, { code: 'TOOLSMITH_TOOL_OUTPUT_INVALID' });
+  else throw error;
 }
 
 /** A thrown non-Toolsmith error, with the message the error policy lets the model see. */

@@ -212,3 +212,67 @@ describe('error exposure policy', () => {
     expect(out.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'db: connection' } });
   });
 });
+
+describe('tool output contracts', () => {
+  // eslint-free: the decorators are plain functions here.
+  const { Toolset, Tool } = jest.requireActual<typeof import('../index')>('../index');
+  const { Param } = jest.requireActual<typeof import('../decorators/param.decorator')>('../decorators/param.decorator');
+  const { IsInt, Min } = jest.requireActual<typeof import('class-validator')>('class-validator');
+
+  class CountDto {
+    @IsInt()
+    @Min(0)
+    n!: number;
+  }
+
+  @Toolset()
+  class Counters {
+    @Tool({ description: 'Counts.', outputSchema: { type: 'object', properties: { total: { type: 'integer' } }, required: ['total'] } })
+    count(@Param('n') n: number) {
+      return n < 0 ? { total: 'negative' } : { total: n };
+    }
+
+    @Tool({ description: 'Doubles.', outputSchema: { type: 'integer' } })
+    double(dto: CountDto) {
+      return dto.n === 3 ? 'three' : dto.n * 2;
+    }
+  }
+  Reflect.defineMetadata('design:paramtypes', [CountDto], Counters.prototype, 'double');
+
+  it('a flat @Param tool whose result breaks its outputSchema fails with TOOL_OUTPUT_INVALID, naming the path', async () => {
+    expect((await invokeTool(Counters, 'count', { n: 2 })).response).toEqual({ total: 2 });
+    const out = await invokeTool(Counters, 'count', { n: -1 });
+    expect(out.error).toMatchObject({ code: 'TOOL_OUTPUT_INVALID', problems: [{ path: '/total', keyword: 'type' }] });
+  });
+
+  it('a DTO tool: the returned value (before wrapping as { result }) is checked', async () => {
+    expect((await invokeTool(Counters, 'double', { n: 2 })).response).toEqual({ result: 4 });
+    expect((await invokeTool(Counters, 'double', { n: 3 })).error).toMatchObject({ code: 'TOOL_OUTPUT_INVALID' });
+  });
+
+  it("'warn' lets the result through and emits a process warning; 'off' skips the check", async () => {
+    const emitWarning = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const out = await invokeTool(Counters, 'count', { n: -1 }, { toolOutputValidation: 'warn' });
+      expect(out.response).toEqual({ total: 'negative' });
+      expect(emitWarning).toHaveBeenCalledTimes(1);
+      expect(emitWarning.mock.calls[0]).toEqual([expect.stringContaining('"total" must be integer'), { code: 'TOOLSMITH_TOOL_OUTPUT_INVALID' }]);
+      expect((await invokeTool(Counters, 'count', { n: -1 }, { toolOutputValidation: 'off' })).response).toEqual({ total: 'negative' });
+      expect(emitWarning).toHaveBeenCalledTimes(1);
+    } finally {
+      emitWarning.mockRestore();
+    }
+  });
+
+  it('in a run, the model gets the error response and onToolError sees the typed error', async () => {
+    const seen: string[] = [];
+    const runner = new Runner({
+      appName: 'app',
+      agent: new LlmAgent({ name: 'bot', model: new ScriptedModel([{ calls: [{ id: 'c', name: 'count', args: { n: -1 } }] }, 'noted']), tools: [Counters] }),
+      plugins: [{ name: 'log', onToolError: ({ error }) => void seen.push(error.code) }],
+    });
+    const events = await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+    expect(events.flatMap((e) => e.functionResponses())[0].response).toMatchObject({ error: { code: 'TOOL_OUTPUT_INVALID' } });
+    expect(seen).toEqual(['TOOL_OUTPUT_INVALID']);
+  });
+});

@@ -7,7 +7,7 @@ import { AgentTool } from '../builtins/agent-tool';
 import { AgentConfigError } from '../errors/agent-config-error';
 import { Event } from '../events/event';
 import { ArgumentLimits } from '../internal/argument-parser';
-import { DEFAULT_TOOL_CALL_POLICY, ToolErrorExposure } from '../internal/tool-call-policy';
+import { DEFAULT_TOOL_CALL_POLICY, ToolErrorExposure, ToolOutputValidation } from '../internal/tool-call-policy';
 import { MemoryService } from '../memory/memory-service';
 import { Content } from '../model/content';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
@@ -54,6 +54,8 @@ export interface RunnerOptions {
   maxResultChars?: number;
   /** What the model sees of an error a tool throws: `'message'` (default), `'generic'`, or a function. See docs/tools.md. */
   toolErrorExposure?: ToolErrorExposure;
+  /** Results that break a tool's declared output schema: `'error'` (default, `TOOL_OUTPUT_INVALID`), `'warn'` or `'off'`. */
+  toolOutputValidation?: ToolOutputValidation;
   /** Providers for the built-in DI container that builds `@Toolset` classes (ignored when `container` is given). */
   providers?: Provider[];
   /** An external container (e.g. NestJS's) to build `@Toolset` classes with. */
@@ -118,6 +120,7 @@ export class Runner {
         timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_CALL_POLICY.timeoutMs,
         maxResultChars: options.maxResultChars ?? DEFAULT_TOOL_CALL_POLICY.maxResultChars,
         errorExposure: options.toolErrorExposure ?? DEFAULT_TOOL_CALL_POLICY.errorExposure,
+        outputValidation: options.toolOutputValidation ?? DEFAULT_TOOL_CALL_POLICY.outputValidation,
       },
       tools,
     };

@@ -108,3 +108,29 @@ describe('scanning with a manifest', () => {
     expect(() => scanTools(ShopTools, { manifest: null })).toThrow(/ShopTools\.search, parameter #2/);
   });
 });
+
+describe('output schemas from the manifest are enforced at the call', () => {
+  it('a result that breaks the return type the manifest recorded fails with TOOL_OUTPUT_INVALID', async () => {
+    const { createClassTools } = jest.requireActual<typeof import('./class-tools')>('./class-tools');
+    const { Container } = jest.requireActual<typeof import('../di/container')>('../di/container');
+    const { invokeTool } = jest.requireActual<typeof import('../testing/invoke-tool')>('../testing/invoke-tool');
+    const manifest = manifestOf({
+      search: method({
+        parameters: [
+          { name: 'query', index: 0, schema: { type: 'string' }, optional: false },
+          { name: 'limit', index: 1, schema: { type: 'integer' }, optional: true },
+        ],
+        // As if the method were declared to return { query: number }: the result's string breaks it.
+        outputSchema: { type: 'object', properties: { query: { type: 'number' } }, required: ['query'] },
+      }),
+      described: method({ parameters: [{ name: 'x', index: 0, schema: { type: 'string' }, optional: false }], outputSchema: { type: 'object', properties: { x: { type: 'string' } } } }),
+      tag: method({ parameters: [{ name: 'tags', index: 0, schema: { type: 'array', items: { type: 'string' } }, optional: false }], contextIndex: 1 }),
+      raw: method({ parameters: [{ name: 'args', index: 0, schema: { type: 'object' }, optional: false }] }),
+      refund: method({ parameters: [{ name: 'args', index: 0, schema: { type: 'object' }, optional: false }] }),
+    });
+    const tools = createClassTools(ShopTools, { container: new Container(), manifest }).filter((tool) => tool.name === 'search' || tool.name === 'described');
+    const broken = await invokeTool(tools, 'search', { query: 'tea' });
+    expect(broken.error).toMatchObject({ code: 'TOOL_OUTPUT_INVALID', problems: [{ path: '/query', keyword: 'type' }] });
+    expect((await invokeTool(tools, 'described', { x: 'ok' })).response).toEqual({ x: 'ok' });
+  });
+});

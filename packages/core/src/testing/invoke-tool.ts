@@ -1,7 +1,7 @@
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { ArgumentLimits } from '../internal/argument-parser';
 import { executeToolCall } from '../internal/tool-executor';
-import { DEFAULT_TOOL_CALL_POLICY, ToolErrorExposure } from '../internal/tool-call-policy';
+import { DEFAULT_TOOL_CALL_POLICY, ToolErrorExposure, ToolOutputValidation } from '../internal/tool-call-policy';
 import { ArtifactService } from '../artifacts/artifact-service';
 import { Container } from '../di/container';
 import { ContainerAdapter } from '../di/container-adapter';
@@ -40,6 +40,8 @@ export interface InvokeToolOptions {
   toolTimeoutMs?: number;
   maxResultChars?: number;
   toolErrorExposure?: ToolErrorExposure;
+  /** Results that break the tool's declared output schema: `'error'` (default), `'warn'` or `'off'`, as on the runner. */
+  toolOutputValidation?: ToolOutputValidation;
 }
 
 /** What one {@link invokeTool} call produced. */
@@ -101,6 +103,7 @@ export async function invokeTool(
       timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_CALL_POLICY.timeoutMs,
       maxResultChars: options.maxResultChars ?? DEFAULT_TOOL_CALL_POLICY.maxResultChars,
       errorExposure: options.toolErrorExposure ?? DEFAULT_TOOL_CALL_POLICY.errorExposure,
+      outputValidation: options.toolOutputValidation ?? DEFAULT_TOOL_CALL_POLICY.outputValidation,
     },
     saveWholeResults: options.artifactService !== undefined,
   });
