@@ -166,7 +166,7 @@ export { providerDataOf, providerDataPart } from './adapter-kit/provider-data';
 export { REQUEST_CONFIRMATION, isConfirmationRequest, originalCallFrom } from './confirmation/request-confirmation';
 export type { ConfirmationPrompt, ConfirmationRequestArgs } from './confirmation/request-confirmation';
 export { confirmationResponse, confirmationResponsePart } from './confirmation/confirmation-response';
-export type { ConfirmationAnswer } from './confirmation/confirmation-response';
+export type { ConfirmationAnswer, ConfirmationRequestRef } from './confirmation/confirmation-response';
 export { confirmationRequests } from './confirmation/confirmation-requests';
 export type { ConfirmationRequest } from './confirmation/confirmation-requests';
 export { longRunningResponse } from './confirmation/long-running-response';

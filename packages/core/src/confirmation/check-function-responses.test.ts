@@ -88,3 +88,17 @@ describe('checkFunctionResponses', () => {
     expect(checkFunctionResponses(events, message(answer(null as unknown as Record<string, unknown>)))?.code).toBe('INVALID_CONFIRMATION_ANSWER');
   });
 });
+
+describe('confirmationResponse', () => {
+  const { confirmationResponse } = jest.requireActual<typeof import('./confirmation-response')>('./confirmation-response');
+  const { confirmationRequests } = jest.requireActual<typeof import('./confirmation-requests')>('./confirmation-requests');
+
+  it('accepts the request call, a listed request, or what findPendingCalls returns, and builds the same answer', () => {
+    const [pending] = findPendingCalls(events).confirmations.values();
+    const [listed] = confirmationRequests(events[3]);
+    const fromCall = confirmationResponse(listed.call, { confirmed: true });
+    expect(confirmationResponse(listed, { confirmed: true })).toEqual(fromCall);
+    expect(confirmationResponse(pending, { confirmed: true })).toEqual(fromCall);
+    expect(checkFunctionResponses(events, confirmationResponse(pending, { confirmed: true }))).toBeUndefined();
+  });
+});

@@ -271,3 +271,35 @@ describe('startup errors name class, method, parameter and fix', () => {
     expect(error.message).toContain('Invalid.go, parameter #1 "n": the explicit schema is not usable: schema/type must be equal to one of the allowed values');
   });
 });
+
+describe('scanning without decorator metadata (esbuild, tsx, vitest)', () => {
+  it('scans a method whose parameters all say what they are (@Param schema or enum, @Ctx), and runs it', async () => {
+    @Toolset()
+    class NoMetadata {
+      @Tool({ description: 'Converts.' })
+      convert(
+        @Param('amount', { schema: { type: 'number', minimum: 0 } }) amount: number,
+        @Param('unit', { enum: ['eur', 'usd'] }) unit: string,
+        @Ctx() ctx: { userId: string },
+      ) {
+        return { amount, unit, user: ctx.userId };
+      }
+    }
+    Reflect.deleteMetadata('design:paramtypes', NoMetadata.prototype, 'convert');
+    const [tool] = scanTools(NoMetadata);
+    expect(tool.parameters).toMatchObject({ properties: { amount: { type: 'number', minimum: 0 }, unit: { enum: ['eur', 'usd'] } }, required: ['amount', 'unit'] });
+    expect((await invokeTool(NoMetadata, 'convert', { amount: 3, unit: 'eur' })).response).toEqual({ amount: 3, unit: 'eur', user: 'test-user' });
+  });
+
+  it('still refuses, with MISSING_TYPE_METADATA, a parameter that needs its type', () => {
+    @Toolset()
+    class Untyped {
+      @Tool()
+      greet(@Param('name') name: string) {
+        return { name };
+      }
+    }
+    Reflect.deleteMetadata('design:paramtypes', Untyped.prototype, 'greet');
+    expect(() => scanTools(Untyped)).toThrow(expect.objectContaining({ code: 'MISSING_TYPE_METADATA' }));
+  });
+});

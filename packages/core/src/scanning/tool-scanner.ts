@@ -162,7 +162,13 @@ export function resolveToolSchema(
     ...contextIndexes.map((i) => i + 1),
     manifestParameters ? manifestParameterCount(manifestParameters) : 0,
   );
-  if (!types && count > 0 && !explicit && !manifestParameters) throw new MissingTypeMetadataError(site);
+  // Without decorator metadata (esbuild, tsx, vitest) a method still scans when every parameter says
+  // what it is itself: @Ctx(), or @Param with an explicit `schema` or `enum`.
+  const describedWithoutTypes = (index: number) =>
+    contextIndexes.includes(index) || params[index]?.options.schema !== undefined || params[index]?.options.enum !== undefined;
+  if (!types && count > 0 && !explicit && !manifestParameters && !Array.from({ length: count }, (_, i) => i).every(describedWithoutTypes)) {
+    throw new MissingTypeMetadataError(site);
+  }
 
   const sources: ArgumentSource[] = [];
   const properties: JsonSchema = {};
