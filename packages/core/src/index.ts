@@ -85,6 +85,7 @@ export { Container } from './di/container';
 export type { ContainerAdapter, InjectionToken, ResolutionScope } from './di/container-adapter';
 export type { Class, ClassProvider, FactoryProvider, Provider, ProviderScope, ValueProvider } from './di/provider';
 export { Inject } from './di/inject.decorator';
+export { Injectable } from './di/injectable.decorator';
 export {
   DuplicateToolNameError,
   InvalidDtoError,

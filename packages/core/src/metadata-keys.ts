@@ -10,5 +10,7 @@ export const DESIGN_TYPE = 'design:type';
 export const DESIGN_RETURNTYPE = 'design:returntype';
 /** Constructor-parameter injection tokens set with `@Inject(token)`: index → token. */
 export const INJECT_METADATA = 'toolsmith:inject';
+/** Written by `@Injectable()`: a plain class the container may build without a provider entry. */
+export const INJECTABLE_METADATA = 'toolsmith:injectable';
 /** DTO classes marked with `@UseClassValidator()`: class-validator also runs after the JSON Schema check. */
 export const USE_CLASS_VALIDATOR_METADATA = 'toolsmith:use-class-validator';

@@ -95,7 +95,7 @@ describe('Container', () => {
       constructor(readonly api: Api) {}
     }
     expect(() => new Container().resolve(UsesInterface)).toThrow(
-      'Cannot resolve UsesInterface: the type of constructor parameter #1 is not known at runtime (an interface, union or missing decorator metadata; dependency chain: UsesInterface). Fix: inject it by token with @Inject(token), or decorate the class (e.g. @Toolset()) so TypeScript emits its parameter types.',
+      'Cannot resolve UsesInterface: the type of constructor parameter #1 is not known at runtime (an interface, union or missing decorator metadata; dependency chain: UsesInterface). Fix: decorate the class with @Injectable() (from @toolsmith/core; a tools class with @Toolset()) so TypeScript emits its parameter types, or inject the parameter by token with @Inject(token).',
     );
   });
 
@@ -173,5 +173,36 @@ describe('Container', () => {
       expect(() => new Container([Clock]).assertResolvable(Top)).not.toThrow();
       expect(() => new Container().assertResolvable(Top)).toThrow('dependency chain: Top -> Left -> Clock');
     });
+  });
+});
+
+describe('@Injectable()', () => {
+  const { Injectable } = jest.requireActual<typeof import('./injectable.decorator')>('./injectable.decorator');
+
+  it('lets the container build a plain service whose constructor takes another class, with no provider entry', () => {
+    class Database {
+      readonly name = 'db';
+    }
+    @Injectable()
+    class OrderRepository {
+      constructor(readonly db: Database) {}
+    }
+    @Injectable()
+    class OrderService {
+      constructor(readonly orders: OrderRepository) {}
+    }
+    const container = new Container([Database]);
+    const service = container.resolve(OrderService) as OrderService;
+    expect(service.orders.db.name).toBe('db');
+    expect(service.orders).toBe(container.resolve(OrderRepository));
+  });
+
+  it('without it, the error names @Injectable() as the fix', () => {
+    class Database {}
+    class Repository {
+      constructor(readonly db: Database) {}
+    }
+    Reflect.defineMetadata('design:paramtypes', [Object], Repository);
+    expect(() => new Container([Repository]).resolve(Repository)).toThrow(/@Injectable\(\)/);
   });
 });

@@ -1,6 +1,6 @@
 import { DependencyResolutionError } from '../errors/dependency-resolution-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
-import { DESIGN_PARAMTYPES, INJECT_METADATA, TOOLSET_METADATA } from '../metadata-keys';
+import { DESIGN_PARAMTYPES, INJECTABLE_METADATA, INJECT_METADATA, TOOLSET_METADATA } from '../metadata-keys';
 import { ContainerAdapter, InjectionToken, ResolutionScope, tokenName } from './container-adapter';
 import { Class, Provider, ProviderScope } from './provider';
 
@@ -199,8 +199,9 @@ function constructorDependencies(cls: Class, chain: readonly InjectionToken[]): 
   return tokens;
 }
 
+/** `@Toolset()` and `@Injectable()` classes are built without a provider entry. */
 function isToolsetClass(token: unknown): boolean {
-  return typeof token === 'function' && Reflect.hasMetadata(TOOLSET_METADATA, token);
+  return typeof token === 'function' && (Reflect.hasMetadata(TOOLSET_METADATA, token) || Reflect.hasOwnMetadata(INJECTABLE_METADATA, token));
 }
 
 function isPromise(value: unknown): value is Promise<unknown> {

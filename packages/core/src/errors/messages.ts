@@ -124,7 +124,8 @@ export function unknownDependencyTypeMessage(chain: readonly string[], parameter
   return (
     `Cannot resolve ${chain[chain.length - 1]}: the type of constructor parameter #${parameterIndex + 1} is not known at ` +
     `runtime (an interface, union or missing decorator metadata; dependency chain: ${chain.join(' -> ')}). ` +
-    `Fix: inject it by token with @Inject(token), or decorate the class (e.g. @Toolset()) so TypeScript emits its parameter types.`
+    `Fix: decorate the class with @Injectable() (from @toolsmith/core; a tools class with @Toolset()) so TypeScript emits its ` +
+    `parameter types, or inject the parameter by token with @Inject(token).`
   );
 }
 
