@@ -49,6 +49,18 @@ Agent: Refunded 250 € for order A-1002 (approved by Dana).`);
     const { payments } = await run(policyApprover(500));
     expect(payments.refunds.map((r) => r.approvedBy)).toEqual([undefined, 'refund policy']);
   });
+
+  it('says so when stdin is not a terminal, instead of ignoring piped answers quietly', async () => {
+    const lines: string[] = [];
+    const isTTY = process.stdin.isTTY;
+    Object.defineProperty(process.stdin, 'isTTY', { value: undefined, configurable: true });
+    try {
+      await main({ env: {}, print: (line) => lines.push(line) });
+    } finally {
+      Object.defineProperty(process.stdin, 'isTTY', { value: isTTY, configurable: true });
+    }
+    expect(lines[0]).toContain('stdin is not a terminal');
+  });
 });
 
 describe('terminalApprover', () => {

@@ -34,6 +34,10 @@ export async function main(options: MainOptions = {}): Promise<Payments> {
   const picked = pickModel(env, createOfflineModel);
   const terminal = options.approver || !process.stdin.isTTY ? undefined : terminalApprover();
   const approve = options.approver ?? terminal?.approve ?? policyApprover(500);
+  if (!options.approver && !terminal) {
+    // Piped input is not read: approvals need a person at a terminal. Say so rather than ignore it quietly.
+    print('(stdin is not a terminal: approvals are decided by a policy — refunds up to 500 € approved — not by your input)');
+  }
   const payments = new Payments();
   const agent = new LlmAgent({
     name: 'refund_agent',
