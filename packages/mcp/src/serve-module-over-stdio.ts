@@ -1,4 +1,5 @@
-import { basename, extname } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
+import { MANIFEST_ENV, findManifest, useManifest } from '@toolsmith/core';
 import { ToolsModule, loadToolsModule } from './load-tools-module';
 import { serveMcp } from './serve-mcp';
 
@@ -8,6 +9,12 @@ export interface ServeModuleOptions {
   cwd?: string;
   /** Server name announced to clients. Default: the module's file name. */
   name?: string;
+  /**
+   * The build-time manifest (`toolsmith.schema.json`) to scan the module's classes with. Default: the
+   * one `TOOLSMITH_MANIFEST` names, else the first found from the module's own directory up to its
+   * package root (not from this command's install location).
+   */
+  manifest?: string;
 }
 
 /**
@@ -22,6 +29,8 @@ export async function serveModuleOverStdio(modulePath: string, options: ServeMod
   console.info = console.error;
   let loaded: ToolsModule;
   try {
+    const manifest = options.manifest ? resolve(options.cwd ?? process.cwd(), options.manifest) : manifestNextTo(modulePath, options.cwd);
+    if (manifest) useManifest(manifest);
     loaded = loadToolsModule(modulePath, options.cwd);
   } catch (error) {
     Object.assign(console, { log, info }); // nothing is served: stdout is the caller's again
@@ -41,4 +50,10 @@ export async function serveModuleOverStdio(modulePath: string, options: ServeMod
     process.stdin.once('close', resolve);
   });
   await handle.close();
+}
+
+/** The manifest found from the served module's directory, unless `TOOLSMITH_MANIFEST` decides. */
+function manifestNextTo(modulePath: string, cwd = process.cwd()): string | undefined {
+  if (process.env[MANIFEST_ENV]) return undefined; // the scanner reads it (or `off`) itself
+  return findManifest(dirname(resolve(cwd, modulePath)));
 }

@@ -64,7 +64,9 @@ export function undecoratedParameterMessage(site: DefinitionSite, typeName: stri
   return (
     `${describeSite(site)}: the ${typeName} parameter has no @Param decorator, and parameter names are not ` +
     `available at runtime. Fix: add @Param('name') to it, mark a ToolContext parameter with @Ctx(), ` +
-    `or take a single class-validator DTO parameter instead.`
+    `or take a single class-validator DTO parameter instead. If this class is described by a build-time ` +
+    `manifest (toolsmith schema), the manifest was not loaded or has no entry for this method: call ` +
+    `useManifest(path) before the class is scanned, set TOOLSMITH_MANIFEST, or run \`toolsmith schema\` again.`
   );
 }
 
