@@ -233,7 +233,9 @@ describe('startup errors name class, method, parameter and fix', () => {
     const error = scanError(Undecorated);
     expect(error.code).toBe('UNDECORATED_PARAMETER');
     expect(error.message).toBe(
-      'Undecorated.go, parameter #1: the String parameter has no @Param decorator, and parameter names are not available at runtime. Fix: add @Param(\'name\') to it, mark a ToolContext parameter with @Ctx(), or take a single class-validator DTO parameter instead.',
+      'Undecorated.go, parameter #1: the String parameter has no @Param decorator, and parameter names are not available at runtime. Fix: add @Param(\'name\') to it, mark a ToolContext parameter with @Ctx(), or take a single class-validator DTO parameter instead. ' +
+        'If this class is described by a build-time manifest (toolsmith schema), the manifest was not loaded or has no entry for this method: ' +
+        'call useManifest(path) before the class is scanned, set TOOLSMITH_MANIFEST, or run `toolsmith schema` again.',
     );
   });
 

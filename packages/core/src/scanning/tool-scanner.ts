@@ -7,7 +7,7 @@ import {
   MissingTypeMetadataError,
   UndecoratedParameterError,
 } from '../errors/tool-definition-errors';
-import { getAjv } from '../internal/schema-validator';
+import { metaSchemaProblems } from '../internal/meta-schema-check';
 import { CTX_PARAM_METADATA, DESIGN_PARAMTYPES, PARAMS_METADATA, TOOLSET_METADATA } from '../metadata-keys';
 import { JsonSchema } from '../model/json-schema';
 import { ConfirmationHint } from '../tools/confirmation-hint';
@@ -263,8 +263,6 @@ export function checkExplicitSchema(schema: JsonSchema, site: DefinitionSite, wh
     throw new InvalidInputSchemaError(site, `its type is ${JSON.stringify(schema.type)}, not "object"`);
   }
   if (preChecked.has(schema)) return;
-  const ajv = getAjv();
-  if (!ajv.validateSchema(schema)) {
-    throw new InvalidInputSchemaError(site, ajv.errorsText(ajv.errors, { dataVar: 'schema' }));
-  }
+  const problems = metaSchemaProblems(schema);
+  if (problems) throw new InvalidInputSchemaError(site, problems);
 }

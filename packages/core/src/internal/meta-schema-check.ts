@@ -1,0 +1,16 @@
+import { createMetaSchemaValidator } from './meta-schema-validator.generated';
+
+let validate: ReturnType<typeof createMetaSchemaValidator> | undefined;
+
+/**
+ * Why `schema` is not valid JSON Schema (draft 2020-12), in ajv's words (`schema/type must be equal to one
+ * of the allowed values`), or `undefined` when it is valid. Uses ajv's standalone code for the
+ * meta-schema, generated at build time: checking explicit schemas at startup loads neither ajv nor pays
+ * its ~40 ms meta-schema compile.
+ */
+export function metaSchemaProblems(schema: unknown): string | undefined {
+  validate ??= createMetaSchemaValidator(require);
+  if (validate(schema)) return undefined;
+  const errors = (validate.errors ?? []) as Array<{ instancePath: string; message?: string }>;
+  return errors.map((error) => `schema${error.instancePath} ${error.message ?? 'is invalid'}`).join(', ');
+}
