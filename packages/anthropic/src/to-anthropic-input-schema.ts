@@ -17,6 +17,15 @@ export interface AnthropicToolSchema {
  * parameters still needs an object schema. Remote MCP tools' schemas go through here too.
  */
 export function toAnthropicInputSchema(declaration: FunctionDeclaration): AnthropicToolSchema {
+  // Declarations are built once per tool, so each is converted once, not on every request.
+  let converted = cache.get(declaration);
+  if (!converted) cache.set(declaration, (converted = convert(declaration)));
+  return converted;
+}
+
+const cache = new WeakMap<FunctionDeclaration, AnthropicToolSchema>();
+
+function convert(declaration: FunctionDeclaration): AnthropicToolSchema {
   const parameters = declaration.parameters ?? {};
   const moved = TOP_LEVEL_COMBINATORS.filter((keyword) => parameters[keyword] !== undefined);
   if (moved.length === 0) return { inputSchema: { type: 'object', properties: {}, ...parameters }, description: declaration.description };

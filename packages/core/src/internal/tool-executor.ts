@@ -133,6 +133,8 @@ function withTimeout(work: PromiseLike<unknown>, timeoutMs: number, toolName: st
       context.abortCall(error);
       reject(error);
     }, timeoutMs);
+    // The timer alone never keeps a process alive (a script may end while a call hangs after an abort).
+    timer.unref?.();
   });
   return Promise.race([work, timedOut]).finally(() => clearTimeout(timer));
 }

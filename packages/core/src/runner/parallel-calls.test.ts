@@ -104,3 +104,20 @@ describe('parallel function calls', () => {
     expect(log).toEqual(['start A', 'end A', 'start B', 'end B', 'start C', 'end C']);
   });
 });
+
+describe('per-turn cost is flat in the tool set', () => {
+  it('every turn and session offers the very same declaration objects (built once per tool)', async () => {
+    const log: string[] = [];
+    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const tools = Array.from({ length: 50 }, (_, i) => gatedTool(`tool_${i}`, log, gates));
+    const model = new ScriptedModel(['one', 'two', 'three']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model, tools }) });
+    for (const sessionId of ['a', 'a', 'b']) await drain(runner.run({ userId: 'u', sessionId, newMessage: user('hi') }));
+    const [first, second, third] = model.requests.map((request) => request.tools);
+    expect(first).toHaveLength(50);
+    for (let i = 0; i < 50; i++) {
+      expect(second[i]).toBe(first[i]);
+      expect(third[i]).toBe(first[i]);
+    }
+  });
+});

@@ -70,8 +70,9 @@ describe('Runner: cancellation', () => {
     // The tool aborts the run itself once it is running: no timer decides when.
     const slow = new FnTool('slow', async (_a, ctx) => {
       ctx.signal.addEventListener('abort', () => (toolSawAbort = true));
-      controller.abort();
-      await sleep(10_000, ctx.signal).catch(() => undefined);
+      const slept = sleep(10_000, ctx.signal).catch(() => undefined);
+      controller.abort(); // while the tool waits
+      await slept;
       ctx.state.set('late', true);
       return { finished: true };
     });

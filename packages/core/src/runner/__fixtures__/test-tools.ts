@@ -48,6 +48,7 @@ export async function collect(runner: Runner, text: string, extra: { userId?: st
 
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error('aborted'));
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener('abort', () => {
       clearTimeout(timer);
