@@ -220,6 +220,13 @@ describe('toolsmith schema', () => {
     expect((await run(['schema', '--out', stalePath, '--check', '-q'])).code).toBe(1);
   });
 
+  it('--out into a directory that does not exist yet creates it', async () => {
+    const target = join(out, '..', 'new', 'nested', 'tools.json');
+    const result = await run(['schema', '--quiet', '--out', target]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(readFileSync(target, 'utf8'))).toMatchObject({ version: 1 });
+  });
+
   it('--print shows tools under their final names, as a person reads them, and writes nothing', async () => {
     const target = join(out, '..', 'printed.json');
     const result = await run(['schema', '--print', '--quiet', '--out', target]);

@@ -1,6 +1,6 @@
 import { MANIFEST_FILE_NAME, ManifestError, parseManifest } from '@toolsmith/core';
 import type { ManifestDocument } from '@toolsmith/core';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { CliUsageError } from '../cli-errors';
 import type { CliIo } from '../cli-io';
@@ -107,7 +107,10 @@ export function runSchemaCommand(options: SchemaCommandOptions, io: CliIo): numb
 
   const text = `${JSON.stringify(document, null, 2)}\n`;
   // Unchanged content is not rewritten, so build tools watching the file see no change.
-  if (!existsSync(outPath) || readFileSync(outPath, 'utf8') !== text) writeFileSync(outPath, text);
+  if (!existsSync(outPath) || readFileSync(outPath, 'utf8') !== text) {
+    mkdirSync(dirname(outPath), { recursive: true }); // `--out build/schema/tools.json` into a new directory
+    writeFileSync(outPath, text);
+  }
   io.stderr.write(`Wrote ${shownPath}: ${toolCount} tools in ${toolsets.length} toolsets.\n`);
   return EXIT_OK;
 }
