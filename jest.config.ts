@@ -11,7 +11,7 @@ const config: Config = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
   moduleNameMapper: {
     '^@toolsmith/example-([a-z-]+)$': '<rootDir>/examples/$1/src/index.ts',
-    '^@toolsmith/([a-z-]+)/testing$': '<rootDir>/packages/$1/src/testing/index.ts',
+    '^@toolsmith/([a-z-]+)/(testing|adapter-kit|internal)$': '<rootDir>/packages/$1/src/$2/index.ts',
     '^@toolsmith/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
   },
   setupFiles: ['reflect-metadata'],

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import { MANIFEST_VERSION, Param, Tool, Toolset, loadManifest, scanTools } from '@toolsmith/core';
-import type { ManifestDocument, ManifestMethod } from '@toolsmith/core';
+import { Param, Tool, Toolset, loadManifest, scanTools } from '@toolsmith/core';
+import { MANIFEST_VERSION } from '@toolsmith/core/internal';
+import type { ManifestDocument, ManifestMethod } from '@toolsmith/core/internal';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { Container, Param, Tool, ToolContext, Toolset, createClassTools, createEventActions, State } from '@toolsmith/core';
+import { Container, Param, Tool, ToolContext, Toolset, createClassTools, State } from '@toolsmith/core';
+import { createEventActions } from '@toolsmith/core/internal';
 import type { BaseTool } from '@toolsmith/core';
 import { asSchema } from '@ai-sdk/provider-utils';
 import { tool as aiTool } from 'ai';

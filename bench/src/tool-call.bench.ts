@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { Container, Param, Tool, Toolset, ToolContext, createClassTools, createEventActions, State } from '@toolsmith/core';
+import { Container, Param, Tool, Toolset, ToolContext, createClassTools, State } from '@toolsmith/core';
+import { createEventActions } from '@toolsmith/core/internal';
 import type { BaseTool } from '@toolsmith/core';
 import { safeParseJSON } from '@ai-sdk/provider-utils';
 import { tool as aiTool } from 'ai';

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { FunctionCall, LlmResponse, Part, ProviderError, argsFromJsonText, argsFromJsonValue, providerDataPart } from '@toolsmith/core';
+import { FunctionCall, LlmResponse, Part, ProviderError } from '@toolsmith/core';
+import { argsFromJsonText, argsFromJsonValue, providerDataPart } from '@toolsmith/core/adapter-kit';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 import { mapAnthropicUsage } from './map-anthropic-response';
 import { ANTHROPIC_PROVIDER } from './provider-tool';

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { Content, FunctionCall, Part, ProviderError, argsAsObject, pairToolResults, providerDataOf } from '@toolsmith/core';
+import { Content, FunctionCall, Part, ProviderError } from '@toolsmith/core';
+import { argsAsObject, pairToolResults, providerDataOf } from '@toolsmith/core/adapter-kit';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 type ContentBlockParam = Anthropic.ContentBlockParam;

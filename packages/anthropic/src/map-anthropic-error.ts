@@ -1,5 +1,6 @@
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { ProviderError, RateLimitError, parseRetryAfter, providerErrorCodeForStatus } from '@toolsmith/core';
+import { ProviderError, RateLimitError } from '@toolsmith/core';
+import { parseRetryAfter, providerErrorCodeForStatus } from '@toolsmith/core/adapter-kit';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 /**

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { LlmResponse, Part, Usage, argsFromJsonValue, providerDataPart } from '@toolsmith/core';
+import { LlmResponse, Part, Usage } from '@toolsmith/core';
+import { argsFromJsonValue, providerDataPart } from '@toolsmith/core/adapter-kit';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { LlmRequest, selectProviderTools } from '@toolsmith/core';
+import { LlmRequest } from '@toolsmith/core';
+import { selectProviderTools } from '@toolsmith/core/adapter-kit';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 import { toAnthropicInputSchema } from './to-anthropic-input-schema';
 

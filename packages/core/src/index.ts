@@ -33,7 +33,6 @@ export type { ProviderTool } from './model/provider-tool';
 // ── State, actions, services ─────────────────────────────────────────────────────────────────────
 export { State, StatePrefix } from './state/state';
 export type { ReadonlyState } from './state/state';
-export { createEventActions } from './state/event-actions';
 export type { EventActions, ToolConfirmation } from './state/event-actions';
 export type { MemoryEntry, MemoryService, MemorySource, SearchMemoryResponse } from './memory/memory-service';
 export type { ArtifactLocation, ArtifactService } from './artifacts/artifact-service';
@@ -41,17 +40,13 @@ export type { ArtifactLocation, ArtifactService } from './artifacts/artifact-ser
 // ── Tools ────────────────────────────────────────────────────────────────────────────────────────
 export { Tool } from './tools/tool';
 export type { ToolOptions } from './tools/tool';
-export { Toolset, getToolsetOptions, isToolset } from './tools/toolset';
+export { Toolset, isToolset } from './tools/toolset';
 export type { ToolsetOptions } from './tools/toolset';
 export { BaseTool, LONG_RUNNING_NOTE } from './tools/base-tool';
 export { ToolContext } from './tools/tool-context';
 export type { ToolContextInit } from './tools/tool-context';
 export type { ReadonlyContext } from './tools/readonly-context';
 export type { RequireConfirmation } from './tools/require-confirmation';
-// Runs one function call exactly as the runner does, and the model-facing error response every failure
-// becomes (used by @toolsmith/mcp's serveMcp).
-export { errorResponse, executeToolCall } from './internal/tool-executor';
-export type { ExecuteToolCallInput, ToolCallOutcome } from './internal/tool-executor';
 
 // ── Callbacks ────────────────────────────────────────────────────────────────────────────────────
 export type {
@@ -145,24 +140,6 @@ export type { ToolErrorExposure, ToolOutputValidation } from './internal/tool-ca
 export { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_MAX_RESULT_CHARS } from './internal/tool-call-policy';
 export type { TruncatedResult } from './internal/result-budget';
 
-// ── Adapter kit (shared by the provider adapters) ────────────────────────────────────────────────
-export { parseRetryAfter } from './adapter-kit/parse-retry-after';
-export type { HeaderSource } from './adapter-kit/parse-retry-after';
-export { generateCallId, stableCallId } from './adapter-kit/call-id';
-export { pairToolResults } from './adapter-kit/pair-tool-results';
-export { scopeAbortSignal } from './adapter-kit/scoped-abort-signal';
-export type { ScopedAbortSignal } from './adapter-kit/scoped-abort-signal';
-export { selectProviderTools } from './adapter-kit/select-provider-tools';
-export { SchemaRefError, inlineSchemaRefs } from './adapter-kit/schema-ref-inliner';
-export { argsAsObject, argsFromJsonText, argsFromJsonValue } from './adapter-kit/function-call-args';
-export { callProvider } from './adapter-kit/provider-call';
-export type { ProviderCall } from './adapter-kit/provider-call';
-export { DEFAULT_RETRY_POLICY, resolveRetryPolicy, retryDelayMs } from './adapter-kit/retry-policy';
-export type { RetryPolicy } from './adapter-kit/retry-policy';
-export { schemaProblems } from './adapter-kit/schema-problems';
-export { providerErrorCodeForStatus } from './adapter-kit/status-code';
-export { providerDataOf, providerDataPart } from './adapter-kit/provider-data';
-
 // ── Confirmation and long-running tools ──────────────────────────────────────────────────────────
 export { REQUEST_CONFIRMATION, isConfirmationRequest, originalCallFrom } from './confirmation/request-confirmation';
 export type { ConfirmationPrompt, ConfirmationRequestArgs } from './confirmation/request-confirmation';
@@ -187,9 +164,6 @@ export type { WorkflowPosition } from './state/event-actions';
 // ── Build-time schema manifest (`toolsmith schema`) ──────────────────────────────────────────────
 export { ManifestError } from './errors/manifest-errors';
 export type { ManifestErrorCode } from './errors/manifest-errors';
-export { MANIFEST_FILE_NAME, MANIFEST_VERSION, manifestParametersSchema } from './scanning/manifest-document';
-export type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestSource, ManifestToolset } from './scanning/manifest-document';
-export { hashSource } from './scanning/manifest-hash';
-export { ToolManifest, loadManifest, parseManifest } from './scanning/manifest';
+export { ToolManifest, loadManifest } from './scanning/manifest';
 export type { ManifestOptions, ManifestProblemPolicy, ManifestSourceStatus } from './scanning/manifest';
-export { MANIFEST_ENV, findManifest, useManifest } from './scanning/manifest-registry';
+export { useManifest } from './scanning/manifest-registry';

@@ -1,4 +1,4 @@
-import { generateCallId, stableCallId } from '@toolsmith/core';
+import { generateCallId, stableCallId } from '@toolsmith/core/adapter-kit';
 
 /** Prefix of the ids Toolsmith makes up for Gemini function calls that came without one. */
 const GENERATED_PREFIX = 'toolsmith_gemini';

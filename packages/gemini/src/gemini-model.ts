@@ -1,6 +1,7 @@
 import { GoogleGenAI } from './google-genai';
 import type { GenerateContentConfig, GenerateContentParameters, GoogleGenAI as GoogleGenAIClient, HttpOptions } from '@google/genai' with { 'resolution-mode': 'import' };
-import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core';
+import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError } from '@toolsmith/core';
+import { RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import { convertToGeminiContents } from './convert-to-gemini-contents';
 import { assembleGeminiStream } from './gemini-stream';
 import { mapGeminiError } from './map-gemini-error';

@@ -1,5 +1,6 @@
 import { ApiError } from './google-genai';
-import { ProviderError, RateLimitError, providerErrorCodeForStatus } from '@toolsmith/core';
+import { ProviderError, RateLimitError } from '@toolsmith/core';
+import { providerErrorCodeForStatus } from '@toolsmith/core/adapter-kit';
 import { GEMINI_PROVIDER } from './provider-tool';
 
 /** The `error` object of a Google API error body (`google.rpc.Status`). */

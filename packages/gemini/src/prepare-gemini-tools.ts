@@ -1,6 +1,7 @@
 import { FunctionCallingConfigMode } from './google-genai';
 import type { FunctionDeclaration as GeminiFunctionDeclaration, Schema, Tool, ToolConfig } from '@google/genai' with { 'resolution-mode': 'import' };
-import { FunctionDeclaration, JsonSchema, LlmRequest, selectProviderTools } from '@toolsmith/core';
+import { FunctionDeclaration, JsonSchema, LlmRequest } from '@toolsmith/core';
+import { selectProviderTools } from '@toolsmith/core/adapter-kit';
 import { GEMINI_FUNCTION_NAME, GeminiToolNameError } from './gemini-tool-name-error';
 import { GEMINI_PROVIDER } from './provider-tool';
 import { toGeminiOpenApiSchema } from './to-gemini-openapi-schema';

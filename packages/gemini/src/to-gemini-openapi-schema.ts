@@ -1,5 +1,6 @@
 import type { Schema } from '@google/genai' with { 'resolution-mode': 'import' };
-import { JsonSchema, SchemaRefError, inlineSchemaRefs } from '@toolsmith/core';
+import { JsonSchema } from '@toolsmith/core';
+import { SchemaRefError, inlineSchemaRefs } from '@toolsmith/core/adapter-kit';
 import { GeminiSchemaError } from './gemini-schema-error';
 
 /** Keywords of Gemini's OpenAPI `Schema` copied over as they are. */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import { ArtifactService, BaseTool, MemoryService, Provider, ToolsmithError, getToolsetOptions, isToolset } from '@toolsmith/core';
+import { ArtifactService, BaseTool, MemoryService, Provider, ToolsmithError, isToolset } from '@toolsmith/core';
+import { getToolsetOptions } from '@toolsmith/core/internal';
 import { ServedTools } from './resolve-served-tools';
 
 /** What a module offers to serve: its exported toolsets and tools, and its `providers`, `memoryService` and `artifactService` exports. */

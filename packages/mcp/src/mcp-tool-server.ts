@@ -6,19 +6,8 @@ import {
   ListToolsRequestSchema,
   Tool as McpToolInfo,
 } from '@modelcontextprotocol/sdk/types.js';
-import {
-  ArtifactService,
-  BaseTool,
-  FunctionResponse,
-  MemoryService,
-  ReadonlyContext,
-  ToolConfirmation,
-  ToolContext,
-  ToolsmithError,
-  createEventActions,
-  errorResponse,
-  executeToolCall,
-} from '@toolsmith/core';
+import { ArtifactService, BaseTool, FunctionResponse, MemoryService, ReadonlyContext, ToolConfirmation, ToolContext, ToolsmithError } from '@toolsmith/core';
+import { createEventActions, errorResponse, executeToolCall } from '@toolsmith/core/internal';
 import { McpConfirmationUnsupportedError } from './mcp-errors';
 import { TOOLSMITH_ERROR_META, toMcpOutputSchema } from './mcp-output-schema';
 import { McpSessionState } from './mcp-session-state';

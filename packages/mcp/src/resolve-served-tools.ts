@@ -1,13 +1,4 @@
-import {
-  BaseTool,
-  Container,
-  Provider,
-  ReadonlyContext,
-  Toolset,
-  ToolsmithError,
-  createClassTools,
-  isToolset,
-} from '@toolsmith/core';
+import { BaseTool, Container, Provider, ReadonlyContext, Toolset, ToolsmithError, createClassTools, isToolset } from '@toolsmith/core';
 
 /**
  * Something `serveMcp` can serve: a `@Toolset` class (built by the container with its dependencies),

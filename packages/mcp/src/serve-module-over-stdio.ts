@@ -1,5 +1,6 @@
 import { basename, dirname, extname, resolve } from 'node:path';
-import { MANIFEST_ENV, findManifest, useManifest } from '@toolsmith/core';
+import { useManifest } from '@toolsmith/core';
+import { MANIFEST_ENV, findManifest } from '@toolsmith/core/internal';
 import { ToolsModule, loadToolsModule } from './load-tools-module';
 import { serveMcp } from './serve-mcp';
 

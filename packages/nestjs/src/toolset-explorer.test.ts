@@ -1,7 +1,8 @@
 import { ForbiddenException, Injectable, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
-import { Param, Tool, Toolset, executeToolCall } from '@toolsmith/core';
+import { Param, Tool, Toolset } from '@toolsmith/core';
+import { executeToolCall } from '@toolsmith/core/internal';
 import type { BaseTool } from '@toolsmith/core';
 import { testToolContext } from '@toolsmith/core/testing';
 import { NestContainerAdapter } from './nest-container-adapter';

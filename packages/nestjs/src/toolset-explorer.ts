@@ -1,7 +1,8 @@
 import { Inject, Injectable, Type } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
-import { createClassTools, getToolsetOptions } from '@toolsmith/core';
+import { createClassTools } from '@toolsmith/core';
+import { getToolsetOptions } from '@toolsmith/core/internal';
 import type { ContainerAdapter, InjectionToken, ResolutionScope } from '@toolsmith/core';
 import type { DiscoveredToolset } from './discovered-toolset';
 import { mapHttpExceptions } from './http-exception-mapping';

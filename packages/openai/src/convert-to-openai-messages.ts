@@ -1,4 +1,5 @@
-import { Content, FunctionCall, InlineData, LlmRequest, Part, ToolsmithError, pairToolResults, providerDataOf } from '@toolsmith/core';
+import { Content, FunctionCall, InlineData, LlmRequest, Part, ToolsmithError } from '@toolsmith/core';
+import { pairToolResults, providerDataOf } from '@toolsmith/core/adapter-kit';
 import type {
   ChatCompletionContentPart,
   ChatCompletionMessageFunctionToolCall,

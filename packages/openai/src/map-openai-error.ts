@@ -1,4 +1,5 @@
-import { ProviderError, RateLimitError, RunAbortedError, ToolsmithError, parseRetryAfter, providerErrorCodeForStatus } from '@toolsmith/core';
+import { ProviderError, RateLimitError, RunAbortedError, ToolsmithError } from '@toolsmith/core';
+import { parseRetryAfter, providerErrorCodeForStatus } from '@toolsmith/core/adapter-kit';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { OPENAI_PROVIDER } from './provider-tool';
 

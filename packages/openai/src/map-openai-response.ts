@@ -1,4 +1,5 @@
-import { JsonSchema, LlmResponse, Part, ToolsmithError, providerDataPart } from '@toolsmith/core';
+import { JsonSchema, LlmResponse, Part, ToolsmithError } from '@toolsmith/core';
+import { providerDataPart } from '@toolsmith/core/adapter-kit';
 import type { Response, ResponseOutputItem } from 'openai/resources/responses/responses';
 import { mapOpenAIErrorCode } from './map-openai-error';
 import { mapOpenAIResponseStatus } from './map-openai-finish-reason';

@@ -1,4 +1,5 @@
-import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderCall, ProviderError, RunAbortedError, RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core';
+import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError } from '@toolsmith/core';
+import { ProviderCall, RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming as ChatBody } from 'openai/resources/chat/completions';
 import type { ResponseCreateParamsNonStreaming as ResponsesBody } from 'openai/resources/responses/responses';

@@ -1,4 +1,5 @@
-import { FunctionDeclaration, JsonSchema, LlmRequest, ToolsmithError, selectProviderTools } from '@toolsmith/core';
+import { FunctionDeclaration, JsonSchema, LlmRequest, ToolsmithError } from '@toolsmith/core';
+import { selectProviderTools } from '@toolsmith/core/adapter-kit';
 import type { ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
 import type { Tool as ResponsesTool, ToolChoiceFunction, ToolChoiceOptions } from 'openai/resources/responses/responses';
 import { OPENAI_PROVIDER } from './provider-tool';

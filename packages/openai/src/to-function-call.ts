@@ -1,4 +1,5 @@
-import { FunctionCall, JsonSchema, argsFromJsonText, argsFromJsonValue, generateCallId } from '@toolsmith/core';
+import { FunctionCall, JsonSchema } from '@toolsmith/core';
+import { argsFromJsonText, argsFromJsonValue, generateCallId } from '@toolsmith/core/adapter-kit';
 import { restoreOmittedOptionals } from './restore-omitted-optionals';
 
 /**

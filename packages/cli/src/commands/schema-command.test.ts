@@ -1,5 +1,6 @@
-import { hashSource, loadManifest } from '@toolsmith/core';
-import type { ManifestDocument, ManifestParameter } from '@toolsmith/core';
+import { loadManifest } from '@toolsmith/core';
+import { hashSource } from '@toolsmith/core/internal';
+import type { ManifestDocument, ManifestParameter } from '@toolsmith/core/internal';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

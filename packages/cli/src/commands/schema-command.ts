@@ -1,5 +1,6 @@
-import { MANIFEST_FILE_NAME, ManifestError, parseManifest } from '@toolsmith/core';
-import type { ManifestDocument } from '@toolsmith/core';
+import { ManifestError } from '@toolsmith/core';
+import { MANIFEST_FILE_NAME, parseManifest } from '@toolsmith/core/internal';
+import type { ManifestDocument } from '@toolsmith/core/internal';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { CliUsageError } from '../cli-errors';

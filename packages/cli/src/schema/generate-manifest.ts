@@ -1,5 +1,6 @@
-import { MANIFEST_VERSION, hashSource } from '@toolsmith/core';
-import type { JsonSchema, ManifestDocument, ManifestMethod, ManifestParameter, ManifestToolset } from '@toolsmith/core';
+import { MANIFEST_VERSION, hashSource } from '@toolsmith/core/internal';
+import type { JsonSchema } from '@toolsmith/core';
+import type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestToolset } from '@toolsmith/core/internal';
 import { relative, sep } from 'node:path';
 import * as ts from 'typescript';
 import { SchemaSourceError } from '../cli-errors';

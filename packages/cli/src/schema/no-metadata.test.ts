@@ -1,5 +1,6 @@
 import * as core from '@toolsmith/core';
 import { MissingTypeMetadataError, ToolManifest, loadManifest, scanTools, useManifest } from '@toolsmith/core';
+import { hashSource } from '@toolsmith/core/internal';
 import { invokeTool } from '@toolsmith/core/testing';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -108,7 +109,7 @@ describe('a toolset compiled without decorator metadata', () => {
 
   it('reports a stale manifest instead of using it', () => {
     const stale = JSON.parse(readFileSync(manifestPath, 'utf8'));
-    stale.toolsets.TripTools.sourceHash = core.hashSource('an older version of the file');
+    stale.toolsets.TripTools.sourceHash = hashSource('an older version of the file');
     const stalePath = join(manifestPath, '..', 'stale.json');
     // Keep the source path resolvable from the new location: same directory as the original.
     writeFileSync(stalePath, JSON.stringify(stale));

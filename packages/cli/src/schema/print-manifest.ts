@@ -1,4 +1,5 @@
-import type { JsonSchema, ManifestDocument } from '@toolsmith/core';
+import type { JsonSchema } from '@toolsmith/core';
+import type { ManifestDocument } from '@toolsmith/core/internal';
 import type { FoundToolset } from './find-toolsets';
 
 /**

@@ -1,5 +1,6 @@
-import { manifestParametersSchema, scanTools } from '@toolsmith/core';
-import type { ManifestDocument } from '@toolsmith/core';
+import { scanTools } from '@toolsmith/core';
+import { manifestParametersSchema } from '@toolsmith/core/internal';
+import type { ManifestDocument } from '@toolsmith/core/internal';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

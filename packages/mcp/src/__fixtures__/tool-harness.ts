@@ -1,10 +1,5 @@
-import {
-  BaseTool,
-  FunctionResponse,
-  ToolContext,
-  Toolset,
-  executeToolCall,
-} from '@toolsmith/core';
+import { BaseTool, FunctionResponse, ToolContext, Toolset } from '@toolsmith/core';
+import { executeToolCall } from '@toolsmith/core/internal';
 import { testToolContext } from '@toolsmith/core/testing';
 
 /** A tool context as the runner would build it, with the given session state. */

@@ -1,0 +1,18 @@
+// Public API of `@toolsmith/core/adapter-kit`: what a provider adapter's author uses (call ids, argument
+// parsing, retries, abort scoping, provider data, schema helpers). App authors never need it.
+export { parseRetryAfter } from './parse-retry-after';
+export type { HeaderSource } from './parse-retry-after';
+export { generateCallId, stableCallId } from './call-id';
+export { pairToolResults } from './pair-tool-results';
+export { scopeAbortSignal } from './scoped-abort-signal';
+export type { ScopedAbortSignal } from './scoped-abort-signal';
+export { selectProviderTools } from './select-provider-tools';
+export { SchemaRefError, inlineSchemaRefs } from './schema-ref-inliner';
+export { argsAsObject, argsFromJsonText, argsFromJsonValue } from './function-call-args';
+export { callProvider } from './provider-call';
+export type { ProviderCall } from './provider-call';
+export { DEFAULT_RETRY_POLICY, resolveRetryPolicy, retryDelayMs } from './retry-policy';
+export type { RetryPolicy } from './retry-policy';
+export { schemaProblems } from './schema-problems';
+export { providerErrorCodeForStatus } from './status-code';
+export { providerDataOf, providerDataPart } from './provider-data';

@@ -1,0 +1,16 @@
+// `@toolsmith/core/internal`: what Toolsmith's own packages (cli, mcp, nestjs, bench) share beyond the
+// public API. Not for applications: nothing here is covered by semver, and the API report marks it so.
+
+// Runs one function call exactly as the runner does, and the model-facing error response every failure
+// becomes (used by @toolsmith/mcp's serveMcp).
+export { errorResponse, executeToolCall } from './tool-executor';
+export type { ExecuteToolCallInput, ToolCallOutcome } from './tool-executor';
+export { createEventActions } from '../state/event-actions';
+export { getToolsetOptions } from '../tools/toolset';
+
+// The build-time manifest's document format, for `toolsmith schema` and `toolsmith mcp`.
+export { MANIFEST_FILE_NAME, MANIFEST_VERSION, manifestParametersSchema } from '../scanning/manifest-document';
+export type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestSource, ManifestToolset } from '../scanning/manifest-document';
+export { hashSource } from '../scanning/manifest-hash';
+export { parseManifest } from '../scanning/manifest';
+export { MANIFEST_ENV, findManifest } from '../scanning/manifest-registry';
