@@ -8,6 +8,9 @@ export type { ExecuteToolCallInput, ToolCallOutcome } from './tool-executor';
 export { createEventActions } from '../state/event-actions';
 export { getToolsetOptions } from '../tools/toolset';
 
+// Which call ids a stored event claims as answered: every session store refuses a second claim (see SessionService).
+export { answerClaims } from '../sessions/answer-claims';
+
 // The build-time manifest's document format, for `toolsmith schema` and `toolsmith mcp`.
 export { MANIFEST_FILE_NAME, MANIFEST_VERSION, manifestParametersSchema } from '../scanning/manifest-document';
 export type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestSource, ManifestToolset } from '../scanning/manifest-document';

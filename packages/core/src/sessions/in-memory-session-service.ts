@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { FunctionResponseNotPendingError } from '../errors/function-response-not-pending-error';
 import { SessionExistsError, SessionNotFoundError, StaleSessionError } from '../errors/session-errors';
-import { Event, EventData } from '../events/event';
+import { Event, type EventData } from '../events/event';
 import { StatePrefix } from '../state/state';
+import { answerClaims } from './answer-claims';
 import { Session } from './session';
-import { SessionKey, SessionService } from './session-service';
+import { type GetSessionRequest, type ListSessionsRequest, type SessionKey, type SessionService } from './session-service';
 
 /** What an {@link InMemorySessionService} holds for one session: only its own (unprefixed) state. */
 interface StoredSession {
@@ -13,6 +15,8 @@ interface StoredSession {
   lastUpdateTime: number;
   /** Sequence of the last stored event; events are numbered 1, 2, … per session. */
   lastSequence: number;
+  /** Call ids answered by the user's events (see `answerClaims`): each is answered once. */
+  answered: Set<string>;
 }
 
 /** The plain-JSON form of an {@link InMemorySessionService}, for {@link InMemorySessionService.fromJSON}. */
@@ -39,20 +43,35 @@ export class InMemorySessionService implements SessionService {
     const id = request.sessionId ?? randomUUID();
     const byUser = this.userSessions(request.appName, request.userId, true);
     if (byUser.has(id)) throw new SessionExistsError(id, request.userId);
-    const stored: StoredSession = { id, state: {}, events: [], lastUpdateTime: Date.now(), lastSequence: 0 };
+    const stored: StoredSession = { id, state: {}, events: [], lastUpdateTime: Date.now(), lastSequence: 0, answered: new Set() };
     byUser.set(id, stored);
     if (request.state) this.applyDelta(request.appName, request.userId, stored, request.state);
     return this.view(request.appName, request.userId, stored, true);
   }
 
-  async getSession(request: SessionKey): Promise<Session | undefined> {
+  async getSession(request: GetSessionRequest): Promise<Session | undefined> {
     const stored = this.userSessions(request.appName, request.userId, false)?.get(request.sessionId);
-    return stored && this.view(request.appName, request.userId, stored, true);
+    if (!stored) return undefined;
+    const session = this.view(request.appName, request.userId, stored, true);
+    if (request.afterTimestamp !== undefined) {
+      const after = request.afterTimestamp;
+      session.events = session.events.filter((event) => event.timestamp >= after);
+    }
+    if (request.numRecentEvents !== undefined) session.events = session.events.slice(Math.max(0, session.events.length - request.numRecentEvents));
+    return session;
   }
 
-  async listSessions(request: { appName: string; userId: string }): Promise<Session[]> {
+  async listSessions(request: ListSessionsRequest): Promise<Session[]> {
     const byUser = this.userSessions(request.appName, request.userId, false);
-    return byUser ? [...byUser.values()].map((s) => this.view(request.appName, request.userId, s, false)) : [];
+    if (!byUser) return [];
+    // Code-unit order, as PostgreSQL's "C" collation sorts the same ids.
+    let ids = [...byUser.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (request.after !== undefined) {
+      const after = request.after;
+      ids = ids.filter((id) => id > after);
+    }
+    if (request.limit !== undefined) ids = ids.slice(0, request.limit);
+    return ids.map((id) => this.view(request.appName, request.userId, byUser.get(id)!, false));
   }
 
   async deleteSession(request: SessionKey): Promise<void> {
@@ -63,8 +82,11 @@ export class InMemorySessionService implements SessionService {
     if (event.partial) return event;
     const stored = this.userSessions(session.appName, session.userId, false)?.get(session.id);
     if (!stored) throw new SessionNotFoundError(session.id, session.userId, session.appName);
-    // Everything below is synchronous, so the check and the append are one atomic step in this process.
+    // Everything below is synchronous, so the checks and the append are one atomic step in this process.
+    const claims = answerClaims(event);
+    for (const id of claims) if (stored.answered.has(id)) throw new FunctionResponseNotPendingError(id, 'answered');
     if (stored.lastSequence !== session.lastSequence) throw new StaleSessionError(session.id, session.lastSequence, stored.lastSequence);
+    for (const id of claims) stored.answered.add(id);
     const delta = event.actions.stateDelta;
     // Most events change no state; they skip the scope bookkeeping below.
     if (hasKeys(delta)) {
@@ -115,6 +137,7 @@ export class InMemorySessionService implements SessionService {
             events: s.events.map((e) => Event.fromJSON(e)),
             lastUpdateTime: s.lastUpdateTime,
             lastSequence: s.lastSequence ?? s.events.length,
+            answered: new Set(s.events.flatMap((e) => answerClaims(e))),
           });
         }
       }

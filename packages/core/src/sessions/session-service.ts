@@ -1,11 +1,36 @@
-import { Event } from '../events/event';
-import { Session } from './session';
+import { type Event } from '../events/event';
+import { type Session } from './session';
 
 /** Identifies one session. */
 export interface SessionKey {
   appName: string;
   userId: string;
   sessionId: string;
+}
+
+/**
+ * What {@link SessionService.getSession} reads: a session, and optionally only part of its events (as
+ * ADK's `GetSessionConfig`). State and `lastSequence` are always the whole session's. A runner always
+ * loads whole sessions; the limits are for clients that show history.
+ */
+export interface GetSessionRequest extends SessionKey {
+  /** Only the last `numRecentEvents` events (after `afterTimestamp`, when both are given). */
+  numRecentEvents?: number;
+  /** Only events whose `timestamp` (ms since the epoch) is at or after this one. */
+  afterTimestamp?: number;
+}
+
+/**
+ * What {@link SessionService.listSessions} reads: a user's sessions, ordered by id, a page at a time.
+ * The next page starts after the last id of the previous one.
+ */
+export interface ListSessionsRequest {
+  appName: string;
+  userId: string;
+  /** At most this many sessions. Default: all. */
+  limit?: number;
+  /** Only sessions whose id sorts after this one (the last id of the previous page). */
+  after?: string;
 }
 
 /**
@@ -23,14 +48,20 @@ export interface SessionKey {
  *   sequence check happen together or not at all.
  * - `createSession` for an id that exists rejects with `SESSION_EXISTS`; an append to a session the
  *   store does not hold rejects with `SESSION_NOT_FOUND`.
+ * - Answers are claimed exactly once: a user event's final function responses (a confirmation answer,
+ *   or a long-running call's last update, i.e. without `willContinue`) claim their call ids. An append
+ *   answering an id the session already has an answer for stores nothing and rejects with
+ *   `FUNCTION_RESPONSE_NOT_PENDING` (reason `answered`); this is checked before the sequence, so of two
+ *   writers answering the same call from the same history the loser learns that it was answered.
  */
 export interface SessionService {
   /** Creates a session (a random id unless `sessionId` is given); `state` is applied with the scope rules. */
   createSession(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session>;
-  /** The session with its events and merged state, or `undefined`. */
-  getSession(request: SessionKey): Promise<Session | undefined>;
-  /** The user's sessions, without their events. */
-  listSessions(request: { appName: string; userId: string }): Promise<Session[]>;
+  /** The session with its events (all, or those the request selects) and merged state, or `undefined`. */
+  getSession(request: GetSessionRequest): Promise<Session | undefined>;
+  /** The user's sessions, without their events, ordered by id (a page of them when `limit` is given). */
+  listSessions(request: ListSessionsRequest): Promise<Session[]>;
+  /** Deletes the session and its events (nothing happens when it does not exist); `app:` and `user:` state stay. */
   deleteSession(request: SessionKey): Promise<void>;
   /**
    * Stores a complete event and applies its `actions.stateDelta` (partial events are ignored), if the

@@ -16,6 +16,8 @@ export type { Script, ScriptedCall, ScriptedModelOptions, ScriptedTurn } from '.
 export { runAdapterConformance } from './conformance/adapter-conformance';
 export type { AdapterConformanceOptions } from './conformance/adapter-conformance';
 export type { ConformanceTurn, WireCodec, WireToolResult } from './conformance/wire-codec';
+export { runSessionStoreConformance } from './conformance/session-store-conformance';
+export type { SessionStoreConformanceOptions } from './conformance/session-store-conformance';
 
 // ── Small test helpers ───────────────────────────────────────────────────────────────────────────
 export { collect } from './collect';

@@ -1,0 +1,21 @@
+import { ToolsmithError } from './toolsmith-error';
+
+/**
+ * A tool call was cut off before it answered: the process running it died (or its run was abandoned)
+ * after the model's call was stored and before its response was. The next run of the session reports
+ * the call with this error instead of running it again, because the tool may have had its effect
+ * already; the model (and the client) decide what to do, e.g. check and ask the user.
+ */
+export class ToolInterruptedError extends ToolsmithError {
+  constructor(
+    readonly toolName: string,
+    readonly functionCallId: string,
+  ) {
+    super(
+      'TOOL_INTERRUPTED',
+      `The call to tool "${toolName}" was interrupted before it answered (the process running it stopped). ` +
+        'It may or may not have taken effect; it was not run again. Check its effect before calling it again.',
+      { details: { toolName, functionCallId } },
+    );
+  }
+}

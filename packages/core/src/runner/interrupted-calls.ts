@@ -1,0 +1,69 @@
+import { findPendingCalls } from '../confirmation/pending-calls';
+import { ToolInterruptedError } from '../errors/tool-interrupted-error';
+import { Event } from '../events/event';
+import { errorResponse } from '../internal/tool-executor';
+import { type FunctionCall, type Part } from '../model/content';
+
+/** A model's call that was stored without a response and is not legitimately waiting. */
+export interface InterruptedCall {
+  call: FunctionCall;
+  /** The stored event that holds the call (its author and branch answer it). */
+  event: Event;
+}
+
+/**
+ * The calls of a session that were cut off: a model's call stored with no response after it, that is
+ * not waiting for the user (a pending confirmation, or a long-running call waiting for updates). This
+ * is what a process that died inside a tool call leaves behind, in any store.
+ *
+ * Only the current turn is read (back to the last complete model answer), because a finished turn
+ * answered every call; a pending confirmation or long-running call is looked up in the whole session,
+ * and only when there is an unanswered call at all, so the usual run pays for one short backward scan.
+ */
+export function findInterruptedCalls(events: readonly Event[]): InterruptedCall[] {
+  let start = events.length;
+  while (start > 0 && !endsTurn(events[start - 1])) start--;
+  const responded = new Set<string>();
+  const calls: InterruptedCall[] = [];
+  for (let i = start; i < events.length; i++) {
+    const event = events[i];
+    if (event.partial || !event.content) continue;
+    for (const part of event.content.parts) {
+      if (part.functionResponse) responded.add(part.functionResponse.id);
+      else if (part.functionCall && event.author !== 'user') calls.push({ call: part.functionCall, event });
+    }
+  }
+  const unanswered = calls.filter((entry) => !responded.has(entry.call.id));
+  if (unanswered.length === 0) return unanswered;
+  const pending = findPendingCalls(events);
+  const waiting = new Set<string>(pending.longRunning.keys());
+  for (const record of pending.confirmations.values()) {
+    waiting.add(record.requestId);
+    waiting.add(record.originalFunctionCall.id);
+  }
+  return unanswered.filter((entry) => !waiting.has(entry.call.id));
+}
+
+/**
+ * One event per model response with interrupted calls, answering each of its cut-off calls with a
+ * `TOOL_INTERRUPTED` error response (authored by the agent that made the calls, on its branch), so the
+ * model and the client see what happened and the history is valid again. Nothing is run.
+ */
+export function interruptedCallEvents(events: readonly Event[], invocationId: string): Event[] {
+  const interrupted = findInterruptedCalls(events);
+  if (interrupted.length === 0) return [];
+  const byEvent = new Map<Event, Part[]>();
+  for (const { call, event } of interrupted) {
+    let parts = byEvent.get(event);
+    if (!parts) byEvent.set(event, (parts = []));
+    parts.push({ functionResponse: errorResponse(call, new ToolInterruptedError(call.name, call.id)) });
+  }
+  return [...byEvent].map(([event, parts]) => Event.create({ invocationId, author: event.author, branch: event.branch, content: { role: 'user', parts } }));
+}
+
+/** A complete model answer without calls: every call before it was answered when the model was asked. */
+function endsTurn(event: Event): boolean {
+  if (event.partial || event.author === 'user' || event.content?.role !== 'model') return false;
+  for (const part of event.content.parts) if (part.functionCall || part.functionResponse) return false;
+  return true;
+}

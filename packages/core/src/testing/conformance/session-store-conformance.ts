@@ -1,0 +1,380 @@
+import { randomUUID } from 'node:crypto';
+import { LlmAgent } from '../../agents/llm-agent';
+import { confirmationRequests } from '../../confirmation/confirmation-requests';
+import { confirmationResponse } from '../../confirmation/confirmation-response';
+import { ToolsmithError } from '../../errors/toolsmith-error';
+import { Event, type EventInit } from '../../events/event';
+import { type Content } from '../../model/content';
+import { Runner } from '../../runner/runner';
+import { Session } from '../../sessions/session';
+import { type SessionService } from '../../sessions/session-service';
+import { functionTool } from '../../function-tool/function-tool';
+import { collect } from '../collect';
+import { ScriptedModel } from '../scripted-model';
+
+/** Options of {@link runSessionStoreConformance}. */
+export interface SessionStoreConformanceOptions {
+  /** Names the suite, e.g. `postgres (pglite)`. */
+  name: string;
+  /**
+   * Creates the store, once for the suite (`beforeAll`). Every test uses its own random app name, so
+   * one store (one database) serves all of them.
+   */
+  create(): SessionService | Promise<SessionService>;
+  /** Releases the store after the suite (`afterAll`), e.g. closes its connections. */
+  close?(service: SessionService): void | Promise<void>;
+}
+
+const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
+
+/** A deferred promise: the way tests here wait for each other, never for time. */
+function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** The code of a rejection (or `ok`), for comparing outcomes of racing writers. */
+async function outcome(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (error) {
+    return ToolsmithError.isInstance(error) ? error.code : `untyped: ${String(error)}`;
+  }
+}
+
+/**
+ * Declares the session-store conformance tests (jest) for one {@link SessionService}: the contract
+ * every store keeps, run the same way against the in-memory store and the PostgreSQL ones. Cases:
+ * state scopes (`app:`, `user:`, session, `temp:` never stored), deltas, ordering and sequence numbers,
+ * partial event reads and paging, stale writers (`STALE_SESSION`, nothing stored), exactly-once answers
+ * (`FUNCTION_RESPONSE_NOT_PENDING` for the loser), the JSON round trip of events and state, and the
+ * runner on the store: the confirmation resume in a second runner, and a call interrupted by a dead
+ * runner reported as `TOOL_INTERRUPTED` instead of run again.
+ *
+ * @example
+ * ```ts
+ * // packages/postgres/src/pglite-conformance.test.ts
+ * runSessionStoreConformance({
+ *   name: 'postgres (pglite)',
+ *   create: () => PostgresSessionService.embedded(),
+ *   close: (service) => (service as PostgresSessionService).close(),
+ * });
+ * ```
+ */
+export function runSessionStoreConformance(options: SessionStoreConformanceOptions): void {
+  describe(`${options.name}: session store conformance`, () => {
+    let service: SessionService;
+    let appName: string;
+
+    beforeAll(async () => {
+      service = await options.create();
+    });
+    afterAll(async () => {
+      if (service) await options.close?.(service);
+    });
+    beforeEach(() => {
+      appName = `app-${randomUUID()}`;
+    });
+
+    const key = (sessionId = 's', userId = 'u') => ({ appName, userId, sessionId });
+    const event = (init: Partial<EventInit> = {}) => Event.create({ invocationId: 'i', author: 'agent', ...init });
+    const delta = (stateDelta: Record<string, unknown>) => ({ stateDelta, artifactDelta: {} });
+    const answer = (id: string, extra: Record<string, unknown> = {}): Content => ({
+      role: 'user',
+      parts: [{ functionResponse: { id, name: 'toolsmith_request_confirmation', response: { confirmed: true }, ...extra } }],
+    });
+
+    it('applies the scope rules: app: for every user, user: for every session of a user, temp: never stored', async () => {
+      const created = await service.createSession({ ...key(), state: { 'app:theme': 'dark', 'user:name': 'Ann', n: 1, 'temp:x': 1 } });
+      expect(created.state).toEqual({ 'app:theme': 'dark', 'user:name': 'Ann', n: 1 });
+      expect(created.lastSequence).toBe(0);
+      const sibling = await service.createSession(key('s2'));
+      const other = await service.createSession(key('s3', 'v'));
+
+      expect((await service.getSession(key()))!.state).toEqual({ 'app:theme': 'dark', 'user:name': 'Ann', n: 1 });
+      expect((await service.getSession(key('s2')))!.state).toEqual({ 'app:theme': 'dark', 'user:name': 'Ann' });
+      expect(sibling.state).toEqual({ 'app:theme': 'dark', 'user:name': 'Ann' });
+      expect(other.state).toEqual({ 'app:theme': 'dark' });
+      await expect(service.createSession(key())).rejects.toMatchObject({ code: 'SESSION_EXISTS' });
+      expect(await service.getSession(key('missing'))).toBeUndefined();
+      expect(await service.getSession({ appName: `${appName}-other`, userId: 'u', sessionId: 's' })).toBeUndefined();
+    });
+
+    it('applies deltas on append to every scope (null deletes), updates the session in place and ignores partial events', async () => {
+      const session = await service.createSession({ ...key(), state: { a: 1, b: 2, 'user:keep': true } });
+      const stored = await service.appendEvent(session, event({ actions: delta({ a: null, c: { deep: [1, 'x'] }, 'user:n': 1, 'app:v': 2, 'temp:t': 3 }) }));
+      await service.appendEvent(session, event({ partial: true, content: { role: 'model', parts: [{ text: 'par' }] } }));
+
+      expect(stored.actions.stateDelta).toEqual({ a: null, c: { deep: [1, 'x'] }, 'user:n': 1, 'app:v': 2 });
+      expect(session.state).toEqual({ b: 2, c: { deep: [1, 'x'] }, 'user:keep': true, 'user:n': 1, 'app:v': 2 });
+      expect(session.lastSequence).toBe(1);
+      const loaded = (await service.getSession(key()))!;
+      expect(loaded.state).toEqual(session.state);
+      expect(loaded.events).toHaveLength(1);
+      expect(loaded.events[0].actions.stateDelta).not.toHaveProperty('temp:t');
+      expect(loaded.lastSequence).toBe(1);
+      expect((await service.createSession(key('s2'))).state).toEqual({ 'user:keep': true, 'user:n': 1, 'app:v': 2 });
+      expect((await service.createSession(key('s3', 'v'))).state).toEqual({ 'app:v': 2 });
+
+      await service.appendEvent(session, event({ actions: delta({ 'user:n': null, 'app:v': 3 }) }));
+      expect((await service.getSession(key('s2')))!.state).toEqual({ 'user:keep': true, 'app:v': 3 });
+    });
+
+    it('numbers events 1, 2, … in append order and reads them back in that order', async () => {
+      const session = await service.createSession(key());
+      for (let i = 0; i < 30; i++) await service.appendEvent(session, event({ content: { role: 'model', parts: [{ text: `e${i}` }] }, timestamp: 1_000 + i }));
+      expect(session.lastSequence).toBe(30);
+      const loaded = (await service.getSession(key()))!;
+      expect(loaded.events.map((e) => e.text())).toEqual(Array.from({ length: 30 }, (_, i) => `e${i}`));
+      expect(loaded.lastSequence).toBe(30);
+      expect(loaded.lastUpdateTime).toBe(1_029);
+      for (const e of loaded.events) expect(e).toBeInstanceOf(Event);
+    });
+
+    it('reads the last N events and the events after a timestamp; state and sequence stay whole', async () => {
+      const session = await service.createSession({ ...key(), state: { n: 1 } });
+      for (let i = 0; i < 10; i++) await service.appendEvent(session, event({ content: { role: 'model', parts: [{ text: `e${i}` }] }, timestamp: 100 * (i + 1) }));
+      const texts = (s: Session | undefined) => s!.events.map((e) => e.text());
+
+      expect(texts(await service.getSession({ ...key(), numRecentEvents: 3 }))).toEqual(['e7', 'e8', 'e9']);
+      expect(texts(await service.getSession({ ...key(), afterTimestamp: 800 }))).toEqual(['e7', 'e8', 'e9']);
+      expect(texts(await service.getSession({ ...key(), afterTimestamp: 300, numRecentEvents: 2 }))).toEqual(['e8', 'e9']);
+      expect(texts(await service.getSession({ ...key(), numRecentEvents: 0 }))).toEqual([]);
+      const partial = (await service.getSession({ ...key(), numRecentEvents: 1 }))!;
+      expect([partial.lastSequence, partial.state]).toEqual([10, { n: 1 }]);
+    });
+
+    it('lists a user\'s sessions by id without events, a page at a time', async () => {
+      for (const id of ['c', 'a', 'e', 'b', 'd']) {
+        const s = await service.createSession(key(id));
+        await service.appendEvent(s, event({ content: { role: 'model', parts: [{ text: id }] } }));
+      }
+      await service.createSession(key('z', 'other-user'));
+
+      const all = await service.listSessions({ appName, userId: 'u' });
+      expect(all.map((s) => s.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
+      expect(all.every((s) => s.events.length === 0 && s.lastSequence === 1)).toBe(true);
+      const first = await service.listSessions({ appName, userId: 'u', limit: 2 });
+      const second = await service.listSessions({ appName, userId: 'u', limit: 2, after: first.at(-1)!.id });
+      const third = await service.listSessions({ appName, userId: 'u', limit: 2, after: second.at(-1)!.id });
+      expect([first, second, third].map((page) => page.map((s) => s.id))).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+      expect(await service.listSessions({ appName, userId: 'nobody' })).toEqual([]);
+    });
+
+    it('deletes a session with its events; app: and user: state stay; the id can be used again', async () => {
+      const session = await service.createSession({ ...key(), state: { 'user:u': 1, 'app:a': 1, own: 1 } });
+      await service.appendEvent(session, event({ content: { role: 'model', parts: [{ text: 'x' }] } }));
+      await service.appendEvent(session, event({ author: 'user', content: answer('r1') }));
+      await service.deleteSession(key());
+      await service.deleteSession(key()); // nothing to delete: no error
+
+      expect(await service.getSession(key())).toBeUndefined();
+      expect(await service.listSessions({ appName, userId: 'u' })).toEqual([]);
+      await expect(service.appendEvent(session, event())).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+      const again = await service.createSession(key());
+      expect([again.state, again.lastSequence, (await service.getSession(key()))!.events]).toEqual([{ 'user:u': 1, 'app:a': 1 }, 0, []]);
+      // The answer claims went with the deleted session.
+      await expect(service.appendEvent(again, event({ author: 'user', content: answer('r1') }))).resolves.toBeInstanceOf(Event);
+    });
+
+    it('refuses to append to a session it does not hold', async () => {
+      const ghost = new Session({ id: 'ghost', appName, userId: 'u' });
+      await expect(service.appendEvent(ghost, event())).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+    });
+
+    it('refuses a stale writer with STALE_SESSION (both sequence numbers) and stores nothing of it, in any scope', async () => {
+      const first = await service.createSession({ ...key(), state: { n: 0 } });
+      const second = (await service.getSession(key()))!;
+      await service.appendEvent(first, event({ author: 'a', actions: delta({ n: 1 }) }));
+
+      const stale = service.appendEvent(second, event({ author: 'b', actions: delta({ n: 99, 'user:x': 1, 'app:y': 1 }) }));
+      await expect(stale).rejects.toMatchObject({ code: 'STALE_SESSION', sessionId: 's', expectedSequence: 0, actualSequence: 1 });
+
+      const stored = (await service.getSession(key()))!;
+      expect(stored.events.map((e) => e.author)).toEqual(['a']);
+      expect([stored.state, stored.lastSequence]).toEqual([{ n: 1 }, 1]);
+      expect([second.lastSequence, second.events.length, second.state]).toEqual([0, 0, { n: 0 }]);
+      expect((await service.createSession(key('s2'))).state).toEqual({});
+    });
+
+    it('lets exactly one of many writers holding the same sequence append; the others get STALE_SESSION', async () => {
+      await service.createSession(key());
+      const copies = await Promise.all(Array.from({ length: 8 }, () => service.getSession(key())));
+      const results = await Promise.all(copies.map((copy, i) => outcome(service.appendEvent(copy!, event({ author: `w${i}`, actions: delta({ 'user:count': i }) })))));
+
+      expect(results.filter((r) => r === 'ok')).toHaveLength(1);
+      expect(results.filter((r) => r === 'STALE_SESSION')).toHaveLength(7);
+      const stored = (await service.getSession(key()))!;
+      const winner = results.indexOf('ok');
+      expect(stored.events.map((e) => e.author)).toEqual([`w${winner}`]);
+      expect([stored.lastSequence, stored.state['user:count']]).toEqual([1, winner]);
+    });
+
+    it('claims an answer once: of two writers answering the same call, the loser gets FUNCTION_RESPONSE_NOT_PENDING and nothing is stored', async () => {
+      await service.createSession(key());
+      const [a, b] = await Promise.all([service.getSession(key()), service.getSession(key())]);
+      const results = await Promise.all([a!, b!].map((copy) => outcome(service.appendEvent(copy, event({ author: 'user', content: answer('confirm-1') })))));
+      expect(results.sort()).toEqual(['FUNCTION_RESPONSE_NOT_PENDING', 'ok']);
+
+      // A writer at the current sequence still cannot answer it again.
+      const current = (await service.getSession(key()))!;
+      await expect(service.appendEvent(current, event({ author: 'user', content: answer('confirm-1') }))).rejects.toMatchObject({
+        code: 'FUNCTION_RESPONSE_NOT_PENDING',
+        functionCallId: 'confirm-1',
+        reason: 'answered',
+      });
+      expect((await service.getSession(key()))!.events).toHaveLength(1);
+      expect(current.lastSequence).toBe(1);
+    });
+
+    it('lets a long-running call take many intermediate updates and one final answer; agent events claim nothing', async () => {
+      const session = await service.createSession(key());
+      const update = (willContinue?: boolean) => event({ author: 'user', content: { role: 'user', parts: [{ functionResponse: { id: 'job', name: 'export', response: { p: 1 }, ...(willContinue ? { willContinue } : {}) } }] } });
+      await service.appendEvent(session, event({ content: { role: 'user', parts: [{ functionResponse: { id: 'job', name: 'export', response: { started: true } } }] } }));
+      await service.appendEvent(session, update(true));
+      await service.appendEvent(session, update(true));
+      await service.appendEvent(session, update());
+      await expect(service.appendEvent(session, update())).rejects.toMatchObject({ code: 'FUNCTION_RESPONSE_NOT_PENDING' });
+      expect(session.lastSequence).toBe(4);
+    });
+
+    it('round-trips events and state through JSON exactly', async () => {
+      const state = { text: 'héllo "quoted" \\ back\nslash 😀', num: 0.1, big: 2 ** 53 - 1, neg: -3.5e-7, yes: true, list: [1, null, { a: [] }], nested: { deep: { deeper: { x: 'y' } } }, empty: {} };
+      const session = await service.createSession({ ...key(), state });
+      const full = event({
+        author: 'bot',
+        branch: 'root.bot',
+        content: {
+          role: 'model',
+          parts: [
+            { text: 'thinking', thought: true, providerData: { provider: 'anthropic', data: { signature: 'abc=' } } },
+            { text: 'Über 東京' },
+            { functionCall: { id: 'c1', name: 't', args: { z: 1, a: { m: [true, false] } } } },
+            { functionCall: { id: 'c2', name: 't', args: '{"raw": "json text"}' } },
+          ],
+        },
+        actions: { stateDelta: { more: [1, 2] }, artifactDelta: { 'f.txt': 2 }, transferToAgent: 'other', requestedToolConfirmations: { c1: { confirmed: false, hint: 'ok?', payload: { p: 1 } } } },
+        longRunningToolIds: ['c2'],
+        turnComplete: true,
+        finishReason: { unified: 'tool-calls', raw: 'tool_use' },
+        usage: { inputTokens: 10, outputTokens: 5 },
+        timestamp: 1_700_000_000_123,
+      });
+      const error = event({ errorCode: 'RUN_ABORTED', errorMessage: 'stopped', timestamp: 1_700_000_000_124 });
+      await service.appendEvent(session, full);
+      await service.appendEvent(session, error);
+
+      const loaded = (await service.getSession(key()))!;
+      expect(loaded.events.map((e) => e.toJSON())).toEqual([full.toJSON(), error.toJSON()]);
+      expect(loaded.events[0].functionCalls().map((c) => c.args)).toEqual([{ z: 1, a: { m: [true, false] } }, '{"raw": "json text"}']);
+      expect(Object.keys(loaded.events[0].functionCalls()[0].args)).toEqual(['z', 'a']);
+      expect(loaded.state).toEqual({ ...state, more: [1, 2] });
+      expect(Session.fromJSON(JSON.parse(JSON.stringify(loaded))).toJSON()).toEqual(loaded.toJSON());
+    });
+
+    it('resumes a confirmation in another runner, runs the tool once, and refuses a second answer', async () => {
+      const refunds: number[] = [];
+      const refund = functionTool({
+        name: 'refund',
+        description: 'Refunds an amount.',
+        parameters: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+        requireConfirmation: true,
+        execute: ({ amount }: { amount: number }) => {
+          refunds.push(amount);
+          return { refunded: amount };
+        },
+      });
+      const runnerWith = (script: ConstructorParameters<typeof ScriptedModel>[0]) =>
+        new Runner({ appName, agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel(script), tools: [refund] }), sessionService: service });
+      const run = (runner: Runner, newMessage: Content) => collect(runner.run({ userId: 'u', sessionId: 's', newMessage }));
+
+      const paused = await run(runnerWith([{ calls: [{ id: 'call-1', name: 'refund', args: { amount: 250 } }] }]), user('refund 250'));
+      const [request] = confirmationRequests(paused.at(-1)!);
+      expect(refunds).toEqual([]);
+
+      // Two more runners (two other processes) answer the same request at the same moment.
+      const answerMessage = confirmationResponse(request, { confirmed: true });
+      const [first, second] = await Promise.all([run(runnerWith(['Refunded 250.']), answerMessage), run(runnerWith(['Refunded 250.']), answerMessage)]);
+
+      expect(refunds).toEqual([250]);
+      expect([first, second].map((events) => events.at(-1)!.errorCode ?? events.at(-1)!.text()).sort()).toEqual(['FUNCTION_RESPONSE_NOT_PENDING', 'Refunded 250.']);
+      const again = await run(runnerWith(['never']), answerMessage);
+      expect(again.map((e) => e.errorCode)).toEqual(['FUNCTION_RESPONSE_NOT_PENDING']);
+      expect(refunds).toEqual([250]);
+      const stored = (await service.getSession(key()))!;
+      const responses = stored.events.flatMap((e) => e.functionResponses()).filter((r) => r.id === 'call-1');
+      expect(responses).toEqual([{ id: 'call-1', name: 'refund', response: { refunded: 250 } }]);
+    });
+
+    it('reports a call whose runner died inside the tool as TOOL_INTERRUPTED on the next run, and does not run it again', async () => {
+      let runs = 0;
+      const inside = deferred();
+      const hang = deferred<object>();
+      const charge = functionTool({
+        name: 'charge',
+        description: 'Charges the card.',
+        execute: () => {
+          runs++;
+          inside.resolve();
+          return hang.promise; // the "dead" runner never gets past this until the test lets it go
+        },
+      });
+      const runnerWith = (script: ConstructorParameters<typeof ScriptedModel>[0]) =>
+        new Runner({ appName, agent: new LlmAgent({ name: 'bot', model: new ScriptedModel(script), tools: [charge] }), sessionService: service });
+
+      const dying = collect(runnerWith([{ calls: [{ id: 'c-1', name: 'charge', args: {} }] }, 'never']).run({ userId: 'u', sessionId: 's', newMessage: user('charge me') }));
+      await inside.promise;
+      const model = new ScriptedModel(['The charge may not have gone through; let me check.']);
+      const next = new Runner({ appName, agent: new LlmAgent({ name: 'bot', model, tools: [charge] }), sessionService: service });
+      const events = await collect(next.run({ userId: 'u', sessionId: 's', newMessage: user('did it work?') }));
+
+      expect(runs).toBe(1);
+      expect(events[0].author).toBe('bot');
+      expect(events[0].functionResponses()).toEqual([
+        expect.objectContaining({ id: 'c-1', name: 'charge', isError: true, response: { error: expect.objectContaining({ code: 'TOOL_INTERRUPTED' }) } }),
+      ]);
+      expect(events.at(-1)!.text()).toContain('may not have gone through');
+      // The model saw the call answered (interrupted), then the user's question.
+      const contents = model.requests[0].contents;
+      expect(contents.map((c) => c.role)).toEqual(['user', 'model', 'user', 'user']);
+      expect(contents[2].parts[0].functionResponse).toMatchObject({ id: 'c-1', isError: true });
+
+      // The old runner wakes up: its late result is refused, nothing of it is stored.
+      hang.resolve({ charged: true });
+      expect((await dying).at(-1)!.errorCode).toBe('STALE_SESSION');
+      const stored = (await service.getSession(key()))!;
+      expect(stored.events.flatMap((e) => e.functionResponses()).map((r) => [r.id, r.isError])).toEqual([['c-1', true]]);
+      expect(stored.events.map((e) => e.author)).toEqual(['user', 'bot', 'bot', 'user', 'bot']);
+    });
+
+    it('keeps every invocation of runners racing on one session whole: each call answered once, losers get STALE_SESSION', async () => {
+      await service.createSession({ ...key(), state: { 'user:count': 0 } });
+      const increment = functionTool({
+        name: 'increment',
+        description: 'Adds one to the user counter.',
+        execute: (_args, ctx) => {
+          const next = ((ctx.state.get('user:count') as number | undefined) ?? 0) + 1;
+          ctx.state.set('user:count', next);
+          return { count: next };
+        },
+      });
+      const script = () => Array.from({ length: 5 }, () => [{ calls: [{ name: 'increment', args: {} }] }, 'counted']).flat();
+      const runners = [0, 1].map(() => new Runner({ appName, agent: new LlmAgent({ name: 'counter', model: new ScriptedModel(script()), tools: [increment] }), sessionService: service }));
+      const results = await Promise.all(runners.flatMap((runner, r) => Array.from({ length: 5 }, (_, i) => collect(runner.run({ userId: 'u', sessionId: 's', newMessage: user(`r${r}-${i}`) })))));
+
+      const ends = results.map((events) => events.at(-1)!.errorCode ?? events.at(-1)!.text());
+      expect(ends.every((end) => end === 'counted' || end === 'STALE_SESSION')).toBe(true);
+      const stored = (await service.getSession(key()))!;
+      const byInvocation: string[] = [];
+      for (const e of stored.events) if (byInvocation.at(-1) !== e.invocationId) byInvocation.push(e.invocationId);
+      expect(new Set(byInvocation).size).toBe(byInvocation.length); // no invocation was interleaved with another
+      const calls = stored.events.flatMap((e) => e.functionCalls().map((c) => c.id));
+      const answered = stored.events.flatMap((e) => e.functionResponses().map((r) => r.id));
+      expect([...answered].sort()).toEqual([...calls].sort()); // every stored call answered exactly once
+      const counted = stored.events.flatMap((e) => e.functionResponses()).filter((r) => !r.isError).length;
+      expect(stored.state['user:count']).toBe(counted);
+    });
+  });
+}
