@@ -1,0 +1,91 @@
+// An agent for the dev tools' tests, offline on ScriptedModel: an order lookup (writes state), a
+// refund that needs approval above 100 €, and a long-running export. The module exports what
+// `toolsmith web` looks for: the root `agent` and the `providers` of its toolset.
+import { Content, FunctionResponse, Injectable, LlmAgent, LlmRequest, Param, Tool, ToolContext, Toolset } from '@toolsmith/core';
+import { ScriptedModel, ScriptedTurn } from '@toolsmith/core/testing';
+
+/** The refunds paid, shared by runs and by tools run alone. */
+@Injectable()
+export class Ledger {
+  readonly refunds: Array<{ orderId: string; amount: number; approvedBy?: string }> = [];
+}
+
+@Toolset()
+export class DeskTools {
+  constructor(private readonly ledger: Ledger) {}
+
+  @Tool({ description: 'Looks up an order by id and remembers it as the last order.' })
+  lookupOrder(@Param('orderId', { description: 'Order id, e.g. A-1001' }) orderId: string, ctx: ToolContext) {
+    ctx.state.set('lastOrder', orderId);
+    return { orderId, status: 'shipped', total: 120 };
+  }
+
+  @Tool({
+    description: 'Refunds an amount in euros of an order. Refunds above 100 € need a manager.',
+    requireConfirmation: (args: { amount: number }) => args.amount > 100,
+    confirmationHint: (args: { orderId: string; amount: number }) => `Refund ${args.amount} € for order ${args.orderId}?`,
+  })
+  refund(
+    @Param('orderId', { description: 'Order id' }) orderId: string,
+    @Param('amount', { description: 'Amount in euros', schema: { type: 'number', minimum: 1 } }) amount: number,
+    ctx: ToolContext,
+  ) {
+    const approvedBy = (ctx.toolConfirmation?.payload as { approver?: string } | undefined)?.approver;
+    this.ledger.refunds.push({ orderId, amount, ...(approvedBy ? { approvedBy } : {}) });
+    return { status: 'refunded', orderId, amount, ...(approvedBy ? { approvedBy } : {}) };
+  }
+
+  @Tool({ description: 'Starts exporting a table; the export finishes later.', longRunning: true })
+  startExport(@Param('table', { enum: ['orders', 'customers'] }) table: string) {
+    return { status: 'pending', ticket: `export-${table}` };
+  }
+}
+
+const REFUND = /refund\s+(\d+)\D*?order\s+([A-Z]-\d+)/i;
+const LOOKUP = /(?:look\s*up|find|where is)\D*?order\s+([A-Z]-\d+)/i;
+const EXPORT = /export\s+(?:the\s+)?(orders|customers)/i;
+
+function answer(request: LlmRequest): ScriptedTurn {
+  const last = request.contents[request.contents.length - 1];
+  const responses = last.parts.flatMap((p) => (p.functionResponse ? [p.functionResponse] : []));
+  if (responses.length > 0) return responses.map(describe).join(' ');
+  const text = last.parts.map((p) => p.text ?? '').join(' ');
+  let match = REFUND.exec(text);
+  if (match) return { calls: [{ name: 'refund', args: { orderId: match[2].toUpperCase(), amount: Number(match[1]) } }] };
+  match = LOOKUP.exec(text);
+  if (match) return { calls: [{ name: 'lookupOrder', args: { orderId: match[1].toUpperCase() } }] };
+  match = EXPORT.exec(text);
+  if (match) return { calls: [{ name: 'startExport', args: { table: match[1].toLowerCase() } }] };
+  return 'I can look up orders, refund them and export tables. Try: "Look up order A-1001".';
+}
+
+function describe(response: FunctionResponse): string {
+  const body = response.response as Record<string, unknown> & { error?: { code: string } };
+  if (response.isError) {
+    return body.error?.code === 'TOOL_CALL_REJECTED' ? 'The refund was not approved, so nothing was refunded.' : `That failed: ${body.error?.code}.`;
+  }
+  if (response.name === 'lookupOrder') return `Order ${body.orderId} has shipped; its total is ${body.total} €.`;
+  if (response.name === 'refund') return `Refunded ${body.amount} € for order ${body.orderId}${body.approvedBy ? ` (approved by ${body.approvedBy})` : ''}.`;
+  if (response.name === 'startExport') return body.status === 'pending' ? `The export has started (ticket ${body.ticket}).` : `The export is ${body.status}.`;
+  return JSON.stringify(body);
+}
+
+/** The conversation's model: reads the request as a model would and answers from the script. */
+export function createDeskModel(): ScriptedModel {
+  return new ScriptedModel((request) => answer(request), { modelName: 'desk-script', streamChunkChars: 6 });
+}
+
+export const ledger = new Ledger();
+export const providers = [{ provide: Ledger, useValue: ledger }];
+
+export const agent = new LlmAgent({
+  name: 'desk_agent',
+  model: createDeskModel(),
+  instruction: 'You run the order desk.',
+  tools: [DeskTools],
+});
+
+/** For tests that build a message by hand. */
+export function userText(text: string): Content {
+  return { role: 'user', parts: [{ text }] };
+}

@@ -1,0 +1,225 @@
+import {
+  Container,
+  Content,
+  Event,
+  LlmAgent,
+  Runner,
+  Session,
+  confirmationResponse,
+  findPendingCalls,
+  longRunningResponse,
+} from '@toolsmith/core';
+import { AgentToolEntry, agentTools, listingContext, toolInfo } from './agent-tools';
+import { DevApiError } from './dev-api-error';
+import { AgentModule, loadAgentModule } from './load-agent-module';
+import { OpenedSessionStore, openSessionStore } from './open-session-store';
+import type {
+  AppInfo,
+  ConfirmationAnswerRequest,
+  LongRunningUpdateRequest,
+  SessionDetail,
+  SessionSummary,
+  ToolInfo,
+  ToolRunRequest,
+  ToolRunResult,
+  WireEvent,
+  WirePending,
+} from './protocol/api-types';
+import { runToolAlone } from './run-tool-alone';
+
+/** Options of {@link DevAgentHost.open}. */
+export interface OpenDevAgentHostOptions {
+  /** Path of the module exporting the agent (or a `Runner`), relative to `cwd`. */
+  module: string;
+  /** Directory paths are resolved against, and where the embedded store lives (`.toolsmith/sessions`). Default: the current directory. */
+  cwd?: string;
+  /** The build-time manifest to scan with (default: the one found from the module's directory). */
+  manifest?: string;
+  /** `memory` keeps sessions in memory even when `@toolsmith/postgres` is installed. Default `auto`. */
+  store?: 'auto' | 'memory';
+  /** The user all sessions belong to. Default `dev-user`. */
+  userId?: string;
+}
+
+/**
+ * One agent served to a developer: its runner, its session store and its tools, with the operations
+ * the dev UI, its HTTP API and `toolsmith run` share (sessions, runs, answers to pauses, running a
+ * tool alone). Everything goes through core's public runner and executor: what you see is what a run does.
+ */
+export class DevAgentHost {
+  readonly runner: Runner;
+  readonly userId: string;
+  private readonly container: Container;
+  private toolCache?: Promise<Map<string, AgentToolEntry>>;
+
+  private constructor(
+    readonly agentModule: AgentModule,
+    private readonly store: OpenedSessionStore,
+    userId: string,
+  ) {
+    this.userId = userId;
+    this.container = new Container(agentModule.providers);
+    this.runner =
+      agentModule.runner ??
+      new Runner({
+        appName: agentModule.appName,
+        agent: agentModule.agent,
+        sessionService: store.sessionService,
+        container: this.container,
+        ...(agentModule.plugins ? { plugins: agentModule.plugins } : {}),
+        ...(agentModule.memoryService ? { memoryService: agentModule.memoryService } : {}),
+        ...(agentModule.artifactService ? { artifactService: agentModule.artifactService } : {}),
+      });
+  }
+
+  /** Loads the module, opens the session store (see {@link openSessionStore}) and builds the runner. */
+  static async open(options: OpenDevAgentHostOptions): Promise<DevAgentHost> {
+    const cwd = options.cwd ?? process.cwd();
+    const agentModule = loadAgentModule(options.module, { cwd, ...(options.manifest ? { manifest: options.manifest } : {}) });
+    // An exported Runner keeps its own store: the dev tools must show the sessions it writes.
+    const store: OpenedSessionStore = agentModule.runner
+      ? {
+          sessionService: agentModule.runner.sessionService,
+          info: { kind: 'runner', durable: false, description: `the exported Runner's own store (${agentModule.runner.sessionService.constructor.name})` },
+          close: async () => undefined,
+        }
+      : await openSessionStore({ projectDir: cwd, ...(options.store ? { store: options.store } : {}) });
+    return new DevAgentHost(agentModule, store, options.userId ?? 'dev-user');
+  }
+
+  /** The app, the agent, the user and the session store. */
+  info(): AppInfo {
+    const agent = this.runner.agent;
+    return {
+      appName: this.runner.appName,
+      agentName: agent.name,
+      userId: this.userId,
+      ...(agent instanceof LlmAgent ? { model: `${agent.model.provider}/${agent.model.modelName}` } : {}),
+      store: this.store.info,
+    };
+  }
+
+  /** The user's sessions, most recently updated first. */
+  async listSessions(): Promise<SessionSummary[]> {
+    const sessions = await this.runner.sessionService.listSessions({ appName: this.runner.appName, userId: this.userId });
+    return sessions
+      .map((session) => ({ id: session.id, lastUpdateTime: session.lastUpdateTime, state: session.state }))
+      .sort((a, b) => b.lastUpdateTime - a.lastUpdateTime || a.id.localeCompare(b.id));
+  }
+
+  /** Creates a session (a random id unless one is given). */
+  async createSession(sessionId?: string): Promise<SessionDetail> {
+    const session = await this.runner.sessionService.createSession({
+      appName: this.runner.appName,
+      userId: this.userId,
+      ...(sessionId ? { sessionId } : {}),
+    });
+    return detail(session);
+  }
+
+  /** The session with its events and what it waits for; `SESSION_NOT_FOUND` when there is none. */
+  async getSession(sessionId: string): Promise<SessionDetail> {
+    return detail(await this.session(sessionId));
+  }
+
+  /** Deletes a session (nothing happens when it does not exist). */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.runner.sessionService.deleteSession({ appName: this.runner.appName, userId: this.userId, sessionId });
+  }
+
+  /**
+   * Runs the agent on a message and yields every event, partial text included (the runner stores the
+   * complete ones). Never throws once started: failures are error events, as with `Runner.run`.
+   */
+  run(sessionId: string, newMessage: Content, signal?: AbortSignal): AsyncGenerator<Event, void, undefined> {
+    return this.runner.run({ userId: this.userId, sessionId, newMessage, streaming: true, ...(signal ? { signal } : {}) });
+  }
+
+  /** The message answering a pending confirmation; `NOT_PENDING` unless the session waits for `requestId`. */
+  async confirmationAnswer(sessionId: string, requestId: string, answer: ConfirmationAnswerRequest): Promise<Content> {
+    const pending = findPendingCalls((await this.session(sessionId)).events).confirmations.get(requestId);
+    if (!pending) throw new DevApiError('NOT_PENDING', `Session "${sessionId}" is not waiting for a confirmation "${requestId}".`);
+    return confirmationResponse(pending, answer.payload === undefined ? { confirmed: answer.confirmed } : answer);
+  }
+
+  /** The message carrying an update of a pending long-running call; `NOT_PENDING` unless the session waits for `callId`. */
+  async longRunningUpdate(sessionId: string, callId: string, update: LongRunningUpdateRequest): Promise<Content> {
+    const pending = findPendingCalls((await this.session(sessionId)).events).longRunning.get(callId);
+    if (!pending) throw new DevApiError('NOT_PENDING', `Session "${sessionId}" is not waiting for the long-running call "${callId}".`);
+    return longRunningResponse({ id: callId, name: pending.name, response: update.response, willContinue: update.willContinue === true });
+  }
+
+  /** Every tool of the agent tree, with its description and schemas. */
+  async listTools(): Promise<ToolInfo[]> {
+    return [...(await this.tools()).values()].map(toolInfo);
+  }
+
+  /** Runs one tool alone, exactly as a run would call it (see {@link runToolAlone}). */
+  async runTool(name: string, request: ToolRunRequest): Promise<ToolRunResult> {
+    const tools = await this.tools();
+    const entry = tools.get(name);
+    const state = request.sessionId ? (await this.session(request.sessionId)).state : {};
+    return runToolAlone({
+      name,
+      tool: entry?.tool,
+      toolNames: [...tools.keys()],
+      request,
+      state,
+      appName: this.runner.appName,
+      userId: this.userId,
+      sessionId: request.sessionId ?? 'devtools-tool-run',
+      agentName: entry?.agents[0] ?? this.runner.agent.name,
+      ...(this.agentModule.memoryService ? { memoryService: this.agentModule.memoryService } : {}),
+      ...(this.agentModule.artifactService ? { artifactService: this.agentModule.artifactService } : {}),
+    });
+  }
+
+  /** Releases the runner's toolsets and the session store. */
+  async close(): Promise<void> {
+    await this.runner.close();
+    await this.store.close();
+  }
+
+  private tools(): Promise<Map<string, AgentToolEntry>> {
+    this.toolCache ??= agentTools(this.runner.agent, this.container, listingContext(this.runner.appName, this.userId, this.runner.agent.name));
+    return this.toolCache;
+  }
+
+  private async session(sessionId: string): Promise<Session> {
+    const session = await this.runner.sessionService.getSession({ appName: this.runner.appName, userId: this.userId, sessionId });
+    if (!session) throw new DevApiError('SESSION_NOT_FOUND', `There is no session "${sessionId}" for user "${this.userId}".`);
+    return session;
+  }
+}
+
+/** The API's view of a session: its JSON form and what it waits for. */
+function detail(session: Session): SessionDetail {
+  return {
+    id: session.id,
+    userId: session.userId,
+    state: session.state,
+    events: session.events.map(toWireEvent),
+    lastUpdateTime: session.lastUpdateTime,
+    pending: pendingOf(session.events),
+  };
+}
+
+/** An event's JSON form as the API sends it (core's `EventData`; `actions` typed loosely for the browser). */
+export function toWireEvent(event: Event): WireEvent {
+  return event.toJSON() as unknown as WireEvent;
+}
+
+/** What a session's events leave it waiting for, in the API's shape. */
+export function pendingOf(events: readonly Event[]): WirePending {
+  const pending = findPendingCalls(events);
+  return {
+    confirmations: [...pending.confirmations.values()].map((request) => ({
+      requestId: request.requestId,
+      originalFunctionCall: request.originalFunctionCall,
+      ...(request.prompt.hint !== undefined ? { hint: request.prompt.hint } : {}),
+      ...(request.prompt.payload !== undefined ? { payload: request.prompt.payload } : {}),
+      agentName: request.agentName,
+    })),
+    longRunning: [...pending.longRunning.values()].map(({ id, name, agentName }) => ({ id, name, agentName })),
+  };
+}

@@ -1,0 +1,154 @@
+import { join } from 'node:path';
+import { DevAgentHost } from '../dev-agent-host';
+import { DevServer, startDevServer } from '../start-dev-server';
+import type { RunEnd, SessionDetail, SessionSummary, ToolInfo, ToolRunResult, WireEvent } from '../protocol/api-types';
+import { readSse } from '../__fixtures__/read-sse';
+
+const fixture = join(__dirname, '..', '__fixtures__', 'desk-agent.ts');
+
+describe('the dev server API', () => {
+  let server: DevServer;
+  const api = (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init);
+  const post = (path: string, body: unknown) =>
+    api(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const run = async (path: string, body: unknown) => {
+    const response = await post(path, body);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const messages = await readSse(response);
+    const events = messages.filter((m) => m.event === 'event').map((m) => m.data as WireEvent);
+    const end = messages.find((m) => m.event === 'end')?.data as RunEnd;
+    return { events, end, messages };
+  };
+
+  beforeEach(async () => {
+    const host = await DevAgentHost.open({ module: fixture, store: 'memory' });
+    server = await startDevServer({ host, page: false });
+  });
+  afterEach(() => server.close());
+
+  it('listens on 127.0.0.1 and says which app, agent, model and session store it serves', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await (await api('/api/info')).json()).toEqual({
+      appName: 'desk_agent',
+      agentName: 'desk_agent',
+      userId: 'dev-user',
+      model: 'scripted/desk-script',
+      store: { kind: 'memory', durable: false, description: expect.stringContaining('in memory') },
+    });
+  });
+
+  it('creates, lists, reads and deletes sessions', async () => {
+    const created = (await (await post('/api/sessions', { sessionId: 's-1' })).json()) as SessionDetail;
+    expect(created).toMatchObject({ id: 's-1', events: [], pending: { confirmations: [], longRunning: [] } });
+    const random = (await (await post('/api/sessions', {})).json()) as SessionDetail;
+    const list = (await (await api('/api/sessions')).json()) as SessionSummary[];
+    expect(list.map((s) => s.id).sort()).toEqual(['s-1', random.id].sort());
+    expect((await api('/api/sessions/s-1', { method: 'DELETE' })).status).toBe(204);
+    const missing = await api('/api/sessions/s-1');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: { code: 'SESSION_NOT_FOUND', message: expect.stringContaining('s-1') } });
+  });
+
+  it('streams a run: partial text, the call with its arguments, its result, the state change, then the answer', async () => {
+    const { events, end } = await run('/api/sessions/s-2/run', { text: 'Look up order A-1001' });
+    const call = events.find((e) => e.content?.parts.some((p) => p.functionCall))!;
+    expect(call.content!.parts[0].functionCall).toMatchObject({ name: 'lookupOrder', args: { orderId: 'A-1001' } });
+    const result = events.find((e) => e.content?.parts.some((p) => p.functionResponse))!;
+    expect(result.content!.parts[0].functionResponse).toMatchObject({ name: 'lookupOrder', response: { orderId: 'A-1001', status: 'shipped' } });
+    expect(result.actions.stateDelta).toEqual({ lastOrder: 'A-1001' });
+    const partial = events.filter((e) => e.partial).map((e) => e.content!.parts[0].text).join('');
+    expect(events.filter((e) => e.partial).length).toBeGreaterThan(1);
+    expect(partial).toBe('Order A-1001 has shipped; its total is 120 €.');
+    expect(events[events.length - 1].partial).toBeUndefined();
+    expect(events[events.length - 1].content).toEqual({ role: 'model', parts: [{ text: partial }] });
+    expect(end).toEqual({ pending: { confirmations: [], longRunning: [] } });
+
+    const stored = (await (await api('/api/sessions/s-2')).json()) as SessionDetail;
+    expect(stored.state).toEqual({ lastOrder: 'A-1001' });
+    expect(stored.events.some((e) => e.partial)).toBe(false);
+    expect(stored.events.map((e) => e.author)).toEqual(['user', 'desk_agent', 'desk_agent', 'desk_agent']);
+  });
+
+  it('pauses for a confirmation, and an approval with a payload resumes the run to its answer', async () => {
+    const { end } = await run('/api/sessions/s-3/run', { text: 'Refund 250 for order A-1002' });
+    expect(end.pending.confirmations).toEqual([
+      expect.objectContaining({
+        requestId: expect.any(String),
+        hint: 'Refund 250 € for order A-1002?',
+        originalFunctionCall: expect.objectContaining({ name: 'refund', args: { orderId: 'A-1002', amount: 250 } }),
+      }),
+    ]);
+    const { requestId } = end.pending.confirmations[0];
+    const resumed = await run(`/api/sessions/s-3/confirmations/${requestId}`, { confirmed: true, payload: { approver: 'Ada' } });
+    const last = resumed.events[resumed.events.length - 1];
+    expect(last.content!.parts[0].text).toBe('Refunded 250 € for order A-1002 (approved by Ada).');
+    expect(resumed.end.pending.confirmations).toEqual([]);
+
+    const again = await post(`/api/sessions/s-3/confirmations/${requestId}`, { confirmed: true });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: { code: string } }).error.code).toBe('NOT_PENDING');
+  });
+
+  it('a denial reaches the model as a rejected call', async () => {
+    const { end } = await run('/api/sessions/s-4/run', { text: 'Refund 900 for order A-1003' });
+    const resumed = await run(`/api/sessions/s-4/confirmations/${end.pending.confirmations[0].requestId}`, { confirmed: false });
+    const rejected = resumed.events.find((e) => e.content?.parts.some((p) => p.functionResponse?.name === 'refund'))!;
+    expect(rejected.content!.parts[0].functionResponse).toMatchObject({ isError: true, response: { error: { code: 'TOOL_CALL_REJECTED' } } });
+    expect(resumed.events[resumed.events.length - 1].content!.parts[0].text).toBe('The refund was not approved, so nothing was refunded.');
+  });
+
+  it('takes intermediate and final updates of a long-running call', async () => {
+    const { end } = await run('/api/sessions/s-5/run', { text: 'Export the orders' });
+    expect(end.pending.longRunning).toEqual([{ id: expect.any(String), name: 'startExport', agentName: 'desk_agent' }]);
+    const callId = end.pending.longRunning[0].id;
+    const progress = await run(`/api/sessions/s-5/long-running/${callId}`, { response: { status: 'half done' }, willContinue: true });
+    expect(progress.end.pending.longRunning.map((c) => c.id)).toEqual([callId]);
+    const done = await run(`/api/sessions/s-5/long-running/${callId}`, { response: { status: 'done' } });
+    expect(done.end.pending.longRunning).toEqual([]);
+    expect(done.events[done.events.length - 1].content!.parts[0].text).toBe('The export is done.');
+  });
+
+  it('lists the tools with descriptions and schemas', async () => {
+    const tools = (await (await api('/api/tools')).json()) as ToolInfo[];
+    expect(tools.map((t) => [t.name, t.requiresConfirmation, t.isLongRunning])).toEqual([
+      ['lookupOrder', false, false],
+      ['refund', true, false],
+      ['startExport', false, true],
+    ]);
+    expect(tools[1]).toMatchObject({
+      description: expect.stringContaining('Refunds an amount'),
+      parameters: { type: 'object', properties: { amount: { type: 'number', minimum: 1 } }, required: ['orderId', 'amount'] },
+      agents: ['desk_agent'],
+    });
+  });
+
+  it('runs one tool alone with the validation, gate and errors of a run', async () => {
+    const runTool = async (name: string, body: unknown) => (await (await post(`/api/tools/${name}/run`, body)).json()) as ToolRunResult;
+
+    const ok = await runTool('lookupOrder', { args: { orderId: 'A-7' } });
+    expect(ok).toMatchObject({ isError: false, response: { orderId: 'A-7', status: 'shipped' }, stateDelta: { lastOrder: 'A-7' } });
+    expect(ok.durationMs).toBeGreaterThanOrEqual(0);
+
+    const invalid = await runTool('refund', { args: { orderId: 'A-8', amount: 0 } });
+    expect(invalid).toMatchObject({ isError: true, errorCode: 'INVALID_ARGUMENTS' });
+    expect(JSON.stringify(invalid.response)).toContain('amount');
+
+    const gated = await runTool('refund', { args: { orderId: 'A-8', amount: 500 } });
+    expect(gated).toMatchObject({ confirmationRequested: true });
+    const approved = await runTool('refund', { args: '{"orderId":"A-8","amount":500}', confirmation: { confirmed: true, payload: { approver: 'Bo' } } });
+    expect(approved).toMatchObject({ isError: false, response: { status: 'refunded', approvedBy: 'Bo' } });
+
+    const unknown = await runTool('nope', { args: {} });
+    expect(unknown).toMatchObject({ isError: true, errorCode: 'TOOL_NOT_FOUND' });
+  });
+
+  it('refuses malformed requests with a code', async () => {
+    const bad = await post('/api/sessions/s-6/run', { nothing: true });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('BAD_REQUEST');
+    const notJson = await api('/api/sessions', { method: 'POST', body: '{' });
+    expect(notJson.status).toBe(400);
+    expect((await api('/api/nothing')).status).toBe(404);
+    expect((await api('/')).status).toBe(404); // `toolsmith api`: no page
+  });
+});

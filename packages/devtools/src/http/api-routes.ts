@@ -1,0 +1,156 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Content, ToolsmithError } from '@toolsmith/core';
+import { DevAgentHost, pendingOf, toWireEvent } from '../dev-agent-host';
+import { DevApiError } from '../dev-api-error';
+import type { ApiErrorBody, RunEnd, ToolRunRequest } from '../protocol/api-types';
+import { readJsonBody } from './read-json-body';
+import { SseStream } from './sse-stream';
+
+type Handler = (host: DevAgentHost, params: string[], request: IncomingMessage, response: ServerResponse) => Promise<void>;
+
+/** The API's routes, in the order they are tried; docs/devtools.md documents each. */
+const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
+  ['GET', /^\/api\/info$/, async (host, _, __, response) => json(response, 200, host.info())],
+  ['GET', /^\/api\/sessions$/, async (host, _, __, response) => json(response, 200, await host.listSessions())],
+  [
+    'POST',
+    /^\/api\/sessions$/,
+    async (host, _, request, response) => {
+      const { sessionId } = await readJsonBody(request);
+      if (sessionId !== undefined && (typeof sessionId !== 'string' || sessionId === '')) throw badRequest('sessionId must be a non-empty string.');
+      json(response, 201, await host.createSession(sessionId));
+    },
+  ],
+  ['GET', /^\/api\/sessions\/([^/]+)$/, async (host, [id], _, response) => json(response, 200, await host.getSession(id))],
+  [
+    'DELETE',
+    /^\/api\/sessions\/([^/]+)$/,
+    async (host, [id], _, response) => {
+      await host.deleteSession(id);
+      response.writeHead(204).end();
+    },
+  ],
+  [
+    'POST',
+    /^\/api\/sessions\/([^/]+)\/run$/,
+    async (host, [id], request, response) => streamRun(host, id, messageOf(await readJsonBody(request)), response),
+  ],
+  [
+    'POST',
+    /^\/api\/sessions\/([^/]+)\/confirmations\/([^/]+)$/,
+    async (host, [id, requestId], request, response) => {
+      const { confirmed, payload } = await readJsonBody(request);
+      if (typeof confirmed !== 'boolean') throw badRequest('confirmed must be true or false.');
+      const message = await host.confirmationAnswer(id, requestId, payload === undefined ? { confirmed } : { confirmed, payload });
+      await streamRun(host, id, message, response);
+    },
+  ],
+  [
+    'POST',
+    /^\/api\/sessions\/([^/]+)\/long-running\/([^/]+)$/,
+    async (host, [id, callId], request, response) => {
+      const { response: update, willContinue } = await readJsonBody(request);
+      if (!isObject(update)) throw badRequest('response must be a JSON object (the update the model gets).');
+      if (willContinue !== undefined && typeof willContinue !== 'boolean') throw badRequest('willContinue must be true or false.');
+      const message = await host.longRunningUpdate(id, callId, { response: update, willContinue: willContinue === true });
+      await streamRun(host, id, message, response);
+    },
+  ],
+  ['GET', /^\/api\/tools$/, async (host, _, __, response) => json(response, 200, await host.listTools())],
+  [
+    'POST',
+    /^\/api\/tools\/([^/]+)\/run$/,
+    async (host, [name], request, response) => json(response, 200, await host.runTool(name, toolRunRequestOf(await readJsonBody(request)))),
+  ],
+];
+
+/**
+ * Answers a request under `/api/`: JSON for reads and writes, Server-Sent Events for runs. Errors are
+ * `{ error: { code, message } }` with a 4xx status for the client's mistakes and 500 for the server's.
+ */
+export async function handleApiRequest(host: DevAgentHost, request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
+  try {
+    let pathMatched = false;
+    for (const [method, pattern, handler] of ROUTES) {
+      const match = pattern.exec(path);
+      if (!match) continue;
+      pathMatched = true;
+      if (method !== request.method) continue;
+      await handler(host, match.slice(1).map(decodeURIComponent), request, response);
+      return;
+    }
+    if (pathMatched) throw new DevApiError('BAD_REQUEST', `${request.method} is not allowed on ${path}.`);
+    throw new DevApiError('NOT_FOUND', `No API route ${request.method} ${path}. See docs/devtools.md.`);
+  } catch (error) {
+    if (response.headersSent) return; // a stream reports its own errors
+    if (error instanceof DevApiError) json(response, error.status, errorBody(error));
+    else if (ToolsmithError.isInstance(error)) json(response, 400, errorBody(error));
+    else json(response, 500, { error: { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) } });
+  }
+}
+
+/**
+ * Streams a run as SSE: `event: event` for each event (partial text included), then `event: end` with
+ * what the session waits for. A client that disconnects aborts the run (its signal reaches the tools).
+ */
+async function streamRun(host: DevAgentHost, sessionId: string, message: Content, response: ServerResponse): Promise<void> {
+  const abort = new AbortController();
+  response.on('close', () => {
+    if (!response.writableFinished) abort.abort(new Error('The client closed the stream.'));
+  });
+  const stream = new SseStream(response);
+  try {
+    for await (const event of host.run(sessionId, message, abort.signal)) stream.send('event', toWireEvent(event));
+    const end: RunEnd = { pending: pendingOf((await host.runner.sessionService.getSession(sessionKey(host, sessionId)))?.events ?? []) };
+    stream.send('end', end);
+  } catch (error) {
+    stream.send('error', errorBody(ToolsmithError.isInstance(error) ? error : new ToolsmithError('INTERNAL_ERROR', String(error))));
+  } finally {
+    stream.end();
+  }
+}
+
+function sessionKey(host: DevAgentHost, sessionId: string) {
+  return { appName: host.runner.appName, userId: host.userId, sessionId };
+}
+
+function messageOf(body: Record<string, unknown>): Content {
+  if (typeof body.text === 'string') {
+    if (body.text.trim() === '') throw badRequest('text is empty.');
+    return { role: 'user', parts: [{ text: body.text }] };
+  }
+  if (isObject(body.message) && Array.isArray(body.message.parts)) return body.message as unknown as Content;
+  throw badRequest('Send { "text": "…" } or { "message": { "role": "user", "parts": [ … ] } }.');
+}
+
+function toolRunRequestOf(body: Record<string, unknown>): ToolRunRequest {
+  const { args, sessionId, confirmation } = body;
+  if (!isObject(args) && typeof args !== 'string') throw badRequest('args must be a JSON object (or the JSON text a model would send).');
+  if (sessionId !== undefined && typeof sessionId !== 'string') throw badRequest('sessionId must be a string.');
+  if (confirmation !== undefined && !(isObject(confirmation) && typeof confirmation.confirmed === 'boolean')) {
+    throw badRequest('confirmation must be { "confirmed": true|false, "payload"?: … }.');
+  }
+  return {
+    args,
+    ...(sessionId ? { sessionId } : {}),
+    ...(confirmation ? { confirmation: confirmation as unknown as ToolRunRequest['confirmation'] } : {}),
+  } as ToolRunRequest;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function badRequest(message: string): DevApiError {
+  return new DevApiError('BAD_REQUEST', message);
+}
+
+function errorBody(error: ToolsmithError): ApiErrorBody {
+  return { error: { code: error.code, message: error.message } };
+}
+
+function json(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+}

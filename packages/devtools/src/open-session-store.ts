@@ -1,0 +1,55 @@
+import { join } from 'node:path';
+import { InMemorySessionService, SessionService } from '@toolsmith/core';
+import type { SessionStoreInfo } from './protocol/api-types';
+
+/** A session store opened for the dev tools, with what the page says about it. */
+export interface OpenedSessionStore {
+  sessionService: SessionService;
+  info: SessionStoreInfo;
+  /** Releases the store (the embedded database); nothing to do in memory. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link openSessionStore}. */
+export interface OpenSessionStoreOptions {
+  /** The project directory; the embedded store lives in `<dir>/.toolsmith/sessions`. */
+  projectDir: string;
+  /** `memory` keeps sessions in memory even when `@toolsmith/postgres` is installed. */
+  store?: 'auto' | 'memory';
+}
+
+/** The part of `@toolsmith/postgres` used here, loaded only when installed (devtools must work without it). */
+interface PostgresModule {
+  PostgresSessionService: {
+    embedded(options: { dataDir: string }): SessionService | Promise<SessionService>;
+  };
+}
+
+/**
+ * Opens where the dev tools keep sessions: `@toolsmith/postgres`'s embedded durable store in
+ * `<projectDir>/.toolsmith/sessions` when that package is installed, else memory (sessions end with
+ * the process). The returned `info` says which, and why memory was chosen.
+ */
+export async function openSessionStore(options: OpenSessionStoreOptions): Promise<OpenedSessionStore> {
+  if (options.store === 'memory') return inMemory('in memory (--memory): sessions end with the process');
+  let postgres: PostgresModule;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    postgres = require('@toolsmith/postgres') as PostgresModule;
+  } catch {
+    return inMemory('in memory: sessions end with the process (install @toolsmith/postgres to keep them)');
+  }
+  const dataDir = join(options.projectDir, '.toolsmith', 'sessions');
+  const sessionService = await postgres.PostgresSessionService.embedded({ dataDir });
+  return {
+    sessionService,
+    info: { kind: 'embedded', durable: true, description: `embedded PostgreSQL (PGlite) in ${dataDir}` },
+    close: async () => {
+      await (sessionService as Partial<{ close(): Promise<void> }>).close?.();
+    },
+  };
+}
+
+function inMemory(description: string): OpenedSessionStore {
+  return { sessionService: new InMemorySessionService(), info: { kind: 'memory', durable: false, description }, close: async () => undefined };
+}
