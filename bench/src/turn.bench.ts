@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { BaseTool, FunctionDeclaration, JsonSchema, LlmAgent, LlmRequest, Runner } from '@toolsmith/core';
+import { BaseTool, type FunctionDeclaration, type JsonSchema, LlmAgent, type LlmRequest, Runner } from '@toolsmith/core';
 import type { Content, FunctionResponse, Model, ToolContext } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
-import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { performance } from 'node:perf_hooks';
 
 /** Result of {@link runTurnBench}: median microseconds per turn (user message → one tool call → answer). */

@@ -1,4 +1,4 @@
-import { ConfirmationAnswer, ConfirmationRequest } from '@toolsmith/core';
+import type { ConfirmationAnswer, ConfirmationRequest } from '@toolsmith/core';
 import { createInterface } from 'node:readline/promises';
 
 /** Decides one confirmation request: a person at a prompt, or a fixed policy. */

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { ConfirmationRequest, REQUEST_CONFIRMATION } from '@toolsmith/core';
-import { Approver, policyApprover, terminalApprover } from './approver';
+import { type ConfirmationRequest, REQUEST_CONFIRMATION } from '@toolsmith/core';
+import { type Approver, policyApprover, terminalApprover } from './approver';
 import { main } from './main';
 
 async function run(approver: Approver) {

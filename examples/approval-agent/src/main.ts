@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { Content, InMemorySessionService, LlmAgent, Runner, confirmationRequests, confirmationResponsePart } from '@toolsmith/core';
+import { type Content, InMemorySessionService, LlmAgent, Runner, confirmationRequests, confirmationResponsePart } from '@toolsmith/core';
 import type { ConfirmationRequest } from '@toolsmith/core';
 import { pickModel, printEvent } from '@toolsmith/example-kit';
-import { Approver, describeRequest, policyApprover, terminalApprover } from './approver';
+import { type Approver, describeRequest, policyApprover, terminalApprover } from './approver';
 import { createOfflineModel } from './offline-model';
 import { Payments } from './payments';
 import { RefundTools } from './refund-tools';

@@ -1,5 +1,5 @@
-import { Content, FunctionCall, FunctionResponse, LlmRequest } from '@toolsmith/core';
-import { ScriptedModel, ScriptedTurn } from '@toolsmith/core/testing';
+import type { Content, FunctionCall, FunctionResponse, LlmRequest } from '@toolsmith/core';
+import { ScriptedModel, type ScriptedTurn } from '@toolsmith/core/testing';
 
 const REFUND = /refund\s+(\d+(?:\.\d+)?)\D*?order\s+([A-Z]-\d+)/i;
 

@@ -1,5 +1,5 @@
 import { AnthropicModel } from '@toolsmith/anthropic';
-import { Model } from '@toolsmith/core';
+import type { Model } from '@toolsmith/core';
 import { GeminiModel } from '@toolsmith/gemini';
 import { OpenAIModel } from '@toolsmith/openai';
 

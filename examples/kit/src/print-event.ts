@@ -1,4 +1,4 @@
-import { Event } from '@toolsmith/core';
+import type { Event } from '@toolsmith/core';
 
 /** Prints one event the way a person wants to read a conversation: calls, results, state, answer. */
 export function printEvent(event: Event, print: (line: string) => void): void {

@@ -1,4 +1,4 @@
-import { LlmRequest, LlmResponse } from '@toolsmith/core';
+import type { LlmRequest, LlmResponse } from '@toolsmith/core';
 import { createWeatherOfflineModel } from './weather-offline-model';
 
 const declaration = (name: string) => ({ name, description: name, parameters: { type: 'object' } });

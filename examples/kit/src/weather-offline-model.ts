@@ -1,5 +1,5 @@
-import { FunctionDeclaration, FunctionResponse, LlmRequest } from '@toolsmith/core';
-import { ScriptedModel, ScriptedTurn } from '@toolsmith/core/testing';
+import type { FunctionDeclaration, FunctionResponse, LlmRequest } from '@toolsmith/core';
+import { ScriptedModel, type ScriptedTurn } from '@toolsmith/core/testing';
 
 const CITIES = /\b(london|paris|new york|tokyo|berlin|rome)\b/gi;
 const FEELINGS = /\b(good|bad|great|love|hate|like|rain|rainy|sunny)\b/i;

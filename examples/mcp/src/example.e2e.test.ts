@@ -1,5 +1,5 @@
-import { Event, FunctionResponse } from '@toolsmith/core';
-import { McpServerHandle } from '@toolsmith/mcp';
+import type { Event, FunctionResponse } from '@toolsmith/core';
+import type { McpServerHandle } from '@toolsmith/mcp';
 import { serveWeatherTools } from './serve';
 import { createWeatherAgent } from './weather-agent';
 

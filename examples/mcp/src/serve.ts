@@ -1,5 +1,5 @@
 import { WeatherService, WeatherTools } from '@toolsmith/example-kit';
-import { McpServerHandle, serveMcp } from '@toolsmith/mcp';
+import { type McpServerHandle, serveMcp } from '@toolsmith/mcp';
 
 /**
  * Serves the weather-agent example's {@link WeatherTools} (from `@toolsmith/example-kit`) as an MCP server: over stdio (for clients that start it as a child

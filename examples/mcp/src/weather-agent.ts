@@ -1,6 +1,6 @@
-import { LlmAgent, Model, Runner } from '@toolsmith/core';
+import { LlmAgent, type Model, Runner } from '@toolsmith/core';
 import { createWeatherOfflineModel } from '@toolsmith/example-kit';
-import { McpToolset, McpToolsetOptions } from '@toolsmith/mcp';
+import { McpToolset, type McpToolsetOptions } from '@toolsmith/mcp';
 
 /** Options of {@link createWeatherAgent}. */
 export interface WeatherAgentOptions {

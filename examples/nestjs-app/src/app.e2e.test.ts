@@ -175,7 +175,7 @@ class HangingModel implements Model {
   private onAbort!: (reason: unknown) => void;
   readonly aborted = new Promise<unknown>((resolve) => (this.onAbort = resolve));
 
-  // eslint-disable-next-line require-yield
+   
   async *generate(_request: unknown, options: GenerateOptions = {}): AsyncGenerator<LlmResponse, void, undefined> {
     await new Promise<never>((_resolve, reject) => {
       options.signal?.addEventListener('abort', () => {

@@ -1,8 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LlmRequest, ProviderError, RateLimitError } from '@toolsmith/core';
-import { RecordedRequest, WireReply, WireServer, collect, expectCancelsOnAbort, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
+import { type LlmRequest, ProviderError, RateLimitError } from '@toolsmith/core';
+import { type RecordedRequest, type WireReply, type WireServer, collect, expectCancelsOnAbort, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
 import { AnthropicModel } from './anthropic-model';
 import { providerTool } from './provider-tool';
 

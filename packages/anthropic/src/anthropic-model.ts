@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { GenerateOptions, LlmRequest, LlmResponse, Model } from '@toolsmith/core';
-import { RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
+import type { GenerateOptions, LlmRequest, LlmResponse, Model } from '@toolsmith/core';
+import { type RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import { assembleAnthropicStream } from './anthropic-stream';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 import { mapAnthropicError } from './map-anthropic-error';

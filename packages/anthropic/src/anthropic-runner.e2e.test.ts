@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Event, LlmAgent, RateLimitError, Runner, ToolsmithError, functionTool } from '@toolsmith/core';
-import { WireServer, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
+import { type Event, LlmAgent, RateLimitError, Runner, type ToolsmithError, functionTool } from '@toolsmith/core';
+import { type WireServer, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
 import { AnthropicModel } from './anthropic-model';
 import { providerTool } from './provider-tool';
 

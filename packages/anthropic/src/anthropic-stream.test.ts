@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { LlmResponse } from '@toolsmith/core';
+import type { LlmResponse } from '@toolsmith/core';
 import { assembleAnthropicStream } from './anthropic-stream';
 
 async function run(events: unknown[]): Promise<LlmResponse[]> {

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { FunctionCall, LlmResponse, Part, ProviderError } from '@toolsmith/core';
+import { type FunctionCall, type LlmResponse, type Part, ProviderError } from '@toolsmith/core';
 import { argsFromJsonText, argsFromJsonValue, providerDataPart } from '@toolsmith/core/adapter-kit';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 import { mapAnthropicUsage } from './map-anthropic-response';

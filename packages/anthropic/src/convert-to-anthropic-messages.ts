@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { Content, FunctionCall, Part, ProviderError } from '@toolsmith/core';
+import { type Content, type FunctionCall, type Part, ProviderError } from '@toolsmith/core';
 import { argsAsObject, pairToolResults, providerDataOf } from '@toolsmith/core/adapter-kit';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 

@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { ProviderError, RateLimitError } from '@toolsmith/core';
+import { type ProviderError, RateLimitError } from '@toolsmith/core';
 import { mapAnthropicError } from './map-anthropic-error';
 
 const apiError = (status: number | undefined, type: string, headers: Record<string, string> = {}) =>

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { LlmResponse, Part, Usage } from '@toolsmith/core';
+import type { LlmResponse, Part, Usage } from '@toolsmith/core';
 import { argsFromJsonValue, providerDataPart } from '@toolsmith/core/adapter-kit';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 import { ANTHROPIC_PROVIDER } from './provider-tool';

@@ -1,4 +1,4 @@
-import { FinishReason } from '@toolsmith/core';
+import type { FinishReason } from '@toolsmith/core';
 
 /** Maps a Messages API `stop_reason` to a {@link FinishReason}, keeping the raw value. */
 export function mapAnthropicStopReason(raw: string | null | undefined): FinishReason {

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { LlmRequest } from '@toolsmith/core';
+import type { LlmRequest } from '@toolsmith/core';
 import { selectProviderTools } from '@toolsmith/core/adapter-kit';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 import { toAnthropicInputSchema } from './to-anthropic-input-schema';

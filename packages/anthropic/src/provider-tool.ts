@@ -1,4 +1,4 @@
-import { ProviderTool } from '@toolsmith/core';
+import type { ProviderTool } from '@toolsmith/core';
 
 /** The provider id of {@link AnthropicModel} and of the tools {@link providerTool} creates. */
 export const ANTHROPIC_PROVIDER = 'anthropic';

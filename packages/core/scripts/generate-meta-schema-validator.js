@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generates src/internal/meta-schema-validator.generated.ts: ajv's standalone code for the JSON Schema
+// Generates src/validation/meta-schema-validator.generated.ts: ajv's standalone code for the JSON Schema
 // draft 2020-12 meta-schema, so checking users' explicit schemas at startup needs neither ajv itself nor
 // its ~40 ms meta-schema compile. Run after upgrading ajv: `node packages/core/scripts/generate-meta-schema-validator.js`.
 // A test (meta-schema-validator.test.ts) fails when the committed file differs from what this prints.
@@ -29,5 +29,5 @@ function generate() {
 
 module.exports = { generate };
 if (require.main === module) {
-  writeFileSync(join(__dirname, '..', 'src', 'internal', 'meta-schema-validator.generated.ts'), generate());
+  writeFileSync(join(__dirname, '..', 'src', 'validation', 'meta-schema-validator.generated.ts'), generate());
 }

@@ -1,5 +1,5 @@
 import type { Content as GeminiContent, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
-import { Content, Part } from '@toolsmith/core';
+import type { Content, Part } from '@toolsmith/core';
 import { argsAsObject, pairToolResults, providerDataOf } from '@toolsmith/core/adapter-kit';
 import { isGeneratedGeminiCallId } from './gemini-call-id';
 import { GEMINI_PROVIDER } from './provider-tool';

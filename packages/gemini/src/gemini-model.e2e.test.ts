@@ -1,9 +1,9 @@
 import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LlmRequest, ProviderError, RateLimitError } from '@toolsmith/core';
-import { RecordedRequest, WireReply, WireServer, collect, expectCancelsOnAbort, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
-import { GeminiModel, GeminiModelOptions } from './gemini-model';
+import { type LlmRequest, ProviderError, RateLimitError } from '@toolsmith/core';
+import { type RecordedRequest, type WireReply, type WireServer, collect, expectCancelsOnAbort, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
+import { GeminiModel, type GeminiModelOptions } from './gemini-model';
 import { providerTool } from './provider-tool';
 
 const fixture = (name: string) => parseSseFixture(readFileSync(join(__dirname, '__fixtures__', `${name}.chunks.txt`), 'utf8'));

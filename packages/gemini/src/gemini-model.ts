@@ -1,12 +1,12 @@
 import { GoogleGenAI } from './google-genai';
 import type { GenerateContentConfig, GenerateContentParameters, GoogleGenAI as GoogleGenAIClient, HttpOptions } from '@google/genai' with { 'resolution-mode': 'import' };
-import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError } from '@toolsmith/core';
-import { RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
+import { type GenerateOptions, type LlmRequest, type LlmResponse, type Model, ProviderError } from '@toolsmith/core';
+import { type RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import { convertToGeminiContents } from './convert-to-gemini-contents';
 import { assembleGeminiStream } from './gemini-stream';
 import { mapGeminiError } from './map-gemini-error';
 import { mapGeminiResponse } from './map-gemini-response';
-import { GeminiSchemaDialect, prepareGeminiTools } from './prepare-gemini-tools';
+import { type GeminiSchemaDialect, prepareGeminiTools } from './prepare-gemini-tools';
 import { GEMINI_PROVIDER } from './provider-tool';
 
 /** Options of {@link GeminiModel}. */

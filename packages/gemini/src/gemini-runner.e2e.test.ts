@@ -1,5 +1,5 @@
-import { Event, LlmAgent, Runner, ToolsmithError, functionTool } from '@toolsmith/core';
-import { WireServer, startWireServer } from '@toolsmith/core/testing';
+import { type Event, LlmAgent, Runner, type ToolsmithError, functionTool } from '@toolsmith/core';
+import { type WireServer, startWireServer } from '@toolsmith/core/testing';
 import { GeminiModel } from './gemini-model';
 
 // The adapter inside a real run: Runner → LlmAgent → GeminiModel → SDK → local wire server.

@@ -1,6 +1,6 @@
-import { LlmResponse } from '@toolsmith/core';
+import type { LlmResponse } from '@toolsmith/core';
 import { assembleGeminiStream } from './gemini-stream';
-import { GeminiResponseData } from './map-gemini-response';
+import type { GeminiResponseData } from './map-gemini-response';
 
 async function run(chunks: GeminiResponseData[]): Promise<LlmResponse[]> {
   async function* source() {

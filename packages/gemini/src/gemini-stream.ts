@@ -1,5 +1,5 @@
-import { LlmResponse, Part, ProviderError } from '@toolsmith/core';
-import { GeminiResponseData, finishGeminiResponse, mapGeminiParts } from './map-gemini-response';
+import { type LlmResponse, type Part, ProviderError } from '@toolsmith/core';
+import { type GeminiResponseData, finishGeminiResponse, mapGeminiParts } from './map-gemini-response';
 import { GEMINI_PROVIDER } from './provider-tool';
 
 /**

@@ -9,7 +9,7 @@
  */
 type GoogleGenAIModule = typeof import('@google/genai', { with: { 'resolution-mode': 'import' } });
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+ 
 const sdk = require('@google/genai') as GoogleGenAIModule;
 
 export const { ApiError, FunctionCallingConfigMode, GoogleGenAI } = sdk;

@@ -1,4 +1,4 @@
-import { ProviderError, RateLimitError } from '@toolsmith/core';
+import { type ProviderError, RateLimitError } from '@toolsmith/core';
 import { ApiError } from './google-genai';
 import { mapGeminiError } from './map-gemini-error';
 

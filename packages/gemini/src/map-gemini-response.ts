@@ -1,5 +1,5 @@
 import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
-import { LlmResponse, Part, Usage } from '@toolsmith/core';
+import type { LlmResponse, Part, Usage } from '@toolsmith/core';
 import { argsFromJsonValue, providerDataPart } from '@toolsmith/core/adapter-kit';
 import { geminiCallId } from './gemini-call-id';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';

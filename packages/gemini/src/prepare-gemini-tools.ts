@@ -1,6 +1,6 @@
 import { FunctionCallingConfigMode } from './google-genai';
 import type { FunctionDeclaration as GeminiFunctionDeclaration, Schema, Tool, ToolConfig } from '@google/genai' with { 'resolution-mode': 'import' };
-import { FunctionDeclaration, JsonSchema, LlmRequest } from '@toolsmith/core';
+import type { FunctionDeclaration, JsonSchema, LlmRequest } from '@toolsmith/core';
 import { selectProviderTools } from '@toolsmith/core/adapter-kit';
 import { GEMINI_FUNCTION_NAME, GeminiToolNameError } from './gemini-tool-name-error';
 import { GEMINI_PROVIDER } from './provider-tool';

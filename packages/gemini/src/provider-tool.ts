@@ -1,5 +1,5 @@
 import type { Tool } from '@google/genai' with { 'resolution-mode': 'import' };
-import { ProviderTool } from '@toolsmith/core';
+import type { ProviderTool } from '@toolsmith/core';
 
 /** The provider id of {@link GeminiModel} and of the tools {@link providerTool} creates. */
 export const GEMINI_PROVIDER = 'gemini';

@@ -1,5 +1,5 @@
 import type { Schema } from '@google/genai' with { 'resolution-mode': 'import' };
-import { JsonSchema } from '@toolsmith/core';
+import type { JsonSchema } from '@toolsmith/core';
 import { SchemaRefError, inlineSchemaRefs } from '@toolsmith/core/adapter-kit';
 import { GeminiSchemaError } from './gemini-schema-error';
 

@@ -1,5 +1,5 @@
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ToolConfirmation, ToolsmithError } from '@toolsmith/core';
+import { type ToolConfirmation, ToolsmithError } from '@toolsmith/core';
 import type { McpRequestExtra } from './mcp-request-extra';
 
 /**

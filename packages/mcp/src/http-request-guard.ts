@@ -1,4 +1,4 @@
-import { IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 
 /** Why a request was refused before the MCP transport saw it: the HTTP status and a message for the client. */
 export interface Refusal {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import { ArtifactService, BaseTool, MemoryService, Provider, ToolsmithError, isToolset } from '@toolsmith/core';
+import { type ArtifactService, BaseTool, type MemoryService, type Provider, ToolsmithError, isToolset } from '@toolsmith/core';
 import { getToolsetOptions } from '@toolsmith/core/internal';
-import { ServedTools } from './resolve-served-tools';
+import type { ServedTools } from './resolve-served-tools';
 
 /** What a module offers to serve: its exported toolsets and tools, and its `providers`, `memoryService` and `artifactService` exports. */
 export interface ToolsModule {
@@ -36,7 +36,7 @@ export function loadToolsModule(modulePath: string, cwd = process.cwd()): ToolsM
 
   let exported: Record<string, unknown>;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     exported = require(file) as Record<string, unknown>;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
@@ -83,10 +83,10 @@ function isServable(value: unknown): value is ServedTools {
 function registerTypeScript(file: string): void {
   // Already loadable: ts-node registered (it marks the process), or jest/another loader handles .ts.
   if ((process as unknown as Record<symbol, unknown>)[Symbol.for('ts-node.register.instance')]) return;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+   
   if (require.extensions['.ts']) return;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     const tsNode = require('ts-node') as { register(options: object): void };
     tsNode.register({ transpileOnly: true, projectSearchDir: dirname(file) });
   } catch (error) {

@@ -1,4 +1,4 @@
-import { ToolsmithError, ToolsmithErrorOptions } from '@toolsmith/core';
+import { ToolsmithError, type ToolsmithErrorOptions } from '@toolsmith/core';
 
 /** Stable codes of {@link McpConnectionError}. */
 export type McpConnectionErrorCode =

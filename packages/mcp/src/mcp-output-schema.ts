@@ -1,5 +1,5 @@
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
-import { JsonSchema } from '@toolsmith/core';
+import type { JsonSchema } from '@toolsmith/core';
 
 /**
  * The `_meta` key under which `serveMcp` sends the error body (`{ code, message, details? }`) of a

@@ -1,4 +1,4 @@
-import { Event, FunctionResponse, LlmAgent, Runner } from '@toolsmith/core';
+import { type Event, type FunctionResponse, LlmAgent, Runner } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
 import { McpToolset } from './mcp-toolset';
 import { sourceProcessArgs } from './__fixtures__/source-process';

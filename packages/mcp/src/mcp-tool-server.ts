@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
-  CallToolResult,
+  type CallToolResult,
   ListToolsRequestSchema,
-  Tool as McpToolInfo,
+  type Tool as McpToolInfo,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ArtifactService, BaseTool, FunctionResponse, MemoryService, ReadonlyContext, ToolConfirmation, ToolContext, ToolsmithError } from '@toolsmith/core';
+import { type ArtifactService, type BaseTool, type FunctionResponse, type MemoryService, type ReadonlyContext, type ToolConfirmation, ToolContext, ToolsmithError } from '@toolsmith/core';
 import { createEventActions, errorResponse, executeToolCall } from '@toolsmith/core/internal';
 import { McpConfirmationUnsupportedError } from './mcp-errors';
 import { TOOLSMITH_ERROR_META, toMcpOutputSchema } from './mcp-output-schema';
-import { McpSessionState } from './mcp-session-state';
+import type { McpSessionState } from './mcp-session-state';
 import { elicitConfirmation } from './elicit-confirmation';
 import type { McpRequestExtra } from './mcp-request-extra';
 import { attachProgressSender, progressReporter } from './report-mcp-progress';

@@ -1,6 +1,6 @@
-import { BaseTool, JsonSchema, ToolContext } from '@toolsmith/core';
+import { BaseTool, type JsonSchema, type ToolContext } from '@toolsmith/core';
 import { mapCallToolResult } from './map-call-tool-result';
-import { McpConnection } from './mcp-connection';
+import type { McpConnection } from './mcp-connection';
 
 /** What an MCP server says about one of its tools (the `tools/list` entry). */
 export interface McpRemoteTool {

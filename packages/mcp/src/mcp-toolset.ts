@@ -1,12 +1,12 @@
-import { BaseTool, ReadonlyContext, Toolset, ToolsmithError } from '@toolsmith/core';
+import { type BaseTool, type ReadonlyContext, type Toolset, ToolsmithError } from '@toolsmith/core';
 import {
   McpConnection,
-  McpConnectionOptions,
-  McpStdioTransportOptions,
+  type McpConnectionOptions,
+  type McpStdioTransportOptions,
   httpTransport,
   stdioTransport,
 } from './mcp-connection';
-import { McpRemoteTool, McpTool } from './mcp-tool';
+import { type McpRemoteTool, McpTool } from './mcp-tool';
 
 /** Where a {@link McpToolset}'s server listens over Streamable HTTP. */
 export interface McpHttpTransportOptions {

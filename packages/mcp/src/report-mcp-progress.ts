@@ -1,5 +1,5 @@
 import type { ProgressToken } from '@modelcontextprotocol/sdk/types.js';
-import { ToolContext } from '@toolsmith/core';
+import type { ToolContext } from '@toolsmith/core';
 import type { McpRequestExtra } from './mcp-request-extra';
 
 /** One progress update of a tool call served over MCP. */

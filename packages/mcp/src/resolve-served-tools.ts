@@ -1,10 +1,9 @@
-import { BaseTool, Container, Provider, ReadonlyContext, Toolset, ToolsmithError, createClassTools, isToolset } from '@toolsmith/core';
+import { BaseTool, Container, type Provider, type ReadonlyContext, type Toolset, ToolsmithError, createClassTools, isToolset } from '@toolsmith/core';
 
 /**
  * Something `serveMcp` can serve: a `@Toolset` class (built by the container with its dependencies),
  * an instance of one, a toolset (asked for its tools on each request), or a tool.
  */
-// eslint-disable-next-line @typescript-eslint/ban-types
 export type ServedTools = Function | BaseTool | Toolset | object;
 
 /**

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { functionTool } from '@toolsmith/core';
 import { serveMcp } from './serve-mcp';
 import { startStreamableHttpEndpoint } from './streamable-http-endpoint';

@@ -1,10 +1,10 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ArtifactService, MemoryService, Provider, isToolset } from '@toolsmith/core';
+import { type ArtifactService, type MemoryService, type Provider, isToolset } from '@toolsmith/core';
 import { McpSessionState } from './mcp-session-state';
 import { createMcpToolServer } from './mcp-tool-server';
-import { ServedTools, resolveServedTools } from './resolve-served-tools';
+import { type ServedTools, resolveServedTools } from './resolve-served-tools';
 import { exitOnOverflow, guardLineLength } from './stdio-line-guard';
-import { DEFAULT_MAX_BODY_BYTES, StreamableHttpLimits, startStreamableHttpEndpoint } from './streamable-http-endpoint';
+import { DEFAULT_MAX_BODY_BYTES, type StreamableHttpLimits, startStreamableHttpEndpoint } from './streamable-http-endpoint';
 
 /** Where {@link serveMcp} listens for Streamable HTTP, and its limits (body size, Host/Origin, sessions, authentication). */
 export interface ServeMcpHttpOptions extends StreamableHttpLimits {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { hashSource } from '../../core/src/scanning/manifest-hash';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { hashSource } from '@toolsmith/core/internal';
 import { sourceProcessArgs } from './__fixtures__/source-process';
 
 // A project of a user's: a toolset written in plain TypeScript (no @Param: the manifest describes it),

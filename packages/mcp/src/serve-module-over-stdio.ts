@@ -1,7 +1,7 @@
 import { basename, dirname, extname, resolve } from 'node:path';
 import { useManifest } from '@toolsmith/core';
 import { MANIFEST_ENV, findManifest } from '@toolsmith/core/internal';
-import { ToolsModule, loadToolsModule } from './load-tools-module';
+import { type ToolsModule, loadToolsModule } from './load-tools-module';
 import { serveMcp } from './serve-mcp';
 
 /** Options of {@link serveModuleOverStdio}. */

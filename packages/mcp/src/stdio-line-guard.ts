@@ -1,4 +1,4 @@
-import { Readable, Transform } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 
 /**
  * Passes `input` through, ending the process when one line (one JSON-RPC message over stdio) grows

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { IncomingMessage, Server as HttpServer, ServerResponse, createServer } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { type IncomingMessage, type Server as HttpServer, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { Refusal, checkHostAndOrigin, defaultAllowedHosts, readJsonBody } from './http-request-guard';
+import { type Refusal, checkHostAndOrigin, defaultAllowedHosts, readJsonBody } from './http-request-guard';
 
 /** Who made a request, as an {@link McpAuthenticate} hook decided. */
 export interface McpCaller {

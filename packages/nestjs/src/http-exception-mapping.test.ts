@@ -1,5 +1,5 @@
 import { BadRequestException, HttpException, NotFoundException } from '@nestjs/common';
-import { BaseTool, ToolContext } from '@toolsmith/core';
+import { BaseTool, type ToolContext } from '@toolsmith/core';
 import { executeToolCall } from '@toolsmith/core/internal';
 import type { JsonSchema, LlmRequest, ToolsmithError } from '@toolsmith/core';
 import { testToolContext } from '@toolsmith/core/testing';

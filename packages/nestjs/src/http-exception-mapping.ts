@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { BaseTool, ToolsmithError } from '@toolsmith/core';
+import { type BaseTool, ToolsmithError } from '@toolsmith/core';
 import type { ToolContext } from '@toolsmith/core';
 import { HttpToolError } from './http-tool-error';
 

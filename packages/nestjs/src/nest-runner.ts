@@ -1,5 +1,5 @@
-import { OnApplicationShutdown } from '@nestjs/common';
-import { Event, Runner } from '@toolsmith/core';
+import type { OnApplicationShutdown } from '@nestjs/common';
+import { type Event, Runner } from '@toolsmith/core';
 import type { RunInput, RunnerOptions } from '@toolsmith/core';
 import type { NestContainerAdapter } from './nest-container-adapter';
 

@@ -45,10 +45,10 @@ export interface ToolsmithModuleAsyncOptions {
   /** Modules whose exported providers `inject` and the plugin classes need. */
   imports?: ModuleMetadata['imports'];
   /** Tokens whose instances are passed to `useFactory`, in order. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Nest's own FactoryProvider types `inject` this way
   inject?: any[];
   /** Returns the module options; its `imports` are ignored (use the field above). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the factory's parameters are whatever `inject` resolves to
   useFactory: (...dependencies: any[]) => ToolsmithModuleOptions | Promise<ToolsmithModuleOptions>;
   /** Plugin classes Nest builds with their dependencies; the factory's `plugins` may name them too. */
   plugins?: Type<AgentCallbacks>[];

@@ -1,4 +1,4 @@
-import { Content } from '@toolsmith/core';
+import type { Content } from '@toolsmith/core';
 import { convertToOpenAIChatMessages, convertToOpenAIResponsesInput } from './convert-to-openai-messages';
 
 const conversation: Content[] = [

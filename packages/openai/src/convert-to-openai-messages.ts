@@ -1,4 +1,4 @@
-import { Content, FunctionCall, InlineData, LlmRequest, Part, ToolsmithError } from '@toolsmith/core';
+import { type Content, type FunctionCall, type InlineData, type LlmRequest, type Part, ToolsmithError } from '@toolsmith/core';
 import { pairToolResults, providerDataOf } from '@toolsmith/core/adapter-kit';
 import type {
   ChatCompletionContentPart,

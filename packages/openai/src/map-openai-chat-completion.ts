@@ -1,4 +1,4 @@
-import { FunctionCall, JsonSchema, LlmResponse, Part } from '@toolsmith/core';
+import type { FunctionCall, JsonSchema, LlmResponse, Part } from '@toolsmith/core';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason';
 import { mapOpenAIChatUsage } from './map-openai-usage';

@@ -1,4 +1,4 @@
-import { FinishReason } from '@toolsmith/core';
+import type { FinishReason } from '@toolsmith/core';
 
 /** Maps a Chat Completions `finish_reason` to Toolsmith's. */
 export function mapOpenAIFinishReason(raw: string | null | undefined): FinishReason {

@@ -1,4 +1,4 @@
-import { JsonSchema, LlmResponse, Part, ToolsmithError } from '@toolsmith/core';
+import type { JsonSchema, LlmResponse, Part, ToolsmithError } from '@toolsmith/core';
 import { providerDataPart } from '@toolsmith/core/adapter-kit';
 import type { Response, ResponseOutputItem } from 'openai/resources/responses/responses';
 import { mapOpenAIErrorCode } from './map-openai-error';

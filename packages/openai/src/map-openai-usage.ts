@@ -1,4 +1,4 @@
-import { Usage } from '@toolsmith/core';
+import type { Usage } from '@toolsmith/core';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { ResponseUsage } from 'openai/resources/responses/responses';
 

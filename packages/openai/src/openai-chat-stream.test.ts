@@ -1,4 +1,4 @@
-import { LlmResponse } from '@toolsmith/core';
+import type { LlmResponse } from '@toolsmith/core';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { readOpenAIChatStream } from './openai-chat-stream';
 

@@ -1,6 +1,6 @@
-import { JsonSchema, LlmResponse, ProviderError } from '@toolsmith/core';
+import { type JsonSchema, type LlmResponse, ProviderError } from '@toolsmith/core';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { ChatTurn, chatTurnResponse } from './map-openai-chat-completion';
+import { type ChatTurn, chatTurnResponse } from './map-openai-chat-completion';
 import { OPENAI_PROVIDER } from './provider-tool';
 
 type StreamedCall = { id?: string; name: string; arguments: string };

@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
+import { type LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
 import { collect, parseSseFixture, waitFor } from '@toolsmith/core/testing';
 import OpenAI from 'openai';
 import { OpenAIModel } from './openai-model';

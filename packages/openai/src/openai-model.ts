@@ -1,5 +1,5 @@
-import { GenerateOptions, LlmRequest, LlmResponse, Model, ProviderError, RunAbortedError } from '@toolsmith/core';
-import { ProviderCall, RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
+import { type GenerateOptions, type LlmRequest, type LlmResponse, type Model, ProviderError, RunAbortedError } from '@toolsmith/core';
+import { type ProviderCall, type RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming as ChatBody } from 'openai/resources/chat/completions';
 import type { ResponseCreateParamsNonStreaming as ResponsesBody } from 'openai/resources/responses/responses';
@@ -9,7 +9,7 @@ import { mapOpenAIError } from './map-openai-error';
 import { mapOpenAIResponse } from './map-openai-response';
 import { readOpenAIChatStream } from './openai-chat-stream';
 import { readOpenAIResponsesStream } from './openai-responses-stream';
-import { OpenAIApi, PreparedOpenAITools, prepareOpenAITools } from './prepare-openai-tools';
+import { type OpenAIApi, type PreparedOpenAITools, prepareOpenAITools } from './prepare-openai-tools';
 import { OPENAI_PROVIDER } from './provider-tool';
 
 /** Options of {@link OpenAIModel}. */

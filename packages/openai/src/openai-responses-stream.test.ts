@@ -1,4 +1,4 @@
-import { LlmResponse } from '@toolsmith/core';
+import type { LlmResponse } from '@toolsmith/core';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { readOpenAIResponsesStream } from './openai-responses-stream';
 

@@ -1,4 +1,4 @@
-import { JsonSchema, LlmResponse, ProviderError } from '@toolsmith/core';
+import { type JsonSchema, type LlmResponse, ProviderError } from '@toolsmith/core';
 import type { ResponseOutputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { mapOpenAIErrorCode } from './map-openai-error';
 import { mapOpenAIResponse, responseFailure } from './map-openai-response';

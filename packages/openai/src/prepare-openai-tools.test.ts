@@ -1,4 +1,4 @@
-import { FunctionDeclaration } from '@toolsmith/core';
+import type { FunctionDeclaration } from '@toolsmith/core';
 import { prepareOpenAITools } from './prepare-openai-tools';
 import { providerTool } from './provider-tool';
 import { StrictSchemaError } from './strict-schema-error';

@@ -1,4 +1,4 @@
-import { FunctionDeclaration, JsonSchema, LlmRequest, ToolsmithError } from '@toolsmith/core';
+import { type FunctionDeclaration, type JsonSchema, type LlmRequest, ToolsmithError } from '@toolsmith/core';
 import { selectProviderTools } from '@toolsmith/core/adapter-kit';
 import type { ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
 import type { Tool as ResponsesTool, ToolChoiceFunction, ToolChoiceOptions } from 'openai/resources/responses/responses';

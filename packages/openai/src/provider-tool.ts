@@ -1,4 +1,4 @@
-import { ProviderTool } from '@toolsmith/core';
+import type { ProviderTool } from '@toolsmith/core';
 import type { Tool as ResponsesTool } from 'openai/resources/responses/responses';
 
 /** The provider id of OpenAI models and provider tools. */

@@ -1,4 +1,4 @@
-import { JsonSchema } from '@toolsmith/core';
+import type { JsonSchema } from '@toolsmith/core';
 
 /**
  * Undoes the strict-mode encoding of optional properties in arguments the model sent. Strict mode makes

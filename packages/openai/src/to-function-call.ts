@@ -1,4 +1,4 @@
-import { FunctionCall, JsonSchema } from '@toolsmith/core';
+import type { FunctionCall, JsonSchema } from '@toolsmith/core';
 import { argsFromJsonText, argsFromJsonValue, generateCallId } from '@toolsmith/core/adapter-kit';
 import { restoreOmittedOptionals } from './restore-omitted-optionals';
 

@@ -88,7 +88,7 @@ describe('toStrictJsonSchema', () => {
 
   it('adds a null branch to an optional anyOf', () => {
     const out = strict({ type: 'object', properties: { v: { anyOf: [{ type: 'string' }, { type: 'number' }] } } });
-    expect((out.properties as any).v).toEqual({ anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] });
+    expect((out.properties as Record<string, unknown>).v).toEqual({ anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] });
   });
 
   it.each([

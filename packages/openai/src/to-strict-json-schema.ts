@@ -1,4 +1,4 @@
-import { JsonSchema } from '@toolsmith/core';
+import type { JsonSchema } from '@toolsmith/core';
 import { StrictSchemaError } from './strict-schema-error';
 
 /** Keywords OpenAI's strict mode rejects (Structured Outputs, "supported schemas"), with the reason shown to users. */

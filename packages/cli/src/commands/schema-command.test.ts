@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { main } from '../main';
-import { CliIo } from '../cli-io';
+import type { CliIo } from '../cli-io';
 
 const FIXTURE = resolve(__dirname, '..', '__fixtures__', 'project');
 const CLI_ROOT = resolve(__dirname, '..', '..');

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import * as ts from 'typescript';
 import { ProjectLoadError } from '../cli-errors';
-import { Progress } from '../progress';
+import type { Progress } from '../progress';
 
 /**
  * Loads a tsconfig and builds its TypeScript program (the input typescript-json-schema's generator

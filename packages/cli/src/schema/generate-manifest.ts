@@ -4,7 +4,7 @@ import type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestTools
 import { relative, sep } from 'node:path';
 import * as ts from 'typescript';
 import { SchemaSourceError } from '../cli-errors';
-import { FoundTool, FoundToolset, findDecorator, location } from './find-toolsets';
+import { type FoundTool, type FoundToolset, findDecorator, location } from './find-toolsets';
 import { jsDocParamDescription, jsDocSummary } from './jsdoc';
 import { TypeSchemas } from './type-schemas';
 

@@ -1,5 +1,5 @@
 import * as core from '@toolsmith/core';
-import { MissingTypeMetadataError, ToolManifest, loadManifest, scanTools, useManifest } from '@toolsmith/core';
+import { MissingTypeMetadataError, type ToolManifest, loadManifest, scanTools, useManifest } from '@toolsmith/core';
 import { hashSource } from '@toolsmith/core/internal';
 import { invokeTool } from '@toolsmith/core/testing';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-import { FunctionCall } from '../model/content';
+import type { FunctionCall } from '../model/content';
 
 /**
  * Turns arguments a provider sent as JSON text (streamed fragments joined, or a string field) into

@@ -1,4 +1,4 @@
-import { Content } from '../model/content';
+import type { Content } from '../model/content';
 import { pairToolResults } from './pair-tool-results';
 
 const call = (id: string, name = 'f') => ({ functionCall: { id, name, args: {} } });

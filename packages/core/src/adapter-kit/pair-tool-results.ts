@@ -1,4 +1,4 @@
-import { Content, FunctionCall, FunctionResponse, Part } from '../model/content';
+import type { Content, FunctionCall, FunctionResponse, Part } from '../model/content';
 
 /**
  * Normalizes a conversation so every model turn with function calls is followed by exactly one

@@ -1,10 +1,10 @@
 import { retryDelayMs, waitBeforeRetry } from './retry-policy';
 import { getEventListeners } from 'node:events';
 import { ProviderError, RateLimitError } from '../errors/provider-errors';
-import { ToolsmithError } from '../errors/toolsmith-error';
-import { LlmResponse } from '../model/llm-response';
+import type { ToolsmithError } from '../errors/toolsmith-error';
+import type { LlmResponse } from '../model/llm-response';
 import { collect } from '../testing/collect';
-import { ProviderCall, callProvider } from './provider-call';
+import { type ProviderCall, callProvider } from './provider-call';
 
 const final: LlmResponse = { content: { role: 'model', parts: [{ text: 'hi' }] }, turnComplete: true };
 const partial: LlmResponse = { content: { role: 'model', parts: [{ text: 'h' }] }, partial: true };

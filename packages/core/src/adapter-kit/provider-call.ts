@@ -1,7 +1,7 @@
 import { ProviderError } from '../errors/provider-errors';
 import { RunAbortedError } from '../errors/run-aborted-error';
-import { LlmResponse } from '../model/llm-response';
-import { DEFAULT_RETRY_POLICY, RetryPolicy, retryDelayMs, waitBeforeRetry } from './retry-policy';
+import type { LlmResponse } from '../model/llm-response';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, waitBeforeRetry } from './retry-policy';
 import { scopeAbortSignal } from './scoped-abort-signal';
 
 /** One model call through a provider SDK, as {@link callProvider} runs it. */

@@ -1,4 +1,4 @@
-import { Part } from '../model/content';
+import type { Part } from '../model/content';
 
 /**
  * Wraps a provider's own content that has no neutral form (an Anthropic server-tool block, a Gemini

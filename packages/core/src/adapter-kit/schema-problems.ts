@@ -1,6 +1,6 @@
-import { ArgumentProblem } from '../errors/tool-call-errors';
-import { JsonSchema } from '../model/json-schema';
-import { toArgumentProblems, validatorFor } from '../internal/schema-validator';
+import type { ArgumentProblem } from '../errors/tool-call-errors';
+import type { JsonSchema } from '../model/json-schema';
+import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
 
 /**
  * Checks `value` against `schema` with the validator tools' arguments go through (the shared ajv,

@@ -1,5 +1,5 @@
 import { ToolsmithError } from '../errors/toolsmith-error';
-import { JsonSchema } from '../model/json-schema';
+import type { JsonSchema } from '../model/json-schema';
 
 /**
  * A `$ref` could not be inlined: it points outside the schema, at nothing, or (directly or not) at

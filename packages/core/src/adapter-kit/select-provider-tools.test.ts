@@ -1,5 +1,5 @@
 import { ToolsmithError } from '../errors/toolsmith-error';
-import { ProviderTool } from '../model/provider-tool';
+import type { ProviderTool } from '../model/provider-tool';
 import { selectProviderTools } from './select-provider-tools';
 
 const tool = (provider: string, name: string, config: Record<string, unknown>): ProviderTool => ({ kind: 'provider-tool', provider, name, config });

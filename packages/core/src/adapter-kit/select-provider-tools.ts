@@ -1,5 +1,5 @@
 import { ToolsmithError } from '../errors/toolsmith-error';
-import { ProviderTool } from '../model/provider-tool';
+import type { ProviderTool } from '../model/provider-tool';
 
 /**
  * Returns the `config` of each provider tool, in order, after checking that every one belongs to

@@ -1,4 +1,4 @@
-import { ProviderErrorCode } from '../errors/provider-errors';
+import type { ProviderErrorCode } from '../errors/provider-errors';
 
 /**
  * The {@link ProviderErrorCode} for an HTTP status of a provider API, the same for every adapter:

@@ -1,5 +1,5 @@
 import { AgentConfigError } from '../errors/agent-config-error';
-import { Event } from '../events/event';
+import type { Event } from '../events/event';
 import type { InvocationContext } from './invocation-context';
 
 /** Options shared by every agent. */
@@ -51,9 +51,7 @@ export abstract class BaseAgent {
 
   /** The top of the tree this agent belongs to. */
   get rootAgent(): BaseAgent {
-    let agent: BaseAgent = this;
-    while (agent.parent) agent = agent.parent;
-    return agent;
+    return this.parent ? this.parent.rootAgent : this;
   }
 
   /** This agent or a descendant with the given name. */

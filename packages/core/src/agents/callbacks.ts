@@ -1,9 +1,9 @@
-import { ToolsmithError } from '../errors/toolsmith-error';
-import { LlmRequest } from '../model/llm-request';
-import { LlmResponse } from '../model/llm-response';
-import { Tool } from '../tools/tool';
-import { ToolContext } from '../tools/tool-context';
-import { CallbackContext } from './callback-context';
+import type { ToolsmithError } from '../errors/toolsmith-error';
+import type { LlmRequest } from '../model/llm-request';
+import type { LlmResponse } from '../model/llm-response';
+import type { Tool } from '../tools/tool';
+import type { ToolContext } from '../tools/tool-context';
+import type { CallbackContext } from './callback-context';
 
 type MaybePromise<T> = T | Promise<T>;
 /** A tool response object, or nothing to let the call proceed unchanged. */

@@ -1,9 +1,9 @@
 import type { ArtifactService } from '../artifacts/artifact-service';
-import type { ArgumentLimits } from '../internal/argument-parser';
-import type { ToolCallPolicy } from '../internal/tool-call-policy';
+import type { ArgumentLimits } from '../validation/argument-parser';
+import type { ToolCallPolicy } from '../tools/tool-call-policy';
 import type { MemoryService } from '../memory/memory-service';
 import type { Content } from '../model/content';
-import type { ToolResolver } from '../runner/tool-resolver';
+import type { ToolResolver } from '../flow/tool-resolver';
 import type { Session } from '../sessions/session';
 import type { SessionService } from '../sessions/session-service';
 import { State } from '../state/state';

@@ -1,20 +1,20 @@
-import { Event } from '../events/event';
-import { GenerationConfig, ToolChoice } from '../model/llm-request';
-import { Model } from '../model/model';
-import { ProviderTool } from '../model/provider-tool';
-import { runLlmFlow } from '../runner/llm-flow';
-import { BaseTool } from '../tools/base-tool';
-import { ReadonlyContext } from '../tools/readonly-context';
-import { Toolset } from '../tools/toolset';
-import { BaseAgent, BaseAgentOptions } from './base-agent';
-import { AgentCallbacks } from './callbacks';
-import { InvocationContext } from './invocation-context';
+import type { Event } from '../events/event';
+import type { GenerationConfig, ToolChoice } from '../model/llm-request';
+import type { Model } from '../model/model';
+import type { ProviderTool } from '../model/provider-tool';
+import { runLlmFlow } from '../flow/llm-flow';
+import type { BaseTool } from '../tools/base-tool';
+import type { ReadonlyContext } from '../tools/readonly-context';
+import type { Toolset } from '../tools/toolset';
+import { BaseAgent, type BaseAgentOptions } from './base-agent';
+import type { AgentCallbacks } from './callbacks';
+import type { InvocationContext } from './invocation-context';
 
 /**
  * One entry of {@link LlmAgentOptions.tools}: a tool, a toolset (asked per request), a provider tool,
  * or a `@Toolset` class or instance (scanned once at startup; a class is built by the container).
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+ 
 export type AgentToolEntry = BaseTool | Toolset | ProviderTool | Function | object;
 
 /** The system instruction: fixed text, or computed per request from the context. */

@@ -1,6 +1,6 @@
-import { Event } from '../events/event';
-import { BaseAgent, BaseAgentOptions } from './base-agent';
-import { InvocationContext } from './invocation-context';
+import type { Event } from '../events/event';
+import { BaseAgent, type BaseAgentOptions } from './base-agent';
+import type { InvocationContext } from './invocation-context';
 import { endsWorkflow } from './sequential-agent';
 import { pauseStillOpen, recordWorkflowPosition, workflowResume } from './workflow-resume';
 

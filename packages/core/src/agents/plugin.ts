@@ -1,4 +1,4 @@
-import { AgentCallbacks } from './callbacks';
+import type { AgentCallbacks } from './callbacks';
 
 /**
  * Callbacks for every agent of a runner (logging, policy, caching). Plugins run before the agent's own

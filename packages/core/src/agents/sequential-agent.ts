@@ -1,6 +1,6 @@
-import { Event } from '../events/event';
+import type { Event } from '../events/event';
 import { BaseAgent } from './base-agent';
-import { InvocationContext } from './invocation-context';
+import type { InvocationContext } from './invocation-context';
 import { pauseStillOpen, recordWorkflowPosition, workflowResume } from './workflow-resume';
 
 /**

@@ -1,7 +1,7 @@
-import { PendingConfirmation, findPendingCalls } from '../confirmation/pending-calls';
+import { type PendingConfirmation, findPendingCalls } from '../confirmation/pending-calls';
 import { REQUEST_CONFIRMATION } from '../confirmation/request-confirmation';
-import { Event } from '../events/event';
-import { WorkflowPosition } from '../state/event-actions';
+import type { Event } from '../events/event';
+import type { WorkflowPosition } from '../state/event-actions';
 import type { BaseAgent } from './base-agent';
 import type { InvocationContext } from './invocation-context';
 

@@ -1,5 +1,5 @@
 import { InvalidArtifactNameError } from '../errors/invalid-artifact-name-error';
-import { ArtifactLocation } from './artifact-service';
+import type { ArtifactLocation } from './artifact-service';
 
 /** True when a filename is shared by all sessions of the user (`user:` prefix). */
 export const isUserArtifact = (filename: string): boolean => filename.startsWith('user:');

@@ -1,4 +1,4 @@
-import { Part } from '../model/content';
+import type { Part } from '../model/content';
 
 /** Where an artifact lives. A filename starting with `user:` is shared by all sessions of the user. */
 export interface ArtifactLocation {

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ArtifactService } from './artifact-service';
+import type { ArtifactService } from './artifact-service';
 import { FileArtifactService } from './file-artifact-service';
 import { InMemoryArtifactService } from './in-memory-artifact-service';
 

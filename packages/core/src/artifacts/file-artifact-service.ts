@@ -1,8 +1,8 @@
 import { lstat, mkdir, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { ArtifactOutsideRootError } from '../errors/invalid-artifact-name-error';
-import { Part } from '../model/content';
-import { ArtifactLocation, ArtifactService } from './artifact-service';
+import type { Part } from '../model/content';
+import type { ArtifactLocation, ArtifactService } from './artifact-service';
 import { checkSegment, isUserArtifact } from './artifact-scope';
 
 /**

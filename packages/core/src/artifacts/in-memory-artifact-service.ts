@@ -1,5 +1,5 @@
-import { Part } from '../model/content';
-import { ArtifactLocation, ArtifactService } from './artifact-service';
+import type { Part } from '../model/content';
+import type { ArtifactLocation, ArtifactService } from './artifact-service';
 import { artifactScope, checkSegment } from './artifact-scope';
 
 /** Keeps artifact versions in process memory. Versions count from 0. For tests and demos. */

@@ -70,7 +70,7 @@ describe('built-in tools through the runner', () => {
 
 describe('built-in tools: their schemas', () => {
   it("are valid JSON Schema (core's constant schemas are checked here, not at import)", () => {
-    const { getAjv } = jest.requireActual<typeof import('../internal/schema-validator')>('../internal/schema-validator');
+    const { getAjv } = jest.requireActual<typeof import('../validation/schema-validator')>('../validation/schema-validator');
     for (const tool of [loadMemory, loadArtifacts, preloadMemory, exitLoop]) {
       expect([tool.name, getAjv().validateSchema(tool.parameters)]).toEqual([tool.name, true]);
     }

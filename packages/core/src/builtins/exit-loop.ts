@@ -1,5 +1,5 @@
-import { BaseTool } from '../tools/base-tool';
-import { functionTool } from '../tools/function-tool';
+import type { BaseTool } from '../tools/base-tool';
+import { functionTool } from '../function-tool/function-tool';
 
 /**
  * Ends the enclosing `LoopAgent` when the model calls it: sets `actions.escalate` (and

@@ -1,8 +1,8 @@
-import { Content, Part } from '../model/content';
-import { JsonSchema } from '../model/json-schema';
-import { LlmRequest } from '../model/llm-request';
+import type { Content, Part } from '../model/content';
+import type { JsonSchema } from '../model/json-schema';
+import type { LlmRequest } from '../model/llm-request';
 import { BaseTool } from '../tools/base-tool';
-import { ToolContext } from '../tools/tool-context';
+import type { ToolContext } from '../tools/tool-context';
 
 /**
  * The tool behind {@link loadArtifacts}. Tells the model which artifacts exist; when the model asks for

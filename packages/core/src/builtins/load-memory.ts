@@ -1,6 +1,6 @@
-import { BaseTool } from '../tools/base-tool';
+import type { BaseTool } from '../tools/base-tool';
 import { preCheckedSchema } from '../scanning/tool-scanner';
-import { functionTool } from '../tools/function-tool';
+import { functionTool } from '../function-tool/function-tool';
 
 /** Lets the model search the user's long-term memory (needs a `memoryService` on the Runner). */
 export const loadMemory: BaseTool = functionTool<{ query: string }>({

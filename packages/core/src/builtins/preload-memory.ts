@@ -1,8 +1,8 @@
-import { LlmRequest } from '../model/llm-request';
-import { JsonSchema } from '../model/json-schema';
-import { REQUEST_ONLY_TOOL } from '../runner/request-only-tool';
+import type { LlmRequest } from '../model/llm-request';
+import type { JsonSchema } from '../model/json-schema';
+import { REQUEST_ONLY_TOOL } from '../tools/request-only-tool';
 import { BaseTool } from '../tools/base-tool';
-import { ToolContext } from '../tools/tool-context';
+import type { ToolContext } from '../tools/tool-context';
 
 /**
  * The tool behind {@link preloadMemory}: before each request, searches memory with the user's latest

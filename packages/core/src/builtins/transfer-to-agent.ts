@@ -1,6 +1,6 @@
-import { JsonSchema } from '../model/json-schema';
+import type { JsonSchema } from '../model/json-schema';
 import { BaseTool } from '../tools/base-tool';
-import { ToolContext } from '../tools/tool-context';
+import type { ToolContext } from '../tools/tool-context';
 
 /** Name of the tool the runner adds to agents that can hand the conversation to another agent. */
 export const TRANSFER_TO_AGENT = 'transfer_to_agent';

@@ -1,5 +1,5 @@
 import { Event } from '../events/event';
-import { Content, FunctionResponse } from '../model/content';
+import type { Content, FunctionResponse } from '../model/content';
 import { checkFunctionResponses } from './check-function-responses';
 import { findPendingCalls } from './pending-calls';
 import { REQUEST_CONFIRMATION } from './request-confirmation';

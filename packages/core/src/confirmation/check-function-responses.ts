@@ -2,10 +2,10 @@ import { ConfirmationMismatchError } from '../errors/confirmation-mismatch-error
 import { FunctionResponseNotPendingError } from '../errors/function-response-not-pending-error';
 import { InvalidConfirmationAnswerError } from '../errors/invalid-confirmation-answer-error';
 import { InvalidFunctionResponseError } from '../errors/invalid-function-response-error';
-import { ToolsmithError } from '../errors/toolsmith-error';
-import { EventData } from '../events/event';
-import { Content, FunctionCall } from '../model/content';
-import { PendingCalls, findPendingCalls } from './pending-calls';
+import type { ToolsmithError } from '../errors/toolsmith-error';
+import type { EventData } from '../events/event';
+import type { Content, FunctionCall } from '../model/content';
+import { type PendingCalls, findPendingCalls } from './pending-calls';
 import { REQUEST_CONFIRMATION, isRecord, originalCallFrom } from './request-confirmation';
 
 /**

@@ -1,7 +1,7 @@
-import { EventData } from '../events/event';
-import { FunctionCall } from '../model/content';
+import type { EventData } from '../events/event';
+import type { FunctionCall } from '../model/content';
 import { isRunnerRequest } from './pending-calls';
-import { ConfirmationPrompt, confirmationPromptFrom, isConfirmationRequest, originalCallFrom } from './request-confirmation';
+import { type ConfirmationPrompt, confirmationPromptFrom, isConfirmationRequest, originalCallFrom } from './request-confirmation';
 
 /** A confirmation request found in an event, ready to show to the user. */
 export interface ConfirmationRequest extends ConfirmationPrompt {

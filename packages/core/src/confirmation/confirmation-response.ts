@@ -1,4 +1,4 @@
-import { Content, FunctionCall, Part } from '../model/content';
+import type { Content, FunctionCall, Part } from '../model/content';
 import type { ConfirmationRequest } from './confirmation-requests';
 import type { PendingConfirmation } from './pending-calls';
 import { REQUEST_CONFIRMATION, originalCallFrom } from './request-confirmation';

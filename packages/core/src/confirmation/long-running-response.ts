@@ -1,4 +1,4 @@
-import { Content } from '../model/content';
+import type { Content } from '../model/content';
 
 /** Input of {@link longRunningResponse}. */
 export interface LongRunningResponseInput {

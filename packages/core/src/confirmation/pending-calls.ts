@@ -1,6 +1,6 @@
-import { EventData } from '../events/event';
-import { FunctionCall } from '../model/content';
-import { ConfirmationPrompt, confirmationPromptFrom, isConfirmationRequest, originalCallFrom } from './request-confirmation';
+import type { EventData } from '../events/event';
+import type { FunctionCall } from '../model/content';
+import { type ConfirmationPrompt, confirmationPromptFrom, isConfirmationRequest, originalCallFrom } from './request-confirmation';
 
 /** A confirmation request stored in the session and not answered yet. */
 export interface PendingConfirmation {

@@ -1,5 +1,5 @@
 import { MalformedConfirmationRequestError } from '../errors/malformed-confirmation-request-error';
-import { FunctionCall } from '../model/content';
+import type { FunctionCall } from '../model/content';
 
 /**
  * Name of the function call the runner emits when a tool call needs the user's confirmation.

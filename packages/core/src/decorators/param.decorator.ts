@@ -1,6 +1,6 @@
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { PARAMS_METADATA } from '../metadata-keys';
-import { JsonSchema } from '../model/json-schema';
+import type { JsonSchema } from '../model/json-schema';
 
 /** Options of the {@link Param} parameter decorator. */
 export interface ParamOptions {

@@ -1,5 +1,5 @@
 /** What the container is asked for: a class, or a string/symbol token registered with a provider. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- abstract classes and classes with constructor parameters must both be tokens
 export type InjectionToken<T = unknown> = (abstract new (...args: any[]) => T) | string | symbol;
 
 /** Identifies the current run, for containers with per-request/per-run providers. */

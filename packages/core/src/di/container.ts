@@ -1,8 +1,8 @@
 import { DependencyResolutionError } from '../errors/dependency-resolution-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { DESIGN_PARAMTYPES, INJECTABLE_METADATA, INJECT_METADATA, TOOLSET_METADATA } from '../metadata-keys';
-import { ContainerAdapter, InjectionToken, ResolutionScope, tokenName } from './container-adapter';
-import { Class, Provider, ProviderScope } from './provider';
+import { type ContainerAdapter, type InjectionToken, type ResolutionScope, tokenName } from './container-adapter';
+import type { Class, Provider, ProviderScope } from './provider';
 
 interface Registration {
   scope: ProviderScope;

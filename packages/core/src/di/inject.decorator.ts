@@ -1,6 +1,6 @@
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { INJECT_METADATA } from '../metadata-keys';
-import { InjectionToken } from './container-adapter';
+import type { InjectionToken } from './container-adapter';
 
 /**
  * Injects a constructor parameter by token instead of by type: needed for interfaces, strings and

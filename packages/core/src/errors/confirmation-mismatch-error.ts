@@ -1,4 +1,4 @@
-import { FunctionCall } from '../model/content';
+import type { FunctionCall } from '../model/content';
 import { ToolsmithError } from './toolsmith-error';
 
 /**

@@ -1,4 +1,4 @@
-import { ToolsmithError, ToolsmithErrorOptions } from './toolsmith-error';
+import { ToolsmithError, type ToolsmithErrorOptions } from './toolsmith-error';
 
 /** Stable codes of {@link ManifestError}. */
 export type ManifestErrorCode =

@@ -1,4 +1,4 @@
-import { ToolsmithError, ToolsmithErrorOptions } from './toolsmith-error';
+import { ToolsmithError, type ToolsmithErrorOptions } from './toolsmith-error';
 
 /** One problem found while validating a tool's arguments. */
 export interface ArgumentProblem {

@@ -1,5 +1,5 @@
 import {
-  DefinitionSite,
+  type DefinitionSite,
   contradictoryDtoRulesMessage,
   duplicateParameterNameMessage,
   duplicateToolNameMessage,

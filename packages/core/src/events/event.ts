@@ -1,7 +1,7 @@
-import { Content, FunctionCall, FunctionResponse, Part } from '../model/content';
-import { FinishReason } from '../model/finish-reason';
-import { Usage } from '../model/llm-response';
-import { EventActions, createEventActions } from '../state/event-actions';
+import type { Content, FunctionCall, FunctionResponse, Part } from '../model/content';
+import type { FinishReason } from '../model/finish-reason';
+import type { Usage } from '../model/llm-response';
+import { type EventActions, createEventActions } from '../state/event-actions';
 import { newId } from './event-id';
 
 /** The plain-JSON form of an {@link Event}, as stored by session services. */

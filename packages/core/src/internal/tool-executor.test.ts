@@ -1,6 +1,6 @@
 import { BaseTool } from '../tools/base-tool';
-import { ToolContext } from '../tools/tool-context';
-import { JsonSchema } from '../model/json-schema';
+import type { ToolContext } from '../tools/tool-context';
+import type { JsonSchema } from '../model/json-schema';
 import { testToolContext } from '../testing/test-tool-context';
 import { executeToolCall } from './tool-executor';
 
@@ -128,7 +128,7 @@ describe('executeToolCall', () => {
 
 describe('validation feedback', () => {
   it('names the failing branches of anyOf/oneOf, not the umbrella "must match a schema in anyOf"', async () => {
-    const { functionTool } = jest.requireActual<typeof import('../tools/function-tool')>('../tools/function-tool');
+    const { functionTool } = jest.requireActual<typeof import('../function-tool/function-tool')>('../function-tool/function-tool');
     const { invokeTool } = jest.requireActual<typeof import('../testing/invoke-tool')>('../testing/invoke-tool');
     const tool = functionTool({
       name: 'pick',

@@ -1,14 +1,14 @@
-import { ToolCallbackChain } from '../agents/callbacks';
+import type { ToolCallbackChain } from '../agents/callbacks';
 import { InvalidArgumentsError, ToolExecutionError, ToolNotFoundError, ToolOutputInvalidError, ToolTimeoutError } from '../errors/tool-call-errors';
 import { ToolCallRejectedError } from '../errors/tool-rejected-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
-import { FunctionCall, FunctionResponse } from '../model/content';
-import { BaseTool } from '../tools/base-tool';
-import { ToolContext } from '../tools/tool-context';
-import { ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from './argument-parser';
+import type { FunctionCall, FunctionResponse } from '../model/content';
+import type { BaseTool } from '../tools/base-tool';
+import type { ToolContext } from '../tools/tool-context';
+import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
 import { inspectResult, truncatedResult } from './result-budget';
-import { toArgumentProblems, validatorFor } from './schema-validator';
-import { DEFAULT_TOOL_CALL_POLICY, ToolCallPolicy, exposedMessage } from './tool-call-policy';
+import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
+import { DEFAULT_TOOL_CALL_POLICY, type ToolCallPolicy, exposedMessage } from '../tools/tool-call-policy';
 
 /** What one function call produced. Every call produces exactly one response, even when it fails. */
 export interface ToolCallOutcome {

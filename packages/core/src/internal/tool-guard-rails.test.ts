@@ -4,9 +4,9 @@ import { Event } from '../events/event';
 import { Runner } from '../runner/runner';
 import { invokeTool } from '../testing/invoke-tool';
 import { ScriptedModel } from '../testing/scripted-model';
-import { functionTool } from '../tools/function-tool';
+import { functionTool } from '../function-tool/function-tool';
 import { ToolContext } from '../tools/tool-context';
-import { DEFAULT_MAX_RESULT_CHARS, DEFAULT_TOOL_TIMEOUT_MS } from './tool-call-policy';
+import { DEFAULT_MAX_RESULT_CHARS, DEFAULT_TOOL_TIMEOUT_MS } from '../tools/tool-call-policy';
 
 const user = (text: string) => ({ role: 'user' as const, parts: [{ text }] });
 

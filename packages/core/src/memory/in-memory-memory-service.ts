@@ -1,4 +1,4 @@
-import { MemoryEntry, MemoryService, MemorySource, SearchMemoryResponse } from './memory-service';
+import type { MemoryEntry, MemoryService, MemorySource, SearchMemoryResponse } from './memory-service';
 
 interface StoredMemory {
   entry: MemoryEntry;

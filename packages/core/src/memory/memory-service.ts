@@ -1,4 +1,4 @@
-import { Content } from '../model/content';
+import type { Content } from '../model/content';
 
 /** One remembered piece of a past conversation. */
 export interface MemoryEntry {

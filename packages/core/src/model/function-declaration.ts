@@ -1,4 +1,4 @@
-import { JsonSchema } from './json-schema';
+import type { JsonSchema } from './json-schema';
 
 /**
  * What the model is told about one tool. This is the neutral form, not a provider's: `parameters` is

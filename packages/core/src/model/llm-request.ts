@@ -1,6 +1,6 @@
-import { Content } from './content';
-import { FunctionDeclaration } from './function-declaration';
-import { ProviderTool } from './provider-tool';
+import type { Content } from './content';
+import type { FunctionDeclaration } from './function-declaration';
+import type { ProviderTool } from './provider-tool';
 
 /** Which tools the model may or must call. */
 export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'tool'; name: string };

@@ -1,5 +1,5 @@
-import { Content } from './content';
-import { FinishReason } from './finish-reason';
+import type { Content } from './content';
+import type { FinishReason } from './finish-reason';
 
 /** Token counts, as reported by the provider. */
 export interface Usage {

@@ -1,5 +1,5 @@
-import { LlmRequest } from './llm-request';
-import { LlmResponse } from './llm-response';
+import type { LlmRequest } from './llm-request';
+import type { LlmResponse } from './llm-response';
 
 /** Per-call options of {@link Model.generate}. */
 export interface GenerateOptions {

@@ -1,7 +1,7 @@
 import { LlmAgent } from '../agents/llm-agent';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { ScriptedModel } from '../testing/scripted-model';
-import { functionTool } from '../tools/function-tool';
+import { functionTool } from '../function-tool/function-tool';
 import { collect } from './__fixtures__/test-tools';
 import { Runner } from './runner';
 

@@ -4,8 +4,8 @@ import { LoopAgent } from '../agents/loop-agent';
 import { SequentialAgent } from '../agents/sequential-agent';
 import { findPendingCalls } from '../confirmation/pending-calls';
 import { REQUEST_CONFIRMATION } from '../confirmation/request-confirmation';
-import { Content } from '../model/content';
-import { Session } from '../sessions/session';
+import type { Content } from '../model/content';
+import type { Session } from '../sessions/session';
 
 /**
  * The agent that must continue when `message` answers a confirmation request: the one whose model

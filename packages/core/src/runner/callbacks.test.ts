@@ -1,5 +1,5 @@
 import { LlmAgent } from '../agents/llm-agent';
-import { Plugin } from '../agents/plugin';
+import type { Plugin } from '../agents/plugin';
 import { ProviderError } from '../errors/provider-errors';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { ScriptedModel } from '../testing/scripted-model';

@@ -2,7 +2,7 @@ import { LlmAgent } from '../agents/llm-agent';
 import { Param } from '../decorators/param.decorator';
 import { Container } from '../di/container';
 import { ContainerAdapter } from '../di/container-adapter';
-import { AgentTool } from '../builtins/agent-tool';
+import { AgentTool } from '../agent-tool/agent-tool';
 import { DependencyResolutionError } from '../errors/dependency-resolution-error';
 import { ScriptedModel } from '../testing/scripted-model';
 import { Tool } from '../tools/tool';

@@ -12,7 +12,7 @@ import { ScriptedModel } from '../testing/scripted-model';
 import { Tool } from '../tools/tool';
 import { ToolContext } from '../tools/tool-context';
 import { Toolset } from '../tools/toolset';
-import { functionTool } from '../tools/function-tool';
+import { functionTool } from '../function-tool/function-tool';
 import { onlyRequest, send, shownResponses } from './__fixtures__/confirmation-fixtures';
 import { FnTool, user, weatherTool } from './__fixtures__/test-tools';
 import { Runner } from './runner';

@@ -1,5 +1,5 @@
 import { Event, type EventInit } from '../events/event';
-import { type Part } from '../model/content';
+import type { Part } from '../model/content';
 import { createEventActions } from '../state/event-actions';
 import { findInterruptedCalls, interruptedCallEvents } from './interrupted-calls';
 

@@ -2,7 +2,7 @@ import { findPendingCalls } from '../confirmation/pending-calls';
 import { ToolInterruptedError } from '../errors/tool-interrupted-error';
 import { Event } from '../events/event';
 import { errorResponse } from '../internal/tool-executor';
-import { type FunctionCall, type Part } from '../model/content';
+import type { FunctionCall, Part } from '../model/content';
 
 /** A model's call that was stored without a response and is not legitimately waiting. */
 export interface InterruptedCall {

@@ -1,7 +1,7 @@
 import { LlmAgent } from '../agents/llm-agent';
 import { LoopAgent } from '../agents/loop-agent';
 import { SequentialAgent } from '../agents/sequential-agent';
-import { AgentTool } from '../builtins/agent-tool';
+import { AgentTool } from '../agent-tool/agent-tool';
 import { exitLoop } from '../builtins/exit-loop';
 import { TRANSFER_TO_AGENT } from '../builtins/transfer-to-agent';
 import { AgentConfigError } from '../errors/agent-config-error';

@@ -1,7 +1,7 @@
 import { LlmAgent } from '../agents/llm-agent';
-import { Event } from '../events/event';
+import type { Event } from '../events/event';
 import { ScriptedModel } from '../testing/scripted-model';
-import { functionTool } from '../tools/function-tool';
+import { functionTool } from '../function-tool/function-tool';
 import { user } from './__fixtures__/test-tools';
 import { Runner } from './runner';
 

@@ -1,17 +1,18 @@
-import { BaseAgent } from '../agents/base-agent';
-import { InvocationContext, InvocationServices } from '../agents/invocation-context';
+import type { BaseAgent } from '../agents/base-agent';
+import { InvocationContext, type InvocationServices } from '../agents/invocation-context';
 import { checkFunctionResponses } from '../confirmation/check-function-responses';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
 import { newId } from '../events/event-id';
-import { Content } from '../model/content';
-import { Session } from '../sessions/session';
-import { SessionKey, SessionService } from '../sessions/session-service';
+import type { Content } from '../model/content';
+import type { Session } from '../sessions/session';
+import type { SessionKey, SessionService } from '../sessions/session-service';
 import { StatePrefix } from '../state/state';
 import { checkNewMessage } from './check-new-message';
-import { errorEvent } from './error-event';
-import { SessionTurns, sessionTurnKey } from './session-turns';
+import { errorEvent } from '../flow/error-event';
+import { interruptedCallEvents } from './interrupted-calls';
+import { type SessionTurns, sessionTurnKey } from './session-turns';
 
 /** Input of {@link runInvocation}. */
 export interface RunInvocationInput {
@@ -70,6 +71,12 @@ export async function* runInvocation(services: InvocationServices, input: RunInv
     if (signal?.aborted) {
       yield errorEvent(context, agent.name, new RunAbortedError(signal.reason));
       return;
+    }
+    // A process that died inside a tool call left the model's call without a response: report it
+    // (TOOL_INTERRUPTED) before anything else, and never run it again behind the user's back.
+    for (const interrupted of interruptedCallEvents(session.events, invocationId)) {
+      await store(context, interrupted);
+      yield interrupted;
     }
     if (input.newMessage !== undefined) {
       const invalid = checkNewMessage(input.newMessage);

@@ -1,10 +1,10 @@
 import { LlmAgent } from '../agents/llm-agent';
 import { AgentConfigError } from '../errors/agent-config-error';
-import { ProviderTool } from '../model/provider-tool';
-import { LlmRequest } from '../model/llm-request';
+import type { ProviderTool } from '../model/provider-tool';
+import type { LlmRequest } from '../model/llm-request';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { ScriptedModel } from '../testing/scripted-model';
-import { Toolset } from '../tools/toolset';
+import type { Toolset } from '../tools/toolset';
 import { FnTool, collect, sleep, weatherTool } from './__fixtures__/test-tools';
 import { Runner } from './runner';
 

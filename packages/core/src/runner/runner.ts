@@ -1,25 +1,25 @@
-import { BaseAgent } from '../agents/base-agent';
-import { InvocationServices } from '../agents/invocation-context';
+import type { BaseAgent } from '../agents/base-agent';
+import { isAgentBackedTool } from '../agents/agent-backed-tool';
+import type { InvocationServices } from '../agents/invocation-context';
 import { LlmAgent } from '../agents/llm-agent';
-import { Plugin } from '../agents/plugin';
-import { ArtifactService } from '../artifacts/artifact-service';
-import { AgentTool } from '../builtins/agent-tool';
+import type { Plugin } from '../agents/plugin';
+import type { ArtifactService } from '../artifacts/artifact-service';
 import { AgentConfigError } from '../errors/agent-config-error';
-import { Event } from '../events/event';
-import { ArgumentLimits } from '../internal/argument-parser';
-import { DEFAULT_TOOL_CALL_POLICY, ToolErrorExposure, ToolOutputValidation } from '../internal/tool-call-policy';
-import { MemoryService } from '../memory/memory-service';
-import { Content } from '../model/content';
+import type { Event } from '../events/event';
+import type { ArgumentLimits } from '../validation/argument-parser';
+import { DEFAULT_TOOL_CALL_POLICY, type ToolErrorExposure, type ToolOutputValidation } from '../tools/tool-call-policy';
+import type { MemoryService } from '../memory/memory-service';
+import type { Content } from '../model/content';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
-import { Session } from '../sessions/session';
-import { SessionService } from '../sessions/session-service';
+import type { Session } from '../sessions/session';
+import type { SessionService } from '../sessions/session-service';
 import { answeringAgent } from './answering-agent';
 import { runInvocation } from './run-invocation';
 import { SessionTurns } from './session-turns';
-import { ToolResolver } from './tool-resolver';
+import { ToolResolver } from '../flow/tool-resolver';
 import { Container } from '../di/container';
-import { ContainerAdapter, InjectionToken } from '../di/container-adapter';
-import { Provider } from '../di/provider';
+import type { ContainerAdapter, InjectionToken } from '../di/container-adapter';
+import type { Provider } from '../di/provider';
 import { createClassTools } from '../scanning/class-tools';
 
 /** Options of {@link Runner}. */
@@ -101,7 +101,7 @@ export class Runner {
     const container = options.container ?? new Container(options.providers ?? []);
     // Toolsmith's container knows every provider up front; an external one may add them later (request scopes).
     const ownContainer = container instanceof Container ? container : undefined;
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+     
     const tools = new ToolResolver((entry: Function | object) => {
       const created = createClassTools(entry, { container });
       // Our own container knows every provider now: a missing one fails startup, not the tool's first call.
@@ -169,13 +169,13 @@ function transferable(agent: BaseAgent): boolean {
   return true;
 }
 
-/** Resolves every agent's tools now, including agents run by `AgentTool`s, so configuration errors surface at startup. */
+/** Resolves every agent's tools now, including agents run by tools (`AgentTool`), so configuration errors surface at startup. */
 function prepareTools(root: BaseAgent, tools: ToolResolver, seen: Set<BaseAgent>): void {
   for (const agent of root.allAgents()) {
     if (!(agent instanceof LlmAgent) || seen.has(agent)) continue;
     seen.add(agent);
     for (const tool of tools.prepare(agent).staticTools) {
-      if (tool instanceof AgentTool) {
+      if (isAgentBackedTool(tool)) {
         checkAgentTree(tool.agent);
         prepareTools(tool.agent, tools, seen);
       }

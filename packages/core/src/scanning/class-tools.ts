@@ -1,12 +1,12 @@
 import { NoToolsError } from '../errors/tool-definition-errors';
 import { Container } from '../di/container';
-import { validatorFor } from '../internal/schema-validator';
-import { ContainerAdapter, InjectionToken } from '../di/container-adapter';
-import { Class } from '../di/provider';
-import { BaseTool } from '../tools/base-tool';
-import { DecoratedTool, InstanceSource } from '../tools/decorated-tool';
-import { ToolContext } from '../tools/tool-context';
-import { ScanOptions, scanClass } from './tool-scanner';
+import { validatorFor } from '../validation/schema-validator';
+import type { ContainerAdapter, InjectionToken } from '../di/container-adapter';
+import type { Class } from '../di/provider';
+import type { BaseTool } from '../tools/base-tool';
+import { DecoratedTool, type InstanceSource } from './decorated-tool';
+import type { ToolContext } from '../tools/tool-context';
+import { type ScanOptions, scanClass } from './tool-scanner';
 
 /** Options of {@link createClassTools}. */
 export interface ClassToolsOptions extends ScanOptions {

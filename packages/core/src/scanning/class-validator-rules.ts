@@ -1,4 +1,4 @@
-import { JsonType, PropertyRules } from './dto-rules';
+import type { JsonType, PropertyRules } from './dto-rules';
 
 /**
  * How Toolsmith writes one class-validator decorator as JSON Schema.

@@ -44,7 +44,7 @@ import {
 } from 'class-validator';
 import fc from 'fast-check';
 import { UseClassValidator } from '../decorators/use-class-validator.decorator';
-import { validatorFor } from '../internal/schema-validator';
+import { validatorFor } from '../validation/schema-validator';
 import { buildDtoSchema } from './dto-schema';
 import { CLASS_VALIDATOR_OPTIONS } from './parameter-binder';
 

@@ -1,4 +1,4 @@
-import { JsonSchema } from '../model/json-schema';
+import type { JsonSchema } from '../model/json-schema';
 
 /** JSON Schema primitive type names. */
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
@@ -72,9 +72,9 @@ export class PropertyRules {
     if (this.conditional) return description ? { description } : {};
     const schema: JsonSchema = {};
     if (description) schema.description = description;
-    let enumValues = this.enumValues ? [...this.enumValues] : undefined;
+    const enumValues = this.enumValues ? [...this.enumValues] : undefined;
     // Providers like a `type` next to `enum`; when the values share one, saying it changes nothing.
-    let types = this.types ? [...this.types] : enumValues ? uniformType(enumValues) : undefined;
+    const types = this.types ? [...this.types] : enumValues ? uniformType(enumValues) : undefined;
     let notValues = [...this.notValues];
     if (this.optional) {
       if (types) types.push('null');

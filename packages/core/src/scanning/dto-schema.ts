@@ -1,9 +1,9 @@
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import { DefinitionSite } from '../errors/messages';
-import { classValidatorLoaded, loadClassValidator, loadTransformerStorage } from '../internal/lazy-modules';
+import type { DefinitionSite } from '../errors/messages';
+import { classValidatorLoaded, loadClassValidator, loadTransformerStorage } from '../validation/lazy-modules';
 import { InvalidDtoError, UnsupportedDtoDecoratorError } from '../errors/tool-definition-errors';
 import { DESIGN_TYPE, DTO_PROPERTY_METADATA, USE_CLASS_VALIDATOR_METADATA } from '../metadata-keys';
-import { JsonSchema } from '../model/json-schema';
+import type { JsonSchema } from '../model/json-schema';
 import { DECORATOR_RULES, needsClassValidator } from './class-validator-rules';
 import { PropertyRules } from './dto-rules';
 

@@ -1,4 +1,4 @@
-import { JsonSchema } from '../model/json-schema';
+import type { JsonSchema } from '../model/json-schema';
 
 /** The manifest format this version of Toolsmith writes and reads. */
 export const MANIFEST_VERSION = 1;

@@ -1,7 +1,7 @@
-import { ParamMetadata } from '../decorators/param.decorator';
-import { JsonSchema } from '../model/json-schema';
-import { ManifestMethod } from './manifest-document';
-import { ToolManifest } from './manifest';
+import type { ParamMetadata } from '../decorators/param.decorator';
+import type { JsonSchema } from '../model/json-schema';
+import type { ManifestMethod } from './manifest-document';
+import type { ToolManifest } from './manifest';
 import { defaultManifest } from './manifest-registry';
 import { annotate } from './schema-builder';
 

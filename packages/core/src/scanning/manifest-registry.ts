@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { MANIFEST_FILE_NAME } from './manifest-document';
-import { ManifestOptions, ToolManifest, loadManifest } from './manifest';
+import { type ManifestOptions, type ToolManifest, loadManifest } from './manifest';
 
 /** Environment variable naming the manifest to use, or `off` to disable discovery. */
 export const MANIFEST_ENV = 'TOOLSMITH_MANIFEST';

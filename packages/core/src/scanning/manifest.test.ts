@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManifestError } from '../errors/manifest-errors';
-import { ManifestDocument, manifestParametersSchema } from './manifest-document';
+import { type ManifestDocument, manifestParametersSchema } from './manifest-document';
 import { hashSource } from './manifest-hash';
 import { loadManifest, parseManifest } from './manifest';
 import { findManifest, useManifest } from './manifest-registry';

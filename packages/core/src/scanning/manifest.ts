@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ManifestError } from '../errors/manifest-errors';
 import { manifestProblems } from './manifest-check';
-import { ManifestDocument, ManifestMethod, ManifestSource, ManifestToolset } from './manifest-document';
+import type { ManifestDocument, ManifestMethod, ManifestSource, ManifestToolset } from './manifest-document';
 import { hashSource } from './manifest-hash';
 
 /** What to do when a manifest entry cannot be trusted: report it and fall back, or stop startup. */

@@ -1,5 +1,5 @@
 import { TOOL_METADATA } from '../metadata-keys';
-import { ToolOptions } from '../tools/tool';
+import type { ToolOptions } from '../tools/tool';
 
 /** One `@Tool` method found on a class. */
 export interface ToolMethod {

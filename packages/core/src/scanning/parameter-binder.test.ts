@@ -1,5 +1,5 @@
-import { ToolContext } from '../tools/tool-context';
-import { ArgumentSource, createParameterBinder } from './parameter-binder';
+import type { ToolContext } from '../tools/tool-context';
+import { type ArgumentSource, createParameterBinder } from './parameter-binder';
 
 const context = { marker: 'context' } as unknown as ToolContext;
 

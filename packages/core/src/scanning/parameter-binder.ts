@@ -1,7 +1,7 @@
 import type { ValidationError } from 'class-validator';
-import { loadClassTransformer, loadClassValidator } from '../internal/lazy-modules';
-import { ArgumentProblem, InvalidArgumentsError } from '../errors/tool-call-errors';
-import { ToolContext } from '../tools/tool-context';
+import { loadClassTransformer, loadClassValidator } from '../validation/lazy-modules';
+import { type ArgumentProblem, InvalidArgumentsError } from '../errors/tool-call-errors';
+import type { ToolContext } from '../tools/tool-context';
 
 /** Where one method parameter's value comes from. Decided at scan time; the call only follows it. */
 export type ArgumentSource =

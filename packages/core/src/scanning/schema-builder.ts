@@ -1,7 +1,7 @@
-import { ParamMetadata } from '../decorators/param.decorator';
-import { DefinitionSite } from '../errors/messages';
+import type { ParamMetadata } from '../decorators/param.decorator';
+import type { DefinitionSite } from '../errors/messages';
 import { UnknownParameterTypeError } from '../errors/tool-definition-errors';
-import { JsonSchema } from '../model/json-schema';
+import type { JsonSchema } from '../model/json-schema';
 import { buildDtoSchema, isDtoClass } from './dto-schema';
 
 /** What reflection makes of one `@Param` parameter. */

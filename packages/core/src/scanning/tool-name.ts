@@ -1,4 +1,4 @@
-import { DefinitionSite } from '../errors/messages';
+import type { DefinitionSite } from '../errors/messages';
 import { InvalidToolNameError } from '../errors/tool-definition-errors';
 
 /** What every provider accepts as a function name. */

@@ -1,5 +1,5 @@
-import { ParamMetadata } from '../decorators/param.decorator';
-import { DefinitionSite } from '../errors/messages';
+import type { ParamMetadata } from '../decorators/param.decorator';
+import type { DefinitionSite } from '../errors/messages';
 import {
   DuplicateToolNameError,
   InvalidInputSchemaError,
@@ -7,19 +7,19 @@ import {
   MissingTypeMetadataError,
   UndecoratedParameterError,
 } from '../errors/tool-definition-errors';
-import { metaSchemaProblems } from '../internal/meta-schema-check';
+import { metaSchemaProblems } from '../validation/meta-schema-check';
 import { CTX_PARAM_METADATA, DESIGN_PARAMTYPES, PARAMS_METADATA, TOOLSET_METADATA } from '../metadata-keys';
-import { JsonSchema } from '../model/json-schema';
-import { ConfirmationHint } from '../tools/confirmation-hint';
-import { RequireConfirmation } from '../tools/require-confirmation';
+import type { JsonSchema } from '../model/json-schema';
+import type { ConfirmationHint } from '../tools/confirmation-hint';
+import type { RequireConfirmation } from '../tools/require-confirmation';
 import { ToolContext } from '../tools/tool-context';
-import { ToolsetOptions } from '../tools/toolset';
+import type { ToolsetOptions } from '../tools/toolset';
 import { buildDtoSchema, isDtoClass } from './dto-schema';
-import { ToolManifest } from './manifest';
+import type { ToolManifest } from './manifest';
 import { manifestArgumentAt, manifestMethodFor, manifestParameterCount } from './manifest-parameters';
-import { ToolMethod, toolMethodsOf } from './method-walker';
+import { type ToolMethod, toolMethodsOf } from './method-walker';
 import { assertToolName } from './tool-name';
-import { ArgumentSource, ParameterBinder, createParameterBinder } from './parameter-binder';
+import { type ArgumentSource, type ParameterBinder, createParameterBinder } from './parameter-binder';
 import { annotate, reflectParameterSchema, typeName } from './schema-builder';
 
 /** What the scanner made of one `@Tool` method. Read-only; built once per class at startup. */

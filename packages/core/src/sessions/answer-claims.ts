@@ -1,4 +1,4 @@
-import { type EventData } from '../events/event';
+import type { EventData } from '../events/event';
 
 /**
  * The call ids a stored event claims: the ids of the final function responses in a user's event (a

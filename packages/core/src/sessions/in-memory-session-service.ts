@@ -5,7 +5,7 @@ import { Event, type EventData } from '../events/event';
 import { StatePrefix } from '../state/state';
 import { answerClaims } from './answer-claims';
 import { Session } from './session';
-import { type GetSessionRequest, type ListSessionsRequest, type SessionKey, type SessionService } from './session-service';
+import type { GetSessionRequest, ListSessionsRequest, SessionKey, SessionService } from './session-service';
 
 /** What an {@link InMemorySessionService} holds for one session: only its own (unprefixed) state. */
 interface StoredSession {

@@ -1,5 +1,5 @@
-import { type Event } from '../events/event';
-import { type Session } from './session';
+import type { Event } from '../events/event';
+import type { Session } from './session';
 
 /** Identifies one session. */
 export interface SessionKey {

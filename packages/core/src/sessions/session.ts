@@ -1,4 +1,4 @@
-import { Event, EventData } from '../events/event';
+import { Event, type EventData } from '../events/event';
 
 /** The plain-JSON form of a {@link Session}. */
 export interface SessionData {

@@ -1,9 +1,9 @@
 import { RunAbortedError } from '../errors/run-aborted-error';
-import { LlmRequest } from '../model/llm-request';
-import { LlmResponse } from '../model/llm-response';
-import { GenerateOptions, Model } from '../model/model';
+import type { LlmRequest } from '../model/llm-request';
+import type { LlmResponse } from '../model/llm-response';
+import type { GenerateOptions, Model } from '../model/model';
 import { expectCancelsOnAbort } from './expect-cancels-on-abort';
-import { WireReply, WireServer, startWireServer } from './wire-server';
+import { type WireReply, type WireServer, startWireServer } from './wire-server';
 
 /** A minimal HTTP model: one partial response per received chunk; `abortError` is what it throws on abort. */
 class FetchModel implements Model {

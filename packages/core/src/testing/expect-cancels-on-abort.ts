@@ -1,10 +1,10 @@
 import { RunAbortedError } from '../errors/run-aborted-error';
-import { LlmRequest } from '../model/llm-request';
-import { LlmResponse } from '../model/llm-response';
-import { Model } from '../model/model';
+import type { LlmRequest } from '../model/llm-request';
+import type { LlmResponse } from '../model/llm-response';
+import type { Model } from '../model/model';
 import { collect } from './collect';
 import { waitFor } from './wait-for';
-import { WireReply, WireServer } from './wire-server';
+import type { WireReply, WireServer } from './wire-server';
 
 /** What {@link expectCancelsOnAbort} needs from an adapter's wire test. */
 export interface CancellationCheck {

@@ -1,17 +1,17 @@
-import { ToolsmithError } from '../errors/toolsmith-error';
-import { ArgumentLimits } from '../internal/argument-parser';
+import type { ToolsmithError } from '../errors/toolsmith-error';
+import type { ArgumentLimits } from '../validation/argument-parser';
 import { executeToolCall } from '../internal/tool-executor';
-import { DEFAULT_TOOL_CALL_POLICY, ToolErrorExposure, ToolOutputValidation } from '../internal/tool-call-policy';
-import { ArtifactService } from '../artifacts/artifact-service';
+import { DEFAULT_TOOL_CALL_POLICY, type ToolErrorExposure, type ToolOutputValidation } from '../tools/tool-call-policy';
+import type { ArtifactService } from '../artifacts/artifact-service';
 import { Container } from '../di/container';
-import { ContainerAdapter } from '../di/container-adapter';
-import { Provider } from '../di/provider';
-import { MemoryService } from '../memory/memory-service';
+import type { ContainerAdapter } from '../di/container-adapter';
+import type { Provider } from '../di/provider';
+import type { MemoryService } from '../memory/memory-service';
 import { createClassTools } from '../scanning/class-tools';
-import { EventActions, ToolConfirmation } from '../state/event-actions';
+import type { EventActions, ToolConfirmation } from '../state/event-actions';
 import { BaseTool } from '../tools/base-tool';
-import { ToolContext } from '../tools/tool-context';
-import { Toolset, isToolset } from '../tools/toolset';
+import type { ToolContext } from '../tools/tool-context';
+import { type Toolset, isToolset } from '../tools/toolset';
 import { testToolContext } from './test-tool-context';
 
 /** Options of {@link invokeTool}. */

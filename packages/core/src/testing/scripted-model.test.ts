@@ -1,5 +1,5 @@
-import { LlmRequest } from '../model/llm-request';
-import { LlmResponse } from '../model/llm-response';
+import type { LlmRequest } from '../model/llm-request';
+import type { LlmResponse } from '../model/llm-response';
 import { ScriptedModel } from './scripted-model';
 
 const request: LlmRequest = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }], tools: [] };

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ProviderError } from '../errors/provider-errors';
 import { RunAbortedError } from '../errors/run-aborted-error';
-import { Content, Part } from '../model/content';
-import { LlmRequest } from '../model/llm-request';
-import { LlmResponse } from '../model/llm-response';
-import { GenerateOptions, Model } from '../model/model';
+import type { Content, Part } from '../model/content';
+import type { LlmRequest } from '../model/llm-request';
+import type { LlmResponse } from '../model/llm-response';
+import type { GenerateOptions, Model } from '../model/model';
 
 /** A function call in a scripted turn; `id` defaults to a fresh unique id. */
 export interface ScriptedCall {

@@ -1,6 +1,6 @@
 import { createEventActions } from '../state/event-actions';
 import { State } from '../state/state';
-import { ToolContext, ToolContextInit } from '../tools/tool-context';
+import { ToolContext, type ToolContextInit } from '../tools/tool-context';
 
 /** Options for {@link testToolContext}: any {@link ToolContextInit} field, with state as plain values. */
 export interface TestToolContextOptions extends Partial<Omit<ToolContextInit, 'state' | 'actions'>> {

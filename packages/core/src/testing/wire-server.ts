@@ -1,5 +1,5 @@
-import { createServer, IncomingMessage, ServerResponse } from 'node:http';
-import { AddressInfo, Socket } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 
 /** A request the {@link WireServer} received. */
 export interface RecordedRequest {
@@ -9,7 +9,7 @@ export interface RecordedRequest {
   headers: IncomingMessage['headers'];
   rawBody: string;
   /** `rawBody` parsed as JSON, or `undefined` when it is not JSON. */
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read recorded request bodies of every provider's shape
 }
 
 /** One Server-Sent Event; `data` that is not a string is sent as JSON. */

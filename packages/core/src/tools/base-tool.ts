@@ -1,10 +1,10 @@
-import { FunctionDeclaration } from '../model/function-declaration';
-import { JsonSchema } from '../model/json-schema';
-import { LlmRequest } from '../model/llm-request';
-import { ConfirmationHint } from './confirmation-hint';
-import { RequireConfirmation } from './require-confirmation';
-import { Tool } from './tool';
-import { ToolContext } from './tool-context';
+import type { FunctionDeclaration } from '../model/function-declaration';
+import type { JsonSchema } from '../model/json-schema';
+import type { LlmRequest } from '../model/llm-request';
+import type { ConfirmationHint } from './confirmation-hint';
+import type { RequireConfirmation } from './require-confirmation';
+import type { Tool } from './tool';
+import type { ToolContext } from './tool-context';
 
 /** Appended to a long-running tool's description so the model does not call it again while it is pending. */
 export const LONG_RUNNING_NOTE =

@@ -1,6 +1,6 @@
-import { BaseTool } from './base-tool';
-import { ReadonlyContext } from './readonly-context';
-import { Toolset } from './toolset';
+import type { BaseTool } from './base-tool';
+import type { ReadonlyContext } from './readonly-context';
+import type { Toolset } from './toolset';
 
 /** Decides whether a tool is offered in the current context. */
 export type ToolPredicate = (tool: BaseTool, context: ReadonlyContext) => boolean;

@@ -1,4 +1,4 @@
-import { ReadonlyState } from '../state/state';
+import type { ReadonlyState } from '../state/state';
 
 /** What toolsets and instruction functions may read about the current invocation. */
 export interface ReadonlyContext {

@@ -1,6 +1,6 @@
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { testToolContext } from '../testing/test-tool-context';
-import { ToolContext } from './tool-context';
+import type { ToolContext } from './tool-context';
 
 // No memoryService or artifactService given.
 const bareContext = (): ToolContext => testToolContext();

@@ -1,10 +1,10 @@
-import { ArtifactService } from '../artifacts/artifact-service';
+import type { ArtifactService } from '../artifacts/artifact-service';
 import { ToolsmithError } from '../errors/toolsmith-error';
-import { MemoryService, SearchMemoryResponse } from '../memory/memory-service';
-import { Part } from '../model/content';
-import { EventActions, ToolConfirmation } from '../state/event-actions';
-import { State } from '../state/state';
-import { ReadonlyContext } from './readonly-context';
+import type { MemoryService, SearchMemoryResponse } from '../memory/memory-service';
+import type { Part } from '../model/content';
+import type { EventActions, ToolConfirmation } from '../state/event-actions';
+import type { State } from '../state/state';
+import type { ReadonlyContext } from './readonly-context';
 
 /** Everything a {@link ToolContext} is built from. Created by the runner (or `invokeTool`) per call. */
 export interface ToolContextInit {

@@ -1,7 +1,7 @@
 import { TOOL_METADATA } from '../metadata-keys';
-import { JsonSchema } from '../model/json-schema';
-import { ConfirmationHint } from './confirmation-hint';
-import { RequireConfirmation } from './require-confirmation';
+import type { JsonSchema } from '../model/json-schema';
+import type { ConfirmationHint } from './confirmation-hint';
+import type { RequireConfirmation } from './require-confirmation';
 
 /** What users and toolsets see of a tool: read-only facts. The executor calls `BaseTool.run`. */
 export interface Tool {

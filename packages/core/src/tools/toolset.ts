@@ -1,6 +1,6 @@
 import { TOOLSET_METADATA } from '../metadata-keys';
 import type { BaseTool } from './base-tool';
-import { ReadonlyContext } from './readonly-context';
+import type { ReadonlyContext } from './readonly-context';
 
 /**
  * A source of tools, asked for its tools on every request (so it may answer per user, per state, or
@@ -44,7 +44,7 @@ export function isToolset(value: unknown): value is Toolset {
  * The options a class was given by `@Toolset`, or `undefined` when it is not a `@Toolset` class. Lets
  * integrations (the Nest module's provider discovery) recognise toolset classes without the metadata key.
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+ 
 export function getToolsetOptions(target: Function): ToolsetOptions | undefined {
   const options: ToolsetOptions | undefined = Reflect.getMetadata(TOOLSET_METADATA, target);
   return options && { ...options };

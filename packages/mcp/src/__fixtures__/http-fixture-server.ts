@@ -1,4 +1,4 @@
-import { StreamableHttpEndpoint, startStreamableHttpEndpoint } from '../streamable-http-endpoint';
+import { type StreamableHttpEndpoint, startStreamableHttpEndpoint } from '../streamable-http-endpoint';
 import { createFixtureMcpServer } from './fixture-mcp-server';
 
 /** The fixture MCP server over Streamable HTTP on 127.0.0.1 (a free port), in this process. */

@@ -1,4 +1,4 @@
-import { BaseTool, JsonSchema, ToolContext } from '@toolsmith/core';
+import { BaseTool, type JsonSchema, type ToolContext } from '@toolsmith/core';
 import { reportMcpProgress } from '../report-mcp-progress';
 
 /** Hand-written tools served by `serveMcp` in the tests. */

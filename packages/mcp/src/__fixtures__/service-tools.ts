@@ -1,4 +1,4 @@
-import { BaseTool, JsonSchema, ToolContext } from '@toolsmith/core';
+import { BaseTool, type JsonSchema, type ToolContext } from '@toolsmith/core';
 
 /** Saves a text note as an artifact of the session; answers with the version. */
 class SaveNoteTool extends BaseTool {

@@ -1,4 +1,4 @@
-import { BaseTool, FunctionResponse, ToolContext, Toolset } from '@toolsmith/core';
+import type { BaseTool, FunctionResponse, ToolContext, Toolset } from '@toolsmith/core';
 import { executeToolCall } from '@toolsmith/core/internal';
 import { testToolContext } from '@toolsmith/core/testing';
 

@@ -1,5 +1,5 @@
-import { WireReply, WireServer, startWireServer } from '@toolsmith/core/testing';
-import { OpenAIModel, OpenAIModelOptions } from '../openai-model';
+import { type WireReply, type WireServer, startWireServer } from '@toolsmith/core/testing';
+import { OpenAIModel, type OpenAIModelOptions } from '../openai-model';
 
 /** Where each OpenAI API's requests must go. */
 const PATHS = { chat: '/v1/chat/completions', responses: '/v1/responses' } as const;
@@ -7,7 +7,7 @@ const PATHS = { chat: '/v1/chat/completions', responses: '/v1/responses' } as co
 /** What {@link useOpenAIWire} gives a describe block. */
 export interface OpenAIWire {
   /** Starts the server; each request must be a POST to the API's path with the test key, then `handler` answers its body. */
-  serve(handler: (body: any, index: number) => WireReply | Promise<WireReply>): Promise<WireServer>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  serve(handler: (body: any, index: number) => WireReply | Promise<WireReply>): Promise<WireServer>; // eslint-disable-line @typescript-eslint/no-explicit-any -- handlers read the recorded request body of any endpoint
   /** An OpenAIModel for `gpt-4.1-mini` on the served wire, without retries; `options` override. */
   model(options?: Partial<OpenAIModelOptions>): OpenAIModel;
   /** The server the current test started with `serve`. */

@@ -1,8 +1,8 @@
 import { confirmationRequests } from '../../confirmation/confirmation-requests';
-import { Event } from '../../events/event';
-import { Content, FunctionCall } from '../../model/content';
-import { LlmRequest } from '../../model/llm-request';
-import { Runner } from '../runner';
+import type { Event } from '../../events/event';
+import type { Content, FunctionCall } from '../../model/content';
+import type { LlmRequest } from '../../model/llm-request';
+import type { Runner } from '../runner';
 
 /** Sends `newMessage` in a new run of session u1/s1 and collects the events. */
 export async function send(runner: Runner, newMessage: Content, sessionId = 's1'): Promise<Event[]> {

@@ -1,8 +1,8 @@
-import { Event } from '../../events/event';
-import { JsonSchema } from '../../model/json-schema';
+import type { Event } from '../../events/event';
+import type { JsonSchema } from '../../model/json-schema';
 import { BaseTool } from '../../tools/base-tool';
-import { ToolContext } from '../../tools/tool-context';
-import { Runner } from '../runner';
+import type { ToolContext } from '../../tools/tool-context';
+import type { Runner } from '../runner';
 
 /** A hand-written tool whose behaviour is a function, for runner tests. */
 export class FnTool extends BaseTool {

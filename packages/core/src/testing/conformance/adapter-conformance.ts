@@ -2,14 +2,14 @@ import { LlmAgent } from '../../agents/llm-agent';
 import { confirmationRequests } from '../../confirmation/confirmation-requests';
 import { confirmationResponse } from '../../confirmation/confirmation-response';
 import { REQUEST_CONFIRMATION } from '../../confirmation/request-confirmation';
-import { ToolsmithError } from '../../errors/toolsmith-error';
-import { Event } from '../../events/event';
-import { Content } from '../../model/content';
-import { Model } from '../../model/model';
+import type { ToolsmithError } from '../../errors/toolsmith-error';
+import type { Event } from '../../events/event';
+import type { Content } from '../../model/content';
+import type { Model } from '../../model/model';
 import { Runner } from '../../runner/runner';
-import { RecordedRequest, WireServer, startWireServer } from '../wire-server';
-import { ConformanceLedger, conformanceTools } from './conformance-tools';
-import { ConformanceTurn, WireCodec } from './wire-codec';
+import { type RecordedRequest, type WireServer, startWireServer } from '../wire-server';
+import { type ConformanceLedger, conformanceTools } from './conformance-tools';
+import type { ConformanceTurn, WireCodec } from './wire-codec';
 
 /** Options of {@link runAdapterConformance}. */
 export interface AdapterConformanceOptions {

@@ -1,6 +1,6 @@
-import { JsonSchema } from '../../model/json-schema';
-import { BaseTool } from '../../tools/base-tool';
-import { functionTool } from '../../tools/function-tool';
+import type { JsonSchema } from '../../model/json-schema';
+import type { BaseTool } from '../../tools/base-tool';
+import { functionTool } from '../../function-tool/function-tool';
 
 /** What the conformance tools did, for assertions. */
 export interface ConformanceLedger {

@@ -1,4 +1,4 @@
-import { RecordedRequest, WireReply } from '../wire-server';
+import type { RecordedRequest, WireReply } from '../wire-server';
 
 /** A model turn the conformance kit scripts: text, function calls, or both. */
 export interface ConformanceTurn {

@@ -3,7 +3,7 @@ import type { LlmAgent } from '../agents/llm-agent';
 import { AgentNotFoundError } from '../errors/agent-not-found-error';
 import { MaxLlmCallsExceededError } from '../errors/max-llm-calls-exceeded-error';
 import { RunAbortedError } from '../errors/run-aborted-error';
-import { Event } from '../events/event';
+import type { Event } from '../events/event';
 import { errorEvent } from './error-event';
 import { handleFunctionCalls } from './function-call-handler';
 import { confirmationPause } from './confirmation-pause';

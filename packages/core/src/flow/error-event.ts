@@ -1,7 +1,7 @@
 import type { InvocationContext } from '../agents/invocation-context';
-import { ToolsmithError } from '../errors/toolsmith-error';
+import type { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
-import { EventActions } from '../state/event-actions';
+import type { EventActions } from '../state/event-actions';
 
 /** An event reporting `error` (its stable code and message; no stack, no cause). */
 export function errorEvent(context: InvocationContext, author: string, error: ToolsmithError, actions?: EventActions): Event {

@@ -1,10 +1,10 @@
 import { LlmAgent } from '../agents/llm-agent';
-import { AgentCallbacks } from '../agents/callbacks';
-import { LlmResponse } from '../model/llm-response';
-import { Model } from '../model/model';
+import type { AgentCallbacks } from '../agents/callbacks';
+import type { LlmResponse } from '../model/llm-response';
+import type { Model } from '../model/model';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
-import { collect } from './__fixtures__/test-tools';
-import { Runner } from './runner';
+import { collect } from '../runner/__fixtures__/test-tools';
+import { Runner } from '../runner/runner';
 
 const text = (value: string): LlmResponse['content'] => ({ role: 'model', parts: [{ text: value }] });
 

@@ -1,7 +1,7 @@
 import { findPendingCalls } from '../confirmation/pending-calls';
 import { REQUEST_CONFIRMATION } from '../confirmation/request-confirmation';
-import { Event } from '../events/event';
-import { Content, FunctionCall, FunctionResponse, Part } from '../model/content';
+import type { Event } from '../events/event';
+import type { Content, FunctionCall, FunctionResponse, Part } from '../model/content';
 
 /**
  * The content of an event without the confirmation protocol: {@link REQUEST_CONFIRMATION} calls and

@@ -2,9 +2,9 @@ import { generateCallId } from '../adapter-kit/call-id';
 import { InvalidModelResponseError } from '../errors/invalid-model-response-error';
 import { MalformedArgumentsError } from '../errors/tool-call-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
-import { ArgumentLimits, parseArguments } from '../internal/argument-parser';
-import { FunctionCall, Part } from '../model/content';
-import { LlmResponse } from '../model/llm-response';
+import { type ArgumentLimits, parseArguments } from '../validation/argument-parser';
+import type { FunctionCall, Part } from '../model/content';
+import type { LlmResponse } from '../model/llm-response';
 
 /** A model response that passed {@link checkModelResponse}, ready to become a stored event. */
 export interface CheckedModelResponse {

@@ -1,4 +1,4 @@
-import {
+import type {
   AfterModelCallback,
   AgentCallbacks,
   BeforeModelCallback,

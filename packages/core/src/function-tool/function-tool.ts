@@ -1,13 +1,13 @@
-import { DefinitionSite } from '../errors/messages';
-import { JsonSchema } from '../model/json-schema';
+import type { DefinitionSite } from '../errors/messages';
+import type { JsonSchema } from '../model/json-schema';
 import { buildDtoSchema } from '../scanning/dto-schema';
-import { ParameterBinder, createParameterBinder } from '../scanning/parameter-binder';
+import { type ParameterBinder, createParameterBinder } from '../scanning/parameter-binder';
 import { checkExplicitSchema } from '../scanning/tool-scanner';
 import { assertToolName } from '../scanning/tool-name';
-import { BaseTool } from './base-tool';
-import { ConfirmationHint } from './confirmation-hint';
-import { RequireConfirmation } from './require-confirmation';
-import { ToolContext } from './tool-context';
+import { BaseTool } from '../tools/base-tool';
+import type { ConfirmationHint } from '../tools/confirmation-hint';
+import type { RequireConfirmation } from '../tools/require-confirmation';
+import type { ToolContext } from '../tools/tool-context';
 
 /** Configuration of {@link functionTool}. */
 export interface FunctionToolConfig<TArgs> {

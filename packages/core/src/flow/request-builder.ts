@@ -1,8 +1,8 @@
 import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
-import { LlmRequest } from '../model/llm-request';
+import type { LlmRequest } from '../model/llm-request';
 import { buildContents } from './contents-builder';
-import { OfferedTools } from './tool-resolver';
+import type { OfferedTools } from './tool-resolver';
 import { createEventActions } from '../state/event-actions';
 
 /**

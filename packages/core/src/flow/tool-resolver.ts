@@ -1,12 +1,12 @@
 import type { LlmAgent } from '../agents/llm-agent';
 import { TransferToAgentTool } from '../builtins/transfer-to-agent';
 import { AgentConfigError } from '../errors/agent-config-error';
-import { FunctionDeclaration } from '../model/function-declaration';
-import { ProviderTool, isProviderTool } from '../model/provider-tool';
+import type { FunctionDeclaration } from '../model/function-declaration';
+import { type ProviderTool, isProviderTool } from '../model/provider-tool';
 import { BaseTool } from '../tools/base-tool';
-import { ReadonlyContext } from '../tools/readonly-context';
-import { Toolset, isToolset } from '../tools/toolset';
-import { isRequestOnlyTool } from './request-only-tool';
+import type { ReadonlyContext } from '../tools/readonly-context';
+import { type Toolset, isToolset } from '../tools/toolset';
+import { isRequestOnlyTool } from '../tools/request-only-tool';
 
 /** The tools offered to the model in one request, with everything the loop needs precomputed. */
 export interface OfferedTools {
@@ -30,7 +30,7 @@ interface PreparedTools {
 }
 
 /** Turns a `@Toolset` class or instance into tools (the scanner, with the runner's container). */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+ 
 export type ClassToolsFactory = (entry: Function | object) => BaseTool[];
 
 /**

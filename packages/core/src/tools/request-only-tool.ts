@@ -1,4 +1,4 @@
-import type { BaseTool } from '../tools/base-tool';
+import type { BaseTool } from './base-tool';
 
 /** Marks a tool that only edits requests (`processRequest`) and is never declared to the model. */
 export const REQUEST_ONLY_TOOL = Symbol.for('toolsmith.requestOnlyTool');

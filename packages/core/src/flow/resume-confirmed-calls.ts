@@ -1,9 +1,9 @@
 import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
-import { PendingConfirmation, findPendingCalls } from '../confirmation/pending-calls';
+import { type PendingConfirmation, findPendingCalls } from '../confirmation/pending-calls';
 import { REQUEST_CONFIRMATION, isRecord } from '../confirmation/request-confirmation';
-import { Event } from '../events/event';
-import { ToolConfirmation } from '../state/event-actions';
+import type { Event } from '../events/event';
+import type { ToolConfirmation } from '../state/event-actions';
 import { applyDeferredStepActions } from './deferred-step-actions';
 import { handleFunctionCalls } from './function-call-handler';
 

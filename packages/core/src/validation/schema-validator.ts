@@ -1,7 +1,7 @@
 import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
-import { ArgumentProblem } from '../errors/tool-call-errors';
-import { JsonSchema } from '../model/json-schema';
+import type { ArgumentProblem } from '../errors/tool-call-errors';
+import type { JsonSchema } from '../model/json-schema';
 import { loadAjv2020, loadAjvFormats } from './lazy-modules';
 
 let sharedAjv: Ajv2020 | undefined;

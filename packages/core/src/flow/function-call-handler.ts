@@ -1,14 +1,14 @@
 import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
 import { RunAbortedError } from '../errors/run-aborted-error';
-import { ToolsmithError } from '../errors/toolsmith-error';
+import type { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
-import { ToolCallOutcome, errorResponse, executeToolCall } from '../internal/tool-executor';
-import { FunctionCall, Part } from '../model/content';
-import { EventActions, ToolConfirmation, createEventActions } from '../state/event-actions';
+import { type ToolCallOutcome, errorResponse, executeToolCall } from '../internal/tool-executor';
+import type { FunctionCall, Part } from '../model/content';
+import { type EventActions, type ToolConfirmation, createEventActions } from '../state/event-actions';
 import { toolCallbackChain } from './callback-chains';
 import { registerInvocation } from './invocation-registry';
-import { OfferedTools } from './tool-resolver';
+import type { OfferedTools } from './tool-resolver';
 
 /** Input of {@link handleFunctionCalls}. */
 export interface HandleFunctionCallsInput {

@@ -1,9 +1,9 @@
 import { IsInt, IsString, Min } from 'class-validator';
 import { invokeTool } from '../testing/invoke-tool';
-import { BaseTool } from './base-tool';
-import { allowTools, filterToolset } from './filter-toolset';
+import { BaseTool } from '../tools/base-tool';
+import { allowTools, filterToolset } from '../tools/filter-toolset';
 import { functionTool } from './function-tool';
-import { ToolContext } from './tool-context';
+import { ToolContext } from '../tools/tool-context';
 
 class GreetDto {
   @IsString() name!: string;

@@ -5,16 +5,16 @@ import { ProviderError } from '../errors/provider-errors';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
-import { LlmRequest } from '../model/llm-request';
-import { LlmResponse } from '../model/llm-response';
-import { EventActions, createEventActions } from '../state/event-actions';
+import type { LlmRequest } from '../model/llm-request';
+import type { LlmResponse } from '../model/llm-response';
+import { type EventActions, createEventActions } from '../state/event-actions';
 import { State } from '../state/state';
-import { DEFAULT_ARGUMENT_LIMITS } from '../internal/argument-parser';
-import { ModelCallbackChain, modelCallbackChain } from './callback-chains';
-import { CheckedModelResponse, checkModelResponse, collectCallIds } from './model-response-check';
+import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
+import { type ModelCallbackChain, modelCallbackChain } from './callback-chains';
+import { type CheckedModelResponse, checkModelResponse, collectCallIds } from './model-response-check';
 import { errorEvent } from './error-event';
 import { buildRequest } from './request-builder';
-import { OfferedTools } from './tool-resolver';
+import type { OfferedTools } from './tool-resolver';
 
 /** What one model call produced, for the loop to emit in order: `partials`, then `event`. */
 export interface ModelStep {

@@ -1,5 +1,5 @@
-import { Event } from '../events/event';
-import { Content, Part } from '../model/content';
+import type { Event } from '../events/event';
+import type { Content, Part } from '../model/content';
 import { mergeTurnResponses, withoutConfirmationParts } from './turn-contents';
 
 /**

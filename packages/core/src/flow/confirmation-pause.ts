@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
-import { ConfirmationRequestArgs, REQUEST_CONFIRMATION } from '../confirmation/request-confirmation';
+import { type ConfirmationRequestArgs, REQUEST_CONFIRMATION } from '../confirmation/request-confirmation';
 import { Event } from '../events/event';
-import { FunctionCall, Part } from '../model/content';
-import { EventActions, ToolConfirmation, createEventActions } from '../state/event-actions';
+import type { FunctionCall, Part } from '../model/content';
+import { type EventActions, type ToolConfirmation, createEventActions } from '../state/event-actions';
 
 /** Input of {@link confirmationPause}. */
 export interface ConfirmationPauseInput {

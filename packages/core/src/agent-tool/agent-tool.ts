@@ -1,15 +1,16 @@
-import { BaseAgent } from '../agents/base-agent';
+import type { BaseAgent } from '../agents/base-agent';
+import type { AgentBackedTool } from '../agents/agent-backed-tool';
 import { AgentToolConfirmationError } from '../errors/agent-tool-confirmation-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { confirmationRequests } from '../confirmation/confirmation-requests';
-import { Event } from '../events/event';
-import { JsonSchema } from '../model/json-schema';
-import { invocationOf } from '../runner/invocation-registry';
+import type { Event } from '../events/event';
+import type { JsonSchema } from '../model/json-schema';
+import { invocationOf } from '../flow/invocation-registry';
 import { runInvocation } from '../runner/run-invocation';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { StatePrefix } from '../state/state';
 import { BaseTool } from '../tools/base-tool';
-import { ToolContext } from '../tools/tool-context';
+import type { ToolContext } from '../tools/tool-context';
 
 /** Options of {@link AgentTool}. */
 export interface AgentToolOptions {
@@ -41,7 +42,7 @@ const DEFAULT_INPUT: JsonSchema = {
  * new LlmAgent({ name: 'main', model, tools: [new AgentTool({ agent: summarizer })] });
  * ```
  */
-export class AgentTool extends BaseTool {
+export class AgentTool extends BaseTool implements AgentBackedTool {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonSchema;

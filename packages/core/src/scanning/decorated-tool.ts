@@ -1,10 +1,10 @@
-import { JsonSchema } from '../model/json-schema';
-import { runsClassValidator } from '../scanning/parameter-binder';
-import type { ScannedTool } from '../scanning/tool-scanner';
-import { BaseTool } from './base-tool';
-import { ConfirmationHint } from './confirmation-hint';
-import { RequireConfirmation } from './require-confirmation';
-import { ToolContext } from './tool-context';
+import type { JsonSchema } from '../model/json-schema';
+import { runsClassValidator } from './parameter-binder';
+import type { ScannedTool } from './tool-scanner';
+import { BaseTool } from '../tools/base-tool';
+import type { ConfirmationHint } from '../tools/confirmation-hint';
+import type { RequireConfirmation } from '../tools/require-confirmation';
+import type { ToolContext } from '../tools/tool-context';
 
 /** Gives the object whose method a call runs on; may build it (DI) on first use. */
 export type InstanceSource = (context: ToolContext) => object | Promise<object>;

@@ -1,6 +1,6 @@
-import { PendingConfirmation } from '../confirmation/pending-calls';
-import { EventData } from '../events/event';
-import { EventActions } from '../state/event-actions';
+import type { PendingConfirmation } from '../confirmation/pending-calls';
+import type { EventData } from '../events/event';
+import type { EventActions } from '../state/event-actions';
 
 /**
  * When the last waiting call of a model response is settled, gives the resumed event the flow actions
