@@ -1,0 +1,114 @@
+import { join, resolve } from 'node:path';
+import { BrowserContext, Page } from 'playwright-core';
+import { DevAgentHost } from './dev-agent-host';
+import { DevServer, startDevServer } from './start-dev-server';
+import { launchChromium } from './__fixtures__/launch-chromium';
+
+// The dev UI in a real browser (headless Chromium through playwright-core), on the offline desk agent.
+// With DEVTOOLS_SCREENSHOTS=<dir> set, the main views are saved there (docs/images for the docs).
+const fixture = join(__dirname, '__fixtures__', 'desk-agent.ts');
+const screenshots = process.env.DEVTOOLS_SCREENSHOTS ? resolve(process.env.DEVTOOLS_SCREENSHOTS) : undefined;
+
+describe('toolsmith web: the dev UI in Chromium', () => {
+  let server: DevServer;
+  let browser: { context: BrowserContext; close(): Promise<void> };
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    const host = await DevAgentHost.open({ module: fixture, store: 'memory' });
+    server = await startDevServer({ host });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  beforeEach(async () => {
+    page = await browser.context.newPage();
+    page.setDefaultTimeout(15_000); // a failing wait reports which element it waited for before jest's own timeout hits
+    // The page must work offline: anything not from the dev server is refused.
+    await page.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => route.abort());
+  });
+  afterEach(() => page.close());
+
+  const shot = async (name: string) => {
+    if (screenshots) await page.screenshot({ path: join(screenshots, `devtools-${name}.png`) });
+  };
+  const send = async (text: string) => {
+    await page.getByTestId('chat-input').fill(text);
+    await page.getByTestId('send').click();
+  };
+
+  it('chats: the tool call appears with its arguments, its result and state change, then the streamed answer; a reload shows the stored session', async () => {
+    await page.goto(server.url);
+    await page.getByTestId('app-name').filter({ hasText: 'desk_agent' }).waitFor();
+    await page.getByTestId('session-store').filter({ hasText: 'in memory' }).waitFor();
+
+    await send('Look up order A-1001');
+    const call = page.locator('[data-testid="tool-call"][data-tool="lookupOrder"]');
+    await call.getByTestId('tool-call-args').filter({ hasText: '{"orderId":"A-1001"}' }).waitFor();
+    const result = page.locator('[data-testid="tool-result"][data-tool="lookupOrder"]');
+    await result.filter({ hasText: '"status": "shipped"' }).waitFor();
+    await result.getByTestId('duration').waitFor();
+    await page.getByTestId('state-delta').filter({ hasText: 'lastOrder' }).filter({ hasText: '"A-1001"' }).waitFor();
+    await page.getByTestId('agent-text').filter({ hasText: 'Order A-1001 has shipped; its total is 120 €.' }).waitFor();
+    await page.getByTestId('running').waitFor({ state: 'detached' });
+    await shot('chat');
+
+    // The session is in the list and in the URL: a reload reads it back from the store.
+    const sessionId = await page.getByTestId('session-item').first().getAttribute('data-session-id');
+    expect(page.url()).toContain(`#/s/${sessionId}`);
+    await page.reload();
+    await page.locator(`[data-testid="session-item"][data-session-id="${sessionId}"]`).waitFor();
+    await page.getByTestId('user-text').filter({ hasText: 'Look up order A-1001' }).waitFor();
+    await page.locator('[data-testid="tool-call"][data-tool="lookupOrder"]').waitFor();
+    await page.getByTestId('agent-text').filter({ hasText: 'Order A-1001 has shipped' }).waitFor();
+  });
+
+  it('pauses for approval, and Approve with a payload lets the run finish', async () => {
+    await page.goto(server.url);
+    await page.getByTestId('new-session').click();
+    await send('Refund 250 for order A-1002');
+    const pending = page.getByTestId('pending-confirmation');
+    await pending.filter({ hasText: 'Refund 250 € for order A-1002?' }).waitFor();
+    await page.getByTestId('confirmation-request').waitFor();
+    await page.getByTestId('confirmation-payload').fill('{"approver": "Ada"}');
+    await shot('confirmation');
+
+    await page.getByTestId('approve').click();
+    await page.getByTestId('agent-text').filter({ hasText: 'Refunded 250 € for order A-1002 (approved by Ada).' }).waitFor();
+    await page.getByTestId('confirmation-answer').filter({ hasText: 'approved' }).waitFor();
+    await pending.waitFor({ state: 'detached' });
+  });
+
+  it('sends an update to a long-running call', async () => {
+    await page.goto(server.url);
+    await page.getByTestId('new-session').click();
+    await send('Export the orders');
+    await page.getByTestId('pending-long-running').waitFor();
+    await page.getByTestId('long-running-response').fill('{"status": "done", "rows": 42}');
+    await page.getByTestId('send-update').click();
+    await page.getByTestId('long-running-update').waitFor();
+    await page.getByTestId('agent-text').filter({ hasText: 'The export is done.' }).waitFor();
+    await page.getByTestId('pending-long-running').waitFor({ state: 'detached' });
+  });
+
+  it('runs one tool from the Tools tab, with validation errors as in a run', async () => {
+    await page.goto(server.url);
+    await page.getByTestId('tab-tools').click();
+    await page.getByTestId('tool-item').filter({ hasText: 'refund' }).click();
+    await page.getByTestId('tool-detail').filter({ hasText: 'Refunds an amount in euros' }).waitFor();
+
+    const form = page.getByTestId('tool-form');
+    await form.locator('input[name="orderId"]').fill('A-2001');
+    await form.locator('input[name="amount"]').fill('0');
+    await page.getByTestId('run-tool').click();
+    const result = page.getByTestId('tool-run-result');
+    await result.getByTestId('error-code').filter({ hasText: 'INVALID_ARGUMENTS' }).waitFor();
+
+    await form.locator('input[name="amount"]').fill('40');
+    await page.getByTestId('run-tool').click();
+    await page.getByTestId('tool-run-response').filter({ hasText: '"status": "refunded"' }).filter({ hasText: '"amount": 40' }).waitFor();
+    await shot('tools');
+  });
+});

@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { AppInfo, SessionSummary } from '../protocol/api-types';
+import { api } from './api-client';
+import { ChatView } from './chat-view';
+import { SessionList } from './session-list';
+import { ToolsView } from './tools-view';
+
+type Tab = 'chat' | 'tools';
+
+/** The open session and tab live in the URL hash (`#/s/<id>`, `#/tools`), so a reload shows the same view. */
+function readHash(): { sessionId?: string; tab: Tab } {
+  const tools = /(^|\/)tools$/.test(location.hash);
+  const match = /^#\/s\/([^/]+)/.exec(location.hash);
+  return { ...(match ? { sessionId: decodeURIComponent(match[1]) } : {}), tab: tools ? 'tools' : 'chat' };
+}
+
+function writeHash(sessionId: string | undefined, tab: Tab): void {
+  const hash = `#${sessionId ? `/s/${encodeURIComponent(sessionId)}` : ''}${tab === 'tools' ? '/tools' : ''}`;
+  if (location.hash !== hash) history.replaceState(null, '', hash || location.pathname);
+}
+
+/** The dev UI: app and store header, session list, and the Chat and Tools tabs. */
+export function App() {
+  const initial = readHash();
+  const [info, setInfo] = useState<AppInfo | undefined>();
+  const [sessions, setSessions] = useState<SessionSummary[]>([]);
+  const [sessionId, setSessionId] = useState<string | undefined>(initial.sessionId);
+  const [tab, setTab] = useState<Tab>(initial.tab);
+  const [problem, setProblem] = useState('');
+
+  const refresh = () => api.listSessions().then(setSessions, (error: Error) => setProblem(error.message));
+  useEffect(() => {
+    api.info().then(setInfo, (error: Error) => setProblem(error.message));
+    void refresh();
+  }, []);
+  useEffect(() => writeHash(sessionId, tab), [sessionId, tab]);
+
+  const createSession = async () => {
+    const session = await api.createSession();
+    setSessionId(session.id);
+    setTab('chat');
+    await refresh();
+    return session.id;
+  };
+
+  return (
+    <div class="app">
+      <header>
+        <div class="title">
+          <span class="logo">⚒</span> <strong data-testid="app-name">{info?.appName ?? '…'}</strong>
+          {info && (
+            <span class="muted">
+              {' '}
+              agent <code>{info.agentName}</code>
+              {info.model && (
+                <>
+                  {' '}
+                  · model <code>{info.model}</code>
+                </>
+              )}{' '}
+              · user <code>{info.userId}</code>
+            </span>
+          )}
+        </div>
+        {info && (
+          <div class={`store ${info.store.durable ? 'durable' : 'volatile'}`} data-testid="session-store" title={info.store.description}>
+            sessions: {info.store.description}
+          </div>
+        )}
+      </header>
+      {problem && <div class="error">{problem}</div>}
+      <div class="body">
+        <SessionList
+          sessions={sessions}
+          selected={sessionId}
+          onOpen={(id) => {
+            setSessionId(id);
+            setTab('chat');
+          }}
+          onNew={() => void createSession()}
+          onDelete={async (id) => {
+            await api.deleteSession(id);
+            if (id === sessionId) setSessionId(undefined);
+            await refresh();
+          }}
+        />
+        <main>
+          <nav class="tabs">
+            <button class={tab === 'chat' ? 'active' : ''} data-testid="tab-chat" onClick={() => setTab('chat')}>
+              Chat{sessionId ? ` · ${sessionId}` : ''}
+            </button>
+            <button class={tab === 'tools' ? 'active' : ''} data-testid="tab-tools" onClick={() => setTab('tools')}>
+              Tools
+            </button>
+          </nav>
+          {tab === 'chat' ? (
+            <ChatView sessionId={sessionId} ensureSession={async () => sessionId ?? (await createSession())} onRunEnd={() => void refresh()} />
+          ) : (
+            <ToolsView sessionId={sessionId} />
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}

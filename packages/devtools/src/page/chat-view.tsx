@@ -1,0 +1,130 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { SessionDetail, WireEvent, WirePending } from '../protocol/api-types';
+import { ApiCallError, RunListener, api } from './api-client';
+import { EventTimeline } from './event-timeline';
+import { PendingPanel } from './pending-panel';
+
+const NOTHING_PENDING: WirePending = { confirmations: [], longRunning: [] };
+
+/**
+ * One session's conversation: the stored events, the run streaming in (partial text as it arrives),
+ * what the session waits for, and the chat box. A run's events come over SSE; when it ends the
+ * session is read again from the store, which is what a reload shows.
+ */
+export function ChatView({ sessionId, ensureSession, onRunEnd }: { sessionId: string | undefined; ensureSession(): Promise<string>; onRunEnd(): void }) {
+  const [detail, setDetail] = useState<SessionDetail | undefined>();
+  const [live, setLive] = useState<WireEvent[]>([]);
+  const [sentText, setSentText] = useState('');
+  const [streamingText, setStreamingText] = useState('');
+  const [pending, setPending] = useState<WirePending>(NOTHING_PENDING);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState('');
+  const [text, setText] = useState('');
+  const bottom = useRef<HTMLDivElement>(null);
+
+  const load = async (id: string) => {
+    const session = await api.getSession(id);
+    setDetail(session);
+    setPending(session.pending);
+  };
+  useEffect(() => {
+    setDetail(undefined);
+    setPending(NOTHING_PENDING);
+    setLive([]);
+    setProblem('');
+    if (sessionId) load(sessionId).catch((error: Error) => setProblem(error.message));
+  }, [sessionId]);
+  useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [detail, live, streamingText]);
+
+  /** Runs one streamed request and folds its events into the view. */
+  const streamed = async (start: (id: string, listener: RunListener) => Promise<void>, userText = '') => {
+    setBusy(true);
+    setProblem('');
+    setSentText(userText);
+    try {
+      const id = await ensureSession();
+      await start(id, {
+        onEvent: (event) => {
+          if (event.partial) {
+            const chunk = (event.content?.parts ?? []).map((p) => (p.thought ? '' : (p.text ?? ''))).join('');
+            setStreamingText((current) => current + chunk);
+          } else {
+            setStreamingText('');
+            setLive((current) => [...current, event]);
+          }
+        },
+        onEnd: (end) => setPending(end.pending),
+        onError: (error: ApiCallError) => setProblem(`${error.code}: ${error.message}`),
+      });
+      await load(id);
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    } finally {
+      setLive([]);
+      setSentText('');
+      setStreamingText('');
+      setBusy(false);
+      onRunEnd();
+    }
+  };
+
+  const send = () => {
+    const message = text.trim();
+    if (!message || busy) return;
+    setText('');
+    void streamed((id, listener) => api.run(id, message, listener), message);
+  };
+
+  const events = detail?.events ?? [];
+  const waiting = sentText ? [userEvent(sentText)] : [];
+  return (
+    <div class="chat">
+      <div class="conversation">
+        {sessionId === undefined && <p class="muted empty">Start a conversation: type a message below, or open a session on the left.</p>}
+        <EventTimeline events={[...events, ...waiting, ...live]} streamingText={streamingText} />
+        {busy && <div class="running" data-testid="running">running…</div>}
+        {problem && <div class="error" data-testid="problem">{problem}</div>}
+        <PendingPanel
+          pending={pending}
+          busy={busy}
+          actions={{
+            answer: (requestId, confirmed, payload) =>
+              void streamed((id, listener) => api.answerConfirmation(id, requestId, payload === undefined ? { confirmed } : { confirmed, payload }, listener)),
+            update: (callId, response, willContinue) => void streamed((id, listener) => api.updateLongRunning(id, callId, { response, willContinue }, listener)),
+          }}
+        />
+        {detail && <StateView state={detail.state} />}
+        <div ref={bottom} />
+      </div>
+      <form
+        class="chat-box"
+        onSubmit={(e) => {
+          e.preventDefault();
+          send();
+        }}
+      >
+        <input data-testid="chat-input" value={text} placeholder="Message the agent…" onInput={(e) => setText(e.currentTarget.value)} disabled={busy} />
+        <button type="submit" data-testid="send" disabled={busy || text.trim() === ''}>
+          Send
+        </button>
+      </form>
+    </div>
+  );
+}
+
+/** The session's whole state after its last event. */
+function StateView({ state }: { state: Record<string, unknown> }) {
+  const entries = Object.entries(state);
+  if (entries.length === 0) return null;
+  return (
+    <details class="session-state" data-testid="session-state">
+      <summary>Session state ({entries.length} {entries.length === 1 ? 'key' : 'keys'})</summary>
+      <pre class="json">{JSON.stringify(state, null, 2)}</pre>
+    </details>
+  );
+}
+
+/** The message being sent, shown until the stored session (which has it) is read back. */
+function userEvent(text: string): WireEvent {
+  return { id: 'sending', invocationId: '', author: 'user', content: { role: 'user', parts: [{ text }] }, actions: { stateDelta: {} }, timestamp: Date.now() };
+}

@@ -1,0 +1,125 @@
+import type { WireEvent, WirePart } from '../protocol/api-types';
+import { JsonBlock, jsonText } from './json-view';
+
+const REQUEST_CONFIRMATION = 'toolsmith_request_confirmation';
+
+/**
+ * The conversation as a timeline: each event with its author, text, function calls (arguments),
+ * function responses (result, duration, error code), state changes and errors; then the text still
+ * streaming in.
+ */
+export function EventTimeline({ events, streamingText }: { events: WireEvent[]; streamingText: string }) {
+  const callTimes = new Map<string, number>();
+  for (const event of events) for (const part of event.content?.parts ?? []) if (part.functionCall) callTimes.set(part.functionCall.id, event.timestamp);
+  return (
+    <ol class="timeline" data-testid="timeline">
+      {events.map((event) => (
+        <EventItem key={event.id} event={event} callTimes={callTimes} />
+      ))}
+      {streamingText && (
+        <li class="event agent streaming" data-testid="streaming-text">
+          <div class="bubble">{streamingText}</div>
+        </li>
+      )}
+    </ol>
+  );
+}
+
+function EventItem({ event, callTimes }: { event: WireEvent; callTimes: Map<string, number> }) {
+  const parts = event.content?.parts ?? [];
+  const user = event.author === 'user';
+  const delta = Object.entries(event.actions.stateDelta ?? {});
+  return (
+    <li class={`event ${user ? 'user' : 'agent'}`} data-testid="event" data-event-id={event.id}>
+      <div class="meta">
+        <span class="author">{event.author}</span>
+        <time>{new Date(event.timestamp).toLocaleTimeString()}</time>
+      </div>
+      {parts.map((part, index) => (
+        <PartView key={index} part={part} user={user} event={event} callTimes={callTimes} />
+      ))}
+      {event.errorCode && (
+        <div class="error" data-testid="event-error">
+          <code>{event.errorCode}</code> {event.errorMessage}
+        </div>
+      )}
+      {delta.length > 0 && (
+        <ul class="state-delta" data-testid="state-delta">
+          {delta.map(([key, value]) => (
+            <li key={key}>
+              <span class="pen">✎</span> <code>{key}</code> = <code>{value === null ? '(deleted)' : JSON.stringify(value)}</code>
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+function PartView({ part, user, event, callTimes }: { part: WirePart; user: boolean; event: WireEvent; callTimes: Map<string, number> }) {
+  if (part.text !== undefined) {
+    return <div class={part.thought ? 'bubble thought' : 'bubble'} data-testid={user ? 'user-text' : 'agent-text'}>{part.text}</div>;
+  }
+  if (part.functionCall) {
+    const call = part.functionCall;
+    if (call.name === REQUEST_CONFIRMATION) {
+      const args = call.args as { originalFunctionCall?: { name: string; args: unknown }; toolConfirmation?: { hint?: string } };
+      return (
+        <div class="card pause" data-testid="confirmation-request">
+          <div class="card-title">Paused — waits for approval of <code>{args.originalFunctionCall?.name}</code></div>
+          {args.toolConfirmation?.hint && <div class="hint">{args.toolConfirmation.hint}</div>}
+        </div>
+      );
+    }
+    const longRunning = event.longRunningToolIds?.includes(call.id);
+    return (
+      <div class="card call" data-testid="tool-call" data-tool={call.name}>
+        <div class="card-title">
+          → <code class="tool-name">{call.name}</code>
+          {longRunning && <span class="badge">long-running</span>}
+        </div>
+        <code class="args" data-testid="tool-call-args">{jsonText(call.args)}</code>
+      </div>
+    );
+  }
+  if (part.functionResponse) {
+    const response = part.functionResponse;
+    if (user) return <AnswerView response={response} />;
+    const started = callTimes.get(response.id);
+    const code = (response.response.error as { code?: string } | undefined)?.code;
+    return (
+      <div class={`card result ${response.isError ? 'failed' : ''}`} data-testid="tool-result" data-tool={response.name}>
+        <div class="card-title">
+          ← <code class="tool-name">{response.name}</code>
+          {response.isError && <span class="badge error-code" data-testid="error-code">{code ?? 'error'}</span>}
+          {started !== undefined && <span class="duration" data-testid="duration">{event.timestamp - started} ms</span>}
+          {event.longRunningToolIds?.includes(response.id) && <span class="badge">pending</span>}
+        </div>
+        <JsonBlock value={response.response} />
+      </div>
+    );
+  }
+  return <JsonBlock value={part} />;
+}
+
+/** A user's function response: a confirmation answer or a long-running update. */
+function AnswerView({ response }: { response: NonNullable<WirePart['functionResponse']> }) {
+  if (response.name === REQUEST_CONFIRMATION) {
+    const { confirmed, payload } = response.response as { confirmed?: boolean; payload?: unknown };
+    return (
+      <div class={`card answer ${confirmed ? 'approved' : 'denied'}`} data-testid="confirmation-answer">
+        <div class="card-title">{confirmed ? '✔ approved' : '✘ denied'}</div>
+        {payload !== undefined && <code class="args">{jsonText(payload)}</code>}
+      </div>
+    );
+  }
+  return (
+    <div class="card answer" data-testid="long-running-update">
+      <div class="card-title">
+        ↻ update for <code>{response.name}</code>
+        {response.willContinue && <span class="badge">more to come</span>}
+      </div>
+      <JsonBlock value={response.response} />
+    </div>
+  );
+}
