@@ -13,6 +13,8 @@ const config: Config = {
     '^@toolsmith/example-([a-z-]+)$': '<rootDir>/examples/$1/src/index.ts',
     '^@toolsmith/([a-z-]+)/(testing|adapter-kit|internal)$': '<rootDir>/packages/$1/src/$2/index.ts',
     '^@toolsmith/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
+    // PGlite needs import(), which jest's sandbox lacks: this loads the real package outside it.
+    '^@electric-sql/pglite$': '<rootDir>/packages/postgres/src/__fixtures__/pglite-outside-jest.cjs',
   },
   setupFiles: ['reflect-metadata'],
   reporters: ['default', '<rootDir>/.ci/jest-summary-reporter.js'],

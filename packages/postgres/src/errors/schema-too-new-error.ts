@@ -1,0 +1,20 @@
+import { ToolsmithError } from '@toolsmith/core';
+
+/**
+ * The database's Toolsmith schema was migrated by a newer `@toolsmith/postgres` than this one. This
+ * version refuses to touch it rather than guess; upgrade the package on every instance.
+ */
+export class SchemaTooNewError extends ToolsmithError {
+  constructor(
+    readonly schema: string,
+    readonly databaseVersion: number,
+    readonly knownVersion: number,
+  ) {
+    super(
+      'POSTGRES_SCHEMA_TOO_NEW',
+      `Schema "${schema}" is at version ${databaseVersion}, but this @toolsmith/postgres knows versions up to ${knownVersion}. ` +
+        'Upgrade @toolsmith/postgres on every instance that uses this database.',
+      { details: { schema, databaseVersion, knownVersion } },
+    );
+  }
+}

@@ -1,0 +1,22 @@
+// `@toolsmith/postgres`: durable sessions and memory on PostgreSQL (`pg`) and PGlite (embedded default).
+
+/** Sessions in PostgreSQL or PGlite, with the full `SessionService` contract across processes. */
+export { PostgresSessionService } from './postgres-session-service';
+/** Options of `PostgresSessionService` and of `PostgresSessionService.embedded`. */
+export type { EmbeddedSessionServiceOptions, PostgresSessionServiceOptions } from './postgres-session-service';
+/** Long-term memory with PostgreSQL full-text search, for `loadMemory` / `preloadMemory`. */
+export { PostgresMemoryService } from './postgres-memory-service';
+/** Options of `PostgresMemoryService`. */
+export type { PostgresMemoryServiceOptions } from './postgres-memory-service';
+/** One connection (pool or PGlite) with the migrated Toolsmith schema, shared by the stores built on it. */
+export { PostgresDatabase } from './postgres-database';
+/** Where a Postgres store keeps its data: a server (connection string or `pg.Pool`) or PGlite. */
+export type { PostgresConnectionOptions } from './postgres-database';
+/** The newest schema version this package creates; the database's is in `<schema>.schema_migrations`. */
+export { SCHEMA_VERSION } from './migrations';
+/** Unusable store options (`POSTGRES_CONFIG_INVALID`). */
+export { PostgresConfigError } from './errors/postgres-config-error';
+/** Codes of the errors this package raises. */
+export type { PostgresErrorCode } from './errors/postgres-config-error';
+/** The database was migrated by a newer package (`POSTGRES_SCHEMA_TOO_NEW`). */
+export { SchemaTooNewError } from './errors/schema-too-new-error';

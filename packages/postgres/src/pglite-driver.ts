@@ -1,0 +1,35 @@
+import { PGlite, Transaction } from '@electric-sql/pglite';
+import { SqlDriver, SqlExecutor, SqlStatement } from './sql-driver';
+
+/**
+ * A {@link SqlDriver} on PGlite: PostgreSQL compiled to WebAssembly, running in this process, on a
+ * data directory (or in memory). One connection: PGlite runs statements one at a time, and a
+ * transaction holds it until it ends. A database the caller passed in stays theirs on `close()`.
+ */
+export class PgliteDriver implements SqlDriver {
+  readonly kind = 'pglite' as const;
+
+  constructor(
+    private readonly db: PGlite,
+    private readonly ownsDb: boolean,
+  ) {}
+
+  /** A driver on its own PGlite database in `dataDir` (created when missing), or in memory. */
+  static open(dataDir?: string): PgliteDriver {
+    return new PgliteDriver(new PGlite(dataDir), true);
+  }
+
+  async query<Row>(statement: SqlStatement, values: readonly unknown[] = []): Promise<Row[]> {
+    return (await this.db.query<Row>(statement.text, values as unknown[])).rows;
+  }
+
+  transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx: Transaction) =>
+      work({ query: async <Row>(statement: SqlStatement, values: readonly unknown[] = []) => (await tx.query<Row>(statement.text, values as unknown[])).rows }),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDb && !this.db.closed) await this.db.close();
+  }
+}

@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Event,
+  EventData,
+  FunctionResponseNotPendingError,
+  GetSessionRequest,
+  ListSessionsRequest,
+  Session,
+  SessionExistsError,
+  SessionKey,
+  SessionNotFoundError,
+  SessionService,
+  StaleSessionError,
+  StatePrefix,
+} from '@toolsmith/core';
+import { answerClaims } from '@toolsmith/core/internal';
+import { PostgresConnectionOptions, PostgresDatabase } from './postgres-database';
+import { applyDelta, splitDelta } from './scoped-delta';
+import { SessionStatements, sessionStatements } from './session-statements';
+import { sqlState } from './sql-driver';
+
+/** Options of {@link PostgresSessionService}: a connection (see {@link PostgresConnectionOptions}) or a shared {@link PostgresDatabase}. */
+export type PostgresSessionServiceOptions = PostgresConnectionOptions | { database: PostgresDatabase };
+
+/** Options of {@link PostgresSessionService.embedded}. */
+export interface EmbeddedSessionServiceOptions {
+  /** Directory of the embedded database (created when missing). Default: in memory, gone when the process ends. */
+  dataDir?: string;
+  /** The PostgreSQL schema holding the tables. Default `toolsmith`. */
+  schema?: string;
+}
+
+interface SessionRow {
+  state: Record<string, unknown>;
+  last_sequence: string | number;
+  update_time: string | number;
+  app_state: Record<string, unknown> | null;
+  user_state: Record<string, unknown> | null;
+}
+
+/**
+ * Keeps sessions in PostgreSQL: a real server through `pg`, or PGlite (PostgreSQL in this process) as
+ * the embedded default. Implements the whole {@link SessionService} contract across processes: every
+ * append is one statement (one round trip, one transaction) that checks the expected sequence, stores
+ * the event, applies its delta to session, `user:` and `app:` state and claims the call ids it answers;
+ * a stale writer gets `STALE_SESSION`, a second answer to a call `FUNCTION_RESPONSE_NOT_PENDING`, and
+ * nothing of either is stored. Row locks last only for that statement. The schema is created and
+ * migrated on first use. See docs/sessions.md.
+ *
+ * @example
+ * ```ts
+ * const sessionService = new PostgresSessionService({ connectionString: process.env.DATABASE_URL });
+ * const runner = new Runner({ appName: 'shop', agent, sessionService });
+ * // or, with no server: sessions in a directory
+ * const local = PostgresSessionService.embedded({ dataDir: './.sessions' });
+ * ```
+ */
+export class PostgresSessionService implements SessionService {
+  /** The database (connections and schema); pass it to {@link PostgresMemoryService} to share them. */
+  readonly database: PostgresDatabase;
+  private readonly sql: SessionStatements;
+
+  constructor(options: PostgresSessionServiceOptions) {
+    this.database = 'database' in options ? options.database : PostgresDatabase.open(options);
+    this.sql = sessionStatements(this.database.schema);
+  }
+
+  /** A store on an embedded PGlite database: in `dataDir` (kept across restarts), or in memory. */
+  static embedded(options: EmbeddedSessionServiceOptions = {}): PostgresSessionService {
+    return new PostgresSessionService({ embedded: true, dataDir: options.dataDir, schema: options.schema });
+  }
+
+  /** Creates or migrates the schema now (it happens on first use anyway), e.g. to fail fast at startup. */
+  migrate(): Promise<void> {
+    return this.database.migrate();
+  }
+
+  async createSession(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session> {
+    const id = request.sessionId ?? randomUUID();
+    const scoped = splitDelta(request.state ?? {});
+    const now = Date.now();
+    const [row] = await this.database.query<{ created: boolean; app_state: Record<string, unknown> | null; user_state: Record<string, unknown> | null }>(this.sql.create, [
+      request.appName,
+      request.userId,
+      id,
+      JSON.stringify(scoped.session.set),
+      JSON.stringify(scoped.user.set),
+      JSON.stringify(scoped.app.set),
+      now,
+    ]);
+    if (!row.created) throw new SessionExistsError(id, request.userId);
+    return new Session({
+      id,
+      appName: request.appName,
+      userId: request.userId,
+      state: { ...row.app_state, ...row.user_state, ...scoped.session.set },
+      lastUpdateTime: now,
+      lastSequence: 0,
+    });
+  }
+
+  async getSession(request: GetSessionRequest): Promise<Session | undefined> {
+    const [row] = await this.database.query<SessionRow & { events: EventData[] }>(this.sql.get, [
+      request.appName,
+      request.userId,
+      request.sessionId,
+      request.afterTimestamp ?? null,
+      request.numRecentEvents ?? null,
+    ]);
+    if (!row) return undefined;
+    const session = toSession(request.appName, request.userId, request.sessionId, row);
+    session.events = row.events.map((data) => Event.fromJSON(data));
+    return session;
+  }
+
+  async listSessions(request: ListSessionsRequest): Promise<Session[]> {
+    const rows = await this.database.query<SessionRow & { session_id: string }>(this.sql.list, [request.appName, request.userId, request.after ?? null, request.limit ?? null]);
+    return rows.map((row) => toSession(request.appName, request.userId, row.session_id, row));
+  }
+
+  async deleteSession(request: SessionKey): Promise<void> {
+    await this.database.query(this.sql.delete, [request.appName, request.userId, request.sessionId]);
+  }
+
+  async appendEvent(session: Session, event: Event): Promise<Event> {
+    if (event.partial) return event;
+    const delta = event.actions.stateDelta;
+    // `temp:` keys live only for the invocation; the stored event must not carry them either.
+    for (const key of Object.keys(delta)) if (key.startsWith(StatePrefix.TEMP)) delete delta[key];
+    const scoped = splitDelta(delta);
+    const claims = answerClaims(event);
+    const key = [session.appName, session.userId, session.id];
+    let rows: Array<{ last_sequence: string | number }>;
+    try {
+      rows = await this.database.query(this.sql.append, [
+        ...key,
+        session.lastSequence,
+        event.id,
+        event.invocationId,
+        event.author,
+        event.timestamp,
+        JSON.stringify(event),
+        JSON.stringify(scoped.session.set),
+        scoped.session.removed,
+        JSON.stringify(scoped.user.set),
+        scoped.user.removed,
+        JSON.stringify(scoped.app.set),
+        scoped.app.removed,
+        claims,
+      ]);
+    } catch (error) {
+      // A unique violation can only be the answered-call key: this event answers a call answered before.
+      if (sqlState(error) !== '23505') throw error;
+      rows = [];
+    }
+    if (rows.length === 0) throw await this.refusal(session, claims);
+    applyDelta(session.state, delta);
+    session.events.push(event);
+    session.lastUpdateTime = event.timestamp;
+    session.lastSequence = Number(rows[0].last_sequence);
+    return event;
+  }
+
+  /** Closes the connections (or embedded database) this store opened itself. */
+  close(): Promise<void> {
+    return this.database.close();
+  }
+
+  /** Why an append stored nothing: a claimed answer, a missing session, or a stale sequence (in that order). */
+  private async refusal(session: Session, claims: string[]): Promise<Error> {
+    const [row] = await this.database.query<{ last_sequence: string | number | null; claimed: string[] }>(this.sql.appendRefusal, [
+      session.appName,
+      session.userId,
+      session.id,
+      claims,
+    ]);
+    if (row.last_sequence === null) return new SessionNotFoundError(session.id, session.userId, session.appName);
+    if (row.claimed.length > 0) return new FunctionResponseNotPendingError(row.claimed[0], 'answered');
+    return new StaleSessionError(session.id, session.lastSequence, Number(row.last_sequence));
+  }
+}
+
+function toSession(appName: string, userId: string, id: string, row: SessionRow): Session {
+  return new Session({
+    id,
+    appName,
+    userId,
+    state: { ...row.app_state, ...row.user_state, ...row.state },
+    lastUpdateTime: Number(row.update_time),
+    lastSequence: Number(row.last_sequence),
+  });
+}

@@ -1,0 +1,116 @@
+import { SqlStatement } from './sql-driver';
+
+/**
+ * The session store's SQL, per schema (`s` is the quoted schema name). Each method of the store is
+ * one of these statements, so one round trip; the CTEs do in the database what would otherwise be a
+ * read-modify-write from the application.
+ */
+export interface SessionStatements {
+  create: SqlStatement;
+  get: SqlStatement;
+  list: SqlStatement;
+  delete: SqlStatement;
+  append: SqlStatement;
+  appendRefusal: SqlStatement;
+}
+
+/** Merges a delta into a JSONB state: keys removed first, then keys set. */
+const merge = (column: string, set: string, removed: string) => `(${column} - ${removed}::text[]) || ${set}::jsonb`;
+
+export function sessionStatements(s: string): SessionStatements {
+  const name = (what: string) => `toolsmith_${what}_${s.replace(/\W/g, '')}`;
+  return {
+    // $1 app, $2 user, $3 session, $4 session state, $5 user state, $6 app state, $7 time.
+    // Scoped initial state is written only when the session row was inserted; the state returned is
+    // the merged view after the write (a CTE's result, since the statement's own reads see the snapshot before it).
+    create: {
+      name: name('create'),
+      text: `
+        WITH ins AS (
+          INSERT INTO ${s}.sessions (app_name, user_id, session_id, state, create_time, update_time)
+          VALUES ($1, $2, $3, $4::jsonb, $7, $7)
+          ON CONFLICT DO NOTHING
+          RETURNING 1
+        ), u AS (
+          INSERT INTO ${s}.user_state AS t (app_name, user_id, state)
+          SELECT $1, $2, $5::jsonb FROM ins WHERE $5::jsonb <> '{}'
+          ON CONFLICT (app_name, user_id) DO UPDATE SET state = t.state || excluded.state
+          RETURNING t.state
+        ), a AS (
+          INSERT INTO ${s}.app_state AS t (app_name, state)
+          SELECT $1, $6::jsonb FROM ins WHERE $6::jsonb <> '{}'
+          ON CONFLICT (app_name) DO UPDATE SET state = t.state || excluded.state
+          RETURNING t.state
+        )
+        SELECT EXISTS (SELECT 1 FROM ins) AS created,
+          coalesce((SELECT state FROM a), (SELECT state FROM ${s}.app_state WHERE app_name = $1)) AS app_state,
+          coalesce((SELECT state FROM u), (SELECT state FROM ${s}.user_state WHERE app_name = $1 AND user_id = $2)) AS user_state`,
+    },
+    // $1 app, $2 user, $3 session, $4 events at or after this time (or null), $5 only the last N (or null).
+    get: {
+      name: name('get'),
+      text: `
+        SELECT s.state, s.last_sequence, s.update_time, a.state AS app_state, u.state AS user_state,
+          (SELECT coalesce(json_agg(e.data ORDER BY e.sequence), '[]'::json) FROM (
+             SELECT data, sequence FROM ${s}.events
+             WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND ($4::bigint IS NULL OR event_time >= $4::bigint)
+             ORDER BY sequence DESC LIMIT $5::bigint
+           ) e) AS events
+        FROM ${s}.sessions s
+        LEFT JOIN ${s}.app_state a ON a.app_name = s.app_name
+        LEFT JOIN ${s}.user_state u ON u.app_name = s.app_name AND u.user_id = s.user_id
+        WHERE s.app_name = $1 AND s.user_id = $2 AND s.session_id = $3`,
+    },
+    // $1 app, $2 user, $3 after this id (or null), $4 limit (or null).
+    list: {
+      name: name('list'),
+      text: `
+        SELECT s.session_id, s.state, s.last_sequence, s.update_time,
+          (SELECT state FROM ${s}.app_state WHERE app_name = $1) AS app_state,
+          (SELECT state FROM ${s}.user_state WHERE app_name = $1 AND user_id = $2) AS user_state
+        FROM ${s}.sessions s
+        WHERE s.app_name = $1 AND s.user_id = $2 AND ($3::text IS NULL OR s.session_id > $3::text COLLATE "C")
+        ORDER BY s.session_id
+        LIMIT $4::bigint`,
+    },
+    delete: { name: name('delete'), text: `DELETE FROM ${s}.sessions WHERE app_name = $1 AND user_id = $2 AND session_id = $3` },
+    // $1 app, $2 user, $3 session, $4 expected sequence, $5 event id, $6 invocation id, $7 author, $8 time,
+    // $9 event JSON, $10/$11 session keys set/removed, $12/$13 user keys, $14/$15 app keys, $16 claimed call ids.
+    // The UPDATE is the sequence check and the row lock (held until this statement commits); everything
+    // else happens only when it matched. A second claim of a call id fails the whole statement (unique key).
+    append: {
+      name: name('append'),
+      text: `
+        WITH s AS (
+          UPDATE ${s}.sessions
+          SET last_sequence = last_sequence + 1, update_time = $8,
+            state = CASE WHEN $10::jsonb = '{}' AND cardinality($11::text[]) = 0 THEN state ELSE ${merge('state', '$10', '$11')} END
+          WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND last_sequence = $4
+          RETURNING last_sequence
+        ), e AS (
+          INSERT INTO ${s}.events (app_name, user_id, session_id, sequence, event_id, invocation_id, author, event_time, data)
+          SELECT $1, $2, $3, s.last_sequence, $5, $6, $7, $8, $9::json FROM s
+        ), c AS (
+          INSERT INTO ${s}.answered_calls (app_name, user_id, session_id, call_id, sequence)
+          SELECT $1, $2, $3, id, s.last_sequence FROM s, unnest($16::text[]) AS id
+        ), u AS (
+          INSERT INTO ${s}.user_state AS t (app_name, user_id, state)
+          SELECT $1, $2, $12::jsonb FROM s WHERE $12::jsonb <> '{}' OR cardinality($13::text[]) > 0
+          ON CONFLICT (app_name, user_id) DO UPDATE SET state = ${merge('t.state', '$12', '$13')}
+        ), a AS (
+          INSERT INTO ${s}.app_state AS t (app_name, state)
+          SELECT $1, $14::jsonb FROM s WHERE $14::jsonb <> '{}' OR cardinality($15::text[]) > 0
+          ON CONFLICT (app_name) DO UPDATE SET state = ${merge('t.state', '$14', '$15')}
+        )
+        SELECT last_sequence FROM s`,
+    },
+    // Why an append matched nothing (only then; a fresh statement sees what the winner committed):
+    // $1 app, $2 user, $3 session, $4 the call ids it claimed.
+    appendRefusal: {
+      name: name('append_refusal'),
+      text: `
+        SELECT (SELECT last_sequence FROM ${s}.sessions WHERE app_name = $1 AND user_id = $2 AND session_id = $3) AS last_sequence,
+          ARRAY(SELECT call_id FROM ${s}.answered_calls WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND call_id = ANY($4::text[])) AS claimed`,
+    },
+  };
+}
