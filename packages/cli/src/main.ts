@@ -7,6 +7,10 @@ import { CLI_VERSION } from './version';
 // `mcp` the MCP SDK, and neither should pay for the other's start-up.
 const schemaCommand = () => require('./commands/schema-command') as typeof import('./commands/schema-command');
 const mcpCommand = () => require('./commands/mcp-command') as typeof import('./commands/mcp-command');
+// `web`, `api` and `run` load @toolsmith/devtools (an HTTP server, and esbuild for the page).
+const webCommand = () => require('./commands/web-command') as typeof import('./commands/web-command');
+const apiCommand = () => require('./commands/api-command') as typeof import('./commands/api-command');
+const runCommand = () => require('./commands/run-command') as typeof import('./commands/run-command');
 
 /** Usage text of the `toolsmith` command. */
 export const USAGE = `Usage: toolsmith <command> [options]
@@ -14,6 +18,9 @@ export const USAGE = `Usage: toolsmith <command> [options]
 Commands:
   schema    generate the build-time schema manifest from TypeScript types and JSDoc
   mcp       serve the toolsets a module exports as an MCP server over stdio
+  run       chat with the agent a module exports, in the terminal
+  web       serve a dev UI for the agent a module exports (sessions, live events, approvals, tools)
+  api       serve the dev UI's HTTP/SSE API without the page
 
 Run \`toolsmith <command> --help\` for a command's options.
 `;
@@ -47,6 +54,30 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
           return EXIT_OK;
         }
         return await runMcpCommand(parseMcpArgs(rest), io);
+      }
+      case 'web': {
+        const { WEB_USAGE, interruptSignal, parseDevServerArgs, runWebCommand } = webCommand();
+        if (rest.includes('--help') || rest.includes('-h')) {
+          io.stdout.write(WEB_USAGE);
+          return EXIT_OK;
+        }
+        return await runWebCommand(parseDevServerArgs(rest), io, { signal: interruptSignal() });
+      }
+      case 'api': {
+        const { API_USAGE, parseApiArgs, runApiCommand } = apiCommand();
+        if (rest.includes('--help') || rest.includes('-h')) {
+          io.stdout.write(API_USAGE);
+          return EXIT_OK;
+        }
+        return await runApiCommand(parseApiArgs(rest), io, { signal: webCommand().interruptSignal() });
+      }
+      case 'run': {
+        const { RUN_USAGE, parseRunArgs, runRunCommand } = runCommand();
+        if (rest.includes('--help') || rest.includes('-h')) {
+          io.stdout.write(RUN_USAGE);
+          return EXIT_OK;
+        }
+        return await runRunCommand(parseRunArgs(rest), io, process.stdin);
       }
       case '--version':
       case '-v':

@@ -1,0 +1,128 @@
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { main } from '../main';
+import { parseRunArgs, runRunCommand } from './run-command';
+
+// The offline desk agent of @toolsmith/devtools' tests (ScriptedModel): lookups, refunds needing approval above 100 €.
+const fixtures = join(__dirname, '..', '..', '..', 'devtools', 'src', '__fixtures__');
+const deskAgent = join(fixtures, 'desk-agent.ts');
+const deskRunner = join(fixtures, 'desk-runner.ts');
+
+function collector() {
+  let text = '';
+  return { write: (chunk: string) => (text += chunk), text: () => text };
+}
+
+/** A collector that can wait until its text matches (the chat answered), with no timers. */
+function watchedCollector() {
+  let text = '';
+  const waiters: Array<{ pattern: RegExp; resolve: (match: RegExpExecArray) => void }> = [];
+  return {
+    write(chunk: string) {
+      text += chunk;
+      for (const waiter of [...waiters]) {
+        const match = waiter.pattern.exec(text);
+        if (match) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(match);
+        }
+      }
+    },
+    text: () => text,
+    waitFor(pattern: RegExp): Promise<RegExpExecArray> {
+      const match = pattern.exec(text);
+      return match ? Promise.resolve(match) : new Promise((resolve) => waiters.push({ pattern, resolve }));
+    },
+  };
+}
+
+/** Runs `toolsmith run` in-process with these lines as stdin (then end of input). */
+async function chat(argv: string[], lines: string[]) {
+  const stdout = collector();
+  const stderr = collector();
+  const input = new PassThrough();
+  input.end(lines.map((line) => `${line}\n`).join(''));
+  const code = await runRunCommand(parseRunArgs(argv), { stdout, stderr, cwd: __dirname }, input);
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+describe('toolsmith run', () => {
+  it('parses its options', () => {
+    expect(parseRunArgs(['agent.js'])).toEqual({ module: 'agent.js', json: false, memory: false });
+    expect(parseRunArgs(['--json', 'agent.js', '--session', 's1', '--memory'])).toEqual({ module: 'agent.js', json: true, memory: true, session: 's1' });
+    expect(() => parseRunArgs([])).toThrow(expect.objectContaining({ code: 'CLI_USAGE' }));
+    expect(() => parseRunArgs(['a.js', '--session'])).toThrow(/--session needs a value/);
+    expect(() => parseRunArgs(['a.js', '--port', '1'])).toThrow(/Unknown option --port/);
+  });
+
+  it('prints the conversation as the demo does: calls, results, state changes, answers', async () => {
+    const { code, stdout } = await chat([deskAgent, '--memory'], ['Look up order A-1001']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Toolsmith run — desk_agent (agent desk_agent, model scripted/desk-script), session ');
+    expect(stdout).toContain('Sessions: in memory');
+    expect(stdout).toContain(`User: Look up order A-1001
+  → lookupOrder({"orderId":"A-1001"})
+  ← lookupOrder: {"orderId":"A-1001","status":"shipped","total":120}
+  ✎ state lastOrder = "A-1001"
+Agent: Order A-1001 has shipped; its total is 120 €.`);
+  });
+
+  it('asks y/N with an optional payload for a confirmation, and the run finishes', async () => {
+    const { stdout } = await chat([deskAgent, '--memory'], ['Refund 250 for order A-1002', 'y {"approver":"Ada"}', 'Refund 900 for order A-1003', 'n']);
+    expect(stdout).toContain(`  → refund({"orderId":"A-1002","amount":250})
+  → toolsmith_request_confirmation(`);
+    expect(stdout).toContain('  Approve refund({"orderId":"A-1002","amount":250})? (Refund 250 € for order A-1002?) [y/N, optionally followed by a JSON payload] ');
+    expect(stdout).toContain(`  ✔ approved with {"approver":"Ada"}
+  ← refund: {"status":"refunded","orderId":"A-1002","amount":250,"approvedBy":"Ada"}
+Agent: Refunded 250 € for order A-1002 (approved by Ada).`);
+    expect(stdout).toContain(`  ✘ denied
+  ← refund failed: {"error":{"code":"TOOL_CALL_REJECTED"`);
+    expect(stdout).toContain('Agent: The refund was not approved, so nothing was refunded.');
+  });
+
+  it('--session resumes a stored session, asking first about the approval it waits for', async () => {
+    // The module exports a Runner: its own store outlives one command, as a durable store would.
+    const first = await chat([deskRunner, '--session', 'terminal-1'], ['Refund 300 for order A-1004']);
+    expect(first.stdout).toContain('Approve refund({"orderId":"A-1004","amount":300})?');
+    expect(first.stdout).not.toContain('Agent: Refunded');
+
+    const second = await chat([deskRunner, '--session', 'terminal-1'], ['y']);
+    expect(second.stdout).toContain('Resuming session terminal-1: ');
+    expect(second.stdout).toContain('Approve refund({"orderId":"A-1004","amount":300})?');
+    expect(second.stdout).toContain('Agent: Refunded 300 € for order A-1004.');
+  });
+
+  it('sends a long-running call a progress update and its result with /progress and /update', async () => {
+    const stdout = watchedCollector();
+    const input = new PassThrough();
+    const done = runRunCommand(parseRunArgs([deskAgent, '--memory']), { stdout, stderr: collector(), cwd: __dirname }, input);
+    input.write('Export the customers\n');
+    const [, callId] = await stdout.waitFor(/startExport is running \(call (\S+)\)/);
+    input.write(`/progress ${callId} {"status":"half done"}\n`);
+    await stdout.waitFor(/The export is half done\./);
+    input.end(`/update ${callId} {"status":"done"}\n`);
+    expect(await done).toBe(0);
+    expect(stdout.text()).toContain('  ← startExport: {"status":"pending","ticket":"export-customers"}');
+    expect(stdout.text()).toContain(`  ↻ progress for ${callId}: {"status":"half done"}`);
+    expect(stdout.text()).toContain('Agent: The export is done.');
+    // After the final update nothing waits any more.
+    expect(stdout.text().split('Agent: The export is done.')[1]).not.toContain('is running');
+  });
+
+  it('--json prints each event as one JSON line on stdout and the prompts on stderr', async () => {
+    const { stdout, stderr } = await chat([deskAgent, '--memory', '--json'], ['Refund 250 for order A-1002', 'y']);
+    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as { author: string; content?: { parts: Array<Record<string, unknown>> } });
+    expect(events.every((event) => event.author === 'desk_agent')).toBe(true);
+    expect(events.at(-1)?.content?.parts).toEqual([{ text: 'Refunded 250 € for order A-1002.' }]);
+    expect(stderr).toContain('Approve refund(');
+    expect(stderr).toContain('Toolsmith run — desk_agent');
+  });
+
+  it('reports a module without an agent with its code and exits 2', async () => {
+    const stdout = collector();
+    const stderr = collector();
+    const code = await main(['run', join(fixtures, 'read-sse.ts')], { stdout, stderr, cwd: __dirname });
+    expect(code).toBe(2);
+    expect(stderr.text()).toMatch(/exports no agent and no Runner.*\[NO_AGENT_EXPORTED\]/s);
+  });
+});

@@ -1,0 +1,199 @@
+import { createInterface } from 'node:readline';
+import type { Content, Event } from '@toolsmith/core';
+import type { DevAgentHost, WirePending } from '@toolsmith/devtools';
+import { CliUsageError } from '../cli-errors';
+import type { CliIo } from '../cli-io';
+import { EXIT_OK } from '../exit-codes';
+
+/** Usage text of `toolsmith run`. */
+export const RUN_USAGE = `Usage: toolsmith run <module> [--session <id>] [--json] [--memory] [--user <id>] [--manifest <file>]
+
+Chats with the agent a module exports, in the terminal: each line you type is a message; calls,
+results, state changes and answers are printed as they happen. A call that needs approval asks
+"y/N", optionally followed by a JSON payload (y {"approver":"Ada"}). A long-running call waits for
+  /update <call id> <json>      its final result
+  /progress <call id> <json>    an intermediate update
+Ctrl-D (end of input) quits. Sessions are kept in .toolsmith/sessions when @toolsmith/postgres is
+installed, else in memory.
+
+Options:
+  --session <id>     continue this stored session (created when it does not exist)
+  --json             print each event as a JSON line on stdout (prompts go to stderr), for scripts
+  --memory           keep sessions in memory even when @toolsmith/postgres is installed
+  --user <id>        the user the session belongs to (default dev-user)
+  --manifest <file>  the build-time manifest to scan with (default: found from the module's directory)
+`;
+
+/** Options of `toolsmith run`, parsed from the command line. */
+export interface RunCommandOptions {
+  module: string;
+  session?: string;
+  json: boolean;
+  memory: boolean;
+  user?: string;
+  manifest?: string;
+}
+
+/** Parses `toolsmith run`'s arguments; throws {@link CliUsageError}. */
+export function parseRunArgs(argv: readonly string[]): RunCommandOptions {
+  const rest = [...argv];
+  const value = (flag: string): string | undefined => {
+    const at = rest.indexOf(flag);
+    if (at < 0) return undefined;
+    const found = rest[at + 1];
+    if (found === undefined || found.startsWith('--')) throw new CliUsageError(`${flag} needs a value.\n\n${RUN_USAGE}`);
+    rest.splice(at, 2);
+    return found;
+  };
+  const flag = (name: string): boolean => {
+    const at = rest.indexOf(name);
+    if (at >= 0) rest.splice(at, 1);
+    return at >= 0;
+  };
+  const session = value('--session');
+  const user = value('--user');
+  const manifest = value('--manifest');
+  const json = flag('--json');
+  const memory = flag('--memory');
+  const unknown = rest.find((arg) => arg.startsWith('-'));
+  if (unknown) throw new CliUsageError(`Unknown option ${unknown} for toolsmith run.\n\n${RUN_USAGE}`);
+  if (rest.length !== 1) throw new CliUsageError(`toolsmith run needs exactly one module path.\n\n${RUN_USAGE}`);
+  return { module: rest[0], json, memory, ...(session ? { session } : {}), ...(user ? { user } : {}), ...(manifest ? { manifest } : {}) };
+}
+
+/**
+ * The terminal chat: reads messages (and answers to approvals) line by line from `input` until it
+ * ends, runs the agent on each and prints its events. Resolves with exit code 0 at the end of input.
+ */
+export async function runRunCommand(options: RunCommandOptions, io: CliIo, input: NodeJS.ReadableStream): Promise<number> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const devtools = require('@toolsmith/devtools') as typeof import('@toolsmith/devtools');
+  const host = await devtools.DevAgentHost.open({
+    module: options.module,
+    cwd: io.cwd,
+    store: options.memory ? 'memory' : 'auto',
+    ...(options.user ? { userId: options.user } : {}),
+    ...(options.manifest ? { manifest: options.manifest } : {}),
+  });
+  const lines = createInterface({ input, terminal: false })[Symbol.asyncIterator]();
+  // In --json mode stdout carries only events; people-facing text goes to stderr.
+  const say = (text: string) => (options.json ? io.stderr : io.stdout).write(`${text}\n`);
+  const ask = async (prompt: string): Promise<string | undefined> => {
+    (options.json ? io.stderr : io.stdout).write(prompt);
+    const next = await lines.next();
+    return next.done ? undefined : next.value;
+  };
+  try {
+    const sessionId = await openSession(host, options.session, say);
+    const info = host.info();
+    say(`Toolsmith run — ${info.appName} (agent ${info.agentName}${info.model ? `, model ${info.model}` : ''}), session ${sessionId}`);
+    say(`Sessions: ${info.store.description}. Type a message; end of input (Ctrl-D) quits.`);
+    const chat = new TerminalChat(host, sessionId, options.json, io, say, ask, devtools.formatEvent);
+    if (!(await chat.settlePending())) return EXIT_OK;
+    for (;;) {
+      const line = await ask(options.json ? '' : '> ');
+      if (line === undefined) break;
+      if (!(await chat.handle(line.trim()))) break;
+    }
+    return EXIT_OK;
+  } finally {
+    await host.close();
+  }
+}
+
+/** Uses the stored session `id` (or a new one), saying whether it resumes one. */
+async function openSession(host: DevAgentHost, id: string | undefined, say: (text: string) => void): Promise<string> {
+  if (id) {
+    try {
+      const session = await host.getSession(id);
+      say(`Resuming session ${id}: ${session.events.length} stored events.`);
+      return id;
+    } catch {
+      // Not stored yet: start it under the id asked for.
+    }
+  }
+  return (await host.createSession(id)).id;
+}
+
+/** One terminal conversation: runs, printing, and the questions a pause asks. */
+class TerminalChat {
+  constructor(
+    private readonly host: DevAgentHost,
+    private readonly sessionId: string,
+    private readonly json: boolean,
+    private readonly io: CliIo,
+    private readonly say: (text: string) => void,
+    private readonly ask: (prompt: string) => Promise<string | undefined>,
+    private readonly format: (event: Event) => string[],
+  ) {}
+
+  /** Handles one typed line: a message, or `/update` / `/progress` for a long-running call. False when input ended mid-question. */
+  async handle(line: string): Promise<boolean> {
+    if (line === '') return true;
+    const command = /^\/(update|progress)\s+(\S+)\s+(.+)$/.exec(line);
+    if (command) {
+      const response = parseJson(command[3]);
+      if (typeof response !== 'object' || response === null || Array.isArray(response)) {
+        this.say(`The ${command[1]} must be a JSON object, e.g. /${command[1]} ${command[2]} {"status":"done"}`);
+        return true;
+      }
+      if (!this.json) this.say(`  ↻ ${command[1]} for ${command[2]}: ${JSON.stringify(response)}`);
+      try {
+        const message = await this.host.longRunningUpdate(this.sessionId, command[2], {
+          response: response as Record<string, unknown>,
+          willContinue: command[1] === 'progress',
+        });
+        await this.run(message);
+      } catch (error) {
+        this.say(`! ${error instanceof Error ? error.message : String(error)}`);
+        return true;
+      }
+    } else {
+      if (!this.json) this.say(`User: ${line}`);
+      await this.run({ role: 'user', parts: [{ text: line }] });
+    }
+    return this.settlePending();
+  }
+
+  /** Asks about every pending confirmation and sends the answers; says which long-running calls wait. False when input ended. */
+  async settlePending(): Promise<boolean> {
+    for (;;) {
+      const pending = (await this.host.getSession(this.sessionId)).pending;
+      this.mentionLongRunning(pending);
+      const [request] = pending.confirmations;
+      if (!request) return true;
+      const call = request.originalFunctionCall;
+      const args = typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
+      const reply = await this.ask(`  Approve ${call.name}(${args})?${request.hint ? ` (${request.hint})` : ''} [y/N, optionally followed by a JSON payload] `);
+      if (reply === undefined) return false;
+      const match = /^\s*(y|yes|n|no)?\s*(.*)$/i.exec(reply)!;
+      const confirmed = /^y/i.test(match[1] ?? '');
+      const payload = match[2].trim() === '' ? undefined : parseJson(match[2]);
+      if (!this.json) this.say(`  ${confirmed ? '✔ approved' : '✘ denied'}${payload === undefined ? '' : ` with ${JSON.stringify(payload)}`}`);
+      await this.run(await this.host.confirmationAnswer(this.sessionId, request.requestId, payload === undefined ? { confirmed } : { confirmed, payload }));
+    }
+  }
+
+  private mentionLongRunning(pending: WirePending): void {
+    for (const call of pending.longRunning) {
+      this.say(`  … ${call.name} is running (call ${call.id}): send its result with /update ${call.id} {"status":"done"}`);
+    }
+  }
+
+  private async run(message: Content): Promise<void> {
+    for await (const event of this.host.run(this.sessionId, message)) {
+      if (event.partial) continue; // the complete event follows with the whole text
+      if (this.json) this.io.stdout.write(`${JSON.stringify(event)}\n`);
+      else for (const line of this.format(event)) this.say(line);
+    }
+  }
+}
+
+/** JSON when the text parses, else the text itself (a payload may be a plain word). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text.trim();
+  }
+}

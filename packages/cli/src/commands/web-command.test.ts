@@ -1,0 +1,73 @@
+import { join } from 'node:path';
+import type { DevServer } from '@toolsmith/devtools';
+import { main } from '../main';
+import { DEFAULT_DEV_PORT, parseDevServerArgs, runWebCommand } from './web-command';
+
+const deskAgent = join(__dirname, '..', '..', '..', 'devtools', 'src', '__fixtures__', 'desk-agent.ts');
+
+function collector() {
+  let text = '';
+  return { write: (chunk: string) => (text += chunk), text: () => text };
+}
+
+describe('toolsmith web', () => {
+  it('parses its options: 127.0.0.1 and a fixed port by default', () => {
+    expect(parseDevServerArgs(['agent.js'])).toEqual({ module: 'agent.js', port: DEFAULT_DEV_PORT, host: '127.0.0.1', memory: false });
+    expect(parseDevServerArgs(['--port', '0', 'agent.js', '--memory', '--host', '0.0.0.0', '--user', 'ada'])).toEqual({
+      module: 'agent.js',
+      port: 0,
+      host: '0.0.0.0',
+      memory: true,
+      user: 'ada',
+    });
+    expect(() => parseDevServerArgs(['agent.js', '--port', 'eighty'])).toThrow(/--port must be a port number/);
+    expect(() => parseDevServerArgs([])).toThrow(expect.objectContaining({ code: 'CLI_USAGE' }));
+    expect(() => parseDevServerArgs(['a.js', '--json'])).toThrow(/Unknown option --json/);
+  });
+
+  it('serves the page and the API on 127.0.0.1 until stopped', async () => {
+    const stdout = collector();
+    const stop = new AbortController();
+    let listening!: (server: DevServer) => void;
+    const started = new Promise<DevServer>((resolve) => (listening = resolve));
+    const done = runWebCommand(parseDevServerArgs([deskAgent, '--port', '0', '--memory']), { stdout, stderr: collector(), cwd: __dirname }, {
+      signal: stop.signal,
+      onListening: listening,
+    });
+    const server = await started;
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(stdout.text()).toContain(`Toolsmith dev UI for desk_agent (agent desk_agent, model scripted/desk-script)\n  ${server.url}\n  sessions: in memory`);
+
+    const page = await fetch(server.url);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('<script src="/app.js"></script>');
+    const script = await fetch(`${server.url}/app.js`);
+    expect(script.status).toBe(200);
+    expect((await script.text()).length).toBeGreaterThan(1000);
+    expect(await (await fetch(`${server.url}/api/info`)).json()).toMatchObject({ agentName: 'desk_agent' });
+
+    stop.abort();
+    expect(await done).toBe(0);
+    await expect(fetch(`${server.url}/api/info`)).rejects.toThrow();
+  });
+
+  it('reports a module that does not exist with its code and exits 2', async () => {
+    const stderr = collector();
+    const code = await main(['web', 'no-such-agent.js', '--port', '0'], { stdout: collector(), stderr, cwd: __dirname });
+    expect(code).toBe(2);
+    expect(stderr.text()).toMatch(/Cannot find module .*no-such-agent\.js.*\[AGENT_MODULE_NOT_FOUND\]/);
+  });
+
+  it('lists web, api and run in the usage and prints each one\'s help', async () => {
+    const stdout = collector();
+    await main(['--help'], { stdout, stderr: collector(), cwd: __dirname });
+    expect(stdout.text()).toMatch(/run\s+chat with the agent/);
+    expect(stdout.text()).toMatch(/web\s+serve a dev UI/);
+    expect(stdout.text()).toMatch(/api\s+serve the dev UI's HTTP\/SSE API/);
+    for (const command of ['web', 'api', 'run']) {
+      const help = collector();
+      expect(await main([command, '--help'], { stdout: help, stderr: collector(), cwd: __dirname })).toBe(0);
+      expect(help.text()).toContain(`Usage: toolsmith ${command} <module>`);
+    }
+  });
+});
