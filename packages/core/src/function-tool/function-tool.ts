@@ -1,5 +1,7 @@
 import type { DefinitionSite } from '../errors/messages';
+import type { ArgumentProblem } from '../errors/tool-call-errors';
 import type { JsonSchema } from '../model/json-schema';
+import { type ChecksDtoArguments, binderProblems } from '../scanning/dto-problems';
 import { buildDtoSchema } from '../scanning/dto-schema';
 import { type ParameterBinder, createParameterBinder } from '../scanning/parameter-binder';
 import { checkExplicitSchema } from '../scanning/tool-scanner';
@@ -40,7 +42,7 @@ export interface FunctionToolConfig<TArgs> {
 
 const NO_PARAMETERS: JsonSchema = Object.freeze({ type: 'object', properties: {}, additionalProperties: false });
 
-class FunctionTool<TArgs> extends BaseTool {
+class FunctionTool<TArgs> extends BaseTool implements ChecksDtoArguments {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonSchema;
@@ -79,6 +81,11 @@ class FunctionTool<TArgs> extends BaseTool {
     } else {
       this.parameters = NO_PARAMETERS;
     }
+  }
+
+  // Implements ChecksDtoArguments: the executor reports these with ajv's problems, in one response.
+  dtoArgumentProblems(args: Record<string, unknown>, context: ToolContext): Promise<readonly ArgumentProblem[]> {
+    return this.binder ? binderProblems(this.binder, args, context) : Promise.resolve([]);
   }
 
   // Implements BaseTool.run: plain arguments as they are, a DTO converted (and checked) first.

@@ -3,6 +3,7 @@ import { InvalidArgumentsError, ToolExecutionError, ToolNotFoundError, ToolOutpu
 import { ToolCallRejectedError } from '../errors/tool-rejected-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import type { FunctionCall, FunctionResponse } from '../model/content';
+import { allArgumentProblems } from '../scanning/dto-problems';
 import type { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
@@ -59,7 +60,10 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     }
 
     const validate = validatorFor(tool.parameters);
-    if (!validate(args)) throw new InvalidArgumentsError(tool.name, toArgumentProblems(validate.errors));
+    if (!validate(args)) {
+      const schemaErrors = validate.errors;
+      throw new InvalidArgumentsError(tool.name, await allArgumentProblems({ tool, args, context, schemaProblems: toArgumentProblems(schemaErrors), schemaErrors }));
+    }
 
     if (context.toolConfirmation) {
       if (!context.toolConfirmation.confirmed) throw new ToolCallRejectedError(tool.name);

@@ -1,4 +1,6 @@
+import type { ArgumentProblem } from '../errors/tool-call-errors';
 import type { JsonSchema } from '../model/json-schema';
+import { type ChecksDtoArguments, binderProblems } from './dto-problems';
 import { runsClassValidator } from './parameter-binder';
 import type { ScannedTool } from './tool-scanner';
 import { BaseTool } from '../tools/base-tool';
@@ -13,7 +15,7 @@ export type InstanceSource = (context: ToolContext) => object | Promise<object>;
  * A `@Tool` method as a {@link BaseTool}: the executor validates, then `run` binds the arguments with
  * the binder precomputed at scan time and calls the method on the instance. Internal to core.
  */
-export class DecoratedTool extends BaseTool {
+export class DecoratedTool extends BaseTool implements ChecksDtoArguments {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonSchema;
@@ -56,6 +58,11 @@ export class DecoratedTool extends BaseTool {
     this.sequential = scanned.sequential;
     this.className = scanned.className;
     this.methodName = scanned.methodName;
+  }
+
+  // Implements ChecksDtoArguments: the executor reports these with ajv's problems, in one response.
+  dtoArgumentProblems(args: Record<string, unknown>, context: ToolContext): Promise<readonly ArgumentProblem[]> {
+    return binderProblems(this.scanned.binder, args, context);
   }
 
   // Stays synchronous when the instance and the arguments are ready, so a call pays no extra await.

@@ -1,0 +1,68 @@
+import type { ErrorObject } from 'ajv/dist/2020';
+import { type ArgumentProblem, InvalidArgumentsError } from '../errors/tool-call-errors';
+import type { ToolContext } from '../tools/tool-context';
+import { type ParameterBinder, runsClassValidator } from './parameter-binder';
+
+/**
+ * A tool whose arguments class-validator also checks after ajv (a DTO with a rule JSON Schema cannot
+ * fully state, such as `@IsISO8601()`), and that can list those problems without running the tool.
+ */
+export interface ChecksDtoArguments {
+  /** The class-validator problems of `args` (empty when it accepts them or cannot judge them). */
+  dtoArgumentProblems(args: Record<string, unknown>, context: ToolContext): Promise<readonly ArgumentProblem[]>;
+}
+
+/** True when `tool` can list its class-validator problems (see {@link ChecksDtoArguments}). */
+export function checksDtoArguments(tool: object): tool is ChecksDtoArguments {
+  return typeof (tool as Partial<ChecksDtoArguments>).dtoArgumentProblems === 'function';
+}
+
+/**
+ * The class-validator problems a binder finds in `args`: the same conversion and the same check a call
+ * runs, with the problems returned instead of thrown. Arguments ajv already rejected may not convert
+ * at all (a string where a nested DTO belongs); ajv's problems say enough then, so nothing is added.
+ */
+export async function binderProblems(binder: ParameterBinder, args: Record<string, unknown>, context: ToolContext): Promise<readonly ArgumentProblem[]> {
+  if (!runsClassValidator(binder)) return [];
+  try {
+    await binder(args, context);
+    return [];
+  } catch (thrown) {
+    return thrown instanceof InvalidArgumentsError ? thrown.problems : [];
+  }
+}
+
+/** Input of {@link allArgumentProblems}. */
+export interface AllArgumentProblemsInput {
+  tool: object;
+  args: Record<string, unknown>;
+  context: ToolContext;
+  /** ajv's problems, as the executor words them. */
+  schemaProblems: readonly ArgumentProblem[];
+  /** ajv's errors behind them, read from the validator before any await (ajv reuses `validate.errors`). */
+  schemaErrors: readonly ErrorObject[] | null | undefined;
+}
+
+/**
+ * Every problem of a call that ajv rejected, for one response: ajv's problems, then class-validator's
+ * at paths ajv said nothing about (at or under). Without this the model would hear class-validator's
+ * problems (an ISO date, a length counted differently) only after fixing ajv's, one round trip later.
+ */
+export async function allArgumentProblems(input: AllArgumentProblemsInput): Promise<readonly ArgumentProblem[]> {
+  const { tool, schemaProblems } = input;
+  if (!checksDtoArguments(tool)) return schemaProblems;
+  const covered = (input.schemaErrors ?? []).map(problemPath);
+  const more = await tool.dtoArgumentProblems(input.args, input.context);
+  return [...schemaProblems, ...more.filter((p) => !covered.some((path) => isAtOrUnder(p.path, path)))];
+}
+
+/** Where an ajv error is: `required` and `additionalProperties` are about one property of the object. */
+function problemPath(error: ErrorObject): string {
+  const params = error.params as { missingProperty?: string; additionalProperty?: string };
+  const property = error.keyword === 'required' ? params.missingProperty : error.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
+  return property === undefined ? error.instancePath : `${error.instancePath}/${property.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+function isAtOrUnder(path: string, ancestor: string): boolean {
+  return path === ancestor || path.startsWith(`${ancestor}/`);
+}
