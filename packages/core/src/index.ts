@@ -55,6 +55,7 @@ export type {
   AgentCallbacks,
   BeforeModelCallback,
   BeforeToolCallback,
+  MaybePromise,
   ModelCallbackResult,
   OnModelErrorCallback,
   OnToolErrorCallback,
@@ -106,7 +107,7 @@ export { LoopAgent } from './agents/loop-agent';
 export type { LoopAgentOptions } from './agents/loop-agent';
 export { SequentialAgent } from './agents/sequential-agent';
 export { InvocationContext } from './agents/invocation-context';
-export type { InvocationContextInit, InvocationServices } from './agents/invocation-context';
+export type { AgentBackedTool } from './agents/agent-backed-tool';
 export type { Plugin } from './agents/plugin';
 export { Runner } from './runner/runner';
 export type { RunInput, RunnerOptions } from './runner/runner';
@@ -138,6 +139,7 @@ export { ArtifactOutsideRootError, InvalidArtifactNameError } from './errors/inv
 export { InvalidMessageError } from './errors/invalid-message-error';
 export { InvalidModelResponseError } from './errors/invalid-model-response-error';
 export type { ToolErrorExposure, ToolOutputValidation } from './tools/tool-call-policy';
+export type { ArgumentLimits } from './validation/argument-parser';
 export { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_MAX_RESULT_CHARS } from './tools/tool-call-policy';
 export type { TruncatedResult } from './internal/result-budget';
 

@@ -5,7 +5,8 @@ import type { Tool } from '../tools/tool';
 import type { ToolContext } from '../tools/tool-context';
 import type { CallbackContext } from './callback-context';
 
-type MaybePromise<T> = T | Promise<T>;
+/** A value, or a promise of it: what a callback may return. */
+export type MaybePromise<T> = T | Promise<T>;
 /** A tool response object, or nothing to let the call proceed unchanged. */
 export type ToolCallbackResult = MaybePromise<Record<string, unknown> | undefined | void>;
 /** A model response, or nothing to let the call proceed unchanged. */

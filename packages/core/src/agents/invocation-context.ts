@@ -13,7 +13,7 @@ import { ToolContext } from '../tools/tool-context';
 import type { BaseAgent } from './base-agent';
 import type { Plugin } from './plugin';
 
-/** What every invocation of one runner shares: services, plugins, limits and the resolved tools. */
+/** @internal What every invocation of one runner shares: services, plugins, limits and the resolved tools. */
 export interface InvocationServices {
   readonly appName: string;
   readonly sessionService: SessionService;
@@ -37,7 +37,7 @@ export interface InvocationShared {
   callIds?: { events: number; ids: Set<string> };
 }
 
-/** What an {@link InvocationContext} is made of. */
+/** @internal What an {@link InvocationContext} is made of. */
 export interface InvocationContextInit {
   invocationId: string;
   /** The agent running now. */
@@ -61,18 +61,26 @@ export interface InvocationContextInit {
  * {@link InvocationContext.forAgent} to the agents they run.
  */
 export class InvocationContext {
+  /** Identifies this invocation in events, logs and traces. */
   readonly invocationId: string;
+  /** The agent running now. */
   readonly agent: BaseAgent;
+  /** The session the invocation reads and appends to. */
   readonly session: Session;
+  /** @internal */
   readonly services: InvocationServices;
+  /** The user's message that started the invocation. */
   readonly userContent?: Content;
+  /** False when the caller gave no signal: nothing can abort the invocation. */
   readonly abortable: boolean;
   private ownSignal?: AbortSignal;
+  /** Whether models are asked for partial responses. */
   readonly streaming: boolean;
+  /** The agent path of this invocation (`root.child`), which scopes the events an agent sees. */
   readonly branch?: string;
   private readonly shared: InvocationShared;
 
-  /** @param shared internal: what {@link InvocationContext.forAgent} copies share (temp state, model-call count). */
+  /** @internal Made by the runner; `shared` is what {@link InvocationContext.forAgent} copies share (temp state, model-call count). */
   constructor(init: InvocationContextInit, shared: InvocationShared = { tempState: {}, llmCalls: 0 }) {
     this.invocationId = init.invocationId;
     this.agent = init.agent;
@@ -110,12 +118,12 @@ export class InvocationContext {
     return (this.shared.callIds ??= { events: 0, ids: new Set() });
   }
 
-  /** `temp:` keys written so far in this invocation. */
+  /** @internal `temp:` keys written so far in this invocation. */
   get tempState(): Record<string, unknown> {
     return this.shared.tempState;
   }
 
-  /** Counts one model call and returns the count so far (all agents of the invocation). */
+  /** @internal Counts one model call and returns the count so far (all agents of the invocation). */
   countLlmCall(): number {
     return ++this.shared.llmCalls;
   }
@@ -138,7 +146,7 @@ export class InvocationContext {
   }
 
   /**
-   * The {@link ToolContext} of one call (or of a `processRequest` hook) in this invocation: its writes
+   * @internal The {@link ToolContext} of one call (or of a `processRequest` hook) in this invocation: its writes
    * go to `actions`, its reads see `stateBase` (a {@link stateSnapshot}) plus those writes.
    */
   toolContext(input: {

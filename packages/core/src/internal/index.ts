@@ -5,6 +5,8 @@
 // becomes (used by @toolsmith/mcp's serveMcp).
 export { errorResponse, executeToolCall } from './tool-executor';
 export type { ExecuteToolCallInput, ToolCallOutcome } from './tool-executor';
+export type { ToolCallbackChain } from '../agents/callbacks';
+export type { ToolCallPolicy } from '../tools/tool-call-policy';
 export { createEventActions } from '../state/event-actions';
 export { getToolsetOptions } from '../tools/toolset';
 

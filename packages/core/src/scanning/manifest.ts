@@ -47,13 +47,15 @@ export class ToolManifest {
   private readonly reported = new Set<string>();
   private readonly options: Required<ManifestOptions>;
 
-  constructor(
-    /** The manifest's content. */
-    readonly document: ManifestDocument,
-    /** Absolute path of the manifest file; sources are resolved relative to its directory. */
-    readonly path: string,
-    options: ManifestOptions = {},
-  ) {
+  /** @internal The manifest's content (its format is internal to Toolsmith). */
+  readonly document: ManifestDocument;
+  /** Absolute path of the manifest file; sources are resolved relative to its directory. */
+  readonly path: string;
+
+  /** @internal Made by {@link loadManifest}. */
+  constructor(document: ManifestDocument, path: string, options: ManifestOptions = {}) {
+    this.document = document;
+    this.path = path;
     this.options = {
       onStale: options.onStale ?? 'warn',
       onMissingMethod: options.onMissingMethod ?? 'warn',
@@ -61,7 +63,7 @@ export class ToolManifest {
     };
   }
 
-  /** The manifest's entry for a class, or `undefined` when the class is not in it. */
+  /** @internal The manifest's entry for a class, or `undefined` when the class is not in it. */
   toolset(className: string): ManifestToolset | undefined {
     return Object.prototype.hasOwnProperty.call(this.document.toolsets, className)
       ? this.document.toolsets[className]
@@ -88,7 +90,7 @@ export class ToolManifest {
     return hashSource(readFileSync(sourcePath, 'utf8')) === entry.sourceHash ? 'fresh' : 'stale';
   }
 
-  /**
+  /** @internal
    * The manifest's schemas for one `@Tool` method, or `undefined` when reflection must be used instead:
    * the class is not in the manifest (silently: it may come from a library), its source is stale, or the
    * method is missing (both reported, or thrown, by the options' policies).
