@@ -105,6 +105,9 @@ export const DECORATOR_RULES: Readonly<Record<string, DecoratorRule>> = {
   isEmail: stringRule,
   isUrl: stringRule,
   isUuid: stringRule,
+  // Not `format: date-time`: validator.js accepts far more ISO 8601 than RFC 3339 (`2026`, `2026-11`, `2026-W47-2`,
+  // `2026-328`, times without an offset), so ajv would reject values the DTO accepts. class-validator decides, and its
+  // problems reach the model in the same response as ajv's (dto-problems.ts).
   isIso8601: stringRule,
   contains: stringRule,
   notContains: stringRule,

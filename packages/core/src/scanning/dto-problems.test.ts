@@ -58,6 +58,12 @@ describe('every problem of a call in one response (ajv and class-validator toget
     expect(problemPaths(result)).toEqual(['/dueDate']);
   });
 
+  it('keeps @IsISO8601 to class-validator: ISO 8601 forms that RFC 3339 (format: date-time) would reject still pass', async () => {
+    for (const dueDate of ['2026-11-24', '2026-W47-2', '2026-11-24T10:00', '2026-11-24T10:00:00Z']) {
+      expect(await invokeTool(TaskTools, 'createTask', { title: 'Ship', priority: 'low', dueDate })).toMatchObject({ isError: false });
+    }
+  });
+
   it('works the same for a functionTool with a DTO class', async () => {
     const tool = functionTool({ name: 'create_task', description: 'Creates a task.', parameters: CreateTaskDto, execute: () => ({ status: 'created' }) });
     const result = await invokeTool(tool, 'create_task', { title: '', priority: 'urgent', dueDate: 'next friday' });
