@@ -16,3 +16,7 @@ export type { RetryPolicy } from './retry-policy';
 export { schemaProblems } from './schema-problems';
 export { providerErrorCodeForStatus } from './status-code';
 export { providerDataOf, providerDataPart } from './provider-data';
+export { CONSTRAINT_NOTE_PREFIX, constraintNote, moveToDescription } from './constraint-note';
+export { ProviderToolNameError } from './provider-tool-name-error';
+export { ToolLimitError, findToolLimitViolation } from './tool-limits';
+export type { ToolLimitName, ToolLimitViolation, ToolLimits } from './tool-limits';

@@ -141,3 +141,18 @@ export function providerFactoryFailedMessage(chain: readonly string[], reason: s
 export function noToolsMessage(site: DefinitionSite): string {
   return `${describeSite(site)} has no @Tool methods. Fix: decorate the methods the model may call with @Tool(), or leave the class out of the agent's tools.`;
 }
+
+/** A provider refuses a tool's name (adapter kit's `ProviderToolNameError`). */
+export function providerToolNameMessage(provider: string, toolName: string, rule: string): string {
+  return (
+    `Tool "${toolName}" cannot be sent to ${provider}: ${provider} requires function names to ${rule}. ` +
+    `Fix: rename the tool (@Tool({ name: '...' }), the name of a functionTool or BaseTool, or a @Toolset or McpToolset prefix).`
+  );
+}
+
+/** A tool, or the set of tools, exceeds one of a provider's documented limits (adapter kit's `ToolLimitError`). */
+export function toolLimitMessage(provider: string, limit: string, max: number, actual: number, toolName: string | undefined, schemaPath: string, fix: string): string {
+  const where = toolName === undefined ? 'The agent offers' : `Tool "${toolName}" has`;
+  const at = toolName === undefined || !schemaPath ? '' : ` (at ${schemaPath})`;
+  return `${where} ${actual} ${limit}${at}, more than ${provider} accepts (${max}). Fix: ${fix}`;
+}

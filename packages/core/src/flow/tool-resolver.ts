@@ -76,7 +76,8 @@ export class ToolResolver {
     const transfer = transferTool(agent);
     if (transfer) staticTools.push(transfer);
     const staticOffered = toolsets.length === 0 ? offer(agent, staticTools, providerTools) : undefined;
-    if (!staticOffered) offer(agent, staticTools, providerTools); // checks duplicates among static tools now
+    // Checks duplicates among static tools now, and lets the model refuse what its provider cannot take.
+    agent.model.checkTools?.((staticOffered ?? offer(agent, staticTools, providerTools)).declarations);
     const result: PreparedTools = { staticTools, toolsets, providerTools, staticOffered };
     this.prepared.set(agent, result);
     return result;
@@ -94,7 +95,10 @@ export class ToolResolver {
     const tools = [...prepared.staticTools];
     const readonlyContext = context();
     for (const toolset of prepared.toolsets) tools.push(...(await toolset.getTools(readonlyContext)));
-    return offer(agent, tools, prepared.providerTools);
+    const offered = offer(agent, tools, prepared.providerTools);
+    // Toolsets' tools are known only now: checked before the request, never refused by the provider.
+    agent.model.checkTools?.(offered.declarations);
+    return offered;
   }
 
   /** Closes every toolset seen by this resolver. */

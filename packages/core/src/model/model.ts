@@ -1,3 +1,4 @@
+import type { FunctionDeclaration } from './function-declaration';
 import type { LlmRequest } from './llm-request';
 import type { LlmResponse } from './llm-response';
 
@@ -22,4 +23,13 @@ export interface Model {
   /** The model id, e.g. `gpt-4.1-mini`. */
   readonly modelName: string;
   generate(request: LlmRequest, options?: GenerateOptions): AsyncIterable<LlmResponse>;
+  /**
+   * Checks that this model can be offered these tools, and throws a typed `ToolsmithError` naming the
+   * tool, the schema path, the provider and the fix when it cannot (a schema its dialect cannot
+   * express, a name or limit the provider refuses). Optional. The runner calls it when it is built, for
+   * every static tool of every `LlmAgent`, and for toolsets' tools when they are listed, before the
+   * request, so such problems never surface as a provider's 400 at the first request. Called often with
+   * the same declaration objects: implementations cache per declaration.
+   */
+  checkTools?(declarations: readonly FunctionDeclaration[]): void;
 }
