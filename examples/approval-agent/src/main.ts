@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import { type Content, InMemorySessionService, LlmAgent, Runner, confirmationRequests, confirmationResponsePart } from '@toolsmith/core';
+import { type Content, InMemorySessionService, Runner, confirmationRequests, confirmationResponsePart } from '@toolsmith/core';
 import type { ConfirmationRequest } from '@toolsmith/core';
 import { pickModel, printEvent } from '@toolsmith/example-kit';
+import { createRefundAgent } from './agent';
 import { type Approver, describeRequest, policyApprover, terminalApprover } from './approver';
 import { createOfflineModel } from './offline-model';
 import { Payments } from './payments';
-import { RefundTools } from './refund-tools';
 
 /** What the demo says to the agent, in order: one refund below the threshold, two above it. */
 export const DEMO_MESSAGES = ['Refund 40 for order A-1001', 'Refund 250 for order A-1002', 'Refund 900 for order A-1003'];
@@ -39,14 +39,7 @@ export async function main(options: MainOptions = {}): Promise<Payments> {
     print('(stdin is not a terminal: approvals are decided by a policy — refunds up to 500 € approved — not by your input)');
   }
   const payments = new Payments();
-  const agent = new LlmAgent({
-    name: 'refund_agent',
-    model: picked.model,
-    instruction:
-      'You handle refunds. When the user asks for a refund, call the refund tool with the order id and amount. ' +
-      'Say what happened in one sentence. If a refund was rejected, do not try again.',
-    tools: [RefundTools],
-  });
+  const agent = createRefundAgent(picked.model);
   const startRunner = (sessionService: InMemorySessionService) =>
     new Runner({ appName: APP, agent, sessionService, providers: [{ provide: Payments, useValue: payments }] });
 

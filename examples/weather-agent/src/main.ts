@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { InMemorySessionService, LlmAgent, Runner } from '@toolsmith/core';
-import { WeatherService, WeatherTools, createWeatherOfflineModel, pickModel, printEvent } from '@toolsmith/example-kit';
-import { SentimentTools } from './sentiment-tools';
+import { InMemorySessionService, Runner } from '@toolsmith/core';
+import { createWeatherOfflineModel, pickModel, printEvent } from '@toolsmith/example-kit';
+import { appName, createWeatherAgent, providers } from './agent';
 
 /** What the demo says to the agent, in order. */
 export const DEMO_MESSAGES = [
@@ -21,19 +21,9 @@ export async function main(options: MainOptions = {}): Promise<void> {
   const print = options.print ?? ((line: string) => console.log(line));
   const picked = pickModel(options.env ?? process.env, createWeatherOfflineModel);
 
-  const agent = new LlmAgent({
-    name: 'weather_sentiment_agent',
-    model: picked.model,
-    instruction:
-      'You are a helpful assistant that provides weather information and analyzes the sentiment of user feedback. ' +
-      "If the user asks about the weather in a specific city, use the 'getWeatherReport' tool to retrieve the weather details. " +
-      "If the tool returns status 'error', tell the user politely that the information is not available. " +
-      "If the user gives feedback about the weather (e.g. 'That's good' or 'I don't like rainy weather'), use the 'analyzeSentiment' tool " +
-      'to understand their sentiment, then respond appropriately. Keep answers short.',
-    tools: [WeatherTools, SentimentTools],
-  });
+  const agent = createWeatherAgent(picked.model);
   const sessionService = new InMemorySessionService();
-  const runner = new Runner({ appName: 'weather_app', agent, sessionService, providers: [WeatherService] });
+  const runner = new Runner({ appName, agent, sessionService, providers });
 
   print(`Toolsmith weather agent — ${picked.description}`);
   for (const text of DEMO_MESSAGES) {
@@ -43,7 +33,7 @@ export async function main(options: MainOptions = {}): Promise<void> {
       printEvent(event, print);
     }
   }
-  const session = await sessionService.getSession({ appName: 'weather_app', userId: 'demo-user', sessionId: 'demo' });
+  const session = await sessionService.getSession({ appName, userId: 'demo-user', sessionId: 'demo' });
   print('');
   print(`Session state at the end: ${JSON.stringify(session?.state ?? {})}`);
   await runner.close();

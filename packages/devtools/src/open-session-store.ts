@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { InMemorySessionService, SessionService } from '@toolsmith/core';
 import type { SessionStoreInfo } from './protocol/api-types';
@@ -21,7 +22,7 @@ export interface OpenSessionStoreOptions {
 /** The part of `@toolsmith/postgres` used here, loaded only when installed (devtools must work without it). */
 interface PostgresModule {
   PostgresSessionService: {
-    embedded(options: { dataDir: string }): SessionService | Promise<SessionService>;
+    embedded(options: { dataDir: string }): SessionService & { migrate?(): Promise<void>; close?(): Promise<void> };
   };
 }
 
@@ -40,12 +41,16 @@ export async function openSessionStore(options: OpenSessionStoreOptions): Promis
     return inMemory('in memory: sessions end with the process (install @toolsmith/postgres to keep them)');
   }
   const dataDir = join(options.projectDir, '.toolsmith', 'sessions');
-  const sessionService = await postgres.PostgresSessionService.embedded({ dataDir });
+  // PGlite creates the last directory only; `.toolsmith/` may not exist yet.
+  mkdirSync(dataDir, { recursive: true });
+  const sessionService = postgres.PostgresSessionService.embedded({ dataDir });
+  // Open and migrate now, so a store that cannot open fails the command at startup, not the first request.
+  await sessionService.migrate?.();
   return {
     sessionService,
     info: { kind: 'embedded', durable: true, description: `embedded PostgreSQL (PGlite) in ${dataDir}` },
     close: async () => {
-      await (sessionService as Partial<{ close(): Promise<void> }>).close?.();
+      await sessionService.close?.();
     },
   };
 }
