@@ -53,8 +53,6 @@ describe('a toolset compiled without decorator metadata', () => {
     TripTools = compileWithoutMetadata(join(PROJECT, 'src', 'trip-tools.ts')).TripTools as Function;
   });
 
-  afterEach(() => useManifest(null));
-
   it('fails at startup without a manifest, naming the method and the fix', () => {
     expect(() => scanTools(TripTools, { manifest: null })).toThrow(MissingTypeMetadataError);
     expect(() => scanTools(TripTools, { manifest: null })).toThrow(/TripTools\.getWeather.*toolsmith schema/s);

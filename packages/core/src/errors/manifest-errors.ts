@@ -2,6 +2,8 @@ import { ToolsmithError, type ToolsmithErrorOptions } from './toolsmith-error';
 
 /** Stable codes of {@link ManifestError}. */
 export type ManifestErrorCode =
+  /** `useManifest` was called after a class had been scanned with the previous manifest, whose schemas it keeps. */
+  | 'MANIFEST_SET_AFTER_SCAN'
   /** The file is missing, not JSON, or not a manifest of a version this package reads. */
   | 'MANIFEST_INVALID'
   /** The source a toolset was generated from changed since `toolsmith schema` last ran. */

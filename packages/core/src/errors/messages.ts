@@ -156,3 +156,40 @@ export function toolLimitMessage(provider: string, limit: string, max: number, a
   const at = toolName === undefined || !schemaPath ? '' : ` (at ${schemaPath})`;
   return `${where} ${actual} ${limit}${at}, more than ${provider} accepts (${max}). Fix: ${fix}`;
 }
+
+export function invalidCredentialAnswerMessage(requestId: string, problem: string): string {
+  return `The answer to credential request "${requestId}" was refused: ${problem}. Nothing ran; answer the request again.`;
+}
+
+export function authStateMismatchMessage(requestId: string): string {
+  return (
+    `The answer to credential request "${requestId}" carries a "state" that is not the one of its authorization URL: ` +
+    `it belongs to another authorization or was forged. Nothing ran and no code was exchanged. ` +
+    `Fix: send the redirect URL the authorization server returned for this request's authUri.`
+  );
+}
+
+export function tokenRequestFailedMessage(tokenUrl: string, grantType: string, status: number | undefined, oauthError: string | undefined, description?: string): string {
+  const what = status === undefined ? 'could not be reached' : `answered ${status}${oauthError ? ` (${oauthError}${description ? `: ${description}` : ''})` : ''}`;
+  return `The token endpoint ${tokenUrl} ${what} to a "${grantType}" request.`;
+}
+
+export function authConfigInvalidMessage(problem: string): string {
+  return `The auth config is incomplete: ${problem}. Fix: give the OAuth2 client's clientId and tokenUrl (and authorizationUrl for the authorization code flow).`;
+}
+
+export function credentialServiceMissingMessage(method: string): string {
+  return (
+    `No credentialService was given, so ${method} cannot run. ` +
+    `Fix: pass \`credentialService\` (e.g. new InMemoryCredentialService()) in the Runner options.`
+  );
+}
+
+export function manifestSetAfterScanMessage(): string {
+  return (
+    'useManifest() was called after a class had already been scanned with the previous manifest; those classes ' +
+    'keep the schemas they were scanned with, so the new manifest would be silently ignored for them. ' +
+    'Fix: call useManifest() once at startup, before the first Runner, createClassTools or scanTools call ' +
+    '(or pass { manifest } to scanTools/createClassTools for a one-off scan).'
+  );
+}

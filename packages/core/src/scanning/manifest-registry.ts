@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { ManifestError } from '../errors/manifest-errors';
+import { manifestSetAfterScanMessage } from '../errors/messages';
 import { MANIFEST_FILE_NAME } from './manifest-document';
 import { type ManifestOptions, type ToolManifest, loadManifest } from './manifest';
 
@@ -8,10 +10,15 @@ export const MANIFEST_ENV = 'TOOLSMITH_MANIFEST';
 
 // `undefined`: not decided yet (discover on first use); `null`: decided, there is none.
 let current: ToolManifest | null | undefined;
+// Set once a class was scanned with the default manifest: scans are cached per class, so changing the
+// default after that would be silently ignored for the classes already scanned.
+let consulted = false;
 
 /**
  * Sets the process-wide manifest the scanner uses when `scanTools` gets none: a loaded
- * {@link ToolManifest}, a path to load, or `null` for none (reflection only, no discovery).
+ * {@link ToolManifest}, a path to load, or `null` for none (reflection only, no discovery). Call it at
+ * startup: once a class was scanned with the default manifest, changing it throws
+ * `MANIFEST_SET_AFTER_SCAN` (the scanned classes would keep their schemas).
  *
  * @example
  * ```ts
@@ -19,7 +26,11 @@ let current: ToolManifest | null | undefined;
  * ```
  */
 export function useManifest(manifest: ToolManifest | string | null, options: ManifestOptions = {}): ToolManifest | null {
-  current = typeof manifest === 'string' ? loadManifest(manifest, options) : manifest;
+  const next = typeof manifest === 'string' ? loadManifest(manifest, options) : manifest;
+  if (consulted && next !== (current ?? null)) {
+    throw new ManifestError('MANIFEST_SET_AFTER_SCAN', manifestSetAfterScanMessage(), next?.path ?? current?.path ?? '');
+  }
+  current = next;
   return current;
 }
 
@@ -46,6 +57,7 @@ export function findManifest(startDir: string | undefined = entryDirectory()): s
  * process.
  */
 export function defaultManifest(): ToolManifest | undefined {
+  consulted = true;
   if (current === undefined) {
     const fromEnv = process.env[MANIFEST_ENV];
     if (fromEnv === 'off') current = null;

@@ -182,4 +182,28 @@ describe('manifest', () => {
     expect(manifest?.toolset('WeatherTools')?.source).toBe('../src/weather.ts');
     expect(useManifest(null)).toBeNull();
   });
+
+  it('refuses a new default manifest once a class was scanned with the old one (its schemas would be kept)', () => {
+    const path = write(documentFor('../src/weather.ts'));
+    // A fresh module registry: this file's other tests must not have scanned anything yet.
+    jest.isolateModules(() => {
+      const { Tool } = jest.requireActual<typeof import('../tools/tool')>('../tools/tool');
+      const { Param } = jest.requireActual<typeof import('../decorators/param.decorator')>('../decorators/param.decorator');
+      const { scanTools } = jest.requireActual<typeof import('./tool-scanner')>('./tool-scanner');
+      const registry = jest.requireActual<typeof import('./manifest-registry')>('./manifest-registry');
+      class EchoTools {
+        echo(text: string) {
+          return { text };
+        }
+      }
+      Param('text', { schema: { type: 'string' } })(EchoTools.prototype, 'echo', 0);
+      Tool()(EchoTools.prototype, 'echo', Object.getOwnPropertyDescriptor(EchoTools.prototype, 'echo')!);
+      registry.useManifest(null);
+      expect(registry.useManifest(null)).toBeNull(); // the same default again is fine
+      scanTools(EchoTools);
+      expect(() => registry.useManifest(path)).toThrow(expect.objectContaining({ code: 'MANIFEST_SET_AFTER_SCAN' }));
+      expect(() => registry.useManifest(path)).toThrow(/before the first Runner, createClassTools or scanTools call/);
+      expect(registry.useManifest(null)).toBeNull();
+    });
+  });
 });
