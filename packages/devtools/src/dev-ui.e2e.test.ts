@@ -87,6 +87,7 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     await send('Export the orders');
     await page.getByTestId('pending-long-running').waitFor();
     await page.getByTestId('long-running-response').fill('{"status": "done", "rows": 42}');
+    await shot('long-running');
     await page.getByTestId('send-update').click();
     await page.getByTestId('long-running-update').waitFor();
     await page.getByTestId('agent-text').filter({ hasText: 'The export is done.' }).waitFor();

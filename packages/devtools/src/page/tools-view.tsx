@@ -63,7 +63,7 @@ function ToolRunner({ tool, sessionId }: { tool: ToolInfo; sessionId: string | u
       </h2>
       <p class="description">{tool.description}</p>
       <p class="muted">Offered by {tool.agents.join(', ')}</p>
-      <details open>
+      <details>
         <summary>Parameters schema</summary>
         <JsonBlock value={tool.parameters} testId="tool-schema" />
       </details>
