@@ -1,9 +1,9 @@
 import type { DefinitionSite } from '../errors/messages';
 import type { ArgumentProblem } from '../errors/tool-call-errors';
 import type { JsonSchema } from '../model/json-schema';
-import { type ChecksDtoArguments, binderProblems } from '../scanning/dto-problems';
+import { type ChecksDtoArguments, bindingProblems } from '../scanning/dto-problems';
 import { buildDtoSchema } from '../scanning/dto-schema';
-import { type ParameterBinder, createParameterBinder } from '../scanning/parameter-binder';
+import { type ParameterBinding, createParameterBinding } from '../scanning/parameter-binder';
 import { checkExplicitSchema } from '../scanning/tool-scanner';
 import { assertToolName } from '../scanning/tool-name';
 import { BaseTool } from '../tools/base-tool';
@@ -38,6 +38,8 @@ export interface FunctionToolConfig<TArgs> {
   maxResultChars?: number;
   /** Calls of this tool from one model response run one after another, in call order. */
   sequential?: boolean;
+  /** `false`: refuse arguments that need a repair instead of repairing them; default: the runner's `repairArguments`. */
+  repairArguments?: boolean;
 }
 
 const NO_PARAMETERS: JsonSchema = Object.freeze({ type: 'object', properties: {}, additionalProperties: false });
@@ -53,8 +55,9 @@ class FunctionTool<TArgs> extends BaseTool implements ChecksDtoArguments {
   override readonly timeoutMs?: number;
   override readonly maxResultChars?: number;
   override readonly sequential?: boolean;
+  override readonly repairArguments?: boolean;
   private readonly execute: (args: TArgs, context: ToolContext) => unknown;
-  private readonly binder?: ParameterBinder;
+  private readonly binding?: ParameterBinding;
 
   constructor(config: FunctionToolConfig<TArgs>) {
     super();
@@ -70,11 +73,12 @@ class FunctionTool<TArgs> extends BaseTool implements ChecksDtoArguments {
     this.timeoutMs = config.timeoutMs;
     this.maxResultChars = config.maxResultChars;
     this.sequential = config.sequential;
+    this.repairArguments = config.repairArguments;
     const { parameters } = config;
     if (typeof parameters === 'function') {
       const dto = buildDtoSchema(parameters, site);
       this.parameters = dto.schema;
-      this.binder = createParameterBinder(config.name, [{ kind: 'dto', dto: { type: parameters, runClassValidator: dto.runClassValidator } }]);
+      this.binding = createParameterBinding(config.name, [{ kind: 'dto', dto: { type: parameters, runClassValidator: dto.runClassValidator } }]);
     } else if (parameters) {
       checkExplicitSchema(parameters, site, true);
       this.parameters = parameters;
@@ -85,13 +89,13 @@ class FunctionTool<TArgs> extends BaseTool implements ChecksDtoArguments {
 
   // Implements ChecksDtoArguments: the executor reports these with ajv's problems, in one response.
   dtoArgumentProblems(args: Record<string, unknown>, context: ToolContext): Promise<readonly ArgumentProblem[]> {
-    return this.binder ? binderProblems(this.binder, args, context) : Promise.resolve([]);
+    return this.binding ? bindingProblems(this.binding, args, context) : Promise.resolve([]);
   }
 
   // Implements BaseTool.run: plain arguments as they are, a DTO converted (and checked) first.
   run(args: Record<string, unknown>, context: ToolContext): unknown {
-    if (!this.binder) return this.execute(args as TArgs, context);
-    const values = this.binder(args, context);
+    if (!this.binding) return this.execute(args as TArgs, context);
+    const values = this.binding.bind(args, context);
     if (values instanceof Promise) return values.then(([dto]) => this.execute(dto as TArgs, context));
     return this.execute(values[0] as TArgs, context);
   }

@@ -1,7 +1,6 @@
 import type { ArgumentProblem } from '../errors/tool-call-errors';
 import type { JsonSchema } from '../model/json-schema';
-import { type ChecksDtoArguments, binderProblems } from './dto-problems';
-import { runsClassValidator } from './parameter-binder';
+import { type ChecksDtoArguments, bindingProblems } from './dto-problems';
 import type { ScannedTool } from './tool-scanner';
 import { BaseTool } from '../tools/base-tool';
 import type { ConfirmationHint } from '../tools/confirmation-hint';
@@ -26,6 +25,7 @@ export class DecoratedTool extends BaseTool implements ChecksDtoArguments {
   override readonly timeoutMs?: number;
   override readonly maxResultChars?: number;
   override readonly sequential?: boolean;
+  override readonly repairArguments?: boolean;
   /** Which class and method this tool calls. */
   readonly className: string;
   readonly methodName: string;
@@ -46,23 +46,24 @@ export class DecoratedTool extends BaseTool implements ChecksDtoArguments {
     // The executor asks for confirmation after ajv but before `run`; where class-validator must also
     // check the arguments, check them first, so the user is never asked to approve a call that would fail.
     this.requireConfirmation =
-      rule === undefined || rule === false || !runsClassValidator(scanned.binder)
+      rule === undefined || rule === false || !scanned.binding.runsClassValidator
         ? rule
         : async (args: Record<string, unknown>, context: ToolContext) => {
-            await scanned.binder(args, context);
+            await scanned.binding.bind(args, context);
             return rule === true ? true : rule(args, context);
           };
     this.confirmationHint = scanned.confirmationHint;
     this.timeoutMs = scanned.timeoutMs;
     this.maxResultChars = scanned.maxResultChars;
     this.sequential = scanned.sequential;
+    this.repairArguments = scanned.repairArguments;
     this.className = scanned.className;
     this.methodName = scanned.methodName;
   }
 
   // Implements ChecksDtoArguments: the executor reports these with ajv's problems, in one response.
   dtoArgumentProblems(args: Record<string, unknown>, context: ToolContext): Promise<readonly ArgumentProblem[]> {
-    return binderProblems(this.scanned.binder, args, context);
+    return bindingProblems(this.scanned.binding, args, context);
   }
 
   // Stays synchronous when the instance and the arguments are ready, so a call pays no extra await.
@@ -73,7 +74,7 @@ export class DecoratedTool extends BaseTool implements ChecksDtoArguments {
   }
 
   private call(instance: object, args: Record<string, unknown>, context: ToolContext): unknown {
-    const values = this.scanned.binder(args, context);
+    const values = this.scanned.binding.bind(args, context);
     // A binder returns an array, or a promise of one when class-validator has to run.
     if (Array.isArray(values)) return this.scanned.method.apply(instance, values);
     return values.then((ready) => this.scanned.method.apply(instance, ready));

@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv/dist/2020';
 import { type ArgumentProblem, InvalidArgumentsError } from '../errors/tool-call-errors';
 import type { ToolContext } from '../tools/tool-context';
-import { type ParameterBinder, runsClassValidator } from './parameter-binder';
+import type { ParameterBinding } from './parameter-binder';
 
 /**
  * A tool whose arguments class-validator also checks after ajv (a DTO with a rule JSON Schema cannot
@@ -18,14 +18,14 @@ export function checksDtoArguments(tool: object): tool is ChecksDtoArguments {
 }
 
 /**
- * The class-validator problems a binder finds in `args`: the same conversion and the same check a call
+ * The class-validator problems a binding finds in `args`: the same conversion and the same check a call
  * runs, with the problems returned instead of thrown. Arguments ajv already rejected may not convert
  * at all (a string where a nested DTO belongs); ajv's problems say enough then, so nothing is added.
  */
-export async function binderProblems(binder: ParameterBinder, args: Record<string, unknown>, context: ToolContext): Promise<readonly ArgumentProblem[]> {
-  if (!runsClassValidator(binder)) return [];
+export async function bindingProblems(binding: ParameterBinding, args: Record<string, unknown>, context: ToolContext): Promise<readonly ArgumentProblem[]> {
+  if (!binding.runsClassValidator) return [];
   try {
-    await binder(args, context);
+    await binding.bind(args, context);
     return [];
   } catch (thrown) {
     return thrown instanceof InvalidArgumentsError ? thrown.problems : [];

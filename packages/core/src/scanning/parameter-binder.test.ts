@@ -1,9 +1,11 @@
 import type { ToolContext } from '../tools/tool-context';
-import { type ArgumentSource, createParameterBinder } from './parameter-binder';
+import { type ArgumentSource, createParameterBinding } from './parameter-binder';
+
+const createParameterBinder = (toolName: string, sources: readonly ArgumentSource[]) => createParameterBinding(toolName, sources).bind;
 
 const context = { marker: 'context' } as unknown as ToolContext;
 
-describe('createParameterBinder', () => {
+describe('createParameterBinding', () => {
   // Every arity with the context nowhere, first, in the middle and last: the specialised binders and
   // the general one must all put each value at its parameter's position.
   const shapes: [number, number | undefined][] = [];

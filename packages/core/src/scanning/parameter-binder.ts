@@ -26,45 +26,33 @@ export interface DtoConversion {
 /** Turns validated arguments and the context into the method's argument list. */
 export type ParameterBinder = (args: Record<string, unknown>, context: ToolContext) => unknown[] | Promise<unknown[]>;
 
+/** How a method's parameters are bound: the binder, and whether it also runs class-validator. */
+export interface ParameterBinding {
+  readonly bind: ParameterBinder;
+  /** True when binding also runs class-validator, so it can reject arguments ajv accepted (and is async). */
+  readonly runsClassValidator: boolean;
+}
+
 /** The options class-validator runs with; the DTO schemas mirror them (`additionalProperties: false`). */
 export const CLASS_VALIDATOR_OPTIONS = { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true } as const;
 
 /**
- * Precomputes the binder of a method so a call does no reflection: arguments in declaration order,
+ * Precomputes the binding of a method so a call does no reflection: arguments in declaration order,
  * missing optional ones as their default (or `undefined`, so a JS default applies), DTOs converted to
  * class instances (class-transformer) so their getters and methods work, the context injected.
  */
-export function createParameterBinder(toolName: string, sources: readonly ArgumentSource[]): ParameterBinder {
-  const checked = sources.some((s) => (s.kind === 'dto' || s.kind === 'argument') && s.dto?.runClassValidator);
+export function createParameterBinding(toolName: string, sources: readonly ArgumentSource[]): ParameterBinding {
+  const runsClassValidator = sources.some((s) => (s.kind === 'dto' || s.kind === 'argument') && s.dto?.runClassValidator);
+  const bind = bindSources(sources);
+  return { bind: runsClassValidator ? checkWithClassValidator(toolName, sources, bind) : bind, runsClassValidator };
+}
+
+/** Binds each source by its kind; a plain `@Param`/context source costs one property read. */
+function bindSources(sources: readonly ArgumentSource[]): (args: Record<string, unknown>, context: ToolContext) => unknown[] {
   const count = sources.length;
-  // The common case (only plain @Param values and the context) gets a binder without per-source branching.
-  if (sources.every((s) => s.kind === 'context' || (s.kind === 'argument' && !s.dto && !s.revive && s.defaultValue === undefined))) {
-    const names = sources.map((s) => (s.kind === 'argument' ? s.name : undefined));
-    const [n0, n1, n2, n3] = names;
-    const contextAt = names.indexOf(undefined);
-    // Array literals for the usual shapes (no context, or the context last): cheaper than filling an array in a loop.
-    if (contextAt === -1) {
-      if (count === 0) return () => [];
-      if (count === 1) return (args) => [args[n0!]];
-      if (count === 2) return (args) => [args[n0!], args[n1!]];
-      if (count === 3) return (args) => [args[n0!], args[n1!], args[n2!]];
-      if (count === 4) return (args) => [args[n0!], args[n1!], args[n2!], args[n3!]];
-    } else if (contextAt === count - 1 && names.lastIndexOf(undefined) === contextAt) {
-      if (count === 1) return (_args, context) => [context];
-      if (count === 2) return (args, context) => [args[n0!], context];
-      if (count === 3) return (args, context) => [args[n0!], args[n1!], context];
-      if (count === 4) return (args, context) => [args[n0!], args[n1!], args[n2!], context];
-    }
-    return (args, context) => {
-      const values = new Array<unknown>(count);
-      for (let i = 0; i < count; i++) {
-        const name = names[i];
-        values[i] = name === undefined ? context : args[name];
-      }
-      return values;
-    };
-  }
-  const bindSync = (args: Record<string, unknown>, context: ToolContext): unknown[] => {
+  const plain = plainArgumentBinder(sources);
+  if (plain) return plain;
+  return (args, context) => {
     const values = new Array<unknown>(count);
     for (let i = 0; i < count; i++) {
       const source = sources[i];
@@ -90,11 +78,44 @@ export function createParameterBinder(toolName: string, sources: readonly Argume
     }
     return values;
   };
-  if (!checked) return bindSync;
-  const checking: ParameterBinder = async (args, context) => {
-    const values = bindSync(args, context);
+}
+
+/**
+ * The usual shapes — up to four plain `@Param` values, with the context absent or last — as array
+ * literals. The one specialisation kept on the call path: a literal binds in ~9 ns where the general
+ * loop takes ~21 ns (a binder micro-benchmark, 3 parameters), about 2% of a whole call's overhead.
+ */
+function plainArgumentBinder(sources: readonly ArgumentSource[]): ((args: Record<string, unknown>, context: ToolContext) => unknown[]) | undefined {
+  const plain = sources.every((s) => s.kind === 'context' || (s.kind === 'argument' && !s.dto && !s.revive && s.defaultValue === undefined));
+  if (!plain || sources.length > 4) return undefined;
+  const names = sources.map((s) => (s.kind === 'argument' ? s.name : undefined));
+  const contextAt = names.indexOf(undefined);
+  if (contextAt !== -1 && (contextAt !== names.length - 1 || names.lastIndexOf(undefined) !== contextAt)) return undefined;
+  const [n0, n1, n2, n3] = names as string[];
+  switch (names.length - (contextAt === -1 ? 0 : 1)) {
+    case 0:
+      return contextAt === -1 ? () => [] : (_args, context) => [context];
+    case 1:
+      return contextAt === -1 ? (args) => [args[n0]] : (args, context) => [args[n0], context];
+    case 2:
+      return contextAt === -1 ? (args) => [args[n0], args[n1]] : (args, context) => [args[n0], args[n1], context];
+    case 3:
+      return contextAt === -1 ? (args) => [args[n0], args[n1], args[n2]] : (args, context) => [args[n0], args[n1], args[n2], context];
+    default:
+      return contextAt === -1 ? (args) => [args[n0], args[n1], args[n2], args[n3]] : undefined;
+  }
+}
+
+/** Wraps a binder so the DTO values it made are checked by class-validator (after ajv), all problems at once. */
+function checkWithClassValidator(
+  toolName: string,
+  sources: readonly ArgumentSource[],
+  bind: (args: Record<string, unknown>, context: ToolContext) => unknown[],
+): ParameterBinder {
+  return async (args, context) => {
+    const values = bind(args, context);
     const problems: ArgumentProblem[] = [];
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < sources.length; i++) {
       const source = sources[i];
       const dto = source.kind === 'dto' || source.kind === 'argument' ? source.dto : undefined;
       if (!dto?.runClassValidator || values[i] == null) continue;
@@ -110,17 +131,7 @@ export function createParameterBinder(toolName: string, sources: readonly Argume
     if (problems.length) throw new InvalidArgumentsError(toolName, problems);
     return values;
   };
-  checkingBinders.add(checking);
-  return checking;
 }
-
-const checkingBinders = new WeakSet<ParameterBinder>();
-
-/** True when the binder also runs class-validator (so binding can reject arguments ajv accepted). */
-export function runsClassValidator(binder: ParameterBinder): boolean {
-  return checkingBinders.has(binder);
-}
-
 
 /** class-validator's errors as one readable sentence per failed constraint. */
 export function toProblems(errors: readonly ValidationError[], prefix = ''): ArgumentProblem[] {

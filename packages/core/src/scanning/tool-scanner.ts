@@ -19,7 +19,7 @@ import type { ToolManifest } from './manifest';
 import { manifestArgumentAt, manifestMethodFor, manifestParameterCount } from './manifest-parameters';
 import { type ToolMethod, toolMethodsOf } from './method-walker';
 import { assertToolName } from './tool-name';
-import { type ArgumentSource, type ParameterBinder, createParameterBinder } from './parameter-binder';
+import { type ArgumentSource, type ParameterBinding, createParameterBinding } from './parameter-binder';
 import { annotate, reflectParameterSchema, typeName } from './schema-builder';
 
 /** What the scanner made of one `@Tool` method. Read-only; built once per class at startup. */
@@ -41,6 +41,8 @@ export interface ToolDefinition {
   readonly maxResultChars?: number;
   /** From `@Tool({ sequential })`. */
   readonly sequential?: boolean;
+  /** From `@Tool({ repairArguments })`. */
+  readonly repairArguments?: boolean;
   /** The decorated method's name. */
   readonly methodName: string;
   /** The class that declares the tools. */
@@ -61,7 +63,7 @@ export interface ScanOptions {
 /** A definition plus what the call path needs: the method and its precomputed binder. Internal. */
 export interface ScannedTool extends ToolDefinition {
   readonly method: (...args: unknown[]) => unknown;
-  readonly binder: ParameterBinder;
+  readonly binding: ParameterBinding;
 }
 
 const cache = new WeakMap<Function, readonly ScannedTool[]>();
@@ -83,7 +85,7 @@ export function scanTools(target: Function | object, options?: ScanOptions): rea
   const cached = options ? undefined : publicCache.get(cls);
   if (cached) return cached;
   const definitions = Object.freeze(
-    scanClass(cls, options).map(({ method: _method, binder: _binder, ...definition }) => Object.freeze(definition)),
+    scanClass(cls, options).map(({ method: _method, binding: _binding, ...definition }) => Object.freeze(definition)),
   );
   if (!options) publicCache.set(cls, definitions);
   return definitions;
@@ -119,13 +121,14 @@ export function scanClass(cls: Function, options?: ScanOptions): readonly Scanne
       methodName: toolMethod.methodName,
       className: cls.name,
       method: toolMethod.implementation,
-      binder: createParameterBinder(name, sources),
+      binding: createParameterBinding(name, sources),
       ...(toolOptions.outputSchema || outputSchema ? { responseSchema: toolOptions.outputSchema ?? outputSchema } : {}),
       ...(toolOptions.requireConfirmation !== undefined ? { requireConfirmation: toolOptions.requireConfirmation } : {}),
       ...(toolOptions.confirmationHint !== undefined ? { confirmationHint: toolOptions.confirmationHint } : {}),
       ...(toolOptions.timeoutMs !== undefined ? { timeoutMs: toolOptions.timeoutMs } : {}),
       ...(toolOptions.maxResultChars !== undefined ? { maxResultChars: toolOptions.maxResultChars } : {}),
       ...(toolOptions.sequential ? { sequential: true } : {}),
+      ...(toolOptions.repairArguments === false ? { repairArguments: false } : {}),
     };
     tools.push(tool);
   }
