@@ -1,8 +1,9 @@
-import { type GenerateOptions, type LlmRequest, type LlmResponse, type Model, ProviderError, RunAbortedError } from '@toolsmith/core';
+import { type FunctionDeclaration, type GenerateOptions, type LlmRequest, type LlmResponse, type Model, ProviderError, RunAbortedError } from '@toolsmith/core';
 import { type ProviderCall, type RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming as ChatBody } from 'openai/resources/chat/completions';
 import type { ResponseCreateParamsNonStreaming as ResponsesBody } from 'openai/resources/responses/responses';
+import { checkOpenAITools } from './check-openai-tools';
 import { convertToOpenAIChatMessages, convertToOpenAIResponsesInput } from './convert-to-openai-messages';
 import { mapOpenAIChatCompletion } from './map-openai-chat-completion';
 import { mapOpenAIError } from './map-openai-error';
@@ -78,6 +79,14 @@ export class OpenAIModel implements Model {
     this.client = options.client ?? createClient(options);
     this.retry = resolveRetryPolicy(options.retry, options.maxRetries);
     this.store = options.store;
+  }
+
+  /**
+   * Implements {@link Model.checkTools}: function names, OpenAI's documented limits and, in strict mode,
+   * each schema's strict form. Throws `ProviderToolNameError`, `ToolLimitError` or `StrictSchemaError`.
+   */
+  checkTools(declarations: readonly FunctionDeclaration[]): void {
+    checkOpenAITools(declarations, this.strict);
   }
 
   /** Sends the request; see {@link Model.generate}. Throws `StrictSchemaError`, `ProviderError`, `RateLimitError` or `RunAbortedError`. */

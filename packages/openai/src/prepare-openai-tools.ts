@@ -1,9 +1,10 @@
-import { type FunctionDeclaration, type JsonSchema, type LlmRequest, ToolsmithError } from '@toolsmith/core';
+import { type JsonSchema, type LlmRequest, ToolsmithError } from '@toolsmith/core';
 import { selectProviderTools } from '@toolsmith/core/adapter-kit';
 import type { ChatCompletionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
 import type { Tool as ResponsesTool, ToolChoiceFunction, ToolChoiceOptions } from 'openai/resources/responses/responses';
 import { OPENAI_PROVIDER } from './provider-tool';
-import { toStrictJsonSchema } from './to-strict-json-schema';
+import { checkOpenAITools } from './check-openai-tools';
+import { strictSchemaFor } from './to-strict-json-schema';
 
 /** Which OpenAI API a model talks to. */
 export type OpenAIApi = 'chat' | 'responses';
@@ -28,9 +29,9 @@ export interface PreparedOpenAITools<A extends OpenAIApi> {
 
 /**
  * Turns the request's function declarations and provider tools into OpenAI's `tools`, `tool_choice`
- * and `parallel_tool_calls`. In strict mode each schema goes through {@link toStrictJsonSchema} (once per
- * schema object; a schema strict mode cannot express throws `StrictSchemaError`); otherwise the
- * canonical schema is sent as is. `strict` is always sent explicitly. Provider tools are passed through
+ * and `parallel_tool_calls`. Names, limits and (strict mode) schemas are checked by `checkOpenAITools`
+ * first; in strict mode each schema goes through `toStrictJsonSchema` (once per schema object);
+ * otherwise the canonical schema is sent as is. `strict` is always sent explicitly. Provider tools are passed through
  * on the Responses API and refused on Chat Completions and when they belong to another provider.
  */
 export function prepareOpenAITools<A extends OpenAIApi>(input: PrepareOpenAIToolsInput<A>): PreparedOpenAITools<A> {
@@ -38,8 +39,10 @@ export function prepareOpenAITools<A extends OpenAIApi>(input: PrepareOpenAITool
   const strictSchemas = new Map<string, JsonSchema>();
   const tools: Array<ChatCompletionTool | ResponsesTool> = [];
 
+  // The runner checked its tools when it was built; declarations added per request are checked here.
+  checkOpenAITools(request.tools, strict);
   for (const declaration of request.tools) {
-    const parameters = strict ? cachedStrictSchema(declaration) : nonStrictSchema(declaration.parameters);
+    const parameters = strict ? strictSchemaFor(declaration) : nonStrictSchema(declaration.parameters);
     if (strict) strictSchemas.set(declaration.name, declaration.parameters);
     tools.push(
       api === 'chat'
@@ -68,16 +71,6 @@ export function prepareOpenAITools<A extends OpenAIApi>(input: PrepareOpenAITool
     else prepared.toolChoice = api === 'chat' ? { type: 'function', function: { name: choice.name } } : { type: 'function', name: choice.name };
   }
   return prepared as PreparedOpenAITools<A>;
-}
-
-const strictCache = new WeakMap<JsonSchema, Map<string, JsonSchema>>();
-
-function cachedStrictSchema(declaration: FunctionDeclaration): JsonSchema {
-  let byName = strictCache.get(declaration.parameters);
-  if (!byName) strictCache.set(declaration.parameters, (byName = new Map()));
-  let schema = byName.get(declaration.name);
-  if (!schema) byName.set(declaration.name, (schema = toStrictJsonSchema(declaration.name, declaration.parameters)));
-  return schema;
 }
 
 /** Non-strict: the canonical schema, with `properties: {}` for a tool without parameters (OpenAI expects it). */

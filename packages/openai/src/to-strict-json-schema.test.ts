@@ -1,3 +1,4 @@
+import { CONSTRAINT_NOTE_PREFIX } from '@toolsmith/core/adapter-kit';
 import { StrictSchemaError } from './strict-schema-error';
 import { toStrictJsonSchema } from './to-strict-json-schema';
 
@@ -96,12 +97,11 @@ describe('toStrictJsonSchema', () => {
     [{ type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'number' } } } }, 'additionalProperties', '/properties/m'],
     [{ type: 'object', properties: {}, additionalProperties: true }, 'additionalProperties', ''],
     [{ type: 'object', properties: { m: { type: 'object' } } }, 'properties', '/properties/m'],
-    [{ type: 'object', properties: { s: { type: 'string', minLength: 2 } } }, 'minLength', '/properties/s'],
-    [{ type: 'object', properties: { s: { type: 'string', format: 'uri' } } }, 'format', '/properties/s'],
-    [{ type: 'object', properties: { s: { oneOf: [{ type: 'string' }] } } }, 'oneOf', '/properties/s'],
     [{ type: 'object', properties: { s: {} } }, 'type', '/properties/s'],
     [{ type: 'object', properties: { s: { type: 'array' } } }, 'items', '/properties/s'],
     [{ anyOf: [{ type: 'object' }] }, 'anyOf', ''],
+    [{ type: 'object', properties: { s: { allOf: [{ type: 'string' }, { minLength: 1 }] } } }, 'allOf', '/properties/s'],
+    [{ type: 'object', properties: { t: { type: 'array', prefixItems: [{ type: 'string' }] } } }, 'prefixItems', '/properties/t'],
     [{ type: 'object', properties: { s: { $ref: 'https://example.com/s.json' } } }, '$ref', '/properties/s'],
   ])('refuses %j (keyword %s)', (schema, keyword, path) => {
     const error = refusal(schema);
@@ -114,9 +114,40 @@ describe('toStrictJsonSchema', () => {
     expect(error.message).toContain('strict: false');
   });
 
-  it('refuses objects nested deeper than strict mode allows', () => {
-    let schema: Record<string, unknown> = { type: 'object', properties: { leaf: { type: 'string' } }, required: ['leaf'] };
-    for (let i = 0; i < 11; i++) schema = { type: 'object', properties: { next: schema }, required: ['next'] };
-    expect(refusal(schema).message).toContain('nested at most 10 levels');
+  it('moves constraints strict mode cannot carry into the description, and keeps the rest', () => {
+    const strict = toStrictJsonSchema('t', {
+      type: 'object',
+      properties: {
+        code: { type: 'string', description: 'Code', minLength: 3, maxLength: 8, pattern: '^[A-Z]+$' },
+        site: { type: 'string', format: 'uri' },
+        tags: { type: 'array', items: { type: 'string' }, uniqueItems: true, maxItems: 5 },
+      },
+      required: ['code', 'site', 'tags'],
+    });
+    expect(strict.properties).toEqual({
+      code: { type: 'string', description: `Code ${CONSTRAINT_NOTE_PREFIX} {"minLength":3,"maxLength":8}.`, pattern: '^[A-Z]+$' },
+      site: { type: 'string', description: `${CONSTRAINT_NOTE_PREFIX} {"format":"uri"}.` },
+      tags: { type: 'array', items: { type: 'string' }, maxItems: 5, description: `${CONSTRAINT_NOTE_PREFIX} {"uniqueItems":true}.` },
+    });
+  });
+
+  it('sends oneOf and a one-schema allOf as anyOf, and rules about an object (email or phone) in its description', () => {
+    const strict = toStrictJsonSchema('t', {
+      type: 'object',
+      properties: {
+        email: { type: 'string' },
+        phone: { type: 'string' },
+        pick: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+        home: { allOf: [{ $ref: '#/$defs/A' }], description: 'Home' },
+      },
+      required: ['pick', 'home'],
+      anyOf: [{ required: ['email'] }, { required: ['phone'] }],
+      $defs: { A: { type: 'object', properties: { street: { type: 'string' } }, required: ['street'] } },
+    });
+    expect(strict.anyOf).toBeUndefined();
+    expect(strict.description).toBe(`${CONSTRAINT_NOTE_PREFIX} {"anyOf":[{"required":["email"]},{"required":["phone"]}]}.`);
+    const properties = strict.properties as Record<string, Record<string, unknown>>;
+    expect(properties.pick).toEqual({ anyOf: [{ type: 'string' }, { type: 'integer' }], description: expect.stringContaining('exactly one') });
+    expect(properties.home).toEqual({ description: 'Home', anyOf: [{ $ref: '#/$defs/A' }] });
   });
 });

@@ -1,34 +1,33 @@
 import type { JsonSchema } from '@toolsmith/core';
+import { constraintNote, moveToDescription } from '@toolsmith/core/adapter-kit';
 import { StrictSchemaError } from './strict-schema-error';
 
-/** Keywords OpenAI's strict mode rejects (Structured Outputs, "supported schemas"), with the reason shown to users. */
+// What strict mode takes is documented in OpenAI's Structured Outputs guide, "Supported schemas"
+// (https://platform.openai.com/docs/guides/structured-outputs#supported-schemas): types string, number,
+// integer, boolean, object, array, enum, anyOf; string `pattern` and `format` (the formats listed in
+// SUPPORTED_FORMATS); number `multipleOf`, `minimum`/`maximum` and their exclusive forms; array
+// `minItems`/`maxItems`; `$defs` and `$ref` (recursion included); the root must be an object, not
+// anyOf; every object needs `additionalProperties: false` and every property listed in `required`.
+// Its limits (nesting, property and enum counts) are in openai-tool-limits.ts.
+
+/** Keywords strict mode rejects and nothing can stand in for: the tool is refused, with the reason shown to users. */
 const UNSUPPORTED_KEYWORDS: Record<string, string> = {
-  allOf: 'composition with allOf is not supported (merge the schemas)',
-  oneOf: 'oneOf is not supported (use anyOf)',
-  not: '"not" is not supported',
-  if: 'conditional schemas are not supported',
-  then: 'conditional schemas are not supported',
-  else: 'conditional schemas are not supported',
-  dependentRequired: 'dependentRequired is not supported',
-  dependentSchemas: 'dependentSchemas is not supported',
-  dependencies: 'dependencies is not supported',
   patternProperties: 'patternProperties (a map keyed by pattern) is not supported',
-  propertyNames: 'propertyNames is not supported',
-  unevaluatedProperties: 'unevaluatedProperties is not supported',
-  minProperties: 'minProperties is not supported',
-  maxProperties: 'maxProperties is not supported',
-  minLength: 'string length limits (minLength) are not supported',
-  maxLength: 'string length limits (maxLength) are not supported',
-  unevaluatedItems: 'unevaluatedItems is not supported',
-  contains: 'contains is not supported',
-  minContains: 'minContains is not supported',
-  maxContains: 'maxContains is not supported',
-  uniqueItems: 'uniqueItems is not supported',
   prefixItems: 'tuples (prefixItems) are not supported',
   additionalItems: 'tuples (additionalItems) are not supported',
-  contentEncoding: 'contentEncoding is not supported',
-  contentMediaType: 'contentMediaType is not supported',
 };
+
+/**
+ * Keywords strict mode rejects that only narrow what is valid: they move into the description (the
+ * model still reads them) and Toolsmith's validation of every call against the canonical schema
+ * still enforces them.
+ */
+// prettier-ignore
+const MOVED_KEYWORDS = [
+  'minLength', 'maxLength', 'minProperties', 'maxProperties', 'uniqueItems', 'contains', 'minContains', 'maxContains',
+  'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'dependencies', 'propertyNames',
+  'unevaluatedProperties', 'unevaluatedItems', 'contentEncoding', 'contentMediaType',
+];
 
 /**
  * The keywords strict mode accepts. Anything else that is not refused above (annotations such as
@@ -46,19 +45,33 @@ const SUPPORTED_KEYWORDS = new Set([
 /** The string formats strict mode supports. */
 const SUPPORTED_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
 
-/** Strict mode allows at most this many levels of object nesting. */
-const MAX_NESTING = 10;
-
 /**
  * Derives OpenAI's strict-mode dialect from a tool's canonical JSON Schema: `additionalProperties: false`
  * on every object, every property listed in `required`, optional properties made nullable (the model
- * sends `null` for "absent"; `restoreOmittedOptionals` maps those back), keywords strict mode does not
- * know dropped. Throws {@link StrictSchemaError}, naming the tool and keyword, for anything strict
- * mode cannot express. The input is not modified.
+ * sends `null` for "absent"; `restoreOmittedOptionals` maps those back), annotations strict mode does
+ * not know dropped, constraints it cannot carry (`minLength`, `uniqueItems`, an unknown `format`, …)
+ * moved into the description, `oneOf` and a one-schema `allOf` sent as `anyOf`. Throws
+ * {@link StrictSchemaError}, naming the tool and keyword, for what strict mode cannot express (maps,
+ * tuples, several `allOf` schemas, schemas without a type). Limits (nesting depth, property and enum
+ * counts) are checked separately, by `OpenAIModel.checkTools`. The input is not modified.
  */
 export function toStrictJsonSchema(toolName: string, schema: JsonSchema): JsonSchema {
   const root = new StrictTransform(toolName).node(schema, '', 0, true);
   return root;
+}
+
+const strictCache = new WeakMap<JsonSchema, Map<string, JsonSchema>>();
+
+/**
+ * {@link toStrictJsonSchema} of a declaration, built once per schema object and tool name: the runner
+ * checks declarations when it is built and every request reuses the same objects.
+ */
+export function strictSchemaFor(declaration: { name: string; parameters: JsonSchema }): JsonSchema {
+  let byName = strictCache.get(declaration.parameters);
+  if (!byName) strictCache.set(declaration.parameters, (byName = new Map()));
+  let schema = byName.get(declaration.name);
+  if (!schema) byName.set(declaration.name, (schema = toStrictJsonSchema(declaration.name, declaration.parameters)));
+  return schema;
 }
 
 class StrictTransform {
@@ -68,10 +81,13 @@ class StrictTransform {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw this.refuse('schema', path, `a schema must be an object, got ${JSON.stringify(input)}`);
     }
-    const source = input as JsonSchema;
+    let source = input as JsonSchema;
     for (const keyword of Object.keys(source)) {
       if (keyword in UNSUPPORTED_KEYWORDS) throw this.refuse(keyword, path, UNSUPPORTED_KEYWORDS[keyword]);
     }
+    source = this.combinators(source, path);
+    if (typeof source.format === 'string' && !SUPPORTED_FORMATS.has(source.format)) source = moveToDescription(source, ['format']);
+    source = moveToDescription(source, MOVED_KEYWORDS);
     const out: JsonSchema = {};
     for (const [keyword, value] of Object.entries(source)) {
       if (SUPPORTED_KEYWORDS.has(keyword)) out[keyword] = value;
@@ -111,9 +127,6 @@ class StrictTransform {
     const types = this.typesOf(source, path, isRoot);
     out.type = types.length === 1 ? types[0] : types;
 
-    if (typeof source.format === 'string' && !SUPPORTED_FORMATS.has(source.format)) {
-      throw this.refuse('format', path, `format "${source.format}" is not supported (supported: ${[...SUPPORTED_FORMATS].join(', ')})`);
-    }
     if (types.includes('object')) this.object(source, out, path, depth, isRoot);
     if (types.includes('array')) {
       if (source.items === undefined) throw this.refuse('items', path, 'an array needs an "items" schema');
@@ -123,8 +136,35 @@ class StrictTransform {
     return out;
   }
 
+  /**
+   * `oneOf` becomes `anyOf` (strict mode's only union), its "exactly one" stated in the description;
+   * a one-schema `allOf` (`allOf: [{ $ref }]` beside a description, as generators write it) becomes a
+   * one-branch `anyOf`. Several `allOf` schemas would have to be merged, which is the author's call.
+   */
+  private combinators(source: JsonSchema, path: string): JsonSchema {
+    // "email or phone is required": branches that only constrain an object whose properties are
+    // declared beside them are rules about that object, not alternatives of its shape.
+    if (source.properties !== undefined && COMBINATORS.some((keyword) => onlyConstrains(source[keyword]))) {
+      return moveToDescription(source, COMBINATORS.filter((keyword) => onlyConstrains(source[keyword])));
+    }
+    let out = source;
+    if (out.allOf !== undefined) {
+      if (!Array.isArray(out.allOf) || out.allOf.length !== 1 || out.anyOf !== undefined || out.oneOf !== undefined) {
+        throw this.refuse('allOf', path, 'composition with allOf is not supported (merge the schemas into one)');
+      }
+      const { allOf, ...rest } = out;
+      out = { ...rest, anyOf: allOf };
+    }
+    if (out.oneOf !== undefined) {
+      if (!Array.isArray(out.oneOf) || out.anyOf !== undefined) throw this.refuse('oneOf', path, 'oneOf beside anyOf is not supported (use one anyOf)');
+      const { oneOf, ...rest } = out;
+      const note = constraintNote({ oneOf: 'exactly one of the anyOf alternatives matches' });
+      out = { ...rest, anyOf: oneOf, description: typeof rest.description === 'string' && rest.description ? `${rest.description} ${note}` : note };
+    }
+    return out;
+  }
+
   private object(source: JsonSchema, out: JsonSchema, path: string, depth: number, isRoot: boolean): void {
-    if (depth >= MAX_NESTING) throw this.refuse('properties', path, `objects may be nested at most ${MAX_NESTING} levels deep`);
     const properties = (source.properties ?? {}) as Record<string, unknown>;
     const additional = source.additionalProperties;
     if (additional !== undefined && additional !== false) {
@@ -166,6 +206,15 @@ class StrictTransform {
   private refuse(keyword: string, path: string, reason: string): StrictSchemaError {
     return new StrictSchemaError(this.toolName, keyword, path, reason);
   }
+}
+
+const COMBINATORS = ['anyOf', 'oneOf', 'allOf'];
+
+/** True for a list of schemas that say nothing about shape (no type, properties, items or reference). */
+function onlyConstrains(branches: unknown): boolean {
+  if (!Array.isArray(branches) || branches.length === 0) return false;
+  const shaping = ['type', 'properties', 'items', '$ref', 'enum', 'const', 'anyOf', 'oneOf', 'allOf'];
+  return branches.every((branch) => typeof branch === 'object' && branch !== null && !shaping.some((keyword) => keyword in branch));
 }
 
 /** Lets a strict-mode schema also accept `null`, which then stands for "absent". */
