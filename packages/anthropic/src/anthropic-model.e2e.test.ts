@@ -93,7 +93,7 @@ describe('AnthropicModel on the wire', () => {
       const [tool] = request.body.tools as Array<{ description: string; input_schema: Record<string, unknown> }>;
       for (const keyword of ['anyOf', 'oneOf', 'allOf']) expect(tool.input_schema).not.toHaveProperty(keyword);
       expect(tool.input_schema).toEqual({ type: 'object', properties: { email: { type: 'string' }, phone: { type: 'string' } }, additionalProperties: false });
-      expect(tool.description).toBe('Contacts a customer.\n\nThe arguments must also satisfy these JSON Schema rules: anyOf [{"required":["email"]},{"required":["phone"]}].');
+      expect(tool.description).toBe('Contacts a customer.\n\nMust also satisfy (JSON Schema): {"anyOf":[{"required":["email"]},{"required":["phone"]}]}.');
       return { json: message([{ type: 'text', text: 'ok' }]) };
     });
     await collect(model.generate({ ...ask('reach Ann'), tools: [contact] }));

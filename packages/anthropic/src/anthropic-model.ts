@@ -1,7 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { GenerateOptions, LlmRequest, LlmResponse, Model } from '@toolsmith/core';
+import type { FunctionDeclaration, GenerateOptions, LlmRequest, LlmResponse, Model } from '@toolsmith/core';
 import { type RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import { assembleAnthropicStream } from './anthropic-stream';
+import { checkAnthropicTools } from './check-anthropic-tools';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 import { mapAnthropicError } from './map-anthropic-error';
 import { mapAnthropicMessage } from './map-anthropic-response';
@@ -59,6 +60,11 @@ export class AnthropicModel implements Model {
       // Retries are Toolsmith's (one policy for every provider), not the SDK's.
       options.client ?? new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
     this.retry = resolveRetryPolicy(options.retry, options.maxRetries);
+  }
+
+  /** Implements {@link Model.checkTools}: names and documented limits; throws `ProviderToolNameError` or `ToolLimitError`. */
+  checkTools(declarations: readonly FunctionDeclaration[]): void {
+    checkAnthropicTools(declarations);
   }
 
   /** Implements {@link Model.generate}. */

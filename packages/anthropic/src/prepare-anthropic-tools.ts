@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { LlmRequest } from '@toolsmith/core';
 import { selectProviderTools } from '@toolsmith/core/adapter-kit';
+import { checkAnthropicTools } from './check-anthropic-tools';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 import { toAnthropicInputSchema } from './to-anthropic-input-schema';
 
@@ -16,6 +17,8 @@ export interface AnthropicToolFields {
  * another provider are refused with `PROVIDER_TOOL_MISMATCH`.
  */
 export function prepareAnthropicTools(request: Pick<LlmRequest, 'tools' | 'providerTools' | 'toolChoice' | 'config'>): AnthropicToolFields {
+  // The runner checked its tools when it was built; declarations added per request are checked here.
+  checkAnthropicTools(request.tools);
   const tools: Anthropic.ToolUnion[] = request.tools.map((declaration) => {
     const { inputSchema, description } = toAnthropicInputSchema(declaration);
     return { name: declaration.name, description, input_schema: inputSchema as Anthropic.Tool.InputSchema };

@@ -1,4 +1,5 @@
 import type { FunctionDeclaration, JsonSchema } from '@toolsmith/core';
+import { constraintNote } from '@toolsmith/core/adapter-kit';
 
 /** Combinators Anthropic refuses at the top level of `input_schema` (the whole request fails with a 400). */
 const TOP_LEVEL_COMBINATORS = ['anyOf', 'oneOf', 'allOf'] as const;
@@ -31,7 +32,6 @@ function convert(declaration: FunctionDeclaration): AnthropicToolSchema {
   if (moved.length === 0) return { inputSchema: { type: 'object', properties: {}, ...parameters }, description: declaration.description };
   const inputSchema: JsonSchema = { type: 'object', properties: {} };
   for (const [keyword, value] of Object.entries(parameters)) if (!moved.includes(keyword as (typeof moved)[number])) inputSchema[keyword] = value;
-  const rules = moved.map((keyword) => `${keyword} ${JSON.stringify(parameters[keyword])}`).join('; ');
-  const note = `The arguments must also satisfy these JSON Schema rules: ${rules}.`;
+  const note = constraintNote(Object.fromEntries(moved.map((keyword) => [keyword, parameters[keyword]])));
   return { inputSchema, description: declaration.description ? `${declaration.description}\n\n${note}` : note };
 }
