@@ -44,7 +44,7 @@ describe('McpToolset over stdio (a real child process)', () => {
   it('validates arguments with ajv before anything is sent', async () => {
     const response = await callThrough(toolset, 'add', { a: 'two', b: 3 });
     expect(errorCode(response)).toBe('INVALID_ARGUMENTS');
-    expect(JSON.stringify(response.response)).toContain('\\"a\\" must be number');
+    expect(JSON.stringify(response.response)).toContain('a: got \\"two\\", expected number');
   });
 
   it('turns an isError result into an error response', async () => {

@@ -62,7 +62,7 @@ describe('serveMcp over stdio (a real child process, the SDK client)', () => {
     const result = await call(client, 'get_weather', { city: 7, extra: true });
     expect(result.isError).toBe(true);
     expect(errorCodeOf(result)).toBe('INVALID_ARGUMENTS');
-    expect((result.content[0] as { text: string }).text).toContain('"city" must be string');
+    expect((result.content[0] as { text: string }).text).toContain('city: got 7, expected string');
   });
 
   it('reports thrown errors and unknown tools as error results', async () => {
@@ -310,9 +310,9 @@ describe('serveMcp with output schemas', () => {
     expect(result.isError).toBe(true);
     // Not as structured content: the client would check that against the output schema too.
     expect(result.structuredContent).toBeUndefined();
-    expect(result._meta?.['toolsmith/error']).toMatchObject({ code: 'TOOL_OUTPUT_INVALID', details: { problems: [{ message: '"celsius" must be number' }] } });
+    expect(result._meta?.['toolsmith/error']).toMatchObject({ code: 'TOOL_OUTPUT_INVALID', details: { problems: [{ message: 'celsius: got "warm", expected number' }] } });
     expect((result.content[0] as { text: string }).text).toBe(
-      'Tool "broken" returned a result that does not match its output schema: "celsius" must be number. ' +
+      'Tool "broken" returned a result that does not match its output schema: celsius: got "warm", expected number. ' +
         "Fix the tool's result or its outputSchema.",
     );
   });

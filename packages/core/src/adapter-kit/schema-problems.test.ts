@@ -13,7 +13,7 @@ describe('schemaProblems', () => {
 
   it('describes each mismatch in a readable sentence, with its path', () => {
     const problems = schemaProblems(schema, { days: 0 });
-    expect(problems.map((problem) => problem.message)).toEqual(['missing required property "city"', '"days" must be >= 1']);
+    expect(problems.map((problem) => problem.message)).toEqual(['city: missing, expected a value (required)', 'days: got 0, expected >= 1']);
     expect(problems[1].path).toBe('/days');
   });
 

@@ -17,5 +17,5 @@ import { toArgumentProblems, validatorFor } from '../validation/schema-validator
  */
 export function schemaProblems(schema: JsonSchema, value: unknown): ArgumentProblem[] {
   const validate = validatorFor(schema);
-  return validate(value) ? [] : toArgumentProblems(validate.errors);
+  return validate(value) ? [] : toArgumentProblems(validate.errors, value);
 }

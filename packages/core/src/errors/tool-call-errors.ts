@@ -2,9 +2,9 @@ import { ToolsmithError, type ToolsmithErrorOptions } from './toolsmith-error';
 
 /** One problem found while validating a tool's arguments. */
 export interface ArgumentProblem {
-  /** JSON pointer of the offending value (`""` for the arguments object itself). */
+  /** JSON pointer of the offending value (`""` for the arguments object itself; a missing or unknown property's own path). */
   path: string;
-  /** One readable sentence, e.g. `"/city" must be string`. */
+  /** One short line naming the path, the value received and what was expected, e.g. `priority: got "urgent", expected one of "low" | "high"`. */
   message: string;
   /** The JSON Schema keyword that failed (`type`, `required`, `minimum`, …). */
   keyword: string;

@@ -28,7 +28,7 @@ describe('functionTool', () => {
     expect(add.declaration()).toEqual({ name: 'add', description: 'Adds two numbers.', parameters: add.parameters });
     expect(await invokeTool(add, 'add', '{"a":1,"b":2}')).toMatchObject({ response: { result: 3 }, stateDelta: { 'temp:sum': 3 } });
     const bad = await invokeTool(add, 'add', { a: 1 });
-    expect(bad.error?.message).toBe('Invalid arguments for tool "add": missing required property "b".');
+    expect(bad.error?.message).toBe('Invalid arguments for tool "add": b: missing, expected a value (required).');
   });
 
   it('takes a DTO class: the schema comes from it and execute gets an instance', async () => {
@@ -47,7 +47,7 @@ describe('functionTool', () => {
     const ping = functionTool({ name: 'ping', description: '', execute: () => ({ pong: true }), isLongRunning: true, requireConfirmation: true });
     expect(ping.parameters).toEqual({ type: 'object', properties: {}, additionalProperties: false });
     expect(ping.isLongRunning).toBe(true);
-    expect((await invokeTool(ping, 'ping', { x: 1 })).error?.message).toBe('Invalid arguments for tool "ping": unknown property "x".');
+    expect((await invokeTool(ping, 'ping', { x: 1 })).error?.message).toBe('Invalid arguments for tool "ping": x: unknown property, expected it left out.');
     expect((await invokeTool(ping, 'ping', {})).confirmationRequested).toBe(true);
   });
 

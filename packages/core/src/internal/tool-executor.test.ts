@@ -41,7 +41,7 @@ describe('executeToolCall', () => {
   it('treats an empty string as no arguments', async () => {
     const out = await run('', new EchoTool(() => 'ran'));
     expect(out.error?.code).toBe('INVALID_ARGUMENTS');
-    expect(out.error?.message).toContain('missing required property "text"');
+    expect(out.error?.message).toContain('text: missing, expected a value (required)');
   });
 
   it('reports malformed JSON as an error response, not a throw', async () => {
@@ -63,7 +63,7 @@ describe('executeToolCall', () => {
     expect(out.error?.code).toBe('INVALID_ARGUMENTS');
     const messages = (out.error as unknown as { problems: { message: string }[] }).problems.map((p) => p.message);
     expect(messages).toEqual(
-      expect.arrayContaining(['"text" must be string', '"times" must be >= 1', 'unknown property "extra"']),
+      expect.arrayContaining(['text: got 3, expected string', 'times: got 0, expected >= 1', 'extra: unknown property, expected it left out']),
     );
   });
 
@@ -140,7 +140,7 @@ describe('validation feedback', () => {
     const problems = (out.error!.details as { problems: Array<{ message: string; keyword: string }> }).problems;
     expect(problems.map((p) => p.keyword)).not.toContain('anyOf');
     expect(problems.map((p) => p.keyword)).not.toContain('oneOf');
-    expect(problems.map((p) => p.message)).toEqual(expect.arrayContaining(['"id" must be string', '"id" must be integer']));
+    expect(problems.map((p) => p.message)).toEqual(expect.arrayContaining(['id: got true, expected string or integer']));
     expect(out.error!.message).not.toContain('must match a schema');
   });
 });

@@ -2,13 +2,15 @@ import type { ToolCallbackChain } from '../agents/callbacks';
 import { InvalidArgumentsError, ToolExecutionError, ToolNotFoundError, ToolOutputInvalidError, ToolTimeoutError } from '../errors/tool-call-errors';
 import { ToolCallRejectedError } from '../errors/tool-rejected-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
-import type { FunctionCall, FunctionResponse } from '../model/content';
+import type { ArgumentRepair, FunctionCall, FunctionResponse } from '../model/content';
 import { allArgumentProblems } from '../scanning/dto-problems';
 import type { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
 import { inspectResult, truncatedResult } from './result-budget';
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
+import { repairArguments } from '../validation/argument-repair';
+import { repairArgumentText } from '../validation/argument-text-repair';
 import { DEFAULT_TOOL_CALL_POLICY, type ToolCallPolicy, exposedMessage } from '../tools/tool-call-policy';
 
 /** What one function call produced. Every call produces exactly one response, even when it fails. */
@@ -41,7 +43,9 @@ const NO_CALLBACKS: ToolCallbackChain = { beforeTool: [], afterTool: [], onToolE
 /**
  * Runs one function call the way the runner does: parse → beforeTool → validate → confirmation gate →
  * run → wrap → afterTool, with onToolError on failure. Never throws for bad model input or tool
- * failures; those become error responses the model can act on.
+ * failures; those become error responses the model can act on. Unless switched off (per tool or in the
+ * policy), arguments that fail to parse or validate get the named repairs first (see
+ * validation/argument-repair.ts); the repairs made are recorded on the response (`argumentRepairs`).
  */
 export async function executeToolCall(input: ExecuteToolCallInput): Promise<ToolCallOutcome> {
   const { call, tool, context } = input;
@@ -50,27 +54,50 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
   const policy = input.policy ?? DEFAULT_TOOL_CALL_POLICY;
 
   let args: Record<string, unknown> = {};
+  // Set only when a repair was made: valid arguments never reach the repair code.
+  let repairs: ArgumentRepair[] | undefined;
+  const repairing = policy.repairArguments !== false && tool.repairArguments !== false;
+  const limits = input.limits ?? DEFAULT_ARGUMENT_LIMITS;
   try {
-    args = parseArguments(tool.name, call.args, input.limits ?? DEFAULT_ARGUMENT_LIMITS);
+    try {
+      args = parseArguments(tool.name, call.args, limits);
+    } catch (parseError) {
+      const fixed = repairing && typeof call.args === 'string' && (parseError as ToolsmithError).code === 'MALFORMED_ARGUMENTS' ? repairArgumentText(call.args) : undefined;
+      if (!fixed) throw parseError;
+      repairs = fixed.repairs;
+      args = parseArguments(tool.name, fixed.text, limits);
+    }
 
     // Indexed loops: a for-of would allocate an iterator per call even for the usual empty chains.
     for (let i = 0; i < callbacks.beforeTool.length; i++) {
       const replaced = await callbacks.beforeTool[i]({ tool, args, context });
-      if (replaced != null) return succeeded(call, await fitted(input, tool, replaced, policy));
+      if (replaced != null) return withRepairs(succeeded(call, await fitted(input, tool, replaced, policy)), repairs);
     }
 
     const validate = validatorFor(tool.parameters);
-    if (!validate(args)) {
+    let valid = validate(args);
+    if (!valid && repairing) {
+      const repaired = repairArguments(args, tool.parameters);
+      if (repaired) {
+        repairs = repairs ? repairs.concat(repaired.repairs) : repaired.repairs;
+        // A decoded property is new model input: it meets the same limits and key rules as the rest.
+        args = parseArguments(tool.name, repaired.args, limits);
+        valid = validate(args);
+      }
+    }
+    if (!valid) {
       const schemaErrors = validate.errors;
-      throw new InvalidArgumentsError(tool.name, await allArgumentProblems({ tool, args, context, schemaProblems: toArgumentProblems(schemaErrors), schemaErrors }));
+      throw new InvalidArgumentsError(tool.name, await allArgumentProblems({ tool, args, context, schemaProblems: toArgumentProblems(schemaErrors, args), schemaErrors }));
     }
 
     if (context.toolConfirmation) {
       if (!context.toolConfirmation.confirmed) throw new ToolCallRejectedError(tool.name);
     } else if (tool.requireConfirmation !== undefined && tool.requireConfirmation !== false && (await needsConfirmation(tool, args, context))) {
       context.requestConfirmation({ hint: await confirmationHint(tool, args, context) });
-      return pendingConfirmation(call, tool.name);
+      return withRepairs(pendingConfirmation(call, tool.name), repairs);
     }
+    // After the confirmation gate: the user is never asked to sign in for a call they would then deny.
+    if (tool.auth !== undefined && !(await context.prepareCredential(tool.auth))) return pendingConfirmation(call, tool.name);
 
     let result: unknown;
     try {
@@ -82,8 +109,10 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     } finally {
       context.endCall();
     }
-    if (!context.toolConfirmation && context.actions.requestedToolConfirmations?.[call.id]) {
-      return pendingConfirmation(call, tool.name);
+    const requested = context.actions.requestedToolConfirmations?.[call.id];
+    // A call running after an answer may not ask for confirmation again, but may ask for a credential (again).
+    if (requested && (!context.toolConfirmation || requested.auth)) {
+      return withRepairs(pendingConfirmation(call, tool.name), repairs);
     }
     if (tool.responseSchema !== undefined && policy.outputValidation !== 'off') checkOutput(tool, result, policy);
 
@@ -96,18 +125,18 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       }
     }
     const fit = fitted(input, tool, response, policy);
-    return succeeded(call, fit instanceof Promise ? await fit : fit);
+    return withRepairs(succeeded(call, fit instanceof Promise ? await fit : fit), repairs);
   } catch (thrown) {
     const error = ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy);
     for (const onError of callbacks.onToolError) {
       try {
         const recovered = await onError({ tool, args, context, error });
-        if (recovered != null) return { ...succeeded(call, await fitted(input, tool, recovered, policy)), error };
+        if (recovered != null) return withRepairs({ ...succeeded(call, await fitted(input, tool, recovered, policy)), error }, repairs);
       } catch (callbackError) {
-        return failed(call, ToolsmithError.isInstance(callbackError) ? callbackError : toolFailure(tool.name, callbackError, policy));
+        return withRepairs(failed(call, ToolsmithError.isInstance(callbackError) ? callbackError : toolFailure(tool.name, callbackError, policy)), repairs);
       }
     }
-    return failed(call, error);
+    return withRepairs(failed(call, error), repairs);
   }
 }
 
@@ -151,7 +180,8 @@ function checkOutput(tool: BaseTool, result: unknown, policy: ToolCallPolicy): v
   let problems;
   try {
     const validate = validatorFor(tool.responseSchema!);
-    problems = validate(result === undefined ? null : result) ? [] : toArgumentProblems(validate.errors);
+    const value = result === undefined ? null : result;
+    problems = validate(value) ? [] : toArgumentProblems(validate.errors, value);
   } catch (thrown) {
     problems = [{ path: '', keyword: 'schema', message: `the output schema cannot be compiled (${thrown instanceof Error ? thrown.message : String(thrown)})` }];
   }
@@ -200,6 +230,12 @@ async function confirmationHint(tool: BaseTool, args: Record<string, unknown>, c
   const hint = tool.confirmationHint;
   const text = typeof hint === 'function' ? await hint(args, context) : hint;
   return typeof text === 'string' && text.trim() !== '' ? text : `Please approve or reject the call to tool "${tool.name}".`;
+}
+
+/** The outcome with the repairs made to its arguments recorded on its response (unchanged when there were none). */
+function withRepairs(outcome: ToolCallOutcome, repairs: ArgumentRepair[] | undefined): ToolCallOutcome {
+  if (repairs) outcome.response.argumentRepairs = repairs;
+  return outcome;
 }
 
 function succeeded(call: FunctionCall, response: Record<string, unknown>): ToolCallOutcome {

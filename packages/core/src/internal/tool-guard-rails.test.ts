@@ -256,7 +256,7 @@ describe('tool output contracts', () => {
       const out = await invokeTool(Counters, 'count', { n: -1 }, { toolOutputValidation: 'warn' });
       expect(out.response).toEqual({ total: 'negative' });
       expect(emitWarning).toHaveBeenCalledTimes(1);
-      expect(emitWarning.mock.calls[0]).toEqual([expect.stringContaining('"total" must be integer'), { code: 'TOOLSMITH_TOOL_OUTPUT_INVALID' }]);
+      expect(emitWarning.mock.calls[0]).toEqual([expect.stringContaining('total: got "negative", expected integer'), { code: 'TOOLSMITH_TOOL_OUTPUT_INVALID' }]);
       expect((await invokeTool(Counters, 'count', { n: -1 }, { toolOutputValidation: 'off' })).response).toEqual({ total: 'negative' });
       expect(emitWarning).toHaveBeenCalledTimes(1);
     } finally {

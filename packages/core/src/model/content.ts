@@ -25,6 +25,29 @@ export interface FunctionResponse {
    * follow, so the call stays pending. Absent on final responses.
    */
   willContinue?: boolean;
+  /**
+   * Repairs the executor made to the call's arguments before they validated (a code fence removed, a
+   * number sent as a string converted, …), in the order made. Recorded for people and metrics; never sent
+   * to the model. Absent when the arguments needed none.
+   */
+  argumentRepairs?: ArgumentRepair[];
+}
+
+/** The named repairs the executor may make to a model's arguments; nothing beyond these is ever guessed. */
+export type ArgumentRepairName =
+  | 'code-fence'
+  | 'trailing-comma'
+  | 'double-encoded-arguments'
+  | 'double-encoded-property'
+  | 'string-to-number'
+  | 'string-to-boolean'
+  | 'null-for-optional'
+  | 'enum-case';
+
+/** One repair made to a call's arguments: which one, and where (a JSON pointer; `""` for the whole arguments). */
+export interface ArgumentRepair {
+  repair: ArgumentRepairName;
+  path: string;
 }
 
 /** Binary data inline in a part (base64). */

@@ -56,6 +56,13 @@ export interface RunnerOptions {
   toolErrorExposure?: ToolErrorExposure;
   /** Results that break a tool's declared output schema: `'error'` (default, `TOOL_OUTPUT_INVALID`), `'warn'` or `'off'`. */
   toolOutputValidation?: ToolOutputValidation;
+  /**
+   * Repair what models commonly get wrong in arguments before refusing them (a code fence, trailing
+   * commas, double-encoded JSON, numbers and booleans as strings, `null` for an optional property, an enum
+   * value's case); each repair is recorded on the function response (`argumentRepairs`). Default `true`;
+   * `false` turns it off for every tool (a tool can turn it off for itself with `repairArguments: false`).
+   */
+  repairArguments?: boolean;
   /** Providers for the built-in DI container that builds `@Toolset` classes (ignored when `container` is given). */
   providers?: Provider[];
   /** An external container (e.g. NestJS's) to build `@Toolset` classes with. */
@@ -121,6 +128,7 @@ export class Runner {
         maxResultChars: options.maxResultChars ?? DEFAULT_TOOL_CALL_POLICY.maxResultChars,
         errorExposure: options.toolErrorExposure ?? DEFAULT_TOOL_CALL_POLICY.errorExposure,
         outputValidation: options.toolOutputValidation ?? DEFAULT_TOOL_CALL_POLICY.outputValidation,
+        repairArguments: options.repairArguments ?? true,
       },
       tools,
     };

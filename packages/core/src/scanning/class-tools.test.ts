@@ -114,7 +114,7 @@ describe('class tools run through the executor (invokeTool)', () => {
     expect(out.error?.code).toBe('INVALID_ARGUMENTS');
     expect(out.response).toMatchObject({ error: { code: 'INVALID_ARGUMENTS' } });
     expect(out.error?.message).toBe(
-      'Invalid arguments for tool "shop_order": unknown property "extra"; "customer" must be string; "lines.0.qty" must be >= 1.',
+      'Invalid arguments for tool "shop_order": extra: unknown property, expected it left out; customer: got 1, expected string; lines[0].qty: got 0, expected >= 1.',
     );
   });
 

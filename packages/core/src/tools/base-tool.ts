@@ -32,6 +32,8 @@ export abstract class BaseTool implements Tool {
   readonly maxResultChars?: number;
   /** Calls of this tool from one model response run one after another, in call order. */
   readonly sequential?: boolean;
+  /** `false` refuses arguments that need a repair instead of repairing them (see `ToolCallPolicy.repairArguments`). */
+  readonly repairArguments?: boolean;
   private cachedDeclaration?: FunctionDeclaration;
 
   /** Runs the tool with validated arguments. Return a plain object, or any value to be wrapped as `{ result }`. */

@@ -25,6 +25,12 @@ export interface ToolCallPolicy {
    * a Node process warning (`TOOLSMITH_TOOL_OUTPUT_INVALID`) for your logs; `'off'` skips the check.
    */
   outputValidation: ToolOutputValidation;
+  /**
+   * Repair what models commonly get wrong in arguments (a code fence, trailing commas, double-encoded
+   * JSON, numbers and booleans as strings, `null` for an optional property, an enum value's case) before
+   * refusing them. Default `true`; a tool's own `repairArguments: false` turns it off for that tool.
+   */
+  repairArguments?: boolean;
 }
 
 /** See {@link ToolCallPolicy.outputValidation}. */
@@ -40,6 +46,7 @@ export const DEFAULT_TOOL_CALL_POLICY: ToolCallPolicy = Object.freeze({
   maxResultChars: DEFAULT_MAX_RESULT_CHARS,
   errorExposure: 'message',
   outputValidation: 'error',
+  repairArguments: true,
 });
 
 /** The message the model gets for a thrown non-Toolsmith error, under `exposure`. */

@@ -45,6 +45,12 @@ export interface ToolOptions {
    * the same time (other tools' calls still run alongside). For tools whose calls must not overlap.
    */
   sequential?: boolean;
+  /**
+   * `false`: arguments that fail validation are refused as they are, without the named repairs (code
+   * fence, trailing commas, double-encoded JSON, numbers and booleans as strings, `null` for an optional
+   * property, an enum value's case). Default: the runner's `repairArguments` (on).
+   */
+  repairArguments?: boolean;
 }
 
 /**

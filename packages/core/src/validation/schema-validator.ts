@@ -3,6 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import type { ArgumentProblem } from '../errors/tool-call-errors';
 import type { JsonSchema } from '../model/json-schema';
 import { loadAjv2020, loadAjvFormats } from './lazy-modules';
+import { describeProblems } from './problem-text';
 
 let sharedAjv: Ajv2020 | undefined;
 let formatsAdded = false;
@@ -41,37 +42,24 @@ export function validatorFor(schema: JsonSchema): ValidateFunction {
   return validate;
 }
 
-/** ajv's errors as one readable sentence per problem. */
-export function toArgumentProblems(errors: readonly ErrorObject[] | null | undefined): ArgumentProblem[] {
+/**
+ * ajv's errors as one short problem per argument path: where, what was received and what was expected,
+ * e.g. `priority: got "urgent", expected one of "low" | "medium" | "high"`. `data` is the validated value,
+ * for the "got" part (left out when absent). A missing or unknown property is reported at its own path.
+ */
+export function toArgumentProblems(errors: readonly ErrorObject[] | null | undefined, data?: unknown): ArgumentProblem[] {
   if (!errors) return [];
-  const problems: ArgumentProblem[] = [];
+  // anyOf/oneOf (and if/then) add an umbrella error after their branches' errors; the branches say more.
+  const problems = describeProblems(
+    errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if'),
+    data,
+  );
   const seen = new Set<string>();
-  for (const e of errors) {
-    // anyOf/oneOf (and if/then) add an umbrella error after their branches' errors; the branches say more.
-    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
-    const message = describe(e);
-    if (seen.has(message)) continue;
-    seen.add(message);
-    problems.push({ path: e.instancePath, message, keyword: e.keyword });
+  const distinct: ArgumentProblem[] = [];
+  for (const problem of problems) {
+    if (seen.has(problem.message)) continue;
+    seen.add(problem.message);
+    distinct.push(problem);
   }
-  return problems;
-}
-
-function describe(e: ErrorObject): string {
-  const where = e.instancePath ? `"${e.instancePath.slice(1).replace(/\//g, '.')}"` : 'arguments';
-  const p = e.params as Record<string, unknown>;
-  switch (e.keyword) {
-    case 'required':
-      return `${e.instancePath ? `${where}: ` : ''}missing required property "${String(p.missingProperty)}"`;
-    case 'additionalProperties':
-      return `${e.instancePath ? `${where}: ` : ''}unknown property "${String(p.additionalProperty)}"`;
-    case 'enum':
-      return `${where} must be one of: ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'const':
-      return `${where} must be ${JSON.stringify(p.allowedValue)}`;
-    case 'type':
-      return `${where} must be ${String(p.type).replace(/,/g, ' or ')}`;
-    default:
-      return `${where} ${e.message ?? `fails "${e.keyword}"`}`;
-  }
+  return distinct;
 }

@@ -1,0 +1,104 @@
+import type { JsonSchema } from '../model/json-schema';
+import { repairArguments } from './argument-repair';
+import { repairArgumentText } from './argument-text-repair';
+
+const TASK: JsonSchema = {
+  type: 'object',
+  properties: {
+    title: { type: 'string' },
+    count: { type: 'integer' },
+    ratio: { type: 'number' },
+    urgent: { type: 'boolean' },
+    priority: { type: 'string', enum: ['low', 'medium', 'high'] },
+    tags: { type: 'array', items: { type: 'string' } },
+    address: { $ref: '#/$defs/Address' },
+    note: { type: ['string', 'null'] },
+  },
+  required: ['title'],
+  additionalProperties: false,
+  $defs: { Address: { type: 'object', properties: { zip: { type: 'integer' } }, required: ['zip'] } },
+};
+
+describe('repairArguments', () => {
+  it('converts numbers and booleans sent as strings where the schema says so', () => {
+    expect(repairArguments({ title: 'a', count: '3', ratio: '0.5', urgent: 'true' }, TASK)).toEqual({
+      args: { title: 'a', count: 3, ratio: 0.5, urgent: true },
+      repairs: [
+        { repair: 'string-to-number', path: '/count' },
+        { repair: 'string-to-number', path: '/ratio' },
+        { repair: 'string-to-boolean', path: '/urgent' },
+      ],
+    });
+  });
+
+  it('refuses what is not exactly a number, an integer or a boolean', () => {
+    for (const value of ['3.5', ' 3', '03', '0x10', 'NaN', '', 'three']) expect(repairArguments({ title: 'a', count: value }, TASK)).toBeUndefined();
+    expect(repairArguments({ title: 'a', urgent: 'yes' }, TASK)).toBeUndefined();
+  });
+
+  it('decodes an object or array property sent as a JSON string, following $ref, and repairs inside it', () => {
+    expect(repairArguments({ title: 'a', address: '{"zip":"75001"}', tags: '["x"]' }, TASK)).toEqual({
+      args: { title: 'a', address: { zip: 75001 }, tags: ['x'] },
+      repairs: [
+        { repair: 'double-encoded-property', path: '/address' },
+        { repair: 'string-to-number', path: '/address/zip' },
+        { repair: 'double-encoded-property', path: '/tags' },
+      ],
+    });
+  });
+
+  it('leaves out null for an optional property that does not allow null, never for a required or nullable one', () => {
+    expect(repairArguments({ title: 'a', count: null, note: null }, TASK)).toEqual({
+      args: { title: 'a', note: null },
+      repairs: [{ repair: 'null-for-optional', path: '/count' }],
+    });
+    expect(repairArguments({ title: null }, TASK)).toBeUndefined();
+  });
+
+  it('fixes the case of an enum value only when exactly one value matches', () => {
+    expect(repairArguments({ title: 'a', priority: 'HIGH' }, TASK)?.args.priority).toBe('high');
+    const twins: JsonSchema = { type: 'object', properties: { mode: { enum: ['on', 'ON', 'off'] } } };
+    expect(repairArguments({ mode: 'On' }, twins)).toBeUndefined();
+    expect(repairArguments({ title: 'a', priority: 'urgent' }, TASK)).toBeUndefined();
+  });
+
+  it('touches nothing under a union with more than one real branch', () => {
+    const union: JsonSchema = { type: 'object', properties: { n: { anyOf: [{ type: 'integer' }, { type: 'boolean' }] } } };
+    expect(repairArguments({ n: '1' }, union)).toBeUndefined();
+    const nullable: JsonSchema = { type: 'object', properties: { n: { anyOf: [{ type: 'integer' }, { type: 'null' }] } } };
+    expect(repairArguments({ n: '1' }, nullable)?.args).toEqual({ n: 1 });
+  });
+
+  it("never changes the model's own object", () => {
+    const args = { title: 'a', address: { zip: '1' } };
+    repairArguments(args, TASK);
+    expect(args).toEqual({ title: 'a', address: { zip: '1' } });
+  });
+});
+
+describe('repairArgumentText', () => {
+  it('removes a Markdown code fence, with or without a language', () => {
+    expect(repairArgumentText('```json\n{"a":1}\n```')).toEqual({ text: '{"a":1}', repairs: [{ repair: 'code-fence', path: '' }] });
+    expect(repairArgumentText('```{"a":1}```')?.text).toBe('{"a":1}');
+  });
+
+  it('drops trailing commas outside strings only', () => {
+    expect(repairArgumentText('{"a":[1,2,],"b":",}",}')).toEqual({ text: '{"a":[1,2],"b":",}"}', repairs: [{ repair: 'trailing-comma', path: '' }] });
+  });
+
+  it('decodes arguments double-encoded as a JSON string, then repairs the inner text', () => {
+    expect(repairArgumentText(JSON.stringify('{"a":1,}'))).toEqual({
+      text: '{"a":1}',
+      repairs: [
+        { repair: 'double-encoded-arguments', path: '' },
+        { repair: 'trailing-comma', path: '' },
+      ],
+    });
+  });
+
+  it('returns nothing for text no repair applies to', () => {
+    expect(repairArgumentText('{"a": ')).toBeUndefined();
+    expect(repairArgumentText('"just text"')).toBeUndefined();
+    expect(repairArgumentText("{'a': 1}")).toBeUndefined();
+  });
+});

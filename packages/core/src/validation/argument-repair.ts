@@ -1,0 +1,180 @@
+import type { ArgumentRepair } from '../model/content';
+import type { JsonSchema } from '../model/json-schema';
+
+/** Arguments after the schema-driven repairs (a copy; the model's own object is never changed), and the repairs made. */
+export interface RepairedArguments {
+  args: Record<string, unknown>;
+  repairs: ArgumentRepair[];
+}
+
+/** A JSON number, exactly as JSON writes it: no spaces, no leading `+` or zeros, no hex, no `NaN`. */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Repairs, guided by the tool's schema, what models commonly get wrong in otherwise well-formed
+ * arguments: a property whose schema is an object or array sent as a JSON string
+ * (`double-encoded-property`), numbers and booleans sent as strings (`string-to-number`,
+ * `string-to-boolean`), `null` for an optional property that does not allow it (`null-for-optional`:
+ * the property is left out), and an enum value in the wrong case when exactly one value matches
+ * (`enum-case`). Each applies only where the value does not fit its schema, and only where the schema
+ * says unambiguously what was meant: under `anyOf`/`oneOf` with more than one non-null branch nothing
+ * is touched. Called only after validation failed, so valid arguments never pay for it. Returns
+ * `undefined` when nothing was repaired.
+ */
+export function repairArguments(args: Record<string, unknown>, schema: JsonSchema): RepairedArguments | undefined {
+  const walk = new RepairWalk(schema);
+  // Arguments are JSON (parsed, or checked by the argument parser): a JSON round trip copies them exactly.
+  const copy = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
+  walk.value(copy, schema, '');
+  return walk.repairs.length > 0 ? { args: copy, repairs: walk.repairs } : undefined;
+}
+
+class RepairWalk {
+  readonly repairs: ArgumentRepair[] = [];
+
+  constructor(private readonly root: JsonSchema) {}
+
+  /** The value, repaired in place where it is an object or array, or its replacement. */
+  value(value: unknown, rawSchema: unknown, path: string): unknown {
+    const schema = this.resolve(rawSchema);
+    if (!schema) return value;
+    const types = typesOf(schema);
+    if (typeof value === 'string') return this.string(value, schema, types, path);
+    if (Array.isArray(value)) {
+      if (isSchema(schema.items)) for (let i = 0; i < value.length; i++) value[i] = this.value(value[i], schema.items, `${path}/${i}`);
+      return value;
+    }
+    if (typeof value === 'object' && value !== null) this.object(value as Record<string, unknown>, schema, path);
+    return value;
+  }
+
+  private object(value: Record<string, unknown>, schema: JsonSchema, path: string): void {
+    const properties = isSchema(schema.properties) ? (schema.properties as Record<string, unknown>) : {};
+    const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
+    for (const key of Object.keys(value)) {
+      const propertySchema = Object.prototype.hasOwnProperty.call(properties, key)
+        ? properties[key]
+        : isSchema(schema.additionalProperties)
+          ? schema.additionalProperties
+          : undefined;
+      if (propertySchema === undefined) continue;
+      const at = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (value[key] === null) {
+        if (!required.includes(key) && !this.allowsNull(propertySchema)) {
+          delete value[key];
+          this.repairs.push({ repair: 'null-for-optional', path: at });
+        }
+        continue;
+      }
+      value[key] = this.value(value[key], propertySchema, at);
+    }
+  }
+
+  private string(value: string, schema: JsonSchema, types: ReadonlySet<string> | undefined, path: string): unknown {
+    if (types && !types.has('string')) {
+      if (types.has('object') || types.has('array')) {
+        const decoded = parseJson(value);
+        const fits = Array.isArray(decoded) ? types.has('array') : typeof decoded === 'object' && decoded !== null && types.has('object');
+        if (fits) {
+          this.repairs.push({ repair: 'double-encoded-property', path });
+          return this.value(decoded, schema, path);
+        }
+      }
+      if ((types.has('number') || types.has('integer')) && JSON_NUMBER.test(value)) {
+        const number = Number(value);
+        if (types.has('number') || Number.isInteger(number)) {
+          this.repairs.push({ repair: 'string-to-number', path });
+          return number;
+        }
+      }
+      if (types.has('boolean')) {
+        const lower = value.toLowerCase();
+        if (lower === 'true' || lower === 'false') {
+          this.repairs.push({ repair: 'string-to-boolean', path });
+          return lower === 'true';
+        }
+      }
+      return value;
+    }
+    if (Array.isArray(schema.enum) && !schema.enum.includes(value)) {
+      const lower = value.toLowerCase();
+      const matches = schema.enum.filter((option): option is string => typeof option === 'string' && option.toLowerCase() === lower);
+      if (matches.length === 1) {
+        this.repairs.push({ repair: 'enum-case', path });
+        return matches[0];
+      }
+    }
+    return value;
+  }
+
+  /**
+   * The schema a value must meet, with local `$ref`s followed and a nullable wrapper (`anyOf` / `oneOf` of
+   * one schema and `{ type: "null" }`, or an `allOf` of one) unwrapped; `undefined` where it is ambiguous.
+   */
+  private resolve(raw: unknown, depth = 0): JsonSchema | undefined {
+    if (!isSchema(raw) || depth > 16) return undefined;
+    let schema = raw as JsonSchema;
+    if (typeof schema.$ref === 'string') {
+      const target = this.pointer(schema.$ref);
+      if (!target) return undefined;
+      schema = target;
+      return this.resolve(schema, depth + 1);
+    }
+    for (const keyword of ['anyOf', 'oneOf', 'allOf'] as const) {
+      const branches = schema[keyword];
+      if (!Array.isArray(branches)) continue;
+      const meaningful = branches.filter((branch) => !(keyword !== 'allOf' && isNullSchema(branch)));
+      if (meaningful.length !== 1 || typesOf(schema) !== undefined || schema.properties !== undefined) return undefined;
+      return this.resolve(meaningful[0], depth + 1);
+    }
+    return schema;
+  }
+
+  private allowsNull(raw: unknown, depth = 0): boolean {
+    if (!isSchema(raw) || depth > 16) return true; // unknown: never remove what might be meant
+    const schema = raw as JsonSchema;
+    if (typeof schema.$ref === 'string') return this.allowsNull(this.pointer(schema.$ref), depth + 1);
+    if (Array.isArray(schema.enum)) return schema.enum.includes(null);
+    if ('const' in schema) return schema.const === null;
+    for (const keyword of ['anyOf', 'oneOf'] as const) {
+      const branches = schema[keyword];
+      if (Array.isArray(branches) && branches.some((branch) => this.allowsNull(branch, depth + 1))) return true;
+    }
+    const types = typesOf(schema);
+    if (types) return types.has('null');
+    return !Array.isArray(schema.anyOf) && !Array.isArray(schema.oneOf) && !Array.isArray(schema.allOf);
+  }
+
+  /** A local JSON pointer (`#/$defs/Address`) into the root schema. */
+  private pointer(ref: string): JsonSchema | undefined {
+    if (!ref.startsWith('#')) return undefined;
+    let target: unknown = this.root;
+    for (const raw of ref.slice(1).split('/').slice(1)) {
+      if (!isSchema(target)) return undefined;
+      target = (target as Record<string, unknown>)[decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')];
+    }
+    return isSchema(target) ? (target as JsonSchema) : undefined;
+  }
+}
+
+function isSchema(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isNullSchema(value: unknown): boolean {
+  return isSchema(value) && (value as JsonSchema).type === 'null';
+}
+
+function typesOf(schema: JsonSchema): ReadonlySet<string> | undefined {
+  if (typeof schema.type === 'string') return new Set([schema.type]);
+  if (Array.isArray(schema.type)) return new Set(schema.type as string[]);
+  return undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,108 @@
+import type { ErrorObject } from 'ajv/dist/2020';
+import type { ArgumentProblem } from '../errors/tool-call-errors';
+
+/** Longest rendering of a received value in a problem; longer ones are cut with `…`. */
+const MAX_VALUE_CHARS = 60;
+
+/**
+ * ajv's errors as {@link ArgumentProblem}s: `path: got <value>, expected <what>`, short enough for a model
+ * to read and act on. Paths are dotted (`lines[0].qty`); the arguments object itself is `arguments`. The
+ * alternatives of a union at one path (`type`, `const`, `enum` of each branch) become one problem:
+ * `id: got true, expected string or integer`.
+ */
+export function describeProblems(errors: readonly ErrorObject[], data: unknown): ArgumentProblem[] {
+  const problems: ArgumentProblem[] = [];
+  const alternatives = new Map<string, { index: number; expected: string[]; got: string }>();
+  for (const e of errors) {
+    const p = e.params as Record<string, unknown>;
+    if (e.keyword === 'required' || e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') {
+      const property = String(p.missingProperty ?? p.additionalProperty ?? p.unevaluatedProperty);
+      const path = `${e.instancePath}/${escapePointer(property)}`;
+      const what = e.keyword === 'required' ? 'missing, expected a value (required)' : 'unknown property, expected it left out';
+      problems.push({ path, keyword: e.keyword, message: `${readablePath(path)}: ${what}` });
+      continue;
+    }
+    const got = data === undefined ? '' : `got ${renderValue(valueAt(data, e.instancePath))}, `;
+    const expected = expectation(e, p);
+    if (e.keyword === 'type' || e.keyword === 'const' || e.keyword === 'enum') {
+      const earlier = alternatives.get(e.instancePath);
+      if (earlier) {
+        if (!earlier.expected.includes(expected)) earlier.expected.push(expected);
+        problems[earlier.index].message = `${readablePath(e.instancePath)}: ${earlier.got}expected ${earlier.expected.join(' or ')}`;
+        continue;
+      }
+      alternatives.set(e.instancePath, { index: problems.length, expected: [expected], got });
+    }
+    problems.push({ path: e.instancePath, keyword: e.keyword, message: `${readablePath(e.instancePath)}: ${got}expected ${expected}` });
+  }
+  return problems;
+}
+
+function expectation(e: ErrorObject, p: Record<string, unknown>): string {
+  switch (e.keyword) {
+    case 'enum':
+      return `one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(' | ')}`;
+    case 'const':
+      return JSON.stringify(p.allowedValue);
+    case 'type':
+      return String(p.type).replace(/,/g, ' or ');
+    case 'minLength':
+      return `at least ${String(p.limit)} characters`;
+    case 'maxLength':
+      return `at most ${String(p.limit)} characters`;
+    case 'minItems':
+      return `at least ${String(p.limit)} items`;
+    case 'maxItems':
+      return `at most ${String(p.limit)} items`;
+    case 'minProperties':
+      return `at least ${String(p.limit)} properties`;
+    case 'maxProperties':
+      return `at most ${String(p.limit)} properties`;
+    case 'pattern':
+      return `a string matching ${JSON.stringify(p.pattern)}`;
+    case 'format':
+      return `format ${JSON.stringify(p.format)}`;
+    case 'uniqueItems':
+      return 'no duplicate items';
+    default: {
+      // minimum, maximum, exclusive*, multipleOf say "must be >= 1" and the like.
+      const message = e.message ?? `to pass "${e.keyword}"`;
+      return message.startsWith('must be ') ? message.slice('must be '.length) : message.replace(/^must /, 'to ');
+    }
+  }
+}
+
+/** `/lines/0/qty` → `lines[0].qty`; `""` → `arguments`. */
+export function readablePath(pointer: string): string {
+  if (pointer === '') return 'arguments';
+  let out = '';
+  for (const raw of pointer.slice(1).split('/')) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    out += /^\d+$/.test(segment) ? `[${segment}]` : out === '' ? segment : `.${segment}`;
+  }
+  return out;
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function valueAt(data: unknown, pointer: string): unknown {
+  if (pointer === '') return data;
+  let value = data;
+  for (const raw of pointer.slice(1).split('/')) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return value;
+}
+
+function renderValue(value: unknown): string {
+  let text: string;
+  try {
+    text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
+}
