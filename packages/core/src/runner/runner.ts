@@ -21,6 +21,7 @@ import { Container } from '../di/container';
 import type { ContainerAdapter, InjectionToken } from '../di/container-adapter';
 import type { Provider } from '../di/provider';
 import { createClassTools } from '../scanning/class-tools';
+import { warmUpValidatorsSoon } from '../validation/validator-warm-up';
 
 /** Options of {@link Runner}. */
 export interface RunnerOptions {
@@ -134,6 +135,7 @@ export class Runner {
     };
     checkAgentTree(options.agent);
     prepareTools(options.agent, tools, new Set());
+    warmUpValidatorsSoon();
   }
 
   /**

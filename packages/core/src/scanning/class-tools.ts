@@ -1,6 +1,5 @@
 import { NoToolsError } from '../errors/tool-definition-errors';
 import { Container } from '../di/container';
-import { validatorFor } from '../validation/schema-validator';
 import type { ContainerAdapter, InjectionToken } from '../di/container-adapter';
 import type { Class } from '../di/provider';
 import type { BaseTool } from '../tools/base-tool';
@@ -28,7 +27,6 @@ export function createClassTools(target: Function | object, options: ClassToolsO
   const cls = typeof target === 'function' ? target : (target.constructor as Function);
   const scanned = scanClass(cls, Object.keys(scanOptions).length ? scanOptions : undefined);
   if (scanned.length === 0) throw new NoToolsError({ className: cls.name || '<anonymous class>' });
-  warmUpValidatorsSoon();
   const source: InstanceSource = typeof target === 'function' ? instanceFromContainer(target as InjectionToken<object>, container) : () => target;
   return scanned.map((tool) => new DecoratedTool(tool, source));
 }
@@ -51,39 +49,4 @@ function instanceFromContainer(token: InjectionToken<object>, container: Contain
     if (resolved instanceof Promise) return resolved.then((instance) => (cached = instance));
     return (cached = resolved);
   };
-}
-
-let warmUpScheduled = false;
-
-/** Uses the keywords tool schemas usually have, so their code generators are warm too. */
-const WARM_UP_SCHEMA = {
-  type: 'object',
-  description: 'warm-up',
-  properties: {
-    s: { type: 'string', description: 's', minLength: 1, maxLength: 9, pattern: '^a' },
-    e: { type: 'string', enum: ['a', 'b'], default: 'a' },
-    n: { type: 'number', minimum: 0, maximum: 9, exclusiveMinimum: -1, multipleOf: 1 },
-    i: { type: ['integer', 'null'] },
-    b: { type: 'boolean' },
-    c: { const: 1 },
-    x: { not: { const: '' } },
-    a: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } }, required: ['k'], additionalProperties: false }, minItems: 1 },
-  },
-  required: ['s'],
-  additionalProperties: false,
-};
-
-/**
- * ajv's first compile in a process costs tens of milliseconds (building the instance, code generation
- * warming up); later compiles take about a millisecond. Paying it on a timer right after startup keeps
- * startup fast and keeps it off the first tool call, which cannot come before a model has answered.
- * Each tool's own validator is still compiled lazily, at its first call. The timer does not keep the
- * process alive.
- */
-function warmUpValidatorsSoon(): void {
-  if (warmUpScheduled) return;
-  warmUpScheduled = true;
-  setTimeout(() => {
-    validatorFor(WARM_UP_SCHEMA);
-  }, 0).unref();
 }
