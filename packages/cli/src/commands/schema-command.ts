@@ -6,6 +6,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { CliUsageError } from '../cli-errors';
 import type { CliIo } from '../cli-io';
 import { Progress } from '../progress';
+import { compiledDtoSchemas } from '../schema/compiled-dto-schemas';
 import { createProgram } from '../schema/create-program';
 import { findToolsets } from '../schema/find-toolsets';
 import { generateManifest } from '../schema/generate-manifest';
@@ -21,7 +22,7 @@ manifest that the scanner uses at startup (explicit schemas beat the manifest, w
   --project, -p  tsconfig.json of the project (default: ./tsconfig.json)
   --out, -o      manifest file (default: ${MANIFEST_FILE_NAME} beside the tsconfig)
   --check        write nothing; exit 1 when the manifest is missing or stale (for CI)
-  --print        write nothing; show the tools and their schemas
+  --print        write nothing; show the tools and what the model gets (a DTO tool: from its compiled class)
   --quiet, -q    no progress output
 `;
 
@@ -101,7 +102,7 @@ export function runSchemaCommand(options: SchemaCommandOptions, io: CliIo): numb
     io.stderr.write(`warning: no @Toolset class found in the sources of ${tsconfigPath}; check its "include".\n`);
   }
 
-  if (options.print) io.stdout.write(printManifest(document, toolsets));
+  if (options.print) io.stdout.write(printManifest(document, toolsets, compiledDtoSchemas(program, toolsets, { document, path: outPath })));
   const shownPath = relative(io.cwd, outPath) || outPath;
   if (options.check) return checkManifest(outPath, shownPath, document, io);
   if (options.print) return EXIT_OK;

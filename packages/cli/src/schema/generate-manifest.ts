@@ -4,6 +4,7 @@ import type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestTools
 import { relative, sep } from 'node:path';
 import * as ts from 'typescript';
 import { SchemaSourceError } from '../cli-errors';
+import { dtoClassName } from './dto-parameters';
 import { type FoundTool, type FoundToolset, findDecorator, location } from './find-toolsets';
 import { jsDocParamDescription, jsDocSummary } from './jsdoc';
 import { TypeSchemas } from './type-schemas';
@@ -19,7 +20,8 @@ export interface GenerateManifestOptions {
 }
 
 /**
- * Builds the manifest of the given toolsets: per `@Tool` method its parameters (ToolContext left out),
+ * Builds the manifest of the given toolsets: per `@Tool` method its parameters (ToolContext and
+ * class-validator DTOs left out: their schemas come from the DTO's rules at startup),
  * their schemas, optionality and `@param` descriptions, the JSDoc summary and the output schema; per
  * class the source path and its hash.
  */
@@ -70,6 +72,8 @@ function describeMethod(
       method.contextIndex = index;
       return;
     }
+    // A class-validator DTO's schema comes from its rules at startup; a schema of its TypeScript type would go unused.
+    if (dtoClassName(checker, parameter) !== undefined) return;
     if (!ts.isIdentifier(parameter.name)) {
       throw new SchemaSourceError(`${at}: a destructured parameter has no name to put in the schema; use a named parameter.`);
     }

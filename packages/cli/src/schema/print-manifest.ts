@@ -1,13 +1,16 @@
 import type { JsonSchema } from '@toolsmith/core';
 import type { ManifestDocument } from '@toolsmith/core/internal';
+import type { DtoToolSchema } from './compiled-dto-schemas';
 import type { FoundToolset } from './find-toolsets';
 
 /**
  * The manifest as a person reads it: each toolset, each tool under its final name with its
  * description, each parameter as `name?: type = default — description`, and the return type.
- * Schemas are written in TypeScript-like notation.
+ * Schemas are written in TypeScript-like notation, with their constraints. A DTO tool shows the
+ * properties of the schema its class-validator rules make (`dtoSchemas`, keyed `Class.method`), which
+ * is what the model gets: the DTO's properties are the tool's arguments.
  */
-export function printManifest(document: ManifestDocument, toolsets: FoundToolset[]): string {
+export function printManifest(document: ManifestDocument, toolsets: FoundToolset[], dtoSchemas: ReadonlyMap<string, DtoToolSchema> = new Map()): string {
   const lines: string[] = [];
   for (const toolset of toolsets) {
     const entry = document.toolsets[toolset.className];
@@ -19,6 +22,8 @@ export function printManifest(document: ManifestDocument, toolsets: FoundToolset
       const name = `${toolset.prefix ?? ''}${tool.explicitName ?? tool.methodName}`;
       const description = tool.explicitDescription ?? method.description ?? '(no description: add a JSDoc comment)';
       lines.push(`  ${name} — ${description}`);
+      const dto = dtoSchemas.get(`${toolset.className}.${tool.methodName}`);
+      if (dto) lines.push(...dtoLines(dto));
       for (const parameter of method.parameters) {
         const { default: defaultValue } = parameter.schema;
         const suffix = defaultValue === undefined ? '' : ` = ${JSON.stringify(defaultValue)}`;
@@ -31,6 +36,29 @@ export function printManifest(document: ManifestDocument, toolsets: FoundToolset
     lines.push('');
   }
   return lines.join('\n');
+}
+
+/** The arguments of a DTO tool, one property a line: `name?: type (constraints) — description`. */
+function dtoLines(dto: DtoToolSchema): string[] {
+  if ('reason' in dto) return [`    (arguments: the properties of ${dto.dtoClass}; not shown: ${dto.reason})`];
+  const properties = (dto.parameters.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((dto.parameters.required as string[] | undefined) ?? []);
+  const lines = [`    (arguments: the properties of ${dto.dtoClass}${dto.parameters.additionalProperties === false ? ', no others' : ''})`];
+  for (const [name, schema] of Object.entries(properties)) {
+    const limits = constraintText(schema);
+    const about = typeof schema.description === 'string' ? ` — ${schema.description}` : '';
+    lines.push(`    ${name}${required.has(name) ? '' : '?'}: ${typeText(schema)}${limits ? ` (${limits})` : ''}${about}`);
+  }
+  return lines;
+}
+
+const CONSTRAINTS = ['minLength', 'maxLength', 'pattern', 'format', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'not'];
+
+/** The keywords of a schema that restrict values beyond their type, e.g. `minLength 1, maxLength 80`. */
+export function constraintText(schema: JsonSchema): string {
+  return CONSTRAINTS.filter((key) => schema[key] !== undefined)
+    .map((key) => `${key} ${typeof schema[key] === 'object' ? JSON.stringify(schema[key]) : String(schema[key])}`)
+    .join(', ');
 }
 
 /** A schema in TypeScript-like notation, e.g. `{ lat: number; lon: number }[]`. */
