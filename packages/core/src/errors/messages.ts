@@ -100,6 +100,17 @@ export function invalidDtoMessage(site: DefinitionSite, reason: string, fix: str
   return `${describeSite(site)}: ${reason}. Fix: ${fix}.`;
 }
 
+export function duplicateClassTransformerMessage(site: DefinitionSite, coreCopy: string, otherCopy: string): string {
+  return (
+    `${describeSite(site)}: two copies of class-transformer are loaded. The DTO's @Type(() => NestedDto) was recorded ` +
+    `by the copy at ${otherCopy}, but @toolsmith/core reads the one at ${coreCopy}, so the nested DTO cannot be ` +
+    `converted or described (class-validator and reflect-metadata must be one copy too). Fix: install one copy — ` +
+    `class-transformer, class-validator and reflect-metadata are peer dependencies of @toolsmith/core: add them to ` +
+    `your app's dependencies, install Toolsmith from the registry or from tarballs (npm pack) rather than linked ` +
+    `folders, and run \`npm dedupe\` (\`npm ls class-transformer\` must show one version).`
+  );
+}
+
 export function contradictoryDtoRulesMessage(site: DefinitionSite, rules: string): string {
   return (
     `${describeSite(site)}: the decorators ${rules} contradict each other, so no value can ever be valid. ` +

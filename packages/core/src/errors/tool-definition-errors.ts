@@ -1,6 +1,7 @@
 import {
   type DefinitionSite,
   contradictoryDtoRulesMessage,
+  duplicateClassTransformerMessage,
   duplicateParameterNameMessage,
   duplicateToolNameMessage,
   invalidDtoMessage,
@@ -96,6 +97,10 @@ export class UnsupportedDtoDecoratorError extends ToolDefinitionError {
 export class InvalidDtoError extends ToolDefinitionError {
   static because(site: DefinitionSite, reason: string, fix: string): InvalidDtoError {
     return new InvalidDtoError(invalidDtoMessage(site, reason, fix), site);
+  }
+  /** The DTO's `@Type` was recorded by another copy of class-transformer than the one core reads. */
+  static duplicateClassTransformer(site: DefinitionSite, coreCopy: string, otherCopy: string): InvalidDtoError {
+    return new InvalidDtoError(duplicateClassTransformerMessage(site, coreCopy, otherCopy), site);
   }
   static contradictory(site: DefinitionSite, rules: string): InvalidDtoError {
     return new InvalidDtoError(contradictoryDtoRulesMessage(site, rules), site);

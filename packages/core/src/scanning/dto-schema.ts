@@ -4,6 +4,7 @@ import { classValidatorLoaded, loadClassValidator, loadTransformerStorage } from
 import { InvalidDtoError, UnsupportedDtoDecoratorError } from '../errors/tool-definition-errors';
 import { DESIGN_TYPE, DTO_PROPERTY_METADATA, USE_CLASS_VALIDATOR_METADATA } from '../metadata-keys';
 import type { JsonSchema } from '../model/json-schema';
+import { otherClassTransformerWithType } from './class-transformer-copies';
 import { DECORATOR_RULES, needsClassValidator } from './class-validator-rules';
 import { PropertyRules } from './dto-rules';
 
@@ -175,6 +176,11 @@ class DtoSchemaBuilder {
     rules.decorators.push('ValidateNested');
     const typeFunction = loadTransformerStorage().findTypeMetadata(dto, property)?.typeFunction;
     const nestedClass = typeFunction?.();
+    if (nestedClass === undefined) {
+      // "Add @Type" would be wrong advice when the DTO has it, recorded by another copy of class-transformer.
+      const copies = otherClassTransformerWithType(dto, property);
+      if (copies) throw InvalidDtoError.duplicateClassTransformer(site, copies.core, copies.other);
+    }
     if (typeof nestedClass !== 'function' || CONVERTING_TYPES.has(nestedClass)) {
       throw InvalidDtoError.because(
         site,
