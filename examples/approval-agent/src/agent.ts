@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { LlmAgent, Model } from '@toolsmith/core';
+import type { Model } from '@toolsmith/core';
+import { LlmAgent } from '@toolsmith/core';
 import { pickModel } from '@toolsmith/example-kit';
 import { createOfflineModel } from './offline-model';
 import { Payments } from './payments';

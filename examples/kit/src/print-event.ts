@@ -1,19 +1,10 @@
 import type { Event } from '@toolsmith/core';
+import { formatEvent } from '@toolsmith/devtools';
 
-/** Prints one event the way a person wants to read a conversation: calls, results, state, answer. */
+/**
+ * Prints one event the way a person wants to read a conversation: calls, results, state, answer. The
+ * lines are `toolsmith run`'s (`formatEvent` of @toolsmith/devtools), so the demos and the CLI print alike.
+ */
 export function printEvent(event: Event, print: (line: string) => void): void {
-  if (event.partial) return;
-  for (const call of event.functionCalls()) {
-    const args = typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
-    print(`  → ${call.name}(${args})`);
-  }
-  for (const response of event.functionResponses()) {
-    print(`  ← ${response.name}${response.isError ? ' failed' : ''}: ${JSON.stringify(response.response)}`);
-  }
-  for (const [key, value] of Object.entries(event.actions.stateDelta)) {
-    print(`  ✎ state ${key} = ${JSON.stringify(value)}`);
-  }
-  if (event.errorCode) print(`  ! ${event.errorCode}: ${event.errorMessage}`);
-  const text = event.text().trim();
-  if (text) print(`Agent: ${text}`);
+  for (const line of formatEvent(event)) print(line);
 }

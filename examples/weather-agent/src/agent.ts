@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { LlmAgent, Model } from '@toolsmith/core';
+import type { Model } from '@toolsmith/core';
+import { LlmAgent } from '@toolsmith/core';
 import { WeatherService, WeatherTools, createWeatherOfflineModel, pickModel } from '@toolsmith/example-kit';
 import { SentimentTools } from './sentiment-tools';
 

@@ -8,6 +8,7 @@ export type AgentModuleErrorCode = 'AGENT_MODULE_NOT_FOUND' | 'AGENT_MODULE_LOAD
  * threw, or it exports no agent or `Runner` (or several, without saying which). The message names the file and the fix.
  */
 export class AgentModuleError extends ToolsmithError {
+  /** Why the module cannot be used. */
   declare readonly code: AgentModuleErrorCode;
 
   constructor(code: AgentModuleErrorCode, message: string, cause?: unknown) {

@@ -1,4 +1,5 @@
-import { BaseAgent, BaseTool, Container, LlmAgent, ReadonlyContext, State, createClassTools, isProviderTool, isToolset } from '@toolsmith/core';
+import type { BaseAgent, Container, ReadonlyContext} from '@toolsmith/core';
+import { BaseTool, LlmAgent, State, createClassTools, isProviderTool, isToolset } from '@toolsmith/core';
 import type { ToolInfo } from './protocol/api-types';
 
 /** A tool of the agent tree, with the agents that offer it. */
@@ -33,7 +34,7 @@ export async function agentTools(root: BaseAgent, container: Container, context:
 
 /** The same class scanned twice gives new tool objects; keep the first so a class listed by two agents is built once. */
 const scanned = new WeakMap<Container, Map<unknown, BaseTool[]>>();
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- a @Toolset class is any constructor
+ 
 function classTools(entry: Function | object, container: Container): BaseTool[] {
   let byClass = scanned.get(container);
   if (!byClass) scanned.set(container, (byClass = new Map()));

@@ -1,18 +1,22 @@
-import {
-  Container,
+import type {
   Content,
   Event,
+  Session} from '@toolsmith/core';
+import {
+  Container,
   LlmAgent,
   Runner,
-  Session,
   confirmationResponse,
   findPendingCalls,
   longRunningResponse,
 } from '@toolsmith/core';
-import { AgentToolEntry, agentTools, listingContext, toolInfo } from './agent-tools';
+import type { AgentToolEntry} from './agent-tools';
+import { agentTools, listingContext, toolInfo } from './agent-tools';
 import { DevApiError } from './dev-api-error';
-import { AgentModule, loadAgentModule } from './load-agent-module';
-import { OpenedSessionStore, openSessionStore } from './open-session-store';
+import type { AgentModule} from './load-agent-module';
+import { loadAgentModule } from './load-agent-module';
+import type { OpenedSessionStore} from './open-session-store';
+import { openSessionStore } from './open-session-store';
 import type {
   AppInfo,
   ConfirmationAnswerRequest,
@@ -47,12 +51,15 @@ export interface OpenDevAgentHostOptions {
  * tool alone). Everything goes through core's public runner and executor: what you see is what a run does.
  */
 export class DevAgentHost {
+  /** The runner every run goes through: the module's own, or one built on the agent and the dev session store. */
   readonly runner: Runner;
+  /** The user every session belongs to. */
   readonly userId: string;
   private readonly container: Container;
   private toolCache?: Promise<Map<string, AgentToolEntry>>;
 
   private constructor(
+    /** What the module exported. */
     readonly agentModule: AgentModule,
     private readonly store: OpenedSessionStore,
     userId: string,

@@ -10,6 +10,7 @@ const STATUS: Record<DevApiErrorCode, number> = { BAD_REQUEST: 400, NOT_FOUND: 4
  * a call the session is not waiting for. Sent as `{ error: { code, message } }` with {@link DevApiError.status}.
  */
 export class DevApiError extends ToolsmithError {
+  /** What is wrong with the request. */
   declare readonly code: DevApiErrorCode;
 
   constructor(code: DevApiErrorCode, message: string) {

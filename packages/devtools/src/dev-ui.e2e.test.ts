@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
-import { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { DevAgentHost } from './dev-agent-host';
-import { DevServer, startDevServer } from './start-dev-server';
+import type { DevServer} from './start-dev-server';
+import { startDevServer } from './start-dev-server';
 import { launchChromium } from './__fixtures__/launch-chromium';
 
 // The dev UI in a real browser (headless Chromium through playwright-core), on the offline desk agent.

@@ -1,4 +1,4 @@
-import { Event } from '@toolsmith/core';
+import type { Event } from '@toolsmith/core';
 
 /**
  * The lines a person reads for one event of a conversation: each call with its arguments (`→`), each

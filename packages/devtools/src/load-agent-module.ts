@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import { ArtifactService, BaseAgent, MemoryService, Plugin, Provider, Runner, useManifest } from '@toolsmith/core';
+import type { ArtifactService, MemoryService, Plugin, Provider} from '@toolsmith/core';
+import { BaseAgent, Runner, useManifest } from '@toolsmith/core';
 import { MANIFEST_ENV, findManifest } from '@toolsmith/core/internal';
 import { AgentModuleError } from './agent-module-error';
 import { registerTypeScript } from './register-typescript';
@@ -20,8 +21,11 @@ export interface AgentModule {
   appName: string;
   /** `providers` export: dependencies of the agents' `@Toolset` classes. */
   providers: Provider[];
+  /** `plugins` export, for the runner. */
   plugins?: Plugin[];
+  /** `memoryService` export, for `ctx.searchMemory`. */
   memoryService?: MemoryService;
+  /** `artifactService` export, for the tools' artifact methods. */
   artifactService?: ArtifactService;
 }
 
@@ -48,7 +52,7 @@ export function loadAgentModule(modulePath: string, options: { cwd?: string; man
 
   let exported: Record<string, unknown>;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     exported = require(file) as Record<string, unknown>;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -1,11 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { InMemorySessionService, SessionService } from '@toolsmith/core';
+import type { SessionService } from '@toolsmith/core';
+import { InMemorySessionService } from '@toolsmith/core';
 import type { SessionStoreInfo } from './protocol/api-types';
 
 /** A session store opened for the dev tools, with what the page says about it. */
 export interface OpenedSessionStore {
+  /** The store. */
   sessionService: SessionService;
+  /** What the page and `GET /api/info` say about it. */
   info: SessionStoreInfo;
   /** Releases the store (the embedded database); nothing to do in memory. */
   close(): Promise<void>;
@@ -35,7 +38,7 @@ export async function openSessionStore(options: OpenSessionStoreOptions): Promis
   if (options.store === 'memory') return inMemory('in memory (--memory): sessions end with the process');
   let postgres: PostgresModule;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     postgres = require('@toolsmith/postgres') as PostgresModule;
   } catch {
     return inMemory('in memory: sessions end with the process (install @toolsmith/postgres to keep them)');

@@ -9,10 +9,10 @@ import { AgentModuleError } from './agent-module-error';
 export function registerTypeScript(file: string): void {
   // Already loadable: ts-node registered (it marks the process), or jest/another loader handles .ts.
   if ((process as unknown as Record<symbol, unknown>)[Symbol.for('ts-node.register.instance')]) return;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+   
   if (require.extensions['.ts']) return;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     const tsNode = require('ts-node') as { register(options: object): void };
     tsNode.register({ transpileOnly: true, projectSearchDir: dirname(file) });
   } catch (error) {

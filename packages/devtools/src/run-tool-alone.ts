@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { ArtifactService, BaseTool, MemoryService, State, ToolContext } from '@toolsmith/core';
+import type { ArtifactService, BaseTool, MemoryService} from '@toolsmith/core';
+import { State, ToolContext } from '@toolsmith/core';
 import { createEventActions, executeToolCall } from '@toolsmith/core/internal';
 import type { ToolRunRequest, ToolRunResult } from './protocol/api-types';
 

@@ -1,11 +1,13 @@
-import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse} from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DevAgentHost } from './dev-agent-host';
-import { handleApiRequest } from './http/api-routes';
+import type { DevAgentHost } from './dev-agent-host';
+import { handleApiRequest } from './api-routes';
 import { loadPageBundle } from './page-bundle';
 
 /** Options of {@link startDevServer}. */
 export interface StartDevServerOptions {
+  /** The agent to serve. */
   host: DevAgentHost;
   /** Serve the page too (`toolsmith web`), or only the API (`toolsmith api`). Default true. */
   page?: boolean;
@@ -19,6 +21,7 @@ export interface StartDevServerOptions {
 export interface DevServer {
   /** Base URL, e.g. `http://127.0.0.1:4100`. */
   url: string;
+  /** The port it listens on (the one picked, with port 0). */
   port: number;
   /** Stops accepting connections, ends open streams and closes the agent host. */
   close(): Promise<void>;

@@ -1,5 +1,6 @@
 import type { CliIo } from '../cli-io';
-import { DEFAULT_DEV_PORT, DevServerCommandOptions, DevServerRunControl, parseDevServerArgs, serveDevServer } from './web-command';
+import type { DevServerCommandOptions, DevServerRunControl} from './web-command';
+import { DEFAULT_DEV_PORT, parseDevServerArgs, serveDevServer } from './web-command';
 
 /** Usage text of `toolsmith api`. */
 export const API_USAGE = `Usage: toolsmith api <module> [--port <n>] [--host <address>] [--memory] [--user <id>] [--manifest <file>]

@@ -76,7 +76,7 @@ export function interruptSignal(): AbortSignal {
 /** Serves the module's agent with the page (`toolsmith web`) or without it (`toolsmith api`) until the signal aborts. */
 export async function serveDevServer(options: DevServerCommandOptions, io: CliIo, control: DevServerRunControl, page: boolean): Promise<number> {
   // Loaded here: the server, esbuild and the page are needed by these commands only.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+   
   const devtools = require('@toolsmith/devtools') as typeof import('@toolsmith/devtools');
   const host: DevAgentHost = await devtools.DevAgentHost.open({
     module: options.module,

@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext} from 'playwright-core';
+import { chromium } from 'playwright-core';
 
 /** Where Debian's `chromium` package puts the browser; `CHROMIUM_PATH` overrides it. */
 const DEFAULT_CHROMIUM = '/usr/bin/chromium';

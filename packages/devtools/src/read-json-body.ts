@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { DevApiError } from '../dev-api-error';
+import { DevApiError } from './dev-api-error';
 
 /** Bodies larger than this are refused: the API takes messages and tool arguments, not uploads. */
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import { DevAgentHost } from '../dev-agent-host';
-import { DevServer, startDevServer } from '../start-dev-server';
-import type { RunEnd, SessionDetail, SessionSummary, ToolInfo, ToolRunResult, WireEvent } from '../protocol/api-types';
-import { readSse } from '../__fixtures__/read-sse';
+import { DevAgentHost } from './dev-agent-host';
+import type { DevServer} from './start-dev-server';
+import { startDevServer } from './start-dev-server';
+import type { RunEnd, SessionDetail, SessionSummary, ToolInfo, ToolRunResult, WireEvent } from './protocol/api-types';
+import { readSse } from './__fixtures__/read-sse';
 
-const fixture = join(__dirname, '..', '__fixtures__', 'desk-agent.ts');
+const fixture = join(__dirname, '__fixtures__', 'desk-agent.ts');
 
 describe('the dev server API', () => {
   let server: DevServer;

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Content, ToolsmithError } from '@toolsmith/core';
-import { DevAgentHost, pendingOf, toWireEvent } from '../dev-agent-host';
-import { DevApiError } from '../dev-api-error';
-import type { ApiErrorBody, RunEnd, ToolRunRequest } from '../protocol/api-types';
+import type { Content} from '@toolsmith/core';
+import { ToolsmithError } from '@toolsmith/core';
+import type { DevAgentHost} from './dev-agent-host';
+import { pendingOf, toWireEvent } from './dev-agent-host';
+import { DevApiError } from './dev-api-error';
+import type { ApiErrorBody, RunEnd, ToolRunRequest } from './protocol/api-types';
 import { readJsonBody } from './read-json-body';
 import { SseStream } from './sse-stream';
 
