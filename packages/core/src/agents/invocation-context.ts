@@ -9,6 +9,8 @@ import type { SessionService } from '../sessions/session-service';
 import { State } from '../state/state';
 import type { EventActions, ToolConfirmation } from '../state/event-actions';
 import type { ReadonlyContext } from '../tools/readonly-context';
+import type { InvocationTrace } from '../tracing/invocation-trace';
+import type { Tracing } from '../tracing/tracing';
 import { ToolContext } from '../tools/tool-context';
 import type { BaseAgent } from './base-agent';
 import type { Plugin } from './plugin';
@@ -26,6 +28,8 @@ export interface InvocationServices {
   readonly toolCallPolicy: ToolCallPolicy;
   /** @internal Resolves and caches each agent's tools. */
   readonly tools: ToolResolver;
+  /** @internal The runner's OpenTelemetry tracing; absent: no spans. */
+  readonly tracing?: Tracing;
 }
 
 /** @internal Mutable facts shared by every agent taking part in one invocation. */
@@ -53,6 +57,8 @@ export interface InvocationContextInit {
   /** Ask models for partial responses. */
   streaming: boolean;
   branch?: string;
+  /** The invocation's spans, when it is traced. */
+  trace?: InvocationTrace;
 }
 
 /**
@@ -78,6 +84,8 @@ export class InvocationContext {
   readonly streaming: boolean;
   /** The agent path of this invocation (`root.child`), which scopes the events an agent sees. */
   readonly branch?: string;
+  /** @internal The invocation's spans, when it is traced (copied by {@link InvocationContext.forAgent}). */
+  readonly trace?: InvocationTrace;
   private readonly shared: InvocationShared;
 
   /** @internal Made by the runner; `shared` is what {@link InvocationContext.forAgent} copies share (temp state, model-call count). */
@@ -91,6 +99,7 @@ export class InvocationContext {
     this.abortable = init.abortable ?? true;
     this.streaming = init.streaming;
     this.branch = init.branch;
+    this.trace = init.trace;
     this.shared = shared;
   }
 

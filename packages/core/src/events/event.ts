@@ -27,6 +27,11 @@ export interface EventData {
   /** Set on error events (model failure, `MAX_LLM_CALLS_EXCEEDED`, `RUN_ABORTED`, …). */
   errorCode?: string;
   errorMessage?: string;
+  /**
+   * Plain-JSON facts about the event for tools around the runner, not for the model: e.g. the paused
+   * invocation's trace context on a pause event (`toolsmith.traceparent`, see docs/observability.md).
+   */
+  customMetadata?: Record<string, unknown>;
   /** Milliseconds since the epoch. */
   timestamp: number;
 }
@@ -56,6 +61,7 @@ export class Event implements EventData {
   declare usage?: Usage;
   declare errorCode?: string;
   declare errorMessage?: string;
+  declare customMetadata?: Record<string, unknown>;
   declare timestamp: number;
 
   private constructor(data: EventInit) {
@@ -74,6 +80,7 @@ export class Event implements EventData {
     this.usage = data.usage;
     this.errorCode = data.errorCode;
     this.errorMessage = data.errorMessage;
+    this.customMetadata = data.customMetadata;
     this.timestamp = data.timestamp ?? Date.now();
   }
 

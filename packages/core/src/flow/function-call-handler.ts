@@ -3,7 +3,7 @@ import type { LlmAgent } from '../agents/llm-agent';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
-import { type ToolCallOutcome, errorResponse, executeToolCall } from '../internal/tool-executor';
+import { type ExecuteToolCallInput, type ToolCallOutcome, errorResponse, executeToolCall } from '../internal/tool-executor';
 import type { FunctionCall, Part } from '../model/content';
 import { type EventActions, type ToolConfirmation, createEventActions } from '../state/event-actions';
 import { toolCallbackChain } from './callback-chains';
@@ -49,7 +49,7 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
       toolConfirmation: input.confirmations?.get(call.id),
     });
     registerInvocation(toolContext, context);
-    return executeToolCall({
+    const execution: ExecuteToolCallInput = {
       call,
       tool: offered.byName.get(call.name),
       availableToolNames: () => offered.names,
@@ -58,7 +58,9 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
       limits: context.services.argumentLimits,
       policy: context.services.toolCallPolicy,
       saveWholeResults: context.services.artifactService !== undefined,
-    });
+    };
+    // Traced: inside the call's `execute_tool` span. The executor emits none: invokeTool and serveMcp share it.
+    return context.trace ? context.trace.toolCall(call, execution.tool, () => executeToolCall(execution)) : executeToolCall(execution);
   };
 
   if (calls.length === 1 && !context.abortable) {

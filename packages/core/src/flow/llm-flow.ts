@@ -14,9 +14,13 @@ import { answersConfirmations, resumeConfirmedCalls } from './resume-confirmed-c
  * The model ⇄ tool loop of an {@link LlmAgent}: call the model, emit its response, run the function
  * calls it asked for, emit their merged responses, repeat. Ends on a final answer, an error, a pause
  * (confirmation, long-running tool), `skipSummarization`, `escalate`, a transfer (the target agent
- * continues the invocation) or `maxLlmCalls`.
+ * continues the invocation) or `maxLlmCalls`. Inside an `invoke_agent` span when the invocation is traced.
  */
-export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+export function runLlmFlow(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+  return context.trace ? context.trace.agentTurn(agent, llmFlow(agent, context)) : llmFlow(agent, context);
+}
+
+async function* llmFlow(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
   // Most messages answer no confirmation: skip the resume step (and its await) for them.
   const resumed = answersConfirmations(context) ? await resumeConfirmedCalls(agent, context) : undefined;
   if (resumed) {

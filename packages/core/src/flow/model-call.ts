@@ -15,6 +15,7 @@ import { type CheckedModelResponse, checkModelResponse, collectCallIds } from '.
 import { errorEvent } from './error-event';
 import { buildRequest } from './request-builder';
 import type { OfferedTools } from './tool-resolver';
+import type { ChatSpan } from '../tracing/chat-span';
 
 /** What one model call produced, for the loop to emit in order: `partials`, then `event`. */
 export interface ModelStep {
@@ -91,6 +92,8 @@ class ModelCall {
   private readonly actions: EventActions = createEventActions();
   // Built on first use: most turns have no model callbacks, and the state snapshot is not free.
   private callbackContextCache?: CallbackContext;
+  /** The model call's `chat` span, when the invocation is traced and the model is really called. */
+  private chat?: ChatSpan;
 
   constructor(
     private readonly agent: LlmAgent,
@@ -112,13 +115,16 @@ class ModelCall {
   generate(): AsyncIterable<LlmResponse> {
     // No signal when nothing can abort the run: an SDK's listener on a signal that never fires is a leak, not a feature.
     const { context } = this;
+    this.chat = context.trace?.startChat(this.agent, this.request);
     return this.agent.model.generate(this.request, { signal: context.abortable ? context.signal : undefined, stream: context.streaming });
   }
 
   /** True for the complete, aggregated response that ends the call; throws once the run is aborted. */
   completes(part: LlmResponse): boolean {
     if (this.context.aborted) throw new RunAbortedError(this.context.signal.reason);
-    return !part.partial;
+    if (part.partial) return false;
+    this.chat?.response(part);
+    return true;
   }
 
   partialEvent(part: LlmResponse): Event {
@@ -134,8 +140,9 @@ class ModelCall {
   /** After the model failed: the first onModelError callback's response, or the error event that ends the loop. */
   async recover(thrown: unknown): Promise<LlmResponse | Event> {
     const { agent, context } = this;
-    if (context.aborted) return errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
-    const error = toToolsmithError(thrown, agent);
+    const error = context.aborted ? new RunAbortedError(context.signal.reason) : toToolsmithError(thrown, agent);
+    this.chat?.end(error);
+    if (context.aborted) return errorEvent(context, agent.name, error);
     for (const onError of this.chain.onModelError) {
       const response = (await onError({ context: this.callbackContext(), request: this.request, error })) ?? undefined;
       if (response) return response;
@@ -168,8 +175,10 @@ class ModelCall {
         () => collectCallIds(context.callIdCache, context.session.events),
       );
     } catch (error) {
+      this.chat?.end(error as ToolsmithError);
       return { event: errorEvent(context, agent.name, error as ToolsmithError, this.actions), ok: false };
     }
+    this.chat?.end();
     const step: ModelStep = { event: this.event(checked.response), ok: true };
     if (checked.refusedCalls) step.refusedCalls = checked.refusedCalls;
     return step;

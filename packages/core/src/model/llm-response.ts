@@ -21,6 +21,8 @@ export interface LlmResponse {
   turnComplete?: boolean;
   finishReason?: FinishReason;
   usage?: Usage;
+  /** The provider's id of this response (e.g. a chat completion or message id): for traces and support requests. */
+  responseId?: string;
   /** A provider-reported failure inside an otherwise successful HTTP exchange (e.g. a safety block). */
   error?: { code: string; message: string };
   /** Provider-specific data an adapter wants back on the next request (opaque to core). */

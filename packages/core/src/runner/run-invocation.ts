@@ -13,6 +13,7 @@ import { checkNewMessage } from './check-new-message';
 import { errorEvent } from '../flow/error-event';
 import { interruptedCallEvents } from './interrupted-calls';
 import { type SessionTurns, sessionTurnKey } from './session-turns';
+import type { InvocationTrace } from '../tracing/invocation-trace';
 
 /** Input of {@link runInvocation}. */
 export interface RunInvocationInput {
@@ -37,8 +38,16 @@ export interface RunInvocationInput {
  *
  * Each invocation has its own abort signal (linked to the caller's while the invocation runs), so
  * listeners that tools and SDKs add to `ctx.signal` go away with the invocation.
+ *
+ * Traced (a span around it, see docs/observability.md) when the runner's tracing would record a span.
  */
-export async function* runInvocation(services: InvocationServices, input: RunInvocationInput): AsyncGenerator<Event, void, undefined> {
+export function runInvocation(services: InvocationServices, input: RunInvocationInput): AsyncGenerator<Event, void, undefined> {
+  // Decided here, not per event: an untraced invocation keeps one generator layer and no span work.
+  const trace = services.tracing?.startInvocation(services.appName);
+  return trace ? trace.follow(invocation(services, input, trace)) : invocation(services, input);
+}
+
+async function* invocation(services: InvocationServices, input: RunInvocationInput, trace?: InvocationTrace): AsyncGenerator<Event, void, undefined> {
   const invocationId = newId('inv');
   // The invocation's own signal follows the caller's while it runs; without a caller's signal nothing
   // can abort it, and the context makes one only if something asks for it.
@@ -66,8 +75,9 @@ export async function* runInvocation(services: InvocationServices, input: RunInv
     const agent = typeof input.agent === 'function' ? input.agent(session) : input.agent;
     author = agent.name;
     context = new InvocationContext({
-      invocationId, agent, session, services, userContent: input.newMessage, signal, abortable: input.signal !== undefined, streaming: input.streaming ?? false,
+      invocationId, agent, session, services, userContent: input.newMessage, signal, abortable: input.signal !== undefined, streaming: input.streaming ?? false, trace,
     });
+    trace?.started({ invocationId, sessionId: session.id, agentName: agent.name, events: session.events, newMessage: input.newMessage });
     if (signal?.aborted) {
       yield errorEvent(context, agent.name, new RunAbortedError(signal.reason));
       return;
@@ -149,10 +159,12 @@ function isSessionKey(session: Session | SessionKey): session is SessionKey {
 }
 
 /**
- * Moves `temp:` writes into the invocation (they are never stored), then appends the event. Not an
+ * Moves `temp:` writes into the invocation (they are never stored), keeps the trace context on a pause
+ * event when traced, then appends the event. Not an
  * async function: it hands back the service's promise, so each stored event costs one await, not two.
  */
 function store(context: InvocationContext, event: Event): Promise<Event> {
+  context.trace?.stamp(event);
   const delta = event.actions.stateDelta;
   for (const key of Object.keys(delta)) {
     if (!key.startsWith(StatePrefix.TEMP)) continue;

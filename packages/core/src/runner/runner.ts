@@ -21,6 +21,8 @@ import { Container } from '../di/container';
 import type { ContainerAdapter, InjectionToken } from '../di/container-adapter';
 import type { Provider } from '../di/provider';
 import { createClassTools } from '../scanning/class-tools';
+import { Tracing } from '../tracing/tracing';
+import type { TracingOptions } from '../tracing/tracing-options';
 import { warmUpValidatorsSoon } from '../validation/validator-warm-up';
 
 /** Options of {@link Runner}. */
@@ -68,6 +70,11 @@ export interface RunnerOptions {
   providers?: Provider[];
   /** An external container (e.g. NestJS's) to build `@Toolset` classes with. */
   container?: ContainerAdapter;
+  /**
+   * OpenTelemetry spans (`invoke_agent`, `chat`, `execute_tool`, per the GenAI conventions): the tracer
+   * provider (default: the global one) and whether contents are recorded (default: no). See docs/observability.md.
+   */
+  tracing?: TracingOptions;
 }
 
 /** Input of {@link Runner.run}. */
@@ -132,6 +139,7 @@ export class Runner {
         repairArguments: options.repairArguments ?? true,
       },
       tools,
+      tracing: new Tracing(options.tracing),
     };
     checkAgentTree(options.agent);
     prepareTools(options.agent, tools, new Set());

@@ -1,0 +1,43 @@
+import type { Attributes, Span } from '@opentelemetry/api';
+import type { LlmResponse } from '../model/llm-response';
+import { TraceAttribute } from './gen-ai-conventions';
+import { outputMessagesJson } from './gen-ai-messages';
+import type { OtelApiModule } from './otel-api';
+import { markFailed } from './span-status';
+
+/**
+ * The `chat {model}` span of one model call: started before the request is sent, given the model's
+ * complete response, ended once the call's outcome is known (a response, or the error that ended it).
+ */
+export class ChatSpan {
+  private ended = false;
+
+  constructor(
+    private readonly api: OtelApiModule,
+    private readonly span: Span,
+    private readonly recordContent: boolean,
+  ) {}
+
+  /** Records the model's complete response: id, finish reason, token counts (and its content when opted in). */
+  response(response: LlmResponse): void {
+    const attributes: Attributes = {};
+    if (response.responseId !== undefined) attributes[TraceAttribute.RESPONSE_ID] = response.responseId;
+    const reason = response.finishReason?.raw ?? response.finishReason?.unified;
+    if (reason !== undefined) attributes[TraceAttribute.RESPONSE_FINISH_REASONS] = [reason];
+    const usage = response.usage;
+    if (usage?.inputTokens !== undefined) attributes[TraceAttribute.USAGE_INPUT_TOKENS] = usage.inputTokens;
+    if (usage?.outputTokens !== undefined) attributes[TraceAttribute.USAGE_OUTPUT_TOKENS] = usage.outputTokens;
+    if (usage?.cachedInputTokens !== undefined) attributes[TraceAttribute.USAGE_CACHE_READ_INPUT_TOKENS] = usage.cachedInputTokens;
+    if (this.recordContent) attributes[TraceAttribute.OUTPUT_MESSAGES] = outputMessagesJson(response);
+    this.span.setAttributes(attributes);
+    if (response.error) markFailed(this.api, this.span, response.error.code, response.error.message);
+  }
+
+  /** Ends the span, failed when `error` is given. Only the first call counts (a recovered call ends once, failed). */
+  end(error?: { code: string; message?: string }): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (error) markFailed(this.api, this.span, error.code, error.message);
+    this.span.end();
+  }
+}

@@ -1,0 +1,51 @@
+// Span names and attribute keys, in one place. The `gen_ai.*` names follow the OpenTelemetry GenAI
+// semantic conventions (agent, model and tool spans; status "Development", so they may still move: a
+// rename is one line here). `toolsmith.*` names are Toolsmith's own, for what the conventions do not cover.
+
+/** Operation names (`gen_ai.operation.name`), which also begin the span names. */
+export const GenAiOperation = {
+  INVOKE_AGENT: 'invoke_agent',
+  CHAT: 'chat',
+  EXECUTE_TOOL: 'execute_tool',
+} as const;
+
+/** Name of the runner's span around one invocation (the parent of its agents' spans). */
+export const INVOCATION_SPAN_NAME = 'toolsmith.invocation';
+
+/** Attribute keys set on Toolsmith's spans. */
+export const TraceAttribute = {
+  OPERATION_NAME: 'gen_ai.operation.name',
+  PROVIDER_NAME: 'gen_ai.provider.name',
+  REQUEST_MODEL: 'gen_ai.request.model',
+  RESPONSE_ID: 'gen_ai.response.id',
+  RESPONSE_FINISH_REASONS: 'gen_ai.response.finish_reasons',
+  USAGE_INPUT_TOKENS: 'gen_ai.usage.input_tokens',
+  USAGE_OUTPUT_TOKENS: 'gen_ai.usage.output_tokens',
+  USAGE_CACHE_READ_INPUT_TOKENS: 'gen_ai.usage.cache_read.input_tokens',
+  AGENT_NAME: 'gen_ai.agent.name',
+  AGENT_DESCRIPTION: 'gen_ai.agent.description',
+  CONVERSATION_ID: 'gen_ai.conversation.id',
+  TOOL_NAME: 'gen_ai.tool.name',
+  TOOL_DESCRIPTION: 'gen_ai.tool.description',
+  TOOL_CALL_ID: 'gen_ai.tool.call.id',
+  TOOL_TYPE: 'gen_ai.tool.type',
+  /** Opt-in content (see `TracingOptions.recordContent`). */
+  TOOL_CALL_ARGUMENTS: 'gen_ai.tool.call.arguments',
+  TOOL_CALL_RESULT: 'gen_ai.tool.call.result',
+  SYSTEM_INSTRUCTIONS: 'gen_ai.system_instructions',
+  INPUT_MESSAGES: 'gen_ai.input.messages',
+  OUTPUT_MESSAGES: 'gen_ai.output.messages',
+  /** The Toolsmith error code of a failed operation (OpenTelemetry's general `error.type`). */
+  ERROR_TYPE: 'error.type',
+  APP_NAME: 'toolsmith.app.name',
+  INVOCATION_ID: 'toolsmith.invocation.id',
+  /** Set on an `execute_tool` span whose call waits for the user's confirmation instead of running. */
+  TOOL_CONFIRMATION_REQUESTED: 'toolsmith.tool.confirmation_requested',
+} as const;
+
+/**
+ * Key in `Event.customMetadata` of a pause event (a confirmation request or a long-running call) under
+ * which the paused invocation's span context is kept, as a W3C `traceparent` string: plain JSON, so it
+ * survives any session store, and the resumed invocation (in any process) links its span to it.
+ */
+export const PAUSED_TRACEPARENT_KEY = 'toolsmith.traceparent';

@@ -1,0 +1,355 @@
+import { context as otelContext, trace, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { LlmAgent } from '../agents/llm-agent';
+import { confirmationResponse } from '../confirmation/confirmation-response';
+import { ProviderError } from '../errors/provider-errors';
+import type { Event } from '../events/event';
+import type { Content } from '../model/content';
+import { onlyRequest } from '../runner/__fixtures__/confirmation-fixtures';
+import { FnTool, user, weatherTool } from '../runner/__fixtures__/test-tools';
+import { Runner, type RunnerOptions } from '../runner/runner';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ScriptedModel, type Script } from '../testing/scripted-model';
+import { PAUSED_TRACEPARENT_KEY } from './gen-ai-conventions';
+import { Tracing } from './tracing';
+
+function inMemoryTracing() {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  return { exporter, provider };
+}
+
+/** A promise and its resolver, for barriers between tools. */
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+async function send(runner: Runner, newMessage: Content, sessionId = 's1'): Promise<Event[]> {
+  const events: Event[] = [];
+  for await (const event of runner.run({ userId: 'u1', sessionId, newMessage })) events.push(event);
+  return events;
+}
+
+function setup(script: Script, tools: FnTool[], options: Partial<RunnerOptions> = {}) {
+  const { exporter, provider } = inMemoryTracing();
+  const model = new ScriptedModel(script, { provider: 'scripted', modelName: 'scripted-model' });
+  const runner = new Runner({
+    appName: 'shop',
+    agent: new LlmAgent({ name: 'clerk', description: 'Answers shop questions.', model, tools }),
+    tracing: { tracerProvider: provider },
+    ...options,
+  });
+  const spans = () => exporter.getFinishedSpans();
+  const named = (name: string) => spans().filter((s) => s.name === name);
+  const one = (name: string) => {
+    const found = named(name);
+    if (found.length !== 1) throw new Error(`expected one span "${name}", got ${found.length}: ${spans().map((s) => s.name).join(', ')}`);
+    return found[0];
+  };
+  return { exporter, provider, model, runner, spans, named, one };
+}
+
+const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
+const idOf = (span: ReadableSpan) => span.spanContext().spanId;
+
+/** Two calls that each wait until both have started (so they provably overlap), and one that throws. */
+function parallelTools() {
+  const started = [deferred(), deferred()];
+  const both = Promise.all(started.map((d) => d.promise));
+  const lookup = (index: number) =>
+    new FnTool(`lookup${index}`, async (args) => {
+      started[index].resolve();
+      await both;
+      return { city: args.city, sunny: true };
+    });
+  const broken = new FnTool('broken', () => {
+    throw new Error('disk full');
+  });
+  return [lookup(0), lookup(1), broken];
+}
+
+const parallelScript: Script = [
+  {
+    content: {
+      role: 'model',
+      parts: [
+        { functionCall: { id: 'call-a', name: 'lookup0', args: { city: 'Paris' } } },
+        { functionCall: { id: 'call-b', name: 'lookup1', args: { city: 'Rome' } } },
+        { functionCall: { id: 'call-c', name: 'broken', args: {} } },
+      ],
+    },
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage: { inputTokens: 120, outputTokens: 30, cachedInputTokens: 100 },
+    responseId: 'resp-1',
+  },
+  'Sunny in both; the broken tool failed.',
+];
+
+describe('tracing: the span tree of a turn', () => {
+  it('nests invoke_agent under the runner span, and chat and parallel execute_tool spans (siblings) under invoke_agent', async () => {
+    const { runner, spans, named, one } = setup(parallelScript, parallelTools());
+    await send(runner, user('Weather in Paris and Rome?'));
+
+    const invocation = one('toolsmith.invocation');
+    const agent = one('invoke_agent clerk');
+    const chats = named('chat scripted-model');
+    const tools = ['execute_tool lookup0', 'execute_tool lookup1', 'execute_tool broken'].map(one);
+
+    expect(parentOf(invocation)).toBeUndefined();
+    expect(parentOf(agent)).toBe(idOf(invocation));
+    expect(chats).toHaveLength(2);
+    for (const span of [...chats, ...tools]) expect(parentOf(span)).toBe(idOf(agent));
+    expect(new Set(spans().map((s) => s.spanContext().traceId)).size).toBe(1);
+    expect(spans()).toHaveLength(1 + 1 + 2 + 3);
+
+    expect(invocation.attributes).toMatchObject({ 'toolsmith.app.name': 'shop', 'gen_ai.conversation.id': 's1', 'gen_ai.agent.name': 'clerk' });
+    expect(invocation.attributes['toolsmith.invocation.id']).toMatch(/^inv/);
+    expect(agent.kind).toBe(SpanKind.INTERNAL);
+    expect(agent.attributes).toEqual({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'clerk',
+      'gen_ai.agent.description': 'Answers shop questions.',
+      'gen_ai.conversation.id': 's1',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'scripted-model',
+    });
+  });
+
+  it('records the model call: operation, provider, model, response id, finish reasons and token counts', async () => {
+    const { runner, named } = setup(parallelScript, parallelTools());
+    await send(runner, user('Weather?'));
+    const [first, second] = named('chat scripted-model');
+    expect(first.kind).toBe(SpanKind.CLIENT);
+    expect(first.attributes).toEqual({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'scripted-model',
+      'gen_ai.conversation.id': 's1',
+      'gen_ai.response.id': 'resp-1',
+      'gen_ai.response.finish_reasons': ['tool_calls'],
+      'gen_ai.usage.input_tokens': 120,
+      'gen_ai.usage.output_tokens': 30,
+      'gen_ai.usage.cache_read.input_tokens': 100,
+    });
+    expect(second.attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);
+    expect(first.status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it('records each call: tool name, call id, type; a failed tool sets the status and error.type to its code', async () => {
+    const { runner, one } = setup(parallelScript, parallelTools());
+    await send(runner, user('Weather?'));
+    const ok = one('execute_tool lookup0');
+    expect(ok.attributes).toEqual({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'lookup0',
+      'gen_ai.tool.call.id': 'call-a',
+      'gen_ai.tool.type': 'function',
+      'gen_ai.tool.description': 'The lookup0 tool.',
+    });
+    expect(ok.status.code).toBe(SpanStatusCode.UNSET);
+
+    const failed = one('execute_tool broken');
+    expect(failed.attributes['error.type']).toBe('TOOL_EXECUTION_FAILED');
+    expect(failed.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Tool "broken" failed: disk full' });
+    // The model acted on the error response: the turn itself did not fail.
+    expect(one('invoke_agent clerk').status.code).toBe(SpanStatusCode.UNSET);
+    expect(one('toolsmith.invocation').status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it('records an unknown tool as a failed execute_tool span (TOOL_NOT_FOUND)', async () => {
+    const { runner, one } = setup([{ calls: [{ id: 'x', name: 'nope', args: {} }] }, 'Sorry.'], [weatherTool()]);
+    await send(runner, user('Hi'));
+    expect(one('execute_tool nope').attributes['error.type']).toBe('TOOL_NOT_FOUND');
+  });
+
+  it('a failed model call fails the chat, agent and runner spans with the error code', async () => {
+    const { runner, one } = setup([new ProviderError('RATE_LIMITED', 'Too many requests.', { provider: 'scripted' })], []);
+    const events = await send(runner, user('Hi'));
+    expect(events.at(-1)!.errorCode).toBe('RATE_LIMITED');
+    for (const name of ['chat scripted-model', 'invoke_agent clerk', 'toolsmith.invocation']) {
+      const span = one(name);
+      expect(span.attributes['error.type']).toBe('RATE_LIMITED');
+      expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    }
+  });
+
+  it('no chat span when a beforeModel callback answers instead of the model', async () => {
+    const { exporter, provider } = inMemoryTracing();
+    const runner = new Runner({
+      appName: 'shop',
+      agent: new LlmAgent({
+        name: 'clerk',
+        model: new ScriptedModel([]),
+        callbacks: { beforeModel: [() => ({ content: { role: 'model', parts: [{ text: 'cached' }] }, turnComplete: true })] },
+      }),
+      tracing: { tracerProvider: provider },
+    });
+    await send(runner, user('Hi'));
+    expect(exporter.getFinishedSpans().map((s) => s.name).sort()).toEqual(['invoke_agent clerk', 'toolsmith.invocation']);
+  });
+});
+
+describe('tracing: contents', () => {
+  const contentKeys = ['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.system_instructions', 'gen_ai.tool.call.arguments', 'gen_ai.tool.call.result'];
+
+  it('records no arguments, results or messages by default', async () => {
+    const { runner, spans } = setup(parallelScript, parallelTools());
+    await send(runner, user('Weather in Paris and Rome?'));
+    for (const span of spans()) for (const key of contentKeys) expect(span.attributes).not.toHaveProperty(key);
+    expect(JSON.stringify(spans().map((s) => s.attributes))).not.toContain('Paris');
+  });
+
+  it('records them when the runner opts in', async () => {
+    const { exporter, provider } = inMemoryTracing();
+    const model = new ScriptedModel(parallelScript);
+    const runner = new Runner({
+      appName: 'shop',
+      agent: new LlmAgent({ name: 'clerk', model, instruction: 'Be brief.', tools: parallelTools() }),
+      tracing: { tracerProvider: provider, recordContent: true },
+    });
+    await send(runner, user('Weather in Paris and Rome?'));
+    const spans = exporter.getFinishedSpans();
+    const byName = (name: string) => spans.find((s) => s.name === name)!;
+
+    const tool = byName('execute_tool lookup0');
+    expect(JSON.parse(tool.attributes['gen_ai.tool.call.arguments'] as string)).toEqual({ city: 'Paris' });
+    expect(JSON.parse(tool.attributes['gen_ai.tool.call.result'] as string)).toEqual({ city: 'Paris', sunny: true });
+    const failed = byName('execute_tool broken');
+    expect(JSON.parse(failed.attributes['gen_ai.tool.call.result'] as string)).toMatchObject({ error: { code: 'TOOL_EXECUTION_FAILED' } });
+
+    const [first, second] = spans.filter((s) => s.name.startsWith('chat '));
+    expect(JSON.parse(first.attributes['gen_ai.system_instructions'] as string)).toEqual([{ type: 'text', content: 'Be brief.' }]);
+    expect(JSON.parse(first.attributes['gen_ai.input.messages'] as string)).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'Weather in Paris and Rome?' }] }]);
+    expect(JSON.parse(first.attributes['gen_ai.output.messages'] as string)).toEqual([
+      {
+        role: 'assistant',
+        finish_reason: 'tool_calls',
+        parts: [
+          { type: 'tool_call', id: 'call-a', name: 'lookup0', arguments: { city: 'Paris' } },
+          { type: 'tool_call', id: 'call-b', name: 'lookup1', arguments: { city: 'Rome' } },
+          { type: 'tool_call', id: 'call-c', name: 'broken', arguments: {} },
+        ],
+      },
+    ]);
+    const input = JSON.parse(second.attributes['gen_ai.input.messages'] as string) as Array<{ role: string; parts: Array<{ type: string }> }>;
+    expect(input.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(input[2].parts.map((p) => p.type)).toEqual(['tool_call_response', 'tool_call_response', 'tool_call_response']);
+  });
+});
+
+describe('tracing: a confirmation pause and its resume', () => {
+  const refund = () => new FnTool('refund', (args) => ({ refunded: args.amount }), { requireConfirmation: true });
+  // Chooses from the request, so a runner in "another process" (a fresh model) goes on where the pause left off.
+  const script: Script = (request) =>
+    request.contents.at(-1)!.parts[0].functionResponse ? 'Refunded 250.' : { calls: [{ id: 'call-r', name: 'refund', args: { amount: 250 } }] };
+
+  it('links the resumed invocation to the paused one, through a JSON round trip of the session store', async () => {
+    const { exporter, provider } = inMemoryTracing();
+    const sessionService = new InMemorySessionService();
+    const runnerWith = (sessions: InMemorySessionService) =>
+      new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel(script), tools: [refund()] }), sessionService: sessions, tracing: { tracerProvider: provider } });
+
+    const paused = await send(runnerWith(sessionService), user('Refund 250'));
+    const request = onlyRequest(paused);
+    const pausedSpan = exporter.getFinishedSpans().find((s) => s.name === 'toolsmith.invocation')!;
+    const pendingTool = exporter.getFinishedSpans().find((s) => s.name === 'execute_tool refund')!;
+    expect(pendingTool.attributes['toolsmith.tool.confirmation_requested']).toBe(true);
+    expect(pendingTool.status.code).toBe(SpanStatusCode.UNSET);
+    const pauseEvent = paused.find((e) => e.longRunningToolIds?.includes(request.id))!;
+    const { traceId, spanId } = pausedSpan.spanContext();
+    expect(pauseEvent.customMetadata).toEqual({ [PAUSED_TRACEPARENT_KEY]: `00-${traceId}-${spanId}-01` });
+
+    // "Another process": the session comes back from its JSON form, and a new runner resumes it.
+    exporter.reset();
+    const restored = InMemorySessionService.fromJSON(JSON.parse(JSON.stringify(sessionService.toJSON())));
+    const resumed = await send(runnerWith(restored), confirmationResponse(request, { confirmed: true }));
+    expect(resumed.at(-1)!.text()).toBe('Refunded 250.');
+
+    const resumedSpan = exporter.getFinishedSpans().find((s) => s.name === 'toolsmith.invocation')!;
+    expect(resumedSpan.spanContext().traceId).not.toBe(traceId); // a new trace, linked to the paused one
+    expect(resumedSpan.links.map((l) => ({ traceId: l.context.traceId, spanId: l.context.spanId }))).toEqual([{ traceId, spanId }]);
+    const ran = exporter.getFinishedSpans().find((s) => s.name === 'execute_tool refund')!;
+    expect(ran.attributes['toolsmith.tool.confirmation_requested']).toBeUndefined();
+    expect(parentOf(ran)).toBe(idOf(exporter.getFinishedSpans().find((s) => s.name === 'invoke_agent clerk')!));
+  });
+
+  it('a message that answers no pause gets no link; a malformed stored traceparent is ignored', async () => {
+    const { exporter, provider } = inMemoryTracing();
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel(script), tools: [refund()] }), sessionService, tracing: { tracerProvider: provider } });
+    const request = onlyRequest(await send(runner, user('Refund 250')));
+    const session = (await sessionService.getSession({ appName: 'shop', userId: 'u1', sessionId: 's1' }))!;
+    for (const event of session.events) if (event.customMetadata) event.customMetadata[PAUSED_TRACEPARENT_KEY] = 'not-a-traceparent';
+    exporter.reset();
+    await send(runner, confirmationResponse(request, { confirmed: true }));
+    expect(exporter.getFinishedSpans().find((s) => s.name === 'toolsmith.invocation')!.links).toEqual([]);
+  });
+});
+
+describe('tracing: where the tracer comes from', () => {
+  afterEach(() => {
+    trace.disable();
+    otelContext.disable();
+  });
+
+  it('with no tracer provider registered, an invocation is not traced and pause events carry no trace context', async () => {
+    expect(new Tracing().startInvocation('shop')).toBeUndefined();
+    const runner = new Runner({
+      appName: 'shop',
+      agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel([{ calls: [{ id: 'c', name: 'refund', args: {} }] }]), tools: [new FnTool('refund', () => ({}), { requireConfirmation: true })] }),
+    });
+    const events = await send(runner, user('Refund'));
+    expect(events.some((e) => e.longRunningToolIds?.length)).toBe(true);
+    for (const event of events) expect(event.customMetadata).toBeUndefined();
+  });
+
+  it('uses the global tracer provider by default, and none when tracing is disabled', async () => {
+    const { exporter, provider } = inMemoryTracing();
+    trace.setGlobalTracerProvider(provider);
+    const runnerWith = (enabled?: boolean) =>
+      new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel(['Hi.', 'Hi.']) }), tracing: enabled === undefined ? undefined : { enabled } });
+    await send(runnerWith(), user('Hi'));
+    expect(exporter.getFinishedSpans().map((s) => s.name).sort()).toEqual(['chat scripted-model', 'invoke_agent clerk', 'toolsmith.invocation']);
+    exporter.reset();
+    await send(runnerWith(false), user('Hi'));
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
+  it('a sampled-out invocation records nothing below its span', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+      sampler: { shouldSample: () => ({ decision: 0 }), toString: () => 'never' },
+    });
+    const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel(['Hi.']) }), tracing: { tracerProvider: provider } });
+    await send(runner, user('Hi'));
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
+  it('nests under the caller\'s active span, and spans a tool makes nest under its execute_tool span', async () => {
+    otelContext.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    const { exporter, provider } = inMemoryTracing();
+    const tracer: Tracer = provider.getTracer('app');
+    const fetchTool = new FnTool('fetchPage', async () => tracer.startActiveSpan('GET /page', async (span) => {
+      await Promise.resolve();
+      span.end();
+      return { ok: true };
+    }));
+    const runner = new Runner({
+      appName: 'shop',
+      agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel([{ calls: [{ id: 'f', name: 'fetchPage', args: {} }] }, 'Done.']), tools: [fetchTool] }),
+      tracing: { tracer: provider.getTracer('toolsmith') },
+    });
+    await tracer.startActiveSpan('POST /chat', async (request) => {
+      await send(runner, user('Fetch'));
+      request.end();
+    });
+    const spans = exporter.getFinishedSpans();
+    const byName = (name: string) => spans.find((s) => s.name === name)!;
+    expect(parentOf(byName('toolsmith.invocation'))).toBe(idOf(byName('POST /chat')));
+    expect(parentOf(byName('GET /page'))).toBe(idOf(byName('execute_tool fetchPage')));
+  });
+});

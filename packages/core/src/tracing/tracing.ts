@@ -1,0 +1,41 @@
+import type { Tracer } from '@opentelemetry/api';
+import { INVOCATION_SPAN_NAME, TraceAttribute } from './gen-ai-conventions';
+import { InvocationTrace } from './invocation-trace';
+import { globalTracerProviderRegistered, loadOtelApi } from './otel-api';
+import type { TracingOptions } from './tracing-options';
+
+/** Instrumentation scope of Toolsmith's spans. */
+export const TRACER_NAME = '@toolsmith/core';
+
+/**
+ * One runner's tracing: where its tracer comes from and whether contents are recorded. Decides per
+ * invocation whether anything is traced at all, so a run with no tracer provider (or a sampled-out one)
+ * costs one check (or one no-op span) and no extra work per event.
+ */
+export class Tracing {
+  private ownTracer?: Tracer;
+
+  constructor(private readonly options: TracingOptions = {}) {}
+
+  /**
+   * Starts the runner's span of one invocation, as a child of the active context, and returns the trace
+   * its agents, model calls and tool calls report to; undefined when the span would not record.
+   */
+  startInvocation(appName: string): InvocationTrace | undefined {
+    const { options } = this;
+    if (options.enabled === false) return undefined;
+    const own = options.tracer ?? options.tracerProvider;
+    // Nothing can record: skip even loading the API.
+    if (own === undefined && !globalTracerProviderRegistered()) return undefined;
+    const api = loadOtelApi();
+    // The global tracer is asked for each time: a provider registered (or replaced) later is then used.
+    const tracer = own === undefined ? api.trace.getTracer(TRACER_NAME) : (this.ownTracer ??= options.tracer ?? options.tracerProvider!.getTracer(TRACER_NAME));
+    const parent = api.context.active();
+    const span = tracer.startSpan(INVOCATION_SPAN_NAME, { kind: api.SpanKind.INTERNAL, attributes: { [TraceAttribute.APP_NAME]: appName } }, parent);
+    if (!span.isRecording()) {
+      span.end();
+      return undefined;
+    }
+    return new InvocationTrace({ api, tracer, span, parent, recordContent: options.recordContent === true });
+  }
+}
