@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DevAgentHost } from './dev-agent-host';
@@ -113,4 +115,43 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     await page.getByTestId('tool-run-response').filter({ hasText: '"status": "refunded"' }).filter({ hasText: '"amount": 40' }).waitFor();
     await shot('tools');
   });
+});
+
+describe('toolsmith web with @toolsmith/postgres installed', () => {
+  let browser: { context: BrowserContext; close(): Promise<void> };
+  let projectDir: string;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    projectDir = mkdtempSync(join(tmpdir(), 'toolsmith-web-'));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(projectDir, { recursive: true, force: true });
+  });
+
+  const serve = async () => startDevServer({ host: await DevAgentHost.open({ module: fixture, cwd: projectDir }) });
+
+  it('says the sessions are kept in the embedded store, and a session survives a server restart', async () => {
+    const page = await browser.context.newPage();
+    page.setDefaultTimeout(30_000);
+    let server = await serve();
+    try {
+      await page.goto(server.url);
+      await page.getByTestId('session-store').filter({ hasText: `embedded PostgreSQL (PGlite) in ${join(projectDir, '.toolsmith', 'sessions')}` }).waitFor();
+      await page.getByTestId('chat-input').fill('Look up order A-3003');
+      await page.getByTestId('send').click();
+      await page.getByTestId('agent-text').filter({ hasText: 'Order A-3003 has shipped' }).waitFor();
+      const hash = new URL(page.url()).hash;
+      await server.close();
+
+      server = await serve(); // a new process would see the same: the store is on disk
+      await page.goto(`${server.url}/${hash}`);
+      await page.getByTestId('user-text').filter({ hasText: 'Look up order A-3003' }).waitFor();
+      await page.locator('[data-testid="tool-call"][data-tool="lookupOrder"]').waitFor();
+      await page.getByTestId('agent-text').filter({ hasText: 'Order A-3003 has shipped' }).waitFor();
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  }, 90_000); // two PGlite start-ups (WASM) take several seconds on a busy machine
 });
