@@ -109,6 +109,12 @@ describe('the dev server API', () => {
     expect(done.events[done.events.length - 1].content!.parts[0].text).toBe('The export is done.');
   });
 
+  it('streams a failed model call as an error event with its code', async () => {
+    const { events, end } = await run('/api/sessions/s-7/run', { text: 'Please break the model' });
+    expect(events).toEqual([expect.objectContaining({ errorCode: 'PROVIDER_ERROR', errorMessage: expect.stringContaining('The desk model is down.') })]);
+    expect(end).toEqual({ pending: { confirmations: [], longRunning: [] } });
+  });
+
   it('lists the tools with descriptions and schemas', async () => {
     const tools = (await (await api('/api/tools')).json()) as ToolInfo[];
     expect(tools.map((t) => [t.name, t.requiresConfirmation, t.isLongRunning])).toEqual([

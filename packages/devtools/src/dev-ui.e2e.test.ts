@@ -84,6 +84,23 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     await pending.waitFor({ state: 'detached' });
   });
 
+  it('Deny reaches the tool as a rejection: its result shows the error code', async () => {
+    await page.goto(server.url);
+    await page.getByTestId('new-session').click();
+    await send('Refund 900 for order A-1003');
+    await page.getByTestId('deny').click();
+    await page.getByTestId('confirmation-answer').filter({ hasText: 'denied' }).waitFor();
+    await page.locator('[data-testid="tool-result"][data-tool="refund"]').getByTestId('error-code').filter({ hasText: 'TOOL_CALL_REJECTED' }).waitFor();
+    await page.getByTestId('agent-text').filter({ hasText: 'The refund was not approved, so nothing was refunded.' }).waitFor();
+  });
+
+  it('shows a failed model call as an error event with its code', async () => {
+    await page.goto(server.url);
+    await page.getByTestId('new-session').click();
+    await send('Please break the model');
+    await page.getByTestId('event-error').filter({ hasText: 'PROVIDER_ERROR' }).waitFor();
+  });
+
   it('sends an update to a long-running call', async () => {
     await page.goto(server.url);
     await page.getByTestId('new-session').click();

@@ -1,7 +1,7 @@
 // An agent for the dev tools' tests, offline on ScriptedModel: an order lookup (writes state), a
 // refund that needs approval above 100 €, and a long-running export. The module exports what
 // `toolsmith web` looks for: the root `agent` and the `providers` of its toolset.
-import { Content, FunctionResponse, Injectable, LlmAgent, LlmRequest, Param, Tool, ToolContext, Toolset } from '@toolsmith/core';
+import { Content, FunctionResponse, Injectable, ProviderError, LlmAgent, LlmRequest, Param, Tool, ToolContext, Toolset } from '@toolsmith/core';
 import { ScriptedModel, ScriptedTurn } from '@toolsmith/core/testing';
 
 /** The refunds paid, shared by runs and by tools run alone. */
@@ -50,6 +50,7 @@ function answer(request: LlmRequest): ScriptedTurn {
   const responses = last.parts.flatMap((p) => (p.functionResponse ? [p.functionResponse] : []));
   if (responses.length > 0) return responses.map(describe).join(' ');
   const text = last.parts.map((p) => p.text ?? '').join(' ');
+  if (/break the model/i.test(text)) return new ProviderError('PROVIDER_ERROR', 'The desk model is down.', { provider: 'scripted', statusCode: 400 });
   let match = REFUND.exec(text);
   if (match) return { calls: [{ name: 'refund', args: { orderId: match[2].toUpperCase(), amount: Number(match[1]) } }] };
   match = LOOKUP.exec(text);
