@@ -15,6 +15,7 @@ export {
   ToolNotFoundError,
 } from './errors/tool-call-errors';
 export { ToolCallRejectedError } from './errors/tool-rejected-error';
+export { OutputInvalidError } from './errors/output-invalid-error';
 export { ProviderError, RateLimitError } from './errors/provider-errors';
 export type { ProviderErrorCode, ProviderErrorOptions } from './errors/provider-errors';
 export { StateValueError } from './errors/state-value-error';
@@ -24,7 +25,7 @@ export type { ArgumentRepair, ArgumentRepairName, Content, FunctionCall, Functio
 export type { FunctionDeclaration } from './model/function-declaration';
 export type { JsonSchema, JsonValue } from './model/json-schema';
 export type { FinishReason } from './model/finish-reason';
-export type { GenerationConfig, LlmRequest, ToolChoice } from './model/llm-request';
+export type { GenerationConfig, LlmRequest, ResponseSchema, ToolChoice } from './model/llm-request';
 export type { LlmResponse, Usage } from './model/llm-response';
 export type { GenerateOptions, Model } from './model/model';
 export { isProviderTool } from './model/provider-tool';
@@ -103,6 +104,7 @@ export { BaseAgent } from './agents/base-agent';
 export type { BaseAgentOptions } from './agents/base-agent';
 export { LlmAgent } from './agents/llm-agent';
 export type { AgentToolEntry, Instruction, LlmAgentOptions } from './agents/llm-agent';
+export type { OutputSchema } from './agents/output-schema';
 export { LoopAgent } from './agents/loop-agent';
 export type { LoopAgentOptions } from './agents/loop-agent';
 export { SequentialAgent } from './agents/sequential-agent';

@@ -7,6 +7,7 @@ import type { BaseTool } from '../tools/base-tool';
 import type { ReadonlyContext } from '../tools/readonly-context';
 import type { Toolset } from '../tools/toolset';
 import { BaseAgent, type BaseAgentOptions } from './base-agent';
+import { type OutputSchema, type ResolvedOutputSchema, resolveOutputSchema } from './output-schema';
 import type { AgentCallbacks } from './callbacks';
 import type { InvocationContext } from './invocation-context';
 
@@ -20,8 +21,8 @@ export type AgentToolEntry = BaseTool | Toolset | ProviderTool | Function | obje
 /** The system instruction: fixed text, or computed per request from the context. */
 export type Instruction = string | ((context: ReadonlyContext) => string | Promise<string>);
 
-/** Options of {@link LlmAgent}. */
-export interface LlmAgentOptions extends BaseAgentOptions {
+/** Options of {@link LlmAgent}; `TOutput` is the type of its structured answer (see `outputSchema`). */
+export interface LlmAgentOptions<TOutput = unknown> extends BaseAgentOptions {
   /** The model that drives this agent. */
   model: Model;
   /** System instruction for the model. */
@@ -36,8 +37,18 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   generationConfig?: GenerationConfig;
   /** Which tools the model may or must call. */
   toolChoice?: ToolChoice;
-  /** Stores the agent's final answer text in this state key. */
+  /** Stores the agent's final answer in this state key: its text, or with `outputSchema` the parsed object. */
   outputKey?: string;
+  /**
+   * The final answer must be JSON of this shape: a class-validator DTO class or a JSON Schema object
+   * (root `type: "object"`). It is requested with the provider's native structured output; tools can
+   * still be called before it. The answer is parsed and validated (ajv, and class-validator for a DTO
+   * that needs it) and set as `event.output` (read it typed with {@link LlmAgent.outputOf}). An invalid
+   * answer is an `OUTPUT_INVALID` error event that is fed back to the model, `outputRetries` times at most.
+   */
+  outputSchema?: OutputSchema<TOutput>;
+  /** Answers that break `outputSchema` fed back for another try, per invocation, before the run ends on `OUTPUT_INVALID`. Default 2. */
+  outputRetries?: number;
   /** Do not offer a transfer back to the parent agent. */
   disallowTransferToParent?: boolean;
 }
@@ -57,7 +68,7 @@ export interface LlmAgentOptions extends BaseAgentOptions {
  * });
  * ```
  */
-export class LlmAgent extends BaseAgent {
+export class LlmAgent<TOutput = unknown> extends BaseAgent {
   readonly model: Model;
   readonly instruction?: Instruction;
   readonly tools: readonly AgentToolEntry[];
@@ -67,8 +78,11 @@ export class LlmAgent extends BaseAgent {
   readonly toolChoice?: ToolChoice;
   readonly outputKey?: string;
   readonly disallowTransferToParent: boolean;
+  /** The output schema as adapters get it and the flow checks it; absent without `outputSchema`. */
+  readonly resolvedOutputSchema?: ResolvedOutputSchema;
+  readonly outputRetries: number;
 
-  constructor(options: LlmAgentOptions) {
+  constructor(options: LlmAgentOptions<TOutput>) {
     super(options);
     this.model = options.model;
     this.instruction = options.instruction;
@@ -79,6 +93,13 @@ export class LlmAgent extends BaseAgent {
     this.toolChoice = options.toolChoice;
     this.outputKey = options.outputKey;
     this.disallowTransferToParent = options.disallowTransferToParent ?? false;
+    if (options.outputSchema !== undefined) this.resolvedOutputSchema = resolveOutputSchema(this.name, options.outputSchema);
+    this.outputRetries = options.outputRetries ?? 2;
+  }
+
+  /** The validated structured answer an event of this agent carries (see `outputSchema`), typed; `undefined` on other events. */
+  outputOf(event: Event): TOutput | undefined {
+    return event.author === this.name ? (event.output as TOutput | undefined) : undefined;
   }
 
   /** Runs the model ⇄ tool loop for this invocation. */

@@ -204,3 +204,14 @@ export function manifestSetAfterScanMessage(): string {
     '(or pass { manifest } to scanTools/createClassTools for a one-off scan).'
   );
 }
+
+export function outputInvalidMessage(agentName: string, problems: readonly string[]): string {
+  return (
+    `The answer of agent "${agentName}" does not match its output schema: ${problems.join('; ')}. ` +
+    'Reply again with only a JSON value that matches the schema.'
+  );
+}
+
+export function invalidOutputSchemaMessage(agentName: string, reason: string): string {
+  return `Agent "${agentName}": outputSchema is invalid (${reason}). Fix: pass a class-validator DTO class or a JSON Schema object (draft 2020-12).`;
+}

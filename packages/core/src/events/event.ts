@@ -28,6 +28,11 @@ export interface EventData {
   errorCode?: string;
   errorMessage?: string;
   /**
+   * The final answer of an agent with an `outputSchema`, parsed and validated (plain JSON). Read it typed
+   * with `agent.outputOf(event)`.
+   */
+  output?: unknown;
+  /**
    * Plain-JSON facts about the event for tools around the runner, not for the model: e.g. the paused
    * invocation's trace context on a pause event (`toolsmith.traceparent`, see docs/observability.md).
    */
@@ -61,6 +66,7 @@ export class Event implements EventData {
   declare usage?: Usage;
   declare errorCode?: string;
   declare errorMessage?: string;
+  declare output?: unknown;
   declare customMetadata?: Record<string, unknown>;
   declare timestamp: number;
 
@@ -80,6 +86,7 @@ export class Event implements EventData {
     this.usage = data.usage;
     this.errorCode = data.errorCode;
     this.errorMessage = data.errorMessage;
+    this.output = data.output;
     this.customMetadata = data.customMetadata;
     this.timestamp = data.timestamp ?? Date.now();
   }

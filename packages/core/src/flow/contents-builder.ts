@@ -1,5 +1,6 @@
 import type { Event } from '../events/event';
 import type { Content, Part } from '../model/content';
+import { OUTPUT_INVALID } from './structured-output';
 import { mergeTurnResponses, withoutConfirmationParts } from './turn-contents';
 
 /**
@@ -17,8 +18,11 @@ export function buildContents(events: readonly Event[], agentName: string, branc
     const content = withoutConfirmationParts(event.content);
     if (content !== event.content) hadConfirmations = true;
     if (!content) continue;
-    if (event.author === 'user' || event.author === agentName) contents.push(content);
-    else {
+    if (event.author === 'user' || event.author === agentName) {
+      contents.push(content);
+      // An answer that broke the output schema is followed by what was wrong with it, for the next try.
+      if (event.errorCode === OUTPUT_INVALID && event.errorMessage) contents.push({ role: 'user', parts: [{ text: event.errorMessage }] });
+    } else {
       const retold = retell({ author: event.author, content });
       if (retold) contents.push(retold);
     }

@@ -8,6 +8,7 @@ import { errorEvent } from './error-event';
 import { handleFunctionCalls } from './function-call-handler';
 import { confirmationPause } from './confirmation-pause';
 import { callModel, streamModel } from './model-call';
+import { OUTPUT_INVALID, checkStructuredOutput } from './structured-output';
 import { answersConfirmations, resumeConfirmedCalls } from './resume-confirmed-calls';
 
 /**
@@ -31,6 +32,7 @@ async function* llmFlow(agent: LlmAgent, context: InvocationContext): AsyncGener
       return;
     }
   }
+  let outputRetries = 0;
   for (;;) {
     if (context.aborted) {
       yield errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
@@ -45,10 +47,15 @@ async function* llmFlow(agent: LlmAgent, context: InvocationContext): AsyncGener
     // Streaming needs a generator to yield partial events as they arrive; the usual call does without one.
     const step = context.streaming ? yield* streamModel(agent, context, offered) : await callModel(agent, context, offered);
     if (step.partials) for (const partial of step.partials) yield partial;
+    if (agent.resolvedOutputSchema && step.ok) await checkStructuredOutput(agent, step.event);
     yield step.event;
     if (!step.ok) return;
     const calls = step.event.functionCalls();
-    if (calls.length === 0) return;
+    if (calls.length === 0) {
+      // An answer that broke the output schema goes back to the model (see contents-builder.ts) while retries remain.
+      if (step.event.errorCode === OUTPUT_INVALID && outputRetries++ < agent.outputRetries) continue;
+      return;
+    }
 
     const responseEvent = await handleFunctionCalls({ agent, context, calls, offered, refusedCalls: step.refusedCalls });
     const pause = confirmationPause({ agent, context, calls, responseEvent });

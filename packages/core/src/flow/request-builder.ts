@@ -24,6 +24,7 @@ function assemble(agent: LlmAgent, offered: OfferedTools, contents: LlmRequest['
   if (offered.providerTools.length > 0) request.providerTools = offered.providerTools.slice();
   if (agent.toolChoice) request.toolChoice = agent.toolChoice;
   if (agent.generationConfig) request.config = { ...agent.generationConfig };
+  if (agent.resolvedOutputSchema) request.responseSchema = agent.resolvedOutputSchema.request;
   return request;
 }
 

@@ -1,5 +1,6 @@
 import type { Content } from './content';
 import type { FunctionDeclaration } from './function-declaration';
+import type { JsonSchema } from './json-schema';
 import type { ProviderTool } from './provider-tool';
 
 /** Which tools the model may or must call. */
@@ -15,6 +16,20 @@ export interface GenerationConfig {
   parallelToolCalls?: boolean;
 }
 
+/**
+ * The JSON the final answer must be: adapters request it with their provider's native structured output
+ * (OpenAI `response_format` / `text.format`, Anthropic `output_config.format`, Gemini `responseJsonSchema`),
+ * converting `schema` with the same dialect rules as tool parameters. Tools may still be called before it.
+ */
+export interface ResponseSchema {
+  /** A name for the schema (`^[a-zA-Z0-9_-]{1,64}$`), for providers that want one. */
+  name: string;
+  /** Canonical JSON Schema (draft 2020-12) of the answer; its root is `type: "object"`. */
+  schema: JsonSchema;
+  /** What the answer is, when known (a DTO's or the schema's description). */
+  description?: string;
+}
+
 /** A provider-neutral request to a model. Built by the runner, translated by adapters. */
 export interface LlmRequest {
   /** Overrides the adapter's configured model id for this request. */
@@ -27,4 +42,6 @@ export interface LlmRequest {
   providerTools?: ProviderTool[];
   toolChoice?: ToolChoice;
   config?: GenerationConfig;
+  /** The final answer must be JSON matching this schema (the agent's `outputSchema`). */
+  responseSchema?: ResponseSchema;
 }

@@ -10,7 +10,7 @@ const MAX_VALUE_CHARS = 60;
  * alternatives of a union at one path (`type`, `const`, `enum` of each branch) become one problem:
  * `id: got true, expected string or integer`.
  */
-export function describeProblems(errors: readonly ErrorObject[], data: unknown): ArgumentProblem[] {
+export function describeProblems(errors: readonly ErrorObject[], data: unknown, root = 'arguments'): ArgumentProblem[] {
   const problems: ArgumentProblem[] = [];
   const alternatives = new Map<string, { index: number; expected: string[]; got: string }>();
   for (const e of errors) {
@@ -19,7 +19,7 @@ export function describeProblems(errors: readonly ErrorObject[], data: unknown):
       const property = String(p.missingProperty ?? p.additionalProperty ?? p.unevaluatedProperty);
       const path = `${e.instancePath}/${escapePointer(property)}`;
       const what = e.keyword === 'required' ? 'missing, expected a value (required)' : 'unknown property, expected it left out';
-      problems.push({ path, keyword: e.keyword, message: `${readablePath(path)}: ${what}` });
+      problems.push({ path, keyword: e.keyword, message: `${readablePath(path, root)}: ${what}` });
       continue;
     }
     const got = data === undefined ? '' : `got ${renderValue(valueAt(data, e.instancePath))}, `;
@@ -28,12 +28,12 @@ export function describeProblems(errors: readonly ErrorObject[], data: unknown):
       const earlier = alternatives.get(e.instancePath);
       if (earlier) {
         if (!earlier.expected.includes(expected)) earlier.expected.push(expected);
-        problems[earlier.index].message = `${readablePath(e.instancePath)}: ${earlier.got}expected ${earlier.expected.join(' or ')}`;
+        problems[earlier.index].message = `${readablePath(e.instancePath, root)}: ${earlier.got}expected ${earlier.expected.join(' or ')}`;
         continue;
       }
       alternatives.set(e.instancePath, { index: problems.length, expected: [expected], got });
     }
-    problems.push({ path: e.instancePath, keyword: e.keyword, message: `${readablePath(e.instancePath)}: ${got}expected ${expected}` });
+    problems.push({ path: e.instancePath, keyword: e.keyword, message: `${readablePath(e.instancePath, root)}: ${got}expected ${expected}` });
   }
   return problems;
 }
@@ -72,9 +72,9 @@ function expectation(e: ErrorObject, p: Record<string, unknown>): string {
   }
 }
 
-/** `/lines/0/qty` → `lines[0].qty`; `""` → `arguments`. */
-export function readablePath(pointer: string): string {
-  if (pointer === '') return 'arguments';
+/** `/lines/0/qty` → `lines[0].qty`; `""` → `root` (`arguments`). */
+export function readablePath(pointer: string, root = 'arguments'): string {
+  if (pointer === '') return root;
   let out = '';
   for (const raw of pointer.slice(1).split('/')) {
     const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');

@@ -45,14 +45,16 @@ export function validatorFor(schema: JsonSchema): ValidateFunction {
 /**
  * ajv's errors as one short problem per argument path: where, what was received and what was expected,
  * e.g. `priority: got "urgent", expected one of "low" | "medium" | "high"`. `data` is the validated value,
- * for the "got" part (left out when absent). A missing or unknown property is reported at its own path.
+ * for the "got" part (left out when absent); `root` names the value itself (`arguments`, or `answer` for an
+ * agent's structured output). A missing or unknown property is reported at its own path.
  */
-export function toArgumentProblems(errors: readonly ErrorObject[] | null | undefined, data?: unknown): ArgumentProblem[] {
+export function toArgumentProblems(errors: readonly ErrorObject[] | null | undefined, data?: unknown, root?: string): ArgumentProblem[] {
   if (!errors) return [];
   // anyOf/oneOf (and if/then) add an umbrella error after their branches' errors; the branches say more.
   const problems = describeProblems(
     errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if'),
     data,
+    root,
   );
   const seen = new Set<string>();
   const distinct: ArgumentProblem[] = [];

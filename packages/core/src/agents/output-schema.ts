@@ -1,0 +1,51 @@
+import { AgentConfigError } from '../errors/agent-config-error';
+import { invalidOutputSchemaMessage } from '../errors/messages';
+import type { JsonSchema } from '../model/json-schema';
+import type { ResponseSchema } from '../model/llm-request';
+import { buildDtoSchema } from '../scanning/dto-schema';
+import { metaSchemaProblems } from '../validation/meta-schema-check';
+
+/**
+ * What an agent's final answer must be: a class-validator DTO class (its schema is built like a DTO
+ * parameter's, and class-validator also checks the answer where the schema cannot say everything), or
+ * a JSON Schema object (draft 2020-12) whose root is `type: "object"`.
+ */
+export type OutputSchema<TOutput = unknown> = JsonSchema | (new (...args: never[]) => TOutput);
+
+/** An agent's output schema, resolved once when the agent is built. */
+export interface ResolvedOutputSchema {
+  /** What adapters send (name, canonical schema, description). */
+  readonly request: ResponseSchema;
+  /** The DTO class, when the schema came from one and class-validator must also check the answer. */
+  readonly classValidatorDto?: new () => object;
+}
+
+const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Resolves `outputSchema` for agent `agentName`; throws `AGENT_CONFIG_INVALID` for a schema that cannot be used. */
+export function resolveOutputSchema(agentName: string, source: OutputSchema): ResolvedOutputSchema {
+  if (typeof source === 'function') {
+    const dto = buildDtoSchema(source, { className: source.name || 'OutputDto' });
+    const request: ResponseSchema = { name: schemaName(source.name, agentName), schema: dto.schema };
+    if (typeof dto.schema.description === 'string') request.description = dto.schema.description;
+    return dto.runClassValidator ? { request, classValidatorDto: source as unknown as new () => object } : { request };
+  }
+  if (typeof source !== 'object' || source === null || Array.isArray(source)) {
+    throw new AgentConfigError(invalidOutputSchemaMessage(agentName, 'it is neither a class nor an object'));
+  }
+  if (source.type !== 'object') {
+    throw new AgentConfigError(invalidOutputSchemaMessage(agentName, `its root type is ${JSON.stringify(source.type)}, not "object" (providers' structured output wants an object)`));
+  }
+  const problems = metaSchemaProblems(source);
+  if (problems) throw new AgentConfigError(invalidOutputSchemaMessage(agentName, problems));
+  const request: ResponseSchema = { name: schemaName(typeof source.title === 'string' ? source.title : '', agentName), schema: source };
+  if (typeof source.description === 'string') request.description = source.description;
+  return { request };
+}
+
+/** The schema's own name when providers accept it, else `<agent>_output`, cut to 64 characters. */
+function schemaName(preferred: string, agentName: string): string {
+  if (NAME.test(preferred)) return preferred;
+  const fallback = `${agentName}_output`.replace(/[^a-zA-Z0-9_-]/g, '_');
+  return fallback.slice(0, 64);
+}

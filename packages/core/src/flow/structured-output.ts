@@ -1,0 +1,71 @@
+import type { LlmAgent } from '../agents/llm-agent';
+import { OutputInvalidError } from '../errors/output-invalid-error';
+import type { ArgumentProblem } from '../errors/tool-call-errors';
+import type { Event } from '../events/event';
+import { CLASS_VALIDATOR_OPTIONS, toProblems } from '../scanning/parameter-binder';
+import { stripCodeFence } from '../validation/argument-text-repair';
+import { loadClassTransformer, loadClassValidator } from '../validation/lazy-modules';
+import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
+
+/** The code of an event whose answer broke the agent's output schema (see {@link checkStructuredOutput}). */
+export const OUTPUT_INVALID = 'OUTPUT_INVALID';
+
+/**
+ * Checks the final answer of an agent with an `outputSchema`, in place on its event: parsed as JSON (a
+ * Markdown code fence around it is tolerated), validated with ajv against the schema and, for a DTO that
+ * needs it, with class-validator. A valid answer is set as `event.output` (and stored under `outputKey`,
+ * replacing the text). An invalid one makes the event an `OUTPUT_INVALID` error whose message lists every
+ * problem at its path; the flow then feeds it back to the model while retries remain (see
+ * contents-builder.ts), and ends with it when none do.
+ */
+export async function checkStructuredOutput(agent: LlmAgent, event: Event): Promise<void> {
+  const output = agent.resolvedOutputSchema;
+  if (!output || event.errorCode || event.partial || event.functionCalls().length > 0) return;
+  const parsed = parseAnswer(event.text());
+  let problems: readonly ArgumentProblem[];
+  let value: unknown;
+  if ('problem' in parsed) problems = [parsed.problem];
+  else {
+    value = parsed.value;
+    const validate = validatorFor(output.request.schema);
+    problems = validate(value) ? [] : toArgumentProblems(validate.errors, value, 'answer');
+    if (problems.length === 0 && output.classValidatorDto) problems = await classValidatorProblems(output.classValidatorDto, value);
+  }
+  const stateDelta = event.actions.stateDelta;
+  if (problems.length === 0) {
+    event.output = value;
+    if (agent.outputKey) stateDelta[agent.outputKey] = value;
+    return;
+  }
+  const error = new OutputInvalidError(agent.name, problems);
+  event.errorCode = error.code;
+  event.errorMessage = error.message;
+  // The text is not the answer the app asked for: nothing is stored under outputKey.
+  if (agent.outputKey) delete stateDelta[agent.outputKey];
+}
+
+function parseAnswer(text: string): { value: unknown } | { problem: ArgumentProblem } {
+  if (text.trim() === '') return { problem: { path: '', keyword: 'json', message: 'answer: got no text, expected a JSON value' } };
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    const unfenced = stripCodeFence(text);
+    if (unfenced !== undefined) {
+      try {
+        return { value: JSON.parse(unfenced) };
+      } catch {
+        // reported below, with the first error
+      }
+    }
+    return { problem: { path: '', keyword: 'json', message: `answer: got text that is not JSON (${(error as Error).message}), expected a JSON value` } };
+  }
+}
+
+async function classValidatorProblems(dto: new () => object, value: unknown): Promise<readonly ArgumentProblem[]> {
+  try {
+    const instance = loadClassTransformer().plainToInstance(dto, value);
+    return toProblems(await loadClassValidator().validate(instance, CLASS_VALIDATOR_OPTIONS));
+  } catch (thrown) {
+    return [{ path: '', keyword: 'classValidator', message: `answer: could not be validated (${thrown instanceof Error ? thrown.message : String(thrown)})` }];
+  }
+}
