@@ -164,6 +164,28 @@ export type { NotPendingReason } from './errors/function-response-not-pending-er
 export { InvalidConfirmationAnswerError } from './errors/invalid-confirmation-answer-error';
 export { InvalidFunctionResponseError } from './errors/invalid-function-response-error';
 export { MalformedConfirmationRequestError } from './errors/malformed-confirmation-request-error';
+
+// Tool authentication
+export { authConfigId, publicAuthConfig } from './auth/auth-config';
+export type { AuthConfig, AuthScheme, OAuth2ClientConfig } from './auth/auth-config';
+export { isCredentialExpired } from './auth/auth-credential';
+export type { AuthCredential } from './auth/auth-credential';
+export type { CredentialKey, CredentialService, PendingAuthorization } from './auth/credential-service';
+export { InMemoryCredentialService } from './auth/in-memory-credential-service';
+export { REQUEST_CREDENTIAL, isCredentialRequest } from './auth/request-credential';
+export type { CredentialRequestArgs, CredentialRequestRecord } from './auth/request-credential';
+export { credentialRequests } from './confirmation/credential-requests';
+export type { CredentialRequest } from './confirmation/credential-requests';
+export { credentialResponse } from './confirmation/credential-response';
+export type { CredentialAnswerInput } from './confirmation/credential-response';
+export {
+  AuthConfigInvalidError,
+  AuthStateMismatchError,
+  CredentialServiceMissingError,
+  InvalidCredentialAnswerError,
+  TokenRequestError,
+} from './errors/auth-errors';
+export type { AuthErrorCode } from './errors/auth-errors';
 export type { ConfirmationHint } from './tools/confirmation-hint';
 export { AgentToolConfirmationError } from './errors/agent-tool-confirmation-error';
 export type { WorkflowPosition } from './state/event-actions';

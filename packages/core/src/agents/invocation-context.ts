@@ -1,3 +1,4 @@
+import type { CredentialManager } from '../auth/credential-manager';
 import type { ArtifactService } from '../artifacts/artifact-service';
 import type { ArgumentLimits } from '../validation/argument-parser';
 import type { ToolCallPolicy } from '../tools/tool-call-policy';
@@ -21,6 +22,8 @@ export interface InvocationServices {
   readonly sessionService: SessionService;
   readonly memoryService?: MemoryService;
   readonly artifactService?: ArtifactService;
+  /** Obtains, refreshes and stores tools' credentials, over the runner's `credentialService`. */
+  readonly credentials?: CredentialManager;
   readonly plugins: readonly Plugin[];
   readonly maxConcurrentToolCalls: number;
   readonly argumentLimits?: ArgumentLimits;
@@ -179,6 +182,7 @@ export class InvocationContext {
       toolConfirmation: input.toolConfirmation,
       memoryService: this.services.memoryService,
       artifactService: this.services.artifactService,
+      credentials: this.services.credentials,
     });
   }
 }

@@ -1,5 +1,5 @@
 import { type PendingConfirmation, findPendingCalls } from '../confirmation/pending-calls';
-import { REQUEST_CONFIRMATION } from '../confirmation/request-confirmation';
+import { isPauseRequestName } from '../confirmation/request-confirmation';
 import type { Event } from '../events/event';
 import type { WorkflowPosition } from '../state/event-actions';
 import type { BaseAgent } from './base-agent';
@@ -71,7 +71,7 @@ export function recordWorkflowPosition(event: Event, workflow: BaseAgent, positi
 function answeredRequestIds(context: InvocationContext): Set<string> {
   const ids = new Set<string>();
   for (const part of context.userContent?.parts ?? []) {
-    if (part.functionResponse?.name === REQUEST_CONFIRMATION) ids.add(part.functionResponse.id);
+    if (isPauseRequestName(part.functionResponse?.name)) ids.add(part.functionResponse!.id);
   }
   return ids;
 }

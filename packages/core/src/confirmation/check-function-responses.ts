@@ -1,3 +1,5 @@
+import { REQUEST_CREDENTIAL } from '../auth/request-credential';
+import { InvalidCredentialAnswerError } from '../errors/auth-errors';
 import { ConfirmationMismatchError } from '../errors/confirmation-mismatch-error';
 import { FunctionResponseNotPendingError } from '../errors/function-response-not-pending-error';
 import { InvalidConfirmationAnswerError } from '../errors/invalid-confirmation-answer-error';
@@ -5,6 +7,7 @@ import { InvalidFunctionResponseError } from '../errors/invalid-function-respons
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import type { EventData } from '../events/event';
 import type { Content, FunctionCall } from '../model/content';
+import { readCredentialAnswer } from './credential-answer';
 import { type PendingCalls, findPendingCalls } from './pending-calls';
 import { REQUEST_CONFIRMATION, isRecord, originalCallFrom } from './request-confirmation';
 
@@ -26,10 +29,18 @@ export function checkFunctionResponses(events: readonly EventData[], message: Co
     const id = response.id;
     if (seen.has(id)) return new FunctionResponseNotPendingError(id, 'answered'); // the same id twice in one message
     seen.add(id);
-    const problem = pending.confirmations.has(id) ? checkConfirmationAnswer(pending, id, response) : checkUpdate(pending, id, response);
+    const problem = pending.confirmations.has(id) ? checkAnswer(pending, id, response) : checkUpdate(pending, id, response);
     if (problem) return problem;
   }
   return undefined;
+}
+
+function checkAnswer(pending: PendingCalls, id: string, response: Record<string, unknown>): ToolsmithError | undefined {
+  const auth = pending.confirmations.get(id)!.auth;
+  if (!auth) return checkConfirmationAnswer(pending, id, response);
+  if (response.name !== REQUEST_CREDENTIAL) return new InvalidCredentialAnswerError(id, `it must be named "${REQUEST_CREDENTIAL}"`);
+  const answer = readCredentialAnswer(id, auth, response.response);
+  return 'kind' in answer ? undefined : answer;
 }
 
 function checkConfirmationAnswer(pending: PendingCalls, id: string, response: Record<string, unknown>): ToolsmithError | undefined {

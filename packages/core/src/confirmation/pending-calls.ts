@@ -1,5 +1,7 @@
 import type { EventData } from '../events/event';
+import { isCredentialRequest } from '../auth/request-credential';
 import type { FunctionCall } from '../model/content';
+import type { ToolConfirmation } from '../state/event-actions';
 import { type ConfirmationPrompt, confirmationPromptFrom, isConfirmationRequest, originalCallFrom } from './request-confirmation';
 
 /** A confirmation request stored in the session and not answered yet. */
@@ -13,6 +15,8 @@ export interface PendingConfirmation {
   agentName: string;
   /** The event holding the request; requests of one model response share it. */
   requestEventId: string;
+  /** Set for a `toolsmith_request_credential` request: the config asked for and the `state` its answer must carry. */
+  auth?: ToolConfirmation['auth'];
 }
 
 /** A long-running call whose final response has not arrived yet. */
@@ -44,7 +48,7 @@ export function findPendingCalls(events: readonly EventData[]): PendingCalls {
     if (event.partial || !event.content) continue;
     for (const part of event.content.parts) {
       const call = part.functionCall;
-      if (call && isConfirmationRequest(call)) {
+      if (call && (isConfirmationRequest(call) || isCredentialRequest(call))) {
         const record = readRequest(call, event);
         if (record) pending.confirmations.set(call.id, record);
         // A request the runner did not make (written by a model or a user) is never pending; its call id
@@ -83,6 +87,10 @@ function readRequest(call: FunctionCall, event: EventData): PendingConfirmation 
     return undefined; // not written by this runner; nothing can resume it
   }
   if (!isRunnerRequest(event, call.id, originalFunctionCall.id)) return undefined;
+  const auth = event.actions!.requestedToolConfirmations![originalFunctionCall.id].auth;
+  // The runner names a credential request for what it recorded; a name that disagrees is not its request.
+  if (isCredentialRequest(call) !== (auth !== undefined)) return undefined;
+  if (auth) return { requestId: call.id, originalFunctionCall, prompt: {}, agentName: event.author, requestEventId: event.id, auth };
   return { requestId: call.id, originalFunctionCall, prompt: confirmationPromptFrom(call), agentName: event.author, requestEventId: event.id };
 }
 

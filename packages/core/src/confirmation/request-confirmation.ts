@@ -1,3 +1,4 @@
+import { REQUEST_CREDENTIAL } from '../auth/request-credential';
 import { MalformedConfirmationRequestError } from '../errors/malformed-confirmation-request-error';
 import type { FunctionCall } from '../model/content';
 
@@ -43,7 +44,15 @@ export function isConfirmationRequest(call: Pick<FunctionCall, 'name'>): boolean
 }
 
 /**
- * Extracts the original function call from a {@link REQUEST_CONFIRMATION} call: the typed
+ * True for the names of the runner's pause requests, {@link REQUEST_CONFIRMATION} and
+ * `REQUEST_CREDENTIAL`: their calls and answers are the pause protocol, never shown to the model.
+ */
+export function isPauseRequestName(name: unknown): boolean {
+  return name === REQUEST_CONFIRMATION || name === REQUEST_CREDENTIAL;
+}
+
+/**
+ * Extracts the original function call from a {@link REQUEST_CONFIRMATION} (or `REQUEST_CREDENTIAL`) call: the typed
  * {@link FunctionCall} or the raw JSON map (e.g. parsed from a server-sent event); its `args` and
  * `originalFunctionCall` may be objects or JSON text. Throws {@link MalformedConfirmationRequestError}
  * when it is not a confirmation request or carries no valid original call.
@@ -55,7 +64,7 @@ export function isConfirmationRequest(call: Pick<FunctionCall, 'name'>): boolean
  */
 export function originalCallFrom(functionCall: FunctionCall | Record<string, unknown>): FunctionCall {
   if (!isRecord(functionCall)) throw new MalformedConfirmationRequestError('the function call is not an object');
-  if (functionCall.name !== REQUEST_CONFIRMATION) {
+  if (!isPauseRequestName(functionCall.name)) {
     throw new MalformedConfirmationRequestError(`the function call is named "${String(functionCall.name)}", not "${REQUEST_CONFIRMATION}"`);
   }
   const args = fromJson(functionCall.args, 'args');

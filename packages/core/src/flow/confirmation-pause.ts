@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
+import { type CredentialRequestArgs, REQUEST_CREDENTIAL } from '../auth/request-credential';
 import { type ConfirmationRequestArgs, REQUEST_CONFIRMATION } from '../confirmation/request-confirmation';
 import { Event } from '../events/event';
 import type { FunctionCall, Part } from '../model/content';
@@ -66,11 +67,17 @@ export function confirmationPause(input: ConfirmationPauseInput): ConfirmationPa
 }
 
 function requestCall(original: FunctionCall, confirmation: ToolConfirmation): FunctionCall {
+  const originalFunctionCall = { id: original.id, name: original.name, args: parsedArgs(original.args) };
+  if (confirmation.auth) {
+    // The public config only (no client secret, no verifier): this call is what the client sees.
+    const args: CredentialRequestArgs = { originalFunctionCall, authConfig: confirmation.auth.authConfig };
+    return { id: `credential-${randomUUID()}`, name: REQUEST_CREDENTIAL, args: args as unknown as Record<string, unknown> };
+  }
   const toolConfirmation: ConfirmationRequestArgs['toolConfirmation'] = {};
   if (confirmation.hint !== undefined) toolConfirmation.hint = confirmation.hint;
   if (confirmation.payload !== undefined) toolConfirmation.payload = confirmation.payload;
   const args: ConfirmationRequestArgs = {
-    originalFunctionCall: { id: original.id, name: original.name, args: parsedArgs(original.args) },
+    originalFunctionCall,
     toolConfirmation,
   };
   // A random id: an answer must name a request the runner actually made.

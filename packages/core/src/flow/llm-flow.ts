@@ -26,6 +26,7 @@ async function* llmFlow(agent: LlmAgent, context: InvocationContext): AsyncGener
   const resumed = answersConfirmations(context) ? await resumeConfirmedCalls(agent, context) : undefined;
   if (resumed) {
     yield resumed.event;
+    if (resumed.pauseEvents) for (const event of resumed.pauseEvents) yield event;
     if (resumed.stillWaiting) return;
     if (!callsModelAgain(context, resumed.event)) {
       yield* endAfter(agent, context, resumed.event);

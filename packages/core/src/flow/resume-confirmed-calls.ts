@@ -1,9 +1,11 @@
 import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
 import { type PendingConfirmation, findPendingCalls } from '../confirmation/pending-calls';
-import { REQUEST_CONFIRMATION, isRecord } from '../confirmation/request-confirmation';
+import { isPauseRequestName, isRecord } from '../confirmation/request-confirmation';
 import type { Event } from '../events/event';
 import type { ToolConfirmation } from '../state/event-actions';
+import { confirmationPause } from './confirmation-pause';
+import { credentialConfirmation } from './credential-confirmation';
 import { applyDeferredStepActions } from './deferred-step-actions';
 import { handleFunctionCalls } from './function-call-handler';
 
@@ -13,6 +15,8 @@ export interface ResumedCalls {
   event: Event;
   /** Other calls of the same model response still wait for an answer: the model must not be called yet. */
   stillWaiting: boolean;
+  /** Emitted after `event`: a new pause of a resumed call (it asked for a credential again). */
+  pauseEvents?: Event[];
 }
 
 /**
@@ -37,29 +41,31 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   const confirmations = new Map<string, ToolConfirmation>();
   for (const record of resumed) {
     const answer = answers.get(record.requestId)!;
+    if (record.auth) {
+      confirmations.set(record.originalFunctionCall.id, await credentialConfirmation(context, record, answer));
+      continue;
+    }
     const confirmation: ToolConfirmation = { confirmed: answer.confirmed === true };
     if (record.prompt.hint !== undefined) confirmation.hint = record.prompt.hint;
     if (answer.payload !== undefined) confirmation.payload = answer.payload;
     confirmations.set(record.originalFunctionCall.id, confirmation);
   }
   const offered = await context.services.tools.offered(agent, () => context.readonlyContext());
-  const event = await handleFunctionCalls({
-    agent,
-    context,
-    calls: resumed.map((record) => record.originalFunctionCall),
-    offered,
-    confirmations,
-  });
+  const calls = resumed.map((record) => record.originalFunctionCall);
+  const responses = await handleFunctionCalls({ agent, context, calls, offered, confirmations });
+  // A resumed call may pause again (a credential the token endpoint refused is asked for again).
+  const pause = confirmationPause({ agent, context, calls, responseEvent: responses });
+  const [event, ...pauseEvents] = pause.events;
   const requestEvents = new Set(resumed.map((record) => record.requestEventId));
-  const stillWaiting = [...now.confirmations.values()].some((record) => requestEvents.has(record.requestEventId));
+  const stillWaiting = pause.paused || [...now.confirmations.values()].some((record) => requestEvents.has(record.requestEventId));
   // The step is settled now: what its other calls asked for (a transfer, no summary, escalation) takes effect.
   if (!stillWaiting) applyDeferredStepActions(events, agent.name, resumed, event.actions);
-  return { event, stillWaiting };
+  return pauseEvents.length > 0 ? { event, stillWaiting, pauseEvents } : { event, stillWaiting };
 }
 
 /** True when the user's message answers confirmation requests: only then can {@link resumeConfirmedCalls} run anything. */
 export function answersConfirmations(context: InvocationContext): boolean {
-  return context.userContent?.parts.some((part) => part.functionResponse?.name === REQUEST_CONFIRMATION) ?? false;
+  return context.userContent?.parts.some((part) => isPauseRequestName(part.functionResponse?.name)) ?? false;
 }
 
 /** Request id → the answer's response object, for the confirmation answers in the user's message. */
@@ -67,7 +73,7 @@ function confirmationAnswers(context: InvocationContext): Map<string, Record<str
   const answers = new Map<string, Record<string, unknown>>();
   for (const part of context.userContent?.parts ?? []) {
     const response = part.functionResponse;
-    if (response?.name === REQUEST_CONFIRMATION && isRecord(response.response)) answers.set(response.id, response.response);
+    if (isPauseRequestName(response?.name) && isRecord(response!.response)) answers.set(response!.id, response!.response);
   }
   return answers;
 }

@@ -1,10 +1,11 @@
 import { findPendingCalls } from '../confirmation/pending-calls';
-import { REQUEST_CONFIRMATION } from '../confirmation/request-confirmation';
+import { isPauseRequestName } from '../confirmation/request-confirmation';
 import type { Event } from '../events/event';
 import type { Content, FunctionCall, FunctionResponse, Part } from '../model/content';
 
 /**
- * The content of an event without the confirmation protocol: {@link REQUEST_CONFIRMATION} calls and
+ * The content of an event without the pause protocol: `toolsmith_request_confirmation` and
+ * `toolsmith_request_credential` calls and
  * the client's answers to them are between the runner and the client, never shown to a model.
  * Returns the content itself when it has none, `undefined` when nothing else is left.
  */
@@ -70,7 +71,7 @@ function functionCallsOf(content: Content): FunctionCall[] {
 }
 
 function isConfirmationPart(part: Part): boolean {
-  return part.functionCall?.name === REQUEST_CONFIRMATION || part.functionResponse?.name === REQUEST_CONFIRMATION;
+  return isPauseRequestName(part.functionCall?.name) || isPauseRequestName(part.functionResponse?.name);
 }
 
 function waitingCallIds(events: readonly Event[]): Set<string> {

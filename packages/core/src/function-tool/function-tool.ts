@@ -1,3 +1,4 @@
+import type { AuthConfig } from '../auth/auth-config';
 import type { DefinitionSite } from '../errors/messages';
 import type { ArgumentProblem } from '../errors/tool-call-errors';
 import type { JsonSchema } from '../model/json-schema';
@@ -38,6 +39,8 @@ export interface FunctionToolConfig<TArgs> {
   maxResultChars?: number;
   /** Calls of this tool from one model response run one after another, in call order. */
   sequential?: boolean;
+  /** The credential the tool needs: obtained (or asked of the user) before it runs, then in `ctx.credential`. */
+  auth?: AuthConfig;
   /** `false`: refuse arguments that need a repair instead of repairing them; default: the runner's `repairArguments`. */
   repairArguments?: boolean;
 }
@@ -55,6 +58,7 @@ class FunctionTool<TArgs> extends BaseTool implements ChecksDtoArguments {
   override readonly timeoutMs?: number;
   override readonly maxResultChars?: number;
   override readonly sequential?: boolean;
+  override readonly auth?: AuthConfig;
   override readonly repairArguments?: boolean;
   private readonly execute: (args: TArgs, context: ToolContext) => unknown;
   private readonly binding?: ParameterBinding;
@@ -73,6 +77,7 @@ class FunctionTool<TArgs> extends BaseTool implements ChecksDtoArguments {
     this.timeoutMs = config.timeoutMs;
     this.maxResultChars = config.maxResultChars;
     this.sequential = config.sequential;
+    this.auth = config.auth;
     this.repairArguments = config.repairArguments;
     const { parameters } = config;
     if (typeof parameters === 'function') {

@@ -96,6 +96,8 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       context.requestConfirmation({ hint: await confirmationHint(tool, args, context) });
       return withRepairs(pendingConfirmation(call, tool.name), repairs);
     }
+    // After the confirmation gate: the user is never asked to sign in for a call they would then deny.
+    if (tool.auth !== undefined && !(await context.prepareCredential(tool.auth))) return pendingConfirmation(call, tool.name);
 
     let result: unknown;
     try {
@@ -107,7 +109,9 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     } finally {
       context.endCall();
     }
-    if (!context.toolConfirmation && context.actions.requestedToolConfirmations?.[call.id]) {
+    const requested = context.actions.requestedToolConfirmations?.[call.id];
+    // A call running after an answer may not ask for confirmation again, but may ask for a credential (again).
+    if (requested && (!context.toolConfirmation || requested.auth)) {
       return withRepairs(pendingConfirmation(call, tool.name), repairs);
     }
     if (tool.responseSchema !== undefined && policy.outputValidation !== 'off') checkOutput(tool, result, policy);

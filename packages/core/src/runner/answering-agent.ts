@@ -3,7 +3,7 @@ import { LlmAgent } from '../agents/llm-agent';
 import { LoopAgent } from '../agents/loop-agent';
 import { SequentialAgent } from '../agents/sequential-agent';
 import { findPendingCalls } from '../confirmation/pending-calls';
-import { REQUEST_CONFIRMATION } from '../confirmation/request-confirmation';
+import { isPauseRequestName } from '../confirmation/request-confirmation';
 import type { Content } from '../model/content';
 import type { Session } from '../sessions/session';
 
@@ -17,7 +17,7 @@ import type { Session } from '../sessions/session';
 export function answeringAgent(root: BaseAgent, session: Session, message: Content | undefined): BaseAgent | undefined {
   // A plain loop: every run asks this, and nearly every message answers nothing.
   const ids: string[] = [];
-  for (const part of message?.parts ?? []) if (part.functionResponse?.name === REQUEST_CONFIRMATION) ids.push(part.functionResponse.id);
+  for (const part of message?.parts ?? []) if (isPauseRequestName(part.functionResponse?.name)) ids.push(part.functionResponse!.id);
   if (ids.length === 0) return undefined;
   const pending = findPendingCalls(session.events).confirmations;
   for (const id of ids) {

@@ -4,6 +4,8 @@ import type { InvocationServices } from '../agents/invocation-context';
 import { LlmAgent } from '../agents/llm-agent';
 import type { Plugin } from '../agents/plugin';
 import type { ArtifactService } from '../artifacts/artifact-service';
+import { CredentialManager } from '../auth/credential-manager';
+import type { CredentialService } from '../auth/credential-service';
 import { AgentConfigError } from '../errors/agent-config-error';
 import type { Event } from '../events/event';
 import type { ArgumentLimits } from '../validation/argument-parser';
@@ -35,6 +37,11 @@ export interface RunnerOptions {
   sessionService?: SessionService;
   memoryService?: MemoryService;
   artifactService?: ArtifactService;
+  /**
+   * Where the credentials tools obtain (`@Tool({ auth })`, `ctx.requestCredential`) are kept, per app,
+   * user and auth config. Without it, a tool that needs a credential fails with `CREDENTIAL_SERVICE_MISSING`.
+   */
+  credentialService?: CredentialService;
   /** Plugins: callbacks for every agent, run before the agents' own. */
   plugins?: Plugin[];
   /**
@@ -128,6 +135,7 @@ export class Runner {
       sessionService: this.sessionService,
       memoryService: options.memoryService,
       artifactService: options.artifactService,
+      credentials: options.credentialService ? new CredentialManager(options.credentialService) : undefined,
       plugins: options.plugins ?? [],
       maxConcurrentToolCalls: options.maxConcurrentToolCalls ?? Infinity,
       argumentLimits: options.argumentLimits,

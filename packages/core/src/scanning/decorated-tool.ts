@@ -1,3 +1,4 @@
+import type { AuthConfig } from '../auth/auth-config';
 import type { ArgumentProblem } from '../errors/tool-call-errors';
 import type { JsonSchema } from '../model/json-schema';
 import { type ChecksDtoArguments, bindingProblems } from './dto-problems';
@@ -25,6 +26,7 @@ export class DecoratedTool extends BaseTool implements ChecksDtoArguments {
   override readonly timeoutMs?: number;
   override readonly maxResultChars?: number;
   override readonly sequential?: boolean;
+  override readonly auth?: AuthConfig;
   override readonly repairArguments?: boolean;
   /** Which class and method this tool calls. */
   readonly className: string;
@@ -56,6 +58,7 @@ export class DecoratedTool extends BaseTool implements ChecksDtoArguments {
     this.timeoutMs = scanned.timeoutMs;
     this.maxResultChars = scanned.maxResultChars;
     this.sequential = scanned.sequential;
+    this.auth = scanned.auth;
     this.repairArguments = scanned.repairArguments;
     this.className = scanned.className;
     this.methodName = scanned.methodName;

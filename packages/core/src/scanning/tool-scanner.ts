@@ -1,3 +1,4 @@
+import type { AuthConfig } from '../auth/auth-config';
 import type { ParamMetadata } from '../decorators/param.decorator';
 import type { DefinitionSite } from '../errors/messages';
 import {
@@ -41,6 +42,8 @@ export interface ToolDefinition {
   readonly maxResultChars?: number;
   /** From `@Tool({ sequential })`. */
   readonly sequential?: boolean;
+  /** From `@Tool({ auth })`. */
+  readonly auth?: AuthConfig;
   /** From `@Tool({ repairArguments })`. */
   readonly repairArguments?: boolean;
   /** The decorated method's name. */
@@ -128,6 +131,7 @@ export function scanClass(cls: Function, options?: ScanOptions): readonly Scanne
       ...(toolOptions.timeoutMs !== undefined ? { timeoutMs: toolOptions.timeoutMs } : {}),
       ...(toolOptions.maxResultChars !== undefined ? { maxResultChars: toolOptions.maxResultChars } : {}),
       ...(toolOptions.sequential ? { sequential: true } : {}),
+      ...(toolOptions.auth !== undefined ? { auth: toolOptions.auth } : {}),
       ...(toolOptions.repairArguments === false ? { repairArguments: false } : {}),
     };
     tools.push(tool);

@@ -1,3 +1,5 @@
+import type { CredentialRequestRecord } from '../auth/request-credential';
+
 /** A confirmation asked of the user for one function call, or the user's answer to it. */
 export interface ToolConfirmation {
   /** Shown to the user: what is being approved. */
@@ -6,6 +8,12 @@ export interface ToolConfirmation {
   confirmed: boolean;
   /** Structured data for the client (request) or from it (answer). */
   payload?: unknown;
+  /**
+   * Set when the pause asks for a credential (`ctx.requestCredential`) rather than a yes or no: the
+   * runner then emits a `toolsmith_request_credential` call. Holds no secret (the PKCE verifier stays
+   * in the credential service).
+   */
+  auth?: CredentialRequestRecord;
 }
 
 /**

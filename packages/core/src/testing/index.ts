@@ -4,6 +4,10 @@
 export { startWireServer, parseSseFixture } from './wire-server';
 export type { RecordedRequest, SseEvent, WireReply, WireServer } from './wire-server';
 
+// ── OAuth2 authorization server and protected API (tool authentication tests) ─────────────────────
+export { startOAuth2TestServer } from './oauth2-test-server';
+export type { IssuedToken, OAuth2TestServer, OAuth2TestServerOptions } from './oauth2-test-server';
+
 // ── invokeTool ───────────────────────────────────────────────────────────────────────────────────
 export { invokeTool } from './invoke-tool';
 export type { InvokeToolOptions, InvokeToolResult } from './invoke-tool';

@@ -1,3 +1,4 @@
+import type { AuthConfig } from '../auth/auth-config';
 import type { FunctionDeclaration } from '../model/function-declaration';
 import type { JsonSchema } from '../model/json-schema';
 import type { LlmRequest } from '../model/llm-request';
@@ -32,6 +33,8 @@ export abstract class BaseTool implements Tool {
   readonly maxResultChars?: number;
   /** Calls of this tool from one model response run one after another, in call order. */
   readonly sequential?: boolean;
+  /** The credential the tool needs: obtained (or asked of the user) before it runs, then in `ctx.credential`. */
+  readonly auth?: AuthConfig;
   /** `false` refuses arguments that need a repair instead of repairing them (see `ToolCallPolicy.repairArguments`). */
   readonly repairArguments?: boolean;
   private cachedDeclaration?: FunctionDeclaration;

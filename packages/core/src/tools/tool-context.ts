@@ -1,4 +1,8 @@
 import type { ArtifactService } from '../artifacts/artifact-service';
+import type { AuthConfig } from '../auth/auth-config';
+import type { AuthCredential } from '../auth/auth-credential';
+import type { CredentialManager } from '../auth/credential-manager';
+import { CredentialServiceMissingError } from '../errors/auth-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import type { MemoryService, SearchMemoryResponse } from '../memory/memory-service';
 import type { Part } from '../model/content';
@@ -23,6 +27,8 @@ export interface ToolContextInit {
   toolConfirmation?: ToolConfirmation;
   memoryService?: MemoryService;
   artifactService?: ArtifactService;
+  /** @internal The runner's credentials (over its `credentialService`). */
+  credentials?: CredentialManager;
 }
 
 /**
@@ -51,6 +57,12 @@ export class ToolContext implements ReadonlyContext {
   readonly actions: EventActions;
   /** Set when this call runs after the user answered a confirmation request. */
   readonly toolConfirmation?: ToolConfirmation;
+  /**
+   * The credential for the tool's `auth` config (`@Tool({ auth })`), set by the runner before the tool
+   * runs; absent for tools without `auth`.
+   */
+  credential?: AuthCredential;
+  private readonly credentials?: CredentialManager;
   private readonly memoryService?: MemoryService;
   private readonly artifactService?: ArtifactService;
   private readonly invocationSignal?: AbortSignal;
@@ -72,6 +84,7 @@ export class ToolContext implements ReadonlyContext {
     this.toolConfirmation = init.toolConfirmation;
     this.memoryService = init.memoryService;
     this.artifactService = init.artifactService;
+    this.credentials = init.credentials;
   }
 
   /**
@@ -113,6 +126,49 @@ export class ToolContext implements ReadonlyContext {
   requestConfirmation(request: { hint?: string; payload?: unknown } = {}): void {
     const requested = (this.actions.requestedToolConfirmations ??= {});
     requested[this.functionCallId] = { hint: request.hint, payload: request.payload, confirmed: false };
+  }
+
+  /**
+   * Asks the user for a credential for `authConfig` and ends this call: the runner pauses the
+   * invocation with a `toolsmith_request_credential` request (for OAuth2 carrying the authorization URL;
+   * its state and PKCE verifier stay on the server) and calls the tool again once the user answered.
+   * Await it; what the tool returns after it is dropped.
+   *
+   * @example
+   * ```ts
+   * const credential = await ctx.getAuthResponse(calendarAuth);
+   * if (!credential) return ctx.requestCredential(calendarAuth);
+   * ```
+   */
+  async requestCredential(authConfig: AuthConfig): Promise<void> {
+    const record = await this.credentialManager('ctx.requestCredential').begin(this, authConfig);
+    const requested = (this.actions.requestedToolConfirmations ??= {});
+    requested[this.functionCallId] = { confirmed: false, auth: record };
+  }
+
+  /**
+   * The user's credential for `authConfig`: the one the user just supplied when this call runs again
+   * after {@link ToolContext.requestCredential}, or one stored earlier (refreshed first when expired).
+   * `undefined` when there is none (or its refresh was refused): ask with `requestCredential`.
+   */
+  async getAuthResponse(authConfig: AuthConfig): Promise<AuthCredential | undefined> {
+    return this.credentialManager('ctx.getAuthResponse').current(this, authConfig);
+  }
+
+  /** @internal Sets {@link ToolContext.credential} for the tool's `auth`, or asks for it; false when the call must pause. Called by the executor. */
+  async prepareCredential(authConfig: AuthConfig): Promise<boolean> {
+    const credential = await this.getAuthResponse(authConfig);
+    if (credential) {
+      this.credential = credential;
+      return true;
+    }
+    await this.requestCredential(authConfig);
+    return false;
+  }
+
+  private credentialManager(method: string): CredentialManager {
+    if (!this.credentials) throw new CredentialServiceMissingError(method);
+    return this.credentials;
   }
 
   /** Searches the user's long-term memory. */

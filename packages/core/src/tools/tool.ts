@@ -1,3 +1,4 @@
+import type { AuthConfig } from '../auth/auth-config';
 import { TOOL_METADATA } from '../metadata-keys';
 import type { JsonSchema } from '../model/json-schema';
 import type { ConfirmationHint } from './confirmation-hint';
@@ -45,6 +46,12 @@ export interface ToolOptions {
    * the same time (other tools' calls still run alongside). For tools whose calls must not overlap.
    */
   sequential?: boolean;
+  /**
+   * The credential the tool needs. Before each call the runner takes the user's stored credential
+   * (refreshed when expired) or, when there is none, pauses with a `toolsmith_request_credential`
+   * request; the tool runs once the user answered, with the credential in `ctx.credential`.
+   */
+  auth?: AuthConfig;
   /**
    * `false`: arguments that fail validation are refused as they are, without the named repairs (code
    * fence, trailing commas, double-encoded JSON, numbers and booleans as strings, `null` for an optional

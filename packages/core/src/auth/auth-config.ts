@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import type { AuthCredential } from './auth-credential';
+
+/**
+ * How a protected API authenticates its caller: an API key, an HTTP bearer token or basic credentials,
+ * OAuth2 (authorization code with PKCE, or client credentials), or OpenID Connect (an authorization
+ * code flow whose scopes include `openid`).
+ */
+export type AuthScheme = 'apiKey' | 'httpBearer' | 'httpBasic' | 'oauth2AuthorizationCode' | 'oauth2ClientCredentials' | 'openIdConnect';
+
+/** The OAuth2 / OpenID Connect client of an {@link AuthConfig}: who the app is to the authorization server. */
+export interface OAuth2ClientConfig {
+  clientId: string;
+  /** Absent for a public client (PKCE alone proves the code's owner). */
+  clientSecret?: string;
+  /** Where the user signs in and consents (authorization code and OpenID Connect). */
+  authorizationUrl?: string;
+  /** Where codes, refresh tokens and client credentials become access tokens. */
+  tokenUrl: string;
+  scopes?: string[];
+  /** Where the authorization server sends the user back; the client passes that URL to Toolsmith. */
+  redirectUri?: string;
+  /** Extra query parameters for the authorization URL (e.g. `{ prompt: 'consent' }`). */
+  authorizationParams?: Record<string, string>;
+}
+
+/**
+ * What a tool needs to call a protected API: the scheme, the OAuth2 client for OAuth2 and OpenID
+ * Connect, and optionally a raw credential the app already has (an API key, a token). Credentials
+ * obtained for it are stored per app, user and config (see {@link authConfigId}).
+ *
+ * @example
+ * ```ts
+ * const calendar: AuthConfig = {
+ *   scheme: 'oauth2AuthorizationCode',
+ *   oauth2: { clientId: 'toolsmith', authorizationUrl: 'https://id.example/authorize', tokenUrl: 'https://id.example/token',
+ *             scopes: ['calendar.read'], redirectUri: 'https://app.example/oauth/callback' },
+ * };
+ * ```
+ */
+export interface AuthConfig {
+  scheme: AuthScheme;
+  /** A stable name for this config; credentials are stored under it. Default: a hash of the scheme and client. */
+  name?: string;
+  /** For `oauth2AuthorizationCode`, `oauth2ClientCredentials` and `openIdConnect`. */
+  oauth2?: OAuth2ClientConfig;
+  /** A credential the app already holds (e.g. an API key from its config): used as is, no user is asked. */
+  rawCredential?: AuthCredential;
+  /** Set by Toolsmith on the config it sends with a credential request: the URL to open for the user's consent. */
+  authUri?: string;
+}
+
+/**
+ * The stable id credentials for `config` are stored under: its `name`, else a hash of the scheme and
+ * the OAuth2 client (id, URLs, sorted scopes). Two configs for the same client and scopes share credentials.
+ */
+export function authConfigId(config: AuthConfig): string {
+  if (config.name !== undefined && config.name !== '') return config.name;
+  const o = config.oauth2;
+  const identity = [config.scheme, o?.clientId ?? '', o?.authorizationUrl ?? '', o?.tokenUrl ?? '', [...(o?.scopes ?? [])].sort().join(' ')];
+  return `${config.scheme}:${createHash('sha256').update(JSON.stringify(identity)).digest('base64url').slice(0, 22)}`;
+}
+
+/** True for the schemes where the user is sent to an authorization server (and answers with a redirect URL). */
+export function isAuthorizationCodeScheme(scheme: AuthScheme): boolean {
+  return scheme === 'oauth2AuthorizationCode' || scheme === 'openIdConnect';
+}
+
+/**
+ * The config as a client may see it: no client secret and no raw credential. This is what a
+ * `toolsmith_request_credential` call carries (plus the `authUri`).
+ */
+export function publicAuthConfig(config: AuthConfig): AuthConfig {
+  const shown: AuthConfig = { scheme: config.scheme };
+  if (config.name !== undefined) shown.name = config.name;
+  if (config.oauth2) {
+    const { clientSecret: _secret, ...client } = config.oauth2;
+    shown.oauth2 = client;
+  }
+  if (config.authUri !== undefined) shown.authUri = config.authUri;
+  return shown;
+}

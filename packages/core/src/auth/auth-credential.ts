@@ -1,0 +1,30 @@
+/**
+ * A credential for one {@link AuthConfig}: what a tool puts on its request. Which fields are set
+ * depends on the scheme: `apiKey`; `token` (bearer); `username` and `password` (basic); `accessToken`
+ * with `refreshToken`, `expiresAt` and `idToken` (OAuth2 and OpenID Connect).
+ */
+export interface AuthCredential {
+  apiKey?: string;
+  /** An HTTP bearer token given as is (not obtained through OAuth2). */
+  token?: string;
+  username?: string;
+  password?: string;
+  accessToken?: string;
+  refreshToken?: string;
+  /** Token type from the token endpoint, usually `Bearer`. */
+  tokenType?: string;
+  /** Milliseconds since the epoch when `accessToken` expires; absent when the server did not say. */
+  expiresAt?: number;
+  /** The OpenID Connect ID token. */
+  idToken?: string;
+  /** The scopes the server granted, space-separated. */
+  scope?: string;
+}
+
+/**
+ * True when an OAuth2 access token expires within `skewMs` (default 30 s): it is refreshed before use,
+ * so a call never starts with a token that dies on the way.
+ */
+export function isCredentialExpired(credential: AuthCredential, now: number = Date.now(), skewMs = 30_000): boolean {
+  return credential.expiresAt !== undefined && credential.expiresAt - skewMs <= now;
+}

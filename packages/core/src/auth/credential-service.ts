@@ -1,0 +1,46 @@
+import type { AuthConfig } from './auth-config';
+import type { AuthCredential } from './auth-credential';
+
+/** Whose credential, for which {@link AuthConfig}: the key a {@link CredentialService} stores under. */
+export interface CredentialKey {
+  appName: string;
+  userId: string;
+  /** {@link authConfigId} of the config. */
+  authConfigId: string;
+}
+
+/**
+ * An authorization Toolsmith started and the user has not finished: kept server-side, keyed by the
+ * `state` sent in the authorization URL, so the PKCE verifier never leaves the server.
+ */
+export interface PendingAuthorization {
+  /** The random `state` of the authorization URL. */
+  state: string;
+  /** The PKCE code verifier (its S256 challenge went in the URL). */
+  codeVerifier: string;
+  key: CredentialKey;
+  /** The whole config the tool asked with (client secret included): the code is exchanged with it. */
+  authConfig: AuthConfig;
+  /** The redirect URI sent in the authorization URL; the token request must repeat it. */
+  redirectUri?: string;
+  /** Milliseconds since the epoch: it was started then. */
+  createdAt: number;
+}
+
+/**
+ * Where the credentials tools obtain are kept, per app, user and auth config, along with the
+ * authorizations in progress. Implementations must make {@link CredentialService.takePendingAuthorization}
+ * atomic: a `state` is redeemed once.
+ */
+export interface CredentialService {
+  /** The stored credential, or `undefined`. */
+  loadCredential(key: CredentialKey): Promise<AuthCredential | undefined>;
+  /** Stores (or replaces) a credential. */
+  saveCredential(key: CredentialKey, credential: AuthCredential): Promise<void>;
+  /** Forgets a credential (e.g. its refresh token was revoked). */
+  deleteCredential(key: CredentialKey): Promise<void>;
+  /** Remembers an authorization in progress until the user comes back with its `state`. */
+  savePendingAuthorization(pending: PendingAuthorization): Promise<void>;
+  /** Returns and forgets the authorization started with `state`; `undefined` when unknown or already taken. */
+  takePendingAuthorization(state: string): Promise<PendingAuthorization | undefined>;
+}

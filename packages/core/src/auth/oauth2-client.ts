@@ -1,0 +1,102 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { AuthConfigInvalidError, TokenRequestError } from '../errors/auth-errors';
+import type { AuthConfig, OAuth2ClientConfig } from './auth-config';
+import type { AuthCredential } from './auth-credential';
+
+/** A PKCE pair (RFC 7636): the verifier stays on the server, the S256 challenge goes in the authorization URL. */
+export interface Pkce {
+  codeVerifier: string;
+  codeChallenge: string;
+}
+
+/** A fresh PKCE verifier (32 random bytes) and its S256 challenge. */
+export function createPkce(): Pkce {
+  const codeVerifier = randomBytes(32).toString('base64url');
+  return { codeVerifier, codeChallenge: createHash('sha256').update(codeVerifier).digest('base64url') };
+}
+
+/** A fresh `state` value: 24 random bytes, unguessable. */
+export function createState(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** The OAuth2 client of `config`, checked to have what `needs` lists. */
+export function oauth2Client(config: AuthConfig, needs: { authorizationUrl?: boolean } = {}): OAuth2ClientConfig {
+  const client = config.oauth2;
+  if (!client) throw new AuthConfigInvalidError(`scheme "${config.scheme}" needs "oauth2"`);
+  if (!client.clientId) throw new AuthConfigInvalidError('"oauth2.clientId" is missing');
+  if (!client.tokenUrl) throw new AuthConfigInvalidError('"oauth2.tokenUrl" is missing');
+  if (needs.authorizationUrl && !client.authorizationUrl) throw new AuthConfigInvalidError('"oauth2.authorizationUrl" is missing');
+  return client;
+}
+
+/** The URL the user opens to authorize: response_type=code with client id, redirect URI, scopes, state and the S256 challenge. */
+export function buildAuthorizationUrl(config: AuthConfig, state: string, codeChallenge: string): string {
+  const client = oauth2Client(config, { authorizationUrl: true });
+  const url = new URL(client.authorizationUrl!);
+  const scopes = [...(client.scopes ?? [])];
+  if (config.scheme === 'openIdConnect' && !scopes.includes('openid')) scopes.unshift('openid');
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('client_id', client.clientId);
+  if (client.redirectUri) url.searchParams.set('redirect_uri', client.redirectUri);
+  if (scopes.length > 0) url.searchParams.set('scope', scopes.join(' '));
+  url.searchParams.set('state', state);
+  url.searchParams.set('code_challenge', codeChallenge);
+  url.searchParams.set('code_challenge_method', 'S256');
+  for (const [name, value] of Object.entries(client.authorizationParams ?? {})) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+/**
+ * Posts a token request (form-encoded, client id and secret in the body) and turns the answer into a
+ * credential. A non-2xx answer or a body without `access_token` is a {@link TokenRequestError}.
+ */
+export async function requestToken(client: OAuth2ClientConfig, params: Record<string, string>, fetchImpl: typeof fetch = fetch): Promise<AuthCredential> {
+  const body = new URLSearchParams({ ...params, client_id: client.clientId });
+  if (client.clientSecret) body.set('client_secret', client.clientSecret);
+  const grantType = params.grant_type;
+  let response: Response;
+  try {
+    response = await fetchImpl(client.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body,
+    });
+  } catch (cause) {
+    throw new TokenRequestError(client.tokenUrl, grantType, undefined, undefined, { cause });
+  }
+  let json: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = await response.json();
+    if (typeof parsed === 'object' && parsed !== null) json = parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON: reported below by status or as a missing access_token.
+  }
+  const text = (key: string) => (typeof json[key] === 'string' ? (json[key] as string) : undefined);
+  if (!response.ok || text('access_token') === undefined) {
+    throw new TokenRequestError(client.tokenUrl, grantType, response.status, text('error') ?? (response.ok ? 'no access_token' : undefined), {
+      description: text('error_description'),
+    });
+  }
+  const credential: AuthCredential = { accessToken: text('access_token'), tokenType: text('token_type') ?? 'Bearer' };
+  const refreshToken = text('refresh_token');
+  if (refreshToken) credential.refreshToken = refreshToken;
+  if (typeof json.expires_in === 'number' && Number.isFinite(json.expires_in)) credential.expiresAt = Date.now() + json.expires_in * 1000;
+  const idToken = text('id_token');
+  if (idToken) credential.idToken = idToken;
+  const scope = text('scope');
+  if (scope) credential.scope = scope;
+  return credential;
+}
+
+/** The `code` and `state` (or the server's `error`) of the URL the authorization server redirected the user to. */
+export function parseRedirectUrl(redirectUrl: string): { code?: string; state?: string; error?: string } | undefined {
+  let url: URL;
+  try {
+    url = new URL(redirectUrl);
+  } catch {
+    return undefined;
+  }
+  const read = (name: string) => url.searchParams.get(name) ?? undefined;
+  return { code: read('code'), state: read('state'), error: read('error') };
+}

@@ -1,0 +1,28 @@
+import type { InvocationContext } from '../agents/invocation-context';
+import { readCredentialAnswer } from '../confirmation/credential-answer';
+import type { PendingConfirmation } from '../confirmation/pending-calls';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import type { ToolConfirmation } from '../state/event-actions';
+
+/**
+ * Acts on the user's answer to a credential request before its call runs again: exchanges an OAuth2
+ * code (the `state` was checked when the message arrived; here it is redeemed, once) or stores the
+ * typed-in credential. Returns the call's confirmation: denied when the user cancelled, else confirmed.
+ * A failed exchange stores nothing: the call runs, finds no credential and asks again, so nothing is lost.
+ */
+export async function credentialConfirmation(context: InvocationContext, record: PendingConfirmation, response: unknown): Promise<ToolConfirmation> {
+  const auth = record.auth!;
+  const answer = readCredentialAnswer(record.requestId, auth, response);
+  if (!('kind' in answer) || answer.kind === 'cancelled') return { confirmed: false };
+  const credentials = context.services.credentials;
+  if (!credentials) return { confirmed: true }; // the call then fails with CREDENTIAL_SERVICE_MISSING, which says what to do
+  const owner = { appName: context.services.appName, userId: context.session.userId };
+  try {
+    if (answer.kind === 'code') await credentials.completeCode(owner, answer.code, answer.state);
+    else await credentials.store(owner, auth.authConfig, answer.credential);
+  } catch (error) {
+    if (!ToolsmithError.isInstance(error)) throw error;
+    // The token endpoint refused the code: asking again (the call's own next step) is the recovery.
+  }
+  return { confirmed: true };
+}
