@@ -4,6 +4,7 @@ import type { DevServer} from './start-dev-server';
 import { startDevServer } from './start-dev-server';
 import type { RunEnd, SessionDetail, SessionSummary, ToolInfo, ToolRunResult, WireEvent } from './protocol/api-types';
 import { readSse } from './__fixtures__/read-sse';
+import { slowReportAborted, slowReportStarted } from './__fixtures__/desk-agent';
 
 const fixture = join(__dirname, '__fixtures__', 'desk-agent.ts');
 
@@ -115,11 +116,25 @@ describe('the dev server API', () => {
     expect(end).toEqual({ pending: { confirmations: [], longRunning: [] } });
   });
 
+  it('a client that closes the stream aborts the run: the tool sees its signal abort', async () => {
+    const client = new AbortController();
+    const response = await api('/api/sessions/s-8/run', {
+      method: 'POST',
+      body: JSON.stringify({ text: 'Make a slow report' }),
+      signal: client.signal,
+    });
+    expect(response.status).toBe(200);
+    await slowReportStarted;
+    client.abort();
+    await expect(slowReportAborted).resolves.toBeDefined();
+  });
+
   it('lists the tools with descriptions and schemas', async () => {
     const tools = (await (await api('/api/tools')).json()) as ToolInfo[];
     expect(tools.map((t) => [t.name, t.requiresConfirmation, t.isLongRunning])).toEqual([
       ['lookupOrder', false, false],
       ['refund', true, false],
+      ['slowReport', false, false],
       ['startExport', false, true],
     ]);
     expect(tools[1]).toMatchObject({

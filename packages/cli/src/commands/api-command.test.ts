@@ -21,7 +21,7 @@ describe('toolsmith api', () => {
 
     const created = await fetch(`${server.url}/api/sessions`, { method: 'POST', body: JSON.stringify({ sessionId: 'x' }) });
     expect(created.status).toBe(201);
-    expect(((await (await fetch(`${server.url}/api/tools`)).json()) as Array<{ name: string }>).map((tool) => tool.name)).toEqual(['lookupOrder', 'refund', 'startExport']);
+    expect(((await (await fetch(`${server.url}/api/tools`)).json()) as Array<{ name: string }>).map((tool) => tool.name)).toEqual(['lookupOrder', 'refund', 'slowReport', 'startExport']);
     const page = await fetch(server.url);
     expect(page.status).toBe(404);
     expect(await page.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Nothing at /: this server has only the API under /api/.' } });

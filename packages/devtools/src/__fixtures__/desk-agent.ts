@@ -4,6 +4,17 @@
 import { Content, FunctionResponse, Injectable, ProviderError, LlmAgent, LlmRequest, Param, Tool, ToolContext, Toolset } from '@toolsmith/core';
 import { ScriptedModel, ScriptedTurn } from '@toolsmith/core/testing';
 
+/** A promise with its resolve, for tests that wait on what a tool did (no timers). */
+function deferred<T = void>(): Promise<T> & { resolve(value: T): void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return Object.assign(promise, { resolve });
+}
+
+/** Settled when `slowReport` starts, and when its run's signal aborts (with the reason). */
+export const slowReportStarted = deferred();
+export const slowReportAborted = deferred<unknown>();
+
 /** The refunds paid, shared by runs and by tools run alone. */
 @Injectable()
 export class Ledger {
@@ -35,6 +46,14 @@ export class DeskTools {
     return { status: 'refunded', orderId, amount, ...(approvedBy ? { approvedBy } : {}) };
   }
 
+  @Tool({ description: 'Builds a slow report: runs until the run is cancelled.' })
+  async slowReport(ctx: ToolContext) {
+    slowReportStarted.resolve();
+    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+    slowReportAborted.resolve(ctx.signal.reason);
+    return { status: 'cancelled' };
+  }
+
   @Tool({ description: 'Starts exporting a table; the export finishes later.', longRunning: true })
   startExport(@Param('table', { enum: ['orders', 'customers'] }) table: string) {
     return { status: 'pending', ticket: `export-${table}` };
@@ -55,6 +74,7 @@ function answer(request: LlmRequest): ScriptedTurn {
   if (match) return { calls: [{ name: 'refund', args: { orderId: match[2].toUpperCase(), amount: Number(match[1]) } }] };
   match = LOOKUP.exec(text);
   if (match) return { calls: [{ name: 'lookupOrder', args: { orderId: match[1].toUpperCase() } }] };
+  if (/slow report/i.test(text)) return { calls: [{ name: 'slowReport', args: {} }] };
   match = EXPORT.exec(text);
   if (match) return { calls: [{ name: 'startExport', args: { table: match[1].toLowerCase() } }] };
   return 'I can look up orders, refund them and export tables. Try: "Look up order A-1001".';
