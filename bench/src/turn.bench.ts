@@ -47,7 +47,7 @@ class WeatherTool extends BaseTool {
 }
 
 /** The model's side of every turn: call the tool, then answer with its result. */
-function scriptedModel(): ScriptedModel {
+export function scriptedModel(): ScriptedModel {
   return new ScriptedModel((request) => {
     const last = request.contents[request.contents.length - 1];
     const response = last.parts[0]?.functionResponse;
@@ -56,7 +56,8 @@ function scriptedModel(): ScriptedModel {
   }, { keepRequests: false });
 }
 
-function tools(count: number): BaseTool[] {
+/** `count` weather tools, `tool_0` … (the model calls `tool_0`). */
+export function tools(count: number): BaseTool[] {
   return Array.from({ length: count }, (_, i) => new WeatherTool(`tool_${i}`));
 }
 
@@ -171,7 +172,8 @@ async function runnerShapedTurn(model: Model, byName: Map<string, BaseTool>, dec
   return answer;
 }
 
-async function toolsmithTurn(runner: Runner, sessionId: string, text: string): Promise<string> {
+/** One turn through the runner, in a fresh session deleted afterwards; returns the final answer. */
+export async function toolsmithTurn(runner: Runner, sessionId: string, text: string): Promise<string> {
   let answer = '';
   for await (const event of runner.run({ userId: 'bench', sessionId, newMessage: { role: 'user', parts: [{ text }] } })) {
     if (event.isFinalResponse()) answer = event.text();
