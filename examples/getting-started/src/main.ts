@@ -1,0 +1,37 @@
+import { LlmAgent, type Model, Runner } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
+import { OpenAIModel } from '@toolsmith/openai';
+import { TaskTools } from './task-tools';
+
+/** A real provider when its key is set; else a scripted model that answers the same way every time. */
+function pickModel(): Model {
+  if (process.env.OPENAI_API_KEY) return new OpenAIModel({ model: process.env.TOOLSMITH_MODEL ?? 'gpt-4.1-mini' });
+  return new ScriptedModel([
+    { calls: [{ name: 'createTask', args: { title: 'Buy milk', priority: 'high', dueDate: '2026-12-24' } }] },
+    'I added "Buy milk" (high priority, due 2026-12-24).',
+  ]);
+}
+
+async function main(): Promise<void> {
+  const agent = new LlmAgent({
+    name: 'todo',
+    model: pickModel(),
+    instruction: 'You keep the user’s to-do list with your tools.',
+    tools: [TaskTools],
+  });
+  const runner = new Runner({ appName: 'todo', agent });
+  const newMessage = { role: 'user' as const, parts: [{ text: 'Remind me to buy milk by Christmas Eve, it is urgent.' }] };
+  for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage })) {
+    for (const part of event.content?.parts ?? []) {
+      if (part.functionCall) console.log(`call  ${part.functionCall.name} ${JSON.stringify(part.functionCall.args)}`);
+      if (part.functionResponse) console.log(`result ${JSON.stringify(part.functionResponse.response)}`);
+    }
+    if (event.isFinalResponse()) console.log(`agent ${event.text()}`);
+  }
+  await runner.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
