@@ -10,6 +10,7 @@ import { mapOpenAIError } from './map-openai-error';
 import { mapOpenAIResponse } from './map-openai-response';
 import { readOpenAIChatStream } from './openai-chat-stream';
 import { readOpenAIResponsesStream } from './openai-responses-stream';
+import { toOpenAIChatResponseFormat, toOpenAIResponsesTextFormat } from './openai-response-format';
 import { type OpenAIApi, type PreparedOpenAITools, prepareOpenAITools } from './prepare-openai-tools';
 import { OPENAI_PROVIDER } from './provider-tool';
 
@@ -116,6 +117,7 @@ export class OpenAIModel implements Model {
     if (config.topP !== undefined) body.top_p = config.topP;
     if (config.maxOutputTokens !== undefined) body.max_completion_tokens = config.maxOutputTokens;
     if (config.stopSequences?.length) body.stop = config.stopSequences;
+    if (request.responseSchema) body.response_format = toOpenAIChatResponseFormat(request.responseSchema, this.strict);
     return {
       request: async (signal) => mapOpenAIChatCompletion(await this.client.chat.completions.create(body, { signal }), prepared.strictSchemas),
       openStream: async (signal) => {
@@ -137,6 +139,7 @@ export class OpenAIModel implements Model {
     if (config.maxOutputTokens !== undefined) body.max_output_tokens = config.maxOutputTokens;
     if (this.store !== undefined) body.store = this.store;
     if (this.store === false) body.include = ['reasoning.encrypted_content'];
+    if (request.responseSchema) body.text = { format: toOpenAIResponsesTextFormat(request.responseSchema, this.strict) };
     return {
       request: async (signal) => mapOpenAIResponse(await this.client.responses.create(body, { signal }), prepared.strictSchemas),
       openStream: async (signal) => readOpenAIResponsesStream(await this.client.responses.create({ ...body, stream: true }, { signal }), prepared.strictSchemas),

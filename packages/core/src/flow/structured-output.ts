@@ -3,6 +3,7 @@ import { OutputInvalidError } from '../errors/output-invalid-error';
 import type { ArgumentProblem } from '../errors/tool-call-errors';
 import type { Event } from '../events/event';
 import { CLASS_VALIDATOR_OPTIONS, toProblems } from '../scanning/parameter-binder';
+import { repairArguments } from '../validation/argument-repair';
 import { stripCodeFence } from '../validation/argument-text-repair';
 import { loadClassTransformer, loadClassValidator } from '../validation/lazy-modules';
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
@@ -12,7 +13,8 @@ export const OUTPUT_INVALID = 'OUTPUT_INVALID';
 
 /**
  * Checks the final answer of an agent with an `outputSchema`, in place on its event: parsed as JSON (a
- * Markdown code fence around it is tolerated), validated with ajv against the schema and, for a DTO that
+ * Markdown code fence around it is tolerated), given the argument repairs when it does not validate
+ * (validation/argument-repair.ts), validated with ajv against the schema and, for a DTO that
  * needs it, with class-validator. A valid answer is set as `event.output` (and stored under `outputKey`,
  * replacing the text). An invalid one makes the event an `OUTPUT_INVALID` error whose message lists every
  * problem at its path; the flow then feeds it back to the model while retries remain (see
@@ -28,7 +30,14 @@ export async function checkStructuredOutput(agent: LlmAgent, event: Event): Prom
   else {
     value = parsed.value;
     const validate = validatorFor(output.request.schema);
-    problems = validate(value) ? [] : toArgumentProblems(validate.errors, value, 'answer');
+    let valid = validate(value);
+    // The same named repairs as tool arguments: OpenAI's strict mode, for one, sends null for an optional property.
+    const repaired = !valid && isPlainObject(value) ? repairArguments(value, output.request.schema) : undefined;
+    if (repaired) {
+      value = repaired.args;
+      valid = validate(value);
+    }
+    problems = valid ? [] : toArgumentProblems(validate.errors, value, 'answer');
     if (problems.length === 0 && output.classValidatorDto) problems = await classValidatorProblems(output.classValidatorDto, value);
   }
   const stateDelta = event.actions.stateDelta;
@@ -42,6 +51,10 @@ export async function checkStructuredOutput(agent: LlmAgent, event: Event): Prom
   event.errorMessage = error.message;
   // The text is not the answer the app asked for: nothing is stored under outputKey.
   if (agent.outputKey) delete stateDelta[agent.outputKey];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseAnswer(text: string): { value: unknown } | { problem: ArgumentProblem } {

@@ -134,3 +134,14 @@ describe('LlmAgent outputSchema (structured output)', () => {
     expect(events[0].actions.stateDelta).toEqual({ answer: '{"not":"checked"}' });
   });
 });
+
+describe('LlmAgent outputSchema: repairs', () => {
+  it('gives the answer the same named repairs as tool arguments (null for an optional property, a number as a string)', async () => {
+    const schema: JsonSchema = { type: 'object', properties: { city: { type: 'string' }, celsius: { type: 'number' }, note: { type: 'string' } }, required: ['city', 'celsius'] };
+    const model = new ScriptedModel(['{"city":"Rome","celsius":"24.5","note":null}']);
+    const agent = new LlmAgent({ name: 'forecaster', model, outputSchema: schema });
+    const events = await collect(new Runner({ appName: 'app', agent }), 'Rome?');
+    expect(events.map((event) => event.errorCode)).toEqual([undefined]);
+    expect(events[0].output).toEqual({ city: 'Rome', celsius: 24.5 });
+  });
+});
