@@ -1,8 +1,12 @@
 import type { Tracer } from '@opentelemetry/api';
 import { INVOCATION_SPAN_NAME, TraceAttribute } from './gen-ai-conventions';
-import { InvocationTrace } from './invocation-trace';
+import type { InvocationTrace } from './invocation-trace';
 import { globalTracerProviderRegistered, loadOtelApi } from './otel-api';
 import type { TracingOptions } from './tracing-options';
+
+// The span code, like the API, is required once something could record a span: it adds nothing to
+// core's import.
+let invocationTraceModule: typeof import('./invocation-trace') | undefined;
 
 /** Instrumentation scope of Toolsmith's spans. */
 export const TRACER_NAME = '@toolsmith/core';
@@ -36,6 +40,7 @@ export class Tracing {
       span.end();
       return undefined;
     }
+    const { InvocationTrace } = (invocationTraceModule ??= require('./invocation-trace') as typeof import('./invocation-trace'));
     return new InvocationTrace({ api, tracer, span, parent, recordContent: options.recordContent === true });
   }
 }
