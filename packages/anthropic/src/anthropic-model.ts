@@ -5,6 +5,7 @@ import { assembleAnthropicStream } from './anthropic-stream';
 import { checkAnthropicTools } from './check-anthropic-tools';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 import { mapAnthropicError } from './map-anthropic-error';
+import { toAnthropicOutputFormat } from './anthropic-output-format';
 import { mapAnthropicMessage } from './map-anthropic-response';
 import { prepareAnthropicTools } from './prepare-anthropic-tools';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
@@ -92,6 +93,7 @@ export class AnthropicModel implements Model {
     };
     if (system !== undefined) params.system = system;
     if (request.config?.stopSequences?.length) params.stop_sequences = request.config.stopSequences;
+    if (request.responseSchema) params.output_config = { format: toAnthropicOutputFormat(request.responseSchema) };
     return params;
   }
 }
