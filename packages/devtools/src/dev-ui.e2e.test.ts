@@ -10,6 +10,8 @@ import { launchChromium } from './__fixtures__/launch-chromium';
 // The dev UI in a real browser (headless Chromium through playwright-core), on the offline desk agent.
 // With DEVTOOLS_SCREENSHOTS=<dir> set, the main views are saved there (docs/images for the docs).
 const fixture = join(__dirname, '__fixtures__', 'desk-agent.ts');
+// Bounds, not waits: Chromium's start and each step can be slow when the whole suite shares the machine.
+jest.setTimeout(60_000);
 const screenshots = process.env.DEVTOOLS_SCREENSHOTS ? resolve(process.env.DEVTOOLS_SCREENSHOTS) : undefined;
 
 describe('toolsmith web: the dev UI in Chromium', () => {
@@ -28,7 +30,7 @@ describe('toolsmith web: the dev UI in Chromium', () => {
   });
   beforeEach(async () => {
     page = await browser.context.newPage();
-    page.setDefaultTimeout(15_000); // a failing wait reports which element it waited for before jest's own timeout hits
+    page.setDefaultTimeout(30_000); // a failing wait reports which element it waited for before jest's own timeout hits
     // The page must work offline: anything not from the dev server is refused.
     await page.route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => route.abort());
   });
