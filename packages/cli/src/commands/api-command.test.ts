@@ -4,6 +4,9 @@ import { parseApiArgs, runApiCommand } from './api-command';
 
 const deskAgent = join(__dirname, '..', '..', '..', 'devtools', 'src', '__fixtures__', 'desk-agent.ts');
 
+// A bound, not a wait: the first test loads and scans the agent module, slow when the whole suite shares the machine.
+jest.setTimeout(60_000);
+
 describe('toolsmith api', () => {
   it('serves the API without the page until stopped', async () => {
     let out = '';

@@ -46,6 +46,9 @@ async function chat(argv: string[], lines: string[]) {
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
+// A bound, not a wait: the first test loads and scans the agent module, slow when the whole suite shares the machine.
+jest.setTimeout(60_000);
+
 describe('toolsmith run', () => {
   it('parses its options', () => {
     expect(parseRunArgs(['agent.js'])).toEqual({ module: 'agent.js', json: false, memory: false });

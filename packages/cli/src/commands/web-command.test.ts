@@ -10,6 +10,9 @@ function collector() {
   return { write: (chunk: string) => (text += chunk), text: () => text };
 }
 
+// A bound, not a wait: the first test loads and scans the agent module, slow when the whole suite shares the machine.
+jest.setTimeout(60_000);
+
 describe('toolsmith web', () => {
   it('parses its options: 127.0.0.1 and a fixed port by default', () => {
     expect(parseDevServerArgs(['agent.js'])).toEqual({ module: 'agent.js', port: DEFAULT_DEV_PORT, host: '127.0.0.1', memory: false });
