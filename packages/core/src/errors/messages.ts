@@ -44,7 +44,7 @@ export function missingTypeMetadataMessage(site: DefinitionSite): string {
   return (
     `${describeSite(site)}: TypeScript emitted no parameter types (design:paramtypes is missing). ` +
     `Fix: enable "emitDecoratorMetadata" and "experimentalDecorators" in tsconfig.json, compile with tsc or ts-jest ` +
-    `(esbuild, tsx and vitest drop decorator metadata), and import 'reflect-metadata' once at startup; ` +
+    `(esbuild, tsx and vitest drop decorator metadata; @toolsmith/core loads reflect-metadata itself); ` +
     `or generate a build-time manifest with \`toolsmith schema\` (then @Tool() alone is enough; see docs/schemas.md); ` +
     `or give the schema explicitly with @Tool({ inputSchema }).`
   );
