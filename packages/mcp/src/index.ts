@@ -5,6 +5,8 @@ export { McpToolset } from './mcp-toolset';
 export type { McpHttpTransportOptions, McpToolsetOptions } from './mcp-toolset';
 export type { McpStdioTransportOptions } from './mcp-connection';
 export type { McpRemoteTool } from './mcp-tool';
+export { McpCredentialProvider } from './mcp-oauth-provider';
+export type { McpOAuthOptions } from './mcp-oauth-provider';
 
 // ── Errors ──────────────────────────────────────────────────────────────────────────────────────
 export { McpConfirmationUnsupportedError, McpConnectionError, McpToolError } from './mcp-errors';

@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -23,6 +24,8 @@ export interface McpStdioTransportOptions {
 export interface McpHttpEndpoint {
   url: URL;
   headers: Record<string, string>;
+  /** Adds the user's OAuth token to every request (and stores what the SDK refreshes). */
+  authProvider?: OAuthClientProvider;
 }
 
 /** What a connection needs to open (and re-open) its session. */
@@ -211,7 +214,8 @@ export function stdioTransport(options: McpStdioTransportOptions): Pick<McpConne
 export function httpTransport(endpoint: McpHttpEndpoint): Pick<McpConnectionOptions, 'label' | 'createTransport'> {
   return {
     label: `${endpoint.url.origin}${endpoint.url.pathname}`,
-    createTransport: () => new StreamableHTTPClientTransport(endpoint.url, { requestInit: { headers: endpoint.headers } }),
+    createTransport: () =>
+      new StreamableHTTPClientTransport(endpoint.url, { requestInit: { headers: endpoint.headers }, ...(endpoint.authProvider ? { authProvider: endpoint.authProvider } : {}) }),
   };
 }
 

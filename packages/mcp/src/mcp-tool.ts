@@ -1,4 +1,4 @@
-import { BaseTool, type JsonSchema, type ToolContext } from '@toolsmith/core';
+import { type AuthConfig, BaseTool, type JsonSchema, type ToolContext } from '@toolsmith/core';
 import { mapCallToolResult } from './map-call-tool-result';
 import type { McpConnection } from './mcp-connection';
 
@@ -26,6 +26,8 @@ export class McpTool extends BaseTool {
   readonly description: string;
   readonly parameters: JsonSchema;
   override readonly responseSchema?: JsonSchema = undefined;
+  /** The server's OAuth config when it requires sign-in: the runner checks (or refreshes) the user's token before each call. */
+  override readonly auth?: AuthConfig = undefined;
 
   constructor(
     /** The server's description of the tool. */
@@ -33,9 +35,11 @@ export class McpTool extends BaseTool {
     /** The name offered to the model (prefixed, made valid). */
     name: string,
     private readonly connection: McpConnection,
+    auth?: AuthConfig,
   ) {
     super();
     this.name = name;
+    this.auth = auth;
     this.description = remote.description ?? remote.title ?? '';
     this.parameters = toCanonicalSchema(remote.inputSchema);
     if (remote.outputSchema) this.responseSchema = toCanonicalSchema(remote.outputSchema);

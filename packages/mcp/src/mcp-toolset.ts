@@ -1,4 +1,4 @@
-import { type BaseTool, type ReadonlyContext, type Toolset, ToolsmithError } from '@toolsmith/core';
+import { type BaseTool, type CredentialKey, type ReadonlyContext, type Toolset, ToolsmithError, authConfigId, isCredentialExpired } from '@toolsmith/core';
 import {
   McpConnection,
   type McpConnectionOptions,
@@ -6,6 +6,8 @@ import {
   httpTransport,
   stdioTransport,
 } from './mcp-connection';
+import { McpCredentialProvider, type McpOAuthOptions } from './mcp-oauth-provider';
+import { McpSignInTool } from './mcp-sign-in-tool';
 import { type McpRemoteTool, McpTool } from './mcp-tool';
 
 /** Where a {@link McpToolset}'s server listens over Streamable HTTP. */
@@ -36,6 +38,12 @@ export interface McpToolsetOptions {
   maxSessions?: number;
   /** Client name announced to the server. Default `toolsmith`. */
   clientName?: string;
+  /**
+   * For an HTTP server that requires OAuth: each user signs in once (through the run's
+   * `toolsmith_request_credential` pause, see docs/auth.md) and their token is sent on their own session.
+   * Until a user has a token, the toolset offers one tool, `<prefix>sign_in`, instead of the server's.
+   */
+  oauth?: McpOAuthOptions;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -65,10 +73,15 @@ export class McpToolset implements Toolset {
 
   constructor(private readonly options: McpToolsetOptions) {
     checkTransport(options.transport);
+    if (options.oauth && 'command' in options.transport) {
+      throw new ToolsmithError('INVALID_MCP_TRANSPORT', 'McpToolset: "oauth" needs an HTTP transport ({ url }); a stdio server takes no OAuth token.');
+    }
   }
 
   /** The server's tools (filtered, prefixed) for this run; implements {@link Toolset.getTools}. */
   async getTools(context: ReadonlyContext): Promise<BaseTool[]> {
+    const signIn = await this.signInTool(context);
+    if (signIn) return [signIn];
     const connection = await this.connectionFor(context);
     let tools: McpTool[];
     try {
@@ -91,6 +104,21 @@ export class McpToolset implements Toolset {
     await Promise.all(connections.map((connection) => connection.close()));
   }
 
+  /** The sign-in tool, when the server requires OAuth and this user has no live token yet. */
+  private async signInTool(context: ReadonlyContext): Promise<BaseTool | undefined> {
+    const oauth = this.options.oauth;
+    if (!oauth) return undefined;
+    const credential = await oauth.credentialService.loadCredential(this.credentialKey(context));
+    if (credential?.accessToken && !isCredentialExpired(credential)) return undefined;
+    const name = `${this.options.prefix ?? ''}sign_in`.replace(INVALID_NAME_CHARACTERS, '_').slice(0, 64);
+    const transport = this.options.transport;
+    return new McpSignInTool(name, 'url' in transport ? String(transport.url) : transport.command, oauth.authConfig);
+  }
+
+  private credentialKey(context: ReadonlyContext): CredentialKey {
+    return { appName: context.appName, userId: context.userId, authConfigId: authConfigId(this.options.oauth!.authConfig) };
+  }
+
   private accepts(tool: McpRemoteTool, context: ReadonlyContext): boolean {
     const filter = this.options.toolFilter;
     if (filter === undefined) return true;
@@ -107,7 +135,7 @@ export class McpToolset implements Toolset {
       if (names.has(name)) continue; // two server names that sanitize alike: offer the first only
       names.add(name);
       const known = previous.get(remote.name);
-      tools.push(known && JSON.stringify(known.remote) === JSON.stringify(remote) ? known : new McpTool(remote, name, connection));
+      tools.push(known && JSON.stringify(known.remote) === JSON.stringify(remote) ? known : new McpTool(remote, name, connection, this.options.oauth?.authConfig));
     }
     return tools;
   }
@@ -121,7 +149,11 @@ export class McpToolset implements Toolset {
     } else {
       const headers = typeof transport.headers === 'function' ? await transport.headers(context) : (transport.headers ?? {});
       key = JSON.stringify(Object.entries(headers).sort(([a], [b]) => a.localeCompare(b)));
-      endpoint = httpTransport({ url: new URL(transport.url), headers: { ...headers } });
+      const oauth = this.options.oauth;
+      // With OAuth each user has their own session, carrying their own token.
+      if (oauth) key = JSON.stringify([key, context.appName, context.userId]);
+      const authProvider = oauth ? new McpCredentialProvider(oauth, this.credentialKey(context)) : undefined;
+      endpoint = httpTransport({ url: new URL(transport.url), headers: { ...headers }, ...(authProvider ? { authProvider } : {}) });
     }
 
     const existing = this.sessions.get(key);

@@ -38,6 +38,8 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   }
   if (resumed.length === 0) return undefined;
 
+  // The tools as offered before any answer is acted on: storing a credential may change a toolset's listing.
+  const offered = await context.services.tools.offered(agent, () => context.readonlyContext());
   const confirmations = new Map<string, ToolConfirmation>();
   for (const record of resumed) {
     const answer = answers.get(record.requestId)!;
@@ -50,7 +52,6 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
     if (answer.payload !== undefined) confirmation.payload = answer.payload;
     confirmations.set(record.originalFunctionCall.id, confirmation);
   }
-  const offered = await context.services.tools.offered(agent, () => context.readonlyContext());
   const calls = resumed.map((record) => record.originalFunctionCall);
   const responses = await handleFunctionCalls({ agent, context, calls, offered, confirmations });
   // A resumed call may pause again (a credential the token endpoint refused is asked for again).

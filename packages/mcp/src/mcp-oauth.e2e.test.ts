@@ -1,0 +1,77 @@
+import { InMemoryCredentialService, LlmAgent, type AuthConfig, Runner, credentialRequests, credentialResponse, functionTool, type Content, type Event } from '@toolsmith/core';
+import { type OAuth2TestServer, ScriptedModel, startOAuth2TestServer } from '@toolsmith/core/testing';
+import { McpToolset } from './mcp-toolset';
+import { type McpServerHandle, serveMcp } from './serve-mcp';
+
+/** An MCP server behind OAuth: serveMcp's authenticate hook accepts the authorization server's live bearer tokens. */
+let oauth: OAuth2TestServer;
+let mcp: McpServerHandle;
+const whoami = functionTool({ name: 'whoami', description: 'Says who is calling.', execute: (_: unknown, ctx) => ({ userId: ctx.userId }) });
+
+beforeEach(async () => {
+  oauth = await startOAuth2TestServer({ subject: 'alice' });
+  mcp = await serveMcp({
+    tools: [whoami],
+    transport: {
+      http: {
+        port: 0,
+        authenticate: (request) => {
+          const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+          const facts = token ? oauth.introspect(token) : undefined;
+          return facts ? { userId: facts.subject } : undefined;
+        },
+      },
+    },
+  });
+});
+afterEach(async () => {
+  await mcp.close();
+  await oauth.close();
+});
+
+const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
+async function send(runner: Runner, newMessage: Content): Promise<Event[]> {
+  const events: Event[] = [];
+  for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage })) events.push(event);
+  return events;
+}
+
+describe('McpToolset with an MCP server that requires OAuth', () => {
+  it('offers a sign-in tool, pauses for the user, exchanges the code, then lists and calls the server tools with the user token', async () => {
+    const authConfig: AuthConfig = {
+      scheme: 'oauth2AuthorizationCode',
+      oauth2: {
+        clientId: oauth.clientId,
+        clientSecret: oauth.clientSecret,
+        authorizationUrl: oauth.authorizationUrl,
+        tokenUrl: oauth.tokenUrl,
+        scopes: ['mcp'],
+        redirectUri: 'https://app.example/callback',
+      },
+    };
+    const credentialService = new InMemoryCredentialService();
+    const toolset = new McpToolset({ transport: { url: mcp.url! }, prefix: 'notes_', oauth: { authConfig, credentialService } });
+    const model = new ScriptedModel([{ calls: [{ id: 's-1', name: 'notes_sign_in' }] }, { calls: [{ id: 'w-1', name: 'notes_whoami' }] }, 'You are alice.']);
+    const runner = new Runner({ appName: 'notes', agent: new LlmAgent({ name: 'a', model, tools: [toolset] }), credentialService });
+    try {
+      const paused = await send(runner, user('who am I on the notes server?'));
+
+      expect(model.requests[0].tools.map((t) => t.name)).toEqual(['notes_sign_in']);
+      const [request] = paused.flatMap((e) => credentialRequests(e));
+      expect(request.originalFunctionCall.name).toBe('notes_sign_in');
+      const redirect = await fetch(request.authConfig.authUri!, { redirect: 'manual' });
+
+      const events = await send(runner, credentialResponse(request, { redirectUrl: redirect.headers.get('location')! }));
+
+      expect(oauth.tokenRequests).toEqual({ authorization_code: 1 });
+      const responses = events.flatMap((e) => e.functionResponses());
+      expect(responses.map((r) => [r.name, r.response])).toEqual([
+        ['notes_sign_in', { status: 'signed_in', note: "The server's tools are available from the next step." }],
+        ['notes_whoami', { userId: 'alice' }], // the MCP server saw alice's token
+      ]);
+      expect(events.at(-1)!.text()).toBe('You are alice.');
+    } finally {
+      await runner.close();
+    }
+  });
+});
