@@ -6,6 +6,7 @@ import { DevAgentHost } from './dev-agent-host';
 import type { DevServer} from './start-dev-server';
 import { startDevServer } from './start-dev-server';
 import { launchChromium } from './__fixtures__/launch-chromium';
+import { streamRelease } from './__fixtures__/desk-agent';
 
 // The dev UI in a real browser (headless Chromium through playwright-core), on the offline desk agent.
 // With DEVTOOLS_SCREENSHOTS=<dir> set, the main views are saved there (docs/images for the docs).
@@ -68,6 +69,18 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     await page.getByTestId('user-text').filter({ hasText: 'Look up order A-1001' }).waitFor();
     await page.locator('[data-testid="tool-call"][data-tool="lookupOrder"]').waitFor();
     await page.getByTestId('agent-text').filter({ hasText: 'Order A-1001 has shipped' }).waitFor();
+  });
+
+  it('shows the answer while it streams, then the complete event', async () => {
+    await page.goto(server.url);
+    await page.getByTestId('new-session').click();
+    await send('Answer slowly please');
+    // The model holds after its first piece (6 characters): only that much is on the page.
+    await page.getByTestId('streaming-text').filter({ hasText: /^Here i$/ }).waitFor();
+    await page.getByTestId('running').waitFor();
+    streamRelease.resolve();
+    await page.getByTestId('agent-text').filter({ hasText: 'Here is a long answer, streamed in small pieces.' }).waitFor();
+    await page.getByTestId('streaming-text').waitFor({ state: 'detached' });
   });
 
   it('pauses for approval, and Approve with a payload lets the run finish', async () => {

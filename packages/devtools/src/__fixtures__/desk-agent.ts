@@ -1,7 +1,7 @@
 // An agent for the dev tools' tests, offline on ScriptedModel: an order lookup (writes state), a
 // refund that needs approval above 100 €, and a long-running export. The module exports what
 // `toolsmith web` looks for: the root `agent` and the `providers` of its toolset.
-import { Content, FunctionResponse, Injectable, ProviderError, LlmAgent, LlmRequest, Param, Tool, ToolContext, Toolset } from '@toolsmith/core';
+import { Content, FunctionResponse, GenerateOptions, Injectable, ProviderError, LlmAgent, LlmRequest, LlmResponse, Model, Param, Tool, ToolContext, Toolset } from '@toolsmith/core';
 import { ScriptedModel, ScriptedTurn } from '@toolsmith/core/testing';
 
 /** A promise with its resolve, for tests that wait on what a tool did (no timers). */
@@ -74,6 +74,7 @@ function answer(request: LlmRequest): ScriptedTurn {
   if (match) return { calls: [{ name: 'refund', args: { orderId: match[2].toUpperCase(), amount: Number(match[1]) } }] };
   match = LOOKUP.exec(text);
   if (match) return { calls: [{ name: 'lookupOrder', args: { orderId: match[1].toUpperCase() } }] };
+  if (/slowly/i.test(text)) return 'Here is a long answer, streamed in small pieces.';
   if (/slow report/i.test(text)) return { calls: [{ name: 'slowReport', args: {} }] };
   match = EXPORT.exec(text);
   if (match) return { calls: [{ name: 'startExport', args: { table: match[1].toLowerCase() } }] };
@@ -96,12 +97,37 @@ export function createDeskModel(): ScriptedModel {
   return new ScriptedModel((request) => answer(request), { modelName: 'desk-script', streamChunkChars: 6 });
 }
 
+/** Released by a test to let a held stream go on (see {@link HeldStreamModel}). */
+export const streamRelease = deferred();
+
+/**
+ * The desk model, except that an answer to a message saying "slowly" stops after its first streamed
+ * piece until {@link streamRelease} settles: a test can see the partial text on the page mid-stream.
+ */
+class HeldStreamModel implements Model {
+  readonly provider: string;
+  readonly modelName: string;
+  constructor(private readonly inner: Model) {
+    this.provider = inner.provider;
+    this.modelName = inner.modelName;
+  }
+  async *generate(request: LlmRequest, options?: GenerateOptions): AsyncGenerator<LlmResponse, void, undefined> {
+    const last = request.contents[request.contents.length - 1];
+    const hold = last.parts.some((p) => p.text !== undefined && /slowly/i.test(p.text));
+    let pieces = 0;
+    for await (const response of this.inner.generate(request, options)) {
+      if (hold && response.partial && pieces++ === 1) await streamRelease;
+      yield response;
+    }
+  }
+}
+
 export const ledger = new Ledger();
 export const providers = [{ provide: Ledger, useValue: ledger }];
 
 export const agent = new LlmAgent({
   name: 'desk_agent',
-  model: createDeskModel(),
+  model: new HeldStreamModel(createDeskModel()),
   instruction: 'You run the order desk.',
   tools: [DeskTools],
 });
