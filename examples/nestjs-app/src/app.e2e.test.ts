@@ -121,6 +121,15 @@ describe('nestjs-app (e2e over HTTP)', () => {
     expect(again.status).toBe(404);
   });
 
+  it('answers a credential request only for an id waiting in the session: a confirmation id or an unknown one is a 404, a bad body a 400', async () => {
+    const first = await chat('alice', 's9', 'Please cancel A-1002');
+    const [confirmation] = calls(first.messages.filter((m) => m.event === 'confirmation'));
+    expect((await post('/chat/credential', { userId: 'alice', sessionId: 's9', credentialId: confirmation.id, cancelled: true })).status).toBe(404);
+    expect((await post('/chat/credential', { userId: 'alice', sessionId: 's9', credentialId: 'credential-x', redirectUrl: 'https://app.example/cb?code=c&state=s' })).status).toBe(404);
+    expect((await post('/chat/credential', { userId: 'alice', sessionId: 's9', credentialId: 'credential-x' })).status).toBe(400);
+    expect(app.get(OrderRepository).find('A-1002')?.status).toBe('placed');
+  });
+
   it('tells the model when the user rejects the cancellation', async () => {
     const first = await chat('alice', 's4', 'cancel A-1002');
     const [request] = calls(first.messages.filter((m) => m.event === 'confirmation'));

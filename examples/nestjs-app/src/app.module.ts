@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import type { Model } from '@toolsmith/core';
+import { InMemoryCredentialService, type Model } from '@toolsmith/core';
 import { ToolsmithModule } from '@toolsmith/nestjs';
 import { AuditModule } from './audit/audit.module';
 import { AuditPlugin } from './audit/audit.plugin';
@@ -25,6 +25,8 @@ import { OrdersTools } from './orders/orders.tools';
             'Amounts are in cents; show them in euros.',
           tools: [OrdersTools],
         },
+        // Where tools that call protected APIs keep users' credentials (see docs/auth.md and POST /chat/credential).
+        runner: { credentialService: new InMemoryCredentialService() },
       }),
       plugins: [AuditPlugin],
     }),

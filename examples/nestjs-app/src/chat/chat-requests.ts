@@ -1,4 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
+import type { AuthCredential, CredentialAnswerInput } from '@toolsmith/core';
 
 /** Body of `POST /chat`. */
 export interface ChatRequest {
@@ -20,6 +21,16 @@ export interface ConfirmRequest {
   payload?: unknown;
 }
 
+/** Body of `POST /chat/credential`: the user's answer to a `credential` event. */
+export interface CredentialRequestAnswer {
+  userId: string;
+  sessionId: string;
+  /** Id of the `toolsmith_request_credential` function call being answered. */
+  credentialId: string;
+  /** The URL the authorization server redirected the user to (OAuth2), or the typed-in credential, or a refusal. */
+  answer: CredentialAnswerInput;
+}
+
 /** Checks the body of `POST /chat`; a bad body is a 400 before any streaming starts. */
 export function parseChatRequest(body: unknown): ChatRequest {
   const record = asRecord(body);
@@ -38,6 +49,16 @@ export function parseConfirmRequest(body: unknown): ConfirmRequest {
   };
   if (record.payload !== undefined) request.payload = record.payload;
   return request;
+}
+
+/** Checks the body of `POST /chat/credential`: exactly one of `redirectUrl`, `credential` or `cancelled: true`. */
+export function parseCredentialRequest(body: unknown): CredentialRequestAnswer {
+  const record = asRecord(body);
+  const base = { userId: text(record, 'userId'), sessionId: text(record, 'sessionId'), credentialId: text(record, 'credentialId') };
+  if (typeof record.redirectUrl === 'string') return { ...base, answer: { redirectUrl: record.redirectUrl } };
+  if (typeof record.credential === 'object' && record.credential !== null) return { ...base, answer: { credential: record.credential as AuthCredential } };
+  if (record.cancelled === true) return { ...base, answer: { cancelled: true } };
+  throw new BadRequestException('Send "redirectUrl" (OAuth2), "credential" (API key, token) or "cancelled": true.');
 }
 
 function asRecord(body: unknown): Record<string, unknown> {

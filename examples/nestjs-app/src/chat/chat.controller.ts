@@ -1,8 +1,8 @@
 import { Body, Controller, NotFoundException, Post, Res } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { Runner, confirmationRequests, confirmationResponse, findPendingCalls } from '@toolsmith/core';
+import { Runner, confirmationRequests, confirmationResponse, credentialRequests, credentialResponse, findPendingCalls } from '@toolsmith/core';
 import type { Content } from '@toolsmith/core';
-import { ConfirmRequest, parseChatRequest, parseConfirmRequest } from './chat-requests';
+import { ConfirmRequest, parseChatRequest, parseConfirmRequest, parseCredentialRequest } from './chat-requests';
 import { writeEventStream } from './event-stream';
 
 /**
@@ -30,6 +30,21 @@ export class ChatController {
     const request = parseConfirmRequest(body);
     const newMessage = await this.answerFor(request);
     await this.stream(response, request.userId, request.sessionId, newMessage);
+  }
+
+  /**
+   * Answers a credential request (a `credential` event): the OAuth2 redirect URL the app's callback
+   * received, a typed-in credential, or `cancelled`. Toolsmith checks the state, exchanges the code and
+   * runs the waiting tool; the rest of the run streams. An id that is not waiting is a 404.
+   */
+  @Post('credential')
+  async credential(@Body() body: unknown, @Res() response: ServerResponse): Promise<void> {
+    const request = parseCredentialRequest(body);
+    const session = await this.runner.sessionService.getSession({ appName: this.runner.appName, userId: request.userId, sessionId: request.sessionId });
+    const waiting = session && findPendingCalls(session.events).confirmations.has(request.credentialId);
+    const found = waiting ? session.events.flatMap((event) => credentialRequests(event)).find((r) => r.call.id === request.credentialId) : undefined;
+    if (!found) throw new NotFoundException(`No credential request "${request.credentialId}" is waiting in this session.`);
+    await this.stream(response, request.userId, request.sessionId, credentialResponse(found, request.answer));
   }
 
   // The client sends only the request's id; the request itself (echoed in the answer) comes from the session.

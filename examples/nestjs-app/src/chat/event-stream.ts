@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { confirmationRequests } from '@toolsmith/core';
+import { confirmationRequests, credentialRequests } from '@toolsmith/core';
 import type { Event } from '@toolsmith/core';
 
 /**
  * Writes a run's events to an HTTP response as Server-Sent Events and ends it. Each event is one SSE
- * message whose `event:` says what it is (`partial`, `tool-call`, `confirmation`, `tool-response`,
+ * message whose `event:` says what it is (`partial`, `tool-call`, `confirmation`, `credential`, `tool-response`,
  * `final`, `error`) and whose `data:` is the event's JSON. A last `done` message ends the stream. When
  * the client disconnects, `abort` is called so the run (model call, tools) stops.
  */
@@ -40,6 +40,7 @@ export function kindOf(event: Event): string {
   if (event.partial) return 'partial';
   // Only the runner's own requests: a model that names a call "toolsmith_request_confirmation" asks nothing of the user.
   if (confirmationRequests(event).length > 0) return 'confirmation';
+  if (credentialRequests(event).length > 0) return 'credential';
   const calls = event.functionCalls();
   if (calls.length > 0) return 'tool-call';
   if (event.functionResponses().length > 0 && !event.isFinalResponse()) return 'tool-response';
