@@ -116,7 +116,8 @@ class ModelCall {
     // No signal when nothing can abort the run: an SDK's listener on a signal that never fires is a leak, not a feature.
     const { context } = this;
     this.chat = context.trace?.startChat(this.agent, this.request);
-    return this.agent.model.generate(this.request, { signal: context.abortable ? context.signal : undefined, stream: context.streaming });
+    const start = () => this.agent.model.generate(this.request, { signal: context.abortable ? context.signal : undefined, stream: context.streaming });
+    return this.chat ? this.chat.active(start) : start();
   }
 
   /** True for the complete, aggregated response that ends the call; throws once the run is aborted. */

@@ -1,4 +1,4 @@
-import type { Attributes, Span } from '@opentelemetry/api';
+import type { Attributes, Context, Span } from '@opentelemetry/api';
 import type { LlmResponse } from '../model/llm-response';
 import { TraceAttribute } from './gen-ai-conventions';
 import { outputMessagesJson } from './gen-ai-messages';
@@ -15,8 +15,28 @@ export class ChatSpan {
   constructor(
     private readonly api: OtelApiModule,
     private readonly span: Span,
+    /** The context with this span active: the model's own work (e.g. its HTTP request) runs in it. */
+    private readonly context: Context,
     private readonly recordContent: boolean,
   ) {}
+
+  /**
+   * The model's response stream, started and read with this span active, so spans the provider's SDK or
+   * an HTTP instrumentation makes nest under `chat` (when a context manager is registered).
+   */
+  active<T>(start: () => AsyncIterable<T>): AsyncIterable<T> {
+    const { api, context } = this;
+    const stream = api.context.with(context, start);
+    return {
+      [Symbol.asyncIterator]: () => {
+        const iterator = api.context.with(context, () => stream[Symbol.asyncIterator]());
+        return {
+          next: () => api.context.with(context, () => iterator.next()),
+          return: (value?: unknown) => (iterator.return ? api.context.with(context, () => iterator.return!(value)) : Promise.resolve({ done: true as const, value: undefined as T })),
+        };
+      },
+    };
+  }
 
   /** Records the model's complete response: id, finish reason, token counts (and its content when opted in). */
   response(response: LlmResponse): void {

@@ -125,7 +125,7 @@ export class InvocationTrace {
       if (request.systemInstruction) attributes[TraceAttribute.SYSTEM_INSTRUCTIONS] = systemInstructionsJson(request.systemInstruction);
     }
     const span = this.tracer.startSpan(`${GenAiOperation.CHAT} ${model}`, { kind: this.api.SpanKind.CLIENT, attributes }, this.current);
-    return new ChatSpan(this.api, span, this.recordContent);
+    return new ChatSpan(this.api, span, this.api.trace.setSpan(this.current, span), this.recordContent);
   }
 
   /**

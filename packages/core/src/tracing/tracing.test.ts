@@ -6,6 +6,8 @@ import { confirmationResponse } from '../confirmation/confirmation-response';
 import { ProviderError } from '../errors/provider-errors';
 import type { Event } from '../events/event';
 import type { Content } from '../model/content';
+import type { LlmRequest } from '../model/llm-request';
+import type { Model } from '../model/model';
 import { onlyRequest } from '../runner/__fixtures__/confirmation-fixtures';
 import { FnTool, user, weatherTool } from '../runner/__fixtures__/test-tools';
 import { Runner, type RunnerOptions } from '../runner/runner';
@@ -329,10 +331,22 @@ describe('tracing: where the tracer comes from', () => {
     expect(exporter.getFinishedSpans()).toEqual([]);
   });
 
-  it('nests under the caller\'s active span, and spans a tool makes nest under its execute_tool span', async () => {
+  it('nests under the caller\'s active span; spans a tool or a model makes nest under execute_tool and chat', async () => {
     otelContext.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     const { exporter, provider } = inMemoryTracing();
     const tracer: Tracer = provider.getTracer('app');
+    // A model whose SDK makes a span per HTTP request, as an HTTP instrumentation would.
+    const scripted = new ScriptedModel([{ calls: [{ id: 'f', name: 'fetchPage', args: {} }] }, 'Done.']);
+    const model: Model = {
+      provider: scripted.provider,
+      modelName: scripted.modelName,
+      async *generate(request: LlmRequest) {
+        const span = tracer.startSpan('POST /v1/responses');
+        await Promise.resolve();
+        span.end();
+        yield* scripted.generate(request);
+      },
+    };
     const fetchTool = new FnTool('fetchPage', async () => tracer.startActiveSpan('GET /page', async (span) => {
       await Promise.resolve();
       span.end();
@@ -340,7 +354,7 @@ describe('tracing: where the tracer comes from', () => {
     }));
     const runner = new Runner({
       appName: 'shop',
-      agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel([{ calls: [{ id: 'f', name: 'fetchPage', args: {} }] }, 'Done.']), tools: [fetchTool] }),
+      agent: new LlmAgent({ name: 'clerk', model, tools: [fetchTool] }),
       tracing: { tracer: provider.getTracer('toolsmith') },
     });
     await tracer.startActiveSpan('POST /chat', async (request) => {
@@ -351,5 +365,8 @@ describe('tracing: where the tracer comes from', () => {
     const byName = (name: string) => spans.find((s) => s.name === name)!;
     expect(parentOf(byName('toolsmith.invocation'))).toBe(idOf(byName('POST /chat')));
     expect(parentOf(byName('GET /page'))).toBe(idOf(byName('execute_tool fetchPage')));
+    const chats = spans.filter((s) => s.name.startsWith('chat '));
+    const requests = spans.filter((s) => s.name === 'POST /v1/responses');
+    expect(requests.map(parentOf)).toEqual(chats.map(idOf));
   });
 });
