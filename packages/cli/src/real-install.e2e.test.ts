@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -14,8 +14,8 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(__dirname, '..', '..', '..');
 const APP_SOURCE = join(ROOT, 'examples', 'getting-started');
 const PACKAGES = ['core', 'openai', 'anthropic', 'gemini', 'nestjs', 'mcp', 'cli', 'postgres', 'devtools'];
-/** What the getting-started app installs: its own dependencies and the cli's Toolsmith dependencies. */
-const INSTALLED = ['core', 'openai', 'cli', 'mcp', 'devtools'];
+/** Every package is installed into the app (the cli as a devDependency), so each one's install and entry point are checked. */
+const INSTALLED = PACKAGES;
 /** Third-party packages of the app, at the versions the monorepo has (so npm's cache has them). */
 const THIRD_PARTY = ['class-validator', 'class-transformer', 'reflect-metadata'];
 const THIRD_PARTY_DEV = ['typescript', 'jest', 'ts-jest', '@types/jest', '@types/node'];
@@ -100,6 +100,14 @@ describe('the real install path: packed tarballs in a fresh project', () => {
     const ls = run('npm', ['ls', '--all', '--parseable', 'class-transformer'], app).stdout.trim().split('\n');
     expect(ls).toEqual([join(app, 'node_modules', 'class-transformer')]);
     expect(readdirSync(join(app, 'node_modules', '@toolsmith')).sort()).toEqual([...INSTALLED].sort());
+  });
+
+  it.each(PACKAGES)('loads @toolsmith/%s from its tarball through its entry points', (name) => {
+    const subpaths = name === 'core' ? ['', '/testing', '/adapter-kit', '/internal'] : [''];
+    const script = subpaths.map((subpath) => `require('@toolsmith/${name}${subpath}');`).join('');
+    run(process.execPath, ['-e', script], app);
+    // A copy inside the app, not a link back into the monorepo.
+    expect(realpathSync(join(app, 'node_modules', '@toolsmith', name))).toBe(join(realpathSync(app), 'node_modules', '@toolsmith', name));
   });
 
   it.each(Object.keys(COMPILES))('runs offline on ScriptedModel, compiled into %s', (outDir) => {
