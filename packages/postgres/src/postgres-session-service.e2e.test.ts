@@ -11,11 +11,11 @@ const schema = uniqueSchema('sessions');
 
 beforeAll(async () => {
   server = await startTestPostgres();
-});
+}, 60_000);
 afterAll(async () => {
   await dropSchema(server.url, schema);
   await server.stop();
-});
+}, 60_000);
 
 runSessionStoreConformance({
   name: 'PostgresSessionService (PGlite, in memory)',

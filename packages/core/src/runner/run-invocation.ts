@@ -82,12 +82,6 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       yield errorEvent(context, agent.name, new RunAbortedError(signal.reason));
       return;
     }
-    // A process that died inside a tool call left the model's call without a response: report it
-    // (TOOL_INTERRUPTED) before anything else, and never run it again behind the user's back.
-    for (const interrupted of interruptedCallEvents(session.events, invocationId)) {
-      await store(context, interrupted);
-      yield interrupted;
-    }
     if (input.newMessage !== undefined) {
       const invalid = checkNewMessage(input.newMessage);
       if (invalid) {
@@ -100,12 +94,23 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       const refusal = checkFunctionResponses(session.events, input.newMessage);
       if (refusal) {
         const refused = errorEvent(context, agent.name, refusal);
-        await store(context, refused);
+        // Another process moved the session on meanwhile: the refusal stands, it just is not recorded.
+        await store(context, refused).catch((error: unknown) => {
+          if (!ToolsmithError.isInstance(error) || error.code !== 'STALE_SESSION') throw error;
+        });
         yield refused;
         return;
       }
-      await store(context, Event.create({ invocationId, author: 'user', content: input.newMessage }));
     }
+    // A process that died inside a tool call left the model's call without a response: report it
+    // (TOOL_INTERRUPTED) before the new message, and never run it again behind the user's back. After
+    // the checks above, so a refused message (e.g. a second answer to a confirmation another process is
+    // running) never declares that process's call interrupted.
+    for (const interrupted of interruptedCallEvents(session.events, invocationId)) {
+      await store(context, interrupted);
+      yield interrupted;
+    }
+    if (input.newMessage !== undefined) await store(context, Event.create({ invocationId, author: 'user', content: input.newMessage }));
     for await (const event of agent.runAsync(context)) {
       if (!event.partial && event.errorCode !== 'RUN_ABORTED') await store(context, event);
       yield event;

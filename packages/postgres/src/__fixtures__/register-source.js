@@ -1,0 +1,15 @@
+// Preloaded (`node -r`) by the child processes of the multi-process tests, so they run the TypeScript
+// sources as jest does: ts-node (transpile only, decorator metadata on), `@toolsmith/<pkg>[/<entry>]`
+// mapped to `packages/<pkg>/src` instead of a possibly stale `dist`. PGlite loads normally here.
+const path = require('node:path');
+const Module = require('node:module');
+
+const root = path.resolve(__dirname, '../../../..');
+require('ts-node').register({ transpileOnly: true, project: path.join(root, 'tsconfig.jest.json') });
+
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  const match = /^@toolsmith\/([a-z-]+)(?:\/(testing|adapter-kit|internal))?$/.exec(request);
+  if (match) request = path.join(root, 'packages', match[1], 'src', match[2] ? `${match[2]}/index.ts` : 'index.ts');
+  return resolveFilename.call(this, request, ...rest);
+};

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { type AuthConfig, type Event, InMemorySessionService, LlmAgent, Runner, credentialRequests, credentialResponse, functionTool } from '@toolsmith/core';
+import { ScriptedModel, startOAuth2TestServer } from '@toolsmith/core/testing';
+import { uniqueSchema } from './__fixtures__/test-postgres';
+import { PostgresCredentialService } from './postgres-credential-service';
+import { PostgresDatabase } from './postgres-database';
+
+const encryptionKey = randomBytes(32);
+const key = { appName: 'cal', userId: 'alice', authConfigId: 'calendar' };
+
+describe('PostgresCredentialService (PGlite, in memory)', () => {
+  let database: PostgresDatabase;
+  beforeEach(() => {
+    database = PostgresDatabase.open({ embedded: true, schema: uniqueSchema('cred') });
+  });
+  afterEach(() => database.close());
+
+  it('stores credentials encrypted: the row holds no token, and the same key reads it back', async () => {
+    const service = new PostgresCredentialService({ database, encryptionKey });
+    await service.saveCredential(key, { accessToken: 'at-secret-123', refreshToken: 'rt-secret-456', expiresAt: 1_900_000_000_000 });
+
+    const [row] = await database.query<{ secret: string }>({ text: `SELECT secret FROM ${database.schema}.credentials` });
+    expect(row.secret).toMatch(/^v1\./);
+    expect(row.secret).not.toContain('secret-123');
+    expect(await new PostgresCredentialService({ database, encryptionKey: encryptionKey.toString('base64') }).loadCredential(key)).toEqual({
+      accessToken: 'at-secret-123',
+      refreshToken: 'rt-secret-456',
+      expiresAt: 1_900_000_000_000,
+    });
+    await service.deleteCredential(key);
+    expect(await service.loadCredential(key)).toBeUndefined();
+  });
+
+  it('refuses another key, and a ciphertext moved to another user, with CREDENTIAL_DECRYPT_FAILED', async () => {
+    const service = new PostgresCredentialService({ database, encryptionKey });
+    await service.saveCredential(key, { accessToken: 'alice-token' });
+    await expect(new PostgresCredentialService({ database, encryptionKey: randomBytes(32) }).loadCredential(key)).rejects.toMatchObject({ code: 'CREDENTIAL_DECRYPT_FAILED' });
+
+    await database.query({ text: `INSERT INTO ${database.schema}.credentials (app_name, user_id, auth_config_id, secret) SELECT app_name, 'mallory', auth_config_id, secret FROM ${database.schema}.credentials` });
+    await expect(service.loadCredential({ ...key, userId: 'mallory' })).rejects.toMatchObject({ code: 'CREDENTIAL_DECRYPT_FAILED' });
+    expect(() => new PostgresCredentialService({ database, encryptionKey: randomBytes(16) })).toThrow(/32 bytes/);
+  });
+
+  it('redeems a pending authorization once, even when two takes race', async () => {
+    const service = new PostgresCredentialService({ database, encryptionKey });
+    const pending = { state: 'st-1', codeVerifier: 'verifier-xyz', key, authConfig: { scheme: 'oauth2AuthorizationCode' as const }, createdAt: 1 };
+    await service.savePendingAuthorization(pending);
+    const [row] = await database.query<{ secret: string }>({ text: `SELECT secret FROM ${database.schema}.pending_authorizations` });
+    expect(row.secret).not.toContain('verifier-xyz');
+
+    const [a, b] = await Promise.all([service.takePendingAuthorization('st-1'), service.takePendingAuthorization('st-1')]);
+    expect([a, b].filter(Boolean)).toEqual([pending]);
+    expect(await service.takePendingAuthorization('st-1')).toBeUndefined();
+  });
+
+  it('a credential pause answered in a fresh Runner with a fresh service on the same database (a restart) runs the call', async () => {
+    const oauth = await startOAuth2TestServer();
+    try {
+      const auth: AuthConfig = {
+        scheme: 'oauth2AuthorizationCode',
+        oauth2: { clientId: oauth.clientId, clientSecret: oauth.clientSecret, authorizationUrl: oauth.authorizationUrl, tokenUrl: oauth.tokenUrl, redirectUri: 'https://app.example/cb' },
+      };
+      const tool = functionTool({
+        name: 'me',
+        auth,
+        execute: async (_: unknown, ctx) => (await fetch(oauth.apiUrl, { headers: { authorization: `Bearer ${ctx.credential!.accessToken}` } })).json(),
+      });
+      const runnerWith = (model: ScriptedModel, sessionService: InMemorySessionService) =>
+        new Runner({ appName: 'cal', agent: new LlmAgent({ name: 'a', model, tools: [tool] }), sessionService, credentialService: new PostgresCredentialService({ database, encryptionKey }) });
+      const send = async (runner: Runner, newMessage: Parameters<Runner['run']>[0]['newMessage']) => {
+        const events: Event[] = [];
+        for await (const event of runner.run({ userId: 'alice', sessionId: 's1', newMessage })) events.push(event);
+        return events;
+      };
+      const sessions = new InMemorySessionService();
+      const paused = await send(runnerWith(new ScriptedModel([{ calls: [{ name: 'me' }] }]), sessions), { role: 'user', parts: [{ text: 'who am I?' }] });
+      const [request] = paused.flatMap((e) => credentialRequests(e));
+      const location = (await fetch(request.authConfig.authUri!, { redirect: 'manual' })).headers.get('location')!;
+
+      const restarted = runnerWith(new ScriptedModel(['You are alice.']), InMemorySessionService.fromJSON(JSON.parse(JSON.stringify(sessions.toJSON()))));
+      const events = await send(restarted, credentialResponse(request, { redirectUrl: location }));
+
+      expect(events[0].functionResponses()[0].response).toMatchObject({ subject: 'alice' });
+      expect(oauth.tokenRequests).toEqual({ authorization_code: 1 });
+    } finally {
+      await oauth.close();
+    }
+  });
+});

@@ -1,0 +1,132 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { AuthCredential, CredentialKey, CredentialService, PendingAuthorization } from '@toolsmith/core';
+import { CredentialDecryptError } from './errors/credential-decrypt-error';
+import { PostgresConfigError } from './errors/postgres-config-error';
+import { type PostgresConnectionOptions, PostgresDatabase } from './postgres-database';
+import type { SqlStatement } from './sql-driver';
+
+/** Options of {@link PostgresCredentialService}: a connection (or a shared database) and the encryption key. */
+export type PostgresCredentialServiceOptions = (PostgresConnectionOptions | { database: PostgresDatabase }) & {
+  /**
+   * The AES-256-GCM key: 32 bytes, as a Buffer or base64 text. Keep it outside the database (an
+   * environment variable, a secret manager): rows are useless without it.
+   */
+  encryptionKey: Buffer | string;
+};
+
+/**
+ * Users' credentials (OAuth2 tokens, API keys) and authorizations in progress (with their PKCE
+ * verifier) in PostgreSQL or PGlite, encrypted at rest with AES-256-GCM under a key the app provides.
+ * Each value is encrypted with a fresh IV and authenticated with its row's key (app, user, config or
+ * `state`) as associated data, so a ciphertext copied to another row does not decrypt. A `state` is
+ * redeemed once, whichever process asks (`DELETE … RETURNING`).
+ *
+ * @example
+ * ```ts
+ * const sessionService = new PostgresSessionService({ connectionString });
+ * const credentialService = new PostgresCredentialService({ database: sessionService.database, encryptionKey: process.env.CREDENTIALS_KEY! });
+ * const runner = new Runner({ appName, agent, sessionService, credentialService });
+ * ```
+ */
+export class PostgresCredentialService implements CredentialService {
+  /** The database (connections and schema) this service uses. */
+  readonly database: PostgresDatabase;
+  private readonly key: Buffer;
+  private tables?: Promise<void>;
+  private readonly sql: Record<'load' | 'save' | 'remove' | 'savePending' | 'takePending', SqlStatement>;
+
+  constructor(options: PostgresCredentialServiceOptions) {
+    const key = typeof options.encryptionKey === 'string' ? Buffer.from(options.encryptionKey, 'base64') : options.encryptionKey;
+    if (!Buffer.isBuffer(key) || key.length !== 32) throw new PostgresConfigError('encryptionKey must be 32 bytes (a Buffer, or base64 text of 32 bytes) for AES-256-GCM');
+    this.key = Buffer.from(key);
+    this.database = 'database' in options ? options.database : PostgresDatabase.open(options);
+    const s = this.database.schema;
+    this.sql = {
+      load: { text: `SELECT secret FROM ${s}.credentials WHERE app_name = $1 AND user_id = $2 AND auth_config_id = $3` },
+      save: {
+        text: `INSERT INTO ${s}.credentials (app_name, user_id, auth_config_id, secret) VALUES ($1, $2, $3, $4)
+               ON CONFLICT (app_name, user_id, auth_config_id) DO UPDATE SET secret = EXCLUDED.secret, updated_at = now()`,
+      },
+      remove: { text: `DELETE FROM ${s}.credentials WHERE app_name = $1 AND user_id = $2 AND auth_config_id = $3` },
+      savePending: { text: `INSERT INTO ${s}.pending_authorizations (state, secret) VALUES ($1, $2) ON CONFLICT (state) DO UPDATE SET secret = EXCLUDED.secret` },
+      takePending: { text: `DELETE FROM ${s}.pending_authorizations WHERE state = $1 RETURNING secret` },
+    };
+  }
+
+  async loadCredential(key: CredentialKey): Promise<AuthCredential | undefined> {
+    await this.ready();
+    const [row] = await this.database.query<{ secret: string }>(this.sql.load, [key.appName, key.userId, key.authConfigId]);
+    return row ? (this.open(row.secret, credentialAad(key), 'credential') as AuthCredential) : undefined;
+  }
+
+  async saveCredential(key: CredentialKey, credential: AuthCredential): Promise<void> {
+    await this.ready();
+    await this.database.query(this.sql.save, [key.appName, key.userId, key.authConfigId, this.seal(credential, credentialAad(key))]);
+  }
+
+  async deleteCredential(key: CredentialKey): Promise<void> {
+    await this.ready();
+    await this.database.query(this.sql.remove, [key.appName, key.userId, key.authConfigId]);
+  }
+
+  async savePendingAuthorization(pending: PendingAuthorization): Promise<void> {
+    await this.ready();
+    await this.database.query(this.sql.savePending, [pending.state, this.seal(pending, pendingAad(pending.state))]);
+  }
+
+  async takePendingAuthorization(state: string): Promise<PendingAuthorization | undefined> {
+    await this.ready();
+    const [row] = await this.database.query<{ secret: string }>(this.sql.takePending, [state]);
+    return row ? (this.open(row.secret, pendingAad(state), 'authorization') as PendingAuthorization) : undefined;
+  }
+
+  /** Creates this service's two tables once (idempotent, safe when several processes start together). */
+  private ready(): Promise<void> {
+    const s = this.database.schema;
+    this.tables ??= this.database
+      .transaction(async (tx) => {
+        // One creator at a time: concurrent CREATE TABLE IF NOT EXISTS can still collide in the catalog.
+        await tx.query({ text: `SELECT pg_advisory_xact_lock(hashtext($1))` }, [`${s}.credentials`]);
+        await tx.query({
+          text: `CREATE TABLE IF NOT EXISTS ${s}.credentials (
+                   app_name text NOT NULL, user_id text NOT NULL, auth_config_id text NOT NULL,
+                   secret text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now(),
+                   PRIMARY KEY (app_name, user_id, auth_config_id))`,
+        });
+        await tx.query({
+          text: `CREATE TABLE IF NOT EXISTS ${s}.pending_authorizations (
+                   state text PRIMARY KEY, secret text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`,
+        });
+      })
+      .catch((error: unknown) => {
+        this.tables = undefined;
+        throw error;
+      });
+    return this.tables;
+  }
+
+  /** `v1.<iv>.<tag>.<ciphertext>`, base64url parts; `aad` binds it to its row. */
+  private seal(value: unknown, aad: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(Buffer.from(aad, 'utf8'));
+    const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+    return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+  }
+
+  private open(sealed: string, aad: string, what: string): unknown {
+    const [version, iv, tag, body] = sealed.split('.');
+    if (version !== 'v1' || !iv || !tag || body === undefined) throw new CredentialDecryptError(what);
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+      decipher.setAAD(Buffer.from(aad, 'utf8'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return JSON.parse(Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8'));
+    } catch {
+      throw new CredentialDecryptError(what);
+    }
+  }
+}
+
+const credentialAad = (key: CredentialKey): string => JSON.stringify(['credential', key.appName, key.userId, key.authConfigId]);
+const pendingAad = (state: string): string => JSON.stringify(['pending', state]);
