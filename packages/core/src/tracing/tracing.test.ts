@@ -1,6 +1,7 @@
 import { context as otelContext, trace, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AgentTool } from '../agent-tool/agent-tool';
 import { LlmAgent } from '../agents/llm-agent';
 import { confirmationResponse } from '../confirmation/confirmation-response';
 import { ProviderError } from '../errors/provider-errors';
@@ -242,6 +243,19 @@ describe('tracing: contents', () => {
   });
 });
 
+describe('tracing: streaming', () => {
+  it('a streaming turn has the same spans, and the chat span records the complete response', async () => {
+    const { exporter, provider } = inMemoryTracing();
+    const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel(['A long streamed answer.']) }), tracing: { tracerProvider: provider } });
+    const events: Event[] = [];
+    for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage: user('Hi'), streaming: true })) events.push(event);
+    expect(events.filter((e) => e.partial).length).toBeGreaterThan(1);
+    const chat = exporter.getFinishedSpans().find((s) => s.name === 'chat scripted-model')!;
+    expect(chat.attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);
+    expect(exporter.getFinishedSpans().map((s) => s.name).sort()).toEqual(['chat scripted-model', 'invoke_agent clerk', 'toolsmith.invocation']);
+  });
+});
+
 describe('tracing: a confirmation pause and its resume', () => {
   const refund = () => new FnTool('refund', (args) => ({ refunded: args.amount }), { requireConfirmation: true });
   // Chooses from the request, so a runner in "another process" (a fresh model) goes on where the pause left off.
@@ -276,6 +290,19 @@ describe('tracing: a confirmation pause and its resume', () => {
     const ran = exporter.getFinishedSpans().find((s) => s.name === 'execute_tool refund')!;
     expect(ran.attributes['toolsmith.tool.confirmation_requested']).toBeUndefined();
     expect(parentOf(ran)).toBe(idOf(exporter.getFinishedSpans().find((s) => s.name === 'invoke_agent clerk')!));
+  });
+
+  it('links the answer to a long-running call to the invocation that started it', async () => {
+    const { exporter, provider } = inMemoryTracing();
+    const exportTool = new FnTool('startExport', () => ({ status: 'pending' }), { longRunning: true });
+    const model = new ScriptedModel((request) => (request.contents.at(-1)!.parts[0].functionResponse?.response.status === 'done' ? 'Exported.' : { calls: [{ id: 'exp-1', name: 'startExport', args: {} }] }));
+    const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model, tools: [exportTool] }), tracing: { tracerProvider: provider } });
+    await send(runner, user('Export'));
+    const started = exporter.getFinishedSpans().find((s) => s.name === 'toolsmith.invocation')!.spanContext();
+    exporter.reset();
+    await send(runner, { role: 'user', parts: [{ functionResponse: { id: 'exp-1', name: 'startExport', response: { status: 'done' } } }] });
+    const links = exporter.getFinishedSpans().find((s) => s.name === 'toolsmith.invocation')!.links;
+    expect(links.map((l) => l.context.spanId)).toEqual([started.spanId]);
   });
 
   it('a message that answers no pause gets no link; a malformed stored traceparent is ignored', async () => {
@@ -368,5 +395,23 @@ describe('tracing: where the tracer comes from', () => {
     const chats = spans.filter((s) => s.name.startsWith('chat '));
     const requests = spans.filter((s) => s.name === 'POST /v1/responses');
     expect(requests.map(parentOf)).toEqual(chats.map(idOf));
+  });
+
+  it('an AgentTool\'s invocation nests under the execute_tool span of its call', async () => {
+    otelContext.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    const { exporter, provider } = inMemoryTracing();
+    const helper = new LlmAgent({ name: 'helper', description: 'Helps.', model: new ScriptedModel(['Helped.']) });
+    const runner = new Runner({
+      appName: 'shop',
+      agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel([{ calls: [{ id: 'h', name: 'helper', args: { request: 'help' } }] }, 'Done.']), tools: [new AgentTool({ agent: helper })] }),
+      tracing: { tracerProvider: provider },
+    });
+    await send(runner, user('Help me'));
+    const spans = exporter.getFinishedSpans();
+    const invocations = spans.filter((s) => s.name === 'toolsmith.invocation');
+    expect(invocations).toHaveLength(2);
+    const inner = invocations.find((s) => parentOf(s) !== undefined)!;
+    expect(parentOf(inner)).toBe(idOf(spans.find((s) => s.name === 'execute_tool helper')!));
+    expect(parentOf(spans.find((s) => s.name === 'invoke_agent helper')!)).toBe(idOf(inner));
   });
 });
