@@ -78,8 +78,12 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
   readonly toolChoice?: ToolChoice;
   readonly outputKey?: string;
   readonly disallowTransferToParent: boolean;
-  /** The output schema as adapters get it and the flow checks it; absent without `outputSchema`. */
+  /**
+   * The output schema as adapters get it and the flow checks it; absent without `outputSchema`.
+   * @internal
+   */
   readonly resolvedOutputSchema?: ResolvedOutputSchema;
+  /** Answers that break `outputSchema` fed back for another try per invocation (see {@link LlmAgentOptions.outputRetries}). */
   readonly outputRetries: number;
 
   constructor(options: LlmAgentOptions<TOutput>) {
