@@ -8,6 +8,12 @@ export type { EmbeddedSessionServiceOptions, PostgresSessionServiceOptions } fro
 export { PostgresMemoryService } from './postgres-memory-service';
 /** Options of `PostgresMemoryService`. */
 export type { PostgresMemoryServiceOptions } from './postgres-memory-service';
+/** Users' credentials and authorizations in progress, encrypted at rest (AES-256-GCM, app-provided key). */
+export { PostgresCredentialService } from './postgres-credential-service';
+/** Options of `PostgresCredentialService`. */
+export type { PostgresCredentialServiceOptions } from './postgres-credential-service';
+/** A stored credential that does not decrypt with the given key (`CREDENTIAL_DECRYPT_FAILED`). */
+export { CredentialDecryptError } from './errors/credential-decrypt-error';
 /** One connection (pool or PGlite) with the migrated Toolsmith schema, shared by the stores built on it. */
 export { PostgresDatabase } from './postgres-database';
 /** Where a Postgres store keeps its data: a server (connection string or `pg.Pool`) or PGlite. */

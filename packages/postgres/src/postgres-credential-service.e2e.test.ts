@@ -63,7 +63,8 @@ describe('PostgresCredentialService (PGlite, in memory)', () => {
       const tool = functionTool({
         name: 'me',
         auth,
-        execute: async (_: unknown, ctx) => (await fetch(oauth.apiUrl, { headers: { authorization: `Bearer ${ctx.credential!.accessToken}` } })).json(),
+        // Spread: the JSON comes from fetch's realm, not a plain object of this one.
+        execute: async (_: unknown, ctx) => ({ ...((await (await fetch(oauth.apiUrl, { headers: { authorization: `Bearer ${ctx.credential!.accessToken}` } })).json()) as object) }),
       });
       const runnerWith = (model: ScriptedModel, sessionService: InMemorySessionService) =>
         new Runner({ appName: 'cal', agent: new LlmAgent({ name: 'a', model, tools: [tool] }), sessionService, credentialService: new PostgresCredentialService({ database, encryptionKey }) });
