@@ -27,10 +27,12 @@ export class McpCredentialProvider implements OAuthClientProvider {
     private readonly key: CredentialKey,
   ) {}
 
+  /** The config's redirect URI (the SDK's view; the redirect itself is handled by Toolsmith's pause). */
   get redirectUrl(): string | undefined {
     return this.oauth.authConfig.oauth2?.redirectUri;
   }
 
+  /** This client as the SDK describes it to a server: redirect URI, grants, scopes. */
   get clientMetadata(): OAuthClientMetadata {
     const client = this.oauth.authConfig.oauth2;
     return {
@@ -43,12 +45,14 @@ export class McpCredentialProvider implements OAuthClientProvider {
     };
   }
 
+  /** The pre-registered client id (and secret) from the config. */
   clientInformation(): OAuthClientInformationMixed | undefined {
     const client = this.oauth.authConfig.oauth2;
     if (!client) return undefined;
     return { client_id: client.clientId, ...(client.clientSecret ? { client_secret: client.clientSecret } : {}) };
   }
 
+  /** The user's stored tokens, read from the credential service on every request. */
   async tokens(): Promise<OAuthTokens | undefined> {
     const credential = await this.oauth.credentialService.loadCredential(this.key);
     if (!credential?.accessToken) return undefined;
@@ -60,6 +64,7 @@ export class McpCredentialProvider implements OAuthClientProvider {
     return tokens;
   }
 
+  /** Stores tokens the SDK obtained (a refresh) as the user's credential. */
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     const credential: AuthCredential = { accessToken: tokens.access_token, tokenType: tokens.token_type };
     if (tokens.refresh_token) credential.refreshToken = tokens.refresh_token;
@@ -69,19 +74,23 @@ export class McpCredentialProvider implements OAuthClientProvider {
     await this.oauth.credentialService.saveCredential(this.key, credential);
   }
 
+  /** The SDK would send the user to authorize: the stored tokens are dropped instead, so the next step asks through the pause. */
   async redirectToAuthorization(): Promise<void> {
     // The tokens no longer work: forget them, so the toolset offers its sign-in tool again.
     await this.oauth.credentialService.deleteCredential(this.key);
   }
 
+  /** Drops the stored tokens when the server says they are no longer valid. */
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     if (scope === 'all' || scope === 'tokens') await this.oauth.credentialService.deleteCredential(this.key);
   }
 
+  /** Not used: the PKCE verifier is Toolsmith's, in the credential service. */
   saveCodeVerifier(): void {
     // Unused: the authorization (and its PKCE verifier) is Toolsmith's, kept by the credential service.
   }
 
+  /** Not used (see {@link McpCredentialProvider.saveCodeVerifier}); throws if the SDK ever asks. */
   codeVerifier(): string {
     throw new McpConnectionError('MCP_CONNECTION_FAILED', 'oauth', 'the SDK asked for a PKCE verifier, but authorization runs through the toolset sign-in tool');
   }
