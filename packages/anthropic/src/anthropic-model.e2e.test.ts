@@ -73,6 +73,7 @@ describe('AnthropicModel on the wire', () => {
         turnComplete: true,
         finishReason: { unified: 'stop', raw: 'end_turn' },
         usage: { inputTokens: 35, outputTokens: 10, totalTokens: 45, cachedInputTokens: 5 },
+        responseId: 'msg_01',
         providerMetadata: { anthropic: { messageId: 'msg_01', model: 'claude-sonnet-5-5' } },
       },
     ]);

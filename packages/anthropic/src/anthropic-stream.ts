@@ -63,6 +63,7 @@ export async function* assembleAnthropicStream(events: AsyncIterable<Anthropic.R
     turnComplete: true,
     finishReason: mapAnthropicStopReason(stopReason),
     usage: mapAnthropicUsage(usage),
+    responseId: messageId,
     providerMetadata: { anthropic: { messageId, model } },
   };
 }

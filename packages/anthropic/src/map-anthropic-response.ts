@@ -32,6 +32,7 @@ export function mapAnthropicMessage(message: Pick<Anthropic.Message, 'content' |
     turnComplete: true,
     finishReason: mapAnthropicStopReason(message.stop_reason),
     usage: mapAnthropicUsage(message.usage),
+    responseId: message.id,
     providerMetadata: { anthropic: { messageId: message.id, model: message.model } },
   };
 }

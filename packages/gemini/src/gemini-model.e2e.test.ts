@@ -80,6 +80,7 @@ describe('GeminiModel on the wire', () => {
         turnComplete: true,
         finishReason: { unified: 'stop', raw: 'STOP' },
         usage: { inputTokens: 20, outputTokens: 11, totalTokens: 31 },
+        responseId: 'resp-1',
         providerMetadata: { gemini: { responseId: 'resp-1', modelVersion: 'gemini-2.5-flash' } },
       },
     ]);
@@ -201,6 +202,7 @@ describe('GeminiModel on the wire', () => {
         turnComplete: true,
         finishReason: { unified: 'stop', raw: 'STOP' },
         usage: { inputTokens: 9, outputTokens: 32, totalTokens: 41 },
+        responseId: 'Xr0gafOZK5iKkdUPq4qUsQ4',
         providerMetadata: { gemini: { responseId: 'Xr0gafOZK5iKkdUPq4qUsQ4', modelVersion: 'gemini-2.5-flash' } },
       },
     ]);

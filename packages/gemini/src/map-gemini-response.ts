@@ -38,6 +38,7 @@ export function finishGeminiResponse(response: GeminiResponseData, parts: Part[]
   } else if (result.finishReason?.unified === 'error') {
     result.error = { code: finishReason ?? 'ERROR', message: finishMessage ?? `Gemini stopped with ${finishReason}.` };
   }
+  if (response.responseId) result.responseId = response.responseId;
   result.providerMetadata = { gemini: { responseId: response.responseId, modelVersion: response.modelVersion } };
   return result;
 }

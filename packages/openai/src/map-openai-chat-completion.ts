@@ -13,6 +13,8 @@ export interface ChatTurn {
   calls: Array<{ id?: string | null; name: string; arguments?: string | null }>;
   finishReason: string | null | undefined;
   usage: ChatCompletion['usage'];
+  /** The completion's id (`chatcmpl-…`), from the response or its first chunk. */
+  id?: string;
 }
 
 /** Maps a (non-streaming) Chat Completions response to one complete {@link LlmResponse}. */
@@ -32,6 +34,7 @@ export function mapOpenAIChatCompletion(completion: ChatCompletion, strictSchema
       ),
       finishReason: choice.finish_reason,
       usage: completion.usage,
+      id: completion.id,
     },
     strictSchemas,
   );
@@ -47,5 +50,6 @@ export function chatTurnResponse(turn: ChatTurn, strictSchemas: Map<string, Json
   const response: LlmResponse = { content: { role: 'model', parts }, turnComplete: true, finishReason: mapOpenAIFinishReason(turn.finishReason) };
   const usage = mapOpenAIChatUsage(turn.usage);
   if (usage) response.usage = usage;
+  if (turn.id) response.responseId = turn.id;
   return response;
 }

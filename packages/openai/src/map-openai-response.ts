@@ -15,7 +15,7 @@ import { toFunctionCall } from './to-function-call';
  * `output` may be given when it was assembled from stream events. A `failed` response throws.
  */
 export function mapOpenAIResponse(
-  response: Pick<Response, 'status' | 'incomplete_details' | 'usage' | 'error'> & { output?: ResponseOutputItem[] },
+  response: Pick<Response, 'status' | 'incomplete_details' | 'usage' | 'error'> & Partial<Pick<Response, 'id'>> & { output?: ResponseOutputItem[] },
   strictSchemas: Map<string, JsonSchema>,
   output: readonly ResponseOutputItem[] = response.output ?? [],
 ): LlmResponse {
@@ -44,6 +44,7 @@ export function mapOpenAIResponse(
   };
   const usage = mapOpenAIResponsesUsage(response.usage);
   if (usage) result.usage = usage;
+  if (response.id) result.responseId = response.id;
   return result;
 }
 

@@ -37,6 +37,7 @@ describe('readOpenAIChatStream', () => {
       content: { role: 'model', parts: [{ text: 'Thinking.', thought: true }, { text: 'Hi there' }] },
       turnComplete: true,
       finishReason: { unified: 'stop', raw: 'stop' },
+      responseId: 'c',
     });
   });
 

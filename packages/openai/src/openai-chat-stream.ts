@@ -22,6 +22,7 @@ export async function* readOpenAIChatStream(
 
   for await (const chunk of chunks) {
     if (chunk.usage) turn.usage = chunk.usage;
+    if (chunk.id) turn.id ??= chunk.id;
     const choice = chunk.choices?.[0];
     if (!choice) continue;
     const delta = choice.delta as (ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown; reasoning?: unknown }) | undefined;

@@ -71,6 +71,7 @@ describe('OpenAIModel on the Chat Completions wire', () => {
         turnComplete: true,
         finishReason: { unified: 'stop', raw: 'stop' },
         usage: { inputTokens: 50, outputTokens: 10, totalTokens: 60, cachedInputTokens: 0 },
+        responseId: 'chatcmpl-BxK2hTq9v3Fj7',
       },
     ]);
   });
@@ -194,6 +195,7 @@ describe('OpenAIModel on the Chat Completions wire', () => {
       turnComplete: true,
       finishReason: { unified: 'stop', raw: 'stop' },
       usage: { inputTokens: 82, outputTokens: 17, totalTokens: 99, cachedInputTokens: 64 },
+      responseId: 'chatcmpl-BxK2hTq9v3Fj7',
     });
   });
 
