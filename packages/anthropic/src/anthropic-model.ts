@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { FunctionDeclaration, GenerateOptions, LlmRequest, LlmResponse, Model } from '@toolsmith/core';
+import type { FunctionDeclaration, GenerateOptions, LlmRequest, LlmResponse, Model, ResponseSchema } from '@toolsmith/core';
 import { type RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import { assembleAnthropicStream } from './anthropic-stream';
 import { checkAnthropicTools } from './check-anthropic-tools';
@@ -66,6 +66,11 @@ export class AnthropicModel implements Model {
   /** Implements {@link Model.checkTools}: names and documented limits; throws `ProviderToolNameError` or `ToolLimitError`. */
   checkTools(declarations: readonly FunctionDeclaration[]): void {
     checkAnthropicTools(declarations);
+  }
+
+  /** Implements {@link Model.checkResponseSchema}: the output schema converted as it is sent; throws `AGENT_CONFIG_INVALID` when it cannot be. */
+  checkResponseSchema(responseSchema: ResponseSchema): void {
+    toAnthropicOutputFormat(responseSchema);
   }
 
   /** Implements {@link Model.generate}. */

@@ -1,6 +1,6 @@
 import type { JSONOutputFormat } from '@anthropic-ai/sdk/resources/messages/messages';
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
-import type { ResponseSchema } from '@toolsmith/core';
+import { AgentConfigError, type ResponseSchema } from '@toolsmith/core';
 
 const cache = new WeakMap<ResponseSchema, JSONOutputFormat>();
 
@@ -10,10 +10,23 @@ const cache = new WeakMap<ResponseSchema, JSONOutputFormat>();
  * its `jsonSchemaOutputFormat` helper uses): `additionalProperties: false` on objects, `oneOf` as `anyOf`,
  * and the constraints structured output does not take (`minimum`, `maxLength`, unknown formats, …)
  * moved into descriptions; Toolsmith's validation of the answer against the canonical schema still
- * enforces them. Built once per request schema.
+ * enforces them. Built once per request schema; `AGENT_CONFIG_INVALID` for a schema it cannot convert.
  */
 export function toAnthropicOutputFormat(responseSchema: ResponseSchema): JSONOutputFormat {
   let format = cache.get(responseSchema);
-  if (!format) cache.set(responseSchema, (format = { type: 'json_schema', schema: transformJSONSchema(responseSchema.schema) }));
+  if (!format) cache.set(responseSchema, (format = { type: 'json_schema', schema: convert(responseSchema) }));
   return format;
+}
+
+function convert(responseSchema: ResponseSchema): JSONOutputFormat['schema'] {
+  try {
+    return transformJSONSchema(responseSchema.schema);
+  } catch (thrown) {
+    // The SDK throws a plain Error (e.g. for a property schema without a type): say which schema and what to do.
+    const reason = thrown instanceof Error ? thrown.message : String(thrown);
+    throw new AgentConfigError(
+      `Anthropic's structured output cannot take the output schema "${responseSchema.name}": ${reason}. ` +
+        'Fix: give every schema in it a type (or anyOf, enum or const).',
+    );
+  }
 }

@@ -50,6 +50,16 @@ async function run(agent: LlmAgent, streaming = false): Promise<Event[]> {
   return events;
 }
 
+describe('AnthropicModel structured output when the runner is built', () => {
+  it('refuses an output schema the SDK cannot convert before any request', () => {
+    const model = new AnthropicModel({ model: 'claude-sonnet-5-5', maxTokens: 256, apiKey: 'k', baseURL: 'http://127.0.0.1:9', maxRetries: 0 });
+    const outputSchema: JsonSchema = { type: 'object', properties: { anything: {} } };
+    expect(() => new Runner({ appName: 'a', agent: new LlmAgent({ name: 'loose', model, outputSchema }) })).toThrow(
+      expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('output schema "loose_output"') }),
+    );
+  });
+});
+
 describe('AnthropicModel structured output on the wire', () => {
   let server: WireServer;
   afterEach(async () => {

@@ -1,4 +1,4 @@
-import { type FunctionDeclaration, type GenerateOptions, type LlmRequest, type LlmResponse, type Model, ProviderError, RunAbortedError } from '@toolsmith/core';
+import { type FunctionDeclaration, type GenerateOptions, type LlmRequest, type LlmResponse, type Model, ProviderError, type ResponseSchema, RunAbortedError } from '@toolsmith/core';
 import { type ProviderCall, type RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming as ChatBody } from 'openai/resources/chat/completions';
@@ -88,6 +88,14 @@ export class OpenAIModel implements Model {
    */
   checkTools(declarations: readonly FunctionDeclaration[]): void {
     checkOpenAITools(declarations, this.strict);
+  }
+
+  /**
+   * Implements {@link Model.checkResponseSchema}: an agent's output schema in the form it is sent (in
+   * strict mode, the strict transform); throws `StrictSchemaError` for what strict mode cannot express.
+   */
+  checkResponseSchema(responseSchema: ResponseSchema): void {
+    toOpenAIChatResponseFormat(responseSchema, this.strict);
   }
 
   /** Sends the request; see {@link Model.generate}. Throws `StrictSchemaError`, `ProviderError`, `RateLimitError` or `RunAbortedError`. */

@@ -1,6 +1,7 @@
 import { type Event, type JsonSchema, LlmAgent, Runner, functionTool } from '@toolsmith/core';
 import { type SseEvent, type WireServer, startWireServer } from '@toolsmith/core/testing';
 import { OpenAIModel } from './openai-model';
+import { StrictSchemaError } from './strict-schema-error';
 
 // Structured output through the real SDK against a local server speaking the wire protocol: what the
 // request carries (response_format / text.format, strict), tools before the answer, and a streamed answer.
@@ -71,6 +72,17 @@ async function run(agent: LlmAgent, streaming = false): Promise<Event[]> {
   for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'Weather in Paris?' }] }, streaming })) events.push(event);
   return events;
 }
+
+describe('OpenAIModel structured output when the runner is built', () => {
+  it('refuses an output schema strict mode cannot express before any request', () => {
+    const model = new OpenAIModel({ model: 'gpt-4.1-mini', apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1' });
+    const outputSchema: JsonSchema = { type: 'object', properties: { scores: { type: 'object', patternProperties: { '^x': { type: 'number' } } } } };
+    expect(() => new Runner({ appName: 'a', agent: new LlmAgent({ name: 'scorer', model, outputSchema }) })).toThrow(StrictSchemaError);
+    // Without strict mode the canonical schema is sent as it is.
+    const lenient = new OpenAIModel({ model: 'gpt-4.1-mini', apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1', strict: false });
+    expect(() => new Runner({ appName: 'a', agent: new LlmAgent({ name: 'scorer', model: lenient, outputSchema }) })).not.toThrow();
+  });
+});
 
 describe('OpenAIModel structured output on the wire', () => {
   let server: WireServer;

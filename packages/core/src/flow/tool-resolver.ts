@@ -78,6 +78,8 @@ export class ToolResolver {
     const staticOffered = toolsets.length === 0 ? offer(agent, staticTools, providerTools) : undefined;
     // Checks duplicates among static tools now, and lets the model refuse what its provider cannot take.
     agent.model.checkTools?.((staticOffered ?? offer(agent, staticTools, providerTools)).declarations);
+    // The output schema too: a schema the provider cannot take fails here, not at the first request.
+    if (agent.resolvedOutputSchema) agent.model.checkResponseSchema?.(agent.resolvedOutputSchema.request);
     const result: PreparedTools = { staticTools, toolsets, providerTools, staticOffered };
     this.prepared.set(agent, result);
     return result;

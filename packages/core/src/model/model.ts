@@ -1,5 +1,5 @@
 import type { FunctionDeclaration } from './function-declaration';
-import type { LlmRequest } from './llm-request';
+import type { LlmRequest, ResponseSchema } from './llm-request';
 import type { LlmResponse } from './llm-response';
 
 /** Per-call options of {@link Model.generate}. */
@@ -32,4 +32,11 @@ export interface Model {
    * the same declaration objects: implementations cache per declaration.
    */
   checkTools?(declarations: readonly FunctionDeclaration[]): void;
+  /**
+   * Checks that this model can be asked for answers of this schema (an agent's `outputSchema`, sent as
+   * {@link LlmRequest.responseSchema}), and throws a typed `ToolsmithError` naming the schema path and
+   * the fix when its provider's structured output cannot express it. Optional; the runner calls it when
+   * it is built. Implementations convert once per schema object and reuse the result for requests.
+   */
+  checkResponseSchema?(responseSchema: ResponseSchema): void;
 }
