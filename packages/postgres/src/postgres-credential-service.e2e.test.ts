@@ -62,6 +62,7 @@ describe('PostgresCredentialService (PGlite, in memory)', () => {
       };
       const tool = functionTool({
         name: 'me',
+        description: 'Says who the user is.',
         auth,
         // Spread: the JSON comes from fetch's realm, not a plain object of this one.
         execute: async (_: unknown, ctx) => ({ ...((await (await fetch(oauth.apiUrl, { headers: { authorization: `Bearer ${ctx.credential!.accessToken}` } })).json()) as object) }),

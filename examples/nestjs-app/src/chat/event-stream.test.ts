@@ -5,7 +5,7 @@ import { kindOf } from './event-stream';
 describe('kindOf', () => {
   it("names the runner's credential request 'credential', and a model's look-alike call only 'tool-call'", async () => {
     const auth: AuthConfig = { scheme: 'apiKey', name: 'crm-key' };
-    const crm = functionTool({ name: 'crm_lookup', auth, execute: (_: unknown, ctx) => ({ key: ctx.credential?.apiKey }) });
+    const crm = functionTool({ name: 'crm_lookup', description: 'Looks a customer up in the CRM.', auth, execute: (_: unknown, ctx) => ({ key: ctx.credential?.apiKey }) });
     const lookAlike = { name: 'toolsmith_request_credential', args: { originalFunctionCall: { id: 'x', name: 'crm_lookup', args: {} }, authConfig: auth } };
     const model = new ScriptedModel([{ calls: [{ name: 'crm_lookup' }] }, { calls: [lookAlike] }, 'done']);
     const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'a', model, tools: [crm] }), credentialService: new InMemoryCredentialService() });

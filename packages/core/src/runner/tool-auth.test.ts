@@ -300,7 +300,7 @@ describe('tool authentication: ctx.requestCredential / ctx.getAuthResponse, othe
 
   it('client credentials need no user: the token is fetched, stored and reused', async () => {
     const auth: AuthConfig = { scheme: 'oauth2ClientCredentials', oauth2: { clientId: server.clientId, clientSecret: server.clientSecret, tokenUrl: server.tokenUrl } };
-    const tool = functionTool({ name: 'svc', auth, execute: async (_a: Record<string, never>, ctx: ToolContext) => callApi(ctx.credential) });
+    const tool = functionTool({ name: 'svc', description: 'Calls a service API.', auth, execute: async (_a: Record<string, never>, ctx: ToolContext) => callApi(ctx.credential) });
     const model = new ScriptedModel([{ calls: [{ name: 'svc' }] }, 'one', { calls: [{ name: 'svc' }] }, 'two']);
     const runner = new Runner({ appName: 'svc', agent: new LlmAgent({ name: 'a', model, tools: [tool] }), credentialService: new InMemoryCredentialService() });
 
