@@ -1,0 +1,101 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type OAuth2TestServer, startOAuth2TestServer } from '../testing/oauth2-test-server';
+import { type AuthConfig, authConfigId, publicAuthConfig } from './auth-config';
+import { CredentialManager, credentialKey } from './credential-manager';
+import { InMemoryCredentialService } from './in-memory-credential-service';
+import { buildAuthorizationUrl, parseRedirectUrl, requestToken } from './oauth2-client';
+
+let server: OAuth2TestServer;
+beforeEach(async () => {
+  server = await startOAuth2TestServer();
+});
+afterEach(() => server.close());
+
+const alice = { appName: 'app', userId: 'alice' };
+const codeFlow = (overrides: Partial<AuthConfig> = {}): AuthConfig => ({
+  scheme: 'oauth2AuthorizationCode',
+  oauth2: { clientId: server.clientId, clientSecret: server.clientSecret, authorizationUrl: server.authorizationUrl, tokenUrl: server.tokenUrl, redirectUri: 'https://app.example/cb', scopes: ['b', 'a'] },
+  ...overrides,
+});
+
+async function codeFor(authUri: string): Promise<{ code: string; state: string }> {
+  const location = (await fetch(authUri, { redirect: 'manual' })).headers.get('location')!;
+  const { code, state } = parseRedirectUrl(location)!;
+  return { code: code!, state: state! };
+}
+
+describe('the OAuth2 client', () => {
+  it('builds the authorization URL: S256 challenge, state, scopes (openid added for OpenID Connect), extra parameters', () => {
+    const url = new URL(buildAuthorizationUrl({ ...codeFlow(), scheme: 'openIdConnect', oauth2: { ...codeFlow().oauth2!, authorizationParams: { prompt: 'consent' } } }, 'st', 'ch'));
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      response_type: 'code',
+      client_id: server.clientId,
+      redirect_uri: 'https://app.example/cb',
+      scope: 'openid b a',
+      state: 'st',
+      code_challenge: 'ch',
+      code_challenge_method: 'S256',
+      prompt: 'consent',
+    });
+    expect(() => buildAuthorizationUrl({ scheme: 'oauth2AuthorizationCode', oauth2: { clientId: 'c', tokenUrl: server.tokenUrl } }, 's', 'c')).toThrow(
+      expect.objectContaining({ code: 'AUTH_CONFIG_INVALID' }),
+    );
+  });
+
+  it('reports token endpoint failures as AUTH_TOKEN_REQUEST_FAILED with the server error code, or no status when unreachable', async () => {
+    const client = codeFlow().oauth2!;
+    await expect(requestToken(client, { grant_type: 'authorization_code', code: 'nope', code_verifier: 'v' })).rejects.toMatchObject({
+      code: 'AUTH_TOKEN_REQUEST_FAILED',
+      status: 400,
+      oauthError: 'invalid_grant',
+    });
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await expect(requestToken({ ...client, tokenUrl: `http://127.0.0.1:${port}/token` }, { grant_type: 'client_credentials' })).rejects.toMatchObject({
+      code: 'AUTH_TOKEN_REQUEST_FAILED',
+      status: undefined,
+    });
+  });
+});
+
+describe('CredentialManager', () => {
+  it('keeps the PKCE verifier and client secret out of what it returns, and exchanges the code once', async () => {
+    const service = new InMemoryCredentialService();
+    const manager = new CredentialManager(service);
+    const record = await manager.begin(alice, codeFlow());
+    expect(JSON.stringify(record)).not.toContain(server.clientSecret);
+    expect(record.authConfig).toEqual(publicAuthConfig({ ...codeFlow(), authUri: record.authConfig.authUri }));
+    const { code, state } = await codeFor(record.authConfig.authUri!);
+    expect(state).toBe(record.state);
+
+    expect(await manager.completeCode({ appName: 'app', userId: 'mallory' }, code, state)).toBeUndefined(); // another user's state: not exchanged, and spent
+    expect(server.tokenRequests).toEqual({});
+
+    const second = await manager.begin(alice, codeFlow());
+    const answer = await codeFor(second.authConfig.authUri!);
+    const credential = await manager.completeCode(alice, answer.code, answer.state);
+    expect(server.introspect(credential!.accessToken!)).toMatchObject({ subject: 'alice', scope: 'b a' });
+    expect(await manager.completeCode(alice, answer.code, answer.state)).toBeUndefined();
+    expect(await manager.current(alice, codeFlow())).toEqual(credential);
+  });
+
+  it('forgets an expired token that has no refresh token (the user is asked again), and uses a raw credential as is', async () => {
+    const service = new InMemoryCredentialService();
+    const manager = new CredentialManager(service);
+    const key = credentialKey(alice, codeFlow());
+    await service.saveCredential(key, { accessToken: 'old', expiresAt: Date.now() - 1 });
+    expect(await manager.current(alice, codeFlow())).toBeUndefined();
+    expect(await service.loadCredential(key)).toBeUndefined();
+    expect(await manager.current(alice, { scheme: 'apiKey', rawCredential: { apiKey: 'k' } })).toEqual({ apiKey: 'k' });
+  });
+
+  it('names credentials by config name, else by scheme, client and sorted scopes', () => {
+    expect(authConfigId({ scheme: 'apiKey', name: 'weather' })).toBe('weather');
+    const a = authConfigId(codeFlow());
+    expect(authConfigId({ ...codeFlow(), oauth2: { ...codeFlow().oauth2!, scopes: ['a', 'b'], clientSecret: 'other' } })).toBe(a);
+    expect(authConfigId({ ...codeFlow(), oauth2: { ...codeFlow().oauth2!, scopes: ['a'] } })).not.toBe(a);
+  });
+});
