@@ -1,13 +1,25 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { type ConfirmationRequest, REQUEST_CONFIRMATION } from '@toolsmith/core';
 import { type Approver, policyApprover, terminalApprover } from './approver';
-import { main } from './main';
+import { type DemoMode, main, modeFromArgs } from './main';
 
-async function run(approver: Approver) {
+// One embedded database directory for the file (created once; each demo run starts its own conversation).
+let dataDir: string;
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'approval-demo-'));
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function run(approver: Approver, mode: DemoMode = 'all') {
   const lines: string[] = [];
   const asked: ConfirmationRequest[] = [];
   const payments = await main({
     env: {},
+    dataDir,
+    mode,
     print: (line) => lines.push(line),
     approver: (request) => {
       asked.push(request);
@@ -33,7 +45,7 @@ describe('approval-agent demo (offline)', () => {
   ← refund: {"status":"refunded","orderId":"A-1001","amount":40}
 Agent: Refunded 40 € for order A-1001.`);
     expect(out).toMatch(/→ toolsmith_request_confirmation\(\{"originalFunctionCall":\{"id":"[^"]+","name":"refund","args":\{"orderId":"A-1002","amount":250\}\}/);
-    expect(out).toMatch(/… paused; session saved \(\d+ bytes of JSON\) and loaded into a new Runner/);
+    expect(out).toContain('… paused; the store was closed and reopened, and a new Runner answers from the stored session');
     expect(out).toContain(`  ← refund: {"status":"refunded","orderId":"A-1002","amount":250,"approvedBy":"Dana"}
 Agent: Refunded 250 € for order A-1002 (approved by Dana).`);
     expect(out).toContain('  ✘ denied: Approve refund({"orderId":"A-1003","amount":900})?');
@@ -43,6 +55,27 @@ Agent: Refunded 250 € for order A-1002 (approved by Dana).`);
       { orderId: 'A-1001', amount: 40 },
       { orderId: 'A-1002', amount: 250, approvedBy: 'Dana' },
     ]);
+  });
+
+  it('pauses in one run (--pause) and is approved by the next one (--resume), which then sends the rest', async () => {
+    expect([modeFromArgs(['--pause']), modeFromArgs(['--resume']), modeFromArgs([])]).toEqual(['until-pause', 'resume', 'all']);
+    const paused = await run(async () => ({ confirmed: true }), 'until-pause');
+    expect(paused.asked).toEqual([]);
+    expect(paused.payments.refunds).toEqual([{ orderId: 'A-1001', amount: 40 }]);
+    expect(paused.out).toContain('Approve or deny it later with: npm run approval -- --resume');
+
+    const decisions = [true, false];
+    const resumed = await run(async () => ({ confirmed: decisions.shift()!, payload: { approver: 'Dana' } }), 'resume');
+    expect(resumed.asked.map((r) => r.originalFunctionCall.args)).toEqual([
+      { orderId: 'A-1002', amount: 250 },
+      { orderId: 'A-1003', amount: 900 },
+    ]);
+    expect(resumed.out).toContain('Resuming the stored session: 1 request(s) wait for an answer.');
+    expect(resumed.out).toContain('Agent: Refunded 250 € for order A-1002 (approved by Dana).');
+    expect(resumed.payments.refunds).toEqual([{ orderId: 'A-1002', amount: 250, approvedBy: 'Dana' }]);
+
+    const nothing = await run(async () => ({ confirmed: true }), 'resume');
+    expect(nothing.out).toContain('Nothing waits for an approval');
   });
 
   it('runs on a policy when there is no terminal', async () => {
@@ -55,7 +88,7 @@ Agent: Refunded 250 € for order A-1002 (approved by Dana).`);
     const isTTY = process.stdin.isTTY;
     Object.defineProperty(process.stdin, 'isTTY', { value: undefined, configurable: true });
     try {
-      await main({ env: {}, print: (line) => lines.push(line) });
+      await main({ env: {}, dataDir, messages: [], print: (line) => lines.push(line) });
     } finally {
       Object.defineProperty(process.stdin, 'isTTY', { value: isTTY, configurable: true });
     }
