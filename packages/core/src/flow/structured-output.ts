@@ -77,7 +77,7 @@ function parseAnswer(text: string): { value: unknown } | { problem: ArgumentProb
 async function classValidatorProblems(dto: new () => object, value: unknown): Promise<readonly ArgumentProblem[]> {
   try {
     const instance = loadClassTransformer().plainToInstance(dto, value);
-    return toProblems(await loadClassValidator().validate(instance, CLASS_VALIDATOR_OPTIONS));
+    return toProblems(await loadClassValidator().validate(instance, CLASS_VALIDATOR_OPTIONS), '', 'answer');
   } catch (thrown) {
     return [{ path: '', keyword: 'classValidator', message: `answer: could not be validated (${thrown instanceof Error ? thrown.message : String(thrown)})` }];
   }

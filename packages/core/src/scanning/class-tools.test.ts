@@ -123,7 +123,7 @@ describe('class tools run through the executor (invokeTool)', () => {
     expect(ok.response).toEqual({ email: 'a@example.com' });
     const bad = await invokeTool(ShopTools, 'shop_signup', { email: 'nope', password: '12345678' }, { providers });
     expect(bad.error?.code).toBe('INVALID_ARGUMENTS');
-    expect(bad.error?.message).toBe('Invalid arguments for tool "shop_signup": "email" must be an email.');
+    expect(bad.error?.message).toBe('Invalid arguments for tool "shop_signup": email: got "nope", expected an email.');
   });
 
   it('reports malformed JSON, unknown tools and thrown errors as typed error responses', async () => {
@@ -176,7 +176,7 @@ describe('class tools run through the executor (invokeTool)', () => {
   it('checks class-validator rules before asking for confirmation', async () => {
     const bad = await invokeTool(ShopTools, 'shop_invite', { email: 'nope', password: '12345678' }, { providers });
     expect(bad.confirmationRequested).toBe(false);
-    expect(bad.error?.message).toBe('Invalid arguments for tool "shop_invite": "email" must be an email.');
+    expect(bad.error?.message).toBe('Invalid arguments for tool "shop_invite": email: got "nope", expected an email.');
     const good = await invokeTool(ShopTools, 'shop_invite', { email: 'a@b.co', password: '12345678' }, { providers });
     expect(good.confirmationRequested).toBe(true);
     const confirmed = await invokeTool(ShopTools, 'shop_invite', { email: 'a@b.co', password: '12345678' }, { providers, toolConfirmation: { confirmed: true } });
@@ -217,7 +217,7 @@ describe('other parameter shapes', () => {
     const ok = await invokeTool(Shapes, 'withDtoParam', { signup: { email: 'a@b.co', password: '12345678' }, tag: 't' });
     expect(ok.response).toEqual({ isDto: true, email: 'a@b.co', tag: 't' });
     const bad = await invokeTool(Shapes, 'withDtoParam', { signup: { email: 'x', password: '12345678' }, tag: 't' });
-    expect(bad.error?.message).toBe('Invalid arguments for tool "withDtoParam": "signup.email" must be an email.');
+    expect(bad.error?.message).toBe('Invalid arguments for tool "withDtoParam": signup.email: got "x", expected an email.');
   });
 
   it('with an explicit inputSchema, hands an untyped parameter the whole arguments and binds @Param by name', async () => {

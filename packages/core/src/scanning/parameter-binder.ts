@@ -1,5 +1,6 @@
 import type { ValidationError } from 'class-validator';
 import { loadClassTransformer, loadClassValidator } from '../validation/lazy-modules';
+import { describeValidatorProblem } from '../validation/problem-text';
 import { type ArgumentProblem, InvalidArgumentsError } from '../errors/tool-call-errors';
 import type { ToolContext } from '../tools/tool-context';
 
@@ -133,18 +134,20 @@ function checkWithClassValidator(
   };
 }
 
-/** class-validator's errors as one readable sentence per failed constraint. */
-export function toProblems(errors: readonly ValidationError[], prefix = ''): ArgumentProblem[] {
+/**
+ * class-validator's errors as one problem per failed constraint, in ajv's form (`email: got "nope",
+ * expected an email`); `root` names the value itself (`arguments`, or `answer` for structured output).
+ */
+export function toProblems(errors: readonly ValidationError[], prefix = '', root?: string): ArgumentProblem[] {
   const problems: ArgumentProblem[] = [];
   for (const error of errors) {
     const path = error.property === undefined ? prefix : `${prefix}/${error.property}`;
     for (const [keyword, message] of Object.entries(error.constraints ?? {})) {
-      const where = path ? `"${path.slice(1).replace(/\//g, '.')}"` : 'arguments';
-      // class-validator's messages start with the property name; say where instead, like ajv problems.
+      // class-validator's messages start with the property name; the path says where instead, like ajv problems.
       const text = error.property !== undefined && message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message;
-      problems.push({ path, keyword, message: `${where} ${text}` });
+      problems.push({ path, keyword, message: describeValidatorProblem(path, error.value, text, root) });
     }
-    if (error.children?.length) problems.push(...toProblems(error.children, path));
+    if (error.children?.length) problems.push(...toProblems(error.children, path, root));
   }
   return problems;
 }

@@ -72,6 +72,17 @@ function expectation(e: ErrorObject, p: Record<string, unknown>): string {
   }
 }
 
+/**
+ * A class-validator problem in the same form as ajv's: `email: got "nope", expected an email`. `text` is
+ * class-validator's message without the property name (`must be an email`); its "must be" becomes
+ * "expected", other wording is kept after the value.
+ */
+export function describeValidatorProblem(path: string, value: unknown, text: string, root = 'arguments'): string {
+  const got = value === undefined ? 'got nothing' : `got ${renderValue(value)}`;
+  const expected = text.startsWith('must be ') ? `expected ${text.slice('must be '.length)}` : text.startsWith('must ') ? `expected to ${text.slice('must '.length)}` : text;
+  return `${readablePath(path, root)}: ${got}, ${expected}`;
+}
+
 /** `/lines/0/qty` → `lines[0].qty`; `""` → `root` (`arguments`). */
 export function readablePath(pointer: string, root = 'arguments'): string {
   if (pointer === '') return root;
