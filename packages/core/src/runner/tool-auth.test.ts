@@ -12,6 +12,7 @@ import type { Event } from '../events/event';
 import { functionTool } from '../function-tool/function-tool';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { type OAuth2TestServer, startOAuth2TestServer } from '../testing/oauth2-test-server';
+import { invokeTool } from '../testing/invoke-tool';
 import { ScriptedModel, type Script } from '../testing/scripted-model';
 import { Tool } from '../tools/tool';
 import { ToolContext } from '../tools/tool-context';
@@ -317,5 +318,27 @@ describe('tool authentication: ctx.requestCredential / ctx.getAuthResponse, othe
     const runner = new Runner({ appName: 'cal', agent: new LlmAgent({ name: 'a', model, tools: [calendarTool()] }) });
     const events = await send(runner, user('calendar?'));
     expect(events[1].functionResponses()[0].response).toMatchObject({ error: { code: 'CREDENTIAL_SERVICE_MISSING' } });
+  });
+});
+
+describe('tool authentication under invokeTool', () => {
+  it('runs a tool with auth with the stored credential, and reports the credential request when there is none', async () => {
+    const credentialService = new InMemoryCredentialService();
+    const waiting = await invokeTool([calendarTool()], 'listEvents', {}, { credentialService, appName: 'cal', userId: 'u1' });
+    expect(waiting.confirmationRequested).toBe(true);
+    expect(waiting.actions.requestedToolConfirmations?.['call-1']?.auth?.authConfig.authUri).toContain('code_challenge_method=S256');
+
+    const request = { authConfig: waiting.actions.requestedToolConfirmations!['call-1'].auth!.authConfig } as CredentialRequest;
+    const { code, state } = Object.fromEntries(new URL(await consent(request)).searchParams);
+    const pending = await credentialService.takePendingAuthorization(state);
+    const stored = await fetch(server.tokenUrl, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: pending!.codeVerifier, redirect_uri: REDIRECT_URI, client_id: server.clientId, client_secret: server.clientSecret }),
+    });
+    const tokens = (await stored.json()) as { access_token: string };
+    await credentialService.saveCredential({ appName: 'cal', userId: 'u1', authConfigId: authConfigId(calendarAuth()) }, { accessToken: tokens.access_token });
+
+    const ran = await invokeTool([calendarTool()], 'listEvents', {}, { credentialService, appName: 'cal', userId: 'u1' });
+    expect(ran.response).toMatchObject({ status: 200, subject: 'alice', token: tokens.access_token });
   });
 });

@@ -3,6 +3,8 @@ import type { ArgumentLimits } from '../validation/argument-parser';
 import { executeToolCall } from '../internal/tool-executor';
 import { DEFAULT_TOOL_CALL_POLICY, type ToolErrorExposure, type ToolOutputValidation } from '../tools/tool-call-policy';
 import type { ArtifactService } from '../artifacts/artifact-service';
+import { CredentialManager } from '../auth/credential-manager';
+import type { CredentialService } from '../auth/credential-service';
 import { Container } from '../di/container';
 import type { ContainerAdapter } from '../di/container-adapter';
 import type { Provider } from '../di/provider';
@@ -34,6 +36,11 @@ export interface InvokeToolOptions {
   signal?: AbortSignal;
   memoryService?: MemoryService;
   artifactService?: ArtifactService;
+  /**
+   * Users' credentials, as the runner's `credentialService`: a tool with `auth` runs with `ctx.credential`
+   * when one is stored, else it waits (`confirmationRequested`, the request in `actions.requestedToolConfirmations`).
+   */
+  credentialService?: CredentialService;
   /** Argument size and depth limits, as configured on the runner. */
   limits?: ArgumentLimits;
   /** Tool timeout (ms), result budget (characters) and error exposure, as configured on the runner (`toolTimeoutMs`, `maxResultChars`, `toolErrorExposure`). */
@@ -55,7 +62,7 @@ export interface InvokeToolResult {
   stateDelta: Record<string, unknown>;
   /** Every action of the call: transfer, escalate, artifacts, requested confirmations, … */
   actions: EventActions;
-  /** The tool did not complete: it waits for the user's confirmation. */
+  /** The tool did not complete: it waits for the user's confirmation (or, with `auth` set on the request, a credential). */
   confirmationRequested: boolean;
 }
 
@@ -91,6 +98,7 @@ export async function invokeTool(
     toolConfirmation: options.toolConfirmation,
     memoryService: options.memoryService,
     artifactService: options.artifactService,
+    credentials: options.credentialService ? new CredentialManager(options.credentialService) : undefined,
   });
   const tools = await toolsOf(target, options, context);
   const outcome = await executeToolCall({
