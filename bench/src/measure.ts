@@ -26,15 +26,18 @@ export async function nsPerCall(fn: () => unknown, iterations: number, rounds: n
 /**
  * Nanoseconds per call of several paths, measured in alternation (A, B, C, A, B, C, …) so that noise
  * from other processes hits every path alike. Returns each path's median and, per path, the median of
- * its per-round ratio to the first path (the baseline).
+ * its per-round ratio to the first path (the baseline). `beforeBatch` runs, untimed, before each batch
+ * (e.g. a full GC, so garbage one path leaves is not collected on the next path's time).
  */
 export async function compare(
   paths: Readonly<Record<string, () => unknown>>,
   iterations: number,
   rounds: number,
+  beforeBatch?: () => void,
 ): Promise<Record<string, { ns: number; ratio: number }>> {
   const names = Object.keys(paths);
   const once = async (fn: () => unknown) => {
+    beforeBatch?.();
     const start = performance.now();
     for (let i = 0; i < iterations; i++) await fn();
     return ((performance.now() - start) * 1e6) / iterations;
