@@ -6,6 +6,7 @@ import { confirmationRequests } from '../confirmation/confirmation-requests';
 import type { Event } from '../events/event';
 import type { JsonSchema } from '../model/json-schema';
 import { invocationOf } from '../flow/invocation-registry';
+import { OUTPUT_INVALID } from '../flow/structured-output';
 import { runInvocation } from '../runner/run-invocation';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { StatePrefix } from '../state/state';
@@ -31,7 +32,7 @@ const DEFAULT_INPUT: JsonSchema = {
 
 /**
  * Runs an agent as a tool: the calling agent keeps the conversation and gets the agent's final text
- * as the result (`{ result: text }`). The agent runs in a fresh session that starts with the caller's
+ * as the result (`{ result: text }`), or with the agent's `outputSchema` its validated answer object. The agent runs in a fresh session that starts with the caller's
  * state (without `temp:` keys); its state changes are written back to the caller's state. A call of
  * the agent that needs the user's confirmation cannot be relayed from there: the `AgentTool` call then
  * fails with {@link AgentToolConfirmationError} (`AGENT_TOOL_CONFIRMATION_UNSUPPORTED`).
@@ -59,7 +60,7 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
     this.skipSummarization = options.skipSummarization ?? false;
   }
 
-  async run(args: Record<string, unknown>, context: ToolContext): Promise<string> {
+  async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
     const parent = invocationOf(context);
     if (!parent) {
       throw new ToolsmithError('AGENT_TOOL_OUTSIDE_RUNNER', `AgentTool "${this.name}" can only run inside a Runner invocation.`);
@@ -69,12 +70,19 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
     const session = await sessions.createSession({ appName: context.appName, userId: context.userId, state });
     const text = this.parameters === DEFAULT_INPUT ? String(args.request) : JSON.stringify(args);
 
-    let answer = '';
+    let answer: unknown = '';
+    // An answer that broke the agent's outputSchema is retried inside the run; only the last one fails the call.
+    let outputInvalid: Event | undefined;
     for await (const event of runInvocation(
       { ...parent.services, sessionService: sessions },
       { agent: this.agent, session, newMessage: { role: 'user', parts: [{ text }] }, signal: context.signal },
     )) {
+      if (event.errorCode === OUTPUT_INVALID) {
+        outputInvalid = event;
+        continue;
+      }
       if (event.errorCode) throw new ToolsmithError(event.errorCode, `Agent "${this.agent.name}" failed: ${event.errorMessage}`);
+      if (!event.partial) outputInvalid = undefined;
       for (const [key, value] of Object.entries(event.actions.stateDelta)) {
         if (!key.startsWith(StatePrefix.TEMP)) context.state.set(key, value);
       }
@@ -82,8 +90,11 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
       const waiting = event.actions.requestedToolConfirmations;
       if (waiting && Object.keys(waiting).length > 0) throw new AgentToolConfirmationError(this.agent.name, waitingToolNames(event));
       const eventText = event.text();
-      if (eventText && !event.partial) answer = eventText;
+      // With an outputSchema the answer is the validated object (a plain object becomes the response itself).
+      if (event.output !== undefined) answer = event.output;
+      else if (eventText && !event.partial) answer = eventText;
     }
+    if (outputInvalid) throw new ToolsmithError(OUTPUT_INVALID, `Agent "${this.agent.name}" failed: ${outputInvalid.errorMessage}`);
     if (this.skipSummarization) context.actions.skipSummarization = true;
     return answer;
   }

@@ -1,4 +1,5 @@
 import { IsInt, IsISO8601, IsString, Min } from 'class-validator';
+import { AgentTool } from '../agent-tool/agent-tool';
 import { LlmAgent } from '../agents/llm-agent';
 import { functionTool } from '../function-tool/function-tool';
 import type { JsonSchema } from '../model/json-schema';
@@ -143,5 +144,24 @@ describe('LlmAgent outputSchema: repairs', () => {
     const events = await collect(new Runner({ appName: 'app', agent }), 'Rome?');
     expect(events.map((event) => event.errorCode)).toEqual([undefined]);
     expect(events[0].output).toEqual({ city: 'Rome', celsius: 24.5 });
+  });
+});
+
+describe('LlmAgent outputSchema behind an AgentTool', () => {
+  it('gives the caller the validated object, after the inner agent retried an invalid answer', async () => {
+    const inner = new ScriptedModel(['{"city":"Paris"}', '{"city":"Paris","celsius":21,"sky":"clear"}']);
+    const forecaster = new LlmAgent({ name: 'forecaster', description: 'Weather as data.', model: inner, outputSchema: WEATHER });
+    const outer = new ScriptedModel([{ calls: [{ name: 'forecaster', args: { request: 'Paris' } }] }, 'It is 21°C in Paris.']);
+    const events = await collect(new Runner({ appName: 'app', agent: new LlmAgent({ name: 'main', model: outer, tools: [new AgentTool({ agent: forecaster })] }) }), 'Weather?');
+
+    expect(inner.callCount).toBe(2);
+    expect(events[1].functionResponses()[0].response).toEqual({ city: 'Paris', celsius: 21, sky: 'clear' });
+  });
+
+  it('fails the call with OUTPUT_INVALID when the inner agent used up its retries', async () => {
+    const forecaster = new LlmAgent({ name: 'forecaster', description: 'Weather as data.', model: new ScriptedModel(['nope']), outputSchema: WEATHER, outputRetries: 0 });
+    const outer = new ScriptedModel([{ calls: [{ name: 'forecaster', args: { request: 'Paris' } }] }, 'Sorry.']);
+    const events = await collect(new Runner({ appName: 'app', agent: new LlmAgent({ name: 'main', model: outer, tools: [new AgentTool({ agent: forecaster })] }) }), 'Weather?');
+    expect(events[1].functionResponses()[0].response.error).toMatchObject({ code: 'OUTPUT_INVALID' });
   });
 });
