@@ -25,6 +25,8 @@ export interface CredentialRequestRecord {
   authConfig: AuthConfig;
   /** The `state` of `authUri`; an answer must carry it back. */
   state?: string;
+  /** Why the user is asked again: the previous answer's code was refused by the token endpoint. */
+  error?: { code: string; message: string };
 }
 
 /** The `args` of a {@link REQUEST_CREDENTIAL} function call. */
@@ -33,6 +35,8 @@ export interface CredentialRequestArgs {
   originalFunctionCall: FunctionCall;
   /** What to obtain: no secrets, with `authUri` for the authorization code schemes. */
   authConfig: AuthConfig;
+  /** Set when this asks again because the previous answer failed (e.g. `AUTH_TOKEN_REQUEST_FAILED`). */
+  error?: { code: string; message: string };
 }
 
 /**

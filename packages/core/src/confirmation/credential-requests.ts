@@ -13,6 +13,8 @@ export interface CredentialRequest {
   originalFunctionCall: FunctionCall;
   /** What to obtain, without secrets; for OAuth2 / OpenID Connect `authUri` is the URL to open. */
   authConfig: AuthConfig;
+  /** Why the user is asked again, when the previous answer failed (e.g. the token endpoint refused the code). */
+  error?: { code: string; message: string };
 }
 
 /**
@@ -43,7 +45,9 @@ export function credentialRequests(event: Pick<EventData, 'content' | 'author' |
     if (!isRunnerRequest(event, call.id, originalFunctionCall.id)) continue;
     const recorded = requested[originalFunctionCall.id].auth;
     // The runner's record is the authority over what is asked; the call's args only repeat it.
-    if (recorded && isRecord(recorded.authConfig)) requests.push({ call, originalFunctionCall, authConfig: recorded.authConfig });
+    if (recorded && isRecord(recorded.authConfig)) {
+      requests.push({ call, originalFunctionCall, authConfig: recorded.authConfig, ...(recorded.error ? { error: recorded.error } : {}) });
+    }
   }
   return requests;
 }

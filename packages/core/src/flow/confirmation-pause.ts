@@ -71,6 +71,7 @@ function requestCall(original: FunctionCall, confirmation: ToolConfirmation): Fu
   if (confirmation.auth) {
     // The public config only (no client secret, no verifier): this call is what the client sees.
     const args: CredentialRequestArgs = { originalFunctionCall, authConfig: confirmation.auth.authConfig };
+    if (confirmation.auth.error) args.error = confirmation.auth.error;
     return { id: `credential-${randomUUID()}`, name: REQUEST_CREDENTIAL, args: args as unknown as Record<string, unknown> };
   }
   const toolConfirmation: ConfirmationRequestArgs['toolConfirmation'] = {};

@@ -8,7 +8,8 @@ import type { ToolConfirmation } from '../state/event-actions';
  * Acts on the user's answer to a credential request before its call runs again: exchanges an OAuth2
  * code (the `state` was checked when the message arrived; here it is redeemed, once) or stores the
  * typed-in credential. Returns the call's confirmation: denied when the user cancelled, else confirmed.
- * A failed exchange stores nothing: the call runs, finds no credential and asks again, so nothing is lost.
+ * A failed exchange stores nothing: the call runs, finds no credential and asks again (the new request
+ * carries the failure as `error`), so nothing is lost.
  */
 export async function credentialConfirmation(context: InvocationContext, record: PendingConfirmation, response: unknown): Promise<ToolConfirmation> {
   const auth = record.auth!;
@@ -22,7 +23,9 @@ export async function credentialConfirmation(context: InvocationContext, record:
     else await credentials.store(owner, auth.authConfig, answer.credential);
   } catch (error) {
     if (!ToolsmithError.isInstance(error)) throw error;
-    // The token endpoint refused the code: asking again (the call's own next step) is the recovery.
+    // The token endpoint refused the code: asking again (the call's own next step) is the recovery,
+    // and the new request says why (see ToolContext.requestCredential).
+    return { confirmed: true, payload: { authError: { code: error.code, message: error.message } } };
   }
   return { confirmed: true };
 }

@@ -210,6 +210,9 @@ describe('tool authentication: @Tool({ auth }) / functionTool({ auth }) with OAu
     expect(again.originalFunctionCall.id).toBe('call-1');
     expect(again.call.id).not.toBe(request.call.id);
     expect(new URL(again.authConfig.authUri!).searchParams.get('state')).not.toBe(state);
+    expect(again.error).toMatchObject({ code: 'AUTH_TOKEN_REQUEST_FAILED' });
+    expect(again.error!.message).toContain('invalid_grant');
+    expect(again.call.args).toMatchObject({ error: { code: 'AUTH_TOKEN_REQUEST_FAILED' } });
     await send(runner, credentialResponse(again, { redirectUrl: await consent(again) }));
     expect(server.apiCalls).toHaveLength(1);
   });

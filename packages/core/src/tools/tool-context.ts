@@ -142,6 +142,8 @@ export class ToolContext implements ReadonlyContext {
    */
   async requestCredential(authConfig: AuthConfig): Promise<void> {
     const record = await this.credentialManager('ctx.requestCredential').begin(this, authConfig);
+    const previous = (this.toolConfirmation?.payload as { authError?: { code: string; message: string } } | undefined)?.authError;
+    if (previous) record.error = previous; // asking again after a refused code: the client learns why
     const requested = (this.actions.requestedToolConfirmations ??= {});
     requested[this.functionCallId] = { confirmed: false, auth: record };
   }
