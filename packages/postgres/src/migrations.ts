@@ -1,5 +1,5 @@
 import { SchemaTooNewError } from './errors/schema-too-new-error';
-import { SqlDriver } from './sql-driver';
+import type { SqlDriver } from './sql-driver';
 
 /**
  * The schema, as numbered steps. A step is never edited once released: changes come as a new step.

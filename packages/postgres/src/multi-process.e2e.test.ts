@@ -1,8 +1,11 @@
-import { ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { join } from 'node:path';
-import { Content, EventData, confirmationRequests, Event } from '@toolsmith/core';
+import type { Content, EventData } from '@toolsmith/core';
+import { confirmationRequests, Event } from '@toolsmith/core';
 import { PostgresSessionService } from './postgres-session-service';
-import { TestPostgres, dropSchema, startTestPostgres, uniqueSchema } from './__fixtures__/test-postgres';
+import type { TestPostgres } from './__fixtures__/test-postgres';
+import { dropSchema, startTestPostgres, uniqueSchema } from './__fixtures__/test-postgres';
 
 // Real OS processes (each its own pool of connections) running runners on one real PostgreSQL server.
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { SqlDriver, SqlExecutor, SqlStatement } from './sql-driver';
+import type { SqlDriver, SqlExecutor, SqlStatement } from './sql-driver';
 
 /**
  * A {@link SqlDriver} on a `pg` pool. Statements with a name are prepared once per connection, so an

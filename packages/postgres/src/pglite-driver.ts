@@ -1,5 +1,6 @@
-import { PGlite, Transaction } from '@electric-sql/pglite';
-import { SqlDriver, SqlExecutor, SqlStatement } from './sql-driver';
+import type { Transaction } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
+import type { SqlDriver, SqlExecutor, SqlStatement } from './sql-driver';
 
 /**
  * A {@link SqlDriver} on PGlite: PostgreSQL compiled to WebAssembly, running in this process, on a

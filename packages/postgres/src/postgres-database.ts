@@ -4,7 +4,7 @@ import { PostgresConfigError } from './errors/postgres-config-error';
 import { migrate, quoteIdentifier } from './migrations';
 import { PgDriver } from './pg-driver';
 import { PgliteDriver } from './pglite-driver';
-import { SqlDriver, SqlExecutor, SqlStatement } from './sql-driver';
+import type { SqlDriver, SqlExecutor, SqlStatement } from './sql-driver';
 
 /** Where a Postgres store keeps its data: give exactly one of `connectionString`, `pool`, `pglite` or `dataDir`/`embedded`. */
 export interface PostgresConnectionOptions {

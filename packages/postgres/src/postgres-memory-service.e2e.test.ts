@@ -2,7 +2,8 @@ import { Event, LlmAgent, Runner, loadMemory } from '@toolsmith/core';
 import { ScriptedModel, collect } from '@toolsmith/core/testing';
 import { PostgresMemoryService } from './postgres-memory-service';
 import { PostgresSessionService } from './postgres-session-service';
-import { TestPostgres, dropSchema, startTestPostgres, uniqueSchema } from './__fixtures__/test-postgres';
+import type { TestPostgres } from './__fixtures__/test-postgres';
+import { dropSchema, startTestPostgres, uniqueSchema } from './__fixtures__/test-postgres';
 
 let server: TestPostgres;
 const schema = uniqueSchema('memory');

@@ -1,6 +1,7 @@
-import { Content, MemoryEntry, MemoryService, MemorySource, SearchMemoryResponse } from '@toolsmith/core';
-import { PostgresConnectionOptions, PostgresDatabase } from './postgres-database';
-import { SqlStatement } from './sql-driver';
+import type { Content, MemoryEntry, MemoryService, MemorySource, SearchMemoryResponse } from '@toolsmith/core';
+import type { PostgresConnectionOptions } from './postgres-database';
+import { PostgresDatabase } from './postgres-database';
+import type { SqlStatement } from './sql-driver';
 
 /** Options of {@link PostgresMemoryService}: a connection, or the {@link PostgresDatabase} of a session store to share it. */
 export type PostgresMemoryServiceOptions = (PostgresConnectionOptions | { database: PostgresDatabase }) & {

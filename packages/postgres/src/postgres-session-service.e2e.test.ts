@@ -4,7 +4,8 @@ import pg from 'pg';
 import { PostgresDatabase } from './postgres-database';
 import { PostgresSessionService } from './postgres-session-service';
 import { SCHEMA_VERSION } from './migrations';
-import { TestPostgres, dropSchema, startTestPostgres, uniqueSchema } from './__fixtures__/test-postgres';
+import type { TestPostgres } from './__fixtures__/test-postgres';
+import { dropSchema, startTestPostgres, uniqueSchema } from './__fixtures__/test-postgres';
 
 let server: TestPostgres;
 const schema = uniqueSchema('sessions');

@@ -1,22 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import type { EventData, GetSessionRequest, ListSessionsRequest, SessionKey, SessionService } from '@toolsmith/core';
 import {
   Event,
-  EventData,
   FunctionResponseNotPendingError,
-  GetSessionRequest,
-  ListSessionsRequest,
   Session,
   SessionExistsError,
-  SessionKey,
   SessionNotFoundError,
-  SessionService,
   StaleSessionError,
   StatePrefix,
 } from '@toolsmith/core';
 import { answerClaims } from '@toolsmith/core/internal';
-import { PostgresConnectionOptions, PostgresDatabase } from './postgres-database';
+import type { PostgresConnectionOptions } from './postgres-database';
+import { PostgresDatabase } from './postgres-database';
 import { applyDelta, splitDelta } from './scoped-delta';
-import { SessionStatements, sessionStatements } from './session-statements';
+import type { SessionStatements } from './session-statements';
+import { sessionStatements } from './session-statements';
 import { sqlState } from './sql-driver';
 
 /** Options of {@link PostgresSessionService}: a connection (see {@link PostgresConnectionOptions}) or a shared {@link PostgresDatabase}. */

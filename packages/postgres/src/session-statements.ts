@@ -1,4 +1,4 @@
-import { SqlStatement } from './sql-driver';
+import type { SqlStatement } from './sql-driver';
 
 /**
  * The session store's SQL, per schema (`s` is the quoted schema name). Each method of the store is

@@ -30,7 +30,7 @@ describe('findInterruptedCalls', () => {
   });
 
   it('leaves out calls that legitimately wait: a pending confirmation and a long-running call', () => {
-    const actions = { ...createEventActions(), requestedToolConfirmations: { gated: { hint: 'ok?' } } };
+    const actions = { ...createEventActions(), requestedToolConfirmations: { gated: { confirmed: false, hint: 'ok?' } } };
     const request = model([{ functionCall: { id: 'confirm-1', name: 'toolsmith_request_confirmation', args: { originalFunctionCall: { id: 'gated', name: 't', args: {} }, toolConfirmation: { hint: 'ok?' } } } }], {
       actions,
       longRunningToolIds: ['confirm-1'],

@@ -1,4 +1,5 @@
 'use strict';
+/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS loaded by jest's runtime, which gives it require() */
 // Jest maps '@electric-sql/pglite' here (jest.config.ts). PGlite loads its WebAssembly with import(),
 // which jest's CommonJS sandbox refuses (it needs --experimental-vm-modules), and Node refuses it too
 // for modules required from inside the sandbox. So the real package is compiled here in Node's main
@@ -29,3 +30,4 @@ class PGlite extends loaded.exports.PGlite {
   }
 }
 module.exports = { ...loaded.exports, PGlite };
+/* eslint-enable @typescript-eslint/no-require-imports */

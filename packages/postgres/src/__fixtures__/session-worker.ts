@@ -1,8 +1,10 @@
 // A separate OS process running Toolsmith runners on one PostgreSQL database, driven by the
 // multi-process tests over IPC. Each message { id, scenario, ... } runs invocations and answers
 // { id, results, toolRuns }: the events of each run (plain JSON) and how often a tool ran for it.
-import { Content, EventData, LlmAgent, Part, Runner, functionTool } from '@toolsmith/core';
-import { ScriptedCall, ScriptedModel } from '@toolsmith/core/testing';
+import type { Content, EventData, Part } from '@toolsmith/core';
+import { LlmAgent, Runner, functionTool } from '@toolsmith/core';
+import type { ScriptedCall } from '@toolsmith/core/testing';
+import { ScriptedModel } from '@toolsmith/core/testing';
 import { PostgresSessionService } from '../index';
 
 interface Command {
