@@ -33,19 +33,20 @@ export class PgDriver implements SqlDriver {
       query: async <Row>(statement: SqlStatement, values: readonly unknown[] = []) =>
         (await client.query({ text: statement.text, name: statement.name, values: values as unknown[] })).rows as Row[],
     };
-    let failed: unknown;
+    // A connection whose ROLLBACK failed may still be inside the transaction: it is destroyed, not reused.
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN');
       const result = await work(executor);
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      failed = error;
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
       throw error;
     } finally {
-      // A connection whose rollback may have failed is not handed to the next caller.
-      client.release(failed instanceof Error && failed.message.includes('Connection terminated') ? failed : undefined);
+      client.release(broken);
     }
   }
 

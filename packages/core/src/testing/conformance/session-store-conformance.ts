@@ -55,9 +55,9 @@ async function outcome(promise: Promise<unknown>): Promise<string> {
  *
  * @example
  * ```ts
- * // packages/postgres/src/pglite-conformance.test.ts
+ * // packages/postgres/src/postgres-session-service.e2e.test.ts
  * runSessionStoreConformance({
- *   name: 'postgres (pglite)',
+ *   name: 'PostgresSessionService (PGlite, in memory)',
  *   create: () => PostgresSessionService.embedded(),
  *   close: (service) => (service as PostgresSessionService).close(),
  * });
