@@ -61,6 +61,20 @@ describe.each([
     expect(service.database.statements - beforeRefusal).toBe(2);
   });
 
+  it('stores an append whole or not at all: a value the database refuses mid-statement leaves event, state and sequence as they were', async () => {
+    const session = await service.createSession({ appName: 'atomic', userId: 'u', sessionId: 's', state: { keep: 1 } });
+    // Event payloads are `json` (kept as written, NUL escapes included); state is `jsonb`, which refuses NUL.
+    const nul = event({ content: { role: 'model', parts: [{ text: 'a\u0000b' }] }, actions: { stateDelta: { ok: 1 }, artifactDelta: {} } });
+    await service.appendEvent(session, nul);
+    const refused = event({ actions: { stateDelta: { 'user:x': 1, broken: 'a\u0000b', 'app:y': 2 }, artifactDelta: {} } });
+    await expect(service.appendEvent(session, refused)).rejects.toThrow();
+
+    const stored = (await service.getSession({ appName: 'atomic', userId: 'u', sessionId: 's' }))!;
+    expect(stored.events.map((e) => e.text())).toEqual(['a\u0000b']);
+    expect([stored.state, stored.lastSequence, session.lastSequence]).toEqual([{ keep: 1, ok: 1 }, 1, 1]);
+    expect((await service.createSession({ appName: 'atomic', userId: 'u', sessionId: 's2' })).state).toEqual({});
+  });
+
   it('creates the schema at the current version once, and migrating again changes nothing', async () => {
     await service.migrate();
     const other = new PostgresSessionService({ database: service.database });
