@@ -18,6 +18,8 @@ export { CredentialDecryptError } from './errors/credential-decrypt-error';
 export { PostgresDatabase } from './postgres-database';
 /** Where a Postgres store keeps its data: a server (connection string or `pg.Pool`) or PGlite. */
 export type { PostgresConnectionOptions } from './postgres-database';
+/** The SQL layer under `PostgresDatabase`: one driver interface for `pg` and PGlite, its executor and statement shape. */
+export type { SqlDriver, SqlExecutor, SqlStatement } from './sql-driver';
 /** The newest schema version this package creates; the database's is in `<schema>.schema_migrations`. */
 export { SCHEMA_VERSION } from './migrations';
 /** Unusable store options (`POSTGRES_CONFIG_INVALID`). */

@@ -50,6 +50,7 @@ export class PostgresMemoryService implements MemoryService {
     };
   }
 
+  /** Implements {@link MemoryService.addSessionToMemory}: replaces the session's memories, in one transaction. */
   async addSessionToMemory(session: MemorySource): Promise<void> {
     const positions: number[] = [];
     const authors: string[] = [];
@@ -72,6 +73,7 @@ export class PostgresMemoryService implements MemoryService {
     });
   }
 
+  /** Implements {@link MemoryService.searchMemory}: the user's memories sharing a word with the query, best first. */
   async searchMemory(request: { appName: string; userId: string; query: string }): Promise<SearchMemoryResponse> {
     // Words only (letters and digits), OR-ed: the query text never reaches tsquery syntax.
     const words = [...new Set(request.query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];

@@ -73,6 +73,7 @@ export class PostgresSessionService implements SessionService {
     return this.database.migrate();
   }
 
+  /** Implements {@link SessionService.createSession}: the row and the initial `app:`/`user:` state in one statement. */
   async createSession(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session> {
     const id = request.sessionId ?? randomUUID();
     const scoped = splitDelta(request.state ?? {});
@@ -97,6 +98,7 @@ export class PostgresSessionService implements SessionService {
     });
   }
 
+  /** Implements {@link SessionService.getSession}: session, scoped state and (selected) events in one statement. */
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
     const [row] = await this.database.query<SessionRow & { events: EventData[] }>(this.sql.get, [
       request.appName,
@@ -111,15 +113,21 @@ export class PostgresSessionService implements SessionService {
     return session;
   }
 
+  /** Implements {@link SessionService.listSessions}: a page of sessions by id, without events. */
   async listSessions(request: ListSessionsRequest): Promise<Session[]> {
     const rows = await this.database.query<SessionRow & { session_id: string }>(this.sql.list, [request.appName, request.userId, request.after ?? null, request.limit ?? null]);
     return rows.map((row) => toSession(request.appName, request.userId, row.session_id, row));
   }
 
+  /** Implements {@link SessionService.deleteSession}: events and answer claims go with the session (cascade). */
   async deleteSession(request: SessionKey): Promise<void> {
     await this.database.query(this.sql.delete, [request.appName, request.userId, request.sessionId]);
   }
 
+  /**
+   * Implements {@link SessionService.appendEvent}: one statement checks the sequence, stores the event,
+   * applies the delta to every scope and claims the answered call ids; a refusal costs a second one to say why.
+   */
   async appendEvent(session: Session, event: Event): Promise<Event> {
     if (event.partial) return event;
     const delta = event.actions.stateDelta;

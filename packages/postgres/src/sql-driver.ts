@@ -1,5 +1,6 @@
 /** One SQL statement: its text and, when it runs often, a name under which the server keeps it prepared. */
 export interface SqlStatement {
+  /** The SQL, with `$1`, `$2`, … placeholders. */
   text: string;
   /** Prepared once per connection under this name (pg); the same name must always carry the same text. */
   name?: string;
@@ -7,6 +8,7 @@ export interface SqlStatement {
 
 /** Runs statements; rows come back with JSON columns parsed. */
 export interface SqlExecutor {
+  /** Runs `statement` with `values` for its placeholders and returns its rows. */
   query<Row>(statement: SqlStatement, values?: readonly unknown[]): Promise<Row[]>;
 }
 

@@ -6,8 +6,11 @@ import { ToolsmithError } from '@toolsmith/core';
  */
 export class SchemaTooNewError extends ToolsmithError {
   constructor(
+    /** The schema name. */
     readonly schema: string,
+    /** The version recorded in the database. */
     readonly databaseVersion: number,
+    /** The newest version this package knows. */
     readonly knownVersion: number,
   ) {
     super(
