@@ -1,11 +1,12 @@
 import { GoogleGenAI } from './google-genai';
 import type { GenerateContentConfig, GenerateContentParameters, GoogleGenAI as GoogleGenAIClient, HttpOptions } from '@google/genai' with { 'resolution-mode': 'import' };
-import { type GenerateOptions, type LlmRequest, type LlmResponse, type Model, ProviderError } from '@toolsmith/core';
+import { type GenerateOptions, type LlmRequest, type LlmResponse, type Model, ProviderError, type ResponseSchema } from '@toolsmith/core';
 import { type RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import { convertToGeminiContents } from './convert-to-gemini-contents';
 import { assembleGeminiStream } from './gemini-stream';
 import { mapGeminiError } from './map-gemini-error';
 import { mapGeminiResponse } from './map-gemini-response';
+import { toGeminiResponseFields } from './gemini-response-schema';
 import { type GeminiSchemaDialect, prepareGeminiTools } from './prepare-gemini-tools';
 import { GEMINI_PROVIDER } from './provider-tool';
 
@@ -80,6 +81,11 @@ export class GeminiModel implements Model {
     this.client = new GoogleGenAI({ apiKey, httpOptions });
   }
 
+  /** Implements {@link Model.checkResponseSchema}: the output schema converted for this model's dialect; throws `GeminiSchemaError` when it cannot be. */
+  checkResponseSchema(responseSchema: ResponseSchema): void {
+    toGeminiResponseFields(responseSchema, this.schemaDialect);
+  }
+
   /** Implements {@link Model.generate}. */
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
     const parameters = this.toParameters(request);
@@ -105,6 +111,7 @@ export class GeminiModel implements Model {
     if (generation.topP !== undefined) config.topP = generation.topP;
     if (generation.maxOutputTokens !== undefined) config.maxOutputTokens = generation.maxOutputTokens;
     if (generation.stopSequences?.length) config.stopSequences = generation.stopSequences;
+    if (request.responseSchema) Object.assign(config, toGeminiResponseFields(request.responseSchema, this.schemaDialect));
     return { model: request.model ?? this.modelName, contents: convertToGeminiContents(request.contents), config };
   }
 }
