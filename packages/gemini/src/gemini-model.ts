@@ -1,7 +1,8 @@
 import { GoogleGenAI } from './google-genai';
 import type { GenerateContentConfig, GenerateContentParameters, GoogleGenAI as GoogleGenAIClient, HttpOptions } from '@google/genai' with { 'resolution-mode': 'import' };
-import { type GenerateOptions, type LlmRequest, type LlmResponse, type Model, ProviderError, type ResponseSchema } from '@toolsmith/core';
+import { type FunctionDeclaration, type GenerateOptions, type LlmRequest, type LlmResponse, type Model, ProviderError, type ResponseSchema } from '@toolsmith/core';
 import { type RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
+import { checkGeminiTools } from './check-gemini-tools';
 import { convertToGeminiContents } from './convert-to-gemini-contents';
 import { assembleGeminiStream } from './gemini-stream';
 import { mapGeminiError } from './map-gemini-error';
@@ -79,6 +80,14 @@ export class GeminiModel implements Model {
     }
     const httpOptions = options.baseUrl ? { ...options.httpOptions, baseUrl: options.baseUrl } : options.httpOptions;
     this.client = new GoogleGenAI({ apiKey, httpOptions });
+  }
+
+  /**
+   * Implements {@link Model.checkTools}: names, documented limits and each schema in this model's
+   * dialect. Throws `GeminiToolNameError`, `ToolLimitError` or `GeminiSchemaError`.
+   */
+  checkTools(declarations: readonly FunctionDeclaration[]): void {
+    checkGeminiTools(declarations, this.schemaDialect);
   }
 
   /** Implements {@link Model.checkResponseSchema}: the output schema converted for this model's dialect; throws `GeminiSchemaError` when it cannot be. */

@@ -63,11 +63,11 @@ describe('GeminiModel in a Runner', () => {
     expect(events[events.length - 1]).toMatchObject({ errorCode: 'SERVER_ERROR' });
   });
 
-  it('refuses a tool name Gemini would reject (a leading digit) before sending any request', async () => {
+  it('refuses a tool name Gemini would reject (a leading digit) when the runner is built, before any request', async () => {
     server = await startWireServer(() => ({ json: reply([{ text: 'never' }], 'r') }));
     const verify = functionTool({ name: '2fa_verify', description: 'Checks a code.', execute: () => ({ ok: true }) });
-    const events = await run(new Runner({ appName: 'auth', agent: new LlmAgent({ name: 'assistant', model: model(server.url), tools: [verify] }) }));
+    const agent = new LlmAgent({ name: 'assistant', model: model(server.url), tools: [verify] });
+    expect(() => new Runner({ appName: 'auth', agent })).toThrow(expect.objectContaining({ code: 'GEMINI_TOOL_NAME_INVALID', message: expect.stringContaining('Tool "2fa_verify"') }));
     expect(server.requests).toHaveLength(0);
-    expect(events.at(-1)).toMatchObject({ errorCode: 'GEMINI_TOOL_NAME_INVALID', errorMessage: expect.stringContaining('Tool "2fa_verify"') });
   });
 });

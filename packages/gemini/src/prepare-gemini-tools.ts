@@ -1,15 +1,14 @@
 import { FunctionCallingConfigMode } from './google-genai';
-import type { FunctionDeclaration as GeminiFunctionDeclaration, Schema, Tool, ToolConfig } from '@google/genai' with { 'resolution-mode': 'import' };
-import type { FunctionDeclaration, JsonSchema, LlmRequest } from '@toolsmith/core';
+import type { FunctionDeclaration as GeminiFunctionDeclaration, Tool, ToolConfig } from '@google/genai' with { 'resolution-mode': 'import' };
+import type { FunctionDeclaration, LlmRequest } from '@toolsmith/core';
 import { selectProviderTools } from '@toolsmith/core/adapter-kit';
-import { GEMINI_FUNCTION_NAME, GeminiToolNameError } from './gemini-tool-name-error';
+import { checkGeminiTools, geminiJsonSchemaFor, geminiOpenApiSchemaFor, hasParameters } from './check-gemini-tools';
 import { GEMINI_PROVIDER } from './provider-tool';
-import { toGeminiOpenApiSchema } from './to-gemini-openapi-schema';
 
 /**
  * How function parameters are described to Gemini: `json-schema` sends the canonical JSON Schema as
- * `parametersJsonSchema`; `openapi` derives the classic OpenAPI-subset `parameters` for models that
- * need it.
+ * `parametersJsonSchema`, kept to the keywords Gemini documents (`toGeminiJsonSchema`); `openapi`
+ * derives the classic OpenAPI-subset `parameters` for models that need it.
  */
 export type GeminiSchemaDialect = 'json-schema' | 'openapi';
 
@@ -18,9 +17,6 @@ export interface GeminiToolFields {
   tools?: Tool[];
   toolConfig?: ToolConfig;
 }
-
-// Canonical schemas are built once per tool and reused, so each is converted once.
-const openApiCache = new WeakMap<JsonSchema, Schema>();
 
 /**
  * Builds `tools` (one entry with every function declaration, then each Gemini built-in tool as given)
@@ -34,6 +30,8 @@ export function prepareGeminiTools(
   dialect: GeminiSchemaDialect = 'json-schema',
 ): GeminiToolFields {
   const tools: Tool[] = [];
+  // The runner checked its tools when it was built; declarations added per request are checked here.
+  checkGeminiTools(request.tools, dialect);
   if (request.tools.length > 0) {
     tools.push({ functionDeclarations: request.tools.map((declaration) => toDeclaration(declaration, dialect)) });
   }
@@ -44,22 +42,13 @@ export function prepareGeminiTools(
 }
 
 function toDeclaration(declaration: FunctionDeclaration, dialect: GeminiSchemaDialect): GeminiFunctionDeclaration {
-  const { name, description, parameters } = declaration;
-  if (!GEMINI_FUNCTION_NAME.test(name)) throw new GeminiToolNameError(name);
-  const hasProperties = Object.keys((parameters.properties as object | undefined) ?? {}).length > 0;
+  const { name, description } = declaration;
   if (dialect === 'json-schema') {
-    // `$schema` names the draft for validators; Gemini only documents the schema keywords themselves.
-    const { $schema: _dialect, ...schema } = parameters;
-    return { name, description, parametersJsonSchema: hasProperties ? schema : { type: 'object', properties: {} } };
+    return { name, description, parametersJsonSchema: hasParameters(declaration) ? geminiJsonSchemaFor(declaration) : { type: 'object', properties: {} } };
   }
   // The OpenAPI form of "no parameters" is no `parameters` at all (an OBJECT must list properties).
-  if (!hasProperties) return { name, description };
-  let converted = openApiCache.get(parameters);
-  if (!converted) {
-    converted = toGeminiOpenApiSchema(parameters, name);
-    openApiCache.set(parameters, converted);
-  }
-  return { name, description, parameters: converted };
+  if (!hasParameters(declaration)) return { name, description };
+  return { name, description, parameters: geminiOpenApiSchemaFor(declaration) };
 }
 
 function toCallingConfig(choice: LlmRequest['toolChoice']): NonNullable<ToolConfig['functionCallingConfig']> {

@@ -1,8 +1,9 @@
+import { CONSTRAINT_NOTE_PREFIX } from '@toolsmith/core/adapter-kit';
 import { GeminiSchemaError } from './gemini-schema-error';
 import { toGeminiOpenApiSchema } from './to-gemini-openapi-schema';
 
 describe('toGeminiOpenApiSchema', () => {
-  it('inlines $refs, strips $schema / additionalProperties / unknown keywords and upper-cases types', () => {
+  it('inlines $refs, strips $schema / additionalProperties, states constraints it has no keyword for in the description and upper-cases types', () => {
     expect(
       toGeminiOpenApiSchema(
         {
@@ -24,8 +25,13 @@ describe('toGeminiOpenApiSchema', () => {
       type: 'OBJECT',
       properties: {
         address: { type: 'OBJECT', description: 'Where to ship.', properties: { city: { type: 'STRING', minLength: 1 } }, required: ['city'], propertyOrdering: ['city'] },
-        tags: { type: 'ARRAY', minItems: 1, items: { type: 'STRING' } },
-        quantity: { type: 'INTEGER', minimum: 1, format: 'int32' },
+        tags: {
+          type: 'ARRAY',
+          minItems: 1,
+          description: `${CONSTRAINT_NOTE_PREFIX} {"uniqueItems":true}.`,
+          items: { type: 'STRING', description: `${CONSTRAINT_NOTE_PREFIX} {"format":"email"}.` },
+        },
+        quantity: { type: 'INTEGER', minimum: 1, format: 'int32', description: `${CONSTRAINT_NOTE_PREFIX} {"exclusiveMaximum":100}.` },
         when: { type: 'STRING', format: 'date-time' },
       },
       required: ['address'],

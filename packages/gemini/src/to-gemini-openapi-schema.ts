@@ -1,12 +1,16 @@
 import type { Schema } from '@google/genai' with { 'resolution-mode': 'import' };
 import type { JsonSchema } from '@toolsmith/core';
-import { SchemaRefError, inlineSchemaRefs } from '@toolsmith/core/adapter-kit';
+import { SchemaRefError, constraintNote, inlineSchemaRefs } from '@toolsmith/core/adapter-kit';
 import { GeminiSchemaError } from './gemini-schema-error';
+import { GEMINI_PARAMETER_NAME } from './gemini-tool-limits';
 
 /** Keywords of Gemini's OpenAPI `Schema` copied over as they are. */
 const COPIED = ['title', 'description', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'default', 'example'] as const;
 /** Formats Gemini accepts, per type; others are dropped (Toolsmith still validates them). */
 const FORMATS: Record<string, string[]> = { STRING: ['enum', 'date-time'], NUMBER: ['float', 'double'], INTEGER: ['int32', 'int64'] };
+/** Constraints the subset has no keyword for: stated in the description, enforced by Toolsmith's validation. */
+// prettier-ignore
+const DESCRIBED = ['exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'uniqueItems', 'contains', 'minContains', 'maxContains', 'dependentRequired', 'propertyNames', 'patternProperties', 'if', 'then', 'else'];
 const TYPES: Record<string, string> = { string: 'STRING', number: 'NUMBER', integer: 'INTEGER', boolean: 'BOOLEAN', array: 'ARRAY', object: 'OBJECT' };
 
 /**
@@ -14,8 +18,10 @@ const TYPES: Record<string, string> = { string: 'STRING', number: 'NUMBER', inte
  * that do not take `parametersJsonSchema`: `$ref`s are inlined, `$schema` / `additionalProperties` and
  * other unknown keywords are dropped, `const` becomes a one-value `enum`, `type: [X, "null"]` and
  * `anyOf: [X, {type: "null"}]` become `X` with `nullable: true`, and type names are upper-cased.
- * Dropped constraints are still enforced, because Toolsmith validates every call against the canonical
- * schema. What the subset cannot express (other unions, `not`, tuples, free-form objects, recursion)
+ * Constraints the subset has no keyword for (`exclusiveMinimum`, `multipleOf`, `uniqueItems`, formats
+ * and enums it does not take, …) are stated in the description and still enforced, because Toolsmith
+ * validates every call against the canonical schema. What the subset cannot express (other unions,
+ * `not`, tuples, free-form objects, recursion, parameter names outside `[A-Za-z_][A-Za-z0-9_]{0,63}`)
  * throws {@link GeminiSchemaError}.
  */
 export function toGeminiOpenApiSchema(schema: JsonSchema, toolName: string): Schema {
@@ -86,19 +92,31 @@ function convert(node: JsonSchema, at: Location): Schema {
   for (const keyword of COPIED) {
     if (source[keyword] !== undefined) (out as Record<string, unknown>)[keyword] = source[keyword];
   }
-  if (typeof source.format === 'string' && FORMATS[type]?.includes(source.format)) out.format = source.format;
-  // Gemini's `enum` lists strings; enums of other values are left to Toolsmith's own validation.
+  const described: JsonSchema = {};
+  for (const keyword of DESCRIBED) if (source[keyword] !== undefined) described[keyword] = source[keyword];
+  if (typeof source.format === 'string') {
+    if (FORMATS[type]?.includes(source.format)) out.format = source.format;
+    else described.format = source.format;
+  }
+  // Gemini's `enum` lists strings; enums of other values are described and left to Toolsmith's validation.
   if (enumValues && enumValues.length > 0 && enumValues.every((value) => typeof value === 'string')) {
     if (type !== 'STRING') type = out.type = 'STRING' as Schema['type'];
     out.enum = enumValues as string[];
     out.format = 'enum';
+  } else if (enumValues && enumValues.length > 0) {
+    described.enum = enumValues;
   }
+  if (Object.keys(described).length > 0) out.description = out.description ? `${out.description} ${constraintNote(described)}` : constraintNote(described);
 
   if (type === 'OBJECT') {
     const properties = (source.properties ?? {}) as Record<string, JsonSchema>;
     const names = Object.keys(properties);
     if (names.length === 0) {
       return fail('an object without declared properties (a free-form map) has no OpenAPI form');
+    }
+    const badName = names.find((name) => !GEMINI_PARAMETER_NAME.test(name));
+    if (badName !== undefined) {
+      return fail(`parameter name "${badName}" is refused (it must start with a letter or "_" and hold only letters, digits and "_", at most 64)`, `${at.path}/properties/${badName}`);
     }
     out.properties = Object.fromEntries(names.map((name) => [name, convert(properties[name], { ...at, path: `${at.path}/properties/${name}` })]));
     const required = Array.isArray(source.required) ? source.required.filter((name): name is string => typeof name === 'string' && name in properties) : [];
