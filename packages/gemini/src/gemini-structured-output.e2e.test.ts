@@ -46,6 +46,9 @@ describe('GeminiModel structured output when the runner is built', () => {
       $defs: { Node: { type: 'object', properties: { child: { $ref: '#/$defs/Node' } }, required: ['child'] } },
     };
     expect(() => new Runner({ appName: 'a', agent: new LlmAgent({ name: 'tree', model, outputSchema }) })).toThrow(expect.objectContaining({ code: 'GEMINI_SCHEMA_UNSUPPORTED' }));
+    // The JSON Schema dialect unrolls recursion only through optional properties: a required recursive one is refused too.
+    const jsonModel = new GeminiModel({ model: 'gemini-2.5-flash', apiKey: 'k', baseUrl: 'http://127.0.0.1:9' });
+    expect(() => new Runner({ appName: 'a', agent: new LlmAgent({ name: 'tree', model: jsonModel, outputSchema }) })).toThrow(expect.objectContaining({ code: 'GEMINI_SCHEMA_UNSUPPORTED' }));
   });
 });
 
@@ -73,7 +76,7 @@ describe('GeminiModel structured output on the wire', () => {
         responseMimeType: 'application/json',
         responseJsonSchema: {
           type: 'object',
-          properties: { city: expect.objectContaining({ type: 'string' }), days: { type: 'integer', minimum: 1 }, budget: { enum: ['low', 'high'] } },
+          properties: { city: { type: 'string', description: expect.stringContaining('2') }, days: { type: 'integer', minimum: 1 }, budget: { enum: ['low', 'high'] } },
           required: ['city', 'days'],
           additionalProperties: false,
         },
