@@ -20,6 +20,10 @@ export type { Script, ScriptedCall, ScriptedModelOptions, ScriptedTurn } from '.
 export { runAdapterConformance } from './conformance/adapter-conformance';
 export type { AdapterConformanceOptions } from './conformance/adapter-conformance';
 export type { ConformanceTurn, WireCodec, WireToolResult } from './conformance/wire-codec';
+export { runDialectGrid } from './conformance/dialect-grid';
+export type { DialectGridOptions, GridOutcome } from './conformance/dialect-grid';
+export { SCHEMA_CONSTRUCTS } from './conformance/schema-constructs';
+export type { SchemaConstruct } from './conformance/schema-constructs';
 export { runSessionStoreConformance } from './conformance/session-store-conformance';
 export type { SessionStoreConformanceOptions } from './conformance/session-store-conformance';
 
