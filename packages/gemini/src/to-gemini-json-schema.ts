@@ -89,7 +89,7 @@ function allOfAsAnyOf(source: JsonSchema, toolName: string, path: string): JsonS
   throw new GeminiSchemaError(toolName, `${path}/allOf`, '"allOf" of several schemas is not in the JSON Schema Gemini documents (merge them into one)', undefined, 'json-schema');
 }
 
-/** Refuses a `$ref` back into a cycle of definitions reached through required properties only. */
+/** Refuses a `$ref` that closes a cycle of definitions under a required property (Gemini cannot unroll it). */
 function checkRecursion(root: JsonSchema, toolName: string): void {
   const defs = (root.$defs ?? {}) as Record<string, JsonSchema>;
   const recursive = new Set(Object.keys(defs).filter((name) => reaches(defs, name, name, new Set())));
@@ -112,8 +112,9 @@ function checkRecursion(root: JsonSchema, toolName: string): void {
     for (const keyword of ['items', 'additionalProperties']) visit(schema[keyword], `${path}/${keyword}`, required);
     for (const keyword of MANY) if (Array.isArray(schema[keyword])) (schema[keyword] as unknown[]).forEach((item, i) => visit(item, `${path}/${keyword}/${i}`, required));
   };
-  visit(root, '', false);
-  for (const [name, def] of Object.entries(defs)) visit(def, `/$defs/${name}`, false);
+  // The back-references inside the recursive definitions are the cyclic ones; a reference into the
+  // cycle from outside (`root: { $ref: '#/$defs/Node' }`) is not.
+  for (const [name, def] of Object.entries(defs)) if (recursive.has(name)) visit(def, `/$defs/${name}`, false);
 }
 
 function defName(ref: string): string {
