@@ -14,4 +14,5 @@ runAdapterConformance({
       httpOptions: { fetch: (input, init) => fetch(input, init) },
     }),
   wire: geminiWireCodec,
+  refusedTool: { name: '2fa_verify', parameters: { type: 'object', properties: { code: { type: 'string' } } }, code: 'GEMINI_TOOL_NAME_INVALID' },
 });

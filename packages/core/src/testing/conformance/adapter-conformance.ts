@@ -5,7 +5,10 @@ import { REQUEST_CONFIRMATION } from '../../confirmation/request-confirmation';
 import type { ToolsmithError } from '../../errors/toolsmith-error';
 import type { Event } from '../../events/event';
 import type { Content } from '../../model/content';
+import { functionTool } from '../../function-tool/function-tool';
+import type { JsonSchema } from '../../model/json-schema';
 import type { Model } from '../../model/model';
+import type { BaseTool } from '../../tools/base-tool';
 import { Runner } from '../../runner/runner';
 import { type RecordedRequest, type WireServer, startWireServer } from '../wire-server';
 import { type ConformanceLedger, conformanceTools } from './conformance-tools';
@@ -22,7 +25,27 @@ export interface AdapterConformanceOptions {
   createModel(baseURL: string): Model;
   /** How this provider's wire format encodes model turns and carries tool results. */
   wire: WireCodec;
+  /**
+   * A tool the adapter refuses (as `createModel` configures it), with the refusal's error code: the kit
+   * checks that `Model.checkTools` refuses it when the `Runner` is built, before any request. Leave it
+   * out for an adapter that takes every schema.
+   */
+  refusedTool?: { name: string; parameters: JsonSchema; code: string };
 }
+
+/**
+ * A tool whose constraints several dialects cannot carry (string length, unique items): whatever the
+ * adapter sends for it, a call that breaks them must be refused by Toolsmith's validation.
+ */
+const CONSTRAINED_PARAMETERS: JsonSchema = {
+  type: 'object',
+  properties: {
+    code: { type: 'string', minLength: 3, maxLength: 8, description: 'Voucher code' },
+    tags: { type: 'array', items: { type: 'string' }, uniqueItems: true },
+  },
+  required: ['code', 'tags'],
+  additionalProperties: false,
+};
 
 /** One scripted exchange: what the model "says" for each request, in order, or an HTTP error. */
 type ScriptStep = ConformanceTurn | { status: number; message: string };
@@ -34,7 +57,9 @@ const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
  * provider, driven through the real `Runner` and `LlmAgent` with the adapter talking to a local wire
  * server that plays the provider. The provider-specific part is the {@link WireCodec}. Scenarios: one
  * tool call, parallel calls, error results (a throwing tool, invalid arguments), the confirmation
- * round trip (pause, approve, run, answer), streaming, and a provider error reaching `onModelError`.
+ * round trip (pause, approve, run, answer), streaming, constraints the provider may not express still
+ * enforced on a call, a schema the adapter refuses failing when the runner is built (`refusedTool`),
+ * and a provider error reaching `onModelError`. The schema dialect grid is `runDialectGrid`.
  *
  * @example
  * ```ts
@@ -55,7 +80,7 @@ export function runAdapterConformance(options: AdapterConformanceOptions): void 
     const modelErrors: ToolsmithError[] = [];
 
     /** Starts the wire server answering request i with step i, and a runner whose agent uses the adapter. */
-    async function setup(script: ScriptStep[]) {
+    async function setup(script: ScriptStep[], extraTools: BaseTool[] = []) {
       server = await startWireServer((request: RecordedRequest, index: number) => {
         const step = script[index];
         if (!step) throw new Error(`the adapter sent request #${index + 1}, but the scenario scripts only ${script.length}`);
@@ -67,7 +92,7 @@ export function runAdapterConformance(options: AdapterConformanceOptions): void 
         name: 'assistant',
         model: options.createModel(server.url),
         instruction: 'You are a helpful assistant. Use the tools.',
-        tools: conformanceTools(ledger),
+        tools: [...conformanceTools(ledger), ...extraTools],
         callbacks: { onModelError: ({ error }) => void modelErrors.push(error) },
       });
       return { runner: new Runner({ appName: 'conformance', agent }), requests: server.requests };
@@ -196,6 +221,36 @@ export function runAdapterConformance(options: AdapterConformanceOptions): void 
       expect(final.text()).toBe('It is 4°C in Oslo right now.');
       expect(wire.toolResults(requests[1]).map((result) => result.response)).toEqual([{ city: 'Oslo', temperature: 4, unit: 'celsius' }]);
     });
+
+    it('constraints the provider may not express: a call breaking them is refused by validation, the tool never runs', async () => {
+      const redeemed: unknown[] = [];
+      const redeem = functionTool({ name: 'redeem_voucher', description: 'Redeems a voucher.', parameters: CONSTRAINED_PARAMETERS, execute: (args) => (redeemed.push(args), { ok: true }) });
+      const { runner, requests } = await setup(
+        [{ calls: [{ id: 'call_v', name: 'redeem_voucher', args: { code: 'ab', tags: ['x', 'x'] } }] }, { text: 'That code is too short.' }],
+        [redeem],
+      );
+      const events = await send(runner, user('Redeem ab'));
+
+      expect(wire.toolNames(requests[0])).toContain('redeem_voucher');
+      expect(redeemed).toEqual([]);
+      const [result] = wire.toolResults(requests[1]);
+      expect(result.response).toMatchObject({ error: { code: 'INVALID_ARGUMENTS', message: expect.stringMatching(/code[\s\S]*tags|tags[\s\S]*code/) } });
+      expect(events.at(-1)!.text()).toBe('That code is too short.');
+    });
+
+    if (options.refusedTool) {
+      const refused = options.refusedTool;
+      it(`a schema the provider cannot take (${refused.code}) is refused when the runner is built, never at the first request`, async () => {
+        server = await startWireServer(() => {
+          throw new Error('no request may be sent');
+        });
+        const model = options.createModel(server.url);
+        const tool = functionTool({ name: refused.name, description: 'Refused.', parameters: refused.parameters, execute: () => ({}) });
+        const agent = new LlmAgent({ name: 'assistant', model, tools: [...conformanceTools({ weatherCalls: [], refunds: [] }), tool] });
+        expect(() => new Runner({ appName: 'conformance', agent })).toThrow(expect.objectContaining({ code: refused.code, message: expect.stringContaining(refused.name) }));
+        expect(server.requests).toHaveLength(0);
+      });
+    }
 
     it('provider errors: a 429 reaches onModelError as a RateLimitError and ends the run with an error event', async () => {
       const { runner } = await setup([{ status: 429, message: 'Rate limit exceeded, slow down.' }]);
