@@ -16,6 +16,7 @@ export class GeminiSchemaError extends ToolsmithError {
     readonly schemaPath: string,
     reason: string,
     cause?: unknown,
+    /** The dialect the schema could not be sent in. */
     readonly dialect: GeminiSchemaDialect = 'openapi',
   ) {
     super(

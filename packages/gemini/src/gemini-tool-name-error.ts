@@ -5,8 +5,8 @@ export const GEMINI_FUNCTION_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
 
 /**
  * A tool's name breaks Gemini's function-name rule (e.g. `2fa_verify` starts with a digit); Toolsmith's
- * own rule allows it, Gemini's API would reject the whole request. Thrown by `GeminiModel` the first time
- * the tool is offered, before any request is sent. Code: `GEMINI_TOOL_NAME_INVALID`.
+ * own rule allows it, Gemini's API would reject the whole request. Thrown by `GeminiModel.checkTools` when
+ * the runner is built (for toolsets' tools, when they are listed), before any request is sent. Code: `GEMINI_TOOL_NAME_INVALID`.
  */
 export class GeminiToolNameError extends ToolsmithError {
   constructor(readonly toolName: string) {

@@ -27,8 +27,9 @@ export interface OpenAIModelOptions {
   /** `chat` (Chat Completions, the default; what compatible servers speak) or `responses` (Responses API, hosted tools). */
   api?: OpenAIApi;
   /**
-   * Strict mode (default `true`): OpenAI enforces each tool's schema. Schemas strict mode cannot express
-   * are refused when the model first sees them; `false` sends every schema as is, not enforced.
+   * Strict mode (default `true`): OpenAI enforces each tool's schema. Constraints strict mode cannot carry
+   * move into the description; schemas it cannot express are refused when the runner is built; `false`
+   * sends every schema as is, not enforced.
    */
   strict?: boolean;
   /** Allow several function calls in one response (`parallel_tool_calls`); unset leaves the provider default. */

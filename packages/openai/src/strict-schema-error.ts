@@ -2,8 +2,8 @@ import { ToolsmithError } from '@toolsmith/core';
 
 /**
  * A tool's schema uses something OpenAI's strict mode cannot express (`patternProperties`, an open
- * `additionalProperties` map, `minLength`, an unsupported `format`, …). Thrown by `OpenAIModel` the first
- * time the model is offered the tool, before any request is sent. Code: `STRICT_SCHEMA_UNSUPPORTED`.
+ * `additionalProperties` map, a tuple, `allOf` of several schemas, …). Thrown by `OpenAIModel.checkTools`
+ * when the runner is built (for toolsets' tools, when they are listed), before any request is sent. Code: `STRICT_SCHEMA_UNSUPPORTED`.
  */
 export class StrictSchemaError extends ToolsmithError {
   constructor(
