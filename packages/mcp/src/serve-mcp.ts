@@ -1,6 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type ArtifactService, type MemoryService, type Provider, isToolset } from '@toolsmith/core';
-import { warmUpValidatorsSoon } from '@toolsmith/core/internal';
+import { startValidatorWarmUp } from '@toolsmith/core/internal';
 import { McpSessionState } from './mcp-session-state';
 import { createMcpToolServer } from './mcp-tool-server';
 import { type ServedTools, resolveServedTools } from './resolve-served-tools';
@@ -72,7 +72,7 @@ export interface McpServerHandle {
  */
 export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandle> {
   const resolveTools = resolveServedTools(options.tools, options.providers);
-  warmUpValidatorsSoon();
+  startValidatorWarmUp();
   const state = new McpSessionState();
   const name = options.name ?? 'toolsmith';
   const createServer = () =>

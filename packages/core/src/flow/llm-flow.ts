@@ -8,6 +8,7 @@ import { errorEvent } from './error-event';
 import { handleFunctionCalls } from './function-call-handler';
 import { confirmationPause } from './confirmation-pause';
 import { callModel, streamModel } from './model-call';
+import { pendingValidatorWarmUp } from '../validation/validator-warm-up';
 import { OUTPUT_INVALID, checkStructuredOutput } from './structured-output';
 import { answersConfirmations, resumeConfirmedCalls } from './resume-confirmed-calls';
 
@@ -47,6 +48,9 @@ async function* llmFlow(agent: LlmAgent, context: InvocationContext): AsyncGener
     const offered = context.services.tools.staticOffered(agent) ?? (await context.services.tools.offered(agent, () => context.readonlyContext()));
     // Streaming needs a generator to yield partial events as they arrive; the usual call does without one.
     const step = context.streaming ? yield* streamModel(agent, context, offered) : await callModel(agent, context, offered);
+    // The model call started ajv's one-time warm-up; a run never ends before it (see validator-warm-up.ts).
+    const warmUp = pendingValidatorWarmUp();
+    if (warmUp) await warmUp;
     if (step.partials) for (const partial of step.partials) yield partial;
     if (agent.resolvedOutputSchema && step.ok) await checkStructuredOutput(agent, step.event);
     yield step.event;

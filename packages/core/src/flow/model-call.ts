@@ -1,4 +1,5 @@
 import type { CallbackContext } from '../agents/callback-context';
+import { startValidatorWarmUp } from '../validation/validator-warm-up';
 import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
 import { ProviderError } from '../errors/provider-errors';
@@ -116,6 +117,7 @@ class ModelCall {
     // No signal when nothing can abort the run: an SDK's listener on a signal that never fires is a leak, not a feature.
     const { context } = this;
     this.chat = context.trace?.startChat(this.agent, this.request);
+    if (this.request.tools.length > 0) startValidatorWarmUp();
     const start = () => this.agent.model.generate(this.request, { signal: context.abortable ? context.signal : undefined, stream: context.streaming });
     return this.chat ? this.chat.active(start) : start();
   }

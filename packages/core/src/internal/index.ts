@@ -9,7 +9,7 @@ export type { ToolCallbackChain } from '../agents/callbacks';
 export type { ToolCallPolicy } from '../tools/tool-call-policy';
 export { createEventActions } from '../state/event-actions';
 export { getToolsetOptions } from '../tools/toolset';
-export { warmUpValidatorsSoon } from '../validation/validator-warm-up';
+export { startValidatorWarmUp } from '../validation/validator-warm-up';
 
 // Which call ids a stored event claims as answered: every session store refuses a second claim (see SessionService).
 export { answerClaims } from '../sessions/answer-claims';

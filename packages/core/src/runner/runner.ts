@@ -25,7 +25,6 @@ import type { Provider } from '../di/provider';
 import { createClassTools } from '../scanning/class-tools';
 import { Tracing } from '../tracing/tracing';
 import type { TracingOptions } from '../tracing/tracing-options';
-import { warmUpValidatorsSoon } from '../validation/validator-warm-up';
 
 /** Options of {@link Runner}. */
 export interface RunnerOptions {
@@ -151,7 +150,6 @@ export class Runner {
     };
     checkAgentTree(options.agent);
     prepareTools(options.agent, tools, new Set());
-    warmUpValidatorsSoon();
   }
 
   /**

@@ -1,6 +1,7 @@
 import { validatorFor } from './schema-validator';
 
-let warmUpScheduled = false;
+// `undefined`: not started; a promise: running; `null`: done.
+let warmUp: Promise<void> | null | undefined;
 
 /** Uses the keywords tool schemas usually have, so their code generators are warm too. */
 const WARM_UP_SCHEMA = {
@@ -22,16 +23,29 @@ const WARM_UP_SCHEMA = {
 
 /**
  * ajv's first compile in a process costs tens of milliseconds (building the instance, code generation
- * warming up); later compiles take about a millisecond. The Runner and serveMcp pay it on a timer right
- * after they are built: startup stays fast and the cost stays off the first tool call, which cannot come
- * before a model (or a client) has answered.
- * Each tool's own validator is still compiled lazily, at its first call. The timer does not keep the
- * process alive.
+ * warming up; ~42 ms measured here); later compiles take about a millisecond. A run starts the warm-up
+ * when its first model call with tools starts and waits for it once the model has answered: with a real
+ * provider the compile overlaps the model's answer and costs the run nothing; with an instant model the
+ * first tool call pays what it would have paid anyway. Because the run waits for it, no warm-up outlives
+ * the run that started it. Construction and scanning do no ajv work. Each tool's own validator is still
+ * compiled lazily, at its first call.
  */
-export function warmUpValidatorsSoon(): void {
-  if (warmUpScheduled) return;
-  warmUpScheduled = true;
-  setTimeout(() => {
-    validatorFor(WARM_UP_SCHEMA);
-  }, 0).unref();
+export function startValidatorWarmUp(): void {
+  if (warmUp !== undefined) return;
+  warmUp = new Promise<void>((resolve) => {
+    setImmediate(() => {
+      try {
+        validatorFor(WARM_UP_SCHEMA);
+      } catch {
+        // Only an optimisation: whatever failed here fails again, and is reported, at the first real validation.
+      }
+      warmUp = null;
+      resolve();
+    });
+  });
+}
+
+/** The warm-up while it is running, so tool calls can wait for it; `undefined` before it starts or once done. */
+export function pendingValidatorWarmUp(): Promise<void> | undefined {
+  return warmUp ?? undefined;
 }
