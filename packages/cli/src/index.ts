@@ -12,3 +12,5 @@ export {
   runSchemaCommand,
 } from './commands/schema-command';
 export type { SchemaCommandOptions } from './commands/schema-command';
+export { CLI_ERROR_CODES } from './cli-error-codes';
+export type { CliErrorCode } from './cli-error-codes';

@@ -2,6 +2,8 @@ import 'reflect-metadata';
 
 // ── Errors ───────────────────────────────────────────────────────────────────────────────────────
 export { ToolsmithError } from './errors/toolsmith-error';
+export { CORE_ERROR_CODES } from './errors/error-codes';
+export type { CoreErrorCode } from './errors/error-codes';
 export type { ToolsmithErrorOptions } from './errors/toolsmith-error';
 export type { ArgumentProblem } from './errors/tool-call-errors';
 export {
@@ -98,6 +100,7 @@ export {
 } from './errors/tool-definition-errors';
 export type { DefinitionSite } from './errors/messages';
 export { DependencyResolutionError } from './errors/dependency-resolution-error';
+export { InvalidDecoratorError } from './errors/invalid-decorator-error';
 
 // ── Runner, agents, sessions ─────────────────────────────────────────────────────────────────────
 export { BaseAgent } from './agents/base-agent';

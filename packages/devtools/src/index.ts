@@ -43,3 +43,5 @@ export type {
   WirePendingConfirmation,
   WirePendingLongRunning,
 } from './protocol/api-types';
+export { DEVTOOLS_ERROR_CODES } from './devtools-error-codes';
+export type { DevtoolsErrorCode } from './devtools-error-codes';

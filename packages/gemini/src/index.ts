@@ -6,3 +6,5 @@ export type { GeminiBuiltInTool } from './provider-tool';
 export { GeminiToolNameError } from './gemini-tool-name-error';
 export { GeminiSchemaError } from './gemini-schema-error';
 export { toGeminiOpenApiSchema } from './to-gemini-openapi-schema';
+export { GEMINI_ERROR_CODES } from './gemini-error-codes';
+export type { GeminiErrorCode } from './gemini-error-codes';

@@ -25,3 +25,5 @@ export { serveModuleOverStdio } from './serve-module-over-stdio';
 export type { ServeModuleOptions } from './serve-module-over-stdio';
 export { loadToolsModule } from './load-tools-module';
 export type { ToolsModule } from './load-tools-module';
+export { MCP_ERROR_CODES } from './mcp-error-codes';
+export type { McpErrorCode } from './mcp-error-codes';

@@ -15,3 +15,5 @@ export { ToolsetExplorer } from './toolset-explorer';
 export type { DiscoveredToolset } from './discovered-toolset';
 export { NestContainerAdapter } from './nest-container-adapter';
 export { HttpToolError } from './http-tool-error';
+export { NESTJS_ERROR_CODES } from './nestjs-error-codes';
+export type { NestjsErrorCode } from './nestjs-error-codes';

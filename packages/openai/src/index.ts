@@ -6,3 +6,5 @@ export { providerTool, OPENAI_PROVIDER } from './provider-tool';
 export type { OpenAIHostedToolConfig } from './provider-tool';
 export { StrictSchemaError } from './strict-schema-error';
 export { toStrictJsonSchema } from './to-strict-json-schema';
+export { OPENAI_ERROR_CODES } from './openai-error-codes';
+export type { OpenAIErrorCode } from './openai-error-codes';

@@ -25,6 +25,7 @@ export { SCHEMA_VERSION } from './migrations';
 /** Unusable store options (`POSTGRES_CONFIG_INVALID`). */
 export { PostgresConfigError } from './errors/postgres-config-error';
 /** Codes of the errors this package raises. */
-export type { PostgresErrorCode } from './errors/postgres-config-error';
 /** The database was migrated by a newer package (`POSTGRES_SCHEMA_TOO_NEW`). */
 export { SchemaTooNewError } from './errors/schema-too-new-error';
+export { POSTGRES_ERROR_CODES } from './postgres-error-codes';
+export type { PostgresErrorCode } from './postgres-error-codes';

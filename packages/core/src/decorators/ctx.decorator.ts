@@ -1,4 +1,5 @@
-import { ToolsmithError } from '../errors/toolsmith-error';
+import { InvalidDecoratorError } from '../errors/invalid-decorator-error';
+import { decoratorOnConstructorMessage } from '../errors/messages';
 import { CTX_PARAM_METADATA } from '../metadata-keys';
 
 /**
@@ -15,7 +16,7 @@ import { CTX_PARAM_METADATA } from '../metadata-keys';
 export function Ctx(): ParameterDecorator {
   return (target, propertyKey, index) => {
     if (propertyKey === undefined) {
-      throw new ToolsmithError('INVALID_DECORATOR', '@Ctx() is on a constructor parameter; it belongs on a @Tool method\'s parameter.');
+      throw new InvalidDecoratorError(decoratorOnConstructorMessage('@Ctx()'));
     }
     const indexes: number[] = Reflect.getOwnMetadata(CTX_PARAM_METADATA, target, propertyKey) ?? [];
     Reflect.defineMetadata(CTX_PARAM_METADATA, [...indexes, index], target, propertyKey);

@@ -1,4 +1,5 @@
-import { ToolsmithError } from '../errors/toolsmith-error';
+import { InvalidDecoratorError } from '../errors/invalid-decorator-error';
+import { decoratorOnConstructorMessage, paramNameMissingMessage } from '../errors/messages';
 import { PARAMS_METADATA } from '../metadata-keys';
 import type { JsonSchema } from '../model/json-schema';
 
@@ -37,11 +38,11 @@ export interface ParamMetadata {
  */
 export function Param(name: string, options: ParamOptions = {}): ParameterDecorator {
   if (typeof name !== 'string' || name.length === 0) {
-    throw new ToolsmithError('INVALID_DECORATOR', `@Param needs a non-empty argument name as its first argument, got ${JSON.stringify(name)}.`);
+    throw new InvalidDecoratorError(paramNameMissingMessage(name));
   }
   return (target, propertyKey, index) => {
     if (propertyKey === undefined) {
-      throw new ToolsmithError('INVALID_DECORATOR', `@Param("${name}") is on a constructor parameter; it belongs on a @Tool method's parameter.`);
+      throw new InvalidDecoratorError(decoratorOnConstructorMessage(`@Param("${name}")`));
     }
     const existing: (ParamMetadata | undefined)[] = Reflect.getOwnMetadata(PARAMS_METADATA, target, propertyKey) ?? [];
     const params = existing.slice();

@@ -1,4 +1,5 @@
-import { ToolsmithError } from '../errors/toolsmith-error';
+import { InvalidDecoratorError } from '../errors/invalid-decorator-error';
+import { injectOnMethodMessage, injectTokenMissingMessage } from '../errors/messages';
 import { INJECT_METADATA } from '../metadata-keys';
 import type { InjectionToken } from './container-adapter';
 
@@ -14,11 +15,11 @@ import type { InjectionToken } from './container-adapter';
  */
 export function Inject(token: InjectionToken): ParameterDecorator {
   if (token === undefined || token === null) {
-    throw new ToolsmithError('INVALID_DECORATOR', '@Inject() needs a token (a class, string or symbol); got nothing, often a circular import.');
+    throw new InvalidDecoratorError(injectTokenMissingMessage());
   }
   return (target, propertyKey, index) => {
     if (propertyKey !== undefined) {
-      throw new ToolsmithError('INVALID_DECORATOR', '@Inject() belongs on a constructor parameter.');
+      throw new InvalidDecoratorError(injectOnMethodMessage());
     }
     const tokens: Record<number, InjectionToken> = { ...(Reflect.getOwnMetadata(INJECT_METADATA, target) ?? {}) };
     tokens[index] = token;

@@ -215,3 +215,20 @@ export function outputInvalidMessage(agentName: string, problems: readonly strin
 export function invalidOutputSchemaMessage(agentName: string, reason: string): string {
   return `Agent "${agentName}": outputSchema is invalid (${reason}). Fix: pass a class-validator DTO class or a JSON Schema object (draft 2020-12).`;
 }
+
+/** A parameter decorator (`@Param`, `@Ctx`) on a constructor parameter instead of a `@Tool` method's. */
+export function decoratorOnConstructorMessage(decorator: string): string {
+  return `${decorator} is on a constructor parameter; it belongs on a @Tool method's parameter.`;
+}
+
+export function paramNameMissingMessage(name: unknown): string {
+  return `@Param needs a non-empty argument name as its first argument, got ${JSON.stringify(name)}.`;
+}
+
+export function injectTokenMissingMessage(): string {
+  return '@Inject() needs a token (a class, string or symbol); got nothing, often a circular import.';
+}
+
+export function injectOnMethodMessage(): string {
+  return '@Inject() belongs on a constructor parameter.';
+}

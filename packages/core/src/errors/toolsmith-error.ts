@@ -12,16 +12,18 @@ export interface ToolsmithErrorOptions {
  * Base class of every error Toolsmith throws or reports. `code` is stable and meant to be branched on;
  * `message` is written for people (and, for tool-call errors, for the model).
  *
+ * `C` is the package's code union (core's errors use `CoreErrorCode` codes).
+ *
  * Use {@link ToolsmithError.isInstance} rather than `instanceof`: it also works when two copies of
  * `@toolsmith/core` are loaded.
  */
-export class ToolsmithError extends Error {
+export class ToolsmithError<C extends string = string> extends Error {
   readonly [MARKER] = true;
   readonly details?: unknown;
 
   constructor(
     /** Stable, machine-readable identifier such as `INVALID_ARGUMENTS`. */
-    readonly code: string,
+    readonly code: C,
     message: string,
     options: ToolsmithErrorOptions = {},
   ) {
@@ -36,7 +38,7 @@ export class ToolsmithError extends Error {
   }
 
   /** A plain, JSON-safe view (no stack, no cause) for events and sessions. */
-  toJSON(): { name: string; code: string; message: string; details?: unknown } {
+  toJSON(): { name: string; code: C; message: string; details?: unknown } {
     return this.details === undefined
       ? { name: this.name, code: this.code, message: this.message }
       : { name: this.name, code: this.code, message: this.message, details: this.details };

@@ -36,3 +36,7 @@ export type { WaitForOptions } from './wait-for';
 export { expectCancelsOnAbort } from './expect-cancels-on-abort';
 export type { CancellationCheck } from './expect-cancels-on-abort';
 export { halves } from './text-halves';
+
+// ── Error codes: every code listed and documented ───────────────────────────────────────────────
+export { errorCodeProblems, errorCodeTable } from './error-code-check';
+export type { ErrorCodeCheckInput } from './error-code-check';

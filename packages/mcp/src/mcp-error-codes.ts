@@ -1,0 +1,23 @@
+/**
+ * Every code `@toolsmith/mcp` reports itself, with what it means (codes it reports for core, such as
+ * `RATE_LIMITED`, are core's: `CORE_ERROR_CODES`). docs/errors.md lists every one; a test checks both.
+ */
+export const MCP_ERROR_CODES = {
+  MCP_CONNECTION_FAILED: 'The MCP server could not be started or reached.',
+  MCP_CONNECTION_CLOSED: 'The MCP server closed the connection.',
+  MCP_PROTOCOL_ERROR: 'The MCP server answered outside the protocol.',
+  MCP_TIMEOUT: 'The MCP server did not answer in time.',
+  MCP_CANCELLED: 'The call to the MCP server was cancelled (the run was aborted).',
+  MCP_TOOLS_UNAVAILABLE: "The MCP server's tool list could not be read.",
+  MCP_TOOL_ERROR: 'The remote tool reported an error.',
+  MCP_CONFIRMATION_UNSUPPORTED: 'A served tool needs confirmation and the client cannot ask the user (no elicitation).',
+  MCP_CONFIRMATION_FAILED: 'Asking the MCP client for confirmation failed.',
+  MCP_MODULE_NOT_FOUND: '`toolsmith mcp <module>`: the module does not exist.',
+  MCP_MODULE_LOAD_FAILED: '`toolsmith mcp <module>`: loading the module failed, or an export has the wrong shape.',
+  MCP_NO_TOOLS_EXPORTED: '`toolsmith mcp <module>`: the module exports no toolset.',
+  INVALID_MCP_TOOLS: 'serveMcp was given something that is neither a toolset class, an instance, a toolset nor a tool.',
+  INVALID_MCP_TRANSPORT: "serveMcp's transport option is neither stdio nor http.",
+} as const;
+
+/** A code `@toolsmith/mcp` reports itself (see {@link MCP_ERROR_CODES}). */
+export type McpErrorCode = keyof typeof MCP_ERROR_CODES;
