@@ -17,6 +17,7 @@ import { ToolContext } from '../tools/tool-context';
 import type { ToolsetOptions } from '../tools/toolset';
 import { buildDtoSchema, isDtoClass } from './dto-schema';
 import type { ToolManifest } from './manifest';
+import type { ManifestMethod } from './manifest-document';
 import { manifestArgumentAt, manifestMethodFor, manifestParameterCount } from './manifest-parameters';
 import { type ToolMethod, toolMethodsOf } from './method-walker';
 import { assertToolName } from './tool-name';
@@ -177,62 +178,98 @@ export function resolveToolSchema(
     throw new MissingTypeMetadataError(site);
   }
 
-  const sources: ArgumentSource[] = [];
-  const properties: JsonSchema = {};
-  const required: string[] = [];
-  let dtoSchema: JsonSchema | undefined;
-  let flat = 0;
-  for (let index = 0; index < count; index++) {
-    const type = types?.[index];
-    const param = params[index];
-    const parameterSite: DefinitionSite = { ...site, parameterIndex: index, parameterName: param?.name };
-    // A `@Param({ schema })` stays explicit, and a DTO class keeps its class-validator rules and conversion.
-    const fromManifestAt =
-      manifestParameters && !param?.options.schema && !isDtoClass(type) ? manifestArgumentAt(manifestParameters, index, param) : undefined;
-    if (contextIndexes.includes(index) || (type === ToolContext && !param) || manifestParameters?.contextIndex === index) {
-      sources.push({ kind: 'context' });
-    } else if (fromManifestAt) {
-      if (dtoSchema) throw InvalidParametersError.mixedStyles(parameterSite);
-      if (fromManifestAt.name in properties) throw InvalidParametersError.duplicateName(parameterSite, fromManifestAt.name);
-      properties[fromManifestAt.name] = fromManifestAt.schema;
-      if (!fromManifestAt.optional) required.push(fromManifestAt.name);
-      sources.push({ kind: 'argument', name: fromManifestAt.name, defaultValue: param?.options.default, revive: fromManifestAt.revive });
-      flat++;
-    } else if (param) {
-      if (param.name in properties) throw InvalidParametersError.duplicateName(parameterSite, param.name);
-      const resolved = resolveParameterSchema(param, type, parameterSite);
-      properties[param.name] = resolved.schema;
-      const optional = param.options.optional === true || param.options.default !== undefined;
-      if (!optional) required.push(param.name);
-      sources.push({ kind: 'argument', name: param.name, defaultValue: param.options.default, dto: resolved.dto });
-      flat++;
-    } else if (isDtoClass(type)) {
-      if (dtoSchema || flat) throw InvalidParametersError.mixedStyles(parameterSite);
-      const dto = buildDtoSchema(type, parameterSite);
-      dtoSchema = dto.schema;
-      // With an explicit schema the DTO's own rules are not the contract; it is only the value's class.
-      sources.push({ kind: 'dto', dto: { type, runClassValidator: !explicit && dto.runClassValidator } });
-    } else if (explicit) {
-      if (dtoSchema || flat) throw InvalidParametersError.mixedStyles(parameterSite);
-      dtoSchema = explicit;
-      sources.push({ kind: 'all-arguments' });
-    } else {
-      throw new UndecoratedParameterError(parameterSite, typeName(type));
-    }
-    if (dtoSchema && flat) throw InvalidParametersError.mixedStyles(parameterSite);
-  }
+  const facts: MethodFacts = { types, params, contextIndexes, manifestParameters, explicit };
+  const classified = Array.from({ length: count }, (_, index) => classifyParameter(index, facts, site));
+  const { properties, required, whole, flat } = assembleParameters(classified);
+  const sources = classified.map((parameter) => parameter.source);
   const documented = {
     ...(fromManifest?.description ? { description: fromManifest.description } : {}),
     ...(fromManifest?.outputSchema ? { outputSchema: fromManifest.outputSchema } : {}),
   };
   if (explicit) return { parameters: explicit, sources, ...documented };
-  if (dtoSchema) return { parameters: dtoSchema, sources, ...documented };
+  if (whole) return { parameters: whole, sources, ...documented };
   const parameters: JsonSchema = { type: 'object', properties };
   if (required.length) parameters.required = required;
   parameters.additionalProperties = false;
   // Recursive types from the manifest are `$ref`s into the tool schema's `$defs`.
   if (manifestParameters?.$defs && flat) parameters.$defs = manifestParameters.$defs;
   return { parameters, sources, ...documented };
+}
+
+/** What the scanner knows of a method's parameters, read once from its metadata. */
+interface MethodFacts {
+  readonly types: readonly unknown[] | undefined;
+  readonly params: readonly (ParamMetadata | undefined)[];
+  readonly contextIndexes: readonly number[];
+  readonly manifestParameters: ManifestMethod | undefined;
+  readonly explicit: JsonSchema | undefined;
+}
+
+/** One parameter, classified: where its value comes from and what it adds to the tool schema. */
+type ClassifiedParameter =
+  | { readonly kind: 'context'; readonly source: ArgumentSource }
+  /** One property of the tool schema (a `@Param`, or the manifest's parameter). */
+  | { readonly kind: 'property'; readonly name: string; readonly schema: JsonSchema; readonly optional: boolean; readonly source: ArgumentSource; readonly site: DefinitionSite }
+  /** The whole tool schema (a DTO class, or the explicit schema taking all arguments). */
+  | { readonly kind: 'whole'; readonly schema: JsonSchema; readonly source: ArgumentSource; readonly site: DefinitionSite };
+
+/**
+ * Classifies one parameter, first that applies: the context (`@Ctx()`, a `ToolContext` type, the
+ * manifest's context position) → the manifest's parameter (unless a `@Param({ schema })` or a DTO class
+ * says more) → a `@Param` → a DTO class → all arguments under an explicit schema. Anything else is
+ * `UNDECORATED_PARAMETER`.
+ */
+function classifyParameter(index: number, facts: MethodFacts, methodSite: DefinitionSite): ClassifiedParameter {
+  const type = facts.types?.[index];
+  const param = facts.params[index];
+  const site: DefinitionSite = { ...methodSite, parameterIndex: index, parameterName: param?.name };
+  if (facts.contextIndexes.includes(index) || (type === ToolContext && !param) || facts.manifestParameters?.contextIndex === index) {
+    return { kind: 'context', source: { kind: 'context' } };
+  }
+  // A `@Param({ schema })` stays explicit, and a DTO class keeps its class-validator rules and conversion.
+  const fromManifest =
+    facts.manifestParameters && !param?.options.schema && !isDtoClass(type) ? manifestArgumentAt(facts.manifestParameters, index, param) : undefined;
+  if (fromManifest) {
+    const { name, schema, optional, revive } = fromManifest;
+    return { kind: 'property', name, schema, optional, site, source: { kind: 'argument', name, defaultValue: param?.options.default, revive } };
+  }
+  if (param) {
+    const resolved = resolveParameterSchema(param, type, site);
+    const optional = param.options.optional === true || param.options.default !== undefined;
+    const source: ArgumentSource = { kind: 'argument', name: param.name, defaultValue: param.options.default, dto: resolved.dto };
+    return { kind: 'property', name: param.name, schema: resolved.schema, optional, site, source };
+  }
+  if (isDtoClass(type)) {
+    const dto = buildDtoSchema(type, site);
+    // With an explicit schema the DTO's own rules are not the contract; it is only the value's class.
+    return { kind: 'whole', schema: dto.schema, site, source: { kind: 'dto', dto: { type, runClassValidator: !facts.explicit && dto.runClassValidator } } };
+  }
+  if (facts.explicit) return { kind: 'whole', schema: facts.explicit, site, source: { kind: 'all-arguments' } };
+  throw new UndecoratedParameterError(site, typeName(type));
+}
+
+/**
+ * The tool schema's parts from the classified parameters, with the one check of their styles: either
+ * properties (flat parameters), or one parameter that is the whole schema, never both; no name twice.
+ */
+function assembleParameters(classified: readonly ClassifiedParameter[]): { properties: JsonSchema; required: string[]; whole?: JsonSchema; flat: number } {
+  const properties: JsonSchema = {};
+  const required: string[] = [];
+  let whole: JsonSchema | undefined;
+  let flat = 0;
+  for (const parameter of classified) {
+    if (parameter.kind === 'context') continue;
+    if (whole !== undefined || (parameter.kind === 'whole' && flat > 0)) throw InvalidParametersError.mixedStyles(parameter.site);
+    if (parameter.kind === 'whole') {
+      whole = parameter.schema;
+      continue;
+    }
+    if (parameter.name in properties) throw InvalidParametersError.duplicateName(parameter.site, parameter.name);
+    properties[parameter.name] = parameter.schema;
+    if (!parameter.optional) required.push(parameter.name);
+    flat++;
+  }
+  return { properties, required, whole, flat };
 }
 
 /**
