@@ -51,34 +51,16 @@ class FunctionTool<TArgs> extends BaseTool implements ChecksDtoArguments {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonSchema;
-  override readonly responseSchema?: JsonSchema;
-  override readonly isLongRunning: boolean;
-  override readonly requireConfirmation?: RequireConfirmation;
-  override readonly confirmationHint?: ConfirmationHint;
-  override readonly timeoutMs?: number;
-  override readonly maxResultChars?: number;
-  override readonly sequential?: boolean;
-  override readonly auth?: AuthConfig;
-  override readonly repairArguments?: boolean;
   private readonly execute: (args: TArgs, context: ToolContext) => unknown;
   private readonly binding?: ParameterBinding;
 
   constructor(config: FunctionToolConfig<TArgs>) {
-    super();
+    super({ ...config, isLongRunning: config.isLongRunning === true });
     const site: DefinitionSite = { className: 'functionTool', methodName: String(config.name) };
     assertToolName(config.name, site);
     this.name = config.name;
     this.description = config.description ?? '';
     this.execute = config.execute;
-    this.responseSchema = config.responseSchema;
-    this.isLongRunning = config.isLongRunning === true;
-    this.requireConfirmation = config.requireConfirmation;
-    this.confirmationHint = config.confirmationHint;
-    this.timeoutMs = config.timeoutMs;
-    this.maxResultChars = config.maxResultChars;
-    this.sequential = config.sequential;
-    this.auth = config.auth;
-    this.repairArguments = config.repairArguments;
     const { parameters } = config;
     if (typeof parameters === 'function') {
       const dto = buildDtoSchema(parameters, site);

@@ -1,10 +1,8 @@
-import type { AuthConfig } from '../auth/auth-config';
 import type { ArgumentProblem } from '../errors/tool-call-errors';
 import type { JsonSchema } from '../model/json-schema';
 import { type ChecksDtoArguments, bindingProblems } from './dto-problems';
 import type { ScannedTool } from './tool-scanner';
 import { BaseTool } from '../tools/base-tool';
-import type { ConfirmationHint } from '../tools/confirmation-hint';
 import type { RequireConfirmation } from '../tools/require-confirmation';
 import type { ToolContext } from '../tools/tool-context';
 
@@ -19,15 +17,6 @@ export class DecoratedTool extends BaseTool implements ChecksDtoArguments {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonSchema;
-  override readonly responseSchema?: JsonSchema;
-  override readonly isLongRunning: boolean;
-  override readonly requireConfirmation?: RequireConfirmation;
-  override readonly confirmationHint?: ConfirmationHint;
-  override readonly timeoutMs?: number;
-  override readonly maxResultChars?: number;
-  override readonly sequential?: boolean;
-  override readonly auth?: AuthConfig;
-  override readonly repairArguments?: boolean;
   /** Which class and method this tool calls. */
   readonly className: string;
   readonly methodName: string;
@@ -37,29 +26,11 @@ export class DecoratedTool extends BaseTool implements ChecksDtoArguments {
     scanned: ScannedTool,
     private readonly instanceFor: InstanceSource,
   ) {
-    super();
+    super({ ...scanned, requireConfirmation: checkedRequireConfirmation(scanned) });
     this.scanned = scanned;
     this.name = scanned.name;
     this.description = scanned.description;
     this.parameters = scanned.parameters;
-    this.responseSchema = scanned.responseSchema;
-    this.isLongRunning = scanned.isLongRunning;
-    const rule = scanned.requireConfirmation;
-    // The executor asks for confirmation after ajv but before `run`; where class-validator must also
-    // check the arguments, check them first, so the user is never asked to approve a call that would fail.
-    this.requireConfirmation =
-      rule === undefined || rule === false || !scanned.binding.runsClassValidator
-        ? rule
-        : async (args: Record<string, unknown>, context: ToolContext) => {
-            await scanned.binding.bind(args, context);
-            return rule === true ? true : rule(args, context);
-          };
-    this.confirmationHint = scanned.confirmationHint;
-    this.timeoutMs = scanned.timeoutMs;
-    this.maxResultChars = scanned.maxResultChars;
-    this.sequential = scanned.sequential;
-    this.auth = scanned.auth;
-    this.repairArguments = scanned.repairArguments;
     this.className = scanned.className;
     this.methodName = scanned.methodName;
   }
@@ -82,4 +53,17 @@ export class DecoratedTool extends BaseTool implements ChecksDtoArguments {
     if (Array.isArray(values)) return this.scanned.method.apply(instance, values);
     return values.then((ready) => this.scanned.method.apply(instance, ready));
   }
+}
+
+/**
+ * The executor asks for confirmation after ajv but before `run`; where class-validator must also check
+ * the arguments, check them first, so the user is never asked to approve a call that would fail.
+ */
+function checkedRequireConfirmation(scanned: ScannedTool): RequireConfirmation | undefined {
+  const rule = scanned.requireConfirmation;
+  if (rule === undefined || rule === false || !scanned.binding.runsClassValidator) return rule;
+  return async (args: Record<string, unknown>, context: ToolContext) => {
+    await scanned.binding.bind(args, context);
+    return rule === true ? true : rule(args, context);
+  };
 }

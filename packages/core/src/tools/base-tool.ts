@@ -11,6 +11,26 @@ import type { ToolContext } from './tool-context';
 export const LONG_RUNNING_NOTE =
   'NOTE: This is a long-running operation. Do not call this tool again if it has already returned some intermediate or pending status.';
 
+/** The optional behaviour fields of a tool, as {@link BaseTool}'s constructor copies them. */
+const BEHAVIOUR_KEYS = [
+  'responseSchema',
+  'isLongRunning',
+  'requireConfirmation',
+  'confirmationHint',
+  'timeoutMs',
+  'maxResultChars',
+  'sequential',
+  'auth',
+  'repairArguments',
+] as const;
+
+/**
+ * A tool's optional behaviour (result schema, long-running, confirmation, timeout, result budget,
+ * sequential calls, credentials, argument repair): what `BaseTool`'s constructor takes, field for field.
+ * One list, so a tool built from a spec (a decorated method, a `functionTool` config) cannot forget one.
+ */
+export type ToolBehaviour = { readonly [K in (typeof BEHAVIOUR_KEYS)[number]]?: BaseTool[K] };
+
 /**
  * The one public way to write a callable tool by hand. The executor validates the arguments against
  * `parameters` (ajv, compiled once on first use) before `run` is called, so `run` sees valid input.
@@ -38,6 +58,15 @@ export abstract class BaseTool implements Tool {
   /** `false` refuses arguments that need a repair instead of repairing them (see `ToolCallPolicy.repairArguments`). */
   readonly repairArguments?: boolean;
   private cachedDeclaration?: FunctionDeclaration;
+
+  /** @param behaviour - the tool's optional behaviour; fields it leaves out keep their defaults. Extra fields are ignored. */
+  constructor(behaviour: ToolBehaviour = {}) {
+    for (const key of BEHAVIOUR_KEYS) {
+      const value = behaviour[key];
+      // The fields are readonly to users; this is their one assignment (a plain one, so a subclass may still set its own).
+      if (value !== undefined) (this as unknown as Record<string, unknown>)[key] = value;
+    }
+  }
 
   /** Runs the tool with validated arguments. Return a plain object, or any value to be wrapped as `{ result }`. */
   abstract run(args: Record<string, unknown>, context: ToolContext): unknown;
