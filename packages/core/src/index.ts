@@ -46,7 +46,7 @@ export type { ToolOptions } from './tools/tool';
 export { Toolset, isToolset } from './tools/toolset';
 export type { ToolsetOptions } from './tools/toolset';
 export { BaseTool, LONG_RUNNING_NOTE } from './tools/base-tool';
-export type { ToolBehaviour } from './tools/base-tool';
+export type { ToolBehaviour, ToolBehaviourKey } from './tools/base-tool';
 export { ToolContext } from './tools/tool-context';
 export type { ToolContextInit } from './tools/tool-context';
 export type { ReadonlyContext } from './tools/readonly-context';

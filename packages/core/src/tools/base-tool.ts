@@ -11,25 +11,37 @@ import type { ToolContext } from './tool-context';
 export const LONG_RUNNING_NOTE =
   'NOTE: This is a long-running operation. Do not call this tool again if it has already returned some intermediate or pending status.';
 
-/** The optional behaviour fields of a tool, as {@link BaseTool}'s constructor copies them. */
-const BEHAVIOUR_KEYS = [
-  'responseSchema',
-  'isLongRunning',
-  'requireConfirmation',
-  'confirmationHint',
-  'timeoutMs',
-  'maxResultChars',
-  'sequential',
-  'auth',
-  'repairArguments',
-] as const;
+/** The names of a tool's optional behaviour fields. */
+export type ToolBehaviourKey =
+  | 'responseSchema'
+  | 'isLongRunning'
+  | 'requireConfirmation'
+  | 'confirmationHint'
+  | 'timeoutMs'
+  | 'maxResultChars'
+  | 'sequential'
+  | 'auth'
+  | 'repairArguments';
+
+// A record rather than an array, so the compiler insists on every key.
+const BEHAVIOUR_KEYS = Object.keys({
+  responseSchema: true,
+  isLongRunning: true,
+  requireConfirmation: true,
+  confirmationHint: true,
+  timeoutMs: true,
+  maxResultChars: true,
+  sequential: true,
+  auth: true,
+  repairArguments: true,
+} satisfies Record<ToolBehaviourKey, true>) as ToolBehaviourKey[];
 
 /**
  * A tool's optional behaviour (result schema, long-running, confirmation, timeout, result budget,
  * sequential calls, credentials, argument repair): what `BaseTool`'s constructor takes, field for field.
  * One list, so a tool built from a spec (a decorated method, a `functionTool` config) cannot forget one.
  */
-export type ToolBehaviour = { readonly [K in (typeof BEHAVIOUR_KEYS)[number]]?: BaseTool[K] };
+export type ToolBehaviour = { readonly [K in ToolBehaviourKey]?: BaseTool[K] };
 
 /**
  * The one public way to write a callable tool by hand. The executor validates the arguments against
