@@ -1,3 +1,4 @@
+import { providerToolMismatchMessage } from '../errors/messages';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import type { ProviderTool } from '../model/provider-tool';
 
@@ -21,8 +22,7 @@ export function selectProviderTools(
     if (tool.provider !== provider) {
       throw new ToolsmithError(
         'PROVIDER_TOOL_MISMATCH',
-        `Provider tool "${tool.name}" belongs to provider "${tool.provider}" and cannot be used with ${modelDescription}. ` +
-          'Use a model of that provider for this agent, or remove the tool.',
+        providerToolMismatchMessage(tool.name, tool.provider, modelDescription),
         { details: { toolName: tool.name, toolProvider: tool.provider, modelProvider: provider } },
       );
     }

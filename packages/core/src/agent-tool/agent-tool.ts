@@ -1,3 +1,4 @@
+import { agentFailedMessage, agentToolOutsideRunnerMessage } from '../errors/messages';
 import type { BaseAgent } from '../agents/base-agent';
 import type { AgentBackedTool } from '../agents/agent-backed-tool';
 import { AgentToolConfirmationError } from '../errors/agent-tool-confirmation-error';
@@ -63,7 +64,7 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
   async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
     const parent = invocationOf(context);
     if (!parent) {
-      throw new ToolsmithError('AGENT_TOOL_OUTSIDE_RUNNER', `AgentTool "${this.name}" can only run inside a Runner invocation.`);
+      throw new ToolsmithError('AGENT_TOOL_OUTSIDE_RUNNER', agentToolOutsideRunnerMessage(this.name));
     }
     const sessions = new InMemorySessionService();
     const state = Object.fromEntries(Object.entries(context.state.toObject()).filter(([k]) => !k.startsWith(StatePrefix.TEMP)));
@@ -81,7 +82,7 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
         outputInvalid = event;
         continue;
       }
-      if (event.errorCode) throw new ToolsmithError(event.errorCode, `Agent "${this.agent.name}" failed: ${event.errorMessage}`);
+      if (event.errorCode) throw new ToolsmithError(event.errorCode, agentFailedMessage(this.agent.name, event.errorMessage));
       if (!event.partial) outputInvalid = undefined;
       for (const [key, value] of Object.entries(event.actions.stateDelta)) {
         if (!key.startsWith(StatePrefix.TEMP)) context.state.set(key, value);
@@ -94,7 +95,7 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
       if (event.output !== undefined) answer = event.output;
       else if (eventText && !event.partial) answer = eventText;
     }
-    if (outputInvalid) throw new ToolsmithError(OUTPUT_INVALID, `Agent "${this.agent.name}" failed: ${outputInvalid.errorMessage}`);
+    if (outputInvalid) throw new ToolsmithError(OUTPUT_INVALID, agentFailedMessage(this.agent.name, outputInvalid.errorMessage));
     if (this.skipSummarization) context.actions.skipSummarization = true;
     return answer;
   }

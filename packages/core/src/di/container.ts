@@ -1,3 +1,4 @@
+import { invalidProviderShapeMessage, providerWithoutSourceMessage } from '../errors/messages';
 import { DependencyResolutionError } from '../errors/dependency-resolution-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { DESIGN_PARAMTYPES, INJECTABLE_METADATA, INJECT_METADATA, TOOLSET_METADATA } from '../metadata-keys';
@@ -49,7 +50,7 @@ export class Container implements ContainerAdapter {
     if (provider === null || typeof provider !== 'object' || !('provide' in provider)) {
       throw new ToolsmithError(
         'INVALID_PROVIDER',
-        `A provider must be a class or { provide, useValue | useClass | useFactory }; got ${String(provider)}.`,
+        invalidProviderShapeMessage(String(provider)),
       );
     }
     let registration: Registration;
@@ -68,7 +69,7 @@ export class Container implements ContainerAdapter {
     } else {
       throw new ToolsmithError(
         'INVALID_PROVIDER',
-        `The provider for ${tokenName(provider.provide)} needs one of useValue, useClass or useFactory.`,
+        providerWithoutSourceMessage(tokenName(provider.provide)),
       );
     }
     this.registrations.set(provider.provide, registration);

@@ -232,3 +232,38 @@ export function injectTokenMissingMessage(): string {
 export function injectOnMethodMessage(): string {
   return '@Inject() belongs on a constructor parameter.';
 }
+
+export function providerToolMismatchMessage(toolName: string, toolProvider: string, modelDescription: string): string {
+  return (
+    `Provider tool "${toolName}" belongs to provider "${toolProvider}" and cannot be used with ${modelDescription}. ` +
+    'Use a model of that provider for this agent, or remove the tool.'
+  );
+}
+
+/** Names both places a service can come from, since the same tool may run under a Runner or be served over MCP. */
+export function serviceNotConfiguredMessage(service: string, method: string): string {
+  return (
+    `No ${service} was given, so ctx.${method} cannot run. ` +
+    `Fix: pass \`${service}\` in the Runner options, or in the serveMcp options when the tools are served over MCP.`
+  );
+}
+
+export function invalidProviderShapeMessage(provider: string): string {
+  return `A provider must be a class or { provide, useValue | useClass | useFactory }; got ${provider}.`;
+}
+
+export function providerWithoutSourceMessage(token: string): string {
+  return `The provider for ${token} needs one of useValue, useClass or useFactory.`;
+}
+
+export function agentToolOutsideRunnerMessage(toolName: string): string {
+  return `AgentTool "${toolName}" can only run inside a Runner invocation.`;
+}
+
+export function agentFailedMessage(agentName: string, reason: string | undefined): string {
+  return `Agent "${agentName}" failed: ${reason}`;
+}
+
+export function runFailedMessage(reason: string): string {
+  return `The run failed: ${reason}`;
+}

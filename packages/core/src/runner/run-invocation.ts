@@ -1,3 +1,4 @@
+import { runFailedMessage } from '../errors/messages';
 import type { BaseAgent } from '../agents/base-agent';
 import { InvocationContext, type InvocationServices } from '../agents/invocation-context';
 import { checkFunctionResponses } from '../confirmation/check-function-responses';
@@ -118,7 +119,7 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
   } catch (thrown) {
     const error = ToolsmithError.isInstance(thrown)
       ? thrown
-      : new ToolsmithError('INTERNAL_ERROR', `The run failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { cause: thrown });
+      : new ToolsmithError('INTERNAL_ERROR', runFailedMessage(thrown instanceof Error ? thrown.message : String(thrown)), { cause: thrown });
     yield context ? errorEvent(context, context.agent.name, error) : standaloneErrorEvent(invocationId, author, error);
   } finally {
     unlink();

@@ -1,3 +1,4 @@
+import { serviceNotConfiguredMessage } from '../errors/messages';
 import type { ArtifactService } from '../artifacts/artifact-service';
 import type { AuthConfig } from '../auth/auth-config';
 import type { AuthCredential } from '../auth/auth-credential';
@@ -213,7 +214,6 @@ export class ToolContext implements ReadonlyContext {
 function serviceNotConfigured(service: 'memoryService' | 'artifactService', method: string): ToolsmithError {
   return new ToolsmithError(
     'SERVICE_NOT_CONFIGURED',
-    `No ${service} was given, so ctx.${method} cannot run. ` +
-      `Fix: pass \`${service}\` in the Runner options, or in the serveMcp options when the tools are served over MCP.`,
+    serviceNotConfiguredMessage(service, method),
   );
 }
