@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
-import { dirname, extname, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { ArtifactService, MemoryService, Plugin, Provider} from '@toolsmith/core';
 import { BaseAgent, Runner, useManifest } from '@toolsmith/core';
-import { MANIFEST_ENV, findManifest } from '@toolsmith/core/internal';
+import { MANIFEST_ENV, findManifest, registerTypeScript } from '@toolsmith/core/internal';
 import { AgentModuleError } from './agent-module-error';
-import { registerTypeScript } from './register-typescript';
 
 /**
  * What a module offers the dev tools: its root agent, or a `Runner` it built itself (then its session
@@ -48,11 +47,10 @@ export function loadAgentModule(modulePath: string, options: { cwd?: string; man
   }
   const manifest = options.manifest ? resolve(cwd, options.manifest) : process.env[MANIFEST_ENV] ? undefined : findManifest(dirname(file));
   if (manifest) useManifest(manifest);
-  if (['.ts', '.mts', '.cts'].includes(extname(file))) registerTypeScript(file);
+  registerTypeScript(file, (message, cause) => new AgentModuleError('AGENT_MODULE_LOAD_FAILED', message, cause));
 
   let exported: Record<string, unknown>;
   try {
-     
     exported = require(file) as Record<string, unknown>;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

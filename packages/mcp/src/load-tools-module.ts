@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { dirname, extname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { type ArtifactService, BaseTool, type MemoryService, type Provider, ToolsmithError, isToolset } from '@toolsmith/core';
-import { getToolsetOptions } from '@toolsmith/core/internal';
+import { getToolsetOptions, registerTypeScript } from '@toolsmith/core/internal';
 import type { ServedTools } from './resolve-served-tools';
 
 /** What a module offers to serve: its exported toolsets and tools, and its `providers`, `memoryService` and `artifactService` exports. */
@@ -32,11 +32,10 @@ export function loadToolsModule(modulePath: string, cwd = process.cwd()): ToolsM
   if (!existsSync(file)) {
     throw new ToolsmithError('MCP_MODULE_NOT_FOUND', `Cannot find module ${file}. Pass the path of a module that exports @Toolset classes.`);
   }
-  if (['.ts', '.mts', '.cts'].includes(extname(file))) registerTypeScript(file);
+  registerTypeScript(file, (message, cause) => new ToolsmithError('MCP_MODULE_LOAD_FAILED', message, { cause }));
 
   let exported: Record<string, unknown>;
   try {
-     
     exported = require(file) as Record<string, unknown>;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
@@ -77,23 +76,4 @@ function isServable(value: unknown): value is ServedTools {
   if (typeof value === 'function') return getToolsetOptions(value) !== undefined;
   if (typeof value !== 'object' || value === null) return false;
   return value instanceof BaseTool || isToolset(value) || getToolsetOptions(value.constructor) !== undefined;
-}
-
-/** Makes `require` load TypeScript, with decorator metadata (ts-node reads the module's tsconfig). */
-function registerTypeScript(file: string): void {
-  // Already loadable: ts-node registered (it marks the process), or jest/another loader handles .ts.
-  if ((process as unknown as Record<symbol, unknown>)[Symbol.for('ts-node.register.instance')]) return;
-   
-  if (require.extensions['.ts']) return;
-  try {
-     
-    const tsNode = require('ts-node') as { register(options: object): void };
-    tsNode.register({ transpileOnly: true, projectSearchDir: dirname(file) });
-  } catch (error) {
-    throw new ToolsmithError(
-      'MCP_MODULE_LOAD_FAILED',
-      `${file} is TypeScript, and ts-node is not installed to load it. Compile it first and pass the .js file, or install ts-node.`,
-      { cause: error },
-    );
-  }
 }

@@ -267,3 +267,7 @@ export function agentFailedMessage(agentName: string, reason: string | undefined
 export function runFailedMessage(reason: string): string {
   return `The run failed: ${reason}`;
 }
+
+export function typeScriptLoaderMissingMessage(file: string): string {
+  return `${file} is TypeScript, and ts-node is not installed to load it. Compile it first and pass the .js file, or install ts-node.`;
+}

@@ -10,6 +10,7 @@ export type { ToolCallPolicy } from '../tools/tool-call-policy';
 export { createEventActions } from '../state/event-actions';
 export { getToolsetOptions } from '../tools/toolset';
 export { startValidatorWarmUp } from '../validation/validator-warm-up';
+export { registerTypeScript } from './register-typescript';
 
 // Which call ids a stored event claims as answered: every session store refuses a second claim (see SessionService).
 export { answerClaims } from '../sessions/answer-claims';
