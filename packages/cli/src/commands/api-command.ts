@@ -1,6 +1,6 @@
 import type { CliIo } from '../cli-io';
 import type { DevServerCommandOptions, DevServerRunControl} from './web-command';
-import { DEFAULT_DEV_PORT, parseDevServerArgs, serveDevServer } from './web-command';
+import { DEV_SERVER_OPTIONS, parseDevServerArgs, serveDevServer } from './web-command';
 
 /** Usage text of `toolsmith api`. */
 export const API_USAGE = `Usage: toolsmith api <module> [--port <n>] [--host <address>] [--memory] [--user <id>] [--manifest <file>]
@@ -8,13 +8,7 @@ export const API_USAGE = `Usage: toolsmith api <module> [--port <n>] [--host <ad
 Serves the dev UI's HTTP API without the page, for another frontend: sessions, runs streamed as
 Server-Sent Events, answers to confirmations and long-running calls, tools (docs/devtools.md).
 
-Options:
-  --port <n>         port to listen on (default ${DEFAULT_DEV_PORT}; 0 picks a free one)
-  --host <address>   interface to listen on (default 127.0.0.1; the API runs your tools)
-  --memory           keep sessions in memory even when @toolsmith/postgres is installed
-  --user <id>        the user the sessions belong to (default dev-user)
-  --manifest <file>  the build-time manifest to scan with (default: found from the module's directory)
-`;
+${DEV_SERVER_OPTIONS}`;
 
 /** Parses `toolsmith api`'s arguments (those of `toolsmith web`). */
 export function parseApiArgs(argv: readonly string[]): DevServerCommandOptions {

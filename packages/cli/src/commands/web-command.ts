@@ -6,6 +6,15 @@ import { EXIT_OK } from '../exit-codes';
 /** Port `toolsmith web` and `toolsmith api` listen on unless `--port` says otherwise. */
 export const DEFAULT_DEV_PORT = 4100;
 
+/** The options `toolsmith web` and `toolsmith api` share, as their usage texts list them. */
+export const DEV_SERVER_OPTIONS = `Options:
+  --port <n>         port to listen on (default ${DEFAULT_DEV_PORT}; 0 picks a free one)
+  --host <address>   interface to listen on (default 127.0.0.1; the API runs your tools)
+  --memory           keep sessions in memory even when @toolsmith/postgres is installed
+  --user <id>        the user the sessions belong to (default dev-user)
+  --manifest <file>  the build-time manifest to scan with (default: found from the module's directory)
+`;
+
 /** Usage text of `toolsmith web`. */
 export const WEB_USAGE = `Usage: toolsmith web <module> [--port <n>] [--host <address>] [--memory] [--user <id>] [--manifest <file>]
 
@@ -14,13 +23,7 @@ live event timeline, approvals, long-running updates and a Tools tab that runs o
 Sessions are kept in .toolsmith/sessions when @toolsmith/postgres is installed, else in memory.
 A .ts module is loaded through ts-node when it is installed.
 
-Options:
-  --port <n>         port to listen on (default ${DEFAULT_DEV_PORT}; 0 picks a free one)
-  --host <address>   interface to listen on (default 127.0.0.1; the API runs your tools)
-  --memory           keep sessions in memory even when @toolsmith/postgres is installed
-  --user <id>        the user the sessions belong to (default dev-user)
-  --manifest <file>  the build-time manifest to scan with (default: found from the module's directory)
-`;
+${DEV_SERVER_OPTIONS}`;
 
 /** Options of `toolsmith web` and `toolsmith api`, parsed from the command line. */
 export interface DevServerCommandOptions {
@@ -76,7 +79,6 @@ export function interruptSignal(): AbortSignal {
 /** Serves the module's agent with the page (`toolsmith web`) or without it (`toolsmith api`) until the signal aborts. */
 export async function serveDevServer(options: DevServerCommandOptions, io: CliIo, control: DevServerRunControl, page: boolean): Promise<number> {
   // Loaded here: the server, esbuild and the page are needed by these commands only.
-   
   const devtools = require('@toolsmith/devtools') as typeof import('@toolsmith/devtools');
   const host: DevAgentHost = await devtools.DevAgentHost.open({
     module: options.module,
