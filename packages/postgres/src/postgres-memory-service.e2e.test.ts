@@ -2,19 +2,10 @@ import { Event, LlmAgent, Runner, loadMemory } from '@toolsmith/core';
 import { ScriptedModel, collect } from '@toolsmith/core/testing';
 import { PostgresMemoryService } from './postgres-memory-service';
 import { PostgresSessionService } from './postgres-session-service';
-import type { TestPostgres } from './__fixtures__/test-postgres';
-import { dropSchema, startTestPostgres, uniqueSchema } from './__fixtures__/test-postgres';
+import { useTestPostgres } from './__fixtures__/test-postgres';
 
-let server: TestPostgres;
-const schema = uniqueSchema('memory');
-
-beforeAll(async () => {
-  server = await startTestPostgres();
-}, 60_000);
-afterAll(async () => {
-  await dropSchema(server.url, schema);
-  await server.stop();
-}, 60_000);
+const server = useTestPostgres('memory');
+const { schema } = server;
 
 const event = (text: string, timestamp = 0, author = 'user') => ({ author, content: { role: author === 'user' ? ('user' as const) : ('model' as const), parts: [{ text }] }, timestamp });
 

@@ -4,19 +4,10 @@ import pg from 'pg';
 import { PostgresDatabase } from './postgres-database';
 import { PostgresSessionService } from './postgres-session-service';
 import { SCHEMA_VERSION } from './migrations';
-import type { TestPostgres } from './__fixtures__/test-postgres';
-import { dropSchema, startTestPostgres, uniqueSchema } from './__fixtures__/test-postgres';
+import { dropSchema, uniqueSchema, useTestPostgres } from './__fixtures__/test-postgres';
 
-let server: TestPostgres;
-const schema = uniqueSchema('sessions');
-
-beforeAll(async () => {
-  server = await startTestPostgres();
-}, 60_000);
-afterAll(async () => {
-  await dropSchema(server.url, schema);
-  await server.stop();
-}, 60_000);
+const server = useTestPostgres('sessions');
+const { schema } = server;
 
 runSessionStoreConformance({
   name: 'PostgresSessionService (PGlite, in memory)',

@@ -49,3 +49,27 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * The usual setup of a test file: a server started before its tests ({@link startTestPostgres}) and, after
+ * them, the file's own schema dropped and the server stopped. `url` can be read once the tests run.
+ */
+export function useTestPostgres(prefix: string): { readonly url: string; readonly schema: string } {
+  let server: TestPostgres | undefined;
+  const schema = uniqueSchema(prefix);
+  beforeAll(async () => {
+    server = await startTestPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    if (!server) return;
+    await dropSchema(server.url, schema);
+    await server.stop();
+  }, 60_000);
+  return {
+    schema,
+    get url() {
+      if (!server) throw new Error('the test PostgreSQL server is read before beforeAll started it');
+      return server.url;
+    },
+  };
+}
