@@ -34,7 +34,6 @@ export async function agentTools(root: BaseAgent, container: Container, context:
 
 /** The same class scanned twice gives new tool objects; keep the first so a class listed by two agents is built once. */
 const scanned = new WeakMap<Container, Map<unknown, BaseTool[]>>();
- 
 function classTools(entry: Function | object, container: Container): BaseTool[] {
   let byClass = scanned.get(container);
   if (!byClass) scanned.set(container, (byClass = new Map()));

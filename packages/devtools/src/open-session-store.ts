@@ -38,7 +38,6 @@ export async function openSessionStore(options: OpenSessionStoreOptions): Promis
   if (options.store === 'memory') return inMemory('in memory (--memory): sessions end with the process');
   let postgres: PostgresModule;
   try {
-     
     postgres = require('@toolsmith/postgres') as PostgresModule;
   } catch {
     return inMemory('in memory: sessions end with the process (install @toolsmith/postgres to keep them)');

@@ -40,7 +40,6 @@ async function load(): Promise<PageBundle> {
 export async function bundlePage(): Promise<PageBundle> {
   const entry = [join(__dirname, 'page', 'main.tsx'), join(__dirname, '..', 'src', 'page', 'main.tsx')].find((file) => existsSync(file));
   if (!entry) throw new Error(`The dev UI's sources are missing (looked for src/page/main.tsx from ${__dirname}).`);
-   
   const esbuild = require('esbuild') as Esbuild;
   const result = await esbuild.build({
     entryPoints: [entry],

@@ -9,7 +9,6 @@
  */
 type GoogleGenAIModule = typeof import('@google/genai', { with: { 'resolution-mode': 'import' } });
 
- 
 const sdk = require('@google/genai') as GoogleGenAIModule;
 
 export const { ApiError, FunctionCallingConfigMode, GoogleGenAI } = sdk;

@@ -66,7 +66,6 @@ export function parseRunArgs(argv: readonly string[]): RunCommandOptions {
  * ends, runs the agent on each and prints its events. Resolves with exit code 0 at the end of input.
  */
 export async function runRunCommand(options: RunCommandOptions, io: CliIo, input: NodeJS.ReadableStream): Promise<number> {
-   
   const devtools = require('@toolsmith/devtools') as typeof import('@toolsmith/devtools');
   const host = await devtools.DevAgentHost.open({
     module: options.module,

@@ -15,7 +15,6 @@ import type { InvocationContext } from './invocation-context';
  * One entry of {@link LlmAgentOptions.tools}: a tool, a toolset (asked per request), a provider tool,
  * or a `@Toolset` class or instance (scanned once at startup; a class is built by the container).
  */
- 
 export type AgentToolEntry = BaseTool | Toolset | ProviderTool | Function | object;
 
 /** The system instruction: fixed text, or computed per request from the context. */

@@ -30,7 +30,6 @@ interface PreparedTools {
 }
 
 /** Turns a `@Toolset` class or instance into tools (the scanner, with the runner's container). */
- 
 export type ClassToolsFactory = (entry: Function | object) => BaseTool[];
 
 /**

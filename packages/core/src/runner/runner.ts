@@ -122,7 +122,6 @@ export class Runner {
     const container = options.container ?? new Container(options.providers ?? []);
     // Toolsmith's container knows every provider up front; an external one may add them later (request scopes).
     const ownContainer = container instanceof Container ? container : undefined;
-     
     const tools = new ToolResolver((entry: Function | object) => {
       const created = createClassTools(entry, { container });
       // Our own container knows every provider now: a missing one fails startup, not the tool's first call.

@@ -40,11 +40,6 @@ export function errorCodeProblems(input: ErrorCodeCheckInput): string[] {
   return problems;
 }
 
-/** The docs table rows of a package's codes, in the list's order (to write docs/errors.md from). */
-export function errorCodeTable(codes: Readonly<Record<string, string>>): string {
-  return ['| code | meaning |', '|---|---|', ...Object.entries(codes).map(([code, meaning]) => `| \`${code}\` | ${meaning.replace(/\|/g, '\\|')} |`)].join('\n');
-}
-
 function docsSection(doc: string, packageName: string): string | undefined {
   const start = doc.indexOf(`\n## ${packageName}\n`);
   if (start === -1) return undefined;

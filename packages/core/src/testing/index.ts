@@ -38,5 +38,5 @@ export type { CancellationCheck } from './expect-cancels-on-abort';
 export { halves } from './text-halves';
 
 // ── Error codes: every code listed and documented ───────────────────────────────────────────────
-export { errorCodeProblems, errorCodeTable } from './error-code-check';
+export { errorCodeProblems } from './error-code-check';
 export type { ErrorCodeCheckInput } from './error-code-check';

@@ -44,7 +44,6 @@ export function isToolset(value: unknown): value is Toolset {
  * The options a class was given by `@Toolset`, or `undefined` when it is not a `@Toolset` class. Lets
  * integrations (the Nest module's provider discovery) recognise toolset classes without the metadata key.
  */
- 
 export function getToolsetOptions(target: Function): ToolsetOptions | undefined {
   const options: ToolsetOptions | undefined = Reflect.getMetadata(TOOLSET_METADATA, target);
   return options && { ...options };
