@@ -24,6 +24,9 @@ export function ChatView({ sessionId, ensureSession, onRunEnd }: { sessionId: st
 
   const load = async (id: string) => {
     const session = await api.getSession(id);
+    // The stored events replace the run's live ones in the same update: no render may show both.
+    setLive([]);
+    setSentText('');
     setDetail(session);
     setPending(session.pending);
   };
