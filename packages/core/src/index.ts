@@ -200,3 +200,5 @@ export type { ManifestErrorCode } from './errors/manifest-errors';
 export { ToolManifest, loadManifest } from './scanning/manifest';
 export type { ManifestOptions, ManifestProblemPolicy, ManifestSourceStatus } from './scanning/manifest';
 export { useManifest } from './scanning/manifest-registry';
+export { manifestType } from './scanning/manifest-type';
+export type { ManifestTypeOptions, ManifestTypeRef } from './scanning/manifest-type';

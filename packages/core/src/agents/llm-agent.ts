@@ -7,6 +7,7 @@ import type { BaseTool } from '../tools/base-tool';
 import type { ReadonlyContext } from '../tools/readonly-context';
 import type { Toolset } from '../tools/toolset';
 import { BaseAgent, type BaseAgentOptions } from './base-agent';
+import { isManifestTypeRef } from '../scanning/manifest-type';
 import { type OutputSchema, type ResolvedOutputSchema, resolveOutputSchema } from './output-schema';
 import type { AgentCallbacks } from './callbacks';
 import type { InvocationContext } from './invocation-context';
@@ -39,8 +40,10 @@ export interface LlmAgentOptions<TOutput = unknown> extends BaseAgentOptions {
   /** Stores the agent's final answer in this state key: its text, or with `outputSchema` the parsed object. */
   outputKey?: string;
   /**
-   * The final answer must be JSON of this shape: a class-validator DTO class or a JSON Schema object
-   * (root `type: "object"`). It is requested with the provider's native structured output; tools can
+   * The final answer must be JSON of this shape: a class-validator DTO class, a TypeScript object type
+   * through the build-time manifest (`manifestType<Forecast>('Forecast')`), or a JSON Schema object
+   * (root `type: "object"`). A DTO or schema is checked here; a manifest type is read when the Runner
+   * is built (so `useManifest` may still be called after the agent is made). It is requested with the provider's native structured output; tools can
    * still be called before it. The answer is parsed and validated (ajv, and class-validator for a DTO
    * that needs it) and set as `event.output` (read it typed with {@link LlmAgent.outputOf}). An invalid
    * answer is an `OUTPUT_INVALID` error event that is fed back to the model, `outputRetries` times at most.
@@ -77,11 +80,8 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
   readonly toolChoice?: ToolChoice;
   readonly outputKey?: string;
   readonly disallowTransferToParent: boolean;
-  /**
-   * The output schema as adapters get it and the flow checks it; absent without `outputSchema`.
-   * @internal
-   */
-  readonly resolvedOutputSchema?: ResolvedOutputSchema;
+  private readonly outputSchemaSource?: OutputSchema<TOutput>;
+  private resolvedOutput?: ResolvedOutputSchema;
   /** Answers that break `outputSchema` fed back for another try per invocation (see {@link LlmAgentOptions.outputRetries}). */
   readonly outputRetries: number;
 
@@ -96,8 +96,24 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
     this.toolChoice = options.toolChoice;
     this.outputKey = options.outputKey;
     this.disallowTransferToParent = options.disallowTransferToParent ?? false;
-    if (options.outputSchema !== undefined) this.resolvedOutputSchema = resolveOutputSchema(this.name, options.outputSchema);
+    this.outputSchemaSource = options.outputSchema;
+    // A manifest type waits for the Runner: the app may set its manifest after building its agents.
+    if (options.outputSchema !== undefined && !isManifestTypeRef(options.outputSchema)) {
+      this.resolvedOutput = resolveOutputSchema(this.name, options.outputSchema);
+    }
     this.outputRetries = options.outputRetries ?? 2;
+  }
+
+  /**
+   * The output schema as adapters get it and the flow checks it; absent without `outputSchema`.
+   * Resolved on first use (by the Runner, when it is built) for a manifest type.
+   * @internal
+   */
+  get resolvedOutputSchema(): ResolvedOutputSchema | undefined {
+    if (this.resolvedOutput === undefined && this.outputSchemaSource !== undefined) {
+      this.resolvedOutput = resolveOutputSchema(this.name, this.outputSchemaSource);
+    }
+    return this.resolvedOutput;
   }
 
   /** The validated structured answer an event of this agent carries (see `outputSchema`), typed; `undefined` on other events. */

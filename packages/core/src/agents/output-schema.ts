@@ -1,16 +1,20 @@
 import { AgentConfigError } from '../errors/agent-config-error';
-import { invalidOutputSchemaMessage } from '../errors/messages';
+import { ManifestError } from '../errors/manifest-errors';
+import { invalidOutputSchemaMessage, noManifestForTypeMessage } from '../errors/messages';
 import type { JsonSchema } from '../model/json-schema';
 import type { ResponseSchema } from '../model/llm-request';
 import { buildDtoSchema } from '../scanning/dto-schema';
+import { defaultManifest } from '../scanning/manifest-registry';
+import { type ManifestTypeRef, isManifestTypeRef } from '../scanning/manifest-type';
 import { metaSchemaProblems } from '../validation/meta-schema-check';
 
 /**
  * What an agent's final answer must be: a class-validator DTO class (its schema is built like a DTO
- * parameter's, and class-validator also checks the answer where the schema cannot say everything), or
- * a JSON Schema object (draft 2020-12) whose root is `type: "object"`.
+ * parameter's, and class-validator also checks the answer where the schema cannot say everything), a
+ * TypeScript object type through the build-time manifest (`manifestType<T>('Name')`), or a JSON Schema
+ * object (draft 2020-12) whose root is `type: "object"`.
  */
-export type OutputSchema<TOutput = unknown> = JsonSchema | (new (...args: never[]) => TOutput);
+export type OutputSchema<TOutput = unknown> = ManifestTypeRef<TOutput> | JsonSchema | (new (...args: never[]) => TOutput);
 
 /** An agent's output schema, resolved once when the agent is built. */
 export interface ResolvedOutputSchema {
@@ -22,8 +26,16 @@ export interface ResolvedOutputSchema {
 
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** Resolves `outputSchema` for agent `agentName`; throws `AGENT_CONFIG_INVALID` for a schema that cannot be used. */
+/**
+ * Resolves `outputSchema` for agent `agentName`; throws `AGENT_CONFIG_INVALID` for a schema that cannot
+ * be used, and a `ManifestError` for a manifest type that cannot be read.
+ */
 export function resolveOutputSchema(agentName: string, source: OutputSchema): ResolvedOutputSchema {
+  if (isManifestTypeRef(source)) {
+    const manifest = source.manifest ?? defaultManifest();
+    if (!manifest) throw new ManifestError('MANIFEST_TYPE_MISSING', noManifestForTypeMessage(source.typeName), '', { details: { typeName: source.typeName } });
+    return resolveJsonSchema(agentName, manifest.typeSchema(source.typeName), source.typeName);
+  }
   if (typeof source === 'function') {
     const dto = buildDtoSchema(source, { className: source.name || 'OutputDto' });
     const request: ResponseSchema = { name: schemaName(source.name, agentName), schema: dto.schema };
@@ -33,12 +45,17 @@ export function resolveOutputSchema(agentName: string, source: OutputSchema): Re
   if (typeof source !== 'object' || source === null || Array.isArray(source)) {
     throw new AgentConfigError(invalidOutputSchemaMessage(agentName, 'it is neither a class nor an object'));
   }
+  return resolveJsonSchema(agentName, source, typeof source.title === 'string' ? source.title : '');
+}
+
+/** `source` checked as an output schema; `preferredName` names it when providers accept the name. */
+function resolveJsonSchema(agentName: string, source: JsonSchema, preferredName: string): ResolvedOutputSchema {
   if (source.type !== 'object') {
     throw new AgentConfigError(invalidOutputSchemaMessage(agentName, `its root type is ${JSON.stringify(source.type)}, not "object" (providers' structured output wants an object)`));
   }
   const problems = metaSchemaProblems(source);
   if (problems) throw new AgentConfigError(invalidOutputSchemaMessage(agentName, problems));
-  const request: ResponseSchema = { name: schemaName(typeof source.title === 'string' ? source.title : '', agentName), schema: source };
+  const request: ResponseSchema = { name: schemaName(preferredName, agentName), schema: source };
   if (typeof source.description === 'string') request.description = source.description;
   return { request };
 }

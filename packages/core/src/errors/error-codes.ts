@@ -79,7 +79,8 @@ export const CORE_ERROR_CODES = {
   PROVIDER_FAILED: 'A provider factory or constructor threw.',
   INVALID_PROVIDER: 'A provider definition that is not a class, value or factory provider.',
   MANIFEST_INVALID: 'The manifest file is missing, not JSON or of another version.',
-  MANIFEST_STALE: 'A toolset source changed since `toolsmith schema` ran.',
+  MANIFEST_STALE: 'A toolset or type source changed since `toolsmith schema` ran.',
+  MANIFEST_TYPE_MISSING: "A `manifestType<T>('Name')` whose name the manifest does not have (or no manifest).",
   MANIFEST_METHOD_MISSING: 'The manifest knows the class but not the method.',
   MANIFEST_SET_AFTER_SCAN: 'useManifest after a class was scanned with the previous default.',
 } as const;

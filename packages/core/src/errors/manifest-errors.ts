@@ -6,8 +6,10 @@ export type ManifestErrorCode =
   | 'MANIFEST_SET_AFTER_SCAN'
   /** The file is missing, not JSON, or not a manifest of a version this package reads. */
   | 'MANIFEST_INVALID'
-  /** The source a toolset was generated from changed since `toolsmith schema` last ran. */
+  /** The source a toolset or type was generated from changed since `toolsmith schema` last ran. */
   | 'MANIFEST_STALE'
+  /** A `manifestType<T>('Name')` names a type the manifest does not have, or there is no manifest. */
+  | 'MANIFEST_TYPE_MISSING'
   /** The manifest knows the class but not this `@Tool` method. */
   | 'MANIFEST_METHOD_MISSING';
 

@@ -213,7 +213,37 @@ export function outputInvalidMessage(agentName: string, problems: readonly strin
 }
 
 export function invalidOutputSchemaMessage(agentName: string, reason: string): string {
-  return `Agent "${agentName}": outputSchema is invalid (${reason}). Fix: pass a class-validator DTO class or a JSON Schema object (draft 2020-12).`;
+  return (
+    `Agent "${agentName}": outputSchema is invalid (${reason}). ` +
+    "Fix: pass a class-validator DTO class, a JSON Schema object (draft 2020-12) or manifestType<T>('Name') of an object type."
+  );
+}
+
+/** `manifestType<T>(typeName)` was asked of a manifest that does not have it. */
+export function manifestTypeMissingMessage(typeName: string, manifestPath: string): string {
+  return (
+    `${manifestPath}: there is no type "${typeName}" in the manifest. ` +
+    `Fix: run \`toolsmith schema\` again; it writes a type for each manifestType<T>('${typeName}') call it finds in the project's sources ` +
+    '(the type argument and a string literal must be written at the call).'
+  );
+}
+
+/** `manifestType<T>(typeName)` with no manifest to read it from. */
+export function noManifestForTypeMessage(typeName: string): string {
+  return (
+    `manifestType('${typeName}') needs the build-time manifest, and none was found (none set with useManifest, ` +
+    'none named by TOOLSMITH_MANIFEST, no toolsmith.schema.json beside the entry script or in its parents up to package.json). ' +
+    'Fix: run `toolsmith schema` and ship toolsmith.schema.json with the code, call useManifest(path) at startup, ' +
+    "or pass manifestType<T>('Name', { manifest })."
+  );
+}
+
+/** The source of a manifest type changed since the manifest was written. */
+export function manifestTypeStaleMessage(typeName: string, manifestPath: string, source: string): string {
+  return (
+    `${manifestPath}: the source of type ${typeName} (${source}) changed since the manifest was generated; its recorded ` +
+    'schema is used, and it may no longer match the type. Run `toolsmith schema` again.'
+  );
 }
 
 /** A parameter decorator (`@Param`, `@Ctx`) on a constructor parameter instead of a `@Tool` method's. */

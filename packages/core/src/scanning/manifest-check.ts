@@ -11,6 +11,18 @@ export function manifestProblems(document: unknown): string[] {
   if (!isObject(document)) return ['the document must be an object'];
   if (document.version !== MANIFEST_VERSION) at('"version"', `must be ${MANIFEST_VERSION}, found ${JSON.stringify(document.version)}`);
   if (typeof document.generator !== 'string') at('"generator"', 'must be a string');
+  if (document.types !== undefined) {
+    if (!isObject(document.types)) at('"types"', 'must be an object');
+    else for (const [typeName, type] of Object.entries(document.types)) {
+      const where = `"types.${typeName}`;
+      if (!isObject(type)) {
+        at(`${where}"`, 'must be an object');
+        continue;
+      }
+      checkSource(type, where, at);
+      if (!isSchema(type.schema)) at(`${where}.schema"`, 'must be a JSON Schema');
+    }
+  }
   if (!isObject(document.toolsets)) {
     at('"toolsets"', 'must be an object');
     return problems;

@@ -17,6 +17,8 @@ export interface ManifestDocument {
   generator: string;
   /** One entry per `@Toolset` class, by class name. */
   toolsets: Record<string, ManifestToolset>;
+  /** Types named in the sources with `manifestType<T>('Name')`, by name; absent when there are none. */
+  types?: Record<string, ManifestType>;
 }
 
 /** A TypeScript source file a manifest entry was generated from, and its hash. */
@@ -33,6 +35,15 @@ export interface ManifestToolset extends ManifestSource {
   bases?: ManifestSource[];
   /** One entry per `@Tool` method, by method name. */
   methods: Record<string, ManifestMethod>;
+}
+
+/**
+ * The schema of a type named with `manifestType<T>('Name')`. `source` is the file that declares the
+ * type (the file of the call, for a type written inline); its hash is checked like a toolset's.
+ */
+export interface ManifestType extends ManifestSource {
+  /** JSON Schema of the type, its recursive definitions under `$defs`. */
+  schema: JsonSchema;
 }
 
 /** What the manifest knows about one `@Tool` method. */

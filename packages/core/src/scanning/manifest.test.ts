@@ -167,6 +167,19 @@ describe('manifest', () => {
     expect(() => parseManifest('[]', 'm.json')).toThrow(/the document must be an object/);
   });
 
+  it('names every problem of a malformed types section, and reads a good one', () => {
+    const types = { Bad: { source: '', sourceHash: 'md5:1', schema: 'no' }, Worse: 3 };
+    expect(() => parseManifest(JSON.stringify({ ...documentFor('x'), types }), 'm.json')).toThrow(
+      /"types\.Bad\.source" must be a non-empty string; "types\.Bad\.sourceHash" must be "sha256:" and 64 hex digits; "types\.Bad\.schema" must be a JSON Schema; "types\.Worse" must be an object/,
+    );
+    expect(() => parseManifest(JSON.stringify({ ...documentFor('x'), types: [] }), 'm.json')).toThrow(/"types" must be an object/);
+    const schema = { type: 'object', properties: { city: { type: 'string' } } };
+    const manifest = loadManifest(write({ ...documentFor('../src/weather.ts'), types: { Place: { source: '../src/weather.ts', sourceHash: hashSource(SOURCE), schema } } }));
+    expect(manifest.typeSchema('Place')).toEqual(schema);
+    // Inherited object keys are not types.
+    expect(() => manifest.typeSchema('constructor')).toThrow(expect.objectContaining({ code: 'MANIFEST_TYPE_MISSING' }));
+  });
+
   it('finds the manifest next to the compiled code, up to the package root', () => {
     writeFileSync(join(dir, 'package.json'), '{}');
     mkdirSync(join(dir, 'dist', 'tools'));

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ManifestError } from '../errors/manifest-errors';
+import { manifestTypeMissingMessage, manifestTypeStaleMessage } from '../errors/messages';
+import type { JsonSchema } from '../model/json-schema';
 import { manifestProblems } from './manifest-check';
 import type { ManifestDocument, ManifestMethod, ManifestSource, ManifestToolset } from './manifest-document';
 import { hashSource } from './manifest-hash';
@@ -13,7 +15,8 @@ export interface ManifestOptions {
   /**
    * A toolset whose source changed since the manifest was generated: `'warn'` (default) reports it and
    * ignores that toolset's entries (the scanner falls back to reflection); `'error'` throws
-   * `MANIFEST_STALE`.
+   * `MANIFEST_STALE`. A `manifestType` whose source changed has nothing to fall back to: `'warn'`
+   * reports it and uses the recorded schema, `'error'` throws.
    */
   onStale?: ManifestProblemPolicy;
   /**
@@ -82,6 +85,22 @@ export class ToolManifest {
       this.statuses.set(className, status);
     }
     return status;
+  }
+
+  /** @internal
+   * The schema `toolsmith schema` wrote for `manifestType<T>(typeName)`. Throws `MANIFEST_TYPE_MISSING`
+   * when the manifest has no such type; a changed source is reported (or thrown) by the stale policy.
+   */
+  typeSchema(typeName: string): JsonSchema {
+    const types = this.document.types ?? {};
+    if (!Object.prototype.hasOwnProperty.call(types, typeName)) {
+      throw new ManifestError('MANIFEST_TYPE_MISSING', manifestTypeMissingMessage(typeName, this.path), this.path, { details: { typeName } });
+    }
+    const type = types[typeName];
+    if (this.fileStatus(type) === 'stale') {
+      this.report(this.options.onStale, 'MANIFEST_STALE', `type ${typeName}`, manifestTypeStaleMessage(typeName, this.path, type.source));
+    }
+    return type.schema;
   }
 
   private fileStatus(entry: ManifestSource): ManifestSourceStatus {
