@@ -313,7 +313,7 @@ describe('toolsmith schema', () => {
       writeFileSync(join(dir, 'src', 'plain.ts'), 'export const x = 1;\n');
       const result = await run(['schema', '-q'], dir);
       expect(result.code).toBe(0);
-      expect(result.stderr).toMatch(/warning: no @Toolset class found/);
+      expect(result.stderr).toMatch(/warning: no @Toolset class or manifestType call found/);
       expect(JSON.parse(readFileSync(join(dir, 'toolsmith.schema.json'), 'utf8')).toolsets).toEqual({});
     });
 

@@ -8,6 +8,7 @@ import type { CliIo } from '../cli-io';
 import { Progress } from '../progress';
 import { compiledDtoSchemas } from '../schema/compiled-dto-schemas';
 import { createProgram } from '../schema/create-program';
+import { findManifestTypes } from '../schema/find-manifest-types';
 import { findToolsets } from '../schema/find-toolsets';
 import { generateManifest } from '../schema/generate-manifest';
 import { printManifest } from '../schema/print-manifest';
@@ -89,17 +90,20 @@ export function runSchemaCommand(options: SchemaCommandOptions, io: CliIo): numb
   const progress = new Progress(options.quiet ? { write: () => undefined } : io.stderr);
 
   const program = createProgram(tsconfigPath, progress);
-  progress.step('Reading @Toolset classes and generating schemas');
+  progress.step('Reading @Toolset classes and manifestType calls, and generating schemas');
   const toolsets = findToolsets(program);
-  const document = generateManifest(program, toolsets, {
+  const types = findManifestTypes(program);
+  const document = generateManifest(program, { toolsets, types }, {
     manifestDir: dirname(outPath),
     generator: `@toolsmith/cli ${CLI_VERSION}`,
     warn: (message) => io.stderr.write(`warning: ${message}\n`),
   });
   const toolCount = toolsets.reduce((sum, toolset) => sum + toolset.tools.length, 0);
-  progress.done(`${toolCount} tools in ${toolsets.length} toolsets`);
-  if (toolsets.length === 0) {
-    io.stderr.write(`warning: no @Toolset class found in the sources of ${tsconfigPath}; check its "include".\n`);
+  const typeCount = Object.keys(document.types ?? {}).length;
+  const summary = `${toolCount} tools in ${toolsets.length} toolsets${typeCount > 0 ? `, ${typeCount} ${typeCount === 1 ? 'type' : 'types'}` : ''}`;
+  progress.done(summary);
+  if (toolsets.length === 0 && typeCount === 0) {
+    io.stderr.write(`warning: no @Toolset class or manifestType call found in the sources of ${tsconfigPath}; check its "include".\n`);
   }
 
   if (options.print) io.stdout.write(printManifest(document, toolsets, compiledDtoSchemas(program, toolsets, { document, path: outPath })));
@@ -113,7 +117,7 @@ export function runSchemaCommand(options: SchemaCommandOptions, io: CliIo): numb
     mkdirSync(dirname(outPath), { recursive: true }); // `--out build/schema/tools.json` into a new directory
     writeFileSync(outPath, text);
   }
-  io.stderr.write(`Wrote ${shownPath}: ${toolCount} tools in ${toolsets.length} toolsets.\n`);
+  io.stderr.write(`Wrote ${shownPath}: ${summary}.\n`);
   return EXIT_OK;
 }
 
@@ -163,6 +167,16 @@ export function diffManifests(existing: ManifestDocument, generated: ManifestDoc
         }
       }
     }
+  }
+  const typeNames = new Set([...Object.keys(existing.types ?? {}), ...Object.keys(generated.types ?? {})]);
+  for (const name of [...typeNames].sort()) {
+    const before = existing.types?.[name];
+    const after = generated.types?.[name];
+    if (!before) lines.push(`type ${name} is not in the manifest`);
+    else if (!after) lines.push(`type ${name} is no longer named by a manifestType call`);
+    else if (before.source !== after.source) lines.push(`type ${name} moved from ${before.source} to ${after.source}`);
+    else if (JSON.stringify(before.schema) !== JSON.stringify(after.schema)) lines.push(`the schema of type ${name} changed`);
+    else if (before.sourceHash !== after.sourceHash) lines.push(`the source of type ${name} (${after.source}) changed`);
   }
   return lines;
 }

@@ -98,7 +98,8 @@ export function findDecorator(checker: ts.TypeChecker, node: ts.HasDecorators, n
   });
 }
 
-function resolvedName(checker: ts.TypeChecker, expression: ts.Expression): string | undefined {
+/** The name `expression` resolves to through imports and aliases (`import { Tool as T }` gives `Tool`). */
+export function resolvedName(checker: ts.TypeChecker, expression: ts.Expression): string | undefined {
   const symbol = checker.getSymbolAtLocation(expression);
   if (symbol) {
     const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;

@@ -1,10 +1,11 @@
 import { MANIFEST_VERSION, hashSource } from '@toolsmith/core/internal';
 import type { JsonSchema } from '@toolsmith/core';
-import type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestToolset } from '@toolsmith/core/internal';
+import type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestToolset, ManifestType } from '@toolsmith/core/internal';
 import { relative, sep } from 'node:path';
 import * as ts from 'typescript';
 import { SchemaSourceError } from '../cli-errors';
 import { dtoClassName } from './dto-parameters';
+import type { FoundManifestType } from './find-manifest-types';
 import { type FoundTool, type FoundToolset, findDecorator, location } from './find-toolsets';
 import { jsDocParamDescription, jsDocSummary } from './jsdoc';
 import { TypeSchemas } from './type-schemas';
@@ -19,16 +20,27 @@ export interface GenerateManifestOptions {
   warn?: (message: string) => void;
 }
 
+/** What the manifest is generated from: the `@Toolset` classes and the `manifestType` calls of the program. */
+export interface ManifestSources {
+  toolsets: FoundToolset[];
+  types?: FoundManifestType[];
+}
+
 /**
  * Builds the manifest of the given toolsets: per `@Tool` method its parameters (ToolContext and
  * class-validator DTOs left out: their schemas come from the DTO's rules at startup),
  * their schemas, optionality and `@param` descriptions, the JSDoc summary and the output schema; per
- * class the source path and its hash.
+ * class the source path and its hash. Per `manifestType<T>('Name')` call, the schema of `T` under
+ * `types` (the section is left out when there is none, so manifests without types do not change).
  */
-export function generateManifest(program: ts.Program, toolsets: FoundToolset[], options: GenerateManifestOptions): ManifestDocument {
+export function generateManifest(program: ts.Program, { toolsets, types = [] }: ManifestSources, options: GenerateManifestOptions): ManifestDocument {
   const schemas = new TypeSchemas(program, (message) => options.warn?.(`typescript-json-schema: ${message}`));
   const checker = program.getTypeChecker();
   const document: ManifestDocument = { version: MANIFEST_VERSION, generator: options.generator, toolsets: {} };
+  const sourceOf = (file: ts.SourceFile) => ({
+    source: relative(options.manifestDir, file.fileName).split(sep).join('/'),
+    sourceHash: hashSource(file.text),
+  });
   const seenIn = new Map<string, string>();
   for (const toolset of toolsets) {
     const previous = seenIn.get(toolset.className);
@@ -39,10 +51,6 @@ export function generateManifest(program: ts.Program, toolsets: FoundToolset[], 
       );
     }
     seenIn.set(toolset.className, toolset.sourceFile.fileName);
-    const sourceOf = (file: ts.SourceFile) => ({
-      source: relative(options.manifestDir, file.fileName).split(sep).join('/'),
-      sourceHash: hashSource(file.text),
-    });
     const entry: ManifestToolset = { ...sourceOf(toolset.sourceFile), methods: {} };
     if (toolset.baseSourceFiles.length > 0) entry.bases = toolset.baseSourceFiles.map(sourceOf);
     for (const tool of toolset.tools) {
@@ -50,7 +58,46 @@ export function generateManifest(program: ts.Program, toolsets: FoundToolset[], 
     }
     document.toolsets[toolset.className] = entry;
   }
+  const described = describeTypes(checker, schemas, types, sourceOf);
+  if (Object.keys(described).length > 0) document.types = described;
   return document;
+}
+
+/** The `types` section: each name's schema, sorted by name; one name given two different types is an error. */
+function describeTypes(
+  checker: ts.TypeChecker,
+  schemas: TypeSchemas,
+  types: FoundManifestType[],
+  sourceOf: (file: ts.SourceFile) => { source: string; sourceHash: string },
+): Record<string, ManifestType> {
+  const described = new Map<string, { entry: ManifestType; at: string }>();
+  for (const found of types) {
+    const at = location(found.sourceFile, found.typeNode);
+    const type = checker.getTypeFromTypeNode(found.typeNode);
+    if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) {
+      throw new SchemaSourceError(`${at}: manifestType<${found.typeNode.getText(found.sourceFile)}>('${found.typeName}') says nothing about the value; give it an object type.`);
+    }
+    let generated;
+    try {
+      generated = schemas.schemaOf(type);
+    } catch (cause) {
+      throw new SchemaSourceError(
+        `${at}: manifestType('${found.typeName}'): type ${checker.typeToString(type)} has no JSON Schema form (${(cause as Error).message}); ` +
+          'use JSON-shaped types (string, number, boolean, arrays, objects, literal unions, Date).',
+        cause,
+      );
+    }
+    const schema = withDefs(generated.schema, generated.defs);
+    const entry: ManifestType = { ...sourceOf(found.declarationFile), schema };
+    const previous = described.get(found.typeName);
+    if (previous && JSON.stringify(previous.entry.schema) !== JSON.stringify(schema)) {
+      throw new SchemaSourceError(
+        `${at}: manifestType('${found.typeName}') names another type than at ${previous.at}; the manifest is keyed by the name, so give each type its own.`,
+      );
+    }
+    if (!previous) described.set(found.typeName, { entry, at });
+  }
+  return Object.fromEntries([...described.keys()].sort().map((name) => [name, described.get(name)!.entry]));
 }
 
 function describeMethod(
@@ -131,6 +178,20 @@ function describeMethod(
   }
   if (Object.keys(defs).length > 0) method.$defs = defs;
   return method;
+}
+
+/**
+ * A self-contained schema: `defs` attached as `$defs`. A recursive type's root is only a `$ref` to its
+ * own definition; its definition is put at the root (the refs inside still resolve), so that the root
+ * says what it is (`type: "object"`), which output schemas need.
+ */
+function withDefs(schema: JsonSchema, defs: Record<string, JsonSchema>): JsonSchema {
+  if (Object.keys(defs).length === 0) return { ...schema };
+  const own = typeof schema.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
+  if (own === undefined || !Object.prototype.hasOwnProperty.call(defs, own)) return { ...schema, $defs: defs };
+  const { $ref, ...rest } = schema;
+  void $ref;
+  return { ...defs[own], ...rest, $defs: defs };
 }
 
 /** A parameter typed `ToolContext` or decorated `@Ctx()`: injected per call, never in the schema. */

@@ -8,7 +8,7 @@ import type { FoundToolset } from './find-toolsets';
  * description, each parameter as `name?: type = default — description`, and the return type.
  * Schemas are written in TypeScript-like notation, with their constraints. A DTO tool shows the
  * properties of the schema its class-validator rules make (`dtoSchemas`, keyed `Class.method`), which
- * is what the model gets: the DTO's properties are the tool's arguments.
+ * is what the model gets: the DTO's properties are the tool's arguments. Then each `manifestType`.
  */
 export function printManifest(document: ManifestDocument, toolsets: FoundToolset[], dtoSchemas: ReadonlyMap<string, DtoToolSchema> = new Map()): string {
   const lines: string[] = [];
@@ -35,6 +35,10 @@ export function printManifest(document: ManifestDocument, toolsets: FoundToolset
     }
     lines.push('');
   }
+  const types = Object.entries(document.types ?? {});
+  if (types.length > 0) lines.push('Types (manifestType)');
+  for (const [name, type] of types) lines.push(`  ${name}  (${type.source})`, `    ${typeText(type.schema)}`);
+  if (types.length > 0) lines.push('');
   return lines.join('\n');
 }
 
