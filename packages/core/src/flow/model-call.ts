@@ -155,11 +155,17 @@ class ModelCall {
 
   /** The response after the afterModel callbacks: the first one that returns a response replaces it. */
   async after(response: LlmResponse): Promise<LlmResponse> {
-    for (const after of this.chain.afterModel) {
-      const replaced = (await after({ context: this.callbackContext(), response })) ?? undefined;
-      if (replaced) return replaced;
+    try {
+      for (const after of this.chain.afterModel) {
+        const replaced = (await after({ context: this.callbackContext(), response })) ?? undefined;
+        if (replaced) return replaced;
+      }
+      return response;
+    } catch (thrown) {
+      // The run ends on it (INTERNAL_ERROR): the chat span ends failed here, or it would never be exported.
+      this.chat?.end(ToolsmithError.isInstance(thrown) ? thrown : { code: 'INTERNAL_ERROR', message: thrown instanceof Error ? thrown.message : String(thrown) });
+      throw thrown;
     }
-    return response;
   }
 
   /**

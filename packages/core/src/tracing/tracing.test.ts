@@ -193,6 +193,31 @@ describe('tracing: the span tree of a turn', () => {
     await send(runner, user('Hi'));
     expect(exporter.getFinishedSpans().map((s) => s.name).sort()).toEqual(['invoke_agent clerk', 'toolsmith.invocation']);
   });
+
+  it('an afterModel callback that throws ends the chat span failed, with the other spans', async () => {
+    const { exporter, provider } = inMemoryTracing();
+    const runner = new Runner({
+      appName: 'shop',
+      agent: new LlmAgent({
+        name: 'clerk',
+        model: new ScriptedModel(['Hello'], { provider: 'scripted', modelName: 'scripted-model' }),
+        callbacks: {
+          afterModel: [
+            () => {
+              throw new Error('audit store down');
+            },
+          ],
+        },
+      }),
+      tracing: { tracerProvider: provider },
+    });
+    const events = await send(runner, user('Hi'));
+    expect(events.at(-1)!.errorCode).toBe('INTERNAL_ERROR');
+    const chat = exporter.getFinishedSpans().filter((s) => s.name === 'chat scripted-model');
+    expect(chat).toHaveLength(1);
+    expect(chat[0].status).toEqual({ code: SpanStatusCode.ERROR, message: 'audit store down' });
+    expect(chat[0].attributes['error.type']).toBe('INTERNAL_ERROR');
+  });
 });
 
 describe('tracing: contents', () => {
