@@ -56,6 +56,8 @@ export class GeminiModel implements Model {
   readonly provider = GEMINI_PROVIDER;
   /** Implements {@link Model.modelName}. */
   readonly modelName: string;
+  /** Implements {@link Model.telemetryProviderName}: `gcp.gemini`, or `gcp.vertex_ai` for a Vertex AI `client`. */
+  readonly telemetryProviderName: 'gcp.gemini' | 'gcp.vertex_ai';
   private readonly client: GoogleGenAIClient;
   private readonly schemaDialect: GeminiSchemaDialect;
   private readonly retry: RetryPolicy;
@@ -64,6 +66,7 @@ export class GeminiModel implements Model {
     this.modelName = options.model;
     this.schemaDialect = options.schemaDialect ?? 'json-schema';
     this.retry = resolveRetryPolicy(options.retry, options.maxRetries);
+    this.telemetryProviderName = options.client?.vertexai ? 'gcp.vertex_ai' : 'gcp.gemini';
     if (options.client) {
       this.client = options.client;
       return;

@@ -1,6 +1,8 @@
 import { type Event, LlmAgent, Runner, type ToolsmithError, functionTool } from '@toolsmith/core';
 import { type WireServer, startWireServer } from '@toolsmith/core/testing';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { GeminiModel } from './gemini-model';
+import { GoogleGenAI } from './google-genai';
 
 // The adapter inside a real run: Runner → LlmAgent → GeminiModel → SDK → local wire server.
 const getWeather = functionTool({
@@ -61,6 +63,20 @@ describe('GeminiModel in a Runner', () => {
     const events = await run(new Runner({ appName: 'weather', agent }));
     expect(seen.map((error) => error.code)).toEqual(['SERVER_ERROR']);
     expect(events[events.length - 1]).toMatchObject({ errorCode: 'SERVER_ERROR' });
+  });
+
+  it('names the provider in traces as the GenAI conventions do: gcp.gemini, or gcp.vertex_ai for a Vertex AI client', async () => {
+    server = await startWireServer(() => ({ json: reply([{ text: 'Sunny.' }], 'r1') }));
+    const exporter = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    await run(new Runner({ appName: 'weather', agent: new LlmAgent({ name: 'assistant', model: model(server.url) }), tracing: { tracerProvider } }));
+    const providerNames = exporter.getFinishedSpans().filter((span) => span.name !== 'toolsmith.invocation').map((span) => [span.name, span.attributes['gen_ai.provider.name']]);
+    expect(providerNames.sort()).toEqual([
+      ['chat gemini-2.5-flash', 'gcp.gemini'],
+      ['invoke_agent assistant', 'gcp.gemini'],
+    ]);
+    const vertex = new GoogleGenAI({ vertexai: true, project: 'demo-project', location: 'us-central1' });
+    expect(new GeminiModel({ model: 'gemini-2.5-flash', client: vertex }).telemetryProviderName).toBe('gcp.vertex_ai');
   });
 
   it('refuses a tool name Gemini would reject (a leading digit) when the runner is built, before any request', async () => {

@@ -22,6 +22,11 @@ export interface Model {
   readonly provider: string;
   /** The model id, e.g. `gpt-4.1-mini`. */
   readonly modelName: string;
+  /**
+   * `gen_ai.provider.name` in traces, when OpenTelemetry's GenAI conventions name the provider otherwise
+   * than {@link Model.provider} (Gemini: `gcp.gemini`, `gcp.vertex_ai`). Optional; `provider` is used without it.
+   */
+  readonly telemetryProviderName?: string;
   generate(request: LlmRequest, options?: GenerateOptions): AsyncIterable<LlmResponse>;
   /**
    * Checks that this model can be offered these tools, and throws a typed `ToolsmithError` naming the

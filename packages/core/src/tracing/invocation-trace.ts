@@ -93,7 +93,7 @@ export class InvocationTrace {
       [TraceAttribute.OPERATION_NAME]: GenAiOperation.INVOKE_AGENT,
       [TraceAttribute.AGENT_NAME]: agent.name,
       [TraceAttribute.CONVERSATION_ID]: this.sessionId,
-      [TraceAttribute.PROVIDER_NAME]: agent.model.provider,
+      [TraceAttribute.PROVIDER_NAME]: agent.model.telemetryProviderName ?? agent.model.provider,
       [TraceAttribute.REQUEST_MODEL]: agent.model.modelName,
     };
     if (agent.description) attributes[TraceAttribute.AGENT_DESCRIPTION] = agent.description;
@@ -116,7 +116,7 @@ export class InvocationTrace {
     const model = request.model ?? agent.model.modelName;
     const attributes: Attributes = {
       [TraceAttribute.OPERATION_NAME]: GenAiOperation.CHAT,
-      [TraceAttribute.PROVIDER_NAME]: agent.model.provider,
+      [TraceAttribute.PROVIDER_NAME]: agent.model.telemetryProviderName ?? agent.model.provider,
       [TraceAttribute.REQUEST_MODEL]: model,
       [TraceAttribute.CONVERSATION_ID]: this.sessionId,
     };
