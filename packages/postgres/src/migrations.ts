@@ -71,6 +71,25 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; description: string; s
       );
       CREATE INDEX memories_search ON ${s}.memories USING gin (search);`,
   },
+  {
+    version: 3,
+    description: 'credentials and authorizations in progress, encrypted',
+    // IF NOT EXISTS: before this step, PostgresCredentialService created these tables on first use.
+    sql: (s) => `
+      CREATE TABLE IF NOT EXISTS ${s}.credentials (
+        app_name text NOT NULL,
+        user_id text NOT NULL,
+        auth_config_id text NOT NULL,
+        secret text NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (app_name, user_id, auth_config_id)
+      );
+      CREATE TABLE IF NOT EXISTS ${s}.pending_authorizations (
+        state text PRIMARY KEY,
+        secret text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );`,
+  },
 ];
 
 /** The newest schema version this package knows. */

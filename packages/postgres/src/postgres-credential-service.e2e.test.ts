@@ -1,8 +1,10 @@
+import { PGlite } from '@electric-sql/pglite';
 import { randomBytes } from 'node:crypto';
 import { type AuthConfig, type Event, InMemorySessionService, LlmAgent, Runner, credentialRequests, credentialResponse, functionTool } from '@toolsmith/core';
 import { ScriptedModel, startOAuth2TestServer } from '@toolsmith/core/testing';
 import { uniqueSchema } from './__fixtures__/test-postgres';
 import { PostgresCredentialService } from './postgres-credential-service';
+import { SCHEMA_VERSION } from './migrations';
 import { PostgresDatabase } from './postgres-database';
 
 const encryptionKey = randomBytes(32);
@@ -29,6 +31,29 @@ describe('PostgresCredentialService (PGlite, in memory)', () => {
     });
     await service.deleteCredential(key);
     expect(await service.loadCredential(key)).toBeUndefined();
+  });
+
+  it('its tables come with the schema migrations; a database whose tables an earlier release made on first use keeps its rows', async () => {
+    const pglite = new PGlite();
+    const schema = uniqueSchema('cred_upgrade');
+    try {
+      const before = PostgresDatabase.open({ pglite, schema });
+      await before.migrate();
+      const versions = async (db: PostgresDatabase) => (await db.query<{ version: number }>({ text: `SELECT version FROM ${db.schema}.schema_migrations ORDER BY version` })).map((row) => row.version);
+      expect(await versions(before)).toEqual([1, 2, 3]);
+      expect(SCHEMA_VERSION).toBe(3);
+      await new PostgresCredentialService({ database: before, encryptionKey }).saveCredential(key, { accessToken: 'kept' });
+      // What the earlier release left: version 2 recorded, the credential tables made by the service itself.
+      await before.query({ text: `DELETE FROM ${before.schema}.schema_migrations WHERE version = 3` });
+      await before.close();
+
+      const after = PostgresDatabase.open({ pglite, schema });
+      expect(await new PostgresCredentialService({ database: after, encryptionKey }).loadCredential(key)).toEqual({ accessToken: 'kept' });
+      expect(await versions(after)).toEqual([1, 2, 3]);
+      await after.close();
+    } finally {
+      await pglite.close();
+    }
   });
 
   it('refuses another key, and a ciphertext moved to another user, with CREDENTIAL_DECRYPT_FAILED', async () => {

@@ -32,7 +32,6 @@ export class PostgresCredentialService implements CredentialService {
   /** The database (connections and schema) this service uses. */
   readonly database: PostgresDatabase;
   private readonly key: Buffer;
-  private tables?: Promise<void>;
   private readonly sql: Record<'load' | 'save' | 'remove' | 'savePending' | 'takePending', SqlStatement>;
 
   constructor(options: PostgresCredentialServiceOptions) {
@@ -54,55 +53,25 @@ export class PostgresCredentialService implements CredentialService {
   }
 
   async loadCredential(key: CredentialKey): Promise<AuthCredential | undefined> {
-    await this.ready();
     const [row] = await this.database.query<{ secret: string }>(this.sql.load, [key.appName, key.userId, key.authConfigId]);
     return row ? (this.open(row.secret, credentialAad(key), 'credential') as AuthCredential) : undefined;
   }
 
   async saveCredential(key: CredentialKey, credential: AuthCredential): Promise<void> {
-    await this.ready();
     await this.database.query(this.sql.save, [key.appName, key.userId, key.authConfigId, this.seal(credential, credentialAad(key))]);
   }
 
   async deleteCredential(key: CredentialKey): Promise<void> {
-    await this.ready();
     await this.database.query(this.sql.remove, [key.appName, key.userId, key.authConfigId]);
   }
 
   async savePendingAuthorization(pending: PendingAuthorization): Promise<void> {
-    await this.ready();
     await this.database.query(this.sql.savePending, [pending.state, this.seal(pending, pendingAad(pending.state))]);
   }
 
   async takePendingAuthorization(state: string): Promise<PendingAuthorization | undefined> {
-    await this.ready();
     const [row] = await this.database.query<{ secret: string }>(this.sql.takePending, [state]);
     return row ? (this.open(row.secret, pendingAad(state), 'authorization') as PendingAuthorization) : undefined;
-  }
-
-  /** Creates this service's two tables once (idempotent, safe when several processes start together). */
-  private ready(): Promise<void> {
-    const s = this.database.schema;
-    this.tables ??= this.database
-      .transaction(async (tx) => {
-        // One creator at a time: concurrent CREATE TABLE IF NOT EXISTS can still collide in the catalog.
-        await tx.query({ text: `SELECT pg_advisory_xact_lock(hashtext($1))` }, [`${s}.credentials`]);
-        await tx.query({
-          text: `CREATE TABLE IF NOT EXISTS ${s}.credentials (
-                   app_name text NOT NULL, user_id text NOT NULL, auth_config_id text NOT NULL,
-                   secret text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now(),
-                   PRIMARY KEY (app_name, user_id, auth_config_id))`,
-        });
-        await tx.query({
-          text: `CREATE TABLE IF NOT EXISTS ${s}.pending_authorizations (
-                   state text PRIMARY KEY, secret text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`,
-        });
-      })
-      .catch((error: unknown) => {
-        this.tables = undefined;
-        throw error;
-      });
-    return this.tables;
   }
 
   /** `v1.<iv>.<tag>.<ciphertext>`, base64url parts; `aad` binds it to its row. */
