@@ -1,8 +1,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import { randomBytes } from 'node:crypto';
-import { type AuthConfig, type Event, InMemorySessionService, LlmAgent, Runner, credentialRequests, credentialResponse, functionTool } from '@toolsmith/core';
+import { type AuthConfig, type Event, InMemorySessionService, authConfigId, LlmAgent, Runner, credentialRequests, credentialResponse, functionTool } from '@toolsmith/core';
 import { ScriptedModel, startOAuth2TestServer } from '@toolsmith/core/testing';
-import { uniqueSchema } from './__fixtures__/test-postgres';
+import { uniqueSchema, useTestPostgres } from './__fixtures__/test-postgres';
 import { PostgresCredentialService } from './postgres-credential-service';
 import { SCHEMA_VERSION } from './migrations';
 import { PostgresDatabase } from './postgres-database';
@@ -110,6 +110,70 @@ describe('PostgresCredentialService (PGlite, in memory)', () => {
       expect(events[0].functionResponses()[0].response).toMatchObject({ subject: 'alice' });
       expect(oauth.tokenRequests).toEqual({ authorization_code: 1 });
     } finally {
+      await oauth.close();
+    }
+  });
+});
+
+describe('PostgresCredentialService on a real server, shared by two processes', () => {
+  const postgres = useTestPostgres('cred_shared');
+
+  it('refreshes an expired token once: the process that waited for the lock gets the new token and sends no refresh', async () => {
+    // The first refresh request is held until the other process is provably waiting: for the lock
+    // (an advisory lock not granted), or, were there no lock, at the token endpoint with its own refresh.
+    let refreshes = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const oauth = await startOAuth2TestServer({
+      beforeRefresh: async () => {
+        if (++refreshes === 2) release();
+        await released;
+      },
+    });
+    // Two services with their own connection pools: to PostgreSQL, two processes.
+    const services = [0, 1].map(() => new PostgresCredentialService({ connectionString: postgres.url, schema: postgres.schema, encryptionKey }));
+    try {
+      const auth: AuthConfig = {
+        scheme: 'oauth2AuthorizationCode',
+        oauth2: { clientId: oauth.clientId, clientSecret: oauth.clientSecret, authorizationUrl: oauth.authorizationUrl, tokenUrl: oauth.tokenUrl, redirectUri: 'https://app.example/cb' },
+      };
+      const tool = functionTool({ name: 'me', description: 'Says who the user is.', auth, execute: (_: unknown, ctx) => ({ token: ctx.credential!.accessToken }) });
+      const runnerOn = (credentialService: PostgresCredentialService, script: ConstructorParameters<typeof ScriptedModel>[0]) =>
+        new Runner({ appName: 'cal', agent: new LlmAgent({ name: 'a', model: new ScriptedModel(script), tools: [tool] }), credentialService });
+      const send = async (runner: Runner, newMessage: Parameters<Runner['run']>[0]['newMessage'], sessionId = 's1') => {
+        const events: Event[] = [];
+        for await (const event of runner.run({ userId: 'alice', sessionId, newMessage })) events.push(event);
+        return events;
+      };
+
+      // Alice signs in through the first process; then her access token expires.
+      const first = runnerOn(services[0], [{ calls: [{ name: 'me' }] }, 'signed in']);
+      const [request] = (await send(first, { role: 'user', parts: [{ text: 'who am I?' }] })).flatMap((e) => credentialRequests(e));
+      const location = (await fetch(request.authConfig.authUri!, { redirect: 'manual' })).headers.get('location')!;
+      await send(first, credentialResponse(request, { redirectUrl: location }));
+      const aliceKey = { appName: 'cal', userId: 'alice', authConfigId: authConfigId(auth) };
+      const stored = (await services[0].loadCredential(aliceKey))!;
+      await services[0].saveCredential(aliceKey, { ...stored, expiresAt: Date.now() - 1000 });
+
+      const lockWaiters = async () =>
+        (await services[0].database.query<{ n: number }>({ text: `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted` }))[0].n;
+      const waiting = (async () => {
+        while (refreshes < 2 && (refreshes === 0 || (await lockWaiters()) === 0)) await new Promise((resolve) => setImmediate(resolve));
+        release();
+      })();
+      const [a, b] = await Promise.all([
+        send(runnerOn(services[0], [{ calls: [{ name: 'me' }] }, 'done']), { role: 'user', parts: [{ text: 'again' }] }, 's2'),
+        send(runnerOn(services[1], [{ calls: [{ name: 'me' }] }, 'done']), { role: 'user', parts: [{ text: 'again' }] }, 's3'),
+      ]);
+      await waiting;
+
+      expect(oauth.tokenRequests.refresh_token).toBe(1);
+      const tokens = [a, b].map((events) => events.flatMap((e) => e.functionResponses())[0].response.token);
+      expect(tokens[0]).toBe(tokens[1]);
+      expect(tokens[0]).not.toBe(stored.accessToken);
+      expect(oauth.introspect(tokens[0] as string)).toMatchObject({ subject: 'alice' });
+    } finally {
+      await Promise.all(services.map((service) => service.database.close()));
       await oauth.close();
     }
   });

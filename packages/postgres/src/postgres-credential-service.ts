@@ -3,7 +3,7 @@ import type { AuthCredential, CredentialKey, CredentialService, PendingAuthoriza
 import { CredentialDecryptError } from './errors/credential-decrypt-error';
 import { PostgresConfigError } from './errors/postgres-config-error';
 import { type PostgresConnectionOptions, PostgresDatabase } from './postgres-database';
-import type { SqlStatement } from './sql-driver';
+import type { SqlExecutor, SqlStatement } from './sql-driver';
 
 /** Options of {@link PostgresCredentialService}: a connection (or a shared database) and the encryption key. */
 export type PostgresCredentialServiceOptions = (PostgresConnectionOptions | { database: PostgresDatabase }) & {
@@ -32,6 +32,8 @@ export class PostgresCredentialService implements CredentialService {
   /** The database (connections and schema) this service uses. */
   readonly database: PostgresDatabase;
   private readonly key: Buffer;
+  /** Per credential, the end of this process's queue of updates. */
+  private readonly queues = new Map<string, Promise<void>>();
   private readonly sql: Record<'load' | 'save' | 'remove' | 'savePending' | 'takePending', SqlStatement>;
 
   constructor(options: PostgresCredentialServiceOptions) {
@@ -72,6 +74,49 @@ export class PostgresCredentialService implements CredentialService {
   async takePendingAuthorization(state: string): Promise<PendingAuthorization | undefined> {
     const [row] = await this.database.query<{ secret: string }>(this.sql.takePending, [state]);
     return row ? (this.open(row.secret, pendingAad(state), 'authorization') as PendingAuthorization) : undefined;
+  }
+
+  /**
+   * Implements {@link CredentialService.updateCredential}: one update per key at a time in this process
+   * and, on a PostgreSQL server, across processes, with a transaction holding an advisory lock on the
+   * key. `update` (a token request) runs inside it: the others wait for its result rather than refresh
+   * the same token again. Each waiting process holds one connection, and needs no other.
+   */
+  updateCredential(key: CredentialKey, update: (current: AuthCredential | undefined) => Promise<AuthCredential | undefined>): Promise<AuthCredential | undefined> {
+    const aad = credentialAad(key);
+    const values = [key.appName, key.userId, key.authConfigId];
+    const apply = async (executor: SqlExecutor): Promise<AuthCredential | undefined> => {
+      const [row] = await executor.query<{ secret: string }>(this.sql.load, values);
+      const current = row ? (this.open(row.secret, aad, 'credential') as AuthCredential) : undefined;
+      const next = await update(current);
+      if (next === current) return current;
+      if (next) await executor.query(this.sql.save, [...values, this.seal(next, aad)]);
+      else await executor.query(this.sql.remove, values);
+      return next;
+    };
+    return this.oneAtATime(aad, () =>
+      // PGlite is one process's database: the queue above is the whole lock, and no transaction holds it during the request.
+      this.database.kind === 'pglite'
+        ? apply(this.database)
+        : this.database.transaction(async (tx) => {
+            await tx.query({ text: 'SELECT pg_advisory_xact_lock(hashtext($1))' }, [`toolsmith.credential:${aad}`]);
+            return apply(tx);
+          }),
+    );
+  }
+
+  /** Runs `work` after every earlier work of the same `id` in this process has settled. */
+  private oneAtATime<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.queues.get(id) ?? Promise.resolve()).then(work);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(id, settled);
+    void settled.then(() => {
+      if (this.queues.get(id) === settled) this.queues.delete(id);
+    });
+    return run;
   }
 
   /** `v1.<iv>.<tag>.<ciphertext>`, base64url parts; `aad` binds it to its row. */

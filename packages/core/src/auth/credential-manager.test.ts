@@ -2,7 +2,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type OAuth2TestServer, startOAuth2TestServer } from '../testing/oauth2-test-server';
 import { type AuthConfig, authConfigId, publicAuthConfig } from './auth-config';
+import type { AuthCredential } from './auth-credential';
 import { CredentialManager, credentialKey } from './credential-manager';
+import type { CredentialKey } from './credential-service';
 import { InMemoryCredentialService } from './in-memory-credential-service';
 import { buildAuthorizationUrl, parseRedirectUrl, requestToken } from './oauth2-client';
 
@@ -90,6 +92,63 @@ describe('CredentialManager', () => {
     expect(await manager.current(alice, codeFlow())).toBeUndefined();
     expect(await service.loadCredential(key)).toBeUndefined();
     expect(await manager.current(alice, { scheme: 'apiKey', rawCredential: { apiKey: 'k' } })).toEqual({ apiKey: 'k' });
+  });
+
+  describe('with a service that serializes updates (several processes)', () => {
+    /** An in-memory service with updateCredential, where a "process" can act while the lock is waited for. */
+    class LockingService extends InMemoryCredentialService {
+      beforeUpdate: () => Promise<void> = async () => undefined;
+      async updateCredential(key: CredentialKey, update: (current: AuthCredential | undefined) => Promise<AuthCredential | undefined>) {
+        await this.beforeUpdate();
+        const current = await this.loadCredential(key);
+        const next = await update(current);
+        if (next === current) return current;
+        if (next) await this.saveCredential(key, next);
+        else await this.deleteCredential(key);
+        return next;
+      }
+    }
+
+    async function expiredCredential(service: LockingService): Promise<CredentialKey> {
+      const manager = new CredentialManager(service);
+      const record = await manager.begin(alice, codeFlow());
+      const { code, state } = await codeFor(record.authConfig.authUri!);
+      const credential = (await manager.completeCode(alice, code, state))!;
+      const key = credentialKey(alice, codeFlow());
+      await service.saveCredential(key, { ...credential, expiresAt: Date.now() - 1 });
+      return key;
+    }
+
+    it('refreshes through it, rotating the refresh token', async () => {
+      const service = new LockingService();
+      const key = await expiredCredential(service);
+      const before = (await service.loadCredential(key))!;
+      const refreshed = await new CredentialManager(service).current(alice, codeFlow());
+      expect(server.tokenRequests.refresh_token).toBe(1);
+      expect(refreshed!.refreshToken).not.toBe(before.refreshToken);
+      expect(await service.loadCredential(key)).toEqual(refreshed);
+    });
+
+    it('sends no refresh when another process refreshed while this one waited, and asks again when its refresh failed', async () => {
+      const service = new LockingService();
+      const key = await expiredCredential(service);
+      const other = { accessToken: 'from-the-other-process', refreshToken: 'rt', expiresAt: Date.now() + 3_600_000 };
+      service.beforeUpdate = () => service.saveCredential(key, other);
+      expect(await new CredentialManager(service).current(alice, codeFlow())).toEqual(other);
+
+      await service.saveCredential(key, { ...other, expiresAt: Date.now() - 1 });
+      service.beforeUpdate = () => service.deleteCredential(key);
+      expect(await new CredentialManager(service).current(alice, codeFlow())).toBeUndefined();
+      expect(server.tokenRequests.refresh_token).toBeUndefined();
+    });
+
+    it('forgets the credential when the server refuses the refresh token', async () => {
+      const service = new LockingService();
+      const key = await expiredCredential(service);
+      server.revokeRefreshTokens();
+      expect(await new CredentialManager(service).current(alice, codeFlow())).toBeUndefined();
+      expect(await service.loadCredential(key)).toBeUndefined();
+    });
   });
 
   it('names credentials by config name, else by scheme, client and sorted scopes', () => {

@@ -39,7 +39,7 @@ export class CredentialManager {
       await this.service.deleteCredential(key);
       return undefined;
     }
-    return this.once(key, () => this.refresh(key, config, stored));
+    return this.once(key, () => this.refreshShared(key, config, stored));
   }
 
   /**
@@ -93,20 +93,38 @@ export class CredentialManager {
     return started;
   }
 
-  private async refresh(key: CredentialKey, config: AuthConfig, stored: AuthCredential): Promise<AuthCredential | undefined> {
+  /**
+   * Refreshes `stored`, under the service's update lock when it has one: whoever holds it after another
+   * process refreshed finds the new token (or none, when that refresh failed) and sends no request.
+   */
+  private async refreshShared(key: CredentialKey, config: AuthConfig, stored: AuthCredential): Promise<AuthCredential | undefined> {
+    const { service } = this;
+    if (!service.updateCredential) {
+      const refreshed = await this.refresh(config, stored);
+      if (refreshed) await service.saveCredential(key, refreshed);
+      else await service.deleteCredential(key);
+      return refreshed;
+    }
+    return service.updateCredential(key, async (current) => {
+      // Another process may have refreshed it (or forgotten it, its refresh refused) while this one waited.
+      if (!current || !isCredentialExpired(current)) return current;
+      return current.refreshToken ? this.refresh(config, current) : undefined;
+    });
+  }
+
+  /** The refreshed credential, or `undefined` when the server refused the refresh token (revoked, expired). */
+  private async refresh(config: AuthConfig, stored: AuthCredential): Promise<AuthCredential | undefined> {
     let fresh: AuthCredential;
     try {
       fresh = await requestToken(oauth2Client(config), { grant_type: 'refresh_token', refresh_token: stored.refreshToken! }, this.fetchImpl);
     } catch (error) {
       // Revoked or expired refresh token (or an unreachable server): forget it, so the user is asked again.
       if (!TokenRequestError.isInstance(error)) throw error;
-      await this.service.deleteCredential(key);
       return undefined;
     }
     // A server that does not rotate refresh tokens leaves the old one valid.
     const credential: AuthCredential = { ...fresh, refreshToken: fresh.refreshToken ?? stored.refreshToken };
     if (!credential.idToken && stored.idToken) credential.idToken = stored.idToken;
-    await this.service.saveCredential(key, credential);
     return credential;
   }
 

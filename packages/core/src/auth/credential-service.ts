@@ -18,6 +18,7 @@ export interface PendingAuthorization {
   state: string;
   /** The PKCE code verifier (its S256 challenge went in the URL). */
   codeVerifier: string;
+  /** Where the credential goes once the code is exchanged: the app, user and auth config that asked. */
   key: CredentialKey;
   /** The whole config the tool asked with (client secret included): the code is exchanged with it. */
   authConfig: AuthConfig;
@@ -43,4 +44,13 @@ export interface CredentialService {
   savePendingAuthorization(pending: PendingAuthorization): Promise<void>;
   /** Returns and forgets the authorization started with `state`; `undefined` when unknown or already taken. */
   takePendingAuthorization(state: string): Promise<PendingAuthorization | undefined>;
+  /**
+   * Optional, for services several processes share: reads the stored credential, passes it to `update`,
+   * and stores what `update` returns (deletes it for `undefined`; writes nothing when it returns the
+   * credential it was given), while no other caller updates the same key. Toolsmith refreshes expired
+   * tokens through it, so that of several processes finding the same token expired one refreshes and
+   * the others get its result (a rotated refresh token can be used once). Without it, a refresh is
+   * shared within one process only.
+   */
+  updateCredential?(key: CredentialKey, update: (current: AuthCredential | undefined) => Promise<AuthCredential | undefined>): Promise<AuthCredential | undefined>;
 }
