@@ -57,7 +57,8 @@ function jsonLengthBound(value: unknown, key: string, depth: number): number {
         }
       }
       let length = 2;
-      for (const name of Object.keys(object)) length += name.length * 6 + 4 + jsonLengthBound(object[name], name, depth + 1);
+      // for-in with an own-key check: no key array per object (V8 walks its enum cache); JSON.stringify also takes only own enumerable keys.
+      for (const name in object) if (Object.prototype.hasOwnProperty.call(object, name)) length += name.length * 6 + 4 + jsonLengthBound(object[name], name, depth + 1);
       return length;
     }
   }
@@ -69,12 +70,15 @@ function where(key: string): string {
 
 /** What the model gets instead of a result over the budget. */
 export interface TruncatedResult {
+  /** Always `true`: tells the model (and code reading the response) that this is not the tool's own result. */
   truncated: true;
   /** Characters of the whole result's JSON. */
   originalChars: number;
   /** The first and last characters of the JSON text (not valid JSON on their own). */
   head: string;
+  /** The last characters of the JSON text (about a third of the budget; the head gets the rest). */
   tail: string;
+  /** For the model: how long the result was, how much was left out and, when saved, the artifact holding it all. */
   note: string;
   /** Name of the artifact holding the whole result, when an artifact service is configured. */
   artifact?: string;
