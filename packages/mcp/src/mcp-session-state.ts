@@ -1,11 +1,12 @@
-import { State, StatePrefix } from '@toolsmith/core';
+import { type EventActions, type FunctionResponse, State, StatePrefix } from '@toolsmith/core';
+import type { McpStateStore } from './mcp-state-store';
 
 /**
  * Session state of tools served over MCP, kept in memory for the life of the server: `app:` keys are
  * shared by every session, `user:` keys by the sessions of one user, other keys belong to one MCP
  * session, and `temp:` keys last for one call only.
  */
-export class McpSessionState {
+export class McpSessionState implements McpStateStore {
   private readonly app: Record<string, unknown> = {};
   private readonly users = new Map<string, Record<string, unknown>>();
   private readonly sessions = new Map<string, Record<string, unknown>>();
@@ -27,6 +28,11 @@ export class McpSessionState {
       if (value === null) delete scope[key];
       else scope[key] = value;
     }
+  }
+
+  /** Implements {@link McpStateStore.record}: applies the call's state delta (the call itself is not kept). */
+  record(userId: string, sessionId: string, _response: FunctionResponse, actions: EventActions): void {
+    this.apply(userId, sessionId, actions.stateDelta);
   }
 
   /** Forgets a session's own keys (when the MCP session ends). */

@@ -10,7 +10,7 @@ import { type ArtifactService, type BaseTool, type FunctionResponse, type Memory
 import { createEventActions, errorResponse, executeToolCall } from '@toolsmith/core/internal';
 import { McpConfirmationUnsupportedError } from './mcp-errors';
 import { TOOLSMITH_ERROR_META, toMcpOutputSchema } from './mcp-output-schema';
-import type { McpSessionState } from './mcp-session-state';
+import type { McpStateStore } from './mcp-state-store';
 import { elicitConfirmation } from './elicit-confirmation';
 import type { McpRequestExtra } from './mcp-request-extra';
 import { attachProgressSender, progressReporter } from './report-mcp-progress';
@@ -24,7 +24,8 @@ export interface McpToolServerOptions {
   instructions?: string;
   /** The tools offered in a context (static tools, plus whatever toolsets answer). */
   resolveTools: (context: ReadonlyContext) => Promise<BaseTool[]>;
-  state: McpSessionState;
+  /** Where the tools' state lives between calls. */
+  state: McpStateStore;
   /** Interval of the "still running" progress notifications of long-running tools. */
   progressIntervalMs: number;
   /** How long to wait for the user's answer to a confirmation (elicitation). */
@@ -54,7 +55,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
     const { userId, sessionId } = identity(extra);
-    const tools = await options.resolveTools(readonlyContext(options, userId, sessionId));
+    const tools = await options.resolveTools(await readonlyContext(options, userId, sessionId));
     return { tools: tools.map(describeTool) };
   });
 
@@ -63,7 +64,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
     const call = { id: `mcp-${String(extra.requestId)}`, name: request.params.name, args: request.params.arguments ?? {} };
     let tools: BaseTool[];
     try {
-      tools = await options.resolveTools(readonlyContext(options, userId, sessionId));
+      tools = await options.resolveTools(await readonlyContext(options, userId, sessionId));
     } catch (thrown) {
       // A toolset that cannot answer fails this call, not the server.
       const reason = thrown instanceof Error ? thrown.message : String(thrown);
@@ -84,7 +85,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         appName: options.appName,
         userId,
         sessionId,
-        state: options.state.view(userId, sessionId, actions.stateDelta),
+        state: await options.state.view(userId, sessionId, actions.stateDelta),
         actions,
         signal: extra.signal,
         toolConfirmation,
@@ -107,7 +108,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         if (typeof confirmed !== 'boolean') return toCallToolResult(errorResponse(call, confirmed), tool);
         ({ outcome, context } = await attempt({ hint: requested.hint, payload: requested.payload, confirmed }));
       }
-      options.state.apply(userId, sessionId, context.actions.stateDelta);
+      await options.state.record(userId, sessionId, outcome.response, context.actions);
       // A result that breaks the tool's output schema was already refused by the executor (TOOL_OUTPUT_INVALID).
       return toCallToolResult(outcome.response, tool);
     } finally {
@@ -118,14 +119,14 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
   return server;
 }
 
-function readonlyContext(options: McpToolServerOptions, userId: string, sessionId: string): ReadonlyContext {
+async function readonlyContext(options: McpToolServerOptions, userId: string, sessionId: string): Promise<ReadonlyContext> {
   return {
     appName: options.appName,
     userId,
     sessionId,
     invocationId: randomUUID(),
     agentName: options.name,
-    state: options.state.view(userId, sessionId, {}),
+    state: await options.state.view(userId, sessionId, {}),
   };
 }
 

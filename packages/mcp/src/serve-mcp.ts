@@ -1,7 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { type ArtifactService, type MemoryService, type Provider, isToolset } from '@toolsmith/core';
+import { type ArtifactService, type MemoryService, type Provider, type SessionService, isToolset } from '@toolsmith/core';
 import { startValidatorWarmUp } from '@toolsmith/core/internal';
 import { McpSessionState } from './mcp-session-state';
+import { SessionServiceMcpState } from './session-service-mcp-state';
 import { createMcpToolServer } from './mcp-tool-server';
 import { type ServedTools, resolveServedTools } from './resolve-served-tools';
 import { exitOnOverflow, guardLineLength } from './stdio-line-guard';
@@ -35,6 +36,14 @@ export interface ServeMcpOptions {
   progressIntervalMs?: number;
   /** How long to wait for the user's answer to a confirmation. Default 10 minutes. */
   confirmationTimeoutMs?: number;
+  /**
+   * Where the tools' state lives, as with the runner: each MCP session becomes a session of this store
+   * (app `name`, the authenticated client's id as user, else `mcp`; the MCP session id), and each call
+   * is appended as an event with its response and state delta. `app:` and `user:` keys are then shared
+   * with agents on the same store, and state survives restarts with a durable store
+   * (`PostgresSessionService`). Default: in this process's memory, a session's keys forgotten when it ends.
+   */
+  sessionService?: SessionService;
   /** What `ctx.searchMemory` searches (as the runner's `memoryService`); without it the call fails with `SERVICE_NOT_CONFIGURED`. */
   memoryService?: MemoryService;
   /** Where `ctx.saveArtifact` / `loadArtifact` / `listArtifacts` keep files, per app (`name`), user and MCP session; without it they fail with `SERVICE_NOT_CONFIGURED`. */
@@ -57,7 +66,7 @@ export interface McpServerHandle {
 /**
  * Serves Toolsmith tools as an MCP server over stdio or Streamable HTTP, with the same schemas,
  * validation and executor as the runner. The MCP session is each call's session (its state lives as
- * long as the server); a tool that needs confirmation asks the user through MCP elicitation (and is
+ * long as the server, or in `sessionService`); a tool that needs confirmation asks the user through MCP elicitation (and is
  * refused where the client cannot ask); long-running tools send progress notifications.
  *
  * @example
@@ -73,8 +82,8 @@ export interface McpServerHandle {
 export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandle> {
   const resolveTools = resolveServedTools(options.tools, options.providers);
   startValidatorWarmUp();
-  const state = new McpSessionState();
   const name = options.name ?? 'toolsmith';
+  const state = options.sessionService ? new SessionServiceMcpState(options.sessionService, name) : new McpSessionState();
   const createServer = () =>
     createMcpToolServer({
       name,

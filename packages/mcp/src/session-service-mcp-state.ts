@@ -1,0 +1,85 @@
+import { type EventActions, Event, type FunctionResponse, type Session, type SessionService, State, ToolsmithError } from '@toolsmith/core';
+import { createEventActions } from '@toolsmith/core/internal';
+import type { McpStateStore } from './mcp-state-store';
+
+/** Appends refused as stale (another process appended first) tried again with the session read anew. */
+const STALE_RETRIES = 3;
+
+/**
+ * The state of tools served over MCP in a {@link SessionService}, as the runner keeps it: each MCP
+ * session is a session of the store (the server's name as app, the client as user, the MCP session
+ * id), created on its first request, and each call appends one event holding its response and its
+ * state delta. So `app:` and `user:` keys are shared with agents on the same store, and everything
+ * survives a restart of the server (with a durable store such as `PostgresSessionService`).
+ */
+export class SessionServiceMcpState implements McpStateStore {
+  // Per session, the end of this process's queue of appends: parallel calls append one after the other.
+  private readonly queues = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly sessionService: SessionService,
+    private readonly appName: string,
+  ) {}
+
+  /** Implements {@link McpStateStore.view}: the session's merged state (the session is created when new). */
+  async view(userId: string, sessionId: string, delta: Record<string, unknown>): Promise<State> {
+    const session = await this.session(userId, sessionId);
+    return new State({ ...session.state }, delta);
+  }
+
+  /** Implements {@link McpStateStore.record}: appends the call as an event of the session, with its state delta. */
+  record(userId: string, sessionId: string, response: FunctionResponse, actions: EventActions): Promise<void> {
+    const key = JSON.stringify([userId, sessionId]);
+    const appended = (this.queues.get(key) ?? Promise.resolve()).then(() => this.append(userId, sessionId, response, actions));
+    const settled = appended.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(key, settled);
+    void settled.then(() => {
+      if (this.queues.get(key) === settled) this.queues.delete(key);
+    });
+    return appended;
+  }
+
+  /** Implements {@link McpStateStore.endSession}: nothing; the session stays in the store, like an agent's. */
+  endSession(): void {}
+
+  private async append(userId: string, sessionId: string, response: FunctionResponse, callActions: EventActions): Promise<void> {
+    const actions = createEventActions();
+    actions.stateDelta = { ...callActions.stateDelta };
+    actions.artifactDelta = { ...callActions.artifactDelta };
+    for (let attempt = 0; ; attempt++) {
+      const session = await this.session(userId, sessionId);
+      const event = Event.create({
+        invocationId: response.id,
+        author: this.appName,
+        content: { role: 'user', parts: [{ functionResponse: response }] },
+        actions,
+      });
+      try {
+        await this.sessionService.appendEvent(session, event);
+        return;
+      } catch (error) {
+        // Another server process appended to the same session first: read it again and retry.
+        if (!ToolsmithError.isInstance(error) || error.code !== 'STALE_SESSION' || attempt + 1 >= STALE_RETRIES) throw error;
+      }
+    }
+  }
+
+  /** The session without its events (its state is what calls need), created on first use. */
+  private async session(userId: string, sessionId: string): Promise<Session> {
+    const key = { appName: this.appName, userId, sessionId };
+    const found = await this.sessionService.getSession({ ...key, numRecentEvents: 0 });
+    if (found) return found;
+    try {
+      return await this.sessionService.createSession(key);
+    } catch (error) {
+      // Two first requests of one session raced: the other created it.
+      if (!ToolsmithError.isInstance(error) || error.code !== 'SESSION_EXISTS') throw error;
+      const created = await this.sessionService.getSession({ ...key, numRecentEvents: 0 });
+      if (!created) throw error;
+      return created;
+    }
+  }
+}
