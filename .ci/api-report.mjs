@@ -1,7 +1,7 @@
 // Checks every package's public surface against its committed API report (API Extractor), so a change to
 // what users can import is a visible diff in review. `npm test` runs the check on the built `.d.ts`
 // files; `npm run api:update` rewrites the reports after an intended change.
-// A report must also have no undocumented top-level export and no `ae-forgotten-export` (a public
+// A report must also have no undocumented export or member and no `ae-forgotten-export` (a public
 // signature that names a type users cannot import).
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -89,8 +89,8 @@ try {
         ...lines
           .filter((line) => line.includes('(ae-forgotten-export)'))
           .filter((line) => !mainExports.has(/The symbol "(\w+)"/.exec(line)?.[1] ?? '')),
-        // A top-level `// (undocumented)` marks an export without TSDoc; members are marked indented.
-        ...lines.flatMap((line, i) => (line === '// (undocumented)' ? [`undocumented: ${lines[i + 1]}`] : [])),
+        // `// (undocumented)` marks an export or a member (indented) without TSDoc: every one needs it.
+        ...lines.flatMap((line, i) => (line.trim() === '// (undocumented)' ? [`undocumented: ${lines[i + 1].trim()}${line.startsWith(' ') ? ` (a member of ${containerAbove(lines, i)})` : ''}`] : [])),
       ];
       if (warnings.length > 0) failures.push(`${reportName}: ${warnings.length} exports need attention:\n  ${warnings.join('\n  ')}`);
     }
@@ -103,3 +103,12 @@ if (failures.length > 0) {
   process.exit(1);
 }
 console.log(update ? 'API reports updated.' : `API reports match (${entries.length} entry points).`);
+
+/** The export a report line at `index` belongs to: the nearest unindented declaration above it. */
+function containerAbove(lines, index) {
+  for (let i = index; i >= 0; i--) {
+    const match = /^export (?:declare )?(?:abstract )?(?:class|interface|namespace|enum|type) (\w+)/.exec(lines[i]) ?? /^(?:declare )?class (\w+)/.exec(lines[i]);
+    if (match) return match[1];
+  }
+  return 'an unknown declaration';
+}

@@ -12,6 +12,7 @@ export interface AnthropicServerToolConfig {
   type: string;
   /** The tool's name as the API expects it, e.g. `web_search`. */
   name: string;
+  /** The tool type's other options (e.g. `max_uses`, `allowed_domains`, `user_location`), sent as given. */
   [option: string]: unknown;
 }
 

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 
 /** The dev UI's script and stylesheet, ready to serve. */
 export interface PageBundle {
+  /** The page's script, served as `/app.js`: one minified bundle, preact included. */
   js: string;
+  /** The page's stylesheet, served as `/app.css`. */
   css: string;
 }
 

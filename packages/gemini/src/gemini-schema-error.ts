@@ -11,6 +11,7 @@ import type { GeminiSchemaDialect } from './prepare-gemini-tools';
  */
 export class GeminiSchemaError extends ToolsmithError {
   constructor(
+    /** The tool whose schema Gemini cannot take. */
     readonly toolName: string,
     /** JSON Pointer of the offending part of the tool's canonical schema. */
     readonly schemaPath: string,

@@ -9,7 +9,10 @@ export const GEMINI_FUNCTION_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
  * the runner is built (for toolsets' tools, when they are listed), before any request is sent. Code: `GEMINI_TOOL_NAME_INVALID`.
  */
 export class GeminiToolNameError extends ToolsmithError {
-  constructor(readonly toolName: string) {
+  constructor(
+    /** The refused name, as the tool declares it (toolset prefix included). */
+    readonly toolName: string,
+  ) {
     super(
       'GEMINI_TOOL_NAME_INVALID',
       `Tool "${toolName}" cannot be sent to Gemini: its function names must start with a letter or "_" and hold only ` +

@@ -6,7 +6,9 @@ import type { ServedTools } from './resolve-served-tools';
 
 /** What a module offers to serve: its exported toolsets and tools, and its `providers`, `memoryService` and `artifactService` exports. */
 export interface ToolsModule {
+  /** The exported `@Toolset` classes, toolset instances and tools (named and default exports), each once. */
   tools: ServedTools[];
+  /** The module's `providers` export, for the toolset classes' dependencies; `[]` when it exports none. */
   providers: Provider[];
   /** The module's `memoryService` export, for the tools' `ctx.searchMemory`. */
   memoryService?: MemoryService;

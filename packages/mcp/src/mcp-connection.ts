@@ -11,6 +11,7 @@ import { McpConnectionError } from './mcp-errors';
 export interface McpStdioTransportOptions {
   /** The executable, e.g. `node` or `npx`. */
   command: string;
+  /** Arguments passed to `command`, e.g. `['server.js']`; default none. */
   args?: string[];
   /** Added to the safe default environment the SDK passes on (PATH, HOME, …). */
   env?: Record<string, string>;

@@ -29,6 +29,7 @@ export class McpConnectionError extends ToolsmithError {
     super(code, `MCP server ${server}: ${message}`, options);
   }
 
+  /** The `ToolsmithError` JSON view plus `server`. */
   override toJSON() {
     return { ...super.toJSON(), server: this.server };
   }

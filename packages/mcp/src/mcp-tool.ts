@@ -6,7 +6,9 @@ import type { McpConnection } from './mcp-connection';
 export interface McpRemoteTool {
   /** The tool's name on the server. */
   name: string;
+  /** A display name for people; used as the tool's description when the server gives no `description`. */
   title?: string;
+  /** What the tool does, as the server words it; becomes the tool's description for the model. */
   description?: string;
   /** JSON Schema of the arguments (always `type: "object"`). */
   inputSchema: JsonSchema;

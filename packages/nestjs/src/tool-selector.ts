@@ -4,11 +4,13 @@ import type { DiscoveredToolset } from './discovered-toolset';
 
 /** Selects the tools of every discovered toolset whose `@Toolset({ prefix })` is exactly `prefix`. */
 export interface ToolsetPrefixSelector {
+  /** The prefix to match exactly, as declared (e.g. `weather_`); startup fails when no discovered toolset has it. */
   prefix: string;
 }
 
 /** Selects the discovered tools for which `filter` returns true. */
 export interface ToolFilterSelector {
+  /** Called at startup for every discovered tool, with the toolset it belongs to; `true` gives the agent that tool. */
   filter: (tool: Tool, toolset: DiscoveredToolset) => boolean;
 }
 

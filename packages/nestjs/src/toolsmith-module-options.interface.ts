@@ -9,7 +9,9 @@ import type { ToolSelector } from './tool-selector';
  * sub-agents may be described the same way. Without `tools`, the agent gets every discovered tool.
  */
 export interface ToolsmithAgentOptions extends Omit<LlmAgentOptions, 'tools' | 'subAgents'> {
+  /** The agent's tools, selected in order (each tool at most once); absent gives it every discovered tool. */
   tools?: ToolSelector[];
+  /** Sub-agents: described ones are built the same way (with their own `tools` selection), agents are used as they are. */
   subAgents?: (ToolsmithAgentOptions | BaseAgent)[];
 }
 

@@ -64,8 +64,11 @@ export interface OpenAIModelOptions {
  * ```
  */
 export class OpenAIModel implements Model {
+  /** Always `openai`, also against OpenAI-compatible servers; this package's provider tools are checked against it. */
   readonly provider = OPENAI_PROVIDER;
+  /** The `model` option, sent as the request's model id unless the request names another. */
   readonly modelName: string;
+  /** Which API it calls: `chat` (Chat Completions, the default) or `responses` (Responses API, needed for hosted tools). */
   readonly api: OpenAIApi;
   private readonly client: OpenAI;
   private readonly retry: RetryPolicy;

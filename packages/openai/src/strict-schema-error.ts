@@ -7,8 +7,11 @@ import { ToolsmithError } from '@toolsmith/core';
  */
 export class StrictSchemaError extends ToolsmithError {
   constructor(
+    /** The tool whose schema is refused (for an agent's output schema: the schema's name). */
     readonly toolName: string,
+    /** The JSON Schema keyword strict mode cannot express, e.g. `patternProperties`. */
     readonly keyword: string,
+    /** JSON Pointer of the offending keyword's schema in the canonical schema (`''` for the root). */
     readonly schemaPath: string,
     reason: string,
   ) {

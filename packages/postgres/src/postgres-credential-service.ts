@@ -54,23 +54,31 @@ export class PostgresCredentialService implements CredentialService {
     };
   }
 
+  /** The stored credential, decrypted, or `undefined`; throws {@link CredentialDecryptError} when it cannot be decrypted. */
   async loadCredential(key: CredentialKey): Promise<AuthCredential | undefined> {
     const [row] = await this.database.query<{ secret: string }>(this.sql.load, [key.appName, key.userId, key.authConfigId]);
     return row ? (this.open(row.secret, credentialAad(key), 'credential') as AuthCredential) : undefined;
   }
 
+  /** Encrypts and stores the credential, replacing the one stored for the same app, user and auth config. */
   async saveCredential(key: CredentialKey, credential: AuthCredential): Promise<void> {
     await this.database.query(this.sql.save, [key.appName, key.userId, key.authConfigId, this.seal(credential, credentialAad(key))]);
   }
 
+  /** Deletes the credential of this app, user and auth config; nothing happens when there is none. */
   async deleteCredential(key: CredentialKey): Promise<void> {
     await this.database.query(this.sql.remove, [key.appName, key.userId, key.authConfigId]);
   }
 
+  /** Encrypts and stores the authorization in progress under its `state` (replacing one with the same `state`). */
   async savePendingAuthorization(pending: PendingAuthorization): Promise<void> {
     await this.database.query(this.sql.savePending, [pending.state, this.seal(pending, pendingAad(pending.state))]);
   }
 
+  /**
+   * Deletes and returns the authorization started with `state`, in one statement: of concurrent callers only one gets it.
+   * `undefined` when it is unknown or already taken; throws {@link CredentialDecryptError} when it cannot be decrypted.
+   */
   async takePendingAuthorization(state: string): Promise<PendingAuthorization | undefined> {
     const [row] = await this.database.query<{ secret: string }>(this.sql.takePending, [state]);
     return row ? (this.open(row.secret, pendingAad(state), 'authorization') as PendingAuthorization) : undefined;

@@ -29,10 +29,15 @@ manifest that the scanner uses at startup (explicit schemas beat the manifest, w
 
 /** Options of `toolsmith schema`, parsed from the command line. */
 export interface SchemaCommandOptions {
+  /** `--project`: the tsconfig.json of the project, relative to the working directory; default `tsconfig.json`. */
   project: string;
+  /** `--out`: the manifest file, relative to the working directory; absent writes `toolsmith.schema.json` beside the tsconfig. */
   out?: string;
+  /** `--check`: write nothing, compare with the file on disk and exit 1 when it is missing or stale (for CI). */
   check: boolean;
+  /** `--print`: write nothing and show the tools and what the model gets, on stdout. */
   print: boolean;
+  /** `--quiet`: no progress output on stderr (warnings and the summary still appear). */
   quiet: boolean;
 }
 

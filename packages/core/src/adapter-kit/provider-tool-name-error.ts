@@ -10,6 +10,7 @@ export class ProviderToolNameError extends ToolsmithError {
   constructor(
     /** The provider's display name, e.g. `OpenAI`. */
     readonly provider: string,
+    /** The refused name, as the tool declares it (toolset prefix included). */
     readonly toolName: string,
     /** The rule in words, completing "requires function names to …". */
     rule: string,

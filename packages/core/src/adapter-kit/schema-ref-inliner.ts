@@ -7,6 +7,7 @@ import type { JsonSchema } from '../model/json-schema';
  */
 export class SchemaRefError extends ToolsmithError {
   constructor(
+    /** The `$ref` value that could not be inlined, e.g. `#/$defs/Node`. */
     readonly ref: string,
     /** JSON Pointer of the `$ref` in the schema. */
     readonly schemaPath: string,

@@ -25,8 +25,11 @@ export type ToolLimitName = keyof ToolLimits;
 
 /** One limit a set of declarations breaks, as {@link findToolLimitViolation} reports it. */
 export interface ToolLimitViolation {
+  /** Which limit is broken; the key of {@link ToolLimits} it comes from. */
   limit: ToolLimitName;
+  /** The provider's limit, as given in {@link ToolLimits}. */
   max: number;
+  /** What the declarations have: the count (tools, characters, levels, properties or enum values) over `max`. */
   actual: number;
   /** The tool whose name or schema breaks the limit; absent for `maxTools`. */
   toolName?: string;
@@ -90,6 +93,7 @@ export class ToolLimitError extends ToolsmithError {
   constructor(
     /** The provider's display name, e.g. `OpenAI (strict mode)`. */
     readonly provider: string,
+    /** The broken limit, with the numbers, tool and schema path the message names (also in `details`). */
     readonly violation: ToolLimitViolation,
   ) {
     const { limit, max, actual, toolName, schemaPath } = violation;

@@ -45,8 +45,11 @@ const DEFAULT_INPUT: JsonSchema = {
  * ```
  */
 export class AgentTool extends BaseTool implements AgentBackedTool {
+  /** The agent's name: the model calls the tool by it. */
   readonly name: string;
+  /** The agent's description, shown to the model as the tool's. */
   readonly description: string;
+  /** The arguments: `options.inputSchema`, or by default `{ request: string }`, whose text alone is sent to the agent. */
   readonly parameters: JsonSchema;
   /** The agent this tool runs. */
   readonly agent: BaseAgent;
@@ -61,6 +64,11 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
     this.skipSummarization = options.skipSummarization ?? false;
   }
 
+  /**
+   * Runs the agent on the arguments in a fresh session seeded with the caller's state, copies its state
+   * changes back and returns its final text (or its `outputSchema` answer). Throws outside a runner, when
+   * the agent ends with an error, or when one of its calls needs confirmation.
+   */
   async run(args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
     const parent = invocationOf(context);
     if (!parent) {

@@ -6,6 +6,7 @@ import { BaseAgent } from './base-agent';
  * which itself runs invocations through the runner.
  */
 export interface AgentBackedTool {
+  /** The agent the tool runs; the runner checks its tree (unique names) and resolves its tools at startup. */
   readonly agent: BaseAgent;
 }
 

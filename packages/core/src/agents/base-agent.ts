@@ -20,8 +20,11 @@ const AGENT_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * event before asking for the next, so an agent always sees its own earlier events in the session.
  */
 export abstract class BaseAgent {
+  /** Unique within the agent tree: the author of the agent's events and the name transfers use. */
   readonly name: string;
+  /** What the agent does, for other agents that may transfer to it or call it as a tool; `''` when none was given. */
   readonly description: string;
+  /** The child agents, in the order given; empty for a leaf agent. */
   readonly subAgents: readonly BaseAgent[];
   private parent?: BaseAgent;
 

@@ -45,17 +45,26 @@ export type OnToolErrorCallback = (input: {
  * in order; the first that returns a value short-circuits the rest. Plugins run before agent callbacks.
  */
 export interface AgentCallbacks {
+  /** Run before each model call, with the built request; the first returned response replaces the call. */
   beforeModel?: BeforeModelCallback | BeforeModelCallback[];
+  /** Run on each complete response, also one from beforeModel or onModelError (not partials); the first response returned replaces it. */
   afterModel?: AfterModelCallback | AfterModelCallback[];
+  /** Run when the model call throws (not when the run is aborted); the first returned response recovers the call. */
   onModelError?: OnModelErrorCallback | OnModelErrorCallback[];
+  /** Run before each tool call, once its arguments parsed; the first returned object answers the call and the tool is skipped. */
   beforeTool?: BeforeToolCallback | BeforeToolCallback[];
+  /** Run after a tool succeeded (not after a beforeTool answer or a confirmation request); the first object returned replaces it. */
   afterTool?: AfterToolCallback | AfterToolCallback[];
+  /** Run when a call fails (arguments, confirmation denied, tool error or timeout); the first returned object becomes the response. */
   onToolError?: OnToolErrorCallback | OnToolErrorCallback[];
 }
 
 /** Ordered tool callbacks as the executor runs them (plugins first, then the agent's). */
 export interface ToolCallbackChain {
+  /** Run before validation, in order; the first that returns an object answers the call and the tool is skipped. */
   beforeTool: readonly BeforeToolCallback[];
+  /** Run after the tool succeeded, in order; the first that returns an object replaces its response. */
   afterTool: readonly AfterToolCallback[];
+  /** Run when the call fails, in order; the first that returns an object recovers and becomes the response. */
   onToolError: readonly OnToolErrorCallback[];
 }

@@ -71,14 +71,23 @@ export interface LlmAgentOptions<TOutput = unknown> extends BaseAgentOptions {
  * ```
  */
 export class LlmAgent<TOutput = unknown> extends BaseAgent {
+  /** The model every request of this agent is sent to. */
   readonly model: Model;
+  /** The system instruction; a function is called for each request with the invocation's context. Absent: no system prompt. */
   readonly instruction?: Instruction;
+  /** The tool entries as given (classes, toolsets, tools); resolved by the runner, a toolset asked again for each request. */
   readonly tools: readonly AgentToolEntry[];
+  /** This agent's model and tool callbacks, run after the runner's plugins; `{}` when none were given. */
   readonly callbacks: AgentCallbacks;
+  /** Model calls one invocation may make (all its agents together) before this agent ends it with `MAX_LLM_CALLS_EXCEEDED`. Default 100. */
   readonly maxLlmCalls: number;
+  /** Sampling and output settings, copied into every request; absent: the provider's defaults. */
   readonly generationConfig?: GenerationConfig;
+  /** Which tools the model may or must call, sent with every request; absent: the provider's default (usually `auto`). */
   readonly toolChoice?: ToolChoice;
+  /** State key that receives the agent's final answer (its text, or with `outputSchema` the parsed object); absent: not stored. */
   readonly outputKey?: string;
+  /** When true, the transfer tool does not offer the parent agent as a target. Default `false`. */
   readonly disallowTransferToParent: boolean;
   private readonly outputSchemaSource?: OutputSchema<TOutput>;
   private resolvedOutput?: ResolvedOutputSchema;

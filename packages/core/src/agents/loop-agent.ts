@@ -21,6 +21,7 @@ export interface LoopAgentOptions extends BaseAgentOptions {
  * ```
  */
 export class LoopAgent extends BaseAgent {
+  /** Rounds to run at most; `undefined` for no limit (a sub-agent must then escalate). */
   readonly maxIterations?: number;
 
   constructor(options: LoopAgentOptions) {
@@ -28,6 +29,7 @@ export class LoopAgent extends BaseAgent {
     this.maxIterations = options.maxIterations;
   }
 
+  /** Runs the rounds, yielding every sub-agent's events; resumes at the paused round and sub-agent after a confirmation. */
   async *runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     // After a confirmation answer: continue the round and sub-agent that paused; rounds count over the whole conversation.
     let resume = workflowResume(this, context);

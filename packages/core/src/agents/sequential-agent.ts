@@ -10,6 +10,7 @@ import { pauseStillOpen, recordWorkflowPosition, workflowResume } from './workfl
  * where it stood: the paused sub-agent finishes its turn, then the following ones run.
  */
 export class SequentialAgent extends BaseAgent {
+  /** Runs the sub-agents in order, yielding their events, until one escalates, fails or pauses. */
   async *runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     const resume = workflowResume(this, context);
     for (let index = resume?.index ?? 0; index < this.subAgents.length; index++) {

@@ -17,6 +17,7 @@ export class FileArtifactService implements ArtifactService {
 
   constructor(private readonly rootDir: string) {}
 
+  /** Writes the part as the file's next version (`<version>.json`) and returns its number; concurrent saves get distinct versions. */
   async saveArtifact(request: ArtifactLocation & { artifact: Part }): Promise<number> {
     const dir = this.fileDir(request);
     await this.assertInsideRoot(dir); // before mkdir, which would follow a planted link
@@ -33,6 +34,7 @@ export class FileArtifactService implements ArtifactService {
     return version;
   }
 
+  /** The given version, else the latest, read back from its JSON file; `undefined` when there is none. */
   async loadArtifact(request: ArtifactLocation & { version?: number }): Promise<Part | undefined> {
     const dir = this.fileDir(request);
     const versions = await this.versionsIn(dir);
@@ -43,16 +45,19 @@ export class FileArtifactService implements ArtifactService {
     return JSON.parse(await readFile(file, 'utf8')) as Part;
   }
 
+  /** The session's filenames and the user's `user:` filenames (decoded from the directory names), sorted. */
   async listArtifactKeys(request: Omit<ArtifactLocation, 'filename'>): Promise<string[]> {
     const own = await this.listInside(this.scopeDir({ ...request, filename: '' }));
     const user = await this.listInside(this.scopeDir({ ...request, filename: 'user:' }));
     return [...own, ...user].map(decodeURIComponent).sort();
   }
 
+  /** The file's version numbers, ascending, from the `<version>.json` files present; empty when it has none. */
   async listVersions(request: ArtifactLocation): Promise<number[]> {
     return this.versionsIn(this.fileDir(request));
   }
 
+  /** Removes the file's directory with all its versions; does nothing when there is none. */
   async deleteArtifact(request: ArtifactLocation): Promise<void> {
     const dir = this.fileDir(request);
     await this.assertInsideRoot(dir);

@@ -7,6 +7,7 @@ export class InMemoryArtifactService implements ArtifactService {
   /** scope → filename → versions (index = version). */
   private readonly artifacts = new Map<string, Map<string, Part[]>>();
 
+  /** Stores a deep copy of the part as the file's next version and returns its number. */
   async saveArtifact(request: ArtifactLocation & { artifact: Part }): Promise<number> {
     checkSegment('filename', request.filename);
     const scope = artifactScope(request);
@@ -18,6 +19,7 @@ export class InMemoryArtifactService implements ArtifactService {
     return versions.length - 1;
   }
 
+  /** A copy of the given version, else of the latest; `undefined` when there is none. */
   async loadArtifact(request: ArtifactLocation & { version?: number }): Promise<Part | undefined> {
     const versions = this.artifacts.get(artifactScope(request))?.get(request.filename);
     if (!versions || versions.length === 0) return undefined;
@@ -25,16 +27,19 @@ export class InMemoryArtifactService implements ArtifactService {
     return part && structuredClone(part);
   }
 
+  /** The session's filenames and the user's `user:` filenames, sorted. */
   async listArtifactKeys(request: Omit<ArtifactLocation, 'filename'>): Promise<string[]> {
     const own = this.artifacts.get(artifactScope({ ...request, filename: '' }))?.keys() ?? [];
     const user = this.artifacts.get(artifactScope({ ...request, filename: 'user:' }))?.keys() ?? [];
     return [...own, ...user].sort();
   }
 
+  /** The file's version numbers, ascending; empty when it has none. */
   async listVersions(request: ArtifactLocation): Promise<number[]> {
     return (this.artifacts.get(artifactScope(request))?.get(request.filename) ?? []).map((_, i) => i);
   }
 
+  /** Forgets the file with all its versions; does nothing when there is none. */
   async deleteArtifact(request: ArtifactLocation): Promise<void> {
     this.artifacts.get(artifactScope(request))?.delete(request.filename);
   }

@@ -10,6 +10,7 @@ export type AuthScheme = 'apiKey' | 'httpBearer' | 'httpBasic' | 'oauth2Authoriz
 
 /** The OAuth2 / OpenID Connect client of an {@link AuthConfig}: who the app is to the authorization server. */
 export interface OAuth2ClientConfig {
+  /** The app's client id at the authorization server, sent with every authorization and token request. */
   clientId: string;
   /** Absent for a public client (PKCE alone proves the code's owner). */
   clientSecret?: string;
@@ -17,6 +18,7 @@ export interface OAuth2ClientConfig {
   authorizationUrl?: string;
   /** Where codes, refresh tokens and client credentials become access tokens. */
   tokenUrl: string;
+  /** Scopes to request, sent space-separated; `openid` is added for `openIdConnect`. Absent: the server's default scopes. */
   scopes?: string[];
   /** Where the authorization server sends the user back; the client passes that URL to Toolsmith. */
   redirectUri?: string;
@@ -39,6 +41,7 @@ export interface OAuth2ClientConfig {
  * ```
  */
 export interface AuthConfig {
+  /** How the API authenticates; decides which credential fields apply and whether the user is sent to an authorization server. */
   scheme: AuthScheme;
   /** A stable name for this config; credentials are stored under it. Default: a hash of the scheme and client. */
   name?: string;

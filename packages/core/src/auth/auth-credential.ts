@@ -4,12 +4,17 @@
  * with `refreshToken`, `expiresAt` and `idToken` (OAuth2 and OpenID Connect).
  */
 export interface AuthCredential {
+  /** An API key (`apiKey` scheme); the tool sends it wherever its API expects one (header or query). */
   apiKey?: string;
   /** An HTTP bearer token given as is (not obtained through OAuth2). */
   token?: string;
+  /** The user name of HTTP basic credentials. */
   username?: string;
+  /** The password of HTTP basic credentials. */
   password?: string;
+  /** The OAuth2 / OpenID Connect access token; once it expires (see `expiresAt`), Toolsmith renews it or asks the user again. */
   accessToken?: string;
+  /** The OAuth2 refresh token, used to renew an expired `accessToken`; kept over a refresh when the server does not rotate it. */
   refreshToken?: string;
   /** Token type from the token endpoint, usually `Bearer`. */
   tokenType?: string;

@@ -3,7 +3,9 @@ import type { AuthCredential } from './auth-credential';
 
 /** Whose credential, for which {@link AuthConfig}: the key a {@link CredentialService} stores under. */
 export interface CredentialKey {
+  /** The app the credential belongs to (the runner's `appName`). */
   appName: string;
+  /** The user the credential was obtained for. */
   userId: string;
   /** {@link authConfigId} of the config. */
   authConfigId: string;

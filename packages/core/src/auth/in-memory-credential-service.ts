@@ -9,23 +9,28 @@ export class InMemoryCredentialService implements CredentialService {
   private readonly credentials = new Map<string, AuthCredential>();
   private readonly pending = new Map<string, PendingAuthorization>();
 
+  /** A copy of the stored credential, or `undefined`. */
   async loadCredential(key: CredentialKey): Promise<AuthCredential | undefined> {
     const credential = this.credentials.get(keyText(key));
     return credential ? { ...credential } : undefined;
   }
 
+  /** Stores a copy of the credential, replacing any under the same key. */
   async saveCredential(key: CredentialKey, credential: AuthCredential): Promise<void> {
     this.credentials.set(keyText(key), { ...credential });
   }
 
+  /** Forgets the credential; does nothing when there is none. */
   async deleteCredential(key: CredentialKey): Promise<void> {
     this.credentials.delete(keyText(key));
   }
 
+  /** Keeps a copy of the authorization under its `state` until taken (no expiry: it stays until the process ends). */
   async savePendingAuthorization(pending: PendingAuthorization): Promise<void> {
     this.pending.set(pending.state, { ...pending, key: { ...pending.key } });
   }
 
+  /** Returns and forgets the authorization started with `state`, in one synchronous step so it is redeemed once; else `undefined`. */
   async takePendingAuthorization(state: string): Promise<PendingAuthorization | undefined> {
     const found = this.pending.get(state);
     this.pending.delete(state);

@@ -10,8 +10,11 @@ import type { ToolContext } from '../tools/tool-context';
  * multimodal models as parts, not as JSON text).
  */
 export class LoadArtifactsTool extends BaseTool {
+  /** The name the model calls it by; also how `processRequest` finds its result in the last content. */
   readonly name = 'load_artifacts';
+  /** What the model is told the tool does; the artifact names themselves go in the system instruction. */
   readonly description = 'Loads the artifacts (files) of this session by name, so you can read them.';
+  /** One argument, `artifactNames`: the names of the artifacts to load. */
   readonly parameters: JsonSchema = {
     type: 'object',
     properties: { artifactNames: { type: 'array', items: { type: 'string' }, description: 'Names of the artifacts to load.' } },
@@ -19,6 +22,7 @@ export class LoadArtifactsTool extends BaseTool {
     additionalProperties: false,
   };
 
+  /** Answers with the requested names that exist (and `notFound` for the others); their content is attached by `processRequest`. */
   async run(args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown>> {
     const available = new Set(await context.listArtifacts());
     const names = args.artifactNames as string[];
@@ -26,6 +30,10 @@ export class LoadArtifactsTool extends BaseTool {
     return { artifactNames: names.filter((n) => available.has(n)), ...(missing.length ? { notFound: missing } : {}) };
   }
 
+  /**
+   * Before each request: lists the session's artifacts in the system instruction and, right after this tool answered,
+   * appends the loaded artifacts to the request as user content. Does nothing when the session has no artifacts.
+   */
   override async processRequest(context: ToolContext, request: LlmRequest): Promise<void> {
     const names = await context.listArtifacts();
     if (names.length === 0) return;

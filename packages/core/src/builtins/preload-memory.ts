@@ -9,15 +9,24 @@ import type { ToolContext } from '../tools/tool-context';
  * text and adds what it finds to the system instruction. The model never calls it.
  */
 export class PreloadMemoryTool extends BaseTool {
+  /** Marks it request-only: it is never declared to the model, only its `processRequest` runs. */
   readonly [REQUEST_ONLY_TOOL] = true;
+  /** The tool's name, for traces and messages; the model never sees it. */
   readonly name = 'preload_memory';
+  /** Describes the tool for people; never sent to the model. */
   readonly description = 'Adds relevant past conversations to the instruction.';
+  /** An empty object schema: the tool takes no arguments. */
   readonly parameters: JsonSchema = { type: 'object', properties: {} };
 
+  /** Never called by the model (the tool is not declared); returns an empty object. */
   run(): Record<string, unknown> {
     return {};
   }
 
+  /**
+   * Searches memory with the latest user text of the request and appends the memories found, as a
+   * `<PAST_CONVERSATIONS>` block, to the system instruction. Does nothing when there is no user text or no memory.
+   */
   override async processRequest(context: ToolContext, request: LlmRequest): Promise<void> {
     const query = latestUserText(request);
     if (!query) return;

@@ -10,8 +10,11 @@ export const TRANSFER_TO_AGENT = 'transfer_to_agent';
  * `LlmAgent` with sub-agents or an `LlmAgent` parent; its description lists the agents it may name.
  */
 export class TransferToAgentTool extends BaseTool {
+  /** Always {@link TRANSFER_TO_AGENT}. */
   readonly name = TRANSFER_TO_AGENT;
+  /** Asks the model to transfer when another agent suits better, and lists each target with its description. */
   readonly description: string;
+  /** One argument, `agentName`, limited (`enum`) to the target agents' names. */
   readonly parameters: JsonSchema;
 
   constructor(targets: ReadonlyArray<{ name: string; description: string }>) {
@@ -27,6 +30,7 @@ export class TransferToAgentTool extends BaseTool {
     };
   }
 
+  /** Sets `actions.transferToAgent`: once this step's calls are answered, the named agent runs instead of this one's model. */
   run(args: Record<string, unknown>, context: ToolContext): Record<string, unknown> {
     context.actions.transferToAgent = args.agentName as string;
     return { status: 'transferred', agentName: args.agentName };

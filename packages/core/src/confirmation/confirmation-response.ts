@@ -11,6 +11,7 @@ export type ConfirmationRequestRef = FunctionCall | ConfirmationRequest | Pendin
 
 /** The user's decision on a confirmation request. */
 export interface ConfirmationAnswer {
+  /** `true` runs the waiting call (with `ctx.toolConfirmation` set); `false` answers it with a `TOOL_CALL_REJECTED` error response. */
   confirmed: boolean;
   /** Data from the user (e.g. an edited amount); reaches the tool as `ctx.toolConfirmation.payload`. */
   payload?: unknown;

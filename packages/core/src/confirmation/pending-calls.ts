@@ -10,6 +10,7 @@ export interface PendingConfirmation {
   requestId: string;
   /** The call that waits, exactly as the runner recorded it: the authority over what runs. */
   originalFunctionCall: FunctionCall;
+  /** What the user is asked (hint and payload), as stored in the request. */
   prompt: ConfirmationPrompt;
   /** The agent whose model made the original call. */
   agentName: string;
@@ -21,9 +22,11 @@ export interface PendingConfirmation {
 
 /** A long-running call whose final response has not arrived yet. */
 export interface PendingLongRunning {
+  /** The call's id: a response with this id answers it (and keeps it pending while it has `willContinue`). */
   id: string;
   /** The tool's name: a response must name the same tool. */
   name: string;
+  /** The agent whose model made the call (the author of the event that holds its first response). */
   agentName: string;
 }
 

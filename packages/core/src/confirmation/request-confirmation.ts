@@ -31,6 +31,7 @@ export interface ConfirmationPrompt {
 export interface ConfirmationRequestArgs {
   /** The call that is waiting: its id, tool name and arguments. */
   originalFunctionCall: FunctionCall;
+  /** What to show the user: the `hint` and `payload` the tool or runner gave (each absent when not given). */
   toolConfirmation: ConfirmationPrompt;
 }
 

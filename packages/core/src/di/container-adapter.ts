@@ -4,8 +4,11 @@ export type InjectionToken<T = unknown> = (abstract new (...args: any[]) => T) |
 
 /** Identifies the current run, for containers with per-request/per-run providers. */
 export interface ResolutionScope {
+  /** The current invocation: per-run providers get one instance per invocation (Nest's adapter keys its context id on it). */
   invocationId: string;
+  /** The user the run is for. */
   userId: string;
+  /** The session the run is in. */
   sessionId: string;
 }
 

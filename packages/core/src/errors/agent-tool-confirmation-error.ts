@@ -8,7 +8,9 @@ import { ToolsmithError } from './toolsmith-error';
  */
 export class AgentToolConfirmationError extends ToolsmithError {
   constructor(
+    /** The agent the `AgentTool` runs, whose tool call asked for confirmation. */
     readonly agentName: string,
+    /** The tools whose calls wait for confirmation, each once, in call order (also in `details.tools`). */
     readonly toolNames: readonly string[],
   ) {
     const tools = toolNames.map((name) => `"${name}"`).join(', ');

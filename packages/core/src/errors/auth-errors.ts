@@ -21,6 +21,7 @@ export type AuthErrorCode =
  */
 export class InvalidCredentialAnswerError extends ToolsmithError {
   constructor(
+    /** The id of the credential request (the `toolsmith_request_credential` call) the answer was for. */
     readonly requestId: string,
     problem: string,
   ) {
@@ -33,7 +34,10 @@ export class InvalidCredentialAnswerError extends ToolsmithError {
  * the redirect belongs to another authorization (or was forged). Nothing ran and no code was exchanged.
  */
 export class AuthStateMismatchError extends ToolsmithError {
-  constructor(readonly requestId: string) {
+  constructor(
+    /** The id of the credential request (the `toolsmith_request_credential` call) the answer was for. */
+    readonly requestId: string,
+  ) {
     super('AUTH_STATE_MISMATCH', authStateMismatchMessage(requestId), { details: { requestId } });
   }
 }
@@ -44,9 +48,13 @@ export class AuthStateMismatchError extends ToolsmithError {
  */
 export class TokenRequestError extends ToolsmithError {
   constructor(
+    /** The token endpoint that was called. */
     readonly tokenUrl: string,
+    /** The `grant_type` of the request: `authorization_code`, `refresh_token` or `client_credentials`. */
     readonly grantType: string,
+    /** The HTTP status of the answer; `undefined` when the request failed before one came (network error). */
     readonly status: number | undefined,
+    /** The server's OAuth `error` code (`no access_token` for a success without a token); `undefined` when it sent none. */
     readonly oauthError: string | undefined,
     options: { description?: string; cause?: unknown } = {},
   ) {

@@ -7,6 +7,7 @@ import { ToolsmithError } from './toolsmith-error';
  */
 export class ConfirmationMismatchError extends ToolsmithError {
   constructor(
+    /** The id of the confirmation request (the `toolsmith_request_confirmation` call) the answer was for. */
     readonly requestId: string,
     pending: Pick<FunctionCall, 'id' | 'name'>,
   ) {

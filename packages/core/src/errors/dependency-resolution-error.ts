@@ -14,6 +14,7 @@ export class DependencyResolutionError extends ToolsmithError {
   private constructor(
     code: 'MISSING_PROVIDER' | 'DEPENDENCY_CYCLE' | 'UNKNOWN_DEPENDENCY_TYPE' | 'PROVIDER_FAILED',
     message: string,
+    /** Token names from the one asked for to the one that failed (for a cycle, the repeated token ends it). */
     readonly chain: readonly string[],
     cause?: unknown,
   ) {

@@ -9,7 +9,9 @@ export type NotPendingReason = 'unknown' | 'answered';
  */
 export class FunctionResponseNotPendingError extends ToolsmithError {
   constructor(
+    /** The id the refused function response carried. */
     readonly functionCallId: string,
+    /** `'answered'` when that call was already answered (or answered twice in one message); `'unknown'` when nothing asked for it. */
     readonly reason: NotPendingReason,
   ) {
     super(

@@ -11,7 +11,10 @@ export class InvalidArtifactNameError extends ToolsmithError {
 
 /** A `FileArtifactService` path leads outside its root (a symbolic link planted under it); nothing was read or written. */
 export class ArtifactOutsideRootError extends ToolsmithError {
-  constructor(readonly path: string) {
+  constructor(
+    /** The storage path refused: a symbolic link under the root, or a path whose real location is outside it. */
+    readonly path: string,
+  ) {
     super('ARTIFACT_OUTSIDE_ROOT', `Artifact storage path "${path}" leads outside the artifact root (a symbolic link); refused.`, { details: { path } });
   }
 }

@@ -7,6 +7,7 @@ import { ToolsmithError } from './toolsmith-error';
  */
 export class InvalidFunctionResponseError extends ToolsmithError {
   constructor(
+    /** The id the refused response carried; `undefined` when it had no string `id`. */
     readonly functionCallId: string | undefined,
     problem: string,
   ) {

@@ -8,7 +8,9 @@ import { ToolsmithError } from './toolsmith-error';
  */
 export class InvalidModelResponseError extends ToolsmithError {
   constructor(
+    /** The `modelName` of the model whose response (as the callbacks left it) was refused. */
     readonly modelName: string,
+    /** What is wrong with the response, e.g. `part 0 has "text" that is not a string`; also in `details.reason`. */
     readonly reason: string,
   ) {
     super('INVALID_MODEL_RESPONSE', `Model "${modelName}" returned an invalid response: ${reason}.`, { details: { reason } });

@@ -5,13 +5,17 @@
 
 /** Where a tool-definition problem was found. */
 export interface DefinitionSite {
+  /** The class the tools are defined on (`functionTool` for a function tool; the DTO class for an agent's output schema). */
   className: string;
+  /** The tool's method (for `functionTool`, the tool's name); absent when the problem is with the class as a whole. */
   methodName?: string;
   /** Parameter position (0-based) and, when known, its `@Param` name. */
   parameterIndex?: number;
+  /** The parameter's `@Param` name, when it has one. */
   parameterName?: string;
   /** DTO class and property, for problems inside a DTO. */
   dtoName?: string;
+  /** The DTO property at fault, with `dtoName`; absent when the problem is with the DTO class as a whole. */
   propertyName?: string;
 }
 

@@ -9,6 +9,7 @@ import { ToolsmithError } from './toolsmith-error';
 export class OutputInvalidError extends ToolsmithError {
   constructor(
     agentName: string,
+    /** Each mismatch of the answer, at its JSON pointer (also in `details.problems`). */
     readonly problems: readonly ArgumentProblem[],
   ) {
     super(

@@ -25,7 +25,9 @@ export interface ProviderErrorOptions {
  * {@link RateLimitError}); the runner passes it through `onModelError` callbacks.
  */
 export class ProviderError extends ToolsmithError {
+  /** The provider id (`openai`, `anthropic`, `gemini`, …), as in {@link Model.provider}. */
   readonly provider: string;
+  /** The HTTP status of the failed response; absent when there was none (a connection failure, an error inside a stream). */
   readonly statusCode?: number;
   /** True for 408, 409, 429 and 5xx, and for connection failures. */
   readonly isRetryable: boolean;
@@ -39,6 +41,7 @@ export class ProviderError extends ToolsmithError {
       code === 'PROVIDER_CONNECTION_FAILED' || (s !== undefined && (s === 408 || s === 409 || s === 429 || s >= 500));
   }
 
+  /** {@link ToolsmithError.toJSON} plus `provider` and `statusCode`. */
   override toJSON() {
     return { ...super.toJSON(), provider: this.provider, statusCode: this.statusCode };
   }
@@ -46,6 +49,7 @@ export class ProviderError extends ToolsmithError {
 
 /** The provider rate-limited the request (HTTP 429). `retryAfterMs` comes from `retry-after` headers. */
 export class RateLimitError extends ProviderError {
+  /** Milliseconds the provider asked to wait before retrying (from its `retry-after` headers); absent when it said nothing. */
   readonly retryAfterMs?: number;
 
   constructor(message: string, options: ProviderErrorOptions & { retryAfterMs?: number }) {
@@ -53,6 +57,7 @@ export class RateLimitError extends ProviderError {
     this.retryAfterMs = options.retryAfterMs;
   }
 
+  /** {@link ProviderError.toJSON} plus `retryAfterMs`. */
   override toJSON() {
     return { ...super.toJSON(), retryAfterMs: this.retryAfterMs };
   }

@@ -11,8 +11,11 @@ export type SessionErrorCode = 'STALE_SESSION' | 'SESSION_EXISTS' | 'SESSION_NOT
  */
 export class StaleSessionError extends ToolsmithError {
   constructor(
+    /** The session whose append was refused. */
     readonly sessionId: string,
+    /** The sequence the writer expected the session's last event to have (its `session.lastSequence`). */
     readonly expectedSequence: number,
+    /** The sequence of the session's last stored event: another writer appended up to it. */
     readonly actualSequence: number,
   ) {
     super(
@@ -27,7 +30,9 @@ export class StaleSessionError extends ToolsmithError {
 /** `createSession` was asked for an id the user already has. */
 export class SessionExistsError extends ToolsmithError {
   constructor(
+    /** The id asked for, which the user already has a session with. */
     readonly sessionId: string,
+    /** The user who already has a session with that id. */
     readonly userId: string,
   ) {
     super('SESSION_EXISTS', `Session "${sessionId}" already exists for user "${userId}".`, { details: { sessionId, userId } });
@@ -37,8 +42,11 @@ export class SessionExistsError extends ToolsmithError {
 /** An append named a session the store does not hold (never created, or deleted). */
 export class SessionNotFoundError extends ToolsmithError {
   constructor(
+    /** The id of the session that was not found. */
     readonly sessionId: string,
+    /** The user it was looked up for. */
     readonly userId: string,
+    /** The app it was looked up in. */
     readonly appName: string,
   ) {
     super('SESSION_NOT_FOUND', `Session "${sessionId}" of user "${userId}" does not exist in app "${appName}".`, {

@@ -13,7 +13,9 @@ export interface ArgumentProblem {
 /** The model called a tool that is not offered in this request. */
 export class ToolNotFoundError extends ToolsmithError {
   constructor(
+    /** The name the model called, which no offered tool has. */
     readonly toolName: string,
+    /** The names of the tools offered in this request, listed in the message so the model can correct itself. */
     readonly availableTools: readonly string[],
   ) {
     super(
@@ -42,6 +44,7 @@ export class ArgumentsLimitError extends ToolsmithError {
 export class InvalidArgumentsError extends ToolsmithError {
   constructor(
     toolName: string,
+    /** Every problem found (schema first, then class-validator's), each at its JSON pointer; also in `details.problems`. */
     readonly problems: readonly ArgumentProblem[],
   ) {
     super(
@@ -65,6 +68,7 @@ export class ToolExecutionError extends ToolsmithError {
 export class InvalidToolResultError extends ToolsmithError {
   constructor(
     toolName: string,
+    /** What JSON cannot carry, e.g. `the value of "count" is NaN (JSON has no such number)`; quoted in the message. */
     readonly reason: string,
     cause?: unknown,
   ) {
@@ -81,6 +85,7 @@ export class InvalidToolResultError extends ToolsmithError {
 export class ToolOutputInvalidError extends ToolsmithError {
   constructor(
     toolName: string,
+    /** Each mismatch of the result, at its JSON pointer (also in `details.problems`). */
     readonly problems: readonly ArgumentProblem[],
   ) {
     super(
@@ -96,6 +101,7 @@ export class ToolOutputInvalidError extends ToolsmithError {
 export class ToolTimeoutError extends ToolsmithError {
   constructor(
     toolName: string,
+    /** The timeout the call exceeded, in milliseconds (the tool's `timeoutMs` or the runner's `toolTimeoutMs`). */
     readonly timeoutMs: number,
   ) {
     super('TOOL_TIMEOUT', `Tool "${toolName}" did not finish within ${timeoutMs} ms and was cancelled.`, { details: { timeoutMs } });

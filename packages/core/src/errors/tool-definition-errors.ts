@@ -68,9 +68,11 @@ export class UndecoratedParameterError extends ToolDefinitionError {
 
 /** A method mixes `@Param` parameters with a DTO parameter, or repeats a parameter name. */
 export class InvalidParametersError extends ToolDefinitionError {
+  /** The method takes both `@Param` parameters and a DTO parameter; a tool takes one style or the other. */
   static mixedStyles(site: DefinitionSite): InvalidParametersError {
     return new InvalidParametersError(mixedParameterStylesMessage(site), site);
   }
+  /** Two of the method's parameters are both named `name`. */
   static duplicateName(site: DefinitionSite, name: string): InvalidParametersError {
     return new InvalidParametersError(duplicateParameterNameMessage(site, name), site);
   }
@@ -95,6 +97,7 @@ export class UnsupportedDtoDecoratorError extends ToolDefinitionError {
 
 /** A DTO class cannot be used as a tool's arguments (no rules, missing `@Type`, contradictory rules, …). */
 export class InvalidDtoError extends ToolDefinitionError {
+  /** Any other DTO problem: `reason` says what is wrong and `fix` what to do (the message reads `<site>: <reason>. Fix: <fix>.`). */
   static because(site: DefinitionSite, reason: string, fix: string): InvalidDtoError {
     return new InvalidDtoError(invalidDtoMessage(site, reason, fix), site);
   }
@@ -102,6 +105,7 @@ export class InvalidDtoError extends ToolDefinitionError {
   static duplicateClassTransformer(site: DefinitionSite, coreCopy: string, otherCopy: string): InvalidDtoError {
     return new InvalidDtoError(duplicateClassTransformerMessage(site, coreCopy, otherCopy), site);
   }
+  /** The decorators listed in `rules` (e.g. `@IsString, @IsInt`) contradict each other, so no value could be valid. */
   static contradictory(site: DefinitionSite, rules: string): InvalidDtoError {
     return new InvalidDtoError(contradictoryDtoRulesMessage(site, rules), site);
   }

@@ -8,7 +8,9 @@ import { ToolsmithError } from './toolsmith-error';
  */
 export class ToolInterruptedError extends ToolsmithError {
   constructor(
+    /** The tool whose call was cut off. */
     readonly toolName: string,
+    /** The id of the interrupted call; its error response answers this id. */
     readonly functionCallId: string,
   ) {
     super(

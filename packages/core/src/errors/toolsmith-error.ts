@@ -18,7 +18,9 @@ export interface ToolsmithErrorOptions {
  * `@toolsmith/core` are loaded.
  */
 export class ToolsmithError<C extends string = string> extends Error {
+  /** The brand {@link ToolsmithError.isInstance} checks: it works across copies of the package, unlike `instanceof`. */
   readonly [MARKER] = true;
+  /** Structured details (e.g. validation problems) that may be shown to the model and are kept in `toJSON`; absent when none. */
   readonly details?: unknown;
 
   constructor(

@@ -6,13 +6,17 @@ import { newId } from './event-id';
 
 /** The plain-JSON form of an {@link Event}, as stored by session services. */
 export interface EventData {
+  /** Unique id of the event (`e-…`), generated when the event is created unless one is given. */
   id: string;
+  /** The invocation the event belongs to: a user's message and every event run in answer to it share this id. */
   invocationId: string;
   /** `user`, or the name of the agent that produced the event. */
   author: string;
   /** Agent path (`root.child`) of the agent that produced it; isolates the history of parallel branches. */
   branch?: string;
+  /** The message: the user's, the model's (text, function calls) or merged function responses; absent on the runner's error events. */
   content?: Content;
+  /** What the event asks of the session and runner besides its content (state and artifact changes, transfer, …); applied when stored. */
   actions: EventActions;
   /**
    * Ids of calls the client is expected to answer later; the invocation pauses. Either calls to
@@ -21,11 +25,15 @@ export interface EventData {
   longRunningToolIds?: string[];
   /** A streaming fragment; never stored in the session. */
   partial?: boolean;
+  /** `true` on a model event holding the model's complete response for the call; absent on partials and non-model events. */
   turnComplete?: boolean;
+  /** Why the model stopped, on a model event when the provider said. */
   finishReason?: FinishReason;
+  /** Token counts of the model call, on a model event when the provider reports them. */
   usage?: Usage;
   /** Set on error events (model failure, `MAX_LLM_CALLS_EXCEEDED`, `RUN_ABORTED`, …). */
   errorCode?: string;
+  /** What went wrong, for people to read; set with `errorCode`. */
   errorMessage?: string;
   /**
    * The final answer of an agent with an `outputSchema`, parsed and validated (plain JSON). Read it typed
@@ -53,21 +61,37 @@ export type EventInit = Omit<EventData, 'id' | 'actions' | 'timestamp'> & Partia
  */
 export class Event implements EventData {
   // `declare`: the constructor assigns every field itself, so class-field definitions would only do the work twice.
+  /** Unique id of the event (`e-…`), generated unless given to {@link Event.create}. */
   declare id: string;
+  /** The invocation the event belongs to: a user's message and every event run in answer to it share this id. */
   declare invocationId: string;
+  /** `user`, or the name of the agent that produced the event. */
   declare author: string;
+  /** Agent path (`root.child`) of the agent that produced it; isolates the history of parallel branches. */
   declare branch?: string;
+  /** The message: the user's, the model's (text, function calls) or merged function responses; absent on the runner's error events. */
   declare content?: Content;
+  /** What the event asks of the session and runner besides its content (state and artifact changes, transfer, …); applied when stored. */
   declare actions: EventActions;
+  /** Ids of calls the client is expected to answer later (long-running tools, confirmation requests); the invocation pauses. */
   declare longRunningToolIds?: string[];
+  /** A streaming fragment; never stored in the session. */
   declare partial?: boolean;
+  /** `true` on a model event holding the model's complete response for the call; absent on partials and non-model events. */
   declare turnComplete?: boolean;
+  /** Why the model stopped, on a model event when the provider said. */
   declare finishReason?: FinishReason;
+  /** Token counts of the model call, on a model event when the provider reports them. */
   declare usage?: Usage;
+  /** Set on error events (model failure, `MAX_LLM_CALLS_EXCEEDED`, `RUN_ABORTED`, …). */
   declare errorCode?: string;
+  /** What went wrong, for people to read; set with `errorCode`. */
   declare errorMessage?: string;
+  /** The validated final answer of an agent with an `outputSchema` (plain JSON); read it typed with `agent.outputOf(event)`. */
   declare output?: unknown;
+  /** Plain-JSON facts about the event for tools around the runner, not for the model (e.g. a pause's trace context). */
   declare customMetadata?: Record<string, unknown>;
+  /** Milliseconds since the epoch; the creation time unless given. */
   declare timestamp: number;
 
   private constructor(data: EventInit) {

@@ -15,6 +15,7 @@ import { DEFAULT_TOOL_CALL_POLICY, type ToolCallPolicy, exposedMessage } from '.
 
 /** What one function call produced. Every call produces exactly one response, even when it fails. */
 export interface ToolCallOutcome {
+  /** The response for the model: the (possibly cut) result, or an error response (`isError: true`), also while confirmation is pending. */
   response: FunctionResponse;
   /** The failure behind an error response (with its cause), for events and logs; absent on success. */
   error?: ToolsmithError;
@@ -24,13 +25,17 @@ export interface ToolCallOutcome {
 
 /** Input of {@link executeToolCall}. */
 export interface ExecuteToolCallInput {
+  /** The function call as the model sent it; `args` may be raw JSON text, parsed (and repaired) here. */
   call: FunctionCall;
   /** The tool the call names, if it is offered in this request. */
   tool: BaseTool | undefined;
   /** Names offered in this request, for the "unknown tool" message (computed only on that path). */
   availableToolNames: () => readonly string[];
+  /** The call's context, passed to the tool and the callbacks; its `actions` collect the call's effects. */
   context: ToolContext;
+  /** Plugin and agent tool callbacks, in the order they run; absent for none. */
   callbacks?: ToolCallbackChain;
+  /** Size and depth limits on the arguments; default 1,000,000 characters and 64 levels. */
   limits?: ArgumentLimits;
   /** Timeout, result budget and error exposure; tools' own `timeoutMs` / `maxResultChars` override the limits. */
   policy?: ToolCallPolicy;

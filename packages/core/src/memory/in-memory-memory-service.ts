@@ -13,6 +13,7 @@ export class InMemoryMemoryService implements MemoryService {
   /** `appName/userId` → sessionId → memories of that session (re-adding a session replaces them). */
   private readonly memories = new Map<string, Map<string, StoredMemory[]>>();
 
+  /** Remembers each of the session's events that has words in its text, replacing what was remembered of that session. */
   async addSessionToMemory(session: MemorySource): Promise<void> {
     const key = userKey(session.appName, session.userId);
     let sessions = this.memories.get(key);
@@ -27,6 +28,7 @@ export class InMemoryMemoryService implements MemoryService {
     sessions.set(session.id, stored);
   }
 
+  /** The user's memories sharing at least one word with `query` (case-insensitive), in the order their sessions were added; no ranking. */
   async searchMemory(request: { appName: string; userId: string; query: string }): Promise<SearchMemoryResponse> {
     const queryWords = wordsOf(request.query);
     const memories: MemoryEntry[] = [];

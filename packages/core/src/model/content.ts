@@ -8,13 +8,17 @@ export type Role = 'user' | 'model';
 export interface FunctionCall {
   /** Call id, unique within the session; adapters generate stable ids when the provider sends none. */
   id: string;
+  /** The tool called, by name; a name no offered tool has is answered with a `TOOL_NOT_FOUND` error response. */
   name: string;
+  /** The arguments as received: an object, or raw JSON text that the executor parses (malformed text becomes an error response). */
   args: Record<string, unknown> | string;
 }
 
 /** The answer to one {@link FunctionCall}, matched by `id`. */
 export interface FunctionResponse {
+  /** The `id` of the {@link FunctionCall} it answers. */
   id: string;
+  /** The name of the called tool, as in the call (for a confirmation or credential answer, the request's name). */
   name: string;
   /** Always a JSON object. Errors are `{ error: { code, message, details? } }` with `isError: true`. */
   response: Record<string, unknown>;
@@ -46,13 +50,17 @@ export type ArgumentRepairName =
 
 /** One repair made to a call's arguments: which one, and where (a JSON pointer; `""` for the whole arguments). */
 export interface ArgumentRepair {
+  /** Which repair was made. */
   repair: ArgumentRepairName;
+  /** JSON pointer of the repaired value within the arguments; `""` for a repair of the whole arguments text (e.g. a code fence). */
   path: string;
 }
 
 /** Binary data inline in a part (base64). */
 export interface InlineData {
+  /** The IANA media type of the data, e.g. `image/png` or `application/json`. */
   mimeType: string;
+  /** The bytes, base64-encoded (not a data URL). */
   data: string;
 }
 
@@ -61,13 +69,17 @@ export interface InlineData {
  * `providerData` is set. Parts are plain JSON so sessions survive a JSON round trip.
  */
 export interface Part {
+  /** Plain text: the model's answer (or reasoning, with `thought`), or the user's message. */
   text?: string;
   /** True when `text` is the model's reasoning rather than its answer. */
   thought?: boolean;
   /** Opaque provider signature that must be sent back unchanged (Gemini `thoughtSignature`). */
   thoughtSignature?: string;
+  /** A tool call the model asked for; only in model content. */
   functionCall?: FunctionCall;
+  /** A tool's result sent back to the model; only in user content. */
   functionResponse?: FunctionResponse;
+  /** Binary data such as an image or file, base64-encoded. */
   inlineData?: InlineData;
   /**
    * A provider's own content that has no neutral form, kept so the conversation can be sent back to
@@ -82,6 +94,8 @@ export interface Part {
 
 /** A message: a role and its parts. */
 export interface Content {
+  /** `'model'` for the model's output; `'user'` for the user's messages and for function responses sent back to the model. */
   role: Role;
+  /** The pieces of the message, in order: text, function calls or responses, inline data. */
   parts: Part[];
 }

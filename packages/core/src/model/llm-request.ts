@@ -8,9 +8,13 @@ export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'tool'; name: st
 
 /** Sampling and output settings; adapters map what their provider supports. */
 export interface GenerationConfig {
+  /** Sampling temperature, on the provider's scale (higher is more varied); absent: the provider's default. */
   temperature?: number;
+  /** Nucleus sampling: the probability mass of the tokens sampled from (0–1); absent: the provider's default. */
   topP?: number;
+  /** Most tokens one response may generate; absent: the provider's default (Anthropic: the adapter's `maxTokens`). */
   maxOutputTokens?: number;
+  /** Text at which the model stops generating (not included in the answer); finish reason `stop`. */
   stopSequences?: string[];
   /** `false` asks the provider for at most one function call per response. */
   parallelToolCalls?: boolean;
@@ -34,13 +38,17 @@ export interface ResponseSchema {
 export interface LlmRequest {
   /** Overrides the adapter's configured model id for this request. */
   model?: string;
+  /** The system prompt: the agent's instruction, to which request hooks may append (memories, artifact notes). Absent when empty. */
   systemInstruction?: string;
+  /** The conversation so far, oldest first, as this agent sees it: other agents' turns retold as user-side context. */
   contents: Content[];
   /** Function declarations offered for this request (canonical schemas). */
   tools: FunctionDeclaration[];
   /** Provider-native tools, passed through by the matching adapter. */
   providerTools?: ProviderTool[];
+  /** The agent's `toolChoice`; absent leaves the choice to the provider's default (usually `auto`). */
   toolChoice?: ToolChoice;
+  /** A copy of the agent's `generationConfig`; absent uses the provider's defaults. */
   config?: GenerationConfig;
   /** The final answer must be JSON matching this schema (the agent's `outputSchema`). */
   responseSchema?: ResponseSchema;

@@ -3,9 +3,13 @@ import type { FinishReason } from './finish-reason';
 
 /** Token counts, as reported by the provider. */
 export interface Usage {
+  /** Input (prompt) tokens, including cached ones and, for Anthropic, those written to its cache. */
   inputTokens?: number;
+  /** Generated tokens, including reasoning (thinking) tokens where the provider bills them as output. */
   outputTokens?: number;
+  /** Input plus output tokens, as the provider reports it (or their sum when it reports none). */
   totalTokens?: number;
+  /** The part of `inputTokens` read from the provider's prompt cache; absent when the provider reports none. */
   cachedInputTokens?: number;
 }
 
@@ -16,10 +20,15 @@ export interface Usage {
  * with their assembled arguments, usage and finish reason.
  */
 export interface LlmResponse {
+  /** What the model said: the text delta of a `partial` response, or the whole message of the complete one. */
   content?: Content;
+  /** True for a streamed delta (text only); the complete response that follows holds all of it again. */
   partial?: boolean;
+  /** True on the one final response of a call, which holds the whole content, function calls, usage and finish reason. */
   turnComplete?: boolean;
+  /** Why the model stopped; set on the complete response. */
   finishReason?: FinishReason;
+  /** Token counts of the call, set on the complete response when the provider reports them. */
   usage?: Usage;
   /** The provider's id of this response (e.g. a chat completion or message id): for traces and support requests. */
   responseId?: string;

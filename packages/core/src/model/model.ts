@@ -27,6 +27,7 @@ export interface Model {
    * than {@link Model.provider} (Gemini: `gcp.gemini`, `gcp.vertex_ai`). Optional; `provider` is used without it.
    */
   readonly telemetryProviderName?: string;
+  /** Calls the model: yields `partial` responses when streaming is asked for, then exactly one with `turnComplete: true`. */
   generate(request: LlmRequest, options?: GenerateOptions): AsyncIterable<LlmResponse>;
   /**
    * Checks that this model can be offered these tools, and throws a typed `ToolsmithError` naming the

@@ -4,6 +4,7 @@
  * the runner refuses, at startup, an agent whose model belongs to another provider.
  */
 export interface ProviderTool {
+  /** Tells provider tools apart from function tools in an agent's `tools` (see {@link isProviderTool}). */
   readonly kind: 'provider-tool';
   /** The provider it belongs to; compared with {@link Model.provider}. */
   readonly provider: string;

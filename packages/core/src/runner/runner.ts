@@ -34,7 +34,12 @@ export interface RunnerOptions {
   agent: BaseAgent;
   /** Where sessions live. Default: a new {@link InMemorySessionService}. */
   sessionService?: SessionService;
+  /** Long-term memory behind `ctx.searchMemory`, `loadMemory` and `preloadMemory`; without it they throw `SERVICE_NOT_CONFIGURED`. */
   memoryService?: MemoryService;
+  /**
+   * Where tools' artifacts are kept (`ctx.saveArtifact`, `loadArtifacts`), and whole results cut for the model are saved.
+   * Without it, the artifact methods throw `SERVICE_NOT_CONFIGURED` and cut results are not saved.
+   */
   artifactService?: ArtifactService;
   /**
    * Where the credentials tools obtain (`@Tool({ auth })`, `ctx.requestCredential`) are kept, per app,
@@ -85,6 +90,7 @@ export interface RunnerOptions {
 
 /** Input of {@link Runner.run}. */
 export interface RunInput {
+  /** The user the run is for; sessions, `user:` state, memory and credentials are per user. */
   userId: string;
   /** The session to continue; created (empty) when it does not exist. */
   sessionId: string;
@@ -109,8 +115,11 @@ export interface RunInput {
  * ```
  */
 export class Runner {
+  /** The app name from the options; scopes sessions, `app:` state, memory, artifacts and credentials. */
   readonly appName: string;
+  /** The root agent; a run starts with it, unless an agent it transferred to keeps the conversation or a pause is being answered. */
   readonly agent: BaseAgent;
+  /** Where the runner loads sessions and stores events: the one given, or the in-memory default. */
   readonly sessionService: SessionService;
   private readonly services: InvocationServices;
   private readonly turns = new SessionTurns();

@@ -28,12 +28,15 @@ import { annotate, reflectParameterSchema, typeName } from './schema-builder';
 export interface ToolDefinition {
   /** Final tool name (toolset prefix included). */
   readonly name: string;
+  /** `@Tool({ description })`, else the method's JSDoc summary from the manifest; `''` when neither exists. */
   readonly description: string;
   /** Canonical JSON Schema (draft 2020-12) of the arguments, `type: "object"`. */
   readonly parameters: JsonSchema;
   /** Schema of the result, from `@Tool({ outputSchema })`. */
   readonly responseSchema?: JsonSchema;
+  /** From `@Tool({ longRunning })`; `false` when not set. */
   readonly isLongRunning: boolean;
+  /** From `@Tool({ requireConfirmation })`; absent when the call needs no approval. */
   readonly requireConfirmation?: RequireConfirmation;
   /** From `@Tool({ confirmationHint })`. */
   readonly confirmationHint?: ConfirmationHint;

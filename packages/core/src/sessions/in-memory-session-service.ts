@@ -39,6 +39,7 @@ export class InMemorySessionService implements SessionService {
   private readonly appState = new Map<string, Record<string, unknown>>();
   private readonly userState = new Map<string, Map<string, Record<string, unknown>>>();
 
+  /** Creates an empty session (id: `sessionId`, else a random UUID), applying `state` with the scope rules; `SESSION_EXISTS` if taken. */
   async createSession(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session> {
     const id = request.sessionId ?? randomUUID();
     const byUser = this.userSessions(request.appName, request.userId, true);
@@ -49,6 +50,7 @@ export class InMemorySessionService implements SessionService {
     return this.view(request.appName, request.userId, stored, true);
   }
 
+  /** A detached copy of the session (the events the request selects, state merged across scopes), or `undefined`. */
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
     const stored = this.userSessions(request.appName, request.userId, false)?.get(request.sessionId);
     if (!stored) return undefined;
@@ -61,6 +63,7 @@ export class InMemorySessionService implements SessionService {
     return session;
   }
 
+  /** The user's sessions without their events, in code-unit order of id (as PostgreSQL's "C" collation), paged by `after` and `limit`. */
   async listSessions(request: ListSessionsRequest): Promise<Session[]> {
     const byUser = this.userSessions(request.appName, request.userId, false);
     if (!byUser) return [];
@@ -74,10 +77,16 @@ export class InMemorySessionService implements SessionService {
     return ids.map((id) => this.view(request.appName, request.userId, byUser.get(id)!, false));
   }
 
+  /** Forgets the session and its events; `app:` and `user:` state stay. Does nothing when it does not exist. */
   async deleteSession(request: SessionKey): Promise<void> {
     this.userSessions(request.appName, request.userId, false)?.delete(request.sessionId);
   }
 
+  /**
+   * Stores a complete event and applies its state delta in one synchronous step, with the checks of the
+   * {@link SessionService} contract (answers claimed once, then the sequence). Partial events are returned
+   * unstored; `temp:` keys are dropped from the delta. Updates `session` in place.
+   */
   async appendEvent(session: Session, event: Event): Promise<Event> {
     if (event.partial) return event;
     const stored = this.userSessions(session.appName, session.userId, false)?.get(session.id);

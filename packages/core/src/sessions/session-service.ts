@@ -3,8 +3,11 @@ import type { Session } from './session';
 
 /** Identifies one session. */
 export interface SessionKey {
+  /** The app the session belongs to (the runner's `appName`). */
   appName: string;
+  /** The user the session belongs to; session ids are unique per app and user. */
   userId: string;
+  /** The session's id ({@link Session.id}). */
   sessionId: string;
 }
 
@@ -25,7 +28,9 @@ export interface GetSessionRequest extends SessionKey {
  * The next page starts after the last id of the previous one.
  */
 export interface ListSessionsRequest {
+  /** The app whose sessions are listed (the runner's `appName`). */
   appName: string;
+  /** The user whose sessions are listed; other users' sessions are never included. */
   userId: string;
   /** At most this many sessions. Default: all. */
   limit?: number;

@@ -2,11 +2,15 @@ import { Event, type EventData } from '../events/event';
 
 /** The plain-JSON form of a {@link Session}. */
 export interface SessionData {
+  /** The session's id, unique among the sessions of its app and user. */
   id: string;
+  /** The app the session belongs to (the runner's `appName`). */
   appName: string;
+  /** The user the session belongs to. */
   userId: string;
   /** Session keys plus the `app:` and `user:` keys visible to it; never `temp:` keys. */
   state: Record<string, unknown>;
+  /** The session's events in their JSON form, oldest first. */
   events: EventData[];
   /** Milliseconds since the epoch of the last appended event. */
   lastUpdateTime: number;
@@ -20,11 +24,17 @@ export interface SessionData {
  * {@link Session.fromJSON} gives an equal session.
  */
 export class Session {
+  /** The session's id, unique among the sessions of its app and user. */
   readonly id: string;
+  /** The app the session belongs to; its `app:` state is shared by all the app's sessions. */
   readonly appName: string;
+  /** The user the session belongs to; its `user:` state is shared by all the user's sessions. */
   readonly userId: string;
+  /** Session keys plus the `app:` and `user:` keys visible to it; never `temp:` keys. Updated in place by `appendEvent`. */
   state: Record<string, unknown>;
+  /** The stored events, oldest first (only some when `getSession` asked for part of them); `appendEvent` adds to it. */
   events: Event[];
+  /** Milliseconds since the epoch of the last appended event (of the creation when there is none; 0 when unknown). */
   lastUpdateTime: number;
   /**
    * Sequence number of the last stored event (0 when none). An append expects the store to be at this

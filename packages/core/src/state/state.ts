@@ -12,7 +12,9 @@ export const StatePrefix = {
 
 /** Read-only view of state, given to toolsets and instruction functions. */
 export interface ReadonlyState {
+  /** The value of `key` (with its prefix, e.g. `user:name`), or `undefined` when it is not set. `T` is not checked. */
   get<T = unknown>(key: string): T | undefined;
+  /** True when `key` has a value. */
   has(key: string): boolean;
   /** A copy of every current key and value. */
   toObject(): Record<string, unknown>;
@@ -31,6 +33,7 @@ export class State implements ReadonlyState {
     readonly delta: Record<string, unknown> = {},
   ) {}
 
+  /** The value of `key`: this call's write when there is one, else the stored value; `undefined` when unset or deleted. */
   get<T = unknown>(key: string): T | undefined {
     if (Object.prototype.hasOwnProperty.call(this.delta, key)) {
       const v = this.delta[key];
@@ -39,6 +42,7 @@ export class State implements ReadonlyState {
     return (Object.prototype.hasOwnProperty.call(this.base, key) ? this.base[key] : undefined) as T | undefined;
   }
 
+  /** True when `key` has a value, counting this call's writes and deletes. */
   has(key: string): boolean {
     return this.get(key) !== undefined;
   }
@@ -48,10 +52,12 @@ export class State implements ReadonlyState {
     this.delta[key] = value === undefined || value === null ? null : toJsonCopy(key, value, '', 0);
   }
 
+  /** Removes `key`, recorded as `null` in `delta` so the session service deletes it too. */
   delete(key: string): void {
     this.delta[key] = null;
   }
 
+  /** A copy of every current key and value: the stored ones with this call's writes and deletes applied. */
   toObject(): Record<string, unknown> {
     const merged: Record<string, unknown> = { ...this.base };
     for (const [k, v] of Object.entries(this.delta)) {

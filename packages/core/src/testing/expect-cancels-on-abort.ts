@@ -12,6 +12,7 @@ export interface CancellationCheck {
   start(reply: WireReply): Promise<Model>;
   /** The server the last `start` started (the check closes the first one; the test's cleanup closes the second). */
   server(): WireServer;
+  /** The request sent in both checks (the second time with `stream: true`); its content does not matter. */
   request: LlmRequest;
   /** A streamed answer of two or more partial responses, sent slowly enough (`delayMs`) to abort in between. */
   stream: WireReply;

@@ -28,13 +28,21 @@ export interface InvokeToolOptions {
   toolConfirmation?: ToolConfirmation;
   /** Ids the context reports; defaults are fixed test values. */
   appName?: string;
+  /** The user `ctx.userId` reports (and memory, artifacts and credentials are looked up for); default `test-user`. */
   userId?: string;
+  /** The session `ctx.sessionId` reports (and artifacts are kept in); default `test-session`. */
   sessionId?: string;
+  /** The agent `ctx.agentName` reports as the caller; default `test-agent`. */
   agentName?: string;
+  /** The invocation `ctx.invocationId` reports; default `invocation-1`. */
   invocationId?: string;
+  /** The call's id, also the response's; default `call-1`. */
   functionCallId?: string;
+  /** Aborting it aborts the tool's `ctx.signal`, as cancelling a run does. */
   signal?: AbortSignal;
+  /** Backs `ctx.searchMemory`; without it that method throws `SERVICE_NOT_CONFIGURED`. */
   memoryService?: MemoryService;
+  /** Backs the artifact methods of `ctx`; with it, a result over the budget is also saved whole as an artifact. */
   artifactService?: ArtifactService;
   /**
    * Users' credentials, as the runner's `credentialService`: a tool with `auth` runs with `ctx.credential`
@@ -45,7 +53,9 @@ export interface InvokeToolOptions {
   limits?: ArgumentLimits;
   /** Tool timeout (ms), result budget (characters) and error exposure, as configured on the runner (`toolTimeoutMs`, `maxResultChars`, `toolErrorExposure`). */
   toolTimeoutMs?: number;
+  /** Characters of JSON the result may have before it is cut, as the runner's `maxResultChars`; default 100,000. */
   maxResultChars?: number;
+  /** What the response says of an error the tool throws, as the runner's `toolErrorExposure`; default `'message'`. */
   toolErrorExposure?: ToolErrorExposure;
   /** Results that break the tool's declared output schema: `'error'` (default), `'warn'` or `'off'`, as on the runner. */
   toolOutputValidation?: ToolOutputValidation;
@@ -55,6 +65,7 @@ export interface InvokeToolOptions {
 export interface InvokeToolResult {
   /** The function response the model would see (an `{ error: { code, message } }` object on failure). */
   response: Record<string, unknown>;
+  /** True when the call failed (`response` is then an error object); also true while it waits for confirmation. */
   isError: boolean;
   /** The typed failure, with its `cause`; absent on success. */
   error?: ToolsmithError;

@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 export interface OAuth2TestServerOptions {
   /** The one registered client. Default: `{ clientId: 'toolsmith-test', clientSecret: 'test-secret' }`. */
   clientId?: string;
+  /** The client's secret; default `test-secret`. Token requests without a secret are accepted too (a public client). */
   clientSecret?: string;
   /** The user who consents on `/authorize` (no login page): tokens are issued for this subject. Default `alice`. */
   subject?: string;
@@ -20,8 +21,11 @@ export interface OAuth2TestServerOptions {
 
 /** An access token the server issued, as the protected API sees it. */
 export interface IssuedToken {
+  /** Whom the token is for: the consenting `subject` option, or the client id for client credentials. */
   subject: string;
+  /** The scopes granted, space-separated as requested (`''` when none were). */
   scope: string;
+  /** The client the token was issued to. */
   clientId: string;
 }
 
@@ -34,12 +38,17 @@ export interface IssuedToken {
 export interface OAuth2TestServer {
   /** `http://127.0.0.1:<port>` */
   readonly url: string;
+  /** `<url>/authorize`: consents at once and redirects to `redirect_uri` with `code` and `state`. */
   readonly authorizationUrl: string;
+  /** `<url>/token`: authorization code (PKCE checked), refresh token and client credentials grants. */
   readonly tokenUrl: string;
+  /** `<url>/revoke` (RFC 7009): revoking a refresh token also revokes the access tokens issued with it. */
   readonly revocationUrl: string;
   /** The protected API: GET with `Authorization: Bearer <token>` → `{ subject, scope }`. */
   readonly apiUrl: string;
+  /** The one registered client's id (the `clientId` option, default `toolsmith-test`). */
   readonly clientId: string;
+  /** That client's secret (the `clientSecret` option, default `test-secret`). */
   readonly clientSecret: string;
   /** Token requests received, by grant type. */
   readonly tokenRequests: Record<string, number>;
@@ -51,6 +60,7 @@ export interface OAuth2TestServer {
   expireAccessTokens(): void;
   /** Revokes every refresh token issued so far (and their access tokens). */
   revokeRefreshTokens(): void;
+  /** Stops the server, dropping open connections; resolves once it is closed. */
   close(): Promise<void>;
 }
 

@@ -8,8 +8,11 @@ import type { GenerateOptions, Model } from '../model/model';
 
 /** A function call in a scripted turn; `id` defaults to a fresh unique id. */
 export interface ScriptedCall {
+  /** The tool to call, as the model would name it. */
   name: string;
+  /** The arguments: an object, or raw JSON text (to test parsing and repairs); default `{}`. */
   args?: Record<string, unknown> | string;
+  /** The call id; set it to answer or assert on the call by id. */
   id?: string;
 }
 
@@ -49,7 +52,9 @@ export interface ScriptedModelOptions {
  * ```
  */
 export class ScriptedModel implements Model {
+  /** The `provider` option; default `scripted`. */
   readonly provider: string;
+  /** The `modelName` option; default `scripted-model`. */
   readonly modelName: string;
   /** Every request received, in order (the live objects the runner built); empty with `keepRequests: false`. */
   readonly requests: LlmRequest[] = [];
@@ -65,6 +70,10 @@ export class ScriptedModel implements Model {
     this.options = options;
   }
 
+  /**
+   * Answers with the next turn of the script (or the function's turn), throwing it when it is an `Error`.
+   * When streaming, the text first comes in `partial` chunks of `streamChunkChars`. No turn left: `PROVIDER_RESPONSE_INVALID`.
+   */
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse, void, undefined> {
     const index = this.calls++;
     if (this.options.keepRequests !== false) this.requests.push(request);

@@ -3,10 +3,13 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /** A request the {@link WireServer} received. */
 export interface RecordedRequest {
+  /** The HTTP method, e.g. `POST`. */
   method: string;
   /** Path with query string, e.g. `/v1/chat/completions`. */
   path: string;
+  /** The request headers as Node received them (names lower-cased). */
   headers: IncomingMessage['headers'];
+  /** The body as UTF-8 text (`''` when there was none). */
   rawBody: string;
   /** `rawBody` parsed as JSON, or `undefined` when it is not JSON. */
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read recorded request bodies of every provider's shape
@@ -14,7 +17,9 @@ export interface RecordedRequest {
 
 /** One Server-Sent Event; `data` that is not a string is sent as JSON. */
 export interface SseEvent {
+  /** The `event:` name; absent sends only `data:`, as providers that use no event names do. */
   event?: string;
+  /** The `data:` payload: a string is sent as is, anything else as JSON. */
   data: unknown;
 }
 
@@ -42,6 +47,7 @@ export interface WireServer {
   readonly requests: RecordedRequest[];
   /** Errors thrown by the handler (e.g. failed request assertions); tests should expect this to be empty. */
   readonly handlerErrors: unknown[];
+  /** Stops the server, destroying open connections (a hanging reply included); resolves once it is closed. */
   close(): Promise<void>;
 }
 

@@ -49,13 +49,17 @@ export type ToolBehaviour = { readonly [K in ToolBehaviourKey]?: BaseTool[K] };
  * Decorated classes and `functionTool` produce subclasses of this.
  */
 export abstract class BaseTool implements Tool {
+  /** The name the model calls the tool by (`^[a-zA-Z0-9_-]{1,64}$`); unique among the tools an agent offers. */
   abstract readonly name: string;
+  /** What the tool does, for the model; a long-running tool's declaration adds {@link LONG_RUNNING_NOTE} to it. */
   abstract readonly description: string;
   /** Canonical JSON Schema (draft 2020-12) of the arguments; always `type: "object"`. */
   abstract readonly parameters: JsonSchema;
   /** Schema of the result, when known. */
   readonly responseSchema?: JsonSchema;
+  /** True when a call starts work that finishes later: the model is told not to repeat it, the call stays pending. Default `false`. */
   readonly isLongRunning: boolean = false;
+  /** Whether a call needs the user's approval before it runs (checked on validated arguments); absent or `false`: never. */
   readonly requireConfirmation?: RequireConfirmation;
   /** What the user is asked when {@link BaseTool.requireConfirmation} pauses a call; default: a generic question. */
   readonly confirmationHint?: ConfirmationHint;

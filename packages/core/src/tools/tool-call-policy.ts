@@ -17,6 +17,7 @@ export interface ToolCallPolicy {
   timeoutMs: number;
   /** Characters of JSON a result may have before it is cut for the model (head and tail kept). */
   maxResultChars: number;
+  /** What the model is told of an error a tool throws (see `ToolErrorExposure`); default `'message'`. */
   errorExposure: ToolErrorExposure;
   /**
    * What happens when a result breaks the tool's declared output schema (`@Tool({ outputSchema })`, or the

@@ -13,20 +13,31 @@ import type { ReadonlyContext } from './readonly-context';
 
 /** Everything a {@link ToolContext} is built from. Created by the runner (or `invokeTool`) per call. */
 export interface ToolContextInit {
+  /** See {@link ToolContext.functionCallId}; `''` for a `processRequest` hook's context. */
   functionCallId: string;
+  /** The invocation this call belongs to. */
   invocationId: string;
+  /** The agent whose model made the call. */
   agentName: string;
+  /** The runner's `appName`. */
   appName: string;
+  /** The user whose session this is. */
   userId: string;
+  /** The session the call runs in. */
   sessionId: string;
   /** Agent path, e.g. `root.researcher`, for multi-agent runs. */
   branch?: string;
+  /** Reads see the stored state; writes go to its `delta`, which should be `actions.stateDelta`. */
   state: State;
+  /** Collects the call's side effects; the runner merges them into the actions of the function response event. */
   actions: EventActions;
+  /** The invocation's abort signal, which each call's own signal follows; absent when nothing can abort the invocation. */
   signal?: AbortSignal;
   /** The user's answer, when this call runs after a confirmation. */
   toolConfirmation?: ToolConfirmation;
+  /** Backs {@link ToolContext.searchMemory}; without it, that method throws `SERVICE_NOT_CONFIGURED`. */
   memoryService?: MemoryService;
+  /** Backs the artifact methods of {@link ToolContext}; without it, they throw `SERVICE_NOT_CONFIGURED`. */
   artifactService?: ArtifactService;
   /** @internal The runner's credentials (over its `credentialService`). */
   credentials?: CredentialManager;
@@ -45,12 +56,19 @@ export interface ToolContextInit {
  * ```
  */
 export class ToolContext implements ReadonlyContext {
+  /** The id of the model's function call this context serves; its function response carries the same id. */
   readonly functionCallId: string;
+  /** Identifies the invocation (one user message, handled until an answer or a pause) in events, logs and traces. */
   readonly invocationId: string;
+  /** The name of the agent whose model made the call. */
   readonly agentName: string;
+  /** The runner's `appName`: the application whose sessions, memory and artifacts this call reads. */
   readonly appName: string;
+  /** The user whose session this is. */
   readonly userId: string;
+  /** The id of the session the call runs in. */
   readonly sessionId: string;
+  /** The invocation's agent path (e.g. `root.researcher`), which scopes the events an agent sees; absent when it has none. */
   readonly branch?: string;
   /** Session state with scopes by key prefix (`app:`, `user:`, `temp:`, none); writes land in `actions.stateDelta`. */
   readonly state: State;

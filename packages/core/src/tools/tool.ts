@@ -6,8 +6,11 @@ import type { RequireConfirmation } from './require-confirmation';
 
 /** What users and toolsets see of a tool: read-only facts. The executor calls `BaseTool.run`. */
 export interface Tool {
+  /** The name the model calls the tool by (`^[a-zA-Z0-9_-]{1,64}$`); unique among the tools an agent offers. */
   readonly name: string;
+  /** What the tool does, for the model. */
   readonly description: string;
+  /** True when a call starts work that finishes later; the model is told not to call it again meanwhile. */
   readonly isLongRunning: boolean;
 }
 

@@ -2,6 +2,7 @@ import type { RecordedRequest, WireReply } from '../wire-server';
 
 /** A model turn the conformance kit scripts: text, function calls, or both. */
 export interface ConformanceTurn {
+  /** The text the model answers with; absent for a turn of function calls only. */
   text?: string;
   /** Arguments are what the model sends: an object, or raw JSON text. */
   calls?: Array<{ id: string; name: string; args: Record<string, unknown> | string }>;
