@@ -38,6 +38,31 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   return result;
 }
 
+/** A structured answer typed by an interface: `manifestType` in an installed app, found by `toolsmith schema`. */
+const SUMMARY_SOURCE = `import { LlmAgent, Runner, manifestType } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
+
+/** What the summarizer answers. */
+interface Summary {
+  /** Tasks still open */
+  open: number;
+  titles: string[];
+}
+
+const answers = ['{"open":"one","titles":["Buy milk"]}', '{"open":1,"titles":["Buy milk"]}'];
+const agent = new LlmAgent({ name: 'summarizer', model: new ScriptedModel(answers), outputSchema: manifestType<Summary>('Summary') });
+
+async function main(): Promise<void> {
+  const runner = new Runner({ appName: 'todo', agent });
+  for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'Summarize' }] } })) {
+    const summary: Summary | undefined = agent.outputOf(event);
+    console.log(summary ? \`summary \${JSON.stringify(summary)}\` : \`event \${event.errorCode ?? 'answer'}\`);
+  }
+}
+
+void main();
+`;
+
 /** The app must run offline: no provider key reaches it. */
 function withoutProviderKeys(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const copy = { ...env };
@@ -66,6 +91,8 @@ describe('the real install path: packed tarballs in a fresh project', () => {
     app = join(work, 'app');
     mkdirSync(app);
     for (const entry of ['src', 'tsconfig.json', 'jest.config.js']) cpSync(join(APP_SOURCE, entry), join(app, entry), { recursive: true });
+    // An agent whose answer is a plain TypeScript type, through the manifest `toolsmith schema` writes.
+    writeFileSync(join(app, 'src', 'summary.ts'), SUMMARY_SOURCE);
     const dependencies = Object.fromEntries([
       ...INSTALLED.filter((name) => name !== 'cli').map((name) => [`@toolsmith/${name}`, `file:${tarballs.get(name)}`]),
       ...THIRD_PARTY.map((name) => [name, installedVersion(name)]),
@@ -115,6 +142,13 @@ describe('the real install path: packed tarballs in a fresh project', () => {
     expect(output).toContain('call  createTask {"title":"Buy milk","priority":"high","dueDate":"2026-12-24"}');
     expect(output).toContain('result {"status":"created","task":{"id":1,"title":"Buy milk","priority":"high","dueDate":"2026-12-24"}}');
     expect(output).toContain('agent I added "Buy milk"');
+  });
+
+  it.each(Object.keys(COMPILES))('answers with a manifestType<Summary> object, checked against the schema from the manifest (%s)', (outDir) => {
+    const manifest = JSON.parse(readFileSync(join(app, 'toolsmith.schema.json'), 'utf8')) as { types?: Record<string, { source: string; schema: unknown }> };
+    expect(manifest.types?.Summary).toMatchObject({ source: 'src/summary.ts', schema: { type: 'object', properties: { open: { type: 'number', description: 'Tasks still open' } } } });
+    const output = run(process.execPath, [join(outDir, 'summary.js')], app).stdout;
+    expect(output.trim().split('\n')).toEqual(['event OUTPUT_INVALID', 'summary {"open":1,"titles":["Buy milk"]}']);
   });
 
   it("runs the app's jest test with ts-jest, without warnings", () => {
