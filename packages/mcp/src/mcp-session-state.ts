@@ -1,4 +1,4 @@
-import { type EventActions, type FunctionResponse, State, StatePrefix } from '@toolsmith/core';
+import { type EventActions, type FunctionResponse, StatePrefix } from '@toolsmith/core';
 import type { McpStateStore } from './mcp-state-store';
 
 /**
@@ -11,9 +11,9 @@ export class McpSessionState implements McpStateStore {
   private readonly users = new Map<string, Record<string, unknown>>();
   private readonly sessions = new Map<string, Record<string, unknown>>();
 
-  /** A fresh `State` view for one call; its writes go to `delta` until {@link apply} stores them. */
-  view(userId: string, sessionId: string, delta: Record<string, unknown>): State {
-    return new State({ ...this.app, ...this.user(userId), ...this.session(sessionId) }, delta);
+  /** Implements {@link McpStateStore.values}: app, user and session keys merged, in a fresh object. */
+  values(userId: string, sessionId: string): Record<string, unknown> {
+    return { ...this.app, ...this.user(userId), ...this.session(sessionId) };
   }
 
   /** Stores a call's state delta with the scope rules above (`null` deletes). */

@@ -6,7 +6,7 @@ import {
   ListToolsRequestSchema,
   type Tool as McpToolInfo,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type ArtifactService, type BaseTool, type FunctionResponse, type MemoryService, type ReadonlyContext, type ToolConfirmation, ToolContext, ToolsmithError } from '@toolsmith/core';
+import { type ArtifactService, type BaseTool, type FunctionResponse, type MemoryService, type ReadonlyContext, State, type ToolConfirmation, ToolContext, ToolsmithError } from '@toolsmith/core';
 import { createEventActions, errorResponse, executeToolCall } from '@toolsmith/core/internal';
 import { McpConfirmationUnsupportedError } from './mcp-errors';
 import { TOOLSMITH_ERROR_META, toMcpOutputSchema } from './mcp-output-schema';
@@ -55,16 +55,18 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
     const { userId, sessionId } = identity(extra);
-    const tools = await options.resolveTools(await readonlyContext(options, userId, sessionId));
+    const tools = await options.resolveTools(readonlyContext(options, userId, sessionId, await options.state.values(userId, sessionId)));
     return { tools: tools.map(describeTool) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { userId, sessionId } = identity(extra);
     const call = { id: `mcp-${String(extra.requestId)}`, name: request.params.name, args: request.params.arguments ?? {} };
+    // One read of the state serves the listing and the call (a store read may be a round trip).
+    const values = await options.state.values(userId, sessionId);
     let tools: BaseTool[];
     try {
-      tools = await options.resolveTools(await readonlyContext(options, userId, sessionId));
+      tools = await options.resolveTools(readonlyContext(options, userId, sessionId, values));
     } catch (thrown) {
       // A toolset that cannot answer fails this call, not the server.
       const reason = thrown instanceof Error ? thrown.message : String(thrown);
@@ -76,7 +78,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
     const tool = tools.find((candidate) => candidate.name === call.name);
     const progress = progressReporter(extra, tool?.isLongRunning === true, options.progressIntervalMs);
 
-    const attempt = async (toolConfirmation?: ToolConfirmation) => {
+    const attempt = async (state: Record<string, unknown>, toolConfirmation?: ToolConfirmation) => {
       const actions = createEventActions();
       const context = new ToolContext({
         functionCallId: call.id,
@@ -85,7 +87,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         appName: options.appName,
         userId,
         sessionId,
-        state: await options.state.view(userId, sessionId, actions.stateDelta),
+        state: new State(state, actions.stateDelta),
         actions,
         signal: extra.signal,
         toolConfirmation,
@@ -98,7 +100,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
     };
 
     try {
-      let { outcome, context } = await attempt();
+      let { outcome, context } = await attempt(values);
       if (outcome.confirmationRequested) {
         const requested = context.actions.requestedToolConfirmations?.[call.id] ?? { confirmed: false };
         if (!server.getClientCapabilities()?.elicitation) {
@@ -106,7 +108,9 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         }
         const confirmed = await elicitConfirmation(extra, call.name, requested, options.confirmationTimeoutMs);
         if (typeof confirmed !== 'boolean') return toCallToolResult(errorResponse(call, confirmed), tool);
-        ({ outcome, context } = await attempt({ hint: requested.hint, payload: requested.payload, confirmed }));
+        // The user may have taken minutes to answer: the call runs on the state as it is now.
+        const current = await options.state.values(userId, sessionId);
+        ({ outcome, context } = await attempt(current, { hint: requested.hint, payload: requested.payload, confirmed }));
       }
       await options.state.record(userId, sessionId, outcome.response, context.actions);
       // A result that breaks the tool's output schema was already refused by the executor (TOOL_OUTPUT_INVALID).
@@ -119,14 +123,15 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
   return server;
 }
 
-async function readonlyContext(options: McpToolServerOptions, userId: string, sessionId: string): Promise<ReadonlyContext> {
+function readonlyContext(options: McpToolServerOptions, userId: string, sessionId: string, values: Record<string, unknown>): ReadonlyContext {
   return {
     appName: options.appName,
     userId,
     sessionId,
     invocationId: randomUUID(),
     agentName: options.name,
-    state: await options.state.view(userId, sessionId, {}),
+    // State writes go to its delta, never to `values`: the call's own State can share them.
+    state: new State(values, {}),
   };
 }
 

@@ -1,5 +1,5 @@
-import { type EventActions, Event, type FunctionResponse, type Session, type SessionService, State, ToolsmithError } from '@toolsmith/core';
-import { createEventActions } from '@toolsmith/core/internal';
+import { type EventActions, Event, type FunctionResponse, type Session, type SessionService, ToolsmithError } from '@toolsmith/core';
+import { SessionTurns, createEventActions, sessionTurnKey } from '@toolsmith/core/internal';
 import type { McpStateStore } from './mcp-state-store';
 
 /** Appends refused as stale (another process appended first) tried again with the session read anew. */
@@ -13,33 +13,22 @@ const STALE_RETRIES = 3;
  * survives a restart of the server (with a durable store such as `PostgresSessionService`).
  */
 export class SessionServiceMcpState implements McpStateStore {
-  // Per session, the end of this process's queue of appends: parallel calls append one after the other.
-  private readonly queues = new Map<string, Promise<void>>();
+  // Parallel calls of one session append one after the other, as runs of one session take turns.
+  private readonly turns = new SessionTurns();
 
   constructor(
     private readonly sessionService: SessionService,
     private readonly appName: string,
   ) {}
 
-  /** Implements {@link McpStateStore.view}: the session's merged state (the session is created when new). */
-  async view(userId: string, sessionId: string, delta: Record<string, unknown>): Promise<State> {
-    const session = await this.session(userId, sessionId);
-    return new State({ ...session.state }, delta);
+  /** Implements {@link McpStateStore.values}: the session's merged state (the session is created when new). */
+  async values(userId: string, sessionId: string): Promise<Record<string, unknown>> {
+    return { ...(await this.session(userId, sessionId)).state };
   }
 
   /** Implements {@link McpStateStore.record}: appends the call as an event of the session, with its state delta. */
   record(userId: string, sessionId: string, response: FunctionResponse, actions: EventActions): Promise<void> {
-    const key = JSON.stringify([userId, sessionId]);
-    const appended = (this.queues.get(key) ?? Promise.resolve()).then(() => this.append(userId, sessionId, response, actions));
-    const settled = appended.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(key, settled);
-    void settled.then(() => {
-      if (this.queues.get(key) === settled) this.queues.delete(key);
-    });
-    return appended;
+    return this.turns.inTurn(sessionTurnKey(this.appName, userId, sessionId), () => this.append(userId, sessionId, response, actions));
   }
 
   /** Implements {@link McpStateStore.endSession}: nothing; the session stays in the store, like an agent's. */

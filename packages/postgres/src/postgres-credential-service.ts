@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { AuthCredential, CredentialKey, CredentialService, PendingAuthorization } from '@toolsmith/core';
+import { SessionTurns } from '@toolsmith/core/internal';
 import { CredentialDecryptError } from './errors/credential-decrypt-error';
 import { PostgresConfigError } from './errors/postgres-config-error';
 import { type PostgresConnectionOptions, PostgresDatabase } from './postgres-database';
@@ -32,8 +33,8 @@ export class PostgresCredentialService implements CredentialService {
   /** The database (connections and schema) this service uses. */
   readonly database: PostgresDatabase;
   private readonly key: Buffer;
-  /** Per credential, the end of this process's queue of updates. */
-  private readonly queues = new Map<string, Promise<void>>();
+  /** Updates of one credential take turns within this process. */
+  private readonly turns = new SessionTurns();
   private readonly sql: Record<'load' | 'save' | 'remove' | 'savePending' | 'takePending', SqlStatement>;
 
   constructor(options: PostgresCredentialServiceOptions) {
@@ -102,8 +103,8 @@ export class PostgresCredentialService implements CredentialService {
       else await executor.query(this.sql.remove, values);
       return next;
     };
-    return this.oneAtATime(aad, () =>
-      // PGlite is one process's database: the queue above is the whole lock, and no transaction holds it during the request.
+    return this.turns.inTurn(aad, () =>
+      // PGlite is one process's database: the turns above are the whole lock, and no transaction holds it during the request.
       this.database.kind === 'pglite'
         ? apply(this.database)
         : this.database.transaction(async (tx) => {
@@ -111,20 +112,6 @@ export class PostgresCredentialService implements CredentialService {
             return apply(tx);
           }),
     );
-  }
-
-  /** Runs `work` after every earlier work of the same `id` in this process has settled. */
-  private oneAtATime<T>(id: string, work: () => Promise<T>): Promise<T> {
-    const run = (this.queues.get(id) ?? Promise.resolve()).then(work);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(id, settled);
-    void settled.then(() => {
-      if (this.queues.get(id) === settled) this.queues.delete(id);
-    });
-    return run;
   }
 
   /** `v1.<iv>.<tag>.<ciphertext>`, base64url parts; `aad` binds it to its row. */

@@ -14,6 +14,8 @@ export { registerTypeScript } from './register-typescript';
 
 // Which call ids a stored event claims as answered: every session store refuses a second claim (see SessionService).
 export { answerClaims } from '../sessions/answer-claims';
+// One piece of work per key at a time within a process (the runner's session turns; mcp and postgres queue by it too).
+export { SessionTurns, sessionTurnKey } from '../runner/session-turns';
 
 // The build-time manifest's document format, for `toolsmith schema` and `toolsmith mcp`.
 export { MANIFEST_FILE_NAME, MANIFEST_VERSION, manifestParametersSchema } from '../scanning/manifest-document';

@@ -41,6 +41,17 @@ export class SessionTurns {
     });
   }
 
+  /** Runs `work` in the turn of `key`: after every earlier holder of `key` has released it, released when `work` settles. */
+  async inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+    // Without a signal, acquire always ends with the turn.
+    const release = (await this.acquire(key))!;
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+
   /** Number of sessions with a run in progress or queued (for tests and diagnostics). */
   get busySessions(): number {
     return this.waiting.size;
