@@ -1,6 +1,6 @@
 import * as ts from 'typescript';
 import { SchemaSourceError } from '../cli-errors';
-import { location, resolvedName } from './find-toolsets';
+import { location, resolvedName, visitProjectSources } from './find-toolsets';
 
 /** A `manifestType<T>('Name')` call found in the program. */
 export interface FoundManifestType {
@@ -22,16 +22,9 @@ export interface FoundManifestType {
 export function findManifestTypes(program: ts.Program): FoundManifestType[] {
   const checker = program.getTypeChecker();
   const found: FoundManifestType[] = [];
-  for (const sourceFile of program.getSourceFiles()) {
-    if (sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile)) continue;
-    const visit = (node: ts.Node): void => {
-      if (ts.isCallExpression(node) && resolvedName(checker, node.expression) === 'manifestType') {
-        found.push(readCall(checker, node, sourceFile));
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(sourceFile);
-  }
+  visitProjectSources(program, (node, sourceFile) => {
+    if (ts.isCallExpression(node) && resolvedName(checker, node.expression) === 'manifestType') found.push(readCall(checker, node, sourceFile));
+  });
   return found;
 }
 

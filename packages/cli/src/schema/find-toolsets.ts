@@ -33,18 +33,24 @@ export interface FoundTool {
 export function findToolsets(program: ts.Program): FoundToolset[] {
   const checker = program.getTypeChecker();
   const found: FoundToolset[] = [];
+  visitProjectSources(program, (node, sourceFile) => {
+    if (!ts.isClassDeclaration(node)) return;
+    const toolsetDecorator = findDecorator(checker, node, 'Toolset');
+    if (toolsetDecorator) found.push(readToolset(checker, node, sourceFile, toolsetDecorator));
+  });
+  return found;
+}
+
+/** Calls `visit` on every node of the program's own sources (declaration files and `node_modules` left out). */
+export function visitProjectSources(program: ts.Program, visit: (node: ts.Node, sourceFile: ts.SourceFile) => void): void {
   for (const sourceFile of program.getSourceFiles()) {
     if (sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile)) continue;
-    const visit = (node: ts.Node): void => {
-      if (ts.isClassDeclaration(node)) {
-        const toolsetDecorator = findDecorator(checker, node, 'Toolset');
-        if (toolsetDecorator) found.push(readToolset(checker, node, sourceFile, toolsetDecorator));
-      }
-      ts.forEachChild(node, visit);
+    const walk = (node: ts.Node): void => {
+      visit(node, sourceFile);
+      ts.forEachChild(node, walk);
     };
-    visit(sourceFile);
+    walk(sourceFile);
   }
-  return found;
 }
 
 function readToolset(checker: ts.TypeChecker, declaration: ts.ClassDeclaration, sourceFile: ts.SourceFile, decorator: ts.Decorator): FoundToolset {

@@ -8,7 +8,7 @@ import { dtoClassName } from './dto-parameters';
 import type { FoundManifestType } from './find-manifest-types';
 import { type FoundTool, type FoundToolset, findDecorator, location } from './find-toolsets';
 import { jsDocParamDescription, jsDocSummary } from './jsdoc';
-import { TypeSchemas } from './type-schemas';
+import { type TypeSchema, TypeSchemas } from './type-schemas';
 
 /** Options of {@link generateManifest}. */
 export interface GenerateManifestOptions {
@@ -77,16 +77,7 @@ function describeTypes(
     if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) {
       throw new SchemaSourceError(`${at}: manifestType<${found.typeNode.getText(found.sourceFile)}>('${found.typeName}') says nothing about the value; give it an object type.`);
     }
-    let generated;
-    try {
-      generated = schemas.schemaOf(type);
-    } catch (cause) {
-      throw new SchemaSourceError(
-        `${at}: manifestType('${found.typeName}'): type ${checker.typeToString(type)} has no JSON Schema form (${(cause as Error).message}); ` +
-          'use JSON-shaped types (string, number, boolean, arrays, objects, literal unions, Date).',
-        cause,
-      );
-    }
+    const generated = jsonSchemaOf(schemas, checker, type, `${at}: manifestType('${found.typeName}')`);
     const schema = withDefs(generated.schema, generated.defs);
     const entry: ManifestType = { ...sourceOf(found.declarationFile), schema };
     const previous = described.get(found.typeName);
@@ -133,16 +124,7 @@ function describeMethod(
         `${at}: parameter ${parameter.name.text} has type any, which says nothing to the model; give it a type (or unknown for any JSON value).`,
       );
     }
-    let generated;
-    try {
-      generated = schemas.schemaOf(type);
-    } catch (cause) {
-      throw new SchemaSourceError(
-        `${at}: parameter ${parameter.name.text} has type ${checker.typeToString(type)}, which has no JSON Schema form ` +
-          `(${(cause as Error).message}); use JSON-shaped types (string, number, boolean, arrays, objects, literal unions, Date).`,
-        cause,
-      );
-    }
+    const generated = jsonSchemaOf(schemas, checker, type, `${at}: parameter ${parameter.name.text}`);
     Object.assign(defs, generated.defs);
     const schema: JsonSchema = { ...generated.schema };
     const decorated = paramDecoratorOptions(checker, parameter);
@@ -192,6 +174,19 @@ function withDefs(schema: JsonSchema, defs: Record<string, JsonSchema>): JsonSch
   const { $ref, ...rest } = schema;
   void $ref;
   return { ...defs[own], ...rest, $defs: defs };
+}
+
+/** The schema of `type`; a type without a JSON form is a `SchemaSourceError` that starts with `subject` (place and name). */
+function jsonSchemaOf(schemas: TypeSchemas, checker: ts.TypeChecker, type: ts.Type, subject: string): TypeSchema {
+  try {
+    return schemas.schemaOf(type);
+  } catch (cause) {
+    throw new SchemaSourceError(
+      `${subject} has type ${checker.typeToString(type)}, which has no JSON Schema form ` +
+        `(${(cause as Error).message}); use JSON-shaped types (string, number, boolean, arrays, objects, literal unions, Date).`,
+      cause,
+    );
+  }
 }
 
 /** A parameter typed `ToolContext` or decorated `@Ctx()`: injected per call, never in the schema. */
