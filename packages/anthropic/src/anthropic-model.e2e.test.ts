@@ -5,6 +5,7 @@ import { type LlmRequest, ProviderError, RateLimitError } from '@toolsmith/core'
 import { type RecordedRequest, type WireReply, type WireServer, collect, expectCancelsOnAbort, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
 import { AnthropicModel } from './anthropic-model';
 import { providerTool } from './provider-tool';
+import { anthropicMessage } from './__fixtures__/anthropic-message';
 
 const fixture = (name: string) => parseSseFixture(readFileSync(join(__dirname, '__fixtures__', `${name}.chunks.txt`), 'utf8'));
 
@@ -22,16 +23,8 @@ const timeTool = { name: 'get_time', description: 'Current time.', parameters: {
 
 const ask = (text: string): LlmRequest => ({ contents: [{ role: 'user', parts: [{ text }] }], tools: [weatherTool, timeTool] });
 
-const message = (content: unknown[], stopReason = 'end_turn') => ({
-  id: 'msg_01',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-sonnet-5-5',
-  content,
-  stop_reason: stopReason,
-  stop_sequence: null,
-  usage: { input_tokens: 30, output_tokens: 10, cache_read_input_tokens: 5, cache_creation_input_tokens: 0 },
-});
+const message = (content: unknown[], stopReason = 'end_turn') =>
+  anthropicMessage(content, { id: 'msg_01', stopReason, usage: { input_tokens: 30, output_tokens: 10, cache_read_input_tokens: 5, cache_creation_input_tokens: 0 } });
 
 describe('AnthropicModel on the wire', () => {
   let server: WireServer | undefined;

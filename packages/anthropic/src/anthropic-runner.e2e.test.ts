@@ -4,10 +4,11 @@ import { type Event, LlmAgent, RateLimitError, Runner, type ToolsmithError, func
 import { type WireServer, parseSseFixture, startWireServer } from '@toolsmith/core/testing';
 import { AnthropicModel } from './anthropic-model';
 import { providerTool } from './provider-tool';
+import { anthropicMessage } from './__fixtures__/anthropic-message';
 
 // The adapter inside a real run: Runner → LlmAgent → AnthropicModel → SDK → local wire server.
 const fixture = (name: string) => parseSseFixture(readFileSync(join(__dirname, '__fixtures__', `${name}.chunks.txt`), 'utf8'));
-const text = (value: string) => ({ id: 'msg_t', type: 'message', role: 'assistant', model: 'claude-sonnet-5-5', content: [{ type: 'text', text: value }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } });
+const text = (value: string) => anthropicMessage([{ type: 'text', text: value }], { id: 'msg_t' });
 
 const getWeather = functionTool({
   name: 'get_weather',

@@ -1,6 +1,7 @@
 import { type Event, type JsonSchema, LlmAgent, Runner, functionTool } from '@toolsmith/core';
 import { type SseEvent, type WireServer, startWireServer } from '@toolsmith/core/testing';
 import { AnthropicModel } from './anthropic-model';
+import { anthropicMessage } from './__fixtures__/anthropic-message';
 
 // Structured output through the real SDK against a local server speaking the Messages wire protocol:
 // output_config.format carries the schema (the SDK's structured-output transform), tools run first,
@@ -22,16 +23,8 @@ const calendar = functionTool<{ day: string }>({
   execute: ({ day }) => ({ day, slots: ['09:00'] }),
 });
 
-const message = (content: Array<Record<string, unknown>>, stopReason: string) => ({
-  id: 'msg_so',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-sonnet-5-5',
-  content,
-  stop_reason: stopReason,
-  stop_sequence: null,
-  usage: { input_tokens: 10, output_tokens: 5 },
-});
+const message = (content: Array<Record<string, unknown>>, stopReason: string) =>
+  anthropicMessage(content, { id: 'msg_so', stopReason, usage: { input_tokens: 10, output_tokens: 5 } });
 
 const textStream = (pieces: string[]): SseEvent[] =>
   [
