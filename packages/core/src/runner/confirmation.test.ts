@@ -17,6 +17,12 @@ import { onlyRequest, send, shownResponses } from './__fixtures__/confirmation-f
 import { FnTool, user, weatherTool } from './__fixtures__/test-tools';
 import { Runner } from './runner';
 
+function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 /** Records every refund that really happened, and the confirmation each one ran with. */
 class Ledger {
   readonly refunds: Array<{ amount: number; confirmation?: ToolConfirmation }> = [];
@@ -165,10 +171,8 @@ describe('confirmation: answers that are refused', () => {
     expect(events[0].isFinalResponse()).toBe(true);
     expect(context.ledger.refunds).toEqual([]);
     expect(context.model.callCount).toBe(1);
-    // Only the error event was stored, as plain JSON; the refused message was not.
-    const stored = await context.storedEvents();
-    expect(stored).toHaveLength(++context.before);
-    expect(JSON.parse(JSON.stringify(stored.at(-1)))).toMatchObject({ author: 'clerk', errorCode: code });
+    // A refused message stores nothing: neither the message nor its error event (that goes to the caller only).
+    expect(await context.storedEvents()).toHaveLength(context.before);
     return events[0];
   }
 
@@ -224,6 +228,42 @@ describe('confirmation: answers that are refused', () => {
     // Runs on one session take turns: the second sees the first's answer and is refused.
     expect([first, second].map((events) => events.at(-1)!.errorCode ?? events.at(-1)!.text()).sort()).toEqual(['FUNCTION_RESPONSE_NOT_PENDING', 'Refunded 250.']);
     expect(context.model.callCount).toBe(2);
+  });
+
+  it('a second approval from another runner while the first is inside the tool stores nothing, so the first run keeps its result', async () => {
+    const inside = deferred();
+    const finish = deferred();
+    let runs = 0;
+    const slowRefund = functionTool({
+      name: 'refund',
+      description: 'Refunds an amount.',
+      parameters: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+      requireConfirmation: true,
+      execute: async ({ amount }: { amount: number }) => {
+        runs++;
+        inside.resolve();
+        await finish.promise;
+        return { refunded: amount };
+      },
+    });
+    const sessionService = new InMemorySessionService();
+    // Two runners on one store: two processes, each with its own in-process queue.
+    const runnerWith = (script: ConstructorParameters<typeof ScriptedModel>[0]) => new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel(script), tools: [slowRefund] }), sessionService });
+    const request = onlyRequest(await send(runnerWith([bigRefund]), user('refund 250')));
+    const answer = confirmationResponse(request, { confirmed: true });
+
+    const approving = send(runnerWith(['Refunded 250.']), answer);
+    await inside.promise;
+    const duplicate = send(runnerWith(['never']), answer);
+    finish.resolve();
+    const [approved, refused] = await Promise.all([approving, duplicate]);
+
+    expect(runs).toBe(1);
+    expect(approved.at(-1)!.text()).toBe('Refunded 250.');
+    expect(refused.map((e) => e.errorCode)).toEqual(['FUNCTION_RESPONSE_NOT_PENDING']);
+    const stored = (await sessionService.getSession({ appName: 'shop', userId: 'u1', sessionId: 's1' }))!.events;
+    expect(stored.some((e) => e.errorCode)).toBe(false);
+    expect(stored.flatMap((e) => e.functionResponses()).filter((r) => r.id === 'call-1')).toEqual([{ id: 'call-1', name: 'refund', response: { refunded: 250 } }]);
   });
 
   it.each([

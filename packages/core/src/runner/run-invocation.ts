@@ -92,14 +92,11 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       // Answers to confirmations and long-running calls must match what the session waits for; else nothing runs.
       // Runs on one session take turns, and across processes the store's sequence check refuses the later
       // of two answers stored from the same history, so this check sees every earlier answer.
+      // A refused message changes nothing in the session: its error goes to its caller only, so it can
+      // never move the session on under a run that is still working on it.
       const refusal = checkFunctionResponses(session.events, input.newMessage);
       if (refusal) {
-        const refused = errorEvent(context, agent.name, refusal);
-        // Another process moved the session on meanwhile: the refusal stands, it just is not recorded.
-        await store(context, refused).catch((error: unknown) => {
-          if (!ToolsmithError.isInstance(error) || error.code !== 'STALE_SESSION') throw error;
-        });
-        yield refused;
+        yield errorEvent(context, agent.name, refusal);
         return;
       }
     }
