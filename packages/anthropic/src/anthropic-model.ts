@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { FunctionDeclaration, GenerateOptions, LlmRequest, LlmResponse, Model, ResponseSchema } from '@toolsmith/core';
+import { AgentConfigError, type FunctionDeclaration, type GenerateOptions, type LlmRequest, type LlmResponse, type Model, type ResponseSchema } from '@toolsmith/core';
 import { type RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import { assembleAnthropicStream } from './anthropic-stream';
 import { checkAnthropicTools } from './check-anthropic-tools';
@@ -8,6 +8,7 @@ import { mapAnthropicError } from './map-anthropic-error';
 import { toAnthropicOutputFormat } from './anthropic-output-format';
 import { mapAnthropicMessage } from './map-anthropic-response';
 import { prepareAnthropicTools } from './prepare-anthropic-tools';
+import { isPausedTurn, mergePausedTurn } from './paused-turn';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 /** Options of {@link AnthropicModel}. */
@@ -30,7 +31,24 @@ export interface AnthropicModelOptions {
    * default 2 retries, backoff from 500 ms. The SDK's own retries are off (a `client` you pass keeps its own).
    */
   retry?: Partial<RetryPolicy> | false;
+  /**
+   * How many times a turn the API paused (`stop_reason: "pause_turn"`, during long server-tool work such
+   * as web search) is continued automatically, by sending the paused content back as is. The pauses and
+   * continuations are one model step: one complete response with all of their content. Default 5; `0`
+   * never continues. When the turn is still paused after that, the response ends with error
+   * `PAUSE_TURN_LIMIT` and keeps the content so far (see docs/providers.md).
+   */
+  maxPauseContinuations?: number;
+  /**
+   * Extended thinking, sent as `thinking` with every request, e.g. `{ type: 'enabled', budget_tokens: 2048 }`.
+   * Thinking blocks come back as thought parts with their signature, redacted thinking blocks as
+   * `providerData` parts; both go back unchanged, as the API requires when tools are used (see docs/providers.md).
+   */
+  thinking?: Anthropic.ThinkingConfigParam;
 }
+
+/** Default of {@link AnthropicModelOptions.maxPauseContinuations}. */
+const DEFAULT_MAX_PAUSE_CONTINUATIONS = 5;
 
 /**
  * A {@link Model} backed by Anthropic's Messages API through the official `@anthropic-ai/sdk`.
@@ -53,10 +71,19 @@ export class AnthropicModel implements Model {
   private readonly client: Anthropic;
   private readonly maxTokens: number;
   private readonly retry: RetryPolicy;
+  private readonly maxPauseContinuations: number;
+  private readonly thinking?: Anthropic.ThinkingConfigParam;
 
   constructor(options: AnthropicModelOptions) {
     this.modelName = options.model;
     this.maxTokens = options.maxTokens;
+    this.maxPauseContinuations = options.maxPauseContinuations ?? DEFAULT_MAX_PAUSE_CONTINUATIONS;
+    this.thinking = options.thinking;
+    if (!Number.isInteger(this.maxPauseContinuations) || this.maxPauseContinuations < 0) {
+      throw new AgentConfigError(
+        `AnthropicModel option maxPauseContinuations must be a whole number of at least 0, got ${String(options.maxPauseContinuations)}.`,
+      );
+    }
     this.client =
       // Retries are Toolsmith's (one policy for every provider), not the SDK's.
       options.client ?? new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
@@ -73,10 +100,33 @@ export class AnthropicModel implements Model {
     toAnthropicOutputFormat(responseSchema);
   }
 
-  /** Implements {@link Model.generate}. */
+  /**
+   * Implements {@link Model.generate}. A turn the API paused (`pause_turn`) is continued here, up to
+   * `maxPauseContinuations` times, and answered as one response: partial responses of every call,
+   * then one complete response with the paused content and its continuations.
+   */
   async *generate(request: LlmRequest, options: GenerateOptions = {}): AsyncGenerator<LlmResponse> {
+    const segments: LlmResponse[] = [];
+    for (let continuation = 0; ; continuation++) {
+      // The paused content goes back unchanged, as the last (assistant) message: the API continues it.
+      const pausedParts = segments.flatMap((segment) => segment.content?.parts ?? []);
+      const contents = pausedParts.length ? [...request.contents, { role: 'model' as const, parts: pausedParts }] : request.contents;
+      let complete: LlmResponse | undefined;
+      for await (const response of this.call({ ...request, contents }, options)) {
+        if (response.turnComplete) complete = response;
+        else yield response;
+      }
+      segments.push(complete!);
+      if (!isPausedTurn(complete!) || continuation >= this.maxPauseContinuations) break;
+    }
+    const last = segments[segments.length - 1];
+    yield segments.length === 1 && !isPausedTurn(last) ? last : mergePausedTurn(segments, this.maxPauseContinuations);
+  }
+
+  /** One Messages API call: partial responses when streaming, then exactly one complete response. */
+  private call(request: LlmRequest, options: GenerateOptions): AsyncGenerator<LlmResponse> {
     const params = this.toParams(request);
-    yield* callProvider({
+    return callProvider({
       provider: ANTHROPIC_PROVIDER,
       providerName: 'Anthropic',
       signal: options.signal,
@@ -97,6 +147,7 @@ export class AnthropicModel implements Model {
       ...prepareAnthropicTools(request),
     };
     if (system !== undefined) params.system = system;
+    if (this.thinking) params.thinking = this.thinking;
     if (request.config?.stopSequences?.length) params.stop_sequences = request.config.stopSequences;
     if (request.responseSchema) params.output_config = { format: toAnthropicOutputFormat(request.responseSchema) };
     return params;

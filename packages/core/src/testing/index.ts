@@ -3,6 +3,8 @@
 // ── Wire-protocol test server (shared by adapter tests) ──────────────────────────────────────────
 export { startWireServer, parseSseFixture } from './wire-server';
 export type { RecordedRequest, SseEvent, WireReply, WireServer } from './wire-server';
+export { readRecording, recordedReply, startReplayServer } from './recorded-exchanges';
+export type { RecordedExchange, Recording } from './recorded-exchanges';
 
 // ── OAuth2 authorization server and protected API (tool authentication tests) ─────────────────────
 export { startOAuth2TestServer } from './oauth2-test-server';
