@@ -79,7 +79,7 @@ describe('GeminiModel on the wire', () => {
         content: { role: 'model', parts: [{ text: 'Sunny.' }] },
         turnComplete: true,
         finishReason: { unified: 'stop', raw: 'STOP' },
-        usage: { inputTokens: 20, outputTokens: 11, totalTokens: 31 },
+        usage: { inputTokens: 20, outputTokens: 11, totalTokens: 31, reasoningTokens: 6 },
         responseId: 'resp-1',
         providerMetadata: { gemini: { responseId: 'resp-1', modelVersion: 'gemini-2.5-flash' } },
       },
@@ -201,7 +201,7 @@ describe('GeminiModel on the wire', () => {
         content: { role: 'model', parts: [{ text: 'It is sunny in Paris.' }, { text: '', thoughtSignature: 'CiwB0e2Kb2cGx8n1ypmU7Cd3Q0TPa0nrUfcLbRb0Kch9uWvY5mS0RpB1hQ==' }] },
         turnComplete: true,
         finishReason: { unified: 'stop', raw: 'STOP' },
-        usage: { inputTokens: 9, outputTokens: 32, totalTokens: 41 },
+        usage: { inputTokens: 9, outputTokens: 32, totalTokens: 41, reasoningTokens: 26 },
         responseId: 'Xr0gafOZK5iKkdUPq4qUsQ4',
         providerMetadata: { gemini: { responseId: 'Xr0gafOZK5iKkdUPq4qUsQ4', modelVersion: 'gemini-2.5-flash' } },
       },
@@ -217,7 +217,7 @@ describe('GeminiModel on the wire', () => {
     expect(parts[1].thoughtSignature).toBe('CikB0e2Kb7Xy3dR9ZtQ1xk0v8n2HcLwW2a3bQm4j5Yk6Lp7Nq8Rs9Tg==');
     expect(new Set(parts.slice(1).map((p) => p.functionCall!.id)).size).toBe(3);
     expect(final.finishReason).toEqual({ unified: 'tool-calls', raw: 'STOP' });
-    expect(final.usage).toEqual({ inputTokens: 120, outputTokens: 78, totalTokens: 198, cachedInputTokens: 64 });
+    expect(final.usage).toEqual({ inputTokens: 120, outputTokens: 78, totalTokens: 198, cachedInputTokens: 64, reasoningTokens: 38 });
   });
 
   it('reports a malformed function call as an error response, not a crash', async () => {

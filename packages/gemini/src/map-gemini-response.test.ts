@@ -44,10 +44,10 @@ describe('mapGeminiParts', () => {
 });
 
 describe('mapGeminiUsage', () => {
-  it('counts thinking as output and tool-use prompts as input', () => {
+  it('counts thinking as output (and as reasoning tokens) and tool-use prompts as input', () => {
     expect(
       mapGeminiUsage({ promptTokenCount: 10, toolUsePromptTokenCount: 5, candidatesTokenCount: 7, thoughtsTokenCount: 3, cachedContentTokenCount: 2 }),
-    ).toEqual({ inputTokens: 15, outputTokens: 10, totalTokens: 25, cachedInputTokens: 2 });
+    ).toEqual({ inputTokens: 15, outputTokens: 10, totalTokens: 25, cachedInputTokens: 2, reasoningTokens: 3 });
     expect(mapGeminiUsage(undefined)).toBeUndefined();
   });
 });

@@ -76,5 +76,6 @@ export function mapGeminiUsage(usage: GenerateContentResponseUsageMetadata | und
   };
   result.totalTokens = usage.totalTokenCount ?? result.inputTokens! + result.outputTokens!;
   if (usage.cachedContentTokenCount) result.cachedInputTokens = usage.cachedContentTokenCount;
+  if (usage.thoughtsTokenCount) result.reasoningTokens = usage.thoughtsTokenCount;
   return result;
 }

@@ -10,6 +10,7 @@ export function mapOpenAIChatUsage(usage: CompletionUsage | null | undefined): U
     outputTokens: usage.completion_tokens,
     totalTokens: usage.total_tokens,
     cachedInputTokens: usage.prompt_tokens_details?.cached_tokens,
+    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens,
   });
 }
 
@@ -21,6 +22,7 @@ export function mapOpenAIResponsesUsage(usage: ResponseUsage | null | undefined)
     outputTokens: usage.output_tokens,
     totalTokens: usage.total_tokens,
     cachedInputTokens: usage.input_tokens_details?.cached_tokens,
+    reasoningTokens: usage.output_tokens_details?.reasoning_tokens,
   });
 }
 

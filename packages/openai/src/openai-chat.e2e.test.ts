@@ -70,7 +70,7 @@ describe('OpenAIModel on the Chat Completions wire', () => {
         content: { role: 'model', parts: [{ text: 'Hello!' }] },
         turnComplete: true,
         finishReason: { unified: 'stop', raw: 'stop' },
-        usage: { inputTokens: 50, outputTokens: 10, totalTokens: 60, cachedInputTokens: 0 },
+        usage: { inputTokens: 50, outputTokens: 10, totalTokens: 60, cachedInputTokens: 0, reasoningTokens: 0 },
         responseId: 'chatcmpl-BxK2hTq9v3Fj7',
       },
     ]);
@@ -194,7 +194,7 @@ describe('OpenAIModel on the Chat Completions wire', () => {
       content: { role: 'model', parts: [{ text: "It's 21°C and sunny in Paris." }] },
       turnComplete: true,
       finishReason: { unified: 'stop', raw: 'stop' },
-      usage: { inputTokens: 82, outputTokens: 17, totalTokens: 99, cachedInputTokens: 64 },
+      usage: { inputTokens: 82, outputTokens: 17, totalTokens: 99, cachedInputTokens: 64, reasoningTokens: 0 },
       responseId: 'chatcmpl-BxK2hTq9v3Fj7',
     });
   });

@@ -30,7 +30,7 @@ const textAndCallsAnswer = {
   },
   turnComplete: true,
   finishReason: { unified: 'tool-calls', raw: 'completed' },
-  usage: { inputTokens: 95, outputTokens: 41, totalTokens: 136, cachedInputTokens: 0 },
+  usage: { inputTokens: 95, outputTokens: 41, totalTokens: 136, cachedInputTokens: 0, reasoningTokens: 0 },
   responseId: 'resp_68f1c0ffee',
 };
 

@@ -31,6 +31,12 @@ export interface EventData {
   finishReason?: FinishReason;
   /** Token counts of the model call, on a model event when the provider reports them. */
   usage?: Usage;
+  /**
+   * Token counts of all model calls of the invocation so far, summed (see {@link Usage}): on every
+   * complete event from the first model call that reported usage on, so the invocation's last event
+   * carries its total. Absent on partial events and while no model call reported usage.
+   */
+  runUsage?: Usage;
   /** Set on error events (model failure, `MAX_LLM_CALLS_EXCEEDED`, `RUN_ABORTED`, …). */
   errorCode?: string;
   /** What went wrong, for people to read; set with `errorCode`. */
@@ -83,6 +89,8 @@ export class Event implements EventData {
   declare finishReason?: FinishReason;
   /** Token counts of the model call, on a model event when the provider reports them. */
   declare usage?: Usage;
+  /** Token counts of all model calls of the invocation so far; the invocation's last event carries its total. */
+  declare runUsage?: Usage;
   /** Set on error events (model failure, `MAX_LLM_CALLS_EXCEEDED`, `RUN_ABORTED`, …). */
   declare errorCode?: string;
   /** What went wrong, for people to read; set with `errorCode`. */
@@ -108,6 +116,7 @@ export class Event implements EventData {
     this.turnComplete = data.turnComplete;
     this.finishReason = data.finishReason;
     this.usage = data.usage;
+    this.runUsage = data.runUsage;
     this.errorCode = data.errorCode;
     this.errorMessage = data.errorMessage;
     this.output = data.output;

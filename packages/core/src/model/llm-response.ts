@@ -11,6 +11,8 @@ export interface Usage {
   totalTokens?: number;
   /** The part of `inputTokens` read from the provider's prompt cache; absent when the provider reports none. */
   cachedInputTokens?: number;
+  /** The part of `outputTokens` spent on reasoning (thinking); absent when the provider reports none. */
+  reasoningTokens?: number;
 }
 
 /**

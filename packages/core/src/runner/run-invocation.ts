@@ -7,6 +7,8 @@ import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
 import { newId } from '../events/event-id';
 import type { Content } from '../model/content';
+import type { Usage } from '../model/llm-response';
+import { addUsage } from '../model/usage-total';
 import type { Session } from '../sessions/session';
 import type { SessionKey, SessionService } from '../sessions/session-service';
 import { StatePrefix } from '../state/state';
@@ -58,6 +60,7 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
   let author = typeof input.agent === 'function' ? (input.fallbackAuthor ?? 'runner') : input.agent.name;
   let context: InvocationContext | undefined;
   let release: (() => void) | undefined;
+  let runUsage: Usage | undefined;
   try {
     if (signal?.aborted) {
       yield standaloneErrorEvent(invocationId, author, new RunAbortedError(signal.reason));
@@ -110,14 +113,21 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
     }
     if (input.newMessage !== undefined) await store(context, Event.create({ invocationId, author: 'user', content: input.newMessage }));
     for await (const event of agent.runAsync(context)) {
-      if (!event.partial && event.errorCode !== 'RUN_ABORTED') await store(context, event);
+      if (!event.partial) {
+        // Each complete event carries the run's usage so far: the last one carries the run's total.
+        if (event.usage) runUsage = addUsage(runUsage, event.usage);
+        if (runUsage) event.runUsage = { ...runUsage };
+        if (event.errorCode !== 'RUN_ABORTED') await store(context, event);
+      }
       yield event;
     }
   } catch (thrown) {
     const error = ToolsmithError.isInstance(thrown)
       ? thrown
       : new ToolsmithError('INTERNAL_ERROR', runFailedMessage(thrown instanceof Error ? thrown.message : String(thrown)), { cause: thrown });
-    yield context ? errorEvent(context, context.agent.name, error) : standaloneErrorEvent(invocationId, author, error);
+    const failed = context ? errorEvent(context, context.agent.name, error) : standaloneErrorEvent(invocationId, author, error);
+    if (runUsage) failed.runUsage = { ...runUsage };
+    yield failed;
   } finally {
     unlink();
     release?.();

@@ -4,6 +4,7 @@ import { TraceAttribute } from './gen-ai-conventions';
 import { outputMessagesJson } from './gen-ai-messages';
 import type { OtelApiModule } from './otel-api';
 import { markFailed } from './span-status';
+import { setUsageAttributes } from './usage-attributes';
 
 /**
  * The `chat {model}` span of one model call: started before the request is sent, given the model's
@@ -44,10 +45,7 @@ export class ChatSpan {
     if (response.responseId !== undefined) attributes[TraceAttribute.RESPONSE_ID] = response.responseId;
     const reason = response.finishReason?.raw ?? response.finishReason?.unified;
     if (reason !== undefined) attributes[TraceAttribute.RESPONSE_FINISH_REASONS] = [reason];
-    const usage = response.usage;
-    if (usage?.inputTokens !== undefined) attributes[TraceAttribute.USAGE_INPUT_TOKENS] = usage.inputTokens;
-    if (usage?.outputTokens !== undefined) attributes[TraceAttribute.USAGE_OUTPUT_TOKENS] = usage.outputTokens;
-    if (usage?.cachedInputTokens !== undefined) attributes[TraceAttribute.USAGE_CACHE_READ_INPUT_TOKENS] = usage.cachedInputTokens;
+    setUsageAttributes(attributes, response.usage);
     if (this.recordContent) attributes[TraceAttribute.OUTPUT_MESSAGES] = outputMessagesJson(response);
     this.span.setAttributes(attributes);
     if (response.error) markFailed(this.api, this.span, response.error.code, response.error.message);

@@ -22,6 +22,7 @@ export const TraceAttribute = {
   USAGE_INPUT_TOKENS: 'gen_ai.usage.input_tokens',
   USAGE_OUTPUT_TOKENS: 'gen_ai.usage.output_tokens',
   USAGE_CACHE_READ_INPUT_TOKENS: 'gen_ai.usage.cache_read.input_tokens',
+  USAGE_REASONING_OUTPUT_TOKENS: 'gen_ai.usage.reasoning.output_tokens',
   AGENT_NAME: 'gen_ai.agent.name',
   AGENT_DESCRIPTION: 'gen_ai.agent.description',
   CONVERSATION_ID: 'gen_ai.conversation.id',

@@ -11,6 +11,9 @@ import { inputMessagesJson, systemInstructionsJson } from './gen-ai-messages';
 import type { OtelApiModule } from './otel-api';
 import { formatTraceparent, pausedSpanContexts } from './paused-span-links';
 import { markFailed } from './span-status';
+import { setUsageAttributes } from './usage-attributes';
+import type { Usage } from '../model/llm-response';
+import { addUsage } from '../model/usage-total';
 
 /** What an {@link InvocationTrace} is made of (see `Tracing.startInvocation`). */
 export interface InvocationTraceInit {
@@ -69,15 +72,20 @@ export class InvocationTrace {
     for (const paused of pausedSpanContexts(start.events, start.newMessage)) this.span.addLink({ context: paused });
   }
 
-  /** Relays the invocation's events, marking the runner's span failed on error events; ends it when they end. */
+  /**
+   * Relays the invocation's events, marking the runner's span failed on error events; ends it when they
+   * end, with the invocation's total token usage (the last event's `runUsage`).
+   */
   async *follow(events: AsyncGenerator<Event, void, undefined>): AsyncGenerator<Event, void, undefined> {
+    let runUsage: Usage | undefined;
     try {
       for await (const event of events) {
         if (event.errorCode !== undefined) markFailed(this.api, this.span, event.errorCode, event.errorMessage);
+        if (event.runUsage) runUsage = event.runUsage;
         yield event;
       }
     } finally {
-      this.span.end();
+      this.endWithUsage(this.span, runUsage);
     }
   }
 
@@ -100,15 +108,28 @@ export class InvocationTrace {
     const outer = this.current;
     const span = this.tracer.startSpan(`${GenAiOperation.INVOKE_AGENT} ${agent.name}`, { kind: this.api.SpanKind.INTERNAL, attributes }, outer);
     this.current = this.api.trace.setSpan(outer, span);
+    // The turn's model calls (and those of agents it transferred to, which run inside it), summed.
+    let usage: Usage | undefined;
     try {
       for await (const event of events) {
         if (event.errorCode !== undefined) markFailed(this.api, span, event.errorCode, event.errorMessage);
+        if (event.usage && !event.partial) usage = addUsage(usage, event.usage);
         yield event;
       }
     } finally {
       this.current = outer;
-      span.end();
+      this.endWithUsage(span, usage);
     }
+  }
+
+  /** Ends `span` with the `gen_ai.usage.*` attributes of `usage`, when there is any. */
+  private endWithUsage(span: Span, usage: Usage | undefined): void {
+    if (usage) {
+      const attributes: Attributes = {};
+      setUsageAttributes(attributes, usage);
+      span.setAttributes(attributes);
+    }
+    span.end();
   }
 
   /** Starts the `chat {model}` span of one model call. */

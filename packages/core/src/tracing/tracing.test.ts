@@ -8,6 +8,7 @@ import { ProviderError } from '../errors/provider-errors';
 import type { Event } from '../events/event';
 import type { Content } from '../model/content';
 import type { LlmRequest } from '../model/llm-request';
+import type { LlmResponse } from '../model/llm-response';
 import type { Model } from '../model/model';
 import { onlyRequest } from '../runner/__fixtures__/confirmation-fixtures';
 import { FnTool, user, weatherTool } from '../runner/__fixtures__/test-tools';
@@ -118,7 +119,29 @@ describe('tracing: the span tree of a turn', () => {
       'gen_ai.conversation.id': 's1',
       'gen_ai.provider.name': 'scripted',
       'gen_ai.request.model': 'scripted-model',
+      // The turn's two model calls, summed (the second reports zeros).
+      'gen_ai.usage.input_tokens': 120,
+      'gen_ai.usage.output_tokens': 30,
+      'gen_ai.usage.cache_read.input_tokens': 100,
     });
+  });
+
+  it("the invoke_agent and runner spans carry the run's total usage over its model calls, reasoning tokens included", async () => {
+    const script: Script = [
+      { ...(parallelScript[0] as LlmResponse), usage: { inputTokens: 120, outputTokens: 30, cachedInputTokens: 100, reasoningTokens: 20 } },
+      {
+        content: { role: 'model', parts: [{ text: 'Sunny in both.' }] },
+        turnComplete: true,
+        finishReason: { unified: 'stop' },
+        usage: { inputTokens: 200, outputTokens: 15, cachedInputTokens: 150, reasoningTokens: 5 },
+      },
+    ];
+    const { runner, one } = setup(script, parallelTools());
+    const events = await send(runner, user('Weather?'));
+    const total = { 'gen_ai.usage.input_tokens': 320, 'gen_ai.usage.output_tokens': 45, 'gen_ai.usage.cache_read.input_tokens': 250, 'gen_ai.usage.reasoning.output_tokens': 25 };
+    expect(one('invoke_agent clerk').attributes).toMatchObject(total);
+    expect(one('toolsmith.invocation').attributes).toMatchObject(total);
+    expect(events[events.length - 1].runUsage).toEqual({ inputTokens: 320, outputTokens: 45, cachedInputTokens: 250, reasoningTokens: 25 });
   });
 
   it('records the model call: operation, provider, model, response id, finish reasons and token counts', async () => {

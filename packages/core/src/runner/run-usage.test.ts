@@ -1,0 +1,61 @@
+import { LlmAgent } from '../agents/llm-agent';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ScriptedModel, type Script } from '../testing/scripted-model';
+import { collect, weatherTool } from './__fixtures__/test-tools';
+import { Runner } from './runner';
+
+const twoCalls: Script = [
+  {
+    content: { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'getWeather', args: { city: 'Paris' } } }] },
+    turnComplete: true,
+    finishReason: { unified: 'tool-calls' },
+    usage: { inputTokens: 100, outputTokens: 20, totalTokens: 120, cachedInputTokens: 60, reasoningTokens: 12 },
+  },
+  {
+    content: { role: 'model', parts: [{ text: 'Sunny in Paris.' }] },
+    turnComplete: true,
+    finishReason: { unified: 'stop' },
+    usage: { inputTokens: 150, outputTokens: 10, totalTokens: 160, reasoningTokens: 4 },
+  },
+];
+
+function runner(script: Script) {
+  const sessionService = new InMemorySessionService();
+  return {
+    sessionService,
+    runner: new Runner({ appName: 'app', sessionService, agent: new LlmAgent({ name: 'bot', model: new ScriptedModel(script), tools: [weatherTool()] }) }),
+  };
+}
+
+describe('usage per run', () => {
+  it("the run's last event carries the sum of all its model calls' usage, cached and reasoning tokens included", async () => {
+    const events = await collect(runner(twoCalls).runner, 'Weather in Paris?');
+    const last = events[events.length - 1];
+    expect(last.text()).toBe('Sunny in Paris.');
+    expect(last.usage).toEqual({ inputTokens: 150, outputTokens: 10, totalTokens: 160, reasoningTokens: 4 });
+    expect(last.runUsage).toEqual({ inputTokens: 250, outputTokens: 30, totalTokens: 280, cachedInputTokens: 60, reasoningTokens: 16 });
+  });
+
+  it('each complete event carries the usage so far; it is stored with the event and restarts with the next invocation', async () => {
+    const { runner: app, sessionService } = runner([...twoCalls, ...twoCalls]);
+    const events = await collect(app, 'Weather in Paris?');
+    expect(events.map((e) => e.runUsage?.totalTokens)).toEqual([120, 120, 280]); // call, responses, answer
+
+    const second = await collect(app, 'And again?');
+    expect(second[second.length - 1].runUsage?.totalTokens).toBe(280);
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+    const stored = session!.events.map((e) => e.toJSON());
+    expect(stored.map((e) => e.runUsage?.totalTokens)).toEqual([undefined, 120, 120, 280, undefined, 120, 120, 280]); // user messages have none
+  });
+
+  it('partial events carry no run usage; an error event after model calls carries the usage so far', async () => {
+    const first = twoCalls[0] as { content: { parts: object[] } };
+    const failing: Script = [{ ...first, content: { role: 'model', parts: [{ text: 'Let me check that.' }, ...first.content.parts] } }, new Error('upstream down')] as Script;
+    const events = await collect(runner(failing).runner, 'Weather in Paris?', { streaming: true });
+    expect(events.filter((e) => e.partial).length).toBeGreaterThan(0);
+    const last = events[events.length - 1];
+    expect(last.errorCode).toBe('PROVIDER_ERROR');
+    expect(last.runUsage).toEqual({ inputTokens: 100, outputTokens: 20, totalTokens: 120, cachedInputTokens: 60, reasoningTokens: 12 });
+    expect(events.filter((e) => e.partial && e.runUsage)).toEqual([]);
+  });
+});
