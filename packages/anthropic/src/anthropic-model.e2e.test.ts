@@ -228,6 +228,20 @@ describe('AnthropicModel on the wire', () => {
     expect(responses.some((r) => r.partial && r.content?.parts.some((p) => p.functionCall))).toBe(false);
   });
 
+  it("streams each tool_use input as partialFunctionCall partials with the growing text, the final calls unchanged", async () => {
+    const model = await start(() => ({ sse: fixture('parallel-tool-use') }));
+    const responses = await collect(model.generate(ask('Paris and Tokyo?'), { stream: true }));
+    const calls = responses.filter((r) => r.partial && r.content?.parts[0].partialFunctionCall).map((r) => r.content!.parts[0].partialFunctionCall);
+    expect(calls).toEqual([
+      { id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', argsText: '{"city": "Pa', argsDelta: '{"city": "Pa' },
+      { id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', argsText: '{"city": "Paris", "unit": "cel', argsDelta: 'ris", "unit": "cel' },
+      { id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', argsText: '{"city": "Paris", "unit": "celsius"}', argsDelta: 'sius"}' },
+      { id: 'toolu_01NRLabsLyVHZPKxbKvkfSMn', name: 'get_weather', argsText: '{"city"', argsDelta: '{"city"' },
+      { id: 'toolu_01NRLabsLyVHZPKxbKvkfSMn', name: 'get_weather', argsText: '{"city": "Tokyo"}', argsDelta: ': "Tokyo"}' },
+    ]);
+    expect(responses[responses.length - 1].content?.parts.filter((p) => p.functionCall)).toHaveLength(3);
+  });
+
   it('passes unparseable streamed input on as raw text (the executor answers the model, no crash)', async () => {
     const model = await start(() => ({ sse: fixture('malformed-tool-input') }));
     const responses = await collect(model.generate(ask('Paris?'), { stream: true }));

@@ -14,7 +14,8 @@ type Block =
 
 /**
  * Turns Messages API stream events into Toolsmith responses: a `partial` response per text (or
- * thinking) delta, then one complete response with every block in order, tool inputs assembled from
+ * thinking) delta and per `input_json_delta` of a tool call (a `partialFunctionCall` part with the input
+ * text so far), then one complete response with every block in order, tool inputs assembled from
  * their `input_json_delta` fragments, usage and stop reason. A stream that ends before `message_stop`
  * was cut off and is reported as `PROVIDER_RESPONSE_INVALID`, never as a short answer.
  */
@@ -94,7 +95,8 @@ function applyDelta(block: Block | undefined, delta: Anthropic.RawContentBlockDe
   }
   if (delta.type === 'input_json_delta' && (block.type === 'tool_use' || block.type === 'provider')) {
     block.json += delta.partial_json;
-    return undefined;
+    // A client tool's input as it grows; a server tool's input is the provider's own business.
+    return block.type === 'tool_use' && delta.partial_json ? { partialFunctionCall: { id: block.id, name: block.name, argsText: block.json, argsDelta: delta.partial_json } } : undefined;
   }
   if (delta.type === 'thinking_delta' && block.type === 'thinking') {
     block.thinking += delta.thinking;

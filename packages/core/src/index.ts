@@ -23,7 +23,7 @@ export type { ProviderErrorCode, ProviderErrorOptions } from './errors/provider-
 export { StateValueError } from './errors/state-value-error';
 
 // ── Neutral model spec ───────────────────────────────────────────────────────────────────────────
-export type { ArgumentRepair, ArgumentRepairName, Content, FunctionCall, FunctionResponse, InlineData, Part, Role } from './model/content';
+export type { ArgumentRepair, ArgumentRepairName, Content, FunctionCall, FunctionResponse, InlineData, Part, PartialFunctionCall, Role } from './model/content';
 export type { FunctionDeclaration } from './model/function-declaration';
 export type { JsonSchema, JsonValue } from './model/json-schema';
 export type { FinishReason } from './model/finish-reason';

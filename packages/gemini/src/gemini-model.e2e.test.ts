@@ -220,6 +220,15 @@ describe('GeminiModel on the wire', () => {
     expect(final.usage).toEqual({ inputTokens: 120, outputTokens: 78, totalTokens: 198, cachedInputTokens: 64, reasoningTokens: 38 });
   });
 
+  it('streams each call (Gemini sends them whole) as one partialFunctionCall partial with all its arguments and the final id', async () => {
+    const model = await start(() => ({ sse: fixture('parallel-calls') }));
+    const responses = await collect(model.generate(ask('Paris and Tokyo?'), { stream: true }));
+    const calls = responses.filter((r) => r.partial && r.content?.parts[0].partialFunctionCall).map((r) => r.content!.parts[0].partialFunctionCall!);
+    const finals = responses[responses.length - 1].content!.parts.flatMap((p) => (p.functionCall ? [p.functionCall] : []));
+    expect(calls).toEqual(finals.map((f) => ({ id: f.id, name: f.name, argsText: JSON.stringify(f.args), argsDelta: JSON.stringify(f.args) })));
+    expect(calls.map((c) => c.argsText)).toEqual(['{"city":"Paris","unit":"celsius"}', '{"city":"Tokyo"}', '{}']);
+  });
+
   it('reports a malformed function call as an error response, not a crash', async () => {
     const model = await start(() => ({
       json: {

@@ -1,10 +1,13 @@
 import { type LlmResponse, type Part, ProviderError } from '@toolsmith/core';
+import { partialFunctionCallResponse } from '@toolsmith/core/adapter-kit';
+import { geminiCallId } from './gemini-call-id';
 import { type GeminiResponseData, finishGeminiResponse, mapGeminiParts } from './map-gemini-response';
 import { GEMINI_PROVIDER } from './provider-tool';
 
 /**
- * Turns `streamGenerateContent` chunks into Toolsmith responses: a `partial` response per text delta,
- * then one complete response with the text deltas joined, the function calls (Gemini sends each one
+ * Turns `streamGenerateContent` chunks into Toolsmith responses: a `partial` response per text delta
+ * and one per function call (a `partialFunctionCall` part with all of its arguments: Gemini streams each
+ * call whole), then one complete response with the text deltas joined, the function calls (Gemini sends each one
  * whole), usage and finish reason. Parts that carry a `thoughtSignature` are never merged with
  * others, so each signature goes back on the part it came with. A stream that ends without a finish
  * reason was cut off and is reported as `PROVIDER_RESPONSE_INVALID`.
@@ -14,11 +17,21 @@ export async function* assembleGeminiStream(chunks: AsyncIterable<GeminiResponse
   const last: GeminiResponseData = {};
   let finishReason: string | undefined;
   let finishMessage: string | undefined;
+  let calls = 0;
 
   for await (const chunk of chunks) {
     const candidate = chunk.candidates?.[0];
     for (const part of mapGeminiParts(candidate?.content?.parts ?? [])) {
       if (part.text && !part.functionCall) yield { partial: true, content: { role: 'model', parts: [{ text: part.text, ...(part.thought ? { thought: true } : {}) }] } };
+      const call = part.functionCall;
+      if (call) {
+        // Gemini sends each call whole: one partial with all of its arguments. The id is given here, so the
+        // finished call has the same one.
+        if (!call.id) call.id = geminiCallId(chunk.responseId ?? last.responseId, calls, call.name);
+        calls++;
+        const argsText = typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
+        yield partialFunctionCallResponse(call.id, call.name, argsText, argsText);
+      }
       append(parts, part);
     }
     finishReason = candidate?.finishReason ?? finishReason;

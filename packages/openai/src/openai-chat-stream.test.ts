@@ -51,7 +51,14 @@ describe('readOpenAIChatStream', () => {
       chunk({}, 'tool_calls'),
       chunk(undefined, null, { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 }),
     ]);
-    expect(out).toHaveLength(1);
+    // A partial per argument piece (an object sent whole counts as its JSON text), then the complete response.
+    expect(out.filter((r) => r.partial).map((r) => r.content?.parts[0].partialFunctionCall)).toEqual([
+      { id: 'a', name: 'f', argsText: '{"x":', argsDelta: '{"x":' },
+      { id: 'a', name: 'f', argsText: '{"x":1}', argsDelta: '1}' },
+      { id: 'b', name: 'g', argsText: '{}', argsDelta: '{}' },
+      { id: 'd', name: 'i', argsText: '{"y":2}', argsDelta: '{"y":2}' },
+    ]);
+    out.splice(0, out.length - 1);
     expect(out[0].content?.parts.map((p) => p.functionCall)).toEqual([
       { id: 'a', name: 'f', args: { x: 1 } },
       { id: 'b', name: 'g', args: {} },

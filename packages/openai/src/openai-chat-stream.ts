@@ -1,13 +1,16 @@
 import { type JsonSchema, type LlmResponse, ProviderError } from '@toolsmith/core';
+import { generateCallId, partialFunctionCallResponse } from '@toolsmith/core/adapter-kit';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { type ChatTurn, chatTurnResponse } from './map-openai-chat-completion';
 import { OPENAI_PROVIDER } from './provider-tool';
 
-type StreamedCall = { id?: string; name: string; arguments: string };
+/** A call being assembled; `partialId` is the id its partials carry when the server sent none (the finished call gets it too). */
+type StreamedCall = { id?: string; partialId?: string; name: string; arguments: string };
 
 /**
  * Reads a Chat Completions stream: yields a `partial` response per text (or reasoning) delta, assembles
- * tool-call names and arguments from their deltas by `index`, and ends with one complete response
+ * tool-call names and arguments from their deltas by `index` (a `partialFunctionCall` partial per
+ * argument delta, with the text so far), and ends with one complete response
  * holding everything, the finish reason and the usage (sent in a last chunk with
  * `stream_options.include_usage`). A stream that ends before a `finish_reason` throws
  * `PROVIDER_RESPONSE_INVALID`.
@@ -48,7 +51,11 @@ export async function* readOpenAIChatStream(
       if (toolDelta.function?.name) call.name += toolDelta.function.name;
       const piece: unknown = toolDelta.function?.arguments;
       // Some compatible servers stream a whole call with its arguments as an object rather than text.
-      if (piece != null && piece !== '') call.arguments += typeof piece === 'string' ? piece : JSON.stringify(piece);
+      if (piece != null && piece !== '') {
+        const text = typeof piece === 'string' ? piece : JSON.stringify(piece);
+        call.arguments += text;
+        yield partialFunctionCallResponse(call.id ?? (call.partialId ??= generateCallId()), call.name, call.arguments, text);
+      }
     }
     if (choice.finish_reason) {
       turn.finishReason = choice.finish_reason;
@@ -62,5 +69,6 @@ export async function* readOpenAIChatStream(
     });
   }
   turn.calls.push(...[...byIndex.entries()].sort(([a], [b]) => a - b).map(([, call]) => call));
+  for (const call of turn.calls as StreamedCall[]) call.id ??= call.partialId;
   yield chatTurnResponse(turn, strictSchemas);
 }

@@ -202,13 +202,52 @@ describe('OpenAIModel on the Chat Completions wire', () => {
   it('streams parallel tool calls with arguments assembled from deltas', async () => {
     await serve(() => ({ sse: fixture('chat-parallel-tool-calls.chunks.txt') }));
     const responses = await collect(model().generate(ask('Paris and Oslo?'), { stream: true }));
-    expect(responses).toHaveLength(1);
+    const complete = responses.filter((r) => !r.partial);
+    expect(complete).toHaveLength(1);
+    responses.splice(0, responses.length, ...complete);
     expect(responses[0].content?.parts).toEqual([
       { functionCall: { id: 'call_Qm3sT1', name: 'get_weather', args: { city: 'Paris' } } },
       { functionCall: { id: 'call_Xw8pL2', name: 'get_weather', args: { city: 'Oslo', unit: 'fahrenheit' } } },
     ]);
     expect(responses[0].finishReason?.unified).toBe('tool-calls');
     expect(responses[0].usage?.totalTokens).toBe(168);
+  });
+
+  it("streams each call's growing argument text as partialFunctionCall partials, with the final call's id and name", async () => {
+    await serve(() => ({ sse: fixture('chat-parallel-tool-calls.chunks.txt') }));
+    const responses = await collect(model().generate(ask('Paris and Oslo?'), { stream: true }));
+    const partials = responses.filter((r) => r.partial).map((r) => r.content!.parts[0].partialFunctionCall);
+    expect(partials).toEqual([
+      { id: 'call_Qm3sT1', name: 'get_weather', argsText: '{"ci', argsDelta: '{"ci' },
+      { id: 'call_Qm3sT1', name: 'get_weather', argsText: '{"city":"Pa', argsDelta: 'ty":"Pa' },
+      { id: 'call_Qm3sT1', name: 'get_weather', argsText: '{"city":"Paris","un', argsDelta: 'ris","un' },
+      { id: 'call_Qm3sT1', name: 'get_weather', argsText: '{"city":"Paris","unit":null}', argsDelta: 'it":null}' },
+      { id: 'call_Xw8pL2', name: 'get_weather', argsText: '{"city":', argsDelta: '{"city":' },
+      { id: 'call_Xw8pL2', name: 'get_weather', argsText: '{"city":"Oslo","unit":"f', argsDelta: '"Oslo","unit":"f' },
+      { id: 'call_Xw8pL2', name: 'get_weather', argsText: '{"city":"Oslo","unit":"fahrenheit"}', argsDelta: 'ahrenheit"}' },
+    ]);
+    // The final calls are unchanged: the strict-mode null is still mapped back to "absent".
+    expect(responses.at(-1)?.content?.parts.map((p) => p.functionCall)).toEqual([
+      { id: 'call_Qm3sT1', name: 'get_weather', args: { city: 'Paris' } },
+      { id: 'call_Xw8pL2', name: 'get_weather', args: { city: 'Oslo', unit: 'fahrenheit' } },
+    ]);
+  });
+
+  it('a streamed call without an id (some compatible servers) has the same generated id in its partials and the final call', async () => {
+    const chunk = (delta: object, finish: string | null = null) => ({ data: JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] }) });
+    await serve(() => ({
+      sse: [
+        chunk({ role: 'assistant', tool_calls: [{ index: 0, type: 'function', function: { name: 'get_weather', arguments: '{"city":' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '"Rome"}' } }] }),
+        chunk({}, 'tool_calls'),
+        { data: '[DONE]' },
+      ],
+    }));
+    const responses = await collect(model().generate(ask('Rome?'), { stream: true }));
+    const ids = responses.filter((r) => r.partial).map((r) => r.content!.parts[0].partialFunctionCall!.id);
+    const final = responses.at(-1)!.content!.parts[0].functionCall!;
+    expect(ids).toEqual([final.id, final.id]);
+    expect(final).toMatchObject({ name: 'get_weather', args: { city: 'Rome' } });
   });
 
   it('reports a stream cut in the middle as PROVIDER_RESPONSE_INVALID', async () => {

@@ -1,4 +1,5 @@
 import { type JsonSchema, type LlmResponse, ProviderError } from '@toolsmith/core';
+import { partialFunctionCallResponse } from '@toolsmith/core/adapter-kit';
 import type { ResponseOutputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { mapOpenAIErrorCode } from './map-openai-error';
 import { mapOpenAIResponse, responseFailure } from './map-openai-response';
@@ -7,7 +8,8 @@ import { OPENAI_PROVIDER } from './provider-tool';
 /**
  * Reads a Responses API event stream: yields a `partial` response per `response.output_text.delta`
  * (and reasoning-summary delta), assembles output items from `output_item.added`,
- * `function_call_arguments.delta` and `output_item.done`, and ends with one complete response when
+ * `function_call_arguments.delta` (a `partialFunctionCall` partial per delta, with the call's `call_id`,
+ * name and argument text so far) and `output_item.done`, and ends with one complete response when
  * `response.completed` (or `response.incomplete`) arrives. `response.failed` and `error` events throw
  * typed errors; a stream that ends without a terminal event throws `PROVIDER_RESPONSE_INVALID`.
  */
@@ -34,7 +36,10 @@ export async function* readOpenAIResponsesStream(
         break;
       case 'response.function_call_arguments.delta': {
         const item = items.get(event.output_index);
-        if (item?.type === 'function_call') item.arguments += event.delta;
+        if (item?.type === 'function_call') {
+          item.arguments += event.delta;
+          if (event.delta) yield partialFunctionCallResponse(item.call_id, item.name, item.arguments, event.delta);
+        }
         break;
       }
       case 'response.output_text.done': {

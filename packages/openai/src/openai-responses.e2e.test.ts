@@ -148,7 +148,19 @@ describe('OpenAIModel on the Responses API wire', () => {
     });
     const responses = await collect(model().generate(ask('Paris and Oslo?'), { stream: true }));
     const partials = responses.filter((r) => r.partial);
-    expect(partials.map((r) => r.content?.parts[0].text)).toEqual(['Let me', ' check', ' both', ' cities', '.']);
+    expect(partials.filter((r) => r.content?.parts[0].text !== undefined).map((r) => r.content?.parts[0].text)).toEqual(['Let me', ' check', ' both', ' cities', '.']);
+    expect(responses.at(-1)).toEqual(textAndCallsAnswer);
+  });
+
+  it("streams each call's growing argument text as partialFunctionCall partials (call_id and name), the final calls unchanged", async () => {
+    await serve(() => ({ sse: sseFixture('responses-text-and-calls.chunks.txt') }));
+    const responses = await collect(model().generate(ask('Paris and Oslo?'), { stream: true }));
+    const calls = responses.filter((r) => r.partial && r.content?.parts[0].partialFunctionCall).map((r) => r.content!.parts[0].partialFunctionCall!);
+    const finals = textAndCallsAnswer.content.parts.flatMap((p) => (p.functionCall ? [p.functionCall] : []));
+    expect(calls.map((c) => c.argsDelta)).toEqual(['{"city":"Pa', 'ris","unit":', 'null}', '{"city":"Oslo",', '"unit":"celsius"}']);
+    expect(calls.map((c) => c.argsText)).toEqual(['{"city":"Pa', '{"city":"Paris","unit":', '{"city":"Paris","unit":null}', '{"city":"Oslo",', '{"city":"Oslo","unit":"celsius"}']);
+    expect(calls.map((c) => c.id)).toEqual([finals[0].id, finals[0].id, finals[0].id, finals[1].id, finals[1].id]);
+    expect(new Set(calls.map((c) => c.name))).toEqual(new Set(finals.map((f) => f.name)));
     expect(responses.at(-1)).toEqual(textAndCallsAnswer);
   });
 

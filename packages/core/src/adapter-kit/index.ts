@@ -9,6 +9,7 @@ export type { ScopedAbortSignal } from './scoped-abort-signal';
 export { selectProviderTools } from './select-provider-tools';
 export { SchemaRefError, inlineSchemaRefs } from './schema-ref-inliner';
 export { argsAsObject, argsFromJsonText, argsFromJsonValue } from './function-call-args';
+export { partialFunctionCallResponse } from './partial-function-call';
 export { callProvider } from './provider-call';
 export type { ProviderCall } from './provider-call';
 export { DEFAULT_RETRY_POLICY, resolveRetryPolicy, retryDelayMs } from './retry-policy';

@@ -19,7 +19,7 @@ export interface CheckedModelResponse {
 /**
  * Checks a complete model response at the boundary, before anything of it is stored or run: its shape
  * (an object; `content.parts` an array of part objects; `text` a string; function calls with a string
- * name and object or JSON-text args; no function responses written by the model), unique call ids
+ * name and object or JSON-text args; no function responses written by the model, no partial calls), unique call ids
  * (a call whose id is missing, empty, or repeats one of the same response or of `earlierCallIds` — the
  * session's — gets a fresh id, so every call is answered exactly once, in order, and an answer can only
  * mean one call), and that what will be stored serializes as JSON.
@@ -46,6 +46,7 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
     if (part.text !== undefined && typeof part.text !== 'string') throw invalid(`part ${index} has "text" that is not a string`);
     if (part.thought !== undefined && typeof part.thought !== 'boolean') throw invalid(`part ${index} has "thought" that is not a boolean`);
     if (part.functionResponse !== undefined) throw invalid(`part ${index} is a function response; only the runner answers calls`);
+    if (part.partialFunctionCall !== undefined) throw invalid(`part ${index} is a partial function call; only partial responses carry one`);
     if (part.providerData !== undefined) needsJsonCheck = true;
     const call: unknown = part.functionCall;
     if (call === undefined) continue;

@@ -14,6 +14,22 @@ export interface FunctionCall {
   args: Record<string, unknown> | string;
 }
 
+/**
+ * A function call the model is still writing, while its arguments stream in: on partial responses and
+ * partial events only (never stored, never sent to a model). Each one holds the argument text received
+ * so far; the complete response that follows holds the finished {@link FunctionCall}, with the same `id`.
+ */
+export interface PartialFunctionCall {
+  /** The call's id: the `id` of the finished call in the complete response. */
+  id: string;
+  /** The name of the tool being called. */
+  name: string;
+  /** The argument text received so far (JSON, usually incomplete until the call is finished). */
+  argsText: string;
+  /** The piece of `argsText` this partial adds to the previous one. */
+  argsDelta: string;
+}
+
 /** The answer to one {@link FunctionCall}, matched by `id`. */
 export interface FunctionResponse {
   /** The `id` of the {@link FunctionCall} it answers. */
@@ -65,8 +81,8 @@ export interface InlineData {
 }
 
 /**
- * One piece of a message. Exactly one of `text`, `functionCall`, `functionResponse`, `inlineData`,
- * `providerData` is set. Parts are plain JSON so sessions survive a JSON round trip.
+ * One piece of a message. Exactly one of `text`, `functionCall`, `partialFunctionCall`,
+ * `functionResponse`, `inlineData`, `providerData` is set. Parts are plain JSON so sessions survive a JSON round trip.
  */
 export interface Part {
   /** Plain text: the model's answer (or reasoning, with `thought`), or the user's message. */
@@ -77,6 +93,8 @@ export interface Part {
   thoughtSignature?: string;
   /** A tool call the model asked for; only in model content. */
   functionCall?: FunctionCall;
+  /** A tool call the model is still writing; only in the content of partial (streamed) responses and events. */
+  partialFunctionCall?: PartialFunctionCall;
   /** A tool's result sent back to the model; only in user content. */
   functionResponse?: FunctionResponse;
   /** Binary data such as an image or file, base64-encoded. */

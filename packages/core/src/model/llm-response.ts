@@ -17,14 +17,15 @@ export interface Usage {
 
 /**
  * One item of a model's answer. A non-streaming call yields one response with `turnComplete: true`.
- * A streaming call yields `partial: true` responses (text deltas; never function calls) and then one
- * complete, aggregated response with `turnComplete: true` that holds the whole content, function calls
- * with their assembled arguments, usage and finish reason.
+ * A streaming call yields `partial: true` responses (text deltas, and `partialFunctionCall` parts with a
+ * call's growing argument text; never finished function calls) and then one complete, aggregated
+ * response with `turnComplete: true` that holds the whole content, function calls with their assembled
+ * arguments, usage and finish reason.
  */
 export interface LlmResponse {
   /** What the model said: the text delta of a `partial` response, or the whole message of the complete one. */
   content?: Content;
-  /** True for a streamed delta (text only); the complete response that follows holds all of it again. */
+  /** True for a streamed delta (text, or a call's growing arguments); the complete response that follows holds all of it again. */
   partial?: boolean;
   /** True on the one final response of a call, which holds the whole content, function calls, usage and finish reason. */
   turnComplete?: boolean;
