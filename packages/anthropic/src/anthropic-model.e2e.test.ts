@@ -290,7 +290,7 @@ describe('AnthropicModel on the wire', () => {
     [401, 'authentication_error', 'AUTHENTICATION_FAILED', false],
     [400, 'invalid_request_error', 'BAD_REQUEST', false],
     [500, 'api_error', 'SERVER_ERROR', true],
-    [529, 'overloaded_error', 'SERVER_ERROR', true],
+    [529, 'overloaded_error', 'PROVIDER_OVERLOADED', true],
   ])('maps HTTP %i (%s) to %s', async (status, type, code, isRetryable) => {
     const model = await start(() => ({
       status,
@@ -306,7 +306,7 @@ describe('AnthropicModel on the wire', () => {
   it('maps an SSE error event mid-stream to a typed error', async () => {
     const model = await start(() => ({ sse: fixture('overloaded-mid-stream') }));
     const error = await collect(model.generate(ask('hi'), { stream: true })).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'SERVER_ERROR', statusCode: 529, isRetryable: true, message: expect.stringContaining('Overloaded') });
+    expect(error).toMatchObject({ code: 'PROVIDER_OVERLOADED', statusCode: 529, isRetryable: true, message: expect.stringContaining('Overloaded') });
   });
 
   it('reports a stream cut in the middle as PROVIDER_RESPONSE_INVALID', async () => {

@@ -1,6 +1,13 @@
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { type ProviderError, RateLimitError } from '@toolsmith/core';
+import { ContextLengthExceededError, type ProviderError, ProviderOverloadedError, QuotaExceededError, RateLimitError } from '@toolsmith/core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { mapAnthropicError } from './map-anthropic-error';
+
+/** Error bodies the real API sent (see __fixtures__/recorded-errors/SOURCES.md). */
+const recorded = JSON.parse(readFileSync(join(__dirname, '__fixtures__', 'recorded-errors', 'errors.json'), 'utf8')) as Record<string, { status: number; body: object }>;
+const recordedError = (key: string, headers: Record<string, string> = {}) =>
+  APIError.generate(recorded[key]!.status, recorded[key]!.body, undefined, new Headers(headers));
 
 const apiError = (status: number | undefined, type: string, headers: Record<string, string> = {}) =>
   APIError.generate(status, { type: 'error', error: { type, message: `${type} message` } }, undefined, new Headers(headers));
@@ -19,7 +26,7 @@ describe('mapAnthropicError', () => {
     [404, 'BAD_REQUEST'],
     [413, 'BAD_REQUEST'],
     [500, 'SERVER_ERROR'],
-    [529, 'SERVER_ERROR'],
+    [529, 'PROVIDER_OVERLOADED'],
     [402, 'PROVIDER_ERROR'],
   ])('maps HTTP %i to %s and keeps the SDK error as cause', (status, code) => {
     const original = apiError(status, 'some_error');
@@ -30,13 +37,30 @@ describe('mapAnthropicError', () => {
 
   it('maps stream error events by their type', () => {
     expect(mapAnthropicError(new APIError(undefined, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, undefined, undefined))).toMatchObject({
-      code: 'SERVER_ERROR',
+      code: 'PROVIDER_OVERLOADED',
       statusCode: 529,
       isRetryable: true,
     });
     expect(mapAnthropicError(new APIError(undefined, { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }, undefined, undefined))).toBeInstanceOf(
       RateLimitError,
     );
+  });
+
+  it.each([
+    ['overloaded_529', ProviderOverloadedError, 'PROVIDER_OVERLOADED', true],
+    ['credit_balance_too_low', QuotaExceededError, 'QUOTA_EXCEEDED', false],
+    ['prompt_too_long', ContextLengthExceededError, 'CONTEXT_LENGTH_EXCEEDED', false],
+    ['context_limit_with_max_tokens', ContextLengthExceededError, 'CONTEXT_LENGTH_EXCEEDED', false],
+  ] as const)('maps the recorded %s body to %p (%s)', (key, type, code, retryable) => {
+    const error = mapAnthropicError(recordedError(key, { 'retry-after': '4' }));
+    expect(error).toBeInstanceOf(type);
+    expect(error).toMatchObject({ code, statusCode: recorded[key]!.status, isRetryable: retryable, provider: 'anthropic' });
+    if (type === ProviderOverloadedError) expect(error).toMatchObject({ retryAfterMs: 4000 });
+  });
+
+  it('maps a content-filtered request to ContentFilterError', () => {
+    const body = { type: 'error', error: { type: 'invalid_request_error', message: 'Output blocked by content filtering policy' } };
+    expect(mapAnthropicError(APIError.generate(400, body, undefined, new Headers()))).toMatchObject({ code: 'CONTENT_FILTERED', isRetryable: false });
   });
 
   it('maps connection failures, leaves aborts alone and treats anything else as an unreadable response', () => {

@@ -1,12 +1,17 @@
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { ProviderError, RateLimitError } from '@toolsmith/core';
-import { parseRetryAfter, providerErrorCodeForStatus } from '@toolsmith/core/adapter-kit';
+import { ProviderError } from '@toolsmith/core';
+import type { ProviderErrorCode } from '@toolsmith/core';
+import { createProviderError, parseRetryAfter, providerErrorCodeForStatus } from '@toolsmith/core/adapter-kit';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 /**
- * Maps an error thrown by the Anthropic SDK to a {@link ProviderError} (or {@link RateLimitError} with
- * `retryAfterMs` from the `retry-after-ms` / `retry-after` headers). Errors that arrive inside a stream
- * (an SSE `error` event) have no HTTP status; their `error.type` decides. Missing credentials are
+ * Maps an error thrown by the Anthropic SDK to a {@link ProviderError} of the class its kind needs:
+ * `RateLimitError` (429) and `ProviderOverloadedError` (529 `overloaded_error`), both with `retryAfterMs`
+ * from the `retry-after-ms` / `retry-after` headers; `QuotaExceededError` for "credit balance is too
+ * low", `ContextLengthExceededError` for "prompt is too long" (or "exceed context limit"), `ContentFilterError` for "blocked by
+ * content filtering policy" (Anthropic reports all three as a 400 `invalid_request_error`, told apart by
+ * the message). Errors that arrive inside a stream (an SSE `error` event) have no HTTP status; their
+ * `error.type` decides. Missing credentials are
  * `AUTHENTICATION_FAILED`; aborts are returned unchanged so the runner sees a cancellation, not a
  * provider failure; anything else is a broken response.
  */
@@ -22,13 +27,11 @@ export function mapAnthropicError(error: unknown): unknown {
     const detail = error.apiMessage ?? error.message;
     // An SSE `error` event has no status of its own; the status its type stands for keeps `isRetryable` right.
     const statusCode = status ?? statusForType(error.type);
-    const code = statusCode !== undefined ? providerErrorCodeForStatus(statusCode) : 'PROVIDER_ERROR';
-    if (code === 'RATE_LIMITED') {
-      const retryAfterMs = error.headers ? parseRetryAfter(error.headers) : undefined;
-      return new RateLimitError(`Anthropic rate limit reached: ${detail}`, { ...options, statusCode, retryAfterMs });
-    }
+    const code = codeFromMessage(detail) ?? (statusCode !== undefined ? providerErrorCodeForStatus(statusCode) : 'PROVIDER_ERROR');
+    const retryAfterMs = error.headers ? parseRetryAfter(error.headers) : undefined;
+    if (code === 'RATE_LIMITED') return createProviderError(code, `Anthropic rate limit reached: ${detail}`, { ...options, statusCode, retryAfterMs });
     const where = status === undefined ? ' mid-stream' : ` (${status})`;
-    return new ProviderError(code, `Anthropic request failed${where}: ${detail}`, { ...options, statusCode });
+    return createProviderError(code, `Anthropic request failed${where}: ${detail}`, { ...options, statusCode, retryAfterMs });
   }
   const message = (error as Error)?.message ?? String(error);
   // The SDK throws a plain error, before sending anything, when it finds no credentials.
@@ -40,6 +43,14 @@ export function mapAnthropicError(error: unknown): unknown {
     );
   }
   return new ProviderError('PROVIDER_RESPONSE_INVALID', `Anthropic response could not be read: ${message}`, options);
+}
+
+/** The kinds Anthropic reports as a plain 400 `invalid_request_error`, told apart by their message. */
+function codeFromMessage(message: string): ProviderErrorCode | undefined {
+  if (/credit balance is too low/i.test(message)) return 'QUOTA_EXCEEDED';
+  if (/prompt is too long|exceeds? (?:the )?context limit/i.test(message)) return 'CONTEXT_LENGTH_EXCEEDED';
+  if (/content filtering policy/i.test(message)) return 'CONTENT_FILTERED';
+  return undefined;
 }
 
 /** The HTTP status Anthropic documents for each `error.type`. */

@@ -18,7 +18,14 @@ export {
 } from './errors/tool-call-errors';
 export { ToolCallRejectedError } from './errors/tool-rejected-error';
 export { OutputInvalidError } from './errors/output-invalid-error';
-export { ProviderError, RateLimitError } from './errors/provider-errors';
+export {
+  ContentFilterError,
+  ContextLengthExceededError,
+  ProviderError,
+  ProviderOverloadedError,
+  QuotaExceededError,
+  RateLimitError,
+} from './errors/provider-errors';
 export type { ProviderErrorCode, ProviderErrorOptions } from './errors/provider-errors';
 export { StateValueError } from './errors/state-value-error';
 

@@ -267,7 +267,7 @@ describe('GeminiModel on the wire', () => {
     [rpcError(403, 'PERMISSION_DENIED', 'Permission denied.'), 'AUTHENTICATION_FAILED', 403, false],
     [rpcError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.'), 'BAD_REQUEST', 400, false],
     [rpcError(500, 'INTERNAL', 'An internal error has occurred.'), 'SERVER_ERROR', 500, true],
-    [rpcError(503, 'UNAVAILABLE', 'The model is overloaded.'), 'SERVER_ERROR', 503, true],
+    [rpcError(503, 'UNAVAILABLE', 'The model is overloaded.'), 'PROVIDER_OVERLOADED', 503, true],
   ])('maps an API error to %#: %s', async (wireReply, code, statusCode, isRetryable) => {
     const model = await start(() => wireReply);
     const error = await collect(model.generate(ask('hi'))).catch((e: unknown) => e);
@@ -278,7 +278,7 @@ describe('GeminiModel on the wire', () => {
   it('maps an error chunk mid-stream to a typed error', async () => {
     const model = await start(() => ({ sse: fixture('error-mid-stream') }));
     const error = await collect(model.generate(ask('hi'), { stream: true })).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'SERVER_ERROR', statusCode: 503, message: expect.stringContaining('overloaded') });
+    expect(error).toMatchObject({ code: 'PROVIDER_OVERLOADED', statusCode: 503, message: expect.stringContaining('overloaded') });
   });
 
   it('reports a stream cut in the middle as PROVIDER_RESPONSE_INVALID', async () => {

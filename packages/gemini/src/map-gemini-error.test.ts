@@ -1,6 +1,11 @@
-import { type ProviderError, RateLimitError } from '@toolsmith/core';
+import { ContextLengthExceededError, type ProviderError, ProviderOverloadedError, RateLimitError } from '@toolsmith/core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ApiError } from './google-genai';
 import { mapGeminiError } from './map-gemini-error';
+
+/** Error bodies the real API sent (see __fixtures__/recorded-errors/SOURCES.md). */
+const recorded = JSON.parse(readFileSync(join(__dirname, '__fixtures__', 'recorded-errors', 'errors.json'), 'utf8')) as Record<string, { status: number; body: object }>;
 
 const apiError = (status: number, body: unknown, prefix = '') => new ApiError({ status, message: prefix + JSON.stringify(body) });
 
@@ -21,7 +26,7 @@ describe('mapGeminiError', () => {
     [403, [], 'AUTHENTICATION_FAILED'],
     [404, [], 'BAD_REQUEST'],
     [500, [], 'SERVER_ERROR'],
-    [503, [], 'SERVER_ERROR'],
+    [503, [], 'PROVIDER_OVERLOADED'],
     [409, [], 'PROVIDER_ERROR'],
   ])('maps HTTP %i (details %j) to %s', (status, details, code) => {
     const original = apiError(status, { error: { code: status, message: 'm', status: 'S', details } });
@@ -32,7 +37,23 @@ describe('mapGeminiError', () => {
 
   it('reads the body of errors that arrive inside a stream (prefixed message)', () => {
     const error = mapGeminiError(apiError(503, { error: { code: 503, message: 'overloaded', status: 'UNAVAILABLE' } }, 'got status: UNAVAILABLE. '));
-    expect(error).toMatchObject({ code: 'SERVER_ERROR', message: 'Gemini request failed (503 UNAVAILABLE): overloaded' });
+    expect(error).toMatchObject({ code: 'PROVIDER_OVERLOADED', message: 'Gemini request failed (503 UNAVAILABLE): overloaded' });
+  });
+
+  it.each([
+    ['overloaded_503', ProviderOverloadedError, 'PROVIDER_OVERLOADED', true],
+    ['input_token_count_exceeded', ContextLengthExceededError, 'CONTEXT_LENGTH_EXCEEDED', false],
+    ['resource_exhausted_free_tier', RateLimitError, 'RATE_LIMITED', true],
+  ] as const)('maps the recorded %s body to %p (%s)', (key, type, code, retryable) => {
+    const { status, body } = recorded[key]!;
+    const error = mapGeminiError(apiError(status, body));
+    expect(error).toBeInstanceOf(type);
+    expect(error).toMatchObject({ code, statusCode: status, isRetryable: retryable, provider: 'gemini' });
+  });
+
+  it('keeps a per-minute RESOURCE_EXHAUSTED a rate limit with its RetryInfo delay (Gemini words it as a quota)', () => {
+    const { status, body } = recorded['resource_exhausted_free_tier']!;
+    expect(mapGeminiError(apiError(status, body))).toMatchObject({ retryAfterMs: 58_000 });
   });
 
   it('maps network failures (also wrapped by the SDK) to PROVIDER_CONNECTION_FAILED and the rest to PROVIDER_RESPONSE_INVALID', () => {

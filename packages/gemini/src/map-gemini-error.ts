@@ -1,6 +1,7 @@
 import { ApiError } from './google-genai';
-import { ProviderError, RateLimitError } from '@toolsmith/core';
-import { providerErrorCodeForStatus } from '@toolsmith/core/adapter-kit';
+import { ProviderError } from '@toolsmith/core';
+import type { ProviderErrorCode } from '@toolsmith/core';
+import { createProviderError, providerErrorCodeForStatus } from '@toolsmith/core/adapter-kit';
 import { GEMINI_PROVIDER } from './provider-tool';
 
 /** The `error` object of a Google API error body (`google.rpc.Status`). */
@@ -15,8 +16,11 @@ interface GoogleRpcError {
  * Maps an error thrown by `@google/genai` to a {@link ProviderError}. The SDK's `ApiError` carries the
  * HTTP status and the response body as its message; the body's `google.rpc` details give the retry
  * delay of a 429 (`RetryInfo.retryDelay`, e.g. `"32s"`) and tell an invalid API key (`API_KEY_INVALID`,
- * sent as a 400) from a bad request. Network failures before any response are connection errors;
- * anything else means the response could not be read.
+ * sent as a 400) from a bad request; a 400 whose input token count exceeds the maximum is
+ * `CONTEXT_LENGTH_EXCEEDED`, a 503 (`UNAVAILABLE`, "The model is overloaded") `PROVIDER_OVERLOADED`. A
+ * 429 stays a `RateLimitError`: Gemini sends the same `RESOURCE_EXHAUSTED` body for a per-minute limit and a
+ * used-up quota. Network failures before any response are connection errors; anything else means the
+ * response could not be read.
  */
 export function mapGeminiError(error: unknown): unknown {
   if (ProviderError.isInstance(error)) return error;
@@ -25,17 +29,23 @@ export function mapGeminiError(error: unknown): unknown {
     const status = error.status;
     const body = readRpcError(error.message);
     const detail = body?.message ?? error.message;
-    if (status === 429) {
-      return new RateLimitError(`Gemini rate limit reached: ${detail}`, { ...options, statusCode: status, retryAfterMs: retryDelayMs(body) });
-    }
-    const invalidKey = body?.details?.some((entry) => entry.reason === 'API_KEY_INVALID') ?? false;
-    const code = invalidKey ? 'AUTHENTICATION_FAILED' : providerErrorCodeForStatus(status);
-    return new ProviderError(code, `Gemini request failed (${status}${body?.status ? ` ${body.status}` : ''}): ${detail}`, { ...options, statusCode: status });
+    const code = codeFromBody(body) ?? providerErrorCodeForStatus(status);
+    const retryAfterMs = retryDelayMs(body);
+    if (code === 'RATE_LIMITED') return createProviderError(code, `Gemini rate limit reached: ${detail}`, { ...options, statusCode: status, retryAfterMs });
+    const message = `Gemini request failed (${status}${body?.status ? ` ${body.status}` : ''}): ${detail}`;
+    return createProviderError(code, message, { ...options, statusCode: status, retryAfterMs });
   }
   if (isNetworkError(error)) {
     return new ProviderError('PROVIDER_CONNECTION_FAILED', `Could not reach Gemini: ${describe(error)}`, options);
   }
   return new ProviderError('PROVIDER_RESPONSE_INVALID', `Gemini response could not be read: ${describe(error)}`, options);
+}
+
+/** What the `google.rpc.Status` body says beyond its HTTP status. */
+function codeFromBody(body: GoogleRpcError | undefined): ProviderErrorCode | undefined {
+  if (body?.details?.some((entry) => entry.reason === 'API_KEY_INVALID')) return 'AUTHENTICATION_FAILED';
+  if (/input token count.*exceeds the maximum/i.test(body?.message ?? '')) return 'CONTEXT_LENGTH_EXCEEDED';
+  return undefined;
 }
 
 /** The SDK puts the JSON body in the message, after a prefix for errors that arrive inside a stream. */

@@ -1,5 +1,6 @@
-import { ProviderError, RateLimitError, RunAbortedError, ToolsmithError } from '@toolsmith/core';
-import { parseRetryAfter, providerErrorCodeForStatus } from '@toolsmith/core/adapter-kit';
+import { ProviderError, RunAbortedError, ToolsmithError } from '@toolsmith/core';
+import type { ProviderErrorCode } from '@toolsmith/core';
+import { createProviderError, parseRetryAfter, providerErrorCodeForStatus } from '@toolsmith/core/adapter-kit';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { OPENAI_PROVIDER } from './provider-tool';
 
@@ -13,10 +14,14 @@ export interface OpenAIErrorContext {
 
 /**
  * Maps what the OpenAI SDK (or the transport under it) threw to a Toolsmith error: `RunAbortedError`
- * when the call was cancelled, `RateLimitError` (with `retryAfterMs` from `retry-after-ms` /
- * `retry-after`) for 429, and `ProviderError` with a stable code otherwise: `AUTHENTICATION_FAILED`
- * (401/403), `BAD_REQUEST` (400/404/422), `SERVER_ERROR` (5xx), `PROVIDER_CONNECTION_FAILED`,
- * `PROVIDER_RESPONSE_INVALID` (a stream cut or unreadable). Other Toolsmith errors pass through unchanged.
+ * when the call was cancelled; by the error body's `code`/`type` first, `QuotaExceededError` for
+ * `insufficient_quota` (a 429 no wait fixes), `ContextLengthExceededError` for
+ * `context_length_exceeded`, `ContentFilterError` for a request the safety system refused,
+ * `ProviderOverloadedError` for an overloaded server; else by HTTP status: `RateLimitError` (with
+ * `retryAfterMs` from `retry-after-ms` / `retry-after`) for 429, and `ProviderError` with a stable code
+ * otherwise: `AUTHENTICATION_FAILED` (401/403), `BAD_REQUEST` (400/404/422), `PROVIDER_OVERLOADED` (503),
+ * `SERVER_ERROR` (other 5xx), `PROVIDER_CONNECTION_FAILED`, `PROVIDER_RESPONSE_INVALID` (a stream cut or
+ * unreadable). Other Toolsmith errors pass through unchanged.
  */
 export function mapOpenAIError(error: unknown, context: OpenAIErrorContext = {}): ToolsmithError {
   if (context.signal?.aborted || error instanceof APIUserAbortError) {
@@ -37,10 +42,8 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext = {})
     const status = error.status;
     if (status === undefined) return mapOpenAIErrorCode(`${error.code ?? ''} ${error.type ?? ''}`, `OpenAI reported an error in the stream: ${detail}`);
     const message = `OpenAI request failed (${status}): ${detail}`;
-    if (status === 429) {
-      return new RateLimitError(message, { provider, statusCode: 429, cause: error, retryAfterMs: parseRetryAfter(error.headers) });
-    }
-    return new ProviderError(providerErrorCodeForStatus(status), message, { provider, statusCode: status, cause: error });
+    const code = codeFromBody(`${error.code ?? ''} ${error.type ?? ''}`, detail) ?? providerErrorCodeForStatus(status);
+    return createProviderError(code, message, { provider, statusCode: status, cause: error, retryAfterMs: parseRetryAfter(error.headers) });
   }
   const reason = error instanceof Error ? error.message : String(error);
   if (error instanceof SyntaxError || context.streamStarted) {
@@ -54,15 +57,29 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext = {})
 
 /**
  * Maps an error reported inside a successful HTTP exchange (a stream `error` event, a `failed`
- * response), which has no HTTP status, by its OpenAI error code or type.
+ * response), which has no HTTP status, by its OpenAI error code or type (and message).
  */
 export function mapOpenAIErrorCode(code: string | null | undefined, message: string): ToolsmithError {
-  const provider = OPENAI_PROVIDER;
   const kind = code ?? '';
-  if (/rate_limit/.test(kind)) return new RateLimitError(message, { provider });
-  if (/server_error|overloaded/.test(kind)) return new ProviderError('SERVER_ERROR', message, { provider });
-  if (/invalid_request|invalid_prompt/.test(kind)) return new ProviderError('BAD_REQUEST', message, { provider });
-  return new ProviderError('PROVIDER_ERROR', message, { provider });
+  const refined = codeFromBody(kind, message);
+  if (refined) return createProviderError(refined, message, { provider: OPENAI_PROVIDER });
+  if (/rate_limit/.test(kind)) return createProviderError('RATE_LIMITED', message, { provider: OPENAI_PROVIDER });
+  if (/server_error/.test(kind)) return new ProviderError('SERVER_ERROR', message, { provider: OPENAI_PROVIDER });
+  if (/invalid_request|invalid_prompt/.test(kind)) return new ProviderError('BAD_REQUEST', message, { provider: OPENAI_PROVIDER });
+  return new ProviderError('PROVIDER_ERROR', message, { provider: OPENAI_PROVIDER });
+}
+
+/**
+ * The failure kinds OpenAI names in the error body (`code` and `type`, joined) that a user must act on
+ * differently from what the HTTP status alone says; `undefined` leaves it to the status.
+ */
+function codeFromBody(kind: string, message: string): ProviderErrorCode | undefined {
+  if (/insufficient_quota|billing_hard_limit_reached/.test(kind)) return 'QUOTA_EXCEEDED';
+  if (/context_length_exceeded/.test(kind) || /maximum context length|exceeds the context window/i.test(message)) return 'CONTEXT_LENGTH_EXCEEDED';
+  if (/content_filter|content_policy_violation|bio_policy/.test(kind)) return 'CONTENT_FILTERED';
+  if (/invalid_prompt/.test(kind) && /usage polic|flagged/i.test(message)) return 'CONTENT_FILTERED';
+  if (/overloaded/.test(kind) || /overloaded/i.test(message)) return 'PROVIDER_OVERLOADED';
+  return undefined;
 }
 
 function apiErrorMessage(error: APIError): string {

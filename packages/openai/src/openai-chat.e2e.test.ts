@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LlmResponse, ProviderError, RateLimitError, RunAbortedError } from '@toolsmith/core';
+import { type LlmResponse, ProviderError, QuotaExceededError, RateLimitError, RunAbortedError } from '@toolsmith/core';
 import { collect, parseSseFixture, waitFor } from '@toolsmith/core/testing';
 import OpenAI from 'openai';
 import { OpenAIModel } from './openai-model';
@@ -269,6 +269,23 @@ describe('OpenAIModel on the Chat Completions wire', () => {
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ code: 'RATE_LIMITED', statusCode: 429, retryAfterMs: 7000, provider: 'openai' });
     expect(error.message).toContain('Rate limit reached');
+  });
+
+  const recorded = JSON.parse(readFileSync(join(__dirname, '__fixtures__', 'recorded', 'errors.json'), 'utf8')) as Record<string, { status: number; body: object }>;
+
+  it('reports the recorded insufficient_quota 429 as QuotaExceededError and does not retry it', async () => {
+    await serve(() => ({ status: recorded.insufficient_quota.status, json: recorded.insufficient_quota.body, headers: { 'retry-after': '0' } }));
+    const error = await collect(model({ maxRetries: undefined, retry: { initialDelayMs: 0 } }).generate(ask('x'))).catch((e) => e);
+    expect(error).toBeInstanceOf(QuotaExceededError);
+    expect(error).toMatchObject({ code: 'QUOTA_EXCEEDED', statusCode: 429, isRetryable: false });
+    expect(server().requests).toHaveLength(1);
+  });
+
+  it('retries the recorded overloaded 503 (PROVIDER_OVERLOADED)', async () => {
+    await serve((_body, index) => (index === 0 ? { status: 503, json: recorded.overloaded_503.body } : { json: completion({ content: 'second time' }, 'stop') }));
+    const [response] = await collect(model({ maxRetries: undefined, retry: { initialDelayMs: 0 } }).generate(ask('x')));
+    expect(response.content?.parts).toEqual([{ text: 'second time' }]);
+    expect(server().requests).toHaveLength(2);
   });
 
   it('retries 503 with backoff under the default policy (the SDK itself does not retry)', async () => {

@@ -16,6 +16,7 @@ export { DEFAULT_RETRY_POLICY, resolveRetryPolicy, retryDelayMs } from './retry-
 export type { RetryPolicy } from './retry-policy';
 export { schemaProblems } from './schema-problems';
 export { providerErrorCodeForStatus } from './status-code';
+export { createProviderError } from './create-provider-error';
 export { providerDataOf, providerDataPart } from './provider-data';
 export { CONSTRAINT_NOTE_PREFIX, constraintNote, moveToDescription } from './constraint-note';
 export { ProviderToolNameError } from './provider-tool-name-error';

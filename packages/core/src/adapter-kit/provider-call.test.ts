@@ -4,6 +4,7 @@ import { ProviderError, RateLimitError } from '../errors/provider-errors';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import type { LlmResponse } from '../model/llm-response';
 import { collect } from '../testing/collect';
+import { createProviderError } from './create-provider-error';
 import { type ProviderCall, callProvider } from './provider-call';
 
 const final: LlmResponse = { content: { role: 'model', parts: [{ text: 'hi' }] }, turnComplete: true };
@@ -62,6 +63,18 @@ describe('callProvider: retries', () => {
     expect(bad.attempts).toBe(1);
   });
 
+  it('retries an overloaded provider after its retry-after, never a used-up quota, an overlong context or a filtered request', async () => {
+    const busy = failing([createProviderError('PROVIDER_OVERLOADED', 'Overloaded', { provider: 'acme', statusCode: 529, retryAfterMs: 0 })]);
+    const responses = await collect(callProvider(call({ request: busy.request, mapError: (e) => e, retry })));
+    expect(responses).toEqual([final]);
+    expect(busy.attempts).toBe(2);
+    for (const code of ['QUOTA_EXCEEDED', 'CONTEXT_LENGTH_EXCEEDED', 'CONTENT_FILTERED'] as const) {
+      const final429 = failing([createProviderError(code, 'no', { provider: 'acme', statusCode: code === 'QUOTA_EXCEEDED' ? 429 : 400 })]);
+      await expect(failure(callProvider(call({ request: final429.request, mapError: (e) => e, retry })))).resolves.toMatchObject({ code, isRetryable: false });
+      expect(final429.attempts).toBe(1);
+    }
+  });
+
   it('does not re-send a stream that broke after responses flowed', async () => {
     let opened = 0;
     const broken = call({
@@ -87,6 +100,8 @@ describe('callProvider: retries', () => {
     const server = new ProviderError('SERVER_ERROR', 'x', { provider: 'acme', statusCode: 500 });
     expect(retryDelayMs(policy, 2, server, () => 1)).toBe(400); // 100 × 2², full jitter range top
     expect(retryDelayMs(policy, 3, server)).toBeUndefined();
+    const overloaded = createProviderError('PROVIDER_OVERLOADED', 'busy', { provider: 'acme', statusCode: 529, retryAfterMs: 1_500 });
+    expect(retryDelayMs(policy, 0, overloaded)).toBe(1_500);
     const controller = new AbortController();
     const waiting = waitBeforeRetry(60_000, controller.signal);
     controller.abort('stop');

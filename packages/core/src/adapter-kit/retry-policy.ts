@@ -1,11 +1,11 @@
-import { ProviderError, RateLimitError } from '../errors/provider-errors';
+import { ProviderError } from '../errors/provider-errors';
 import { RunAbortedError } from '../errors/run-aborted-error';
 
 /**
  * When a failed model call is tried again. The same policy for every provider adapter (their SDKs'
  * own retries are turned off): only errors `ProviderError.isRetryable` marks (408, 409, 429, 5xx,
- * connection failures), only before any response was received (a stream that broke mid-way is not
- * re-sent), at most `maxRetries` times, waiting what `retry-after` asks or else an exponential backoff
+ * connection failures, overloaded; never a used-up quota), only before any response was received (a
+ * stream that broke mid-way is not re-sent), at most `maxRetries` times, waiting what `retry-after` asks or else an exponential backoff
  * with jitter.
  */
 export interface RetryPolicy {
@@ -29,8 +29,9 @@ export function resolveRetryPolicy(option: Partial<RetryPolicy> | false | undefi
 /** How long to wait before retry number `retry` (0-based) after `error`, or `undefined` when it must not be retried. */
 export function retryDelayMs(policy: RetryPolicy, retry: number, error: unknown, random: () => number = Math.random): number | undefined {
   if (retry >= policy.maxRetries || !ProviderError.isInstance(error) || !(error as ProviderError).isRetryable) return undefined;
-  const retryAfter = error instanceof RateLimitError ? error.retryAfterMs : undefined;
-  if (retryAfter !== undefined) return Math.min(Math.max(0, retryAfter), policy.maxDelayMs);
+  // RateLimitError and ProviderOverloadedError carry the provider's retry-after.
+  const retryAfter = (error as { retryAfterMs?: unknown }).retryAfterMs;
+  if (typeof retryAfter === 'number') return Math.min(Math.max(0, retryAfter), policy.maxDelayMs);
   const backoff = policy.initialDelayMs * 2 ** retry;
   return Math.min(policy.maxDelayMs, backoff * (0.5 + random() / 2));
 }

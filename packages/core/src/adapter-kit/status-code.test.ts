@@ -10,8 +10,9 @@ describe('providerErrorCodeForStatus', () => {
     [413, 'BAD_REQUEST'],
     [422, 'BAD_REQUEST'],
     [500, 'SERVER_ERROR'],
-    [503, 'SERVER_ERROR'],
-    [529, 'SERVER_ERROR'],
+    [502, 'SERVER_ERROR'],
+    [503, 'PROVIDER_OVERLOADED'],
+    [529, 'PROVIDER_OVERLOADED'],
     [408, 'PROVIDER_ERROR'],
     [409, 'PROVIDER_ERROR'],
   ])('maps %i to %s', (status, code) => {

@@ -1,0 +1,46 @@
+import {
+  ContentFilterError,
+  ContextLengthExceededError,
+  ProviderError,
+  ProviderOverloadedError,
+  QuotaExceededError,
+  RateLimitError,
+} from '../errors/provider-errors';
+import type { ProviderErrorCode, ProviderErrorOptions } from '../errors/provider-errors';
+
+/**
+ * The provider error of the class its code stands for: `RATE_LIMITED` a {@link RateLimitError},
+ * `QUOTA_EXCEEDED` a {@link QuotaExceededError}, `PROVIDER_OVERLOADED` a {@link ProviderOverloadedError},
+ * `CONTEXT_LENGTH_EXCEEDED` a {@link ContextLengthExceededError}, `CONTENT_FILTERED` a
+ * {@link ContentFilterError}, any other code a plain {@link ProviderError}. `retryAfterMs` is kept by the
+ * two classes that carry it (rate limit, overloaded). An adapter decides the code (from the HTTP status
+ * with {@link providerErrorCodeForStatus}, refined by the error body) and builds the error with this.
+ *
+ * @example
+ * ```ts
+ * const code = body.code === 'insufficient_quota' ? 'QUOTA_EXCEEDED' : providerErrorCodeForStatus(status);
+ * throw createProviderError(code, message, { provider: 'acme', statusCode: status, retryAfterMs: parseRetryAfter(headers) });
+ * ```
+ */
+export function createProviderError(
+  code: ProviderErrorCode,
+  message: string,
+  options: ProviderErrorOptions & { retryAfterMs?: number },
+): ProviderError {
+  const { retryAfterMs, ...rest } = options;
+  switch (code) {
+    case 'RATE_LIMITED':
+      return new RateLimitError(message, options);
+    case 'QUOTA_EXCEEDED':
+      return new QuotaExceededError(message, rest);
+    case 'PROVIDER_OVERLOADED':
+      return new ProviderOverloadedError(message, options);
+    case 'CONTEXT_LENGTH_EXCEEDED':
+      return new ContextLengthExceededError(message, rest);
+    case 'CONTENT_FILTERED':
+      return new ContentFilterError(message, rest);
+    default:
+      void retryAfterMs;
+      return new ProviderError(code, message, rest);
+  }
+}
