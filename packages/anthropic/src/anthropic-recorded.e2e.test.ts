@@ -217,7 +217,7 @@ describe('AnthropicModel on recorded Messages API traffic', () => {
     server = await startReplayServer(recording.interactions);
     const error = await turnError(recording);
     expect(error).not.toBeInstanceOf(RateLimitError);
-    expect(error).toMatchObject({ statusCode: 529, isRetryable: true, provider: 'anthropic' });
+    expect(error).toMatchObject({ code: 'PROVIDER_OVERLOADED', statusCode: 529, isRetryable: true, provider: 'anthropic' });
     expect(error.message).toContain('Overloaded');
   });
 
