@@ -1,5 +1,6 @@
 import type { ConformanceTurn, RecordedRequest, SseEvent, WireCodec, WireReply, WireToolResult } from '@toolsmith/core/testing';
 import { halves } from '@toolsmith/core/testing';
+import { anthropicHistoryProblems, continuesPausedTurn, turnBlocks } from './anthropic-history-rules';
 
 /** The Messages API `error.type` for an HTTP status, as Anthropic documents it. */
 const ERROR_TYPES: Record<number, string> = {
@@ -15,37 +16,41 @@ const ERROR_TYPES: Record<number, string> = {
 /**
  * The Anthropic half of the adapter conformance kit: model turns as Messages API responses (a
  * `message` object, or the SSE event sequence with text split into deltas and tool inputs into
- * `input_json_delta` fragments), and tool results read from the `tool_result` blocks of the request.
+ * `input_json_delta` fragments; signed thinking and paused turns when scripted), tool results read from the
+ * `tool_result` blocks of the request, and the history rules of the real API (anthropic-history-rules.ts).
  */
 export const anthropicWireCodec: WireCodec = {
   reply(turn: ConformanceTurn, request: RecordedRequest): WireReply {
-    const calls = turn.calls ?? [];
-    const stopReason = calls.length ? 'tool_use' : 'end_turn';
+    const blocks = turnBlocks(turn, continuesPausedTurn(request.body.messages));
+    const stopReason = turn.paused ? 'pause_turn' : turn.calls?.length ? 'tool_use' : 'end_turn';
     const usage = { input_tokens: 50, output_tokens: 20, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
     if (!request.body.stream) {
-      const content = [
-        ...(turn.text ? [{ type: 'text', text: turn.text, citations: null }] : []),
-        ...calls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.args, caller: { type: 'direct' } })),
-      ];
+      const content = blocks.map((block) =>
+        block.type === 'text' ? { ...block, citations: null } : block.type === 'tool_use' ? { ...block, caller: { type: 'direct' } } : block,
+      );
       return { json: { id: 'msg_conformance', type: 'message', role: 'assistant', model: request.body.model, content, stop_reason: stopReason, stop_sequence: null, usage } };
     }
     const events: SseEvent[] = [
       { event: 'message_start', data: { type: 'message_start', message: { id: 'msg_conformance', type: 'message', role: 'assistant', model: request.body.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } } },
     ];
-    let index = 0;
-    if (turn.text) {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
-      for (const piece of halves(turn.text)) events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } } });
+    blocks.forEach((block, index) => {
+      const delta = (payload: Record<string, unknown>) => events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: payload } });
+      if (block.type === 'text') {
+        events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
+        for (const piece of halves(block.text as string)) delta({ type: 'text_delta', text: piece });
+      } else if (block.type === 'thinking') {
+        events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } } });
+        for (const piece of halves(block.thinking as string)) delta({ type: 'thinking_delta', thinking: piece });
+        delta({ type: 'signature_delta', signature: block.signature });
+      } else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
+        events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { ...block, input: {} } } });
+        const json = typeof block.input === 'string' ? block.input : JSON.stringify(block.input);
+        for (const piece of halves(json)) delta({ type: 'input_json_delta', partial_json: piece });
+      } else {
+        events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: block } });
+      }
       events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
-      index++;
-    }
-    for (const call of calls) {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } } });
-      const json = typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
-      for (const piece of halves(json)) events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } } });
-      events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
-      index++;
-    }
+    });
     events.push({ event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 20 } } });
     events.push({ event: 'message_stop', data: { type: 'message_stop' } });
     return { sse: events };
@@ -58,6 +63,10 @@ export const anthropicWireCodec: WireCodec = {
   },
 
   isStreaming: (request) => request.body?.stream === true,
+
+  rules: { signedReasoning: true, pausedTurns: true },
+
+  historyProblems: anthropicHistoryProblems,
 
   toolNames: (request) => (request.body.tools ?? []).filter((tool: { input_schema?: unknown }) => tool.input_schema).map((tool: { name: string }) => tool.name),
 

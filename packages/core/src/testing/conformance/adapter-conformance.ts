@@ -59,7 +59,10 @@ const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
  * tool call, parallel calls, error results (a throwing tool, invalid arguments), the confirmation
  * round trip (pause, approve, run, answer), streaming, constraints the provider may not express still
  * enforced on a call, a schema the adapter refuses failing when the runner is built (`refusedTool`),
- * and a provider error reaching `onModelError`. The schema dialect grid is `runDialectGrid`.
+ * a provider error reaching `onModelError`, and, for codecs that know those rules of their provider
+ * ({@link WireCodec.rules}), signed reasoning sent back unchanged and paused turns continued. Every
+ * request is also checked against the codec's {@link WireCodec.historyProblems}, the history rules
+ * the real API enforces. The schema dialect grid is `runDialectGrid`.
  *
  * @example
  * ```ts
@@ -84,6 +87,9 @@ export function runAdapterConformance(options: AdapterConformanceOptions): void 
       server = await startWireServer((request: RecordedRequest, index: number) => {
         const step = script[index];
         if (!step) throw new Error(`the adapter sent request #${index + 1}, but the scenario scripts only ${script.length}`);
+        const earlier = script.slice(0, index).filter((answered): answered is ConformanceTurn => !('status' in answered));
+        const problems = wire.historyProblems?.(request, earlier) ?? [];
+        if (problems.length) throw new Error(`the real API would refuse request #${index + 1}: ${problems.join('; ')}`);
         return 'status' in step ? wire.error(step.status, step.message) : wire.reply(step, request);
       });
       ledger = { weatherCalls: [], refunds: [] };
@@ -249,6 +255,37 @@ export function runAdapterConformance(options: AdapterConformanceOptions): void 
         const agent = new LlmAgent({ name: 'assistant', model, tools: [...conformanceTools({ weatherCalls: [], refunds: [] }), tool] });
         expect(() => new Runner({ appName: 'conformance', agent })).toThrow(expect.objectContaining({ code: refused.code, message: expect.stringContaining(refused.name) }));
         expect(server.requests).toHaveLength(0);
+      });
+    }
+
+    for (const streaming of [false, true]) {
+      if (wire.rules?.signedReasoning) it(`signed reasoning with tool calls goes back unchanged, in later turns too${streaming ? ' (streaming)' : ''}`, async () => {
+        const { runner, requests } = await setup([
+          { reasoning: 'The user wants the weather in Paris; get_weather gives it.', calls: [{ id: 'call_t', name: 'get_weather', args: { city: 'Paris' } }] },
+          { reasoning: 'The tool said 21°C.', text: 'It is 21°C in Paris.' },
+          { text: 'You are welcome.' },
+        ]);
+        const first = await send(runner, user('Weather in Paris?'), streaming);
+        const second = await send(runner, user('Thanks!'), streaming);
+
+        expect(requests).toHaveLength(3);
+        expect(ledger.weatherCalls).toEqual([{ city: 'Paris' }]);
+        expect(first.at(-1)!.text()).toBe('It is 21°C in Paris.');
+        expect(second.at(-1)!.text()).toBe('You are welcome.');
+        expect([...first, ...second].some((event) => event.errorCode)).toBe(false);
+      });
+
+      if (wire.rules?.pausedTurns) it(`a paused turn is continued with its content sent back unchanged, as one model step${streaming ? ' (streaming)' : ''}`, async () => {
+        const { runner, requests } = await setup([{ paused: true, text: 'Searching the web.' }, { text: 'Paris is sunny today.' }, { text: 'Bye.' }]);
+        const events = await send(runner, user('Is Paris sunny?'), streaming);
+        await send(runner, user('Thanks!'), streaming);
+
+        expect(requests).toHaveLength(3);
+        const steps = events.filter((event) => event.author === 'assistant' && !event.partial);
+        expect(steps).toHaveLength(1);
+        expect(steps[0].text()).toContain('Searching the web.');
+        expect(steps[0].text()).toContain('Paris is sunny today.');
+        expect(steps[0].errorCode).toBeUndefined();
       });
     }
 

@@ -6,6 +6,18 @@ export interface ConformanceTurn {
   text?: string;
   /** Arguments are what the model sends: an object, or raw JSON text. */
   calls?: Array<{ id: string; name: string; args: Record<string, unknown> | string }>;
+  /**
+   * Reasoning the model did before it answered, sent in the provider's signed form (Anthropic: a
+   * `thinking` block with a signature; Gemini: a `thoughtSignature` on the first part), which the real
+   * API wants back unchanged. Only scripted for codecs whose {@link WireCodec.rules} have `signedReasoning`.
+   */
+  reasoning?: string;
+  /**
+   * The provider paused this turn before it was done (Anthropic `pause_turn`, after a server tool call
+   * it has not run yet); the adapter must continue it. Only scripted for codecs whose
+   * {@link WireCodec.rules} have `pausedTurns`.
+   */
+  paused?: boolean;
 }
 
 /** A function result as an adapter sent it back on the wire, read by {@link WireCodec.toolResults}. */
@@ -40,4 +52,13 @@ export interface WireCodec {
   toolNames(request: RecordedRequest): string[];
   /** The function results carried by `request`, in the order they appear on the wire. */
   toolResults(request: RecordedRequest): WireToolResult[];
+  /** Which provider rules on the history this codec knows (and checks in {@link WireCodec.historyProblems}); the kit runs their scenarios. */
+  rules?: { signedReasoning?: boolean; pausedTurns?: boolean };
+  /**
+   * What the real API would refuse in `request`, given the turns this codec answered before it in the
+   * same scenario (in order): signed reasoning or a signature not sent back unchanged, a paused turn not
+   * continued with its content as it was sent, a server tool call left without its result, … The kit
+   * fails the scenario on any problem, as the real API would answer 400.
+   */
+  historyProblems?(request: RecordedRequest, earlier: readonly ConformanceTurn[]): string[];
 }
