@@ -90,6 +90,22 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; description: string; s
         created_at timestamptz NOT NULL DEFAULT now()
       );`,
   },
+  {
+    version: 4,
+    description: 'session claims: one writer per session across processes',
+    // No foreign key: a run claims a session before it creates it, and a claim's fencing number must
+    // keep growing when a session is deleted and created again.
+    sql: (s) => `
+      CREATE TABLE ${s}.session_claims (
+        app_name text NOT NULL,
+        user_id text NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
+        holder text NOT NULL,
+        fence bigint NOT NULL,
+        expires_at bigint NOT NULL,
+        PRIMARY KEY (app_name, user_id, session_id)
+      );`,
+  },
 ];
 
 /** The newest schema version this package knows. */

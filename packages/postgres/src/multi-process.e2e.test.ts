@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
-import type { Content, EventData } from '@toolsmith/core';
-import { confirmationRequests, Event } from '@toolsmith/core';
+import type { Content, EventData, SessionClaimPolicy } from '@toolsmith/core';
+import { confirmationRequests, Event, type Session } from '@toolsmith/core';
 import { PostgresSessionService } from './postgres-session-service';
 import type { TestPostgres } from './__fixtures__/test-postgres';
 import { dropSchema, startTestPostgres, uniqueSchema } from './__fixtures__/test-postgres';
@@ -40,7 +40,12 @@ class Worker {
     });
   }
 
-  run(command: { scenario: 'confirm' | 'count' | 'charge'; sessionId: string; message?: Content; runs?: number }): Promise<RunReply> {
+  /** Lets the worker's slow tool return. */
+  finishSlowTool(): void {
+    this.child.send('finish');
+  }
+
+  run(command: { scenario: 'confirm' | 'count' | 'charge' | 'slow'; sessionId: string; message?: Content; runs?: number; sessionClaim?: SessionClaimPolicy }): Promise<RunReply> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
@@ -76,7 +81,7 @@ beforeAll(async () => {
   await store.migrate();
   workers.push((a = new Worker(server.url, schema)), (b = new Worker(server.url, schema)), (doomed = new Worker(server.url, schema)));
   await Promise.all(workers.map((worker) => worker.ready));
-}, 60_000);
+}, 180_000); // three Node + ts-node starts and a server start, on a busy machine
 
 afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.exit()));
@@ -87,49 +92,84 @@ afterAll(async () => {
 
 const stored = async (sessionId: string) => (await store.getSession({ appName: 'shop', userId: 'u', sessionId }))!;
 
-it('(a) two processes answer the same confirmation at the same moment: the tool runs exactly once', async () => {
-  const paused = await a.run({ scenario: 'confirm', sessionId: 'confirm', message: user('refund 250') });
-  const [request] = confirmationRequests(Event.fromJSON(paused.results[0].at(-1)!));
-  const answer: Content = { role: 'user', parts: [{ functionResponse: { id: request.call.id, name: request.call.name, response: { confirmed: true } } }] };
+/** Every stored invocation whole: its events contiguous, and a counting run's four events all there. */
+function expectWholeRuns(session: Session): void {
+  const order: string[] = [];
+  for (const event of session.events) if (order.at(-1) !== event.invocationId) order.push(event.invocationId);
+  expect(new Set(order).size).toBe(order.length); // each invocation's events are contiguous
+  for (const id of order) {
+    const events = session.events.filter((e) => e.invocationId === id);
+    expect(events.map((e) => e.author)).toEqual(['user', 'counter', 'counter', 'counter']); // message, call, result, answer: zero partial runs
+    expect(events.at(-1)!.text()).toBe('counted');
+  }
+  const calls = session.events.flatMap((e) => e.functionCalls().map((c) => c.id));
+  const answers = session.events.flatMap((e) => e.functionResponses().map((r) => r.id));
+  expect([...answers].sort()).toEqual([...calls].sort()); // every stored call answered exactly once
+  expect(session.lastSequence).toBe(session.events.length);
+}
 
-  const [fromA, fromB] = await Promise.all([a.run({ scenario: 'confirm', sessionId: 'confirm', message: answer }), b.run({ scenario: 'confirm', sessionId: 'confirm', message: answer })]);
+it('(a) two processes approve the same request at the same moment, 10 rounds: the tool runs once, the approving run returns its result, the refusal stores nothing', async () => {
+  for (let round = 0; round < 10; round++) {
+    const sessionId = `confirm-${round}`;
+    const paused = await a.run({ scenario: 'confirm', sessionId, message: user('refund 250') });
+    const [request] = confirmationRequests(Event.fromJSON(paused.results[0].at(-1)!));
+    const answer: Content = { role: 'user', parts: [{ functionResponse: { id: request.call.id, name: request.call.name, response: { confirmed: true } } }] };
 
-  expect(fromA.toolRuns + fromB.toolRuns).toBe(1);
-  expect([lastOutcome(fromA.results[0]), lastOutcome(fromB.results[0])].sort()).toEqual(['FUNCTION_RESPONSE_NOT_PENDING', 'Refunded 250.']);
-  const session = await stored('confirm');
-  const refundResponses = session.events.flatMap((e) => e.functionResponses()).filter((r) => r.id === 'call-1');
-  expect(refundResponses).toEqual([{ id: 'call-1', name: 'refund', response: { refunded: 250 } }]);
-  expect(session.events.filter((e) => e.author === 'user' && e.functionResponses().length > 0)).toHaveLength(1);
-}, 30_000);
+    const [fromA, fromB] = await Promise.all([a.run({ scenario: 'confirm', sessionId, message: answer }), b.run({ scenario: 'confirm', sessionId, message: answer })]);
 
-it('(b) 2 processes x 10 concurrent runs on one session: no forked or interleaved history, every call answered exactly once', async () => {
+    expect(fromA.toolRuns + fromB.toolRuns).toBe(1);
+    expect([lastOutcome(fromA.results[0]), lastOutcome(fromB.results[0])].sort()).toEqual(['FUNCTION_RESPONSE_NOT_PENDING', 'Refunded 250.']);
+    const session = await stored(sessionId);
+    const refundResponses = session.events.flatMap((e) => e.functionResponses()).filter((r) => r.id === 'call-1');
+    expect(refundResponses).toEqual([{ id: 'call-1', name: 'refund', response: { refunded: 250 } }]);
+    expect(session.events.filter((e) => e.author === 'user' && e.functionResponses().length > 0)).toHaveLength(1);
+    expect(session.events.filter((e) => e.errorCode)).toEqual([]);
+    expect(session.events.at(-1)!.text()).toBe('Refunded 250.');
+  }
+}, 120_000);
+
+it('(b) 2 processes x 10 concurrent runs on one session, waiting for the session (default): every run completes, one at a time', async () => {
   await store.createSession({ appName: 'shop', userId: 'u', sessionId: 'count', state: { 'user:count': 0 } });
 
   const replies = await Promise.all([a.run({ scenario: 'count', sessionId: 'count', runs: 10 }), b.run({ scenario: 'count', sessionId: 'count', runs: 10 })]);
 
   const outcomes = replies.flatMap((reply) => reply.results.map(lastOutcome));
-  expect(outcomes).toHaveLength(20);
-  // Runs of one process queue behind each other; across processes the later writer is refused.
-  expect(outcomes.filter((o) => o !== 'counted' && o !== 'STALE_SESSION')).toEqual([]);
-  expect(outcomes).toContain('counted');
+  expect(outcomes).toEqual(Array.from({ length: 20 }, () => 'counted'));
   const session = await stored('count');
-  const sequence: string[] = [];
-  for (const event of session.events) if (sequence.at(-1) !== event.invocationId) sequence.push(event.invocationId);
-  expect(new Set(sequence).size).toBe(sequence.length); // each invocation's events are contiguous
-  const calls = session.events.flatMap((e) => e.functionCalls().map((c) => c.id));
-  const answers = session.events.flatMap((e) => e.functionResponses().map((r) => r.id));
-  expect([...answers].sort()).toEqual([...calls].sort()); // every stored call answered exactly once
-  expect(new Set(calls).size).toBe(calls.length);
-  const counted = session.events.flatMap((e) => e.functionResponses()).filter((r) => !r.isError).length;
-  expect(session.state['user:count']).toBe(counted); // the counter matches the stored results, never a lost or doubled update
-  expect(session.lastSequence).toBe(session.events.length);
-  // Every successful run is in the history: user message, call, result, answer.
+  expectWholeRuns(session);
+  expect(session.events.filter((e) => e.text() === 'counted')).toHaveLength(20);
+  expect(session.state['user:count']).toBe(20); // no lost or doubled update
+}, 60_000);
+
+it('(b) 2 processes x 10 concurrent runs on one session, failing when busy: every run completes or is refused with SESSION_BUSY having stored nothing', async () => {
+  await store.createSession({ appName: 'shop', userId: 'u', sessionId: 'count-fail', state: { 'user:count': 0 } });
+  const sessionClaim = { onBusy: 'fail' } as const;
+
+  const replies = await Promise.all([a.run({ scenario: 'count', sessionId: 'count-fail', runs: 10, sessionClaim }), b.run({ scenario: 'count', sessionId: 'count-fail', runs: 10, sessionClaim })]);
+
+  const results = replies.flatMap((reply) => reply.results);
+  const outcomes = results.map(lastOutcome);
+  expect(outcomes.filter((o) => o !== 'counted' && o !== 'SESSION_BUSY')).toEqual([]);
+  expect(outcomes).toContain('counted');
+  const session = await stored('count-fail');
+  expectWholeRuns(session);
+  const storedInvocations = new Set(session.events.map((e) => e.invocationId));
+  for (const events of results) {
+    if (lastOutcome(events) === 'SESSION_BUSY') {
+      expect(events).toHaveLength(1);
+      expect(storedInvocations.has(events[0].invocationId)).toBe(false); // refused before it stored anything
+    } else {
+      expect(storedInvocations.has(events[0].invocationId)).toBe(true);
+    }
+  }
   const succeeded = outcomes.filter((o) => o === 'counted').length;
   expect(session.events.filter((e) => e.text() === 'counted')).toHaveLength(succeeded);
-}, 30_000);
+  expect(session.state['user:count']).toBe(succeeded);
+}, 60_000);
 
-it('(c) a process killed (SIGKILL) inside a tool call: after a restart the call is reported as TOOL_INTERRUPTED, not re-run, nothing else lost', async () => {
-  void doomed.run({ scenario: 'charge', sessionId: 'charge', message: user('charge my card') });
+it('(c) a process killed (SIGKILL) inside a tool call: once its claim lapsed the next run proceeds, reports the call as TOOL_INTERRUPTED, not re-run, nothing else lost', async () => {
+  // A short lease keeps the test quick: the next run waits for it to lapse.
+  void doomed.run({ scenario: 'charge', sessionId: 'charge', message: user('charge my card'), sessionClaim: { leaseMs: 1_000 } });
   await doomed.insideTool;
   const exited = new Promise((resolve) => doomed.child.once('exit', resolve));
   doomed.child.kill('SIGKILL');
@@ -154,4 +194,34 @@ it('(c) a process killed (SIGKILL) inside a tool call: after a restart the call 
     ['user', 'did it work?'],
     ['cashier', 'The charge may not have gone through; I did not retry it.'],
   ]);
-}, 30_000);
+}, 60_000);
+
+it('(d) a slow but living holder keeps renewing its claim past its first lease: the other process waits, and nothing is reported interrupted', async () => {
+  const sessionClaim = { leaseMs: 600 };
+  let slowReply: RunReply | undefined;
+  const slowRun = a.run({ scenario: 'slow', sessionId: 'slow', message: user('take your time'), sessionClaim }).then((reply) => (slowReply = reply));
+  await a.insideTool;
+  const claim = async () => (await store.database.query<{ fence: string; expires_at: string; now: string }>({
+    text: `SELECT fence, expires_at, (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now FROM "${schema}".session_claims WHERE app_name = 'shop' AND user_id = 'u' AND session_id = 'slow'`,
+  }))[0];
+  const first = await claim();
+  const waiting = b.run({ scenario: 'slow', sessionId: 'slow', message: user('are you done?'), sessionClaim });
+
+  // Barrier on the database's clock: read the claim until its first expiry has passed.
+  let current = await claim();
+  while (Number(current.now) <= Number(first.expires_at) + 600) current = await claim();
+  expect(current.fence).toBe(first.fence); // still the slow holder's claim: renewed, not lapsed, not taken
+  expect(Number(current.expires_at)).toBeGreaterThan(Number(first.expires_at));
+  expect(slowReply).toBeUndefined();
+
+  a.finishSlowTool();
+  expect(lastOutcome((await slowRun).results[0])).toBe('Done, slowly.');
+  const after = await waiting;
+  expect(lastOutcome(after.results[0])).toBe('Done, slowly.');
+  expect(after.toolRuns).toBe(0);
+  const session = await stored('slow');
+  expect(session.events.flatMap((e) => e.functionResponses())).toEqual([{ id: 'slow-1', name: 'slow', response: { done: true } }]); // never TOOL_INTERRUPTED
+  expect(session.events.map((e) => e.text() || e.functionCalls().map((c) => c.id).join() || 'result')).toEqual([
+    'take your time', 'slow-1', 'result', 'Done, slowly.', 'are you done?', 'Done, slowly.',
+  ]);
+}, 60_000);

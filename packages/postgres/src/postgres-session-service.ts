@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { EventData, GetSessionRequest, ListSessionsRequest, SessionKey, SessionService } from '@toolsmith/core';
+import type { ClaimOutcome, ClaimSessionRequest, EventData, GetSessionRequest, ListSessionsRequest, SessionKey, SessionService } from '@toolsmith/core';
 import {
   Event,
   FunctionResponseNotPendingError,
   Session,
+  SessionBusyError,
   SessionExistsError,
   SessionNotFoundError,
   StaleSessionError,
@@ -153,6 +154,7 @@ export class PostgresSessionService implements SessionService {
         JSON.stringify(scoped.app.set),
         scoped.app.removed,
         claims,
+        session.fence ?? null,
       ]);
     } catch (error) {
       // A unique violation can only be the answered-call key: this event answers a call answered before.
@@ -167,14 +169,42 @@ export class PostgresSessionService implements SessionService {
     return event;
   }
 
+  /** Implements {@link SessionService.claimSession}: one statement (a second one says who holds a busy session), on the database's clock. */
+  async claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {
+    const key = [request.appName, request.userId, request.sessionId];
+    const [granted] = await this.database.query<{ fence: string | number; expires_at: string | number }>(this.sql.claim, [...key, request.holder, request.leaseMs]);
+    if (granted) return { claimed: true, claim: { fence: Number(granted.fence), expiresAt: Number(granted.expires_at) } };
+    const [held] = await this.database.query<{ holder: string; expires_at: string | number }>(this.sql.claimHolder, key);
+    // Released between the two statements: busy no longer, and the caller's next attempt gets it.
+    return { claimed: false, holder: held?.holder ?? request.holder, expiresAt: held ? Number(held.expires_at) : 0 };
+  }
+
+  /** Implements {@link SessionService.renewClaim}. */
+  async renewClaim(key: SessionKey, fence: number, leaseMs: number): Promise<boolean> {
+    const rows = await this.database.query(this.sql.renewClaim, [key.appName, key.userId, key.sessionId, fence, leaseMs]);
+    return rows.length > 0;
+  }
+
+  /** Implements {@link SessionService.releaseClaim}. */
+  async releaseClaim(key: SessionKey, fence: number): Promise<void> {
+    await this.database.query(this.sql.releaseClaim, [key.appName, key.userId, key.sessionId, fence]);
+  }
+
   /** Closes the connections (or embedded database) this store opened itself. */
   close(): Promise<void> {
     return this.database.close();
   }
 
-  /** Why an append stored nothing: a claimed answer, a missing session, or a stale sequence (in that order). */
+  /** Why an append stored nothing: a missing session, a claimed answer, another run's claim, or a stale sequence (in that order). */
   private async refusal(session: Session, claims: string[]): Promise<Error> {
-    const [row] = await this.database.query<{ last_sequence: string | number | null; claimed: string[] }>(this.sql.appendRefusal, [
+    const [row] = await this.database.query<{
+      last_sequence: string | number | null;
+      claimed: string[];
+      holder: string | null;
+      fence: string | number | null;
+      expires_at: string | number | null;
+      live: boolean | null;
+    }>(this.sql.appendRefusal, [
       session.appName,
       session.userId,
       session.id,
@@ -182,6 +212,9 @@ export class PostgresSessionService implements SessionService {
     ]);
     if (row.last_sequence === null) return new SessionNotFoundError(session.id, session.userId, session.appName);
     if (row.claimed.length > 0) return new FunctionResponseNotPendingError(row.claimed[0], 'answered');
+    if (row.fence !== null && Number(row.fence) !== session.fence && (session.fence !== undefined || row.live)) {
+      return new SessionBusyError(session.id, row.holder ?? undefined, Number(row.expires_at));
+    }
     return new StaleSessionError(session.id, session.lastSequence, Number(row.last_sequence));
   }
 }

@@ -12,10 +12,17 @@ export interface SessionStatements {
   delete: SqlStatement;
   append: SqlStatement;
   appendRefusal: SqlStatement;
+  claim: SqlStatement;
+  claimHolder: SqlStatement;
+  renewClaim: SqlStatement;
+  releaseClaim: SqlStatement;
 }
 
 /** Merges a delta into a JSONB state: keys removed first, then keys set. */
 const merge = (column: string, set: string, removed: string) => `(${column} - ${removed}::text[]) || ${set}::jsonb`;
+
+/** The database's clock in milliseconds since the epoch: every process reads one clock for claim expiries. */
+const NOW_MS = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
 
 export function sessionStatements(s: string): SessionStatements {
   const name = (what: string) => `toolsmith_${what}_${s.replace(/\W/g, '')}`;
@@ -75,7 +82,9 @@ export function sessionStatements(s: string): SessionStatements {
     },
     delete: { name: name('delete'), text: `DELETE FROM ${s}.sessions WHERE app_name = $1 AND user_id = $2 AND session_id = $3` },
     // $1 app, $2 user, $3 session, $4 expected sequence, $5 event id, $6 invocation id, $7 author, $8 time,
-    // $9 event JSON, $10/$11 session keys set/removed, $12/$13 user keys, $14/$15 app keys, $16 claimed call ids.
+    // $9 event JSON, $10/$11 session keys set/removed, $12/$13 user keys, $14/$15 app keys, $16 claimed call ids,
+    // $17 the fencing number the writer carries (or null). A claim of another run (a live one, or any
+    // newer one than the writer's) makes the UPDATE match nothing.
     // The UPDATE is the sequence check and the row lock (held until this statement commits); everything
     // else happens only when it matched. A second claim of a call id fails the whole statement (unique key).
     append: {
@@ -86,6 +95,10 @@ export function sessionStatements(s: string): SessionStatements {
           SET last_sequence = last_sequence + 1, update_time = $8,
             state = CASE WHEN $10::jsonb = '{}' AND cardinality($11::text[]) = 0 THEN state ELSE ${merge('state', '$10', '$11')} END
           WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND last_sequence = $4
+            AND NOT EXISTS (
+              SELECT 1 FROM ${s}.session_claims k
+              WHERE k.app_name = $1 AND k.user_id = $2 AND k.session_id = $3 AND k.fence IS DISTINCT FROM $17::bigint
+                AND ($17::bigint IS NOT NULL OR k.expires_at > ${NOW_MS}))
           RETURNING last_sequence
         ), e AS (
           INSERT INTO ${s}.events (app_name, user_id, session_id, sequence, event_id, invocation_id, author, event_time, data)
@@ -110,7 +123,36 @@ export function sessionStatements(s: string): SessionStatements {
       name: name('append_refusal'),
       text: `
         SELECT (SELECT last_sequence FROM ${s}.sessions WHERE app_name = $1 AND user_id = $2 AND session_id = $3) AS last_sequence,
-          ARRAY(SELECT call_id FROM ${s}.answered_calls WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND call_id = ANY($4::text[])) AS claimed`,
+          ARRAY(SELECT call_id FROM ${s}.answered_calls WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND call_id = ANY($4::text[])) AS claimed,
+          k.holder, k.fence, k.expires_at, k.expires_at > ${NOW_MS} AS live
+        FROM (SELECT 1) one
+        LEFT JOIN ${s}.session_claims k ON k.app_name = $1 AND k.user_id = $2 AND k.session_id = $3`,
+    },
+    // $1 app, $2 user, $3 session, $4 holder, $5 lease (ms). Granted (a row) when there is no claim or
+    // the latest has expired; the fencing number grows with every claim.
+    claim: {
+      name: name('claim'),
+      text: `
+        INSERT INTO ${s}.session_claims AS k (app_name, user_id, session_id, holder, fence, expires_at)
+        VALUES ($1, $2, $3, $4, 1, ${NOW_MS} + $5::bigint)
+        ON CONFLICT (app_name, user_id, session_id) DO UPDATE SET holder = excluded.holder, fence = k.fence + 1, expires_at = excluded.expires_at
+        WHERE k.expires_at <= excluded.expires_at - $5::bigint
+        RETURNING fence, expires_at`,
+    },
+    // Who holds a claim that was not granted (only then).
+    claimHolder: {
+      name: name('claim_holder'),
+      text: `SELECT holder, expires_at FROM ${s}.session_claims WHERE app_name = $1 AND user_id = $2 AND session_id = $3`,
+    },
+    // $1 app, $2 user, $3 session, $4 fence, $5 lease (ms).
+    renewClaim: {
+      name: name('renew_claim'),
+      text: `UPDATE ${s}.session_claims SET expires_at = ${NOW_MS} + $5::bigint WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND fence = $4 RETURNING fence`,
+    },
+    // $1 app, $2 user, $3 session, $4 fence.
+    releaseClaim: {
+      name: name('release_claim'),
+      text: `UPDATE ${s}.session_claims SET expires_at = 0 WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND fence = $4`,
     },
   };
 }

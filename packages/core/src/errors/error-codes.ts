@@ -47,6 +47,7 @@ export const CORE_ERROR_CODES = {
   STALE_SESSION: 'Another writer appended to the session first; nothing was stored.',
   SESSION_EXISTS: 'createSession for an id that exists.',
   SESSION_NOT_FOUND: 'An append or read of a session the store does not hold.',
+  SESSION_BUSY: 'Another run holds the session; nothing was stored.',
   INVALID_ARTIFACT_NAME: 'An artifact name that is empty, too long or has control characters.',
   ARTIFACT_OUTSIDE_ROOT: 'An artifact path leads out of the FileArtifactService root.',
   // ── Providers (adapters report these) ────────────────────────────────────────────────────────────

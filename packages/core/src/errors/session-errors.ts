@@ -1,7 +1,7 @@
 import { ToolsmithError } from './toolsmith-error';
 
 /** Codes of the errors a {@link SessionService} reports. */
-export type SessionErrorCode = 'STALE_SESSION' | 'SESSION_EXISTS' | 'SESSION_NOT_FOUND';
+export type SessionErrorCode = 'STALE_SESSION' | 'SESSION_EXISTS' | 'SESSION_NOT_FOUND' | 'SESSION_BUSY';
 
 /**
  * An append was refused because the stored session moved on: the writer expected the session's last
@@ -52,5 +52,27 @@ export class SessionNotFoundError extends ToolsmithError {
     super('SESSION_NOT_FOUND', `Session "${sessionId}" of user "${userId}" does not exist in app "${appName}".`, {
       details: { sessionId, userId, appName },
     });
+  }
+}
+
+/**
+ * Another run holds the session (its claim, see `SessionService.claimSession`): a run that would not
+ * wait (or waited as long as it may) is refused before it stored anything, and an append carrying no
+ * claim, or an older claim's fencing number, is refused and stores nothing.
+ */
+export class SessionBusyError extends ToolsmithError {
+  constructor(
+    /** The session another run holds. */
+    readonly sessionId: string,
+    /** The holder of the claim (the runner names its invocation id), when the store said. */
+    readonly holder: string | undefined,
+    /** When that claim lapses unless renewed (ms since the epoch), when the store said. */
+    readonly expiresAt: number | undefined,
+  ) {
+    super(
+      'SESSION_BUSY',
+      `Session "${sessionId}" is held by another run${holder === undefined ? '' : ` (${holder})`}. Nothing was stored; send the message again once that run has ended.`,
+      { details: { sessionId, holder, expiresAt } },
+    );
   }
 }

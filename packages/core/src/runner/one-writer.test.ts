@@ -100,10 +100,10 @@ describe('one invocation per session', () => {
     expect(await third).toBeInstanceOf(Function);
   });
 
-  it('two runners on one store (two processes): the stale writer ends with STALE_SESSION and nothing of it is stored', async () => {
+  it('two runners on one store (two processes): the later run waits for the session (default) or is refused with SESSION_BUSY, and never stores half a run', async () => {
     const sessionService = new InMemorySessionService();
     await sessionService.createSession({ appName: 'app', userId: 'u', sessionId: 's' });
-    // Runner A's model waits inside its call until B has finished a whole turn on the same session.
+    // Runner A's model waits inside its call until the test lets it answer.
     let releaseModel!: () => void;
     const modelMayAnswer = new Promise<void>((resolve) => (releaseModel = resolve));
     let modelStarted!: () => void;
@@ -115,17 +115,20 @@ describe('one invocation per session', () => {
     });
     const a = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model: slowModel }), sessionService });
     const b = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model: new ScriptedModel(['from B']) }), sessionService });
+    const impatient = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model: new ScriptedModel(['never']) }), sessionService, sessionClaim: { onBusy: 'fail' } });
 
     const runA = drain(a.run({ userId: 'u', sessionId: 's', newMessage: user('A') }));
     await modelIsWaiting;
-    const eventsB = await drain(b.run({ userId: 'u', sessionId: 's', newMessage: user('B') }));
+    const refused = await drain(impatient.run({ userId: 'u', sessionId: 's', newMessage: user('C') }));
+    const runB = drain(b.run({ userId: 'u', sessionId: 's', newMessage: user('B') }));
     releaseModel();
-    const eventsA = await runA;
+    const [eventsA, eventsB] = await Promise.all([runA, runB]);
 
+    expect(refused.map((e) => e.errorCode)).toEqual(['SESSION_BUSY']);
+    expect(eventsA.at(-1)!.text()).toBe('from A');
     expect(eventsB.at(-1)!.text()).toBe('from B');
-    expect(eventsA.at(-1)!.errorCode).toBe('STALE_SESSION');
     const stored = (await sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!;
-    expect(stored.events.map((e) => e.text())).toEqual(['A', 'B', 'from B']);
+    expect(stored.events.map((e) => e.text())).toEqual(['A', 'from A', 'B', 'from B']);
   });
 });
 

@@ -16,6 +16,8 @@ import { checkNewMessage } from './check-new-message';
 import { errorEvent } from '../flow/error-event';
 import { interruptedCallEvents } from './interrupted-calls';
 import { type SessionTurns, sessionTurnKey } from './session-turns';
+import { HeldClaim } from './held-claim';
+import type { ResolvedSessionClaimPolicy } from './session-claim-policy';
 import type { InvocationTrace } from '../tracing/invocation-trace';
 
 /** Input of {@link runInvocation}. */
@@ -30,6 +32,8 @@ export interface RunInvocationInput {
   streaming?: boolean;
   /** With a session key: runs on one session take turns through this queue (see {@link SessionTurns}). */
   turns?: SessionTurns;
+  /** With a session key: the run claims the session in the store (one writer across processes) on these terms. */
+  claim?: ResolvedSessionClaimPolicy;
 }
 
 /**
@@ -61,6 +65,7 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
   let context: InvocationContext | undefined;
   let release: (() => void) | undefined;
   let runUsage: Usage | undefined;
+  let held: HeldClaim | undefined;
   try {
     if (signal?.aborted) {
       yield standaloneErrorEvent(invocationId, author, new RunAbortedError(signal.reason));
@@ -75,7 +80,13 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
         return;
       }
     }
+    if (input.claim && isSessionKey(input.session)) {
+      // One writer per session across processes: claimed before anything is read or stored, so a run
+      // that gets no claim (SESSION_BUSY) or is aborted while waiting leaves the session untouched.
+      held = await HeldClaim.claim(services.sessionService, input.session, invocationId, input.claim, signal);
+    }
     const session = isSessionKey(input.session) ? await loadOrCreate(services.sessionService, input.session) : input.session;
+    if (held) session.fence = held.fence;
     const agent = typeof input.agent === 'function' ? input.agent(session) : input.agent;
     author = agent.name;
     context = new InvocationContext({
@@ -93,8 +104,8 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
         return;
       }
       // Answers to confirmations and long-running calls must match what the session waits for; else nothing runs.
-      // Runs on one session take turns, and across processes the store's sequence check refuses the later
-      // of two answers stored from the same history, so this check sees every earlier answer.
+      // Runs on one session take turns (in the process, and across processes through the session's
+      // claim), so this check sees every earlier answer.
       // A refused message changes nothing in the session: its error goes to its caller only, so it can
       // never move the session on under a run that is still working on it.
       const refusal = checkFunctionResponses(session.events, input.newMessage);
@@ -130,6 +141,8 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
     yield failed;
   } finally {
     unlink();
+    // A release that fails leaves a claim that lapses at its expiry; the next run waits until then.
+    if (held) await held.release().catch(() => undefined);
     release?.();
   }
 }

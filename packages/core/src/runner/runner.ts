@@ -18,6 +18,7 @@ import type { SessionService } from '../sessions/session-service';
 import { answeringAgent } from './answering-agent';
 import { runInvocation } from './run-invocation';
 import { SessionTurns } from './session-turns';
+import { DEFAULT_SESSION_CLAIM_POLICY, type ResolvedSessionClaimPolicy, type SessionClaimPolicy } from './session-claim-policy';
 import { ToolResolver } from '../flow/tool-resolver';
 import { Container } from '../di/container';
 import type { ContainerAdapter, InjectionToken } from '../di/container-adapter';
@@ -34,6 +35,11 @@ export interface RunnerOptions {
   agent: BaseAgent;
   /** Where sessions live. Default: a new {@link InMemorySessionService}. */
   sessionService?: SessionService;
+  /**
+   * One writer per session across processes: how long a run's claim on its session lasts, and whether a
+   * run that finds the session held by another process waits (default) or fails with `SESSION_BUSY`.
+   */
+  sessionClaim?: SessionClaimPolicy;
   /** Long-term memory behind `ctx.searchMemory`, `loadMemory` and `preloadMemory`; without it they throw `SERVICE_NOT_CONFIGURED`. */
   memoryService?: MemoryService;
   /**
@@ -123,11 +129,13 @@ export class Runner {
   readonly sessionService: SessionService;
   private readonly services: InvocationServices;
   private readonly turns = new SessionTurns();
+  private readonly claim: ResolvedSessionClaimPolicy;
 
   constructor(options: RunnerOptions) {
     this.appName = options.appName;
     this.agent = options.agent;
     this.sessionService = options.sessionService ?? new InMemorySessionService();
+    this.claim = { ...DEFAULT_SESSION_CLAIM_POLICY, ...definedOnly(options.sessionClaim) };
     const container = options.container ?? new Container(options.providers ?? []);
     // Toolsmith's container knows every provider up front; an external one may add them later (request scopes).
     const ownContainer = container instanceof Container ? container : undefined;
@@ -163,13 +171,15 @@ export class Runner {
   /**
    * Runs one invocation for the user's message and yields its events (partial ones only when streaming).
    * Never throws: every failure is an error event. Runs on the same session take turns in arrival order
-   * (one invocation per session at a time in this process); iterate each run to its end, or `return()`
-   * it (as `break` in `for await` does), to pass the turn on.
+   * (one invocation per session at a time in this process); across processes each run first claims its
+   * session in the store (see `sessionClaim`), so a session has one writer at a time. Iterate each run
+   * to its end, or `return()` it (as `break` in `for await` does), to pass the turn on.
    */
   run(input: RunInput): AsyncGenerator<Event, void, undefined> {
     return runInvocation(this.services, {
       session: { appName: this.appName, userId: input.userId, sessionId: input.sessionId },
       turns: this.turns,
+      claim: this.claim,
       fallbackAuthor: this.agent.name,
       agent: (session) => answeringAgent(this.agent, session, input.newMessage) ?? this.agentToRun(session),
       newMessage: input.newMessage,
@@ -213,6 +223,11 @@ function prepareTools(root: BaseAgent, tools: ToolResolver, seen: Set<BaseAgent>
       }
     }
   }
+}
+
+/** The options that are set (an explicit `undefined` must not replace a default). */
+function definedOnly<T extends object>(options: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 function checkAgentTree(root: BaseAgent): void {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { FunctionResponseNotPendingError } from '../errors/function-response-not-pending-error';
-import { SessionExistsError, SessionNotFoundError, StaleSessionError } from '../errors/session-errors';
+import { SessionBusyError, SessionExistsError, SessionNotFoundError, StaleSessionError } from '../errors/session-errors';
 import { Event, type EventData } from '../events/event';
 import { StatePrefix } from '../state/state';
 import { answerClaims } from './answer-claims';
 import { Session } from './session';
+import type { ClaimOutcome, ClaimSessionRequest } from './session-claim';
 import type { GetSessionRequest, ListSessionsRequest, SessionKey, SessionService } from './session-service';
 
 /** What an {@link InMemorySessionService} holds for one session: only its own (unprefixed) state. */
@@ -38,6 +39,8 @@ export class InMemorySessionService implements SessionService {
   private readonly sessions = new Map<string, Map<string, Map<string, StoredSession>>>();
   private readonly appState = new Map<string, Record<string, unknown>>();
   private readonly userState = new Map<string, Map<string, Record<string, unknown>>>();
+  /** Session key → its latest claim (kept after release and deletion, so fencing numbers only grow). */
+  private readonly claims = new Map<string, { holder: string; fence: number; expiresAt: number }>();
 
   /** Creates an empty session (id: `sessionId`, else a random UUID), applying `state` with the scope rules; `SESSION_EXISTS` if taken. */
   async createSession(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session> {
@@ -94,6 +97,10 @@ export class InMemorySessionService implements SessionService {
     // Everything below is synchronous, so the checks and the append are one atomic step in this process.
     const claims = answerClaims(event);
     for (const id of claims) if (stored.answered.has(id)) throw new FunctionResponseNotPendingError(id, 'answered');
+    const claim = this.claims.get(claimKey(session));
+    if (claim && session.fence !== claim.fence && (session.fence !== undefined || claim.expiresAt > Date.now())) {
+      throw new SessionBusyError(session.id, claim.holder, claim.expiresAt);
+    }
     if (stored.lastSequence !== session.lastSequence) throw new StaleSessionError(session.id, session.lastSequence, stored.lastSequence);
     for (const id of claims) stored.answered.add(id);
     const delta = event.actions.stateDelta;
@@ -111,6 +118,31 @@ export class InMemorySessionService implements SessionService {
     stored.lastUpdateTime = session.lastUpdateTime = event.timestamp;
     stored.lastSequence = session.lastSequence = stored.lastSequence + 1;
     return event;
+  }
+
+  /** Implements {@link SessionService.claimSession}: one synchronous step, so two claims never both win. */
+  async claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {
+    const key = claimKey(request);
+    const now = Date.now();
+    const current = this.claims.get(key);
+    if (current && current.expiresAt > now) return { claimed: false, holder: current.holder, expiresAt: current.expiresAt };
+    const claim = { holder: request.holder, fence: (current?.fence ?? 0) + 1, expiresAt: now + request.leaseMs };
+    this.claims.set(key, claim);
+    return { claimed: true, claim: { fence: claim.fence, expiresAt: claim.expiresAt } };
+  }
+
+  /** Implements {@link SessionService.renewClaim}. */
+  async renewClaim(key: SessionKey, fence: number, leaseMs: number): Promise<boolean> {
+    const claim = this.claims.get(claimKey(key));
+    if (!claim || claim.fence !== fence) return false;
+    claim.expiresAt = Date.now() + leaseMs;
+    return true;
+  }
+
+  /** Implements {@link SessionService.releaseClaim}. */
+  async releaseClaim(key: SessionKey, fence: number): Promise<void> {
+    const claim = this.claims.get(claimKey(key));
+    if (claim && claim.fence === fence) claim.expiresAt = 0;
   }
 
   /** Everything this service holds, as plain JSON. */
@@ -202,6 +234,11 @@ export class InMemorySessionService implements SessionService {
       applyTo(target, { [key]: value });
     }
   }
+}
+
+/** The claim map's key of a session (JSON keeps the three parts apart whatever they contain). */
+function claimKey(key: { appName: string; userId: string; sessionId?: string; id?: string }): string {
+  return JSON.stringify([key.appName, key.userId, key.sessionId ?? key.id]);
 }
 
 function hasKeys(record: Record<string, unknown>): boolean {

@@ -1,5 +1,6 @@
 import type { Event } from '../events/event';
 import type { Session } from './session';
+import type { ClaimOutcome, ClaimSessionRequest } from './session-claim';
 
 /** Identifies one session. */
 export interface SessionKey {
@@ -58,6 +59,12 @@ export interface ListSessionsRequest {
  *   answering an id the session already has an answer for stores nothing and rejects with
  *   `FUNCTION_RESPONSE_NOT_PENDING` (reason `answered`); this is checked before the sequence, so of two
  *   writers answering the same call from the same history the loser learns that it was answered.
+ * - One writer at a time: a run claims the session ({@link SessionService.claimSession}) before it
+ *   reads or stores anything, renews the claim while it lasts and releases it at its end. A claim is
+ *   granted only when no other claim is live (unexpired), and each one gets a higher fencing number.
+ *   An append whose session carries a {@link Session.fence} that is not the current claim's, or carries
+ *   none while another claim is live, stores nothing and rejects with `SESSION_BUSY`; this is checked
+ *   after the answer claims and before the sequence.
  */
 export interface SessionService {
   /** Creates a session (a random id unless `sessionId` is given); `state` is applied with the scope rules. */
@@ -75,4 +82,19 @@ export interface SessionService {
    * (without `temp:` keys).
    */
   appendEvent(session: Session, event: Event): Promise<Event>;
+  /**
+   * Claims the session for one run (it need not exist yet): granted, with a fencing number higher than
+   * any before, when no other claim is live (the holder's own included: a run claims once); otherwise
+   * the live claim's holder and expiry. A claim whose expiry has passed is no longer live, so a crashed
+   * holder's session is free again once its lease ran out.
+   */
+  claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome>;
+  /**
+   * Extends the claim with this fencing number to `leaseMs` from now, if it is still the session's
+   * latest claim (even when it had lapsed, as long as nobody claimed since). False when another run has
+   * claimed the session since: the holder's appends will be refused.
+   */
+  renewClaim(key: SessionKey, fence: number, leaseMs: number): Promise<boolean>;
+  /** Ends the claim with this fencing number (nothing happens when another claim replaced it), so the next run need not wait for its expiry. */
+  releaseClaim(key: SessionKey, fence: number): Promise<void>;
 }

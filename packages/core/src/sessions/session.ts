@@ -41,6 +41,11 @@ export class Session {
    * number and fails with `STALE_SESSION` when another writer moved it on; see {@link SessionService}.
    */
   lastSequence: number;
+  /**
+   * The fencing number of the claim this copy's appends carry (see {@link SessionService.claimSession}):
+   * set by the runner after it claimed the session. Not part of the JSON form.
+   */
+  fence?: number;
 
   constructor(data: {
     id: string;

@@ -1,7 +1,7 @@
 // A separate OS process running Toolsmith runners on one PostgreSQL database, driven by the
 // multi-process tests over IPC. Each message { id, scenario, ... } runs invocations and answers
 // { id, results, toolRuns }: the events of each run (plain JSON) and how often a tool ran for it.
-import type { Content, EventData, Part } from '@toolsmith/core';
+import type { Content, EventData, Part, SessionClaimPolicy } from '@toolsmith/core';
 import { LlmAgent, Runner, functionTool } from '@toolsmith/core';
 import type { ScriptedCall } from '@toolsmith/core/testing';
 import { ScriptedModel } from '@toolsmith/core/testing';
@@ -9,11 +9,13 @@ import { PostgresSessionService } from '../index';
 
 interface Command {
   id: number;
-  scenario: 'confirm' | 'count' | 'charge';
+  scenario: 'confirm' | 'count' | 'charge' | 'slow';
   sessionId: string;
   message: Content;
   /** How many runs to start at once on the session (count). */
   runs?: number;
+  /** The runner's session claim terms (lease, wait or fail). */
+  sessionClaim?: SessionClaimPolicy;
 }
 
 const [url, schema] = process.argv.slice(2);
@@ -53,6 +55,20 @@ const charge = functionTool({
   },
 });
 
+// Tells the parent it is inside the tool and finishes when the parent says so (a slow, living holder).
+let finishSlow: (() => void) | undefined;
+const slow = functionTool({
+  name: 'slow',
+  description: 'Takes its time.',
+  execute: async () => {
+    toolRuns++;
+    const finished = new Promise<void>((resolve) => (finishSlow = resolve));
+    process.send!({ insideTool: true });
+    await finished;
+    return { done: true };
+  },
+});
+
 /**
  * A model that calls `call` for a user's message and answers `text` once it sees a result (the latest
  * content is one, or the history already answers the call's fixed id): every process and every run
@@ -67,22 +83,32 @@ function answersAfterResult(text: string, call: ScriptedCall): ScriptedModel {
 }
 
 function runnerFor(command: Command): Runner {
+  const sessionClaim = command.sessionClaim;
   switch (command.scenario) {
     case 'confirm':
       return new Runner({
         appName: 'shop',
         agent: new LlmAgent({ name: 'clerk', model: answersAfterResult('Refunded 250.', { id: 'call-1', name: 'refund', args: { amount: 250 } }), tools: [refund] }),
         sessionService,
+        sessionClaim,
       });
     case 'count': {
       const model = answersAfterResult('counted', { name: 'increment', args: {} });
-      return new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'counter', model, tools: [increment] }), sessionService });
+      return new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'counter', model, tools: [increment] }), sessionService, sessionClaim });
     }
+    case 'slow':
+      return new Runner({
+        appName: 'shop',
+        agent: new LlmAgent({ name: 'tortoise', model: answersAfterResult('Done, slowly.', { id: 'slow-1', name: 'slow', args: {} }), tools: [slow] }),
+        sessionService,
+        sessionClaim,
+      });
     case 'charge':
       return new Runner({
         appName: 'shop',
         agent: new LlmAgent({ name: 'cashier', model: answersAfterResult('The charge may not have gone through; I did not retry it.', { id: 'charge-1', name: 'charge', args: {} }), tools: [charge] }),
         sessionService,
+        sessionClaim,
       });
   }
 }
@@ -93,7 +119,11 @@ async function runOnce(runner: Runner, sessionId: string, message: Content): Pro
   return events;
 }
 
-process.on('message', (command: Command | 'exit') => {
+process.on('message', (command: Command | 'exit' | 'finish') => {
+  if (command === 'finish') {
+    finishSlow!();
+    return;
+  }
   if (command === 'exit') {
     void sessionService.close().then(() => process.exit(0));
     return;

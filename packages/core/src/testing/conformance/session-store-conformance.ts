@@ -49,9 +49,11 @@ async function outcome(promise: Promise<unknown>): Promise<string> {
  * every store keeps, run the same way against the in-memory store and the PostgreSQL ones. Cases:
  * state scopes (`app:`, `user:`, session, `temp:` never stored), deltas, ordering and sequence numbers,
  * partial event reads and paging, stale writers (`STALE_SESSION`, nothing stored), exactly-once answers
- * (`FUNCTION_RESPONSE_NOT_PENDING` for the loser), the JSON round trip of events and state, and the
- * runner on the store: the confirmation resume in a second runner, and a call interrupted by a dead
- * runner reported as `TOOL_INTERRUPTED` instead of run again.
+ * (`FUNCTION_RESPONSE_NOT_PENDING` for the loser), session claims (one at a time, growing fencing
+ * numbers, lapsed claims free again, appends without the current claim refused with `SESSION_BUSY`),
+ * the JSON round trip of events and state, and the runner on the store: the confirmation resume in a
+ * second runner, a call interrupted by a dead runner reported as `TOOL_INTERRUPTED` instead of run
+ * again, a slow but living runner waited for (or refused) and never reported interrupted.
  *
  * @example
  * ```ts
@@ -308,29 +310,30 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
       expect(responses).toEqual([{ id: 'call-1', name: 'refund', response: { refunded: 250 } }]);
     });
 
-    it('reports a call whose runner died inside the tool as TOOL_INTERRUPTED on the next run, and does not run it again', async () => {
+    it('reports a call whose runner died inside the tool as TOOL_INTERRUPTED once its claim lapsed, and does not run it again', async () => {
       let runs = 0;
-      const inside = deferred();
-      const hang = deferred<object>();
       const charge = functionTool({
         name: 'charge',
         description: 'Charges the card.',
         execute: () => {
           runs++;
-          inside.resolve();
-          return hang.promise; // the "dead" runner never gets past this until the test lets it go
+          return { charged: true };
         },
       });
-      const runnerWith = (script: ConstructorParameters<typeof ScriptedModel>[0]) =>
-        new Runner({ appName, agent: new LlmAgent({ name: 'bot', model: new ScriptedModel(script), tools: [charge] }), sessionService: service });
+      // What a process that died inside the tool left: its claim (lapsed: a lease of 0 ms), the user's
+      // message and the model's call, and no result.
+      const dead = await service.claimSession({ ...key(), holder: 'dead-run', leaseMs: 0 });
+      if (!dead.claimed) throw new Error('the first claim of a new session must be granted');
+      const session = await service.createSession(key());
+      session.fence = dead.claim.fence;
+      await service.appendEvent(session, event({ invocationId: 'dead', author: 'user', content: user('charge me') }));
+      await service.appendEvent(session, event({ invocationId: 'dead', author: 'bot', content: { role: 'model', parts: [{ functionCall: { id: 'c-1', name: 'charge', args: {} } }] } }));
 
-      const dying = collect(runnerWith([{ calls: [{ id: 'c-1', name: 'charge', args: {} }] }, 'never']).run({ userId: 'u', sessionId: 's', newMessage: user('charge me') }));
-      await inside.promise;
       const model = new ScriptedModel(['The charge may not have gone through; let me check.']);
-      const next = new Runner({ appName, agent: new LlmAgent({ name: 'bot', model, tools: [charge] }), sessionService: service });
+      const next = new Runner({ appName, agent: new LlmAgent({ name: 'bot', model, tools: [charge] }), sessionService: service, sessionClaim: { onBusy: 'fail' } });
       const events = await collect(next.run({ userId: 'u', sessionId: 's', newMessage: user('did it work?') }));
 
-      expect(runs).toBe(1);
+      expect(runs).toBe(0);
       expect(events[0].author).toBe('bot');
       expect(events[0].functionResponses()).toEqual([
         expect.objectContaining({ id: 'c-1', name: 'charge', isError: true, response: { error: expect.objectContaining({ code: 'TOOL_INTERRUPTED' }) } }),
@@ -341,15 +344,98 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
       expect(contents.map((c) => c.role)).toEqual(['user', 'model', 'user', 'user']);
       expect(contents[2].parts[0].functionResponse).toMatchObject({ id: 'c-1', isError: true });
 
-      // The old runner wakes up: its late result is refused, nothing of it is stored.
-      hang.resolve({ charged: true });
-      expect((await dying).at(-1)!.errorCode).toBe('STALE_SESSION');
+      // Were the old holder alive after all, its late result carries a superseded claim: refused, nothing stored.
+      const late = event({ invocationId: 'dead', author: 'bot', content: { role: 'user', parts: [{ functionResponse: { id: 'c-1', name: 'charge', response: { charged: true } } }] } });
+      await expect(service.appendEvent(session, late)).rejects.toMatchObject({ code: 'SESSION_BUSY' });
       const stored = (await service.getSession(key()))!;
       expect(stored.events.flatMap((e) => e.functionResponses()).map((r) => [r.id, r.isError])).toEqual([['c-1', true]]);
       expect(stored.events.map((e) => e.author)).toEqual(['user', 'bot', 'bot', 'user', 'bot']);
     });
 
-    it('keeps every invocation of runners racing on one session whole: each call answered once, losers get STALE_SESSION', async () => {
+    it('never takes a slow but living run for a dead one: another runner waits for it (default) or is refused with SESSION_BUSY, storing nothing', async () => {
+      let runs = 0;
+      const inside = deferred();
+      const finish = deferred<object>();
+      const charge = functionTool({
+        name: 'charge',
+        description: 'Charges the card.',
+        execute: () => {
+          runs++;
+          inside.resolve();
+          return finish.promise;
+        },
+      });
+      const runnerWith = (script: ConstructorParameters<typeof ScriptedModel>[0], onBusy: 'wait' | 'fail') =>
+        new Runner({ appName, agent: new LlmAgent({ name: 'bot', model: new ScriptedModel(script), tools: [charge] }), sessionService: service, sessionClaim: { onBusy } });
+
+      const slow = collect(runnerWith([{ calls: [{ id: 'c-1', name: 'charge', args: {} }] }, 'Charged.'], 'wait').run({ userId: 'u', sessionId: 's', newMessage: user('charge me') }));
+      await inside.promise;
+      const refused = await collect(runnerWith(['never'], 'fail').run({ userId: 'u', sessionId: 's', newMessage: user('hello?') }));
+      expect(refused.map((e) => e.errorCode)).toEqual(['SESSION_BUSY']);
+      expect(refused[0].errorMessage).toContain('held by another run');
+      const waiting = collect(runnerWith(['Yes, it went through.'], 'wait').run({ userId: 'u', sessionId: 's', newMessage: user('did it work?') }));
+      finish.resolve({ charged: true });
+
+      expect((await slow).at(-1)!.text()).toBe('Charged.');
+      expect((await waiting).map((e) => e.errorCode ?? e.text())).toEqual(['Yes, it went through.']);
+      expect(runs).toBe(1);
+      const stored = (await service.getSession(key()))!;
+      expect(stored.events.map((e) => e.text() || e.functionCalls().map((c) => c.id).join() || e.functionResponses().map((r) => (r.isError ? 'error' : 'ok')).join())).toEqual([
+        'charge me', 'c-1', 'ok', 'Charged.', 'did it work?', 'Yes, it went through.',
+      ]);
+    });
+
+    it('grants one claim at a time, with growing fencing numbers; lapsed claims are free again', async () => {
+      const first = await service.claimSession({ ...key(), holder: 'run-1', leaseMs: 60_000 });
+      expect(first).toMatchObject({ claimed: true });
+      if (!first.claimed) return;
+      expect(await service.claimSession({ ...key(), holder: 'run-2', leaseMs: 60_000 })).toMatchObject({ claimed: false, holder: 'run-1' });
+      expect(await service.claimSession({ ...key(), holder: 'run-1', leaseMs: 60_000 })).toMatchObject({ claimed: false, holder: 'run-1' });
+      expect(await service.claimSession({ ...key('other'), holder: 'run-2', leaseMs: 60_000 })).toMatchObject({ claimed: true });
+      expect(await service.renewClaim(key(), first.claim.fence, 60_000)).toBe(true);
+
+      await service.releaseClaim(key(), first.claim.fence);
+      const second = await service.claimSession({ ...key(), holder: 'run-2', leaseMs: 0 }); // lapses at once
+      expect(second).toMatchObject({ claimed: true });
+      if (!second.claimed) return;
+      expect(second.claim.fence).toBeGreaterThan(first.claim.fence);
+      expect(await service.renewClaim(key(), first.claim.fence, 60_000)).toBe(false);
+      await service.releaseClaim(key(), first.claim.fence); // an old holder's release changes nothing
+      const third = await service.claimSession({ ...key(), holder: 'run-3', leaseMs: 60_000 });
+      expect(third).toMatchObject({ claimed: true });
+      if (!third.claimed) return;
+      expect(third.claim.fence).toBeGreaterThan(second.claim.fence);
+      expect(await service.renewClaim(key(), second.claim.fence, 60_000)).toBe(false);
+      await service.releaseClaim(key(), third.claim.fence);
+    });
+
+    it('refuses appends that do not carry the current claim with SESSION_BUSY, and stores nothing of them', async () => {
+      const session = await service.createSession({ ...key(), state: { n: 0 } });
+      const first = await service.claimSession({ ...key(), holder: 'run-1', leaseMs: 60_000 });
+      if (!first.claimed) throw new Error('not claimed');
+      // No claim carried while another run holds the session.
+      await expect(service.appendEvent(session, event({ actions: delta({ n: 1, 'user:x': 1 }) }))).rejects.toMatchObject({ code: 'SESSION_BUSY', holder: 'run-1' });
+      session.fence = first.claim.fence;
+      await service.appendEvent(session, event({ author: 'one', actions: delta({ n: 1 }) }));
+
+      // The claim lapses and another run claims the session: the first holder's appends are refused.
+      await service.renewClaim(key(), first.claim.fence, 0);
+      const second = await service.claimSession({ ...key(), holder: 'run-2', leaseMs: 60_000 });
+      if (!second.claimed) throw new Error('not claimed');
+      await expect(service.appendEvent(session, event({ author: 'late', actions: delta({ n: 99, 'app:y': 1 }) }))).rejects.toMatchObject({ code: 'SESSION_BUSY', holder: 'run-2' });
+      await service.releaseClaim(key(), second.claim.fence);
+      await expect(service.appendEvent(session, event({ author: 'late' }))).rejects.toMatchObject({ code: 'SESSION_BUSY' });
+
+      // Released: a writer without a claim may append again (the sequence check still applies).
+      const plain = (await service.getSession(key()))!;
+      await service.appendEvent(plain, event({ author: 'plain' }));
+      const stored = (await service.getSession(key()))!;
+      expect(stored.events.map((e) => e.author)).toEqual(['one', 'plain']);
+      expect(stored.state).toEqual({ n: 1 });
+      expect((await service.createSession(key('s2'))).state).toEqual({});
+    });
+
+    it('keeps every invocation of runners racing on one session whole: one writer at a time, each call answered once', async () => {
       await service.createSession({ ...key(), state: { 'user:count': 0 } });
       const increment = functionTool({
         name: 'increment',
@@ -364,8 +450,9 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
       const runners = [0, 1].map(() => new Runner({ appName, agent: new LlmAgent({ name: 'counter', model: new ScriptedModel(script()), tools: [increment] }), sessionService: service }));
       const results = await Promise.all(runners.flatMap((runner, r) => Array.from({ length: 5 }, (_, i) => collect(runner.run({ userId: 'u', sessionId: 's', newMessage: user(`r${r}-${i}`) })))));
 
+      // Each run waits for the session's claim, so every one completes.
       const ends = results.map((events) => events.at(-1)!.errorCode ?? events.at(-1)!.text());
-      expect(ends.every((end) => end === 'counted' || end === 'STALE_SESSION')).toBe(true);
+      expect(ends).toEqual(Array.from({ length: 10 }, () => 'counted'));
       const stored = (await service.getSession(key()))!;
       const byInvocation: string[] = [];
       for (const e of stored.events) if (byInvocation.at(-1) !== e.invocationId) byInvocation.push(e.invocationId);
@@ -374,7 +461,7 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
       const answered = stored.events.flatMap((e) => e.functionResponses().map((r) => r.id));
       expect([...answered].sort()).toEqual([...calls].sort()); // every stored call answered exactly once
       const counted = stored.events.flatMap((e) => e.functionResponses()).filter((r) => !r.isError).length;
-      expect(stored.state['user:count']).toBe(counted);
+      expect([counted, stored.state['user:count']]).toEqual([10, 10]);
     });
   });
 }
