@@ -27,5 +27,7 @@ export { PostgresConfigError } from './errors/postgres-config-error';
 /** Codes of the errors this package raises. */
 /** The database was migrated by a newer package (`POSTGRES_SCHEMA_TOO_NEW`). */
 export { SchemaTooNewError } from './errors/schema-too-new-error';
+/** Another living process has the PGlite data directory open (`POSTGRES_DATA_DIR_LOCKED`, with its pid). */
+export { DataDirLockedError } from './errors/data-dir-locked-error';
 export { POSTGRES_ERROR_CODES } from './postgres-error-codes';
 export type { PostgresErrorCode } from './postgres-error-codes';

@@ -1,5 +1,6 @@
 import type { Transaction } from '@electric-sql/pglite';
 import { PGlite } from '@electric-sql/pglite';
+import { DataDirLock } from './data-dir-lock';
 import type { SqlDriver, SqlExecutor, SqlStatement } from './sql-driver';
 
 /**
@@ -13,11 +14,23 @@ export class PgliteDriver implements SqlDriver {
   constructor(
     private readonly db: PGlite,
     private readonly ownsDb: boolean,
+    /** The lock on the data directory this driver opened (see {@link DataDirLock}), released on `close()`. */
+    private readonly lock?: DataDirLock,
   ) {}
 
-  /** A driver on its own PGlite database in `dataDir` (created when missing), or in memory. */
+  /**
+   * A driver on its own PGlite database in `dataDir` (created when missing), or in memory. A directory
+   * is locked for this process first: one another living process holds is refused (`POSTGRES_DATA_DIR_LOCKED`).
+   */
   static open(dataDir?: string): PgliteDriver {
-    return new PgliteDriver(new PGlite(dataDir), true);
+    if (dataDir === undefined) return new PgliteDriver(new PGlite(), true);
+    const lock = DataDirLock.acquire(dataDir);
+    try {
+      return new PgliteDriver(new PGlite(dataDir), true, lock);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
 
   async query<Row>(statement: SqlStatement, values: readonly unknown[] = []): Promise<Row[]> {
@@ -32,5 +45,6 @@ export class PgliteDriver implements SqlDriver {
 
   async close(): Promise<void> {
     if (this.ownsDb && !this.db.closed) await this.db.close();
+    this.lock?.release();
   }
 }

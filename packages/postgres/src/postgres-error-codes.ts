@@ -5,6 +5,7 @@
 export const POSTGRES_ERROR_CODES = {
   POSTGRES_CONFIG_INVALID: 'The store options are wrong (no connection, a bad schema name).',
   POSTGRES_SCHEMA_TOO_NEW: 'The database was migrated by a newer @toolsmith/postgres.',
+  POSTGRES_DATA_DIR_LOCKED: 'Another living process (or open store) has the PGlite data directory open.',
   CREDENTIAL_DECRYPT_FAILED: 'A stored credential cannot be decrypted (wrong key, or a row moved to another user).',
 } as const;
 
