@@ -221,6 +221,23 @@ describe('AnthropicModel on recorded Messages API traffic', () => {
     expect(error.message).toContain('Overloaded');
   });
 
+  it('maps the recorded 429 rate_limit_error to a RateLimitError', async () => {
+    const recording = recorded('error-429-rate-limit');
+    server = await startReplayServer(recording.interactions);
+    const error = await turnError(recording);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ code: 'RATE_LIMITED', statusCode: 429, isRetryable: true, provider: 'anthropic' });
+    expect(error.message).toContain("exceed your account's rate limit");
+  });
+
+  it('maps the recorded 400 "prompt is too long" to CONTEXT_LENGTH_EXCEEDED, not retried', async () => {
+    const recording = recorded('error-400-prompt-too-long');
+    server = await startReplayServer(recording.interactions);
+    const error = await turnError(recording);
+    expect(error).toMatchObject({ code: 'CONTEXT_LENGTH_EXCEEDED', statusCode: 400, isRetryable: false, provider: 'anthropic' });
+    expect(error.message).toContain('200251 tokens > 200000 maximum');
+  });
+
   async function turnError(recording: Recording): Promise<ProviderError> {
     const model = new AnthropicModel({ model: 'claude-sonnet-4-5', maxTokens: 64, apiKey: 'k', baseURL: server.url, retry: false });
     let caught: unknown;

@@ -192,6 +192,12 @@ describe('GeminiModel on recorded Gemini API traffic', () => {
     expect(error.message).toContain('Cannot fetch content from the provided URL');
   });
 
+  it('maps the recorded 503 UNAVAILABLE ("The model is overloaded") to PROVIDER_OVERLOADED, retryable', async () => {
+    const error = await recordedError('error-503-overloaded');
+    expect(error).toMatchObject({ code: 'PROVIDER_OVERLOADED', statusCode: 503, isRetryable: true, provider: 'gemini' });
+    expect(error.message).toContain('The model is overloaded');
+  });
+
   async function recordedError(name: string): Promise<ProviderError> {
     const recording = recorded(name);
     server = await startReplayServer(recording.interactions);
