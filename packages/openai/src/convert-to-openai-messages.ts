@@ -1,12 +1,12 @@
 import { type Content, type FunctionCall, type InlineData, type LlmRequest, type Part, ToolsmithError } from '@toolsmith/core';
-import { pairToolResults, providerDataOf } from '@toolsmith/core/adapter-kit';
+import { pairToolResults } from '@toolsmith/core/adapter-kit';
 import type {
   ChatCompletionContentPart,
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { ResponseInputContent, ResponseInputItem } from 'openai/resources/responses/responses';
-import { OPENAI_PROVIDER } from './provider-tool';
+import { type ResponsesReplayOptions, toResponsesModelItems } from './to-responses-model-items';
 
 /**
  * Converts the neutral conversation to Chat Completions `messages`: the system instruction first, then
@@ -47,23 +47,15 @@ export function convertToOpenAIChatMessages(request: Pick<LlmRequest, 'systemIns
 
 /**
  * Converts the neutral conversation to Responses API `input` items (the system instruction goes to
- * `instructions`, not here): messages, `function_call` items, and exactly one `function_call_output`
- * per call id. Reasoning items the model returned (kept as `providerData`) go back unchanged before the
- * text and calls of their turn, as OpenAI asks of clients that keep the conversation themselves.
+ * `instructions`, not here): user messages, the model's turns as the output items the API returned, in
+ * their order and with their ids (see `toResponsesModelItems`), and exactly one `function_call_output`
+ * per call id.
  */
-export function convertToOpenAIResponsesInput(contents: readonly Content[]): ResponseInputItem[] {
+export function convertToOpenAIResponsesInput(contents: readonly Content[], options: ResponsesReplayOptions = {}): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
   for (const content of pairToolResults(contents)) {
     if (content.role === 'model') {
-      for (const part of content.parts) {
-        const item = providerDataOf(part, OPENAI_PROVIDER);
-        if (item?.type === 'reasoning') items.push(item as unknown as ResponseInputItem);
-      }
-      const text = answerText(content);
-      if (text) items.push({ role: 'assistant', content: text });
-      for (const call of functionCalls(content)) {
-        items.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: argumentsText(call) });
-      }
+      items.push(...toResponsesModelItems(content, options));
       continue;
     }
     const userParts: ResponseInputContent[] = [];

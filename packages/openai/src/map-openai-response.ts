@@ -8,11 +8,14 @@ import { OPENAI_PROVIDER } from './provider-tool';
 import { toFunctionCall } from './to-function-call';
 
 /**
- * Maps a finished Responses API response to one complete {@link LlmResponse}: message text, reasoning
- * summaries (as `thought` parts) and the reasoning items themselves (as `providerData`, sent back
- * unchanged), function calls (by `call_id`). Items of hosted tools (web search,
- * code interpreter, …) ran at OpenAI and are not function calls; their effect is in the text.
- * `output` may be given when it was assembled from stream events. A `failed` response throws.
+ * Maps a finished Responses API response to one complete {@link LlmResponse}, keeping every output item
+ * as the API returned it (id, order, `phase`, status, annotations), so that the next request can send the
+ * items back in their order with their ids: a `message` item becomes a text part, a `function_call` item
+ * a function call (by `call_id`), each with the item in `providerData`; a `reasoning` item becomes its
+ * summary as a `thought` part plus the item itself (encrypted content included) as a `providerData`
+ * part; items of hosted tools (web search, file search, code interpreter, image generation, remote MCP,
+ * …) ran at OpenAI, are not function calls and are kept as `providerData` parts. `output` may be given
+ * when it was assembled from stream events. A `failed` response throws.
  */
 export function mapOpenAIResponse(
   response: Pick<Response, 'status' | 'incomplete_details' | 'usage' | 'error'> & Partial<Pick<Response, 'id'>> & { output?: ResponseOutputItem[] },
@@ -23,18 +26,21 @@ export function mapOpenAIResponse(
   const parts: Part[] = [];
   let hasCalls = false;
   for (const item of output) {
+    const { providerData } = providerDataPart(OPENAI_PROVIDER, item);
     if (item.type === 'message') {
       const text = item.content.map((part) => (part.type === 'output_text' ? part.text : part.refusal)).join('');
-      if (text) parts.push({ text });
+      parts.push(text ? { text, providerData } : { providerData });
     } else if (item.type === 'reasoning') {
       const summary = item.summary.map((part) => part.text).join('\n');
       if (summary) parts.push({ text: summary, thought: true });
-      // The item itself (id, encrypted content) goes back with the next request, as OpenAI asks of
-      // clients that keep the conversation themselves; the summary above is for people to read.
-      parts.push(providerDataPart(OPENAI_PROVIDER, item));
+      // The item itself (id, encrypted content) goes back with the next request, right before the item
+      // that followed it, as the API requires; the summary above is for people to read.
+      parts.push({ providerData });
     } else if (item.type === 'function_call') {
       hasCalls = true;
-      parts.push({ functionCall: toFunctionCall({ id: item.call_id, name: item.name, arguments: item.arguments }, strictSchemas.get(item.name)) });
+      parts.push({ functionCall: toFunctionCall({ id: item.call_id, name: item.name, arguments: item.arguments }, strictSchemas.get(item.name)), providerData });
+    } else {
+      parts.push({ providerData });
     }
   }
   const result: LlmResponse = {

@@ -141,7 +141,7 @@ export class OpenAIModel implements Model {
 
   private responses(request: LlmRequest, prepared: PreparedOpenAITools<'responses'>): OpenAICalls {
     const config = request.config ?? {};
-    const body: ResponsesBody = { model: request.model ?? this.modelName, input: convertToOpenAIResponsesInput(request.contents) };
+    const body: ResponsesBody = { model: request.model ?? this.modelName, input: convertToOpenAIResponsesInput(request.contents, { store: this.store }) };
     if (request.systemInstruction) body.instructions = request.systemInstruction;
     if (prepared.tools) body.tools = prepared.tools;
     if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice;

@@ -30,7 +30,13 @@ describe('readOpenAIResponsesStream', () => {
         parts: [
           { text: 'Plan.', thought: true },
           { providerData: { provider: 'openai', data: { type: 'reasoning', id: 'r', summary: [{ type: 'summary_text', text: 'Plan.' }] } } },
-          { text: 'Long ans' },
+          {
+            text: 'Long ans',
+            providerData: {
+              provider: 'openai',
+              data: { type: 'message', id: 'm', role: 'assistant', status: 'in_progress', content: [{ type: 'output_text', text: 'Long ans', annotations: [] }] },
+            },
+          },
         ],
       },
       turnComplete: true,

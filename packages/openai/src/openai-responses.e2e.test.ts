@@ -18,14 +18,17 @@ const textResponse = (text: string, output: unknown[] = []) => ({
   ],
 });
 
+/** The output item a part came from, kept in its providerData (the item's id and type; the rest as the API sent it). */
+const fromItem = (id: string, type: string) => ({ provider: 'openai', data: expect.objectContaining({ id, type }) });
+
 // What both recorded answers (responses-function-calls.json, responses-text-and-calls.chunks.txt) map to.
 const textAndCallsAnswer = {
   content: {
     role: 'model',
     parts: [
-      { text: 'Let me check both cities.' },
-      { functionCall: { id: 'call_R1pa', name: 'get_weather', args: { city: 'Paris' } } },
-      { functionCall: { id: 'call_R2os', name: 'get_weather', args: { city: 'Oslo', unit: 'celsius' } } },
+      { text: 'Let me check both cities.', providerData: fromItem('msg_68f1c0ffee01', 'message') },
+      { functionCall: { id: 'call_R1pa', name: 'get_weather', args: { city: 'Paris' } }, providerData: fromItem('fc_68f1c0ffee02', 'function_call') },
+      { functionCall: { id: 'call_R2os', name: 'get_weather', args: { city: 'Oslo', unit: 'celsius' } }, providerData: fromItem('fc_68f1c0ffee03', 'function_call') },
     ],
   },
   turnComplete: true,
@@ -119,7 +122,7 @@ describe('OpenAIModel on the Responses API wire', () => {
     expect(response.finishReason).toEqual({ unified: 'stop', raw: 'completed' });
   });
 
-  it('keeps reasoning items and sends them back unchanged before their calls; store: false asks for encrypted reasoning', async () => {
+  it('keeps every output item and sends them back in their order with their ids; store: false asks for encrypted reasoning', async () => {
     const reasoning = { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Check the weather first.' }], encrypted_content: 'gAAAA-opaque' };
     const bodies: Array<Record<string, unknown>> = [];
     await serve((body, index) => {
@@ -132,13 +135,16 @@ describe('OpenAIModel on the Responses API wire', () => {
     const parts = first[0].content!.parts;
     expect(parts[0]).toEqual({ text: 'Check the weather first.', thought: true });
     expect(parts[1]).toEqual({ providerData: { provider: 'openai', data: reasoning } });
-    // The next request carries the conversation so far: the reasoning item goes back as it came, before its call.
+    // The next request carries the conversation so far: every item goes back as it came, in its order,
+    // so the reasoning item is immediately followed by the call that followed it (fc_1).
     const history = [...ask('Paris?').contents, first[0].content!, { role: 'user' as const, parts: [{ functionResponse: { id: 'call_1', name: 'get_weather', response: { report: 'Sunny' } } }] }];
     await collect(model({ store: false }).generate({ ...ask('Paris?'), contents: history }));
     expect(bodies[0]).toMatchObject({ store: false, include: ['reasoning.encrypted_content'] });
     const input = bodies[1].input as Array<Record<string, unknown>>;
-    expect(input.map((item) => item.type ?? item.role)).toEqual(['user', 'reasoning', 'function_call', 'function_call_output']);
+    expect(input.map((item) => item.type ?? item.role)).toEqual(['user', 'reasoning', 'function_call', 'message', 'function_call_output']);
     expect(input[1]).toEqual(reasoning);
+    expect(input[2]).toEqual({ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris","unit":null}', status: 'completed' });
+    expect(input[3]).toMatchObject({ type: 'message', id: 'msg_1' });
   });
 
   it('streams text deltas and function-call arguments assembled from deltas', async () => {
@@ -174,7 +180,7 @@ describe('OpenAIModel on the Responses API wire', () => {
     expect(responses.at(-1)?.content?.parts).toEqual(textAndCallsAnswer.content.parts);
   });
 
-  it('passes hosted tools through untouched and ignores their output items', async () => {
+  it('passes hosted tools through untouched and keeps their output items in order', async () => {
     await serve((body) => {
       expect(body.tools.slice(1)).toEqual([{ type: 'web_search', search_context_size: 'low' }]);
       return {
@@ -185,7 +191,10 @@ describe('OpenAIModel on the Responses API wire', () => {
     });
     const request = ask('News?', { providerTools: [providerTool({ type: 'web_search', search_context_size: 'low' })] });
     const [response] = await collect(model().generate(request));
-    expect(response.content?.parts).toEqual([{ text: 'Toolsmith 1.0 shipped today.' }]);
+    expect(response.content?.parts).toEqual([
+      { providerData: { provider: 'openai', data: { id: 'ws_1', type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'toolsmith release' } } } },
+      { text: 'Toolsmith 1.0 shipped today.', providerData: fromItem('msg_1', 'message') },
+    ]);
   });
 
   it('maps an incomplete response to max-tokens', async () => {

@@ -82,7 +82,9 @@ export interface InlineData {
 
 /**
  * One piece of a message. Exactly one of `text`, `functionCall`, `partialFunctionCall`,
- * `functionResponse`, `inlineData`, `providerData` is set. Parts are plain JSON so sessions survive a JSON round trip.
+ * `functionResponse`, `inlineData`, `providerData` is set, except that a `text` or `functionCall` part may
+ * also carry the `providerData` of the provider item it came from (an OpenAI Responses `message` or
+ * `function_call` item). Parts are plain JSON so sessions survive a JSON round trip.
  */
 export interface Part {
   /** Plain text: the model's answer (or reasoning, with `thought`), or the user's message. */
@@ -103,8 +105,9 @@ export interface Part {
    * A provider's own content that has no neutral form, kept so the conversation can be sent back to
    * that provider as its API requires: Anthropic's server-tool blocks (`server_tool_use`,
    * `web_search_tool_result`, …) and `redacted_thinking`, Gemini's `executableCode` /
-   * `codeExecutionResult`. `provider` is the producing model's `provider` id and `data` the provider's
-   * block as received (JSON). Opaque everywhere else: adapters of other providers skip it, and it is
+   * `codeExecutionResult`, OpenAI's Responses output items (reasoning, hosted-tool items, and on a text or
+   * call part the `message` / `function_call` item it came from). `provider` is the producing model's
+   * `provider` id and `data` the provider's block as received (JSON). Opaque everywhere else: adapters of other providers skip it, and it is
    * not text for users.
    */
   providerData?: { provider: string; data: Record<string, unknown> };
