@@ -164,6 +164,19 @@ describe('the dev server API', () => {
     expect(unknown).toMatchObject({ isError: true, errorCode: 'TOOL_NOT_FOUND' });
   });
 
+  it('does not run a message again when the client sends it again with the same messageId: the stream repeats what it produced', async () => {
+    const first = await run('/api/sessions/s-9/run', { text: 'Look up order A-1001', messageId: 'msg-1' });
+    const storedBefore = ((await (await api('/api/sessions/s-9')).json()) as SessionDetail).events;
+    const again = await run('/api/sessions/s-9/run', { text: 'Look up order A-1001', messageId: 'msg-1' });
+
+    const complete = (events: typeof first.events) => events.filter((e) => !e.partial).map((e) => e.id);
+    expect(complete(again.events)).toEqual(complete(first.events));
+    expect(again.events.some((e) => e.partial)).toBe(false);
+    expect(((await (await api('/api/sessions/s-9')).json()) as SessionDetail).events).toEqual(storedBefore);
+    const bad = await post('/api/sessions/s-9/run', { text: 'x', messageId: 7 });
+    expect(bad.status).toBe(400);
+  });
+
   it('refuses malformed requests with a code', async () => {
     const bad = await post('/api/sessions/s-6/run', { nothing: true });
     expect(bad.status).toBe(400);

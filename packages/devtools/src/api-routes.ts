@@ -35,7 +35,12 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
   [
     'POST',
     /^\/api\/sessions\/([^/]+)\/run$/,
-    async (host, [id], request, response) => streamRun(host, id, messageOf(await readJsonBody(request)), response),
+    async (host, [id], request, response) => {
+      const body = await readJsonBody(request);
+      const { messageId } = body;
+      if (messageId !== undefined && (typeof messageId !== 'string' || messageId === '')) throw badRequest('messageId must be a non-empty string.');
+      await streamRun(host, id, messageOf(body), response, messageId);
+    },
   ],
   [
     'POST',
@@ -95,14 +100,14 @@ export async function handleApiRequest(host: DevAgentHost, request: IncomingMess
  * Streams a run as SSE: `event: event` for each event (partial text included), then `event: end` with
  * what the session waits for. A client that disconnects aborts the run (its signal reaches the tools).
  */
-async function streamRun(host: DevAgentHost, sessionId: string, message: Content, response: ServerResponse): Promise<void> {
+async function streamRun(host: DevAgentHost, sessionId: string, message: Content, response: ServerResponse, messageId?: string): Promise<void> {
   const abort = new AbortController();
   response.on('close', () => {
     if (!response.writableFinished) abort.abort(new Error('The client closed the stream.'));
   });
   const stream = new SseStream(response);
   try {
-    for await (const event of host.run(sessionId, message, abort.signal)) stream.send('event', toWireEvent(event));
+    for await (const event of host.run(sessionId, message, abort.signal, messageId)) stream.send('event', toWireEvent(event));
     const end: RunEnd = { pending: pendingOf((await host.runner.sessionService.getSession(sessionKey(host, sessionId)))?.events ?? []) };
     stream.send('end', end);
   } catch (error) {

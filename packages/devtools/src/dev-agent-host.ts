@@ -136,10 +136,11 @@ export class DevAgentHost {
 
   /**
    * Runs the agent on a message and yields every event, partial text included (the runner stores the
-   * complete ones). Never throws once started: failures are error events, as with `Runner.run`.
+   * complete ones). Never throws once started: failures are error events, as with `Runner.run`. With
+   * `messageId`, a message the session already holds is not run again (see `RunInput.messageId`).
    */
-  run(sessionId: string, newMessage: Content, signal?: AbortSignal): AsyncGenerator<Event, void, undefined> {
-    return this.runner.run({ userId: this.userId, sessionId, newMessage, streaming: true, ...(signal ? { signal } : {}) });
+  run(sessionId: string, newMessage: Content, signal?: AbortSignal, messageId?: string): AsyncGenerator<Event, void, undefined> {
+    return this.runner.run({ userId: this.userId, sessionId, newMessage, streaming: true, ...(signal ? { signal } : {}), ...(messageId === undefined ? {} : { messageId }) });
   }
 
   /** The message answering a pending confirmation; `NOT_PENDING` unless the session waits for `requestId`. */

@@ -34,6 +34,8 @@ export interface RunInvocationInput {
   turns?: SessionTurns;
   /** With a session key: the run claims the session in the store (one writer across processes) on these terms. */
   claim?: ResolvedSessionClaimPolicy;
+  /** The client's id of `newMessage`: a message whose id the session already holds is answered with what it produced, not run again. */
+  messageId?: string;
 }
 
 /**
@@ -97,6 +99,14 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       yield errorEvent(context, agent.name, new RunAbortedError(signal.reason));
       return;
     }
+    if (input.messageId !== undefined) {
+      // A message sent again (a retry after a lost connection): answered with what it produced, nothing stored or run.
+      const produced = eventsOfMessage(session.events, input.messageId);
+      if (produced) {
+        yield* produced;
+        return;
+      }
+    }
     if (input.newMessage !== undefined) {
       const invalid = checkNewMessage(input.newMessage);
       if (invalid) {
@@ -122,7 +132,10 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       await store(context, interrupted);
       yield interrupted;
     }
-    if (input.newMessage !== undefined) await store(context, Event.create({ invocationId, author: 'user', content: input.newMessage }));
+    if (input.newMessage !== undefined) {
+      const id = input.messageId === undefined ? undefined : messageEventId(input.messageId);
+      await store(context, Event.create({ ...(id === undefined ? {} : { id }), invocationId, author: 'user', content: input.newMessage }));
+    }
     for await (const event of agent.runAsync(context)) {
       if (!event.partial) {
         // Each complete event carries the run's usage so far: the last one carries the run's total.
@@ -159,6 +172,21 @@ async function loadOrCreate(sessions: SessionService, key: SessionKey): Promise<
     if (!created) throw error;
     return created;
   }
+}
+
+/** The id of the stored user event of the client's message `messageId`. */
+function messageEventId(messageId: string): string {
+  return `msg:${messageId}`;
+}
+
+/**
+ * The stored events the message with `messageId` produced: every event of its run but the message itself
+ * (what the run yielded, as stored), or `undefined` when the message was never stored.
+ */
+function eventsOfMessage(events: readonly Event[], messageId: string): Event[] | undefined {
+  const id = messageEventId(messageId);
+  const message = events.find((event) => event.author === 'user' && event.id === id);
+  return message ? events.filter((event) => event.invocationId === message.invocationId && event !== message) : undefined;
 }
 
 /** Aborts `controller` when `signal` does, until the returned function unlinks them. */

@@ -102,6 +102,12 @@ export interface RunInput {
   sessionId: string;
   /** The user's message (text, or function responses answering a pause). */
   newMessage: Content;
+  /**
+   * The client's id for this message, unique in the session, so sending it again is safe: when the
+   * session already holds a message with this id, nothing is stored or run, and the run yields the
+   * events that message produced (as stored). See docs/sessions.md.
+   */
+  messageId?: string;
   /** Aborts the model call and reaches tools as `ctx.signal`. */
   signal?: AbortSignal;
   /** Yield partial (streaming) events before each complete model response. */
@@ -183,6 +189,7 @@ export class Runner {
       fallbackAuthor: this.agent.name,
       agent: (session) => answeringAgent(this.agent, session, input.newMessage) ?? this.agentToRun(session),
       newMessage: input.newMessage,
+      messageId: input.messageId,
       signal: input.signal,
       streaming: input.streaming,
     });

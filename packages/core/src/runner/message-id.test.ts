@@ -1,0 +1,80 @@
+import { LlmAgent } from '../agents/llm-agent';
+import type { Event } from '../events/event';
+import { functionTool } from '../function-tool/function-tool';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { collect } from '../testing/collect';
+import { ScriptedModel } from '../testing/scripted-model';
+import { user } from './__fixtures__/test-tools';
+import { Runner } from './runner';
+
+function setup() {
+  const sessionService = new InMemorySessionService();
+  const charges: number[] = [];
+  const charge = functionTool({
+    name: 'charge',
+    description: 'Charges the card.',
+    parameters: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+    execute: ({ amount }: { amount: number }) => {
+      charges.push(amount);
+      return { charged: amount };
+    },
+  });
+  const models: ScriptedModel[] = [];
+  // Each runner stands for one process on the shared store.
+  const runner = () => {
+    const model = new ScriptedModel([{ calls: [{ id: 'c1', name: 'charge', args: { amount: 5 } }] }, 'Charged 5.', 'Anything else?']);
+    models.push(model);
+    return new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'cashier', model, tools: [charge] }), sessionService });
+  };
+  const stored = async () => (await sessionService.getSession({ appName: 'shop', userId: 'u', sessionId: 's' }))!.events;
+  const calls = () => models.reduce((n, m) => n + m.callCount, 0);
+  return { runner, charges, stored, calls };
+}
+
+const ids = (events: readonly Event[]) => events.map((e) => e.id);
+
+describe('messageId: a message sent again', () => {
+  it('is not stored or run again; the run yields what the message produced', async () => {
+    const { runner, charges, stored, calls } = setup();
+    const app = runner();
+    const first = await collect(app.run({ userId: 'u', sessionId: 's', newMessage: user('charge 5'), messageId: 'm-1' }));
+    const before = await stored();
+
+    const again = await collect(app.run({ userId: 'u', sessionId: 's', newMessage: user('charge 5'), messageId: 'm-1' }));
+
+    expect(first.at(-1)!.text()).toBe('Charged 5.');
+    expect(before[0]).toMatchObject({ author: 'user', id: 'msg:m-1' });
+    expect(ids(again)).toEqual(ids(first)); // what the run yielded the first time, as stored
+    expect(ids(again)).toEqual(ids(before.slice(1)));
+    expect(again.at(-1)!.text()).toBe('Charged 5.');
+    expect(charges).toEqual([5]);
+    expect(calls()).toBe(2);
+    expect(ids(await stored())).toEqual(ids(before));
+
+    // Another id is another message.
+    const next = await collect(app.run({ userId: 'u', sessionId: 's', newMessage: user('thanks'), messageId: 'm-2' }));
+    expect(next.at(-1)!.text()).toBe('Anything else?');
+    expect((await stored()).length).toBe(before.length + 2);
+  });
+
+  it('sent to two processes at once: one runs it, the other waits for the session and answers with the same events', async () => {
+    const { runner, charges, stored } = setup();
+    const [a, b] = await Promise.all([runner(), runner()].map((app) => collect(app.run({ userId: 'u', sessionId: 's', newMessage: user('charge 5'), messageId: 'm-1' }))));
+
+    expect(charges).toEqual([5]);
+    expect(ids(a)).toEqual(ids(b)); // the waiting one yields the stored events of the run that ran it
+    const events = await stored();
+    expect(events.filter((e) => e.author === 'user' && e.text() === 'charge 5')).toHaveLength(1);
+    expect([a.at(-1)!.text(), b.at(-1)!.text()]).toEqual(['Charged 5.', 'Charged 5.']);
+  });
+
+  it('that was refused is not held: sent again, it is checked (and refused) again', async () => {
+    const { runner, stored } = setup();
+    const app = runner();
+    const bad = { role: 'user' as const, parts: [{ functionResponse: { id: 'nothing-pending', name: 'charge', response: {} } }] };
+    const first = await collect(app.run({ userId: 'u', sessionId: 's', newMessage: bad, messageId: 'm-1' }));
+    const again = await collect(app.run({ userId: 'u', sessionId: 's', newMessage: bad, messageId: 'm-1' }));
+    expect([first, again].map((events) => events.map((e) => e.errorCode))).toEqual([['FUNCTION_RESPONSE_NOT_PENDING'], ['FUNCTION_RESPONSE_NOT_PENDING']]);
+    expect(await stored()).toEqual([]);
+  });
+});
