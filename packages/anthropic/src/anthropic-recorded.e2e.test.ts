@@ -203,39 +203,19 @@ describe('AnthropicModel on recorded Messages API traffic', () => {
     }
   });
 
-  it('maps the recorded 400 invalid_request_error to BAD_REQUEST with the API message', async () => {
-    const recording = recorded('error-400-invalid-request');
+  it.each([
+    ['error-400-invalid-request', { code: 'BAD_REQUEST', statusCode: 400, isRetryable: false }, "does not support effort level 'xhigh'"],
+    ['error-400-prompt-too-long', { code: 'CONTEXT_LENGTH_EXCEEDED', statusCode: 400, isRetryable: false }, '200251 tokens > 200000 maximum'],
+    ['error-429-rate-limit', { code: 'RATE_LIMITED', statusCode: 429, isRetryable: true }, "exceed your account's rate limit"],
+    ['error-529-overloaded', { code: 'PROVIDER_OVERLOADED', statusCode: 529, isRetryable: true }, 'Overloaded'],
+  ])('maps the recorded answer %s to its typed error, with the API message', async (name, expected, message) => {
+    const recording = recorded(name);
     server = await startReplayServer(recording.interactions);
     const error = await turnError(recording);
     expect(ProviderError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'BAD_REQUEST', statusCode: 400, isRetryable: false, provider: 'anthropic' });
-    expect(error.message).toContain("does not support effort level 'xhigh'");
-  });
-
-  it('maps the recorded 529 overloaded_error to a retryable error', async () => {
-    const recording = recorded('error-529-overloaded');
-    server = await startReplayServer(recording.interactions);
-    const error = await turnError(recording);
-    expect(error).not.toBeInstanceOf(RateLimitError);
-    expect(error).toMatchObject({ code: 'PROVIDER_OVERLOADED', statusCode: 529, isRetryable: true, provider: 'anthropic' });
-    expect(error.message).toContain('Overloaded');
-  });
-
-  it('maps the recorded 429 rate_limit_error to a RateLimitError', async () => {
-    const recording = recorded('error-429-rate-limit');
-    server = await startReplayServer(recording.interactions);
-    const error = await turnError(recording);
-    expect(error).toBeInstanceOf(RateLimitError);
-    expect(error).toMatchObject({ code: 'RATE_LIMITED', statusCode: 429, isRetryable: true, provider: 'anthropic' });
-    expect(error.message).toContain("exceed your account's rate limit");
-  });
-
-  it('maps the recorded 400 "prompt is too long" to CONTEXT_LENGTH_EXCEEDED, not retried', async () => {
-    const recording = recorded('error-400-prompt-too-long');
-    server = await startReplayServer(recording.interactions);
-    const error = await turnError(recording);
-    expect(error).toMatchObject({ code: 'CONTEXT_LENGTH_EXCEEDED', statusCode: 400, isRetryable: false, provider: 'anthropic' });
-    expect(error.message).toContain('200251 tokens > 200000 maximum');
+    expect(error).toMatchObject({ ...expected, provider: 'anthropic' });
+    expect(error instanceof RateLimitError).toBe(expected.code === 'RATE_LIMITED');
+    expect(error.message).toContain(message);
   });
 
   async function turnError(recording: Recording): Promise<ProviderError> {
