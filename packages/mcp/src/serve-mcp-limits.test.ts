@@ -101,6 +101,24 @@ describe('serveMcp over HTTP: limits before parsing', () => {
     }
   });
 
+  it('takes JSON bodies only (415), answers other methods with 405 and Allow, and cannot be framed', async () => {
+    const endpoint = await startStreamableHttpEndpoint({ port: 0, ...fixtureSession() });
+    try {
+      const plain = await send(endpoint.url, { headers: { 'content-type': 'text/plain' }, body: JSON.stringify(initialize) });
+      expect(plain.status).toBe(415);
+      expect(JSON.parse(plain.body)).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringContaining('Content-Type: application/json') }, id: null });
+      const put = await send(endpoint.url, { method: 'PUT', body: JSON.stringify(initialize) });
+      expect([put.status, put.headers.allow]).toEqual([405, 'GET, POST, DELETE']);
+      const ok = await send(endpoint.url, { body: JSON.stringify(initialize) });
+      for (const answer of [ok, plain, put]) {
+        expect(answer.headers['content-security-policy']).toBe("frame-ancestors 'none'");
+        expect(answer.headers['x-frame-options']).toBe('DENY');
+      }
+    } finally {
+      await endpoint.close();
+    }
+  });
+
   it('caps open sessions and closes idle ones', async () => {
     let clock = 0;
     const endpoint = await startStreamableHttpEndpoint({ port: 0, maxSessions: 2, sessionIdleMs: 1000, now: () => clock, ...fixtureSession() });

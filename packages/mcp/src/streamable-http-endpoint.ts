@@ -5,7 +5,14 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { type Refusal, checkHostAndOrigin, defaultAllowedHosts, readJsonBody } from './http-request-guard';
+import { HttpGuard, HttpGuardError, defaultAllowedHosts, setSecurityHeaders } from '@toolsmith/core/internal';
+
+/** Why a request was refused before the MCP transport saw it: the HTTP status and a message for the client. */
+interface Refusal {
+  status: number;
+  message: string;
+  headers?: Readonly<Record<string, string>>;
+}
 
 /** Who made a request, as an {@link McpAuthenticate} hook decided. */
 export interface McpCaller {
@@ -92,7 +99,14 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const now = options.now ?? Date.now;
   const sessions = new Map<string, OpenSession>();
-  let allowedHosts = options.allowedHosts;
+  // The checks every Toolsmith HTTP server shares (core's HttpGuard): Host, Origin, the caller, JSON bodies.
+  const guard = new HttpGuard<McpCaller>({
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+    maxBodyBytes,
+    ...(options.authenticate ? { authenticate: validCaller(options.authenticate) } : {}),
+    anonymous: { userId: 'mcp' },
+  });
 
   const closeIdleSessions = async () => {
     const cutoff = now() - sessionIdleMs;
@@ -102,13 +116,12 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    setSecurityHeaders(response);
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) {
       return refuse(response, { status: 404, message: `Not found; the MCP endpoint is ${path}` });
     }
-    const hostOrOrigin = checkHostAndOrigin(request, allowedHosts, options.allowedOrigins);
-    if (hostOrOrigin) return refuse(response, hostOrOrigin);
-    const caller = await authenticate(options.authenticate, request);
-    if ('status' in caller) return refuse(response, caller);
+    const caller = await guard.admit(request);
+    guard.checkMethod(request, ['GET', 'POST', 'DELETE'], path);
 
     const sessionId = header(request, 'mcp-session-id');
     const session = sessionId === undefined ? undefined : sessions.get(sessionId);
@@ -117,12 +130,7 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
     if (session && session.userId !== caller.userId) return refuse(response, { status: 403, message: 'This MCP session belongs to another user' });
     if (!session && request.method !== 'POST') return refuse(response, { status: 400, message: 'Missing Mcp-Session-Id header' });
 
-    let body: unknown;
-    if (request.method === 'POST') {
-      const read = await readJsonBody(request, maxBodyBytes);
-      if (!read.ok) return refuse(response, read.refusal);
-      body = read.body;
-    }
+    const body = request.method === 'POST' ? await guard.readJsonBody(request) : undefined;
     (request as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: caller.userId, scopes: [], extra: { userId: caller.userId } };
     if (session) {
       session.lastSeen = now();
@@ -151,13 +159,14 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) refuse(response, { status: 500, message: error instanceof Error ? error.message : String(error) });
-      else response.end();
+      if (response.headersSent) response.end();
+      else if (error instanceof HttpGuardError) refuse(response, { status: error.status, message: error.message, headers: error.headers });
+      else refuse(response, { status: 500, message: error instanceof Error ? error.message : String(error) });
     });
   });
   await listen(server, bindHost, options.port);
   const address = server.address() as AddressInfo;
-  allowedHosts ??= defaultAllowedHosts(bindHost, address.port);
+  if (!options.allowedHosts) guard.allowHosts(defaultAllowedHosts(bindHost, address.port));
   const sweep = setInterval(() => void closeIdleSessions(), Math.min(sessionIdleMs, 60_000));
   sweep.unref();
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -183,16 +192,12 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
   };
 }
 
-/** The caller, or the 401 refusal when the hook refuses (or fails). */
-async function authenticate(hook: McpAuthenticate | undefined, request: IncomingMessage): Promise<McpCaller | Refusal> {
-  if (!hook) return { userId: 'mcp' };
-  const unauthorized: Refusal = { status: 401, message: 'Unauthorized', headers: { 'www-authenticate': 'Bearer' } };
-  try {
+/** The hook's caller when it names a user; anything else refuses the request (401). */
+function validCaller(hook: McpAuthenticate): McpAuthenticate {
+  return async (request) => {
     const caller = await hook(request);
-    return caller && typeof caller.userId === 'string' && caller.userId !== '' ? caller : unauthorized;
-  } catch {
-    return unauthorized;
-  }
+    return caller && typeof caller.userId === 'string' && caller.userId !== '' ? caller : undefined;
+  };
 }
 
 function header(request: IncomingMessage, name: string): string | undefined {

@@ -50,6 +50,15 @@ export const CORE_ERROR_CODES = {
   SESSION_BUSY: 'Another run holds the session; nothing was stored.',
   INVALID_ARTIFACT_NAME: 'An artifact name that is empty, too long or has control characters.',
   ARTIFACT_OUTSIDE_ROOT: 'An artifact path leads out of the FileArtifactService root.',
+  // ── HTTP servers (the dev server, serveMcp over HTTP): the shared guard's refusals ──────────────
+  HOST_NOT_ALLOWED: 'The Host header is not a name the server listens on (DNS-rebinding protection); 403.',
+  ORIGIN_NOT_ALLOWED: "A browser page of another origin called the server; 403.",
+  UNAUTHORIZED: 'The request lacks the launch token or the credentials the server requires; 401.',
+  METHOD_NOT_ALLOWED: 'The path exists, not with this method; 405 with Allow.',
+  UNSUPPORTED_MEDIA_TYPE: 'A request body not sent as Content-Type: application/json; 415.',
+  BODY_TOO_LARGE: "The request body is larger than the server's limit; 413.",
+  MALFORMED_JSON: 'The request body is not valid JSON; 400.',
+  MALFORMED_URL: 'The request path is not a valid URL path (malformed percent-encoding); 400.',
   // ── Providers (adapters report these) ────────────────────────────────────────────────────────────
   PROVIDER_ERROR: 'The provider failed in a way no other code names.',
   AUTHENTICATION_FAILED: 'The provider refused the API key.',

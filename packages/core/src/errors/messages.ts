@@ -305,3 +305,18 @@ export function runFailedMessage(reason: string): string {
 export function typeScriptLoaderMissingMessage(file: string): string {
   return `${file} is TypeScript, and ts-node is not installed to load it. Compile it first and pass the .js file, or install ts-node.`;
 }
+
+/** The refusals of the shared HTTP guard (`@toolsmith/core/internal`'s `HttpGuard`), each with what to do instead. */
+export const httpGuardMessages = {
+  hostNotAllowed: (host: string | undefined) =>
+    `Invalid Host header ${JSON.stringify(host ?? '')}: this server answers only the names it listens on (DNS-rebinding protection).`,
+  originNotAllowed: (origin: string) => `Origin ${JSON.stringify(origin)} is not allowed: only pages served by this server may call it.`,
+  unauthorized: (hint: string) => `Unauthorized: ${hint}`,
+  methodNotAllowed: (method: string | undefined, path: string, allowed: readonly string[]) =>
+    `${method ?? '(no method)'} is not allowed on ${path}; use ${allowed.join(' or ')}.`,
+  unsupportedMediaType: (type: string | undefined) =>
+    `The request body must be JSON sent with Content-Type: application/json, not ${type === undefined ? 'no Content-Type' : JSON.stringify(type)}.`,
+  bodyTooLarge: (maxBytes: number) => `The request body is larger than ${maxBytes} bytes.`,
+  malformedJson: () => 'The request body is not valid JSON.',
+  malformedUrl: (target: string) => `The request path ${JSON.stringify(target)} is not a valid URL path (malformed percent-encoding?).`,
+};

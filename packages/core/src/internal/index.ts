@@ -11,6 +11,8 @@ export { createEventActions } from '../state/event-actions';
 export { getToolsetOptions } from '../tools/toolset';
 export { startValidatorWarmUp } from '../validation/validator-warm-up';
 export { registerTypeScript } from './register-typescript';
+// What the runner checks of every new user message (shape, argument limits): servers refuse early with it.
+export { checkNewMessage } from '../runner/check-new-message';
 
 // Which call ids a stored event claims as answered: every session store refuses a second claim (see SessionService).
 export { answerClaims } from '../sessions/answer-claims';
@@ -23,3 +25,13 @@ export type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestSourc
 export { hashSource } from '../scanning/manifest-hash';
 export { parseManifest } from '../scanning/manifest';
 export { MANIFEST_ENV, findManifest } from '../scanning/manifest-registry';
+
+// The HTTP guard every server Toolsmith ships runs first (the dev server, serveMcp's HTTP endpoint):
+// Host, Origin, caller, method, JSON bodies and their size, framing headers. See docs/devtools.md.
+export { HttpGuard, decodePathSegment, requestPath } from './http-guard/http-guard';
+export type { HttpAuthenticate, HttpGuardOptions } from './http-guard/http-guard';
+export { HttpGuardError } from './http-guard/http-guard-error';
+export type { HttpGuardErrorCode } from './http-guard/http-guard-error';
+export { defaultAllowedHosts } from './http-guard/allowed-hosts';
+export { SECURITY_HEADERS, setSecurityHeaders } from './http-guard/security-headers';
+export { hasBearerToken, newLaunchToken } from './http-guard/launch-token';

@@ -1,11 +1,18 @@
 import { InvalidMessageError } from '../errors/invalid-message-error';
+import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 
-/** Why `message` cannot start an invocation, or `undefined` when it is a well-formed user `Content`. */
-export function checkNewMessage(message: unknown): InvalidMessageError | undefined {
+/**
+ * Why `message` cannot start an invocation, or `undefined` when it is a well-formed user `Content`
+ * within `limits` (the argument limits: each part nests at most `maxDepth` levels, and the message's
+ * strings and keys count at most `maxChars` characters). Nothing of a refused message is stored, so a
+ * message no store or page could read back (50,000 levels deep, say) never reaches a session.
+ */
+export function checkNewMessage(message: unknown, limits: ArgumentLimits = DEFAULT_ARGUMENT_LIMITS): InvalidMessageError | undefined {
   if (typeof message !== 'object' || message === null) return new InvalidMessageError('it is not an object');
   const { role, parts } = message as { role?: unknown; parts?: unknown };
   if (role !== 'user') return new InvalidMessageError(`its role is ${JSON.stringify(role)}, not "user"`);
   if (!Array.isArray(parts) || parts.length === 0) return new InvalidMessageError('it has no parts');
+  const budget = { chars: limits.maxChars };
   for (let index = 0; index < parts.length; index++) {
     const part: unknown = parts[index];
     if (typeof part !== 'object' || part === null) return new InvalidMessageError(`part ${index} is not an object`);
@@ -15,6 +22,24 @@ export function checkNewMessage(message: unknown): InvalidMessageError | undefin
     if (functionCall !== undefined) return new InvalidMessageError(`part ${index} is a function call; only a model can make one`);
     if (text === undefined && functionResponse === undefined && inlineData === undefined) {
       return new InvalidMessageError(`part ${index} has no text, functionResponse or inlineData`);
+    }
+    const over = exceedsLimits(part, 1, limits.maxDepth, budget);
+    if (over === 'depth') return new InvalidMessageError(`part ${index} is nested deeper than ${limits.maxDepth} levels`);
+    if (over === 'size') return new InvalidMessageError(`it is larger than ${limits.maxChars} characters`);
+  }
+  return undefined;
+}
+
+/** Which limit `value` breaks, if any; the walk stops at the first one (never deeper than `maxDepth` + 1). */
+function exceedsLimits(value: object, depth: number, maxDepth: number, budget: { chars: number }): 'depth' | 'size' | undefined {
+  if (depth > maxDepth) return 'depth';
+  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item) => ['', item]) : Object.entries(value);
+  for (const [key, child] of entries) {
+    budget.chars -= key.length + (typeof child === 'string' ? child.length : 0);
+    if (budget.chars < 0) return 'size';
+    if (typeof child === 'object' && child !== null) {
+      const over = exceedsLimits(child, depth + 1, maxDepth, budget);
+      if (over) return over;
     }
   }
   return undefined;

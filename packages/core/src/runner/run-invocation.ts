@@ -108,7 +108,7 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       }
     }
     if (input.newMessage !== undefined) {
-      const invalid = checkNewMessage(input.newMessage);
+      const invalid = checkNewMessage(input.newMessage, services.argumentLimits);
       if (invalid) {
         yield errorEvent(context, agent.name, invalid);
         return;

@@ -8,7 +8,7 @@ import { CredentialManager } from '../auth/credential-manager';
 import type { CredentialService } from '../auth/credential-service';
 import { AgentConfigError } from '../errors/agent-config-error';
 import type { Event } from '../events/event';
-import type { ArgumentLimits } from '../validation/argument-parser';
+import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 import { DEFAULT_TOOL_CALL_POLICY, type ToolErrorExposure, type ToolOutputValidation } from '../tools/tool-call-policy';
 import type { MemoryService } from '../memory/memory-service';
 import type { Content } from '../model/content';
@@ -59,7 +59,7 @@ export interface RunnerOptions {
    * of a response start together, as peers do); tools marked `sequential` never overlap their own calls.
    */
   maxConcurrentToolCalls?: number;
-  /** Size and depth limits on the arguments a model may send. */
+  /** Size and depth limits on the arguments a model may send, and on each new user message (refused with `INVALID_MESSAGE`). */
   argumentLimits?: ArgumentLimits;
   /**
    * Milliseconds an async tool call may run before it gets a `TOOL_TIMEOUT` error response and its
@@ -133,6 +133,8 @@ export class Runner {
   readonly agent: BaseAgent;
   /** Where the runner loads sessions and stores events: the one given, or the in-memory default. */
   readonly sessionService: SessionService;
+  /** Size and depth limits of the model's call arguments, and of each new user message (the options', else the defaults). */
+  readonly argumentLimits: ArgumentLimits;
   private readonly services: InvocationServices;
   private readonly turns = new SessionTurns();
   private readonly claim: ResolvedSessionClaimPolicy;
@@ -142,6 +144,7 @@ export class Runner {
     this.agent = options.agent;
     this.sessionService = options.sessionService ?? new InMemorySessionService();
     this.claim = { ...DEFAULT_SESSION_CLAIM_POLICY, ...definedOnly(options.sessionClaim) };
+    this.argumentLimits = options.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS;
     const container = options.container ?? new Container(options.providers ?? []);
     // Toolsmith's container knows every provider up front; an external one may add them later (request scopes).
     const ownContainer = container instanceof Container ? container : undefined;
@@ -159,7 +162,7 @@ export class Runner {
       credentials: options.credentialService ? new CredentialManager(options.credentialService) : undefined,
       plugins: options.plugins ?? [],
       maxConcurrentToolCalls: options.maxConcurrentToolCalls ?? Infinity,
-      argumentLimits: options.argumentLimits,
+      argumentLimits: this.argumentLimits,
       toolCallPolicy: {
         timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_CALL_POLICY.timeoutMs,
         maxResultChars: options.maxResultChars ?? DEFAULT_TOOL_CALL_POLICY.maxResultChars,

@@ -1,0 +1,54 @@
+import { LlmAgent } from '../agents/llm-agent';
+import type { Content } from '../model/content';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ScriptedModel } from '../testing/scripted-model';
+import { send } from './__fixtures__/confirmation-fixtures';
+import { Runner } from './runner';
+import { checkNewMessage } from './check-new-message';
+
+/** `{ a: { a: … } }`, `levels` objects deep, built without recursion. */
+function nested(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { leaf: true };
+  for (let i = 1; i < levels; i++) value = { a: value };
+  return value;
+}
+
+const deepAnswer = (levels: number): Content => ({ role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'x', response: nested(levels) } }] });
+
+describe('the runner applies the argument limits to every new user message', () => {
+  const setup = (limits?: { maxChars: number; maxDepth: number }) => {
+    const sessionService = new InMemorySessionService();
+    const model = new ScriptedModel(['ok', 'ok']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model }), sessionService, ...(limits ? { argumentLimits: limits } : {}) });
+    const session = async () => (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+    return { runner, model, session };
+  };
+
+  it('refuses a part 50,000 levels deep with INVALID_MESSAGE; nothing is stored and the session stays readable', async () => {
+    const { runner, model, session } = setup();
+    const events = await send(runner, deepAnswer(50_000));
+    expect(events.map((e) => [e.errorCode, e.errorMessage])).toEqual([['INVALID_MESSAGE', expect.stringContaining('part 0 is nested deeper than 64 levels')]]);
+    expect((await session()).events).toEqual([]);
+    const stored = await session();
+    expect(() => JSON.stringify(stored)).not.toThrow();
+    expect(model.requests).toHaveLength(0);
+    // The session takes messages again.
+    expect((await send(runner, { role: 'user', parts: [{ text: 'hi' }] })).map((e) => e.text())).toEqual(['ok']);
+  });
+
+  it('refuses a message whose strings pass maxChars; a message at the limits passes the check', async () => {
+    const { runner, session } = setup({ maxChars: 100, maxDepth: 5 });
+    const events = await send(runner, { role: 'user', parts: [{ text: 'x'.repeat(60) }, { text: 'y'.repeat(60) }] });
+    expect(events.map((e) => [e.errorCode, e.errorMessage])).toEqual([['INVALID_MESSAGE', expect.stringContaining('larger than 100 characters')]]);
+    expect((await session()).events).toEqual([]);
+    expect(checkNewMessage({ role: 'user', parts: [{ text: 'x'.repeat(96) }] }, { maxChars: 100, maxDepth: 5 })).toBeUndefined();
+    // part (1) → functionResponse (2) → response (3) → nested objects: 5 levels in all pass, 6 do not.
+    expect(checkNewMessage(deepAnswer(3), { maxChars: 100, maxDepth: 5 })).toBeUndefined();
+    expect(checkNewMessage(deepAnswer(4), { maxChars: 100, maxDepth: 5 })?.message).toContain('nested deeper than 5 levels');
+  });
+
+  it('exposes the limits it applies: the options, else the defaults', () => {
+    expect(setup().runner.argumentLimits).toEqual({ maxChars: 1_000_000, maxDepth: 64 });
+    expect(setup({ maxChars: 10, maxDepth: 2 }).runner.argumentLimits).toEqual({ maxChars: 10, maxDepth: 2 });
+  });
+});
