@@ -10,7 +10,8 @@ const fixture = join(__dirname, '__fixtures__', 'desk-agent.ts');
 
 describe('the dev server API', () => {
   let server: DevServer;
-  const api = (path: string, init?: RequestInit) => fetch(`${server.url}${path}`, init);
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${server.token}`, ...(init.headers as Record<string, string>) } });
   const post = (path: string, body: unknown) =>
     api(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const run = async (path: string, body: unknown) => {
@@ -120,6 +121,7 @@ describe('the dev server API', () => {
     const client = new AbortController();
     const response = await api('/api/sessions/s-8/run', {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ text: 'Make a slow report' }),
       signal: client.signal,
     });
@@ -181,8 +183,11 @@ describe('the dev server API', () => {
     const bad = await post('/api/sessions/s-6/run', { nothing: true });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('BAD_REQUEST');
-    const notJson = await api('/api/sessions', { method: 'POST', body: '{' });
+    const notJson = await api('/api/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
     expect(notJson.status).toBe(400);
+    expect(((await notJson.json()) as { error: { code: string } }).error.code).toBe('MALFORMED_JSON');
+    const notObject = await post('/api/sessions', [1]);
+    expect(((await notObject.json()) as { error: { code: string } }).error.code).toBe('BAD_REQUEST');
     expect((await api('/api/nothing')).status).toBe(404);
     expect((await api('/')).status).toBe(404); // `toolsmith api`: no page
   });

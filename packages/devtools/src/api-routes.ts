@@ -1,14 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Content} from '@toolsmith/core';
 import { ToolsmithError } from '@toolsmith/core';
+import { type HttpGuard, HttpGuardError, checkNewMessage, decodePathSegment } from '@toolsmith/core/internal';
 import type { DevAgentHost} from './dev-agent-host';
 import { pendingOf, toWireEvent } from './dev-agent-host';
 import { DevApiError } from './dev-api-error';
 import type { ApiErrorBody, RunEnd, ToolRunRequest } from './protocol/api-types';
-import { readJsonBody } from './read-json-body';
 import { SseStream } from './sse-stream';
 
 type Handler = (host: DevAgentHost, params: string[], request: IncomingMessage, response: ServerResponse) => Promise<void>;
+
+/** The guard of the server, for the handlers' bodies (set per request by {@link handleApiRequest}). */
+const guards = new WeakMap<IncomingMessage, HttpGuard<true>>();
+
+/** The request's body: JSON (415, 413 and 400 from the guard) and an object (`BAD_REQUEST`). */
+async function readJsonBody(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const body = await guards.get(request)!.readJsonBody(request);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DevApiError('BAD_REQUEST', 'The request body must be a JSON object.');
+  return body as Record<string, unknown>;
+}
 
 /** The API's routes, in the order they are tried; docs/devtools.md documents each. */
 const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
@@ -39,7 +49,7 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
       const body = await readJsonBody(request);
       const { messageId } = body;
       if (messageId !== undefined && (typeof messageId !== 'string' || messageId === '')) throw badRequest('messageId must be a non-empty string.');
-      await streamRun(host, id, messageOf(body), response, messageId);
+      await streamRun(host, id, messageOf(host, body), response, messageId);
     },
   ],
   [
@@ -67,7 +77,15 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
   [
     'POST',
     /^\/api\/tools\/([^/]+)\/run$/,
-    async (host, [name], request, response) => json(response, 200, await host.runTool(name, toolRunRequestOf(await readJsonBody(request)))),
+    async (host, [name], request, response) => {
+      const toolRun = toolRunRequestOf(await readJsonBody(request));
+      // Stop in the page (or any client that goes away) aborts the call: the tool sees ctx.signal abort.
+      const abort = new AbortController();
+      response.on('close', () => {
+        if (!response.writableFinished) abort.abort(new Error('The client closed the request.'));
+      });
+      json(response, 200, await host.runTool(name, toolRun, abort.signal));
+    },
   ],
 ];
 
@@ -75,25 +93,36 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
  * Answers a request under `/api/`: JSON for reads and writes, Server-Sent Events for runs. Errors are
  * `{ error: { code, message } }` with a 4xx status for the client's mistakes and 500 for the server's.
  */
-export async function handleApiRequest(host: DevAgentHost, request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
+export async function handleApiRequest(host: DevAgentHost, guard: HttpGuard<true>, request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
+  guards.set(request, guard);
   try {
-    let pathMatched = false;
+    const allowed: string[] = [];
     for (const [method, pattern, handler] of ROUTES) {
       const match = pattern.exec(path);
       if (!match) continue;
-      pathMatched = true;
+      allowed.push(method);
       if (method !== request.method) continue;
-      await handler(host, match.slice(1).map(decodeURIComponent), request, response);
+      await handler(host, match.slice(1).map(decodePathSegment), request, response);
       return;
     }
-    if (pathMatched) throw new DevApiError('BAD_REQUEST', `${request.method} is not allowed on ${path}.`);
+    if (allowed.length > 0) guard.checkMethod(request, allowed, path);
     throw new DevApiError('NOT_FOUND', `No API route ${request.method} ${path}. See docs/devtools.md.`);
   } catch (error) {
     if (response.headersSent) return; // a stream reports its own errors
-    if (error instanceof DevApiError) json(response, error.status, errorBody(error));
-    else if (ToolsmithError.isInstance(error)) json(response, 400, errorBody(error));
-    else json(response, 500, { error: { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) } });
+    sendError(response, error);
   }
+}
+
+/**
+ * Answers an error as `{ error: { code, message } }`: the guard's refusals with their status and headers,
+ * the API's own with theirs, other Toolsmith errors (the client's request was wrong) with 400, anything
+ * else with 500 `INTERNAL_ERROR`.
+ */
+export function sendError(response: ServerResponse, error: unknown): void {
+  if (error instanceof HttpGuardError) json(response, error.status, errorBody(error), error.headers);
+  else if (error instanceof DevApiError) json(response, error.status, errorBody(error));
+  else if (ToolsmithError.isInstance(error)) json(response, 400, errorBody(error));
+  else json(response, 500, { error: { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) } });
 }
 
 /**
@@ -121,13 +150,23 @@ function sessionKey(host: DevAgentHost, sessionId: string) {
   return { appName: host.runner.appName, userId: host.userId, sessionId };
 }
 
-function messageOf(body: Record<string, unknown>): Content {
+/**
+ * The user message of a run request, checked as the runner checks every new message (shape, and the
+ * argument limits' size and depth): a refused one gets 400 `INVALID_MESSAGE` before anything is stored.
+ */
+function messageOf(host: DevAgentHost, body: Record<string, unknown>): Content {
+  let message: Content;
   if (typeof body.text === 'string') {
     if (body.text.trim() === '') throw badRequest('text is empty.');
-    return { role: 'user', parts: [{ text: body.text }] };
+    message = { role: 'user', parts: [{ text: body.text }] };
+  } else if (isObject(body.message) && Array.isArray(body.message.parts)) {
+    message = body.message as unknown as Content;
+  } else {
+    throw badRequest('Send { "text": "…" } or { "message": { "role": "user", "parts": [ … ] } }.');
   }
-  if (isObject(body.message) && Array.isArray(body.message.parts)) return body.message as unknown as Content;
-  throw badRequest('Send { "text": "…" } or { "message": { "role": "user", "parts": [ … ] } }.');
+  const invalid = checkNewMessage(message, host.runner.argumentLimits);
+  if (invalid) throw invalid;
+  return message;
 }
 
 function toolRunRequestOf(body: Record<string, unknown>): ToolRunRequest {
@@ -156,8 +195,8 @@ function errorBody(error: ToolsmithError): ApiErrorBody {
   return { error: { code: error.code, message: error.message } };
 }
 
-function json(response: ServerResponse, status: number, body: unknown): void {
+function json(response: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  response.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   response.end(text);
 }

@@ -162,8 +162,8 @@ export class DevAgentHost {
     return [...(await this.tools()).values()].map(toolInfo);
   }
 
-  /** Runs one tool alone, exactly as a run would call it (see {@link runToolAlone}). */
-  async runTool(name: string, request: ToolRunRequest): Promise<ToolRunResult> {
+  /** Runs one tool alone, exactly as a run would call it (see {@link runToolAlone}); `signal` aborts the call (`ctx.signal`). */
+  async runTool(name: string, request: ToolRunRequest, signal?: AbortSignal): Promise<ToolRunResult> {
     const tools = await this.tools();
     const entry = tools.get(name);
     const state = request.sessionId ? (await this.session(request.sessionId)).state : {};
@@ -177,6 +177,7 @@ export class DevAgentHost {
       userId: this.userId,
       sessionId: request.sessionId ?? 'devtools-tool-run',
       agentName: entry?.agents[0] ?? this.runner.agent.name,
+      ...(signal ? { signal } : {}),
       ...(this.agentModule.memoryService ? { memoryService: this.agentModule.memoryService } : {}),
       ...(this.agentModule.artifactService ? { artifactService: this.agentModule.artifactService } : {}),
     });

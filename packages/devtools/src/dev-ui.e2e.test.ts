@@ -46,7 +46,7 @@ describe('toolsmith web: the dev UI in Chromium', () => {
   };
 
   it('chats: the tool call appears with its arguments, its result and state change, then the streamed answer; a reload shows the stored session', async () => {
-    await page.goto(server.url);
+    await page.goto(server.pageUrl);
     await page.getByTestId('app-name').filter({ hasText: 'desk_agent' }).waitFor();
     await page.getByTestId('session-store').filter({ hasText: 'in memory' }).waitFor();
 
@@ -72,7 +72,7 @@ describe('toolsmith web: the dev UI in Chromium', () => {
   });
 
   it('shows the answer while it streams, then the complete event', async () => {
-    await page.goto(server.url);
+    await page.goto(server.pageUrl);
     await page.getByTestId('new-session').click();
     await send('Answer slowly please');
     // The model holds after its first piece (6 characters): only that much is on the page.
@@ -84,7 +84,7 @@ describe('toolsmith web: the dev UI in Chromium', () => {
   });
 
   it('pauses for approval, and Approve with a payload lets the run finish', async () => {
-    await page.goto(server.url);
+    await page.goto(server.pageUrl);
     await page.getByTestId('new-session').click();
     await send('Refund 250 for order A-1002');
     const pending = page.getByTestId('pending-confirmation');
@@ -100,7 +100,7 @@ describe('toolsmith web: the dev UI in Chromium', () => {
   });
 
   it('Deny reaches the tool as a rejection: its result shows the error code', async () => {
-    await page.goto(server.url);
+    await page.goto(server.pageUrl);
     await page.getByTestId('new-session').click();
     await send('Refund 900 for order A-1003');
     await page.getByTestId('deny').click();
@@ -110,14 +110,14 @@ describe('toolsmith web: the dev UI in Chromium', () => {
   });
 
   it('shows a failed model call as an error event with its code', async () => {
-    await page.goto(server.url);
+    await page.goto(server.pageUrl);
     await page.getByTestId('new-session').click();
     await send('Please break the model');
     await page.getByTestId('event-error').filter({ hasText: 'PROVIDER_ERROR' }).waitFor();
   });
 
   it('sends an update to a long-running call', async () => {
-    await page.goto(server.url);
+    await page.goto(server.pageUrl);
     await page.getByTestId('new-session').click();
     await send('Export the orders');
     await page.getByTestId('pending-long-running').waitFor();
@@ -130,7 +130,7 @@ describe('toolsmith web: the dev UI in Chromium', () => {
   });
 
   it('runs one tool from the Tools tab, with validation errors as in a run', async () => {
-    await page.goto(server.url);
+    await page.goto(server.pageUrl);
     await page.getByTestId('tab-tools').click();
     await page.getByTestId('tool-item').filter({ hasText: 'refund' }).click();
     await page.getByTestId('tool-detail').filter({ hasText: 'Refunds an amount in euros' }).waitFor();
@@ -168,7 +168,7 @@ describe('toolsmith web with @toolsmith/postgres installed', () => {
     page.setDefaultTimeout(30_000);
     let server = await serve();
     try {
-      await page.goto(server.url);
+      await page.goto(server.pageUrl);
       await page.getByTestId('session-store').filter({ hasText: `embedded PostgreSQL (PGlite) in ${join(projectDir, '.toolsmith', 'sessions')}` }).waitFor();
       await page.getByTestId('chat-input').fill('Look up order A-3003');
       await page.getByTestId('send').click();
@@ -177,7 +177,9 @@ describe('toolsmith web with @toolsmith/postgres installed', () => {
       await server.close();
 
       server = await serve(); // a new process would see the same: the store is on disk
+      await page.goto(server.pageUrl); // the new launch's token
       await page.goto(`${server.url}/${hash}`);
+      await page.reload();
       await page.getByTestId('user-text').filter({ hasText: 'Look up order A-3003' }).waitFor();
       await page.locator('[data-testid="tool-call"][data-tool="lookupOrder"]').waitFor();
       await page.getByTestId('agent-text').filter({ hasText: 'Order A-3003 has shipped' }).waitFor();

@@ -21,6 +21,8 @@ export interface RunToolAloneInput {
   agentName: string;
   memoryService?: MemoryService;
   artifactService?: ArtifactService;
+  /** Aborts the call: the tool sees it on `ctx.signal`. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function runToolAlone(input: RunToolAloneInput): Promise<ToolRunRes
     ...(input.request.confirmation ? { toolConfirmation: input.request.confirmation } : {}),
     ...(input.memoryService ? { memoryService: input.memoryService } : {}),
     ...(input.artifactService ? { artifactService: input.artifactService } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
   });
   const started = performance.now();
   const outcome = await executeToolCall({

@@ -20,11 +20,14 @@ describe('toolsmith api', () => {
     );
     const server = await started;
     expect(out).toContain(`Toolsmith dev API for desk_agent`);
-    expect(out).toContain(`${server.url}/api/`);
+    expect(out).toContain(`${server.url}/api/\n  token: ${server.token}\n  (send it on every request as "Authorization: Bearer <token>")`);
 
-    const created = await fetch(`${server.url}/api/sessions`, { method: 'POST', body: JSON.stringify({ sessionId: 'x' }) });
+    // The printed token is what the API takes: without it nothing is answered.
+    const authorization = `Bearer ${/token: (\S+)/.exec(out)![1]}`;
+    expect((await fetch(`${server.url}/api/tools`)).status).toBe(401);
+    const created = await fetch(`${server.url}/api/sessions`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: 'x' }) });
     expect(created.status).toBe(201);
-    expect(((await (await fetch(`${server.url}/api/tools`)).json()) as Array<{ name: string }>).map((tool) => tool.name)).toEqual(['lookupOrder', 'refund', 'slowReport', 'startExport']);
+    expect(((await (await fetch(`${server.url}/api/tools`, { headers: { authorization } })).json()) as Array<{ name: string }>).map((tool) => tool.name)).toEqual(['lookupOrder', 'refund', 'slowReport', 'startExport']);
     const page = await fetch(server.url);
     expect(page.status).toBe(404);
     expect(await page.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Nothing at /: this server has only the API under /api/.' } });

@@ -7,6 +7,7 @@ export const API_USAGE = `Usage: toolsmith api <module> [--port <n>] [--host <ad
 
 Serves the dev UI's HTTP API without the page, for another frontend: sessions, runs streamed as
 Server-Sent Events, answers to confirmations and long-running calls, tools (docs/devtools.md).
+Every request must carry the token printed at start as "Authorization: Bearer <token>".
 
 ${DEV_SERVER_OPTIONS}`;
 

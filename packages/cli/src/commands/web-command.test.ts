@@ -39,7 +39,10 @@ describe('toolsmith web', () => {
     });
     const server = await started;
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(stdout.text()).toContain(`Toolsmith dev UI for desk_agent (agent desk_agent, model scripted/desk-script)\n  ${server.url}\n  sessions: in memory`);
+    expect(stdout.text()).toContain(
+      `Toolsmith dev UI for desk_agent (agent desk_agent, model scripted/desk-script)\n  ${server.url}/#token=${server.token}\n` +
+        "  (open this URL: it carries this launch's token, which every API request needs)\n  sessions: in memory",
+    );
 
     const page = await fetch(server.url);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
@@ -47,7 +50,9 @@ describe('toolsmith web', () => {
     const script = await fetch(`${server.url}/app.js`);
     expect(script.status).toBe(200);
     expect((await script.text()).length).toBeGreaterThan(1000);
-    expect(await (await fetch(`${server.url}/api/info`)).json()).toMatchObject({ agentName: 'desk_agent' });
+    expect((await fetch(`${server.url}/api/info`)).status).toBe(401);
+    const token = /#token=(\S+)/.exec(stdout.text())![1];
+    expect(await (await fetch(`${server.url}/api/info`, { headers: { authorization: `Bearer ${token}` } })).json()).toMatchObject({ agentName: 'desk_agent' });
 
     stop.abort();
     expect(await done).toBe(0);

@@ -21,7 +21,8 @@ export const WEB_USAGE = `Usage: toolsmith web <module> [--port <n>] [--host <ad
 Serves a dev UI for the agent a module exports (or the Runner it exports): sessions, a chat with the
 live event timeline, approvals, long-running updates and a Tools tab that runs one tool alone.
 Sessions are kept in .toolsmith/sessions when @toolsmith/postgres is installed, else in memory.
-A .ts module is loaded through ts-node when it is installed.
+A .ts module is loaded through ts-node when it is installed. Open the printed URL: it carries a
+token made for this launch, without which the API refuses every request (docs/devtools.md, Security).
 
 ${DEV_SERVER_OPTIONS}`;
 
@@ -97,7 +98,9 @@ export async function serveDevServer(options: DevServerCommandOptions, io: CliIo
   const info = host.info();
   io.stdout.write(
     `${page ? 'Toolsmith dev UI' : 'Toolsmith dev API'} for ${info.appName} (agent ${info.agentName}${info.model ? `, model ${info.model}` : ''})\n` +
-      `  ${page ? server.url : `${server.url}/api/`}\n` +
+      (page
+        ? `  ${server.pageUrl}\n  (open this URL: it carries this launch's token, which every API request needs)\n`
+        : `  ${server.url}/api/\n  token: ${server.token}\n  (send it on every request as "Authorization: Bearer <token>")\n`) +
       `  sessions: ${info.store.description}\n` +
       'Press Ctrl-C to stop.\n',
   );

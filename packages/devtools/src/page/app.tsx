@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { AppInfo, SessionSummary } from '../protocol/api-types';
-import { api } from './api-client';
+import { api, describeError } from './api-client';
 import { ChatView } from './chat-view';
 import { SessionList } from './session-list';
 import { ToolsView } from './tools-view';
@@ -28,15 +28,19 @@ export function App() {
   const [tab, setTab] = useState<Tab>(initial.tab);
   const [problem, setProblem] = useState('');
 
-  const refresh = () => api.listSessions().then(setSessions, (error: Error) => setProblem(error.message));
+  const refresh = () => api.listSessions().then(setSessions, (error: unknown) => setProblem(describeError(error)));
   useEffect(() => {
-    api.info().then(setInfo, (error: Error) => setProblem(error.message));
+    api.info().then(setInfo, (error: unknown) => setProblem(describeError(error)));
     void refresh();
   }, []);
   useEffect(() => writeHash(sessionId, tab), [sessionId, tab]);
 
   const createSession = async () => {
-    const session = await api.createSession();
+    setProblem('');
+    const session = await api.createSession().catch((error: unknown) => {
+      setProblem(describeError(error));
+      throw error;
+    });
     setSessionId(session.id);
     setTab('chat');
     await refresh();
@@ -68,7 +72,7 @@ export function App() {
           </div>
         )}
       </header>
-      {problem && <div class="error">{problem}</div>}
+      {problem && <div class="error" data-testid="app-problem">{problem}</div>}
       <div class="body">
         <SessionList
           sessions={sessions}
@@ -77,11 +81,15 @@ export function App() {
             setSessionId(id);
             setTab('chat');
           }}
-          onNew={() => void createSession()}
+          onNew={() => void createSession().catch(() => undefined)}
           onDelete={async (id) => {
-            await api.deleteSession(id);
-            if (id === sessionId) setSessionId(undefined);
-            await refresh();
+            try {
+              await api.deleteSession(id);
+              if (id === sessionId) setSessionId(undefined);
+              await refresh();
+            } catch (error) {
+              setProblem(describeError(error));
+            }
           }}
         />
         <main>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { SessionDetail, WireEvent, WirePending } from '../protocol/api-types';
-import { ApiCallError, RunListener, api } from './api-client';
+import { ApiCallError, RunListener, api, describeError } from './api-client';
 import { EventTimeline } from './event-timeline';
 import { PendingPanel } from './pending-panel';
 
@@ -21,6 +21,7 @@ export function ChatView({ sessionId, ensureSession, onRunEnd }: { sessionId: st
   const [problem, setProblem] = useState('');
   const [text, setText] = useState('');
   const bottom = useRef<HTMLDivElement>(null);
+  const stop = useRef<AbortController | undefined>(undefined);
 
   const load = async (id: string) => {
     const session = await api.getSession(id);
@@ -35,15 +36,17 @@ export function ChatView({ sessionId, ensureSession, onRunEnd }: { sessionId: st
     setPending(NOTHING_PENDING);
     setLive([]);
     setProblem('');
-    if (sessionId) load(sessionId).catch((error: Error) => setProblem(error.message));
+    if (sessionId) load(sessionId).catch((error: unknown) => setProblem(describeError(error)));
   }, [sessionId]);
   useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [detail, live, streamingText]);
 
   /** Runs one streamed request and folds its events into the view. */
-  const streamed = async (start: (id: string, listener: RunListener) => Promise<void>, userText = '') => {
+  const streamed = async (start: (id: string, listener: RunListener, signal: AbortSignal) => Promise<void>, userText = '') => {
     setBusy(true);
     setProblem('');
     setSentText(userText);
+    const controller = new AbortController();
+    stop.current = controller;
     try {
       const id = await ensureSession();
       await start(id, {
@@ -57,12 +60,13 @@ export function ChatView({ sessionId, ensureSession, onRunEnd }: { sessionId: st
           }
         },
         onEnd: (end) => setPending(end.pending),
-        onError: (error: ApiCallError) => setProblem(`${error.code}: ${error.message}`),
-      });
+        onError: (error: ApiCallError) => setProblem(error.toString()),
+      }, controller.signal);
       await load(id);
     } catch (error) {
-      setProblem(error instanceof Error ? error.message : String(error));
+      setProblem(describeError(error));
     } finally {
+      stop.current = undefined;
       setLive([]);
       setSentText('');
       setStreamingText('');
@@ -75,7 +79,7 @@ export function ChatView({ sessionId, ensureSession, onRunEnd }: { sessionId: st
     const message = text.trim();
     if (!message || busy) return;
     setText('');
-    void streamed((id, listener) => api.run(id, message, listener), message);
+    void streamed((id, listener, signal) => api.run(id, message, listener, signal), message);
   };
 
   const events = detail?.events ?? [];
@@ -92,8 +96,8 @@ export function ChatView({ sessionId, ensureSession, onRunEnd }: { sessionId: st
           busy={busy}
           actions={{
             answer: (requestId, confirmed, payload) =>
-              void streamed((id, listener) => api.answerConfirmation(id, requestId, payload === undefined ? { confirmed } : { confirmed, payload }, listener)),
-            update: (callId, response, willContinue) => void streamed((id, listener) => api.updateLongRunning(id, callId, { response, willContinue }, listener)),
+              void streamed((id, listener, signal) => api.answerConfirmation(id, requestId, payload === undefined ? { confirmed } : { confirmed, payload }, listener, signal)),
+            update: (callId, response, willContinue) => void streamed((id, listener, signal) => api.updateLongRunning(id, callId, { response, willContinue }, listener, signal)),
           }}
         />
         {detail && <StateView state={detail.state} />}
@@ -107,9 +111,15 @@ export function ChatView({ sessionId, ensureSession, onRunEnd }: { sessionId: st
         }}
       >
         <input data-testid="chat-input" value={text} placeholder="Message the agent…" onInput={(e) => setText(e.currentTarget.value)} disabled={busy} />
-        <button type="submit" data-testid="send" disabled={busy || text.trim() === ''}>
-          Send
-        </button>
+        {busy ? (
+          <button type="button" class="stop" data-testid="stop" onClick={() => stop.current?.abort()}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit" data-testid="send" disabled={text.trim() === ''}>
+            Send
+          </button>
+        )}
       </form>
     </div>
   );

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ToolInfo, ToolRunResult } from '../protocol/api-types';
-import { api } from './api-client';
+import { api, describeError } from './api-client';
 import { JsonBlock } from './json-view';
 import { FormValues, SchemaForm, argsFromForm } from './schema-form';
 
@@ -15,7 +15,7 @@ export function ToolsView({ sessionId }: { sessionId: string | undefined }) {
         setTools(list);
         setSelected((current) => current ?? list[0]?.name);
       },
-      (error: Error) => setProblem(error.message),
+      (error: unknown) => setProblem(describeError(error)),
     );
   }, []);
   const tool = tools.find((t) => t.name === selected);
@@ -42,17 +42,25 @@ function ToolRunner({ tool, sessionId }: { tool: ToolInfo; sessionId: string | u
   const [useSession, setUseSession] = useState(false);
   const [result, setResult] = useState<ToolRunResult | undefined>();
   const [running, setRunning] = useState(false);
+  const [problem, setProblem] = useState('');
+  const stop = useRef<AbortController | undefined>(undefined);
   const run = async () => {
     setRunning(true);
+    setProblem('');
+    setResult(undefined);
+    const controller = new AbortController();
+    stop.current = controller;
     try {
-      setResult(
-        await api.runTool(tool.name, {
-          args: argsFromForm(tool.parameters, values),
-          ...(useSession && sessionId ? { sessionId } : {}),
-          ...(asApproved ? { confirmation: { confirmed: true } } : {}),
-        }),
-      );
+      const request = {
+        args: argsFromForm(tool.parameters, values),
+        ...(useSession && sessionId ? { sessionId } : {}),
+        ...(asApproved ? { confirmation: { confirmed: true } } : {}),
+      };
+      setResult(await api.runTool(tool.name, request, controller.signal));
+    } catch (error) {
+      setProblem(describeError(error));
     } finally {
+      stop.current = undefined;
       setRunning(false);
     }
   };
@@ -96,8 +104,14 @@ function ToolRunner({ tool, sessionId }: { tool: ToolInfo; sessionId: string | u
           <button type="submit" data-testid="run-tool" disabled={running}>
             Run {tool.name}
           </button>
+          {running && (
+            <button type="button" class="stop" data-testid="stop-tool" onClick={() => stop.current?.abort()}>
+              Stop
+            </button>
+          )}
         </div>
       </form>
+      {problem && <div class="error" data-testid="tool-problem">{problem}</div>}
       {result && <ToolResult result={result} />}
     </section>
   );
