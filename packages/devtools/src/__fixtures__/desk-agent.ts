@@ -11,9 +11,15 @@ function deferred<T = void>(): Promise<T> & { resolve(value: T): void } {
   return Object.assign(promise, { resolve });
 }
 
-/** Settled when `slowReport` starts, and when its run's signal aborts (with the reason). */
-export const slowReportStarted = deferred();
-export const slowReportAborted = deferred<unknown>();
+/** Settled when `slowReport` starts, and when its run's signal aborts (with the reason); {@link resetSlowReport} makes new ones. */
+export let slowReportStarted = deferred();
+export let slowReportAborted = deferred<unknown>();
+
+/** New `slowReport` barriers, for a second slow call in the same test file. */
+export function resetSlowReport(): void {
+  slowReportStarted = deferred();
+  slowReportAborted = deferred<unknown>();
+}
 
 /** The refunds paid, shared by runs and by tools run alone. */
 @Injectable()

@@ -9,10 +9,11 @@ const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 
 /**
  * Launches headless Chromium with a fresh profile. The flags keep it from reaching the network on its
- * own (updates, sync, QUIC), which fails in a closed network. With no browser installed this throws:
+ * own (updates, sync, QUIC), which fails in a closed network; `extraArgs` adds flags (e.g. host resolver rules).
+ * With no browser installed this throws:
  * the browser tests fail rather than pass without running.
  */
-export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const executablePath = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM;
   if (!existsSync(executablePath)) {
     throw new Error(
@@ -33,6 +34,7 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
   return {
