@@ -1,3 +1,6 @@
+// PGlite's declarations use the global Emscripten types without referencing them (@types/emscripten is a
+// devDependency of theirs): this keeps `skipLibCheck: false` compiling for apps that use this package.
+/// <reference types="emscripten" preserve="true" />
 import type { Transaction } from '@electric-sql/pglite';
 import { PGlite } from '@electric-sql/pglite';
 import { DataDirLock } from './data-dir-lock';

@@ -1,3 +1,6 @@
+// PGlite's declarations use the global Emscripten types without referencing them (@types/emscripten is a
+// devDependency of theirs): this keeps `skipLibCheck: false` compiling for apps that use this package.
+/// <reference types="emscripten" preserve="true" />
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { PostgresConfigError } from './errors/postgres-config-error';
