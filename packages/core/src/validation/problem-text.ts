@@ -38,6 +38,11 @@ export function describeProblems(errors: readonly ErrorObject[], data: unknown, 
   return problems;
 }
 
+/** `1 character`, `2 characters`. */
+function count(limit: unknown, one: string, many: string): string {
+  return `${String(limit)} ${limit === 1 ? one : many}`;
+}
+
 function expectation(e: ErrorObject, p: Record<string, unknown>): string {
   switch (e.keyword) {
     case 'enum':
@@ -47,17 +52,17 @@ function expectation(e: ErrorObject, p: Record<string, unknown>): string {
     case 'type':
       return String(p.type).replace(/,/g, ' or ');
     case 'minLength':
-      return `at least ${String(p.limit)} characters`;
+      return `at least ${count(p.limit, 'character', 'characters')}`;
     case 'maxLength':
-      return `at most ${String(p.limit)} characters`;
+      return `at most ${count(p.limit, 'character', 'characters')}`;
     case 'minItems':
-      return `at least ${String(p.limit)} items`;
+      return `at least ${count(p.limit, 'item', 'items')}`;
     case 'maxItems':
-      return `at most ${String(p.limit)} items`;
+      return `at most ${count(p.limit, 'item', 'items')}`;
     case 'minProperties':
-      return `at least ${String(p.limit)} properties`;
+      return `at least ${count(p.limit, 'property', 'properties')}`;
     case 'maxProperties':
-      return `at most ${String(p.limit)} properties`;
+      return `at most ${count(p.limit, 'property', 'properties')}`;
     case 'pattern':
       return `a string matching ${JSON.stringify(p.pattern)}`;
     case 'format':
