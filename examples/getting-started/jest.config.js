@@ -1,6 +1,5 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/src'],
-  transform: { '^.+\\.ts$': ['ts-jest', {}] },
+  roots: ['<rootDir>/dist'],
 };

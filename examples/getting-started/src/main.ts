@@ -26,7 +26,10 @@ async function main(): Promise<void> {
       if (part.functionCall) console.log(`call  ${part.functionCall.name} ${JSON.stringify(part.functionCall.args)}`);
       if (part.functionResponse) console.log(`result ${JSON.stringify(part.functionResponse.response)}`);
     }
-    if (event.isFinalResponse()) console.log(`agent ${event.text()}`);
+    if (event.errorCode) {
+      console.error(`error ${event.errorCode}: ${event.errorMessage}`);
+      process.exitCode = 1;
+    } else if (event.isFinalResponse()) console.log(`agent ${event.text()}`);
   }
   await runner.close();
 }

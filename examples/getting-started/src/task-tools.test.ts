@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { invokeTool } from '@toolsmith/core/testing';
 import { TaskTools } from './task-tools';
 
