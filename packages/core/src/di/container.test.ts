@@ -2,6 +2,7 @@ import { DependencyResolutionError } from '../errors/dependency-resolution-error
 import { Toolset } from '../tools/toolset';
 import { Container } from './container';
 import { Inject } from './inject.decorator';
+import { Injectable } from './injectable.decorator';
 
 class Clock {
   now() {
@@ -86,7 +87,7 @@ describe('Container', () => {
     );
   });
 
-  it('explains a constructor parameter whose type is unknown', () => {
+  it('explains a parameter typed with an interface (or an import type class): emitted as Object', () => {
     interface Api {
       get(): string;
     }
@@ -95,8 +96,41 @@ describe('Container', () => {
       constructor(readonly api: Api) {}
     }
     expect(() => new Container().resolve(UsesInterface)).toThrow(
-      'Cannot resolve UsesInterface: the type of constructor parameter #1 is not known at runtime (an interface, union or missing decorator metadata; dependency chain: UsesInterface). Fix: decorate the class with @Injectable() (from @toolsmith/core; a tools class with @Toolset()) so TypeScript emits its parameter types, or inject the parameter by token with @Inject(token).',
+      'Cannot resolve UsesInterface: constructor parameter #1 is typed with an interface, a type alias, a union or a class imported with `import type`, which TypeScript all emits as Object (dependency chain: UsesInterface). Fix: import a class as a value (`import { X }`, not `import type { X }`), or inject constructor parameter #1 by token with @Inject(token) and a provider { provide: token, useValue/useClass/useFactory }.',
     );
+  });
+
+  it('tells a primitive parameter, a class without @Injectable(), a build without metadata and a circular import apart', () => {
+    @Injectable()
+    class Greeter {
+      constructor(readonly greeting: string) {}
+    }
+    expect(() => new Container().resolve(Greeter)).toThrow('Cannot resolve Greeter: constructor parameter #1 is a String, a value the container cannot build by type');
+
+    class Plain {
+      constructor(readonly clock: Clock) {}
+    }
+    const undecorated = () => new Container([Plain, Clock]).resolve(Plain);
+    expect(undecorated).toThrow('Cannot resolve Plain: it has no @Injectable(), so TypeScript emitted no types for its constructor parameters');
+    expect(undecorated).toThrow('Fix: decorate Plain with @Injectable() from @toolsmith/core');
+
+    // What esbuild, tsx and vitest produce: the decorator ran, no design:paramtypes.
+    @Injectable()
+    class Bundled {
+      constructor(readonly clock: Clock) {}
+    }
+    Reflect.deleteMetadata('design:paramtypes', Bundled);
+    const bundled = () => new Container().resolve(Bundled);
+    expect(bundled).toThrow('Cannot resolve Bundled: it is decorated, but its constructor parameters have no types at runtime');
+    expect(bundled).not.toThrow(/decorate Bundled with @Injectable/);
+
+    // A circular import: the parameter's class was still undefined when the metadata was written.
+    @Injectable()
+    class Early {
+      constructor(readonly later: Clock) {}
+    }
+    Reflect.defineMetadata('design:paramtypes', [undefined], Early);
+    expect(() => new Container().resolve(Early)).toThrow('the type of constructor parameter #1 was undefined when Early was defined, usually because two files import each other');
   });
 
   it('wraps a throwing factory with the chain and keeps the cause', async () => {
@@ -151,7 +185,7 @@ describe('Container', () => {
       class UsesInterface {
         constructor(readonly api: Api) {}
       }
-      expect(() => new Container().assertResolvable(UsesInterface)).toThrow('the type of constructor parameter #1 is not known at runtime');
+      expect(() => new Container().assertResolvable(UsesInterface)).toThrow('constructor parameter #1 is typed with an interface');
     });
 
     it('walks a shared dependency once (a diamond is no cycle)', () => {
@@ -202,7 +236,6 @@ describe('@Injectable()', () => {
     class Repository {
       constructor(readonly db: Database) {}
     }
-    Reflect.defineMetadata('design:paramtypes', [Object], Repository);
     expect(() => new Container([Repository]).resolve(Repository)).toThrow(/@Injectable\(\)/);
   });
 });

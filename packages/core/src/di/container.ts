@@ -1,4 +1,4 @@
-import { invalidProviderShapeMessage, providerWithoutSourceMessage } from '../errors/messages';
+import { invalidProviderShapeMessage, providerWithoutSourceMessage, type UnknownDependencyReason } from '../errors/messages';
 import { DependencyResolutionError } from '../errors/dependency-resolution-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { DESIGN_PARAMTYPES, INJECTABLE_METADATA, INJECT_METADATA, TOOLSET_METADATA } from '../metadata-keys';
@@ -193,11 +193,19 @@ function constructorDependencies(cls: Class, chain: readonly InjectionToken[]): 
   for (let i = 0; i < count; i++) {
     const token = injected[i] ?? types?.[i];
     if (UNINJECTABLE_TYPES.has(token) && injected[i] === undefined) {
-      throw DependencyResolutionError.unknownType(chain.map(tokenName), i);
+      throw DependencyResolutionError.unknownType(chain.map(tokenName), i, unknownTypeReason(cls, types, token), (token as { name?: string } | undefined)?.name);
     }
     tokens.push(token as InjectionToken);
   }
   return tokens;
+}
+
+/** Why a constructor parameter of `cls`, typed `token` at runtime, cannot be injected (for the error message). */
+function unknownTypeReason(cls: Class, types: unknown[] | undefined, token: unknown): UnknownDependencyReason {
+  if (types === undefined) return isToolsetClass(cls) ? 'no-metadata' : 'undecorated';
+  if (token === Object) return 'object';
+  if (token === undefined) return 'undefined';
+  return 'primitive';
 }
 
 /** `@Toolset()` and `@Injectable()` classes are built without a provider entry. */

@@ -2,6 +2,7 @@ import {
   dependencyCycleMessage,
   missingProviderMessage,
   providerFactoryFailedMessage,
+  type UnknownDependencyReason,
   unknownDependencyTypeMessage,
 } from './messages';
 import { ToolsmithError } from './toolsmith-error';
@@ -31,9 +32,9 @@ export class DependencyResolutionError extends ToolsmithError {
     return new DependencyResolutionError('DEPENDENCY_CYCLE', dependencyCycleMessage(chain), chain);
   }
 
-  /** A constructor parameter's type is unknown (interface, union, or no metadata). */
-  static unknownType(chain: readonly string[], parameterIndex: number): DependencyResolutionError {
-    return new DependencyResolutionError('UNKNOWN_DEPENDENCY_TYPE', unknownDependencyTypeMessage(chain, parameterIndex), chain);
+  /** A constructor parameter's type cannot be injected; `reason` says why (see {@link UnknownDependencyReason}), `typeName` names a primitive. */
+  static unknownType(chain: readonly string[], parameterIndex: number, reason?: UnknownDependencyReason, typeName?: string): DependencyResolutionError {
+    return new DependencyResolutionError('UNKNOWN_DEPENDENCY_TYPE', unknownDependencyTypeMessage(chain, parameterIndex, reason, typeName), chain);
   }
 
   /** A factory or constructor threw. */

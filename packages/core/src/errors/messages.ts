@@ -137,13 +137,48 @@ export function dependencyCycleMessage(chain: readonly string[]): string {
   );
 }
 
-export function unknownDependencyTypeMessage(chain: readonly string[], parameterIndex: number): string {
-  return (
-    `Cannot resolve ${chain[chain.length - 1]}: the type of constructor parameter #${parameterIndex + 1} is not known at ` +
-    `runtime (an interface, union or missing decorator metadata; dependency chain: ${chain.join(' -> ')}). ` +
-    `Fix: decorate the class with @Injectable() (from @toolsmith/core; a tools class with @Toolset()) so TypeScript emits its ` +
-    `parameter types, or inject the parameter by token with @Inject(token).`
-  );
+/**
+ * Why a constructor parameter's type cannot be injected: `undecorated` (the class has no `@Injectable()`,
+ * so no types were emitted), `no-metadata` (decorated, but compiled without `emitDecoratorMetadata`),
+ * `object` (an interface, type alias, union or `import type` class: all emitted as `Object`), `primitive`
+ * (`string`, `number`, …), `undefined` (the class was not yet defined: usually a circular import).
+ */
+export type UnknownDependencyReason = 'undecorated' | 'no-metadata' | 'object' | 'primitive' | 'undefined';
+
+export function unknownDependencyTypeMessage(chain: readonly string[], parameterIndex: number, reason: UnknownDependencyReason = 'object', typeName = 'Object'): string {
+  const owner = chain[chain.length - 1];
+  const parameter = `constructor parameter #${parameterIndex + 1}`;
+  const where = `(dependency chain: ${chain.join(' -> ')})`;
+  const byToken = `inject ${parameter} by token with @Inject(token) and a provider { provide: token, useValue/useClass/useFactory }`;
+  switch (reason) {
+    case 'undecorated':
+      return (
+        `Cannot resolve ${owner}: it has no @Injectable(), so TypeScript emitted no types for its constructor parameters ${where}. ` +
+        `Fix: decorate ${owner} with @Injectable() from @toolsmith/core (a tools class with @Toolset()), or ${byToken}.`
+      );
+    case 'no-metadata':
+      return (
+        `Cannot resolve ${owner}: it is decorated, but its constructor parameters have no types at runtime: the code was compiled ` +
+        `without "emitDecoratorMetadata" (esbuild, tsx and vitest never emit it) ${where}. ` +
+        `Fix: compile with "experimentalDecorators" and "emitDecoratorMetadata" set to true, or ${byToken}.`
+      );
+    case 'primitive':
+      return (
+        `Cannot resolve ${owner}: ${parameter} is a ${typeName}, a value the container cannot build by type ${where}. ` +
+        `Fix: ${byToken}.`
+      );
+    case 'undefined':
+      return (
+        `Cannot resolve ${owner}: the type of ${parameter} was undefined when ${owner} was defined, usually because two files import ` +
+        `each other ${where}. Fix: break the import cycle, or ${byToken}.`
+      );
+    case 'object':
+      return (
+        `Cannot resolve ${owner}: ${parameter} is typed with an interface, a type alias, a union or a class imported with ` +
+        `\`import type\`, which TypeScript all emits as Object ${where}. ` +
+        `Fix: import a class as a value (\`import { X }\`, not \`import type { X }\`), or ${byToken}.`
+      );
+  }
 }
 
 export function providerFactoryFailedMessage(chain: readonly string[], reason: string): string {
