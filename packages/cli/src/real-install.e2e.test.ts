@@ -16,6 +16,9 @@ import { type ScopeRegistry, serveScopeRegistry } from './__fixtures__/scope-reg
 // with `skipLibCheck: false`, an output type from the manifest, MCP and the provider error. Slow by
 // nature (npm installs from the registry), so each install is done once and shared by the checks.
 
+// Every check runs npm, npx or node in the installed app: on a busy machine one takes well over jest's default.
+jest.setTimeout(120_000);
+
 const ROOT = resolve(__dirname, '..', '..', '..');
 const GUIDE = join(ROOT, 'docs', 'getting-started.md');
 const PACKAGES = ['core', 'openai', 'anthropic', 'gemini', 'nestjs', 'mcp', 'cli', 'postgres', 'devtools'];
@@ -263,7 +266,7 @@ describe('the real install path: the guide followed on what npm resolves today',
     const ran = await sh('npx toolsmith schema --check --quiet', app, userEnv());
     expect(ran.code).toBe(0);
     expect(ran.stderr).toContain('toolsmith.schema.json is up to date');
-  }, 120_000);
+  });
 
   it(`serves the tools over MCP with the guide's \`${SERVE_COMMAND}\` to the official MCP client`, async () => {
     expect(guideCommands.map(({ command }) => command)).toContain(SERVE_COMMAND);

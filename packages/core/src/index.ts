@@ -108,6 +108,8 @@ export {
 } from './errors/tool-definition-errors';
 export type { DefinitionSite } from './errors/messages';
 export { DependencyResolutionError } from './errors/dependency-resolution-error';
+/** Why a constructor parameter cannot be injected (`UNKNOWN_DEPENDENCY_TYPE`): which case its message explains. */
+export type { UnknownDependencyReason } from './errors/messages';
 export { InvalidDecoratorError } from './errors/invalid-decorator-error';
 
 // ── Runner, agents, sessions ─────────────────────────────────────────────────────────────────────

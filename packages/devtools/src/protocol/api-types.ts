@@ -4,30 +4,47 @@
 
 /** One part of a message: text, a function call or a function response (other kinds pass through). */
 export interface WirePart {
+  /** Answer text (or reasoning, with `thought`). */
   text?: string;
+  /** True for the model's reasoning, not part of its answer. */
   thought?: boolean;
+  /** A tool call the model made (`args` as text when it was not valid JSON). */
   functionCall?: { id: string; name: string; args: Record<string, unknown> | string };
+  /** A tool's response to a call of the same `id`. */
   functionResponse?: { id: string; name: string; response: Record<string, unknown>; isError?: boolean; willContinue?: boolean };
 }
 
 /** A message: core's `Content`. */
 export interface WireContent {
+  /** `user` or `model`. */
   role: string;
+  /** The message's parts, in order. */
   parts: WirePart[];
 }
 
 /** An event as stored and streamed: core's `EventData` (`Event.toJSON()`). */
 export interface WireEvent {
+  /** The event's id, unique in its session. */
   id: string;
+  /** The run (invocation) the event belongs to. */
   invocationId: string;
+  /** `user`, or the name of the agent that wrote it. */
   author: string;
+  /** The agent path of a sub-agent's event, e.g. `root.researcher`. */
   branch?: string;
+  /** The message, when the event carries one. */
   content?: WireContent;
+  /** What the event changes: `stateDelta` and the other actions core records. */
   actions: { stateDelta: Record<string, unknown>; [action: string]: unknown };
+  /** Ids of the calls in this event that are long-running. */
   longRunningToolIds?: string[];
+  /** True for a streamed fragment; the complete event follows. */
   partial?: boolean;
+  /** True on the event that ends the model's turn. */
   turnComplete?: boolean;
+  /** The error code, on an error event. */
   errorCode?: string;
+  /** What went wrong, for people; set with `errorCode`. */
   errorMessage?: string;
   /** Milliseconds since the epoch. */
   timestamp: number;
@@ -37,9 +54,13 @@ export interface WireEvent {
 export interface WirePendingConfirmation {
   /** The id to answer (`POST /api/sessions/:id/confirmations/:requestId`). */
   requestId: string;
+  /** The call waiting for the answer. */
   originalFunctionCall: { id: string; name: string; args: Record<string, unknown> | string };
+  /** The question for the user. */
   hint?: string;
+  /** Data the tool attached to the request. */
   payload?: unknown;
+  /** The agent whose tool asked. */
   agentName: string;
 }
 
@@ -47,59 +68,81 @@ export interface WirePendingConfirmation {
 export interface WirePendingLongRunning {
   /** The call id to send updates for (`POST /api/sessions/:id/long-running/:callId`). */
   id: string;
+  /** The tool's name. */
   name: string;
+  /** The agent that called it. */
   agentName: string;
 }
 
 /** What a session waits for. */
 export interface WirePending {
+  /** Confirmation requests not yet answered. */
   confirmations: WirePendingConfirmation[];
+  /** Long-running calls without a final response. */
   longRunning: WirePendingLongRunning[];
 }
 
 /** `GET /api/sessions` item: a session without its events. */
 export interface SessionSummary {
+  /** The session id. */
   id: string;
+  /** Milliseconds since the epoch of the last event. */
   lastUpdateTime: number;
+  /** The session's state. */
   state: Record<string, unknown>;
 }
 
 /** `GET /api/sessions/:id`: the whole session and what it waits for. */
 export interface SessionDetail {
+  /** The session id. */
   id: string;
+  /** The user the session belongs to. */
   userId: string;
+  /** The session's state. */
   state: Record<string, unknown>;
+  /** Every event, oldest first. */
   events: WireEvent[];
+  /** Milliseconds since the epoch of the last event. */
   lastUpdateTime: number;
+  /** What the session waits for. */
   pending: WirePending;
 }
 
 /** Where sessions are kept: the embedded durable store, memory, or the store of an exported Runner. */
 export interface SessionStoreInfo {
+  /** `embedded` (PGlite), `memory`, or `runner` (the store of an exported Runner). */
   kind: 'embedded' | 'memory' | 'runner';
   /** A sentence for people, e.g. `embedded PostgreSQL (PGlite) in /app/.toolsmith/sessions`. */
   description: string;
+  /** True when sessions survive a restart of the dev server. */
   durable: boolean;
 }
 
 /** `GET /api/info`. */
 export interface AppInfo {
+  /** The Runner's app name. */
   appName: string;
+  /** The root agent's name. */
   agentName: string;
   /** The user every session of the dev server belongs to. */
   userId: string;
   /** `provider/model` of the root agent, when it is an LLM agent. */
   model?: string;
+  /** Where sessions are kept. */
   store: SessionStoreInfo;
 }
 
 /** `GET /api/tools` item. */
 export interface ToolInfo {
+  /** The name the model calls it by. */
   name: string;
+  /** What the tool does, as the model reads it. */
   description: string;
   /** The tool's canonical JSON Schema for its arguments. */
   parameters: Record<string, unknown>;
+  /** The schema of its result, when it declares one. */
   responseSchema?: Record<string, unknown>;
+  /** True for a long-running tool. */
   isLongRunning: boolean;
   /** True when some calls need a confirmation (`requireConfirmation` is set). */
   requiresConfirmation: boolean;
@@ -119,24 +162,31 @@ export interface ToolRunRequest {
 
 /** `POST /api/tools/:name/run` response: what the model would get, and what the call did. */
 export interface ToolRunResult {
+  /** The function response the model would get. */
   response: Record<string, unknown>;
+  /** True when the call failed. */
   isError: boolean;
   /** The error code when the call failed (`INVALID_ARGUMENTS`, `TOOL_NOT_FOUND`, …). */
   errorCode?: string;
+  /** The state changes the call made (not stored). */
   stateDelta: Record<string, unknown>;
   /** The call did not run: it needs a confirmation (send `confirmation` to run it as approved). */
   confirmationRequested: boolean;
+  /** How long the call took, in milliseconds. */
   durationMs: number;
 }
 
 /** `POST /api/sessions/:id/confirmations/:requestId` body. */
 export interface ConfirmationAnswerRequest {
+  /** The user's answer. */
   confirmed: boolean;
+  /** Data sent back with the answer, for the tool. */
   payload?: unknown;
 }
 
 /** `POST /api/sessions/:id/long-running/:callId` body. */
 export interface LongRunningUpdateRequest {
+  /** The call's (intermediate or final) response. */
   response: Record<string, unknown>;
   /** True for an intermediate update: the call stays pending. */
   willContinue?: boolean;
@@ -147,10 +197,12 @@ export type RunRequest = { text: string } | { message: WireContent };
 
 /** The last SSE message of a run (`event: end`): what the session waits for now. */
 export interface RunEnd {
+  /** What the session waits for now. */
   pending: WirePending;
 }
 
 /** An API error body (any 4xx/5xx, and an SSE `event: error`). */
 export interface ApiErrorBody {
+  /** A stable code and a message for people. */
   error: { code: string; message: string };
 }
