@@ -21,6 +21,16 @@ export interface SessionStatements {
 /** Merges a delta into a JSONB state: keys removed first, then keys set. */
 const merge = (column: string, set: string, removed: string) => `(${column} - ${removed}::text[]) || ${set}::jsonb`;
 
+/**
+ * A text that sorts (bytewise, `COLLATE "C"`: code point order) the way `text` sorts in UTF-16 code
+ * units, the order of every store (JavaScript's `<`). The two differ only for characters above U+FFFF
+ * (surrogate pairs, 0xD800–0xDFFF in UTF-16) against U+E000–U+FFFF: each of those gets a marker in front,
+ * U+E000 before a character above U+FFFF and U+E001 before one of U+E000–U+FFFF, so they sort after
+ * every character below U+D800 and in UTF-16's order among themselves.
+ */
+const utf16Order = (text: string) =>
+  `regexp_replace(regexp_replace(${text}, '([\\uE000-\\uFFFF])', chr(57345) || '\\1', 'g'), '([\\U00010000-\\U0010FFFF])', chr(57344) || '\\1', 'g') COLLATE "C"`;
+
 /** The database's clock in milliseconds since the epoch: every process reads one clock for claim expiries. */
 const NOW_MS = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
 
@@ -76,8 +86,8 @@ export function sessionStatements(s: string): SessionStatements {
           (SELECT state FROM ${s}.app_state WHERE app_name = $1) AS app_state,
           (SELECT state FROM ${s}.user_state WHERE app_name = $1 AND user_id = $2) AS user_state
         FROM ${s}.sessions s
-        WHERE s.app_name = $1 AND s.user_id = $2 AND ($3::text IS NULL OR s.session_id > $3::text COLLATE "C")
-        ORDER BY s.session_id
+        WHERE s.app_name = $1 AND s.user_id = $2 AND ($3::text IS NULL OR ${utf16Order('s.session_id')} > ${utf16Order('$3::text')})
+        ORDER BY ${utf16Order('s.session_id')}
         LIMIT $4::bigint`,
     },
     delete: { name: name('delete'), text: `DELETE FROM ${s}.sessions WHERE app_name = $1 AND user_id = $2 AND session_id = $3` },

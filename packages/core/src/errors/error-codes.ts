@@ -31,7 +31,7 @@ export const CORE_ERROR_CODES = {
   AGENT_CONFIG_INVALID: 'The agent tree or an agent option is wrong (names, parents, models).',
   AGENT_TOOL_OUTSIDE_RUNNER: 'An AgentTool was run outside a Runner invocation.',
   AGENT_TOOL_CONFIRMATION_UNSUPPORTED: "An AgentTool's agent asked for a confirmation, which an agent tool cannot pass on.",
-  INVALID_STATE_VALUE: 'A state value cannot be stored as JSON.',
+  INVALID_STATE_VALUE: 'A state value cannot be stored as JSON (not plain JSON, or text with NUL or a lone surrogate).',
   // ── Confirmation, long-running calls and credentials ─────────────────────────────────────────────
   FUNCTION_RESPONSE_NOT_PENDING: 'An answer to a call that is not pending (unknown, forged or already answered).',
   CONFIRMATION_MISMATCH: "An answer's original call does not match the pending request.",

@@ -66,11 +66,11 @@ export class InMemorySessionService implements SessionService {
     return session;
   }
 
-  /** The user's sessions without their events, in code-unit order of id (as PostgreSQL's "C" collation), paged by `after` and `limit`. */
+  /** The user's sessions without their events, in UTF-16 code unit order of id (as every store lists them), paged by `after` and `limit`. */
   async listSessions(request: ListSessionsRequest): Promise<Session[]> {
     const byUser = this.userSessions(request.appName, request.userId, false);
     if (!byUser) return [];
-    // Code-unit order, as PostgreSQL's "C" collation sorts the same ids.
+    // UTF-16 code unit order: JavaScript's own string comparison.
     let ids = [...byUser.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (request.after !== undefined) {
       const after = request.after;

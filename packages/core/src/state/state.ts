@@ -74,6 +74,8 @@ function toJsonCopy(key: string, value: unknown, path: string, depth: number): u
   if (depth > MAX_DEPTH) throw new StateValueError(key, path, `nesting deeper than ${MAX_DEPTH} (a cycle?)`);
   switch (typeof value) {
     case 'string':
+      checkStorableText(key, path, value);
+      return value;
     case 'boolean':
       return value;
     case 'number':
@@ -88,11 +90,24 @@ function toJsonCopy(key: string, value: unknown, path: string, depth: number): u
       }
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
-        if (v !== undefined) out[k] = toJsonCopy(key, v, `${path}/${k}`, depth + 1);
+        if (v === undefined) continue;
+        checkStorableText(key, `${path}/${k}`, k);
+        out[k] = toJsonCopy(key, v, `${path}/${k}`, depth + 1);
       }
       return out;
     }
     default:
       throw new StateValueError(key, path, `a ${typeof value} is not JSON`);
   }
+}
+
+/** The NUL character, and a surrogate without its pair (not Unicode text: PostgreSQL refuses both). */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Refuses text no store can keep the same (PostgreSQL refuses it), so every store refuses it alike, when the tool writes it. */
+function checkStorableText(key: string, path: string, text: string): void {
+  const found = UNSTORABLE.exec(text);
+  if (!found) return;
+  const code = found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+  throw new StateValueError(key, path, found[0] === '\u0000' ? 'a string with the NUL character (U+0000) cannot be stored' : `a string with a lone surrogate (U+${code}) is not Unicode text and cannot be stored`);
 }

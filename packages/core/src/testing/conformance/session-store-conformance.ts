@@ -165,6 +165,48 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
       expect(await service.listSessions({ appName, userId: 'nobody' })).toEqual([]);
     });
 
+    it('lists ids in UTF-16 code unit order (as JavaScript compares strings), also past characters above U+FFFF', async () => {
+      // Code point order would put U+E000 and U+FFFD before the emoji (U+1F600); code unit order puts them after it (0xD83D).
+      const ids = ['\uFFFD', 'b', '\u{1F600}x', '\uE000', 'a\u{1F600}', 'a\uFFFF', 'é'];
+      for (const id of ids) await service.createSession(key(id));
+      const expected = [...ids].sort();
+      expect(expected).toEqual(['a\u{1F600}', 'a\uFFFF', 'b', 'é', '\u{1F600}x', '\uE000', '\uFFFD']);
+      expect((await service.listSessions({ appName, userId: 'u' })).map((s) => s.id)).toEqual(expected);
+      const pages: string[][] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = await service.listSessions({ appName, userId: 'u', limit: 2, ...(after === undefined ? {} : { after }) });
+        if (page.length === 0) break;
+        pages.push(page.map((s) => s.id));
+        after = page.at(-1)!.id;
+      }
+      expect(pages.flat()).toEqual(expected);
+    });
+
+    it('refuses state values no store can keep (the NUL character, a lone surrogate) when the tool writes them, and the run goes on', async () => {
+      const note = functionTool({
+        name: 'note',
+        description: 'Writes a note.',
+        parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        execute: ({ text }: { text: string }, ctx) => {
+          ctx.state.set('user:note', { text });
+          return { noted: true };
+        },
+      });
+      const script = ['a\u0000b', '\uD83D alone', 'fine \u{1F600}'].flatMap((text, i) => [{ calls: [{ id: `n${i}`, name: 'note', args: { text } }] }, `done ${i}`]);
+      const runner = new Runner({ appName, agent: new LlmAgent({ name: 'scribe', model: new ScriptedModel(script), tools: [note] }), sessionService: service });
+      const responses = [];
+      for (let i = 0; i < 3; i++) {
+        const events = await collect(runner.run({ userId: 'u', sessionId: 's', newMessage: user(`note ${i}`) }));
+        expect(events.at(-1)!.text()).toBe(`done ${i}`);
+        responses.push(events.flatMap((e) => e.functionResponses())[0]);
+      }
+      expect(responses.map((r) => r.isError ?? false)).toEqual([true, true, false]);
+      expect(JSON.stringify(responses[0].response)).toContain('INVALID_STATE_VALUE');
+      expect(JSON.stringify(responses[1].response)).toContain('lone surrogate');
+      expect((await service.getSession(key()))!.state).toEqual({ 'user:note': { text: 'fine \u{1F600}' } });
+    });
+
     it('deletes a session with its events; app: and user: state stay; the id can be used again', async () => {
       const session = await service.createSession({ ...key(), state: { 'user:u': 1, 'app:a': 1, own: 1 } });
       await service.appendEvent(session, event({ content: { role: 'model', parts: [{ text: 'x' }] } }));
