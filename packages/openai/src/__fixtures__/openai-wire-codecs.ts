@@ -1,6 +1,7 @@
 // Wire codecs of the adapter conformance kit for OpenAI's two APIs: how a scripted model turn looks
 // on each wire (JSON or SSE, as OpenAI sends it) and how tool results are read back from requests.
 import type { ConformanceTurn, RecordedRequest, SseEvent, WireCodec, WireReply, WireToolResult } from '@toolsmith/core/testing';
+import { responsesReasoningProblems } from './openai-responses-rules';
 
 const usage = { prompt_tokens: 40, completion_tokens: 12, total_tokens: 52, prompt_tokens_details: { cached_tokens: 0 } };
 
@@ -19,7 +20,7 @@ function errorReply(status: number, message: string): WireReply {
   return {
     status,
     headers: status === 429 ? { 'retry-after': '2' } : {},
-    json: { error: { message, type, param: null, code: status === 429 ? 'rate_limit_exceeded' : null } },
+    json: { error: { message, type, param: status === 400 ? 'input' : null, code: status === 429 ? 'rate_limit_exceeded' : null } },
   };
 }
 
@@ -59,21 +60,42 @@ export const openAIChatCodec: WireCodec = {
       .map((message: { tool_call_id: string; content: string }) => ({ id: message.tool_call_id, response: JSON.parse(message.content) })),
 };
 
-/** Responses API: `function_call` output items, results as `function_call_output` input items. */
+/** A short stable hash of a scripted turn: its output items get ids of their own, the same each time it is answered. */
+function turnKey(turn: ConformanceTurn): string {
+  let hash = 2166136261;
+  for (const char of JSON.stringify(turn)) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
+  return hash.toString(16);
+}
+
+/** The output items the fake Responses API returns for `turn`: reasoning (when scripted) first, then the message, then the calls. */
+function responsesOutput(turn: ConformanceTurn) {
+  const key = turnKey(turn);
+  const reasoning = turn.reasoning
+    ? [{ id: `rs_conf_${key}`, type: 'reasoning', summary: [{ type: 'summary_text', text: turn.reasoning }], encrypted_content: `gAAAAconf${key}` }]
+    : [];
+  const message = turn.text
+    ? [{ id: `msg_conf_${key}`, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: turn.text, annotations: [], logprobs: [] }] }]
+    : [];
+  const calls = (turn.calls ?? []).map((call, i) => ({
+    id: `fc_conf_${key}_${i}`,
+    type: 'function_call',
+    status: 'completed',
+    call_id: call.id,
+    name: call.name,
+    arguments: argumentsText(call.args),
+  }));
+  return { reasoning, message, calls };
+}
+
+/**
+ * Responses API: reasoning items (scripted reasoning), `function_call` output items, results as
+ * `function_call_output` input items. Like the real API, it refuses a request whose reasoning items do not
+ * come back unchanged, each immediately followed by the item that followed it (`responsesReasoningProblems`).
+ */
 export const openAIResponsesCodec: WireCodec = {
   reply(turn: ConformanceTurn, request: RecordedRequest): WireReply {
-    const message = turn.text
-      ? [{ id: 'msg_conf', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: turn.text, annotations: [], logprobs: [] }] }]
-      : [];
-    const calls = (turn.calls ?? []).map((call, i) => ({
-      id: `fc_conf_${i}`,
-      type: 'function_call',
-      status: 'completed',
-      call_id: call.id,
-      name: call.name,
-      arguments: argumentsText(call.args),
-    }));
-    const output = [...message, ...calls];
+    const { reasoning, message, calls } = responsesOutput(turn);
+    const output = [...reasoning, ...message, ...calls];
     const response = (status: string, items: unknown[]) => ({
       id: 'resp_conf',
       object: 'response',
@@ -95,7 +117,10 @@ export const openAIResponsesCodec: WireCodec = {
     const emit = (type: string, fields: Record<string, unknown>) => events.push({ event: type, data: { type, ...fields, sequence_number: sequence++ } });
     emit('response.created', { response: response('in_progress', []) });
     output.forEach((item, outputIndex) => {
-      if (item.type === 'message') {
+      if (item.type === 'reasoning') {
+        emit('response.output_item.added', { output_index: outputIndex, item: { ...item, summary: [] } });
+        emit('response.reasoning_summary_text.delta', { item_id: item.id, output_index: outputIndex, summary_index: 0, delta: turn.reasoning });
+      } else if (item.type === 'message') {
         const text = turn.text!;
         emit('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', content: [] } });
         emit('response.content_part.added', { item_id: item.id, output_index: outputIndex, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
@@ -121,6 +146,15 @@ export const openAIResponsesCodec: WireCodec = {
   isStreaming: (request) => request.body.stream === true,
   toolNames: (request) =>
     (request.body.tools ?? []).filter((tool: { type: string }) => tool.type === 'function').map((tool: { name: string }) => tool.name),
+  rules: { signedReasoning: true },
+  historyProblems: (request, earlier) =>
+    responsesReasoningProblems(
+      request.body.input,
+      earlier.flatMap((turn) => {
+        const { reasoning, message, calls } = responsesOutput(turn);
+        return [...reasoning, ...message, ...calls];
+      }),
+    ),
   toolResults: (request): WireToolResult[] =>
     request.body.input
       .filter((item: { type?: string }) => item.type === 'function_call_output')

@@ -81,6 +81,7 @@ export function runAdapterConformance(options: AdapterConformanceOptions): void 
     let server: WireServer | undefined;
     let ledger: ConformanceLedger;
     const modelErrors: ToolsmithError[] = [];
+    const refusals: Error[] = [];
 
     /** Starts the wire server answering request i with step i, and a runner whose agent uses the adapter. */
     async function setup(script: ScriptStep[], extraTools: BaseTool[] = []) {
@@ -89,7 +90,11 @@ export function runAdapterConformance(options: AdapterConformanceOptions): void 
         if (!step) throw new Error(`the adapter sent request #${index + 1}, but the scenario scripts only ${script.length}`);
         const earlier = script.slice(0, index).filter((answered): answered is ConformanceTurn => !('status' in answered));
         const problems = wire.historyProblems?.(request, earlier) ?? [];
-        if (problems.length) throw new Error(`the real API would refuse request #${index + 1}: ${problems.join('; ')}`);
+        if (problems.length) {
+          // Answer as the real API does (a 400 with its message), and fail the scenario.
+          refusals.push(new Error(`the real API would refuse request #${index + 1}: ${problems.join('; ')}`));
+          return wire.error(400, problems.join(' '));
+        }
         return 'status' in step ? wire.error(step.status, step.message) : wire.reply(step, request);
       });
       ledger = { weatherCalls: [], refunds: [] };
@@ -111,7 +116,7 @@ export function runAdapterConformance(options: AdapterConformanceOptions): void 
     }
 
     afterEach(async () => {
-      const errors = server?.handlerErrors ?? [];
+      const errors = [...(server?.handlerErrors ?? []), ...refusals.splice(0)];
       await server?.close();
       server = undefined;
       expect(errors).toEqual([]);

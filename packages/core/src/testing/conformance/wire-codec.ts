@@ -8,7 +8,8 @@ export interface ConformanceTurn {
   calls?: Array<{ id: string; name: string; args: Record<string, unknown> | string }>;
   /**
    * Reasoning the model did before it answered, sent in the provider's signed form (Anthropic: a
-   * `thinking` block with a signature; Gemini: a `thoughtSignature` on the first part), which the real
+   * `thinking` block with a signature; Gemini: a `thoughtSignature` on the first part; OpenAI Responses: a
+   * `reasoning` item with encrypted content, before the turn's other items), which the real
    * API wants back unchanged. Only scripted for codecs whose {@link WireCodec.rules} have `signedReasoning`.
    */
   reasoning?: string;
@@ -57,8 +58,10 @@ export interface WireCodec {
   /**
    * What the real API would refuse in `request`, given the turns this codec answered before it in the
    * same scenario (in order): signed reasoning or a signature not sent back unchanged, a paused turn not
-   * continued with its content as it was sent, a server tool call left without its result, … The kit
-   * fails the scenario on any problem, as the real API would answer 400.
+   * continued with its content as it was sent, a server tool call left without its result, an OpenAI
+   * reasoning item not immediately followed by the item that followed it, … The kit answers such a
+   * request with the codec's 400 error (the problems as its message), as the real API would, and fails
+   * the scenario.
    */
   historyProblems?(request: RecordedRequest, earlier: readonly ConformanceTurn[]): string[];
 }
