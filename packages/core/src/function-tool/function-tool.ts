@@ -28,9 +28,9 @@ export interface FunctionToolConfig<TArgs> {
   /** Schema of the result, where providers accept one. */
   responseSchema?: JsonSchema;
   /** The call needs the user's approval before it runs. */
-  requireConfirmation?: RequireConfirmation;
+  requireConfirmation?: RequireConfirmation<TArgs>;
   /** What the user is asked when `requireConfirmation` pauses a call; default: a generic question. */
-  confirmationHint?: ConfirmationHint;
+  confirmationHint?: ConfirmationHint<TArgs>;
   /** The call starts work that finishes later. */
   isLongRunning?: boolean;
   /** Milliseconds an async call may run (then `TOOL_TIMEOUT`); default: the runner's `toolTimeoutMs`. */

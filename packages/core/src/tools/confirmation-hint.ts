@@ -5,6 +5,7 @@ import type { ToolContext } from './tool-context';
  * fixed text, or computed from the validated arguments and the context, e.g.
  * `(args) => \`Refund ${args.amount} € to order ${args.orderId}?\``.
  */
-export type ConfirmationHint =
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool's own argument type (a DTO, a literal) must be assignable here; parameters are contravariant
-  string | ((args: any, context: ToolContext) => string | Promise<string>);
+export type ConfirmationHint<
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default: where no argument type is given, a tool's own (a DTO, a literal) must be assignable here; parameters are contravariant
+  TArgs = any,
+> = string | ((args: TArgs, context: ToolContext) => string | Promise<string>);

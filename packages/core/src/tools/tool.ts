@@ -14,8 +14,12 @@ export interface Tool {
   readonly isLongRunning: boolean;
 }
 
-/** Options of the {@link Tool} method decorator. */
-export interface ToolOptions {
+/**
+ * Options of the {@link Tool} method decorator. `TArgs` types the arguments `requireConfirmation` and
+ * `confirmationHint` receive: `@Tool<RefundArgs>({ requireConfirmation: (args) => args.amount > 100 })`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default, for options that name no argument type
+export interface ToolOptions<TArgs = any> {
   /** Tool name; defaults to the method name. The toolset prefix is prepended. Must match `^[a-zA-Z0-9_-]{1,64}$`. */
   name?: string;
   /** What the tool does, for the model. Defaults to the JSDoc summary from a build-time manifest. */
@@ -25,13 +29,13 @@ export interface ToolOptions {
   /** Schema of the result, sent where providers accept one. */
   outputSchema?: JsonSchema;
   /** The call needs the user's approval before it runs. */
-  requireConfirmation?: RequireConfirmation;
+  requireConfirmation?: RequireConfirmation<TArgs>;
   /**
    * What the user is asked when `requireConfirmation` pauses a call: text, or a function of the
    * validated arguments (e.g. `(args) => \`Refund ${args.amount} €?\``). Default: a generic question
    * naming the tool.
    */
-  confirmationHint?: ConfirmationHint;
+  confirmationHint?: ConfirmationHint<TArgs>;
   /** The call starts work that finishes later; see the long-running tools guide. */
   longRunning?: boolean;
   /**
@@ -72,7 +76,8 @@ export interface ToolOptions {
  * getWeather(@Param('city') city: string) { ... }
  * ```
  */
-export function Tool(options: ToolOptions = {}): MethodDecorator {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default, for a tool whose options name no argument type
+export function Tool<TArgs = any>(options: ToolOptions<NoInfer<TArgs>> = {}): MethodDecorator {
   return (target, propertyKey) => {
     Reflect.defineMetadata(TOOL_METADATA, { ...options }, target, propertyKey);
   };
