@@ -185,6 +185,7 @@ export { authConfigId, publicAuthConfig } from './auth/auth-config';
 export type { AuthConfig, AuthScheme, OAuth2ClientConfig } from './auth/auth-config';
 export { isCredentialExpired } from './auth/auth-credential';
 export type { AuthCredential } from './auth/auth-credential';
+export { PENDING_AUTHORIZATION_TTL_MS } from './auth/credential-service';
 export type { CredentialKey, CredentialService, PendingAuthorization } from './auth/credential-service';
 export { InMemoryCredentialService } from './auth/in-memory-credential-service';
 export { REQUEST_CREDENTIAL, isCredentialRequest } from './auth/request-credential';
@@ -196,8 +197,11 @@ export type { CredentialAnswerInput } from './confirmation/credential-response';
 export {
   AuthConfigInvalidError,
   AuthStateMismatchError,
+  AuthorizationExpiredError,
+  CredentialDecryptError,
   CredentialServiceMissingError,
   InvalidCredentialAnswerError,
+  TokenEndpointUnavailableError,
   TokenRequestError,
 } from './errors/auth-errors';
 export type { AuthErrorCode } from './errors/auth-errors';

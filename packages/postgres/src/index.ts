@@ -12,8 +12,8 @@ export type { PostgresMemoryServiceOptions } from './postgres-memory-service';
 export { PostgresCredentialService } from './postgres-credential-service';
 /** Options of `PostgresCredentialService`. */
 export type { PostgresCredentialServiceOptions } from './postgres-credential-service';
-/** A stored credential that does not decrypt with the given key (`CREDENTIAL_DECRYPT_FAILED`). */
-export { CredentialDecryptError } from './errors/credential-decrypt-error';
+/** A stored credential that does not decrypt with the given key (`CREDENTIAL_DECRYPT_FAILED`; core's class, re-exported). */
+export { CredentialDecryptError } from '@toolsmith/core';
 /** One connection (pool or PGlite) with the migrated Toolsmith schema, shared by the stores built on it. */
 export { PostgresDatabase } from './postgres-database';
 /** Where a Postgres store keeps its data: a server (connection string or `pg.Pool`) or PGlite. */

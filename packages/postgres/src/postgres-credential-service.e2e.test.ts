@@ -1,13 +1,55 @@
 import { PGlite } from '@electric-sql/pglite';
 import { randomBytes } from 'node:crypto';
-import { type AuthConfig, type Event, InMemorySessionService, authConfigId, LlmAgent, Runner, credentialRequests, credentialResponse, functionTool } from '@toolsmith/core';
+import { type AuthConfig, type CredentialService, type Event, InMemoryCredentialService, InMemorySessionService, type SessionService, PENDING_AUTHORIZATION_TTL_MS, authConfigId, LlmAgent, Runner, credentialRequests, credentialResponse, functionTool } from '@toolsmith/core';
 import { ScriptedModel, startOAuth2TestServer } from '@toolsmith/core/testing';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { PostgresSessionService } from './postgres-session-service';
 import { uniqueSchema, useTestPostgres } from './__fixtures__/test-postgres';
 import { PostgresCredentialService } from './postgres-credential-service';
 import { SCHEMA_VERSION } from './migrations';
 import { PostgresDatabase } from './postgres-database';
 
 const encryptionKey = randomBytes(32);
+
+/**
+ * A user types an API key into a credential request, on `sessionService` and `credentialService`, with
+ * content recording on. Returns the spans; the tool says whether it got the key, never the key itself.
+ */
+async function typeInApiKey(secret: string, sessionService: SessionService, credentialService: CredentialService): Promise<{ spans: string; events: Event[] }> {
+  const exporter = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tool = functionTool({ name: 'weather', description: 'The weather.', auth: { scheme: 'apiKey', name: 'weather' }, execute: (_: unknown, ctx) => ({ gotTheKey: ctx.credential?.apiKey === secret }) });
+  const runner = new Runner({
+    appName: 'wx',
+    agent: new LlmAgent({ name: 'a', model: new ScriptedModel([{ calls: [{ name: 'weather' }] }, 'It is sunny.']), tools: [tool] }),
+    sessionService,
+    credentialService,
+    tracing: { tracerProvider, recordContent: true },
+  });
+  const send = async (newMessage: Parameters<Runner['run']>[0]['newMessage']) => {
+    const events: Event[] = [];
+    for await (const event of runner.run({ userId: 'alice', sessionId: 's1', newMessage })) events.push(event);
+    return events;
+  };
+  const [request] = (await send({ role: 'user', parts: [{ text: 'weather?' }] })).flatMap((e) => credentialRequests(e));
+  const events = await send(credentialResponse(request, { credential: { apiKey: secret } }));
+  expect(events.flatMap((e) => e.functionResponses()).map((r) => r.response)).toEqual([{ gotTheKey: true }]);
+  expect(await credentialService.loadCredential({ appName: 'wx', userId: 'alice', authConfigId: 'weather' })).toEqual({ apiKey: secret });
+  const session = (await sessionService.getSession({ appName: 'wx', userId: 'alice', sessionId: 's1' }))!;
+  const answer = session.events.flatMap((e) => e.content?.parts ?? []).find((part) => part.functionResponse?.id === request.call.id);
+  expect(answer?.functionResponse?.response).toEqual({ credential: { apiKey: '[redacted]' } });
+  const spans = JSON.stringify(exporter.getFinishedSpans().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status, links: span.links })));
+  expect(spans).toContain('gotTheKey'); // content was recorded
+  return { spans, events };
+}
+
+/** Every row of every table of `database`'s schema, as text. */
+async function rawSchemaText(database: PostgresDatabase): Promise<string> {
+  const tables = await database.query<{ name: string }>({ text: `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1` }, [database.schemaName]);
+  expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['events', 'credentials']));
+  const rows = await Promise.all(tables.map((t) => database.query<{ row: string }>({ text: `SELECT t::text AS row FROM ${database.schema}."${t.name}" t` })));
+  return rows.flat().map((r) => r.row).join('\n');
+}
 const key = { appName: 'cal', userId: 'alice', authConfigId: 'calendar' };
 
 describe('PostgresCredentialService (PGlite, in memory)', () => {
@@ -64,12 +106,72 @@ describe('PostgresCredentialService (PGlite, in memory)', () => {
 
     await database.query({ text: `INSERT INTO ${database.schema}.credentials (app_name, user_id, auth_config_id, secret) SELECT app_name, 'mallory', auth_config_id, secret FROM ${database.schema}.credentials` });
     await expect(service.loadCredential({ ...key, userId: 'mallory' })).rejects.toMatchObject({ code: 'CREDENTIAL_DECRYPT_FAILED' });
-    expect(() => new PostgresCredentialService({ database, encryptionKey: randomBytes(16) })).toThrow(/32 bytes/);
+    expect(() => new PostgresCredentialService({ database, encryptionKey: randomBytes(16) })).toThrow(/32 random bytes/);
+  });
+
+  it('takes a key only as 32 bytes: a Buffer, base64 or hex text; a passphrase that happens to decode is refused with a clear POSTGRES_CONFIG_INVALID', () => {
+    const bytes = randomBytes(32);
+    for (const given of [bytes, bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('hex')]) {
+      expect(() => new PostgresCredentialService({ database, encryptionKey: given })).not.toThrow();
+    }
+    const refused = [
+      randomBytes(16),
+      randomBytes(32).toString('base64').slice(0, 40), // base64 of 30 bytes
+      randomBytes(24).toString('hex'), // hex of 24 bytes: also valid base64, of 36 bytes
+      'correct horse battery staple, a passphrase!', // Buffer.from(…, 'base64') skips what it cannot read
+      'correcthorsebatterystaplecorrecthorsebatts', // 43 base64 letters, not canonical base64
+      'correcthorsebatterystaplecorrecthorsebatterystaplecorrecthorsexy', // 64 letters: base64 of 48 bytes
+    ];
+    for (const given of refused) {
+      expect(() => new PostgresCredentialService({ database, encryptionKey: given })).toThrow(
+        expect.objectContaining({ code: 'POSTGRES_CONFIG_INVALID', message: expect.stringMatching(/must be 32 random bytes.*openssl rand -base64 32/) }),
+      );
+    }
+  });
+
+  it('deletes authorizations older than PENDING_AUTHORIZATION_TTL_MS when it saves one', async () => {
+    const service = new PostgresCredentialService({ database, encryptionKey });
+    const pending = { state: 'st-old', codeVerifier: 'v', key, authConfig: { scheme: 'oauth2AuthorizationCode' as const }, createdAt: Date.now() };
+    await service.savePendingAuthorization(pending);
+    await database.query({ text: `UPDATE ${database.schema}.pending_authorizations SET created_at = now() - make_interval(secs => $1)` }, [PENDING_AUTHORIZATION_TTL_MS / 1000 + 1]);
+    await service.savePendingAuthorization({ ...pending, state: 'st-new' });
+    expect(await service.takePendingAuthorization('st-old')).toBeUndefined();
+    expect(await service.takePendingAuthorization('st-new')).toMatchObject({ state: 'st-new' });
+  });
+
+  it('a credential written under another key (the key was rotated) is deleted and the user asked again, not failed forever', async () => {
+    const tool = functionTool({ name: 'weather', description: 'The weather.', auth: { scheme: 'apiKey', name: 'weather' }, execute: (_: unknown, ctx) => ({ key: ctx.credential!.apiKey }) });
+    await new PostgresCredentialService({ database, encryptionKey: randomBytes(32) }).saveCredential({ appName: 'cal', userId: 'alice', authConfigId: 'weather' }, { apiKey: 'old' });
+    const runner = new Runner({
+      appName: 'cal',
+      agent: new LlmAgent({ name: 'a', model: new ScriptedModel([{ calls: [{ name: 'weather' }] }, 'done']), tools: [tool] }),
+      credentialService: new PostgresCredentialService({ database, encryptionKey }),
+    });
+    const events: Event[] = [];
+    for await (const event of runner.run({ userId: 'alice', sessionId: 's1', newMessage: { role: 'user', parts: [{ text: 'weather?' }] } })) events.push(event);
+    expect(events.flatMap((e) => credentialRequests(e))).toHaveLength(1);
+    expect(events.some((e) => e.errorCode !== undefined)).toBe(false);
+    const [row] = await database.query<{ n: number }>({ text: `SELECT count(*)::int AS n FROM ${database.schema}.credentials` });
+    expect(row.n).toBe(0);
+  });
+
+  it('a typed-in API key reaches the credential service only: no session row, no span holds it (in-memory stores, then PGlite)', async () => {
+    const inMemory = new InMemorySessionService();
+    const first = await typeInApiKey('sk-live-IN-MEMORY-4242', inMemory, new InMemoryCredentialService());
+    expect(JSON.stringify(inMemory.toJSON())).not.toContain('IN-MEMORY-4242');
+    expect(first.spans).not.toContain('IN-MEMORY-4242');
+
+    const sessions = new PostgresSessionService({ database });
+    const second = await typeInApiKey('sk-live-PGLITE-4242', sessions, new PostgresCredentialService({ database, encryptionKey }));
+    const raw = await rawSchemaText(database);
+    expect(raw).toContain('[redacted]');
+    expect(raw).not.toContain('PGLITE-4242');
+    expect(second.spans).not.toContain('PGLITE-4242');
   });
 
   it('redeems a pending authorization once, even when two takes race', async () => {
     const service = new PostgresCredentialService({ database, encryptionKey });
-    const pending = { state: 'st-1', codeVerifier: 'verifier-xyz', key, authConfig: { scheme: 'oauth2AuthorizationCode' as const }, createdAt: 1 };
+    const pending = { state: 'st-1', codeVerifier: 'verifier-xyz', key, authConfig: { scheme: 'oauth2AuthorizationCode' as const }, createdAt: Date.now() };
     await service.savePendingAuthorization(pending);
     const [row] = await database.query<{ secret: string }>({ text: `SELECT secret FROM ${database.schema}.pending_authorizations` });
     expect(row.secret).not.toContain('verifier-xyz');
@@ -118,6 +220,19 @@ describe('PostgresCredentialService (PGlite, in memory)', () => {
 
 describe('PostgresCredentialService on a real server, shared by two processes', () => {
   const postgres = useTestPostgres('cred_shared');
+
+  it('a typed-in API key is in no row of the server and in no span: only encrypted, in the credentials table', async () => {
+    const database = PostgresDatabase.open({ connectionString: postgres.url, schema: postgres.schema });
+    try {
+      const { spans } = await typeInApiKey('sk-live-SERVER-4242', new PostgresSessionService({ database }), new PostgresCredentialService({ database, encryptionKey }));
+      const raw = await rawSchemaText(database);
+      expect(raw).toContain('[redacted]');
+      expect(raw).not.toContain('SERVER-4242');
+      expect(spans).not.toContain('SERVER-4242');
+    } finally {
+      await database.close();
+    }
+  });
 
   it('refreshes an expired token once: the process that waited for the lock gets the new token and sends no refresh', async () => {
     // The first refresh request is held until the other process is provably waiting: for the lock

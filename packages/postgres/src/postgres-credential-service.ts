@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { AuthCredential, CredentialKey, CredentialService, PendingAuthorization } from '@toolsmith/core';
+import { type AuthCredential, CredentialDecryptError, type CredentialKey, type CredentialService, PENDING_AUTHORIZATION_TTL_MS, type PendingAuthorization } from '@toolsmith/core';
 import { SessionTurns } from '@toolsmith/core/internal';
-import { CredentialDecryptError } from './errors/credential-decrypt-error';
+
 import { PostgresConfigError } from './errors/postgres-config-error';
 import { type PostgresConnectionOptions, PostgresDatabase } from './postgres-database';
 import type { SqlExecutor, SqlStatement } from './sql-driver';
@@ -9,8 +9,10 @@ import type { SqlExecutor, SqlStatement } from './sql-driver';
 /** Options of {@link PostgresCredentialService}: a connection (or a shared database) and the encryption key. */
 export type PostgresCredentialServiceOptions = (PostgresConnectionOptions | { database: PostgresDatabase }) & {
   /**
-   * The AES-256-GCM key: 32 bytes, as a Buffer or base64 text. Keep it outside the database (an
-   * environment variable, a secret manager): rows are useless without it.
+   * The AES-256-GCM key: 32 random bytes, as a Buffer, or as text in base64 (44 characters, e.g. from
+   * `openssl rand -base64 32`) or hex (64 characters). Any other text (a passphrase) is refused with
+   * `POSTGRES_CONFIG_INVALID`, even one that happens to decode. Keep it outside the database (an environment
+   * variable, a secret manager): rows are useless without it.
    */
   encryptionKey: Buffer | string;
 };
@@ -35,12 +37,10 @@ export class PostgresCredentialService implements CredentialService {
   private readonly key: Buffer;
   /** Updates of one credential take turns within this process. */
   private readonly turns = new SessionTurns();
-  private readonly sql: Record<'load' | 'save' | 'remove' | 'savePending' | 'takePending', SqlStatement>;
+  private readonly sql: Record<'load' | 'save' | 'remove' | 'savePending' | 'takePending' | 'sweepPending', SqlStatement>;
 
   constructor(options: PostgresCredentialServiceOptions) {
-    const key = typeof options.encryptionKey === 'string' ? Buffer.from(options.encryptionKey, 'base64') : options.encryptionKey;
-    if (!Buffer.isBuffer(key) || key.length !== 32) throw new PostgresConfigError('encryptionKey must be 32 bytes (a Buffer, or base64 text of 32 bytes) for AES-256-GCM');
-    this.key = Buffer.from(key);
+    this.key = encryptionKeyBytes(options.encryptionKey);
     this.database = 'database' in options ? options.database : PostgresDatabase.open(options);
     const s = this.database.schema;
     this.sql = {
@@ -52,6 +52,7 @@ export class PostgresCredentialService implements CredentialService {
       remove: { text: `DELETE FROM ${s}.credentials WHERE app_name = $1 AND user_id = $2 AND auth_config_id = $3` },
       savePending: { text: `INSERT INTO ${s}.pending_authorizations (state, secret) VALUES ($1, $2) ON CONFLICT (state) DO UPDATE SET secret = EXCLUDED.secret` },
       takePending: { text: `DELETE FROM ${s}.pending_authorizations WHERE state = $1 RETURNING secret` },
+      sweepPending: { text: `DELETE FROM ${s}.pending_authorizations WHERE created_at < now() - make_interval(secs => $1)` },
     };
   }
 
@@ -71,8 +72,12 @@ export class PostgresCredentialService implements CredentialService {
     await this.database.query(this.sql.remove, [key.appName, key.userId, key.authConfigId]);
   }
 
-  /** Encrypts and stores the authorization in progress under its `state` (replacing one with the same `state`). */
+  /**
+   * Encrypts and stores the authorization in progress under its `state` (replacing one with the same
+   * `state`), after deleting those older than `PENDING_AUTHORIZATION_TTL_MS` (by the database's clock).
+   */
   async savePendingAuthorization(pending: PendingAuthorization): Promise<void> {
+    await this.database.query(this.sql.sweepPending, [PENDING_AUTHORIZATION_TTL_MS / 1000]);
     await this.database.query(this.sql.savePending, [pending.state, this.seal(pending, pendingAad(pending.state))]);
   }
 
@@ -135,6 +140,30 @@ export class PostgresCredentialService implements CredentialService {
       throw new CredentialDecryptError(what);
     }
   }
+}
+
+/**
+ * The 32 key bytes: a Buffer as is; text only as canonical base64 / base64url (43 or 44 characters) or hex
+ * (64 characters) of exactly 32 bytes. `Buffer.from(text, 'base64')` alone skips characters it cannot read,
+ * so a passphrase could decode to 32 bytes of little entropy: such text is refused, as is any other length.
+ */
+function encryptionKeyBytes(given: Buffer | string): Buffer {
+  const fix = 'Fix: generate 32 random bytes (`openssl rand -base64 32`) and pass them as a Buffer or as that base64 (or 64-character hex) text';
+  if (Buffer.isBuffer(given)) {
+    if (given.length !== 32) throw new PostgresConfigError(`encryptionKey must be 32 random bytes for AES-256-GCM; the Buffer has ${given.length}. ${fix}`);
+    return Buffer.from(given);
+  }
+  if (typeof given === 'string') {
+    const text = given.trim();
+    if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+    if (/^[A-Za-z0-9+/]{43}=?$/.test(text) || /^[A-Za-z0-9_-]{43}$/.test(text)) {
+      const bytes = Buffer.from(text, /[_-]/.test(text) ? 'base64url' : 'base64');
+      // 43 characters carry 258 bits: the last character's low two bits must be zero in canonical base64.
+      if (bytes.length === 32 && bytes.toString('base64url') === text.replace(/=$/, '').replace(/\+/g, '-').replace(/\//g, '_')) return bytes;
+    }
+  }
+  const shape = typeof given === 'string' ? `text of ${given.length} characters that is neither base64 nor hex of 32 bytes (a passphrase is not a key)` : `a ${typeof given}`;
+  throw new PostgresConfigError(`encryptionKey must be 32 random bytes for AES-256-GCM; got ${shape}. ${fix}`);
 }
 
 const credentialAad = (key: CredentialKey): string => JSON.stringify(['credential', key.appName, key.userId, key.authConfigId]);

@@ -51,8 +51,10 @@ export interface InvocationContextInit {
   agent: BaseAgent;
   session: Session;
   services: InvocationServices;
-  /** The user's message that started the invocation. */
+  /** The user's message that started the invocation (credential answers redacted). */
   userContent?: Content;
+  /** The credential answers of the user's message, with their secrets: request id → response. Never stored. */
+  withheldAnswers?: ReadonlyMap<string, unknown>;
   /** This invocation's own signal, linked to the caller's; absent when the caller gave none (then made on first read). */
   signal?: AbortSignal;
   /** False when the caller gave no signal: nothing can abort the invocation, so waits need no abort race. */
@@ -78,8 +80,10 @@ export class InvocationContext {
   readonly session: Session;
   /** @internal */
   readonly services: InvocationServices;
-  /** The user's message that started the invocation. */
+  /** The user's message that started the invocation, as stored (the values of a typed-in credential redacted). */
   readonly userContent?: Content;
+  /** @internal The credential answers of the user's message with their secrets (request id → response); never stored. */
+  readonly withheldAnswers?: ReadonlyMap<string, unknown>;
   /** False when the caller gave no signal: nothing can abort the invocation. */
   readonly abortable: boolean;
   private ownSignal?: AbortSignal;
@@ -98,6 +102,7 @@ export class InvocationContext {
     this.session = init.session;
     this.services = init.services;
     this.userContent = init.userContent;
+    this.withheldAnswers = init.withheldAnswers;
     this.ownSignal = init.signal;
     this.abortable = init.abortable ?? true;
     this.streaming = init.streaming;

@@ -4,7 +4,7 @@ import { type OAuth2TestServer, startOAuth2TestServer } from '../testing/oauth2-
 import { type AuthConfig, authConfigId, publicAuthConfig } from './auth-config';
 import type { AuthCredential } from './auth-credential';
 import { CredentialManager, credentialKey } from './credential-manager';
-import type { CredentialKey } from './credential-service';
+import { type CredentialKey, PENDING_AUTHORIZATION_TTL_MS } from './credential-service';
 import { InMemoryCredentialService } from './in-memory-credential-service';
 import { buildAuthorizationUrl, parseRedirectUrl, requestToken } from './oauth2-client';
 
@@ -156,5 +156,111 @@ describe('CredentialManager', () => {
     const a = authConfigId(codeFlow());
     expect(authConfigId({ ...codeFlow(), oauth2: { ...codeFlow().oauth2!, scopes: ['a', 'b'], clientSecret: 'other' } })).toBe(a);
     expect(authConfigId({ ...codeFlow(), oauth2: { ...codeFlow().oauth2!, scopes: ['a'] } })).not.toBe(a);
+  });
+});
+
+describe('CredentialManager refreshes', () => {
+  /** A real token endpoint in front of the test server: answers `failWith` (a status, or a dropped connection), else forwards. */
+  async function flakyTokenEndpoint(): Promise<{ url: string; failWith: number | 'drop' | undefined; close(): Promise<void> }> {
+    const proxy = {
+      url: '',
+      failWith: undefined as number | 'drop' | undefined,
+      close: () => new Promise<void>((resolve) => endpoint.close(() => resolve())),
+    };
+    const endpoint = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        if (proxy.failWith === 'drop') return req.socket.destroy();
+        if (proxy.failWith !== undefined) {
+          res.writeHead(proxy.failWith, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ error: proxy.failWith === 429 ? 'slow_down' : 'temporarily_unavailable' }));
+        }
+        void fetch(server.tokenUrl, { method: 'POST', headers: { 'content-type': req.headers['content-type']! }, body: Buffer.concat(chunks) }).then(async (answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(await answer.text());
+        });
+      });
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    proxy.url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/token`;
+    return proxy;
+  }
+
+  async function signedIn(service: InMemoryCredentialService, config: AuthConfig): Promise<AuthCredential> {
+    const manager = new CredentialManager(service);
+    const { code, state } = await codeFor((await manager.begin(alice, config)).authConfig.authUri!);
+    const credential = (await manager.completeCode(alice, code, state))!;
+    const expired = { ...credential, expiresAt: Date.now() - 1 };
+    await service.saveCredential(credentialKey(alice, config), expired);
+    return expired;
+  }
+
+  it('keeps the credential and fails with the retriable AUTH_TOKEN_ENDPOINT_UNAVAILABLE on 5xx, 429 or a network error; refreshes once the endpoint is back', async () => {
+    const endpoint = await flakyTokenEndpoint();
+    try {
+      const config = codeFlow({ oauth2: { ...codeFlow().oauth2!, tokenUrl: endpoint.url } });
+      const service = new InMemoryCredentialService();
+      const stored = await signedIn(service, config);
+      const manager = new CredentialManager(service);
+      for (const failure of [503, 500, 429, 'drop'] as const) {
+        endpoint.failWith = failure;
+        const error = await manager.current(alice, config).catch((thrown: unknown) => thrown);
+        expect(error).toMatchObject({ code: 'AUTH_TOKEN_ENDPOINT_UNAVAILABLE', isRetryable: true, status: failure === 'drop' ? undefined : failure });
+        expect(await service.loadCredential(credentialKey(alice, config))).toEqual(stored);
+      }
+      endpoint.failWith = undefined;
+      const refreshed = await manager.current(alice, config);
+      expect(server.introspect(refreshed!.accessToken!)).toMatchObject({ subject: 'alice' });
+      expect(server.tokenRequests.refresh_token).toBe(1);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('deletes the credential only when the server refuses the refresh token (invalid_grant)', async () => {
+    const service = new InMemoryCredentialService();
+    await signedIn(service, codeFlow());
+    server.revokeRefreshTokens();
+    expect(await new CredentialManager(service).current(alice, codeFlow())).toBeUndefined();
+    expect(await service.loadCredential(credentialKey(alice, codeFlow()))).toBeUndefined();
+  });
+
+  it('two managers (two runners) over one in-memory service share one refresh: both get the new token, nothing is deleted', async () => {
+    let arrived!: () => void;
+    const firstArrived = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await server.close();
+    server = await startOAuth2TestServer({
+      beforeRefresh: async () => {
+        arrived();
+        await released;
+      },
+    });
+    const service = new InMemoryCredentialService();
+    await signedIn(service, codeFlow());
+    const first = new CredentialManager(service).current(alice, codeFlow());
+    await firstArrived; // the first refresh is at the token endpoint, held there
+    const second = new CredentialManager(service).current(alice, codeFlow());
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(server.tokenRequests.refresh_token).toBe(1);
+    expect(a).toEqual(b);
+    expect(await service.loadCredential(credentialKey(alice, codeFlow()))).toEqual(a);
+  });
+
+  it('refuses an answer to an authorization older than PENDING_AUTHORIZATION_TTL_MS, and saving a new one cleans expired ones up', async () => {
+    const service = new InMemoryCredentialService();
+    const manager = new CredentialManager(service);
+    const { code, state } = await codeFor((await manager.begin(alice, codeFlow())).authConfig.authUri!);
+    const pending = (await service.takePendingAuthorization(state))!;
+    await service.savePendingAuthorization({ ...pending, createdAt: Date.now() - PENDING_AUTHORIZATION_TTL_MS - 1 });
+    await expect(manager.completeCode(alice, code, state)).rejects.toMatchObject({ code: 'AUTH_AUTHORIZATION_EXPIRED' });
+    expect(server.tokenRequests).toEqual({});
+
+    await service.savePendingAuthorization({ ...pending, createdAt: Date.now() - PENDING_AUTHORIZATION_TTL_MS - 1 });
+    await manager.begin(alice, codeFlow()); // saves another: the expired one goes
+    expect(await service.takePendingAuthorization(state)).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
-import { TokenRequestError } from '../errors/auth-errors';
+import { AuthorizationExpiredError, TokenEndpointUnavailableError, TokenRequestError } from '../errors/auth-errors';
+import { ToolsmithError } from '../errors/toolsmith-error';
 import { type AuthConfig, authConfigId, isAuthorizationCodeScheme, publicAuthConfig } from './auth-config';
 import { type AuthCredential, isCredentialExpired } from './auth-credential';
-import type { CredentialKey, CredentialService, PendingAuthorization } from './credential-service';
+import { type CredentialKey, type CredentialService, PENDING_AUTHORIZATION_TTL_MS, type PendingAuthorization } from './credential-service';
 import type { CredentialRequestRecord } from './request-credential';
 import { buildAuthorizationUrl, createPkce, createState, oauth2Client, requestToken } from './oauth2-client';
 
@@ -12,26 +13,46 @@ export interface CredentialOwner {
 }
 
 /**
- * @internal Obtains, refreshes and stores credentials over a {@link CredentialService}. One per runner:
- * parallel calls needing the same expired token share ONE refresh (its promise is kept per key until it settles).
+ * The refreshes (and client-credentials requests) in flight, per credential service object and key: every
+ * runner, `serveMcp` and `invokeTool` sharing one service shares them, so one expired token is refreshed
+ * once in the process (a rotated refresh token works once: a second refresh would be refused).
+ */
+const inFlightByService = new WeakMap<CredentialService, Map<string, Promise<AuthCredential | undefined>>>();
+
+/**
+ * OAuth error codes by which a token endpoint refuses the refresh token itself (RFC 6749 §5.2; `invalid_token`
+ * from servers that answer as a resource server would): only these delete the credential.
+ */
+const REFUSALS = new Set(['invalid_grant', 'invalid_token', 'unauthorized_client']);
+
+/**
+ * @internal Obtains, refreshes and stores credentials over a {@link CredentialService}. One per runner;
+ * parallel calls needing the same expired token share ONE refresh, across every manager of the same
+ * service (its promise is kept per service and key until it settles).
  */
 export class CredentialManager {
-  private readonly inFlight = new Map<string, Promise<AuthCredential | undefined>>();
+  private readonly inFlight: Map<string, Promise<AuthCredential | undefined>>;
 
   constructor(
     readonly service: CredentialService,
     private readonly fetchImpl: typeof fetch = (input, init) => fetch(input, init),
-  ) {}
+  ) {
+    let shared = inFlightByService.get(service);
+    if (!shared) inFlightByService.set(service, (shared = new Map()));
+    this.inFlight = shared;
+  }
 
   /**
    * The usable credential for `config`, or `undefined` when the user must be asked: the raw credential
-   * if the config has one; a stored one (refreshed first when expired; a failed refresh forgets it);
-   * for client credentials, a token fetched without asking anyone.
+   * if the config has one; a stored one (refreshed first when expired; a refresh the server refuses
+   * forgets it, one it cannot answer now keeps it and throws {@link TokenEndpointUnavailableError}); for
+   * client credentials, a token fetched without asking anyone. A stored credential that can no longer be
+   * decrypted is deleted, as if there were none.
    */
   async current(owner: CredentialOwner, config: AuthConfig): Promise<AuthCredential | undefined> {
     if (config.rawCredential) return { ...config.rawCredential };
     const key = credentialKey(owner, config);
-    const stored = await this.service.loadCredential(key);
+    const stored = await this.readable(key);
     if (stored && !isCredentialExpired(stored)) return stored;
     if (config.scheme === 'oauth2ClientCredentials') return this.once(key, () => this.clientCredentials(key, config));
     if (!stored) return undefined;
@@ -66,11 +87,13 @@ export class CredentialManager {
   /**
    * Finishes an authorization code flow: redeems `state` (once; it must have been started for `owner`),
    * exchanges `code` with the PKCE verifier and the config the tool asked with, and stores the tokens.
-   * Returns `undefined` when `state` is unknown, already redeemed or another user's.
+   * Returns `undefined` when `state` is unknown, already redeemed or another user's; throws
+   * {@link AuthorizationExpiredError} when it is older than `PENDING_AUTHORIZATION_TTL_MS`.
    */
   async completeCode(owner: CredentialOwner, code: string, state: string): Promise<AuthCredential | undefined> {
     const pending = await this.service.takePendingAuthorization(state);
     if (!pending || pending.key.appName !== owner.appName || pending.key.userId !== owner.userId) return undefined;
+    if (!(Date.now() - pending.createdAt <= PENDING_AUTHORIZATION_TTL_MS)) throw new AuthorizationExpiredError(PENDING_AUTHORIZATION_TTL_MS);
     const { key, authConfig: config } = pending;
     const params: Record<string, string> = { grant_type: 'authorization_code', code, code_verifier: pending.codeVerifier };
     if (pending.redirectUri) params.redirect_uri = pending.redirectUri;
@@ -82,6 +105,17 @@ export class CredentialManager {
   /** Stores a credential the user typed in (API key, bearer token, basic). */
   async store(owner: CredentialOwner, config: AuthConfig, credential: AuthCredential): Promise<void> {
     await this.service.saveCredential(credentialKey(owner, config), credential);
+  }
+
+  /** The stored credential; one that no longer decrypts (the key was rotated) is deleted and reads as none. */
+  private async readable(key: CredentialKey): Promise<AuthCredential | undefined> {
+    try {
+      return await this.service.loadCredential(key);
+    } catch (error) {
+      if (!ToolsmithError.isInstance(error) || error.code !== 'CREDENTIAL_DECRYPT_FAILED') throw error;
+      await this.service.deleteCredential(key);
+      return undefined;
+    }
   }
 
   private once(key: CredentialKey, work: () => Promise<AuthCredential | undefined>): Promise<AuthCredential | undefined> {
@@ -112,15 +146,22 @@ export class CredentialManager {
     });
   }
 
-  /** The refreshed credential, or `undefined` when the server refused the refresh token (revoked, expired). */
+  /**
+   * The refreshed credential, or `undefined` when the server refused the refresh token (`invalid_grant`:
+   * revoked, expired). Throws, keeping the credential, when the server could not answer now
+   * ({@link TokenEndpointUnavailableError}: unreachable, 5xx, 429, 408) or failed otherwise (`TokenRequestError`).
+   */
   private async refresh(config: AuthConfig, stored: AuthCredential): Promise<AuthCredential | undefined> {
     let fresh: AuthCredential;
     try {
       fresh = await requestToken(oauth2Client(config), { grant_type: 'refresh_token', refresh_token: stored.refreshToken! }, this.fetchImpl);
     } catch (error) {
-      // Revoked or expired refresh token (or an unreachable server): forget it, so the user is asked again.
-      if (!TokenRequestError.isInstance(error)) throw error;
-      return undefined;
+      if (!(error instanceof TokenRequestError)) throw error;
+      const { status } = error;
+      if (status === undefined || status >= 500 || status === 429 || status === 408) throw new TokenEndpointUnavailableError(error.tokenUrl, status, { cause: error });
+      // The refresh token itself is refused: forget it, so the user is asked again.
+      if ((status === 400 || status === 401) && error.oauthError !== undefined && REFUSALS.has(error.oauthError)) return undefined;
+      throw error;
     }
     // A server that does not rotate refresh tokens leaves the old one valid.
     const credential: AuthCredential = { ...fresh, refreshToken: fresh.refreshToken ?? stored.refreshToken };

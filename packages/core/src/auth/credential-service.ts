@@ -12,6 +12,13 @@ export interface CredentialKey {
 }
 
 /**
+ * How long an authorization in progress waits for the user: 15 minutes from `createdAt`. An answer
+ * after that exchanges no code (`AUTH_AUTHORIZATION_EXPIRED`, and the user is asked again); services
+ * delete expired ones when they save a new one.
+ */
+export const PENDING_AUTHORIZATION_TTL_MS = 15 * 60_000;
+
+/**
  * An authorization Toolsmith started and the user has not finished: kept server-side, keyed by the
  * `state` sent in the authorization URL, so the PKCE verifier never leaves the server.
  */
@@ -26,7 +33,7 @@ export interface PendingAuthorization {
   authConfig: AuthConfig;
   /** The redirect URI sent in the authorization URL; the token request must repeat it. */
   redirectUri?: string;
-  /** Milliseconds since the epoch: it was started then. */
+  /** Milliseconds since the epoch: it was started then; it expires {@link PENDING_AUTHORIZATION_TTL_MS} later. */
   createdAt: number;
 }
 
@@ -36,13 +43,19 @@ export interface PendingAuthorization {
  * atomic: a `state` is redeemed once.
  */
 export interface CredentialService {
-  /** The stored credential, or `undefined`. */
+  /**
+   * The stored credential, or `undefined`. A service that cannot read a stored one back (encrypted under
+   * another key) throws `CredentialDecryptError`: Toolsmith then deletes it and asks the user again.
+   */
   loadCredential(key: CredentialKey): Promise<AuthCredential | undefined>;
   /** Stores (or replaces) a credential. */
   saveCredential(key: CredentialKey, credential: AuthCredential): Promise<void>;
   /** Forgets a credential (e.g. its refresh token was revoked). */
   deleteCredential(key: CredentialKey): Promise<void>;
-  /** Remembers an authorization in progress until the user comes back with its `state`. */
+  /**
+   * Remembers an authorization in progress until the user comes back with its `state`, and deletes those
+   * older than {@link PENDING_AUTHORIZATION_TTL_MS}.
+   */
   savePendingAuthorization(pending: PendingAuthorization): Promise<void>;
   /** Returns and forgets the authorization started with `state`; `undefined` when unknown or already taken. */
   takePendingAuthorization(state: string): Promise<PendingAuthorization | undefined>;

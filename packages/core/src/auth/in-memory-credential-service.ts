@@ -1,5 +1,5 @@
 import type { AuthCredential } from './auth-credential';
-import type { CredentialKey, CredentialService, PendingAuthorization } from './credential-service';
+import { type CredentialKey, type CredentialService, PENDING_AUTHORIZATION_TTL_MS, type PendingAuthorization } from './credential-service';
 
 /**
  * A {@link CredentialService} in process memory: for tests and single-process apps. Credentials are
@@ -25,8 +25,10 @@ export class InMemoryCredentialService implements CredentialService {
     this.credentials.delete(keyText(key));
   }
 
-  /** Keeps a copy of the authorization under its `state` until taken (no expiry: it stays until the process ends). */
+  /** Keeps a copy of the authorization under its `state` until taken, and forgets those older than `PENDING_AUTHORIZATION_TTL_MS`. */
   async savePendingAuthorization(pending: PendingAuthorization): Promise<void> {
+    const oldest = Date.now() - PENDING_AUTHORIZATION_TTL_MS;
+    for (const [state, started] of this.pending) if (started.createdAt < oldest) this.pending.delete(state);
     this.pending.set(pending.state, { ...pending, key: { ...pending.key } });
   }
 

@@ -1,8 +1,11 @@
 import {
   authConfigInvalidMessage,
   authStateMismatchMessage,
+  authorizationExpiredMessage,
+  credentialDecryptFailedMessage,
   credentialServiceMissingMessage,
   invalidCredentialAnswerMessage,
+  tokenEndpointUnavailableMessage,
   tokenRequestFailedMessage,
 } from './messages';
 import { ToolsmithError } from './toolsmith-error';
@@ -12,8 +15,11 @@ export type AuthErrorCode =
   | 'INVALID_CREDENTIAL_ANSWER'
   | 'AUTH_STATE_MISMATCH'
   | 'AUTH_TOKEN_REQUEST_FAILED'
+  | 'AUTH_TOKEN_ENDPOINT_UNAVAILABLE'
+  | 'AUTH_AUTHORIZATION_EXPIRED'
   | 'AUTH_CONFIG_INVALID'
-  | 'CREDENTIAL_SERVICE_MISSING';
+  | 'CREDENTIAL_SERVICE_MISSING'
+  | 'CREDENTIAL_DECRYPT_FAILED';
 
 /**
  * An answer to a `toolsmith_request_credential` request is malformed: wrong name, no redirect URL, code
@@ -62,6 +68,51 @@ export class TokenRequestError extends ToolsmithError {
       details: { tokenUrl, grantType, status, oauthError },
       cause: options.cause,
     });
+  }
+}
+
+/**
+ * The token endpoint could not answer a refresh right now: it was unreachable, or answered 5xx, 429 or
+ * 408. The stored credential is kept; the call fails with this error and may be tried again later
+ * (`isRetryable` is always true).
+ */
+export class TokenEndpointUnavailableError extends ToolsmithError {
+  /** Always `true`: the same call may succeed later, with the credential still stored. */
+  readonly isRetryable = true;
+
+  constructor(
+    /** The token endpoint that was called. */
+    readonly tokenUrl: string,
+    /** The HTTP status of the answer; `undefined` when the request failed before one came (network error). */
+    readonly status: number | undefined,
+    options: { cause?: unknown } = {},
+  ) {
+    super('AUTH_TOKEN_ENDPOINT_UNAVAILABLE', tokenEndpointUnavailableMessage(tokenUrl, status), { details: { tokenUrl, status }, cause: options.cause });
+  }
+}
+
+/**
+ * The user came back from the authorization server after the authorization expired (see
+ * `PENDING_AUTHORIZATION_TTL_MS`), or with a `state` whose authorization was already cleaned up: no code
+ * was exchanged, and the user is asked again.
+ */
+export class AuthorizationExpiredError extends ToolsmithError {
+  constructor(ttlMs: number) {
+    super('AUTH_AUTHORIZATION_EXPIRED', authorizationExpiredMessage(ttlMs));
+  }
+}
+
+/**
+ * A stored credential (or an authorization in progress) cannot be read back: a credential service that
+ * encrypts them (`PostgresCredentialService`) was given another key than the one they were written with,
+ * or the row was altered or moved. Toolsmith deletes such a credential and asks the user again.
+ */
+export class CredentialDecryptError extends ToolsmithError {
+  constructor(
+    /** What could not be read: `credential` or `authorization`. */
+    readonly what: string,
+  ) {
+    super('CREDENTIAL_DECRYPT_FAILED', credentialDecryptFailedMessage(what));
   }
 }
 

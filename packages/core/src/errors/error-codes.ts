@@ -41,8 +41,11 @@ export const CORE_ERROR_CODES = {
   INVALID_CREDENTIAL_ANSWER: 'A credential answer is malformed.',
   AUTH_STATE_MISMATCH: "A credential answer's OAuth `state` is not the one issued.",
   AUTH_TOKEN_REQUEST_FAILED: 'The token endpoint refused the code, the refresh token or the client.',
+  AUTH_TOKEN_ENDPOINT_UNAVAILABLE: 'A refresh met a network error, 5xx, 429 or 408; the credential is kept, try again later.',
+  AUTH_AUTHORIZATION_EXPIRED: 'The user answered a sign-in after its authorization expired; the user is asked again.',
   AUTH_CONFIG_INVALID: 'An AuthConfig is incomplete or contradictory.',
   CREDENTIAL_SERVICE_MISSING: 'A tool needs credentials and the runner has no credentialService.',
+  CREDENTIAL_DECRYPT_FAILED: 'A stored credential cannot be decrypted (another key, or a row moved); it is deleted and the user asked again.',
   // ── Sessions and artifacts ───────────────────────────────────────────────────────────────────────
   STALE_SESSION: 'Another writer appended to the session first; nothing was stored.',
   SESSION_EXISTS: 'createSession for an id that exists.',

@@ -224,6 +224,22 @@ export function tokenRequestFailedMessage(tokenUrl: string, grantType: string, s
   return `The token endpoint ${tokenUrl} ${what} to a "${grantType}" request.`;
 }
 
+export function tokenEndpointUnavailableMessage(tokenUrl: string, status: number | undefined): string {
+  const what = status === undefined ? 'could not be reached' : `answered ${status}`;
+  return `The token endpoint ${tokenUrl} ${what} while refreshing the credential; the credential is kept. Try the call again later.`;
+}
+
+export function authorizationExpiredMessage(ttlMs: number): string {
+  return `The sign-in took longer than ${Math.round(ttlMs / 60_000)} minutes (or its state is unknown); no code was exchanged. Sign in again with the new request.`;
+}
+
+export function credentialDecryptFailedMessage(what: string): string {
+  return (
+    `The stored ${what} could not be decrypted: the encryptionKey differs from the one it was written with, or the row was changed. ` +
+    'Toolsmith deletes an unreadable credential and asks the user again; to keep the others readable, pass the original key.'
+  );
+}
+
 export function authConfigInvalidMessage(problem: string): string {
   return `The auth config is incomplete: ${problem}. Fix: give the OAuth2 client's clientId and tokenUrl (and authorizationUrl for the authorization code flow).`;
 }

@@ -44,7 +44,8 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   for (const record of resumed) {
     const answer = answers.get(record.requestId)!;
     if (record.auth) {
-      confirmations.set(record.originalFunctionCall.id, await credentialConfirmation(context, record, answer));
+      // The answer as the user sent it: the stored (and userContent) copy has its credential redacted.
+      confirmations.set(record.originalFunctionCall.id, await credentialConfirmation(context, record, context.withheldAnswers?.get(record.requestId) ?? answer));
       continue;
     }
     const confirmation: ToolConfirmation = { confirmed: answer.confirmed === true };

@@ -13,6 +13,7 @@ import type { Session } from '../sessions/session';
 import type { SessionKey, SessionService } from '../sessions/session-service';
 import { StatePrefix } from '../state/state';
 import { checkNewMessage } from './check-new-message';
+import { withholdCredentials } from '../confirmation/withhold-credentials';
 import { errorEvent } from '../flow/error-event';
 import { interruptedCallEvents } from './interrupted-calls';
 import { type SessionTurns, sessionTurnKey } from './session-turns';
@@ -91,10 +92,14 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
     if (held) session.fence = held.fence;
     const agent = typeof input.agent === 'function' ? input.agent(session) : input.agent;
     author = agent.name;
+    // A credential the user typed in goes to the credential service only: what is stored, traced and
+    // handed to agents and callbacks has its values redacted; the secret stays in memory for this invocation.
+    const withheld = input.newMessage === undefined ? undefined : withholdCredentials(input.newMessage);
+    const userContent = withheld ? withheld.stored : input.newMessage;
     context = new InvocationContext({
-      invocationId, agent, session, services, userContent: input.newMessage, signal, abortable: input.signal !== undefined, streaming: input.streaming ?? false, trace,
+      invocationId, agent, session, services, userContent, withheldAnswers: withheld?.answers, signal, abortable: input.signal !== undefined, streaming: input.streaming ?? false, trace,
     });
-    trace?.started({ invocationId, sessionId: session.id, agentName: agent.name, events: session.events, newMessage: input.newMessage });
+    trace?.started({ invocationId, sessionId: session.id, agentName: agent.name, events: session.events, newMessage: userContent });
     if (signal?.aborted) {
       yield errorEvent(context, agent.name, new RunAbortedError(signal.reason));
       return;
@@ -132,9 +137,9 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       await store(context, interrupted);
       yield interrupted;
     }
-    if (input.newMessage !== undefined) {
+    if (userContent !== undefined) {
       const id = input.messageId === undefined ? undefined : messageEventId(input.messageId);
-      await store(context, Event.create({ ...(id === undefined ? {} : { id }), invocationId, author: 'user', content: input.newMessage }));
+      await store(context, Event.create({ ...(id === undefined ? {} : { id }), invocationId, author: 'user', content: userContent }));
     }
     for await (const event of agent.runAsync(context)) {
       if (!event.partial) {
