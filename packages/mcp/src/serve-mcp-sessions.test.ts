@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { InMemorySessionService, type SessionService } from '@toolsmith/core';
+import { InMemoryArtifactService, InMemorySessionService, type SessionService, type ToolContext, functionTool } from '@toolsmith/core';
 import { createServedTestTools } from './__fixtures__/served-tools';
 import { type McpServerHandle, serveMcp } from './serve-mcp';
 
@@ -51,6 +51,37 @@ describe('serveMcp with a session service: state kept as the runner keeps it', (
     // An agent's session on the same store, same app and user, sees the shared scopes.
     const agentSession = await sessionService.createSession({ appName: 'visits_app', userId: 'mcp' });
     expect(agentSession.state).toEqual({ 'user:visits': 3, 'app:visits': 3 });
+  });
+
+  it('keeps nothing of a call that timed out: no state (in memory or in the store), no artifact', async () => {
+    const artifactService = new InMemoryArtifactService();
+    const slow = functionTool({
+      name: 'slow_writer',
+      description: 'Writes, saves a file, then hangs.',
+      timeoutMs: 50,
+      execute: async (_: unknown, ctx: ToolContext) => {
+        ctx.state.set('written', true);
+        ctx.state.set('user:written', true);
+        await ctx.saveArtifact('partial.txt', { text: 'half' });
+        return new Promise(() => undefined);
+      },
+    });
+    const peek = functionTool({ name: 'peek', description: 'Reads the state.', execute: (_: unknown, ctx: ToolContext) => ({ state: ctx.state.toObject() }) });
+    for (const sessionService of [undefined, new InMemorySessionService()]) {
+      const server = await serveMcp({ tools: [slow, peek], transport: { http: { port: 0 } }, name: 'slow_app', artifactService, ...(sessionService ? { sessionService } : {}) });
+      servers.push(server);
+      const { client, sessionId } = await connect(server);
+      const result = await call(client, 'slow_writer');
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toMatchObject({ error: { code: 'TOOL_TIMEOUT' } });
+      expect((await call(client, 'peek')).structuredContent).toEqual({ state: {} });
+      expect(await artifactService.listArtifactKeys({ appName: 'slow_app', userId: 'mcp', sessionId })).toEqual([]);
+      if (sessionService) {
+        const stored = (await sessionService.getSession({ appName: 'slow_app', userId: 'mcp', sessionId }))!;
+        expect(stored.state).toEqual({});
+        expect(stored.events.every((e) => Object.keys(e.actions.stateDelta).length === 0 && Object.keys(e.actions.artifactDelta).length === 0)).toBe(true);
+      }
+    }
   });
 
   it('keeps the state when the server restarts on the same store', async () => {

@@ -22,6 +22,11 @@ export interface ArtifactService {
   listArtifactKeys(request: Omit<ArtifactLocation, 'filename'>): Promise<string[]>;
   /** The versions stored for the file, ascending; empty when it has none. */
   listVersions(request: ArtifactLocation): Promise<number[]>;
+  /**
+   * Deletes one version of the file (the others keep their numbers); does nothing when there is no such
+   * version. Toolsmith deletes the versions a cancelled call saved.
+   */
+  deleteArtifactVersion(request: ArtifactLocation & { version: number }): Promise<void>;
   /** Deletes the file with all its versions; does nothing when there is none. */
   deleteArtifact(request: ArtifactLocation): Promise<void>;
 }

@@ -57,6 +57,13 @@ export class FileArtifactService implements ArtifactService {
     return this.versionsIn(this.fileDir(request));
   }
 
+  /** Removes one version's file; does nothing when there is none. */
+  async deleteArtifactVersion(request: ArtifactLocation & { version: number }): Promise<void> {
+    const dir = this.fileDir(request);
+    await this.assertInsideRoot(dir);
+    await rm(join(dir, `${request.version}.json`), { force: true });
+  }
+
   /** Removes the file's directory with all its versions; does nothing when there is none. */
   async deleteArtifact(request: ArtifactLocation): Promise<void> {
     const dir = this.fileDir(request);

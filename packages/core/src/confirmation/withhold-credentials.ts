@@ -21,7 +21,8 @@ export interface WithheldCredentials {
  * so it is stored as it is.
  */
 export function withholdCredentials(message: Content): WithheldCredentials | undefined {
-  const parts: unknown = message.parts;
+  // Runs before the message is checked: anything malformed is left for checkNewMessage to refuse.
+  const parts: unknown = isRecord(message) ? message.parts : undefined;
   if (!Array.isArray(parts) || !parts.some(typedCredential)) return undefined;
   const answers = new Map<string, unknown>();
   const stored: Part[] = (parts as Part[]).map((part) => {

@@ -96,8 +96,8 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
       parts.push({ functionResponse: errorResponse(call, new RunAbortedError(context.signal.reason)) });
       continue;
     }
-    // A timed-out call is cancelled: what it wrote, before or after the timeout, is dropped with it.
-    if (outcome.error?.code !== 'TOOL_TIMEOUT') mergeActions(merged, actions[index]);
+    // A cancelled (timed-out) call's actions were emptied by the executor: nothing of it is merged.
+    mergeActions(merged, actions[index]);
     // A call waiting for confirmation gets its response once the user answers (see confirmation-pause.ts).
     if (outcome.confirmationRequested) continue;
     if (!outcome.error && offered.byName.get(call.name)?.isLongRunning) longRunningToolIds.push(call.id);

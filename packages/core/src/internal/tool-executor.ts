@@ -1,6 +1,7 @@
 import type { ToolCallbackChain } from '../agents/callbacks';
 import { InvalidArgumentsError, ToolExecutionError, ToolNotFoundError, ToolOutputInvalidError, ToolTimeoutError } from '../errors/tool-call-errors';
 import { ToolCallRejectedError } from '../errors/tool-rejected-error';
+import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import type { ArgumentRepair, FunctionCall, FunctionResponse } from '../model/content';
 import { allArgumentProblems } from '../scanning/dto-problems';
@@ -108,8 +109,11 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     try {
       // Awaiting only a real promise saves a microtask per call for synchronous tools (which no timer could stop anyway).
       const ran = tool.run(args, context);
-      result = isPromiseLike(ran) ? await withTimeout(ran, tool.timeoutMs ?? policy.timeoutMs, tool.name, context) : ran;
+      result = isPromiseLike(ran) ? await untilSettledOrCancelled(ran, tool.timeoutMs ?? policy.timeoutMs, tool.name, context) : ran;
     } catch (thrown) {
+      // A cancelled call leaves nothing behind: its writes are gone and the artifact versions it saved deleted.
+      const cancelledBy = context.cancelledBy;
+      if (cancelledBy !== undefined && thrown === cancelledBy) await context.cancel(cancelledBy);
       throw ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy);
     } finally {
       context.endCall();
@@ -161,20 +165,34 @@ function fitted(input: ExecuteToolCallInput, tool: BaseTool, response: Record<st
     .then(() => truncatedResult(text, maxChars, artifact) as unknown as Record<string, unknown>);
 }
 
-/** Settles with `work`, or rejects with `TOOL_TIMEOUT` after `timeoutMs` and aborts the call's signal. */
-function withTimeout(work: PromiseLike<unknown>, timeoutMs: number, toolName: string, context: ToolContext): Promise<unknown> {
-  if (!(timeoutMs > 0) || timeoutMs === Infinity) return Promise.resolve(work);
+/**
+ * Settles with `work`, or cancels the call (see `ToolContext.cancel`: its signal aborts and its effects
+ * are discarded) and rejects: with `TOOL_TIMEOUT` after `timeoutMs`, or with `RUN_ABORTED` when its run
+ * is aborted. The runner, `invokeTool` and `serveMcp` all cancel calls through here.
+ */
+function untilSettledOrCancelled(work: PromiseLike<unknown>, timeoutMs: number, toolName: string, context: ToolContext): Promise<unknown> {
+  const timed = timeoutMs > 0 && timeoutMs !== Infinity;
+  const run = context.runSignal;
+  if (!timed && !run) return Promise.resolve(work);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new ToolTimeoutError(toolName, timeoutMs);
-      context.abortCall(error);
+  let onAbort: (() => void) | undefined;
+  const cancelled = new Promise<never>((_, reject) => {
+    const cancel = (error: ToolsmithError) => {
+      void context.cancel(error);
       reject(error);
-    }, timeoutMs);
-    // The timer alone never keeps a process alive (a script may end while a call hangs after an abort).
-    timer.unref?.();
+    };
+    if (timed) {
+      timer = setTimeout(() => cancel(new ToolTimeoutError(toolName, timeoutMs)), timeoutMs);
+      // The timer alone never keeps a process alive (a script may end while a call hangs after an abort).
+      timer.unref?.();
+    }
+    if (run?.aborted) cancel(new RunAbortedError(run.reason));
+    else if (run) run.addEventListener('abort', (onAbort = () => cancel(new RunAbortedError(run.reason))), { once: true });
   });
-  return Promise.race([work, timedOut]).finally(() => clearTimeout(timer));
+  return Promise.race([work, cancelled]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort) run!.removeEventListener('abort', onAbort);
+  });
 }
 
 /**

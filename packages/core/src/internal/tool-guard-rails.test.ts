@@ -93,10 +93,11 @@ describe('tool timeouts', () => {
     }
   });
 
-  it("a call past its timeout gets TOOL_TIMEOUT, its ctx.signal aborts, the run goes on, and its late writes are dropped", async () => {
+  it("a call past its timeout gets TOOL_TIMEOUT, its ctx.signal aborts, the run goes on, and it leaves nothing behind: no state, no artifact, before or after", async () => {
     const finishLate = deferred();
-    const lateWriteDone = deferred();
+    const lateWriteDone = deferred<unknown[]>();
     let seenSignal: AbortSignal | undefined;
+    const artifactService = new InMemoryArtifactService();
     const slow = functionTool({
       name: 'slow',
       description: 'Ignores cancellation.',
@@ -104,9 +105,17 @@ describe('tool timeouts', () => {
       execute: async (_: unknown, ctx: ToolContext) => {
         seenSignal = ctx.signal;
         ctx.state.set('before', true);
+        await ctx.saveArtifact('before.txt', { text: 'written before the timeout' });
         await finishLate.promise;
-        ctx.state.set('late', true);
-        lateWriteDone.resolve();
+        const refusals: unknown[] = [];
+        for (const late of [() => ctx.state.set('late', true), () => ctx.saveArtifact('late.txt', { text: 'late' })]) {
+          try {
+            await late();
+          } catch (error) {
+            refusals.push(error);
+          }
+        }
+        lateWriteDone.resolve(refusals);
         return { late: true };
       },
     });
@@ -118,6 +127,7 @@ describe('tool timeouts', () => {
         model: new ScriptedModel([{ calls: [{ id: 's1', name: 'slow', args: {} }, { id: 'f1', name: 'fast', args: {} }] }, 'carried on']),
         tools: [slow, fast],
       }),
+      artifactService,
     });
 
     const events = await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
@@ -129,9 +139,42 @@ describe('tool timeouts', () => {
     expect(events.at(-1)!.text()).toBe('carried on');
 
     finishLate.resolve();
-    await lateWriteDone.promise;
+    expect(await lateWriteDone.promise).toEqual([expect.objectContaining({ code: 'TOOL_TIMEOUT' }), expect.objectContaining({ code: 'TOOL_TIMEOUT' })]);
     const session = (await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!;
     expect(session.state).toEqual({ fast: true });
+    expect(session.events.every((e) => Object.keys(e.actions.artifactDelta).length === 0)).toBe(true);
+    expect(await artifactService.listArtifactKeys({ appName: 'app', userId: 'u', sessionId: 's' })).toEqual([]);
+  });
+
+  it('invokeTool reports no writes of a timed-out or aborted call, and deletes the artifacts it saved (one mechanism with the runner)', async () => {
+    const artifactService = new InMemoryArtifactService();
+    let saved = deferred();
+    const writer = functionTool({
+      name: 'writer',
+      description: 'Writes, then hangs.',
+      execute: async (_: unknown, ctx: ToolContext) => {
+        ctx.state.set('written', true);
+        ctx.actions.escalate = true;
+        await ctx.saveArtifact('report.txt', { text: 'partial' });
+        saved.resolve();
+        return new Promise(() => undefined);
+      },
+    });
+    const timedOut = await invokeTool(writer, 'writer', {}, { toolTimeoutMs: 50, artifactService, sessionId: 'timeout' });
+    expect(timedOut.error).toMatchObject({ code: 'TOOL_TIMEOUT' });
+    expect(timedOut.stateDelta).toEqual({});
+    expect(timedOut.actions).toEqual({ stateDelta: {}, artifactDelta: {} });
+    expect(await artifactService.listArtifactKeys({ appName: 'test-app', userId: 'test-user', sessionId: 'timeout' })).toEqual([]);
+
+    saved = deferred();
+    const controller = new AbortController();
+    const aborted = invokeTool(writer, 'writer', {}, { signal: controller.signal, artifactService, appName: 'test-app', sessionId: 'abort' });
+    await saved.promise;
+    controller.abort();
+    const out = await aborted;
+    expect(out.error).toMatchObject({ code: 'RUN_ABORTED' });
+    expect(out.stateDelta).toEqual({});
+    expect(await artifactService.listArtifactKeys({ appName: 'test-app', userId: 'test-user', sessionId: 'abort' })).toEqual([]);
   });
 
   it('the runner-wide default applies through invokeTool too; a synchronous tool cannot be timed out', async () => {

@@ -27,6 +27,8 @@ export interface ReadonlyState {
  * stores `null`, so `set(key, null)` is a delete.
  */
 export class State implements ReadonlyState {
+  private sealedBy?: Error;
+
   constructor(
     private readonly base: Record<string, unknown>,
     /** Writes made through this object; shared with `actions.stateDelta`. */
@@ -49,12 +51,19 @@ export class State implements ReadonlyState {
 
   /** Stores a JSON value (copied, so later mutation of `value` does not leak into the session). */
   set(key: string, value: unknown): void {
+    if (this.sealedBy) throw this.sealedBy;
     this.delta[key] = value === undefined || value === null ? null : toJsonCopy(key, value, '', 0);
   }
 
   /** Removes `key`, recorded as `null` in `delta` so the session service deletes it too. */
   delete(key: string): void {
+    if (this.sealedBy) throw this.sealedBy;
     this.delta[key] = null;
+  }
+
+  /** @internal Refuses every later write with `reason`: the call writing through it was cancelled. Called by the tool context. */
+  seal(reason: Error): void {
+    this.sealedBy = reason;
   }
 
   /** A copy of every current key and value: the stored ones with this call's writes and deletes applied. */

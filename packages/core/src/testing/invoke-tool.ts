@@ -38,7 +38,7 @@ export interface InvokeToolOptions {
   invocationId?: string;
   /** The call's id, also the response's; default `call-1`. */
   functionCallId?: string;
-  /** Aborting it aborts the tool's `ctx.signal`, as cancelling a run does. */
+  /** Aborting it aborts the tool's `ctx.signal` and ends the call with `RUN_ABORTED`, leaving nothing behind, as cancelling a run does. */
   signal?: AbortSignal;
   /** Backs `ctx.searchMemory`; without it that method throws `SERVICE_NOT_CONFIGURED`. */
   memoryService?: MemoryService;

@@ -88,6 +88,10 @@ export class ToolContext implements ReadonlyContext {
   // This call's own signal, made on first read: most tools never read it, so most calls never pay for it.
   private callController?: AbortController;
   private unlinkCall?: () => void;
+  /** Set once the call is cancelled (timed out, or its run aborted); its effects are then discarded. */
+  private cancellation?: { reason: ToolsmithError; discarded: Promise<void> };
+  /** The artifact versions this call saved, deleted again if it is cancelled. */
+  private savedVersions?: Array<{ filename: string; version: number }>;
 
   constructor(init: ToolContextInit) {
     this.functionCallId = init.functionCallId;
@@ -117,6 +121,44 @@ export class ToolContext implements ReadonlyContext {
   /** @internal Aborts this call's signal (a timeout); called by the executor. */
   abortCall(reason: unknown): void {
     this.callSignal().abort(reason);
+  }
+
+  /** @internal The invocation's signal (the run being cancelled), when something can abort it. Read by the executor. */
+  get runSignal(): AbortSignal | undefined {
+    return this.invocationSignal;
+  }
+
+  /** @internal The reason the call was cancelled, once it was. */
+  get cancelledBy(): ToolsmithError | undefined {
+    return this.cancellation?.reason;
+  }
+
+  /**
+   * @internal Cancels the call (it timed out, or its run was aborted) so that it leaves nothing behind:
+   * aborts its signal, empties its actions (state writes, artifact delta, transfer, …), refuses its later
+   * state writes and artifact saves with `reason`, and deletes the artifact versions it saved. Resolves
+   * once they are deleted; calling it again returns the same promise. Called by the executor.
+   */
+  cancel(reason: ToolsmithError): Promise<void> {
+    if (this.cancellation) return this.cancellation.discarded;
+    if (!this.callSignal().signal.aborted) this.abortCall(reason);
+    this.state.seal(reason);
+    const { actions } = this;
+    for (const key of Object.keys(actions.stateDelta)) delete actions.stateDelta[key];
+    for (const key of Object.keys(actions.artifactDelta)) delete actions.artifactDelta[key];
+    delete actions.transferToAgent;
+    delete actions.escalate;
+    delete actions.skipSummarization;
+    delete actions.requestedToolConfirmations;
+    const saved = this.savedVersions ?? [];
+    this.savedVersions = undefined;
+    const discarded = Promise.all(saved.map(({ filename, version }) => this.deleteSavedVersion(filename, version))).then(() => undefined);
+    this.cancellation = { reason, discarded };
+    return discarded;
+  }
+
+  private deleteSavedVersion(filename: string, version: number): Promise<void> {
+    return this.artifactService!.deleteArtifactVersion({ ...this.location(), filename, version });
   }
 
   /** @internal The call is over: its signal stops following the invocation's. Called by the executor. */
@@ -198,9 +240,19 @@ export class ToolContext implements ReadonlyContext {
     return this.memoryService.searchMemory({ appName: this.appName, userId: this.userId, query });
   }
 
-  /** Saves a new version of an artifact and records it in `actions.artifactDelta`. Returns the version. */
+  /**
+   * Saves a new version of an artifact and records it in `actions.artifactDelta`. Returns the version.
+   * If the call is then cancelled (timeout, aborted run), the version is deleted again.
+   */
   async saveArtifact(filename: string, artifact: Part): Promise<number> {
+    if (this.cancellation) throw this.cancellation.reason;
     const version = await this.artifacts('saveArtifact').saveArtifact({ ...this.location(), filename, artifact });
+    const cancelledBy = this.cancelledBy; // it may have been cancelled while the save ran
+    if (cancelledBy) {
+      await this.deleteSavedVersion(filename, version);
+      throw cancelledBy;
+    }
+    (this.savedVersions ??= []).push({ filename, version });
     this.actions.artifactDelta[filename] = version;
     return version;
   }
