@@ -88,10 +88,11 @@ describe('McpToolset against servers that misbehave', () => {
       expect(errorCode(hung)).toBe('MCP_TIMEOUT');
       expect((await callThrough(toolset, 'echo', { text: 'still here' })).response).toEqual({ output: 'echo: still here' });
 
-      // The run's signal cancels a call at once.
+      // The run's signal cancels a call at once (the executor ends it; its signal aborts the MCP request).
       const abort = new AbortController();
       setTimeout(() => abort.abort(), 50);
-      expect(errorCode(await callThrough(toolset, 'hang', {}, toolContext({}, abort.signal)))).toBe('MCP_CANCELLED');
+      expect(errorCode(await callThrough(toolset, 'hang', {}, toolContext({}, abort.signal)))).toBe('RUN_ABORTED');
+      expect((await callThrough(toolset, 'echo', { text: 'after the abort' })).response).toEqual({ output: 'echo: after the abort' });
     } finally {
       await toolset.close();
     }
