@@ -48,14 +48,14 @@ export class ChatSpan {
     setUsageAttributes(attributes, response.usage);
     if (this.recordContent) attributes[TraceAttribute.OUTPUT_MESSAGES] = outputMessagesJson(response);
     this.span.setAttributes(attributes);
-    if (response.error) markFailed(this.api, this.span, response.error.code, response.error.message);
+    if (response.error) markFailed(this.api, this.span, response.error.code, response.error.message, this.recordContent);
   }
 
   /** Ends the span, failed when `error` is given. Only the first call counts (a recovered call ends once, failed). */
   end(error?: { code: string; message?: string }): void {
     if (this.ended) return;
     this.ended = true;
-    if (error) markFailed(this.api, this.span, error.code, error.message);
+    if (error) markFailed(this.api, this.span, error.code, error.message, this.recordContent);
     this.span.end();
   }
 }

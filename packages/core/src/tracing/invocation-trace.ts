@@ -80,7 +80,7 @@ export class InvocationTrace {
     let runUsage: Usage | undefined;
     try {
       for await (const event of events) {
-        if (event.errorCode !== undefined) markFailed(this.api, this.span, event.errorCode, event.errorMessage);
+        if (event.errorCode !== undefined) markFailed(this.api, this.span, event.errorCode, event.errorMessage, this.recordContent);
         if (event.runUsage) runUsage = event.runUsage;
         yield event;
       }
@@ -112,7 +112,7 @@ export class InvocationTrace {
     let usage: Usage | undefined;
     try {
       for await (const event of events) {
-        if (event.errorCode !== undefined) markFailed(this.api, span, event.errorCode, event.errorMessage);
+        if (event.errorCode !== undefined) markFailed(this.api, span, event.errorCode, event.errorMessage, this.recordContent);
         if (event.usage && !event.partial) usage = addUsage(usage, event.usage);
         yield event;
       }
@@ -167,7 +167,7 @@ export class InvocationTrace {
     const span = this.tracer.startSpan(`${GenAiOperation.EXECUTE_TOOL} ${call.name}`, { kind: api.SpanKind.INTERNAL, attributes }, this.current);
     return api.context.with(api.trace.setSpan(this.current, span), run).then(
       (outcome) => {
-        if (outcome.error) markFailed(api, span, outcome.error.code, outcome.error.message);
+        if (outcome.error) markFailed(api, span, outcome.error.code, outcome.error.message, this.recordContent);
         if (outcome.confirmationRequested) span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_REQUESTED, true);
         else if (this.recordContent) span.setAttribute(TraceAttribute.TOOL_CALL_RESULT, JSON.stringify(outcome.response.response));
         span.end();
@@ -175,7 +175,7 @@ export class InvocationTrace {
       },
       (thrown: unknown) => {
         // The executor never throws for tool failures; this is a bug of ours, still worth seeing in the trace.
-        markFailed(api, span, 'INTERNAL_ERROR', thrown instanceof Error ? thrown.message : String(thrown));
+        markFailed(api, span, 'INTERNAL_ERROR', thrown instanceof Error ? thrown.message : String(thrown), this.recordContent);
         span.end();
         throw thrown;
       },

@@ -179,7 +179,8 @@ describe('tracing: the span tree of a turn', () => {
 
     const failed = one('execute_tool broken');
     expect(failed.attributes['error.type']).toBe('TOOL_EXECUTION_FAILED');
-    expect(failed.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Tool "broken" failed: disk full' });
+    // Without content recording the status says what failed, never with the conversation's words.
+    expect(failed.status).toEqual({ code: SpanStatusCode.ERROR, message: 'The tool threw; the message follows the error exposure policy.' });
     // The model acted on the error response: the turn itself did not fail.
     expect(one('invoke_agent clerk').status.code).toBe(SpanStatusCode.UNSET);
     expect(one('toolsmith.invocation').status.code).toBe(SpanStatusCode.UNSET);
@@ -238,8 +239,52 @@ describe('tracing: the span tree of a turn', () => {
     expect(events.at(-1)!.errorCode).toBe('INTERNAL_ERROR');
     const chat = exporter.getFinishedSpans().filter((s) => s.name === 'chat scripted-model');
     expect(chat).toHaveLength(1);
-    expect(chat[0].status).toEqual({ code: SpanStatusCode.ERROR, message: 'audit store down' });
+    expect(chat[0].status).toEqual({ code: SpanStatusCode.ERROR, message: 'A failure Toolsmith did not expect; the message says what happened.' });
     expect(chat[0].attributes['error.type']).toBe('INTERNAL_ERROR');
+  });
+
+  describe('error statuses without content recording', () => {
+    const strict = () =>
+      new FnTool('pay', () => ({ paid: true }), {
+        parameters: { type: 'object', properties: { card: { type: 'string', pattern: '^[0-9]{16}$' }, amount: { type: 'integer' } }, required: ['card', 'amount'], additionalProperties: false },
+      });
+    const script: Script = [
+      { calls: [{ id: 'c1', name: 'pay', args: { card: 'SECRET-CARD-4111', amount: 'SECRET-AMOUNT' } }] },
+      { calls: [{ id: 'c2', name: 'pay', args: '{"card": SECRET-MALFORMED-ARGS' }] },
+      'SECRET-FINAL-ANSWER is not JSON',
+    ];
+
+    it('carry the error code and a message free of arguments and the model answer (INVALID_ARGUMENTS, MALFORMED_ARGUMENTS, OUTPUT_INVALID)', async () => {
+      const { exporter, provider } = inMemoryTracing();
+      const events: Event[] = [];
+      for (const recordContent of [false, true]) {
+        exporter.reset();
+        const runner = new Runner({
+          appName: 'shop',
+          agent: new LlmAgent({
+            name: 'clerk',
+            model: new ScriptedModel(script, { provider: 'scripted', modelName: 'scripted-model' }),
+            tools: [strict()],
+            outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+            outputRetries: 0,
+          }),
+          tracing: { tracerProvider: provider, recordContent },
+        });
+        events.push(...(await send(runner, user('Pay it'), `s-${recordContent}`)));
+        const failed = exporter.getFinishedSpans().filter((span) => span.status.code === SpanStatusCode.ERROR);
+        const codes = failed.map((span) => span.attributes['error.type']);
+        expect(codes).toEqual(expect.arrayContaining(['INVALID_ARGUMENTS', 'MALFORMED_ARGUMENTS', 'OUTPUT_INVALID']));
+        const statuses = JSON.stringify(failed.map((span) => span.status.message));
+        if (recordContent) {
+          expect(statuses).toContain('SECRET'); // with content recording, the full messages
+        } else {
+          expect(statuses).not.toContain('SECRET');
+          expect(JSON.stringify(exporter.getFinishedSpans().map((span) => [span.attributes, span.events, span.status]))).not.toContain('SECRET');
+        }
+      }
+      // The messages themselves did quote the conversation (the model and the events get them whole).
+      expect(JSON.stringify(events.flatMap((e) => [e.errorMessage, e.functionResponses()]))).toContain('SECRET-CARD-4111');
+    });
   });
 });
 
