@@ -23,6 +23,20 @@ export function inspectResult(toolName: string, response: Record<string, unknown
   return upperBound <= maxChars ? undefined : JSON.stringify(response);
 }
 
+/**
+ * What JSON cannot carry in `value` (a BigInt, a cycle, a function, NaN…), found by the same walk as a
+ * result's check (e.g. `the value of "total" is a BigInt (…)`); `undefined` when it survives a JSON round trip.
+ */
+export function jsonProblem(value: unknown): string | undefined {
+  try {
+    jsonLengthBound(value, '', 0);
+    return undefined;
+  } catch (error) {
+    if (error instanceof InvalidToolResultError) return error.reason;
+    return `reading it failed (${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
 /** An upper bound of the length of `value`'s JSON text; throws on what JSON cannot carry. */
 function jsonLengthBound(value: unknown, key: string, depth: number): number {
   switch (typeof value) {
@@ -84,15 +98,38 @@ export interface TruncatedResult {
   artifact?: string;
 }
 
-/** Cuts `text` (a result's JSON) to about `maxChars`, keeping two thirds from its head and one third from its tail. */
+/**
+ * Cuts `text` (a result's JSON) so that what is sent, the {@link TruncatedResult} as JSON, is at most
+ * `maxChars` characters: the head and tail are escaped again in it (every `"` becomes `\"`), so their
+ * share is counted escaped. Of the room the note and fields leave, the head gets two thirds and the tail
+ * one third. A budget smaller than the note itself leaves head and tail empty.
+ */
 export function truncatedResult(text: string, maxChars: number, artifact?: string): TruncatedResult {
-  const headChars = Math.floor((maxChars * 2) / 3);
-  const tailChars = Math.max(0, maxChars - headChars);
-  const omitted = text.length - headChars - tailChars;
-  const note =
-    `The result was ${text.length} characters of JSON, over the limit of ${maxChars}; ${omitted} characters in the middle were left out.` +
-    (artifact ? ` The whole result is saved as the artifact "${artifact}".` : '');
-  const result: TruncatedResult = { truncated: true, originalChars: text.length, head: text.slice(0, headChars), tail: tailChars > 0 ? text.slice(-tailChars) : '', note };
-  if (artifact) result.artifact = artifact;
-  return result;
+  const shell = (head: string, tail: string): TruncatedResult => {
+    const omitted = text.length - head.length - tail.length;
+    const note =
+      `The result was ${text.length} characters of JSON, over the limit of ${maxChars}; ${omitted} characters in the middle were left out.` +
+      (artifact ? ` The whole result is saved as the artifact "${artifact}".` : '');
+    const result: TruncatedResult = { truncated: true, originalChars: text.length, head, tail, note };
+    if (artifact) result.artifact = artifact;
+    return result;
+  };
+  // The fields around head and tail, with `omitted` at its widest (all of the text).
+  const room = Math.max(0, maxChars - JSON.stringify(shell('', '')).length);
+  const headRoom = Math.floor((room * 2) / 3);
+  const headChars = longestFitting(text.length, headRoom, (n) => text.slice(0, n));
+  const tailChars = longestFitting(text.length - headChars, room - headRoom, (n) => (n === 0 ? '' : text.slice(-n)));
+  return shell(text.slice(0, headChars), tailChars > 0 ? text.slice(-tailChars) : '');
+}
+
+/** The largest `n <= limit` whose `piece(n)`, escaped as a JSON string, takes at most `room` characters beyond its quotes. */
+function longestFitting(limit: number, room: number, piece: (n: number) => string): number {
+  let low = 0;
+  let high = Math.min(limit, room);
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (JSON.stringify(piece(mid)).length - 2 <= room) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }

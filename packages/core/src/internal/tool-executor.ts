@@ -8,7 +8,7 @@ import { allArgumentProblems } from '../scanning/dto-problems';
 import type { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
-import { inspectResult, truncatedResult } from './result-budget';
+import { inspectResult, jsonProblem, truncatedResult } from './result-budget';
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
 import { repairArguments } from '../validation/argument-repair';
 import { repairArgumentText } from '../validation/argument-text-repair';
@@ -234,10 +234,18 @@ export function wrapResult(result: unknown): Record<string, unknown> {
   return { result: result === undefined ? null : result };
 }
 
-/** The model-facing response of a failure: code and message, plus validation details; never a stack. */
+/**
+ * The model-facing response of a failure: code and message, plus validation details; never a stack.
+ * Details are checked as results are: details JSON cannot carry (a BigInt, a cycle…) would make the
+ * session unstorable, so they are left out and `detailsOmitted` says why.
+ */
 export function errorResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: ToolsmithError): FunctionResponse {
   const body: Record<string, unknown> = { code: error.code, message: error.message };
-  if (error.details !== undefined) body.details = error.details;
+  if (error.details !== undefined) {
+    const problem = jsonProblem(error.details);
+    if (problem === undefined) body.details = error.details;
+    else body.detailsOmitted = `the error's details are not JSON: ${problem.replace(/^the result/, 'they')}`;
+  }
   return { id: call.id, name: call.name, response: { error: body }, isError: true };
 }
 

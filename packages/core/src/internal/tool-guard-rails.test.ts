@@ -2,6 +2,8 @@ import { LlmAgent } from '../agents/llm-agent';
 import { InMemoryArtifactService } from '../artifacts/in-memory-artifact-service';
 import { Event } from '../events/event';
 import { Runner } from '../runner/runner';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ToolsmithError } from '../errors/toolsmith-error';
 import { invokeTool } from '../testing/invoke-tool';
 import { ScriptedModel } from '../testing/scripted-model';
 import { functionTool } from '../function-tool/function-tool';
@@ -195,9 +197,39 @@ describe('result size budget', () => {
     expect(response.truncated).toBe(true);
     expect(response.head.startsWith('{"rows":["row-0"')).toBe(true);
     expect(response.tail.endsWith('"row-199"]}')).toBe(true);
-    expect(response.head.length + response.tail.length).toBe(300);
+    expect(JSON.stringify(out.response).length).toBeLessThanOrEqual(300);
     expect(response.note).toContain('over the limit of 300');
-    expect(JSON.stringify(out.response).length).toBeLessThan(response.originalChars);
+  });
+
+  it('counts what is sent: a result full of characters JSON escapes is cut to the budget once escaped again (no overshoot)', async () => {
+    const quotes = functionTool({ name: 'quotes', description: 'Quotes.', execute: () => ({ text: '"\\'.repeat(100_000), lines: 'a\nb'.repeat(20_000) }) });
+    for (const artifactService of [undefined, new InMemoryArtifactService()]) {
+      const out = await invokeTool(quotes, 'quotes', {}, { artifactService });
+      const sent = JSON.stringify(out.response).length;
+      expect(sent).toBeLessThanOrEqual(100_000);
+      expect(sent).toBeGreaterThan(99_900); // and the room is used
+      const rows = functionTool({ name: 'rows', description: 'Rows.', execute: () => ({ rows: Array.from({ length: 200 }, (_, i) => `row-${i}`) }) });
+      const plain = await invokeTool(rows, 'rows', {}, { maxResultChars: 1_000, artifactService });
+      expect(JSON.stringify(plain.response).length).toBeLessThanOrEqual(1_000);
+      expect(JSON.stringify(plain.response).length).toBeGreaterThan(990);
+    }
+  });
+
+  it('leaves out error details JSON cannot carry (a BigInt, a cycle), saying why, so the session still serializes', async () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    for (const [details, why] of [[{ total: 10n }, /"total" is a BigInt/], [cycle, /circular/]] as const) {
+      const thrower = functionTool({ name: 'thrower', description: 'Throws.', execute: () => { throw new ToolsmithError('QUOTA_EXCEEDED', 'Over quota.', { details }); } });
+      const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model: new ScriptedModel([{ calls: [{ id: 'c', name: 'thrower', args: {} }] }, 'sorry']), tools: [thrower] }) });
+      const events = await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+      expect(events.flatMap((e) => e.functionResponses())[0].response).toEqual({ error: { code: 'QUOTA_EXCEEDED', message: 'Over quota.', detailsOmitted: expect.stringMatching(why) } });
+      const stored = (await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!;
+      expect(() => JSON.stringify(stored.toJSON())).not.toThrow();
+      expect((runner.sessionService as InMemorySessionService).toJSON()).toBeDefined();
+      expect(() => JSON.stringify((runner.sessionService as InMemorySessionService).toJSON())).not.toThrow();
+    }
+    const fine = functionTool({ name: 'fine', description: 'Throws.', execute: () => { throw new ToolsmithError('QUOTA_EXCEEDED', 'Over quota.', { details: { limit: 5 } }); } });
+    expect((await invokeTool(fine, 'fine', {})).response).toEqual({ error: { code: 'QUOTA_EXCEEDED', message: 'Over quota.', details: { limit: 5 } } });
   });
 
   it('keeps the whole result as an artifact when an artifact service is configured, and tells the model its name', async () => {
@@ -253,6 +285,13 @@ describe('error exposure policy', () => {
   it('a function decides the text', async () => {
     const out = await invokeTool(secret, 'db', {}, { toolErrorExposure: (error, tool) => `${tool}: ${(error as Error).message.split(' ')[0]}` });
     expect(out.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'db: connection' } });
+  });
+
+  it('a function that returns no text sends the generic text, never the error message', async () => {
+    for (const policy of [() => undefined, () => '', () => 42]) {
+      const out = await invokeTool(secret, 'db', {}, { toolErrorExposure: policy as unknown as (error: unknown) => string });
+      expect(out.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'Tool "db" failed.' } });
+    }
   });
 });
 

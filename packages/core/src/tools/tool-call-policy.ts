@@ -5,7 +5,8 @@ import { ToolsmithError } from '../errors/toolsmith-error';
  * - `'message'` (default): `Tool "x" failed: <the error's message>` — useful to the model, so write
  *   messages you are happy for it (and the user) to read;
  * - `'generic'`: `Tool "x" failed.` only, for tools whose errors may carry internal details;
- * - a function of the thrown value and the tool's name, returning the text to send.
+ * - a function of the thrown value and the tool's name, returning the text to send (when it returns
+ *   no text, `undefined` or `''`, the generic text is sent).
  * Toolsmith's own errors (invalid arguments, timeouts, …) always keep their message. Stack traces never
  * leave the process either way; the full error stays on the outcome for `onToolError` and logs.
  */
@@ -55,7 +56,9 @@ export function exposedMessage(exposure: ToolErrorExposure, toolName: string, th
   if (exposure === 'generic') return `Tool "${toolName}" failed.`;
   if (typeof exposure === 'function') {
     try {
-      return exposure(thrown, toolName);
+      const text: unknown = exposure(thrown, toolName);
+      // A policy that gives no text (undefined, or not a string) sends the generic one, never the error's message.
+      return typeof text === 'string' && text !== '' ? text : `Tool "${toolName}" failed.`;
     } catch (policyError) {
       // A broken policy must not leak the original error: fall back to the safe text and say why.
       return `Tool "${toolName}" failed. (The error policy itself failed: ${ToolsmithError.isInstance(policyError) ? policyError.code : 'error'}.)`;
