@@ -6,8 +6,8 @@ import {
   ListToolsRequestSchema,
   type Tool as McpToolInfo,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type ArtifactService, type BaseTool, type FunctionResponse, type MemoryService, type ReadonlyContext, State, type ToolConfirmation, ToolContext, ToolsmithError } from '@toolsmith/core';
-import { createEventActions, errorResponse, executeToolCall } from '@toolsmith/core/internal';
+import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type MemoryService, type ReadonlyContext, State, type ToolConfirmation, ToolContext, ToolsmithError } from '@toolsmith/core';
+import { DEFAULT_TOOL_CALL_POLICY, createEventActions, errorResponse, executeToolCall } from '@toolsmith/core/internal';
 import { McpConfirmationUnsupportedError } from './mcp-errors';
 import { TOOLSMITH_ERROR_META, toMcpOutputSchema } from './mcp-output-schema';
 import type { McpStateStore } from './mcp-state-store';
@@ -34,6 +34,8 @@ export interface McpToolServerOptions {
   memoryService?: MemoryService;
   /** Handed to every tool context, for `ctx.saveArtifact` and friends. */
   artifactService?: ArtifactService;
+  /** What a thrown error's response says (the runner's `toolErrorExposure`); default `'message'`. */
+  toolErrorExposure?: ToolErrorExposure;
 }
 
 /**
@@ -46,6 +48,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
     { name: options.name, version: options.version },
     { capabilities: { tools: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
   );
+  const policy = { ...DEFAULT_TOOL_CALL_POLICY, errorExposure: options.toolErrorExposure ?? DEFAULT_TOOL_CALL_POLICY.errorExposure };
   // Over stdio there is one session per process and no session id: make one up for the state store.
   const fallbackSessionId = randomUUID();
   const identity = (extra: McpRequestExtra) => ({
@@ -95,7 +98,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         artifactService: options.artifactService,
       });
       if (progress) attachProgressSender(context, progress.report);
-      const outcome = await executeToolCall({ call, tool, availableToolNames: () => tools.map((t) => t.name), context });
+      const outcome = await executeToolCall({ call, tool, availableToolNames: () => tools.map((t) => t.name), context, policy });
       return { outcome, context };
     };
 

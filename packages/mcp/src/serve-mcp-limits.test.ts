@@ -143,6 +143,61 @@ describe('serveMcp over HTTP: limits before parsing', () => {
   });
 });
 
+describe('serveMcp over HTTP: sessions per user', () => {
+  it('caps the sessions of each user (429), so one client cannot take every slot; other users still get sessions', async () => {
+    let clock = 0;
+    const endpoint = await startStreamableHttpEndpoint({
+      port: 0,
+      maxSessions: 5,
+      maxSessionsPerUser: 2,
+      sessionIdleMs: 1000,
+      now: () => clock,
+      authenticate: (request) => ({ userId: String(request.headers['x-user']) }),
+      ...fixtureSession(),
+    });
+    const open = (user: string) => send(endpoint.url, { headers: { 'x-user': user }, body: JSON.stringify(initialize) });
+    try {
+      expect((await open('greedy')).status).toBe(200);
+      expect((await open('greedy')).status).toBe(200);
+      const third = await open('greedy');
+      expect(third.status).toBe(429);
+      expect(third.body).toContain('at most 2');
+      expect((await open('other')).status).toBe(200);
+      expect(endpoint.openSessions).toBe(3);
+      clock = 1500; // the greedy user's sessions went idle: closed to make room for its new one
+      expect((await open('greedy')).status).toBe(200);
+    } finally {
+      await endpoint.close();
+    }
+  });
+});
+
+describe('serveMcp: toolErrorExposure, as on the runner', () => {
+  const leaky = functionTool({ name: 'leaky', description: 'Fails.', execute: () => { throw new Error('connection to postgres://admin:hunter2@10.0.0.5 refused'); } });
+
+  it("'generic', and a function that returns no text, hide the thrown message from the client", async () => {
+    for (const toolErrorExposure of ['generic' as const, () => undefined as unknown as string, undefined]) {
+      const server = await serveMcp({ tools: [leaky], transport: { http: { port: 0 } }, ...(toolErrorExposure ? { toolErrorExposure } : {}) });
+      const client = new Client({ name: 'exposure-test', version: '1.0.0' });
+      try {
+        await client.connect(new StreamableHTTPClientTransport(server.url!));
+        const result = (await client.callTool({ name: 'leaky', arguments: {} })) as CallToolResult;
+        expect(result.isError).toBe(true);
+        const text = JSON.stringify(result);
+        if (toolErrorExposure) {
+          expect(text).not.toContain('hunter2');
+          expect(result.content).toEqual([{ type: 'text', text: 'Tool "leaky" failed.' }]);
+        } else {
+          expect(text).toContain('hunter2'); // the default, 'message', as on the runner
+        }
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    }
+  });
+});
+
 describe('serveMcp over HTTP: the authentication hook', () => {
   const whoami = functionTool({ name: 'whoami', description: 'Says who is calling.', execute: (_: unknown, ctx) => ({ userId: ctx.userId }) });
   const tokens: Record<string, string> = { 'token-ann': 'ann', 'token-bob': 'bob' };

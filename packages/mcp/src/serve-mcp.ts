@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { type ArtifactService, type MemoryService, type Provider, type SessionService, isToolset } from '@toolsmith/core';
+import { type ArtifactService, type MemoryService, type Provider, type SessionService, type ToolErrorExposure, isToolset } from '@toolsmith/core';
 import { startValidatorWarmUp } from '@toolsmith/core/internal';
 import { McpSessionState } from './mcp-session-state';
 import { SessionServiceMcpState } from './session-service-mcp-state';
@@ -49,6 +49,11 @@ export interface ServeMcpOptions {
   /** Where `ctx.saveArtifact` / `loadArtifact` / `listArtifacts` keep files, per app (`name`), user and MCP session; without it they fail with `SERVICE_NOT_CONFIGURED`. */
   artifactService?: ArtifactService;
   /**
+   * What the client (and its model) is told of an error a tool throws, as the runner's `toolErrorExposure`:
+   * `'message'` (default), `'generic'`, or a function (no text from it sends the generic text). See docs/tools.md.
+   */
+  toolErrorExposure?: ToolErrorExposure;
+  /**
    * Over stdio: the longest message (one line) a client may send, in bytes. A longer one ends the
    * process with a message on stderr and exit status 1. Default 4 MiB. (Over HTTP: `http.maxBodyBytes`.)
    */
@@ -96,6 +101,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandl
       confirmationTimeoutMs: options.confirmationTimeoutMs ?? 600_000,
       memoryService: options.memoryService,
       artifactService: options.artifactService,
+      toolErrorExposure: options.toolErrorExposure,
     });
   const closeToolsets = async () => {
     await Promise.all(options.tools.filter(isToolset).map((toolset) => toolset.close?.()));

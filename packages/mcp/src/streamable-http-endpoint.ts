@@ -41,6 +41,12 @@ export interface StreamableHttpLimits {
   allowedOrigins?: string[];
   /** Most MCP sessions open at once; a new session over the cap gets 503. Default 100. */
   maxSessions?: number;
+  /**
+   * Most MCP sessions one user (the `userId` from `authenticate`) may have open at once, so one client
+   * cannot take every slot; a new session over it gets 429 (after the user's idle sessions are closed).
+   * Default 10 with `authenticate`; without it every caller is the one user `mcp`, and only `maxSessions` applies.
+   */
+  maxSessionsPerUser?: number;
   /** A session with no request for this long is closed. Default 30 minutes. */
   sessionIdleMs?: number;
   /** Authenticates every request; without it every caller is the user `mcp`. */
@@ -77,6 +83,7 @@ export interface StreamableHttpEndpoint {
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_SESSIONS = 100;
+const DEFAULT_MAX_SESSIONS_PER_USER = 10;
 const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 interface OpenSession {
@@ -96,6 +103,8 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
   const bindHost = options.host ?? '127.0.0.1';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxSessionsPerUser = options.maxSessionsPerUser ?? (options.authenticate ? DEFAULT_MAX_SESSIONS_PER_USER : maxSessions);
+  const sessionsOf = (userId: string) => [...sessions.values()].filter((open) => open.userId === userId).length;
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const now = options.now ?? Date.now;
   const sessions = new Map<string, OpenSession>();
@@ -139,8 +148,11 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
     if (!isInitializeRequest(body)) {
       return refuse(response, { status: 400, message: 'Missing Mcp-Session-Id header (only an initialize request may start a session)' });
     }
-    if (sessions.size >= maxSessions) await closeIdleSessions();
+    if (sessions.size >= maxSessions || sessionsOf(caller.userId) >= maxSessionsPerUser) await closeIdleSessions();
     if (sessions.size >= maxSessions) return refuse(response, { status: 503, message: `Too many open MCP sessions (at most ${maxSessions}); try again later` });
+    if (sessionsOf(caller.userId) >= maxSessionsPerUser) {
+      return refuse(response, { status: 429, message: `Too many open MCP sessions for this user (at most ${maxSessionsPerUser}); close one or try again later` });
+    }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

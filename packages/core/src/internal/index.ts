@@ -7,6 +7,7 @@ export { errorResponse, executeToolCall } from './tool-executor';
 export type { ExecuteToolCallInput, ToolCallOutcome } from './tool-executor';
 export type { ToolCallbackChain } from '../agents/callbacks';
 export type { ToolCallPolicy } from '../tools/tool-call-policy';
+export { DEFAULT_TOOL_CALL_POLICY } from '../tools/tool-call-policy';
 export { createEventActions } from '../state/event-actions';
 export { getToolsetOptions } from '../tools/toolset';
 export { startValidatorWarmUp } from '../validation/validator-warm-up';

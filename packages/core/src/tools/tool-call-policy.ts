@@ -43,6 +43,7 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
 /** Default result budget: 100,000 characters of JSON (about 25k tokens). */
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;
 
+/** The policy a call runs under when nothing else is configured: 5 minutes, 100,000 characters, messages shown, output checked, arguments repaired. */
 export const DEFAULT_TOOL_CALL_POLICY: ToolCallPolicy = Object.freeze({
   timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
   maxResultChars: DEFAULT_MAX_RESULT_CHARS,
