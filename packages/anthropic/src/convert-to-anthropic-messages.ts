@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { type Content, type FunctionCall, type Part, ProviderError } from '@toolsmith/core';
-import { argsAsObject, pairToolResults, providerDataOf } from '@toolsmith/core/adapter-kit';
+import { type Content, type FunctionCall, type InlineData, type Part, ProviderError } from '@toolsmith/core';
+import { argsAsObject, pairToolResults, providerDataOf, unsupportedToolFileNote } from '@toolsmith/core/adapter-kit';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -39,8 +39,11 @@ export function convertToAnthropicMessages(contents: Content[], systemInstructio
 function convertPart(part: Part, role: 'user' | 'assistant'): ContentBlockParam[] {
   if (part.functionCall) return [toToolUse(part.functionCall)];
   if (part.functionResponse) {
-    const { id, response, isError } = part.functionResponse;
-    const block: Anthropic.ToolResultBlockParam = { type: 'tool_result', tool_use_id: id, content: JSON.stringify(response) };
+    const { id, response, isError, parts } = part.functionResponse;
+    const text = JSON.stringify(response);
+    // Files go in the result itself, as image and document blocks after the JSON.
+    const content = parts?.length ? [{ type: 'text' as const, text }, ...parts.map((file, index) => toolResultFile(file.inlineData, index))] : text;
+    const block: Anthropic.ToolResultBlockParam = { type: 'tool_result', tool_use_id: id, content };
     if (isError) block.is_error = true;
     return [block];
   }
@@ -62,6 +65,8 @@ function convertPart(part: Part, role: 'user' | 'assistant'): ContentBlockParam[
   return [];
 }
 
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+
 function toToolUse(call: FunctionCall): Anthropic.ToolUseBlockParam {
   // `tool_use.input` must be an object, also for arguments the model sent malformed.
   return { type: 'tool_use', id: call.id, name: call.name, input: argsAsObject(call.args) };
@@ -71,14 +76,28 @@ function toMediaBlock(mimeType: string, data: string): ContentBlockParam {
   if (mimeType === 'application/pdf') {
     return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data } };
   }
-  const imageTypes = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
-  const mediaType = imageTypes.find((type) => type === mimeType);
+  const mediaType = IMAGE_TYPES.find((type) => type === mimeType);
   if (mediaType) return { type: 'image', source: { type: 'base64', media_type: mediaType, data } };
   throw new ProviderError(
     'BAD_REQUEST',
     `Anthropic cannot take inline data of type "${mimeType}"; send JPEG, PNG, GIF, WebP images or PDF documents.`,
     { provider: ANTHROPIC_PROVIDER },
   );
+}
+
+type ToolResultContent = Exclude<Anthropic.ToolResultBlockParam['content'], string | undefined>[number];
+
+/**
+ * A tool's file inside its `tool_result`: JPEG, PNG, GIF and WebP as `image` blocks, PDF and plain text
+ * as `document` blocks (titled with the file's name); any other type as a text note saying it was left out.
+ */
+function toolResultFile(file: InlineData, index: number): ToolResultContent {
+  const title = file.displayName ? { title: file.displayName } : {};
+  if (file.mimeType === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: file.data }, ...title };
+  if (file.mimeType === 'text/plain') return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(file.data, 'base64').toString('utf8') }, ...title };
+  const mediaType = IMAGE_TYPES.find((type) => type === file.mimeType);
+  if (mediaType) return { type: 'image', source: { type: 'base64', media_type: mediaType, data: file.data } };
+  return { type: 'text', text: unsupportedToolFileNote(file, index, 'Anthropic') };
 }
 
 function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {

@@ -12,6 +12,7 @@ export {
   MalformedArgumentsError,
   ToolExecutionError,
   InvalidToolResultError,
+  ToolFilesTooLargeError,
   ToolOutputInvalidError,
   ToolTimeoutError,
   ToolNotFoundError,
@@ -30,7 +31,7 @@ export type { ProviderErrorCode, ProviderErrorOptions } from './errors/provider-
 export { StateValueError } from './errors/state-value-error';
 
 // ── Neutral model spec ───────────────────────────────────────────────────────────────────────────
-export type { ArgumentRepair, ArgumentRepairName, Content, FunctionCall, FunctionResponse, InlineData, Part, PartialFunctionCall, Role } from './model/content';
+export type { ArgumentRepair, ArgumentRepairName, Content, FunctionCall, FunctionResponse, FunctionResponsePart, InlineData, Part, PartialFunctionCall, Role } from './model/content';
 export type { FunctionDeclaration } from './model/function-declaration';
 export type { JsonSchema, JsonValue } from './model/json-schema';
 export type { FinishReason } from './model/finish-reason';
@@ -159,7 +160,9 @@ export { InvalidMessageError } from './errors/invalid-message-error';
 export { InvalidModelResponseError } from './errors/invalid-model-response-error';
 export type { ToolErrorExposure, ToolOutputValidation } from './tools/tool-call-policy';
 export type { ArgumentLimits } from './validation/argument-parser';
-export { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_MAX_RESULT_CHARS } from './tools/tool-call-policy';
+export { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_MAX_RESULT_CHARS, DEFAULT_MAX_TOOL_FILE_BYTES } from './tools/tool-call-policy';
+export { ToolFile, ToolResult, toolFile, toolResult } from './tools/tool-file';
+export type { ToolFileInit } from './tools/tool-file';
 export type { TruncatedResult } from './internal/result-budget';
 
 // ── Confirmation and long-running tools ──────────────────────────────────────────────────────────

@@ -1,6 +1,6 @@
 import type { Content as GeminiContent, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
 import type { Content, Part } from '@toolsmith/core';
-import { argsAsObject, pairToolResults, providerDataOf } from '@toolsmith/core/adapter-kit';
+import { argsAsObject, pairToolResults, providerDataOf, toolFilesIntro } from '@toolsmith/core/adapter-kit';
 import { isGeneratedGeminiCallId } from './gemini-call-id';
 import { GEMINI_PROVIDER } from './provider-tool';
 
@@ -10,16 +10,36 @@ import { GEMINI_PROVIDER } from './provider-tool';
  * without one are left out again; `thoughtSignature`s go back on the part they came with, unchanged;
  * Gemini's `providerData` parts (code execution) go back as they came, other providers' are skipped.
  */
-export function convertToGeminiContents(contents: Content[]): GeminiContent[] {
+export function convertToGeminiContents(contents: Content[], options: GeminiContentsOptions = {}): GeminiContent[] {
+  const nested = options.toolFilesInFunctionResponse !== false;
   const out: GeminiContent[] = [];
   for (const content of pairToolResults(contents)) {
-    const parts = content.parts.flatMap(convertPart);
+    const parts = content.parts.flatMap((part) => convertPart(part, nested));
+    if (!nested) parts.push(...content.parts.flatMap(toolFilesAfter));
     if (parts.length > 0) out.push({ role: content.role, parts });
   }
   return out;
 }
 
-function convertPart(part: Part): GeminiPart[] {
+/** How {@link convertToGeminiContents} sends the files of function responses. */
+export interface GeminiContentsOptions {
+  /**
+   * `true` (default): inside the function response (`functionResponse.parts`, multimodal function
+   * responses); `false`: as `inlineData` parts after the function responses of the same user turn, each
+   * response's files introduced by a text part naming the call, for models that take no files in
+   * function responses.
+   */
+  toolFilesInFunctionResponse?: boolean;
+}
+
+/** A function response's files as parts that follow the responses (see {@link GeminiContentsOptions}). */
+function toolFilesAfter(part: Part): GeminiPart[] {
+  const response = part.functionResponse;
+  if (!response?.parts?.length) return [];
+  return [{ text: toolFilesIntro(response) }, ...response.parts.map(({ inlineData }) => ({ inlineData: { mimeType: inlineData.mimeType, data: inlineData.data } }))];
+}
+
+function convertPart(part: Part, nestedFiles: boolean): GeminiPart[] {
   const out: GeminiPart = {};
   if (part.functionCall) {
     const { id, name, args } = part.functionCall;
@@ -29,6 +49,7 @@ function convertPart(part: Part): GeminiPart[] {
     const { id, name, response } = part.functionResponse;
     out.functionResponse = { name, response: toResponseObject(response) };
     if (!isGeneratedGeminiCallId(id)) out.functionResponse.id = id;
+    if (nestedFiles && part.functionResponse.parts?.length) out.functionResponse.parts = part.functionResponse.parts.map(({ inlineData }) => ({ inlineData: { ...inlineData } }));
   } else if (part.inlineData) {
     out.inlineData = { mimeType: part.inlineData.mimeType, data: part.inlineData.data };
   } else if (part.providerData) {

@@ -36,6 +36,12 @@ export interface GeminiModelOptions {
    * Schema as is; `openapi` as the classic OpenAPI-subset `parameters`, for models that need it.
    */
   schemaDialect?: GeminiSchemaDialect;
+  /**
+   * Where the files of tool results (`toolFile`, `toolResult`) go: `true` (default) inside the function
+   * response (`functionResponse.parts`, Gemini's multimodal function responses); `false` as `inlineData`
+   * parts after the function responses, for models that take no files in function responses.
+   */
+  toolFilesInFunctionResponse?: boolean;
 }
 
 /**
@@ -60,11 +66,13 @@ export class GeminiModel implements Model {
   readonly telemetryProviderName: 'gcp.gemini' | 'gcp.vertex_ai';
   private readonly client: GoogleGenAIClient;
   private readonly schemaDialect: GeminiSchemaDialect;
+  private readonly toolFilesInFunctionResponse: boolean;
   private readonly retry: RetryPolicy;
 
   constructor(options: GeminiModelOptions) {
     this.modelName = options.model;
     this.schemaDialect = options.schemaDialect ?? 'json-schema';
+    this.toolFilesInFunctionResponse = options.toolFilesInFunctionResponse ?? true;
     this.retry = resolveRetryPolicy(options.retry, options.maxRetries);
     this.telemetryProviderName = options.client?.vertexai ? 'gcp.vertex_ai' : 'gcp.gemini';
     if (options.client) {
@@ -124,6 +132,6 @@ export class GeminiModel implements Model {
     if (generation.maxOutputTokens !== undefined) config.maxOutputTokens = generation.maxOutputTokens;
     if (generation.stopSequences?.length) config.stopSequences = generation.stopSequences;
     if (request.responseSchema) Object.assign(config, toGeminiResponseFields(request.responseSchema, this.schemaDialect));
-    return { model: request.model ?? this.modelName, contents: convertToGeminiContents(request.contents), config };
+    return { model: request.model ?? this.modelName, contents: convertToGeminiContents(request.contents, { toolFilesInFunctionResponse: this.toolFilesInFunctionResponse }), config };
   }
 }

@@ -6,7 +6,7 @@ import {
   ListToolsRequestSchema,
   type Tool as McpToolInfo,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type MemoryService, type ReadonlyContext, State, type ToolConfirmation, ToolContext, ToolsmithError } from '@toolsmith/core';
+import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type FunctionResponsePart, type MemoryService, type ReadonlyContext, State, type ToolConfirmation, ToolContext, ToolsmithError } from '@toolsmith/core';
 import { DEFAULT_TOOL_CALL_POLICY, createEventActions, errorResponse, executeToolCall } from '@toolsmith/core/internal';
 import { McpConfirmationUnsupportedError } from './mcp-errors';
 import { TOOLSMITH_ERROR_META, toMcpOutputSchema } from './mcp-output-schema';
@@ -155,14 +155,16 @@ function describeTool(tool: BaseTool): McpToolInfo {
 
 
 /**
- * Success: the response object as structured content (and as JSON text for clients that read text).
+ * Success: the response object as structured content (and as JSON text for clients that read text),
+ * then the files the tool returned (see {@link toMcpFileContent}).
  * Failure: the message as text and the error body as structured content, except for a tool with an
  * `outputSchema`: clients check any structured content against it, errors too, so there the body
  * goes in `_meta` under {@link TOOLSMITH_ERROR_META}.
  */
 function toCallToolResult(response: FunctionResponse, tool: BaseTool | undefined): CallToolResult {
   if (!response.isError) {
-    return { content: [{ type: 'text', text: JSON.stringify(response.response) }], structuredContent: response.response };
+    const files = (response.parts ?? []).map((part, index) => toMcpFileContent(response.id, part, index));
+    return { content: [{ type: 'text', text: JSON.stringify(response.response) }, ...files], structuredContent: response.response };
   }
   const error = response.response.error as { message?: string } | undefined;
   const result: CallToolResult = { isError: true, content: [{ type: 'text', text: error?.message ?? 'The tool failed.' }] };
@@ -171,3 +173,15 @@ function toCallToolResult(response: FunctionResponse, tool: BaseTool | undefined
   return result;
 }
 
+
+/**
+ * A file a tool returned, as MCP content: `image/*` as an image block, `audio/*` as an audio block, any
+ * other type as an embedded resource (`blob`) under a `toolsmith://tool-files/<call id>/<name>` URI.
+ */
+function toMcpFileContent(callId: string, part: FunctionResponsePart, index: number): CallToolResult['content'][number] {
+  const { mimeType, data, displayName } = part.inlineData;
+  if (mimeType.startsWith('image/')) return { type: 'image', mimeType, data };
+  if (mimeType.startsWith('audio/')) return { type: 'audio', mimeType, data };
+  const uri = `toolsmith://tool-files/${encodeURIComponent(callId)}/${encodeURIComponent(displayName ?? `file-${index}`)}`;
+  return { type: 'resource', resource: { uri, mimeType, blob: data } };
+}

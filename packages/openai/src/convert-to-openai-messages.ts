@@ -1,11 +1,16 @@
-import { type Content, type FunctionCall, type InlineData, type LlmRequest, type Part, ToolsmithError } from '@toolsmith/core';
-import { pairToolResults } from '@toolsmith/core/adapter-kit';
+import { type Content, type FunctionCall, type FunctionResponse, type InlineData, type LlmRequest, type Part, ToolsmithError } from '@toolsmith/core';
+import { dataUrl, pairToolResults, toolFileName, toolFilesIntro } from '@toolsmith/core/adapter-kit';
 import type {
   ChatCompletionContentPart,
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ResponseInputContent, ResponseInputItem } from 'openai/resources/responses/responses';
+import type {
+  ResponseFunctionCallOutputItem,
+  ResponseFunctionCallOutputItemList,
+  ResponseInputContent,
+  ResponseInputItem,
+} from 'openai/resources/responses/responses';
 import { type ResponsesReplayOptions, toResponsesModelItems } from './to-responses-model-items';
 
 /**
@@ -29,15 +34,19 @@ export function convertToOpenAIChatMessages(request: Pick<LlmRequest, 'systemIns
       continue;
     }
     const userParts: ChatCompletionContentPart[] = [];
+    // A tool message holds text only: the results' files follow the tool messages in a user message.
+    const fileParts: ChatCompletionContentPart[] = [];
     for (const part of content.parts) {
       if (part.functionResponse) {
         messages.push({ role: 'tool', tool_call_id: part.functionResponse.id, content: JSON.stringify(part.functionResponse.response) });
+        if (part.functionResponse.parts?.length) fileParts.push(...chatToolFiles(part.functionResponse));
       } else if (part.text !== undefined && !part.thought) {
         userParts.push({ type: 'text', text: part.text });
       } else if (part.inlineData) {
         userParts.push(chatInlineData(part.inlineData));
       }
     }
+    if (fileParts.length) userParts.unshift(...fileParts);
     if (!userParts.length) continue;
     // A lone text part goes as a plain string: the widest-supported form among compatible servers.
     messages.push({ role: 'user', content: userParts.length === 1 && userParts[0].type === 'text' ? userParts[0].text : userParts });
@@ -61,7 +70,7 @@ export function convertToOpenAIResponsesInput(contents: readonly Content[], opti
     const userParts: ResponseInputContent[] = [];
     for (const part of content.parts) {
       if (part.functionResponse) {
-        items.push({ type: 'function_call_output', call_id: part.functionResponse.id, output: JSON.stringify(part.functionResponse.response) });
+        items.push({ type: 'function_call_output', call_id: part.functionResponse.id, output: responsesToolOutput(part.functionResponse) });
       } else if (part.text !== undefined && !part.thought) {
         userParts.push({ type: 'input_text', text: part.text });
       } else if (part.inlineData) {
@@ -89,8 +98,33 @@ function argumentsText(call: FunctionCall): string {
   return typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
 }
 
-function dataUrl(data: InlineData): string {
-  return `data:${data.mimeType};base64,${data.data}`;
+/** The output of a `function_call_output`: the JSON text, or with files a list of the JSON and each file (image or file input). */
+function responsesToolOutput(response: FunctionResponse): ResponseFunctionCallOutputItemList | string {
+  const text = JSON.stringify(response.response);
+  if (!response.parts?.length) return text;
+  return [
+    { type: 'input_text', text },
+    ...response.parts.map(({ inlineData }, index): ResponseFunctionCallOutputItem => {
+      if (inlineData.mimeType.startsWith('image/')) return { type: 'input_image', image_url: dataUrl(inlineData), detail: 'auto' };
+      return { type: 'input_file', filename: toolFileName(inlineData, index), file_data: dataUrl(inlineData) };
+    }),
+  ];
+}
+
+/**
+ * A function response's files as user-message parts for Chat Completions (whose tool messages hold text
+ * only): a line naming the call, then images as `image_url`, WAV and MP3 as `input_audio`, other files as
+ * `file` parts.
+ */
+function chatToolFiles(response: FunctionResponse): ChatCompletionContentPart[] {
+  const parts: ChatCompletionContentPart[] = [{ type: 'text', text: toolFilesIntro(response) }];
+  (response.parts ?? []).forEach(({ inlineData }, index) => {
+    if (inlineData.mimeType.startsWith('image/')) parts.push({ type: 'image_url', image_url: { url: dataUrl(inlineData) } });
+    else if (inlineData.mimeType === 'audio/wav' || inlineData.mimeType === 'audio/mpeg') {
+      parts.push({ type: 'input_audio', input_audio: { data: inlineData.data, format: inlineData.mimeType === 'audio/wav' ? 'wav' : 'mp3' } });
+    } else parts.push({ type: 'file', file: { filename: toolFileName(inlineData, index), file_data: dataUrl(inlineData) } });
+  });
+  return parts;
 }
 
 function chatInlineData(data: InlineData): ChatCompletionContentPart {

@@ -371,3 +371,8 @@ export const httpGuardMessages = {
   malformedJson: () => 'The request body is not valid JSON.',
   malformedUrl: (target: string) => `The request path ${JSON.stringify(target)} is not a valid URL path (malformed percent-encoding?).`,
 };
+
+/** A tool returned files larger, together, than the limit. */
+export function toolFilesTooLargeMessage(toolName: string, bytes: number, maxBytes: number): string {
+  return `Tool "${toolName}" returned files of ${bytes} bytes together, over the limit of ${maxBytes} bytes. Return smaller files, or raise the runner's maxToolFileBytes.`;
+}

@@ -1,3 +1,4 @@
+import { toolFilesTooLargeMessage } from './messages';
 import { ToolsmithError, type ToolsmithErrorOptions } from './toolsmith-error';
 
 /** One problem found while validating a tool's arguments. */
@@ -78,6 +79,19 @@ export class InvalidToolResultError extends ToolsmithError {
   /** The same problem, named for `toolName` (the serializer finds it before it knows the tool). */
   forTool(toolName: string): InvalidToolResultError {
     return new InvalidToolResultError(toolName, this.reason, this.cause);
+  }
+}
+
+/** The files a tool returned (`toolFile`, `toolResult`) are larger, together, than the file size limit. */
+export class ToolFilesTooLargeError extends ToolsmithError {
+  constructor(
+    toolName: string,
+    /** Bytes of all the files of the result. */
+    readonly bytes: number,
+    /** The limit (the runner's `maxToolFileBytes`). */
+    readonly maxBytes: number,
+  ) {
+    super('TOOL_FILES_TOO_LARGE', toolFilesTooLargeMessage(toolName, bytes, maxBytes), { details: { bytes, maxBytes } });
   }
 }
 

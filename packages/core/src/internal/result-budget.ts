@@ -1,4 +1,5 @@
 import { InvalidToolResultError } from '../errors/tool-call-errors';
+import { ToolFile, ToolResult } from '../tools/tool-file';
 
 /** Nesting a result may have; deeper (or circular) results are refused. */
 const MAX_RESULT_DEPTH = 512;
@@ -66,6 +67,9 @@ function jsonLengthBound(value: unknown, key: string, depth: number): number {
       // Plain objects (nearly every result) need no Map or Set check.
       const proto: unknown = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) {
+        if (value instanceof ToolFile || value instanceof ToolResult) {
+          throw new InvalidToolResultError('', `${where(key)} is a file (return files beside the JSON: toolResult(value, [files]))`);
+        }
         if (value instanceof Map || value instanceof Set) {
           throw new InvalidToolResultError('', `${where(key)} is a ${value instanceof Map ? 'Map' : 'Set'} (convert it to an object or an array)`);
         }

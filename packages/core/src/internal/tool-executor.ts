@@ -3,7 +3,10 @@ import { InvalidArgumentsError, ToolExecutionError, ToolNotFoundError, ToolOutpu
 import { ToolCallRejectedError } from '../errors/tool-rejected-error';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
-import type { ArgumentRepair, FunctionCall, FunctionResponse } from '../model/content';
+import type { ArgumentRepair, FunctionCall, FunctionResponse, FunctionResponsePart } from '../model/content';
+import { ToolFile, ToolResult } from '../tools/tool-file';
+import { DEFAULT_MAX_TOOL_FILE_BYTES } from '../tools/tool-call-policy';
+import { fileParts } from './tool-files';
 import { allArgumentProblems } from '../scanning/dto-problems';
 import type { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
@@ -123,6 +126,13 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     if (requested && (!context.toolConfirmation || requested.auth)) {
       return withRepairs(pendingConfirmation(call, tool.name), repairs);
     }
+    // Files go beside the JSON, never into it: only the JSON is checked, budgeted and seen by afterTool.
+    let parts: FunctionResponsePart[] | undefined;
+    if (result instanceof ToolFile || result instanceof ToolResult) {
+      const files = result instanceof ToolFile ? [result] : result.files;
+      parts = fileParts(tool.name, files, policy.maxFileBytes ?? DEFAULT_MAX_TOOL_FILE_BYTES);
+      result = result instanceof ToolFile ? {} : result.value;
+    }
     if (tool.responseSchema !== undefined && policy.outputValidation !== 'off') checkOutput(tool, result, policy);
 
     let response = wrapResult(result);
@@ -134,7 +144,9 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       }
     }
     const fit = fitted(input, tool, response, policy);
-    return withRepairs(succeeded(call, fit instanceof Promise ? await fit : fit), repairs);
+    const outcome = succeeded(call, fit instanceof Promise ? await fit : fit);
+    if (parts) outcome.response.parts = parts;
+    return withRepairs(outcome, repairs);
   } catch (thrown) {
     const error = ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy);
     for (const onError of callbacks.onToolError) {

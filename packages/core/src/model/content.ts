@@ -41,6 +41,12 @@ export interface FunctionResponse {
   /** True when `response` reports a failure (unknown tool, invalid arguments, thrown error, denial). */
   isError?: boolean;
   /**
+   * Binary content of the result (images, documents, audio…), beside the JSON `response`: what a tool
+   * returned through `toolFile` / `toolResult`. Each adapter sends it natively where the provider can
+   * take it (see docs/providers.md); never counted against the result budget nor cut. Absent when none.
+   */
+  parts?: FunctionResponsePart[];
+  /**
    * Set by a client on an intermediate update of a long-running call: more responses for this id will
    * follow, so the call stays pending. Absent on final responses.
    */
@@ -78,6 +84,14 @@ export interface InlineData {
   mimeType: string;
   /** The bytes, base64-encoded (not a data URL). */
   data: string;
+  /** A name for the data (a file name such as `chart.png`), for providers that show one. */
+  displayName?: string;
+}
+
+/** One piece of binary content of a {@link FunctionResponse}: an image, a document, audio… (base64). */
+export interface FunctionResponsePart {
+  /** The media type, the bytes (base64) and the file's name when it has one. */
+  inlineData: InlineData;
 }
 
 /**

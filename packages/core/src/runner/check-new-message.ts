@@ -20,6 +20,10 @@ export function checkNewMessage(message: unknown, limits: ArgumentLimits = DEFAU
     if (text !== undefined && typeof text !== 'string') return new InvalidMessageError(`part ${index} has a non-string text`);
     // Only models make calls; a user message carrying one (e.g. a forged confirmation request) is refused whole.
     if (functionCall !== undefined) return new InvalidMessageError(`part ${index} is a function call; only a model can make one`);
+    const files = (functionResponse as { parts?: unknown } | undefined)?.parts;
+    if (files !== undefined && !isFileParts(files)) {
+      return new InvalidMessageError(`part ${index} has a functionResponse whose "parts" are not [{ inlineData: { mimeType, data } }] with string values`);
+    }
     if (text === undefined && functionResponse === undefined && inlineData === undefined) {
       return new InvalidMessageError(`part ${index} has no text, functionResponse or inlineData`);
     }
@@ -43,4 +47,13 @@ function exceedsLimits(value: object, depth: number, maxDepth: number, budget: {
     }
   }
   return undefined;
+}
+
+/** True for a function response's `parts`: an array of `{ inlineData: { mimeType: string, data: string } }`. */
+function isFileParts(parts: unknown): boolean {
+  if (!Array.isArray(parts)) return false;
+  return parts.every((part: unknown) => {
+    const inlineData = (part as { inlineData?: { mimeType?: unknown; data?: unknown } } | null)?.inlineData;
+    return typeof inlineData?.mimeType === 'string' && typeof inlineData.data === 'string';
+  });
 }

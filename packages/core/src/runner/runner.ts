@@ -72,6 +72,11 @@ export interface RunnerOptions {
    * `maxResultChars` wins. Default 100,000.
    */
   maxResultChars?: number;
+  /**
+   * Bytes the files of one tool result (`toolFile`, `toolResult`) may have together. Files are never cut:
+   * over the limit the call gets a `TOOL_FILES_TOO_LARGE` error response. Default 20 MiB.
+   */
+  maxToolFileBytes?: number;
   /** What the model sees of an error a tool throws: `'message'` (default), `'generic'`, or a function. See docs/tools.md. */
   toolErrorExposure?: ToolErrorExposure;
   /** Results that break a tool's declared output schema: `'error'` (default, `TOOL_OUTPUT_INVALID`), `'warn'` or `'off'`. */
@@ -166,6 +171,7 @@ export class Runner {
       toolCallPolicy: {
         timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_CALL_POLICY.timeoutMs,
         maxResultChars: options.maxResultChars ?? DEFAULT_TOOL_CALL_POLICY.maxResultChars,
+        maxFileBytes: options.maxToolFileBytes ?? DEFAULT_TOOL_CALL_POLICY.maxFileBytes,
         errorExposure: options.toolErrorExposure ?? DEFAULT_TOOL_CALL_POLICY.errorExposure,
         outputValidation: options.toolOutputValidation ?? DEFAULT_TOOL_CALL_POLICY.outputValidation,
         repairArguments: options.repairArguments ?? true,

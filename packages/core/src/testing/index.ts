@@ -22,6 +22,8 @@ export type { Script, ScriptedCall, ScriptedModelOptions, ScriptedTurn } from '.
 export { runAdapterConformance } from './conformance/adapter-conformance';
 export type { AdapterConformanceOptions } from './conformance/adapter-conformance';
 export type { ConformanceTurn, WireCodec, WireToolResult } from './conformance/wire-codec';
+export { requestAfterToolCall } from './conformance/request-after-tool-call';
+export type { RequestAfterToolCallOptions } from './conformance/request-after-tool-call';
 export { runDialectGrid } from './conformance/dialect-grid';
 export type { DialectGridOptions, GridOutcome } from './conformance/dialect-grid';
 export { SCHEMA_CONSTRUCTS } from './conformance/schema-constructs';

@@ -1,3 +1,4 @@
+import type { FunctionResponsePart } from '../model/content';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import type { ArgumentLimits } from '../validation/argument-parser';
 import { executeToolCall } from '../internal/tool-executor';
@@ -55,6 +56,8 @@ export interface InvokeToolOptions {
   toolTimeoutMs?: number;
   /** Characters of JSON the result may have before it is cut, as the runner's `maxResultChars`; default 100,000. */
   maxResultChars?: number;
+  /** Bytes the files of the result may have together, as the runner's `maxToolFileBytes`; default 20 MiB. */
+  maxToolFileBytes?: number;
   /** What the response says of an error the tool throws, as the runner's `toolErrorExposure`; default `'message'`. */
   toolErrorExposure?: ToolErrorExposure;
   /** Results that break the tool's declared output schema: `'error'` (default), `'warn'` or `'off'`, as on the runner. */
@@ -65,6 +68,8 @@ export interface InvokeToolOptions {
 export interface InvokeToolResult {
   /** The function response the model would see (an `{ error: { code, message } }` object on failure). */
   response: Record<string, unknown>;
+  /** The files of the result (`toolFile`, `toolResult`), base64, as the model gets them beside `response`; absent when none. */
+  parts?: FunctionResponsePart[];
   /** True when the call failed (`response` is then an error object); also true while it waits for confirmation. */
   isError: boolean;
   /** The typed failure, with its `cause`; absent on success. */
@@ -121,6 +126,7 @@ export async function invokeTool(
     policy: {
       timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_CALL_POLICY.timeoutMs,
       maxResultChars: options.maxResultChars ?? DEFAULT_TOOL_CALL_POLICY.maxResultChars,
+      maxFileBytes: options.maxToolFileBytes ?? DEFAULT_TOOL_CALL_POLICY.maxFileBytes,
       errorExposure: options.toolErrorExposure ?? DEFAULT_TOOL_CALL_POLICY.errorExposure,
       outputValidation: options.toolOutputValidation ?? DEFAULT_TOOL_CALL_POLICY.outputValidation,
     },
@@ -128,6 +134,7 @@ export async function invokeTool(
   });
   return {
     response: outcome.response.response,
+    ...(outcome.response.parts ? { parts: outcome.response.parts } : {}),
     isError: outcome.response.isError === true,
     ...(outcome.error ? { error: outcome.error } : {}),
     stateDelta: context.actions.stateDelta,

@@ -18,6 +18,8 @@ export interface ToolCallPolicy {
   timeoutMs: number;
   /** Characters of JSON a result may have before it is cut for the model (head and tail kept). */
   maxResultChars: number;
+  /** Bytes the files of one result (`toolFile`, `toolResult`) may have together; over it the call fails with `TOOL_FILES_TOO_LARGE`. Default 20 MiB. */
+  maxFileBytes?: number;
   /** What the model is told of an error a tool throws (see `ToolErrorExposure`); default `'message'`. */
   errorExposure: ToolErrorExposure;
   /**
@@ -43,10 +45,14 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
 /** Default result budget: 100,000 characters of JSON (about 25k tokens). */
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;
 
+/** Default limit of the files of one tool result: 20 MiB together (files are never cut, only refused). */
+export const DEFAULT_MAX_TOOL_FILE_BYTES = 20 * 1024 * 1024;
+
 /** The policy a call runs under when nothing else is configured: 5 minutes, 100,000 characters, messages shown, output checked, arguments repaired. */
 export const DEFAULT_TOOL_CALL_POLICY: ToolCallPolicy = Object.freeze({
   timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
   maxResultChars: DEFAULT_MAX_RESULT_CHARS,
+  maxFileBytes: DEFAULT_MAX_TOOL_FILE_BYTES,
   errorExposure: 'message',
   outputValidation: 'error',
   repairArguments: true,

@@ -1,0 +1,45 @@
+import { functionTool, toolFile, toolResult } from '@toolsmith/core';
+import { requestAfterToolCall } from '@toolsmith/core/testing';
+import { AnthropicModel } from './anthropic-model';
+import { anthropicWireCodec } from './__fixtures__/anthropic-wire-codec';
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('base64');
+const PDF = Buffer.from('%PDF-1.4\n%%EOF\n', 'latin1').toString('base64');
+
+const report = functionTool({
+  name: 'render_report',
+  description: 'Renders the sales report.',
+  parameters: { type: 'object', properties: {}, additionalProperties: false },
+  execute: () =>
+    toolResult({ pages: 1 }, [
+      toolFile({ mimeType: 'image/png', data: Buffer.from(PNG, 'base64'), name: 'chart.png' }),
+      toolFile({ mimeType: 'application/pdf', data: PDF, name: 'report.pdf' }),
+      toolFile({ mimeType: 'text/plain', data: Buffer.from('Q3: +12%', 'utf8') }),
+      toolFile({ mimeType: 'audio/wav', data: Buffer.from('RIFF', 'latin1') }),
+    ]),
+});
+
+describe('files from tools on the Anthropic wire', () => {
+  it('the tool_result holds the JSON text, image and document blocks, and a note for a type Anthropic cannot take', async () => {
+    const request = await requestAfterToolCall({
+      createModel: (baseURL) => new AnthropicModel({ model: 'claude-sonnet-5-5', maxTokens: 512, apiKey: 'test-key', baseURL, maxRetries: 0 }),
+      wire: anthropicWireCodec,
+      tools: [report],
+      call: { id: 'toolu_r1', name: 'render_report', args: {} },
+    });
+    const results = request.body.messages.at(-1).content;
+    expect(results).toEqual([
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_r1',
+        content: [
+          { type: 'text', text: '{"pages":1}' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+          { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF }, title: 'report.pdf' },
+          { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Q3: +12%' } },
+          { type: 'text', text: '[The tool returned the file "file-3.wav" (audio/wav, 4 bytes), which Anthropic cannot take as input; it was left out.]' },
+        ],
+      },
+    ]);
+  });
+});

@@ -1,0 +1,37 @@
+import type { FunctionResponse, InlineData } from '../model/content';
+
+/** The `data:` URL of inline data (`data:image/png;base64,…`), for APIs that take files as URLs. */
+export function dataUrl(inlineData: InlineData): string {
+  return `data:${inlineData.mimeType};base64,${inlineData.data}`;
+}
+
+/** Bytes of base64 `data` (without decoding it). */
+export function base64Bytes(data: string): number {
+  return (data.length / 4) * 3 - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+}
+
+/**
+ * A name for a tool's file: its own `displayName`, else `file-<index>` with an extension from the media
+ * subtype (`file-0.pdf`), for APIs that want a file name.
+ */
+export function toolFileName(inlineData: InlineData, index: number): string {
+  if (inlineData.displayName) return inlineData.displayName;
+  const subtype = inlineData.mimeType.split('/')[1]?.split(/[;+]/)[0] ?? 'bin';
+  return `file-${index}.${subtype}`;
+}
+
+/**
+ * The text an adapter sends in place of a tool's file its provider cannot take (so the model knows a
+ * file was returned and was left out, instead of the request failing).
+ */
+export function unsupportedToolFileNote(inlineData: InlineData, index: number, providerName: string): string {
+  return `[The tool returned the file "${toolFileName(inlineData, index)}" (${inlineData.mimeType}, ${base64Bytes(inlineData.data)} bytes), which ${providerName} cannot take as input; it was left out.]`;
+}
+
+/**
+ * The text that opens the user message carrying a function response's files, for providers whose
+ * tool results can hold no files (they follow the results in a user message of their own).
+ */
+export function toolFilesIntro(response: Pick<FunctionResponse, 'id' | 'name'>): string {
+  return `The files returned by the call ${response.id} of tool "${response.name}":`;
+}

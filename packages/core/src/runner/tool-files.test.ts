@@ -1,0 +1,98 @@
+import { LlmAgent } from '../agents/llm-agent';
+import { functionTool } from '../function-tool/function-tool';
+import type { LlmRequest } from '../model/llm-request';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { invokeTool } from '../testing/invoke-tool';
+import { ScriptedModel } from '../testing/scripted-model';
+import { toolFile, toolResult } from '../tools/tool-file';
+import { collect } from './__fixtures__/test-tools';
+import { Runner } from './runner';
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+const PDF = Buffer.from('%PDF-1.4\n%%EOF\n', 'latin1');
+const noParameters = { type: 'object', properties: {}, additionalProperties: false } as const;
+
+const tool = (execute: () => unknown, name = 'render') => functionTool({ name, description: 'Renders something.', parameters: noParameters, execute });
+
+describe('files from tools', () => {
+  it('a toolFile alone: an empty JSON response and the file as a part (bytes as base64, name kept)', async () => {
+    const result = await invokeTool(tool(() => toolFile({ mimeType: 'image/png', data: PNG, name: 'chart.png' })), 'render', {});
+    expect(result.isError).toBe(false);
+    expect(result.response).toEqual({});
+    expect(result.parts).toEqual([{ inlineData: { mimeType: 'image/png', data: PNG.toString('base64'), displayName: 'chart.png' } }]);
+  });
+
+  it('toolResult: the JSON (wrapped like any result) and several files, base64 given as is', async () => {
+    const result = await invokeTool(
+      tool(() => toolResult([1, 2], [toolFile({ mimeType: 'image/png', data: PNG }), toolFile({ mimeType: 'application/pdf', data: PDF.toString('base64'), name: 'r.pdf' })])),
+      'render',
+      {},
+    );
+    expect(result.response).toEqual({ result: [1, 2] });
+    expect(result.parts).toEqual([
+      { inlineData: { mimeType: 'image/png', data: PNG.toString('base64') } },
+      { inlineData: { mimeType: 'application/pdf', data: PDF.toString('base64'), displayName: 'r.pdf' } },
+    ]);
+  });
+
+  it('the result budget counts and cuts the JSON only: a file far over maxResultChars goes whole', async () => {
+    const big = Buffer.alloc(300_000, 7);
+    const result = await invokeTool(tool(() => toolResult({ note: 'x'.repeat(500) }, [toolFile({ mimeType: 'image/png', data: big })])), 'render', {}, { maxResultChars: 100 });
+    expect(result.response).toMatchObject({ truncated: true });
+    expect(result.parts![0].inlineData.data).toBe(big.toString('base64'));
+  });
+
+  it('files over maxToolFileBytes (together) fail the call with TOOL_FILES_TOO_LARGE; nothing of them is sent', async () => {
+    const files = [toolFile({ mimeType: 'image/png', data: Buffer.alloc(600) }), toolFile({ mimeType: 'image/png', data: Buffer.alloc(500) })];
+    const result = await invokeTool(tool(() => toolResult({}, files)), 'render', {}, { maxToolFileBytes: 1000 });
+    expect(result.isError).toBe(true);
+    expect(result.error).toMatchObject({ code: 'TOOL_FILES_TOO_LARGE', details: { bytes: 1100, maxBytes: 1000 } });
+    expect(result.response).toEqual({ error: { code: 'TOOL_FILES_TOO_LARGE', message: expect.stringContaining('1100 bytes together, over the limit of 1000 bytes'), details: { bytes: 1100, maxBytes: 1000 } } });
+    expect(result.parts).toBeUndefined();
+  });
+
+  it.each([
+    ['a media type that is not type/subtype', { mimeType: 'png', data: PNG }, 'has the media type "png"'],
+    ['data that is not base64', { mimeType: 'image/png', data: 'data:image/png;base64,iVBO' }, 'is not base64'],
+    ['empty data', { mimeType: 'image/png', data: '' }, 'is not base64'],
+  ])('refuses %s with INVALID_TOOL_RESULT', async (_what, init, reason) => {
+    const result = await invokeTool(tool(() => toolFile(init)), 'render', {});
+    expect(result.error).toMatchObject({ code: 'INVALID_TOOL_RESULT', message: expect.stringContaining(reason) });
+  });
+
+  it('refuses a file put inside the JSON (it would reach the model as base64 text) with INVALID_TOOL_RESULT', async () => {
+    const result = await invokeTool(tool(() => ({ chart: toolFile({ mimeType: 'image/png', data: PNG }) })), 'render', {});
+    expect(result.error).toMatchObject({ code: 'INVALID_TOOL_RESULT', message: expect.stringContaining('the value of "chart" is a file') });
+  });
+
+  it('the runner stores the files with the response (JSON round trip) and sends them to the model on the next request', async () => {
+    const sessionService = new InMemorySessionService();
+    const model = new ScriptedModel([{ calls: [{ id: 'c1', name: 'render' }] }, 'A rising line.']);
+    const runner = new Runner({ appName: 'app', sessionService, agent: new LlmAgent({ name: 'bot', model, tools: [tool(() => toolFile({ mimeType: 'image/png', data: PNG, name: 'chart.png' }))] }) });
+    await collect(runner, 'Draw it');
+
+    const expected = { id: 'c1', name: 'render', response: {}, parts: [{ inlineData: { mimeType: 'image/png', data: PNG.toString('base64'), displayName: 'chart.png' } }] };
+    const sent = (model.requests[1] as LlmRequest).contents.flatMap((c) => c.parts).find((p) => p.functionResponse);
+    expect(sent?.functionResponse).toEqual(expected);
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+    const stored = JSON.parse(JSON.stringify(session!.events)).flatMap((e: { content?: { parts: object[] } }) => e.content?.parts ?? []);
+    expect(stored.find((p: { functionResponse?: object }) => p.functionResponse).functionResponse).toEqual(expected);
+  });
+
+  it("the runner's maxToolFileBytes applies to its calls", async () => {
+    const model = new ScriptedModel([{ calls: [{ id: 'c1', name: 'render' }] }, 'Too big.']);
+    const runner = new Runner({ appName: 'app', maxToolFileBytes: 10, agent: new LlmAgent({ name: 'bot', model, tools: [tool(() => toolFile({ mimeType: 'image/png', data: PNG }))] }) });
+    const events = await collect(runner, 'Draw it');
+    expect(events[1].functionResponses()[0]).toMatchObject({ isError: true, response: { error: { code: 'TOOL_FILES_TOO_LARGE' } } });
+  });
+
+  it('a client message whose function response has malformed parts is refused (INVALID_MESSAGE), nothing run', async () => {
+    const model = new ScriptedModel(['never called']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model, tools: [] }) });
+    const newMessage = { role: 'user' as const, parts: [{ functionResponse: { id: 'c1', name: 'render', response: {}, parts: [{ inlineData: { mimeType: 'image/png' } }] } }] };
+    const events = [];
+    for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage: newMessage as never })) events.push(event);
+    expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MESSAGE']);
+    expect(model.callCount).toBe(0);
+  });
+});
