@@ -1,23 +1,15 @@
-import { functionTool, toolFile, toolResult } from '@toolsmith/core';
-import { requestAfterToolCall } from '@toolsmith/core/testing';
+import { toolFile } from '@toolsmith/core';
+import { SAMPLE_FILES, fileReturningTool, requestAfterToolCall } from '@toolsmith/core/testing';
 import { AnthropicModel } from './anthropic-model';
 import { anthropicWireCodec } from './__fixtures__/anthropic-wire-codec';
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('base64');
-const PDF = Buffer.from('%PDF-1.4\n%%EOF\n', 'latin1').toString('base64');
-
-const report = functionTool({
-  name: 'render_report',
-  description: 'Renders the sales report.',
-  parameters: { type: 'object', properties: {}, additionalProperties: false },
-  execute: () =>
-    toolResult({ pages: 1 }, [
-      toolFile({ mimeType: 'image/png', data: Buffer.from(PNG, 'base64'), name: 'chart.png' }),
-      toolFile({ mimeType: 'application/pdf', data: PDF, name: 'report.pdf' }),
-      toolFile({ mimeType: 'text/plain', data: Buffer.from('Q3: +12%', 'utf8') }),
-      toolFile({ mimeType: 'audio/wav', data: Buffer.from('RIFF', 'latin1') }),
-    ]),
-});
+const { png: PNG, pdf: PDF } = SAMPLE_FILES;
+const report = fileReturningTool(() => [
+  toolFile({ mimeType: 'image/png', data: Buffer.from(PNG, 'base64'), name: 'chart.png' }),
+  toolFile({ mimeType: 'application/pdf', data: PDF, name: 'report.pdf' }),
+  toolFile({ mimeType: 'text/plain', data: Buffer.from('Q3: +12%', 'utf8') }),
+  toolFile({ mimeType: 'audio/wav', data: Buffer.from('RIFF', 'latin1') }),
+]);
 
 describe('files from tools on the Anthropic wire', () => {
   it('the tool_result holds the JSON text, image and document blocks, and a note for a type Anthropic cannot take', async () => {

@@ -1,21 +1,10 @@
-import { functionTool, toolFile, toolResult } from '@toolsmith/core';
-import { requestAfterToolCall } from '@toolsmith/core/testing';
+import { toolFile } from '@toolsmith/core';
+import { SAMPLE_FILES, fileReturningTool, requestAfterToolCall } from '@toolsmith/core/testing';
 import { GeminiModel, type GeminiModelOptions } from './gemini-model';
 import { geminiWireCodec } from './__fixtures__/gemini-wire-codec';
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('base64');
-const PDF = Buffer.from('%PDF-1.4\n%%EOF\n', 'latin1').toString('base64');
-
-const report = functionTool({
-  name: 'render_report',
-  description: 'Renders the sales report.',
-  parameters: { type: 'object', properties: {}, additionalProperties: false },
-  execute: () =>
-    toolResult({ pages: 1 }, [
-      toolFile({ mimeType: 'image/png', data: Buffer.from(PNG, 'base64'), name: 'chart.png' }),
-      toolFile({ mimeType: 'application/pdf', data: PDF }),
-    ]),
-});
+const { png: PNG, pdf: PDF } = SAMPLE_FILES;
+const report = fileReturningTool(() => [toolFile({ mimeType: 'image/png', data: Buffer.from(PNG, 'base64'), name: 'chart.png' }), toolFile({ mimeType: 'application/pdf', data: PDF })]);
 
 /** The last content of the request that carried the tool's result. */
 async function resultContent(options: Partial<GeminiModelOptions> = {}) {

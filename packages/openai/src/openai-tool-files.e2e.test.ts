@@ -1,23 +1,14 @@
-import { functionTool, toolFile, toolResult } from '@toolsmith/core';
-import { type WireCodec, requestAfterToolCall } from '@toolsmith/core/testing';
+import { toolFile } from '@toolsmith/core';
+import { SAMPLE_FILES, type WireCodec, fileReturningTool, requestAfterToolCall } from '@toolsmith/core/testing';
 import { OpenAIModel } from './openai-model';
 import { openAIChatCodec, openAIResponsesCodec } from './__fixtures__/openai-wire-codecs';
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('base64');
-const PDF = Buffer.from('%PDF-1.4\n%%EOF\n', 'latin1').toString('base64');
-const WAV = Buffer.from('RIFF\0\0\0\0WAVEfmt ', 'latin1').toString('base64');
-
-const report = functionTool({
-  name: 'render_report',
-  description: 'Renders the sales report.',
-  parameters: { type: 'object', properties: {}, additionalProperties: false },
-  execute: () =>
-    toolResult({ pages: 1 }, [
-      toolFile({ mimeType: 'image/png', data: Buffer.from(PNG, 'base64'), name: 'chart.png' }),
-      toolFile({ mimeType: 'application/pdf', data: PDF, name: 'report.pdf' }),
-      toolFile({ mimeType: 'audio/wav', data: WAV }),
-    ]),
-});
+const { png: PNG, pdf: PDF, wav: WAV } = SAMPLE_FILES;
+const report = fileReturningTool(() => [
+  toolFile({ mimeType: 'image/png', data: Buffer.from(PNG, 'base64'), name: 'chart.png' }),
+  toolFile({ mimeType: 'application/pdf', data: PDF, name: 'report.pdf' }),
+  toolFile({ mimeType: 'audio/wav', data: WAV }),
+]);
 
 const resultRequest = async (api: 'chat' | 'responses', wire: WireCodec) =>
   (

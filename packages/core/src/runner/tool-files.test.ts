@@ -95,4 +95,27 @@ describe('files from tools', () => {
     expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MESSAGE']);
     expect(model.callCount).toBe(0);
   });
+
+  it('outputSchema checks the JSON value only; an afterTool callback sees and replaces the JSON, and the files stay', async () => {
+    const checked = functionTool({
+      name: 'render',
+      description: 'Renders something.',
+      parameters: noParameters,
+      responseSchema: { type: 'object', properties: { points: { type: 'number' } }, required: ['points'] },
+      execute: () => toolResult({ points: 'many' }, [toolFile({ mimeType: 'image/png', data: PNG })]),
+    });
+    expect((await invokeTool(checked, 'render', {})).error).toMatchObject({ code: 'TOOL_OUTPUT_INVALID' });
+
+    const seen: unknown[] = [];
+    const model = new ScriptedModel([{ calls: [{ id: 'c1', name: 'render' }] }, 'Done.']);
+    const agent = new LlmAgent({
+      name: 'bot',
+      model,
+      tools: [tool(() => toolResult({ points: 90 }, [toolFile({ mimeType: 'image/png', data: PNG })]))],
+      callbacks: { afterTool: ({ response }) => (seen.push(response), { redacted: true }) },
+    });
+    const events = await collect(new Runner({ appName: 'app', agent }), 'Draw it');
+    expect(seen).toEqual([{ points: 90 }]);
+    expect(events[1].functionResponses()[0]).toMatchObject({ response: { redacted: true }, parts: [{ inlineData: { mimeType: 'image/png', data: PNG.toString('base64') } }] });
+  });
 });

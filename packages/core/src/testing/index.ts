@@ -23,6 +23,7 @@ export { runAdapterConformance } from './conformance/adapter-conformance';
 export type { AdapterConformanceOptions } from './conformance/adapter-conformance';
 export type { ConformanceTurn, WireCodec, WireToolResult } from './conformance/wire-codec';
 export { requestAfterToolCall } from './conformance/request-after-tool-call';
+export { SAMPLE_FILES, fileReturningTool } from './conformance/file-returning-tool';
 export type { RequestAfterToolCallOptions } from './conformance/request-after-tool-call';
 export { runDialectGrid } from './conformance/dialect-grid';
 export type { DialectGridOptions, GridOutcome } from './conformance/dialect-grid';
