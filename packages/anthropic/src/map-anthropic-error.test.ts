@@ -35,6 +35,12 @@ describe('mapAnthropicError', () => {
     expect(error.cause).toBe(original);
   });
 
+  it('maps an overloaded_error body to ProviderOverloadedError whatever its HTTP status', () => {
+    const error = mapAnthropicError(apiError(500, 'overloaded_error'));
+    expect(error).toBeInstanceOf(ProviderOverloadedError);
+    expect(error).toMatchObject({ code: 'PROVIDER_OVERLOADED', statusCode: 500, isRetryable: true });
+  });
+
   it('maps stream error events by their type', () => {
     expect(mapAnthropicError(new APIError(undefined, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, undefined, undefined))).toMatchObject({
       code: 'PROVIDER_OVERLOADED',

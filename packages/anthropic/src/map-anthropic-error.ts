@@ -27,7 +27,10 @@ export function mapAnthropicError(error: unknown): unknown {
     const detail = error.apiMessage ?? error.message;
     // An SSE `error` event has no status of its own; the status its type stands for keeps `isRetryable` right.
     const statusCode = status ?? statusForType(error.type);
-    const code = codeFromMessage(detail) ?? (statusCode !== undefined ? providerErrorCodeForStatus(statusCode) : 'PROVIDER_ERROR');
+    const code =
+      codeFromMessage(detail) ??
+      // Anthropic's `overloaded_error` type says overloaded whatever status it came with (a 500 was seen too).
+      (error.type === 'overloaded_error' ? 'PROVIDER_OVERLOADED' : statusCode !== undefined ? providerErrorCodeForStatus(statusCode) : 'PROVIDER_ERROR');
     const retryAfterMs = error.headers ? parseRetryAfter(error.headers) : undefined;
     if (code === 'RATE_LIMITED') return createProviderError(code, `Anthropic rate limit reached: ${detail}`, { ...options, statusCode, retryAfterMs });
     const where = status === undefined ? ' mid-stream' : ` (${status})`;

@@ -493,18 +493,32 @@ describe('tracing: where the tracer comes from', () => {
   it('an AgentTool\'s invocation nests under the execute_tool span of its call', async () => {
     otelContext.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     const { exporter, provider } = inMemoryTracing();
-    const helper = new LlmAgent({ name: 'helper', description: 'Helps.', model: new ScriptedModel(['Helped.']) });
+    const helper = new LlmAgent({
+      name: 'helper',
+      description: 'Helps.',
+      model: new ScriptedModel([{ content: { role: 'model', parts: [{ text: 'Helped.' }] }, usage: { inputTokens: 1000, outputTokens: 100 } }]),
+    });
     const runner = new Runner({
       appName: 'shop',
-      agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel([{ calls: [{ id: 'h', name: 'helper', args: { request: 'help' } }] }, 'Done.']), tools: [new AgentTool({ agent: helper })] }),
+      agent: new LlmAgent({
+        name: 'clerk',
+        model: new ScriptedModel([
+          { content: { role: 'model', parts: [{ functionCall: { id: 'h', name: 'helper', args: { request: 'help' } } }] }, usage: { inputTokens: 10, outputTokens: 1 } },
+          { content: { role: 'model', parts: [{ text: 'Done.' }] }, usage: { inputTokens: 20, outputTokens: 2 } },
+        ]),
+        tools: [new AgentTool({ agent: helper })],
+      }),
       tracing: { tracerProvider: provider },
     });
-    await send(runner, user('Help me'));
+    const events = await send(runner, user('Help me'));
+    // The calling run's total leaves the inner agent's calls out (docs/runner.md); its own invocation span has them.
+    expect(events.at(-1)!.runUsage).toMatchObject({ inputTokens: 30, outputTokens: 3 });
     const spans = exporter.getFinishedSpans();
     const invocations = spans.filter((s) => s.name === 'toolsmith.invocation');
     expect(invocations).toHaveLength(2);
     const inner = invocations.find((s) => parentOf(s) !== undefined)!;
     expect(parentOf(inner)).toBe(idOf(spans.find((s) => s.name === 'execute_tool helper')!));
     expect(parentOf(spans.find((s) => s.name === 'invoke_agent helper')!)).toBe(idOf(inner));
+    expect(inner.attributes).toMatchObject({ 'gen_ai.usage.input_tokens': 1000, 'gen_ai.usage.output_tokens': 100 });
   });
 });
