@@ -88,7 +88,13 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       // that gets no claim (SESSION_BUSY) or is aborted while waiting leaves the session untouched.
       held = await HeldClaim.claim(services.sessionService, input.session, invocationId, input.claim, signal);
     }
-    const session = isSessionKey(input.session) ? await loadOrCreate(services.sessionService, input.session) : input.session;
+    const loaded = isSessionKey(input.session) ? await loadOrCreate(services.sessionService, input.session) : { session: input.session, created: false };
+    const session = loaded.session;
+    // A refused message stores nothing: a session created for it alone is removed again (this run holds
+    // the session's turn and claim, so nobody else has used it in between).
+    const undoCreate = async (): Promise<void> => {
+      if (loaded.created && isSessionKey(input.session)) await services.sessionService.deleteSession(input.session);
+    };
     if (held) session.fence = held.fence;
     const agent = typeof input.agent === 'function' ? input.agent(session) : input.agent;
     author = agent.name;
@@ -115,6 +121,7 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
     if (input.newMessage !== undefined) {
       const invalid = checkNewMessage(input.newMessage, services.argumentLimits);
       if (invalid) {
+        await undoCreate();
         yield errorEvent(context, agent.name, invalid);
         return;
       }
@@ -125,6 +132,7 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       // never move the session on under a run that is still working on it.
       const refusal = checkFunctionResponses(session.events, input.newMessage);
       if (refusal) {
+        await undoCreate();
         yield errorEvent(context, agent.name, refusal);
         return;
       }
@@ -165,17 +173,17 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
   }
 }
 
-/** The session, created when it does not exist yet; two first messages racing both get the one session. */
-async function loadOrCreate(sessions: SessionService, key: SessionKey): Promise<Session> {
+/** The session, created when it does not exist yet (`created`); two first messages racing both get the one session. */
+async function loadOrCreate(sessions: SessionService, key: SessionKey): Promise<{ session: Session; created: boolean }> {
   const found = await sessions.getSession(key);
-  if (found) return found;
+  if (found) return { session: found, created: false };
   try {
-    return await sessions.createSession(key);
+    return { session: await sessions.createSession(key), created: true };
   } catch (error) {
     if (!ToolsmithError.isInstance(error) || error.code !== 'SESSION_EXISTS') throw error;
     const created = await sessions.getSession(key); // another run created it between our read and our create
     if (!created) throw error;
-    return created;
+    return { session: created, created: false };
   }
 }
 
