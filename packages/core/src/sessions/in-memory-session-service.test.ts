@@ -85,4 +85,21 @@ describe('InMemorySessionService', () => {
     expect(events.at(-1)!.text()).toBe('You like tea.');
     expect(model.requests[2].contents).toHaveLength(5);
   });
+
+  it('keeps fencing numbers growing across a JSON move: a writer from before the move is refused with SESSION_BUSY', async () => {
+    const service = new InMemorySessionService();
+    const key = { appName: 'app', userId: 'u1', sessionId: 's1' };
+    await service.createSession(key);
+    const first = await service.claimSession({ ...key, holder: 'a', leaseMs: 60_000 });
+    if (!first.claimed) throw new Error('first claim refused');
+    const stale = (await service.getSession(key))!;
+    stale.fence = first.claim.fence;
+    await service.releaseClaim(key, first.claim.fence);
+
+    const moved = InMemorySessionService.fromJSON(JSON.parse(JSON.stringify(service)));
+    const next = await moved.claimSession({ ...key, holder: 'b', leaseMs: 60_000 });
+    if (!next.claimed) throw new Error('claim after the move refused');
+    expect(next.claim.fence).toBeGreaterThan(first.claim.fence);
+    await expect(moved.appendEvent(stale, Event.create({ invocationId: 'i', author: 'user', content: { role: 'user', parts: [{ text: 'late' }] } }))).rejects.toMatchObject({ code: 'SESSION_BUSY' });
+  });
 });

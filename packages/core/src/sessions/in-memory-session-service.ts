@@ -28,6 +28,11 @@ export interface InMemorySessionServiceData {
   appState: Record<string, Record<string, unknown>>;
   /** appName → userId → `user:` keys. */
   userState: Record<string, Record<string, Record<string, unknown>>>;
+  /**
+   * Claim key → the last fencing number granted on that session (absent in data of earlier releases).
+   * Restored as lapsed claims, so fencing numbers keep growing after a move and a writer from before it is refused.
+   */
+  fences?: Record<string, number>;
 }
 
 /**
@@ -162,6 +167,7 @@ export class InMemorySessionService implements SessionService {
     }
     for (const [appName, state] of this.appState) data.appState[appName] = state;
     for (const [appName, users] of this.userState) data.userState[appName] = Object.fromEntries(users);
+    data.fences = Object.fromEntries([...this.claims].map(([key, claim]) => [key, claim.fence]));
     return JSON.parse(JSON.stringify(data)) as InMemorySessionServiceData;
   }
 
@@ -187,6 +193,7 @@ export class InMemorySessionService implements SessionService {
     for (const [appName, users] of Object.entries(data.userState)) {
       service.userState.set(appName, new Map(Object.entries(users).map(([u, s]) => [u, { ...s }])));
     }
+    for (const [key, fence] of Object.entries(data.fences ?? {})) service.claims.set(key, { holder: '', fence, expiresAt: 0 });
     return service;
   }
 
