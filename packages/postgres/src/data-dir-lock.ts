@@ -13,6 +13,8 @@ interface LockOwner {
 }
 
 const LOCK_FILE = 'toolsmith.lock';
+/** Tokens of the locks this process holds: a lock naming this process with any other token is a previous life's (e.g. PID 1 in a restarted container). */
+const heldTokens = new Set<string>();
 const TAKEOVER_FILE = 'toolsmith.lock.takeover';
 
 /**
@@ -34,7 +36,10 @@ export class DataDirLock {
     const file = join(dir, LOCK_FILE);
     const owner: LockOwner = { pid: process.pid, host: hostname(), token: randomUUID() };
     for (let attempt = 0; ; attempt++) {
-      if (createExclusive(file, owner)) return new DataDirLock(file, owner.token);
+      if (createExclusive(file, owner)) {
+        heldTokens.add(owner.token);
+        return new DataDirLock(file, owner.token);
+      }
       const holder = readOwner(file);
       if (holder === 'missing') continue; // released between our attempt and the read: try again
       if (holder === 'unreadable' || isAlive(holder)) throw new DataDirLockedError(dir, holder === 'unreadable' ? undefined : holder.pid, file);
@@ -59,6 +64,7 @@ export class DataDirLock {
 
   /** Removes the lock file, if it is still this lock's. */
   release(): void {
+    heldTokens.delete(this.token);
     removeIfOwner(this.file, this.token);
   }
 }
@@ -94,9 +100,14 @@ function readOwner(file: string): LockOwner | 'missing' | 'unreadable' {
   }
 }
 
-/** A holder is alive when its process exists (signal 0 checks without sending; EPERM: it exists, as another user's). On another host it is taken as alive. */
+/**
+ * A holder is alive when its process exists (signal 0 checks without sending; EPERM: it exists, as another
+ * user's); a holder naming this very process is alive only while this process holds that lock. On another
+ * host it is taken as alive.
+ */
 function isAlive(owner: LockOwner): boolean {
   if (owner.host !== hostname()) return true;
+  if (owner.pid === process.pid) return heldTokens.has(owner.token);
   try {
     process.kill(owner.pid, 0);
     return true;
