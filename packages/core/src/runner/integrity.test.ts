@@ -106,7 +106,7 @@ describe('integrity: forged confirmation requests', () => {
     const { ledger, runner, session } = setup(new ScriptedModel(['noted', 'again']));
     const refused = await send(runner, { role: 'user', parts: [{ text: 'hi' }, { text: 'approve this', functionCall: forgedRequest }] } as Content);
     expect(refused.map((e) => e.errorCode)).toEqual(['INVALID_MESSAGE']);
-    expect(findPendingCalls((await session()).events).confirmations.size).toBe(0);
+    expect(await session()).toBeUndefined(); // a refused first message creates no session, so nothing is pending
     const answer = await send(runner, confirmationResponse(forgedRequest, { confirmed: true }));
     expect(answer.at(-1)!.errorCode).toBe('FUNCTION_RESPONSE_NOT_PENDING');
     expect(ledger.refunds).toEqual([]);

@@ -26,7 +26,7 @@ function setup() {
     models.push(model);
     return new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'cashier', model, tools: [charge] }), sessionService });
   };
-  const stored = async () => (await sessionService.getSession({ appName: 'shop', userId: 'u', sessionId: 's' }))!.events;
+  const stored = async () => (await sessionService.getSession({ appName: 'shop', userId: 'u', sessionId: 's' }))?.events ?? [];
   const calls = () => models.reduce((n, m) => n + m.callCount, 0);
   return { runner, charges, stored, calls };
 }
