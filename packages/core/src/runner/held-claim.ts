@@ -1,4 +1,4 @@
-import { RunAbortedError } from '../errors/run-aborted-error';
+import { waitBeforeRetry } from '../adapter-kit/retry-policy';
 import { SessionBusyError } from '../errors/session-errors';
 import type { SessionKey, SessionService } from '../sessions/session-service';
 import type { ResolvedSessionClaimPolicy } from './session-claim-policy';
@@ -46,7 +46,7 @@ export class HeldClaim {
       if (outcome.claimed) return new HeldClaim(sessions, key, outcome.claim.fence, policy.leaseMs);
       const now = Date.now();
       if (now >= deadline) throw new SessionBusyError(key.sessionId, outcome.holder, outcome.expiresAt);
-      await pauseFor(Math.max(1, Math.min(pause, deadline - now, outcome.expiresAt - now + 1)), signal);
+      await waitBeforeRetry(Math.max(1, Math.min(pause, deadline - now, outcome.expiresAt - now + 1)), signal);
       pause = Math.min(pause * 2, LONGEST_RETRY_MS);
     }
   }
@@ -57,21 +57,5 @@ export class HeldClaim {
     await this.renewing;
     await this.sessions.releaseClaim(this.key, this.fence);
   }
-}
-
-/** Resolves after `ms`, or rejects with `RUN_ABORTED` as soon as `signal` aborts. */
-function pauseFor(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new RunAbortedError(signal.reason));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new RunAbortedError(signal!.reason));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
