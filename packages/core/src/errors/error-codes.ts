@@ -53,7 +53,7 @@ export const CORE_ERROR_CODES = {
   SESSION_NOT_FOUND: 'An append or read of a session the store does not hold.',
   SESSION_BUSY: 'Another run holds the session; nothing was stored.',
   INVALID_ARTIFACT_NAME: 'An artifact name that is empty, too long or has control characters.',
-  ARTIFACT_OUTSIDE_ROOT: 'An artifact path leads out of the FileArtifactService root.',
+  ARTIFACT_OUTSIDE_ROOT: 'A FileArtifactService path meets a link (symbolic, or a hard-linked version file) under its root.',
   // ── HTTP servers (the dev server, serveMcp over HTTP): the shared guard's refusals ──────────────
   HOST_NOT_ALLOWED: 'The Host header is not a name the server listens on (DNS-rebinding protection); 403.',
   ORIGIN_NOT_ALLOWED: "A browser page of another origin called the server; 403.",

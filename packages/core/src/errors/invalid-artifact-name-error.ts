@@ -9,12 +9,12 @@ export class InvalidArtifactNameError extends ToolsmithError {
   }
 }
 
-/** A `FileArtifactService` path leads outside its root (a symbolic link planted under it); nothing was read or written. */
+/** A `FileArtifactService` path meets a symbolic link or a hard-linked version file under its root; nothing outside it was read or written. */
 export class ArtifactOutsideRootError extends ToolsmithError {
   constructor(
-    /** The storage path refused: a symbolic link under the root, or a path whose real location is outside it. */
+    /** The storage path refused: where a symbolic link or a hard-linked file stands under the root. */
     readonly path: string,
   ) {
-    super('ARTIFACT_OUTSIDE_ROOT', `Artifact storage path "${path}" leads outside the artifact root (a symbolic link); refused.`, { details: { path } });
+    super('ARTIFACT_OUTSIDE_ROOT', `Artifact storage path "${path}" is not a plain directory or file under the artifact root (a symbolic link, or a hard-linked version file); refused.`, { details: { path } });
   }
 }
