@@ -8,6 +8,7 @@ import { dtoClassName } from './dto-parameters';
 import type { FoundManifestType } from './find-manifest-types';
 import { type FoundTool, type FoundToolset, findDecorator, location } from './find-toolsets';
 import { jsDocParamDescription, jsDocSummary } from './jsdoc';
+import { aliasConstraints, applyConstraints, jsDocConstraints } from './jsdoc-constraints';
 import { type TypeSchema, TypeSchemas } from './type-schemas';
 
 /** Options of {@link generateManifest}. */
@@ -126,14 +127,24 @@ function describeMethod(
     }
     const generated = jsonSchemaOf(schemas, checker, type, `${at}: parameter ${parameter.name.text}`);
     Object.assign(defs, generated.defs);
-    const schema: JsonSchema = { ...generated.schema };
+    // JSDoc constraints of the parameter's type aliases, then of the parameter itself (the nearer wins).
+    const ownConstraints = jsDocConstraints(parameter, `${at}: parameter ${parameter.name.text}`);
+    const constraints = { ...aliasConstraints(checker, parameter.type, at), ...ownConstraints };
+    const schema: JsonSchema = applyConstraints(generated.schema, constraints, `${at}: parameter ${parameter.name.text}`);
+    const optionalInTypeScript = parameter.questionToken !== undefined || parameter.initializer !== undefined;
+    if (ownConstraints.default !== undefined && !optionalInTypeScript) {
+      throw new SchemaSourceError(
+        `${at}: parameter ${parameter.name.text} has a @default but is required in TypeScript, so the method would get undefined; ` +
+          `give it the default in code (${parameter.name.text} = ${JSON.stringify(ownConstraints.default)}) or make it optional (${parameter.name.text}?).`,
+      );
+    }
     const decorated = paramDecoratorOptions(checker, parameter);
     const name = decorated.name ?? parameter.name.text;
     const entry: ManifestParameter = {
       name,
       index,
       schema,
-      optional: parameter.questionToken !== undefined || parameter.initializer !== undefined || decorated.optional === true,
+      optional: optionalInTypeScript || decorated.optional === true,
     };
     // As at runtime, an explicit `@Param('x', { description })` wins over the JSDoc tag.
     const paramDescription = decorated.description ?? jsDocParamDescription(parameter, name);

@@ -2,6 +2,7 @@ import type { JsonSchema } from '@toolsmith/core';
 import * as ts from 'typescript';
 import * as TJS from 'typescript-json-schema';
 import { inlineDefinitions } from './inline-definitions';
+import { integerKeywords } from './jsdoc-constraints';
 
 /** A type's schema, self-contained except for recursive types, which stay `$ref`s into `defs`. */
 export interface TypeSchema {
@@ -17,6 +18,8 @@ const GENERATOR_ARGS: TJS.PartialArgs = {
   required: true,
   strictNullChecks: true,
   ignoreErrors: true,
+  // `@integer` and `@asType integer` on properties: kept as keywords, then made `type: "integer"` (integerKeywords).
+  validationKeywords: ['integer', 'asType'],
 };
 
 /**
@@ -56,7 +59,9 @@ export class TypeSchemas {
     try {
       const { definitions, $schema, ...schema } = this.quietly(() => this.generator.getSchemaForSymbol(key, true)) as JsonSchema;
       void $schema;
-      return inlineDefinitions(schema, (definitions ?? {}) as Record<string, JsonSchema>);
+      const inlined = inlineDefinitions(schema, (definitions ?? {}) as Record<string, JsonSchema>);
+      const where = this.checker.typeToString(type);
+      return { schema: integerKeywords(inlined.schema, where) as JsonSchema, defs: integerKeywords(inlined.defs, where) as Record<string, JsonSchema> };
     } finally {
       delete this.types[key];
     }
