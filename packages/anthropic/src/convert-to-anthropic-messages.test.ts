@@ -104,4 +104,13 @@ describe('convertToAnthropicMessages', () => {
     ]);
     expect(messages[1]).toEqual({ role: 'assistant', content: [block, { type: 'text', text: 'Nothing new.' }] });
   });
+
+  it("sends a call that carries another adapter's providerData (Google's extra_content from OpenAIModel) as a plain tool_use", () => {
+    const extra = { google: { thought_signature: 'c2ln' } };
+    const { messages } = convertToAnthropicMessages([
+      { role: 'user', parts: [{ text: 'Paris?' }] },
+      { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'get_weather', args: { city: 'Paris' } }, providerData: { provider: 'openai', data: { extra_content: extra, server: 'https://x/v1' } } }] },
+    ]);
+    expect(messages[1]).toEqual({ role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'get_weather', input: { city: 'Paris' } }] });
+  });
 });

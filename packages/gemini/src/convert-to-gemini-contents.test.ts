@@ -57,4 +57,12 @@ describe('convertToGeminiContents', () => {
     ]);
     expect(contents).toEqual([{ role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' }, thoughtSignature: 'c2ln' }, { text: '1' }] }]);
   });
+
+  it("sends a call that carries another adapter's providerData (Google's extra_content from OpenAIModel) as a plain functionCall", () => {
+    const extra = { google: { thought_signature: 'c2ln' } };
+    const contents = convertToGeminiContents([
+      { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'get_weather', args: { city: 'Paris' } }, providerData: { provider: 'openai', data: { extra_content: extra, server: 'https://x/v1' } } }] },
+    ]);
+    expect(contents[0]).toEqual({ role: 'model', parts: [{ functionCall: { id: 'c1', name: 'get_weather', args: { city: 'Paris' } } }] });
+  });
 });

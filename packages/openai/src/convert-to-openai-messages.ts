@@ -1,5 +1,5 @@
 import { type Content, type FunctionCall, type FunctionResponse, type InlineData, type LlmRequest, type Part, ToolsmithError } from '@toolsmith/core';
-import { dataUrl, pairToolResults, toolFileName, toolFilesIntro } from '@toolsmith/core/adapter-kit';
+import { dataUrl, pairToolResults, providerDataOf, toolFileName, toolFilesIntro } from '@toolsmith/core/adapter-kit';
 import type {
   ChatCompletionContentPart,
   ChatCompletionMessageFunctionToolCall,
@@ -11,24 +11,30 @@ import type {
   ResponseInputContent,
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
+import { OPENAI_PROVIDER } from './provider-tool';
 import { type ResponsesReplayOptions, toResponsesModelItems } from './to-responses-model-items';
 
 /**
  * Converts the neutral conversation to Chat Completions `messages`: the system instruction first, then
  * user and assistant messages, with exactly one `tool` message per call id right after the assistant
  * message that made the calls (see `pairToolResults`). Model reasoning (`thought` parts) is not sent back.
+ * A call's `extra_content` (Google's thought signature) goes back with the call when `server` (see
+ * `chatServerOf`) is the server that sent it, and is left out for any other.
  */
-export function convertToOpenAIChatMessages(request: Pick<LlmRequest, 'systemInstruction' | 'contents'>): ChatCompletionMessageParam[] {
+export function convertToOpenAIChatMessages(request: Pick<LlmRequest, 'systemInstruction' | 'contents'>, server?: string): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.systemInstruction) messages.push({ role: 'system', content: request.systemInstruction });
   for (const content of pairToolResults(request.contents)) {
     if (content.role === 'model') {
       const text = answerText(content);
-      const toolCalls: ChatCompletionMessageFunctionToolCall[] = functionCalls(content).map((call) => ({
-        id: call.id,
-        type: 'function',
-        function: { name: call.name, arguments: argumentsText(call) },
-      }));
+      const toolCalls: ChatCompletionMessageFunctionToolCall[] = content.parts.flatMap((part) => {
+        if (!part.functionCall) return [];
+        const call = part.functionCall;
+        const sent: ChatCompletionMessageFunctionToolCall = { id: call.id, type: 'function', function: { name: call.name, arguments: argumentsText(call) } };
+        // A call's extra_content (Google's thought signature) goes back with it, as sent, to the server that sent it.
+        const kept = providerDataOf(part, OPENAI_PROVIDER);
+        return [kept?.extra_content && kept.server === server ? { ...sent, extra_content: kept.extra_content } : sent];
+      });
       if (!text && !toolCalls.length) continue;
       messages.push(toolCalls.length ? { role: 'assistant', content: text || null, tool_calls: toolCalls } : { role: 'assistant', content: text });
       continue;
@@ -89,9 +95,6 @@ function answerText(content: Content): string {
     .join('');
 }
 
-function functionCalls(content: Content): FunctionCall[] {
-  return content.parts.flatMap((part) => (part.functionCall ? [part.functionCall] : []));
-}
 
 /** OpenAI takes arguments as JSON text; raw text the model sent earlier goes back exactly as it was. */
 function argumentsText(call: FunctionCall): string {

@@ -14,17 +14,17 @@ describe('mapOpenAIChatCompletion', () => {
           message: { role: 'assistant', reasoning: 'hmm', content: 'ok', refusal: null, tool_calls: [{ id: 'x', type: 'function', function: { name: 'f', arguments: '{"a":null}' } }] },
         },
       ]),
-      strict,
+      { strictSchemas: strict, server: 'https://api.openai.com/v1' },
     );
     expect(response.content?.parts).toEqual([{ text: 'hmm', thought: true }, { text: 'ok' }, { functionCall: { id: 'x', name: 'f', args: {} } }]);
   });
 
   it('keeps a refusal as text', () => {
-    const response = mapOpenAIChatCompletion(completion([{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'I cannot help with that.' } }]), new Map());
+    const response = mapOpenAIChatCompletion(completion([{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: 'I cannot help with that.' } }]), { strictSchemas: new Map(), server: 'https://api.openai.com/v1' });
     expect(response.content?.parts).toEqual([{ text: 'I cannot help with that.' }]);
   });
 
   it('refuses a completion without choices with a typed error', () => {
-    expect(() => mapOpenAIChatCompletion(completion([]), new Map())).toThrow(expect.objectContaining({ code: 'PROVIDER_ERROR' }));
+    expect(() => mapOpenAIChatCompletion(completion([]), { strictSchemas: new Map(), server: 'https://api.openai.com/v1' })).toThrow(expect.objectContaining({ code: 'PROVIDER_ERROR' }));
   });
 });

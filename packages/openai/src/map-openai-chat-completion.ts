@@ -4,21 +4,32 @@ import { mapOpenAIFinishReason } from './map-openai-finish-reason';
 import { mapOpenAIChatUsage } from './map-openai-usage';
 import { toFunctionCall } from './to-function-call';
 import { mapOpenAIErrorCode } from './map-openai-error';
+import { OPENAI_PROVIDER } from './provider-tool';
 
 /** The pieces of one assistant turn, gathered from a completion or from stream chunks. */
 export interface ChatTurn {
   /** Reasoning text some compatible servers send (`reasoning_content` / `reasoning`). */
   reasoning: string;
   text: string;
-  calls: Array<{ id?: string | null; name: string; arguments?: string | null }>;
+  /** `extraContent`: a call's `extra_content` (Google's OpenAI-compatible endpoint puts `google.thought_signature` there), sent back with the call. */
+  calls: Array<{ id?: string | null; name: string; arguments?: string | null; extraContent?: Record<string, unknown> }>;
   finishReason: string | null | undefined;
   usage: ChatCompletion['usage'];
   /** The completion's id (`chatcmpl-…`), from the response or its first chunk. */
   id?: string;
 }
 
+/**
+ * Where a turn came from and how to read its calls: the strict schemas of the request's tools, and the
+ * server (its {@link chatServerOf} key) that a call's `extra_content` is kept for.
+ */
+export interface ChatTurnContext {
+  strictSchemas: Map<string, JsonSchema>;
+  server: string;
+}
+
 /** Maps a (non-streaming) Chat Completions response to one complete {@link LlmResponse}. */
-export function mapOpenAIChatCompletion(completion: ChatCompletion, strictSchemas: Map<string, JsonSchema>): LlmResponse {
+export function mapOpenAIChatCompletion(completion: ChatCompletion, context: ChatTurnContext): LlmResponse {
   const choice = completion.choices?.[0];
   if (!choice) {
     throw mapOpenAIErrorCode('invalid_response', 'OpenAI returned a completion without choices.');
@@ -30,23 +41,42 @@ export function mapOpenAIChatCompletion(completion: ChatCompletion, strictSchema
       reasoning,
       text: (message.content ?? '') + (message.refusal ?? ''),
       calls: (message.tool_calls ?? []).flatMap((call) =>
-        call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
+        call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments, extraContent: extraContentOf(call) }] : [],
       ),
       finishReason: choice.finish_reason,
       usage: completion.usage,
       id: completion.id,
     },
-    strictSchemas,
+    context,
   );
 }
 
+/**
+ * The key of the server a client talks to: its base URL's origin and path (no credentials, query or
+ * trailing slash). A call's `extra_content` is kept with this key and goes back only to the same server.
+ */
+export function chatServerOf(baseURL: string): string {
+  const url = new URL(baseURL);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** A tool call's `extra_content` object (a plain-JSON copy), when the server sent one. */
+export function extraContentOf(call: object): Record<string, unknown> | undefined {
+  const extra: unknown = (call as { extra_content?: unknown }).extra_content;
+  return typeof extra === 'object' && extra !== null && !Array.isArray(extra) ? (JSON.parse(JSON.stringify(extra)) as Record<string, unknown>) : undefined;
+}
+
 /** Builds the complete response of a turn (shared by the non-streaming and streaming paths). */
-export function chatTurnResponse(turn: ChatTurn, strictSchemas: Map<string, JsonSchema>): LlmResponse {
+export function chatTurnResponse(turn: ChatTurn, { strictSchemas, server }: ChatTurnContext): LlmResponse {
   const parts: Part[] = [];
   if (turn.reasoning) parts.push({ text: turn.reasoning, thought: true });
   if (turn.text) parts.push({ text: turn.text });
-  const calls: FunctionCall[] = turn.calls.map((call) => toFunctionCall(call, strictSchemas.get(call.name)));
-  for (const call of calls) parts.push({ functionCall: call });
+  for (const call of turn.calls) {
+    const functionCall: FunctionCall = toFunctionCall(call, strictSchemas.get(call.name));
+    // Kept with the call, and with the server that sent it: Google requires its thought signature back on
+    // the call, and another server (OpenAI's own) refuses a field it does not know.
+    parts.push(call.extraContent ? { functionCall, providerData: { provider: OPENAI_PROVIDER, data: { extra_content: call.extraContent, server } } } : { functionCall });
+  }
   const response: LlmResponse = { content: { role: 'model', parts }, turnComplete: true, finishReason: mapOpenAIFinishReason(turn.finishReason) };
   const usage = mapOpenAIChatUsage(turn.usage);
   if (usage) response.usage = usage;

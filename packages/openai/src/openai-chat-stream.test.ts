@@ -18,7 +18,7 @@ async function read(chunks: ChatCompletionChunk[], strictSchemas = new Map()): P
     yield* chunks;
   }
   const out: LlmResponse[] = [];
-  for await (const response of readOpenAIChatStream(source(), strictSchemas)) out.push(response);
+  for await (const response of readOpenAIChatStream(source(), { strictSchemas, server: 'https://api.openai.com/v1' })) out.push(response);
   return out;
 }
 

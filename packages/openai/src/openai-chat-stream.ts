@@ -1,11 +1,11 @@
-import { type JsonSchema, type LlmResponse, ProviderError } from '@toolsmith/core';
+import { type LlmResponse, ProviderError } from '@toolsmith/core';
 import { generateCallId, partialFunctionCallResponse } from '@toolsmith/core/adapter-kit';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { type ChatTurn, chatTurnResponse } from './map-openai-chat-completion';
+import { type ChatTurn, type ChatTurnContext, chatTurnResponse, extraContentOf } from './map-openai-chat-completion';
 import { OPENAI_PROVIDER } from './provider-tool';
 
 /** A call being assembled; `partialId` is the id its partials carry when the server sent none (the finished call gets it too). */
-type StreamedCall = { id?: string; partialId?: string; name: string; arguments: string };
+type StreamedCall = { id?: string; partialId?: string; name: string; arguments: string; extraContent?: Record<string, unknown> };
 
 /**
  * Reads a Chat Completions stream: yields a `partial` response per text (or reasoning) delta, assembles
@@ -17,7 +17,7 @@ type StreamedCall = { id?: string; partialId?: string; name: string; arguments: 
  */
 export async function* readOpenAIChatStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
-  strictSchemas: Map<string, JsonSchema>,
+  context: ChatTurnContext,
 ): AsyncGenerator<LlmResponse> {
   const turn: ChatTurn = { reasoning: '', text: '', calls: [], finishReason: undefined, usage: undefined };
   const byIndex = new Map<number, StreamedCall>();
@@ -48,6 +48,8 @@ export async function* readOpenAIChatStream(
       }
       if (!call) byIndex.set(toolDelta.index, (call = { name: '', arguments: '' }));
       if (toolDelta.id) call.id = toolDelta.id;
+      const extra = extraContentOf(toolDelta);
+      if (extra) call.extraContent = { ...call.extraContent, ...extra };
       if (toolDelta.function?.name) call.name += toolDelta.function.name;
       const piece: unknown = toolDelta.function?.arguments;
       // Some compatible servers stream a whole call with its arguments as an object rather than text.
@@ -70,5 +72,5 @@ export async function* readOpenAIChatStream(
   }
   turn.calls.push(...[...byIndex.entries()].sort(([a], [b]) => a - b).map(([, call]) => call));
   for (const call of turn.calls as StreamedCall[]) call.id ??= call.partialId;
-  yield chatTurnResponse(turn, strictSchemas);
+  yield chatTurnResponse(turn, context);
 }

@@ -1,10 +1,11 @@
 import { getEventListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type LlmResponse, ProviderError, QuotaExceededError, RateLimitError, RunAbortedError } from '@toolsmith/core';
-import { collect, parseSseFixture, waitFor } from '@toolsmith/core/testing';
+import { type Content, type LlmResponse, ProviderError, QuotaExceededError, RateLimitError, RunAbortedError } from '@toolsmith/core';
+import { type WireReply, collect, parseSseFixture, startWireServer, waitFor } from '@toolsmith/core/testing';
 import OpenAI from 'openai';
 import { OpenAIModel } from './openai-model';
+import { chatThoughtSignatureProblems } from './__fixtures__/openai-chat-rules';
 import { useOpenAIWire } from './__fixtures__/openai-wire';
 import { ask, strictWeatherParameters } from './__fixtures__/weather-request';
 import { StrictSchemaError } from './strict-schema-error';
@@ -269,6 +270,73 @@ describe('OpenAIModel on the Chat Completions wire', () => {
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ code: 'RATE_LIMITED', statusCode: 429, retryAfterMs: 7000, provider: 'openai' });
     expect(error.message).toContain('Rate limit reached');
+  });
+
+  describe("Google's thought signatures (extra_content on a call)", () => {
+    // The shape Google's OpenAI-compatible endpoint sends for Gemini 3 models: extra_content.google.thought_signature on the call.
+    const extra = { google: { thought_signature: 'CiIBVKhc7ozmP4Q3pVWtdMzSfULw0mK8yU6XIW2VuOAYgFoTCnMBVKhc7o' }, vendor: { note: 'kept too' } };
+    const call = { ...toolCall('function-call-1', '{"city":"Paris"}'), extra_content: extra };
+    const signedTurn = (stream: boolean): WireReply => {
+      if (!stream) return { json: completion({ content: null, tool_calls: [call] }, 'tool_calls') };
+      const base = { id: 'chatcmpl-g', object: 'chat.completion.chunk', created: 1, model: 'gemini-3-pro-preview' };
+      return {
+        sse: [
+          { data: { ...base, choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, ...call, function: { name: 'get_weather', arguments: '{"city":' } }] }, finish_reason: null }] } },
+          { data: { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }, finish_reason: 'tool_calls' }] } },
+          { data: '[DONE]' },
+        ],
+      };
+    };
+    const answered = (turn: Content): Content[] => [
+      ...ask('Paris?').contents,
+      turn,
+      { role: 'user', parts: [{ functionResponse: { id: 'function-call-1', name: 'get_weather', response: { sky: 'clear' } } }] },
+    ];
+    const sentCall = { id: 'function-call-1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } };
+
+    it.each([false, true])('keeps it with the call and the server, and sends it back to that server unchanged (streaming: %s)', async (stream) => {
+      await serve((_body, index) => (index === 0 ? signedTurn(stream) : { json: completion({ content: 'Sunny.' }, 'stop') }));
+      const first = (await collect(model().generate(ask('Paris?'), { stream }))).at(-1)!;
+      const origin = `${server().url}/v1`;
+      expect(first.content!.parts).toEqual([
+        { functionCall: { id: 'function-call-1', name: 'get_weather', args: { city: 'Paris' } }, providerData: { provider: 'openai', data: { extra_content: extra, server: origin } } },
+      ]);
+
+      await collect(model().generate({ ...ask('Paris?'), contents: answered(first.content!) }));
+
+      expect(server().requests).toHaveLength(2);
+      expect(server().requests[1].body.messages.slice(1, 3)).toEqual([
+        { role: 'user', content: 'Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ ...sentCall, extra_content: extra }] },
+      ]);
+      // What Google's endpoint checks (the wire fakes' rule) passes.
+      expect(chatThoughtSignatureProblems(server().requests[1].body.messages, new Map([['function-call-1', extra.google.thought_signature]]))).toEqual([]);
+    });
+
+    it('does not send it to another server (a session that moves to OpenAI itself, which refuses fields it does not know)', async () => {
+      await serve(() => signedTurn(false));
+      const first = (await collect(model().generate(ask('Paris?')))).at(-1)!;
+      const other = await startWireServer(() => ({ json: completion({ content: 'Sunny.' }, 'stop') }));
+      try {
+        const elsewhere = new OpenAIModel({ model: 'gpt-4.1-mini', apiKey: 'test-key', baseURL: `${other.url}/v1`, maxRetries: 0 });
+        await collect(elsewhere.generate({ ...ask('Paris?'), contents: answered(first.content!) }));
+        expect(other.handlerErrors).toEqual([]);
+        expect(other.requests[0].body.messages[2]).toEqual({ role: 'assistant', content: null, tool_calls: [sentCall] });
+      } finally {
+        await other.close();
+      }
+    });
+
+    it("reports Google's recorded 400 for a call sent back without its signature as BAD_REQUEST, with the API's message", async () => {
+      const refused = recorded.gemini_missing_thought_signature;
+      await serve(() => ({ status: refused.status, json: refused.body }));
+      const error = await collect(model().generate(ask('x'))).catch((e) => e);
+      expect(error).toMatchObject({ code: 'BAD_REQUEST', statusCode: 400, provider: 'openai' });
+      expect(error.message).toContain('Function call is missing a thought_signature in functionCall parts');
+      // The wire fakes refuse what the real endpoint refused, with its message.
+      const messages = [{ role: 'user', content: 'run it' }, { role: 'assistant', content: null, tool_calls: [{ ...sentCall, function: { name: 'shell', arguments: '{}' } }] }];
+      expect(chatThoughtSignatureProblems(messages, new Map([['function-call-1', 'sig']]))).toEqual([(refused.body as Array<{ error: { message: string } }>)[0].error.message]);
+    });
   });
 
   const recorded = JSON.parse(readFileSync(join(__dirname, '__fixtures__', 'recorded', 'errors.json'), 'utf8')) as Record<string, { status: number; body: object }>;

@@ -5,10 +5,11 @@ import type { ChatCompletionCreateParamsNonStreaming as ChatBody } from 'openai/
 import type { ResponseCreateParamsNonStreaming as ResponsesBody } from 'openai/resources/responses/responses';
 import { checkOpenAITools } from './check-openai-tools';
 import { convertToOpenAIChatMessages, convertToOpenAIResponsesInput } from './convert-to-openai-messages';
-import { mapOpenAIChatCompletion } from './map-openai-chat-completion';
+import { chatServerOf, mapOpenAIChatCompletion } from './map-openai-chat-completion';
 import { mapOpenAIError } from './map-openai-error';
 import { mapOpenAIResponse } from './map-openai-response';
 import { readOpenAIChatStream } from './openai-chat-stream';
+import { fetchUnwrappingArrayErrors } from './fetch-unwrapping-array-errors';
 import { readOpenAIResponsesStream } from './openai-responses-stream';
 import { toOpenAIChatResponseFormat, toOpenAIResponsesTextFormat } from './openai-response-format';
 import { type OpenAIApi, type PreparedOpenAITools, prepareOpenAITools } from './prepare-openai-tools';
@@ -75,6 +76,8 @@ export class OpenAIModel implements Model {
   private readonly store?: boolean;
   private readonly strict: boolean;
   private readonly parallelToolCalls?: boolean;
+  /** The server this model talks to (`chatServerOf` its client's base URL): a call's `extra_content` goes back only to it. */
+  private readonly server: string;
 
   constructor(options: OpenAIModelOptions) {
     this.modelName = options.model;
@@ -82,6 +85,7 @@ export class OpenAIModel implements Model {
     this.strict = options.strict ?? true;
     this.parallelToolCalls = options.parallelToolCalls;
     this.client = options.client ?? createClient(options);
+    this.server = chatServerOf(this.client.baseURL);
     this.retry = resolveRetryPolicy(options.retry, options.maxRetries);
     this.store = options.store;
   }
@@ -121,7 +125,7 @@ export class OpenAIModel implements Model {
 
   private chat(request: LlmRequest, prepared: PreparedOpenAITools<'chat'>): OpenAICalls {
     const config = request.config ?? {};
-    const body: ChatBody = { model: request.model ?? this.modelName, messages: convertToOpenAIChatMessages(request) };
+    const body: ChatBody = { model: request.model ?? this.modelName, messages: convertToOpenAIChatMessages(request, this.server) };
     if (prepared.tools) body.tools = prepared.tools;
     if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice;
     if (prepared.parallelToolCalls !== undefined) body.parallel_tool_calls = prepared.parallelToolCalls;
@@ -131,10 +135,10 @@ export class OpenAIModel implements Model {
     if (config.stopSequences?.length) body.stop = config.stopSequences;
     if (request.responseSchema) body.response_format = toOpenAIChatResponseFormat(request.responseSchema, this.strict);
     return {
-      request: async (signal) => mapOpenAIChatCompletion(await this.client.chat.completions.create(body, { signal }), prepared.strictSchemas),
+      request: async (signal) => mapOpenAIChatCompletion(await this.client.chat.completions.create(body, { signal }), { strictSchemas: prepared.strictSchemas, server: this.server }),
       openStream: async (signal) => {
         const chunks = await this.client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal });
-        return readOpenAIChatStream(chunks, prepared.strictSchemas);
+        return readOpenAIChatStream(chunks, { strictSchemas: prepared.strictSchemas, server: this.server });
       },
     };
   }
@@ -174,5 +178,5 @@ function createClient(options: OpenAIModelOptions): OpenAI {
     );
   }
   // Retries are Toolsmith's (one policy for every provider), not the SDK's.
-  return new OpenAI({ apiKey, baseURL, maxRetries: 0 });
+  return new OpenAI({ apiKey, baseURL, maxRetries: 0, fetch: fetchUnwrappingArrayErrors });
 }

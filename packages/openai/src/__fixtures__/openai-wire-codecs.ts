@@ -1,6 +1,7 @@
 // Wire codecs of the adapter conformance kit for OpenAI's two APIs: how a scripted model turn looks
 // on each wire (JSON or SSE, as OpenAI sends it) and how tool results are read back from requests.
 import type { ConformanceTurn, RecordedRequest, SseEvent, WireCodec, WireReply, WireToolResult } from '@toolsmith/core/testing';
+import { chatThoughtSignature, chatThoughtSignatureProblems } from './openai-chat-rules';
 import { responsesReasoningProblems } from './openai-responses-rules';
 
 const usage = { prompt_tokens: 40, completion_tokens: 12, total_tokens: 52, prompt_tokens_details: { cached_tokens: 0 } };
@@ -24,14 +25,28 @@ function errorReply(status: number, message: string): WireReply {
   };
 }
 
-/** Chat Completions: `tool_calls` on the assistant message, results as `tool` messages. */
+/** The `extra_content` Google's endpoint puts on the first call of a turn with (scripted) reasoning. */
+const signedCall = (turn: ConformanceTurn, index: number) =>
+  turn.reasoning && index === 0 ? { extra_content: { google: { thought_signature: chatThoughtSignature(turn.reasoning) } } } : {};
+
+/**
+ * Chat Completions: `tool_calls` on the assistant message, results as `tool` messages. A turn with
+ * reasoning is answered as Google's OpenAI-compatible endpoint answers for Gemini 3 models: its first call
+ * carries `extra_content.google.thought_signature`, and, like that endpoint, the fake refuses a later
+ * request that does not send the signature back on the call (`chatThoughtSignatureProblems`).
+ */
 export const openAIChatCodec: WireCodec = {
   reply(turn: ConformanceTurn, request: RecordedRequest): WireReply {
     const calls = turn.calls ?? [];
     const finishReason = calls.length ? 'tool_calls' : 'stop';
     const base = { id: 'chatcmpl-conformance', created: 1763800000, model: 'gpt-4.1-mini-2025-04-14', system_fingerprint: 'fp_conf' };
     if (request.body.stream !== true) {
-      const toolCalls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: argumentsText(call.args) } }));
+      const toolCalls = calls.map((call, index) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: argumentsText(call.args) },
+        ...signedCall(turn, index),
+      }));
       const message = { role: 'assistant', content: turn.text ?? null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
       return { json: { ...base, object: 'chat.completion', choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }], usage } };
     }
@@ -41,7 +56,7 @@ export const openAIChatCodec: WireCodec = {
     const events: SseEvent[] = [chunk({ role: 'assistant', content: '', refusal: null })];
     for (const text of deltas(turn.text ?? '')) events.push(chunk({ content: text }));
     calls.forEach((call, index) => {
-      events.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
+      events.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' }, ...signedCall(turn, index) }] }));
       const text = argumentsText(call.args);
       const half = Math.ceil(text.length / 2);
       for (const piece of [text.slice(0, half), text.slice(half)]) events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
@@ -54,6 +69,12 @@ export const openAIChatCodec: WireCodec = {
   error: errorReply,
   isStreaming: (request) => request.body.stream === true,
   toolNames: (request) => (request.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name),
+  rules: { signedReasoning: true },
+  historyProblems: (request, earlier) =>
+    chatThoughtSignatureProblems(
+      request.body.messages,
+      new Map(earlier.flatMap((turn) => (turn.reasoning && turn.calls?.length ? [[turn.calls[0].id, chatThoughtSignature(turn.reasoning)] as const] : []))),
+    ),
   toolResults: (request): WireToolResult[] =>
     request.body.messages
       .filter((message: { role: string }) => message.role === 'tool')

@@ -21,9 +21,11 @@ export interface OpenAIWire {
 export function useOpenAIWire(api: 'chat' | 'responses'): OpenAIWire {
   let current: WireServer | undefined;
   afterEach(async () => {
-    expect(current?.handlerErrors ?? []).toEqual([]);
-    await current?.close();
+    // Closed before the check: a failed handler assertion must not leave the server (and jest) running.
+    const served = current;
     current = undefined;
+    await served?.close();
+    expect(served?.handlerErrors ?? []).toEqual([]);
   });
   const server = (): WireServer => {
     if (!current) throw new Error('useOpenAIWire: call serve() first');

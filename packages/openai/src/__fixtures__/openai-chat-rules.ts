@@ -1,0 +1,35 @@
+// The rule of Google's OpenAI-compatible Chat Completions endpoint on the history, for the wire fakes:
+// a tool call it returned with `extra_content.google.thought_signature` (Gemini 3 models sign the first
+// call of each step) must come back in the assistant message's `tool_calls[i].extra_content` unchanged,
+// or it answers 400 with the error recorded in recorded/errors.json (`gemini_missing_thought_signature`).
+
+type ChatMessage = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- wire messages of every shape
+
+/** The thought signature the fake gives a turn's reasoning (base64, as Google sends them). */
+export const chatThoughtSignature = (reasoning: string) => Buffer.from(`chat-thought:${reasoning}`).toString('base64');
+
+/**
+ * What Google's endpoint would refuse in `messages`, given the signatures it issued before (call id →
+ * signature): a signed call sent back without its signature (the API's own message, with the call's
+ * name and the 1-based position of its message among the non-system messages), or a signature it never
+ * issued for that call.
+ */
+export function chatThoughtSignatureProblems(messages: readonly ChatMessage[], issued: ReadonlyMap<string, string>): string[] {
+  const problems: string[] = [];
+  messages
+    .filter((message) => message.role !== 'system')
+    .forEach((message, index) => {
+      for (const call of message.role === 'assistant' ? (message.tool_calls ?? []) : []) {
+        const sent: unknown = call.extra_content?.google?.thought_signature;
+        const expected = issued.get(call.id);
+        if (expected !== undefined && sent === undefined) {
+          problems.push(
+            `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${call.function.name}\` , position ${index + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`,
+          );
+        } else if (sent !== undefined && sent !== expected) {
+          problems.push('Corrupted thought signature.');
+        }
+      }
+    });
+  return problems;
+}
