@@ -5,7 +5,7 @@ export interface Task {
   id: number;
   title: string;
   priority: 'low' | 'medium' | 'high';
-  dueDate?: string;
+  dueDate?: string | null;
 }
 
 /** Where the tasks live: an ordinary service, built by Toolsmith's container and injected into the toolset. */

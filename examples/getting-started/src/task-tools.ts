@@ -16,7 +16,7 @@ export class CreateTaskDto {
   @Describe('When it is due, as an ISO 8601 date, e.g. 2026-12-24')
   @IsOptional()
   @IsISO8601()
-  dueDate?: string;
+  dueDate?: string | null;
 }
 
 /** A to-do list as tools. The container builds it with its TaskStore. */

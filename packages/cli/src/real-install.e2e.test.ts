@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { type ScopeRegistry, serveScopeRegistry } from './__fixtures__/scope-registry';
@@ -266,6 +266,25 @@ describe('the real install path: the guide followed on what npm resolves today',
     const ran = await sh('npx toolsmith schema --check --quiet', app, userEnv());
     expect(ran.code).toBe(0);
     expect(ran.stderr).toContain('toolsmith.schema.json is up to date');
+  });
+
+  it('reports each kind of drift with toolsmith schema --check, from the installed CLI', async () => {
+    // The drift fixture inside the app, so that it resolves the installed @toolsmith/core and class-validator.
+    cpSync(join(__dirname, '__fixtures__', 'drift-project'), join(app, 'drift'), { recursive: true });
+    const ran = await sh('npx toolsmith schema --check --quiet --project drift/tsconfig.json', app, userEnv());
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toContain('8 places where a type and what the runtime is told about it disagree:');
+    for (const drift of [
+      /drift\/src\/order-tools\.ts:\d+:\d+: OrderTools\.list, parameter status: its type is Status, but @Param\('status'\) gives no enum/,
+      /drift\/src\/order-tools\.ts:\d+:\d+: OrderTools\.count, parameter status: @Param\('status'\) allows "cancelled" in its enum/,
+      /drift\/src\/order-tools\.ts:\d+:\d+: OrderTools\.get, parameter id: its schema allows type string, but its type is number/,
+      /drift\/src\/order-tools\.ts:\d+:\d+: SearchDto\.note has no class-validator decorator/,
+      /drift\/src\/order-tools\.ts:\d+:\d+: Line\.quantity has no class-validator decorator/,
+      /drift\/src\/order-tools\.ts:\d+:\d+: SearchDto\.limit is @IsOptional\(\), which lets null through/,
+      /drift\/src\/order-tools\.ts:\d+:\d+: constructor parameter orders of OrderTools is typed OrderRepository, imported with `import type`/,
+      /drift\/src\/order-tools\.ts:\d+:\d+: constructor parameter clock of Auditor is typed Clock, an interface/,
+    ]) expect(ran.stderr).toMatch(drift);
+    expect(ran.stderr.match(/\n    Fix: /g)).toHaveLength(8);
   });
 
   it(`serves the tools over MCP with the guide's \`${SERVE_COMMAND}\` to the official MCP client`, async () => {

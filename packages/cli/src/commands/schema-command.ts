@@ -8,6 +8,7 @@ import type { CliIo } from '../cli-io';
 import { Progress } from '../progress';
 import { compiledDtoSchemas } from '../schema/compiled-dto-schemas';
 import { createProgram } from '../schema/create-program';
+import { type Drift, findDrift } from '../schema/find-drift';
 import { findManifestTypes } from '../schema/find-manifest-types';
 import { findToolsets } from '../schema/find-toolsets';
 import { generateManifest } from '../schema/generate-manifest';
@@ -22,7 +23,8 @@ manifest that the scanner uses at startup (explicit schemas beat the manifest, w
 
   --project, -p  tsconfig.json of the project (default: ./tsconfig.json)
   --out, -o      manifest file (default: ${MANIFEST_FILE_NAME} beside the tsconfig)
-  --check        write nothing; exit 1 when the manifest is missing or stale (for CI)
+  --check        write nothing; exit 1 when the manifest is missing or stale, or when a type and its
+                 decorators or schema disagree (drift that reflection cannot see) (for CI)
   --print        write nothing; show the tools and what the model gets (a DTO tool: from its compiled class)
   --quiet, -q    no progress output
 `;
@@ -33,7 +35,7 @@ export interface SchemaCommandOptions {
   project: string;
   /** `--out`: the manifest file, relative to the working directory; absent writes `toolsmith.schema.json` beside the tsconfig. */
   out?: string;
-  /** `--check`: write nothing, compare with the file on disk and exit 1 when it is missing or stale (for CI). */
+  /** `--check`: write nothing, compare with the file on disk and exit 1 when it is missing or stale, or when drift is found (for CI). */
   check: boolean;
   /** `--print`: write nothing and show the tools and what the model gets, on stdout. */
   print: boolean;
@@ -113,7 +115,11 @@ export function runSchemaCommand(options: SchemaCommandOptions, io: CliIo): numb
 
   if (options.print) io.stdout.write(printManifest(document, toolsets, compiledDtoSchemas(program, toolsets, { document, path: outPath })));
   const shownPath = relative(io.cwd, outPath) || outPath;
-  if (options.check) return checkManifest(outPath, shownPath, document, io);
+  if (options.check) {
+    const manifestCode = checkManifest(outPath, shownPath, document, io);
+    const driftCode = reportDrift(findDrift(program, toolsets, document), io);
+    return manifestCode !== EXIT_OK ? manifestCode : driftCode;
+  }
   if (options.print) return EXIT_OK;
 
   const text = `${JSON.stringify(document, null, 2)}\n`;
@@ -145,6 +151,17 @@ function checkManifest(outPath: string, shownPath: string, generated: ManifestDo
     return EXIT_OK;
   }
   io.stderr.write(`${shownPath} is stale:\n${differences.map((line) => `  - ${line}\n`).join('')}Run \`toolsmith schema\` to update it.\n`);
+  return EXIT_STALE;
+}
+
+/** Writes one entry per drift (place relative to the working directory, problem, fix) on stderr; `EXIT_STALE` when there is any. */
+function reportDrift(drifts: readonly Drift[], io: CliIo): number {
+  if (drifts.length === 0) return EXIT_OK;
+  const count = drifts.length === 1 ? '1 place where' : `${drifts.length} places where`;
+  io.stderr.write(
+    `${count} a type and what the runtime is told about it disagree:\n` +
+      drifts.map((drift) => `  - ${relative(io.cwd, drift.at)}: ${drift.problem}.\n    Fix: ${drift.fix}.\n`).join(''),
+  );
   return EXIT_STALE;
 }
 

@@ -18,7 +18,8 @@ export function dtoClassName(checker: ts.TypeChecker, parameter: ts.ParameterDec
   return undefined;
 }
 
-function comesFromClassValidator(checker: ts.TypeChecker, decorator: ts.Decorator): boolean {
+/** True when the decorator is class-validator's (resolved through imports, or named by its import when its types are missing). */
+export function comesFromClassValidator(checker: ts.TypeChecker, decorator: ts.Decorator): boolean {
   const callee = ts.isCallExpression(decorator.expression) ? decorator.expression.expression : decorator.expression;
   const symbol = checker.getSymbolAtLocation(callee);
   if (!symbol) return false;

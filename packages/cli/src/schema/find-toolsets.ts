@@ -87,7 +87,7 @@ function readToolset(checker: ts.TypeChecker, declaration: ts.ClassDeclaration, 
 }
 
 /** The declaration of the class `node` extends, when it is a class in TypeScript source. */
-function baseClassOf(checker: ts.TypeChecker, node: ts.ClassLikeDeclaration): ts.ClassLikeDeclaration | undefined {
+export function baseClassOf(checker: ts.TypeChecker, node: ts.ClassLikeDeclaration): ts.ClassLikeDeclaration | undefined {
   const heritage = node.heritageClauses?.find((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
   if (!heritage) return undefined;
   let symbol = checker.getSymbolAtLocation(heritage.expression);
