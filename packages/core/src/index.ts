@@ -29,6 +29,7 @@ export {
 } from './errors/provider-errors';
 export type { ProviderErrorCode, ProviderErrorOptions } from './errors/provider-errors';
 export { StateValueError } from './errors/state-value-error';
+export { StateConflictError } from './errors/state-conflict-error';
 
 // ── Neutral model spec ───────────────────────────────────────────────────────────────────────────
 export type { ArgumentRepair, ArgumentRepairName, Content, FunctionCall, FunctionResponse, FunctionResponsePart, InlineData, Part, PartialFunctionCall, Role } from './model/content';
@@ -44,6 +45,7 @@ export type { ProviderTool } from './model/provider-tool';
 // ── State, actions, services ─────────────────────────────────────────────────────────────────────
 export { State, StatePrefix } from './state/state';
 export type { ReadonlyState } from './state/state';
+export type { StateOp } from './state/state-ops';
 export type { EventActions, ToolConfirmation } from './state/event-actions';
 export type { MemoryEntry, MemoryService, MemorySource, SearchMemoryResponse } from './memory/memory-service';
 export type { ArtifactLocation, ArtifactService } from './artifacts/artifact-service';
@@ -140,7 +142,7 @@ export { StaleSessionError, SessionExistsError, SessionNotFoundError, SessionBus
 export { ToolInterruptedError } from './errors/tool-interrupted-error';
 export type { SessionErrorCode } from './errors/session-errors';
 export { InMemorySessionService } from './sessions/in-memory-session-service';
-export type { InMemorySessionServiceData } from './sessions/in-memory-session-service';
+export type { InMemorySessionServiceData, InMemorySessionServiceOptions } from './sessions/in-memory-session-service';
 export { MaxLlmCallsExceededError } from './errors/max-llm-calls-exceeded-error';
 export { RunAbortedError } from './errors/run-aborted-error';
 export { AgentConfigError } from './errors/agent-config-error';

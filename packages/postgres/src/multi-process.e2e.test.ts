@@ -23,6 +23,9 @@ class Worker {
   readonly ready: Promise<void>;
   /** Resolves when the child says it is inside a tool (the charge scenario). */
   readonly insideTool: Promise<void>;
+  /** How many times the child said it is inside a tool; `onInside` hears each. */
+  insideCount = 0;
+  onInside?: () => void;
 
   constructor(url: string, schema: string) {
     this.child = fork(join(__dirname, '__fixtures__', 'session-worker.ts'), [url, schema], {
@@ -35,9 +38,18 @@ class Worker {
     this.insideTool = new Promise((resolve) => (inside = resolve));
     this.child.on('message', (message: RunReply | { ready: true } | { insideTool: true }) => {
       if ('ready' in message) ready();
-      else if ('insideTool' in message) inside();
+      else if ('insideTool' in message) {
+        this.insideCount++;
+        inside();
+        this.onInside?.();
+      }
       else this.pending.get(message.id)?.(message);
     });
+  }
+
+  /** Lets every booking tool waiting in the worker return. */
+  releaseBookings(): void {
+    this.child.send('release-bookings');
   }
 
   /** Lets the worker's slow tool return. */
@@ -45,7 +57,7 @@ class Worker {
     this.child.send('finish');
   }
 
-  run(command: { scenario: 'confirm' | 'count' | 'charge' | 'slow'; sessionId: string; message?: Content; runs?: number; sessionClaim?: SessionClaimPolicy }): Promise<RunReply> {
+  run(command: { scenario: 'confirm' | 'count' | 'charge' | 'slow' | 'tally' | 'book'; sessionId: string; message?: Content; runs?: number; sessionClaim?: SessionClaimPolicy }): Promise<RunReply> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
@@ -224,4 +236,47 @@ it('(d) a slow but living holder keeps renewing its claim past its first lease: 
   expect(session.events.map((e) => e.text() || e.functionCalls().map((c) => c.id).join() || 'result')).toEqual([
     'take your time', 'slow-1', 'result', 'Done, slowly.', 'are you done?', 'Done, slowly.',
   ]);
+}, 60_000);
+
+it('(e) 2 processes x 16 runs at once, each on its own session of one user, increment app: and user: counters inside the append: none of the 32 increments is lost', async () => {
+  const replies = await Promise.all([a.run({ scenario: 'tally', sessionId: 'tally', runs: 16 }), b.run({ scenario: 'tally', sessionId: 'tally', runs: 16 })]);
+
+  expect(replies.flatMap((reply) => reply.results.map(lastOutcome))).toEqual(Array.from({ length: 32 }, () => 'tallied'));
+  const sessions = await store.listSessions({ appName: 'shop', userId: 'u' });
+  const tallies = sessions.filter((s) => s.id.startsWith('tally-'));
+  expect(tallies).toHaveLength(32);
+  expect(tallies.map((s) => [s.state['app:tally'], s.state['user:tally']])).toEqual(Array.from({ length: 32 }, () => [32, 32]));
+  // Each stored step holds the value the store reached: 1 … 32, each once.
+  const reached = (await Promise.all(tallies.map((s) => stored(s.id)))).flatMap((s) => s.events.flatMap((e) => (e.actions.stateOps ? [e.actions.stateDelta['app:tally']] : [])));
+  expect([...reached].sort((x, y) => (x as number) - (y as number))).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
+}, 60_000);
+
+it('(f) 2 processes x 5 runs, each on its own session, book one seat with a compare-and-set after all read it free: exactly one wins, the 9 others answer STATE_CONFLICT and store nothing of their booking', async () => {
+  const inside = () => a.insideCount + b.insideCount;
+  const start = inside();
+  const allInside = new Promise<void>((resolve) => {
+    a.onInside = b.onInside = () => {
+      if (inside() - start === 10) resolve();
+    };
+  });
+  const replies = Promise.all([a.run({ scenario: 'book', sessionId: 'book', runs: 5 }), b.run({ scenario: 'book', sessionId: 'book', runs: 5 })]);
+  await allInside; // every booking tool has read the seat as free
+  a.onInside = b.onInside = undefined;
+  a.releaseBookings();
+  b.releaseBookings();
+  const results = (await replies).flatMap((reply) => reply.results);
+
+  expect(results.map(lastOutcome)).toEqual(Array.from({ length: 10 }, () => 'booking done'));
+  const responses = results.map((events) => events.flatMap((e) => Event.fromJSON(e).functionResponses())[0]);
+  const won = responses.filter((r) => !r.isError);
+  expect(won.map((r) => r.response)).toEqual([{ booked: true }]);
+  expect(responses.filter((r) => r.isError).map((r) => (r.response.error as { code: string }).code)).toEqual(Array.from({ length: 9 }, () => 'STATE_CONFLICT'));
+  const winnerSession = results[responses.indexOf(won[0])][0];
+  const any = await store.listSessions({ appName: 'shop', userId: 'u' });
+  const booking = any.filter((s) => s.id.startsWith('book-'));
+  expect(booking).toHaveLength(10);
+  const seat = booking[0].state['app:seat'];
+  expect(booking.every((s) => s.state['app:seat'] === seat)).toBe(true);
+  const winner = await stored(seat as string);
+  expect(winner.events.some((e) => e.invocationId === winnerSession.invocationId)).toBe(true);
 }, 60_000);

@@ -8,14 +8,17 @@ import {
   SessionExistsError,
   SessionNotFoundError,
   StaleSessionError,
+  StateConflictError,
   StatePrefix,
 } from '@toolsmith/core';
-import { answerClaims } from '@toolsmith/core/internal';
+import type { StateOp } from '@toolsmith/core';
+import { answerClaims, resolveStateOps } from '@toolsmith/core/internal';
 import type { PostgresConnectionOptions } from './postgres-database';
 import { PostgresDatabase } from './postgres-database';
 import { applyDelta, splitDelta } from './scoped-delta';
 import type { SessionStatements } from './session-statements';
 import { sessionStatements } from './session-statements';
+import type { SqlExecutor } from './sql-driver';
 import { sqlState } from './sql-driver';
 
 /** Options of {@link PostgresSessionService}: a connection (see {@link PostgresConnectionOptions}) or a shared {@link PostgresDatabase}. */
@@ -128,45 +131,91 @@ export class PostgresSessionService implements SessionService {
   /**
    * Implements {@link SessionService.appendEvent}: one statement checks the sequence, stores the event,
    * applies the delta to every scope and claims the answered call ids; a refusal costs a second one to say why.
+   * An event with state updates applied in the append (`stateOps`: increments, compare-and-sets) is one
+   * transaction instead: it first locks and reads the state rows of their keys (session, then `user:`,
+   * then `app:`, the append's own lock order), resolves the updates against them, then runs the same statement.
    */
   async appendEvent(session: Session, event: Event): Promise<Event> {
     if (event.partial) return event;
     const delta = event.actions.stateDelta;
     // `temp:` keys live only for the invocation; the stored event must not carry them either.
     for (const key of Object.keys(delta)) if (key.startsWith(StatePrefix.TEMP)) delete delta[key];
-    const scoped = splitDelta(delta);
+    const ops = event.actions.stateOps;
     const claims = answerClaims(event);
-    const key = [session.appName, session.userId, session.id];
     let rows: Array<{ last_sequence: string | number }>;
+    let results: Record<string, number> = {};
+    let conflict: StateConflictError | undefined;
     try {
-      rows = await this.database.query(this.sql.append, [
-        ...key,
-        session.lastSequence,
-        event.id,
-        event.invocationId,
-        event.author,
-        event.timestamp,
-        JSON.stringify(event),
-        JSON.stringify(scoped.session.set),
-        scoped.session.removed,
-        JSON.stringify(scoped.user.set),
-        scoped.user.removed,
-        JSON.stringify(scoped.app.set),
-        scoped.app.removed,
-        claims,
-        session.fence ?? null,
-      ]);
+      if (ops) {
+        ({ rows, results } = await this.database.transaction(async (tx) => {
+          const resolved = await this.resolveOps(tx, session, ops);
+          if (!resolved) return { rows: [], results: {} };
+          return { rows: await tx.query<{ last_sequence: string | number }>(this.sql.append, this.appendValues(session, event, claims, resolved)), results: resolved };
+        }));
+      } else {
+        rows = await this.database.query(this.sql.append, this.appendValues(session, event, claims, results));
+      }
     } catch (error) {
+      if (error instanceof StateConflictError) conflict = error;
       // A unique violation can only be the answered-call key: this event answers a call answered before.
-      if (sqlState(error) !== '23505') throw error;
+      else if (sqlState(error) !== '23505') throw error;
       rows = [];
     }
-    if (rows.length === 0) throw await this.refusal(session, claims);
+    if (rows.length === 0) throw (await this.refusal(session, claims)) ?? conflict ?? new StaleSessionError(session.id, session.lastSequence, session.lastSequence);
+    Object.assign(delta, results);
     applyDelta(session.state, delta);
     session.events.push(event);
     session.lastUpdateTime = event.timestamp;
     session.lastSequence = Number(rows[0].last_sequence);
     return event;
+  }
+
+  /** The append statement's values; `results` (the increments' values) replace theirs in the delta and the stored event. */
+  private appendValues(session: Session, event: Event, claims: string[], results: Record<string, number>): unknown[] {
+    const plain = Object.keys(results).length === 0;
+    const delta = plain ? event.actions.stateDelta : { ...event.actions.stateDelta, ...results };
+    const scoped = splitDelta(delta);
+    const data = plain ? event : { ...event.toJSON(), actions: { ...event.actions, stateDelta: delta } };
+    return [
+      session.appName,
+      session.userId,
+      session.id,
+      session.lastSequence,
+      event.id,
+      event.invocationId,
+      event.author,
+      event.timestamp,
+      JSON.stringify(data),
+      JSON.stringify(scoped.session.set),
+      scoped.session.removed,
+      JSON.stringify(scoped.user.set),
+      scoped.user.removed,
+      JSON.stringify(scoped.app.set),
+      scoped.app.removed,
+      claims,
+      session.fence ?? null,
+    ];
+  }
+
+  /**
+   * Locks (for this transaction) and reads the state rows the updates' keys live in, in the append's
+   * lock order, and resolves the updates against them: their values, `undefined` when the session is
+   * missing, or `StateConflictError`.
+   */
+  private async resolveOps(tx: SqlExecutor, session: Session, ops: Record<string, StateOp>): Promise<Record<string, number> | undefined> {
+    const keys = Object.keys(ops);
+    const [own] = await tx.query<{ state: Record<string, unknown> }>(this.sql.lockSessionState, [session.appName, session.userId, session.id]);
+    if (!own) return undefined;
+    const stored: Record<string, unknown> = { ...own.state };
+    if (keys.some((key) => key.startsWith(StatePrefix.USER))) {
+      const [row] = await tx.query<{ state: Record<string, unknown> }>(this.sql.lockUserState, [session.appName, session.userId]);
+      Object.assign(stored, row.state);
+    }
+    if (keys.some((key) => key.startsWith(StatePrefix.APP))) {
+      const [row] = await tx.query<{ state: Record<string, unknown> }>(this.sql.lockAppState, [session.appName]);
+      Object.assign(stored, row.state);
+    }
+    return resolveStateOps(ops, (key) => (Object.prototype.hasOwnProperty.call(stored, key) ? stored[key] : undefined));
   }
 
   /** Implements {@link SessionService.claimSession}: one statement (a second one says who holds a busy session), on the database's clock. */
@@ -195,8 +244,8 @@ export class PostgresSessionService implements SessionService {
     return this.database.close();
   }
 
-  /** Why an append stored nothing: a missing session, a claimed answer, another run's claim, or a stale sequence (in that order). */
-  private async refusal(session: Session, claims: string[]): Promise<Error> {
+  /** Why an append stored nothing: a missing session, a claimed answer, another run's claim, or a stale sequence (in that order); `undefined` when none of them (a state conflict). */
+  private async refusal(session: Session, claims: string[]): Promise<Error | undefined> {
     const [row] = await this.database.query<{
       last_sequence: string | number | null;
       claimed: string[];
@@ -215,7 +264,8 @@ export class PostgresSessionService implements SessionService {
     if (row.fence !== null && Number(row.fence) !== session.fence && (session.fence !== undefined || row.live)) {
       return new SessionBusyError(session.id, row.holder ?? undefined, Number(row.expires_at));
     }
-    return new StaleSessionError(session.id, session.lastSequence, Number(row.last_sequence));
+    if (Number(row.last_sequence) !== session.lastSequence) return new StaleSessionError(session.id, session.lastSequence, Number(row.last_sequence));
+    return undefined;
   }
 }
 

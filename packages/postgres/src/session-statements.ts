@@ -16,6 +16,9 @@ export interface SessionStatements {
   claimHolder: SqlStatement;
   renewClaim: SqlStatement;
   releaseClaim: SqlStatement;
+  lockSessionState: SqlStatement;
+  lockUserState: SqlStatement;
+  lockAppState: SqlStatement;
 }
 
 /** Merges a delta into a JSONB state: keys removed first, then keys set. */
@@ -158,6 +161,25 @@ export function sessionStatements(s: string): SessionStatements {
     renewClaim: {
       name: name('renew_claim'),
       text: `UPDATE ${s}.session_claims SET expires_at = ${NOW_MS} + $5::bigint WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND fence = $4 RETURNING fence`,
+    },
+    // An append with state updates applied in it (increment, compare-and-set) first locks and reads, in
+    // its transaction, the rows those keys live in, in the order the append statement takes them
+    // (session, user, app): $1 app, $2 user, $3 session.
+    lockSessionState: {
+      name: name('lock_session_state'),
+      text: `SELECT state FROM ${s}.sessions WHERE app_name = $1 AND user_id = $2 AND session_id = $3 FOR UPDATE`,
+    },
+    // The row is created when missing, so the lock holds from the first write on. $1 app, $2 user.
+    lockUserState: {
+      name: name('lock_user_state'),
+      text: `INSERT INTO ${s}.user_state AS t (app_name, user_id, state) VALUES ($1, $2, '{}'::jsonb)
+        ON CONFLICT (app_name, user_id) DO UPDATE SET state = t.state RETURNING t.state`,
+    },
+    // $1 app.
+    lockAppState: {
+      name: name('lock_app_state'),
+      text: `INSERT INTO ${s}.app_state AS t (app_name, state) VALUES ($1, '{}'::jsonb)
+        ON CONFLICT (app_name) DO UPDATE SET state = t.state RETURNING t.state`,
     },
     // $1 app, $2 user, $3 session, $4 fence.
     releaseClaim: {

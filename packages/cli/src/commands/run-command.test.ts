@@ -121,6 +121,28 @@ Agent: Refunded 250 € for order A-1002 (approved by Ada).`);
     expect(stderr).toContain('Toolsmith run — desk_agent');
   });
 
+  it('gives every message an id, and /retry sends the last one again under it: nothing is stored or run twice, the answer is what that message produced', async () => {
+    const { runner } = require(deskRunner) as typeof import('../../../devtools/src/__fixtures__/desk-runner');
+    const { ledger } = require(deskAgent) as typeof import('../../../devtools/src/__fixtures__/desk-agent');
+    const { stdout } = await chat([deskRunner, '--session', 'terminal-retry'], ['/retry', 'Refund 50 for order A-1005', '/retry', 'Please break the model', '/retry']);
+    const session = (await runner.sessionService.getSession({ appName: 'desk_app', userId: 'dev-user', sessionId: 'terminal-retry' }))!;
+
+    expect(stdout).toContain('Nothing was sent yet: there is nothing to send again.');
+    const [, refundId] = /↻ sending message (\S+) again\n {2}→ refund\(/.exec(stdout) ?? [];
+    expect(refundId).toBeDefined();
+    // The retry printed the stored run again: the call, its result and the answer, a second time.
+    expect(stdout.split('Agent: Refunded 50 € for order A-1005.')).toHaveLength(3);
+    expect(stdout.split('The desk model is down.').length).toBe(3);
+    // Stored once each: two messages, the refund's call, result and answer, the failed model call's error.
+    expect(session.events.filter((e) => e.author === 'user').map((e) => [e.id.startsWith('msg:'), e.text()])).toEqual([
+      [true, 'Refund 50 for order A-1005'],
+      [true, 'Please break the model'],
+    ]);
+    expect(session.events.filter((e) => e.errorCode === 'PROVIDER_ERROR')).toHaveLength(1);
+    expect(session.events.flatMap((e) => e.functionResponses()).map((r) => r.name)).toEqual(['refund']);
+    expect(ledger.refunds.filter((r) => r.orderId === 'A-1005')).toHaveLength(1); // the tool ran once
+  });
+
   it('reports a module without an agent with its code and exits 2', async () => {
     const stdout = collector();
     const stderr = collector();

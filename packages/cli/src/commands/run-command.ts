@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Content, Event } from '@toolsmith/core';
 import type { DevAgentHost, WirePending } from '@toolsmith/devtools';
@@ -13,6 +14,8 @@ results, state changes and answers are printed as they happen. A call that needs
 "y/N", optionally followed by a JSON payload (y {"approver":"Ada"}). A long-running call waits for
   /update <call id> <json>      its final result
   /progress <call id> <json>    an intermediate update
+Every message (a line, an answer, an update) gets an id; /retry sends the last one again with the
+same id: if the session already holds it, nothing runs again and you see what it produced.
 Ctrl-D (end of input) quits. Sessions are kept in .toolsmith/sessions when @toolsmith/postgres is
 installed, else in memory.
 
@@ -126,9 +129,21 @@ class TerminalChat {
     private readonly format: (event: Event) => string[],
   ) {}
 
-  /** Handles one typed line: a message, or `/update` / `/progress` for a long-running call. False when input ended mid-question. */
+  /** The last message sent and its id, for `/retry`. */
+  private last?: { message: Content; messageId: string };
+
+  /** Handles one typed line: a message, `/update` / `/progress` for a long-running call, or `/retry`. False when input ended mid-question. */
   async handle(line: string): Promise<boolean> {
     if (line === '') return true;
+    if (line === '/retry') {
+      if (!this.last) {
+        this.say('Nothing was sent yet: there is nothing to send again.');
+        return true;
+      }
+      if (!this.json) this.say(`  ↻ sending message ${this.last.messageId} again`);
+      await this.run(this.last.message, this.last.messageId);
+      return this.settlePending();
+    }
     const command = /^\/(update|progress)\s+(\S+)\s+(.+)$/.exec(line);
     if (command) {
       const response = parseJson(command[3]);
@@ -179,8 +194,13 @@ class TerminalChat {
     }
   }
 
-  private async run(message: Content): Promise<void> {
-    for await (const event of this.host.run(this.sessionId, message)) {
+  /**
+   * Runs one message under `messageId` (a new id unless it is sent again): the runner stores and runs a
+   * message id once, so sending it again after a failure never stores or runs it twice.
+   */
+  private async run(message: Content, messageId: string = randomUUID()): Promise<void> {
+    this.last = { message, messageId };
+    for await (const event of this.host.run(this.sessionId, message, undefined, messageId)) {
       if (event.partial) continue; // the complete event follows with the whole text
       if (this.json) this.io.stdout.write(`${JSON.stringify(event)}\n`);
       else for (const line of this.format(event)) this.say(line);

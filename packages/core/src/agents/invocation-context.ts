@@ -181,7 +181,7 @@ export class InvocationContext {
       userId: this.session.userId,
       sessionId: this.session.id,
       branch: this.branch,
-      state: new State(input.stateBase, input.actions.stateDelta),
+      state: new State(input.stateBase, input.actions.stateDelta, input.actions),
       actions: input.actions,
       signal: this.abortable ? this.signal : undefined,
       toolConfirmation: input.toolConfirmation,

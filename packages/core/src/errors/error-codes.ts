@@ -52,6 +52,7 @@ export const CORE_ERROR_CODES = {
   SESSION_EXISTS: 'createSession for an id that exists.',
   SESSION_NOT_FOUND: 'An append or read of a session the store does not hold.',
   SESSION_BUSY: 'Another run holds the session; nothing was stored.',
+  STATE_CONFLICT: 'A compare-and-set (or increment) applied in the append found another stored value; the call answers with this error.',
   INVALID_ARTIFACT_NAME: 'An artifact name that is empty, too long or has control characters.',
   ARTIFACT_OUTSIDE_ROOT: 'A FileArtifactService path meets a link (symbolic, or a hard-linked version file) under its root.',
   // ── HTTP servers (the dev server, serveMcp over HTTP): the shared guard's refusals ──────────────

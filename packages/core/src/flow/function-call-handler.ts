@@ -1,6 +1,7 @@
 import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
 import { RunAbortedError } from '../errors/run-aborted-error';
+import type { StateConflictError } from '../errors/state-conflict-error';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
 import { type ExecuteToolCallInput, type ToolCallOutcome, errorResponse, executeToolCall } from '../internal/tool-executor';
@@ -88,6 +89,7 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
   const merged = createEventActions();
   const longRunningToolIds: string[] = [];
   const parts: Part[] = [];
+  const answered: CallActions[] = [];
   // A plain loop: this runs every step, and flatMap's per-call arrays showed up in profiles.
   for (let index = 0; index < calls.length; index++) {
     const call = calls[index];
@@ -98,12 +100,13 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
     }
     // A cancelled (timed-out) call's actions were emptied by the executor: nothing of it is merged.
     mergeActions(merged, actions[index]);
+    answered.push({ call, actions: actions[index] });
     // A call waiting for confirmation gets its response once the user answers (see confirmation-pause.ts).
     if (outcome.confirmationRequested) continue;
     if (!outcome.error && offered.byName.get(call.name)?.isLongRunning) longRunningToolIds.push(call.id);
     parts.push({ functionResponse: outcome.response });
   }
-  return Event.create({
+  const event = Event.create({
     invocationId: context.invocationId,
     author: agent.name,
     branch: context.branch,
@@ -111,11 +114,63 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
     actions: merged,
     longRunningToolIds: longRunningToolIds.length > 0 ? longRunningToolIds : undefined,
   });
+  if (merged.stateOps) callActionsOf.set(event, answered);
+  return event;
+}
+
+/** One call of a function response event and the actions it recorded. */
+interface CallActions {
+  call: FunctionCall;
+  actions: EventActions;
+}
+
+/** The calls of function response events with state updates applied in the append (see {@link answerConflictingCalls}). */
+const callActionsOf = new WeakMap<Event, CallActions[]>();
+
+/**
+ * After the store refused `event` (not stored) with `STATE_CONFLICT`: answers each call of it whose
+ * update of `conflict.key` found another stored value with that error instead of its result, and
+ * merges the event's actions again from the other calls only, so the event can be appended again.
+ * False when `event` is no function response event with such a call (the conflict is then the run's).
+ */
+export function answerConflictingCalls(event: Event, conflict: StateConflictError): boolean {
+  const calls = callActionsOf.get(event);
+  const losers = new Set(calls?.filter((entry) => entry.actions.stateOps?.[conflict.key] !== undefined).map((entry) => entry.call.id));
+  if (!calls || losers.size === 0) return false;
+  const merged = createEventActions();
+  for (const entry of calls) if (!losers.has(entry.call.id)) mergeActions(merged, entry.actions);
+  event.actions = merged;
+  if (!merged.stateOps) callActionsOf.delete(event);
+  for (const part of event.content?.parts ?? []) {
+    const response = part.functionResponse;
+    if (response && losers.has(response.id)) part.functionResponse = errorResponse(response, conflict);
+  }
+  if (event.longRunningToolIds) {
+    const ids = event.longRunningToolIds.filter((id) => !losers.has(id));
+    event.longRunningToolIds = ids.length > 0 ? ids : undefined;
+  }
+  callActionsOf.set(event, calls.filter((entry) => !losers.has(entry.call.id)));
+  return true;
 }
 
 /** Folds one call's actions into the event's, later calls overriding earlier ones key by key. */
 function mergeActions(into: EventActions, from: EventActions): void {
-  Object.assign(into.stateDelta, from.stateDelta);
+  for (const key of Object.keys(from.stateDelta)) {
+    const op = from.stateOps?.[key];
+    const earlier = into.stateOps?.[key];
+    if (op?.op === 'increment' && earlier?.op === 'increment') {
+      // Two calls of one step incrementing one key: both increments count.
+      into.stateDelta[key] = (into.stateDelta[key] as number) + op.by;
+      into.stateOps![key] = { op: 'increment', by: earlier.by + op.by };
+      continue;
+    }
+    into.stateDelta[key] = from.stateDelta[key];
+    if (op) (into.stateOps ??= {})[key] = op;
+    else if (earlier) {
+      delete into.stateOps![key];
+      if (Object.keys(into.stateOps!).length === 0) delete into.stateOps;
+    }
+  }
   Object.assign(into.artifactDelta, from.artifactDelta);
   if (from.transferToAgent !== undefined) into.transferToAgent = from.transferToAgent;
   if (from.escalate) into.escalate = true;

@@ -221,7 +221,7 @@ class ModelCall {
       sessionId: context.session.id,
       invocationId: context.invocationId,
       agentName: agent.name,
-      state: new State(context.stateSnapshot(), actions.stateDelta),
+      state: new State(context.stateSnapshot(), actions.stateDelta, actions),
       actions,
     });
   }

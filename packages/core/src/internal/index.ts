@@ -17,6 +17,8 @@ export { checkNewMessage } from '../runner/check-new-message';
 
 // Which call ids a stored event claims as answered: every session store refuses a second claim (see SessionService).
 export { answerClaims } from '../sessions/answer-claims';
+// The updates applied inside the append (ctx.state.increment / compareAndSet): every store resolves them alike.
+export { resolveStateOps } from '../state/state-ops';
 // One piece of work per key at a time within a process (the runner's session turns; mcp and postgres queue by it too).
 export { SessionTurns, sessionTurnKey } from '../runner/session-turns';
 

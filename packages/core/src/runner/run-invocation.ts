@@ -3,6 +3,8 @@ import type { BaseAgent } from '../agents/base-agent';
 import { InvocationContext, type InvocationServices } from '../agents/invocation-context';
 import { checkFunctionResponses } from '../confirmation/check-function-responses';
 import { RunAbortedError } from '../errors/run-aborted-error';
+import { StateConflictError } from '../errors/state-conflict-error';
+import { answerConflictingCalls } from '../flow/function-call-handler';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
 import { newId } from '../events/event-id';
@@ -238,5 +240,15 @@ function store(context: InvocationContext, event: Event): Promise<Event> {
     if (delta[key] === null) delete context.tempState[key];
     else context.tempState[key] = delta[key];
   }
-  return context.services.sessionService.appendEvent(context.session, event);
+  const stored = context.services.sessionService.appendEvent(context.session, event);
+  return event.actions.stateOps ? stored.catch((error: unknown) => storeAfterConflict(context, event, error)) : stored;
+}
+
+/**
+ * A step whose call's compare-and-set (or increment) found another stored value was refused, nothing of
+ * it stored: that call is answered with `STATE_CONFLICT` instead, and the step is stored without its writes.
+ */
+function storeAfterConflict(context: InvocationContext, event: Event, error: unknown): Promise<Event> {
+  if (!(error instanceof StateConflictError) || !answerConflictingCalls(event, error)) throw error;
+  return store(context, event);
 }

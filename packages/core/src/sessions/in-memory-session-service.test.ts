@@ -102,4 +102,31 @@ describe('InMemorySessionService', () => {
     expect(next.claim.fence).toBeGreaterThan(first.claim.fence);
     await expect(moved.appendEvent(stale, Event.create({ invocationId: 'i', author: 'user', content: { role: 'user', parts: [{ text: 'late' }] } }))).rejects.toMatchObject({ code: 'SESSION_BUSY' });
   });
+  it('runs claim leases on a monotonic clock: a jump of the wall clock neither expires a living claim nor keeps a lapsed one', async () => {
+    let monotonic = 1_000;
+    const service = new InMemorySessionService({ monotonicClock: () => monotonic });
+    const session = await service.createSession(key);
+    const wall = jest.spyOn(Date, 'now');
+    try {
+      wall.mockReturnValue(5_000_000);
+      const held = await service.claimSession({ ...key, holder: 'run-1', leaseMs: 30_000 });
+      expect(held).toEqual({ claimed: true, claim: { fence: 1, expiresAt: 5_030_000 } });
+
+      wall.mockReturnValue(5_000_000 + 3_600_000); // the wall clock jumps an hour ahead
+      expect(await service.claimSession({ ...key, holder: 'run-2', leaseMs: 30_000 })).toEqual({ claimed: false, holder: 'run-1', expiresAt: 8_630_000 });
+      await expect(service.appendEvent(session, Event.create({ invocationId: 'i', author: 'x' }))).rejects.toMatchObject({ code: 'SESSION_BUSY', holder: 'run-1' });
+
+      wall.mockReturnValue(1_000); // and back, far behind
+      monotonic += 30_001; // the lease ran out on the monotonic clock
+      expect(await service.claimSession({ ...key, holder: 'run-2', leaseMs: 30_000 })).toMatchObject({ claimed: true, claim: { fence: 2 } });
+      expect(await service.renewClaim(key, 1, 30_000)).toBe(false);
+      expect(await service.renewClaim(key, 2, 60_000)).toBe(true);
+      monotonic += 59_999;
+      expect(await service.claimSession({ ...key, holder: 'run-3', leaseMs: 1 })).toMatchObject({ claimed: false, holder: 'run-2' });
+      await service.releaseClaim(key, 2);
+      expect(await service.claimSession({ ...key, holder: 'run-3', leaseMs: 1 })).toMatchObject({ claimed: true, claim: { fence: 3 } });
+    } finally {
+      wall.mockRestore();
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { FunctionResponseNotPendingError } from '../errors/function-response-not
 import { SessionBusyError, SessionExistsError, SessionNotFoundError, StaleSessionError } from '../errors/session-errors';
 import { Event, type EventData } from '../events/event';
 import { StatePrefix } from '../state/state';
+import { resolveStateOps } from '../state/state-ops';
 import { answerClaims } from './answer-claims';
 import { Session } from './session';
 import type { ClaimOutcome, ClaimSessionRequest } from './session-claim';
@@ -35,17 +36,38 @@ export interface InMemorySessionServiceData {
   fences?: Record<string, number>;
 }
 
+/** Options of {@link InMemorySessionService}. */
+export interface InMemorySessionServiceOptions {
+  /**
+   * The clock claim leases run on: milliseconds that only move forward, whatever the wall clock does.
+   * Default `performance.now()`. Tests pass their own to move time without waiting.
+   */
+  monotonicClock?: () => number;
+}
+
 /**
  * Keeps sessions in process memory, with the state scope rules of {@link SessionService}. For tests,
  * demos and single-process apps; {@link InMemorySessionService.toJSON} / `fromJSON` let a later store
- * persist everything it holds.
+ * persist everything it holds. Claim leases lapse on a monotonic clock (`performance.now()`), so a jump
+ * of the wall clock never makes a living holder's claim look expired; the `expiresAt` it reports is
+ * that moment on the wall clock, as of the call.
  */
 export class InMemorySessionService implements SessionService {
   private readonly sessions = new Map<string, Map<string, Map<string, StoredSession>>>();
   private readonly appState = new Map<string, Record<string, unknown>>();
   private readonly userState = new Map<string, Map<string, Record<string, unknown>>>();
-  /** Session key → its latest claim (kept after release and deletion, so fencing numbers only grow). */
-  private readonly claims = new Map<string, { holder: string; fence: number; expiresAt: number }>();
+  /** Session key → its latest claim (kept after release and deletion, so fencing numbers only grow); `lapsesAt` on the monotonic clock. */
+  private readonly claims = new Map<string, { holder: string; fence: number; lapsesAt: number }>();
+  private readonly now: () => number;
+
+  constructor(options: InMemorySessionServiceOptions = {}) {
+    this.now = options.monotonicClock ?? (() => performance.now());
+  }
+
+  /** A moment of the monotonic clock as milliseconds since the epoch (the wall clock now, plus the time left). */
+  private wallTime(lapsesAt: number): number {
+    return lapsesAt === -Infinity ? 0 : Date.now() + (lapsesAt - this.now());
+  }
 
   /** Creates an empty session (id: `sessionId`, else a random UUID), applying `state` with the scope rules; `SESSION_EXISTS` if taken. */
   async createSession(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session> {
@@ -103,12 +125,15 @@ export class InMemorySessionService implements SessionService {
     const claims = answerClaims(event);
     for (const id of claims) if (stored.answered.has(id)) throw new FunctionResponseNotPendingError(id, 'answered');
     const claim = this.claims.get(claimKey(session));
-    if (claim && session.fence !== claim.fence && (session.fence !== undefined || claim.expiresAt > Date.now())) {
-      throw new SessionBusyError(session.id, claim.holder, claim.expiresAt);
+    if (claim && session.fence !== claim.fence && (session.fence !== undefined || claim.lapsesAt > this.now())) {
+      throw new SessionBusyError(session.id, claim.holder, this.wallTime(claim.lapsesAt));
     }
     if (stored.lastSequence !== session.lastSequence) throw new StaleSessionError(session.id, session.lastSequence, stored.lastSequence);
-    for (const id of claims) stored.answered.add(id);
     const delta = event.actions.stateDelta;
+    const ops = event.actions.stateOps;
+    // Increments and compare-and-sets against the values held now (STATE_CONFLICT stores nothing); the event records the results.
+    if (ops) Object.assign(delta, resolveStateOps(ops, (key) => this.storedValue(session.appName, session.userId, stored, key)));
+    for (const id of claims) stored.answered.add(id);
     // Most events change no state; they skip the scope bookkeeping below.
     if (hasKeys(delta)) {
       // `temp:` keys live only for the invocation; the stored event must not carry them either.
@@ -128,26 +153,26 @@ export class InMemorySessionService implements SessionService {
   /** Implements {@link SessionService.claimSession}: one synchronous step, so two claims never both win. */
   async claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {
     const key = claimKey(request);
-    const now = Date.now();
+    const now = this.now();
     const current = this.claims.get(key);
-    if (current && current.expiresAt > now) return { claimed: false, holder: current.holder, expiresAt: current.expiresAt };
-    const claim = { holder: request.holder, fence: (current?.fence ?? 0) + 1, expiresAt: now + request.leaseMs };
+    if (current && current.lapsesAt > now) return { claimed: false, holder: current.holder, expiresAt: this.wallTime(current.lapsesAt) };
+    const claim = { holder: request.holder, fence: (current?.fence ?? 0) + 1, lapsesAt: now + request.leaseMs };
     this.claims.set(key, claim);
-    return { claimed: true, claim: { fence: claim.fence, expiresAt: claim.expiresAt } };
+    return { claimed: true, claim: { fence: claim.fence, expiresAt: this.wallTime(claim.lapsesAt) } };
   }
 
   /** Implements {@link SessionService.renewClaim}. */
   async renewClaim(key: SessionKey, fence: number, leaseMs: number): Promise<boolean> {
     const claim = this.claims.get(claimKey(key));
     if (!claim || claim.fence !== fence) return false;
-    claim.expiresAt = Date.now() + leaseMs;
+    claim.lapsesAt = this.now() + leaseMs;
     return true;
   }
 
   /** Implements {@link SessionService.releaseClaim}. */
   async releaseClaim(key: SessionKey, fence: number): Promise<void> {
     const claim = this.claims.get(claimKey(key));
-    if (claim && claim.fence === fence) claim.expiresAt = 0;
+    if (claim && claim.fence === fence) claim.lapsesAt = -Infinity;
   }
 
   /** Everything this service holds, as plain JSON. */
@@ -171,9 +196,9 @@ export class InMemorySessionService implements SessionService {
     return JSON.parse(JSON.stringify(data)) as InMemorySessionServiceData;
   }
 
-  /** Restores a service from {@link InMemorySessionService.toJSON} output. */
-  static fromJSON(data: InMemorySessionServiceData): InMemorySessionService {
-    const service = new InMemorySessionService();
+  /** Restores a service from {@link InMemorySessionService.toJSON} output (with `options` as the constructor's). */
+  static fromJSON(data: InMemorySessionServiceData, options: InMemorySessionServiceOptions = {}): InMemorySessionService {
+    const service = new InMemorySessionService(options);
     for (const [appName, users] of Object.entries(data.sessions)) {
       for (const [userId, sessions] of Object.entries(users)) {
         const byUser = service.userSessions(appName, userId, true);
@@ -193,7 +218,7 @@ export class InMemorySessionService implements SessionService {
     for (const [appName, users] of Object.entries(data.userState)) {
       service.userState.set(appName, new Map(Object.entries(users).map(([u, s]) => [u, { ...s }])));
     }
-    for (const [key, fence] of Object.entries(data.fences ?? {})) service.claims.set(key, { holder: '', fence, expiresAt: 0 });
+    for (const [key, fence] of Object.entries(data.fences ?? {})) service.claims.set(key, { holder: '', fence, lapsesAt: -Infinity });
     return service;
   }
 
@@ -221,6 +246,12 @@ export class InMemorySessionService implements SessionService {
       lastUpdateTime: stored.lastUpdateTime,
       lastSequence: stored.lastSequence,
     });
+  }
+
+  /** The value `key` has in its scope now. */
+  private storedValue(appName: string, userId: string, stored: StoredSession, key: string): unknown {
+    const scope = key.startsWith(StatePrefix.APP) ? this.appState.get(appName) : key.startsWith(StatePrefix.USER) ? this.userState.get(appName)?.get(userId) : stored.state;
+    return scope && Object.prototype.hasOwnProperty.call(scope, key) ? scope[key] : undefined;
   }
 
   private applyDelta(appName: string, userId: string, stored: StoredSession, delta: Record<string, unknown>): void {

@@ -1,4 +1,5 @@
 import type { CredentialRequestRecord } from '../auth/request-credential';
+import type { StateOp } from './state-ops';
 
 /** A confirmation asked of the user for one function call, or the user's answer to it. */
 export interface ToolConfirmation {
@@ -22,6 +23,11 @@ export interface ToolConfirmation {
 export interface EventActions {
   /** State writes (a `null` value deletes the key). Applied by the session service with scope rules. */
   stateDelta: Record<string, unknown>;
+  /**
+   * Keys of `stateDelta` the session store updates against the value it holds inside the append
+   * (`ctx.state.increment`, `ctx.state.compareAndSet`), by key. Absent when there are none.
+   */
+  stateOps?: Record<string, StateOp>;
   /** Artifacts saved in this step: filename → version. */
   artifactDelta: Record<string, number>;
   /** Hand the conversation to this agent (the current agent's parent, a sub-agent or a peer). */

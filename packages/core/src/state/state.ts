@@ -1,4 +1,6 @@
 import { StateValueError } from '../errors/state-value-error';
+import type { StateOp } from './state-ops';
+import { jsonEqual } from './state-ops';
 
 /** Key prefixes that choose a state scope. A key with none of them belongs to the session. */
 export const StatePrefix = {
@@ -33,6 +35,8 @@ export class State implements ReadonlyState {
     private readonly base: Record<string, unknown>,
     /** Writes made through this object; shared with `actions.stateDelta`. */
     readonly delta: Record<string, unknown> = {},
+    /** Where {@link State.increment} and {@link State.compareAndSet} record their updates: the event's actions (`stateOps`, created on first use). */
+    private readonly actions: { stateOps?: Record<string, StateOp> } = {},
   ) {}
 
   /** The value of `key`: this call's write when there is one, else the stored value; `undefined` when unset or deleted. */
@@ -53,12 +57,75 @@ export class State implements ReadonlyState {
   set(key: string, value: unknown): void {
     if (this.sealedBy) throw this.sealedBy;
     this.delta[key] = value === undefined || value === null ? null : toJsonCopy(key, value, '', 0);
+    this.dropOp(key);
   }
 
   /** Removes `key`, recorded as `null` in `delta` so the session service deletes it too. */
   delete(key: string): void {
     if (this.sealedBy) throw this.sealedBy;
     this.delta[key] = null;
+    this.dropOp(key);
+  }
+
+  /**
+   * Adds `by` (default 1) to the number at `key` (a missing key counts as 0). Unlike `set(key, get(key) + 1)`,
+   * which stores the value this call computed (last writer wins), the session store adds `by` inside the
+   * append, to the value it holds then: increments from many sessions and processes at once add up, none
+   * is lost. The stored event's `stateDelta` holds the value the store reached. Returns the value as this
+   * call sees it (the value read plus this call's increments); other writers may have added more. Throws
+   * `StateValueError` when `by` is not a finite number or the key holds something else than a number.
+   */
+  increment(key: string, by = 1): number {
+    if (this.sealedBy) throw this.sealedBy;
+    if (typeof by !== 'number' || !Number.isFinite(by)) throw new StateValueError(key, '', `increment by ${String(by)}: not a finite number`);
+    const current = this.get(key);
+    if (current !== undefined && typeof current !== 'number') throw new StateValueError(key, '', `increment needs a number, the key holds ${JSON.stringify(current)}`);
+    const value = ((current as number | undefined) ?? 0) + by;
+    const written = Object.prototype.hasOwnProperty.call(this.delta, key);
+    this.delta[key] = value;
+    if (key.startsWith(StatePrefix.TEMP)) return value;
+    const previous = this.actions.stateOps?.[key];
+    // After a plain write of this call the key is a plain write still; after a compare-and-set its condition stays.
+    if (previous?.op === 'increment') this.recordOp(key, { op: 'increment', by: previous.by + by });
+    else if (!written) this.recordOp(key, { op: 'increment', by });
+    return value;
+  }
+
+  /**
+   * Writes `value` at `key` only if the key holds `expected` (compared as JSON; `undefined` or `null`: the
+   * key is not set). Returns false, recording nothing, when the value this call sees differs. Otherwise the
+   * write is recorded with its condition, and the session store checks it again inside the append, against
+   * the value it holds then: of several sessions or processes racing from the same value, exactly one
+   * stores its write. A call whose condition no longer holds there is answered with `STATE_CONFLICT`
+   * (`StateConflictError`) instead of its result, and nothing of that call is stored.
+   */
+  compareAndSet(key: string, expected: unknown, value: unknown): boolean {
+    if (this.sealedBy) throw this.sealedBy;
+    const wanted = expected === undefined || expected === null ? null : toJsonCopy(key, expected, '', 0);
+    const written = value === undefined || value === null ? null : toJsonCopy(key, value, '', 0);
+    if (!jsonEqual(this.get(key) ?? null, wanted)) return false;
+    const hadWrite = Object.prototype.hasOwnProperty.call(this.delta, key);
+    this.delta[key] = written;
+    if (key.startsWith(StatePrefix.TEMP)) return true;
+    const previous = this.actions.stateOps?.[key];
+    // The store checks the value it holds: the one this call read, before its own earlier writes of the key.
+    if (previous?.op === 'compareAndSet') return true;
+    if (previous?.op === 'increment' || !hadWrite) {
+      const stored = Object.prototype.hasOwnProperty.call(this.base, key) ? this.base[key] : null;
+      this.recordOp(key, { op: 'compareAndSet', expected: stored ?? null });
+    }
+    return true;
+  }
+
+  private recordOp(key: string, op: StateOp): void {
+    (this.actions.stateOps ??= {})[key] = op;
+  }
+
+  private dropOp(key: string): void {
+    const ops = this.actions.stateOps;
+    if (!ops || !Object.prototype.hasOwnProperty.call(ops, key)) return;
+    delete ops[key];
+    if (Object.keys(ops).length === 0) delete this.actions.stateOps;
   }
 
   /** @internal Refuses every later write with `reason`: the call writing through it was cancelled. Called by the tool context. */

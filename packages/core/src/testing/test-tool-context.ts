@@ -28,7 +28,7 @@ export function testToolContext(options: TestToolContextOptions = {}): ToolConte
     userId: 'test-user',
     sessionId: 'test-session',
     ...withoutUndefined(init),
-    state: new State({ ...state }, actions.stateDelta),
+    state: new State({ ...state }, actions.stateDelta, actions),
     actions,
   });
 }

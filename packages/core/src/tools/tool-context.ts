@@ -145,6 +145,7 @@ export class ToolContext implements ReadonlyContext {
     this.state.seal(reason);
     const { actions } = this;
     for (const key of Object.keys(actions.stateDelta)) delete actions.stateDelta[key];
+    delete actions.stateOps;
     for (const key of Object.keys(actions.artifactDelta)) delete actions.artifactDelta[key];
     delete actions.transferToAgent;
     delete actions.escalate;

@@ -9,10 +9,10 @@ import { PostgresSessionService } from '../index';
 
 interface Command {
   id: number;
-  scenario: 'confirm' | 'count' | 'charge' | 'slow';
+  scenario: 'confirm' | 'count' | 'charge' | 'slow' | 'tally' | 'book';
   sessionId: string;
   message: Content;
-  /** How many runs to start at once on the session (count). */
+  /** How many runs to start at once on the session (count), or on sessions `<sessionId>-<pid>-<i>` (tally, book). */
   runs?: number;
   /** The runner's session claim terms (lease, wait or fail). */
   sessionClaim?: SessionClaimPolicy;
@@ -69,6 +69,32 @@ const slow = functionTool({
   },
 });
 
+// Counts in shared state with an increment applied in the append, one per run, each run on its own session.
+const tally = functionTool({
+  name: 'tally',
+  description: 'Counts a visit for the app and the user.',
+  execute: (_args, ctx) => {
+    toolRuns++;
+    return { app: ctx.state.increment('app:tally'), user: ctx.state.increment('user:tally') };
+  },
+});
+
+// Books the one seat with a compare-and-set, then says it is inside the tool and waits until the parent
+// lets every booking go on (so all of them read "free" before any stores its step).
+const bookWaiters: Array<() => void> = [];
+const book = functionTool({
+  name: 'book',
+  description: 'Books the seat.',
+  execute: async (_args, ctx) => {
+    toolRuns++;
+    const booked = ctx.state.compareAndSet('app:seat', undefined, ctx.sessionId);
+    const released = new Promise<void>((resolve) => bookWaiters.push(resolve));
+    process.send!({ insideTool: true });
+    await released;
+    return { booked };
+  },
+});
+
 /**
  * A model that calls `call` for a user's message and answers `text` once it sees a result (the latest
  * content is one, or the history already answers the call's fixed id): every process and every run
@@ -103,6 +129,10 @@ function runnerFor(command: Command): Runner {
         sessionService,
         sessionClaim,
       });
+    case 'tally':
+      return new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'counter', model: answersAfterResult('tallied', { name: 'tally', args: {} }), tools: [tally] }), sessionService, sessionClaim });
+    case 'book':
+      return new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model: answersAfterResult('booking done', { name: 'book', args: {} }), tools: [book] }), sessionService, sessionClaim });
     case 'charge':
       return new Runner({
         appName: 'shop',
@@ -119,9 +149,13 @@ async function runOnce(runner: Runner, sessionId: string, message: Content): Pro
   return events;
 }
 
-process.on('message', (command: Command | 'exit' | 'finish') => {
+process.on('message', (command: Command | 'exit' | 'finish' | 'release-bookings') => {
   if (command === 'finish') {
     finishSlow!();
+    return;
+  }
+  if (command === 'release-bookings') {
+    for (const release of bookWaiters.splice(0)) release();
     return;
   }
   if (command === 'exit') {
@@ -131,7 +165,12 @@ process.on('message', (command: Command | 'exit' | 'finish') => {
   void (async () => {
     const runner = runnerFor(command);
     const before = toolRuns; // the tests send a worker one command at a time
-    const results = await Promise.all(Array.from({ length: command.runs ?? 1 }, (_, i) => runOnce(runner, command.sessionId, command.runs ? { role: 'user', parts: [{ text: `${process.pid} run ${i}` }] } : command.message)));
+    const ownSessions = command.scenario === 'tally' || command.scenario === 'book';
+    const results = await Promise.all(
+      Array.from({ length: command.runs ?? 1 }, (_, i) =>
+        runOnce(runner, ownSessions ? `${command.sessionId}-${process.pid}-${i}` : command.sessionId, command.runs ? { role: 'user', parts: [{ text: `${process.pid} run ${i}` }] } : command.message),
+      ),
+    );
     process.send!({ id: command.id, results, toolRuns: toolRuns - before });
   })();
 });

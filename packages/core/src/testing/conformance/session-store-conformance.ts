@@ -51,6 +51,8 @@ async function outcome(promise: Promise<unknown>): Promise<string> {
  * partial event reads and paging, stale writers (`STALE_SESSION`, nothing stored), exactly-once answers
  * (`FUNCTION_RESPONSE_NOT_PENDING` for the loser), session claims (one at a time, growing fencing
  * numbers, lapsed claims free again, appends without the current claim refused with `SESSION_BUSY`),
+ * shared state (plain writes last-writer-wins; increments from many racing sessions all counted;
+ * of racing compare-and-sets exactly one stored, the others `STATE_CONFLICT`, through the store and a tool),
  * the JSON round trip of events and state, and the runner on the store: the confirmation resume in a
  * second runner, a call interrupted by a dead runner reported as `TOOL_INTERRUPTED` instead of run
  * again, a slow but living runner waited for (or refused) and never reported interrupted.
@@ -475,6 +477,124 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
       expect(stored.events.map((e) => e.author)).toEqual(['one', 'plain']);
       expect(stored.state).toEqual({ n: 1 });
       expect((await service.createSession(key('s2'))).state).toEqual({});
+    });
+
+    it('keeps last-writer-wins per key for plain writes of user: and app: state from several sessions', async () => {
+      const [a, b] = await Promise.all([service.createSession(key('a')), service.createSession(key('b'))]);
+      await service.appendEvent(a, event({ actions: delta({ 'user:n': 1, 'app:n': 1 }) }));
+      await service.appendEvent(b, event({ actions: delta({ 'user:n': 1, 'app:n': 1 }) })); // b read 0 and wrote 0 + 1 too
+      expect((await service.getSession(key('a')))!.state).toEqual({ 'user:n': 1, 'app:n': 1 });
+    });
+
+    it('applies increments inside the append: 40 racing increments from 10 sessions (user: and app:) lose none, and each stored event holds the value it reached', async () => {
+      const sessions = await Promise.all(Array.from({ length: 10 }, (_, i) => service.createSession(key(`s${i}`, i < 5 ? 'u' : 'v'))));
+      // The values in stateDelta are what the writer saw (here: nothing yet); the store replaces them with what it reaches.
+      const inc = (by: Record<string, number>) => ({
+        stateDelta: { ...by },
+        artifactDelta: {},
+        stateOps: Object.fromEntries(Object.entries(by).map(([k, n]) => [k, { op: 'increment' as const, by: n }])),
+      });
+      // Every session appends from state it read before any other append: a read-modify-write would lose most of them.
+      await Promise.all(sessions.map(async (session) => {
+        for (let i = 0; i < 4; i++) await service.appendEvent(session, event({ actions: inc({ 'app:total': 2, 'user:count': 1 }) }));
+      }));
+      expect((await service.getSession(key('s0')))!.state).toEqual({ 'app:total': 80, 'user:count': 20 });
+      expect((await service.getSession(key('s9', 'v')))!.state).toEqual({ 'app:total': 80, 'user:count': 20 });
+      const reached = (await Promise.all(sessions.map((s) => service.getSession(key(s.id, s.userId))))).flatMap((s) => s!.events.map((e) => e.actions.stateDelta['app:total']));
+      expect([...reached].sort((x, y) => (x as number) - (y as number))).toEqual(Array.from({ length: 40 }, (_, i) => 2 * (i + 1)));
+      // The writer's copy of the session holds what the store reached, too.
+      expect(sessions.map((s) => s.state['app:total']).every((v) => typeof v === 'number' && v >= 8)).toBe(true);
+      // A session key counts from 0, and an increment of a key holding something else than a number stores nothing.
+      const own = (await service.getSession(key('s0')))!;
+      await service.appendEvent(own, event({ actions: inc({ mine: 5 }) }));
+      await service.appendEvent(own, event({ actions: delta({ 'user:count': 'twenty' }) }));
+      await expect(service.appendEvent(own, event({ actions: inc({ 'user:count': 1 }) }))).rejects.toMatchObject({ code: 'STATE_CONFLICT', key: 'user:count', actual: 'twenty' });
+      expect((await service.getSession(key('s0')))!.state).toMatchObject({ mine: 5, 'user:count': 'twenty' });
+      expect((await service.getSession(key('s0')))!.lastSequence).toBe(6);
+    });
+
+    it('applies compare-and-set inside the append: of 8 sessions racing from the same value exactly one stores, the others get STATE_CONFLICT and store nothing', async () => {
+      const sessions = await Promise.all(Array.from({ length: 8 }, (_, i) => service.createSession({ ...key(`s${i}`), state: i === 0 ? { 'app:seat': 'free' } : undefined })));
+      const cas = (value: string, sessionKey: string) => ({
+        stateDelta: { 'app:seat': value, [`took-${sessionKey}`]: true },
+        artifactDelta: {},
+        stateOps: { 'app:seat': { op: 'compareAndSet' as const, expected: 'free' } },
+      });
+      const results = await Promise.all(sessions.map((s) => outcome(service.appendEvent(s, event({ author: s.id, actions: cas(s.id, s.id) })))));
+      expect(results.filter((r) => r === 'ok')).toHaveLength(1);
+      expect(results.filter((r) => r === 'STATE_CONFLICT')).toHaveLength(7);
+      const winner = sessions[results.indexOf('ok')];
+      for (const s of sessions) {
+        const stored = (await service.getSession(key(s.id)))!;
+        expect(stored.state['app:seat']).toBe(winner.id);
+        expect([stored.lastSequence, stored.state[`took-${s.id}`]]).toEqual(s === winner ? [1, true] : [0, undefined]);
+      }
+      // Expecting "not set" (null), and deleting under a condition.
+      await expect(service.appendEvent(sessions[1], event({ actions: { stateDelta: { 'user:once': 1 }, artifactDelta: {}, stateOps: { 'user:once': { op: 'compareAndSet', expected: null } } } }))).resolves.toBeInstanceOf(Event);
+      await expect(service.appendEvent(sessions[2], event({ actions: { stateDelta: { 'user:once': 2 }, artifactDelta: {}, stateOps: { 'user:once': { op: 'compareAndSet', expected: null } } } }))).rejects.toMatchObject({ code: 'STATE_CONFLICT', key: 'user:once', expected: null, actual: 1 });
+      await service.appendEvent(sessions[2], event({ actions: { stateDelta: { 'app:seat': null }, artifactDelta: {}, stateOps: { 'app:seat': { op: 'compareAndSet', expected: winner.id } } } }));
+      expect((await service.getSession(key('s3')))!.state).toEqual({ 'user:once': 1 });
+      // Objects compare as JSON, whatever their key order.
+      await service.appendEvent(sessions[3], event({ actions: delta({ 'app:obj': { a: 1, b: [1, { c: 2 }] } }) }));
+      await service.appendEvent(sessions[3], event({ actions: { stateDelta: { 'app:obj': 'swapped' }, artifactDelta: {}, stateOps: { 'app:obj': { op: 'compareAndSet', expected: { b: [1, { c: 2 }], a: 1 } } } } }));
+      expect((await service.getSession(key('s3')))!.state['app:obj']).toBe('swapped');
+    });
+
+    it('checks a state update after the sequence: a stale writer whose compare-and-set would fail too gets STALE_SESSION', async () => {
+      const first = await service.createSession({ ...key(), state: { 'app:v': 1 } });
+      const second = (await service.getSession(key()))!;
+      await service.appendEvent(first, event({ actions: delta({ 'app:v': 2 }) }));
+      const stale = service.appendEvent(second, event({ actions: { stateDelta: { 'app:v': 3 }, artifactDelta: {}, stateOps: { 'app:v': { op: 'compareAndSet', expected: 1 } } } }));
+      await expect(stale).rejects.toMatchObject({ code: 'STALE_SESSION' });
+    });
+
+    it('runs tools that update shared state from many sessions at once: increments add up, and of two racing compare-and-sets one wins and the other call answers STATE_CONFLICT', async () => {
+      const bothInside = [deferred(), deferred()];
+      const release = deferred();
+      const book = functionTool({
+        name: 'book',
+        description: 'Books the seat and counts the bookings tried.',
+        execute: async (_args, ctx) => {
+          ctx.state.increment('app:tries');
+          if (!ctx.state.compareAndSet('app:seat', undefined, ctx.sessionId)) return { booked: false };
+          bothInside[ctx.sessionId === 'a' ? 0 : 1].resolve();
+          await release.promise;
+          return { booked: true };
+        },
+      });
+      const runnerFor = () =>
+        new Runner({ appName, agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel([{ calls: [{ id: 'b-1', name: 'book', args: {} }] }, 'done']), tools: [book] }), sessionService: service });
+      const runs = ['a', 'b'].map((sessionId) => collect(runnerFor().run({ userId: 'u', sessionId, newMessage: user('book it') })));
+      // Both tools read "no seat" before either stored its step.
+      await Promise.all(bothInside.map((d) => d.promise));
+      release.resolve();
+      const [a, b] = await Promise.all(runs);
+
+      const responses = [a, b].map((events) => events.flatMap((e) => e.functionResponses())[0]);
+      expect([a, b].map((events) => events.at(-1)!.text())).toEqual(['done', 'done']);
+      const lost = responses.filter((r) => r.isError);
+      expect(lost).toHaveLength(1);
+      expect(lost[0].response).toMatchObject({ error: { code: 'STATE_CONFLICT', details: { key: 'app:seat', expected: null } } });
+      const winner = responses[0].isError ? 'b' : 'a';
+      const loser = winner === 'a' ? 'b' : 'a';
+      const stored = (await service.getSession(key(winner)))!;
+      // The losing call's writes (its increment too) are not stored; its error answer is, so nothing is left unanswered.
+      expect(stored.state).toEqual({ 'app:seat': winner, 'app:tries': 1 });
+      const lostSession = (await service.getSession(key(loser)))!;
+      expect(lostSession.events.flatMap((e) => e.functionResponses()).map((r) => r.response)).toEqual([lost[0].response]);
+      expect(lostSession.events.at(-1)!.text()).toBe('done');
+
+      // Increments from 6 sessions' tools at once (each run's tool reads before any append): none lost.
+      const inc = functionTool({
+        name: 'visit',
+        description: 'Counts a visit.',
+        execute: (_args, ctx) => ({ seen: ctx.state.increment('user:visits', 2) }),
+      });
+      const incRuns = Array.from({ length: 6 }, (_, i) =>
+        collect(new Runner({ appName, agent: new LlmAgent({ name: 'door', model: new ScriptedModel([{ calls: [{ name: 'visit', args: {} }, { name: 'visit', args: {} }] }, 'ok']), tools: [inc] }), sessionService: service }).run({ userId: 'u', sessionId: `v${i}`, newMessage: user('hi') })),
+      );
+      await Promise.all(incRuns);
+      expect((await service.getSession(key('v0')))!.state['user:visits']).toBe(24);
     });
 
     it('keeps every invocation of runners racing on one session whole: one writer at a time, each call answered once', async () => {
