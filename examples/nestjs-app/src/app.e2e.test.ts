@@ -1,7 +1,7 @@
 import { ScriptedModel } from '@toolsmith/core/testing';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { RunAbortedError } from '@toolsmith/core';
+import { RunAbortedError, Runner } from '@toolsmith/core';
 import type { EventData, FunctionCall, FunctionResponse, GenerateOptions, LlmResponse, Model } from '@toolsmith/core';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -167,6 +167,34 @@ describe('nestjs-app (e2e over HTTP)', () => {
     expect(status).toBe(404);
     const noSession = await post('/chat/confirm', { userId: 'alice', sessionId: 'nope', confirmationId: 'made-up', confirmed: true });
     expect(noSession.status).toBe(404);
+  });
+
+  it('a message sent again with its messageId (a lost connection) is not stored or run again, and the stream replays what it produced', async () => {
+    const first = await post('/chat', { userId: 'alice', sessionId: 's7', message: 'Where is A-1001?', messageId: 'm-1' });
+    const again = await post('/chat', { userId: 'alice', sessionId: 's7', message: 'Where is A-1001?', messageId: 'm-1' });
+
+    expect(again.status).toBe(200);
+    expect(finalText(again.messages)).toBe(finalText(first.messages));
+    expect(calls(again.messages)).toEqual(calls(first.messages));
+    expect(responses(again.messages)).toEqual(responses(first.messages));
+    const session = (await app.get(Runner).sessionService.getSession({ appName: app.get(Runner).appName, userId: 'alice', sessionId: 's7' }))!;
+    expect(session.events.filter((e) => e.author === 'user').map((e) => e.id)).toEqual(['msg:m-1']);
+    expect(app.get(AuditLog).list()).toEqual([{ userId: 'alice', tool: 'orders_get', outcome: 'ok' }]); // the tool ran once
+  });
+
+  it('an approval sent again with its messageId cancels once and replays the result instead of a 404', async () => {
+    const first = await chat('alice', 's8', 'Please cancel A-1002');
+    const [request] = calls(first.messages.filter((m) => m.event === 'confirmation'));
+    const answer = { userId: 'alice', sessionId: 's8', confirmationId: request.id, confirmed: true, messageId: 'approve-1' };
+    const approved = await post('/chat/confirm', answer);
+    const again = await post('/chat/confirm', answer);
+
+    expect(again.status).toBe(200);
+    expect([finalText(approved.messages), finalText(again.messages)]).toEqual(['Order A-1002 is now cancelled.', 'Order A-1002 is now cancelled.']);
+    expect(app.get(AuditLog).list()).toEqual([{ userId: 'alice', tool: 'orders_cancel', outcome: 'ok' }]);
+    // Another id for the same answer is a new message: the confirmation no longer waits.
+    expect((await post('/chat/confirm', { ...answer, messageId: 'approve-2' })).status).toBe(404);
+    expect((await post('/chat', { userId: 'alice', sessionId: 's8', message: 'hi', messageId: '' })).status).toBe(400);
   });
 
   it('answers a bad body with 400 before streaming', async () => {

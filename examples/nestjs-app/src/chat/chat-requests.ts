@@ -8,6 +8,8 @@ export interface ChatRequest {
   /** The conversation to continue; created on first use. */
   sessionId: string;
   message: string;
+  /** The client's id of this message: sent again (a retry after a lost connection), it is not stored or run again. */
+  messageId?: string;
 }
 
 /** Body of `POST /chat/confirm`: the user's answer to a `confirmation` event. */
@@ -19,6 +21,8 @@ export interface ConfirmRequest {
   confirmed: boolean;
   /** Optional data for the tool (for example an edited amount). */
   payload?: unknown;
+  /** The client's id of this answer: sent again, it is not stored or run again (see {@link ChatRequest.messageId}). */
+  messageId?: string;
 }
 
 /** Body of `POST /chat/credential`: the user's answer to a `credential` event. */
@@ -29,12 +33,14 @@ export interface CredentialRequestAnswer {
   credentialId: string;
   /** The URL the authorization server redirected the user to (OAuth2), or the typed-in credential, or a refusal. */
   answer: CredentialAnswerInput;
+  /** The client's id of this answer: sent again, it is not stored or run again (see {@link ChatRequest.messageId}). */
+  messageId?: string;
 }
 
 /** Checks the body of `POST /chat`; a bad body is a 400 before any streaming starts. */
 export function parseChatRequest(body: unknown): ChatRequest {
   const record = asRecord(body);
-  return { userId: text(record, 'userId'), sessionId: text(record, 'sessionId'), message: text(record, 'message') };
+  return { userId: text(record, 'userId'), sessionId: text(record, 'sessionId'), message: text(record, 'message'), ...messageId(record) };
 }
 
 /** Checks the body of `POST /chat/confirm`. */
@@ -48,17 +54,22 @@ export function parseConfirmRequest(body: unknown): ConfirmRequest {
     confirmed: record.confirmed,
   };
   if (record.payload !== undefined) request.payload = record.payload;
-  return request;
+  return { ...request, ...messageId(record) };
 }
 
 /** Checks the body of `POST /chat/credential`: exactly one of `redirectUrl`, `credential` or `cancelled: true`. */
 export function parseCredentialRequest(body: unknown): CredentialRequestAnswer {
   const record = asRecord(body);
-  const base = { userId: text(record, 'userId'), sessionId: text(record, 'sessionId'), credentialId: text(record, 'credentialId') };
+  const base = { userId: text(record, 'userId'), sessionId: text(record, 'sessionId'), credentialId: text(record, 'credentialId'), ...messageId(record) };
   if (typeof record.redirectUrl === 'string') return { ...base, answer: { redirectUrl: record.redirectUrl } };
   if (typeof record.credential === 'object' && record.credential !== null) return { ...base, answer: { credential: record.credential as AuthCredential } };
   if (record.cancelled === true) return { ...base, answer: { cancelled: true } };
   throw new BadRequestException('Send "redirectUrl" (OAuth2), "credential" (API key, token) or "cancelled": true.');
+}
+
+/** The optional `messageId`: absent, or a non-empty string. */
+function messageId(record: Record<string, unknown>): { messageId?: string } {
+  return record.messageId === undefined ? {} : { messageId: text(record, 'messageId') };
 }
 
 function asRecord(body: unknown): Record<string, unknown> {

@@ -6,8 +6,10 @@ import { ConfirmRequest, parseChatRequest, parseConfirmRequest, parseCredentialR
 import { writeEventStream } from './event-stream';
 
 /**
- * The chat API. Both endpoints answer with the run's events as Server-Sent Events. `@Sse()` only
- * serves GET, so the stream is written to the response directly (`@Res()`).
+ * The chat API. Every endpoint answers with the run's events as Server-Sent Events. `@Sse()` only
+ * serves GET, so the stream is written to the response directly (`@Res()`). A request may carry a
+ * `messageId`: sent again after a lost connection, the message is not stored or run again, and the
+ * stream replays what it produced (`RunInput.messageId`), so "send it again" is always safe.
  */
 @Controller('chat')
 export class ChatController {
@@ -17,7 +19,7 @@ export class ChatController {
   @Post()
   async chat(@Body() body: unknown, @Res() response: ServerResponse): Promise<void> {
     const request = parseChatRequest(body);
-    await this.stream(response, request.userId, request.sessionId, { role: 'user', parts: [{ text: request.message }] });
+    await this.stream(response, request, { role: 'user', parts: [{ text: request.message }] });
   }
 
   /**
@@ -28,8 +30,9 @@ export class ChatController {
   @Post('confirm')
   async confirm(@Body() body: unknown, @Res() response: ServerResponse): Promise<void> {
     const request = parseConfirmRequest(body);
-    const newMessage = await this.answerFor(request);
-    await this.stream(response, request.userId, request.sessionId, newMessage);
+    // An answer sent again: the confirmation no longer waits, and the run replays what the answer produced.
+    const newMessage = (await this.storedMessage(request)) ?? (await this.answerFor(request));
+    await this.stream(response, request, newMessage);
   }
 
   /**
@@ -40,11 +43,13 @@ export class ChatController {
   @Post('credential')
   async credential(@Body() body: unknown, @Res() response: ServerResponse): Promise<void> {
     const request = parseCredentialRequest(body);
+    const stored = await this.storedMessage(request);
+    if (stored) return this.stream(response, request, stored);
     const session = await this.runner.sessionService.getSession({ appName: this.runner.appName, userId: request.userId, sessionId: request.sessionId });
     const waiting = session && findPendingCalls(session.events).confirmations.has(request.credentialId);
     const found = waiting ? session.events.flatMap((event) => credentialRequests(event)).find((r) => r.call.id === request.credentialId) : undefined;
     if (!found) throw new NotFoundException(`No credential request "${request.credentialId}" is waiting in this session.`);
-    await this.stream(response, request.userId, request.sessionId, credentialResponse(found, request.answer));
+    await this.stream(response, request, credentialResponse(found, request.answer));
   }
 
   // The client sends only the request's id; the request itself (echoed in the answer) comes from the session.
@@ -62,9 +67,17 @@ export class ChatController {
     return confirmationResponse(requestCall, { confirmed: request.confirmed, payload: request.payload });
   }
 
-  private async stream(response: ServerResponse, userId: string, sessionId: string, newMessage: Content): Promise<void> {
+  /** The message the session already holds under the request's `messageId` (the runner stores it as event `msg:<messageId>`), if any. */
+  private async storedMessage(request: { userId: string; sessionId: string; messageId?: string }): Promise<Content | undefined> {
+    if (request.messageId === undefined) return undefined;
+    const session = await this.runner.sessionService.getSession({ appName: this.runner.appName, userId: request.userId, sessionId: request.sessionId });
+    return session?.events.find((event) => event.id === `msg:${request.messageId}`)?.content;
+  }
+
+  private async stream(response: ServerResponse, request: { userId: string; sessionId: string; messageId?: string }, newMessage: Content): Promise<void> {
     const abort = new AbortController();
-    const events = this.runner.run({ userId, sessionId, newMessage, signal: abort.signal, streaming: true });
+    const { userId, sessionId, messageId } = request;
+    const events = this.runner.run({ userId, sessionId, newMessage, messageId, signal: abort.signal, streaming: true });
     await writeEventStream(response, events, abort);
   }
 }
