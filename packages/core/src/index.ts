@@ -96,6 +96,8 @@ export type { ContainerAdapter, InjectionToken, ResolutionScope } from './di/con
 export type { Class, ClassProvider, FactoryProvider, Provider, ProviderScope, ValueProvider } from './di/provider';
 export { Inject } from './di/inject.decorator';
 export { Injectable } from './di/injectable.decorator';
+export type { InjectableOptions } from './di/injectable.decorator';
+export type { ToolsmithClassDecorator, ToolsmithMethodDecorator } from './decorators/decorator-types';
 export {
   DuplicateToolNameError,
   InvalidDtoError,

@@ -14,3 +14,5 @@ export const INJECT_METADATA = 'toolsmith:inject';
 export const INJECTABLE_METADATA = 'toolsmith:injectable';
 /** DTO classes marked with `@UseClassValidator()`: class-validator also runs after the JSON Schema check. */
 export const USE_CLASS_VALIDATOR_METADATA = 'toolsmith:use-class-validator';
+/** `'standard'` on a class whose Toolsmith class decorator ran as a standard (TC39) decorator. */
+export const DECORATOR_MODE_METADATA = 'toolsmith:decorator-mode';

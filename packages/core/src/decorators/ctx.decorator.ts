@@ -1,6 +1,7 @@
 import { InvalidDecoratorError } from '../errors/invalid-decorator-error';
-import { decoratorOnConstructorMessage } from '../errors/messages';
+import { decoratorOnConstructorMessage, legacyOnlyDecoratorMessage } from '../errors/messages';
 import { CTX_PARAM_METADATA } from '../metadata-keys';
+import { isDecoratorContext } from './standard-decorators';
 
 /**
  * Marks the parameter that receives the per-call {@link ToolContext}. Needed only when the parameter's
@@ -15,6 +16,9 @@ import { CTX_PARAM_METADATA } from '../metadata-keys';
  */
 export function Ctx(): ParameterDecorator {
   return (target, propertyKey, index) => {
+    if (isDecoratorContext(propertyKey)) {
+      throw new InvalidDecoratorError(legacyOnlyDecoratorMessage('@Ctx()', 'ctx'));
+    }
     if (propertyKey === undefined) {
       throw new InvalidDecoratorError(decoratorOnConstructorMessage('@Ctx()'));
     }

@@ -1,7 +1,8 @@
 import { InvalidDecoratorError } from '../errors/invalid-decorator-error';
-import { decoratorOnConstructorMessage, paramNameMissingMessage } from '../errors/messages';
+import { decoratorOnConstructorMessage, legacyOnlyDecoratorMessage, paramNameMissingMessage } from '../errors/messages';
 import { PARAMS_METADATA } from '../metadata-keys';
 import type { JsonSchema } from '../model/json-schema';
+import { isDecoratorContext } from './standard-decorators';
 
 /** Options of the {@link Param} parameter decorator. */
 export interface ParamOptions {
@@ -25,7 +26,9 @@ export interface ParamMetadata {
 
 /**
  * Declares a tool method parameter as a named argument the model fills in. Only records its options;
- * the scanner builds the schema at startup from them and the parameter's TypeScript type.
+ * the scanner builds the schema at startup from them and the parameter's TypeScript type. A parameter
+ * decorator: it needs legacy decorators (`"experimentalDecorators": true`); with standard decorators
+ * TypeScript refuses it (TS1206) and a toolset takes its parameters from the build-time manifest.
  *
  * @example
  * ```ts
@@ -41,6 +44,7 @@ export function Param(name: string, options: ParamOptions = {}): ParameterDecora
     throw new InvalidDecoratorError(paramNameMissingMessage(name));
   }
   return (target, propertyKey, index) => {
+    if (isDecoratorContext(propertyKey)) throw new InvalidDecoratorError(legacyOnlyDecoratorMessage(`@Param("${name}")`, 'param'));
     if (propertyKey === undefined) {
       throw new InvalidDecoratorError(decoratorOnConstructorMessage(`@Param("${name}")`));
     }

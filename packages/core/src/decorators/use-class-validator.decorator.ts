@@ -1,4 +1,7 @@
+import { InvalidDecoratorError } from '../errors/invalid-decorator-error';
+import { legacyOnlyDecoratorMessage } from '../errors/messages';
 import { USE_CLASS_VALIDATOR_METADATA } from '../metadata-keys';
+import { isDecoratorContext } from './standard-decorators';
 
 /**
  * Makes class-validator run on this DTO (after the JSON Schema check), which lets it use
@@ -16,7 +19,8 @@ import { USE_CLASS_VALIDATOR_METADATA } from '../metadata-keys';
  * ```
  */
 export function UseClassValidator(): ClassDecorator {
-  return (target) => {
+  return ((target: Function, context?: unknown) => {
+    if (isDecoratorContext(context)) throw new InvalidDecoratorError(legacyOnlyDecoratorMessage('@UseClassValidator()', 'dto'));
     Reflect.defineMetadata(USE_CLASS_VALIDATOR_METADATA, true, target);
-  };
+  }) as ClassDecorator;
 }

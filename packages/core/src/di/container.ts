@@ -1,6 +1,7 @@
 import { invalidProviderShapeMessage, providerWithoutSourceMessage, type UnknownDependencyReason } from '../errors/messages';
 import { DependencyResolutionError } from '../errors/dependency-resolution-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
+import { usesStandardDecorators } from '../decorators/standard-decorators';
 import { DESIGN_PARAMTYPES, INJECTABLE_METADATA, INJECT_METADATA, TOOLSET_METADATA } from '../metadata-keys';
 import { type ContainerAdapter, type InjectionToken, type ResolutionScope, tokenName } from './container-adapter';
 import type { Class, Provider, ProviderScope } from './provider';
@@ -184,25 +185,42 @@ function wrap(chain: string[], thrown: unknown): unknown {
   return thrown instanceof DependencyResolutionError ? thrown : DependencyResolutionError.providerFailed(chain, thrown);
 }
 
-/** The tokens a class constructor asks for: `@Inject` tokens, else the reflected parameter types. */
+/**
+ * The tokens a class constructor asks for, per position: its `@Inject` token, else its entry in the
+ * `inject` list of `@Toolset`/`@Injectable`, else the reflected parameter type.
+ */
 function constructorDependencies(cls: Class, chain: readonly InjectionToken[]): InjectionToken[] {
   const types: unknown[] | undefined = Reflect.getMetadata(DESIGN_PARAMTYPES, cls);
   const injected: Record<number, InjectionToken> = Reflect.getMetadata(INJECT_METADATA, cls) ?? {};
-  const count = Math.max(types?.length ?? 0, cls.length, ...Object.keys(injected).map((k) => Number(k) + 1));
+  const listed = injectList(cls);
+  const count = Math.max(types?.length ?? 0, cls.length, listed?.length ?? 0, ...Object.keys(injected).map((k) => Number(k) + 1));
   const tokens: InjectionToken[] = [];
   for (let i = 0; i < count; i++) {
-    const token = injected[i] ?? types?.[i];
-    if (UNINJECTABLE_TYPES.has(token) && injected[i] === undefined) {
-      throw DependencyResolutionError.unknownType(chain.map(tokenName), i, unknownTypeReason(cls, types, token), (token as { name?: string } | undefined)?.name);
+    const inList = listed !== undefined && i < listed.length;
+    const token = injected[i] ?? (inList ? listed[i] : types?.[i]);
+    // A listed token is taken as it is (a string or symbol too), unless the import it names was not yet defined.
+    if (injected[i] === undefined && (inList ? token === undefined : UNINJECTABLE_TYPES.has(token))) {
+      throw DependencyResolutionError.unknownType(chain.map(tokenName), i, unknownTypeReason(cls, types, token, listed, i), (token as { name?: string } | undefined)?.name);
     }
     tokens.push(token as InjectionToken);
   }
   return tokens;
 }
 
+/** The `inject` option of the class's `@Toolset` or `@Injectable`, if it has one. */
+function injectList(cls: Class): readonly InjectionToken[] | undefined {
+  const options = (Reflect.getOwnMetadata(INJECTABLE_METADATA, cls) ?? Reflect.getOwnMetadata(TOOLSET_METADATA, cls)) as { inject?: readonly InjectionToken[] } | undefined;
+  return options?.inject;
+}
+
 /** Why a constructor parameter of `cls`, typed `token` at runtime, cannot be injected (for the error message). */
-function unknownTypeReason(cls: Class, types: unknown[] | undefined, token: unknown): UnknownDependencyReason {
-  if (types === undefined) return isToolsetClass(cls) ? 'no-metadata' : 'undecorated';
+function unknownTypeReason(cls: Class, types: unknown[] | undefined, token: unknown, listed: readonly InjectionToken[] | undefined, index: number): UnknownDependencyReason {
+  if (listed !== undefined && index < listed.length) return 'undefined';
+  if (listed !== undefined && types === undefined) return 'not-listed';
+  if (types === undefined) {
+    if (usesStandardDecorators(cls)) return 'standard';
+    return isToolsetClass(cls) ? 'no-metadata' : 'undecorated';
+  }
   if (token === Object) return 'object';
   if (token === undefined) return 'undefined';
   return 'primitive';

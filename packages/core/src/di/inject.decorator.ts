@@ -1,5 +1,6 @@
 import { InvalidDecoratorError } from '../errors/invalid-decorator-error';
-import { injectOnMethodMessage, injectTokenMissingMessage } from '../errors/messages';
+import { isDecoratorContext } from '../decorators/standard-decorators';
+import { injectOnMethodMessage, injectTokenMissingMessage, legacyOnlyDecoratorMessage } from '../errors/messages';
 import { INJECT_METADATA } from '../metadata-keys';
 import type { InjectionToken } from './container-adapter';
 
@@ -18,6 +19,9 @@ export function Inject(token: InjectionToken): ParameterDecorator {
     throw new InvalidDecoratorError(injectTokenMissingMessage());
   }
   return (target, propertyKey, index) => {
+    if (isDecoratorContext(propertyKey)) {
+      throw new InvalidDecoratorError(legacyOnlyDecoratorMessage('@Inject()', 'inject'));
+    }
     if (propertyKey !== undefined) {
       throw new InvalidDecoratorError(injectOnMethodMessage());
     }

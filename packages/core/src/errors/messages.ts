@@ -44,7 +44,15 @@ export function duplicateToolNameMessage(site: DefinitionSite, name: string, fir
   );
 }
 
-export function missingTypeMetadataMessage(site: DefinitionSite): string {
+export function missingTypeMetadataMessage(site: DefinitionSite, standardDecorators = false): string {
+  if (standardDecorators) {
+    return (
+      `${describeSite(site)}: the method is compiled with standard decorators (no "experimentalDecorators"), which record no parameter ` +
+      'types or names, and no build-time manifest describes it. Fix: generate the manifest with `toolsmith schema` and let the ' +
+      'scanner find it (next to the compiled code, TOOLSMITH_MANIFEST or useManifest(path); see docs/decorator-pitfalls.md), ' +
+      'or give the schema explicitly with @Tool({ inputSchema }).'
+    );
+  }
   return (
     `${describeSite(site)}: TypeScript emitted no parameter types (design:paramtypes is missing). ` +
     `Fix: enable "emitDecoratorMetadata" and "experimentalDecorators" in tsconfig.json, compile with tsc or ts-jest ` +
@@ -139,28 +147,42 @@ export function dependencyCycleMessage(chain: readonly string[]): string {
 
 /**
  * Why a constructor parameter's type cannot be injected: `undecorated` (the class has no `@Injectable()`,
- * so no types were emitted), `no-metadata` (decorated, but compiled without `emitDecoratorMetadata`),
- * `object` (an interface, type alias, union or `import type` class: all emitted as `Object`), `primitive`
- * (`string`, `number`, …), `undefined` (the class was not yet defined: usually a circular import).
+ * so no types were emitted), `no-metadata` (legacy decorators compiled without `emitDecoratorMetadata`),
+ * `standard` (standard decorators, which record no parameter types, and no `inject` list), `not-listed`
+ * (the class's `inject` list is shorter than its constructor's parameters), `object` (an interface, type
+ * alias, union or `import type` class: all emitted as `Object`), `primitive` (`string`, `number`, …),
+ * `undefined` (the class was not yet defined: usually a circular import).
  */
-export type UnknownDependencyReason = 'undecorated' | 'no-metadata' | 'object' | 'primitive' | 'undefined';
+export type UnknownDependencyReason = 'undecorated' | 'no-metadata' | 'standard' | 'not-listed' | 'object' | 'primitive' | 'undefined';
 
 export function unknownDependencyTypeMessage(chain: readonly string[], parameterIndex: number, reason: UnknownDependencyReason = 'object', typeName = 'Object'): string {
   const owner = chain[chain.length - 1];
   const parameter = `constructor parameter #${parameterIndex + 1}`;
   const where = `(dependency chain: ${chain.join(' -> ')})`;
   const byToken = `inject ${parameter} by token with @Inject(token) and a provider { provide: token, useValue/useClass/useFactory }`;
+  const byList = `list ${owner}'s dependencies in constructor order: @Injectable({ inject: [...] }) (a tools class: @Toolset({ inject: [...] }))`;
   switch (reason) {
     case 'undecorated':
       return (
         `Cannot resolve ${owner}: it has no @Injectable(), so TypeScript emitted no types for its constructor parameters ${where}. ` +
-        `Fix: decorate ${owner} with @Injectable() from @toolsmith/core (a tools class with @Toolset()), or ${byToken}.`
+        `Fix: decorate ${owner} with @Injectable() from @toolsmith/core (a tools class with @Toolset()), or ${byToken}; ` +
+        `with standard decorators (no "experimentalDecorators"), ${byList}.`
       );
     case 'no-metadata':
       return (
         `Cannot resolve ${owner}: it is decorated, but its constructor parameters have no types at runtime: the code was compiled ` +
         `without "emitDecoratorMetadata" (esbuild, tsx and vitest never emit it) ${where}. ` +
-        `Fix: compile with "experimentalDecorators" and "emitDecoratorMetadata" set to true, or ${byToken}.`
+        `Fix: ${byList}, or compile with "experimentalDecorators" and "emitDecoratorMetadata" set to true, or ${byToken}.`
+      );
+    case 'standard':
+      return (
+        `Cannot resolve ${owner}: it uses standard decorators (no "experimentalDecorators"), which record no constructor parameter ` +
+        `types ${where}. Fix: ${byList}, or register ${owner} with a factory provider { provide: ${owner}, useFactory, inject: [...] }.`
+      );
+    case 'not-listed':
+      return (
+        `Cannot resolve ${owner}: ${parameter} is not in its inject list, and its constructor parameters have no types at runtime ${where}. ` +
+        `Fix: list every constructor parameter's token, in order, in the inject option of @Injectable or @Toolset.`
       );
     case 'primitive':
       return (
@@ -304,6 +326,46 @@ export function manifestTypeStaleMessage(typeName: string, manifestPath: string,
 /** A parameter decorator (`@Param`, `@Ctx`) on a constructor parameter instead of a `@Tool` method's. */
 export function decoratorOnConstructorMessage(decorator: string): string {
   return `${decorator} is on a constructor parameter; it belongs on a @Tool method's parameter.`;
+}
+
+/** A standard (TC39) method decorator on something other than an instance method. */
+export function decoratorNotOnMethodMessage(decorator: string, context: DecoratorContext): string {
+  const what =
+    context.kind === 'class' ? `the class ${String(context.name)}`
+    : context.kind === 'method' ? `the ${context.static ? 'static ' : ''}${context.private ? 'private ' : ''}method ${String(context.name)}`
+    : `the ${context.kind} ${String(context.name)}`;
+  return `${decorator} is on ${what}; it belongs on a public instance method of the class (the model calls tools on the instance).`;
+}
+
+/** A standard (TC39) decorator got no `context.metadata`: the compiler does not implement decorator metadata. */
+export function standardDecoratorWithoutMetadataMessage(decorator: string, member: string): string {
+  return (
+    `${decorator} on ${member} got no context.metadata from the compiler, so the tool cannot be recorded. ` +
+    'Fix: compile with TypeScript 5.2 or later or esbuild 0.21 or later (tsx, vitest with the esbuild plugin of docs/decorator-pitfalls.md), ' +
+    'or switch to legacy decorators ("experimentalDecorators": true).'
+  );
+}
+
+/** What replaces each legacy-only decorator with standard decorators. */
+const STANDARD_MODE_INSTEAD = {
+  param:
+    'type the parameter in TypeScript and generate the build-time manifest with `toolsmith schema` (JSDoc gives descriptions), ' +
+    'or give the whole schema with @Tool({ inputSchema })',
+  ctx: 'type the parameter ToolContext and generate the build-time manifest with `toolsmith schema`, which finds it',
+  inject: "list the constructor's dependencies in order with @Toolset({ inject: [...] }) or @Injectable({ inject: [...] })",
+  dto:
+    'class-validator DTOs need legacy decorators; describe the argument with a TypeScript interface and the build-time manifest ' +
+    '(`toolsmith schema`), or with @Tool({ inputSchema })',
+} as const;
+
+/** A parameter decorator (`@Param`, `@Ctx`, `@Inject`) or a DTO decorator called as a standard (TC39) decorator. */
+export function legacyOnlyDecoratorMessage(decorator: string, replacedBy: keyof typeof STANDARD_MODE_INSTEAD): string {
+  const instead = STANDARD_MODE_INSTEAD[replacedBy];
+  return (
+    `${decorator} was called as a standard (TC39) decorator, but it works only with legacy decorators ` +
+    `("experimentalDecorators": true): standard decorators have no parameter decorators. Fix: ${instead}, ` +
+    'or compile with "experimentalDecorators" and "emitDecoratorMetadata" (see docs/decorator-pitfalls.md).'
+  );
 }
 
 export function paramNameMissingMessage(name: unknown): string {

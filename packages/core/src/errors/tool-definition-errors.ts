@@ -47,8 +47,9 @@ export class DuplicateToolNameError extends ToolDefinitionError {
 
 /** `design:paramtypes` is missing: the code was compiled without decorator metadata. */
 export class MissingTypeMetadataError extends ToolDefinitionError {
-  constructor(site: DefinitionSite) {
-    super('MISSING_TYPE_METADATA', missingTypeMetadataMessage(site), site);
+  /** `standardDecorators`: the method's `@Tool` ran as a standard decorator (the message then says what that mode needs). */
+  constructor(site: DefinitionSite, standardDecorators = false) {
+    super('MISSING_TYPE_METADATA', missingTypeMetadataMessage(site, standardDecorators), site);
   }
 }
 

@@ -1,3 +1,4 @@
+import { getOwnMemberMetadata } from '../decorators/standard-decorators';
 import { TOOL_METADATA } from '../metadata-keys';
 import type { ToolOptions } from '../tools/tool';
 
@@ -7,6 +8,8 @@ export interface ToolMethod {
   /** The prototype whose method carries `@Tool` (and its `@Param`s and parameter types). */
   readonly prototype: object;
   readonly options: ToolOptions;
+  /** True when its `@Tool` ran as a standard (TC39) decorator: no parameter types or `@Param`s exist. */
+  readonly standardDecorators: boolean;
   /** The function a call runs: the most derived definition, which may be an undecorated override. */
   readonly implementation: (...args: unknown[]) => unknown;
 }
@@ -30,10 +33,12 @@ export function toolMethodsOf(prototype: object): readonly ToolMethod[] {
       const descriptor = Object.getOwnPropertyDescriptor(proto, key);
       if (!descriptor || typeof descriptor.value !== 'function') continue;
       if (!implementations.has(key)) implementations.set(key, descriptor.value);
-      const options: ToolOptions | undefined = Reflect.getOwnMetadata(TOOL_METADATA, proto, key);
+      // Legacy decorators recorded it on the prototype, standard ones in the class's Symbol.metadata.
+      const options = getOwnMemberMetadata<ToolOptions>(TOOL_METADATA, proto, key);
       if (!options) continue;
       declared.add(key);
-      methods.push({ methodName: key, prototype: proto, options, implementation: implementations.get(key)! });
+      const standardDecorators = Reflect.getOwnMetadata(TOOL_METADATA, proto, key) === undefined;
+      methods.push({ methodName: key, prototype: proto, options, standardDecorators, implementation: implementations.get(key)! });
     }
   }
   cache.set(prototype, methods);

@@ -178,7 +178,7 @@ export function resolveToolSchema(
   const describedWithoutTypes = (index: number) =>
     contextIndexes.includes(index) || params[index]?.options.schema !== undefined || params[index]?.options.enum !== undefined;
   if (!types && count > 0 && !explicit && !manifestParameters && !Array.from({ length: count }, (_, i) => i).every(describedWithoutTypes)) {
-    throw new MissingTypeMetadataError(site);
+    throw new MissingTypeMetadataError(site, toolMethod.standardDecorators);
   }
 
   const facts: MethodFacts = { types, params, contextIndexes, manifestParameters, explicit };

@@ -1,4 +1,8 @@
 import type { AuthConfig } from '../auth/auth-config';
+import type { ToolsmithMethodDecorator } from '../decorators/decorator-types';
+import { defineMemberMetadata, isDecoratorContext } from '../decorators/standard-decorators';
+import { InvalidDecoratorError } from '../errors/invalid-decorator-error';
+import { decoratorNotOnMethodMessage } from '../errors/messages';
 import { TOOL_METADATA } from '../metadata-keys';
 import type { JsonSchema } from '../model/json-schema';
 import type { ConfirmationHint } from './confirmation-hint';
@@ -68,7 +72,10 @@ export interface ToolOptions<TArgs = any> {
 }
 
 /**
- * Marks a method as a tool. Only records its options; the scanner builds the schema at startup.
+ * Marks a method as a tool. Only records its options; the scanner builds the schema at startup. Works
+ * with standard decorators (TypeScript's default) and with legacy `experimentalDecorators`; with standard
+ * decorators the parameters come from the build-time manifest (`toolsmith schema`) or an explicit
+ * `inputSchema`, since parameter decorators (`@Param`) exist only in legacy mode.
  *
  * @example
  * ```ts
@@ -77,8 +84,15 @@ export interface ToolOptions<TArgs = any> {
  * ```
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default, for a tool whose options name no argument type
-export function Tool<TArgs = any>(options: ToolOptions<NoInfer<TArgs>> = {}): MethodDecorator {
-  return (target, propertyKey) => {
-    Reflect.defineMetadata(TOOL_METADATA, { ...options }, target, propertyKey);
-  };
+export function Tool<TArgs = any>(options: ToolOptions<NoInfer<TArgs>> = {}): ToolsmithMethodDecorator {
+  return ((target: unknown, key: string | symbol | DecoratorContext) => {
+    if (isDecoratorContext(key)) {
+      if (key.kind !== 'method' || key.static || key.private) {
+        throw new InvalidDecoratorError(decoratorNotOnMethodMessage('@Tool()', key));
+      }
+      defineMemberMetadata(key, TOOL_METADATA, { ...options }, '@Tool()');
+      return;
+    }
+    Reflect.defineMetadata(TOOL_METADATA, { ...options }, target as object, key);
+  }) as ToolsmithMethodDecorator;
 }

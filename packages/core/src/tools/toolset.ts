@@ -1,3 +1,6 @@
+import type { ToolsmithClassDecorator } from '../decorators/decorator-types';
+import { defineClassMetadata } from '../decorators/standard-decorators';
+import type { InjectionToken } from '../di/container-adapter';
 import { TOOLSET_METADATA } from '../metadata-keys';
 import type { BaseTool } from './base-tool';
 import type { ReadonlyContext } from './readonly-context';
@@ -17,21 +20,32 @@ export interface Toolset {
 export interface ToolsetOptions {
   /** Prepended to every tool name of the class, e.g. `weather_`. */
   prefix?: string;
+  /**
+   * The constructor's dependencies, in parameter order, for Toolsmith's container: needed with standard
+   * decorators (and with esbuild, tsx or vitest), which record no constructor parameter types. With
+   * legacy decorators and `emitDecoratorMetadata` the types are read instead (an entry here wins).
+   */
+  inject?: readonly InjectionToken[];
 }
 
 /**
- * Marks a class whose `@Tool` methods are tools. Also makes TypeScript record the constructor's
- * parameter types, so the container can inject its dependencies.
+ * Marks a class whose `@Tool` methods are tools. With legacy decorators and `emitDecoratorMetadata` it
+ * also makes TypeScript record the constructor's parameter types, so the container can inject its
+ * dependencies; with standard decorators, list them in `inject`.
  *
  * @example
  * ```ts
  * @Toolset({ prefix: 'weather_' })
  * class WeatherTools { constructor(private readonly api: WeatherApi) {} }
+ *
+ * // Standard decorators: no parameter types at runtime, so the dependencies are listed.
+ * @Toolset({ inject: [WeatherApi] })
+ * class ForecastTools { constructor(private readonly api: WeatherApi) {} }
  * ```
  */
-export function Toolset(options: ToolsetOptions = {}): ClassDecorator {
-  return (target) => {
-    Reflect.defineMetadata(TOOLSET_METADATA, { ...options }, target);
+export function Toolset(options: ToolsetOptions = {}): ToolsmithClassDecorator {
+  return (target, context) => {
+    defineClassMetadata(TOOLSET_METADATA, { ...options }, target, context);
   };
 }
 
