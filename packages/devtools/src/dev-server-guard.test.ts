@@ -155,6 +155,15 @@ describe('the dev server refuses what a web page on another origin could send', 
     expect((await send(server, { path: '/api/sessions/s-deep' })).status).toBe(200);
   });
 
+  it('a user message with a key besides role and parts (a 5,000-deep "meta") gets 400 INVALID_MESSAGE; nothing is stored', async () => {
+    const deep = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
+    const body = `{"message":{"role":"user","parts":[{"text":"hi"}],"meta":${deep}}}`;
+    const answer = await send(server, { method: 'POST', path: '/api/sessions/s-meta/run', headers: { 'content-type': 'application/json' }, body });
+    expect([answer.status, codeOf(answer)]).toEqual([400, 'INVALID_MESSAGE']);
+    expect(JSON.parse(answer.text).error.message).toContain('a key "meta" a user Content does not have');
+    expect((await send(server, { path: '/api/sessions/s-meta' })).status).toBe(404);
+  });
+
   it('bound to 0.0.0.0 it answers any Host, and still wants the token and its own Origin', async () => {
     const wide = await startDevServer({ host: await DevAgentHost.open({ module: fixture, store: 'memory' }), hostname: '0.0.0.0', page: false });
     try {

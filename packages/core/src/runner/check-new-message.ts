@@ -3,7 +3,7 @@ import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from '../validation/argu
 
 /**
  * Why `message` cannot start an invocation, or `undefined` when it is a well-formed user `Content`
- * within `limits` (the argument limits: each part nests at most `maxDepth` levels, and the message's
+ * (`role` and `parts`, no other key) within `limits` (the argument limits: each part nests at most `maxDepth` levels, and the message's
  * strings and keys count at most `maxChars` characters). Nothing of a refused message is stored, so a
  * message no store or page could read back (50,000 levels deep, say) never reaches a session.
  */
@@ -12,6 +12,12 @@ export function checkNewMessage(message: unknown, limits: ArgumentLimits = DEFAU
   const { role, parts } = message as { role?: unknown; parts?: unknown };
   if (role !== 'user') return new InvalidMessageError(`its role is ${JSON.stringify(role)}, not "user"`);
   if (!Array.isArray(parts) || parts.length === 0) return new InvalidMessageError('it has no parts');
+  // Anything else would be stored as sent, past the limits below (a 5,000-deep `meta` made sessions unreadable).
+  for (const key in message) {
+    if (key !== 'role' && key !== 'parts' && Object.hasOwn(message, key)) {
+      return new InvalidMessageError(`it has a key ${JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key)} a user Content does not have (only "role" and "parts")`);
+    }
+  }
   const budget = { chars: limits.maxChars };
   for (let index = 0; index < parts.length; index++) {
     const part: unknown = parts[index];

@@ -45,6 +45,23 @@ describe('the runner applies the argument limits to every new user message', () 
     expect(checkNewMessage(deepAnswer(4), { maxChars: 100, maxDepth: 5 })?.message).toContain('nested deeper than 5 levels');
   });
 
+  it('refuses a key a user Content does not have (a 5,000-deep or 2M-character `meta`); nothing is stored', async () => {
+    const { runner, model, session } = setup();
+    const deepArray: unknown[] = [];
+    let inner = deepArray;
+    for (let i = 0; i < 5_000; i++) inner.push((inner = []));
+    for (const meta of [deepArray, 'x'.repeat(2_000_000), { fine: true }]) {
+      const events = await send(runner, { role: 'user', parts: [{ text: 'hi' }], meta } as unknown as Content);
+      expect(events.map((e) => [e.errorCode, e.errorMessage])).toEqual([['INVALID_MESSAGE', expect.stringContaining('a key "meta" a user Content does not have')]]);
+    }
+    expect(await session()).toBeUndefined();
+    expect(model.requests).toHaveLength(0);
+    // An over-long key is quoted cut, not whole, in the error.
+    expect(checkNewMessage({ role: 'user', parts: [{ text: 'x' }], ['k'.repeat(1000)]: 1 })?.message.length).toBeLessThan(300);
+    // role and parts alone pass; an inherited key is not the message's own.
+    expect(checkNewMessage(Object.assign(Object.create({ inherited: 1 }) as object, { role: 'user', parts: [{ text: 'x' }] }))).toBeUndefined();
+  });
+
   it('exposes the limits it applies: the options, else the defaults', () => {
     expect(setup().runner.argumentLimits).toEqual({ maxChars: 1_000_000, maxDepth: 64 });
     expect(setup({ maxChars: 10, maxDepth: 2 }).runner.argumentLimits).toEqual({ maxChars: 10, maxDepth: 2 });
