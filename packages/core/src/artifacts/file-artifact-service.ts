@@ -20,18 +20,25 @@ export class FileArtifactService implements ArtifactService {
   /** Writes the part as the file's next version (`<version>.json`) and returns its number; concurrent saves get distinct versions. */
   async saveArtifact(request: ArtifactLocation & { artifact: Part }): Promise<number> {
     const data = JSON.stringify(request.artifact);
-    return this.inDir(this.fileSegments(request), true, async (dir) => {
-      for (;;) {
-        const version = versionsOf(await dir.list()).reduce((max, v) => Math.max(max, v + 1), 0);
-        try {
-          // `wx` (O_CREAT|O_EXCL) never follows a link and fails if a concurrent save took this version.
-          await writeFile(dir.childPath(`${version}.json`), data, { flag: 'wx' });
-          return version;
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const segments = this.fileSegments(request);
+    for (let attempt = 1; ; attempt++) {
+      const saved = await this.inDir(segments, true, async (dir) => {
+        for (;;) {
+          const version = versionsOf(await dir.list()).reduce((max, v) => Math.max(max, v + 1), 0);
+          try {
+            // `wx` (O_CREAT|O_EXCL) never follows a link and fails if a concurrent save took this version.
+            await writeFile(dir.childPath(`${version}.json`), data, { flag: 'wx' });
+            return version;
+          } catch (error) {
+            const code = (error as NodeJS.ErrnoException).code;
+            // ENOENT: a concurrent deleteArtifact removed the directory we hold; start again in a new one.
+            if (code === 'ENOENT' && attempt < 5) return undefined;
+            if (code !== 'EEXIST') throw error;
+          }
         }
-      }
-    }) as Promise<number>;
+      });
+      if (saved !== undefined) return saved;
+    }
   }
 
   /** The given version, else the latest, read back from its JSON file; `undefined` when there is none. */

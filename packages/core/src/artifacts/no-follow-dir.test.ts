@@ -126,3 +126,16 @@ onLinux('an attacker swapping a directory for a link in a loop never gets a file
   expect(await entriesUnder(outside)).toEqual([join(outside, 'victim.json')]);
   expect(JSON.parse(await readFile(join(outside, 'victim.json'), 'utf8'))).toEqual({ text: 'outside' });
 });
+
+it('saves racing a delete of a new artifact each land before the delete (and go) or after it (and stay): none fails', async () => {
+  const service = new FileArtifactService(join(dir, 'root'));
+  for (let round = 0; round < 40; round++) {
+    const filename = `f${round}`;
+    const saves = Array.from({ length: 1 + (round % 5) }, (_, i) => service.saveArtifact({ ...where, filename, artifact: { text: `v${i}` } }));
+    const results = await Promise.allSettled([...saves, service.deleteArtifact({ ...where, filename })]);
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    // Whatever survived is readable, numbered from 0 or continuing, and no version is lost without a delete.
+    const versions = await service.listVersions({ ...where, filename });
+    for (const version of versions) expect(await service.loadArtifact({ ...where, filename, version })).toMatchObject({ text: expect.any(String) });
+  }
+});

@@ -117,7 +117,8 @@ export class NoFollowDir {
       await rmdir(this.childPath(name)); // a link swapped in meanwhile fails ENOTDIR instead of being followed
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return;
+      // ENOTEMPTY: a save landed after we emptied it, so it came after this removal and stays.
+      if (code === 'ENOENT' || code === 'ENOTEMPTY' || code === 'EEXIST') return;
       if (code && NOT_A_PLAIN_DIRECTORY.has(code)) throw new ArtifactOutsideRootError(join(this.displayPath, name));
       throw error;
     }
