@@ -98,7 +98,15 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         artifactService: options.artifactService,
       });
       if (progress) attachProgressSender(context, progress.report);
-      const outcome = await executeToolCall({ call, tool, availableToolNames: () => tools.map((t) => t.name), context, policy });
+      const outcome = await executeToolCall({
+        call,
+        tool,
+        availableToolNames: () => tools.map((t) => t.name),
+        context,
+        policy,
+        // As in the runner and invokeTool: a result cut to the budget is saved whole when there is somewhere to keep it.
+        saveWholeResults: options.artifactService !== undefined,
+      });
       return { outcome, context };
     };
 

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryArtifactService, InMemoryMemoryService } from '@toolsmith/core';
+import { InMemoryArtifactService, InMemoryMemoryService, functionTool } from '@toolsmith/core';
 import { type McpServerHandle, serveMcp } from './serve-mcp';
 import { ForecastApi, ForecastTools } from './__fixtures__/forecast-tools';
 import { createServedTestTools } from './__fixtures__/served-tools';
@@ -244,6 +244,17 @@ describe('serveMcp with memory and artifact services', () => {
       const location = { appName: 'notes', userId: 'mcp', sessionId, filename: 'todo.txt' };
       expect(await artifactService.listVersions(location)).toEqual([0, 1]);
       expect(await artifactService.loadArtifact({ ...location, version: 0 })).toEqual({ text: 'buy milk' });
+    });
+  });
+
+  it('saves a result cut to the budget whole as an artifact of the MCP session, as the runner does', async () => {
+    const artifactService = new InMemoryArtifactService();
+    const big = functionTool({ name: 'big', description: 'A long answer.', maxResultChars: 200, parameters: { type: 'object', properties: {} }, execute: () => ({ text: 'x'.repeat(1000) }) });
+    await withServer({ artifactService, tools: [...createServiceTools(), big] }, async (client, sessionId) => {
+      const result = (await call(client, 'big')).structuredContent as { truncated?: boolean; artifact?: string };
+      expect(result).toMatchObject({ truncated: true, artifact: expect.stringMatching(/^tool-result-mcp-.+\.json$/) });
+      const saved = await artifactService.loadArtifact({ appName: 'notes', userId: 'mcp', sessionId, filename: result.artifact! });
+      expect(JSON.parse(Buffer.from(saved!.inlineData!.data, 'base64').toString())).toEqual({ text: 'x'.repeat(1000) });
     });
   });
 
