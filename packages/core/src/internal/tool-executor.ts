@@ -4,6 +4,7 @@ import { ToolCallRejectedError } from '../errors/tool-rejected-error';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import type { ArgumentRepair, FunctionCall, FunctionResponse, FunctionResponsePart } from '../model/content';
+import type { AuthConfig } from '../auth/auth-config';
 import { ToolFile, ToolResult } from '../tools/tool-file';
 import { DEFAULT_MAX_TOOL_FILE_BYTES } from '../tools/tool-call-policy';
 import { fileParts } from './tool-files';
@@ -105,14 +106,14 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       context.requestConfirmation({ hint: await confirmationHint(tool, args, context) });
       return withRepairs(pendingConfirmation(call, tool.name), repairs);
     }
-    // After the confirmation gate: the user is never asked to sign in for a call they would then deny.
-    if (tool.auth !== undefined && !(await context.prepareCredential(tool.auth))) return pendingConfirmation(call, tool.name);
-
     let result: unknown;
     try {
+      // After the confirmation gate (the user is never asked to sign in for a call they would then deny),
+      // and under the call's timeout: a token endpoint that never answers cannot hold the call past it.
+      const ran = tool.auth === undefined ? tool.run(args, context) : runWithCredential(tool, tool.auth, args, context);
       // Awaiting only a real promise saves a microtask per call for synchronous tools (which no timer could stop anyway).
-      const ran = tool.run(args, context);
       result = isPromiseLike(ran) ? await untilSettledOrCancelled(ran, tool.timeoutMs ?? policy.timeoutMs, tool.name, context) : ran;
+      if (result === AWAITING_CREDENTIAL) return pendingConfirmation(call, tool.name);
     } catch (thrown) {
       // A cancelled call leaves nothing behind: its writes are gone and the artifact versions it saved deleted.
       const cancelledBy = context.cancelledBy;
@@ -175,6 +176,15 @@ function fitted(input: ExecuteToolCallInput, tool: BaseTool, response: Record<st
   return input.context
     .saveArtifact(artifact, { inlineData: { mimeType: 'application/json', data: Buffer.from(text).toString('base64') } })
     .then(() => truncatedResult(text, maxChars, artifact) as unknown as Record<string, unknown>);
+}
+
+/** What {@link runWithCredential} resolves to when the call must pause for the user's credential. */
+const AWAITING_CREDENTIAL = Symbol('awaiting credential');
+
+/** Sets `ctx.credential` for the tool's `auth` (refreshing it if need be), then runs it; or asks for the credential. */
+async function runWithCredential(tool: BaseTool, auth: AuthConfig, args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+  if (!(await context.prepareCredential(auth))) return AWAITING_CREDENTIAL;
+  return tool.run(args, context);
 }
 
 /**

@@ -255,6 +255,21 @@ describe('tool authentication: stored tokens, refresh and refresh failure', () =
     for (const r of responses) expect(r.response).toMatchObject({ status: 200, subject: 'alice' });
   });
 
+  it('a token endpoint that never answers cannot hold the call past its timeout: TOOL_TIMEOUT, the credential kept', async () => {
+    const { model, credentialService, sessionService, id, stored } = await signedIn([listCall('call-2'), 'gave up']);
+    let release!: () => void;
+    refreshGate = new Promise<void>((resolve) => (release = resolve)); // the endpoint holds the refresh until the end
+    const runner = new Runner({ appName: 'cal', agent: new LlmAgent({ name: 'assistant', model, tools: [calendarTool()] }), sessionService, credentialService, toolTimeoutMs: 50 });
+    try {
+      const events = await send(runner, user('calendar again'));
+      expect(events.flatMap((e) => e.functionResponses()).map((r) => r.response)).toEqual([{ error: expect.objectContaining({ code: 'TOOL_TIMEOUT' }) }]);
+      expect(events.at(-1)!.text()).toBe('gave up');
+      expect(await credentialService.loadCredential(id)).toMatchObject({ accessToken: stored.accessToken, refreshToken: stored.refreshToken });
+    } finally {
+      release();
+    }
+  });
+
   it('a revoked refresh token asks the user again, and the new authorization works', async () => {
     const { runner, credentialService, id } = await signedIn([listCall('call-2'), 'after re-auth']);
     server.revokeRefreshTokens();
