@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { AgentConfigError, type FunctionDeclaration, type GenerateOptions, type LlmRequest, type LlmResponse, type Model, type ResponseSchema } from '@toolsmith/core';
-import { type RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
+import { type RetryPolicy, callProvider, resolveRetryPolicy, withBilledUsage } from '@toolsmith/core/adapter-kit';
 import { assembleAnthropicStream } from './anthropic-stream';
 import { checkAnthropicTools } from './check-anthropic-tools';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
@@ -8,7 +8,7 @@ import { mapAnthropicError } from './map-anthropic-error';
 import { toAnthropicOutputFormat } from './anthropic-output-format';
 import { mapAnthropicMessage } from './map-anthropic-response';
 import { prepareAnthropicTools } from './prepare-anthropic-tools';
-import { isPausedTurn, mergePausedTurn } from './paused-turn';
+import { isPausedTurn, mergePausedTurn, sumUsage } from './paused-turn';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 /** Options of {@link AnthropicModel}. */
@@ -112,9 +112,14 @@ export class AnthropicModel implements Model {
       const pausedParts = segments.flatMap((segment) => segment.content?.parts ?? []);
       const contents = pausedParts.length ? [...request.contents, { role: 'model' as const, parts: pausedParts }] : request.contents;
       let complete: LlmResponse | undefined;
-      for await (const response of this.call({ ...request, contents }, options)) {
-        if (response.turnComplete) complete = response;
-        else yield response;
+      try {
+        for await (const response of this.call({ ...request, contents }, options)) {
+          if (response.turnComplete) complete = response;
+          else yield response;
+        }
+      } catch (error) {
+        // A continuation that fails or is aborted: the paused calls before it were billed, and still count.
+        throw withBilledUsage(error, sumUsage(segments.map((segment) => segment.usage)));
       }
       segments.push(complete!);
       if (!isPausedTurn(complete!) || continuation >= this.maxPauseContinuations) break;

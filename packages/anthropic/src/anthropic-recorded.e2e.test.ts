@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { type Event, LlmAgent, ProviderError, RateLimitError, Runner, functionTool } from '@toolsmith/core';
-import { type Recording, type WireServer, readRecording, startReplayServer } from '@toolsmith/core/testing';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { type Recording, type WireServer, readRecording, recordedReply, startReplayServer, startWireServer, waitFor } from '@toolsmith/core/testing';
 import type Anthropic from '@anthropic-ai/sdk';
 import { AnthropicModel, type AnthropicModelOptions } from './anthropic-model';
 import { providerTool } from './provider-tool';
@@ -110,6 +111,61 @@ describe('AnthropicModel on recorded Messages API traffic', () => {
       expect(paused[paused.length - 1].type).toBe('server_tool_use');
       expect(step.content!.parts).toHaveLength(paused.length - 1);
       expect(danglingServerToolUses([step])).toEqual([]);
+    });
+
+    /** The usage the recording's paused (first) answer reports, as the adapter maps it. */
+    const pausedUsage = (recording: Recording) => {
+      const sse = recording.interactions[0].response.sse;
+      if (sse === undefined) return (recording.interactions[0].response.json as { usage: { input_tokens: number; output_tokens: number } }).usage;
+      const start = sse.split('\n').find((line) => line.startsWith('data: ') && line.includes('"message_start"'))!;
+      const delta = sse.split('\n').filter((line) => line.startsWith('data: ') && line.includes('"message_delta"')).at(-1)!;
+      // The last message_delta's counts are the call's final ones (server tool results add input tokens).
+      const final = JSON.parse(delta.slice(6)).usage as { input_tokens?: number; output_tokens: number };
+      return { input_tokens: final.input_tokens ?? (JSON.parse(start.slice(6)).message.usage.input_tokens as number), output_tokens: final.output_tokens };
+    };
+
+    it("keeps the paused call's usage when the continuation fails: on the error event, in runUsage and on the spans", async () => {
+      const recording = recorded(name);
+      server = await startWireServer((_request, index) =>
+        index === 0 ? recordedReply(recording.interactions[0]) : { status: 500, json: { type: 'error', error: { type: 'api_error', message: 'Internal server error' } } },
+      );
+      const exporter = new InMemorySpanExporter();
+      const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+      const runner = new Runner({ appName: 'search', agent: new LlmAgent({ name: 'assistant', model: modelFor(recording), tools: [webSearch] }), tracing: { tracerProvider } });
+
+      const events = await turn(runner, userText(recording, 0), streaming);
+
+      expect(server.requests).toHaveLength(2);
+      const failed = events.at(-1)!;
+      expect(failed.errorCode).toBe('SERVER_ERROR');
+      const { input_tokens, output_tokens } = pausedUsage(recording);
+      expect(failed.usage).toMatchObject({ inputTokens: input_tokens, outputTokens: output_tokens });
+      expect(failed.runUsage).toMatchObject({ inputTokens: input_tokens, outputTokens: output_tokens });
+      const spans = exporter.getFinishedSpans();
+      for (const spanName of ['chat ' + body(recording, 0).model, 'invoke_agent assistant']) {
+        expect(spans.find((span) => span.name === spanName)?.attributes).toMatchObject({ 'gen_ai.usage.input_tokens': input_tokens, 'gen_ai.usage.output_tokens': output_tokens });
+      }
+    });
+
+    it("keeps the paused call's usage when the run is aborted during the continuation", async () => {
+      const recording = recorded(name);
+      server = await startWireServer((_request, index) => (index === 0 ? recordedReply(recording.interactions[0]) : { hang: true }));
+      const runner = new Runner({ appName: 'search', agent: new LlmAgent({ name: 'assistant', model: modelFor(recording), tools: [webSearch] }) });
+      const controller = new AbortController();
+
+      const events: Event[] = [];
+      const running = (async () => {
+        for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: userText(recording, 0) }] }, streaming, signal: controller.signal })) events.push(event);
+      })();
+      await waitFor(() => server.requests.length === 2);
+      controller.abort(new Error('user pressed Stop'));
+      await running;
+
+      const aborted = events.at(-1)!;
+      expect(aborted.errorCode).toBe('RUN_ABORTED');
+      expect(aborted.usage).toMatchObject({ inputTokens: pausedUsage(recording).input_tokens });
+      const { input_tokens, output_tokens } = pausedUsage(recording);
+      expect(aborted.runUsage).toMatchObject({ inputTokens: input_tokens, outputTokens: output_tokens });
     });
   });
 

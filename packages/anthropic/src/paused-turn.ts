@@ -48,7 +48,8 @@ function withoutUnansweredServerToolUse(parts: Part[]): Part[] {
   });
 }
 
-function sumUsage(usages: Array<Usage | undefined>): Usage | undefined {
+/** Every count of `usages` summed, key by key; `undefined` when none was reported. */
+export function sumUsage(usages: Array<Usage | undefined>): Usage | undefined {
   const reported = usages.filter((usage): usage is Usage => usage !== undefined);
   if (reported.length === 0) return undefined;
   // Every count of every call, summed: each call of the turn was billed.

@@ -23,3 +23,4 @@ export { CONSTRAINT_NOTE_PREFIX, constraintNote, moveToDescription } from './con
 export { ProviderToolNameError } from './provider-tool-name-error';
 export { ToolLimitError, findToolLimitViolation } from './tool-limits';
 export type { ToolLimitName, ToolLimitViolation, ToolLimits } from './tool-limits';
+export { billedUsageOf, withBilledUsage } from '../model/billed-usage';

@@ -7,7 +7,9 @@ import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
 import type { LlmRequest } from '../model/llm-request';
-import type { LlmResponse } from '../model/llm-response';
+import type { LlmResponse, Usage } from '../model/llm-response';
+import { billedUsageOf } from '../model/billed-usage';
+import { addUsage } from '../model/usage-total';
 import { type EventActions, createEventActions } from '../state/event-actions';
 import { State } from '../state/state';
 import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
@@ -144,13 +146,16 @@ class ModelCall {
   async recover(thrown: unknown): Promise<LlmResponse | Event> {
     const { agent, context } = this;
     const error = context.aborted ? new RunAbortedError(context.signal.reason) : toToolsmithError(thrown, agent);
+    // Tokens the provider billed before the call failed (withBilledUsage) still count: on the span and the error event.
+    const billed = billedUsageOf(thrown);
+    if (billed) this.chat?.response({ usage: billed });
     this.chat?.end(error);
-    if (context.aborted) return errorEvent(context, agent.name, error);
+    if (context.aborted) return withUsage(errorEvent(context, agent.name, error), billed);
     for (const onError of this.chain.onModelError) {
       const response = (await onError({ context: this.callbackContext(), request: this.request, error })) ?? undefined;
-      if (response) return response;
+      if (response) return billed ? { ...response, usage: addUsage(response.usage, billed) } : response;
     }
-    return errorEvent(context, agent.name, error, this.actions);
+    return withUsage(errorEvent(context, agent.name, error, this.actions), billed);
   }
 
   /** The response after the afterModel callbacks: the first one that returns a response replaces it. */
@@ -231,4 +236,10 @@ function toToolsmithError(thrown: unknown, agent: LlmAgent): ToolsmithError {
   if (ToolsmithError.isInstance(thrown)) return thrown;
   const reason = thrown instanceof Error ? thrown.message : String(thrown);
   return new ProviderError('PROVIDER_ERROR', `Model "${agent.model.modelName}" failed: ${reason}`, { provider: agent.model.provider, cause: thrown });
+}
+
+/** `event` with `usage` (the tokens a failed call was billed), when there is any. */
+function withUsage(event: Event, usage: Usage | undefined): Event {
+  if (usage) event.usage = usage;
+  return event;
 }

@@ -1,5 +1,6 @@
 import { LlmAgent } from '../agents/llm-agent';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { withBilledUsage } from '../model/billed-usage';
 import { ScriptedModel, type Script } from '../testing/scripted-model';
 import { collect, weatherTool } from './__fixtures__/test-tools';
 import { Runner } from './runner';
@@ -57,5 +58,29 @@ describe('usage per run', () => {
     expect(last.errorCode).toBe('PROVIDER_ERROR');
     expect(last.runUsage).toEqual({ inputTokens: 100, outputTokens: 20, totalTokens: 120, cachedInputTokens: 60, reasoningTokens: 12 });
     expect(events.filter((e) => e.partial && e.runUsage)).toEqual([]);
+  });
+
+  it('a model call that fails after its provider billed part of it (withBilledUsage) counts: the error event carries that usage, and so does runUsage', async () => {
+    const billed = { inputTokens: 70, outputTokens: 5, totalTokens: 75 };
+    const failing = [twoCalls[0], withBilledUsage(new Error('continuation failed'), billed)] as Script;
+    const events = await collect(runner(failing).runner, 'Weather in Paris?');
+    const last = events[events.length - 1];
+    expect(last.errorCode).toBe('PROVIDER_ERROR');
+    expect(last.usage).toEqual(billed);
+    expect(last.runUsage).toEqual({ inputTokens: 170, outputTokens: 25, totalTokens: 195, cachedInputTokens: 60, reasoningTokens: 12 });
+  });
+
+  it('an onModelError callback that answers instead keeps the billed usage: it is added to its response', async () => {
+    const billed = { inputTokens: 70, outputTokens: 5, totalTokens: 75 };
+    const agent = new LlmAgent({
+      name: 'bot',
+      model: new ScriptedModel([withBilledUsage(new Error('continuation failed'), billed)] as Script),
+      callbacks: { onModelError: () => ({ content: { role: 'model', parts: [{ text: 'Sorry, try again.' }] }, turnComplete: true, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } }) },
+    });
+    const events = await collect(new Runner({ appName: 'app', agent }), 'Hi');
+    const last = events[events.length - 1];
+    expect(last.text()).toBe('Sorry, try again.');
+    expect(last.usage).toEqual({ inputTokens: 71, outputTokens: 6, totalTokens: 77 });
+    expect(last.runUsage).toEqual({ inputTokens: 71, outputTokens: 6, totalTokens: 77 });
   });
 });
