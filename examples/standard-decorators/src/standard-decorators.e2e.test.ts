@@ -69,13 +69,28 @@ describe('a toolset compiled with standard decorators', () => {
     expect(ran.stdout + ran.stderr).toContain('SyntaxError: Invalid or unexpected token');
   });
 
-  it('cannot use @Param: TypeScript refuses a parameter decorator (TS1206), and so does esbuild (tsx)', async () => {
+  it('is checked by TypeScript: no parameter decorator (TS1206), no `import type` class or interface in an inject list', async () => {
     const compiled = await run('npx', ['tsc', '-p', 'fixtures/tsconfig.json']);
     expect(compiled.code).not.toBe(0);
-    expect(compiled.stdout.trim()).toBe('fixtures/param-decorator.ts(8,14): error TS1206: Decorators are not valid here.');
+    expect(compiled.stdout.trim().split('\n')).toEqual([
+      "fixtures/inject-list-types.ts(11,21): error TS1361: 'OrderStore' cannot be used as a value because it was imported using 'import type'.",
+      "fixtures/inject-list-types.ts(21,21): error TS2693: 'Clock' only refers to a type, but is being used as a value here.",
+      'fixtures/param-decorator.ts(8,14): error TS1206: Decorators are not valid here.',
+    ]);
+  });
+
+  it('cannot use @Param under tsx either: esbuild refuses parameter decorators without experimentalDecorators', async () => {
     const ran = await run('npx', ['tsx', 'fixtures/param-decorator.ts']);
     expect(ran.code).not.toBe(0);
     expect(ran.stderr).toContain('ERROR: Parameter decorators only work when experimental decorators are enabled');
+  });
+
+  it('with experimentalDecorators, tsx runs legacy decorators but emits no metadata: a TypeScript-typed @Param and an unlisted dependency are refused, saying why', async () => {
+    const ran = await run('npx', ['tsx', '--tsconfig', 'fixtures/legacy-without-metadata/tsconfig.json', 'fixtures/legacy-without-metadata/weather-tools.ts']);
+    expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+    const [scan, resolve] = ran.stdout.trim().split('\n');
+    expect(scan).toMatch(/^MISSING_TYPE_METADATA: WeatherTools\.report: TypeScript emitted no parameter types \(design:paramtypes is missing\)/);
+    expect(resolve).toMatch(/^UNKNOWN_DEPENDENCY_TYPE: Cannot resolve WeatherTools: it is decorated, but its constructor parameters have no types at runtime: .* Fix: list WeatherTools's dependencies in constructor order: @Injectable\(\{ inject: \[\.\.\.\] \}\) \(a tools class: @Toolset\(\{ inject: \[\.\.\.\] \}\)\)/);
   });
 
   it('has a committed manifest that matches its sources (toolsmith schema --check)', async () => {

@@ -1,4 +1,6 @@
 import { Container } from '../di/container';
+import { Injectable } from '../di/injectable.decorator';
+import { Toolset } from '../tools/toolset';
 import { DependencyResolutionError } from '../errors/dependency-resolution-error';
 import { InvalidDecoratorError } from '../errors/invalid-decorator-error';
 import { MissingTypeMetadataError } from '../errors/tool-definition-errors';
@@ -119,7 +121,9 @@ describe('standard (TC39) decorators', () => {
       const { OrderTools } = loadStandardDecorated<{ OrderTools: Cls }>(`${CORE}
         export class Plain {}
         @Toolset({ inject: [Plain] }) export class OrderTools { constructor(readonly plain: Plain) {} @Tool() ping() { return {}; } }`);
-      expect(captured(() => new Container().assertResolvable(OrderTools))).toMatchObject({ code: 'MISSING_PROVIDER', chain: ['OrderTools', 'Plain'] });
+      const thrown = captured(() => new Container().assertResolvable(OrderTools));
+      expect(thrown).toMatchObject({ code: 'MISSING_PROVIDER', chain: ['OrderTools', 'Plain'] });
+      expect(thrown.message).toMatch(/^Cannot resolve Plain: no provider is registered for it /);
     });
   });
 
@@ -138,6 +142,21 @@ describe('standard (TC39) decorators', () => {
       expect(thrown).toBeInstanceOf(InvalidDecoratorError);
       expect(thrown.message).toMatch(message);
     });
+  });
+});
+
+describe('the inject list with legacy decorators (compiled by ts-jest, with emitDecoratorMetadata)', () => {
+  it('is used too, and an entry wins over the emitted parameter type', () => {
+    @Injectable()
+    class Clock {}
+    @Toolset({ inject: ['NOW'] })
+    class Stamped {
+      constructor(readonly now: string, readonly clock: Clock) {}
+    }
+    expect(Reflect.getMetadata('design:paramtypes', Stamped)).toEqual([String, Clock]);
+    const built = new Container([{ provide: 'NOW', useValue: 'noon' }]).resolve(Stamped) as Stamped;
+    expect(built.now).toBe('noon');
+    expect(built.clock).toBeInstanceOf(Clock);
   });
 });
 
