@@ -33,6 +33,16 @@ const TS5_COMPILES: Record<string, Record<string, string | boolean>> = {
   'dist-ts5-node': { module: 'commonjs', moduleResolution: 'node' },
 };
 
+/** examples/standard-decorators, copied into the installed app (its sources, spec and vitest config) and built by the app's TypeScript. */
+const STANDARD_EXAMPLE = join(ROOT, 'examples', 'standard-decorators');
+const STANDARD_FILES = ['src/order-store.ts', 'src/order-tools.ts', 'src/main.ts', 'src/order-tools.spec.ts', 'vitest.config.mts'];
+/** The example's tsconfig as a user writes it: standard decorators (the two legacy options left out), nothing else from the monorepo. */
+const STANDARD_TSCONFIG = {
+  compilerOptions: { target: 'ES2022', module: 'node16', moduleResolution: 'node16', strict: true, skipLibCheck: false, outDir: 'dist', rootDir: 'src', types: ['node'] },
+  include: ['src'],
+  exclude: ['src/**/*.spec.ts'],
+};
+
 interface Ran {
   command: string;
   code: number;
@@ -166,6 +176,20 @@ describe('the real install path: the guide followed on what npm resolves today',
     }
     app = cwd;
 
+    // A standard-decorator toolset in its own folder of the app (no experimentalDecorators, no
+    // emitDecoratorMetadata): today's tsx, vitest and esbuild from npm, its manifest from the installed
+    // CLI, built by today's TypeScript (7) here and by 5.9 below.
+    const standard = join(app, 'standard');
+    for (const file of STANDARD_FILES) {
+      mkdirSync(dirname(join(standard, file)), { recursive: true });
+      writeFileSync(join(standard, file), readFileSync(join(STANDARD_EXAMPLE, file), 'utf8'));
+    }
+    writeFileSync(join(standard, 'tsconfig.json'), JSON.stringify(STANDARD_TSCONFIG, null, 2));
+    checks.set('standard: install tsx, vitest, esbuild', await sh('npm install --save-dev tsx vitest esbuild', app, env));
+    checks.set('standard: toolsmith schema', await sh('npx toolsmith schema', standard, env));
+    checks.set('standard: ts7 build', await sh('npx tsc -p tsconfig.json', standard, env));
+    for (const name of ['tsx', 'vitest']) installed[name] = (JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+
     for (const name of ['typescript', 'jest']) {
       latest[name] = (await sh(`npm view ${name} version`, work, env)).stdout.trim();
       installed[name] = (JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
@@ -180,6 +204,7 @@ describe('the real install path: the guide followed on what npm resolves today',
       checks.set(`${outDir} build`, await sh(`npx tsc -p tsconfig.${outDir}.json`, app, env));
     }
     checks.set('ts5 jest', await sh('npx jest --ci --roots "<rootDir>/dist-ts5"', app, env));
+    checks.set('standard: ts5 build', await sh('npx tsc -p tsconfig.json --outDir dist-ts5', join(app, 'standard'), env));
   }, 900_000);
 
   afterAll(async () => {
@@ -234,6 +259,31 @@ describe('the real install path: the guide followed on what npm resolves today',
     expect(manifest.types?.Summary).toMatchObject({ source: 'src/summary.ts', schema: { type: 'object', properties: { open: { type: 'number', description: 'Tasks still open' } } } });
     const ran = await sh(`node ${outDir}/summary.js`, app, userEnv());
     expect(ran.stdout.trim().split('\n')).toEqual(['event OUTPUT_INVALID', 'summary {"open":1,"titles":["Buy milk"]}']);
+  });
+
+  describe('a toolset compiled with standard decorators (examples/standard-decorators)', () => {
+    const conversationEnd = ['approve orders_cancelOrder: Cancel this order?', 'result orders_cancelOrder cancelled', 'agent Order A-1001 is cancelled.'];
+
+    it.each(['standard: install tsx, vitest, esbuild', 'standard: toolsmith schema', 'standard: ts7 build', 'standard: ts5 build'])('passes the check %s', (name) => expectSuccess(checks.get(name)));
+
+    it.each(['dist', 'dist-ts5'])('runs through the runner, compiled by tsc into %s', async (outDir) => {
+      const ran = await sh(`node ${outDir}/main.js`, join(app, 'standard'), userEnv());
+      expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(ran.stdout.trim().split('\n').slice(-3)).toEqual(conversationEnd);
+    });
+
+    it('runs the same from its sources through tsx', async () => {
+      const ran = await sh('npx tsx src/main.ts', join(app, 'standard'), userEnv());
+      const built = await sh('node dist/main.js', join(app, 'standard'), userEnv());
+      expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(ran.stdout).toBe(built.stdout);
+    });
+
+    it("passes its spec under today's vitest, with the config that lowers the decorators", async () => {
+      const ran = await sh('npx vitest run', join(app, 'standard'), userEnv({ NO_COLOR: '1' }));
+      expect({ vitest: installed.vitest, code: ran.code, output: ran.code === 0 ? '' : ran.stdout + ran.stderr }).toEqual({ vitest: installed.vitest, code: 0, output: '' });
+      expect(ran.stdout).toMatch(/Tests\s+4 passed \(4\)/);
+    });
   });
 
   it('packs every package without tests or fixtures', () => {
