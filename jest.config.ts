@@ -8,7 +8,12 @@ const config: Config = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   modulePathIgnorePatterns: ['<rootDir>/packages/.*/dist/', '<rootDir>/examples/.*/dist/'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
+    // arktype ships only ES modules, which jest's CommonJS sandbox cannot load: they are compiled to CommonJS.
+    '/node_modules/(arktype|arkregex|@ark)/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022' }, isolatedModules: true }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(arktype|arkregex|@ark)/)'],
   moduleNameMapper: {
     '^@toolsmith/example-([a-z-]+)$': '<rootDir>/examples/$1/src/index.ts',
     '^@toolsmith/([a-z-]+)/(testing|adapter-kit|internal)$': '<rootDir>/packages/$1/src/$2/index.ts',

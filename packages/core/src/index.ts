@@ -52,7 +52,7 @@ export type { ArtifactLocation, ArtifactService } from './artifacts/artifact-ser
 
 // ── Tools ────────────────────────────────────────────────────────────────────────────────────────
 export { Tool } from './tools/tool';
-export type { ToolOptions } from './tools/tool';
+export type { ToolInputDecorator, ToolOptions } from './tools/tool';
 export { Toolset, isToolset } from './tools/toolset';
 export type { ToolsetOptions } from './tools/toolset';
 export { BaseTool, LONG_RUNNING_NOTE } from './tools/base-tool';

@@ -1,6 +1,7 @@
 import { InvalidDecoratorError } from '../errors/invalid-decorator-error';
 import { decoratorOnConstructorMessage, legacyOnlyDecoratorMessage, paramNameMissingMessage } from '../errors/messages';
 import { PARAMS_METADATA } from '../metadata-keys';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { JsonSchema } from '../model/json-schema';
 import { isDecoratorContext } from './standard-decorators';
 
@@ -12,8 +13,12 @@ export interface ParamOptions {
   optional?: boolean;
   /** The allowed values. Also makes a union of literals (`'c' | 'f'`, reported as `Object`) usable. */
   enum?: readonly (string | number | boolean | null)[];
-  /** The parameter's JSON Schema, replacing what reflection would produce (needed for arrays and object types). */
-  schema?: JsonSchema;
+  /**
+   * The parameter's schema, replacing what reflection would produce (needed for arrays and object types):
+   * a JSON Schema, or a Standard Schema (zod, valibot, arktype) whose library then validates the value
+   * and gives the method its output. A Standard Schema that accepts `undefined` makes the parameter optional.
+   */
+  schema?: JsonSchema | StandardSchemaV1;
   /** Value used when the model leaves the parameter out; also shown in the schema. Implies `optional`. */
   default?: unknown;
 }

@@ -89,6 +89,20 @@ export function mixedParameterStylesMessage(site: DefinitionSite): string {
   );
 }
 
+/** Why a Standard Schema cannot be used: its library has no JSON Schema converter; says what to do instead. */
+export function standardSchemaWithoutJsonSchemaReason(vendor: string): string {
+  return (
+    `it is a "${vendor}" Standard Schema without a JSON Schema converter (the Standard JSON Schema interface, ~standard.jsonSchema), ` +
+    'so the model cannot be told its shape; wrap a valibot schema with toStandardJsonSchema(schema) from @valibot/to-json-schema, ' +
+    'use zod 4.2 or later (not zod/mini) or arktype, or give the JSON Schema itself'
+  );
+}
+
+/** Why a Standard Schema cannot be used: its library's JSON Schema converter refused it. */
+export function standardSchemaConversionFailedReason(vendor: string, reason: string): string {
+  return `its library ("${vendor}") could not convert it to JSON Schema (${reason}); use only what JSON Schema can state in it, or give the JSON Schema itself`;
+}
+
 export function invalidInputSchemaMessage(site: DefinitionSite, reason: string): string {
   return (
     `${describeSite(site)}: the explicit schema is not usable: ${reason}. ` +

@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { AuthConfig } from '../auth/auth-config';
 import type { DefinitionSite } from '../errors/messages';
 import type { ArgumentProblem } from '../errors/tool-call-errors';
@@ -5,12 +6,14 @@ import type { JsonSchema } from '../model/json-schema';
 import { type ChecksDtoArguments, bindingProblems } from '../scanning/dto-problems';
 import { buildDtoSchema } from '../scanning/dto-schema';
 import { type ParameterBinding, createParameterBinding } from '../scanning/parameter-binder';
-import { checkExplicitSchema } from '../scanning/tool-scanner';
+import { checkExplicitSchema, standardSchemaAsJson } from '../scanning/tool-scanner';
 import { assertToolName } from '../scanning/tool-name';
 import { BaseTool } from '../tools/base-tool';
 import type { ConfirmationHint } from '../tools/confirmation-hint';
 import type { RequireConfirmation } from '../tools/require-confirmation';
 import type { ToolContext } from '../tools/tool-context';
+import type { HasStandardArguments, StandardArguments } from '../validation/standard-arguments';
+import { isStandardSchema } from '../validation/standard-schema';
 
 /** Configuration of {@link functionTool}. */
 export interface FunctionToolConfig<TArgs> {
@@ -19,14 +22,15 @@ export interface FunctionToolConfig<TArgs> {
   /** What the tool does, for the model. */
   description: string;
   /**
-   * The arguments: a JSON Schema with `type: "object"`, or a class-validator DTO class (then
-   * `execute` receives an instance of it). Omit for a tool without arguments.
+   * The arguments: a Standard Schema of an object (zod, valibot, arktype: `execute` receives its
+   * validated output, typed from it), a JSON Schema with `type: "object"`, or a class-validator DTO
+   * class (then `execute` receives an instance of it). Omit for a tool without arguments.
    */
-  parameters?: JsonSchema | (new (...args: never[]) => TArgs);
+  parameters?: StandardSchemaV1<unknown, TArgs> | JsonSchema | (new (...args: never[]) => TArgs);
   /** Runs the tool with validated arguments. Return a plain object, or any value to be wrapped as `{ result }`. */
   execute: (args: TArgs, context: ToolContext) => unknown;
-  /** Schema of the result, where providers accept one. */
-  responseSchema?: JsonSchema;
+  /** Schema of the result, where providers accept one: a JSON Schema, or a Standard Schema (converted once, its output side). */
+  responseSchema?: JsonSchema | StandardSchemaV1;
   /** The call needs the user's approval before it runs. */
   requireConfirmation?: RequireConfirmation<TArgs>;
   /** What the user is asked when `requireConfirmation` pauses a call; default: a generic question. */
@@ -47,27 +51,37 @@ export interface FunctionToolConfig<TArgs> {
 
 const NO_PARAMETERS: JsonSchema = Object.freeze({ type: 'object', properties: {}, additionalProperties: false });
 
-class FunctionTool<TArgs> extends BaseTool implements ChecksDtoArguments {
+class FunctionTool<TArgs> extends BaseTool implements ChecksDtoArguments, Partial<HasStandardArguments> {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonSchema;
   private readonly execute: (args: TArgs, context: ToolContext) => unknown;
   private readonly binding?: ParameterBinding;
+  /** The Standard Schema that judges the arguments, when `parameters` is one. */
+  readonly standardArguments?: StandardArguments;
 
   constructor(config: FunctionToolConfig<TArgs>) {
-    super({ ...config, isLongRunning: config.isLongRunning === true });
     const site: DefinitionSite = { className: 'functionTool', methodName: String(config.name) };
+    const { responseSchema } = config;
+    super({
+      ...config,
+      isLongRunning: config.isLongRunning === true,
+      responseSchema: isStandardSchema(responseSchema) ? standardSchemaAsJson(responseSchema, site, false, 'output') : responseSchema,
+    });
     assertToolName(config.name, site);
     this.name = config.name;
     this.description = config.description ?? '';
     this.execute = config.execute;
     const { parameters } = config;
-    if (typeof parameters === 'function') {
+    if (isStandardSchema(parameters)) {
+      this.parameters = standardSchemaAsJson(parameters, site, true, 'input');
+      this.standardArguments = { whole: parameters, properties: [] };
+    } else if (typeof parameters === 'function') {
       const dto = buildDtoSchema(parameters, site);
       this.parameters = dto.schema;
       this.binding = createParameterBinding(config.name, [{ kind: 'dto', dto: { type: parameters, runClassValidator: dto.runClassValidator } }]);
     } else if (parameters) {
-      checkExplicitSchema(parameters, site, true);
+      checkExplicitSchema(parameters as JsonSchema, site, true);
       this.parameters = parameters;
     } else {
       this.parameters = NO_PARAMETERS;
@@ -94,7 +108,16 @@ class FunctionTool<TArgs> extends BaseTool implements ChecksDtoArguments {
  *
  * @example
  * ```ts
+ * // With a Standard Schema (zod here): `tz` is typed from it, and zod validates every call.
  * const getTime = functionTool({
+ *   name: 'get_time',
+ *   description: 'Current time in a timezone.',
+ *   parameters: z.object({ tz: z.string() }),
+ *   execute: ({ tz }) => new Date().toLocaleString('en-US', { timeZone: tz }),
+ * });
+ *
+ * // With a JSON Schema: type the arguments yourself.
+ * const getTimeToo = functionTool({
  *   name: 'get_time',
  *   description: 'Current time in a timezone.',
  *   parameters: { type: 'object', properties: { tz: { type: 'string' } }, required: ['tz'] },

@@ -15,6 +15,7 @@ import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from '..
 import { inspectResult, jsonProblem, truncatedResult } from './result-budget';
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
 import { repairArguments } from '../validation/argument-repair';
+import { judgeArguments, standardArgumentsOf } from '../validation/standard-arguments';
 import { repairArgumentText } from '../validation/argument-text-repair';
 import { DEFAULT_TOOL_CALL_POLICY, type ToolCallPolicy, exposedMessage } from '../tools/tool-call-policy';
 
@@ -84,20 +85,33 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       if (replaced != null) return withRepairs(succeeded(call, await fitted(input, tool, replaced, policy)), repairs);
     }
 
-    const validate = validatorFor(tool.parameters);
-    let valid = validate(args);
-    if (!valid && repairing) {
-      const repaired = repairArguments(args, tool.parameters);
-      if (repaired) {
-        repairs = repairs ? repairs.concat(repaired.repairs) : repaired.repairs;
-        // A decoded property is new model input: it meets the same limits and key rules as the rest.
-        args = parseArguments(tool.name, repaired.args, limits);
-        valid = validate(args);
+    const standard = standardArgumentsOf(tool);
+    if (standard) {
+      // Standard Schemas judge (see validation/standard-arguments.ts); their output values are what the tool gets.
+      const judging = judgeArguments({ toolName: tool.name, parameters: tool.parameters, check: standard, args, repairing, limits });
+      const judged = judging instanceof Promise ? await judging : judging;
+      if (judged.repairs) repairs = repairs ? repairs.concat(judged.repairs) : judged.repairs;
+      if (judged.problems) {
+        const { checked, schemaErrors, problems } = judged;
+        throw new InvalidArgumentsError(tool.name, await allArgumentProblems({ tool, args: checked, context, schemaProblems: problems, schemaErrors }));
       }
-    }
-    if (!valid) {
-      const schemaErrors = validate.errors;
-      throw new InvalidArgumentsError(tool.name, await allArgumentProblems({ tool, args, context, schemaProblems: toArgumentProblems(schemaErrors, args), schemaErrors }));
+      args = judged.args!;
+    } else {
+      const validate = validatorFor(tool.parameters);
+      let valid = validate(args);
+      if (!valid && repairing) {
+        const repaired = repairArguments(args, tool.parameters);
+        if (repaired) {
+          repairs = repairs ? repairs.concat(repaired.repairs) : repaired.repairs;
+          // A decoded property is new model input: it meets the same limits and key rules as the rest.
+          args = parseArguments(tool.name, repaired.args, limits);
+          valid = validate(args);
+        }
+      }
+      if (!valid) {
+        const schemaErrors = validate.errors;
+        throw new InvalidArgumentsError(tool.name, await allArgumentProblems({ tool, args, context, schemaProblems: toArgumentProblems(schemaErrors, args), schemaErrors }));
+      }
     }
 
     if (context.toolConfirmation) {

@@ -5,6 +5,7 @@ import type { ScannedTool } from './tool-scanner';
 import { BaseTool } from '../tools/base-tool';
 import type { RequireConfirmation } from '../tools/require-confirmation';
 import type { ToolContext } from '../tools/tool-context';
+import type { HasStandardArguments, StandardArguments } from '../validation/standard-arguments';
 
 /** Gives the object whose method a call runs on; may build it (DI) on first use. */
 export type InstanceSource = (context: ToolContext) => object | Promise<object>;
@@ -13,13 +14,15 @@ export type InstanceSource = (context: ToolContext) => object | Promise<object>;
  * A `@Tool` method as a {@link BaseTool}: the executor validates, then `run` binds the arguments with
  * the binder precomputed at scan time and calls the method on the instance. Internal to core.
  */
-export class DecoratedTool extends BaseTool implements ChecksDtoArguments {
+export class DecoratedTool extends BaseTool implements ChecksDtoArguments, Partial<HasStandardArguments> {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonSchema;
   /** Which class and method this tool calls. */
   readonly className: string;
   readonly methodName: string;
+  /** The Standard Schemas that judge the arguments, when the method declares any. */
+  readonly standardArguments?: StandardArguments;
   private readonly scanned: ScannedTool;
 
   constructor(
@@ -33,6 +36,7 @@ export class DecoratedTool extends BaseTool implements ChecksDtoArguments {
     this.parameters = scanned.parameters;
     this.className = scanned.className;
     this.methodName = scanned.methodName;
+    if (scanned.standardArguments) this.standardArguments = scanned.standardArguments;
   }
 
   // Implements ChecksDtoArguments: the executor reports these with ajv's problems, in one response.

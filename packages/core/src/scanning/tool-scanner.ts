@@ -9,6 +9,9 @@ import {
   UndecoratedParameterError,
 } from '../errors/tool-definition-errors';
 import { metaSchemaProblems } from '../validation/meta-schema-check';
+import type { StandardArguments, StandardProperty } from '../validation/standard-arguments';
+import { type StandardSchemaDirection, acceptsUndefined, isStandardSchema, standardJsonSchema } from '../validation/standard-schema';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { CTX_PARAM_METADATA, DESIGN_PARAMTYPES, PARAMS_METADATA, TOOLSET_METADATA } from '../metadata-keys';
 import type { JsonSchema } from '../model/json-schema';
 import type { ConfirmationHint } from '../tools/confirmation-hint';
@@ -71,6 +74,8 @@ export interface ScanOptions {
 export interface ScannedTool extends ToolDefinition {
   readonly method: (...args: unknown[]) => unknown;
   readonly binding: ParameterBinding;
+  /** The Standard Schemas that judge the arguments (`@Tool({ input })`, `@Param({ schema })`), if any. */
+  readonly standardArguments?: StandardArguments;
 }
 
 const cache = new WeakMap<Function, readonly ScannedTool[]>();
@@ -92,7 +97,7 @@ export function scanTools(target: Function | object, options?: ScanOptions): rea
   const cached = options ? undefined : publicCache.get(cls);
   if (cached) return cached;
   const definitions = Object.freeze(
-    scanClass(cls, options).map(({ method: _method, binding: _binding, ...definition }) => Object.freeze(definition)),
+    scanClass(cls, options).map(({ method: _method, binding: _binding, standardArguments: _standard, ...definition }) => Object.freeze(definition)),
   );
   if (!options) publicCache.set(cls, definitions);
   return definitions;
@@ -119,7 +124,8 @@ export function scanClass(cls: Function, options?: ScanOptions): readonly Scanne
     const first = byName.get(name);
     if (first !== undefined) throw new DuplicateToolNameError(site, name, first);
     byName.set(name, toolMethod.methodName);
-    const { parameters, sources, description, outputSchema } = resolveToolSchema(toolMethod, site, options);
+    const { parameters, sources, description, outputSchema, standardArguments } = resolveToolSchema(toolMethod, site, options);
+    const declaredOutput = toolOptions.outputSchema === undefined ? undefined : explicitOutputSchema(toolOptions.outputSchema, site);
     const tool: ScannedTool = {
       name,
       description: toolOptions.description ?? description ?? '',
@@ -129,7 +135,8 @@ export function scanClass(cls: Function, options?: ScanOptions): readonly Scanne
       className: cls.name,
       method: toolMethod.implementation,
       binding: createParameterBinding(name, sources),
-      ...(toolOptions.outputSchema || outputSchema ? { responseSchema: toolOptions.outputSchema ?? outputSchema } : {}),
+      ...(declaredOutput || outputSchema ? { responseSchema: declaredOutput ?? outputSchema } : {}),
+      ...(standardArguments ? { standardArguments } : {}),
       ...(toolOptions.requireConfirmation !== undefined ? { requireConfirmation: toolOptions.requireConfirmation } : {}),
       ...(toolOptions.confirmationHint !== undefined ? { confirmationHint: toolOptions.confirmationHint } : {}),
       ...(toolOptions.timeoutMs !== undefined ? { timeoutMs: toolOptions.timeoutMs } : {}),
@@ -155,10 +162,9 @@ export function resolveToolSchema(
   toolMethod: ToolMethod,
   site: DefinitionSite,
   scanOptions?: ScanOptions,
-): { parameters: JsonSchema; sources: ArgumentSource[]; description?: string; outputSchema?: JsonSchema } {
+): { parameters: JsonSchema; sources: ArgumentSource[]; description?: string; outputSchema?: JsonSchema; standardArguments?: StandardArguments } {
   const { prototype, methodName, options } = toolMethod;
-  const explicit = options.inputSchema;
-  if (explicit) checkExplicitSchema(explicit, site, true);
+  const explicit = explicitInputSchema(options, site);
   const types: unknown[] | undefined = Reflect.getMetadata(DESIGN_PARAMTYPES, prototype, methodName);
   const params: (ParamMetadata | undefined)[] = Reflect.getOwnMetadata(PARAMS_METADATA, prototype, methodName) ?? [];
   const contextIndexes: number[] = Reflect.getOwnMetadata(CTX_PARAM_METADATA, prototype, methodName) ?? [];
@@ -189,6 +195,7 @@ export function resolveToolSchema(
     ...(fromManifest?.description ? { description: fromManifest.description } : {}),
     ...(fromManifest?.outputSchema ? { outputSchema: fromManifest.outputSchema } : {}),
   };
+  if (options.input) return { parameters: explicit!, sources, ...documented, standardArguments: { whole: options.input, properties: [] } };
   if (explicit) return { parameters: explicit, sources, ...documented };
   if (whole) return { parameters: whole, sources, ...documented };
   const parameters: JsonSchema = { type: 'object', properties };
@@ -196,7 +203,38 @@ export function resolveToolSchema(
   parameters.additionalProperties = false;
   // Recursive types from the manifest are `$ref`s into the tool schema's `$defs`.
   if (manifestParameters?.$defs && flat) parameters.$defs = manifestParameters.$defs;
-  return { parameters, sources, ...documented };
+  const standardArguments = standardPropertiesOf(classified, parameters);
+  return { parameters, sources, ...documented, ...(standardArguments ? { standardArguments } : {}) };
+}
+
+/** `@Tool({ input })` (a Standard Schema, converted once here) or `@Tool({ inputSchema })`, checked; never both. */
+function explicitInputSchema(options: ToolMethod['options'], site: DefinitionSite): JsonSchema | undefined {
+  if (options.input !== undefined) {
+    if (options.inputSchema !== undefined) throw new InvalidInputSchemaError(site, 'both input and inputSchema are given');
+    return standardSchemaAsJson(options.input, site, true, 'input');
+  }
+  if (options.inputSchema) checkExplicitSchema(options.inputSchema, site, true);
+  return options.inputSchema;
+}
+
+/** `@Tool({ outputSchema })` as JSON Schema: a Standard Schema converted (its output side), JSON Schema as given. */
+function explicitOutputSchema(schema: JsonSchema | StandardSchemaV1, site: DefinitionSite): JsonSchema {
+  return isStandardSchema(schema) ? standardSchemaAsJson(schema, site, false, 'output') : schema;
+}
+
+/**
+ * The Standard Schemas of `@Param({ schema })`s, with `rest`: the tool schema whose judged properties are
+ * emptied (`{}`), for ajv's share (the other parameters, `required`, no unknown properties).
+ */
+function standardPropertiesOf(classified: readonly ClassifiedParameter[], parameters: JsonSchema): StandardArguments | undefined {
+  const judged: StandardProperty[] = [];
+  for (const parameter of classified) {
+    if (parameter.kind === 'property' && parameter.standard) judged.push({ name: parameter.name, schema: parameter.standard, optional: parameter.optional });
+  }
+  if (judged.length === 0) return undefined;
+  const properties = { ...(parameters.properties as Record<string, JsonSchema>) };
+  for (const { name } of judged) properties[name] = {};
+  return { properties: judged, rest: { ...parameters, properties } };
 }
 
 /** What the scanner knows of a method's parameters, read once from its metadata. */
@@ -212,7 +250,7 @@ interface MethodFacts {
 type ClassifiedParameter =
   | { readonly kind: 'context'; readonly source: ArgumentSource }
   /** One property of the tool schema (a `@Param`, or the manifest's parameter). */
-  | { readonly kind: 'property'; readonly name: string; readonly schema: JsonSchema; readonly optional: boolean; readonly source: ArgumentSource; readonly site: DefinitionSite }
+  | { readonly kind: 'property'; readonly name: string; readonly schema: JsonSchema; readonly optional: boolean; readonly source: ArgumentSource; readonly site: DefinitionSite; readonly standard?: StandardSchemaV1 }
   /** The whole tool schema (a DTO class, or the explicit schema taking all arguments). */
   | { readonly kind: 'whole'; readonly schema: JsonSchema; readonly source: ArgumentSource; readonly site: DefinitionSite };
 
@@ -238,9 +276,10 @@ function classifyParameter(index: number, facts: MethodFacts, methodSite: Defini
   }
   if (param) {
     const resolved = resolveParameterSchema(param, type, site);
-    const optional = param.options.optional === true || param.options.default !== undefined;
+    const standard = isStandardSchema(param.options.schema) ? param.options.schema : undefined;
+    const optional = param.options.optional === true || param.options.default !== undefined || (standard !== undefined && acceptsUndefined(standard));
     const source: ArgumentSource = { kind: 'argument', name: param.name, defaultValue: param.options.default, dto: resolved.dto };
-    return { kind: 'property', name: param.name, schema: resolved.schema, optional, site, source };
+    return { kind: 'property', name: param.name, schema: resolved.schema, optional, site, source, ...(standard ? { standard } : {}) };
   }
   if (isDtoClass(type)) {
     const dto = buildDtoSchema(type, site);
@@ -284,9 +323,11 @@ export function resolveParameterSchema(
   type: unknown,
   site: DefinitionSite,
 ): { schema: JsonSchema; dto?: { type: Function; runClassValidator: boolean } } {
-  if (param.options.schema) {
-    checkExplicitSchema(param.options.schema, site, false);
-    return { schema: annotate(param.options.schema, param) };
+  const explicit = param.options.schema;
+  if (isStandardSchema(explicit)) return { schema: annotate(standardSchemaAsJson(explicit, site, false, 'input'), param) };
+  if (explicit) {
+    checkExplicitSchema(explicit, site, false);
+    return { schema: annotate(explicit, param) };
   }
   return reflectParameterSchema(type, param, site);
 }
@@ -299,6 +340,18 @@ const preChecked = new WeakSet<object>();
 export function preCheckedSchema<T extends JsonSchema>(schema: T): T {
   preChecked.add(schema);
   return schema;
+}
+
+/**
+ * The JSON Schema of a Standard Schema, made once at startup by its library's converter (the Standard
+ * JSON Schema interface) and checked like an explicit schema; `INVALID_INPUT_SCHEMA` saying what to do
+ * when the library has no converter or cannot convert it.
+ */
+export function standardSchemaAsJson(schema: StandardSchemaV1, site: DefinitionSite, wholeTool: boolean, direction: StandardSchemaDirection): JsonSchema {
+  const converted = standardJsonSchema(schema, direction);
+  if ('problem' in converted) throw new InvalidInputSchemaError(site, converted.problem);
+  checkExplicitSchema(converted.schema, site, wholeTool);
+  return converted.schema;
 }
 
 /** Explicit schemas are checked once at startup (cheap), so a typo fails here and not at the first call. */

@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { AuthConfig } from '../auth/auth-config';
 import type { ToolsmithMethodDecorator } from '../decorators/decorator-types';
 import { defineMemberMetadata, isDecoratorContext } from '../decorators/standard-decorators';
@@ -30,8 +31,15 @@ export interface ToolOptions<TArgs = any> {
   description?: string;
   /** Replaces the whole generated parameters schema (must be `type: "object"`). */
   inputSchema?: JsonSchema;
-  /** Schema of the result, sent where providers accept one. */
-  outputSchema?: JsonSchema;
+  /**
+   * The arguments as one Standard Schema (zod, valibot, arktype) of an object, for a method that takes
+   * them as one object parameter: its library's JSON Schema conversion (made once, at startup) is what
+   * the model sees, and its `validate` judges every call; the method gets the validated output. The
+   * compiler checks the method's parameter type against the schema's output type.
+   */
+  input?: StandardSchemaV1<unknown, TArgs>;
+  /** Schema of the result, sent where providers accept one: a JSON Schema, or a Standard Schema (converted once, its output side). */
+  outputSchema?: JsonSchema | StandardSchemaV1;
   /** The call needs the user's approval before it runs. */
   requireConfirmation?: RequireConfirmation<TArgs>;
   /**
@@ -72,19 +80,42 @@ export interface ToolOptions<TArgs = any> {
 }
 
 /**
+ * What `@Tool({ input })` returns: a method decorator (standard or legacy) that accepts only a method whose
+ * first parameter takes the schema's output type `TArgs` (the compiler reports a method expecting something else).
+ */
+export interface ToolInputDecorator<TArgs> {
+  /** Legacy decorators: the prototype, the method's name and its property descriptor. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the rest of the method's parameters (a ToolContext) are not the schema's business
+  <TMethod extends (args: TArgs, ...rest: any[]) => unknown>(target: object, propertyKey: string | symbol, descriptor: TypedPropertyDescriptor<TMethod>): void;
+  /** Standard decorators: the method and its decorator context. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+  <TMethod extends (args: TArgs, ...rest: any[]) => unknown>(value: TMethod, context: ClassMethodDecoratorContext<unknown, TMethod>): void;
+}
+
+/**
  * Marks a method as a tool. Only records its options; the scanner builds the schema at startup. Works
  * with standard decorators (TypeScript's default) and with legacy `experimentalDecorators`; with standard
- * decorators the parameters come from the build-time manifest (`toolsmith schema`) or an explicit
- * `inputSchema`, since parameter decorators (`@Param`) exist only in legacy mode.
+ * decorators the parameters come from `input` (a Standard Schema), the build-time manifest
+ * (`toolsmith schema`) or an explicit `inputSchema`, since parameter decorators (`@Param`) exist only in legacy mode.
  *
  * @example
  * ```ts
  * @Tool({ description: 'Retrieves the current weather report for a city.' })
  * getWeather(@Param('city') city: string) { ... }
+ *
+ * // The arguments as one Standard Schema (zod here); `args` must take its output type.
+ * @Tool({ input: z.object({ city: z.string() }) })
+ * getForecast(args: { city: string }) { ... }
  * ```
  */
+export function Tool<TInput extends StandardSchemaV1>(options: ToolOptions<StandardSchemaV1.InferOutput<TInput>> & { input: TInput }): ToolInputDecorator<StandardSchemaV1.InferOutput<TInput>>;
+/**
+ * Marks a method as a tool (options without `input`; `TArgs` types what `requireConfirmation` and
+ * `confirmationHint` receive). Only records its options; the scanner builds the schema at startup.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default, for a tool whose options name no argument type
-export function Tool<TArgs = any>(options: ToolOptions<NoInfer<TArgs>> = {}): ToolsmithMethodDecorator {
+export function Tool<TArgs = any>(options?: ToolOptions<NoInfer<TArgs>>): ToolsmithMethodDecorator;
+export function Tool(options: ToolOptions = {}): ToolsmithMethodDecorator {
   return ((target: unknown, key: string | symbol | DecoratorContext) => {
     if (isDecoratorContext(key)) {
       if (key.kind !== 'method' || key.static || key.private) {

@@ -1,0 +1,182 @@
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+import { z } from 'zod';
+import { Param } from '../decorators/param.decorator';
+import { invokeTool } from '../testing/invoke-tool';
+import { Tool } from '../tools/tool';
+import { ToolContext } from '../tools/tool-context';
+import { Toolset } from '../tools/toolset';
+import { scanTools } from '../scanning/tool-scanner';
+import { functionTool } from './function-tool';
+
+// arktype ships only ES modules: jest compiles them to CommonJS (jest.config.ts), and the types come from its ESM entry.
+const { type } = require('arktype') as typeof import('arktype', { with: { 'resolution-mode': 'import' } });
+
+describe('functionTool with a Standard Schema', () => {
+  it('zod: the model sees zod’s JSON Schema, zod judges every call, execute gets zod’s output typed', async () => {
+    const seen: { city: string; days: number }[] = [];
+    const forecast = functionTool({
+      name: 'forecast',
+      description: 'Forecast for a city.',
+      parameters: z.object({
+        city: z.string().min(2).describe('City name'),
+        days: z.number().int().refine((n) => n % 7 !== 0, 'whole weeks are not offered'),
+        unit: z.enum(['c', 'f']).default('c'),
+      }),
+      execute: (args) => {
+        // Typed from the schema: a wrong property name would not compile.
+        seen.push({ city: args.city, days: args.days });
+        return { city: args.city.toUpperCase(), unit: args.unit };
+      },
+    });
+    expect(forecast.parameters).toEqual({
+      type: 'object',
+      properties: {
+        city: { type: 'string', minLength: 2, description: 'City name' },
+        days: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+        unit: { type: 'string', enum: ['c', 'f'], default: 'c' },
+      },
+      required: ['city', 'days'],
+    });
+    // zod's default applies: the tool gets its output, not the model's input.
+    expect((await invokeTool(forecast, 'forecast', { city: 'Paris', days: 3 })).response).toEqual({ city: 'PARIS', unit: 'c' });
+    // A refinement JSON Schema cannot state, in zod's words, with every problem once.
+    const bad = await invokeTool(forecast, 'forecast', { city: 'P', days: 14 });
+    expect(bad.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(bad.error?.message).toBe('Invalid arguments for tool "forecast": city: Too small: expected string to have >=2 characters; days: whole weeks are not offered.');
+    expect(bad.response).toEqual({
+      error: {
+        code: 'INVALID_ARGUMENTS',
+        message: bad.error?.message,
+        details: {
+          problems: [
+            { path: '/city', keyword: 'too_small', message: 'city: Too small: expected string to have >=2 characters' },
+            { path: '/days', keyword: 'custom', message: 'days: whole weeks are not offered' },
+          ],
+        },
+      },
+    });
+    expect(seen).toEqual([{ city: 'Paris', days: 3 }]);
+  });
+
+  it('repairs what the model commonly gets wrong (read from the JSON Schema), then zod judges again', async () => {
+    const add = functionTool({ name: 'add', description: '', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
+    const outcome = await invokeTool(add, 'add', { a: '1', b: 2 });
+    // zod refuses "1" for a number; the string-to-number repair made it 1.
+    expect(outcome.response).toEqual({ result: 3 });
+    expect((await invokeTool(add, 'add', { a: 'one', b: 2 })).error?.message).toBe('Invalid arguments for tool "add": a: Invalid input: expected number, received string.');
+  });
+
+  it('valibot (through toStandardJsonSchema) and arktype work the same way, in their own words', async () => {
+    const valibotTool = functionTool({
+      name: 'v_tool',
+      description: '',
+      parameters: toStandardJsonSchema(v.object({ city: v.pipe(v.string(), v.minLength(2)) })),
+      execute: ({ city }) => ({ city }),
+    });
+    expect(valibotTool.parameters).toEqual({ type: 'object', properties: { city: { type: 'string', minLength: 2 } }, required: ['city'] });
+    expect((await invokeTool(valibotTool, 'v_tool', { city: 'Rome' })).response).toEqual({ city: 'Rome' });
+    expect((await invokeTool(valibotTool, 'v_tool', { city: 'R' })).error?.message).toBe(
+      'Invalid arguments for tool "v_tool": city: Invalid length: Expected >=2 but received 1.',
+    );
+
+    const arkTool = functionTool({ name: 'a_tool', description: '', parameters: type({ city: 'string >= 2' }), execute: ({ city }) => ({ city }) });
+    expect(arkTool.parameters).toEqual({ type: 'object', properties: { city: { type: 'string', minLength: 2 } }, required: ['city'] });
+    expect((await invokeTool(arkTool, 'a_tool', { city: 'Oslo' })).response).toEqual({ city: 'Oslo' });
+    // arktype's message starts with the path: it is not given twice.
+    expect((await invokeTool(arkTool, 'a_tool', { city: 'O' })).error?.message).toBe('Invalid arguments for tool "a_tool": city: must be at least length 2 (was 1).');
+  });
+
+  it('awaits a library whose validation is async', async () => {
+    const known = new Set(['ada']);
+    const lookUp = functionTool({
+      name: 'look_up',
+      description: '',
+      parameters: z.object({ user: z.string().refine(async (name) => known.has(name), 'no such user') }),
+      execute: ({ user }) => ({ user }),
+    });
+    expect((await invokeTool(lookUp, 'look_up', { user: 'ada' })).response).toEqual({ user: 'ada' });
+    expect((await invokeTool(lookUp, 'look_up', { user: 'bob' })).error?.message).toBe('Invalid arguments for tool "look_up": user: no such user.');
+  });
+
+  it('refuses at creation a Standard Schema without a JSON Schema converter, saying what to do', () => {
+    expect(() => functionTool({ name: 'plain_valibot', description: '', parameters: v.object({ a: v.string() }), execute: () => 1 })).toThrow(
+      'functionTool.plain_valibot: the explicit schema is not usable: it is a "valibot" Standard Schema without a JSON Schema converter',
+    );
+    expect(() => functionTool({ name: 'plain_valibot', description: '', parameters: v.object({ a: v.string() }), execute: () => 1 })).toThrow(
+      'wrap a valibot schema with toStandardJsonSchema(schema) from @valibot/to-json-schema',
+    );
+    // A converter that throws (zod cannot state a transform's input… of a Date) is reported with its reason.
+    expect(() => functionTool({ name: 'dates', description: '', parameters: z.object({ at: z.date() }), execute: () => 1 })).toThrow(
+      /functionTool\.dates: the explicit schema is not usable: its library \("zod"\) could not convert it to JSON Schema \(.+\)/,
+    );
+    // Not an object schema: the same check as a JSON Schema.
+    expect(() => functionTool({ name: 'text', description: '', parameters: z.string(), execute: () => 1 })).toThrow('its type is "string", not "object"');
+  });
+
+  it('converts a Standard Schema responseSchema (its output side) once', () => {
+    const tool = functionTool({ name: 'r', description: '', responseSchema: z.object({ ok: z.boolean() }), execute: () => ({ ok: true }) });
+    expect(tool.responseSchema).toEqual({ type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false });
+  });
+});
+
+@Toolset()
+class OrderTools {
+  readonly shipped: unknown[] = [];
+
+  @Tool({
+    description: 'Ships an order.',
+    input: z.object({ orderId: z.string().regex(/^A-\d{4}$/), express: z.boolean().default(false) }),
+    requireConfirmation: (args) => args.express,
+  })
+  ship(args: { orderId: string; express: boolean }, _ctx: ToolContext) {
+    this.shipped.push(args);
+    return { shipped: args.orderId, express: args.express };
+  }
+
+  @Tool({ description: 'Lists orders.' })
+  list(
+    @Param('status', { schema: z.enum(['open', 'shipped']) }) status: 'open' | 'shipped',
+    @Param('limit', { schema: z.number().int().positive().optional() }) limit = 10,
+    @Param('note') note: string,
+  ) {
+    return { status, limit, note };
+  }
+}
+
+describe('@Tool({ input }) and @Param({ schema }) with a Standard Schema', () => {
+  it('@Tool({ input }): the whole arguments object, judged by the library; requireConfirmation sees its output', async () => {
+    const [ship] = scanTools(OrderTools);
+    expect(ship.parameters).toEqual({
+      type: 'object',
+      properties: { orderId: { type: 'string', pattern: '^A-\\d{4}$' }, express: { type: 'boolean', default: false } },
+      required: ['orderId'],
+    });
+    const tools = new OrderTools();
+    expect((await invokeTool(tools, 'ship', { orderId: 'A-1234' })).response).toEqual({ shipped: 'A-1234', express: false });
+    expect(tools.shipped).toEqual([{ orderId: 'A-1234', express: false }]);
+    expect((await invokeTool(tools, 'ship', { orderId: 'A-1234', express: true })).confirmationRequested).toBe(true);
+    expect((await invokeTool(tools, 'ship', { orderId: 'B-1' })).error?.message).toBe('Invalid arguments for tool "ship": orderId: Invalid string: must match pattern /^A-\\d{4}$/.');
+  });
+
+  it('@Param({ schema }): each property has one judge (the library, or ajv for the others); a schema accepting undefined is optional', async () => {
+    const [, list] = scanTools(OrderTools);
+    expect(list.parameters).toEqual({
+      type: 'object',
+      properties: {
+        status: { type: 'string', enum: ['open', 'shipped'] },
+        limit: { type: 'integer', exclusiveMinimum: 0, maximum: 9007199254740991 },
+        note: { type: 'string' },
+      },
+      required: ['status', 'note'],
+      additionalProperties: false,
+    });
+    const tools = new OrderTools();
+    expect((await invokeTool(tools, 'list', { status: 'open', note: 'n' })).response).toEqual({ status: 'open', limit: 10, note: 'n' });
+    const bad = await invokeTool(tools, 'list', { status: 'cancelled', limit: -1, note: 5, extra: true });
+    expect(bad.error?.message).toBe(
+      'Invalid arguments for tool "list": extra: unknown property, expected it left out; note: got 5, expected string; ' +
+        'status: Invalid option: expected one of "open"|"shipped"; limit: Too small: expected number to be >0.',
+    );
+  });
+});

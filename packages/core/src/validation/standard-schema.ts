@@ -1,0 +1,85 @@
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import type { ArgumentProblem } from '../errors/tool-call-errors';
+import type { JsonSchema } from '../model/json-schema';
+import { standardSchemaConversionFailedReason, standardSchemaWithoutJsonSchemaReason } from '../errors/messages';
+import { readablePath } from './problem-text';
+
+/** Which side of a Standard Schema's types a JSON Schema describes: what it takes, or what it gives. */
+export type StandardSchemaDirection = 'input' | 'output';
+
+/** True when `value` is a Standard Schema (https://standardschema.dev): zod 4, valibot, arktype and others. */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  const props = (value as Partial<StandardSchemaV1>)['~standard'];
+  return typeof props === 'object' && props !== null && props.version === 1 && typeof props.validate === 'function';
+}
+
+/**
+ * The JSON Schema (draft 2020-12) of a Standard Schema, from its library's own converter (the Standard
+ * JSON Schema interface, `~standard.jsonSchema`). Called once per schema at startup; the `$schema`
+ * keyword is left out, as in every other tool schema. When the library cannot convert it, `problem`
+ * says why and what to do (for the caller's typed error).
+ */
+export function standardJsonSchema(schema: StandardSchemaV1, direction: StandardSchemaDirection): { schema: JsonSchema } | { problem: string } {
+  const props = schema['~standard'] as StandardSchemaV1.Props & Partial<StandardJSONSchemaV1.Props>;
+  const vendor = String(props.vendor);
+  const converter = props.jsonSchema;
+  if (typeof converter !== 'object' || converter === null || typeof converter[direction] !== 'function') {
+    return { problem: standardSchemaWithoutJsonSchemaReason(vendor) };
+  }
+  let converted: unknown;
+  try {
+    converted = converter[direction]({ target: 'draft-2020-12' });
+  } catch (thrown) {
+    return { problem: standardSchemaConversionFailedReason(vendor, thrown instanceof Error ? thrown.message : String(thrown)) };
+  }
+  if (typeof converted !== 'object' || converted === null || Array.isArray(converted)) {
+    return { problem: standardSchemaConversionFailedReason(vendor, 'its converter returned no JSON Schema object') };
+  }
+  const { $schema: _dialect, ...jsonSchema } = converted as JsonSchema;
+  return { schema: jsonSchema };
+}
+
+/**
+ * True when the schema accepts a missing value (zod's `.optional()`, valibot's `optional()`, arktype's
+ * `'string | undefined'`): asked once at startup, with a synchronous answer only (an async schema is
+ * taken as required).
+ */
+export function acceptsUndefined(schema: StandardSchemaV1): boolean {
+  try {
+    const result = schema['~standard'].validate(undefined);
+    if (result instanceof Promise) {
+      result.catch(() => undefined);
+      return false;
+    }
+    return !result.issues;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A library's validation issues as {@link ArgumentProblem}s, in the library's own words: `path: message`
+ * (paths dotted like ajv's problems, `lines[0].qty`; `root` for the value itself). `prefix` is the
+ * JSON pointer the schema's value sits at (a `@Param`'s property). A message that already starts with
+ * its path (arktype's `city must be…`) is not given the path twice; each distinct message appears once.
+ */
+export function standardProblems(issues: readonly StandardSchemaV1.Issue[], prefix = '', root = 'arguments'): ArgumentProblem[] {
+  const problems: ArgumentProblem[] = [];
+  const seen = new Set<string>();
+  for (const issue of issues) {
+    const path = prefix + (issue.path ?? []).map((segment) => `/${escapePointer(String(typeof segment === 'object' ? segment.key : segment))}`).join('');
+    const where = readablePath(path, root);
+    const text = String(issue.message);
+    const message = text.startsWith(`${where} `) ? `${where}: ${text.slice(where.length + 1)}` : `${where}: ${text}`;
+    if (seen.has(message)) continue;
+    seen.add(message);
+    const vendorCode = (issue as { code?: unknown; type?: unknown }).code ?? (issue as { type?: unknown }).type;
+    problems.push({ path, message, keyword: typeof vendorCode === 'string' ? vendorCode : 'standardSchema' });
+  }
+  return problems;
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
