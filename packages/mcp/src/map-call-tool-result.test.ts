@@ -1,3 +1,4 @@
+import { ToolResult, toolFile, toolResult } from '@toolsmith/core';
 import { mapCallToolResult } from './map-call-tool-result';
 import { McpToolError } from './mcp-errors';
 
@@ -8,9 +9,34 @@ describe('mapCallToolResult', () => {
     expect(mapCallToolResult('t', { content: [] })).toEqual({ output: '' });
   });
 
-  it('keeps other content kinds beside the text', () => {
-    const image = { type: 'image' as const, data: 'aGVsbG8=', mimeType: 'image/png' };
-    expect(mapCallToolResult('t', { content: [{ type: 'text', text: 'a chart' }, image] })).toEqual({ output: 'a chart', content: [image] });
+  it('turns image, audio and blob resources into files of a ToolResult; resource links and text resources ride along as content', () => {
+    const link = { type: 'resource_link' as const, uri: 'file:///data/q3.csv', name: 'q3.csv' };
+    const textResource = { type: 'resource' as const, resource: { uri: 'memo://1', mimeType: 'text/plain', text: 'a memo' } };
+    const result = mapCallToolResult('t', {
+      content: [
+        { type: 'text', text: 'a chart' },
+        { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
+        { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' },
+        { type: 'resource', resource: { uri: 'toolsmith://tool-files/c1/q3%20report.pdf', mimeType: 'application/pdf', blob: 'JVBERi0=' } },
+        { type: 'resource', resource: { uri: 'blob://x', blob: 'AAE=' } },
+        link,
+        textResource,
+      ],
+    });
+    expect(result).toBeInstanceOf(ToolResult);
+    const { value, files } = result as ToolResult;
+    expect(value).toEqual({ output: 'a chart', content: [link, textResource] });
+    expect(files.map((file) => file.toPart())).toEqual([
+      { inlineData: { mimeType: 'image/png', data: 'aGVsbG8=' } },
+      { inlineData: { mimeType: 'audio/wav', data: 'UklGRg==' } },
+      { inlineData: { mimeType: 'application/pdf', data: 'JVBERi0=', displayName: 'q3 report.pdf' } },
+      { inlineData: { mimeType: 'application/octet-stream', data: 'AAE=', displayName: 'x' } },
+    ]);
+    // With structured content, the files go beside it.
+    const structured = mapCallToolResult('t', { content: [{ type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' }], structuredContent: { pages: 1 } });
+    expect(structured).toEqual(toolResult({ pages: 1 }, [toolFile({ mimeType: 'image/png', data: 'aGVsbG8=' })]));
+    // Without files, the plain object as before.
+    expect(mapCallToolResult('t', { content: [{ type: 'text', text: 'hi' }, link] })).toEqual({ output: 'hi', content: [link] });
   });
 
   it("throws McpToolError for isError results, keeping a Toolsmith server's error body", () => {

@@ -1,13 +1,19 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type ToolFile, type ToolResult, toolFile, toolResult } from '@toolsmith/core';
 import { McpToolError } from './mcp-errors';
 import { TOOLSMITH_ERROR_META } from './mcp-output-schema';
 
+type McpContent = CallToolResult['content'][number];
+
 /**
  * Turns an MCP `tools/call` result into a Toolsmith tool response: structured content is the response
- * object, text content becomes `{ output }` (other content kinds ride along as `content`), and an
- * `isError` result throws {@link McpToolError}, which the executor turns into an error response.
+ * object, text content becomes `{ output }`, and an `isError` result throws {@link McpToolError}, which
+ * the executor turns into an error response. `image` and `audio` content and embedded resources with a
+ * `blob` become files of the result (a {@link ToolResult}: the adapters send them natively, as for
+ * `toolFile`), a resource named by the last segment of its URI; other content kinds (resource links,
+ * text resources) ride along as `content`.
  */
-export function mapCallToolResult(toolName: string, result: CallToolResult): Record<string, unknown> {
+export function mapCallToolResult(toolName: string, result: CallToolResult): Record<string, unknown> | ToolResult {
   const parts = Array.isArray(result.content) ? result.content : [];
   const text = parts
     .filter((part): part is { type: 'text'; text: string } => part.type === 'text')
@@ -23,12 +29,39 @@ export function mapCallToolResult(toolName: string, result: CallToolResult): Rec
     const reason = text || (typeof remote?.message === 'string' ? remote.message : '') || 'the MCP tool reported an error';
     throw new McpToolError(toolName, reason, remote);
   }
-  if (structured) return structured;
+  const files = parts.flatMap((part) => {
+    const file = toToolFile(part);
+    return file ? [file] : [];
+  });
+  let response: Record<string, unknown>;
+  if (structured) {
+    response = structured;
+  } else {
+    response = { output: text };
+    const others = parts.filter((part) => part.type !== 'text' && !toToolFile(part));
+    if (others.length > 0) response.content = others;
+  }
+  return files.length > 0 ? toolResult(response, files) : response;
+}
 
-  const response: Record<string, unknown> = { output: text };
-  const others = parts.filter((part) => part.type !== 'text');
-  if (others.length > 0) response.content = others;
-  return response;
+/** The file an MCP content block carries (image, audio, a resource with a `blob`), or `undefined`. */
+function toToolFile(part: McpContent): ToolFile | undefined {
+  if (part.type === 'image' || part.type === 'audio') return toolFile({ mimeType: part.mimeType, data: part.data });
+  if (part.type === 'resource' && 'blob' in part.resource && typeof part.resource.blob === 'string') {
+    const { uri, blob, mimeType } = part.resource;
+    return toolFile({ mimeType: mimeType ?? 'application/octet-stream', data: blob, name: resourceName(uri) });
+  }
+  return undefined;
+}
+
+/** The last path segment of a resource URI, decoded (`…/tool-files/c1/report.pdf` → `report.pdf`). */
+function resourceName(uri: string): string {
+  const last = uri.split(/[/?#]/).filter(Boolean).at(-1) ?? uri;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { type AuthConfig, BaseTool, type JsonSchema, type ToolContext } from '@toolsmith/core';
+import { type AuthConfig, BaseTool, type JsonSchema, type ToolContext, type ToolResult } from '@toolsmith/core';
 import { mapCallToolResult } from './map-call-tool-result';
 import type { McpConnection } from './mcp-connection';
 
@@ -48,7 +48,7 @@ export class McpTool extends BaseTool {
   }
 
   /** Calls the tool on the server; implements {@link BaseTool.run}. */
-  async run(args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown>> {
+  async run(args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown> | ToolResult> {
     const result = await this.connection.callTool(this.remote.name, args, { signal: context.signal });
     return mapCallToolResult(this.name, result);
   }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { waitFor } from '@toolsmith/core/testing';
 import { McpToolset } from './mcp-toolset';
 import { McpConnectionError } from './mcp-errors';
+import { SNAPSHOT } from './__fixtures__/fixture-mcp-server';
 import { startFixtureHttpServer } from './__fixtures__/http-fixture-server';
 import { sourceProcessArgs } from './__fixtures__/source-process';
 import { callThrough, errorCode, toolContext } from './__fixtures__/tool-harness';
@@ -38,6 +39,19 @@ describe('McpToolset over stdio (a real child process)', () => {
   it('maps text content to { output } and structured content to the response object', async () => {
     expect((await callThrough(toolset, 'echo', { text: 'hi' })).response).toEqual({ output: 'echo: hi' });
     expect((await callThrough(toolset, 'add', '{"a":2,"b":3}')).response).toEqual({ sum: 5 });
+  });
+
+  it("turns the server's image, audio and blob resource content into the result's files (parts), other content kinds beside the text", async () => {
+    const response = await callThrough(toolset, 'snapshot', {});
+    expect(response.isError).toBeUndefined();
+    expect(response.response).toEqual({ output: 'Q3 snapshot', content: [{ type: 'resource', resource: { uri: 'notes://q3', mimeType: 'text/plain', text: 'sales up' } }] });
+    expect(response.parts).toEqual([
+      { inlineData: { mimeType: 'image/png', data: SNAPSHOT.png } },
+      { inlineData: { mimeType: 'audio/wav', data: SNAPSHOT.wav } },
+      { inlineData: { mimeType: 'application/pdf', data: SNAPSHOT.pdf, displayName: 'summary.pdf' } },
+    ]);
+    // The base64 of the files is not in the JSON the result budget counts.
+    expect(JSON.stringify(response.response)).not.toContain(SNAPSHOT.png);
   });
 
   it('validates arguments with ajv before anything is sent', async () => {

@@ -1,8 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { toolFile } from '@toolsmith/core';
-import { SAMPLE_FILES, fileReturningTool } from '@toolsmith/core/testing';
+import { LlmAgent, Runner, toolFile } from '@toolsmith/core';
+import { SAMPLE_FILES, ScriptedModel, fileReturningTool } from '@toolsmith/core/testing';
+import { McpToolset } from './mcp-toolset';
 import { type McpServerHandle, serveMcp } from './serve-mcp';
 
 const { png, wav, pdf } = SAMPLE_FILES;
@@ -36,6 +37,35 @@ describe('serveMcp: files a tool returns (the SDK client over Streamable HTTP)',
       { type: 'audio', mimeType: 'audio/wav', data: wav },
       { type: 'resource', resource: { uri: expect.stringMatching(/^toolsmith:\/\/tool-files\/.+\/report\.pdf$/), mimeType: 'application/pdf', blob: pdf } },
       { type: 'resource', resource: { uri: expect.stringMatching(/^toolsmith:\/\/tool-files\/.+\/file-3$/), mimeType: 'text/csv', blob: Buffer.from('q,sales\n3,12').toString('base64') } },
+    ]);
+  });
+});
+
+describe('McpToolset: files a served tool returns come back as the files of the result (serveMcp over Streamable HTTP)', () => {
+  let server: McpServerHandle;
+  beforeAll(async () => {
+    server = await serveMcp({ tools: [chart], transport: { http: { port: 0 } } });
+  });
+  afterAll(() => server.close());
+
+  it('an agent using the remote tool gets a function response with the JSON and the files as parts, as a local tool returning them would give', async () => {
+    const toolset = new McpToolset({ transport: { url: server.url! } });
+    const model = new ScriptedModel([{ calls: [{ id: 'c1', name: 'render_report', args: {} }] }, 'Done.']);
+    const runner = new Runner({ appName: 'files', agent: new LlmAgent({ name: 'assistant', model, tools: [toolset] }) });
+    try {
+      for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'Report?' }] } })) void event;
+    } finally {
+      await runner.close();
+      await toolset.close();
+    }
+
+    const sent = model.requests[1].contents.flatMap((content) => content.parts).find((part) => part.functionResponse)!.functionResponse!;
+    expect(sent.response).toEqual({ pages: 1 });
+    expect(sent.parts).toEqual([
+      { inlineData: { mimeType: 'image/png', data: png } },
+      { inlineData: { mimeType: 'audio/wav', data: wav } },
+      { inlineData: { mimeType: 'application/pdf', data: pdf, displayName: 'report.pdf' } },
+      { inlineData: { mimeType: 'text/csv', data: Buffer.from('q,sales\n3,12').toString('base64'), displayName: 'file-3' } },
     ]);
   });
 });

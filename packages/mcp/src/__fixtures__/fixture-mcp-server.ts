@@ -1,6 +1,13 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 
+/** The base64 files the `snapshot` tool returns (the first bytes of a PNG, a WAV and a PDF). */
+export const SNAPSHOT = {
+  png: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('base64'),
+  wav: Buffer.from('RIFF\0\0\0\0WAVEfmt ', 'latin1').toString('base64'),
+  pdf: Buffer.from('%PDF-1.4\n%%EOF\n', 'latin1').toString('base64'),
+};
+
 /**
  * A plain MCP server built with the SDK's own `McpServer` (no Toolsmith), used to test `McpToolset`
  * over stdio (see `stdio-fixture-server.ts`) and over HTTP (in-process).
@@ -39,6 +46,16 @@ export function createFixtureMcpServer(): McpServer {
       pid: process.pid,
       session: extra.sessionId ?? null,
     },
+  }));
+
+  server.registerTool('snapshot', { description: 'Returns a chart, a sound, a report and a note.' }, async () => ({
+    content: [
+      { type: 'text', text: 'Q3 snapshot' },
+      { type: 'image', mimeType: 'image/png', data: SNAPSHOT.png },
+      { type: 'audio', mimeType: 'audio/wav', data: SNAPSHOT.wav },
+      { type: 'resource', resource: { uri: 'reports://q3/summary.pdf', mimeType: 'application/pdf', blob: SNAPSHOT.pdf } },
+      { type: 'resource', resource: { uri: 'notes://q3', mimeType: 'text/plain', text: 'sales up' } },
+    ],
   }));
 
   let grown = false;
