@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { AgentConfigError } from '../errors/agent-config-error';
 import { ManifestError } from '../errors/manifest-errors';
 import { invalidOutputSchemaMessage, noManifestForTypeMessage } from '../errors/messages';
@@ -7,14 +8,17 @@ import { buildDtoSchema } from '../scanning/dto-schema';
 import { defaultManifest } from '../scanning/manifest-registry';
 import { type ManifestTypeRef, isManifestTypeRef } from '../scanning/manifest-type';
 import { metaSchemaProblems } from '../validation/meta-schema-check';
+import { isStandardSchema, standardJsonSchema } from '../validation/standard-schema';
 
 /**
- * What an agent's final answer must be: a class-validator DTO class (its schema is built like a DTO
- * parameter's, and class-validator also checks the answer where the schema cannot say everything), a
- * TypeScript object type through the build-time manifest (`manifestType<T>('Name')`), or a JSON Schema
- * object (draft 2020-12) whose root is `type: "object"`.
+ * What an agent's final answer must be: a Standard Schema of an object (zod, valibot, arktype: the model is
+ * sent its library's JSON Schema, the library validates the answer, and its output is the agent's output,
+ * typed), a class-validator DTO class (its schema is built like a DTO parameter's, and class-validator also
+ * checks the answer where the schema cannot say everything), a TypeScript object type through the
+ * build-time manifest (`manifestType<T>('Name')`), or a JSON Schema object (draft 2020-12) whose root is
+ * `type: "object"`.
  */
-export type OutputSchema<TOutput = unknown> = ManifestTypeRef<TOutput> | JsonSchema | (new (...args: never[]) => TOutput);
+export type OutputSchema<TOutput = unknown> = StandardSchemaV1<unknown, TOutput> | ManifestTypeRef<TOutput> | JsonSchema | (new (...args: never[]) => TOutput);
 
 /** An agent's output schema, resolved once when the agent is built. */
 export interface ResolvedOutputSchema {
@@ -22,6 +26,8 @@ export interface ResolvedOutputSchema {
   readonly request: ResponseSchema;
   /** The DTO class, when the schema came from one and class-validator must also check the answer. */
   readonly classValidatorDto?: new () => object;
+  /** The Standard Schema, when the schema came from one: its library validates the answer. */
+  readonly standard?: StandardSchemaV1;
 }
 
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -31,6 +37,12 @@ const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * be used, and a `ManifestError` for a manifest type that cannot be read.
  */
 export function resolveOutputSchema(agentName: string, source: OutputSchema): ResolvedOutputSchema {
+  // First: an arktype schema is a function, and a Standard Schema may carry any other keys.
+  if (isStandardSchema(source)) {
+    const converted = standardJsonSchema(source, 'input');
+    if ('problem' in converted) throw new AgentConfigError(invalidOutputSchemaMessage(agentName, converted.problem));
+    return { ...resolveJsonSchema(agentName, converted.schema, ''), standard: source };
+  }
   if (isManifestTypeRef(source)) {
     const manifest = source.manifest ?? defaultManifest();
     if (!manifest) throw new ManifestError('MANIFEST_TYPE_MISSING', noManifestForTypeMessage(source.typeName), '', { details: { typeName: source.typeName } });

@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { LlmAgent } from '../agents/llm-agent';
 import { OutputInvalidError } from '../errors/output-invalid-error';
 import type { ArgumentProblem } from '../errors/tool-call-errors';
@@ -7,6 +8,8 @@ import { repairArguments } from '../validation/argument-repair';
 import { stripCodeFence } from '../validation/argument-text-repair';
 import { loadClassTransformer, loadClassValidator } from '../validation/lazy-modules';
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
+import { standardProblems } from '../validation/standard-schema';
+import type { JsonSchema } from '../model/json-schema';
 
 /** The code of an event whose answer broke the agent's output schema (see {@link checkStructuredOutput}). */
 export const OUTPUT_INVALID = 'OUTPUT_INVALID';
@@ -29,16 +32,20 @@ export async function checkStructuredOutput(agent: LlmAgent, event: Event): Prom
   if ('problem' in parsed) problems = [parsed.problem];
   else {
     value = parsed.value;
-    const validate = validatorFor(output.request.schema);
-    let valid = validate(value);
-    // The same named repairs as tool arguments: OpenAI's strict mode, for one, sends null for an optional property.
-    const repaired = !valid && isPlainObject(value) ? repairArguments(value, output.request.schema) : undefined;
-    if (repaired) {
-      value = repaired.args;
-      valid = validate(value);
+    if (output.standard) {
+      ({ value, problems } = await standardAnswer(output.standard, output.request.schema, value));
+    } else {
+      const validate = validatorFor(output.request.schema);
+      let valid = validate(value);
+      // The same named repairs as tool arguments: OpenAI's strict mode, for one, sends null for an optional property.
+      const repaired = !valid && isPlainObject(value) ? repairArguments(value, output.request.schema) : undefined;
+      if (repaired) {
+        value = repaired.args;
+        valid = validate(value);
+      }
+      problems = valid ? [] : toArgumentProblems(validate.errors, value, 'answer');
+      if (problems.length === 0 && output.classValidatorDto) problems = await classValidatorProblems(output.classValidatorDto, value);
     }
-    problems = valid ? [] : toArgumentProblems(validate.errors, value, 'answer');
-    if (problems.length === 0 && output.classValidatorDto) problems = await classValidatorProblems(output.classValidatorDto, value);
   }
   const stateDelta = event.actions.stateDelta;
   if (problems.length === 0) {
@@ -51,6 +58,18 @@ export async function checkStructuredOutput(agent: LlmAgent, event: Event): Prom
   event.errorMessage = error.message;
   // The text is not the answer the app asked for: nothing is stored under outputKey.
   if (agent.outputKey) delete stateDelta[agent.outputKey];
+}
+
+/**
+ * The answer judged by its Standard Schema's library (sync or async), with the same named repairs first
+ * when it refuses; a valid answer becomes the library's output value.
+ */
+async function standardAnswer(schema: StandardSchemaV1, jsonSchema: JsonSchema, answer: unknown): Promise<{ value: unknown; problems: readonly ArgumentProblem[] }> {
+  let result = await schema['~standard'].validate(answer);
+  const repaired = result.issues && isPlainObject(answer) ? repairArguments(answer, jsonSchema) : undefined;
+  if (repaired) result = await schema['~standard'].validate(repaired.args);
+  if (result.issues) return { value: answer, problems: standardProblems(result.issues, '', 'answer') };
+  return { value: result.value, problems: [] };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -62,6 +62,9 @@ describe('functionTool with a Standard Schema', () => {
   it('repairs what the model commonly gets wrong (read from the JSON Schema), then zod judges again', async () => {
     const add = functionTool({ name: 'add', description: '', parameters: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
     const outcome = await invokeTool(add, 'add', { a: '1', b: 2 });
+    // OpenAI's strict mode sends null for a property left out: zod refuses it, the repair leaves it out, zod's default applies.
+    const hello = functionTool({ name: 'hello', description: '', parameters: z.object({ name: z.string(), lang: z.string().default('en') }), execute: (args) => args });
+    expect((await invokeTool(hello, 'hello', { name: 'Ada', lang: null })).response).toEqual({ name: 'Ada', lang: 'en' });
     // zod refuses "1" for a number; the string-to-number repair made it 1.
     expect(outcome.response).toEqual({ result: 3 });
     expect((await invokeTool(add, 'add', { a: 'one', b: 2 })).error?.message).toBe('Invalid arguments for tool "add": a: Invalid input: expected number, received string.');
