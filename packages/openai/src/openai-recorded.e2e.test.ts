@@ -3,6 +3,7 @@ import { type Event, LlmAgent, Runner, functionTool } from '@toolsmith/core';
 import { type Recording, type WireReply, type WireServer, readRecording, recordedReply, startWireServer } from '@toolsmith/core/testing';
 import { OpenAIModel } from './openai-model';
 import { providerTool } from './provider-tool';
+import { responsesReasoningProblems } from './__fixtures__/openai-responses-rules';
 
 // Replays answers recorded from the real OpenAI Responses API (see __fixtures__/recorded/SOURCES.md) to the
 // official SDK through OpenAIModel inside a Runner; where the recording holds the next request the real
@@ -177,6 +178,49 @@ describe('OpenAIModel on recorded Responses API traffic', () => {
   });
 });
 
+describe('OpenAIModel on a recorded store:false loop (encrypted reasoning, streamed)', () => {
+  let server: WireServer;
+  afterEach(() => server.close());
+
+  it('sends every reasoning item back with its encrypted content, right before the call that followed it, in each request of the loop', async () => {
+    const recording = recorded('responses-store-false-reasoning-calls-stream');
+    // The items as each stream's output_item.done events gave them, which the adapter keeps. (The real API
+    // encrypts a reasoning item's content again for response.completed: the two texts differ.)
+    const outputs = recording.interactions.map((exchange) => doneItems(exchange.response.sse!));
+    expect(outputs.map((items) => items.map((item) => item.id))).toEqual(recording.interactions.map((exchange) => completedOutput(exchange.response.sse!).map((item) => item.id)));
+    const created = JSON.parse(recording.interactions[0].response.sse!.split('\n').find((line) => line.startsWith('data: '))!.slice(6)).response;
+    expect(created.store).toBe(false);
+    expect(outputs[0].map((item) => item.type)).toEqual(['reasoning', 'function_call']);
+    expect(outputs[0][0].encrypted_content).toEqual(expect.any(String));
+    server = await startWireServer((_request, index) => recordedReply(recording.interactions[index]));
+    const calculator = functionTool({
+      name: 'calculator',
+      description: created.tools[0].description,
+      parameters: created.tools[0].parameters,
+      execute: ({ a, b, op }: { a: number; b: number; op: string }) => ({ result: op === 'add' ? a + b : op === 'multiply' ? a * b : op === 'subtract' ? a - b : a / b }),
+    });
+    const runner = new Runner({
+      appName: 'recorded',
+      agent: new LlmAgent({ name: 'assistant', model: new OpenAIModel({ model: created.model, api: 'responses', store: false, apiKey: 'k', baseURL: `${server.url}/v1`, retry: false }), tools: [calculator] }),
+    });
+
+    const events = await turn(runner, 'Compute (12 + 7) × 3 × 10 with the calculator, one step per call.', true);
+
+    expect(server.handlerErrors).toEqual([]);
+    expect(server.requests).toHaveLength(4);
+    for (const [index, request] of server.requests.entries()) {
+      expect(request.body).toMatchObject({ store: false, include: ['reasoning.encrypted_content'] });
+      // The rule of the real API (learned from its recorded 400) holds for every request of the loop.
+      expect(responsesReasoningProblems(request.body.input, outputs.slice(0, index).flat())).toEqual([]);
+    }
+    const sent = server.requests[1].body.input as Item[];
+    const reasoningAt = sent.findIndex((item) => item.type === 'reasoning');
+    expect(sent[reasoningAt]).toEqual(outputs[0][0]);
+    expect(sent[reasoningAt + 1]).toMatchObject({ type: 'function_call', id: outputs[0][1].id, call_id: outputs[0][1].call_id });
+    expect(events.at(-1)!.text()).toBe(outputs[3][0].content[0].text);
+  });
+});
+
 describe('OpenAIModel on recorded Responses API errors', () => {
   let server: WireServer;
   afterEach(() => server.close());
@@ -196,4 +240,12 @@ describe('OpenAIModel on recorded Responses API errors', () => {
 function completedOutput(sse: string): Item[] {
   const line = sse.split('\n').find((entry) => entry.startsWith('data: ') && entry.includes('"type":"response.completed"'))!;
   return JSON.parse(line.slice('data: '.length)).response.output;
+}
+
+/** The items of a stream's `response.output_item.done` events, in order. */
+function doneItems(sse: string): Item[] {
+  return sse
+    .split('\n')
+    .filter((line) => line.startsWith('data: ') && line.includes('"type":"response.output_item.done"'))
+    .map((line) => JSON.parse(line.slice('data: '.length)).item);
 }
