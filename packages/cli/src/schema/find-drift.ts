@@ -22,7 +22,7 @@ export interface Drift {
  * - a class-validator DTO property with no class-validator decorator (it silently leaves the schema);
  * - an `@IsOptional()` DTO property whose type does not admit `null` (class-validator lets `null` through);
  * - a constructor dependency of a `@Toolset` or `@Injectable` class typed with an `import type`d class or
- *   an interface, with no `@Inject` (the compiled metadata says `Object`).
+ *   an interface, with no `@Inject` and not named by the class's `inject` list (the compiled metadata says `Object`).
  * `document` is the manifest generated from the same program (the TypeScript side of each parameter).
  */
 export function findDrift(program: ts.Program, toolsets: readonly FoundToolset[], document: ManifestDocument): Drift[] {
@@ -162,8 +162,10 @@ function injectionDrift(checker: ts.TypeChecker, declaration: ts.ClassDeclaratio
   if (!constructor) return [];
   const className = declaration.name?.text ?? '(anonymous class)';
   const drifts: Drift[] = [];
-  for (const parameter of constructor.parameters) {
-    if (findDecorator(checker, parameter, 'Inject') || !parameter.type || !ts.isTypeReferenceNode(parameter.type)) continue;
+  // A position the class's `inject: [...]` list names is injected by that token, whatever its type.
+  const listed = injectListLength(checker, declaration);
+  for (const [index, parameter] of constructor.parameters.entries()) {
+    if (index < listed || findDecorator(checker, parameter, 'Inject') || !parameter.type || !ts.isTypeReferenceNode(parameter.type)) continue;
     const at = location(parameter.getSourceFile(), parameter);
     const typeName = parameter.type.typeName.getText();
     const subject = `constructor parameter ${parameter.name.getText()} of ${className} is typed ${typeName}`;
@@ -188,6 +190,18 @@ function injectionDrift(checker: ts.TypeChecker, declaration: ts.ClassDeclaratio
     }
   }
   return drifts;
+}
+
+/** How many constructor positions the `inject: [...]` list of the class's `@Toolset` or `@Injectable` names (0 without one). */
+function injectListLength(checker: ts.TypeChecker, declaration: ts.ClassDeclaration): number {
+  for (const name of ['Toolset', 'Injectable']) {
+    const decorator = findDecorator(checker, declaration, name);
+    const options = decorator && ts.isCallExpression(decorator.expression) ? decorator.expression.arguments[0] : undefined;
+    if (!options || !ts.isObjectLiteralExpression(options)) continue;
+    const inject = options.properties.find((property): property is ts.PropertyAssignment => ts.isPropertyAssignment(property) && property.name.getText() === 'inject');
+    if (inject && ts.isArrayLiteralExpression(inject.initializer)) return inject.initializer.elements.length;
+  }
+  return 0;
 }
 
 /** The quoted module of an `import type { X }` / `import { type X }` that `symbol` comes from. */
