@@ -42,6 +42,20 @@ describe('standard (TC39) decorators', () => {
     expect(result.response).toEqual({ report: 'Sunny in Paris' });
   });
 
+  it('takes the arguments from a Standard Schema with @Tool({ input }) (zod), validated by it before the method runs', async () => {
+    const { RefundTools } = loadStandardDecorated<{ RefundTools: Cls }>(`${CORE}
+      import { z } from 'zod';
+      @Toolset() export class RefundTools {
+        @Tool({ description: 'Refunds an order.', input: z.object({ orderId: z.string(), amount: z.number().int().positive() }) })
+        refund(args: { orderId: string; amount: number }) { return { refunded: args.amount, orderId: args.orderId }; }
+      }`);
+    const [refund] = scanTools(RefundTools, { manifest: null });
+    expect(refund.parameters).toMatchObject({ type: 'object', properties: { orderId: { type: 'string' }, amount: { type: 'integer' } }, required: ['orderId', 'amount'] });
+    expect((await invokeTool(RefundTools, 'refund', { orderId: 'A-1', amount: 5 })).response).toEqual({ refunded: 5, orderId: 'A-1' });
+    const refused = await invokeTool(RefundTools, 'refund', { orderId: 'A-1', amount: -5 });
+    expect(refused.error?.code).toBe('INVALID_ARGUMENTS');
+  });
+
   it('keeps the tools of a base class and lets a subclass override one with its own @Tool', () => {
     const { Child } = loadStandardDecorated<{ Child: Cls }>(`${CORE}
       class Base {
@@ -62,9 +76,9 @@ describe('standard (TC39) decorators', () => {
     expect(thrown).toBeInstanceOf(MissingTypeMetadataError);
     expect(thrown.message).toBe(
       'OrderTools.getOrder: the method is compiled with standard decorators (no "experimentalDecorators"), which record no parameter ' +
-        'types or names, and no build-time manifest describes it. Fix: generate the manifest with `toolsmith schema` and let the ' +
-        'scanner find it (next to the compiled code, TOOLSMITH_MANIFEST or useManifest(path); see docs/decorator-pitfalls.md), ' +
-        'or give the schema explicitly with @Tool({ inputSchema }).',
+        'types or names, and no build-time manifest describes it. Fix: take one object argument described by a Standard Schema ' +
+        'with @Tool({ input }), or generate the manifest with `toolsmith schema` and let the scanner find it (next to the compiled ' +
+        'code, TOOLSMITH_MANIFEST or useManifest(path); see docs/decorator-pitfalls.md), or give the schema explicitly with @Tool({ inputSchema }).',
     );
   });
 
@@ -129,7 +143,7 @@ describe('standard (TC39) decorators', () => {
 
   describe('decorators that exist only in legacy mode, or in the wrong place', () => {
     it.each([
-      ['@Param', `class T { @Param('city') m() {} }`, /^@Param\("city"\) was called as a standard \(TC39\) decorator, but it works only with legacy decorators .*Fix: type the parameter in TypeScript and generate the build-time manifest with `toolsmith schema`/],
+      ['@Param', `class T { @Param('city') m() {} }`, /^@Param\("city"\) was called as a standard \(TC39\) decorator, but it works only with legacy decorators .*Fix: take one object argument described by a Standard Schema with @Tool\(\{ input \}\), or type the parameter in TypeScript and generate the build-time manifest with `toolsmith schema`/],
       ['@Ctx', `class T { @Ctx() m() {} }`, /^@Ctx\(\) was called as a standard .*Fix: type the parameter ToolContext/],
       ['@Inject', `class T { @Inject('KEY') m() {} }`, /^@Inject\(\) was called as a standard .*Fix: list the constructor's dependencies in order with @Toolset\(\{ inject: \[\.\.\.\] \}\)/],
       ['@Describe', `class T { @Describe('x') field = 1; }`, /^@Describe\(\) was called as a standard .*class-validator DTOs need legacy decorators/],

@@ -48,9 +48,9 @@ export function missingTypeMetadataMessage(site: DefinitionSite, standardDecorat
   if (standardDecorators) {
     return (
       `${describeSite(site)}: the method is compiled with standard decorators (no "experimentalDecorators"), which record no parameter ` +
-      'types or names, and no build-time manifest describes it. Fix: generate the manifest with `toolsmith schema` and let the ' +
-      'scanner find it (next to the compiled code, TOOLSMITH_MANIFEST or useManifest(path); see docs/decorator-pitfalls.md), ' +
-      'or give the schema explicitly with @Tool({ inputSchema }).'
+      'types or names, and no build-time manifest describes it. Fix: take one object argument described by a Standard Schema ' +
+      'with @Tool({ input }), or generate the manifest with `toolsmith schema` and let the scanner find it (next to the compiled ' +
+      'code, TOOLSMITH_MANIFEST or useManifest(path); see docs/decorator-pitfalls.md), or give the schema explicitly with @Tool({ inputSchema }).'
     );
   }
   return (
@@ -363,13 +363,14 @@ export function standardDecoratorWithoutMetadataMessage(decorator: string, membe
 /** What replaces each legacy-only decorator with standard decorators. */
 const STANDARD_MODE_INSTEAD = {
   param:
-    'type the parameter in TypeScript and generate the build-time manifest with `toolsmith schema` (JSDoc gives descriptions), ' +
+    'take one object argument described by a Standard Schema with @Tool({ input }), ' +
+    'or type the parameter in TypeScript and generate the build-time manifest with `toolsmith schema` (JSDoc gives descriptions), ' +
     'or give the whole schema with @Tool({ inputSchema })',
   ctx: 'type the parameter ToolContext and generate the build-time manifest with `toolsmith schema`, which finds it',
   inject: "list the constructor's dependencies in order with @Toolset({ inject: [...] }) or @Injectable({ inject: [...] })",
   dto:
-    'class-validator DTOs need legacy decorators; describe the argument with a TypeScript interface and the build-time manifest ' +
-    '(`toolsmith schema`), or with @Tool({ inputSchema })',
+    'class-validator DTOs need legacy decorators; describe the argument with a Standard Schema (@Tool({ input })), ' +
+    'a TypeScript interface and the build-time manifest (`toolsmith schema`), or @Tool({ inputSchema })',
 } as const;
 
 /** A parameter decorator (`@Param`, `@Ctx`, `@Inject`) or a DTO decorator called as a standard (TC39) decorator. */
