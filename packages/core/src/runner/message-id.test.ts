@@ -1,4 +1,6 @@
 import { LlmAgent } from '../agents/llm-agent';
+import { confirmationRequests } from '../confirmation/confirmation-requests';
+import { confirmationResponse } from '../confirmation/confirmation-response';
 import type { Event } from '../events/event';
 import { functionTool } from '../function-tool/function-tool';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
@@ -76,5 +78,56 @@ describe('messageId: a message sent again', () => {
     const again = await collect(app.run({ userId: 'u', sessionId: 's', newMessage: bad, messageId: 'm-1' }));
     expect([first, again].map((events) => events.map((e) => e.errorCode))).toEqual([['FUNCTION_RESPONSE_NOT_PENDING'], ['FUNCTION_RESPONSE_NOT_PENDING']]);
     expect(await stored()).toEqual([]);
+  });
+  it('an approval sent again under its id yields the result it produced (the tool ran once), where an approval under a new id is refused', async () => {
+    const sessionService = new InMemorySessionService();
+    const refunds: number[] = [];
+    const refund = functionTool({
+      name: 'refund',
+      description: 'Refunds.',
+      parameters: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+      requireConfirmation: true,
+      execute: ({ amount }: { amount: number }) => {
+        refunds.push(amount);
+        return { refunded: amount };
+      },
+    });
+    const model = new ScriptedModel([{ calls: [{ id: 'r1', name: 'refund', args: { amount: 9 } }] }, 'Refunded 9.']);
+    const app = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model, tools: [refund] }), sessionService });
+    const paused = await collect(app.run({ userId: 'u', sessionId: 's', newMessage: user('refund 9'), messageId: 'm-1' }));
+    const [request] = paused.flatMap((e) => confirmationRequests(e));
+    const answer = confirmationResponse(request.call, { confirmed: true });
+
+    const approved = await collect(app.run({ userId: 'u', sessionId: 's', newMessage: answer, messageId: 'a-1' }));
+    const again = await collect(app.run({ userId: 'u', sessionId: 's', newMessage: answer, messageId: 'a-1' }));
+    const otherId = await collect(app.run({ userId: 'u', sessionId: 's', newMessage: answer, messageId: 'a-2' }));
+
+    expect(approved.at(-1)!.text()).toBe('Refunded 9.');
+    expect(ids(again)).toEqual(ids(approved));
+    expect(otherId.map((e) => e.errorCode)).toEqual(['FUNCTION_RESPONSE_NOT_PENDING']);
+    expect(refunds).toEqual([9]);
+  });
+
+  it('refused with SESSION_BUSY is not held: sent again under its id once the session is free, it runs', async () => {
+    const { charges, stored } = setup();
+    const sessionService = new InMemorySessionService();
+    const holder = await sessionService.claimSession({ appName: 'shop', userId: 'u', sessionId: 's', holder: 'other-process', leaseMs: 60_000 });
+    if (!holder.claimed) throw new Error('not claimed');
+    const charge = functionTool({ name: 'charge', description: 'Charges.', execute: () => ({ charged: charges.push(5) }) });
+    const app = new Runner({
+      appName: 'shop',
+      agent: new LlmAgent({ name: 'cashier', model: new ScriptedModel([{ calls: [{ name: 'charge', args: {} }] }, 'Charged.']), tools: [charge] }),
+      sessionService,
+      sessionClaim: { onBusy: 'fail' },
+    });
+    const busy = await collect(app.run({ userId: 'u', sessionId: 's', newMessage: user('charge'), messageId: 'm-1' }));
+    await sessionService.releaseClaim({ appName: 'shop', userId: 'u', sessionId: 's' }, holder.claim.fence);
+    const again = await collect(app.run({ userId: 'u', sessionId: 's', newMessage: user('charge'), messageId: 'm-1' }));
+
+    expect(busy.map((e) => e.errorCode)).toEqual(['SESSION_BUSY']);
+    expect(again.at(-1)!.text()).toBe('Charged.');
+    expect(charges).toEqual([5]);
+    expect(await stored()).toEqual([]); // (setup's own store is untouched)
+    expect((await sessionService.getSession({ appName: 'shop', userId: 'u', sessionId: 's' }))!.events[0].id).toBe('msg:m-1');
   });
 });
