@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import type { TestPostgres } from '../../packages/postgres/src/__fixtures__/test-postgres';
 import { startTestPostgres } from '../../packages/postgres/src/__fixtures__/test-postgres';
-import { main } from './session-claims.bench';
 
 // A smoke run of the session-claims bench (one tiny round of everything): it must keep running. It
 // measures nothing; the only numbers checked are counts (round trips, failed turns), never times.
+// It runs the compiled bench (`npm test` builds it first), so its child processes start as plain Node.
+const { main } = require(join(__dirname, '..', 'dist', 'session-claims.bench.js')) as typeof import('./session-claims.bench');
 let server: TestPostgres;
 beforeAll(async () => {
   server = await startTestPostgres();
@@ -17,7 +18,7 @@ it('runs every measurement once: round trips per turn with and without claims, t
   const printed: string[] = [];
   const log = jest.spyOn(console, 'log').mockImplementation((text: string) => void printed.push(String(text)));
   try {
-    const report = await main({ url: server.url, smoke: true, childExecArgv: ['-r', join(__dirname, '..', '..', 'packages', 'postgres', 'src', '__fixtures__', 'register-source.js')] });
+    const report = await main({ url: server.url, smoke: true });
 
     // A turn on an existing session: get + 4 appends; the claim and its release add 2.
     expect(report.perTurn['PostgreSQL (pg, localhost)']).toMatchObject({ roundTripsWithout: 5, roundTripsWith: 7 });
