@@ -69,14 +69,17 @@ describe('a toolset compiled with standard decorators', () => {
     expect(ran.stdout + ran.stderr).toContain('SyntaxError: Invalid or unexpected token');
   });
 
-  it('is checked by TypeScript: no parameter decorator (TS1206), no `import type` class or interface in an inject list', async () => {
+  it('is checked by TypeScript: no parameter decorator (TS1206), no `import type` class or interface in an inject list, a method that takes what @Tool({ input }) gives', async () => {
     const compiled = await run('npx', ['tsc', '-p', 'fixtures/tsconfig.json']);
     expect(compiled.code).not.toBe(0);
-    expect(compiled.stdout.trim().split('\n')).toEqual([
+    expect(compiled.stdout.trim().split('\n').filter((line) => line.startsWith('fixtures/'))).toEqual([
       "fixtures/inject-list-types.ts(11,21): error TS1361: 'OrderStore' cannot be used as a value because it was imported using 'import type'.",
       "fixtures/inject-list-types.ts(21,21): error TS2693: 'Clock' only refers to a type, but is being used as a value here.",
       'fixtures/param-decorator.ts(8,14): error TS1206: Decorators are not valid here.',
+      // The `wrong` tool only: `refund` takes the schema's output type.
+      'fixtures/standard-schema-input.ts(15,4): error TS1241: Unable to resolve signature of method decorator when called as an expression.',
     ]);
+    expect(compiled.stdout).toContain("Type 'string' is not assignable to type 'number'.");
   });
 
   it('cannot use @Param under tsx either: esbuild refuses parameter decorators without experimentalDecorators', async () => {
