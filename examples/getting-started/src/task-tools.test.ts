@@ -10,7 +10,8 @@ describe('TaskTools', () => {
   });
 
   it('reports every problem of a call in one response', async () => {
-    const result = await invokeTool(TaskTools, 'createTask', { title: '', priority: 'urgent', dueDate: 'next friday' });
+    // Invalid on purpose, so given as JSON text (as the model sends it): the compiler checks only objects.
+    const result = await invokeTool(TaskTools, 'createTask', JSON.stringify({ title: '', priority: 'urgent', dueDate: 'next friday' }));
     expect(result.isError).toBe(true);
     expect(result.error?.code).toBe('INVALID_ARGUMENTS');
     const message = String(result.error?.message);

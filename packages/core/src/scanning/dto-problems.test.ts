@@ -45,7 +45,7 @@ describe('every problem of a call in one response (ajv and class-validator toget
   });
 
   it('adds no class-validator problem where ajv already reported one (at or above its path)', async () => {
-    const result = await invokeTool(TaskTools, 'createTask', { title: 'x', priority: 'high', subtasks: ['not an object', { title: '', dueDate: 'soon' }], extra: 1 });
+    const result = await invokeTool(TaskTools, 'createTask', JSON.stringify({ title: 'x', priority: 'high', subtasks: ['not an object', { title: '', dueDate: 'soon' }], extra: 1 }));
     // ajv: subtasks/0 is not an object, subtasks/1/title too short, extra unknown; class-validator adds only subtasks/1/dueDate.
     expect(problemPaths(result).filter((p) => p.startsWith('/subtasks/1'))).toEqual(['/subtasks/1/dueDate', '/subtasks/1/title']);
     const problems = (result.error as InvalidArgumentsError).problems;

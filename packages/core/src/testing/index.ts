@@ -13,6 +13,19 @@ export type { IssuedToken, OAuth2TestServer, OAuth2TestServerOptions } from './o
 // ── invokeTool ───────────────────────────────────────────────────────────────────────────────────
 export { invokeTool } from './invoke-tool';
 export type { InvokeToolOptions, InvokeToolResult } from './invoke-tool';
+export type {
+  ArgumentsOf,
+  IfEquals,
+  InvokableToolArguments,
+  InvokableToolName,
+  JsonShape,
+  MethodArguments,
+  MethodKeys,
+  MethodNamed,
+  ToolMethodName,
+  WithoutContext,
+  WritableKeys,
+} from './invoke-tool-types';
 
 // ── ScriptedModel ────────────────────────────────────────────────────────────────────────────────
 export { ScriptedModel } from './scripted-model';

@@ -11,11 +11,13 @@ import type { ContainerAdapter } from '../di/container-adapter';
 import type { Provider } from '../di/provider';
 import type { MemoryService } from '../memory/memory-service';
 import { createClassTools } from '../scanning/class-tools';
+import { DecoratedTool } from '../scanning/decorated-tool';
 import type { EventActions, ToolConfirmation } from '../state/event-actions';
 import { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
 import { type Toolset, isToolset } from '../tools/toolset';
 import { testToolContext } from './test-tool-context';
+import type { InvokableToolArguments, InvokableToolName } from './invoke-tool-types';
 
 /** Options of {@link invokeTool}. */
 export interface InvokeToolOptions {
@@ -87,6 +89,12 @@ export interface InvokeToolResult {
  * gate, result wrapping, typed errors), with no model, for unit tests. `target` is a `@Toolset`
  * class (built through the container), an instance with `@Tool` methods, a `BaseTool`, or a `Toolset`.
  *
+ * For a `@Toolset` class or instance, `toolName` is the tool's name or its method's name, and both it and
+ * `args` are checked at compile time: a name that is no method's (or does not end with one, as a
+ * prefixed name does) does not compile, nor, for a method taking one object (a DTO or
+ * `@Tool({ input })`), arguments of the wrong shape (see {@link InvokableToolArguments}). Arguments given
+ * as JSON text are not checked: that is how a test sends invalid arguments on purpose.
+ *
  * @example
  * ```ts
  * const { response, stateDelta } = await invokeTool(CartTools, 'add_item', { sku: 'A1' }, {
@@ -96,10 +104,10 @@ export interface InvokeToolResult {
  * expect(response).toEqual({ status: 'added' });
  * ```
  */
-export async function invokeTool(
-  target: Function | object,
-  toolName: string,
-  args: Record<string, unknown> | string,
+export async function invokeTool<Target extends Function | object, const Name extends InvokableToolName<Target>>(
+  target: Target,
+  toolName: Name,
+  args: InvokableToolArguments<Target, Name> | string,
   options: InvokeToolOptions = {},
 ): Promise<InvokeToolResult> {
   const context = testToolContext({
@@ -117,9 +125,10 @@ export async function invokeTool(
     credentials: options.credentialService ? new CredentialManager(options.credentialService) : undefined,
   });
   const tools = await toolsOf(target, options, context);
+  const tool = tools.find((t) => t.name === toolName) ?? toolOfMethod(tools, toolName);
   const outcome = await executeToolCall({
-    call: { id: context.functionCallId, name: toolName, args },
-    tool: tools.find((t) => t.name === toolName),
+    call: { id: context.functionCallId, name: tool?.name ?? toolName, args },
+    tool,
     availableToolNames: () => tools.map((t) => t.name),
     context,
     limits: options.limits,
@@ -141,6 +150,12 @@ export async function invokeTool(
     actions: context.actions,
     confirmationRequested: outcome.confirmationRequested === true,
   };
+}
+
+/** The one tool made from method `methodName` (so a test may name the method rather than the prefixed or renamed tool). */
+function toolOfMethod(tools: readonly BaseTool[], methodName: string): BaseTool | undefined {
+  const matching = tools.filter((tool) => tool instanceof DecoratedTool && tool.methodName === methodName);
+  return matching.length === 1 ? matching[0] : undefined;
 }
 
 async function toolsOf(target: Function | object, options: InvokeToolOptions, context: ToolContext): Promise<BaseTool[]> {
