@@ -22,9 +22,10 @@ export type {
   MethodArguments,
   MethodKeys,
   MethodNamed,
+  NamesOf,
+  ReadonlyKeys,
   ToolMethodName,
   WithoutContext,
-  WritableKeys,
 } from './invoke-tool-types';
 
 // ── ScriptedModel ────────────────────────────────────────────────────────────────────────────────

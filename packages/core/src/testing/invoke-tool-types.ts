@@ -14,16 +14,19 @@ export type ToolMethodName<T> = { [K in keyof T]-?: T[K] extends (...args: never
 export type InvokableToolName<T> = T extends BaseTool | readonly BaseTool[] | Toolset
   ? string
   : T extends abstract new (...args: never[]) => infer Instance
-    ? ToolMethodName<Instance> | `${string}${ToolMethodName<Instance>}`
+    ? NamesOf<Instance>
     : T extends Function
       ? string
-      : ToolMethodName<T> | `${string}${ToolMethodName<T>}`;
+      : NamesOf<T>;
+
+/** A method's name or a name ending with one; any string when the type names no method (`unknown`, `object`). */
+export type NamesOf<T> = [ToolMethodName<T>] extends [never] ? string : ToolMethodName<T> | `${string}${ToolMethodName<T>}`;
 
 /**
  * The arguments {@link invokeTool} accepts for tool `name` of `target`. For a method whose only
  * argument (the `ToolContext` aside) is an object (a class-validator DTO, or `@Tool({ input })`): that
- * object as JSON carries it (`Date`s may be ISO strings), so a wrong property type or an unknown
- * property does not compile. Otherwise (one argument per `@Param`, whose names types do not know) any
+ * object as JSON carries it (see {@link JsonShape}), so a wrong property type or an unknown property
+ * does not compile. Otherwise (one argument per `@Param`, whose names types do not know) any
  * object. JSON text (a string) is always accepted, unchecked, as the model sends it: use it to test how
  * invalid arguments are refused.
  */
@@ -40,7 +43,7 @@ export type MethodNamed<T, Name extends string> =
   Name extends ToolMethodName<T> ? Name : { [K in ToolMethodName<T>]: Name extends `${string}${K}` ? K : never }[ToolMethodName<T>];
 
 /** The arguments of the method of `T` that tool name `Name` names (see {@link InvokableToolArguments}). */
-export type MethodArguments<T, Name extends string> = {
+export type MethodArguments<T, Name extends string> = [MethodNamed<T, Name>] extends [never] ? Record<string, unknown> : {
   [K in MethodNamed<T, Name>]: T[K] extends (...args: infer P) => unknown ? ArgumentsOf<WithoutContext<Required<P>>> : never;
 }[MethodNamed<T, Name>];
 
@@ -61,18 +64,17 @@ export type ArgumentsOf<P extends readonly unknown[]> = P extends readonly [infe
   : Record<string, unknown>;
 
 /**
- * A value as JSON carries it: methods left out, `Date`s as ISO strings or `Date`s, optional properties
- * kept optional, `readonly` ones made optional (types cannot tell a getter from a field, and a getter is
- * never an argument).
+ * A value as JSON carries it: methods and `readonly` properties left out (types cannot tell a getter
+ * from a field, and a getter is never an argument), `Date`s as ISO strings or `Date`s, every property
+ * optional: a property with a default (`limit = 10`, a schema's `.default(false)`) is required in the
+ * type but not in the arguments, so a missing one is left to the runtime check.
  */
 export type JsonShape<T> = T extends Date
   ? string | Date
   : T extends readonly (infer Item)[]
     ? JsonShape<Item>[]
     : T extends object
-      ? { [K in keyof T as K extends MethodKeys<T> ? never : K extends WritableKeys<T> ? K : never]: JsonShape<T[K]> } & {
-          -readonly [K in keyof T as K extends MethodKeys<T> ? never : K extends WritableKeys<T> ? never : K]?: JsonShape<T[K]>;
-        }
+      ? { [K in keyof T as K extends MethodKeys<T> | ReadonlyKeys<T> ? never : K]?: JsonShape<T[K]> }
       : T;
 
 /** The keys of `T` whose values are functions. */
@@ -81,5 +83,5 @@ export type MethodKeys<T> = { [K in keyof T]-?: T[K] extends Function ? K : neve
 /** `Then` when `X` and `Y` are the same type (modifiers included), else `Else`. */
 export type IfEquals<X, Y, Then, Else> = (<V>() => V extends X ? 1 : 2) extends <V>() => V extends Y ? 1 : 2 ? Then : Else;
 
-/** The keys of `T` that are not `readonly` (getters included: types cannot tell them apart). */
-export type WritableKeys<T> = { [K in keyof T]-?: IfEquals<{ [Q in K]: T[K] }, { -readonly [Q in K]: T[K] }, K, never> }[keyof T];
+/** The `readonly` keys of `T` (getters included: types cannot tell them apart). */
+export type ReadonlyKeys<T> = { [K in keyof T]-?: IfEquals<{ [Q in K]: T[K] }, { -readonly [Q in K]: T[K] }, never, K> }[keyof T];
