@@ -2,7 +2,8 @@ import { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
 import type { JsonSchema } from '../model/json-schema';
 import { testToolContext } from '../testing/test-tool-context';
-import { executeToolCall } from './tool-executor';
+import { errorResponse, executeToolCall } from './tool-executor';
+import { ToolsmithError } from '../errors/toolsmith-error';
 
 class EchoTool extends BaseTool {
   readonly name = 'echo';
@@ -142,5 +143,39 @@ describe('validation feedback', () => {
     expect(problems.map((p) => p.keyword)).not.toContain('oneOf');
     expect(problems.map((p) => p.message)).toEqual(expect.arrayContaining(['id: got true, expected string or integer']));
     expect(out.error!.message).not.toContain('must match a schema');
+  });
+
+  it('says each problem once to the model: the message lists them, the error keeps them structured', async () => {
+    const { functionTool } = jest.requireActual<typeof import('../function-tool/function-tool')>('../function-tool/function-tool');
+    const { invokeTool } = jest.requireActual<typeof import('../testing/invoke-tool')>('../testing/invoke-tool');
+    const tool = functionTool({
+      name: 'create_task',
+      description: 'Creates a task.',
+      parameters: {
+        type: 'object',
+        properties: { title: { type: 'string', minLength: 1 }, priority: { enum: ['low', 'medium', 'high'] } },
+        required: ['title', 'priority'],
+        additionalProperties: false,
+      },
+      execute: () => ({}),
+    });
+    const out = await invokeTool(tool, 'create_task', { title: '', priority: 'urgent' });
+    const message = 'Invalid arguments for tool "create_task": title: got "", expected at least 1 character; priority: got "urgent", expected one of "low" | "medium" | "high".';
+    expect(out.response).toEqual({ error: { code: 'INVALID_ARGUMENTS', message } });
+    expect(out.error!.details).toEqual({
+      problems: [
+        { path: '/title', message: 'title: got "", expected at least 1 character', keyword: 'minLength' },
+        { path: '/priority', message: 'priority: got "urgent", expected one of "low" | "medium" | "high"', keyword: 'enum' },
+      ],
+    });
+  });
+
+  it('still sends details that say more than the message', () => {
+    const error = new ToolsmithError('TOOL_EXECUTION_FAILED', 'It failed.', { details: { problems: [{ path: '/a', message: 'not in the message', keyword: 'x' }], retryable: true } });
+    expect(errorResponse({ id: 'c', name: 't' }, error).response).toEqual({
+      error: { code: 'TOOL_EXECUTION_FAILED', message: 'It failed.', details: { problems: [{ path: '/a', message: 'not in the message', keyword: 'x' }], retryable: true } },
+    });
+    const repeated = new ToolsmithError('TOOL_EXECUTION_FAILED', 'It failed: a is bad.', { details: { problems: [{ path: '/a', message: 'a is bad', keyword: 'x' }], retryable: true } });
+    expect(errorResponse({ id: 'c', name: 't' }, repeated).response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'It failed: a is bad.', details: { retryable: true } } });
   });
 });

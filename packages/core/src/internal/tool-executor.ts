@@ -273,16 +273,31 @@ export function wrapResult(result: unknown): Record<string, unknown> {
 /**
  * The model-facing response of a failure: code and message, plus validation details; never a stack.
  * Details are checked as results are: details JSON cannot carry (a BigInt, a cycle…) would make the
- * session unstorable, so they are left out and `detailsOmitted` says why.
+ * session unstorable, so they are left out and `detailsOmitted` says why. Each problem is said once:
+ * `details.problems` whose every message the message already quotes (`INVALID_ARGUMENTS`,
+ * `TOOL_OUTPUT_INVALID`) is left out of the response, since the model pays for each token again on
+ * every retry; the error itself keeps them (`error.details`, in the event and the logs).
  */
 export function errorResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: ToolsmithError): FunctionResponse {
   const body: Record<string, unknown> = { code: error.code, message: error.message };
-  if (error.details !== undefined) {
-    const problem = jsonProblem(error.details);
-    if (problem === undefined) body.details = error.details;
+  const details = withoutRepeatedProblems(error.details, error.message);
+  if (details !== undefined) {
+    const problem = jsonProblem(details);
+    if (problem === undefined) body.details = details;
     else body.detailsOmitted = `the error's details are not JSON: ${problem.replace(/^the result/, 'they')}`;
   }
   return { id: call.id, name: call.name, response: { error: body }, isError: true };
+}
+
+/** `details` without a `problems` list that only repeats `message`; `undefined` when nothing else is left. */
+function withoutRepeatedProblems(details: unknown, message: string): unknown {
+  if (typeof details !== 'object' || details === null || Array.isArray(details)) return details;
+  const { problems, ...rest } = details as { problems?: unknown };
+  const repeated =
+    Array.isArray(problems) &&
+    problems.every((p) => typeof p === 'object' && p !== null && typeof (p as { message?: unknown }).message === 'string' && message.includes((p as { message: string }).message));
+  if (!repeated) return details;
+  return Object.keys(rest).length > 0 ? rest : undefined;
 }
 
 async function needsConfirmation(tool: BaseTool, args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
