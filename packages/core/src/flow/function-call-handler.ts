@@ -1,12 +1,13 @@
 import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
 import { RunAbortedError } from '../errors/run-aborted-error';
-import type { StateConflictError } from '../errors/state-conflict-error';
+import { StateConflictError } from '../errors/state-conflict-error';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
 import { type ExecuteToolCallInput, type ToolCallOutcome, errorResponse, executeToolCall } from '../internal/tool-executor';
 import type { FunctionCall, Part } from '../model/content';
 import { type EventActions, type ToolConfirmation, createEventActions } from '../state/event-actions';
+import { jsonEqual } from '../state/state-ops';
 import { toolCallbackChain } from './callback-chains';
 import { registerInvocation } from './invocation-registry';
 import type { OfferedTools } from './tool-resolver';
@@ -99,7 +100,12 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
       continue;
     }
     // A cancelled (timed-out) call's actions were emptied by the executor: nothing of it is merged.
-    mergeActions(merged, actions[index]);
+    const stepConflict = mergeActions(merged, actions[index]);
+    if (stepConflict) {
+      // Its update cannot follow an earlier call's of this step: it lost, as against another session.
+      parts.push({ functionResponse: errorResponse(call, stepConflict) });
+      continue;
+    }
     answered.push({ call, actions: actions[index] });
     // A call waiting for confirmation gets its response once the user answers (see confirmation-pause.ts).
     if (outcome.confirmationRequested) continue;
@@ -135,10 +141,17 @@ const callActionsOf = new WeakMap<Event, CallActions[]>();
  */
 export function answerConflictingCalls(event: Event, conflict: StateConflictError): boolean {
   const calls = callActionsOf.get(event);
-  const losers = new Set(calls?.filter((entry) => entry.actions.stateOps?.[conflict.key] !== undefined).map((entry) => entry.call.id));
-  if (!calls || losers.size === 0) return false;
+  if (!calls) return false;
+  // The compare-and-sets of the key failed when there are any (an increment layered on one is then
+  // merged again alone); else its increments did (the key holds no number, or they passed the largest).
+  const onKey = calls.filter((entry) => entry.actions.stateOps?.[conflict.key] !== undefined);
+  const conditions = onKey.filter((entry) => entry.actions.stateOps![conflict.key].op === 'compareAndSet');
+  const losers = new Set((conditions.length > 0 ? conditions : onKey).map((entry) => entry.call.id));
+  if (losers.size === 0) return false;
   const merged = createEventActions();
-  for (const entry of calls) if (!losers.has(entry.call.id)) mergeActions(merged, entry.actions);
+  for (const entry of calls) {
+    if (!losers.has(entry.call.id) && mergeActions(merged, entry.actions)) losers.add(entry.call.id);
+  }
   event.actions = merged;
   if (!merged.stateOps) callActionsOf.delete(event);
   for (const part of event.content?.parts ?? []) {
@@ -153,20 +166,47 @@ export function answerConflictingCalls(event: Event, conflict: StateConflictErro
   return true;
 }
 
-/** Folds one call's actions into the event's, later calls overriding earlier ones key by key. */
-function mergeActions(into: EventActions, from: EventActions): void {
+/**
+ * Folds one call's actions into the step's, the calls taken in the order the model made them: a plain
+ * write overrides an earlier one (last writer wins), increments of one key add up, and an update that
+ * follows an earlier call's update of its key applies on top of it, the earlier condition kept (so the
+ * store still checks it). Returns the error that answers the call instead, merging nothing of it, when
+ * its update cannot follow the earlier one: a compare-and-set expecting another value than the earlier
+ * call wrote (or following an increment, whose result only the store knows), or an increment of a value
+ * that is not a number.
+ */
+function mergeActions(into: EventActions, from: EventActions): StateConflictError | undefined {
+  const ops = from.stateOps;
+  if (ops) {
+    for (const key of Object.keys(ops)) {
+      if (!Object.prototype.hasOwnProperty.call(into.stateDelta, key)) continue;
+      const earlier = into.stateOps?.[key];
+      const value = into.stateDelta[key] ?? null;
+      if (ops[key].op === 'compareAndSet') {
+        const { expected } = ops[key] as { expected: unknown };
+        if (earlier?.op === 'increment') return new StateConflictError(key, expected ?? null, 'the result of an increment in the same step');
+        if (!jsonEqual(value, expected ?? null)) return new StateConflictError(key, expected ?? null, value);
+      } else if (earlier?.op !== 'increment' && value !== null && typeof value !== 'number') {
+        return new StateConflictError(key, 'a number', value);
+      }
+    }
+  }
   for (const key of Object.keys(from.stateDelta)) {
-    const op = from.stateOps?.[key];
+    const op = ops?.[key];
     const earlier = into.stateOps?.[key];
-    if (op?.op === 'increment' && earlier?.op === 'increment') {
-      // Two calls of one step incrementing one key: both increments count.
-      into.stateDelta[key] = (into.stateDelta[key] as number) + op.by;
-      into.stateOps![key] = { op: 'increment', by: earlier.by + op.by };
+    const followsWrite = Object.prototype.hasOwnProperty.call(into.stateDelta, key);
+    if (op?.op === 'increment' && followsWrite) {
+      const by = op.by;
+      into.stateDelta[key] = ((into.stateDelta[key] as number | null) ?? 0) + by;
+      // Two increments add up; on top of a plain write or a compare-and-set, that write (and its condition) stays.
+      if (earlier?.op === 'increment') into.stateOps![key] = { op: 'increment', by: earlier.by + by };
       continue;
     }
     into.stateDelta[key] = from.stateDelta[key];
+    if (op && followsWrite) continue; // a compare-and-set checked above against the earlier write: its condition is that write's
     if (op) (into.stateOps ??= {})[key] = op;
-    else if (earlier) {
+    else if (earlier?.op === 'increment') {
+      // A later plain write replaces the increment's result (last writer wins); a condition stays checked.
       delete into.stateOps![key];
       if (Object.keys(into.stateOps!).length === 0) delete into.stateOps;
     }

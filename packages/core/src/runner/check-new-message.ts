@@ -40,6 +40,24 @@ export function checkNewMessage(message: unknown, limits: ArgumentLimits = DEFAU
   return undefined;
 }
 
+/** Longest `RunInput.messageId`, in UTF-16 code units. */
+export const MAX_MESSAGE_ID_LENGTH = 256;
+
+/**
+ * Why `messageId` cannot name a message, or `undefined`: it must be a non-empty string of at most
+ * {@link MAX_MESSAGE_ID_LENGTH} characters, with no control characters and no lone surrogates, so every
+ * store keeps it as given (PostgreSQL refuses NUL) and two ids never collapse into one.
+ */
+export function checkMessageId(messageId: unknown): InvalidMessageError | undefined {
+  if (typeof messageId !== 'string' || messageId.length === 0) return new InvalidMessageError(`its messageId is ${typeof messageId === 'string' ? 'empty' : `a ${typeof messageId}, not a string`}`);
+  if (messageId.length > MAX_MESSAGE_ID_LENGTH) return new InvalidMessageError(`its messageId is longer than ${MAX_MESSAGE_ID_LENGTH} characters`);
+  if (CONTROL_OR_LONE_SURROGATE.test(messageId)) return new InvalidMessageError('its messageId has a control character or a lone surrogate');
+  return undefined;
+}
+
+// With the `u` flag a surrogate pair is one code point, so only a lone surrogate matches the range.
+const CONTROL_OR_LONE_SURROGATE = new RegExp('[\\u0000-\\u001f\\u007f\\ud800-\\udfff]', 'u');
+
 /** Which limit `value` breaks, if any; the walk stops at the first one (never deeper than `maxDepth` + 1). */
 function exceedsLimits(value: object, depth: number, maxDepth: number, budget: { chars: number }): 'depth' | 'size' | undefined {
   if (depth > maxDepth) return 'depth';

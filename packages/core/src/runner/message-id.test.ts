@@ -131,3 +131,27 @@ describe('messageId: a message sent again', () => {
     expect((await sessionService.getSession({ appName: 'shop', userId: 'u', sessionId: 's' }))!.events[0].id).toBe('msg:m-1');
   });
 });
+
+describe('messageId: what an id may be', () => {
+  it.each([
+    ['empty', '', 'its messageId is empty'],
+    ['not a string', { a: 1 }, 'its messageId is a object, not a string'],
+    ['a number', 5, 'its messageId is a number, not a string'],
+    ['over 256 characters', 'x'.repeat(257), 'longer than 256 characters'],
+    ['with NUL (PostgreSQL cannot store it)', 'm\u00001', 'a control character or a lone surrogate'],
+    ['with a lone surrogate', 'm\ud800', 'a control character or a lone surrogate'],
+  ])('%s: refused with INVALID_MESSAGE by the runner, whatever the store; nothing stored or run', async (_label, messageId, reason) => {
+    const { runner, charges, stored, calls } = setup();
+    const events = await collect(runner().run({ userId: 'u', sessionId: 's', newMessage: user('charge 5'), messageId: messageId as string }));
+    expect(events.map((e) => [e.errorCode, e.errorMessage])).toEqual([['INVALID_MESSAGE', expect.stringContaining(reason)]]);
+    expect([await stored(), charges, calls()]).toEqual([[], [], 0]);
+  });
+
+  it('256 characters, emoji and spaces are ids like any other', async () => {
+    const { runner, charges } = setup();
+    for (const messageId of ['x'.repeat(256), 'm \u{1F600} 1']) {
+      await collect(runner().run({ userId: 'u', sessionId: `s${messageId.length}`, newMessage: user('charge 5'), messageId }));
+    }
+    expect(charges).toEqual([5, 5]);
+  });
+});

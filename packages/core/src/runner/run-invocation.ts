@@ -14,7 +14,7 @@ import { addUsage } from '../model/usage-total';
 import type { Session } from '../sessions/session';
 import type { SessionKey, SessionService } from '../sessions/session-service';
 import { StatePrefix } from '../state/state';
-import { checkNewMessage } from './check-new-message';
+import { checkMessageId, checkNewMessage } from './check-new-message';
 import { withholdCredentials } from '../confirmation/withhold-credentials';
 import { errorEvent } from '../flow/error-event';
 import { interruptedCallEvents } from './interrupted-calls';
@@ -113,6 +113,12 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       return;
     }
     if (input.messageId !== undefined) {
+      const invalidId = checkMessageId(input.messageId);
+      if (invalidId) {
+        await undoCreate();
+        yield errorEvent(context, agent.name, invalidId);
+        return;
+      }
       // A message sent again (a retry after a lost connection): answered with what it produced, nothing stored or run.
       const produced = eventsOfMessage(session.events, input.messageId);
       if (produced) {

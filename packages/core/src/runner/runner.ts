@@ -110,7 +110,9 @@ export interface RunInput {
   /**
    * The client's id for this message, unique in the session, so sending it again is safe: when the
    * session already holds a message with this id, nothing is stored or run, and the run yields the
-   * events that message produced (as stored). See docs/sessions.md.
+   * events that message produced (as stored). A non-empty string of at most 256 characters, without
+   * control characters or lone surrogates; else the run yields one `INVALID_MESSAGE` error event. See
+   * docs/sessions.md.
    */
   messageId?: string;
   /** Aborts the model call and reaches tools as `ctx.signal`. */

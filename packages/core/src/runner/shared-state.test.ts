@@ -81,4 +81,78 @@ describe('Runner: state updates applied in the append', () => {
     expect(stored.events.map((e) => e.text())).toEqual(['hi']);
     expect(stored.state).toEqual({ 'app:lock': 'other' });
   });
+
+  describe('the calls of one step apply in the order the model made them', () => {
+    const setup = (calls: Array<{ name: string; args?: Record<string, unknown> }>, tools: ReturnType<typeof functionTool>[]) => {
+      const sessionService = new InMemorySessionService();
+      const model = new ScriptedModel([{ calls: calls.map((c, i) => ({ id: `c${i}`, name: c.name, args: c.args ?? {} })) }, 'done']);
+      const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model, tools }), sessionService });
+      const stored = async () => (await sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!;
+      return { runner, sessionService, stored };
+    };
+    const cas = functionTool({
+      name: 'cas',
+      description: 'Claims the seat.',
+      parameters: { type: 'object', properties: { who: { type: 'string' }, expected: {} }, required: ['who'] },
+      execute: (args: { who: string; expected?: unknown }, ctx) => ({ ok: ctx.state.compareAndSet('app:seat', args.expected, args.who) }),
+    });
+    const inc = functionTool({ name: 'inc', description: 'Counts.', execute: (_args, ctx) => ({ n: ctx.state.increment('app:n') }) });
+    const responsesOf = (events: Event[]) => events.flatMap((e) => e.functionResponses()).map((r) => (r.isError ? (r.response.error as { code: string }).code : r.response));
+
+    it('two compare-and-sets of one key from the same value: the first call wins, the second gets STATE_CONFLICT', async () => {
+      const { runner, stored } = setup([{ name: 'cas', args: { who: 'X' } }, { name: 'cas', args: { who: 'Y' } }], [cas]);
+      const events = await collect(runner.run({ userId: 'u', sessionId: 's', newMessage: user('book') }));
+      expect(responsesOf(events)).toEqual([{ ok: true }, 'STATE_CONFLICT']);
+      expect((await stored()).state).toEqual({ 'app:seat': 'X' });
+    });
+
+    it('every call of a step reads the state from before the step: a compare-and-set expecting another call\'s write refuses in the tool', async () => {
+      const { runner, stored } = setup([{ name: 'cas', args: { who: 'X' } }, { name: 'cas', args: { who: 'Y', expected: 'X' } }], [cas]);
+      const events = await collect(runner.run({ userId: 'u', sessionId: 's', newMessage: user('book') }));
+      expect(responsesOf(events)).toEqual([{ ok: true }, { ok: false }]); // the second call read nothing: its own check refused
+      expect((await stored()).state).toEqual({ 'app:seat': 'X' });
+    });
+
+    it('a compare-and-set after an increment of its key in the step loses; the increment is stored', async () => {
+      const casN = functionTool({ name: 'casN', description: 'Sets n.', execute: (_args, ctx) => ({ ok: ctx.state.compareAndSet('app:n', undefined, 100) }) });
+      const { runner, stored } = setup([{ name: 'inc' }, { name: 'casN' }], [inc, casN]);
+      const events = await collect(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+      expect(responsesOf(events)).toEqual([{ n: 1 }, 'STATE_CONFLICT']);
+      expect((await stored()).state).toEqual({ 'app:n': 1 });
+    });
+
+    it('an increment layered on a compare-and-set that then loses at the append is stored alone', async () => {
+      const read = deferred();
+      const otherStored = deferred();
+      const casN = functionTool({
+        name: 'casN',
+        description: 'Sets n from 5.',
+        execute: async (_args, ctx) => {
+          const ok = ctx.state.compareAndSet('app:n', 5, 100);
+          read.resolve();
+          await otherStored.promise;
+          return { ok };
+        },
+      });
+      const { runner, sessionService, stored } = setup([{ name: 'casN' }, { name: 'inc' }], [casN, inc]);
+      const seed = await sessionService.createSession({ appName: 'app', userId: 'v', sessionId: 'seed' });
+      await sessionService.appendEvent(seed, Event.create({ invocationId: 'x', author: 'agent', actions: { stateDelta: { 'app:n': 5 }, artifactDelta: {} } }));
+      const run = collect(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+      await read.promise;
+      await sessionService.appendEvent(seed, Event.create({ invocationId: 'y', author: 'agent', actions: { stateDelta: { 'app:n': 7 }, artifactDelta: {} } }));
+      otherStored.resolve();
+      expect(responsesOf(await run)).toEqual(['STATE_CONFLICT', { n: 6 }]);
+      expect((await stored()).state).toEqual({ 'app:n': 8 }); // 7 stored by the other session, plus this step's increment
+    });
+
+    it('an increment past the largest finite number fails the call with INVALID_STATE_VALUE; nothing is stored', async () => {
+      const big = functionTool({ name: 'big', description: 'Adds a lot.', execute: (_args, ctx) => ({ n: ctx.state.increment('app:n', Number.MAX_VALUE) }) });
+      const { runner, sessionService, stored } = setup([{ name: 'big' }, { name: 'big' }], [big]);
+      const seed = await sessionService.createSession({ appName: 'app', userId: 'v', sessionId: 'seed' });
+      await sessionService.appendEvent(seed, Event.create({ invocationId: 'x', author: 'agent', actions: { stateDelta: { 'app:n': Number.MAX_VALUE }, artifactDelta: {} } }));
+      const events = await collect(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+      expect(responsesOf(events)).toEqual(['INVALID_STATE_VALUE', 'INVALID_STATE_VALUE']);
+      expect((await stored()).state).toEqual({ 'app:n': Number.MAX_VALUE });
+    });
+  });
 });

@@ -72,6 +72,11 @@ describe('State.compareAndSet', () => {
 });
 
 describe('resolveStateOps', () => {
+  it('refuses an increment whose sum would pass the largest finite number (JSON would store null) with STATE_CONFLICT', () => {
+    expect(() => resolveStateOps({ n: { op: 'increment', by: Number.MAX_VALUE } }, () => Number.MAX_VALUE)).toThrow(StateConflictError);
+    expect(() => resolveStateOps({ n: { op: 'increment', by: Number.MAX_VALUE } }, () => Number.MAX_VALUE)).toThrow('a number the increment keeps finite');
+  });
+
   it('adds increments to the stored values and checks compare-and-sets against them', () => {
     const stored: Record<string, unknown> = { a: 5, seat: 'free' };
     expect(resolveStateOps({ a: { op: 'increment', by: 2 }, b: { op: 'increment', by: 1 }, seat: { op: 'compareAndSet', expected: 'free' } }, (k) => stored[k])).toEqual({ a: 7, b: 1 });

@@ -16,7 +16,8 @@ export type StateOp =
  * inside its append: checks each compare-and-set and computes each increment. Returns the values the
  * increments store (the caller writes them into the event's `stateDelta` before storing it); throws
  * {@link StateConflictError} (`STATE_CONFLICT`) when a compare-and-set finds another value, or an
- * increment finds a value that is not a number, and then nothing may be stored.
+ * increment finds a value that is not a number (or would pass the largest finite number), and then
+ * nothing may be stored.
  */
 export function resolveStateOps(ops: Readonly<Record<string, StateOp>>, stored: (key: string) => unknown): Record<string, number> {
   const results: Record<string, number> = {};
@@ -25,7 +26,10 @@ export function resolveStateOps(ops: Readonly<Record<string, StateOp>>, stored: 
     const current = stored(key) ?? null;
     if (op.op === 'increment') {
       if (current !== null && typeof current !== 'number') throw new StateConflictError(key, 'a number', current);
-      results[key] = ((current as number | null) ?? 0) + op.by;
+      const result = ((current as number | null) ?? 0) + op.by;
+      // JSON has no Infinity: a sum past the largest number would store null, losing the counter.
+      if (!Number.isFinite(result)) throw new StateConflictError(key, 'a number the increment keeps finite', current);
+      results[key] = result;
     } else if (!jsonEqual(current, op.expected ?? null)) {
       throw new StateConflictError(key, op.expected ?? null, current);
     }

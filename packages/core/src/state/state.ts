@@ -73,7 +73,8 @@ export class State implements ReadonlyState {
    * append, to the value it holds then: increments from many sessions and processes at once add up, none
    * is lost. The stored event's `stateDelta` holds the value the store reached. Returns the value as this
    * call sees it (the value read plus this call's increments); other writers may have added more. Throws
-   * `StateValueError` when `by` is not a finite number or the key holds something else than a number.
+   * `StateValueError` when `by` is not a finite number, the key holds something else than a number, or
+   * the sum is not finite.
    */
   increment(key: string, by = 1): number {
     if (this.sealedBy) throw this.sealedBy;
@@ -81,6 +82,7 @@ export class State implements ReadonlyState {
     const current = this.get(key);
     if (current !== undefined && typeof current !== 'number') throw new StateValueError(key, '', `increment needs a number, the key holds ${JSON.stringify(current)}`);
     const value = ((current as number | undefined) ?? 0) + by;
+    if (!Number.isFinite(value)) throw new StateValueError(key, '', `increment by ${by}: the sum passes the largest number JSON can hold`);
     const written = Object.prototype.hasOwnProperty.call(this.delta, key);
     this.delta[key] = value;
     if (key.startsWith(StatePrefix.TEMP)) return value;
