@@ -479,6 +479,43 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
       expect((await service.createSession(key('s2'))).state).toEqual({});
     });
 
+    it('applies no state update (increment, compare-and-set) of an append it refuses, whatever the reason', async () => {
+      const updates = () => ({
+        stateDelta: { n: 1, 'user:n': 1, 'app:n': 1, 'app:seat': 'taken' },
+        artifactDelta: {},
+        stateOps: {
+          n: { op: 'increment' as const, by: 1 },
+          'user:n': { op: 'increment' as const, by: 1 },
+          'app:n': { op: 'increment' as const, by: 1 },
+          'app:seat': { op: 'compareAndSet' as const, expected: null },
+        },
+      });
+      const refused: string[] = [];
+      const attempt = async (session: Session, init: Partial<EventInit> = {}) => refused.push(await outcome(service.appendEvent(session, event({ ...init, actions: updates() }))));
+
+      // Not the current claim: SESSION_BUSY.
+      const busy = await service.createSession(key('busy'));
+      const claim = await service.claimSession({ ...key('busy'), holder: 'run-1', leaseMs: 60_000 });
+      if (!claim.claimed) throw new Error('not claimed');
+      await attempt(busy);
+      await service.releaseClaim(key('busy'), claim.claim.fence);
+      // A stale sequence: STALE_SESSION.
+      const fresh = await service.createSession(key('stale'));
+      const stale = (await service.getSession(key('stale')))!;
+      await service.appendEvent(fresh, event({ author: 'a' }));
+      await attempt(stale);
+      // An answer to a call already answered: FUNCTION_RESPONSE_NOT_PENDING.
+      const answered = await service.createSession(key('answered'));
+      await service.appendEvent(answered, event({ author: 'user', content: answer('confirm-1') }));
+      await attempt(answered, { author: 'user', content: answer('confirm-1') });
+      // A session the store does not hold: SESSION_NOT_FOUND.
+      await attempt(new Session({ id: 'ghost', appName, userId: 'u' }));
+
+      expect(refused).toEqual(['SESSION_BUSY', 'STALE_SESSION', 'FUNCTION_RESPONSE_NOT_PENDING', 'SESSION_NOT_FOUND']);
+      expect((await service.createSession(key('reader'))).state).toEqual({});
+      for (const id of ['busy', 'stale', 'answered']) expect((await service.getSession(key(id)))!.state).toEqual({});
+    });
+
     it('keeps last-writer-wins per key for plain writes of user: and app: state from several sessions', async () => {
       const [a, b] = await Promise.all([service.createSession(key('a')), service.createSession(key('b'))]);
       await service.appendEvent(a, event({ actions: delta({ 'user:n': 1, 'app:n': 1 }) }));
