@@ -4,6 +4,8 @@ describe('typeText', () => {
   it.each([
     [{ type: 'string' }, 'string'],
     [{ type: ['string', 'null'] }, 'string | null'],
+    [{ type: ['null', 'string'] }, 'string | null'], // as TypeScript 7 may emit it: printed the way code writes it
+    [{ anyOf: [{ type: 'null' }, { type: 'number' }] }, 'number | null'],
     [{ type: 'string', format: 'date-time' }, 'Date (date-time string)'],
     [{ enum: ['a', 1, null] }, '"a" | 1 | null'],
     [{ const: 'x' }, '"x"'],

@@ -72,10 +72,16 @@ export function typeText(schema: JsonSchema | boolean): string {
   if ('const' in schema) return JSON.stringify(schema.const);
   if (typeof schema.$ref === 'string') return schema.$ref.replace(/^#\/\$defs\//, '');
   const union = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  if (Array.isArray(union)) return union.map((member) => typeText(member)).join(' | ');
+  if (Array.isArray(union)) return nullLast(union.map((member) => typeText(member))).join(' | ');
   const types = Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : [];
   if (types.length === 0) return 'unknown';
-  return types.map((type) => singleTypeText(type, schema)).join(' | ');
+  return nullLast(types.map((type) => singleTypeText(type, schema))).join(' | ');
+}
+
+/** `null` after the other members, as TypeScript code writes it (`string | null`), whichever order the compiler emitted. */
+function nullLast(members: string[]): string[] {
+  const others = members.filter((member) => member !== 'null');
+  return others.length === members.length ? members : [...others, 'null'];
 }
 
 function singleTypeText(type: string, schema: JsonSchema): string {
