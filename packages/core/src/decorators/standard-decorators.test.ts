@@ -182,3 +182,22 @@ function captured(run: () => unknown): Error & { code?: string } {
   }
   throw new Error('expected a throw');
 }
+
+describe('standard (TC39) decorators with a Standard Schema', () => {
+  it('takes a method’s arguments from @Tool({ input }) (a zod schema) and gives a later parameter the ToolContext', async () => {
+    const { Orders } = loadStandardDecorated<{ Orders: Cls }>(`${CORE}
+      import { z } from 'zod';
+      @Toolset()
+      export class Orders {
+        @Tool({ description: 'Ships an order.', input: z.object({ orderId: z.string().min(3), express: z.boolean().default(false) }) })
+        ship(args: { orderId: string; express: boolean }, ctx: { userId: string }) { return { ...args, by: ctx.userId }; }
+      }`);
+    expect(scanTools(Orders)[0].parameters).toEqual({
+      type: 'object',
+      properties: { orderId: { type: 'string', minLength: 3 }, express: { type: 'boolean', default: false } },
+      required: ['orderId'],
+    });
+    expect((await invokeTool(Orders, 'ship', { orderId: 'A-1' }, { userId: 'ada' })).response).toEqual({ orderId: 'A-1', express: false, by: 'ada' });
+    expect((await invokeTool(Orders, 'ship', { orderId: 'A' })).error?.message).toBe('Invalid arguments for tool "ship": orderId: Too small: expected string to have >=3 characters.');
+  });
+});

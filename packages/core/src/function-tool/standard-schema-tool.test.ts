@@ -1,6 +1,7 @@
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { z } from 'zod';
+import * as zm from 'zod/mini';
 import { Param } from '../decorators/param.decorator';
 import { invokeTool } from '../testing/invoke-tool';
 import { Tool } from '../tools/tool';
@@ -105,6 +106,9 @@ describe('functionTool with a Standard Schema', () => {
     expect(() => functionTool({ name: 'plain_valibot', description: '', parameters: v.object({ a: v.string() }), execute: () => 1 })).toThrow(
       'wrap a valibot schema with toStandardJsonSchema(schema) from @valibot/to-json-schema',
     );
+    expect(() => functionTool({ name: 'mini', description: '', parameters: zm.object({ a: zm.string() }), execute: () => 1 })).toThrow(
+      'it is a "zod" Standard Schema without a JSON Schema converter',
+    );
     // A converter that throws (zod cannot state a transform's input… of a Date) is reported with its reason.
     expect(() => functionTool({ name: 'dates', description: '', parameters: z.object({ at: z.date() }), execute: () => 1 })).toThrow(
       /functionTool\.dates: the explicit schema is not usable: its library \("zod"\) could not convert it to JSON Schema \(.+\)/,
@@ -133,7 +137,7 @@ class OrderTools {
     return { shipped: args.orderId, express: args.express };
   }
 
-  @Tool({ description: 'Lists orders.' })
+  @Tool({ description: 'Lists orders.', outputSchema: z.object({ status: z.string(), limit: z.number(), note: z.string() }) })
   list(
     @Param('status', { schema: z.enum(['open', 'shipped']) }) status: 'open' | 'shipped',
     @Param('limit', { schema: z.number().int().positive().optional() }) limit = 10,
@@ -158,6 +162,16 @@ describe('@Tool({ input }) and @Param({ schema }) with a Standard Schema', () =>
     expect((await invokeTool(tools, 'ship', { orderId: 'B-1' })).error?.message).toBe('Invalid arguments for tool "ship": orderId: Invalid string: must match pattern /^A-\\d{4}$/.');
   });
 
+  it('refuses input together with inputSchema at startup', () => {
+    class Both {
+      @Tool({ input: z.object({ a: z.string() }), inputSchema: { type: 'object' } })
+      both(args: { a: string }) {
+        return args;
+      }
+    }
+    expect(() => scanTools(Both)).toThrow('Both.both: the explicit schema is not usable: both input and inputSchema are given.');
+  });
+
   it('@Param({ schema }): each property has one judge (the library, or ajv for the others); a schema accepting undefined is optional', async () => {
     const [, list] = scanTools(OrderTools);
     expect(list.parameters).toEqual({
@@ -168,6 +182,13 @@ describe('@Tool({ input }) and @Param({ schema }) with a Standard Schema', () =>
         note: { type: 'string' },
       },
       required: ['status', 'note'],
+      additionalProperties: false,
+    });
+    // An output Standard Schema is converted once too (its output side).
+    expect(list.responseSchema).toEqual({
+      type: 'object',
+      properties: { status: { type: 'string' }, limit: { type: 'number' }, note: { type: 'string' } },
+      required: ['status', 'limit', 'note'],
       additionalProperties: false,
     });
     const tools = new OrderTools();

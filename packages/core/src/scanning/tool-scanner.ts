@@ -187,7 +187,7 @@ export function resolveToolSchema(
     throw new MissingTypeMetadataError(site, toolMethod.standardDecorators);
   }
 
-  const facts: MethodFacts = { types, params, contextIndexes, manifestParameters, explicit };
+  const facts: MethodFacts = { types, params, contextIndexes, manifestParameters, explicit, input: options.input !== undefined };
   const classified = Array.from({ length: count }, (_, index) => classifyParameter(index, facts, site));
   const { properties, required, whole, flat } = assembleParameters(classified);
   const sources = classified.map((parameter) => parameter.source);
@@ -244,6 +244,8 @@ interface MethodFacts {
   readonly contextIndexes: readonly number[];
   readonly manifestParameters: ManifestMethod | undefined;
   readonly explicit: JsonSchema | undefined;
+  /** `@Tool({ input })`: the first parameter takes the arguments, a later one the context. */
+  readonly input: boolean;
 }
 
 /** One parameter, classified: where its value comes from and what it adds to the tool schema. */
@@ -264,7 +266,13 @@ function classifyParameter(index: number, facts: MethodFacts, methodSite: Defini
   const type = facts.types?.[index];
   const param = facts.params[index];
   const site: DefinitionSite = { ...methodSite, parameterIndex: index, parameterName: param?.name };
-  if (facts.contextIndexes.includes(index) || (type === ToolContext && !param) || facts.manifestParameters?.contextIndex === index) {
+  if (
+    facts.contextIndexes.includes(index) ||
+    (type === ToolContext && !param) ||
+    facts.manifestParameters?.contextIndex === index ||
+    // With standard decorators nothing says which parameter is the context: after `input`'s object, it is.
+    (facts.input && index > 0 && !param)
+  ) {
     return { kind: 'context', source: { kind: 'context' } };
   }
   // A `@Param({ schema })` stays explicit, and a DTO class keeps its class-validator rules and conversion.
