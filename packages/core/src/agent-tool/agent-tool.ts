@@ -3,6 +3,7 @@ import type { BaseAgent } from '../agents/base-agent';
 import type { AgentBackedTool } from '../agents/agent-backed-tool';
 import { AgentToolConfirmationError } from '../errors/agent-tool-confirmation-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
+import { StateConflictError } from '../errors/state-conflict-error';
 import { confirmationRequests } from '../confirmation/confirmation-requests';
 import type { Event } from '../events/event';
 import type { JsonSchema } from '../model/json-schema';
@@ -11,6 +12,7 @@ import { OUTPUT_INVALID } from '../flow/structured-output';
 import { runInvocation } from '../runner/run-invocation';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { StatePrefix } from '../state/state';
+import type { StateOp } from '../state/state-ops';
 import { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
 
@@ -93,7 +95,7 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
       if (event.errorCode) throw new ToolsmithError(event.errorCode, agentFailedMessage(this.agent.name, event.errorMessage));
       if (!event.partial) outputInvalid = undefined;
       for (const [key, value] of Object.entries(event.actions.stateDelta)) {
-        if (!key.startsWith(StatePrefix.TEMP)) context.state.set(key, value);
+        if (!key.startsWith(StatePrefix.TEMP)) copyStateWrite(context, key, value, event.actions.stateOps?.[key]);
       }
       // The inner session ends with this call, so nothing could answer the request or resume the agent.
       const waiting = event.actions.requestedToolConfirmations;
@@ -107,6 +109,19 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
     if (this.skipSummarization) context.actions.skipSummarization = true;
     return answer;
   }
+}
+
+/**
+ * Repeats one of the inner agent's state writes on the caller's state, as the same kind of write: an
+ * increment or a compare-and-set stays one, so the caller's store applies it in its append (against other
+ * sessions' writes), not as a plain write of the value the inner session reached.
+ */
+function copyStateWrite(context: ToolContext, key: string, value: unknown, op: StateOp | undefined): void {
+  if (op?.op === 'increment') context.state.increment(key, op.by);
+  else if (op?.op !== 'compareAndSet') context.state.set(key, value);
+  // The inner session started from the caller's state and its writes were copied as they came, so the
+  // caller sees what the inner store checked; anything else means another writer got in between.
+  else if (!context.state.compareAndSet(key, op.expected, value)) throw new StateConflictError(key, op.expected ?? null, context.state.get(key) ?? null);
 }
 
 /** The tools whose calls wait in a confirmation request event, in call order. */

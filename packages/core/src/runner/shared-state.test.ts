@@ -1,4 +1,5 @@
 import { LlmAgent } from '../agents/llm-agent';
+import { AgentTool } from '../agent-tool/agent-tool';
 import { Event } from '../events/event';
 import { functionTool } from '../function-tool/function-tool';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
@@ -154,5 +155,38 @@ describe('Runner: state updates applied in the append', () => {
       expect(responsesOf(events)).toEqual(['INVALID_STATE_VALUE', 'INVALID_STATE_VALUE']);
       expect((await stored()).state).toEqual({ 'app:n': Number.MAX_VALUE });
     });
+  });
+
+  it("an AgentTool's inner increments and compare-and-sets stay atomic updates in the caller's step", async () => {
+    const sessionService = new InMemorySessionService();
+    const read = deferred();
+    const otherStored = deferred();
+    const count = functionTool({
+      name: 'count',
+      description: 'Counts and books.',
+      execute: async (_args, ctx) => {
+        const n = ctx.state.increment('app:n');
+        const booked = ctx.state.compareAndSet('app:seat', undefined, 'me');
+        read.resolve();
+        await otherStored.promise;
+        return { n, booked };
+      },
+    });
+    const helper = new LlmAgent({ name: 'helper', description: 'Counts.', model: new ScriptedModel([{ calls: [{ id: 'i', name: 'count', args: {} }] }, 'counted']), tools: [count] });
+    const model = new ScriptedModel([{ calls: [{ id: 'h', name: 'helper', args: { request: 'count' } }] }, 'done']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [new AgentTool({ agent: helper })] }), sessionService });
+    const other = await sessionService.createSession({ appName: 'app', userId: 'v', sessionId: 'other' });
+
+    const run = collect(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+    await read.promise;
+    // Another session counts too, before the caller's step is stored.
+    await sessionService.appendEvent(other, Event.create({ invocationId: 'x', author: 'agent', actions: { stateDelta: { 'app:n': 1 }, artifactDelta: {}, stateOps: { 'app:n': { op: 'increment', by: 1 } } } }));
+    otherStored.resolve();
+    await run;
+
+    const stored = (await sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!;
+    expect(stored.state).toEqual({ 'app:n': 2, 'app:seat': 'me' }); // both counts kept; the seat was free
+    const step = stored.events.find((e) => e.functionResponses().some((r) => r.id === 'h'))!;
+    expect(step.actions.stateOps).toEqual({ 'app:n': { op: 'increment', by: 1 }, 'app:seat': { op: 'compareAndSet', expected: null } });
   });
 });
