@@ -78,7 +78,7 @@ describe('toolsmith schema --check: drift that reflection cannot see', () => {
     [
       'an injected class imported with import type',
       'private readonly orders: OrderRepository',
-      "constructor parameter orders of OrderTools is typed OrderRepository, imported with `import type`: the compiled metadata says Object, so the container cannot tell what to inject.\n    Fix: import it as a value: import { OrderRepository } from './order-repository'.",
+      "constructor parameter orders of OrderTools is typed OrderRepository, imported with `import type`: it has no runtime value (the compiled metadata says Function, or Object), so the container cannot tell what to inject.\n    Fix: import it as a value: import { OrderRepository } from './order-repository'.",
     ],
     [
       'an injected interface with no @Inject',

@@ -175,7 +175,7 @@ function injectionDrift(checker: ts.TypeChecker, declaration: ts.ClassDeclaratio
     if (typeOnlyImport) {
       drifts.push({
         at,
-        problem: `${subject}, imported with \`import type\`: the compiled metadata says Object, so the container cannot tell what to inject`,
+        problem: `${subject}, imported with \`import type\`: it has no runtime value (the compiled metadata says Function, or Object), so the container cannot tell what to inject`,
         fix: `import it as a value: import { ${typeName} } from ${typeOnlyImport}`,
       });
       continue;

@@ -87,6 +87,18 @@ describe('Container', () => {
     );
   });
 
+  it('explains a parameter tsc emitted as Function: a class imported with import type (or a function type)', () => {
+    @Toolset()
+    class UsesTypeImport {
+      constructor(readonly store: unknown) {}
+    }
+    // What tsc emits for `constructor(store: Store)` with `import type { Store }` (a per-file transpiler emits Object).
+    Reflect.defineMetadata('design:paramtypes', [Function], UsesTypeImport);
+    expect(() => new Container().resolve(UsesTypeImport)).toThrow(
+      'Cannot resolve UsesTypeImport: constructor parameter #1 is typed with a class imported with `import type` (or a function type), which tsc emits as Function (dependency chain: UsesTypeImport). Fix: import the class as a value (`import { X }`, not `import type { X }`), or inject constructor parameter #1 by token',
+    );
+  });
+
   it('explains a parameter typed with an interface (or an import type class): emitted as Object', () => {
     interface Api {
       get(): string;

@@ -222,6 +222,7 @@ function unknownTypeReason(cls: Class, types: unknown[] | undefined, token: unkn
     return isToolsetClass(cls) ? 'no-metadata' : 'undecorated';
   }
   if (token === Object) return 'object';
+  if (token === Function) return 'function';
   if (token === undefined) return 'undefined';
   return 'primitive';
 }

@@ -164,10 +164,12 @@ export function dependencyCycleMessage(chain: readonly string[]): string {
  * so no types were emitted), `no-metadata` (legacy decorators compiled without `emitDecoratorMetadata`),
  * `standard` (standard decorators, which record no parameter types, and no `inject` list), `not-listed`
  * (the class's `inject` list is shorter than its constructor's parameters), `object` (an interface, type
- * alias, union or `import type` class: all emitted as `Object`), `primitive` (`string`, `number`, …),
+ * alias or union, all emitted as `Object`, or a class imported with `import type` when each file is compiled
+ * alone, as ts-jest's isolatedModules or swc do), `function` (a class imported with `import type` under tsc,
+ * or a function type: emitted as `Function`), `primitive` (`string`, `number`, …),
  * `undefined` (the class was not yet defined: usually a circular import).
  */
-export type UnknownDependencyReason = 'undecorated' | 'no-metadata' | 'standard' | 'not-listed' | 'object' | 'primitive' | 'undefined';
+export type UnknownDependencyReason = 'undecorated' | 'no-metadata' | 'standard' | 'not-listed' | 'object' | 'function' | 'primitive' | 'undefined';
 
 export function unknownDependencyTypeMessage(chain: readonly string[], parameterIndex: number, reason: UnknownDependencyReason = 'object', typeName = 'Object'): string {
   const owner = chain[chain.length - 1];
@@ -207,6 +209,12 @@ export function unknownDependencyTypeMessage(chain: readonly string[], parameter
       return (
         `Cannot resolve ${owner}: the type of ${parameter} was undefined when ${owner} was defined, usually because two files import ` +
         `each other ${where}. Fix: break the import cycle, or ${byToken}.`
+      );
+    case 'function':
+      return (
+        `Cannot resolve ${owner}: ${parameter} is typed with a class imported with \`import type\` (or a function type), ` +
+        `which tsc emits as Function ${where}. ` +
+        `Fix: import the class as a value (\`import { X }\`, not \`import type { X }\`), or ${byToken}.`
       );
     case 'object':
       return (
