@@ -6,18 +6,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { OrderTools } from '../__fixtures__/constraints-project/src/order-tools';
-import type { CliIo } from '../cli-io';
-import { main } from '../main';
+import { runCli } from '../__fixtures__/run-cli';
 
 const FIXTURE = resolve(__dirname, '..', '__fixtures__', 'constraints-project');
 
-async function run(argv: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: { write: (chunk) => void (stdout += chunk), isTTY: false }, stderr: { write: (chunk) => void (stderr += chunk), isTTY: false }, cwd };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 describe('toolsmith schema: constraints from JSDoc on parameters and type aliases', () => {
   let dir: string;

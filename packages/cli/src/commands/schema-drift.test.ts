@@ -1,18 +1,11 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { CliIo } from '../cli-io';
-import { main } from '../main';
+import { runCli } from '../__fixtures__/run-cli';
 
 const FIXTURE = resolve(__dirname, '..', '__fixtures__', 'drift-project');
 
-async function run(argv: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: { write: (chunk) => void (stdout += chunk), isTTY: false }, stderr: { write: (chunk) => void (stderr += chunk), isTTY: false }, cwd };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 /** The line of `text` in the fixture's order-tools.ts, 1-based, for the expected `file:line:column`. */
 function lineOf(source: string, text: string): number {

@@ -7,18 +7,11 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Forecast, Outline } from '../__fixtures__/output-project/src/forecast';
-import type { CliIo } from '../cli-io';
-import { main } from '../main';
+import { runCli } from '../__fixtures__/run-cli';
 
 const FIXTURE = resolve(__dirname, '..', '__fixtures__', 'output-project');
 
-async function run(argv: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: { write: (chunk) => void (stdout += chunk), isTTY: false }, stderr: { write: (chunk) => void (stderr += chunk), isTTY: false }, cwd };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 async function answers(agent: LlmAgent<unknown>, text: string): Promise<Event[]> {
   const events: Event[] = [];
