@@ -54,14 +54,21 @@ function toToolFile(part: McpContent): ToolFile | undefined {
   return undefined;
 }
 
-/** The last path segment of a resource URI, decoded (`…/tool-files/c1/report.pdf` → `report.pdf`). */
+/**
+ * The last path segment of a resource URI, decoded (`…/tool-files/c1/report.pdf` → `report.pdf`). The
+ * query and fragment are never part of it: a signed URL's credentials must not become a file name the
+ * model provider sees. A decoded slash becomes `_`, so the name stays one segment.
+ */
 function resourceName(uri: string): string {
-  const last = uri.split(/[/?#]/).filter(Boolean).at(-1) ?? uri;
+  const path = uri.split(/[?#]/, 1)[0];
+  const last = path.split('/').filter(Boolean).at(-1) ?? path;
+  let name: string;
   try {
-    return decodeURIComponent(last);
+    name = decodeURIComponent(last);
   } catch {
-    return last;
+    name = last;
   }
+  return name.replace(/[/\\]/g, '_');
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

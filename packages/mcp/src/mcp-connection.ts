@@ -4,7 +4,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type CallToolResult, ErrorCode, McpError, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
-import { ToolsmithError } from '@toolsmith/core';
+import { DEFAULT_MAX_TOOL_FILE_BYTES, ToolsmithError } from '@toolsmith/core';
 import { McpConnectionError } from './mcp-errors';
 
 /** How to start an MCP server as a child process and talk to it over its stdin/stdout. */
@@ -196,6 +196,13 @@ export class McpConnection {
   }
 }
 
+/**
+ * The largest message read from a stdio server: a result whose files reach the default file limit, in
+ * base64, plus room for the rest. The SDK's own default (10 MiB) would end the connection on about
+ * 7.5 MiB of files, long before the runner's limit (`TOOL_FILES_TOO_LARGE`) could say so.
+ */
+const STDIO_MAX_MESSAGE_BYTES = Math.ceil(DEFAULT_MAX_TOOL_FILE_BYTES / 3) * 4 + 8 * 1024 * 1024;
+
 /** Builds the transport factory and label of a stdio server. */
 export function stdioTransport(options: McpStdioTransportOptions): Pick<McpConnectionOptions, 'label' | 'createTransport'> {
   return {
@@ -207,6 +214,7 @@ export function stdioTransport(options: McpStdioTransportOptions): Pick<McpConne
         env: options.env ? { ...getDefaultEnvironment(), ...options.env } : undefined,
         cwd: options.cwd,
         stderr: options.stderr ?? 'inherit',
+        maxBufferSize: STDIO_MAX_MESSAGE_BYTES,
       }),
   };
 }

@@ -54,6 +54,17 @@ describe('McpToolset over stdio (a real child process)', () => {
     expect(JSON.stringify(response.response)).not.toContain(SNAPSHOT.png);
   });
 
+  it("takes files up to the file limit over stdio (past the SDK's 10 MiB message default), and names a resource file by its path only", async () => {
+    const response = await callThrough(toolset, 'big_image', { mebibytes: 9 }); // 12 MiB of base64 in one message
+    expect(response.isError).toBeUndefined();
+    expect(response.parts?.map((part) => [part.inlineData?.mimeType, part.inlineData?.data.length, part.inlineData?.displayName])).toEqual([
+      ['image/png', Math.ceil((9 * 1024 * 1024) / 3) * 4, undefined],
+      ['application/pdf', SNAPSHOT.pdf.length, 'report v2.pdf'], // not the signed query, not the fragment
+    ]);
+    // The connection is still the same one.
+    expect((await callThrough(toolset, 'echo', { text: 'after' })).response).toEqual({ output: 'echo: after' });
+  });
+
   it('validates arguments with ajv before anything is sent', async () => {
     const response = await callThrough(toolset, 'add', { a: 'two', b: 3 });
     expect(errorCode(response)).toBe('INVALID_ARGUMENTS');

@@ -58,6 +58,17 @@ export function createFixtureMcpServer(): McpServer {
     ],
   }));
 
+  server.registerTool(
+    'big_image',
+    { description: 'Returns a PNG of the given size and a PDF behind a signed URL.', inputSchema: { mebibytes: z.number() } },
+    async ({ mebibytes }) => ({
+      content: [
+        { type: 'image', mimeType: 'image/png', data: Buffer.alloc(mebibytes * 1024 * 1024, 7).toString('base64') },
+        { type: 'resource', resource: { uri: 'https://bucket.example/q3/report%20v2.pdf?X-Amz-Signature=deadbeef#page=2', mimeType: 'application/pdf', blob: SNAPSHOT.pdf } },
+      ],
+    }),
+  );
+
   let grown = false;
   server.registerTool('grow', { description: 'Adds a tool named "late" to this server.' }, async () => {
     if (!grown) {
