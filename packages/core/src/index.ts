@@ -131,6 +131,7 @@ export type { AgentBackedTool } from './agents/agent-backed-tool';
 export type { Plugin } from './agents/plugin';
 export { Runner } from './runner/runner';
 export type { RunInput, RunnerOptions } from './runner/runner';
+export type { AgentOutput, AskPending, AskResult } from './runner/ask-result';
 export type { TracingOptions } from './tracing/tracing-options';
 export { PAUSED_TRACEPARENT_KEY } from './tracing/gen-ai-conventions';
 export { Event } from './events/event';

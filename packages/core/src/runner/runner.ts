@@ -16,6 +16,7 @@ import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import type { Session } from '../sessions/session';
 import type { SessionService } from '../sessions/session-service';
 import { answeringAgent } from './answering-agent';
+import { type AgentOutput, type AskResult, askResult } from './ask-result';
 import { runInvocation } from './run-invocation';
 import { SessionTurns } from './session-turns';
 import { DEFAULT_SESSION_CLAIM_POLICY, type ResolvedSessionClaimPolicy, type SessionClaimPolicy } from './session-claim-policy';
@@ -27,12 +28,12 @@ import { createClassTools } from '../scanning/class-tools';
 import { Tracing } from '../tracing/tracing';
 import type { TracingOptions } from '../tracing/tracing-options';
 
-/** Options of {@link Runner}. */
-export interface RunnerOptions {
+/** Options of {@link Runner}; `TAgent` is the root agent's type (it types {@link Runner.ask}'s `output`). */
+export interface RunnerOptions<TAgent extends BaseAgent = BaseAgent> {
   /** Names the app; `app:` state is shared per app name. */
   appName: string;
   /** The root agent. */
-  agent: BaseAgent;
+  agent: TAgent;
   /** Where sessions live. Default: a new {@link InMemorySessionService}. */
   sessionService?: SessionService;
   /**
@@ -133,11 +134,11 @@ export interface RunInput {
  * }
  * ```
  */
-export class Runner {
+export class Runner<TAgent extends BaseAgent = BaseAgent> {
   /** The app name from the options; scopes sessions, `app:` state, memory, artifacts and credentials. */
   readonly appName: string;
   /** The root agent; a run starts with it, unless an agent it transferred to keeps the conversation or a pause is being answered. */
-  readonly agent: BaseAgent;
+  readonly agent: TAgent;
   /** Where the runner loads sessions and stores events: the one given, or the in-memory default. */
   readonly sessionService: SessionService;
   /** Size and depth limits of the model's call arguments, and of each new user message (the options', else the defaults). */
@@ -146,7 +147,7 @@ export class Runner {
   private readonly turns = new SessionTurns();
   private readonly claim: ResolvedSessionClaimPolicy;
 
-  constructor(options: RunnerOptions) {
+  constructor(options: RunnerOptions<TAgent>) {
     this.appName = options.appName;
     this.agent = options.agent;
     this.sessionService = options.sessionService ?? new InMemorySessionService();
@@ -204,6 +205,22 @@ export class Runner {
       signal: input.signal,
       streaming: input.streaming,
     });
+  }
+
+  /**
+   * Runs one invocation like {@link Runner.run} (without streaming) and resolves to what it came to: the
+   * answer's text, the root agent's structured output, the requests left to answer, the error it ended
+   * on, and its events. Never rejects for model, tool or callback failures: those are `error`.
+   *
+   * @example
+   * ```ts
+   * const { text, error } = await runner.ask({ userId: 'u1', sessionId: 's1', newMessage: { role: 'user', parts: [{ text: 'Paris?' }] } });
+   * ```
+   */
+  async ask(input: Omit<RunInput, 'streaming'>): Promise<AskResult<AgentOutput<TAgent>>> {
+    const events: Event[] = [];
+    for await (const event of this.run({ ...input, streaming: false })) events.push(event);
+    return askResult(this.agent, events);
   }
 
   /** Releases the toolsets of every agent. */
