@@ -165,7 +165,7 @@ describe('toolsmith web with @toolsmith/postgres installed', () => {
 
   it('says the sessions are kept in the embedded store, and a session survives a server restart', async () => {
     const page = await browser.context.newPage();
-    page.setDefaultTimeout(30_000);
+    page.setDefaultTimeout(60_000); // the reload after the restart reads the session through a cold PGlite
     let server = await serve();
     try {
       await page.goto(server.pageUrl);
@@ -187,5 +187,5 @@ describe('toolsmith web with @toolsmith/postgres installed', () => {
       await page.close();
       await server.close();
     }
-  }, 90_000); // two PGlite start-ups (WASM) take several seconds on a busy machine
+  }, 150_000); // two PGlite start-ups (WASM) take several seconds on a busy machine
 });
