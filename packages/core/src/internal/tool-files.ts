@@ -21,7 +21,8 @@ export function fileParts(toolName: string, files: readonly ToolFile[], maxBytes
     if (typeof file?.mimeType !== 'string' || !MEDIA_TYPE.test(file.mimeType)) {
       throw new InvalidToolResultError(toolName, `${which} has the media type ${JSON.stringify(file?.mimeType)}, not "type/subtype" (e.g. "image/png")`);
     }
-    if (typeof file.data !== 'string' || file.data.length === 0 || file.data.length % 4 !== 0 || !BASE64.test(file.data)) {
+    if (file.data === '') throw new InvalidToolResultError(toolName, `the data of ${which} is empty`);
+    if (typeof file.data !== 'string' || file.data.length % 4 !== 0 || !BASE64.test(file.data)) {
       throw new InvalidToolResultError(toolName, `the data of ${which} is not base64 (give the bytes as a Uint8Array, or base64 text without a "data:" prefix)`);
     }
     bytes += base64Bytes(file.data);

@@ -54,7 +54,7 @@ describe('files from tools', () => {
   it.each([
     ['a media type that is not type/subtype', { mimeType: 'png', data: PNG }, 'has the media type "png"'],
     ['data that is not base64', { mimeType: 'image/png', data: 'data:image/png;base64,iVBO' }, 'is not base64'],
-    ['empty data', { mimeType: 'image/png', data: '' }, 'is not base64'],
+    ['empty data', { mimeType: 'image/png', data: '' }, 'the data of the file is empty'],
   ])('refuses %s with INVALID_TOOL_RESULT', async (_what, init, reason) => {
     const result = await invokeTool(tool(() => toolFile(init)), 'render', {});
     expect(result.error).toMatchObject({ code: 'INVALID_TOOL_RESULT', message: expect.stringContaining(reason) });
