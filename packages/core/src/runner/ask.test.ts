@@ -9,21 +9,13 @@ import { startOAuth2TestServer } from '../testing/oauth2-test-server';
 import { ScriptedModel, type ScriptedTurn } from '../testing/scripted-model';
 import { user, weatherTool } from './__fixtures__/test-tools';
 import { Runner } from './runner';
+import { refundTool } from '../testing/conformance/conformance-tools';
 
 const input = (text: string) => ({ userId: 'u1', sessionId: 's1', newMessage: user(text) });
 
 function refundRunner(script: ScriptedTurn[]) {
   const refunds: number[] = [];
-  const refund = functionTool({
-    name: 'refund',
-    description: 'Refunds an amount.',
-    parameters: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-    requireConfirmation: true,
-    execute: ({ amount }: { amount: number }) => {
-      refunds.push(amount);
-      return { refunded: amount };
-    },
-  });
+  const refund = refundTool(refunds);
   const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel(script), tools: [refund] }) });
   return { runner, refunds };
 }

@@ -8,6 +8,7 @@ import { collect } from '../testing/collect';
 import { ScriptedModel } from '../testing/scripted-model';
 import { user } from './__fixtures__/test-tools';
 import { Runner } from './runner';
+import { refundTool } from '../testing/conformance/conformance-tools';
 
 function setup() {
   const sessionService = new InMemorySessionService();
@@ -82,16 +83,7 @@ describe('messageId: a message sent again', () => {
   it('an approval sent again under its id yields the result it produced (the tool ran once), where an approval under a new id is refused', async () => {
     const sessionService = new InMemorySessionService();
     const refunds: number[] = [];
-    const refund = functionTool({
-      name: 'refund',
-      description: 'Refunds.',
-      parameters: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-      requireConfirmation: true,
-      execute: ({ amount }: { amount: number }) => {
-        refunds.push(amount);
-        return { refunded: amount };
-      },
-    });
+    const refund = refundTool(refunds);
     const model = new ScriptedModel([{ calls: [{ id: 'r1', name: 'refund', args: { amount: 9 } }] }, 'Refunded 9.']);
     const app = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model, tools: [refund] }), sessionService });
     const paused = await collect(app.run({ userId: 'u', sessionId: 's', newMessage: user('refund 9'), messageId: 'm-1' }));

@@ -39,16 +39,21 @@ export function conformanceTools(ledger: ConformanceLedger): BaseTool[] {
         return { city: args.city, temperature: args.city === 'Oslo' ? 4 : 21, unit: args.unit ?? 'celsius' };
       },
     }),
-    functionTool<{ amount: number }>({
-      name: 'refund',
-      description: 'Refunds an amount to the customer.',
-      parameters: REFUND_PARAMETERS,
-      requireConfirmation: true,
-      execute: (args) => {
-        ledger.refunds.push(args.amount);
-        return { refunded: args.amount };
-      },
-    }),
+    refundTool(ledger.refunds),
     functionTool({ name: 'ping', description: 'Checks that the service is up.', execute: () => ({ pong: true }) }),
   ];
+}
+
+/** `refund({ amount })`: needs the user's confirmation; each run is pushed on `refunds`, so tests can count them. */
+export function refundTool(refunds: number[]): BaseTool {
+  return functionTool<{ amount: number }>({
+    name: 'refund',
+    description: 'Refunds an amount to the customer.',
+    parameters: REFUND_PARAMETERS,
+    requireConfirmation: true,
+    execute: (args) => {
+      refunds.push(args.amount);
+      return { refunded: args.amount };
+    },
+  });
 }

@@ -11,6 +11,7 @@ import type { SessionService } from '../../sessions/session-service';
 import { functionTool } from '../../function-tool/function-tool';
 import { collect } from '../collect';
 import { ScriptedModel } from '../scripted-model';
+import { refundTool } from './conformance-tools';
 
 /** Options of {@link runSessionStoreConformance}. */
 export interface SessionStoreConformanceOptions {
@@ -322,16 +323,7 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
 
     it('resumes a confirmation in another runner, runs the tool once, and refuses a second answer', async () => {
       const refunds: number[] = [];
-      const refund = functionTool({
-        name: 'refund',
-        description: 'Refunds an amount.',
-        parameters: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-        requireConfirmation: true,
-        execute: ({ amount }: { amount: number }) => {
-          refunds.push(amount);
-          return { refunded: amount };
-        },
-      });
+      const refund = refundTool(refunds);
       const runnerWith = (script: ConstructorParameters<typeof ScriptedModel>[0]) =>
         new Runner({ appName, agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel(script), tools: [refund] }), sessionService: service });
       const run = (runner: Runner, newMessage: Content) => collect(runner.run({ userId: 'u', sessionId: 's', newMessage }));
