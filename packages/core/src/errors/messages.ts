@@ -461,3 +461,8 @@ export const httpGuardMessages = {
 export function toolFilesTooLargeMessage(toolName: string, bytes: number, maxBytes: number): string {
   return `Tool "${toolName}" returned files of ${bytes} bytes together, over the limit of ${maxBytes} bytes. Return smaller files, or raise the runner's maxToolFileBytes.`;
 }
+
+/** The runner's `sessionClaim` option holds a value no claim can work with. */
+export function invalidSessionClaimPolicyMessage(option: string, value: unknown, rule: string): string {
+  return `Runner option sessionClaim.${option} is ${typeof value === 'string' ? JSON.stringify(value) : String(value)}: it must be ${rule}.`;
+}

@@ -19,7 +19,7 @@ import { answeringAgent } from './answering-agent';
 import { type AgentOutput, type AskResult, askResult } from './ask-result';
 import { runInvocation } from './run-invocation';
 import { SessionTurns } from './session-turns';
-import { DEFAULT_SESSION_CLAIM_POLICY, type ResolvedSessionClaimPolicy, type SessionClaimPolicy } from './session-claim-policy';
+import { resolveSessionClaimPolicy, type ResolvedSessionClaimPolicy, type SessionClaimPolicy } from './session-claim-policy';
 import { ToolResolver } from '../flow/tool-resolver';
 import { Container } from '../di/container';
 import type { ContainerAdapter, InjectionToken } from '../di/container-adapter';
@@ -151,7 +151,7 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
     this.appName = options.appName;
     this.agent = options.agent;
     this.sessionService = options.sessionService ?? new InMemorySessionService();
-    this.claim = { ...DEFAULT_SESSION_CLAIM_POLICY, ...definedOnly(options.sessionClaim) };
+    this.claim = resolveSessionClaimPolicy(options.sessionClaim);
     this.argumentLimits = options.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS;
     const container = options.container ?? new Container(options.providers ?? []);
     // Toolsmith's container knows every provider up front; an external one may add them later (request scopes).
@@ -258,11 +258,6 @@ function prepareTools(root: BaseAgent, tools: ToolResolver, seen: Set<BaseAgent>
       }
     }
   }
-}
-
-/** The options that are set (an explicit `undefined` must not replace a default). */
-function definedOnly<T extends object>(options: T | undefined): Partial<T> {
-  return Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 function checkAgentTree(root: BaseAgent): void {

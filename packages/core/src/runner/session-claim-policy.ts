@@ -1,3 +1,6 @@
+import { AgentConfigError } from '../errors/agent-config-error';
+import { invalidSessionClaimPolicyMessage } from '../errors/messages';
+
 /**
  * How a runner shares sessions with other processes (see docs/sessions.md, "One writer per session").
  * Every run claims its session in the store before it reads or stores anything, renews the claim
@@ -6,7 +9,8 @@
 export interface SessionClaimPolicy {
   /**
    * Milliseconds a claim lasts unless renewed; the runner renews it every third of that while the run
-   * lasts. A process that dies holding a claim blocks the session this long at most. Default 30,000.
+   * lasts. A process that dies holding a claim blocks the session this long at most. A finite number
+   * of at least 1; default 30,000.
    */
   leaseMs?: number;
   /**
@@ -15,7 +19,7 @@ export interface SessionClaimPolicy {
    * ends with one `SESSION_BUSY` error event and stores nothing.
    */
   onBusy?: 'wait' | 'fail';
-  /** With `onBusy: 'wait'`: milliseconds a run waits for a claim before it ends with `SESSION_BUSY`. Default 60,000. */
+  /** With `onBusy: 'wait'`: milliseconds (0 or more) a run waits for a claim before it ends with `SESSION_BUSY`. Default 60,000. */
   maxWaitMs?: number;
 }
 
@@ -24,3 +28,25 @@ export type ResolvedSessionClaimPolicy = Required<SessionClaimPolicy>;
 
 /** The defaults of {@link SessionClaimPolicy}. */
 export const DEFAULT_SESSION_CLAIM_POLICY: ResolvedSessionClaimPolicy = { leaseMs: 30_000, onBusy: 'wait', maxWaitMs: 60_000 };
+
+/**
+ * The policy with its defaults applied. A value no claim can work with (a lease of 0 or NaN lapses at
+ * once, so two processes would write one session) fails at construction with `AGENT_CONFIG_INVALID`.
+ */
+export function resolveSessionClaimPolicy(policy: SessionClaimPolicy | undefined): ResolvedSessionClaimPolicy {
+  const resolved: ResolvedSessionClaimPolicy = {
+    leaseMs: policy?.leaseMs ?? DEFAULT_SESSION_CLAIM_POLICY.leaseMs,
+    onBusy: policy?.onBusy ?? DEFAULT_SESSION_CLAIM_POLICY.onBusy,
+    maxWaitMs: policy?.maxWaitMs ?? DEFAULT_SESSION_CLAIM_POLICY.maxWaitMs,
+  };
+  if (typeof resolved.leaseMs !== 'number' || !Number.isFinite(resolved.leaseMs) || resolved.leaseMs < 1) {
+    throw new AgentConfigError(invalidSessionClaimPolicyMessage('leaseMs', resolved.leaseMs, 'a finite number of milliseconds, at least 1'));
+  }
+  if (typeof resolved.maxWaitMs !== 'number' || !Number.isFinite(resolved.maxWaitMs) || resolved.maxWaitMs < 0) {
+    throw new AgentConfigError(invalidSessionClaimPolicyMessage('maxWaitMs', resolved.maxWaitMs, 'a finite number of milliseconds, 0 or more'));
+  }
+  if (resolved.onBusy !== 'wait' && resolved.onBusy !== 'fail') {
+    throw new AgentConfigError(invalidSessionClaimPolicyMessage('onBusy', resolved.onBusy, "'wait' or 'fail'"));
+  }
+  return resolved;
+}
