@@ -139,3 +139,15 @@ it('saves racing a delete of a new artifact each land before the delete (and go)
     for (const version of versions) expect(await service.loadArtifact({ ...where, filename, version })).toMatchObject({ text: expect.any(String) });
   }
 });
+
+it('makes a missing root on first use, and again when it is removed while the service lives; a file as root is refused', async () => {
+  const root = join(dir, 'a', 'b', 'root');
+  const service = new FileArtifactService(root);
+  await service.saveArtifact({ ...where, filename: 'f', artifact: { text: 'one' } });
+  await rm(join(dir, 'a'), { recursive: true });
+  expect(await service.loadArtifact({ ...where, filename: 'f' })).toBeUndefined();
+  await service.saveArtifact({ ...where, filename: 'f', artifact: { text: 'two' } });
+  expect(await service.loadArtifact({ ...where, filename: 'f' })).toEqual({ text: 'two' });
+  await writeFile(join(dir, 'file-root'), 'x');
+  await expect(new FileArtifactService(join(dir, 'file-root')).saveArtifact({ ...where, filename: 'f', artifact: { text: 'x' } })).rejects.toMatchObject({ code: 'ENOTDIR' });
+});

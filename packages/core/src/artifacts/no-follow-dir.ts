@@ -28,6 +28,12 @@ export class NoFollowDir {
 
   /** Opens the root (created if missing; a root that is itself a link is the operator's choice and is followed). */
   static async openRoot(rootDir: string): Promise<NoFollowDir> {
+    // Every operation opens the root: it is made only when missing, not with a mkdir on each call.
+    try {
+      return new NoFollowDir(await open(rootDir, O_RDONLY | O_DIRECTORY), rootDir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
     await mkdir(rootDir, { recursive: true });
     return new NoFollowDir(await open(rootDir, O_RDONLY | O_DIRECTORY), rootDir);
   }
