@@ -1,4 +1,5 @@
 import { InvalidArtifactNameError } from '../errors/invalid-artifact-name-error';
+import { unfitIdentifierCharacter, withoutLoneSurrogates } from '../internal/identifier-characters';
 import type { ArtifactLocation } from './artifact-service';
 
 /** True when a filename is shared by all sessions of the user (`user:` prefix). */
@@ -17,8 +18,6 @@ export function artifactScope(location: ArtifactLocation): string {
   return JSON.stringify(artifactSegments(location));
 }
 
-const CONTROL_CHARACTERS = new RegExp('[\\u0000-\\u001f\\u007f]');
-
 /** Longest segment, in characters of its URI-encoded form (a file name on most file systems: 255 bytes). */
 export const MAX_ARTIFACT_SEGMENT_CHARS = 255;
 
@@ -29,9 +28,9 @@ export const MAX_ARTIFACT_SEGMENT_CHARS = 255;
  */
 export function checkSegment(field: string, value: string): void {
   if (typeof value !== 'string' || !value || value === '.' || value === '..') throw new InvalidArtifactNameError(field, String(value));
-  // With the `u` flag a surrogate pair is one code point, so only a lone surrogate matches.
-  if (/[\ud800-\udfff]/u.test(value)) throw new InvalidArtifactNameError(field, value.replace(/[\ud800-\udfff]/gu, '\ufffd'), 'it is not well-formed Unicode (a lone surrogate)');
-  if (CONTROL_CHARACTERS.test(value)) throw new InvalidArtifactNameError(field, value, 'it contains control characters');
+  const unfit = unfitIdentifierCharacter(value);
+  if (unfit === 'lone surrogate') throw new InvalidArtifactNameError(field, withoutLoneSurrogates(value), 'it is not well-formed Unicode (a lone surrogate)');
+  if (unfit === 'control character') throw new InvalidArtifactNameError(field, value, 'it contains control characters');
   if (encodeURIComponent(value).length > MAX_ARTIFACT_SEGMENT_CHARS) {
     throw new InvalidArtifactNameError(field, value, `it is longer than ${MAX_ARTIFACT_SEGMENT_CHARS} characters once encoded`);
   }

@@ -1,4 +1,5 @@
 import { InvalidMessageError } from '../errors/invalid-message-error';
+import { unfitIdentifierCharacter } from '../internal/identifier-characters';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 
 /**
@@ -51,12 +52,9 @@ export const MAX_MESSAGE_ID_LENGTH = 256;
 export function checkMessageId(messageId: unknown): InvalidMessageError | undefined {
   if (typeof messageId !== 'string' || messageId.length === 0) return new InvalidMessageError(`its messageId is ${typeof messageId === 'string' ? 'empty' : `a ${typeof messageId}, not a string`}`);
   if (messageId.length > MAX_MESSAGE_ID_LENGTH) return new InvalidMessageError(`its messageId is longer than ${MAX_MESSAGE_ID_LENGTH} characters`);
-  if (CONTROL_OR_LONE_SURROGATE.test(messageId)) return new InvalidMessageError('its messageId has a control character or a lone surrogate');
+  if (unfitIdentifierCharacter(messageId)) return new InvalidMessageError('its messageId has a control character or a lone surrogate');
   return undefined;
 }
-
-// With the `u` flag a surrogate pair is one code point, so only a lone surrogate matches the range.
-const CONTROL_OR_LONE_SURROGATE = new RegExp('[\\u0000-\\u001f\\u007f\\ud800-\\udfff]', 'u');
 
 /** Which limit `value` breaks, if any; the walk stops at the first one (never deeper than `maxDepth` + 1). */
 function exceedsLimits(value: object, depth: number, maxDepth: number, budget: { chars: number }): 'depth' | 'size' | undefined {
