@@ -23,7 +23,9 @@ const config: Config = {
   },
   setupFiles: ['reflect-metadata'],
   reporters: ['default', '<rootDir>/.ci/jest-summary-reporter.js'],
-  testTimeout: 20000,
+  // Generous, because CI runs on 2 loaded cores and several tests start real child processes that compile
+  // TypeScript from source (ts-node) or start PostgreSQL; tests never wait on time, so this only bounds a hang.
+  testTimeout: 60000,
 };
 
 export default config;
