@@ -1,0 +1,27 @@
+// The MCP client the official conformance suite's client scenarios run (mcp-conformance.e2e.test.ts):
+// McpToolset, used as an agent's runner uses it. The suite starts this process with its test server's
+// URL as the last argument and the scenario's name in MCP_CONFORMANCE_SCENARIO.
+import { McpToolset } from '../mcp-toolset';
+import { callThrough, toolContext } from './tool-harness';
+
+async function main(): Promise<void> {
+  const url = process.argv[process.argv.length - 1];
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
+  const toolset = new McpToolset({ transport: { url }, clientName: 'toolsmith-conformance', timeoutMs: 10_000 });
+  try {
+    const tools = await toolset.getTools(toolContext());
+    if (scenario === 'tools_call') {
+      const response = await callThrough(toolset, 'add_numbers', { a: 5, b: 3 });
+      if (response.isError) throw new Error(`add_numbers failed: ${JSON.stringify(response.response)}`);
+    }
+    if (scenario === 'sse-retry') await callThrough(toolset, 'test_reconnection', {});
+    process.stdout.write(`${scenario}: ${tools.map((tool) => tool.name).join(', ')}\n`);
+  } finally {
+    await toolset.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,77 @@
+import { type BaseTool, type ToolContext, functionTool, toolFile, toolResult } from '@toolsmith/core';
+import { SAMPLE_FILES } from '@toolsmith/core/testing';
+import { reportMcpProgress } from '../report-mcp-progress';
+
+/**
+ * The tools the official MCP conformance suite's server scenarios call, by the names it asks for,
+ * written as any Toolsmith tool is: files through `toolFile`/`toolResult`, progress through
+ * `reportMcpProgress`, errors by throwing. Served by `serveMcp` in mcp-conformance.e2e.test.ts.
+ */
+export function conformanceTools(): BaseTool[] {
+  const noParameters = { type: 'object', properties: {}, additionalProperties: false } as const;
+  return [
+    functionTool({
+      name: 'test_simple_text',
+      description: 'Returns a simple text response.',
+      parameters: noParameters,
+      execute: () => ({ text: 'This is a simple text response for testing.' }),
+    }),
+    functionTool({
+      name: 'test_image_content',
+      description: 'Returns a PNG image.',
+      parameters: noParameters,
+      execute: () => toolFile({ mimeType: 'image/png', data: SAMPLE_FILES.png, name: 'pixel.png' }),
+    }),
+    functionTool({
+      name: 'test_audio_content',
+      description: 'Returns a WAV sound.',
+      parameters: noParameters,
+      execute: () => toolFile({ mimeType: 'audio/wav', data: SAMPLE_FILES.wav, name: 'beep.wav' }),
+    }),
+    functionTool({
+      name: 'test_embedded_resource',
+      description: 'Returns a PDF document (an embedded resource).',
+      parameters: noParameters,
+      execute: () => toolFile({ mimeType: 'application/pdf', data: SAMPLE_FILES.pdf, name: 'report.pdf' }),
+    }),
+    functionTool({
+      name: 'test_multiple_content_types',
+      description: 'Returns JSON, an image and a document.',
+      parameters: noParameters,
+      execute: () =>
+        toolResult({ test: 'data', value: 123 }, [
+          toolFile({ mimeType: 'image/png', data: SAMPLE_FILES.png, name: 'pixel.png' }),
+          toolFile({ mimeType: 'application/pdf', data: SAMPLE_FILES.pdf, name: 'report.pdf' }),
+        ]),
+    }),
+    functionTool({
+      name: 'test_error_handling',
+      description: 'Always fails.',
+      parameters: noParameters,
+      execute: () => {
+        throw new Error('This tool intentionally returns an error for testing');
+      },
+    }),
+    functionTool({
+      name: 'test_tool_with_progress',
+      description: 'Reports progress 0, 50 and 100 of 100.',
+      parameters: noParameters,
+      execute: async (_args, context: ToolContext) => {
+        for (const progress of [0, 50, 100]) await reportMcpProgress(context, { progress, total: 100 });
+        return { done: true };
+      },
+    }),
+    functionTool({
+      name: 'json_schema_2020_12_tool',
+      description: 'Tool with JSON Schema 2020-12 features',
+      parameters: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        additionalProperties: false,
+      },
+      execute: (args) => ({ received: args }),
+    }),
+  ];
+}

@@ -1,0 +1,141 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type McpServerHandle, serveMcp } from './serve-mcp';
+import { bundleFixture } from './__fixtures__/bundle-fixture';
+import { conformanceTools } from './__fixtures__/conformance-tools';
+
+// The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in the root
+// package.json) run by its own CLI, in a child process: its server scenarios (all of them, pending ones
+// included) against `serveMcp` in this process, its client scenarios against McpToolset in a process the
+// CLI starts. Every server scenario is either expected to pass (a feature Toolsmith offers) or named in
+// LEFT_OUT with the reason, the list docs/mcp.md prints: a scenario a new suite version adds fails this
+// test until it is sorted.
+
+const CLI = require.resolve('@modelcontextprotocol/conformance/dist/index.js');
+const NODE20_COMPAT = join(__dirname, '__fixtures__', 'conformance-runner', 'register.mjs');
+
+/** Server scenarios for features Toolsmith does not offer (yet), with the reason (docs/mcp.md has the same list). */
+const LEFT_OUT: Record<string, string> = {
+  'logging-set-level': 'no MCP logging from served tools',
+  'tools-call-with-logging': 'no MCP logging from served tools',
+  'completion-complete': 'no completions',
+  'tools-call-sampling': 'no sampling from served tools',
+  'tools-call-elicitation': 'elicitation only asks for confirmation, not for tool-defined forms',
+  'elicitation-sep1034-defaults': 'elicitation only asks for confirmation, not for tool-defined forms',
+  'elicitation-sep1330-enums': 'elicitation only asks for confirmation, not for tool-defined forms',
+  'resources-list': 'no resources',
+  'resources-read-text': 'no resources',
+  'resources-read-binary': 'no resources',
+  'resources-templates-read': 'no resources',
+  'resources-subscribe': 'no resources',
+  'resources-unsubscribe': 'no resources',
+  'prompts-list': 'no prompts',
+  'prompts-get-simple': 'no prompts',
+  'prompts-get-with-args': 'no prompts',
+  'prompts-get-embedded-resource': 'no prompts',
+  'prompts-get-with-image': 'no prompts',
+  'server-sse-polling': 'pending in the suite; no resumable streams (no SSE priming event, no event store)',
+};
+
+/** Client scenarios of features McpToolset offers (the others are listed in docs/mcp.md). */
+const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'sse-retry'];
+/**
+ * Checks not asserted: `client-sse-retry-timing` measures the reconnection delay against wall-clock
+ * bounds (500 ms retry, failing past 1 s), which a loaded CI machine cannot promise; the reconnection
+ * itself and its `Last-Event-ID` are asserted.
+ */
+const TIMING_CHECKS = new Set(['client-sse-retry-timing']);
+
+interface Check {
+  id: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
+  errorMessage?: string;
+}
+
+function runCli(args: string[]): Promise<string> {
+  return new Promise((resolve) => {
+    // The CLI exits 1 when any scenario fails: the checks it saved are what the test reads.
+    execFile(process.execPath, ['--import', NODE20_COMPAT, CLI, ...args], { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (_error, stdout, stderr) => resolve(`${stdout}${stderr}`));
+  });
+}
+
+/** Each scenario's checks, read from the `checks.json` files the CLI saved under `dir`. */
+async function checksByScenario(dir: string, mode: 'server' | 'client'): Promise<Map<string, Check[]>> {
+  const byScenario = new Map<string, Check[]>();
+  for (const entry of await readdir(dir)) {
+    const match = new RegExp(`^${mode === 'server' ? 'server-' : ''}(.+)-\\d{4}-\\d{2}-\\d{2}T[\\d-]+Z$`).exec(entry);
+    if (!match) continue;
+    byScenario.set(match[1], JSON.parse(await readFile(join(dir, entry, 'checks.json'), 'utf8')) as Check[]);
+  }
+  return byScenario;
+}
+
+/** What keeps a scenario from passing: its failed checks, or having no successful check at all. */
+function problems(checks: Check[]): string[] {
+  const failed = checks.filter((check) => check.status === 'FAILURE' && !TIMING_CHECKS.has(check.id));
+  if (failed.length > 0) return failed.map((check) => `${check.id}: ${check.errorMessage ?? ''}`);
+  return checks.some((check) => check.status === 'SUCCESS') ? [] : ['no successful check'];
+}
+
+describe('the official MCP conformance suite', () => {
+  let output: string;
+  beforeEach(async () => {
+    output = await mkdtemp(join(tmpdir(), 'toolsmith-mcp-conformance-'));
+  });
+  afterEach(() => rm(output, { recursive: true, force: true }));
+
+  describe('server scenarios against serveMcp over Streamable HTTP', () => {
+    let server: McpServerHandle;
+    beforeEach(async () => {
+      server = await serveMcp({ tools: conformanceTools(), transport: { http: { port: 0 } }, name: 'toolsmith-conformance' });
+    });
+    afterEach(() => server.close());
+
+    it('passes every scenario of a feature Toolsmith offers, and no scenario is left unsorted', async () => {
+      const log = await runCli(['server', '--suite', 'all', '--url', server.url!.href, '--output-dir', output]);
+      const results = await checksByScenario(output, 'server');
+      expect([...results.keys()].length).toBeGreaterThan(0);
+      const failed: Record<string, string[]> = {};
+      for (const [scenario, checks] of results) {
+        if (scenario in LEFT_OUT) continue;
+        if (problems(checks).length > 0) failed[scenario] = problems(checks);
+      }
+      expect({ failed, log: Object.keys(failed).length > 0 ? log : '' }).toEqual({ failed: {}, log: '' });
+      // The passing set, as docs/mcp.md lists it; the left-out list names only scenarios the suite has.
+      expect([...results.keys()].filter((scenario) => !(scenario in LEFT_OUT)).sort()).toEqual([
+        'dns-rebinding-protection',
+        'json-schema-2020-12',
+        'ping',
+        'server-initialize',
+        'server-sse-multiple-streams',
+        'tools-call-audio',
+        'tools-call-embedded-resource',
+        'tools-call-error',
+        'tools-call-image',
+        'tools-call-mixed-content',
+        'tools-call-simple-text',
+        'tools-call-with-progress',
+        'tools-list',
+      ]);
+      expect(Object.keys(LEFT_OUT).filter((scenario) => !results.has(scenario))).toEqual([]);
+    });
+  });
+
+  describe('client scenarios against McpToolset', () => {
+    let command: string;
+    beforeAll(async () => {
+      command = `${process.execPath} ${await bundleFixture('conformance-client.ts')}`;
+    });
+    afterAll(() => rm(command.split(' ')[1], { force: true }));
+
+    it.each(CLIENT_SCENARIOS)('passes %s', async (scenario) => {
+      const log = await runCli(['client', '--command', command, '--scenario', scenario, '--timeout', '15000', '--output-dir', output]);
+      const results = await checksByScenario(output, 'client');
+      expect([...results.keys()]).toEqual([scenario]);
+      const found = problems(results.get(scenario)!);
+      expect({ problems: found, log: found.length > 0 ? log : '' }).toEqual({ problems: [], log: '' });
+    });
+  });
+});
