@@ -31,7 +31,7 @@ describe('assembleAnthropicStream', () => {
     expect(responses.map((r) => r.content?.parts)).toEqual([
       [{ text: 'Hmm', thought: true }],
       [{ text: 'Done' }],
-      [{ text: 'Hmm', thought: true, thoughtSignature: 'EqQB' }, { text: 'Done' }],
+      [{ text: 'Hmm', thought: true, thoughtSignature: 'EqQB', thoughtSignatureProvider: 'anthropic' }, { text: 'Done' }],
     ]);
     expect(responses[2].usage).toEqual({ inputTokens: 10, outputTokens: 7, totalTokens: 17 });
   });

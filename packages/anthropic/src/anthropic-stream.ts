@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { type FunctionCall, type LlmResponse, type Part, ProviderError } from '@toolsmith/core';
-import { argsFromJsonText, argsFromJsonValue, providerDataPart } from '@toolsmith/core/adapter-kit';
+import { argsFromJsonText, argsFromJsonValue, providerDataPart, signedBy } from '@toolsmith/core/adapter-kit';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 import { mapAnthropicUsage } from './map-anthropic-response';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
@@ -111,7 +111,7 @@ function toPart(block: Block): Part[] {
     case 'text':
       return block.text ? [{ text: block.text }] : [];
     case 'thinking':
-      return [{ text: block.thinking, thought: true, thoughtSignature: block.signature }];
+      return [{ text: block.thinking, thought: true, ...signedBy(ANTHROPIC_PROVIDER, block.signature) }];
     case 'tool_use':
       return [{ functionCall: { id: block.id, name: block.name, args: toolArgs(block) } }];
     case 'provider':

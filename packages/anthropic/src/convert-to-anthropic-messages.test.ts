@@ -76,6 +76,24 @@ describe('convertToAnthropicMessages', () => {
     ]);
   });
 
+  it("sends back only Anthropic's own signed thinking: another provider's signature is dropped with its thought", () => {
+    const { messages } = convertToAnthropicMessages([
+      { role: 'user', parts: [{ text: 'q' }] },
+      {
+        role: 'model',
+        parts: [
+          { text: 'gemini thinks', thought: true, thoughtSignature: 'c2ln', thoughtSignatureProvider: 'gemini' },
+          { text: 'claude thinks', thought: true, thoughtSignature: 'EqQB', thoughtSignatureProvider: 'anthropic' },
+          { text: 'answer', thoughtSignature: 'c2ln', thoughtSignatureProvider: 'gemini' },
+        ],
+      },
+    ]);
+    expect(messages[1].content).toEqual([
+      { type: 'thinking', thinking: 'claude thinks', signature: 'EqQB' },
+      { type: 'text', text: 'answer' },
+    ]);
+  });
+
   it('maps inline images and PDFs, and refuses other media with a typed error', () => {
     const { messages } = convertToAnthropicMessages([
       { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBO' } }, { inlineData: { mimeType: 'application/pdf', data: 'JVBE' } }] },

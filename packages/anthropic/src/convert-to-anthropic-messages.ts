@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { type Content, type FunctionCall, type InlineData, type Part, ProviderError } from '@toolsmith/core';
-import { argsAsObject, pairToolResults, providerDataOf, unsupportedToolFileNote } from '@toolsmith/core/adapter-kit';
+import { argsAsObject, pairToolResults, ownThoughtSignature, providerDataOf, unsupportedToolFileNote } from '@toolsmith/core/adapter-kit';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -55,10 +55,9 @@ function convertPart(part: Part, role: 'user' | 'assistant'): ContentBlockParam[
   }
   if (part.thought) {
     // Thinking blocks must go back exactly as received (with their signature) when tools are used
-    // with extended thinking; a thought without a signature cannot be sent back at all.
-    return role === 'assistant' && part.thoughtSignature !== undefined
-      ? [{ type: 'thinking', thinking: part.text ?? '', signature: part.thoughtSignature }]
-      : [];
+    // with extended thinking; a thought without a signature (or with another provider's) cannot be sent back at all.
+    const signature = ownThoughtSignature(part, ANTHROPIC_PROVIDER);
+    return role === 'assistant' && signature !== undefined ? [{ type: 'thinking', thinking: part.text ?? '', signature }] : [];
   }
   // The API rejects empty text blocks.
   if (part.text) return [{ type: 'text', text: part.text }];

@@ -17,7 +17,7 @@ describe('mapAnthropicMessage', () => {
       ] as Anthropic.ContentBlock[],
     });
     expect(response.content?.parts).toEqual([
-      { text: 'plan', thought: true, thoughtSignature: 'sig' },
+      { text: 'plan', thought: true, thoughtSignature: 'sig', thoughtSignatureProvider: 'anthropic' },
       { providerData: { provider: 'anthropic', data: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } } } },
       { text: 'Found it.' },
       { functionCall: { id: 'toolu_1', name: 'save', args: { note: 'x' } } },

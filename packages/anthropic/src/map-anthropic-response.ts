@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { LlmResponse, Part, Usage } from '@toolsmith/core';
-import { argsFromJsonValue, providerDataPart } from '@toolsmith/core/adapter-kit';
+import { argsFromJsonValue, providerDataPart, signedBy } from '@toolsmith/core/adapter-kit';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
@@ -20,7 +20,7 @@ export function mapAnthropicMessage(message: Pick<Anthropic.Message, 'content' |
     if (block.type === 'text') {
       if (block.text) parts.push({ text: block.text });
     } else if (block.type === 'thinking') {
-      parts.push({ text: block.thinking, thought: true, thoughtSignature: block.signature });
+      parts.push({ text: block.thinking, thought: true, ...signedBy(ANTHROPIC_PROVIDER, block.signature) });
     } else if (block.type === 'tool_use') {
       parts.push({ functionCall: { id: block.id, name: block.name, args: argsFromJsonValue(block.input) } });
     } else {

@@ -14,6 +14,38 @@ describe('convertToGeminiContents', () => {
     ]);
   });
 
+  it("sends Gemini's signatures only: another provider's signed thought is dropped, and a call keeps no foreign signature", () => {
+    const anthropic = { thoughtSignatureProvider: 'anthropic' };
+    expect(
+      convertToGeminiContents([
+        { role: 'user', parts: [{ text: 'q' }] },
+        {
+          role: 'model',
+          parts: [
+            { text: 'claude thinks', thought: true, thoughtSignature: 'EqQB', ...anthropic },
+            { text: 'gemini thinks', thought: true, thoughtSignature: 'c2ln', thoughtSignatureProvider: 'gemini' },
+            { text: '', thoughtSignature: 'Zm9y', ...anthropic },
+            { text: 'answer', thoughtSignature: 'Zm9y', ...anthropic },
+            { functionCall: { id: 'toolu_1', name: 'f', args: {} }, thoughtSignature: 'Zm9y', ...anthropic },
+            { text: 'an earlier release', thought: true, thoughtSignature: 'b2xk' },
+          ],
+        },
+      ]),
+    ).toEqual([
+      { role: 'user', parts: [{ text: 'q' }] },
+      {
+        role: 'model',
+        parts: [
+          { text: 'gemini thinks', thought: true, thoughtSignature: 'c2ln' },
+          { text: 'answer' },
+          { functionCall: { id: 'toolu_1', name: 'f', args: {} } },
+          { text: 'an earlier release', thought: true, thoughtSignature: 'b2xk' },
+        ],
+      },
+      { role: 'user', parts: [{ functionResponse: expect.objectContaining({ id: 'toolu_1', name: 'f' }) }] },
+    ]);
+  });
+
   it('drops generated ids, keeps Gemini ids, answers every call once and wraps non-object responses', () => {
     const generated = geminiCallId('resp', 0, 'a');
     const contents = convertToGeminiContents([

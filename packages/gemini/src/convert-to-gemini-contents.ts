@@ -1,6 +1,6 @@
 import type { Content as GeminiContent, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
 import type { Content, Part } from '@toolsmith/core';
-import { argsAsObject, pairToolResults, providerDataOf, toolFilesIntro } from '@toolsmith/core/adapter-kit';
+import { argsAsObject, ownThoughtSignature, pairToolResults, providerDataOf, toolFilesIntro } from '@toolsmith/core/adapter-kit';
 import { isGeneratedGeminiCallId } from './gemini-call-id';
 import { GEMINI_PROVIDER } from './provider-tool';
 
@@ -41,6 +41,7 @@ function toolFilesAfter(part: Part): GeminiPart[] {
 
 function convertPart(part: Part, nestedFiles: boolean): GeminiPart[] {
   const out: GeminiPart = {};
+  const signature = ownThoughtSignature(part, GEMINI_PROVIDER);
   if (part.functionCall) {
     const { id, name, args } = part.functionCall;
     out.functionCall = { name, args: argsAsObject(args) };
@@ -58,14 +59,16 @@ function convertPart(part: Part, nestedFiles: boolean): GeminiPart[] {
     if (!own) return [];
     Object.assign(out, own);
   } else if (part.text !== undefined) {
+    // Another provider's reasoning is not Gemini's to continue (and its signature would be refused).
+    if (part.thought && part.thoughtSignature !== undefined && signature === undefined) return [];
     // An empty text part still matters when it carries the signature of the turn's thinking.
-    if (part.text === '' && part.thoughtSignature === undefined) return [];
+    if (part.text === '' && signature === undefined) return [];
     out.text = part.text;
     if (part.thought) out.thought = true;
-  } else if (part.thoughtSignature === undefined) {
+  } else if (signature === undefined) {
     return [];
   }
-  if (part.thoughtSignature !== undefined) out.thoughtSignature = part.thoughtSignature;
+  if (signature !== undefined) out.thoughtSignature = signature;
   return [out];
 }
 

@@ -92,7 +92,7 @@ describe('GeminiModel on the wire', () => {
     const [first] = await collect(model.generate(ask('Paris?')));
     const [again] = await collect(model.generate(ask('Paris?')));
     const part = first.content!.parts[0];
-    expect(part).toEqual({ functionCall: { id: expect.stringMatching(/^toolsmith_gemini_[0-9a-f]{24}$/), name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2lnbmF0dXJl' });
+    expect(part).toEqual({ functionCall: { id: expect.stringMatching(/^toolsmith_gemini_[0-9a-f]{24}$/), name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'c2lnbmF0dXJl', thoughtSignatureProvider: 'gemini' });
     expect(again.content!.parts[0].functionCall!.id).toBe(part.functionCall!.id);
     expect(first.finishReason).toEqual({ unified: 'tool-calls', raw: 'STOP' });
 
@@ -198,7 +198,7 @@ describe('GeminiModel on the wire', () => {
     expect(responses.filter((r) => r.partial).map((r) => r.content?.parts)).toEqual([[{ text: 'It is sunny' }], [{ text: ' in Paris.' }]]);
     expect(responses.filter((r) => r.turnComplete)).toEqual([
       {
-        content: { role: 'model', parts: [{ text: 'It is sunny in Paris.' }, { text: '', thoughtSignature: 'CiwB0e2Kb2cGx8n1ypmU7Cd3Q0TPa0nrUfcLbRb0Kch9uWvY5mS0RpB1hQ==' }] },
+        content: { role: 'model', parts: [{ text: 'It is sunny in Paris.' }, { text: '', thoughtSignature: 'CiwB0e2Kb2cGx8n1ypmU7Cd3Q0TPa0nrUfcLbRb0Kch9uWvY5mS0RpB1hQ==', thoughtSignatureProvider: 'gemini' }] },
         turnComplete: true,
         finishReason: { unified: 'stop', raw: 'STOP' },
         usage: { inputTokens: 9, outputTokens: 32, totalTokens: 41, reasoningTokens: 26 },

@@ -140,7 +140,7 @@ describe('GeminiModel on recorded Gemini API traffic', () => {
     expect(server.handlerErrors).toEqual([]);
     const signature = /"thoughtSignature":"([^"]+)"/.exec(recording.interactions[0].response.sse!)![1];
     const [step] = events.filter((event) => !event.partial);
-    expect(step.content!.parts).toEqual([{ text: 'There are **3** "r"s in strawberry.\n\nSt**r**awbe**rr**y' }, { text: '', thoughtSignature: signature }]);
+    expect(step.content!.parts).toEqual([{ text: 'There are **3** "r"s in strawberry.\n\nSt**r**awbe**rr**y' }, { text: '', thoughtSignature: signature, thoughtSignatureProvider: 'gemini' }]);
     expect(server.requests[1].body.contents[1]).toEqual({ role: 'model', parts: [{ text: 'There are **3** "r"s in strawberry.\n\nSt**r**awbe**rr**y' }, { text: '', thoughtSignature: signature }] });
   });
 

@@ -30,7 +30,7 @@ describe('assembleGeminiStream', () => {
     ]);
     expect(responses[responses.length - 1].content!.parts).toEqual([
       { text: 'Let me ', thought: true },
-      { text: 'think.', thought: true, thoughtSignature: 'c2ln' },
+      { text: 'think.', thought: true, thoughtSignature: 'c2ln', thoughtSignatureProvider: 'gemini' },
       { text: 'Answer here.' },
     ]);
   });

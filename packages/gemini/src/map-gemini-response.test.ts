@@ -35,8 +35,8 @@ describe('mapGeminiParts', () => {
         { text: 'x', thought: true },
       ]),
     ).toEqual([
-      { text: '', thoughtSignature: 'c2ln' },
-      { providerData: { provider: 'gemini', data: { executableCode: { code: 'print(1)' } } }, thoughtSignature: 'Y29kZQ' },
+      { text: '', thoughtSignature: 'c2ln', thoughtSignatureProvider: 'gemini' },
+      { providerData: { provider: 'gemini', data: { executableCode: { code: 'print(1)' } } }, thoughtSignature: 'Y29kZQ', thoughtSignatureProvider: 'gemini' },
       { providerData: { provider: 'gemini', data: { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } } } },
       { text: 'x', thought: true },
     ]);

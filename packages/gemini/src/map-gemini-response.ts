@@ -1,6 +1,6 @@
 import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
 import type { LlmResponse, Part, Usage } from '@toolsmith/core';
-import { argsFromJsonValue, providerDataPart } from '@toolsmith/core/adapter-kit';
+import { argsFromJsonValue, providerDataPart, signedBy } from '@toolsmith/core/adapter-kit';
 import { geminiCallId } from './gemini-call-id';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
 import { GEMINI_PROVIDER } from './provider-tool';
@@ -49,7 +49,7 @@ export function finishGeminiResponse(response: GeminiResponseData, parts: Part[]
  */
 export function mapGeminiParts(parts: GeminiPart[]): Part[] {
   return parts.flatMap((part): Part[] => {
-    const signature = part.thoughtSignature !== undefined ? { thoughtSignature: part.thoughtSignature } : {};
+    const signature = signedBy(GEMINI_PROVIDER, part.thoughtSignature);
     if (part.functionCall) {
       const { id, name, args } = part.functionCall;
       return [{ functionCall: { id: id ?? '', name: name ?? '', args: argsFromJsonValue(args) }, ...signature }];

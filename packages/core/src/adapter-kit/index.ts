@@ -18,7 +18,7 @@ export type { RetryPolicy } from './retry-policy';
 export { schemaProblems } from './schema-problems';
 export { providerErrorCodeForStatus } from './status-code';
 export { createProviderError } from './create-provider-error';
-export { providerDataOf, providerDataPart } from './provider-data';
+export { ownThoughtSignature, providerDataOf, providerDataPart, signedBy } from './provider-data';
 export { CONSTRAINT_NOTE_PREFIX, constraintNote, moveToDescription } from './constraint-note';
 export { ProviderToolNameError } from './provider-tool-name-error';
 export { ToolLimitError, findToolLimitViolation } from './tool-limits';

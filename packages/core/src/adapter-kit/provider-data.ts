@@ -27,3 +27,31 @@ export function providerDataPart(provider: string, data: object): Part {
 export function providerDataOf(part: Part, provider: string): Record<string, unknown> | undefined {
   return part.providerData?.provider === provider ? part.providerData.data : undefined;
 }
+
+/**
+ * The part's `thoughtSignature` when `provider` issued it (or when the part does not say who did: data of
+ * earlier releases), to send back unchanged; `undefined` when there is none or another provider's.
+ *
+ * @example
+ * ```ts
+ * const signature = ownThoughtSignature(part, 'anthropic');
+ * if (part.thought) return signature === undefined ? [] : [{ type: 'thinking', thinking: part.text, signature }];
+ * ```
+ */
+export function ownThoughtSignature(part: Part, provider: string): string | undefined {
+  const issuer = part.thoughtSignatureProvider;
+  return issuer === undefined || issuer === provider ? part.thoughtSignature : undefined;
+}
+
+/**
+ * The fields that keep a signature a provider issued on a part: `thoughtSignature` and who issued it;
+ * nothing when there is no signature.
+ *
+ * @example
+ * ```ts
+ * parts.push({ text: block.thinking, thought: true, ...signedBy('anthropic', block.signature) });
+ * ```
+ */
+export function signedBy(provider: string, signature: string | undefined): Pick<Part, 'thoughtSignature' | 'thoughtSignatureProvider'> {
+  return signature === undefined ? {} : { thoughtSignature: signature, thoughtSignatureProvider: provider };
+}

@@ -105,8 +105,15 @@ export interface Part {
   text?: string;
   /** True when `text` is the model's reasoning rather than its answer. */
   thought?: boolean;
-  /** Opaque provider signature that must be sent back unchanged (Gemini `thoughtSignature`). */
+  /** Opaque provider signature that must be sent back unchanged (Gemini `thoughtSignature`, Anthropic's thinking `signature`). */
   thoughtSignature?: string;
+  /**
+   * The `provider` id of the model that issued `thoughtSignature`. A signature is only valid for its
+   * provider: adapters send it (and a signed thought) only to that one, so a session whose agents use
+   * different providers never sends one provider's signature to another. Absent in sessions stored by
+   * earlier releases; such a signature is sent to whichever provider is asked, as it was then.
+   */
+  thoughtSignatureProvider?: string;
   /** A tool call the model asked for; only in model content. */
   functionCall?: FunctionCall;
   /** A tool call the model is still writing; only in the content of partial (streamed) responses and events. */
