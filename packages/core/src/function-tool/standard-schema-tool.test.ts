@@ -34,7 +34,7 @@ describe('functionTool with a Standard Schema', () => {
       type: 'object',
       properties: {
         city: { type: 'string', minLength: 2, description: 'City name' },
-        days: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+        days: { type: 'integer' }, // zod's safe-integer bounds only repeat `.int()`: left out
         unit: { type: 'string', enum: ['c', 'f'], default: 'c' },
       },
       required: ['city', 'days'],
@@ -54,6 +54,44 @@ describe('functionTool with a Standard Schema', () => {
       ],
     });
     expect(seen).toEqual([{ city: 'Paris', days: 3 }]);
+  });
+
+  it('zod: what zod says twice is sent once (a format’s own pattern, the safe-integer range), and zod still judges it', async () => {
+    const book = functionTool({
+      name: 'book',
+      description: 'Books a trip.',
+      parameters: z.object({
+        day: z.iso.date(),
+        code: z.string().regex(/^[A-Z]{3}$/),
+        year2026: z.iso.date().regex(/^2026/),
+        stops: z.array(z.object({ at: z.iso.datetime(), id: z.uuid(), nights: z.number().int() })),
+        seats: z.number().int().min(1).max(9),
+      }),
+      execute: () => ({ booked: true }),
+    });
+    expect(book.parameters).toEqual({
+      type: 'object',
+      properties: {
+        day: { type: 'string', format: 'date' },
+        code: { type: 'string', pattern: '^[A-Z]{3}$' }, // the author's own regex stays
+        // A regex of the author's own beside a format: zod writes both to allOf (and drops the format); all stay.
+        year2026: { type: 'string', allOf: [{ pattern: expect.stringContaining('02-29') }, { pattern: '^2026' }] },
+        stops: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { at: { type: 'string', format: 'date-time' }, id: { type: 'string', format: 'uuid' }, nights: { type: 'integer' } },
+            required: ['at', 'id', 'nights'],
+          },
+        },
+        seats: { type: 'integer', minimum: 1, maximum: 9 },
+      },
+      required: ['day', 'code', 'year2026', 'stops', 'seats'],
+    });
+    // zod judges by its own rules: 2026-02-30 matches no pattern the model saw, and is still refused.
+    const bad = await invokeTool(book, 'book', { day: '2026-02-30', code: 'BER', year2026: '2026-01-01', stops: [{ at: '2026-01-01T10:00:00Z', id: 'x', nights: 2.5 }], seats: 2 });
+    expect(bad.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(bad.error?.message).toBe('Invalid arguments for tool "book": day: Invalid ISO date; stops[0].id: Invalid UUID; stops[0].nights: Invalid input: expected int, received number.');
   });
 
   it('repairs what the model commonly gets wrong (read from the JSON Schema), then zod judges again', async () => {
@@ -178,7 +216,7 @@ describe('@Tool({ input }) and @Param({ schema }) with a Standard Schema', () =>
       type: 'object',
       properties: {
         status: { type: 'string', enum: ['open', 'shipped'] },
-        limit: { type: 'integer', exclusiveMinimum: 0, maximum: 9007199254740991 },
+        limit: { type: 'integer', exclusiveMinimum: 0 }, // zod's safe-integer maximum only repeats `.int()`
         note: { type: 'string' },
       },
       required: ['status', 'note'],

@@ -17,8 +17,9 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
 /**
  * The JSON Schema (draft 2020-12) of a Standard Schema, from its library's own converter (the Standard
  * JSON Schema interface, `~standard.jsonSchema`). Called once per schema at startup; the `$schema`
- * keyword is left out, as in every other tool schema. When the library cannot convert it, `problem`
- * says why and what to do (for the caller's typed error).
+ * keyword is left out, as in every other tool schema, and so is what zod only says twice (see
+ * {@link withoutZodRepeats}). When the library cannot convert it, `problem` says why and what to do (for
+ * the caller's typed error).
  */
 export function standardJsonSchema(schema: StandardSchemaV1, direction: StandardSchemaDirection): { schema: JsonSchema } | { problem: string } {
   const props = schema['~standard'] as StandardSchemaV1.Props & Partial<StandardJSONSchemaV1.Props>;
@@ -37,7 +38,38 @@ export function standardJsonSchema(schema: StandardSchemaV1, direction: Standard
     return { problem: standardSchemaConversionFailedReason(vendor, 'its converter returned no JSON Schema object') };
   }
   const { $schema: _dialect, ...jsonSchema } = converted as JsonSchema;
-  return { schema: jsonSchema };
+  return { schema: vendor === 'zod' ? withoutZodRepeats(jsonSchema) : jsonSchema };
+}
+
+/** Keywords whose value is one subschema, and those whose value is a list or a map of subschemas. */
+const ONE_SUBSCHEMA = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties'];
+const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+
+/**
+ * zod 4's JSON Schema without what it says twice, which the model would read (and pay for) on every
+ * request: a string format it knows comes as `format` and again as `pattern`, its own regex for that
+ * format (`z.iso.date()`: `format: "date"` and a 200-character leap-year regex; a regex of the author's
+ * own goes to `allOf` instead, never beside a `format`), and `.int()` comes as `type: "integer"` with the
+ * safe-integer range as `minimum`/`maximum`. The `format` and the `integer` stay; zod still judges every
+ * call by its own rules, so nothing is checked less.
+ */
+function withoutZodRepeats(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (keyword === 'pattern' && typeof schema.format === 'string') continue;
+    if (schema.type === 'integer' && ((keyword === 'minimum' && value === Number.MIN_SAFE_INTEGER) || (keyword === 'maximum' && value === Number.MAX_SAFE_INTEGER))) continue;
+    if (isSchemaObject(value) && ONE_SUBSCHEMA.includes(keyword)) out[keyword] = withoutZodRepeats(value);
+    else if (Array.isArray(value) && SUBSCHEMA_LISTS.includes(keyword)) out[keyword] = value.map((item) => (isSchemaObject(item) ? withoutZodRepeats(item) : item));
+    else if (isSchemaObject(value) && SUBSCHEMA_MAPS.includes(keyword)) {
+      out[keyword] = Object.fromEntries(Object.entries(value).map(([name, item]) => [name, isSchemaObject(item) ? withoutZodRepeats(item) : item]));
+    } else out[keyword] = value;
+  }
+  return out;
+}
+
+function isSchemaObject(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
