@@ -133,7 +133,8 @@ async function answer(requests: ConfirmationRequest[], approve: Approver, print:
   const parts = [];
   for (const request of requests) {
     const decision = await approve(request);
-    print(`  ${decision.confirmed ? '✔ approved' : '✘ denied'}: ${describeRequest(request)}`);
+    const approved = 'decision' in decision ? decision.decision === 'approve' || decision.decision === 'edit' : decision.confirmed;
+    print(`  ${approved ? '✔ approved' : '✘ denied'}: ${describeRequest(request)}`);
     parts.push(confirmationResponsePart(request, decision));
   }
   return { role: 'user', parts };

@@ -182,6 +182,9 @@ export type { LongRunningResponseInput } from './confirmation/long-running-respo
 export { findPendingCalls } from './confirmation/pending-calls';
 export type { PendingCalls, PendingConfirmation, PendingLongRunning } from './confirmation/pending-calls';
 export { ConfirmationMismatchError } from './errors/confirmation-mismatch-error';
+export { ConfirmationEditInvalidError } from './errors/confirmation-edit-invalid-error';
+export type { ConfirmationDecisionKind } from './confirmation/confirmation-decision';
+export type { CallConfirmation } from './confirmation/call-confirmation';
 export { FunctionResponseNotPendingError } from './errors/function-response-not-pending-error';
 export type { NotPendingReason } from './errors/function-response-not-pending-error';
 export { InvalidConfirmationAnswerError } from './errors/invalid-confirmation-answer-error';

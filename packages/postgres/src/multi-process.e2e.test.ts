@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import type { Content, EventData, SessionClaimPolicy } from '@toolsmith/core';
-import { confirmationRequests, Event, type Session } from '@toolsmith/core';
+import { confirmationRequests, confirmationResponse, Event, type Session } from '@toolsmith/core';
 import { PostgresSessionService } from './postgres-session-service';
 import type { TestPostgres } from './__fixtures__/test-postgres';
 import { dropSchema, startTestPostgres, uniqueSchema } from './__fixtures__/test-postgres';
@@ -139,6 +139,28 @@ it('(a) two processes approve the same request at the same moment, 10 rounds: th
     expect(session.events.at(-1)!.text()).toBe('Refunded 250.');
   }
 }, 120_000);
+
+it('(a) two processes answer the same request with different edits at the same moment, 3 rounds: the tool runs once with the winner\'s arguments, the other answer is refused and stores nothing', async () => {
+  for (let round = 0; round < 3; round++) {
+    const sessionId = `edit-${round}`;
+    const paused = await a.run({ scenario: 'confirm', sessionId, message: user('refund 250') });
+    const [request] = confirmationRequests(Event.fromJSON(paused.results[0].at(-1)!));
+    const edit = (amount: number) => confirmationResponse(request, { decision: 'edit', args: { amount } });
+
+    const [fromA, fromB] = await Promise.all([a.run({ scenario: 'confirm', sessionId, message: edit(100) }), b.run({ scenario: 'confirm', sessionId, message: edit(120) })]);
+
+    expect(fromA.toolRuns + fromB.toolRuns).toBe(1);
+    expect([lastOutcome(fromA.results[0]), lastOutcome(fromB.results[0])].sort()).toEqual(['FUNCTION_RESPONSE_NOT_PENDING', 'Refunded 250.']);
+    const amount = fromA.toolRuns === 1 ? 100 : 120;
+    const session = await stored(sessionId);
+    const refundResponses = session.events.flatMap((e) => e.functionResponses()).filter((r) => r.id === 'call-1');
+    expect(refundResponses).toEqual([
+      { id: 'call-1', name: 'refund', response: { result: { refunded: amount }, argumentsEditedByUser: { amount } }, confirmation: { decision: 'edit', by: 'user', args: { amount } } },
+    ]);
+    expect(session.events.filter((e) => e.author === 'user' && e.functionResponses().length > 0)).toHaveLength(1);
+    expect(session.events.filter((e) => e.errorCode)).toEqual([]);
+  }
+}, 60_000);
 
 it('(b) 2 processes x 10 concurrent runs on one session, waiting for the session (default): every run completes, one at a time', async () => {
   await store.createSession({ appName: 'shop', userId: 'u', sessionId: 'count', state: { 'user:count': 0 } });

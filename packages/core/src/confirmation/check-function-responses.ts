@@ -7,6 +7,7 @@ import { InvalidFunctionResponseError } from '../errors/invalid-function-respons
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import type { EventData } from '../events/event';
 import type { Content, FunctionCall } from '../model/content';
+import { readConfirmationDecision } from './confirmation-decision';
 import { readCredentialAnswer } from './credential-answer';
 import { type PendingCalls, findPendingCalls } from './pending-calls';
 import { REQUEST_CONFIRMATION, isRecord, originalCallFrom } from './request-confirmation';
@@ -47,10 +48,9 @@ function checkConfirmationAnswer(pending: PendingCalls, id: string, response: Re
   const record = pending.confirmations.get(id)!;
   if (response.name !== REQUEST_CONFIRMATION) return new InvalidConfirmationAnswerError(id, `it must be named "${REQUEST_CONFIRMATION}"`);
   const answer = response.response;
-  if (!isRecord(answer)) return new InvalidConfirmationAnswerError(id, 'its response must be an object like { "confirmed": true }');
-  if (typeof answer.confirmed !== 'boolean') {
-    return new InvalidConfirmationAnswerError(id, `"confirmed" must be true or false, got ${JSON.stringify(answer.confirmed) ?? 'nothing'}`);
-  }
+  const decision = readConfirmationDecision(id, answer);
+  if (decision instanceof InvalidConfirmationAnswerError) return decision;
+  if (!isRecord(answer)) return undefined; // read above: always an object
   if (answer.originalFunctionCall !== undefined) {
     let claimed: FunctionCall;
     try {

@@ -9,17 +9,29 @@ import { REQUEST_CONFIRMATION, originalCallFrom } from './request-confirmation';
  */
 export type ConfirmationRequestRef = FunctionCall | ConfirmationRequest | PendingConfirmation;
 
-/** The user's decision on a confirmation request. */
-export interface ConfirmationAnswer {
-  /** `true` runs the waiting call (with `ctx.toolConfirmation` set); `false` answers it with a `TOOL_CALL_REJECTED` error response. */
-  confirmed: boolean;
-  /** Data from the user (e.g. an edited amount); reaches the tool as `ctx.toolConfirmation.payload`. */
-  payload?: unknown;
-}
+/**
+ * The user's decision on a confirmation request: one of the four decisions, or the older yes/no form
+ * `{ confirmed, payload? }` (`true` approves, `false` rejects).
+ *
+ * - `{ decision: 'approve' }` runs the waiting call as the model made it.
+ * - `{ decision: 'edit', args }` runs it with `args` instead, checked against the tool's schema first
+ *   (`CONFIRMATION_EDIT_INVALID` refuses the answer otherwise); the model is shown the edit.
+ * - `{ decision: 'reject', message? }` answers it with `TOOL_CALL_REJECTED`, quoting `message` to the model.
+ * - `{ decision: 'respond', result }` answers it with `result` as the tool's result; the tool does not run.
+ *
+ * `payload` reaches the tool as `ctx.toolConfirmation.payload` when it runs.
+ */
+export type ConfirmationAnswer =
+  | { confirmed: boolean; payload?: unknown }
+  | { decision: 'approve'; payload?: unknown }
+  | { decision: 'edit'; args: Record<string, unknown>; payload?: unknown }
+  | { decision: 'reject'; message?: string; payload?: unknown }
+  | { decision: 'respond'; result: unknown; payload?: unknown };
 
 /**
  * Builds the message answering a {@link REQUEST_CONFIRMATION} call: a user `Content` with one
- * function response of the request's id and name, carrying `{ confirmed, payload?, originalFunctionCall }`.
+ * function response of the request's id and name, carrying the decision (see {@link ConfirmationAnswer}),
+ * `payload?` and `originalFunctionCall`.
  * Send it as `newMessage` of the next `runner.run`. The original call is echoed so the runner can
  * refuse an answer built for another request. To answer several requests at once, concatenate the
  * `parts` of their answers into one message.
@@ -41,7 +53,16 @@ export function confirmationResponse(request: ConfirmationRequestRef, answer: Co
 /** The single function-response part of {@link confirmationResponse}. */
 export function confirmationResponsePart(request: ConfirmationRequestRef, answer: ConfirmationAnswer): Part {
   const { id, original } = requestOf(request);
-  const response: Record<string, unknown> = { confirmed: answer.confirmed };
+  const response: Record<string, unknown> = {};
+  if ('decision' in answer) {
+    response.decision = answer.decision;
+    // `confirmed` too where it has a meaning, so a reader of the yes/no form understands approve and reject;
+    // an edit or a response has none, so such a reader refuses them rather than run the model's call.
+    if (answer.decision === 'approve' || answer.decision === 'reject') response.confirmed = answer.decision === 'approve';
+    if (answer.decision === 'edit') response.args = answer.args;
+    if (answer.decision === 'reject' && answer.message !== undefined) response.message = answer.message;
+    if (answer.decision === 'respond') response.result = answer.result;
+  } else response.confirmed = answer.confirmed;
   if (answer.payload !== undefined) response.payload = answer.payload;
   response.originalFunctionCall = original;
   return { functionResponse: { id, name: REQUEST_CONFIRMATION, response } };

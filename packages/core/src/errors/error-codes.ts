@@ -36,7 +36,8 @@ export const CORE_ERROR_CODES = {
   // ── Confirmation, long-running calls and credentials ─────────────────────────────────────────────
   FUNCTION_RESPONSE_NOT_PENDING: 'An answer to a call that is not pending (unknown, forged or already answered).',
   CONFIRMATION_MISMATCH: "An answer's original call does not match the pending request.",
-  INVALID_CONFIRMATION_ANSWER: 'A confirmation answer without a boolean `confirmed`.',
+  INVALID_CONFIRMATION_ANSWER: 'A confirmation answer without a valid `decision` (or boolean `confirmed`), or with fields its decision does not take.',
+  CONFIRMATION_EDIT_INVALID: "A confirmation answer's edited arguments break the tool's schema; every problem at its path.",
   INVALID_FUNCTION_RESPONSE: 'A function response in the user message is malformed.',
   MALFORMED_CONFIRMATION_REQUEST: 'A stored confirmation request cannot be read.',
   INVALID_CREDENTIAL_ANSWER: 'A credential answer is malformed.',

@@ -5,7 +5,7 @@ import { StateConflictError } from '../errors/state-conflict-error';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
 import { type ExecuteToolCallInput, type ToolCallOutcome, errorResponse, executeToolCall } from '../internal/tool-executor';
-import type { FunctionCall, Part } from '../model/content';
+import type { FunctionCall, FunctionResponse, Part } from '../model/content';
 import { type EventActions, type ToolConfirmation, createEventActions } from '../state/event-actions';
 import { jsonEqual } from '../state/state-ops';
 import { toolCallbackChain } from './callback-chains';
@@ -22,6 +22,8 @@ export interface HandleFunctionCallsInput {
   confirmations?: ReadonlyMap<string, ToolConfirmation>;
   /** Calls refused at the model boundary (arguments that cannot be stored), by id: answered with the error, never run. */
   refusedCalls?: ReadonlyMap<string, ToolsmithError>;
+  /** Calls a person answered instead of the tool (`decision: 'respond'`), by id: answered with this response, never run. */
+  answeredCalls?: ReadonlyMap<string, FunctionResponse>;
 }
 
 /**
@@ -43,6 +45,8 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
     const call = calls[index];
     const refused = input.refusedCalls?.get(call.id);
     if (refused) return Promise.resolve({ response: errorResponse(call, refused), error: refused });
+    const answered = input.answeredCalls?.get(call.id);
+    if (answered) return Promise.resolve({ response: answered });
     const toolContext = context.toolContext({
       agentName: agent.name,
       functionCallId: call.id,

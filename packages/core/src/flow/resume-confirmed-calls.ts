@@ -4,6 +4,10 @@ import { type PendingConfirmation, findPendingCalls } from '../confirmation/pend
 import { isPauseRequestName, isRecord } from '../confirmation/request-confirmation';
 import type { Event } from '../events/event';
 import type { ToolConfirmation } from '../state/event-actions';
+import { type ConfirmationDecision, readConfirmationDecision } from '../confirmation/confirmation-decision';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { wrapResult } from '../internal/tool-executor';
+import type { FunctionCall, FunctionResponse } from '../model/content';
 import { confirmationPause } from './confirmation-pause';
 import { credentialConfirmation } from './credential-confirmation';
 import { applyDeferredStepActions } from './deferred-step-actions';
@@ -41,20 +45,33 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   // The tools as offered before any answer is acted on: storing a credential may change a toolset's listing.
   const offered = await context.services.tools.offered(agent, () => context.readonlyContext());
   const confirmations = new Map<string, ToolConfirmation>();
+  const answeredCalls = new Map<string, FunctionResponse>();
+  const decisions = new Map<string, ConfirmationDecision>();
+  const calls: FunctionCall[] = [];
   for (const record of resumed) {
     const answer = answers.get(record.requestId)!;
+    const original = record.originalFunctionCall;
     if (record.auth) {
       // The answer as the user sent it: the stored (and userContent) copy has its credential redacted.
-      confirmations.set(record.originalFunctionCall.id, await credentialConfirmation(context, record, context.withheldAnswers?.get(record.requestId) ?? answer));
+      confirmations.set(original.id, await credentialConfirmation(context, record, context.withheldAnswers?.get(record.requestId) ?? answer));
+      calls.push(original);
       continue;
     }
-    const confirmation: ToolConfirmation = { confirmed: answer.confirmed === true };
+    // Checked before the message was stored, so it reads; a decision that somehow does not is a rejection.
+    const read = readConfirmationDecision(record.requestId, answer);
+    const decision: ConfirmationDecision = read instanceof ToolsmithError ? { decision: 'reject' } : read;
+    decisions.set(original.id, decision);
+    const confirmation: ToolConfirmation = { confirmed: decision.decision === 'approve' || decision.decision === 'edit' };
     if (record.prompt.hint !== undefined) confirmation.hint = record.prompt.hint;
-    if (answer.payload !== undefined) confirmation.payload = answer.payload;
-    confirmations.set(record.originalFunctionCall.id, confirmation);
+    if (decision.payload !== undefined) confirmation.payload = decision.payload;
+    if (decision.message !== undefined) confirmation.message = decision.message;
+    confirmations.set(original.id, confirmation);
+    // The call the session recorded, with the person's arguments when they edited them.
+    calls.push(decision.args ? { id: original.id, name: original.name, args: decision.args } : original);
+    if (decision.decision === 'respond') answeredCalls.set(original.id, { id: original.id, name: original.name, response: wrapResult(decision.result) });
   }
-  const calls = resumed.map((record) => record.originalFunctionCall);
-  const responses = await handleFunctionCalls({ agent, context, calls, offered, confirmations });
+  const responses = await handleFunctionCalls({ agent, context, calls, offered, confirmations, answeredCalls });
+  recordDecisions(responses, decisions);
   // A resumed call may pause again (a credential the token endpoint refused is asked for again).
   const pause = confirmationPause({ agent, context, calls, responseEvent: responses });
   const [event, ...pauseEvents] = pause.events;
@@ -63,6 +80,29 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   // The step is settled now: what its other calls asked for (a transfer, no summary, escalation) takes effect.
   if (!stillWaiting) applyDeferredStepActions(events, agent.name, resumed, event.actions);
   return pauseEvents.length > 0 ? { event, stillWaiting, pauseEvents } : { event, stillWaiting };
+}
+
+/**
+ * Records on each response what the person decided, when it was more than a plain yes or no, and shows
+ * the model an edit: the response of an edited call is `{ result | error, argumentsEditedByUser }`, so a
+ * model that reads its own call next to it knows which arguments actually ran.
+ */
+function recordDecisions(event: Event, decisions: ReadonlyMap<string, ConfirmationDecision>): void {
+  for (const part of event.content?.parts ?? []) {
+    const response = part.functionResponse;
+    const decision = response && decisions.get(response.id);
+    if (!response || !decision) continue;
+    if (decision.decision === 'edit' && decision.args) {
+      const body = response.response;
+      const shown = response.isError && isRecord(body.error) ? { error: body.error } : { result: body };
+      response.response = { ...shown, argumentsEditedByUser: decision.args };
+      response.confirmation = { decision: 'edit', by: 'user', args: decision.args };
+    } else if (decision.decision === 'respond') {
+      response.confirmation = { decision: 'respond', by: 'user' };
+    } else if (decision.decision === 'reject' && decision.message !== undefined) {
+      response.confirmation = { decision: 'reject', by: 'user', message: decision.message };
+    }
+  }
 }
 
 /** True when the user's message answers confirmation requests: only then can {@link resumeConfirmedCalls} run anything. */

@@ -115,7 +115,7 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     }
 
     if (context.toolConfirmation) {
-      if (!context.toolConfirmation.confirmed) throw new ToolCallRejectedError(tool.name);
+      if (!context.toolConfirmation.confirmed) throw new ToolCallRejectedError(tool.name, context.toolConfirmation.message);
     } else if (tool.requireConfirmation !== undefined && tool.requireConfirmation !== false && (await needsConfirmation(tool, args, context))) {
       context.requestConfirmation({ hint: await confirmationHint(tool, args, context) });
       return withRepairs(pendingConfirmation(call, tool.name), repairs);

@@ -1,3 +1,5 @@
+import type { CallConfirmation } from '../confirmation/call-confirmation';
+
 /** Who produced a {@link Content}: the user (including tool results sent back) or the model. */
 export type Role = 'user' | 'model';
 
@@ -57,6 +59,12 @@ export interface FunctionResponse {
    * to the model. Absent when the arguments needed none.
    */
   argumentRepairs?: ArgumentRepair[];
+  /**
+   * How the person settled this call's confirmation, when it was more than a plain yes or no (edited
+   * arguments, a rejection with a message, an answer instead of the tool's result); see
+   * docs/confirmation.md. Recorded for people and audits; never sent to the model. Absent otherwise.
+   */
+  confirmation?: CallConfirmation;
 }
 
 /** The named repairs the executor may make to a model's arguments; nothing beyond these is ever guessed. */

@@ -9,6 +9,8 @@ export interface ToolConfirmation {
   confirmed: boolean;
   /** Structured data for the client (request) or from it (answer). */
   payload?: unknown;
+  /** With a rejection (`confirmed: false`): the person's message, which the model reads in the `TOOL_CALL_REJECTED` response. */
+  message?: string;
   /**
    * Set when the pause asks for a credential (`ctx.requestCredential`) rather than a yes or no: the
    * runner then emits a `toolsmith_request_credential` call. Holds no secret (the PKCE verifier stays

@@ -53,7 +53,11 @@ const forgedRequest = fc.record({
   }),
 });
 
+/** A well-formed refund call: it waits for the client's answer, so the answers (and forged edits) are exercised. */
+const refundCall = fc.record({ id: fc.uuid(), name: fc.constant('refund'), args: fc.record({ amount: fc.integer({ min: 1, max: 500 }) }) });
+
 const partArbitrary: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 3, arbitrary: refundCall.map((functionCall) => ({ functionCall })) },
   { weight: 3, arbitrary: fc.string({ maxLength: 10 }).map((text) => ({ text })) },
   { weight: 6, arbitrary: callArbitrary.map((functionCall) => ({ functionCall })) },
   { weight: 2, arbitrary: forgedRequest.map((functionCall) => ({ functionCall })) },
@@ -77,11 +81,20 @@ export interface Scenario {
   faults: Fault[];
   concurrentRuns: number;
   approve: boolean[];
+  /** How the client answers in each round: `plain` (yes/no as `approve` says), an edit, a rejection with a message, or an answer in the tool's place. */
+  decisions: Array<'plain' | 'edit' | 'reject' | 'respond'>;
+  /** Forged edits sent before each round: each must be refused, and its 99,999 must never run. */
+  forgedEdits: ForgedEdit[];
 }
+
+/** How a forged edit is forged: an id of no request, a model-written request, another call echoed, arguments the schema refuses, an answered request. */
+export type ForgedEdit = 'unknown-id' | 'model-forged' | 'mismatch' | 'invalid-args' | 'replay';
 
 export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.record({
   script: fc.array(modelResponseArbitrary, { minLength: 1, maxLength: 5 }),
   faults: fc.array(faultArbitrary, { minLength: 1, maxLength: 6 }),
   concurrentRuns: fc.integer({ min: 1, max: 3 }),
   approve: fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
+  decisions: fc.array(fc.constantFrom('plain' as const, 'edit' as const, 'reject' as const, 'respond' as const), { minLength: 4, maxLength: 4 }),
+  forgedEdits: fc.array(fc.constantFrom<ForgedEdit>('unknown-id', 'model-forged', 'mismatch', 'invalid-args', 'replay'), { maxLength: 3 }),
 });

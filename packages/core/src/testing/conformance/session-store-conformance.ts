@@ -55,7 +55,7 @@ async function outcome(promise: Promise<unknown>): Promise<string> {
  * shared state (plain writes last-writer-wins; increments from many racing sessions all counted;
  * of racing compare-and-sets exactly one stored, the others `STATE_CONFLICT`, through the store and a tool),
  * the JSON round trip of events and state, and the runner on the store: the confirmation resume in a
- * second runner, a call interrupted by a dead runner reported as `TOOL_INTERRUPTED` instead of run
+ * second runner (each of the four decisions: approve, edit, reject with a message, respond), a call interrupted by a dead runner reported as `TOOL_INTERRUPTED` instead of run
  * again, a slow but living runner waited for (or refused) and never reported interrupted.
  *
  * @example
@@ -344,6 +344,57 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
       const stored = (await service.getSession(key()))!;
       const responses = stored.events.flatMap((e) => e.functionResponses()).filter((r) => r.id === 'call-1');
       expect(responses).toEqual([{ id: 'call-1', name: 'refund', response: { refunded: 250 } }]);
+    });
+
+    it('resumes each of the four decisions in another runner: an edit runs once with its arguments (a second answer is refused), a rejection and a response run nothing', async () => {
+      const refunds: number[] = [];
+      const refund = refundTool(refunds);
+      const runnerWith = (script: ConstructorParameters<typeof ScriptedModel>[0]) =>
+        new Runner({ appName, agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel(script), tools: [refund] }), sessionService: service });
+      const run = (runner: Runner, newMessage: Content, sessionId: string) => collect(runner.run({ userId: 'u', sessionId, newMessage }));
+      const pause = async (sessionId: string) => {
+        const paused = await run(runnerWith([{ calls: [{ id: 'call-1', name: 'refund', args: { amount: 250 } }] }]), user('refund 250'), sessionId);
+        return confirmationRequests(paused.at(-1)!)[0];
+      };
+      const responseOf = async (sessionId: string) => (await service.getSession(key(sessionId)))!.events.flatMap((e) => e.functionResponses()).filter((r) => r.id === 'call-1');
+
+      // An edit the schema refuses stores nothing; the edit that follows runs once, in another runner; a second answer is refused.
+      const editRequest = await pause('edit');
+      const stored = (await service.getSession(key('edit')))!.events.length;
+      const invalid = await run(runnerWith(['never']), confirmationResponse(editRequest, { decision: 'edit', args: { amount: -5 } }), 'edit');
+      expect(invalid.map((e) => e.errorCode)).toEqual(['CONFIRMATION_EDIT_INVALID']);
+      expect((await service.getSession(key('edit')))!.events).toHaveLength(stored);
+      const edit = confirmationResponse(editRequest, { decision: 'edit', args: { amount: 100 } });
+      const [first, second] = await Promise.all([run(runnerWith(['Refunded 100.']), edit, 'edit'), run(runnerWith(['Refunded 100.']), edit, 'edit')]);
+      expect([first, second].map((events) => events.at(-1)!.errorCode ?? events.at(-1)!.text()).sort()).toEqual(['FUNCTION_RESPONSE_NOT_PENDING', 'Refunded 100.']);
+      expect(refunds).toEqual([100]);
+      expect(await responseOf('edit')).toEqual([
+        {
+          id: 'call-1',
+          name: 'refund',
+          response: { result: { refunded: 100 }, argumentsEditedByUser: { amount: 100 } },
+          confirmation: { decision: 'edit', by: 'user', args: { amount: 100 } },
+        },
+      ]);
+
+      const rejectRequest = await pause('reject');
+      await run(runnerWith(['Not refunded.']), confirmationResponse(rejectRequest, { decision: 'reject', message: 'Only 100, please.' }), 'reject');
+      expect(await responseOf('reject')).toEqual([
+        {
+          id: 'call-1',
+          name: 'refund',
+          isError: true,
+          response: { error: { code: 'TOOL_CALL_REJECTED', message: 'The user rejected the call to tool "refund" and said: "Only 100, please.". Do not retry it unless the user asks.' } },
+          confirmation: { decision: 'reject', by: 'user', message: 'Only 100, please.' },
+        },
+      ]);
+
+      const respondRequest = await pause('respond');
+      await run(runnerWith(['Done by hand.']), confirmationResponse(respondRequest, { decision: 'respond', result: { refunded: 0, note: 'done by hand' } }), 'respond');
+      expect(await responseOf('respond')).toEqual([
+        { id: 'call-1', name: 'refund', response: { refunded: 0, note: 'done by hand' }, confirmation: { decision: 'respond', by: 'user' } },
+      ]);
+      expect(refunds).toEqual([100]);
     });
 
     it('reports a call whose runner died inside the tool as TOOL_INTERRUPTED once its claim lapsed, and does not run it again', async () => {

@@ -1,0 +1,68 @@
+import { InvalidConfirmationAnswerError } from '../errors/invalid-confirmation-answer-error';
+import { isRecord } from './request-confirmation';
+
+/** The four things a person can decide on a confirmation request. */
+export type ConfirmationDecisionKind = 'approve' | 'edit' | 'reject' | 'respond';
+
+/**
+ * A confirmation answer as the runner reads it (see {@link readConfirmationDecision}): what the person
+ * decided, and what comes with the decision.
+ */
+export interface ConfirmationDecision {
+  /** `approve` runs the call; `edit` runs it with `args`; `reject` answers it with `TOOL_CALL_REJECTED`; `respond` answers it with `result`. */
+  decision: ConfirmationDecisionKind;
+  /** With `edit`: the arguments the call runs with instead of the model's. */
+  args?: Record<string, unknown>;
+  /** With `reject`: the person's words, which the model receives in the rejection. */
+  message?: string;
+  /** With `respond`: the person's answer, which becomes the tool's result (the tool does not run). */
+  result?: unknown;
+  /** Data for the tool, as `ctx.toolConfirmation.payload` when it runs. */
+  payload?: unknown;
+}
+
+const KINDS: readonly string[] = ['approve', 'edit', 'reject', 'respond'];
+/** What `confirmed` says, for the decisions that have a yes or no. */
+const CONFIRMED: Record<ConfirmationDecisionKind, boolean> = { approve: true, edit: true, reject: false, respond: false };
+
+/**
+ * Reads the response object of a confirmation answer: `{ decision, args?, message?, result?, payload? }`,
+ * or the older `{ confirmed: boolean, payload? }` (`true` approves, `false` rejects). Returns the error
+ * that refuses it when it is neither, or when its fields do not fit its decision (`args` only with
+ * `edit`, `message` only with `reject`, `result` only with `respond`, a `confirmed` that contradicts the
+ * decision). Nothing here knows the tool: edited arguments are checked against its schema separately.
+ */
+export function readConfirmationDecision(requestId: string, answer: unknown): ConfirmationDecision | InvalidConfirmationAnswerError {
+  const refuse = (problem: string) => new InvalidConfirmationAnswerError(requestId, problem);
+  if (!isRecord(answer)) return refuse('its response must be an object like { "decision": "approve" } or { "confirmed": true }');
+  const { decision, confirmed } = answer;
+  let kind: ConfirmationDecisionKind;
+  if (decision === undefined) {
+    if (typeof confirmed !== 'boolean') return refuse(`"confirmed" must be true or false, got ${JSON.stringify(confirmed) ?? 'nothing'}`);
+    kind = confirmed ? 'approve' : 'reject';
+  } else {
+    if (typeof decision !== 'string' || !KINDS.includes(decision)) {
+      return refuse(`"decision" must be "approve", "edit", "reject" or "respond", got ${JSON.stringify(decision)}`);
+    }
+    kind = decision as ConfirmationDecisionKind;
+    if (confirmed !== undefined && confirmed !== CONFIRMED[kind]) return refuse(`"confirmed": ${JSON.stringify(confirmed)} contradicts "decision": "${kind}"`);
+  }
+  const read: ConfirmationDecision = { decision: kind };
+  if (answer.args !== undefined || kind === 'edit') {
+    if (kind !== 'edit') return refuse('"args" goes only with "decision": "edit"');
+    if (!isRecord(answer.args)) return refuse('"args" (the edited arguments) must be a JSON object');
+    read.args = answer.args;
+  }
+  if (answer.message !== undefined) {
+    if (kind !== 'reject') return refuse('"message" goes only with "decision": "reject"');
+    if (typeof answer.message !== 'string') return refuse('"message" must be a string');
+    read.message = answer.message;
+  }
+  if (answer.result !== undefined || kind === 'respond') {
+    if (kind !== 'respond') return refuse('"result" goes only with "decision": "respond"');
+    if (answer.result === undefined || answer.result === null) return refuse('"result" (the answer that stands in for the tool\'s result) is missing');
+    read.result = answer.result;
+  }
+  if (answer.payload !== undefined) read.payload = answer.payload;
+  return read;
+}

@@ -1,0 +1,66 @@
+import type { InvocationContext } from '../agents/invocation-context';
+import type { LlmAgent } from '../agents/llm-agent';
+import { ConfirmationEditInvalidError } from '../errors/confirmation-edit-invalid-error';
+import type { ArgumentProblem } from '../errors/tool-call-errors';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import type { Content } from '../model/content';
+import { allArgumentProblems } from '../scanning/dto-problems';
+import { createEventActions } from '../state/event-actions';
+import type { BaseTool } from '../tools/base-tool';
+import { DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
+import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
+import { judgeArguments, standardArgumentsOf } from '../validation/standard-arguments';
+import { readConfirmationDecision } from './confirmation-decision';
+import { findPendingCalls } from './pending-calls';
+import { REQUEST_CONFIRMATION, isRecord } from './request-confirmation';
+
+/**
+ * Checks the edited arguments of every `edit` answer in the user's message against the tool the
+ * waiting call names, as the executor checks a model's arguments (the argument limits, the JSON Schema
+ * or Standard Schemas, then the DTO rules), but with no repairs: a person's edit runs as given or not at
+ * all. Returns {@link ConfirmationEditInvalidError} for the first edit that fails, or `undefined`. Runs
+ * after `checkFunctionResponses` (the answers are well-formed and pending), before anything is stored.
+ * A tool no longer offered is not checked here: the call then gets `TOOL_NOT_FOUND`, as on approval.
+ */
+export async function checkEditedArguments(context: InvocationContext, message: Content): Promise<ToolsmithError | undefined> {
+  let pending: ReturnType<typeof findPendingCalls> | undefined;
+  for (const part of message.parts) {
+    const response = part.functionResponse;
+    if (response?.name !== REQUEST_CONFIRMATION || !isRecord(response.response) || response.response.decision !== 'edit') continue;
+    pending ??= findPendingCalls(context.session.events);
+    const record = pending.confirmations.get(response.id);
+    const decision = readConfirmationDecision(response.id, response.response);
+    if (!record || decision instanceof ToolsmithError || !decision.args) continue; // refused earlier
+    const agent = context.agent.rootAgent.findAgent(record.agentName) as LlmAgent | undefined;
+    if (!agent || !('tools' in agent)) continue;
+    const offered = await context.services.tools.offered(agent, () => context.readonlyContext());
+    const tool = offered.byName.get(record.originalFunctionCall.name);
+    if (!tool) continue;
+    const problems = await argumentProblems(tool, decision.args, context, record.originalFunctionCall.id, agent.name);
+    if (problems) return new ConfirmationEditInvalidError(response.id, tool.name, problems);
+  }
+  return undefined;
+}
+
+async function argumentProblems(tool: BaseTool, edited: Record<string, unknown>, context: InvocationContext, callId: string, agentName: string): Promise<readonly ArgumentProblem[] | undefined> {
+  let args: Record<string, unknown>;
+  try {
+    args = parseArguments(tool.name, edited, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
+  } catch (thrown) {
+    if (!ToolsmithError.isInstance(thrown)) throw thrown;
+    return [{ path: '', keyword: thrown.code, message: thrown.message }];
+  }
+  // The DTO rules may read the context; this one is thrown away with whatever it collected.
+  const toolContext = () => context.toolContext({ agentName, functionCallId: callId, stateBase: context.stateSnapshot(), actions: createEventActions() });
+  const standard = standardArgumentsOf(tool);
+  if (standard) {
+    const judging = judgeArguments({ toolName: tool.name, parameters: tool.parameters, check: standard, args, repairing: false, limits: context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS });
+    const judged = judging instanceof Promise ? await judging : judging;
+    if (!judged.problems) return undefined;
+    return allArgumentProblems({ tool, args: judged.checked, context: toolContext(), schemaProblems: judged.problems, schemaErrors: judged.schemaErrors });
+  }
+  const validate = validatorFor(tool.parameters);
+  if (validate(args)) return undefined;
+  const schemaErrors = validate.errors;
+  return allArgumentProblems({ tool, args, context: toolContext(), schemaProblems: toArgumentProblems(schemaErrors, args), schemaErrors });
+}

@@ -1,0 +1,24 @@
+import type { ArgumentProblem } from './tool-call-errors';
+import { ToolsmithError } from './toolsmith-error';
+
+/**
+ * A confirmation answer approved the call with edited arguments that the tool's schema (or its DTO
+ * rules) refuses, checked exactly as a model's arguments are. The answer was refused before anything
+ * was stored or run: the request is still open.
+ */
+export class ConfirmationEditInvalidError extends ToolsmithError {
+  constructor(
+    /** The id of the confirmation request (the `toolsmith_request_confirmation` call) the answer was for. */
+    readonly requestId: string,
+    toolName: string,
+    /** Every problem found, each at its JSON pointer; also in `details.problems`. */
+    readonly problems: readonly ArgumentProblem[],
+  ) {
+    super(
+      'CONFIRMATION_EDIT_INVALID',
+      `The edited arguments in the answer to confirmation request "${requestId}" were refused for tool "${toolName}": ` +
+        `${problems.map((p) => p.message).join('; ')}. Nothing ran; the request is still open.`,
+      { details: { requestId, toolName, problems } },
+    );
+  }
+}

@@ -1,0 +1,222 @@
+import { LlmAgent } from '../agents/llm-agent';
+import { confirmationRequests } from '../confirmation/confirmation-requests';
+import { confirmationResponse } from '../confirmation/confirmation-response';
+import { REQUEST_CONFIRMATION } from '../confirmation/request-confirmation';
+import { Param } from '../decorators/param.decorator';
+import { Content } from '../model/content';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ToolConfirmation } from '../state/event-actions';
+import { ScriptedModel } from '../testing/scripted-model';
+import { Tool } from '../tools/tool';
+import { ToolContext } from '../tools/tool-context';
+import { Toolset } from '../tools/toolset';
+import { onlyRequest, send, shownResponses } from './__fixtures__/confirmation-fixtures';
+import { FnTool, user } from './__fixtures__/test-tools';
+import { Runner } from './runner';
+
+/** Every refund that really ran: its arguments and the confirmation it ran with. */
+class Ledger {
+  readonly refunds: Array<{ orderId: string; amount: number; confirmation?: ToolConfirmation }> = [];
+}
+
+@Toolset()
+class PaymentTools {
+  constructor(private readonly ledger: Ledger) {}
+
+  @Tool({ description: 'Refunds an amount on an order.', requireConfirmation: true })
+  refund(@Param('orderId') orderId: string, @Param('amount', { schema: { type: 'number', minimum: 1, maximum: 1000 } }) amount: number, ctx: ToolContext) {
+    this.ledger.refunds.push({ orderId, amount, confirmation: ctx.toolConfirmation });
+    return { refunded: amount, orderId };
+  }
+}
+
+const HINT = 'Please approve or reject the call to tool "refund".';
+const refundCall = { calls: [{ id: 'call-1', name: 'refund', args: { orderId: 'A-1', amount: 250 } }] };
+
+function setup(script: ConstructorParameters<typeof ScriptedModel>[0], tools: Array<typeof PaymentTools | FnTool> = [PaymentTools]) {
+  const ledger = new Ledger();
+  const model = new ScriptedModel(script);
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({
+    appName: 'shop',
+    agent: new LlmAgent({ name: 'clerk', model, tools }),
+    providers: [{ provide: Ledger, useValue: ledger }],
+    sessionService,
+  });
+  const storedEvents = async () => (await sessionService.getSession({ appName: 'shop', userId: 'u1', sessionId: 's1' }))!.events;
+  return { ledger, model, runner, storedEvents };
+}
+
+async function paused(script: ConstructorParameters<typeof ScriptedModel>[0] = [refundCall, 'Done.']) {
+  const context = setup(script);
+  const request = onlyRequest(await send(context.runner, user('refund 250 on A-1')));
+  return { ...context, request, before: (await context.storedEvents()).length };
+}
+
+describe('confirmation decisions: approve with edited arguments', () => {
+  it('runs the call with the edited arguments, records the edit, and shows the model which arguments ran', async () => {
+    const { ledger, model, runner, request } = await paused([refundCall, 'Refunded 100.']);
+
+    const events = await send(runner, confirmationResponse(request, { decision: 'edit', args: { orderId: 'A-1', amount: 100 }, payload: { approver: 'Dana' } }));
+
+    expect(ledger.refunds).toEqual([{ orderId: 'A-1', amount: 100, confirmation: { confirmed: true, hint: HINT, payload: { approver: 'Dana' } } }]);
+    const response = {
+      id: 'call-1',
+      name: 'refund',
+      response: { result: { refunded: 100, orderId: 'A-1' }, argumentsEditedByUser: { orderId: 'A-1', amount: 100 } },
+      confirmation: { decision: 'edit', by: 'user', args: { orderId: 'A-1', amount: 100 } },
+    };
+    expect(events[0].functionResponses()).toEqual([response]);
+    // The model sees its own call as it made it, and a response that says the arguments were edited and to what.
+    expect(model.requests[1].contents.slice(1)).toEqual([
+      { role: 'model', parts: [{ functionCall: { id: 'call-1', name: 'refund', args: { orderId: 'A-1', amount: 250 } } }] },
+      { role: 'user', parts: [{ functionResponse: response }] },
+    ]);
+    expect(events.at(-1)!.text()).toBe('Refunded 100.');
+  });
+
+  it('refuses edited arguments the schema refuses, with every problem; nothing is stored or run and the request stays open', async () => {
+    const context = await paused();
+
+    const refused = await send(context.runner, confirmationResponse(context.request, { decision: 'edit', args: { orderId: 7, amount: 5000, extra: true } }));
+
+    expect(refused).toHaveLength(1);
+    expect(refused[0].errorCode).toBe('CONFIRMATION_EDIT_INVALID');
+    expect(refused[0].errorMessage).toContain(`confirmation request "${context.request.id}" were refused for tool "refund"`);
+    expect(refused[0].errorMessage).toContain('orderId');
+    expect(refused[0].errorMessage).toContain('amount');
+    expect(refused[0].errorMessage).toContain('Nothing ran; the request is still open.');
+    expect(context.ledger.refunds).toEqual([]);
+    expect(context.model.callCount).toBe(1);
+    expect(await context.storedEvents()).toHaveLength(context.before);
+
+    await send(context.runner, confirmationResponse(context.request, { decision: 'edit', args: { orderId: 'A-1', amount: 40 } }));
+    expect(context.ledger.refunds.map((r) => r.amount)).toEqual([40]);
+  });
+
+  it('refuses an edit whose echoed call is not the pending one, and a second edit after the first ran', async () => {
+    const context = await paused();
+    const tampered = { ...context.request, args: { originalFunctionCall: { id: 'call-1', name: 'refund', args: { orderId: 'A-1', amount: 100 } } } };
+    const mismatch = await send(context.runner, confirmationResponse(tampered, { decision: 'edit', args: { orderId: 'A-1', amount: 100 } }));
+    expect(mismatch.map((e) => e.errorCode)).toEqual(['CONFIRMATION_MISMATCH']);
+
+    await send(context.runner, confirmationResponse(context.request, { decision: 'edit', args: { orderId: 'A-1', amount: 100 } }));
+    const again = await send(context.runner, confirmationResponse(context.request, { decision: 'edit', args: { orderId: 'A-1', amount: 999 } }));
+    expect(again.map((e) => e.errorCode)).toEqual(['FUNCTION_RESPONSE_NOT_PENDING']);
+    expect(context.ledger.refunds.map((r) => r.amount)).toEqual([100]);
+  });
+
+  it('runs a tool that asked with ctx.requestConfirmation again, from the start, with the edited arguments', async () => {
+    const deleted: string[][] = [];
+    const cleanup = new FnTool('cleanup', (args, ctx) => {
+      const files = args.files as string[];
+      if (!ctx.toolConfirmation) {
+        ctx.requestConfirmation({ hint: `Delete ${files.length} files?` });
+        return { status: 'waiting' };
+      }
+      deleted.push(files);
+      return { deleted: files.length };
+    });
+    const { runner } = setup([{ calls: [{ id: 'del', name: 'cleanup', args: { files: ['a', 'b', 'c'] } }] }, 'Deleted one.'], [cleanup]);
+    const request = onlyRequest(await send(runner, user('clean up')));
+
+    const events = await send(runner, confirmationResponse(request, { decision: 'edit', args: { files: ['a'] } }));
+
+    expect(deleted).toEqual([['a']]);
+    expect(events[0].functionResponses()[0].response).toEqual({ result: { deleted: 1 }, argumentsEditedByUser: { files: ['a'] } });
+  });
+});
+
+describe('confirmation decisions: reject with a message, respond instead', () => {
+  it('gives the model the rejection with the person\'s message, and records it; the tool does not run', async () => {
+    const { ledger, model, runner, request } = await paused([refundCall, 'I will ask for 100 instead.']);
+
+    const events = await send(runner, confirmationResponse(request, { decision: 'reject', message: 'Only 100, the rest is store credit.' }));
+
+    expect(ledger.refunds).toEqual([]);
+    const response = {
+      id: 'call-1',
+      name: 'refund',
+      isError: true,
+      response: {
+        error: {
+          code: 'TOOL_CALL_REJECTED',
+          message: 'The user rejected the call to tool "refund" and said: "Only 100, the rest is store credit.". Do not retry it unless the user asks.',
+        },
+      },
+      confirmation: { decision: 'reject', by: 'user', message: 'Only 100, the rest is store credit.' },
+    };
+    expect(events[0].functionResponses()).toEqual([response]);
+    expect(shownResponses(model.requests[1])).toEqual([response]);
+  });
+
+  it('a rejection without a message is the plain denial', async () => {
+    const { runner, request } = await paused();
+    const events = await send(runner, confirmationResponse(request, { decision: 'reject' }));
+    expect(events[0].functionResponses()).toEqual([
+      {
+        id: 'call-1',
+        name: 'refund',
+        isError: true,
+        response: { error: { code: 'TOOL_CALL_REJECTED', message: 'The user rejected the call to tool "refund". Do not retry it unless the user asks.' } },
+      },
+    ]);
+  });
+
+  it('makes the person\'s answer the tool\'s result without running the tool (a value that is not an object is wrapped as { result })', async () => {
+    const { ledger, model, runner, request } = await paused([refundCall, 'Done by hand.']);
+
+    const events = await send(runner, confirmationResponse(request, { decision: 'respond', result: { refunded: 0, note: 'handled by phone' } }));
+
+    expect(ledger.refunds).toEqual([]);
+    const response = { id: 'call-1', name: 'refund', response: { refunded: 0, note: 'handled by phone' }, confirmation: { decision: 'respond', by: 'user' } };
+    expect(events[0].functionResponses()).toEqual([response]);
+    expect(shownResponses(model.requests[1])).toEqual([response]);
+
+    const other = await paused();
+    const wrapped = await send(other.runner, confirmationResponse(other.request, { decision: 'respond', result: 'no refund needed' }));
+    expect(wrapped[0].functionResponses()[0].response).toEqual({ result: 'no refund needed' });
+  });
+
+  it('an explicit approve is the plain approval', async () => {
+    const { ledger, runner, request } = await paused();
+    const events = await send(runner, confirmationResponse(request, { decision: 'approve' }));
+    expect(ledger.refunds.map((r) => r.amount)).toEqual([250]);
+    expect(events[0].functionResponses()).toEqual([{ id: 'call-1', name: 'refund', response: { refunded: 250, orderId: 'A-1' } }]);
+  });
+});
+
+describe('confirmation decisions: malformed answers are refused', () => {
+  it.each([
+    ['an unknown decision', { decision: 'maybe' }, '"decision" must be "approve", "edit", "reject" or "respond", got "maybe"'],
+    ['an edit without arguments', { decision: 'edit' }, '"args" (the edited arguments) must be a JSON object'],
+    ['edited arguments that are text', { decision: 'edit', args: '{"amount":1}' }, '"args" (the edited arguments) must be a JSON object'],
+    ['arguments with an approval', { decision: 'approve', args: { orderId: 'A-1', amount: 1 } }, '"args" goes only with "decision": "edit"'],
+    ['arguments with the yes/no form', { confirmed: true, args: { orderId: 'A-1', amount: 1 } }, '"args" goes only with "decision": "edit"'],
+    ['a message with an approval', { decision: 'approve', message: 'fine' }, '"message" goes only with "decision": "reject"'],
+    ['a message that is not text', { decision: 'reject', message: 42 }, '"message" must be a string'],
+    ['a response without a result', { decision: 'respond' }, '"result" (the answer that stands in for the tool\'s result) is missing'],
+    ['a result with a rejection', { decision: 'reject', result: {} }, '"result" goes only with "decision": "respond"'],
+    ['a confirmed that contradicts the decision', { decision: 'edit', confirmed: false, args: { orderId: 'A-1', amount: 1 } }, '"confirmed": false contradicts "decision": "edit"'],
+  ])('refuses %s', async (_label, response, problem) => {
+    const context = await paused();
+    const answer: Content = { role: 'user', parts: [{ functionResponse: { id: context.request.id, name: REQUEST_CONFIRMATION, response } }] };
+
+    const refused = await send(context.runner, answer);
+
+    expect(refused.map((e) => e.errorCode)).toEqual(['INVALID_CONFIRMATION_ANSWER']);
+    expect(refused[0].errorMessage).toBe(`The answer to confirmation request "${context.request.id}" was refused: ${problem}.`);
+    expect(context.ledger.refunds).toEqual([]);
+    expect(await context.storedEvents()).toHaveLength(context.before);
+    expect(confirmationRequests((await context.storedEvents()).at(-1)!)).toHaveLength(1); // still open
+  });
+
+  it('writes the wire form a reader of the yes/no form refuses for an edit or a response (no `confirmed`)', () => {
+    const call = { id: 'confirm-1', name: REQUEST_CONFIRMATION, args: { originalFunctionCall: { id: 'c', name: 'refund', args: {} } } };
+    const responseOf = (answer: Parameters<typeof confirmationResponse>[1]) => confirmationResponse(call, answer).parts[0].functionResponse!.response;
+    expect(responseOf({ decision: 'approve' })).toEqual({ decision: 'approve', confirmed: true, originalFunctionCall: { id: 'c', name: 'refund', args: {} } });
+    expect(responseOf({ decision: 'reject', message: 'no' })).toEqual({ decision: 'reject', confirmed: false, message: 'no', originalFunctionCall: { id: 'c', name: 'refund', args: {} } });
+    expect(responseOf({ decision: 'edit', args: { a: 1 } })).toEqual({ decision: 'edit', args: { a: 1 }, originalFunctionCall: { id: 'c', name: 'refund', args: {} } });
+    expect(responseOf({ decision: 'respond', result: 3 })).toEqual({ decision: 'respond', result: 3, originalFunctionCall: { id: 'c', name: 'refund', args: {} } });
+  });
+});
