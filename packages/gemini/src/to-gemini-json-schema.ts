@@ -1,5 +1,5 @@
 import type { JsonSchema } from '@toolsmith/core';
-import { moveToDescription } from '@toolsmith/core/adapter-kit';
+import { moveToDescription, withNote } from '@toolsmith/core/adapter-kit';
 import { GeminiSchemaError } from './gemini-schema-error';
 
 // Gemini documents which JSON Schema it understands (`GenerationConfig.responseJsonSchema`, the JSON
@@ -54,7 +54,7 @@ function convert(node: unknown, toolName: string, path: string): JsonSchema {
   if (source.allOf !== undefined) source = allOfAsAnyOf(source, toolName, path);
   if (source.default !== undefined) {
     const note = `Default: ${JSON.stringify(source.default)}.`;
-    source.description = typeof source.description === 'string' && source.description ? `${source.description} ${note}` : note;
+    source.description = withNote(source.description, note);
   }
   const enumValues = source.enum;
   const unsupportedEnum = Array.isArray(enumValues) && !enumValues.every((value) => typeof value === 'string' || typeof value === 'number');

@@ -1,6 +1,6 @@
 import type { Schema } from '@google/genai' with { 'resolution-mode': 'import' };
 import type { JsonSchema } from '@toolsmith/core';
-import { SchemaRefError, constraintNote, inlineSchemaRefs } from '@toolsmith/core/adapter-kit';
+import { SchemaRefError, constraintNote, inlineSchemaRefs, withNote } from '@toolsmith/core/adapter-kit';
 import { GeminiSchemaError } from './gemini-schema-error';
 import { GEMINI_PARAMETER_NAME } from './gemini-tool-limits';
 
@@ -106,7 +106,7 @@ function convert(node: JsonSchema, at: Location): Schema {
   } else if (enumValues && enumValues.length > 0) {
     described.enum = enumValues;
   }
-  if (Object.keys(described).length > 0) out.description = out.description ? `${out.description} ${constraintNote(described)}` : constraintNote(described);
+  if (Object.keys(described).length > 0) out.description = withNote(out.description, constraintNote(described));
 
   if (type === 'OBJECT') {
     const properties = (source.properties ?? {}) as Record<string, JsonSchema>;

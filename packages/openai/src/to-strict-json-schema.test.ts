@@ -125,7 +125,7 @@ describe('toStrictJsonSchema', () => {
       required: ['code', 'site', 'tags'],
     });
     expect(strict.properties).toEqual({
-      code: { type: 'string', description: `Code ${CONSTRAINT_NOTE_PREFIX} {"minLength":3,"maxLength":8}.`, pattern: '^[A-Z]+$' },
+      code: { type: 'string', description: `Code. ${CONSTRAINT_NOTE_PREFIX} {"minLength":3,"maxLength":8}.`, pattern: '^[A-Z]+$' },
       site: { type: 'string', description: `${CONSTRAINT_NOTE_PREFIX} {"format":"uri"}.` },
       tags: { type: 'array', items: { type: 'string' }, maxItems: 5, description: `${CONSTRAINT_NOTE_PREFIX} {"uniqueItems":true}.` },
     });

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '@toolsmith/core';
-import { constraintNote, moveToDescription } from '@toolsmith/core/adapter-kit';
+import { constraintNote, moveToDescription, withNote } from '@toolsmith/core/adapter-kit';
 import { StrictSchemaError } from './strict-schema-error';
 
 // What strict mode takes is documented in OpenAI's Structured Outputs guide, "Supported schemas"
@@ -94,7 +94,7 @@ class StrictTransform {
     }
     if (source.default !== undefined) {
       const note = `Default: ${JSON.stringify(source.default)}.`;
-      out.description = typeof source.description === 'string' && source.description ? `${source.description} ${note}` : note;
+      out.description = withNote(source.description, note);
     }
 
     for (const defsKey of ['$defs', 'definitions']) {
@@ -159,7 +159,7 @@ class StrictTransform {
       if (!Array.isArray(out.oneOf) || out.anyOf !== undefined) throw this.refuse('oneOf', path, 'oneOf beside anyOf is not supported (use one anyOf)');
       const { oneOf, ...rest } = out;
       const note = constraintNote({ oneOf: 'exactly one of the anyOf alternatives matches' });
-      out = { ...rest, anyOf: oneOf, description: typeof rest.description === 'string' && rest.description ? `${rest.description} ${note}` : note };
+      out = { ...rest, anyOf: oneOf, description: withNote(rest.description, note) };
     }
     return out;
   }

@@ -13,6 +13,18 @@ export function constraintNote(constraints: JsonSchema): string {
 }
 
 /**
+ * `description` with `note` after it, as a sentence of its own: a description that does not end a
+ * sentence (`.`, `!`, `?`, `:` or `;`) gets a period first, so the model reads `City name. Must also
+ * satisfy…`, not `City name Must also satisfy…`. Just `note` when there is no description (not a
+ * string, or empty).
+ */
+export function withNote(description: unknown, note: string): string {
+  if (typeof description !== 'string' || description.trim() === '') return note;
+  const text = description.trimEnd();
+  return /[.!?:;]$/.test(text) ? `${text} ${note}` : `${text}. ${note}`;
+}
+
+/**
  * Returns a copy of `schema` without `keywords`, with a {@link constraintNote} about them appended to
  * its `description`; `schema` itself when it has none of them. For adapters whose provider refuses a
  * keyword that only narrows what is valid (`minLength`, `uniqueItems`, a `format` it does not know, …):
@@ -22,7 +34,7 @@ export function constraintNote(constraints: JsonSchema): string {
  * @example
  * ```ts
  * moveToDescription({ type: 'string', description: 'Code', minLength: 3 }, ['minLength']);
- * // → { type: 'string', description: 'Code Must also satisfy (JSON Schema): {"minLength":3}.' }
+ * // → { type: 'string', description: 'Code. Must also satisfy (JSON Schema): {"minLength":3}.' }
  * ```
  */
 export function moveToDescription(schema: JsonSchema, keywords: readonly string[]): JsonSchema {
@@ -34,6 +46,6 @@ export function moveToDescription(schema: JsonSchema, keywords: readonly string[
   }
   if (Object.keys(moved).length === 0) return schema;
   const note = constraintNote(moved);
-  kept.description = typeof schema.description === 'string' && schema.description ? `${schema.description} ${note}` : note;
+  kept.description = withNote(schema.description, note);
   return kept;
 }

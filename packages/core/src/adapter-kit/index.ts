@@ -19,7 +19,7 @@ export { schemaProblems } from './schema-problems';
 export { providerErrorCodeForStatus } from './status-code';
 export { createProviderError } from './create-provider-error';
 export { ownThoughtSignature, providerDataOf, providerDataPart, signedBy } from './provider-data';
-export { CONSTRAINT_NOTE_PREFIX, constraintNote, moveToDescription } from './constraint-note';
+export { CONSTRAINT_NOTE_PREFIX, constraintNote, moveToDescription, withNote } from './constraint-note';
 export { ProviderToolNameError } from './provider-tool-name-error';
 export { ToolLimitError, findToolLimitViolation } from './tool-limits';
 export type { ToolLimitName, ToolLimitViolation, ToolLimits } from './tool-limits';
