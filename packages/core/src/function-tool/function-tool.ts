@@ -43,6 +43,8 @@ export interface FunctionToolConfig<TArgs> {
   maxResultChars?: number;
   /** Calls of this tool from one model response run one after another, in call order. */
   sequential?: boolean;
+  /** Running a call twice with the same `ctx.idempotencyKey` has the effect of running it once (see `@Tool({ idempotent })`). */
+  idempotent?: boolean;
   /** The credential the tool needs: obtained (or asked of the user) before it runs, then in `ctx.credential`. */
   auth?: AuthConfig;
   /** `false`: refuse arguments that need a repair instead of repairing them; default: the runner's `repairArguments`. */

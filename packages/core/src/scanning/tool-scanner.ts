@@ -51,6 +51,8 @@ export interface ToolDefinition {
   readonly sequential?: boolean;
   /** From `@Tool({ auth })`. */
   readonly auth?: AuthConfig;
+  /** From `@Tool({ idempotent })`. */
+  readonly idempotent?: boolean;
   /** From `@Tool({ repairArguments })`. */
   readonly repairArguments?: boolean;
   /** The decorated method's name. */
@@ -142,6 +144,7 @@ export function scanClass(cls: Function, options?: ScanOptions): readonly Scanne
       ...(toolOptions.timeoutMs !== undefined ? { timeoutMs: toolOptions.timeoutMs } : {}),
       ...(toolOptions.maxResultChars !== undefined ? { maxResultChars: toolOptions.maxResultChars } : {}),
       ...(toolOptions.sequential ? { sequential: true } : {}),
+      ...(toolOptions.idempotent ? { idempotent: true } : {}),
       ...(toolOptions.auth !== undefined ? { auth: toolOptions.auth } : {}),
       ...(toolOptions.repairArguments === false ? { repairArguments: false } : {}),
     };

@@ -21,7 +21,8 @@ export type ToolBehaviourKey =
   | 'maxResultChars'
   | 'sequential'
   | 'auth'
-  | 'repairArguments';
+  | 'repairArguments'
+  | 'idempotent';
 
 // A record rather than an array, so the compiler insists on every key.
 const BEHAVIOUR_KEYS = Object.keys({
@@ -34,6 +35,7 @@ const BEHAVIOUR_KEYS = Object.keys({
   sequential: true,
   auth: true,
   repairArguments: true,
+  idempotent: true,
 } satisfies Record<ToolBehaviourKey, true>) as ToolBehaviourKey[];
 
 /**
@@ -73,6 +75,12 @@ export abstract class BaseTool implements Tool {
   readonly auth?: AuthConfig;
   /** `false` refuses arguments that need a repair instead of repairing them (see `ToolCallPolicy.repairArguments`). */
   readonly repairArguments?: boolean;
+  /**
+   * Running a call twice with the same `ctx.idempotencyKey` has the effect of running it once (the tool
+   * passes the key to the system it changes). A durable run (`@toolsmith/dbos`) retries such a call when
+   * its process died inside it; any other interrupted call is answered `TOOL_INTERRUPTED`, never re-run.
+   */
+  readonly idempotent?: boolean;
   private cachedDeclaration?: FunctionDeclaration;
 
   /** @param behaviour - the tool's optional behaviour; fields it leaves out keep their defaults. Extra fields are ignored. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { serviceNotConfiguredMessage } from '../errors/messages';
 import type { ArtifactService } from '../artifacts/artifact-service';
 import type { AuthConfig } from '../auth/auth-config';
@@ -108,6 +109,16 @@ export class ToolContext implements ReadonlyContext {
     this.memoryService = init.memoryService;
     this.artifactService = init.artifactService;
     this.credentials = init.credentials;
+  }
+
+  /**
+   * A key for this function call, the same every time the call is run (after a crash, in another
+   * process): pass it to the system a tool changes (a payment API's `Idempotency-Key`, a unique column),
+   * so running the call twice has the effect of running it once. Derived from the app, user, session and
+   * call id (a SHA-256, 64 hex characters); see `@Tool({ idempotent })`.
+   */
+  get idempotencyKey(): string {
+    return createHash('sha256').update(JSON.stringify([this.appName, this.userId, this.sessionId, this.functionCallId])).digest('hex');
   }
 
   /**

@@ -66,6 +66,12 @@ export interface ToolOptions<TArgs = any> {
    */
   sequential?: boolean;
   /**
+   * Running a call twice with the same `ctx.idempotencyKey` has the effect of running it once. A
+   * durable run (`@toolsmith/dbos`) retries such a call, with the same key, when its process died
+   * inside it; other interrupted calls are answered `TOOL_INTERRUPTED` and never re-run. Default `false`.
+   */
+  idempotent?: boolean;
+  /**
    * The credential the tool needs. Before each call the runner takes the user's stored credential
    * (refreshed when expired) or, when there is none, pauses with a `toolsmith_request_credential`
    * request; the tool runs once the user answered, with the credential in `ctx.credential`.
