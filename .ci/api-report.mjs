@@ -25,6 +25,7 @@ const entries = [
   ['mcp', 'index', 'mcp'],
   ['cli', 'index', 'cli'],
   ['postgres', 'index', 'postgres'],
+  ['dbos', 'index', 'dbos'],
   ['devtools', 'index', 'devtools'],
 ];
 

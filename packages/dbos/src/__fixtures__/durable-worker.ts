@@ -1,0 +1,101 @@
+// A worker process of the durable-run tests: DBOS launched on the test server with its own executor id
+// and a DurableRunner whose scripted model and tools report to the parent over IPC and stop at barriers
+// until the parent releases them (or kills this process there).
+//
+// Each run's user message is a name, e.g. "r1". The script: call `charge` (not idempotent, id
+// `<name>-charge`), then `reserve` (idempotent, id `<name>-reserve`), then answer `done <name>`.
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import type { Content, LlmRequest } from '@toolsmith/core';
+import { LlmAgent, functionTool } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
+import { PostgresSessionService } from '@toolsmith/postgres';
+import { DurableRunner, type DurableRunInput } from '../index';
+
+/** Parent → worker. */
+export type WorkerCommand = { id: number; start: DurableRunInput } | { id: number; await: string } | { release: number } | 'exit';
+/** Worker → parent. */
+export type WorkerReport =
+  | { ready: true }
+  | { id: number; workflowId: string }
+  | { id: number; result: unknown }
+  | { barrier: string; release: number }
+  | { modelCall: string }
+  | { toolRun: string; key: string };
+
+const [url, schema, dbosSchema, executorID] = process.argv.slice(2);
+const send = (report: WorkerReport) => process.send!(report);
+
+let nextBarrier = 0;
+const waiting = new Map<number, () => void>();
+/** Tells the parent this point is reached and waits until it says go on (or kills the process). */
+function barrier(name: string): Promise<void> {
+  const release = nextBarrier++;
+  return new Promise((resolve) => {
+    waiting.set(release, resolve);
+    send({ barrier: name, release });
+  });
+}
+
+const runName = (contents: Content[]): { name: string; answered: number } => {
+  let at = contents.length - 1;
+  while (at >= 0 && !(contents[at].role === 'user' && contents[at].parts.some((p) => p.text !== undefined))) at--;
+  const name = contents[at].parts.find((p) => p.text !== undefined)!.text!;
+  const answered = contents.slice(at + 1).flatMap((c) => c.parts).filter((p) => p.functionResponse).length;
+  return { name, answered };
+};
+
+const model = new ScriptedModel(async (request: LlmRequest) => {
+  const { name, answered } = runName(request.contents);
+  const step = `model:${name}:${answered}`;
+  send({ modelCall: step });
+  await barrier(step);
+  if (answered === 0) return { calls: [{ id: `${name}-charge`, name: 'charge' }] };
+  if (answered === 1) return { calls: [{ id: `${name}-reserve`, name: 'reserve' }] };
+  return `done ${name}`;
+});
+
+const charge = functionTool({
+  name: 'charge',
+  description: 'Charges the card (not idempotent).',
+  execute: async (_args, ctx) => {
+    send({ toolRun: `charge:${ctx.functionCallId}`, key: ctx.idempotencyKey });
+    await barrier(`tool:${ctx.functionCallId}`);
+    return { charged: true };
+  },
+});
+
+const reserve = functionTool({
+  name: 'reserve',
+  description: 'Reserves the item (idempotent: the store keys it by ctx.idempotencyKey).',
+  idempotent: true,
+  execute: async (_args, ctx) => {
+    send({ toolRun: `reserve:${ctx.functionCallId}`, key: ctx.idempotencyKey });
+    await barrier(`tool:${ctx.functionCallId}`);
+    return { reserved: true };
+  },
+});
+
+const sessionService = new PostgresSessionService({ connectionString: url, schema, poolSize: 4 });
+const durable = new DurableRunner({
+  appName: 'shop',
+  agent: new LlmAgent({ name: 'cashier', model, tools: [charge, reserve] }),
+  sessionService,
+  // A recovered run claims its session again: the dead worker's claim must lapse first.
+  sessionClaim: { leaseMs: 1_000 },
+});
+
+process.on('message', (command: WorkerCommand) => {
+  if (command === 'exit') {
+    void DBOS.shutdown().then(() => sessionService.close()).then(() => process.exit(0));
+  } else if ('release' in command) {
+    waiting.get(command.release)?.();
+    waiting.delete(command.release);
+  } else if ('start' in command) {
+    void durable.start(command.start).then((handle) => send({ id: command.id, workflowId: handle.workflowID }));
+  } else {
+    void DBOS.retrieveWorkflow(command.await).getResult().then((result) => send({ id: command.id, result }));
+  }
+});
+
+DBOS.setConfig({ name: 'toolsmith-durable-test', systemDatabaseUrl: url, systemDatabaseSchemaName: dbosSchema, executorID, applicationVersion: 'test', logLevel: 'error' });
+void DBOS.launch().then(() => send({ ready: true }));

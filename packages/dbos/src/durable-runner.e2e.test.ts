@@ -1,0 +1,164 @@
+import type { ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+import type { Session } from '@toolsmith/core';
+import { PostgresSessionService } from '@toolsmith/postgres';
+// The real test server of @toolsmith/postgres's own tests (a fixture, in no published entry point), not a copy of it.
+// eslint-disable-next-line toolsmith/no-cross-package-relative -- test fixture shared with packages/postgres; not public API
+import { type TestPostgres, dropSchema, startTestPostgres, uniqueSchema } from '../../postgres/src/__fixtures__/test-postgres';
+import type { DurableRunResult } from './durable-runner';
+import type { WorkerCommand, WorkerReport } from './__fixtures__/durable-worker';
+
+// Workers are real OS processes (DBOS launched in each, one executor id each) on one real PostgreSQL
+// server. A worker is killed (SIGKILL) at a barrier it reports (inside a model call or a tool call),
+// started again with the same executor id, and DBOS recovers its runs there.
+
+const modelCalls = new Map<string, number>();
+const toolRuns = new Map<string, string[]>();
+/** Barriers a worker is killed at (by name); every other barrier is released at once. */
+const killAt = new Set<string>();
+
+class Worker {
+  readonly child: ChildProcess;
+  readonly ready: Promise<void>;
+  readonly exited: Promise<void>;
+  private nextId = 0;
+  private readonly replies = new Map<number, (reply: WorkerReport) => void>();
+  private killed?: () => void;
+  /** Resolves when this worker was killed at one of the barriers in `killAt`. */
+  readonly killedAtBarrier = new Promise<void>((resolve) => (this.killed = resolve));
+
+  constructor(readonly executorId: string) {
+    this.child = fork(join(__dirname, '__fixtures__', 'durable-worker.ts'), [server.url, schema, dbosSchema, executorId], {
+      execArgv: ['-r', join(__dirname, '__fixtures__', 'register-esbuild.js')],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
+    let ready!: () => void;
+    this.ready = new Promise((resolve) => (ready = resolve));
+    this.child.on('message', (report: WorkerReport) => {
+      if ('ready' in report) ready();
+      else if ('modelCall' in report) modelCalls.set(report.modelCall, (modelCalls.get(report.modelCall) ?? 0) + 1);
+      else if ('toolRun' in report) toolRuns.set(report.toolRun, [...(toolRuns.get(report.toolRun) ?? []), report.key]);
+      else if ('barrier' in report) {
+        if (killAt.delete(report.barrier)) {
+          this.child.kill('SIGKILL');
+          void this.exited.then(() => this.killed!());
+        } else this.send({ release: report.release });
+      } else this.replies.get(report.id)?.(report);
+    });
+  }
+
+  private send(command: WorkerCommand): void {
+    this.child.send(command);
+  }
+
+  private request(command: Record<string, unknown>): Promise<WorkerReport> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.replies.set(id, resolve);
+      this.send({ id, ...command } as WorkerCommand);
+    });
+  }
+
+  /** Starts a run of message `name` in `sessionId`; resolves to its workflow id once started. */
+  async start(sessionId: string, name: string): Promise<string> {
+    const reply = await this.request({ start: { userId: 'u', sessionId, messageId: name, newMessage: { role: 'user', parts: [{ text: name }] } } });
+    return (reply as { workflowId: string }).workflowId;
+  }
+
+  /** What the workflow came to (waited for in this worker). */
+  async result(workflowId: string): Promise<DurableRunResult> {
+    return ((await this.request({ await: workflowId })) as { result: DurableRunResult }).result;
+  }
+
+  exit(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
+    this.send('exit');
+    return this.exited;
+  }
+}
+
+let server: TestPostgres;
+const schema = uniqueSchema('durable');
+const dbosSchema = uniqueSchema('dbos');
+let store: PostgresSessionService;
+const workers: Worker[] = [];
+
+async function startWorker(executorId: string): Promise<Worker> {
+  const worker = new Worker(executorId);
+  workers.push(worker);
+  await worker.ready;
+  return worker;
+}
+
+beforeAll(async () => {
+  server = await startTestPostgres();
+  store = new PostgresSessionService({ connectionString: server.url, schema });
+  await store.migrate();
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(workers.map((worker) => worker.exit()));
+  await store.close();
+  await dropSchema(server.url, schema);
+  await dropSchema(server.url, dbosSchema);
+  await server.stop();
+}, 60_000);
+
+const stored = async (sessionId: string): Promise<Session> => (await store.getSession({ appName: 'shop', userId: 'u', sessionId }))!;
+
+/** The stored run of message `name`: its events as [author, what], each call answered exactly once. */
+async function storedRun(sessionId: string): Promise<string[][]> {
+  const session = await stored(sessionId);
+  const calls = session.events.flatMap((e) => e.functionCalls().map((c) => c.id));
+  const answers = session.events.flatMap((e) => e.functionResponses().map((r) => r.id));
+  expect([...answers].sort()).toEqual([...calls].sort());
+  return session.events.map((e) => [
+    e.author,
+    e.text() || e.functionCalls().map((c) => c.id).join() || e.functionResponses().map((r) => (r.isError ? (r.response.error as { code: string }).code : JSON.stringify(r.response))).join(),
+  ]);
+}
+
+const completedRun = (name: string, charge = '{"charged":true}') => [
+  ['user', name],
+  ['cashier', `${name}-charge`],
+  ['cashier', charge],
+  ['cashier', `${name}-reserve`],
+  ['cashier', '{"reserved":true}'],
+  ['cashier', `done ${name}`],
+];
+
+it('2 workers, 4 runs (one started twice), each worker SIGKILLed inside a tool call and restarted: every run completes once, no completed model call is made again, the cut-off charge is TOOL_INTERRUPTED and never re-run, the idempotent reservation is re-run with the same key', async () => {
+  let a = await startWorker('a');
+  let b = await startWorker('b');
+  // r1 and r3 run to their end first: when a worker dies, only the run it is killed in is in flight.
+  const r1 = await a.start('s1', 'r1');
+  expect((await Promise.all([a.result(r1), b.result(await b.start('s3', 'r3'))])).map((r) => r.text)).toEqual(['done r1', 'done r3']);
+  // The same message started again, on the other worker: the same workflow, nothing run again.
+  expect(await b.start('s1', 'r1')).toBe(r1);
+  expect((await b.result(r1)).text).toBe('done r1');
+  killAt.add('tool:r2-charge'); // a dies inside the non-idempotent charge of r2
+  killAt.add('tool:r4-reserve'); // b dies inside the idempotent reservation of r4
+  const [r2, r4] = await Promise.all([a.start('s2', 'r2'), b.start('s4', 'r4')]);
+  await Promise.all([a.killedAtBarrier, b.killedAtBarrier]);
+  [a, b] = await Promise.all([startWorker('a'), startWorker('b')]); // DBOS's tables exist by now: the two may launch together
+  const results = await Promise.all([a.result(r2), b.result(r4)]);
+  expect(results.map((r) => [r.text, r.error])).toEqual([
+    ['done r2', undefined],
+    ['done r4', undefined],
+  ]);
+  expect(await storedRun('s1')).toEqual(completedRun('r1'));
+  expect(await storedRun('s2')).toEqual(completedRun('r2', 'TOOL_INTERRUPTED'));
+  expect(await storedRun('s3')).toEqual(completedRun('r3'));
+  expect(await storedRun('s4')).toEqual(completedRun('r4'));
+  // Each model call that completed was made once, counted on the model's side across both processes.
+  for (const name of ['r1', 'r2', 'r3', 'r4']) for (const step of [0, 1, 2]) expect([`model:${name}:${step}`, modelCalls.get(`model:${name}:${step}`)]).toEqual([`model:${name}:${step}`, 1]);
+  // The non-idempotent charges ran once each (r2's was cut off and not retried).
+  for (const name of ['r1', 'r2', 'r3', 'r4']) expect(toolRuns.get(`charge:${name}-charge`)).toHaveLength(1);
+  // The idempotent reservation cut off in r4 ran again, with the same idempotency key; the others once.
+  for (const name of ['r1', 'r2', 'r3']) expect(toolRuns.get(`reserve:${name}-reserve`)).toHaveLength(1);
+  const [first, again] = toolRuns.get('reserve:r4-reserve')!;
+  expect(again).toBe(first);
+  expect(toolRuns.get('reserve:r4-reserve')).toHaveLength(2);
+}, 120_000);

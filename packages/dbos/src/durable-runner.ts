@@ -1,0 +1,121 @@
+import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
+import type { BaseAgent, Content, Event, RunnerOptions, SessionService } from '@toolsmith/core';
+import { Runner, confirmationRequests } from '@toolsmith/core';
+import { DurableSessionService } from './durable-session-service';
+import { DurableSteps } from './durable-steps';
+
+/** Options of {@link DurableRunner}: the runner's, with the store every worker shares. */
+export interface DurableRunnerOptions<TAgent extends BaseAgent = BaseAgent> extends Omit<RunnerOptions<TAgent>, 'maxConcurrentToolCalls' | 'sessionService'> {
+  /** The session store all workers share (e.g. `PostgresSessionService` on the database DBOS uses). */
+  sessionService: SessionService;
+}
+
+/** Input of {@link DurableRunner.start}: the runner's input, minus what cannot cross a process (signals, streaming). */
+export interface DurableRunInput {
+  /** The user the run is for. */
+  userId: string;
+  /** The session to continue (created empty when it does not exist). */
+  sessionId: string;
+  /** The user's message (text, or function responses answering a pause). */
+  newMessage: Content;
+  /**
+   * The client's id for this message, unique in the session. It names the run's workflow, so the same
+   * message started twice (on any worker) is one run; see {@link durableWorkflowId}.
+   */
+  messageId?: string;
+}
+
+/** What a durable run came to: small on purpose (it is stored with the workflow). The run's events are in the session. */
+export interface DurableRunResult {
+  /** The invocation id of the run's events in the session (of the execution that finished it). */
+  invocationId: string;
+  /** The answer's text: the last event's text when it is a final response and no error; else `''`. */
+  text: string;
+  /** The error the run ended on, if it ended on one. */
+  error?: { code: string; message: string };
+  /** Ids of the confirmation requests the run paused on (answer them in a later run). */
+  confirmationIds: string[];
+}
+
+/**
+ * Runs agents as DBOS workflows: one invocation is one workflow, each model call and each tool call a
+ * checkpointed step, and every event the run stores is recorded as a step too. After a crash, DBOS
+ * recovers the workflow (on the restarted worker with the same `executorID`) and the run goes on from
+ * its last recorded step: a completed model call is not made again, a tool call that was cut off is
+ * answered `TOOL_INTERRUPTED` (or, for a tool declared `idempotent`, run again with the same
+ * `ctx.idempotencyKey`). See docs/durable.md.
+ *
+ * Build it (every worker builds the same agents and toolsets) before `DBOS.launch()`: its workflow is
+ * registered in the constructor.
+ *
+ * @example
+ * ```ts
+ * const durable = new DurableRunner({ appName: 'shop', agent, sessionService: new PostgresSessionService({ connectionString }) });
+ * DBOS.setConfig({ name: 'shop', systemDatabaseUrl: connectionString });
+ * await DBOS.launch();
+ * const { text } = await durable.ask({ userId: 'u1', sessionId: 's1', newMessage: { role: 'user', parts: [{ text: 'Hi' }] } });
+ * ```
+ */
+export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
+  /** The runner each workflow runs (its session store and plugins wrapped for recording). */
+  readonly runner: Runner<TAgent>;
+  /** The workflow's registered name, `toolsmith.run.<appName>`: stable across releases (recovery finds workflows by it). */
+  readonly workflowName: string;
+  private readonly steps: DurableSteps;
+  private readonly workflow: (input: DurableRunInput) => Promise<DurableRunResult>;
+
+  constructor(options: DurableRunnerOptions<TAgent>) {
+    this.steps = new DurableSteps(options.agent);
+    this.runner = new Runner<TAgent>({
+      ...options,
+      sessionService: new DurableSessionService(options.sessionService),
+      plugins: [this.steps, ...(options.plugins ?? [])],
+      maxConcurrentToolCalls: 1,
+    });
+    this.workflowName = `toolsmith.run.${options.appName}`;
+    this.workflow = DBOS.registerWorkflow((input: DurableRunInput) => this.execute(input), { name: this.workflowName });
+  }
+
+  /**
+   * Starts the run as a workflow and returns its handle (`getResult()` waits for it, from any process
+   * with `DBOS.retrieveWorkflow(id)`). With a `messageId`, starting the same message again returns the
+   * same run.
+   */
+  start(input: DurableRunInput): Promise<WorkflowHandle<DurableRunResult>> {
+    return DBOS.startWorkflow(this.workflow, { workflowID: input.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, input) })(input);
+  }
+
+  /** Starts the run (see {@link DurableRunner.start}) and waits for what it came to. */
+  async ask(input: DurableRunInput): Promise<DurableRunResult> {
+    return (await this.start(input)).getResult();
+  }
+
+  /** Releases the toolsets of every agent (DBOS itself is shut down with `DBOS.shutdown()`). */
+  close(): Promise<void> {
+    return this.runner.close();
+  }
+
+  private async execute(input: DurableRunInput): Promise<DurableRunResult> {
+    const end = this.steps.beginExecution(DBOS.workflowID!);
+    try {
+      let last: Event | undefined;
+      let invocationId = '';
+      const confirmationIds: string[] = [];
+      for await (const event of this.runner.run({ ...input, streaming: false })) {
+        last = event;
+        invocationId = event.invocationId;
+        for (const request of confirmationRequests(event)) confirmationIds.push(request.call.id);
+      }
+      const error = last?.errorCode !== undefined ? { code: last.errorCode, message: last.errorMessage ?? '' } : undefined;
+      const text = last && !error && last.isFinalResponse() ? last.text() : '';
+      return { invocationId, text, ...(error ? { error } : {}), confirmationIds };
+    } finally {
+      end();
+    }
+  }
+}
+
+/** The workflow id of a run with a `messageId`: one per app, user, session and message. */
+export function durableWorkflowId(appName: string, input: Pick<DurableRunInput, 'userId' | 'sessionId' | 'messageId'>): string {
+  return `toolsmith:${JSON.stringify([appName, input.userId, input.sessionId, input.messageId])}`;
+}

@@ -1,0 +1,126 @@
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import type { ClaimOutcome, ClaimSessionRequest, GetSessionRequest, ListSessionsRequest, SessionData, SessionKey, SessionService } from '@toolsmith/core';
+import { Event, Session } from '@toolsmith/core';
+import { inWorkflow } from './in-workflow';
+import { type RecordedError, recordError, replayedError } from './recorded-error';
+import { DURABLE_STEP_NAMES } from './step-names';
+
+/** What the append step records: the stored event and the session it left. */
+interface RecordedAppend {
+  event?: ReturnType<Event['toJSON']>;
+  state?: Record<string, unknown>;
+  lastSequence?: number;
+  error?: RecordedError;
+}
+
+/**
+ * A session store whose reads and writes inside a durable run are DBOS steps: the session a run
+ * starts from and every event it stores are recorded, so a replay after a crash sees the session the
+ * run saw and stores nothing twice. Claims pass straight through (a recovered run claims the session
+ * again), as does everything outside a workflow.
+ */
+export class DurableSessionService implements SessionService {
+  constructor(private readonly inner: SessionService) {}
+
+  async createSession(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session> {
+    if (!inWorkflow()) return this.inner.createSession(request);
+    let live: Session | undefined;
+    let thrown: unknown;
+    const recorded = await DBOS.runStep(
+      async (): Promise<{ session?: SessionData; error?: RecordedError }> => {
+        try {
+          live = await this.inner.createSession(request);
+          return { session: live.toJSON() };
+        } catch (error) {
+          thrown = error;
+          return { error: recordError(error) };
+        }
+      },
+      { name: DURABLE_STEP_NAMES.createSession },
+    );
+    if (recorded.error) throw thrown ?? replayedError(recorded.error);
+    return live ?? Session.fromJSON(recorded.session!);
+  }
+
+  async getSession(request: GetSessionRequest): Promise<Session | undefined> {
+    if (!inWorkflow()) return this.inner.getSession(request);
+    let live: Session | undefined;
+    const recorded = await DBOS.runStep(
+      async (): Promise<{ session: SessionData | null }> => {
+        live = await this.inner.getSession(request);
+        return { session: live ? live.toJSON() : null };
+      },
+      { name: DURABLE_STEP_NAMES.loadSession },
+    );
+    if (live) return live;
+    return recorded.session ? Session.fromJSON(recorded.session) : undefined;
+  }
+
+  listSessions(request: ListSessionsRequest): Promise<Session[]> {
+    return this.inner.listSessions(request);
+  }
+
+  async deleteSession(request: SessionKey): Promise<void> {
+    if (!inWorkflow()) return this.inner.deleteSession(request);
+    await DBOS.runStep(() => this.inner.deleteSession(request), { name: DURABLE_STEP_NAMES.deleteSession });
+  }
+
+  /**
+   * Stores the event as a step. A replay does not store it again: it applies the recorded outcome to
+   * `session`. A step re-run because its process died after the store took the event but before DBOS
+   * recorded the step finds the event stored (same author and content, right after the session's last
+   * sequence) and takes it as stored.
+   */
+  async appendEvent(session: Session, event: Event): Promise<Event> {
+    if (!inWorkflow() || event.partial) return this.inner.appendEvent(session, event);
+    let stored: Event | undefined;
+    let thrown: unknown;
+    const recorded = await DBOS.runStep(
+      async (): Promise<RecordedAppend> => {
+        try {
+          stored = await this.inner.appendEvent(session, event);
+        } catch (error) {
+          stored = await this.alreadyStored(session, event);
+          if (!stored) {
+            thrown = error;
+            return { error: recordError(error) };
+          }
+        }
+        return { event: stored.toJSON(), state: session.state, lastSequence: session.lastSequence };
+      },
+      { name: DURABLE_STEP_NAMES.appendEvent },
+    );
+    if (recorded.error) throw thrown ?? replayedError(recorded.error);
+    if (stored) return stored;
+    // Replayed: the store holds the event already; the session catches up with what it recorded.
+    const replayed = Event.fromJSON({ ...recorded.event!, invocationId: event.invocationId });
+    session.events.push(replayed);
+    session.state = recorded.state!;
+    session.lastSequence = recorded.lastSequence!;
+    return replayed;
+  }
+
+  claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {
+    return this.inner.claimSession(request);
+  }
+
+  renewClaim(key: SessionKey, fence: number, leaseMs: number): Promise<boolean> {
+    return this.inner.renewClaim(key, fence, leaseMs);
+  }
+
+  releaseClaim(key: SessionKey, fence: number): Promise<void> {
+    return this.inner.releaseClaim(key, fence);
+  }
+
+  /** The stored copy of `event` when the store already holds it right after `session.lastSequence` (then `session` is brought up to date). */
+  private async alreadyStored(session: Session, event: Event): Promise<Event | undefined> {
+    const current = await this.inner.getSession({ appName: session.appName, userId: session.userId, sessionId: session.id });
+    if (!current || current.lastSequence !== session.lastSequence + 1) return undefined;
+    const last = current.events.at(-1);
+    if (!last || last.author !== event.author || JSON.stringify(last.content) !== JSON.stringify(event.content)) return undefined;
+    session.events.push(last);
+    session.state = current.state;
+    session.lastSequence = current.lastSequence;
+    return last;
+  }
+}
