@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
-import type { Session } from '@toolsmith/core';
+import type { Content, Session } from '@toolsmith/core';
+import { REQUEST_CONFIRMATION } from '@toolsmith/core';
 import { PostgresSessionService } from '@toolsmith/postgres';
 // The real test server of @toolsmith/postgres's own tests (a fixture, in no published entry point), not a copy of it.
 // eslint-disable-next-line toolsmith/no-cross-package-relative -- test fixture shared with packages/postgres; not public API
@@ -15,6 +16,8 @@ import type { WorkerCommand, WorkerReport } from './__fixtures__/durable-worker'
 
 const modelCalls = new Map<string, number>();
 const toolRuns = new Map<string, string[]>();
+/** The executor ids of the workers each tool call ran on. */
+const ranOn = new Map<string, string[]>();
 /** Barriers a worker is killed at (by name); every other barrier is released at once. */
 const killAt = new Set<string>();
 
@@ -39,7 +42,10 @@ class Worker {
     this.child.on('message', (report: WorkerReport) => {
       if ('ready' in report) ready();
       else if ('modelCall' in report) modelCalls.set(report.modelCall, (modelCalls.get(report.modelCall) ?? 0) + 1);
-      else if ('toolRun' in report) toolRuns.set(report.toolRun, [...(toolRuns.get(report.toolRun) ?? []), report.key]);
+      else if ('toolRun' in report) {
+        toolRuns.set(report.toolRun, [...(toolRuns.get(report.toolRun) ?? []), report.key]);
+        ranOn.set(report.toolRun, [...(ranOn.get(report.toolRun) ?? []), executorId]);
+      }
       else if ('barrier' in report) {
         if (killAt.delete(report.barrier)) {
           this.child.kill('SIGKILL');
@@ -61,9 +67,9 @@ class Worker {
     });
   }
 
-  /** Starts a run of message `name` in `sessionId`; resolves to its workflow id once started. */
-  async start(sessionId: string, name: string): Promise<string> {
-    const reply = await this.request({ start: { userId: 'u', sessionId, messageId: name, newMessage: { role: 'user', parts: [{ text: name }] } } });
+  /** Starts a run of message `name` (its text, or `newMessage`) in `sessionId`; resolves to its workflow id once started. */
+  async start(sessionId: string, name: string, newMessage: Content = { role: 'user', parts: [{ text: name }] }): Promise<string> {
+    const reply = await this.request({ start: { userId: 'u', sessionId, messageId: name, newMessage } });
     return (reply as { workflowId: string }).workflowId;
   }
 
@@ -84,6 +90,8 @@ const schema = uniqueSchema('durable');
 const dbosSchema = uniqueSchema('dbos');
 let store: PostgresSessionService;
 const workers: Worker[] = [];
+let a: Worker;
+let b: Worker;
 
 async function startWorker(executorId: string): Promise<Worker> {
   const worker = new Worker(executorId);
@@ -130,8 +138,8 @@ const completedRun = (name: string, charge = '{"charged":true}') => [
 ];
 
 it('2 workers, 4 runs (one started twice), each worker SIGKILLed inside a tool call and restarted: every run completes once, no completed model call is made again, the cut-off charge is TOOL_INTERRUPTED and never re-run, the idempotent reservation is re-run with the same key', async () => {
-  let a = await startWorker('a');
-  let b = await startWorker('b');
+  a = await startWorker('a');
+  b = await startWorker('b');
   // r1 and r3 run to their end first: when a worker dies, only the run it is killed in is in flight.
   const r1 = await a.start('s1', 'r1');
   expect((await Promise.all([a.result(r1), b.result(await b.start('s3', 'r3'))])).map((r) => r.text)).toEqual(['done r1', 'done r3']);
@@ -162,3 +170,29 @@ it('2 workers, 4 runs (one started twice), each worker SIGKILLed inside a tool c
   expect(again).toBe(first);
   expect(toolRuns.get('reserve:r4-reserve')).toHaveLength(2);
 }, 120_000);
+
+it('a worker SIGKILLed after the store took an event but before DBOS recorded that step: the recovered run finds the event stored, stores it once, and goes on', async () => {
+  killAt.add('stored:r5-charge'); // the model's call event is in the session, its append step not recorded
+  const r5 = await a.start('s5', 'r5');
+  await a.killedAtBarrier;
+  a = await startWorker('a');
+
+  expect((await a.result(r5)).text).toBe('done r5');
+  expect(await storedRun('s5')).toEqual(completedRun('r5'));
+  for (const step of [0, 1, 2]) expect(modelCalls.get(`model:r5:${step}`)).toBe(1);
+  expect(toolRuns.get('charge:r5-charge')).toHaveLength(1);
+  expect(toolRuns.get('reserve:r5-reserve')).toHaveLength(1);
+}, 60_000);
+
+it('a run paused for approval on one worker is answered on the other: the answer is a new run there, the approved tool runs once, there', async () => {
+  const paused = await a.result(await a.start('s6', 'approve-1'));
+  expect(paused.text).toBe('');
+  expect(paused.confirmationIds).toHaveLength(1);
+  const answer: Content = { role: 'user', parts: [{ functionResponse: { id: paused.confirmationIds[0], name: REQUEST_CONFIRMATION, response: { confirmed: true } } }] };
+
+  const answered = await b.result(await b.start('s6', 'approve-1-answer', answer));
+
+  expect(answered.text).toBe('done approve-1');
+  expect(ranOn.get('refund:approve-1-refund')).toEqual(['b']);
+  expect((await stored('s6')).events.at(-1)!.text()).toBe('done approve-1');
+}, 60_000);

@@ -49,6 +49,7 @@ const model = new ScriptedModel(async (request: LlmRequest) => {
   const step = `model:${name}:${answered}`;
   send({ modelCall: step });
   await barrier(step);
+  if (name.startsWith('approve')) return answered === 0 ? { calls: [{ id: `${name}-refund`, name: 'refund' }] } : `done ${name}`;
   if (answered === 0) return { calls: [{ id: `${name}-charge`, name: 'charge' }] };
   if (answered === 1) return { calls: [{ id: `${name}-reserve`, name: 'reserve' }] };
   return `done ${name}`;
@@ -75,10 +76,29 @@ const reserve = functionTool({
   },
 });
 
+// Runs only once the user approved it (a message named "approve…" calls it).
+const refund = functionTool({
+  name: 'refund',
+  description: 'Refunds the order.',
+  requireConfirmation: true,
+  execute: (_args, ctx) => {
+    send({ toolRun: `refund:${ctx.functionCallId}`, key: ctx.idempotencyKey });
+    return { refunded: true };
+  },
+});
+
 const sessionService = new PostgresSessionService({ connectionString: url, schema, poolSize: 4 });
+// A barrier after each event the store took, named by what the event holds (e.g. "stored:r5-charge").
+const append = sessionService.appendEvent.bind(sessionService);
+sessionService.appendEvent = async (session, event) => {
+  const stored = await append(session, event);
+  const what = event.text() || event.functionCalls().map((c) => c.id).join() || event.functionResponses().map((r) => r.id).join();
+  await barrier(`stored:${what}`);
+  return stored;
+};
 const durable = new DurableRunner({
   appName: 'shop',
-  agent: new LlmAgent({ name: 'cashier', model, tools: [charge, reserve] }),
+  agent: new LlmAgent({ name: 'cashier', model, tools: [charge, reserve, refund] }),
   sessionService,
   // A recovered run claims its session again: the dead worker's claim must lapse first.
   sessionClaim: { leaseMs: 1_000 },
