@@ -3,7 +3,9 @@
 // until the parent releases them (or kills this process there).
 //
 // Each run's user message is a name, e.g. "r1". The script: call `charge` (not idempotent, id
-// `<name>-charge`), then `reserve` (idempotent, id `<name>-reserve`), then answer `done <name>`.
+// `<name>-charge`), then `reserve` (idempotent, id `<name>-reserve`), then answer `done <name>`. A name
+// starting with "approve" calls `refund` (which asks for confirmation) and answers once it ran. The
+// store stops at a barrier after each event it took ("stored:<text or call ids>").
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { Content, LlmRequest } from '@toolsmith/core';
 import { LlmAgent, functionTool } from '@toolsmith/core';
