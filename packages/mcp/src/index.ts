@@ -19,6 +19,10 @@ export type { McpAuthenticate, McpCaller, StreamableHttpLimits } from './streama
 export type { ServedTools } from './resolve-served-tools';
 export { reportMcpProgress } from './report-mcp-progress';
 export type { McpProgress } from './report-mcp-progress';
+export { MCP_LOG_LEVELS, sendMcpLog } from './send-mcp-log';
+export type { McpLogLevel, McpLogMessage } from './send-mcp-log';
+export { requestMcpSampling } from './request-mcp-sampling';
+export type { McpSamplingRequest, McpSamplingResult } from './request-mcp-sampling';
 
 // ── Serve a module's toolsets (the `toolsmith mcp <module>` command) ────────────────────────────
 export { serveModuleOverStdio } from './serve-module-over-stdio';

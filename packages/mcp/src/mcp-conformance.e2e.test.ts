@@ -18,10 +18,7 @@ const NODE20_COMPAT = join(__dirname, '__fixtures__', 'conformance-runner', 'reg
 
 /** Server scenarios for features Toolsmith does not offer (yet), with the reason (docs/mcp.md has the same list). */
 const LEFT_OUT: Record<string, string> = {
-  'logging-set-level': 'no MCP logging from served tools',
-  'tools-call-with-logging': 'no MCP logging from served tools',
   'completion-complete': 'no completions',
-  'tools-call-sampling': 'no sampling from served tools',
   'tools-call-elicitation': 'elicitation only asks for confirmation, not for tool-defined forms',
   'elicitation-sep1034-defaults': 'elicitation only asks for confirmation, not for tool-defined forms',
   'elicitation-sep1330-enums': 'elicitation only asks for confirmation, not for tool-defined forms',
@@ -107,6 +104,7 @@ describe('the official MCP conformance suite', () => {
       expect([...results.keys()].filter((scenario) => !(scenario in LEFT_OUT)).sort()).toEqual([
         'dns-rebinding-protection',
         'json-schema-2020-12',
+        'logging-set-level',
         'ping',
         'server-initialize',
         'server-sse-multiple-streams',
@@ -115,7 +113,9 @@ describe('the official MCP conformance suite', () => {
         'tools-call-error',
         'tools-call-image',
         'tools-call-mixed-content',
+        'tools-call-sampling',
         'tools-call-simple-text',
+        'tools-call-with-logging',
         'tools-call-with-progress',
         'tools-list',
       ]);

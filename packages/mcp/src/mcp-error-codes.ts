@@ -12,6 +12,8 @@ export const MCP_ERROR_CODES = {
   MCP_TOOL_ERROR: 'The remote tool reported an error.',
   MCP_CONFIRMATION_UNSUPPORTED: 'A served tool needs confirmation and the client cannot ask the user (no elicitation).',
   MCP_CONFIRMATION_FAILED: 'Asking the MCP client for confirmation failed.',
+  MCP_SAMPLING_UNSUPPORTED: "A served tool asked the client's model, and the call did not come over MCP or the client has no sampling capability.",
+  MCP_SAMPLING_FAILED: "A served tool asked the client's model, which refused or did not answer in time.",
   MCP_MODULE_NOT_FOUND: '`toolsmith mcp <module>`: the module does not exist.',
   MCP_MODULE_LOAD_FAILED: '`toolsmith mcp <module>`: loading the module failed, or an export has the wrong shape.',
   MCP_NO_TOOLS_EXPORTED: '`toolsmith mcp <module>`: the module exports no toolset.',

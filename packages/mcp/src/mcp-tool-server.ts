@@ -3,7 +3,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  CreateMessageResultSchema,
   ListToolsRequestSchema,
+  SetLevelRequestSchema,
   type Tool as McpToolInfo,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type FunctionResponsePart, type MemoryService, type ReadonlyContext, State, type ToolConfirmation, ToolContext, ToolsmithError } from '@toolsmith/core';
@@ -14,6 +16,8 @@ import type { McpStateStore } from './mcp-state-store';
 import { elicitConfirmation } from './elicit-confirmation';
 import type { McpRequestExtra } from './mcp-request-extra';
 import { attachProgressSender, progressReporter } from './report-mcp-progress';
+import { type McpLogLevel, attachLogSender, passesLogLevel } from './send-mcp-log';
+import { type McpSamplingRequest, attachSampler } from './request-mcp-sampling';
 
 /** What one MCP server session needs to serve Toolsmith tools. */
 export interface McpToolServerOptions {
@@ -46,8 +50,14 @@ export interface McpToolServerOptions {
 export function createMcpToolServer(options: McpToolServerOptions): Server {
   const server = new Server(
     { name: options.name, version: options.version },
-    { capabilities: { tools: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
+    { capabilities: { tools: {}, logging: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
   );
+  // One server per MCP session (HTTP) or per process (stdio): the level the client set is this server's.
+  let minimumLogLevel: McpLogLevel | undefined;
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    minimumLogLevel = request.params.level;
+    return {};
+  });
   const policy = { ...DEFAULT_TOOL_CALL_POLICY, errorExposure: options.toolErrorExposure ?? DEFAULT_TOOL_CALL_POLICY.errorExposure };
   // Over stdio there is one session per process and no session id: make one up for the state store.
   const fallbackSessionId = randomUUID();
@@ -98,6 +108,12 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         artifactService: options.artifactService,
       });
       if (progress) attachProgressSender(context, progress.report);
+      attachLogSender(context, async (message) => {
+        if (!passesLogLevel(message.level, minimumLogLevel)) return false;
+        await extra.sendNotification({ method: 'notifications/message', params: { level: message.level, logger: message.logger ?? call.name, data: message.data } });
+        return true;
+      });
+      attachSampler(context, (request) => sampleClientModel(server, extra, call.name, request, options.confirmationTimeoutMs));
       const outcome = await executeToolCall({
         call,
         tool,
@@ -132,6 +148,22 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
   });
 
   return server;
+}
+
+/** Asks the client's model (`sampling/createMessage`) for a served tool; typed errors when it cannot or does not answer. */
+async function sampleClientModel(server: Server, extra: McpRequestExtra, toolName: string, request: McpSamplingRequest, timeoutMs: number) {
+  if (!server.getClientCapabilities()?.sampling) {
+    throw new ToolsmithError(
+      'MCP_SAMPLING_UNSUPPORTED',
+      `Tool "${toolName}" asked the client's model (MCP sampling), but this MCP client does not declare the "sampling" capability.`,
+    );
+  }
+  try {
+    return await extra.sendRequest({ method: 'sampling/createMessage', params: request }, CreateMessageResultSchema, { timeout: timeoutMs });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolsmithError('MCP_SAMPLING_FAILED', `Tool "${toolName}" asked the client's model (MCP sampling), which did not answer: ${reason}`, { cause: error });
+  }
 }
 
 function readonlyContext(options: McpToolServerOptions, userId: string, sessionId: string, values: Record<string, unknown>): ReadonlyContext {

@@ -1,11 +1,14 @@
 import { type BaseTool, type ToolContext, functionTool, toolFile, toolResult } from '@toolsmith/core';
 import { SAMPLE_FILES } from '@toolsmith/core/testing';
 import { reportMcpProgress } from '../report-mcp-progress';
+import { requestMcpSampling } from '../request-mcp-sampling';
+import { sendMcpLog } from '../send-mcp-log';
 
 /**
  * The tools the official MCP conformance suite's server scenarios call, by the names it asks for,
  * written as any Toolsmith tool is: files through `toolFile`/`toolResult`, progress through
- * `reportMcpProgress`, errors by throwing. Served by `serveMcp` in mcp-conformance.e2e.test.ts.
+ * `reportMcpProgress`, logs through `sendMcpLog`, the client's model through `requestMcpSampling`,
+ * errors by throwing. Served by `serveMcp` in mcp-conformance.e2e.test.ts.
  */
 export function conformanceTools(): BaseTool[] {
   const noParameters = { type: 'object', properties: {}, additionalProperties: false } as const;
@@ -59,6 +62,24 @@ export function conformanceTools(): BaseTool[] {
       execute: async (_args, context: ToolContext) => {
         for (const progress of [0, 50, 100]) await reportMcpProgress(context, { progress, total: 100 });
         return { done: true };
+      },
+    }),
+    functionTool({
+      name: 'test_tool_with_logging',
+      description: 'Logs three info messages while it runs.',
+      parameters: noParameters,
+      execute: async (_args, context: ToolContext) => {
+        for (const data of ['Tool execution started', 'Tool processing data', 'Tool execution completed']) await sendMcpLog(context, { level: 'info', data });
+        return { done: true };
+      },
+    }),
+    functionTool({
+      name: 'test_sampling',
+      description: "Asks the client's model.",
+      parameters: { type: 'object', properties: { prompt: { type: 'string' } }, required: ['prompt'], additionalProperties: false },
+      execute: async (args: { prompt: string }, context: ToolContext) => {
+        const answer = await requestMcpSampling(context, { messages: [{ role: 'user', content: { type: 'text', text: args.prompt } }], maxTokens: 100 });
+        return { text: `LLM response: ${answer.content.type === 'text' ? answer.content.text : answer.content.type}` };
       },
     }),
     functionTool({
