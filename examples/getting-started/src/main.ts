@@ -1,7 +1,7 @@
-import { LlmAgent, type Model, Runner } from '@toolsmith/core';
+import type { Model } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
 import { OpenAIModel } from '@toolsmith/openai';
-import { TaskTools } from './task-tools';
+import { todoRunner } from './todo-agent';
 
 /** A real provider when its key is set; else a scripted model that answers the same way every time. */
 function pickModel(): Model {
@@ -13,24 +13,19 @@ function pickModel(): Model {
 }
 
 async function main(): Promise<void> {
-  const agent = new LlmAgent({
-    name: 'todo',
-    model: pickModel(),
-    instruction: 'You keep the user’s to-do list with your tools.',
-    tools: [TaskTools],
-  });
-  const runner = new Runner({ appName: 'todo', agent });
+  const runner = todoRunner(pickModel());
   const newMessage = { role: 'user' as const, parts: [{ text: 'Remind me to buy milk by Christmas Eve, it is urgent.' }] };
-  for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage })) {
+  const { text, error, events } = await runner.ask({ userId: 'u1', sessionId: 's1', newMessage });
+  for (const event of events) {
     for (const part of event.content?.parts ?? []) {
       if (part.functionCall) console.log(`call  ${part.functionCall.name} ${JSON.stringify(part.functionCall.args)}`);
       if (part.functionResponse) console.log(`result ${JSON.stringify(part.functionResponse.response)}`);
     }
-    if (event.errorCode) {
-      console.error(`error ${event.errorCode}: ${event.errorMessage}`);
-      process.exitCode = 1;
-    } else if (event.isFinalResponse()) console.log(`agent ${event.text()}`);
   }
+  if (error) {
+    console.error(`error ${error.code}: ${error.message}`);
+    process.exitCode = 1;
+  } else console.log(`agent ${text}`);
   await runner.close();
 }
 

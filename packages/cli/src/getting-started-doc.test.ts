@@ -11,7 +11,7 @@ describe('docs/getting-started.md', () => {
 
   it('shows every file of the example app', () => {
     expect(shown.map((file) => file.path).sort()).toEqual(
-      ['jest.config.js', 'src/main.ts', 'src/task-store.ts', 'src/task-tools.test.ts', 'src/task-tools.ts', 'tsconfig.json'].map((f) => `examples/getting-started/${f}`),
+      ['jest.config.js', 'src/main.ts', 'src/task-store.ts', 'src/task-tools.test.ts', 'src/task-tools.ts', 'src/todo-agent.test.ts', 'src/todo-agent.ts', 'tsconfig.json'].map((f) => `examples/getting-started/${f}`),
     );
   });
 
