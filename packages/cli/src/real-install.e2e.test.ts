@@ -116,6 +116,52 @@ async function main(): Promise<void> {
 void main();
 `;
 
+/**
+ * A zod toolset in an installed app (today's zod from npm): `@Tool({ input })` on a class and `functionTool`,
+ * each parameter declared once; zod judges the model's arguments, and its words reach the model.
+ */
+const ZOD_TOOLS_SOURCE = `import { LlmAgent, Runner, Tool, Toolset, functionTool } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
+import { z } from 'zod';
+
+const Refund = z.object({ orderId: z.string().regex(/^A-\\d{4}$/), amount: z.number().positive() });
+
+@Toolset()
+export class RefundTools {
+  @Tool({ description: 'Refunds an order.', input: Refund, requireConfirmation: (args) => args.amount > 1000 })
+  refund(args: { orderId: string; amount: number }) {
+    return { refunded: args.amount, orderId: args.orderId };
+  }
+}
+
+const lookUp = functionTool({
+  name: 'look_up',
+  description: 'Looks up an order.',
+  parameters: z.object({ orderId: z.string() }),
+  execute: ({ orderId }) => ({ orderId: orderId.toUpperCase(), status: 'open' }),
+});
+
+const model = new ScriptedModel([
+  { calls: [{ id: 'c1', name: 'refund', args: { orderId: 'B-1', amount: 5 } }] },
+  { calls: [{ id: 'c2', name: 'refund', args: { orderId: 'A-1001', amount: 5 } }, { id: 'c3', name: 'look_up', args: { orderId: 'a-1001' } }] },
+  'Refunded.',
+]);
+const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model, tools: [RefundTools, lookUp] }) });
+
+async function main(): Promise<void> {
+  for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'Refund A-1001' }] } })) {
+    for (const { name, response } of event.functionResponses()) {
+      const error = (response as { error?: { message: string } }).error;
+      console.log(\`result \${name} \${error ? error.message : JSON.stringify(response)}\`);
+    }
+    if (event.isFinalResponse() && event.text()) console.log(\`agent \${event.text()}\`);
+  }
+  console.log(\`declared \${JSON.stringify(model.requests[0].tools?.map((tool) => tool.parameters))}\`);
+}
+
+void main();
+`;
+
 describe('the real install path: the guide followed on what npm resolves today', () => {
   let work: string;
   let app = '';
@@ -149,9 +195,10 @@ describe('the real install path: the guide followed on what npm resolves today',
     // the guide's own `toolsmith schema`, which then writes that type into the manifest too.
     const others = PACKAGES.filter((name) => !['core', 'openai', 'cli'].includes(name)).map((name) => `@toolsmith/${name}`);
     const addTheRest = async (app: string): Promise<void> => {
-      checks.set('install', await sh(`npm install ${others.join(' ')}`, app, env));
+      checks.set('install', await sh(`npm install ${others.join(' ')} zod`, app, env));
       writeFileSync(join(app, 'src', 'entry-points.ts'), ENTRY_POINTS.map((entry, i) => `import * as entry${i} from '${entry}';\n`).join('') + `export const entryPoints = [${ENTRY_POINTS.map((_, i) => `entry${i}`).join(', ')}];\n`);
       writeFileSync(join(app, 'src', 'summary.ts'), SUMMARY_SOURCE);
+      writeFileSync(join(app, 'src', 'zod-tools.ts'), ZOD_TOOLS_SOURCE);
       writeFileSync(join(app, 'tsconfig.lib-check.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { skipLibCheck: false } }));
       checks.set('ts7 build, skipLibCheck false', await sh('npx tsc -p tsconfig.lib-check.json', app, env));
     };
@@ -259,6 +306,20 @@ describe('the real install path: the guide followed on what npm resolves today',
     expect(manifest.types?.Summary).toMatchObject({ source: 'src/summary.ts', schema: { type: 'object', properties: { open: { type: 'number', description: 'Tasks still open' } } } });
     const ran = await sh(`node ${outDir}/summary.js`, app, userEnv());
     expect(ran.stdout.trim().split('\n')).toEqual(['event OUTPUT_INVALID', 'summary {"open":1,"titles":["Buy milk"]}']);
+  });
+
+  it.each(['dist', 'dist-ts5-node'])('runs a zod toolset: zod judges the arguments, in its words, and the tools get its output (%s)', async (outDir) => {
+    const ran = await sh(`node ${outDir}/zod-tools.js`, app, userEnv());
+    expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(ran.stdout.trim().split('\n')).toEqual([
+      'result refund Invalid arguments for tool "refund": orderId: Invalid string: must match pattern /^A-\\d{4}$/.',
+      'result refund {"refunded":5,"orderId":"A-1001"}',
+      'result look_up {"orderId":"A-1001","status":"open"}',
+      'agent Refunded.',
+      'declared [' +
+        '{"type":"object","properties":{"orderId":{"type":"string","pattern":"^A-\\\\d{4}$"},"amount":{"type":"number","exclusiveMinimum":0}},"required":["orderId","amount"]},' +
+        '{"type":"object","properties":{"orderId":{"type":"string"}},"required":["orderId"]}]',
+    ]);
   });
 
   describe('a toolset compiled with standard decorators (examples/standard-decorators)', () => {
