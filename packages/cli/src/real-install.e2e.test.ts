@@ -162,6 +162,40 @@ async function main(): Promise<void> {
 void main();
 `;
 
+/**
+ * An arktype tool (today's arktype from npm, which ships only ES modules) in a CommonJS folder of the app:
+ * with the guide's `module: node16` TypeScript stops at TS1479; with `module: node20` the compiled
+ * `require('arktype')` loads the ES module (docs/schemas.md says so).
+ */
+const ARK_SOURCE = `import { LlmAgent, Runner, functionTool } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
+import { type } from 'arktype';
+
+const refund = functionTool({
+  name: 'refund',
+  description: 'Refunds an order.',
+  parameters: type({ orderId: 'string', amount: 'number > 0' }),
+  execute: ({ orderId, amount }) => ({ refunded: amount, orderId }),
+});
+
+const model = new ScriptedModel([
+  { calls: [{ name: 'refund', args: { orderId: 'A-1001', amount: -5 } }] },
+  { calls: [{ name: 'refund', args: { orderId: 'A-1001', amount: 5 } }] },
+  'Refunded.',
+]);
+const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model, tools: [refund] }) });
+
+async function main(): Promise<void> {
+  const { text, events } = await runner.ask({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'Refund A-1001' }] } });
+  for (const event of events) for (const { response } of event.functionResponses()) console.log(\`result \${JSON.stringify(response)}\`);
+  console.log(\`agent \${text}\`);
+  console.log(\`declared \${JSON.stringify(model.requests[0].tools?.map((tool) => tool.parameters))}\`);
+}
+
+void main();
+`;
+const ARK_TSCONFIG = { extends: '../tsconfig.json', compilerOptions: { module: 'node20', rootDir: 'src', outDir: 'dist' }, include: ['src'] };
+
 describe('the real install path: the guide followed on what npm resolves today', () => {
   let work: string;
   let app = '';
@@ -195,7 +229,7 @@ describe('the real install path: the guide followed on what npm resolves today',
     // the guide's own `toolsmith schema`, which then writes that type into the manifest too.
     const others = PACKAGES.filter((name) => !['core', 'openai', 'cli'].includes(name)).map((name) => `@toolsmith/${name}`);
     const addTheRest = async (app: string): Promise<void> => {
-      checks.set('install', await sh(`npm install ${others.join(' ')} zod`, app, env));
+      checks.set('install', await sh(`npm install ${others.join(' ')} zod arktype`, app, env));
       writeFileSync(join(app, 'src', 'entry-points.ts'), ENTRY_POINTS.map((entry, i) => `import * as entry${i} from '${entry}';\n`).join('') + `export const entryPoints = [${ENTRY_POINTS.map((_, i) => `entry${i}`).join(', ')}];\n`);
       writeFileSync(join(app, 'src', 'summary.ts'), SUMMARY_SOURCE);
       writeFileSync(join(app, 'src', 'zod-tools.ts'), ZOD_TOOLS_SOURCE);
@@ -235,6 +269,12 @@ describe('the real install path: the guide followed on what npm resolves today',
     checks.set('standard: install tsx, vitest, esbuild', await sh('npm install --save-dev tsx vitest esbuild', app, env));
     checks.set('standard: toolsmith schema', await sh('npx toolsmith schema', standard, env));
     checks.set('standard: ts7 build', await sh('npx tsc -p tsconfig.json', standard, env));
+    // arktype (installed with the other packages) in a CommonJS folder: refused under module node16, built under node20.
+    mkdirSync(join(app, 'ark', 'src'), { recursive: true });
+    writeFileSync(join(app, 'ark', 'src', 'refund.ts'), ARK_SOURCE);
+    writeFileSync(join(app, 'ark', 'tsconfig.json'), JSON.stringify(ARK_TSCONFIG, null, 2));
+    checks.set('arktype: ts7, module node16', await sh('npx tsc -p tsconfig.json --module node16 --noEmit', join(app, 'ark'), env));
+    checks.set('arktype: ts7 build, module node20', await sh('npx tsc -p tsconfig.json', join(app, 'ark'), env));
     for (const name of ['tsx', 'vitest']) installed[name] = (JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
     for (const name of ['typescript', 'jest']) {
@@ -251,6 +291,7 @@ describe('the real install path: the guide followed on what npm resolves today',
       checks.set(`${outDir} build`, await sh(`npx tsc -p tsconfig.${outDir}.json`, app, env));
     }
     checks.set('ts5 jest', await sh('npx jest --ci --roots "<rootDir>/dist-ts5"', app, env));
+    checks.set('arktype: ts5, module node20', await sh('npx tsc -p tsconfig.json --noEmit', join(app, 'ark'), env));
     checks.set('standard: ts5 build', await sh('npx tsc -p tsconfig.json --outDir dist-ts5', join(app, 'standard'), env));
   }, 900_000);
 
@@ -320,6 +361,27 @@ describe('the real install path: the guide followed on what npm resolves today',
         '{"type":"object","properties":{"orderId":{"type":"string","pattern":"^A-\\\\d{4}$"},"amount":{"type":"number","exclusiveMinimum":0}},"required":["orderId","amount"]},' +
         '{"type":"object","properties":{"orderId":{"type":"string"}},"required":["orderId"]}]',
     ]);
+  });
+
+  describe('arktype, which ships only ES modules, in a CommonJS project', () => {
+    it('stops with TS1479 under module node16 (TypeScript 7)', () => {
+      const ran = checks.get('arktype: ts7, module node16');
+      expect(ran?.code).not.toBe(0);
+      expect(ran?.stdout).toMatch(/^src\/refund\.ts\(\d+,\d+\): error TS1479: The current file is a CommonJS module whose imports will produce 'require' calls; however, the referenced file is an ECMAScript module and cannot be imported with 'require'\./m);
+    });
+
+    it.each(['arktype: ts7 build, module node20', 'arktype: ts5, module node20'])('passes the check %s', (name) => expectSuccess(checks.get(name)));
+
+    it('runs the tool compiled under module node20: require() loads arktype, which judges the arguments', async () => {
+      const ran = await sh('node dist/refund.js', join(app, 'ark'), userEnv());
+      expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(ran.stdout.trim().split('\n')).toEqual([
+        'result {"error":{"code":"INVALID_ARGUMENTS","message":"Invalid arguments for tool \\"refund\\": amount: must be positive (was -5)."}}',
+        'result {"refunded":5,"orderId":"A-1001"}',
+        'agent Refunded.',
+        'declared [{"type":"object","properties":{"amount":{"type":"number","exclusiveMinimum":0},"orderId":{"type":"string"}},"required":["amount","orderId"]}]',
+      ]);
+    });
   });
 
   describe('a toolset compiled with standard decorators (examples/standard-decorators)', () => {
