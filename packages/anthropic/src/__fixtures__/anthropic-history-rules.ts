@@ -69,6 +69,30 @@ export function anthropicHistoryProblems(request: RecordedRequest, earlier: read
       if (block.type === 'server_tool_use' && !answered.has(block.id) && !continuation) problems.push(`server_tool_use ${String(block.id)} has no result block`);
     });
   });
+  problems.push(...toolPairingProblems(messages));
+  return problems;
+}
+
+/**
+ * The Messages API's pairing rule: the first message is the user's; each `tool_use` block is answered by
+ * a `tool_result` block in the user message right after it, and every `tool_result` answers a `tool_use`
+ * of the assistant message right before it (tool results first in their message).
+ */
+function toolPairingProblems(messages: Message[]): string[] {
+  const problems: string[] = [];
+  if (messages[0] && messages[0].role !== 'user') problems.push('messages: the first message must use the "user" role');
+  messages.forEach((message, index) => {
+    const uses = message.role === 'assistant' ? message.content.filter((block) => block.type === 'tool_use').map((block) => block.id) : [];
+    const next = messages[index + 1];
+    const answered = new Set(next?.role === 'user' ? next.content.filter((block) => block.type === 'tool_result').map((block) => block.tool_use_id) : []);
+    for (const id of uses) if (!answered.has(id)) problems.push(`messages.${index}: tool_use ids were found without tool_result blocks immediately after: ${String(id)}`);
+    if (message.role !== 'user') return;
+    const previous = messages[index - 1];
+    const called = new Set(previous?.role === 'assistant' ? previous.content.filter((block) => block.type === 'tool_use').map((block) => block.id) : []);
+    const results = message.content.filter((block) => block.type === 'tool_result');
+    for (const block of results) if (!called.has(block.tool_use_id)) problems.push(`messages.${index}: unexpected tool_use_id found in tool_result blocks: ${String(block.tool_use_id)}`);
+    if (results.length > 0 && message.content.slice(0, results.length).some((block) => block.type !== 'tool_result')) problems.push(`messages.${index}: tool_result blocks must come first in the user message`);
+  });
   return problems;
 }
 

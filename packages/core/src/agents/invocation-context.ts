@@ -15,6 +15,7 @@ import type { Tracing } from '../tracing/tracing';
 import { ToolContext } from '../tools/tool-context';
 import type { BaseAgent } from './base-agent';
 import type { Plugin } from './plugin';
+import type { CompactionOptions } from '../context/compaction-options';
 
 /** @internal What every invocation of one runner shares: services, plugins, limits and the resolved tools. */
 export interface InvocationServices {
@@ -33,6 +34,8 @@ export interface InvocationServices {
   readonly tools: ToolResolver;
   /** @internal The runner's OpenTelemetry tracing; absent: no spans. */
   readonly tracing?: Tracing;
+  /** The runner's `compaction`, for `LlmAgent`s without their own. */
+  readonly compaction?: CompactionOptions;
 }
 
 /** @internal Mutable facts shared by every agent taking part in one invocation. */

@@ -11,6 +11,8 @@ import { isManifestTypeRef } from '../scanning/manifest-type';
 import { type OutputSchema, type ResolvedOutputSchema, resolveOutputSchema } from './output-schema';
 import type { AgentCallbacks } from './callbacks';
 import type { InvocationContext } from './invocation-context';
+import type { CompactionOptions } from '../context/compaction-options';
+import { checkCompactionOptions } from '../context/check-compaction-options';
 
 /**
  * One entry of {@link LlmAgentOptions.tools}: a tool, a toolset (asked per request), a provider tool,
@@ -53,6 +55,11 @@ export interface LlmAgentOptions<TOutput = unknown> extends BaseAgentOptions {
   outputRetries?: number;
   /** Do not offer a transfer back to the parent agent. */
   disallowTransferToParent?: boolean;
+  /**
+   * Keeps requests small in long conversations: summarize older turns (`strategy: 'summarize'`) or send
+   * only the last turns (`strategy: 'trim'`); overrides the runner's `compaction`. See docs/context.md.
+   */
+  compaction?: CompactionOptions;
 }
 
 /**
@@ -93,6 +100,8 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
   private resolvedOutput?: ResolvedOutputSchema;
   /** Answers that break `outputSchema` fed back for another try per invocation (see {@link LlmAgentOptions.outputRetries}). */
   readonly outputRetries: number;
+  /** This agent's own compaction (see {@link LlmAgentOptions.compaction}); absent: the runner's, if any. */
+  readonly compaction?: CompactionOptions;
 
   constructor(options: LlmAgentOptions<TOutput>) {
     super(options);
@@ -111,6 +120,7 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
       this.resolvedOutput = resolveOutputSchema(this.name, options.outputSchema);
     }
     this.outputRetries = options.outputRetries ?? 2;
+    if (options.compaction) this.compaction = checkCompactionOptions(options.compaction, `agent "${this.name}"`);
   }
 
   /**

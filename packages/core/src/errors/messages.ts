@@ -466,3 +466,8 @@ export function toolFilesTooLargeMessage(toolName: string, bytes: number, maxByt
 export function invalidSessionClaimPolicyMessage(option: string, value: unknown, rule: string): string {
   return `Runner option sessionClaim.${option} is ${typeof value === 'string' ? JSON.stringify(value) : String(value)}: it must be ${rule}.`;
 }
+
+/** A `compaction` option (of an agent or the runner) that cannot work, with what is wrong in it. */
+export function invalidCompactionMessage(where: string, problem: string): string {
+  return `The compaction option of ${where} is invalid: ${problem}. See docs/context.md.`;
+}

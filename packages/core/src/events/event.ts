@@ -158,10 +158,10 @@ export class Event implements EventData {
   /**
    * True when this event is an answer for the user rather than a step of the loop: a complete model
    * response without function calls, an error, or a tool result that ends the turn
-   * (`skipSummarization`, a long-running tool's initial result).
+   * (`skipSummarization`, a long-running tool's initial result). Never for a compaction event.
    */
   isFinalResponse(): boolean {
-    if (this.partial) return false;
+    if (this.partial || this.actions.compaction) return false;
     if (this.actions.skipSummarization || (this.longRunningToolIds?.length ?? 0) > 0) return true;
     // Asked of every event a client reads: look at the parts without building the call and response lists.
     for (const part of this.content?.parts ?? NO_PARTS) if (part.functionCall || part.functionResponse) return false;

@@ -11,6 +11,7 @@ import { callModel, streamModel } from './model-call';
 import { pendingValidatorWarmUp } from '../validation/validator-warm-up';
 import { OUTPUT_INVALID, checkStructuredOutput } from './structured-output';
 import { answersConfirmations, resumeConfirmedCalls } from './resume-confirmed-calls';
+import { summarizeIfDue } from './summarize-history';
 
 /**
  * The model ⇄ tool loop of an {@link LlmAgent}: call the model, emit its response, run the function
@@ -43,6 +44,13 @@ async function* llmFlow(agent: LlmAgent, context: InvocationContext): AsyncGener
     if (context.countLlmCall() > agent.maxLlmCalls) {
       yield errorEvent(context, agent.name, new MaxLlmCallsExceededError(agent.name, agent.maxLlmCalls));
       return;
+    }
+    const compaction = agent.compaction ?? context.services.compaction;
+    if (compaction?.strategy === 'summarize') {
+      // Older turns summarized into a stored compaction event before the request is built (docs/context.md).
+      const compacted = await summarizeIfDue(agent, context, compaction);
+      if (compacted) yield compacted;
+      if (compacted?.errorCode) return;
     }
     // Agents without toolsets offer the same tools every time; only toolsets need the await.
     const offered = context.services.tools.staticOffered(agent) ?? (await context.services.tools.offered(agent, () => context.readonlyContext()));

@@ -2,6 +2,8 @@ import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
 import type { LlmRequest } from '../model/llm-request';
 import { buildContents } from './contents-builder';
+import { compactedContents } from './compacted-contents';
+import type { Content } from '../model/content';
 import type { OfferedTools } from './tool-resolver';
 import { createEventActions } from '../state/event-actions';
 
@@ -15,7 +17,7 @@ import { createEventActions } from '../state/event-actions';
  */
 export function buildRequest(agent: LlmAgent, context: InvocationContext, offered: OfferedTools): LlmRequest | Promise<LlmRequest> {
   if (typeof agent.instruction === 'function' || offered.processors.length > 0) return buildRequestAsync(agent, context, offered);
-  return assemble(agent, offered, buildContents(context.session.events, agent.name, context.branch), agent.instruction);
+  return assemble(agent, offered, conversation(agent, context), agent.instruction);
 }
 
 function assemble(agent: LlmAgent, offered: OfferedTools, contents: LlmRequest['contents'], instruction: string | undefined): LlmRequest {
@@ -29,7 +31,7 @@ function assemble(agent: LlmAgent, offered: OfferedTools, contents: LlmRequest['
 }
 
 async function buildRequestAsync(agent: LlmAgent, context: InvocationContext, offered: OfferedTools): Promise<LlmRequest> {
-  const contents = buildContents(context.session.events, agent.name, context.branch);
+  const contents = conversation(agent, context);
   const instruction = typeof agent.instruction === 'function' ? await agent.instruction(context.readonlyContext()) : agent.instruction;
   const request = assemble(agent, offered, contents, instruction);
   if (offered.processors.length > 0) {
@@ -43,4 +45,11 @@ async function buildRequestAsync(agent: LlmAgent, context: InvocationContext, of
     for (const tool of offered.processors) await tool.processRequest!(hookContext, request);
   }
   return request;
+}
+
+/** The conversation the agent's model is sent: every event, or under `compaction` (the agent's, else the runner's) the compacted history. */
+function conversation(agent: LlmAgent, context: InvocationContext): Content[] {
+  const compaction = agent.compaction ?? context.services.compaction;
+  if (!compaction) return buildContents(context.session.events, agent.name, context.branch);
+  return compactedContents(context.session.events, agent.name, context.branch, compaction);
 }

@@ -1,4 +1,6 @@
 import type { BaseAgent } from '../agents/base-agent';
+import type { CompactionOptions } from '../context/compaction-options';
+import { checkCompactionOptions } from '../context/check-compaction-options';
 import { isAgentBackedTool } from '../agents/agent-backed-tool';
 import type { InvocationServices } from '../agents/invocation-context';
 import { LlmAgent } from '../agents/llm-agent';
@@ -98,6 +100,11 @@ export interface RunnerOptions<TAgent extends BaseAgent = BaseAgent> {
    * provider (default: the global one) and whether contents are recorded (default: no). See docs/observability.md.
    */
   tracing?: TracingOptions;
+  /**
+   * Compaction for every `LlmAgent` without its own `compaction`: summarize older turns or send only the
+   * last ones, so long conversations keep small requests. See docs/context.md.
+   */
+  compaction?: CompactionOptions;
 }
 
 /** Input of {@link Runner.run}. */
@@ -181,6 +188,7 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
       },
       tools,
       tracing: new Tracing(options.tracing),
+      compaction: options.compaction ? checkCompactionOptions(options.compaction, 'the runner') : undefined,
     };
     checkAgentTree(options.agent);
     prepareTools(options.agent, tools, new Set());

@@ -1,4 +1,5 @@
 import type { CredentialRequestRecord } from '../auth/request-credential';
+import type { EventCompaction } from '../context/event-compaction';
 import type { StateOp } from './state-ops';
 
 /** A confirmation asked of the user for one function call, or the user's answer to it. */
@@ -46,6 +47,11 @@ export interface EventActions {
    * when the answer comes, so the workflow resumes there, in any process.
    */
   workflowPositions?: Record<string, WorkflowPosition>;
+  /**
+   * Set on a compaction event (no content): the summary that stands for the older events in what the
+   * author agent's model is sent from now on (see docs/context.md). The stored events stay as they are.
+   */
+  compaction?: EventCompaction;
 }
 
 /** Where one workflow agent stood at a pause: the sub-agent running, and for a `LoopAgent` the round (from 0). */

@@ -5,6 +5,7 @@ import { REQUEST_CONFIRMATION } from '../../confirmation/request-confirmation';
 import type { ToolsmithError } from '../../errors/toolsmith-error';
 import type { Event } from '../../events/event';
 import type { Content } from '../../model/content';
+import type { CompactionOptions } from '../../context/compaction-options';
 import { functionTool } from '../../function-tool/function-tool';
 import type { JsonSchema } from '../../model/json-schema';
 import type { Model } from '../../model/model';
@@ -84,7 +85,7 @@ export function runAdapterConformance(options: AdapterConformanceOptions): void 
     const refusals: Error[] = [];
 
     /** Starts the wire server answering request i with step i, and a runner whose agent uses the adapter. */
-    async function setup(script: ScriptStep[], extraTools: BaseTool[] = []) {
+    async function setup(script: ScriptStep[], extraTools: BaseTool[] = [], compaction?: CompactionOptions) {
       server = await startWireServer((request: RecordedRequest, index: number) => {
         const step = script[index];
         if (!step) throw new Error(`the adapter sent request #${index + 1}, but the scenario scripts only ${script.length}`);
@@ -105,6 +106,7 @@ export function runAdapterConformance(options: AdapterConformanceOptions): void 
         instruction: 'You are a helpful assistant. Use the tools.',
         tools: [...conformanceTools(ledger), ...extraTools],
         callbacks: { onModelError: ({ error }) => void modelErrors.push(error) },
+        compaction,
       });
       return { runner: new Runner({ appName: 'conformance', agent }), requests: server.requests };
     }
@@ -247,6 +249,41 @@ export function runAdapterConformance(options: AdapterConformanceOptions): void 
       const [result] = wire.toolResults(requests[1]);
       expect(result.response).toMatchObject({ error: { code: 'INVALID_ARGUMENTS', message: expect.stringMatching(/code[\s\S]*tags|tags[\s\S]*code/) } });
       expect(events.at(-1)!.text()).toBe('That code is too short.');
+    });
+
+    it('a compacted session continues: older turns (parallel calls included) summarized, every sent call followed by its result', async () => {
+      const summary = 'The user asked for the weather in Paris (21°C) and Oslo (4°C).';
+      const { runner, requests } = await setup(
+        [
+          { calls: [{ id: 'call_1', name: 'get_weather', args: { city: 'Paris' } }] },
+          { text: 'It is 21°C in Paris.' },
+          { calls: [{ id: 'call_2a', name: 'get_weather', args: { city: 'Paris' } }, { id: 'call_2b', name: 'get_weather', args: { city: 'Oslo' } }] },
+          { text: 'Paris 21°C, Oslo 4°C.' },
+          { text: summary },
+          { calls: [{ id: 'call_3', name: 'ping', args: {} }] },
+          { text: 'The service is up.' },
+        ],
+        [],
+        { strategy: 'summarize', everyTurns: 3, keepTurns: 1 },
+      );
+      await send(runner, user('Weather in Paris?'));
+      await send(runner, user('Paris and Oslo?'));
+      const third = await send(runner, user('Is the service up?'));
+
+      expect(requests).toHaveLength(7);
+      const [summarizing, continued, last] = requests.slice(4);
+      expect(wire.toolNames(summarizing)).toEqual([]);
+      expect(wire.toolResults(summarizing)).toEqual([]);
+      expect(summarizing.rawBody).toContain('Oslo');
+      for (const request of [continued, last]) {
+        expect(request.rawBody).toContain(summary);
+        expect(request.rawBody).not.toMatch(/call_1|call_2a|call_2b|It is 21°C in Paris/);
+      }
+      expect(wire.toolResults(continued)).toEqual([]);
+      expect(wire.toolResults(last).map((result) => result.response)).toEqual([{ pong: true }]);
+      expect(third[0].actions.compaction?.summary).toBe(summary);
+      expect(third.at(-1)!.text()).toBe('The service is up.');
+      expect(third.some((event) => event.errorCode)).toBe(false);
     });
 
     if (options.refusedTool) {

@@ -56,7 +56,8 @@ async function outcome(promise: Promise<unknown>): Promise<string> {
  * of racing compare-and-sets exactly one stored, the others `STATE_CONFLICT`, through the store and a tool),
  * the JSON round trip of events and state, and the runner on the store: the confirmation resume in a
  * second runner (each of the four decisions: approve, edit, reject with a message, respond), a call interrupted by a dead runner reported as `TOOL_INTERRUPTED` instead of run
- * again, a slow but living runner waited for (or refused) and never reported interrupted.
+ * again, a slow but living runner waited for (or refused) and never reported interrupted, a compaction
+ * event (docs/context.md) kept and continued from by a later runner.
  *
  * @example
  * ```ts
@@ -319,6 +320,26 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
       expect(Object.keys(loaded.events[0].functionCalls()[0].args)).toEqual(['z', 'a']);
       expect(loaded.state).toEqual({ ...state, more: [1, 2] });
       expect(Session.fromJSON(JSON.parse(JSON.stringify(loaded))).toJSON()).toEqual(loaded.toJSON());
+    });
+
+    it('keeps a compaction event with its summary, and a runner reading the session later continues from the summary', async () => {
+      const runnerFor = (model: ScriptedModel, summarizer: ScriptedModel) =>
+        new Runner({ appName, sessionService: service, agent: new LlmAgent({ name: 'clerk', model, compaction: { strategy: 'summarize', everyTurns: 2, keepTurns: 1, model: summarizer } }) });
+      const send = (runner: Runner, text: string) => collect(runner.run({ userId: 'u', sessionId: 's', newMessage: user(text) }));
+      const first = runnerFor(new ScriptedModel(['A1', 'A2']), new ScriptedModel(['Q1 was asked, A1 answered.']));
+      await send(first, 'Q1');
+      const compaction = (await send(first, 'Q2'))[0].actions.compaction!;
+      expect(compaction.summary).toBe('Q1 was asked, A1 answered.');
+
+      const stored = (await service.getSession(key()))!.events;
+      expect(stored.map((e) => e.text() || (e.actions.compaction ? 'compaction' : ''))).toEqual(['Q1', 'A1', 'Q2', 'compaction', 'A2']); // the history stays whole
+      expect(stored[3].actions.compaction).toEqual(compaction);
+      expect(stored[3].content).toBeUndefined();
+
+      const model = new ScriptedModel(['A3']);
+      await send(runnerFor(model, new ScriptedModel([])), 'Q3');
+      const sent = model.requests[0].contents.flatMap((content) => content.parts.map((part) => part.text));
+      expect(sent).toEqual(['Summary of the earlier conversation:\nQ1 was asked, A1 answered.', 'Q2', 'A2', 'Q3']);
     });
 
     it('resumes a confirmation in another runner, runs the tool once, and refuses a second answer', async () => {

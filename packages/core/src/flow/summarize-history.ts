@@ -1,0 +1,86 @@
+import type { InvocationContext } from '../agents/invocation-context';
+import type { LlmAgent } from '../agents/llm-agent';
+import { ProviderError } from '../errors/provider-errors';
+import { RunAbortedError } from '../errors/run-aborted-error';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import { Event } from '../events/event';
+import { buildContents } from './contents-builder';
+import { errorEvent } from './error-event';
+import type { LlmRequest } from '../model/llm-request';
+import type { LlmResponse } from '../model/llm-response';
+import { createEventActions } from '../state/event-actions';
+import { DEFAULT_COMPACTION_PROMPT, type SummarizeCompaction } from '../context/compaction-options';
+import { SUMMARY_PREFIX, compactedHistory } from './compacted-contents';
+import { conversationTranscript } from '../context/conversation-transcript';
+import { cutKeepingTurns, startsTurn } from '../context/cut-points';
+
+/** Turns kept as they are unless `keepTurns` says otherwise. */
+export const DEFAULT_KEEP_TURNS = 2;
+
+/**
+ * Before a model call of `agent`: when a trigger of `options` fires (the agent's last model call since
+ * the last compaction reported more than `maxInputTokens` input tokens, or `everyTurns` turns started
+ * since it), summarizes the events before the last `keepTurns` turns (from the last cut on, after the
+ * earlier summary) with the summarizing model, and returns the compaction event to store. Returns
+ * `undefined` when no trigger fires or no cut is allowed past the last one (see `cutPoints`); an error
+ * event when the summarizing model fails (the run ends on it, nothing stored but the error).
+ */
+export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext, options: SummarizeCompaction): Promise<Event | undefined> {
+  const events = context.session.events;
+  const history = compactedHistory(events, agent.name, options);
+  if (!isDue(events, agent.name, history.start, options)) return undefined;
+  const cut = cutKeepingTurns(events, options.keepTurns ?? DEFAULT_KEEP_TURNS, history.start);
+  if (cut === undefined) return undefined;
+  const older = buildContents(events.slice(history.start, cut), agent.name, context.branch);
+  const transcript = (history.summary === undefined ? '' : `${SUMMARY_PREFIX}${history.summary}\n\n`) + conversationTranscript(older);
+  const model = options.model ?? agent.model;
+  const request: LlmRequest = {
+    systemInstruction: options.prompt ?? DEFAULT_COMPACTION_PROMPT,
+    contents: [{ role: 'user', parts: [{ text: `The conversation to summarize:\n\n${transcript}` }] }],
+    tools: [],
+  };
+  let response: LlmResponse | undefined;
+  try {
+    for await (const part of model.generate(request, { signal: context.abortable ? context.signal : undefined })) if (!part.partial) response = part;
+    const summary = response?.content?.parts.filter((part) => part.text !== undefined && !part.thought).map((part) => part.text).join('').trim();
+    if (!summary) throw new ProviderError('PROVIDER_RESPONSE_INVALID', `Model "${model.modelName}" answered the compaction request with no summary text.`, { provider: model.provider });
+    const actions = createEventActions();
+    actions.compaction = { summary, firstKeptEventId: events[cut].id, summarizedEvents: cut };
+    return Event.create({ invocationId: context.invocationId, author: agent.name, branch: context.branch, actions, usage: response!.usage });
+  } catch (thrown) {
+    const error = context.aborted
+      ? new RunAbortedError(context.signal.reason)
+      : ToolsmithError.isInstance(thrown)
+        ? thrown
+        : new ProviderError('PROVIDER_ERROR', `Model "${model.modelName}" failed to summarize the conversation: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { provider: model.provider, cause: thrown });
+    return errorEvent(context, agent.name, error);
+  }
+}
+
+/** True when a trigger of `options` fires for the events from `start` (the first kept event of the last compaction). */
+function isDue(events: readonly Event[], agentName: string, start: number, options: SummarizeCompaction): boolean {
+  // Only what happened after the last compaction event counts: its own usage and the calls before it are settled.
+  let since = 0;
+  for (let i = events.length - 1; i >= start; i--) {
+    if (events[i].actions.compaction && events[i].author === agentName) {
+      since = i + 1;
+      break;
+    }
+  }
+  if (options.maxInputTokens !== undefined) {
+    for (let i = events.length - 1; i >= since; i--) {
+      const event = events[i];
+      if (event.author !== agentName || event.partial || event.actions.compaction) continue;
+      const input = event.usage?.inputTokens;
+      if (input === undefined) continue;
+      if (input > options.maxInputTokens) return true;
+      break;
+    }
+  }
+  if (options.everyTurns !== undefined) {
+    let turns = 0;
+    for (let i = Math.max(since, start); i < events.length; i++) if (startsTurn(events[i])) turns++;
+    if (turns >= options.everyTurns) return true;
+  }
+  return false;
+}
