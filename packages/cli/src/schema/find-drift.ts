@@ -18,7 +18,8 @@ export interface Drift {
  * Finds the drift that runtime reflection cannot see, in the project's sources:
  * - a `@Param` whose TypeScript type is a literal union (`'open' | 'shipped'`) but which gives no `enum`
  *   (without the manifest, reflection sees `String` and any string passes);
- * - a `@Param` whose `enum` or literal `schema` disagrees with its TypeScript type;
+ * - a `@Param` whose `enum` or literal `schema` disagrees with its TypeScript type, or whose Standard
+ *   Schema outputs a type the parameter's type does not admit;
  * - a class-validator DTO property with no class-validator decorator (it silently leaves the schema);
  * - an `@IsOptional()` DTO property whose type does not admit `null` (class-validator lets `null` through);
  * - a constructor dependency of a `@Toolset` or `@Injectable` class typed with an `import type`d class or
@@ -96,7 +97,19 @@ function paramDrift(checker: ts.TypeChecker, parameter: ts.ParameterDeclaration,
   }
 
   const explicit = literalJson(checker, schemaExpression);
-  if (typeof explicit !== 'object' || explicit === null || Array.isArray(explicit)) return drifts; // not a literal: nothing to compare
+  if (typeof explicit !== 'object' || explicit === null || Array.isArray(explicit)) {
+    // Not a literal: a Standard Schema (zod, valibot, arktype) says in its type what it outputs.
+    const output = standardSchemaOutput(checker, schemaExpression);
+    const parameterType = checker.getTypeAtLocation(parameter);
+    if (output && !checker.isTypeAssignableTo(output, parameterType)) {
+      drifts.push({
+        at,
+        problem: `${subject}: its Standard Schema outputs ${checker.typeToString(output)}, but its type is ${typeText}, so the tool receives values its type rules out`,
+        fix: `make the schema output ${typeText}, or type the parameter with the schema's output type`,
+      });
+    }
+    return drifts;
+  }
   const schema = explicit as JsonSchema;
   const explicitTypes = typesOf(schema);
   const allowedTypes = typesOf(typeSchema);
@@ -259,6 +272,20 @@ function literalJson(checker: ts.TypeChecker, expression: ts.Expression, depth =
     }
   }
   return undefined;
+}
+
+/**
+ * The type a Standard Schema expression outputs (its `~standard.types.output`), or `undefined` when the
+ * expression is not a Standard Schema or its library does not declare the type.
+ */
+function standardSchemaOutput(checker: ts.TypeChecker, expression: ts.Expression): ts.Type | undefined {
+  // `~standard` and `types` may be optional members; the output type itself is taken as declared.
+  const member = (type: ts.Type | undefined, name: string): ts.Type | undefined => {
+    const symbol = type && checker.getNonNullableType(type).getProperty(name);
+    return symbol && checker.getTypeOfSymbolAtLocation(symbol, expression);
+  };
+  const output = member(member(member(checker.getTypeAtLocation(expression), '~standard'), 'types'), 'output');
+  return output && !(output.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) ? output : undefined;
 }
 
 /** The values a schema lists (`enum`, `const`), or `undefined` when it lists none. */
