@@ -188,6 +188,10 @@ export { ConfirmationMismatchError } from './errors/confirmation-mismatch-error'
 export { ConfirmationEditInvalidError } from './errors/confirmation-edit-invalid-error';
 export type { ConfirmationDecisionKind } from './confirmation/confirmation-decision';
 export type { CallConfirmation } from './confirmation/call-confirmation';
+export type { RememberGrant } from './confirmation/confirmation-decision';
+export type { ConfirmationGrant, GrantQuery, GrantScope, GrantService, NewGrant } from './confirmation/grant-service';
+export { InMemoryGrantService } from './confirmation/in-memory-grant-service';
+export { toolSchemaHash } from './confirmation/tool-schema-hash';
 export { FunctionResponseNotPendingError } from './errors/function-response-not-pending-error';
 export type { NotPendingReason } from './errors/function-response-not-pending-error';
 export { InvalidConfirmationAnswerError } from './errors/invalid-confirmation-answer-error';

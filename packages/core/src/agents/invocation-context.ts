@@ -1,3 +1,5 @@
+import type { GrantService } from '../confirmation/grant-service';
+import type { ConfirmationGate } from '../confirmation/grant-gate';
 import type { CredentialManager } from '../auth/credential-manager';
 import type { ArtifactService } from '../artifacts/artifact-service';
 import type { ArgumentLimits } from '../validation/argument-parser';
@@ -36,6 +38,10 @@ export interface InvocationServices {
   readonly tracing?: Tracing;
   /** The runner's `compaction`, for `LlmAgent`s without their own. */
   readonly compaction?: CompactionOptions;
+  /** The runner's remembered confirmation grants; absent: none are remembered. */
+  readonly grantService?: GrantService;
+  /** @internal Decides gated calls before the person is asked (the grants); absent: always ask. */
+  readonly confirmationGate?: ConfirmationGate;
 }
 
 /** @internal Mutable facts shared by every agent taking part in one invocation. */

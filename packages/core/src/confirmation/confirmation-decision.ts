@@ -1,4 +1,7 @@
 import { InvalidConfirmationAnswerError } from '../errors/invalid-confirmation-answer-error';
+import type { JsonSchema } from '../model/json-schema';
+import { validatorFor } from '../validation/schema-validator';
+import type { GrantScope } from './grant-service';
 import { isRecord } from './request-confirmation';
 
 /** The four things a person can decide on a confirmation request. */
@@ -19,6 +22,18 @@ export interface ConfirmationDecision {
   result?: unknown;
   /** Data for the tool, as `ctx.toolConfirmation.payload` when it runs. */
   payload?: unknown;
+  /** With `approve`: also allow later calls of this tool without asking (a remembered grant). */
+  remember?: RememberGrant;
+}
+
+/** "Always allow": the grant an approval asks the runner to remember (see `GrantService`). */
+export interface RememberGrant {
+  /** Who it covers: this session, this user, or the whole app. */
+  scope: GrantScope;
+  /** When it stops matching (ms since the epoch); absent: never. */
+  expiresAt?: number;
+  /** A JSON Schema later calls' arguments must match to be covered; absent: any arguments. */
+  condition?: JsonSchema;
 }
 
 const KINDS: readonly string[] = ['approve', 'edit', 'reject', 'respond'];
@@ -30,7 +45,8 @@ const CONFIRMED: Record<ConfirmationDecisionKind, boolean> = { approve: true, ed
  * or the older `{ confirmed: boolean, payload? }` (`true` approves, `false` rejects). Returns the error
  * that refuses it when it is neither, or when its fields do not fit its decision (`args` only with
  * `edit`, `message` only with `reject`, `result` only with `respond`, a `confirmed` that contradicts the
- * decision). Nothing here knows the tool: edited arguments are checked against its schema separately.
+ * decision, a `remember` that is not `{ scope, expiresAt?, condition? }` or goes with another decision than
+ * `approve`). Nothing here knows the tool: edited arguments are checked against its schema separately.
  */
 export function readConfirmationDecision(requestId: string, answer: unknown): ConfirmationDecision | InvalidConfirmationAnswerError {
   const refuse = (problem: string) => new InvalidConfirmationAnswerError(requestId, problem);
@@ -64,5 +80,32 @@ export function readConfirmationDecision(requestId: string, answer: unknown): Co
     read.result = answer.result;
   }
   if (answer.payload !== undefined) read.payload = answer.payload;
+  if (answer.remember !== undefined) {
+    if (kind !== 'approve') return refuse('"remember" goes only with "decision": "approve"');
+    const remember = readRemember(answer.remember);
+    if (typeof remember === 'string') return refuse(remember);
+    read.remember = remember;
+  }
   return read;
+}
+
+function readRemember(value: unknown): RememberGrant | string {
+  if (!isRecord(value)) return '"remember" must be an object like { "scope": "session" }';
+  const { scope, expiresAt, condition } = value;
+  if (scope !== 'session' && scope !== 'user' && scope !== 'app') return `"remember.scope" must be "session", "user" or "app", got ${JSON.stringify(scope) ?? 'nothing'}`;
+  const remember: RememberGrant = { scope };
+  if (expiresAt !== undefined) {
+    if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) return '"remember.expiresAt" must be a time in ms since the epoch';
+    remember.expiresAt = expiresAt;
+  }
+  if (condition !== undefined) {
+    if (!isRecord(condition)) return '"remember.condition" must be a JSON Schema object';
+    try {
+      validatorFor(condition);
+    } catch (thrown) {
+      return `"remember.condition" is not a usable JSON Schema (${thrown instanceof Error ? thrown.message : String(thrown)})`;
+    }
+    remember.condition = condition;
+  }
+  return remember;
 }

@@ -1,4 +1,5 @@
 import type { Content, FunctionCall, Part } from '../model/content';
+import type { RememberGrant } from './confirmation-decision';
 import type { ConfirmationRequest } from './confirmation-requests';
 import type { PendingConfirmation } from './pending-calls';
 import { REQUEST_CONFIRMATION, originalCallFrom } from './request-confirmation';
@@ -19,11 +20,13 @@ export type ConfirmationRequestRef = FunctionCall | ConfirmationRequest | Pendin
  * - `{ decision: 'reject', message? }` answers it with `TOOL_CALL_REJECTED`, quoting `message` to the model.
  * - `{ decision: 'respond', result }` answers it with `result` as the tool's result; the tool does not run.
  *
- * `payload` reaches the tool as `ctx.toolConfirmation.payload` when it runs.
+ * `payload` reaches the tool as `ctx.toolConfirmation.payload` when it runs. An approval with `remember`
+ * (`{ scope: 'session' | 'user' | 'app', expiresAt?, condition? }`) also stores a grant in the runner's
+ * `grantService`, so later calls it covers run without asking.
  */
 export type ConfirmationAnswer =
   | { confirmed: boolean; payload?: unknown }
-  | { decision: 'approve'; payload?: unknown }
+  | { decision: 'approve'; payload?: unknown; remember?: RememberGrant }
   | { decision: 'edit'; args: Record<string, unknown>; payload?: unknown }
   | { decision: 'reject'; message?: string; payload?: unknown }
   | { decision: 'respond'; result: unknown; payload?: unknown };
@@ -59,6 +62,7 @@ export function confirmationResponsePart(request: ConfirmationRequestRef, answer
     // `confirmed` too where it has a meaning, so a reader of the yes/no form understands approve and reject;
     // an edit or a response has none, so such a reader refuses them rather than run the model's call.
     if (answer.decision === 'approve' || answer.decision === 'reject') response.confirmed = answer.decision === 'approve';
+    if (answer.decision === 'approve' && answer.remember !== undefined) response.remember = answer.remember;
     if (answer.decision === 'edit') response.args = answer.args;
     if (answer.decision === 'reject' && answer.message !== undefined) response.message = answer.message;
     if (answer.decision === 'respond') response.result = answer.result;

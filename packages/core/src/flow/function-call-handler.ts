@@ -64,6 +64,7 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
       limits: context.services.argumentLimits,
       policy: context.services.toolCallPolicy,
       saveWholeResults: context.services.artifactService !== undefined,
+      confirmationGate: context.services.confirmationGate,
     };
     // Traced: inside the call's `execute_tool` span. The executor emits none: invokeTool and serveMcp share it.
     return context.trace ? context.trace.toolCall(call, execution.tool, () => executeToolCall(execution)) : executeToolCall(execution);

@@ -7,6 +7,7 @@ import type { ToolConfirmation } from '../state/event-actions';
 import { type ConfirmationDecision, readConfirmationDecision } from '../confirmation/confirmation-decision';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { wrapResult } from '../internal/tool-executor';
+import { rememberGrant } from '../confirmation/remembered-grants';
 import type { FunctionCall, FunctionResponse } from '../model/content';
 import { confirmationPause } from './confirmation-pause';
 import { credentialConfirmation } from './credential-confirmation';
@@ -47,6 +48,7 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   const confirmations = new Map<string, ToolConfirmation>();
   const answeredCalls = new Map<string, FunctionResponse>();
   const decisions = new Map<string, ConfirmationDecision>();
+  const grants = new Map<string, string>();
   const calls: FunctionCall[] = [];
   for (const record of resumed) {
     const answer = answers.get(record.requestId)!;
@@ -68,10 +70,12 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
     confirmations.set(original.id, confirmation);
     // The call the session recorded, with the person's arguments when they edited them.
     calls.push(decision.args ? { id: original.id, name: original.name, args: decision.args } : original);
+    const tool = offered.byName.get(original.name);
+    if (decision.remember && tool) grants.set(original.id, (await rememberGrant(context, tool, decision.remember)).id);
     if (decision.decision === 'respond') answeredCalls.set(original.id, { id: original.id, name: original.name, response: wrapResult(decision.result) });
   }
   const responses = await handleFunctionCalls({ agent, context, calls, offered, confirmations, answeredCalls });
-  recordDecisions(responses, decisions);
+  recordDecisions(responses, decisions, grants);
   // A resumed call may pause again (a credential the token endpoint refused is asked for again).
   const pause = confirmationPause({ agent, context, calls, responseEvent: responses });
   const [event, ...pauseEvents] = pause.events;
@@ -83,11 +87,12 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
 }
 
 /**
- * Records on each response what the person decided, when it was more than a plain yes or no, and shows
+ * Records on each response what the person decided, when it was more than a plain yes or no (an
+ * approval that remembered a grant names it), and shows
  * the model an edit: the response of an edited call is `{ result | error, argumentsEditedByUser }`, so a
  * model that reads its own call next to it knows which arguments actually ran.
  */
-function recordDecisions(event: Event, decisions: ReadonlyMap<string, ConfirmationDecision>): void {
+function recordDecisions(event: Event, decisions: ReadonlyMap<string, ConfirmationDecision>, grants: ReadonlyMap<string, string>): void {
   for (const part of event.content?.parts ?? []) {
     const response = part.functionResponse;
     const decision = response && decisions.get(response.id);
@@ -97,6 +102,8 @@ function recordDecisions(event: Event, decisions: ReadonlyMap<string, Confirmati
       const shown = response.isError && isRecord(body.error) ? { error: body.error } : { result: body };
       response.response = { ...shown, argumentsEditedByUser: decision.args };
       response.confirmation = { decision: 'edit', by: 'user', args: decision.args };
+    } else if (grants.has(response.id)) {
+      response.confirmation = { decision: 'approve', by: 'user', grantId: grants.get(response.id) };
     } else if (decision.decision === 'respond') {
       response.confirmation = { decision: 'respond', by: 'user' };
     } else if (decision.decision === 'reject' && decision.message !== undefined) {

@@ -5,6 +5,7 @@
 // becomes (used by @toolsmith/mcp's serveMcp).
 export { errorResponse, executeToolCall } from './tool-executor';
 export type { ExecuteToolCallInput, ToolCallOutcome } from './tool-executor';
+export type { ConfirmationGate } from '../confirmation/grant-gate';
 export type { ToolCallbackChain } from '../agents/callbacks';
 export type { ToolCallPolicy } from '../tools/tool-call-policy';
 export { DEFAULT_TOOL_CALL_POLICY } from '../tools/tool-call-policy';

@@ -11,6 +11,8 @@ import { fileParts } from './tool-files';
 import { allArgumentProblems } from '../scanning/dto-problems';
 import type { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
+import type { CallConfirmation } from '../confirmation/call-confirmation';
+import type { ConfirmationGate } from '../confirmation/grant-gate';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
 import { inspectResult, jsonProblem, truncatedResult } from './result-budget';
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
@@ -47,6 +49,8 @@ export interface ExecuteToolCallInput {
   policy?: ToolCallPolicy;
   /** An artifact service is configured: a result over the budget is also saved whole, as an artifact. */
   saveWholeResults?: boolean;
+  /** Decides a call its `requireConfirmation` rule gates before the person is asked (remembered grants); absent: always ask. */
+  confirmationGate?: ConfirmationGate;
 }
 
 const NO_CALLBACKS: ToolCallbackChain = { beforeTool: [], afterTool: [], onToolError: [] };
@@ -65,6 +69,8 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
   const policy = input.policy ?? DEFAULT_TOOL_CALL_POLICY;
 
   let args: Record<string, unknown> = {};
+  // What settled a gated call without asking (a remembered grant); recorded on its response.
+  let decided: CallConfirmation | undefined;
   // Set only when a repair was made: valid arguments never reach the repair code.
   let repairs: ArgumentRepair[] | undefined;
   const repairing = policy.repairArguments !== false && tool.repairArguments !== false;
@@ -117,8 +123,11 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     if (context.toolConfirmation) {
       if (!context.toolConfirmation.confirmed) throw new ToolCallRejectedError(tool.name, context.toolConfirmation.message);
     } else if (tool.requireConfirmation !== undefined && tool.requireConfirmation !== false && (await needsConfirmation(tool, args, context))) {
-      context.requestConfirmation({ hint: await confirmationHint(tool, args, context) });
-      return withRepairs(pendingConfirmation(call, tool.name), repairs);
+      decided = input.confirmationGate ? await input.confirmationGate(tool, args, context) : undefined;
+      if (!decided) {
+        context.requestConfirmation({ hint: await confirmationHint(tool, args, context) });
+        return withRepairs(pendingConfirmation(call, tool.name), repairs);
+      }
     }
     let result: unknown;
     try {
@@ -161,6 +170,7 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     const fit = fitted(input, tool, response, policy);
     const outcome = succeeded(call, fit instanceof Promise ? await fit : fit);
     if (parts) outcome.response.parts = parts;
+    if (decided) outcome.response.confirmation = decided;
     return withRepairs(outcome, repairs);
   } catch (thrown) {
     const error = ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy);
@@ -172,7 +182,9 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
         return withRepairs(failed(call, ToolsmithError.isInstance(callbackError) ? callbackError : toolFailure(tool.name, callbackError, policy)), repairs);
       }
     }
-    return withRepairs(failed(call, error), repairs);
+    const outcome = failed(call, error);
+    if (decided) outcome.response.confirmation = decided; // it ran on the grant, and failed
+    return withRepairs(outcome, repairs);
   }
 }
 

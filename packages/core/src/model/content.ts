@@ -60,8 +60,8 @@ export interface FunctionResponse {
    */
   argumentRepairs?: ArgumentRepair[];
   /**
-   * How the person settled this call's confirmation, when it was more than a plain yes or no (edited
-   * arguments, a rejection with a message, an answer instead of the tool's result); see
+   * How this call's confirmation was settled, when it was more than a plain yes or no (edited
+   * arguments, a rejection with a message, an answer instead of the tool's result, a remembered grant); see
    * docs/confirmation.md. Recorded for people and audits; never sent to the model. Absent otherwise.
    */
   confirmation?: CallConfirmation;

@@ -197,6 +197,10 @@ describe('confirmation decisions: malformed answers are refused', () => {
     ['a message that is not text', { decision: 'reject', message: 42 }, '"message" must be a string'],
     ['a response without a result', { decision: 'respond' }, '"result" (the answer that stands in for the tool\'s result) is missing'],
     ['a result with a rejection', { decision: 'reject', result: {} }, '"result" goes only with "decision": "respond"'],
+    ['remember with a rejection', { decision: 'reject', remember: { scope: 'session' } }, '"remember" goes only with "decision": "approve"'],
+    ['remember in an unknown scope', { decision: 'approve', remember: { scope: 'forever' } }, '"remember.scope" must be "session", "user" or "app", got "forever"'],
+    ['remember with an expiry that is not a time', { decision: 'approve', remember: { scope: 'user', expiresAt: 'tomorrow' } }, '"remember.expiresAt" must be a time in ms since the epoch'],
+    ['remember on a runner without a grant service', { decision: 'approve', remember: { scope: 'user' } }, '"remember" needs a grantService on the runner, and this runner has none'],
     ['a confirmed that contradicts the decision', { decision: 'edit', confirmed: false, args: { orderId: 'A-1', amount: 1 } }, '"confirmed": false contradicts "decision": "edit"'],
   ])('refuses %s', async (_label, response, problem) => {
     const context = await paused();

@@ -3,6 +3,7 @@ import type { BaseAgent } from '../agents/base-agent';
 import { InvocationContext, type InvocationServices } from '../agents/invocation-context';
 import { checkFunctionResponses } from '../confirmation/check-function-responses';
 import { checkEditedArguments } from '../confirmation/edited-arguments';
+import { checkRememberHasStore } from '../confirmation/remembered-grants';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { StateConflictError } from '../errors/state-conflict-error';
 import { answerConflictingCalls } from '../flow/function-call-handler';
@@ -139,7 +140,7 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       // claim), so this check sees every earlier answer.
       // A refused message changes nothing in the session: its error goes to its caller only, so it can
       // never move the session on under a run that is still working on it.
-      const refusal = checkFunctionResponses(session.events, input.newMessage) ?? (await checkEditedArguments(context, input.newMessage));
+      const refusal = checkFunctionResponses(session.events, input.newMessage) ?? checkRememberHasStore(services, input.newMessage) ?? (await checkEditedArguments(context, input.newMessage));
       if (refusal) {
         await undoCreate();
         yield errorEvent(context, agent.name, refusal);

@@ -1,3 +1,5 @@
+import type { GrantService } from '../confirmation/grant-service';
+import { grantGate } from '../confirmation/grant-gate';
 import type { BaseAgent } from '../agents/base-agent';
 import type { CompactionOptions } from '../context/compaction-options';
 import { checkCompactionOptions } from '../context/check-compaction-options';
@@ -55,6 +57,11 @@ export interface RunnerOptions<TAgent extends BaseAgent = BaseAgent> {
    * user and auth config. Without it, a tool that needs a credential fails with `CREDENTIAL_SERVICE_MISSING`.
    */
   credentialService?: CredentialService;
+  /**
+   * Remembered confirmation grants ("always allow", see docs/confirmation.md): a gated call a grant
+   * covers runs without asking, and an answer with `remember` creates one. Without it, every gated call asks.
+   */
+  grantService?: GrantService;
   /** Plugins: callbacks for every agent, run before the agents' own. */
   plugins?: Plugin[];
   /**
@@ -189,6 +196,8 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
       tools,
       tracing: new Tracing(options.tracing),
       compaction: options.compaction ? checkCompactionOptions(options.compaction, 'the runner') : undefined,
+      grantService: options.grantService,
+      confirmationGate: options.grantService ? grantGate(options.grantService, options.appName) : undefined,
     };
     checkAgentTree(options.agent);
     prepareTools(options.agent, tools, new Set());

@@ -45,6 +45,8 @@ export { SCHEMA_CONSTRUCTS } from './conformance/schema-constructs';
 export type { SchemaConstruct } from './conformance/schema-constructs';
 export { runSessionStoreConformance } from './conformance/session-store-conformance';
 export type { SessionStoreConformanceOptions } from './conformance/session-store-conformance';
+export { runGrantServiceConformance } from './conformance/grant-service-conformance';
+export type { GrantServiceConformanceOptions } from './conformance/grant-service-conformance';
 
 // ── Small test helpers ───────────────────────────────────────────────────────────────────────────
 export { collect } from './collect';
