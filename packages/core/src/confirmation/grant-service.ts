@@ -49,7 +49,7 @@ export interface GrantQuery {
 /**
  * Stores remembered confirmation grants. The runner asks it for the grants that may cover a gated
  * call and creates one when the person answers with `remember`; clients list and revoke grants through
- * it. In memory: `InMemoryGrantService`; PostgreSQL: `PostgresGrantService` in `@toolsmith/postgres`.
+ * it. In memory: `InMemoryGrantService`; `runGrantServiceConformance` (`@toolsmith/core/testing`) tests a store.
  */
 export interface GrantService {
   /** Stores a grant and returns it with its id and creation time. */
