@@ -1,6 +1,8 @@
 import { waitBeforeRetry } from '../adapter-kit/retry-policy';
 import { SessionBusyError } from '../errors/session-errors';
+import type { ClaimOutcome, ClaimSessionRequest } from '../sessions/session-claim';
 import type { SessionKey, SessionService } from '../sessions/session-service';
+import { ClaimRenewals, type RenewableClaim } from './claim-renewals';
 import type { ResolvedSessionClaimPolicy } from './session-claim-policy';
 
 /** First and longest pause between two attempts to claim a busy session (ms). */
@@ -12,25 +14,27 @@ const LONGEST_RETRY_MS = 200;
  * living run is never taken for a dead one, and released when the run ends, so the next run need not
  * wait for the lease to run out.
  */
-export class HeldClaim {
-  private readonly timer: ReturnType<typeof setInterval>;
-  /** The renewal in flight, awaited before the release (a late renewal must not revive a released claim). */
-  private renewing: Promise<unknown> = Promise.resolve();
+export class HeldClaim implements RenewableClaim {
+  private readonly renewals: ClaimRenewals;
+  /** The renewal in flight, if any, awaited before the release (a late renewal must not revive a released claim). */
+  private renewing: Promise<unknown> | undefined;
 
   private constructor(
     private readonly sessions: SessionService,
     private readonly key: SessionKey,
     /** The claim's fencing number: the run's appends carry it. */
     readonly fence: number,
-    leaseMs: number,
+    private readonly leaseMs: number,
   ) {
-    this.timer = setInterval(() => {
-      // A renewal that fails (lost to another claim, or the store unreachable) needs no handling here:
-      // the run's next append is refused then, and that refusal ends the run.
-      this.renewing = sessions.renewClaim(key, fence, leaseMs).catch(() => false);
-    }, Math.max(1, Math.floor(leaseMs / 3)));
-    // The renewal never keeps a process alive on its own.
-    this.timer.unref?.();
+    this.renewals = ClaimRenewals.of(leaseMs);
+    this.renewals.add(this);
+  }
+
+  /** Renews the lease once (called by the renewal timer). */
+  renew(): void {
+    // A renewal that fails (lost to another claim, or the store unreachable) needs no handling here:
+    // the run's next append is refused then, and that refusal ends the run.
+    this.renewing = this.sessions.renewClaim(this.key, this.fence, this.leaseMs).catch(() => false);
   }
 
   /**
@@ -38,24 +42,31 @@ export class HeldClaim {
    * never past the live claim's expiry) at most `maxWaitMs` with `onBusy: 'wait'`, else fails at once.
    * Rejects with `SESSION_BUSY` when no claim was granted, `RUN_ABORTED` when `signal` aborted first.
    */
-  static async claim(sessions: SessionService, key: SessionKey, holder: string, policy: ResolvedSessionClaimPolicy, signal?: AbortSignal): Promise<HeldClaim> {
+  static claim(sessions: SessionService, key: SessionKey, holder: string, policy: ResolvedSessionClaimPolicy, signal?: AbortSignal): Promise<HeldClaim> {
+    const request = { appName: key.appName, userId: key.userId, sessionId: key.sessionId, holder, leaseMs: policy.leaseMs };
     const deadline = Date.now() + (policy.onBusy === 'wait' ? policy.maxWaitMs : 0);
+    // Uncontended (the usual case): one call to the store, no retry loop.
+    return sessions.claimSession(request).then((outcome) => (outcome.claimed ? new HeldClaim(sessions, key, outcome.claim.fence, policy.leaseMs) : HeldClaim.retry(sessions, key, request, outcome, deadline, signal)));
+  }
+
+  /** Claims again, with growing pauses, until a claim is granted or `deadline` (wall clock) passes. */
+  private static async retry(sessions: SessionService, key: SessionKey, request: ClaimSessionRequest, refused: ClaimOutcome & { claimed: false }, deadline: number, signal?: AbortSignal): Promise<HeldClaim> {
+    let outcome: ClaimOutcome = refused;
     let pause = FIRST_RETRY_MS;
     for (;;) {
-      const outcome = await sessions.claimSession({ ...key, holder, leaseMs: policy.leaseMs });
-      if (outcome.claimed) return new HeldClaim(sessions, key, outcome.claim.fence, policy.leaseMs);
+      if (outcome.claimed) return new HeldClaim(sessions, key, outcome.claim.fence, request.leaseMs);
       const now = Date.now();
       if (now >= deadline) throw new SessionBusyError(key.sessionId, outcome.holder, outcome.expiresAt);
       await waitBeforeRetry(Math.max(1, Math.min(pause, deadline - now, outcome.expiresAt - now + 1)), signal);
       pause = Math.min(pause * 2, LONGEST_RETRY_MS);
+      outcome = await sessions.claimSession(request);
     }
   }
 
   /** Stops renewing and releases the claim. */
-  async release(): Promise<void> {
-    clearInterval(this.timer);
-    await this.renewing;
-    await this.sessions.releaseClaim(this.key, this.fence);
+  release(): Promise<void> {
+    this.renewals.remove(this);
+    const renewing = this.renewing;
+    return renewing ? renewing.then(() => this.sessions.releaseClaim(this.key, this.fence)) : this.sessions.releaseClaim(this.key, this.fence);
   }
 }
-

@@ -102,6 +102,56 @@ describe('InMemorySessionService', () => {
     expect(next.claim.fence).toBeGreaterThan(first.claim.fence);
     await expect(moved.appendEvent(stale, Event.create({ invocationId: 'i', author: 'user', content: { role: 'user', parts: [{ text: 'late' }] } }))).rejects.toMatchObject({ code: 'SESSION_BUSY' });
   });
+  it('forgets the claim of a deleted session once it is released or lapsed: its claims do not grow with the sessions it ever held, and fencing numbers still never repeat', async () => {
+    let monotonic = 0;
+    const service = new InMemorySessionService({ monotonicClock: () => monotonic });
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model: new ScriptedModel(() => 'Hi.') }), sessionService: service });
+    const claimed = { appName: 'app', userId: 'u1', sessionId: 'again' };
+    const fences: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      // A run (claim, stores, release) on a new session, then the session is deleted.
+      expect((await collect(runner, 'hello', { sessionId: `s${i}` })).at(-1)!.text()).toBe('Hi.');
+      await service.deleteSession({ appName: 'app', userId: 'u1', sessionId: `s${i}` });
+      // A session created again under one id each time, claimed and released, then deleted.
+      await service.createSession(claimed);
+      const claim = await service.claimSession({ ...claimed, holder: `h${i}`, leaseMs: 60_000 });
+      if (!claim.claimed) throw new Error('claim refused');
+      fences.push(claim.claim.fence);
+      await service.releaseClaim(claimed, claim.claim.fence);
+      await service.deleteSession(claimed);
+      expect(service.toJSON().fences).toEqual({});
+    }
+    for (let i = 1; i < fences.length; i++) expect(fences[i]).toBeGreaterThan(fences[i - 1]);
+
+    // A claim that lapsed without a release is forgotten with its session's deletion too.
+    await service.createSession(claimed);
+    const lapsing = await service.claimSession({ ...claimed, holder: 'dead', leaseMs: 1_000 });
+    if (!lapsing.claimed) throw new Error('claim refused');
+    monotonic += 1_001;
+    await service.deleteSession(claimed);
+    expect(service.toJSON().fences).toEqual({});
+    expect(service.toJSON().lastFence).toBe(lapsing.claim.fence);
+
+    // A live claim is kept through the deletion: the session created again stays claimed, and its holder's late release forgets it.
+    await service.createSession(claimed);
+    const live = await service.claimSession({ ...claimed, holder: 'alive', leaseMs: 60_000 });
+    if (!live.claimed) throw new Error('claim refused');
+    expect(live.claim.fence).toBeGreaterThan(lapsing.claim.fence);
+    await service.deleteSession(claimed);
+    await service.createSession(claimed);
+    expect(await service.claimSession({ ...claimed, holder: 'other', leaseMs: 60_000 })).toMatchObject({ claimed: false, holder: 'alive' });
+    await service.deleteSession(claimed);
+    await service.releaseClaim(claimed, live.claim.fence);
+    expect(service.toJSON().fences).toEqual({});
+
+    // The counter moves with the data: after a JSON move a new claim still gets a higher number.
+    const moved = InMemorySessionService.fromJSON(JSON.parse(JSON.stringify(service)));
+    await moved.createSession(claimed);
+    const next = await moved.claimSession({ ...claimed, holder: 'next', leaseMs: 60_000 });
+    expect(next).toMatchObject({ claimed: true });
+    if (next.claimed) expect(next.claim.fence).toBeGreaterThan(live.claim.fence);
+  });
+
   it('runs claim leases on a monotonic clock: a jump of the wall clock neither expires a living claim nor keeps a lapsed one', async () => {
     let monotonic = 1_000;
     const service = new InMemorySessionService({ monotonicClock: () => monotonic });

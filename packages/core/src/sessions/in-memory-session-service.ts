@@ -21,6 +21,20 @@ interface StoredSession {
   answered: Set<string>;
 }
 
+/** The session a claim is on. */
+interface ClaimParts {
+  appName: string;
+  userId: string;
+  sessionId: string;
+}
+
+/** A session's latest claim in an {@link InMemorySessionService}; `lapsesAt` on its monotonic clock. */
+interface StoredClaim extends ClaimParts {
+  holder: string;
+  fence: number;
+  lapsesAt: number;
+}
+
 /** The plain-JSON form of an {@link InMemorySessionService}, for {@link InMemorySessionService.fromJSON}. */
 export interface InMemorySessionServiceData {
   /** appName → userId → sessions (each with only its session-scoped state). */
@@ -34,6 +48,12 @@ export interface InMemorySessionServiceData {
    * Restored as lapsed claims, so fencing numbers keep growing after a move and a writer from before it is refused.
    */
   fences?: Record<string, number>;
+  /**
+   * The last fencing number granted on any session (absent in data of earlier releases). Every claim's
+   * number is larger than all before it, so one of a forgotten claim (see {@link InMemorySessionService})
+   * is never granted again.
+   */
+  lastFence?: number;
 }
 
 /** Options of {@link InMemorySessionService}. */
@@ -56,8 +76,14 @@ export class InMemorySessionService implements SessionService {
   private readonly sessions = new Map<string, Map<string, Map<string, StoredSession>>>();
   private readonly appState = new Map<string, Record<string, unknown>>();
   private readonly userState = new Map<string, Map<string, Record<string, unknown>>>();
-  /** Session key → its latest claim (kept after release and deletion, so fencing numbers only grow); `lapsesAt` on the monotonic clock. */
-  private readonly claims = new Map<string, { holder: string; fence: number; lapsesAt: number }>();
+  /**
+   * Session key → its latest claim; `lapsesAt` on the monotonic clock. A claim that is released or
+   * lapsed on a session that does not exist is forgotten: fencing numbers come from `lastFence`, which
+   * only grows, so the session's next claim still gets a larger number than any before.
+   */
+  private readonly claims = new Map<string, StoredClaim>();
+  /** The last fencing number granted, on any session. */
+  private lastFence = 0;
   private readonly now: () => number;
 
   constructor(options: InMemorySessionServiceOptions = {}) {
@@ -107,9 +133,12 @@ export class InMemorySessionService implements SessionService {
     return ids.map((id) => this.view(request.appName, request.userId, byUser.get(id)!, false));
   }
 
-  /** Forgets the session and its events; `app:` and `user:` state stay. Does nothing when it does not exist. */
+  /** Forgets the session and its events, and its claim unless one is live; `app:` and `user:` state stay. Does nothing when it does not exist. */
   async deleteSession(request: SessionKey): Promise<void> {
     this.userSessions(request.appName, request.userId, false)?.delete(request.sessionId);
+    const key = claimKey(request);
+    const claim = this.claims.get(key);
+    if (claim && claim.lapsesAt <= this.now()) this.claims.delete(key);
   }
 
   /**
@@ -156,7 +185,7 @@ export class InMemorySessionService implements SessionService {
     const now = this.now();
     const current = this.claims.get(key);
     if (current && current.lapsesAt > now) return { claimed: false, holder: current.holder, expiresAt: this.wallTime(current.lapsesAt) };
-    const claim = { holder: request.holder, fence: (current?.fence ?? 0) + 1, lapsesAt: now + request.leaseMs };
+    const claim: StoredClaim = { appName: request.appName, userId: request.userId, sessionId: request.sessionId, holder: request.holder, fence: ++this.lastFence, lapsesAt: now + request.leaseMs };
     this.claims.set(key, claim);
     return { claimed: true, claim: { fence: claim.fence, expiresAt: this.wallTime(claim.lapsesAt) } };
   }
@@ -171,8 +200,12 @@ export class InMemorySessionService implements SessionService {
 
   /** Implements {@link SessionService.releaseClaim}. */
   async releaseClaim(key: SessionKey, fence: number): Promise<void> {
-    const claim = this.claims.get(claimKey(key));
-    if (claim && claim.fence === fence) claim.lapsesAt = -Infinity;
+    const id = claimKey(key);
+    const claim = this.claims.get(id);
+    if (!claim || claim.fence !== fence) return;
+    // Released on a session that does not exist (a refused first message, or deleted meanwhile): nothing left to fence.
+    if (this.userSessions(key.appName, key.userId, false)?.has(key.sessionId)) claim.lapsesAt = -Infinity;
+    else this.claims.delete(id);
   }
 
   /** Everything this service holds, as plain JSON. */
@@ -192,7 +225,8 @@ export class InMemorySessionService implements SessionService {
     }
     for (const [appName, state] of this.appState) data.appState[appName] = state;
     for (const [appName, users] of this.userState) data.userState[appName] = Object.fromEntries(users);
-    data.fences = Object.fromEntries([...this.claims].map(([key, claim]) => [key, claim.fence]));
+    data.fences = Object.fromEntries([...this.claims.values()].map((claim) => [jsonClaimKey(claim), claim.fence]));
+    data.lastFence = this.lastFence;
     return JSON.parse(JSON.stringify(data)) as InMemorySessionServiceData;
   }
 
@@ -218,7 +252,12 @@ export class InMemorySessionService implements SessionService {
     for (const [appName, users] of Object.entries(data.userState)) {
       service.userState.set(appName, new Map(Object.entries(users).map(([u, s]) => [u, { ...s }])));
     }
-    for (const [key, fence] of Object.entries(data.fences ?? {})) service.claims.set(key, { holder: '', fence, lapsesAt: -Infinity });
+    service.lastFence = data.lastFence ?? 0;
+    for (const [key, fence] of Object.entries(data.fences ?? {})) {
+      const [appName, userId, sessionId] = JSON.parse(key) as [string, string, string];
+      service.claims.set(claimKey({ appName, userId, sessionId }), { appName, userId, sessionId, holder: '', fence, lapsesAt: -Infinity });
+      service.lastFence = Math.max(service.lastFence, fence);
+    }
     return service;
   }
 
@@ -274,9 +313,17 @@ export class InMemorySessionService implements SessionService {
   }
 }
 
-/** The claim map's key of a session (JSON keeps the three parts apart whatever they contain). */
+/**
+ * The claim map's key of a session: the lengths keep the three parts apart whatever they contain (and
+ * cost far less than JSON on every append). The data of `toJSON` keys fences by {@link jsonClaimKey}.
+ */
 function claimKey(key: { appName: string; userId: string; sessionId?: string; id?: string }): string {
-  return JSON.stringify([key.appName, key.userId, key.sessionId ?? key.id]);
+  return `${key.appName.length}:${key.appName}${key.userId.length}:${key.userId}${key.sessionId ?? key.id}`;
+}
+
+/** A session's key in the `fences` of {@link InMemorySessionServiceData}. */
+function jsonClaimKey(parts: ClaimParts): string {
+  return JSON.stringify([parts.appName, parts.userId, parts.sessionId]);
 }
 
 function hasKeys(record: Record<string, unknown>): boolean {
