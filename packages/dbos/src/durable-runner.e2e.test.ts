@@ -18,8 +18,10 @@ const modelCalls = new Map<string, number>();
 const toolRuns = new Map<string, string[]>();
 /** The executor ids of the workers each tool call ran on. */
 const ranOn = new Map<string, string[]>();
-/** Barriers a worker is killed at (by name); every other barrier is released at once. */
+/** Barriers a worker is killed at (by name); every other barrier is released at once, but those in `holdAt`. */
 const killAt = new Set<string>();
+/** Barriers held until the test releases them: name → resolves with the release function once reached. */
+const holdAt = new Map<string, (release: () => void) => void>();
 
 class Worker {
   readonly child: ChildProcess;
@@ -50,6 +52,9 @@ class Worker {
         if (killAt.delete(report.barrier)) {
           this.child.kill('SIGKILL');
           void this.exited.then(() => this.killed!());
+        } else if (holdAt.has(report.barrier)) {
+          holdAt.get(report.barrier)!(() => this.send({ release: report.release }));
+          holdAt.delete(report.barrier);
         } else this.send({ release: report.release });
       } else this.replies.get(report.id)?.(report);
     });
@@ -71,6 +76,17 @@ class Worker {
   async start(sessionId: string, name: string, newMessage: Content = { role: 'user', parts: [{ text: name }] }): Promise<string> {
     const reply = await this.request({ start: { userId: 'u', sessionId, messageId: name, newMessage } });
     return (reply as { workflowId: string }).workflowId;
+  }
+
+  /** Puts a run of message `name` on the worker's run queue; resolves to its workflow id. */
+  async enqueue(sessionId: string, name: string): Promise<string> {
+    const reply = await this.request({ enqueue: { userId: 'u', sessionId, messageId: name, newMessage: { role: 'user', parts: [{ text: name }] } } });
+    return (reply as { workflowId: string }).workflowId;
+  }
+
+  /** The workflow's DBOS status (`ENQUEUED`, `PENDING`, `SUCCESS`, …). */
+  async status(workflowId: string): Promise<string | undefined> {
+    return ((await this.request({ status: workflowId })) as { status?: string }).status;
   }
 
   /** What the workflow came to (waited for in this worker). */
@@ -195,4 +211,21 @@ it('a run paused for approval on one worker is answered on the other: the answer
   expect(answered.text).toBe('done approve-1');
   expect(ranOn.get('refund:approve-1-refund')).toEqual(['b']);
   expect((await stored('s6')).events.at(-1)!.text()).toBe('done approve-1');
+}, 60_000);
+
+it('runs on a queue partitioned by session: a second run of a session waits, enqueued, while the first is held, though a later run of another session ran meanwhile; the same message enqueued twice is one run', async () => {
+  const held = new Promise<() => void>((resolve) => holdAt.set('tool:q1-charge', resolve));
+  const q1 = await a.enqueue('sq', 'q1');
+  const release = await held; // q1 is inside its charge, on whichever worker dequeued it
+  const q2 = await b.enqueue('sq', 'q2');
+  expect(await a.enqueue('sq', 'q2')).toBe(q2);
+  const q3 = await b.enqueue('other', 'q3');
+  expect((await b.result(q3)).text).toBe('done q3'); // dequeued after q2 was enqueued
+
+  expect(await a.status(q2)).toBe('ENQUEUED'); // its session's run q1 still runs
+  release();
+
+  expect([(await a.result(q1)).text, (await b.result(q2)).text]).toEqual(['done q1', 'done q2']);
+  expect(await storedRun('sq')).toEqual([...completedRun('q1'), ...completedRun('q2')]);
+  for (const name of ['q1', 'q2']) expect(toolRuns.get(`charge:${name}-charge`)).toHaveLength(1);
 }, 60_000);

@@ -85,6 +85,20 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     return DBOS.startWorkflow(this.workflow, { workflowID: input.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, input) })(input);
   }
 
+  /**
+   * Puts the run on DBOS queue `queueName` (registered with {@link registerRunQueue}) instead of
+   * starting it here: a worker that listens to the queue runs it, one run per session at a time across
+   * all workers (the queue is partitioned by session), within the queue's limits. With a `messageId`,
+   * enqueuing the same message again returns the same run.
+   */
+  enqueue(input: DurableRunInput, queueName: string): Promise<WorkflowHandle<DurableRunResult>> {
+    return DBOS.startWorkflow(this.workflow, {
+      workflowID: input.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, input),
+      queueName,
+      enqueueOptions: { queuePartitionKey: JSON.stringify([this.runner.appName, input.userId, input.sessionId]) },
+    })(input);
+  }
+
   /** Starts the run (see {@link DurableRunner.start}) and waits for what it came to. */
   async ask(input: DurableRunInput): Promise<DurableRunResult> {
     return (await this.start(input)).getResult();
@@ -118,4 +132,23 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
 /** The workflow id of a run with a `messageId`: one per app, user, session and message. */
 export function durableWorkflowId(appName: string, input: Pick<DurableRunInput, 'userId' | 'sessionId' | 'messageId'>): string {
   return `toolsmith:${JSON.stringify([appName, input.userId, input.sessionId, input.messageId])}`;
+}
+
+/** Limits of a run queue (see {@link registerRunQueue}). */
+export interface RunQueueOptions {
+  /** Runs of this queue one worker process runs at a time. */
+  workerConcurrency?: number;
+  /** Runs of this queue all workers run at a time. */
+  globalConcurrency?: number;
+  /** At most `limitPerPeriod` runs started per `periodSec` seconds (e.g. one queue per provider and its rate limit). */
+  rateLimit?: { limitPerPeriod: number; periodSec: number };
+}
+
+/**
+ * Registers (or updates) the DBOS queue `name` for {@link DurableRunner.enqueue}: partitioned by
+ * session with one run per session at a time, and the given limits. Call it in every worker, after
+ * `DBOS.launch()`.
+ */
+export async function registerRunQueue(name: string, options: RunQueueOptions = {}): Promise<void> {
+  await DBOS.registerQueue(name, { ...options, partitionConcurrency: 1 });
 }

@@ -11,15 +11,22 @@ import type { Content, LlmRequest } from '@toolsmith/core';
 import { LlmAgent, functionTool } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
 import { PostgresSessionService } from '@toolsmith/postgres';
-import { DurableRunner, type DurableRunInput } from '../index';
+import { DurableRunner, type DurableRunInput, registerRunQueue } from '../index';
 
 /** Parent → worker. */
-export type WorkerCommand = { id: number; start: DurableRunInput } | { id: number; await: string } | { release: number } | 'exit';
+export type WorkerCommand =
+  | { id: number; start: DurableRunInput }
+  | { id: number; enqueue: DurableRunInput }
+  | { id: number; await: string }
+  | { id: number; status: string }
+  | { release: number }
+  | 'exit';
 /** Worker → parent. */
 export type WorkerReport =
   | { ready: true }
   | { id: number; workflowId: string }
   | { id: number; result: unknown }
+  | { id: number; status: string | undefined }
   | { barrier: string; release: number }
   | { modelCall: string }
   | { toolRun: string; key: string };
@@ -114,10 +121,16 @@ process.on('message', (command: WorkerCommand) => {
     waiting.delete(command.release);
   } else if ('start' in command) {
     void durable.start(command.start).then((handle) => send({ id: command.id, workflowId: handle.workflowID }));
+  } else if ('enqueue' in command) {
+    void durable.enqueue(command.enqueue, 'runs').then((handle) => send({ id: command.id, workflowId: handle.workflowID }));
+  } else if ('status' in command) {
+    void DBOS.getWorkflowStatus(command.status).then((status) => send({ id: command.id, status: status?.status }));
   } else {
     void DBOS.retrieveWorkflow(command.await).getResult().then((result) => send({ id: command.id, result }));
   }
 });
 
 DBOS.setConfig({ name: 'toolsmith-durable-test', systemDatabaseUrl: url, systemDatabaseSchemaName: dbosSchema, executorID, applicationVersion: 'test', logLevel: 'error' });
-void DBOS.launch().then(() => send({ ready: true }));
+void DBOS.launch()
+  .then(() => registerRunQueue('runs', { workerConcurrency: 4 }))
+  .then(() => send({ ready: true }));
