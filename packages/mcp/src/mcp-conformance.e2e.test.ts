@@ -33,7 +33,7 @@ const LEFT_OUT: Record<string, string> = {
   'prompts-get-with-args': 'no prompts',
   'prompts-get-embedded-resource': 'no prompts',
   'prompts-get-with-image': 'no prompts',
-  'server-sse-polling': 'pending in the suite; no resumable streams (no SSE priming event, no event store)',
+  'server-sse-polling': "pending in the suite; its test_reconnection tool closes the call's SSE stream from inside the tool, which a served tool cannot do (serve-mcp-resume.test.ts drops and resumes a stream)",
 };
 
 /** Client scenarios of features McpToolset offers (the others are listed in docs/mcp.md). */

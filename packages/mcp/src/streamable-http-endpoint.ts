@@ -6,6 +6,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { HttpGuard, HttpGuardError, defaultAllowedHosts, setSecurityHeaders } from '@toolsmith/core/internal';
+import { McpEventStore } from './mcp-event-store';
 
 /** Why a request was refused before the MCP transport saw it: the HTTP status and a message for the client. */
 interface Refusal {
@@ -49,6 +50,12 @@ export interface StreamableHttpLimits {
   maxSessionsPerUser?: number;
   /** A session with no request for this long is closed. Default 30 minutes. */
   sessionIdleMs?: number;
+  /**
+   * How much of what a session sent over SSE is kept, in bytes, so that a client whose stream dropped
+   * resumes it (`Last-Event-ID`) and still gets the call's result; the oldest messages go first.
+   * Default 2 MiB per session; `0` keeps nothing and sends no priming events (no resumption).
+   */
+  resumeBufferBytes?: number;
   /** Authenticates every request; without it every caller is the user `mcp`. */
   authenticate?: McpAuthenticate;
 }
@@ -85,6 +92,9 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_SESSIONS = 100;
 const DEFAULT_MAX_SESSIONS_PER_USER = 10;
 const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+const DEFAULT_RESUME_BUFFER_BYTES = 2 * 1024 * 1024;
+/** The `retry` of the priming events: how long a client waits before resuming a dropped stream. */
+const RESUME_RETRY_MS = 1000;
 
 interface OpenSession {
   transport: StreamableHTTPServerTransport;
@@ -153,8 +163,10 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
     if (sessionsOf(caller.userId) >= maxSessionsPerUser) {
       return refuse(response, { status: 429, message: `Too many open MCP sessions for this user (at most ${maxSessionsPerUser}); close one or try again later` });
     }
+    const resumeBufferBytes = options.resumeBufferBytes ?? DEFAULT_RESUME_BUFFER_BYTES;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      ...(resumeBufferBytes > 0 ? { eventStore: new McpEventStore(resumeBufferBytes), retryInterval: RESUME_RETRY_MS } : {}),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, userId: caller.userId, lastSeen: now() });
       },
