@@ -61,5 +61,8 @@ describe('toolsmith schema --check and inject lists', () => {
     expect(stderr).toContain('1 place where a type and what the runtime is told about it disagree:');
     expect(stderr).toMatch(/src\/tools\.ts:\d+:\d+: constructor parameter clock of ShortListTools is typed Clock, an interface/);
     expect(stderr).not.toContain('ListedTools is typed');
+    // Standard decorators have no @Inject: the fix names the inject list.
+    expect(stderr).toContain("Fix: inject it by token: name CLOCK_TOKEN at position 1 of the class's inject list (@Toolset({ inject: [...] })) with a provider");
+    expect(stderr).not.toContain('@Inject(');
   }, 60_000);
 });

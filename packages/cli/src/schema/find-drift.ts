@@ -54,7 +54,9 @@ export function findDrift(program: ts.Program, toolsets: readonly FoundToolset[]
   visitProjectSources(program, (node) => {
     if (ts.isClassDeclaration(node) && findDecorator(checker, node, 'Injectable')) injectables.add(node);
   });
-  for (const declaration of injectables) injectionDrift(checker, declaration).forEach(add);
+  // Standard decorators have no parameter decorators: there, a token goes in the class's inject list.
+  const standardDecorators = !program.getCompilerOptions().experimentalDecorators;
+  for (const declaration of injectables) injectionDrift(checker, declaration, standardDecorators).forEach(add);
   return [...found.values()].sort((a, b) => a.at.localeCompare(b.at, 'en', { numeric: true }));
 }
 
@@ -170,7 +172,7 @@ function dtoDrift(checker: ts.TypeChecker, dto: ts.ClassLikeDeclaration, checked
   return drifts;
 }
 
-function injectionDrift(checker: ts.TypeChecker, declaration: ts.ClassDeclaration): Drift[] {
+function injectionDrift(checker: ts.TypeChecker, declaration: ts.ClassDeclaration, standardDecorators: boolean): Drift[] {
   const constructor = declaration.members.find(ts.isConstructorDeclaration);
   if (!constructor) return [];
   const className = declaration.name?.text ?? '(anonymous class)';
@@ -198,11 +200,18 @@ function injectionDrift(checker: ts.TypeChecker, declaration: ts.ClassDeclaratio
       drifts.push({
         at,
         problem: `${subject}, ${target.flags & ts.SymbolFlags.Interface ? 'an interface' : 'a type alias'}: it has no runtime value, so the compiled metadata says Object and the container cannot tell what to inject`,
-        fix: `inject it by token: @Inject(${typeName.toUpperCase()}_TOKEN) with a provider { provide: ${typeName.toUpperCase()}_TOKEN, useValue: … }, or type it with a class`,
+        fix: standardDecorators
+          ? `inject it by token: name ${typeName.toUpperCase()}_TOKEN at position ${index} of the class's inject list (@${injectListDecorator(checker, declaration)}({ inject: [...] })) with a provider { provide: ${typeName.toUpperCase()}_TOKEN, useValue: … }, or type it with a class`
+          : `inject it by token: @Inject(${typeName.toUpperCase()}_TOKEN) with a provider { provide: ${typeName.toUpperCase()}_TOKEN, useValue: … }, or type it with a class`,
       });
     }
   }
   return drifts;
+}
+
+/** The class's own decorator that takes an `inject` list: `Toolset` when it has one, else `Injectable`. */
+function injectListDecorator(checker: ts.TypeChecker, declaration: ts.ClassDeclaration): string {
+  return findDecorator(checker, declaration, 'Toolset') ? 'Toolset' : 'Injectable';
 }
 
 /** How many constructor positions the `inject: [...]` list of the class's `@Toolset` or `@Injectable` names (0 without one). */

@@ -183,6 +183,17 @@ class OrderTools {
   ) {
     return { status, limit, note };
   }
+
+  @Tool({ description: 'Plans a trip.' })
+  plan(
+    @Param('days', { schema: z.number().int().default(3) }) days: number,
+    @Param('unit', { schema: toStandardJsonSchema(v.optional(v.picklist(['c', 'f']), 'c')) }) unit: 'c' | 'f',
+    @Param('tags', { schema: z.array(z.string()).default([]) }) tags: string[],
+    @Param('city', { schema: z.string().optional().transform((city) => city ?? 'Paris') }) city: string,
+    @Param('note', { schema: z.string(), optional: true }) note?: string,
+  ) {
+    return { days, unit, tags, city, note: note ?? null };
+  }
 }
 
 describe('@Tool({ input }) and @Param({ schema }) with a Standard Schema', () => {
@@ -236,5 +247,12 @@ describe('@Tool({ input }) and @Param({ schema }) with a Standard Schema', () =>
       'Invalid arguments for tool "list": extra: unknown property, expected it left out; note: got 5, expected string; ' +
         'status: Invalid option: expected one of "open"|"shipped"; limit: Too small: expected number to be >0.',
     );
+  });
+
+  it("@Param({ schema }): a property the model leaves out gets its library's default (and transform); one optional by @Param only stays out", async () => {
+    const tools = new OrderTools();
+    expect((await invokeTool(tools, 'plan', {})).response).toEqual({ days: 3, unit: 'c', tags: [], city: 'Paris', note: null });
+    expect((await invokeTool(tools, 'plan', { days: 5, unit: 'f', tags: ['x'], city: 'Rome', note: 'n' })).response).toEqual({ days: 5, unit: 'f', tags: ['x'], city: 'Rome', note: 'n' });
+    expect((await invokeTool(tools, 'plan', { days: 'many' })).error?.code).toBe('INVALID_ARGUMENTS');
   });
 });

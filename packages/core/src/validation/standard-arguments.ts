@@ -17,7 +17,7 @@ import { standardProblems } from './standard-schema';
 export interface StandardArguments {
   /** The schema of the whole arguments object. */
   readonly whole?: StandardSchemaV1;
-  /** The schemas of single properties; an `optional` one is not validated when the model leaves it out. */
+  /** The schemas of single properties; an `optional` one the model leaves out gets what its schema makes of `undefined` (a default), else stays out. */
   readonly properties: readonly StandardProperty[];
   /** What ajv still checks: the tool schema without the properties above; absent when nothing is left. */
   readonly rest?: JsonSchema;
@@ -47,7 +47,8 @@ export type StandardCheck = { readonly args: Record<string, unknown>; readonly p
 
 /**
  * Runs the libraries' own `validate` on the arguments: the whole object, or each judged property (a
- * missing one is validated as `undefined` unless it is optional, so the library says it is missing). Synchronous
+ * missing one is validated as `undefined`: a required one so the library says it is missing, an optional
+ * one so its default is filled in). Synchronous
  * when every library answers synchronously; a promise when one of them is async. A valid call gets the
  * libraries' output values (transforms and defaults applied), in a copy of the arguments.
  */
@@ -56,14 +57,26 @@ export function checkStandardArguments(check: StandardArguments, args: Record<st
     const result = check.whole['~standard'].validate(args);
     return result instanceof Promise ? result.then(wholeOutcome) : wholeOutcome(result);
   }
-  const results = check.properties.map(({ name, schema, optional }) =>
-    optional && args[name] === undefined ? LEFT_OUT : schema['~standard'].validate(args[name]),
-  );
+  const results = check.properties.map(({ name, schema, optional }) => (optional && args[name] === undefined ? leftOut(schema) : schema['~standard'].validate(args[name])));
   if (results.some((result) => result instanceof Promise)) return Promise.all(results).then((settled) => propertiesOutcome(check, args, settled));
   return propertiesOutcome(check, args, results as StandardSchemaV1.Result<unknown>[]);
 }
 
 const LEFT_OUT: StandardSchemaV1.Result<unknown> = Object.freeze({ value: undefined });
+
+/**
+ * An optional property the model left out: the library still decides its value (a `.default(3)` gives 3,
+ * a transform runs); a schema that refuses `undefined` (the parameter is optional by its `@Param`
+ * options, not by its schema) leaves it out.
+ */
+function leftOut(schema: StandardSchemaV1): StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>> {
+  const result = schema['~standard'].validate(undefined);
+  return result instanceof Promise ? result.then(orLeftOut) : orLeftOut(result);
+}
+
+function orLeftOut(result: StandardSchemaV1.Result<unknown>): StandardSchemaV1.Result<unknown> {
+  return result.issues ? LEFT_OUT : result;
+}
 
 function wholeOutcome(result: StandardSchemaV1.Result<unknown>): StandardCheck {
   if (result.issues) return { problems: standardProblems(result.issues) };
