@@ -125,6 +125,8 @@ export type { AgentToolEntry, Instruction, LlmAgentOptions } from './agents/llm-
 export { DEFAULT_COMPACTION_PROMPT } from './context/compaction-options';
 export type { CompactionOptions, SummarizeCompaction, TrimCompaction } from './context/compaction-options';
 export type { EventCompaction } from './context/event-compaction';
+export type { BudgetOverrun, RunBudget } from './context/run-budget';
+export { RunBudgetExceededError } from './errors/run-budget-exceeded-error';
 export type { OutputSchema } from './agents/output-schema';
 export { LoopAgent } from './agents/loop-agent';
 export type { LoopAgentOptions } from './agents/loop-agent';

@@ -17,6 +17,10 @@ import type { Tracing } from '../tracing/tracing';
 import { ToolContext } from '../tools/tool-context';
 import type { BaseAgent } from './base-agent';
 import type { Plugin } from './plugin';
+import type { Event } from '../events/event';
+import type { Usage } from '../model/llm-response';
+import { type RunBudget, budgetOverrun } from '../context/run-budget';
+import { RunBudgetExceededError } from '../errors/run-budget-exceeded-error';
 import type { CompactionOptions } from '../context/compaction-options';
 
 /** @internal What every invocation of one runner shares: services, plugins, limits and the resolved tools. */
@@ -42,6 +46,8 @@ export interface InvocationServices {
   readonly grantService?: GrantService;
   /** @internal Decides gated calls before the person is asked (the grants); absent: always ask. */
   readonly confirmationGate?: ConfirmationGate;
+  /** The runner's `budget`: what one run may spend. */
+  readonly budget?: RunBudget;
 }
 
 /** @internal Mutable facts shared by every agent taking part in one invocation. */
@@ -51,6 +57,9 @@ export interface InvocationShared {
   llmCalls: number;
   /** Ids of the function calls stored in the session so far, read up to `events` (see `collectCallIds`). */
   callIds?: { events: number; ids: Set<string> };
+  /** The run's token counts so far and, with a budget's `costOf`, its cost (see {@link InvocationContext.countUsage}). */
+  runUsage?: Usage;
+  runCost?: number;
 }
 
 /** @internal What an {@link InvocationContext} is made of. */
@@ -152,6 +161,20 @@ export class InvocationContext {
   /** @internal Counts one model call and returns the count so far (all agents of the invocation). */
   countLlmCall(): number {
     return ++this.shared.llmCalls;
+  }
+
+  /** @internal Records the run's usage after `event` (`runUsage`, the sum so far) and, with a budget's `costOf`, the event's cost. */
+  countUsage(event: Event, runUsage: Usage): void {
+    this.shared.runUsage = runUsage;
+    const costOf = this.services.budget?.costOf;
+    if (costOf && event.usage) this.shared.runCost = (this.shared.runCost ?? 0) + costOf(event.usage, event);
+  }
+
+  /** @internal The error that ends the run when its usage so far is over a limit of the runner's budget; else `undefined`. */
+  budgetExceeded(): RunBudgetExceededError | undefined {
+    const budget = this.services.budget;
+    const overrun = budget && budgetOverrun(budget, this.shared.runUsage, this.shared.runCost ?? 0);
+    return overrun ? new RunBudgetExceededError(overrun) : undefined;
   }
 
   /** Session state plus this invocation's `temp:` state, as one snapshot. */

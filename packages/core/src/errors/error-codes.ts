@@ -24,6 +24,7 @@ export const CORE_ERROR_CODES = {
   // ── Runs and model responses ─────────────────────────────────────────────────────────────────────
   RUN_ABORTED: "The run's signal was aborted.",
   MAX_LLM_CALLS_EXCEEDED: 'The run reached maxLlmCalls.',
+  RUN_BUDGET_EXCEEDED: "The run's usage passed a limit of the runner's budget; it stopped before the next model call.",
   INVALID_MODEL_RESPONSE: 'The model returned content that cannot be stored; nothing of it was stored.',
   OUTPUT_INVALID: "The agent's final answer breaks its outputSchema (fed back for a retry).",
   INVALID_MESSAGE: 'The user message is not valid content (or carries a function call).',

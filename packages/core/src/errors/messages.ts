@@ -471,3 +471,13 @@ export function invalidSessionClaimPolicyMessage(option: string, value: unknown,
 export function invalidCompactionMessage(where: string, problem: string): string {
   return `The compaction option of ${where} is invalid: ${problem}. See docs/context.md.`;
 }
+
+/** The runner's `budget` option cannot work, with what is wrong in it. */
+export function invalidRunBudgetMessage(problem: string): string {
+  return `Runner option budget is invalid: ${problem}. See docs/context.md.`;
+}
+
+/** A run passed a limit of its budget and stops before the next model call. */
+export function runBudgetExceededMessage(limit: string, max: number, used: number): string {
+  return `The run passed its budget: ${limit} is ${max}, and the run has used ${used}. It stopped before calling the model again; raise the runner's budget.${limit} to let runs go further.`;
+}

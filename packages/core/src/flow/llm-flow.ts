@@ -45,6 +45,11 @@ async function* llmFlow(agent: LlmAgent, context: InvocationContext): AsyncGener
       yield errorEvent(context, agent.name, new MaxLlmCallsExceededError(agent.name, agent.maxLlmCalls));
       return;
     }
+    const overBudget = context.services.budget && context.budgetExceeded();
+    if (overBudget) {
+      yield errorEvent(context, agent.name, overBudget);
+      return;
+    }
     const compaction = agent.compaction ?? context.services.compaction;
     if (compaction?.strategy === 'summarize') {
       // Older turns summarized into a stored compaction event before the request is built (docs/context.md).

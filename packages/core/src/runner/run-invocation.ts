@@ -162,7 +162,7 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
     for await (const event of agent.runAsync(context)) {
       if (!event.partial) {
         // Each complete event carries the run's usage so far: the last one carries the run's total.
-        if (event.usage) runUsage = addUsage(runUsage, event.usage);
+        if (event.usage) context.countUsage(event, (runUsage = addUsage(runUsage, event.usage)));
         if (runUsage) event.runUsage = { ...runUsage };
         if (event.errorCode !== 'RUN_ABORTED') await store(context, event);
       }

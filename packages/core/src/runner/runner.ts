@@ -3,6 +3,8 @@ import { grantGate } from '../confirmation/grant-gate';
 import type { BaseAgent } from '../agents/base-agent';
 import type { CompactionOptions } from '../context/compaction-options';
 import { checkCompactionOptions } from '../context/check-compaction-options';
+import type { RunBudget } from '../context/run-budget';
+import { checkRunBudget } from '../context/check-run-budget';
 import { isAgentBackedTool } from '../agents/agent-backed-tool';
 import type { InvocationServices } from '../agents/invocation-context';
 import { LlmAgent } from '../agents/llm-agent';
@@ -112,6 +114,11 @@ export interface RunnerOptions<TAgent extends BaseAgent = BaseAgent> {
    * last ones, so long conversations keep small requests. See docs/context.md.
    */
   compaction?: CompactionOptions;
+  /**
+   * What one run may spend: input, output or total tokens, or a cost. Checked before each model call;
+   * a run over a limit ends with a `RUN_BUDGET_EXCEEDED` error event. See docs/context.md.
+   */
+  budget?: RunBudget;
 }
 
 /** Input of {@link Runner.run}. */
@@ -198,6 +205,7 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
       compaction: options.compaction ? checkCompactionOptions(options.compaction, 'the runner') : undefined,
       grantService: options.grantService,
       confirmationGate: options.grantService ? grantGate(options.grantService, options.appName) : undefined,
+      budget: options.budget ? checkRunBudget(options.budget) : undefined,
     };
     checkAgentTree(options.agent);
     prepareTools(options.agent, tools, new Set());

@@ -1,0 +1,61 @@
+import { LlmAgent } from '../agents/llm-agent';
+import type { LlmResponse } from '../model/llm-response';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ScriptedModel } from '../testing/scripted-model';
+import type { RunBudget } from '../context/run-budget';
+import { send } from './__fixtures__/confirmation-fixtures';
+import { user, weatherTool } from './__fixtures__/test-tools';
+import { Runner } from './runner';
+
+/** A model step calling getWeather, with the usage the provider reported for it. */
+const callStep = (n: number, inputTokens: number, outputTokens: number): LlmResponse => ({
+  content: { role: 'model', parts: [{ functionCall: { id: `c${n}`, name: 'getWeather', args: { city: `C${n}` } } }] },
+  turnComplete: true,
+  usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+});
+
+function setup(budget: RunBudget) {
+  const model = new ScriptedModel([callStep(1, 600, 50), callStep(2, 700, 50), callStep(3, 800, 50), 'Done.']);
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({ appName: 'w', sessionService, budget, agent: new LlmAgent({ name: 'x', model, tools: [weatherTool()] }) });
+  const stored = async () => (await sessionService.getSession({ appName: 'w', userId: 'u1', sessionId: 's1' }))!.events;
+  return { model, runner, stored };
+}
+
+describe('run budget', () => {
+  it('ends the run with RUN_BUDGET_EXCEEDED before the model call after the one that passed maxTotalTokens; every call made has its result', async () => {
+    const { model, runner, stored } = setup({ maxTotalTokens: 1000 });
+    const events = await send(runner, user('Weather?'));
+
+    expect(model.callCount).toBe(2); // 650, then 1400 > 1000: no third call
+    const last = events.at(-1)!;
+    expect(last).toMatchObject({ errorCode: 'RUN_BUDGET_EXCEEDED', runUsage: { inputTokens: 1300, outputTokens: 100, totalTokens: 1400 } });
+    expect(last.errorMessage).toContain('maxTotalTokens is 1000, and the run has used 1400');
+    expect((await stored()).at(-2)!.functionResponses().map((response) => response.id)).toEqual(['c2']);
+    // The budget is per run: the next message starts from zero (850 tokens, then the answer).
+    const next = await send(runner, user('Go on'));
+    expect(next.at(-1)!.text()).toBe('Done.');
+    expect(model.callCount).toBe(4);
+  });
+
+  it('checks input and output tokens, and a cost computed per event by costOf', async () => {
+    expect((await send(setup({ maxInputTokens: 1200 }).runner, user('q'))).at(-1)!.errorMessage).toContain('maxInputTokens is 1200, and the run has used 1300');
+    expect((await send(setup({ maxOutputTokens: 120 }).runner, user('q'))).at(-1)!.errorMessage).toContain('maxOutputTokens is 120, and the run has used 150');
+    const priced: string[] = [];
+    const costOf: RunBudget['costOf'] = (usage, event) => (priced.push(event.author), (usage.inputTokens ?? 0) * 0.001);
+    const events = await send(setup({ maxCost: 1, costOf }).runner, user('q'));
+    expect(events.at(-1)!.errorMessage).toContain('maxCost is 1, and the run has used 1.3');
+    expect(priced).toEqual(['x', 'x']);
+  });
+
+  it('lets a run under its limits finish; bad budgets fail at construction with AGENT_CONFIG_INVALID', async () => {
+    expect((await send(setup({ maxTotalTokens: 10_000 }).runner, user('q'))).at(-1)!.text()).toBe('Done.');
+    // A last model call that passes a limit but needs no further call ends as usual.
+    const answering = new ScriptedModel([{ content: { role: 'model', parts: [{ text: 'Hi.' }] }, turnComplete: true, usage: { inputTokens: 50, outputTokens: 5, totalTokens: 55 } }]);
+    const small = new Runner({ appName: 'a', budget: { maxTotalTokens: 10 }, agent: new LlmAgent({ name: 'x', model: answering }) });
+    expect((await send(small, user('q'))).map((event) => event.errorCode ?? event.text())).toEqual(['Hi.']);
+    const agent = new LlmAgent({ name: 'x', model: new ScriptedModel([]) });
+    expect(() => new Runner({ appName: 'a', agent, budget: { maxCost: 1 } })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('maxCost needs costOf') }));
+    expect(() => new Runner({ appName: 'a', agent, budget: { maxTotalTokens: -1 } })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('maxTotalTokens must be a finite number of at least 0, got -1') }));
+  });
+});
