@@ -67,7 +67,8 @@ function paramDrift(checker: ts.TypeChecker, parameter: ts.ParameterDeclaration,
   const name = first && ts.isStringLiteralLike(first) ? first.text : parameter.name.getText();
   const options = second && ts.isObjectLiteralExpression(second) ? propertiesOf(second) : new Map<string, ts.Expression>();
   const at = location(parameter.getSourceFile(), parameter);
-  const typeText = checker.typeToString(checker.getTypeAtLocation(parameter));
+  const parameterType = checker.getTypeAtLocation(parameter);
+  const typeText = checker.typeToString(parameterType);
   const typeValues = valuesOf(typeSchema);
   const drifts: Drift[] = [];
 
@@ -102,7 +103,6 @@ function paramDrift(checker: ts.TypeChecker, parameter: ts.ParameterDeclaration,
   if (typeof explicit !== 'object' || explicit === null || Array.isArray(explicit)) {
     // Not a literal: a Standard Schema (zod, valibot, arktype) says in its type what it outputs.
     const output = standardSchemaOutput(checker, schemaExpression);
-    const parameterType = checker.getTypeAtLocation(parameter);
     if (output && !checker.isTypeAssignableTo(output, parameterType)) {
       drifts.push({
         at,
