@@ -26,6 +26,7 @@ const entries = [
   ['cli', 'index', 'cli'],
   ['postgres', 'index', 'postgres'],
   ['dbos', 'index', 'dbos'],
+  ['evals', 'index', 'evals'],
   ['devtools', 'index', 'devtools'],
 ];
 

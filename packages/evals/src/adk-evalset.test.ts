@@ -1,0 +1,197 @@
+import { LlmAgent, functionTool } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fromAdkEvalSet, toAdkEvalSet } from './adk-evalset';
+import type { EvalSet } from './eval-set';
+import { readEvalSetFile } from './read-eval-set-file';
+import { runEvalSet } from './run-eval-set';
+
+// Real eval sets of google/adk-python (see __fixtures__/adk/SOURCES.md).
+const ADK = join(__dirname, '__fixtures__', 'adk');
+const fixture = (name: string): unknown => JSON.parse(readFileSync(join(ADK, name), 'utf8'));
+const CONVERSATIONS = ['dependent_tool_calls.test.json', 'roll_die.test.json', 'elicitation_flow.test.json'];
+
+/** ADK's file without what its models treat as absent: null values, and a final_response with no text. */
+function withoutDefaults(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutDefaults);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (item === null) continue;
+    if (key === 'final_response' && !(item as { parts: Array<{ text?: string | null }> }).parts.some((p) => typeof p.text === 'string')) continue;
+    out[key] = withoutDefaults(item);
+  }
+  return out;
+}
+
+describe("ADK's eval set format", () => {
+  it('reads a multi-turn case: user messages, expected calls with their whole arguments, final answers, ids and times', () => {
+    expect(fromAdkEvalSet(fixture('dependent_tool_calls.test.json'))).toEqual({
+      id: '1be50511-ff75-4d68-b2d7-2165cbdc1044',
+      name: '1be50511-ff75-4d68-b2d7-2165cbdc1044',
+      createdAt: 1747340826.108275,
+      cases: [
+        {
+          id: 'tests/integration/fixture/home_automation_agent/test_files/dependent_tool_calls.test.json',
+          createdAt: 1747340826.108262,
+          turns: [
+            {
+              id: 'cbece1c0-3811-45c0-96fc-9a4279075483',
+              user: 'Turn off device_2 in the Bedroom.',
+              tools: { match: 'exact', calls: [{ name: 'set_device_info', args: { location: 'Bedroom', status: 'OFF', device_id: 'device_2' }, exactArgs: true }] },
+              answer: { exact: 'I have set the device 2 status to off.' },
+              createdAt: 1747340826.1082227,
+            },
+            {
+              id: 'cc85cdae-4258-4b94-8fe7-a985b8356190',
+              user: "What's the status of device_2 in the Bedroom?",
+              tools: { match: 'exact', calls: [{ name: 'get_device_info', args: { device_id: 'device_2' }, exactArgs: true }] },
+              answer: { exact: 'Status of device_2 is off.' },
+              createdAt: 1747340826.1082554,
+            },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('reads a turn whose final_response has no text (it ended on a call) as one with no answer expectation', () => {
+    const [first, second] = fromAdkEvalSet(fixture('elicitation_flow.test.json')).cases[0].turns;
+    expect(first).not.toHaveProperty('answer');
+    expect(first.tools?.calls[0].name).toBe('trigger_elicitation');
+    expect(second.answer).toEqual({ exact: 'Successfully booked flight to London on 2026-05-15 for Alice.' });
+  });
+
+  it.each(CONVERSATIONS)('round-trips %s: written back, it is the file without its null defaults', (name) => {
+    const original = fixture(name);
+    const set = fromAdkEvalSet(original);
+    const written = toAdkEvalSet(set);
+    expect(written).toEqual(withoutDefaults(original));
+    expect(fromAdkEvalSet(JSON.parse(JSON.stringify(written)))).toEqual(set);
+  });
+
+  it('reads camelCase keys (the aliases of ADK\'s models) as their snake_case names', () => {
+    const camel = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(camel)
+        : typeof value === 'object' && value !== null
+          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k === 'args' ? k : k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), k === 'args' ? v : camel(v)]))
+          : value;
+    const original = fixture('dependent_tool_calls.test.json');
+    expect(fromAdkEvalSet(camel(original))).toEqual(fromAdkEvalSet(original));
+  });
+
+  it('reads session_input as the case user, state and app, and writes it back', () => {
+    const [, scripted] = (fixture('live_non_blocking_tool_agent.evalset.json') as { eval_cases: unknown[] }).eval_cases;
+    const set = fromAdkEvalSet({ eval_set_id: 'live', eval_cases: [scripted] });
+    expect(set.cases[0]).toEqual({
+      id: 'background_task_scripted',
+      userId: 'test_user_id',
+      appName: 'live_non_blocking_tool_agent',
+      initialState: {},
+      turns: [{ user: 'Please start a slow background task to index my documents.' }, { user: 'While that runs, what is two plus two?' }],
+    });
+    expect(toAdkEvalSet(set).eval_cases[0]).toEqual(withoutDefaults(scripted));
+  });
+
+  it('reads the expected calls of the invocation_events form of intermediate_data', () => {
+    const set = fromAdkEvalSet({
+      evalSetId: 'events',
+      evalCases: [
+        {
+          evalId: 'c',
+          conversation: [
+            {
+              userContent: { role: 'user', parts: [{ text: 'Lights off' }] },
+              intermediateData: {
+                invocationEvents: [
+                  { author: 'home', content: { role: 'model', parts: [{ function_call: { name: 'set_device_info', args: { status: 'OFF' } } }] } },
+                  { author: 'home', content: { role: 'user', parts: [{ function_response: { name: 'set_device_info', response: { ok: true } } }] } },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    expect(set.cases[0].turns[0]).toEqual({ user: 'Lights off', tools: { match: 'exact', calls: [{ name: 'set_device_info', args: { status: 'OFF' }, exactArgs: true }] } });
+  });
+
+  it('refuses a simulated-user case (conversation_scenario) and what is not an ADK eval set', () => {
+    expect(() => fromAdkEvalSet(fixture('live_non_blocking_tool_agent.evalset.json'))).toThrow(
+      expect.objectContaining({ code: 'EVAL_SET_UNSUPPORTED', message: expect.stringContaining('ADK eval case background_task_scenario holds a conversation_scenario') }),
+    );
+    expect(() => fromAdkEvalSet({ cases: [] })).toThrow(expect.objectContaining({ code: 'EVAL_SET_INVALID' }));
+    expect(() => fromAdkEvalSet({ eval_set_id: 's', eval_cases: [{ eval_id: 'c', conversation: [{ user_content: { parts: [{ inline_data: { mime_type: 'image/png', data: 'AA==' } }] } }] }] })).toThrow(
+      expect.objectContaining({ code: 'EVAL_SET_UNSUPPORTED' }),
+    );
+  });
+
+  it('does not write what ADK cannot hold: other modes, matchers, answers', () => {
+    const base = (turn: EvalSet['cases'][number]['turns'][number]): EvalSet => ({ id: 's', cases: [{ id: 'c', turns: [turn] }] });
+    const refusals: Array<[EvalSet, string]> = [
+      [base({ user: 'x', tools: { match: 'inOrder', calls: [] } }), 'calls matched inOrder'],
+      [base({ user: 'x', tools: { calls: [{ name: 'f', args: { q: /a/ }, exactArgs: true }] } }), 'a call of f whose arguments'],
+      [base({ user: 'x', tools: { calls: [{ name: 'f', args: { q: 'a' } }] } }), 'a call of f whose arguments'],
+      [base({ user: 'x', answer: { contains: 'a' } }), 'an answer that contains'],
+    ];
+    for (const [set, what] of refusals) {
+      expect(() => toAdkEvalSet(set)).toThrow(expect.objectContaining({ code: 'EVAL_SET_UNSUPPORTED', message: expect.stringContaining(`case c, turn 0 expects ${what}`) }));
+    }
+  });
+
+  it('runs an ADK eval set against an agent: the home automation case passes on an agent that behaves as recorded', async () => {
+    const devices = new Map([['device_2', 'ON']]);
+    const setDeviceInfo = functionTool({
+      name: 'set_device_info',
+      description: 'Sets a device status.',
+      parameters: { type: 'object', properties: { location: { type: 'string' }, device_id: { type: 'string' }, status: { type: 'string' } }, required: ['device_id', 'status'] },
+      execute: (args: { device_id: string; status: string }) => (devices.set(args.device_id, args.status), { ok: true }),
+    });
+    const getDeviceInfo = functionTool({
+      name: 'get_device_info',
+      description: 'Reads a device status.',
+      parameters: { type: 'object', properties: { device_id: { type: 'string' } }, required: ['device_id'] },
+      execute: (args: { device_id: string }) => ({ status: devices.get(args.device_id) }),
+    });
+    const model = new ScriptedModel((request) => {
+      const last = request.contents[request.contents.length - 1];
+      const text = last.parts[0].text ?? '';
+      if (text.startsWith('Turn off')) return { calls: [{ name: 'set_device_info', args: { location: 'Bedroom', device_id: 'device_2', status: 'OFF' } }] };
+      if (text.startsWith("What's the status")) return { calls: [{ name: 'get_device_info', args: { device_id: 'device_2' } }] };
+      const response = last.parts[0].functionResponse!;
+      return response.name === 'set_device_info' ? 'I have set the device 2 status to off.' : `Status of device_2 is ${String((response.response as { status: string }).status).toLowerCase()}.`;
+    });
+    const agent = new LlmAgent({ name: 'home', model, tools: [setDeviceInfo, getDeviceInfo] });
+    const set = fromAdkEvalSet(fixture('dependent_tool_calls.test.json'));
+    expect((await runEvalSet(set, { agent })).pass).toBe(true);
+    expect(devices.get('device_2')).toBe('OFF');
+  });
+});
+
+describe('readEvalSetFile', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'toolsmith-evals-'));
+
+  it('reads ADK files and Toolsmith files, telling them apart by eval_set_id', () => {
+    expect(readEvalSetFile(join(ADK, 'roll_die.test.json')).cases[0].turns).toHaveLength(3);
+    expect(readEvalSetFile(join(ADK, 'roll_die.test.json'), { adkAnswers: 'ignore' }).cases[0].turns.some((t) => t.answer)).toBe(false);
+    const own = join(dir, 'own.json');
+    writeFileSync(own, JSON.stringify({ id: 'own', cases: [{ id: 'a', turns: [{ user: 'Hi', tools: { match: 'subset', calls: [{ name: 'f', args: { q: { $pattern: '^x' } } }] } }] }] }));
+    expect(readEvalSetFile(own).cases[0].turns[0].tools).toEqual({ match: 'subset', calls: [{ name: 'f', args: { q: { $pattern: '^x' } } }] });
+    const camel = join(dir, 'camel.evalset.json');
+    writeFileSync(camel, JSON.stringify({ evalSetId: 'c', evalCases: [{ evalId: 'a', conversation: [{ userContent: { parts: [{ text: 'Hi' }] } }] }] }));
+    expect(readEvalSetFile(camel)).toEqual({ id: 'c', cases: [{ id: 'a', turns: [{ user: 'Hi' }] }] });
+  });
+
+  it('says clearly when the file is missing, not JSON, or not an eval set', () => {
+    expect(() => readEvalSetFile(join(dir, 'nope.json'))).toThrow(expect.objectContaining({ code: 'EVAL_SET_NOT_FOUND', message: expect.stringContaining('nope.json: ENOENT') }));
+    const notJson = join(dir, 'bad.json');
+    writeFileSync(notJson, '{ "id": ');
+    expect(() => readEvalSetFile(notJson)).toThrow(expect.objectContaining({ code: 'EVAL_SET_INVALID', message: expect.stringContaining('is not JSON') }));
+    const noCases = join(dir, 'nocases.json');
+    writeFileSync(noCases, '{ "id": "x" }');
+    expect(() => readEvalSetFile(noCases)).toThrow(expect.objectContaining({ code: 'EVAL_SET_INVALID', message: `${noCases} is not a valid eval set:\n  - cases must be an array` }));
+  });
+});

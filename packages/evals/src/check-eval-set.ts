@@ -1,0 +1,134 @@
+import type { EvalSet } from './eval-set';
+import { EvalSetError } from './eval-set-error';
+import { invalidEvalSetMessage, judgeMissingMessage } from './messages';
+
+const MODES = ['exact', 'inOrder', 'anyOrder', 'superset', 'subset'];
+const ANSWER_KINDS = ['exact', 'contains', 'pattern', 'schema', 'judge'];
+
+/**
+ * Checks that `value` is a well-formed {@link EvalSet} (a parsed JSON file or an object built in code):
+ * every problem is collected with where it is.
+ *
+ * @throws EvalSetError `EVAL_SET_INVALID` listing every problem; `EVAL_JUDGE_MISSING` when `judgeModel`
+ *   is false and a case expects a judged answer.
+ */
+export function checkEvalSet(value: unknown, options: { judgeModel: boolean; source?: string }): asserts value is EvalSet {
+  const problems: string[] = [];
+  const judged: string[] = [];
+  const at = (path: string, problem: string) => problems.push(`${path} ${problem}`);
+  if (!isObject(value)) {
+    throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(options.source ?? 'The value', ['(root) must be an object']));
+  }
+  if (typeof value.id !== 'string' || value.id === '') at('id', 'must be a non-empty string');
+  for (const key of ['name', 'description'] as const) if (value[key] !== undefined && typeof value[key] !== 'string') at(key, 'must be a string');
+  checkRunsAndThreshold(value, '', at);
+  if (!Array.isArray(value.cases)) at('cases', 'must be an array');
+  const ids = new Set<string>();
+  for (const [c, evalCase] of (Array.isArray(value.cases) ? value.cases : []).entries()) {
+    const path = `cases[${c}]`;
+    if (!isObject(evalCase)) {
+      at(path, 'must be an object');
+      continue;
+    }
+    if (typeof evalCase.id !== 'string' || evalCase.id === '') at(`${path}.id`, 'must be a non-empty string');
+    else if (ids.has(evalCase.id)) at(`${path}.id`, `repeats the id ${JSON.stringify(evalCase.id)}`);
+    else ids.add(evalCase.id);
+    if (evalCase.initialState !== undefined && !isObject(evalCase.initialState)) at(`${path}.initialState`, 'must be an object');
+    if (evalCase.userId !== undefined && (typeof evalCase.userId !== 'string' || evalCase.userId === '')) at(`${path}.userId`, 'must be a non-empty string');
+    checkRunsAndThreshold(evalCase, `${path}.`, at);
+    if (!Array.isArray(evalCase.turns) || evalCase.turns.length === 0) {
+      at(`${path}.turns`, 'must be a non-empty array');
+      continue;
+    }
+    for (const [t, turn] of evalCase.turns.entries()) {
+      const turnPath = `${path}.turns[${t}]`;
+      if (!isObject(turn)) {
+        at(turnPath, 'must be an object');
+        continue;
+      }
+      checkUser(turn.user, `${turnPath}.user`, at);
+      if (turn.tools !== undefined) checkTools(turn.tools, `${turnPath}.tools`, at);
+      if (turn.answer !== undefined && checkAnswer(turn.answer, `${turnPath}.answer`, at) === 'judge' && !judged.includes(String(evalCase.id))) judged.push(String(evalCase.id));
+    }
+  }
+  if (problems.length) throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(options.source ?? 'The eval set', problems));
+  if (judged.length && !options.judgeModel) throw new EvalSetError('EVAL_JUDGE_MISSING', judgeMissingMessage(judged));
+}
+
+type At = (path: string, problem: string) => void;
+
+function checkRunsAndThreshold(value: Record<string, unknown>, path: string, at: At): void {
+  if (value.runs !== undefined && !(Number.isInteger(value.runs) && (value.runs as number) >= 1)) at(`${path}runs`, 'must be a whole number of at least 1');
+  if (value.threshold !== undefined && !(typeof value.threshold === 'number' && value.threshold >= 0 && value.threshold <= 1)) at(`${path}threshold`, 'must be a number from 0 to 1');
+}
+
+function checkUser(user: unknown, path: string, at: At): void {
+  if (typeof user === 'string') {
+    if (user === '') at(path, 'must not be empty');
+    return;
+  }
+  if (!isObject(user) || !Array.isArray(user.parts) || user.parts.length === 0) at(path, 'must be a string or a Content ({ role: "user", parts: [...] })');
+  else if (user.role !== 'user') at(`${path}.role`, 'must be "user"');
+}
+
+function checkTools(tools: unknown, path: string, at: At): void {
+  if (!isObject(tools)) return at(path, 'must be an object ({ match?, calls })');
+  if (tools.match !== undefined && !MODES.includes(tools.match as string)) at(`${path}.match`, `must be one of ${MODES.join(', ')}`);
+  if (!Array.isArray(tools.calls)) return at(`${path}.calls`, 'must be an array');
+  for (const [i, call] of tools.calls.entries()) {
+    const callPath = `${path}.calls[${i}]`;
+    if (!isObject(call)) {
+      at(callPath, 'must be an object ({ name, args?, exactArgs? })');
+      continue;
+    }
+    if (typeof call.name !== 'string' || call.name === '') at(`${callPath}.name`, 'must be a non-empty string');
+    if (call.exactArgs !== undefined && typeof call.exactArgs !== 'boolean') at(`${callPath}.exactArgs`, 'must be a boolean');
+    if (call.args === undefined) continue;
+    if (!isObject(call.args)) {
+      at(`${callPath}.args`, 'must be an object of argument matchers');
+      continue;
+    }
+    for (const [name, matcher] of Object.entries(call.args)) {
+      if (isObject(matcher) && '$pattern' in matcher) checkPattern(matcher.$pattern, matcher.$flags, `${callPath}.args.${name}`, at);
+    }
+  }
+}
+
+/** Checks an answer expectation; returns its kind when it is well formed. */
+function checkAnswer(answer: unknown, path: string, at: At): string | undefined {
+  const kinds = isObject(answer) ? Object.keys(answer).filter((key) => ANSWER_KINDS.includes(key)) : [];
+  if (!isObject(answer) || kinds.length !== 1) {
+    at(path, `must have exactly one of ${ANSWER_KINDS.join(', ')}`);
+    return undefined;
+  }
+  const kind = kinds[0];
+  const value = answer[kind];
+  const ok =
+    kind === 'exact' || kind === 'judge'
+      ? typeof value === 'string' && value !== ''
+      : kind === 'contains'
+        ? typeof value === 'string' || (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string'))
+        : kind === 'schema'
+          ? isObject(value) || typeof value === 'function'
+          : true;
+  if (!ok) at(`${path}.${kind}`, kind === 'contains' ? 'must be a string or a non-empty array of strings' : kind === 'schema' ? 'must be a JSON Schema or a Standard Schema' : 'must be a non-empty string');
+  if (kind === 'pattern') {
+    if (value instanceof RegExp) return kind;
+    checkPattern(value, answer.flags, `${path}.pattern`, at);
+  }
+  return kind;
+}
+
+function checkPattern(pattern: unknown, flags: unknown, path: string, at: At): void {
+  if (typeof pattern !== 'string') return at(path, 'must be a string (a regular expression)');
+  if (flags !== undefined && typeof flags !== 'string') return at(path, 'flags must be a string');
+  try {
+    new RegExp(pattern, flags as string | undefined);
+  } catch (error) {
+    at(path, `is not a valid regular expression: ${(error as Error).message}`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,88 @@
+import { type Content, type Event, InMemorySessionService, Runner, confirmationRequests, confirmationResponse } from '@toolsmith/core';
+import { behaviour, shopAgent } from './__fixtures__/shop-agent';
+import { evalCaseFromSession } from './eval-case-from-session';
+import type { EvalSet } from './eval-set';
+import { runEvalSet } from './run-eval-set';
+
+const text = (value: string): Content => ({ role: 'user', parts: [{ text: value }] });
+
+/** A stored session of the shop agent: a greeting, a lookup, a refund approved after a pause. */
+async function recordedSession() {
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({ appName: 'shop-app', agent: shopAgent(), sessionService });
+  const send = async (newMessage: Content) => {
+    const events: Event[] = [];
+    for await (const event of runner.run({ userId: 'ada', sessionId: 's1', newMessage })) events.push(event);
+    return events;
+  };
+  await send(text('Hello'));
+  await send(text('Where is A-7?'));
+  const paused = await send(text('Refund big A-7'));
+  const [request] = paused.flatMap((event) => confirmationRequests(event));
+  await send(confirmationResponse(request, { confirmed: true }));
+  return (await sessionService.getSession({ appName: 'shop-app', userId: 'ada', sessionId: 's1' }))!;
+}
+
+beforeEach(() => {
+  behaviour.variant = 'good';
+  behaviour.runs = 0;
+});
+
+describe('evalCaseFromSession', () => {
+  it('turns each user message into a turn expecting the calls made and the answer given', async () => {
+    const session = await recordedSession();
+    const recorded = evalCaseFromSession(session, { id: 'desk' });
+    const invocations = session.events.filter((e) => e.author === 'user').map((e) => e.invocationId);
+    expect(recorded).toEqual({
+      id: 'desk',
+      userId: 'ada',
+      appName: 'shop-app',
+      turns: [
+        { id: invocations[0], createdAt: expect.any(Number), user: 'Hello', tools: { match: 'exact', calls: [] }, answer: { exact: 'Hello! How can I help with your order?' } },
+        {
+          id: invocations[1],
+          createdAt: expect.any(Number),
+          user: 'Where is A-7?',
+          tools: { match: 'exact', calls: [{ name: 'lookupOrder', args: { orderId: 'A-7' }, exactArgs: true }] },
+          answer: { exact: 'Order A-7 has shipped.' },
+        },
+        // The confirmation request and the approval are not turns: the approved call and its answer belong to the refund turn.
+        {
+          id: invocations[2],
+          createdAt: expect.any(Number),
+          user: 'Refund big A-7',
+          tools: { match: 'exact', calls: [{ name: 'refund', args: { orderId: 'A-7', amount: 250 }, exactArgs: true }] },
+          answer: { exact: 'Refunded 250 on A-7.' },
+        },
+      ],
+    });
+    expect(recorded.turns[0].createdAt).toBe(session.events[0].timestamp / 1000);
+    expect(evalCaseFromSession(session, { answers: 'none', match: 'superset', initialState: { tier: 'gold' } })).toMatchObject({
+      id: 's1',
+      initialState: { tier: 'gold' },
+      turns: [{ tools: { match: 'superset', calls: [] } }, { tools: { match: 'superset' } }, { tools: { match: 'superset' } }],
+    });
+    expect(evalCaseFromSession(session, { answers: 'none' }).turns.some((t) => t.answer)).toBe(false);
+  });
+
+  it('a recorded case passes on the same agent, and each matching mode judges a changed agent as it should', async () => {
+    const recorded = evalCaseFromSession(await recordedSession(), { id: 'desk' });
+    // The refund turn pauses for approval when replayed; the first two turns are the case.
+    const twoTurns = { ...recorded, turns: recorded.turns.slice(0, 2) };
+    const set = (match: 'exact' | 'inOrder' | 'superset' | 'anyOrder' | 'subset'): EvalSet => ({
+      id: 'recorded',
+      cases: [{ ...twoTurns, turns: twoTurns.turns.map((turn) => ({ ...turn, tools: { ...turn.tools!, match } })) }],
+    });
+    expect((await runEvalSet(set('exact'), { agent: shopAgent() })).pass).toBe(true);
+
+    // Now the agent notes something before it looks the order up.
+    behaviour.variant = 'wrong-order';
+    const verdicts: Record<string, boolean> = {};
+    for (const match of ['exact', 'inOrder', 'anyOrder', 'superset', 'subset'] as const) verdicts[match] = (await runEvalSet(set(match), { agent: shopAgent() })).pass;
+    expect(verdicts).toEqual({ exact: false, inOrder: true, anyOrder: false, superset: true, subset: false });
+    // Replayed whole, the refund turn pauses: the run says so.
+    behaviour.variant = 'good';
+    const whole = await runEvalSet({ id: 'whole', cases: [recorded] }, { agent: shopAgent() });
+    expect(whole.cases[0].results[0].turns[2]).toMatchObject({ pass: false, pausedOn: ['confirmation of refund'] });
+  });
+});

@@ -1,0 +1,75 @@
+import { RateLimitError } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
+import { z } from 'zod';
+import { JUDGE_PROMPT } from './judge-answer';
+import { matchAnswer } from './match-answer';
+
+const context = { userText: 'Where is A-1?' };
+
+describe('matchAnswer', () => {
+  it('exact: equal text, outer white space ignored', async () => {
+    expect(await matchAnswer({ exact: 'Order A-1 has shipped.' }, { text: ' Order A-1 has shipped.\n' }, context)).toEqual({ pass: true, expected: 'exact "Order A-1 has shipped."' });
+    expect(await matchAnswer({ exact: 'Shipped.' }, { text: 'shipped.' }, context)).toEqual({ pass: false, expected: 'exact "Shipped."', detail: 'the answer is "shipped."' });
+  });
+
+  it('contains: one string or each of several, case-sensitive', async () => {
+    expect((await matchAnswer({ contains: 'shipped' }, { text: 'It has shipped.' }, context)).pass).toBe(true);
+    expect(await matchAnswer({ contains: ['A-1', 'Shipped', 'late'] }, { text: 'A-1 has shipped.' }, context)).toEqual({
+      pass: false,
+      expected: 'contains "A-1" and "Shipped" and "late"',
+      detail: '"Shipped", "late" not in "A-1 has shipped."',
+    });
+  });
+
+  it('pattern: a string with flags, or a RegExp', async () => {
+    expect((await matchAnswer({ pattern: '^order a-\\d', flags: 'i' }, { text: 'Order A-1 has shipped.' }, context)).pass).toBe(true);
+    expect(await matchAnswer({ pattern: /refund/ }, { text: 'Order A-1 has shipped.' }, context)).toEqual({ pass: false, expected: 'matches /refund/', detail: 'the answer is "Order A-1 has shipped."' });
+  });
+
+  it('fails every text check when the turn gave no answer', async () => {
+    for (const expectation of [{ exact: 'x' }, { contains: 'x' }, { pattern: 'x' }, { schema: { type: 'object' } }, { judge: 'polite' }]) {
+      expect(await matchAnswer(expectation, {}, context)).toMatchObject({ pass: false, detail: 'the turn gave no answer' });
+    }
+  });
+
+  it('schema: a JSON Schema against the structured output, else the text parsed (fences removed)', async () => {
+    const schema = { type: 'object', properties: { status: { enum: ['shipped', 'lost'] } }, required: ['status'] };
+    expect((await matchAnswer({ schema }, { output: { status: 'lost' }, text: 'ignored when there is output' }, context)).pass).toBe(true);
+    expect((await matchAnswer({ schema }, { text: '```json\n{"status": "shipped"}\n```' }, context)).pass).toBe(true);
+    expect(await matchAnswer({ schema }, { text: '{"status": "late"}' }, context)).toEqual({ pass: false, expected: 'valid against the schema', detail: '/status must be equal to one of the allowed values' });
+    expect(await matchAnswer({ schema }, { text: 'It shipped.' }, context)).toEqual({ pass: false, expected: 'valid against the schema', detail: 'the answer is not JSON: "It shipped."' });
+  });
+
+  it('schema: a Standard Schema (zod) validates with its library', async () => {
+    const schema = z.object({ orderId: z.string(), total: z.number().min(0) });
+    expect((await matchAnswer({ schema }, { text: '{"orderId":"A-1","total":3}' }, context)).pass).toBe(true);
+    const failed = await matchAnswer({ schema }, { text: '{"orderId":"A-1","total":-3}' }, context);
+    expect(failed.pass).toBe(false);
+    expect(failed.detail).toMatch(/^total: /);
+  });
+
+  it('judge: asks the judge model with the criterion, the question and the answer', async () => {
+    const judge = new ScriptedModel(['{"pass": true, "reason": "It names the order."}', '```json\n{"pass": false, "reason": "Rude."}\n```']);
+    expect(await matchAnswer({ judge: 'names the order' }, { text: 'A-1 shipped.' }, { ...context, judgeModel: judge })).toEqual({
+      pass: true,
+      expected: 'judge: names the order',
+      detail: 'It names the order.',
+    });
+    expect(judge.requests[0]).toEqual({
+      systemInstruction: JUDGE_PROMPT,
+      contents: [{ role: 'user', parts: [{ text: 'Criterion: names the order\n\nThe user said:\nWhere is A-1?\n\nThe agent answered:\nA-1 shipped.' }] }],
+      tools: [],
+    });
+    expect(await matchAnswer({ judge: 'is polite' }, { text: 'Go away.' }, { ...context, judgeModel: judge })).toEqual({ pass: false, expected: 'judge: is polite', detail: 'Rude.' });
+  });
+
+  it('judge: a reply that is not a verdict, or a failing judge, fails the check and says why', async () => {
+    const judge = new ScriptedModel(['Looks fine to me!', new RateLimitError('slow down', { provider: 'scripted' })]);
+    expect(await matchAnswer({ judge: 'x' }, { text: 'A' }, { ...context, judgeModel: judge })).toEqual({
+      pass: false,
+      expected: 'judge: x',
+      detail: 'the judge\'s reply is not {"pass": true|false, "reason": …}: "Looks fine to me!"',
+    });
+    expect(await matchAnswer({ judge: 'x' }, { text: 'A' }, { ...context, judgeModel: judge })).toEqual({ pass: false, expected: 'judge: x', detail: 'the judge model failed: RATE_LIMITED: slow down' });
+  });
+});

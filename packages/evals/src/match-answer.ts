@@ -1,0 +1,102 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { JsonSchema, Model } from '@toolsmith/core';
+import { ToolsmithError } from '@toolsmith/core';
+import type { ValidateFunction } from 'ajv';
+import type { AnswerExpectation } from './eval-set';
+import { judgeAnswer } from './judge-answer';
+import { stripFence } from './strip-fence';
+
+/** A turn's final answer, as the agent gave it. */
+export interface ActualAnswer {
+  /** The text of the turn's final response (its text parts joined); absent when the turn ended without one. */
+  text?: string;
+  /** The validated structured output (`event.output`) of an agent with an `outputSchema`. */
+  output?: unknown;
+}
+
+/** How a turn's answer compared with its {@link AnswerExpectation}. */
+export interface AnswerResult {
+  /** The answer satisfies the expectation. */
+  pass: boolean;
+  /** The expectation, as the report writes it (`contains "refund"`, `judge: is polite`). */
+  expected: string;
+  /** Why it failed (or, for a judge, the judge's reason either way). */
+  detail?: string;
+}
+
+/** Checks a turn's answer; `judge` expectations ask `judgeModel` (the caller has checked there is one). */
+export async function matchAnswer(
+  expectation: AnswerExpectation,
+  answer: ActualAnswer,
+  context: { judgeModel?: Model; userText: string; signal?: AbortSignal },
+): Promise<AnswerResult> {
+  const text = answer.text;
+  if ('exact' in expectation) {
+    const expected = `exact ${JSON.stringify(expectation.exact)}`;
+    if (text === undefined) return { pass: false, expected, detail: 'the turn gave no answer' };
+    return text.trim() === expectation.exact.trim() ? { pass: true, expected } : { pass: false, expected, detail: `the answer is ${JSON.stringify(text)}` };
+  }
+  if ('contains' in expectation) {
+    const wanted = Array.isArray(expectation.contains) ? expectation.contains : [expectation.contains];
+    const expected = `contains ${wanted.map((w) => JSON.stringify(w)).join(' and ')}`;
+    if (text === undefined) return { pass: false, expected, detail: 'the turn gave no answer' };
+    const absent = wanted.filter((w) => !text.includes(w));
+    return absent.length === 0 ? { pass: true, expected } : { pass: false, expected, detail: `${absent.map((w) => JSON.stringify(w)).join(', ')} not in ${JSON.stringify(text)}` };
+  }
+  if ('pattern' in expectation) {
+    const pattern = typeof expectation.pattern === 'string' ? new RegExp(expectation.pattern, expectation.flags) : expectation.pattern;
+    const expected = `matches ${String(pattern)}`;
+    if (text === undefined) return { pass: false, expected, detail: 'the turn gave no answer' };
+    return new RegExp(pattern.source, pattern.flags.replace('g', '')).test(text) ? { pass: true, expected } : { pass: false, expected, detail: `the answer is ${JSON.stringify(text)}` };
+  }
+  if ('schema' in expectation) return matchSchema(expectation.schema, answer);
+  const expected = `judge: ${expectation.judge}`;
+  if (text === undefined) return { pass: false, expected, detail: 'the turn gave no answer' };
+  try {
+    const verdict = await judgeAnswer(context.judgeModel as Model, { criterion: expectation.judge, question: context.userText, answer: text, signal: context.signal });
+    return { pass: verdict.pass, expected, detail: verdict.reason };
+  } catch (error) {
+    const reason = ToolsmithError.isInstance(error) ? `${error.code}: ${error.message}` : String(error);
+    return { pass: false, expected, detail: `the judge model failed: ${reason}` };
+  }
+}
+
+async function matchSchema(schema: JsonSchema | StandardSchemaV1, answer: ActualAnswer): Promise<AnswerResult> {
+  const expected = 'valid against the schema';
+  let value = answer.output;
+  if (value === undefined) {
+    if (answer.text === undefined) return { pass: false, expected, detail: 'the turn gave no answer' };
+    try {
+      value = JSON.parse(stripFence(answer.text));
+    } catch {
+      return { pass: false, expected, detail: `the answer is not JSON: ${JSON.stringify(answer.text)}` };
+    }
+  }
+  if (isStandardSchema(schema)) {
+    const result = await schema['~standard'].validate(value);
+    if (!result.issues) return { pass: true, expected };
+    const issues = result.issues.map((issue) => `${issue.path?.map((p) => (typeof p === 'object' ? String(p.key) : String(p))).join('.') || '(root)'}: ${issue.message}`);
+    return { pass: false, expected, detail: issues.join('; ') };
+  }
+  const validate = compiled(schema);
+  if (validate(value)) return { pass: true, expected };
+  const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
+  return { pass: false, expected, detail: problems.join('; ') };
+}
+
+const validators = new WeakMap<object, ValidateFunction>();
+
+function compiled(schema: JsonSchema): ValidateFunction {
+  let validate = validators.get(schema);
+  if (!validate) {
+    // Loaded on first use: a set with no schema expectation never pays for ajv.
+    const Ajv2020 = (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default;
+    validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+    validators.set(schema, validate);
+  }
+  return validate;
+}
+
+function isStandardSchema(schema: unknown): schema is StandardSchemaV1 {
+  return (typeof schema === 'object' || typeof schema === 'function') && schema !== null && '~standard' in schema;
+}

@@ -1,0 +1,167 @@
+import { InMemorySessionService } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
+import { behaviour, shopAgent } from './__fixtures__/shop-agent';
+import type { EvalSet } from './eval-set';
+import { expectEvalSet } from './expect-eval-set';
+import { formatEvalReport } from './format-eval-report';
+import { runEvalSet } from './run-eval-set';
+
+const whereIs: EvalSet = {
+  id: 'orders',
+  cases: [
+    {
+      id: 'where-is',
+      turns: [
+        { user: 'Hello', tools: { calls: [] }, answer: { contains: 'help' } },
+        { user: 'Where is A-1?', tools: { match: 'exact', calls: [{ name: 'lookupOrder', args: { orderId: /^A-\d+$/ } }] }, answer: { pattern: 'has shipped' } },
+      ],
+    },
+  ],
+};
+
+beforeEach(() => {
+  behaviour.variant = 'good';
+  behaviour.runs = 0;
+});
+
+describe('runEvalSet', () => {
+  it('runs each turn through a real Runner and checks its calls and answer', async () => {
+    const report = await runEvalSet(whereIs, { agent: shopAgent() });
+    expect(report).toMatchObject({ setId: 'orders', pass: true, passedCases: 1 });
+    const [run] = report.cases[0].results;
+    expect(run).toMatchObject({ run: 1, pass: true, sessionId: expect.stringMatching(/^eval-/) });
+    expect(run.turns[1]).toEqual({
+      index: 1,
+      user: 'Where is A-1?',
+      pass: true,
+      calls: [{ name: 'lookupOrder', args: { orderId: 'A-1' }, agent: 'shop' }],
+      answer: 'Order A-1 has shipped.',
+      trajectory: { pass: true, match: 'exact', diff: [{ kind: 'match', expected: 'lookupOrder(orderId: /^A-\\d+$/, …)', actual: 'lookupOrder({"orderId":"A-1"})' }] },
+      answerCheck: { pass: true, expected: 'matches /has shipped/' },
+    });
+    expect(formatEvalReport(report)).toBe('Eval set orders: 1 case\n✓ where-is  1/1 runs passed (threshold 100%)\n1 of 1 case passed.\n');
+  });
+
+  it('runs a case N times, each in a new session, and passes it when enough runs pass', async () => {
+    behaviour.variant = 'sloppy-every-other'; // runs 2 and 4 make an extra call
+    const sessions = new InMemorySessionService();
+    const set: EvalSet = { ...whereIs, runs: 4, threshold: 0.5 };
+    const report = await runEvalSet(set, { agent: shopAgent(), sessionService: sessions });
+    expect(report.cases[0]).toMatchObject({ pass: true, runs: 4, passedRuns: 2, threshold: 0.5 });
+    expect(report.cases[0].results.map((r) => r.pass)).toEqual([true, false, true, false]);
+    expect(new Set(report.cases[0].results.map((r) => r.sessionId)).size).toBe(4);
+    const stored = await sessions.listSessions({ appName: 'shop', userId: 'eval-user' });
+    expect(stored.map((s) => s.id).sort()).toEqual(report.cases[0].results.map((r) => r.sessionId).sort());
+
+    const strict = await runEvalSet({ ...set, cases: [{ ...set.cases[0], threshold: 0.75 }] }, { agent: shopAgent() });
+    expect(strict).toMatchObject({ pass: false, passedCases: 0 });
+    expect(strict.cases[0]).toMatchObject({ pass: false, passedRuns: 2, threshold: 0.75 });
+  });
+
+  it('reports a failing run with the trajectory diff and the answer check', async () => {
+    behaviour.variant = 'wrong-order';
+    const report = await runEvalSet({ ...whereIs, cases: [{ ...whereIs.cases[0], id: 'wrong' }] }, { agent: shopAgent() });
+    expect(report.pass).toBe(false);
+    expect(formatEvalReport(report)).toBe(
+      [
+        'Eval set orders: 1 case',
+        '✗ wrong  0/1 runs passed (threshold 100%)',
+        '    run 1',
+        '      turn 2 "Where is A-1?"',
+        '        tools (exact)',
+        '          ✗ unexpected note({"text":"asked"})',
+        '          ✓ lookupOrder({"orderId":"A-1"})',
+        '        answer matches /has shipped/: ✓',
+        '0 of 1 case passed.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a turn that ends in an error fails its run, and the run stops there', async () => {
+    behaviour.variant = 'fail';
+    const report = await runEvalSet(whereIs, { agent: shopAgent() });
+    const [run] = report.cases[0].results;
+    expect(run.pass).toBe(false);
+    expect(run.turns).toHaveLength(1);
+    expect(run.turns[0]).toMatchObject({ pass: false, error: { code: 'PROVIDER_ERROR' } });
+    expect(formatEvalReport(report)).toContain('        error PROVIDER_ERROR: ');
+  });
+
+  it('a turn that pauses for a confirmation fails, naming the call', async () => {
+    const set: EvalSet = { id: 'refunds', cases: [{ id: 'big', turns: [{ user: 'Refund big A-1', tools: { calls: [{ name: 'refund' }] } }, { user: 'Thanks' }] }] };
+    const report = await runEvalSet(set, { agent: shopAgent() });
+    const [run] = report.cases[0].results;
+    expect(run.turns).toHaveLength(1);
+    expect(run.turns[0]).toMatchObject({ pass: false, calls: [{ name: 'refund', args: { orderId: 'A-1', amount: 250 } }], pausedOn: ['confirmation of refund'] });
+    expect(run.turns[0].trajectory?.pass).toBe(true);
+    expect(formatEvalReport(report)).toContain('        paused on confirmation of refund (an eval turn cannot answer it)');
+    // A small refund needs no approval: the same case shape passes.
+    const small = await runEvalSet({ id: 'refunds', cases: [{ id: 'small', turns: [{ user: 'Refund A-1', tools: { calls: [{ name: 'refund', args: { amount: 20 } }] }, answer: { exact: 'Refunded 20 on A-1.' } }] }] }, { agent: shopAgent() });
+    expect(small.pass).toBe(true);
+  });
+
+  it('starts each session from the case state and user', async () => {
+    const sessions = new InMemorySessionService();
+    const set: EvalSet = { id: 's', cases: [{ id: 'c', userId: 'ada', initialState: { tier: 'gold' }, turns: [{ user: 'Hello' }] }] };
+    const report = await runEvalSet(set, { agent: shopAgent(), sessionService: sessions, appName: 'desk' });
+    const session = await sessions.getSession({ appName: 'desk', userId: 'ada', sessionId: report.cases[0].results[0].sessionId });
+    expect(session?.state).toEqual({ tier: 'gold' });
+  });
+
+  it('grades judged answers with the judge model', async () => {
+    const judge = new ScriptedModel(() => '{"pass": true, "reason": "Friendly."}');
+    const set: EvalSet = { id: 'tone', cases: [{ id: 'hello', turns: [{ user: 'Hello', answer: { judge: 'is friendly' } }] }] };
+    const report = await runEvalSet(set, { agent: shopAgent(), judgeModel: judge });
+    expect(report.cases[0].results[0].turns[0].answerCheck).toEqual({ pass: true, expected: 'judge: is friendly', detail: 'Friendly.' });
+    expect(judge.callCount).toBe(1);
+  });
+
+  it('refuses a malformed set, or a judged answer without a judge, before running anything', async () => {
+    const agent = shopAgent();
+    const bad = { id: '', cases: [{ id: 'a', turns: [{ user: 'x', tools: { match: 'sorted', calls: [{ name: 'f', args: { q: { $pattern: '(' } } }] }, answer: { exact: 'a', contains: 'b' } }] }], runs: 0 };
+    await expect(runEvalSet(bad as unknown as EvalSet, { agent })).rejects.toMatchObject({
+      code: 'EVAL_SET_INVALID',
+      message: [
+        'The eval set is not a valid eval set:',
+        '  - id must be a non-empty string',
+        '  - runs must be a whole number of at least 1',
+        '  - cases[0].turns[0].tools.match must be one of exact, inOrder, anyOrder, superset, subset',
+        '  - cases[0].turns[0].tools.calls[0].args.q is not a valid regular expression: Invalid regular expression: /(/: Unterminated group',
+        '  - cases[0].turns[0].answer must have exactly one of exact, contains, pattern, schema, judge',
+      ].join('\n'),
+    });
+    const judged: EvalSet = { id: 'j', cases: [{ id: 'polite', turns: [{ user: 'Hello', answer: { judge: 'is polite' } }] }] };
+    await expect(runEvalSet(judged, { agent })).rejects.toMatchObject({ code: 'EVAL_JUDGE_MISSING', message: expect.stringContaining('Case polite expects a judged answer') });
+    expect((agent.model as ScriptedModel).callCount).toBe(0);
+  });
+
+  it('passes plugins to the runner, reports each run to onRun, and stops on the signal', async () => {
+    const models: string[] = [];
+    const seen: Array<[string, number, boolean]> = [];
+    const plugin = { name: 'count', beforeModel: () => void models.push('call') };
+    const report = await runEvalSet({ ...whereIs, runs: 2 }, { agent: shopAgent(), plugins: [plugin], onRun: (id, run) => seen.push([id, run.run, run.pass]) });
+    expect(report.pass).toBe(true);
+    expect(models).toHaveLength(6); // per run: the greeting, the lookup, the answer after it
+    expect(seen).toEqual([
+      ['where-is', 1, true],
+      ['where-is', 2, true],
+    ]);
+    const aborted = await runEvalSet(whereIs, { agent: shopAgent(), signal: AbortSignal.abort('stop') });
+    expect(aborted.cases[0].results[0].turns[0]).toMatchObject({ pass: false, error: { code: 'RUN_ABORTED' } });
+  });
+});
+
+describe('expectEvalSet', () => {
+  it('resolves with the report when every case passes', async () => {
+    await expect(expectEvalSet(whereIs, { agent: shopAgent() })).resolves.toMatchObject({ pass: true });
+  });
+
+  it('rejects with the report as its message when a case is below its threshold', async () => {
+    behaviour.variant = 'no-lookup';
+    const failure = expectEvalSet(whereIs, { agent: shopAgent() });
+    await expect(failure).rejects.toMatchObject({ code: 'EVAL_SET_FAILED', details: expect.objectContaining({ pass: false }) });
+    await expect(failure).rejects.toThrow(/^Eval set failed: 1 case below threshold \(where-is\)\.\n\nEval set orders: 1 case\n✗ where-is/);
+    await expect(failure).rejects.toThrow('          ✗ missing lookupOrder(orderId: /^A-\\d+$/, …)\n        answer matches /has shipped/: ✗ the answer is "I cannot look that up."');
+  });
+});

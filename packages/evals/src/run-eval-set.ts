@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import type { BaseAgent, Content, Event, Model, Plugin, Provider, SessionService } from '@toolsmith/core';
+import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, Runner } from '@toolsmith/core';
+import { checkEvalSet } from './check-eval-set';
+import type { EvalCase, EvalSet, EvalTurn } from './eval-set';
+import type { CaseReport, EvalReport, RunReport, TurnReport } from './eval-report';
+import type { ActualCall } from './match-call';
+import { matchAnswer } from './match-answer';
+import { matchTrajectory } from './match-trajectory';
+
+/** Options of {@link runEvalSet}. */
+export interface RunEvalSetOptions {
+  /** The agent to evaluate (its model decides where it runs: a `ScriptedModel` offline, a provider's adapter for real). */
+  agent: BaseAgent;
+  /** Dependencies of the agent's `@Toolset` classes, as for a `Runner`. */
+  providers?: Provider[];
+  /** Runner plugins. */
+  plugins?: Plugin[];
+  /** The runner's `appName`; default the agent's name. */
+  appName?: string;
+  /** Where the runs' sessions are kept; default a new in-memory store. */
+  sessionService?: SessionService;
+  /** The model that grades `judge` answer expectations; required when a case has one. */
+  judgeModel?: Model;
+  /** Called after each run of each case, in order (progress output). */
+  onRun?: (caseId: string, run: RunReport) => void;
+  /** Aborts the runs (the current model call and tools see it). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs every case of `set` against the agent: each run of a case starts a new session (with the case's
+ * `initialState`) and sends the case's user messages one by one, each turn's calls and final answer
+ * checked against what the turn expects. A case runs `runs` times (one after the other) and passes when
+ * the share of passing runs reaches its `threshold`; the report says what each turn did, with a
+ * trajectory diff. Never rejects for a failing case: read `report.pass`.
+ *
+ * @throws EvalSetError `EVAL_SET_INVALID` for a malformed set, `EVAL_JUDGE_MISSING` when a case expects a
+ *   judged answer and no `judgeModel` is given (checked before anything runs).
+ */
+export async function runEvalSet(set: EvalSet, options: RunEvalSetOptions): Promise<EvalReport> {
+  checkEvalSet(set, { judgeModel: options.judgeModel !== undefined });
+  const runner = new Runner({
+    appName: options.appName ?? options.agent.name,
+    agent: options.agent,
+    ...(options.providers ? { providers: options.providers } : {}),
+    ...(options.plugins ? { plugins: options.plugins } : {}),
+    ...(options.sessionService ? { sessionService: options.sessionService } : {}),
+  });
+  const cases: CaseReport[] = [];
+  for (const evalCase of set.cases) {
+    const runs = evalCase.runs ?? set.runs ?? 1;
+    const threshold = evalCase.threshold ?? set.threshold ?? 1;
+    const results: RunReport[] = [];
+    for (let run = 1; run <= runs; run++) {
+      const result = await runCase(runner, evalCase, run, options);
+      results.push(result);
+      options.onRun?.(evalCase.id, result);
+    }
+    const passedRuns = results.filter((r) => r.pass).length;
+    cases.push({ id: evalCase.id, pass: passedRuns >= threshold * runs, runs, passedRuns, threshold, results });
+  }
+  const passedCases = cases.filter((c) => c.pass).length;
+  return { setId: set.id, ...(set.name ? { name: set.name } : {}), pass: passedCases === cases.length, passedCases, cases };
+}
+
+async function runCase(runner: Runner, evalCase: EvalCase, run: number, options: RunEvalSetOptions): Promise<RunReport> {
+  const userId = evalCase.userId ?? 'eval-user';
+  const sessionId = `eval-${randomUUID()}`;
+  await runner.sessionService.createSession({ appName: runner.appName, userId, sessionId, state: structuredClone(evalCase.initialState ?? {}) });
+  const turns: TurnReport[] = [];
+  for (const [index, turn] of evalCase.turns.entries()) {
+    const events: Event[] = [];
+    const newMessage = userContent(turn);
+    for await (const event of runner.run({ userId, sessionId, newMessage, ...(options.signal ? { signal: options.signal } : {}) })) events.push(event);
+    const report = await checkTurn(index, turn, newMessage, events, options);
+    turns.push(report);
+    if (report.error || report.pausedOn) break;
+  }
+  return { run, pass: turns.length === evalCase.turns.length && turns.every((t) => t.pass), sessionId, turns };
+}
+
+async function checkTurn(index: number, turn: EvalTurn, message: Content, events: Event[], options: RunEvalSetOptions): Promise<TurnReport> {
+  const user = textOf(message);
+  const calls: ActualCall[] = [];
+  let final: Event | undefined;
+  let error: TurnReport['error'];
+  const pausedOn: string[] = [];
+  for (const event of events) {
+    if (event.author === 'user') continue;
+    if (event.errorCode) error = { code: event.errorCode, message: event.errorMessage ?? '' };
+    for (const call of event.functionCalls()) {
+      if (call.name === REQUEST_CONFIRMATION || call.name === REQUEST_CREDENTIAL) continue;
+      calls.push({ name: call.name, args: call.args, agent: event.author });
+    }
+    const pending = new Set(event.longRunningToolIds ?? []);
+    for (const call of event.functionCalls()) if (pending.has(call.id)) pausedOn.push(call.name === REQUEST_CONFIRMATION ? `confirmation of ${originalName(call.args)}` : call.name);
+    for (const response of event.functionResponses()) if (pending.has(response.id)) pausedOn.push(response.name);
+    if (!event.errorCode && event.isFinalResponse() && (event.text() || event.output !== undefined)) final = event;
+  }
+  const answer = final?.text() || undefined;
+  const report: TurnReport = { index, user, pass: false, calls, ...(answer !== undefined ? { answer } : {}), ...(final?.output !== undefined ? { output: final.output } : {}) };
+  if (turn.tools) report.trajectory = matchTrajectory(turn.tools, calls);
+  if (turn.answer) {
+    report.answerCheck = await matchAnswer(turn.answer, { ...(answer !== undefined ? { text: answer } : {}), ...(final?.output !== undefined ? { output: final.output } : {}) }, {
+      ...(options.judgeModel ? { judgeModel: options.judgeModel } : {}),
+      userText: user,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+  if (error) report.error = error;
+  if (pausedOn.length) report.pausedOn = pausedOn;
+  report.pass = !error && !pausedOn.length && (report.trajectory?.pass ?? true) && (report.answerCheck?.pass ?? true);
+  return report;
+}
+
+function userContent(turn: EvalTurn): Content {
+  return typeof turn.user === 'string' ? { role: 'user', parts: [{ text: turn.user }] } : turn.user;
+}
+
+function textOf(content: Content): string {
+  return content.parts
+    .filter((part) => part.text !== undefined)
+    .map((part) => part.text)
+    .join('');
+}
+
+function originalName(args: unknown): string {
+  const original = (args as { originalFunctionCall?: { name?: unknown } } | undefined)?.originalFunctionCall;
+  return typeof original?.name === 'string' ? original.name : 'a call';
+}
