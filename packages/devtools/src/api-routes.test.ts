@@ -37,6 +37,7 @@ describe('the dev server API', () => {
       userId: 'dev-user',
       model: 'scripted/desk-script',
       store: { kind: 'memory', durable: false, description: expect.stringContaining('in memory') },
+      grants: true,
     });
   });
 

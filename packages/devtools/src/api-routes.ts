@@ -5,7 +5,7 @@ import { type HttpGuard, HttpGuardError, checkNewMessage, decodePathSegment } fr
 import type { DevAgentHost} from './dev-agent-host';
 import { pendingOf, toWireEvent } from './dev-agent-host';
 import { DevApiError } from './dev-api-error';
-import type { ApiErrorBody, RunEnd, ToolRunRequest } from './protocol/api-types';
+import type { ApiErrorBody, ConfirmationAnswerRequest, RunEnd, ToolRunRequest } from './protocol/api-types';
 import { SseStream } from './sse-stream';
 
 type Handler = (host: DevAgentHost, params: string[], request: IncomingMessage, response: ServerResponse) => Promise<void>;
@@ -56,9 +56,7 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
     'POST',
     /^\/api\/sessions\/([^/]+)\/confirmations\/([^/]+)$/,
     async (host, [id, requestId], request, response) => {
-      const { confirmed, payload } = await readJsonBody(request);
-      if (typeof confirmed !== 'boolean') throw badRequest('confirmed must be true or false.');
-      const message = await host.confirmationAnswer(id, requestId, payload === undefined ? { confirmed } : { confirmed, payload });
+      const message = await host.confirmationAnswer(id, requestId, (await readJsonBody(request)) as ConfirmationAnswerRequest);
       await streamRun(host, id, message, response);
     },
   ],
@@ -71,6 +69,15 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
       if (willContinue !== undefined && typeof willContinue !== 'boolean') throw badRequest('willContinue must be true or false.');
       const message = await host.longRunningUpdate(id, callId, { response: update, willContinue: willContinue === true });
       await streamRun(host, id, message, response);
+    },
+  ],
+  ['GET', /^\/api\/grants$/, async (host, _, __, response) => json(response, 200, await host.listGrants())],
+  [
+    'DELETE',
+    /^\/api\/grants\/([^/]+)$/,
+    async (host, [grantId], _, response) => {
+      await host.revokeGrant(grantId);
+      response.writeHead(204).end();
     },
   ],
   ['GET', /^\/api\/tools$/, async (host, _, __, response) => json(response, 200, await host.listTools())],

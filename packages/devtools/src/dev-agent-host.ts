@@ -1,15 +1,6 @@
-import type {
-  Content,
-  Event,
-  Session} from '@toolsmith/core';
-import {
-  Container,
-  LlmAgent,
-  Runner,
-  confirmationResponse,
-  findPendingCalls,
-  longRunningResponse,
-} from '@toolsmith/core';
+import type { ConfirmationAnswer, Content, Event, GrantService, Session } from '@toolsmith/core';
+import { Container, InMemoryGrantService, LlmAgent, Runner, ToolsmithError, confirmationResponse, findPendingCalls, longRunningResponse } from '@toolsmith/core';
+import { readConfirmationDecision } from '@toolsmith/core/internal';
 import type { AgentToolEntry} from './agent-tools';
 import { agentTools, listingContext, toolInfo } from './agent-tools';
 import { DevApiError } from './dev-api-error';
@@ -27,6 +18,7 @@ import type {
   ToolRunRequest,
   ToolRunResult,
   WireEvent,
+  WireGrant,
   WirePending,
 } from './protocol/api-types';
 import { runToolAlone } from './run-tool-alone';
@@ -55,6 +47,11 @@ export class DevAgentHost {
   readonly runner: Runner;
   /** The user every session belongs to. */
   readonly userId: string;
+  /**
+   * Where remembered approvals ("always allow") are kept: the module's `grantService` export, else (when the
+   * host builds the runner) a new `InMemoryGrantService`. Absent for an exported `Runner` without that export.
+   */
+  readonly grantService?: GrantService;
   private readonly container: Container;
   private toolCache?: Promise<Map<string, AgentToolEntry>>;
 
@@ -66,6 +63,7 @@ export class DevAgentHost {
   ) {
     this.userId = userId;
     this.container = new Container(agentModule.providers);
+    this.grantService = agentModule.grantService ?? (agentModule.runner ? undefined : new InMemoryGrantService());
     this.runner =
       agentModule.runner ??
       new Runner({
@@ -76,6 +74,7 @@ export class DevAgentHost {
         ...(agentModule.plugins ? { plugins: agentModule.plugins } : {}),
         ...(agentModule.memoryService ? { memoryService: agentModule.memoryService } : {}),
         ...(agentModule.artifactService ? { artifactService: agentModule.artifactService } : {}),
+        ...(this.grantService ? { grantService: this.grantService } : {}),
       });
   }
 
@@ -103,6 +102,7 @@ export class DevAgentHost {
       userId: this.userId,
       ...(agent instanceof LlmAgent ? { model: `${agent.model.provider}/${agent.model.modelName}` } : {}),
       store: this.store.info,
+      grants: this.grantService !== undefined,
     };
   }
 
@@ -143,11 +143,45 @@ export class DevAgentHost {
     return this.runner.run({ userId: this.userId, sessionId, newMessage, streaming: true, ...(signal ? { signal } : {}), ...(messageId === undefined ? {} : { messageId }) });
   }
 
-  /** The message answering a pending confirmation; `NOT_PENDING` unless the session waits for `requestId`. */
+  /**
+   * The message answering a pending confirmation with one of the four decisions (or `{ confirmed }`):
+   * `NOT_PENDING` unless the session waits for `requestId`; `INVALID_CONFIRMATION_ANSWER`, read as the
+   * runner reads answers, for a malformed one or a `remember` without a grant service. Edited arguments are
+   * checked by the runner, which refuses them with `CONFIRMATION_EDIT_INVALID` before anything is stored.
+   */
   async confirmationAnswer(sessionId: string, requestId: string, answer: ConfirmationAnswerRequest): Promise<Content> {
     const pending = findPendingCalls((await this.session(sessionId)).events).confirmations.get(requestId);
     if (!pending) throw new DevApiError('NOT_PENDING', `Session "${sessionId}" is not waiting for a confirmation "${requestId}".`);
-    return confirmationResponse(pending, answer.payload === undefined ? { confirmed: answer.confirmed } : answer);
+    const decision = readConfirmationDecision(requestId, answer);
+    if (decision instanceof ToolsmithError) throw decision;
+    if (decision.remember && !this.grantService) {
+      throw new DevApiError('BAD_REQUEST', 'This agent has no grant service, so an approval cannot be remembered: export `grantService` (the one your Runner uses) from the module.');
+    }
+    const { decision: kind, args, message, result, payload, remember } = decision;
+    const extra = { ...(payload === undefined ? {} : { payload }) };
+    const built: ConfirmationAnswer =
+      answer.decision === undefined && !remember
+        ? { confirmed: kind === 'approve', ...extra }
+        : kind === 'edit'
+          ? { decision: kind, args: args!, ...extra }
+          : kind === 'reject'
+            ? { decision: kind, ...(message === undefined ? {} : { message }), ...extra }
+            : kind === 'respond'
+              ? { decision: kind, result, ...extra }
+              : { decision: kind, ...(remember ? { remember } : {}), ...extra };
+    return confirmationResponse(pending, built);
+  }
+
+  /** The app's remembered grants, oldest first (expired ones included); `NOT_FOUND` without a grant service. */
+  async listGrants(): Promise<WireGrant[]> {
+    return (await this.grants().listGrants({ appName: this.runner.appName })) as WireGrant[];
+  }
+
+  /** Revokes a grant: the next call it covered asks again. `NOT_FOUND` when the app has no grant `grantId`. */
+  async revokeGrant(grantId: string): Promise<void> {
+    if (!(await this.grants().revokeGrant({ appName: this.runner.appName, grantId }))) {
+      throw new DevApiError('NOT_FOUND', `There is no grant "${grantId}" in app "${this.runner.appName}".`);
+    }
   }
 
   /** The message carrying an update of a pending long-running call; `NOT_PENDING` unless the session waits for `callId`. */
@@ -187,6 +221,11 @@ export class DevAgentHost {
   async close(): Promise<void> {
     await this.runner.close();
     await this.store.close();
+  }
+
+  private grants(): GrantService {
+    if (!this.grantService) throw new DevApiError('NOT_FOUND', 'This agent has no grant service: export `grantService` (the one your Runner uses) from the module to list and revoke grants.');
+    return this.grantService;
   }
 
   private tools(): Promise<Map<string, AgentToolEntry>> {

@@ -86,6 +86,40 @@ describe('the dev server refuses what a web page on another origin could send', 
     expect(own.status).toBe(200);
   });
 
+  it('the answer and grant routes refuse another origin, a missing token, a rebinding Host and non-JSON bodies: nothing runs, no grant is made or revoked', async () => {
+    const { end } = await runText(server, 's-answer', 'Refund 250 for order A-1002');
+    const requestId = end.pending.confirmations[0].requestId;
+    const always = JSON.stringify({ decision: 'approve', remember: { scope: 'app' } });
+    const edit = JSON.stringify({ decision: 'edit', args: { orderId: 'A-1002', amount: 5000 } });
+    const json = { 'content-type': 'application/json' };
+    const answerPath = `/api/sessions/s-answer/confirmations/${requestId}`;
+    const attempts: Array<[expected: [number, string], answer: Answer]> = [];
+    for (const body of [always, edit, JSON.stringify({ decision: 'respond', result: 'done' })]) {
+      attempts.push([[403, 'ORIGIN_NOT_ALLOWED'], await send(server, { method: 'POST', path: answerPath, headers: { ...json, origin: 'http://evil.example' }, body })]);
+      attempts.push([[401, 'UNAUTHORIZED'], await send(server, { method: 'POST', path: answerPath, headers: json, body, token: null })]);
+      attempts.push([[403, 'HOST_NOT_ALLOWED'], await send(server, { method: 'POST', path: answerPath, headers: { ...json, host: `rebind.example:${server.port}` }, body })]);
+      attempts.push([[415, 'UNSUPPORTED_MEDIA_TYPE'], await send(server, { method: 'POST', path: answerPath, headers: { 'content-type': 'text/plain' }, body })]);
+    }
+    attempts.push([[400, 'MALFORMED_JSON'], await send(server, { method: 'POST', path: answerPath, headers: json, body: '{"decision":' })]);
+    attempts.push([[400, 'BAD_REQUEST'], await send(server, { method: 'POST', path: answerPath, headers: json, body: '["approve"]' })]);
+    attempts.push([[400, 'INVALID_CONFIRMATION_ANSWER'], await send(server, { method: 'POST', path: answerPath, headers: json, body: '{"decision":"approve","remember":{"scope":"everyone"}}' })]);
+    attempts.push([[413, 'BODY_TOO_LARGE'], await send(server, { method: 'POST', path: answerPath, headers: json, body: JSON.stringify({ decision: 'reject', message: 'x'.repeat(1024 * 1024) }) })]);
+    for (const [path, method] of [['/api/grants', 'GET'], ['/api/grants/grant-1', 'DELETE']] as const) {
+      attempts.push([[403, 'ORIGIN_NOT_ALLOWED'], await send(server, { method, path, headers: { origin: `http://127.0.0.1:${server.port + 1}` } })]);
+      attempts.push([[401, 'UNAUTHORIZED'], await send(server, { method, path, token: 'guessed' })]);
+      attempts.push([[403, 'HOST_NOT_ALLOWED'], await send(server, { method, path, headers: { host: `rebind.example:${server.port}` } })]);
+    }
+    attempts.push([[405, 'METHOD_NOT_ALLOWED'], await send(server, { method: 'POST', path: '/api/grants', headers: json, body: always })]);
+    expect(attempts.map(([, answer]) => [answer.status, codeOf(answer)])).toEqual(attempts.map(([expected]) => expected));
+    for (const [, answer] of attempts) expect(answer.text).not.toContain('A-1002');
+
+    expect(ledger.refunds).toEqual([]);
+    expect(JSON.parse((await send(server, { path: '/api/grants' })).text)).toEqual([]);
+    const detail = JSON.parse((await send(server, { path: '/api/sessions/s-answer' })).text) as SessionDetail;
+    expect(detail.pending.confirmations.map((c) => c.requestId)).toEqual([requestId]);
+    expect(detail.events).toHaveLength(3); // the message, the call, the request: nothing was added
+  });
+
   it('grants no CORS: a preflight from another origin is refused, and no answer carries CORS headers', async () => {
     const preflight = await send(server, {
       method: 'OPTIONS',

@@ -6,7 +6,7 @@ import { DevAgentHost } from './dev-agent-host';
 import type { DevServer} from './start-dev-server';
 import { startDevServer } from './start-dev-server';
 import { launchChromium } from './__fixtures__/launch-chromium';
-import { streamRelease } from './__fixtures__/desk-agent';
+import { ledger, streamRelease } from './__fixtures__/desk-agent';
 
 // The dev UI in a real browser (headless Chromium through playwright-core), on the offline desk agent.
 // With DEVTOOLS_SCREENSHOTS=<dir> set, the main views are saved there (docs/images for the docs).
@@ -107,6 +107,73 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     await page.getByTestId('confirmation-answer').filter({ hasText: 'denied' }).waitFor();
     await page.locator('[data-testid="tool-result"][data-tool="refund"]').getByTestId('error-code').filter({ hasText: 'TOOL_CALL_REJECTED' }).waitFor();
     await page.getByTestId('agent-text').filter({ hasText: 'The refund was not approved, so nothing was refunded.' }).waitFor();
+  });
+
+  it('edits the arguments (a refused edit shows its problems, the request stays open), rejects with a message, responds instead', async () => {
+    await page.goto(server.pageUrl);
+    await page.getByTestId('new-session').click();
+    await send('Refund 250 for order A-1102');
+    const pending = page.getByTestId('pending-confirmation');
+    await pending.filter({ hasText: 'Refund 250 € for order A-1102?' }).waitFor();
+    await page.getByTestId('edit').click();
+    const editor = page.getByTestId('edit-args');
+    expect(JSON.parse(await editor.inputValue())).toEqual({ orderId: 'A-1102', amount: 250 });
+    await editor.fill('{"orderId": "A-1102", "amount": 0}');
+    await page.getByTestId('approve-edited').click();
+    await page.getByTestId('confirmation-refusal').filter({ hasText: 'CONFIRMATION_EDIT_INVALID' }).filter({ hasText: 'amount' }).waitFor();
+    await shot('edit-refused');
+    await editor.fill('{"orderId": "A-1102", "amount": 100}');
+    await page.getByTestId('approve-edited').click();
+    await page.getByTestId('agent-text').filter({ hasText: 'Refunded 100 € for order A-1102 with the amount you set.' }).waitFor();
+    await page.locator('[data-testid="confirmation-answer"][data-decision="edit"]').getByTestId('answer-args').filter({ hasText: '"amount":100' }).waitFor();
+    await page.locator('[data-testid="tool-result"][data-tool="refund"] [data-testid="settled-by"][data-decision="edit"][data-by="user"]').waitFor();
+    await pending.waitFor({ state: 'detached' });
+
+    await send('Refund 900 for order A-1103');
+    await page.getByTestId('reject-with-message').click();
+    await page.getByTestId('reject-message').fill('Only 100, please.');
+    await page.getByTestId('send-rejection').click();
+    await page.getByTestId('agent-text').filter({ hasText: 'The refund was not approved; the manager said "Only 100, please.".' }).waitFor();
+    await page.locator('[data-testid="confirmation-answer"][data-decision="reject"]').getByTestId('answer-message').filter({ hasText: 'Only 100, please.' }).waitFor();
+
+    await send('Refund 400 for order A-1104');
+    await page.getByTestId('respond-instead').click();
+    await page.getByTestId('respond-result').fill('{"status": "refunded by phone"}');
+    await page.getByTestId('send-response').click();
+    await page.getByTestId('agent-text').filter({ hasText: 'The refund\'s result: {"status":"refunded by phone"}.' }).waitFor();
+    await page.locator('[data-testid="tool-result"][data-tool="refund"] [data-testid="settled-by"][data-decision="respond"]').waitFor();
+    expect(ledger.refunds.filter((r) => r.orderId.startsWith('A-110'))).toEqual([{ orderId: 'A-1102', amount: 100 }]);
+  });
+
+  it('"always allow" for this session with an expiry: the next call runs on the grant; the Grants tab lists it and Revoke makes the next call ask', async () => {
+    await page.goto(server.pageUrl);
+    await page.getByTestId('new-session').click();
+    await send('Refund 250 for order A-1201');
+    await page.getByTestId('always-allow').check();
+    await page.getByTestId('grant-scope').selectOption('session');
+    await page.getByTestId('grant-expiry').fill('30');
+    await page.getByTestId('approve').click();
+    await page.getByTestId('answer-remember').filter({ hasText: 'always allow: session' }).waitFor();
+    await page.getByTestId('agent-text').filter({ hasText: 'Refunded 250 € for order A-1201.' }).waitFor();
+
+    await send('Refund 260 for order A-1202');
+    await page.getByTestId('agent-text').filter({ hasText: 'Refunded 260 € for order A-1202.' }).waitFor();
+    const granted = page.locator('[data-testid="tool-result"][data-tool="refund"] [data-testid="settled-by"][data-by="grant"]');
+    await granted.waitFor();
+    const grantId = (await granted.textContent())!.replace('✔ allowed by grant ', '').trim();
+    expect(await page.getByTestId('confirmation-request').count()).toBe(1); // only the first refund asked
+
+    await page.getByTestId('tab-grants').click();
+    const grant = page.locator(`[data-testid="grant"][data-grant-id="${grantId}"]`);
+    await grant.filter({ hasText: 'refund' }).getByTestId('grant-scope-label').filter({ hasText: 'session' }).waitFor();
+    await grant.getByTestId('grant-expires').filter({ hasText: 'expires' }).waitFor();
+    await shot('grants');
+    await grant.getByTestId('revoke-grant').click();
+    await grant.waitFor({ state: 'detached' });
+
+    await page.getByTestId('tab-chat').click();
+    await send('Refund 270 for order A-1203');
+    await page.getByTestId('pending-confirmation').filter({ hasText: 'Refund 270 € for order A-1203?' }).waitFor();
   });
 
   it('shows a failed model call as an error event with its code', async () => {

@@ -2,7 +2,7 @@ import type { Event } from '@toolsmith/core';
 
 /**
  * The lines a person reads for one event of a conversation: each call with its arguments (`→`), each
- * result (`←`, `failed` on errors), each state change (`✎`), an error (`!`) and the answer
+ * result (`←`, `failed` on errors; `✔ allowed by grant <id>` under one that ran on a remembered grant), each state change (`✎`), an error (`!`) and the answer
  * (`Agent: …`). Partial (streaming) events give no lines: the complete event follows.
  *
  * @example
@@ -19,6 +19,7 @@ export function formatEvent(event: Event): string[] {
   }
   for (const response of event.functionResponses()) {
     lines.push(`  ← ${response.name}${response.isError ? ' failed' : ''}: ${JSON.stringify(response.response)}`);
+    if (response.confirmation?.by === 'grant') lines.push(`    ✔ allowed by grant ${response.confirmation.grantId ?? ''}`);
   }
   for (const [key, value] of Object.entries(event.actions.stateDelta)) lines.push(`  ✎ state ${key} = ${JSON.stringify(value)}`);
   if (event.errorCode) lines.push(`  ! ${event.errorCode}: ${event.errorMessage}`);

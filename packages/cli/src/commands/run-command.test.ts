@@ -74,13 +74,57 @@ Agent: Order A-1001 has shipped; its total is 120 €.`);
     const { stdout } = await chat([deskAgent, '--memory'], ['Refund 250 for order A-1002', 'y {"approver":"Ada"}', 'Refund 900 for order A-1003', 'n']);
     expect(stdout).toContain(`  → refund({"orderId":"A-1002","amount":250})
   → toolsmith_request_confirmation(`);
-    expect(stdout).toContain('  Approve refund({"orderId":"A-1002","amount":250})? (Refund 250 € for order A-1002?) [y/N, optionally followed by a JSON payload] ');
+    expect(stdout).toContain('  Approve refund({"orderId":"A-1002","amount":250})? (Refund 250 € for order A-1002?) [y/N, e <args>, r <answer>, a <scope> [min]] ');
     expect(stdout).toContain(`  ✔ approved with {"approver":"Ada"}
   ← refund: {"status":"refunded","orderId":"A-1002","amount":250,"approvedBy":"Ada"}
 Agent: Refunded 250 € for order A-1002 (approved by Ada).`);
     expect(stdout).toContain(`  ✘ denied
   ← refund failed: {"error":{"code":"TOOL_CALL_REJECTED"`);
     expect(stdout).toContain('Agent: The refund was not approved, so nothing was refunded.');
+  });
+
+  it('edits the arguments (a refused edit is printed with its problems and asked again), rejects with a message, responds instead', async () => {
+    const { ledger } = require(deskAgent) as typeof import('../../../devtools/src/__fixtures__/desk-agent');
+    const { stdout } = await chat(
+      [deskAgent, '--memory'],
+      ['Refund 250 for order A-2001', 'e {"orderId":"A-2001","amount":0}', 'e [1]', 'maybe', 'e {"orderId":"A-2001","amount":100}', 'Refund 900 for order A-2002', 'n Only 100, please.', 'Refund 400 for order A-2003', 'r {"status":"refunded by phone"}'],
+    );
+    const refused = stdout.indexOf('  ! CONFIRMATION_EDIT_INVALID: ');
+    expect(refused).toBeGreaterThan(0);
+    expect(stdout.slice(refused).split('\n')[0]).toContain('amount');
+    expect(stdout).toContain('  Edited arguments must be a JSON object, e.g. e {"orderId":"A-1002","amount":100}');
+    expect(stdout).toContain('  Answer y (approve), n [message] (reject), e <json arguments> (edit), r <answer> (respond instead) or a <session|user|app> [minutes] (always allow).');
+    expect(stdout).toContain(`  ✎ approved with edited arguments {"orderId":"A-2001","amount":100}
+  ← refund: {"result":{"status":"refunded","orderId":"A-2001","amount":100},"argumentsEditedByUser":{"orderId":"A-2001","amount":100}}
+Agent: Refunded 100 € for order A-2001 with the amount you set.`);
+    expect(stdout).toContain(`  ✘ denied: "Only 100, please."
+  ← refund failed: {"error":{"code":"TOOL_CALL_REJECTED","message":"The user rejected the call to tool \\"refund\\" and said: \\"Only 100, please.\\". Do not retry it unless the user asks."}}
+Agent: The refund was not approved; the manager said "Only 100, please.".`);
+    expect(stdout).toContain(`  ↩ answered instead: {"status":"refunded by phone"}
+  ← refund: {"status":"refunded by phone"}`);
+    expect(ledger.refunds.filter((r) => r.orderId.startsWith('A-200'))).toEqual([{ orderId: 'A-2001', amount: 100 }]);
+  });
+
+  it('"a session 60" approves and remembers a grant: the next refund runs without asking; /grants lists it, /revoke revokes it and the next one asks again', async () => {
+    const stdout = watchedCollector();
+    const input = new PassThrough();
+    const done = runRunCommand(parseRunArgs([deskAgent, '--memory']), { stdout, stderr: collector(), cwd: __dirname }, input);
+    input.write(['/grants', 'Refund 250 for order A-3001', 'a session 60', 'Refund 260 for order A-3002', '/grants', '/revoke nope', ''].join('\n'));
+    const [, grantId] = await stdout.waitFor(/(grant-\S+): always allow refund for session \S+, until \d{4}-/);
+    await stdout.waitFor(/There is no grant "nope"/);
+    input.end(`/revoke ${grantId}\n/grants\nRefund 270 for order A-3003\n`);
+    expect(await done).toBe(0);
+    const text = stdout.text();
+    expect(text).toContain('  No grants: every call that needs approval asks.');
+    expect(text).toMatch(/ {2}✔ approved, and always allowed for this session until \d{4}-\d\d-\d\dT/);
+    const second = text.slice(text.indexOf('User: Refund 260 for order A-3002'));
+    expect(second.slice(0, second.indexOf('Agent:'))).not.toContain('Approve refund');
+    expect(second).toContain(`  ← refund: {"status":"refunded","orderId":"A-3002","amount":260}
+    ✔ allowed by grant ${grantId}`);
+    expect(text).toContain('! There is no grant "nope" in app "desk_agent".');
+    expect(text).toContain(`  revoked ${grantId}: the next call it covered asks again`);
+    expect(text.split('No grants: every call that needs approval asks.')).toHaveLength(3);
+    expect(text).toContain('  Approve refund({"orderId":"A-3003","amount":270})?');
   });
 
   it('--session resumes a stored session, asking first about the approval it waits for', async () => {

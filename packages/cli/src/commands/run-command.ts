@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Content, Event } from '@toolsmith/core';
-import type { DevAgentHost, WirePending } from '@toolsmith/devtools';
+import type { ConfirmationAnswerRequest, DevAgentHost, WirePending, WirePendingConfirmation } from '@toolsmith/devtools';
 import { CliUsageError } from '../cli-errors';
 import type { CliIo } from '../cli-io';
 import { EXIT_OK } from '../exit-codes';
@@ -10,8 +10,16 @@ import { EXIT_OK } from '../exit-codes';
 export const RUN_USAGE = `Usage: toolsmith run <module> [--session <id>] [--json] [--memory] [--user <id>] [--manifest <file>]
 
 Chats with the agent a module exports, in the terminal: each line you type is a message; calls,
-results, state changes and answers are printed as they happen. A call that needs approval asks
-"y/N", optionally followed by a JSON payload (y {"approver":"Ada"}). A long-running call waits for
+results, state changes and answers are printed as they happen. A call that needs approval asks for
+a decision:
+  y [payload]                   approve (an optional JSON payload for the tool: y {"approver":"Ada"})
+  n [message]                   reject; the model is told the message (an empty answer rejects too)
+  e <json arguments>            approve with edited arguments, checked against the tool's schema
+  r <answer>                    respond instead: the answer (JSON or text) is the call's result
+  a <session|user|app> [min]    approve and always allow the tool there (for min minutes)
+  /grants                       list the remembered grants
+  /revoke <grant id>            revoke one
+A long-running call waits for
   /update <call id> <json>      its final result
   /progress <call id> <json>    an intermediate update
 Every message (a line, an answer, an update) gets an id; /retry sends the last one again with the
@@ -144,6 +152,10 @@ class TerminalChat {
       await this.run(this.last.message, this.last.messageId);
       return this.settlePending();
     }
+    if (line === '/grants' || line.startsWith('/revoke')) {
+      await this.grants(line);
+      return true;
+    }
     const command = /^\/(update|progress)\s+(\S+)\s+(.+)$/.exec(line);
     if (command) {
       const response = parseJson(command[3]);
@@ -176,15 +188,50 @@ class TerminalChat {
       this.mentionLongRunning(pending);
       const [request] = pending.confirmations;
       if (!request) return true;
-      const call = request.originalFunctionCall;
-      const args = typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
-      const reply = await this.ask(`  Approve ${call.name}(${args})?${request.hint ? ` (${request.hint})` : ''} [y/N, optionally followed by a JSON payload] `);
-      if (reply === undefined) return false;
-      const match = /^\s*(y|yes|n|no)?\s*(.*)$/i.exec(reply)!;
-      const confirmed = /^y/i.test(match[1] ?? '');
-      const payload = match[2].trim() === '' ? undefined : parseJson(match[2]);
-      if (!this.json) this.say(`  ${confirmed ? '✔ approved' : '✘ denied'}${payload === undefined ? '' : ` with ${JSON.stringify(payload)}`}`);
-      await this.run(await this.host.confirmationAnswer(this.sessionId, request.requestId, payload === undefined ? { confirmed } : { confirmed, payload }));
+      const answer = await this.decide(request);
+      if (answer === undefined) return false;
+      if (!this.json) this.say(`  ${describeAnswer(answer)}`);
+      try {
+        await this.run(await this.host.confirmationAnswer(this.sessionId, request.requestId, answer));
+      } catch (error) {
+        // A malformed answer (say an always-allow without a grant service): nothing was sent; ask again.
+        this.say(`! ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  /** Asks for a decision on one request until the reply is one; undefined when input ended. */
+  private async decide(request: WirePendingConfirmation): Promise<ConfirmationAnswerRequest | undefined> {
+    const call = request.originalFunctionCall;
+    const args = typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
+    for (;;) {
+      const reply = await this.ask(`  Approve ${call.name}(${args})?${request.hint ? ` (${request.hint})` : ''} [y/N, e <args>, r <answer>, a <scope> [min]] `);
+      if (reply === undefined) return undefined;
+      const answer = readDecision(reply);
+      if (typeof answer !== 'string') return answer;
+      this.say(`  ${answer}`);
+    }
+  }
+
+  /** `/grants` lists the app's remembered grants; `/revoke <id>` revokes one. */
+  private async grants(line: string): Promise<void> {
+    try {
+      if (line === '/grants') {
+        const grants = await this.host.listGrants();
+        if (grants.length === 0) this.say('  No grants: every call that needs approval asks.');
+        for (const grant of grants) {
+          const who = grant.scope === 'app' ? 'the whole app' : grant.scope === 'user' ? `user ${grant.userId}` : `session ${grant.sessionId}`;
+          const until = grant.expiresAt === undefined ? '' : `, until ${new Date(grant.expiresAt).toISOString()}`;
+          this.say(`  ${grant.id}: always allow ${grant.toolName} for ${who}${until}`);
+        }
+        return;
+      }
+      const id = /^\/revoke\s+(\S+)$/.exec(line)?.[1];
+      if (!id) return this.say('  Usage: /revoke <grant id> (see /grants)');
+      await this.host.revokeGrant(id);
+      this.say(`  revoked ${id}: the next call it covered asks again`);
+    } catch (error) {
+      this.say(`! ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -204,6 +251,50 @@ class TerminalChat {
       if (event.partial) continue; // the complete event follows with the whole text
       if (this.json) this.io.stdout.write(`${JSON.stringify(event)}\n`);
       else for (const line of this.format(event)) this.say(line);
+    }
+  }
+}
+
+/**
+ * Reads a reply to an approval question: `y [payload]`, `n [message]` (or nothing), `e <json args>`,
+ * `r <answer>`, `a <session|user|app> [minutes]`. Returns the answer, or what is wrong with the reply.
+ */
+export function readDecision(reply: string): ConfirmationAnswerRequest | string {
+  const [, word = '', rest = ''] = /^\s*(\S*)\s*([\s\S]*?)\s*$/.exec(reply)!;
+  const kind = word.toLowerCase();
+  if (kind === '' || kind === 'n' || kind === 'no') return rest === '' ? { decision: 'reject' } : { decision: 'reject', message: rest };
+  if (kind === 'y' || kind === 'yes') return rest === '' ? { decision: 'approve' } : { decision: 'approve', payload: parseJson(rest) };
+  if (kind === 'e' || kind === 'edit') {
+    const args = parseJson(rest);
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) return 'Edited arguments must be a JSON object, e.g. e {"orderId":"A-1002","amount":100}';
+    return { decision: 'edit', args: args as Record<string, unknown> };
+  }
+  if (kind === 'r' || kind === 'respond') return rest === '' ? 'Give the answer that stands in for the result, e.g. r {"status":"refunded by phone"}' : { decision: 'respond', result: parseJson(rest) };
+  if (kind === 'a' || kind === 'always') {
+    const [scope, minutes, ...more] = rest.split(/\s+/);
+    if ((scope !== 'session' && scope !== 'user' && scope !== 'app') || more.length > 0 || (minutes !== undefined && !(Number(minutes) > 0))) {
+      return 'Always allow for whom: session, user or app, then optionally minutes until it expires (a session 60)';
+    }
+    return { decision: 'approve', remember: { scope, ...(minutes === undefined ? {} : { expiresAt: Date.now() + Number(minutes) * 60_000 }) } };
+  }
+  return `Answer y (approve), n [message] (reject), e <json arguments> (edit), r <answer> (respond instead) or a <session|user|app> [minutes] (always allow).`;
+}
+
+/** The line that says which decision was sent. */
+function describeAnswer(answer: ConfirmationAnswerRequest): string {
+  const payload = answer.payload === undefined ? '' : ` with ${JSON.stringify(answer.payload)}`;
+  switch (answer.decision) {
+    case 'edit':
+      return `✎ approved with edited arguments ${JSON.stringify(answer.args)}`;
+    case 'reject':
+      return `✘ denied${answer.message === undefined ? '' : `: "${answer.message}"`}`;
+    case 'respond':
+      return `↩ answered instead: ${JSON.stringify(answer.result)}`;
+    default: {
+      const remember = answer.remember;
+      if (!remember) return `✔ approved${payload}`;
+      const until = remember.expiresAt === undefined ? '' : ` until ${new Date(remember.expiresAt).toISOString()}`;
+      return `✔ approved, and always allowed for ${remember.scope === 'app' ? 'the whole app' : `this ${remember.scope}`}${until}`;
     }
   }
 }

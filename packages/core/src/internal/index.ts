@@ -15,6 +15,9 @@ export { startValidatorWarmUp } from '../validation/validator-warm-up';
 export { registerTypeScript } from './register-typescript';
 // What the runner checks of every new user message (shape, argument limits): servers refuse early with it.
 export { checkNewMessage } from '../runner/check-new-message';
+// How the runner reads a confirmation answer (the four decisions, `remember`): servers refuse a malformed one early with it.
+export { readConfirmationDecision } from '../confirmation/confirmation-decision';
+export type { ConfirmationDecision } from '../confirmation/confirmation-decision';
 
 // Which call ids a stored event claims as answered: every session store refuses a second claim (see SessionService).
 export { answerClaims } from '../sessions/answer-claims';

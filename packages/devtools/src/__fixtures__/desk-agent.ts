@@ -88,14 +88,23 @@ function answer(request: LlmRequest): ScriptedTurn {
 }
 
 function describe(response: FunctionResponse): string {
-  const body = response.response as Record<string, unknown> & { error?: { code: string } };
+  const body = response.response as Record<string, unknown> & { error?: { code: string; message: string } };
   if (response.isError) {
-    return body.error?.code === 'TOOL_CALL_REJECTED' ? 'The refund was not approved, so nothing was refunded.' : `That failed: ${body.error?.code}.`;
+    if (body.error?.code !== 'TOOL_CALL_REJECTED') return `That failed: ${body.error?.code}.`;
+    // A rejection with the person's words quotes them: `… and said: "…". Do not retry …`.
+    const said = /and said: (".*")\. Do not retry/.exec(body.error.message)?.[1];
+    return said ? `The refund was not approved; the manager said ${said}.` : 'The refund was not approved, so nothing was refunded.';
   }
-  if (response.name === 'lookupOrder') return `Order ${body.orderId} has shipped; its total is ${body.total} €.`;
-  if (response.name === 'refund') return `Refunded ${body.amount} € for order ${body.orderId}${body.approvedBy ? ` (approved by ${body.approvedBy})` : ''}.`;
-  if (response.name === 'startExport') return body.status === 'pending' ? `The export has started (ticket ${body.ticket}).` : `The export is ${body.status}.`;
-  return JSON.stringify(body);
+  // An edited call's response: the result, and the arguments the person ran it with.
+  const result = (body.argumentsEditedByUser ? body.result : body) as Record<string, unknown>;
+  const edited = body.argumentsEditedByUser ? ' with the amount you set' : '';
+  if (response.name === 'lookupOrder') return `Order ${result.orderId} has shipped; its total is ${result.total} €.`;
+  if (response.name === 'refund') {
+    if (result.status !== 'refunded') return `The refund's result: ${JSON.stringify(result)}.`;
+    return `Refunded ${result.amount} € for order ${result.orderId}${result.approvedBy ? ` (approved by ${result.approvedBy})` : ''}${edited}.`;
+  }
+  if (response.name === 'startExport') return result.status === 'pending' ? `The export has started (ticket ${result.ticket}).` : `The export is ${result.status}.`;
+  return JSON.stringify(result);
 }
 
 /** The conversation's model: reads the request as a model would and answers from the script. */

@@ -4,6 +4,7 @@
 import type {
   ApiErrorBody,
   AppInfo,
+  ConfirmationAnswerRequest,
   RunEnd,
   SessionDetail,
   SessionSummary,
@@ -11,6 +12,7 @@ import type {
   ToolRunRequest,
   ToolRunResult,
   WireEvent,
+  WireGrant,
 } from '../protocol/api-types';
 
 /** An API error, with the server's code (or the page's own: `SERVER_UNREACHABLE`, `STOPPED`, `HTTP_ERROR`). */
@@ -138,9 +140,11 @@ export const api = {
   getSession: (id: string) => call<SessionDetail>('GET', session(id)),
   deleteSession: (id: string) => call<void>('DELETE', session(id)),
   listTools: () => call<ToolInfo[]>('GET', '/api/tools'),
+  listGrants: () => call<WireGrant[]>('GET', '/api/grants'),
+  revokeGrant: (grantId: string) => call<void>('DELETE', `/api/grants/${encodeURIComponent(grantId)}`),
   runTool: (name: string, request: ToolRunRequest, signal?: AbortSignal) => call<ToolRunResult>('POST', `/api/tools/${encodeURIComponent(name)}/run`, request, signal),
   run: (id: string, text: string, listener: RunListener, signal?: AbortSignal) => stream(`${session(id)}/run`, { text }, listener, signal),
-  answerConfirmation: (id: string, requestId: string, answer: { confirmed: boolean; payload?: unknown }, listener: RunListener, signal?: AbortSignal) =>
+  answerConfirmation: (id: string, requestId: string, answer: ConfirmationAnswerRequest, listener: RunListener, signal?: AbortSignal) =>
     stream(`${session(id)}/confirmations/${encodeURIComponent(requestId)}`, answer, listener, signal),
   updateLongRunning: (id: string, callId: string, update: { response: Record<string, unknown>; willContinue: boolean }, listener: RunListener, signal?: AbortSignal) =>
     stream(`${session(id)}/long-running/${encodeURIComponent(callId)}`, update, listener, signal),

@@ -3,19 +3,21 @@ import type { AppInfo, SessionSummary } from '../protocol/api-types';
 import { api, describeError } from './api-client';
 import { ChatView } from './chat-view';
 import { SessionList } from './session-list';
+import { GrantsView } from './grants-view';
 import { ToolsView } from './tools-view';
 
-type Tab = 'chat' | 'tools';
+type Tab = 'chat' | 'tools' | 'grants';
+const TABS: readonly Tab[] = ['tools', 'grants'];
 
-/** The open session and tab live in the URL hash (`#/s/<id>`, `#/tools`), so a reload shows the same view. */
+/** The open session and tab live in the URL hash (`#/s/<id>`, `#/tools`, `#/grants`), so a reload shows the same view. */
 function readHash(): { sessionId?: string; tab: Tab } {
-  const tools = /(^|\/)tools$/.test(location.hash);
+  const tab = TABS.find((name) => new RegExp(`(^|/)${name}$`).test(location.hash)) ?? 'chat';
   const match = /^#\/s\/([^/]+)/.exec(location.hash);
-  return { ...(match ? { sessionId: decodeURIComponent(match[1]) } : {}), tab: tools ? 'tools' : 'chat' };
+  return { ...(match ? { sessionId: decodeURIComponent(match[1]) } : {}), tab };
 }
 
 function writeHash(sessionId: string | undefined, tab: Tab): void {
-  const hash = `#${sessionId ? `/s/${encodeURIComponent(sessionId)}` : ''}${tab === 'tools' ? '/tools' : ''}`;
+  const hash = `#${sessionId ? `/s/${encodeURIComponent(sessionId)}` : ''}${tab === 'chat' ? '' : `/${tab}`}`;
   if (location.hash !== hash) history.replaceState(null, '', hash || location.pathname);
 }
 
@@ -100,12 +102,15 @@ export function App() {
             <button class={tab === 'tools' ? 'active' : ''} data-testid="tab-tools" onClick={() => setTab('tools')}>
               Tools
             </button>
+            <button class={tab === 'grants' ? 'active' : ''} data-testid="tab-grants" onClick={() => setTab('grants')}>
+              Grants
+            </button>
           </nav>
-          {tab === 'chat' ? (
-            <ChatView sessionId={sessionId} ensureSession={async () => sessionId ?? (await createSession())} onRunEnd={() => void refresh()} />
-          ) : (
-            <ToolsView sessionId={sessionId} />
+          {tab === 'chat' && (
+            <ChatView sessionId={sessionId} ensureSession={async () => sessionId ?? (await createSession())} onRunEnd={() => void refresh()} grants={info?.grants === true} />
           )}
+          {tab === 'tools' && <ToolsView sessionId={sessionId} />}
+          {tab === 'grants' && info && <GrantsView available={info.grants} />}
         </main>
       </div>
     </div>

@@ -5,13 +5,15 @@ import { EventTimeline } from './event-timeline';
 import { PendingPanel } from './pending-panel';
 
 const NOTHING_PENDING: WirePending = { confirmations: [], longRunning: [] };
+/** The runner's refusals of an answer: the request stays open, and its form shows why. */
+const REFUSALS = new Set(['CONFIRMATION_EDIT_INVALID', 'INVALID_CONFIRMATION_ANSWER', 'CONFIRMATION_MISMATCH', 'FUNCTION_RESPONSE_NOT_PENDING']);
 
 /**
  * One session's conversation: the stored events, the run streaming in (partial text as it arrives),
  * what the session waits for, and the chat box. A run's events come over SSE; when it ends the
  * session is read again from the store, which is what a reload shows.
  */
-export function ChatView({ sessionId, ensureSession, onRunEnd }: { sessionId: string | undefined; ensureSession(): Promise<string>; onRunEnd(): void }) {
+export function ChatView({ sessionId, ensureSession, onRunEnd, grants }: { sessionId: string | undefined; ensureSession(): Promise<string>; onRunEnd(): void; grants: boolean }) {
   const [detail, setDetail] = useState<SessionDetail | undefined>();
   const [live, setLive] = useState<WireEvent[]>([]);
   const [sentText, setSentText] = useState('');
@@ -20,6 +22,8 @@ export function ChatView({ sessionId, ensureSession, onRunEnd }: { sessionId: st
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState('');
   const [text, setText] = useState('');
+  // The runner's refusal of the last answer to each request (not stored, so only the stream says it).
+  const [refusals, setRefusals] = useState<Record<string, string>>({});
   const bottom = useRef<HTMLDivElement>(null);
   const stop = useRef<AbortController | undefined>(undefined);
 
@@ -41,7 +45,7 @@ export function ChatView({ sessionId, ensureSession, onRunEnd }: { sessionId: st
   useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [detail, live, streamingText]);
 
   /** Runs one streamed request and folds its events into the view. */
-  const streamed = async (start: (id: string, listener: RunListener, signal: AbortSignal) => Promise<void>, userText = '') => {
+  const streamed = async (start: (id: string, listener: RunListener, signal: AbortSignal) => Promise<void>, userText = '', answering?: string) => {
     setBusy(true);
     setProblem('');
     setSentText(userText);
@@ -57,6 +61,9 @@ export function ChatView({ sessionId, ensureSession, onRunEnd }: { sessionId: st
           } else {
             setStreamingText('');
             setLive((current) => [...current, event]);
+            if (answering && event.errorCode && REFUSALS.has(event.errorCode)) {
+              setRefusals((current) => ({ ...current, [answering]: `${event.errorCode}: ${event.errorMessage ?? ''}` }));
+            }
           }
         },
         onEnd: (end) => setPending(end.pending),
@@ -94,9 +101,17 @@ export function ChatView({ sessionId, ensureSession, onRunEnd }: { sessionId: st
         <PendingPanel
           pending={pending}
           busy={busy}
+          grants={grants}
+          refusals={refusals}
           actions={{
-            answer: (requestId, confirmed, payload) =>
-              void streamed((id, listener, signal) => api.answerConfirmation(id, requestId, payload === undefined ? { confirmed } : { confirmed, payload }, listener, signal)),
+            answer: (requestId, answer) => {
+              setRefusals((current) => {
+                const next = { ...current };
+                delete next[requestId];
+                return next;
+              });
+              void streamed((id, listener, signal) => api.answerConfirmation(id, requestId, answer, listener, signal), '', requestId);
+            },
             update: (callId, response, willContinue) => void streamed((id, listener, signal) => api.updateLongRunning(id, callId, { response, willContinue }, listener, signal)),
           }}
         />

@@ -1,4 +1,4 @@
-import type { WireEvent, WirePart } from '../protocol/api-types';
+import type { WireCallConfirmation, WireDecision, WireEvent, WirePart } from '../protocol/api-types';
 import { JsonBlock, jsonText } from './json-view';
 
 const REQUEST_CONFIRMATION = 'toolsmith_request_confirmation';
@@ -94,6 +94,7 @@ function PartView({ part, user, event, callTimes }: { part: WirePart; user: bool
           {response.isError && <span class="badge error-code" data-testid="error-code">{code ?? 'error'}</span>}
           {started !== undefined && <span class="duration" data-testid="duration">{event.timestamp - started} ms</span>}
           {event.longRunningToolIds?.includes(response.id) && <span class="badge">pending</span>}
+          {response.confirmation && <SettledBy confirmation={response.confirmation} />}
         </div>
         <JsonBlock value={response.response} />
       </div>
@@ -102,14 +103,41 @@ function PartView({ part, user, event, callTimes }: { part: WirePart; user: bool
   return <JsonBlock value={part} />;
 }
 
+/** How a confirmation settled a call: by the person (which decision) or by a remembered grant. */
+function SettledBy({ confirmation }: { confirmation: WireCallConfirmation }) {
+  const text =
+    confirmation.by === 'grant'
+      ? `✔ allowed by grant ${confirmation.grantId ?? ''}`
+      : `${DECISION_TEXT[confirmation.decision]}${confirmation.grantId ? `, always allowed (${confirmation.grantId})` : ''}`;
+  return (
+    <span class={`badge settled ${confirmation.by}`} data-testid="settled-by" data-by={confirmation.by} data-decision={confirmation.decision}>
+      {text}
+    </span>
+  );
+}
+
+const DECISION_TEXT: Record<WireDecision, string> = { approve: '✔ approved', edit: '✎ approved with edited arguments', reject: '✘ denied', respond: '↩ answered by the user' };
+
 /** A user's function response: a confirmation answer or a long-running update. */
 function AnswerView({ response }: { response: NonNullable<WirePart['functionResponse']> }) {
   if (response.name === REQUEST_CONFIRMATION) {
-    const { confirmed, payload } = response.response as { confirmed?: boolean; payload?: unknown };
+    const answer = response.response as { decision?: WireDecision; confirmed?: boolean; payload?: unknown; args?: unknown; message?: string; result?: unknown; remember?: { scope: string; expiresAt?: number } };
+    const decision: WireDecision = answer.decision ?? (answer.confirmed ? 'approve' : 'reject');
     return (
-      <div class={`card answer ${confirmed ? 'approved' : 'denied'}`} data-testid="confirmation-answer">
-        <div class="card-title">{confirmed ? '✔ approved' : '✘ denied'}</div>
-        {payload !== undefined && <code class="args">{jsonText(payload)}</code>}
+      <div class={`card answer ${decision === 'approve' || decision === 'edit' ? 'approved' : 'denied'}`} data-testid="confirmation-answer" data-decision={decision}>
+        <div class="card-title">
+          {DECISION_TEXT[decision]}
+          {answer.remember && (
+            <span class="badge" data-testid="answer-remember">
+              always allow: {answer.remember.scope}
+              {answer.remember.expiresAt ? ` until ${new Date(answer.remember.expiresAt).toLocaleString()}` : ''}
+            </span>
+          )}
+        </div>
+        {answer.args !== undefined && <code class="args" data-testid="answer-args">{jsonText(answer.args)}</code>}
+        {answer.message !== undefined && <div class="hint" data-testid="answer-message">“{answer.message}”</div>}
+        {answer.result !== undefined && <code class="args" data-testid="answer-result">{jsonText(answer.result)}</code>}
+        {answer.payload !== undefined && <code class="args">{jsonText(answer.payload)}</code>}
       </div>
     );
   }

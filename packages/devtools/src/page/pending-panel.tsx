@@ -1,20 +1,24 @@
 import { useState } from 'preact/hooks';
-import type { WirePending, WirePendingConfirmation, WirePendingLongRunning } from '../protocol/api-types';
+import type { ConfirmationAnswerRequest, WireGrantScope, WirePending, WirePendingConfirmation, WirePendingLongRunning } from '../protocol/api-types';
 import { jsonText } from './json-view';
 
-/** What the user can answer: approvals and long-running updates. */
+/** What the user can answer: confirmations (one of the four decisions) and long-running updates. */
 export interface PendingActions {
-  answer(requestId: string, confirmed: boolean, payload: unknown): void;
+  answer(requestId: string, answer: ConfirmationAnswerRequest): void;
   update(callId: string, response: Record<string, unknown>, willContinue: boolean): void;
 }
 
-/** The session's pending confirmations (Approve/Deny, optional payload) and long-running calls (update form). */
-export function PendingPanel({ pending, busy, actions }: { pending: WirePending; busy: boolean; actions: PendingActions }) {
+/**
+ * The session's pending confirmations (approve, edit, reject, respond, "always allow") and long-running
+ * calls (update form). `refusals` holds the server's refusal of the last answer to a request (e.g. edited
+ * arguments the tool's schema refuses), shown in its form; `grants` says whether approvals can be remembered.
+ */
+export function PendingPanel({ pending, busy, actions, grants, refusals }: { pending: WirePending; busy: boolean; actions: PendingActions; grants: boolean; refusals: Record<string, string> }) {
   if (pending.confirmations.length === 0 && pending.longRunning.length === 0) return null;
   return (
     <section class="pending" data-testid="pending">
       {pending.confirmations.map((request) => (
-        <ConfirmationForm key={request.requestId} request={request} busy={busy} actions={actions} />
+        <ConfirmationForm key={request.requestId} request={request} busy={busy} actions={actions} grants={grants} refusal={refusals[request.requestId]} />
       ))}
       {pending.longRunning.map((call) => (
         <LongRunningForm key={call.id} call={call} busy={busy} actions={actions} />
@@ -33,25 +37,148 @@ function parsePayload(text: string): unknown {
   }
 }
 
-function ConfirmationForm({ request, busy, actions }: { request: WirePendingConfirmation; busy: boolean; actions: PendingActions }) {
-  const [payload, setPayload] = useState('');
+type Mode = 'choose' | 'edit' | 'reject' | 'respond';
+
+function ConfirmationForm({ request, busy, actions, grants, refusal }: { request: WirePendingConfirmation; busy: boolean; actions: PendingActions; grants: boolean; refusal?: string }) {
   const call = request.originalFunctionCall;
+  const [payload, setPayload] = useState('');
+  const [mode, setMode] = useState<Mode>('choose');
+  const [edited, setEdited] = useState(() => jsonText(call.args, true));
+  const [message, setMessage] = useState('');
+  const [result, setResult] = useState('');
+  const [always, setAlways] = useState(false);
+  const [scope, setScope] = useState<WireGrantScope>('session');
+  const [expiry, setExpiry] = useState('');
+  const [problem, setProblem] = useState('');
+  const send = (answer: ConfirmationAnswerRequest) => {
+    const extra = parsePayload(payload);
+    setProblem('');
+    actions.answer(request.requestId, extra === undefined ? answer : { ...answer, payload: extra });
+  };
+  const approve = () => {
+    if (!always) return send({ decision: 'approve' });
+    const minutes = expiry.trim() === '' ? undefined : Number(expiry);
+    if (minutes !== undefined && !(Number.isFinite(minutes) && minutes > 0)) return setProblem('The expiry must be a number of minutes above 0, or empty for never.');
+    send({ decision: 'approve', remember: { scope, ...(minutes === undefined ? {} : { expiresAt: Date.now() + minutes * 60_000 }) } });
+  };
+  const runEdited = () => {
+    let args: unknown;
+    try {
+      args = JSON.parse(edited);
+    } catch (error) {
+      return setProblem(`The arguments are not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) return setProblem('The arguments must be a JSON object.');
+    send({ decision: 'edit', args: args as Record<string, unknown> });
+  };
+  const respond = () => {
+    if (result.trim() === '') return setProblem('Write the answer that stands in for the tool\'s result.');
+    send({ decision: 'respond', result: parsePayload(result) });
+  };
   return (
-    <div class="card pending-confirmation" data-testid="pending-confirmation">
-      <div class="card-title">Approve <code>{call.name}</code>?</div>
+    <div class="card pending-confirmation" data-testid="pending-confirmation" data-request-id={request.requestId}>
+      <div class="card-title">
+        Approve <code>{call.name}</code>?{request.agentName && <span class="muted">asked by {request.agentName}</span>}
+      </div>
       {request.hint && <div class="hint">{request.hint}</div>}
       <code class="args">{jsonText(call.args)}</code>
-      <label class="field">
-        <span>Payload (optional JSON, reaches the tool as <code>ctx.toolConfirmation.payload</code>)</span>
-        <input data-testid="confirmation-payload" value={payload} onInput={(e) => setPayload(e.currentTarget.value)} placeholder='{"approver": "Ada"}' />
-      </label>
+      {refusal && (
+        <div class="error" data-testid="confirmation-refusal">
+          {refusal}
+        </div>
+      )}
+      {problem && (
+        <div class="error" data-testid="confirmation-problem">
+          {problem}
+        </div>
+      )}
+      {mode === 'edit' && (
+        <label class="field">
+          <span>Arguments to run the call with (checked against the tool&apos;s schema)</span>
+          <textarea data-testid="edit-args" rows={Math.min(12, edited.split('\n').length + 1)} value={edited} onInput={(e) => setEdited(e.currentTarget.value)} />
+        </label>
+      )}
+      {mode === 'reject' && (
+        <label class="field">
+          <span>Message for the model (optional)</span>
+          <input data-testid="reject-message" value={message} onInput={(e) => setMessage(e.currentTarget.value)} placeholder="Only 100, please." />
+        </label>
+      )}
+      {mode === 'respond' && (
+        <label class="field">
+          <span>Your answer, given to the model as the call&apos;s result (JSON, or plain text); the tool does not run</span>
+          <textarea data-testid="respond-result" rows={3} value={result} onInput={(e) => setResult(e.currentTarget.value)} placeholder='{"status": "refunded by phone"}' />
+        </label>
+      )}
+      {(mode === 'choose' || mode === 'edit') && (
+        <label class="field">
+          <span>Payload (optional JSON, reaches the tool as <code>ctx.toolConfirmation.payload</code>)</span>
+          <input data-testid="confirmation-payload" value={payload} onInput={(e) => setPayload(e.currentTarget.value)} placeholder='{"approver": "Ada"}' />
+        </label>
+      )}
+      {mode === 'choose' && grants && (
+        <div class="always">
+          <label class="check">
+            <input type="checkbox" data-testid="always-allow" checked={always} onChange={(e) => setAlways(e.currentTarget.checked)} /> Always allow <code>{call.name}</code>
+          </label>
+          {always && (
+            <div class="always-options">
+              <label class="field">
+                <span>for</span>
+                <select data-testid="grant-scope" value={scope} onChange={(e) => setScope(e.currentTarget.value as WireGrantScope)}>
+                  <option value="session">this session</option>
+                  <option value="user">this user</option>
+                  <option value="app">the whole app</option>
+                </select>
+              </label>
+              <label class="field">
+                <span>expires after (minutes, empty: never)</span>
+                <input data-testid="grant-expiry" inputMode="numeric" value={expiry} onInput={(e) => setExpiry(e.currentTarget.value)} placeholder="60" />
+              </label>
+            </div>
+          )}
+        </div>
+      )}
       <div class="buttons">
-        <button class="approve" data-testid="approve" disabled={busy} onClick={() => actions.answer(request.requestId, true, parsePayload(payload))}>
-          Approve
-        </button>
-        <button class="deny" data-testid="deny" disabled={busy} onClick={() => actions.answer(request.requestId, false, parsePayload(payload))}>
-          Deny
-        </button>
+        {mode === 'choose' && (
+          <>
+            <button class="approve" data-testid="approve" disabled={busy} onClick={approve}>
+              {always ? 'Approve and always allow' : 'Approve'}
+            </button>
+            <button data-testid="edit" disabled={busy} onClick={() => setMode('edit')}>
+              Edit arguments…
+            </button>
+            <button class="deny" data-testid="deny" disabled={busy} onClick={() => send({ decision: 'reject' })}>
+              Deny
+            </button>
+            <button data-testid="reject-with-message" disabled={busy} onClick={() => setMode('reject')}>
+              Reject with a message…
+            </button>
+            <button data-testid="respond-instead" disabled={busy} onClick={() => setMode('respond')}>
+              Respond instead…
+            </button>
+          </>
+        )}
+        {mode === 'edit' && (
+          <button class="approve" data-testid="approve-edited" disabled={busy} onClick={runEdited}>
+            Run with these arguments
+          </button>
+        )}
+        {mode === 'reject' && (
+          <button class="deny" data-testid="send-rejection" disabled={busy} onClick={() => send(message.trim() === '' ? { decision: 'reject' } : { decision: 'reject', message: message.trim() })}>
+            Reject
+          </button>
+        )}
+        {mode === 'respond' && (
+          <button data-testid="send-response" disabled={busy} onClick={respond}>
+            Send as the result
+          </button>
+        )}
+        {mode !== 'choose' && (
+          <button data-testid="back" disabled={busy} onClick={() => (setMode('choose'), setProblem(''))}>
+            Back
+          </button>
+        )}
       </div>
     </div>
   );

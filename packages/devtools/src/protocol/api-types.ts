@@ -11,8 +11,33 @@ export interface WirePart {
   /** A tool call the model made (`args` as text when it was not valid JSON). */
   functionCall?: { id: string; name: string; args: Record<string, unknown> | string };
   /** A tool's response to a call of the same `id`. */
-  functionResponse?: { id: string; name: string; response: Record<string, unknown>; isError?: boolean; willContinue?: boolean };
+  functionResponse?: {
+    id: string;
+    name: string;
+    response: Record<string, unknown>;
+    isError?: boolean;
+    willContinue?: boolean;
+    /** How a confirmation settled the call, when more than a plain yes or no did (an edit, a message, a response, a grant). */
+    confirmation?: WireCallConfirmation;
+  };
 }
+
+/** How a person (or a remembered grant) settled a call that needed confirmation: core's `CallConfirmation`. */
+export interface WireCallConfirmation {
+  /** `approve`, `edit`, `reject` or `respond`. */
+  decision: WireDecision;
+  /** `user` when a person answered, `grant` when a remembered grant let the call run without asking. */
+  by: 'user' | 'grant';
+  /** With `edit`: the arguments the call ran with. */
+  args?: Record<string, unknown>;
+  /** With `reject`: the person's message. */
+  message?: string;
+  /** The grant the call ran on, or the one the approval created. */
+  grantId?: string;
+}
+
+/** The four decisions a person can take on a confirmation request. */
+export type WireDecision = 'approve' | 'edit' | 'reject' | 'respond';
 
 /** A message: core's `Content`. */
 export interface WireContent {
@@ -130,6 +155,8 @@ export interface AppInfo {
   model?: string;
   /** Where sessions are kept. */
   store: SessionStoreInfo;
+  /** True when approvals can be remembered ("always allow"): the runner has a grant service (`GET /api/grants`). */
+  grants: boolean;
 }
 
 /** `GET /api/tools` item. */
@@ -176,12 +203,52 @@ export interface ToolRunResult {
   durationMs: number;
 }
 
-/** `POST /api/sessions/:id/confirmations/:requestId` body. */
+/**
+ * `POST /api/sessions/:id/confirmations/:requestId` body: one of the four decisions (core's
+ * `ConfirmationAnswer`), or the older `{ confirmed, payload? }`.
+ */
 export interface ConfirmationAnswerRequest {
-  /** The user's answer. */
-  confirmed: boolean;
-  /** Data sent back with the answer, for the tool. */
+  /** `approve`, `edit` (with `args`), `reject` (with an optional `message`) or `respond` (with `result`). */
+  decision?: WireDecision;
+  /** The yes/no form, without `decision`: `true` approves, `false` rejects. */
+  confirmed?: boolean;
+  /** With `edit`: the arguments to run the call with, checked against the tool's schema. */
+  args?: Record<string, unknown>;
+  /** With `reject`: what the model is told the person said. */
+  message?: string;
+  /** With `respond`: the person's answer, which becomes the call's result (the tool does not run). */
+  result?: unknown;
+  /** Data sent back with the answer, for the tool (`ctx.toolConfirmation.payload`). */
   payload?: unknown;
+  /** With `approve`: "always allow" later calls of the tool, for this session, this user or the whole app, until `expiresAt` (ms since the epoch). */
+  remember?: { scope: WireGrantScope; expiresAt?: number; condition?: Record<string, unknown> };
+}
+
+/** Who a remembered grant covers. */
+export type WireGrantScope = 'session' | 'user' | 'app';
+
+/** `GET /api/grants` item: a remembered "always allow" (core's `ConfirmationGrant`). */
+export interface WireGrant {
+  /** The grant's id (`DELETE /api/grants/:id` revokes it). */
+  id: string;
+  /** The app it belongs to. */
+  appName: string;
+  /** `session`, `user` or `app`. */
+  scope: WireGrantScope;
+  /** The user, for `user` and `session` grants. */
+  userId?: string;
+  /** The session, for `session` grants. */
+  sessionId?: string;
+  /** The tool it allows. */
+  toolName: string;
+  /** The hash of the tool's parameter schema when granted: a tool whose parameters changed asks again. */
+  schemaHash: string;
+  /** A JSON Schema the arguments must match; absent: any arguments. */
+  condition?: Record<string, unknown>;
+  /** When it was granted (ms since the epoch). */
+  createdAt: number;
+  /** When it stops matching (ms since the epoch); absent: never. */
+  expiresAt?: number;
 }
 
 /** `POST /api/sessions/:id/long-running/:callId` body. */

@@ -1,0 +1,147 @@
+import { join } from 'node:path';
+import { DevAgentHost } from './dev-agent-host';
+import type { DevServer } from './start-dev-server';
+import { startDevServer } from './start-dev-server';
+import type { AppInfo, RunEnd, SessionDetail, WireEvent, WireGrant } from './protocol/api-types';
+import { readSse } from './__fixtures__/read-sse';
+import { ledger } from './__fixtures__/desk-agent';
+
+// The four decisions and remembered grants through the dev server's API (docs/devtools.md), on the
+// offline desk agent: a refund above 100 € waits for approval.
+const fixture = join(__dirname, '__fixtures__', 'desk-agent.ts');
+
+describe('the dev server API: the four decisions and grants', () => {
+  let server: DevServer;
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${server.token}`, ...(init.headers as Record<string, string>) } });
+  const post = (path: string, body: unknown) => api(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const run = async (path: string, body: unknown) => {
+    const messages = await readSse(await post(path, body));
+    return { events: messages.filter((m) => m.event === 'event').map((m) => m.data as WireEvent).filter((e) => !e.partial), end: messages.find((m) => m.event === 'end')!.data as RunEnd };
+  };
+  const session = async (id: string) => (await (await api(`/api/sessions/${id}`)).json()) as SessionDetail;
+  /** Runs a refund request and returns the id of the confirmation it waits for. */
+  const refund = async (sessionId: string, amount: number, orderId: string) => {
+    const { end } = await run(`/api/sessions/${sessionId}/run`, { text: `Refund ${amount} for order ${orderId}` });
+    expect(end.pending.confirmations).toHaveLength(1);
+    return end.pending.confirmations[0].requestId;
+  };
+  const answer = (sessionId: string, requestId: string, body: unknown) => run(`/api/sessions/${sessionId}/confirmations/${requestId}`, body);
+  const refundResponse = (events: WireEvent[]) => events.flatMap((e) => e.content?.parts ?? []).find((p) => p.functionResponse?.name === 'refund')!.functionResponse!;
+  const lastText = (events: WireEvent[]) => events[events.length - 1].content?.parts[0].text;
+
+  beforeEach(async () => {
+    ledger.refunds.length = 0;
+    server = await startDevServer({ host: await DevAgentHost.open({ module: fixture, store: 'memory' }), page: false });
+  });
+  afterEach(() => server.close());
+
+  it('edit: arguments the schema refuses are refused with every problem and nothing stored; valid ones run, and the model is shown the edit', async () => {
+    const requestId = await refund('s-edit', 250, 'A-1002');
+    const before = (await session('s-edit')).events;
+
+    const refused = await answer('s-edit', requestId, { decision: 'edit', args: { orderId: 'A-1002', amount: 0, extra: 1 } });
+    expect(refused.events).toEqual([expect.objectContaining({ errorCode: 'CONFIRMATION_EDIT_INVALID' })]);
+    expect(refused.events[0].errorMessage).toMatch(/amount/);
+    expect(refused.end.pending.confirmations.map((c) => c.requestId)).toEqual([requestId]);
+    expect((await session('s-edit')).events).toEqual(before);
+    expect(ledger.refunds).toEqual([]);
+
+    const edited = await answer('s-edit', requestId, { decision: 'edit', args: { orderId: 'A-1002', amount: 100 } });
+    expect(ledger.refunds).toEqual([{ orderId: 'A-1002', amount: 100 }]);
+    expect(refundResponse(edited.events)).toMatchObject({
+      response: { result: { status: 'refunded', amount: 100 }, argumentsEditedByUser: { orderId: 'A-1002', amount: 100 } },
+      confirmation: { decision: 'edit', by: 'user', args: { orderId: 'A-1002', amount: 100 } },
+    });
+    expect(lastText(edited.events)).toBe('Refunded 100 € for order A-1002 with the amount you set.');
+    expect(edited.end.pending.confirmations).toEqual([]);
+  });
+
+  it('reject with a message: the model receives the message; respond instead: the answer is the result and the tool does not run', async () => {
+    const rejectId = await refund('s-reject', 900, 'A-1003');
+    const rejected = await answer('s-reject', rejectId, { decision: 'reject', message: 'Only 100, please.' });
+    expect(refundResponse(rejected.events)).toMatchObject({ isError: true, response: { error: { code: 'TOOL_CALL_REJECTED' } }, confirmation: { decision: 'reject', by: 'user', message: 'Only 100, please.' } });
+    expect(lastText(rejected.events)).toBe('The refund was not approved; the manager said "Only 100, please.".');
+
+    const respondId = await refund('s-respond', 400, 'A-1004');
+    const responded = await answer('s-respond', respondId, { decision: 'respond', result: { status: 'refunded by phone' } });
+    expect(refundResponse(responded.events)).toMatchObject({ response: { status: 'refunded by phone' }, confirmation: { decision: 'respond', by: 'user' } });
+    expect(lastText(responded.events)).toBe('The refund\'s result: {"status":"refunded by phone"}.');
+    expect(ledger.refunds).toEqual([]);
+  });
+
+  it('"always allow" creates a grant: later calls it covers run without asking and are marked; GET lists it, DELETE revokes it and the next call asks again', async () => {
+    expect(((await (await api('/api/info')).json()) as AppInfo).grants).toBe(true);
+    expect(await (await api('/api/grants')).json()).toEqual([]);
+
+    const expiresAt = Date.now() + 3_600_000;
+    const first = await refund('s-grant', 250, 'A-1005');
+    const approved = await answer('s-grant', first, { decision: 'approve', remember: { scope: 'session', expiresAt } });
+    const grantId = refundResponse(approved.events).confirmation?.grantId;
+    expect(refundResponse(approved.events).confirmation).toEqual({ decision: 'approve', by: 'user', grantId: expect.stringMatching(/^grant-/) });
+    const grants = (await (await api('/api/grants')).json()) as WireGrant[];
+    expect(grants).toEqual([
+      expect.objectContaining({ id: grantId, appName: 'desk_agent', scope: 'session', userId: 'dev-user', sessionId: 's-grant', toolName: 'refund', expiresAt, schemaHash: expect.any(String) }),
+    ]);
+
+    // Same session: granted, no request; another session: the grant's scope does not cover it.
+    const granted = await run('/api/sessions/s-grant/run', { text: 'Refund 300 for order A-1006' });
+    expect(granted.end.pending.confirmations).toEqual([]);
+    expect(refundResponse(granted.events).confirmation).toEqual({ decision: 'approve', by: 'grant', grantId });
+    await refund('s-other', 300, 'A-1007');
+
+    expect((await api(`/api/grants/${grantId}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await (await api('/api/grants')).json()).toEqual([]);
+    await refund('s-grant', 310, 'A-1008');
+    const gone = await api(`/api/grants/${grantId}`, { method: 'DELETE' });
+    expect([gone.status, ((await gone.json()) as { error: { code: string } }).error.code]).toEqual([404, 'NOT_FOUND']);
+    expect(ledger.refunds.map((r) => r.orderId)).toEqual(['A-1005', 'A-1006']);
+  });
+
+  it('refuses malformed answers with 400 and a code before anything is stored; the request stays open', async () => {
+    const requestId = await refund('s-bad', 250, 'A-1009');
+    const before = (await session('s-bad')).events;
+    for (const body of [
+      {},
+      { decision: 'maybe' },
+      { confirmed: 'yes' },
+      { decision: 'edit' },
+      { decision: 'edit', args: [1] },
+      { decision: 'approve', args: { amount: 1 } },
+      { decision: 'reject', message: 5 },
+      { decision: 'respond' },
+      { decision: 'reject', confirmed: true },
+      { decision: 'approve', remember: { scope: 'world' } },
+      { decision: 'approve', remember: { scope: 'app', expiresAt: 'tomorrow' } },
+      { decision: 'reject', remember: { scope: 'app' } },
+    ]) {
+      const refused = await post(`/api/sessions/s-bad/confirmations/${requestId}`, body);
+      expect([JSON.stringify(body), refused.status, ((await refused.json()) as { error: { code: string } }).error.code]).toEqual([JSON.stringify(body), 400, 'INVALID_CONFIRMATION_ANSWER']);
+    }
+    const unknown = await post('/api/sessions/s-bad/confirmations/confirm-forged', { decision: 'approve' });
+    expect(unknown.status).toBe(409);
+    expect((await session('s-bad')).events).toEqual(before);
+    expect((await session('s-bad')).pending.confirmations.map((c) => c.requestId)).toEqual([requestId]);
+    expect(await (await api('/api/grants')).json()).toEqual([]);
+    expect(ledger.refunds).toEqual([]);
+  });
+});
+
+describe('the dev server API of a module that exports a Runner without a grant service', () => {
+  it('says grants are unavailable, and refuses "always allow" with 400 before anything is stored', async () => {
+    const server = await startDevServer({ host: await DevAgentHost.open({ module: join(__dirname, '__fixtures__', 'desk-runner.ts') }), page: false });
+    try {
+      const api = (path: string, init: RequestInit = {}) =>
+        fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+      expect(((await (await api('/api/info')).json()) as AppInfo).grants).toBe(false);
+      const list = await api('/api/grants');
+      expect([list.status, ((await list.json()) as { error: { code: string } }).error.code]).toEqual([404, 'NOT_FOUND']);
+      const messages = await readSse(await api('/api/sessions/no-grants/run', { method: 'POST', body: JSON.stringify({ text: 'Refund 250 for order A-1010' }) }));
+      const { requestId } = (messages.find((m) => m.event === 'end')!.data as RunEnd).pending.confirmations[0];
+      const refused = await api(`/api/sessions/no-grants/confirmations/${requestId}`, { method: 'POST', body: JSON.stringify({ decision: 'approve', remember: { scope: 'app' } }) });
+      expect([refused.status, ((await refused.json()) as { error: { message: string } }).error.message]).toEqual([400, expect.stringContaining('export `grantService`')]);
+    } finally {
+      await server.close();
+    }
+  });
+});
