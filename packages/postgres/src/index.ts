@@ -12,6 +12,10 @@ export type { PostgresMemoryServiceOptions } from './postgres-memory-service';
 export { PostgresCredentialService } from './postgres-credential-service';
 /** Options of `PostgresCredentialService`. */
 export type { PostgresCredentialServiceOptions } from './postgres-credential-service';
+/** Remembered confirmation grants ("always allow") shared by every process on the database. */
+export { PostgresGrantService } from './postgres-grant-service';
+/** Options of `PostgresGrantService`. */
+export type { PostgresGrantServiceOptions } from './postgres-grant-service';
 /** A stored credential that does not decrypt with the given key (`CREDENTIAL_DECRYPT_FAILED`; core's class, re-exported). */
 export { CredentialDecryptError } from '@toolsmith/core';
 /** One connection (pool or PGlite) with the migrated Toolsmith schema, shared by the stores built on it. */

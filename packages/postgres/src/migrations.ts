@@ -106,6 +106,27 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; description: string; s
         PRIMARY KEY (app_name, user_id, session_id)
       );`,
   },
+  {
+    version: 5,
+    description: 'remembered confirmation grants',
+    // `position` orders grants oldest first even when two share a millisecond.
+    sql: (s) => `
+      CREATE TABLE ${s}.confirmation_grants (
+        app_name text NOT NULL,
+        grant_id text NOT NULL,
+        position bigint GENERATED ALWAYS AS IDENTITY,
+        scope text NOT NULL CHECK (scope IN ('session', 'user', 'app')),
+        user_id text,
+        session_id text COLLATE "C",
+        tool_name text NOT NULL,
+        schema_hash text NOT NULL,
+        condition json,
+        created_at bigint NOT NULL,
+        expires_at bigint,
+        PRIMARY KEY (app_name, grant_id)
+      );
+      CREATE INDEX confirmation_grants_tool ON ${s}.confirmation_grants (app_name, tool_name, user_id)`,
+  },
 ];
 
 /** The newest schema version this package knows. */

@@ -82,17 +82,18 @@ describe('PostgresCredentialService (PGlite, in memory)', () => {
       const before = PostgresDatabase.open({ pglite, schema });
       await before.migrate();
       const versions = async (db: PostgresDatabase) => (await db.query<{ version: number }>({ text: `SELECT version FROM ${db.schema}.schema_migrations ORDER BY version` })).map((row) => row.version);
-      expect(await versions(before)).toEqual([1, 2, 3, 4]);
-      expect(SCHEMA_VERSION).toBe(4);
+      expect(await versions(before)).toEqual([1, 2, 3, 4, 5]);
+      expect(SCHEMA_VERSION).toBe(5);
       await new PostgresCredentialService({ database: before, encryptionKey }).saveCredential(key, { accessToken: 'kept' });
       // What the earlier release left: version 2 recorded, the credential tables made by the service itself.
       await before.query({ text: `DELETE FROM ${before.schema}.schema_migrations WHERE version >= 3` });
       await before.query({ text: `DROP TABLE ${before.schema}.session_claims` });
+      await before.query({ text: `DROP TABLE ${before.schema}.confirmation_grants` });
       await before.close();
 
       const after = PostgresDatabase.open({ pglite, schema });
       expect(await new PostgresCredentialService({ database: after, encryptionKey }).loadCredential(key)).toEqual({ accessToken: 'kept' });
-      expect(await versions(after)).toEqual([1, 2, 3, 4]);
+      expect(await versions(after)).toEqual([1, 2, 3, 4, 5]);
       await after.close();
     } finally {
       await pglite.close();
