@@ -194,6 +194,16 @@ export type { RememberGrant } from './confirmation/confirmation-decision';
 export type { ConfirmationGrant, GrantQuery, GrantScope, GrantService, NewGrant } from './confirmation/grant-service';
 export { InMemoryGrantService } from './confirmation/in-memory-grant-service';
 export { toolSchemaHash } from './confirmation/tool-schema-hash';
+export type {
+  ConfirmationPolicy,
+  ConfirmationPolicyDecision,
+  ConfirmationPolicyInput,
+  ConfirmationPolicyOptions,
+  ConfirmationPolicySetting,
+  ConfirmationPolicyVerdict,
+} from './confirmation/confirmation-policy';
+export { ConfirmationPolicyError } from './errors/confirmation-policy-error';
+export { ToolCallDeniedError } from './errors/tool-call-denied-error';
 export { FunctionResponseNotPendingError } from './errors/function-response-not-pending-error';
 export type { NotPendingReason } from './errors/function-response-not-pending-error';
 export { InvalidConfirmationAnswerError } from './errors/invalid-confirmation-answer-error';

@@ -1,5 +1,6 @@
 import type { GrantService } from '../confirmation/grant-service';
 import type { ConfirmationGate } from '../confirmation/grant-gate';
+import type { ConfirmationPolicySetting } from '../confirmation/confirmation-policy';
 import type { CredentialManager } from '../auth/credential-manager';
 import type { ArtifactService } from '../artifacts/artifact-service';
 import type { ArgumentLimits } from '../validation/argument-parser';
@@ -46,6 +47,8 @@ export interface InvocationServices {
   readonly grantService?: GrantService;
   /** @internal Decides gated calls before the person is asked (the grants); absent: always ask. */
   readonly confirmationGate?: ConfirmationGate;
+  /** The runner's `confirmationPolicy`, for agents without their own; absent: none. */
+  readonly confirmationPolicy?: ConfirmationPolicySetting;
   /** The runner's `budget`: what one run may spend. */
   readonly budget?: RunBudget;
 }

@@ -1,3 +1,4 @@
+import type { ConfirmationPolicySetting } from '../confirmation/confirmation-policy';
 import type { Event } from '../events/event';
 import type { GenerationConfig, ToolChoice } from '../model/llm-request';
 import type { Model } from '../model/model';
@@ -60,6 +61,12 @@ export interface LlmAgentOptions<TOutput = unknown> extends BaseAgentOptions {
    * only the last turns (`strategy: 'trim'`); overrides the runner's `compaction`. See docs/context.md.
    */
   compaction?: CompactionOptions;
+  /**
+   * Decides this agent's calls before remembered grants and the person (allow, deny with a reason, ask),
+   * or only records what it would decide (`{ decide, mode: 'shadow' }`); overrides the runner's
+   * `confirmationPolicy`. See docs/confirmation.md.
+   */
+  confirmationPolicy?: ConfirmationPolicySetting;
 }
 
 /**
@@ -102,6 +109,8 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
   readonly outputRetries: number;
   /** This agent's own compaction (see {@link LlmAgentOptions.compaction}); absent: the runner's, if any. */
   readonly compaction?: CompactionOptions;
+  /** This agent's own confirmation policy (see {@link LlmAgentOptions.confirmationPolicy}); absent: the runner's, if any. */
+  readonly confirmationPolicy?: ConfirmationPolicySetting;
 
   constructor(options: LlmAgentOptions<TOutput>) {
     super(options);
@@ -121,6 +130,7 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
     }
     this.outputRetries = options.outputRetries ?? 2;
     if (options.compaction) this.compaction = checkCompactionOptions(options.compaction, `agent "${this.name}"`);
+    this.confirmationPolicy = options.confirmationPolicy;
   }
 
   /**

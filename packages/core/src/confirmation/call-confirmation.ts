@@ -10,12 +10,17 @@ import type { ConfirmationDecisionKind } from './confirmation-decision';
 export interface CallConfirmation {
   /** What was decided. */
   decision: ConfirmationDecisionKind;
-  /** Who decided: `user`, the person answering the request; `grant`, a remembered grant (see `grantId`), nobody asked. */
-  by: 'user' | 'grant';
+  /**
+   * Who decided: `user`, the person answering the request; `grant`, a remembered grant (see `grantId`),
+   * nobody asked; `policy`, the runner's or agent's `confirmationPolicy` (`approve` or `reject`), nobody asked.
+   */
+  by: 'user' | 'grant' | 'policy';
   /** The grant that covered the call (`by: 'grant'`), or that the person's approval remembered (`by: 'user'`). */
   grantId?: string;
   /** With `edit`: the arguments the call ran with (the model's are in its call). */
   args?: Record<string, unknown>;
-  /** With `reject`: the person's message. */
+  /** With `reject`: the person's message (`by: 'user'`) or the policy's reason (`by: 'policy'`). */
   message?: string;
+  /** With `approve` by the policy: its reason, when it gave one. */
+  reason?: string;
 }

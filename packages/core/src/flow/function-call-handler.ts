@@ -65,6 +65,7 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
       policy: context.services.toolCallPolicy,
       saveWholeResults: context.services.artifactService !== undefined,
       confirmationGate: context.services.confirmationGate,
+      confirmationPolicy: agent.confirmationPolicy ?? context.services.confirmationPolicy,
     };
     // Traced: inside the call's `execute_tool` span. The executor emits none: invokeTool and serveMcp share it.
     return context.trace ? context.trace.toolCall(call, execution.tool, () => executeToolCall(execution)) : executeToolCall(execution);

@@ -13,6 +13,8 @@ import type { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
 import type { CallConfirmation } from '../confirmation/call-confirmation';
 import type { ConfirmationGate } from '../confirmation/grant-gate';
+import { type ConfirmationPolicySetting, type ConfirmationPolicyVerdict, judgeCall } from '../confirmation/confirmation-policy';
+import { ToolCallDeniedError } from '../errors/tool-call-denied-error';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
 import { inspectResult, jsonProblem, truncatedResult } from './result-budget';
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
@@ -29,6 +31,8 @@ export interface ToolCallOutcome {
   error?: ToolsmithError;
   /** The call did not complete because it waits for the user's confirmation. */
   confirmationRequested?: boolean;
+  /** What the confirmation policy decided on the call (also on the response, or on the request when it waits), for its span. */
+  policy?: ConfirmationPolicyVerdict;
 }
 
 /** Input of {@link executeToolCall}. */
@@ -51,6 +55,8 @@ export interface ExecuteToolCallInput {
   saveWholeResults?: boolean;
   /** Decides a call its `requireConfirmation` rule gates before the person is asked (remembered grants); absent: always ask. */
   confirmationGate?: ConfirmationGate;
+  /** Consulted on each call with valid arguments that no person has answered yet, before grants and the person; absent: none. */
+  confirmationPolicy?: ConfirmationPolicySetting;
 }
 
 const NO_CALLBACKS: ToolCallbackChain = { beforeTool: [], afterTool: [], onToolError: [] };
@@ -71,6 +77,8 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
   let args: Record<string, unknown> = {};
   // What settled a gated call without asking (a remembered grant); recorded on its response.
   let decided: CallConfirmation | undefined;
+  // What the confirmation policy decided (both modes); recorded on the response and the span.
+  let verdict: ConfirmationPolicyVerdict | undefined;
   // Set only when a repair was made: valid arguments never reach the repair code.
   let repairs: ArgumentRepair[] | undefined;
   const repairing = policy.repairArguments !== false && tool.repairArguments !== false;
@@ -120,13 +128,26 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       }
     }
 
+    const hasRule = tool.requireConfirmation !== undefined && tool.requireConfirmation !== false;
     if (context.toolConfirmation) {
       if (!context.toolConfirmation.confirmed) throw new ToolCallRejectedError(tool.name, context.toolConfirmation.message);
-    } else if (tool.requireConfirmation !== undefined && tool.requireConfirmation !== false && (await needsConfirmation(tool, args, context))) {
-      decided = input.confirmationGate ? await input.confirmationGate(tool, args, context) : undefined;
-      if (!decided) {
-        context.requestConfirmation({ hint: await confirmationHint(tool, args, context) });
-        return withRepairs(pendingConfirmation(call, tool.name), repairs);
+    } else {
+      // The policy first: its deny beats any grant, its allow needs none (docs/confirmation.md, "A policy before the person").
+      verdict = input.confirmationPolicy ? await judgeCall(input.confirmationPolicy, { tool, args, userId: context.userId, sessionId: context.sessionId, context }) : undefined;
+      const enforced = verdict?.mode === 'enforce' ? verdict.decision : 'none';
+      if (enforced === 'deny') {
+        decided = { decision: 'reject', by: 'policy', message: verdict!.reason! };
+        throw new ToolCallDeniedError(tool.name, verdict!.reason!);
+      }
+      if (enforced === 'allow') {
+        if (hasRule && (await needsConfirmation(tool, args, context))) decided = { decision: 'approve', by: 'policy', ...(verdict!.reason === undefined ? {} : { reason: verdict!.reason }) };
+      } else if (enforced === 'ask' || (hasRule && (await needsConfirmation(tool, args, context)))) {
+        decided = input.confirmationGate ? await input.confirmationGate(tool, args, context) : undefined;
+        if (!decided) {
+          context.requestConfirmation({ hint: await confirmationHint(tool, args, context) });
+          if (verdict) context.actions.requestedToolConfirmations![call.id].policy = verdict;
+          return withRepairs(withVerdict(pendingConfirmation(call, tool.name), verdict), repairs);
+        }
       }
     }
     let result: unknown;
@@ -171,7 +192,7 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     const outcome = succeeded(call, fit instanceof Promise ? await fit : fit);
     if (parts) outcome.response.parts = parts;
     if (decided) outcome.response.confirmation = decided;
-    return withRepairs(outcome, repairs);
+    return withRepairs(withVerdict(outcome, verdict), repairs);
   } catch (thrown) {
     const error = ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy);
     for (const onError of callbacks.onToolError) {
@@ -183,8 +204,8 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       }
     }
     const outcome = failed(call, error);
-    if (decided) outcome.response.confirmation = decided; // it ran on the grant, and failed
-    return withRepairs(outcome, repairs);
+    if (decided) outcome.response.confirmation = decided; // it ran on the grant (and failed), or the policy denied it
+    return withRepairs(withVerdict(outcome, verdict), repairs);
   }
 }
 
@@ -329,6 +350,14 @@ async function confirmationHint(tool: BaseTool, args: Record<string, unknown>, c
 /** The outcome with the repairs made to its arguments recorded on its response (unchanged when there were none). */
 function withRepairs(outcome: ToolCallOutcome, repairs: ArgumentRepair[] | undefined): ToolCallOutcome {
   if (repairs) outcome.response.argumentRepairs = repairs;
+  return outcome;
+}
+
+/** Records the policy's verdict on the outcome (for its span) and, unless the call waits, on its response. */
+function withVerdict(outcome: ToolCallOutcome, verdict: ConfirmationPolicyVerdict | undefined): ToolCallOutcome {
+  if (!verdict) return outcome;
+  outcome.policy = verdict;
+  if (!outcome.confirmationRequested) outcome.response.policy = verdict;
   return outcome;
 }
 

@@ -1,4 +1,5 @@
 import type { CallConfirmation } from '../confirmation/call-confirmation';
+import type { ConfirmationPolicyVerdict } from '../confirmation/confirmation-policy';
 
 /** Who produced a {@link Content}: the user (including tool results sent back) or the model. */
 export type Role = 'user' | 'model';
@@ -65,6 +66,11 @@ export interface FunctionResponse {
    * docs/confirmation.md. Recorded for people and audits; never sent to the model. Absent otherwise.
    */
   confirmation?: CallConfirmation;
+  /**
+   * What the `confirmationPolicy` decided on this call, in either mode (`shadow`: recorded only); see
+   * docs/confirmation.md. For audits; never sent to the model. Absent when no policy judged the call.
+   */
+  policy?: ConfirmationPolicyVerdict;
 }
 
 /** The named repairs the executor may make to a model's arguments; nothing beyond these is ever guessed. */

@@ -1,3 +1,4 @@
+import type { ConfirmationPolicySetting } from '../confirmation/confirmation-policy';
 import type { GrantService } from '../confirmation/grant-service';
 import { grantGate } from '../confirmation/grant-gate';
 import type { BaseAgent } from '../agents/base-agent';
@@ -64,6 +65,12 @@ export interface RunnerOptions<TAgent extends BaseAgent = BaseAgent> {
    * covers runs without asking, and an answer with `remember` creates one. Without it, every gated call asks.
    */
   grantService?: GrantService;
+  /**
+   * Decides every agent's calls before remembered grants and the person (allow, deny with a reason, ask),
+   * or only records what it would decide (`{ decide, mode: 'shadow' }`); an `LlmAgent`'s own
+   * `confirmationPolicy` replaces it for that agent's calls. See docs/confirmation.md.
+   */
+  confirmationPolicy?: ConfirmationPolicySetting;
   /** Plugins: callbacks for every agent, run before the agents' own. */
   plugins?: Plugin[];
   /**
@@ -205,6 +212,7 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
       compaction: options.compaction ? checkCompactionOptions(options.compaction, 'the runner') : undefined,
       grantService: options.grantService,
       confirmationGate: options.grantService ? grantGate(options.grantService, options.appName) : undefined,
+      confirmationPolicy: options.confirmationPolicy,
       budget: options.budget ? checkRunBudget(options.budget) : undefined,
     };
     checkAgentTree(options.agent);

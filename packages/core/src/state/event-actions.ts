@@ -1,4 +1,5 @@
 import type { CredentialRequestRecord } from '../auth/request-credential';
+import type { ConfirmationPolicyVerdict } from '../confirmation/confirmation-policy';
 import type { EventCompaction } from '../context/event-compaction';
 import type { StateOp } from './state-ops';
 
@@ -18,6 +19,8 @@ export interface ToolConfirmation {
    * in the credential service).
    */
   auth?: CredentialRequestRecord;
+  /** On a request: what the `confirmationPolicy` decided on the call (`ask`, or a shadow verdict), for audits. */
+  policy?: ConfirmationPolicyVerdict;
 }
 
 /**

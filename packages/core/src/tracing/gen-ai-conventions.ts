@@ -42,6 +42,12 @@ export const TraceAttribute = {
   INVOCATION_ID: 'toolsmith.invocation.id',
   /** Set on an `execute_tool` span whose call waits for the user's confirmation instead of running. */
   TOOL_CONFIRMATION_REQUESTED: 'toolsmith.tool.confirmation_requested',
+  /** On an `execute_tool` span the confirmation policy judged: its decision (`allow`, `deny`, `ask`, `none`). */
+  TOOL_CONFIRMATION_POLICY_DECISION: 'toolsmith.tool.confirmation_policy.decision',
+  /** With the decision: `enforce` (acted on) or `shadow` (only recorded). */
+  TOOL_CONFIRMATION_POLICY_MODE: 'toolsmith.tool.confirmation_policy.mode',
+  /** With the decision, when the policy threw: `CONFIRMATION_POLICY_FAILED`. */
+  TOOL_CONFIRMATION_POLICY_ERROR: 'toolsmith.tool.confirmation_policy.error',
 } as const;
 
 /**

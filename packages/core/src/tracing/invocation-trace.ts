@@ -168,6 +168,11 @@ export class InvocationTrace {
     return api.context.with(api.trace.setSpan(this.current, span), run).then(
       (outcome) => {
         if (outcome.error) markFailed(api, span, outcome.error.code, outcome.error.message, this.recordContent);
+        if (outcome.policy) {
+          span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_POLICY_DECISION, outcome.policy.decision);
+          span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_POLICY_MODE, outcome.policy.mode);
+          if (outcome.policy.error) span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_POLICY_ERROR, outcome.policy.error.code);
+        }
         if (outcome.confirmationRequested) span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_REQUESTED, true);
         else if (this.recordContent) span.setAttribute(TraceAttribute.TOOL_CALL_RESULT, JSON.stringify(outcome.response.response));
         span.end();
