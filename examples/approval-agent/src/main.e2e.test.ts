@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { type ConfirmationRequest, REQUEST_CONFIRMATION } from '@toolsmith/core';
+import { type ConfirmationAnswer, type ConfirmationRequest, REQUEST_CONFIRMATION } from '@toolsmith/core';
 import { type Approver, policyApprover, terminalApprover } from './approver';
 import { type DemoMode, main, modeFromArgs } from './main';
 
@@ -78,9 +78,34 @@ Agent: Refunded 250 € for order A-1002 (approved by Dana).`);
     expect(nothing.out).toContain('Nothing waits for an approval');
   });
 
-  it('runs on a policy when there is no terminal', async () => {
-    const { payments } = await run(policyApprover(500));
+  it('runs on a policy when there is no terminal: it rejects what is above its limit, and the model reads why', async () => {
+    const { payments, out } = await run(policyApprover(500));
     expect(payments.refunds.map((r) => r.approvedBy)).toEqual([undefined, 'refund policy']);
+    expect(out).toContain('  ✘ denied ("Refunds above 500 € need a manager."): Approve refund({"orderId":"A-1003","amount":900})?');
+    expect(out).toContain('Agent: The refund of 900 € for order A-1003 was not approved: Refunds above 500 € need a manager.');
+  });
+
+  it('an edit runs with the person\'s arguments (one the schema refuses is asked again), and an answer can stand in for the refund', async () => {
+    const decisions: ConfirmationAnswer[] = [
+      { decision: 'edit', args: { orderId: 'A-1002', amount: 'two hundred' } },
+      { decision: 'edit', args: { orderId: 'A-1002', amount: 200 }, payload: { approver: 'Dana' } },
+      { decision: 'respond', result: { answer: 'Store credit of 900 € issued instead.' } },
+    ];
+    const { out, asked, payments } = await run(async () => decisions.shift()!);
+    expect(asked.map((r) => r.originalFunctionCall.args)).toEqual([
+      { orderId: 'A-1002', amount: 250 },
+      { orderId: 'A-1002', amount: 250 },
+      { orderId: 'A-1003', amount: 900 },
+    ]);
+    expect(out).toContain('  ! CONFIRMATION_EDIT_INVALID');
+    expect(out).toContain('  ✎ approved with {"orderId":"A-1002","amount":200}: Approve refund({"orderId":"A-1002","amount":250})?');
+    expect(out).toContain('Agent: Refunded 200 € for order A-1002 (approved by Dana, who changed the amount).');
+    expect(out).toContain('  ↩ answered instead ({"answer":"Store credit of 900 € issued instead."})');
+    expect(out).toContain('Agent: The approver answered instead: Store credit of 900 € issued instead.');
+    expect(payments.refunds).toEqual([
+      { orderId: 'A-1001', amount: 40 },
+      { orderId: 'A-1002', amount: 200, approvedBy: 'Dana' },
+    ]);
   });
 
   it('says so when stdin is not a terminal, instead of ignoring piped answers quietly', async () => {
@@ -97,7 +122,7 @@ Agent: Refunded 250 € for order A-1002 (approved by Dana).`);
 });
 
 describe('terminalApprover', () => {
-  it('asks at the prompt: y approves with the approver name, anything else denies', async () => {
+  it('asks at the prompt: y approves with the approver name, n rejects (with the reason after it), e edits, r answers instead, anything else rejects', async () => {
     const input = new PassThrough();
     const output = new PassThrough();
     let shown = '';
@@ -108,13 +133,29 @@ describe('terminalApprover', () => {
       originalFunctionCall: { id: 'c', name: 'refund', args: { orderId: 'A-1', amount: 300 } },
     };
 
-    const first = approve(request);
-    input.write('y\n');
-    await expect(first).resolves.toEqual({ confirmed: true, payload: { approver: 'Sam' } });
-    const second = approve(request);
-    input.write('nope\n');
-    await expect(second).resolves.toEqual({ confirmed: false });
+    const answers: unknown[] = [];
+    for (const line of ['y', 'nope', 'n Too much.', 'e {"orderId":"A-1","amount":100}', 'r Refunded by phone.']) {
+      const next = approve(request);
+      input.write(`${line}\n`);
+      answers.push(await next);
+    }
+    // Not JSON: the prompt says so and asks again, and the next line answers.
+    const hinted = new Promise<void>((resolve) => output.on('data', () => shown.includes('must be a JSON object') && resolve()));
+    const edit = approve(request);
+    input.write('e not json\n');
+    await hinted;
+    input.write('e {"orderId":"A-1","amount":120}\n');
+    answers.push(await edit);
     close();
-    expect(shown).toContain('Approve refund({"orderId":"A-1","amount":300})? [y/N] ');
+    expect(answers).toEqual([
+      { decision: 'approve', payload: { approver: 'Sam' } },
+      { decision: 'reject' },
+      { decision: 'reject', message: 'Too much.' },
+      { decision: 'edit', args: { orderId: 'A-1', amount: 100 }, payload: { approver: 'Sam' } },
+      { decision: 'respond', result: { answer: 'Refunded by phone.' } },
+      { decision: 'edit', args: { orderId: 'A-1', amount: 120 }, payload: { approver: 'Sam' } },
+    ]);
+    expect(shown).toContain('The edited arguments must be a JSON object');
+    expect(shown).toContain('Approve refund({"orderId":"A-1","amount":300})? [y/N, n <why>, e <json args>, r <answer>] ');
   });
 });

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { type Content, REQUEST_CONFIRMATION, Runner, confirmationRequests, confirmationResponsePart, findPendingCalls } from '@toolsmith/core';
-import type { ConfirmationRequest } from '@toolsmith/core';
+import type { ConfirmationAnswer, ConfirmationRequest } from '@toolsmith/core';
 import { pickModel, printEvent } from '@toolsmith/example-kit';
 import { PostgresSessionService } from '@toolsmith/postgres';
 import { createRefundAgent } from './agent';
@@ -75,6 +75,7 @@ export async function main(options: MainOptions = {}): Promise<Payments> {
     const messages = options.messages ?? DEMO_MESSAGES;
     let pending: Content | undefined;
     let remaining = messages;
+    let resumed: ConfirmationRequest[] = [];
     const key = { appName: APP, userId: USER, sessionId: SESSION };
     if (mode === 'resume') {
       const session = await current.sessionService.getSession(key);
@@ -89,6 +90,7 @@ export async function main(options: MainOptions = {}): Promise<Payments> {
         originalFunctionCall: record.originalFunctionCall,
         ...record.prompt,
       }));
+      resumed = requests;
       pending = await answer(requests, approve, print);
       const sent = session.events.filter((event) => event.author === 'user' && event.text() !== '').map((event) => event.text());
       remaining = messages.filter((text) => !sent.includes(text));
@@ -101,11 +103,19 @@ export async function main(options: MainOptions = {}): Promise<Payments> {
       print('');
       if (first.parts[0]?.text !== undefined) print(`User: ${first.parts[0].text}`);
       let newMessage = first;
+      let asked = first === pending ? resumed : [];
       for (;;) {
         const requests: ConfirmationRequest[] = [];
+        let refused = false;
         for await (const event of current.runner.run({ userId: USER, sessionId: SESSION, newMessage })) {
           printEvent(event, print);
           requests.push(...confirmationRequests(event));
+          refused ||= event.errorCode === 'CONFIRMATION_EDIT_INVALID';
+        }
+        if (refused) {
+          // The edited arguments broke the tool's schema: nothing ran, the request still waits. Ask again.
+          newMessage = await answer(asked, approve, print);
+          continue;
         }
         if (requests.length === 0) break;
         if (mode === 'until-pause') {
@@ -116,6 +126,7 @@ export async function main(options: MainOptions = {}): Promise<Payments> {
         await close(current);
         current = open();
         print('  … paused; the store was closed and reopened, and a new Runner answers from the stored session');
+        asked = requests;
         newMessage = await answer(requests, approve, print);
       }
     }
@@ -133,11 +144,19 @@ async function answer(requests: ConfirmationRequest[], approve: Approver, print:
   const parts = [];
   for (const request of requests) {
     const decision = await approve(request);
-    const approved = 'decision' in decision ? decision.decision === 'approve' || decision.decision === 'edit' : decision.confirmed;
-    print(`  ${approved ? '✔ approved' : '✘ denied'}: ${describeRequest(request)}`);
+    print(`  ${decisionText(decision)}: ${describeRequest(request)}`);
     parts.push(confirmationResponsePart(request, decision));
   }
   return { role: 'user', parts };
+}
+
+/** How the demo prints a decision, e.g. `✎ approved with {"orderId":"A-1002","amount":100}`. */
+function decisionText(answer: ConfirmationAnswer): string {
+  if (!('decision' in answer)) return answer.confirmed ? '✔ approved' : '✘ denied';
+  if (answer.decision === 'edit') return `✎ approved with ${JSON.stringify(answer.args)}`;
+  if (answer.decision === 'reject') return answer.message === undefined ? '✘ denied' : `✘ denied ("${answer.message}")`;
+  if (answer.decision === 'respond') return `↩ answered instead (${JSON.stringify(answer.result)})`;
+  return '✔ approved';
 }
 
 /** The mode named on the command line: `--pause` or `--resume`, else `all`. */

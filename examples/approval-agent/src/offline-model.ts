@@ -24,9 +24,15 @@ function answer(request: LlmRequest): ScriptedTurn {
 
 function describe(response: FunctionResponse, call: FunctionCall | undefined): string {
   const args = (call?.args ?? {}) as { orderId?: string; amount?: number };
-  const body = response.response as { amount?: number; orderId?: string; approvedBy?: string; error?: { code: string; message: string } };
-  if (!response.isError) return `Refunded ${body.amount} € for order ${body.orderId}${body.approvedBy ? ` (approved by ${body.approvedBy})` : ''}.`;
-  if (body.error?.code === 'TOOL_CALL_REJECTED') return `The refund of ${args.amount} € for order ${args.orderId} was not approved, so nothing was refunded.`;
+  // An edited call answers `{ result, argumentsEditedByUser }`; the person's own answer stands in for a result.
+  const edited = response.response.argumentsEditedByUser !== undefined;
+  const body = (edited ? response.response.result : response.response) as { amount?: number; orderId?: string; approvedBy?: string; answer?: string; error?: { code: string; message: string } };
+  if (!response.isError && body.answer !== undefined) return `The approver answered instead: ${body.answer}`;
+  if (!response.isError) return `Refunded ${body.amount} € for order ${body.orderId}${body.approvedBy ? ` (approved by ${body.approvedBy}${edited ? ', who changed the amount' : ''})` : ''}.`;
+  if (body.error?.code === 'TOOL_CALL_REJECTED') {
+    const said = /and said: "(.*)"\. Do not retry/.exec(body.error.message)?.[1];
+    return `The refund of ${args.amount} € for order ${args.orderId} was not approved${said ? `: ${said}` : ', so nothing was refunded.'}`;
+  }
   return `Sorry, that did not work: ${body.error?.message ?? 'unknown error'}`;
 }
 

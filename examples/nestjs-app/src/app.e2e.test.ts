@@ -110,7 +110,7 @@ describe('nestjs-app (e2e over HTTP)', () => {
     expect(request.name).toBe('toolsmith_request_confirmation');
     expect(app.get(OrderRepository).find('A-1002')?.status).toBe('placed');
 
-    const answer = await post('/chat/confirm', { userId: 'alice', sessionId: 's3', confirmationId: request.id, confirmed: true });
+    const answer = await post('/chat/confirm', { userId: 'alice', sessionId: 's3', confirmationId: request.id, decision: 'approve' });
     expect(answer.status).toBe(200);
     expect(finalText(answer.messages)).toBe('Order A-1002 is now cancelled.');
     expect(app.get(OrderRepository).find('A-1002')?.status).toBe('cancelled');
@@ -119,6 +119,36 @@ describe('nestjs-app (e2e over HTTP)', () => {
     // Answered once: the same id is no longer waiting.
     const again = await post('/chat/confirm', { userId: 'alice', sessionId: 's3', confirmationId: request.id, confirmed: true });
     expect(again.status).toBe(404);
+  });
+
+  it('takes the four decisions: an edit the schema refuses is refused in the stream, a valid one runs; a rejection with a message; a response instead', async () => {
+    const orders = app.get(OrderRepository);
+    const confirmationOf = async (sessionId: string, message: string) => calls((await chat('alice', sessionId, message)).messages.filter((m) => m.event === 'confirmation'))[0];
+    const confirm = (sessionId: string, confirmationId: string, decision: object) => post('/chat/confirm', { userId: 'alice', sessionId, confirmationId, ...decision });
+
+    // The model picked the shipped order; the customer approves cancelling the one they meant.
+    const edit = await confirmationOf('s-edit', 'Please cancel A-1001');
+    const refused = await confirm('s-edit', edit.id, { decision: 'edit', args: { orderId: 1002 } });
+    expect(refused.messages.map((m) => m.data.errorCode)).toEqual(['CONFIRMATION_EDIT_INVALID']);
+    expect(orders.find('A-1002')?.status).toBe('placed');
+    const edited = await confirm('s-edit', edit.id, { decision: 'edit', args: { orderId: 'A-1002' } });
+    expect(responses(edited.messages)).toEqual([
+      expect.objectContaining({ name: 'orders_cancel', confirmation: { decision: 'edit', by: 'user', args: { orderId: 'A-1002' } }, response: expect.objectContaining({ argumentsEditedByUser: { orderId: 'A-1002' } }) }),
+    ]);
+    expect(finalText(edited.messages)).toBe('Order A-1002 is now cancelled (the order you chose).');
+    expect([orders.find('A-1001')?.status, orders.find('A-1002')?.status]).toEqual(['shipped', 'cancelled']);
+
+    const reject = await confirmationOf('s-reject', 'Please cancel B-2001');
+    const rejected = await confirm('s-reject', reject.id, { decision: 'reject', message: 'Keep it, I changed my mind.' });
+    expect(finalText(rejected.messages)).toBe('Sorry, that did not work: The user rejected the call to tool "orders_cancel" and said: "Keep it, I changed my mind.". Do not retry it unless the user asks.');
+
+    const respond = await confirmationOf('s-respond', 'Please cancel B-2001');
+    const responded = await confirm('s-respond', respond.id, { decision: 'respond', result: { status: 'a clerk will call you about B-2001' } });
+    expect(finalText(responded.messages)).toBe('Done: a clerk will call you about B-2001.');
+    expect(orders.find('B-2001')?.status).toBe('placed');
+    for (const bad of [{ decision: 'maybe' }, { decision: 'edit', args: 'A-1002' }, { decision: 'reject', message: 3 }, { decision: 'respond' }, {}]) {
+      expect((await confirm('s-respond', 'x', bad)).status).toBe(400);
+    }
   });
 
   it('answers a credential request only for an id waiting in the session: a confirmation id or an unknown one is a 404, a bad body a 400', async () => {

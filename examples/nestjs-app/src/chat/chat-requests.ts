@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import type { AuthCredential, CredentialAnswerInput } from '@toolsmith/core';
+import type { AuthCredential, ConfirmationAnswer, CredentialAnswerInput } from '@toolsmith/core';
 
 /** Body of `POST /chat`. */
 export interface ChatRequest {
@@ -12,15 +12,18 @@ export interface ChatRequest {
   messageId?: string;
 }
 
-/** Body of `POST /chat/confirm`: the user's answer to a `confirmation` event. */
+/**
+ * Body of `POST /chat/confirm`: the user's answer to a `confirmation` event, one of the four decisions
+ * (`decision: 'approve' | 'edit' | 'reject' | 'respond'` with `args`, `message` or `result`), or
+ * `confirmed: true | false`.
+ */
 export interface ConfirmRequest {
   userId: string;
   sessionId: string;
   /** Id of the `toolsmith_request_confirmation` function call being answered. */
   confirmationId: string;
-  confirmed: boolean;
-  /** Optional data for the tool (for example an edited amount). */
-  payload?: unknown;
+  /** The decision, as `confirmationResponse` takes it. */
+  answer: ConfirmationAnswer;
   /** The client's id of this answer: sent again, it is not stored or run again (see {@link ChatRequest.messageId}). */
   messageId?: string;
 }
@@ -43,18 +46,34 @@ export function parseChatRequest(body: unknown): ChatRequest {
   return { userId: text(record, 'userId'), sessionId: text(record, 'sessionId'), message: text(record, 'message'), ...messageId(record) };
 }
 
-/** Checks the body of `POST /chat/confirm`. */
+/**
+ * Checks the body of `POST /chat/confirm`: the shape of the decision. The runner checks the rest (edited
+ * arguments against the tool's schema, a decision's fields) and refuses a wrong answer in the stream.
+ */
 export function parseConfirmRequest(body: unknown): ConfirmRequest {
   const record = asRecord(body);
-  if (typeof record.confirmed !== 'boolean') throw new BadRequestException('"confirmed" must be true or false.');
-  const request: ConfirmRequest = {
-    userId: text(record, 'userId'),
-    sessionId: text(record, 'sessionId'),
-    confirmationId: text(record, 'confirmationId'),
-    confirmed: record.confirmed,
-  };
-  if (record.payload !== undefined) request.payload = record.payload;
-  return { ...request, ...messageId(record) };
+  const base = { userId: text(record, 'userId'), sessionId: text(record, 'sessionId'), confirmationId: text(record, 'confirmationId'), ...messageId(record) };
+  const payload = record.payload === undefined ? {} : { payload: record.payload };
+  switch (record.decision) {
+    case undefined:
+      if (typeof record.confirmed !== 'boolean') throw new BadRequestException('Send "decision" (approve, edit, reject, respond) or "confirmed": true | false.');
+      return { ...base, answer: { confirmed: record.confirmed, ...payload } };
+    case 'approve':
+      return { ...base, answer: { decision: 'approve', ...payload } };
+    case 'edit': {
+      const args = record.args;
+      if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new BadRequestException('"args" (the edited arguments) must be a JSON object.');
+      return { ...base, answer: { decision: 'edit', args: args as Record<string, unknown>, ...payload } };
+    }
+    case 'reject':
+      if (record.message !== undefined && typeof record.message !== 'string') throw new BadRequestException('"message" must be a string.');
+      return { ...base, answer: { decision: 'reject', ...(typeof record.message === 'string' ? { message: record.message } : {}) } };
+    case 'respond':
+      if (record.result === undefined || record.result === null) throw new BadRequestException('"result" (the answer given instead of the tool\'s result) is missing.');
+      return { ...base, answer: { decision: 'respond', result: record.result } };
+    default:
+      throw new BadRequestException('"decision" must be approve, edit, reject or respond.');
+  }
 }
 
 /** Checks the body of `POST /chat/credential`: exactly one of `redirectUrl`, `credential` or `cancelled: true`. */

@@ -23,9 +23,10 @@ export class ChatController {
   }
 
   /**
-   * Answers a confirmation request (approve or reject a tool call) and streams the rest of the run:
-   * the approved tool runs, or the model learns it was rejected. An id that is not waiting in the
-   * session is a 404, before any streaming.
+   * Answers a confirmation request and streams the rest of the run: approve (the tool runs), edit (it
+   * runs with the user's arguments, or the stream's one event refuses them with `CONFIRMATION_EDIT_INVALID`),
+   * reject with a message (the model reads it), or respond (the user's answer is the result). An id that
+   * is not waiting in the session is a 404, before any streaming.
    */
   @Post('confirm')
   async confirm(@Body() body: unknown, @Res() response: ServerResponse): Promise<void> {
@@ -64,7 +65,7 @@ export class ChatController {
       ? session.events.flatMap((event) => confirmationRequests(event)).find((r) => r.call.id === request.confirmationId)?.call
       : undefined;
     if (!requestCall) throw new NotFoundException(`No confirmation "${request.confirmationId}" is waiting in this session.`);
-    return confirmationResponse(requestCall, { confirmed: request.confirmed, payload: request.payload });
+    return confirmationResponse(requestCall, request.answer);
   }
 
   /** The message the session already holds under the request's `messageId` (the runner stores it as event `msg:<messageId>`), if any. */

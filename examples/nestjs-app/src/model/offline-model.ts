@@ -32,7 +32,9 @@ function describe(response: FunctionResponse): string {
     const error = response.response.error as { message?: string } | undefined;
     return `Sorry, that did not work: ${error?.message ?? 'unknown error'}`;
   }
-  const body = response.response as { orders?: Order[]; order?: Order };
+  // A call the user approved with edited arguments: `{ result, argumentsEditedByUser }`.
+  const edited = response.response.argumentsEditedByUser !== undefined;
+  const body = (edited ? response.response.result : response.response) as { orders?: Order[]; order?: Order; status?: string };
   if (body.orders) {
     if (body.orders.length === 0) return 'You have no orders.';
     return `You have ${body.orders.length} orders: ${body.orders.map((o) => `${o.id} (${o.status})`).join(', ')}.`;
@@ -40,8 +42,9 @@ function describe(response: FunctionResponse): string {
   if (body.order) {
     const { id, status, total } = body.order;
     return response.name === 'orders_cancel'
-      ? `Order ${id} is now cancelled.`
+      ? `Order ${id} is now cancelled${edited ? ' (the order you chose)' : ''}.`
       : `Order ${id} is ${status}; total ${(total / 100).toFixed(2)} EUR.`;
   }
+  if (body.status) return `Done: ${body.status}.`; // e.g. the user's own answer instead of the tool's
   return JSON.stringify(response.response);
 }
