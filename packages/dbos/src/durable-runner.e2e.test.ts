@@ -2,8 +2,9 @@ import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import type { Content, Session } from '@toolsmith/core';
-import { REQUEST_CONFIRMATION } from '@toolsmith/core';
+import { REQUEST_CONFIRMATION, confirmationRequests } from '@toolsmith/core';
 import { PostgresSessionService } from '@toolsmith/postgres';
+import { Client } from 'pg';
 // The real test server of @toolsmith/postgres's own tests (a fixture, in no published entry point), not a copy of it.
 // eslint-disable-next-line toolsmith/no-cross-package-relative -- test fixture shared with packages/postgres; not public API
 import { type TestPostgres, dropSchema, startTestPostgres, uniqueSchema } from '../../postgres/src/__fixtures__/test-postgres';
@@ -89,6 +90,22 @@ class Worker {
     return ((await this.request({ status: workflowId })) as { status?: string }).status;
   }
 
+  /** Takes over the runs of dead worker `executorId` (waits until it is dead); resolves to their workflow ids. */
+  async takeOver(executorId: string): Promise<string[]> {
+    return ((await this.request({ takeOver: executorId })) as { taken: string[] }).taken;
+  }
+
+  /** The call ids the paused run of workflow `workflowId` waits for, once it published them (its DBOS event). */
+  async waiting(workflowId: string): Promise<string[] | null> {
+    return ((await this.request({ waiting: workflowId })) as { waitingFor: string[] | null }).waitingFor;
+  }
+
+  /** Kills the process (SIGKILL); resolves once it exited. */
+  kill(): Promise<void> {
+    this.child.kill('SIGKILL');
+    return this.exited;
+  }
+
   /** What the workflow came to (waited for in this worker). */
   async result(workflowId: string): Promise<DurableRunResult> {
     return ((await this.request({ await: workflowId })) as { result: DurableRunResult }).result;
@@ -108,6 +125,7 @@ let store: PostgresSessionService;
 const workers: Worker[] = [];
 let a: Worker;
 let b: Worker;
+let c: Worker;
 
 async function startWorker(executorId: string): Promise<Worker> {
   const worker = new Worker(executorId);
@@ -200,17 +218,30 @@ it('a worker SIGKILLed after the store took an event but before DBOS recorded th
   expect(toolRuns.get('reserve:r5-reserve')).toHaveLength(1);
 }, 60_000);
 
-it('a run paused for approval on one worker is answered on the other: the answer is a new run there, the approved tool runs once, there', async () => {
-  const paused = await a.result(await a.start('s6', 'approve-1'));
-  expect(paused.text).toBe('');
-  expect(paused.confirmationIds).toHaveLength(1);
-  const answer: Content = { role: 'user', parts: [{ functionResponse: { id: paused.confirmationIds[0], name: REQUEST_CONFIRMATION, response: { confirmed: true } } }] };
+/** The answer approving the one confirmation request the session's run paused on. */
+async function approval(sessionId: string): Promise<Content> {
+  const requests = (await stored(sessionId)).events.flatMap((event) => confirmationRequests(event));
+  expect(requests).toHaveLength(1);
+  return { role: 'user', parts: [{ functionResponse: { id: requests[0].call.id, name: REQUEST_CONFIRMATION, response: { confirmed: true } } }] };
+}
 
-  const answered = await b.result(await b.start('s6', 'approve-1-answer', answer));
+it('a run paused for approval waits for the answer in its workflow; the answer given on the other worker reaches it there, and the approved tool runs once', async () => {
+  const paused = await a.start('s6', 'approve-1');
+  const waitingFor = await b.waiting(paused); // published once the pause is stored
+  const answer = await approval('s6');
+  expect(waitingFor).toEqual([answer.parts[0].functionResponse!.id]);
 
-  expect(answered.text).toBe('done approve-1');
-  expect(ranOn.get('refund:approve-1-refund')).toEqual(['b']);
-  expect((await stored('s6')).events.at(-1)!.text()).toBe('done approve-1');
+  expect(await b.start('s6', 'approve-1-answer', answer)).toBe(paused); // sent to the waiting run
+  const answered = await b.result(paused);
+
+  expect([answered.text, answered.confirmationIds]).toEqual(['done approve-1', []]);
+  expect(ranOn.get('refund:approve-1-refund')).toEqual(['a']);
+  const events = (await stored('s6')).events;
+  expect(events.map((e) => e.author)).toEqual(['user', 'cashier', 'cashier', 'user', 'cashier', 'cashier']);
+  expect(events.at(-1)!.text()).toBe('done approve-1');
+  // The same answer given again (same message id) once the run ended: a run that finds it stored and runs nothing.
+  expect((await a.result(await a.start('s6', 'approve-1-answer', answer))).text).toBe('done approve-1');
+  expect(toolRuns.get('refund:approve-1-refund')).toHaveLength(1);
 }, 60_000);
 
 it('runs on a queue partitioned by session: a second run of a session waits, enqueued, while the first is held, though a later run of another session ran meanwhile; the same message enqueued twice is one run', async () => {
@@ -228,4 +259,74 @@ it('runs on a queue partitioned by session: a second run of a session waits, enq
   expect([(await a.result(q1)).text, (await b.result(q2)).text]).toEqual(['done q1', 'done q2']);
   expect(await storedRun('sq')).toEqual([...completedRun('q1'), ...completedRun('q2')]);
   for (const name of ['q1', 'q2']) expect(toolRuns.get(`charge:${name}-charge`)).toHaveLength(1);
+}, 60_000);
+
+it('a worker SIGKILLed inside a tool call and not restarted: a live worker takes its run over, which goes on from its record on a live worker', async () => {
+  c = await startWorker('c');
+  killAt.add('tool:r7-reserve'); // a dies inside the idempotent reservation of r7, its charge recorded
+  const r7 = await a.start('s7', 'r7');
+  await a.killedAtBarrier;
+
+  // Both live workers take a over at once: its lock lets one at a time, the second finds nothing left.
+  expect((await Promise.all([b.takeOver('a'), c.takeOver('a')])).flat()).toEqual([r7]);
+
+  expect((await b.result(r7)).text).toBe('done r7');
+  expect(await storedRun('s7')).toEqual(completedRun('r7'));
+  for (const step of [0, 1, 2]) expect(modelCalls.get(`model:r7:${step}`)).toBe(1);
+  expect(toolRuns.get('charge:r7-charge')).toHaveLength(1);
+  const [first, again] = toolRuns.get('reserve:r7-reserve')!;
+  expect(again).toBe(first);
+  expect(ranOn.get('reserve:r7-reserve')![0]).toBe('a');
+  expect(['b', 'c']).toContain(ranOn.get('reserve:r7-reserve')![1]);
+  // Started again with its id, a finds nothing left to run.
+  a = await startWorker('a');
+  expect(await c.takeOver('c')).toEqual([]);
+}, 60_000);
+
+it('a worker SIGKILLed while its run waits for an approval, and not restarted: a live worker takes the wait over, the answer given on another reaches it, the run completes, and no completed model call is made again', async () => {
+  const paused = await a.start('s8', 'approve-2');
+  expect(await b.waiting(paused)).toHaveLength(1); // a holds the run in its wait
+  const answer = await approval('s8');
+  await a.kill();
+  expect(await c.takeOver('a')).toEqual([paused]);
+  expect(await b.start('s8', 'approve-2-answer', answer)).toBe(paused);
+
+  expect((await b.result(paused)).text).toBe('done approve-2');
+  expect([modelCalls.get('model:approve-2:0'), modelCalls.get('model:approve-2:1')]).toEqual([1, 1]);
+  expect(toolRuns.get('refund:approve-2-refund')).toHaveLength(1);
+  expect(['b', 'c']).toContain(ranOn.get('refund:approve-2-refund')![0]);
+  expect((await stored('s8')).events.at(-1)!.text()).toBe('done approve-2');
+  a = await startWorker('a');
+}, 60_000);
+
+it('a long-running tool call: the run waits for its update in its workflow; the update given on another worker reaches it and the run completes', async () => {
+  a ??= await startWorker('a'); // when run alone
+  b ??= await startWorker('b');
+  const waiting = await a.start('s9', 'ship-1');
+  expect(await b.waiting(waiting)).toEqual(['ship-1-ship']);
+  const update: Content = { role: 'user', parts: [{ functionResponse: { id: 'ship-1-ship', name: 'ship', response: { status: 'shipped' } } }] };
+
+  expect(await b.start('s9', 'ship-1-update', update)).toBe(waiting);
+
+  expect((await b.result(waiting)).text).toBe('done ship-1');
+  expect(toolRuns.get('ship:ship-1-ship')).toHaveLength(1);
+  expect([...modelCalls].filter(([step]) => step.startsWith('model:ship-1:'))).toEqual([
+    ['model:ship-1:0', 1],
+    ['model:ship-1:1', 1],
+  ]);
+  expect((await stored('s9')).events.map((e) => e.author)).toEqual(['user', 'cashier', 'cashier', 'user', 'cashier']);
+}, 60_000);
+
+it('a worker whose liveness connection is ended from the server exits (code 70): others may take its runs over now', async () => {
+  const d = await startWorker('d');
+  const exitCode = new Promise<number | null>((resolve) => d.child.once('exit', (code) => resolve(code)));
+  const admin = new Client({ connectionString: server.url });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ ended: boolean }>(`SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'toolsmith-worker:d'`);
+    expect(rows).toEqual([{ ended: true }]);
+  } finally {
+    await admin.end();
+  }
+  expect(await exitCode).toBe(70);
 }, 60_000);

@@ -2,12 +2,19 @@ import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import type { BaseAgent, Content, Event, RunnerOptions, SessionService } from '@toolsmith/core';
 import { Runner, confirmationRequests } from '@toolsmith/core';
 import { DurableSessionService } from './durable-session-service';
+import { type DurableAnswer, DURABLE_WAIT_NAMES, answeredIds, pausedWorkflowId } from './durable-waits';
 import { DurableSteps } from './durable-steps';
 
 /** Options of {@link DurableRunner}: the runner's, with the store every worker shares. */
 export interface DurableRunnerOptions<TAgent extends BaseAgent = BaseAgent> extends Omit<RunnerOptions<TAgent>, 'maxConcurrentToolCalls' | 'sessionService'> {
   /** The session store all workers share (e.g. `PostgresSessionService` on the database DBOS uses). */
   sessionService: SessionService;
+  /**
+   * How long a paused run (a confirmation request, a long-running tool call) waits in its workflow for
+   * the answer, in seconds; 7 days by default. After it, the run ends paused and an answer starts a
+   * new run. `0`: a paused run ends at once.
+   */
+  answerTimeoutSec?: number;
 }
 
 /** Input of {@link DurableRunner.start}: the runner's input, minus what cannot cross a process (signals, streaming). */
@@ -62,10 +69,14 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
   /** The workflow's registered name, `toolsmith.run.<appName>`: stable across releases (recovery finds workflows by it). */
   readonly workflowName: string;
   private readonly steps: DurableSteps;
+  private readonly sessionService: SessionService;
+  private readonly answerTimeoutSec: number;
   private readonly workflow: (input: DurableRunInput) => Promise<DurableRunResult>;
 
   constructor(options: DurableRunnerOptions<TAgent>) {
     this.steps = new DurableSteps(options.agent);
+    this.sessionService = options.sessionService;
+    this.answerTimeoutSec = options.answerTimeoutSec ?? 7 * 24 * 60 * 60;
     this.runner = new Runner<TAgent>({
       ...options,
       sessionService: new DurableSessionService(options.sessionService),
@@ -79,9 +90,12 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
   /**
    * Starts the run as a workflow and returns its handle (`getResult()` waits for it, from any process
    * with `DBOS.retrieveWorkflow(id)`). With a `messageId`, starting the same message again returns the
-   * same run.
+   * same run. A message that answers a run waiting for it (confirmation responses, long-running tool
+   * updates) is sent to that run, and the handle is that run's.
    */
-  start(input: DurableRunInput): Promise<WorkflowHandle<DurableRunResult>> {
+  async start(input: DurableRunInput): Promise<WorkflowHandle<DurableRunResult>> {
+    const waiting = await this.answer(input);
+    if (waiting) return waiting;
     return DBOS.startWorkflow(this.workflow, { workflowID: input.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, input) })(input);
   }
 
@@ -89,9 +103,12 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
    * Puts the run on DBOS queue `queueName` (registered with {@link registerRunQueue}) instead of
    * starting it here: a worker that listens to the queue runs it, one run per session at a time across
    * all workers (the queue is partitioned by session), within the queue's limits. With a `messageId`,
-   * enqueuing the same message again returns the same run.
+   * enqueuing the same message again returns the same run. An answer to a waiting run is sent to it,
+   * as with {@link DurableRunner.start}.
    */
-  enqueue(input: DurableRunInput, queueName: string): Promise<WorkflowHandle<DurableRunResult>> {
+  async enqueue(input: DurableRunInput, queueName: string): Promise<WorkflowHandle<DurableRunResult>> {
+    const waiting = await this.answer(input);
+    if (waiting) return waiting;
     return DBOS.startWorkflow(this.workflow, {
       workflowID: input.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, input),
       queueName,
@@ -109,23 +126,63 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     return this.runner.close();
   }
 
+  /** Sends `input` to the run waiting for it, if it answers one that still runs; resolves to that run's handle. */
+  private async answer(input: DurableRunInput): Promise<WorkflowHandle<DurableRunResult> | undefined> {
+    const ids = answeredIds(input.newMessage);
+    if (ids.length === 0 || this.answerTimeoutSec <= 0) return undefined;
+    const session = await this.sessionService.getSession({ appName: this.runner.appName, userId: input.userId, sessionId: input.sessionId });
+    const paused = session?.events.findLast((event) => pausedWorkflowId(event, ids) !== undefined);
+    if (!paused) return undefined;
+    const workflowId = pausedWorkflowId(paused, ids)!;
+    const status = await DBOS.getWorkflowStatus(workflowId);
+    if (status?.status !== 'PENDING' && status?.status !== 'ENQUEUED') return undefined; // it ended: the answer is a new run
+    const answer: DurableAnswer = { newMessage: input.newMessage, ...(input.messageId === undefined ? {} : { messageId: input.messageId }) };
+    await DBOS.send(workflowId, answer, DURABLE_WAIT_NAMES.answerTopic, input.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, input));
+    return DBOS.retrieveWorkflow<DurableRunResult>(workflowId);
+  }
+
+  /**
+   * The workflow: one invocation, then, while it paused on calls not yet answered, a durable wait for
+   * the answer (`DBOS.recv`) and one more invocation with it.
+   */
   private async execute(input: DurableRunInput): Promise<DurableRunResult> {
     const end = this.steps.beginExecution(DBOS.workflowID!);
     try {
-      let last: Event | undefined;
-      let invocationId = '';
-      const confirmationIds: string[] = [];
-      for await (const event of this.runner.run({ ...input, streaming: false })) {
-        last = event;
-        invocationId = event.invocationId;
-        for (const request of confirmationRequests(event)) confirmationIds.push(request.call.id);
+      const waiting = new Set<string>();
+      let message: DurableAnswer = { newMessage: input.newMessage, ...(input.messageId === undefined ? {} : { messageId: input.messageId }) };
+      for (;;) {
+        for (const id of answeredIds(message.newMessage)) waiting.delete(id);
+        const result = await this.invoke({ userId: input.userId, sessionId: input.sessionId, ...message }, waiting);
+        if (waiting.size === 0 || this.answerTimeoutSec <= 0) return result;
+        await DBOS.setEvent(DURABLE_WAIT_NAMES.waitingEvent, [...waiting]);
+        const answer = await DBOS.recv<DurableAnswer>(DURABLE_WAIT_NAMES.answerTopic, { timeoutSeconds: this.answerTimeoutSec });
+        await DBOS.setEvent(DURABLE_WAIT_NAMES.waitingEvent, []);
+        if (answer === null) return result;
+        message = answer;
       }
-      const error = last?.errorCode !== undefined ? { code: last.errorCode, message: last.errorMessage ?? '' } : undefined;
-      const text = last && !error && last.isFinalResponse() ? last.text() : '';
-      return { invocationId, text, ...(error ? { error } : {}), confirmationIds };
     } finally {
       end();
     }
+  }
+
+  /**
+   * One invocation of the runner: what it came to. `waiting` keeps the calls still waiting for an
+   * answer: each long-running call (confirmation requests included) is added, each answered one taken out.
+   */
+  private async invoke(input: DurableRunInput, waiting: Set<string>): Promise<DurableRunResult> {
+    let last: Event | undefined;
+    let invocationId = '';
+    const confirmationIds: string[] = [];
+    for await (const event of this.runner.run({ ...input, streaming: false })) {
+      last = event;
+      invocationId = event.invocationId;
+      for (const request of confirmationRequests(event)) confirmationIds.push(request.call.id);
+      for (const response of event.functionResponses()) waiting.delete(response.id);
+      for (const id of event.longRunningToolIds ?? []) waiting.add(id);
+    }
+    const error = last?.errorCode !== undefined ? { code: last.errorCode, message: last.errorMessage ?? '' } : undefined;
+    const text = last && !error && last.isFinalResponse() ? last.text() : '';
+    return { invocationId, text, ...(error ? { error } : {}), confirmationIds };
   }
 }
 

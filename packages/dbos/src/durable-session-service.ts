@@ -3,6 +3,7 @@ import type { ClaimOutcome, ClaimSessionRequest, GetSessionRequest, ListSessions
 import { Event, Session } from '@toolsmith/core';
 import { inWorkflow } from './in-workflow';
 import { type RecordedError, recordError, replayedError } from './recorded-error';
+import { DURABLE_WAIT_NAMES } from './durable-waits';
 import { DURABLE_STEP_NAMES } from './step-names';
 
 /** What the append step records: the stored event and the session it left. */
@@ -73,6 +74,8 @@ export class DurableSessionService implements SessionService {
    */
   async appendEvent(session: Session, event: Event): Promise<Event> {
     if (!inWorkflow() || event.partial) return this.inner.appendEvent(session, event);
+    // A pause names its workflow, so that an answer given on any worker finds the run waiting for it.
+    if (event.longRunningToolIds?.length) event.customMetadata = { ...event.customMetadata, [DURABLE_WAIT_NAMES.workflowIdMetadata]: DBOS.workflowID };
     let stored: Event | undefined;
     let thrown: unknown;
     const recorded = await DBOS.runStep(
@@ -92,12 +95,14 @@ export class DurableSessionService implements SessionService {
     );
     if (recorded.error) throw thrown ?? replayedError(recorded.error);
     if (stored) return stored;
-    // Replayed: the store holds the event already; the session catches up with what it recorded.
-    const replayed = Event.fromJSON({ ...recorded.event!, invocationId: event.invocationId });
-    session.events.push(replayed);
+    // Replayed: the store holds the event already; the session catches up with what it recorded. The
+    // runner yields its own `event`, made again by this execution (new ids, e.g. a confirmation
+    // request's): it becomes the recorded one, so what the run yields is what the store holds.
+    Object.assign(event, Event.fromJSON({ ...recorded.event!, invocationId: event.invocationId }));
+    session.events.push(event);
     session.state = recorded.state!;
     session.lastSequence = recorded.lastSequence!;
-    return replayed;
+    return event;
   }
 
   claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {

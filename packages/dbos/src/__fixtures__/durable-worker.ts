@@ -4,14 +4,15 @@
 //
 // Each run's user message is a name, e.g. "r1". The script: call `charge` (not idempotent, id
 // `<name>-charge`), then `reserve` (idempotent, id `<name>-reserve`), then answer `done <name>`. A name
-// starting with "approve" calls `refund` (which asks for confirmation) and answers once it ran. The
+// starting with "approve" calls `refund` (which asks for confirmation) and answers once it ran; one
+// starting with "ship" calls `ship` (long-running) and answers once its update came. The
 // store stops at a barrier after each event it took ("stored:<text or call ids>").
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { Content, LlmRequest } from '@toolsmith/core';
-import { LlmAgent, functionTool } from '@toolsmith/core';
+import { LlmAgent, confirmationRequests, functionTool } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
 import { PostgresSessionService } from '@toolsmith/postgres';
-import { DurableRunner, type DurableRunInput, registerRunQueue } from '../index';
+import { DURABLE_WAIT_NAMES, DurableRunner, type DurableRunInput, WorkerPool, registerRunQueue } from '../index';
 
 /** Parent → worker. */
 export type WorkerCommand =
@@ -19,6 +20,8 @@ export type WorkerCommand =
   | { id: number; enqueue: DurableRunInput }
   | { id: number; await: string }
   | { id: number; status: string }
+  | { id: number; takeOver: string }
+  | { id: number; waiting: string }
   | { release: number }
   | 'exit';
 /** Worker → parent. */
@@ -27,6 +30,8 @@ export type WorkerReport =
   | { id: number; workflowId: string }
   | { id: number; result: unknown }
   | { id: number; status: string | undefined }
+  | { id: number; taken: string[] }
+  | { id: number; waitingFor: string[] | null }
   | { barrier: string; release: number }
   | { modelCall: string }
   | { toolRun: string; key: string };
@@ -58,6 +63,7 @@ const model = new ScriptedModel(async (request: LlmRequest) => {
   const step = `model:${name}:${answered}`;
   send({ modelCall: step });
   await barrier(step);
+  if (name.startsWith('ship')) return answered === 0 ? { calls: [{ id: `${name}-ship`, name: 'ship' }] } : `done ${name}`;
   if (name.startsWith('approve')) return answered === 0 ? { calls: [{ id: `${name}-refund`, name: 'refund' }] } : `done ${name}`;
   if (answered === 0) return { calls: [{ id: `${name}-charge`, name: 'charge' }] };
   if (answered === 1) return { calls: [{ id: `${name}-reserve`, name: 'reserve' }] };
@@ -85,6 +91,17 @@ const reserve = functionTool({
   },
 });
 
+// Long-running: answers "pending"; the shipment's update comes later, as a message answering the call.
+const ship = functionTool({
+  name: 'ship',
+  description: 'Starts the shipment; its update comes later.',
+  isLongRunning: true,
+  execute: (_args, ctx) => {
+    send({ toolRun: `ship:${ctx.functionCallId}`, key: ctx.idempotencyKey });
+    return { status: 'pending' };
+  },
+});
+
 // Runs only once the user approved it (a message named "approve…" calls it).
 const refund = functionTool({
   name: 'refund',
@@ -97,25 +114,28 @@ const refund = functionTool({
 });
 
 const sessionService = new PostgresSessionService({ connectionString: url, schema, poolSize: 4 });
-// A barrier after each event the store took, named by what the event holds (e.g. "stored:r5-charge").
+// A barrier after each event the store took, named by what the event holds (e.g. "stored:r5-charge",
+// "stored:confirm:approve-1-refund" for the pause asking to confirm call approve-1-refund).
 const append = sessionService.appendEvent.bind(sessionService);
 sessionService.appendEvent = async (session, event) => {
   const stored = await append(session, event);
-  const what = event.text() || event.functionCalls().map((c) => c.id).join() || event.functionResponses().map((r) => r.id).join();
+  const confirming = confirmationRequests(event).map((request) => `confirm:${request.originalFunctionCall.id}`);
+  const what = event.text() || confirming.join() || event.functionCalls().map((c) => c.id).join() || event.functionResponses().map((r) => r.id).join();
   await barrier(`stored:${what}`);
   return stored;
 };
 const durable = new DurableRunner({
   appName: 'shop',
-  agent: new LlmAgent({ name: 'cashier', model, tools: [charge, reserve, refund] }),
+  agent: new LlmAgent({ name: 'cashier', model, tools: [charge, reserve, refund, ship] }),
   sessionService,
   // A recovered run claims its session again: the dead worker's claim must lapse first.
   sessionClaim: { leaseMs: 1_000 },
 });
 
+let pool: WorkerPool;
 process.on('message', (command: WorkerCommand) => {
   if (command === 'exit') {
-    void DBOS.shutdown().then(() => sessionService.close()).then(() => process.exit(0));
+    void DBOS.shutdown().then(() => Promise.all([sessionService.close(), pool.close()])).then(() => process.exit(0));
   } else if ('release' in command) {
     waiting.get(command.release)?.();
     waiting.delete(command.release);
@@ -123,6 +143,10 @@ process.on('message', (command: WorkerCommand) => {
     void durable.start(command.start).then((handle) => send({ id: command.id, workflowId: handle.workflowID }));
   } else if ('enqueue' in command) {
     void durable.enqueue(command.enqueue, 'runs').then((handle) => send({ id: command.id, workflowId: handle.workflowID }));
+  } else if ('takeOver' in command) {
+    void pool.takeOver(command.takeOver).then((taken) => send({ id: command.id, taken }));
+  } else if ('waiting' in command) {
+    void DBOS.getEvent<string[]>(command.waiting, DURABLE_WAIT_NAMES.waitingEvent, { timeoutSeconds: 60 }).then((waitingFor) => send({ id: command.id, waitingFor }));
   } else if ('status' in command) {
     void DBOS.getWorkflowStatus(command.status).then((status) => send({ id: command.id, status: status?.status }));
   } else {
@@ -131,6 +155,9 @@ process.on('message', (command: WorkerCommand) => {
 });
 
 DBOS.setConfig({ name: 'toolsmith-durable-test', systemDatabaseUrl: url, systemDatabaseSchemaName: dbosSchema, executorID, applicationVersion: 'test', logLevel: 'error' });
-void DBOS.launch()
+// Joins the pool first: a worker started again with a dead worker's id waits until no takeover of it runs.
+void WorkerPool.join({ connectionString: url, executorID })
+  .then((joined) => (pool = joined))
+  .then(() => DBOS.launch())
   .then(() => registerRunQueue('runs', { workerConcurrency: 4 }))
   .then(() => send({ ready: true }));
