@@ -79,9 +79,9 @@ class Worker {
     return (reply as { workflowId: string }).workflowId;
   }
 
-  /** Puts a run of message `name` on the worker's run queue; resolves to its workflow id. */
-  async enqueue(sessionId: string, name: string): Promise<string> {
-    const reply = await this.request({ enqueue: { userId: 'u', sessionId, messageId: name, newMessage: { role: 'user', parts: [{ text: name }] } } });
+  /** Puts a run of message `name` on run queue `queue`; resolves to its workflow id. */
+  async enqueue(sessionId: string, name: string, queue = 'runs'): Promise<string> {
+    const reply = await this.request({ queue, enqueue: { userId: 'u', sessionId, messageId: name, newMessage: { role: 'user', parts: [{ text: name }] } } });
     return (reply as { workflowId: string }).workflowId;
   }
 
@@ -329,4 +329,68 @@ it('a worker whose liveness connection is ended from the server exits (code 70):
     await admin.end();
   }
   expect(await exitCode).toBe(70);
+}, 60_000);
+
+/**
+ * Holds the charge of each of the runs `names` as it is reached; `reached(n)` resolves once n of them
+ * are held, to their names in the order they came, and `release(name)` lets one go on.
+ */
+function holdCharges(names: string[]) {
+  const held: string[] = [];
+  const releases = new Map<string, () => void>();
+  const waiters: Array<[number, () => void]> = [];
+  for (const name of names)
+    holdAt.set(`tool:${name}-charge`, (release) => {
+      held.push(name);
+      releases.set(name, release);
+      for (const [count, wake] of waiters) if (held.length >= count) wake();
+    });
+  return {
+    reached: (count: number) => new Promise<string[]>((resolve) => (held.length >= count ? resolve([...held]) : waiters.push([count, () => resolve([...held])]))),
+    release: (name: string) => releases.get(name)!(),
+  };
+}
+
+/** A run on queue "runs" (no limit but the session's), done: the workers' queue loops ran since whatever came before. */
+async function laterRunDone(name: string): Promise<void> {
+  expect((await b.result(await b.enqueue(`later-${name}`, name))).text).toBe(`done ${name}`);
+}
+
+it('queue limit workerConcurrency 1, three live workers, four runs of four sessions: three run at once, one on each worker, and the fourth stays enqueued until one of them is done', async () => {
+  const names = ['w1', 'w2', 'w3', 'w4'];
+  const charges = holdCharges(names);
+  const ids = await Promise.all(names.map((name, i) => [a, b, c][i % 3].enqueue(`s-${name}`, name, 'one-per-worker')));
+  const first = await charges.reached(3);
+  expect(first.map((name) => ranOn.get(`charge:${name}-charge`)![0]).sort()).toEqual(['a', 'b', 'c']);
+  await laterRunDone('l1');
+  const [fourth] = names.filter((name) => !first.includes(name));
+  expect(await a.status(ids[names.indexOf(fourth)])).toBe('ENQUEUED');
+
+  charges.release(first[0]);
+  expect(await charges.reached(4)).toContain(fourth);
+  expect(ranOn.get(`charge:${fourth}-charge`)).toEqual(ranOn.get(`charge:${first[0]}-charge`)); // on the worker that had room
+  for (const name of first.slice(1)) charges.release(name);
+  charges.release(fourth);
+  expect((await Promise.all(ids.map((id) => a.result(id)))).map((r) => r.text)).toEqual(names.map((name) => `done ${name}`));
+}, 60_000);
+
+it('queue limit globalConcurrency 1: of two runs of two sessions enqueued on two workers, one runs while the other stays enqueued, then the other', async () => {
+  const charges = holdCharges(['g1', 'g2']);
+  const ids = await Promise.all([a.enqueue('s-g1', 'g1', 'one-at-a-time'), b.enqueue('s-g2', 'g2', 'one-at-a-time')]);
+  const [first] = await charges.reached(1);
+  await laterRunDone('l2');
+  const other = first === 'g1' ? 'g2' : 'g1';
+  expect(await a.status(ids[other === 'g1' ? 0 : 1])).toBe('ENQUEUED');
+
+  charges.release(first);
+  expect(await charges.reached(2)).toEqual([first, other]);
+  charges.release(other);
+  expect((await Promise.all(ids.map((id) => b.result(id)))).map((r) => r.text)).toEqual(['done g1', 'done g2']);
+}, 60_000);
+
+it('queue limit rateLimit 1 run an hour: of two runs enqueued, one runs to its end and the other stays enqueued', async () => {
+  const ids = await Promise.all([a.enqueue('s-h1', 'h1', 'one-an-hour'), b.enqueue('s-h2', 'h2', 'one-an-hour')]);
+  const done = await Promise.race(ids.map((id) => a.result(id).then(() => id)));
+  await laterRunDone('l3');
+  expect(await a.status(ids.find((id) => id !== done)!)).toBe('ENQUEUED');
 }, 60_000);

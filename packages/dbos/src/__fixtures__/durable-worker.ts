@@ -17,7 +17,7 @@ import { DURABLE_WAIT_NAMES, DurableRunner, type DurableRunInput, WorkerPool, re
 /** Parent → worker. */
 export type WorkerCommand =
   | { id: number; start: DurableRunInput }
-  | { id: number; enqueue: DurableRunInput }
+  | { id: number; enqueue: DurableRunInput; queue?: string }
   | { id: number; await: string }
   | { id: number; status: string }
   | { id: number; takeOver: string }
@@ -142,7 +142,7 @@ process.on('message', (command: WorkerCommand) => {
   } else if ('start' in command) {
     void durable.start(command.start).then((handle) => send({ id: command.id, workflowId: handle.workflowID }));
   } else if ('enqueue' in command) {
-    void durable.enqueue(command.enqueue, 'runs').then((handle) => send({ id: command.id, workflowId: handle.workflowID }));
+    void durable.enqueue(command.enqueue, command.queue ?? 'runs').then((handle) => send({ id: command.id, workflowId: handle.workflowID }));
   } else if ('takeOver' in command) {
     void pool.takeOver(command.takeOver).then((taken) => send({ id: command.id, taken }));
   } else if ('waiting' in command) {
@@ -159,5 +159,12 @@ DBOS.setConfig({ name: 'toolsmith-durable-test', systemDatabaseUrl: url, systemD
 void WorkerPool.join({ connectionString: url, executorID })
   .then((joined) => (pool = joined))
   .then(() => DBOS.launch())
-  .then(() => registerRunQueue('runs', { workerConcurrency: 4 }))
+  .then(() =>
+    Promise.all([
+      registerRunQueue('runs', { workerConcurrency: 4 }),
+      registerRunQueue('one-per-worker', { workerConcurrency: 1 }),
+      registerRunQueue('one-at-a-time', { globalConcurrency: 1 }),
+      registerRunQueue('one-an-hour', { rateLimit: { limitPerPeriod: 1, periodSec: 3600 } }),
+    ]),
+  )
   .then(() => send({ ready: true }));
