@@ -1,4 +1,3 @@
-import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type ToolConfirmation, ToolsmithError } from '@toolsmith/core';
 import type { McpRequestExtra } from './mcp-request-extra';
 
@@ -14,7 +13,7 @@ export async function elicitConfirmation(
 ): Promise<boolean | ToolsmithError> {
   const payload = requested.payload === undefined ? '' : `\n\nDetails: ${JSON.stringify(requested.payload)}`;
   try {
-    const answer = await extra.sendRequest(
+    const answer = await extra.mcpReq.send(
       {
         method: 'elicitation/create',
         params: {
@@ -26,7 +25,6 @@ export async function elicitConfirmation(
           },
         },
       },
-      ElicitResultSchema,
       { timeout: timeoutMs },
     );
     return answer.action === 'accept' && answer.content?.confirmed === true;

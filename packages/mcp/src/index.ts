@@ -21,6 +21,7 @@ export { reportMcpProgress } from './report-mcp-progress';
 export type { McpProgress } from './report-mcp-progress';
 export { MCP_LOG_LEVELS, sendMcpLog } from './send-mcp-log';
 export type { McpLogLevel, McpLogMessage } from './send-mcp-log';
+export { MCP_SESSION_META } from './mcp-request-session';
 export { requestMcpSampling } from './request-mcp-sampling';
 export type { McpSamplingRequest, McpSamplingResult } from './request-mcp-sampling';
 

@@ -1,4 +1,4 @@
-import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpToolInfo } from '@modelcontextprotocol/server';
 import type { JsonSchema } from '@toolsmith/core';
 
 /**

@@ -1,5 +1,4 @@
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerContext } from '@modelcontextprotocol/server';
 
-/** What the SDK gives a server's request handler. */
-export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** What the SDK gives a server's request handler (the v2 SDK's per-request context). */
+export type McpRequestExtra = ServerContext;

@@ -9,11 +9,12 @@ import type { McpStateStore } from './mcp-state-store';
 export class McpSessionState implements McpStateStore {
   private readonly app: Record<string, unknown> = {};
   private readonly users = new Map<string, Record<string, unknown>>();
-  private readonly sessions = new Map<string, Record<string, unknown>>();
+  // Session id → user → values: a 2026-07-28 client names its own session, so one id may be two users' sessions.
+  private readonly sessions = new Map<string, Map<string, Record<string, unknown>>>();
 
   /** Implements {@link McpStateStore.values}: app, user and session keys merged, in a fresh object. */
   values(userId: string, sessionId: string): Record<string, unknown> {
-    return { ...this.app, ...this.user(userId), ...this.session(sessionId) };
+    return { ...this.app, ...this.user(userId), ...this.session(userId, sessionId) };
   }
 
   /** Stores a call's state delta with the scope rules above (`null` deletes). */
@@ -24,7 +25,7 @@ export class McpSessionState implements McpStateStore {
         ? this.app
         : key.startsWith(StatePrefix.USER)
           ? this.user(userId)
-          : this.session(sessionId);
+          : this.session(userId, sessionId);
       if (value === null) delete scope[key];
       else scope[key] = value;
     }
@@ -46,9 +47,11 @@ export class McpSessionState implements McpStateStore {
     return values;
   }
 
-  private session(sessionId: string): Record<string, unknown> {
-    let values = this.sessions.get(sessionId);
-    if (!values) this.sessions.set(sessionId, (values = {}));
+  private session(userId: string, sessionId: string): Record<string, unknown> {
+    let users = this.sessions.get(sessionId);
+    if (!users) this.sessions.set(sessionId, (users = new Map()));
+    let values = users.get(userId);
+    if (!values) users.set(userId, (values = {}));
     return values;
   }
 }

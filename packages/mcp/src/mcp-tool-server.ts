@@ -1,13 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  CreateMessageResultSchema,
-  ListToolsRequestSchema,
-  SetLevelRequestSchema,
-  type Tool as McpToolInfo,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, type ClientCapabilities, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, type Tool as McpToolInfo, Server } from '@modelcontextprotocol/server';
 import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type FunctionResponsePart, type MemoryService, type ReadonlyContext, State, type ToolConfirmation, ToolContext, ToolsmithError } from '@toolsmith/core';
 import { DEFAULT_TOOL_CALL_POLICY, createEventActions, errorResponse, executeToolCall } from '@toolsmith/core/internal';
 import { McpConfirmationUnsupportedError } from './mcp-errors';
@@ -15,9 +7,10 @@ import { TOOLSMITH_ERROR_META, toMcpOutputSchema } from './mcp-output-schema';
 import type { McpStateStore } from './mcp-state-store';
 import { elicitConfirmation } from './elicit-confirmation';
 import type { McpRequestExtra } from './mcp-request-extra';
+import { type McpProtocolEra, resolveMcpSession } from './mcp-request-session';
 import { attachProgressSender, progressReporter } from './report-mcp-progress';
 import { type McpLogLevel, attachLogSender, passesLogLevel } from './send-mcp-log';
-import { type McpSamplingRequest, attachSampler } from './request-mcp-sampling';
+import { type McpSamplingRequest, type McpSamplingResult, attachSampler } from './request-mcp-sampling';
 
 /** What one MCP server session needs to serve Toolsmith tools. */
 export interface McpToolServerOptions {
@@ -30,6 +23,10 @@ export interface McpToolServerOptions {
   resolveTools: (context: ReadonlyContext) => Promise<BaseTool[]>;
   /** Where the tools' state lives between calls. */
   state: McpStateStore;
+  /** The protocol era this instance serves: `legacy` (2025-11-25 and before, sessions) or `modern` (2026-07-28, stateless). */
+  era: McpProtocolEra;
+  /** The session of a connection without session ids (stdio): every request of it that names none is in this session. */
+  connectionSessionId?: string;
   /** Interval of the "still running" progress notifications of long-running tools. */
   progressIntervalMs: number;
   /** How long to wait for the user's answer to a confirmation (elicitation). */
@@ -52,29 +49,42 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
     { name: options.name, version: options.version },
     { capabilities: { tools: {}, logging: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
   );
-  // One server per MCP session (HTTP) or per process (stdio): the level the client set is this server's.
-  let minimumLogLevel: McpLogLevel | undefined;
-  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-    minimumLogLevel = request.params.level;
-    return {};
-  });
+  // Legacy: one server per MCP session (HTTP) or per process (stdio), so the level the client set is this server's.
+  // Modern (2026-07-28): no logging/setLevel; each request carries its level in `_meta`.
+  let sessionLogLevel: McpLogLevel | undefined;
+  if (options.era === 'legacy') {
+    server.setRequestHandler('logging/setLevel', async (request) => {
+      sessionLogLevel = request.params.level;
+      return {};
+    });
+  }
+  const minimumLogLevel = (extra: McpRequestExtra): McpLogLevel | undefined =>
+    options.era === 'modern' ? (extra.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] as McpLogLevel | undefined : sessionLogLevel;
   const policy = { ...DEFAULT_TOOL_CALL_POLICY, errorExposure: options.toolErrorExposure ?? DEFAULT_TOOL_CALL_POLICY.errorExposure };
-  // Over stdio there is one session per process and no session id: make one up for the state store.
-  const fallbackSessionId = randomUUID();
-  const identity = (extra: McpRequestExtra) => ({
-    userId: extra.authInfo?.clientId ?? 'mcp',
-    sessionId: extra.sessionId ?? fallbackSessionId,
+  const identity = (extra: McpRequestExtra) => resolveMcpSession(options.era, extra, options.connectionSessionId);
+
+  server.setRequestHandler('tools/list', async (_request, extra) => {
+    const { userId, sessionId, ephemeral } = identity(extra);
+    try {
+      const tools = await options.resolveTools(readonlyContext(options, userId, sessionId, await options.state.values(userId, sessionId)));
+      return { tools: tools.map(describeTool) };
+    } finally {
+      if (ephemeral) options.state.endSession(sessionId);
+    }
   });
 
-  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
-    const { userId, sessionId } = identity(extra);
-    const tools = await options.resolveTools(readonlyContext(options, userId, sessionId, await options.state.values(userId, sessionId)));
-    return { tools: tools.map(describeTool) };
+  server.setRequestHandler('tools/call', async (request, extra) => {
+    const { userId, sessionId, ephemeral } = identity(extra);
+    try {
+      return await callTool(request.params, extra, userId, sessionId);
+    } finally {
+      if (ephemeral) options.state.endSession(sessionId);
+    }
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { userId, sessionId } = identity(extra);
-    const call = { id: `mcp-${String(extra.requestId)}`, name: request.params.name, args: request.params.arguments ?? {} };
+  const callTool = async (params: { name: string; arguments?: Record<string, unknown> }, extra: McpRequestExtra, userId: string, sessionId: string): Promise<CallToolResult> => {
+    const request = { params };
+    const call = { id: `mcp-${String(extra.mcpReq.id)}`, name: request.params.name, args: request.params.arguments ?? {} };
     // One read of the state serves the listing and the call (a store read may be a round trip).
     const values = await options.state.values(userId, sessionId);
     let tools: BaseTool[];
@@ -102,18 +112,18 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         sessionId,
         state: new State(state, actions.stateDelta),
         actions,
-        signal: extra.signal,
+        signal: extra.mcpReq.signal,
         toolConfirmation,
         memoryService: options.memoryService,
         artifactService: options.artifactService,
       });
       if (progress) attachProgressSender(context, progress.report);
       attachLogSender(context, async (message) => {
-        if (!passesLogLevel(message.level, minimumLogLevel)) return false;
-        await extra.sendNotification({ method: 'notifications/message', params: { level: message.level, logger: message.logger ?? call.name, data: message.data } });
+        if (!passesLogLevel(message.level, minimumLogLevel(extra))) return false;
+        await extra.mcpReq.notify({ method: 'notifications/message', params: { level: message.level, logger: message.logger ?? call.name, data: message.data } });
         return true;
       });
-      attachSampler(context, (request) => sampleClientModel(server, extra, call.name, request, options.confirmationTimeoutMs));
+      attachSampler(context, (request) => sampleClientModel(options.era, clientCapabilities(server, extra), extra, call.name, request, options.confirmationTimeoutMs));
       const outcome = await executeToolCall({
         call,
         tool,
@@ -130,7 +140,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
       let { outcome, context } = await attempt(values);
       if (outcome.confirmationRequested) {
         const requested = context.actions.requestedToolConfirmations?.[call.id] ?? { confirmed: false };
-        if (!server.getClientCapabilities()?.elicitation) {
+        if (options.era === 'modern' || !clientCapabilities(server, extra)?.elicitation) {
           return toCallToolResult(errorResponse(call, new McpConfirmationUnsupportedError(call.name)), tool);
         }
         const confirmed = await elicitConfirmation(extra, call.name, requested, options.confirmationTimeoutMs);
@@ -145,21 +155,34 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
     } finally {
       progress?.stop();
     }
-  });
+  };
 
   return server;
 }
 
+/** What the client declared it can do: in the request's `_meta` (2026-07-28), else at `initialize`. */
+function clientCapabilities(server: Server, extra: McpRequestExtra): ClientCapabilities | undefined {
+  const declared = (extra.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  return declared ?? server.getClientCapabilities();
+}
+
 /** Asks the client's model (`sampling/createMessage`) for a served tool; typed errors when it cannot or does not answer. */
-async function sampleClientModel(server: Server, extra: McpRequestExtra, toolName: string, request: McpSamplingRequest, timeoutMs: number) {
-  if (!server.getClientCapabilities()?.sampling) {
+async function sampleClientModel(era: McpProtocolEra, capabilities: ClientCapabilities | undefined, extra: McpRequestExtra, toolName: string, request: McpSamplingRequest, timeoutMs: number) {
+  if (era === 'modern') {
+    throw new ToolsmithError(
+      'MCP_SAMPLING_UNSUPPORTED',
+      `Tool "${toolName}" asked the client's model (MCP sampling), but this client speaks MCP 2026-07-28, where a server cannot send requests of its own.`,
+    );
+  }
+  if (!capabilities?.sampling) {
     throw new ToolsmithError(
       'MCP_SAMPLING_UNSUPPORTED',
       `Tool "${toolName}" asked the client's model (MCP sampling), but this MCP client does not declare the "sampling" capability.`,
     );
   }
   try {
-    return await extra.sendRequest({ method: 'sampling/createMessage', params: request }, CreateMessageResultSchema, { timeout: timeoutMs });
+    // The SDK types the answer to a request with `tools` too; McpSamplingRequest sends none, so the answer is plain.
+    return (await extra.mcpReq.send({ method: 'sampling/createMessage', params: request }, { timeout: timeoutMs })) as McpSamplingResult;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ToolsmithError('MCP_SAMPLING_FAILED', `Tool "${toolName}" asked the client's model (MCP sampling), which did not answer: ${reason}`, { cause: error });

@@ -1,4 +1,4 @@
-import type { ProgressToken } from '@modelcontextprotocol/sdk/types.js';
+import type { ProgressToken } from '@modelcontextprotocol/server';
 import type { ToolContext } from '@toolsmith/core';
 import type { McpRequestExtra } from './mcp-request-extra';
 
@@ -52,7 +52,7 @@ export function attachProgressSender(context: ToolContext, send: ProgressSender)
  * reset their timeout on progress keep waiting.
  */
 export function progressReporter(extra: McpRequestExtra, isLongRunning: boolean, intervalMs: number) {
-  const token: ProgressToken | undefined = extra._meta?.progressToken;
+  const token: ProgressToken | undefined = extra.mcpReq._meta?.progressToken;
   if (token === undefined) return undefined;
   let last = -1;
   let heartbeat: NodeJS.Timeout | undefined;
@@ -60,7 +60,7 @@ export function progressReporter(extra: McpRequestExtra, isLongRunning: boolean,
     // Progress must grow; an update that does not is dropped rather than confusing the client.
     if (!(update.progress > last)) return;
     last = update.progress;
-    await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } });
+    await extra.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...update } });
   };
   if (isLongRunning) {
     const started = Date.now();

@@ -1,4 +1,4 @@
-import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/server';
 import { type ToolContext, ToolsmithError } from '@toolsmith/core';
 
 /** What {@link requestMcpSampling} asks the client's model: MCP's `sampling/createMessage` parameters. */

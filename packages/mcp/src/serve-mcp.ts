@@ -1,9 +1,13 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { randomUUID } from 'node:crypto';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { type ArtifactService, type MemoryService, type Provider, type SessionService, type ToolErrorExposure, isToolset } from '@toolsmith/core';
 import { startValidatorWarmUp } from '@toolsmith/core/internal';
 import { McpSessionState } from './mcp-session-state';
 import { SessionServiceMcpState } from './session-service-mcp-state';
 import { createMcpToolServer } from './mcp-tool-server';
+import type { McpProtocolEra } from './mcp-request-session';
 import { type ServedTools, resolveServedTools } from './resolve-served-tools';
 import { exitOnOverflow, guardLineLength } from './stdio-line-guard';
 import { DEFAULT_MAX_BODY_BYTES, type StreamableHttpLimits, startStreamableHttpEndpoint } from './streamable-http-endpoint';
@@ -89,8 +93,10 @@ export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandl
   startValidatorWarmUp();
   const name = options.name ?? 'toolsmith';
   const state = options.sessionService ? new SessionServiceMcpState(options.sessionService, name) : new McpSessionState();
-  const createServer = () =>
+  const createServer = (era: McpProtocolEra, connectionSessionId?: string) =>
     createMcpToolServer({
+      era,
+      connectionSessionId,
       name,
       version: options.version ?? '0.1.0',
       appName: name,
@@ -108,21 +114,28 @@ export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandl
   };
 
   if (options.transport === 'stdio') {
-    const server = createServer();
+    // One client per process: the connection is the session of every request that names none (both eras).
+    const connectionSessionId = randomUUID();
     const input = guardLineLength(process.stdin, options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES, exitOnOverflow);
-    await server.connect(new StdioServerTransport(input, process.stdout));
+    // The SDK reads the first message: `initialize` pins a 2025-era server, a 2026-07-28 request a modern one.
+    const served = serveStdio(({ era }) => createServer(era, connectionSessionId), { transport: new StdioServerTransport(input, process.stdout) });
     return {
       close: async () => {
-        await server.close();
+        await served.close();
         await closeToolsets();
       },
     };
   }
 
+  // 2026-07-28 requests: one server per request, as the protocol has no session (the endpoint checked the caller first).
+  const modern = createMcpHandler(() => createServer('modern'), { legacy: 'reject', maxRequestBodySize: options.transport.http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES });
+  const serveModern = toNodeHandler(modern, { maxRequestBodySize: options.transport.http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES });
+
   const endpoint = await startStreamableHttpEndpoint({
     ...options.transport.http,
+    serveModern: (request, response, body) => serveModern(request, response, body),
     connectSession: async (transport) => {
-      await createServer().connect(transport);
+      await createServer('legacy').connect(transport);
       // `connect` chained the endpoint's handler into `onclose`; the session's own keys go with it too.
       const connectedOnClose = transport.onclose;
       transport.onclose = () => {
@@ -135,6 +148,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandl
     url: endpoint.url,
     close: async () => {
       await endpoint.close();
+      await modern.close();
       await closeToolsets();
     },
   };

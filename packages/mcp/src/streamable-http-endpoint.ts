@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server as HttpServer, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport, toWebRequest } from '@modelcontextprotocol/node';
+import { type AuthInfo, type Transport, isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import { HttpGuard, HttpGuardError, defaultAllowedHosts, setSecurityHeaders } from '@toolsmith/core/internal';
 import { McpEventStore } from './mcp-event-store';
 
@@ -68,8 +66,14 @@ export interface StreamableHttpEndpointOptions extends StreamableHttpLimits {
   port: number;
   /** URL path of the MCP endpoint. Default `/mcp`. */
   path?: string;
-  /** Connects a new MCP server (one per session, as the SDK requires) to the session's transport. */
+  /** Connects a new MCP server (one per session, as the SDK requires) to a 2025-era session's transport. */
   connectSession: (transport: Transport) => Promise<void>;
+  /**
+   * Serves a 2026-07-28 (stateless) request: one with the per-request `_meta` envelope and no session.
+   * Called after every check, with the parsed body and `request.auth` set to the caller. Without it,
+   * such a request is refused like any request without a session.
+   */
+  serveModern?: (request: IncomingMessage, response: ServerResponse, body: unknown) => Promise<void>;
   /** The clock idle expiry reads (tests give their own). Default `Date.now`. */
   now?: () => number;
 }
@@ -97,14 +101,15 @@ const DEFAULT_RESUME_BUFFER_BYTES = 2 * 1024 * 1024;
 const RESUME_RETRY_MS = 1000;
 
 interface OpenSession {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   userId: string;
   lastSeen: number;
 }
 
 /**
- * Serves MCP over Streamable HTTP with node's `http` module: one SDK transport and one MCP server per
- * session, found by the `Mcp-Session-Id` header; a request without one must be `initialize`. Every
+ * Serves MCP over Streamable HTTP with node's `http` module. 2025-era clients get one SDK transport and
+ * one MCP server per session, found by the `Mcp-Session-Id` header (a request without one must be
+ * `initialize`); 2026-07-28 requests (no session, the per-request `_meta` envelope) go to `serveModern`. Every
  * request is checked before anything is parsed — Host and Origin, the caller (`authenticate`), then
  * the body size — and sessions are capped and expire when idle.
  */
@@ -156,6 +161,10 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
       return session.transport.handleRequest(request, response, body);
     }
     if (!isInitializeRequest(body)) {
+      // No session and no handshake: a 2026-07-28 request (the SDK's own classification of the envelope), else a 2025 client that lost its session.
+      if (options.serveModern && !(await isLegacyRequest(await toWebRequest(request, body), body, { maxRequestBodySize: maxBodyBytes }))) {
+        return options.serveModern(request, response, body);
+      }
       return refuse(response, { status: 400, message: 'Missing Mcp-Session-Id header (only an initialize request may start a session)' });
     }
     if (sessions.size >= maxSessions || sessionsOf(caller.userId) >= maxSessionsPerUser) await closeIdleSessions();
@@ -164,7 +173,7 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
       return refuse(response, { status: 429, message: `Too many open MCP sessions for this user (at most ${maxSessionsPerUser}); close one or try again later` });
     }
     const resumeBufferBytes = options.resumeBufferBytes ?? DEFAULT_RESUME_BUFFER_BYTES;
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       ...(resumeBufferBytes > 0 ? { eventStore: new McpEventStore(resumeBufferBytes), retryInterval: RESUME_RETRY_MS } : {}),
       onsessioninitialized: (id) => {
