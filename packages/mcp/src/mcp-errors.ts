@@ -59,3 +59,18 @@ export class McpConfirmationUnsupportedError extends ToolsmithError {
   }
 }
 
+
+/** Why a 2026-07-28 confirmation's `requestState` was refused. */
+export type McpRequestStateErrorCode = 'MCP_REQUEST_STATE_INVALID' | 'MCP_REQUEST_STATE_EXPIRED' | 'MCP_REQUEST_STATE_REPLAYED' | 'MCP_REQUEST_STATE_MISMATCH';
+
+/**
+ * A retried call's `requestState` (the answer to a 2026-07-28 confirmation) was refused: not issued by
+ * this server or altered (`MCP_REQUEST_STATE_INVALID`), too old (`MCP_REQUEST_STATE_EXPIRED`), already
+ * answered once (`MCP_REQUEST_STATE_REPLAYED`), or issued to another user, tool or arguments
+ * (`MCP_REQUEST_STATE_MISMATCH`). The tool did not run.
+ */
+export class McpRequestStateError extends ToolsmithError {
+  constructor(code: McpRequestStateErrorCode, toolName: string, reason: string) {
+    super(code, `The confirmation answer for tool "${toolName}" was refused and the tool did not run: ${reason}.`);
+  }
+}

@@ -8,6 +8,8 @@ import type { McpStateStore } from './mcp-state-store';
  */
 export class McpSessionState implements McpStateStore {
   private readonly app: Record<string, unknown> = {};
+  /** Used single-use ids (user and id as JSON) → until when they are kept. */
+  private readonly used = new Map<string, number>();
   private readonly users = new Map<string, Record<string, unknown>>();
   // Session id → user → values: a 2026-07-28 client names its own session, so one id may be two users' sessions.
   private readonly sessions = new Map<string, Map<string, Record<string, unknown>>>();
@@ -37,6 +39,16 @@ export class McpSessionState implements McpStateStore {
   }
 
   /** Forgets a session's own keys (when the MCP session ends). */
+  /** Implements {@link McpStateStore.consumeOnce} in this process's memory (ids are forgotten once expired). */
+  consumeOnce(userId: string, id: string, expiresAt: number): boolean {
+    const now = Date.now();
+    for (const [used, until] of this.used) if (until <= now) this.used.delete(used);
+    const key = JSON.stringify([userId, id]);
+    if (this.used.has(key)) return false;
+    this.used.set(key, expiresAt);
+    return true;
+  }
+
   endSession(sessionId: string): void {
     this.sessions.delete(sessionId);
   }

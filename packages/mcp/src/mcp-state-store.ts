@@ -11,4 +11,9 @@ export interface McpStateStore {
   record(userId: string, sessionId: string, response: FunctionResponse, actions: EventActions): void | Promise<void>;
   /** The MCP session ended. */
   endSession(sessionId: string): void;
+  /**
+   * Marks `id` (a confirmation's single-use id) as used for `userId`: true the first time, false ever
+   * after, also across server processes that share the store. Kept at least until `expiresAt` (ms).
+   */
+  consumeOnce(userId: string, id: string, expiresAt: number): boolean | Promise<boolean>;
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type CallToolResult, type ClientCapabilities, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, type Tool as McpToolInfo, Server } from '@modelcontextprotocol/server';
-import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type FunctionResponsePart, type MemoryService, type ReadonlyContext, State, type ToolConfirmation, ToolContext, ToolsmithError } from '@toolsmith/core';
-import { DEFAULT_TOOL_CALL_POLICY, createEventActions, errorResponse, executeToolCall } from '@toolsmith/core/internal';
-import { McpConfirmationUnsupportedError } from './mcp-errors';
+import { type CallToolResult, type ClientCapabilities, CLIENT_CAPABILITIES_META_KEY, type InputRequiredResult, inputRequired, LOG_LEVEL_META_KEY, type Tool as McpToolInfo, Server } from '@modelcontextprotocol/server';
+import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type FunctionResponsePart, type MemoryService, type ReadonlyContext, State, type ToolConfirmation, ToolCallRejectedError, ToolContext, ToolsmithError } from '@toolsmith/core';
+import { DEFAULT_TOOL_CALL_POLICY, createEventActions, errorResponse, executeToolCall, wrapResult } from '@toolsmith/core/internal';
+import { McpConfirmationUnsupportedError, McpRequestStateError } from './mcp-errors';
+import { CONFIRMATION_INPUT_KEY, confirmationInputRequest, readConfirmationInput } from './confirmation-input';
+import type { ConfirmationState, RequestStateSealer } from './mcp-request-state';
 import { TOOLSMITH_ERROR_META, toMcpOutputSchema } from './mcp-output-schema';
 import type { McpStateStore } from './mcp-state-store';
 import { elicitConfirmation } from './elicit-confirmation';
@@ -25,6 +27,8 @@ export interface McpToolServerOptions {
   state: McpStateStore;
   /** The protocol era this instance serves: `legacy` (2025-11-25 and before, sessions) or `modern` (2026-07-28, stateless). */
   era: McpProtocolEra;
+  /** Seals and opens the `requestState` of 2026-07-28 confirmations (one per server, shared by its per-request instances). */
+  requestStates: RequestStateSealer;
   /** The session of a connection without session ids (stdio): every request of it that names none is in this session. */
   connectionSessionId?: string;
   /** Interval of the "still running" progress notifications of long-running tools. */
@@ -82,7 +86,40 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
     }
   });
 
-  const callTool = async (params: { name: string; arguments?: Record<string, unknown> }, extra: McpRequestExtra, userId: string, sessionId: string): Promise<CallToolResult> => {
+  /**
+   * The answer a 2026-07-28 retry carries: its requestState checked (ours, unexpired, this user, tool and
+   * arguments) and used up, then the decision read. Approve and edit run the tool (edit with the person's
+   * arguments, validated as any); reject and respond answer without running it.
+   */
+  const readAnsweredConfirmation = async (
+    echoed: string,
+    extra: McpRequestExtra,
+    userId: string,
+    call: { id: string; name: string; args: Record<string, unknown> },
+  ): Promise<{ confirmation: ToolConfirmation } | { response: FunctionResponse; record: boolean }> => {
+    let state: ConfirmationState;
+    try {
+      state = options.requestStates.open(echoed, { userId, tool: call.name, args: call.args }, Date.now());
+    } catch (error) {
+      if (error instanceof McpRequestStateError) return { response: errorResponse(call, error), record: false };
+      throw error;
+    }
+    const decision = readConfirmationInput(call.id, extra.mcpReq.inputResponses);
+    if (decision instanceof ToolsmithError) return { response: errorResponse(call, decision), record: false };
+    if (!(await options.state.consumeOnce(userId, state.nonce, state.expiresAt))) {
+      return { response: errorResponse(call, new McpRequestStateError('MCP_REQUEST_STATE_REPLAYED', call.name, 'this answer was already accepted once')), record: false };
+    }
+    if (decision.decision === 'reject') return { response: errorResponse(call, new ToolCallRejectedError(call.name, decision.message)), record: true };
+    if (decision.decision === 'respond') return { response: { id: call.id, name: call.name, response: wrapResult(decision.result) }, record: true };
+    if (decision.decision === 'edit' && decision.args) call.args = decision.args;
+    const confirmation: ToolConfirmation = { confirmed: true };
+    if (state.hint !== undefined) confirmation.hint = state.hint;
+    const payload = decision.payload ?? state.payload;
+    if (payload !== undefined) confirmation.payload = payload;
+    return { confirmation };
+  };
+
+  const callTool = async (params: { name: string; arguments?: Record<string, unknown> }, extra: McpRequestExtra, userId: string, sessionId: string): Promise<CallToolResult | InputRequiredResult> => {
     const request = { params };
     const call = { id: `mcp-${String(extra.mcpReq.id)}`, name: request.params.name, args: request.params.arguments ?? {} };
     // One read of the state serves the listing and the call (a store read may be a round trip).
@@ -137,11 +174,35 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
     };
 
     try {
-      let { outcome, context } = await attempt(values);
+      // 2026-07-28: a call that carries a requestState is the retry of a confirmation (input_required).
+      let confirmation: ToolConfirmation | undefined;
+      const echoed = options.era === 'modern' ? extra.mcpReq.requestState() : undefined;
+      if (typeof echoed === 'string') {
+        const answered = await readAnsweredConfirmation(echoed, extra, userId, call);
+        if ('response' in answered) {
+          if (answered.record) await options.state.record(userId, sessionId, answered.response, createEventActions());
+          return toCallToolResult(answered.response, tool);
+        }
+        confirmation = answered.confirmation;
+      }
+      let { outcome, context } = await attempt(values, confirmation);
       if (outcome.confirmationRequested) {
         const requested = context.actions.requestedToolConfirmations?.[call.id] ?? { confirmed: false };
-        if (options.era === 'modern' || !clientCapabilities(server, extra)?.elicitation) {
+        if (!clientCapabilities(server, extra)?.elicitation) {
           return toCallToolResult(errorResponse(call, new McpConfirmationUnsupportedError(call.name)), tool);
+        }
+        if (options.era === 'modern') {
+          // No server-sent requests in this era: the client asks its user and retries the call with the answer.
+          const requestState = options.requestStates.seal({
+            userId,
+            tool: call.name,
+            args: call.args,
+            ...(requested.hint !== undefined ? { hint: requested.hint } : {}),
+            ...(requested.payload !== undefined ? { payload: requested.payload } : {}),
+            ttlMs: options.confirmationTimeoutMs,
+            now: Date.now(),
+          });
+          return inputRequired({ inputRequests: { [CONFIRMATION_INPUT_KEY]: confirmationInputRequest(call.name, call.args, requested) }, requestState });
         }
         const confirmed = await elicitConfirmation(extra, call.name, requested, options.confirmationTimeoutMs);
         if (typeof confirmed !== 'boolean') return toCallToolResult(errorResponse(call, confirmed), tool);

@@ -8,6 +8,7 @@ import { McpSessionState } from './mcp-session-state';
 import { SessionServiceMcpState } from './session-service-mcp-state';
 import { createMcpToolServer } from './mcp-tool-server';
 import type { McpProtocolEra } from './mcp-request-session';
+import { RequestStateSealer } from './mcp-request-state';
 import { type ServedTools, resolveServedTools } from './resolve-served-tools';
 import { exitOnOverflow, guardLineLength } from './stdio-line-guard';
 import { DEFAULT_MAX_BODY_BYTES, type StreamableHttpLimits, startStreamableHttpEndpoint } from './streamable-http-endpoint';
@@ -38,8 +39,18 @@ export interface ServeMcpOptions {
   instructions?: string;
   /** Interval of the "still running" progress notifications of long-running tools. Default 5 000 ms. */
   progressIntervalMs?: number;
-  /** How long to wait for the user's answer to a confirmation. Default 10 minutes. */
+  /**
+   * How long to wait for the user's answer to a confirmation (2025-11-25: the elicitation; 2026-07-28:
+   * how long the `requestState` of an `input_required` answer stays valid). Default 10 minutes.
+   */
   confirmationTimeoutMs?: number;
+  /**
+   * Secrets (each at least 32 bytes) that sign the `requestState` of 2026-07-28 confirmations (HMAC-SHA256).
+   * The first signs, all verify: rotate by putting a new key first and removing the old one after
+   * `confirmationTimeoutMs`. Give the same keys to every process behind one URL. Default: a random key of
+   * this process, so an answer is accepted only by the process that asked.
+   */
+  requestStateKeys?: readonly (string | Uint8Array)[];
   /**
    * Where the tools' state lives, as with the runner: each MCP session becomes a session of this store
    * (app `name`, the authenticated client's id as user, else `mcp`; the MCP session id), and each call
@@ -93,9 +104,11 @@ export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandl
   startValidatorWarmUp();
   const name = options.name ?? 'toolsmith';
   const state = options.sessionService ? new SessionServiceMcpState(options.sessionService, name) : new McpSessionState();
+  const requestStates = new RequestStateSealer(options.requestStateKeys);
   const createServer = (era: McpProtocolEra, connectionSessionId?: string) =>
     createMcpToolServer({
       era,
+      requestStates,
       connectionSessionId,
       name,
       version: options.version ?? '0.1.0',

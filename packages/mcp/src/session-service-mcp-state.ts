@@ -34,6 +34,20 @@ export class SessionServiceMcpState implements McpStateStore {
   /** Implements {@link McpStateStore.endSession}: nothing; the session stays in the store, like an agent's. */
   endSession(): void {}
 
+  /**
+   * Implements {@link McpStateStore.consumeOnce}: creating the session `mcp-request-state:<id>` of the user
+   * succeeds once; the store refuses a second one (`SESSION_EXISTS`), in any process.
+   */
+  async consumeOnce(userId: string, id: string): Promise<boolean> {
+    try {
+      await this.sessionService.createSession({ appName: this.appName, userId, sessionId: `mcp-request-state:${id}` });
+      return true;
+    } catch (error) {
+      if (ToolsmithError.isInstance(error) && error.code === 'SESSION_EXISTS') return false;
+      throw error;
+    }
+  }
+
   private async append(userId: string, sessionId: string, response: FunctionResponse, callActions: EventActions): Promise<void> {
     const actions = createEventActions();
     actions.stateDelta = { ...callActions.stateDelta };

@@ -6,7 +6,12 @@ import type { JsonSchema } from '../model/json-schema';
  * matches only the schema it was given for, so a tool whose parameters change asks again.
  */
 export function toolSchemaHash(parameters: JsonSchema): string {
-  return createHash('sha256').update(sortedJson(parameters)).digest('hex');
+  return jsonDigest(parameters);
+}
+
+/** SHA-256 (hex) of a JSON value with its object keys sorted: equal for equal values, whatever their key order. */
+export function jsonDigest(value: unknown): string {
+  return createHash('sha256').update(sortedJson(value)).digest('hex');
 }
 
 function sortedJson(value: unknown): string {

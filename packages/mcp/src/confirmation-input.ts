@@ -1,0 +1,68 @@
+import { type InputRequest, inputRequired, inputResponse } from '@modelcontextprotocol/server';
+import { InvalidConfirmationAnswerError, type ToolConfirmation, type ToolsmithError } from '@toolsmith/core';
+import { type ConfirmationDecision, readConfirmationDecision } from '@toolsmith/core/internal';
+
+/** The key of the confirmation form in a 2026-07-28 `input_required` result and in the retry's `inputResponses`. */
+export const CONFIRMATION_INPUT_KEY = 'confirm';
+
+/**
+ * The form a 2026-07-28 client shows for a confirmation (an embedded `elicitation/create`): the four
+ * decisions of a confirmation (`approve`, `edit` with edited arguments as JSON, `reject` with a message to
+ * the model, `respond` with the result instead of running), the hint as message, the payload as details.
+ */
+export function confirmationInputRequest(toolName: string, args: Record<string, unknown>, requested: ToolConfirmation): InputRequest {
+  const details = requested.payload === undefined ? '' : `\n\nDetails: ${JSON.stringify(requested.payload)}`;
+  return inputRequired.elicit({
+    message: `${requested.hint ?? `Allow the call to tool "${toolName}"?`}${details}`,
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        decision: {
+          type: 'string',
+          title: 'Decision',
+          enum: ['approve', 'edit', 'reject', 'respond'],
+          default: 'approve',
+          description: 'approve: run it; edit: run it with the arguments below; reject: do not run it (say why below); respond: do not run it, answer with the result below',
+        },
+        arguments: { type: 'string', title: 'Arguments (JSON), for edit', default: JSON.stringify(args) },
+        message: { type: 'string', title: 'Message to the model, for reject' },
+        result: { type: 'string', title: 'Result instead of running, for respond (JSON or text)' },
+      },
+      required: ['decision'],
+    },
+  });
+}
+
+/**
+ * Reads the answer to {@link confirmationInputRequest} from a retried call's `inputResponses`: declined or
+ * cancelled is a rejection; accepted content is read as a confirmation decision (also the one-boolean
+ * form `{ confirmed }`), with only the field that goes with the decision. A missing or unreadable answer
+ * is `INVALID_CONFIRMATION_ANSWER`.
+ */
+export function readConfirmationInput(callId: string, responses: Record<string, unknown> | undefined): ConfirmationDecision | ToolsmithError {
+  const view = inputResponse(responses, CONFIRMATION_INPUT_KEY);
+  if (view.kind !== 'elicit') {
+    return new InvalidConfirmationAnswerError(callId, `the retried call carries no answer to the "${CONFIRMATION_INPUT_KEY}" input request in inputResponses`);
+  }
+  if (view.action !== 'accept') return { decision: 'reject' };
+  const content = view.content ?? {};
+  if (content.decision === undefined) return readConfirmationDecision(callId, { confirmed: content.confirmed });
+  const answer: Record<string, unknown> = { decision: content.decision };
+  if (content.decision === 'edit') {
+    const parsed = parseJson(content.arguments);
+    if (parsed === undefined) return new InvalidConfirmationAnswerError(callId, '"arguments" (the edited arguments) must be a JSON object');
+    answer.args = parsed;
+  }
+  if (content.decision === 'reject' && typeof content.message === 'string' && content.message !== '') answer.message = content.message;
+  if (content.decision === 'respond') answer.result = typeof content.result === 'string' ? (parseJson(content.result) ?? content.result) : content.result;
+  return readConfirmationDecision(callId, answer);
+}
+
+function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
