@@ -4,8 +4,6 @@
 // Runs one function call exactly as the runner does, and the model-facing error response every failure
 // becomes (used by @toolsmith/mcp's serveMcp).
 export { errorResponse, executeToolCall, wrapResult } from './tool-executor';
-export { readConfirmationDecision } from '../confirmation/confirmation-decision';
-export type { ConfirmationDecision } from '../confirmation/confirmation-decision';
 export { jsonDigest } from '../confirmation/tool-schema-hash';
 export type { ExecuteToolCallInput, ToolCallOutcome } from './tool-executor';
 export type { ConfirmationGate } from '../confirmation/grant-gate';

@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 /** The base64 files the `snapshot` tool returns (the first bytes of a PNG, a WAV and a PDF). */
@@ -42,7 +42,7 @@ export function createFixtureMcpServer(): McpServer {
   server.registerTool('whoami', { description: 'Reports the Authorization header and process id.', inputSchema: {} }, async (_args, extra) => ({
     content: [],
     structuredContent: {
-      authorization: String(extra.requestInfo?.headers?.authorization ?? ''),
+      authorization: extra.http?.req?.headers.get('authorization') ?? '',
       pid: process.pid,
       session: extra.sessionId ?? null,
     },
