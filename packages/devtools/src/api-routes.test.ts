@@ -38,6 +38,7 @@ describe('the dev server API', () => {
       model: 'scripted/desk-script',
       store: { kind: 'memory', durable: false, description: expect.stringContaining('in memory') },
       grants: true,
+      inspector: true,
     });
   });
 

@@ -23,7 +23,7 @@ async function readJsonBody(request: IncomingMessage): Promise<Record<string, un
 /** The API's routes, in the order they are tried; docs/devtools.md documents each. */
 const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
   ['GET', /^\/api\/info$/, async (host, _, __, response) => json(response, 200, host.info())],
-  ['GET', /^\/api\/sessions$/, async (host, _, __, response) => json(response, 200, await host.listSessions())],
+  ['GET', /^\/api\/sessions$/, async (host, _, request, response) => json(response, 200, await host.listSessions(searchOf(request)))],
   [
     'POST',
     /^\/api\/sessions$/,
@@ -33,6 +33,7 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
       json(response, 201, await host.createSession(sessionId));
     },
   ],
+  ['GET', /^\/api\/sessions\/([^/]+)\/inspector$/, async (host, [id], _, response) => json(response, 200, host.inspect(id))],
   ['GET', /^\/api\/sessions\/([^/]+)$/, async (host, [id], _, response) => json(response, 200, await host.getSession(id))],
   [
     'DELETE',
@@ -174,6 +175,11 @@ function messageOf(host: DevAgentHost, body: Record<string, unknown>): Content {
   const invalid = checkNewMessage(message, host.runner.argumentLimits);
   if (invalid) throw invalid;
   return message;
+}
+
+/** `?q=` of a session list request: the text to search titles and ids for. */
+function searchOf(request: IncomingMessage): string | undefined {
+  return new URL(request.url ?? '/', 'http://localhost').searchParams.get('q') ?? undefined;
 }
 
 function toolRunRequestOf(body: Record<string, unknown>): ToolRunRequest {

@@ -19,8 +19,10 @@ import type {
   ToolRunResult,
   WireEvent,
   WireGrant,
+  WireInspection,
   WirePending,
 } from './protocol/api-types';
+import { RunInspector } from './run-inspector';
 import { runToolAlone } from './run-tool-alone';
 
 /** Options of {@link DevAgentHost.open}. */
@@ -52,6 +54,8 @@ export class DevAgentHost {
    * host builds the runner) a new `InMemoryGrantService`. Absent for an exported `Runner` without that export.
    */
   readonly grantService?: GrantService;
+  /** Records the runs of a runner the host builds (spans and model calls); absent for an exported `Runner`. */
+  private readonly inspector?: RunInspector;
   private readonly container: Container;
   private toolCache?: Promise<Map<string, AgentToolEntry>>;
 
@@ -64,6 +68,7 @@ export class DevAgentHost {
     this.userId = userId;
     this.container = new Container(agentModule.providers);
     this.grantService = agentModule.grantService ?? (agentModule.runner ? undefined : new InMemoryGrantService());
+    if (!agentModule.runner) this.inspector = new RunInspector();
     this.runner =
       agentModule.runner ??
       new Runner({
@@ -75,6 +80,7 @@ export class DevAgentHost {
         ...(agentModule.memoryService ? { memoryService: agentModule.memoryService } : {}),
         ...(agentModule.artifactService ? { artifactService: agentModule.artifactService } : {}),
         ...(this.grantService ? { grantService: this.grantService } : {}),
+        ...(this.inspector ? { tracing: { tracerProvider: this.inspector.tracerProvider, recordContent: true } } : {}),
       });
   }
 
@@ -103,15 +109,33 @@ export class DevAgentHost {
       ...(agent instanceof LlmAgent ? { model: `${agent.model.provider}/${agent.model.modelName}` } : {}),
       store: this.store.info,
       grants: this.grantService !== undefined,
+      inspector: this.inspector !== undefined,
     };
   }
 
-  /** The user's sessions, most recently updated first. */
-  async listSessions(): Promise<SessionSummary[]> {
-    const sessions = await this.runner.sessionService.listSessions({ appName: this.runner.appName, userId: this.userId });
-    return sessions
-      .map((session) => ({ id: session.id, lastUpdateTime: session.lastUpdateTime, state: session.state }))
-      .sort((a, b) => b.lastUpdateTime - a.lastUpdateTime || a.id.localeCompare(b.id));
+  /**
+   * The user's sessions, most recently updated first, each titled by its first user message. With `search`,
+   * only those whose title or id contains it (ignoring case).
+   */
+  async listSessions(search?: string): Promise<SessionSummary[]> {
+    const key = { appName: this.runner.appName, userId: this.userId };
+    const listed = await this.runner.sessionService.listSessions(key);
+    const needle = search?.trim().toLowerCase() ?? '';
+    const summaries: SessionSummary[] = [];
+    for (const listedSession of listed) {
+      // Stores list sessions without their events: the title needs the first user message.
+      const session = listedSession.events.length > 0 ? listedSession : ((await this.runner.sessionService.getSession({ ...key, sessionId: listedSession.id })) ?? listedSession);
+      const title = titleOf(session);
+      if (needle && !`${title ?? ''}\n${session.id}`.toLowerCase().includes(needle)) continue;
+      summaries.push({ id: session.id, ...(title ? { title } : {}), lastUpdateTime: session.lastUpdateTime, state: session.state });
+    }
+    return summaries.sort((a, b) => b.lastUpdateTime - a.lastUpdateTime || a.id.localeCompare(b.id));
+  }
+
+  /** The session's runs as the inspector recorded them; `NOT_FOUND` when the module built its own Runner (nothing is recorded). */
+  inspect(sessionId: string): WireInspection {
+    if (!this.inspector) throw new DevApiError('NOT_FOUND', 'The module exports its own Runner, so the dev tools do not trace its runs: export the agent instead to use the inspector.');
+    return this.inspector.inspect(sessionId);
   }
 
   /** Creates a session (a random id unless one is given). */
@@ -238,6 +262,13 @@ export class DevAgentHost {
     if (!session) throw new DevApiError('SESSION_NOT_FOUND', `There is no session "${sessionId}" for user "${this.userId}".`);
     return session;
   }
+}
+
+/** A session's title: its first user message's text, cut at 80 characters. */
+function titleOf(session: Session): string | undefined {
+  const first = session.events.find((event) => event.author === 'user' && event.text().trim() !== '');
+  const text = first?.text().trim().replace(/\s+/g, ' ');
+  return text && text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 /** The API's view of a session: its JSON form and what it waits for. */

@@ -86,7 +86,7 @@ describe('the dev server refuses what a web page on another origin could send', 
     expect(own.status).toBe(200);
   });
 
-  it('the answer and grant routes refuse another origin, a missing token, a rebinding Host and non-JSON bodies: nothing runs, no grant is made or revoked', async () => {
+  it('the answer, grant, inspector and search routes refuse another origin, a missing token, a rebinding Host and non-JSON bodies: nothing runs, no grant is made or revoked', async () => {
     const { end } = await runText(server, 's-answer', 'Refund 250 for order A-1002');
     const requestId = end.pending.confirmations[0].requestId;
     const always = JSON.stringify({ decision: 'approve', remember: { scope: 'app' } });
@@ -104,7 +104,7 @@ describe('the dev server refuses what a web page on another origin could send', 
     attempts.push([[400, 'BAD_REQUEST'], await send(server, { method: 'POST', path: answerPath, headers: json, body: '["approve"]' })]);
     attempts.push([[400, 'INVALID_CONFIRMATION_ANSWER'], await send(server, { method: 'POST', path: answerPath, headers: json, body: '{"decision":"approve","remember":{"scope":"everyone"}}' })]);
     attempts.push([[413, 'BODY_TOO_LARGE'], await send(server, { method: 'POST', path: answerPath, headers: json, body: JSON.stringify({ decision: 'reject', message: 'x'.repeat(1024 * 1024) }) })]);
-    for (const [path, method] of [['/api/grants', 'GET'], ['/api/grants/grant-1', 'DELETE']] as const) {
+    for (const [path, method] of [['/api/grants', 'GET'], ['/api/grants/grant-1', 'DELETE'], ['/api/sessions/s-answer/inspector', 'GET'], ['/api/sessions?q=A-1002', 'GET']] as const) {
       attempts.push([[403, 'ORIGIN_NOT_ALLOWED'], await send(server, { method, path, headers: { origin: `http://127.0.0.1:${server.port + 1}` } })]);
       attempts.push([[401, 'UNAUTHORIZED'], await send(server, { method, path, token: 'guessed' })]);
       attempts.push([[403, 'HOST_NOT_ALLOWED'], await send(server, { method, path, headers: { host: `rebind.example:${server.port}` } })]);

@@ -176,6 +176,38 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     await page.getByTestId('pending-confirmation').filter({ hasText: 'Refund 270 € for order A-1203?' }).waitFor();
   });
 
+  it('the Inspector shows each model call (tokens, latency, request, response) and the run as a span tree; sessions are titled and searched', async () => {
+    await page.goto(server.pageUrl);
+    await page.getByTestId('new-session').click();
+    await send('Where is order A-1301?');
+    await page.getByTestId('agent-text').filter({ hasText: 'Order A-1301 has shipped' }).waitFor();
+    await page.getByTestId('running').waitFor({ state: 'detached' });
+
+    await page.getByTestId('tab-inspector').click();
+    const calls = page.getByTestId('model-call');
+    await calls.nth(1).waitFor();
+    expect(await calls.count()).toBe(2);
+    await calls.first().getByTestId('model-call-tokens').filter({ hasText: /input \d+ \(cached 0\) · output \d+ \(reasoning 0\)/ }).waitFor();
+    await calls.first().getByTestId('model-call-latency').filter({ hasText: / ms$/ }).waitFor();
+    await calls.first().getByTestId('model-call-request').locator('summary').click();
+    await calls.first().getByTestId('model-call-request').filter({ hasText: 'Where is order A-1301?' }).filter({ hasText: 'You run the order desk.' }).waitFor();
+    await calls.nth(1).getByTestId('model-call-response').locator('summary').click();
+    await calls.nth(1).getByTestId('model-call-response').filter({ hasText: 'Order A-1301 has shipped' }).waitFor();
+    const tree = page.locator('[data-testid="span"][data-span-name="toolsmith.invocation"] [data-testid="span"][data-span-name="invoke_agent desk_agent"]');
+    await tree.locator('[data-testid="span"][data-span-name="execute_tool lookupOrder"]').waitFor();
+    expect(await tree.locator('[data-testid="span"][data-span-name="chat desk-script"]').count()).toBe(2);
+    expect(await page.content()).not.toContain(server.token);
+    await shot('inspector');
+
+    // The session list shows first messages as titles, and the search box filters them.
+    await page.locator('[data-testid="session-title"]', { hasText: 'Where is order A-1301?' }).waitFor();
+    await page.getByTestId('session-search').fill('a-1301');
+    await page.locator('[data-testid="session-item"]').filter({ hasText: 'Where is order A-1301?' }).waitFor();
+    await page.locator('[data-testid="session-item"]').nth(1).waitFor({ state: 'detached' }); // the other sessions are filtered out
+    await page.getByTestId('session-search').fill('no such words');
+    await page.locator('[data-testid="session-item"]').first().waitFor({ state: 'detached' });
+  });
+
   it('shows a failed model call as an error event with its code', async () => {
     await page.goto(server.pageUrl);
     await page.getByTestId('new-session').click();

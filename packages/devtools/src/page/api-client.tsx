@@ -13,6 +13,7 @@ import type {
   ToolRunResult,
   WireEvent,
   WireGrant,
+  WireInspection,
 } from '../protocol/api-types';
 
 /** An API error, with the server's code (or the page's own: `SERVER_UNREACHABLE`, `STOPPED`, `HTTP_ERROR`). */
@@ -135,7 +136,8 @@ const session = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 /** The dev server's API, as the page uses it. */
 export const api = {
   info: () => call<AppInfo>('GET', '/api/info'),
-  listSessions: () => call<SessionSummary[]>('GET', '/api/sessions'),
+  listSessions: (search = '') => call<SessionSummary[]>('GET', `/api/sessions${search.trim() ? `?q=${encodeURIComponent(search.trim())}` : ''}`),
+  inspect: (id: string) => call<WireInspection>('GET', `${session(id)}/inspector`),
   createSession: () => call<SessionDetail>('POST', '/api/sessions', {}),
   getSession: (id: string) => call<SessionDetail>('GET', session(id)),
   deleteSession: (id: string) => call<void>('DELETE', session(id)),

@@ -1,13 +1,14 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AppInfo, SessionSummary } from '../protocol/api-types';
 import { api, describeError } from './api-client';
 import { ChatView } from './chat-view';
 import { SessionList } from './session-list';
 import { GrantsView } from './grants-view';
+import { InspectorView } from './inspector-view';
 import { ToolsView } from './tools-view';
 
-type Tab = 'chat' | 'tools' | 'grants';
-const TABS: readonly Tab[] = ['tools', 'grants'];
+type Tab = 'chat' | 'tools' | 'grants' | 'inspector';
+const TABS: readonly Tab[] = ['tools', 'grants', 'inspector'];
 
 /** The open session and tab live in the URL hash (`#/s/<id>`, `#/tools`, `#/grants`), so a reload shows the same view. */
 function readHash(): { sessionId?: string; tab: Tab } {
@@ -29,11 +30,18 @@ export function App() {
   const [sessionId, setSessionId] = useState<string | undefined>(initial.sessionId);
   const [tab, setTab] = useState<Tab>(initial.tab);
   const [problem, setProblem] = useState('');
+  const [search, setSearch] = useState('');
+  const searchRef = useRef(search);
+  searchRef.current = search;
 
-  const refresh = () => api.listSessions().then(setSessions, (error: unknown) => setProblem(describeError(error)));
+  // The answer to an older search may arrive after a newer one's: only the latest search's list is shown.
+  const refresh = () => {
+    const asked = searchRef.current;
+    return api.listSessions(asked).then((list) => asked === searchRef.current && setSessions(list), (error: unknown) => setProblem(describeError(error)));
+  };
+  useEffect(() => void refresh(), [search]);
   useEffect(() => {
     api.info().then(setInfo, (error: unknown) => setProblem(describeError(error)));
-    void refresh();
   }, []);
   useEffect(() => writeHash(sessionId, tab), [sessionId, tab]);
 
@@ -78,6 +86,8 @@ export function App() {
       <div class="body">
         <SessionList
           sessions={sessions}
+          search={search}
+          onSearch={setSearch}
           selected={sessionId}
           onOpen={(id) => {
             setSessionId(id);
@@ -105,12 +115,16 @@ export function App() {
             <button class={tab === 'grants' ? 'active' : ''} data-testid="tab-grants" onClick={() => setTab('grants')}>
               Grants
             </button>
+            <button class={tab === 'inspector' ? 'active' : ''} data-testid="tab-inspector" onClick={() => setTab('inspector')}>
+              Inspector
+            </button>
           </nav>
           {tab === 'chat' && (
             <ChatView sessionId={sessionId} ensureSession={async () => sessionId ?? (await createSession())} onRunEnd={() => void refresh()} grants={info?.grants === true} />
           )}
           {tab === 'tools' && <ToolsView sessionId={sessionId} />}
           {tab === 'grants' && info && <GrantsView available={info.grants} />}
+          {tab === 'inspector' && info && <InspectorView sessionId={sessionId} available={info.inspector} />}
         </main>
       </div>
     </div>

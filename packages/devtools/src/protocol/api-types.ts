@@ -111,6 +111,8 @@ export interface WirePending {
 export interface SessionSummary {
   /** The session id. */
   id: string;
+  /** The first user message's text (up to 80 characters), when there is one. */
+  title?: string;
   /** Milliseconds since the epoch of the last event. */
   lastUpdateTime: number;
   /** The session's state. */
@@ -157,6 +159,64 @@ export interface AppInfo {
   store: SessionStoreInfo;
   /** True when approvals can be remembered ("always allow"): the runner has a grant service (`GET /api/grants`). */
   grants: boolean;
+  /** True when runs are recorded for the inspector (`GET /api/sessions/:id/inspector`): the dev tools built the runner. */
+  inspector: boolean;
+}
+
+/** One OpenTelemetry span the runner emitted, as the inspector keeps it. */
+export interface WireSpan {
+  /** The trace: one per invocation (a run, or the answer that resumed it). */
+  traceId: string;
+  /** The span's id. */
+  spanId: string;
+  /** The enclosing span, when there is one. */
+  parentSpanId?: string;
+  /** `toolsmith.invocation`, `invoke_agent <agent>`, `chat <model>` or `execute_tool <tool>`. */
+  name: string;
+  /** Milliseconds since the epoch. */
+  startTime: number;
+  /** How long it took, in milliseconds. */
+  durationMs: number;
+  /** `error` when the operation failed. */
+  status: 'ok' | 'error' | 'unset';
+  /** What failed, on an error span. */
+  statusMessage?: string;
+  /** The span's attributes (docs/observability.md), without any whose name suggests a secret. */
+  attributes: Record<string, unknown>;
+}
+
+/** One model call, from its `chat` span. */
+export interface WireModelCall {
+  /** The `chat` span. */
+  spanId: string;
+  /** Its trace (invocation). */
+  traceId: string;
+  /** The model asked. */
+  model: string;
+  /** The provider, as OpenTelemetry names it. */
+  provider: string;
+  /** Milliseconds since the epoch. */
+  startTime: number;
+  /** From the request to the complete response, in milliseconds. */
+  latencyMs: number;
+  /** Tokens the provider reported: input (of which cached), output (of which reasoning). */
+  tokens: { input?: number; cached?: number; output?: number; reasoning?: number };
+  /** The provider's finish reasons. */
+  finishReasons?: string[];
+  /** What the runner sent the model's adapter: the system instructions and the messages (GenAI message format). */
+  request: { systemInstructions?: unknown; messages?: unknown };
+  /** What came back (GenAI message format). */
+  response?: unknown;
+  /** The error code of a failed call. */
+  error?: string;
+}
+
+/** `GET /api/sessions/:id/inspector`: the session's runs as spans and model calls, oldest first. */
+export interface WireInspection {
+  /** Every span of the session's invocations. */
+  spans: WireSpan[];
+  /** Every model call. */
+  modelCalls: WireModelCall[];
 }
 
 /** `GET /api/tools` item. */

@@ -1,0 +1,119 @@
+import type { Attributes, AttributeValue } from '@opentelemetry/api';
+import { BasicTracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { WireInspection, WireModelCall, WireSpan } from './protocol/api-types';
+
+/** Traces kept per host: the oldest are dropped past this, so a long dev session does not grow without end. */
+const MAX_TRACES = 500;
+
+/** Span attributes never kept, whatever a plugin or an instrumentation put there: they may hold credentials. */
+const SECRET_ATTRIBUTE = /authorization|api[-_.]?key|secret|password|cookie|credential|x-goog-api-key/i;
+
+/**
+ * What the dev UI's inspector shows of the runs of one host: the OpenTelemetry spans the runner emits
+ * (`toolsmith.invocation`, `invoke_agent`, `chat`, `execute_tool`, see docs/observability.md), recorded in
+ * memory by an OpenTelemetry SDK tracer provider the host gives its runner, with content recording on. Each
+ * invocation is one trace; a session's traces are those whose spans name it as `gen_ai.conversation.id`.
+ * Attributes whose names suggest a secret (authorization, API keys, passwords, cookies, credentials) are
+ * dropped when a span ends, before anything is stored.
+ */
+export class RunInspector {
+  /** The tracer provider to give the runner (`tracing: { tracerProvider, recordContent: true }`). */
+  readonly tracerProvider: BasicTracerProvider;
+  /** Ended spans by trace id, oldest trace first. */
+  private readonly traces = new Map<string, WireSpan[]>();
+  /** Trace ids by session id. */
+  private readonly sessions = new Map<string, Set<string>>();
+
+  constructor() {
+    const processor: SpanProcessor = {
+      onStart: () => undefined,
+      onEnd: (span) => this.record(span),
+      forceFlush: async () => undefined,
+      shutdown: async () => undefined,
+    };
+    this.tracerProvider = new BasicTracerProvider({ spanProcessors: [processor] });
+  }
+
+  /** The session's runs: every span of its invocations (oldest first) and, from the `chat` spans, each model call. */
+  inspect(sessionId: string): WireInspection {
+    const spans = [...(this.sessions.get(sessionId) ?? [])].flatMap((traceId) => this.traces.get(traceId) ?? []).sort((a, b) => a.startTime - b.startTime);
+    return { spans, modelCalls: spans.filter((span) => span.attributes['gen_ai.operation.name'] === 'chat').map(modelCall) };
+  }
+
+  private record(span: ReadableSpan): void {
+    const { traceId, spanId } = span.spanContext();
+    const wire: WireSpan = {
+      traceId,
+      spanId,
+      ...(span.parentSpanContext ? { parentSpanId: span.parentSpanContext.spanId } : {}),
+      name: span.name,
+      startTime: milliseconds(span.startTime),
+      durationMs: milliseconds(span.duration),
+      status: span.status.code === 2 ? 'error' : span.status.code === 1 ? 'ok' : 'unset',
+      ...(span.status.message ? { statusMessage: span.status.message } : {}),
+      attributes: keptAttributes(span.attributes),
+    };
+    let spans = this.traces.get(traceId);
+    if (!spans) {
+      this.traces.set(traceId, (spans = []));
+      if (this.traces.size > MAX_TRACES) this.drop(this.traces.keys().next().value!);
+    }
+    spans.push(wire);
+    const sessionId = wire.attributes['gen_ai.conversation.id'];
+    if (typeof sessionId === 'string') {
+      let ids = this.sessions.get(sessionId);
+      if (!ids) this.sessions.set(sessionId, (ids = new Set()));
+      ids.add(traceId);
+    }
+  }
+
+  private drop(traceId: string): void {
+    this.traces.delete(traceId);
+    for (const ids of this.sessions.values()) ids.delete(traceId);
+  }
+}
+
+function keptAttributes(attributes: Attributes): Record<string, AttributeValue> {
+  const kept: Record<string, AttributeValue> = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined && !SECRET_ATTRIBUTE.test(key)) kept[key] = value;
+  return kept;
+}
+
+function milliseconds([seconds, nanos]: [number, number]): number {
+  return seconds * 1000 + nanos / 1e6;
+}
+
+/** A `chat` span as a model call: what was sent, what came back, tokens and latency. */
+function modelCall(span: WireSpan): WireModelCall {
+  const a = span.attributes;
+  const number = (key: string) => (typeof a[key] === 'number' ? (a[key] as number) : undefined);
+  const json = (key: string): unknown => {
+    const text = a[key];
+    if (typeof text !== 'string') return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  };
+  const tokens = {
+    input: number('gen_ai.usage.input_tokens'),
+    cached: number('gen_ai.usage.cache_read.input_tokens'),
+    output: number('gen_ai.usage.output_tokens'),
+    reasoning: number('gen_ai.usage.reasoning.output_tokens'),
+  };
+  const finish = a['gen_ai.response.finish_reasons'];
+  return {
+    spanId: span.spanId,
+    traceId: span.traceId,
+    model: String(a['gen_ai.request.model'] ?? ''),
+    provider: String(a['gen_ai.provider.name'] ?? ''),
+    startTime: span.startTime,
+    latencyMs: span.durationMs,
+    tokens: Object.fromEntries(Object.entries(tokens).filter(([, value]) => value !== undefined)) as WireModelCall['tokens'],
+    ...(Array.isArray(finish) ? { finishReasons: finish.map(String) } : {}),
+    request: { systemInstructions: json('gen_ai.system_instructions'), messages: json('gen_ai.input.messages') },
+    ...(a['gen_ai.output.messages'] !== undefined ? { response: json('gen_ai.output.messages') } : {}),
+    ...(span.status === 'error' ? { error: String(a['error.type'] ?? span.statusMessage ?? 'error') } : {}),
+  };
+}
