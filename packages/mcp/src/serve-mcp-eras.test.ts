@@ -8,6 +8,7 @@ import { type McpServerHandle, serveMcp } from './serve-mcp';
 import { MCP_SESSION_META } from './mcp-request-session';
 import { createServedTestTools } from './__fixtures__/served-tools';
 import { bundleFixture } from './__fixtures__/bundle-fixture';
+import { conformanceTools } from './__fixtures__/conformance-tools';
 
 const MODERN = '2026-07-28';
 const modernClient = () => new ModernClient({ name: 'modern-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
@@ -182,5 +183,48 @@ describe('serveMcp over stdio: a client pinned to 2026-07-28', () => {
     const second = structured(await client.callTool({ name: 'count_visits', arguments: {} }));
     expect(second.session).toBe((first.session as number) + 1);
     expect(second.sessionId).toBe(first.sessionId);
+  });
+});
+
+describe('serveMcp on 2026-07-28: files, progress, logging and sampling of the call', () => {
+  let server: McpServerHandle;
+  let client: ModernClient;
+  beforeAll(async () => {
+    server = await serveMcp({ tools: conformanceTools(), transport: { http: { port: 0 } } });
+    client = modernClient();
+    await client.connect(new ModernHttpTransport(server.url!));
+  });
+  afterAll(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  it('sends a tool file as an image block after the JSON text', async () => {
+    const result = (await client.callTool({ name: 'test_image_content', arguments: {} })) as CallToolResult;
+    expect(result.content[1]).toMatchObject({ type: 'image', mimeType: 'image/png' });
+  });
+
+  it("sends progress on the call's own response stream", async () => {
+    const seen: number[] = [];
+    await client.callTool({ name: 'test_tool_with_progress', arguments: {} }, { onprogress: (progress) => seen.push(progress.progress) });
+    expect(seen).toEqual([0, 50, 100]);
+  });
+
+  it('sends log messages at or above the level the request names in _meta', async () => {
+    const logged: unknown[] = [];
+    client.setNotificationHandler('notifications/message', (notification) => {
+      logged.push(notification.params.data);
+    });
+    await client.callTool({ name: 'test_tool_with_logging', arguments: {}, _meta: { 'io.modelcontextprotocol/logLevel': 'info' } });
+    expect(logged).toEqual(['Tool execution started', 'Tool processing data', 'Tool execution completed']);
+    logged.length = 0;
+    await client.callTool({ name: 'test_tool_with_logging', arguments: {}, _meta: { 'io.modelcontextprotocol/logLevel': 'error' } });
+    expect(logged).toEqual([]);
+  });
+
+  it("answers MCP_SAMPLING_UNSUPPORTED to a tool that asks the client's model: the era has no server-sent requests", async () => {
+    const result = (await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } })) as CallToolResult;
+    expect(errorCodeOf(result)).toBe('MCP_SAMPLING_UNSUPPORTED');
+    expect((result.content[0] as { text: string }).text).toContain('2026-07-28');
   });
 });

@@ -86,8 +86,10 @@ export interface McpServerHandle {
 /**
  * Serves Toolsmith tools as an MCP server over stdio or Streamable HTTP, with the same schemas,
  * validation and executor as the runner. The MCP session is each call's session (its state lives as
- * long as the server, or in `sessionService`); a tool that needs confirmation asks the user through MCP elicitation (and is
- * refused where the client cannot ask); long-running tools send progress notifications.
+ * long as the server, or in `sessionService`); a tool that needs confirmation asks the user through MCP elicitation
+ * (2025-11-25) or an `input_required` answer with a signed, single-use `requestState` (2026-07-28), and is refused
+ * where the client cannot ask; long-running tools send progress notifications. Both protocol eras are served,
+ * chosen by each client.
  *
  * @example
  * ```ts
