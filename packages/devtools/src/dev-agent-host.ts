@@ -80,6 +80,7 @@ export class DevAgentHost {
         ...(agentModule.memoryService ? { memoryService: agentModule.memoryService } : {}),
         ...(agentModule.artifactService ? { artifactService: agentModule.artifactService } : {}),
         ...(this.grantService ? { grantService: this.grantService } : {}),
+        ...(agentModule.credentialService ? { credentialService: agentModule.credentialService } : {}),
         ...(this.inspector ? { tracing: { tracerProvider: this.inspector.tracerProvider, recordContent: true } } : {}),
       });
   }

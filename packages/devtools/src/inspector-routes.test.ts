@@ -88,6 +88,30 @@ describe('the dev server API: the inspector, session titles and search', () => {
   });
 });
 
+describe('the inspector and a credential the user types in', () => {
+  it('keeps no trace of the key: not in the spans, the model calls or the stored session', async () => {
+    const server = await startDevServer({ host: await DevAgentHost.open({ module: join(__dirname, '__fixtures__', 'keyed-agent.ts'), store: 'memory' }), page: false });
+    const key = 'wk-user-typed-key-9876543210';
+    try {
+      const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
+      const post = (body: unknown) => fetch(`${server.url}/api/sessions/s-key/run`, { method: 'POST', headers, body: JSON.stringify(body) });
+      const first = await readSse(await post({ text: 'Weather please' }));
+      const requestId = (first.find((m) => m.event === 'end')!.data as { pending: { confirmations: Array<{ requestId: string }> } }).pending.confirmations[0].requestId;
+      const answer = { role: 'user', parts: [{ functionResponse: { id: requestId, name: 'toolsmith_request_credential', response: { credential: { apiKey: key } } } }] };
+      const resumed = await readSse(await post({ message: answer }));
+      expect(JSON.stringify(resumed)).toContain('The forecast is sunny.');
+
+      const inspection = await (await fetch(`${server.url}/api/sessions/s-key/inspector`, { headers })).text();
+      expect(JSON.parse(inspection).modelCalls).toHaveLength(2);
+      expect(inspection).toContain('keyLength'); // the tool ran with the key…
+      expect(inspection).not.toContain(key); // …which the inspector never saw
+      expect(await (await fetch(`${server.url}/api/sessions/s-key`, { headers })).text()).not.toContain(key);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('the inspector of a module that exports its own Runner', () => {
   it('is unavailable: 404 NOT_FOUND with the reason', async () => {
     const server = await startDevServer({ host: await DevAgentHost.open({ module: join(__dirname, '__fixtures__', 'desk-runner.ts') }), page: false });

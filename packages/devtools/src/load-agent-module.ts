@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { ArtifactService, GrantService, MemoryService, Plugin, Provider } from '@toolsmith/core';
+import type { ArtifactService, CredentialService, GrantService, MemoryService, Plugin, Provider } from '@toolsmith/core';
 import { BaseAgent, Runner, useManifest } from '@toolsmith/core';
 import { MANIFEST_ENV, findManifest, registerTypeScript } from '@toolsmith/core/internal';
 import { AgentModuleError } from './agent-module-error';
@@ -26,6 +26,8 @@ export interface AgentModule {
   memoryService?: MemoryService;
   /** `artifactService` export, for the tools' artifact methods. */
   artifactService?: ArtifactService;
+  /** `credentialService` export: where the credentials tools obtain (`@Tool({ auth })`) are kept. */
+  credentialService?: CredentialService;
   /** `grantService` export: where remembered approvals are kept (the one an exported `Runner` was given, for the dev tools to list and revoke). */
   grantService?: GrantService;
 }
@@ -83,6 +85,7 @@ export function loadAgentModule(modulePath: string, options: { cwd?: string; man
     ...(exported.memoryService ? { memoryService: exported.memoryService as MemoryService } : {}),
     ...(exported.artifactService ? { artifactService: exported.artifactService as ArtifactService } : {}),
     ...(exported.grantService ? { grantService: exported.grantService as GrantService } : {}),
+    ...(exported.credentialService ? { credentialService: exported.credentialService as CredentialService } : {}),
   };
 }
 
