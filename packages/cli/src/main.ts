@@ -11,6 +11,8 @@ const mcpCommand = () => require('./commands/mcp-command') as typeof import('./c
 const webCommand = () => require('./commands/web-command') as typeof import('./commands/web-command');
 const apiCommand = () => require('./commands/api-command') as typeof import('./commands/api-command');
 const runCommand = () => require('./commands/run-command') as typeof import('./commands/run-command');
+// `eval` loads @toolsmith/evals and, for the agent module, @toolsmith/devtools.
+const evalCommand = () => require('./commands/eval-command') as typeof import('./commands/eval-command');
 
 /** Usage text of the `toolsmith` command. */
 export const USAGE = `Usage: toolsmith <command> [options]
@@ -21,6 +23,7 @@ Commands:
   run       chat with the agent a module exports, in the terminal
   web       serve a dev UI for the agent a module exports (sessions, live events, approvals, tools)
   api       serve the dev UI's HTTP/SSE API without the page
+  eval      run an eval set (expected tool calls and answers) against an agent
 
 Run \`toolsmith <command> --help\` for a command's options.
 `;
@@ -78,6 +81,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
           return EXIT_OK;
         }
         return await runRunCommand(parseRunArgs(rest), io, process.stdin);
+      }
+      case 'eval': {
+        const { EVAL_USAGE, parseEvalArgs, runEvalCommand } = evalCommand();
+        if (rest.includes('--help') || rest.includes('-h')) {
+          io.stdout.write(EVAL_USAGE);
+          return EXIT_OK;
+        }
+        return await runEvalCommand(parseEvalArgs(rest), io);
       }
       case '--version':
       case '-v':

@@ -21,7 +21,7 @@ jest.setTimeout(120_000);
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const GUIDE = join(ROOT, 'docs', 'getting-started.md');
-const PACKAGES = ['core', 'openai', 'anthropic', 'gemini', 'nestjs', 'mcp', 'cli', 'postgres', 'devtools'];
+const PACKAGES = ['core', 'openai', 'anthropic', 'gemini', 'nestjs', 'mcp', 'cli', 'postgres', 'devtools', 'evals'];
 /** Guide commands the walk does not run as they are: the MCP server (started by the MCP client below) and the real provider (run against a closed loopback port). */
 const SERVE_COMMAND = 'npx toolsmith mcp dist/task-tools.js';
 const PROVIDER_COMMAND = 'OPENAI_API_KEY=sk-... node dist/main.js';

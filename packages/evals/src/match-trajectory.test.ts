@@ -93,8 +93,8 @@ describe('matchTrajectory: the diff', () => {
     expect(result.pass).toBe(false);
     expect(result.diff).toEqual([
       { kind: 'match', expected: 'lookupOrder(orderId: "A-1", …)', actual: 'lookupOrder({"orderId":"A-1","verbose":true})' },
-      { kind: 'missing', expected: 'note(…)' },
       { kind: 'mismatch', expected: 'refund(amount: 99, …)', actual: 'refund({"orderId":"A-1","amount":20})', problems: ['args.amount: 20 does not match 99'] },
+      { kind: 'missing', expected: 'note(…)' },
       { kind: 'unexpected', actual: 'cancel({"orderId":"A-1"})' },
     ]);
   });

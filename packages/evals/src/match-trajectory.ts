@@ -27,7 +27,11 @@ export interface TrajectoryResult {
   pass: boolean;
   /** The mode used. */
   match: TrajectoryMatch;
-  /** The diff, in the order of the calls made (expected calls nothing matched where they belong). */
+  /**
+   * The diff. `exact`, `inOrder`: the aligned calls in order; between two aligned pairs, the expected calls
+   * left there (changed or missing, in their order), then the calls made there that matched none. The
+   * unordered modes: the calls in the order made, then the expected calls nothing matched.
+   */
   diff: TrajectoryDiffLine[];
 }
 
@@ -79,14 +83,15 @@ function gap(match: TrajectoryMatch, expected: TrajectoryExpectation['calls'], a
       paired.set(j, i);
     }
   });
-  const pairedExpected = new Set(paired.values());
+  const pairedActual = new Map([...paired].map(([j, i]) => [i, j]));
+  // Expected calls in their order (a changed call where it was expected), then the calls left over.
   expected.forEach((call, i) => {
-    if (!pairedExpected.has(i)) lines.push({ kind: 'missing', expected: describeExpectedCall(call) });
+    const j = pairedActual.get(i);
+    if (j === undefined) lines.push({ kind: 'missing', expected: describeExpectedCall(call) });
+    else lines.push({ kind: 'mismatch', expected: describeExpectedCall(call), actual: describeActualCall(actual[j]), problems: callMismatch(call, actual[j]) });
   });
   actual.forEach((made, j) => {
-    const i = paired.get(j);
-    if (i !== undefined) lines.push({ kind: 'mismatch', expected: describeExpectedCall(expected[i]), actual: describeActualCall(made), problems: callMismatch(expected[i], made) });
-    else lines.push({ kind: match === 'exact' ? 'unexpected' : 'extra', actual: describeActualCall(made) });
+    if (!paired.has(j)) lines.push({ kind: match === 'exact' ? 'unexpected' : 'extra', actual: describeActualCall(made) });
   });
   return lines;
 }

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { registerTypeScript } from '@toolsmith/core/internal';
 import { fromAdkEvalSet } from './adk-evalset';
 import { checkEvalSet } from './check-eval-set';
 import type { EvalSet } from './eval-set';
@@ -12,14 +14,17 @@ export interface ReadEvalSetFileOptions {
 }
 
 /**
- * Reads an eval set from a JSON file: ADK's format when it has `eval_set_id` (or `evalSetId`), else
- * Toolsmith's own (an {@link EvalSet} as JSON: argument patterns as `{ "$pattern": "…" }`). The set is
+ * Reads an eval set from a file. A `.json` file is ADK's format when it has `eval_set_id` (or
+ * `evalSetId`), else Toolsmith's own (an {@link EvalSet} as JSON: argument patterns as
+ * `{ "$pattern": "…" }`). Any other file is a module (a `.ts` one through ts-node) whose `evalSet` export,
+ * else its default export, is the set (there, matchers may be `RegExp`s and functions). The set is
  * checked as {@link checkEvalSet} does (a judged answer is checked for when the set runs).
  *
- * @throws EvalSetError `EVAL_SET_NOT_FOUND` (no such file, not readable), `EVAL_SET_INVALID` (not JSON, not
- *   an eval set), `EVAL_SET_UNSUPPORTED` (see {@link fromAdkEvalSet}).
+ * @throws EvalSetError `EVAL_SET_NOT_FOUND` (no such file, not readable), `EVAL_SET_INVALID` (not JSON, a
+ *   module that fails to load, not an eval set), `EVAL_SET_UNSUPPORTED` (see {@link fromAdkEvalSet}).
  */
 export function readEvalSetFile(file: string, options: ReadEvalSetFileOptions = {}): EvalSet {
+  if (extname(file) !== '.json') return readEvalSetModule(file);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -36,4 +41,19 @@ export function readEvalSetFile(file: string, options: ReadEvalSetFileOptions = 
   if ('eval_set_id' in root || 'evalSetId' in root) return fromAdkEvalSet(json, { source: file, ...(options.adkAnswers ? { answers: options.adkAnswers } : {}) });
   checkEvalSet(json, { judgeModel: true, source: file });
   return json;
+}
+
+function readEvalSetModule(file: string): EvalSet {
+  if (!existsSync(file)) throw new EvalSetError('EVAL_SET_NOT_FOUND', evalSetNotFoundMessage(file, 'no such file'));
+  const failed = (message: string, cause: unknown) => new EvalSetError('EVAL_SET_INVALID', message, { cause });
+  registerTypeScript(file, failed);
+  let exported: Record<string, unknown>;
+  try {
+    exported = require(file) as Record<string, unknown>;
+  } catch (error) {
+    throw failed(invalidEvalSetMessage(file, [`fails to load: ${error instanceof Error ? error.message : String(error)}`]), error);
+  }
+  const set = exported.evalSet ?? exported.default;
+  checkEvalSet(set, { judgeModel: true, source: `${file} (its evalSet export)` });
+  return set;
 }
