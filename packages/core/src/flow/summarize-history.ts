@@ -40,12 +40,17 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
     tools: [],
   };
   let response: LlmResponse | undefined;
+  // Its own `chat` span (marked toolsmith.compaction), under the agent's turn like the agent's model calls.
+  const chat = context.trace?.startChat(agent, request, { model });
   try {
-    for await (const part of model.generate(request, { signal: context.abortable ? context.signal : undefined })) if (!part.partial) response = part;
+    const start = () => model.generate(request, { signal: context.abortable ? context.signal : undefined });
+    for await (const part of chat ? chat.active(start) : start()) if (!part.partial) response = part;
+    if (response) chat?.response(response);
     const summary = response?.content?.parts.filter((part) => part.text !== undefined && !part.thought).map((part) => part.text).join('').trim();
     if (!summary) throw new ProviderError('PROVIDER_RESPONSE_INVALID', `Model "${model.modelName}" answered the compaction request with no summary text.`, { provider: model.provider });
     const actions = createEventActions();
     actions.compaction = { summary, firstKeptEventId: events[cut].id, summarizedEvents: cut };
+    chat?.end();
     return Event.create({ invocationId: context.invocationId, author: agent.name, branch: context.branch, actions, usage: response!.usage });
   } catch (thrown) {
     const error = context.aborted
@@ -53,6 +58,7 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
       : ToolsmithError.isInstance(thrown)
         ? thrown
         : new ProviderError('PROVIDER_ERROR', `Model "${model.modelName}" failed to summarize the conversation: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { provider: model.provider, cause: thrown });
+    chat?.end(error);
     return errorEvent(context, agent.name, error);
   }
 }

@@ -48,6 +48,8 @@ export const TraceAttribute = {
   TOOL_CONFIRMATION_POLICY_MODE: 'toolsmith.tool.confirmation_policy.mode',
   /** With the decision, when the policy threw: `CONFIRMATION_POLICY_FAILED`. */
   TOOL_CONFIRMATION_POLICY_ERROR: 'toolsmith.tool.confirmation_policy.error',
+  /** Set on the `chat` span of a compaction's summarizing call (`compaction: { strategy: 'summarize' }`). */
+  COMPACTION: 'toolsmith.compaction',
 } as const;
 
 /**

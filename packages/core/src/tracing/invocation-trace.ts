@@ -4,6 +4,7 @@ import type { Event } from '../events/event';
 import type { ToolCallOutcome } from '../internal/tool-executor';
 import type { Content, FunctionCall } from '../model/content';
 import type { LlmRequest } from '../model/llm-request';
+import type { Model } from '../model/model';
 import type { BaseTool } from '../tools/base-tool';
 import { ChatSpan } from './chat-span';
 import { GenAiOperation, PAUSED_TRACEPARENT_KEY, TraceAttribute } from './gen-ai-conventions';
@@ -132,15 +133,20 @@ export class InvocationTrace {
     span.end();
   }
 
-  /** Starts the `chat {model}` span of one model call. */
-  startChat(agent: LlmAgent, request: LlmRequest): ChatSpan {
-    const model = request.model ?? agent.model.modelName;
+  /**
+   * Starts the `chat {model}` span of one model call: of the agent's model, or of `compaction.model`
+   * for a compaction's summarizing call (marked `toolsmith.compaction`).
+   */
+  startChat(agent: LlmAgent, request: LlmRequest, compaction?: { model: Model }): ChatSpan {
+    const called = compaction?.model ?? agent.model;
+    const model = request.model ?? called.modelName;
     const attributes: Attributes = {
       [TraceAttribute.OPERATION_NAME]: GenAiOperation.CHAT,
-      [TraceAttribute.PROVIDER_NAME]: agent.model.telemetryProviderName ?? agent.model.provider,
+      [TraceAttribute.PROVIDER_NAME]: called.telemetryProviderName ?? called.provider,
       [TraceAttribute.REQUEST_MODEL]: model,
       [TraceAttribute.CONVERSATION_ID]: this.sessionId,
     };
+    if (compaction) attributes[TraceAttribute.COMPACTION] = true;
     if (this.recordContent) {
       attributes[TraceAttribute.INPUT_MESSAGES] = inputMessagesJson(request.contents);
       if (request.systemInstruction) attributes[TraceAttribute.SYSTEM_INSTRUCTIONS] = systemInstructionsJson(request.systemInstruction);

@@ -288,6 +288,50 @@ describe('tracing: the span tree of a turn', () => {
   });
 });
 
+describe('tracing: compaction', () => {
+  function compactingRunner(summarizer: ScriptedModel) {
+    const { exporter, provider } = inMemoryTracing();
+    const model = new ScriptedModel(() => 'ok', { modelName: 'agent-model' });
+    const runner = new Runner({
+      appName: 'shop',
+      agent: new LlmAgent({ name: 'clerk', model, compaction: { strategy: 'summarize', everyTurns: 2, keepTurns: 1, model: summarizer } }),
+      tracing: { tracerProvider: provider },
+    });
+    return { runner, spans: () => exporter.getFinishedSpans() };
+  }
+
+  it("the summarizing call has its own chat span, marked toolsmith.compaction, under the agent's turn", async () => {
+    const summarizer = new ScriptedModel([{ content: { role: 'model', parts: [{ text: 'They said hi.' }] }, usage: { inputTokens: 40, outputTokens: 5 } }], { provider: 'other', modelName: 'summarizer' });
+    const { runner, spans } = compactingRunner(summarizer);
+    await send(runner, user('Hi'));
+    await send(runner, user('Hi again'));
+    const compaction = spans().filter((s) => s.name === 'chat summarizer');
+    expect(compaction).toHaveLength(1);
+    expect(compaction[0].attributes).toEqual({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'other',
+      'gen_ai.request.model': 'summarizer',
+      'gen_ai.conversation.id': 's1',
+      'gen_ai.usage.input_tokens': 40,
+      'gen_ai.usage.output_tokens': 5,
+      'toolsmith.compaction': true,
+    });
+    const turn = spans().filter((s) => s.name === 'invoke_agent clerk')[1];
+    expect(parentOf(compaction[0])).toBe(idOf(turn));
+    expect(spans().filter((s) => s.name === 'chat agent-model').every((s) => s.attributes['toolsmith.compaction'] === undefined)).toBe(true);
+  });
+
+  it('a failing summarizer ends its chat span failed with the error code', async () => {
+    const summarizer = new ScriptedModel([new ProviderError('RATE_LIMITED', 'slow down', { provider: 'other' })], { modelName: 'summarizer' });
+    const { runner, spans } = compactingRunner(summarizer);
+    await send(runner, user('Hi'));
+    await send(runner, user('Hi again'));
+    const [span] = spans().filter((s) => s.name === 'chat summarizer');
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span.attributes['error.type']).toBe('RATE_LIMITED');
+  });
+});
+
 describe('tracing: contents', () => {
   const contentKeys = ['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.system_instructions', 'gen_ai.tool.call.arguments', 'gen_ai.tool.call.result'];
 
