@@ -25,4 +25,15 @@ describe('RunInspector', () => {
     expect(modelCalls).toEqual([expect.objectContaining({ model: '', tokens: { input: 12 } })]);
     expect(inspector.inspect('s-2')).toEqual({ spans: [], modelCalls: [] });
   });
+
+  it('keeps the last 500 runs (traces): the oldest is dropped first', () => {
+    const inspector = new RunInspector();
+    const tracer = inspector.tracerProvider.getTracer('test');
+    for (let run = 0; run <= 500; run++) tracer.startSpan(`run ${run}`, { attributes: { 'gen_ai.conversation.id': 's' } }).end();
+    const names = inspector.inspect('s').spans.map((span) => span.name);
+    expect(names).toHaveLength(500);
+    expect(names).not.toContain('run 0');
+    expect(names).toContain('run 1');
+    expect(names).toContain('run 500');
+  });
 });
