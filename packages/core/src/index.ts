@@ -46,7 +46,7 @@ export type { ProviderTool } from './model/provider-tool';
 export { State, StatePrefix } from './state/state';
 export type { ReadonlyState } from './state/state';
 export type { StateOp } from './state/state-ops';
-export type { EventActions, ToolConfirmation } from './state/event-actions';
+export type { EventActions, RelayedConfirmation, ToolConfirmation } from './state/event-actions';
 export type { MemoryEntry, MemoryService, MemorySource, SearchMemoryResponse } from './memory/memory-service';
 export type { ArtifactLocation, ArtifactService } from './artifacts/artifact-service';
 

@@ -9,6 +9,12 @@ export interface ConfirmationRequest extends ConfirmationPrompt {
   call: FunctionCall;
   /** The tool call waiting for the decision. */
   originalFunctionCall: FunctionCall;
+  /**
+   * Set when an `AgentTool`'s inner agent asked (`originalFunctionCall` is then the outer call of the
+   * agent tool): the inner agent and its waiting call. The decision is on this call: an `edit` gives
+   * its arguments, checked against its tool.
+   */
+  relayed?: { agent: string; call: FunctionCall };
 }
 
 /**
@@ -36,7 +42,11 @@ export function confirmationRequests(event: Pick<EventData, 'content' | 'author'
     } catch {
       continue;
     }
-    if (isRunnerRequest(event, call.id, originalFunctionCall.id)) requests.push({ call, originalFunctionCall, ...confirmationPromptFrom(call) });
+    if (!isRunnerRequest(event, call.id, originalFunctionCall.id)) continue;
+    const request: ConfirmationRequest = { call, originalFunctionCall, ...confirmationPromptFrom(call) };
+    const relay = event.actions.requestedToolConfirmations[originalFunctionCall.id].relay;
+    if (relay) request.relayed = { agent: relay.agent, call: relay.call };
+    requests.push(request);
   }
   return requests;
 }

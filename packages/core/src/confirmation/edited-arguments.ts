@@ -31,12 +31,23 @@ export async function checkEditedArguments(context: InvocationContext, message: 
     const record = pending.confirmations.get(response.id);
     const decision = readConfirmationDecision(response.id, response.response);
     if (!record || decision instanceof ToolsmithError || !decision.args) continue; // refused earlier
-    const agent = context.agent.rootAgent.findAgent(record.agentName) as LlmAgent | undefined;
+    let agent = context.agent.rootAgent.findAgent(record.agentName) as LlmAgent | undefined;
     if (!agent || !('tools' in agent)) continue;
-    const offered = await context.services.tools.offered(agent, () => context.readonlyContext());
-    const tool = offered.byName.get(record.originalFunctionCall.name);
+    let offered = await context.services.tools.offered(agent, () => context.readonlyContext());
+    let tool = offered.byName.get(record.originalFunctionCall.name);
+    let call = record.originalFunctionCall;
+    if (tool && record.relay) {
+      // A request an agent tool relays: the edit is of its inner agent's call, checked against that agent's tool.
+      // An agent-backed tool (AgentTool) by its ability: this folder does not depend on the agents'.
+      const inner = (tool as { agent?: LlmAgent }).agent;
+      if (!inner || !('tools' in inner)) continue;
+      agent = inner;
+      offered = await context.services.tools.offered(inner, () => context.readonlyContext());
+      call = record.relay.call;
+      tool = offered.byName.get(call.name);
+    }
     if (!tool) continue;
-    const problems = await argumentProblems(tool, decision.args, context, record.originalFunctionCall.id, agent.name);
+    const problems = await argumentProblems(tool, decision.args, context, call.id, agent.name);
     if (problems) return new ConfirmationEditInvalidError(response.id, tool.name, problems);
   }
   return undefined;

@@ -18,6 +18,8 @@ export interface PendingConfirmation {
   requestEventId: string;
   /** Set for a `toolsmith_request_credential` request: the config asked for and the `state` its answer must carry. */
   auth?: ToolConfirmation['auth'];
+  /** Set for a request an `AgentTool` relays from its inner agent: the inner call and session. */
+  relay?: ToolConfirmation['relay'];
 }
 
 /** A long-running call whose final response has not arrived yet. */
@@ -94,7 +96,10 @@ function readRequest(call: FunctionCall, event: EventData): PendingConfirmation 
   // The runner names a credential request for what it recorded; a name that disagrees is not its request.
   if (isCredentialRequest(call) !== (auth !== undefined)) return undefined;
   if (auth) return { requestId: call.id, originalFunctionCall, prompt: {}, agentName: event.author, requestEventId: event.id, auth };
-  return { requestId: call.id, originalFunctionCall, prompt: confirmationPromptFrom(call), agentName: event.author, requestEventId: event.id };
+  const relay = event.actions!.requestedToolConfirmations![originalFunctionCall.id].relay;
+  const record: PendingConfirmation = { requestId: call.id, originalFunctionCall, prompt: confirmationPromptFrom(call), agentName: event.author, requestEventId: event.id };
+  if (relay) record.relay = relay;
+  return record;
 }
 
 /**

@@ -33,7 +33,7 @@ export const CORE_ERROR_CODES = {
   AGENT_NOT_FOUND: 'A transfer named an agent that is not in the tree.',
   AGENT_CONFIG_INVALID: 'The agent tree or an agent option is wrong (names, parents, models).',
   AGENT_TOOL_OUTSIDE_RUNNER: 'An AgentTool was run outside a Runner invocation.',
-  AGENT_TOOL_CONFIRMATION_UNSUPPORTED: "An AgentTool's agent asked for a confirmation, which an agent tool cannot pass on.",
+  AGENT_TOOL_CONFIRMATION_UNSUPPORTED: "An AgentTool's agent asked for a credential, which an agent tool cannot pass on (its confirmation requests are relayed).",
   INVALID_STATE_VALUE: 'A state value cannot be stored as JSON (not plain JSON, or text with NUL or a lone surrogate).',
   // ── Confirmation, long-running calls and credentials ─────────────────────────────────────────────
   FUNCTION_RESPONSE_NOT_PENDING: 'An answer to a call that is not pending (unknown, forged or already answered).',

@@ -9,6 +9,7 @@ import { ToolsmithError } from '../errors/toolsmith-error';
 import { wrapResult } from '../internal/tool-executor';
 import { rememberGrant } from '../confirmation/remembered-grants';
 import type { FunctionCall, FunctionResponse } from '../model/content';
+import type { CallConfirmation } from '../confirmation/call-confirmation';
 import { confirmationPause } from './confirmation-pause';
 import { credentialConfirmation } from './credential-confirmation';
 import { applyDeferredStepActions } from './deferred-step-actions';
@@ -49,6 +50,7 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   const answeredCalls = new Map<string, FunctionResponse>();
   const decisions = new Map<string, ConfirmationDecision>();
   const grants = new Map<string, string>();
+  const relayed = new Set<string>();
   const calls: FunctionCall[] = [];
   for (const record of resumed) {
     const answer = answers.get(record.requestId)!;
@@ -63,6 +65,13 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
     const read = readConfirmationDecision(record.requestId, answer);
     const decision: ConfirmationDecision = read instanceof ToolsmithError ? { decision: 'reject' } : read;
     decisions.set(original.id, decision);
+    if (record.relay) {
+      // An agent tool's inner request: the agent tool runs again, whatever the decision, and passes it on to its inner agent.
+      confirmations.set(original.id, relayedConfirmation(record, decision));
+      relayed.add(original.id);
+      calls.push(original);
+      continue;
+    }
     const confirmation: ToolConfirmation = { confirmed: decision.decision === 'approve' || decision.decision === 'edit' };
     if (record.prompt.hint !== undefined) confirmation.hint = record.prompt.hint;
     if (decision.payload !== undefined) confirmation.payload = decision.payload;
@@ -75,7 +84,7 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
     if (decision.decision === 'respond') answeredCalls.set(original.id, { id: original.id, name: original.name, response: wrapResult(decision.result) });
   }
   const responses = await handleFunctionCalls({ agent, context, calls, offered, confirmations, answeredCalls });
-  recordDecisions(responses, decisions, grants);
+  recordDecisions(responses, decisions, grants, relayed);
   // A resumed call may pause again (a credential the token endpoint refused is asked for again).
   const pause = confirmationPause({ agent, context, calls, responseEvent: responses });
   const [event, ...pauseEvents] = pause.events;
@@ -92,12 +101,15 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
  * the model an edit: the response of an edited call is `{ result | error, argumentsEditedByUser }`, so a
  * model that reads its own call next to it knows which arguments actually ran.
  */
-function recordDecisions(event: Event, decisions: ReadonlyMap<string, ConfirmationDecision>, grants: ReadonlyMap<string, string>): void {
+function recordDecisions(event: Event, decisions: ReadonlyMap<string, ConfirmationDecision>, grants: ReadonlyMap<string, string>, relayed: ReadonlySet<string>): void {
   for (const part of event.content?.parts ?? []) {
     const response = part.functionResponse;
     const decision = response && decisions.get(response.id);
     if (!response || !decision) continue;
-    if (decision.decision === 'edit' && decision.args) {
+    if (relayed.has(response.id)) {
+      // The decision was on the inner call; the agent tool's own arguments ran as the model made them.
+      if (decision.decision !== 'approve' || decision.remember) response.confirmation = relayedDecision(decision);
+    } else if (decision.decision === 'edit' && decision.args) {
       const body = response.response;
       const shown = response.isError && isRecord(body.error) ? { error: body.error } : { result: body };
       response.response = { ...shown, argumentsEditedByUser: decision.args };
@@ -125,4 +137,24 @@ function confirmationAnswers(context: InvocationContext): Map<string, Record<str
     if (isPauseRequestName(response?.name) && isRecord(response!.response)) answers.set(response!.id, response!.response);
   }
   return answers;
+}
+
+/** What an agent tool that relayed its inner agent's request runs again with: the person's whole decision, and the saved inner session. */
+function relayedConfirmation(record: PendingConfirmation, decision: ConfirmationDecision): ToolConfirmation {
+  const confirmation: ToolConfirmation = { confirmed: decision.decision === 'approve' || decision.decision === 'edit', decision: decision.decision, relay: record.relay };
+  if (record.prompt.hint !== undefined) confirmation.hint = record.prompt.hint;
+  if (decision.payload !== undefined) confirmation.payload = decision.payload;
+  if (decision.message !== undefined) confirmation.message = decision.message;
+  if (decision.args !== undefined) confirmation.args = decision.args;
+  if (decision.decision === 'respond') confirmation.result = decision.result;
+  if (decision.remember !== undefined) confirmation.remember = decision.remember;
+  return confirmation;
+}
+
+/** The decision on a relayed request, as recorded on the agent tool's response (`by: 'user'`). */
+function relayedDecision(decision: ConfirmationDecision): CallConfirmation {
+  const recorded: CallConfirmation = { decision: decision.decision, by: 'user' };
+  if (decision.args !== undefined) recorded.args = decision.args;
+  if (decision.message !== undefined) recorded.message = decision.message;
+  return recorded;
 }

@@ -130,7 +130,8 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
 
     const hasRule = tool.requireConfirmation !== undefined && tool.requireConfirmation !== false;
     if (context.toolConfirmation) {
-      if (!context.toolConfirmation.confirmed) throw new ToolCallRejectedError(tool.name, context.toolConfirmation.message);
+      // A relayed request's decision (any of the four) goes to the agent tool, which passes it on to its inner agent.
+      if (!context.toolConfirmation.confirmed && !context.toolConfirmation.relay) throw new ToolCallRejectedError(tool.name, context.toolConfirmation.message);
     } else {
       // The policy first: its deny beats any grant, its allow needs none (docs/confirmation.md, "A policy before the person").
       verdict = input.confirmationPolicy ? await judgeCall(input.confirmationPolicy, { tool, args, userId: context.userId, sessionId: context.sessionId, context }) : undefined;
@@ -167,8 +168,9 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       context.endCall();
     }
     const requested = context.actions.requestedToolConfirmations?.[call.id];
-    // A call running after an answer may not ask for confirmation again, but may ask for a credential (again).
-    if (requested && (!context.toolConfirmation || requested.auth)) {
+    // A call running after an answer may not ask for confirmation again, but may ask for a credential (again),
+    // and an agent tool may relay its inner agent's next request.
+    if (requested && (!context.toolConfirmation || requested.auth || requested.relay)) {
       return withRepairs(pendingConfirmation(call, tool.name), repairs);
     }
     // Files go beside the JSON, never into it: only the JSON is checked, budgeted and seen by afterTool.

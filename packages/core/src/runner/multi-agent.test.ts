@@ -8,6 +8,8 @@ import { AgentConfigError } from '../errors/agent-config-error';
 import { confirmationRequests } from '../confirmation/confirmation-requests';
 import { findPendingCalls } from '../confirmation/pending-calls';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { InMemoryCredentialService } from '../auth/in-memory-credential-service';
+import { functionTool } from '../function-tool/function-tool';
 import { ScriptedModel } from '../testing/scripted-model';
 import { FnTool, collect } from './__fixtures__/test-tools';
 import { Runner } from './runner';
@@ -134,24 +136,35 @@ describe('Runner: multi-agent', () => {
     expect(mainModel.callCount).toBe(1);
   });
 
-  it('fails an AgentTool call whose agent needs the user\'s confirmation: typed error to the caller\'s model, nothing runs, nothing left pending', async () => {
-    const wiped: string[] = [];
-    const wipe = new FnTool('wipe', (args) => (wiped.push(String(args.disk)), { wiped: true }), { requireConfirmation: true });
+  it('fails an AgentTool call whose agent needs the user\'s credential: typed error to the caller\'s model, nothing runs, nothing left pending', async () => {
+    const backedUp: string[] = [];
+    const backup = functionTool({
+      name: 'backup',
+      description: 'Backs a disk up to the cloud.',
+      auth: { scheme: 'apiKey', name: 'cloud' },
+      parameters: { type: 'object', properties: { disk: { type: 'string' } } },
+      execute: (args: { disk?: string }) => (backedUp.push(String(args.disk)), { ok: true }),
+    });
     const note = new FnTool('note', (_a, ctx) => (ctx.state.set('noted', true), { ok: true }));
-    const helperModel = new ScriptedModel([{ calls: [{ id: 'n', name: 'note' }, { id: 'w', name: 'wipe', args: { disk: 'sdb' } }] }, 'never reached']);
-    const helper = new LlmAgent({ name: 'janitor', description: 'Cleans disks.', model: helperModel, tools: [note, wipe] });
-    const mainModel = new ScriptedModel([{ calls: [{ id: 'j', name: 'janitor', args: { request: 'wipe sdb' } }] }, 'The janitor needs an approval I cannot relay.']);
+    const helperModel = new ScriptedModel([{ calls: [{ id: 'n', name: 'note' }, { id: 'b', name: 'backup', args: { disk: 'sdb' } }] }, 'never reached']);
+    const helper = new LlmAgent({ name: 'janitor', description: 'Cleans disks.', model: helperModel, tools: [note, backup] });
+    const mainModel = new ScriptedModel([{ calls: [{ id: 'j', name: 'janitor', args: { request: 'back up sdb' } }] }, 'The janitor needs a sign-in I cannot relay.']);
     const sessionService = new InMemorySessionService();
-    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'main', model: mainModel, tools: [new AgentTool({ agent: helper })] }), sessionService });
+    const runner = new Runner({
+      appName: 'app',
+      agent: new LlmAgent({ name: 'main', model: mainModel, tools: [new AgentTool({ agent: helper })] }),
+      sessionService,
+      credentialService: new InMemoryCredentialService(),
+    });
 
     const events = await collect(runner, 'clean up');
 
-    expect(wiped).toEqual([]);
+    expect(backedUp).toEqual([]);
     const response = events[1].functionResponses()[0];
-    expect(response).toMatchObject({ id: 'j', isError: true, response: { error: { code: 'AGENT_TOOL_CONFIRMATION_UNSUPPORTED', details: { agent: 'janitor', tools: ['wipe'] } } } });
-    expect((response.response.error as { message: string }).message).toContain('Agent "janitor" needs the user\'s confirmation to call "wipe"');
+    expect(response).toMatchObject({ id: 'j', isError: true, response: { error: { code: 'AGENT_TOOL_CONFIRMATION_UNSUPPORTED', details: { agent: 'janitor', tools: ['backup'] } } } });
+    expect((response.response.error as { message: string }).message).toContain('Agent "janitor" needs the user\'s credential to call "backup"');
     expect(events.flatMap((e) => confirmationRequests(e))).toEqual([]);
-    expect(events.at(-1)!.text()).toBe('The janitor needs an approval I cannot relay.');
+    expect(events.at(-1)!.text()).toBe('The janitor needs a sign-in I cannot relay.');
     const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
     expect(findPendingCalls(session!.events).confirmations.size).toBe(0);
     expect(session!.state.noted).toBe(true); // what the inner agent did before the pause is kept

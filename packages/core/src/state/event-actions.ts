@@ -1,5 +1,7 @@
 import type { CredentialRequestRecord } from '../auth/request-credential';
 import type { ConfirmationPolicyVerdict } from '../confirmation/confirmation-policy';
+import type { ConfirmationDecisionKind, RememberGrant } from '../confirmation/confirmation-decision';
+import type { FunctionCall } from '../model/content';
 import type { EventCompaction } from '../context/event-compaction';
 import type { StateOp } from './state-ops';
 
@@ -21,6 +23,34 @@ export interface ToolConfirmation {
   auth?: CredentialRequestRecord;
   /** On a request: what the `confirmationPolicy` decided on the call (`ask`, or a shadow verdict), for audits. */
   policy?: ConfirmationPolicyVerdict;
+  /**
+   * On a request an `AgentTool` relays: the inner agent's waiting call, and the inner session saved at
+   * the pause so the answer resumes the inner agent where it stopped (in any process). Written by the
+   * runner only; what a client decides on.
+   */
+  relay?: RelayedConfirmation;
+  /** When a relayed call runs again: the person's decision, passed on to the inner agent. */
+  decision?: ConfirmationDecisionKind;
+  /** With a relayed `edit`: the inner call's edited arguments. */
+  args?: Record<string, unknown>;
+  /** With a relayed `respond`: the answer given instead of the inner tool's result. */
+  result?: unknown;
+  /** With a relayed approval: the grant to remember for the inner tool. */
+  remember?: RememberGrant;
+}
+
+/** An `AgentTool`'s inner confirmation request, relayed to the outer run's client (see {@link ToolConfirmation.relay}). */
+export interface RelayedConfirmation {
+  /** The inner agent. */
+  agent: string;
+  /** The inner call that waits: its tool, and the arguments an `edit` replaces. */
+  call: FunctionCall;
+  /** The inner request's id, answered in the inner session when the outer request is. */
+  requestId: string;
+  /** The inner session's id. */
+  sessionId: string;
+  /** The inner session (`InMemorySessionService.toJSON()`) as it was at the pause. */
+  sessions: unknown;
 }
 
 /**

@@ -1,0 +1,220 @@
+import { LlmAgent } from '../agents/llm-agent';
+import { confirmationRequests } from '../confirmation/confirmation-requests';
+import { type ConfirmationAnswer, confirmationResponse } from '../confirmation/confirmation-response';
+import { findPendingCalls } from '../confirmation/pending-calls';
+import { InMemoryGrantService } from '../confirmation/in-memory-grant-service';
+import type { Event } from '../events/event';
+import { functionTool } from '../function-tool/function-tool';
+import type { Content } from '../model/content';
+import { Runner } from '../runner/runner';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ScriptedModel } from '../testing/scripted-model';
+import { AgentTool } from './agent-tool';
+
+const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
+const key = { appName: 'ops', userId: 'u1', sessionId: 's1' };
+
+/**
+ * `main` calls the `janitor` agent as a tool; the janitor notes what it does (a state write), then
+ * wipes a disk, which needs the person's approval. Every wipe that ran is in `wiped`.
+ */
+function setup(innerScript: ConstructorParameters<typeof ScriptedModel>[0], outerScript: ConstructorParameters<typeof ScriptedModel>[0], grantService?: InMemoryGrantService) {
+  const wiped: string[] = [];
+  const wipe = functionTool<{ disk: string }>({
+    name: 'wipe',
+    description: 'Wipes a disk.',
+    parameters: { type: 'object', properties: { disk: { type: 'string', pattern: '^sd[a-z]$' } }, required: ['disk'] },
+    requireConfirmation: true,
+    confirmationHint: (args) => `Wipe ${args.disk}?`,
+    execute: (args) => {
+      wiped.push(args.disk);
+      return { wiped: args.disk };
+    },
+  });
+  const note = functionTool({
+    name: 'note',
+    description: 'Notes the job.',
+    execute: (_args: Record<string, never>, ctx) => {
+      ctx.state.set('noted', true);
+      return { ok: true };
+    },
+  });
+  const innerModel = new ScriptedModel(innerScript);
+  const outerModel = new ScriptedModel(outerScript);
+  const janitor = new LlmAgent({ name: 'janitor', description: 'Cleans disks.', model: innerModel, tools: [note, wipe] });
+  const main = new LlmAgent({ name: 'main', model: outerModel, tools: [new AgentTool({ agent: janitor })] });
+  let sessionService = new InMemorySessionService();
+  /** Sends a message on a new Runner; with `restart`, over a JSON round trip of the store first (another process, later). */
+  const send = async (newMessage: Content, restart = false): Promise<Event[]> => {
+    if (restart) sessionService = InMemorySessionService.fromJSON(JSON.parse(JSON.stringify(sessionService.toJSON())));
+    const runner = new Runner({ appName: 'ops', agent: main, sessionService, grantService });
+    const events: Event[] = [];
+    for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage })) events.push(event);
+    return events;
+  };
+  const session = async () => (await sessionService.getSession(key))!;
+  return { wiped, innerModel, outerModel, send, session };
+}
+
+const janitorCalls = { calls: [{ id: 'j', name: 'janitor', args: { request: 'wipe sdb' } }] };
+const innerCalls = { calls: [{ id: 'n', name: 'note' }, { id: 'w', name: 'wipe', args: { disk: 'sdb' } }] };
+const requestsIn = (events: Event[]) => events.flatMap((e) => confirmationRequests(e));
+
+describe('AgentTool: approvals from inside an agent used as a tool', () => {
+  it('pauses the outer run with an ordinary confirmation request for the agent tool\'s call, naming the inner call; the inner work before it is kept', async () => {
+    const { wiped, innerModel, outerModel, send, session } = setup([innerCalls, 'never'], [janitorCalls, 'never']);
+
+    const events = await send(user('clean up'));
+
+    expect(wiped).toEqual([]);
+    const [request] = requestsIn(events);
+    expect(request).toMatchObject({
+      originalFunctionCall: { id: 'j', name: 'janitor', args: { request: 'wipe sdb' } },
+      hint: 'Wipe sdb?',
+      relayed: { agent: 'janitor', call: { id: 'w', name: 'wipe', args: { disk: 'sdb' } } },
+    });
+    expect(request.call.args).toEqual({ originalFunctionCall: { id: 'j', name: 'janitor', args: { request: 'wipe sdb' } }, toolConfirmation: { hint: 'Wipe sdb?' } });
+    expect(events.at(-1)!.longRunningToolIds).toEqual([request.call.id]);
+    expect(innerModel.callCount).toBe(1);
+    expect(outerModel.callCount).toBe(1);
+    const stored = await session();
+    expect(stored.state.noted).toBe(true);
+    expect([...findPendingCalls(stored.events).confirmations.values()].map((p) => p.relay?.call.name)).toEqual(['wipe']);
+  });
+
+  const cases: Array<[string, ConfirmationAnswer, unknown, string[], Record<string, unknown> | undefined]> = [
+    ['approve', { decision: 'approve' }, { id: 'w', name: 'wipe', response: { wiped: 'sdb' } }, ['sdb'], undefined],
+    [
+      'edit',
+      { decision: 'edit', args: { disk: 'sdc' } },
+      { id: 'w', name: 'wipe', response: { result: { wiped: 'sdc' }, argumentsEditedByUser: { disk: 'sdc' } }, confirmation: { decision: 'edit', by: 'user', args: { disk: 'sdc' } } },
+      ['sdc'],
+      { decision: 'edit', by: 'user', args: { disk: 'sdc' } },
+    ],
+    [
+      'reject',
+      { decision: 'reject', message: 'Not today.' },
+      {
+        id: 'w',
+        name: 'wipe',
+        isError: true,
+        response: { error: { code: 'TOOL_CALL_REJECTED', message: 'The user rejected the call to tool "wipe" and said: "Not today.". Do not retry it unless the user asks.' } },
+        confirmation: { decision: 'reject', by: 'user', message: 'Not today.' },
+      },
+      [],
+      { decision: 'reject', by: 'user', message: 'Not today.' },
+    ],
+    [
+      'respond',
+      { decision: 'respond', result: { wiped: 'by hand' } },
+      { id: 'w', name: 'wipe', response: { wiped: 'by hand' }, confirmation: { decision: 'respond', by: 'user' } },
+      [],
+      { decision: 'respond', by: 'user' },
+    ],
+  ];
+
+  it.each(cases)('%s: the answer, sent after a restart, resumes the inner agent where it stopped; the outer call gets its answer; a second answer is refused', async (_name, answer, innerResponse, ran, outerConfirmation) => {
+    const { wiped, innerModel, outerModel, send, session } = setup([innerCalls, 'Janitor done.'], [janitorCalls, 'All clean.']);
+    const [request] = requestsIn(await send(user('clean up')));
+
+    const events = await send(confirmationResponse(request, answer), true);
+
+    expect(wiped).toEqual(ran);
+    // The inner model saw its own calls, then the note's response and the wipe's as the decision made it.
+    expect(innerModel.callCount).toBe(2);
+    expect(innerModel.requests[1].contents.at(-1)!.parts.map((p) => p.functionResponse)).toEqual([{ id: 'n', name: 'note', response: { ok: true } }, innerResponse]);
+    const outer = events.flatMap((e) => e.functionResponses());
+    expect(outer).toEqual([{ id: 'j', name: 'janitor', response: { result: 'Janitor done.' }, ...(outerConfirmation ? { confirmation: outerConfirmation } : {}) }]);
+    expect(outerModel.callCount).toBe(2);
+    expect(events.at(-1)!.text()).toBe('All clean.');
+    expect(findPendingCalls((await session()).events).confirmations.size).toBe(0);
+
+    const before = (await session()).events.length;
+    const again = await send(confirmationResponse(request, answer), true);
+    expect(again.map((e) => e.errorCode)).toEqual(['FUNCTION_RESPONSE_NOT_PENDING']);
+    expect((await session()).events).toHaveLength(before);
+    expect(wiped).toEqual(ran);
+  });
+
+  it('checks an edit against the inner tool\'s schema before anything is stored: CONFIRMATION_EDIT_INVALID, and the request stays open', async () => {
+    const { wiped, send, session } = setup([innerCalls, 'Janitor done.'], [janitorCalls, 'All clean.']);
+    const [request] = requestsIn(await send(user('clean up')));
+    const before = (await session()).events.length;
+
+    const refused = await send(confirmationResponse(request, { decision: 'edit', args: { disk: '/dev/sda' } }));
+
+    expect(refused.map((e) => e.errorCode)).toEqual(['CONFIRMATION_EDIT_INVALID']);
+    expect(refused[0].errorMessage).toContain('were refused for tool "wipe"');
+    expect((await session()).events).toHaveLength(before);
+    expect(wiped).toEqual([]);
+    await send(confirmationResponse(request, { decision: 'edit', args: { disk: 'sdd' } }));
+    expect(wiped).toEqual(['sdd']);
+  });
+
+  it('relays the inner agent\'s requests one at a time: two gated calls are two requests in turn, and the inner model runs once both are answered', async () => {
+    const two = { calls: [{ id: 'w1', name: 'wipe', args: { disk: 'sdb' } }, { id: 'w2', name: 'wipe', args: { disk: 'sdc' } }] };
+    const { wiped, innerModel, send } = setup([two, 'Both handled.'], [janitorCalls, 'Done.']);
+    const [first] = requestsIn(await send(user('clean up')));
+    expect(first.relayed!.call).toEqual({ id: 'w1', name: 'wipe', args: { disk: 'sdb' } });
+
+    const between = await send(confirmationResponse(first, { decision: 'approve' }), true);
+    expect(wiped).toEqual(['sdb']);
+    expect(innerModel.callCount).toBe(1);
+    const [second] = requestsIn(between);
+    expect(second.originalFunctionCall.id).toBe('j');
+    expect(second.relayed!.call).toEqual({ id: 'w2', name: 'wipe', args: { disk: 'sdc' } });
+    expect(between.flatMap((e) => e.functionResponses())).toEqual([]);
+
+    const done = await send(confirmationResponse(second, { decision: 'reject' }), true);
+    expect(wiped).toEqual(['sdb']);
+    expect(innerModel.callCount).toBe(2);
+    expect(done.flatMap((e) => e.functionResponses())).toEqual([{ id: 'j', name: 'janitor', response: { result: 'Both handled.' }, confirmation: { decision: 'reject', by: 'user' } }]);
+    expect(done.at(-1)!.text()).toBe('Done.');
+  });
+
+  it('an approval with remember stores a grant for the inner tool, in the conversation\'s session: the next inner call it covers runs without asking', async () => {
+    const grants = new InMemoryGrantService();
+    const again = { calls: [{ id: 'j2', name: 'janitor', args: { request: 'wipe sdc' } }] };
+    const { wiped, send } = setup([innerCalls, 'Janitor done.', { calls: [{ id: 'w2', name: 'wipe', args: { disk: 'sdc' } }] }, 'Janitor done again.'], [janitorCalls, 'All clean.', again, 'Clean again.'], grants);
+    const [request] = requestsIn(await send(user('clean up')));
+
+    const answered = await send(confirmationResponse(request, { decision: 'approve', remember: { scope: 'session' } }), true);
+    expect(answered.flatMap((e) => e.functionResponses())[0].confirmation).toEqual({ decision: 'approve', by: 'user' });
+    const [grant] = await grants.listGrants({ appName: 'ops' });
+    expect(grant).toMatchObject({ scope: 'session', userId: 'u1', sessionId: 's1', toolName: 'wipe' });
+
+    const next = await send(user('and sdc'), true);
+    expect(requestsIn(next)).toEqual([]);
+    expect(wiped).toEqual(['sdb', 'sdc']);
+    expect(next.at(-1)!.text()).toBe('Clean again.');
+  });
+
+  it('relays the payload of an inner tool that asks itself, and passes the answer\'s payload back to it', async () => {
+    const seen: unknown[] = [];
+    const purge = functionTool({
+      name: 'purge',
+      description: 'Purges caches.',
+      execute: (_args: Record<string, never>, ctx) => {
+        if (!ctx.toolConfirmation) {
+          ctx.requestConfirmation({ hint: 'Purge 3 caches?', payload: { caches: 3 } });
+          return { status: 'waiting' };
+        }
+        seen.push(ctx.toolConfirmation.payload);
+        return { purged: 3 };
+      },
+    });
+    const inner = new LlmAgent({ name: 'cleaner', description: 'Cleans.', model: new ScriptedModel([{ calls: [{ id: 'p', name: 'purge' }] }, 'Purged.']), tools: [purge] });
+    const outerModel = new ScriptedModel([{ calls: [{ id: 'c', name: 'cleaner', args: { request: 'purge' } }] }, 'Done.']);
+    const runner = new Runner({ appName: 'ops', agent: new LlmAgent({ name: 'main', model: outerModel, tools: [new AgentTool({ agent: inner })] }), sessionService: new InMemorySessionService() });
+    const run = async (newMessage: Content) => {
+      const events: Event[] = [];
+      for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage })) events.push(event);
+      return events;
+    };
+    const [request] = requestsIn(await run(user('purge')));
+    expect(request).toMatchObject({ hint: 'Purge 3 caches?', payload: { caches: 3 }, relayed: { agent: 'cleaner', call: { id: 'p', name: 'purge', args: {} } } });
+    const done = await run(confirmationResponse(request, { decision: 'approve', payload: { approver: 'Dana' } }));
+    expect(seen).toEqual([{ approver: 'Dana' }]);
+    expect(done.at(-1)!.text()).toBe('Done.');
+  });
+});
