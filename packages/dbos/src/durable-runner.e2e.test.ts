@@ -1,5 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Content, Session } from '@toolsmith/core';
 import { REQUEST_CONFIRMATION, confirmationRequests } from '@toolsmith/core';
@@ -35,7 +37,7 @@ class Worker {
   readonly killedAtBarrier = new Promise<void>((resolve) => (this.killed = resolve));
 
   constructor(readonly executorId: string) {
-    this.child = fork(join(__dirname, '__fixtures__', 'durable-worker.ts'), [server.url, schema, dbosSchema, executorId], {
+    this.child = fork(join(__dirname, '__fixtures__', 'durable-worker.ts'), [server.url, schema, dbosSchema, executorId, artifactDir], {
       execArgv: ['-r', join(__dirname, '__fixtures__', 'register-esbuild.js')],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -121,6 +123,7 @@ class Worker {
 let server: TestPostgres;
 const schema = uniqueSchema('durable');
 const dbosSchema = uniqueSchema('dbos');
+const artifactDir = mkdtempSync(join(tmpdir(), 'toolsmith-durable-artifacts-'));
 let store: PostgresSessionService;
 const workers: Worker[] = [];
 let a: Worker;
@@ -146,6 +149,7 @@ afterAll(async () => {
   await dropSchema(server.url, schema);
   await dropSchema(server.url, dbosSchema);
   await server.stop();
+  rmSync(artifactDir, { recursive: true, force: true });
 }, 60_000);
 
 const stored = async (sessionId: string): Promise<Session> => (await store.getSession({ appName: 'shop', userId: 'u', sessionId }))!;
@@ -393,4 +397,35 @@ it('queue limit rateLimit 1 run an hour: of two runs enqueued, one runs to its e
   const done = await Promise.race(ids.map((id) => a.result(id).then(() => id)));
   await laterRunDone('l3');
   expect(await a.status(ids.find((id) => id !== done)!)).toBe('ENQUEUED');
+}, 60_000);
+
+it('large step outputs (a 10 000-character tool result, a long answer) are saved as artifacts and recorded as references; a worker killed after they were recorded replays them from the artifacts', async () => {
+  const callStored = new Promise<() => void>((resolve) => holdAt.set('stored:bulk-1-export', resolve));
+  const run = await a.start('s10', 'bulk-1');
+  const release = await callStored; // the model's call is stored
+  killAt.add('stored:bulk-1-export'); // the next: the export's result step recorded, its response stored
+  release();
+  await a.killedAtBarrier;
+  a = await startWorker('a');
+
+  const { text } = await a.result(run);
+  expect(text).toBe(`done bulk-1 10000 ${'y'.repeat(3_000)}`);
+  expect(toolRuns.get('export:bulk-1-export')).toHaveLength(1);
+  expect([modelCalls.get('model:bulk-1:0'), modelCalls.get('model:bulk-1:1')]).toEqual([1, 1]);
+  // What DBOS recorded of the export's result and of the long answer: references, not the payloads.
+  const admin = new Client({ connectionString: server.url });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ name: string; output: string }>(
+      `SELECT function_name AS name, output FROM "${dbosSchema}".operation_outputs WHERE workflow_uuid = $1 AND function_name IN ('toolsmith.tool.result', 'toolsmith.model') ORDER BY function_id`,
+      [run],
+    );
+    expect(rows.map((row) => [row.name, row.output.includes('"artifact"'), row.output.length < 500])).toEqual([
+      ['toolsmith.model', false, true],
+      ['toolsmith.tool.result', true, true],
+      ['toolsmith.model', true, true],
+    ]);
+  } finally {
+    await admin.end();
+  }
 }, 60_000);

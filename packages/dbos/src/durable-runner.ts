@@ -4,6 +4,7 @@ import { Runner, confirmationRequests } from '@toolsmith/core';
 import { DurableSessionService } from './durable-session-service';
 import { type DurableAnswer, DURABLE_WAIT_NAMES, answeredIds, pausedWorkflowId } from './durable-waits';
 import { DurableSteps } from './durable-steps';
+import { StepPayloads } from './step-payloads';
 
 /** Options of {@link DurableRunner}: the runner's, with the store every worker shares. */
 export interface DurableRunnerOptions<TAgent extends BaseAgent = BaseAgent> extends Omit<RunnerOptions<TAgent>, 'maxConcurrentToolCalls' | 'sessionService'> {
@@ -15,6 +16,12 @@ export interface DurableRunnerOptions<TAgent extends BaseAgent = BaseAgent> exte
    * new run. `0`: a paused run ends at once.
    */
   answerTimeoutSec?: number;
+  /**
+   * A step output (a model response, a tool response) whose JSON is longer than this is saved with
+   * the runner's `artifactService` and the step records its reference instead; 64 000 by default.
+   * Without an `artifactService`, step outputs are recorded whole.
+   */
+  largeOutputChars?: number;
 }
 
 /** Input of {@link DurableRunner.start}: the runner's input, minus what cannot cross a process (signals, streaming). */
@@ -74,7 +81,7 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
   private readonly workflow: (input: DurableRunInput) => Promise<DurableRunResult>;
 
   constructor(options: DurableRunnerOptions<TAgent>) {
-    this.steps = new DurableSteps(options.agent);
+    this.steps = new DurableSteps(options.agent, new StepPayloads(options.artifactService, options.largeOutputChars ?? 64_000));
     this.sessionService = options.sessionService;
     this.answerTimeoutSec = options.answerTimeoutSec ?? 7 * 24 * 60 * 60;
     this.runner = new Runner<TAgent>({

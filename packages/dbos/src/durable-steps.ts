@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import type { BaseAgent, BaseTool, EventActions, LlmRequest, LlmResponse, Plugin, Tool, ToolContext } from '@toolsmith/core';
+import type { BaseAgent, BaseTool, EventActions, LlmRequest, LlmResponse, Plugin, ReadonlyContext, Tool, ToolContext } from '@toolsmith/core';
 import { LlmAgent, ToolInterruptedError } from '@toolsmith/core';
 import { inWorkflow } from './in-workflow';
 import { type RecordedError, recordError, replayedError } from './recorded-error';
 import { DURABLE_STEP_NAMES } from './step-names';
+import { type RecordedPayload, type StepPayloads, type PayloadLocation } from './step-payloads';
 
 /** What a tool call's result step records: its response and actions, its error, or that it was found missing by this execution. */
-type RecordedToolResult = { response: Record<string, unknown>; actions: EventActions } | { error: RecordedError } | { missing: string };
+type RecordedToolResult = { response: RecordedPayload<Record<string, unknown>>; actions: EventActions } | { error: RecordedError } | { missing: string };
 
 /**
  * The plugin that makes a durable run's model and tool calls DBOS steps.
@@ -32,7 +33,11 @@ export class DurableSteps implements Plugin {
   /** Errors this plugin threw (replayed or interrupted): already recorded, never recorded again. */
   private readonly known = new WeakSet<object>();
 
-  constructor(private readonly root: BaseAgent) {}
+  constructor(
+    private readonly root: BaseAgent,
+    /** Where large step outputs go (the runner's artifact service). */
+    private readonly payloads: StepPayloads,
+  ) {}
 
   /** Marks the start of one execution of workflow `workflowId` in this process; returns the function that ends it. */
   beginExecution(workflowId: string): () => void {
@@ -40,17 +45,17 @@ export class DurableSteps implements Plugin {
     return () => this.executions.delete(workflowId);
   }
 
-  readonly beforeModel = async ({ context, request }: { context: { agentName: string }; request: LlmRequest }): Promise<LlmResponse | undefined> => {
+  readonly beforeModel = async ({ context, request }: { context: ReadonlyContext; request: LlmRequest }): Promise<LlmResponse | undefined> => {
     if (!inWorkflow()) return undefined;
     const agent = this.root.findAgent(context.agentName);
     if (!(agent instanceof LlmAgent)) return undefined;
     let thrown: unknown;
+    let live: LlmResponse | undefined;
     const recorded = await DBOS.runStep(
-      async (): Promise<{ response?: LlmResponse; error?: RecordedError }> => {
+      async (): Promise<{ response?: RecordedPayload<LlmResponse>; error?: RecordedError }> => {
         try {
-          let complete: LlmResponse | undefined;
-          for await (const part of agent.model.generate(request, {})) if (!part.partial) complete = part;
-          return complete ? { response: complete } : { error: { code: 'PROVIDER_RESPONSE_INVALID', message: `Model "${agent.model.modelName}" ended its answer without a complete response.`, provider: agent.model.provider } };
+          for await (const part of agent.model.generate(request, {})) if (!part.partial) live = part;
+          return live ? { response: await this.payloads.record(live, where(context)) } : { error: { code: 'PROVIDER_RESPONSE_INVALID', message: `Model "${agent.model.modelName}" ended its answer without a complete response.`, provider: agent.model.provider } };
         } catch (error) {
           thrown = error;
           return { error: recordError(error) };
@@ -59,7 +64,7 @@ export class DurableSteps implements Plugin {
       { name: DURABLE_STEP_NAMES.model },
     );
     if (recorded.error) throw thrown ?? replayedError(recorded.error);
-    return recorded.response;
+    return live ?? this.payloads.restore(recorded.response!, where(context));
   };
 
   readonly beforeTool = async ({ tool, args, context }: { tool: Tool; args: Record<string, unknown>; context: ToolContext }): Promise<Record<string, unknown> | undefined> => {
@@ -75,7 +80,7 @@ export class DurableSteps implements Plugin {
       const result = await DBOS.runStep(async (): Promise<RecordedToolResult> => ({ missing: execution }), { name: DURABLE_STEP_NAMES.toolResult });
       if ('response' in result) {
         Object.assign(context.actions, result.actions);
-        return result.response;
+        return this.payloads.restore(result.response, where(context));
       }
       if ('error' in result) throw this.mark(replayedError(result.error));
       if (!(tool as BaseTool).idempotent) throw this.mark(new ToolInterruptedError(tool.name, context.functionCallId));
@@ -92,7 +97,7 @@ export class DurableSteps implements Plugin {
     if (!this.tracked.has(context)) return undefined;
     this.tracked.delete(context);
     const actions = JSON.parse(JSON.stringify(context.actions)) as EventActions;
-    await DBOS.runStep(async (): Promise<RecordedToolResult> => ({ response, actions }), { name: DURABLE_STEP_NAMES.toolResult });
+    await DBOS.runStep(async (): Promise<RecordedToolResult> => ({ response: await this.payloads.record(response, where(context)), actions }), { name: DURABLE_STEP_NAMES.toolResult });
     return undefined;
   };
 
@@ -118,4 +123,9 @@ async function mayPause(tool: BaseTool, args: Record<string, unknown>, context: 
   const rule = tool.requireConfirmation;
   if (rule === undefined || rule === false || context.toolConfirmation) return false;
   return rule === true || (await rule(args, context));
+}
+
+/** The session a call's large outputs are saved in. */
+function where(context: ReadonlyContext): PayloadLocation {
+  return { appName: context.appName, userId: context.userId, sessionId: context.sessionId };
 }

@@ -5,3 +5,4 @@ export { DURABLE_STEP_NAMES } from './step-names';
 export { WorkerPool } from './worker-pool';
 export type { WorkerPoolOptions } from './worker-pool';
 export { DURABLE_WAIT_NAMES } from './durable-waits';
+export { StepPayloadMissingError } from './step-payload-missing-error';

@@ -126,6 +126,6 @@ async function resumePending(executorID: string): Promise<string[]> {
 }
 
 function exitProcess(error: Error): void {
-  process.stderr.write(`${error.message} Other workers may take over this worker's runs: exiting.\n`);
+  process.stderr.write(`${error.message}: other workers may take over this worker's runs, exiting.\n`);
   process.exit(70);
 }

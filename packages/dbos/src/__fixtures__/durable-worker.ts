@@ -5,11 +5,12 @@
 // Each run's user message is a name, e.g. "r1". The script: call `charge` (not idempotent, id
 // `<name>-charge`), then `reserve` (idempotent, id `<name>-reserve`), then answer `done <name>`. A name
 // starting with "approve" calls `refund` (which asks for confirmation) and answers once it ran; one
-// starting with "ship" calls `ship` (long-running) and answers once its update came. The
+// starting with "ship" calls `ship` (long-running) and answers once its update came; one starting
+// with "bulk" calls `export` (a large result) and answers with a large text. The
 // store stops at a barrier after each event it took ("stored:<text or call ids>").
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { Content, LlmRequest } from '@toolsmith/core';
-import { LlmAgent, confirmationRequests, functionTool } from '@toolsmith/core';
+import { FileArtifactService, LlmAgent, confirmationRequests, functionTool } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
 import { PostgresSessionService } from '@toolsmith/postgres';
 import { DURABLE_WAIT_NAMES, DurableRunner, type DurableRunInput, WorkerPool, registerRunQueue } from '../index';
@@ -36,7 +37,7 @@ export type WorkerReport =
   | { modelCall: string }
   | { toolRun: string; key: string };
 
-const [url, schema, dbosSchema, executorID] = process.argv.slice(2);
+const [url, schema, dbosSchema, executorID, artifactDir] = process.argv.slice(2);
 const send = (report: WorkerReport) => process.send!(report);
 
 let nextBarrier = 0;
@@ -63,6 +64,12 @@ const model = new ScriptedModel(async (request: LlmRequest) => {
   const step = `model:${name}:${answered}`;
   send({ modelCall: step });
   await barrier(step);
+  if (name.startsWith('bulk')) {
+    // Answers with the length of the export it got, and a long text: both steps' outputs are large.
+    if (answered === 0) return { calls: [{ id: `${name}-export`, name: 'export' }] };
+    const rows = request.contents.flatMap((c) => c.parts).find((p) => p.functionResponse?.name === 'export')!.functionResponse!.response.rows as string;
+    return `done ${name} ${rows.length} ${'y'.repeat(3_000)}`;
+  }
   if (name.startsWith('ship')) return answered === 0 ? { calls: [{ id: `${name}-ship`, name: 'ship' }] } : `done ${name}`;
   if (name.startsWith('approve')) return answered === 0 ? { calls: [{ id: `${name}-refund`, name: 'refund' }] } : `done ${name}`;
   if (answered === 0) return { calls: [{ id: `${name}-charge`, name: 'charge' }] };
@@ -88,6 +95,16 @@ const reserve = functionTool({
     send({ toolRun: `reserve:${ctx.functionCallId}`, key: ctx.idempotencyKey });
     await barrier(`tool:${ctx.functionCallId}`);
     return { reserved: true };
+  },
+});
+
+// A large result (10 000 characters): its step records an artifact reference.
+const exportRows = functionTool({
+  name: 'export',
+  description: 'Exports all rows.',
+  execute: (_args, ctx) => {
+    send({ toolRun: `export:${ctx.functionCallId}`, key: ctx.idempotencyKey });
+    return { rows: 'r'.repeat(10_000) };
   },
 });
 
@@ -126,10 +143,13 @@ sessionService.appendEvent = async (session, event) => {
 };
 const durable = new DurableRunner({
   appName: 'shop',
-  agent: new LlmAgent({ name: 'cashier', model, tools: [charge, reserve, refund, ship] }),
+  agent: new LlmAgent({ name: 'cashier', model, tools: [charge, reserve, refund, ship, exportRows] }),
   sessionService,
   // A recovered run claims its session again: the dead worker's claim must lapse first.
   sessionClaim: { leaseMs: 1_000 },
+  // Step outputs over 2 000 characters go to the artifact store all workers share.
+  artifactService: new FileArtifactService(artifactDir),
+  largeOutputChars: 2_000,
 });
 
 let pool: WorkerPool;
