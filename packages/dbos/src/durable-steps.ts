@@ -5,7 +5,7 @@ import { LlmAgent, ToolInterruptedError } from '@toolsmith/core';
 import { inWorkflow } from './in-workflow';
 import { type RecordedError, recordError, replayedError } from './recorded-error';
 import { DURABLE_STEP_NAMES } from './step-names';
-import { type RecordedPayload, type StepPayloads, type PayloadLocation } from './step-payloads';
+import type { RecordedPayload, StepPayloads, PayloadLocation } from './step-payloads';
 
 /** What a tool call's result step records: its response and actions, its error, or that it was found missing by this execution. */
 type RecordedToolResult = { response: RecordedPayload<Record<string, unknown>>; actions: EventActions } | { error: RecordedError } | { missing: string };
