@@ -1,6 +1,6 @@
 import { LlmAgent, functionTool } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fromAdkEvalSet, toAdkEvalSet } from './adk-evalset';
@@ -173,6 +173,7 @@ describe("ADK's eval set format", () => {
 
 describe('readEvalSetFile', () => {
   const dir = mkdtempSync(join(tmpdir(), 'toolsmith-evals-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reads ADK files and Toolsmith files, telling them apart by eval_set_id', () => {
     expect(readEvalSetFile(join(ADK, 'roll_die.test.json')).cases[0].turns).toHaveLength(3);
