@@ -299,6 +299,7 @@ export function pendingOf(events: readonly Event[]): WirePending {
       ...(request.prompt.hint !== undefined ? { hint: request.prompt.hint } : {}),
       ...(request.prompt.payload !== undefined ? { payload: request.prompt.payload } : {}),
       agentName: request.agentName,
+      ...(request.relay ? { relayed: { agent: request.relay.agent, call: request.relay.call } } : {}),
     })),
     longRunning: [...pending.longRunning.values()].map(({ id, name, agentName }) => ({ id, name, agentName })),
   };

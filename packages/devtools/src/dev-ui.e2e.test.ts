@@ -20,14 +20,18 @@ describe('toolsmith web: the dev UI in Chromium', () => {
   let browser: { context: BrowserContext; close(): Promise<void> };
   let page: Page;
 
+  let janitorServer: DevServer;
+
   beforeAll(async () => {
     browser = await launchChromium();
     const host = await DevAgentHost.open({ module: fixture, store: 'memory' });
     server = await startDevServer({ host });
+    janitorServer = await startDevServer({ host: await DevAgentHost.open({ module: join(__dirname, '__fixtures__', 'janitor-agent.ts'), store: 'memory' }) });
   });
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    await janitorServer?.close();
   });
   beforeEach(async () => {
     page = await browser.context.newPage();
@@ -206,6 +210,23 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     await page.locator('[data-testid="session-item"]').nth(1).waitFor({ state: 'detached' }); // the other sessions are filtered out
     await page.getByTestId('session-search').fill('no such words');
     await page.locator('[data-testid="session-item"]').first().waitFor({ state: 'detached' });
+  });
+
+  it('an agent used as a tool asks through it: the page shows the inner call, and an edited approval resumes the inner agent', async () => {
+    const { wiped } = require('./__fixtures__/janitor-agent') as typeof import('./__fixtures__/janitor-agent');
+    await page.goto(janitorServer.pageUrl);
+    await page.getByTestId('new-session').click();
+    await send('Please wipe sdb');
+    const pending = page.getByTestId('pending-confirmation');
+    await pending.filter({ hasText: 'Approve wipe?' }).filter({ hasText: 'Wipe sdb?' }).waitFor();
+    await pending.getByTestId('asked-by').filter({ hasText: 'asked by janitor, inside the agent tool janitor of ops' }).waitFor();
+    await page.getByTestId('edit').click();
+    expect(JSON.parse(await page.getByTestId('edit-args').inputValue())).toEqual({ disk: 'sdb' });
+    await page.getByTestId('edit-args').fill('{"disk": "sdc"}');
+    await page.getByTestId('approve-edited').click();
+    await page.getByTestId('agent-text').filter({ hasText: 'The janitor reports: {"result":"Wiped sdc."}' }).waitFor();
+    await pending.waitFor({ state: 'detached' });
+    expect(wiped).toEqual(['sdc']);
   });
 
   it('shows a failed model call as an error event with its code', async () => {

@@ -127,6 +127,17 @@ Agent: The refund was not approved; the manager said "Only 100, please.".`);
     expect(text).toContain('  Approve refund({"orderId":"A-3003","amount":270})?');
   });
 
+  it('an agent used as a tool asks through it: the inner call is shown, an edit is checked against the inner tool, and the inner agent goes on', async () => {
+    const janitorAgent = join(fixtures, 'janitor-agent.ts');
+    const { wiped } = require(janitorAgent) as typeof import('../../../devtools/src/__fixtures__/janitor-agent');
+    const { stdout } = await chat([janitorAgent, '--memory'], ['Please wipe sdb', 'e {"disk":"C:"}', 'e {"disk":"sdc"}', 'Please wipe sdd', 'n Not that one.']);
+    expect(stdout).toContain('  Approve wipe({"disk":"sdb"}) (asked by janitor, inside janitor)? (Wipe sdb?)');
+    expect(stdout).toMatch(/! CONFIRMATION_EDIT_INVALID: .*wipe/);
+    expect(stdout).toContain('Agent: The janitor reports: {"result":"Wiped sdc."}');
+    expect(stdout).toContain('Agent: The janitor reports: {"result":"Not wiped: The user rejected the call to tool \\"wipe\\" and said: \\"Not that one.\\". Do not retry it unless the user asks."}');
+    expect(wiped).toEqual(['sdc']);
+  });
+
   it('--session resumes a stored session, asking first about the approval it waits for', async () => {
     // The module exports a Runner: its own store outlives one command, as a durable store would.
     const first = await chat([deskRunner, '--session', 'terminal-1'], ['Refund 300 for order A-1004']);

@@ -202,10 +202,12 @@ class TerminalChat {
 
   /** Asks for a decision on one request until the reply is one; undefined when input ended. */
   private async decide(request: WirePendingConfirmation): Promise<ConfirmationAnswerRequest | undefined> {
-    const call = request.originalFunctionCall;
+    // A request an agent tool relays is about its inner agent's call: that is what the person decides on.
+    const call = request.relayed?.call ?? request.originalFunctionCall;
     const args = typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
+    const inside = request.relayed ? ` (asked by ${request.relayed.agent}, inside ${request.originalFunctionCall.name})` : '';
     for (;;) {
-      const reply = await this.ask(`  Approve ${call.name}(${args})?${request.hint ? ` (${request.hint})` : ''} [y/N, e <args>, r <answer>, a <scope> [min]] `);
+      const reply = await this.ask(`  Approve ${call.name}(${args})${inside}?${request.hint ? ` (${request.hint})` : ''} [y/N, e <args>, r <answer>, a <scope> [min]] `);
       if (reply === undefined) return undefined;
       const answer = readDecision(reply);
       if (typeof answer !== 'string') return answer;

@@ -40,7 +40,8 @@ function parsePayload(text: string): unknown {
 type Mode = 'choose' | 'edit' | 'reject' | 'respond';
 
 function ConfirmationForm({ request, busy, actions, grants, refusal }: { request: WirePendingConfirmation; busy: boolean; actions: PendingActions; grants: boolean; refusal?: string }) {
-  const call = request.originalFunctionCall;
+  // A request an agent tool relays is about its inner agent's call: that is what the person decides on.
+  const call = request.relayed?.call ?? request.originalFunctionCall;
   const [payload, setPayload] = useState('');
   const [mode, setMode] = useState<Mode>('choose');
   const [edited, setEdited] = useState(() => jsonText(call.args, true));
@@ -78,7 +79,10 @@ function ConfirmationForm({ request, busy, actions, grants, refusal }: { request
   return (
     <div class="card pending-confirmation" data-testid="pending-confirmation" data-request-id={request.requestId}>
       <div class="card-title">
-        Approve <code>{call.name}</code>?{request.agentName && <span class="muted">asked by {request.agentName}</span>}
+        Approve <code>{call.name}</code>?
+        <span class="muted" data-testid="asked-by">
+          {request.relayed ? `asked by ${request.relayed.agent}, inside the agent tool ${request.originalFunctionCall.name} of ${request.agentName}` : `asked by ${request.agentName}`}
+        </span>
       </div>
       {request.hint && <div class="hint">{request.hint}</div>}
       <code class="args">{jsonText(call.args)}</code>

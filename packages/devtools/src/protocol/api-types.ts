@@ -87,6 +87,11 @@ export interface WirePendingConfirmation {
   payload?: unknown;
   /** The agent whose tool asked. */
   agentName: string;
+  /**
+   * Set when an agent used as a tool (`AgentTool`) relays its inner agent's request: that agent and its
+   * waiting call, which is what the decision applies to (an edit gives this call's arguments).
+   */
+  relayed?: { agent: string; call: { id: string; name: string; args: Record<string, unknown> | string } };
 }
 
 /** A long-running call whose final response has not arrived. */
