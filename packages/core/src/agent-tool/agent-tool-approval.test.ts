@@ -218,3 +218,67 @@ describe('AgentTool: approvals from inside an agent used as a tool', () => {
     expect(done.at(-1)!.text()).toBe('Done.');
   });
 });
+
+describe('approvals from a sub-agent reached by a transfer', () => {
+  const wipeTool = (wiped: string[]) =>
+    functionTool<{ disk: string }>({
+      name: 'wipe',
+      description: 'Wipes a disk.',
+      parameters: { type: 'object', properties: { disk: { type: 'string', pattern: '^sd[a-z]$' } }, required: ['disk'] },
+      requireConfirmation: true,
+      execute: (args) => {
+        wiped.push(args.disk);
+        return { wiped: args.disk };
+      },
+    });
+  const transfer = (agentName: string) => ({ calls: [{ name: 'transfer_to_agent', args: { agentName } }] });
+
+  it.each<[string, ConfirmationAnswer, string[]]>([
+    ['approve', { decision: 'approve' }, ['sdb']],
+    ['edit', { decision: 'edit', args: { disk: 'sdc' } }, ['sdc']],
+    ['reject', { decision: 'reject', message: 'No.' }, []],
+    ['respond', { decision: 'respond', result: { wiped: 'by hand' } }, []],
+  ])('%s: the sub-agent the conversation was transferred to resumes after a restart and finishes its turn', async (_name, answer, ran) => {
+    const wiped: string[] = [];
+    const opsModel = new ScriptedModel([{ calls: [{ id: 'w', name: 'wipe', args: { disk: 'sdb' } }] }, 'Handled.']);
+    const ops = new LlmAgent({ name: 'ops', description: 'Runs operations.', model: opsModel, tools: [wipeTool(wiped)] });
+    const front = new LlmAgent({ name: 'front', model: new ScriptedModel([transfer('ops')]), subAgents: [ops] });
+    let sessionService = new InMemorySessionService();
+    const send = async (newMessage: Content) => {
+      sessionService = InMemorySessionService.fromJSON(JSON.parse(JSON.stringify(sessionService.toJSON())));
+      const events: Event[] = [];
+      for await (const event of new Runner({ appName: 'ops', agent: front, sessionService }).run({ userId: 'u1', sessionId: 's1', newMessage })) events.push(event);
+      return events;
+    };
+
+    const [request] = requestsIn(await send(user('wipe sdb')));
+    expect(request.originalFunctionCall).toEqual({ id: 'w', name: 'wipe', args: { disk: 'sdb' } });
+    const events = await send(confirmationResponse(request, answer));
+
+    expect(wiped).toEqual(ran);
+    expect(events.map((e) => e.author)).toEqual(['ops', 'ops']);
+    expect(events.at(-1)!.text()).toBe('Handled.');
+    expect(opsModel.requests[1].contents.at(-1)!.parts[0].functionResponse).toMatchObject({ id: 'w', name: 'wipe' });
+  });
+
+  it('inside an AgentTool: the inner agent transferred to its sub-agent, whose request is relayed and resumed there', async () => {
+    const wiped: string[] = [];
+    const opsModel = new ScriptedModel([{ calls: [{ id: 'w', name: 'wipe', args: { disk: 'sdb' } }] }, 'Wiped by ops.']);
+    const ops = new LlmAgent({ name: 'ops', description: 'Runs operations.', model: opsModel, tools: [wipeTool(wiped)] });
+    const desk = new LlmAgent({ name: 'desk', description: 'Routes work.', model: new ScriptedModel([transfer('ops')]), subAgents: [ops] });
+    const outerModel = new ScriptedModel([{ calls: [{ id: 'd', name: 'desk', args: { request: 'wipe sdb' } }] }, 'Done.']);
+    const runner = new Runner({ appName: 'ops', agent: new LlmAgent({ name: 'main', model: outerModel, tools: [new AgentTool({ agent: desk })] }), sessionService: new InMemorySessionService() });
+    const run = async (newMessage: Content) => {
+      const events: Event[] = [];
+      for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage })) events.push(event);
+      return events;
+    };
+
+    const [request] = requestsIn(await run(user('wipe sdb')));
+    expect(request.relayed).toEqual({ agent: 'ops', call: { id: 'w', name: 'wipe', args: { disk: 'sdb' } } });
+    const done = await run(confirmationResponse(request, { decision: 'edit', args: { disk: 'sdd' } }));
+    expect(wiped).toEqual(['sdd']);
+    expect(done.flatMap((e) => e.functionResponses())).toEqual([{ id: 'd', name: 'desk', response: { result: 'Wiped by ops.' }, confirmation: { decision: 'edit', by: 'user', args: { disk: 'sdd' } } }]);
+    expect(done.at(-1)!.text()).toBe('Done.');
+  });
+});

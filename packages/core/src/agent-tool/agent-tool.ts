@@ -14,6 +14,7 @@ import type { JsonSchema } from '../model/json-schema';
 import { invocationOf } from '../flow/invocation-registry';
 import { OUTPUT_INVALID } from '../flow/structured-output';
 import { runInvocation } from '../runner/run-invocation';
+import { answeringAgent } from '../runner/answering-agent';
 import { InMemorySessionService, type InMemorySessionServiceData } from '../sessions/in-memory-session-service';
 import { StatePrefix } from '../state/state';
 import type { StateOp } from '../state/state-ops';
@@ -89,7 +90,8 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
     let session: Session;
     let newMessage: Content;
     if (relay) {
-      // The person answered the inner agent's request: resume the inner session saved at the pause, and pass the decision on.
+      // The person answered the inner agent's request: resume the inner session saved at the pause, and pass the
+      // decision on, in the inner agent whose model made the call (a sub-agent the inner agent transferred to).
       sessions = InMemorySessionService.fromJSON(relay.sessions as InMemorySessionServiceData);
       const saved = await sessions.getSession({ appName: context.appName, userId: context.userId, sessionId: relay.sessionId });
       const pending = saved && findPendingCalls(saved.events).confirmations.get(relay.requestId);
@@ -107,7 +109,7 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
     let answer: unknown = '';
     // An answer that broke the agent's outputSchema is retried inside the run; only the last one fails the call.
     let outputInvalid: Event | undefined;
-    for await (const event of runInvocation({ ...parent.services, sessionService: sessions }, { agent: this.agent, session, newMessage, signal: context.signal })) {
+    for await (const event of runInvocation({ ...parent.services, sessionService: sessions }, { agent: (saved) => answeringAgent(this.agent, saved, newMessage) ?? this.agent, session, newMessage, signal: context.signal })) {
       if (event.errorCode === OUTPUT_INVALID) {
         outputInvalid = event;
         continue;
@@ -130,7 +132,7 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
       const [next] = waiting;
       context.requestConfirmation({ hint: next.prompt.hint, payload: next.prompt.payload });
       context.actions.requestedToolConfirmations![context.functionCallId].relay = {
-        agent: this.agent.name,
+        agent: next.agentName,
         call: next.originalFunctionCall,
         requestId: next.requestId,
         sessionId: session.id,

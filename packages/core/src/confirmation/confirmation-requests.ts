@@ -11,7 +11,7 @@ export interface ConfirmationRequest extends ConfirmationPrompt {
   originalFunctionCall: FunctionCall;
   /**
    * Set when an `AgentTool`'s inner agent asked (`originalFunctionCall` is then the outer call of the
-   * agent tool): the inner agent and its waiting call. The decision is on this call: an `edit` gives
+   * agent tool): the inner agent whose model made the waiting call, and that call. The decision is on this call: an `edit` gives
    * its arguments, checked against its tool.
    */
   relayed?: { agent: string; call: FunctionCall };

@@ -41,7 +41,7 @@ export interface ToolConfirmation {
 
 /** An `AgentTool`'s inner confirmation request, relayed to the outer run's client (see {@link ToolConfirmation.relay}). */
 export interface RelayedConfirmation {
-  /** The inner agent. */
+  /** The inner agent whose model made the waiting call (the agent tool's agent, or a sub-agent it transferred to). */
   agent: string;
   /** The inner call that waits: its tool, and the arguments an `edit` replaces. */
   call: FunctionCall;
