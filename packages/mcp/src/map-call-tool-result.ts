@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { type ToolFile, type ToolResult, toolFile, toolResult } from '@toolsmith/core';
 import { McpToolError } from './mcp-errors';
 import { TOOLSMITH_ERROR_META } from './mcp-output-schema';

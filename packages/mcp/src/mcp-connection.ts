@@ -1,9 +1,19 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type CallToolResult, ErrorCode, McpError, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  Client,
+  type ElicitRequestFormParams,
+  type ElicitResult,
+  type InputRequests,
+  type OAuthClientProvider,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+  type Tool as McpToolInfo,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { DEFAULT_MAX_TOOL_FILE_BYTES, ToolsmithError } from '@toolsmith/core';
 import { McpConnectionError } from './mcp-errors';
 
@@ -51,19 +61,63 @@ export interface McpRequestOptions {
 }
 
 /**
+ * A server's request for the user's input instead of a tool's result: a 2025-era `elicitation/create`
+ * sent during the call, or a 2026-07-28 `input_required` result. Only form elicitations can be asked.
+ */
+export interface McpInputRequest {
+  /** `legacy`: the server elicited during the call (2025-11-25); `modern`: it answered `input_required` (2026-07-28). */
+  era: 'legacy' | 'modern';
+  /** The forms to fill in, by the server's key (`elicitation` for the one form of a 2025-era call). */
+  forms: Record<string, ElicitRequestFormParams>;
+  /** The server's opaque state, echoed verbatim when the call is sent again (2026-07-28 only). */
+  requestState?: string;
+}
+
+/** The person's answers to a {@link McpInputRequest}, given when the call is sent again. */
+export interface McpInputAnswers {
+  /** Each form's answer, by the key of {@link McpInputRequest.forms}. */
+  responses: Record<string, ElicitResult>;
+  /** The request's `requestState`, as it came. */
+  requestState?: string;
+}
+
+/** What a call came back with: the tool's result, or the server's request for input. */
+export type McpCallOutcome = { kind: 'result'; result: CallToolResult } | { kind: 'input'; request: McpInputRequest };
+
+/** The key of the one form a 2025-era call elicits. */
+export const LEGACY_FORM_KEY = 'elicitation';
+
+/** A call in flight on this connection, for tying a 2025-era elicitation to it. */
+interface CallInFlight {
+  /** The answer to give the first elicitation of this call (it is being sent again after the person answered). */
+  answer?: ElicitResult;
+  answerGiven?: boolean;
+  /** The form the server elicited during this call, before anybody answered. */
+  asked?: ElicitRequestFormParams;
+}
+
+/**
  * One MCP client session to one server: connected lazily on first use, reused afterwards, and
- * re-opened once when the server dropped it. Every SDK failure comes out as a {@link McpConnectionError}.
+ * re-opened once when the server dropped it. The protocol revision is negotiated on connect: 2026-07-28
+ * (stateless) when the server speaks it, else the 2025-era `initialize` handshake. Every SDK failure
+ * comes out as a {@link McpConnectionError}.
  */
 export class McpConnection {
   private client?: Client;
   private connecting?: Promise<Client>;
   private closed = false;
+  private readonly inFlight = new Set<CallInFlight>();
 
   constructor(private readonly options: McpConnectionOptions) {}
 
   /** Describes the server in errors. */
   get label(): string {
     return this.options.label;
+  }
+
+  /** The negotiated protocol revision (`2026-07-28`, `2025-11-25`, …), once connected. */
+  get protocolVersion(): string | undefined {
+    return this.client?.getNegotiatedProtocolVersion();
   }
 
   /** Every tool the server offers (all pages). Listing is idempotent, so any lost session is retried once. */
@@ -73,7 +127,7 @@ export class McpConnection {
         const tools: McpToolInfo[] = [];
         let cursor: string | undefined;
         do {
-          const page = await client.listTools(cursor === undefined ? undefined : { cursor }, this.requestOptions(requestOptions));
+          const page = await client.listTools(cursor === undefined ? undefined : { cursor }, { ...this.requestOptions(requestOptions), cacheMode: 'bypass' });
           tools.push(...page.tools);
           cursor = page.nextCursor;
         } while (cursor);
@@ -87,14 +141,72 @@ export class McpConnection {
   /**
    * Calls one tool. A call is retried on a new session only when the server cannot have run it (its
    * HTTP session was unknown, or the transport was already gone); a server that dies mid-call is
-   * reported, not called twice.
+   * reported, not called twice. A server that asks for the user's input gets the `answers` when given
+   * (the call is being sent again after the person answered), else the outcome is that request.
    */
-  async callTool(name: string, args: Record<string, unknown>, requestOptions: McpRequestOptions = {}): Promise<CallToolResult> {
-    return this.withSession(
-      (client) => client.callTool({ name, arguments: args }, undefined, this.requestOptions(requestOptions)) as Promise<CallToolResult>,
-      isNotDelivered,
-      requestOptions.signal,
-    );
+  async callTool(name: string, args: Record<string, unknown>, requestOptions: McpRequestOptions = {}, answers?: McpInputAnswers): Promise<McpCallOutcome> {
+    return this.withSession((client) => this.callOnce(client, name, args, requestOptions, answers), isNotDelivered, requestOptions.signal);
+  }
+
+  private async callOnce(client: Client, name: string, args: Record<string, unknown>, requestOptions: McpRequestOptions, answers?: McpInputAnswers): Promise<McpCallOutcome> {
+    const modern = client.getProtocolEra() === 'modern';
+    const call: CallInFlight = {};
+    const legacyAnswer = answers?.responses[LEGACY_FORM_KEY];
+    if (!modern && legacyAnswer) call.answer = legacyAnswer;
+    const params: Record<string, unknown> = { name, arguments: args };
+    if (modern && answers) {
+      params.inputResponses = answers.responses;
+      if (answers.requestState !== undefined) params.requestState = answers.requestState;
+    }
+    this.inFlight.add(call);
+    let result: Record<string, unknown>;
+    try {
+      result = (await client.callTool(params as { name: string; arguments: Record<string, unknown> }, {
+        ...this.requestOptions(requestOptions),
+        allowInputRequired: true,
+      })) as Record<string, unknown>;
+    } finally {
+      this.inFlight.delete(call);
+    }
+    // A 2025-era server elicited during the call and was told "cancel": what it answered then is not the tool's result.
+    if (call.asked) return { kind: 'input', request: { era: 'legacy', forms: { [LEGACY_FORM_KEY]: call.asked } } };
+    if (result.resultType === 'input_required') return { kind: 'input', request: this.inputRequest(name, result) };
+    return { kind: 'result', result: result as CallToolResult };
+  }
+
+  /** The forms of an `input_required` result; anything but a form elicitation cannot be asked of a person here. */
+  private inputRequest(toolName: string, result: Record<string, unknown>): McpInputRequest {
+    const forms: Record<string, ElicitRequestFormParams> = {};
+    const requests = (result.inputRequests ?? {}) as InputRequests;
+    for (const [key, request] of Object.entries(requests)) {
+      const params = request.params as { mode?: string } | undefined;
+      if (request.method !== 'elicitation/create' || (params?.mode !== undefined && params.mode !== 'form')) {
+        const what = request.method === 'elicitation/create' ? `a ${params?.mode ?? ''} elicitation` : `"${request.method}"`;
+        throw new McpConnectionError('MCP_INPUT_UNSUPPORTED', this.label, `tool "${toolName}" asked for ${what}, which McpToolset cannot answer (it answers form elicitations only)`);
+      }
+      forms[key] = request.params as ElicitRequestFormParams;
+    }
+    const request: McpInputRequest = { era: 'modern', forms };
+    if (typeof result.requestState === 'string') request.requestState = result.requestState;
+    return request;
+  }
+
+  /**
+   * A 2025-era server's `elicitation/create`, sent during a call. The call being sent again after the
+   * person answered gets that answer; otherwise the form is recorded on the one call in flight (so the
+   * call pauses for the person) and the server is told "cancel". With several calls in flight and no
+   * answer waiting, nobody can tell whose form it is: it is cancelled.
+   */
+  private elicit(params: ElicitRequestFormParams | { mode: 'url' }): ElicitResult {
+    const calls = [...this.inFlight];
+    const answering = calls.find((call) => call.answer && !call.answerGiven);
+    if (answering) {
+      answering.answerGiven = true;
+      return answering.answer!;
+    }
+    const unanswered = calls.filter((call) => !call.answer && !call.asked);
+    if (params.mode !== 'url' && unanswered.length === 1 && calls.length === 1) unanswered[0].asked = params as ElicitRequestFormParams;
+    return { action: 'cancel' };
   }
 
   /** Ends the session (and, for stdio, the server process). The connection may be used again later. */
@@ -146,7 +258,17 @@ export class McpConnection {
   }
 
   private async connect(): Promise<Client> {
-    const client = new Client({ name: this.options.clientName, version: this.options.clientVersion });
+    const client = new Client(
+      { name: this.options.clientName, version: this.options.clientVersion },
+      {
+        // Probe with server/discover: 2026-07-28 when the server speaks it, else the 2025-era handshake.
+        versionNegotiation: { mode: 'auto' },
+        capabilities: { elicitation: { form: {} } },
+        // input_required comes back to the caller, which pauses the run for the person.
+        inputRequired: { autoFulfill: false },
+      },
+    );
+    client.setRequestHandler('elicitation/create', (request) => Promise.resolve(this.elicit(request.params)));
     // A server that exits or drops the connection ends this session; the next request opens a new one.
     client.onclose = () => {
       if (this.client === client) this.client = undefined;
@@ -176,19 +298,17 @@ export class McpConnection {
     const label = this.label;
     const reason = error instanceof Error ? error.message : String(error);
     if (signal?.aborted) return new McpConnectionError('MCP_CANCELLED', label, 'the request was cancelled', { cause: error });
-    if (error instanceof McpError) {
-      if (error.code === ErrorCode.RequestTimeout) {
-        return new McpConnectionError('MCP_TIMEOUT', label, `no answer within ${this.options.timeoutMs} ms`, { cause: error });
-      }
-      if (error.code === ErrorCode.ConnectionClosed) {
-        return new McpConnectionError('MCP_CONNECTION_CLOSED', label, 'the server closed the connection', { cause: error });
-      }
-      return new McpConnectionError('MCP_PROTOCOL_ERROR', label, reason, { cause: error });
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+      return new McpConnectionError('MCP_TIMEOUT', label, `no answer within ${this.options.timeoutMs} ms`, { cause: error });
     }
     if (isSessionLost(error)) {
       return new McpConnectionError('MCP_CONNECTION_CLOSED', label, `the session was lost: ${reason}`, { cause: error });
     }
-    // The SDK rejects a result that fails its schema with the zod error itself (it has `issues`).
+    if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) {
+      return new McpConnectionError('MCP_PROTOCOL_ERROR', label, `the server sent a result that is not valid MCP: ${reason}`, { cause: error });
+    }
+    if (error instanceof ProtocolError) return new McpConnectionError('MCP_PROTOCOL_ERROR', label, reason, { cause: error });
+    // A result that fails the SDK's schema comes out as the zod error itself (it has `issues`).
     if (error instanceof Error && Array.isArray((error as { issues?: unknown }).issues)) {
       return new McpConnectionError('MCP_PROTOCOL_ERROR', label, 'the server sent a result that is not valid MCP', { cause: error });
     }
@@ -230,14 +350,14 @@ export function httpTransport(endpoint: McpHttpEndpoint): Pick<McpConnectionOpti
 
 /** The session is gone: the transport closed, or the HTTP server no longer knows the session id. */
 function isSessionLost(error: unknown): boolean {
-  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) return true;
   return isNotDelivered(error);
 }
 
 /** The request never reached a live session, so the server cannot have acted on it. */
 function isNotDelivered(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return error.code === 404;
-  return error instanceof Error && error.message === 'Not connected';
+  if (error instanceof SdkHttpError) return error.status === 404;
+  return error instanceof SdkError && error.code === SdkErrorCode.NotConnected;
 }
 
 async function closeClient(client: Client): Promise<void> {

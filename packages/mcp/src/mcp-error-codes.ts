@@ -8,6 +8,7 @@ export const MCP_ERROR_CODES = {
   MCP_PROTOCOL_ERROR: 'The MCP server answered outside the protocol.',
   MCP_TIMEOUT: 'The MCP server did not answer in time.',
   MCP_CANCELLED: 'The call to the MCP server was cancelled (the run was aborted).',
+  MCP_INPUT_UNSUPPORTED: 'The MCP server asked for input again after the person answered (McpToolset asks once per call), or for input other than a form.',
   MCP_TOOLS_UNAVAILABLE: "The MCP server's tool list could not be read.",
   MCP_TOOL_ERROR: 'The remote tool reported an error.',
   MCP_CONFIRMATION_UNSUPPORTED: 'A served tool needs confirmation and the client cannot ask the user (no elicitation).',

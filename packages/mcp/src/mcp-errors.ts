@@ -11,7 +11,9 @@ export type McpConnectionErrorCode =
   /** The request was cancelled (the run's signal was aborted). */
   | 'MCP_CANCELLED'
   /** The server answered with a JSON-RPC error or with a result that is not valid MCP. */
-  | 'MCP_PROTOCOL_ERROR';
+  | 'MCP_PROTOCOL_ERROR'
+  /** The server asked for input again after the person answered (McpToolset asks once per call), or for input other than a form. */
+  | 'MCP_INPUT_UNSUPPORTED';
 
 /**
  * Talking to an MCP server failed: it could not be started or reached, it crashed, hung past the

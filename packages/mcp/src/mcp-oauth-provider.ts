@@ -1,5 +1,4 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthTokens } from '@modelcontextprotocol/client';
 import type { AuthConfig, AuthCredential, CredentialKey, CredentialService } from '@toolsmith/core';
 import { McpConnectionError } from './mcp-errors';
 

@@ -1,6 +1,8 @@
 import { type AuthConfig, BaseTool, type JsonSchema, type ToolContext, type ToolResult } from '@toolsmith/core';
 import { mapCallToolResult } from './map-call-tool-result';
 import type { McpConnection } from './mcp-connection';
+import { McpConnectionError } from './mcp-errors';
+import { type McpInputPrompt, inputAnswers, inputPrompt } from './mcp-input-prompt';
 
 /** What an MCP server says about one of its tools (the `tools/list` entry). */
 export interface McpRemoteTool {
@@ -47,10 +49,23 @@ export class McpTool extends BaseTool {
     if (remote.outputSchema) this.responseSchema = toCanonicalSchema(remote.outputSchema);
   }
 
-  /** Calls the tool on the server; implements {@link BaseTool.run}. */
+  /**
+   * Calls the tool on the server; implements {@link BaseTool.run}. A server that asks for the user's
+   * input (elicitation, `input_required`) pauses the run with a confirmation request whose payload
+   * schema is the server's form; once the person answered, the call is sent again with the answers.
+   */
   async run(args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown> | ToolResult> {
-    const result = await this.connection.callTool(this.remote.name, args, { signal: context.signal });
-    return mapCallToolResult(this.name, result);
+    const answered = context.toolConfirmation;
+    const asked = answered?.request?.payload as McpInputPrompt | undefined;
+    const answers = answered?.confirmed && asked?.mcpInput ? inputAnswers(asked, answered.payload) : undefined;
+    const outcome = await this.connection.callTool(this.remote.name, args, { signal: context.signal }, answers);
+    if (outcome.kind === 'result') return mapCallToolResult(this.name, outcome.result);
+    if (answered) {
+      throw new McpConnectionError('MCP_INPUT_UNSUPPORTED', this.connection.label, `tool "${this.remote.name}" asked for input again after the person answered; McpToolset asks once per call`);
+    }
+    const prompt = inputPrompt(this.connection.label, this.remote.name, outcome.request);
+    context.requestConfirmation(prompt);
+    return {};
   }
 }
 

@@ -7,6 +7,8 @@ import { InvalidFunctionResponseError } from '../errors/invalid-function-respons
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import type { EventData } from '../events/event';
 import type { Content, FunctionCall } from '../model/content';
+import type { JsonSchema } from '../model/json-schema';
+import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
 import { readConfirmationDecision } from './confirmation-decision';
 import { readCredentialAnswer } from './credential-answer';
 import { type PendingCalls, findPendingCalls } from './pending-calls';
@@ -51,6 +53,11 @@ function checkConfirmationAnswer(pending: PendingCalls, id: string, response: Re
   const decision = readConfirmationDecision(id, answer);
   if (decision instanceof InvalidConfirmationAnswerError) return decision;
   if (!isRecord(answer)) return undefined; // read above: always an object
+  const form = record.prompt.payloadSchema;
+  if (form && (decision.decision === 'approve' || decision.decision === 'edit')) {
+    const problem = formProblem(form, decision.payload);
+    if (problem) return new InvalidConfirmationAnswerError(id, problem);
+  }
   if (answer.originalFunctionCall !== undefined) {
     let claimed: FunctionCall;
     try {
@@ -74,6 +81,20 @@ function checkUpdate(pending: PendingCalls, id: string, response: Record<string,
     return new InvalidFunctionResponseError(id, '"willContinue" must be true or false');
   }
   return undefined;
+}
+
+/** Why an approving answer's payload does not fill in the request's form, or `undefined` when it does. */
+function formProblem(form: JsonSchema, payload: unknown): string | undefined {
+  if (payload === undefined) return 'the request is a form: its "payload" must be the filled-in form (see the request\'s "payloadSchema")';
+  let validate;
+  try {
+    validate = validatorFor(form);
+  } catch {
+    return 'the request\'s "payloadSchema" is not a usable JSON Schema, so no answer can fill it in';
+  }
+  if (validate(payload)) return undefined;
+  const problems = toArgumentProblems(validate.errors, payload).map((problem) => problem.message);
+  return `its "payload" does not fill in the request's form (${problems.join('; ')})`;
 }
 
 /** Same id, same tool, deep-equal arguments (JSON text and objects compared by value). */

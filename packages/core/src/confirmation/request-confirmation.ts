@@ -1,6 +1,7 @@
 import { REQUEST_CREDENTIAL } from '../auth/request-credential';
 import { MalformedConfirmationRequestError } from '../errors/malformed-confirmation-request-error';
 import type { FunctionCall } from '../model/content';
+import type { JsonSchema } from '../model/json-schema';
 
 /**
  * Name of the function call the runner emits when a tool call needs the user's confirmation.
@@ -25,6 +26,12 @@ export interface ConfirmationPrompt {
   hint?: string;
   /** Structured data for the client (e.g. the amount), set by the tool or the runner. */
   payload?: unknown;
+  /**
+   * A form to fill in rather than a plain yes or no: the JSON Schema the answer's `payload` must match
+   * when the person approves (or edits). An answer whose payload does not match is refused before
+   * anything is stored or run.
+   */
+  payloadSchema?: JsonSchema;
 }
 
 /** The `args` of a {@link REQUEST_CONFIRMATION} function call. */
@@ -86,6 +93,7 @@ export function confirmationPromptFrom(functionCall: FunctionCall): Confirmation
   const result: ConfirmationPrompt = {};
   if (typeof prompt.hint === 'string') result.hint = prompt.hint;
   if (prompt.payload !== undefined) result.payload = prompt.payload;
+  if (isRecord(prompt.payloadSchema)) result.payloadSchema = prompt.payloadSchema;
   return result;
 }
 

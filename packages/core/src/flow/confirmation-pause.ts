@@ -77,6 +77,7 @@ function requestCall(original: FunctionCall, confirmation: ToolConfirmation): Fu
   const toolConfirmation: ConfirmationRequestArgs['toolConfirmation'] = {};
   if (confirmation.hint !== undefined) toolConfirmation.hint = confirmation.hint;
   if (confirmation.payload !== undefined) toolConfirmation.payload = confirmation.payload;
+  if (confirmation.payloadSchema !== undefined) toolConfirmation.payloadSchema = confirmation.payloadSchema;
   const args: ConfirmationRequestArgs = {
     originalFunctionCall,
     toolConfirmation,

@@ -76,6 +76,8 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
     if (record.prompt.hint !== undefined) confirmation.hint = record.prompt.hint;
     if (decision.payload !== undefined) confirmation.payload = decision.payload;
     if (decision.message !== undefined) confirmation.message = decision.message;
+    // A form's answer is read beside what was asked (an MCP server's request, say).
+    if (record.prompt.payloadSchema !== undefined) confirmation.request = record.prompt;
     confirmations.set(original.id, confirmation);
     // The call the session recorded, with the person's arguments when they edited them.
     calls.push(decision.args ? { id: original.id, name: original.name, args: decision.args } : original);

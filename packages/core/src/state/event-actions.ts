@@ -3,6 +3,7 @@ import type { ConfirmationPolicyVerdict } from '../confirmation/confirmation-pol
 import type { ConfirmationDecisionKind, RememberGrant } from '../confirmation/confirmation-decision';
 import type { FunctionCall } from '../model/content';
 import type { EventCompaction } from '../context/event-compaction';
+import type { JsonSchema } from '../model/json-schema';
 import type { StateOp } from './state-ops';
 
 /** A confirmation asked of the user for one function call, or the user's answer to it. */
@@ -13,6 +14,10 @@ export interface ToolConfirmation {
   confirmed: boolean;
   /** Structured data for the client (request) or from it (answer). */
   payload?: unknown;
+  /** The request's form: the JSON Schema an approving answer's `payload` must match (see `ConfirmationPrompt.payloadSchema`). */
+  payloadSchema?: JsonSchema;
+  /** Set when the call runs again after answering a form (a request with `payloadSchema`): what the request asked (its hint, payload and form). */
+  request?: { hint?: string; payload?: unknown; payloadSchema?: JsonSchema };
   /** With a rejection (`confirmed: false`): the person's message, which the model reads in the `TOOL_CALL_REJECTED` response. */
   message?: string;
   /**

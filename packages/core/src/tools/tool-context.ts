@@ -8,6 +8,7 @@ import { CredentialServiceMissingError } from '../errors/auth-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import type { MemoryService, SearchMemoryResponse } from '../memory/memory-service';
 import type { Part } from '../model/content';
+import type { JsonSchema } from '../model/json-schema';
 import type { EventActions, ToolConfirmation } from '../state/event-actions';
 import type { State } from '../state/state';
 import type { ReadonlyContext } from './readonly-context';
@@ -196,9 +197,10 @@ export class ToolContext implements ReadonlyContext {
    * Asks the user to confirm this call before its effect happens. The runner pauses the invocation
    * and emits a confirmation request; the tool is called again with `toolConfirmation` set once answered.
    */
-  requestConfirmation(request: { hint?: string; payload?: unknown } = {}): void {
+  requestConfirmation(request: { hint?: string; payload?: unknown; payloadSchema?: JsonSchema } = {}): void {
     const requested = (this.actions.requestedToolConfirmations ??= {});
     requested[this.functionCallId] = { hint: request.hint, payload: request.payload, confirmed: false };
+    if (request.payloadSchema !== undefined) requested[this.functionCallId].payloadSchema = request.payloadSchema;
   }
 
   /**

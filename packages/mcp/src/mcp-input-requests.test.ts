@@ -1,0 +1,223 @@
+import { BaseTool, type Content, type Event, InMemorySessionService, type JsonSchema, LlmAgent, Runner, confirmationRequests, confirmationResponse } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
+import { McpToolset } from './mcp-toolset';
+import { type McpServerHandle, serveMcp } from './serve-mcp';
+import { DangerousTool } from './__fixtures__/served-tools';
+import { RED_DOT_PNG, startModernHttpServer } from './__fixtures__/modern-mcp-server';
+import { callThrough, errorCode } from './__fixtures__/tool-harness';
+import { bundleFixture } from './__fixtures__/bundle-fixture';
+
+/** A served tool that holds its call until released: a second call of the same session is then in flight beside it. */
+class HoldTool extends BaseTool {
+  readonly name = 'hold';
+  readonly description = 'Waits until released.';
+  readonly parameters: JsonSchema = { type: 'object', properties: {} };
+  private readonly releaseCall = deferred();
+  private readonly startedCall = deferred();
+  readonly started = this.startedCall.promise;
+  release = this.releaseCall.resolve;
+
+  async run() {
+    this.startedCall.resolve();
+    await this.releaseCall.promise;
+    return { held: true };
+  }
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+type ToolsetTransport = ConstructorParameters<typeof McpToolset>[0]['transport'];
+
+/** A runner whose agent uses the server's tools through McpToolset; the session store outlives it (a restart keeps it). */
+function agentRunner(transport: ToolsetTransport, sessionService: InMemorySessionService, script: ConstructorParameters<typeof ScriptedModel>[0]) {
+  const toolset = new McpToolset({ transport, timeoutMs: 20_000 });
+  const model = new ScriptedModel(script);
+  const runner = new Runner({ appName: 'ops', agent: new LlmAgent({ name: 'operator', model, tools: [toolset] }), sessionService });
+  return { runner, model };
+}
+
+async function send(runner: Runner, newMessage: Content): Promise<Event[]> {
+  const events: Event[] = [];
+  for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage })) events.push(event);
+  return events;
+}
+
+const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
+const responseOf = (events: Event[], id: string) => events.flatMap((event) => event.functionResponses()).find((response) => response.id === id);
+
+const DEPLOY_FORM = {
+  type: 'object',
+  properties: {
+    env: { type: 'string', enum: ['staging', 'production'], default: 'staging' },
+    replicas: { type: 'integer', minimum: 1, maximum: 5, default: 1 },
+  },
+  required: ['env'],
+};
+
+describe.each([
+  ['Streamable HTTP', 'http'],
+  ['stdio (a real child process)', 'stdio'],
+] as const)('a 2026-07-28-only server (SDK v2, stateless) over %s: input_required becomes the runner\'s pause', (_label, kind) => {
+  let transport: ToolsetTransport;
+  let stop: () => Promise<void> = () => Promise.resolve();
+  beforeAll(async () => {
+    if (kind === 'http') {
+      const server = await startModernHttpServer();
+      transport = { url: server.url };
+      stop = server.close;
+    } else {
+      // Bundled once: the SDK starts a stdio server twice per connection (a probe, then the session).
+      transport = { command: process.execPath, args: [await bundleFixture('modern-mcp-server.ts')], stderr: 'ignore' };
+    }
+  });
+  afterAll(() => stop());
+
+  it('lists and calls tools, pauses for the form, refuses an answer that does not fill it in, and resumes after a runner restart', async () => {
+    const sessionService = new InMemorySessionService();
+    const first = agentRunner(transport, sessionService, [
+      { calls: [{ id: 'c0', name: 'echo', args: { text: 'hi' } }] },
+      'Said hi.',
+      { calls: [{ id: 'c1', name: 'deploy', args: { service: 'api' } }] },
+    ]);
+    let paused: Event[];
+    try {
+      expect(responseOf(await send(first.runner, user('say hi')), 'c0')?.response).toEqual({ output: 'echo: hi' });
+      // Files of a 2026-era result reach the model as files, as from a 2025-era server.
+      const files = new McpToolset({ transport });
+      try {
+        const snapshot = await callThrough(files, 'snapshot', {});
+        expect(snapshot.response).toEqual({ output: 'a red dot' });
+        expect(snapshot.parts).toEqual([{ inlineData: { mimeType: 'image/png', data: RED_DOT_PNG } }]);
+      } finally {
+        await files.close();
+      }
+      paused = await send(first.runner, user('deploy api'));
+    } finally {
+      await first.runner.close();
+    }
+    const [request] = paused.flatMap((event) => confirmationRequests(event));
+    expect(request.originalFunctionCall).toMatchObject({ id: 'c1', name: 'deploy', args: { service: 'api' } });
+    expect(request.hint).toBe('Where should api go?');
+    expect(request.payloadSchema).toEqual(DEPLOY_FORM);
+    expect(request.payload).toMatchObject({ mcpInput: { tool: 'deploy', era: 'modern', keys: ['target'], requestState: 'deploy:api' } });
+    expect(responseOf(paused, 'c1')).toBeUndefined();
+
+    // Another process resumes the session: a new runner and a new toolset, the same session store.
+    const second = agentRunner(transport, sessionService, ['Deployed to production.']);
+    try {
+      const refused = await send(second.runner, confirmationResponse(request, { decision: 'approve', payload: { env: 'moon' } }));
+      expect(refused.map((event) => event.errorCode)).toEqual(['INVALID_CONFIRMATION_ANSWER']);
+      expect(refused[0].errorMessage).toContain('env: got "moon", expected one of "staging" | "production"');
+      const missing = await send(second.runner, confirmationResponse(request, { decision: 'approve' }));
+      expect(missing[0].errorMessage).toContain('its "payload" must be the filled-in form');
+
+      const resumed = await send(second.runner, confirmationResponse(request, { decision: 'approve', payload: { env: 'production', replicas: 2 } }));
+      expect(responseOf(resumed, 'c1')?.response).toEqual({ output: 'deployed api to production x2' });
+      expect(resumed.at(-1)!.text()).toBe('Deployed to production.');
+    } finally {
+      await second.runner.close();
+    }
+  });
+});
+
+describe('a 2026-07-28-only server: a rejected form', () => {
+  let server: Awaited<ReturnType<typeof startModernHttpServer>>;
+  beforeAll(async () => (server = await startModernHttpServer()));
+  afterAll(() => server.close());
+
+  it('a rejection answers the call with TOOL_CALL_REJECTED and sends nothing again', async () => {
+    const sessionService = new InMemorySessionService();
+    const { runner } = agentRunner({ url: server.url }, sessionService, [{ calls: [{ id: 'c1', name: 'deploy', args: { service: 'db' } }] }, 'Not deployed.']);
+    try {
+      const [request] = (await send(runner, user('deploy db'))).flatMap((event) => confirmationRequests(event));
+      const answered = await send(runner, confirmationResponse(request, { decision: 'reject', message: 'not today' }));
+      expect(responseOf(answered, 'c1')).toMatchObject({ isError: true, response: { error: { code: 'TOOL_CALL_REJECTED' } } });
+      expect(answered.at(-1)!.text()).toBe('Not deployed.');
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it.each([
+    ['sampling', 'ask_model'],
+    ['a URL elicitation', 'open_page'],
+  ])('declares only form elicitation: a server that wants %s is refused by its own SDK (MCP_PROTOCOL_ERROR)', async (_label, tool) => {
+    const toolset = new McpToolset({ transport: { url: server.url } });
+    try {
+      const response = await callThrough(toolset, tool, {});
+      expect(errorCode(response)).toBe('MCP_PROTOCOL_ERROR');
+      expect((response.response.error as { message: string }).message).toContain('client capabilities do not declare the required capability');
+    } finally {
+      await toolset.close();
+    }
+  });
+
+  it('answers a server that asks again after the answer with MCP_INPUT_UNSUPPORTED (one round per call)', async () => {
+    const { runner } = agentRunner({ url: server.url }, new InMemorySessionService(), [{ calls: [{ id: 'c1', name: 'ask_twice', args: {} }] }, 'Gave up.']);
+    try {
+      const [request] = (await send(runner, user('go'))).flatMap((event) => confirmationRequests(event));
+      const answered = await send(runner, confirmationResponse(request, { decision: 'approve', payload: { sure: true } }));
+      expect(responseOf(answered, 'c1')).toMatchObject({ isError: true, response: { error: { code: 'MCP_INPUT_UNSUPPORTED' } } });
+    } finally {
+      await runner.close();
+    }
+  });
+});
+
+describe('a Toolsmith server (serveMcp, 2025-11-25 sessions): its elicitation becomes the runner\'s pause', () => {
+  let dangerous: DangerousTool;
+  let hold: HoldTool;
+  let server: McpServerHandle;
+  beforeAll(async () => {
+    dangerous = new DangerousTool();
+    hold = new HoldTool();
+    server = await serveMcp({ tools: [dangerous, hold], transport: { http: { port: 0 } }, name: 'danger' });
+  });
+  afterAll(() => server.close());
+
+  it('a gated tool is approved through the client\'s runner, across a runner restart, and runs once', async () => {
+    const sessionService = new InMemorySessionService();
+    const first = agentRunner({ url: server.url! }, sessionService, [{ calls: [{ id: 'c1', name: 'delete_everything', args: { scope: 'tmp' } }] }]);
+    let paused: Event[];
+    try {
+      paused = await send(first.runner, user('clean tmp'));
+    } finally {
+      await first.runner.close();
+    }
+    const [request] = paused.flatMap((event) => confirmationRequests(event));
+    expect(request.hint).toContain('delete_everything');
+    expect(request.payloadSchema).toMatchObject({ type: 'object', properties: { confirmed: { type: 'boolean' } }, required: ['confirmed'] });
+    expect(request.payload).toMatchObject({ mcpInput: { tool: 'delete_everything', era: 'legacy', keys: ['elicitation'] } });
+    expect(dangerous.runs).toBe(0); // the server was told "cancel" while the person was asked
+
+    const second = agentRunner({ url: server.url! }, sessionService, ['Cleaned.']);
+    try {
+      const resumed = await send(second.runner, confirmationResponse(request, { decision: 'approve', payload: { confirmed: true } }));
+      expect(responseOf(resumed, 'c1')?.response).toEqual({ deleted: 'tmp', confirmed: true });
+      expect(dangerous.runs).toBe(1);
+    } finally {
+      await second.runner.close();
+    }
+  });
+
+  it('cancels an elicitation that arrives while another call of the same session is in flight (nobody can tell whose it is)', async () => {
+    const toolset = new McpToolset({ transport: { url: server.url! }, timeoutMs: 20_000 });
+    const before = dangerous.runs;
+    try {
+      const held = callThrough(toolset, 'hold', {});
+      await hold.started;
+      const gated = await callThrough(toolset, 'delete_everything', { scope: 'all' });
+      expect(errorCode(gated)).toBe('MCP_TOOL_ERROR');
+      expect(gated.response).toMatchObject({ error: { details: { remote: { code: 'TOOL_CALL_REJECTED' } } } });
+      expect(dangerous.runs).toBe(before);
+      hold.release();
+      expect((await held).response).toEqual({ held: true });
+    } finally {
+      await toolset.close();
+    }
+  });
+});
