@@ -3,7 +3,7 @@
 // ── Use an MCP server's tools ───────────────────────────────────────────────────────────────────
 export { McpToolset } from './mcp-toolset';
 export type { McpHttpTransportOptions, McpToolsetOptions } from './mcp-toolset';
-export type { McpStdioTransportOptions } from './mcp-connection';
+export type { McpProtocolChoice, McpStdioTransportOptions } from './mcp-connection';
 export type { McpRemoteTool } from './mcp-tool';
 export { McpCredentialProvider } from './mcp-oauth-provider';
 export type { McpOAuthOptions } from './mcp-oauth-provider';

@@ -35,7 +35,9 @@ export function mapCallToolResult(toolName: string, result: CallToolResult): Rec
   });
   let response: Record<string, unknown>;
   if (structured) {
-    response = structured;
+    // A plain copy: the SDK may hand over an object of its own making (not an Object literal), which the
+    // executor would wrap as a non-object result.
+    response = { ...structured };
   } else {
     response = { output: text };
     const others = parts.filter((part) => part.type !== 'text' && !toToolFile(part));

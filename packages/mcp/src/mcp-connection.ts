@@ -51,7 +51,16 @@ export interface McpConnectionOptions {
   connectTimeoutMs: number;
   clientName: string;
   clientVersion: string;
+  /** Which protocol era to speak: negotiated (`auto`), or only one. */
+  protocol: McpProtocolChoice;
 }
+
+/**
+ * Which protocol revision a {@link McpConnection} speaks: `auto` asks the server (`server/discover`) and
+ * speaks 2026-07-28 when it can, else the 2025-era handshake; `2025-11-25` only the handshake (no
+ * question first); `2026-07-28` only the stateless revision (a server without it fails to connect).
+ */
+export type McpProtocolChoice = 'auto' | '2025-11-25' | '2026-07-28';
 
 /** Options of one request. */
 export interface McpRequestOptions {
@@ -262,7 +271,7 @@ export class McpConnection {
       { name: this.options.clientName, version: this.options.clientVersion },
       {
         // Probe with server/discover: 2026-07-28 when the server speaks it, else the 2025-era handshake.
-        versionNegotiation: { mode: 'auto' },
+        versionNegotiation: { mode: VERSION_NEGOTIATION[this.options.protocol] },
         capabilities: { elicitation: { form: {} } },
         // input_required comes back to the caller, which pauses the run for the person.
         inputRequired: { autoFulfill: false },
@@ -315,6 +324,9 @@ export class McpConnection {
     return new McpConnectionError('MCP_CONNECTION_FAILED', label, reason, { cause: error });
   }
 }
+
+/** The SDK's negotiation mode for each {@link McpProtocolChoice}. */
+const VERSION_NEGOTIATION = { auto: 'auto', '2025-11-25': 'legacy', '2026-07-28': { pin: '2026-07-28' } } as const;
 
 /**
  * The largest message read from a stdio server: a result whose files reach the default file limit, in

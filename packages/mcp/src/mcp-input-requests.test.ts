@@ -1,9 +1,11 @@
 import { BaseTool, type Content, type Event, InMemorySessionService, type JsonSchema, LlmAgent, Runner, confirmationRequests, confirmationResponse } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
+import type { McpProtocolChoice } from './mcp-connection';
 import { McpToolset } from './mcp-toolset';
 import { type McpServerHandle, serveMcp } from './serve-mcp';
 import { DangerousTool } from './__fixtures__/served-tools';
 import { RED_DOT_PNG, startModernHttpServer } from './__fixtures__/modern-mcp-server';
+import { startSdk1HttpServer } from './__fixtures__/sdk1-mcp-server';
 import { callThrough, errorCode } from './__fixtures__/tool-harness';
 import { bundleFixture } from './__fixtures__/bundle-fixture';
 
@@ -33,8 +35,8 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 type ToolsetTransport = ConstructorParameters<typeof McpToolset>[0]['transport'];
 
 /** A runner whose agent uses the server's tools through McpToolset; the session store outlives it (a restart keeps it). */
-function agentRunner(transport: ToolsetTransport, sessionService: InMemorySessionService, script: ConstructorParameters<typeof ScriptedModel>[0]) {
-  const toolset = new McpToolset({ transport, timeoutMs: 20_000 });
+function agentRunner(transport: ToolsetTransport, sessionService: InMemorySessionService, script: ConstructorParameters<typeof ScriptedModel>[0], protocol?: McpProtocolChoice) {
+  const toolset = new McpToolset({ transport, timeoutMs: 20_000, protocol });
   const model = new ScriptedModel(script);
   const runner = new Runner({ appName: 'ops', agent: new LlmAgent({ name: 'operator', model, tools: [toolset] }), sessionService });
   return { runner, model };
@@ -168,7 +170,45 @@ describe('a 2026-07-28-only server: a rejected form', () => {
   });
 });
 
-describe('a Toolsmith server (serveMcp, 2025-11-25 sessions): its elicitation becomes the runner\'s pause', () => {
+describe.each([
+  ['Streamable HTTP', 'http'],
+  ['stdio (a real child process)', 'stdio'],
+] as const)('a 2025-era-only server (SDK 1.x, sessions) over %s: its form elicitation becomes the runner\'s pause', (_label, kind) => {
+  let transport: ToolsetTransport;
+  let stop: () => Promise<void> = () => Promise.resolve();
+  beforeAll(async () => {
+    if (kind === 'http') {
+      const server = await startSdk1HttpServer();
+      transport = { url: server.url };
+      stop = server.close;
+    } else {
+      transport = { command: process.execPath, args: [await bundleFixture('sdk1-mcp-server.ts')], stderr: 'ignore' };
+    }
+  });
+  afterAll(() => stop());
+
+  it('calls its tools, pauses for its enum form, and answers its elicitation when the call is sent again', async () => {
+    const { runner } = agentRunner(transport, new InMemorySessionService(), [
+      { calls: [{ id: 'c0', name: 'echo', args: { text: 'hi' } }] },
+      'Said hi.',
+      { calls: [{ id: 'c1', name: 'book', args: { guest: 'Ada' } }] },
+      'Booked.',
+    ]);
+    try {
+      expect(responseOf(await send(runner, user('say hi')), 'c0')?.response).toEqual({ output: 'echo: hi' });
+      const [request] = (await send(runner, user('book for Ada'))).flatMap((event) => confirmationRequests(event));
+      expect(request.hint).toBe('Which room for Ada?');
+      expect(request.payloadSchema).toMatchObject({ properties: { room: { enum: ['single', 'double'], default: 'single' } }, required: ['room'] });
+      expect(request.payload).toMatchObject({ mcpInput: { tool: 'book', era: 'legacy', keys: ['elicitation'] } });
+      const resumed = await send(runner, confirmationResponse(request, { decision: 'approve', payload: { room: 'double', nights: 3 } }));
+      expect(responseOf(resumed, 'c1')?.response).toEqual({ output: 'booked a double room for Ada, 3 night(s)' });
+    } finally {
+      await runner.close();
+    }
+  });
+});
+
+describe('a Toolsmith server (serveMcp, both eras): its confirmation becomes the client runner\'s pause', () => {
   let dangerous: DangerousTool;
   let hold: HoldTool;
   let server: McpServerHandle;
@@ -179,9 +219,13 @@ describe('a Toolsmith server (serveMcp, 2025-11-25 sessions): its elicitation be
   });
   afterAll(() => server.close());
 
-  it('a gated tool is approved through the client\'s runner, across a runner restart, and runs once', async () => {
+  it.each([
+    ['2025-11-25 (elicitation)', '2025-11-25', 'legacy', { properties: { confirmed: { type: 'boolean' } }, required: ['confirmed'] }, { confirmed: true }],
+    ['2026-07-28 (input_required), negotiated', 'auto', 'modern', { properties: { decision: { enum: ['approve', 'edit', 'reject', 'respond'] } }, required: ['decision'] }, { decision: 'approve' }],
+  ] as const)('over %s a gated tool is approved through the client\'s runner, across a runner restart, and runs once', async (_label, protocol, era, form, filled) => {
     const sessionService = new InMemorySessionService();
-    const first = agentRunner({ url: server.url! }, sessionService, [{ calls: [{ id: 'c1', name: 'delete_everything', args: { scope: 'tmp' } }] }]);
+    const before = dangerous.runs;
+    const first = agentRunner({ url: server.url! }, sessionService, [{ calls: [{ id: 'c1', name: 'delete_everything', args: { scope: 'tmp' } }] }], protocol);
     let paused: Event[];
     try {
       paused = await send(first.runner, user('clean tmp'));
@@ -190,22 +234,22 @@ describe('a Toolsmith server (serveMcp, 2025-11-25 sessions): its elicitation be
     }
     const [request] = paused.flatMap((event) => confirmationRequests(event));
     expect(request.hint).toContain('delete_everything');
-    expect(request.payloadSchema).toMatchObject({ type: 'object', properties: { confirmed: { type: 'boolean' } }, required: ['confirmed'] });
-    expect(request.payload).toMatchObject({ mcpInput: { tool: 'delete_everything', era: 'legacy', keys: ['elicitation'] } });
-    expect(dangerous.runs).toBe(0); // the server was told "cancel" while the person was asked
+    expect(request.payloadSchema).toMatchObject({ type: 'object', ...form });
+    expect(request.payload).toMatchObject({ mcpInput: { tool: 'delete_everything', era } });
+    expect(dangerous.runs).toBe(before); // nothing ran while the person was asked
 
-    const second = agentRunner({ url: server.url! }, sessionService, ['Cleaned.']);
+    const second = agentRunner({ url: server.url! }, sessionService, ['Cleaned.'], protocol);
     try {
-      const resumed = await send(second.runner, confirmationResponse(request, { decision: 'approve', payload: { confirmed: true } }));
+      const resumed = await send(second.runner, confirmationResponse(request, { decision: 'approve', payload: filled }));
       expect(responseOf(resumed, 'c1')?.response).toEqual({ deleted: 'tmp', confirmed: true });
-      expect(dangerous.runs).toBe(1);
+      expect(dangerous.runs).toBe(before + 1);
     } finally {
       await second.runner.close();
     }
   });
 
-  it('cancels an elicitation that arrives while another call of the same session is in flight (nobody can tell whose it is)', async () => {
-    const toolset = new McpToolset({ transport: { url: server.url! }, timeoutMs: 20_000 });
+  it('over 2025-11-25, cancels an elicitation that arrives while another call of the same session is in flight (nobody can tell whose it is)', async () => {
+    const toolset = new McpToolset({ transport: { url: server.url! }, timeoutMs: 20_000, protocol: '2025-11-25' });
     const before = dangerous.runs;
     try {
       const held = callThrough(toolset, 'hold', {});

@@ -2,6 +2,7 @@ import { type BaseTool, type CredentialKey, type ReadonlyContext, type Toolset, 
 import {
   McpConnection,
   type McpConnectionOptions,
+  type McpProtocolChoice,
   type McpStdioTransportOptions,
   httpTransport,
   stdioTransport,
@@ -39,6 +40,11 @@ export interface McpToolsetOptions {
   /** Client name announced to the server. Default `toolsmith`. */
   clientName?: string;
   /**
+   * The protocol revision: `auto` (the default) asks the server and speaks the stateless 2026-07-28
+   * when it can, else the 2025-era `initialize` handshake; `2025-11-25` or `2026-07-28` speaks only that era.
+   */
+  protocol?: McpProtocolChoice;
+  /**
    * For an HTTP server that requires OAuth: each user signs in once (through the run's
    * `toolsmith_request_credential` pause, see docs/auth.md) and their token is sent on their own session.
    * Until a user has a token, the toolset offers one tool, `<prefix>sign_in`, instead of the server's.
@@ -73,6 +79,9 @@ export class McpToolset implements Toolset {
 
   constructor(private readonly options: McpToolsetOptions) {
     checkTransport(options.transport);
+    if (options.protocol !== undefined && !['auto', '2025-11-25', '2026-07-28'].includes(options.protocol)) {
+      throw new ToolsmithError('INVALID_MCP_TRANSPORT', `McpToolset: "protocol" must be "auto", "2025-11-25" or "2026-07-28"; got ${JSON.stringify(options.protocol)}.`);
+    }
     if (options.oauth && 'command' in options.transport) {
       throw new ToolsmithError('INVALID_MCP_TRANSPORT', 'McpToolset: "oauth" needs an HTTP transport ({ url }); a stdio server takes no OAuth token.');
     }
@@ -169,6 +178,7 @@ export class McpToolset implements Toolset {
       connectTimeoutMs: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       clientName: this.options.clientName ?? 'toolsmith',
       clientVersion: '0.1.0',
+      protocol: this.options.protocol ?? 'auto',
     });
     this.sessions.set(key, connection);
     const maxSessions = this.options.maxSessions ?? DEFAULT_MAX_SESSIONS;
