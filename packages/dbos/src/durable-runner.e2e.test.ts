@@ -97,6 +97,11 @@ class Worker {
     return ((await this.request({ takeOver: executorId })) as { taken: string[] }).taken;
   }
 
+  /** Takes over the runs of every dead worker; resolves to their workflow ids. */
+  async takeOverDead(): Promise<string[]> {
+    return ((await this.request({ takeOverDead: true })) as { taken: string[] }).taken;
+  }
+
   /** The call ids the paused run of workflow `workflowId` waits for, once it published them (its DBOS event). */
   async waiting(workflowId: string): Promise<string[] | null> {
     return ((await this.request({ waiting: workflowId })) as { waitingFor: string[] | null }).waitingFor;
@@ -356,8 +361,8 @@ function holdCharges(names: string[]) {
 }
 
 /** A run on queue "runs" (no limit but the session's), done: the workers' queue loops ran since whatever came before. */
-async function laterRunDone(name: string): Promise<void> {
-  expect((await b.result(await b.enqueue(`later-${name}`, name))).text).toBe(`done ${name}`);
+async function laterRunDone(name: string, on = b): Promise<void> {
+  expect((await on.result(await on.enqueue(`later-${name}`, name))).text).toBe(`done ${name}`);
 }
 
 it('queue limit workerConcurrency 1, three live workers, four runs of four sessions: three run at once, one on each worker, and the fourth stays enqueued until one of them is done', async () => {
@@ -428,4 +433,40 @@ it('large step outputs (a 10 000-character tool result, a long answer) are saved
   } finally {
     await admin.end();
   }
+}, 60_000);
+
+/** Resolves once the server has no connection of worker `executorId`'s lock left (its process is gone). */
+async function lockReleased(executorId: string): Promise<void> {
+  const admin = new Client({ connectionString: server.url });
+  await admin.connect();
+  try {
+    // Polls a condition (the server noticing the closed socket), not a duration.
+    while ((await admin.query(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1`, [`toolsmith-worker:${executorId}`])).rows.length > 0)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+  } finally {
+    await admin.end();
+  }
+}
+
+it('a worker SIGKILLed inside a queued run, not restarted: takeOverDead() on two live workers at once puts the run back on its queue once, with its session partition: the session\'s next run stays enqueued until the taken-over run is done', async () => {
+  killAt.add('tool:t1-charge'); // whichever worker dequeues t1 dies inside its charge
+  const t1 = await a.enqueue('st', 't1');
+  const dead = await Promise.race([a, b, c].map((worker) => worker.killedAtBarrier.then(() => worker)));
+  const live = [a, b, c].filter((worker) => worker !== dead);
+  const t2 = await live[0].enqueue('st', 't2'); // the session's next run
+  const held = new Promise<() => void>((resolve) => holdAt.set('tool:t1-reserve', resolve));
+  await lockReleased(dead.executorId);
+
+  expect((await Promise.all(live.map((worker) => worker.takeOverDead()))).flat()).toEqual([t1]);
+  const release = await held; // t1 goes on from its record on a live worker: its reservation is held
+  await laterRunDone('l4', live[0]);
+  expect(await live[1].status(t2)).toBe('ENQUEUED'); // t1 holds the session's partition
+  release();
+
+  expect([(await live[0].result(t1)).text, (await live[1].result(t2)).text]).toEqual(['done t1', 'done t2']);
+  expect(await storedRun('st')).toEqual([...completedRun('t1', 'TOOL_INTERRUPTED'), ...completedRun('t2')]);
+  expect(toolRuns.get('charge:t1-charge')).toHaveLength(1);
+  expect(ranOn.get('reserve:t1-reserve')).toHaveLength(1);
+  expect(live.map((worker) => worker.executorId)).toContain(ranOn.get('reserve:t1-reserve')![0]);
+  for (const step of [0, 1, 2]) expect(modelCalls.get(`model:t1:${step}`)).toBe(1);
 }, 60_000);

@@ -22,6 +22,7 @@ export type WorkerCommand =
   | { id: number; await: string }
   | { id: number; status: string }
   | { id: number; takeOver: string }
+  | { id: number; takeOverDead: true }
   | { id: number; waiting: string }
   | { release: number }
   | 'exit';
@@ -37,13 +38,16 @@ export type WorkerReport =
   | { modelCall: string }
   | { toolRun: string; key: string };
 
-const [url, schema, dbosSchema, executorID, artifactDir] = process.argv.slice(2);
+const [url, schema, dbosSchema, executorID, artifactDir, mode] = process.argv.slice(2);
+/** "free": no barriers (every point goes on at once; the throughput measurement of durable-chaos.ts). */
+const free = mode === 'free';
 const send = (report: WorkerReport) => process.send!(report);
 
 let nextBarrier = 0;
 const waiting = new Map<number, () => void>();
 /** Tells the parent this point is reached and waits until it says go on (or kills the process). */
 function barrier(name: string): Promise<void> {
+  if (free) return Promise.resolve();
   const release = nextBarrier++;
   return new Promise((resolve) => {
     waiting.set(release, resolve);
@@ -165,6 +169,8 @@ process.on('message', (command: WorkerCommand) => {
     void durable.enqueue(command.enqueue, command.queue ?? 'runs').then((handle) => send({ id: command.id, workflowId: handle.workflowID }));
   } else if ('takeOver' in command) {
     void pool.takeOver(command.takeOver).then((taken) => send({ id: command.id, taken }));
+  } else if ('takeOverDead' in command) {
+    void pool.takeOverDead().then((taken) => send({ id: command.id, taken }));
   } else if ('waiting' in command) {
     void DBOS.getEvent<string[]>(command.waiting, DURABLE_WAIT_NAMES.waitingEvent, { timeoutSeconds: 60 }).then((waitingFor) => send({ id: command.id, waitingFor }));
   } else if ('status' in command) {
