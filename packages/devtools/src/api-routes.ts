@@ -81,6 +81,30 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
       response.writeHead(204).end();
     },
   ],
+  [
+    'POST',
+    /^\/api\/sessions\/([^/]+)\/eval-case$/,
+    async (host, [id], request, response) => {
+      const { caseId } = await readJsonBody(request);
+      if (caseId !== undefined && (typeof caseId !== 'string' || caseId.trim() === '')) throw badRequest('caseId must be a non-empty string.');
+      json(response, 201, await host.saveEvalCase(id, caseId));
+    },
+  ],
+  ['GET', /^\/api\/evals$/, async (host, _, __, response) => json(response, 200, host.evals.info())],
+  [
+    'POST',
+    /^\/api\/evals\/run$/,
+    async (host, _, request, response) => {
+      const { caseIds } = await readJsonBody(request);
+      if (caseIds !== undefined && !(Array.isArray(caseIds) && caseIds.every((id) => typeof id === 'string'))) throw badRequest('caseIds must be an array of case ids.');
+      // A client that goes away (Stop in the page) aborts the runs: the model call and the tools see it.
+      const abort = new AbortController();
+      response.on('close', () => {
+        if (!response.writableFinished) abort.abort(new Error('The client closed the request.'));
+      });
+      json(response, 200, await host.evals.run(caseIds as string[] | undefined, abort.signal));
+    },
+  ],
   ['GET', /^\/api\/tools$/, async (host, _, __, response) => json(response, 200, await host.listTools())],
   [
     'POST',

@@ -4,6 +4,8 @@ import { readConfirmationDecision } from '@toolsmith/core/internal';
 import type { AgentToolEntry} from './agent-tools';
 import { agentTools, listingContext, toolInfo } from './agent-tools';
 import { DevApiError } from './dev-api-error';
+import { DevEvals } from './dev-evals';
+import type { EvalCaseSaved } from './protocol/api-types';
 import type { AgentModule} from './load-agent-module';
 import { loadAgentModule } from './load-agent-module';
 import type { OpenedSessionStore} from './open-session-store';
@@ -37,6 +39,8 @@ export interface OpenDevAgentHostOptions {
   store?: 'auto' | 'memory';
   /** The user all sessions belong to. Default `dev-user`. */
   userId?: string;
+  /** The eval set file sessions are saved to as cases and the Evals view runs, relative to `cwd`. Default `evals/dev.evals.json`. */
+  evals?: string;
 }
 
 /**
@@ -56,6 +60,8 @@ export class DevAgentHost {
   readonly grantService?: GrantService;
   /** Records the runs of a runner the host builds (spans and model calls); absent for an exported `Runner`. */
   private readonly inspector?: RunInspector;
+  /** The eval set file: cases saved from sessions, and runs of the set against the agent. */
+  readonly evals: DevEvals;
   private readonly container: Container;
   private toolCache?: Promise<Map<string, AgentToolEntry>>;
 
@@ -64,8 +70,10 @@ export class DevAgentHost {
     readonly agentModule: AgentModule,
     private readonly store: OpenedSessionStore,
     userId: string,
+    evals: DevEvals,
   ) {
     this.userId = userId;
+    this.evals = evals;
     this.container = new Container(agentModule.providers);
     this.grantService = agentModule.grantService ?? (agentModule.runner ? undefined : new InMemoryGrantService());
     if (!agentModule.runner) this.inspector = new RunInspector();
@@ -97,7 +105,7 @@ export class DevAgentHost {
           close: async () => undefined,
         }
       : await openSessionStore({ projectDir: cwd, ...(options.store ? { store: options.store } : {}) });
-    return new DevAgentHost(agentModule, store, options.userId ?? 'dev-user');
+    return new DevAgentHost(agentModule, store, options.userId ?? 'dev-user', new DevEvals(agentModule, options.evals, cwd));
   }
 
   /** The app, the agent, the user and the session store. */
@@ -256,6 +264,11 @@ export class DevAgentHost {
   private tools(): Promise<Map<string, AgentToolEntry>> {
     this.toolCache ??= agentTools(this.runner.agent, this.container, listingContext(this.runner.appName, this.userId, this.runner.agent.name));
     return this.toolCache;
+  }
+
+  /** Saves the session as a case of the eval set file (see {@link DevEvals.saveCase}); `SESSION_NOT_FOUND` when there is none. */
+  async saveEvalCase(sessionId: string, caseId?: string): Promise<EvalCaseSaved> {
+    return this.evals.saveCase(await this.session(sessionId), caseId);
   }
 
   private async session(sessionId: string): Promise<Session> {

@@ -4,6 +4,7 @@
 // ── Serving an agent ────────────────────────────────────────────────────────────────────────────
 export { DevAgentHost } from './dev-agent-host';
 export type { OpenDevAgentHostOptions } from './dev-agent-host';
+export { DEFAULT_EVALS_FILE, DevEvals } from './dev-evals';
 export { startDevServer } from './start-dev-server';
 export type { DevServer, StartDevServerOptions } from './start-dev-server';
 export { loadAgentModule } from './load-agent-module';
@@ -27,9 +28,13 @@ export type {
   ApiErrorBody,
   AppInfo,
   ConfirmationAnswerRequest,
+  EvalCaseSaved,
+  EvalsInfo,
   LongRunningUpdateRequest,
   RunEnd,
+  RunEvalsRequest,
   RunRequest,
+  SaveEvalCaseRequest,
   SessionDetail,
   SessionStoreInfo,
   SessionSummary,
@@ -39,12 +44,15 @@ export type {
   WireCallConfirmation,
   WireContent,
   WireDecision,
+  WireEvalReport,
+  WireEvalTurn,
   WireEvent,
   WireGrant,
   WireGrantScope,
   WireInspection,
   WireModelCall,
   WireSpan,
+  WireTrajectoryDiffLine,
   WirePart,
   WirePending,
   WirePendingConfirmation,

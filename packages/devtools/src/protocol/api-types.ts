@@ -338,3 +338,105 @@ export interface ApiErrorBody {
   /** A stable code and a message for people. */
   error: { code: string; message: string };
 }
+
+/** `GET /api/evals`: the eval set file the dev server saves cases to and runs. */
+export interface EvalsInfo {
+  /** The file's absolute path (`--evals`, default `evals/dev.evals.json` in the project). */
+  file: string;
+  /** The set in it; absent while the file does not exist. */
+  set?: {
+    /** The set's id. */
+    id: string;
+    /** Its name, when it has one. */
+    name?: string;
+    /** Its cases: id and number of turns. */
+    cases: Array<{ id: string; turns: number }>;
+  };
+}
+
+/** `POST /api/sessions/:id/eval-case`: the case's id; default the session's id. */
+export interface SaveEvalCaseRequest {
+  /** The case's id; default the session's id. A case of that id in the file is replaced. */
+  caseId?: string;
+}
+
+/** The answer to `POST /api/sessions/:id/eval-case`. */
+export interface EvalCaseSaved {
+  /** The file written. */
+  file: string;
+  /** The set's id. */
+  setId: string;
+  /** The case's id. */
+  caseId: string;
+  /** A case of that id was there and is replaced. */
+  replaced: boolean;
+  /** How many turns the case has. */
+  turns: number;
+  /** The arguments left out because they look like secrets, as `turn N: tool.argument`. */
+  withheld: string[];
+}
+
+/** `POST /api/evals/run`: which cases to run; default all. */
+export interface RunEvalsRequest {
+  /** The ids of the cases to run; default every case. */
+  caseIds?: string[];
+}
+
+/** One line of a trajectory diff (`@toolsmith/evals`' `TrajectoryDiffLine`). */
+export interface WireTrajectoryDiffLine {
+  /** What the line says: a `match`, a `mismatch`, an expected call `missing` or `notCalled`, a call made `unexpected` or `extra`. */
+  kind: 'match' | 'mismatch' | 'missing' | 'unexpected' | 'extra' | 'notCalled';
+  /** The expected call, as the report writes it. */
+  expected?: string;
+  /** The call made, as the report writes it. */
+  actual?: string;
+  /** Why a `mismatch` does not match. */
+  problems?: string[];
+}
+
+/** One turn of one run of an eval case (`@toolsmith/evals`' `TurnReport`). */
+export interface WireEvalTurn {
+  /** The turn's position in the case, from 0. */
+  index: number;
+  /** The user's message as text. */
+  user: string;
+  /** Every check passed, and the run neither failed nor paused. */
+  pass: boolean;
+  /** The tool calls the turn made, in order. */
+  calls: Array<{ name: string; args: Record<string, unknown> | string; agent: string }>;
+  /** The turn's final answer text. */
+  answer?: string;
+  /** The structured output of the final answer. */
+  output?: unknown;
+  /** The trajectory check and its diff; absent when the turn expects no calls. */
+  trajectory?: { pass: boolean; match: string; diff: WireTrajectoryDiffLine[] };
+  /** The answer check; absent when the turn expects no answer. */
+  answerCheck?: { pass: boolean; expected: string; detail?: string };
+  /** The run's error, when the turn ended with one. */
+  error?: { code: string; message: string };
+  /** The calls the run paused on (an eval turn cannot answer them). */
+  pausedOn?: string[];
+}
+
+/** The answer to `POST /api/evals/run`: `@toolsmith/evals`' `EvalReport`, and the file it ran. */
+export interface WireEvalReport {
+  /** The eval set file run. */
+  file: string;
+  /** The set's id. */
+  setId: string;
+  /** The set's name, when it has one. */
+  name?: string;
+  /** Every case run passed. */
+  pass: boolean;
+  /** How many cases passed. */
+  passedCases: number;
+  /** Each case: its runs (each with its turns) and whether enough of them passed its threshold. */
+  cases: Array<{
+    id: string;
+    pass: boolean;
+    runs: number;
+    passedRuns: number;
+    threshold: number;
+    results: Array<{ run: number; pass: boolean; sessionId: string; turns: WireEvalTurn[] }>;
+  }>;
+}
