@@ -16,3 +16,11 @@ export const INJECTABLE_METADATA = 'toolsmith:injectable';
 export const USE_CLASS_VALIDATOR_METADATA = 'toolsmith:use-class-validator';
 /** `'standard'` on a class whose Toolsmith class decorator ran as a standard (TC39) decorator. */
 export const DECORATOR_MODE_METADATA = 'toolsmith:decorator-mode';
+/** Written by `@Resource()`: a method that returns the contents of one resource (a fixed URI). */
+export const RESOURCE_METADATA = 'toolsmith:resource';
+/** Written by `@ResourceTemplate()`: a method that returns the contents of the resources a URI template matches. */
+export const RESOURCE_TEMPLATE_METADATA = 'toolsmith:resource-template';
+/** Written by `@Prompt()`: a method that returns a prompt's messages. */
+export const PROMPT_METADATA = 'toolsmith:prompt';
+/** Written by `@Complete()`: a method that suggests values for an argument of a prompt or resource template. */
+export const COMPLETE_METADATA = 'toolsmith:complete';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type McpServerHandle, serveMcp } from './serve-mcp';
 import { bundleFixture } from './__fixtures__/bundle-fixture';
 import { conformanceTools } from './__fixtures__/conformance-tools';
+import { ConformanceOfferings } from './__fixtures__/conformance-offerings';
 
 // The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in the root
 // package.json) run by its own CLI, in a child process: its server scenarios (all of them, pending ones
@@ -18,21 +19,11 @@ const NODE20_COMPAT = join(__dirname, '__fixtures__', 'conformance-runner', 'reg
 
 /** Server scenarios for features Toolsmith does not offer (yet), with the reason (docs/mcp.md has the same list). */
 const LEFT_OUT: Record<string, string> = {
-  'completion-complete': 'no completions',
   'tools-call-elicitation': 'elicitation only asks for confirmation, not for tool-defined forms',
   'elicitation-sep1034-defaults': 'elicitation only asks for confirmation, not for tool-defined forms',
   'elicitation-sep1330-enums': 'elicitation only asks for confirmation, not for tool-defined forms',
-  'resources-list': 'no resources',
-  'resources-read-text': 'no resources',
-  'resources-read-binary': 'no resources',
-  'resources-templates-read': 'no resources',
-  'resources-subscribe': 'no resources',
-  'resources-unsubscribe': 'no resources',
-  'prompts-list': 'no prompts',
-  'prompts-get-simple': 'no prompts',
-  'prompts-get-with-args': 'no prompts',
-  'prompts-get-embedded-resource': 'no prompts',
-  'prompts-get-with-image': 'no prompts',
+  'resources-subscribe': 'no resource subscriptions (Toolsmith sends no resource-change notifications)',
+  'resources-unsubscribe': 'no resource subscriptions (Toolsmith sends no resource-change notifications)',
   'server-sse-polling': "pending in the suite; its test_reconnection tool closes the call's SSE stream from inside the tool, which a served tool cannot do (serve-mcp-resume.test.ts drops and resumes a stream)",
 };
 
@@ -86,7 +77,7 @@ describe('the official MCP conformance suite', () => {
   describe('server scenarios against serveMcp over Streamable HTTP', () => {
     let server: McpServerHandle;
     beforeEach(async () => {
-      server = await serveMcp({ tools: conformanceTools(), transport: { http: { port: 0 } }, name: 'toolsmith-conformance' });
+      server = await serveMcp({ tools: [...conformanceTools(), ConformanceOfferings], transport: { http: { port: 0 } }, name: 'toolsmith-conformance' });
     });
     afterEach(() => server.close());
 
@@ -102,10 +93,20 @@ describe('the official MCP conformance suite', () => {
       expect({ failed, log: Object.keys(failed).length > 0 ? log : '' }).toEqual({ failed: {}, log: '' });
       // The passing set, as docs/mcp.md lists it; the left-out list names only scenarios the suite has.
       expect([...results.keys()].filter((scenario) => !(scenario in LEFT_OUT)).sort()).toEqual([
+        'completion-complete',
         'dns-rebinding-protection',
         'json-schema-2020-12',
         'logging-set-level',
         'ping',
+        'prompts-get-embedded-resource',
+        'prompts-get-simple',
+        'prompts-get-with-args',
+        'prompts-get-with-image',
+        'prompts-list',
+        'resources-list',
+        'resources-read-binary',
+        'resources-read-text',
+        'resources-templates-read',
         'server-initialize',
         'server-sse-multiple-streams',
         'tools-call-audio',

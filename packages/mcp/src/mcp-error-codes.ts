@@ -25,6 +25,9 @@ export const MCP_ERROR_CODES = {
   MCP_NO_TOOLS_EXPORTED: '`toolsmith mcp <module>`: the module exports no toolset.',
   INVALID_MCP_TOOLS: 'serveMcp was given something that is neither a toolset class, an instance, a toolset nor a tool.',
   INVALID_MCP_TRANSPORT: "serveMcp's transport option is neither stdio nor http.",
+  MCP_INVALID_RESOURCE_CONTENTS: 'A @Resource or @ResourceTemplate method returned something other than text, bytes or a file.',
+  MCP_INVALID_PROMPT_MESSAGE: 'A @Prompt method returned a message whose content is not text, a file or a resource.',
+  MCP_INVALID_COMPLETION: 'A @Complete method returned something other than an array of strings.',
 } as const;
 
 /** A code `@toolsmith/mcp` reports itself (see {@link MCP_ERROR_CODES}). */

@@ -11,6 +11,8 @@ import { elicitConfirmation } from './elicit-confirmation';
 import type { McpRequestExtra } from './mcp-request-extra';
 import { type McpProtocolEra, resolveMcpSession } from './mcp-request-session';
 import { attachProgressSender, progressReporter } from './report-mcp-progress';
+import { offeringCapabilities, offeringContext, registerOfferingHandlers } from './mcp-offerings';
+import type { ServedOfferings } from './served-offerings';
 import { type McpLogLevel, attachLogSender, passesLogLevel } from './send-mcp-log';
 import { type McpSamplingRequest, type McpSamplingResult, attachSampler } from './request-mcp-sampling';
 
@@ -23,6 +25,8 @@ export interface McpToolServerOptions {
   instructions?: string;
   /** The tools offered in a context (static tools, plus whatever toolsets answer). */
   resolveTools: (context: ReadonlyContext) => Promise<BaseTool[]>;
+  /** Resources, resource templates, prompts and completions of the served classes. */
+  offerings: ServedOfferings;
   /** Where the tools' state lives between calls. */
   state: McpStateStore;
   /** The protocol era this instance serves: `legacy` (2025-11-25 and before, sessions) or `modern` (2026-07-28, stateless). */
@@ -51,7 +55,7 @@ export interface McpToolServerOptions {
 export function createMcpToolServer(options: McpToolServerOptions): Server {
   const server = new Server(
     { name: options.name, version: options.version },
-    { capabilities: { tools: {}, logging: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
+    { capabilities: { tools: {}, logging: {}, ...offeringCapabilities(options.offerings) }, ...(options.instructions ? { instructions: options.instructions } : {}) },
   );
   // Legacy: one server per MCP session (HTTP) or per process (stdio), so the level the client set is this server's.
   // Modern (2026-07-28): no logging/setLevel; each request carries its level in `_meta`.
@@ -66,6 +70,17 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
     options.era === 'modern' ? (extra.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] as McpLogLevel | undefined : sessionLogLevel;
   const policy = { ...DEFAULT_TOOL_CALL_POLICY, errorExposure: options.toolErrorExposure ?? DEFAULT_TOOL_CALL_POLICY.errorExposure };
   const identity = (extra: McpRequestExtra) => resolveMcpSession(options.era, extra, options.connectionSessionId);
+
+  registerOfferingHandlers(server, options.offerings, async (extra) => {
+    const { userId, sessionId, ephemeral } = identity(extra);
+    const values = await options.state.values(userId, sessionId);
+    return {
+      context: offeringContext({ appName: options.appName, agentName: options.name, userId, sessionId, values, signal: extra.mcpReq.signal }),
+      done: () => {
+        if (ephemeral) options.state.endSession(sessionId);
+      },
+    };
+  });
 
   server.setRequestHandler('tools/list', async (_request, extra) => {
     const { userId, sessionId, ephemeral } = identity(extra);

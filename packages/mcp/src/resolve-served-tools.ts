@@ -1,4 +1,5 @@
-import { BaseTool, Container, type Provider, type ReadonlyContext, type Toolset, ToolsmithError, createClassTools, isToolset } from '@toolsmith/core';
+import { BaseTool, type ContainerAdapter, type ReadonlyContext, type Toolset, ToolsmithError, createClassTools, isToolset } from '@toolsmith/core';
+import { declaresTools, scanClassOfferings } from '@toolsmith/core/internal';
 
 /**
  * Something `serveMcp` can serve: a `@Toolset` class (built by the container with its dependencies),
@@ -13,15 +14,17 @@ export type ServedTools = Function | BaseTool | Toolset | object;
  */
 export function resolveServedTools(
   items: readonly ServedTools[],
-  providers: readonly Provider[] = [],
+  container: ContainerAdapter,
 ): (context: ReadonlyContext) => Promise<BaseTool[]> {
-  const container = new Container(providers);
   const staticTools: BaseTool[] = [];
   const toolsets: Toolset[] = [];
   for (const [index, item] of items.entries()) {
     if (item instanceof BaseTool) staticTools.push(item);
     else if (isToolset(item)) toolsets.push(item);
     else if (typeof item === 'function' || (typeof item === 'object' && item !== null)) {
+      // A class that offers only resources or prompts has no tools to scan.
+      const cls = typeof item === 'function' ? item : (item.constructor as Function);
+      if (!declaresTools(cls.prototype as object) && offersAnything(cls)) continue;
       // createClassTools says what is wrong with a class (no @Tool methods, unknowable parameters, …).
       staticTools.push(...createClassTools(item, { container }));
     } else {
@@ -39,6 +42,11 @@ export function resolveServedTools(
     checkUnique(all);
     return all;
   };
+}
+
+function offersAnything(cls: Function): boolean {
+  const offered = scanClassOfferings(cls);
+  return offered.resources.length + offered.resourceTemplates.length + offered.prompts.length > 0;
 }
 
 function checkUnique(tools: readonly BaseTool[]): void {

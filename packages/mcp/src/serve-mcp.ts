@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import { type ArtifactService, type MemoryService, type Provider, type SessionService, type ToolErrorExposure, isToolset } from '@toolsmith/core';
+import { type ArtifactService, Container, type MemoryService, type Provider, type SessionService, type ToolErrorExposure, isToolset } from '@toolsmith/core';
 import { startValidatorWarmUp } from '@toolsmith/core/internal';
 import { McpSessionState } from './mcp-session-state';
 import { SessionServiceMcpState } from './session-service-mcp-state';
@@ -10,6 +10,7 @@ import { createMcpToolServer } from './mcp-tool-server';
 import type { McpProtocolEra } from './mcp-request-session';
 import { RequestStateSealer } from './mcp-request-state';
 import { type ServedTools, resolveServedTools } from './resolve-served-tools';
+import { resolveServedOfferings } from './served-offerings';
 import { exitOnOverflow, guardLineLength } from './stdio-line-guard';
 import { DEFAULT_MAX_BODY_BYTES, type StreamableHttpLimits, startStreamableHttpEndpoint } from './streamable-http-endpoint';
 
@@ -25,7 +26,10 @@ export interface ServeMcpHttpOptions extends StreamableHttpLimits {
 
 /** Options of {@link serveMcp}. */
 export interface ServeMcpOptions {
-  /** What to serve: `@Toolset` classes (and instances), toolsets and tools. */
+  /**
+   * What to serve: `@Toolset` classes (and instances), toolsets and tools. A class's `@Resource`,
+   * `@ResourceTemplate`, `@Prompt` and `@Complete` methods are served too (a class may offer only those).
+   */
   tools: readonly ServedTools[];
   /** Providers of the classes' constructor dependencies (as for the runner). */
   providers?: readonly Provider[];
@@ -102,7 +106,10 @@ export interface McpServerHandle {
  * ```
  */
 export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandle> {
-  const resolveTools = resolveServedTools(options.tools, options.providers);
+  // One container builds every class, for its tools and for its resources, prompts and completions.
+  const container = new Container(options.providers ?? []);
+  const resolveTools = resolveServedTools(options.tools, container);
+  const offerings = resolveServedOfferings(options.tools, container);
   startValidatorWarmUp();
   const name = options.name ?? 'toolsmith';
   const state = options.sessionService ? new SessionServiceMcpState(options.sessionService, name) : new McpSessionState();
@@ -117,6 +124,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandl
       appName: name,
       instructions: options.instructions,
       resolveTools,
+      offerings,
       state,
       progressIntervalMs: options.progressIntervalMs ?? 5000,
       confirmationTimeoutMs: options.confirmationTimeoutMs ?? 600_000,

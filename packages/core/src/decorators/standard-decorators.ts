@@ -1,5 +1,6 @@
 import { InvalidDecoratorError } from '../errors/invalid-decorator-error';
-import { standardDecoratorWithoutMetadataMessage } from '../errors/messages';
+import { decoratorNotOnMethodMessage, standardDecoratorWithoutMetadataMessage } from '../errors/messages';
+import type { ToolsmithMethodDecorator } from './decorator-types';
 import { DECORATOR_MODE_METADATA } from '../metadata-keys';
 
 // TypeScript's standard decorators get `context.metadata` only where `Symbol.metadata` exists (TypeScript
@@ -65,4 +66,21 @@ export function getOwnMemberMetadata<T>(key: string, prototype: object, member: 
 /** True when `target` was defined with standard decorators (a Toolsmith class decorator recorded it). */
 export function usesStandardDecorators(target: Function): boolean {
   return Reflect.getOwnMetadata(DECORATOR_MODE_METADATA, target) === 'standard';
+}
+
+/**
+ * A method decorator (both modes) that only records `value` under `key` for the scanner, as `@Tool()`
+ * does; `decorator` names it in the error for a misplaced use (a field, a static or `#private` method).
+ */
+export function recordingMethodDecorator(decorator: string, key: string, value: unknown): ToolsmithMethodDecorator {
+  return ((target: unknown, member: string | symbol | DecoratorContext) => {
+    if (isDecoratorContext(member)) {
+      if (member.kind !== 'method' || member.static || member.private) {
+        throw new InvalidDecoratorError(decoratorNotOnMethodMessage(decorator, member));
+      }
+      defineMemberMetadata(member, key, value, decorator);
+      return;
+    }
+    Reflect.defineMetadata(key, value, target as object, member);
+  }) as ToolsmithMethodDecorator;
 }

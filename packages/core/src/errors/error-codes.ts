@@ -87,6 +87,12 @@ export const CORE_ERROR_CODES = {
   // ── Startup: tool definitions, decorators, DI, manifest ──────────────────────────────────────────
   INVALID_TOOL_NAME: 'A tool name that breaks ^[a-zA-Z0-9_-]{1,64}$.',
   DUPLICATE_TOOL_NAME: 'Two tools of a class (or agent) share a name.',
+  INVALID_RESOURCE_URI: 'A @Resource URI that is not an absolute URI without spaces or braces.',
+  INVALID_URI_TEMPLATE: 'A @ResourceTemplate URI template that is not a valid RFC 6570 template with a scheme and at least one variable.',
+  DUPLICATE_RESOURCE_URI: 'Two resources or resource templates share a URI.',
+  INVALID_PROMPT: 'A @Prompt name or argument name that breaks ^[a-zA-Z0-9_-]{1,64}$, or an argument declared twice.',
+  DUPLICATE_PROMPT_NAME: 'Two prompts share a name.',
+  INVALID_COMPLETION_TARGET: 'A @Complete that names a prompt, resource template or argument its class does not offer, or one already completed.',
   MISSING_TYPE_METADATA: 'No design:paramtypes and nothing else says what the parameters are.',
   UNKNOWN_PARAMETER_TYPE: 'A parameter type no schema can be made of (Object, a union, an untyped array).',
   UNDECORATED_PARAMETER: 'A parameter without @Param, @Ctx or a DTO type.',

@@ -481,3 +481,33 @@ export function invalidRunBudgetMessage(problem: string): string {
 export function runBudgetExceededMessage(limit: string, max: number, used: number): string {
   return `The run passed its budget: ${limit} is ${max}, and the run has used ${used}. It stopped before calling the model again; raise the runner's budget.${limit} to let runs go further.`;
 }
+
+/** A `@Resource` URI that is not an absolute URI (`scheme:…`, no spaces, no braces). */
+export function invalidResourceUriMessage(site: DefinitionSite, uri: string): string {
+  return `${describeSite(site)}: @Resource URI "${uri}" is not an absolute URI without spaces or braces. Fix: write it as scheme:rest (e.g. docs://readme); for a URI with variables use @ResourceTemplate.`;
+}
+
+/** A `@ResourceTemplate` URI template that RFC 6570 (or Toolsmith's check of it) rejects. */
+export function invalidUriTemplateMessage(site: DefinitionSite, template: string, problem: string): string {
+  return `${describeSite(site)}: URI template "${template}" ${problem}. Fix: write an RFC 6570 template such as weather://cities/{city}.`;
+}
+
+/** Two resources (or two resource templates) of what one class or server offers share a URI. */
+export function duplicateResourceUriMessage(site: DefinitionSite, uri: string, first: string): string {
+  return `${describeSite(site)}: resource URI "${uri}" is already offered by ${first}. Fix: give each resource its own URI.`;
+}
+
+/** A prompt's name, or one of its arguments, is not usable. */
+export function invalidPromptMessage(site: DefinitionSite, problem: string): string {
+  return `${describeSite(site)}: ${problem}. Fix: names match ^[a-zA-Z0-9_-]{1,64}$ and each argument is named once.`;
+}
+
+/** Two prompts share a name. */
+export function duplicatePromptNameMessage(site: DefinitionSite, name: string, first: string): string {
+  return `${describeSite(site)}: prompt name "${name}" is already used by ${first}. Fix: give one of them another name with @Prompt({ name: '...' }).`;
+}
+
+/** A `@Complete` names a prompt, template or argument the class does not offer, or one another method already completes. */
+export function invalidCompletionTargetMessage(site: DefinitionSite, problem: string): string {
+  return `${describeSite(site)}: @Complete ${problem}. Fix: name a prompt or resource template of the same class and one of its arguments, once.`;
+}

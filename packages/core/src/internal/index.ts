@@ -43,3 +43,8 @@ export type { HttpGuardErrorCode } from './http-guard/http-guard-error';
 export { defaultAllowedHosts } from './http-guard/allowed-hosts';
 export { SECURITY_HEADERS, setSecurityHeaders } from './http-guard/security-headers';
 export { hasBearerToken, newLaunchToken } from './http-guard/launch-token';
+export { scanClassOfferings } from '../scanning/class-offerings';
+export type { ClassOfferings, OfferedCompletion, OfferedMethod, OfferedPrompt, OfferedResource, OfferedResourceTemplate } from '../scanning/class-offerings';
+export { instanceFromContainer } from '../scanning/class-instance-source';
+export type { InstanceScope } from '../scanning/class-instance-source';
+export { declaresTools } from '../scanning/method-walker';

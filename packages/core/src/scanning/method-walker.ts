@@ -44,3 +44,8 @@ export function toolMethodsOf(prototype: object): readonly ToolMethod[] {
   cache.set(prototype, methods);
   return methods;
 }
+
+/** True when a class prototype (or a base class's) has at least one `@Tool` method. */
+export function declaresTools(prototype: object): boolean {
+  return toolMethodsOf(prototype).length > 0;
+}
