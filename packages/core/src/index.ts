@@ -196,6 +196,7 @@ export type { ConfirmationRequest } from './confirmation/confirmation-requests';
 export { longRunningResponse } from './confirmation/long-running-response';
 export type { LongRunningResponseInput } from './confirmation/long-running-response';
 export { findPendingCalls } from './confirmation/pending-calls';
+export { checkFunctionResponses } from './confirmation/check-function-responses';
 export type { PendingCalls, PendingConfirmation, PendingLongRunning } from './confirmation/pending-calls';
 export { ConfirmationMismatchError } from './errors/confirmation-mismatch-error';
 export { ConfirmationEditInvalidError } from './errors/confirmation-edit-invalid-error';

@@ -1,6 +1,7 @@
 import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import type { BaseAgent, Content, Event, RunnerOptions, SessionService } from '@toolsmith/core';
-import { Runner, confirmationRequests } from '@toolsmith/core';
+import { FunctionResponseNotPendingError, Runner, checkFunctionResponses, confirmationRequests } from '@toolsmith/core';
+import { randomUUID } from 'node:crypto';
 import { DurableSessionService } from './durable-session-service';
 import { type DurableAnswer, DURABLE_WAIT_NAMES, answeredIds, pausedWorkflowId } from './durable-waits';
 import { DurableSteps } from './durable-steps';
@@ -11,8 +12,9 @@ export interface DurableRunnerOptions<TAgent extends BaseAgent = BaseAgent> exte
   /** The session store all workers share (e.g. `PostgresSessionService` on the database DBOS uses). */
   sessionService: SessionService;
   /**
-   * How long a paused run (a confirmation request, a long-running tool call) waits in its workflow for
-   * the answer, in seconds; 7 days by default. After it, the run ends paused and an answer starts a
+   * How long a paused run started with {@link DurableRunner.start} (a confirmation request, a
+   * long-running tool call) waits in its workflow for the answer, in seconds; 7 days by default (a run
+   * on a queue never waits: it ends at the pause). After it, the run ends paused and an answer starts a
    * new run. `0`: a paused run ends at once.
    */
   answerTimeoutSec?: number;
@@ -78,7 +80,8 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
   private readonly steps: DurableSteps;
   private readonly sessionService: SessionService;
   private readonly answerTimeoutSec: number;
-  private readonly workflow: (input: DurableRunInput) => Promise<DurableRunResult>;
+  private readonly workflow: (input: DurableRunInput, mode?: RunMode) => Promise<DurableRunResult>;
+  private readonly claim: (claim: AnswerClaim) => Promise<string>;
 
   constructor(options: DurableRunnerOptions<TAgent>) {
     this.steps = new DurableSteps(options.agent, new StepPayloads(options.artifactService, options.largeOutputChars ?? 64_000));
@@ -91,7 +94,14 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
       maxConcurrentToolCalls: 1,
     });
     this.workflowName = `toolsmith.run.${options.appName}`;
-    this.workflow = DBOS.registerWorkflow((input: DurableRunInput) => this.execute(input), { name: this.workflowName });
+    this.workflow = DBOS.registerWorkflow((input: DurableRunInput, mode?: RunMode) => this.execute(input, mode ?? {}), { name: this.workflowName });
+    this.claim = DBOS.registerWorkflow(
+      async ({ workflowId, answer, token }: AnswerClaim) => {
+        await DBOS.send(workflowId, answer, DURABLE_WAIT_NAMES.answerTopic);
+        return token;
+      },
+      { name: `toolsmith.answer.${options.appName}` },
+    );
   }
 
   /**
@@ -110,8 +120,11 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
    * Puts the run on DBOS queue `queueName` (registered with {@link registerRunQueue}) instead of
    * starting it here: a worker that listens to the queue runs it, one run per session at a time across
    * all workers (the queue is partitioned by session), within the queue's limits. With a `messageId`,
-   * enqueuing the same message again returns the same run. An answer to a waiting run is sent to it,
-   * as with {@link DurableRunner.start}.
+   * enqueuing the same message again returns the same run. A queued run does not wait in its workflow
+   * when it pauses: it ends there (its result lists the `confirmationIds`), so that it keeps neither its
+   * queue slot nor its session, and the answer, enqueued like any message, is a new run of the session,
+   * judged there. An answer to a run started with {@link DurableRunner.start} that waits is sent to it,
+   * as with `start`.
    */
   async enqueue(input: DurableRunInput, queueName: string): Promise<WorkflowHandle<DurableRunResult>> {
     const waiting = await this.answer(input);
@@ -120,7 +133,7 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
       workflowID: input.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, input),
       queueName,
       enqueueOptions: { queuePartitionKey: JSON.stringify([this.runner.appName, input.userId, input.sessionId]) },
-    })(input);
+    })(input, { endAtPause: true });
   }
 
   /** Starts the run (see {@link DurableRunner.start}) and waits for what it came to. */
@@ -133,18 +146,35 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     return this.runner.close();
   }
 
-  /** Sends `input` to the run waiting for it, if it answers one that still runs; resolves to that run's handle. */
+  /**
+   * Sends `input` to the run waiting for it, if it answers one that still runs; resolves to that run's
+   * handle. The answer is checked against the session first (a refused one throws its typed error and
+   * is not sent), then claimed: of the answers to the same calls of one waiting run, exactly one is
+   * sent (the first to claim; its claim is a workflow named by the run and the call ids), and every
+   * other gets `FUNCTION_RESPONSE_NOT_PENDING` (reason `answered`). The same `messageId` claiming
+   * again is the same answer: it gets the run's handle.
+   */
   private async answer(input: DurableRunInput): Promise<WorkflowHandle<DurableRunResult> | undefined> {
     const ids = answeredIds(input.newMessage);
     if (ids.length === 0 || this.answerTimeoutSec <= 0) return undefined;
     const session = await this.sessionService.getSession({ appName: this.runner.appName, userId: input.userId, sessionId: input.sessionId });
     const paused = session?.events.findLast((event) => pausedWorkflowId(event, ids) !== undefined);
-    if (!paused) return undefined;
+    if (!session || !paused) return undefined;
     const workflowId = pausedWorkflowId(paused, ids)!;
     const status = await DBOS.getWorkflowStatus(workflowId);
     if (status?.status !== 'PENDING' && status?.status !== 'ENQUEUED') return undefined; // it ended: the answer is a new run
+    const claimId = `${workflowId}::answer::${JSON.stringify([...ids].sort())}`;
+    const token = input.messageId === undefined ? `random:${randomUUID()}` : `message:${input.messageId}`;
+    if (input.messageId !== undefined && (await DBOS.getWorkflowStatus(claimId))) {
+      // Already claimed: by this very message (given again) or by another answer.
+      if ((await DBOS.retrieveWorkflow<string>(claimId).getResult()) === token) return DBOS.retrieveWorkflow<DurableRunResult>(workflowId);
+      throw new FunctionResponseNotPendingError(ids[0], 'answered');
+    }
+    const refusal = checkFunctionResponses(session.events, input.newMessage);
+    if (refusal) throw refusal;
     const answer: DurableAnswer = { newMessage: input.newMessage, ...(input.messageId === undefined ? {} : { messageId: input.messageId }) };
-    await DBOS.send(workflowId, answer, DURABLE_WAIT_NAMES.answerTopic, input.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, input));
+    const winner = await (await DBOS.startWorkflow(this.claim, { workflowID: claimId })({ workflowId, answer, token })).getResult();
+    if (winner !== token) throw new FunctionResponseNotPendingError(ids[0], 'answered');
     return DBOS.retrieveWorkflow<DurableRunResult>(workflowId);
   }
 
@@ -152,7 +182,7 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
    * The workflow: one invocation, then, while it paused on calls not yet answered, a durable wait for
    * the answer (`DBOS.recv`) and one more invocation with it.
    */
-  private async execute(input: DurableRunInput): Promise<DurableRunResult> {
+  private async execute(input: DurableRunInput, mode: RunMode): Promise<DurableRunResult> {
     const end = this.steps.beginExecution(DBOS.workflowID!);
     try {
       const waiting = new Set<string>();
@@ -160,7 +190,7 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
       for (;;) {
         for (const id of answeredIds(message.newMessage)) waiting.delete(id);
         const result = await this.invoke({ userId: input.userId, sessionId: input.sessionId, ...message }, waiting);
-        if (waiting.size === 0 || this.answerTimeoutSec <= 0) return result;
+        if (waiting.size === 0 || this.answerTimeoutSec <= 0 || mode.endAtPause) return result;
         await DBOS.setEvent(DURABLE_WAIT_NAMES.waitingEvent, [...waiting]);
         const answer = await DBOS.recv<DurableAnswer>(DURABLE_WAIT_NAMES.answerTopic, { timeoutSeconds: this.answerTimeoutSec });
         await DBOS.setEvent(DURABLE_WAIT_NAMES.waitingEvent, []);
@@ -191,6 +221,20 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     const text = last && !error && last.isFinalResponse() ? last.text() : '';
     return { invocationId, text, ...(error ? { error } : {}), confirmationIds };
   }
+}
+
+/** How a run's workflow runs (its second argument, recorded with it). */
+interface RunMode {
+  /** Ends the run at a pause instead of waiting in the workflow (a queued run: a wait would keep its queue slot and its session). */
+  endAtPause?: boolean;
+}
+
+/** What claims an answer to a waiting run (the input of the claim workflow): the run, the answer, who sent it. */
+interface AnswerClaim {
+  workflowId: string;
+  answer: DurableAnswer;
+  /** `message:<messageId>`, or a random token for an answer without one. */
+  token: string;
 }
 
 /** The workflow id of a run with a `messageId`: one per app, user, session and message. */

@@ -34,6 +34,7 @@ export type WorkerReport =
   | { id: number; status: string | undefined }
   | { id: number; taken: string[] }
   | { id: number; waitingFor: string[] | null }
+  | { id: number; refused: { code: string; message: string } }
   | { barrier: string; release: number }
   | { modelCall: string }
   | { toolRun: string; key: string };
@@ -164,7 +165,10 @@ process.on('message', (command: WorkerCommand) => {
     waiting.get(command.release)?.();
     waiting.delete(command.release);
   } else if ('start' in command) {
-    void durable.start(command.start).then((handle) => send({ id: command.id, workflowId: handle.workflowID }));
+    void durable.start(command.start).then(
+      (handle) => send({ id: command.id, workflowId: handle.workflowID }),
+      (error: { code: string; message: string }) => send({ id: command.id, refused: { code: error.code, message: error.message } }),
+    );
   } else if ('enqueue' in command) {
     void durable.enqueue(command.enqueue, command.queue ?? 'runs').then((handle) => send({ id: command.id, workflowId: handle.workflowID }));
   } else if ('takeOver' in command) {
