@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -266,6 +266,37 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     await page.getByTestId('run-tool').click();
     await page.getByTestId('tool-run-response').filter({ hasText: '"status": "refunded"' }).filter({ hasText: '"amount": 40' }).waitFor();
     await shot('tools');
+  });
+  it('Evals: a session saved as an eval case runs from the Evals tab and passes; an edited expectation fails with its trajectory diff and answer check', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolsmith-dev-ui-evals-'));
+    const evalServer = await startDevServer({ host: await DevAgentHost.open({ module: fixture, store: 'memory', cwd: dir }) });
+    try {
+      await page.goto(evalServer.pageUrl);
+      await send('Look up order A-1001');
+      await page.getByTestId('agent-text').filter({ hasText: 'Order A-1001 has shipped' }).waitFor();
+      await page.getByTestId('running').waitFor({ state: 'detached' });
+      await page.getByTestId('save-eval-case').click();
+      await page.getByTestId('eval-case-saved').filter({ hasText: 'dev.evals.json' }).waitFor();
+
+      await page.getByTestId('tab-evals').click();
+      await page.getByTestId('evals-file').filter({ hasText: '1 case' }).waitFor();
+      await page.getByTestId('run-evals').click();
+      await page.locator('[data-testid="eval-report"][data-pass="true"] [data-testid="eval-case"][data-pass="true"]').waitFor();
+
+      const file = join(dir, 'evals', 'dev.evals.json');
+      const set = JSON.parse(readFileSync(file, 'utf8')) as { cases: Array<{ turns: Array<{ tools: { calls: Array<{ args: { orderId: string } }> }; answer: unknown }> }> };
+      set.cases[0].turns[0].tools.calls[0].args.orderId = 'A-9999';
+      set.cases[0].turns[0].answer = { contains: 'refunded' };
+      writeFileSync(file, JSON.stringify(set));
+      await page.getByTestId('run-evals').click();
+      const failed = page.locator('[data-testid="eval-report"][data-pass="false"] [data-testid="eval-case"][data-pass="false"]');
+      await failed.locator('[data-testid="trajectory-diff"] [data-kind="mismatch"]').filter({ hasText: 'A-9999' }).filter({ hasText: 'A-1001' }).waitFor();
+      await failed.locator('[data-testid="answer-check"][data-pass="false"]').filter({ hasText: 'contains "refunded"' }).waitFor();
+      await shot('evals');
+    } finally {
+      await evalServer.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

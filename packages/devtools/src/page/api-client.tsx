@@ -5,12 +5,15 @@ import type {
   ApiErrorBody,
   AppInfo,
   ConfirmationAnswerRequest,
+  EvalCaseSaved,
+  EvalsInfo,
   RunEnd,
   SessionDetail,
   SessionSummary,
   ToolInfo,
   ToolRunRequest,
   ToolRunResult,
+  WireEvalReport,
   WireEvent,
   WireGrant,
   WireInspection,
@@ -148,6 +151,9 @@ export const api = {
   run: (id: string, text: string, listener: RunListener, signal?: AbortSignal) => stream(`${session(id)}/run`, { text }, listener, signal),
   answerConfirmation: (id: string, requestId: string, answer: ConfirmationAnswerRequest, listener: RunListener, signal?: AbortSignal) =>
     stream(`${session(id)}/confirmations/${encodeURIComponent(requestId)}`, answer, listener, signal),
+  saveEvalCase: (id: string) => call<EvalCaseSaved>('POST', `${session(id)}/eval-case`, {}),
+  evals: () => call<EvalsInfo>('GET', '/api/evals'),
+  runEvals: (signal?: AbortSignal) => call<WireEvalReport>('POST', '/api/evals/run', {}, signal),
   updateLongRunning: (id: string, callId: string, update: { response: Record<string, unknown>; willContinue: boolean }, listener: RunListener, signal?: AbortSignal) =>
     stream(`${session(id)}/long-running/${encodeURIComponent(callId)}`, update, listener, signal),
 };

@@ -6,9 +6,10 @@ import { SessionList } from './session-list';
 import { GrantsView } from './grants-view';
 import { InspectorView } from './inspector-view';
 import { ToolsView } from './tools-view';
+import { EvalsView, SaveEvalCase } from './evals-view';
 
-type Tab = 'chat' | 'tools' | 'grants' | 'inspector';
-const TABS: readonly Tab[] = ['tools', 'grants', 'inspector'];
+type Tab = 'chat' | 'tools' | 'grants' | 'inspector' | 'evals';
+const TABS: readonly Tab[] = ['tools', 'grants', 'inspector', 'evals'];
 
 /** The open session and tab live in the URL hash (`#/s/<id>`, `#/tools`, `#/grants`), so a reload shows the same view. */
 function readHash(): { sessionId?: string; tab: Tab } {
@@ -118,12 +119,17 @@ export function App() {
             <button class={tab === 'inspector' ? 'active' : ''} data-testid="tab-inspector" onClick={() => setTab('inspector')}>
               Inspector
             </button>
+            <button class={tab === 'evals' ? 'active' : ''} data-testid="tab-evals" onClick={() => setTab('evals')}>
+              Evals
+            </button>
           </nav>
+          {tab === 'chat' && sessionId && <SaveEvalCase sessionId={sessionId} />}
           {tab === 'chat' && (
             <ChatView sessionId={sessionId} ensureSession={async () => sessionId ?? (await createSession())} onRunEnd={() => void refresh()} grants={info?.grants === true} />
           )}
           {tab === 'tools' && <ToolsView sessionId={sessionId} />}
           {tab === 'grants' && info && <GrantsView available={info.grants} />}
+          {tab === 'evals' && <EvalsView />}
           {tab === 'inspector' && info && <InspectorView sessionId={sessionId} available={info.inspector} />}
         </main>
       </div>
