@@ -200,6 +200,8 @@ export { checkFunctionResponses } from './confirmation/check-function-responses'
 export type { PendingCalls, PendingConfirmation, PendingLongRunning } from './confirmation/pending-calls';
 export { ConfirmationMismatchError } from './errors/confirmation-mismatch-error';
 export { ConfirmationEditInvalidError } from './errors/confirmation-edit-invalid-error';
+export { InvalidGrantError } from './errors/invalid-grant-error';
+export { grantProblem } from './confirmation/grant-problem';
 export type { ConfirmationDecisionKind } from './confirmation/confirmation-decision';
 export type { CallConfirmation } from './confirmation/call-confirmation';
 export type { RememberGrant } from './confirmation/confirmation-decision';

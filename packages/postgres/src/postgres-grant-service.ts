@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { InvalidGrantError, grantProblem } from '@toolsmith/core';
 import type { ConfirmationGrant, GrantQuery, GrantScope, GrantService, JsonSchema, NewGrant } from '@toolsmith/core';
 import type { PostgresConnectionOptions } from './postgres-database';
 import { PostgresDatabase } from './postgres-database';
@@ -19,6 +20,9 @@ interface GrantRow {
   created_at: string | number;
   expires_at: string | number | null;
 }
+
+/** SQLSTATEs of a value the table refuses: invalid text, out of range, not null, check. */
+const REFUSED_VALUE = new Set(['22P02', '22003', '23502', '23514']);
 
 const COLUMNS = 'grant_id, app_name, scope, user_id, session_id, tool_name, schema_hash, condition, created_at, expires_at';
 
@@ -62,10 +66,16 @@ export class PostgresGrantService implements GrantService {
     };
   }
 
-  /** Implements {@link GrantService.createGrant}. */
+  /**
+   * Implements {@link GrantService.createGrant}: a grant `grantProblem` refuses, and one the table's
+   * types or constraints refuse (SQLSTATE 22P02, 22003, 23502, 23514), throw `InvalidGrantError`
+   * (`INVALID_GRANT`); nothing is stored.
+   */
   async createGrant(grant: NewGrant): Promise<ConfirmationGrant> {
+    const problem = grantProblem(grant);
+    if (problem) throw new InvalidGrantError(problem);
     const stored: ConfirmationGrant = structuredClone({ ...grant, id: `grant-${randomUUID()}`, createdAt: Date.now() });
-    await this.database.query(this.sql.insert, [
+    const insert = this.database.query(this.sql.insert, [
       stored.id,
       stored.appName,
       stored.scope,
@@ -77,6 +87,13 @@ export class PostgresGrantService implements GrantService {
       stored.createdAt,
       stored.expiresAt ?? null,
     ]);
+    try {
+      await insert;
+    } catch (thrown) {
+      const code = (thrown as { code?: unknown } | null)?.code;
+      if (typeof code === 'string' && REFUSED_VALUE.has(code)) throw new InvalidGrantError(`the database refused it (SQLSTATE ${code})`, { cause: thrown });
+      throw thrown;
+    }
     return stored;
   }
 

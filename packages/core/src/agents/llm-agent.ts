@@ -1,4 +1,5 @@
 import type { ConfirmationPolicySetting } from '../confirmation/confirmation-policy';
+import { checkPolicySetting } from '../confirmation/confirmation-policy';
 import type { Event } from '../events/event';
 import type { GenerationConfig, ToolChoice } from '../model/llm-request';
 import type { Model } from '../model/model';
@@ -130,6 +131,7 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
     }
     this.outputRetries = options.outputRetries ?? 2;
     if (options.compaction) this.compaction = checkCompactionOptions(options.compaction, `agent "${this.name}"`);
+    checkPolicySetting(options.confirmationPolicy, `agent "${this.name}"`);
     this.confirmationPolicy = options.confirmationPolicy;
   }
 

@@ -1,7 +1,7 @@
 import { InvalidConfirmationAnswerError } from '../errors/invalid-confirmation-answer-error';
 import type { JsonSchema } from '../model/json-schema';
-import { validatorFor } from '../validation/schema-validator';
 import type { GrantScope } from './grant-service';
+import { conditionProblem, expiresAtProblem } from './grant-problem';
 import { isRecord } from './request-confirmation';
 
 /** The four things a person can decide on a confirmation request. */
@@ -30,15 +30,18 @@ export interface ConfirmationDecision {
 export interface RememberGrant {
   /** Who it covers: this session, this user, or the whole app. */
   scope: GrantScope;
-  /** When it stops matching (ms since the epoch); absent: never. */
+  /** When it stops matching: a whole number of ms since the epoch, in the future (else the answer is refused); absent: never. */
   expiresAt?: number;
   /** A JSON Schema later calls' arguments must match to be covered; absent: any arguments. */
   condition?: JsonSchema;
 }
 
 const KINDS: readonly string[] = ['approve', 'edit', 'reject', 'respond'];
-/** What `confirmed` says, for the decisions that have a yes or no. */
-const CONFIRMED: Record<ConfirmationDecisionKind, boolean> = { approve: true, edit: true, reject: false, respond: false };
+/**
+ * The only `confirmed` each decision may carry (none: an edit takes no `confirmed`). A reader of the
+ * yes/no form must never run the model's own call for an edit or a response, so neither may say `true`.
+ */
+const CONFIRMED: Record<ConfirmationDecisionKind, boolean | undefined> = { approve: true, edit: undefined, reject: false, respond: false };
 
 /**
  * Reads the response object of a confirmation answer: `{ decision, args?, message?, result?, payload? }`,
@@ -76,36 +79,34 @@ export function readConfirmationDecision(requestId: string, answer: unknown): Co
   }
   if (answer.result !== undefined || kind === 'respond') {
     if (kind !== 'respond') return refuse('"result" goes only with "decision": "respond"');
-    if (answer.result === undefined || answer.result === null) return refuse('"result" (the answer that stands in for the tool\'s result) is missing');
+    if (answer.result === undefined) return refuse('"result" (the answer that stands in for the tool\'s result) is missing');
     read.result = answer.result;
   }
   if (answer.payload !== undefined) read.payload = answer.payload;
   if (answer.remember !== undefined) {
     if (kind !== 'approve') return refuse('"remember" goes only with "decision": "approve"');
-    const remember = readRemember(answer.remember);
+    const remember = readRemember(answer.remember, Date.now());
     if (typeof remember === 'string') return refuse(remember);
     read.remember = remember;
   }
   return read;
 }
 
-function readRemember(value: unknown): RememberGrant | string {
+function readRemember(value: unknown, now: number): RememberGrant | string {
   if (!isRecord(value)) return '"remember" must be an object like { "scope": "session" }';
   const { scope, expiresAt, condition } = value;
   if (scope !== 'session' && scope !== 'user' && scope !== 'app') return `"remember.scope" must be "session", "user" or "app", got ${JSON.stringify(scope) ?? 'nothing'}`;
   const remember: RememberGrant = { scope };
   if (expiresAt !== undefined) {
-    if (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) return '"remember.expiresAt" must be a time in ms since the epoch';
-    remember.expiresAt = expiresAt;
+    const problem = expiresAtProblem(expiresAt);
+    if (problem) return `"remember.${problem.slice(1)}`;
+    if ((expiresAt as number) <= now) return `"remember.expiresAt" must be in the future (it is ${String(expiresAt)}, now is ${now})`;
+    remember.expiresAt = expiresAt as number;
   }
   if (condition !== undefined) {
-    if (!isRecord(condition)) return '"remember.condition" must be a JSON Schema object';
-    try {
-      validatorFor(condition);
-    } catch (thrown) {
-      return `"remember.condition" is not a usable JSON Schema (${thrown instanceof Error ? thrown.message : String(thrown)})`;
-    }
-    remember.condition = condition;
+    const problem = conditionProblem(condition);
+    if (problem) return `"remember.${problem.slice(1)}`;
+    remember.condition = condition as JsonSchema;
   }
   return remember;
 }

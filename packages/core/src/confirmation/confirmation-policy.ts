@@ -1,3 +1,4 @@
+import { AgentConfigError } from '../errors/agent-config-error';
 import { ConfirmationPolicyError } from '../errors/confirmation-policy-error';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import type { BaseTool } from '../tools/base-tool';
@@ -59,6 +60,22 @@ export interface ConfirmationPolicyVerdict {
   error?: { code: string; message: string };
 }
 
+/**
+ * Refuses a `confirmationPolicy` option that is neither a function nor `{ decide, mode? }` with `mode`
+ * `'enforce'` or `'shadow'` (exactly), with `AGENT_CONFIG_INVALID`: a misspelt mode must not quietly
+ * switch enforcement off. `where` names the option's owner for the message.
+ */
+export function checkPolicySetting(setting: unknown, where: string): void {
+  if (setting === undefined || typeof setting === 'function') return;
+  const refuse = (problem: string) => new AgentConfigError(`The confirmationPolicy of ${where} ${problem}.`);
+  if (typeof setting !== 'object' || setting === null) throw refuse('must be a function or { decide, mode? }');
+  const { decide, mode } = setting as { decide?: unknown; mode?: unknown };
+  if (typeof decide !== 'function') throw refuse('needs a "decide" function');
+  if (mode !== undefined && mode !== 'enforce' && mode !== 'shadow') {
+    throw refuse(`has "mode" ${describe(mode)}; it must be "enforce" (the default) or "shadow"`);
+  }
+}
+
 /** The policy's mode and function, from the option as given. */
 export function policyOptions(setting: ConfirmationPolicySetting): Required<ConfirmationPolicyOptions> {
   return typeof setting === 'function' ? { decide: setting, mode: 'enforce' } : { decide: setting.decide, mode: setting.mode ?? 'enforce' };
@@ -85,7 +102,7 @@ export async function judgeCall(setting: ConfirmationPolicySetting, input: Confi
 }
 
 function failedVerdict(mode: 'enforce' | 'shadow', error: ToolsmithError): ConfirmationPolicyVerdict {
-  return { mode, decision: mode === 'enforce' ? 'ask' : 'none', error: { code: error.code, message: error.message } };
+  return { mode, decision: mode === 'shadow' ? 'none' : 'ask', error: { code: error.code, message: error.message } };
 }
 
 function isDecision(value: unknown): value is ConfirmationPolicyDecision {

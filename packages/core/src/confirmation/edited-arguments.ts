@@ -10,7 +10,9 @@ import type { BaseTool } from '../tools/base-tool';
 import { DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
 import { judgeArguments, standardArgumentsOf } from '../validation/standard-arguments';
+import type { ToolContext } from '../tools/tool-context';
 import { readConfirmationDecision } from './confirmation-decision';
+import { judgeCall } from './confirmation-policy';
 import { findPendingCalls } from './pending-calls';
 import { REQUEST_CONFIRMATION, isRecord } from './request-confirmation';
 
@@ -18,7 +20,7 @@ import { REQUEST_CONFIRMATION, isRecord } from './request-confirmation';
  * Checks the edited arguments of every `edit` answer in the user's message against the tool the
  * waiting call names, as the executor checks a model's arguments (the argument limits, the JSON Schema
  * or Standard Schemas, then the DTO rules), but with no repairs: a person's edit runs as given or not at
- * all. Returns {@link ConfirmationEditInvalidError} for the first edit that fails, or `undefined`. Runs
+ * all; then the confirmation policy, whose enforced `deny` refuses the edit too. Returns {@link ConfirmationEditInvalidError} for the first edit that fails, or `undefined`. Runs
  * after `checkFunctionResponses` (the answers are well-formed and pending), before anything is stored.
  * A tool no longer offered is not checked here: the call then gets `TOOL_NOT_FOUND`, as on approval.
  */
@@ -47,13 +49,13 @@ export async function checkEditedArguments(context: InvocationContext, message: 
       tool = offered.byName.get(call.name);
     }
     if (!tool) continue;
-    const problems = await argumentProblems(tool, decision.args, context, call.id, agent.name);
+    const problems = await argumentProblems(tool, decision.args, context, call.id, agent);
     if (problems) return new ConfirmationEditInvalidError(response.id, tool.name, problems);
   }
   return undefined;
 }
 
-async function argumentProblems(tool: BaseTool, edited: Record<string, unknown>, context: InvocationContext, callId: string, agentName: string): Promise<readonly ArgumentProblem[] | undefined> {
+async function argumentProblems(tool: BaseTool, edited: Record<string, unknown>, context: InvocationContext, callId: string, agent: LlmAgent): Promise<readonly ArgumentProblem[] | undefined> {
   let args: Record<string, unknown>;
   try {
     args = parseArguments(tool.name, edited, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
@@ -62,16 +64,29 @@ async function argumentProblems(tool: BaseTool, edited: Record<string, unknown>,
     return [{ path: '', keyword: thrown.code, message: thrown.message }];
   }
   // The DTO rules may read the context; this one is thrown away with whatever it collected.
-  const toolContext = () => context.toolContext({ agentName, functionCallId: callId, stateBase: context.stateSnapshot(), actions: createEventActions() });
+  const toolContext = () => context.toolContext({ agentName: agent.name, functionCallId: callId, stateBase: context.stateSnapshot(), actions: createEventActions() });
   const standard = standardArgumentsOf(tool);
   if (standard) {
     const judging = judgeArguments({ toolName: tool.name, parameters: tool.parameters, check: standard, args, repairing: false, limits: context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS });
     const judged = judging instanceof Promise ? await judging : judging;
-    if (!judged.problems) return undefined;
+    if (!judged.problems) return policyDenial(tool, judged.checked, context, agent, toolContext);
     return allArgumentProblems({ tool, args: judged.checked, context: toolContext(), schemaProblems: judged.problems, schemaErrors: judged.schemaErrors });
   }
   const validate = validatorFor(tool.parameters);
-  if (validate(args)) return undefined;
+  if (validate(args)) return policyDenial(tool, args, context, agent, toolContext);
   const schemaErrors = validate.errors;
   return allArgumentProblems({ tool, args, context: toolContext(), schemaProblems: toArgumentProblems(schemaErrors, args), schemaErrors });
+}
+
+/**
+ * The confirmation policy (the agent's, else the runner's) is asked again about the edited call: an
+ * enforced `deny` refuses the edit (the person is told the reason, the request stays open), so an edit
+ * cannot run what the policy would have denied had the model asked for it. Other verdicts change nothing.
+ */
+async function policyDenial(tool: BaseTool, args: Record<string, unknown>, context: InvocationContext, agent: LlmAgent, toolContext: () => ToolContext): Promise<readonly ArgumentProblem[] | undefined> {
+  const setting = agent.confirmationPolicy ?? context.services.confirmationPolicy;
+  if (!setting) return undefined;
+  const verdict = await judgeCall(setting, { tool, args, userId: context.session.userId, sessionId: context.session.id, context: toolContext() });
+  if (verdict.mode !== 'enforce' || verdict.decision !== 'deny') return undefined;
+  return [{ path: '', keyword: 'TOOL_CALL_DENIED', message: `the confirmation policy denies the call with these arguments: ${verdict.reason ?? ''}` }];
 }

@@ -27,7 +27,7 @@ export interface ConfirmationGrant {
   condition?: JsonSchema;
   /** When it was granted (ms since the epoch). */
   createdAt: number;
-  /** When it stops matching (ms since the epoch); absent: never. */
+  /** When it stops matching: a whole number of ms since the epoch; absent: never. */
   expiresAt?: number;
 }
 
@@ -52,7 +52,7 @@ export interface GrantQuery {
  * it. In memory: `InMemoryGrantService`; `runGrantServiceConformance` (`@toolsmith/core/testing`) tests a store.
  */
 export interface GrantService {
-  /** Stores a grant and returns it with its id and creation time. */
+  /** Stores a grant and returns it with its id and creation time; throws `InvalidGrantError` (`INVALID_GRANT`, nothing stored) for a grant `grantProblem` refuses. */
   createGrant(grant: NewGrant): Promise<ConfirmationGrant>;
   /** The grants of `query.appName` whose scope covers `userId` and `sessionId` for `toolName` (expired ones included: the runner checks expiry, hash and condition). */
   applicableGrants(query: { appName: string; userId: string; sessionId: string; toolName: string }): Promise<ConfirmationGrant[]>;

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { InvalidGrantError } from '../errors/invalid-grant-error';
+import { grantProblem } from './grant-problem';
 import type { ConfirmationGrant, GrantQuery, GrantService, NewGrant } from './grant-service';
 
 /** A {@link GrantService} in memory: grants last as long as the process. */
 export class InMemoryGrantService implements GrantService {
   private readonly grants = new Map<string, ConfirmationGrant>();
 
-  /** Implements {@link GrantService.createGrant}. */
+  /** Implements {@link GrantService.createGrant}; refuses a grant {@link grantProblem} finds wrong with `INVALID_GRANT`. */
   async createGrant(grant: NewGrant): Promise<ConfirmationGrant> {
+    const problem = grantProblem(grant);
+    if (problem) throw new InvalidGrantError(problem);
     const stored: ConfirmationGrant = structuredClone({ ...grant, id: `grant-${randomUUID()}`, createdAt: Date.now() });
     this.grants.set(stored.id, stored);
     return structuredClone(stored);

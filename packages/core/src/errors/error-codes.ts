@@ -39,6 +39,7 @@ export const CORE_ERROR_CODES = {
   FUNCTION_RESPONSE_NOT_PENDING: 'An answer to a call that is not pending (unknown, forged or already answered).',
   CONFIRMATION_MISMATCH: "An answer's original call does not match the pending request.",
   INVALID_CONFIRMATION_ANSWER: 'A confirmation answer without a valid `decision` (or boolean `confirmed`), or with fields its decision does not take.',
+  INVALID_GRANT: 'A grant store refused a grant: a scope, user, session, tool, schema hash, condition or expiry a grant does not take.',
   CONFIRMATION_EDIT_INVALID: "A confirmation answer's edited arguments break the tool's schema; every problem at its path.",
   CONFIRMATION_POLICY_FAILED: 'The confirmation policy threw or returned something that is not a decision; enforced, the person is asked instead (recorded in the verdict).',
   INVALID_FUNCTION_RESPONSE: 'A function response in the user message is malformed.',

@@ -163,7 +163,7 @@ describe('confirmation decisions: reject with a message, respond instead', () =>
     ]);
   });
 
-  it('makes the person\'s answer the tool\'s result without running the tool (a value that is not an object is wrapped as { result })', async () => {
+  it('makes the person\'s answer the tool\'s result without running the tool (a value that is not an object, null included, is wrapped as { result })', async () => {
     const { ledger, model, runner, request } = await paused([refundCall, 'Done by hand.']);
 
     const events = await send(runner, confirmationResponse(request, { decision: 'respond', result: { refunded: 0, note: 'handled by phone' } }));
@@ -176,6 +176,11 @@ describe('confirmation decisions: reject with a message, respond instead', () =>
     const other = await paused();
     const wrapped = await send(other.runner, confirmationResponse(other.request, { decision: 'respond', result: 'no refund needed' }));
     expect(wrapped[0].functionResponses()[0].response).toEqual({ result: 'no refund needed' });
+
+    const third = await paused();
+    const nothing = await send(third.runner, confirmationResponse(third.request, { decision: 'respond', result: null }));
+    expect(nothing[0].functionResponses()[0].response).toEqual({ result: null });
+    expect(third.ledger.refunds).toEqual([]);
   });
 
   it('an explicit approve is the plain approval', async () => {
@@ -199,9 +204,11 @@ describe('confirmation decisions: malformed answers are refused', () => {
     ['a result with a rejection', { decision: 'reject', result: {} }, '"result" goes only with "decision": "respond"'],
     ['remember with a rejection', { decision: 'reject', remember: { scope: 'session' } }, '"remember" goes only with "decision": "approve"'],
     ['remember in an unknown scope', { decision: 'approve', remember: { scope: 'forever' } }, '"remember.scope" must be "session", "user" or "app", got "forever"'],
-    ['remember with an expiry that is not a time', { decision: 'approve', remember: { scope: 'user', expiresAt: 'tomorrow' } }, '"remember.expiresAt" must be a time in ms since the epoch'],
+    ['remember with an expiry that is not a time', { decision: 'approve', remember: { scope: 'user', expiresAt: 'tomorrow' } }, `"remember.expiresAt" must be a whole number of ms since the epoch (0 to ${Number.MAX_SAFE_INTEGER}), got "tomorrow"`],
     ['remember on a runner without a grant service', { decision: 'approve', remember: { scope: 'user' } }, '"remember" needs a grantService on the runner, and this runner has none'],
     ['a confirmed that contradicts the decision', { decision: 'edit', confirmed: false, args: { orderId: 'A-1', amount: 1 } }, '"confirmed": false contradicts "decision": "edit"'],
+    ['an edit that says confirmed (a yes/no reader would run the model\'s call)', { decision: 'edit', confirmed: true, args: { orderId: 'A-1', amount: 1 } }, '"confirmed": true contradicts "decision": "edit"'],
+    ['a response that says confirmed (a yes/no reader would run the tool)', { decision: 'respond', confirmed: true, result: 'done' }, '"confirmed": true contradicts "decision": "respond"'],
   ])('refuses %s', async (_label, response, problem) => {
     const context = await paused();
     const answer: Content = { role: 'user', parts: [{ functionResponse: { id: context.request.id, name: REQUEST_CONFIRMATION, response } }] };

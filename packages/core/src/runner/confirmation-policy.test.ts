@@ -131,6 +131,23 @@ describe('confirmationPolicy (enforce)', () => {
     ]);
   });
 
+  it('is asked again about edited arguments: an edit it denies is refused with CONFIRMATION_EDIT_INVALID and its reason, nothing stored or run, the request stays open', async () => {
+    const policy = ({ args }: ConfirmationPolicyInput) => ((args.amount as number) > 1000 ? { decision: 'deny' as const, reason: 'over 1000 needs a manager' } : undefined);
+    const { refunds, model, runner } = setup([refund(250), 'Refunded 300.'], { runnerPolicy: policy });
+    const pausedEvents = await send(runner, user('refund 250'));
+    const request = onlyRequest(pausedEvents);
+
+    const refused = await send(runner, confirmationResponse(request, { decision: 'edit', args: { amount: 9999 } }));
+    expect(refused.map((e) => e.errorCode)).toEqual(['CONFIRMATION_EDIT_INVALID']);
+    expect(refused[0].errorMessage).toContain('the confirmation policy denies the call with these arguments: over 1000 needs a manager');
+    expect(refunds).toEqual([]);
+    expect(model.requests).toHaveLength(1); // the model saw nothing of it
+
+    const edited = await send(runner, confirmationResponse(request, { decision: 'edit', args: { amount: 300 } }));
+    expect(refunds).toEqual([300]);
+    expect(responses(edited)[0]).toMatchObject({ response: { result: { refunded: 300 }, argumentsEditedByUser: { amount: 300 } } });
+  });
+
   it('no opinion (undefined): the tool\'s own rule decides, the verdict says none', async () => {
     const { refunds, runner } = setup([refund(20), 'Done.', refund(250, 'call-1'), 'never'], { runnerPolicy: () => undefined });
     expect(responses(await send(runner, user('refund 20')))).toEqual([{ id: 'call-1', name: 'refund', response: { refunded: 20 }, policy: { mode: 'enforce', decision: 'none' } }]);
@@ -273,5 +290,25 @@ describe('confirmationPolicy (shadow)', () => {
       expect.objectContaining({ 'toolsmith.tool.confirmation_policy.decision': 'deny', 'toolsmith.tool.confirmation_policy.mode': 'shadow' }),
       expect.objectContaining({ 'toolsmith.tool.confirmation_policy.decision': 'deny', 'toolsmith.tool.confirmation_policy.mode': 'shadow', 'toolsmith.tool.confirmation_requested': true }),
     ]);
+  });
+});
+
+describe('confirmationPolicy: its mode', () => {
+  it('a mode other than "enforce" or "shadow" is refused when the runner or the agent is built (AGENT_CONFIG_INVALID), never taken as shadow', () => {
+    const decide = () => ({ decision: 'deny' as const, reason: 'no' });
+    for (const mode of ['Enforce', '', 'shadoww', 'SHADOW', 1]) {
+      const setting = { decide, mode } as unknown as ConfirmationPolicySetting;
+      const model = new ScriptedModel([]);
+      expect(() => new LlmAgent({ name: 'clerk', model, confirmationPolicy: setting })).toThrow(
+        expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('it must be "enforce" (the default) or "shadow"') }),
+      );
+      expect(() => new Runner({ appName: 'app', agent: new LlmAgent({ name: 'clerk', model }), sessionService: new InMemorySessionService(), confirmationPolicy: setting })).toThrow(
+        expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('The confirmationPolicy of the runner has "mode"') }),
+      );
+    }
+    expect(() => new LlmAgent({ name: 'clerk', model: new ScriptedModel([]), confirmationPolicy: { mode: 'shadow' } as unknown as ConfirmationPolicySetting })).toThrow(
+      expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('needs a "decide" function') }),
+    );
+    expect(() => new LlmAgent({ name: 'clerk', model: new ScriptedModel([]), confirmationPolicy: { decide, mode: 'enforce' } })).not.toThrow();
   });
 });

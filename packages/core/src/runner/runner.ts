@@ -14,6 +14,7 @@ import type { ArtifactService } from '../artifacts/artifact-service';
 import { CredentialManager } from '../auth/credential-manager';
 import type { CredentialService } from '../auth/credential-service';
 import { AgentConfigError } from '../errors/agent-config-error';
+import { checkPolicySetting } from '../confirmation/confirmation-policy';
 import type { Event } from '../events/event';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 import { DEFAULT_TOOL_CALL_POLICY, type ToolErrorExposure, type ToolOutputValidation } from '../tools/tool-call-policy';
@@ -215,6 +216,7 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
       confirmationPolicy: options.confirmationPolicy,
       budget: options.budget ? checkRunBudget(options.budget) : undefined,
     };
+    checkPolicySetting(options.confirmationPolicy, 'the runner');
     checkAgentTree(options.agent);
     prepareTools(options.agent, tools, new Set());
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LlmAgent } from '../../agents/llm-agent';
 import { confirmationRequests } from '../../confirmation/confirmation-requests';
 import { confirmationResponse } from '../../confirmation/confirmation-response';
-import type { GrantService } from '../../confirmation/grant-service';
+import type { GrantService, NewGrant } from '../../confirmation/grant-service';
 import { toolSchemaHash } from '../../confirmation/tool-schema-hash';
 import type { Content, FunctionResponse } from '../../model/content';
 import { Runner } from '../../runner/runner';
@@ -82,6 +82,32 @@ export function runGrantServiceConformance(options: GrantServiceConformanceOptio
       expect(await ids('u3', 's1')).toEqual([app.id]);
     });
 
+    it('refuses a grant it cannot keep with INVALID_GRANT, storing nothing (scope, user, session, tool, schema hash, condition, expiry)', async () => {
+      const bad: Array<[Record<string, unknown>, string]> = [
+        [{ ...base(), scope: 'everyone' }, '"scope"'],
+        [{ ...base(), scope: 'user' }, 'needs a "userId"'],
+        [{ ...base(), scope: 'session', userId: 'u1' }, 'needs a "sessionId"'],
+        [{ ...base(), scope: 'app', toolName: '' }, '"toolName"'],
+        [{ ...base(), scope: 'app', schemaHash: 7 }, '"schemaHash"'],
+        [{ ...base(), scope: 'app', condition: 'amount < 100' }, '"condition" must be a JSON Schema object'],
+        [{ ...base(), scope: 'app', condition: { type: 'nonsense' } }, '"condition" is not a usable JSON Schema'],
+        [{ ...base(), scope: 'app', expiresAt: Date.now() + 0.33333 * 60_000 }, '"expiresAt" must be a whole number'],
+        [{ ...base(), scope: 'app', expiresAt: 1e20 }, '"expiresAt" must be a whole number'],
+        [{ ...base(), scope: 'app', expiresAt: -1 }, '"expiresAt" must be a whole number'],
+        [{ ...base(), scope: 'app', expiresAt: '2030-01-01' }, '"expiresAt" must be a whole number'],
+      ];
+      for (const [grant, problem] of bad) {
+        const refused = await service.createGrant(grant as unknown as NewGrant).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(refused).toMatchObject({ code: 'INVALID_GRANT', message: expect.stringContaining(problem) });
+      }
+      expect(await service.listGrants({ appName })).toEqual([]);
+      const edge = await service.createGrant({ ...base(), scope: 'app', expiresAt: Number.MAX_SAFE_INTEGER });
+      expect((await service.listGrants({ appName }))).toEqual([edge]);
+    });
+
     describe('the runner on the store', () => {
       function setup(tool = refundTool([])) {
         const sessions = new InMemorySessionService();
@@ -128,6 +154,30 @@ export function runGrantServiceConformance(options: GrantServiceConformanceOptio
         expect(await refund(70, 'u2', 's9')).toBe('asked');
         await approveRemembering({ decision: 'approve', remember: { scope: 'app' } }, 'u3', 's3');
         expect(await refund(70, 'u2', 's9')).toMatchObject({ confirmation: { by: 'grant' } });
+      });
+
+      it('refuses an approval whose "remember" the store could not keep (a fractional, huge or past expiry) before storing anything: the request stays open', async () => {
+        const tool = refundTool([]);
+        const sessions = new InMemorySessionService();
+        const runner = (script: ConstructorParameters<typeof ScriptedModel>[0]) =>
+          new Runner({ appName, agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel(script), tools: [tool] }), sessionService: sessions, grantService: service });
+        const paused = await collect(runner([{ calls: [{ id: 'first', name: 'refund', args: { amount: 50 } }] }]).run({ userId: 'u1', sessionId: 's1', newMessage: user('refund 50') }));
+        const [request] = confirmationRequests(paused.at(-1)!);
+        const stored = async () => (await sessions.getSession({ appName, userId: 'u1', sessionId: 's1' }))!.events.length;
+        const before = await stored();
+        for (const [expiresAt, problem] of [
+          [Date.now() + 0.33333 * 60_000, '"remember.expiresAt" must be a whole number'],
+          [1e20, '"remember.expiresAt" must be a whole number'],
+          [Date.now() - 1000, '"remember.expiresAt" must be in the future'],
+        ] as const) {
+          const refused = await collect(runner([]).run({ userId: 'u1', sessionId: 's1', newMessage: confirmationResponse(request, { decision: 'approve', remember: { scope: 'user', expiresAt } }) }));
+          expect(refused.map((e) => e.errorCode)).toEqual(['INVALID_CONFIRMATION_ANSWER']);
+          expect(refused[0].errorMessage).toContain(problem);
+        }
+        expect(await stored()).toBe(before);
+        expect(await service.listGrants({ appName })).toEqual([]);
+        const done = await collect(runner(['Refunded.']).run({ userId: 'u1', sessionId: 's1', newMessage: confirmationResponse(request, { decision: 'approve', remember: { scope: 'user', expiresAt: Date.now() + 20_000 } }) }));
+        expect(done[0].functionResponses()[0]).toMatchObject({ response: { refunded: 50 }, confirmation: { by: 'user', grantId: expect.any(String) } });
       });
 
       it('asks again once the grant expired or was revoked, when the tool\'s schema changed, and for arguments its condition refuses', async () => {
