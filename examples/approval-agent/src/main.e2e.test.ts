@@ -108,6 +108,17 @@ Agent: Refunded 250 € for order A-1002 (approved by Dana).`);
     ]);
   });
 
+  it('an edited refund that then fails is read as a failure (the response is { error, argumentsEditedByUser })', async () => {
+    const decisions: ConfirmationAnswer[] = [
+      { decision: 'edit', args: { orderId: 'A-1002', amount: 300 } },
+      { decision: 'reject', message: 'Not today.' },
+    ];
+    const { out, payments } = await run(async () => decisions.shift()!);
+    expect(out).toContain('Agent: Sorry, that did not work: ');
+    expect(out).toContain('Order A-1002 has only 250 € left to refund');
+    expect(payments.refunds).toEqual([{ orderId: 'A-1001', amount: 40 }]);
+  });
+
   it('says so when stdin is not a terminal, instead of ignoring piped answers quietly', async () => {
     const lines: string[] = [];
     const isTTY = process.stdin.isTTY;

@@ -24,9 +24,10 @@ function answer(request: LlmRequest): ScriptedTurn {
 
 function describe(response: FunctionResponse, call: FunctionCall | undefined): string {
   const args = (call?.args ?? {}) as { orderId?: string; amount?: number };
-  // An edited call answers `{ result, argumentsEditedByUser }`; the person's own answer stands in for a result.
+  // An edited call answers `{ result, argumentsEditedByUser }`, or `{ error, argumentsEditedByUser }` when it
+  // failed; the person's own answer stands in for a result.
   const edited = response.response.argumentsEditedByUser !== undefined;
-  const body = (edited ? response.response.result : response.response) as { amount?: number; orderId?: string; approvedBy?: string; answer?: string; error?: { code: string; message: string } };
+  const body = (edited && !response.isError ? response.response.result : response.response) as { amount?: number; orderId?: string; approvedBy?: string; answer?: string; error?: { code: string; message: string } };
   if (!response.isError && body.answer !== undefined) return `The approver answered instead: ${body.answer}`;
   if (!response.isError) return `Refunded ${body.amount} € for order ${body.orderId}${body.approvedBy ? ` (approved by ${body.approvedBy}${edited ? ', who changed the amount' : ''})` : ''}.`;
   if (body.error?.code === 'TOOL_CALL_REJECTED') {

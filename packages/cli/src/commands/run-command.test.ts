@@ -92,6 +92,8 @@ Agent: Refunded 250 € for order A-1002 (approved by Ada).`);
     const refused = stdout.indexOf('  ! CONFIRMATION_EDIT_INVALID: ');
     expect(refused).toBeGreaterThan(0);
     expect(stdout.slice(refused).split('\n')[0]).toContain('amount');
+    // Only an answer the runner took is announced: the refused edit never says "approved".
+    expect(stdout).not.toContain('✎ approved with edited arguments {"orderId":"A-2001","amount":0}');
     expect(stdout).toContain('  Edited arguments must be a JSON object, e.g. e {"orderId":"A-1002","amount":100}');
     expect(stdout).toContain('  Answer y (approve), n [message] (reject), e <json arguments> (edit), r <answer> (respond instead) or a <session|user|app> [minutes] (always allow).');
     expect(stdout).toContain(`  ✎ approved with edited arguments {"orderId":"A-2001","amount":100}
@@ -103,6 +105,13 @@ Agent: The refund was not approved; the manager said "Only 100, please.".`);
     expect(stdout).toContain(`  ↩ answered instead: {"status":"refunded by phone"}
   ← refund: {"status":"refunded by phone"}`);
     expect(ledger.refunds.filter((r) => r.orderId.startsWith('A-200'))).toEqual([{ orderId: 'A-2001', amount: 100 }]);
+  });
+
+  it('"a user 0.33333" (a fraction of a minute) remembers a grant until a whole ms; minutes too far away are refused at the prompt', async () => {
+    const { stdout } = await chat([deskAgent, '--memory'], ['Refund 250 for order A-3101', 'a user 1e20', 'a user 0.33333']);
+    expect(stdout).toMatch(/ {2}1e20 minutes is too far away: give at most \d+ minutes, or none for no expiry/);
+    expect(stdout).toMatch(/ {2}✔ approved, and always allowed for this user until \d{4}-\d\d-\d\dT[\d:.]+Z\n {2}← refund: \{"status":"refunded","orderId":"A-3101","amount":250\}/);
+    expect(stdout).not.toContain('INTERNAL_ERROR');
   });
 
   it('"a session 60" approves and remembers a grant: the next refund runs without asking; /grants lists it, /revoke revokes it and the next one asks again', async () => {

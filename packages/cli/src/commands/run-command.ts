@@ -190,9 +190,9 @@ class TerminalChat {
       if (!request) return true;
       const answer = await this.decide(request);
       if (answer === undefined) return false;
-      if (!this.json) this.say(`  ${describeAnswer(answer)}`);
       try {
-        await this.run(await this.host.confirmationAnswer(this.sessionId, request.requestId, answer));
+        // Said only once the runner took the answer: a refused one (an invalid edit…) is not "approved".
+        await this.run(await this.host.confirmationAnswer(this.sessionId, request.requestId, answer), undefined, `  ${describeAnswer(answer)}`);
       } catch (error) {
         // A malformed answer (say an always-allow without a grant service): nothing was sent; ask again.
         this.say(`! ${error instanceof Error ? error.message : String(error)}`);
@@ -247,10 +247,16 @@ class TerminalChat {
    * Runs one message under `messageId` (a new id unless it is sent again): the runner stores and runs a
    * message id once, so sending it again after a failure never stores or runs it twice.
    */
-  private async run(message: Content, messageId: string = randomUUID()): Promise<void> {
+  private async run(message: Content, messageId: string = randomUUID(), accepted?: string): Promise<void> {
     this.last = { message, messageId };
+    let unsaid = this.json ? undefined : accepted;
     for await (const event of this.host.run(this.sessionId, message, undefined, messageId)) {
       if (event.partial) continue; // the complete event follows with the whole text
+      if (unsaid !== undefined) {
+        // A refused message is one error event with no content; anything else means the answer was taken.
+        if (!(event.errorCode !== undefined && event.content === undefined)) this.say(unsaid);
+        unsaid = undefined;
+      }
       if (this.json) this.io.stdout.write(`${JSON.stringify(event)}\n`);
       else for (const line of this.format(event)) this.say(line);
     }
@@ -277,7 +283,10 @@ export function readDecision(reply: string): ConfirmationAnswerRequest | string 
     if ((scope !== 'session' && scope !== 'user' && scope !== 'app') || more.length > 0 || (minutes !== undefined && !(Number(minutes) > 0))) {
       return 'Always allow for whom: session, user or app, then optionally minutes until it expires (a session 60)';
     }
-    return { decision: 'approve', remember: { scope, ...(minutes === undefined ? {} : { expiresAt: Date.now() + Number(minutes) * 60_000 }) } };
+    // Fractions of a minute are fine: the expiry is rounded to a whole ms, as a grant's must be.
+    const expiresAt = minutes === undefined ? undefined : Date.now() + Math.round(Number(minutes) * 60_000);
+    if (expiresAt !== undefined && !Number.isSafeInteger(expiresAt)) return `${minutes} minutes is too far away: give at most ${Math.floor((Number.MAX_SAFE_INTEGER - Date.now()) / 60_000)} minutes, or none for no expiry`;
+    return { decision: 'approve', remember: { scope, ...(expiresAt === undefined ? {} : { expiresAt }) } };
   }
   return `Answer y (approve), n [message] (reject), e <json arguments> (edit), r <answer> (respond instead) or a <session|user|app> [minutes] (always allow).`;
 }
