@@ -1,12 +1,11 @@
 import type { Attributes, AttributeValue } from '@opentelemetry/api';
 import { BasicTracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { isSecretName } from '@toolsmith/core/internal';
 import type { WireInspection, WireModelCall, WireSpan } from './protocol/api-types';
 
 /** Traces kept per host: the oldest are dropped past this, so a long dev session does not grow without end. */
 const MAX_TRACES = 500;
 
-/** Span attributes never kept, whatever a plugin or an instrumentation put there: they may hold credentials. */
-const SECRET_ATTRIBUTE = /authorization|api[-_.]?key|secret|password|cookie|credential|x-goog-api-key/i;
 
 /**
  * What the dev UI's inspector shows of the runs of one host: the OpenTelemetry spans the runner emits
@@ -73,9 +72,10 @@ export class RunInspector {
   }
 }
 
+/** Span attributes without those whose names suggest a secret, whatever a plugin or an instrumentation put there. */
 function keptAttributes(attributes: Attributes): Record<string, AttributeValue> {
   const kept: Record<string, AttributeValue> = {};
-  for (const [key, value] of Object.entries(attributes)) if (value !== undefined && !SECRET_ATTRIBUTE.test(key)) kept[key] = value;
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined && !isSecretName(key)) kept[key] = value;
   return kept;
 }
 

@@ -129,6 +129,44 @@ describe("ADK's eval set format", () => {
     );
   });
 
+  it('reads arguments as literal values: one that looks like a matcher is compared as it is and written back as it was', () => {
+    const adk = {
+      eval_set_id: 's',
+      eval_cases: [{ eval_id: 'c', conversation: [{ user_content: { parts: [{ text: 'x' }] }, intermediate_data: { tool_uses: [{ name: 'f', args: { q: { $pattern: '^a' }, r: { $equals: 1 }, n: 2 } }], intermediate_responses: [] } }] }],
+    };
+    const set = fromAdkEvalSet(adk);
+    expect(set.cases[0].turns[0].tools?.calls[0].args).toEqual({ q: { $equals: { $pattern: '^a' } }, r: { $equals: { $equals: 1 } }, n: 2 });
+    expect(toAdkEvalSet(set).eval_cases[0].conversation[0].intermediate_data).toEqual(adk.eval_cases[0].conversation[0].intermediate_data);
+  });
+
+  it('refuses a tool use without a name or with args that are not an object, and an unknown answers option', () => {
+    const withUses = (tool_uses: unknown[]) => ({ eval_set_id: 's', eval_cases: [{ eval_id: 'c', conversation: [{ user_content: { parts: [{ text: 'x' }] }, intermediate_data: { tool_uses } }] }] });
+    expect(() => fromAdkEvalSet(withUses([{ args: {} }, { name: 'f', args: '{"q":1}' }]))).toThrow(
+      expect.objectContaining({
+        code: 'EVAL_SET_INVALID',
+        message: 'The ADK eval set is not a valid eval set:\n  - case c, invocation 0: tool call 0 needs a name\n  - case c, invocation 0: the args of tool call 1 must be an object',
+      }),
+    );
+    expect(() => fromAdkEvalSet(withUses([]), { answers: 'bogus' as 'ignore' })).toThrow(expect.objectContaining({ code: 'EVAL_SET_INVALID', message: expect.stringContaining('the answers option must be "exact" or "ignore", not "bogus"') }));
+  });
+
+  it('reads the answer as ADK joins it: the non-empty text parts with a line break, thought parts left out', () => {
+    const set = fromAdkEvalSet({
+      eval_set_id: 's',
+      eval_cases: [
+        {
+          eval_id: 'c',
+          conversation: [{ user_content: { parts: [{ text: 'x' }] }, final_response: { parts: [{ text: 'Let me think…', thought: true }, { text: 'Order A-1' }, { text: '' }, { text: 'has shipped.' }], role: 'model' } }],
+        },
+      ],
+    });
+    expect(set.cases[0].turns[0].answer).toEqual({ exact: 'Order A-1\nhas shipped.' });
+  });
+
+  it('refuses a set with no case, which would pass having checked nothing', () => {
+    expect(() => fromAdkEvalSet({ eval_set_id: 's', eval_cases: [] })).toThrow(expect.objectContaining({ code: 'EVAL_SET_INVALID', message: expect.stringContaining('cases must be a non-empty array') }));
+  });
+
   it('does not write what ADK cannot hold: other modes, matchers, answers', () => {
     const base = (turn: EvalSet['cases'][number]['turns'][number]): EvalSet => ({ id: 's', cases: [{ id: 'c', turns: [turn] }] });
     const refusals: Array<[EvalSet, string]> = [
@@ -193,6 +231,13 @@ describe('readEvalSetFile', () => {
     expect(() => readEvalSetFile(notJson)).toThrow(expect.objectContaining({ code: 'EVAL_SET_INVALID', message: expect.stringContaining('is not JSON') }));
     const noCases = join(dir, 'nocases.json');
     writeFileSync(noCases, '{ "id": "x" }');
-    expect(() => readEvalSetFile(noCases)).toThrow(expect.objectContaining({ code: 'EVAL_SET_INVALID', message: `${noCases} is not a valid eval set:\n  - cases must be an array` }));
+    expect(() => readEvalSetFile(noCases)).toThrow(expect.objectContaining({ code: 'EVAL_SET_INVALID', message: `${noCases} is not a valid eval set:\n  - cases must be a non-empty array` }));
+    const empty = join(dir, 'empty.json');
+    writeFileSync(empty, JSON.stringify({ id: 'e', cases: [] }));
+    expect(() => readEvalSetFile(empty)).toThrow(expect.objectContaining({ code: 'EVAL_SET_INVALID', message: `${empty} is not a valid eval set:\n  - cases must be a non-empty array` }));
+    // ADK's older .test.json format (a list of queries, which AgentEvaluator migrates) is not read.
+    const legacy = join(dir, 'legacy.test.json');
+    writeFileSync(legacy, JSON.stringify([{ query: 'Hi', expected_tool_use: [], reference: 'Hello' }]));
+    expect(() => readEvalSetFile(legacy)).toThrow(expect.objectContaining({ code: 'EVAL_SET_INVALID', message: `${legacy} is not a valid eval set:\n  - (root) must be an object` }));
   });
 });

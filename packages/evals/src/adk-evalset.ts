@@ -60,11 +60,15 @@ export interface FromAdkEvalSetOptions {
  * and whose `final_response` text is an `exact` answer. `session_input` gives the case's `userId`,
  * `initialState` and `appName`. Ids and creation timestamps are kept.
  *
- * @throws EvalSetError `EVAL_SET_INVALID` for JSON that is not an ADK eval set; `EVAL_SET_UNSUPPORTED` for a
+ * @throws EvalSetError `EVAL_SET_INVALID` for JSON that is not an ADK eval set (a tool use without a name or
+ *   with args that are not an object included) or an `answers` option that is neither; `EVAL_SET_UNSUPPORTED` for a
  *   case with a `conversation_scenario` (a simulated user), or a user message with other parts than text.
  */
 export function fromAdkEvalSet(json: unknown, options: FromAdkEvalSetOptions = {}): EvalSet {
   const source = options.source ?? 'The ADK eval set';
+  if (options.answers !== undefined && options.answers !== 'exact' && options.answers !== 'ignore') {
+    throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(source, [`the answers option must be "exact" or "ignore", not ${JSON.stringify(options.answers)}`]));
+  }
   const root = record(json);
   const id = pick(root, 'eval_set_id');
   const cases = pick(root, 'eval_cases');
@@ -110,14 +114,19 @@ function readInvocation(raw: Record<string, unknown>, caseId: string, index: num
   const turn: EvalTurn = { user };
   copyString(raw, 'invocation_id', turn, 'id');
   const data = pick(raw, 'intermediate_data');
-  if (data != null) turn.tools = { match: 'exact', calls: toolUses(record(data)) };
+  if (data != null) turn.tools = { match: 'exact', calls: toolUses(record(data), `case ${caseId}, invocation ${index}`, source) };
   const finalResponse = pick(raw, 'final_response');
   if (finalResponse != null && options.answers !== 'ignore') {
     const answerParts = pick(record(finalResponse), 'parts');
+    // The non-empty text parts joined with "\n", as ADK's final response evaluator reads one
+    // (google/adk-python@076c2ba, src/google/adk/evaluation/final_response_match_v1.py,
+    // `_get_text_from_content`); thought parts (`thought: true`) are left out: a model's reasoning is not its answer.
     const text = (Array.isArray(answerParts) ? answerParts : [])
-      .map((part) => pick(record(part), 'text'))
-      .filter((value): value is string => typeof value === 'string')
-      .join('');
+      .map(record)
+      .filter((part) => part.thought !== true)
+      .map((part) => pick(part, 'text'))
+      .filter((value): value is string => typeof value === 'string' && value !== '')
+      .join('\n');
     if (text) turn.answer = { exact: text };
   }
   copyNumber(raw, 'creation_timestamp', turn, 'createdAt');
@@ -125,7 +134,7 @@ function readInvocation(raw: Record<string, unknown>, caseId: string, index: num
 }
 
 /** The expected calls: `tool_uses`, or the function calls of `invocation_events` (ADK's other form). */
-function toolUses(data: Record<string, unknown>): ExpectedCall[] {
+function toolUses(data: Record<string, unknown>, place: string, source: string): ExpectedCall[] {
   const uses = pick(data, 'tool_uses');
   const calls: Array<Record<string, unknown>> = Array.isArray(uses) ? uses.map(record) : [];
   const events = pick(data, 'invocation_events');
@@ -137,7 +146,34 @@ function toolUses(data: Record<string, unknown>): ExpectedCall[] {
       if (call != null) calls.push(record(call));
     }
   }
-  return calls.map((call) => ({ name: String(call.name), args: record(call.args ?? {}) as Record<string, JsonValue>, exactArgs: true }));
+  const problems: string[] = [];
+  calls.forEach((call, i) => {
+    if (typeof call.name !== 'string' || call.name === '') problems.push(`${place}: tool call ${i} needs a name`);
+    if (call.args != null && record(call.args) !== call.args) problems.push(`${place}: the args of tool call ${i} must be an object`);
+  });
+  if (problems.length) throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(source, problems));
+  // ADK's arguments are literal values: one that looks like a matcher (`{ "$pattern": … }`) is wrapped
+  // in `$equals`, so it is compared as it is (and written back unwrapped).
+  return calls.map((call) => ({ name: call.name as string, args: literalArgs(record(call.args ?? {})), exactArgs: true }));
+}
+
+function literalArgs(args: Record<string, unknown>): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const [key, value] of Object.entries(args)) out[key] = (looksLikeMatcher(value) ? { $equals: value } : value) as JsonValue;
+  return out;
+}
+
+function looksLikeMatcher(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && ('$pattern' in value || '$equals' in value);
+}
+
+/** An argument as ADK holds it: `{ $equals: v }` is written as `v`; undefined for a matcher ADK cannot hold. */
+function adkArgument(value: unknown): JsonValue | undefined {
+  if (looksLikeMatcher(value) && '$equals' in (value as object) && Object.keys(value as object).length === 1) {
+    const literal = (value as { $equals: unknown }).$equals;
+    return isPlainJsonDeep(literal) ? (literal as JsonValue) : undefined;
+  }
+  return isPlainJson(value) ? (value as JsonValue) : undefined;
 }
 
 /**
@@ -181,15 +217,28 @@ function writeTurn(turn: EvalTurn, place: string): AdkInvocation {
   if (turn.tools) {
     if ((turn.tools.match ?? 'exact') !== 'exact') throw new EvalSetError('EVAL_SET_UNSUPPORTED', adkExpectationUnsupportedMessage(place, `calls matched ${turn.tools.match}`));
     const toolUses = turn.tools.calls.map((call) => {
-      const args = call.args ?? {};
-      const plain = Object.values(args).every(isPlainJson);
+      const args: Record<string, JsonValue> = {};
+      let plain = true;
+      for (const [key, value] of Object.entries(call.args ?? {})) {
+        const literal = adkArgument(value);
+        if (literal === undefined) plain = false;
+        else args[key] = literal;
+      }
       if (!call.exactArgs || !plain) throw new EvalSetError('EVAL_SET_UNSUPPORTED', adkExpectationUnsupportedMessage(place, `a call of ${call.name} whose arguments are not all given as plain values with exactArgs`));
-      return { name: call.name, args: args as Record<string, JsonValue> };
+      return { name: call.name, args };
     });
     invocation.intermediate_data = { tool_uses: toolUses, intermediate_responses: [] };
   }
   if (turn.createdAt !== undefined) invocation.creation_timestamp = turn.createdAt;
   return invocation;
+}
+
+/** A JSON value, matcher-looking keys allowed (the value of an `$equals`). */
+function isPlainJsonDeep(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return true;
+  if (Array.isArray(value)) return value.every(isPlainJsonDeep);
+  if (typeof value !== 'object' || value instanceof RegExp || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.values(value).every(isPlainJsonDeep);
 }
 
 /** A plain JSON value, not a matcher (`RegExp`, function, `{ $pattern }`, `{ $equals }`). */

@@ -1,9 +1,16 @@
+import type { JsonSchema } from '@toolsmith/core';
+import { compileAnswerSchema } from './compile-answer-schema';
 import type { EvalSet } from './eval-set';
 import { EvalSetError } from './eval-set-error';
 import { invalidEvalSetMessage, judgeMissingMessage } from './messages';
 
 const MODES = ['exact', 'inOrder', 'anyOrder', 'superset', 'subset'];
 const ANSWER_KINDS = ['exact', 'contains', 'pattern', 'schema', 'judge'];
+const SET_KEYS = ['id', 'name', 'description', 'cases', 'runs', 'threshold', 'createdAt'];
+const CASE_KEYS = ['id', 'turns', 'initialState', 'userId', 'runs', 'threshold', 'createdAt', 'appName'];
+const TURN_KEYS = ['user', 'tools', 'answer', 'id', 'createdAt'];
+const TOOLS_KEYS = ['match', 'calls'];
+const CALL_KEYS = ['name', 'args', 'exactArgs'];
 
 /**
  * Checks that `value` is a well-formed {@link EvalSet} (a parsed JSON file or an object built in code):
@@ -19,10 +26,12 @@ export function checkEvalSet(value: unknown, options: { judgeModel: boolean; sou
   if (!isObject(value)) {
     throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(options.source ?? 'The value', ['(root) must be an object']));
   }
+  unknownKeys(value, SET_KEYS, '', at);
   if (typeof value.id !== 'string' || value.id === '') at('id', 'must be a non-empty string');
   for (const key of ['name', 'description'] as const) if (value[key] !== undefined && typeof value[key] !== 'string') at(key, 'must be a string');
   checkRunsAndThreshold(value, '', at);
-  if (!Array.isArray(value.cases)) at('cases', 'must be an array');
+  // An empty set would pass having checked nothing.
+  if (!Array.isArray(value.cases) || value.cases.length === 0) at('cases', 'must be a non-empty array');
   const ids = new Set<string>();
   for (const [c, evalCase] of (Array.isArray(value.cases) ? value.cases : []).entries()) {
     const path = `cases[${c}]`;
@@ -30,6 +39,7 @@ export function checkEvalSet(value: unknown, options: { judgeModel: boolean; sou
       at(path, 'must be an object');
       continue;
     }
+    unknownKeys(evalCase, CASE_KEYS, `${path}.`, at);
     if (typeof evalCase.id !== 'string' || evalCase.id === '') at(`${path}.id`, 'must be a non-empty string');
     else if (ids.has(evalCase.id)) at(`${path}.id`, `repeats the id ${JSON.stringify(evalCase.id)}`);
     else ids.add(evalCase.id);
@@ -46,6 +56,7 @@ export function checkEvalSet(value: unknown, options: { judgeModel: boolean; sou
         at(turnPath, 'must be an object');
         continue;
       }
+      unknownKeys(turn, TURN_KEYS, `${turnPath}.`, at);
       checkUser(turn.user, `${turnPath}.user`, at);
       if (turn.tools !== undefined) checkTools(turn.tools, `${turnPath}.tools`, at);
       if (turn.answer !== undefined && checkAnswer(turn.answer, `${turnPath}.answer`, at) === 'judge' && !judged.includes(String(evalCase.id))) judged.push(String(evalCase.id));
@@ -73,6 +84,7 @@ function checkUser(user: unknown, path: string, at: At): void {
 
 function checkTools(tools: unknown, path: string, at: At): void {
   if (!isObject(tools)) return at(path, 'must be an object ({ match?, calls })');
+  unknownKeys(tools, TOOLS_KEYS, `${path}.`, at);
   if (tools.match !== undefined && !MODES.includes(tools.match as string)) at(`${path}.match`, `must be one of ${MODES.join(', ')}`);
   if (!Array.isArray(tools.calls)) return at(`${path}.calls`, 'must be an array');
   for (const [i, call] of tools.calls.entries()) {
@@ -81,6 +93,7 @@ function checkTools(tools: unknown, path: string, at: At): void {
       at(callPath, 'must be an object ({ name, args?, exactArgs? })');
       continue;
     }
+    unknownKeys(call, CALL_KEYS, `${callPath}.`, at);
     if (typeof call.name !== 'string' || call.name === '') at(`${callPath}.name`, 'must be a non-empty string');
     if (call.exactArgs !== undefined && typeof call.exactArgs !== 'boolean') at(`${callPath}.exactArgs`, 'must be a boolean');
     if (call.args === undefined) continue;
@@ -103,6 +116,7 @@ function checkAnswer(answer: unknown, path: string, at: At): string | undefined 
   }
   const kind = kinds[0];
   const value = answer[kind];
+  unknownKeys(answer, kind === 'pattern' ? ['pattern', 'flags'] : [kind], `${path}.`, at);
   const ok =
     kind === 'exact' || kind === 'judge'
       ? typeof value === 'string' && value !== ''
@@ -112,6 +126,13 @@ function checkAnswer(answer: unknown, path: string, at: At): string | undefined 
           ? isObject(value) || typeof value === 'function'
           : true;
   if (!ok) at(`${path}.${kind}`, kind === 'contains' ? 'must be a string or a non-empty array of strings' : kind === 'schema' ? 'must be a JSON Schema or a Standard Schema' : 'must be a non-empty string');
+  if (ok && kind === 'schema' && !isStandardSchema(value)) {
+    try {
+      compileAnswerSchema(value as JsonSchema);
+    } catch (error) {
+      at(`${path}.schema`, `is not a valid JSON Schema: ${(error as Error).message}`);
+    }
+  }
   if (kind === 'pattern') {
     if (value instanceof RegExp) return kind;
     checkPattern(value, answer.flags, `${path}.pattern`, at);
@@ -127,6 +148,15 @@ function checkPattern(pattern: unknown, flags: unknown, path: string, at: At): v
   } catch (error) {
     at(path, `is not a valid regular expression: ${(error as Error).message}`);
   }
+}
+
+/** Every key of `value` not in `known` is a problem: a misspelt key would silently check nothing. */
+function unknownKeys(value: Record<string, unknown>, known: readonly string[], path: string, at: At): void {
+  for (const key of Object.keys(value)) if (!known.includes(key)) at(`${path}${key}`, `is not a known key (known: ${known.join(', ')})`);
+}
+
+function isStandardSchema(value: unknown): boolean {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && '~standard' in value;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

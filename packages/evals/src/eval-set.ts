@@ -41,7 +41,7 @@ export interface TrajectoryExpectation {
  * - `{ exact }`: the answer's text, equal (leading and trailing white space ignored);
  * - `{ contains }`: the text contains this string (each of these strings), case-sensitive;
  * - `{ pattern, flags? }`: the text matches this regular expression;
- * - `{ schema }`: the answer is JSON valid against this JSON Schema (draft 2020-12) or Standard Schema:
+ * - `{ schema }`: the answer is JSON valid against this JSON Schema (draft 2020-12; 2019-09 or draft-07 by its `$schema`) or Standard Schema:
  *   the agent's structured output (`event.output`, with `outputSchema`), else the text parsed as JSON;
  * - `{ judge }`: a judge model (the `judgeModel` option) says the answer meets this criterion.
  */

@@ -17,7 +17,7 @@ export interface JudgeVerdict {
 /**
  * Asks `model` whether `answer` meets `criterion`: one request with no tools, {@link JUDGE_PROMPT} as its
  * system instruction, and the criterion, the user's message and the answer as the user's text. A reply
- * that is not `{"pass": boolean, …}` is a failed verdict saying so; a failing model call throws its error.
+ * that is not `{"pass": boolean, "reason": string}` (a missing reason included) is a failed verdict saying so; a failing model call throws its error.
  */
 export async function judgeAnswer(model: Model, input: { criterion: string; question: string; answer: string; signal?: AbortSignal }): Promise<JudgeVerdict> {
   const request: LlmRequest = {
@@ -43,8 +43,8 @@ export async function judgeAnswer(model: Model, input: { criterion: string; ques
     parsed = undefined;
   }
   const verdict = parsed as { pass?: unknown; reason?: unknown } | undefined;
-  if (typeof verdict !== 'object' || verdict === null || typeof verdict.pass !== 'boolean') {
+  if (typeof verdict !== 'object' || verdict === null || typeof verdict.pass !== 'boolean' || typeof verdict.reason !== 'string') {
     return { pass: false, reason: `the judge's reply is not {"pass": true|false, "reason": …}: ${JSON.stringify(reply)}` };
   }
-  return { pass: verdict.pass, reason: typeof verdict.reason === 'string' ? verdict.reason : '' };
+  return { pass: verdict.pass, reason: verdict.reason };
 }

@@ -28,7 +28,7 @@ describe('matchAnswer', () => {
 
   it('fails every text check when the turn gave no answer', async () => {
     for (const expectation of [{ exact: 'x' }, { contains: 'x' }, { pattern: 'x' }, { schema: { type: 'object' } }, { judge: 'polite' }]) {
-      expect(await matchAnswer(expectation, {}, context)).toMatchObject({ pass: false, detail: 'the turn gave no answer' });
+      expect(await matchAnswer(expectation, {}, { ...context, judgeModel: new ScriptedModel([]) })).toMatchObject({ pass: false, detail: 'the turn gave no answer' });
     }
   });
 
@@ -38,6 +38,20 @@ describe('matchAnswer', () => {
     expect((await matchAnswer({ schema }, { text: '```json\n{"status": "shipped"}\n```' }, context)).pass).toBe(true);
     expect(await matchAnswer({ schema }, { text: '{"status": "late"}' }, context)).toEqual({ pass: false, expected: 'valid against the schema', detail: '/status must be equal to one of the allowed values' });
     expect(await matchAnswer({ schema }, { text: 'It shipped.' }, context)).toEqual({ pass: false, expected: 'valid against the schema', detail: 'the answer is not JSON: "It shipped."' });
+  });
+
+  it('schema: draft-07 and 2019-09 schemas (by $schema) and format are checked, with nothing on the console', async () => {
+    const warn = jest.spyOn(console, 'warn');
+    const log = jest.spyOn(console, 'log');
+    const draft07 = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', required: ['orderId'], properties: { orderId: { type: 'string' }, at: { format: 'date' } } };
+    expect((await matchAnswer({ schema: draft07 }, { output: { orderId: 'A-1', at: '2026-11-26' } }, context)).pass).toBe(true);
+    expect(await matchAnswer({ schema: draft07 }, { output: { orderId: 'A-1', at: 'tomorrow' } }, context)).toEqual({ pass: false, expected: 'valid against the schema', detail: '/at must match format "date"' });
+    const draft2019 = { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', required: ['orderId'] };
+    expect((await matchAnswer({ schema: draft2019 }, { output: {} }, context)).pass).toBe(false);
+    expect(warn).not.toHaveBeenCalled();
+    expect(log).not.toHaveBeenCalled();
+    warn.mockRestore();
+    log.mockRestore();
   });
 
   it('schema: a Standard Schema (zod) validates with its library', async () => {
@@ -64,12 +78,21 @@ describe('matchAnswer', () => {
   });
 
   it('judge: a reply that is not a verdict, or a failing judge, fails the check and says why', async () => {
-    const judge = new ScriptedModel(['Looks fine to me!', new RateLimitError('slow down', { provider: 'scripted' })]);
+    const judge = new ScriptedModel(['Looks fine to me!', '{"pass": true}', new RateLimitError('slow down', { provider: 'scripted' })]);
     expect(await matchAnswer({ judge: 'x' }, { text: 'A' }, { ...context, judgeModel: judge })).toEqual({
       pass: false,
       expected: 'judge: x',
       detail: 'the judge\'s reply is not {"pass": true|false, "reason": …}: "Looks fine to me!"',
     });
+    expect(await matchAnswer({ judge: 'x' }, { text: 'A' }, { ...context, judgeModel: judge })).toEqual({
+      pass: false,
+      expected: 'judge: x',
+      detail: 'the judge\'s reply is not {"pass": true|false, "reason": …}: "{\\"pass\\": true}"',
+    });
     expect(await matchAnswer({ judge: 'x' }, { text: 'A' }, { ...context, judgeModel: judge })).toEqual({ pass: false, expected: 'judge: x', detail: 'the judge model failed: RATE_LIMITED: slow down' });
+  });
+
+  it('judge: without a judge model is EVAL_JUDGE_MISSING, not a TypeError', async () => {
+    await expect(matchAnswer({ judge: 'x' }, { text: 'A' }, context)).rejects.toMatchObject({ code: 'EVAL_JUDGE_MISSING' });
   });
 });

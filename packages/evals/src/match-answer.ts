@@ -1,9 +1,11 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { JsonSchema, Model } from '@toolsmith/core';
 import { ToolsmithError } from '@toolsmith/core';
-import type { ValidateFunction } from 'ajv';
+import { compileAnswerSchema } from './compile-answer-schema';
 import type { AnswerExpectation } from './eval-set';
+import { EvalSetError } from './eval-set-error';
 import { judgeAnswer } from './judge-answer';
+import { judgeMissingMessage } from './messages';
 import { stripFence } from './strip-fence';
 
 /** A turn's final answer, as the agent gave it. */
@@ -24,7 +26,11 @@ export interface AnswerResult {
   detail?: string;
 }
 
-/** Checks a turn's answer; `judge` expectations ask `judgeModel` (the caller has checked there is one). */
+/**
+ * Checks a turn's answer; `judge` expectations ask `judgeModel`.
+ *
+ * @throws EvalSetError `EVAL_JUDGE_MISSING` for a `judge` expectation without `judgeModel`.
+ */
 export async function matchAnswer(
   expectation: AnswerExpectation,
   answer: ActualAnswer,
@@ -51,9 +57,10 @@ export async function matchAnswer(
   }
   if ('schema' in expectation) return matchSchema(expectation.schema, answer);
   const expected = `judge: ${expectation.judge}`;
+  if (!context.judgeModel) throw new EvalSetError('EVAL_JUDGE_MISSING', judgeMissingMessage([]));
   if (text === undefined) return { pass: false, expected, detail: 'the turn gave no answer' };
   try {
-    const verdict = await judgeAnswer(context.judgeModel as Model, { criterion: expectation.judge, question: context.userText, answer: text, signal: context.signal });
+    const verdict = await judgeAnswer(context.judgeModel, { criterion: expectation.judge, question: context.userText, answer: text, signal: context.signal });
     return { pass: verdict.pass, expected, detail: verdict.reason };
   } catch (error) {
     const reason = ToolsmithError.isInstance(error) ? `${error.code}: ${error.message}` : String(error);
@@ -78,23 +85,10 @@ async function matchSchema(schema: JsonSchema | StandardSchemaV1, answer: Actual
     const issues = result.issues.map((issue) => `${issue.path?.map((p) => (typeof p === 'object' ? String(p.key) : String(p))).join('.') || '(root)'}: ${issue.message}`);
     return { pass: false, expected, detail: issues.join('; ') };
   }
-  const validate = compiled(schema);
+  const validate = compileAnswerSchema(schema);
   if (validate(value)) return { pass: true, expected };
   const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
   return { pass: false, expected, detail: problems.join('; ') };
-}
-
-const validators = new WeakMap<object, ValidateFunction>();
-
-function compiled(schema: JsonSchema): ValidateFunction {
-  let validate = validators.get(schema);
-  if (!validate) {
-    // Loaded on first use: a set with no schema expectation never pays for ajv.
-    const Ajv2020 = (require('ajv/dist/2020') as typeof import('ajv/dist/2020')).default;
-    validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
-    validators.set(schema, validate);
-  }
-  return validate;
 }
 
 function isStandardSchema(schema: unknown): schema is StandardSchemaV1 {

@@ -1,3 +1,4 @@
+import { REDACTED, isSecretName, redactSecretText, redactSecrets } from '@toolsmith/core/internal';
 import { isDeepStrictEqual } from 'node:util';
 import type { ArgumentMatcher, ExpectedCall } from './eval-set';
 
@@ -18,12 +19,14 @@ export type CallMismatch = string[];
 export function callMismatch(expected: ExpectedCall, actual: ActualCall): CallMismatch {
   if (expected.name !== actual.name) return [`the tool is ${actual.name}, not ${expected.name}`];
   if (!expected.args && !expected.exactArgs) return [];
-  if (typeof actual.args === 'string') return [`its arguments are not a JSON object: ${actual.args}`];
+  if (typeof actual.args === 'string') return [`its arguments are not a JSON object: ${redactSecretText(actual.args)}`];
   const problems: string[] = [];
   const listed = expected.args ?? {};
   for (const [name, matcher] of Object.entries(listed)) {
-    if (!(name in actual.args)) problems.push(`args.${name} is missing (expected ${describeMatcher(matcher)})`);
-    else if (!argumentMatches(matcher, actual.args[name])) problems.push(`args.${name}: ${show(actual.args[name])} does not match ${describeMatcher(matcher)}`);
+    if (!(name in actual.args)) problems.push(`args.${name} is missing (expected ${isSecretName(name) ? REDACTED : describeMatcher(matcher)})`);
+    else if (!argumentMatches(matcher, actual.args[name])) {
+      problems.push(isSecretName(name) ? `args.${name}: ${REDACTED} does not match ${REDACTED}` : `args.${name}: ${show(redactSecrets(actual.args[name]))} does not match ${describeMatcher(matcher)}`);
+    }
   }
   if (expected.exactArgs) {
     for (const name of Object.keys(actual.args)) if (!(name in listed)) problems.push(`args.${name} is not expected`);
@@ -45,20 +48,20 @@ export function describeMatcher(matcher: ArgumentMatcher): string {
   if (typeof matcher === 'function') return matcher.name ? `the function ${matcher.name}` : 'a function';
   if (matcher instanceof RegExp) return String(matcher);
   if (isPatternMatcher(matcher)) return `/${matcher.$pattern}/${matcher.$flags ?? ''}`;
-  if (isEqualsMatcher(matcher)) return show(matcher.$equals);
-  return show(matcher);
+  if (isEqualsMatcher(matcher)) return show(redactSecrets(matcher.$equals));
+  return show(redactSecrets(matcher));
 }
 
 /** An expected call as the report writes it: `name(city: /^Par/, days: 3)`, `name(…)` when its arguments are not checked. */
 export function describeExpectedCall(call: ExpectedCall): string {
   if (!call.args) return call.exactArgs ? `${call.name}()` : `${call.name}(…)`;
-  const args = Object.entries(call.args).map(([name, matcher]) => `${name}: ${describeMatcher(matcher)}`);
+  const args = Object.entries(call.args).map(([name, matcher]) => `${name}: ${isSecretName(name) ? REDACTED : describeMatcher(matcher)}`);
   return `${call.name}(${args.join(', ')}${call.exactArgs ? '' : args.length ? ', …' : '…'})`;
 }
 
 /** An actual call as the report writes it: `name({"city":"Paris"})`. */
 export function describeActualCall(call: ActualCall): string {
-  return `${call.name}(${typeof call.args === 'string' ? call.args : JSON.stringify(call.args)})`;
+  return `${call.name}(${typeof call.args === 'string' ? redactSecretText(call.args) : JSON.stringify(redactSecrets(call.args))})`;
 }
 
 function isPatternMatcher(matcher: ArgumentMatcher): matcher is { $pattern: string; $flags?: string } {
@@ -69,6 +72,16 @@ function isEqualsMatcher(matcher: ArgumentMatcher): matcher is { $equals: never 
   return typeof matcher === 'object' && matcher !== null && !Array.isArray(matcher) && '$equals' in matcher;
 }
 
+/** A value as JSON, except what JSON would hide: `-0`, `NaN`, a `RegExp` (`/…/`) and `undefined` are written as such. */
 function show(value: unknown): string {
-  return value === undefined ? 'undefined' : JSON.stringify(value);
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (value instanceof RegExp) return String(value);
+  if (Array.isArray(value)) return `[${value.map(show).join(',')}]`;
+  if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}:${show(item)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? String(value);
 }

@@ -62,6 +62,11 @@ describe('matchTrajectory: arguments', () => {
     expect(one({ name: 'tag', args: { tags: ['a', { b: 2 }] } }, call).diff[0].problems).toEqual(['args.tags: ["a",{"b":1}] does not match ["a",{"b":2}]']);
   });
 
+  it('writes -0 and a nested RegExp as such in the diff, not as JSON would', () => {
+    expect(one({ name: 'refund', args: { amount: -0 } }, made('refund', { amount: 0 })).diff[0].problems).toEqual(['args.amount: 0 does not match -0']);
+    expect(one({ name: 'tag', args: { tags: [/a/] as unknown as string[] } }, made('tag', { tags: ['a'] })).diff[0].problems).toEqual(['args.tags: ["a"] does not match [/a/]']);
+  });
+
   it('takes a RegExp, a JSON pattern, a function and $equals', () => {
     expect(one({ name: 'lookupOrder', args: { orderId: /^a-\d$/i } }, lookup).pass).toBe(true);
     expect(one({ name: 'lookupOrder', args: { orderId: { $pattern: '^A-', $flags: '' } } }, lookup).pass).toBe(true);

@@ -7,6 +7,7 @@ export function invalidEvalSetMessage(source: string, problems: readonly string[
 
 /** `EVAL_JUDGE_MISSING`: which cases need the judge. */
 export function judgeMissingMessage(caseIds: readonly string[]): string {
+  if (caseIds.length === 0) return 'A judged answer was expected, but no judge model was given: pass judgeModel.';
   return (
     `Case${caseIds.length > 1 ? 's' : ''} ${caseIds.join(', ')} expect${caseIds.length > 1 ? '' : 's'} a judged answer, but no judge model was given. ` +
     'Pass judgeModel to runEvalSet (with toolsmith eval: export judgeModel from the agent or eval set module).'

@@ -1,4 +1,4 @@
-import { InMemorySessionService } from '@toolsmith/core';
+import { InMemorySessionService, LlmAgent, functionTool } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
 import { behaviour, shopAgent } from './__fixtures__/shop-agent';
 import type { EvalSet } from './eval-set';
@@ -131,6 +131,30 @@ describe('runEvalSet', () => {
         '  - cases[0].turns[0].answer must have exactly one of exact, contains, pattern, schema, judge',
       ].join('\n'),
     });
+    const badSchemas = {
+      id: 's',
+      cases: [
+        { id: 'a', turns: [{ user: 'x', answer: { schema: { type: 'object', required: 'orderId' } } }] },
+        { id: 'b', turns: [{ user: 'x', answer: { schema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' } } }] },
+      ],
+    };
+    await expect(runEvalSet(badSchemas as unknown as EvalSet, { agent })).rejects.toMatchObject({
+      code: 'EVAL_SET_INVALID',
+      message: expect.stringMatching(
+        /cases\[0\]\.turns\[0\]\.answer\.schema is not a valid JSON Schema: .*required.*\n {2}- cases\[1\]\.turns\[0\]\.answer\.schema is not a valid JSON Schema: \$schema "http:\/\/json-schema\.org\/draft-04\/schema#" is not supported/,
+      ),
+    });
+    const typos = { id: 't', threshhold: 0.5, cases: [{ id: 'a', turns: [{ user: 'x', tool: { calls: [] }, answers: { exact: 'a' }, answer: { exact: 'a', flags: 'i' } }] }] };
+    await expect(runEvalSet(typos as unknown as EvalSet, { agent })).rejects.toMatchObject({
+      code: 'EVAL_SET_INVALID',
+      message: [
+        'The eval set is not a valid eval set:',
+        '  - threshhold is not a known key (known: id, name, description, cases, runs, threshold, createdAt)',
+        '  - cases[0].turns[0].tool is not a known key (known: user, tools, answer, id, createdAt)',
+        '  - cases[0].turns[0].answers is not a known key (known: user, tools, answer, id, createdAt)',
+        '  - cases[0].turns[0].answer.flags is not a known key (known: exact)',
+      ].join('\n'),
+    });
     const judged: EvalSet = { id: 'j', cases: [{ id: 'polite', turns: [{ user: 'Hello', answer: { judge: 'is polite' } }] }] };
     await expect(runEvalSet(judged, { agent })).rejects.toMatchObject({ code: 'EVAL_JUDGE_MISSING', message: expect.stringContaining('Case polite expects a judged answer') });
     expect((agent.model as ScriptedModel).callCount).toBe(0);
@@ -149,6 +173,30 @@ describe('runEvalSet', () => {
     ]);
     const aborted = await runEvalSet(whereIs, { agent: shopAgent(), signal: AbortSignal.abort('stop') });
     expect(aborted.cases[0].results[0].turns[0]).toMatchObject({ pass: false, error: { code: 'RUN_ABORTED' } });
+  });
+});
+
+describe('runEvalSet: secrets in the report', () => {
+  it('redacts secret-named arguments and bearer tokens or API keys in the calls, the diff, the error and the text report', async () => {
+    const connect = functionTool({
+      name: 'connect',
+      description: 'Connects to a service.',
+      parameters: { type: 'object', properties: { url: { type: 'string' }, apiKey: { type: 'string' } }, required: ['url', 'apiKey'] },
+      execute: () => ({ ok: true }),
+    });
+    const model = new ScriptedModel([
+      { calls: [{ name: 'connect', args: { url: 'https://api.example', apiKey: 'hunter2-plain' } }] },
+      new Error('401 from the service: Authorization: Bearer abcdefghijklmnop123 was refused for key sk-live-0123456789abcdef'),
+    ]);
+    const agent = new LlmAgent({ name: 'a', model, tools: [connect] });
+    const set: EvalSet = { id: 's', cases: [{ id: 'c', turns: [{ user: 'Connect', tools: { calls: [{ name: 'connect', args: { apiKey: 'other-key', url: 'https://api.example' } }] } }] }] };
+    const report = await runEvalSet(set, { agent });
+    const printed = `${formatEvalReport(report)}\n${JSON.stringify(report)}`;
+    for (const secret of ['hunter2-plain', 'other-key', 'abcdefghijklmnop123', 'sk-live-0123456789abcdef']) expect(printed).not.toContain(secret);
+    const turn = report.cases[0].results[0].turns[0];
+    expect(turn.calls[0].args).toEqual({ url: 'https://api.example', apiKey: '[redacted]' });
+    expect(turn.trajectory?.diff[0]).toMatchObject({ kind: 'mismatch', problems: ['args.apiKey: [redacted] does not match [redacted]'] });
+    expect(turn.error?.message).toContain('Authorization: Bearer [redacted] was refused for key [redacted]');
   });
 });
 

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { BaseAgent, Content, Event, Model, Plugin, Provider, SessionService } from '@toolsmith/core';
 import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, Runner } from '@toolsmith/core';
+import { redactSecretText, redactSecrets } from '@toolsmith/core/internal';
 import { checkEvalSet } from './check-eval-set';
 import type { EvalCase, EvalSet, EvalTurn } from './eval-set';
 import type { CaseReport, EvalReport, RunReport, TurnReport } from './eval-report';
 import type { ActualCall } from './match-call';
 import { matchAnswer } from './match-answer';
 import { matchTrajectory } from './match-trajectory';
+import { passesThreshold } from './passes-threshold';
 
 /** Options of {@link runEvalSet}. */
 export interface RunEvalSetOptions {
@@ -58,7 +60,7 @@ export async function runEvalSet(set: EvalSet, options: RunEvalSetOptions): Prom
       options.onRun?.(evalCase.id, result);
     }
     const passedRuns = results.filter((r) => r.pass).length;
-    cases.push({ id: evalCase.id, pass: passedRuns >= threshold * runs, runs, passedRuns, threshold, results });
+    cases.push({ id: evalCase.id, pass: passesThreshold(passedRuns, runs, threshold), runs, passedRuns, threshold, results });
   }
   const passedCases = cases.filter((c) => c.pass).length;
   return { setId: set.id, ...(set.name ? { name: set.name } : {}), pass: passedCases === cases.length, passedCases, cases };
@@ -102,16 +104,34 @@ async function checkTurn(index: number, turn: EvalTurn, message: Content, events
   const report: TurnReport = { index, user, pass: false, calls, ...(answer !== undefined ? { answer } : {}), ...(final?.output !== undefined ? { output: final.output } : {}) };
   if (turn.tools) report.trajectory = matchTrajectory(turn.tools, calls);
   if (turn.answer) {
-    report.answerCheck = await matchAnswer(turn.answer, { ...(answer !== undefined ? { text: answer } : {}), ...(final?.output !== undefined ? { output: final.output } : {}) }, {
-      ...(options.judgeModel ? { judgeModel: options.judgeModel } : {}),
-      userText: user,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    try {
+      report.answerCheck = await matchAnswer(turn.answer, { ...(answer !== undefined ? { text: answer } : {}), ...(final?.output !== undefined ? { output: final.output } : {}) }, {
+        ...(options.judgeModel ? { judgeModel: options.judgeModel } : {}),
+        userText: user,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (thrown) {
+      // One case's check never loses the other cases' results: it fails, saying why.
+      report.answerCheck = { pass: false, expected: 'the answer check to run', detail: `the check threw: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
+    }
   }
   if (error) report.error = error;
   if (pausedOn.length) report.pausedOn = pausedOn;
   report.pass = !error && !pausedOn.length && (report.trajectory?.pass ?? true) && (report.answerCheck?.pass ?? true);
-  return report;
+  return redactReport(report);
+}
+
+/**
+ * The turn's report fit to print: secret-named arguments and secret-looking text (bearer tokens, API keys)
+ * redacted, as the dev UI's inspector does, once every check has run on the real values (docs/evals.md).
+ */
+function redactReport(report: TurnReport): TurnReport {
+  const redacted: TurnReport = { ...report, user: redactSecretText(report.user), calls: redactSecrets(report.calls) };
+  if (report.answer !== undefined) redacted.answer = redactSecretText(report.answer);
+  if (report.output !== undefined) redacted.output = redactSecrets(report.output);
+  if (report.answerCheck) redacted.answerCheck = redactSecrets(report.answerCheck);
+  if (report.error) redacted.error = { code: report.error.code, message: redactSecretText(report.error.message) };
+  return redacted;
 }
 
 function userContent(turn: EvalTurn): Content {

@@ -22,6 +22,8 @@ import type { Event } from '../events/event';
 import type { Usage } from '../model/llm-response';
 import { type RunBudget, budgetOverrun } from '../context/run-budget';
 import { RunBudgetExceededError } from '../errors/run-budget-exceeded-error';
+import { AgentConfigError } from '../errors/agent-config-error';
+import { costOfFailedMessage } from '../errors/messages';
 import type { CompactionOptions } from '../context/compaction-options';
 
 /** @internal What every invocation of one runner shares: services, plugins, limits and the resolved tools. */
@@ -63,6 +65,8 @@ export interface InvocationShared {
   /** The run's token counts so far and, with a budget's `costOf`, its cost (see {@link InvocationContext.countUsage}). */
   runUsage?: Usage;
   runCost?: number;
+  /** Why the budget's `costOf` could not price an event (it threw, or returned no finite number of at least 0): the run ends on it. */
+  costError?: AgentConfigError;
 }
 
 /** @internal What an {@link InvocationContext} is made of. */
@@ -170,11 +174,29 @@ export class InvocationContext {
   countUsage(event: Event, runUsage: Usage): void {
     this.shared.runUsage = runUsage;
     const costOf = this.services.budget?.costOf;
-    if (costOf && event.usage) this.shared.runCost = (this.shared.runCost ?? 0) + costOf(event.usage, event);
+    if (!costOf || !event.usage || this.shared.costError) return;
+    let cost: unknown;
+    try {
+      cost = costOf(event.usage, event);
+    } catch (thrown) {
+      this.shared.costError = new AgentConfigError(costOfFailedMessage(event.author, `threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`));
+      return;
+    }
+    if (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0) {
+      this.shared.costError = new AgentConfigError(costOfFailedMessage(event.author, `returned ${typeof cost === 'number' ? String(cost) : JSON.stringify(cost) ?? String(cost)}, not a finite number of at least 0`));
+      return;
+    }
+    this.shared.runCost = (this.shared.runCost ?? 0) + cost;
+  }
+
+  /** @internal Why the budget's `costOf` failed to price an event of this run, if it did: the run ends on it. */
+  get costError(): AgentConfigError | undefined {
+    return this.shared.costError;
   }
 
   /** @internal The error that ends the run when its usage so far is over a limit of the runner's budget; else `undefined`. */
-  budgetExceeded(): RunBudgetExceededError | undefined {
+  budgetExceeded(): RunBudgetExceededError | AgentConfigError | undefined {
+    if (this.shared.costError) return this.shared.costError;
     const budget = this.services.budget;
     const overrun = budget && budgetOverrun(budget, this.shared.runUsage, this.shared.runCost ?? 0);
     return overrun ? new RunBudgetExceededError(overrun) : undefined;

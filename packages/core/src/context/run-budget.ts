@@ -11,13 +11,15 @@ export interface RunBudget {
   maxInputTokens?: number;
   /** Output tokens of the run's model calls together (`runUsage.outputTokens`). */
   maxOutputTokens?: number;
-  /** Input plus output tokens of the run's model calls together (`runUsage.totalTokens`). */
+  /** Input plus output tokens of the run's model calls together (`runUsage.totalTokens`, or input plus output tokens when that is larger or absent). */
   maxTotalTokens?: number;
   /** The run's cost, as `costOf` counts it, summed over its events with usage. Needs `costOf`. */
   maxCost?: number;
   /**
    * The cost of one event's `usage` (a model call, a compaction's summarizing call), in your unit
    * (e.g. US dollars from your provider's price list); the event's `author` says which agent, so which model, made it.
+   * One that throws, or returns anything but a finite number of at least 0, ends the run with
+   * `AGENT_CONFIG_INVALID` before its next model call (or at its end).
    */
   costOf?: (usage: Usage, event: Event) => number;
 }
@@ -42,7 +44,8 @@ const TOKEN_LIMITS = [
 export function budgetOverrun(budget: RunBudget, usage: Usage | undefined, cost: number): BudgetOverrun | undefined {
   for (const [limit, key] of TOKEN_LIMITS) {
     const max = budget[limit];
-    const used = usage?.[key] ?? 0;
+    // A provider that reports no totalTokens: the total is input plus output (and never less than that).
+    const used = key === 'totalTokens' ? Math.max(usage?.totalTokens ?? 0, (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0)) : (usage?.[key] ?? 0);
     if (max !== undefined && used > max) return { limit, max, used };
   }
   if (budget.maxCost !== undefined && cost > budget.maxCost) return { limit: 'maxCost', max: budget.maxCost, used: cost };

@@ -477,6 +477,11 @@ export function invalidRunBudgetMessage(problem: string): string {
   return `Runner option budget is invalid: ${problem}. See docs/context.md.`;
 }
 
+/** The budget's `costOf` could not price an event (it threw, or returned no usable number); the run ends on it. */
+export function costOfFailedMessage(author: string, problem: string): string {
+  return `Runner option budget is invalid: its costOf ${problem} (pricing an event of ${author}). The run stopped, since its cost cannot be counted. See docs/context.md.`;
+}
+
 /** A run passed a limit of its budget and stops before the next model call. */
 export function runBudgetExceededMessage(limit: string, max: number, used: number): string {
   return `The run passed its budget: ${limit} is ${max}, and the run has used ${used}. It stopped before calling the model again; raise the runner's budget.${limit} to let runs go further.`;

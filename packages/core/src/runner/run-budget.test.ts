@@ -58,4 +58,33 @@ describe('run budget', () => {
     expect(() => new Runner({ appName: 'a', agent, budget: { maxCost: 1 } })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('maxCost needs costOf') }));
     expect(() => new Runner({ appName: 'a', agent, budget: { maxTotalTokens: -1 } })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('maxTotalTokens must be a finite number of at least 0, got -1') }));
   });
+
+  it('counts maxTotalTokens as input plus output when the provider reports no totalTokens', async () => {
+    const noTotal = (n: number): LlmResponse => ({ ...callStep(n, 600, 50), usage: { inputTokens: 600, outputTokens: 50 } });
+    const model = new ScriptedModel([noTotal(1), noTotal(2), 'Done.']);
+    const runner = new Runner({ appName: 'w', budget: { maxTotalTokens: 1000 }, agent: new LlmAgent({ name: 'x', model, tools: [weatherTool()] }) });
+    const last = (await send(runner, user('q'))).at(-1)!;
+    expect(last.errorCode).toBe('RUN_BUDGET_EXCEEDED');
+    expect(last.errorMessage).toContain('maxTotalTokens is 1000, and the run has used 1300');
+    expect(model.callCount).toBe(2);
+  });
+
+  it.each([
+    ['throws', () => { throw new Error('no price for model x'); }, 'its costOf threw: no price for model x (pricing an event of x)'],
+    ['returns NaN', () => NaN, 'its costOf returned NaN, not a finite number of at least 0'],
+    ['returns a negative number', () => -1, 'its costOf returned -1, not a finite number of at least 0'],
+    ['returns a string', () => '0.1' as unknown as number, 'its costOf returned "0.1", not a finite number of at least 0'],
+  ])('a costOf that %s ends the run with AGENT_CONFIG_INVALID before the next model call, and the error is stored', async (_, costOf, message) => {
+    const { model, runner, stored } = setup({ maxCost: 10, costOf });
+    const events = await send(runner, user('q'));
+    expect(model.callCount).toBe(1);
+    expect(events.at(-1)).toMatchObject({ errorCode: 'AGENT_CONFIG_INVALID', errorMessage: expect.stringContaining(message) });
+    expect((await stored()).at(-1)).toMatchObject({ errorCode: 'AGENT_CONFIG_INVALID' });
+  });
+
+  it('a costOf that fails on the last model call still ends the run on its error', async () => {
+    const answering = new ScriptedModel([{ content: { role: 'model', parts: [{ text: 'Hi.' }] }, turnComplete: true, usage: { inputTokens: 5, outputTokens: 1 } }]);
+    const runner = new Runner({ appName: 'a', budget: { maxCost: 1, costOf: () => NaN }, agent: new LlmAgent({ name: 'x', model: answering }) });
+    expect((await send(runner, user('q'))).map((event) => event.errorCode ?? event.text())).toEqual(['Hi.', 'AGENT_CONFIG_INVALID']);
+  });
 });

@@ -159,14 +159,23 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       const id = input.messageId === undefined ? undefined : messageEventId(input.messageId);
       await store(context, Event.create({ ...(id === undefined ? {} : { id }), invocationId, author: 'user', content: userContent }));
     }
+    let endedOnError = false;
     for await (const event of agent.runAsync(context)) {
       if (!event.partial) {
+        endedOnError = event.errorCode !== undefined;
         // Each complete event carries the run's usage so far: the last one carries the run's total.
         if (event.usage) context.countUsage(event, (runUsage = addUsage(runUsage, event.usage)));
         if (runUsage) event.runUsage = { ...runUsage };
         if (event.errorCode !== 'RUN_ABORTED') await store(context, event);
       }
       yield event;
+    }
+    // A budget's costOf that failed on the run's last model call still ends the run on its error.
+    if (context.costError && !endedOnError) {
+      const failed = errorEvent(context, agent.name, context.costError);
+      if (runUsage) failed.runUsage = { ...runUsage };
+      await store(context, failed);
+      yield failed;
     }
   } catch (thrown) {
     const error = ToolsmithError.isInstance(thrown)

@@ -1,0 +1,21 @@
+import { isSecretName, redactSecretText, redactSecrets } from './secret-redaction';
+
+describe('secret redaction', () => {
+  it('knows secret names, and leaves token counts alone', () => {
+    for (const name of ['authorization', 'apiKey', 'api_key', 'x-goog-api-key', 'password', 'clientSecret', 'accessToken', 'refresh_token', 'cookie', 'credential']) expect(isSecretName(name)).toBe(true);
+    for (const name of ['gen_ai.usage.input_tokens', 'orderId', 'amount', 'url']) expect(isSecretName(name)).toBe(false);
+  });
+
+  it('redacts bearer tokens, API keys and secret-named JSON values in text', () => {
+    expect(redactSecretText('Authorization: Bearer abc.def-ghi_jkl refused')).toBe('Authorization: Bearer [redacted] refused');
+    expect(redactSecretText('keys sk-live-0123456789ab, sk-ant-api03-abcdefgh, AIzaSyA-0123456789abcdefghij')).toBe('keys [redacted], [redacted], [redacted]');
+    expect(redactSecretText('call({"url":"u","apiKey":"plain value"})')).toBe('call({"url":"u","apiKey":"[redacted]"})');
+    expect(redactSecretText('the skill set-up')).toBe('the skill set-up');
+  });
+
+  it('copies data with secret-named values redacted, however deep, and keeps everything else', () => {
+    const data = { url: 'u', headers: { Authorization: 'x', accept: 'json' }, list: [{ password: 1 }, 'Bearer 0123456789abcdef'], pattern: /a/ };
+    expect(redactSecrets(data)).toEqual({ url: 'u', headers: { Authorization: '[redacted]', accept: 'json' }, list: [{ password: '[redacted]' }, 'Bearer [redacted]'], pattern: /a/ });
+    expect(data.headers.Authorization).toBe('x');
+  });
+});

@@ -1,0 +1,43 @@
+// What looks secret, for the places that show run data to people (the dev UI's inspector, eval reports).
+
+/** A name (attribute, argument, header, property) that suggests its value is a secret. */
+const SECRET_NAME = /authorization|api[-_.]?key|secret|password|passwd|(?:access|refresh|auth|id|bearer|session)[-_.]?token|cookie|credential|x-goog-api-key/i;
+
+/**
+ * Values that look like secrets wherever they are: a bearer token (`Bearer …`), an OpenAI or Anthropic
+ * style key (`sk-…`, `sk-ant-…`, `sk-live-…`, `pk_live_…`), a Google API key (`AIza…`).
+ */
+const SECRET_VALUES: ReadonlyArray<[RegExp, string]> = [
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]'],
+  [/\b(?:sk|pk|rk)[-_](?:[A-Za-z]+[-_])?[A-Za-z0-9_-]{8,}/g, '[redacted]'],
+  [/\bAIza[0-9A-Za-z_-]{20,}/g, '[redacted]'],
+];
+
+/** What a redacted value is replaced with. */
+export const REDACTED = '[redacted]';
+
+/** Whether `name` suggests a secret (`authorization`, `apiKey`, `api_key`, `password`, `accessToken`, `cookie`, `credential`, …). */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/** `text` with every value that looks like a secret (see {@link SECRET_VALUES}) replaced by `[redacted]`. */
+export function redactSecretText(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of SECRET_VALUES) out = out.replace(pattern, replacement);
+  // A JSON-looking `"apiKey": "…"` inside text (a call's arguments written out) loses its value too.
+  return out.replace(/"([^"\\]*)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g, (whole, name: string, colon: string) => (isSecretName(name) ? `"${name}"${colon}"${REDACTED}"` : whole));
+}
+
+/**
+ * A copy of `value` (JSON-like data) fit to show: the value of every secret-named property is `[redacted]`,
+ * and secret-looking text in strings is redacted (see {@link redactSecretText}). Other values are kept as they are.
+ */
+export function redactSecrets<T>(value: T): T {
+  if (typeof value === 'string') return redactSecretText(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => redactSecrets(item)) as T;
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = isSecretName(key) && item !== undefined ? REDACTED : redactSecrets(item);
+  return out as T;
+}
