@@ -16,10 +16,12 @@ const CALL_KEYS = ['name', 'args', 'exactArgs'];
  * Checks that `value` is a well-formed {@link EvalSet} (a parsed JSON file or an object built in code):
  * every problem is collected with where it is.
  *
+ * @param options.run - the set is about to run: a set with no case is then refused (it would pass having
+ *   checked nothing); a set being read or built may still be empty, e.g. a file cases are added to.
  * @throws EvalSetError `EVAL_SET_INVALID` listing every problem; `EVAL_JUDGE_MISSING` when `judgeModel`
  *   is false and a case expects a judged answer.
  */
-export function checkEvalSet(value: unknown, options: { judgeModel: boolean; source?: string }): asserts value is EvalSet {
+export function checkEvalSet(value: unknown, options: { judgeModel: boolean; source?: string; run?: boolean }): asserts value is EvalSet {
   const problems: string[] = [];
   const judged: string[] = [];
   const at = (path: string, problem: string) => problems.push(`${path} ${problem}`);
@@ -30,8 +32,9 @@ export function checkEvalSet(value: unknown, options: { judgeModel: boolean; sou
   if (typeof value.id !== 'string' || value.id === '') at('id', 'must be a non-empty string');
   for (const key of ['name', 'description'] as const) if (value[key] !== undefined && typeof value[key] !== 'string') at(key, 'must be a string');
   checkRunsAndThreshold(value, '', at);
+  if (!Array.isArray(value.cases)) at('cases', 'must be an array');
   // An empty set would pass having checked nothing.
-  if (!Array.isArray(value.cases) || value.cases.length === 0) at('cases', 'must be a non-empty array');
+  else if (options.run === true && value.cases.length === 0) at('cases', 'must not be empty when the set runs');
   const ids = new Set<string>();
   for (const [c, evalCase] of (Array.isArray(value.cases) ? value.cases : []).entries()) {
     const path = `cases[${c}]`;

@@ -41,7 +41,7 @@ export interface RunEvalSetOptions {
  *   judged answer and no `judgeModel` is given (checked before anything runs).
  */
 export async function runEvalSet(set: EvalSet, options: RunEvalSetOptions): Promise<EvalReport> {
-  checkEvalSet(set, { judgeModel: options.judgeModel !== undefined });
+  checkEvalSet(set, { judgeModel: options.judgeModel !== undefined, run: true });
   const runner = new Runner({
     appName: options.appName ?? options.agent.name,
     agent: options.agent,
