@@ -316,7 +316,9 @@ describe('toolsmith web with @toolsmith/postgres installed', () => {
 
   it('says the sessions are kept in the embedded store, and a session survives a server restart', async () => {
     const page = await browser.context.newPage();
-    page.setDefaultTimeout(60_000); // the reload after the restart reads the session through a cold PGlite
+    // The reload after the restart reads the session through a cold PGlite (WASM): beside another jest
+    // worker's PostgreSQL and DBOS processes on 2 cores one wait took over 60 s in CI. Waits, not timing.
+    page.setDefaultTimeout(140_000);
     let server = await serve();
     try {
       await page.goto(server.pageUrl);
