@@ -1,5 +1,4 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EvalSet } from '@toolsmith/evals';
@@ -7,6 +6,8 @@ import { readEvalSetFile } from '@toolsmith/evals';
 import { DevAgentHost } from './dev-agent-host';
 import type { DevServer } from './start-dev-server';
 import { startDevServer } from './start-dev-server';
+import type { RawAnswer as Answer } from './__fixtures__/send-raw';
+import { sendRaw as send } from './__fixtures__/send-raw';
 import type { EvalCaseSaved, EvalsInfo, WireEvalReport } from './protocol/api-types';
 import { readSse } from './__fixtures__/read-sse';
 import { BEARER, PASSWORD } from './__fixtures__/login-agent';
@@ -135,27 +136,6 @@ describe('saving sessions as eval cases and running the eval set', () => {
   });
 });
 
-interface Answer {
-  status: number;
-  text: string;
-}
-
-/** A raw request (fetch cannot set Host or drop the token at will). */
-function send(server: DevServer, options: { method?: string; path: string; headers?: Record<string, string>; body?: string; token?: string | null }): Promise<Answer> {
-  const token = options.token === undefined ? server.token : options.token;
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      { host: '127.0.0.1', port: server.port, method: options.method ?? 'GET', path: options.path, headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...options.headers } },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        response.on('end', () => resolve({ status: response.statusCode!, text }));
-      },
-    );
-    request.on('error', reject);
-    request.end(options.body);
-  });
-}
 
 describe('the eval routes behind the dev server guard', () => {
   it('refuse another origin, a missing or wrong token, a rebinding Host, non-JSON, malformed and oversized bodies: nothing is saved or run', async () => {
