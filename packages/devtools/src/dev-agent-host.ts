@@ -164,7 +164,7 @@ export class DevAgentHost {
 
   /** Deletes a session (nothing happens when it does not exist). */
   async deleteSession(sessionId: string): Promise<void> {
-    await this.runner.sessionService.deleteSession({ appName: this.runner.appName, userId: this.userId, sessionId });
+    await this.runner.deleteSession({ userId: this.userId, sessionId }); // its session grants go with it
   }
 
   /**
@@ -313,6 +313,7 @@ export function pendingOf(events: readonly Event[]): WirePending {
       ...(request.prompt.payload !== undefined ? { payload: request.prompt.payload } : {}),
       agentName: request.agentName,
       ...(request.relay ? { relayed: { agent: request.relay.agent, call: request.relay.call } } : {}),
+      ...(request.askedBy ? { askedBy: request.askedBy } : {}),
     })),
     longRunning: [...pending.longRunning.values()].map(({ id, name, agentName }) => ({ id, name, agentName })),
   };

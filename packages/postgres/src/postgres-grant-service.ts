@@ -41,7 +41,7 @@ const COLUMNS = 'grant_id, app_name, scope, user_id, session_id, tool_name, sche
 export class PostgresGrantService implements GrantService {
   /** The database (connections and schema) this service uses. */
   readonly database: PostgresDatabase;
-  private readonly sql: Record<'insert' | 'applicable' | 'list' | 'revoke', SqlStatement>;
+  private readonly sql: Record<'insert' | 'applicable' | 'list' | 'revoke' | 'revokeSession', SqlStatement>;
 
   constructor(options: PostgresGrantServiceOptions) {
     this.database = 'database' in options ? options.database : PostgresDatabase.open(options);
@@ -63,6 +63,9 @@ export class PostgresGrantService implements GrantService {
                ORDER BY position`,
       },
       revoke: { text: `DELETE FROM ${s}.confirmation_grants WHERE app_name = $1 AND grant_id = $2 RETURNING grant_id` },
+      revokeSession: {
+        text: `DELETE FROM ${s}.confirmation_grants WHERE app_name = $1 AND scope = 'session' AND user_id = $2 AND session_id = $3 RETURNING grant_id`,
+      },
     };
   }
 
@@ -113,6 +116,12 @@ export class PostgresGrantService implements GrantService {
   async revokeGrant(query: { appName: string; grantId: string }): Promise<boolean> {
     const rows = await this.database.query<{ grant_id: string }>(this.sql.revoke, [query.appName, query.grantId]);
     return rows.length > 0;
+  }
+
+  /** Implements {@link GrantService.revokeSessionGrants}: one `DELETE` of the session's `session`-scoped grants. */
+  async revokeSessionGrants(query: { appName: string; userId: string; sessionId: string }): Promise<number> {
+    const rows = await this.database.query<{ grant_id: string }>(this.sql.revokeSession, [query.appName, query.userId, query.sessionId]);
+    return rows.length;
   }
 }
 

@@ -107,6 +107,19 @@ Agent: The refund was not approved; the manager said "Only 100, please.".`);
     expect(ledger.refunds.filter((r) => r.orderId.startsWith('A-200'))).toEqual([{ orderId: 'A-2001', amount: 100 }]);
   });
 
+  it('does not offer "always allow" for a request the tool made itself (ctx.requestConfirmation): "a session" is answered and the question asked again', async () => {
+    const selfAsking = join(__dirname, '..', '__fixtures__', 'self-asking-agent.ts');
+    const { purged } = require(selfAsking) as typeof import('../__fixtures__/self-asking-agent');
+    const { stdout } = await chat([selfAsking, '--memory'], ['purge the images', 'a session', 'y']);
+    expect(stdout).toContain('  Approve purge({"cache":"img"})? (Purge img?) [y/N, e <args>, r <answer>] ');
+    expect(stdout).not.toContain('a <scope> [min]');
+    expect(stdout).toContain('  Always allow does not apply here: purge asked itself, and asks every time. Answer y, n, e or r.');
+    expect(stdout).toContain(`  ✔ approved
+  ← purge: {"purged":"img"}`);
+    expect(stdout).not.toContain('always allowed');
+    expect(purged).toEqual(['img']);
+  });
+
   it('"a user 0.33333" (a fraction of a minute) remembers a grant until a whole ms; minutes too far away are refused at the prompt', async () => {
     const { stdout } = await chat([deskAgent, '--memory'], ['Refund 250 for order A-3101', 'a user 1e20', 'a user 0.33333']);
     expect(stdout).toMatch(/ {2}1e20 minutes is too far away: give at most \d+ minutes, or none for no expiry/);

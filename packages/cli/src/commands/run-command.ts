@@ -206,12 +206,14 @@ class TerminalChat {
     const call = request.relayed?.call ?? request.originalFunctionCall;
     const args = typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
     const inside = request.relayed ? ` (asked by ${request.relayed.agent}, inside ${request.originalFunctionCall.name})` : '';
+    // A tool that asked itself (ctx.requestConfirmation) is never answered by a grant: no "always allow" then.
+    const grantable = request.askedBy !== 'tool';
     for (;;) {
-      const reply = await this.ask(`  Approve ${call.name}(${args})${inside}?${request.hint ? ` (${request.hint})` : ''} [y/N, e <args>, r <answer>, a <scope> [min]] `);
+      const reply = await this.ask(`  Approve ${call.name}(${args})${inside}?${request.hint ? ` (${request.hint})` : ''} [y/N, e <args>, r <answer>${grantable ? ', a <scope> [min]' : ''}] `);
       if (reply === undefined) return undefined;
       const answer = readDecision(reply);
-      if (typeof answer !== 'string') return answer;
-      this.say(`  ${answer}`);
+      if (typeof answer !== 'string' && (grantable || !answer.remember)) return answer;
+      this.say(`  ${typeof answer === 'string' ? answer : `Always allow does not apply here: ${call.name} asked itself, and asks every time. Answer y, n, e or r.`}`);
     }
   }
 

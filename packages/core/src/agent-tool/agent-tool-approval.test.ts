@@ -72,6 +72,7 @@ describe('AgentTool: approvals from inside an agent used as a tool', () => {
       originalFunctionCall: { id: 'j', name: 'janitor', args: { request: 'wipe sdb' } },
       hint: 'Wipe sdb?',
       relayed: { agent: 'janitor', call: { id: 'w', name: 'wipe', args: { disk: 'sdb' } } },
+      askedBy: 'runner', // the inner tool's rule asked: "always allow" applies
     });
     expect(request.call.args).toEqual({ originalFunctionCall: { id: 'j', name: 'janitor', args: { request: 'wipe sdb' } }, toolConfirmation: { hint: 'Wipe sdb?' } });
     expect(events.at(-1)!.longRunningToolIds).toEqual([request.call.id]);
@@ -212,7 +213,12 @@ describe('AgentTool: approvals from inside an agent used as a tool', () => {
       return events;
     };
     const [request] = requestsIn(await run(user('purge')));
-    expect(request).toMatchObject({ hint: 'Purge 3 caches?', payload: { caches: 3 }, relayed: { agent: 'cleaner', call: { id: 'p', name: 'purge', args: {} } } });
+    expect(request).toMatchObject({ hint: 'Purge 3 caches?', payload: { caches: 3 }, relayed: { agent: 'cleaner', call: { id: 'p', name: 'purge', args: {} } }, askedBy: 'tool' });
+    // The inner tool asked itself: no grant answers it, so "always allow" is refused before anything is stored.
+    const always = await run(confirmationResponse(request, { decision: 'approve', remember: { scope: 'session' } }));
+    expect(always.map((e) => e.errorCode)).toEqual(['INVALID_CONFIRMATION_ANSWER']);
+    expect(always[0].errorMessage).toContain('the tool asked itself (ctx.requestConfirmation)');
+    expect(seen).toEqual([]);
     const done = await run(confirmationResponse(request, { decision: 'approve', payload: { approver: 'Dana' } }));
     expect(seen).toEqual([{ approver: 'Dana' }]);
     expect(done.at(-1)!.text()).toBe('Done.');

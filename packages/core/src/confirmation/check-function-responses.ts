@@ -14,6 +14,9 @@ import { readCredentialAnswer } from './credential-answer';
 import { type PendingCalls, findPendingCalls } from './pending-calls';
 import { REQUEST_CONFIRMATION, isRecord, originalCallFrom } from './request-confirmation';
 
+const REMEMBER_NOT_APPLICABLE =
+  '"remember" (always allow) does not apply to this request: the tool asked itself (ctx.requestConfirmation), and a grant never answers such a request; approve without "remember"';
+
 /**
  * Checks the function responses of a client's message against what the session is waiting for,
  * before anything is stored or run. Returns the first problem as a typed error, or `undefined` when
@@ -53,6 +56,9 @@ function checkConfirmationAnswer(pending: PendingCalls, id: string, response: Re
   const decision = readConfirmationDecision(id, answer);
   if (decision instanceof InvalidConfirmationAnswerError) return decision;
   if (!isRecord(answer)) return undefined; // read above: always an object
+  if (decision.remember && record.askedBy === 'tool') {
+    return new InvalidConfirmationAnswerError(id, REMEMBER_NOT_APPLICABLE);
+  }
   const form = record.prompt.payloadSchema;
   if (form && (decision.decision === 'approve' || decision.decision === 'edit')) {
     const problem = formProblem(form, decision.payload);

@@ -1,5 +1,6 @@
 import { AgentConfigError } from '../errors/agent-config-error';
 import { ConfirmationPolicyError } from '../errors/confirmation-policy-error';
+import { policyThrewProblem } from '../errors/messages';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import type { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
@@ -92,7 +93,8 @@ export async function judgeCall(setting: ConfirmationPolicySetting, input: Confi
   try {
     decided = await decide(input);
   } catch (thrown) {
-    return failedVerdict(mode, new ConfirmationPolicyError(input.tool.name, thrown instanceof Error ? thrown.message : String(thrown), { cause: thrown }));
+    // The verdict is stored in the session and shown to the person: never the thrown message, which may hold a secret.
+    return failedVerdict(mode, new ConfirmationPolicyError(input.tool.name, policyThrewProblem(thrown), { cause: thrown }));
   }
   if (decided === undefined) return { mode, decision: 'none' };
   if (!isDecision(decided)) return failedVerdict(mode, new ConfirmationPolicyError(input.tool.name, `it returned ${describe(decided)}`));

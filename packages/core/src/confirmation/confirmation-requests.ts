@@ -15,6 +15,13 @@ export interface ConfirmationRequest extends ConfirmationPrompt {
    * its arguments, checked against its tool.
    */
   relayed?: { agent: string; call: FunctionCall };
+  /**
+   * Who asked (for a relayed request, who asked the inner agent): `runner` (the tool's
+   * `requireConfirmation` rule or the confirmation policy), where "always allow" (`remember`) applies,
+   * or `tool` (`ctx.requestConfirmation`), where it does not and an answer with `remember` is refused: a
+   * client offers "always allow" only for `runner`. Absent on requests stored before it was recorded.
+   */
+  askedBy?: 'runner' | 'tool';
 }
 
 /**
@@ -44,8 +51,9 @@ export function confirmationRequests(event: Pick<EventData, 'content' | 'author'
     }
     if (!isRunnerRequest(event, call.id, originalFunctionCall.id)) continue;
     const request: ConfirmationRequest = { call, originalFunctionCall, ...confirmationPromptFrom(call) };
-    const relay = event.actions.requestedToolConfirmations[originalFunctionCall.id].relay;
+    const { relay, askedBy } = event.actions.requestedToolConfirmations[originalFunctionCall.id];
     if (relay) request.relayed = { agent: relay.agent, call: relay.call };
+    if (askedBy) request.askedBy = askedBy;
     requests.push(request);
   }
   return requests;

@@ -33,6 +33,9 @@ export async function checkEditedArguments(context: InvocationContext, message: 
     const record = pending.confirmations.get(response.id);
     const decision = readConfirmationDecision(response.id, response.response);
     if (!record || decision instanceof ToolsmithError || !decision.args) continue; // refused earlier
+    // The argument limits first, whatever tool the call names: the message's own limits left these out.
+    const limitProblem = argumentLimitProblem((record.relay?.call ?? record.originalFunctionCall).name, decision.args, context);
+    if (limitProblem) return new ConfirmationEditInvalidError(response.id, (record.relay?.call ?? record.originalFunctionCall).name, [limitProblem]);
     let agent = context.agent.rootAgent.findAgent(record.agentName) as LlmAgent | undefined;
     if (!agent || !('tools' in agent)) continue;
     let offered = await context.services.tools.offered(agent, () => context.readonlyContext());
@@ -55,14 +58,18 @@ export async function checkEditedArguments(context: InvocationContext, message: 
   return undefined;
 }
 
-async function argumentProblems(tool: BaseTool, edited: Record<string, unknown>, context: InvocationContext, callId: string, agent: LlmAgent): Promise<readonly ArgumentProblem[] | undefined> {
-  let args: Record<string, unknown>;
+/** The problem when `edited` breaks the argument limits (depth, size, a forbidden key), else `undefined`. */
+function argumentLimitProblem(toolName: string, edited: Record<string, unknown>, context: InvocationContext): ArgumentProblem | undefined {
   try {
-    args = parseArguments(tool.name, edited, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
+    parseArguments(toolName, edited, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
+    return undefined;
   } catch (thrown) {
     if (!ToolsmithError.isInstance(thrown)) throw thrown;
-    return [{ path: '', keyword: thrown.code, message: thrown.message }];
+    return { path: '', keyword: thrown.code, message: thrown.message };
   }
+}
+
+async function argumentProblems(tool: BaseTool, args: Record<string, unknown>, context: InvocationContext, callId: string, agent: LlmAgent): Promise<readonly ArgumentProblem[] | undefined> {
   // The DTO rules may read the context; this one is thrown away with whatever it collected.
   const toolContext = () => context.toolContext({ agentName: agent.name, functionCallId: callId, stateBase: context.stateSnapshot(), actions: createEventActions() });
   const standard = standardArgumentsOf(tool);

@@ -60,4 +60,10 @@ export interface GrantService {
   listGrants(query: GrantQuery): Promise<ConfirmationGrant[]>;
   /** Removes a grant; `false` when the app holds no grant with this id. */
   revokeGrant(query: { appName: string; grantId: string }): Promise<boolean>;
+  /**
+   * Removes every `session`-scoped grant of this session (its `user` and `app` grants stay) and resolves
+   * to how many were removed. `Runner.deleteSession` calls it, so a session's grants end with the
+   * session and a new session under the same id is asked again.
+   */
+  revokeSessionGrants(query: { appName: string; userId: string; sessionId: string }): Promise<number>;
 }

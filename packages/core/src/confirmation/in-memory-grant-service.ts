@@ -44,6 +44,18 @@ export class InMemoryGrantService implements GrantService {
     return this.grants.delete(query.grantId);
   }
 
+  /** Implements {@link GrantService.revokeSessionGrants}. */
+  async revokeSessionGrants(query: { appName: string; userId: string; sessionId: string }): Promise<number> {
+    let removed = 0;
+    for (const grant of [...this.grants.values()]) {
+      if (grant.scope === 'session' && grant.appName === query.appName && grant.userId === query.userId && grant.sessionId === query.sessionId) {
+        this.grants.delete(grant.id);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
   private select(test: (grant: ConfirmationGrant) => boolean): ConfirmationGrant[] {
     return [...this.grants.values()].filter(test).map((grant) => structuredClone(grant));
   }

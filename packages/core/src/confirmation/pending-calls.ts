@@ -20,6 +20,8 @@ export interface PendingConfirmation {
   auth?: ToolConfirmation['auth'];
   /** Set for a request an `AgentTool` relays from its inner agent: the inner call and session. */
   relay?: ToolConfirmation['relay'];
+  /** Who asked, as the runner recorded it (see `ToolConfirmation.askedBy`): `tool` requests refuse `remember`. */
+  askedBy?: ToolConfirmation['askedBy'];
 }
 
 /** A long-running call whose final response has not arrived yet. */
@@ -96,9 +98,10 @@ function readRequest(call: FunctionCall, event: EventData): PendingConfirmation 
   // The runner names a credential request for what it recorded; a name that disagrees is not its request.
   if (isCredentialRequest(call) !== (auth !== undefined)) return undefined;
   if (auth) return { requestId: call.id, originalFunctionCall, prompt: {}, agentName: event.author, requestEventId: event.id, auth };
-  const relay = event.actions!.requestedToolConfirmations![originalFunctionCall.id].relay;
+  const { relay, askedBy } = event.actions!.requestedToolConfirmations![originalFunctionCall.id];
   const record: PendingConfirmation = { requestId: call.id, originalFunctionCall, prompt: confirmationPromptFrom(call), agentName: event.author, requestEventId: event.id };
   if (relay) record.relay = relay;
+  if (askedBy) record.askedBy = askedBy;
   return record;
 }
 

@@ -1,3 +1,4 @@
+import { confirmationEditInvalidMessage } from './messages';
 import type { ArgumentProblem } from './tool-call-errors';
 import { ToolsmithError } from './toolsmith-error';
 
@@ -16,8 +17,7 @@ export class ConfirmationEditInvalidError extends ToolsmithError {
   ) {
     super(
       'CONFIRMATION_EDIT_INVALID',
-      `The edited arguments in the answer to confirmation request "${requestId}" were refused for tool "${toolName}": ` +
-        `${problems.map((p) => p.message).join('; ')}. Nothing ran; the request is still open.`,
+      confirmationEditInvalidMessage(requestId, toolName, problems.map((p) => p.message)),
       { details: { requestId, toolName, problems } },
     );
   }

@@ -516,3 +516,21 @@ export function duplicatePromptNameMessage(site: DefinitionSite, name: string, f
 export function invalidCompletionTargetMessage(site: DefinitionSite, problem: string): string {
   return `${describeSite(site)}: @Complete ${problem}. Fix: name a prompt or resource template of the same class and one of its arguments, once.`;
 }
+
+/**
+ * Edited arguments of a confirmation answer refused for `toolName`, each problem once; a problem's own
+ * closing period is dropped (`…in arguments.` would end `arguments..`), so the text reads as one sentence.
+ */
+export function confirmationEditInvalidMessage(requestId: string, toolName: string, problems: readonly string[]): string {
+  const listed = problems.map((problem) => problem.replace(/\.+$/, '')).join('; ');
+  return `The edited arguments in the answer to confirmation request "${requestId}" were refused for tool "${toolName}": ${listed}. Nothing ran; the request is still open.`;
+}
+
+/**
+ * What a `confirmationPolicy` that threw did, as stored in the call's verdict: the thrown value's class
+ * only, never its message (stored in the session and shown to the person, it may hold a secret).
+ */
+export function policyThrewProblem(thrown: unknown): string {
+  const kind = thrown instanceof Error ? (thrown.constructor?.name || 'Error') : thrown === null ? 'null' : typeof thrown;
+  return `it threw (${kind}; its message is not stored, as it may hold a secret)`;
+}

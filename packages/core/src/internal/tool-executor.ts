@@ -146,6 +146,7 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
         decided = input.confirmationGate ? await input.confirmationGate(tool, args, context) : undefined;
         if (!decided) {
           context.requestConfirmation({ hint: await confirmationHint(tool, args, context) });
+          context.actions.requestedToolConfirmations![call.id].askedBy = 'runner'; // a grant may answer it next time
           if (verdict) context.actions.requestedToolConfirmations![call.id].policy = verdict;
           return withRepairs(withVerdict(pendingConfirmation(call, tool.name), verdict), repairs);
         }

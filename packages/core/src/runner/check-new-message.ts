@@ -1,3 +1,4 @@
+import { REQUEST_CONFIRMATION, isRecord } from '../confirmation/request-confirmation';
 import { InvalidMessageError } from '../errors/invalid-message-error';
 import { unfitIdentifierCharacter } from '../internal/identifier-characters';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
@@ -7,6 +8,11 @@ import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from '../validation/argu
  * (`role` and `parts`, no other key) within `limits` (the argument limits: each part nests at most `maxDepth` levels, and the message's
  * strings and keys count at most `maxChars` characters). Nothing of a refused message is stored, so a
  * message no store or page could read back (50,000 levels deep, say) never reaches a session.
+ * The edited arguments of a confirmation answer (`decision: "edit"`) are left out of this measure: they
+ * are measured as a tool call's arguments, by the same limits, when the edit is checked against its tool
+ * (`checkEditedArguments`, before anything is stored), so an edit past them is refused with
+ * `CONFIRMATION_EDIT_INVALID` and its problems, and one within them is not refused for the three levels
+ * that hold it.
  */
 export function checkNewMessage(message: unknown, limits: ArgumentLimits = DEFAULT_ARGUMENT_LIMITS): InvalidMessageError | undefined {
   if (typeof message !== 'object' || message === null) return new InvalidMessageError('it is not an object');
@@ -34,7 +40,7 @@ export function checkNewMessage(message: unknown, limits: ArgumentLimits = DEFAU
     if (text === undefined && functionResponse === undefined && inlineData === undefined) {
       return new InvalidMessageError(`part ${index} has no text, functionResponse or inlineData`);
     }
-    const over = exceedsLimits(part, 1, limits.maxDepth, budget);
+    const over = exceedsLimits(withoutEditedArguments(part as { functionResponse?: unknown }), 1, limits.maxDepth, budget);
     if (over === 'depth') return new InvalidMessageError(`part ${index} is nested deeper than ${limits.maxDepth} levels`);
     if (over === 'size') return new InvalidMessageError(`it is larger than ${limits.maxChars} characters`);
   }
@@ -69,6 +75,15 @@ function exceedsLimits(value: object, depth: number, maxDepth: number, budget: {
     }
   }
   return undefined;
+}
+
+/** `part` with the `args` of a confirmation edit answer left out (they are measured as arguments), else `part` itself. */
+function withoutEditedArguments(part: { functionResponse?: unknown }): object {
+  const functionResponse = part.functionResponse;
+  if (!isRecord(functionResponse) || functionResponse.name !== REQUEST_CONFIRMATION) return part;
+  const response = functionResponse.response;
+  if (!isRecord(response) || response.decision !== 'edit' || !isRecord(response.args)) return part;
+  return { ...part, functionResponse: { ...functionResponse, response: { ...response, args: {} } } };
 }
 
 /** True for a function response's `parts`: an array of `{ inlineData: { mimeType: string, data: string } }`. */

@@ -4,6 +4,7 @@ import { confirmationResponse } from '../confirmation/confirmation-response';
 import { REQUEST_CONFIRMATION } from '../confirmation/request-confirmation';
 import { Param } from '../decorators/param.decorator';
 import { Content } from '../model/content';
+import { InMemoryGrantService } from '../confirmation/in-memory-grant-service';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { ToolConfirmation } from '../state/event-actions';
 import { ScriptedModel } from '../testing/scripted-model';
@@ -92,6 +93,50 @@ describe('confirmation decisions: approve with edited arguments', () => {
 
     await send(context.runner, confirmationResponse(context.request, { decision: 'edit', args: { orderId: 'A-1', amount: 40 } }));
     expect(context.ledger.refunds.map((r) => r.amount)).toEqual([40]);
+  });
+
+  it('refuses edited arguments past the argument limits with CONFIRMATION_EDIT_INVALID and the problem, and runs an edit within them', async () => {
+    const ran: Array<Record<string, unknown>> = [];
+    const store = new FnTool('store', (args) => (ran.push(args), { stored: true }), { requireConfirmation: true });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({
+      appName: 'shop',
+      agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel([{ calls: [{ id: 'call-1', name: 'store', args: { doc: 'old' } }] }, 'Stored.']), tools: [store] }),
+      sessionService,
+      argumentLimits: { maxChars: 200, maxDepth: 5 },
+    });
+    const request = onlyRequest(await send(runner, user('store it')));
+    const stored = async () => (await sessionService.getSession({ appName: 'shop', userId: 'u1', sessionId: 's1' }))!.events.length;
+    const before = await stored();
+    const nested = (levels: number) => {
+      let value: Record<string, unknown> = { leaf: true };
+      for (let i = 1; i < levels; i++) value = { a: value };
+      return value;
+    };
+
+    for (const [args, problem] of [
+      [nested(6), 'nested deeper than 5 levels'],
+      [{ doc: 'x'.repeat(300) }, 'larger than 200 characters'],
+    ] as const) {
+      const refused = await send(runner, confirmationResponse(request, { decision: 'edit', args }));
+      expect(refused.map((e) => [e.errorCode, e.errorMessage])).toEqual([['CONFIRMATION_EDIT_INVALID', expect.stringContaining(problem)]]);
+      expect(refused[0].errorMessage).toContain(problem);
+      expect(refused[0].errorMessage).toContain(`confirmation request "${request.id}" were refused for tool "store"`);
+    }
+    // A forbidden key: one sentence, its own period not doubled.
+    const forbidden = await send(runner, confirmationResponse(request, { decision: 'edit', args: JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown> }));
+    expect(forbidden.map((e) => e.errorCode)).toEqual(['CONFIRMATION_EDIT_INVALID']);
+    expect(forbidden[0].errorMessage).toBe(
+      `The edited arguments in the answer to confirmation request "${request.id}" were refused for tool "store": ` +
+        'Arguments for tool "store" are not a valid JSON object: the key "__proto__" is not allowed in arguments. Nothing ran; the request is still open.',
+    );
+    expect(ran).toEqual([]);
+    expect(await stored()).toBe(before);
+
+    // Five levels of arguments are within the limits, though the message holds them three levels deeper.
+    const events = await send(runner, confirmationResponse(request, { decision: 'edit', args: nested(5) }));
+    expect(events.map((e) => e.errorCode)).toEqual([undefined, undefined]);
+    expect(ran).toEqual([nested(5)]);
   });
 
   it('refuses an edit whose echoed call is not the pending one, and a second edit after the first ran', async () => {
@@ -188,6 +233,51 @@ describe('confirmation decisions: reject with a message, respond instead', () =>
     const events = await send(runner, confirmationResponse(request, { decision: 'approve' }));
     expect(ledger.refunds.map((r) => r.amount)).toEqual([250]);
     expect(events[0].functionResponses()).toEqual([{ id: 'call-1', name: 'refund', response: { refunded: 250, orderId: 'A-1' } }]);
+  });
+});
+
+describe('"always allow" only where a grant can apply', () => {
+  it('marks who asked; refuses "remember" on a request the tool made itself (ctx.requestConfirmation), storing nothing; a rule\'s request takes it', async () => {
+    const purged: string[] = [];
+    const purge = new FnTool('purge', (args, ctx) => {
+      if (!ctx.toolConfirmation) {
+        ctx.requestConfirmation({ hint: 'Purge the cache?' });
+        return { status: 'waiting' };
+      }
+      purged.push(String(args.cache));
+      return { purged: args.cache };
+    });
+    const sessionService = new InMemorySessionService();
+    const grantService = new InMemoryGrantService();
+    const runner = new Runner({
+      appName: 'shop',
+      agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel([{ calls: [{ id: 'p1', name: 'purge', args: { cache: 'img' } }] }, 'Purged.', refundCall, 'Refunded.']), tools: [purge, PaymentTools] }),
+      providers: [{ provide: Ledger, useValue: new Ledger() }],
+      sessionService,
+      grantService,
+    });
+    const paused = await send(runner, user('purge img'));
+    const [asked] = confirmationRequests(paused.at(-1)!);
+    expect(asked.askedBy).toBe('tool');
+    const stored = async () => (await sessionService.getSession({ appName: 'shop', userId: 'u1', sessionId: 's1' }))!.events.length;
+    const before = await stored();
+
+    const refused = await send(runner, confirmationResponse(asked.call, { decision: 'approve', remember: { scope: 'session' } }));
+    expect(refused.map((e) => [e.errorCode, e.errorMessage])).toEqual([
+      ['INVALID_CONFIRMATION_ANSWER', expect.stringContaining('"remember" (always allow) does not apply to this request: the tool asked itself (ctx.requestConfirmation)')],
+    ]);
+    expect(purged).toEqual([]);
+    expect(await stored()).toBe(before);
+    expect(await grantService.listGrants({ appName: 'shop' })).toEqual([]);
+
+    await send(runner, confirmationResponse(asked.call, { decision: 'approve' }));
+    expect(purged).toEqual(['img']);
+
+    // The tool's requireConfirmation rule asks through the runner: "always allow" applies there.
+    const rule = confirmationRequests((await send(runner, user('refund 250 on A-1'))).at(-1)!);
+    expect(rule.map((r) => r.askedBy)).toEqual(['runner']);
+    const done = await send(runner, confirmationResponse(rule[0].call, { decision: 'approve', remember: { scope: 'session' } }));
+    expect(done[0].functionResponses()[0].confirmation).toMatchObject({ decision: 'approve', by: 'user', grantId: expect.any(String) });
   });
 });
 

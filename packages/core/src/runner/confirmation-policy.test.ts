@@ -39,16 +39,17 @@ function setup(
   const exporter = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const asked: ConfirmationPolicyInput[] = [];
+  const sessionService = new InMemorySessionService();
   const runner = new Runner({
     appName: 'shop',
     agent: new LlmAgent({ name: 'clerk', model, tools: [refundTool(refunds)], confirmationPolicy: options.agentPolicy }),
-    sessionService: new InMemorySessionService(),
+    sessionService,
     confirmationPolicy: options.runnerPolicy,
     grantService: options.grants,
     tracing: { tracerProvider },
   });
   const toolSpans = () => exporter.getFinishedSpans().filter((span) => span.name === 'execute_tool refund').map((span) => span.attributes);
-  return { refunds, model, runner, asked, toolSpans };
+  return { refunds, model, runner, asked, toolSpans, sessionService };
 }
 
 const responses = (events: Event[]) => events.flatMap((e) => e.functionResponses());
@@ -118,6 +119,7 @@ describe('confirmationPolicy (enforce)', () => {
     expect(requested(pausedEvents)).toEqual({
       hint: 'Please approve or reject the call to tool "refund".',
       confirmed: false,
+      askedBy: 'runner',
       policy: { mode: 'enforce', decision: 'ask', reason: 'new rule: ask for every refund' },
     });
     const answered = await send(runner, confirmationResponse(onlyRequest(pausedEvents), { decision: 'approve', remember: { scope: 'session' } }));
@@ -228,14 +230,15 @@ describe('confirmationPolicy and a tool that asks itself', () => {
 describe('confirmationPolicy: failures fail safe', () => {
   it.each([
     ['throws', () => {
-      throw new Error('rules service down');
-    }, `The confirmation policy failed on a call to tool "refund": rules service down. ${FIX}`],
+      throw new Error('rules service down: password=hunter2');
+    }, `The confirmation policy failed on a call to tool "refund": it threw (Error; its message is not stored, as it may hold a secret). ${FIX}`],
     ['returns something that is not a decision', () => ({ decision: 'maybe' }), `The confirmation policy failed on a call to tool "refund": it returned {"decision":"maybe"}. ${FIX}`],
     ['denies without a reason', () => ({ decision: 'deny' }), `The confirmation policy failed on a call to tool "refund": it returned {"decision":"deny"}. ${FIX}`],
   ])('enforced, a policy that %s: the call (which its rule lets through) waits for the person, with CONFIRMATION_POLICY_FAILED on the request and the span', async (_name, policy, message) => {
-    const { refunds, runner, toolSpans } = setup([refund(20), 'Done.'], { runnerPolicy: policy as ConfirmationPolicySetting });
+    const { refunds, runner, toolSpans, sessionService } = setup([refund(20), 'Done.'], { runnerPolicy: policy as ConfirmationPolicySetting });
 
     const events = await send(runner, user('refund 20'));
+    expect(JSON.stringify(sessionService.toJSON())).not.toContain('hunter2'); // a thrown message never lands in the session
 
     expect(refunds).toEqual([]);
     expect(requested(events).policy).toEqual({ mode: 'enforce', decision: 'ask', error: { code: 'CONFIRMATION_POLICY_FAILED', message } });
@@ -255,7 +258,7 @@ describe('confirmationPolicy: failures fail safe', () => {
       runnerPolicy: {
         mode: 'shadow',
         decide: async () => {
-          throw new Error('rules service down');
+          throw new TypeError('rules service down: token sk-secret');
         },
       },
     });
@@ -267,7 +270,7 @@ describe('confirmationPolicy: failures fail safe', () => {
         policy: {
           mode: 'shadow',
           decision: 'none',
-          error: { code: 'CONFIRMATION_POLICY_FAILED', message: `The confirmation policy failed on a call to tool "refund": rules service down. ${FIX}` },
+          error: { code: 'CONFIRMATION_POLICY_FAILED', message: `The confirmation policy failed on a call to tool "refund": it threw (TypeError; its message is not stored, as it may hold a secret). ${FIX}` },
         },
       },
     ]);

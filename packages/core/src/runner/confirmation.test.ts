@@ -84,7 +84,7 @@ describe('confirmation: requireConfirmation on @Tool', () => {
     expect(request.isFinalResponse()).toBe(true);
     expect(request.actions.requestedToolConfirmations).toHaveProperty('call-1');
     expect(confirmationRequests(request)).toEqual([
-      { call, originalFunctionCall: { id: 'call-1', name: 'refund', args: { amount: 250 } }, hint: 'Please approve or reject the call to tool "refund".' },
+      { call, originalFunctionCall: { id: 'call-1', name: 'refund', args: { amount: 250 } }, hint: 'Please approve or reject the call to tool "refund".', askedBy: 'runner' },
     ]);
   });
 

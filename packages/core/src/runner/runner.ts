@@ -258,6 +258,17 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
     return askResult(this.agent, events);
   }
 
+  /**
+   * Deletes a session of this app from the session service, then revokes its `session`-scoped grants
+   * (with a `grantService`), so "always allow … for this session" ends with the session: a new session
+   * under the same id is asked again. `sessionService.deleteSession` alone knows no grants and leaves them.
+   */
+  async deleteSession(key: { userId: string; sessionId: string }): Promise<void> {
+    const session = { appName: this.appName, userId: key.userId, sessionId: key.sessionId };
+    await this.services.sessionService.deleteSession(session);
+    await this.services.grantService?.revokeSessionGrants(session);
+  }
+
   /** Releases the toolsets of every agent. */
   async close(): Promise<void> {
     await this.services.tools.close();

@@ -26,6 +26,13 @@ export interface ToolConfirmation {
    * in the credential service).
    */
   auth?: CredentialRequestRecord;
+  /**
+   * On a request: who asked. `runner`: the tool's `requireConfirmation` rule or the confirmation policy's
+   * `ask`, which a remembered grant may answer ("always allow" applies). `tool`: the tool itself, with
+   * `ctx.requestConfirmation`, which no grant answers (an answer with `remember` is refused). Absent on
+   * requests stored before it was recorded.
+   */
+  askedBy?: 'runner' | 'tool';
   /** On a request: what the `confirmationPolicy` decided on the call (`ask`, or a shadow verdict), for audits. */
   policy?: ConfirmationPolicyVerdict;
   /**

@@ -199,7 +199,7 @@ export class ToolContext implements ReadonlyContext {
    */
   requestConfirmation(request: { hint?: string; payload?: unknown; payloadSchema?: JsonSchema } = {}): void {
     const requested = (this.actions.requestedToolConfirmations ??= {});
-    requested[this.functionCallId] = { hint: request.hint, payload: request.payload, confirmed: false };
+    requested[this.functionCallId] = { hint: request.hint, payload: request.payload, confirmed: false, askedBy: 'tool' };
     if (request.payloadSchema !== undefined) requested[this.functionCallId].payloadSchema = request.payloadSchema;
   }
 

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ConfirmationAnswerRequest, WireGrantScope, WirePending, WirePendingConfirmation, WirePendingLongRunning } from '../protocol/api-types';
+import { grantExpiry } from './grant-expiry';
 import { jsonText } from './json-view';
 
 /** What the user can answer: confirmations (one of the four decisions) and long-running updates. */
@@ -57,10 +58,10 @@ function ConfirmationForm({ request, busy, actions, grants, refusal }: { request
     actions.answer(request.requestId, extra === undefined ? answer : { ...answer, payload: extra });
   };
   const approve = () => {
-    if (!always) return send({ decision: 'approve' });
-    const minutes = expiry.trim() === '' ? undefined : Number(expiry);
-    if (minutes !== undefined && !(Number.isFinite(minutes) && minutes > 0)) return setProblem('The expiry must be a number of minutes above 0, or empty for never.');
-    send({ decision: 'approve', remember: { scope, ...(minutes === undefined ? {} : { expiresAt: Date.now() + minutes * 60_000 }) } });
+    if (!always || request.askedBy === 'tool') return send({ decision: 'approve' });
+    const expiresAt = grantExpiry(expiry, Date.now());
+    if (typeof expiresAt === 'string') return setProblem(expiresAt);
+    send({ decision: 'approve', remember: { scope, ...(expiresAt === undefined ? {} : { expiresAt }) } });
   };
   const runEdited = () => {
     let args: unknown;
@@ -120,7 +121,7 @@ function ConfirmationForm({ request, busy, actions, grants, refusal }: { request
           <input data-testid="confirmation-payload" value={payload} onInput={(e) => setPayload(e.currentTarget.value)} placeholder='{"approver": "Ada"}' />
         </label>
       )}
-      {mode === 'choose' && grants && (
+      {mode === 'choose' && grants && request.askedBy !== 'tool' && (
         <div class="always">
           <label class="check">
             <input type="checkbox" data-testid="always-allow" checked={always} onChange={(e) => setAlways(e.currentTarget.checked)} /> Always allow <code>{call.name}</code>

@@ -92,6 +92,12 @@ export interface WirePendingConfirmation {
    * waiting call, which is what the decision applies to (an edit gives this call's arguments).
    */
   relayed?: { agent: string; call: { id: string; name: string; args: Record<string, unknown> | string } };
+  /**
+   * Who asked: `runner` (the tool's `requireConfirmation` rule or the confirmation policy), where "always
+   * allow" applies, or `tool` (`ctx.requestConfirmation`), where it does not (an answer with `remember` is
+   * refused, and the dev UI and `toolsmith run` do not offer it). Absent on older requests.
+   */
+  askedBy?: 'runner' | 'tool';
 }
 
 /** A long-running call whose final response has not arrived. */

@@ -29,7 +29,7 @@ const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
  * revoking grants per app, which grants apply to a user's session in each scope, and the runner on the
  * store: an approval with `remember` in each scope (session, user, app) lets the next covered call run
  * without asking, marked with the grant's id; expiry, revocation, a changed tool schema and an argument
- * condition each make it ask again.
+ * condition each make it ask again; deleting a session (`Runner.deleteSession`) revokes its session grants.
  */
 export function runGrantServiceConformance(options: GrantServiceConformanceOptions): void {
   describe(`${options.name}: grant store conformance`, () => {
@@ -134,8 +134,31 @@ export function runGrantServiceConformance(options: GrantServiceConformanceOptio
           expect(response).toMatchObject({ response: { refunded: 50 }, confirmation: { decision: 'approve', by: 'user', grantId: expect.any(String) } });
           return response.confirmation!.grantId!;
         };
-        return { refund, approveRemembering };
+        /** Deletes the session through a runner on the store (its session grants go with it). */
+        const deleteSession = (userId: string, sessionId: string) => runner([]).deleteSession({ userId, sessionId });
+        return { refund, approveRemembering, deleteSession };
       }
+
+      it('deleting a session (Runner.deleteSession) revokes its session grants, not its user\'s or the app\'s, nor another session\'s: the same id is asked again', async () => {
+        const { refund, approveRemembering, deleteSession } = setup();
+        const sessionGrant = await approveRemembering({ decision: 'approve', remember: { scope: 'session' } });
+        const otherSession = await approveRemembering({ decision: 'approve', remember: { scope: 'session' } }, 'u1', 's2');
+        const hash = toolSchemaHash(refundTool([]).parameters);
+        const userGrant = await service.createGrant({ appName, scope: 'user', userId: 'u2', toolName: 'refund', schemaHash: hash });
+        const appGrant = await service.createGrant({ appName, scope: 'app', toolName: 'other', schemaHash: hash });
+        const sameIdOtherUser = await service.createGrant({ appName, scope: 'session', userId: 'u2', sessionId: 's1', toolName: 'refund', schemaHash: hash });
+        expect(await refund(70)).toMatchObject({ confirmation: { by: 'grant', grantId: sessionGrant } });
+
+        await deleteSession('u1', 's1');
+
+        expect((await service.listGrants({ appName })).map((g) => g.id).sort()).toEqual([otherSession, userGrant.id, appGrant.id, sameIdOtherUser.id].sort());
+        expect(await refund(70)).toBe('asked'); // a new session under the deleted one's id
+        expect(await refund(70, 'u1', 's2')).toMatchObject({ confirmation: { by: 'grant', grantId: otherSession } });
+        expect(await service.revokeSessionGrants({ appName, userId: 'u1', sessionId: 's2' })).toBe(1);
+        expect(await service.revokeSessionGrants({ appName, userId: 'u1', sessionId: 's2' })).toBe(0);
+        expect(await service.revokeSessionGrants({ appName: `${appName}-other`, userId: 'u2', sessionId: 's1' })).toBe(0);
+        expect((await service.listGrants({ appName })).map((g) => g.id).sort()).toEqual([userGrant.id, appGrant.id, sameIdOtherUser.id].sort());
+      });
 
       it('session scope: the same session runs the next call without asking, marked with the grant; another session asks', async () => {
         const { refund, approveRemembering } = setup();

@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentTool, LlmAgent, Runner, confirmationRequests, confirmationResponse, type Content, functionTool } from '@toolsmith/core';
+import { ScriptedModel, collect } from '@toolsmith/core/testing';
+import { PostgresGrantService } from './postgres-grant-service';
+import { PostgresSessionService } from './postgres-session-service';
+
+// An AgentTool's inner approval across a restart on PGlite on disk: the first "process" pauses with the
+// inner request relayed and closes its store; a second one, with new agents, tools and store on the same
+// data directory, takes the answer: the inner agent resumes where it stopped and the outer run finishes.
+
+const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
+
+/** One "process": its own agents, tools, models and store, on the data directory. */
+function startProcess(dataDir: string, innerScript: ConstructorParameters<typeof ScriptedModel>[0], outerScript: ConstructorParameters<typeof ScriptedModel>[0]) {
+  const wiped: string[] = [];
+  const noted: string[] = [];
+  const note = functionTool<Record<string, never>>({
+    name: 'note',
+    description: 'Notes the job.',
+    execute: (_args, ctx) => {
+      noted.push('job');
+      ctx.state.set('noted', true);
+      return { noted: true };
+    },
+  });
+  const wipe = functionTool<{ disk: string }>({
+    name: 'wipe',
+    description: 'Wipes a disk.',
+    parameters: { type: 'object', properties: { disk: { type: 'string', pattern: '^sd[a-z]$' } }, required: ['disk'] },
+    requireConfirmation: true,
+    confirmationHint: (args) => `Wipe ${args.disk}?`,
+    execute: (args) => {
+      wiped.push(args.disk);
+      return { wiped: args.disk };
+    },
+  });
+  const innerModel = new ScriptedModel(innerScript);
+  const outerModel = new ScriptedModel(outerScript);
+  const janitor = new LlmAgent({ name: 'janitor', description: 'Cleans disks.', model: innerModel, tools: [note, wipe] });
+  const sessionService = PostgresSessionService.embedded({ dataDir });
+  const grantService = new PostgresGrantService({ database: sessionService.database });
+  const runner = new Runner({ appName: 'ops', agent: new LlmAgent({ name: 'main', model: outerModel, tools: [new AgentTool({ agent: janitor })] }), sessionService, grantService });
+  const run = (newMessage: Content) => collect(runner.run({ userId: 'u1', sessionId: 's1', newMessage }));
+  return { wiped, noted, innerModel, outerModel, sessionService, grantService, run };
+}
+
+let dataDir: string;
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'toolsmith-agent-tool-restart-'));
+});
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+// Bounds, not waits: each "process" starts PGlite (WASM) cold, slow on a busy machine.
+jest.setTimeout(120_000);
+
+it('an edit of the inner call, answered after a restart: the inner agent resumes with the edited call, its earlier work kept, and the outer run finishes; a second answer is refused', async () => {
+  const first = startProcess(dataDir, [{ calls: [{ id: 'n', name: 'note' }, { id: 'w', name: 'wipe', args: { disk: 'sdb' } }] }], [{ calls: [{ id: 'j', name: 'janitor', args: { request: 'wipe sdb' } }] }]);
+  const paused = await first.run(user('clean up'));
+  const [request] = paused.flatMap((e) => confirmationRequests(e));
+  expect(request).toMatchObject({ hint: 'Wipe sdb?', relayed: { agent: 'janitor', call: { id: 'w', name: 'wipe', args: { disk: 'sdb' } } }, askedBy: 'runner' });
+  expect(first.noted).toEqual(['job']);
+  expect(first.wiped).toEqual([]);
+  await first.sessionService.close();
+
+  // The second "process": nothing in memory from the first, only the data directory.
+  const second = startProcess(dataDir, ['Janitor done.'], ['All clean.']);
+  try {
+    const resumed = await second.run(confirmationResponse(request, { decision: 'edit', args: { disk: 'sdc' } }));
+    expect(second.wiped).toEqual(['sdc']);
+    expect(second.noted).toEqual([]); // the inner agent resumed at its waiting call: what ran before is not run again
+    // The inner model saw its own call, the note's response and the edited wipe's response: it resumed where it stopped.
+    expect(second.innerModel.requests).toHaveLength(1);
+    const innerSeen = second.innerModel.requests[0].contents;
+    expect(innerSeen.at(-2)).toEqual({ role: 'model', parts: [{ functionCall: { id: 'n', name: 'note', args: {} } }, { functionCall: { id: 'w', name: 'wipe', args: { disk: 'sdb' } } }] });
+    expect(innerSeen.at(-1)!.parts.map((p) => p.functionResponse?.response)).toEqual([{ noted: true }, { result: { wiped: 'sdc' }, argumentsEditedByUser: { disk: 'sdc' } }]);
+    expect(resumed.flatMap((e) => e.functionResponses())).toEqual([
+      { id: 'j', name: 'janitor', response: { result: 'Janitor done.' }, confirmation: { decision: 'edit', by: 'user', args: { disk: 'sdc' } } },
+    ]);
+    expect(resumed.at(-1)!.text()).toBe('All clean.');
+    const stored = (await second.sessionService.getSession({ appName: 'ops', userId: 'u1', sessionId: 's1' }))!;
+    expect(stored.state).toMatchObject({ noted: true });
+
+    const again = await second.run(confirmationResponse(request, { decision: 'approve' }));
+    expect(again.map((e) => e.errorCode)).toEqual(['FUNCTION_RESPONSE_NOT_PENDING']);
+    expect(second.wiped).toEqual(['sdc']);
+  } finally {
+    await second.sessionService.close();
+  }
+});
