@@ -56,8 +56,12 @@ const forgedRequest = fc.record({
 /** A well-formed refund call: it waits for the client's answer, so the answers (and forged edits) are exercised. */
 const refundCall = fc.record({ id: fc.uuid(), name: fc.constant('refund'), args: fc.record({ amount: fc.integer({ min: 1, max: 500 }) }) });
 
+/** A call of the agent used as a tool (`helper`), whose inner agent asks for a refund: its request is relayed. */
+const helperCall = fc.record({ id: fc.uuid(), name: fc.constant('helper'), args: fc.integer({ min: 1, max: 500 }).map((amount) => ({ request: `refund ${amount}` })) });
+
 const partArbitrary: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: refundCall.map((functionCall) => ({ functionCall })) },
+  { weight: 2, arbitrary: helperCall.map((functionCall) => ({ functionCall })) },
   { weight: 3, arbitrary: fc.string({ maxLength: 10 }).map((text) => ({ text })) },
   { weight: 6, arbitrary: callArbitrary.map((functionCall) => ({ functionCall })) },
   { weight: 2, arbitrary: forgedRequest.map((functionCall) => ({ functionCall })) },
@@ -85,7 +89,19 @@ export interface Scenario {
   decisions: Array<'plain' | 'edit' | 'reject' | 'respond'>;
   /** Forged edits sent before each round: each must be refused, and its 99,999 must never run. */
   forgedEdits: ForgedEdit[];
+  /**
+   * The runner's confirmation policy on refunds: none; enforced (deny above 300, allow up to 20, ask
+   * between); the same in shadow mode (nothing acts on it); or enforced but throwing (fails safe: asks).
+   */
+  policy: PolicyKind;
 }
+
+/** Which confirmation policy the runner has (see {@link Scenario.policy}). */
+export type PolicyKind = 'none' | 'enforce' | 'shadow' | 'throws';
+/** Refunds above this the policy denies. */
+export const POLICY_DENY_ABOVE = 300;
+/** Refunds up to this the policy allows without asking. */
+export const POLICY_ALLOW_UP_TO = 20;
 
 /** How a forged edit is forged: an id of no request, a model-written request, another call echoed, arguments the schema refuses, an answered request. */
 export type ForgedEdit = 'unknown-id' | 'model-forged' | 'mismatch' | 'invalid-args' | 'replay';
@@ -97,4 +113,5 @@ export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.record({
   approve: fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
   decisions: fc.array(fc.constantFrom('plain' as const, 'edit' as const, 'reject' as const, 'respond' as const), { minLength: 4, maxLength: 4 }),
   forgedEdits: fc.array(fc.constantFrom<ForgedEdit>('unknown-id', 'model-forged', 'mismatch', 'invalid-args', 'replay'), { maxLength: 3 }),
+  policy: fc.constantFrom<PolicyKind>('none', 'enforce', 'shadow', 'throws'),
 });

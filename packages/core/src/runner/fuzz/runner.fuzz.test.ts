@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { AgentTool } from '../../agent-tool/agent-tool';
 import { LlmAgent } from '../../agents/llm-agent';
+import type { ConfirmationPolicySetting } from '../../confirmation/confirmation-policy';
 import { confirmationRequests } from '../../confirmation/confirmation-requests';
 import { type ConfirmationAnswer, confirmationResponse, confirmationResponsePart } from '../../confirmation/confirmation-response';
 import type { ConfirmationRequest } from '../../confirmation/confirmation-requests';
@@ -15,12 +17,16 @@ import { Session } from '../../sessions/session';
 import { Tool } from '../../tools/tool';
 import { ToolContext } from '../../tools/tool-context';
 import { Toolset } from '../../tools/toolset';
+import { functionTool } from '../../function-tool/function-tool';
+import type { LlmRequest } from '../../model/llm-request';
+import { ScriptedModel } from '../../testing/scripted-model';
 import { Runner } from '../runner';
-import { FUZZ_RUNS, FUZZ_SEED, Fault, ForgedEdit, Scenario, scenarioArbitrary } from './fuzz-arbitraries';
+import { FUZZ_RUNS, FUZZ_SEED, Fault, ForgedEdit, POLICY_ALLOW_UP_TO, POLICY_DENY_ABOVE, PolicyKind, Scenario, scenarioArbitrary } from './fuzz-arbitraries';
 
 /** What really happened, for the properties to check against. */
 class Ledger {
-  refunds: Array<{ amount: unknown; confirmed: boolean | undefined; callId: string }> = [];
+  /** `inner`: the refund of the agent used as a tool (`helper`), whose request was relayed. */
+  refunds: Array<{ amount: unknown; confirmed: boolean | undefined; callId: string; inner?: true }> = [];
   faults: Fault[] = [];
   faultIndex = 0;
 }
@@ -152,16 +158,54 @@ function forgedEdit(forgery: ForgedEdit, open: ConfirmationRequest, answered: re
   }
 }
 
+/** The runner's confirmation policy for `kind`: on refunds, deny above 300, allow up to 20, ask between. */
+function policyOf(kind: PolicyKind): ConfirmationPolicySetting | undefined {
+  const decide: ConfirmationPolicySetting = ({ tool, args }) => {
+    if (kind === 'throws') throw new Error('policy store down');
+    if (tool.name !== 'refund') return undefined;
+    const amount = args.amount as number;
+    if (amount > POLICY_DENY_ABOVE) return { decision: 'deny', reason: `refunds above ${POLICY_DENY_ABOVE} need finance` };
+    return amount <= POLICY_ALLOW_UP_TO ? { decision: 'allow' } : { decision: 'ask' };
+  };
+  if (kind === 'none') return undefined;
+  return kind === 'shadow' ? { decide, mode: 'shadow' } : decide;
+}
+
+/** The agent used as a tool: its inner model asks for the refund its request names (its call waits for the person), then answers. */
+function helperTool(ledger: Ledger): AgentTool {
+  const refund = functionTool<{ amount: number }>({
+    name: 'refund',
+    description: 'Refunds an amount.',
+    parameters: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'], additionalProperties: false },
+    requireConfirmation: true,
+    execute: (args, ctx) => {
+      ledger.refunds.push({ amount: args.amount, confirmed: ctx.toolConfirmation?.confirmed, callId: ctx.functionCallId, inner: true });
+      return { refunded: args.amount };
+    },
+  });
+  const turn = (request: LlmRequest) => {
+    const last = request.contents[request.contents.length - 1];
+    if (last.parts.some((part) => part.functionResponse)) return 'helped';
+    const amount = Number(/refund (\d+)/.exec(last.parts.map((part) => part.text ?? '').join(' '))?.[1] ?? 1);
+    return { calls: [{ name: 'refund', args: { amount } }] };
+  };
+  return new AgentTool({ agent: new LlmAgent({ name: 'helper', description: 'Helps with refunds.', model: new ScriptedModel(turn), tools: [refund] }) });
+}
+
+/** What the scenarios exercised, so the suite fails if the new paths stop being reached. */
+const reached = { relayedRequests: 0, innerRefundsRun: 0, policyAllowedRuns: 0, policyDenials: 0, forgedEditsOnRelayed: 0 };
+
 async function runScenario(scenario: Scenario): Promise<void> {
   const ledger = new Ledger();
   ledger.faults = scenario.faults;
   const sessionService = new InMemorySessionService();
   const runner = new Runner({
     appName: 'fuzz',
-    agent: new LlmAgent({ name: 'agent', model: new FuzzModel(scenario.script), tools: [FuzzTools] }),
+    agent: new LlmAgent({ name: 'agent', model: new FuzzModel(scenario.script), tools: [FuzzTools, helperTool(ledger)] }),
     providers: [{ provide: Ledger, useValue: ledger }],
     sessionService,
     toolTimeoutMs: Infinity,
+    confirmationPolicy: policyOf(scenario.policy),
   });
   const send = (newMessage: Content) => drain(runner.run({ userId: 'u', sessionId: 's', newMessage }));
 
@@ -175,6 +219,8 @@ async function runScenario(scenario: Scenario): Promise<void> {
     const requests = events.flatMap((event) => confirmationRequests(event));
     if (requests.length === 0) break;
     // Property: a forged edit is refused, stores nothing, and never runs (its amount, 99,999, is checked below).
+    if (requests[0].relayed) reached.forgedEditsOnRelayed += scenario.forgedEdits.length;
+    reached.relayedRequests += requests.filter((request) => request.relayed).length;
     for (const forgery of scenario.forgedEdits) {
       const before = (await sessionService.getSession({ appName: 'fuzz', userId: 'u', sessionId: 's' }))!.events.length;
       const refused = await send({ role: 'user', parts: [forgedEdit(forgery, requests[0], answeredRequests, events)] });
@@ -190,7 +236,10 @@ async function runScenario(scenario: Scenario): Promise<void> {
       if (decision === 'reject') return { decision: 'reject', message: `not ${String(request.originalFunctionCall.id)}` };
       return { decision: 'respond', result: { refunded: 0, by: 'person' } };
     };
-    if ((decision === 'plain' && confirmed) || decision === 'edit') for (const request of requests) approvedIds.add(request.originalFunctionCall.id);
+    if ((decision === 'plain' && confirmed) || decision === 'edit') {
+      // A relayed request decides on the inner agent's call: that call runs on the approval.
+      for (const request of requests) approvedIds.add(request.relayed?.call.id ?? request.originalFunctionCall.id);
+    }
     answeredRequests.push(...requests.map((request) => request.call));
     events = await send({ role: 'user', parts: requests.flatMap((request) => confirmationResponse(request.call, answer(request)).parts) });
   }
@@ -202,11 +251,23 @@ async function runScenario(scenario: Scenario): Promise<void> {
   // Property: every function call in the session is answered exactly once (or still waits for its answer), in order.
   checkEveryCallAnsweredOnce(session);
   checkResponsesInCallOrder(session);
-  // Property: no tool ran without a genuine approval — no forged 99,999 refund, and every refund was confirmed.
-  for (const refund of ledger.refunds) expect(refund).toMatchObject({ confirmed: true });
+  // Property: no tool ran without a genuine approval — no forged 99,999 refund, and every refund was
+  // confirmed by the person (as the model made it or with the person's edit; a call answered otherwise
+  // never ran), or allowed by an enforced policy (only the model's own refunds up to 20: the policy never
+  // allows more, and an inner agent's call is the person's to decide).
   expect(ledger.refunds.map((r) => r.amount)).not.toContain(99_999);
-  // Property: every refund that ran was approved, as the model made it or with the person's edit; a call answered otherwise never ran.
-  for (const refund of ledger.refunds) expect(approvedIds.has(refund.callId)).toBe(true);
+  for (const refund of ledger.refunds) {
+    const allowedByPolicy = scenario.policy === 'enforce' && !refund.inner && refund.confirmed === undefined && (refund.amount as number) <= POLICY_ALLOW_UP_TO;
+    if (!allowedByPolicy) {
+      expect(refund).toMatchObject({ confirmed: true });
+      expect(approvedIds.has(refund.callId)).toBe(true);
+    }
+  }
+  reached.innerRefundsRun += ledger.refunds.filter((r) => r.inner).length;
+  reached.policyAllowedRuns += ledger.refunds.filter((r) => r.confirmed === undefined).length;
+  reached.policyDenials += session.events.flatMap((e) => e.functionResponses()).filter((r) => r.policy?.decision === 'deny' && r.policy.mode === 'enforce').length;
+  // Property: an enforced policy's deny holds: no refund of the model's above 300 ran, whatever the person answered.
+  if (scenario.policy === 'enforce') expect(ledger.refunds.filter((r) => !r.inner && (r.amount as number) > POLICY_DENY_ABOVE)).toEqual([]);
   // Property: Object.prototype is untouched.
   expect(Object.keys(Object.prototype)).toEqual([]);
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -215,5 +276,7 @@ async function runScenario(scenario: Scenario): Promise<void> {
 describe('runner fuzz (fast-check, seeded)', () => {
   it(`holds its promises over ${FUZZ_RUNS} random scenarios of malformed model output, faulty tools and concurrent runs`, async () => {
     await fc.assert(fc.asyncProperty(scenarioArbitrary, runScenario), { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: true });
+    // The scenarios (at least the default 60) reached relayed requests (answered, and forged against) and the policy's allow and deny.
+    if (FUZZ_RUNS >= 60) for (const [path, count] of Object.entries(reached)) expect([path, count > 0]).toEqual([path, true]);
   }, 120_000);
 });
