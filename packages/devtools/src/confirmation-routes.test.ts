@@ -98,6 +98,21 @@ describe('the dev server API: the four decisions and grants', () => {
     expect(ledger.refunds.map((r) => r.orderId)).toEqual(['A-1005', 'A-1006']);
   });
 
+  it('deleting a session (DELETE /api/sessions/:id) revokes its session grants; a new session under its id asks again', async () => {
+    const first = await refund('s-gone', 250, 'A-1101');
+    const pending = (await session('s-gone')).pending.confirmations;
+    expect(pending.map((c) => c.askedBy)).toEqual(['runner']); // the tool's rule asked: "always allow" applies
+    await answer('s-gone', first, { decision: 'approve', remember: { scope: 'session' } });
+    await answer('s-keep', await refund('s-keep', 250, 'A-1102'), { decision: 'approve', remember: { scope: 'session' } });
+    expect(((await (await api('/api/grants')).json()) as WireGrant[]).map((g) => g.sessionId)).toEqual(['s-gone', 's-keep']);
+
+    expect((await api('/api/sessions/s-gone', { method: 'DELETE' })).status).toBe(204);
+
+    expect(((await (await api('/api/grants')).json()) as WireGrant[]).map((g) => g.sessionId)).toEqual(['s-keep']);
+    await refund('s-gone', 260, 'A-1103'); // asks again
+    expect(ledger.refunds.map((r) => r.orderId)).toEqual(['A-1101', 'A-1102']);
+  });
+
   it('refuses malformed answers with 400 and a code before anything is stored; the request stays open', async () => {
     const requestId = await refund('s-bad', 250, 'A-1009');
     const before = (await session('s-bad')).events;
