@@ -1,6 +1,7 @@
 import { type InputRequest, inputRequired, inputResponse } from '@modelcontextprotocol/server';
-import { InvalidConfirmationAnswerError, type ToolConfirmation, type ToolsmithError } from '@toolsmith/core';
+import { InvalidConfirmationAnswerError, type JsonSchema, type ToolConfirmation, type ToolsmithError } from '@toolsmith/core';
 import { type ConfirmationDecision, readConfirmationDecision } from '@toolsmith/core/internal';
+import { type ElicitationSchema, confirmationFromForm, elicitationMessage } from './elicitation-form';
 
 /** The key of the confirmation form in a 2026-07-28 `input_required` result and in the retry's `inputResponses`. */
 export const CONFIRMATION_INPUT_KEY = 'confirm';
@@ -11,9 +12,8 @@ export const CONFIRMATION_INPUT_KEY = 'confirm';
  * the model, `respond` with the result instead of running), the hint as message, the payload as details.
  */
 export function confirmationInputRequest(toolName: string, args: Record<string, unknown>, requested: ToolConfirmation): InputRequest {
-  const details = requested.payload === undefined ? '' : `\n\nDetails: ${JSON.stringify(requested.payload)}`;
   return inputRequired.elicit({
-    message: `${requested.hint ?? `Allow the call to tool "${toolName}"?`}${details}`,
+    message: elicitationMessage(toolName, requested),
     requestedSchema: {
       type: 'object',
       properties: {
@@ -31,6 +31,23 @@ export function confirmationInputRequest(toolName: string, args: Record<string, 
       required: ['decision'],
     },
   });
+}
+
+/** The form a tool asked for (`payloadSchema`, as `form`), as a 2026-07-28 input request: approving is filling it in. */
+export function formInputRequest(toolName: string, requested: ToolConfirmation, form: ElicitationSchema): InputRequest {
+  return inputRequired.elicit({ message: elicitationMessage(toolName, requested), requestedSchema: form });
+}
+
+/**
+ * Reads the answer to {@link formInputRequest} from a retried call's `inputResponses` (see
+ * {@link confirmationFromForm}); no answer is `INVALID_CONFIRMATION_ANSWER`.
+ */
+export function readFormInput(callId: string, responses: Record<string, unknown> | undefined, requested: ToolConfirmation & { payloadSchema: JsonSchema }): ToolConfirmation | ToolsmithError {
+  const view = inputResponse(responses, CONFIRMATION_INPUT_KEY);
+  if (view.kind !== 'elicit') {
+    return new InvalidConfirmationAnswerError(callId, `the retried call carries no answer to the "${CONFIRMATION_INPUT_KEY}" input request in inputResponses`);
+  }
+  return confirmationFromForm(callId, requested, { action: view.action, ...(view.content ? { content: view.content } : {}) });
 }
 
 /**

@@ -1,38 +1,42 @@
 import { type ToolConfirmation, ToolsmithError } from '@toolsmith/core';
+import { type ElicitationSchema, confirmationFromForm, elicitationMessage } from './elicitation-form';
 import type { McpRequestExtra } from './mcp-request-extra';
 
 /**
- * Asks the user through the client (MCP elicitation) whether the call may run. Returns the answer,
- * or the error that kept the question from being answered.
+ * Asks the user through the client (a 2025-era MCP elicitation) whether the call may run: a form with one
+ * boolean `confirmed`, or, when the tool asked for a form (`payloadSchema`, already turned into `form`),
+ * that form, whose accepted content becomes the confirmation's payload (see {@link confirmationFromForm}).
+ * Returns the confirmation the call runs again with, or the error that kept the question from being answered.
  */
 export async function elicitConfirmation(
   extra: McpRequestExtra,
-  toolName: string,
+  call: { id: string; name: string },
   requested: ToolConfirmation,
+  form: ElicitationSchema | undefined,
   timeoutMs: number,
-): Promise<boolean | ToolsmithError> {
-  const payload = requested.payload === undefined ? '' : `\n\nDetails: ${JSON.stringify(requested.payload)}`;
+): Promise<ToolConfirmation | ToolsmithError> {
+  let answer;
   try {
-    const answer = await extra.mcpReq.send(
+    answer = await extra.mcpReq.send(
       {
         method: 'elicitation/create',
         params: {
-          message: `${requested.hint ?? `Allow the call to tool "${toolName}"?`}${payload}`,
-          requestedSchema: {
+          message: elicitationMessage(call.name, requested),
+          requestedSchema: form ?? {
             type: 'object',
-            properties: { confirmed: { type: 'boolean', title: 'Approve', description: `Run tool "${toolName}"?` } },
+            properties: { confirmed: { type: 'boolean', title: 'Approve', description: `Run tool "${call.name}"?` } },
             required: ['confirmed'],
           },
         },
       },
       { timeout: timeoutMs },
     );
-    return answer.action === 'accept' && answer.content?.confirmed === true;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return new ToolsmithError('MCP_CONFIRMATION_FAILED', `Could not ask the user to confirm tool "${toolName}": ${reason}`, {
+    return new ToolsmithError('MCP_CONFIRMATION_FAILED', `Could not ask the user to confirm tool "${call.name}": ${reason}`, {
       cause: error,
     });
   }
+  if (form && requested.payloadSchema !== undefined) return confirmationFromForm(call.id, { ...requested, payloadSchema: requested.payloadSchema }, answer);
+  return { hint: requested.hint, payload: requested.payload, confirmed: answer.action === 'accept' && answer.content?.confirmed === true };
 }
-

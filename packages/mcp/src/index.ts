@@ -9,7 +9,7 @@ export { McpCredentialProvider } from './mcp-oauth-provider';
 export type { McpOAuthOptions } from './mcp-oauth-provider';
 
 // ── Errors ──────────────────────────────────────────────────────────────────────────────────────
-export { McpConfirmationUnsupportedError, McpConnectionError, McpToolError } from './mcp-errors';
+export { McpConfirmationUnsupportedError, McpConnectionError, McpFormUnsupportedError, McpToolError } from './mcp-errors';
 export type { McpConnectionErrorCode } from './mcp-errors';
 
 // ── Serve Toolsmith tools over MCP ──────────────────────────────────────────────────────────────
@@ -20,6 +20,8 @@ export type { ServedTools } from './resolve-served-tools';
 export { reportMcpProgress } from './report-mcp-progress';
 export type { McpProgress } from './report-mcp-progress';
 export { MCP_LOG_LEVELS, sendMcpLog } from './send-mcp-log';
+export { addMcpResourceLink } from './mcp-resource-link';
+export type { McpResourceLink } from './mcp-resource-link';
 export type { McpLogLevel, McpLogMessage } from './send-mcp-log';
 export { MCP_SESSION_META } from './mcp-request-session';
 export { requestMcpSampling } from './request-mcp-sampling';

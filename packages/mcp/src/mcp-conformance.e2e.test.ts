@@ -19,11 +19,6 @@ const NODE20_COMPAT = join(__dirname, '__fixtures__', 'conformance-runner', 'reg
 
 /** Server scenarios for features Toolsmith does not offer (yet), with the reason (docs/mcp.md has the same list). */
 const LEFT_OUT: Record<string, string> = {
-  'tools-call-elicitation': 'elicitation only asks for confirmation, not for tool-defined forms',
-  'elicitation-sep1034-defaults': 'elicitation only asks for confirmation, not for tool-defined forms',
-  'elicitation-sep1330-enums': 'elicitation only asks for confirmation, not for tool-defined forms',
-  'resources-subscribe': 'no resource subscriptions (Toolsmith sends no resource-change notifications)',
-  'resources-unsubscribe': 'no resource subscriptions (Toolsmith sends no resource-change notifications)',
   'server-sse-polling': "pending in the suite; its test_reconnection tool closes the call's SSE stream from inside the tool, which a served tool cannot do (serve-mcp-resume.test.ts drops and resumes a stream)",
 };
 
@@ -95,6 +90,8 @@ describe('the official MCP conformance suite', () => {
       expect([...results.keys()].filter((scenario) => !(scenario in LEFT_OUT)).sort()).toEqual([
         'completion-complete',
         'dns-rebinding-protection',
+        'elicitation-sep1034-defaults',
+        'elicitation-sep1330-enums',
         'json-schema-2020-12',
         'logging-set-level',
         'ping',
@@ -106,10 +103,13 @@ describe('the official MCP conformance suite', () => {
         'resources-list',
         'resources-read-binary',
         'resources-read-text',
+        'resources-subscribe',
         'resources-templates-read',
+        'resources-unsubscribe',
         'server-initialize',
         'server-sse-multiple-streams',
         'tools-call-audio',
+        'tools-call-elicitation',
         'tools-call-embedded-resource',
         'tools-call-error',
         'tools-call-image',

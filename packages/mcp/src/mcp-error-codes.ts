@@ -13,6 +13,7 @@ export const MCP_ERROR_CODES = {
   MCP_TOOL_ERROR: 'The remote tool reported an error.',
   MCP_CONFIRMATION_UNSUPPORTED: 'A served tool needs confirmation and the client cannot ask the user (no elicitation).',
   MCP_CONFIRMATION_FAILED: 'Asking the MCP client for confirmation failed.',
+  MCP_FORM_UNSUPPORTED: "A served tool asked for a form (payloadSchema) that MCP elicitation cannot show (only flat string, number, boolean and enum fields).",
   MCP_REQUEST_STATE_INVALID: "A 2026-07-28 confirmation answer's requestState was not issued by this server, or was altered.",
   MCP_REQUEST_STATE_EXPIRED: "A 2026-07-28 confirmation answer's requestState expired (confirmationTimeoutMs).",
   MCP_REQUEST_STATE_REPLAYED: 'A 2026-07-28 confirmation answer was sent again; each is accepted once.',
@@ -27,6 +28,7 @@ export const MCP_ERROR_CODES = {
   INVALID_MCP_TRANSPORT: "serveMcp's transport option is neither stdio nor http.",
   MCP_INVALID_RESOURCE_CONTENTS: 'A @Resource or @ResourceTemplate method returned something other than text, bytes or a file.',
   MCP_INVALID_PROMPT_MESSAGE: 'A @Prompt method returned a message whose content is not text, a file or a resource.',
+  MCP_INVALID_RESOURCE_LINK: 'A served tool added a resource link (addMcpResourceLink) without an absolute URI or a name.',
   MCP_INVALID_COMPLETION: 'A @Complete method returned something other than an array of strings.',
 } as const;
 

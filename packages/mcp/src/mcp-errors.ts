@@ -61,6 +61,20 @@ export class McpConfirmationUnsupportedError extends ToolsmithError {
   }
 }
 
+/**
+ * A tool served by `serveMcp` asked for a form (`ctx.requestConfirmation({ payloadSchema })`) that MCP
+ * elicitation cannot show: MCP forms are objects of flat string, number, boolean and enum fields. The
+ * call is refused and the tool does not run; the message names the field and keyword.
+ */
+export class McpFormUnsupportedError extends ToolsmithError {
+  constructor(toolName: string, reason: string) {
+    super(
+      'MCP_FORM_UNSUPPORTED',
+      `Tool "${toolName}" asked the user to fill in a form that MCP elicitation cannot show: ${reason}. ` +
+        'The call was refused and the tool did not run. Fix: give the form flat string, number, boolean or enum fields (see docs/mcp.md).',
+    );
+  }
+}
 
 /** Why a 2026-07-28 confirmation's `requestState` was refused. */
 export type McpRequestStateErrorCode = 'MCP_REQUEST_STATE_INVALID' | 'MCP_REQUEST_STATE_EXPIRED' | 'MCP_REQUEST_STATE_REPLAYED' | 'MCP_REQUEST_STATE_MISMATCH';

@@ -15,6 +15,7 @@ import {
 import { type OfferingContext, type PromptMessage, type ResourceContents, State, ToolFile, ToolsmithError } from '@toolsmith/core';
 import type { OfferedMethod } from '@toolsmith/core/internal';
 import type { McpRequestExtra } from './mcp-request-extra';
+import type { ResourceSubscriptions } from './resource-subscriptions';
 import type { ServedOffering, ServedOfferings } from './served-offerings';
 
 /** The context of one request for a resource, prompt or completion: who asks, in which session, its state and signal. */
@@ -136,12 +137,32 @@ export function registerOfferingHandlers(server: Server, offerings: ServedOfferi
   }
 }
 
-/** The capabilities that go with what is offered (none for nothing). */
-export function offeringCapabilities(offerings: ServedOfferings): { resources?: Record<string, never>; prompts?: Record<string, never>; completions?: Record<string, never> } {
+/**
+ * Serves `resources/subscribe` and `resources/unsubscribe` (2025-11-25) on a session's server: a URI that
+ * no resource or template offers is refused as `resources/read` refuses it; the subscription lasts until
+ * the client unsubscribes or the session ends.
+ */
+export function registerSubscriptionHandlers(server: Server, offerings: ServedOfferings, subscriptions: ResourceSubscriptions): void {
+  if (!offerings.resources.length && !offerings.resourceTemplates.length) return;
+  const templates = offerings.resourceTemplates.map((served) => new UriTemplate(served.offered.options.uriTemplate));
+  const offered = (uri: string) => offerings.resources.some(({ offered: resource }) => resource.options.uri === uri) || templates.some((template) => template.match(uri) !== null);
+  server.setRequestHandler('resources/subscribe', async (request) => {
+    if (!offered(request.params.uri)) throw new ResourceNotFoundError(request.params.uri);
+    subscriptions.subscribe(server, request.params.uri);
+    return {};
+  });
+  server.setRequestHandler('resources/unsubscribe', async (request) => {
+    subscriptions.unsubscribe(server, request.params.uri);
+    return {};
+  });
+}
+
+/** The capabilities that go with what is offered (none for nothing); resources can be subscribed to. */
+export function offeringCapabilities(offerings: ServedOfferings): { resources?: { subscribe: true }; prompts?: Record<string, never>; completions?: Record<string, never> } {
   const resources = offerings.resources.length > 0 || offerings.resourceTemplates.length > 0;
   const prompts = offerings.prompts.length > 0;
   return {
-    ...(resources ? { resources: {} } : {}),
+    ...(resources ? { resources: { subscribe: true } } : {}),
     ...(prompts ? { prompts: {} } : {}),
     ...(prompts || offerings.resourceTemplates.length > 0 ? { completions: {} } : {}),
   };

@@ -22,6 +22,8 @@ export interface McpRequestSession {
   sessionId: string;
   /** A session made for this one request: its state is dropped when the request ends. */
   ephemeral: boolean;
+  /** A 2026-07-28 session the client named in `_meta` (kept, capped and expired as `NamedSessions` says). */
+  named?: true;
 }
 
 /**
@@ -41,7 +43,7 @@ export function resolveMcpSession(era: McpProtocolEra, extra: McpRequestExtra, c
         `_meta["${MCP_SESSION_META}"] must be a string of 1 to 128 letters, digits and "._:-" naming the client's conversation; got ${JSON.stringify(named)}.`,
       );
     }
-    return { userId, sessionId: named, ephemeral: false };
+    return { userId, sessionId: named, ephemeral: false, named: true };
   }
   if (connectionSessionId !== undefined) return { userId, sessionId: connectionSessionId, ephemeral: false };
   return { userId, sessionId: randomUUID(), ephemeral: true };

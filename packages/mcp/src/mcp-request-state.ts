@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { ToolsmithError } from '@toolsmith/core';
+import { type JsonSchema, ToolsmithError } from '@toolsmith/core';
 import { jsonDigest } from '@toolsmith/core/internal';
 import { McpRequestStateError } from './mcp-errors';
 
@@ -17,6 +17,8 @@ export interface ConfirmationState {
   /** The tool's hint and payload, as `ctx.toolConfirmation` gets them when it runs. */
   hint?: string;
   payload?: unknown;
+  /** The form the tool asked for (`payloadSchema`): the answer is that form filled in, checked against it. */
+  payloadSchema?: JsonSchema;
 }
 
 const PREFIX = 'ts1';

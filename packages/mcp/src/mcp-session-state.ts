@@ -38,7 +38,6 @@ export class McpSessionState implements McpStateStore {
     this.apply(userId, sessionId, actions.stateDelta);
   }
 
-  /** Forgets a session's own keys (when the MCP session ends). */
   /** Implements {@link McpStateStore.consumeOnce} in this process's memory (ids are forgotten once expired). */
   consumeOnce(userId: string, id: string, expiresAt: number): boolean {
     const now = Date.now();
@@ -49,8 +48,15 @@ export class McpSessionState implements McpStateStore {
     return true;
   }
 
-  endSession(sessionId: string): void {
-    this.sessions.delete(sessionId);
+  /** Implements {@link McpStateStore.endSession}: forgets the session's own keys (of `userId` only, when given). */
+  endSession(sessionId: string, userId?: string): void {
+    if (userId === undefined) {
+      this.sessions.delete(sessionId);
+      return;
+    }
+    const users = this.sessions.get(sessionId);
+    users?.delete(userId);
+    if (users?.size === 0) this.sessions.delete(sessionId);
   }
 
   private user(userId: string): Record<string, unknown> {

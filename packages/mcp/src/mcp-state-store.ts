@@ -9,8 +9,8 @@ export interface McpStateStore {
   values(userId: string, sessionId: string): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Keeps what a finished call did: its state delta, by scope, and (in a session service) the call itself. */
   record(userId: string, sessionId: string, response: FunctionResponse, actions: EventActions): void | Promise<void>;
-  /** The MCP session ended. */
-  endSession(sessionId: string): void;
+  /** The MCP session ended (of every user, or only of `userId`: a 2026-07-28 session id is the client's, per user). */
+  endSession(sessionId: string, userId?: string): void;
   /**
    * Marks `id` (a confirmation's single-use id) as used for `userId`: true the first time, false ever
    * after, also across server processes that share the store. Kept at least until `expiresAt` (ms).

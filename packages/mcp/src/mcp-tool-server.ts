@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { type CallToolResult, type ClientCapabilities, CLIENT_CAPABILITIES_META_KEY, type InputRequiredResult, inputRequired, LOG_LEVEL_META_KEY, type Tool as McpToolInfo, Server } from '@modelcontextprotocol/server';
 import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type FunctionResponsePart, type MemoryService, type ReadonlyContext, State, type ToolConfirmation, ToolCallRejectedError, ToolContext, ToolsmithError } from '@toolsmith/core';
 import { DEFAULT_TOOL_CALL_POLICY, createEventActions, errorResponse, executeToolCall, wrapResult } from '@toolsmith/core/internal';
-import { McpConfirmationUnsupportedError, McpRequestStateError } from './mcp-errors';
-import { CONFIRMATION_INPUT_KEY, confirmationInputRequest, readConfirmationInput } from './confirmation-input';
+import { McpConfirmationUnsupportedError, McpFormUnsupportedError, McpRequestStateError } from './mcp-errors';
+import { CONFIRMATION_INPUT_KEY, confirmationInputRequest, formInputRequest, readConfirmationInput, readFormInput } from './confirmation-input';
+import { type ElicitationSchema, toElicitationSchema } from './elicitation-form';
 import type { ConfirmationState, RequestStateSealer } from './mcp-request-state';
 import { TOOLSMITH_ERROR_META, toMcpOutputSchema } from './mcp-output-schema';
 import type { McpStateStore } from './mcp-state-store';
@@ -11,7 +12,10 @@ import { elicitConfirmation } from './elicit-confirmation';
 import type { McpRequestExtra } from './mcp-request-extra';
 import { type McpProtocolEra, resolveMcpSession } from './mcp-request-session';
 import { attachProgressSender, progressReporter } from './report-mcp-progress';
-import { offeringCapabilities, offeringContext, registerOfferingHandlers } from './mcp-offerings';
+import { offeringCapabilities, offeringContext, registerOfferingHandlers, registerSubscriptionHandlers } from './mcp-offerings';
+import type { ResourceSubscriptions } from './resource-subscriptions';
+import type { NamedSessions } from './named-sessions';
+import { collectResourceLinks, resourceLinksOf } from './mcp-resource-link';
 import type { ServedOfferings } from './served-offerings';
 import { type McpLogLevel, attachLogSender, passesLogLevel } from './send-mcp-log';
 import { type McpSamplingRequest, type McpSamplingResult, attachSampler } from './request-mcp-sampling';
@@ -29,6 +33,10 @@ export interface McpToolServerOptions {
   offerings: ServedOfferings;
   /** Where the tools' state lives between calls. */
   state: McpStateStore;
+  /** Who is told of changed resources (2025-11-25 sessions subscribe here). */
+  subscriptions: ResourceSubscriptions;
+  /** The 2026-07-28 sessions clients name in `_meta`: capped and expired. */
+  namedSessions: NamedSessions;
   /** The protocol era this instance serves: `legacy` (2025-11-25 and before, sessions) or `modern` (2026-07-28, stateless). */
   era: McpProtocolEra;
   /** Seals and opens the `requestState` of 2026-07-28 confirmations (one per server, shared by its per-request instances). */
@@ -69,35 +77,57 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
   const minimumLogLevel = (extra: McpRequestExtra): McpLogLevel | undefined =>
     options.era === 'modern' ? (extra.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] as McpLogLevel | undefined : sessionLogLevel;
   const policy = { ...DEFAULT_TOOL_CALL_POLICY, errorExposure: options.toolErrorExposure ?? DEFAULT_TOOL_CALL_POLICY.errorExposure };
-  const identity = (extra: McpRequestExtra) => resolveMcpSession(options.era, extra, options.connectionSessionId);
-
-  registerOfferingHandlers(server, options.offerings, async (extra) => {
-    const { userId, sessionId, ephemeral } = identity(extra);
-    const values = await options.state.values(userId, sessionId);
+  /**
+   * Who sends a request and in which session, for the request's life: `done` ends it (a per-request session's
+   * state dropped, a named one's request counted out). A named session over a cap is refused here.
+   */
+  const enterSession = (extra: McpRequestExtra) => {
+    const { userId, sessionId, ephemeral, named } = resolveMcpSession(options.era, extra, options.connectionSessionId);
+    const leave = named ? options.namedSessions.enter(userId, sessionId) : undefined;
     return {
-      context: offeringContext({ appName: options.appName, agentName: options.name, userId, sessionId, values, signal: extra.mcpReq.signal }),
+      userId,
+      sessionId,
       done: () => {
+        leave?.();
         if (ephemeral) options.state.endSession(sessionId);
       },
     };
+  };
+
+  if (options.era === 'legacy') registerSubscriptionHandlers(server, options.offerings, options.subscriptions);
+  const connectedOnClose = server.onclose;
+  server.onclose = () => {
+    connectedOnClose?.();
+    options.subscriptions.forget(server);
+  };
+
+  registerOfferingHandlers(server, options.offerings, async (extra) => {
+    const { userId, sessionId, done } = enterSession(extra);
+    try {
+      const values = await options.state.values(userId, sessionId);
+      return { context: offeringContext({ appName: options.appName, agentName: options.name, userId, sessionId, values, signal: extra.mcpReq.signal }), done };
+    } catch (error) {
+      done();
+      throw error;
+    }
   });
 
   server.setRequestHandler('tools/list', async (_request, extra) => {
-    const { userId, sessionId, ephemeral } = identity(extra);
+    const { userId, sessionId, done } = enterSession(extra);
     try {
       const tools = await options.resolveTools(readonlyContext(options, userId, sessionId, await options.state.values(userId, sessionId)));
       return { tools: tools.map(describeTool) };
     } finally {
-      if (ephemeral) options.state.endSession(sessionId);
+      done();
     }
   });
 
   server.setRequestHandler('tools/call', async (request, extra) => {
-    const { userId, sessionId, ephemeral } = identity(extra);
+    const { userId, sessionId, done } = enterSession(extra);
     try {
       return await callTool(request.params, extra, userId, sessionId);
     } finally {
-      if (ephemeral) options.state.endSession(sessionId);
+      done();
     }
   });
 
@@ -119,11 +149,18 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
       if (error instanceof McpRequestStateError) return { response: errorResponse(call, error), record: false };
       throw error;
     }
+    const replayed = () => ({ response: errorResponse(call, new McpRequestStateError('MCP_REQUEST_STATE_REPLAYED', call.name, 'this answer was already accepted once')), record: false });
+    if (state.payloadSchema !== undefined) {
+      // A form: its content (checked against the whole payloadSchema) is the confirmation's payload.
+      const filled = readFormInput(call.id, extra.mcpReq.inputResponses, { ...state, payloadSchema: state.payloadSchema, confirmed: false });
+      if (filled instanceof ToolsmithError) return { response: errorResponse(call, filled), record: false };
+      if (!(await options.state.consumeOnce(userId, state.nonce, state.expiresAt))) return replayed();
+      if (!filled.confirmed) return { response: errorResponse(call, new ToolCallRejectedError(call.name)), record: true };
+      return { confirmation: filled };
+    }
     const decision = readConfirmationInput(call.id, extra.mcpReq.inputResponses);
     if (decision instanceof ToolsmithError) return { response: errorResponse(call, decision), record: false };
-    if (!(await options.state.consumeOnce(userId, state.nonce, state.expiresAt))) {
-      return { response: errorResponse(call, new McpRequestStateError('MCP_REQUEST_STATE_REPLAYED', call.name, 'this answer was already accepted once')), record: false };
-    }
+    if (!(await options.state.consumeOnce(userId, state.nonce, state.expiresAt))) return replayed();
     if (decision.decision === 'reject') return { response: errorResponse(call, new ToolCallRejectedError(call.name, decision.message)), record: true };
     if (decision.decision === 'respond') return { response: { id: call.id, name: call.name, response: wrapResult(decision.result) }, record: true };
     if (decision.decision === 'edit' && decision.args) call.args = decision.args;
@@ -148,7 +185,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
       const error = ToolsmithError.isInstance(thrown)
         ? thrown
         : new ToolsmithError('MCP_TOOLS_UNAVAILABLE', `The tools could not be listed: ${reason}`, { cause: thrown });
-      return toCallToolResult(errorResponse(call, error), undefined);
+      return toCallToolResult(errorResponse(call, error), undefined, []);
     }
     const tool = tools.find((candidate) => candidate.name === call.name);
     const progress = progressReporter(extra, tool?.isLongRunning === true, options.progressIntervalMs);
@@ -170,6 +207,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         artifactService: options.artifactService,
       });
       if (progress) attachProgressSender(context, progress.report);
+      collectResourceLinks(context);
       attachLogSender(context, async (message) => {
         if (!passesLogLevel(message.level, minimumLogLevel(extra))) return false;
         await extra.mcpReq.notify({ method: 'notifications/message', params: { level: message.level, logger: message.logger ?? call.name, data: message.data } });
@@ -196,7 +234,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         const answered = await readAnsweredConfirmation(echoed, extra, userId, call);
         if ('response' in answered) {
           if (answered.record) await options.state.record(userId, sessionId, answered.response, createEventActions());
-          return toCallToolResult(answered.response, tool);
+          return toCallToolResult(answered.response, tool, []);
         }
         confirmation = answered.confirmation;
       }
@@ -204,7 +242,17 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
       if (outcome.confirmationRequested) {
         const requested = context.actions.requestedToolConfirmations?.[call.id] ?? { confirmed: false };
         if (!clientCapabilities(server, extra)?.elicitation) {
-          return toCallToolResult(errorResponse(call, new McpConfirmationUnsupportedError(call.name)), tool);
+          return toCallToolResult(errorResponse(call, new McpConfirmationUnsupportedError(call.name)), tool, []);
+        }
+        // A form the tool asked for is checked before anyone is asked: one MCP cannot show refuses the call.
+        let form: ElicitationSchema | undefined;
+        if (requested.payloadSchema !== undefined) {
+          try {
+            form = toElicitationSchema(call.name, requested.payloadSchema);
+          } catch (error) {
+            if (error instanceof McpFormUnsupportedError) return toCallToolResult(errorResponse(call, error), tool, []);
+            throw error;
+          }
         }
         if (options.era === 'modern') {
           // No server-sent requests in this era: the client asks its user and retries the call with the answer.
@@ -214,20 +262,22 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
             args: call.args,
             ...(requested.hint !== undefined ? { hint: requested.hint } : {}),
             ...(requested.payload !== undefined ? { payload: requested.payload } : {}),
+            ...(requested.payloadSchema !== undefined ? { payloadSchema: requested.payloadSchema } : {}),
             ttlMs: options.confirmationTimeoutMs,
             now: Date.now(),
           });
-          return inputRequired({ inputRequests: { [CONFIRMATION_INPUT_KEY]: confirmationInputRequest(call.name, call.args, requested) }, requestState });
+          const input = form ? formInputRequest(call.name, requested, form) : confirmationInputRequest(call.name, call.args, requested);
+          return inputRequired({ inputRequests: { [CONFIRMATION_INPUT_KEY]: input }, requestState });
         }
-        const confirmed = await elicitConfirmation(extra, call.name, requested, options.confirmationTimeoutMs);
-        if (typeof confirmed !== 'boolean') return toCallToolResult(errorResponse(call, confirmed), tool);
+        const answered = await elicitConfirmation(extra, call, requested, form, options.confirmationTimeoutMs);
+        if (answered instanceof ToolsmithError) return toCallToolResult(errorResponse(call, answered), tool, []);
         // The user may have taken minutes to answer: the call runs on the state as it is now.
         const current = await options.state.values(userId, sessionId);
-        ({ outcome, context } = await attempt(current, { hint: requested.hint, payload: requested.payload, confirmed }));
+        ({ outcome, context } = await attempt(current, answered));
       }
       await options.state.record(userId, sessionId, outcome.response, context.actions);
       // A result that breaks the tool's output schema was already refused by the executor (TOOL_OUTPUT_INVALID).
-      return toCallToolResult(outcome.response, tool);
+      return toCallToolResult(outcome.response, tool, resourceLinksOf(context));
     } finally {
       progress?.stop();
     }
@@ -295,15 +345,15 @@ function describeTool(tool: BaseTool): McpToolInfo {
 
 /**
  * Success: the response object as structured content (and as JSON text for clients that read text),
- * then the files the tool returned (see {@link toMcpFileContent}).
+ * then the files the tool returned (see {@link toMcpFileContent}) and the resource links it added.
  * Failure: the message as text and the error body as structured content, except for a tool with an
  * `outputSchema`: clients check any structured content against it, errors too, so there the body
  * goes in `_meta` under {@link TOOLSMITH_ERROR_META}.
  */
-function toCallToolResult(response: FunctionResponse, tool: BaseTool | undefined): CallToolResult {
+function toCallToolResult(response: FunctionResponse, tool: BaseTool | undefined, links: CallToolResult['content']): CallToolResult {
   if (!response.isError) {
     const files = (response.parts ?? []).map((part, index) => toMcpFileContent(response.id, part, index));
-    return { content: [{ type: 'text', text: JSON.stringify(response.response) }, ...files], structuredContent: response.response };
+    return { content: [{ type: 'text', text: JSON.stringify(response.response) }, ...files, ...links], structuredContent: response.response };
   }
   const error = response.response.error as { message?: string } | undefined;
   const result: CallToolResult = { isError: true, content: [{ type: 'text', text: error?.message ?? 'The tool failed.' }] };

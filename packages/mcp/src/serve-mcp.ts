@@ -11,8 +11,10 @@ import type { McpProtocolEra } from './mcp-request-session';
 import { RequestStateSealer } from './mcp-request-state';
 import { type ServedTools, resolveServedTools } from './resolve-served-tools';
 import { resolveServedOfferings } from './served-offerings';
+import { ResourceSubscriptions } from './resource-subscriptions';
 import { exitOnOverflow, guardLineLength } from './stdio-line-guard';
-import { DEFAULT_MAX_BODY_BYTES, type StreamableHttpLimits, startStreamableHttpEndpoint } from './streamable-http-endpoint';
+import { DEFAULT_MAX_BODY_BYTES, type StreamableHttpLimits, sessionLimits, startStreamableHttpEndpoint } from './streamable-http-endpoint';
+import { NamedSessions } from './named-sessions';
 
 /** Where {@link serveMcp} listens for Streamable HTTP, and its limits (body size, Host/Origin, sessions, authentication). */
 export interface ServeMcpHttpOptions extends StreamableHttpLimits {
@@ -83,6 +85,13 @@ export interface ServeMcpOptions {
 export interface McpServerHandle {
   /** The endpoint of an HTTP server, e.g. `http://127.0.0.1:41234/mcp`; undefined for stdio. */
   readonly url?: URL;
+  /**
+   * Tells the clients that subscribed to the resource `uri` that it changed
+   * (`notifications/resources/updated`; they read it again when they need it): 2025-11-25 sessions that
+   * sent `resources/subscribe` for it, and 2026-07-28 clients with an open `subscriptions/listen` that
+   * names it. Nobody else is told. A session whose connection is gone is dropped from the subscriptions.
+   */
+  notifyResourceUpdated(uri: string): Promise<void>;
   /** Stops serving: ends every session, stops listening and closes the served toolsets. */
   close(): Promise<void>;
 }
@@ -114,6 +123,15 @@ export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandl
   const name = options.name ?? 'toolsmith';
   const state = options.sessionService ? new SessionServiceMcpState(options.sessionService, name) : new McpSessionState();
   const requestStates = new RequestStateSealer(options.requestStateKeys);
+  const subscriptions = new ResourceSubscriptions();
+  // 2026-07-28 sessions named in `_meta`: the 2025 sessions' limits (stdio: the defaults), counted apart.
+  const limits = sessionLimits(options.transport === 'stdio' ? {} : options.transport.http);
+  const namedSessions = new NamedSessions(
+    { maxSessions: limits.maxSessions, maxSessionsPerUser: limits.maxSessionsPerUser, idleMs: limits.sessionIdleMs, now: Date.now },
+    (userId, sessionId) => state.endSession(sessionId, userId),
+  );
+  const sweep = setInterval(() => namedSessions.forgetIdle(), Math.min(limits.sessionIdleMs, 60_000));
+  sweep.unref();
   const createServer = (era: McpProtocolEra, connectionSessionId?: string) =>
     createMcpToolServer({
       era,
@@ -126,6 +144,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandl
       resolveTools,
       offerings,
       state,
+      subscriptions,
+      namedSessions,
       progressIntervalMs: options.progressIntervalMs ?? 5000,
       confirmationTimeoutMs: options.confirmationTimeoutMs ?? 600_000,
       memoryService: options.memoryService,
@@ -141,9 +161,19 @@ export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandl
     const connectionSessionId = randomUUID();
     const input = guardLineLength(process.stdin, options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES, exitOnOverflow);
     // The SDK reads the first message: `initialize` pins a 2025-era server, a 2026-07-28 request a modern one.
-    const served = serveStdio(({ era }) => createServer(era, connectionSessionId), { transport: new StdioServerTransport(input, process.stdout) });
+    const served = serveStdio(
+      ({ era }) => {
+        const server = createServer(era, connectionSessionId);
+        // The SDK routes this server's resource notifications onto the connection's listen streams.
+        if (era === 'modern') subscriptions.trackModern(server);
+        return server;
+      },
+      { transport: new StdioServerTransport(input, process.stdout) },
+    );
     return {
+      notifyResourceUpdated: (uri) => subscriptions.notifyUpdated(uri),
       close: async () => {
+        clearInterval(sweep);
         await served.close();
         await closeToolsets();
       },
@@ -152,6 +182,7 @@ export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandl
 
   // 2026-07-28 requests: one server per request, as the protocol has no session (the endpoint checked the caller first).
   const modern = createMcpHandler(() => createServer('modern'), { legacy: 'reject', maxRequestBodySize: options.transport.http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES });
+  subscriptions.publishModernTo((uri) => modern.notify.resourceUpdated(uri));
   const serveModern = toNodeHandler(modern, { maxRequestBodySize: options.transport.http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES });
 
   const endpoint = await startStreamableHttpEndpoint({
@@ -169,7 +200,9 @@ export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandl
   });
   return {
     url: endpoint.url,
+    notifyResourceUpdated: (uri) => subscriptions.notifyUpdated(uri),
     close: async () => {
+      clearInterval(sweep);
       await endpoint.close();
       await modern.close();
       await closeToolsets();

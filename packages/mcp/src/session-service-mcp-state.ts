@@ -4,6 +4,12 @@ import type { McpStateStore } from './mcp-state-store';
 
 /** Appends refused as stale (another process appended first) tried again with the session read anew. */
 const STALE_RETRIES = 3;
+/** The session ids of used single-use confirmation ids: `mcp-request-state:<id>`. */
+const USED_STATE_PREFIX = 'mcp-request-state:';
+/** The marker session's state key holding until when it must be kept (ms since the epoch). */
+const KEPT_UNTIL_KEY = 'mcpRequestStateExpiresAt';
+/** Most expired markers one answer deletes (the rest go with the user's next answers). */
+const SWEEP_LIMIT = 100;
 
 /**
  * The state of tools served over MCP in a {@link SessionService}, as the runner keeps it: each MCP
@@ -19,6 +25,8 @@ export class SessionServiceMcpState implements McpStateStore {
   constructor(
     private readonly sessionService: SessionService,
     private readonly appName: string,
+    /** The clock expiry reads (tests give their own). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Implements {@link McpStateStore.values}: the session's merged state (the session is created when new). */
@@ -36,16 +44,27 @@ export class SessionServiceMcpState implements McpStateStore {
 
   /**
    * Implements {@link McpStateStore.consumeOnce}: creating the session `mcp-request-state:<id>` of the user
-   * succeeds once; the store refuses a second one (`SESSION_EXISTS`), in any process.
+   * succeeds once; the store refuses a second one (`SESSION_EXISTS`), in any process. The session holds
+   * its expiry; once past it (when the state is refused as expired anyway) it is deleted by the user's
+   * next accepted answer, up to {@link SWEEP_LIMIT} at a time.
    */
-  async consumeOnce(userId: string, id: string): Promise<boolean> {
+  async consumeOnce(userId: string, id: string, expiresAt: number): Promise<boolean> {
     try {
-      await this.sessionService.createSession({ appName: this.appName, userId, sessionId: `mcp-request-state:${id}` });
-      return true;
+      await this.sessionService.createSession({ appName: this.appName, userId, sessionId: `${USED_STATE_PREFIX}${id}`, state: { [KEPT_UNTIL_KEY]: expiresAt } });
     } catch (error) {
       if (ToolsmithError.isInstance(error) && error.code === 'SESSION_EXISTS') return false;
       throw error;
     }
+    await this.deleteExpiredMarkers(userId, this.now());
+    return true;
+  }
+
+  /** Deletes the user's used-id sessions whose states have expired (they can no longer be replayed). */
+  private async deleteExpiredMarkers(userId: string, now: number): Promise<void> {
+    // Ids sort by prefix, so the markers are one run of the user's sessions, from just after the bare prefix.
+    const listed = await this.sessionService.listSessions({ appName: this.appName, userId, after: USED_STATE_PREFIX, limit: SWEEP_LIMIT });
+    const expired = listed.filter((session) => session.id.startsWith(USED_STATE_PREFIX) && typeof session.state[KEPT_UNTIL_KEY] === 'number' && (session.state[KEPT_UNTIL_KEY] as number) <= now);
+    for (const session of expired) await this.sessionService.deleteSession({ appName: this.appName, userId, sessionId: session.id });
   }
 
   private async append(userId: string, sessionId: string, response: FunctionResponse, callActions: EventActions): Promise<void> {

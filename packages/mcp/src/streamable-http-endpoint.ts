@@ -117,10 +117,8 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
   const path = options.path ?? '/mcp';
   const bindHost = options.host ?? '127.0.0.1';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const maxSessionsPerUser = options.maxSessionsPerUser ?? (options.authenticate ? DEFAULT_MAX_SESSIONS_PER_USER : maxSessions);
+  const { maxSessions, maxSessionsPerUser, sessionIdleMs } = sessionLimits(options);
   const sessionsOf = (userId: string) => [...sessions.values()].filter((open) => open.userId === userId).length;
-  const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const now = options.now ?? Date.now;
   const sessions = new Map<string, OpenSession>();
   // The checks every Toolsmith HTTP server shares (core's HttpGuard): Host, Origin, the caller, JSON bodies.
@@ -222,6 +220,20 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/** The session limits `options` set, with their defaults: 100 sessions, 10 per user with `authenticate` (else the 100), idle for 30 minutes. */
+export function sessionLimits(options: Pick<StreamableHttpLimits, 'maxSessions' | 'maxSessionsPerUser' | 'sessionIdleMs' | 'authenticate'>): {
+  maxSessions: number;
+  maxSessionsPerUser: number;
+  sessionIdleMs: number;
+} {
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  return {
+    maxSessions,
+    maxSessionsPerUser: options.maxSessionsPerUser ?? (options.authenticate ? DEFAULT_MAX_SESSIONS_PER_USER : maxSessions),
+    sessionIdleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
   };
 }
 

@@ -23,6 +23,11 @@ export class ConformanceOfferings {
     return 'An example resource.';
   }
 
+  @Resource({ uri: 'test://watched-resource', name: 'watched-resource', description: 'A resource clients subscribe to.' })
+  watchedResource() {
+    return 'The watched resource.';
+  }
+
   @ResourceTemplate({ uriTemplate: 'test://template/{id}/data', name: 'template-data', description: 'Data of one id.', mimeType: 'application/json' })
   templateData(vars: { id: string }) {
     return JSON.stringify({ id: vars.id, data: `Data for ID: ${vars.id}` });

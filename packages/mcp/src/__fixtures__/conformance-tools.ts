@@ -1,4 +1,4 @@
-import { type BaseTool, type ToolContext, functionTool, toolFile, toolResult } from '@toolsmith/core';
+import { type BaseTool, type JsonSchema, type ToolContext, functionTool, toolFile, toolResult } from '@toolsmith/core';
 import { SAMPLE_FILES } from '@toolsmith/core/testing';
 import { reportMcpProgress } from '../report-mcp-progress';
 import { requestMcpSampling } from '../request-mcp-sampling';
@@ -8,7 +8,7 @@ import { sendMcpLog } from '../send-mcp-log';
  * The tools the official MCP conformance suite's server scenarios call, by the names it asks for,
  * written as any Toolsmith tool is: files through `toolFile`/`toolResult`, progress through
  * `reportMcpProgress`, logs through `sendMcpLog`, the client's model through `requestMcpSampling`,
- * errors by throwing. Served by `serveMcp` in mcp-conformance.e2e.test.ts.
+ * forms through `ctx.requestConfirmation({ payloadSchema })`, errors by throwing. Served by `serveMcp` in mcp-conformance.e2e.test.ts.
  */
 export function conformanceTools(): BaseTool[] {
   const noParameters = { type: 'object', properties: {}, additionalProperties: false } as const;
@@ -82,6 +82,34 @@ export function conformanceTools(): BaseTool[] {
         return { text: `LLM response: ${answer.content.type === 'text' ? answer.content.text : answer.content.type}` };
       },
     }),
+    formTool('test_elicitation', 'Asks the user for a username and an email.', (args) => String(args.message), {
+      type: 'object',
+      properties: {
+        username: { type: 'string', description: "User's response" },
+        email: { type: 'string', description: "User's email address" },
+      },
+      required: ['username', 'email'],
+    }),
+    formTool('test_elicitation_sep1034_defaults', 'Asks for a form whose fields have defaults (SEP-1034).', () => 'Please review your details.', {
+      type: 'object',
+      properties: {
+        name: { type: 'string', default: 'John Doe' },
+        age: { type: 'integer', default: 30 },
+        score: { type: 'number', default: 95.5 },
+        status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' },
+        verified: { type: 'boolean', default: true },
+      },
+    }),
+    formTool('test_elicitation_sep1330_enums', 'Asks for a form with every kind of enum (SEP-1330).', () => 'Pick your options.', {
+      type: 'object',
+      properties: {
+        untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+        titledSingle: { type: 'string', oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }] },
+        legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+        untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+        titledMulti: { type: 'array', items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] } },
+      },
+    }),
     functionTool({
       name: 'json_schema_2020_12_tool',
       description: 'Tool with JSON Schema 2020-12 features',
@@ -95,4 +123,20 @@ export function conformanceTools(): BaseTool[] {
       execute: (args) => ({ received: args }),
     }),
   ];
+}
+
+/** A tool that asks the user to fill in `form` (a confirmation with a payload schema) and answers with what they filled in. */
+function formTool(name: string, description: string, hint: (args: Record<string, unknown>) => string, form: JsonSchema): BaseTool {
+  return functionTool({
+    name,
+    description,
+    parameters: { type: 'object', properties: { message: { type: 'string' } }, additionalProperties: false },
+    execute: (args: Record<string, unknown>, context: ToolContext) => {
+      if (!context.toolConfirmation) {
+        context.requestConfirmation({ hint: hint(args), payloadSchema: form });
+        return {};
+      }
+      return { text: `User response: action=accept, content=${JSON.stringify(context.toolConfirmation.payload)}` };
+    },
+  });
 }
