@@ -1,7 +1,10 @@
+import { rm } from 'node:fs/promises';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Param, Resource, ResourceTemplate, Tool, ToolContext, Toolset } from '@toolsmith/core';
 import { type McpServerHandle, serveMcp } from './serve-mcp';
 import { addMcpResourceLink } from './mcp-resource-link';
+import { bundleFixture } from './__fixtures__/bundle-fixture';
 
 // Resource subscriptions (2025-11-25: resources/subscribe per session; 2026-07-28: subscriptions/listen)
 // told of a change by McpServerHandle.notifyResourceUpdated, and tool results with resource links, with
@@ -146,6 +149,34 @@ describe('serveMcp: resource subscriptions and resource links', () => {
       ]);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('serveMcp over stdio: resource subscriptions told by the app (a tool calls notifyResourceUpdated)', () => {
+  let fixture: string;
+  beforeAll(async () => {
+    fixture = await bundleFixture('serve-subscriptions-stdio-fixture.ts');
+  });
+  afterAll(() => rm(fixture, { force: true }));
+
+  const touch = (watcher: Watcher, uri: string) => watcher.client.callTool({ name: 'touch_resource', arguments: { uri } });
+
+  it.each([
+    ['2025-11-25 (resources/subscribe)', undefined],
+    ['2026-07-28 (subscriptions/listen)', MODERN],
+  ])('%s: the client is told of the subscribed URI only', async (_era, pin) => {
+    const watcher = new Watcher(pin);
+    await watcher.client.connect(new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: 'ignore' }));
+    try {
+      if (pin) await watcher.client.listen({ resourceSubscriptions: ['test://watched-resource'] });
+      else await watcher.client.subscribeResource({ uri: 'test://watched-resource' });
+      // Each notification is written before the call's result, on the one pipe: static-text would come first.
+      await touch(watcher, 'test://static-text');
+      await touch(watcher, 'test://watched-resource');
+      expect(await watcher.next()).toBe('test://watched-resource');
+    } finally {
+      await watcher.client.close();
     }
   });
 });
