@@ -190,14 +190,15 @@ describe('AgentTool: approvals from inside an agent used as a tool', () => {
     expect(next.at(-1)!.text()).toBe('Clean again.');
   });
 
-  it('relays the payload of an inner tool that asks itself, and passes the answer\'s payload back to it', async () => {
+  it('relays the payload and form of an inner tool that asks itself, and passes the answer\'s payload back to it', async () => {
+    const APPROVER_FORM = { type: 'object', properties: { approver: { type: 'string' } }, required: ['approver'] };
     const seen: unknown[] = [];
     const purge = functionTool({
       name: 'purge',
       description: 'Purges caches.',
       execute: (_args: Record<string, never>, ctx) => {
         if (!ctx.toolConfirmation) {
-          ctx.requestConfirmation({ hint: 'Purge 3 caches?', payload: { caches: 3 } });
+          ctx.requestConfirmation({ hint: 'Purge 3 caches?', payload: { caches: 3 }, payloadSchema: APPROVER_FORM });
           return { status: 'waiting' };
         }
         seen.push(ctx.toolConfirmation.payload);
@@ -213,7 +214,11 @@ describe('AgentTool: approvals from inside an agent used as a tool', () => {
       return events;
     };
     const [request] = requestsIn(await run(user('purge')));
-    expect(request).toMatchObject({ hint: 'Purge 3 caches?', payload: { caches: 3 }, relayed: { agent: 'cleaner', call: { id: 'p', name: 'purge', args: {} } }, askedBy: 'tool' });
+    expect(request).toMatchObject({ hint: 'Purge 3 caches?', payload: { caches: 3 }, payloadSchema: APPROVER_FORM, relayed: { agent: 'cleaner', call: { id: 'p', name: 'purge', args: {} } }, askedBy: 'tool' });
+    // The inner form is relayed: an answer that does not fill it in is refused at the outer run, before anything is stored.
+    const unfilled = await run(confirmationResponse(request, { decision: 'approve', payload: { approver: 7 } }));
+    expect(unfilled.map((e) => e.errorCode)).toEqual(['INVALID_CONFIRMATION_ANSWER']);
+    expect(unfilled[0].errorMessage).toContain('its "payload" does not fill in the request\'s form');
     // The inner tool asked itself: no grant answers it, so "always allow" is refused before anything is stored.
     const always = await run(confirmationResponse(request, { decision: 'approve', remember: { scope: 'session' } }));
     expect(always.map((e) => e.errorCode)).toEqual(['INVALID_CONFIRMATION_ANSWER']);
