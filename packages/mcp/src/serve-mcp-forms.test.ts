@@ -1,5 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { type JsonSchema, type ToolConfirmation, type ToolContext, functionTool } from '@toolsmith/core';
+import { type Content, type Event, InMemorySessionService, type JsonSchema, LlmAgent, Runner, type ToolConfirmation, type ToolContext, confirmationRequests, confirmationResponse, functionTool } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
+import type { McpProtocolChoice } from './mcp-connection';
+import { McpToolset } from './mcp-toolset';
 import { type McpServerHandle, serveMcp } from './serve-mcp';
 
 // A served tool that asks the person to fill in a form (ctx.requestConfirmation({ payloadSchema })):
@@ -101,6 +104,28 @@ describe('serveMcp: a tool asks for a form (payloadSchema), in both eras', () =>
       const { result } = await call('order', { action: 'decline' });
       expect(errorCode(result)).toBe('TOOL_CALL_REJECTED');
       expect(ran).toEqual([]);
+    });
+
+    it('a Toolsmith agent (McpToolset in a Runner) is paused with the form, and its approval with the filled-in form runs the tool once', async () => {
+      const toolset = new McpToolset({ transport: { url: server.url! }, timeoutMs: 20_000, protocol: (pin ?? '2025-11-25') as McpProtocolChoice });
+      const model = new ScriptedModel([{ calls: [{ id: 'c1', name: 'order', args: {} }] }, 'Ordered.']);
+      const runner = new Runner({ appName: 'cafe', agent: new LlmAgent({ name: 'waiter', model, tools: [toolset] }), sessionService: new InMemorySessionService() });
+      const send = async (newMessage: Content) => {
+        const events: Event[] = [];
+        for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage })) events.push(event);
+        return events;
+      };
+      try {
+        const [request] = (await send({ role: 'user', parts: [{ text: 'a coffee' }] })).flatMap((event) => confirmationRequests(event));
+        expect(request!.payloadSchema).toMatchObject({ type: 'object', properties: { size: { oneOf: [{ const: 'small', title: 'Small' }, { const: 'large', title: 'Large' }] } } });
+        expect(ran).toEqual([]);
+        const resumed = await send(confirmationResponse(request!, { decision: 'approve', payload: { size: 'large', count: 2 } }));
+        const response = resumed.flatMap((event) => event.functionResponses()).find((candidate) => candidate.id === 'c1');
+        expect(response?.response).toEqual({ ordered: { size: 'large', count: 2 } });
+        expect(ran.map((confirmation) => confirmation.payload)).toEqual([{ size: 'large', count: 2 }]);
+      } finally {
+        await runner.close();
+      }
     });
 
     it('refuses a form MCP cannot show (MCP_FORM_UNSUPPORTED, naming the field) without asking anyone', async () => {
