@@ -1,6 +1,6 @@
 import { type InputRequest, inputRequired, inputResponse } from '@modelcontextprotocol/server';
 import { InvalidConfirmationAnswerError, type JsonSchema, type ToolConfirmation, type ToolsmithError } from '@toolsmith/core';
-import { type ConfirmationDecision, readConfirmationDecision } from '@toolsmith/core/internal';
+import { type ConfirmationDecision, jsonDigest, readConfirmationDecision } from '@toolsmith/core/internal';
 import { type ElicitationSchema, confirmationFromForm, elicitationMessage } from './elicitation-form';
 
 /** The key of the confirmation form in a 2026-07-28 `input_required` result and in the retry's `inputResponses`. */
@@ -20,8 +20,8 @@ export function confirmationInputRequest(toolName: string, args: Record<string, 
         decision: {
           type: 'string',
           title: 'Decision',
+          // No default: a client that fills in defaults (SDK v2 `applyDefaults`) must never turn an empty answer into an approval.
           enum: ['approve', 'edit', 'reject', 'respond'],
-          default: 'approve',
           description: 'approve: run it; edit: run it with the arguments below; reject: do not run it (say why below); respond: do not run it, answer with the result below',
         },
         arguments: { type: 'string', title: 'Arguments (JSON), for edit', default: JSON.stringify(args) },
@@ -53,26 +53,43 @@ export function readFormInput(callId: string, responses: Record<string, unknown>
 /**
  * Reads the answer to {@link confirmationInputRequest} from a retried call's `inputResponses`: declined or
  * cancelled is a rejection; accepted content is read as a confirmation decision (also the one-boolean
- * form `{ confirmed }`), with only the field that goes with the decision. A missing or unreadable answer
- * is `INVALID_CONFIRMATION_ANSWER`.
+ * form `{ confirmed }`). A missing or unreadable answer is `INVALID_CONFIRMATION_ANSWER`, and so is one
+ * that contradicts itself: a `confirmed` the decision does not allow, no decision at all (never an
+ * approval), or a field of another decision (`message` beside approve, `result` beside reject, edited
+ * `arguments` beside anything but edit). An empty text field counts as left empty, and `arguments` as the
+ * form prefilled them (the call's own) as left alone.
  */
-export function readConfirmationInput(callId: string, responses: Record<string, unknown> | undefined): ConfirmationDecision | ToolsmithError {
+export function readConfirmationInput(callId: string, responses: Record<string, unknown> | undefined, args: Record<string, unknown>): ConfirmationDecision | ToolsmithError {
   const view = inputResponse(responses, CONFIRMATION_INPUT_KEY);
   if (view.kind !== 'elicit') {
     return new InvalidConfirmationAnswerError(callId, `the retried call carries no answer to the "${CONFIRMATION_INPUT_KEY}" input request in inputResponses`);
   }
   if (view.action !== 'accept') return { decision: 'reject' };
   const content = view.content ?? {};
-  if (content.decision === undefined) return readConfirmationDecision(callId, { confirmed: content.confirmed });
-  const answer: Record<string, unknown> = { decision: content.decision };
+  const answer: Record<string, unknown> = {};
+  if (content.decision !== undefined) answer.decision = content.decision;
+  if (content.confirmed !== undefined) answer.confirmed = content.confirmed;
   if (content.decision === 'edit') {
     const parsed = parseJson(content.arguments);
     if (parsed === undefined) return new InvalidConfirmationAnswerError(callId, '"arguments" (the edited arguments) must be a JSON object');
     answer.args = parsed;
+  } else if (filled(content.arguments) && !sameArguments(content.arguments, args)) {
+    return new InvalidConfirmationAnswerError(callId, `edited "arguments" go only with "decision": "edit", not with ${JSON.stringify(content.decision) ?? 'no decision'}`);
   }
-  if (content.decision === 'reject' && typeof content.message === 'string' && content.message !== '') answer.message = content.message;
-  if (content.decision === 'respond') answer.result = typeof content.result === 'string' ? (parseJson(content.result) ?? content.result) : content.result;
+  if (filled(content.message)) answer.message = content.message;
+  if (content.decision === 'respond' || filled(content.result)) answer.result = typeof content.result === 'string' ? (parseJson(content.result) ?? content.result) : content.result;
   return readConfirmationDecision(callId, answer);
+}
+
+/** A form field the person filled in: anything but nothing or an empty text. */
+function filled(value: unknown): boolean {
+  return value !== undefined && value !== '';
+}
+
+/** Whether the form's `arguments` are still the call's own (as prefilled): the same JSON, whatever its spacing or key order. */
+function sameArguments(text: unknown, args: Record<string, unknown>): boolean {
+  const parsed = parseJson(text);
+  return parsed !== undefined && jsonDigest(parsed) === jsonDigest(args);
 }
 
 function parseJson(text: unknown): unknown {

@@ -18,7 +18,7 @@ export const MCP_ERROR_CODES = {
   MCP_REQUEST_STATE_EXPIRED: "A 2026-07-28 confirmation answer's requestState expired (confirmationTimeoutMs).",
   MCP_REQUEST_STATE_REPLAYED: 'A 2026-07-28 confirmation answer was sent again; each is accepted once.',
   MCP_REQUEST_STATE_MISMATCH: "A 2026-07-28 confirmation answer's requestState was issued to another user, tool or arguments.",
-  INVALID_MCP_REQUEST_STATE_KEY: "serveMcp's requestStateKeys has a key shorter than 32 bytes.",
+  INVALID_MCP_REQUEST_STATE_KEY: "serveMcp's requestStateKeys is empty, or has a key shorter than 32 bytes or that is neither a string nor bytes.",
   MCP_SAMPLING_UNSUPPORTED: "A served tool asked the client's model, and the call did not come over MCP or the client has no sampling capability.",
   MCP_SAMPLING_FAILED: "A served tool asked the client's model, which refused or did not answer in time.",
   MCP_MODULE_NOT_FOUND: '`toolsmith mcp <module>`: the module does not exist.',

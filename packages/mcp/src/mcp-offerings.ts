@@ -27,7 +27,7 @@ const MAX_COMPLETIONS = 100;
 /**
  * Serves what the classes offer besides tools on `server` (both eras): `resources/list`,
  * `resources/templates/list`, `resources/read`, `prompts/list`, `prompts/get` and `completion/complete`.
- * Unknown URIs and prompts, and missing required arguments, are JSON-RPC errors (`-32602`); a method that
+ * Unknown URIs and prompts, arguments they do not have, and missing required arguments, are JSON-RPC errors (`-32602`); a method that
  * throws answers `-32603` with a generic message, or a Toolsmith error's own message and code (`data.code`).
  */
 export function registerOfferingHandlers(server: Server, offerings: ServedOfferings, contextFor: OfferingContextFor): void {
@@ -93,6 +93,9 @@ export function registerOfferingHandlers(server: Server, offerings: ServedOfferi
       const prompt = offerings.prompts.find(({ offered }) => offered.name === request.params.name);
       if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${request.params.name}".`);
       const args = request.params.arguments ?? {};
+      const declared = prompt.offered.arguments.map((arg) => arg.name);
+      const unknown = Object.keys(args).filter((name) => !declared.includes(name));
+      if (unknown.length) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt "${prompt.offered.name}" has no argument${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => `"${name}"`).join(', ')}.`);
       const missing = prompt.offered.arguments.filter((arg) => arg.required && typeof args[arg.name] !== 'string').map((arg) => arg.name);
       if (missing.length) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt "${prompt.offered.name}" needs the argument${missing.length > 1 ? 's' : ''} ${missing.map((name) => `"${name}"`).join(', ')}.`);
       return withContext(extra, `Prompt "${prompt.offered.name}"`, async (context) => {
@@ -121,7 +124,8 @@ export function registerOfferingHandlers(server: Server, offerings: ServedOfferi
       }
       const target = ref.type === 'ref/prompt' ? `prompt "${ref.name}"` : `resource template "${ref.uri}"`;
       if (!known) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${target}.`);
-      if (!known.includes(argument.name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The ${target} has no argument "${argument.name}".`);
+      const unknown = [argument.name, ...Object.keys(resolved)].find((name) => !known.includes(name));
+      if (unknown !== undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The ${target} has no argument "${unknown}".`);
       // An argument without a @Complete method has no suggestions.
       if (!completer) return { completion: { values: [] } } satisfies CompleteResult;
       return withContext(extra, `Completing "${argument.name}" of the ${target}`, async (context) => {

@@ -33,13 +33,19 @@ const MIN_KEY_BYTES = 32;
 export class RequestStateSealer {
   private readonly keys: ReadonlyArray<{ id: string; secret: Buffer }>;
 
-  /** @param keys Secrets of at least 32 bytes; none: a random key of this process. */
+  /** @param keys Secrets of at least 32 bytes (strings or bytes); absent: a random key of this process. An empty list is refused. */
   constructor(keys: readonly (string | Uint8Array)[] | undefined) {
-    const secrets = keys && keys.length > 0 ? keys.map((key) => (typeof key === 'string' ? Buffer.from(key, 'utf8') : Buffer.from(key))) : [randomBytes(32)];
+    const refuse = (problem: string) => new ToolsmithError('INVALID_MCP_REQUEST_STATE_KEY', `serveMcp: ${problem}`);
+    if (keys !== undefined && (!Array.isArray(keys) || keys.length === 0)) {
+      throw refuse('requestStateKeys must list at least one key (leave the option out for a random key of this process).');
+    }
+    const secrets = (keys ?? [randomBytes(32)]).map((key: unknown) => {
+      if (typeof key === 'string') return Buffer.from(key, 'utf8');
+      if (key instanceof Uint8Array) return Buffer.from(key);
+      throw refuse(`each requestStateKeys entry must be a string or bytes (a Uint8Array); one is ${key === null ? 'null' : typeof key}.`);
+    });
     for (const secret of secrets) {
-      if (secret.length < MIN_KEY_BYTES) {
-        throw new ToolsmithError('INVALID_MCP_REQUEST_STATE_KEY', `serveMcp: each requestStateKeys entry must be at least ${MIN_KEY_BYTES} bytes; one has ${secret.length}.`);
-      }
+      if (secret.length < MIN_KEY_BYTES) throw refuse(`each requestStateKeys entry must be at least ${MIN_KEY_BYTES} bytes; one has ${secret.length}.`);
     }
     this.keys = secrets.map((secret) => ({ id: createHash('sha256').update(secret).digest('hex').slice(0, 8), secret }));
   }

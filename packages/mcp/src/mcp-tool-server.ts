@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type CallToolResult, type ClientCapabilities, CLIENT_CAPABILITIES_META_KEY, type InputRequiredResult, inputRequired, LOG_LEVEL_META_KEY, type Tool as McpToolInfo, Server } from '@modelcontextprotocol/server';
-import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type FunctionResponsePart, type MemoryService, type ReadonlyContext, State, type ToolConfirmation, ToolCallRejectedError, ToolContext, ToolsmithError } from '@toolsmith/core';
-import { DEFAULT_TOOL_CALL_POLICY, createEventActions, errorResponse, executeToolCall, wrapResult } from '@toolsmith/core/internal';
+import { type CallToolResult, type ClientCapabilities, CLIENT_CAPABILITIES_META_KEY, type InputRequiredResult, inputRequired, LOG_LEVEL_META_KEY, ProtocolError, ProtocolErrorCode, type Tool as McpToolInfo, Server } from '@modelcontextprotocol/server';
+import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type FunctionResponsePart, type MemoryService, type ReadonlyContext, InvalidArgumentsError, State, type ToolConfirmation, ToolCallRejectedError, ToolContext, ToolsmithError } from '@toolsmith/core';
+import { DEFAULT_ARGUMENT_LIMITS, DEFAULT_TOOL_CALL_POLICY, createEventActions, errorResponse, executeToolCall, givenArgumentProblems, wrapResult } from '@toolsmith/core/internal';
 import { McpConfirmationUnsupportedError, McpFormUnsupportedError, McpRequestStateError } from './mcp-errors';
 import { CONFIRMATION_INPUT_KEY, confirmationInputRequest, formInputRequest, readConfirmationInput, readFormInput } from './confirmation-input';
 import { type ElicitationSchema, toElicitationSchema } from './elicitation-form';
@@ -12,6 +12,7 @@ import { elicitConfirmation } from './elicit-confirmation';
 import type { McpRequestExtra } from './mcp-request-extra';
 import { type McpProtocolEra, resolveMcpSession } from './mcp-request-session';
 import { attachProgressSender, progressReporter } from './report-mcp-progress';
+import { offeringParamsProblem } from './offering-params';
 import { offeringCapabilities, offeringContext, registerOfferingHandlers, registerSubscriptionHandlers } from './mcp-offerings';
 import type { ResourceSubscriptions } from './resource-subscriptions';
 import type { NamedSessions } from './named-sessions';
@@ -61,7 +62,7 @@ export interface McpToolServerOptions {
  * context's session; a confirmation becomes an MCP elicitation; long-running tools send progress.
  */
 export function createMcpToolServer(options: McpToolServerOptions): Server {
-  const server = new Server(
+  const server = new ToolsmithMcpServer(
     { name: options.name, version: options.version },
     { capabilities: { tools: {}, logging: {}, ...offeringCapabilities(options.offerings) }, ...(options.instructions ? { instructions: options.instructions } : {}) },
   );
@@ -141,6 +142,8 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
     extra: McpRequestExtra,
     userId: string,
     call: { id: string; name: string; args: Record<string, unknown> },
+    tool: BaseTool | undefined,
+    checkContext: () => ToolContext,
   ): Promise<{ confirmation: ToolConfirmation } | { response: FunctionResponse; record: boolean }> => {
     let state: ConfirmationState;
     try {
@@ -158,8 +161,13 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
       if (!filled.confirmed) return { response: errorResponse(call, new ToolCallRejectedError(call.name)), record: true };
       return { confirmation: filled };
     }
-    const decision = readConfirmationInput(call.id, extra.mcpReq.inputResponses);
+    const decision = readConfirmationInput(call.id, extra.mcpReq.inputResponses, call.args);
     if (decision instanceof ToolsmithError) return { response: errorResponse(call, decision), record: false };
+    if (decision.decision === 'edit' && decision.args && tool) {
+      // A bad edit is refused before the state is used up: the person may answer again (as the runner keeps a request open).
+      const checked = await givenArgumentProblems(tool, decision.args, DEFAULT_ARGUMENT_LIMITS, checkContext);
+      if ('problems' in checked) return { response: errorResponse(call, new InvalidArgumentsError(tool.name, checked.problems)), record: false };
+    }
     if (!(await options.state.consumeOnce(userId, state.nonce, state.expiresAt))) return replayed();
     if (decision.decision === 'reject') return { response: errorResponse(call, new ToolCallRejectedError(call.name, decision.message)), record: true };
     if (decision.decision === 'respond') return { response: { id: call.id, name: call.name, response: wrapResult(decision.result) }, record: true };
@@ -190,9 +198,9 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
     const tool = tools.find((candidate) => candidate.name === call.name);
     const progress = progressReporter(extra, tool?.isLongRunning === true, options.progressIntervalMs);
 
-    const attempt = async (state: Record<string, unknown>, toolConfirmation?: ToolConfirmation) => {
+    const toolContext = (state: Record<string, unknown>, toolConfirmation?: ToolConfirmation) => {
       const actions = createEventActions();
-      const context = new ToolContext({
+      return new ToolContext({
         functionCallId: call.id,
         invocationId: randomUUID(),
         agentName: options.name,
@@ -206,6 +214,9 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         memoryService: options.memoryService,
         artifactService: options.artifactService,
       });
+    };
+    const attempt = async (state: Record<string, unknown>, toolConfirmation?: ToolConfirmation) => {
+      const context = toolContext(state, toolConfirmation);
       if (progress) attachProgressSender(context, progress.report);
       collectResourceLinks(context);
       attachLogSender(context, async (message) => {
@@ -231,7 +242,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
       let confirmation: ToolConfirmation | undefined;
       const echoed = options.era === 'modern' ? extra.mcpReq.requestState() : undefined;
       if (typeof echoed === 'string') {
-        const answered = await readAnsweredConfirmation(echoed, extra, userId, call);
+        const answered = await readAnsweredConfirmation(echoed, extra, userId, call, tool, () => toolContext(values));
         if ('response' in answered) {
           if (answered.record) await options.state.record(userId, sessionId, answered.response, createEventActions());
           return toCallToolResult(answered.response, tool, []);
@@ -284,6 +295,22 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
   };
 
   return server;
+}
+
+/**
+ * The SDK's `Server`, except that the params of a request for a resource, prompt or completion are
+ * checked before the SDK's own check, which answers a wrong type with `-32603` and a raw schema dump:
+ * here it is `-32602` (invalid params) with one sentence.
+ */
+class ToolsmithMcpServer extends Server {
+  protected override _wrapHandler(method: string, handler: Parameters<Server['_wrapHandler']>[1]): ReturnType<Server['_wrapHandler']> {
+    const wrapped = super._wrapHandler(method, handler);
+    return async (request, ctx) => {
+      const problem = offeringParamsProblem(method, request.params);
+      if (problem !== undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${problem}`);
+      return wrapped(request, ctx);
+    };
+  }
 }
 
 /** What the client declared it can do: in the request's `_meta` (2026-07-28), else at `initialize`. */

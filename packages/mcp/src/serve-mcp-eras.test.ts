@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { createInterface } from 'node:readline';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -183,6 +185,22 @@ describe('serveMcp over stdio: a client pinned to 2026-07-28', () => {
     const second = structured(await client.callTool({ name: 'count_visits', arguments: {} }));
     expect(second.session).toBe((first.session as number) + 1);
     expect(second.sessionId).toBe(first.sessionId);
+  });
+});
+
+describe('serveMcp over stdio: the first request, not a notification, picks the era', () => {
+  it('drops notifications before the first request, so a 2026-07-28 request after one is served as 2026-07-28', async () => {
+    const child = spawn(process.execPath, [await bundleFixture('serve-eras-stdio-fixture.ts')], { stdio: ['pipe', 'pipe', 'ignore'] });
+    try {
+      const lines = createInterface({ input: child.stdout });
+      const answered = new Promise<Record<string, unknown>>((resolve) => lines.on('line', (line) => resolve(JSON.parse(line) as Record<string, unknown>)));
+      child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n\n');
+      child.stdin.write(`${JSON.stringify(modernCall('get_weather', { city: 'Lima' }))}\n`);
+      const answer = await answered;
+      expect(answer).toMatchObject({ id: 7, result: { structuredContent: { report: 'Sunny in Lima' } } });
+    } finally {
+      child.kill();
+    }
   });
 });
 

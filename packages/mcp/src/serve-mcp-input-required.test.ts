@@ -134,6 +134,52 @@ describe('serveMcp on 2026-07-28: confirmation by input_required and a signed, s
     expect(errorCodeOf(answer)).toBe('INVALID_CONFIRMATION_ANSWER');
   });
 
+  it('refuses a contradictory, empty or stray-field answer with INVALID_CONFIRMATION_ANSWER, and the state stays usable', async () => {
+    const asked = await ask();
+    const answer = (content: Record<string, unknown>) =>
+      callTool(server.url!, 'token-ann', {
+        name: 'delete_everything',
+        arguments: { scope: 'all' },
+        inputResponses: { confirm: { action: 'accept', content } },
+        requestState: asked.requestState,
+      });
+    for (const content of [
+      { decision: 'approve', confirmed: false },
+      { decision: 'edit', arguments: '{"scope":"tmp"}', confirmed: false },
+      { decision: 'reject', confirmed: true },
+      { decision: 'approve', message: 'stray' },
+      { decision: 'approve', result: '{"deleted":"nothing"}' },
+      { decision: 'approve', arguments: '{"scope":"tmp"}' },
+      { decision: 'reject', result: 'x' },
+      {},
+    ]) {
+      const refused = await answer(content);
+      expect([JSON.stringify(content), errorCodeOf(refused)]).toEqual([JSON.stringify(content), 'INVALID_CONFIRMATION_ANSWER']);
+    }
+    // The form's prefilled arguments left as they were, and empty text fields, go with any decision.
+    expect((await answer({ decision: 'approve', arguments: '{ "scope": "all" }', message: '', result: '' })).structuredContent).toEqual({ deleted: 'all', confirmed: true });
+  });
+
+  it('the form does not default to approving', async () => {
+    const asked = await ask();
+    const decision = asked.inputRequests!.confirm!.params.requestedSchema.properties.decision as Record<string, unknown>;
+    expect(decision).not.toHaveProperty('default');
+  });
+
+  it('an edit whose arguments do not fit is refused without using the state up', async () => {
+    const asked = await ask();
+    const answer = (content: Record<string, unknown>) =>
+      callTool(server.url!, 'token-ann', {
+        name: 'delete_everything',
+        arguments: { scope: 'all' },
+        inputResponses: { confirm: { action: 'accept', content } },
+        requestState: asked.requestState,
+      });
+    const bad = await answer({ decision: 'edit', arguments: '{"scope":7}' });
+    expect(errorCodeOf(bad)).toBe('INVALID_ARGUMENTS');
+    expect((await answer({ decision: 'edit', arguments: '{"scope":"tmp"}' })).structuredContent).toEqual({ deleted: 'tmp', confirmed: true });
+  });
+
   it('refuses an expired state', async () => {
     const quick = await serve({ confirmationTimeoutMs: 0 });
     try {
@@ -159,6 +205,14 @@ describe('serveMcp on 2026-07-28: confirmation by input_required and a signed, s
     }
   });
 
+  it('refuses an empty key list, a short key and a key that is neither a string nor bytes: INVALID_MCP_REQUEST_STATE_KEY', async () => {
+    for (const requestStateKeys of [[], ['short'], [42], [null]] as unknown as (string | Uint8Array)[][]) {
+      await expect(serve({ requestStateKeys })).rejects.toMatchObject({ code: 'INVALID_MCP_REQUEST_STATE_KEY' });
+    }
+    const bytes = await serve({ requestStateKeys: [new Uint8Array(32).fill(7)] });
+    await bytes.close();
+  });
+
   it('two servers on one session store with one key accept an answer once between them', async () => {
     const sessionService = new InMemorySessionService();
     const first = await serve({ sessionService, name: 'shared' });
@@ -175,8 +229,8 @@ describe('serveMcp on 2026-07-28: confirmation by input_required and a signed, s
   });
 
   describe('the four decisions, answered by the SDK v2 client (it retries by itself)', () => {
-    const withAnswer = async (content: Record<string, string | boolean> | 'decline', args: Record<string, unknown> = { scope: 'all' }) => {
-      const client = new Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: MODERN } }, capabilities: { elicitation: { form: {} } } });
+    const withAnswer = async (content: Record<string, string | boolean> | 'decline', args: Record<string, unknown> = { scope: 'all' }, applyDefaults = false) => {
+      const client = new Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: MODERN } }, capabilities: { elicitation: { form: { applyDefaults } } } });
       client.setRequestHandler('elicitation/create', async () => (content === 'decline' ? { action: 'decline' } : { action: 'accept', content }));
       await client.connect(new StreamableHTTPClientTransport(server.url!, { requestInit: { headers: { authorization: 'Bearer token-ann' } } }));
       try {
@@ -191,6 +245,13 @@ describe('serveMcp on 2026-07-28: confirmation by input_required and a signed, s
       // The one-boolean form of 2025-era clients reads too.
       expect((await withAnswer({ confirmed: true })).structuredContent).toEqual({ deleted: 'all', confirmed: true });
       expect(errorCodeOf(await withAnswer({ confirmed: false }))).toBe('TOOL_CALL_REJECTED');
+    });
+
+    it('a client that fills in the form\'s defaults never turns a refusal or an empty answer into an approval', async () => {
+      expect(errorCodeOf(await withAnswer({ confirmed: false }, { scope: 'all' }, true))).toBe('TOOL_CALL_REJECTED');
+      expect(errorCodeOf(await withAnswer({}, { scope: 'all' }, true))).toBe('INVALID_CONFIRMATION_ANSWER');
+      // The prefilled arguments it adds are the call's own: an approval still runs.
+      expect((await withAnswer({ decision: 'approve' }, { scope: 'all' }, true)).structuredContent).toEqual({ deleted: 'all', confirmed: true });
     });
 
     it('edit runs it with the edited arguments, validated as any', async () => {

@@ -3,7 +3,7 @@ import { StdioClientTransport as ModernStdioTransport } from '@modelcontextproto
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { OfferingDefinitionError, Prompt, Resource, Toolset } from '@toolsmith/core';
+import { OfferingDefinitionError, Prompt, Resource, ResourceTemplate, Toolset } from '@toolsmith/core';
 import { type McpServerHandle, serveMcp } from './serve-mcp';
 import { MCP_SESSION_META } from './mcp-request-session';
 import { DocsLibrary, DocsOfferings } from './__fixtures__/docs-offerings';
@@ -149,6 +149,28 @@ describe('serveMcp: resources, resource templates, prompts and completions from 
       expect(await rpcError(client.complete({ ref: { type: 'ref/prompt', name: 'nothing' }, argument: { name: 'x', value: '' } }))).toMatchObject({ code: -32602 });
     });
 
+    it('answers arguments a prompt or template does not have, and wrong-typed params, with invalid params (-32602) and one sentence', async () => {
+      expect(await rpcError(client.getPrompt({ name: 'explain', arguments: { page: 'intro', colour: 'red' } }))).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Prompt "explain" has no argument "colour".'),
+      });
+      const context = { arguments: { page: 'intro', colour: 'red' } };
+      expect(await rpcError(client.complete({ ref: { type: 'ref/prompt', name: 'explain' }, argument: { name: 'level', value: '' }, context }))).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('The prompt "explain" has no argument "colour".'),
+      });
+      const wrong = (params: unknown) => params as never;
+      for (const [answer, sentence] of [
+        [client.readResource(wrong({ uri: 5 })), '"uri" must be a string, got the number 5.'],
+        [client.getPrompt(wrong({ name: 'explain', arguments: { page: 5 } })), '"arguments.page" must be a string, got the number 5.'],
+        [client.complete(wrong({ ref: { type: 'ref/prompt', name: 'explain' }, argument: { name: 'level', value: '' }, context: { arguments: { page: 5 } } })), '"context.arguments.page" must be a string, got the number 5.'],
+      ] as const) {
+        const error = await rpcError(answer);
+        expect(error).toMatchObject({ code: -32602, message: expect.stringContaining(sentence) });
+        expect(error.message).not.toMatch(/invalid_type|"path"/);
+      }
+    });
+
     it('answers a method that throws with -32603 and no internals; a Toolsmith error with its message and code', async () => {
       const broken = await rpcError(client.readResource({ uri: 'docs://broken' }));
       expect(broken).toMatchObject({ code: -32603, message: expect.stringContaining('Reading resource "docs://broken" failed.') });
@@ -228,6 +250,22 @@ describe('serveMcp: what a class offers is checked at startup', () => {
     await expect(uri).rejects.toBeInstanceOf(OfferingDefinitionError);
     await expect(uri).rejects.toMatchObject({ code: 'DUPLICATE_RESOURCE_URI', message: expect.stringContaining('"docs://same"') });
     await expect(serveMcp({ tools: [A, C], transport: { http: { port: 0 } } })).rejects.toMatchObject({ code: 'DUPLICATE_PROMPT_NAME' });
+    // Two templates that differ only in their variables' names match the same URIs.
+    @Toolset()
+    class D {
+      @ResourceTemplate({ uriTemplate: 'docs://p/{a}' })
+      a() {
+        return 'a';
+      }
+    }
+    @Toolset()
+    class E {
+      @ResourceTemplate({ uriTemplate: 'docs://p/{b}' })
+      b() {
+        return 'b';
+      }
+    }
+    await expect(serveMcp({ tools: [D, E], transport: { http: { port: 0 } } })).rejects.toMatchObject({ code: 'DUPLICATE_RESOURCE_URI', message: expect.stringContaining('"docs://p/{a}" and "docs://p/{b}"') });
   });
 });
 

@@ -15,6 +15,7 @@ import { ResourceSubscriptions } from './resource-subscriptions';
 import { exitOnOverflow, guardLineLength } from './stdio-line-guard';
 import { DEFAULT_MAX_BODY_BYTES, type StreamableHttpLimits, sessionLimits, startStreamableHttpEndpoint } from './streamable-http-endpoint';
 import { NamedSessions } from './named-sessions';
+import { dropLeadingNotifications } from './stdio-leading-notifications';
 
 /** Where {@link serveMcp} listens for Streamable HTTP, and its limits (body size, Host/Origin, sessions, authentication). */
 export interface ServeMcpHttpOptions extends StreamableHttpLimits {
@@ -159,7 +160,8 @@ export async function serveMcp(options: ServeMcpOptions): Promise<McpServerHandl
   if (options.transport === 'stdio') {
     // One client per process: the connection is the session of every request that names none (both eras).
     const connectionSessionId = randomUUID();
-    const input = guardLineLength(process.stdin, options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES, exitOnOverflow);
+    // Notifications before the first request are dropped: they answer nothing, and must not pick the era.
+    const input = dropLeadingNotifications(guardLineLength(process.stdin, options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES, exitOnOverflow));
     // The SDK reads the first message: `initialize` pins a 2025-era server, a 2026-07-28 request a modern one.
     const served = serveStdio(
       ({ era }) => {

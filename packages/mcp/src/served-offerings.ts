@@ -1,5 +1,5 @@
 import { BaseTool, type ContainerAdapter, type InjectionToken, OfferingDefinitionError, isToolset } from '@toolsmith/core';
-import { type ClassOfferings, type InstanceScope, type OfferedMethod, instanceFromContainer, scanClassOfferings } from '@toolsmith/core/internal';
+import { type ClassOfferings, type InstanceScope, type OfferedMethod, instanceFromContainer, scanClassOfferings, uriTemplateShape } from '@toolsmith/core/internal';
 import type { ServedTools } from './resolve-served-tools';
 
 /** One decorated method ready to run: what the class declared, and the object it runs on. */
@@ -39,7 +39,8 @@ export function resolveServedOfferings(items: readonly ServedTools[], container:
     offerings.prompts.push(...scanned.prompts.map((offered) => ({ offered, instanceFor })));
     offerings.completions.push(...scanned.completions.map((offered) => ({ offered, instanceFor })));
   }
-  checkUnique(offerings.resources.map((r) => r.offered.options.uri).concat(offerings.resourceTemplates.map((t) => t.offered.options.uriTemplate)), 'DUPLICATE_RESOURCE_URI', 'resource URI');
+  // Templates by shape: two that differ only in their variables' names match the same URIs.
+  checkUnique(offerings.resources.map((r) => r.offered.options.uri).concat(offerings.resourceTemplates.map((t) => t.offered.options.uriTemplate)), 'DUPLICATE_RESOURCE_URI', 'resource URI', uriTemplateShape);
   checkUnique(offerings.prompts.map((p) => p.offered.name), 'DUPLICATE_PROMPT_NAME', 'prompt name');
   return offerings;
 }
@@ -49,12 +50,16 @@ export function offersNothing(offerings: ServedOfferings): boolean {
   return !offerings.resources.length && !offerings.resourceTemplates.length && !offerings.prompts.length;
 }
 
-function checkUnique(keys: readonly string[], code: 'DUPLICATE_RESOURCE_URI' | 'DUPLICATE_PROMPT_NAME', what: string): void {
-  const seen = new Set<string>();
+function checkUnique(keys: readonly string[], code: 'DUPLICATE_RESOURCE_URI' | 'DUPLICATE_PROMPT_NAME', what: string, keyOf: (key: string) => string = (key) => key): void {
+  const seen = new Map<string, string>();
   for (const key of keys) {
-    if (seen.has(key)) {
+    const first = seen.get(keyOf(key));
+    if (first !== undefined && first !== key) {
+      throw new OfferingDefinitionError(code, `serveMcp offers two of ${what} "${first}" and "${key}" (from two classes), which match the same URIs. Fix: give one another ${what}.`, { className: 'serveMcp' });
+    }
+    if (first !== undefined) {
       throw new OfferingDefinitionError(code, `serveMcp offers two of ${what} "${key}" (from two classes). Fix: give one another ${what}.`, { className: 'serveMcp' });
     }
-    seen.add(key);
+    seen.set(keyOf(key), key);
   }
 }

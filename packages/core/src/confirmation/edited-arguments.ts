@@ -4,12 +4,10 @@ import { ConfirmationEditInvalidError } from '../errors/confirmation-edit-invali
 import type { ArgumentProblem } from '../errors/tool-call-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import type { Content } from '../model/content';
-import { allArgumentProblems } from '../scanning/dto-problems';
 import { createEventActions } from '../state/event-actions';
 import type { BaseTool } from '../tools/base-tool';
 import { DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
-import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
-import { judgeArguments, standardArgumentsOf } from '../validation/standard-arguments';
+import { givenArgumentProblems } from './given-argument-problems';
 import type { ToolContext } from '../tools/tool-context';
 import { readConfirmationDecision } from './confirmation-decision';
 import { judgeCall } from './confirmation-policy';
@@ -69,20 +67,12 @@ function argumentLimitProblem(toolName: string, edited: Record<string, unknown>,
   }
 }
 
-async function argumentProblems(tool: BaseTool, args: Record<string, unknown>, context: InvocationContext, callId: string, agent: LlmAgent): Promise<readonly ArgumentProblem[] | undefined> {
+async function argumentProblems(tool: BaseTool, edited: Record<string, unknown>, context: InvocationContext, callId: string, agent: LlmAgent): Promise<readonly ArgumentProblem[] | undefined> {
   // The DTO rules may read the context; this one is thrown away with whatever it collected.
   const toolContext = () => context.toolContext({ agentName: agent.name, functionCallId: callId, stateBase: context.stateSnapshot(), actions: createEventActions() });
-  const standard = standardArgumentsOf(tool);
-  if (standard) {
-    const judging = judgeArguments({ toolName: tool.name, parameters: tool.parameters, check: standard, args, repairing: false, limits: context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS });
-    const judged = judging instanceof Promise ? await judging : judging;
-    if (!judged.problems) return policyDenial(tool, judged.checked, context, agent, toolContext);
-    return allArgumentProblems({ tool, args: judged.checked, context: toolContext(), schemaProblems: judged.problems, schemaErrors: judged.schemaErrors });
-  }
-  const validate = validatorFor(tool.parameters);
-  if (validate(args)) return policyDenial(tool, args, context, agent, toolContext);
-  const schemaErrors = validate.errors;
-  return allArgumentProblems({ tool, args, context: toolContext(), schemaProblems: toArgumentProblems(schemaErrors, args), schemaErrors });
+  const checked = await givenArgumentProblems(tool, edited, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS, toolContext);
+  if ('problems' in checked) return checked.problems;
+  return policyDenial(tool, checked.args, context, agent, toolContext);
 }
 
 /**

@@ -21,6 +21,9 @@ export { checkNewMessage } from '../runner/check-new-message';
 // How the runner reads a confirmation answer (the four decisions, `remember`): servers refuse a malformed one early with it.
 export { readConfirmationDecision } from '../confirmation/confirmation-decision';
 export type { ConfirmationDecision } from '../confirmation/confirmation-decision';
+// How the runner checks a person's edited arguments (no repairs): serveMcp refuses a bad edit before it uses up its requestState.
+export { givenArgumentProblems } from '../confirmation/given-argument-problems';
+export { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 
 // Which call ids a stored event claims as answered: every session store refuses a second claim (see SessionService).
 export { answerClaims } from '../sessions/answer-claims';
@@ -46,6 +49,7 @@ export { defaultAllowedHosts } from './http-guard/allowed-hosts';
 export { SECURITY_HEADERS, setSecurityHeaders } from './http-guard/security-headers';
 export { hasBearerToken, newLaunchToken } from './http-guard/launch-token';
 export { scanClassOfferings } from '../scanning/class-offerings';
+export { uriTemplateShape } from '../scanning/uri-template-variables';
 export type { ClassOfferings, OfferedCompletion, OfferedMethod, OfferedPrompt, OfferedResource, OfferedResourceTemplate } from '../scanning/class-offerings';
 export { instanceFromContainer } from '../scanning/class-instance-source';
 export type { InstanceScope } from '../scanning/class-instance-source';

@@ -74,6 +74,7 @@ describe('scanClassOfferings: resources, templates, prompts and completions of a
     ['a template without variables', 'INVALID_URI_TEMPLATE', /has no variable/, () => { class C { @ResourceTemplate({ uriTemplate: 'docs://page' }) a() {} } return C; }],
     ['a template without a scheme', 'INVALID_URI_TEMPLATE', /does not start with a scheme/, () => { class C { @ResourceTemplate({ uriTemplate: '/pages/{x}' }) a() {} } return C; }],
     ['a template that repeats a resource URI', 'DUPLICATE_RESOURCE_URI', /already offered by C\.a/, () => { class C { @ResourceTemplate({ uriTemplate: 'docs://{x}' }) a() {} @ResourceTemplate({ uriTemplate: 'docs://{x}' }) b() {} } return C; }],
+    ['two templates that differ only in a variable name', 'DUPLICATE_RESOURCE_URI', /"docs:\/\/p\/\{b\}" is already offered by C\.a/, () => { class C { @ResourceTemplate({ uriTemplate: 'docs://p/{a}' }) a() {} @ResourceTemplate({ uriTemplate: 'docs://p/{b}' }) b() {} } return C; }],
     ['a bad prompt name', 'INVALID_PROMPT', /prompt name "plan trip" is not usable/, () => { class C { @Prompt({ name: 'plan trip' }) a() {} } return C; }],
     ['a bad argument name', 'INVALID_PROMPT', /argument name "a b" is not usable/, () => { class C { @Prompt({ arguments: [{ name: 'a b' }] }) a() {} } return C; }],
     ['an argument declared twice', 'INVALID_PROMPT', /argument "x" is declared twice/, () => { class C { @Prompt({ arguments: [{ name: 'x' }, { name: 'x' }] }) a() {} } return C; }],

@@ -14,7 +14,7 @@ import {
   invalidUriTemplateMessage,
 } from '../errors/messages';
 import { COMPLETE_METADATA, PROMPT_METADATA, RESOURCE_METADATA, RESOURCE_TEMPLATE_METADATA } from '../metadata-keys';
-import { uriTemplateVariables } from './uri-template-variables';
+import { uriTemplateShape, uriTemplateVariables } from './uri-template-variables';
 
 /** One decorated method of a class: its name, the decorator's options and the function a request runs. */
 export interface OfferedMethod<O> {
@@ -84,10 +84,12 @@ export function scanClassOfferings(cls: Function): ClassOfferings {
 
   const resources: OfferedResource[] = [];
   const uris = new Map<string, string>();
+  // Keyed by shape: two templates that differ only in their variables' names match the same URIs.
   const claimUri = (uri: string, methodName: string) => {
-    const first = uris.get(uri);
+    const key = uriTemplateShape(uri);
+    const first = uris.get(key);
     if (first !== undefined) throw new OfferingDefinitionError('DUPLICATE_RESOURCE_URI', duplicateResourceUriMessage(site(methodName), uri, `${className}.${first}`), site(methodName));
-    uris.set(uri, methodName);
+    uris.set(key, methodName);
   };
   for (const method of decoratedMethods<ResourceOptions>(cls, RESOURCE_METADATA)) {
     if (typeof method.options.uri !== 'string' || !RESOURCE_URI.test(method.options.uri)) {

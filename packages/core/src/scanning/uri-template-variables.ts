@@ -33,3 +33,16 @@ export function uriTemplateVariables(template: string): { variables: string[] } 
   if (/\s/.test(template)) return { problem: 'contains whitespace' };
   return { variables };
 }
+
+/**
+ * A URI template with its variable names left out (`docs://p/{a}` and `docs://p/{b}` are both
+ * `docs://p/{}`): two templates of one shape match the same URIs, so they are the same resource.
+ * Operators and modifiers stay, as they change what a template matches.
+ */
+export function uriTemplateShape(template: string): string {
+  return template.replace(/\{([^{}]*)\}/g, (_whole, expression: string) => {
+    const operator = OPERATORS.has(expression[0] ?? '') ? expression[0] : '';
+    const specs = (operator ? expression.slice(1) : expression).split(',');
+    return `{${operator}${specs.map((spec) => spec.replace(/^[A-Za-z0-9_.]+/, '')).join(',')}}`;
+  });
+}

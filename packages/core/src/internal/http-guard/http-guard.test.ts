@@ -65,7 +65,8 @@ describe('HttpGuard: the checks every Toolsmith HTTP server runs first', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('admits a JSON request with the token, from the loopback names with the port', async () => {
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
+    // Host names are case-insensitive.
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`, `LocalHost:${port}`]) {
       const answer = await send(port, { headers: json({ host }), body: '{"a":1}' });
       expect(answer).toMatchObject({ status: 200, body: { caller: 'launch', body: { a: 1 }, segment: 'a' } });
     }

@@ -49,7 +49,8 @@ export class HttpGuard<C> {
   /** `HOST_NOT_ALLOWED` unless `Host` is allowed; `ORIGIN_NOT_ALLOWED` when a browser's `Origin` is not this server's (nor an allowed one). */
   checkHostAndOrigin(request: IncomingMessage): void {
     const host = request.headers.host;
-    if (this.allowedHosts && (host === undefined || !this.allowedHosts.includes(host))) {
+    // Host names are case-insensitive (RFC 9110 §4.2.3): `LOCALHOST:3000` is `localhost:3000`.
+    if (this.allowedHosts && (host === undefined || !this.allowedHosts.some((allowed) => allowed.toLowerCase() === host.toLowerCase()))) {
       throw new HttpGuardError('HOST_NOT_ALLOWED', httpGuardMessages.hostNotAllowed(host));
     }
     const origin = request.headers.origin;
