@@ -161,11 +161,12 @@ describe('serveMcp: resources, resource templates, prompts and completions from 
       });
       const wrong = (params: unknown) => params as never;
       for (const [answer, sentence] of [
-        [client.readResource(wrong({ uri: 5 })), '"uri" must be a string, got the number 5.'],
-        [client.getPrompt(wrong({ name: 'explain', arguments: { page: 5 } })), '"arguments.page" must be a string, got the number 5.'],
-        [client.complete(wrong({ ref: { type: 'ref/prompt', name: 'explain' }, argument: { name: 'level', value: '' }, context: { arguments: { page: 5 } } })), '"context.arguments.page" must be a string, got the number 5.'],
+        [() => client.readResource(wrong({ uri: 5 })), '"uri" must be a string, got the number 5.'],
+        [() => client.getPrompt(wrong({ name: 'explain', arguments: { page: 5 } })), '"arguments.page" must be a string, got the number 5.'],
+        [() => client.complete(wrong({ ref: { type: 'ref/prompt', name: 'explain' }, argument: { name: 'level', value: '' }, context: { arguments: { page: 5 } } })), '"context.arguments.page" must be a string, got the number 5.'],
       ] as const) {
-        const error = await rpcError(answer);
+        // One request at a time: each is sent only when its answer is awaited.
+        const error = await rpcError(answer());
         expect(error).toMatchObject({ code: -32602, message: expect.stringContaining(sentence) });
         expect(error.message).not.toMatch(/invalid_type|"path"/);
       }
