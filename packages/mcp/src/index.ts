@@ -4,7 +4,9 @@
 export { McpToolset } from './mcp-toolset';
 export type { McpHttpTransportOptions, McpToolsetOptions } from './mcp-toolset';
 export type { McpProtocolChoice, McpStdioTransportOptions } from './mcp-connection';
-export type { McpRemoteTool } from './mcp-tool';
+export type { McpProgressListener, McpRemoteTool, McpToolProgress } from './mcp-tool';
+export type { McpResourceContents, McpResourceLinkInfo } from './mcp-resource-contents';
+export type { McpCompletion, McpCompletionTarget, McpPrompt, McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo } from './mcp-remote-offerings';
 export { McpCredentialProvider } from './mcp-oauth-provider';
 export type { McpOAuthOptions } from './mcp-oauth-provider';
 

@@ -9,7 +9,7 @@ describe('mapCallToolResult', () => {
     expect(mapCallToolResult('t', { content: [] })).toEqual({ output: '' });
   });
 
-  it('turns image, audio and blob resources into files of a ToolResult; resource links and text resources ride along as content', () => {
+  it('turns image, audio and blob resources into files of a ToolResult; resource links and text resources become text, in order', () => {
     const link = { type: 'resource_link' as const, uri: 'file:///data/q3.csv', name: 'q3.csv' };
     const textResource = { type: 'resource' as const, resource: { uri: 'memo://1', mimeType: 'text/plain', text: 'a memo' } };
     const result = mapCallToolResult('t', {
@@ -25,7 +25,7 @@ describe('mapCallToolResult', () => {
     });
     expect(result).toBeInstanceOf(ToolResult);
     const { value, files } = result as ToolResult;
-    expect(value).toEqual({ output: 'a chart', content: [link, textResource] });
+    expect(value).toEqual({ output: 'a chart\n[resource link] q3.csv <file:///data/q3.csv>\n[resource memo://1 (text/plain)]\na memo' });
     expect(files.map((file) => file.toPart())).toEqual([
       { inlineData: { mimeType: 'image/png', data: 'aGVsbG8=' } },
       { inlineData: { mimeType: 'audio/wav', data: 'UklGRg==' } },
@@ -35,8 +35,20 @@ describe('mapCallToolResult', () => {
     // With structured content, the files go beside it.
     const structured = mapCallToolResult('t', { content: [{ type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' }], structuredContent: { pages: 1 } });
     expect(structured).toEqual(toolResult({ pages: 1 }, [toolFile({ mimeType: 'image/png', data: 'aGVsbG8=' })]));
-    // Without files, the plain object as before.
-    expect(mapCallToolResult('t', { content: [{ type: 'text', text: 'hi' }, link] })).toEqual({ output: 'hi', content: [link] });
+    // Without files, a plain object; a link with a title, type and description says all of them.
+    const described = { ...link, title: 'Q3 figures', mimeType: 'text/csv', description: 'Revenue by region' };
+    expect(mapCallToolResult('t', { content: [{ type: 'text', text: 'hi' }, described] })).toEqual({
+      output: 'hi\n[resource link] Q3 figures <file:///data/q3.csv> (text/csv): Revenue by region',
+    });
+    // With structured content (a Toolsmith server sends its JSON as text too), the links go beside its members.
+    expect(mapCallToolResult('t', { content: [{ type: 'text', text: '{"written":"q3"}' }, link], structuredContent: { written: 'q3' } })).toEqual({
+      written: 'q3',
+      mcpResources: ['[resource link] q3.csv <file:///data/q3.csv>'],
+    });
+    expect(mapCallToolResult('t', { content: [link], structuredContent: { mcpResources: 'its own' } })).toEqual({ mcpResources: 'its own' });
+    // A content kind this version does not know rides along as it came.
+    const future = { type: 'hologram', data: 'x' };
+    expect(mapCallToolResult('t', { content: [future] } as never)).toEqual({ output: '', content: [future] });
   });
 
   it("throws McpToolError for isError results, keeping a Toolsmith server's error body", () => {

@@ -1,6 +1,14 @@
 import {
   type CallToolResult,
   Client,
+  type CompleteRequest,
+  type CompleteResult,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplateType as ResourceTemplate,
+  type ServerCapabilities,
   type ElicitRequestFormParams,
   type ElicitResult,
   type InputRequests,
@@ -16,6 +24,7 @@ import {
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { DEFAULT_MAX_TOOL_FILE_BYTES, ToolsmithError } from '@toolsmith/core';
 import { McpConnectionError } from './mcp-errors';
+import { MCP_SESSION_META } from './mcp-request-session';
 
 /** How to start an MCP server as a child process and talk to it over its stdin/stdout. */
 export interface McpStdioTransportOptions {
@@ -65,8 +74,13 @@ export type McpProtocolChoice = 'auto' | '2025-11-25' | '2026-07-28';
 /** Options of one request. */
 export interface McpRequestOptions {
   signal?: AbortSignal;
-  /** Called with each progress notification the server sends for this request. */
+  /**
+   * Called with each progress notification the server sends for this request. Progress is asked for on
+   * every request (a progress token), with or without this callback: each notification restarts the timeout.
+   */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** The Toolsmith session id sent in the request's `_meta` (`toolsmith/sessionId`) when the era is 2026-07-28. */
+  sessionId?: string;
 }
 
 /**
@@ -147,6 +161,91 @@ export class McpConnection {
     );
   }
 
+  /** What the server declared it offers (`resources`, `prompts`, `completions`, …); connects first when needed. */
+  async serverCapabilities(signal?: AbortSignal): Promise<ServerCapabilities> {
+    return this.withSession((client) => Promise.resolve(client.getServerCapabilities() ?? {}), () => true, signal);
+  }
+
+  /** Every resource and resource template the server offers (all pages of each). Idempotent, so retried once on a lost session. */
+  async listResources(requestOptions: McpRequestOptions = {}): Promise<{ resources: Resource[]; resourceTemplates: ResourceTemplate[] }> {
+    return this.withSession(
+      async (client) => {
+        const options = { ...this.requestOptions(requestOptions), cacheMode: 'bypass' as const };
+        const meta = this.sessionMeta(client, requestOptions);
+        const resources: Resource[] = [];
+        const resourceTemplates: ResourceTemplate[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.listResources({ ...meta, ...(cursor === undefined ? {} : { cursor }) }, options);
+          resources.push(...page.resources);
+          cursor = page.nextCursor;
+        } while (cursor);
+        do {
+          const page = await client.listResourceTemplates({ ...meta, ...(cursor === undefined ? {} : { cursor }) }, options);
+          resourceTemplates.push(...page.resourceTemplates);
+          cursor = page.nextCursor;
+        } while (cursor);
+        return { resources, resourceTemplates };
+      },
+      () => true,
+      requestOptions.signal,
+    );
+  }
+
+  /** Reads one resource (a listed one, or a URI a template matches): its contents, text or base64 bytes. */
+  async readResource(uri: string, requestOptions: McpRequestOptions = {}): Promise<ReadResourceResult['contents']> {
+    return this.withSession(
+      async (client) => (await client.readResource({ uri, ...this.sessionMeta(client, requestOptions) }, { ...this.requestOptions(requestOptions), cacheMode: 'bypass' })).contents,
+      () => true,
+      requestOptions.signal,
+    );
+  }
+
+  /** Every prompt the server offers (all pages). */
+  async listPrompts(requestOptions: McpRequestOptions = {}): Promise<Prompt[]> {
+    return this.withSession(
+      async (client) => {
+        const prompts: Prompt[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.listPrompts(
+            { ...this.sessionMeta(client, requestOptions), ...(cursor === undefined ? {} : { cursor }) },
+            { ...this.requestOptions(requestOptions), cacheMode: 'bypass' },
+          );
+          prompts.push(...page.prompts);
+          cursor = page.nextCursor;
+        } while (cursor);
+        return prompts;
+      },
+      () => true,
+      requestOptions.signal,
+    );
+  }
+
+  /** One prompt, filled in with `args`: its description and messages. */
+  async getPrompt(name: string, args: Record<string, string>, requestOptions: McpRequestOptions = {}): Promise<GetPromptResult> {
+    return this.withSession(
+      (client) => client.getPrompt({ name, arguments: args, ...this.sessionMeta(client, requestOptions) }, this.requestOptions(requestOptions)),
+      () => true,
+      requestOptions.signal,
+    );
+  }
+
+  /** The server's suggestions for one argument of a prompt or resource template (`completion/complete`). */
+  async complete(params: CompleteRequest['params'], requestOptions: McpRequestOptions = {}): Promise<CompleteResult['completion']> {
+    return this.withSession(
+      async (client) => (await client.complete({ ...params, ...this.sessionMeta(client, requestOptions) }, this.requestOptions(requestOptions))).completion,
+      () => true,
+      requestOptions.signal,
+    );
+  }
+
+  /** The `_meta` naming the Toolsmith session of a 2026-07-28 request (nothing on a 2025-era session, which is one already). */
+  private sessionMeta(client: Client, requestOptions: McpRequestOptions): { _meta?: Record<string, unknown> } {
+    if (client.getProtocolEra() !== 'modern' || requestOptions.sessionId === undefined) return {};
+    return { _meta: { [MCP_SESSION_META]: requestOptions.sessionId } };
+  }
+
   /**
    * Calls one tool. A call is retried on a new session only when the server cannot have run it (its
    * HTTP session was unknown, or the transport was already gone); a server that dies mid-call is
@@ -163,6 +262,7 @@ export class McpConnection {
     const legacyAnswer = answers?.responses[LEGACY_FORM_KEY];
     if (!modern && legacyAnswer) call.answer = legacyAnswer;
     const params: Record<string, unknown> = { name, arguments: args };
+    Object.assign(params, this.sessionMeta(client, requestOptions));
     if (modern && answers) {
       params.inputResponses = answers.responses;
       if (answers.requestState !== undefined) params.requestState = answers.requestState;
@@ -234,8 +334,10 @@ export class McpConnection {
     return {
       timeout: this.options.timeoutMs,
       signal: options.signal,
-      // Progress means the server is alive: a long-running tool is not cut off while it reports.
-      ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+      // Progress means the server is alive: a long-running tool is not cut off while it reports. The SDK
+      // asks the server for progress (a progress token) only when there is a callback, so there always is.
+      onprogress: (progress: { progress: number; total?: number; message?: string }) => onProgress?.(progress),
+      resetTimeoutOnProgress: true,
     };
   }
 

@@ -11,6 +11,8 @@ export const MCP_ERROR_CODES = {
   MCP_INPUT_UNSUPPORTED: 'The MCP server asked for input again after the person answered (McpToolset asks once per call), or for input other than a form.',
   MCP_TOOLS_UNAVAILABLE: "The MCP server's tool list could not be read.",
   MCP_TOOL_ERROR: 'The remote tool reported an error.',
+  MCP_PROMPT_NOT_TEXT: "McpToolset.promptInstruction: the server's prompt has an image, audio or a binary resource, which an instruction (text) cannot hold.",
+  MCP_CONTEXT_REQUIRED: "An McpToolset method was called without the run's context, which its headers function or OAuth needs.",
   MCP_CONFIRMATION_UNSUPPORTED: 'A served tool needs confirmation and the client cannot ask the user (no elicitation).',
   MCP_CONFIRMATION_FAILED: 'Asking the MCP client for confirmation failed.',
   MCP_FORM_UNSUPPORTED: "A served tool asked for a form (payloadSchema) that MCP elicitation cannot show (only flat string, number, boolean and enum fields).",

@@ -1,6 +1,7 @@
 import { type AuthConfig, BaseTool, type JsonSchema, type ToolContext, type ToolResult } from '@toolsmith/core';
 import { mapCallToolResult } from './map-call-tool-result';
 import type { McpConnection } from './mcp-connection';
+import { mcpClientSessionId } from './mcp-client-session-id';
 import { McpConnectionError } from './mcp-errors';
 import { type McpInputPrompt, inputAnswers, inputPrompt } from './mcp-input-prompt';
 
@@ -19,6 +20,21 @@ export interface McpRemoteTool {
   /** Hints such as `readOnlyHint` or `destructiveHint`. */
   annotations?: Record<string, unknown>;
 }
+
+/** A progress notification a server sent during one of {@link McpToolset}'s calls. */
+export interface McpToolProgress {
+  /** The server's name of the tool. */
+  tool: string;
+  /** Work done so far. */
+  progress: number;
+  /** Total work, when the server knows it. */
+  total?: number;
+  /** The server's status message. */
+  message?: string;
+}
+
+/** Called with each progress notification of a call, with the call's context. */
+export type McpProgressListener = (progress: McpToolProgress, context: ToolContext) => void;
 
 /**
  * One tool of an MCP server, as a Toolsmith tool. Its arguments are validated against the server's
@@ -40,6 +56,7 @@ export class McpTool extends BaseTool {
     name: string,
     private readonly connection: McpConnection,
     auth?: AuthConfig,
+    private readonly onProgress?: McpProgressListener,
   ) {
     super();
     this.name = name;
@@ -58,7 +75,18 @@ export class McpTool extends BaseTool {
     const answered = context.toolConfirmation;
     const asked = answered?.request?.payload as McpInputPrompt | undefined;
     const answers = answered?.confirmed && asked?.mcpInput ? inputAnswers(asked, answered.payload) : undefined;
-    const outcome = await this.connection.callTool(this.remote.name, args, { signal: context.signal }, answers);
+    const tool = this.remote.name;
+    const onProgress = this.onProgress;
+    const outcome = await this.connection.callTool(
+      tool,
+      args,
+      {
+        signal: context.signal,
+        sessionId: mcpClientSessionId(this.connection.label, context),
+        ...(onProgress ? { onProgress: (progress: Omit<McpToolProgress, 'tool'>) => onProgress({ tool, ...progress }, context) } : {}),
+      },
+      answers,
+    );
     if (outcome.kind === 'result') return mapCallToolResult(this.name, outcome.result);
     if (answered) {
       throw new McpConnectionError('MCP_INPUT_UNSUPPORTED', this.connection.label, `tool "${this.remote.name}" asked for input again after the person answered; McpToolset asks once per call`);

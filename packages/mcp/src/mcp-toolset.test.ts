@@ -41,10 +41,10 @@ describe('McpToolset over stdio (a real child process)', () => {
     expect((await callThrough(toolset, 'add', '{"a":2,"b":3}')).response).toEqual({ sum: 5 });
   });
 
-  it("turns the server's image, audio and blob resource content into the result's files (parts), other content kinds beside the text", async () => {
+  it("turns the server's image, audio and blob resource content into the result's files (parts), a text resource into text", async () => {
     const response = await callThrough(toolset, 'snapshot', {});
     expect(response.isError).toBeUndefined();
-    expect(response.response).toEqual({ output: 'Q3 snapshot', content: [{ type: 'resource', resource: { uri: 'notes://q3', mimeType: 'text/plain', text: 'sales up' } }] });
+    expect(response.response).toEqual({ output: 'Q3 snapshot\n[resource notes://q3 (text/plain)]\nsales up' });
     expect(response.parts).toEqual([
       { inlineData: { mimeType: 'image/png', data: SNAPSHOT.png } },
       { inlineData: { mimeType: 'audio/wav', data: SNAPSHOT.wav } },

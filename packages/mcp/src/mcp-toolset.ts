@@ -9,7 +9,12 @@ import {
 } from './mcp-connection';
 import { McpCredentialProvider, type McpOAuthOptions } from './mcp-oauth-provider';
 import { McpSignInTool } from './mcp-sign-in-tool';
-import { type McpRemoteTool, McpTool } from './mcp-tool';
+import { type McpProgressListener, type McpRemoteTool, McpTool } from './mcp-tool';
+import { mcpClientSessionId } from './mcp-client-session-id';
+import { promptMessagesToContents } from './mcp-prompt-messages';
+import type { McpCompletion, McpCompletionTarget, McpPrompt, McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo } from './mcp-remote-offerings';
+import type { McpResourceContents } from './mcp-resource-contents';
+import { McpListResourcesTool, McpReadResourceTool } from './mcp-resource-tools';
 
 /** Where a {@link McpToolset}'s server listens over Streamable HTTP. */
 export interface McpHttpTransportOptions {
@@ -31,8 +36,14 @@ export interface McpToolsetOptions {
   toolFilter?: readonly string[] | ((tool: McpRemoteTool, context: ReadonlyContext) => boolean);
   /** Prepended to every tool name offered to the model, e.g. `files_`. */
   prefix?: string;
-  /** Timeout of listing and of each call, in milliseconds. Default 30 000. */
+  /**
+   * Timeout of listing and of each call, in milliseconds. Default 30 000. Every call asks the server for
+   * progress, and each progress notification restarts the clock (there is no overall limit: the run's
+   * abort ends a call).
+   */
   timeoutMs?: number;
+  /** Called with each progress notification a server's tool sends during a call (for example to show it to the person). */
+  onProgress?: McpProgressListener;
   /** Timeout of starting the server and the MCP handshake (an `npx` server may download first). Default 60 000. */
   connectTimeoutMs?: number;
   /** Most HTTP sessions kept open at once (one per distinct header set); the least recently used is closed. Default 32. */
@@ -44,6 +55,13 @@ export interface McpToolsetOptions {
    * when it can, else the 2025-era `initialize` handshake; `2025-11-25` or `2026-07-28` speaks only that era.
    */
   protocol?: McpProtocolChoice;
+  /**
+   * Offer the model two more tools when the server declares resources: `<prefix>list_resources` (its
+   * resources and resource templates) and `<prefix>read_resource` (one resource by URI: text as text,
+   * bytes as files of the result, so an image reaches the model as an image). A server tool of the same
+   * name wins. Default `false`.
+   */
+  resources?: boolean;
   /**
    * For an HTTP server that requires OAuth: each user signs in once (through the run's
    * `toolsmith_request_credential` pause, see docs/auth.md) and their token is sent on their own session.
@@ -76,6 +94,7 @@ export class McpToolset implements Toolset {
   private readonly sessions = new Map<string, McpConnection>();
   /** Each session's last listing, as tools (unfiltered); offered again if a later listing fails. */
   private readonly listed = new WeakMap<McpConnection, McpTool[]>();
+  private readonly resourceToolsOf = new WeakMap<McpConnection, BaseTool[]>();
 
   constructor(private readonly options: McpToolsetOptions) {
     checkTransport(options.transport);
@@ -103,7 +122,93 @@ export class McpToolset implements Toolset {
       if (!previous) throw error;
       tools = previous;
     }
-    return tools.filter((tool) => this.accepts(tool.remote, context));
+    const offered: BaseTool[] = tools.filter((tool) => this.accepts(tool.remote, context));
+    if (this.options.resources && (await connection.serverCapabilities()).resources) {
+      const taken = new Set(offered.map((tool) => tool.name));
+      for (const tool of this.resourceTools(connection)) if (!taken.has(tool.name)) offered.push(tool);
+    }
+    return offered;
+  }
+
+  /**
+   * The server's resources and resource templates (all pages). `context` is the run's (in a tool or an
+   * instruction function): it picks the session (headers, OAuth) and names the conversation to a
+   * 2026-07-28 server; it is required when the headers are a function of it or with `oauth`.
+   */
+  async listResources(context?: ReadonlyContext): Promise<{ resources: McpResourceInfo[]; resourceTemplates: McpResourceTemplateInfo[] }> {
+    const connection = await this.connectionFor(context, 'listResources');
+    return connection.listResources(this.requestOptions(connection, context));
+  }
+
+  /** Reads one resource by URI (a listed one, or one a template matches): its contents, text or base64 bytes (`blob`). */
+  async readResource(uri: string, context?: ReadonlyContext): Promise<McpResourceContents[]> {
+    const connection = await this.connectionFor(context, 'readResource');
+    return (await connection.readResource(uri, this.requestOptions(connection, context))) as McpResourceContents[];
+  }
+
+  /** The server's prompts (all pages). */
+  async listPrompts(context?: ReadonlyContext): Promise<McpPromptInfo[]> {
+    const connection = await this.connectionFor(context, 'listPrompts');
+    return connection.listPrompts(this.requestOptions(connection, context));
+  }
+
+  /**
+   * One of the server's prompts, filled in with `args`, as messages to send (for example as a run's
+   * `newMessage`, or history). An unknown prompt or a missing required argument is the server's error
+   * (`MCP_PROTOCOL_ERROR`, with its message).
+   */
+  async getPrompt(name: string, args: Record<string, string> = {}, context?: ReadonlyContext): Promise<McpPrompt> {
+    const connection = await this.connectionFor(context, 'getPrompt');
+    const result = await connection.getPrompt(name, args, this.requestOptions(connection, context));
+    const prompt: McpPrompt = { messages: promptMessagesToContents(result.messages) };
+    if (result.description !== undefined) prompt.description = result.description;
+    return prompt;
+  }
+
+  /**
+   * A server's prompt as an agent's `instruction`: fetched for each model request (with the run's
+   * context), its messages' text joined by blank lines. `args` may be a function of the context. A prompt
+   * with an image, audio or a binary resource cannot be an instruction (text only): the request fails
+   * with `MCP_PROMPT_NOT_TEXT`; use {@link McpToolset.getPrompt} and send its messages instead.
+   *
+   * @example
+   * ```ts
+   * const agent = new LlmAgent({ name: 'reviewer', model, instruction: docs.promptInstruction('review', { language: 'ts' }), tools: [docs] });
+   * ```
+   */
+  promptInstruction(name: string, args: Record<string, string> | ((context: ReadonlyContext) => Record<string, string>) = {}): (context: ReadonlyContext) => Promise<string> {
+    return async (context) => {
+      const prompt = await this.getPrompt(name, typeof args === 'function' ? args(context) : args, context);
+      const texts = prompt.messages.flatMap((message) => message.parts.map((part) => part.text));
+      if (texts.some((text) => text === undefined)) {
+        throw new ToolsmithError('MCP_PROMPT_NOT_TEXT', `McpToolset: prompt "${name}" has a message that is not text (an image, audio or a binary resource), so it cannot be an instruction; use getPrompt() and send its messages.`);
+      }
+      return texts.join('\n\n');
+    };
+  }
+
+  /** The server's suggestions for an argument of a prompt or a variable of a resource template, given what was typed (`value`) and the arguments already given. */
+  async complete(target: McpCompletionTarget, argument: { name: string; value: string }, given?: Record<string, string>, context?: ReadonlyContext): Promise<McpCompletion> {
+    const connection = await this.connectionFor(context, 'complete');
+    const ref = 'prompt' in target ? { type: 'ref/prompt' as const, name: target.prompt } : { type: 'ref/resource' as const, uri: target.resourceTemplate };
+    const completion = await connection.complete({ ref, argument, ...(given ? { context: { arguments: given } } : {}) }, this.requestOptions(connection, context));
+    return { values: completion.values, ...(completion.total !== undefined ? { total: completion.total } : {}), ...(completion.hasMore !== undefined ? { hasMore: completion.hasMore } : {}) };
+  }
+
+  private requestOptions(connection: McpConnection, context: ReadonlyContext | undefined) {
+    const signal = (context as { signal?: AbortSignal } | undefined)?.signal;
+    return { ...(signal ? { signal } : {}), ...(context ? { sessionId: mcpClientSessionId(connection.label, context) } : {}) };
+  }
+
+  /** The resource tools of one session, made once. */
+  private resourceTools(connection: McpConnection): BaseTool[] {
+    let tools = this.resourceToolsOf.get(connection);
+    if (!tools) {
+      const name = (base: string) => `${this.options.prefix ?? ''}${base}`.replace(INVALID_NAME_CHARACTERS, '_').slice(0, 64);
+      tools = [new McpListResourcesTool(name('list_resources'), connection), new McpReadResourceTool(name('read_resource'), connection)];
+      this.resourceToolsOf.set(connection, tools);
+    }
+    return tools;
   }
 
   /** Ends every open session (and stops stdio servers); implements {@link Toolset.close}. */
@@ -144,24 +249,27 @@ export class McpToolset implements Toolset {
       if (names.has(name)) continue; // two server names that sanitize alike: offer the first only
       names.add(name);
       const known = previous.get(remote.name);
-      tools.push(known && JSON.stringify(known.remote) === JSON.stringify(remote) ? known : new McpTool(remote, name, connection, this.options.oauth?.authConfig));
+      tools.push(known && JSON.stringify(known.remote) === JSON.stringify(remote) ? known : new McpTool(remote, name, connection, this.options.oauth?.authConfig, this.options.onProgress));
     }
     return tools;
   }
 
-  private async connectionFor(context: ReadonlyContext): Promise<McpConnection> {
+  private async connectionFor(context: ReadonlyContext | undefined, method = 'getTools'): Promise<McpConnection> {
     const transport = this.options.transport;
     let key = '';
     let endpoint: Pick<McpConnectionOptions, 'label' | 'createTransport'>;
     if ('command' in transport) {
       endpoint = stdioTransport(transport);
     } else {
-      const headers = typeof transport.headers === 'function' ? await transport.headers(context) : (transport.headers ?? {});
+      if (!context && (typeof transport.headers === 'function' || this.options.oauth)) {
+        throw new ToolsmithError('MCP_CONTEXT_REQUIRED', `McpToolset.${method}: the headers (or the OAuth token) are the run's, so pass the run's context.`);
+      }
+      const headers = typeof transport.headers === 'function' ? await transport.headers(context!) : (transport.headers ?? {});
       key = JSON.stringify(Object.entries(headers).sort(([a], [b]) => a.localeCompare(b)));
       const oauth = this.options.oauth;
       // With OAuth each user has their own session, carrying their own token.
-      if (oauth) key = JSON.stringify([key, context.appName, context.userId]);
-      const authProvider = oauth ? new McpCredentialProvider(oauth, this.credentialKey(context)) : undefined;
+      if (oauth) key = JSON.stringify([key, context!.appName, context!.userId]);
+      const authProvider = oauth ? new McpCredentialProvider(oauth, this.credentialKey(context!)) : undefined;
       endpoint = httpTransport({ url: new URL(transport.url), headers: { ...headers }, ...(authProvider ? { authProvider } : {}) });
     }
 
