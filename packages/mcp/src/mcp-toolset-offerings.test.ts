@@ -64,11 +64,11 @@ describe.each([
       expect(model.requests[0].systemInstruction).toBe("Prompt with arguments: arg1='u1', arg2='b'");
       expect(model.requests[0].tools.map((tool) => tool.name)).toEqual(['docs_list_resources', 'docs_read_resource']);
       expect(responseOf(events, 'r1')?.response).toEqual({
-        resources: [
+        resources: expect.arrayContaining([
           { uri: 'test://static-text', name: 'static-text', description: 'A fixed text resource.', mimeType: 'text/plain' },
           { uri: 'test://static-binary', name: 'static-binary', description: 'A fixed binary resource.' },
           { uri: 'test://example-resource', name: 'example-resource', description: 'The resource a prompt embeds.' },
-        ],
+        ]),
         resourceTemplates: [{ uriTemplate: 'test://template/{id}/data', name: 'template-data', description: 'Data of one id.', mimeType: 'application/json' }],
       });
       expect(responseOf(events, 'r2')?.response).toEqual({ output: '[resource test://static-text (text/plain)]\nThis is the content of the static text resource.' });
