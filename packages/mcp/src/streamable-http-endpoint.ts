@@ -38,7 +38,11 @@ export interface StreamableHttpLimits {
   allowedHosts?: string[];
   /** Browser origins allowed to call the endpoint. Default: only pages served by the same host. */
   allowedOrigins?: string[];
-  /** Most MCP sessions open at once; a new session over the cap gets 503. Default 100. */
+  /**
+   * Most MCP sessions open at once; a new session over the cap gets 503. Default 100. With `serveMcp`, the
+   * 2026-07-28 sessions clients name in `_meta` have the same cap (and `maxSessionsPerUser`, `sessionIdleMs`),
+   * counted apart; over it a request is refused with a JSON-RPC error.
+   */
   maxSessions?: number;
   /**
    * Most MCP sessions one user (the `userId` from `authenticate`) may have open at once, so one client
