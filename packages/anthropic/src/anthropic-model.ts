@@ -131,15 +131,18 @@ export class AnthropicModel implements Model {
   /** One Messages API call: partial responses when streaming, then exactly one complete response. */
   private call(request: LlmRequest, options: GenerateOptions): AsyncGenerator<LlmResponse> {
     const params = this.toParams(request);
+    const stream = options.stream ?? false;
     return callProvider({
       provider: ANTHROPIC_PROVIDER,
       providerName: 'Anthropic',
       signal: options.signal,
-      stream: options.stream ?? false,
+      stream,
       request: async (signal) => mapAnthropicMessage(await this.client.messages.create({ ...params, stream: false }, { signal })),
       openStream: async (signal) => assembleAnthropicStream(await this.client.messages.create({ ...params, stream: true }, { signal })),
       mapError: mapAnthropicError,
       retry: this.retry,
+      observe: options.onProviderExchange,
+      body: () => ({ ...params, stream }),
     });
   }
 

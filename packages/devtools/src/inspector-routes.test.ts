@@ -4,6 +4,7 @@ import type { DevServer } from './start-dev-server';
 import { startDevServer } from './start-dev-server';
 import type { AppInfo, SessionSummary, WireInspection } from './protocol/api-types';
 import { readSse } from './__fixtures__/read-sse';
+import { startWireServer } from '@toolsmith/core/testing';
 
 // The inspector's API (docs/devtools.md): each model call and the run's span tree, session titles and search.
 const fixture = join(__dirname, '__fixtures__', 'desk-agent.ts');
@@ -122,6 +123,50 @@ describe('the inspector of a module that exports its own Runner', () => {
       expect([answer.status, ((await answer.json()) as { error: { code: string } }).error.code]).toEqual([404, 'NOT_FOUND']);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('the inspector of an agent on a provider adapter', () => {
+  it('shows the body the adapter sent the provider on each attempt: a 429 with its code, then the retry that answered; no key', async () => {
+    const chunk = (delta: object, finish: string | null = null) => ({ data: JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-wire', choices: [{ index: 0, delta, finish_reason: finish }] }) });
+    const wire = await startWireServer((_request, index) =>
+      index === 0
+        ? { status: 429, headers: { 'retry-after': '0' }, json: { error: { message: 'Rate limit reached for gpt-wire', type: 'requests', code: 'rate_limit_exceeded' } } }
+        : { sse: [chunk({ role: 'assistant', content: 'Hi' }), chunk({}, 'stop'), { data: '[DONE]' }] },
+    );
+    const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+    process.env.OPENAI_API_KEY = FAKE_KEY;
+    process.env.OPENAI_BASE_URL = wire.url;
+    const server = await startDevServer({ host: await DevAgentHost.open({ module: join(__dirname, '__fixtures__', 'openai-agent.ts'), store: 'memory' }), page: false });
+    try {
+      const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
+      const events = await readSse(await fetch(`${server.url}/api/sessions/s-wire/run`, { method: 'POST', headers, body: JSON.stringify({ text: 'Say hi' }) }));
+      expect(JSON.stringify(events)).toContain('Hi');
+      const text = await (await fetch(`${server.url}/api/sessions/s-wire/inspector`, { headers })).text();
+      const inspection = JSON.parse(text) as WireInspection;
+
+      expect(wire.requests).toHaveLength(2);
+      expect(wire.requests[0].headers.authorization).toBe(`Bearer ${FAKE_KEY}`); // the key went to the provider, in a header…
+      expect(text).not.toContain(FAKE_KEY); // …and never into the inspector
+      expect(text).not.toContain(server.token);
+      expect(inspection.modelCalls).toHaveLength(1);
+      const [call] = inspection.modelCalls;
+      expect(call).toMatchObject({ model: 'gpt-wire', provider: 'openai' });
+      // Each attempt's body is exactly what reached the provider, streaming flags included.
+      expect(call.attempts).toEqual([
+        { attempt: 1, latencyMs: expect.any(Number), body: wire.requests[0].body, error: 'RATE_LIMITED', errorMessage: expect.stringContaining('Rate limit reached for gpt-wire') },
+        { attempt: 2, latencyMs: expect.any(Number), body: wire.requests[1].body },
+      ]);
+      expect(call.attempts[0].body).toMatchObject({ model: 'gpt-wire', stream: true, messages: [{ role: 'system', content: 'You answer in one word.' }, { role: 'user', content: 'Say hi' }] });
+      expect(wire.handlerErrors).toEqual([]);
+    } finally {
+      await server.close();
+      await wire.close();
+      for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['OPENAI_BASE_URL', saved.url]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   });
 });

@@ -1,7 +1,7 @@
 import type { Attributes, AttributeValue } from '@opentelemetry/api';
 import { BasicTracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { isSecretName } from '@toolsmith/core/internal';
-import type { WireInspection, WireModelCall, WireSpan } from './protocol/api-types';
+import type { WireInspection, WireModelAttempt, WireModelCall, WireSpan } from './protocol/api-types';
 
 /** Traces kept per host: the oldest are dropped past this, so a long dev session does not grow without end. */
 const MAX_TRACES = 500;
@@ -12,8 +12,8 @@ const MAX_TRACES = 500;
  * (`toolsmith.invocation`, `invoke_agent`, `chat`, `execute_tool`, see docs/observability.md), recorded in
  * memory by an OpenTelemetry SDK tracer provider the host gives its runner, with content recording on. Each
  * invocation is one trace; a session's traces are those whose spans name it as `gen_ai.conversation.id`.
- * Attributes whose names suggest a secret (authorization, API keys, passwords, cookies, credentials) are
- * dropped when a span ends, before anything is stored.
+ * Attributes (of spans and their events) whose names suggest a secret (authorization, API keys,
+ * passwords, cookies, credentials) are dropped when a span ends, before anything is stored.
  */
 export class RunInspector {
   /** The tracer provider to give the runner (`tracing: { tracerProvider, recordContent: true }`). */
@@ -51,6 +51,7 @@ export class RunInspector {
       status: span.status.code === 2 ? 'error' : span.status.code === 1 ? 'ok' : 'unset',
       ...(span.status.message ? { statusMessage: span.status.message } : {}),
       attributes: keptAttributes(span.attributes),
+      ...(span.events.length ? { events: span.events.map((event) => ({ name: event.name, time: milliseconds(event.time), attributes: keptAttributes(event.attributes ?? {}) })) } : {}),
     };
     let spans = this.traces.get(traceId);
     if (!spans) {
@@ -83,19 +84,36 @@ function milliseconds([seconds, nanos]: [number, number]): number {
   return seconds * 1000 + nanos / 1e6;
 }
 
-/** A `chat` span as a model call: what was sent, what came back, tokens and latency. */
+/** An attribute holding JSON text, parsed (the text itself when it is not JSON). */
+function jsonAttribute(attributes: Record<string, unknown>, key: string): unknown {
+  const text = attributes[key];
+  if (typeof text !== 'string') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** A `toolsmith.provider.attempt` event of a `chat` span as an attempt. */
+function attempt(attributes: Record<string, unknown>): WireModelAttempt {
+  const body = jsonAttribute(attributes, 'toolsmith.provider.request.body');
+  const error = attributes['error.type'];
+  const message = attributes['toolsmith.provider.error.message'];
+  return {
+    attempt: Number(attributes['toolsmith.provider.attempt']),
+    latencyMs: Number(attributes['toolsmith.provider.latency_ms']),
+    ...(body !== undefined ? { body } : {}),
+    ...(typeof error === 'string' ? { error } : {}),
+    ...(typeof message === 'string' ? { errorMessage: message } : {}),
+  };
+}
+
+/** A `chat` span as a model call: what was sent, what came back, tokens, latency and each attempt. */
 function modelCall(span: WireSpan): WireModelCall {
   const a = span.attributes;
   const number = (key: string) => (typeof a[key] === 'number' ? (a[key] as number) : undefined);
-  const json = (key: string): unknown => {
-    const text = a[key];
-    if (typeof text !== 'string') return undefined;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return text;
-    }
-  };
+  const json = (key: string) => jsonAttribute(a, key);
   const tokens = {
     input: number('gen_ai.usage.input_tokens'),
     cached: number('gen_ai.usage.cache_read.input_tokens'),
@@ -115,5 +133,6 @@ function modelCall(span: WireSpan): WireModelCall {
     request: { systemInstructions: json('gen_ai.system_instructions'), messages: json('gen_ai.input.messages') },
     ...(a['gen_ai.output.messages'] !== undefined ? { response: json('gen_ai.output.messages') } : {}),
     ...(span.status === 'error' ? { error: String(a['error.type'] ?? span.statusMessage ?? 'error') } : {}),
+    attempts: (span.events ?? []).filter((event) => event.name === 'toolsmith.provider.attempt').map((event) => attempt(event.attributes)),
   };
 }

@@ -120,6 +120,8 @@ export class GeminiModel implements Model {
       openStream: async (signal) => assembleGeminiStream(await this.client.models.generateContentStream(withSignal(signal))),
       mapError: mapGeminiError,
       retry: this.retry,
+      observe: options.onProviderExchange,
+      body: () => parameters,
     });
   }
 

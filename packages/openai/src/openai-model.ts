@@ -117,13 +117,14 @@ export class OpenAIModel implements Model {
       providerName: 'OpenAI',
       signal,
       stream,
-      ...(this.api === 'chat' ? this.chat(request, prepared) : this.responses(request, prepared)),
+      ...(this.api === 'chat' ? this.chat(request, prepared, stream) : this.responses(request, prepared, stream)),
       mapError: (error, { streamStarted }) => mapOpenAIError(error, { streamStarted }),
       retry: this.retry,
+      observe: options.onProviderExchange,
     });
   }
 
-  private chat(request: LlmRequest, prepared: PreparedOpenAITools<'chat'>): OpenAICalls {
+  private chat(request: LlmRequest, prepared: PreparedOpenAITools<'chat'>, stream: boolean): OpenAICalls {
     const config = request.config ?? {};
     const body: ChatBody = { model: request.model ?? this.modelName, messages: convertToOpenAIChatMessages(request, this.server) };
     if (prepared.tools) body.tools = prepared.tools;
@@ -134,16 +135,15 @@ export class OpenAIModel implements Model {
     if (config.maxOutputTokens !== undefined) body.max_completion_tokens = config.maxOutputTokens;
     if (config.stopSequences?.length) body.stop = config.stopSequences;
     if (request.responseSchema) body.response_format = toOpenAIChatResponseFormat(request.responseSchema, this.strict);
+    const streamBody = () => ({ ...body, stream: true as const, stream_options: { include_usage: true } });
     return {
       request: async (signal) => mapOpenAIChatCompletion(await this.client.chat.completions.create(body, { signal }), { strictSchemas: prepared.strictSchemas, server: this.server }),
-      openStream: async (signal) => {
-        const chunks = await this.client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal });
-        return readOpenAIChatStream(chunks, { strictSchemas: prepared.strictSchemas, server: this.server });
-      },
+      openStream: async (signal) => readOpenAIChatStream(await this.client.chat.completions.create(streamBody(), { signal }), { strictSchemas: prepared.strictSchemas, server: this.server }),
+      body: () => (stream ? streamBody() : body),
     };
   }
 
-  private responses(request: LlmRequest, prepared: PreparedOpenAITools<'responses'>): OpenAICalls {
+  private responses(request: LlmRequest, prepared: PreparedOpenAITools<'responses'>, stream: boolean): OpenAICalls {
     const config = request.config ?? {};
     const body: ResponsesBody = { model: request.model ?? this.modelName, input: convertToOpenAIResponsesInput(request.contents, { store: this.store }) };
     if (request.systemInstruction) body.instructions = request.systemInstruction;
@@ -156,15 +156,17 @@ export class OpenAIModel implements Model {
     if (this.store !== undefined) body.store = this.store;
     if (this.store === false) body.include = ['reasoning.encrypted_content'];
     if (request.responseSchema) body.text = { format: toOpenAIResponsesTextFormat(request.responseSchema, this.strict) };
+    const streamBody = () => ({ ...body, stream: true as const });
     return {
       request: async (signal) => mapOpenAIResponse(await this.client.responses.create(body, { signal }), prepared.strictSchemas),
-      openStream: async (signal) => readOpenAIResponsesStream(await this.client.responses.create({ ...body, stream: true }, { signal }), prepared.strictSchemas),
+      openStream: async (signal) => readOpenAIResponsesStream(await this.client.responses.create(streamBody(), { signal }), prepared.strictSchemas),
+      body: () => (stream ? streamBody() : body),
     };
   }
 }
 
-/** The two ways of sending one request to an OpenAI API, for {@link callProvider}. */
-type OpenAICalls = Pick<ProviderCall, 'request' | 'openStream'>;
+/** The two ways of sending one request to an OpenAI API, and its body, for {@link callProvider}. */
+type OpenAICalls = Pick<ProviderCall, 'request' | 'openStream' | 'body'>;
 
 function createClient(options: OpenAIModelOptions): OpenAI {
   const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL;

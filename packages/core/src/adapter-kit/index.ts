@@ -24,3 +24,4 @@ export { ProviderToolNameError } from './provider-tool-name-error';
 export { ToolLimitError, findToolLimitViolation } from './tool-limits';
 export type { ToolLimitName, ToolLimitViolation, ToolLimits } from './tool-limits';
 export { billedUsageOf, withBilledUsage } from '../model/billed-usage';
+export type { ProviderExchange, ProviderExchangeObserver } from '../model/provider-exchange';

@@ -3,6 +3,7 @@ import { getEventListeners } from 'node:events';
 import { ProviderError, RateLimitError } from '../errors/provider-errors';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import type { LlmResponse } from '../model/llm-response';
+import type { ProviderExchange } from '../model/provider-exchange';
 import { collect } from '../testing/collect';
 import { createProviderError } from './create-provider-error';
 import { type ProviderCall, callProvider } from './provider-call';
@@ -22,6 +23,7 @@ function call(overrides: Partial<ProviderCall>): ProviderCall {
     request: async () => final,
     openStream: async () => (async function* () {})(),
     mapError,
+    body: () => ({ model: 'acme-1' }),
     retry: { maxRetries: 0, initialDelayMs: 0, maxDelayMs: 0 },
     ...overrides,
   };
@@ -216,5 +218,47 @@ describe('callProvider', () => {
     const error = await failure(callProvider(streamed));
     expect(error.code).toBe('RUN_ABORTED');
     expect(error.cause).toBe('user left');
+  });
+});
+
+describe('callProvider: observing each attempt', () => {
+  const retry = { maxRetries: 2, initialDelayMs: 0, maxDelayMs: 0 };
+
+  it('reports every attempt with the body, its number, latency and the mapped error', async () => {
+    const exchanges: ProviderExchange[] = [];
+    const body = { model: 'acme-1', messages: [{ role: 'user', content: 'hi' }] };
+    let attempts = 0;
+    const request = async () => {
+      if (attempts++ === 0) throw new Error('429 slow down');
+      return final;
+    };
+    const mapped = (error: unknown) => new RateLimitError((error as Error).message, { provider: 'acme', statusCode: 429, retryAfterMs: 0 });
+    const responses = await collect(callProvider(call({ request, mapError: mapped, retry, body: () => body, observe: (exchange) => exchanges.push(exchange) })));
+    expect(responses).toEqual([final]);
+    expect(exchanges).toEqual([
+      { provider: 'acme', attempt: 1, body, latencyMs: expect.any(Number), error: { code: 'RATE_LIMITED', message: '429 slow down' } },
+      { provider: 'acme', attempt: 2, body, latencyMs: expect.any(Number) },
+    ]);
+  });
+
+  it('reports a streaming attempt once its stream is open, and builds no body without an observer', async () => {
+    const exchanges: ProviderExchange[] = [];
+    const streamed = call({ stream: true, openStream: async () => (async function* () { yield partial; yield final; })(), body: () => ({ stream: true }), observe: (exchange) => exchanges.push(exchange) });
+    expect(await collect(callProvider(streamed))).toEqual([partial, final]);
+    expect(exchanges).toEqual([{ provider: 'acme', attempt: 1, body: { stream: true }, latencyMs: expect.any(Number) }]);
+    const body = jest.fn(() => ({}));
+    expect(await collect(callProvider(call({ body })))).toEqual([final]);
+    expect(body).not.toHaveBeenCalled();
+  });
+
+  it('does not report an attempt the caller aborted', async () => {
+    const controller = new AbortController();
+    const exchanges: ProviderExchange[] = [];
+    const request = async () => {
+      controller.abort();
+      throw new Error('aborted');
+    };
+    await expect(collect(callProvider(call({ request, signal: controller.signal, observe: (exchange) => exchanges.push(exchange) })))).rejects.toMatchObject({ code: 'RUN_ABORTED' });
+    expect(exchanges).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { ProviderError } from '../errors/provider-errors';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import type { LlmResponse } from '../model/llm-response';
+import type { ProviderExchangeObserver } from '../model/provider-exchange';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, waitBeforeRetry } from './retry-policy';
 import { scopeAbortSignal } from './scoped-abort-signal';
 
@@ -22,6 +23,13 @@ export interface ProviderCall {
   mapError(error: unknown, where: { streamStarted: boolean }): unknown;
   /** When a failed attempt is tried again (before any response arrived). Default: {@link DEFAULT_RETRY_POLICY}. */
   retry?: RetryPolicy;
+  /** The caller's observer (`GenerateOptions.onProviderExchange`): told of each attempt, with `body()`. */
+  observe?: ProviderExchangeObserver;
+  /**
+   * The request body exactly as `request` (or `openStream`, when streaming) hands it to the SDK, without
+   * the abort signal. Called only when `observe` is set, once per call: nothing is built for it otherwise.
+   */
+  body(): unknown;
 }
 
 /**
@@ -30,7 +38,8 @@ export interface ProviderCall {
  * reported as `RunAbortedError` whatever the SDK threw, and also when the SDK ends an aborted stream
  * quietly (no complete response is delivered after an abort); other failures go through `mapError`; and
  * a connection failure after the stream started is a truncated answer (`PROVIDER_RESPONSE_INVALID`), not
- * an unreachable server.
+ * an unreachable server. With `observe`, each attempt is reported with the body, its number, latency and
+ * mapped error (an abort is not reported: the caller asked for it).
  *
  * @example
  * ```ts
@@ -38,14 +47,15 @@ export interface ProviderCall {
  *   provider: 'anthropic', providerName: 'Anthropic', signal: options.signal, stream: !!options.stream,
  *   request: async (signal) => mapAnthropicMessage(await client.messages.create(params, { signal })),
  *   openStream: async (signal) => assembleAnthropicStream(await client.messages.create({ ...params, stream: true }, { signal })),
- *   mapError: mapAnthropicError,
+ *   mapError: mapAnthropicError, observe: options.onProviderExchange, body: () => params,
  * });
  * ```
  */
 export async function* callProvider(call: ProviderCall): AsyncGenerator<LlmResponse> {
   const policy = call.retry ?? DEFAULT_RETRY_POLICY;
+  const reporter = call.observe ? new AttemptReporter(call, call.observe) : undefined;
   for (let retry = 0; ; retry++) {
-    const attempt = await attemptCall(call);
+    const attempt = await attemptCall(call, reporter);
     if (attempt.ok) {
       yield* attempt.responses;
       return;
@@ -57,25 +67,64 @@ export async function* callProvider(call: ProviderCall): AsyncGenerator<LlmRespo
   }
 }
 
+/** Reports each attempt of one call to its observer; the body is built once, on the first attempt. */
+class AttemptReporter {
+  private attempt = 0;
+  private body: unknown;
+  private started = 0;
+
+  constructor(
+    private readonly call: ProviderCall,
+    private readonly observe: ProviderExchangeObserver,
+  ) {}
+
+  /** Called just before an attempt is sent. */
+  start(): void {
+    if (this.attempt++ === 0) this.body = this.call.body();
+    this.started = performance.now();
+  }
+
+  /** Called once the attempt's answer (or open stream) arrived, or with the mapped error it failed with. */
+  end(mapped?: unknown): void {
+    const { call, attempt, body } = this;
+    const latencyMs = performance.now() - this.started;
+    this.observe({ provider: call.provider, attempt, body, latencyMs, ...(mapped !== undefined ? { error: errorSummary(mapped) } : {}) });
+  }
+}
+
+function errorSummary(mapped: unknown): { code: string; message: string } {
+  const error = mapped as { code?: unknown; message?: unknown } | null;
+  return {
+    code: typeof error?.code === 'string' ? error.code : 'PROVIDER_ERROR',
+    message: typeof error?.message === 'string' ? error.message : String(mapped),
+  };
+}
+
 type Attempt = { ok: true; responses: AsyncGenerator<LlmResponse> } | { ok: false; error: unknown };
 
 /** One attempt: the request sent and its answer (or open stream) received, or the mapped error. */
-async function attemptCall(call: ProviderCall): Promise<Attempt> {
+async function attemptCall(call: ProviderCall, reporter: AttemptReporter | undefined): Promise<Attempt> {
   const { signal } = call;
   if (signal?.aborted) throw new RunAbortedError(signal.reason);
   const scoped = scopeAbortSignal(signal);
+  reporter?.start();
   try {
     if (!call.stream) {
       const response = await call.request(scoped.signal);
       scoped.dispose();
+      reporter?.end();
       return { ok: true, responses: single(response, signal) };
     }
-    return { ok: true, responses: relay(call, await call.openStream(scoped.signal), scoped) };
+    const responses = await call.openStream(scoped.signal);
+    reporter?.end();
+    return { ok: true, responses: relay(call, responses, scoped) };
   } catch (error) {
     scoped.dispose();
     // SDKs report an abort in their own ways (a quiet end, a connection error); the caller asked for it.
     if (signal?.aborted) throw new RunAbortedError(signal.reason);
-    return { ok: false, error: call.mapError(error, { streamStarted: false }) };
+    const mapped = call.mapError(error, { streamStarted: false });
+    reporter?.end(mapped);
+    return { ok: false, error: mapped };
   }
 }
 

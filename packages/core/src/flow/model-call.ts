@@ -120,8 +120,10 @@ class ModelCall {
     const { context } = this;
     this.chat = context.trace?.startChat(this.agent, this.request);
     if (this.request.tools.length > 0) startValidatorWarmUp();
-    const start = () => this.agent.model.generate(this.request, { signal: context.abortable ? context.signal : undefined, stream: context.streaming });
-    return this.chat ? this.chat.active(start) : start();
+    const chat = this.chat;
+    const start = () =>
+      this.agent.model.generate(this.request, { signal: context.abortable ? context.signal : undefined, stream: context.streaming, ...(chat ? { onProviderExchange: chat.observeExchange } : {}) });
+    return chat ? chat.active(start) : start();
   }
 
   /** True for the complete, aggregated response that ends the call; throws once the run is aborted. */

@@ -43,7 +43,7 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
   // Its own `chat` span (marked toolsmith.compaction), under the agent's turn like the agent's model calls.
   const chat = context.trace?.startChat(agent, request, { model });
   try {
-    const start = () => model.generate(request, { signal: context.abortable ? context.signal : undefined });
+    const start = () => model.generate(request, { signal: context.abortable ? context.signal : undefined, ...(chat ? { onProviderExchange: chat.observeExchange } : {}) });
     for await (const part of chat ? chat.active(start) : start()) if (!part.partial) response = part;
     if (response) chat?.response(response);
     const summary = response?.content?.parts.filter((part) => part.text !== undefined && !part.thought).map((part) => part.text).join('').trim();

@@ -1,6 +1,7 @@
 import type { FunctionDeclaration } from './function-declaration';
 import type { LlmRequest, ResponseSchema } from './llm-request';
 import type { LlmResponse } from './llm-response';
+import type { ProviderExchangeObserver } from './provider-exchange';
 
 /** Per-call options of {@link Model.generate}. */
 export interface GenerateOptions {
@@ -8,6 +9,11 @@ export interface GenerateOptions {
   signal?: AbortSignal;
   /** Ask for streaming: yield `partial` responses before the complete one. */
   stream?: boolean;
+  /**
+   * Told of every attempt the adapter makes for this call: the request body as sent, the attempt number,
+   * latency and mapped error (a `ProviderExchange`). Absent: adapters build nothing extra for it.
+   */
+  onProviderExchange?: ProviderExchangeObserver;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import type { LlmResponse } from '../model/llm-response';
-import { TraceAttribute } from './gen-ai-conventions';
+import type { ProviderExchange } from '../model/provider-exchange';
+import { PROVIDER_ATTEMPT_EVENT, TraceAttribute } from './gen-ai-conventions';
 import { outputMessagesJson } from './gen-ai-messages';
 import type { OtelApiModule } from './otel-api';
 import { markFailed } from './span-status';
@@ -39,6 +40,24 @@ export class ChatSpan {
     };
   }
 
+  /**
+   * The adapter's observer for this call (`GenerateOptions.onProviderExchange`): each attempt becomes a
+   * `toolsmith.provider.attempt` event with its number, latency and error code; with content recording,
+   * also the request body as the adapter sent it (JSON) and the error's message.
+   */
+  readonly observeExchange = (exchange: ProviderExchange): void => {
+    const attributes: Attributes = {
+      [TraceAttribute.PROVIDER_ATTEMPT]: exchange.attempt,
+      [TraceAttribute.PROVIDER_LATENCY_MS]: exchange.latencyMs,
+    };
+    if (exchange.error) attributes[TraceAttribute.ERROR_TYPE] = exchange.error.code;
+    if (this.recordContent) {
+      attributes[TraceAttribute.PROVIDER_REQUEST_BODY] = bodyJson(exchange.body);
+      if (exchange.error) attributes[TraceAttribute.PROVIDER_ERROR_MESSAGE] = exchange.error.message;
+    }
+    this.span.addEvent(PROVIDER_ATTEMPT_EVENT, attributes);
+  };
+
   /** Records the model's complete response: id, finish reason, token counts (and its content when opted in). */
   response(response: LlmResponse): void {
     const attributes: Attributes = {};
@@ -57,5 +76,14 @@ export class ChatSpan {
     this.ended = true;
     if (error) markFailed(this.api, this.span, error.code, error.message, this.recordContent);
     this.span.end();
+  }
+}
+
+/** The body as JSON; binary data (a `Uint8Array`) as base64, so that it stays readable and whole. */
+function bodyJson(body: unknown): string {
+  try {
+    return JSON.stringify(body, (_key, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value)) ?? 'null';
+  } catch (error) {
+    return JSON.stringify({ unserializable: error instanceof Error ? error.message : String(error) });
   }
 }

@@ -50,7 +50,18 @@ export const TraceAttribute = {
   TOOL_CONFIRMATION_POLICY_ERROR: 'toolsmith.tool.confirmation_policy.error',
   /** Set on the `chat` span of a compaction's summarizing call (`compaction: { strategy: 'summarize' }`). */
   COMPACTION: 'toolsmith.compaction',
+  /** On a `toolsmith.provider.attempt` event: 1 for the first attempt, 2 for the first retry… */
+  PROVIDER_ATTEMPT: 'toolsmith.provider.attempt',
+  /** On a `toolsmith.provider.attempt` event: milliseconds until the answer (or open stream) or the failure. */
+  PROVIDER_LATENCY_MS: 'toolsmith.provider.latency_ms',
+  /** On a failed attempt's event, with content recording only: the mapped error's message. */
+  PROVIDER_ERROR_MESSAGE: 'toolsmith.provider.error.message',
+  /** On a `toolsmith.provider.attempt` event, with content recording only: the request body the adapter sent, as JSON. */
+  PROVIDER_REQUEST_BODY: 'toolsmith.provider.request.body',
 } as const;
+
+/** Name of the event a `chat` span gets for each attempt the adapter made (retries included). */
+export const PROVIDER_ATTEMPT_EVENT = 'toolsmith.provider.attempt';
 
 /**
  * Key in `Event.customMetadata` of a pause event (a confirmation request or a long-running call) under

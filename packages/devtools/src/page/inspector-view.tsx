@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { WireInspection, WireModelCall, WireSpan } from '../protocol/api-types';
+import type { WireInspection, WireModelAttempt, WireModelCall, WireSpan } from '../protocol/api-types';
 import { api, describeError } from './api-client';
 import { JsonBlock } from './json-view';
 
 /**
  * The Inspector tab: for the open session, each model call (what the runner sent the model's adapter,
- * what came back, tokens, latency) and each run as a tree of its OpenTelemetry spans.
+ * the body the adapter sent the provider on each attempt, retries included, what came back, tokens,
+ * latency) and each run as a tree of its OpenTelemetry spans.
  */
 export function InspectorView({ sessionId, available }: { sessionId: string | undefined; available: boolean }) {
   const [inspection, setInspection] = useState<WireInspection | undefined>();
@@ -60,11 +61,28 @@ function ModelCallCard({ call, index }: { call: WireModelCall; index: number }) 
         <summary>Request</summary>
         <JsonBlock value={call.request} />
       </details>
+      {call.attempts.map((attempt) => (
+        <AttemptBlock key={attempt.attempt} attempt={attempt} />
+      ))}
       <details data-testid="model-call-response">
         <summary>Response</summary>
         <JsonBlock value={call.response ?? null} />
       </details>
     </div>
+  );
+}
+
+/** One attempt of the adapter: the body it sent the provider, its latency and, on failure, its error code. */
+function AttemptBlock({ attempt }: { attempt: WireModelAttempt }) {
+  return (
+    <details data-testid="model-call-attempt" data-attempt={attempt.attempt} class={attempt.error ? 'failed' : ''}>
+      <summary>
+        {attempt.attempt === 1 ? 'Sent to the provider' : `Retry ${attempt.attempt - 1}`} <span class="muted">{Math.round(attempt.latencyMs)} ms</span>
+        {attempt.error && <span class="badge error-code" data-testid="attempt-error">{attempt.error}</span>}
+      </summary>
+      {attempt.errorMessage && <div class="error">{attempt.errorMessage}</div>}
+      <JsonBlock value={attempt.body ?? null} />
+    </details>
   );
 }
 

@@ -194,6 +194,32 @@ export interface WireSpan {
   statusMessage?: string;
   /** The span's attributes (docs/observability.md), without any whose name suggests a secret. */
   attributes: Record<string, unknown>;
+  /** The span's events (a `chat` span's `toolsmith.provider.attempt` events), oldest first, when it has any. */
+  events?: WireSpanEvent[];
+}
+
+/** One event of a span. */
+export interface WireSpanEvent {
+  /** E.g. `toolsmith.provider.attempt`. */
+  name: string;
+  /** Milliseconds since the epoch. */
+  time: number;
+  /** Its attributes, without any whose name suggests a secret. */
+  attributes: Record<string, unknown>;
+}
+
+/** One attempt the model's adapter made for a model call (retries included), from its `chat` span's events. */
+export interface WireModelAttempt {
+  /** 1 for the first attempt, 2 for the first retry… */
+  attempt: number;
+  /** Until the answer (or the open stream), or the failure, in milliseconds. */
+  latencyMs: number;
+  /** The request body as the adapter sent it to the provider's SDK. */
+  body?: unknown;
+  /** The error code of a failed attempt. */
+  error?: string;
+  /** Its message. */
+  errorMessage?: string;
 }
 
 /** One model call, from its `chat` span. */
@@ -220,6 +246,8 @@ export interface WireModelCall {
   response?: unknown;
   /** The error code of a failed call. */
   error?: string;
+  /** Each attempt the adapter made, oldest first: the body it sent the provider, latency, error. Empty for a model that reports none (`ScriptedModel`). */
+  attempts: WireModelAttempt[];
 }
 
 /** `GET /api/sessions/:id/inspector`: the session's runs as spans and model calls, oldest first. */
