@@ -7,6 +7,7 @@ import type { DevServer} from './start-dev-server';
 import { startDevServer } from './start-dev-server';
 import { launchChromium } from './__fixtures__/launch-chromium';
 import { ledger, streamRelease } from './__fixtures__/desk-agent';
+import { startWireServer } from '@toolsmith/core/testing';
 
 // The dev UI in a real browser (headless Chromium through playwright-core), on the offline desk agent.
 // With DEVTOOLS_SCREENSHOTS=<dir> set, the main views are saved there (docs/images for the docs).
@@ -210,6 +211,45 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     await page.locator('[data-testid="session-item"]').nth(1).waitFor({ state: 'detached' }); // the other sessions are filtered out
     await page.getByTestId('session-search').fill('no such words');
     await page.locator('[data-testid="session-item"]').first().waitFor({ state: 'detached' });
+  });
+
+  it('the Inspector shows, for an agent on the OpenAI adapter, the body sent on each attempt: a 429 with its code, then the retry', async () => {
+    const chunk = (delta: object, finish: string | null = null) => ({ data: JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-wire', choices: [{ index: 0, delta, finish_reason: finish }] }) });
+    const wire = await startWireServer((_request, index) =>
+      index === 0
+        ? { status: 429, headers: { 'retry-after': '0' }, json: { error: { message: 'Rate limit reached for gpt-wire', type: 'requests', code: 'rate_limit_exceeded' } } }
+        : { sse: [chunk({ role: 'assistant', content: 'Hello' }), chunk({}, 'stop'), { data: '[DONE]' }] },
+    );
+    const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+    process.env.OPENAI_API_KEY = 'sk-dev-ui-wire-secret-42';
+    process.env.OPENAI_BASE_URL = wire.url;
+    const wireServer = await startDevServer({ host: await DevAgentHost.open({ module: join(__dirname, '__fixtures__', 'openai-agent.ts'), store: 'memory' }) });
+    try {
+      await page.goto(wireServer.pageUrl);
+      await page.getByTestId('new-session').click();
+      await send('Say hi');
+      await page.getByTestId('agent-text').filter({ hasText: 'Hello' }).waitFor();
+      await page.getByTestId('running').waitFor({ state: 'detached' });
+      await page.getByTestId('tab-inspector').click();
+      const call = page.getByTestId('model-call');
+      const first = call.locator('[data-testid="model-call-attempt"][data-attempt="1"]');
+      await first.getByTestId('attempt-error').filter({ hasText: 'RATE_LIMITED' }).waitFor();
+      await first.locator('summary').click();
+      await first.filter({ hasText: 'Rate limit reached for gpt-wire' }).filter({ hasText: 'Say hi' }).filter({ hasText: 'gpt-wire' }).waitFor();
+      const retry = call.locator('[data-testid="model-call-attempt"][data-attempt="2"]');
+      await retry.locator('summary').filter({ hasText: 'Retry 1' }).click();
+      await retry.filter({ hasText: 'You answer in one word.' }).waitFor();
+      expect(await retry.getByTestId('attempt-error').count()).toBe(0);
+      expect(await page.content()).not.toContain('sk-dev-ui-wire-secret-42');
+      expect(wire.requests).toHaveLength(2);
+    } finally {
+      await wireServer.close();
+      await wire.close();
+      for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['OPENAI_BASE_URL', saved.url]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 
   it('an agent used as a tool asks through it: the page shows the inner call, and an edited approval resumes the inner agent', async () => {

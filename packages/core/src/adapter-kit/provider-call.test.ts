@@ -251,6 +251,19 @@ describe('callProvider: observing each attempt', () => {
     expect(body).not.toHaveBeenCalled();
   });
 
+  it('never takes an observer that throws for the provider failing: the request is not sent again', async () => {
+    let sent = 0;
+    const request = async () => {
+      sent++;
+      return final;
+    };
+    const observe = () => {
+      throw new Error('observer broke');
+    };
+    await expect(collect(callProvider(call({ request, retry, observe })))).rejects.toThrow('observer broke');
+    expect(sent).toBe(1);
+  });
+
   it('does not report an attempt the caller aborted', async () => {
     const controller = new AbortController();
     const exchanges: ProviderExchange[] = [];

@@ -85,10 +85,10 @@ class AttemptReporter {
   }
 
   /** Called once the attempt's answer (or open stream) arrived, or with the mapped error it failed with. */
-  end(mapped?: unknown): void {
+  end(outcome: Attempt): void {
     const { call, attempt, body } = this;
     const latencyMs = performance.now() - this.started;
-    this.observe({ provider: call.provider, attempt, body, latencyMs, ...(mapped !== undefined ? { error: errorSummary(mapped) } : {}) });
+    this.observe({ provider: call.provider, attempt, body, latencyMs, ...(outcome.ok ? {} : { error: errorSummary(outcome.error) }) });
   }
 }
 
@@ -102,30 +102,33 @@ function errorSummary(mapped: unknown): { code: string; message: string } {
 
 type Attempt = { ok: true; responses: AsyncGenerator<LlmResponse> } | { ok: false; error: unknown };
 
-/** One attempt: the request sent and its answer (or open stream) received, or the mapped error. */
+/**
+ * One attempt: the request sent and its answer (or open stream) received, or the mapped error. The
+ * attempt is reported outside the `try`, so that an observer that throws is never taken for the
+ * provider's failure (and the request never sent again for it).
+ */
 async function attemptCall(call: ProviderCall, reporter: AttemptReporter | undefined): Promise<Attempt> {
   const { signal } = call;
   if (signal?.aborted) throw new RunAbortedError(signal.reason);
   const scoped = scopeAbortSignal(signal);
   reporter?.start();
+  let attempt: Attempt;
   try {
     if (!call.stream) {
       const response = await call.request(scoped.signal);
       scoped.dispose();
-      reporter?.end();
-      return { ok: true, responses: single(response, signal) };
+      attempt = { ok: true, responses: single(response, signal) };
+    } else {
+      attempt = { ok: true, responses: relay(call, await call.openStream(scoped.signal), scoped) };
     }
-    const responses = await call.openStream(scoped.signal);
-    reporter?.end();
-    return { ok: true, responses: relay(call, responses, scoped) };
   } catch (error) {
     scoped.dispose();
     // SDKs report an abort in their own ways (a quiet end, a connection error); the caller asked for it.
     if (signal?.aborted) throw new RunAbortedError(signal.reason);
-    const mapped = call.mapError(error, { streamStarted: false });
-    reporter?.end(mapped);
-    return { ok: false, error: mapped };
+    attempt = { ok: false, error: call.mapError(error, { streamStarted: false }) };
   }
+  reporter?.end(attempt);
+  return attempt;
 }
 
 async function* single(response: LlmResponse, signal: AbortSignal | undefined): AsyncGenerator<LlmResponse> {
