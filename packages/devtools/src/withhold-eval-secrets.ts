@@ -1,13 +1,9 @@
+import { holdsSecretText, isSecretName } from '@toolsmith/core/internal';
 import type { EvalCase, ExpectedCall } from '@toolsmith/evals';
-
-/** Argument names that suggest a secret (passwords, tokens, API keys, credentials, cookies, private keys). */
-const SECRET_NAME = /pass(word|wd|phrase)?$|secret|token|api[-_.]?key|authorization|credential|cookie|private[-_.]?key|session[-_.]?key/i;
-/** String values shaped like a secret: known key prefixes, a bearer header, a JWT, core's redaction mark. */
-const SECRET_VALUE = /^(sk|pk|rk)[-_][A-Za-z0-9_-]{8,}|^(ghp|gho|ghs|github_pat|xox[abpr]|AKIA|AIza)[A-Za-z0-9_-]{8,}|^Bearer\s|^eyJ[A-Za-z0-9_-]{8,}\.|^\[redacted\]$/;
 
 /**
  * Takes out of a recorded case every expected-call argument that looks like a secret (its name, or any
- * name or string value inside it): the argument is not written, and its call no longer requires
+ * name or string value inside it, as core's secret redaction judges them): the argument is not written, and its call no longer requires
  * `exactArgs` (so the case still matches a replay that passes one). Returns the case to save and what was
  * withheld, as `turn N: tool.argument`.
  */
@@ -20,7 +16,7 @@ export function withholdEvalSecrets(evalCase: EvalCase): { evalCase: EvalCase; w
       const kept: NonNullable<ExpectedCall['args']> = {};
       let dropped = false;
       for (const [name, value] of Object.entries(call.args)) {
-        if (SECRET_NAME.test(name) || holdsSecret(value)) {
+        if (isSecretName(name) || holdsSecret(value)) {
           withheld.push(`turn ${index + 1}: ${call.name}.${name}`);
           dropped = true;
         } else kept[name] = value;
@@ -33,8 +29,8 @@ export function withholdEvalSecrets(evalCase: EvalCase): { evalCase: EvalCase; w
 }
 
 function holdsSecret(value: unknown): boolean {
-  if (typeof value === 'string') return SECRET_VALUE.test(value.trim());
+  if (typeof value === 'string') return holdsSecretText(value);
   if (Array.isArray(value)) return value.some(holdsSecret);
-  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([name, inner]) => SECRET_NAME.test(name) || holdsSecret(inner));
+  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([name, inner]) => isSecretName(name) || holdsSecret(inner));
   return false;
 }

@@ -15,7 +15,7 @@ export { getToolsetOptions } from '../tools/toolset';
 export { startValidatorWarmUp } from '../validation/validator-warm-up';
 export { registerTypeScript } from './register-typescript';
 // What looks secret, redacted wherever run data is shown to people (the dev UI's inspector, eval reports).
-export { REDACTED, isSecretName, redactSecretText, redactSecrets } from './secret-redaction';
+export { REDACTED, holdsSecretText, isSecretName, redactSecretText, redactSecrets } from './secret-redaction';
 // What the runner checks of every new user message (shape, argument limits): servers refuse early with it.
 export { checkNewMessage } from '../runner/check-new-message';
 // How the runner reads a confirmation answer (the four decisions, `remember`): servers refuse a malformed one early with it.

@@ -1,9 +1,17 @@
-import { isSecretName, redactSecretText, redactSecrets } from './secret-redaction';
+import { holdsSecretText, isSecretName, redactSecretText, redactSecrets } from './secret-redaction';
 
 describe('secret redaction', () => {
   it('knows secret names, and leaves token counts alone', () => {
     for (const name of ['authorization', 'apiKey', 'api_key', 'x-goog-api-key', 'password', 'clientSecret', 'accessToken', 'refresh_token', 'cookie', 'credential']) expect(isSecretName(name)).toBe(true);
-    for (const name of ['gen_ai.usage.input_tokens', 'orderId', 'amount', 'url']) expect(isSecretName(name)).toBe(false);
+    for (const name of ['token', 'githubToken', 'csrf_token', 'passphrase', 'db_pass', 'privateKey', 'session_key']) expect(isSecretName(name)).toBe(true);
+    for (const name of ['gen_ai.usage.input_tokens', 'maxOutputTokens', 'orderId', 'amount', 'url', 'compass', 'tokenizer']) expect(isSecretName(name)).toBe(false);
+  });
+
+  it('knows GitHub, Slack and AWS keys and JWTs, and the redaction mark, as secret-holding text', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
+    expect(redactSecretText(`a ghp_abcdefgh1234 b github_pat_11AB_cdefgh c xoxb-1234-abcdefgh d AKIAABCDEFGHIJKLMNOP e ${jwt}`)).toBe('a [redacted] b [redacted] c [redacted] d [redacted] e [redacted]');
+    for (const text of ['sk-live-0123456789ab', 'see Bearer 0123456789abcdef', jwt, ' [redacted] ']) expect(holdsSecretText(text)).toBe(true);
+    for (const text of ['db.internal', 'eyJ alone', 'AKIA', 'the skill set-up']) expect(holdsSecretText(text)).toBe(false);
   });
 
   it('redacts bearer tokens, API keys and secret-named JSON values in text', () => {

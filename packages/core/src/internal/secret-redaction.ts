@@ -1,16 +1,25 @@
 // What looks secret, for the places that show run data to people (the dev UI's inspector, eval reports).
 
-/** A name (attribute, argument, header, property) that suggests its value is a secret. */
-const SECRET_NAME = /authorization|api[-_.]?key|secret|password|passwd|(?:access|refresh|auth|id|bearer|session)[-_.]?token|cookie|credential|x-goog-api-key/i;
+/**
+ * A name (attribute, argument, header, property) that suggests its value is a secret. A name ending in
+ * `token` is one (`token`, `githubToken`, `csrf_token`); token counts (`input_tokens`) are not.
+ */
+const SECRET_NAME =
+  /authorization|api[-_.]?key|secret|password|passwd|passphrase|(?:^|[-_.])pass$|token$|(?:access|refresh|auth|id|bearer|session)[-_.]?token|(?:private|session)[-_.]?key|cookie|credential|x-goog-api-key/i;
 
 /**
  * Values that look like secrets wherever they are: a bearer token (`Bearer …`), an OpenAI or Anthropic
- * style key (`sk-…`, `sk-ant-…`, `sk-live-…`, `pk_live_…`), a Google API key (`AIza…`).
+ * style key (`sk-…`, `sk-ant-…`, `sk-live-…`, `pk_live_…`), a Google API key (`AIza…`), a GitHub token
+ * (`ghp_…`, `github_pat_…`), a Slack token (`xoxb-…`), an AWS access key id (`AKIA…`), a JWT (`eyJ….….…`).
  */
 const SECRET_VALUES: ReadonlyArray<[RegExp, string]> = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]'],
   [/\b(?:sk|pk|rk)[-_](?:[A-Za-z]+[-_])?[A-Za-z0-9_-]{8,}/g, '[redacted]'],
   [/\bAIza[0-9A-Za-z_-]{20,}/g, '[redacted]'],
+  [/\b(?:gh[pousr]_|github_pat_)[A-Za-z0-9_]{8,}/g, '[redacted]'],
+  [/\bxox[abpr]-[A-Za-z0-9-]{8,}/g, '[redacted]'],
+  [/\bAKIA[0-9A-Z]{12,}/g, '[redacted]'],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, '[redacted]'],
 ];
 
 /** What a redacted value is replaced with. */
@@ -19,6 +28,11 @@ export const REDACTED = '[redacted]';
 /** Whether `name` suggests a secret (`authorization`, `apiKey`, `api_key`, `password`, `accessToken`, `cookie`, `credential`, …). */
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
+}
+
+/** Whether `text` holds a value that looks like a secret (see {@link SECRET_VALUES}), or is already `[redacted]`. */
+export function holdsSecretText(text: string): boolean {
+  return text.trim() === REDACTED || redactSecretText(text) !== text;
 }
 
 /** `text` with every value that looks like a secret (see {@link SECRET_VALUES}) replaced by `[redacted]`. */
