@@ -42,6 +42,12 @@ export interface EventData {
   /** What went wrong, for people to read; set with `errorCode`. */
   errorMessage?: string;
   /**
+   * The structured details of the error (its `ToolsmithError.details`, e.g. `{ limit, max, used }` of
+   * `RUN_BUDGET_EXCEEDED`, the `problems` of a validation error), as plain JSON with secret-named
+   * properties and secret-looking text redacted; set with `errorCode` when the error has details.
+   */
+  errorDetails?: unknown;
+  /**
    * The final answer of an agent with an `outputSchema`, parsed and validated (plain JSON). Read it typed
    * with `agent.outputOf(event)`.
    */
@@ -95,6 +101,8 @@ export class Event implements EventData {
   declare errorCode?: string;
   /** What went wrong, for people to read; set with `errorCode`. */
   declare errorMessage?: string;
+  /** The error's structured details (plain JSON, secrets redacted); set with `errorCode` when the error has any. */
+  declare errorDetails?: unknown;
   /** The validated final answer of an agent with an `outputSchema` (plain JSON); read it typed with `agent.outputOf(event)`. */
   declare output?: unknown;
   /** Plain-JSON facts about the event for tools around the runner, not for the model (e.g. a pause's trace context). */
@@ -119,6 +127,7 @@ export class Event implements EventData {
     this.runUsage = data.runUsage;
     this.errorCode = data.errorCode;
     this.errorMessage = data.errorMessage;
+    this.errorDetails = data.errorDetails;
     this.output = data.output;
     this.customMetadata = data.customMetadata;
     this.timestamp = data.timestamp ?? Date.now();

@@ -1,16 +1,33 @@
 import type { InvocationContext } from '../agents/invocation-context';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
+import { redactSecrets } from '../internal/secret-redaction';
 import type { EventActions } from '../state/event-actions';
 
-/** An event reporting `error` (its stable code and message; no stack, no cause). */
+/** An event reporting `error` (its stable code, message and details; no stack, no cause). */
 export function errorEvent(context: InvocationContext, author: string, error: ToolsmithError, actions?: EventActions): Event {
   return Event.create({
     invocationId: context.invocationId,
     author,
     branch: context.branch,
-    errorCode: error.code,
-    errorMessage: error.message,
+    ...errorFields(error),
     ...(actions ? { actions } : {}),
   });
+}
+
+/**
+ * What an error event says of `error`: its code, its message and, when it has any, its details as
+ * plain JSON with secrets redacted (an event is stored and shown). Details that are not JSON (a cycle,
+ * a BigInt) are left out: the code and message still say what went wrong.
+ */
+export function errorFields(error: ToolsmithError): { errorCode: string; errorMessage: string; errorDetails?: unknown } {
+  const fields = { errorCode: error.code, errorMessage: error.message };
+  if (error.details === undefined) return fields;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(error.details);
+  } catch {
+    return fields;
+  }
+  return json === undefined ? fields : { ...fields, errorDetails: redactSecrets(JSON.parse(json) as unknown) };
 }

@@ -3,6 +3,7 @@ import type { LlmAgent } from '../agents/llm-agent';
 import { OutputInvalidError } from '../errors/output-invalid-error';
 import type { ArgumentProblem } from '../errors/tool-call-errors';
 import type { Event } from '../events/event';
+import { errorFields } from './error-event';
 import { CLASS_VALIDATOR_OPTIONS, toProblems } from '../scanning/parameter-binder';
 import { repairArguments } from '../validation/argument-repair';
 import { stripCodeFence } from '../validation/argument-text-repair';
@@ -54,8 +55,7 @@ export async function checkStructuredOutput(agent: LlmAgent, event: Event): Prom
     return;
   }
   const error = new OutputInvalidError(agent.name, problems);
-  event.errorCode = error.code;
-  event.errorMessage = error.message;
+  Object.assign(event, errorFields(error));
   // The text is not the answer the app asked for: nothing is stored under outputKey.
   if (agent.outputKey) delete stateDelta[agent.outputKey];
 }

@@ -29,8 +29,11 @@ export interface AskResult<TOutput = unknown> {
   output: TOutput | undefined;
   /** Requests the run made that the client must answer (each list empty when the run did not pause). */
   pending: AskPending;
-  /** The error the run ended on (its last event's `errorCode` and `errorMessage`); absent when it did not end on one. */
-  error?: { code: string; message: string };
+  /**
+   * The error the run ended on (its last event's `errorCode`, `errorMessage` and, when it has any,
+   * `errorDetails`); absent when it did not end on one.
+   */
+  error?: { code: string; message: string; details?: unknown };
   /** Every event the run yielded, as `runner.run` yields them (never partial ones). */
   events: Event[];
 }
@@ -38,7 +41,10 @@ export interface AskResult<TOutput = unknown> {
 /** Reads what one run's events came to. */
 export function askResult<TOutput>(root: BaseAgent, events: Event[]): AskResult<TOutput> {
   const last = events.at(-1);
-  const error = last?.errorCode !== undefined ? { code: last.errorCode, message: last.errorMessage ?? '' } : undefined;
+  const error =
+    last?.errorCode !== undefined
+      ? { code: last.errorCode, message: last.errorMessage ?? '', ...(last.errorDetails !== undefined ? { details: last.errorDetails } : {}) }
+      : undefined;
   const text = last && !error && last.isFinalResponse() ? last.text() : '';
   const output = last && root instanceof LlmAgent ? (root.outputOf(last) as TOutput | undefined) : undefined;
   const pending: AskPending = {

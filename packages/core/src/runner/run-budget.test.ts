@@ -31,6 +31,8 @@ describe('run budget', () => {
     const last = events.at(-1)!;
     expect(last).toMatchObject({ errorCode: 'RUN_BUDGET_EXCEEDED', runUsage: { inputTokens: 1300, outputTokens: 100, totalTokens: 1400 } });
     expect(last.errorMessage).toContain('maxTotalTokens is 1000, and the run has used 1400');
+    expect(last.errorDetails).toEqual({ limit: 'maxTotalTokens', max: 1000, used: 1400 });
+    expect((await stored()).at(-1)!.errorDetails).toEqual({ limit: 'maxTotalTokens', max: 1000, used: 1400 });
     expect((await stored()).at(-2)!.functionResponses().map((response) => response.id)).toEqual(['c2']);
     // The budget is per run: the next message starts from zero (850 tokens, then the answer).
     const next = await send(runner, user('Go on'));

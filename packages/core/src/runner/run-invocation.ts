@@ -18,7 +18,7 @@ import type { SessionKey, SessionService } from '../sessions/session-service';
 import { StatePrefix } from '../state/state';
 import { checkMessageId, checkNewMessage } from './check-new-message';
 import { withholdCredentials } from '../confirmation/withhold-credentials';
-import { errorEvent } from '../flow/error-event';
+import { errorEvent, errorFields } from '../flow/error-event';
 import { interruptedCallEvents } from './interrupted-calls';
 import { type SessionTurns, sessionTurnKey } from './session-turns';
 import { HeldClaim } from './held-claim';
@@ -236,7 +236,7 @@ function noop(): void {}
 
 /** An error event raised before there is an invocation context (no session or agent yet). */
 function standaloneErrorEvent(invocationId: string, author: string, error: ToolsmithError): Event {
-  return Event.create({ invocationId, author, errorCode: error.code, errorMessage: error.message });
+  return Event.create({ invocationId, author, ...errorFields(error) });
 }
 
 /** A key names `sessionId`; a session has `id` instead. */

@@ -71,6 +71,8 @@ export interface WireEvent {
   errorCode?: string;
   /** What went wrong, for people; set with `errorCode`. */
   errorMessage?: string;
+  /** The error's structured details (core's `errorDetails`: plain JSON, secrets redacted), when it has any. */
+  errorDetails?: unknown;
   /** Milliseconds since the epoch. */
   timestamp: number;
 }
