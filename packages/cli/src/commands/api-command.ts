@@ -3,7 +3,7 @@ import type { DevServerCommandOptions, DevServerRunControl} from './web-command'
 import { DEV_SERVER_OPTIONS, parseDevServerArgs, serveDevServer } from './web-command';
 
 /** Usage text of `toolsmith api`. */
-export const API_USAGE = `Usage: toolsmith api <module> [--port <n>] [--host <address>] [--memory] [--user <id>] [--manifest <file>]
+export const API_USAGE = `Usage: toolsmith api <module> [--port <n>] [--host <address>] [--memory] [--user <id>] [--manifest <file>] [--evals <file>]
 
 Serves the dev UI's HTTP API without the page, for another frontend: sessions, runs streamed as
 Server-Sent Events, answers to confirmations and long-running calls, tools (docs/devtools.md).

@@ -1,3 +1,5 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DevServer } from '@toolsmith/devtools';
 import { main } from '../main';
@@ -23,6 +25,8 @@ describe('toolsmith web', () => {
       memory: true,
       user: 'ada',
     });
+    expect(parseDevServerArgs(['agent.js', '--evals', 'qa/desk.evals.json'])).toMatchObject({ module: 'agent.js', evals: 'qa/desk.evals.json' });
+    expect(() => parseDevServerArgs(['agent.js', '--evals'])).toThrow(/--evals needs a value/);
     expect(() => parseDevServerArgs(['agent.js', '--port', 'eighty'])).toThrow(/--port must be a port number/);
     expect(() => parseDevServerArgs([])).toThrow(expect.objectContaining({ code: 'CLI_USAGE' }));
     expect(() => parseDevServerArgs(['a.js', '--json'])).toThrow(/Unknown option --json/);
@@ -57,6 +61,33 @@ describe('toolsmith web', () => {
     stop.abort();
     expect(await done).toBe(0);
     await expect(fetch(`${server.url}/api/info`)).rejects.toThrow();
+  });
+
+  it('--evals: the eval cases are saved to (and run from) that file, relative to the current directory, and the path is printed', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'toolsmith-web-evals-'));
+    try {
+      const stdout = collector();
+      const stop = new AbortController();
+      let listening!: (server: DevServer) => void;
+      const started = new Promise<DevServer>((resolve) => (listening = resolve));
+      const done = runWebCommand(parseDevServerArgs([deskAgent, '--port', '0', '--memory', '--evals', 'qa/desk.evals.json']), { stdout, stderr: collector(), cwd }, { signal: stop.signal, onListening: listening });
+      const server = await started;
+      const file = join(cwd, 'qa', 'desk.evals.json');
+      expect(stdout.text()).toContain(`  eval cases: ${file}\n`);
+      const api = (path: string, body?: object) =>
+        fetch(`${server.url}${path}`, { method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      expect(await (await api('/api/evals')).json()).toEqual({ file });
+      const run = await api('/api/sessions/s-1/run', { text: 'Look up order A-1001' });
+      expect(run.status).toBe(200);
+      await run.text();
+      expect((await api('/api/sessions/s-1/eval-case', {})).status).toBe(201);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ cases: [{ id: 's-1' }] });
+      expect(existsSync(join(cwd, 'evals'))).toBe(false);
+      stop.abort();
+      expect(await done).toBe(0);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 
   it('reports a module that does not exist with its code and exits 2', async () => {

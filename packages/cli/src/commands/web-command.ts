@@ -13,10 +13,12 @@ export const DEV_SERVER_OPTIONS = `Options:
   --memory           keep sessions in memory even when @toolsmith/postgres is installed
   --user <id>        the user the sessions belong to (default dev-user)
   --manifest <file>  the build-time manifest to scan with (default: found from the module's directory)
+  --evals <file>     the eval set file the dev UI saves sessions to as cases and runs (default
+                     evals/dev.evals.json, relative to the current directory)
 `;
 
 /** Usage text of `toolsmith web`. */
-export const WEB_USAGE = `Usage: toolsmith web <module> [--port <n>] [--host <address>] [--memory] [--user <id>] [--manifest <file>]
+export const WEB_USAGE = `Usage: toolsmith web <module> [--port <n>] [--host <address>] [--memory] [--user <id>] [--manifest <file>] [--evals <file>]
 
 Serves a dev UI for the agent a module exports (or the Runner it exports): sessions, a chat with the
 live event timeline, approvals, long-running updates and a Tools tab that runs one tool alone.
@@ -34,6 +36,8 @@ export interface DevServerCommandOptions {
   memory: boolean;
   user?: string;
   manifest?: string;
+  /** The dev server's eval set file (`--evals`), relative to the current directory. */
+  evals?: string;
 }
 
 /** Parses the arguments of `toolsmith web` (and `toolsmith api`, which takes the same); throws {@link CliUsageError}. */
@@ -51,6 +55,7 @@ export function parseDevServerArgs(argv: readonly string[], usage = WEB_USAGE): 
   const host = value('--host') ?? '127.0.0.1';
   const user = value('--user');
   const manifest = value('--manifest');
+  const evals = value('--evals');
   const memoryAt = rest.indexOf('--memory');
   if (memoryAt >= 0) rest.splice(memoryAt, 1);
   const port = portText === undefined ? DEFAULT_DEV_PORT : Number(portText);
@@ -58,7 +63,7 @@ export function parseDevServerArgs(argv: readonly string[], usage = WEB_USAGE): 
   const unknown = rest.find((arg) => arg.startsWith('-'));
   if (unknown) throw new CliUsageError(`Unknown option ${unknown}.\n\n${usage}`);
   if (rest.length !== 1) throw new CliUsageError(`Pass exactly one module path.\n\n${usage}`);
-  return { module: rest[0], port, host, memory: memoryAt >= 0, ...(user ? { user } : {}), ...(manifest ? { manifest } : {}) };
+  return { module: rest[0], port, host, memory: memoryAt >= 0, ...(user ? { user } : {}), ...(manifest ? { manifest } : {}), ...(evals ? { evals } : {}) };
 }
 
 /** How long a dev server command runs: until `signal` aborts (Ctrl-C in the terminal). */
@@ -87,6 +92,7 @@ export async function serveDevServer(options: DevServerCommandOptions, io: CliIo
     store: options.memory ? 'memory' : 'auto',
     ...(options.user ? { userId: options.user } : {}),
     ...(options.manifest ? { manifest: options.manifest } : {}),
+    ...(options.evals ? { evals: options.evals } : {}),
   });
   let server: DevServer;
   try {
@@ -102,6 +108,7 @@ export async function serveDevServer(options: DevServerCommandOptions, io: CliIo
         ? `  ${server.pageUrl}\n  (open this URL: it carries this launch's token, which every API request needs)\n`
         : `  ${server.url}/api/\n  token: ${server.token}\n  (send it on every request as "Authorization: Bearer <token>")\n`) +
       `  sessions: ${info.store.description}\n` +
+      `  eval cases: ${host.evals.file}\n` +
       'Press Ctrl-C to stop.\n',
   );
   control.onListening?.(server);
