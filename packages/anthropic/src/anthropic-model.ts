@@ -45,7 +45,29 @@ export interface AnthropicModelOptions {
    * `providerData` parts; both go back unchanged, as the API requires when tools are used (see docs/providers.md).
    */
   thinking?: Anthropic.ThinkingConfigParam;
+  /**
+   * Anthropic's context management (a beta), sent as `context_management` with every request, e.g.
+   * `{ edits: [{ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 30_000 }, keep: { type: 'tool_uses', value: 3 } }] }`:
+   * the API then clears old tool results (or thinking) from what the model reads, or with
+   * `compact_20260112` summarizes older context into a `compaction` block. The request is made through the
+   * SDK's beta Messages API, with the beta each edit needs in the `anthropic-beta` header
+   * (`context-management-2025-06-27`; `compact-2026-01-12` for compaction). An edit of an unknown type, or
+   * no edit, is refused (`AGENT_CONFIG_INVALID`). The session keeps the whole history and sends it every time (the API edits it each
+   * time); a `compaction` block is kept as a `providerData` part and sent back unchanged, as the API
+   * requires (see docs/context.md).
+   */
+  contextManagement?: AnthropicContextManagement;
 }
+
+/** {@link AnthropicModelOptions.contextManagement}: the API's `context_management` (the SDK's beta type). */
+export type AnthropicContextManagement = Anthropic.Beta.BetaContextManagementConfig;
+
+/** The beta each context-management edit needs (the `anthropic-beta` header). */
+const CONTEXT_MANAGEMENT_BETAS: Record<string, string> = {
+  clear_tool_uses_20250919: 'context-management-2025-06-27',
+  clear_thinking_20251015: 'context-management-2025-06-27',
+  compact_20260112: 'compact-2026-01-12',
+};
 
 /** Default of {@link AnthropicModelOptions.maxPauseContinuations}. */
 const DEFAULT_MAX_PAUSE_CONTINUATIONS = 5;
@@ -73,6 +95,7 @@ export class AnthropicModel implements Model {
   private readonly retry: RetryPolicy;
   private readonly maxPauseContinuations: number;
   private readonly thinking?: Anthropic.ThinkingConfigParam;
+  private readonly contextManagement?: { config: AnthropicContextManagement; betas: string[] };
 
   constructor(options: AnthropicModelOptions) {
     this.modelName = options.model;
@@ -88,6 +111,7 @@ export class AnthropicModel implements Model {
       // Retries are Toolsmith's (one policy for every provider), not the SDK's.
       options.client ?? new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0 });
     this.retry = resolveRetryPolicy(options.retry, options.maxRetries);
+    if (options.contextManagement) this.contextManagement = { config: options.contextManagement, betas: contextManagementBetas(options.contextManagement) };
   }
 
   /** Implements {@link Model.checkTools}: names and documented limits; throws `ProviderToolNameError` or `ToolLimitError`. */
@@ -137,13 +161,33 @@ export class AnthropicModel implements Model {
       providerName: 'Anthropic',
       signal: options.signal,
       stream,
-      request: async (signal) => mapAnthropicMessage(await this.client.messages.create({ ...params, stream: false }, { signal })),
-      openStream: async (signal) => assembleAnthropicStream(await this.client.messages.create({ ...params, stream: true }, { signal })),
+      request: async (signal) => mapAnthropicMessage(await this.create(params, false, signal)),
+      openStream: async (signal) => assembleAnthropicStream(await this.create(params, true, signal)),
       mapError: mapAnthropicError,
       retry: this.retry,
       observe: options.onProviderExchange,
-      body: () => ({ ...params, stream }),
+      body: () => this.body(params, stream),
     });
+  }
+
+  /** The body as sent: with context management, its `context_management` and `betas` (the SDK moves `betas` into the `anthropic-beta` header). */
+  private body(params: Omit<Anthropic.MessageCreateParams, 'stream'>, stream: boolean): object {
+    const { contextManagement } = this;
+    return contextManagement ? { ...params, stream, context_management: contextManagement.config, betas: contextManagement.betas } : { ...params, stream };
+  }
+
+  /**
+   * One Messages API request: on the beta endpoint when context management is on. The beta types are a
+   * superset of the stable ones for what this adapter sends; a beta-only block (`compaction`) is read
+   * as any other block it does not know (kept whole, sent back unchanged).
+   */
+  private create(params: Omit<Anthropic.MessageCreateParams, 'stream'>, stream: false, signal: AbortSignal): Promise<Anthropic.Message>;
+  private create(params: Omit<Anthropic.MessageCreateParams, 'stream'>, stream: true, signal: AbortSignal): Promise<AsyncIterable<Anthropic.RawMessageStreamEvent>>;
+  private create(params: Omit<Anthropic.MessageCreateParams, 'stream'>, stream: boolean, signal: AbortSignal): Promise<unknown> {
+    const { contextManagement } = this;
+    if (!contextManagement) return this.client.messages.create({ ...params, stream }, { signal });
+    const beta = { ...params, stream, context_management: contextManagement.config, betas: contextManagement.betas } as Anthropic.Beta.MessageCreateParams;
+    return this.client.beta.messages.create(beta, { signal });
   }
 
   private toParams(request: LlmRequest): Omit<Anthropic.MessageCreateParams, 'stream'> {
@@ -160,4 +204,16 @@ export class AnthropicModel implements Model {
     if (request.responseSchema) params.output_config = { format: toAnthropicOutputFormat(request.responseSchema) };
     return params;
   }
+}
+
+/** The betas the edits need, each once, in the order the edits name them. */
+function contextManagementBetas(config: AnthropicContextManagement): string[] {
+  const betas = new Set<string>();
+  for (const edit of config.edits ?? []) {
+    const beta = CONTEXT_MANAGEMENT_BETAS[edit.type];
+    if (!beta) throw new AgentConfigError(`AnthropicModel option contextManagement has an edit of unknown type "${String(edit.type)}" (known: ${Object.keys(CONTEXT_MANAGEMENT_BETAS).join(', ')}).`);
+    betas.add(beta);
+  }
+  if (betas.size === 0) throw new AgentConfigError('AnthropicModel option contextManagement needs at least one edit.');
+  return [...betas];
 }

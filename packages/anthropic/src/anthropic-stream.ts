@@ -103,6 +103,12 @@ function applyDelta(block: Block | undefined, delta: Anthropic.RawContentBlockDe
     return delta.thinking ? { text: delta.thinking, thought: true } : undefined;
   }
   if (delta.type === 'signature_delta' && block.type === 'thinking') block.signature += delta.signature;
+  // A compaction block (context management's compact edit, a beta): its summary and opaque metadata, kept to send back.
+  const compaction = delta as unknown as { type: string; content?: string | null; encrypted_content?: string | null };
+  if (compaction.type === 'compaction_delta' && block.type === 'provider' && block.block.type === 'compaction') {
+    block.block.content = compaction.content ?? null;
+    block.block.encrypted_content = compaction.encrypted_content ?? null;
+  }
   return undefined;
 }
 

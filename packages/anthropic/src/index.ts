@@ -1,5 +1,5 @@
 export { AnthropicModel } from './anthropic-model';
-export type { AnthropicModelOptions } from './anthropic-model';
+export type { AnthropicContextManagement, AnthropicModelOptions } from './anthropic-model';
 export { providerTool, ANTHROPIC_PROVIDER } from './provider-tool';
 export type { AnthropicServerToolConfig } from './provider-tool';
 export { ANTHROPIC_ERROR_CODES } from './anthropic-error-codes';

@@ -1,8 +1,8 @@
-import { type FunctionDeclaration, type GenerateOptions, type LlmRequest, type LlmResponse, type Model, ProviderError, type ResponseSchema, RunAbortedError } from '@toolsmith/core';
+import { AgentConfigError, type FunctionDeclaration, type GenerateOptions, type LlmRequest, type LlmResponse, type Model, ProviderError, type ResponseSchema, RunAbortedError } from '@toolsmith/core';
 import { type ProviderCall, type RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming as ChatBody } from 'openai/resources/chat/completions';
-import type { ResponseCreateParamsNonStreaming as ResponsesBody } from 'openai/resources/responses/responses';
+import type { ResponseCreateParams, ResponseCreateParamsNonStreaming as ResponsesBody } from 'openai/resources/responses/responses';
 import { checkOpenAITools } from './check-openai-tools';
 import { convertToOpenAIChatMessages, convertToOpenAIResponsesInput } from './convert-to-openai-messages';
 import { chatServerOf, mapOpenAIChatCompletion } from './map-openai-chat-completion';
@@ -49,7 +49,18 @@ export interface OpenAIModelOptions {
    * default 2 retries, backoff from 500 ms. The SDK's own retries are off (a `client` you pass keeps its own).
    */
   retry?: Partial<RetryPolicy> | false;
+  /**
+   * Responses API only: OpenAI's server-side context management, sent as `context_management` with every
+   * request, e.g. `[{ type: 'compaction', compact_threshold: 200_000 }]`. When the rendered context passes
+   * the threshold, OpenAI compacts it and the response carries a `compaction` item (opaque, encrypted): it is
+   * kept in the session as a `providerData` part and sent back in its place with every later request, as
+   * the API requires (see docs/context.md). With `api: 'chat'` it is refused (`AGENT_CONFIG_INVALID`).
+   */
+  contextManagement?: OpenAIContextManagement[];
 }
+
+/** One entry of {@link OpenAIModelOptions.contextManagement}, as the Responses API takes it (`context_management[]`). */
+export type OpenAIContextManagement = ResponseCreateParams.ContextManagement;
 
 /**
  * A {@link Model} on OpenAI's Chat Completions or Responses API through the official `openai` SDK,
@@ -76,6 +87,7 @@ export class OpenAIModel implements Model {
   private readonly store?: boolean;
   private readonly strict: boolean;
   private readonly parallelToolCalls?: boolean;
+  private readonly contextManagement?: OpenAIContextManagement[];
   /** The server this model talks to (`chatServerOf` its client's base URL): a call's `extra_content` goes back only to it. */
   private readonly server: string;
 
@@ -88,6 +100,10 @@ export class OpenAIModel implements Model {
     this.server = chatServerOf(this.client.baseURL);
     this.retry = resolveRetryPolicy(options.retry, options.maxRetries);
     this.store = options.store;
+    if (options.contextManagement !== undefined && this.api !== 'responses') {
+      throw new AgentConfigError('OpenAIModel option contextManagement is a Responses API option: use it with api: \'responses\'.');
+    }
+    this.contextManagement = options.contextManagement;
   }
 
   /**
@@ -155,6 +171,7 @@ export class OpenAIModel implements Model {
     if (config.maxOutputTokens !== undefined) body.max_output_tokens = config.maxOutputTokens;
     if (this.store !== undefined) body.store = this.store;
     if (this.store === false) body.include = ['reasoning.encrypted_content'];
+    if (this.contextManagement) body.context_management = this.contextManagement;
     if (request.responseSchema) body.text = { format: toOpenAIResponsesTextFormat(request.responseSchema, this.strict) };
     const streamBody = () => ({ ...body, stream: true as const });
     return {

@@ -147,6 +147,39 @@ describe('OpenAIModel on the Responses API wire', () => {
     expect(input[3]).toMatchObject({ type: 'message', id: 'msg_1' });
   });
 
+  it('contextManagement: sends context_management as given; the compaction item is kept and sent back as id and encrypted content (also streamed)', async () => {
+    const compaction = { id: 'cmp_1', type: 'compaction', encrypted_content: 'gAAAA-compacted-history', created_by: 'server' };
+    const contextManagement = [{ type: 'compaction', compact_threshold: 200_000 }];
+    const completed = textResponse('Sunny in Paris.', [compaction]);
+    const bodies: Array<Record<string, unknown>> = [];
+    await serve((body, index) => {
+      bodies.push(body as Record<string, unknown>);
+      if (index === 0) return { json: completed };
+      if (index === 1) {
+        return {
+          sse: [
+            { event: 'response.output_item.done', data: JSON.stringify({ type: 'response.output_item.done', output_index: 0, sequence_number: 1, item: compaction }) },
+            { event: 'response.output_item.done', data: JSON.stringify({ type: 'response.output_item.done', output_index: 1, sequence_number: 2, item: completed.output[1] }) },
+            { event: 'response.completed', data: JSON.stringify({ type: 'response.completed', sequence_number: 3, response: completed }) },
+          ],
+        };
+      }
+      return { json: textResponse('Still sunny.') };
+    });
+    const compacting = model({ contextManagement });
+    const [first] = await collect(compacting.generate(ask('Paris?')));
+    expect(first.content!.parts).toEqual([{ providerData: { provider: 'openai', data: compaction } }, { text: 'Sunny in Paris.', providerData: fromItem('msg_1', 'message') }]);
+    const streamed = (await collect(compacting.generate(ask('Paris?'), { stream: true }))).at(-1)!;
+    expect(streamed.content!.parts).toEqual(first.content!.parts);
+    // The session goes on: the compaction item goes back in its place, in the shape the API takes as input.
+    const history = [...ask('Paris?').contents, first.content!, { role: 'user' as const, parts: [{ text: 'And tomorrow?' }] }];
+    await collect(compacting.generate({ ...ask('x'), contents: history }));
+    expect(bodies.map((body) => body.context_management)).toEqual([contextManagement, contextManagement, contextManagement]);
+    expect((bodies[2].input as Array<Record<string, unknown>>).map((item) => item.type ?? item.role)).toEqual(['user', 'compaction', 'message', 'user']);
+    expect((bodies[2].input as unknown[])[1]).toEqual({ type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAAA-compacted-history' });
+    expect(() => model({ api: 'chat', contextManagement })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining("api: 'responses'") }));
+  });
+
   it('streams text deltas and function-call arguments assembled from deltas', async () => {
     await serve((body) => {
       expect(body.stream).toBe(true);

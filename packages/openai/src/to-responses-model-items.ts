@@ -14,7 +14,7 @@ export interface ResponsesReplayOptions {
  * each part that came from an output item (its `providerData`) goes back as that item — a `message` with
  * its id, `phase` and annotations (its text as the part now says), a `function_call` with its `fc_` id and
  * the arguments text the model sent, a `reasoning` item whole (encrypted content and summary included),
- * a hosted tool's item (`web_search_call`, …) whole — so each reasoning item is immediately followed by
+ * a hosted tool's item (`web_search_call`, …) whole, a `compaction` item as its id and encrypted content — so each reasoning item is immediately followed by
  * the item that followed it. Parts without an item (a session of another provider, a callback's text)
  * go as before: consecutive text as one assistant message, calls as `function_call` items by `call_id`.
  * A reasoning item that would not be followed by an item with an id is left out (the API refuses it:
@@ -42,7 +42,7 @@ export function toResponsesModelItems(content: Content, options: ResponsesReplay
       }
     } else if (item && !part.thought) {
       flushText();
-      items.push(item as unknown as ResponseInputItem);
+      items.push(item.type === 'compaction' ? compactionItem(item) : (item as unknown as ResponseInputItem));
     }
   }
   flushText();
@@ -54,6 +54,14 @@ function messageItem(part: Part, item: Record<string, unknown>): ResponseInputIt
   const content = item.content as Array<{ type: string; text?: string; refusal?: string }>;
   const sameText = content.map((piece) => (piece.type === 'output_text' ? piece.text : piece.refusal)).join('') === part.text;
   return { ...item, content: sameText ? content : [{ type: 'output_text', text: part.text, annotations: [] }] } as unknown as ResponseInputItem;
+}
+
+/**
+ * A `compaction` output item (server-side compaction, `context_management`) as the input item the API
+ * takes back: its id and encrypted content, nothing else (`created_by` is an output field).
+ */
+function compactionItem(item: Record<string, unknown>): ResponseInputItem {
+  return { type: 'compaction', encrypted_content: item.encrypted_content as string, ...(typeof item.id === 'string' ? { id: item.id } : {}) };
 }
 
 /** The `function_call` item of a call: with the item's id and the arguments text the model sent, when the call is still the item's. */
