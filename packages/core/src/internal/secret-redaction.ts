@@ -5,7 +5,7 @@
  * `token` is one (`token`, `githubToken`, `csrf_token`); token counts (`input_tokens`) are not.
  */
 const SECRET_NAME =
-  /authorization|api[-_.]?key|secret|password|passwd|passphrase|(?:^|[-_.])pass$|token$|(?:access|refresh|auth|id|bearer|session)[-_.]?token|(?:private|session)[-_.]?key|cookie|credential|x-goog-api-key/i;
+  /authorization|api[-_.]?key|secret|password|passwd|passphrase|token$|(?:access|refresh|auth|id|bearer|session)[-_.]?token|(?:private|session)[-_.]?key|cookie|credential|x-goog-api-key/i;
 
 /**
  * Values that look like secrets wherever they are: a bearer token (`Bearer …`), an OpenAI or Anthropic
