@@ -192,12 +192,21 @@ describe('serveMcp over stdio: the first request, not a notification, picks the 
   it('drops notifications before the first request, so a 2026-07-28 request after one is served as 2026-07-28', async () => {
     const child = spawn(process.execPath, [await bundleFixture('serve-eras-stdio-fixture.ts')], { stdio: ['pipe', 'pipe', 'ignore'] });
     try {
-      const lines = createInterface({ input: child.stdout });
-      const answered = new Promise<Record<string, unknown>>((resolve) => lines.on('line', (line) => resolve(JSON.parse(line) as Record<string, unknown>)));
+      const answers = new Map<unknown, (answer: Record<string, unknown>) => void>();
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        const answer = JSON.parse(line) as Record<string, unknown>;
+        answers.get(answer.id)?.(answer);
+      });
+      const answerTo = (id: number) => new Promise<Record<string, unknown>>((resolve) => answers.set(id, resolve));
+      const discovered = answerTo(6);
+      const called = answerTo(7);
       child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n\n');
+      // server/discover exists only on 2026-07-28: a connection pinned to 2025-11-25 answers it "method not found".
+      const envelope = modernCall('get_weather', {}).params._meta;
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'server/discover', params: { _meta: envelope } })}\n`);
       child.stdin.write(`${JSON.stringify(modernCall('get_weather', { city: 'Lima' }))}\n`);
-      const answer = await answered;
-      expect(answer).toMatchObject({ id: 7, result: { structuredContent: { report: 'Sunny in Lima' } } });
+      expect(await discovered).toMatchObject({ id: 6, result: { supportedVersions: expect.arrayContaining([MODERN]) } });
+      expect(await called).toMatchObject({ id: 7, result: { structuredContent: { report: 'Sunny in Lima' } } });
     } finally {
       child.kill();
     }
