@@ -48,7 +48,7 @@ export async function main(): Promise<void> {
     const turns = await compare(turnPaths, 40, 7);
     const statementsPerTurn = await perTurnStatements(stores, turnPaths);
     const inMemoryUs = turns['in-memory'].ns / 1000;
-    console.log('Full turn on a new session (user → tool call → answer; 6 store calls: get, create, 4 appends):');
+    console.log('Full turn on a new session (user → tool call → answer; 7 statements: the claim reading the session, create, 4 appends, the release):');
     console.log(
       table([
         ['store', 'µs/turn', 'ratio', '+ms over memory', 'round trips/turn'],
@@ -65,7 +65,7 @@ export async function main(): Promise<void> {
       const added = (turns[name].ns / 1000 - inMemoryUs) / 1000;
       console.log(`Target: a turn on the real server adds ≤ 2 ms over the in-memory store — ${name}: ${added.toFixed(2)} ms — ${verdict(added <= 2)}`);
     }
-    console.log('(5 of the 6 statements commit; with synchronous_commit on, each waits for its WAL flush, so the disk sets the floor.)');
+    console.log('(Each of the 7 statements commits; with synchronous_commit on, each waits for its WAL flush, so the disk sets the floor.)');
 
     // ── Appends per second ────────────────────────────────────────────────────────────────────────
     console.log('\nAppends per second (each append awaited; concurrent sessions each append in turn):');

@@ -156,7 +156,7 @@ export type { EventData, EventInit } from './events/event';
 export { Session } from './sessions/session';
 export type { SessionData } from './sessions/session';
 export type { GetSessionRequest, ListSessionsRequest, SessionKey, SessionService } from './sessions/session-service';
-export type { ClaimOutcome, ClaimSessionRequest, SessionClaim } from './sessions/session-claim';
+export type { ClaimOutcome, ClaimSessionRequest, LoadedSession, SessionClaim } from './sessions/session-claim';
 export type { SessionClaimPolicy } from './runner/session-claim-policy';
 export { StaleSessionError, SessionExistsError, SessionNotFoundError, SessionBusyError } from './errors/session-errors';
 export { ToolInterruptedError } from './errors/tool-interrupted-error';

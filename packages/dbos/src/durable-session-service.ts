@@ -106,7 +106,9 @@ export class DurableSessionService implements SessionService {
   }
 
   claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {
-    return this.inner.claimSession(request);
+    // In a workflow the session a run starts from must be the recorded `getSession` step (a replay
+    // reads the recording, not the store): the claim never loads it there.
+    return this.inner.claimSession(request.load && inWorkflow() ? { ...request, load: false } : request);
   }
 
   renewClaim(key: SessionKey, fence: number, leaseMs: number): Promise<boolean> {

@@ -1,5 +1,5 @@
-import { runSessionStoreConformance } from '@toolsmith/core/testing';
-import { Event } from '@toolsmith/core';
+import { ScriptedModel, collect, runSessionStoreConformance } from '@toolsmith/core/testing';
+import { Event, LlmAgent, Runner, type Session, functionTool } from '@toolsmith/core';
 import pg from 'pg';
 import { PostgresDatabase } from './postgres-database';
 import { PostgresSessionService } from './postgres-session-service';
@@ -50,6 +50,49 @@ describe.each([
     const beforeRefusal = service.database.statements;
     await expect(service.appendEvent(stale, event())).rejects.toMatchObject({ code: 'STALE_SESSION', expectedSequence: 2, actualSequence: 3 });
     expect(service.database.statements - beforeRefusal).toBe(2);
+  });
+
+  it('runs a turn (message → tool call → answer) in 6 statements on an existing session and 7 on a new one: the claim reads the session', async () => {
+    const lookup = functionTool({ name: 'lookup', description: 'Looks it up.', parameters: { type: 'object', properties: {} }, execute: () => ({ found: true }) });
+    const model = new ScriptedModel((request) => (request.contents[request.contents.length - 1].parts[0]?.functionResponse ? 'Found it.' : { calls: [{ name: 'lookup', args: {} }] }));
+    // A lease no turn outlasts, so no renewal is sent during one, however slow the machine.
+    const runner = new Runner({ appName: 'turns', agent: new LlmAgent({ name: 'agent', model, tools: [lookup] }), sessionService: service, sessionClaim: { leaseMs: 3_600_000 } });
+    await service.migrate();
+    const turn = async () => {
+      const before = service.database.statements;
+      const events = await collect(runner.run({ userId: 'u', sessionId: 'turns', newMessage: { role: 'user', parts: [{ text: 'Find it.' }] } }));
+      expect(events.map((e) => e.errorCode)).toEqual([undefined, undefined, undefined]);
+      expect(events[2].text()).toBe('Found it.');
+      return service.database.statements - before;
+    };
+    // Claim (reading the session: none), create, the user message, the call, the result, the answer, release.
+    expect(await turn()).toBe(7);
+    // Claim (reading the session), the 4 appends, release: the load costs no statement of its own.
+    expect(await turn()).toBe(6);
+    expect(await turn()).toBe(6);
+    const stored = (await service.getSession({ appName: 'turns', userId: 'u', sessionId: 'turns' }))!;
+    expect([stored.lastSequence, stored.events.map((e) => e.author)]).toEqual([12, ['user', 'agent', 'agent', 'agent', 'user', 'agent', 'agent', 'agent', 'user', 'agent', 'agent', 'agent']]);
+  });
+
+  it('reads with a claim exactly what getSession reads: events, state of every scope, sequence, time; nothing for a missing session', async () => {
+    const key = { appName: 'load', userId: 'u', sessionId: 's' };
+    const session = await service.createSession({ ...key, state: { 'app:a': 1, 'user:b': 2, c: 3 } });
+    await service.appendEvent(session, event({ content: { role: 'model', parts: [{ text: 'first' }] }, actions: { stateDelta: { 'user:b': 4, d: { e: [1, 'x'] } }, artifactDelta: {} } }));
+    await service.appendEvent(session, event({ author: 'user', content: { role: 'user', parts: [{ text: 'second' }] } }));
+    // Another session of the user changes `user:` state: the claim reads it too.
+    const other = await service.createSession({ ...key, sessionId: 'other' });
+    await service.appendEvent(other, event({ actions: { stateDelta: { 'user:f': 5, 'app:g': 6 }, artifactDelta: {} } }));
+
+    const outcome = await service.claimSession({ ...key, holder: 'run-1', leaseMs: 60_000, load: true });
+    expect(outcome.claimed && outcome.loaded?.session).toBeDefined();
+    const loaded = (outcome as { loaded: { session: Session } }).loaded.session;
+    expect(loaded.toJSON()).toEqual((await service.getSession(key))!.toJSON());
+    expect([loaded.lastSequence, loaded.state]).toEqual([2, { 'app:a': 1, 'app:g': 6, 'user:b': 4, 'user:f': 5, c: 3, d: { e: [1, 'x'] } }]);
+
+    const missing = await service.claimSession({ ...key, sessionId: 'missing', holder: 'run-2', leaseMs: 60_000, load: true });
+    expect(missing).toMatchObject({ claimed: true, loaded: { session: undefined } });
+    // Not granted: the holder, and nothing read.
+    expect(await service.claimSession({ ...key, holder: 'run-3', leaseMs: 60_000, load: true })).toEqual({ claimed: false, holder: 'run-1', expiresAt: expect.any(Number) });
   });
 
   it('stores an append whole or not at all: a value the database refuses mid-statement leaves event, state and sequence as they were', async () => {
@@ -104,6 +147,35 @@ describe('PostgresSessionService on a real server', () => {
     } finally {
       await Promise.all(stores.map((store) => store.close()));
       await dropSchema(server.url, fresh);
+    }
+  });
+
+  it('reads nothing with a claim whose snapshot predates an append in progress: the runner then reads the session itself', async () => {
+    const own = uniqueSchema('snapshot');
+    const service = new PostgresSessionService({ connectionString: server.url, schema: own });
+    const writer = new pg.Client({ connectionString: server.url });
+    await writer.connect();
+    try {
+      const key = { appName: 'a', userId: 'u', sessionId: 's' };
+      await service.appendEvent(await service.createSession(key), event());
+      // A writer that claims nothing appends (as the store's append does) and has not committed yet.
+      await writer.query('BEGIN');
+      await writer.query(`UPDATE "${own}".sessions SET last_sequence = 2 WHERE app_name = 'a' AND user_id = 'u' AND session_id = 's'`);
+      const late = event({ content: { role: 'model', parts: [{ text: 'late' }] } });
+      await writer.query(`INSERT INTO "${own}".events (app_name, user_id, session_id, sequence, event_id, invocation_id, author, event_time, data) VALUES ('a', 'u', 's', 2, $1, 'i', 'agent', 0, $2)`, [late.id, JSON.stringify(late)]);
+      // The claim's statement starts now (its snapshot without the append) and waits for the session row.
+      const claimed = service.claimSession({ ...key, holder: 'run', leaseMs: 60_000, load: true });
+      // (Polled until the claim's backend waits for the writer's row lock.)
+      const waiting = { text: `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%"${own}".session_claims%' AND pid <> pg_backend_pid()` };
+      while ((await service.database.query<{ n: number }>(waiting))[0].n === 0);
+      await writer.query('COMMIT');
+      const outcome = await claimed;
+      expect(outcome).toEqual({ claimed: true, claim: { fence: 1, expiresAt: expect.any(Number) } });
+      expect((await service.getSession(key))!.events.map((e) => e.text())).toEqual(['', 'late']);
+    } finally {
+      await writer.end();
+      await service.close();
+      await dropSchema(server.url, own);
     }
   });
 

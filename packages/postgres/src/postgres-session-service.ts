@@ -40,6 +40,15 @@ interface SessionRow {
   user_state: Record<string, unknown> | null;
 }
 
+/** A row of the claim-and-load statement: the claim, and the session's columns when it exists (else null). */
+interface ClaimedRow {
+  fence: string | number;
+  expires_at: string | number;
+  last_sequence: string | number | null;
+  seen_sequence: string | number | null;
+  events: EventData[] | null;
+}
+
 /**
  * Keeps sessions in PostgreSQL: a real server through `pg`, or PGlite (PostgreSQL in this process) as
  * the embedded default. Implements the whole {@link SessionService} contract across processes: every
@@ -218,14 +227,36 @@ export class PostgresSessionService implements SessionService {
     return resolveStateOps(ops, (key) => (Object.prototype.hasOwnProperty.call(stored, key) ? stored[key] : undefined));
   }
 
-  /** Implements {@link SessionService.claimSession}: one statement (a second one says who holds a busy session), on the database's clock. */
+  /**
+   * Implements {@link SessionService.claimSession}: one statement (a second one says who holds a busy
+   * session), on the database's clock. With `load` (the runner's claims) the same statement also reads
+   * the session, as `getSession` does; only when its snapshot predates an append in progress is there
+   * no `loaded` (the caller reads the session with a second statement).
+   */
   async claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {
     const key = [request.appName, request.userId, request.sessionId];
-    const [granted] = await this.database.query<{ fence: string | number; expires_at: string | number }>(this.sql.claim, [...key, request.holder, request.leaseMs]);
-    if (granted) return { claimed: true, claim: { fence: Number(granted.fence), expiresAt: Number(granted.expires_at) } };
+    if (request.load) {
+      const [granted] = await this.database.query<ClaimedRow>(this.sql.claimAndLoad, [...key, request.holder, request.leaseMs]);
+      if (granted) {
+        const claim = { fence: Number(granted.fence), expiresAt: Number(granted.expires_at) };
+        // Events that do not reach the locked row's sequence: the snapshot predates an append, so no load.
+        if (granted.last_sequence !== null && Number(granted.seen_sequence) !== Number(granted.last_sequence)) return { claimed: true, claim };
+        return { claimed: true, claim, loaded: { session: granted.last_sequence === null ? undefined : this.loadedSession(request, granted as ClaimedRow & SessionRow) } };
+      }
+    } else {
+      const [granted] = await this.database.query<{ fence: string | number; expires_at: string | number }>(this.sql.claim, [...key, request.holder, request.leaseMs]);
+      if (granted) return { claimed: true, claim: { fence: Number(granted.fence), expiresAt: Number(granted.expires_at) } };
+    }
     const [held] = await this.database.query<{ holder: string; expires_at: string | number }>(this.sql.claimHolder, key);
     // Released between the two statements: busy no longer, and the caller's next attempt gets it.
     return { claimed: false, holder: held?.holder ?? request.holder, expiresAt: held ? Number(held.expires_at) : 0 };
+  }
+
+  /** The session a granted claim read, as {@link getSession} builds it. */
+  private loadedSession(key: SessionKey, row: ClaimedRow & SessionRow): Session {
+    const session = toSession(key.appName, key.userId, key.sessionId, row);
+    session.events = (row.events ?? []).map((data) => Event.fromJSON(data));
+    return session;
   }
 
   /** Implements {@link SessionService.renewClaim}. */

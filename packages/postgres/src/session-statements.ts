@@ -13,6 +13,7 @@ export interface SessionStatements {
   append: SqlStatement;
   appendRefusal: SqlStatement;
   claim: SqlStatement;
+  claimAndLoad: SqlStatement;
   claimHolder: SqlStatement;
   renewClaim: SqlStatement;
   releaseClaim: SqlStatement;
@@ -151,6 +152,35 @@ export function sessionStatements(s: string): SessionStatements {
         ON CONFLICT (app_name, user_id, session_id) DO UPDATE SET holder = excluded.holder, fence = k.fence + 1, expires_at = excluded.expires_at
         WHERE k.expires_at <= excluded.expires_at - $5::bigint
         RETURNING fence, expires_at`,
+    },
+    // The claim (the same $1–$5) and, when granted, the session as getSession reads it. The statement's
+    // snapshot is taken before the claim is decided, so it may predate the last append of the run whose
+    // release the claim found: the session row is read with a lock (FOR SHARE waits for an append in
+    // progress and reads the row's newest version, and no append can start until this commits), and
+    // the load counts only when the snapshot's events reach that row's last_sequence (else the caller
+    // reads the session again). No row: not granted.
+    claimAndLoad: {
+      name: name('claim_and_load'),
+      text: `
+        WITH k AS (
+          INSERT INTO ${s}.session_claims AS k (app_name, user_id, session_id, holder, fence, expires_at)
+          VALUES ($1, $2, $3, $4, 1, ${NOW_MS} + $5::bigint)
+          ON CONFLICT (app_name, user_id, session_id) DO UPDATE SET holder = excluded.holder, fence = k.fence + 1, expires_at = excluded.expires_at
+          WHERE k.expires_at <= excluded.expires_at - $5::bigint
+          RETURNING fence, expires_at
+        ), cur AS (
+          SELECT state, last_sequence, update_time FROM ${s}.sessions
+          WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND EXISTS (SELECT 1 FROM k)
+          FOR SHARE
+        )
+        SELECT k.fence, k.expires_at, cur.state, cur.last_sequence, cur.update_time, e.seen_sequence, e.events,
+          (SELECT state FROM ${s}.app_state WHERE app_name = $1) AS app_state,
+          (SELECT state FROM ${s}.user_state WHERE app_name = $1 AND user_id = $2) AS user_state
+        FROM k LEFT JOIN cur ON true
+        LEFT JOIN LATERAL (
+          SELECT coalesce(max(sequence), 0) AS seen_sequence, coalesce(json_agg(data ORDER BY sequence), '[]'::json) AS events
+          FROM ${s}.events WHERE app_name = $1 AND user_id = $2 AND session_id = $3
+        ) e ON cur.last_sequence IS NOT NULL`,
     },
     // Who holds a claim that was not granted (only then).
     claimHolder: {

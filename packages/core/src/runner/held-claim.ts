@@ -1,6 +1,6 @@
 import { waitBeforeRetry } from '../adapter-kit/retry-policy';
 import { SessionBusyError } from '../errors/session-errors';
-import type { ClaimOutcome, ClaimSessionRequest } from '../sessions/session-claim';
+import type { ClaimOutcome, ClaimSessionRequest, LoadedSession } from '../sessions/session-claim';
 import type { SessionKey, SessionService } from '../sessions/session-service';
 import { ClaimRenewals, type RenewableClaim } from './claim-renewals';
 import type { ResolvedSessionClaimPolicy } from './session-claim-policy';
@@ -25,6 +25,8 @@ export class HeldClaim implements RenewableClaim {
     /** The claim's fencing number: the run's appends carry it. */
     readonly fence: number,
     private readonly leaseMs: number,
+    /** The session the store read with the claim, if it did (see {@link HeldClaim.takeLoaded}). */
+    private loaded: LoadedSession | undefined,
   ) {
     this.renewals = ClaimRenewals.of(leaseMs);
     this.renewals.add(this);
@@ -37,16 +39,23 @@ export class HeldClaim implements RenewableClaim {
     this.renewing = this.sessions.renewClaim(this.key, this.fence, this.leaseMs).catch(() => false);
   }
 
+  /** The session the store read with the claim (once: the run's session is then the run's), or `undefined` when the store read none. */
+  takeLoaded(): LoadedSession | undefined {
+    const loaded = this.loaded;
+    this.loaded = undefined;
+    return loaded;
+  }
+
   /**
-   * Claims `key` for the run `holder`. When another run holds it: waits (polling, with a growing pause
+   * Claims `key` for the run `holder`, asking the store to read the session with the claim (`load`). When another run holds it: waits (polling, with a growing pause
    * never past the live claim's expiry) at most `maxWaitMs` with `onBusy: 'wait'`, else fails at once.
    * Rejects with `SESSION_BUSY` when no claim was granted, `RUN_ABORTED` when `signal` aborted first.
    */
   static claim(sessions: SessionService, key: SessionKey, holder: string, policy: ResolvedSessionClaimPolicy, signal?: AbortSignal): Promise<HeldClaim> {
-    const request = { appName: key.appName, userId: key.userId, sessionId: key.sessionId, holder, leaseMs: policy.leaseMs };
+    const request = { appName: key.appName, userId: key.userId, sessionId: key.sessionId, holder, leaseMs: policy.leaseMs, load: true };
     const deadline = Date.now() + (policy.onBusy === 'wait' ? policy.maxWaitMs : 0);
     // Uncontended (the usual case): one call to the store, no retry loop.
-    return sessions.claimSession(request).then((outcome) => (outcome.claimed ? new HeldClaim(sessions, key, outcome.claim.fence, policy.leaseMs) : HeldClaim.retry(sessions, key, request, outcome, deadline, signal)));
+    return sessions.claimSession(request).then((outcome) => (outcome.claimed ? new HeldClaim(sessions, key, outcome.claim.fence, policy.leaseMs, outcome.loaded) : HeldClaim.retry(sessions, key, request, outcome, deadline, signal)));
   }
 
   /** Claims again, with growing pauses, until a claim is granted or `deadline` (wall clock) passes. */
@@ -54,7 +63,7 @@ export class HeldClaim implements RenewableClaim {
     let outcome: ClaimOutcome = refused;
     let pause = FIRST_RETRY_MS;
     for (;;) {
-      if (outcome.claimed) return new HeldClaim(sessions, key, outcome.claim.fence, request.leaseMs);
+      if (outcome.claimed) return new HeldClaim(sessions, key, outcome.claim.fence, request.leaseMs, outcome.loaded);
       const now = Date.now();
       if (now >= deadline) throw new SessionBusyError(key.sessionId, outcome.holder, outcome.expiresAt);
       await waitBeforeRetry(Math.max(1, Math.min(pause, deadline - now, outcome.expiresAt - now + 1)), signal);

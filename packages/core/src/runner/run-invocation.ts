@@ -14,6 +14,7 @@ import type { Content } from '../model/content';
 import type { Usage } from '../model/llm-response';
 import { addUsage } from '../model/usage-total';
 import type { Session } from '../sessions/session';
+import type { LoadedSession } from '../sessions/session-claim';
 import type { SessionKey, SessionService } from '../sessions/session-service';
 import { StatePrefix } from '../state/state';
 import { checkMessageId, checkNewMessage } from './check-new-message';
@@ -92,7 +93,7 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       // that gets no claim (SESSION_BUSY) or is aborted while waiting leaves the session untouched.
       held = await HeldClaim.claim(services.sessionService, input.session, invocationId, input.claim, signal);
     }
-    const loaded = isSessionKey(input.session) ? await loadOrCreate(services.sessionService, input.session) : { session: input.session, created: false };
+    const loaded = isSessionKey(input.session) ? await loadOrCreate(services.sessionService, input.session, held?.takeLoaded()) : { session: input.session, created: false };
     const session = loaded.session;
     // A refused message stores nothing: a session created for it alone is removed again (this run holds
     // the session's turn and claim, so nobody else has used it in between).
@@ -192,9 +193,12 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
   }
 }
 
-/** The session, created when it does not exist yet (`created`); two first messages racing both get the one session. */
-async function loadOrCreate(sessions: SessionService, key: SessionKey): Promise<{ session: Session; created: boolean }> {
-  const found = await sessions.getSession(key);
+/**
+ * The session (the one the claim read, when the store read it with the claim), created when it does not
+ * exist yet (`created`); two first messages racing both get the one session.
+ */
+async function loadOrCreate(sessions: SessionService, key: SessionKey, claimed: LoadedSession | undefined): Promise<{ session: Session; created: boolean }> {
+  const found = claimed ? claimed.session : await sessions.getSession(key);
   if (found) return { session: found, created: false };
   try {
     return { session: await sessions.createSession(key), created: true };

@@ -1,3 +1,4 @@
+import type { Session } from './session';
 import type { SessionKey } from './session-service';
 
 /** What {@link SessionService.claimSession} asks for: one session, for one run, for a while. */
@@ -6,6 +7,11 @@ export interface ClaimSessionRequest extends SessionKey {
   holder: string;
   /** Milliseconds the claim lasts unless renewed ({@link SessionService.renewClaim}). */
   leaseMs: number;
+  /**
+   * Also read the session when the claim is granted, in the same step, to save the `getSession` that
+   * follows (the runner asks for it). A store may ignore it: then the outcome has no `loaded`.
+   */
+  load?: boolean;
 }
 
 /** A run's hold on a session, granted by {@link SessionService.claimSession}. */
@@ -22,5 +28,14 @@ export interface SessionClaim {
 
 /** The outcome of {@link SessionService.claimSession}: the claim, or who holds the session and until when. */
 export type ClaimOutcome =
-  | { claimed: true; claim: SessionClaim }
+  | { claimed: true; claim: SessionClaim; loaded?: LoadedSession }
   | { claimed: false; holder: string; expiresAt: number };
+
+/**
+ * The session a granted claim read ({@link ClaimSessionRequest.load}): what `getSession` for the whole
+ * session returns right after the claim, `undefined` when the session does not exist.
+ */
+export interface LoadedSession {
+  /** The whole session (every event), or `undefined` when the store holds none under the key. */
+  session: Session | undefined;
+}

@@ -86,7 +86,9 @@ export interface SessionService {
    * Claims the session for one run (it need not exist yet): granted, with a fencing number higher than
    * any before, when no other claim is live (the holder's own included: a run claims once); otherwise
    * the live claim's holder and expiry. A claim whose expiry has passed is no longer live, so a crashed
-   * holder's session is free again once its lease ran out.
+   * holder's session is free again once its lease ran out. With `load`, a store may also read the
+   * session in the same step (`loaded`): exactly what `getSession` for the whole session returns right
+   * after the claim, so the runner needs no `getSession`.
    */
   claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome>;
   /**
