@@ -81,6 +81,16 @@ export function readConfirmationInput(callId: string, responses: Record<string, 
   return readConfirmationDecision(callId, answer);
 }
 
+/**
+ * Whether a retry's answer to {@link confirmationInputRequest} is an edit to exactly the arguments the retry
+ * carries (`{ decision: "edit", arguments: <those arguments as JSON> }`): such a retry may carry other
+ * arguments than the call that was asked (a client that sends the edited call, as `McpToolset` does).
+ */
+export function editsToCallArguments(responses: Record<string, unknown> | undefined, args: Record<string, unknown>): boolean {
+  const view = inputResponse(responses, CONFIRMATION_INPUT_KEY);
+  return view.kind === 'elicit' && view.action === 'accept' && view.content?.decision === 'edit' && sameArguments(view.content.arguments, args);
+}
+
 /** A form field the person filled in: anything but nothing or an empty text. */
 function filled(value: unknown): boolean {
   return value !== undefined && value !== '';

@@ -62,10 +62,11 @@ export class RequestStateSealer {
   /**
    * Opens a state echoed by a client and checks it against the retried call: `MCP_REQUEST_STATE_INVALID`
    * when it is not one of ours (malformed, unknown key, MAC), `MCP_REQUEST_STATE_EXPIRED`, and
-   * `MCP_REQUEST_STATE_MISMATCH` when another user, tool or arguments retry it. Single use is the
+   * `MCP_REQUEST_STATE_MISMATCH` when another user, tool or arguments retry it (`args` absent: not
+   * checked, for a retry whose answer edits the call to the arguments it carries). Single use is the
    * caller's part (the state store).
    */
-  open(wire: string, call: { userId: string; tool: string; args: Record<string, unknown> }, now: number): ConfirmationState {
+  open(wire: string, call: { userId: string; tool: string; args: Record<string, unknown> | undefined }, now: number): ConfirmationState {
     const parts = wire.split('.');
     const key = parts.length === 4 && parts[0] === PREFIX ? this.keys.find((candidate) => candidate.id === parts[1]) : undefined;
     if (!key) throw new McpRequestStateError('MCP_REQUEST_STATE_INVALID', call.tool, 'it is not a state this server issued (malformed, or signed with a key it no longer has)');
@@ -78,7 +79,8 @@ export class RequestStateSealer {
     if (now >= state.expiresAt) throw new McpRequestStateError('MCP_REQUEST_STATE_EXPIRED', call.tool, `it expired at ${new Date(state.expiresAt).toISOString()}; call the tool again to be asked again`);
     if (state.userId !== call.userId) throw new McpRequestStateError('MCP_REQUEST_STATE_MISMATCH', call.tool, 'it was issued to another user');
     if (state.tool !== call.tool) throw new McpRequestStateError('MCP_REQUEST_STATE_MISMATCH', call.tool, `it was issued for tool "${state.tool}"`);
-    if (state.argsDigest !== jsonDigest(call.args)) {
+    // No args: the retry's answer is an edit to the arguments it carries (the caller checked that), not the asked ones.
+    if (call.args !== undefined && state.argsDigest !== jsonDigest(call.args)) {
       throw new McpRequestStateError('MCP_REQUEST_STATE_MISMATCH', call.tool, 'it was issued for other arguments (retry the call with the arguments it was asked with)');
     }
     return state;

@@ -3,7 +3,7 @@ import { type CallToolResult, type ClientCapabilities, CLIENT_CAPABILITIES_META_
 import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type FunctionResponsePart, type MemoryService, type ReadonlyContext, InvalidArgumentsError, State, type ToolConfirmation, ToolCallRejectedError, ToolContext, ToolsmithError } from '@toolsmith/core';
 import { DEFAULT_ARGUMENT_LIMITS, DEFAULT_TOOL_CALL_POLICY, createEventActions, errorResponse, executeToolCall, givenArgumentProblems, wrapResult } from '@toolsmith/core/internal';
 import { McpConfirmationUnsupportedError, McpFormUnsupportedError, McpRequestStateError } from './mcp-errors';
-import { CONFIRMATION_INPUT_KEY, confirmationInputRequest, formInputRequest, readConfirmationInput, readFormInput } from './confirmation-input';
+import { CONFIRMATION_INPUT_KEY, confirmationInputRequest, editsToCallArguments, formInputRequest, readConfirmationInput, readFormInput } from './confirmation-input';
 import { type ElicitationSchema, toElicitationSchema } from './elicitation-form';
 import type { ConfirmationState, RequestStateSealer } from './mcp-request-state';
 import { TOOLSMITH_ERROR_META, toMcpOutputSchema } from './mcp-output-schema';
@@ -147,7 +147,12 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
   ): Promise<{ confirmation: ToolConfirmation } | { response: FunctionResponse; record: boolean }> => {
     let state: ConfirmationState;
     try {
-      state = options.requestStates.open(echoed, { userId, tool: call.name, args: call.args }, Date.now());
+      // An edit to the very arguments the retry carries may differ from the asked ones (the client sent the edited call).
+      const editing = editsToCallArguments(extra.mcpReq.inputResponses, call.args);
+      state = options.requestStates.open(echoed, { userId, tool: call.name, args: editing ? undefined : call.args }, Date.now());
+      if (editing && state.payloadSchema !== undefined) {
+        throw new McpRequestStateError('MCP_REQUEST_STATE_MISMATCH', call.name, 'it was issued for other arguments (a form is answered, not edited)');
+      }
     } catch (error) {
       if (error instanceof McpRequestStateError) return { response: errorResponse(call, error), record: false };
       throw error;

@@ -180,6 +180,15 @@ describe('serveMcp on 2026-07-28: confirmation by input_required and a signed, s
     expect((await answer({ decision: 'edit', arguments: '{"scope":"tmp"}' })).structuredContent).toEqual({ deleted: 'tmp', confirmed: true });
   });
 
+  it('a retry that carries the edited call runs it when its answer is that very edit; with another answer it is a mismatch', async () => {
+    const asked = await ask();
+    const retry = (args: Record<string, unknown>, content: Record<string, unknown>) =>
+      callTool(server.url!, 'token-ann', { name: 'delete_everything', arguments: args, inputResponses: { confirm: { action: 'accept', content } }, requestState: asked.requestState });
+    expect(errorCodeOf(await retry({ scope: 'tmp' }, { decision: 'approve' }))).toBe('MCP_REQUEST_STATE_MISMATCH');
+    expect(errorCodeOf(await retry({ scope: 'tmp' }, { decision: 'edit', arguments: '{"scope":"logs"}' }))).toBe('MCP_REQUEST_STATE_MISMATCH');
+    expect((await retry({ scope: 'tmp' }, { decision: 'edit', arguments: '{"scope":"tmp"}' })).structuredContent).toEqual({ deleted: 'tmp', confirmed: true });
+  });
+
   it('refuses an expired state', async () => {
     const quick = await serve({ confirmationTimeoutMs: 0 });
     try {
