@@ -1,4 +1,6 @@
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /** Median of a list of numbers. */
 export function median(values: readonly number[]): number {
@@ -69,4 +71,19 @@ export function table(rows: readonly (readonly string[])[]): string {
 /** `ok` / `MISSED` against a target. */
 export function verdict(ok: boolean): string {
   return ok ? 'ok' : 'MISSED';
+}
+
+/** The engine's full garbage collection (`--expose-gc`'s `gc`, exposed here when Node was started without it). */
+export function gcFunction(): () => void {
+  const existing = (globalThis as { gc?: () => void }).gc;
+  if (existing) return existing;
+  // Lets `node bench/dist/run-all.js` measure without `--expose-gc` on the command line.
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/** Bytes of heap in use after full collections: what is still reachable. */
+export function heapUsed(gc: () => void): number {
+  for (let i = 0; i < 3; i++) gc();
+  return process.memoryUsage().heapUsed;
 }

@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { InMemorySessionService, LlmAgent, Runner } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { gcFunction, heapUsed } from './measure';
 
 /** Result of {@link runSessionHeapBench}: retained heap per idle session. */
 export interface SessionHeapResult {
@@ -11,19 +10,6 @@ export interface SessionHeapResult {
   emptyBytesPerSession: number;
   /** Bytes per session after one turn (user message + answer: two stored events). */
   afterOneTurnBytesPerSession: number;
-}
-
-function gcFunction(): () => void {
-  const existing = (globalThis as { gc?: () => void }).gc;
-  if (existing) return existing;
-  // Lets `node bench/dist/run-all.js` measure without `--expose-gc` on the command line.
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
-
-function heapUsed(gc: () => void): number {
-  for (let i = 0; i < 3; i++) gc();
-  return process.memoryUsage().heapUsed;
 }
 
 /** Heap held by `count` idle sessions in {@link InMemorySessionService}, empty and after one turn. */

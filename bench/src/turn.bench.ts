@@ -4,9 +4,10 @@ import type { Content, FunctionResponse, Model, ToolContext } from '@toolsmith/c
 import { ScriptedModel } from '@toolsmith/core/testing';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { performance } from 'node:perf_hooks';
+import { gcFunction, heapUsed } from './measure';
 
-/** Result of {@link runTurnBench}: median microseconds per turn (user message → one tool call → answer). */
-export interface TurnBenchResult {
+/** One clock's figures of {@link runTurnBench}: median microseconds per turn, and medians of per-round ratios. */
+export interface TurnFigures {
   /** The barest loop: no argument validation, nothing kept after the turn. */
   handWrittenUs: number;
   /** The same loop doing the same job as the runner's minimum: ajv-validated arguments, history kept per session. */
@@ -25,7 +26,35 @@ export interface TurnBenchResult {
   toolsmith500ToolsUs: number;
   /** 500 tools / 3 tools; target ≤ 1.2. */
   manyToolsRatio: number;
+  /** A turn whose call breaks the schema three ways, through a hand-written loop that validates with ajv and reports its first problem. */
+  invalidHandWrittenUs: number;
+  /** The same turn through the runner, which answers the call with every problem. */
+  toolsmithInvalidUs: number;
+  /** toolsmith / hand-written, invalid call; target ≤ 5. */
+  invalidRatio: number;
 }
+
+/** Result of {@link runTurnBench} (user message → one tool call → answer). */
+export interface TurnBenchResult {
+  /** Wall-clock time: what a caller waits, but on a shared machine also the time slices other processes got. */
+  wall: TurnFigures;
+  /** This process's CPU time (user + system, every thread): the work itself, whatever else the machine runs. */
+  cpu: TurnFigures;
+  /**
+   * Heap still reachable after each of {@link RETAINED_ROUNDS} consecutive rounds of {@link RETAINED_TURNS}
+   * turns (each session deleted after its turn), against before the round, in bytes. The first rounds
+   * also hold the code the JIT is still compiling; once it has settled, what is left is what turns leave
+   * behind. Target ≤ 8 KiB.
+   */
+  toolsmithRetainedBytes: number[];
+  /** The same for the bare hand-written loop. */
+  handWrittenRetainedBytes: number[];
+}
+
+/** Turns per round of {@link TurnBenchResult.toolsmithRetainedBytes}. */
+export const RETAINED_TURNS = 20_000;
+/** Rounds of {@link RETAINED_TURNS} turns whose retained heap is measured. */
+export const RETAINED_ROUNDS = 6;
 
 const PARAMETERS: JsonSchema = {
   type: 'object',
@@ -53,6 +82,19 @@ export function scriptedModel(): ScriptedModel {
     const response = last.parts[0]?.functionResponse;
     if (response) return String(response.response.report);
     return { calls: [{ id: 'call-1', name: 'tool_0', args: { city: 'Paris' } }] };
+  }, { keepRequests: false });
+}
+
+/**
+ * The model's side of a turn with an invalid call: the call breaks the schema three ways (no `city`,
+ * a `unit` outside the enum, an unknown property; nothing argument repair can fix), then the model
+ * answers whatever it is told.
+ */
+export function invalidCallModel(): ScriptedModel {
+  return new ScriptedModel((request) => {
+    const last = request.contents[request.contents.length - 1];
+    if (last.parts[0]?.functionResponse) return 'Which city?';
+    return { calls: [{ id: 'call-1', name: 'tool_0', args: { unit: 'kelvin', country: 'FR' } }] };
   }, { keepRequests: false });
 }
 
@@ -183,14 +225,34 @@ export async function toolsmithTurn(runner: Runner, sessionId: string, text: str
   return answer;
 }
 
-/** Time in µs per turn of one batch of `turns` turns. */
-async function batch(turns: number, turn: () => Promise<string>): Promise<number> {
-  const start = performance.now();
+/** Wall-clock and CPU time in µs per turn of one batch of `turns` turns. */
+async function batch(turns: number, turn: () => Promise<string>): Promise<{ wall: number; cpu: number }> {
+  const cpu = process.cpuUsage();
+  const wall = performance.now();
   for (let i = 0; i < turns; i++) await turn();
-  return ((performance.now() - start) * 1000) / turns;
+  const used = process.cpuUsage(cpu);
+  return { wall: ((performance.now() - wall) * 1000) / turns, cpu: (used.user + used.system) / turns };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * Bytes of heap still reachable after each of `rounds` rounds of `turns` turns, against before that round.
+ * Each reading follows full collections, and the runner (with its session service) stays alive across
+ * all of them, so only what turns leave behind (and code the JIT compiles meanwhile) counts.
+ */
+async function retainedBytes(rounds: number, turns: number, turn: () => Promise<string>): Promise<number[]> {
+  const gc = gcFunction();
+  const retained: number[] = [];
+  let before = heapUsed(gc);
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < turns; i++) await turn();
+    const after = heapUsed(gc);
+    retained.push(after - before);
+    before = after;
+  }
+  return retained;
+}
 
 /**
  * Per-turn cost of Toolsmith against a hand-written loop over the same `ScriptedModel`, and of a
@@ -205,10 +267,14 @@ export async function runTurnBench(options: { turns?: number; rounds?: number } 
   const declarations = handTools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
   const handModel = scriptedModel();
   const sameJob: HandWrittenJob = { validators: new Map(handTools.map((t) => [t.name, ajv.compile(t.parameters)])), histories: new Map() };
-  const runnerWith = (count: number) =>
-    new Runner({ appName: 'bench', agent: new LlmAgent({ name: 'agent', model: scriptedModel(), instruction: 'You report the weather.', tools: tools(count) }) });
+  const runnerWith = (count: number, model = scriptedModel()) =>
+    new Runner({ appName: 'bench', agent: new LlmAgent({ name: 'agent', model, instruction: 'You report the weather.', tools: tools(count) }) });
   const three = runnerWith(3);
   const many = runnerWith(500);
+  const invalidRunner = runnerWith(3, invalidCallModel());
+  const invalidModel = invalidCallModel();
+  // A careful loop's validation: ajv's default mode, which stops at the first problem and reports it.
+  const firstProblem: HandWrittenJob = { validators: new Map(handTools.map((t) => [t.name, ajv.compile(t.parameters)])) };
   let session = 0;
   const shapedStore = new AsyncStore();
   const contestants = {
@@ -217,48 +283,77 @@ export async function runTurnBench(options: { turns?: number; rounds?: number } 
     shaped: () => runnerShapedTurn(handModel, byName, declarations, shapedStore, `r${session++}`, 'Weather in Paris?'),
     three: () => toolsmithTurn(three, `s${session++}`, 'Weather in Paris?'),
     many: () => toolsmithTurn(many, `s${session++}`, 'Weather in Paris?'),
+    invalidHand: () => handWrittenTurn(invalidModel, byName, declarations, 'Weather?', firstProblem),
+    invalid: () => toolsmithTurn(invalidRunner, `s${session++}`, 'Weather?'),
   };
 
   // Batches alternate between contestants, so load from other processes hits all of them alike;
   // ratios are taken per round and the median round is reported.
+  type Contestant = keyof typeof contestants;
   for (const run of Object.values(contestants)) await batch(turns, run); // warm-up (JIT, ajv compile)
-  const rounds_: Array<Record<keyof typeof contestants, number>> = [];
+  const rounds_: Array<Record<Contestant, { wall: number; cpu: number }>> = [];
   for (let r = 0; r < rounds; r++) {
-    rounds_.push({
-      hand: await batch(turns, contestants.hand),
-      sameJob: await batch(turns, contestants.sameJob),
-      shaped: await batch(turns, contestants.shaped),
-      three: await batch(turns, contestants.three),
-      many: await batch(turns, contestants.many),
-    });
+    const round = {} as Record<Contestant, { wall: number; cpu: number }>;
+    for (const name of Object.keys(contestants) as Contestant[]) round[name] = await batch(turns, contestants[name]);
+    rounds_.push(round);
   }
+  const figures = (clock: 'wall' | 'cpu'): TurnFigures => {
+    const us = (name: Contestant) => median(rounds_.map((r) => r[name][clock]));
+    const ratio = (a: Contestant, b: Contestant) => median(rounds_.map((r) => r[a][clock] / r[b][clock]));
+    return {
+      handWrittenUs: us('hand'),
+      handWrittenSameJobUs: us('sameJob'),
+      toolsmithUs: us('three'),
+      overheadRatio: ratio('three', 'hand'),
+      sameJobRatio: ratio('three', 'sameJob'),
+      runnerShapedUs: us('shaped'),
+      shapeRatio: ratio('shaped', 'hand'),
+      overShapeRatio: ratio('three', 'shaped'),
+      toolsmith500ToolsUs: us('many'),
+      manyToolsRatio: ratio('many', 'three'),
+      invalidHandWrittenUs: us('invalidHand'),
+      toolsmithInvalidUs: us('invalid'),
+      invalidRatio: ratio('invalid', 'invalidHand'),
+    };
+  };
   return {
-    handWrittenUs: median(rounds_.map((r) => r.hand)),
-    handWrittenSameJobUs: median(rounds_.map((r) => r.sameJob)),
-    toolsmithUs: median(rounds_.map((r) => r.three)),
-    overheadRatio: median(rounds_.map((r) => r.three / r.hand)),
-    sameJobRatio: median(rounds_.map((r) => r.three / r.sameJob)),
-    runnerShapedUs: median(rounds_.map((r) => r.shaped)),
-    shapeRatio: median(rounds_.map((r) => r.shaped / r.hand)),
-    overShapeRatio: median(rounds_.map((r) => r.three / r.shaped)),
-    toolsmith500ToolsUs: median(rounds_.map((r) => r.many)),
-    manyToolsRatio: median(rounds_.map((r) => r.many / r.three)),
+    wall: figures('wall'),
+    cpu: figures('cpu'),
+    toolsmithRetainedBytes: await retainedBytes(RETAINED_ROUNDS, RETAINED_TURNS, contestants.three),
+    handWrittenRetainedBytes: await retainedBytes(RETAINED_ROUNDS, RETAINED_TURNS, contestants.hand),
   };
 }
 
 /** Prints {@link runTurnBench} results with their targets. */
 export async function main(): Promise<void> {
   const r = await runTurnBench();
-  const us = (v: number) => `${v.toFixed(1)} µs`;
-  console.log('Turn overhead (user message → one tool call → final answer, ScriptedModel):');
-  console.log(`  hand-written loop, bare                         ${us(r.handWrittenUs)}`);
-  console.log(`  hand-written loop, ajv validation + history     ${us(r.handWrittenSameJobUs)}`);
-  console.log(`  Toolsmith Runner                                ${us(r.toolsmithUs)}`);
-  console.log(`    vs bare loop      ${r.overheadRatio.toFixed(2)}× (target ≤ 3×) ${r.overheadRatio <= 3 ? 'OK' : 'MISSED'}`);
-  console.log(`    vs same-job loop  ${r.sameJobRatio.toFixed(2)}× (target ≤ 3×) ${r.sameJobRatio <= 3 ? 'OK' : 'MISSED'}`);
-  console.log(`  hand-written loop, runner-shaped (no work)      ${us(r.runnerShapedUs)}   ${r.shapeRatio.toFixed(2)}× the bare loop: the API's shape alone`);
-  console.log(`    Toolsmith vs runner-shaped loop  ${r.overShapeRatio.toFixed(2)}× (the framework's own work)`);
-  console.log(`  Toolsmith, 500 tools registered                 ${us(r.toolsmith500ToolsUs)}   vs 3 tools ${r.manyToolsRatio.toFixed(2)}× (target ≤ 1.2×) ${r.manyToolsRatio <= 1.2 ? 'OK' : 'MISSED'}`);
+  const us = (v: number) => `${v.toFixed(1).padStart(6)} µs`;
+  const both = (pick: (f: TurnFigures) => number) => `${us(pick(r.wall))}  ${us(pick(r.cpu))}`;
+  const ratios = (pick: (f: TurnFigures) => number, target?: number) =>
+    `${pick(r.wall).toFixed(2).padStart(6)}×    ${pick(r.cpu).toFixed(2).padStart(6)}×` +
+    (target === undefined ? '' : `   (target ≤ ${target}×) ${pick(r.wall) <= target && pick(r.cpu) <= target ? 'OK' : 'MISSED'}`);
+  console.log('Turn overhead (user message → one tool call → final answer, ScriptedModel), per turn:   wall       CPU');
+  console.log(`  hand-written loop, bare                                                ${both((f) => f.handWrittenUs)}`);
+  console.log(`  hand-written loop, ajv validation + history                            ${both((f) => f.handWrittenSameJobUs)}`);
+  console.log(`  hand-written loop, runner-shaped (no work)                             ${both((f) => f.runnerShapedUs)}`);
+  console.log(`  Toolsmith Runner                                                       ${both((f) => f.toolsmithUs)}`);
+  console.log(`    vs bare loop                                                         ${ratios((f) => f.overheadRatio, 3)}`);
+  console.log(`    vs same-job loop                                                     ${ratios((f) => f.sameJobRatio)}`);
+  console.log(`    runner-shaped vs bare loop (the API's shape alone)                   ${ratios((f) => f.shapeRatio)}`);
+  console.log(`    vs runner-shaped loop (the framework's own work)                     ${ratios((f) => f.overShapeRatio)}`);
+  console.log(`  Toolsmith, 500 tools registered                                        ${both((f) => f.toolsmith500ToolsUs)}`);
+  console.log(`    vs 3 tools                                                           ${ratios((f) => f.manyToolsRatio, 1.2)}`);
+  console.log('Turn with an invalid call (a missing property, a value outside the enum, an unknown property):');
+  console.log(`  hand-written loop, ajv, first problem only                             ${both((f) => f.invalidHandWrittenUs)}`);
+  console.log(`  Toolsmith Runner, every problem                                        ${both((f) => f.toolsmithInvalidUs)}`);
+  console.log(`    vs hand-written                                                      ${ratios((f) => f.invalidRatio, 5)}`);
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)}`;
+  // Once the JIT has settled: the median of the last three rounds.
+  const settled = (rounds: number[]) => median(rounds.slice(-3));
+  console.log(`Heap retained per ${RETAINED_TURNS.toLocaleString('en')} turns, ${RETAINED_ROUNDS} rounds in a row (full GC before and after each, session deleted after each turn), KiB:`);
+  console.log(`  hand-written loop, bare    ${r.handWrittenRetainedBytes.map(kib).join(' / ')}   settled ${kib(settled(r.handWrittenRetainedBytes))}`);
+  console.log(`  Toolsmith Runner           ${r.toolsmithRetainedBytes.map(kib).join(' / ')}   settled ${kib(settled(r.toolsmithRetainedBytes))} (target ≤ 8) ${settled(r.toolsmithRetainedBytes) <= 8 * 1024 ? 'OK' : 'MISSED'}`);
+  console.log('  (early rounds include the code the JIT is still compiling; no Toolsmith object outlives its turn)');
 }
 
 if (require.main === module) void main();
