@@ -1,4 +1,5 @@
 import { toolFilesTooLargeMessage } from './messages';
+import { pauseStackTraces, resumeStackTraces } from './stackless';
 import { ToolsmithError, type ToolsmithErrorOptions } from './toolsmith-error';
 
 /** One problem found while validating a tool's arguments. */
@@ -11,7 +12,7 @@ export interface ArgumentProblem {
   keyword: string;
 }
 
-/** The model called a tool that is not offered in this request. */
+/** The model called a tool that is not offered in this request. Built without a stack trace (it reports the model's input; see `stack`). */
 export class ToolNotFoundError extends ToolsmithError {
   constructor(
     /** The name the model called, which no offered tool has. */
@@ -19,40 +20,43 @@ export class ToolNotFoundError extends ToolsmithError {
     /** The names of the tools offered in this request, listed in the message so the model can correct itself. */
     readonly availableTools: readonly string[],
   ) {
-    super(
-      'TOOL_NOT_FOUND',
-      `Tool "${toolName}" is not available. Available tools: ${availableTools.length ? availableTools.join(', ') : '(none)'}.`,
-      { details: { availableTools } },
-    );
+    const message = `Tool "${toolName}" is not available. Available tools: ${availableTools.length ? availableTools.join(', ') : '(none)'}.`;
+    const limit = pauseStackTraces();
+    super('TOOL_NOT_FOUND', message, { details: { availableTools } });
+    resumeStackTraces(limit);
   }
 }
 
-/** The arguments were a string that is not a JSON object. */
+/** The arguments were a string that is not a JSON object. Built without a stack trace (it reports the model's input). */
 export class MalformedArgumentsError extends ToolsmithError {
   constructor(toolName: string, reason: string, options: ToolsmithErrorOptions = {}) {
-    super('MALFORMED_ARGUMENTS', `Arguments for tool "${toolName}" are not a valid JSON object: ${reason}.`, options);
+    const message = `Arguments for tool "${toolName}" are not a valid JSON object: ${reason}.`;
+    const limit = pauseStackTraces();
+    super('MALFORMED_ARGUMENTS', message, options);
+    resumeStackTraces(limit);
   }
 }
 
-/** The arguments exceed a configured size or nesting-depth limit. */
+/** The arguments exceed a configured size or nesting-depth limit. Built without a stack trace (it reports the model's input). */
 export class ArgumentsLimitError extends ToolsmithError {
   constructor(code: 'ARGUMENTS_TOO_LARGE' | 'ARGUMENTS_TOO_DEEP', message: string) {
+    const limit = pauseStackTraces();
     super(code, message);
+    resumeStackTraces(limit);
   }
 }
 
-/** The arguments do not match the tool's schema; `problems` lists each one. */
+/** The arguments do not match the tool's schema; `problems` lists each one. Built without a stack trace (it reports the model's input). */
 export class InvalidArgumentsError extends ToolsmithError {
   constructor(
     toolName: string,
     /** Every problem found (schema first, then class-validator's), each at its JSON pointer; also in `details.problems`. */
     readonly problems: readonly ArgumentProblem[],
   ) {
-    super(
-      'INVALID_ARGUMENTS',
-      `Invalid arguments for tool "${toolName}": ${problems.map((p) => p.message).join('; ')}.`,
-      { details: { problems } },
-    );
+    const message = `Invalid arguments for tool "${toolName}": ${problems.map((p) => p.message).join('; ')}.`;
+    const limit = pauseStackTraces();
+    super('INVALID_ARGUMENTS', message, { details: { problems } });
+    resumeStackTraces(limit);
   }
 }
 
