@@ -120,6 +120,8 @@ describe('InMemorySessionService', () => {
       await service.releaseClaim(claimed, claim.claim.fence);
       await service.deleteSession(claimed);
       expect(service.toJSON().fences).toEqual({});
+      // Nor does it keep anything of a user whose last session went.
+      expect(service.toJSON().sessions).toEqual({});
     }
     for (let i = 1; i < fences.length; i++) expect(fences[i]).toBeGreaterThan(fences[i - 1]);
 
@@ -140,6 +142,11 @@ describe('InMemorySessionService', () => {
     await service.deleteSession(claimed);
     await service.createSession(claimed);
     expect(await service.claimSession({ ...claimed, holder: 'other', leaseMs: 60_000 })).toMatchObject({ claimed: false, holder: 'alive' });
+    // Its appends are the holder's alone, as before the deletion.
+    const unfenced = (await service.getSession(claimed))!;
+    await expect(service.appendEvent(unfenced, Event.create({ invocationId: 'i', author: 'user', content: { role: 'user', parts: [{ text: 'x' }] } }))).rejects.toMatchObject({ code: 'SESSION_BUSY' });
+    unfenced.fence = live.claim.fence;
+    await expect(service.appendEvent(unfenced, Event.create({ invocationId: 'i', author: 'user', content: { role: 'user', parts: [{ text: 'x' }] } }))).resolves.toBeDefined();
     await service.deleteSession(claimed);
     await service.releaseClaim(claimed, live.claim.fence);
     expect(service.toJSON().fences).toEqual({});

@@ -19,6 +19,8 @@ interface StoredSession {
   lastSequence: number;
   /** Call ids answered by the user's events (see `answerClaims`): each is answered once. */
   answered: Set<string>;
+  /** The session's entry in `claims`, linked whenever both exist, so each append checks it without a lookup. */
+  claim?: StoredClaim;
 }
 
 /** The session a claim is on. */
@@ -77,11 +79,12 @@ export class InMemorySessionService implements SessionService {
   private readonly appState = new Map<string, Record<string, unknown>>();
   private readonly userState = new Map<string, Map<string, Record<string, unknown>>>();
   /**
-   * Session key → its latest claim; `lapsesAt` on the monotonic clock. A claim that is released or
-   * lapsed on a session that does not exist is forgotten: fencing numbers come from `lastFence`, which
-   * only grows, so the session's next claim still gets a larger number than any before.
+   * appName → userId → sessionId → the session's latest claim; `lapsesAt` on the monotonic clock. A
+   * claim that is released or lapsed on a session that does not exist is forgotten: fencing numbers come
+   * from `lastFence`, which only grows, so the session's next claim still gets a larger number than any
+   * before. Nested maps, as for sessions: the ids' own strings are the keys, with no key built per lookup.
    */
-  private readonly claims = new Map<string, StoredClaim>();
+  private readonly claims = new Map<string, Map<string, Map<string, StoredClaim>>>();
   /** The last fencing number granted, on any session. */
   private lastFence = 0;
   private readonly now: () => number;
@@ -100,7 +103,8 @@ export class InMemorySessionService implements SessionService {
     const id = request.sessionId ?? randomUUID();
     const byUser = this.userSessions(request.appName, request.userId, true);
     if (byUser.has(id)) throw new SessionExistsError(id, request.userId);
-    const stored: StoredSession = { id, state: {}, events: [], lastUpdateTime: Date.now(), lastSequence: 0, answered: new Set() };
+    // A run claims its session before creating it: the claim taken then is this session's.
+    const stored: StoredSession = { id, state: {}, events: [], lastUpdateTime: Date.now(), lastSequence: 0, answered: new Set(), claim: this.userClaims(request.appName, request.userId, false)?.get(id) };
     byUser.set(id, stored);
     if (request.state) this.applyDelta(request.appName, request.userId, stored, request.state);
     return this.view(request.appName, request.userId, stored, true);
@@ -135,10 +139,16 @@ export class InMemorySessionService implements SessionService {
 
   /** Forgets the session and its events, and its claim unless one is live; `app:` and `user:` state stay. Does nothing when it does not exist. */
   async deleteSession(request: SessionKey): Promise<void> {
-    this.userSessions(request.appName, request.userId, false)?.delete(request.sessionId);
-    const key = claimKey(request);
-    const claim = this.claims.get(key);
-    if (claim && claim.lapsesAt <= this.now()) this.claims.delete(key);
+    const users = this.sessions.get(request.appName);
+    const byUser = users?.get(request.userId);
+    // A user's map goes with their last session: users come and go, and their maps must not stay.
+    if (byUser?.delete(request.sessionId) && byUser.size === 0) {
+      users!.delete(request.userId);
+      if (users!.size === 0) this.sessions.delete(request.appName);
+    }
+    const claims = this.userClaims(request.appName, request.userId, false);
+    const claim = claims?.get(request.sessionId);
+    if (claim && claim.lapsesAt <= this.now()) this.forgetClaim(claim);
   }
 
   /**
@@ -153,7 +163,7 @@ export class InMemorySessionService implements SessionService {
     // Everything below is synchronous, so the checks and the append are one atomic step in this process.
     const claims = answerClaims(event);
     for (const id of claims) if (stored.answered.has(id)) throw new FunctionResponseNotPendingError(id, 'answered');
-    const claim = this.claims.get(claimKey(session));
+    const claim = stored.claim;
     if (claim && session.fence !== claim.fence && (session.fence !== undefined || claim.lapsesAt > this.now())) {
       throw new SessionBusyError(session.id, claim.holder, this.wallTime(claim.lapsesAt));
     }
@@ -181,18 +191,20 @@ export class InMemorySessionService implements SessionService {
 
   /** Implements {@link SessionService.claimSession}: one synchronous step, so two claims never both win. */
   async claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {
-    const key = claimKey(request);
+    const claims = this.userClaims(request.appName, request.userId, true);
     const now = this.now();
-    const current = this.claims.get(key);
+    const current = claims.get(request.sessionId);
     if (current && current.lapsesAt > now) return { claimed: false, holder: current.holder, expiresAt: this.wallTime(current.lapsesAt) };
     const claim: StoredClaim = { appName: request.appName, userId: request.userId, sessionId: request.sessionId, holder: request.holder, fence: ++this.lastFence, lapsesAt: now + request.leaseMs };
-    this.claims.set(key, claim);
+    claims.set(request.sessionId, claim);
+    const stored = this.userSessions(request.appName, request.userId, false)?.get(request.sessionId);
+    if (stored) stored.claim = claim;
     return { claimed: true, claim: { fence: claim.fence, expiresAt: this.wallTime(claim.lapsesAt) } };
   }
 
   /** Implements {@link SessionService.renewClaim}. */
   async renewClaim(key: SessionKey, fence: number, leaseMs: number): Promise<boolean> {
-    const claim = this.claims.get(claimKey(key));
+    const claim = this.userClaims(key.appName, key.userId, false)?.get(key.sessionId);
     if (!claim || claim.fence !== fence) return false;
     claim.lapsesAt = this.now() + leaseMs;
     return true;
@@ -200,12 +212,11 @@ export class InMemorySessionService implements SessionService {
 
   /** Implements {@link SessionService.releaseClaim}. */
   async releaseClaim(key: SessionKey, fence: number): Promise<void> {
-    const id = claimKey(key);
-    const claim = this.claims.get(id);
+    const claim = this.userClaims(key.appName, key.userId, false)?.get(key.sessionId);
     if (!claim || claim.fence !== fence) return;
     // Released on a session that does not exist (a refused first message, or deleted meanwhile): nothing left to fence.
     if (this.userSessions(key.appName, key.userId, false)?.has(key.sessionId)) claim.lapsesAt = -Infinity;
-    else this.claims.delete(id);
+    else this.forgetClaim(claim);
   }
 
   /** Everything this service holds, as plain JSON. */
@@ -225,7 +236,10 @@ export class InMemorySessionService implements SessionService {
     }
     for (const [appName, state] of this.appState) data.appState[appName] = state;
     for (const [appName, users] of this.userState) data.userState[appName] = Object.fromEntries(users);
-    data.fences = Object.fromEntries([...this.claims.values()].map((claim) => [jsonClaimKey(claim), claim.fence]));
+    data.fences = {};
+    for (const users of this.claims.values()) {
+      for (const claims of users.values()) for (const claim of claims.values()) data.fences[jsonClaimKey(claim)] = claim.fence;
+    }
     data.lastFence = this.lastFence;
     return JSON.parse(JSON.stringify(data)) as InMemorySessionServiceData;
   }
@@ -255,7 +269,10 @@ export class InMemorySessionService implements SessionService {
     service.lastFence = data.lastFence ?? 0;
     for (const [key, fence] of Object.entries(data.fences ?? {})) {
       const [appName, userId, sessionId] = JSON.parse(key) as [string, string, string];
-      service.claims.set(claimKey({ appName, userId, sessionId }), { appName, userId, sessionId, holder: '', fence, lapsesAt: -Infinity });
+      const claim: StoredClaim = { appName, userId, sessionId, holder: '', fence, lapsesAt: -Infinity };
+      service.userClaims(appName, userId, true).set(sessionId, claim);
+      const stored = service.userSessions(appName, userId, false)?.get(sessionId);
+      if (stored) stored.claim = claim;
       service.lastFence = Math.max(service.lastFence, fence);
     }
     return service;
@@ -272,6 +289,28 @@ export class InMemorySessionService implements SessionService {
     let byUser = users.get(userId);
     if (!byUser && create) users.set(userId, (byUser = new Map()));
     return byUser;
+  }
+
+  private userClaims(appName: string, userId: string, create: true): Map<string, StoredClaim>;
+  private userClaims(appName: string, userId: string, create: false): Map<string, StoredClaim> | undefined;
+  private userClaims(appName: string, userId: string, create: boolean): Map<string, StoredClaim> | undefined {
+    let users = this.claims.get(appName);
+    if (!users) {
+      if (!create) return undefined;
+      this.claims.set(appName, (users = new Map()));
+    }
+    let claims = users.get(userId);
+    if (!claims && create) users.set(userId, (claims = new Map()));
+    return claims;
+  }
+
+  /** Drops a claim from `claims`, and the maps it leaves empty (users come and go; their maps must not stay). */
+  private forgetClaim(claim: StoredClaim): void {
+    const users = this.claims.get(claim.appName);
+    const claims = users?.get(claim.userId);
+    if (!claims?.delete(claim.sessionId) || claims.size > 0) return;
+    users!.delete(claim.userId);
+    if (users!.size === 0) this.claims.delete(claim.appName);
   }
 
   /** A detached copy for callers: session state merged with the app and user scopes. */
@@ -311,14 +350,6 @@ export class InMemorySessionService implements SessionService {
       applyTo(target, { [key]: value });
     }
   }
-}
-
-/**
- * The claim map's key of a session: the lengths keep the three parts apart whatever they contain (and
- * cost far less than JSON on every append). The data of `toJSON` keys fences by {@link jsonClaimKey}.
- */
-function claimKey(key: { appName: string; userId: string; sessionId?: string; id?: string }): string {
-  return `${key.appName.length}:${key.appName}${key.userId.length}:${key.userId}${key.sessionId ?? key.id}`;
 }
 
 /** A session's key in the `fences` of {@link InMemorySessionServiceData}. */
