@@ -65,16 +65,27 @@ export function checkMessageId(messageId: unknown): InvalidMessageError | undefi
 /** Which limit `value` breaks, if any; the walk stops at the first one (never deeper than `maxDepth` + 1). */
 function exceedsLimits(value: object, depth: number, maxDepth: number, budget: { chars: number }): 'depth' | 'size' | undefined {
   if (depth > maxDepth) return 'depth';
-  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item) => ['', item]) : Object.entries(value);
-  for (const [key, child] of entries) {
-    budget.chars -= key.length + (typeof child === 'string' ? child.length : 0);
-    if (budget.chars < 0) return 'size';
-    if (typeof child === 'object' && child !== null) {
-      const over = exceedsLimits(child, depth + 1, maxDepth, budget);
+  // Plain loops: this runs on every message, and entry arrays were most of its cost.
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const over = exceedsWith('', value[index], depth, maxDepth, budget);
       if (over) return over;
     }
+    return undefined;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const over = exceedsWith(key, (value as Record<string, unknown>)[key], depth, maxDepth, budget);
+    if (over) return over;
   }
   return undefined;
+}
+
+/** One entry (`key`: `child`) of a value at `depth`, counted against the limits. */
+function exceedsWith(key: string, child: unknown, depth: number, maxDepth: number, budget: { chars: number }): 'depth' | 'size' | undefined {
+  budget.chars -= key.length + (typeof child === 'string' ? child.length : 0);
+  if (budget.chars < 0) return 'size';
+  return typeof child === 'object' && child !== null ? exceedsLimits(child, depth + 1, maxDepth, budget) : undefined;
 }
 
 /** `part` with the `args` of a confirmation edit answer left out (they are measured as arguments), else `part` itself. */

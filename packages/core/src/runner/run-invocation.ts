@@ -141,7 +141,11 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       // claim), so this check sees every earlier answer.
       // A refused message changes nothing in the session: its error goes to its caller only, so it can
       // never move the session on under a run that is still working on it.
-      const refusal = checkFunctionResponses(session.events, input.newMessage) ?? checkRememberHasStore(services, input.newMessage) ?? (await checkEditedArguments(context, input.newMessage));
+      // Only an answer (a function response) can carry an edit: a plain message skips that check and its await.
+      const refusal =
+        checkFunctionResponses(session.events, input.newMessage) ??
+        checkRememberHasStore(services, input.newMessage) ??
+        (hasFunctionResponse(input.newMessage) ? await checkEditedArguments(context, input.newMessage) : undefined);
       if (refusal) {
         await undoCreate();
         yield errorEvent(context, agent.name, refusal);
@@ -188,7 +192,13 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
   } finally {
     unlink();
     // A release that fails leaves a claim that lapses at its expiry; the next run waits until then.
-    if (held) await held.release().catch(() => undefined);
+    if (held) {
+      try {
+        await held.release();
+      } catch {
+        // (nothing to do: see above)
+      }
+    }
     release?.();
   }
 }
@@ -237,6 +247,11 @@ function linkSignal(signal: AbortSignal, controller: AbortController): () => voi
 }
 
 function noop(): void {}
+
+function hasFunctionResponse(message: Content): boolean {
+  for (const part of message.parts) if (part.functionResponse) return true;
+  return false;
+}
 
 /** An error event raised before there is an invocation context (no session or agent yet). */
 function standaloneErrorEvent(invocationId: string, author: string, error: ToolsmithError): Event {
