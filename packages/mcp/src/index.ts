@@ -5,6 +5,8 @@ export { McpToolset } from './mcp-toolset';
 export type { McpHttpTransportOptions, McpToolsetOptions } from './mcp-toolset';
 export type { McpProtocolChoice, McpStdioTransportOptions } from './mcp-connection';
 export type { McpProgressListener, McpRemoteTool, McpToolProgress } from './mcp-tool';
+export { acceptFormDefaults } from './mcp-elicitation-handler';
+export type { McpElicitationAnswer, McpElicitationForm, McpElicitationHandler, McpElicitationOrigin } from './mcp-elicitation-handler';
 export type { McpResourceContents, McpResourceLinkInfo } from './mcp-resource-contents';
 export type { McpCompletion, McpCompletionTarget, McpPrompt, McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo } from './mcp-remote-offerings';
 export { McpCredentialProvider } from './mcp-oauth-provider';

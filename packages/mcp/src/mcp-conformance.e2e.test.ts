@@ -23,7 +23,7 @@ const LEFT_OUT: Record<string, string> = {
 };
 
 /** Client scenarios of features McpToolset offers (the others are listed in docs/mcp.md). */
-const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'sse-retry'];
+const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults'];
 /**
  * Checks not asserted: `client-sse-retry-timing` measures the reconnection delay against wall-clock
  * bounds (500 ms retry, failing past 1 s), which a loaded CI machine cannot promise; the reconnection

@@ -25,6 +25,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { DEFAULT_MAX_TOOL_FILE_BYTES, ToolsmithError } from '@toolsmith/core';
 import { McpConnectionError } from './mcp-errors';
 import { MCP_SESSION_META } from './mcp-request-session';
+import type { McpElicitationForm, McpElicitationHandler } from './mcp-elicitation-handler';
 
 /** How to start an MCP server as a child process and talk to it over its stdin/stdout. */
 export interface McpStdioTransportOptions {
@@ -62,6 +63,8 @@ export interface McpConnectionOptions {
   clientVersion: string;
   /** Which protocol era to speak: negotiated (`auto`), or only one. */
   protocol: McpProtocolChoice;
+  /** Answers forms without asking the person (else, or when it returns `undefined`, the call pauses for them). */
+  onElicitation?: McpElicitationHandler;
 }
 
 /**
@@ -112,6 +115,8 @@ export const LEGACY_FORM_KEY = 'elicitation';
 
 /** A call in flight on this connection, for tying a 2025-era elicitation to it. */
 interface CallInFlight {
+  /** The server's name of the tool called. */
+  tool: string;
   /** The answer to give the first elicitation of this call (it is being sent again after the person answered). */
   answer?: ElicitResult;
   answerGiven?: boolean;
@@ -258,7 +263,7 @@ export class McpConnection {
 
   private async callOnce(client: Client, name: string, args: Record<string, unknown>, requestOptions: McpRequestOptions, answers?: McpInputAnswers): Promise<McpCallOutcome> {
     const modern = client.getProtocolEra() === 'modern';
-    const call: CallInFlight = {};
+    const call: CallInFlight = { tool: name };
     const legacyAnswer = answers?.responses[LEGACY_FORM_KEY];
     if (!modern && legacyAnswer) call.answer = legacyAnswer;
     const params: Record<string, unknown> = { name, arguments: args };
@@ -279,8 +284,27 @@ export class McpConnection {
     }
     // A 2025-era server elicited during the call and was told "cancel": what it answered then is not the tool's result.
     if (call.asked) return { kind: 'input', request: { era: 'legacy', forms: { [LEGACY_FORM_KEY]: call.asked } } };
-    if (result.resultType === 'input_required') return { kind: 'input', request: this.inputRequest(name, result) };
+    if (result.resultType === 'input_required') {
+      const request = this.inputRequest(name, result);
+      // The handler may answer every form at once: the call is sent again with its answers (one such round).
+      const answered = answers ? undefined : await this.answerByHandler(request, name);
+      if (answered) return this.callOnce(client, name, args, requestOptions, answered);
+      return { kind: 'input', request };
+    }
     return { kind: 'result', result: result as CallToolResult };
+  }
+
+  /** The handler's answers to every form of a 2026-07-28 request, or `undefined` when it leaves one to the person. */
+  private async answerByHandler(request: McpInputRequest, tool: string): Promise<McpInputAnswers | undefined> {
+    const handler = this.options.onElicitation;
+    if (!handler) return undefined;
+    const responses: Record<string, ElicitResult> = {};
+    for (const [key, form] of Object.entries(request.forms)) {
+      const answer = await handler(form as McpElicitationForm, { server: this.label, tool });
+      if (!answer) return undefined;
+      responses[key] = answer as ElicitResult;
+    }
+    return request.requestState === undefined ? { responses } : { responses, requestState: request.requestState };
   }
 
   /** The forms of an `input_required` result; anything but a form elicitation cannot be asked of a person here. */
@@ -306,12 +330,17 @@ export class McpConnection {
    * call pauses for the person) and the server is told "cancel". With several calls in flight and no
    * answer waiting, nobody can tell whose form it is: it is cancelled.
    */
-  private elicit(params: ElicitRequestFormParams | { mode: 'url' }): ElicitResult {
+  private async elicit(params: ElicitRequestFormParams | { mode: 'url' }): Promise<ElicitResult> {
     const calls = [...this.inFlight];
     const answering = calls.find((call) => call.answer && !call.answerGiven);
     if (answering) {
       answering.answerGiven = true;
       return answering.answer!;
+    }
+    const handler = this.options.onElicitation;
+    if (handler && params.mode !== 'url') {
+      const answer = await handler(params as McpElicitationForm, { server: this.label, ...(calls.length === 1 ? { tool: calls[0].tool } : {}) });
+      if (answer) return answer as ElicitResult;
     }
     const unanswered = calls.filter((call) => !call.answer && !call.asked);
     if (params.mode !== 'url' && unanswered.length === 1 && calls.length === 1) unanswered[0].asked = params as ElicitRequestFormParams;
@@ -379,7 +408,7 @@ export class McpConnection {
         inputRequired: { autoFulfill: false },
       },
     );
-    client.setRequestHandler('elicitation/create', (request) => Promise.resolve(this.elicit(request.params)));
+    client.setRequestHandler('elicitation/create', (request) => this.elicit(request.params));
     // A server that exits or drops the connection ends this session; the next request opens a new one.
     client.onclose = () => {
       if (this.client === client) this.client = undefined;

@@ -2,6 +2,7 @@ import { BaseTool, type Content, type Event, InMemorySessionService, type JsonSc
 import { ScriptedModel } from '@toolsmith/core/testing';
 import type { McpProtocolChoice } from './mcp-connection';
 import { McpToolset } from './mcp-toolset';
+import { type McpElicitationHandler, acceptFormDefaults } from './mcp-elicitation-handler';
 import { type McpServerHandle, serveMcp } from './serve-mcp';
 import { DangerousTool } from './__fixtures__/served-tools';
 import { RED_DOT_PNG, startModernHttpServer } from './__fixtures__/modern-mcp-server';
@@ -35,8 +36,8 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 type ToolsetTransport = ConstructorParameters<typeof McpToolset>[0]['transport'];
 
 /** A runner whose agent uses the server's tools through McpToolset; the session store outlives it (a restart keeps it). */
-function agentRunner(transport: ToolsetTransport, sessionService: InMemorySessionService, script: ConstructorParameters<typeof ScriptedModel>[0], protocol?: McpProtocolChoice) {
-  const toolset = new McpToolset({ transport, timeoutMs: 20_000, protocol });
+function agentRunner(transport: ToolsetTransport, sessionService: InMemorySessionService, script: ConstructorParameters<typeof ScriptedModel>[0], protocol?: McpProtocolChoice, onElicitation?: McpElicitationHandler) {
+  const toolset = new McpToolset({ transport, timeoutMs: 20_000, protocol, onElicitation });
   const model = new ScriptedModel(script);
   const runner = new Runner({ appName: 'ops', agent: new LlmAgent({ name: 'operator', model, tools: [toolset] }), sessionService });
   return { runner, model };
@@ -158,6 +159,27 @@ describe('a 2026-07-28-only server: a rejected form', () => {
     }
   });
 
+  it('with onElicitation: acceptFormDefaults, a form whose every field has a default is answered at once; another form is asked of the person', async () => {
+    const origins: unknown[] = [];
+    const handler: McpElicitationHandler = (form, origin) => {
+      origins.push(origin);
+      return acceptFormDefaults(form);
+    };
+    const { runner } = agentRunner({ url: server.url }, new InMemorySessionService(), [
+      { calls: [{ id: 'c1', name: 'deploy', args: { service: 'web' } }] },
+      { calls: [{ id: 'c2', name: 'ask_twice', args: {} }] },
+    ], undefined, handler);
+    try {
+      const events = await send(runner, user('deploy web, then ask'));
+      expect(responseOf(events, 'c1')?.response).toEqual({ output: 'deployed web to staging x1' });
+      const [request] = events.flatMap((event) => confirmationRequests(event));
+      expect(request.originalFunctionCall).toMatchObject({ id: 'c2', name: 'ask_twice' });
+      expect(origins).toEqual([{ server: expect.stringContaining('/mcp'), tool: 'deploy' }, { server: expect.stringContaining('/mcp'), tool: 'ask_twice' }]);
+    } finally {
+      await runner.close();
+    }
+  });
+
   it('answers a server that asks again after the answer with MCP_INPUT_UNSUPPORTED (one round per call)', async () => {
     const { runner } = agentRunner({ url: server.url }, new InMemorySessionService(), [{ calls: [{ id: 'c1', name: 'ask_twice', args: {} }] }, 'Gave up.']);
     try {
@@ -204,6 +226,15 @@ describe.each([
       expect(responseOf(resumed, 'c1')?.response).toEqual({ output: 'booked a double room for Ada, 3 night(s)' });
     } finally {
       await runner.close();
+    }
+  });
+
+  it('with onElicitation: acceptFormDefaults, answers its all-defaults form during the call, without a pause', async () => {
+    const toolset = new McpToolset({ transport, timeoutMs: 20_000, onElicitation: acceptFormDefaults });
+    try {
+      expect((await callThrough(toolset, 'book', { guest: 'Ada' })).response).toEqual({ output: 'booked a single room for Ada, 1 night(s)' });
+    } finally {
+      await toolset.close();
     }
   });
 });

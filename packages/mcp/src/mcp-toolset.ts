@@ -11,6 +11,7 @@ import { McpCredentialProvider, type McpOAuthOptions } from './mcp-oauth-provide
 import { McpSignInTool } from './mcp-sign-in-tool';
 import { type McpProgressListener, type McpRemoteTool, McpTool } from './mcp-tool';
 import { mcpClientSessionId } from './mcp-client-session-id';
+import type { McpElicitationHandler } from './mcp-elicitation-handler';
 import { promptMessagesToContents } from './mcp-prompt-messages';
 import type { McpCompletion, McpCompletionTarget, McpPrompt, McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo } from './mcp-remote-offerings';
 import type { McpResourceContents } from './mcp-resource-contents';
@@ -55,6 +56,11 @@ export interface McpToolsetOptions {
    * when it can, else the 2025-era `initialize` handshake; `2025-11-25` or `2026-07-28` speaks only that era.
    */
   protocol?: McpProtocolChoice;
+  /**
+   * Answers a server's forms (elicitation, `input_required`) without asking the person, for example
+   * `acceptFormDefaults`; returning `undefined` asks the person (the run's pause), as without it.
+   */
+  onElicitation?: McpElicitationHandler;
   /**
    * Offer the model two more tools when the server declares resources: `<prefix>list_resources` (its
    * resources and resource templates) and `<prefix>read_resource` (one resource by URI: text as text,
@@ -287,6 +293,7 @@ export class McpToolset implements Toolset {
       clientName: this.options.clientName ?? 'toolsmith',
       clientVersion: '0.1.0',
       protocol: this.options.protocol ?? 'auto',
+      ...(this.options.onElicitation ? { onElicitation: this.options.onElicitation } : {}),
     });
     this.sessions.set(key, connection);
     const maxSessions = this.options.maxSessions ?? DEFAULT_MAX_SESSIONS;
