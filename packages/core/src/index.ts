@@ -47,7 +47,7 @@ export type { ProviderTool } from './model/provider-tool';
 export { State, StatePrefix } from './state/state';
 export type { ReadonlyState } from './state/state';
 export type { StateOp } from './state/state-ops';
-export type { EventActions, RelayedConfirmation, ToolConfirmation } from './state/event-actions';
+export type { EventActions, LongRunningUpdateAnswer, RelayedConfirmation, ToolConfirmation } from './state/event-actions';
 export type { MemoryEntry, MemoryService, MemorySource, SearchMemoryResponse } from './memory/memory-service';
 export type { ArtifactLocation, ArtifactService } from './artifacts/artifact-service';
 
@@ -196,6 +196,7 @@ export { confirmationRequests } from './confirmation/confirmation-requests';
 export type { ConfirmationRequest } from './confirmation/confirmation-requests';
 export { longRunningResponse } from './confirmation/long-running-response';
 export type { LongRunningResponseInput } from './confirmation/long-running-response';
+export type { LongRunningQuestion } from './confirmation/long-running-question';
 export { findPendingCalls } from './confirmation/pending-calls';
 export { checkFunctionResponses } from './confirmation/check-function-responses';
 export type { PendingCalls, PendingConfirmation, PendingLongRunning } from './confirmation/pending-calls';

@@ -11,6 +11,7 @@ import type { JsonSchema } from '../model/json-schema';
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
 import { readConfirmationDecision } from './confirmation-decision';
 import { readCredentialAnswer } from './credential-answer';
+import { longRunningQuestionProblem } from './long-running-question';
 import { type PendingCalls, findPendingCalls } from './pending-calls';
 import { REQUEST_CONFIRMATION, isRecord, originalCallFrom } from './request-confirmation';
 
@@ -59,6 +60,9 @@ function checkConfirmationAnswer(pending: PendingCalls, id: string, response: Re
   if (decision.remember && record.askedBy === 'tool') {
     return new InvalidConfirmationAnswerError(id, REMEMBER_NOT_APPLICABLE);
   }
+  if (record.update && decision.decision === 'edit') {
+    return new InvalidConfirmationAnswerError(id, 'an update\'s question cannot be answered with "edit": the call already ran; approve, reject or respond');
+  }
   const form = record.prompt.payloadSchema;
   if (form && (decision.decision === 'approve' || decision.decision === 'edit')) {
     const problem = formProblem(form, decision.payload);
@@ -85,6 +89,10 @@ function checkUpdate(pending: PendingCalls, id: string, response: Record<string,
   if (!isRecord(response.response)) return new InvalidFunctionResponseError(id, '"response" must be a JSON object');
   if (response.willContinue !== undefined && typeof response.willContinue !== 'boolean') {
     return new InvalidFunctionResponseError(id, '"willContinue" must be true or false');
+  }
+  if (response.question !== undefined) {
+    const problem = longRunningQuestionProblem(response.question, response.willContinue);
+    if (problem) return new InvalidFunctionResponseError(id, problem);
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
-import type { Content } from '../model/content';
+import type { Content, FunctionResponse } from '../model/content';
+import type { LongRunningQuestion } from './long-running-question';
 
 /** Input of {@link longRunningResponse}. */
 export interface LongRunningResponseInput {
@@ -10,6 +11,11 @@ export interface LongRunningResponseInput {
   response: Record<string, unknown>;
   /** True for an intermediate update: the call stays pending and more responses may follow. */
   willContinue?: boolean;
+  /**
+   * With `willContinue: true`: a question for the person (hint, payload, form). The run stores the update
+   * and pauses on a confirmation request for the call; the answer runs the tool again (docs/long-running.md).
+   */
+  question?: LongRunningQuestion;
 }
 
 /**
@@ -27,14 +33,14 @@ export function longRunningResponse(input: LongRunningResponseInput): Content {
   return {
     role: 'user',
     parts: [
-      {
-        functionResponse: {
-          id: input.id,
-          name: input.name,
-          response: input.response,
-          ...(input.willContinue ? { willContinue: true } : {}),
-        },
-      },
+      { functionResponse: updateOf(input) },
     ],
   };
+}
+
+function updateOf(input: LongRunningResponseInput): FunctionResponse {
+  const response: FunctionResponse = { id: input.id, name: input.name, response: input.response };
+  if (input.willContinue) response.willContinue = true;
+  if (input.question !== undefined) response.question = input.question;
+  return response;
 }

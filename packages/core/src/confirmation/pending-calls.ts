@@ -22,6 +22,8 @@ export interface PendingConfirmation {
   relay?: ToolConfirmation['relay'];
   /** Who asked, as the runner recorded it (see `ToolConfirmation.askedBy`): `tool` requests refuse `remember`. */
   askedBy?: ToolConfirmation['askedBy'];
+  /** Set for a question a long-running call's update asked: that update (the call runs again with the answer). */
+  update?: ToolConfirmation['update'];
 }
 
 /** A long-running call whose final response has not arrived yet. */
@@ -66,7 +68,11 @@ export function findPendingCalls(events: readonly EventData[]): PendingCalls {
       const response = part.functionResponse;
       if (!response) continue;
       if (event.author === 'user') settleClientResponse(pending, response.id, response.willContinue === true);
-      else pending.answered.add(response.id);
+      else {
+        // A long-running tool run again with an update question's answer may give the call's final response.
+        if (pending.longRunning.has(response.id) && response.willContinue !== true) settleLongRunning(pending, response.id);
+        pending.answered.add(response.id);
+      }
     }
     for (const id of event.longRunningToolIds ?? []) {
       if (pending.confirmations.has(id)) continue; // a confirmation request, listed so clients know to answer it
@@ -81,9 +87,20 @@ function settleClientResponse(pending: PendingCalls, id: string, willContinue: b
   if (pending.confirmations.delete(id)) pending.answered.add(id);
   else if (pending.longRunning.has(id)) {
     if (willContinue) return;
-    pending.longRunning.delete(id);
-    pending.answered.add(id);
+    settleLongRunning(pending, id);
   } else pending.answered.add(id);
+}
+
+/** A long-running call's final response arrived: it stops being pending, and so do its updates' open questions. */
+function settleLongRunning(pending: PendingCalls, id: string): void {
+  pending.longRunning.delete(id);
+  pending.answered.add(id);
+  for (const [requestId, record] of pending.confirmations) {
+    if (record.update && record.originalFunctionCall.id === id) {
+      pending.confirmations.delete(requestId);
+      pending.answered.add(requestId);
+    }
+  }
 }
 
 function readRequest(call: FunctionCall, event: EventData): PendingConfirmation | undefined {
@@ -98,10 +115,11 @@ function readRequest(call: FunctionCall, event: EventData): PendingConfirmation 
   // The runner names a credential request for what it recorded; a name that disagrees is not its request.
   if (isCredentialRequest(call) !== (auth !== undefined)) return undefined;
   if (auth) return { requestId: call.id, originalFunctionCall, prompt: {}, agentName: event.author, requestEventId: event.id, auth };
-  const { relay, askedBy } = event.actions!.requestedToolConfirmations![originalFunctionCall.id];
+  const { relay, askedBy, update } = event.actions!.requestedToolConfirmations![originalFunctionCall.id];
   const record: PendingConfirmation = { requestId: call.id, originalFunctionCall, prompt: confirmationPromptFrom(call), agentName: event.author, requestEventId: event.id };
   if (relay) record.relay = relay;
   if (askedBy) record.askedBy = askedBy;
+  if (update) record.update = update;
   return record;
 }
 

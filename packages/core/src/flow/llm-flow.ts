@@ -12,6 +12,7 @@ import { pendingValidatorWarmUp } from '../validation/validator-warm-up';
 import { OUTPUT_INVALID, checkStructuredOutput } from './structured-output';
 import { answersConfirmations, resumeConfirmedCalls } from './resume-confirmed-calls';
 import { summarizeIfDue } from './summarize-history';
+import { asksQuestion, updateQuestionPause } from './update-question-pause';
 
 /**
  * The model ⇄ tool loop of an {@link LlmAgent}: call the model, emit its response, run the function
@@ -24,6 +25,12 @@ export function runLlmFlow(agent: LlmAgent, context: InvocationContext): AsyncGe
 }
 
 async function* llmFlow(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+  // An update that asks the person a question pauses the run on it, before any model call.
+  const question = context.userContent && asksQuestion(context.userContent) ? updateQuestionPause(context) : undefined;
+  if (question) {
+    yield question;
+    return;
+  }
   // Most messages answer no confirmation: skip the resume step (and its await) for them.
   const resumed = answersConfirmations(context) ? await resumeConfirmedCalls(agent, context) : undefined;
   if (resumed) {

@@ -3,7 +3,7 @@ import type { LlmAgent } from '../agents/llm-agent';
 import { type PendingConfirmation, findPendingCalls } from '../confirmation/pending-calls';
 import { isPauseRequestName, isRecord } from '../confirmation/request-confirmation';
 import type { Event } from '../events/event';
-import type { ToolConfirmation } from '../state/event-actions';
+import type { LongRunningUpdateAnswer, ToolConfirmation } from '../state/event-actions';
 import { type ConfirmationDecision, readConfirmationDecision } from '../confirmation/confirmation-decision';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { wrapResult } from '../internal/tool-executor';
@@ -40,7 +40,9 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   const now = findPendingCalls(events);
   const resumed: PendingConfirmation[] = [];
   for (const record of before.confirmations.values()) {
-    if (answers.has(record.requestId) && record.agentName === agent.name && !now.answered.has(record.originalFunctionCall.id)) resumed.push(record);
+    if (!answers.has(record.requestId) || record.agentName !== agent.name) continue;
+    // An update's question is for a call that already answered once: it runs again while the call is pending.
+    if (record.update ? now.longRunning.has(record.originalFunctionCall.id) : !now.answered.has(record.originalFunctionCall.id)) resumed.push(record);
   }
   if (resumed.length === 0) return undefined;
 
@@ -51,6 +53,7 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   const decisions = new Map<string, ConfirmationDecision>();
   const grants = new Map<string, string>();
   const relayed = new Set<string>();
+  const updates = new Map<string, LongRunningUpdateAnswer>();
   const calls: FunctionCall[] = [];
   for (const record of resumed) {
     const answer = answers.get(record.requestId)!;
@@ -72,6 +75,20 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
       calls.push(original);
       continue;
     }
+    if (record.update) {
+      // An update's question: the tool runs again with the answer (any decision but respond), and what it returns is the call's next response.
+      const update: LongRunningUpdateAnswer = { response: record.update.response, willContinue: true };
+      updates.set(original.id, update);
+      const confirmation: ToolConfirmation = { confirmed: decision.decision === 'approve', decision: decision.decision, update };
+      if (record.prompt.hint !== undefined) confirmation.hint = record.prompt.hint;
+      if (decision.payload !== undefined) confirmation.payload = decision.payload;
+      if (decision.message !== undefined) confirmation.message = decision.message;
+      if (record.prompt.payloadSchema !== undefined) confirmation.request = record.prompt;
+      confirmations.set(original.id, confirmation);
+      calls.push(original);
+      if (decision.decision === 'respond') answeredCalls.set(original.id, { id: original.id, name: original.name, response: wrapResult(decision.result) });
+      continue;
+    }
     const confirmation: ToolConfirmation = { confirmed: decision.decision === 'approve' || decision.decision === 'edit' };
     if (record.prompt.hint !== undefined) confirmation.hint = record.prompt.hint;
     if (decision.payload !== undefined) confirmation.payload = decision.payload;
@@ -87,6 +104,7 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   }
   const responses = await handleFunctionCalls({ agent, context, calls, offered, confirmations, answeredCalls });
   recordDecisions(responses, decisions, grants, relayed);
+  if (updates.size > 0) settleUpdates(responses, updates);
   // A resumed call may pause again (a credential the token endpoint refused is asked for again).
   const pause = confirmationPause({ agent, context, calls, responseEvent: responses });
   const [event, ...pauseEvents] = pause.events;
@@ -124,6 +142,22 @@ function recordDecisions(event: Event, decisions: ReadonlyMap<string, Confirmati
       response.confirmation = { decision: 'reject', by: 'user', message: decision.message };
     }
   }
+}
+
+/**
+ * The responses of long-running calls run again with an update question's answer are the calls' next
+ * updates: `willContinue: true` (the call stays pending) unless the tool set `update.willContinue` to
+ * false or failed (then it is the final response). Not listed in `longRunningToolIds`: the model is
+ * called next, as for a client's update.
+ */
+function settleUpdates(event: Event, updates: ReadonlyMap<string, LongRunningUpdateAnswer>): void {
+  for (const part of event.content?.parts ?? []) {
+    const response = part.functionResponse;
+    const update = response && updates.get(response.id);
+    if (update && !response.isError && update.willContinue) response.willContinue = true;
+  }
+  const ids = event.longRunningToolIds?.filter((id) => !updates.has(id));
+  event.longRunningToolIds = ids && ids.length > 0 ? ids : undefined;
 }
 
 /** True when the user's message answers confirmation requests: only then can {@link resumeConfirmedCalls} run anything. */

@@ -131,7 +131,8 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     const hasRule = tool.requireConfirmation !== undefined && tool.requireConfirmation !== false;
     if (context.toolConfirmation) {
       // A relayed request's decision (any of the four) goes to the agent tool, which passes it on to its inner agent.
-      if (!context.toolConfirmation.confirmed && !context.toolConfirmation.relay) throw new ToolCallRejectedError(tool.name, context.toolConfirmation.message);
+      // So does a rejected update question: the long-running tool hears it and may cancel its job.
+      if (!context.toolConfirmation.confirmed && !context.toolConfirmation.relay && !context.toolConfirmation.update) throw new ToolCallRejectedError(tool.name, context.toolConfirmation.message);
     } else {
       // The policy first: its deny beats any grant, its allow needs none (docs/confirmation.md, "A policy before the person").
       verdict = input.confirmationPolicy ? await judgeCall(input.confirmationPolicy, { tool, args, userId: context.userId, sessionId: context.sessionId, context }) : undefined;

@@ -1,5 +1,6 @@
 import type { CallConfirmation } from '../confirmation/call-confirmation';
 import type { ConfirmationPolicyVerdict } from '../confirmation/confirmation-policy';
+import type { LongRunningQuestion } from '../confirmation/long-running-question';
 
 /** Who produced a {@link Content}: the user (including tool results sent back) or the model. */
 export type Role = 'user' | 'model';
@@ -54,6 +55,12 @@ export interface FunctionResponse {
    * follow, so the call stays pending. Absent on final responses.
    */
   willContinue?: boolean;
+  /**
+   * Set by a client on an intermediate update of a long-running call (with `willContinue`): a question for
+   * the person, answered like a tool's own confirmation request; the answer runs the tool again (see
+   * docs/long-running.md, "Asking the person"). Never sent to the model. Absent otherwise.
+   */
+  question?: LongRunningQuestion;
   /**
    * Repairs the executor made to the call's arguments before they validated (a code fence removed, a
    * number sent as a string converted, …), in the order made. Recorded for people and metrics; never sent

@@ -49,6 +49,22 @@ export interface ToolConfirmation {
   result?: unknown;
   /** With a relayed approval: the grant to remember for the inner tool. */
   remember?: RememberGrant;
+  /**
+   * On a question a long-running call's update asked (see `LongRunningQuestion`), and when the tool runs
+   * again with the answer: that update.
+   */
+  update?: LongRunningUpdateAnswer;
+}
+
+/** The update of a long-running call that asked the person a question, as the tool sees it when run again with the answer. */
+export interface LongRunningUpdateAnswer {
+  /** The update's `response`, as the client sent it. */
+  response: Record<string, unknown>;
+  /**
+   * True (the default): what the tool returns is an intermediate update and the call stays pending. The
+   * tool sets it to `false` to make what it returns the call's final response.
+   */
+  willContinue: boolean;
 }
 
 /** An `AgentTool`'s inner confirmation request, relayed to the outer run's client (see {@link ToolConfirmation.relay}). */
