@@ -122,6 +122,8 @@ interface CallInFlight {
   answerGiven?: boolean;
   /** The form the server elicited during this call, before anybody answered. */
   asked?: ElicitRequestFormParams;
+  /** The server elicited again during this call after it got the person's answer (one round per call). */
+  askedAgain?: boolean;
 }
 
 /**
@@ -282,6 +284,10 @@ export class McpConnection {
     } finally {
       this.inFlight.delete(call);
     }
+    // A 2025-era server asked again after it got the answer, and was told "cancel": its result is not the tool's.
+    if (call.askedAgain) {
+      throw new McpConnectionError('MCP_INPUT_UNSUPPORTED', this.label, `tool "${name}" asked for input again after the person answered; McpToolset asks once per call`);
+    }
     // A 2025-era server elicited during the call and was told "cancel": what it answered then is not the tool's result.
     if (call.asked) return { kind: 'input', request: { era: 'legacy', forms: { [LEGACY_FORM_KEY]: call.asked } } };
     if (result.resultType === 'input_required') {
@@ -327,8 +333,9 @@ export class McpConnection {
   /**
    * A 2025-era server's `elicitation/create`, sent during a call. The call being sent again after the
    * person answered gets that answer; otherwise the form is recorded on the one call in flight (so the
-   * call pauses for the person) and the server is told "cancel". With several calls in flight and no
-   * answer waiting, nobody can tell whose form it is: it is cancelled.
+   * call pauses for the person) and the server is told "cancel". The one call in flight that already
+   * gave its answer is asked again: it is told "cancel" and the call fails (one round per call). With
+   * several calls in flight and no answer waiting, nobody can tell whose form it is: it is cancelled.
    */
   private async elicit(params: ElicitRequestFormParams | { mode: 'url' }): Promise<ElicitResult> {
     const calls = [...this.inFlight];
@@ -336,6 +343,10 @@ export class McpConnection {
     if (answering) {
       answering.answerGiven = true;
       return answering.answer!;
+    }
+    if (calls.length === 1 && calls[0].answerGiven) {
+      calls[0].askedAgain = true;
+      return { action: 'cancel' };
     }
     const handler = this.options.onElicitation;
     if (handler && params.mode !== 'url') {

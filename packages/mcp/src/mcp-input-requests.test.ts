@@ -237,6 +237,18 @@ describe.each([
       await toolset.close();
     }
   });
+
+  it('answers a call whose server asks again after the answer with MCP_INPUT_UNSUPPORTED (one round per call), not with the server\'s result', async () => {
+    const { runner } = agentRunner(transport, new InMemorySessionService(), [{ calls: [{ id: 'c1', name: 'ask_twice', args: {} }] }, 'Gave up.']);
+    try {
+      const [request] = (await send(runner, user('go'))).flatMap((event) => confirmationRequests(event));
+      expect(request.hint).toBe('First?');
+      const answered = await send(runner, confirmationResponse(request, { decision: 'approve', payload: { ok: true } }));
+      expect(responseOf(answered, 'c1')).toMatchObject({ isError: true, response: { error: { code: 'MCP_INPUT_UNSUPPORTED' } } });
+    } finally {
+      await runner.close();
+    }
+  });
 });
 
 describe('a Toolsmith server (serveMcp, both eras): its confirmation becomes the client runner\'s pause', () => {

@@ -8,8 +8,8 @@ import { z } from 'zod';
 
 /**
  * An MCP server on the official SDK 1.x, which speaks only the 2025-era revisions (an `initialize`
- * handshake, sessions): a tool, and one that asks the user for a form with `elicitation/create` during
- * the call.
+ * handshake, sessions): a tool, one that asks the user for a form with `elicitation/create` during
+ * the call, and one that asks twice in one call.
  */
 export function createSdk1McpServer(): McpServer {
   const server = new McpServer({ name: 'sdk1-fixture', version: '1.0.0' });
@@ -33,6 +33,12 @@ export function createSdk1McpServer(): McpServer {
     );
     if (answer.action !== 'accept') return { content: [{ type: 'text', text: `not booked: ${answer.action}` }], isError: true };
     return { content: [{ type: 'text', text: `booked a ${String(answer.content?.room)} room for ${guest}, ${String(answer.content?.nights)} night(s)` }] };
+  });
+  const yesNo = { type: 'object' as const, properties: { ok: { type: 'boolean' as const } }, required: ['ok'] };
+  server.registerTool('ask_twice', { description: 'Asks, then asks again.', inputSchema: {} }, async (_args, extra) => {
+    const first = await extra.sendRequest({ method: 'elicitation/create', params: { message: 'First?', requestedSchema: yesNo } }, ElicitResultSchema);
+    const second = await extra.sendRequest({ method: 'elicitation/create', params: { message: 'Second?', requestedSchema: yesNo } }, ElicitResultSchema);
+    return { content: [{ type: 'text', text: `first ${first.action}, second ${second.action}` }] };
   });
   return server;
 }
