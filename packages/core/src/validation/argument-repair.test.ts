@@ -31,6 +31,22 @@ describe('repairArguments', () => {
     });
   });
 
+  it("never changes the model's arguments: the repaired ones are a copy, and where nothing applies nothing is copied or changed", () => {
+    const deepFreeze = <T>(value: T): T => {
+      if (typeof value === 'object' && value !== null) for (const inner of Object.values(value)) deepFreeze(inner);
+      return Object.freeze(value);
+    };
+    const repairable = deepFreeze({ title: 'a', count: '3', tags: ['x', 'y'], address: { zip: '75001' }, priority: null });
+    const before = JSON.stringify(repairable);
+    const repaired = repairArguments(repairable, TASK)!;
+    expect(repaired.args).toEqual({ title: 'a', count: 3, tags: ['x', 'y'], address: { zip: 75001 } });
+    expect(repaired.repairs.map((r) => r.path)).toEqual(['/count', '/address/zip', '/priority']);
+    expect(repaired.args.tags).not.toBe(repairable.tags);
+    expect(JSON.stringify(repairable)).toBe(before);
+    // Frozen, so a change would throw: nothing applies, nothing is touched.
+    expect(repairArguments(deepFreeze({ title: 7, count: 'three', tags: [1, '2'], address: { zip: 'none' }, extra: { a: [null] } }), TASK)).toBeUndefined();
+  });
+
   it('refuses what is not exactly a number, an integer or a boolean', () => {
     for (const value of ['3.5', ' 3', '03', '0x10', 'NaN', '', 'three']) expect(repairArguments({ title: 'a', count: value }, TASK)).toBeUndefined();
     expect(repairArguments({ title: 'a', urgent: 'yes' }, TASK)).toBeUndefined();

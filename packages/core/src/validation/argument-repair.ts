@@ -19,20 +19,28 @@ const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
  * (`enum-case`). Each applies only where the value does not fit its schema, and only where the schema
  * says unambiguously what was meant: under `anyOf`/`oneOf` with more than one non-null branch nothing
  * is touched. Called only after validation failed, so valid arguments never pay for it. Returns
- * `undefined` when nothing was repaired.
+ * `undefined` when nothing was repaired. A first walk only looks (it changes and copies nothing); the
+ * arguments are copied and repaired only when it found a repair to make.
  */
 export function repairArguments(args: Record<string, unknown>, schema: JsonSchema): RepairedArguments | undefined {
-  const walk = new RepairWalk(schema);
+  const look = new RepairWalk(schema, false);
+  look.value(args, schema, '');
+  if (look.repairs.length === 0) return undefined;
+  const walk = new RepairWalk(schema, true);
   // Arguments are JSON (parsed, or checked by the argument parser): a JSON round trip copies them exactly.
   const copy = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
   walk.value(copy, schema, '');
-  return walk.repairs.length > 0 ? { args: copy, repairs: walk.repairs } : undefined;
+  return { args: copy, repairs: walk.repairs };
 }
 
 class RepairWalk {
   readonly repairs: ArgumentRepair[] = [];
 
-  constructor(private readonly root: JsonSchema) {}
+  /** `changing`: repair objects and arrays in place; otherwise only record the repairs that apply. */
+  constructor(
+    private readonly root: JsonSchema,
+    private readonly changing: boolean,
+  ) {}
 
   /** The value, repaired in place where it is an object or array, or its replacement. */
   value(value: unknown, rawSchema: unknown, path: string): unknown {
@@ -41,7 +49,11 @@ class RepairWalk {
     const types = typesOf(schema);
     if (typeof value === 'string') return this.string(value, schema, types, path);
     if (Array.isArray(value)) {
-      if (isSchema(schema.items)) for (let i = 0; i < value.length; i++) value[i] = this.value(value[i], schema.items, `${path}/${i}`);
+      if (isSchema(schema.items))
+        for (let i = 0; i < value.length; i++) {
+          const repaired = this.value(value[i], schema.items, `${path}/${i}`);
+          if (this.changing) value[i] = repaired;
+        }
       return value;
     }
     if (typeof value === 'object' && value !== null) this.object(value as Record<string, unknown>, schema, path);
@@ -61,12 +73,13 @@ class RepairWalk {
       const at = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if (value[key] === null) {
         if (!required.includes(key) && !this.allowsNull(propertySchema)) {
-          delete value[key];
+          if (this.changing) delete value[key];
           this.repairs.push({ repair: 'null-for-optional', path: at });
         }
         continue;
       }
-      value[key] = this.value(value[key], propertySchema, at);
+      const repaired = this.value(value[key], propertySchema, at);
+      if (this.changing) value[key] = repaired;
     }
   }
 
