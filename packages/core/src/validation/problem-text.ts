@@ -92,23 +92,47 @@ export function describeValidatorProblem(path: string, value: unknown, text: str
 export function readablePath(pointer: string, root = 'arguments'): string {
   if (pointer === '') return root;
   let out = '';
-  for (const raw of pointer.slice(1).split('/')) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    out += /^\d+$/.test(segment) ? `[${segment}]` : out === '' ? segment : `.${segment}`;
+  for (let start = 1; start <= pointer.length; ) {
+    const end = segmentEnd(pointer, start);
+    const segment = unescapePointer(pointer.slice(start, end));
+    out += isIndex(segment) ? `[${segment}]` : out === '' ? segment : `.${segment}`;
+    start = end + 1;
   }
   return out;
 }
 
+/** Where the pointer's segment starting at `start` ends (the next `/`, or the pointer's end). */
+function segmentEnd(pointer: string, start: number): number {
+  const slash = pointer.indexOf('/', start);
+  return slash === -1 ? pointer.length : slash;
+}
+
+/** A decimal array index (`0`, `12`): digits only. */
+function isIndex(segment: string): boolean {
+  if (segment === '') return false;
+  for (let i = 0; i < segment.length; i++) {
+    const code = segment.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
 function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+  return segment.includes('~') || segment.includes('/') ? segment.replace(/~/g, '~0').replace(/\//g, '~1') : segment;
+}
+
+function unescapePointer(segment: string): string {
+  return segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment;
 }
 
 function valueAt(data: unknown, pointer: string): unknown {
   if (pointer === '') return data;
   let value = data;
-  for (const raw of pointer.slice(1).split('/')) {
+  for (let start = 1; start <= pointer.length; ) {
     if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+    const end = segmentEnd(pointer, start);
+    value = (value as Record<string, unknown>)[unescapePointer(pointer.slice(start, end))];
+    start = end + 1;
   }
   return value;
 }
