@@ -152,6 +152,11 @@ describe('runner.run never throws', () => {
       if (this.broken === 'getSession') throw new Error('database down');
       return super.getSession(...args);
     }
+    // The claim's load (ClaimSessionRequest.load) reads the session too: it fails with getSession.
+    override async claimSession(...args: Parameters<InMemorySessionService['claimSession']>) {
+      if (this.broken === 'getSession' && args[0].load) throw new Error('database down');
+      return super.claimSession(...args);
+    }
     override async createSession(...args: Parameters<InMemorySessionService['createSession']>) {
       if (this.broken === 'createSession') throw new Error('database down');
       return super.createSession(...args);

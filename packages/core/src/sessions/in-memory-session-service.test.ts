@@ -86,6 +86,40 @@ describe('InMemorySessionService', () => {
     expect(model.requests[2].contents).toHaveLength(5);
   });
 
+  it('reads the session in the claim when asked (load): what getSession returns right after it, nothing when the session is missing or the claim refused', async () => {
+    const service = new InMemorySessionService();
+    const session = await service.createSession({ ...key, state: { 'app:a': 1, 'user:b': 2, c: 3 } });
+    await service.appendEvent(session, Event.create({ invocationId: 'i', author: 'user', content: { role: 'user', parts: [{ text: 'hi' }] }, actions: { stateDelta: { c: 4 }, artifactDelta: {} } }));
+
+    const outcome = await service.claimSession({ ...key, holder: 'run-1', leaseMs: 60_000, load: true });
+    if (!outcome.claimed || !outcome.loaded?.session) throw new Error('claim without the session');
+    expect(outcome.loaded.session.toJSON()).toEqual((await service.getSession(key))!.toJSON());
+    expect([outcome.loaded.session.lastSequence, outcome.loaded.session.state, outcome.loaded.session.events.length]).toEqual([1, { 'app:a': 1, 'user:b': 2, c: 4 }, 1]);
+    // A copy: changing what the claim read changes nothing stored.
+    outcome.loaded.session.events.pop();
+    expect((await service.getSession(key))!.events).toHaveLength(1);
+
+    expect(await service.claimSession({ ...key, sessionId: 'missing', holder: 'run-2', leaseMs: 60_000, load: true })).toMatchObject({ claimed: true, loaded: { session: undefined } });
+    expect(await service.claimSession({ ...key, holder: 'run-3', leaseMs: 60_000, load: true })).toEqual({ claimed: false, holder: 'run-1', expiresAt: expect.any(Number) });
+    expect(await service.claimSession({ ...key, sessionId: 'plain', holder: 'run-4', leaseMs: 60_000 })).not.toHaveProperty('loaded');
+  });
+
+  it('a run loads its session in the claim: no getSession on an existing session or a new one', async () => {
+    let reads = 0;
+    class CountingStore extends InMemorySessionService {
+      override async getSession(...args: Parameters<InMemorySessionService['getSession']>) {
+        reads++;
+        return super.getSession(...args);
+      }
+    }
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model: new ScriptedModel(() => 'Hi.') }), sessionService: new CountingStore() });
+    const first = await collect(runner, 'one', { userId: 'u', sessionId: 's' });
+    const second = await collect(runner, 'two', { userId: 'u', sessionId: 's' });
+    expect([first.at(-1)!.text(), second.at(-1)!.text()]).toEqual(['Hi.', 'Hi.']);
+    expect(reads).toBe(0);
+    expect((await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!.events).toHaveLength(4);
+  });
+
   it('keeps fencing numbers growing across a JSON move: a writer from before the move is refused with SESSION_BUSY', async () => {
     const service = new InMemorySessionService();
     const key = { appName: 'app', userId: 'u1', sessionId: 's1' };

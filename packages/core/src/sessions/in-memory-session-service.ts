@@ -189,7 +189,7 @@ export class InMemorySessionService implements SessionService {
     return event;
   }
 
-  /** Implements {@link SessionService.claimSession}: one synchronous step, so two claims never both win. */
+  /** Implements {@link SessionService.claimSession}: one synchronous step, so two claims never both win; with `load`, the session is read in that step too. */
   async claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {
     const claims = this.userClaims(request.appName, request.userId, true);
     const now = this.now();
@@ -199,7 +199,10 @@ export class InMemorySessionService implements SessionService {
     claims.set(request.sessionId, claim);
     const stored = this.userSessions(request.appName, request.userId, false)?.get(request.sessionId);
     if (stored) stored.claim = claim;
-    return { claimed: true, claim: { fence: claim.fence, expiresAt: this.wallTime(claim.lapsesAt) } };
+    const granted = { fence: claim.fence, expiresAt: this.wallTime(claim.lapsesAt) };
+    // In the same synchronous step: exactly what getSession for the whole session returns right after the claim.
+    if (request.load) return { claimed: true, claim: granted, loaded: { session: stored ? this.view(request.appName, request.userId, stored, true) : undefined } };
+    return { claimed: true, claim: granted };
   }
 
   /** Implements {@link SessionService.renewClaim}. */
