@@ -24,6 +24,17 @@ export interface OAuth2ClientConfig {
   redirectUri?: string;
   /** Extra query parameters for the authorization URL (e.g. `{ prompt: 'consent' }`). */
   authorizationParams?: Record<string, string>;
+  /**
+   * The protected resource the token is for (RFC 8707 resource indicator): sent as `resource` on the
+   * authorization request and on every token request (code, refresh, client credentials). Absent: not sent.
+   */
+  resource?: string;
+  /**
+   * How the client authenticates at the token endpoint: `client_secret_basic` (HTTP Basic header),
+   * `client_secret_post` (id and secret in the body) or `none` (public client: the id only).
+   * Absent: the id in the body, and the secret too when there is one.
+   */
+  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
 }
 
 /**

@@ -61,6 +61,34 @@ describe('the OAuth2 client', () => {
       status: undefined,
     });
   });
+  it('sends the RFC 8707 resource on authorization and token requests, and authenticates the client as its tokenEndpointAuthMethod says', async () => {
+    const seen: Array<{ authorization?: string; body: Record<string, string> }> = [];
+    const tokens = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+      req.on('end', () => {
+        seen.push({ authorization: req.headers.authorization, body: Object.fromEntries(new URLSearchParams(raw)) });
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ access_token: 'at', token_type: 'Bearer' }));
+      });
+    });
+    await new Promise<void>((resolve) => tokens.listen(0, '127.0.0.1', resolve));
+    const tokenUrl = `http://127.0.0.1:${(tokens.address() as AddressInfo).port}/token`;
+    try {
+      const client = { ...codeFlow().oauth2!, clientId: 'id:1', clientSecret: 's&2', tokenUrl, resource: 'https://mcp.example/mcp' };
+      expect(new URL(buildAuthorizationUrl({ scheme: 'oauth2AuthorizationCode', oauth2: client }, 'st', 'ch')).searchParams.get('resource')).toBe('https://mcp.example/mcp');
+      for (const method of ['client_secret_basic', 'client_secret_post', 'none'] as const) {
+        await requestToken({ ...client, tokenEndpointAuthMethod: method }, { grant_type: 'refresh_token', refresh_token: 'rt' });
+      }
+      expect(seen).toEqual([
+        { authorization: `Basic ${Buffer.from('id%3A1:s%262').toString('base64')}`, body: { grant_type: 'refresh_token', refresh_token: 'rt', resource: 'https://mcp.example/mcp' } },
+        { body: { grant_type: 'refresh_token', refresh_token: 'rt', client_id: 'id:1', client_secret: 's&2', resource: 'https://mcp.example/mcp' } },
+        { body: { grant_type: 'refresh_token', refresh_token: 'rt', client_id: 'id:1', resource: 'https://mcp.example/mcp' } },
+      ]);
+    } finally {
+      await new Promise<void>((resolve) => tokens.close(() => resolve()));
+    }
+  });
 });
 
 describe('CredentialManager', () => {

@@ -43,25 +43,32 @@ export function buildAuthorizationUrl(config: AuthConfig, state: string, codeCha
   url.searchParams.set('state', state);
   url.searchParams.set('code_challenge', codeChallenge);
   url.searchParams.set('code_challenge_method', 'S256');
+  if (client.resource !== undefined) url.searchParams.set('resource', client.resource);
   for (const [name, value] of Object.entries(client.authorizationParams ?? {})) url.searchParams.set(name, value);
   return url.toString();
 }
 
 /**
- * Posts a token request (form-encoded, client id and secret in the body) and turns the answer into a
- * credential. A non-2xx answer or a body without `access_token` is a {@link TokenRequestError}.
+ * Posts a token request (form-encoded; the client authenticated as its `tokenEndpointAuthMethod` says,
+ * the `resource` indicator added when the client has one) and turns the answer into a credential. A
+ * non-2xx answer or a body without `access_token` is a {@link TokenRequestError}.
  */
 export async function requestToken(client: OAuth2ClientConfig, params: Record<string, string>, fetchImpl: typeof fetch = fetch): Promise<AuthCredential> {
-  const body = new URLSearchParams({ ...params, client_id: client.clientId });
-  if (client.clientSecret) body.set('client_secret', client.clientSecret);
+  const body = new URLSearchParams(params);
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  if (client.tokenEndpointAuthMethod === 'client_secret_basic' && client.clientSecret) {
+    // RFC 6749 §2.3.1: id and secret form-urlencoded, then base64 as user:password.
+    const user = `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`;
+    headers.authorization = `Basic ${Buffer.from(user).toString('base64')}`;
+  } else {
+    body.set('client_id', client.clientId);
+    if (client.clientSecret && client.tokenEndpointAuthMethod !== 'none') body.set('client_secret', client.clientSecret);
+  }
+  if (client.resource !== undefined) body.set('resource', client.resource);
   const grantType = params.grant_type;
   let response: Response;
   try {
-    response = await fetchImpl(client.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body,
-    });
+    response = await fetchImpl(client.tokenUrl, { method: 'POST', headers, body });
   } catch (cause) {
     throw new TokenRequestError(client.tokenUrl, grantType, undefined, undefined, { cause });
   }
