@@ -11,6 +11,7 @@ export type { McpResourceContents, McpResourceLinkInfo } from './mcp-resource-co
 export type { McpCompletion, McpCompletionTarget, McpPrompt, McpPromptInfo, McpResourceInfo, McpResourceTemplateInfo } from './mcp-remote-offerings';
 export { McpCredentialProvider } from './mcp-oauth-provider';
 export type { McpOAuthOptions } from './mcp-oauth-provider';
+export type { McpPreRegisteredClient } from './mcp-authorization';
 
 // ── Errors ──────────────────────────────────────────────────────────────────────────────────────
 export { McpConfirmationUnsupportedError, McpConnectionError, McpFormUnsupportedError, McpToolError } from './mcp-errors';

@@ -12,7 +12,7 @@ import {
   type ElicitRequestFormParams,
   type ElicitResult,
   type InputRequests,
-  type OAuthClientProvider,
+  type AuthProvider,
   ProtocolError,
   SdkError,
   SdkErrorCode,
@@ -45,8 +45,8 @@ export interface McpStdioTransportOptions {
 export interface McpHttpEndpoint {
   url: URL;
   headers: Record<string, string>;
-  /** Adds the user's OAuth token to every request (and stores what the SDK refreshes). */
-  authProvider?: OAuthClientProvider;
+  /** Adds the user's OAuth token to every request, and ends a refused one with the server's challenge. */
+  authProvider?: AuthProvider;
 }
 
 /** What a connection needs to open (and re-open) its session. */
@@ -498,7 +498,11 @@ export function httpTransport(endpoint: McpHttpEndpoint): Pick<McpConnectionOpti
   return {
     label: `${endpoint.url.origin}${endpoint.url.pathname}`,
     createTransport: () =>
-      new StreamableHTTPClientTransport(endpoint.url, { requestInit: { headers: endpoint.headers }, ...(endpoint.authProvider ? { authProvider: endpoint.authProvider } : {}) }),
+      new StreamableHTTPClientTransport(endpoint.url, {
+        requestInit: { headers: endpoint.headers },
+        // A 403 insufficient_scope comes back as an error: the toolset asks the user for the wider scope through the run's pause.
+        ...(endpoint.authProvider ? { authProvider: endpoint.authProvider, onInsufficientScope: 'throw' as const } : {}),
+      }),
   };
 }
 

@@ -9,6 +9,7 @@ export const MCP_ERROR_CODES = {
   MCP_TIMEOUT: 'The MCP server did not answer in time.',
   MCP_CANCELLED: 'The call to the MCP server was cancelled (the run was aborted).',
   MCP_INPUT_UNSUPPORTED: 'The MCP server asked for input again after the person answered (McpToolset asks once per call), or for input other than a form.',
+  MCP_AUTHORIZATION_FAILED: "OAuth with the MCP server cannot go on: discovery or registration failed, its metadata is unsafe (another resource, no PKCE S256), or it still refuses the user's token after they authorized.",
   MCP_TOOLS_UNAVAILABLE: "The MCP server's tool list could not be read.",
   MCP_TOOL_ERROR: 'The remote tool reported an error.',
   MCP_PROMPT_NOT_TEXT: "McpToolset.promptInstruction: the server's prompt has an image, audio or a binary resource, which an instruction (text) cannot hold.",

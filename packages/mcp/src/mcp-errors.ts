@@ -13,7 +13,9 @@ export type McpConnectionErrorCode =
   /** The server answered with a JSON-RPC error or with a result that is not valid MCP. */
   | 'MCP_PROTOCOL_ERROR'
   /** The server asked for input again after the person answered (McpToolset asks once per call), or for input other than a form. */
-  | 'MCP_INPUT_UNSUPPORTED';
+  | 'MCP_INPUT_UNSUPPORTED'
+  /** OAuth with the server cannot go on: discovery or registration failed, its metadata is unsafe, or it still refuses the user's token after they authorized. */
+  | 'MCP_AUTHORIZATION_FAILED';
 
 /**
  * Talking to an MCP server failed: it could not be started or reached, it crashed, hung past the

@@ -1,96 +1,57 @@
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthTokens } from '@modelcontextprotocol/client';
-import type { AuthConfig, AuthCredential, CredentialKey, CredentialService } from '@toolsmith/core';
-import { McpConnectionError } from './mcp-errors';
+import type { AuthProvider } from '@modelcontextprotocol/client';
+import { type AuthConfig, type CredentialKey, type CredentialService, isCredentialExpired } from '@toolsmith/core';
+import { McpAuthChallengeError } from './mcp-auth-challenge';
+import type { McpPreRegisteredClient } from './mcp-authorization';
 
-/** How a {@link McpToolset} signs its users in to an MCP server that requires OAuth. */
+/**
+ * How a {@link McpToolset} signs its users in to an MCP server that requires OAuth. By default it
+ * follows the MCP authorization spec (discovery, client registration, the RFC 8707 resource, scopes
+ * and step-up); `authConfig` instead fixes the OAuth2 client and endpoints (the older way).
+ */
 export interface McpOAuthOptions {
-  /**
-   * The server's OAuth2 client: `scheme` `oauth2AuthorizationCode` (or `openIdConnect`) with the client
-   * id (and secret), authorization and token URLs, scopes and redirect URI.
-   */
-  authConfig: AuthConfig;
   /** Where users' tokens are kept: the SAME service as the Runner's `credentialService`. */
   credentialService: CredentialService;
+  /**
+   * Where the authorization server sends the user back after consenting; the client app passes that
+   * URL back to Toolsmith (the `redirectUrl` of the credential response). Required unless `authConfig` is given.
+   */
+  redirectUri?: string;
+  /** A client registered with the server's authorization server beforehand: used instead of registering. */
+  client?: McpPreRegisteredClient;
+  /**
+   * The https URL of this client's OAuth client ID metadata document: used as the client id when the
+   * authorization server supports client ID metadata documents, else the client registers dynamically.
+   */
+  clientMetadataUrl?: string;
+  /**
+   * A fixed OAuth2 client (`scheme` `oauth2AuthorizationCode` or `openIdConnect`, with client id, URLs,
+   * scopes and redirect URI): no discovery, no registration, no `resource` unless its `oauth2.resource`
+   * says so. Kept for servers set up before the MCP authorization spec.
+   */
+  authConfig?: AuthConfig;
 }
 
 /**
- * The MCP SDK's {@link OAuthClientProvider} over a Toolsmith {@link CredentialService}, for one user:
- * the transport reads the user's tokens from the service on every request, and tokens the SDK
- * obtains (a refresh) are stored there. The authorization itself runs through Toolsmith's credential
- * pause (the toolset's sign-in tool), never through the SDK's redirect: when the SDK would redirect,
- * the stored tokens are dropped so the next step asks the user again.
+ * The SDK transport's {@link AuthProvider} over a Toolsmith {@link CredentialService}, for one user:
+ * every request carries the user's stored access token (none when it expired: the toolset refreshes it
+ * through the credential flow), and a `401` ends the request with the server's challenge, so the
+ * toolset asks the user through the run's pause instead of the SDK redirecting anybody.
  */
-export class McpCredentialProvider implements OAuthClientProvider {
+export class McpCredentialProvider implements AuthProvider {
   constructor(
-    private readonly oauth: McpOAuthOptions,
+    private readonly credentialService: CredentialService,
     private readonly key: CredentialKey,
   ) {}
 
-  /** The config's redirect URI (the SDK's view; the redirect itself is handled by Toolsmith's pause). */
-  get redirectUrl(): string | undefined {
-    return this.oauth.authConfig.oauth2?.redirectUri;
+  /** The user's live access token, read from the credential service on every request. */
+  async token(): Promise<string | undefined> {
+    const credential = await this.credentialService.loadCredential(this.key);
+    if (!credential?.accessToken || isCredentialExpired(credential, Date.now(), 0)) return undefined;
+    return credential.accessToken;
   }
 
-  /** This client as the SDK describes it to a server: redirect URI, grants, scopes. */
-  get clientMetadata(): OAuthClientMetadata {
-    const client = this.oauth.authConfig.oauth2;
-    return {
-      client_name: 'toolsmith',
-      redirect_uris: client?.redirectUri ? [client.redirectUri] : [],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: client?.clientSecret ? 'client_secret_post' : 'none',
-      ...(client?.scopes?.length ? { scope: client.scopes.join(' ') } : {}),
-    };
-  }
-
-  /** The pre-registered client id (and secret) from the config. */
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    const client = this.oauth.authConfig.oauth2;
-    if (!client) return undefined;
-    return { client_id: client.clientId, ...(client.clientSecret ? { client_secret: client.clientSecret } : {}) };
-  }
-
-  /** The user's stored tokens, read from the credential service on every request. */
-  async tokens(): Promise<OAuthTokens | undefined> {
-    const credential = await this.oauth.credentialService.loadCredential(this.key);
-    if (!credential?.accessToken) return undefined;
-    const tokens: OAuthTokens = { access_token: credential.accessToken, token_type: credential.tokenType ?? 'Bearer' };
-    if (credential.refreshToken) tokens.refresh_token = credential.refreshToken;
-    if (credential.expiresAt !== undefined) tokens.expires_in = Math.max(0, Math.floor((credential.expiresAt - Date.now()) / 1000));
-    if (credential.scope) tokens.scope = credential.scope;
-    if (credential.idToken) tokens.id_token = credential.idToken;
-    return tokens;
-  }
-
-  /** Stores tokens the SDK obtained (a refresh) as the user's credential. */
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
-    const credential: AuthCredential = { accessToken: tokens.access_token, tokenType: tokens.token_type };
-    if (tokens.refresh_token) credential.refreshToken = tokens.refresh_token;
-    if (tokens.expires_in !== undefined) credential.expiresAt = Date.now() + tokens.expires_in * 1000;
-    if (tokens.scope) credential.scope = tokens.scope;
-    if (tokens.id_token) credential.idToken = tokens.id_token;
-    await this.oauth.credentialService.saveCredential(this.key, credential);
-  }
-
-  /** The SDK would send the user to authorize: the stored tokens are dropped instead, so the next step asks through the pause. */
-  async redirectToAuthorization(): Promise<void> {
-    // The tokens no longer work: forget them, so the toolset offers its sign-in tool again.
-    await this.oauth.credentialService.deleteCredential(this.key);
-  }
-
-  /** Drops the stored tokens when the server says they are no longer valid. */
-  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    if (scope === 'all' || scope === 'tokens') await this.oauth.credentialService.deleteCredential(this.key);
-  }
-
-  /** Not used: the PKCE verifier is Toolsmith's, in the credential service. */
-  saveCodeVerifier(): void {
-    // Unused: the authorization (and its PKCE verifier) is Toolsmith's, kept by the credential service.
-  }
-
-  /** Not used (see {@link McpCredentialProvider.saveCodeVerifier}); throws if the SDK ever asks. */
-  codeVerifier(): string {
-    throw new McpConnectionError('MCP_CONNECTION_FAILED', 'oauth', 'the SDK asked for a PKCE verifier, but authorization runs through the toolset sign-in tool');
+  /** The server refused the request: end it with the challenge (the caller asks the user, or refreshes). */
+  onUnauthorized(context: Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0]): Promise<void> {
+    return Promise.reject(McpAuthChallengeError.fromResponse(context.response));
   }
 }

@@ -1,5 +1,6 @@
 import { type AuthConfig, BaseTool, type JsonSchema, type ToolContext, type ToolResult } from '@toolsmith/core';
 import { mapCallToolResult } from './map-call-tool-result';
+import { type McpAuthChallenge, authChallengeOf } from './mcp-auth-challenge';
 import type { McpConnection } from './mcp-connection';
 import { mcpClientSessionId } from './mcp-client-session-id';
 import { McpConnectionError } from './mcp-errors';
@@ -37,6 +38,17 @@ export interface McpToolProgress {
 export type McpProgressListener = (progress: McpToolProgress, context: ToolContext) => void;
 
 /**
+ * What to do when the server refused a call (`401`, `403 insufficient_scope`): the config to ask the
+ * user with, and whether an expired token may first be refreshed (`sign-in`) or the user must be asked
+ * (`step-up`). Throws when asking cannot help (the scope is still lacking after the user answered).
+ */
+export type McpAuthChallengeHandler = (
+  challenge: McpAuthChallenge,
+  context: ToolContext,
+  afterAnswer: boolean,
+) => Promise<{ config: AuthConfig; reason: 'legacy' | 'sign-in' | 'step-up' }>;
+
+/**
  * One tool of an MCP server, as a Toolsmith tool. Its arguments are validated against the server's
  * own input schema (by the executor, like any tool's) before the call is sent; the result is mapped
  * by {@link mapCallToolResult}.
@@ -57,6 +69,8 @@ export class McpTool extends BaseTool {
     private readonly connection: McpConnection,
     auth?: AuthConfig,
     private readonly onProgress?: McpProgressListener,
+    /** For a server that requires OAuth: what to ask the user when the server refuses a call. */
+    private readonly onAuthChallenge?: McpAuthChallengeHandler,
   ) {
     super();
     this.name = name;
@@ -72,6 +86,20 @@ export class McpTool extends BaseTool {
    * schema is the server's form; once the person answered, the call is sent again with the answers.
    */
   async run(args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown> | ToolResult> {
+    try {
+      return await this.call(args, context);
+    } catch (error) {
+      const challenge = this.onAuthChallenge ? authChallengeOf(error) : undefined;
+      if (!challenge) throw error;
+      // The server refused the call before running it: refresh the token (then call again) or ask the user.
+      const { config, reason } = await this.onAuthChallenge!(challenge, context, context.toolConfirmation?.confirmed === true);
+      if (reason === 'sign-in' && (await context.getAuthResponse(config))) return this.call(args, context);
+      await context.requestCredential(config);
+      return {};
+    }
+  }
+
+  private async call(args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown> | ToolResult> {
     const answered = context.toolConfirmation;
     const asked = answered?.request?.payload as McpInputPrompt | undefined;
     const answers = answered?.confirmed && asked?.mcpInput ? inputAnswers(asked, answered.payload) : undefined;

@@ -1,4 +1,7 @@
-import { type BaseTool, type CredentialKey, type ReadonlyContext, type Toolset, ToolsmithError, authConfigId, isCredentialExpired } from '@toolsmith/core';
+import { computeScopeUnion, isStrictScopeSuperset, validateClientMetadataUrl } from '@modelcontextprotocol/client';
+import { type AuthConfig, type BaseTool, type CredentialKey, type ReadonlyContext, type Toolset, ToolsmithError, authConfigId, isCredentialExpired } from '@toolsmith/core';
+import { type McpAuthChallenge, authChallengeOf } from './mcp-auth-challenge';
+import { McpAuthorization } from './mcp-authorization';
 import {
   McpConnection,
   type McpConnectionOptions,
@@ -7,9 +10,10 @@ import {
   httpTransport,
   stdioTransport,
 } from './mcp-connection';
+import { McpConnectionError } from './mcp-errors';
 import { McpCredentialProvider, type McpOAuthOptions } from './mcp-oauth-provider';
-import { McpSignInTool } from './mcp-sign-in-tool';
-import { type McpProgressListener, type McpRemoteTool, McpTool } from './mcp-tool';
+import { McpSignInTool, type McpSignInReason } from './mcp-sign-in-tool';
+import { type McpAuthChallengeHandler, type McpProgressListener, type McpRemoteTool, McpTool } from './mcp-tool';
 import { mcpClientSessionId } from './mcp-client-session-id';
 import type { McpElicitationHandler } from './mcp-elicitation-handler';
 import { promptMessagesToContents } from './mcp-prompt-messages';
@@ -71,7 +75,8 @@ export interface McpToolsetOptions {
   /**
    * For an HTTP server that requires OAuth: each user signs in once (through the run's
    * `toolsmith_request_credential` pause, see docs/auth.md) and their token is sent on their own session.
-   * Until a user has a token, the toolset offers one tool, `<prefix>sign_in`, instead of the server's.
+   * While the server refuses a user's token (or they have none), the toolset offers one tool,
+   * `<prefix>sign_in`, instead of the server's. The client follows the MCP authorization spec (see docs/mcp.md, "OAuth").
    */
   oauth?: McpOAuthOptions;
 }
@@ -101,6 +106,9 @@ export class McpToolset implements Toolset {
   /** Each session's last listing, as tools (unfiltered); offered again if a later listing fails. */
   private readonly listed = new WeakMap<McpConnection, McpTool[]>();
   private readonly resourceToolsOf = new WeakMap<McpConnection, BaseTool[]>();
+  /** The MCP authorization spec's discovery and registration (OAuth without a fixed `authConfig`). */
+  private readonly authorization?: McpAuthorization;
+  private readonly onAuthChallenge?: McpAuthChallengeHandler;
 
   constructor(private readonly options: McpToolsetOptions) {
     checkTransport(options.transport);
@@ -109,6 +117,28 @@ export class McpToolset implements Toolset {
     }
     if (options.oauth && 'command' in options.transport) {
       throw new ToolsmithError('INVALID_MCP_TRANSPORT', 'McpToolset: "oauth" needs an HTTP transport ({ url }); a stdio server takes no OAuth token.');
+    }
+    const oauth = options.oauth;
+    if (oauth && 'url' in options.transport) {
+      this.onAuthChallenge = (challenge, context, afterAnswer) => this.challenged(challenge, context, afterAnswer);
+      if (!oauth.authConfig) {
+        if (!oauth.redirectUri || !URL.canParse(oauth.redirectUri)) {
+          throw new ToolsmithError('INVALID_MCP_TRANSPORT', 'McpToolset: "oauth" needs "redirectUri" (where the authorization server sends the user back), or a fixed "authConfig".');
+        }
+        try {
+          validateClientMetadataUrl(oauth.clientMetadataUrl);
+        } catch (error) {
+          throw new ToolsmithError('INVALID_MCP_TRANSPORT', `McpToolset: "oauth.clientMetadataUrl" must be an https URL with a path; got ${JSON.stringify(oauth.clientMetadataUrl)}.`, { cause: error });
+        }
+        const url = new URL(options.transport.url);
+        const label = `${url.origin}${url.pathname}`;
+        this.authorization = new McpAuthorization(url, `mcp:${label}`, {
+          redirectUri: oauth.redirectUri,
+          clientName: options.clientName ?? 'toolsmith',
+          ...(oauth.client ? { client: oauth.client } : {}),
+          ...(oauth.clientMetadataUrl ? { clientMetadataUrl: oauth.clientMetadataUrl } : {}),
+        }, label);
+      }
     }
   }
 
@@ -122,6 +152,12 @@ export class McpToolset implements Toolset {
       tools = this.toTools(connection, (await connection.listTools()) as McpRemoteTool[]);
       this.listed.set(connection, tools);
     } catch (error) {
+      // The server refused the user's token (or wants one): the sign-in tool asks for it.
+      const challenge = this.onAuthChallenge ? authChallengeOf(error) : undefined;
+      if (challenge) {
+        const { config, reason } = await this.challenged(challenge, context, false);
+        return [this.signIn(config, reason)];
+      }
       // A server that went away after it was listed keeps its tools on offer: their calls then report
       // the failure to the model (and try to reconnect), instead of the whole run failing here.
       const previous = this.listed.get(connection);
@@ -224,19 +260,59 @@ export class McpToolset implements Toolset {
     await Promise.all(connections.map((connection) => connection.close()));
   }
 
-  /** The sign-in tool, when the server requires OAuth and this user has no live token yet. */
+  /** With a fixed `authConfig`: the sign-in tool while this user has no live token (the server is not asked). */
   private async signInTool(context: ReadonlyContext): Promise<BaseTool | undefined> {
     const oauth = this.options.oauth;
-    if (!oauth) return undefined;
+    if (!oauth?.authConfig) return undefined;
     const credential = await oauth.credentialService.loadCredential(this.credentialKey(context));
     if (credential?.accessToken && !isCredentialExpired(credential)) return undefined;
+    return this.signIn(oauth.authConfig, 'legacy');
+  }
+
+  private signIn(config: AuthConfig, reason: McpSignInReason): McpSignInTool {
     const name = `${this.options.prefix ?? ''}sign_in`.replace(INVALID_NAME_CHARACTERS, '_').slice(0, 64);
     const transport = this.options.transport;
-    return new McpSignInTool(name, 'url' in transport ? String(transport.url) : transport.command, oauth.authConfig);
+    return new McpSignInTool(name, 'url' in transport ? String(transport.url) : transport.command, config, reason);
+  }
+
+  /**
+   * What to ask the user after the server refused a request: for a `401`, a sign-in (a token the server
+   * refused is forgotten; an expired one may be refreshed); for `403 insufficient_scope`, a step-up to the
+   * union of the granted and the required scopes. Throws `MCP_AUTHORIZATION_FAILED` when asking again
+   * cannot help: the server still refuses right after the user answered, or wants no scope beyond the granted ones.
+   */
+  private async challenged(challenge: McpAuthChallenge, context: ReadonlyContext, afterAnswer: boolean): Promise<{ config: AuthConfig; reason: McpSignInReason }> {
+    const oauth = this.options.oauth!;
+    const key = this.credentialKey(context);
+    const credential = await oauth.credentialService.loadCredential(key);
+    const label = this.authorizationLabel();
+    if (challenge.status === 401) {
+      if (afterAnswer) throw new McpConnectionError('MCP_AUTHORIZATION_FAILED', label, 'the server refused the token the user just authorized');
+      // A live token the server refuses (revoked) is forgotten; an expired one is kept for its refresh.
+      if (credential?.accessToken && !isCredentialExpired(credential, Date.now(), 0)) await oauth.credentialService.deleteCredential(key);
+      if (oauth.authConfig) return { config: oauth.authConfig, reason: 'legacy' };
+      return { config: await this.authorization!.authConfig(challenge), reason: 'sign-in' };
+    }
+    const granted = credential?.scope;
+    const wanted = computeScopeUnion(granted, challenge.scope);
+    if (afterAnswer || oauth.authConfig || !isStrictScopeSuperset(wanted, granted)) {
+      throw new McpConnectionError(
+        'MCP_AUTHORIZATION_FAILED',
+        label,
+        `the server refuses the user's token for lack of scope ${JSON.stringify(challenge.scope ?? '')}, and authorizing again would not add any; the user is not asked again`,
+      );
+    }
+    return { config: await this.authorization!.authConfig(challenge, wanted), reason: 'step-up' };
+  }
+
+  private authorizationLabel(): string {
+    const url = new URL(String((this.options.transport as McpHttpTransportOptions).url));
+    return `${url.origin}${url.pathname}`;
   }
 
   private credentialKey(context: ReadonlyContext): CredentialKey {
-    return { appName: context.appName, userId: context.userId, authConfigId: authConfigId(this.options.oauth!.authConfig) };
+    const oauth = this.options.oauth!;
+    return { appName: context.appName, userId: context.userId, authConfigId: oauth.authConfig ? authConfigId(oauth.authConfig) : this.authorization!.credentialName };
   }
 
   private accepts(tool: McpRemoteTool, context: ReadonlyContext): boolean {
@@ -255,7 +331,7 @@ export class McpToolset implements Toolset {
       if (names.has(name)) continue; // two server names that sanitize alike: offer the first only
       names.add(name);
       const known = previous.get(remote.name);
-      tools.push(known && JSON.stringify(known.remote) === JSON.stringify(remote) ? known : new McpTool(remote, name, connection, this.options.oauth?.authConfig, this.options.onProgress));
+      tools.push(known && JSON.stringify(known.remote) === JSON.stringify(remote) ? known : new McpTool(remote, name, connection, this.options.oauth?.authConfig, this.options.onProgress, this.onAuthChallenge));
     }
     return tools;
   }
@@ -275,7 +351,7 @@ export class McpToolset implements Toolset {
       const oauth = this.options.oauth;
       // With OAuth each user has their own session, carrying their own token.
       if (oauth) key = JSON.stringify([key, context!.appName, context!.userId]);
-      const authProvider = oauth ? new McpCredentialProvider(oauth, this.credentialKey(context!)) : undefined;
+      const authProvider = oauth ? new McpCredentialProvider(oauth.credentialService, this.credentialKey(context!)) : undefined;
       endpoint = httpTransport({ url: new URL(transport.url), headers: { ...headers }, ...(authProvider ? { authProvider } : {}) });
     }
 
