@@ -88,15 +88,35 @@ describe('saving sessions as eval cases and running the eval set', () => {
     expect([unknown.status, ((await unknown.json()) as { error: { code: string } }).error.code]).toEqual([400, 'BAD_REQUEST']);
   });
 
+  it('runs a set whose argument matcher throws: 200, that case fails saying why, the other case passes', async () => {
+    const module = join(dir, 'throwing.evals.cjs');
+    writeFileSync(
+      module,
+      `module.exports.evalSet = { id: 'throwing', cases: [
+        { id: 'broken', turns: [{ user: 'Look up order A-1001', tools: { calls: [{ name: 'lookupOrder', args: { orderId: function brokenCheck() { throw new Error('no check today'); } } }] } }] },
+        { id: 'right', turns: [{ user: 'Look up order A-1001', tools: { calls: [{ name: 'lookupOrder', args: { orderId: 'A-1001' } }] } }] },
+      ] };\n`,
+    );
+    await open('desk-agent.ts', module);
+    const run = await post('/api/evals/run', {});
+    expect(run.status).toBe(200);
+    const report = (await run.json()) as WireEvalReport;
+    expect(report).toMatchObject({ pass: false, passedCases: 1, cases: [{ id: 'broken', pass: false }, { id: 'right', pass: true }] });
+    expect(report.cases[0].results[0].turns[0].trajectory!.diff).toEqual([
+      expect.objectContaining({ kind: 'mismatch', problems: ['args.orderId: the function brokenCheck threw: no check today'] }),
+    ]);
+  });
+
   it('withholds secret-looking arguments (by name, or a secret value nested inside) and the replayed case still passes', async () => {
     await open('login-agent.ts');
     await chat('s-login', { text: 'Connect to the database' });
     const saved = (await (await post('/api/sessions/s-login/eval-case', { caseId: 'login' })).json()) as EvalCaseSaved;
-    expect(saved.withheld).toEqual(['turn 1: connect.password', 'turn 1: connect.options']);
+    expect(saved.withheld).toEqual(['turn 1: connect.password', 'turn 1: connect.options', 'turn 1: answer']);
     const text = readFileSync(saved.file, 'utf8');
     expect(text).not.toContain(PASSWORD);
     expect(text).not.toContain(BEARER);
     expect(readEvalSetFile(saved.file).cases[0].turns[0].tools!.calls).toEqual([{ name: 'connect', args: { host: 'db.internal' } }]);
+    expect(readEvalSetFile(saved.file).cases[0].turns[0].answer).toEqual({ pattern: '^\\s*Connected \\(header .+\\)\\.\\s*$', flags: 's' });
     expect(((await (await post('/api/evals/run', {})).json()) as WireEvalReport).pass).toBe(true);
   });
 

@@ -26,6 +26,46 @@ describe('RunInspector', () => {
     expect(inspector.inspect('s-2')).toEqual({ spans: [], modelCalls: [] });
   });
 
+  it('redacts secret-named properties and secret-looking text inside the JSON attributes and error message before it keeps a span', () => {
+    const inspector = new RunInspector();
+    const tracer = inspector.tracerProvider.getTracer('test');
+    const args = { username: 'ada', password: 'hunter2-PW', note: 'my api key is sk-proj-NOTELEAK1234567890abcdef' };
+    const tool = tracer.startSpan('execute_tool login', {
+      attributes: {
+        'gen_ai.conversation.id': 's-1',
+        'gen_ai.tool.call.arguments': JSON.stringify(args),
+        'gen_ai.tool.call.result': JSON.stringify({ ok: true, sessionToken: 'tok-RESULT-SECRET-123' }),
+        'app.labels': ['plain', 'Bearer abcdefghijkl'],
+      },
+    });
+    tool.setStatus({ code: 2, message: '401: invalid x-api-key sk-ant-api03-REALLOOKINGKEY12345' });
+    tool.end();
+    const chat = tracer.startSpan('chat m', {
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.conversation.id': 's-1',
+        'gen_ai.input.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', name: 'login', arguments: args }] }]),
+        'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Your key sk-proj-ANSWERLEAK1234567890abcd is set.' }] }]),
+        'app.note': 'not JSON: {password: sk-live-abcdefghijkl',
+      },
+    });
+    chat.addEvent('toolsmith.provider.attempt', {
+      'toolsmith.provider.attempt': 1,
+      'toolsmith.provider.latency_ms': 3,
+      'toolsmith.provider.request.body': JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'tool_result', content: '{"pin":"1","api_key":"k-1"}' }] }], input: { password: 'hunter2-PW' } }),
+    });
+    chat.end();
+    const inspection = JSON.stringify(inspector.inspect('s-1'));
+    for (const secret of ['hunter2-PW', 'sk-proj-NOTELEAK', 'tok-RESULT-SECRET-123', 'sk-proj-ANSWERLEAK', 'REALLOOKINGKEY', 'abcdefghijkl', 'k-1']) expect(inspection).not.toContain(secret);
+    const [toolSpan, chatSpan] = inspector.inspect('s-1').spans;
+    expect(JSON.parse(toolSpan!.attributes['gen_ai.tool.call.arguments'] as string)).toEqual({ username: 'ada', password: '[redacted]', note: 'my api key is [redacted]' });
+    expect(JSON.parse(toolSpan!.attributes['gen_ai.tool.call.result'] as string)).toEqual({ ok: true, sessionToken: '[redacted]' });
+    expect(toolSpan!.attributes['app.labels']).toEqual(['plain', 'Bearer [redacted]']);
+    expect(toolSpan!.statusMessage).toBe('401: invalid x-api-key [redacted]');
+    expect(chatSpan!.attributes['app.note']).toBe('not JSON: {password: [redacted]');
+    expect(inspector.inspect('s-1').modelCalls[0]!.attempts[0]!.body).toEqual({ messages: [{ role: 'user', content: [{ type: 'tool_result', content: '{"pin":"1","api_key":"[redacted]"}' }] }], input: { password: '[redacted]' } });
+  });
+
   it('keeps the last 500 runs (traces): the oldest is dropped first', () => {
     const inspector = new RunInspector();
     const tracer = inspector.tracerProvider.getTracer('test');

@@ -1,6 +1,6 @@
 import type { Attributes, AttributeValue } from '@opentelemetry/api';
 import { BasicTracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { isSecretName } from '@toolsmith/core/internal';
+import { isSecretName, redactSecretText, redactSecrets } from '@toolsmith/core/internal';
 import type { WireInspection, WireModelAttempt, WireModelCall, WireSpan } from './protocol/api-types';
 
 /** Traces kept per host: the oldest are dropped past this, so a long dev session does not grow without end. */
@@ -49,7 +49,7 @@ export class RunInspector {
       startTime: milliseconds(span.startTime),
       durationMs: milliseconds(span.duration),
       status: span.status.code === 2 ? 'error' : span.status.code === 1 ? 'ok' : 'unset',
-      ...(span.status.message ? { statusMessage: span.status.message } : {}),
+      ...(span.status.message ? { statusMessage: redactSecretText(span.status.message) } : {}),
       attributes: keptAttributes(span.attributes),
       ...(span.events.length ? { events: span.events.map((event) => ({ name: event.name, time: milliseconds(event.time), attributes: keptAttributes(event.attributes ?? {}) })) } : {}),
     };
@@ -73,11 +73,31 @@ export class RunInspector {
   }
 }
 
-/** Span attributes without those whose names suggest a secret, whatever a plugin or an instrumentation put there. */
+/**
+ * Span attributes without those whose names suggest a secret, whatever a plugin or an instrumentation put there;
+ * in the others, secret-looking text is redacted, and so is every secret-named property inside a JSON value (a
+ * tool call's arguments or result, the messages sent and received, an attempt's request body).
+ */
 function keptAttributes(attributes: Attributes): Record<string, AttributeValue> {
   const kept: Record<string, AttributeValue> = {};
-  for (const [key, value] of Object.entries(attributes)) if (value !== undefined && !isSecretName(key)) kept[key] = value;
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || isSecretName(key)) continue;
+    kept[key] = typeof value === 'string' ? redactedText(value) : Array.isArray(value) ? (value.map((item) => (typeof item === 'string' ? redactedText(item) : item)) as AttributeValue) : value;
+  }
   return kept;
+}
+
+/** Attribute text with its secrets redacted: JSON text is parsed, redacted inside and written again. */
+function redactedText(text: string): string {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return JSON.stringify(redactSecrets(JSON.parse(text) as unknown));
+    } catch {
+      // Not JSON after all: redacted as text below.
+    }
+  }
+  return redactSecretText(text);
 }
 
 function milliseconds([seconds, nanos]: [number, number]): number {

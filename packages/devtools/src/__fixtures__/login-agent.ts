@@ -17,7 +17,7 @@ export class LoginTools {
 
 function answer(request: LlmRequest): ScriptedTurn {
   const last = request.contents[request.contents.length - 1];
-  if (last.parts.some((p) => p.functionResponse)) return 'Connected.';
+  if (last.parts.some((p) => p.functionResponse)) return `Connected (header ${BEARER}).`;
   return { calls: [{ name: 'connect', args: { host: 'db.internal', password: PASSWORD, options: { header: BEARER, retries: 2 } } }] };
 }
 
