@@ -24,8 +24,12 @@ export function callMismatch(expected: ExpectedCall, actual: ActualCall): CallMi
   const listed = expected.args ?? {};
   for (const [name, matcher] of Object.entries(listed)) {
     if (!(name in actual.args)) problems.push(`args.${name} is missing (expected ${isSecretName(name) ? REDACTED : describeMatcher(matcher)})`);
-    else if (!argumentMatches(matcher, actual.args[name])) {
-      problems.push(isSecretName(name) ? `args.${name}: ${REDACTED} does not match ${REDACTED}` : `args.${name}: ${show(redactSecrets(actual.args[name]))} does not match ${describeMatcher(matcher)}`);
+    else {
+      const verdict = typeof matcher === 'function' ? functionVerdict(matcher, actual.args[name]) : argumentMatches(matcher, actual.args[name]);
+      if (typeof verdict === 'string') problems.push(`args.${name}: ${describeMatcher(matcher)} threw: ${redactSecretText(verdict)}`);
+      else if (!verdict) {
+        problems.push(isSecretName(name) ? `args.${name}: ${REDACTED} does not match ${REDACTED}` : `args.${name}: ${show(redactSecrets(actual.args[name]))} does not match ${describeMatcher(matcher)}`);
+      }
     }
   }
   if (expected.exactArgs) {
@@ -34,9 +38,18 @@ export function callMismatch(expected: ExpectedCall, actual: ActualCall): CallMi
   return problems;
 }
 
-/** Whether one argument's value satisfies its matcher (see {@link ArgumentMatcher}). */
+/** A function matcher's verdict on `value`: `true` when it matches, `false` when not, the message of what it threw when it threw. */
+function functionVerdict(matcher: (value: unknown) => boolean, value: unknown): boolean | string {
+  try {
+    return matcher(value) === true;
+  } catch (thrown) {
+    return thrown instanceof Error ? thrown.message : String(thrown);
+  }
+}
+
+/** Whether one argument's value satisfies its matcher (see {@link ArgumentMatcher}); a function that throws does not match. */
 export function argumentMatches(matcher: ArgumentMatcher, value: unknown): boolean {
-  if (typeof matcher === 'function') return matcher(value) === true;
+  if (typeof matcher === 'function') return functionVerdict(matcher, value) === true;
   if (matcher instanceof RegExp) return typeof value === 'string' && new RegExp(matcher.source, matcher.flags.replace('g', '')).test(value);
   if (isPatternMatcher(matcher)) return typeof value === 'string' && new RegExp(matcher.$pattern, matcher.$flags).test(value);
   if (isEqualsMatcher(matcher)) return isDeepStrictEqual(matcher.$equals, value);

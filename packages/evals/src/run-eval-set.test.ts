@@ -78,6 +78,27 @@ describe('runEvalSet', () => {
     );
   });
 
+  it('an argument matcher that throws fails its turn, saying why, and the other cases still run', async () => {
+    function broken(value: unknown): boolean {
+      throw new Error(`cannot read ${String(value)} with sk-proj-MATCHERLEAK1234567890`);
+    }
+    const set: EvalSet = { id: 'orders', cases: [{ id: 'throws', turns: [{ ...whereIs.cases[0].turns[1], tools: { calls: [{ name: 'lookupOrder', args: { orderId: broken } }] } }] }, { ...whereIs.cases[0], id: 'fine' }] };
+    const report = await runEvalSet(set, { agent: shopAgent() });
+    expect(report.cases.map((c) => [c.id, c.pass])).toEqual([
+      ['throws', false],
+      ['fine', true],
+    ]);
+    expect(report.cases[0].results[0].turns[0].trajectory!.diff).toEqual([
+      {
+        kind: 'mismatch',
+        expected: 'lookupOrder(orderId: the function broken, …)',
+        actual: 'lookupOrder({"orderId":"A-1"})',
+        problems: ['args.orderId: the function broken threw: cannot read A-1 with [redacted]'],
+      },
+    ]);
+    expect(formatEvalReport(report)).not.toContain('MATCHERLEAK');
+  });
+
   it('a turn that ends in an error fails its run, and the run stops there', async () => {
     behaviour.variant = 'fail';
     const report = await runEvalSet(whereIs, { agent: shopAgent() });
