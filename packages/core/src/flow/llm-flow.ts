@@ -63,6 +63,12 @@ async function* llmFlow(agent: LlmAgent, context: InvocationContext): AsyncGener
       const compacted = await summarizeIfDue(agent, context, compaction);
       if (compacted) yield compacted;
       if (compacted?.errorCode) return;
+      // The summarizing call's usage counts in the run's usage: the budget is checked again before the agent's call.
+      const overAfterSummary = compacted && context.services.budget && context.budgetExceeded();
+      if (overAfterSummary) {
+        yield errorEvent(context, agent.name, overAfterSummary);
+        return;
+      }
     }
     // Agents without toolsets offer the same tools every time; only toolsets need the await.
     const offered = context.services.tools.staticOffered(agent) ?? (await context.services.tools.offered(agent, () => context.readonlyContext()));

@@ -61,6 +61,22 @@ describe('run budget', () => {
     expect(() => new Runner({ appName: 'a', agent, budget: { maxTotalTokens: -1 } })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('maxTotalTokens must be a finite number of at least 0, got -1') }));
   });
 
+  it("checks the budget again after a summarizing call: its usage counts, and the agent's model is not called past a limit", async () => {
+    const answer = (text: string): LlmResponse => ({ content: { role: 'model', parts: [{ text }] }, turnComplete: true, usage: { inputTokens: 10, outputTokens: 1, totalTokens: 11 } });
+    const model = new ScriptedModel([answer('One.'), answer('Two.')]);
+    const summary: LlmResponse = { content: { role: 'model', parts: [{ text: 'SUM' }] }, turnComplete: true, usage: { inputTokens: 500, outputTokens: 100, totalTokens: 600 } };
+    const summarizer = new ScriptedModel([summary]);
+    const agent = new LlmAgent({ name: 'x', model, compaction: { strategy: 'summarize', everyTurns: 2, keepTurns: 1, model: summarizer } });
+    const runner = new Runner({ appName: 'w', budget: { maxTotalTokens: 300 }, agent });
+    expect((await send(runner, user('one'))).at(-1)!.text()).toBe('One.');
+    // The second turn is summarized first (600 tokens): the run is over its limit before the agent's call.
+    const second = await send(runner, user('two'));
+    expect(summarizer.callCount).toBe(1);
+    expect(model.callCount).toBe(1);
+    expect(second.at(-2)!.actions.compaction).toBeDefined();
+    expect(second.at(-1)).toMatchObject({ errorCode: 'RUN_BUDGET_EXCEEDED', errorDetails: { limit: 'maxTotalTokens', max: 300, used: 600 }, runUsage: { totalTokens: 600 } });
+  });
+
   it('counts maxTotalTokens as input plus output when the provider reports no totalTokens', async () => {
     const noTotal = (n: number): LlmResponse => ({ ...callStep(n, 600, 50), usage: { inputTokens: 600, outputTokens: 50 } });
     const model = new ScriptedModel([noTotal(1), noTotal(2), 'Done.']);
