@@ -251,17 +251,47 @@ describe('callProvider: observing each attempt', () => {
     expect(body).not.toHaveBeenCalled();
   });
 
-  it('never takes an observer that throws for the provider failing: the request is not sent again', async () => {
-    let sent = 0;
-    const request = async () => {
-      sent++;
-      return final;
-    };
-    const observe = () => {
-      throw new Error('observer broke');
-    };
-    await expect(collect(callProvider(call({ request, retry, observe })))).rejects.toThrow('observer broke');
-    expect(sent).toBe(1);
+  it('never lets an observer that throws break the call: the retry still happens, one warning says why, later attempts are not reported', async () => {
+    const emitWarning = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      let sent = 0;
+      const request = async () => {
+        if (sent++ === 0) throw new Error('429 slow down');
+        return final;
+      };
+      const mapped = (error: unknown) => new RateLimitError((error as Error).message, { provider: 'acme', statusCode: 429, retryAfterMs: 0 });
+      const observe = jest.fn(() => {
+        throw new Error('observer broke');
+      });
+      expect(await collect(callProvider(call({ request, mapError: mapped, retry, observe })))).toEqual([final]);
+      expect(sent).toBe(2);
+      expect(observe).toHaveBeenCalledTimes(1);
+      expect(emitWarning.mock.calls).toEqual([
+        [
+          'The onProviderExchange observer of a model call to Acme threw (Error: observer broke); the call went on without it (its retries included), and this call\'s later attempts are not reported to it.',
+          { code: 'TOOLSMITH_PROVIDER_OBSERVER_FAILED' },
+        ],
+      ]);
+    } finally {
+      emitWarning.mockRestore();
+    }
+  });
+
+  it('relays a stream whose observer threw when it opened, and releases its abort scope', async () => {
+    const emitWarning = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const controller = new AbortController();
+      const observe = () => {
+        throw new Error('observer broke');
+      };
+      const streamed = call({ stream: true, signal: controller.signal, openStream: async () => (async function* () { yield partial; yield final; })(), observe });
+      expect(await collect(callProvider(streamed))).toEqual([partial, final]);
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+      expect(emitWarning).toHaveBeenCalledTimes(1);
+      expect(emitWarning.mock.calls[0]![1]).toEqual({ code: 'TOOLSMITH_PROVIDER_OBSERVER_FAILED' });
+    } finally {
+      emitWarning.mockRestore();
+    }
   });
 
   it('does not report an attempt the caller aborted', async () => {

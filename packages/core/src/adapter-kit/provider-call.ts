@@ -1,4 +1,5 @@
 import { ProviderError } from '../errors/provider-errors';
+import { providerObserverFailedMessage } from '../errors/messages';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import type { LlmResponse } from '../model/llm-response';
 import type { ProviderExchangeObserver } from '../model/provider-exchange';
@@ -67,16 +68,23 @@ export async function* callProvider(call: ProviderCall): AsyncGenerator<LlmRespo
   }
 }
 
-/** Reports each attempt of one call to its observer; the body is built once, on the first attempt. */
+/**
+ * Reports each attempt of one call to its observer; the body is built once, on the first attempt. An
+ * observer that throws never breaks the call: its error is emitted once as a process warning
+ * (`TOOLSMITH_PROVIDER_OBSERVER_FAILED`) and the call's later attempts are not reported to it.
+ */
 class AttemptReporter {
   private attempt = 0;
   private body: unknown;
   private started = 0;
+  private observe: ProviderExchangeObserver | undefined;
 
   constructor(
     private readonly call: ProviderCall,
-    private readonly observe: ProviderExchangeObserver,
-  ) {}
+    observe: ProviderExchangeObserver,
+  ) {
+    this.observe = observe;
+  }
 
   /** Called just before an attempt is sent. */
   start(): void {
@@ -88,7 +96,13 @@ class AttemptReporter {
   end(outcome: Attempt): void {
     const { call, attempt, body } = this;
     const latencyMs = performance.now() - this.started;
-    this.observe({ provider: call.provider, attempt, body, latencyMs, ...(outcome.ok ? {} : { error: errorSummary(outcome.error) }) });
+    if (!this.observe) return;
+    try {
+      this.observe({ provider: call.provider, attempt, body, latencyMs, ...(outcome.ok ? {} : { error: errorSummary(outcome.error) }) });
+    } catch (thrown) {
+      this.observe = undefined;
+      process.emitWarning(providerObserverFailedMessage(call.providerName, thrown), { code: 'TOOLSMITH_PROVIDER_OBSERVER_FAILED' });
+    }
   }
 }
 

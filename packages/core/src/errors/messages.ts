@@ -534,3 +534,9 @@ export function policyThrewProblem(thrown: unknown): string {
   const kind = thrown instanceof Error ? (thrown.constructor?.name || 'Error') : thrown === null ? 'null' : typeof thrown;
   return `it threw (${kind}; its message is not stored, as it may hold a secret)`;
 }
+
+/** The process warning when a `GenerateOptions.onProviderExchange` observer threw: the model call went on without it. */
+export function providerObserverFailedMessage(providerName: string, thrown: unknown): string {
+  const why = thrown instanceof Error ? `${thrown.constructor?.name || 'Error'}: ${thrown.message}` : String(thrown);
+  return `The onProviderExchange observer of a model call to ${providerName} threw (${why}); the call went on without it (its retries included), and this call's later attempts are not reported to it.`;
+}
