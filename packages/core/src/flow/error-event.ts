@@ -1,7 +1,7 @@
 import type { InvocationContext } from '../agents/invocation-context';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
-import { redactSecrets } from '../internal/secret-redaction';
+import { redactSecretText, redactSecrets } from '../internal/secret-redaction';
 import type { EventActions } from '../state/event-actions';
 
 /** An event reporting `error` (its stable code, message and details; no stack, no cause). */
@@ -16,12 +16,13 @@ export function errorEvent(context: InvocationContext, author: string, error: To
 }
 
 /**
- * What an error event says of `error`: its code, its message and, when it has any, its details as
+ * What an error event says of `error`: its code, its message (secret-looking text in it, such as an API key a
+ * provider echoed, redacted) and, when it has any, its details as
  * plain JSON with secrets redacted (an event is stored and shown). Details that are not JSON (a cycle,
  * a BigInt) are left out: the code and message still say what went wrong.
  */
 export function errorFields(error: ToolsmithError): { errorCode: string; errorMessage: string; errorDetails?: unknown } {
-  const fields = { errorCode: error.code, errorMessage: error.message };
+  const fields = { errorCode: error.code, errorMessage: redactSecretText(error.message) };
   if (error.details === undefined) return fields;
   let json: string | undefined;
   try {

@@ -19,6 +19,7 @@ import { errorEvent } from './error-event';
 import { buildRequest } from './request-builder';
 import type { OfferedTools } from './tool-resolver';
 import type { ChatSpan } from '../tracing/chat-span';
+import { redactSecretText } from '../internal/secret-redaction';
 
 /** What one model call produced, for the loop to emit in order: `partials`, then `event`. */
 export interface ModelStep {
@@ -212,7 +213,7 @@ class ModelCall {
       finishReason: response.finishReason,
       usage: response.usage,
       errorCode: response.error?.code,
-      errorMessage: response.error?.message,
+      errorMessage: response.error ? redactSecretText(response.error.message) : undefined,
     });
     if (agent.outputKey && event.functionCalls().length === 0 && !event.errorCode) {
       actions.stateDelta[agent.outputKey] = event.text();

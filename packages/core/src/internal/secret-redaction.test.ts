@@ -25,5 +25,7 @@ describe('secret redaction', () => {
     const data = { url: 'u', headers: { Authorization: 'x', accept: 'json' }, list: [{ password: 1 }, 'Bearer 0123456789abcdef'], pattern: /a/ };
     expect(redactSecrets(data)).toEqual({ url: 'u', headers: { Authorization: '[redacted]', accept: 'json' }, list: [{ password: '[redacted]' }, 'Bearer [redacted]'], pattern: /a/ });
     expect(data.headers.Authorization).toBe('x');
+    // A key-shaped property name is redacted too.
+    expect(redactSecrets({ keys: { 'sk-live-abcdefgh12345678': 'owner', plain: 1 } })).toEqual({ keys: { '[redacted]': 'owner', plain: 1 } });
   });
 });

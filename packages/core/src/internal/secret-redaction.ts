@@ -45,13 +45,13 @@ export function redactSecretText(text: string): string {
 
 /**
  * A copy of `value` (JSON-like data) fit to show: the value of every secret-named property is `[redacted]`,
- * and secret-looking text in strings is redacted (see {@link redactSecretText}). Other values are kept as they are.
+ * and secret-looking text in strings, property names included, is redacted (see {@link redactSecretText}). Other values are kept as they are.
  */
 export function redactSecrets<T>(value: T): T {
   if (typeof value === 'string') return redactSecretText(value) as T;
   if (Array.isArray(value)) return value.map((item: unknown) => redactSecrets(item)) as T;
   if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = isSecretName(key) && item !== undefined ? REDACTED : redactSecrets(item);
+  for (const [key, item] of Object.entries(value)) out[redactSecretText(key)] = isSecretName(key) && item !== undefined ? REDACTED : redactSecrets(item);
   return out as T;
 }

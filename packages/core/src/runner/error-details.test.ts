@@ -13,9 +13,12 @@ import { Runner } from './runner';
 class FailingModel implements Model {
   readonly provider = 'acme';
   readonly modelName = 'acme-1';
-  constructor(private readonly details: unknown) {}
+  constructor(
+    private readonly details: unknown,
+    private readonly message = 'Acme failed.',
+  ) {}
   async *generate(_request: LlmRequest): AsyncGenerator<LlmResponse> {
-    throw new ToolsmithError('SERVER_ERROR', 'Acme failed.', { details: this.details });
+    throw new ToolsmithError('SERVER_ERROR', this.message, { details: this.details });
   }
 }
 
@@ -38,6 +41,14 @@ describe('an error event carries the typed error\'s details', () => {
     expect(JSON.stringify(await stored())).not.toContain('abcdefgh12345678');
     // The error keeps its own details: only the event's copy is redacted.
     expect(details.apiKey).toBe('sk-live-abcdefgh12345678');
+  });
+
+  it('with secret-looking text in its message (an API key a provider echoed) redacted, in the yielded and the stored event and ask().error', async () => {
+    const { runner, stored } = setup(new FailingModel(undefined, 'invalid x-api-key sk-ant-api03-REALLOOKINGKEYabcdefghij'));
+    const result = await runner.ask({ userId: 'u1', sessionId: 's1', newMessage: user('Hi') });
+    expect(result.error).toEqual({ code: 'SERVER_ERROR', message: 'invalid x-api-key [redacted]' });
+    expect(result.events.at(-1)!.errorMessage).toBe('invalid x-api-key [redacted]');
+    expect(JSON.stringify(await stored())).not.toContain('REALLOOKINGKEY');
   });
 
   it('the problems of an answer that breaks the outputSchema', async () => {
