@@ -89,11 +89,18 @@ describe('AnthropicModel: contextManagement (Anthropic context editing and compa
     expect(bodies).toEqual([expect.objectContaining({ stream: false, context_management: clearToolUses, betas: ['context-management-2025-06-27'] })]);
   });
 
-  it('refuses an edit of an unknown type, and no edit at all, with AGENT_CONFIG_INVALID', () => {
+  it('refuses an edit of an unknown type, no edit at all, edits that are not an array and an edit that is not an object, with AGENT_CONFIG_INVALID', () => {
     const options = { model: 'claude-sonnet-5-5', maxTokens: 512, apiKey: 'test-key' };
     expect(() => new AnthropicModel({ ...options, contextManagement: { edits: [{ type: 'clear_everything' } as never] } })).toThrow(
       expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('unknown type "clear_everything"') }),
     );
     expect(() => new AnthropicModel({ ...options, contextManagement: { edits: [] } })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('at least one edit') }));
+    expect(() => new AnthropicModel({ ...options, contextManagement: { edits: [null] as never } })).toThrow(
+      expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('contextManagement.edits[0] must be an object with a type (clear_tool_uses_20250919') }),
+    );
+    expect(() => new AnthropicModel({ ...options, contextManagement: { edits: 'clear_tool_uses_20250919' as never } })).toThrow(
+      expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('contextManagement.edits must be an array of edits') }),
+    );
+    expect(() => new AnthropicModel({ ...options, contextManagement: { edits: [{ type: 'constructor' } as never] } })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('unknown type "constructor"') }));
   });
 });

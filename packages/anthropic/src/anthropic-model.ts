@@ -209,9 +209,16 @@ export class AnthropicModel implements Model {
 /** The betas the edits need, each once, in the order the edits name them. */
 function contextManagementBetas(config: AnthropicContextManagement): string[] {
   const betas = new Set<string>();
-  for (const edit of config.edits ?? []) {
-    const beta = CONTEXT_MANAGEMENT_BETAS[edit.type];
-    if (!beta) throw new AgentConfigError(`AnthropicModel option contextManagement has an edit of unknown type "${String(edit.type)}" (known: ${Object.keys(CONTEXT_MANAGEMENT_BETAS).join(', ')}).`);
+  const known = Object.keys(CONTEXT_MANAGEMENT_BETAS).join(', ');
+  const edits: unknown = (config as { edits?: unknown } | null)?.edits;
+  if (edits !== undefined && !Array.isArray(edits)) {
+    throw new AgentConfigError(`AnthropicModel option contextManagement.edits must be an array of edits ({ type, … }; types: ${known}), not ${JSON.stringify(edits) ?? typeof edits}.`);
+  }
+  for (const [index, edit] of (edits ?? []).entries()) {
+    const type: unknown = typeof edit === 'object' && edit !== null ? (edit as { type?: unknown }).type : undefined;
+    if (typeof type !== 'string') throw new AgentConfigError(`AnthropicModel option contextManagement.edits[${index}] must be an object with a type (${known}), not ${JSON.stringify(edit) ?? typeof edit}.`);
+    const beta = Object.hasOwn(CONTEXT_MANAGEMENT_BETAS, type) ? CONTEXT_MANAGEMENT_BETAS[type] : undefined;
+    if (!beta) throw new AgentConfigError(`AnthropicModel option contextManagement has an edit of unknown type "${type}" (known: ${known}).`);
     betas.add(beta);
   }
   if (betas.size === 0) throw new AgentConfigError('AnthropicModel option contextManagement needs at least one edit.');
