@@ -211,7 +211,7 @@ function writeTurn(turn: EvalTurn, place: string): AdkInvocation {
   const invocation: AdkInvocation = { user_content: { parts: [{ text }], role: 'user' } };
   if (turn.id !== undefined) invocation.invocation_id = turn.id;
   if (turn.answer) {
-    if (!('exact' in turn.answer)) throw new EvalSetError('EVAL_SET_UNSUPPORTED', adkExpectationUnsupportedMessage(place, `an answer that ${Object.keys(turn.answer)[0]} …`));
+    if (turn.answer.exact === undefined) throw new EvalSetError('EVAL_SET_UNSUPPORTED', adkExpectationUnsupportedMessage(place, `an answer that ${Object.keys(turn.answer)[0]} …`));
     invocation.final_response = { parts: [{ text: turn.answer.exact }], role: 'model' };
   }
   if (turn.tools) {

@@ -133,7 +133,7 @@ function checkAnswer(answer: unknown, path: string, at: At): string | undefined 
     try {
       compileAnswerSchema(value as JsonSchema);
     } catch (error) {
-      at(`${path}.schema`, `is not a valid JSON Schema: ${(error as Error).message}`);
+      at(`${path}.schema`, `is not a valid JSON Schema: ${((error as Error).cause as Error).message}`);
     }
   }
   if (kind === 'pattern') {

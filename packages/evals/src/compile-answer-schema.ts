@@ -1,6 +1,8 @@
 import type { JsonSchema } from '@toolsmith/core';
 import type Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
+import { EvalSetError } from './eval-set-error';
+import { answerSchemaInvalidMessage } from './messages';
 
 /** The JSON Schema dialects an answer schema may declare with `$schema`, and the ajv build that checks each. */
 const DIALECTS: Record<string, string> = {
@@ -17,12 +19,21 @@ const validators = new WeakMap<object, ValidateFunction>();
  * (draft 2020-12, 2019-09 or draft-07; default 2020-12); `format` is checked (ajv-formats). ajv is loaded on
  * first use, so a set with no schema expectation never pays for it.
  *
- * @throws Error when the schema cannot be compiled (its message says why); {@link checkEvalSet} calls this
- *   for every schema, so a set that passed the check never throws here.
+ * @throws EvalSetError `EVAL_SET_INVALID` when the schema cannot be compiled (its message says why; its
+ *   `cause` is ajv's error); {@link checkEvalSet} calls this for every schema, so a set that passed the check
+ *   never throws here.
  */
 export function compileAnswerSchema(schema: JsonSchema): ValidateFunction {
-  let validate = validators.get(schema);
+  const validate = validators.get(schema);
   if (validate) return validate;
+  try {
+    return compile(schema);
+  } catch (error) {
+    throw new EvalSetError('EVAL_SET_INVALID', answerSchemaInvalidMessage((error as Error).message), { cause: error });
+  }
+}
+
+function compile(schema: JsonSchema): ValidateFunction {
   const declared = (schema as { $schema?: unknown }).$schema;
   const dialect = typeof declared === 'string' ? declared.replace(/#$/, '').replace(/^http:\/\/json-schema\.org\/draft\/20/, 'https://json-schema.org/draft/20') : DEFAULT;
   const module = DIALECTS[dialect];
@@ -37,7 +48,7 @@ export function compileAnswerSchema(schema: JsonSchema): ValidateFunction {
     (require('ajv-formats') as { default: (ajv: Ajv) => unknown }).default(ajv);
     instances.set(module, ajv);
   }
-  validate = ajv.compile(schema);
+  const validate = ajv.compile(schema);
   validators.set(schema, validate);
   return validate;
 }

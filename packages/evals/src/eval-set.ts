@@ -37,7 +37,7 @@ export interface TrajectoryExpectation {
 }
 
 /**
- * What a turn's final answer must be:
+ * What a turn's final answer must be, exactly one of these (the type refuses two at once):
  * - `{ exact }`: the answer's text, equal (leading and trailing white space ignored);
  * - `{ contains }`: the text contains this string (each of these strings), case-sensitive;
  * - `{ pattern, flags? }`: the text matches this regular expression;
@@ -46,11 +46,11 @@ export interface TrajectoryExpectation {
  * - `{ judge }`: a judge model (the `judgeModel` option) says the answer meets this criterion.
  */
 export type AnswerExpectation =
-  | { exact: string }
-  | { contains: string | string[] }
-  | { pattern: string | RegExp; flags?: string }
-  | { schema: JsonSchema | StandardSchemaV1 }
-  | { judge: string };
+  | { exact: string; contains?: never; pattern?: never; flags?: never; schema?: never; judge?: never }
+  | { contains: string | string[]; exact?: never; pattern?: never; flags?: never; schema?: never; judge?: never }
+  | { pattern: string | RegExp; flags?: string; exact?: never; contains?: never; schema?: never; judge?: never }
+  | { schema: JsonSchema | StandardSchemaV1; exact?: never; contains?: never; pattern?: never; flags?: never; judge?: never }
+  | { judge: string; exact?: never; contains?: never; pattern?: never; flags?: never; schema?: never };
 
 /** One turn of a case: a user message and what the agent is expected to do with it. */
 export interface EvalTurn {

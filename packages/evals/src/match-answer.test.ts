@@ -3,6 +3,7 @@ import { ScriptedModel } from '@toolsmith/core/testing';
 import { z } from 'zod';
 import { JUDGE_PROMPT } from './judge-answer';
 import { matchAnswer } from './match-answer';
+import type { AnswerExpectation } from './eval-set';
 
 const context = { userText: 'Where is A-1?' };
 
@@ -52,6 +53,23 @@ describe('matchAnswer', () => {
     expect(log).not.toHaveBeenCalled();
     warn.mockRestore();
     log.mockRestore();
+  });
+
+  it('schema: one that cannot be compiled (an unsupported $schema) is refused with EVAL_SET_INVALID, saying why', async () => {
+    const draft04 = { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' };
+    await expect(matchAnswer({ schema: draft04 }, { output: {} }, context)).rejects.toMatchObject({
+      code: 'EVAL_SET_INVALID',
+      message: 'The answer schema is not a valid JSON Schema: $schema "http://json-schema.org/draft-04/schema#" is not supported (use draft 2020-12, 2019-09 or draft-07)',
+    });
+  });
+
+  it('its type takes exactly one kind of expectation at a time', () => {
+    const one: AnswerExpectation[] = [{ exact: 'a' }, { contains: ['a', 'b'] }, { pattern: 'a', flags: 'i' }, { schema: { type: 'object' } }, { judge: 'polite' }];
+    // @ts-expect-error exact and contains at once
+    const two: AnswerExpectation = { exact: 'a', contains: 'b' };
+    // @ts-expect-error flags belong to a pattern only
+    const flagged: AnswerExpectation = { exact: 'a', flags: 'i' };
+    expect([...one, two, flagged]).toHaveLength(7);
   });
 
   it('schema: a Standard Schema (zod) validates with its library', async () => {

@@ -29,7 +29,8 @@ export interface AnswerResult {
 /**
  * Checks a turn's answer; `judge` expectations ask `judgeModel`.
  *
- * @throws EvalSetError `EVAL_JUDGE_MISSING` for a `judge` expectation without `judgeModel`.
+ * @throws EvalSetError `EVAL_JUDGE_MISSING` for a `judge` expectation without `judgeModel`; `EVAL_SET_INVALID`
+ *   for a JSON Schema that cannot be compiled (an unsupported `$schema`, …).
  */
 export async function matchAnswer(
   expectation: AnswerExpectation,
@@ -37,25 +38,25 @@ export async function matchAnswer(
   context: { judgeModel?: Model; userText: string; signal?: AbortSignal },
 ): Promise<AnswerResult> {
   const text = answer.text;
-  if ('exact' in expectation) {
+  if (expectation.exact !== undefined) {
     const expected = `exact ${JSON.stringify(expectation.exact)}`;
     if (text === undefined) return { pass: false, expected, detail: 'the turn gave no answer' };
     return text.trim() === expectation.exact.trim() ? { pass: true, expected } : { pass: false, expected, detail: `the answer is ${JSON.stringify(text)}` };
   }
-  if ('contains' in expectation) {
+  if (expectation.contains !== undefined) {
     const wanted = Array.isArray(expectation.contains) ? expectation.contains : [expectation.contains];
     const expected = `contains ${wanted.map((w) => JSON.stringify(w)).join(' and ')}`;
     if (text === undefined) return { pass: false, expected, detail: 'the turn gave no answer' };
     const absent = wanted.filter((w) => !text.includes(w));
     return absent.length === 0 ? { pass: true, expected } : { pass: false, expected, detail: `${absent.map((w) => JSON.stringify(w)).join(', ')} not in ${JSON.stringify(text)}` };
   }
-  if ('pattern' in expectation) {
+  if (expectation.pattern !== undefined) {
     const pattern = typeof expectation.pattern === 'string' ? new RegExp(expectation.pattern, expectation.flags) : expectation.pattern;
     const expected = `matches ${String(pattern)}`;
     if (text === undefined) return { pass: false, expected, detail: 'the turn gave no answer' };
     return new RegExp(pattern.source, pattern.flags.replace('g', '')).test(text) ? { pass: true, expected } : { pass: false, expected, detail: `the answer is ${JSON.stringify(text)}` };
   }
-  if ('schema' in expectation) return matchSchema(expectation.schema, answer);
+  if (expectation.schema !== undefined) return matchSchema(expectation.schema, answer);
   const expected = `judge: ${expectation.judge}`;
   if (!context.judgeModel) throw new EvalSetError('EVAL_JUDGE_MISSING', judgeMissingMessage([]));
   if (text === undefined) return { pass: false, expected, detail: 'the turn gave no answer' };

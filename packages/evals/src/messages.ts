@@ -36,3 +36,8 @@ export function adkExpectationUnsupportedMessage(place: string, what: string): s
 export function evalSetFailedMessage(failed: readonly string[], report: string): string {
   return `Eval set failed: ${failed.length} case${failed.length === 1 ? '' : 's'} below threshold (${failed.join(', ')}).\n\n${report}`;
 }
+
+/** `EVAL_SET_INVALID` from `matchAnswer` (and the set check): an answer's JSON Schema that cannot be compiled, and why. */
+export function answerSchemaInvalidMessage(reason: string): string {
+  return `The answer schema is not a valid JSON Schema: ${reason}`;
+}

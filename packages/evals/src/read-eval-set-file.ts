@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { registerTypeScript } from '@toolsmith/core/internal';
 import { fromAdkEvalSet } from './adk-evalset';
@@ -45,6 +45,7 @@ export function readEvalSetFile(file: string, options: ReadEvalSetFileOptions = 
 
 function readEvalSetModule(file: string): EvalSet {
   if (!existsSync(file)) throw new EvalSetError('EVAL_SET_NOT_FOUND', evalSetNotFoundMessage(file, 'no such file'));
+  if (!statSync(file).isFile()) throw new EvalSetError('EVAL_SET_NOT_FOUND', evalSetNotFoundMessage(file, 'it is a folder, not a file'));
   const failed = (message: string, cause: unknown) => new EvalSetError('EVAL_SET_INVALID', message, { cause });
   registerTypeScript(file, failed);
   let exported: Record<string, unknown>;

@@ -98,6 +98,20 @@ describe('toolsmith eval', () => {
       stderr: expect.stringContaining('[AGENT_MODULE_NOT_FOUND]'),
     });
     expect(await runCli(['eval', '--help'], FIXTURES)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: toolsmith eval <evalset>/) });
+    // A folder, or a module set that does not exist (with or without --agent), is a set that cannot be read.
+    for (const args of [[FIXTURES, '--agent', SHOP_AGENT], [FIXTURES], ['nope.evals.ts'], ['nope.evals.ts', '--agent', SHOP_AGENT]]) {
+      const result = await runCli(['eval', ...args], FIXTURES);
+      expect(result).toMatchObject({ code: 2, stderr: expect.stringMatching(/Cannot read the eval set .*: (it is a folder, not a file|no such file).*\[EVAL_SET_NOT_FOUND\]/s) });
+      expect(result.stderr).not.toContain('Require stack');
+    }
+  });
+
+  it('exits 1 (a failed case, not a crash) when an argument matcher throws: its turn fails saying why, and the other case runs', async () => {
+    const result = await runCli(['eval', join(FIXTURES, 'throwing-matcher.evals.ts')], FIXTURES);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('args.orderId: the function brokenCheck threw: cannot check B-7');
+    expect(result.stdout).toContain('✓ greeting  1/1 runs passed');
+    expect(result.stdout).toContain('1 of 2 cases passed.');
   });
 
   it('runs as a real process from the compiled CLI: exit code and --json', async () => {

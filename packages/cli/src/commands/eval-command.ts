@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import type { Model } from '@toolsmith/core';
 import type { EvalSet, RunReport } from '@toolsmith/evals';
@@ -80,8 +81,9 @@ export async function runEvalCommand(options: EvalCommandOptions, io: CliIo): Pr
   const devtools = require('@toolsmith/devtools') as typeof import('@toolsmith/devtools');
   const setFile = resolve(io.cwd, options.evalSet);
   const isJson = extname(setFile) === '.json';
-  // A module set that is also the agent module is loaded as one first (its manifest, its TypeScript).
-  if (!isJson && !options.agent) devtools.loadAgentModule(setFile, { cwd: io.cwd, ...(options.manifest ? { manifest: options.manifest } : {}) });
+  // A module set that is also the agent module is loaded as one first (its manifest, its TypeScript); a
+  // set that is no file is left to readEvalSetFile, which says so (EVAL_SET_NOT_FOUND).
+  if (!isJson && !options.agent && statSync(setFile, { throwIfNoEntry: false })?.isFile()) devtools.loadAgentModule(setFile, { cwd: io.cwd, ...(options.manifest ? { manifest: options.manifest } : {}) });
   const set = evals.readEvalSetFile(setFile, options.adkAnswers ? { adkAnswers: options.adkAnswers } : {});
   const setExports = isJson ? {} : (require(setFile) as Record<string, unknown>);
   const agentFile = options.agent ?? (isJson ? undefined : options.evalSet);
