@@ -24,6 +24,8 @@ export interface HandleFunctionCallsInput {
   refusedCalls?: ReadonlyMap<string, ToolsmithError>;
   /** Calls a person answered instead of the tool (`decision: 'respond'`), by id: answered with this response, never run. */
   answeredCalls?: ReadonlyMap<string, FunctionResponse>;
+  /** Calls the person approved when the runner asked only for the confirmation policy's `ask`: they run without `ctx.toolConfirmation`. */
+  policyAsksAnswered?: ReadonlySet<string>;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
       saveWholeResults: context.services.artifactService !== undefined,
       confirmationGate: context.services.confirmationGate,
       confirmationPolicy: agent.confirmationPolicy ?? context.services.confirmationPolicy,
+      policyAskAnswered: input.policyAsksAnswered?.has(call.id),
     };
     // Traced: inside the call's `execute_tool` span. The executor emits none: invokeTool and serveMcp share it.
     return context.trace ? context.trace.toolCall(call, execution.tool, () => executeToolCall(execution)) : executeToolCall(execution);

@@ -6,7 +6,7 @@ import type { Event } from '../events/event';
 import type { LongRunningUpdateAnswer, ToolConfirmation } from '../state/event-actions';
 import { type ConfirmationDecision, readConfirmationDecision } from '../confirmation/confirmation-decision';
 import { ToolsmithError } from '../errors/toolsmith-error';
-import { wrapResult } from '../internal/tool-executor';
+import { hasConfirmationRule, wrapResult } from '../internal/tool-executor';
 import { rememberGrant } from '../confirmation/remembered-grants';
 import type { FunctionCall, FunctionResponse } from '../model/content';
 import type { CallConfirmation } from '../confirmation/call-confirmation';
@@ -55,6 +55,7 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   const relayed = new Set<string>();
   const updates = new Map<string, LongRunningUpdateAnswer>();
   const calls: FunctionCall[] = [];
+  const policyAsksAnswered = new Set<string>();
   for (const record of resumed) {
     const answer = answers.get(record.requestId)!;
     const original = record.originalFunctionCall;
@@ -89,7 +90,18 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
       if (decision.decision === 'respond') answeredCalls.set(original.id, { id: original.id, name: original.name, response: wrapResult(decision.result) });
       continue;
     }
-    const confirmation: ToolConfirmation = { confirmed: decision.decision === 'approve' || decision.decision === 'edit' };
+    const tool = offered.byName.get(original.name);
+    const approved = decision.decision === 'approve' || decision.decision === 'edit';
+    if (approved && record.askedBy === 'runner' && tool && !hasConfirmationRule(tool)) {
+      // The runner asked only because the policy said `ask` (the tool has no rule): the approval answers the
+      // policy, not a question of the tool's own. The tool runs without `ctx.toolConfirmation`, so a tool that
+      // asks itself asks its own question now (docs/confirmation.md, "A policy before the person").
+      policyAsksAnswered.add(original.id);
+      calls.push(decision.args ? { id: original.id, name: original.name, args: decision.args } : original);
+      if (decision.remember) grants.set(original.id, (await rememberGrant(context, tool, decision.remember)).id);
+      continue;
+    }
+    const confirmation: ToolConfirmation = { confirmed: approved };
     if (record.prompt.hint !== undefined) confirmation.hint = record.prompt.hint;
     if (decision.payload !== undefined) confirmation.payload = decision.payload;
     if (decision.message !== undefined) confirmation.message = decision.message;
@@ -98,11 +110,10 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
     confirmations.set(original.id, confirmation);
     // The call the session recorded, with the person's arguments when they edited them.
     calls.push(decision.args ? { id: original.id, name: original.name, args: decision.args } : original);
-    const tool = offered.byName.get(original.name);
     if (decision.remember && tool) grants.set(original.id, (await rememberGrant(context, tool, decision.remember)).id);
     if (decision.decision === 'respond') answeredCalls.set(original.id, { id: original.id, name: original.name, response: wrapResult(decision.result) });
   }
-  const responses = await handleFunctionCalls({ agent, context, calls, offered, confirmations, answeredCalls });
+  const responses = await handleFunctionCalls({ agent, context, calls, offered, confirmations, answeredCalls, policyAsksAnswered });
   recordDecisions(responses, decisions, grants, relayed);
   if (updates.size > 0) settleUpdates(responses, updates);
   // A resumed call may pause again (a credential the token endpoint refused is asked for again).

@@ -57,6 +57,12 @@ export interface ExecuteToolCallInput {
   confirmationGate?: ConfirmationGate;
   /** Consulted on each call with valid arguments that no person has answered yet, before grants and the person; absent: none. */
   confirmationPolicy?: ConfirmationPolicySetting;
+  /**
+   * The person approved the call when the runner asked for the confirmation policy's `ask` (the tool has no
+   * rule): neither the policy nor a grant is consulted again, and the tool runs without `ctx.toolConfirmation`,
+   * so its own `ctx.requestConfirmation` is a new request.
+   */
+  policyAskAnswered?: boolean;
 }
 
 const NO_CALLBACKS: ToolCallbackChain = { beforeTool: [], afterTool: [], onToolError: [] };
@@ -128,8 +134,10 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       }
     }
 
-    const hasRule = tool.requireConfirmation !== undefined && tool.requireConfirmation !== false;
-    if (context.toolConfirmation) {
+    const hasRule = hasConfirmationRule(tool);
+    if (input.policyAskAnswered) {
+      // Answered already (see resume-confirmed-calls.ts): the policy is asked once per call.
+    } else if (context.toolConfirmation) {
       // A relayed request's decision (any of the four) goes to the agent tool, which passes it on to its inner agent.
       // So does a rejected update question: the long-running tool hears it and may cancel its job.
       if (!context.toolConfirmation.confirmed && !context.toolConfirmation.relay && !context.toolConfirmation.update) throw new ToolCallRejectedError(tool.name, context.toolConfirmation.message);
@@ -211,6 +219,11 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     if (decided) outcome.response.confirmation = decided; // it ran on the grant (and failed), or the policy denied it
     return withRepairs(withVerdict(outcome, verdict), repairs);
   }
+}
+
+/** True when the tool declares a `requireConfirmation` rule (the runner asks for it; a grant may answer). */
+export function hasConfirmationRule(tool: BaseTool): boolean {
+  return tool.requireConfirmation !== undefined && tool.requireConfirmation !== false;
 }
 
 /**

@@ -202,21 +202,51 @@ describe('confirmationPolicy and a tool that asks itself', () => {
         return { deleted: args.files };
       },
     });
-  const run = async (decision: 'allow' | 'deny') => {
+  const run = async (decision: 'allow' | 'deny' | 'ask', grantService?: InMemoryGrantService) => {
     const ran: string[] = [];
+    const call = (id: string) => ({ calls: [{ id, name: 'cleanup', args: { files: ['a', 'b'] } }] });
     const runner = new Runner({
       appName: 'shop',
-      agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel([{ calls: [{ id: 'call-1', name: 'cleanup', args: { files: ['a', 'b'] } }] }, 'Done.']), tools: [cleanup(ran)] }),
+      agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel([call('call-1'), 'Done.', call('call-2'), 'Done again.']), tools: [cleanup(ran)] }),
       sessionService: new InMemorySessionService(),
+      grantService,
       confirmationPolicy: () => (decision === 'deny' ? { decision, reason: 'no deleting' } : { decision }),
     });
-    return { ran, events: await send(runner, user('clean up')) };
+    return { ran, runner, events: await send(runner, user('clean up')) };
   };
 
   it('allowed, it still asks when it runs: the allow does not answer its own question', async () => {
     const { ran, events } = await run('allow');
     expect(ran).toEqual([]);
     expect(onlyRequest(events).args).toMatchObject({ toolConfirmation: { hint: 'Delete 2 files?' } });
+  });
+
+  it('sent to the person (ask): the approval answers the policy, then the tool runs without ctx.toolConfirmation and asks its own question, which runs it', async () => {
+    const { ran, runner, events } = await run('ask');
+    const policyRequest = onlyRequest(events);
+    expect(confirmationRequests(events.find((e) => confirmationRequests(e).length > 0)!)[0]).toMatchObject({ askedBy: 'runner', hint: 'Please approve or reject the call to tool "cleanup".' });
+    const afterPolicy = await send(runner, confirmationResponse(policyRequest, { decision: 'approve' }));
+    expect(ran).toEqual([]);
+    const own = afterPolicy.flatMap((e) => confirmationRequests(e));
+    expect(own).toHaveLength(1);
+    expect(own[0]).toMatchObject({ askedBy: 'tool', hint: 'Delete 2 files?' });
+    expect(responses(afterPolicy)).toEqual([]);
+    const done = await send(runner, confirmationResponse(own[0].call, { decision: 'approve' }));
+    expect(ran).toEqual(['a', 'b']);
+    expect(responses(done)[0]).toMatchObject({ id: 'call-1', response: { deleted: ['a', 'b'] } });
+  });
+
+  it('sent to the person (ask) and approved with remember: the grant answers the policy next time, never the tool\'s own question', async () => {
+    const { ran, runner, events } = await run('ask', new InMemoryGrantService());
+    const afterPolicy = await send(runner, confirmationResponse(onlyRequest(events), { decision: 'approve', remember: { scope: 'session' } }));
+    expect(ran).toEqual([]);
+    const own = afterPolicy.flatMap((e) => confirmationRequests(e));
+    expect(own).toMatchObject([{ askedBy: 'tool', hint: 'Delete 2 files?' }]);
+    await send(runner, confirmationResponse(own[0].call, { decision: 'approve' }));
+    expect(ran).toEqual(['a', 'b']);
+    const next = await send(runner, user('again'));
+    expect(ran).toEqual(['a', 'b']);
+    expect(next.flatMap((e) => confirmationRequests(e))).toMatchObject([{ askedBy: 'tool', hint: 'Delete 2 files?', call: { args: { originalFunctionCall: { id: 'call-2' } } } }]);
   });
 
   it('denied, it never runs', async () => {
