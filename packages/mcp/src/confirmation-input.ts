@@ -56,7 +56,7 @@ export function readFormInput(callId: string, responses: Record<string, unknown>
  * form `{ confirmed }`). A missing or unreadable answer is `INVALID_CONFIRMATION_ANSWER`, and so is one
  * that contradicts itself: a `confirmed` the decision does not allow, no decision at all (never an
  * approval), or a field of another decision (`message` beside approve, `result` beside reject, edited
- * `arguments` beside anything but edit). An empty text field counts as left empty, and `arguments` as the
+ * `arguments` beside anything but edit). An empty (or whitespace-only) text field counts as left empty, and `arguments` as the
  * form prefilled them (the call's own) as left alone.
  */
 export function readConfirmationInput(callId: string, responses: Record<string, unknown> | undefined, args: Record<string, unknown>): ConfirmationDecision | ToolsmithError {
@@ -77,7 +77,7 @@ export function readConfirmationInput(callId: string, responses: Record<string, 
     return new InvalidConfirmationAnswerError(callId, `edited "arguments" go only with "decision": "edit", not with ${JSON.stringify(content.decision) ?? 'no decision'}`);
   }
   if (filled(content.message)) answer.message = content.message;
-  if (content.decision === 'respond' || filled(content.result)) answer.result = typeof content.result === 'string' ? (parseJson(content.result) ?? content.result) : content.result;
+  if (filled(content.result)) answer.result = typeof content.result === 'string' ? (parseJson(content.result) ?? content.result) : content.result;
   return readConfirmationDecision(callId, answer);
 }
 
@@ -91,9 +91,9 @@ export function editsToCallArguments(responses: Record<string, unknown> | undefi
   return view.kind === 'elicit' && view.action === 'accept' && view.content?.decision === 'edit' && sameArguments(view.content.arguments, args);
 }
 
-/** A form field the person filled in: anything but nothing or an empty text. */
+/** A form field the person filled in: anything but nothing or a text that is empty or only whitespace. */
 function filled(value: unknown): boolean {
-  return value !== undefined && value !== '';
+  return value !== undefined && !(typeof value === 'string' && value.trim() === '');
 }
 
 /** Whether the form's `arguments` are still the call's own (as prefilled): the same JSON, whatever its spacing or key order. */

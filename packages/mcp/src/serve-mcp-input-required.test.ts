@@ -152,9 +152,13 @@ describe('serveMcp on 2026-07-28: confirmation by input_required and a signed, s
       { decision: 'approve', arguments: '{"scope":"tmp"}' },
       { decision: 'reject', result: 'x' },
       {},
+      { decision: 'respond' },
+      { decision: 'respond', result: '' },
+      { decision: 'respond', result: '   ' },
     ]) {
       const refused = await answer(content);
       expect([JSON.stringify(content), errorCodeOf(refused)]).toEqual([JSON.stringify(content), 'INVALID_CONFIRMATION_ANSWER']);
+      if (content.decision === 'respond') expect(refused.content![0]!.text).toContain('"result" (the answer that stands in for the tool\'s result) is missing');
     }
     // The form's prefilled arguments left as they were, and empty text fields, go with any decision.
     expect((await answer({ decision: 'approve', arguments: '{ "scope": "all" }', message: '', result: '' })).structuredContent).toEqual({ deleted: 'all', confirmed: true });
