@@ -149,7 +149,14 @@ export function registerOfferingHandlers(server: Server, offerings: ServedOfferi
 export function registerSubscriptionHandlers(server: Server, offerings: ServedOfferings, subscriptions: ResourceSubscriptions): void {
   if (!offerings.resources.length && !offerings.resourceTemplates.length) return;
   const templates = offerings.resourceTemplates.map((served) => new UriTemplate(served.offered.options.uriTemplate));
-  const offered = (uri: string) => offerings.resources.some(({ offered: resource }) => resource.options.uri === uri) || templates.some((template) => template.match(uri) !== null);
+  const offered = (uri: string) =>
+    offerings.resources.some(({ offered: resource }) => resource.options.uri === uri) ||
+    templates.some((template) => {
+      const variables = template.match(uri);
+      // A malformed percent-encoding is refused as resources/read refuses it (-32602).
+      for (const value of Object.values(variables ?? {})) decodeVariable(uri, Array.isArray(value) ? value.join(',') : value);
+      return variables !== null;
+    });
   server.setRequestHandler('resources/subscribe', async (request) => {
     if (!offered(request.params.uri)) throw new ResourceNotFoundError(request.params.uri);
     subscriptions.subscribe(server, request.params.uri);

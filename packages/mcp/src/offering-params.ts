@@ -1,12 +1,13 @@
 /**
- * What is wrong with the params of a `resources/read`, `prompts/get` or `completion/complete` request, in
+ * What is wrong with the params of a `resources/read`, `resources/subscribe`, `resources/unsubscribe`,
+ * `prompts/get` or `completion/complete` request, in
  * one sentence for a `-32602` (invalid params) error; `undefined` when their types are right (or the
  * method is another). The SDK checks these too, but answers a wrong type with `-32603` and a raw schema
  * dump, so the server checks first (see `createMcpToolServer`).
  */
 export function offeringParamsProblem(method: string, params: unknown): string | undefined {
   const given = isRecord(params) ? params : {};
-  if (method === 'resources/read') return typeof given.uri === 'string' ? undefined : `"uri" must be a string, got ${describe(given.uri)}.`;
+  if (method === 'resources/read' || method === 'resources/subscribe' || method === 'resources/unsubscribe') return typeof given.uri === 'string' ? undefined : `"uri" must be a string, got ${describe(given.uri)}.`;
   if (method === 'prompts/get') {
     if (typeof given.name !== 'string') return `"name" must be a string, got ${describe(given.name)}.`;
     return stringMapProblem('arguments', given.arguments);

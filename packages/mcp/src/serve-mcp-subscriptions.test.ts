@@ -120,6 +120,33 @@ describe('serveMcp: resource subscriptions and resource links', () => {
     }
   });
 
+  it('2025-11-25: refuses a subscribe or unsubscribe whose uri is missing or not a string, and a URI with a malformed percent-encoding, with -32602 in one sentence', async () => {
+    const post = async (body: Record<string, unknown>, session?: string) =>
+      fetch(server.url!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}) },
+        body: JSON.stringify({ jsonrpc: '2.0', ...body }),
+      });
+    const initialized = await post({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const session = initialized.headers.get('mcp-session-id')!;
+    await initialized.text();
+    await (await post({ method: 'notifications/initialized' }, session)).text();
+    const errorOf = async (id: number, method: string, params: Record<string, unknown>) => {
+      const text = await (await post({ id, method, params }, session)).text();
+      const json = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]!;
+      return (JSON.parse(json) as { error?: { code: number; message: string } }).error;
+    };
+    expect(await errorOf(2, 'resources/subscribe', { uri: 7 })).toEqual({ code: -32602, message: 'Invalid params for resources/subscribe: "uri" must be a string, got the number 7.' });
+    expect(await errorOf(3, 'resources/unsubscribe', { uri: 7 })).toEqual({ code: -32602, message: 'Invalid params for resources/unsubscribe: "uri" must be a string, got the number 7.' });
+    expect(await errorOf(4, 'resources/subscribe', {})).toEqual({ code: -32602, message: 'Invalid params for resources/subscribe: "uri" must be a string, got nothing.' });
+    expect(await errorOf(5, 'resources/unsubscribe', {})).toEqual({ code: -32602, message: 'Invalid params for resources/unsubscribe: "uri" must be a string, got nothing.' });
+    // As resources/read refuses it:
+    const malformed = { code: -32602, message: 'The resource URI "notes://pages/%zz" has a malformed percent-encoding.' };
+    expect(await errorOf(6, 'resources/read', { uri: 'notes://pages/%zz' })).toEqual(malformed);
+    expect(await errorOf(7, 'resources/subscribe', { uri: 'notes://pages/%zz' })).toEqual(malformed);
+    await (await fetch(server.url!, { method: 'DELETE', headers: { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } })).text();
+  });
+
   it('2026-07-28: tells an open subscriptions/listen stream of the URIs it names only', async () => {
     const watcher = new Watcher(MODERN);
     await watcher.connect(server.url!);
