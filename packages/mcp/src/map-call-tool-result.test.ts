@@ -67,6 +67,10 @@ describe('mapCallToolResult', () => {
       expect.objectContaining({ message: 'Tool "t" failed: Invalid arguments', details: { remote } }),
     );
     expect(() => mapCallToolResult('t', { isError: true, content: [] })).toThrow('the MCP tool reported an error');
+    // A Toolsmith server's text already names the tool: the prefix is not doubled.
+    expect(() => mapCallToolResult('t', { isError: true, content: [{ type: 'text', text: 'Tool "t" failed: boom' }] })).toThrow(
+      expect.objectContaining({ message: 'Tool "t" failed: boom' }),
+    );
     // For a tool with an output schema the body travels in `_meta` (clients check structured content against the schema).
     expect(() => mapCallToolResult('t', { isError: true, content: [], _meta: { 'toolsmith/error': remote } })).toThrow(
       expect.objectContaining({ message: 'Tool "t" failed: Invalid arguments', details: { remote } }),

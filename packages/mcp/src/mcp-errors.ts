@@ -40,12 +40,14 @@ export class McpConnectionError extends ToolsmithError {
 }
 
 /**
- * An MCP tool reported a failure (`isError: true`). `message` is the tool's own error text; when the
- * server is a Toolsmith `serveMcp`, `details.remote` holds its error `code`, `message` and `details`.
+ * An MCP tool reported a failure (`isError: true`). `message` is `Tool "<toolName>" failed: <reason>`
+ * (`reason` is the tool's own error text), or `reason` alone when it already starts with
+ * `Tool "…" failed: ` (as a Toolsmith `serveMcp`'s does), so the prefix is never doubled; when the server
+ * is a Toolsmith `serveMcp`, `details.remote` holds its error `code`, `message` and `details`.
  */
 export class McpToolError extends ToolsmithError {
   constructor(toolName: string, reason: string, remote?: unknown) {
-    super('MCP_TOOL_ERROR', `Tool "${toolName}" failed: ${reason}`, remote === undefined ? {} : { details: { remote } });
+    super('MCP_TOOL_ERROR', /^Tool ".*?" failed: /s.test(reason) ? reason : `Tool "${toolName}" failed: ${reason}`, remote === undefined ? {} : { details: { remote } });
   }
 }
 

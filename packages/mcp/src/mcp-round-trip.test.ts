@@ -56,6 +56,8 @@ describe('round trip: an agent uses tools served by another Toolsmith process', 
       isError: true,
       response: { error: { code: 'MCP_TOOL_ERROR', details: { remote: { code: 'TOOL_EXECUTION_FAILED' } } } },
     });
+    // The server's text already says which tool failed: McpToolset does not put its own "Tool … failed: " before it.
+    expect((responses.get('c3')!.response.error as { message: string }).message).toBe('Tool "get_weather" failed: no weather data for Atlantis');
     // The serving side keeps state for the MCP session (the tool counts its calls there).
     expect(responses.get('c4')!.response).toMatchObject({ session: 1 });
     expect(events.at(-1)!.isFinalResponse()).toBe(true);
