@@ -133,7 +133,7 @@ describe('serveMcp: resource subscriptions and resource links', () => {
     await (await post({ method: 'notifications/initialized' }, session)).text();
     const errorOf = async (id: number, method: string, params: Record<string, unknown>) => {
       const text = await (await post({ id, method, params }, session)).text();
-      const json = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]!;
+      const json = text.startsWith('{') ? text : /^data: (\{.*)$/m.exec(text)![1]!;
       return (JSON.parse(json) as { error?: { code: number; message: string } }).error;
     };
     expect(await errorOf(2, 'resources/subscribe', { uri: 7 })).toEqual({ code: -32602, message: 'Invalid params for resources/subscribe: "uri" must be a string, got the number 7.' });
