@@ -390,6 +390,8 @@ export class McpConnection {
     try {
       return await operation(client);
     } catch (error) {
+      // A connection that broke mid-request is not used again: the next request opens a new session.
+      if (!signal?.aborted && isDroppedMidRequest(error)) await this.discard(client);
       if (signal?.aborted || !isSessionLost(error) || !mayRetry(error)) throw this.toError(error, signal);
       await this.discard(client);
     }
@@ -452,7 +454,7 @@ export class McpConnection {
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       return new McpConnectionError('MCP_TIMEOUT', label, `no answer within ${this.options.timeoutMs} ms`, { cause: error });
     }
-    if (isSessionLost(error)) {
+    if (isSessionLost(error) || isDroppedMidRequest(error)) {
       return new McpConnectionError('MCP_CONNECTION_CLOSED', label, `the session was lost: ${reason}`, { cause: error });
     }
     if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) {
@@ -510,6 +512,18 @@ export function httpTransport(endpoint: McpHttpEndpoint): Pick<McpConnectionOpti
 function isSessionLost(error: unknown): boolean {
   if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) return true;
   return isNotDelivered(error);
+}
+
+/** The socket closed under the request while it was out (the server died or the link dropped). */
+function isDroppedMidRequest(error: unknown): boolean {
+  // fetch's TypeError ("fetch failed", maybe wrapped by the SDK) names the socket's failure in its causes.
+  // (Not `instanceof Error`: fetch's errors may come from another realm.)
+  let cause = error as { cause?: unknown; code?: unknown } | undefined;
+  for (let depth = 0; typeof cause === 'object' && cause !== null && depth < 4; cause = cause.cause as typeof cause, depth++) {
+    const code = cause.code;
+    if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return true;
+  }
+  return false;
 }
 
 /** The request never reached a live session, so the server cannot have acted on it. */
