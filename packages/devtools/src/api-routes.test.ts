@@ -113,6 +113,38 @@ describe('the dev server API', () => {
     expect(done.events[done.events.length - 1].content!.parts[0].text).toBe('The export is done.');
   });
 
+  it('sends an update with a question: a bad question is refused with nothing stored; the request is pending (remember refused) and its answer runs the tool again', async () => {
+    const { end } = await run('/api/sessions/s-q/run', { text: 'Export the orders' });
+    const callId = end.pending.longRunning[0].id;
+    const stored = async () => ((await (await api('/api/sessions/s-q')).json()) as { events: unknown[] }).events;
+    const before = await stored();
+
+    const bad = await run(`/api/sessions/s-q/long-running/${callId}`, { response: { status: 'blocked' }, willContinue: true, question: { hint: 12 } });
+    expect(bad.events).toEqual([expect.objectContaining({ errorCode: 'INVALID_FUNCTION_RESPONSE', errorMessage: expect.stringContaining('"question.hint" must be text') })]);
+    expect(await stored()).toEqual(before);
+
+    const FORM = { type: 'object', properties: { keep: { type: 'boolean' } }, required: ['keep'] };
+    const asked = await run(`/api/sessions/s-q/long-running/${callId}`, { response: { status: 'blocked', rows: 12 }, willContinue: true, question: { hint: 'Keep the 12 locked rows?', payloadSchema: FORM } });
+    expect(asked.end.pending.confirmations).toEqual([
+      expect.objectContaining({ originalFunctionCall: expect.objectContaining({ id: callId, name: 'startExport' }), hint: 'Keep the 12 locked rows?', askedBy: 'tool' }),
+    ]);
+    expect(asked.end.pending.longRunning.map((c) => c.id)).toEqual([callId]);
+    const { requestId } = asked.end.pending.confirmations[0];
+    const paused = await stored();
+
+    // The tool asked, so "always allow" does not apply: the runner refuses it, the stream's one event, nothing stored.
+    const remembered = await run(`/api/sessions/s-q/confirmations/${requestId}`, { decision: 'approve', payload: { keep: true }, remember: { scope: 'session' } });
+    expect(remembered.events).toEqual([expect.objectContaining({ errorCode: 'INVALID_CONFIRMATION_ANSWER', errorMessage: expect.stringContaining('"remember" (always allow) does not apply') })]);
+    expect(remembered.end.pending.confirmations.map((c) => c.requestId)).toEqual([requestId]);
+    expect(await stored()).toEqual(paused);
+
+    // The desk's startExport does not look at the answer: it runs again as on its first call, and its result is the next update.
+    const answered = await run(`/api/sessions/s-q/confirmations/${requestId}`, { decision: 'approve', payload: { keep: true } });
+    expect(answered.events[0].content!.parts[0].functionResponse).toMatchObject({ id: callId, response: { status: 'pending', ticket: 'export-orders' }, willContinue: true });
+    expect(answered.events[answered.events.length - 1].content!.parts[0].text).toBe('The export has started (ticket export-orders).');
+    expect(answered.end.pending).toEqual({ confirmations: [], longRunning: [expect.objectContaining({ id: callId })] });
+  });
+
   it('streams a failed model call as an error event with its code', async () => {
     const { events, end } = await run('/api/sessions/s-7/run', { text: 'Please break the model' });
     expect(events).toEqual([expect.objectContaining({ errorCode: 'PROVIDER_ERROR', errorMessage: expect.stringContaining('The desk model is down.') })]);

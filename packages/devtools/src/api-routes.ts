@@ -5,7 +5,7 @@ import { type HttpGuard, HttpGuardError, checkNewMessage, decodePathSegment } fr
 import type { DevAgentHost} from './dev-agent-host';
 import { pendingOf, toWireEvent } from './dev-agent-host';
 import { DevApiError } from './dev-api-error';
-import type { ApiErrorBody, ConfirmationAnswerRequest, RunEnd, ToolRunRequest } from './protocol/api-types';
+import type { ApiErrorBody, ConfirmationAnswerRequest, LongRunningUpdateRequest, RunEnd, ToolRunRequest } from './protocol/api-types';
 import { SseStream } from './sse-stream';
 
 type Handler = (host: DevAgentHost, params: string[], request: IncomingMessage, response: ServerResponse) => Promise<void>;
@@ -65,10 +65,11 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
     'POST',
     /^\/api\/sessions\/([^/]+)\/long-running\/([^/]+)$/,
     async (host, [id, callId], request, response) => {
-      const { response: update, willContinue } = await readJsonBody(request);
+      const { response: update, willContinue, question } = await readJsonBody(request);
       if (!isObject(update)) throw badRequest('response must be a JSON object (the update the model gets).');
       if (willContinue !== undefined && typeof willContinue !== 'boolean') throw badRequest('willContinue must be true or false.');
-      const message = await host.longRunningUpdate(id, callId, { response: update, willContinue: willContinue === true });
+      // A question is checked by the runner: a bad one is the stream's one INVALID_FUNCTION_RESPONSE event, nothing stored.
+      const message = await host.longRunningUpdate(id, callId, { response: update, willContinue: willContinue === true, ...(question !== undefined && { question: question as LongRunningUpdateRequest['question'] }) });
       await streamRun(host, id, message, response);
     },
   ],

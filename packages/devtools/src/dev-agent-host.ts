@@ -221,7 +221,7 @@ export class DevAgentHost {
   async longRunningUpdate(sessionId: string, callId: string, update: LongRunningUpdateRequest): Promise<Content> {
     const pending = findPendingCalls((await this.session(sessionId)).events).longRunning.get(callId);
     if (!pending) throw new DevApiError('NOT_PENDING', `Session "${sessionId}" is not waiting for the long-running call "${callId}".`);
-    return longRunningResponse({ id: callId, name: pending.name, response: update.response, willContinue: update.willContinue === true });
+    return longRunningResponse({ id: callId, name: pending.name, response: update.response, willContinue: update.willContinue === true, ...(update.question !== undefined && { question: update.question }) });
   }
 
   /** Every tool of the agent tree, with its description and schemas. */

@@ -358,6 +358,11 @@ export interface LongRunningUpdateRequest {
   response: Record<string, unknown>;
   /** True for an intermediate update: the call stays pending. */
   willContinue?: boolean;
+  /**
+   * With `willContinue: true`: a question for the person (`{ hint?, payload?, payloadSchema? }`); the run
+   * pauses on a confirmation request for the call (`askedBy: "tool"`), and the answer runs the tool again.
+   */
+  question?: { hint?: string; payload?: unknown; payloadSchema?: Record<string, unknown> };
 }
 
 /** `POST /api/sessions/:id/run` body: text, or a whole message (e.g. several function responses). */
