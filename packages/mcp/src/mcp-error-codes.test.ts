@@ -11,8 +11,8 @@ describe('@toolsmith/mcp error codes', () => {
       inherited: CORE_ERROR_CODES,
       sourceDir: __dirname,
       docsFile: join(__dirname, '../../../docs/errors.md'),
-      // Environment variables, injection tokens and provider values, not Toolsmith's codes.
-      notCodes: ['DUPLICATE_TOOL_NAME', 'TOOLSMITH_MANIFEST'],
+      // Environment variables, injection tokens, provider values and Node's socket error codes, not Toolsmith's codes.
+      notCodes: ['DUPLICATE_TOOL_NAME', 'TOOLSMITH_MANIFEST', 'UND_ERR_SOCKET'],
     });
     expect(problems).toEqual([]);
   });
