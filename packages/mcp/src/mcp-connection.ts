@@ -26,6 +26,7 @@ import { DEFAULT_MAX_TOOL_FILE_BYTES, ToolsmithError } from '@toolsmith/core';
 import { McpConnectionError } from './mcp-errors';
 import { MCP_SESSION_META } from './mcp-request-session';
 import type { McpElicitationForm, McpElicitationHandler } from './mcp-elicitation-handler';
+import { approvingContent, isConfirmationForm } from './mcp-confirmation-form';
 
 /** How to start an MCP server as a child process and talk to it over its stdin/stdout. */
 export interface McpStdioTransportOptions {
@@ -124,6 +125,8 @@ interface CallInFlight {
   asked?: ElicitRequestFormParams;
   /** The server elicited again during this call after it got the person's answer (one round per call). */
   askedAgain?: boolean;
+  /** The person approved this very call (a plain confirmation): the server's confirmation form during it is answered "approve". */
+  approved?: boolean;
 }
 
 /**
@@ -257,17 +260,20 @@ export class McpConnection {
    * Calls one tool. A call is retried on a new session only when the server cannot have run it (its
    * HTTP session was unknown, or the transport was already gone); a server that dies mid-call is
    * reported, not called twice. A server that asks for the user's input gets the `answers` when given
-   * (the call is being sent again after the person answered), else the outcome is that request.
+   * (the call is being sent again after the person answered), else the outcome is that request. When
+   * the person `approved` this call, the server's confirmation of it (a form {@link isConfirmationForm}
+   * recognises) is answered "approve" (one round); any other input request is the outcome.
    */
-  async callTool(name: string, args: Record<string, unknown>, requestOptions: McpRequestOptions = {}, answers?: McpInputAnswers): Promise<McpCallOutcome> {
-    return this.withSession((client) => this.callOnce(client, name, args, requestOptions, answers), isNotDelivered, requestOptions.signal);
+  async callTool(name: string, args: Record<string, unknown>, requestOptions: McpRequestOptions = {}, answers?: McpInputAnswers, approved = false): Promise<McpCallOutcome> {
+    return this.withSession((client) => this.callOnce(client, name, args, requestOptions, answers, approved), isNotDelivered, requestOptions.signal);
   }
 
-  private async callOnce(client: Client, name: string, args: Record<string, unknown>, requestOptions: McpRequestOptions, answers?: McpInputAnswers): Promise<McpCallOutcome> {
+  private async callOnce(client: Client, name: string, args: Record<string, unknown>, requestOptions: McpRequestOptions, answers?: McpInputAnswers, approved = false): Promise<McpCallOutcome> {
     const modern = client.getProtocolEra() === 'modern';
     const call: CallInFlight = { tool: name };
     const legacyAnswer = answers?.responses[LEGACY_FORM_KEY];
     if (!modern && legacyAnswer) call.answer = legacyAnswer;
+    if (!modern && approved) call.approved = true;
     const params: Record<string, unknown> = { name, arguments: args };
     Object.assign(params, this.sessionMeta(client, requestOptions));
     if (modern && answers) {
@@ -292,8 +298,11 @@ export class McpConnection {
     if (call.asked) return { kind: 'input', request: { era: 'legacy', forms: { [LEGACY_FORM_KEY]: call.asked } } };
     if (result.resultType === 'input_required') {
       const request = this.inputRequest(name, result);
+      // The server confirms the call the person approved (with the arguments they approved): approve it (one round).
+      const confirmed = approved && !answers ? approvingAnswers(request) : undefined;
+      if (confirmed) return this.callOnce(client, name, args, requestOptions, confirmed);
       // The handler may answer every form at once: the call is sent again with its answers (one such round).
-      const answered = answers ? undefined : await this.answerByHandler(request, name);
+      const answered = answers || approved ? undefined : await this.answerByHandler(request, name);
       if (answered) return this.callOnce(client, name, args, requestOptions, answered);
       return { kind: 'input', request };
     }
@@ -343,6 +352,11 @@ export class McpConnection {
     if (answering) {
       answering.answerGiven = true;
       return answering.answer!;
+    }
+    // The call the person approved, confirmed by the server (its one call in flight): approve it.
+    if (calls.length === 1 && calls[0].approved && !calls[0].answerGiven && params.mode !== 'url' && isConfirmationForm(params as ElicitRequestFormParams)) {
+      calls[0].answerGiven = true;
+      return { action: 'accept', content: approvingContent(params as ElicitRequestFormParams) };
     }
     if (calls.length === 1 && calls[0].answerGiven) {
       calls[0].askedAgain = true;
@@ -467,6 +481,14 @@ export class McpConnection {
     }
     return new McpConnectionError('MCP_CONNECTION_FAILED', label, reason, { cause: error });
   }
+}
+
+/** The answers that approve a 2026-07-28 request that is one confirmation form of the call ({@link isConfirmationForm}), else `undefined`. */
+function approvingAnswers(request: McpInputRequest): McpInputAnswers | undefined {
+  const keys = Object.keys(request.forms);
+  if (keys.length !== 1 || !isConfirmationForm(request.forms[keys[0]])) return undefined;
+  const responses: Record<string, ElicitResult> = { [keys[0]]: { action: 'accept', content: approvingContent(request.forms[keys[0]]) } };
+  return request.requestState === undefined ? { responses } : { responses, requestState: request.requestState };
 }
 
 /** The SDK's negotiation mode for each {@link McpProtocolChoice}. */

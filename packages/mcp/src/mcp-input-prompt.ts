@@ -1,6 +1,7 @@
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import type { JsonSchema } from '@toolsmith/core';
 import type { McpInputAnswers, McpInputRequest } from './mcp-connection';
+import { isConfirmationForm } from './mcp-confirmation-form';
 
 /**
  * The payload of the confirmation request a {@link McpInputRequest} becomes: what the person is shown,
@@ -26,13 +27,16 @@ export interface McpInputPrompt {
 
 /**
  * The confirmation request for a server's input request: the hint is the server's message, the payload
- * schema its form (several forms: an object with one property per form key).
+ * schema its form (several forms: an object with one property per form key). A server's confirmation of
+ * the call itself (one form that {@link isConfirmationForm} recognises) is a plain confirmation instead,
+ * without a payload schema: the runner's own decisions (approve, edit, reject, respond) answer it.
  */
-export function inputPrompt(server: string, tool: string, request: McpInputRequest): { hint: string; payload: McpInputPrompt; payloadSchema: JsonSchema } {
+export function inputPrompt(server: string, tool: string, request: McpInputRequest): { hint: string; payload: McpInputPrompt; payloadSchema?: JsonSchema } {
   const keys = Object.keys(request.forms);
   const messages = Object.fromEntries(keys.map((key) => [key, request.forms[key].message]));
   const payload: McpInputPrompt = { mcpInput: { server, tool, era: request.era, keys }, messages };
   if (request.requestState !== undefined) payload.mcpInput.requestState = request.requestState;
+  if (keys.length === 1 && isConfirmationForm(request.forms[keys[0]])) return { hint: messages[keys[0]], payload };
   const schemaOf = (key: string) => request.forms[key].requestedSchema as JsonSchema;
   const payloadSchema: JsonSchema =
     keys.length === 1

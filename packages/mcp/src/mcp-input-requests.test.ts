@@ -255,17 +255,28 @@ describe('a Toolsmith server (serveMcp, both eras): its confirmation becomes the
   let dangerous: DangerousTool;
   let hold: HoldTool;
   let server: McpServerHandle;
+  /** The server's own store: what it records of each call. */
+  let serverSessions: InMemorySessionService;
   beforeAll(async () => {
     dangerous = new DangerousTool();
     hold = new HoldTool();
-    server = await serveMcp({ tools: [dangerous, hold], transport: { http: { port: 0 } }, name: 'danger' });
+    serverSessions = new InMemorySessionService();
+    server = await serveMcp({ tools: [dangerous, hold], transport: { http: { port: 0 } }, name: 'danger', sessionService: serverSessions });
   });
   afterAll(() => server.close());
 
+  /** Every call response the server recorded, in any of its sessions. */
+  const serverResponses = async () => {
+    const sessions = await serverSessions.listSessions({ appName: 'danger', userId: 'mcp' });
+    const full = await Promise.all(sessions.map((session) => serverSessions.getSession({ appName: 'danger', userId: 'mcp', sessionId: session.id })));
+    return full.flatMap((session) => session!.events.flatMap((event) => event.functionResponses()));
+  };
+  const deletions = async () => (await serverResponses()).map((response) => response.response.deleted).filter((scope) => scope !== undefined);
+
   it.each([
-    ['2025-11-25 (elicitation)', '2025-11-25', 'legacy', { properties: { confirmed: { type: 'boolean' } }, required: ['confirmed'] }, { confirmed: true }],
-    ['2026-07-28 (input_required), negotiated', 'auto', 'modern', { properties: { decision: { enum: ['approve', 'edit', 'reject', 'respond'] } }, required: ['decision'] }, { decision: 'approve' }],
-  ] as const)('over %s a gated tool is approved through the client\'s runner, across a runner restart, and runs once', async (_label, protocol, era, form, filled) => {
+    ['2025-11-25 (elicitation)', '2025-11-25', 'legacy'],
+    ['2026-07-28 (input_required), negotiated', 'auto', 'modern'],
+  ] as const)('over %s a gated tool is a plain confirmation, approved through the client\'s runner across a runner restart, and runs once', async (_label, protocol, era) => {
     const sessionService = new InMemorySessionService();
     const before = dangerous.runs;
     const first = agentRunner({ url: server.url! }, sessionService, [{ calls: [{ id: 'c1', name: 'delete_everything', args: { scope: 'tmp' } }] }], protocol);
@@ -277,18 +288,88 @@ describe('a Toolsmith server (serveMcp, both eras): its confirmation becomes the
     }
     const [request] = paused.flatMap((event) => confirmationRequests(event));
     expect(request.hint).toContain('delete_everything');
-    expect(request.payloadSchema).toMatchObject({ type: 'object', ...form });
+    // The server's confirmation of the call is the runner's own four decisions: no form to fill in.
+    expect(request.payloadSchema).toBeUndefined();
     expect(request.payload).toMatchObject({ mcpInput: { tool: 'delete_everything', era } });
     expect(dangerous.runs).toBe(before); // nothing ran while the person was asked
 
     const second = agentRunner({ url: server.url! }, sessionService, ['Cleaned.'], protocol);
     try {
-      const resumed = await send(second.runner, confirmationResponse(request, { decision: 'approve', payload: filled }));
+      const resumed = await send(second.runner, confirmationResponse(request, { decision: 'approve' }));
       expect(responseOf(resumed, 'c1')?.response).toEqual({ deleted: 'tmp', confirmed: true });
       expect(dangerous.runs).toBe(before + 1);
     } finally {
       await second.runner.close();
     }
+  });
+
+  describe.each([
+    ['2025-11-25 (elicitation)', '2025-11-25'],
+    ['2026-07-28 (input_required)', '2026-07-28'],
+  ] as const)('over %s, the person\'s other decisions', (_label, protocol) => {
+    /** A runner whose model asks to delete `scope`, paused on the server's confirmation; its request, and the runner to answer on. */
+    const paused = async (scope: string, after: string) => {
+      const { runner } = agentRunner({ url: server.url! }, new InMemorySessionService(), [{ calls: [{ id: 'c1', name: 'delete_everything', args: { scope } }] }, after], protocol);
+      const [request] = (await send(runner, user(`clean ${scope}`))).flatMap((event) => confirmationRequests(event));
+      expect(request.payloadSchema).toBeUndefined();
+      return { runner, request };
+    };
+
+    it('an edit runs the edited arguments on the server, once; the client\'s session shows the edit; an edit the server\'s schema refuses is CONFIRMATION_EDIT_INVALID and runs nothing', async () => {
+      const { runner, request } = await paused('photos', 'Cleaned the logs instead.');
+      const before = dangerous.runs;
+      try {
+        const refused = await send(runner, confirmationResponse(request, { decision: 'edit', args: { scope: 7 } }));
+        expect(refused.map((event) => event.errorCode)).toEqual(['CONFIRMATION_EDIT_INVALID']);
+        expect(refused[0].errorMessage).toContain('scope');
+        expect(dangerous.runs).toBe(before);
+
+        const edited = await send(runner, confirmationResponse(request, { decision: 'edit', args: { scope: 'logs' } }));
+        const response = responseOf(edited, 'c1')!;
+        expect(response.response).toEqual({ result: { deleted: 'logs', confirmed: true }, argumentsEditedByUser: { scope: 'logs' } });
+        expect(response.confirmation).toEqual({ decision: 'edit', by: 'user', args: { scope: 'logs' } });
+        expect(edited.at(-1)!.text()).toBe('Cleaned the logs instead.');
+        // The server ran the edited call, once, and recorded it; never the asked one.
+        expect(dangerous.runs).toBe(before + 1);
+        expect(dangerous.ranWith.at(-1)).toEqual({ scope: 'logs' });
+        expect(await deletions()).toContain('logs');
+        expect(await deletions()).not.toContain('photos');
+      } finally {
+        await runner.close();
+      }
+    });
+
+    it('a rejection with a message answers the model TOOL_CALL_REJECTED quoting it; the server runs nothing', async () => {
+      const { runner, request } = await paused('home', 'Left home alone.');
+      const before = dangerous.runs;
+      try {
+        const answered = await send(runner, confirmationResponse(request, { decision: 'reject', message: 'Not my home directory.' }));
+        const response = responseOf(answered, 'c1')!;
+        expect(response).toMatchObject({ isError: true, response: { error: { code: 'TOOL_CALL_REJECTED' } } });
+        expect((response.response.error as { message: string }).message).toContain('"Not my home directory."');
+        expect(response.confirmation).toEqual({ decision: 'reject', by: 'user', message: 'Not my home directory.' });
+        expect(answered.at(-1)!.text()).toBe('Left home alone.');
+        expect(dangerous.runs).toBe(before);
+        expect(await deletions()).not.toContain('home');
+      } finally {
+        await runner.close();
+      }
+    });
+
+    it('a response instead is the call\'s result; the server runs nothing', async () => {
+      const { runner, request } = await paused('cache', 'The cache was already empty.');
+      const before = dangerous.runs;
+      try {
+        const answered = await send(runner, confirmationResponse(request, { decision: 'respond', result: { deleted: 'nothing', note: 'already empty' } }));
+        const response = responseOf(answered, 'c1')!;
+        expect(response.response).toEqual({ deleted: 'nothing', note: 'already empty' });
+        expect(response.confirmation).toEqual({ decision: 'respond', by: 'user' });
+        expect(dangerous.runs).toBe(before);
+        expect(await deletions()).not.toContain('cache');
+      } finally {
+        await runner.close();
+      }
+    });
   });
 
   it('over 2025-11-25, cancels an elicitation that arrives while another call of the same session is in flight (nobody can tell whose it is)', async () => {

@@ -24,9 +24,12 @@ export class DangerousTool extends BaseTool {
   readonly parameters: JsonSchema = { type: 'object', properties: { scope: { type: 'string' } }, required: ['scope'] };
   override readonly requireConfirmation = true;
   runs = 0;
+  /** The arguments of each run, in order. */
+  readonly ranWith: Record<string, unknown>[] = [];
 
   run(args: Record<string, unknown>, context: ToolContext) {
     this.runs++;
+    this.ranWith.push(args);
     return { deleted: args.scope, confirmed: context.toolConfirmation?.confirmed ?? false };
   }
 }

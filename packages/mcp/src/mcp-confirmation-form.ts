@@ -1,0 +1,35 @@
+import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
+
+/** The decisions of a confirmation, as a Toolsmith server's 2026-07-28 form offers them. */
+const DECISIONS = ['approve', 'edit', 'reject', 'respond'];
+/** The fields of that form: the decision, and what goes with edit, reject and respond. */
+const DECISION_FIELDS = ['decision', 'arguments', 'message', 'result'];
+
+/**
+ * Whether a server's form is a confirmation of the call itself, which the runner's own decisions answer
+ * (so the person is asked a plain confirmation, not a form): the yes/no form of a 2025-era confirmation
+ * (one boolean field, `confirmed`, as `serveMcp` elicits), or the four-decision form of a 2026-07-28 one
+ * (`decision`, one of `approve`, `edit`, `reject`, `respond`, beside `arguments`, `message` and `result`).
+ */
+export function isConfirmationForm(form: ElicitRequestFormParams): boolean {
+  const properties = (form.requestedSchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const names = Object.keys(properties);
+  if (names.length === 1 && names[0] === 'confirmed') return properties.confirmed.type === 'boolean';
+  const decisions = properties.decision?.enum;
+  return (
+    names.includes('decision') &&
+    names.every((name) => DECISION_FIELDS.includes(name)) &&
+    Array.isArray(decisions) &&
+    decisions.length === DECISIONS.length &&
+    DECISIONS.every((decision) => decisions.includes(decision))
+  );
+}
+
+/**
+ * The content that approves a call through its confirmation form ({@link isConfirmationForm}): `{ confirmed: true }`
+ * or `{ decision: "approve" }`. The call it answers is the one the person approved, with the arguments they
+ * approved (edited ones when they edited them), so the server runs exactly those.
+ */
+export function approvingContent(form: ElicitRequestFormParams): Record<string, string | boolean> {
+  return 'confirmed' in (form.requestedSchema?.properties ?? {}) ? { confirmed: true } : { decision: 'approve' };
+}
