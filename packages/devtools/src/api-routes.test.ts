@@ -132,10 +132,9 @@ describe('the dev server API', () => {
     const { requestId } = asked.end.pending.confirmations[0];
     const paused = await stored();
 
-    // The tool asked, so "always allow" does not apply: the runner refuses it, the stream's one event, nothing stored.
-    const remembered = await run(`/api/sessions/s-q/confirmations/${requestId}`, { decision: 'approve', payload: { keep: true }, remember: { scope: 'session' } });
-    expect(remembered.events).toEqual([expect.objectContaining({ errorCode: 'INVALID_CONFIRMATION_ANSWER', errorMessage: expect.stringContaining('"remember" (always allow) does not apply') })]);
-    expect(remembered.end.pending.confirmations.map((c) => c.requestId)).toEqual([requestId]);
+    // The tool asked, so "always allow" does not apply: refused up front with the runner's code, nothing stored.
+    const remembered = await post(`/api/sessions/s-q/confirmations/${requestId}`, { decision: 'approve', payload: { keep: true }, remember: { scope: 'session' } });
+    expect([remembered.status, await remembered.json()]).toEqual([400, { error: { code: 'INVALID_CONFIRMATION_ANSWER', message: expect.stringContaining('"remember" (always allow) does not apply') } }]);
     expect(await stored()).toEqual(paused);
 
     // The desk's startExport does not look at the answer: it runs again as on its first call, and its result is the next update.

@@ -113,6 +113,63 @@ describe('the dev server API: the four decisions and grants', () => {
     expect(ledger.refunds.map((r) => r.orderId)).toEqual(['A-1101', 'A-1102']);
   });
 
+  it('an answer whose originalFunctionCall is not the pending call (id, tool name or arguments) is refused with 400 CONFIRMATION_MISMATCH, nothing stored; the matching one runs', async () => {
+    const requestId = await refund('s-mismatch', 250, 'A-1201');
+    const [pending] = (await session('s-mismatch')).pending.confirmations;
+    const call = pending.originalFunctionCall;
+    const before = (await session('s-mismatch')).events;
+    for (const originalFunctionCall of [
+      { ...call, id: 'call-forged' },
+      { ...call, name: 'lookupOrder' },
+      { ...call, args: { orderId: 'A-1201', amount: 1 } },
+      { ...call, args: JSON.stringify({ orderId: 'A-1201', amount: 9999 }) },
+      'not a call',
+    ]) {
+      const refused = await post(`/api/sessions/s-mismatch/confirmations/${requestId}`, { decision: 'approve', originalFunctionCall });
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect([JSON.stringify(originalFunctionCall), refused.status, error.code]).toEqual([JSON.stringify(originalFunctionCall), 400, 'CONFIRMATION_MISMATCH']);
+      expect(error.message).toContain(`differs from the pending call "${call.id}" to tool "refund"`);
+    }
+    expect((await session('s-mismatch')).events).toEqual(before);
+    expect((await session('s-mismatch')).pending.confirmations.map((c) => c.requestId)).toEqual([requestId]);
+    expect(ledger.refunds).toEqual([]);
+
+    // The same call, its arguments as JSON text in another key order: equal by value, so it runs.
+    const approved = await answer('s-mismatch', requestId, { decision: 'approve', originalFunctionCall: { ...call, args: JSON.stringify({ amount: 250, orderId: 'A-1201' }) } });
+    expect(refundResponse(approved.events).response).toMatchObject({ status: 'refunded', amount: 250 });
+    expect(ledger.refunds).toEqual([{ orderId: 'A-1201', amount: 250 }]);
+  });
+
+  it('a request the tool asked itself (an update\'s question, askedBy "tool"): "remember", "edit" and a payload outside its form are refused with 400 INVALID_CONFIRMATION_ANSWER up front, nothing stored', async () => {
+    const { end } = await run('/api/sessions/s-asked/run', { text: 'Export the orders' });
+    const callId = end.pending.longRunning[0].id;
+    const FORM = { type: 'object', properties: { keep: { type: 'boolean' } }, required: ['keep'] };
+    const asked = await run(`/api/sessions/s-asked/long-running/${callId}`, { response: { status: 'blocked', rows: 12 }, willContinue: true, question: { hint: 'Keep the 12 locked rows?', payloadSchema: FORM } });
+    const [request] = asked.end.pending.confirmations;
+    expect(request).toMatchObject({ askedBy: 'tool', hint: 'Keep the 12 locked rows?', payloadSchema: FORM, update: { response: { status: 'blocked', rows: 12 }, willContinue: true } });
+    const before = (await session('s-asked')).events;
+    for (const [body, problem] of [
+      [{ decision: 'approve', payload: { keep: true }, remember: { scope: 'session' } }, '"remember" (always allow) does not apply to this request'],
+      [{ decision: 'approve', payload: { keep: true }, remember: { scope: 'app' } }, '"remember" (always allow) does not apply to this request'],
+      [{ decision: 'edit', args: { table: 'orders' }, payload: { keep: true } }, 'an update\'s question cannot be answered with "edit"'],
+      [{ decision: 'approve', payload: { keep: 'yes' } }, 'does not fill in the request\'s form'],
+      [{ decision: 'approve' }, 'its "payload" must be the filled-in form'],
+    ] as const) {
+      const refused = await post(`/api/sessions/s-asked/confirmations/${request.requestId}`, body);
+      expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect([JSON.stringify(body), refused.status, error.code]).toEqual([JSON.stringify(body), 400, 'INVALID_CONFIRMATION_ANSWER']);
+      expect(error.message).toContain(problem);
+    }
+    expect((await session('s-asked')).events).toEqual(before);
+    expect((await session('s-asked')).pending.confirmations.map((c) => c.requestId)).toEqual([request.requestId]);
+    expect(await (await api('/api/grants')).json()).toEqual([]);
+
+    const answered = await answer('s-asked', request.requestId, { decision: 'approve', payload: { keep: true } });
+    expect(answered.events[0].content!.parts[0].functionResponse).toMatchObject({ id: callId, willContinue: true });
+    expect(answered.end.pending.confirmations).toEqual([]);
+  });
+
   it('refuses malformed answers with 400 and a code before anything is stored; the request stays open', async () => {
     const requestId = await refund('s-bad', 250, 'A-1009');
     const before = (await session('s-bad')).events;

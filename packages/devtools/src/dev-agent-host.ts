@@ -1,5 +1,5 @@
 import type { ConfirmationAnswer, Content, Event, GrantService, Session } from '@toolsmith/core';
-import { Container, InMemoryGrantService, LlmAgent, Runner, ToolsmithError, confirmationResponse, findPendingCalls, longRunningResponse } from '@toolsmith/core';
+import { Container, InMemoryGrantService, LlmAgent, Runner, ToolsmithError, checkFunctionResponses, confirmationResponse, findPendingCalls, longRunningResponse } from '@toolsmith/core';
 import { readConfirmationDecision } from '@toolsmith/core/internal';
 import type { AgentToolEntry} from './agent-tools';
 import { agentTools, listingContext, toolInfo } from './agent-tools';
@@ -178,12 +178,17 @@ export class DevAgentHost {
 
   /**
    * The message answering a pending confirmation with one of the four decisions (or `{ confirmed }`):
-   * `NOT_PENDING` unless the session waits for `requestId`; `INVALID_CONFIRMATION_ANSWER`, read as the
-   * runner reads answers, for a malformed one or a `remember` without a grant service. Edited arguments are
-   * checked by the runner, which refuses them with `CONFIRMATION_EDIT_INVALID` before anything is stored.
+   * `NOT_PENDING` unless the session waits for `requestId`; then the message is checked against the session
+   * exactly as the runner checks it (core's `checkFunctionResponses`), so what the runner would refuse is
+   * thrown here, before anything is sent: `INVALID_CONFIRMATION_ANSWER` for a malformed answer, a `remember`
+   * on a request the tool asked itself, an `edit` of an update's question or a payload outside the request's
+   * form; `CONFIRMATION_MISMATCH` for an `originalFunctionCall` that is not the pending call. A `remember`
+   * without a grant service is `BAD_REQUEST`. Edited arguments are checked by the runner, which refuses them
+   * with `CONFIRMATION_EDIT_INVALID` before anything is stored.
    */
   async confirmationAnswer(sessionId: string, requestId: string, answer: ConfirmationAnswerRequest): Promise<Content> {
-    const pending = findPendingCalls((await this.session(sessionId)).events).confirmations.get(requestId);
+    const events = (await this.session(sessionId)).events;
+    const pending = findPendingCalls(events).confirmations.get(requestId);
     if (!pending) throw new DevApiError('NOT_PENDING', `Session "${sessionId}" is not waiting for a confirmation "${requestId}".`);
     const decision = readConfirmationDecision(requestId, answer);
     if (decision instanceof ToolsmithError) throw decision;
@@ -202,7 +207,12 @@ export class DevAgentHost {
             : kind === 'respond'
               ? { decision: kind, result, ...extra }
               : { decision: kind, ...(remember ? { remember } : {}), ...extra };
-    return confirmationResponse(pending, built);
+    const reply = confirmationResponse(pending, built);
+    // An answer that names the call it decides on is held to it: the runner compares it with the pending call.
+    if (answer.originalFunctionCall !== undefined) reply.parts[0].functionResponse!.response.originalFunctionCall = answer.originalFunctionCall;
+    const refusal = checkFunctionResponses(events, reply);
+    if (refusal) throw refusal;
+    return reply;
   }
 
   /** The app's remembered grants, oldest first (expired ones included); `NOT_FOUND` without a grant service. */
@@ -314,6 +324,8 @@ export function pendingOf(events: readonly Event[]): WirePending {
       agentName: request.agentName,
       ...(request.relay ? { relayed: { agent: request.relay.agent, call: request.relay.call } } : {}),
       ...(request.askedBy ? { askedBy: request.askedBy } : {}),
+      ...(request.prompt.payloadSchema !== undefined ? { payloadSchema: request.prompt.payloadSchema as Record<string, unknown> } : {}),
+      ...(request.update ? { update: { response: request.update.response, willContinue: request.update.willContinue } } : {}),
     })),
     longRunning: [...pending.longRunning.values()].map(({ id, name, agentName }) => ({ id, name, agentName })),
   };

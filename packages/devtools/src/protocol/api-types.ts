@@ -100,6 +100,13 @@ export interface WirePendingConfirmation {
    * refused, and the dev UI and `toolsmith run` do not offer it). Absent on older requests.
    */
   askedBy?: 'runner' | 'tool';
+  /** The form the answer's `payload` must fill in (a JSON Schema), when the request is a form. */
+  payloadSchema?: Record<string, unknown>;
+  /**
+   * Set when the request is a question a long-running call's update asked (see docs/long-running.md): that
+   * update. The answer runs the tool again; `edit` is refused, and so is `remember` (`askedBy` is `tool`).
+   */
+  update?: { response: Record<string, unknown>; willContinue: boolean };
 }
 
 /** A long-running call whose final response has not arrived. */
@@ -323,6 +330,12 @@ export interface ConfirmationAnswerRequest {
   payload?: unknown;
   /** With `approve`: "always allow" later calls of the tool, for this session, this user or the whole app, until `expiresAt` (ms since the epoch). */
   remember?: { scope: WireGrantScope; expiresAt?: number; condition?: Record<string, unknown> };
+  /**
+   * Optional: the call the answer decides on, as the request gave it (`pending.confirmations[].originalFunctionCall`).
+   * When given, it must be the pending call (same id, tool name and arguments, JSON text compared by value), or
+   * the answer is refused with `CONFIRMATION_MISMATCH`.
+   */
+  originalFunctionCall?: unknown;
 }
 
 /** Who a remembered grant covers. */
