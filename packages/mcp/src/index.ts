@@ -12,6 +12,8 @@ export type { McpCompletion, McpCompletionTarget, McpPrompt, McpPromptInfo, McpR
 export { McpCredentialProvider } from './mcp-oauth-provider';
 export type { McpOAuthOptions } from './mcp-oauth-provider';
 export type { McpPreRegisteredClient } from './mcp-authorization';
+export type { McpClientCredentialsOptions, McpClientPrivateKey, McpClientSecret } from './mcp-client-credentials';
+export type { McpClientAssertionAlgorithm } from './client-assertion';
 
 // ── Errors ──────────────────────────────────────────────────────────────────────────────────────
 export { McpConfirmationUnsupportedError, McpConnectionError, McpFormUnsupportedError, McpToolError } from './mcp-errors';

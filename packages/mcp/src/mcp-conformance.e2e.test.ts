@@ -4,7 +4,7 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AuthScenarioRecord, runAuthScenario } from './__fixtures__/conformance-auth-driver';
+import { type AuthScenarioRecord, runAuthScenario, watchTokenRequests } from './__fixtures__/conformance-auth-driver';
 import { type McpServerHandle, serveMcp } from './serve-mcp';
 import { bundleFixture } from './__fixtures__/bundle-fixture';
 import { conformanceTools } from './__fixtures__/conformance-tools';
@@ -29,8 +29,6 @@ const LEFT_OUT: Record<string, string> = {
 const AUTH_LEFT_OUT: Record<string, string> = {
   'auth/2025-03-26-oauth-metadata-backcompat':
     'the 0.1.16 mock serves the metadata of authorization server <origin>/ with issuer <origin>/oauth, which RFC 8414 §3.3 requires a client to refuse (the SDK discovery does); conformance PR #359 fixed the mock after 0.1.16',
-  'auth/client-credentials-jwt': 'extension (SEP-1046): McpToolset has no client credentials grant with private_key_jwt (its OAuth is per user, by the authorization code flow)',
-  'auth/client-credentials-basic': 'extension (SEP-1046): McpToolset has no client credentials grant (its OAuth is per user, by the authorization code flow)',
   'auth/cross-app-access-complete-flow': 'extension (SEP-990): McpToolset does no enterprise-managed token exchange (ID-JAG, jwt-bearer grant)',
 };
 const RELAY = join(__dirname, '__fixtures__', 'conformance-runner', 'relay-client.cjs');
@@ -160,7 +158,10 @@ describe('the official MCP conformance suite', () => {
     let command: string;
     const running = new Set<Promise<unknown>>();
     const records = new Map<string, AuthScenarioRecord>();
+    const serverUrls = new Map<string, string>();
+    let tokenRequests: ReturnType<typeof watchTokenRequests>;
     beforeAll(async () => {
+      tokenRequests = watchTokenRequests();
       driver = createServer((request, response) => {
         let raw = '';
         request.on('data', (chunk: Buffer) => (raw += chunk.toString()));
@@ -170,6 +171,7 @@ describe('the official MCP conformance suite', () => {
           if (!scenario.startsWith('auth/') || scenario in AUTH_LEFT_OUT) return response.end(JSON.stringify({ error: `${scenario} is not run here` }));
           const record: AuthScenarioRecord = { secrets: new Set(), recorded: [] };
           records.set(scenario, record);
+          serverUrls.set(scenario, serverUrl);
           const done = runAuthScenario(serverUrl, scenario, JSON.parse(context) as Record<string, string>, record).then(
             () => ({}),
             (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
@@ -184,6 +186,7 @@ describe('the official MCP conformance suite', () => {
     afterAll(async () => {
       await Promise.allSettled(running);
       await new Promise<void>((resolve) => driver.close(() => resolve()));
+      tokenRequests.restore();
     });
 
     it('passes every auth scenario but the ones named in docs/mcp.md, and no secret reaches sessions, events, spans or logs', async () => {
@@ -207,6 +210,8 @@ describe('the official MCP conformance suite', () => {
       expect([...results.keys()].filter((scenario) => !(scenario in AUTH_LEFT_OUT)).sort()).toEqual([
         'auth/2025-03-26-oauth-endpoint-fallback',
         'auth/basic-cimd',
+        'auth/client-credentials-basic',
+        'auth/client-credentials-jwt',
         'auth/metadata-default',
         'auth/metadata-var1',
         'auth/metadata-var2',
@@ -227,7 +232,9 @@ describe('the official MCP conformance suite', () => {
       expect(Object.keys(AUTH_LEFT_OUT).filter((scenario) => !results.has(scenario))).toEqual([]);
       expect([...records.keys()].sort()).toEqual([...results.keys()].filter((scenario) => !(scenario in AUTH_LEFT_OUT)).sort());
 
-      // Tokens, client secrets and PKCE verifiers stay in the credential service.
+      // Tokens, client secrets and PKCE verifiers stay in the credential service; the app's secret or
+      // private key, its client assertions and its token (seen on the wire) in the toolset.
+      for (const [scenario, record] of records) for (const secret of tokenRequests.secretsFor(serverUrls.get(scenario)!)) record.secrets.add(secret);
       const leaks: string[] = [];
       const logs = JSON.stringify(logged);
       for (const [scenario, record] of records) {
@@ -237,7 +244,13 @@ describe('the official MCP conformance suite', () => {
       }
       expect(leaks).toEqual([]);
       expect(records.get('auth/pre-registration')!.secrets).toContain('pre-registered-secret');
-      // Every scenario but the refused resource handed over at least a PKCE verifier and an access token.
+      // The app's scenarios: its secret (or private key and a signed assertion) and the token it got.
+      expect([...records.get('auth/client-credentials-basic')!.secrets].filter((secret) => secret.startsWith('cc-token-')).length).toBeGreaterThan(0);
+      expect(records.get('auth/client-credentials-basic')!.secrets).toContain('conformance-test-secret');
+      expect([...records.get('auth/client-credentials-jwt')!.secrets].filter((secret) => secret.startsWith('cc-token-')).length).toBeGreaterThan(0);
+      expect([...records.get('auth/client-credentials-jwt')!.secrets].filter((secret) => secret.startsWith('eyJ')).length).toBeGreaterThan(0);
+      // Every scenario but the refused resource handled at least two secrets: a PKCE verifier (or the app's
+      // secret or private key) and an access token.
       const searched = [...records].filter(([scenario, record]) => scenario !== 'auth/resource-mismatch' && record.secrets.size >= 2);
       expect(searched.length).toBe(records.size - 1);
     }, 150_000); // one CLI process running 26 scenarios at once: about 25 s on an idle machine, 55 s at load 20

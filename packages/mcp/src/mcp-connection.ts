@@ -444,6 +444,9 @@ export class McpConnection {
       await client.connect(this.options.createTransport(), { timeout: this.options.connectTimeoutMs });
     } catch (error) {
       await closeClient(client);
+      // Getting the app's token failed (OAuth client credentials): that is the error, not the connection.
+      const refused = authorizationFailureIn(error, this.label);
+      if (refused) throw refused;
       const reason = error instanceof Error ? error.message : String(error);
       throw new McpConnectionError('MCP_CONNECTION_FAILED', this.label, `could not connect: ${reason}`, { cause: error });
     }
@@ -462,6 +465,8 @@ export class McpConnection {
 
   private toError(error: unknown, signal: AbortSignal | undefined): ToolsmithError {
     if (ToolsmithError.isInstance(error)) return error;
+    const refused = authorizationFailureIn(error, this.label);
+    if (refused) return refused;
     const label = this.label;
     const reason = error instanceof Error ? error.message : String(error);
     if (signal?.aborted) return new McpConnectionError('MCP_CANCELLED', label, 'the request was cancelled', { cause: error });
@@ -528,6 +533,20 @@ export function httpTransport(endpoint: McpHttpEndpoint): Pick<McpConnectionOpti
         ...(endpoint.authProvider ? { authProvider: endpoint.authProvider, onInsufficientScope: 'throw' as const } : {}),
       }),
   };
+}
+
+/**
+ * The `MCP_AUTHORIZATION_FAILED` error an auth provider threw during a request, however the SDK wrapped
+ * it; or one for a server that answered `401` again to the token it was just given.
+ */
+function authorizationFailureIn(error: unknown, label: string): McpConnectionError | undefined {
+  for (let current = error, depth = 0; current && depth < 8; current = (current as { cause?: unknown }).cause, depth++) {
+    if (current instanceof McpConnectionError && current.code === 'MCP_AUTHORIZATION_FAILED') return current;
+    if (current instanceof SdkHttpError && current.code === SdkErrorCode.ClientHttpAuthentication) {
+      return new McpConnectionError('MCP_AUTHORIZATION_FAILED', label, 'the server refused the token it was just given (401 again)', { cause: current });
+    }
+  }
+  return undefined;
 }
 
 /** The session is gone: the transport closed, or the HTTP server no longer knows the session id. */

@@ -14,7 +14,7 @@ export type McpConnectionErrorCode =
   | 'MCP_PROTOCOL_ERROR'
   /** The server asked for input again after the person answered (McpToolset asks once per call), or for input other than a form. */
   | 'MCP_INPUT_UNSUPPORTED'
-  /** OAuth with the server cannot go on: discovery or registration failed, its metadata is unsafe, or it still refuses the user's token after they authorized. */
+  /** OAuth with the server cannot go on: discovery or registration failed, its metadata is unsafe, or it still refuses the user's token after they authorized; or the app's client credentials token request was refused, or the server refused that token. */
   | 'MCP_AUTHORIZATION_FAILED';
 
 /**

@@ -2,6 +2,7 @@ import { computeScopeUnion, isStrictScopeSuperset, validateClientMetadataUrl } f
 import { type AuthConfig, type BaseTool, type CredentialKey, type ReadonlyContext, type Toolset, ToolsmithError, authConfigId, isCredentialExpired } from '@toolsmith/core';
 import { type McpAuthChallenge, authChallengeOf } from './mcp-auth-challenge';
 import { McpAuthorization } from './mcp-authorization';
+import { type McpClientCredentialsOptions, McpClientCredentialsProvider } from './mcp-client-credentials';
 import {
   McpConnection,
   type McpConnectionOptions,
@@ -77,8 +78,9 @@ export interface McpToolsetOptions {
    * `toolsmith_request_credential` pause, see docs/auth.md) and their token is sent on their own session.
    * While the server refuses a user's token (or they have none), the toolset offers one tool,
    * `<prefix>sign_in`, instead of the server's. The client follows the MCP authorization spec (see docs/mcp.md, "OAuth").
+   * With `clientCredentials` instead, the token is the app's (the client credentials grant): nobody signs in.
    */
-  oauth?: McpOAuthOptions;
+  oauth?: McpOAuthOptions | McpClientCredentialsOptions;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -109,6 +111,8 @@ export class McpToolset implements Toolset {
   /** The MCP authorization spec's discovery and registration (OAuth without a fixed `authConfig`). */
   private readonly authorization?: McpAuthorization;
   private readonly onAuthChallenge?: McpAuthChallengeHandler;
+  /** The app's token (OAuth client credentials), shared by every user and session. */
+  private readonly appAuth?: McpClientCredentialsProvider;
 
   constructor(private readonly options: McpToolsetOptions) {
     checkTransport(options.transport);
@@ -118,7 +122,12 @@ export class McpToolset implements Toolset {
     if (options.oauth && 'command' in options.transport) {
       throw new ToolsmithError('INVALID_MCP_TRANSPORT', 'McpToolset: "oauth" needs an HTTP transport ({ url }); a stdio server takes no OAuth token.');
     }
-    const oauth = options.oauth;
+    const app = options.oauth && 'clientCredentials' in options.oauth ? options.oauth : undefined;
+    if (app && 'url' in options.transport) {
+      const url = new URL(options.transport.url);
+      this.appAuth = new McpClientCredentialsProvider(url, app, `${url.origin}${url.pathname}`);
+    }
+    const oauth = this.userOAuth;
     if (oauth && 'url' in options.transport) {
       this.onAuthChallenge = (challenge, context, afterAnswer) => this.challenged(challenge, context, afterAnswer);
       if (!oauth.authConfig) {
@@ -262,7 +271,7 @@ export class McpToolset implements Toolset {
 
   /** With a fixed `authConfig`: the sign-in tool while this user has no live token (the server is not asked). */
   private async signInTool(context: ReadonlyContext): Promise<BaseTool | undefined> {
-    const oauth = this.options.oauth;
+    const oauth = this.userOAuth;
     if (!oauth?.authConfig) return undefined;
     const credential = await oauth.credentialService.loadCredential(this.credentialKey(context));
     if (credential?.accessToken && !isCredentialExpired(credential)) return undefined;
@@ -282,7 +291,7 @@ export class McpToolset implements Toolset {
    * cannot help: the server still refuses right after the user answered, or wants no scope beyond the granted ones.
    */
   private async challenged(challenge: McpAuthChallenge, context: ReadonlyContext, afterAnswer: boolean): Promise<{ config: AuthConfig; reason: McpSignInReason }> {
-    const oauth = this.options.oauth!;
+    const oauth = this.userOAuth!;
     const key = this.credentialKey(context);
     const credential = await oauth.credentialService.loadCredential(key);
     const label = this.authorizationLabel();
@@ -305,13 +314,19 @@ export class McpToolset implements Toolset {
     return { config: await this.authorization!.authConfig(challenge, wanted), reason: 'step-up' };
   }
 
+  /** The per-user OAuth options (not the app's client credentials). */
+  private get userOAuth(): McpOAuthOptions | undefined {
+    const oauth = this.options.oauth;
+    return oauth && !('clientCredentials' in oauth) ? oauth : undefined;
+  }
+
   private authorizationLabel(): string {
     const url = new URL(String((this.options.transport as McpHttpTransportOptions).url));
     return `${url.origin}${url.pathname}`;
   }
 
   private credentialKey(context: ReadonlyContext): CredentialKey {
-    const oauth = this.options.oauth!;
+    const oauth = this.userOAuth!;
     return { appName: context.appName, userId: context.userId, authConfigId: oauth.authConfig ? authConfigId(oauth.authConfig) : this.authorization!.credentialName };
   }
 
@@ -331,7 +346,7 @@ export class McpToolset implements Toolset {
       if (names.has(name)) continue; // two server names that sanitize alike: offer the first only
       names.add(name);
       const known = previous.get(remote.name);
-      tools.push(known && JSON.stringify(known.remote) === JSON.stringify(remote) ? known : new McpTool(remote, name, connection, this.options.oauth?.authConfig, this.options.onProgress, this.onAuthChallenge));
+      tools.push(known && JSON.stringify(known.remote) === JSON.stringify(remote) ? known : new McpTool(remote, name, connection, this.userOAuth?.authConfig, this.options.onProgress, this.onAuthChallenge));
     }
     return tools;
   }
@@ -343,15 +358,15 @@ export class McpToolset implements Toolset {
     if ('command' in transport) {
       endpoint = stdioTransport(transport);
     } else {
-      if (!context && (typeof transport.headers === 'function' || this.options.oauth)) {
+      if (!context && (typeof transport.headers === 'function' || this.userOAuth)) {
         throw new ToolsmithError('MCP_CONTEXT_REQUIRED', `McpToolset.${method}: the headers (or the OAuth token) are the run's, so pass the run's context.`);
       }
       const headers = typeof transport.headers === 'function' ? await transport.headers(context!) : (transport.headers ?? {});
       key = JSON.stringify(Object.entries(headers).sort(([a], [b]) => a.localeCompare(b)));
-      const oauth = this.options.oauth;
-      // With OAuth each user has their own session, carrying their own token.
+      const oauth = this.userOAuth;
+      // With OAuth each user has their own session, carrying their own token (the app's token: one for everybody).
       if (oauth) key = JSON.stringify([key, context!.appName, context!.userId]);
-      const authProvider = oauth ? new McpCredentialProvider(oauth.credentialService, this.credentialKey(context!)) : undefined;
+      const authProvider = oauth ? new McpCredentialProvider(oauth.credentialService, this.credentialKey(context!)) : this.appAuth;
       endpoint = httpTransport({ url: new URL(transport.url), headers: { ...headers }, ...(authProvider ? { authProvider } : {}) });
     }
 

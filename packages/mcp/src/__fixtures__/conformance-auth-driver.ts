@@ -1,7 +1,7 @@
 // Runs one of the official conformance suite's `auth/*` client scenarios (mcp-conformance.e2e.test.ts)
 // in the test's own process: an agent whose toolset is McpToolset with OAuth, driven through the Runner
 // exactly as an app drives it. The model (scripted) calls the sign-in tool, then the server's
-// `test-tool`; each credential request the run pauses with is answered as a person would: open its
+// `test-tool` (with the app's client credentials there is no sign-in tool: it calls `test-tool` at once); each credential request the run pauses with is answered as a person would: open its
 // authUri (the scenario's authorization server consents at once and redirects) and hand the redirect URL
 // back as the credential response. Everything the run recorded (session events, spans) is kept for the
 // test to search for secrets.
@@ -20,6 +20,8 @@ import {
   type Event,
 } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
+import type { McpClientAssertionAlgorithm } from '../client-assertion';
+import type { McpClientCredentialsOptions } from '../mcp-client-credentials';
 import { McpToolset } from '../mcp-toolset';
 
 /** The scenarios' client ID metadata document URL (it need not resolve: the test server accepts it as is). */
@@ -28,7 +30,7 @@ const REDIRECT_URI = 'http://localhost:3000/callback';
 
 /** What one scenario's run left behind, and the secrets it handled. */
 export interface AuthScenarioRecord {
-  /** Every secret the credential service was handed: tokens, client secrets, PKCE verifiers. */
+  /** Every secret the run handled: what the credential service was handed (tokens, client secrets, PKCE verifiers), the app's secret or private key. */
   secrets: Set<string>;
   /** The session's events, the spans and the run's events, as JSON. */
   recorded: string[];
@@ -52,20 +54,62 @@ class WatchedCredentialService extends InMemoryCredentialService {
   }
 }
 
+/**
+ * The scenarios of the app's own token (the client credentials grant, SEP-1046): the toolset's `oauth`
+ * made from the scenario's context (its client id, and its secret or its private key and algorithm).
+ */
+const APP_SCENARIOS: Record<string, (context: Record<string, string>) => McpClientCredentialsOptions> = {
+  'auth/client-credentials-basic': (context) => ({ clientCredentials: { clientId: context.client_id, clientSecret: context.client_secret } }),
+  'auth/client-credentials-jwt': (context) => ({
+    clientCredentials: { clientId: context.client_id, privateKey: context.private_key_pem, algorithm: context.signing_algorithm as McpClientAssertionAlgorithm },
+  }),
+};
+
+/**
+ * Watches every token request made with the global `fetch` (the SDK's), for the secrets it sends and
+ * gets back (client assertions, access and refresh tokens), by the RFC 8707 `resource` it names (the
+ * scenario's MCP server). `restore()` puts the original `fetch` back.
+ */
+export function watchTokenRequests(): { secretsFor(resource: string): Set<string>; restore(): void } {
+  const original = globalThis.fetch;
+  const byResource = new Map<string, Set<string>>();
+  const secretsFor = (resource: string) => {
+    let secrets = byResource.get(resource);
+    if (!secrets) byResource.set(resource, (secrets = new Set()));
+    return secrets;
+  };
+  globalThis.fetch = async (input, init) => {
+    const response = await original(input, init);
+    const body = init?.body instanceof URLSearchParams ? init.body : typeof init?.body === 'string' && init.body.includes('grant_type=') ? new URLSearchParams(init.body) : undefined;
+    const resource = body?.get('grant_type') ? body.get('resource') : null;
+    if (!body || resource === null) return response;
+    const secrets = secretsFor(resource);
+    for (const name of ['client_assertion', 'client_secret', 'assertion', 'subject_token']) if (body.get(name)) secrets.add(body.get(name)!);
+    const answer = (await response.clone().json().catch(() => ({}))) as Record<string, unknown>;
+    for (const name of ['access_token', 'refresh_token', 'id_token']) if (typeof answer[name] === 'string') secrets.add(answer[name]);
+    return response;
+  };
+  return { secretsFor, restore: () => void (globalThis.fetch = original) };
+}
+
 /** Runs `scenario` against the scenario's MCP server at `url`; throws what the client would exit 1 for. */
 export async function runAuthScenario(url: string, scenario: string, context: Record<string, string>, record: AuthScenarioRecord): Promise<void> {
   const credentialService = new WatchedCredentialService(record.secrets);
   if (context.client_secret) record.secrets.add(context.client_secret);
+  if (context.private_key_pem) record.secrets.add(context.private_key_pem);
+  const app = APP_SCENARIOS[scenario];
   const toolset = new McpToolset({
     transport: { url },
     clientName: 'toolsmith-conformance',
     timeoutMs: 20_000,
-    oauth: {
-      credentialService,
-      redirectUri: REDIRECT_URI,
-      clientMetadataUrl: CIMD_URL,
-      ...(scenario === 'auth/pre-registration' ? { client: { clientId: context.client_id, clientSecret: context.client_secret } } : {}),
-    },
+    oauth: app
+      ? app(context)
+      : {
+          credentialService,
+          redirectUri: REDIRECT_URI,
+          clientMetadataUrl: CIMD_URL,
+          ...(scenario === 'auth/pre-registration' ? { client: { clientId: context.client_id, clientSecret: context.client_secret } } : {}),
+        },
   });
   let called = false;
   const model = new ScriptedModel((request) => {

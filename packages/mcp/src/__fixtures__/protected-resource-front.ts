@@ -1,0 +1,58 @@
+// An MCP server as the MCP authorization spec describes one: in front of a `serveMcp` endpoint (which
+// checks bearer tokens with its `authenticate` hook), a small node:http server that publishes the
+// protected resource metadata (RFC 9728) naming the authorization server, and passes every other
+// request through, byte for byte, recording the `Authorization` header each MCP request carried.
+import { type Server, createServer, request as forward } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A running {@link startProtectedResourceFront}. */
+export interface ProtectedResourceFront {
+  /** The MCP endpoint clients use: `http://127.0.0.1:<port>/mcp`. */
+  url: string;
+  /** The `Authorization` header of every request to the MCP endpoint, in order (`undefined` when none). */
+  authorizations: Array<string | undefined>;
+  close(): Promise<void>;
+}
+
+/** What the front says besides the authorization server. */
+export interface ProtectedResourceFrontOptions {
+  /** The metadata's `resource`; default the front's own MCP URL. */
+  resource?: string;
+  /** The metadata's `scopes_supported`; default none. */
+  scopesSupported?: string[];
+  /** Added to every `401` of the endpoint as `WWW-Authenticate: Bearer scope="…"`; default none (serveMcp's own `401`). */
+  challengeScope?: string;
+}
+
+/** Starts the front of the MCP endpoint `target` (`http://127.0.0.1:<port>/mcp`), whose authorization server is `authorizationServer`. */
+export async function startProtectedResourceFront(target: URL, authorizationServer: string, options: ProtectedResourceFrontOptions = {}): Promise<ProtectedResourceFront> {
+  const authorizations: Array<string | undefined> = [];
+  let url = '';
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/.well-known/oauth-protected-resource/mcp') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ resource: options.resource ?? url, authorization_servers: [authorizationServer], ...(options.scopesSupported ? { scopes_supported: options.scopesSupported } : {}) }));
+      return;
+    }
+    if (req.url?.startsWith('/mcp')) authorizations.push(req.headers.authorization);
+    const upstream = forward({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
+      const headers = { ...answer.headers };
+      if (answer.statusCode === 401 && options.challengeScope) headers['www-authenticate'] = `Bearer scope="${options.challengeScope}"`;
+      res.writeHead(answer.statusCode ?? 502, headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  return {
+    url,
+    authorizations,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

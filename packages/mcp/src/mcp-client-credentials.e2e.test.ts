@@ -1,0 +1,231 @@
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LlmAgent, Runner, credentialRequests, functionTool, type Content, type Event } from '@toolsmith/core';
+import { type OAuth2TestServer, ScriptedModel, startOAuth2TestServer } from '@toolsmith/core/testing';
+import { watchTokenRequests } from './__fixtures__/conformance-auth-driver';
+import { type ProtectedResourceFront, startProtectedResourceFront } from './__fixtures__/protected-resource-front';
+import { toolContext } from './__fixtures__/tool-harness';
+import { McpToolset } from './mcp-toolset';
+import { type McpServerHandle, serveMcp } from './serve-mcp';
+
+// The app's own token (the OAuth client credentials grant) against real components: the local OAuth2
+// server, a serveMcp endpoint that accepts its live tokens, and in front of it the protected resource
+// metadata naming that authorization server.
+const CLIENT_ID = 'reporting-app';
+const CLIENT_SECRET = 'reporting-secret-7f3a9c';
+let oauth: OAuth2TestServer;
+let mcp: McpServerHandle;
+let front: ProtectedResourceFront;
+let tokenRequests: ReturnType<typeof watchTokenRequests>;
+/** Whether serveMcp accepts the authorization server's live tokens (a test turns it off to refuse every token). */
+let acceptTokens = true;
+const whoami = functionTool({ name: 'whoami', description: 'Says who is calling.', execute: (_: unknown, ctx) => ({ userId: ctx.userId }) });
+
+beforeEach(async () => {
+  acceptTokens = true;
+  tokenRequests = watchTokenRequests();
+  oauth = await startOAuth2TestServer({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+  mcp = await serveMcp({
+    tools: [whoami],
+    transport: {
+      http: {
+        port: 0,
+        authenticate: (request) => {
+          const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+          const facts = token && acceptTokens ? oauth.introspect(token) : undefined;
+          return facts ? { userId: facts.subject } : undefined;
+        },
+      },
+    },
+  });
+  front = await startProtectedResourceFront(mcp.url!, oauth.url);
+});
+afterEach(async () => {
+  tokenRequests.restore();
+  await front.close();
+  await mcp.close();
+  await oauth.close();
+});
+
+const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
+async function send(runner: Runner, userId: string, text: string): Promise<Event[]> {
+  const events: Event[] = [];
+  for await (const event of runner.run({ userId, sessionId: `${userId}-session`, newMessage: user(text) })) events.push(event);
+  return events;
+}
+
+describe('McpToolset with the app’s client credentials', () => {
+  it('offers the server’s tools at once and gets one token for every user, with the resource and the scope; nobody signs in', async () => {
+    const toolset = new McpToolset({
+      transport: { url: front.url },
+      prefix: 'reports_',
+      oauth: { clientCredentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }, scope: 'reports.read' },
+    });
+    const model = new ScriptedModel([{ calls: [{ name: 'reports_whoami' }] }, 'done', { calls: [{ name: 'reports_whoami' }] }, 'done']);
+    const runner = new Runner({ appName: 'reports', agent: new LlmAgent({ name: 'a', model, tools: [toolset] }) });
+    try {
+      const alice = await send(runner, 'alice', 'who am I there?');
+      const bob = await send(runner, 'bob', 'and me?');
+
+      expect(model.requests[0].tools.map((tool) => tool.name)).toEqual(['reports_whoami']);
+      // The server saw the app, whoever the user: the token is the app's.
+      for (const events of [alice, bob]) {
+        expect(events.flatMap((event) => credentialRequests(event))).toEqual([]);
+        expect(events.flatMap((event) => event.functionResponses()).map((response) => response.response)).toEqual([{ userId: CLIENT_ID }]);
+      }
+      expect(oauth.tokenRequests).toEqual({ client_credentials: 1 });
+      const [token] = [...tokenRequests.secretsFor(front.url)]; // RFC 8707: the token request named the server
+      expect(oauth.introspect(token)).toEqual({ subject: CLIENT_ID, scope: 'reports.read', clientId: CLIENT_ID });
+      // The first request went without a token (the 401 started discovery); every later one carried the app's.
+      expect(front.authorizations[0]).toBeUndefined();
+      expect(new Set(front.authorizations.slice(1))).toEqual(new Set([`Bearer ${token}`]));
+      expect(JSON.stringify([alice, bob])).not.toContain(token);
+      expect(JSON.stringify([alice, bob])).not.toContain(CLIENT_SECRET);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it('a token the server refuses (expired, revoked) is replaced at once and the call goes through', async () => {
+    const toolset = new McpToolset({ transport: { url: front.url }, oauth: { clientCredentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } } });
+    const model = new ScriptedModel([{ calls: [{ name: 'whoami' }] }, 'done', { calls: [{ name: 'whoami' }] }, 'done']);
+    const runner = new Runner({ appName: 'reports', agent: new LlmAgent({ name: 'a', model, tools: [toolset] }) });
+    try {
+      await send(runner, 'alice', 'who am I?');
+      oauth.expireAccessTokens();
+
+      const events = await send(runner, 'alice', 'and now?');
+
+      expect(events.flatMap((event) => event.functionResponses()).map((response) => response.response)).toEqual([{ userId: CLIENT_ID }]);
+      expect(oauth.tokenRequests).toEqual({ client_credentials: 2 });
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it('a server that refuses the token it was just given: MCP_AUTHORIZATION_FAILED, not a loop', async () => {
+    acceptTokens = false;
+    const toolset = new McpToolset({ transport: { url: front.url }, oauth: { clientCredentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } } });
+    try {
+      await expect(toolset.getTools(toolContext())).rejects.toMatchObject({ code: 'MCP_AUTHORIZATION_FAILED', message: expect.stringContaining('refused the token it was just given') });
+      expect(oauth.tokenRequests).toEqual({ client_credentials: 1 });
+    } finally {
+      await toolset.close();
+    }
+  });
+
+  it('with "issuer", credentials go to no other authorization server: MCP_AUTHORIZATION_FAILED and no token request', async () => {
+    const toolset = new McpToolset({
+      transport: { url: front.url },
+      oauth: { clientCredentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }, issuer: 'https://auth.reports.example' },
+    });
+    try {
+      await expect(toolset.getTools(toolContext())).rejects.toMatchObject({ code: 'MCP_AUTHORIZATION_FAILED', message: expect.stringContaining('https://auth.reports.example') });
+      expect(oauth.tokenRequests).toEqual({});
+    } finally {
+      await toolset.close();
+    }
+  });
+
+  it('a scope: the configured one with the 401’s added, else the resource metadata’s scopes_supported', async () => {
+    const challenging = await startProtectedResourceFront(mcp.url!, oauth.url, { challengeScope: 'reports.audit', scopesSupported: ['reports.read', 'reports.write'] });
+    const configured = new McpToolset({ transport: { url: challenging.url }, oauth: { clientCredentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }, scope: 'reports.read' } });
+    const listed = await startProtectedResourceFront(mcp.url!, oauth.url, { scopesSupported: ['reports.read', 'reports.write'] });
+    const unconfigured = new McpToolset({ transport: { url: listed.url }, oauth: { clientCredentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } } });
+    try {
+      await configured.getTools(toolContext());
+      await unconfigured.getTools(toolContext());
+
+      const scopeOf = (url: string) => oauth.introspect([...tokenRequests.secretsFor(url)][0])?.scope;
+      expect(scopeOf(challenging.url)).toBe('reports.read reports.audit');
+      expect(scopeOf(listed.url)).toBe('reports.read reports.write');
+    } finally {
+      await configured.close();
+      await unconfigured.close();
+      await challenging.close();
+      await listed.close();
+    }
+  });
+
+  it('a token past its expires_in is not sent: the server’s 401 gets a new one', async () => {
+    const toolset = new McpToolset({ transport: { url: front.url }, oauth: { clientCredentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } } });
+    const now = Date.now.bind(Date);
+    try {
+      await toolset.getTools(toolContext());
+      const before = front.authorizations.length;
+      // Two hours on (the token lives one): for the toolset and the authorization server alike.
+      const later = jest.spyOn(Date, 'now').mockImplementation(() => now() + 2 * 3600_000);
+
+      await toolset.getTools(toolContext());
+      later.mockRestore();
+
+      expect(front.authorizations[before]).toBeUndefined(); // the expired token was not sent
+      expect(oauth.tokenRequests).toEqual({ client_credentials: 2 });
+    } finally {
+      jest.restoreAllMocks();
+      await toolset.close();
+    }
+  });
+
+  describe('an authorization server that refuses', () => {
+    let server: Server;
+    let refusingFront: ProtectedResourceFront | undefined;
+    /** Token requests it got. */
+    let asked: number;
+    /** Its metadata, besides the issuer and endpoints. */
+    let metadata: Record<string, unknown>;
+    beforeEach(async () => {
+      asked = 0;
+      metadata = { grant_types_supported: ['client_credentials'] };
+      // Refuses every token request, echoing the client's Basic credentials back.
+      server = createServer((request, response) => {
+        const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        response.setHeader('content-type', 'application/json');
+        if (request.url === '/.well-known/oauth-authorization-server') {
+          response.end(JSON.stringify({ issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, response_types_supported: ['code'], ...metadata }));
+          return;
+        }
+        asked++;
+        const basic = Buffer.from((request.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
+        response.statusCode = 401;
+        response.end(JSON.stringify({ error: 'invalid_client', error_description: `no client matches ${basic}` }));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    });
+    afterEach(async () => {
+      await refusingFront?.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    const failureOf = async (options: { resource?: string } = {}) => {
+      refusingFront = await startProtectedResourceFront(mcp.url!, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, options);
+      const toolset = new McpToolset({ transport: { url: refusingFront.url }, oauth: { clientCredentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } } });
+      try {
+        return (await toolset.getTools(toolContext()).then(() => undefined, (error: unknown) => error)) as (Error & { code: string }) | undefined;
+      } finally {
+        await toolset.close();
+      }
+    };
+
+    it('the token request: MCP_AUTHORIZATION_FAILED with its error text, its echo of the secret redacted', async () => {
+      const failure = await failureOf();
+
+      expect(failure?.code).toBe('MCP_AUTHORIZATION_FAILED');
+      expect(failure?.message).toContain(`no client matches ${CLIENT_ID}:[redacted]`);
+      expect(failure?.message).not.toContain(CLIENT_SECRET);
+      expect(asked).toBe(1);
+    });
+
+    it.each([
+      ['no client_credentials grant', { grant_types_supported: ['authorization_code'] }, {}, 'does not offer the client_credentials grant'],
+      ['a token endpoint neither https nor loopback', { token_endpoint: 'http://auth.reports.example/token' }, {}, 'is neither https nor loopback'],
+      ['resource metadata naming another resource', {}, { resource: 'https://evil.example/mcp' }, 'names resource https://evil.example/mcp, which is not this server'],
+    ])('%s: MCP_AUTHORIZATION_FAILED before any credential is sent', async (_case, overrides, frontOptions, reason) => {
+      Object.assign(metadata, overrides);
+
+      const failure = await failureOf(frontOptions);
+
+      expect(failure).toMatchObject({ code: 'MCP_AUTHORIZATION_FAILED', message: expect.stringContaining(reason) });
+      expect(asked).toBe(0);
+    });
+  });
+});
