@@ -3,9 +3,10 @@ import type { ArgumentProblem } from './tool-call-errors';
 import { ToolsmithError } from './toolsmith-error';
 
 /**
- * A confirmation answer approved the call with edited arguments that the tool's schema (or its DTO
- * rules) refuses, checked exactly as a model's arguments are. The answer was refused before anything
- * was stored or run: the request is still open.
+ * A confirmation answer's edited arguments are refused (`CONFIRMATION_EDIT_INVALID`): they break the
+ * tool's schema, its Standard Schemas, its DTO rules or the argument limits (checked exactly as a model's
+ * arguments are, without repairs), or the confirmation policy denies the edited call. The answer was
+ * refused before anything was stored or run: the request is still open.
  */
 export class ConfirmationEditInvalidError extends ToolsmithError {
   constructor(

@@ -1,8 +1,13 @@
+import { invalidConfirmationAnswerMessage } from './messages';
 import { ToolsmithError } from './toolsmith-error';
 
 /**
- * A confirmation answer is malformed: not named `toolsmith_request_confirmation`, or its response is
- * not an object with a boolean `confirmed`. Nothing ran.
+ * A confirmation answer the request cannot take (`INVALID_CONFIRMATION_ANSWER`): not named
+ * `toolsmith_request_confirmation`, without a valid `decision` (or boolean `confirmed`), with fields its
+ * decision does not take, an approval or edit whose `payload` does not fill in the request's form
+ * (`payloadSchema`), an `edit` of an update's question, or a `remember` that is malformed, asked of a
+ * request the tool made itself, or sent to a runner without a `grantService`. Nothing was stored; the
+ * request is still open.
  */
 export class InvalidConfirmationAnswerError extends ToolsmithError {
   constructor(
@@ -10,7 +15,7 @@ export class InvalidConfirmationAnswerError extends ToolsmithError {
     readonly requestId: string,
     problem: string,
   ) {
-    super('INVALID_CONFIRMATION_ANSWER', `The answer to confirmation request "${requestId}" was refused: ${problem}.`, {
+    super('INVALID_CONFIRMATION_ANSWER', invalidConfirmationAnswerMessage(requestId, problem), {
       details: { requestId },
     });
   }

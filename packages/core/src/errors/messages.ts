@@ -517,6 +517,11 @@ export function invalidCompletionTargetMessage(site: DefinitionSite, problem: st
   return `${describeSite(site)}: @Complete ${problem}. Fix: name a prompt or resource template of the same class and one of its arguments, once.`;
 }
 
+/** Why an answer to confirmation request `requestId` was refused (`INVALID_CONFIRMATION_ANSWER`); `problem` says what it cannot take. */
+export function invalidConfirmationAnswerMessage(requestId: string, problem: string): string {
+  return `The answer to confirmation request "${requestId}" was refused: ${problem}.`;
+}
+
 /**
  * Edited arguments of a confirmation answer refused for `toolName`, each problem once; a problem's own
  * closing period is dropped (`…in arguments.` would end `arguments..`), so the text reads as one sentence.

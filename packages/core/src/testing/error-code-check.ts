@@ -15,6 +15,11 @@ export interface ErrorCodeCheckInput {
   docsFile: string;
   /** Upper-case literals in the sources that are not error codes (environment variables, tokens, provider values). */
   notCodes?: readonly string[];
+  /**
+   * Also require the docs' description of each of the package's codes to be its list's description word
+   * for word (spans show the list's text at runtime, so the two must say the same thing).
+   */
+  sameDescriptions?: boolean;
 }
 
 const CODE_LITERAL = /['"]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"]/g;
@@ -22,7 +27,8 @@ const CODE_LITERAL = /['"]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"]/g;
 /**
  * What is wrong with a package's error codes, as readable lines (empty when nothing is): a code-like
  * literal in the sources that is not in the package's list, a listed code its docs section leaves out,
- * or a code the section lists that no longer exists. Used by each package's `error-codes.test.ts`.
+ * or a code the section lists that no longer exists (and, with `sameDescriptions`, a code the section
+ * describes otherwise than the list). Used by each package's `error-codes.test.ts`.
  */
 export function errorCodeProblems(input: ErrorCodeCheckInput): string[] {
   const problems: string[] = [];
@@ -36,6 +42,12 @@ export function errorCodeProblems(input: ErrorCodeCheckInput): string[] {
   if (section === undefined) return [...problems, `${input.docsFile} has no "## ${input.packageName}" section`];
   const documented = new Set([...section.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]));
   for (const code of Object.keys(input.codes)) if (!documented.has(code)) problems.push(`${input.docsFile}: ${input.packageName} does not list ${code}`);
+  if (input.sameDescriptions) {
+    for (const [, code, described] of section.matchAll(/^\| `([A-Z0-9_]+)` \| (.*) \|$/gm)) {
+      const listed = input.codes[code];
+      if (listed !== undefined && listed !== described) problems.push(`${input.docsFile}: ${input.packageName} describes ${code} as "${described}", its list as "${listed}"`);
+    }
+  }
   for (const code of documented) if (!(code in input.codes)) problems.push(`${input.docsFile}: ${input.packageName} lists ${code}, which it does not report`);
   return problems;
 }
