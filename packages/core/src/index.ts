@@ -206,6 +206,7 @@ export { InvalidGrantError } from './errors/invalid-grant-error';
 export { grantProblem } from './confirmation/grant-problem';
 export type { ConfirmationDecisionKind } from './confirmation/confirmation-decision';
 export type { CallConfirmation } from './confirmation/call-confirmation';
+export type { InnerCallRecord } from './confirmation/inner-call-record';
 export type { RememberGrant } from './confirmation/confirmation-decision';
 export type { ConfirmationGrant, GrantQuery, GrantScope, GrantService, NewGrant } from './confirmation/grant-service';
 export { InMemoryGrantService } from './confirmation/in-memory-grant-service';

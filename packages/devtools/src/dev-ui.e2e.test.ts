@@ -267,6 +267,8 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     await page.getByTestId('agent-text').filter({ hasText: 'The janitor reports: {"result":"Wiped sdc."}' }).waitFor();
     await pending.waitFor({ state: 'detached' });
     expect(wiped).toEqual(['sdc']);
+    // The agent tool's result lists the inner call and how it was settled (the outer session's audit record).
+    await page.locator('[data-testid="tool-result"][data-tool="janitor"] [data-testid="inner-call"][data-agent="janitor"][data-tool="wipe"] [data-testid="settled-by"][data-decision="edit"][data-by="user"]').waitFor();
   });
 
   it('shows a failed model call as an error event with its code', async () => {

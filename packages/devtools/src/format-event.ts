@@ -1,8 +1,10 @@
-import type { Event } from '@toolsmith/core';
+import type { CallConfirmation, ConfirmationPolicyVerdict, Event, InnerCallRecord } from '@toolsmith/core';
 
 /**
  * The lines a person reads for one event of a conversation: each call with its arguments (`→`), each
- * result (`←`, `failed` on errors; `✔ allowed by grant <id>` under one that ran on a remembered grant), each state change (`✎`), an error (`!`) and the answer
+ * result (`←`, `failed` on errors; `✔ allowed by grant <id>` under one that ran on a remembered grant; under an agent
+ * tool's result, `↳ <agent> → <tool>: …` for each call inside it that a grant, the person or the confirmation policy
+ * settled or judged), each state change (`✎`), an error (`!`) and the answer
  * (`Agent: …`). Partial (streaming) events give no lines: the complete event follows.
  *
  * @example
@@ -20,10 +22,31 @@ export function formatEvent(event: Event): string[] {
   for (const response of event.functionResponses()) {
     lines.push(`  ← ${response.name}${response.isError ? ' failed' : ''}: ${JSON.stringify(response.response)}`);
     if (response.confirmation?.by === 'grant') lines.push(`    ✔ allowed by grant ${response.confirmation.grantId ?? ''}`);
+    for (const inner of response.innerCalls ?? []) lines.push(`    ↳ ${inner.agent} → ${inner.call.name}: ${innerCallText(inner)}`);
   }
   for (const [key, value] of Object.entries(event.actions.stateDelta)) lines.push(`  ✎ state ${key} = ${JSON.stringify(value)}`);
   if (event.errorCode) lines.push(`  ! ${event.errorCode}: ${event.errorMessage}`);
   const text = event.text().trim();
   if (text) lines.push(`Agent: ${text}`);
   return lines;
+}
+
+/** How a call inside an agent tool was settled or judged, in a few words: `allowed by grant <id>; policy (enforce): none`. */
+function innerCallText(inner: InnerCallRecord): string {
+  const said: string[] = [];
+  if (inner.confirmation) said.push(settledText(inner.confirmation));
+  if (inner.policy) said.push(verdictText(inner.policy));
+  return said.join('; ');
+}
+
+function settledText(confirmation: CallConfirmation): string {
+  if (confirmation.by === 'grant') return `allowed by grant ${confirmation.grantId ?? ''}`;
+  if (confirmation.by === 'policy') return confirmation.decision === 'reject' ? `denied by the policy: ${confirmation.message ?? ''}` : 'allowed by the policy';
+  const decided = { approve: 'approved', edit: `approved with ${JSON.stringify(confirmation.args)}`, reject: 'denied', respond: 'answered instead' }[confirmation.decision];
+  const message = confirmation.message === undefined ? '' : ` ("${confirmation.message}")`;
+  return `${decided} by the user${message}${confirmation.grantId ? `, always allowed (grant ${confirmation.grantId})` : ''}`;
+}
+
+function verdictText(verdict: ConfirmationPolicyVerdict): string {
+  return `policy (${verdict.mode}): ${verdict.decision}${verdict.reason === undefined ? '' : ` (${verdict.reason})`}${verdict.error ? ` [${verdict.error.code}]` : ''}`;
 }

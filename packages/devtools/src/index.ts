@@ -42,6 +42,8 @@ export type {
   ToolRunRequest,
   ToolRunResult,
   WireCallConfirmation,
+  WireInnerCall,
+  WirePolicyVerdict,
   WireContent,
   WireDecision,
   WireEvalReport,

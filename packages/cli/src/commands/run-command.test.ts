@@ -156,6 +156,9 @@ Agent: The refund was not approved; the manager said "Only 100, please.".`);
     expect(stdout).toContain('  Approve wipe({"disk":"sdb"}) (asked by janitor, inside janitor)? (Wipe sdb?)');
     expect(stdout).toMatch(/! CONFIRMATION_EDIT_INVALID: .*wipe/);
     expect(stdout).toContain('Agent: The janitor reports: {"result":"Wiped sdc."}');
+    // The agent tool's printed result lists the inner call and the decision on it.
+    expect(stdout).toContain('  ← janitor: {"result":"Wiped sdc."}\n    ↳ janitor → wipe: approved with {"disk":"sdc"} by the user\n');
+    expect(stdout).toContain('    ↳ janitor → wipe: denied by the user ("Not that one.")\n');
     expect(stdout).toContain('Agent: The janitor reports: {"result":"Not wiped: The user rejected the call to tool \\"wipe\\" and said: \\"Not that one.\\". Do not retry it unless the user asks."}');
     expect(wiped).toEqual(['sdc']);
   });

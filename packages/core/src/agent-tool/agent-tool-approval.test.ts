@@ -3,12 +3,14 @@ import { confirmationRequests } from '../confirmation/confirmation-requests';
 import { type ConfirmationAnswer, confirmationResponse } from '../confirmation/confirmation-response';
 import { findPendingCalls } from '../confirmation/pending-calls';
 import { InMemoryGrantService } from '../confirmation/in-memory-grant-service';
+import type { ConfirmationPolicySetting } from '../confirmation/confirmation-policy';
 import type { Event } from '../events/event';
 import { functionTool } from '../function-tool/function-tool';
 import type { Content } from '../model/content';
 import { Runner } from '../runner/runner';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { ScriptedModel } from '../testing/scripted-model';
+import { toolSchemaHash } from '../confirmation/tool-schema-hash';
 import { AgentTool } from './agent-tool';
 
 const user = (text: string): Content => ({ role: 'user', parts: [{ text }] });
@@ -18,7 +20,12 @@ const key = { appName: 'ops', userId: 'u1', sessionId: 's1' };
  * `main` calls the `janitor` agent as a tool; the janitor notes what it does (a state write), then
  * wipes a disk, which needs the person's approval. Every wipe that ran is in `wiped`.
  */
-function setup(innerScript: ConstructorParameters<typeof ScriptedModel>[0], outerScript: ConstructorParameters<typeof ScriptedModel>[0], grantService?: InMemoryGrantService) {
+function setup(
+  innerScript: ConstructorParameters<typeof ScriptedModel>[0],
+  outerScript: ConstructorParameters<typeof ScriptedModel>[0],
+  grantService?: InMemoryGrantService,
+  confirmationPolicy?: ConfirmationPolicySetting,
+) {
   const wiped: string[] = [];
   const wipe = functionTool<{ disk: string }>({
     name: 'wipe',
@@ -47,7 +54,7 @@ function setup(innerScript: ConstructorParameters<typeof ScriptedModel>[0], oute
   /** Sends a message on a new Runner; with `restart`, over a JSON round trip of the store first (another process, later). */
   const send = async (newMessage: Content, restart = false): Promise<Event[]> => {
     if (restart) sessionService = InMemorySessionService.fromJSON(JSON.parse(JSON.stringify(sessionService.toJSON())));
-    const runner = new Runner({ appName: 'ops', agent: main, sessionService, grantService });
+    const runner = new Runner({ appName: 'ops', agent: main, sessionService, grantService, confirmationPolicy });
     const events: Event[] = [];
     for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage })) events.push(event);
     return events;
@@ -125,7 +132,14 @@ describe('AgentTool: approvals from inside an agent used as a tool', () => {
     expect(innerModel.callCount).toBe(2);
     expect(innerModel.requests[1].contents.at(-1)!.parts.map((p) => p.functionResponse)).toEqual([{ id: 'n', name: 'note', response: { ok: true } }, innerResponse]);
     const outer = events.flatMap((e) => e.functionResponses());
-    expect(outer).toEqual([{ id: 'j', name: 'janitor', response: { result: 'Janitor done.' }, ...(outerConfirmation ? { confirmation: outerConfirmation } : {}) }]);
+    expect(outer).toEqual([
+      {
+        id: 'j',
+        name: 'janitor',
+        response: { result: 'Janitor done.' },
+        ...(outerConfirmation ? { confirmation: outerConfirmation, innerCalls: [{ agent: 'janitor', call: { id: 'w', name: 'wipe' }, confirmation: outerConfirmation }] } : {}),
+      },
+    ]);
     expect(outerModel.callCount).toBe(2);
     expect(events.at(-1)!.text()).toBe('All clean.');
     expect(findPendingCalls((await session()).events).confirmations.size).toBe(0);
@@ -176,18 +190,26 @@ describe('AgentTool: approvals from inside an agent used as a tool', () => {
   it('an approval with remember stores a grant for the inner tool, in the conversation\'s session: the next inner call it covers runs without asking', async () => {
     const grants = new InMemoryGrantService();
     const again = { calls: [{ id: 'j2', name: 'janitor', args: { request: 'wipe sdc' } }] };
-    const { wiped, send } = setup([innerCalls, 'Janitor done.', { calls: [{ id: 'w2', name: 'wipe', args: { disk: 'sdc' } }] }, 'Janitor done again.'], [janitorCalls, 'All clean.', again, 'Clean again.'], grants);
+    const { wiped, send, session } = setup([innerCalls, 'Janitor done.', { calls: [{ id: 'w2', name: 'wipe', args: { disk: 'sdc' } }] }, 'Janitor done again.'], [janitorCalls, 'All clean.', again, 'Clean again.'], grants);
     const [request] = requestsIn(await send(user('clean up')));
 
     const answered = await send(confirmationResponse(request, { decision: 'approve', remember: { scope: 'session' } }), true);
-    expect(answered.flatMap((e) => e.functionResponses())[0].confirmation).toEqual({ decision: 'approve', by: 'user' });
     const [grant] = await grants.listGrants({ appName: 'ops' });
     expect(grant).toMatchObject({ scope: 'session', userId: 'u1', sessionId: 's1', toolName: 'wipe' });
+    expect(answered.flatMap((e) => e.functionResponses())[0]).toMatchObject({
+      confirmation: { decision: 'approve', by: 'user' },
+      innerCalls: [{ agent: 'janitor', call: { id: 'w', name: 'wipe' }, confirmation: { decision: 'approve', by: 'user', grantId: grant.id } }],
+    });
 
     const next = await send(user('and sdc'), true);
     expect(requestsIn(next)).toEqual([]);
     expect(wiped).toEqual(['sdb', 'sdc']);
     expect(next.at(-1)!.text()).toBe('Clean again.');
+    // The inner call ran on the grant: the outer session (read back after a restart) says so on the agent tool's response.
+    const granted = { agent: 'janitor', call: { id: 'w2', name: 'wipe' }, confirmation: { decision: 'approve', by: 'grant', grantId: grant.id } };
+    expect(next.flatMap((e) => e.functionResponses())).toEqual([{ id: 'j2', name: 'janitor', response: { result: 'Janitor done again.' }, innerCalls: [granted] }]);
+    const stored = JSON.parse(JSON.stringify((await session()).events)) as Event[];
+    expect(stored.flatMap((e) => e.content?.parts ?? []).find((p) => p.functionResponse?.id === 'j2')!.functionResponse!.innerCalls).toEqual([granted]);
   });
 
   it('relays the payload and form of an inner tool that asks itself, and passes the answer\'s payload back to it', async () => {
@@ -289,7 +311,122 @@ describe('approvals from a sub-agent reached by a transfer', () => {
     expect(request.relayed).toEqual({ agent: 'ops', call: { id: 'w', name: 'wipe', args: { disk: 'sdb' } } });
     const done = await run(confirmationResponse(request, { decision: 'edit', args: { disk: 'sdd' } }));
     expect(wiped).toEqual(['sdd']);
-    expect(done.flatMap((e) => e.functionResponses())).toEqual([{ id: 'd', name: 'desk', response: { result: 'Wiped by ops.' }, confirmation: { decision: 'edit', by: 'user', args: { disk: 'sdd' } } }]);
+    expect(done.flatMap((e) => e.functionResponses())).toEqual([
+      {
+        id: 'd',
+        name: 'desk',
+        response: { result: 'Wiped by ops.' },
+        confirmation: { decision: 'edit', by: 'user', args: { disk: 'sdd' } },
+        innerCalls: [{ agent: 'ops', call: { id: 'w', name: 'wipe' }, confirmation: { decision: 'edit', by: 'user', args: { disk: 'sdd' } } }],
+      },
+    ]);
     expect(done.at(-1)!.text()).toBe('Done.');
+  });
+});
+
+describe('AgentTool: the outer session records the inner calls a grant or the confirmation policy settled', () => {
+  const none = { mode: 'enforce', decision: 'none' };
+
+  it('an enforced policy: the inner calls it allowed and denied are listed on the agent tool\'s response, kept across a restart', async () => {
+    const policy: ConfirmationPolicySetting = ({ tool }) =>
+      tool.name === 'wipe' ? { decision: 'deny', reason: 'no wiping on Fridays' } : tool.name === 'note' ? { decision: 'allow', reason: 'notes are harmless' } : undefined;
+    const { wiped, send, session } = setup([innerCalls, 'Janitor could not wipe.'], [janitorCalls, 'Not today.'], undefined, policy);
+
+    const events = await send(user('clean up'), true);
+
+    expect(wiped).toEqual([]);
+    expect(requestsIn(events)).toEqual([]);
+    const innerCallsListed = [
+      { agent: 'janitor', call: { id: 'n', name: 'note' }, policy: { mode: 'enforce', decision: 'allow', reason: 'notes are harmless' } },
+      {
+        agent: 'janitor',
+        call: { id: 'w', name: 'wipe' },
+        confirmation: { decision: 'reject', by: 'policy', message: 'no wiping on Fridays' },
+        policy: { mode: 'enforce', decision: 'deny', reason: 'no wiping on Fridays' },
+      },
+    ];
+    expect(events.flatMap((e) => e.functionResponses())).toEqual([
+      { id: 'j', name: 'janitor', response: { result: 'Janitor could not wipe.' }, policy: none, innerCalls: innerCallsListed },
+    ]);
+    const stored = JSON.parse(JSON.stringify((await session()).events)) as Event[];
+    expect(stored.flatMap((e) => e.content?.parts ?? []).find((p) => p.functionResponse?.id === 'j')!.functionResponse!.innerCalls).toEqual(innerCallsListed);
+  });
+
+  it('a shadow policy, and an enforced ask the person answered through the relay: each verdict is listed, the ask\'s from the inner request', async () => {
+    const shadow = setup([innerCalls, 'Janitor done.'], [janitorCalls, 'All clean.'], undefined, { decide: () => ({ decision: 'allow' }), mode: 'shadow' });
+    const [shadowRequest] = requestsIn(await shadow.send(user('clean up')));
+    const shadowDone = await shadow.send(confirmationResponse(shadowRequest, { decision: 'approve' }), true);
+    expect(shadow.wiped).toEqual(['sdb']);
+    expect(shadowDone.flatMap((e) => e.functionResponses())[0].innerCalls).toEqual([
+      { agent: 'janitor', call: { id: 'n', name: 'note' }, policy: { mode: 'shadow', decision: 'allow' } },
+      { agent: 'janitor', call: { id: 'w', name: 'wipe' }, policy: { mode: 'shadow', decision: 'allow' } },
+    ]);
+
+    const asking = setup([innerCalls, 'Janitor done.'], [janitorCalls, 'All clean.'], undefined, ({ tool }) => (tool.name === 'note' ? { decision: 'ask', reason: 'check notes' } : undefined));
+    const [noteRequest] = requestsIn(await asking.send(user('clean up')));
+    expect(noteRequest.relayed).toEqual({ agent: 'janitor', call: { id: 'n', name: 'note', args: {} } });
+    const [wipeRequest] = requestsIn(await asking.send(confirmationResponse(noteRequest, { decision: 'approve' }), true));
+    const done = await asking.send(confirmationResponse(wipeRequest, { decision: 'reject', message: 'Not sdb.' }), true);
+    expect(asking.wiped).toEqual([]);
+    expect(done.flatMap((e) => e.functionResponses())[0].innerCalls).toEqual([
+      { agent: 'janitor', call: { id: 'n', name: 'note' }, policy: { mode: 'enforce', decision: 'ask', reason: 'check notes' } },
+      { agent: 'janitor', call: { id: 'w', name: 'wipe' }, confirmation: { decision: 'reject', by: 'user', message: 'Not sdb.' }, policy: { mode: 'enforce', decision: 'none' } },
+    ]);
+  });
+
+  it('a sub-agent the inner agent transferred to: its granted call is listed under its own name', async () => {
+    const wiped: string[] = [];
+    const grants = new InMemoryGrantService();
+    const wipe = functionTool<{ disk: string }>({
+      name: 'wipe',
+      description: 'Wipes a disk.',
+      parameters: { type: 'object', properties: { disk: { type: 'string' } }, required: ['disk'] },
+      requireConfirmation: true,
+      execute: (args) => {
+        wiped.push(args.disk);
+        return { wiped: args.disk };
+      },
+    });
+    const grant = await grants.createGrant({ appName: 'ops', scope: 'app', toolName: 'wipe', schemaHash: toolSchemaHash(wipe.parameters) });
+    const ops = new LlmAgent({ name: 'ops', description: 'Runs operations.', model: new ScriptedModel([{ calls: [{ id: 'w', name: 'wipe', args: { disk: 'sdb' } }] }, 'Wiped by ops.']), tools: [wipe] });
+    const desk = new LlmAgent({ name: 'desk', description: 'Routes work.', model: new ScriptedModel([{ calls: [{ name: 'transfer_to_agent', args: { agentName: 'ops' } }] }]), subAgents: [ops] });
+    const outerModel = new ScriptedModel([{ calls: [{ id: 'd', name: 'desk', args: { request: 'wipe sdb' } }] }, 'Done.']);
+    const runner = new Runner({ appName: 'ops', agent: new LlmAgent({ name: 'main', model: outerModel, tools: [new AgentTool({ agent: desk })] }), sessionService: new InMemorySessionService(), grantService: grants });
+    const events: Event[] = [];
+    for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage: user('wipe sdb') })) events.push(event);
+
+    expect(wiped).toEqual(['sdb']);
+    expect(events.flatMap((e) => e.functionResponses())).toEqual([
+      { id: 'd', name: 'desk', response: { result: 'Wiped by ops.' }, innerCalls: [{ agent: 'ops', call: { id: 'w', name: 'wipe' }, confirmation: { decision: 'approve', by: 'grant', grantId: grant.id } }] },
+    ]);
+  });
+
+  it('an agent tool inside an agent tool: the granted call of the innermost agent is listed on the outermost response too, and on a failed call', async () => {
+    const grants = new InMemoryGrantService();
+    const wiped: string[] = [];
+    const wipe = functionTool<{ disk: string }>({
+      name: 'wipe',
+      description: 'Wipes a disk.',
+      parameters: { type: 'object', properties: { disk: { type: 'string' } }, required: ['disk'] },
+      requireConfirmation: true,
+      execute: (args) => {
+        wiped.push(args.disk);
+        return { wiped: args.disk };
+      },
+    });
+    const grant = await grants.createGrant({ appName: 'ops', scope: 'app', toolName: 'wipe', schemaHash: toolSchemaHash(wipe.parameters) });
+    const worker = new LlmAgent({ name: 'worker', description: 'Wipes.', model: new ScriptedModel([{ calls: [{ id: 'w', name: 'wipe', args: { disk: 'sdb' } }] }, 'Wiped.']), tools: [wipe] });
+    // The middle agent's model fails after the worker answered: the middle agent tool's call fails.
+    const middleModel = new ScriptedModel([{ calls: [{ id: 'k', name: 'worker', args: { request: 'wipe sdb' } }] }, new Error('the middle model broke')]);
+    const middle = new LlmAgent({ name: 'middle', description: 'Delegates.', model: middleModel, tools: [new AgentTool({ agent: worker })] });
+    const outerModel = new ScriptedModel([{ calls: [{ id: 'm', name: 'middle', args: { request: 'wipe sdb' } }] }, 'Done.']);
+    const runner = new Runner({ appName: 'ops', agent: new LlmAgent({ name: 'main', model: outerModel, tools: [new AgentTool({ agent: middle })] }), sessionService: new InMemorySessionService(), grantService: grants });
+    const events: Event[] = [];
+    for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage: user('wipe sdb') })) events.push(event);
+
+    expect(wiped).toEqual(['sdb']);
+    const [outer] = events.flatMap((e) => e.functionResponses());
+    expect(outer).toMatchObject({ id: 'm', name: 'middle', isError: true });
+    expect(outer.innerCalls).toEqual([{ agent: 'worker', call: { id: 'w', name: 'wipe' }, confirmation: { decision: 'approve', by: 'grant', grantId: grant.id } }]);
   });
 });

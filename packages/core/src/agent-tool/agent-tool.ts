@@ -14,6 +14,8 @@ import type { JsonSchema } from '../model/json-schema';
 import { invocationOf } from '../flow/invocation-registry';
 import { OUTPUT_INVALID } from '../flow/structured-output';
 import { runInvocation } from '../runner/run-invocation';
+import { recordInnerCalls } from '../internal/recorded-inner-calls';
+import { innerCallRecords } from './inner-call-records';
 import { answeringAgent } from '../runner/answering-agent';
 import { InMemorySessionService, type InMemorySessionServiceData } from '../sessions/in-memory-session-service';
 import { StatePrefix } from '../state/state';
@@ -109,23 +111,32 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
     let answer: unknown = '';
     // An answer that broke the agent's outputSchema is retried inside the run; only the last one fails the call.
     let outputInvalid: Event | undefined;
-    for await (const event of runInvocation({ ...parent.services, sessionService: sessions }, { agent: (saved) => answeringAgent(this.agent, saved, newMessage) ?? this.agent, session, newMessage, signal: context.signal })) {
-      if (event.errorCode === OUTPUT_INVALID) {
-        outputInvalid = event;
-        continue;
+    const innerSession = async () => (await sessions.getSession({ appName: context.appName, userId: context.userId, sessionId: session.id }))!;
+    try {
+      for await (const event of runInvocation({ ...parent.services, sessionService: sessions }, { agent: (saved) => answeringAgent(this.agent, saved, newMessage) ?? this.agent, session, newMessage, signal: context.signal })) {
+        if (event.errorCode === OUTPUT_INVALID) {
+          outputInvalid = event;
+          continue;
+        }
+        if (event.errorCode) throw new ToolsmithError(event.errorCode, agentFailedMessage(this.agent.name, event.errorMessage));
+        if (!event.partial) outputInvalid = undefined;
+        for (const [key, value] of Object.entries(event.actions.stateDelta)) {
+          if (!key.startsWith(StatePrefix.TEMP)) copyStateWrite(context, key, value, event.actions.stateOps?.[key]);
+        }
+        const eventText = event.text();
+        // With an outputSchema the answer is the validated object (a plain object becomes the response itself).
+        if (event.output !== undefined) answer = event.output;
+        else if (eventText && !event.partial) answer = eventText;
       }
-      if (event.errorCode) throw new ToolsmithError(event.errorCode, agentFailedMessage(this.agent.name, event.errorMessage));
-      if (!event.partial) outputInvalid = undefined;
-      for (const [key, value] of Object.entries(event.actions.stateDelta)) {
-        if (!key.startsWith(StatePrefix.TEMP)) copyStateWrite(context, key, value, event.actions.stateOps?.[key]);
-      }
-      const eventText = event.text();
-      // With an outputSchema the answer is the validated object (a plain object becomes the response itself).
-      if (event.output !== undefined) answer = event.output;
-      else if (eventText && !event.partial) answer = eventText;
+    } catch (thrown) {
+      // The call fails, but what ran inside it on a grant or a policy verdict is still listed on its response.
+      recordInnerCalls(context, innerCallRecords((await innerSession()).events));
+      throw thrown;
     }
+    const ended = await innerSession();
+    // The whole inner session (what ran before an earlier pause included): the response lists its granted and policy-decided calls.
+    recordInnerCalls(context, innerCallRecords(ended.events));
     // The inner agent waits for the person: relay its (first) open request to the outer run's client, with the inner session saved.
-    const ended = (await sessions.getSession({ appName: context.appName, userId: context.userId, sessionId: session.id }))!;
     const waiting = [...findPendingCalls(ended.events).confirmations.values()];
     if (waiting.some((request) => request.auth)) throw new AgentToolConfirmationError(this.agent.name, [...new Set(waiting.filter((r) => r.auth).map((r) => r.originalFunctionCall.name))]);
     if (waiting.length > 0) {

@@ -24,6 +24,8 @@ export interface PendingConfirmation {
   askedBy?: ToolConfirmation['askedBy'];
   /** Set for a question a long-running call's update asked: that update (the call runs again with the answer). */
   update?: ToolConfirmation['update'];
+  /** The grant an earlier answer on the same call remembered (see `ToolConfirmation.grantId`): the call's response names it. */
+  grantId?: string;
 }
 
 /** A long-running call whose final response has not arrived yet. */
@@ -115,11 +117,12 @@ function readRequest(call: FunctionCall, event: EventData): PendingConfirmation 
   // The runner names a credential request for what it recorded; a name that disagrees is not its request.
   if (isCredentialRequest(call) !== (auth !== undefined)) return undefined;
   if (auth) return { requestId: call.id, originalFunctionCall, prompt: {}, agentName: event.author, requestEventId: event.id, auth };
-  const { relay, askedBy, update } = event.actions!.requestedToolConfirmations![originalFunctionCall.id];
+  const { relay, askedBy, update, grantId } = event.actions!.requestedToolConfirmations![originalFunctionCall.id];
   const record: PendingConfirmation = { requestId: call.id, originalFunctionCall, prompt: confirmationPromptFrom(call), agentName: event.author, requestEventId: event.id };
   if (relay) record.relay = relay;
   if (askedBy) record.askedBy = askedBy;
   if (update) record.update = update;
+  if (grantId !== undefined) record.grantId = grantId;
   return record;
 }
 

@@ -69,6 +69,8 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
     const read = readConfirmationDecision(record.requestId, answer);
     const decision: ConfirmationDecision = read instanceof ToolsmithError ? { decision: 'reject' } : read;
     decisions.set(original.id, decision);
+    // An earlier answer on this call (to the policy's ask) remembered a grant: its response names it.
+    if (record.grantId !== undefined) grants.set(original.id, record.grantId);
     if (record.relay) {
       // An agent tool's inner request: the agent tool runs again, whatever the decision, and passes it on to its inner agent.
       confirmations.set(original.id, relayedConfirmation(record, decision));
@@ -115,6 +117,11 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   }
   const responses = await handleFunctionCalls({ agent, context, calls, offered, confirmations, answeredCalls, policyAsksAnswered });
   recordDecisions(responses, decisions, grants, relayed);
+  // A call that remembered a grant and now asks its own question: the request carries the grant on to its response.
+  for (const [id, grantId] of grants) {
+    const request = responses.actions.requestedToolConfirmations?.[id];
+    if (request) request.grantId = grantId;
+  }
   if (updates.size > 0) settleUpdates(responses, updates);
   // A resumed call may pause again (a credential the token endpoint refused is asked for again).
   const pause = confirmationPause({ agent, context, calls, responseEvent: responses });
@@ -145,13 +152,14 @@ function recordDecisions(event: Event, decisions: ReadonlyMap<string, Confirmati
       const shown = response.isError && isRecord(body.error) ? { error: body.error } : { result: body };
       response.response = { ...shown, argumentsEditedByUser: decision.args };
       response.confirmation = { decision: 'edit', by: 'user', args: decision.args };
-    } else if (grants.has(response.id)) {
-      response.confirmation = { decision: 'approve', by: 'user', grantId: grants.get(response.id) };
     } else if (decision.decision === 'respond') {
       response.confirmation = { decision: 'respond', by: 'user' };
     } else if (decision.decision === 'reject' && decision.message !== undefined) {
       response.confirmation = { decision: 'reject', by: 'user', message: decision.message };
     }
+    // The grant this answer (or an earlier one on the same call) remembered.
+    const grantId = relayed.has(response.id) ? undefined : grants.get(response.id);
+    if (grantId !== undefined) response.confirmation = { ...(response.confirmation ?? { decision: decision.decision, by: 'user' }), grantId };
   }
 }
 

@@ -8,6 +8,7 @@ import type { AuthConfig } from '../auth/auth-config';
 import { ToolFile, ToolResult } from '../tools/tool-file';
 import { DEFAULT_MAX_TOOL_FILE_BYTES } from '../tools/tool-call-policy';
 import { fileParts } from './tool-files';
+import { takeInnerCalls } from './recorded-inner-calls';
 import { allArgumentProblems } from '../scanning/dto-problems';
 import type { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
@@ -181,7 +182,11 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     // A call running after an answer may not ask for confirmation again, but may ask for a credential (again),
     // and an agent tool may relay its inner agent's next request.
     if (requested && (!context.toolConfirmation || requested.auth || requested.relay)) {
-      return withRepairs(pendingConfirmation(call, tool.name), repairs);
+      // The request records the policy's verdict (its response will not: the policy is not asked again); the
+      // inner calls an agent tool ran so far stay in the inner session saved with it, and reach its final response.
+      takeInnerCalls(context);
+      if (verdict && !requested.policy) requested.policy = verdict;
+      return withRepairs(withVerdict(pendingConfirmation(call, tool.name), verdict), repairs);
     }
     // Files go beside the JSON, never into it: only the JSON is checked, budgeted and seen by afterTool.
     let parts: FunctionResponsePart[] | undefined;
@@ -204,20 +209,20 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     const outcome = succeeded(call, fit instanceof Promise ? await fit : fit);
     if (parts) outcome.response.parts = parts;
     if (decided) outcome.response.confirmation = decided;
-    return withRepairs(withVerdict(outcome, verdict), repairs);
+    return withInnerCalls(withRepairs(withVerdict(outcome, verdict), repairs), context);
   } catch (thrown) {
     const error = ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy);
     for (const onError of callbacks.onToolError) {
       try {
         const recovered = await onError({ tool, args, context, error });
-        if (recovered != null) return withRepairs({ ...succeeded(call, await fitted(input, tool, recovered, policy)), error }, repairs);
+        if (recovered != null) return withInnerCalls(withRepairs({ ...succeeded(call, await fitted(input, tool, recovered, policy)), error }, repairs), context);
       } catch (callbackError) {
-        return withRepairs(failed(call, ToolsmithError.isInstance(callbackError) ? callbackError : toolFailure(tool.name, callbackError, policy)), repairs);
+        return withInnerCalls(withRepairs(failed(call, ToolsmithError.isInstance(callbackError) ? callbackError : toolFailure(tool.name, callbackError, policy)), repairs), context);
       }
     }
     const outcome = failed(call, error);
     if (decided) outcome.response.confirmation = decided; // it ran on the grant (and failed), or the policy denied it
-    return withRepairs(withVerdict(outcome, verdict), repairs);
+    return withInnerCalls(withRepairs(withVerdict(outcome, verdict), repairs), context);
   }
 }
 
@@ -367,6 +372,13 @@ async function confirmationHint(tool: BaseTool, args: Record<string, unknown>, c
 /** The outcome with the repairs made to its arguments recorded on its response (unchanged when there were none). */
 function withRepairs(outcome: ToolCallOutcome, repairs: ArgumentRepair[] | undefined): ToolCallOutcome {
   if (repairs) outcome.response.argumentRepairs = repairs;
+  return outcome;
+}
+
+/** Lists on the response what an agent tool recorded of the calls inside it (`innerCalls`), when it recorded any. */
+function withInnerCalls(outcome: ToolCallOutcome, context: ToolContext): ToolCallOutcome {
+  const inner = takeInnerCalls(context);
+  if (inner) outcome.response.innerCalls = inner;
   return outcome;
 }
 

@@ -1,6 +1,7 @@
 import type { CallConfirmation } from '../confirmation/call-confirmation';
 import type { ConfirmationPolicyVerdict } from '../confirmation/confirmation-policy';
 import type { LongRunningQuestion } from '../confirmation/long-running-question';
+import type { InnerCallRecord } from '../confirmation/inner-call-record';
 
 /** Who produced a {@link Content}: the user (including tool results sent back) or the model. */
 export type Role = 'user' | 'model';
@@ -78,6 +79,13 @@ export interface FunctionResponse {
    * docs/confirmation.md. For audits; never sent to the model. Absent when no policy judged the call.
    */
   policy?: ConfirmationPolicyVerdict;
+  /**
+   * On an `AgentTool`'s response: the calls inside it (its agent's, a sub-agent's after a transfer, a
+   * nested agent tool's) that a confirmation settled or the confirmation policy judged, each with its
+   * `confirmation` and `policy`, so the outer session shows granted and policy-decided inner calls (see
+   * docs/confirmation.md, "Agents used as tools"). For audits; never sent to the model. Absent when there are none.
+   */
+  innerCalls?: InnerCallRecord[];
 }
 
 /** The named repairs the executor may make to a model's arguments; nothing beyond these is ever guessed. */

@@ -237,16 +237,37 @@ describe('confirmationPolicy and a tool that asks itself', () => {
   });
 
   it('sent to the person (ask) and approved with remember: the grant answers the policy next time, never the tool\'s own question', async () => {
-    const { ran, runner, events } = await run('ask', new InMemoryGrantService());
+    const grantService = new InMemoryGrantService();
+    const { ran, runner, events } = await run('ask', grantService);
     const afterPolicy = await send(runner, confirmationResponse(onlyRequest(events), { decision: 'approve', remember: { scope: 'session' } }));
     expect(ran).toEqual([]);
     const own = afterPolicy.flatMap((e) => confirmationRequests(e));
     expect(own).toMatchObject([{ askedBy: 'tool', hint: 'Delete 2 files?' }]);
-    await send(runner, confirmationResponse(own[0].call, { decision: 'approve' }));
+    // The grant the approval remembered is named on the tool's own request and on the call's response.
+    const [grant] = await grantService.listGrants({ appName: 'shop' });
+    expect(afterPolicy.find((e) => confirmationRequests(e).length > 0)!.actions.requestedToolConfirmations!['call-1'].grantId).toBe(grant.id);
+    const done = await send(runner, confirmationResponse(own[0].call, { decision: 'approve' }));
     expect(ran).toEqual(['a', 'b']);
+    expect(responses(done)[0]).toMatchObject({ id: 'call-1', response: { deleted: ['a', 'b'] }, confirmation: { decision: 'approve', by: 'user', grantId: grant.id } });
     const next = await send(runner, user('again'));
     expect(ran).toEqual(['a', 'b']);
     expect(next.flatMap((e) => confirmationRequests(e))).toMatchObject([{ askedBy: 'tool', hint: 'Delete 2 files?', call: { args: { originalFunctionCall: { id: 'call-2' } } } }]);
+  });
+
+  it('sent to the person (ask) and approved with remember, then its own question rejected: the rejection names the grant too', async () => {
+    const grantService = new InMemoryGrantService();
+    const { ran, runner, events } = await run('ask', grantService);
+    const afterPolicy = await send(runner, confirmationResponse(onlyRequest(events), { decision: 'approve', remember: { scope: 'session' } }));
+    const [own] = afterPolicy.flatMap((e) => confirmationRequests(e));
+    const done = await send(runner, confirmationResponse(own.call, { decision: 'reject', message: 'Not those.' }));
+    expect(ran).toEqual([]);
+    const [grant] = await grantService.listGrants({ appName: 'shop' });
+    expect(responses(done)[0]).toMatchObject({
+      id: 'call-1',
+      isError: true,
+      response: { error: { code: 'TOOL_CALL_REJECTED' } },
+      confirmation: { decision: 'reject', by: 'user', message: 'Not those.', grantId: grant.id },
+    });
   });
 
   it('denied, it never runs', async () => {

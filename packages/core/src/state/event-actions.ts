@@ -36,6 +36,12 @@ export interface ToolConfirmation {
   /** On a request: what the `confirmationPolicy` decided on the call (`ask`, or a shadow verdict), for audits. */
   policy?: ConfirmationPolicyVerdict;
   /**
+   * On a request the tool made itself (`askedBy: 'tool'`) when it ran after the person approved the
+   * confirmation policy's `ask` with `remember`: the grant that approval stored. The call's response names
+   * it in its `confirmation` whatever the answer to this request, for audits.
+   */
+  grantId?: string;
+  /**
    * On a request an `AgentTool` relays: the inner agent's waiting call, and the inner session saved at
    * the pause so the answer resumes the inner agent where it stopped (in any process). Written by the
    * runner only; what a client decides on.

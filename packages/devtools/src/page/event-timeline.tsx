@@ -1,4 +1,4 @@
-import type { WireCallConfirmation, WireDecision, WireEvent, WirePart } from '../protocol/api-types';
+import type { WireCallConfirmation, WireDecision, WireEvent, WireInnerCall, WirePart } from '../protocol/api-types';
 import { JsonBlock, jsonText } from './json-view';
 
 const REQUEST_CONFIRMATION = 'toolsmith_request_confirmation';
@@ -97,10 +97,30 @@ function PartView({ part, user, event, callTimes }: { part: WirePart; user: bool
           {response.confirmation && <SettledBy confirmation={response.confirmation} />}
         </div>
         <JsonBlock value={response.response} />
+        {response.innerCalls && <InnerCalls calls={response.innerCalls} />}
       </div>
     );
   }
   return <JsonBlock value={part} />;
+}
+
+/** Under an agent tool's result: the calls inside it a grant, the person or the confirmation policy settled or judged. */
+function InnerCalls({ calls }: { calls: WireInnerCall[] }) {
+  return (
+    <ul class="inner-calls" data-testid="inner-calls">
+      {calls.map((inner) => (
+        <li key={`${inner.agent}/${inner.call.id}`} data-testid="inner-call" data-agent={inner.agent} data-tool={inner.call.name}>
+          ↳ {inner.agent} → <code>{inner.call.name}</code> {inner.confirmation && <SettledBy confirmation={inner.confirmation} />}
+          {inner.policy && (
+            <span class="badge" data-testid="policy-verdict" data-mode={inner.policy.mode} data-decision={inner.policy.decision}>
+              policy ({inner.policy.mode}): {inner.policy.decision}
+              {inner.policy.reason ? ` — ${inner.policy.reason}` : ''}
+            </span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 /** How a confirmation settled a call: by the person (which decision) or by a remembered grant. */
@@ -108,7 +128,11 @@ function SettledBy({ confirmation }: { confirmation: WireCallConfirmation }) {
   const text =
     confirmation.by === 'grant'
       ? `✔ allowed by grant ${confirmation.grantId ?? ''}`
-      : `${DECISION_TEXT[confirmation.decision]}${confirmation.grantId ? `, always allowed (${confirmation.grantId})` : ''}`;
+      : confirmation.by === 'policy'
+        ? confirmation.decision === 'reject'
+          ? `✘ denied by the policy: ${confirmation.message ?? ''}`
+          : '✔ allowed by the policy'
+        : `${DECISION_TEXT[confirmation.decision]}${confirmation.grantId ? `, always allowed (${confirmation.grantId})` : ''}`;
   return (
     <span class={`badge settled ${confirmation.by}`} data-testid="settled-by" data-by={confirmation.by} data-decision={confirmation.decision}>
       {text}

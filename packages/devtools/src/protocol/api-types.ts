@@ -19,15 +19,43 @@ export interface WirePart {
     willContinue?: boolean;
     /** How a confirmation settled the call, when more than a plain yes or no did (an edit, a message, a response, a grant). */
     confirmation?: WireCallConfirmation;
+    /** What the confirmation policy decided on the call: core's `ConfirmationPolicyVerdict`. */
+    policy?: WirePolicyVerdict;
+    /** On an agent tool's response: the calls inside it a confirmation settled or the policy judged (core's `InnerCallRecord`). */
+    innerCalls?: WireInnerCall[];
   };
+}
+
+/** What the confirmation policy decided on a call: core's `ConfirmationPolicyVerdict`. */
+export interface WirePolicyVerdict {
+  /** `enforce` (acted on) or `shadow` (only recorded). */
+  mode: 'enforce' | 'shadow';
+  /** `allow`, `deny`, `ask` or `none`. */
+  decision: 'allow' | 'deny' | 'ask' | 'none';
+  /** The policy's reason, when it gave one. */
+  reason?: string;
+  /** The policy failed: `CONFIRMATION_POLICY_FAILED` and its message. */
+  error?: { code: string; message: string };
+}
+
+/** A call inside an agent tool that a confirmation settled or the policy judged: core's `InnerCallRecord`. */
+export interface WireInnerCall {
+  /** The inner agent whose model made the call. */
+  agent: string;
+  /** The call's id and tool. */
+  call: { id: string; name: string };
+  /** How its confirmation was settled. */
+  confirmation?: WireCallConfirmation;
+  /** What the policy decided on it. */
+  policy?: WirePolicyVerdict;
 }
 
 /** How a person (or a remembered grant) settled a call that needed confirmation: core's `CallConfirmation`. */
 export interface WireCallConfirmation {
   /** `approve`, `edit`, `reject` or `respond`. */
   decision: WireDecision;
-  /** `user` when a person answered, `grant` when a remembered grant let the call run without asking. */
-  by: 'user' | 'grant';
+  /** `user` when a person answered, `grant` when a remembered grant let the call run without asking, `policy` when the confirmation policy decided. */
+  by: 'user' | 'grant' | 'policy';
   /** With `edit`: the arguments the call ran with. */
   args?: Record<string, unknown>;
   /** With `reject`: the person's message. */
