@@ -219,6 +219,8 @@ describe('confirmationPolicy and a tool that asks itself', () => {
     const { ran, events } = await run('allow');
     expect(ran).toEqual([]);
     expect(onlyRequest(events).args).toMatchObject({ toolConfirmation: { hint: 'Delete 2 files?' } });
+    // The verdict is on the request (the policy is not asked again when the answer runs the call).
+    expect(requested(events)).toMatchObject({ askedBy: 'tool', policy: { mode: 'enforce', decision: 'allow' } });
   });
 
   it('sent to the person (ask): the approval answers the policy, then the tool runs without ctx.toolConfirmation and asks its own question, which runs it', async () => {
