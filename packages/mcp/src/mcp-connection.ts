@@ -27,6 +27,7 @@ import { McpConnectionError } from './mcp-errors';
 import { MCP_SESSION_META } from './mcp-request-session';
 import type { McpElicitationForm, McpElicitationHandler } from './mcp-elicitation-handler';
 import { approvingContent, isConfirmationForm } from './mcp-confirmation-form';
+import { watchRequestStreams } from './mcp-request-streams';
 
 /** How to start an MCP server as a child process and talk to it over its stdin/stdout. */
 export interface McpStdioTransportOptions {
@@ -440,8 +441,12 @@ export class McpConnection {
     client.onclose = () => {
       if (this.client === client) this.client = undefined;
     };
+    const transport = this.options.createTransport();
+    // A request whose response stream broke (and could not be resumed) ends the session: its requests fail
+    // with MCP_CONNECTION_CLOSED at once, and the next request opens a new session.
+    if (transport instanceof StreamableHTTPClientTransport) watchRequestStreams(transport, () => void this.discard(client));
     try {
-      await client.connect(this.options.createTransport(), { timeout: this.options.connectTimeoutMs });
+      await client.connect(transport, { timeout: this.options.connectTimeoutMs });
     } catch (error) {
       await closeClient(client);
       // Getting the app's token failed (OAuth client credentials): that is the error, not the connection.

@@ -46,4 +46,23 @@ describe.each<McpProtocolChoice>(['2025-11-25', '2026-07-28'])('McpToolset over 
       second?.child.kill('SIGKILL');
     }
   });
+
+  it('answers MCP_CONNECTION_CLOSED once the call\'s cut SSE response stream cannot be resumed (the server had sent progress on it), not after the timeout', async () => {
+    const server = startServer(script, 0);
+    const url = (await server.line((text) => text.startsWith('URL '))).slice(4);
+    let progressed!: () => void;
+    const progressSeen = new Promise<void>((resolve) => (progressed = resolve));
+    // A timeout far beyond any test bound: only the broken stream can end the call.
+    const toolset = new McpToolset({ transport: { url }, protocol, timeoutMs: 600_000, onProgress: () => progressed() });
+    try {
+      const call = callThrough(toolset, 'hang_streaming', {});
+      // The client is reading the call's response stream (it saw the progress sent on it).
+      await progressSeen;
+      server.child.kill('SIGKILL');
+      expect(errorCode(await call)).toBe('MCP_CONNECTION_CLOSED');
+    } finally {
+      await toolset.close();
+      server.child.kill('SIGKILL');
+    }
+  });
 });
