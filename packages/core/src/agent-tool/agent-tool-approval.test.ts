@@ -1,3 +1,4 @@
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { LlmAgent } from '../agents/llm-agent';
 import { confirmationRequests } from '../confirmation/confirmation-requests';
 import { type ConfirmationAnswer, confirmationResponse } from '../confirmation/confirmation-response';
@@ -326,6 +327,20 @@ describe('approvals from a sub-agent reached by a transfer', () => {
 
 describe('AgentTool: the outer session records the inner calls a grant or the confirmation policy settled', () => {
   const none = { mode: 'enforce', decision: 'none' };
+  /** A `wipe` tool that needs approval, and an app grant that covers it. */
+  const grantedWipe = async (grants: InMemoryGrantService, wiped: string[]) => {
+    const wipe = functionTool<{ disk: string }>({
+      name: 'wipe',
+      description: 'Wipes a disk.',
+      parameters: { type: 'object', properties: { disk: { type: 'string' } }, required: ['disk'] },
+      requireConfirmation: true,
+      execute: (args) => {
+        wiped.push(args.disk);
+        return { wiped: args.disk };
+      },
+    });
+    return { wipe, grant: await grants.createGrant({ appName: 'ops', scope: 'app', toolName: 'wipe', schemaHash: toolSchemaHash(wipe.parameters) }) };
+  };
 
   it('an enforced policy: the inner calls it allowed and denied are listed on the agent tool\'s response, kept across a restart', async () => {
     const policy: ConfirmationPolicySetting = ({ tool }) =>
@@ -377,17 +392,7 @@ describe('AgentTool: the outer session records the inner calls a grant or the co
   it('a sub-agent the inner agent transferred to: its granted call is listed under its own name', async () => {
     const wiped: string[] = [];
     const grants = new InMemoryGrantService();
-    const wipe = functionTool<{ disk: string }>({
-      name: 'wipe',
-      description: 'Wipes a disk.',
-      parameters: { type: 'object', properties: { disk: { type: 'string' } }, required: ['disk'] },
-      requireConfirmation: true,
-      execute: (args) => {
-        wiped.push(args.disk);
-        return { wiped: args.disk };
-      },
-    });
-    const grant = await grants.createGrant({ appName: 'ops', scope: 'app', toolName: 'wipe', schemaHash: toolSchemaHash(wipe.parameters) });
+    const { wipe, grant } = await grantedWipe(grants, wiped);
     const ops = new LlmAgent({ name: 'ops', description: 'Runs operations.', model: new ScriptedModel([{ calls: [{ id: 'w', name: 'wipe', args: { disk: 'sdb' } }] }, 'Wiped by ops.']), tools: [wipe] });
     const desk = new LlmAgent({ name: 'desk', description: 'Routes work.', model: new ScriptedModel([{ calls: [{ name: 'transfer_to_agent', args: { agentName: 'ops' } }] }]), subAgents: [ops] });
     const outerModel = new ScriptedModel([{ calls: [{ id: 'd', name: 'desk', args: { request: 'wipe sdb' } }] }, 'Done.']);
@@ -404,23 +409,21 @@ describe('AgentTool: the outer session records the inner calls a grant or the co
   it('an agent tool inside an agent tool: the granted call of the innermost agent is listed on the outermost response too, and on a failed call', async () => {
     const grants = new InMemoryGrantService();
     const wiped: string[] = [];
-    const wipe = functionTool<{ disk: string }>({
-      name: 'wipe',
-      description: 'Wipes a disk.',
-      parameters: { type: 'object', properties: { disk: { type: 'string' } }, required: ['disk'] },
-      requireConfirmation: true,
-      execute: (args) => {
-        wiped.push(args.disk);
-        return { wiped: args.disk };
-      },
-    });
-    const grant = await grants.createGrant({ appName: 'ops', scope: 'app', toolName: 'wipe', schemaHash: toolSchemaHash(wipe.parameters) });
+    const { wipe, grant } = await grantedWipe(grants, wiped);
     const worker = new LlmAgent({ name: 'worker', description: 'Wipes.', model: new ScriptedModel([{ calls: [{ id: 'w', name: 'wipe', args: { disk: 'sdb' } }] }, 'Wiped.']), tools: [wipe] });
     // The middle agent's model fails after the worker answered: the middle agent tool's call fails.
     const middleModel = new ScriptedModel([{ calls: [{ id: 'k', name: 'worker', args: { request: 'wipe sdb' } }] }, new Error('the middle model broke')]);
     const middle = new LlmAgent({ name: 'middle', description: 'Delegates.', model: middleModel, tools: [new AgentTool({ agent: worker })] });
     const outerModel = new ScriptedModel([{ calls: [{ id: 'm', name: 'middle', args: { request: 'wipe sdb' } }] }, 'Done.']);
-    const runner = new Runner({ appName: 'ops', agent: new LlmAgent({ name: 'main', model: outerModel, tools: [new AgentTool({ agent: middle })] }), sessionService: new InMemorySessionService(), grantService: grants });
+    const exporter = new InMemorySpanExporter();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const runner = new Runner({
+      appName: 'ops',
+      agent: new LlmAgent({ name: 'main', model: outerModel, tools: [new AgentTool({ agent: middle })] }),
+      sessionService: new InMemorySessionService(),
+      grantService: grants,
+      tracing: { tracerProvider },
+    });
     const events: Event[] = [];
     for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage: user('wipe sdb') })) events.push(event);
 
@@ -428,5 +431,10 @@ describe('AgentTool: the outer session records the inner calls a grant or the co
     const [outer] = events.flatMap((e) => e.functionResponses());
     expect(outer).toMatchObject({ id: 'm', name: 'middle', isError: true });
     expect(outer.innerCalls).toEqual([{ agent: 'worker', call: { id: 'w', name: 'wipe' }, confirmation: { decision: 'approve', by: 'grant', grantId: grant.id } }]);
+    // The spans: the granted call's own, and each agent tool call's, name the grant.
+    const span = (name: string) => exporter.getFinishedSpans().find((s) => s.name === `execute_tool ${name}`)!.attributes;
+    expect(span('wipe')).toMatchObject({ 'toolsmith.tool.confirmation.by': 'grant', 'toolsmith.tool.confirmation.grant_id': grant.id });
+    expect(span('worker')).toMatchObject({ 'toolsmith.tool.inner_calls': 1, 'toolsmith.tool.inner_calls.grant_ids': [grant.id] });
+    expect(span('middle')).toMatchObject({ 'toolsmith.tool.inner_calls': 1, 'toolsmith.tool.inner_calls.grant_ids': [grant.id] });
   });
 });

@@ -80,6 +80,10 @@ describe('confirmationPolicy (enforce)', () => {
       expect.objectContaining({ 'toolsmith.tool.confirmation_policy.decision': 'allow', 'toolsmith.tool.confirmation_policy.mode': 'enforce' }),
       expect.objectContaining({ 'toolsmith.tool.confirmation_policy.decision': 'allow', 'toolsmith.tool.confirmation_policy.mode': 'enforce' }),
     ]);
+    // The call the policy settled without asking says so on its span; the other only carries the verdict.
+    const spanOf = (id: string) => toolSpans().find((attributes) => attributes['gen_ai.tool.call.id'] === id)!;
+    expect(spanOf('call-1')['toolsmith.tool.confirmation.by']).toBe('policy');
+    expect(spanOf('call-2')['toolsmith.tool.confirmation.by']).toBeUndefined();
   });
 
   it('deny: the tool does not run, nobody is asked, and the model reads TOOL_CALL_DENIED with the reason; a grant that covers the call does not override it', async () => {

@@ -48,6 +48,14 @@ export const TraceAttribute = {
   TOOL_CONFIRMATION_POLICY_MODE: 'toolsmith.tool.confirmation_policy.mode',
   /** With the decision, when the policy threw: `CONFIRMATION_POLICY_FAILED`. */
   TOOL_CONFIRMATION_POLICY_ERROR: 'toolsmith.tool.confirmation_policy.error',
+  /** On an `execute_tool` span whose call a remembered grant or the confirmation policy settled without asking: `grant` or `policy`. */
+  TOOL_CONFIRMATION_BY: 'toolsmith.tool.confirmation.by',
+  /** With `toolsmith.tool.confirmation.by` = `grant`: the grant's id. */
+  TOOL_CONFIRMATION_GRANT_ID: 'toolsmith.tool.confirmation.grant_id',
+  /** On an agent tool's `execute_tool` span: how many calls inside it a confirmation settled or the policy judged (its response's `innerCalls`). */
+  TOOL_INNER_CALLS: 'toolsmith.tool.inner_calls',
+  /** On an agent tool's `execute_tool` span: the ids of the grants calls inside it ran on, in order. */
+  TOOL_INNER_CALLS_GRANT_IDS: 'toolsmith.tool.inner_calls.grant_ids',
   /** Set on the `chat` span of a compaction's summarizing call (`compaction: { strategy: 'summarize' }`). */
   COMPACTION: 'toolsmith.compaction',
   /** On a `toolsmith.provider.attempt` event: 1 for the first attempt, 2 for the first retry… */

@@ -179,6 +179,16 @@ export class InvocationTrace {
           span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_POLICY_MODE, outcome.policy.mode);
           if (outcome.policy.error) span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_POLICY_ERROR, outcome.policy.error.code);
         }
+        const { confirmation, innerCalls } = outcome.response;
+        if (confirmation && confirmation.by !== 'user') {
+          span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_BY, confirmation.by);
+          if (confirmation.grantId !== undefined) span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_GRANT_ID, confirmation.grantId);
+        }
+        if (innerCalls) {
+          span.setAttribute(TraceAttribute.TOOL_INNER_CALLS, innerCalls.length);
+          const grantIds = innerCalls.flatMap((inner) => (inner.confirmation?.by === 'grant' && inner.confirmation.grantId !== undefined ? [inner.confirmation.grantId] : []));
+          if (grantIds.length > 0) span.setAttribute(TraceAttribute.TOOL_INNER_CALLS_GRANT_IDS, grantIds);
+        }
         if (outcome.confirmationRequested) span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_REQUESTED, true);
         else if (this.recordContent) span.setAttribute(TraceAttribute.TOOL_CALL_RESULT, JSON.stringify(outcome.response.response));
         span.end();
