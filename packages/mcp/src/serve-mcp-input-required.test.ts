@@ -89,6 +89,9 @@ describe('serveMcp on 2026-07-28: confirmation by input_required and a signed, s
     expect(typeof asked.requestState).toBe('string');
     return asked;
   };
+  /** Ann's retry of the call she was `asked` about, with the form's accepted `content`, carrying `args` (the asked ones unless given). */
+  const answerAsked = (asked: ToolAnswer, content: Record<string, unknown>, args: Record<string, unknown> = { scope: 'all' }) =>
+    callTool(server.url!, 'token-ann', { name: 'delete_everything', arguments: args, inputResponses: { confirm: { action: 'accept', content } }, requestState: asked.requestState });
 
   it('asks with a form of the four decisions instead of running the tool', async () => {
     const asked = await ask();
@@ -136,13 +139,7 @@ describe('serveMcp on 2026-07-28: confirmation by input_required and a signed, s
 
   it('refuses a contradictory, empty or stray-field answer with INVALID_CONFIRMATION_ANSWER, and the state stays usable', async () => {
     const asked = await ask();
-    const answer = (content: Record<string, unknown>) =>
-      callTool(server.url!, 'token-ann', {
-        name: 'delete_everything',
-        arguments: { scope: 'all' },
-        inputResponses: { confirm: { action: 'accept', content } },
-        requestState: asked.requestState,
-      });
+    const answer = (content: Record<string, unknown>) => answerAsked(asked, content);
     for (const content of [
       { decision: 'approve', confirmed: false },
       { decision: 'edit', arguments: '{"scope":"tmp"}', confirmed: false },
@@ -172,13 +169,7 @@ describe('serveMcp on 2026-07-28: confirmation by input_required and a signed, s
 
   it('an edit whose arguments do not fit is refused without using the state up', async () => {
     const asked = await ask();
-    const answer = (content: Record<string, unknown>) =>
-      callTool(server.url!, 'token-ann', {
-        name: 'delete_everything',
-        arguments: { scope: 'all' },
-        inputResponses: { confirm: { action: 'accept', content } },
-        requestState: asked.requestState,
-      });
+    const answer = (content: Record<string, unknown>) => answerAsked(asked, content);
     const bad = await answer({ decision: 'edit', arguments: '{"scope":7}' });
     expect(errorCodeOf(bad)).toBe('INVALID_ARGUMENTS');
     expect((await answer({ decision: 'edit', arguments: '{"scope":"tmp"}' })).structuredContent).toEqual({ deleted: 'tmp', confirmed: true });
@@ -186,8 +177,7 @@ describe('serveMcp on 2026-07-28: confirmation by input_required and a signed, s
 
   it('a retry that carries the edited call runs it when its answer is that very edit; with another answer it is a mismatch', async () => {
     const asked = await ask();
-    const retry = (args: Record<string, unknown>, content: Record<string, unknown>) =>
-      callTool(server.url!, 'token-ann', { name: 'delete_everything', arguments: args, inputResponses: { confirm: { action: 'accept', content } }, requestState: asked.requestState });
+    const retry = (args: Record<string, unknown>, content: Record<string, unknown>) => answerAsked(asked, content, args);
     expect(errorCodeOf(await retry({ scope: 'tmp' }, { decision: 'approve' }))).toBe('MCP_REQUEST_STATE_MISMATCH');
     expect(errorCodeOf(await retry({ scope: 'tmp' }, { decision: 'edit', arguments: '{"scope":"logs"}' }))).toBe('MCP_REQUEST_STATE_MISMATCH');
     expect((await retry({ scope: 'tmp' }, { decision: 'edit', arguments: '{"scope":"tmp"}' })).structuredContent).toEqual({ deleted: 'tmp', confirmed: true });

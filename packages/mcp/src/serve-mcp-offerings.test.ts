@@ -222,53 +222,28 @@ describe('serveMcp: what a class offers is checked at startup', () => {
   });
 
   it('refuses two classes that offer one URI, or one prompt name, before serving', async () => {
-    @Toolset()
-    class A {
-      @Resource({ uri: 'docs://same' })
-      a() {
-        return 'a';
-      }
-      @Prompt({ name: 'same' })
-      p() {
-        return 'a';
-      }
-    }
-    @Toolset()
-    class B {
-      @Resource({ uri: 'docs://same' })
-      b() {
-        return 'b';
-      }
-    }
-    @Toolset()
-    class C {
-      @Prompt({ name: 'same' })
-      p() {
-        return 'c';
-      }
-    }
-    const uri = serveMcp({ tools: [A, B], transport: { http: { port: 0 } } });
-    await expect(uri).rejects.toBeInstanceOf(OfferingDefinitionError);
-    await expect(uri).rejects.toMatchObject({ code: 'DUPLICATE_RESOURCE_URI', message: expect.stringContaining('"docs://same"') });
-    await expect(serveMcp({ tools: [A, C], transport: { http: { port: 0 } } })).rejects.toMatchObject({ code: 'DUPLICATE_PROMPT_NAME' });
+    const resource = serveMcp({ tools: [offeringClass(Resource({ uri: 'docs://same' }), 'a'), offeringClass(Resource({ uri: 'docs://same' }), 'b')], transport: { http: { port: 0 } } });
+    await expect(resource).rejects.toBeInstanceOf(OfferingDefinitionError);
+    await expect(resource).rejects.toMatchObject({ code: 'DUPLICATE_RESOURCE_URI', message: expect.stringContaining('"docs://same"') });
+    const prompts = [offeringClass(Prompt({ name: 'same' }), 'a'), offeringClass(Prompt({ name: 'same' }), 'c')];
+    await expect(serveMcp({ tools: prompts, transport: { http: { port: 0 } } })).rejects.toMatchObject({ code: 'DUPLICATE_PROMPT_NAME' });
     // Two templates that differ only in their variables' names match the same URIs.
-    @Toolset()
-    class D {
-      @ResourceTemplate({ uriTemplate: 'docs://p/{a}' })
-      a() {
-        return 'a';
-      }
-    }
-    @Toolset()
-    class E {
-      @ResourceTemplate({ uriTemplate: 'docs://p/{b}' })
-      b() {
-        return 'b';
-      }
-    }
-    await expect(serveMcp({ tools: [D, E], transport: { http: { port: 0 } } })).rejects.toMatchObject({ code: 'DUPLICATE_RESOURCE_URI', message: expect.stringContaining('"docs://p/{a}" and "docs://p/{b}"') });
+    const templates = [offeringClass(ResourceTemplate({ uriTemplate: 'docs://p/{a}' }), 'a'), offeringClass(ResourceTemplate({ uriTemplate: 'docs://p/{b}' }), 'b')];
+    await expect(serveMcp({ tools: templates, transport: { http: { port: 0 } } })).rejects.toMatchObject({ code: 'DUPLICATE_RESOURCE_URI', message: expect.stringContaining('"docs://p/{a}" and "docs://p/{b}"') });
   });
 });
+
+/** A `@Toolset` class whose one method, under `offer` (a `@Resource`, `@ResourceTemplate` or `@Prompt`), answers `text`. */
+function offeringClass(offer: ReturnType<typeof Resource>, text: string) {
+  @Toolset()
+  class Offering {
+    @offer
+    answer() {
+      return text;
+    }
+  }
+  return Offering;
+}
 
 describe('serveMcp over stdio: resources and prompts for both eras', () => {
   let fixture: string;
