@@ -137,10 +137,10 @@ describe('the dev server API', () => {
     expect([remembered.status, await remembered.json()]).toEqual([400, { error: { code: 'INVALID_CONFIRMATION_ANSWER', message: expect.stringContaining('"remember" (always allow) does not apply') } }]);
     expect(await stored()).toEqual(paused);
 
-    // The desk's startExport does not look at the answer: it runs again as on its first call, and its result is the next update.
+    // The desk's startExport runs again with the answer, and its result is the next update.
     const answered = await run(`/api/sessions/s-q/confirmations/${requestId}`, { decision: 'approve', payload: { keep: true } });
-    expect(answered.events[0].content!.parts[0].functionResponse).toMatchObject({ id: callId, response: { status: 'pending', ticket: 'export-orders' }, willContinue: true });
-    expect(answered.events[answered.events.length - 1].content!.parts[0].text).toBe('The export has started (ticket export-orders).');
+    expect(answered.events[0].content!.parts[0].functionResponse).toMatchObject({ id: callId, response: { status: 'running', table: 'orders', answer: { keep: true } }, willContinue: true });
+    expect(answered.events[answered.events.length - 1].content!.parts[0].text).toBe('The export is running.');
     expect(answered.end.pending).toEqual({ confirmations: [], longRunning: [expect.objectContaining({ id: callId })] });
   });
 

@@ -48,7 +48,7 @@ function startCli(args: string[]) {
 }
 
 describe('toolsmith run in its own process, answering from stdin', () => {
-  it('takes the four decisions and an always-allow grant, which /revoke takes back', async () => {
+  it('takes the four decisions and an always-allow grant, which /revoke takes back; answers a long-running call\'s question', async () => {
     const cli = startCli(['run', deskAgent, '--memory']);
     await cli.next(/Type a message/);
     const question = /Approve refund\((.*)\)\? .*\[y\/N, e <args>, r <answer>, a <scope> \[min\]\] $/m;
@@ -86,6 +86,18 @@ describe('toolsmith run in its own process, answering from stdin', () => {
     await cli.next(question);
     cli.send('y');
     await cli.next(/Agent: Refunded 320 € for order A-4006\./);
+
+    // A long-running call's update asks a question: its payload is asked for, checked against the form.
+    cli.send('Export the orders');
+    const [, callId] = await cli.next(/startExport is running \(call (\S+)\)/);
+    cli.send(`/ask ${callId} {"status":"blocked"} {"hint":"Keep the locked rows?","payloadSchema":{"type":"object","properties":{"keep":{"type":"boolean"}},"required":["keep"]}}`);
+    const answerPrompt = /\? startExport \(call \S+\) asks: Keep the locked rows\?\n.*\n {2}Answer with the payload as JSON \(it must fill in the form\) \[<json>, n \[message\], r <answer>\] $/;
+    await cli.next(answerPrompt);
+    cli.send('{"keep":1}');
+    await cli.next(/! INVALID_CONFIRMATION_ANSWER: .*keep: got 1, expected boolean/);
+    await cli.next(answerPrompt); // still open: asked again
+    cli.send('{"keep":false}');
+    await cli.next(/✔ answered with \{"keep":false\}\n {2}← startExport: \{"status":"running","table":"orders","answer":\{"keep":false\}\}\nAgent: The export is running\./);
 
     const { code, stdout, stderr } = await cli.end();
     expect([code, stderr.includes('Error')]).toEqual([0, false]);

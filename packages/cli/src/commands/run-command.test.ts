@@ -192,6 +192,63 @@ Agent: The refund was not approved; the manager said "Only 100, please.".`);
     expect(stdout.text().split('Agent: The export is done.')[1]).not.toContain('is running');
   });
 
+  it('/ask sends an update with a question; the question asks for its payload, a payload outside its form is refused and asked again, and the tool\'s next update prints', async () => {
+    const stdout = watchedCollector();
+    const input = new PassThrough();
+    const done = runRunCommand(parseRunArgs([deskAgent, '--memory']), { stdout, stderr: collector(), cwd: __dirname }, input);
+    input.write('Export the orders\n');
+    const [, callId] = await stdout.waitFor(/startExport is running \(call (\S+)\)/);
+    input.write(`/ask ${callId} {"status":"blocked"}\n`); // no question: said, nothing sent
+    await stdout.waitFor(/\/ask takes the update and the question, two JSON objects/);
+    const form = { type: 'object', properties: { keep: { type: 'boolean' } }, required: ['keep'] };
+    input.write(`/ask ${callId} {"status":"blocked","rows":12} {"hint":"Keep the 12 locked rows?","payloadSchema":${JSON.stringify(form)}}\n`);
+    const prompt = /Answer with the payload as JSON \(it must fill in the form\) \[<json>, n \[message\], r <answer>\] $/;
+    await stdout.waitFor(prompt);
+    input.write('\n'); // empty: asked again
+    input.write('a session\n'); // a question is never always allowed: asked again
+    input.write('{"keep":"yes"}\n'); // outside the form: refused by the runner's check, asked again
+    await stdout.waitFor(/! INVALID_CONFIRMATION_ANSWER: [^\n]*its "payload" does not fill in the request's form \(keep: got "yes", expected boolean\)\.\n[\s\S]*Answer with the payload as JSON[^\n]*\] $/);
+    input.write('{"keep":true}\n');
+    await stdout.waitFor(/Agent: The export is running\./);
+    input.end();
+    expect(await done).toBe(0);
+    const text = stdout.text();
+    expect(text).toContain(`  ↻ progress for ${callId}: {"status":"blocked","rows":12}, asking {"hint":"Keep the 12 locked rows?","payloadSchema":${JSON.stringify(form)}}`);
+    expect(text).toContain(`  ? startExport (call ${callId}) asks: Keep the 12 locked rows?\n    form: ${JSON.stringify(form)}\n`);
+    expect(text).toContain('  Answer with the payload (JSON), n [message] to reject, or r <answer> to respond instead.');
+    expect(text).toContain('  The call already ran, so its arguments cannot be edited, and a question is never always allowed.');
+    expect(text).toContain(`  ✔ answered with {"keep":true}
+  ← startExport: {"status":"running","table":"orders","answer":{"keep":true}}`);
+    expect(text.match(/Answer with the payload as JSON/g)).toHaveLength(4);
+    expect(text).not.toContain('Approve startExport');
+  });
+
+  it('a question answered "r <answer>" makes that the next update (the tool does not run), "y <payload>" approves, "n <message>" reaches the tool as a rejection: the export ends', async () => {
+    const stdout = watchedCollector();
+    const input = new PassThrough();
+    const done = runRunCommand(parseRunArgs([deskAgent, '--memory']), { stdout, stderr: collector(), cwd: __dirname }, input);
+    input.write('Export the customers\n');
+    const [, callId] = await stdout.waitFor(/startExport is running \(call (\S+)\)/);
+    const asked = (from: number) => stdout.waitFor(new RegExp(`^[\\s\\S]{${from}}[\\s\\S]*\\? startExport \\(call \\S+\\) asks: Go on\\?\\n {2}Answer with the payload as JSON \\[<json>, n \\[message\\], r <answer>\\] $`));
+    input.write(`/ask ${callId} {"status":"blocked"} {"hint":"Go on?"}\n`);
+    await asked(0);
+    input.write('r {"status":"skipped by hand"}\n');
+    await stdout.waitFor(/↩ answered instead: \{"status":"skipped by hand"\}\n {2}← startExport: \{"status":"skipped by hand"\}/);
+    const second = stdout.text().length;
+    input.write(`/ask ${callId} {"status":"blocked"} {"hint":"Go on?"}\n`);
+    await asked(second);
+    input.write('y {"go":true}\n');
+    await stdout.waitFor(/✔ answered with \{"go":true\}\n {2}← startExport: \{"status":"running","table":"customers","answer":\{"go":true\}\}/);
+    const third = stdout.text().length;
+    input.write(`/ask ${callId} {"status":"blocked"} {"hint":"Go on?"}\n`);
+    await asked(third);
+    input.end('n not today\n');
+    expect(await done).toBe(0);
+    expect(stdout.text()).toContain(`  ✘ denied: "not today"
+  ← startExport: {"status":"cancelled","table":"customers","because":"not today"}`);
+    expect(stdout.text().split('not today')[2]).not.toContain('is running'); // the call ended
+  });
+
   it('--json prints each event as one JSON line on stdout and the prompts on stderr', async () => {
     const { stdout, stderr } = await chat([deskAgent, '--memory', '--json'], ['Refund 250 for order A-1002', 'y']);
     const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as { author: string; content?: { parts: Array<Record<string, unknown>> } });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Content, Event } from '@toolsmith/core';
-import type { ConfirmationAnswerRequest, DevAgentHost, WirePending, WirePendingConfirmation } from '@toolsmith/devtools';
+import type { ConfirmationAnswerRequest, DevAgentHost, LongRunningUpdateRequest, WirePending, WirePendingConfirmation } from '@toolsmith/devtools';
 import { CliUsageError } from '../cli-errors';
 import type { CliIo } from '../cli-io';
 import { EXIT_OK } from '../exit-codes';
@@ -22,6 +22,11 @@ a decision:
 A long-running call waits for
   /update <call id> <json>      its final result
   /progress <call id> <json>    an intermediate update
+  /ask <call id> <json> <question json>
+                                an intermediate update asking the person a question,
+                                {"hint":"…","payloadSchema":{…}}; the answer runs the tool again
+A question asks for its answer: the payload as JSON (checked against the question's form),
+  n [message] to reject, r <answer> to respond instead.
 Every message (a line, an answer, an update) gets an id; /retry sends the last one again with the
 same id: if the session already holds it, nothing runs again and you see what it produced.
 Ctrl-D (end of input) quits. Sessions are kept in .toolsmith/sessions when @toolsmith/postgres is
@@ -156,18 +161,24 @@ class TerminalChat {
       await this.grants(line);
       return true;
     }
-    const command = /^\/(update|progress)\s+(\S+)\s+(.+)$/.exec(line);
+    const command = /^\/(update|progress|ask)\s+(\S+)\s+(.+)$/.exec(line);
     if (command) {
-      const response = parseJson(command[3]);
-      if (typeof response !== 'object' || response === null || Array.isArray(response)) {
-        this.say(`The ${command[1]} must be a JSON object, e.g. /${command[1]} ${command[2]} {"status":"done"}`);
+      const [, kind, callId, rest] = command;
+      const [response, question] = kind === 'ask' ? (splitJsonPair(rest) ?? []) : [parseJson(rest)];
+      if (!isJsonObject(response) || (kind === 'ask' && !isJsonObject(question))) {
+        this.say(
+          kind === 'ask'
+            ? `/ask takes the update and the question, two JSON objects, e.g. /ask ${callId} {"status":"blocked"} {"hint":"Keep the locked rows?","payloadSchema":{"type":"object","properties":{"keep":{"type":"boolean"}},"required":["keep"]}}`
+            : `The ${kind} must be a JSON object, e.g. /${kind} ${callId} {"status":"done"}`,
+        );
         return true;
       }
-      if (!this.json) this.say(`  ↻ ${command[1]} for ${command[2]}: ${JSON.stringify(response)}`);
+      if (!this.json) this.say(`  ↻ ${kind === 'ask' ? 'progress' : kind} for ${callId}: ${JSON.stringify(response)}${kind === 'ask' ? `, asking ${JSON.stringify(question)}` : ''}`);
       try {
-        const message = await this.host.longRunningUpdate(this.sessionId, command[2], {
-          response: response as Record<string, unknown>,
-          willContinue: command[1] === 'progress',
+        const message = await this.host.longRunningUpdate(this.sessionId, callId, {
+          response,
+          willContinue: kind !== 'update',
+          ...(kind === 'ask' ? { question: question as LongRunningUpdateRequest['question'] } : {}),
         });
         await this.run(message);
       } catch (error) {
@@ -188,14 +199,15 @@ class TerminalChat {
       this.mentionLongRunning(pending);
       const [request] = pending.confirmations;
       if (!request) return true;
-      const answer = await this.decide(request);
+      const answer = request.update ? await this.answerQuestion(request) : await this.decide(request);
       if (answer === undefined) return false;
       try {
         // Said only once the runner took the answer: a refused one (an invalid edit…) is not "approved".
-        await this.run(await this.host.confirmationAnswer(this.sessionId, request.requestId, answer), undefined, `  ${describeAnswer(answer)}`);
+        await this.run(await this.host.confirmationAnswer(this.sessionId, request.requestId, answer), undefined, `  ${describeAnswer(answer, request.update !== undefined)}`);
       } catch (error) {
-        // A malformed answer (say an always-allow without a grant service): nothing was sent; ask again.
-        this.say(`! ${error instanceof Error ? error.message : String(error)}`);
+        // An answer the runner would refuse (a payload outside the form, an always-allow without a grant
+        // service…): nothing was sent; say why and ask again.
+        this.say(`! ${refusalText(error)}`);
       }
     }
   }
@@ -214,6 +226,24 @@ class TerminalChat {
       const answer = readDecision(reply);
       if (typeof answer !== 'string' && (grantable || !answer.remember)) return answer;
       this.say(`  ${typeof answer === 'string' ? answer : `Always allow does not apply here: ${call.name} asked itself, and asks every time. Answer y, n, e or r.`}`);
+    }
+  }
+
+  /**
+   * Asks a long-running call's question (an update's, see docs/long-running.md) until the reply is an answer:
+   * the payload as JSON (the runner checks it against the question's form), `n [message]` or `r <answer>`.
+   * Undefined when input ended.
+   */
+  private async answerQuestion(request: WirePendingConfirmation): Promise<ConfirmationAnswerRequest | undefined> {
+    const call = request.originalFunctionCall;
+    this.say(`  ? ${call.name} (call ${call.id}) asks: ${request.hint ?? 'Please answer.'}`);
+    if (request.payloadSchema) this.say(`    form: ${JSON.stringify(request.payloadSchema)}`);
+    for (;;) {
+      const reply = await this.ask(`  Answer with the payload as JSON${request.payloadSchema ? ' (it must fill in the form)' : ''} [<json>, n [message], r <answer>] `);
+      if (reply === undefined) return undefined;
+      const answer = readQuestionAnswer(reply);
+      if (typeof answer !== 'string') return answer;
+      this.say(`  ${answer}`);
     }
   }
 
@@ -293,9 +323,25 @@ export function readDecision(reply: string): ConfirmationAnswerRequest | string 
   return `Answer y (approve), n [message] (reject), e <json arguments> (edit), r <answer> (respond instead) or a <session|user|app> [minutes] (always allow).`;
 }
 
-/** The line that says which decision was sent. */
-function describeAnswer(answer: ConfirmationAnswerRequest): string {
+/**
+ * Reads a reply to a long-running call's question: `n [message]` rejects, `r <answer>` responds instead,
+ * `y [payload]` approves; anything else is the payload (JSON, or plain text). Returns the answer, or what
+ * is wrong with the reply (an empty one; an edit or an always-allow, which a question does not take).
+ */
+export function readQuestionAnswer(reply: string): ConfirmationAnswerRequest | string {
+  const text = reply.trim();
+  const usage = 'Answer with the payload (JSON), n [message] to reject, or r <answer> to respond instead.';
+  if (text === '') return usage;
+  const word = /^(\S+)/.exec(text)![1].toLowerCase();
+  if (['e', 'edit', 'a', 'always'].includes(word)) return `The call already ran, so its arguments cannot be edited, and a question is never always allowed. ${usage}`;
+  if (['y', 'yes', 'n', 'no', 'r', 'respond'].includes(word)) return readDecision(text);
+  return { decision: 'approve', payload: parseJson(text) };
+}
+
+/** The line that says which decision was sent (`question`: an answer to a long-running call's question). */
+function describeAnswer(answer: ConfirmationAnswerRequest, question = false): string {
   const payload = answer.payload === undefined ? '' : ` with ${JSON.stringify(answer.payload)}`;
+  if (question && answer.decision === 'approve') return `✔ answered${payload}`;
   switch (answer.decision) {
     case 'edit':
       return `✎ approved with edited arguments ${JSON.stringify(answer.args)}`;
@@ -310,6 +356,29 @@ function describeAnswer(answer: ConfirmationAnswerRequest): string {
       return `✔ approved, and always allowed for ${remember.scope === 'app' ? 'the whole app' : `this ${remember.scope}`}${until}`;
     }
   }
+}
+
+/** `CODE: message` for a typed error (the runner's refusals), else the message. */
+function refusalText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Two JSON values written one after the other (`{…} {…}`), or undefined when the text is not that. */
+function splitJsonPair(text: string): [unknown, unknown] | undefined {
+  for (let at = text.indexOf(' '); at > 0; at = text.indexOf(' ', at + 1)) {
+    try {
+      return [JSON.parse(text.slice(0, at)), JSON.parse(text.slice(at))];
+    } catch {
+      // not split here: try the next space
+    }
+  }
+  return undefined;
 }
 
 /** JSON when the text parses, else the text itself (a payload may be a plain word). */

@@ -61,7 +61,16 @@ export class DeskTools {
   }
 
   @Tool({ description: 'Starts exporting a table; the export finishes later.', longRunning: true })
-  startExport(@Param('table', { enum: ['orders', 'customers'] }) table: string) {
+  startExport(@Param('table', { enum: ['orders', 'customers'] }) table: string, ctx: ToolContext) {
+    // Run again with the answer to an update's question: the answer is the export's next update.
+    const asked = ctx.toolConfirmation?.update;
+    if (asked) {
+      if (ctx.toolConfirmation!.decision === 'reject') {
+        asked.willContinue = false; // the export ends with this response
+        return { status: 'cancelled', table, ...(ctx.toolConfirmation!.message ? { because: ctx.toolConfirmation!.message } : {}) };
+      }
+      return { status: 'running', table, answer: ctx.toolConfirmation!.payload ?? null };
+    }
     return { status: 'pending', ticket: `export-${table}` };
   }
 }
