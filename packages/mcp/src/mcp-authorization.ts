@@ -11,6 +11,7 @@ import {
   selectClientAuthMethod,
 } from '@modelcontextprotocol/client';
 import type { AuthConfig, ToolsmithError } from '@toolsmith/core';
+import { MAX_AUTH_RESPONSE_BYTES, type ResponseTooLargeError, limitResponseBodies } from '@toolsmith/core/internal';
 import type { McpAuthChallenge } from './mcp-auth-challenge';
 import { McpConnectionError } from './mcp-errors';
 
@@ -36,7 +37,8 @@ export interface McpAuthorizationOptions {
 
 /** What discovery found for one server, kept for the toolset's life. */
 interface ServerInfo {
-  authorizationServerUrl: string;
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
   metadata?: AuthorizationServerMetadata;
   resourceMetadata?: OAuthProtectedResourceMetadata;
   client: OAuthClientInformationMixed;
@@ -46,10 +48,11 @@ interface ServerInfo {
  * The MCP authorization spec's discovery, done with the official SDK: protected resource metadata
  * (RFC 9728: the challenge's `resource_metadata`, else the well-known paths), authorization server
  * metadata (RFC 8414, then OpenID Connect discovery, in the spec's order; the 2025-03-26 defaults when
- * there is none), the resource check, the client (pre-registered, else a client ID metadata document
+ * there is none), the checks of all of it (resource, PKCE S256, https or loopback endpoints), then the client (pre-registered, else a client ID metadata document
  * when the server supports it, else dynamic registration, RFC 7591), the token endpoint auth method and
  * the scope. The result is an OAuth2 {@link AuthConfig} (with the RFC 8707 `resource`) that Toolsmith's
  * own credential flow runs: PKCE S256, state, the user's pause, the code exchange and refreshes.
+ * Every answer is read up to `MAX_AUTH_RESPONSE_BYTES` (1 MiB), no further.
  */
 export class McpAuthorization {
   private info?: Promise<ServerInfo>;
@@ -70,19 +73,13 @@ export class McpAuthorization {
     const scopes = requested ? requested.split(' ').filter(Boolean) : [];
     // SEP-2207: ask for a refresh token where the authorization server offers offline_access.
     if (scopes.length > 0 && metadata?.scopes_supported?.includes('offline_access') && !scopes.includes('offline_access')) scopes.push('offline_access');
-    const tokenUrl = metadata?.token_endpoint ?? new URL('/token', info.authorizationServerUrl).href;
-    try {
-      assertSecureTokenEndpoint(tokenUrl);
-    } catch (error) {
-      throw this.failure(`its token endpoint ${tokenUrl} is neither https nor loopback`, error);
-    }
     const config: AuthConfig = {
       scheme: 'oauth2AuthorizationCode',
       name: this.credentialName,
       oauth2: {
         clientId: client.client_id,
-        authorizationUrl: metadata?.authorization_endpoint ?? new URL('/authorize', info.authorizationServerUrl).href,
-        tokenUrl,
+        authorizationUrl: info.authorizationEndpoint,
+        tokenUrl: info.tokenEndpoint,
         redirectUri: this.options.redirectUri,
         // RFC 8707: the PRM's resource verbatim, else the server's canonical URL.
         resource: resourceMetadata?.resource ?? resourceUrlFromServerUrl(this.serverUrl).href,
@@ -108,12 +105,19 @@ export class McpAuthorization {
   }
 
   private async discover(challenge: McpAuthChallenge): Promise<ServerInfo> {
+    // The SDK swallows some failures (a protected resource metadata it cannot read counts as none): an
+    // answer over the limit is noted here and fails the discovery whatever the SDK made of it.
+    let tooLarge: ResponseTooLargeError | undefined;
+    const fetchFn = limitResponseBodies((input, init) => fetch(input, init), MAX_AUTH_RESPONSE_BYTES, (error) => (tooLarge ??= error));
+    const overLimit = () => (tooLarge ? this.failure(`an answer was too large`, tooLarge) : undefined);
     let found: Awaited<ReturnType<typeof discoverOAuthServerInfo>>;
     try {
-      found = await discoverOAuthServerInfo(this.serverUrl, challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {});
+      found = await discoverOAuthServerInfo(this.serverUrl, { fetchFn, ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}) });
     } catch (error) {
-      throw this.failure('its authorization server could not be discovered', error);
+      throw overLimit() ?? this.failure('its authorization server could not be discovered', error);
     }
+    const refused = overLimit();
+    if (refused) throw refused;
     const { authorizationServerUrl, authorizationServerMetadata: metadata, resourceMetadata } = found;
     if (resourceMetadata && !checkResourceAllowed({ requestedResource: resourceUrlFromServerUrl(this.serverUrl), configuredResource: resourceMetadata.resource })) {
       throw this.failure(`its protected resource metadata names resource ${resourceMetadata.resource}, which is not this server; nobody is asked to sign in`);
@@ -121,15 +125,24 @@ export class McpAuthorization {
     if (metadata && !metadata.code_challenge_methods_supported?.includes('S256')) {
       throw this.failure('its authorization server does not list PKCE S256 (code_challenge_methods_supported), which the MCP spec requires');
     }
-    const client = await this.client(String(authorizationServerUrl), metadata);
-    const info: ServerInfo = { authorizationServerUrl: String(authorizationServerUrl), client };
+    // Every endpoint is checked before anything is sent to one (a registration included).
+    const authorizationEndpoint = this.safeEndpoint('authorization', metadata?.authorization_endpoint ?? new URL('/authorize', authorizationServerUrl).href);
+    const tokenEndpoint = this.safeEndpoint('token', metadata?.token_endpoint ?? new URL('/token', authorizationServerUrl).href);
+    if (metadata?.registration_endpoint) this.safeEndpoint('registration', metadata.registration_endpoint);
+    let client: OAuthClientInformationMixed;
+    try {
+      client = await this.client(String(authorizationServerUrl), metadata, fetchFn);
+    } catch (error) {
+      throw overLimit() ?? error;
+    }
+    const info: ServerInfo = { authorizationEndpoint, tokenEndpoint, client };
     if (metadata) info.metadata = metadata;
     if (resourceMetadata) info.resourceMetadata = resourceMetadata;
     return info;
   }
 
   /** The spec's order: a pre-registered client, else a client ID metadata document, else dynamic registration. */
-  private async client(authorizationServerUrl: string, metadata: AuthorizationServerMetadata | undefined): Promise<OAuthClientInformationMixed> {
+  private async client(authorizationServerUrl: string, metadata: AuthorizationServerMetadata | undefined, fetchFn: typeof fetch): Promise<OAuthClientInformationMixed> {
     const { client, clientMetadataUrl, redirectUri, clientName } = this.options;
     if (client) return client.clientSecret ? { client_id: client.clientId, client_secret: client.clientSecret } : { client_id: client.clientId };
     if (clientMetadataUrl && metadata?.client_id_metadata_document_supported === true) return { client_id: clientMetadataUrl };
@@ -141,9 +154,19 @@ export class McpAuthorization {
       clientMetadata: { client_name: clientName, redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
     });
     try {
-      return await registerClient(authorizationServerUrl, { metadata, clientMetadata });
+      return await registerClient(authorizationServerUrl, { metadata, clientMetadata, fetchFn });
     } catch (error) {
       throw this.failure('dynamic client registration failed', error);
+    }
+  }
+
+  /** `url` when it is https or loopback http (the MCP spec requires https; loopback serves local development), else `MCP_AUTHORIZATION_FAILED`. */
+  private safeEndpoint(which: string, url: string): string {
+    try {
+      assertSecureTokenEndpoint(url);
+      return url;
+    } catch (error) {
+      throw this.failure(`its ${which} endpoint ${url} is neither https nor loopback`, error);
     }
   }
 

@@ -246,6 +246,59 @@ describe('CredentialManager refreshes', () => {
     }
   });
 
+  it('a token answer without scope (RFC 6749 §5.1): the code exchange stores the requested scopes, a refresh keeps them, client credentials store theirs', async () => {
+    await server.close();
+    server = await startOAuth2TestServer({ omitScope: true });
+    const service = new InMemoryCredentialService();
+    const oidc = codeFlow({ scheme: 'openIdConnect' });
+    const stored = await signedIn(service, oidc);
+    expect(stored.scope).toBe('openid b a'); // what the authorization URL asked for
+
+    const refreshed = await new CredentialManager(service).current(alice, oidc);
+
+    expect(server.tokenRequests.refresh_token).toBe(1);
+    expect(refreshed).toMatchObject({ scope: 'openid b a' });
+    const machine: AuthConfig = { scheme: 'oauth2ClientCredentials', oauth2: { clientId: server.clientId, clientSecret: server.clientSecret, tokenUrl: server.tokenUrl, scopes: ['reports'] } };
+    expect(await new CredentialManager(service).current(alice, machine)).toMatchObject({ scope: 'reports' });
+  });
+
+  it('an endless refresh answer is read up to 1 MiB, the connection dropped: AUTH_TOKEN_REQUEST_FAILED naming the limit, the credential kept', async () => {
+    let written: Promise<number> | undefined;
+    const endless = createServer((req, res) => {
+      req.resume();
+      written = new Promise((resolve) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, ' ');
+        let sent = 0;
+        const pump = () => {
+          while (!res.destroyed && res.write(chunk)) sent += chunk.length;
+        };
+        res.on('drain', pump);
+        res.on('close', () => resolve(sent));
+        pump();
+      });
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      const service = new InMemoryCredentialService();
+      const stored = await signedIn(service, codeFlow());
+      const config = codeFlow({ oauth2: { ...codeFlow().oauth2!, tokenUrl: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/token` } });
+      await service.saveCredential(credentialKey(alice, config), stored);
+
+      const error = await new CredentialManager(service).current(alice, config).catch((thrown: unknown) => thrown);
+
+      expect(error).toMatchObject({ code: 'AUTH_TOKEN_REQUEST_FAILED', status: 200, cause: expect.objectContaining({ code: 'AUTH_RESPONSE_TOO_LARGE', maxBytes: 1024 * 1024 }) });
+      expect((error as Error).message).toContain('larger than 1048576 bytes');
+      expect(await written).toBeLessThan(16 * 1024 * 1024);
+      expect(await service.loadCredential(credentialKey(alice, config))).toEqual(stored);
+    } finally {
+      await new Promise<void>((resolve) => {
+        endless.closeAllConnections();
+        endless.close(() => resolve());
+      });
+    }
+  });
+
   it('deletes the credential only when the server refuses the refresh token (invalid_grant)', async () => {
     const service = new InMemoryCredentialService();
     await signedIn(service, codeFlow());

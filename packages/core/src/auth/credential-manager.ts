@@ -4,7 +4,7 @@ import { type AuthConfig, authConfigId, isAuthorizationCodeScheme, publicAuthCon
 import { type AuthCredential, isCredentialExpired } from './auth-credential';
 import { type CredentialKey, type CredentialService, PENDING_AUTHORIZATION_TTL_MS, type PendingAuthorization } from './credential-service';
 import type { CredentialRequestRecord } from './request-credential';
-import { buildAuthorizationUrl, createPkce, createState, oauth2Client, requestToken } from './oauth2-client';
+import { buildAuthorizationUrl, createPkce, createState, oauth2Client, requestToken, requestedScopes } from './oauth2-client';
 
 /** Who is asking: the credential of which app and user. */
 export interface CredentialOwner {
@@ -97,7 +97,7 @@ export class CredentialManager {
     const { key, authConfig: config } = pending;
     const params: Record<string, string> = { grant_type: 'authorization_code', code, code_verifier: pending.codeVerifier };
     if (pending.redirectUri) params.redirect_uri = pending.redirectUri;
-    const credential = await requestToken(oauth2Client(config), params, this.fetchImpl);
+    const credential = withScope(await requestToken(oauth2Client(config), params, this.fetchImpl), requestedScopes(config).join(' '));
     await this.service.saveCredential(key, credential);
     return credential;
   }
@@ -164,7 +164,7 @@ export class CredentialManager {
       throw error;
     }
     // A server that does not rotate refresh tokens leaves the old one valid.
-    const credential: AuthCredential = { ...fresh, refreshToken: fresh.refreshToken ?? stored.refreshToken };
+    const credential: AuthCredential = withScope({ ...fresh, refreshToken: fresh.refreshToken ?? stored.refreshToken }, stored.scope);
     if (!credential.idToken && stored.idToken) credential.idToken = stored.idToken;
     return credential;
   }
@@ -173,10 +173,18 @@ export class CredentialManager {
     const client = oauth2Client(config);
     const params: Record<string, string> = { grant_type: 'client_credentials' };
     if (client.scopes && client.scopes.length > 0) params.scope = client.scopes.join(' ');
-    const credential = await requestToken(client, params, this.fetchImpl);
+    const credential = withScope(await requestToken(client, params, this.fetchImpl), params.scope);
     await this.service.saveCredential(key, credential);
     return credential;
   }
+}
+
+/**
+ * `credential` with `scope` as its granted scope when the token response named none: RFC 6749 §5.1 lets
+ * a server omit `scope` when it granted what was requested (a refresh keeps the scope of the token it renews).
+ */
+function withScope(credential: AuthCredential, scope: string | undefined): AuthCredential {
+  return credential.scope === undefined && scope ? { ...credential, scope } : credential;
 }
 
 /** The {@link CredentialKey} of `owner`'s credential for `config`. */

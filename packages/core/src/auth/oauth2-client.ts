@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AuthConfigInvalidError, TokenRequestError } from '../errors/auth-errors';
+import { AuthConfigInvalidError, ResponseTooLargeError, TokenRequestError } from '../errors/auth-errors';
 import type { AuthConfig, OAuth2ClientConfig } from './auth-config';
 import type { AuthCredential } from './auth-credential';
+import { MAX_AUTH_RESPONSE_BYTES, limitResponseBodies } from './limit-response-bodies';
 
 /** A PKCE pair (RFC 7636): the verifier stays on the server, the S256 challenge goes in the authorization URL. */
 export interface Pkce {
@@ -30,12 +31,18 @@ export function oauth2Client(config: AuthConfig, needs: { authorizationUrl?: boo
   return client;
 }
 
+/** The scopes an authorization request for `config` asks for: its `scopes`, with `openid` first for OpenID Connect. */
+export function requestedScopes(config: AuthConfig): string[] {
+  const scopes = [...(config.oauth2?.scopes ?? [])];
+  if (config.scheme === 'openIdConnect' && !scopes.includes('openid')) scopes.unshift('openid');
+  return scopes;
+}
+
 /** The URL the user opens to authorize: response_type=code with client id, redirect URI, scopes, state and the S256 challenge. */
 export function buildAuthorizationUrl(config: AuthConfig, state: string, codeChallenge: string): string {
   const client = oauth2Client(config, { authorizationUrl: true });
   const url = new URL(client.authorizationUrl!);
-  const scopes = [...(client.scopes ?? [])];
-  if (config.scheme === 'openIdConnect' && !scopes.includes('openid')) scopes.unshift('openid');
+  const scopes = requestedScopes(config);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', client.clientId);
   if (client.redirectUri) url.searchParams.set('redirect_uri', client.redirectUri);
@@ -51,7 +58,8 @@ export function buildAuthorizationUrl(config: AuthConfig, state: string, codeCha
 /**
  * Posts a token request (form-encoded; the client authenticated as its `tokenEndpointAuthMethod` says,
  * the `resource` indicator added when the client has one) and turns the answer into a credential. A
- * non-2xx answer or a body without `access_token` is a {@link TokenRequestError}.
+ * non-2xx answer, a body without `access_token` or one over `MAX_AUTH_RESPONSE_BYTES` (not read past it)
+ * is a {@link TokenRequestError}.
  */
 export async function requestToken(client: OAuth2ClientConfig, params: Record<string, string>, fetchImpl: typeof fetch = fetch): Promise<AuthCredential> {
   const body = new URLSearchParams(params);
@@ -68,7 +76,7 @@ export async function requestToken(client: OAuth2ClientConfig, params: Record<st
   const grantType = params.grant_type;
   let response: Response;
   try {
-    response = await fetchImpl(client.tokenUrl, { method: 'POST', headers, body });
+    response = await limitResponseBodies(fetchImpl, MAX_AUTH_RESPONSE_BYTES)(client.tokenUrl, { method: 'POST', headers, body });
   } catch (cause) {
     throw new TokenRequestError(client.tokenUrl, grantType, undefined, undefined, { cause });
   }
@@ -76,7 +84,8 @@ export async function requestToken(client: OAuth2ClientConfig, params: Record<st
   try {
     const parsed: unknown = await response.json();
     if (typeof parsed === 'object' && parsed !== null) json = parsed as Record<string, unknown>;
-  } catch {
+  } catch (error) {
+    if (error instanceof ResponseTooLargeError) throw new TokenRequestError(client.tokenUrl, grantType, response.status, undefined, { description: error.message, cause: error });
     // Not JSON: reported below by status or as a missing access_token.
   }
   const text = (key: string) => (typeof json[key] === 'string' ? (json[key] as string) : undefined);

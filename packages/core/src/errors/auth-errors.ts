@@ -5,6 +5,7 @@ import {
   credentialDecryptFailedMessage,
   credentialServiceMissingMessage,
   invalidCredentialAnswerMessage,
+  responseTooLargeMessage,
   tokenEndpointUnavailableMessage,
   tokenRequestFailedMessage,
 } from './messages';
@@ -18,6 +19,7 @@ export type AuthErrorCode =
   | 'AUTH_TOKEN_ENDPOINT_UNAVAILABLE'
   | 'AUTH_AUTHORIZATION_EXPIRED'
   | 'AUTH_CONFIG_INVALID'
+  | 'AUTH_RESPONSE_TOO_LARGE'
   | 'CREDENTIAL_SERVICE_MISSING'
   | 'CREDENTIAL_DECRYPT_FAILED';
 
@@ -113,6 +115,21 @@ export class CredentialDecryptError extends ToolsmithError {
     readonly what: string,
   ) {
     super('CREDENTIAL_DECRYPT_FAILED', credentialDecryptFailedMessage(what));
+  }
+}
+
+/**
+ * An authorization server's answer (metadata, registration, token) is larger than the limit: it was
+ * not read past it, and the connection was dropped. Reported as the cause of the request's own error.
+ */
+export class ResponseTooLargeError extends ToolsmithError {
+  constructor(
+    /** The URL whose answer was too large. */
+    readonly url: string,
+    /** The limit, in bytes. */
+    readonly maxBytes: number,
+  ) {
+    super('AUTH_RESPONSE_TOO_LARGE', responseTooLargeMessage(url, maxBytes), { details: { url, maxBytes } });
   }
 }
 

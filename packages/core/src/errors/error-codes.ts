@@ -51,6 +51,7 @@ export const CORE_ERROR_CODES = {
   AUTH_TOKEN_ENDPOINT_UNAVAILABLE: 'A refresh met a network error, 5xx, 429 or 408; the credential is kept, try again later.',
   AUTH_AUTHORIZATION_EXPIRED: 'The user answered a sign-in after its authorization expired; the user is asked again.',
   AUTH_CONFIG_INVALID: 'An AuthConfig is incomplete or contradictory.',
+  AUTH_RESPONSE_TOO_LARGE: "An authorization server's answer (metadata, registration, token) is over 1 MiB; it was not read further.",
   CREDENTIAL_SERVICE_MISSING: 'A tool needs credentials and the runner has no credentialService.',
   CREDENTIAL_DECRYPT_FAILED: 'A stored credential cannot be decrypted (another key, or a row moved); it is deleted and the user asked again.',
   // ── Sessions and artifacts ───────────────────────────────────────────────────────────────────────

@@ -14,6 +14,9 @@ export { createEventActions } from '../state/event-actions';
 export { getToolsetOptions } from '../tools/toolset';
 export { startValidatorWarmUp } from '../validation/validator-warm-up';
 export { registerTypeScript } from './register-typescript';
+// The size limit on an authorization server's answers (core's token requests, @toolsmith/mcp's discovery and registration).
+export { MAX_AUTH_RESPONSE_BYTES, limitResponseBodies } from '../auth/limit-response-bodies';
+export { ResponseTooLargeError } from '../errors/auth-errors';
 // What looks secret, redacted wherever run data is shown to people (the dev UI's inspector, eval reports).
 export { REDACTED, holdsSecretText, isSecretName, redactSecretText, redactSecrets } from './secret-redaction';
 // What the runner checks of every new user message (shape, argument limits): servers refuse early with it.

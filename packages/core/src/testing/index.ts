@@ -8,7 +8,7 @@ export type { RecordedExchange, Recording } from './recorded-exchanges';
 
 // ── OAuth2 authorization server and protected API (tool authentication tests) ─────────────────────
 export { startOAuth2TestServer } from './oauth2-test-server';
-export type { IssuedToken, OAuth2TestServer, OAuth2TestServerOptions } from './oauth2-test-server';
+export type { IssuedToken, OAuth2TestServer, OAuth2TestServerOptions, ReceivedTokenRequest } from './oauth2-test-server';
 
 // ── invokeTool ───────────────────────────────────────────────────────────────────────────────────
 export { invokeTool } from './invoke-tool';

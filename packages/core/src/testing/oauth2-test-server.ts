@@ -17,6 +17,28 @@ export interface OAuth2TestServerOptions {
    * (e.g. a deferred promise resolved once every call has asked for the token).
    */
   beforeRefresh?: () => Promise<void>;
+  /**
+   * Token responses carry no `scope` (RFC 6749 §5.1 lets a server omit it when it granted what was
+   * requested). Default `false`: `scope` is always sent.
+   */
+  omitScope?: boolean;
+  /**
+   * Serves dynamic client registration (RFC 7591) at `<url>/register`, listed as `registration_endpoint`
+   * in the metadata: each registration gets a new client id and secret. Default `false`.
+   */
+  dynamicRegistration?: boolean;
+}
+
+/** A token request as the server received it (see {@link OAuth2TestServer.tokenRequestLog}). */
+export interface ReceivedTokenRequest {
+  /** The `grant_type`. */
+  grantType: string;
+  /** The client id it named (in the Basic header or the body). */
+  clientId: string | undefined;
+  /** How the client authenticated: `client_secret_basic`, `client_secret_post`, or `none` (no secret). */
+  clientAuth: 'client_secret_basic' | 'client_secret_post' | 'none';
+  /** The RFC 8707 `resource` parameter, when sent. */
+  resource?: string;
 }
 
 /** An access token the server issued, as the protected API sees it. */
@@ -27,6 +49,8 @@ export interface IssuedToken {
   scope: string;
   /** The client the token was issued to. */
   clientId: string;
+  /** The RFC 8707 resource the token is for (the `resource` of the authorization or token request), when one was named. */
+  resource?: string;
 }
 
 /**
@@ -52,6 +76,10 @@ export interface OAuth2TestServer {
   readonly clientSecret: string;
   /** Token requests received, by grant type. */
   readonly tokenRequests: Record<string, number>;
+  /** Every token request received, in order: grant type, client, client authentication and `resource`. */
+  readonly tokenRequestLog: ReceivedTokenRequest[];
+  /** The client metadata of every dynamic registration received, in order (see `dynamicRegistration`). */
+  readonly registrations: Array<Record<string, unknown>>;
   /** Requests to the protected API, with the bearer token each carried (or `undefined`). */
   readonly apiCalls: Array<string | undefined>;
   /** The token's facts when it is a live access token, else `undefined`. */
@@ -69,6 +97,7 @@ interface CodeGrant {
   redirectUri: string | undefined;
   scope: string;
   codeChallenge: string;
+  resource: string | undefined;
 }
 
 /** Starts an {@link OAuth2TestServer} on a free local port. */
@@ -81,6 +110,10 @@ export async function startOAuth2TestServer(options: OAuth2TestServerOptions = {
   const accessTokens = new Map<string, IssuedToken & { expiresAt: number; refreshToken?: string }>();
   const refreshTokens = new Map<string, IssuedToken>();
   const tokenRequests: Record<string, number> = {};
+  const tokenRequestLog: ReceivedTokenRequest[] = [];
+  const registrations: Array<Record<string, unknown>> = [];
+  /** Client ids and their secrets: the one configured, then every dynamically registered one. */
+  const clients = new Map<string, string>([[clientId, clientSecret]]);
   const apiCalls: Array<string | undefined> = [];
   const sockets = new Set<Socket>();
   let base = '';
@@ -90,7 +123,13 @@ export async function startOAuth2TestServer(options: OAuth2TestServerOptions = {
     const refreshToken = withRefresh ? `rt-${randomBytes(16).toString('base64url')}` : undefined;
     accessTokens.set(accessToken, { ...token, expiresAt: Date.now() + lifetime * 1000, refreshToken });
     if (refreshToken) refreshTokens.set(refreshToken, token);
-    return { access_token: accessToken, token_type: 'Bearer', expires_in: lifetime, scope: token.scope, ...(refreshToken ? { refresh_token: refreshToken } : {}) };
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: lifetime,
+      ...(options.omitScope ? {} : { scope: token.scope }),
+      ...(refreshToken ? { refresh_token: refreshToken } : {}),
+    };
   };
 
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -101,7 +140,8 @@ export async function startOAuth2TestServer(options: OAuth2TestServerOptions = {
   const authorize = (url: URL, res: ServerResponse) => {
     const q = (name: string) => url.searchParams.get(name) ?? undefined;
     const redirectUri = q('redirect_uri');
-    if (q('client_id') !== clientId || !redirectUri) return json(res, 400, { error: 'invalid_request', error_description: 'unknown client or no redirect_uri' });
+    const client = q('client_id');
+    if (client === undefined || !clients.has(client) || !redirectUri) return json(res, 400, { error: 'invalid_request', error_description: 'unknown client or no redirect_uri' });
     const back = new URL(redirectUri);
     const state = q('state');
     if (state !== undefined) back.searchParams.set('state', state);
@@ -109,7 +149,7 @@ export async function startOAuth2TestServer(options: OAuth2TestServerOptions = {
       back.searchParams.set('error', 'invalid_request');
     } else {
       const code = `code-${randomBytes(16).toString('base64url')}`;
-      codes.set(code, { clientId, redirectUri, scope: q('scope') ?? '', codeChallenge: q('code_challenge')! });
+      codes.set(code, { clientId: client, redirectUri, scope: q('scope') ?? '', codeChallenge: q('code_challenge')!, resource: q('resource') });
       back.searchParams.set('code', code);
     }
     res.writeHead(302, { location: back.toString() });
@@ -122,29 +162,47 @@ export async function startOAuth2TestServer(options: OAuth2TestServerOptions = {
     const [basicId, basicSecret] = basicAuth(req);
     const id = form.get('client_id') ?? basicId;
     const secret = form.get('client_secret') ?? basicSecret;
-    if (id !== clientId || (secret !== undefined && secret !== clientSecret)) return json(res, 401, { error: 'invalid_client' });
+    const resource = form.get('resource') ?? undefined;
+    const clientAuth = basicSecret !== undefined ? 'client_secret_basic' : form.get('client_secret') !== null ? 'client_secret_post' : 'none';
+    tokenRequestLog.push({ grantType: grant, clientId: id, clientAuth, ...(resource !== undefined ? { resource } : {}) });
+    if (id === undefined || !clients.has(id) || (secret !== undefined && secret !== clients.get(id))) return json(res, 401, { error: 'invalid_client' });
     if (grant === 'authorization_code') {
       const code = form.get('code') ?? '';
       const granted = codes.get(code);
       codes.delete(code); // one use, even when the request fails
-      if (!granted) return json(res, 400, { error: 'invalid_grant', error_description: 'unknown or used code' });
+      if (!granted || granted.clientId !== id) return json(res, 400, { error: 'invalid_grant', error_description: 'unknown or used code' });
       if ((form.get('redirect_uri') ?? undefined) !== granted.redirectUri) return json(res, 400, { error: 'invalid_grant', error_description: 'redirect_uri differs' });
       const verifier = form.get('code_verifier') ?? '';
       if (createHash('sha256').update(verifier).digest('base64url') !== granted.codeChallenge) {
         return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
       }
-      return json(res, 200, issue({ subject, scope: granted.scope, clientId }, true));
+      const audience = resource ?? granted.resource;
+      return json(res, 200, issue({ subject, scope: granted.scope, clientId: id, ...(audience !== undefined ? { resource: audience } : {}) }, true));
     }
     if (grant === 'refresh_token') {
       await options.beforeRefresh?.();
       const refreshToken = form.get('refresh_token') ?? '';
       const granted = refreshTokens.get(refreshToken);
-      if (!granted) return json(res, 400, { error: 'invalid_grant', error_description: 'unknown or revoked refresh token' });
+      if (!granted || granted.clientId !== id) return json(res, 400, { error: 'invalid_grant', error_description: 'unknown or revoked refresh token' });
       refreshTokens.delete(refreshToken); // rotated: a refresh token works once
       return json(res, 200, issue(granted, true));
     }
-    if (grant === 'client_credentials') return json(res, 200, issue({ subject: clientId, scope: form.get('scope') ?? '', clientId }, false));
+    if (grant === 'client_credentials') return json(res, 200, issue({ subject: id, scope: form.get('scope') ?? '', clientId: id }, false));
     return json(res, 400, { error: 'unsupported_grant_type' });
+  };
+
+  const register = (raw: string, res: ServerResponse) => {
+    let metadata: Record<string, unknown>;
+    try {
+      metadata = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      return json(res, 400, { error: 'invalid_client_metadata' });
+    }
+    registrations.push(metadata);
+    const registered = { id: `client-${randomBytes(8).toString('base64url')}`, secret: `secret-${randomBytes(16).toString('base64url')}` };
+    clients.set(registered.id, registered.secret);
+    const method = typeof metadata.token_endpoint_auth_method === 'string' ? metadata.token_endpoint_auth_method : 'client_secret_basic';
+    return json(res, 201, { ...metadata, client_id: registered.id, client_secret: registered.secret, client_id_issued_at: Math.floor(Date.now() / 1000), token_endpoint_auth_method: method });
   };
 
   const revoke = (form: URLSearchParams, res: ServerResponse) => {
@@ -166,12 +224,14 @@ export async function startOAuth2TestServer(options: OAuth2TestServerOptions = {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const form = new URLSearchParams(raw);
       const route = `${req.method} ${url.pathname}`;
       const handle = async () => {
         if (route === 'GET /authorize') return authorize(url, res);
         if (route === 'POST /token') return token(form, req, res);
         if (route === 'POST /revoke') return revoke(form, res);
+        if (route === 'POST /register' && options.dynamicRegistration) return register(raw, res);
         if (route === 'GET /.well-known/oauth-authorization-server') {
           return json(res, 200, {
             issuer: base,
@@ -182,6 +242,7 @@ export async function startOAuth2TestServer(options: OAuth2TestServerOptions = {
             grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
             code_challenge_methods_supported: ['S256'],
             token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+            ...(options.dynamicRegistration ? { registration_endpoint: `${base}/register` } : {}),
           });
         }
         if (url.pathname === '/api/me') {
@@ -212,10 +273,13 @@ export async function startOAuth2TestServer(options: OAuth2TestServerOptions = {
     clientId,
     clientSecret,
     tokenRequests,
+    tokenRequestLog,
+    registrations,
     apiCalls,
     introspect: (accessToken) => {
       const facts = live(accessToken);
-      return facts ? { subject: facts.subject, scope: facts.scope, clientId: facts.clientId } : undefined;
+      if (!facts) return undefined;
+      return { subject: facts.subject, scope: facts.scope, clientId: facts.clientId, ...(facts.resource !== undefined ? { resource: facts.resource } : {}) };
     },
     expireAccessTokens: () => {
       for (const facts of accessTokens.values()) facts.expiresAt = 0;
