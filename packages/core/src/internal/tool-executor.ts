@@ -114,7 +114,11 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       if (judged.repairs) repairs = repairs ? repairs.concat(judged.repairs) : judged.repairs;
       if (judged.problems) {
         const { checked, schemaErrors, problems } = judged;
-        throw new InvalidArgumentsError(tool.name, await allArgumentProblems({ tool, args: checked, context, schemaProblems: problems, schemaErrors }));
+        const all = allArgumentProblems({ tool, args: checked, context, schemaProblems: problems, schemaErrors });
+        const error = new InvalidArgumentsError(tool.name, all instanceof Promise ? await all : all);
+        // Without onToolError callbacks the error is the response at once (throwing costs more than the rest of it).
+        if (callbacks.onToolError.length === 0) return withRepairs(failed(call, error), repairs);
+        throw error;
       }
       args = judged.args!;
     } else {
@@ -131,7 +135,11 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       }
       if (!valid) {
         const schemaErrors = validate.errors;
-        throw new InvalidArgumentsError(tool.name, await allArgumentProblems({ tool, args, context, schemaProblems: toArgumentProblems(schemaErrors, args), schemaErrors }));
+        const all = allArgumentProblems({ tool, args, context, schemaProblems: toArgumentProblems(schemaErrors, args), schemaErrors });
+        const error = new InvalidArgumentsError(tool.name, all instanceof Promise ? await all : all);
+        // As above: no confirmation was decided yet, so the catch below would answer with just this.
+        if (callbacks.onToolError.length === 0) return withRepairs(failed(call, error), repairs);
+        throw error;
       }
     }
 
@@ -347,12 +355,17 @@ export function errorResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: To
 /** `details` without a `problems` list that only repeats `message`; `undefined` when nothing else is left. */
 function withoutRepeatedProblems(details: unknown, message: string): unknown {
   if (typeof details !== 'object' || details === null || Array.isArray(details)) return details;
-  const { problems, ...rest } = details as { problems?: unknown };
-  const repeated =
-    Array.isArray(problems) &&
-    problems.every((p) => typeof p === 'object' && p !== null && typeof (p as { message?: unknown }).message === 'string' && message.includes((p as { message: string }).message));
-  if (!repeated) return details;
-  return Object.keys(rest).length > 0 ? rest : undefined;
+  const problems = (details as { problems?: unknown }).problems;
+  if (!Array.isArray(problems)) return details;
+  for (const p of problems) {
+    if (typeof p !== 'object' || p === null || typeof (p as { message?: unknown }).message !== 'string' || !message.includes((p as { message: string }).message)) return details;
+  }
+  // The usual details (`{ problems }` alone) leave nothing: no copy is made.
+  let others = false;
+  for (const key in details) if (key !== 'problems' && Object.prototype.hasOwnProperty.call(details, key)) others = true;
+  if (!others) return undefined;
+  const { problems: _repeated, ...rest } = details as { problems?: unknown };
+  return rest;
 }
 
 async function needsConfirmation(tool: BaseTool, args: Record<string, unknown>, context: ToolContext): Promise<boolean> {

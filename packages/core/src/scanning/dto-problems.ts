@@ -47,13 +47,14 @@ export interface AllArgumentProblemsInput {
  * Every problem of a call that ajv rejected, for one response: ajv's problems, then class-validator's
  * at paths ajv said nothing about (at or under). Without this the model would hear class-validator's
  * problems (an ISO date, a length counted differently) only after fixing ajv's, one round trip later.
+ * Synchronous for a tool without class-validator checks.
  */
-export async function allArgumentProblems(input: AllArgumentProblemsInput): Promise<readonly ArgumentProblem[]> {
+export function allArgumentProblems(input: AllArgumentProblemsInput): readonly ArgumentProblem[] | Promise<readonly ArgumentProblem[]> {
   const { tool, schemaProblems } = input;
+  // A tool without class-validator checks has ajv's problems only: returned as they are, with no await.
   if (!checksDtoArguments(tool)) return schemaProblems;
   const covered = (input.schemaErrors ?? []).map(problemPath);
-  const more = await tool.dtoArgumentProblems(input.args, input.context);
-  return [...schemaProblems, ...more.filter((p) => !covered.some((path) => isAtOrUnder(p.path, path)))];
+  return tool.dtoArgumentProblems(input.args, input.context).then((more) => [...schemaProblems, ...more.filter((p) => !covered.some((path) => isAtOrUnder(p.path, path)))]);
 }
 
 /** Where an ajv error is: `required` and `additionalProperties` are about one property of the object. */

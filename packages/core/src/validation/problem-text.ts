@@ -46,7 +46,7 @@ function count(limit: unknown, one: string, many: string): string {
 function expectation(e: ErrorObject, p: Record<string, unknown>): string {
   switch (e.keyword) {
     case 'enum':
-      return `one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(' | ')}`;
+      return enumExpectation(p.allowedValues as unknown[]);
     case 'const':
       return JSON.stringify(p.allowedValue);
     case 'type':
@@ -75,6 +75,15 @@ function expectation(e: ErrorObject, p: Record<string, unknown>): string {
       return message.startsWith('must be ') ? message.slice('must be '.length) : message.replace(/^must /, 'to ');
     }
   }
+}
+
+/** `one of "a" | "b"` of each enum, built once: ajv passes the schema's own `enum` array as `allowedValues`. */
+const enumTexts = new WeakMap<readonly unknown[], string>();
+
+function enumExpectation(values: readonly unknown[]): string {
+  let text = enumTexts.get(values);
+  if (text === undefined) enumTexts.set(values, (text = `one of ${values.map((v) => JSON.stringify(v)).join(' | ')}`));
+  return text;
 }
 
 /**

@@ -51,17 +51,29 @@ export function validatorFor(schema: JsonSchema): ValidateFunction {
 export function toArgumentProblems(errors: readonly ErrorObject[] | null | undefined, data?: unknown, root?: string): ArgumentProblem[] {
   if (!errors) return [];
   // anyOf/oneOf (and if/then) add an umbrella error after their branches' errors; the branches say more.
-  const problems = describeProblems(
-    errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if'),
-    data,
-    root,
-  );
-  const seen = new Set<string>();
+  let described = errors;
+  for (const e of errors) {
+    if (isUmbrella(e)) {
+      described = errors.filter((error) => !isUmbrella(error));
+      break;
+    }
+  }
+  const problems = describeProblems(described, data, root);
+  // Each problem once: the usual handful compared pairwise, with no set built; a long list through a set.
   const distinct: ArgumentProblem[] = [];
+  if (problems.length <= 8) {
+    for (const problem of problems) if (!distinct.some((kept) => kept.message === problem.message)) distinct.push(problem);
+    return distinct;
+  }
+  const seen = new Set<string>();
   for (const problem of problems) {
     if (seen.has(problem.message)) continue;
     seen.add(problem.message);
     distinct.push(problem);
   }
   return distinct;
+}
+
+function isUmbrella(error: ErrorObject): boolean {
+  return error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if';
 }
