@@ -2,6 +2,7 @@ import { waitBeforeRetry } from '../adapter-kit/retry-policy';
 import { SessionBusyError } from '../errors/session-errors';
 import type { ClaimOutcome, ClaimSessionRequest, LoadedSession } from '../sessions/session-claim';
 import type { SessionKey, SessionService } from '../sessions/session-service';
+import type { SynchronousSessionWrites } from '../sessions/synchronous-session-writes';
 import { ClaimRenewals, type RenewableClaim } from './claim-renewals';
 import type { ResolvedSessionClaimPolicy } from './session-claim-policy';
 
@@ -27,6 +28,8 @@ export class HeldClaim implements RenewableClaim {
     private readonly leaseMs: number,
     /** The session the store read with the claim, if it did (see {@link HeldClaim.takeLoaded}). */
     private loaded: LoadedSession | undefined,
+    /** The store's synchronous writes, when it has them: the release then needs no await. */
+    private readonly writes: SynchronousSessionWrites | undefined,
   ) {
     this.renewals = ClaimRenewals.of(leaseMs);
     this.renewals.add(this);
@@ -50,20 +53,31 @@ export class HeldClaim implements RenewableClaim {
    * Claims `key` for the run `holder`, asking the store to read the session with the claim (`load`). When another run holds it: waits (polling, with a growing pause
    * never past the live claim's expiry) at most `maxWaitMs` with `onBusy: 'wait'`, else fails at once.
    * Rejects with `SESSION_BUSY` when no claim was granted, `RUN_ABORTED` when `signal` aborted first.
+   * With a store's synchronous `writes`, an uncontended claim is returned at once (a failure thrown).
    */
-  static claim(sessions: SessionService, key: SessionKey, holder: string, policy: ResolvedSessionClaimPolicy, signal?: AbortSignal): Promise<HeldClaim> {
+  static claim(sessions: SessionService, key: SessionKey, holder: string, policy: ResolvedSessionClaimPolicy, signal?: AbortSignal, writes?: SynchronousSessionWrites): HeldClaim | Promise<HeldClaim> {
     const request = { appName: key.appName, userId: key.userId, sessionId: key.sessionId, holder, leaseMs: policy.leaseMs, load: true };
     const deadline = Date.now() + (policy.onBusy === 'wait' ? policy.maxWaitMs : 0);
+    const granted = (outcome: ClaimOutcome): HeldClaim | Promise<HeldClaim> =>
+      outcome.claimed ? new HeldClaim(sessions, key, outcome.claim.fence, policy.leaseMs, outcome.loaded, writes) : HeldClaim.retry(sessions, key, request, outcome, deadline, writes, signal);
     // Uncontended (the usual case): one call to the store, no retry loop.
-    return sessions.claimSession(request).then((outcome) => (outcome.claimed ? new HeldClaim(sessions, key, outcome.claim.fence, policy.leaseMs, outcome.loaded) : HeldClaim.retry(sessions, key, request, outcome, deadline, signal)));
+    return writes ? granted(writes.claimSession(request)) : sessions.claimSession(request).then(granted);
   }
 
   /** Claims again, with growing pauses, until a claim is granted or `deadline` (wall clock) passes. */
-  private static async retry(sessions: SessionService, key: SessionKey, request: ClaimSessionRequest, refused: ClaimOutcome & { claimed: false }, deadline: number, signal?: AbortSignal): Promise<HeldClaim> {
+  private static async retry(
+    sessions: SessionService,
+    key: SessionKey,
+    request: ClaimSessionRequest,
+    refused: ClaimOutcome & { claimed: false },
+    deadline: number,
+    writes: SynchronousSessionWrites | undefined,
+    signal?: AbortSignal,
+  ): Promise<HeldClaim> {
     let outcome: ClaimOutcome = refused;
     let pause = FIRST_RETRY_MS;
     for (;;) {
-      if (outcome.claimed) return new HeldClaim(sessions, key, outcome.claim.fence, request.leaseMs, outcome.loaded);
+      if (outcome.claimed) return new HeldClaim(sessions, key, outcome.claim.fence, request.leaseMs, outcome.loaded, writes);
       const now = Date.now();
       if (now >= deadline) throw new SessionBusyError(key.sessionId, outcome.holder, outcome.expiresAt);
       await waitBeforeRetry(Math.max(1, Math.min(pause, deadline - now, outcome.expiresAt - now + 1)), signal);
@@ -72,10 +86,13 @@ export class HeldClaim implements RenewableClaim {
     }
   }
 
-  /** Stops renewing and releases the claim. */
-  release(): Promise<void> {
+  /** Stops renewing and releases the claim: at once (`undefined`) with synchronous writes and no renewal in flight, else by the promise. */
+  release(): Promise<void> | undefined {
     this.renewals.remove(this);
     const renewing = this.renewing;
-    return renewing ? renewing.then(() => this.sessions.releaseClaim(this.key, this.fence)) : this.sessions.releaseClaim(this.key, this.fence);
+    if (renewing) return renewing.then(() => this.sessions.releaseClaim(this.key, this.fence));
+    if (!this.writes) return this.sessions.releaseClaim(this.key, this.fence);
+    this.writes.releaseClaim(this.key, this.fence);
+    return undefined;
   }
 }

@@ -16,6 +16,7 @@ import { addUsage } from '../model/usage-total';
 import type { Session } from '../sessions/session';
 import type { LoadedSession } from '../sessions/session-claim';
 import type { SessionKey, SessionService } from '../sessions/session-service';
+import { type SynchronousSessionWrites, synchronousWrites } from '../sessions/synchronous-session-writes';
 import { StatePrefix } from '../state/state';
 import { checkMessageId, checkNewMessage } from './check-new-message';
 import { withholdCredentials } from '../confirmation/withhold-credentials';
@@ -74,6 +75,8 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
   let release: (() => void) | undefined;
   let runUsage: Usage | undefined;
   let held: HeldClaim | undefined;
+  // An in-memory store writes synchronously: each stored event then costs no await.
+  const writes = synchronousWrites(services.sessionService);
   try {
     if (signal?.aborted) {
       yield standaloneErrorEvent(invocationId, author, new RunAbortedError(signal.reason));
@@ -91,9 +94,11 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
     if (input.claim && isSessionKey(input.session)) {
       // One writer per session across processes: claimed before anything is read or stored, so a run
       // that gets no claim (SESSION_BUSY) or is aborted while waiting leaves the session untouched.
-      held = await HeldClaim.claim(services.sessionService, input.session, invocationId, input.claim, signal);
+      const claiming = HeldClaim.claim(services.sessionService, input.session, invocationId, input.claim, signal, writes);
+      held = claiming instanceof Promise ? await claiming : claiming;
     }
-    const loaded = isSessionKey(input.session) ? await loadOrCreate(services.sessionService, input.session, held?.takeLoaded()) : { session: input.session, created: false };
+    const loading = isSessionKey(input.session) ? loadOrCreate(services.sessionService, input.session, held?.takeLoaded(), writes) : { session: input.session, created: false };
+    const loaded = loading instanceof Promise ? await loading : loading;
     const session = loaded.session;
     // A refused message stores nothing: a session created for it alone is removed again (this run holds
     // the session's turn and claim, so nobody else has used it in between).
@@ -157,12 +162,13 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
     // the checks above, so a refused message (e.g. a second answer to a confirmation another process is
     // running) never declares that process's call interrupted.
     for (const interrupted of interruptedCallEvents(session.events, invocationId)) {
-      await store(context, interrupted);
+      await store(context, interrupted, writes);
       yield interrupted;
     }
     if (userContent !== undefined) {
       const id = input.messageId === undefined ? undefined : messageEventId(input.messageId);
-      await store(context, Event.create({ ...(id === undefined ? {} : { id }), invocationId, author: 'user', content: userContent }));
+      const stored = store(context, Event.create({ ...(id === undefined ? {} : { id }), invocationId, author: 'user', content: userContent }), writes);
+      if (stored instanceof Promise) await stored;
     }
     let endedOnError = false;
     for await (const event of agent.runAsync(context)) {
@@ -171,7 +177,10 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
         // Each complete event carries the run's usage so far: the last one carries the run's total.
         if (event.usage) context.countUsage(event, (runUsage = addUsage(runUsage, event.usage)));
         if (runUsage) event.runUsage = { ...runUsage };
-        if (event.errorCode !== 'RUN_ABORTED') await store(context, event);
+        if (event.errorCode !== 'RUN_ABORTED') {
+          const stored = store(context, event, writes);
+          if (stored instanceof Promise) await stored;
+        }
       }
       yield event;
     }
@@ -179,7 +188,7 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
     if (context.costError && !endedOnError) {
       const failed = errorEvent(context, agent.name, context.costError);
       if (runUsage) failed.runUsage = { ...runUsage };
-      await store(context, failed);
+      await store(context, failed, writes);
       yield failed;
     }
   } catch (thrown) {
@@ -194,7 +203,8 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
     // A release that fails leaves a claim that lapses at its expiry; the next run waits until then.
     if (held) {
       try {
-        await held.release();
+        const releasing = held.release();
+        if (releasing) await releasing;
       } catch {
         // (nothing to do: see above)
       }
@@ -207,7 +217,26 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
  * The session (the one the claim read, when the store read it with the claim), created when it does not
  * exist yet (`created`); two first messages racing both get the one session.
  */
-async function loadOrCreate(sessions: SessionService, key: SessionKey, claimed: LoadedSession | undefined): Promise<{ session: Session; created: boolean }> {
+function loadOrCreate(
+  sessions: SessionService,
+  key: SessionKey,
+  claimed: LoadedSession | undefined,
+  writes: SynchronousSessionWrites | undefined,
+): { session: Session; created: boolean } | Promise<{ session: Session; created: boolean }> {
+  if (claimed?.session) return { session: claimed.session, created: false };
+  if (claimed && writes) {
+    // Read with the claim, in this run's turn: a synchronous store creates it in the same step.
+    try {
+      return { session: writes.createSession(key), created: true };
+    } catch (error) {
+      // Created meanwhile without a claim: the general path below reads it.
+      if (!ToolsmithError.isInstance(error) || error.code !== 'SESSION_EXISTS') throw error;
+    }
+  }
+  return loadOrCreateAsync(sessions, key, claimed);
+}
+
+async function loadOrCreateAsync(sessions: SessionService, key: SessionKey, claimed: LoadedSession | undefined): Promise<{ session: Session; created: boolean }> {
   const found = claimed ? claimed.session : await sessions.getSession(key);
   if (found) return { session: found, created: false };
   try {
@@ -266,9 +295,10 @@ function isSessionKey(session: Session | SessionKey): session is SessionKey {
 /**
  * Moves `temp:` writes into the invocation (they are never stored), keeps the trace context on a pause
  * event when traced, then appends the event. Not an
- * async function: it hands back the service's promise, so each stored event costs one await, not two.
+ * async function: it hands back the service's promise, so each stored event costs one await, not two;
+ * with a synchronous store (`writes`), the stored event itself, and no await at all.
  */
-function store(context: InvocationContext, event: Event): Promise<Event> {
+function store(context: InvocationContext, event: Event, writes: SynchronousSessionWrites | undefined): Event | Promise<Event> {
   context.trace?.stamp(event);
   const delta = event.actions.stateDelta;
   for (const key of Object.keys(delta)) {
@@ -276,15 +306,24 @@ function store(context: InvocationContext, event: Event): Promise<Event> {
     if (delta[key] === null) delete context.tempState[key];
     else context.tempState[key] = delta[key];
   }
+  if (writes) {
+    // A synchronous store: the event is stored (or refused) by the time this returns.
+    if (!event.actions.stateOps) return writes.appendEvent(context.session, event);
+    try {
+      return writes.appendEvent(context.session, event);
+    } catch (error) {
+      return storeAfterConflict(context, event, error, writes);
+    }
+  }
   const stored = context.services.sessionService.appendEvent(context.session, event);
-  return event.actions.stateOps ? stored.catch((error: unknown) => storeAfterConflict(context, event, error)) : stored;
+  return event.actions.stateOps ? stored.catch((error: unknown) => storeAfterConflict(context, event, error, writes)) : stored;
 }
 
 /**
  * A step whose call's compare-and-set (or increment) found another stored value was refused, nothing of
  * it stored: that call is answered with `STATE_CONFLICT` instead, and the step is stored without its writes.
  */
-function storeAfterConflict(context: InvocationContext, event: Event, error: unknown): Promise<Event> {
+function storeAfterConflict(context: InvocationContext, event: Event, error: unknown, writes: SynchronousSessionWrites | undefined): Event | Promise<Event> {
   if (!(error instanceof StateConflictError) || !answerConflictingCalls(event, error)) throw error;
-  return store(context, event);
+  return store(context, event, writes);
 }

@@ -8,6 +8,8 @@ import { answerClaims } from './answer-claims';
 import { Session } from './session';
 import type { ClaimOutcome, ClaimSessionRequest } from './session-claim';
 import type { GetSessionRequest, ListSessionsRequest, SessionKey, SessionService } from './session-service';
+import { registerSynchronousWrites } from './synchronous-session-writes';
+import { nestedMap } from './nested-map';
 
 /** What an {@link InMemorySessionService} holds for one session: only its own (unprefixed) state. */
 interface StoredSession {
@@ -91,6 +93,13 @@ export class InMemorySessionService implements SessionService {
 
   constructor(options: InMemorySessionServiceOptions = {}) {
     this.now = options.monotonicClock ?? (() => performance.now());
+    // The runner's writes without an await each (see synchronous-session-writes.ts): the same steps, called directly.
+    registerSynchronousWrites(this, InMemorySessionService.prototype, {
+      appendEvent: (session, event) => this.appendNow(session, event),
+      claimSession: (request) => this.claimNow(request),
+      releaseClaim: (key, fence) => this.releaseNow(key, fence),
+      createSession: (key) => this.createNow(key),
+    });
   }
 
   /** A moment of the monotonic clock as milliseconds since the epoch (the wall clock now, plus the time left). */
@@ -100,6 +109,10 @@ export class InMemorySessionService implements SessionService {
 
   /** Creates an empty session (id: `sessionId`, else a random UUID), applying `state` with the scope rules; `SESSION_EXISTS` if taken. */
   async createSession(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session> {
+    return this.createNow(request);
+  }
+
+  private createNow(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Session {
     const id = request.sessionId ?? randomUUID();
     const byUser = this.userSessions(request.appName, request.userId, true);
     if (byUser.has(id)) throw new SessionExistsError(id, request.userId);
@@ -157,6 +170,10 @@ export class InMemorySessionService implements SessionService {
    * unstored; `temp:` keys are dropped from the delta. Updates `session` in place.
    */
   async appendEvent(session: Session, event: Event): Promise<Event> {
+    return this.appendNow(session, event);
+  }
+
+  private appendNow(session: Session, event: Event): Event {
     if (event.partial) return event;
     const stored = this.userSessions(session.appName, session.userId, false)?.get(session.id);
     if (!stored) throw new SessionNotFoundError(session.id, session.userId, session.appName);
@@ -191,6 +208,10 @@ export class InMemorySessionService implements SessionService {
 
   /** Implements {@link SessionService.claimSession}: one synchronous step, so two claims never both win; with `load`, the session is read in that step too. */
   async claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {
+    return this.claimNow(request);
+  }
+
+  private claimNow(request: ClaimSessionRequest): ClaimOutcome {
     const claims = this.userClaims(request.appName, request.userId, true);
     const now = this.now();
     const current = claims.get(request.sessionId);
@@ -215,6 +236,10 @@ export class InMemorySessionService implements SessionService {
 
   /** Implements {@link SessionService.releaseClaim}. */
   async releaseClaim(key: SessionKey, fence: number): Promise<void> {
+    this.releaseNow(key, fence);
+  }
+
+  private releaseNow(key: SessionKey, fence: number): void {
     const claim = this.userClaims(key.appName, key.userId, false)?.get(key.sessionId);
     if (!claim || claim.fence !== fence) return;
     // Released on a session that does not exist (a refused first message, or deleted meanwhile): nothing left to fence.
@@ -284,27 +309,13 @@ export class InMemorySessionService implements SessionService {
   private userSessions(appName: string, userId: string, create: true): Map<string, StoredSession>;
   private userSessions(appName: string, userId: string, create: false): Map<string, StoredSession> | undefined;
   private userSessions(appName: string, userId: string, create: boolean): Map<string, StoredSession> | undefined {
-    let users = this.sessions.get(appName);
-    if (!users) {
-      if (!create) return undefined;
-      this.sessions.set(appName, (users = new Map()));
-    }
-    let byUser = users.get(userId);
-    if (!byUser && create) users.set(userId, (byUser = new Map()));
-    return byUser;
+    return nestedMap(this.sessions, appName, userId, create);
   }
 
   private userClaims(appName: string, userId: string, create: true): Map<string, StoredClaim>;
   private userClaims(appName: string, userId: string, create: false): Map<string, StoredClaim> | undefined;
   private userClaims(appName: string, userId: string, create: boolean): Map<string, StoredClaim> | undefined {
-    let users = this.claims.get(appName);
-    if (!users) {
-      if (!create) return undefined;
-      this.claims.set(appName, (users = new Map()));
-    }
-    let claims = users.get(userId);
-    if (!claims && create) users.set(userId, (claims = new Map()));
-    return claims;
+    return nestedMap(this.claims, appName, userId, create);
   }
 
   /** Drops a claim from `claims`, and the maps it leaves empty (users come and go; their maps must not stay). */

@@ -1,0 +1,41 @@
+import type { Event } from '../events/event';
+import type { Session } from './session';
+import type { ClaimOutcome, ClaimSessionRequest } from './session-claim';
+import type { SessionKey, SessionService } from './session-service';
+
+/**
+ * The writes a run makes, done synchronously by a store that completes them in memory (the
+ * {@link InMemorySessionService}): the runner calls these instead of the service's async methods, and
+ * saves an await per stored event. Each does exactly what the service's method of the same name does,
+ * returning (or throwing) what that method resolves (or rejects) with. Internal to core.
+ */
+export interface SynchronousSessionWrites {
+  appendEvent(session: Session, event: Event): Event;
+  claimSession(request: ClaimSessionRequest): ClaimOutcome;
+  releaseClaim(key: SessionKey, fence: number): void;
+  createSession(key: SessionKey): Session;
+}
+
+const registered = new WeakMap<SessionService, { writes: SynchronousSessionWrites; methods: SessionService }>();
+
+/** Registers the synchronous writes of `service`, valid while its methods are the ones of `methods` (its class's prototype). */
+export function registerSynchronousWrites(service: SessionService, methods: SessionService, writes: SynchronousSessionWrites): void {
+  registered.set(service, { writes, methods });
+}
+
+/**
+ * The synchronous writes of `service`, or `undefined` when it has none, or when one of its methods was
+ * replaced (a subclass or a test that overrides `appendEvent` sees every append, as before).
+ */
+export function synchronousWrites(service: SessionService): SynchronousSessionWrites | undefined {
+  const entry = registered.get(service);
+  if (!entry) return undefined;
+  const { methods } = entry;
+  const same =
+    service.appendEvent === methods.appendEvent &&
+    service.claimSession === methods.claimSession &&
+    service.releaseClaim === methods.releaseClaim &&
+    service.createSession === methods.createSession &&
+    service.getSession === methods.getSession;
+  return same ? entry.writes : undefined;
+}
