@@ -1,21 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import {
-  type AuthProvider,
-  type AuthorizationServerMetadata,
-  ClientCredentialsProvider,
-  PrivateKeyJwtProvider,
-  assertSecureTokenEndpoint,
-  checkResourceAllowed,
-  computeScopeUnion,
-  discoverOAuthServerInfo,
-  extractWWWAuthenticateParams,
-  fetchToken,
-  resourceUrlFromServerUrl,
-} from '@modelcontextprotocol/client';
+import { ClientCredentialsProvider, type OAuthTokens, PrivateKeyJwtProvider, computeScopeUnion, fetchToken } from '@modelcontextprotocol/client';
 import { ToolsmithError } from '@toolsmith/core';
-import { REDACTED, redactSecretText } from '@toolsmith/core/internal';
 import { type McpClientAssertionAlgorithm, clientAssertionKey, isClientAssertionAlgorithm, signClientAssertion } from './client-assertion';
-import { McpConnectionError } from './mcp-errors';
+import { McpGrantDiscovery, McpGrantSecrets, McpGrantTokenProvider } from './mcp-grant-token-provider';
 
 /** The app's client at the MCP server's authorization server, authenticated with its secret (`client_secret_basic`). */
 export interface McpClientSecret {
@@ -52,126 +39,46 @@ export interface McpClientCredentialsOptions {
   issuer?: string;
 }
 
-/** What discovery found for the server, kept for the toolset's life. */
-interface ServerInfo {
-  authorizationServerUrl: string;
-  issuer: string;
-  metadata?: AuthorizationServerMetadata;
-  resource: URL;
-  scopesSupported?: string[];
-}
-
 type SdkProvider = ClientCredentialsProvider | PrivateKeyJwtProvider;
 
 /**
- * The transport's {@link AuthProvider} for {@link McpClientCredentialsOptions}: every request carries
- * the app's token while it lives (none at first, or once expired); a `401` gets a new token with the
- * official SDK (discovery of the protected resource and its authorization server, the RFC 8707
- * `resource`, the SDK's client credentials providers and `fetchToken`), and the transport sends the
- * request once more. The token lives in memory only.
+ * The transport's auth provider for {@link McpClientCredentialsOptions}: the app's token, got with the
+ * official SDK (discovery, the RFC 8707 `resource`, its client credentials providers and `fetchToken`)
+ * when the server answers `401`, kept in memory and shared by every user of the toolset.
  */
-export class McpClientCredentialsProvider implements AuthProvider {
-  private current?: { accessToken: string; expiresAt?: number };
-  private obtaining?: Promise<void>;
-  private info?: Promise<ServerInfo>;
+export class McpClientCredentialsProvider extends McpGrantTokenProvider {
   private provider?: SdkProvider;
-  /** Everything secret this provider handled, redacted from the error messages it builds. */
-  private readonly secrets = new Set<string>();
+  private readonly discovery: McpGrantDiscovery;
   /** The private key of `private_key_jwt`, checked at construction. */
   private readonly key?: KeyObject;
 
   constructor(
-    private readonly serverUrl: URL,
+    serverUrl: URL,
     private readonly options: McpClientCredentialsOptions,
-    private readonly label: string,
+    label: string,
   ) {
+    super(new McpGrantSecrets(label));
     this.key = checkClientCredentials(options);
+    this.discovery = new McpGrantDiscovery(serverUrl, 'client_credentials', this.secrets);
     const credentials = options.clientCredentials;
     if ('clientSecret' in credentials) this.secrets.add(credentials.clientSecret);
     else if (typeof credentials.privateKey === 'string') this.secrets.add(credentials.privateKey.trim());
   }
 
-  /** The app's token while it lives; implements {@link AuthProvider.token}. */
-  token(): Promise<string | undefined> {
-    const current = this.current;
-    return Promise.resolve(current && (current.expiresAt === undefined || current.expiresAt > Date.now()) ? current.accessToken : undefined);
-  }
-
-  /** The server refused a request: get a new token (requests refused at once share one token request). */
-  onUnauthorized(context: Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0]): Promise<void> {
-    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(context.response);
-    this.obtaining ??= this.obtain(resourceMetadataUrl, scope).finally(() => {
-      this.obtaining = undefined;
-    });
-    return this.obtaining;
-  }
-
-  /** `text` with every secret this provider handled (and anything that looks like one) replaced by `[redacted]`. */
-  redact(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) if (secret.length >= 4) out = out.split(secret).join(REDACTED);
-    return redactSecretText(out);
-  }
-
-  private async obtain(resourceMetadataUrl: URL | undefined, challengeScope: string | undefined): Promise<void> {
-    this.current = undefined;
-    const info = await this.serverInfo(resourceMetadataUrl);
-    const provider = this.sdkProvider(info.issuer);
-    const scope = computeScopeUnion(this.options.scope, challengeScope) ?? info.scopesSupported?.join(' ');
-    let tokens: Awaited<ReturnType<typeof fetchToken>>;
+  /** The client credentials token request; implements {@link McpGrantTokenProvider.requestToken}. */
+  protected async requestToken(resourceMetadataUrl: URL | undefined, challengeScope: string | undefined): Promise<OAuthTokens> {
+    const server = await this.discovery.server(resourceMetadataUrl);
+    const provider = this.sdkProvider(server.issuer);
+    const scope = computeScopeUnion(this.options.scope, challengeScope) ?? server.scopesSupported?.join(' ');
     try {
-      tokens = await fetchToken(provider, info.authorizationServerUrl, {
-        resource: info.resource,
-        ...(info.metadata ? { metadata: info.metadata } : {}),
+      return await fetchToken(provider, server.authorizationServerUrl, {
+        resource: server.resource,
+        ...(server.metadata ? { metadata: server.metadata } : {}),
         ...(scope ? { scope } : {}),
       });
     } catch (error) {
-      throw this.failure(`its authorization server refused the client credentials token request`, error);
+      throw this.secrets.failure('its authorization server refused the client credentials token request', error);
     }
-    this.secrets.add(tokens.access_token);
-    this.current = { accessToken: tokens.access_token };
-    if (tokens.expires_in !== undefined) this.current.expiresAt = Date.now() + tokens.expires_in * 1000;
-  }
-
-  private serverInfo(resourceMetadataUrl: URL | undefined): Promise<ServerInfo> {
-    this.info ??= this.discover(resourceMetadataUrl).catch((error: unknown) => {
-      this.info = undefined;
-      throw error;
-    });
-    return this.info;
-  }
-
-  private async discover(resourceMetadataUrl: URL | undefined): Promise<ServerInfo> {
-    let found: Awaited<ReturnType<typeof discoverOAuthServerInfo>>;
-    try {
-      found = await discoverOAuthServerInfo(this.serverUrl, resourceMetadataUrl ? { resourceMetadataUrl } : {});
-    } catch (error) {
-      throw this.failure('its authorization server could not be discovered', error);
-    }
-    const { authorizationServerMetadata: metadata, resourceMetadata } = found;
-    const authorizationServerUrl = String(found.authorizationServerUrl);
-    const ownResource = resourceUrlFromServerUrl(this.serverUrl);
-    if (resourceMetadata && !checkResourceAllowed({ requestedResource: ownResource, configuredResource: resourceMetadata.resource })) {
-      throw this.failure(`its protected resource metadata names resource ${resourceMetadata.resource}, which is not this server; no token was asked for`);
-    }
-    const grants = metadata?.grant_types_supported;
-    if (grants && !grants.includes('client_credentials')) {
-      throw this.failure(`its authorization server does not offer the client_credentials grant (grant_types_supported: ${grants.join(', ')}); no token was asked for`);
-    }
-    const tokenUrl = metadata?.token_endpoint ?? new URL('/token', authorizationServerUrl).href;
-    try {
-      assertSecureTokenEndpoint(tokenUrl);
-    } catch (error) {
-      throw this.failure(`its token endpoint ${tokenUrl} is neither https nor loopback`, error);
-    }
-    const info: ServerInfo = {
-      authorizationServerUrl,
-      issuer: metadata?.issuer ?? authorizationServerUrl,
-      resource: resourceMetadata ? new URL(resourceMetadata.resource) : ownResource,
-    };
-    if (metadata) info.metadata = metadata;
-    if (resourceMetadata?.scopes_supported) info.scopesSupported = resourceMetadata.scopes_supported;
-    return info;
   }
 
   /** The SDK's provider for these credentials, bound to the configured issuer, else to the first one discovered. */
@@ -197,14 +104,6 @@ export class McpClientCredentialsProvider implements AuthProvider {
       this.provider = provider;
     }
     return this.provider;
-  }
-
-  private failure(reason: string, cause?: unknown): McpConnectionError {
-    // (Not `instanceof Error`: the error may come from another realm.)
-    const message = (cause as { message?: unknown } | undefined)?.message;
-    const detail = typeof message === 'string' && message ? `: ${this.redact(message)}` : '';
-    // The cause is not kept: its message (the server's error text) may echo a secret.
-    return new McpConnectionError('MCP_AUTHORIZATION_FAILED', this.label, `cannot get the app's token: ${reason}${detail}`);
   }
 }
 

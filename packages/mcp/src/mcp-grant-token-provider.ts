@@ -1,0 +1,153 @@
+import {
+  type AuthProvider,
+  type AuthorizationServerMetadata,
+  type OAuthTokens,
+  assertSecureTokenEndpoint,
+  checkResourceAllowed,
+  discoverOAuthServerInfo,
+  extractWWWAuthenticateParams,
+  resourceUrlFromServerUrl,
+} from '@modelcontextprotocol/client';
+import { REDACTED, redactSecretText } from '@toolsmith/core/internal';
+import { McpConnectionError } from './mcp-errors';
+
+/** What discovery found for an MCP server and its authorization server, kept for the toolset's life. */
+export interface McpGrantServer {
+  authorizationServerUrl: string;
+  /** The authorization server's `issuer` (its URL when it has no metadata). */
+  issuer: string;
+  metadata?: AuthorizationServerMetadata;
+  /** The RFC 8707 `resource`: the protected resource metadata's, else the server's URL. */
+  resource: URL;
+  /** The protected resource metadata's `scopes_supported`. */
+  scopesSupported?: string[];
+}
+
+/**
+ * The secrets an MCP server's OAuth grant handled (client secrets, private keys, assertions, tokens),
+ * and the `MCP_AUTHORIZATION_FAILED` errors built with them redacted.
+ */
+export class McpGrantSecrets {
+  private readonly secrets = new Set<string>();
+
+  constructor(private readonly label: string) {}
+
+  /** Remembers `secret`, to be redacted from every error message. */
+  add(secret: string): void {
+    if (secret.length >= 4) this.secrets.add(secret);
+  }
+
+  /** `text` with every remembered secret (and anything that looks like one) replaced by `[redacted]`. */
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) out = out.split(secret).join(REDACTED);
+    return redactSecretText(out);
+  }
+
+  /** `MCP_AUTHORIZATION_FAILED` for `reason`, with the cause's message redacted (the cause itself is not kept: it may echo a secret). */
+  failure(reason: string, cause?: unknown): McpConnectionError {
+    // (Not `instanceof Error`: the error may come from another realm.)
+    const message = (cause as { message?: unknown } | undefined)?.message;
+    const detail = typeof message === 'string' && message ? `: ${this.redact(message)}` : '';
+    return new McpConnectionError('MCP_AUTHORIZATION_FAILED', this.label, `cannot get a token: ${reason}${detail}`);
+  }
+}
+
+/**
+ * The MCP authorization spec's discovery for a grant that needs nobody's consent: the protected resource
+ * metadata and its authorization server's metadata (the SDK's `discoverOAuthServerInfo`), refused before
+ * any credential is sent when the metadata names another resource, the authorization server does not
+ * list the grant in `grant_types_supported`, or its token endpoint is neither https nor loopback. The
+ * result is kept for the toolset's life (forgotten after a failure).
+ */
+export class McpGrantDiscovery {
+  private found?: Promise<McpGrantServer>;
+
+  constructor(
+    private readonly serverUrl: URL,
+    private readonly grantType: string,
+    private readonly secrets: McpGrantSecrets,
+  ) {}
+
+  /** The server's authorization facts, discovered once (`resourceMetadataUrl` from the first `401`). */
+  server(resourceMetadataUrl: URL | undefined): Promise<McpGrantServer> {
+    this.found ??= this.discover(resourceMetadataUrl).catch((error: unknown) => {
+      this.found = undefined;
+      throw error;
+    });
+    return this.found;
+  }
+
+  private async discover(resourceMetadataUrl: URL | undefined): Promise<McpGrantServer> {
+    const fail = (reason: string, cause?: unknown) => this.secrets.failure(reason, cause);
+    let found: Awaited<ReturnType<typeof discoverOAuthServerInfo>>;
+    try {
+      found = await discoverOAuthServerInfo(this.serverUrl, resourceMetadataUrl ? { resourceMetadataUrl } : {});
+    } catch (error) {
+      throw fail('its authorization server could not be discovered', error);
+    }
+    const { authorizationServerMetadata: metadata, resourceMetadata } = found;
+    const authorizationServerUrl = String(found.authorizationServerUrl);
+    const ownResource = resourceUrlFromServerUrl(this.serverUrl);
+    if (resourceMetadata && !checkResourceAllowed({ requestedResource: ownResource, configuredResource: resourceMetadata.resource })) {
+      throw fail(`its protected resource metadata names resource ${resourceMetadata.resource}, which is not this server; no token was asked for`);
+    }
+    const grants = metadata?.grant_types_supported;
+    if (grants && !grants.includes(this.grantType)) {
+      throw fail(`its authorization server does not offer the ${this.grantType} grant (grant_types_supported: ${grants.join(', ')}); no token was asked for`);
+    }
+    const tokenUrl = metadata?.token_endpoint ?? new URL('/token', authorizationServerUrl).href;
+    try {
+      assertSecureTokenEndpoint(tokenUrl);
+    } catch (error) {
+      throw fail(`its token endpoint ${tokenUrl} is neither https nor loopback`, error);
+    }
+    const server: McpGrantServer = {
+      authorizationServerUrl,
+      issuer: metadata?.issuer ?? authorizationServerUrl,
+      resource: resourceMetadata ? new URL(resourceMetadata.resource) : ownResource,
+    };
+    if (metadata) server.metadata = metadata;
+    if (resourceMetadata?.scopes_supported) server.scopesSupported = resourceMetadata.scopes_supported;
+    return server;
+  }
+}
+
+/**
+ * The transport's {@link AuthProvider} for a token that needs nobody's consent (the app's, or a user's
+ * by cross-app access): every request carries it while it lives (none at first, or once past its
+ * `expires_in`); a `401` gets a new one ({@link McpGrantTokenProvider.requestToken}) and the transport
+ * sends the request once more. The token lives in memory only.
+ */
+export abstract class McpGrantTokenProvider implements AuthProvider {
+  private current?: { accessToken: string; expiresAt?: number };
+  private obtaining?: Promise<void>;
+
+  constructor(protected readonly secrets: McpGrantSecrets) {}
+
+  /** The token while it lives; implements {@link AuthProvider.token}. */
+  token(): Promise<string | undefined> {
+    const current = this.current;
+    return Promise.resolve(current && (current.expiresAt === undefined || current.expiresAt > Date.now()) ? current.accessToken : undefined);
+  }
+
+  /** The server refused a request: get a new token (requests refused while one is asked for share it). */
+  onUnauthorized(context: Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0]): Promise<void> {
+    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(context.response);
+    this.obtaining ??= this.obtain(resourceMetadataUrl, scope).finally(() => {
+      this.obtaining = undefined;
+    });
+    return this.obtaining;
+  }
+
+  /** Asks the authorization server for a token (after discovery), for the `401`'s `resource_metadata` and `scope`. */
+  protected abstract requestToken(resourceMetadataUrl: URL | undefined, challengeScope: string | undefined): Promise<OAuthTokens>;
+
+  private async obtain(resourceMetadataUrl: URL | undefined, challengeScope: string | undefined): Promise<void> {
+    this.current = undefined;
+    const tokens = await this.requestToken(resourceMetadataUrl, challengeScope);
+    this.secrets.add(tokens.access_token);
+    this.current = { accessToken: tokens.access_token };
+    if (tokens.expires_in !== undefined) this.current.expiresAt = Date.now() + tokens.expires_in * 1000;
+  }
+}
