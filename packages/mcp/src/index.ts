@@ -14,6 +14,7 @@ export type { McpOAuthOptions } from './mcp-oauth-provider';
 export type { McpPreRegisteredClient } from './mcp-authorization';
 export type { McpClientCredentialsOptions, McpClientPrivateKey, McpClientSecret } from './mcp-client-credentials';
 export type { McpClientAssertionAlgorithm } from './client-assertion';
+export type { McpCrossAppAccessOptions, McpIdentityProvider } from './mcp-cross-app-access';
 
 // ── Errors ──────────────────────────────────────────────────────────────────────────────────────
 export { McpConfirmationUnsupportedError, McpConnectionError, McpFormUnsupportedError, McpToolError } from './mcp-errors';

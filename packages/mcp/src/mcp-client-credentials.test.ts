@@ -58,3 +58,26 @@ describe('McpToolset with the app’s client credentials: construction', () => {
     await toolset.close();
   });
 });
+
+describe('McpToolset with cross-app access: construction', () => {
+  const access = { clientId: 'assistant', clientSecret: 's3cret', idp: { tokenEndpoint: 'https://idp.example/token', clientId: 'assistant-at-idp' }, idToken: () => 'id-token' };
+
+  it('accepts a client, an identity provider and an idToken function', () => {
+    expect(refusal({ crossAppAccess: access, scope: 'crm.read' })).toBeUndefined();
+  });
+
+  it.each([
+    ['no client secret', { ...access, clientSecret: '' }, 'needs a non-empty "clientId" and "clientSecret"'],
+    ['an identity provider without a token endpoint URL', { ...access, idp: { tokenEndpoint: 'idp', clientId: 'x' } }, 'needs "idp" with the identity provider\'s "tokenEndpoint" URL'],
+    ['no idToken function', { ...access, idToken: 'id-token' }, 'needs "idToken", a function'],
+  ])('refuses %s with MCP_OAUTH_CONFIG_INVALID', (_case, crossAppAccess, expected) => {
+    const refused = refusal({ crossAppAccess });
+    expect(refused?.code).toBe('MCP_OAUTH_CONFIG_INVALID');
+    expect(refused?.message).toContain(expected);
+  });
+
+  it('needs the run’s context: the token is the user’s', async () => {
+    const toolset = new McpToolset({ transport: { url }, oauth: { crossAppAccess: access } });
+    await expect(toolset.listPrompts()).rejects.toMatchObject({ code: 'MCP_CONTEXT_REQUIRED' });
+  });
+});

@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import { ClientCredentialsProvider, type OAuthTokens, PrivateKeyJwtProvider, computeScopeUnion, fetchToken } from '@modelcontextprotocol/client';
+import { ClientCredentialsProvider, type OAuthTokens, PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
 import { ToolsmithError } from '@toolsmith/core';
 import { type McpClientAssertionAlgorithm, clientAssertionKey, isClientAssertionAlgorithm, signClientAssertion } from './client-assertion';
-import { McpGrantDiscovery, McpGrantSecrets, McpGrantTokenProvider } from './mcp-grant-token-provider';
+import { McpGrantDiscovery, McpGrantSecrets, McpGrantTokenProvider, fetchGrantToken } from './mcp-grant-token-provider';
 
 /** The app's client at the MCP server's authorization server, authenticated with its secret (`client_secret_basic`). */
 export interface McpClientSecret {
@@ -69,16 +69,7 @@ export class McpClientCredentialsProvider extends McpGrantTokenProvider {
   protected async requestToken(resourceMetadataUrl: URL | undefined, challengeScope: string | undefined): Promise<OAuthTokens> {
     const server = await this.discovery.server(resourceMetadataUrl);
     const provider = this.sdkProvider(server.issuer);
-    const scope = computeScopeUnion(this.options.scope, challengeScope) ?? server.scopesSupported?.join(' ');
-    try {
-      return await fetchToken(provider, server.authorizationServerUrl, {
-        resource: server.resource,
-        ...(server.metadata ? { metadata: server.metadata } : {}),
-        ...(scope ? { scope } : {}),
-      });
-    } catch (error) {
-      throw this.secrets.failure('its authorization server refused the client credentials token request', error);
-    }
+    return fetchGrantToken(provider, server, { configured: this.options.scope, challenge: challengeScope }, this.secrets, 'its authorization server refused the client credentials token request');
   }
 
   /** The SDK's provider for these credentials, bound to the configured issuer, else to the first one discovered. */

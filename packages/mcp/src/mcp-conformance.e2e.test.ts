@@ -29,7 +29,6 @@ const LEFT_OUT: Record<string, string> = {
 const AUTH_LEFT_OUT: Record<string, string> = {
   'auth/2025-03-26-oauth-metadata-backcompat':
     'the 0.1.16 mock serves the metadata of authorization server <origin>/ with issuer <origin>/oauth, which RFC 8414 §3.3 requires a client to refuse (the SDK discovery does); conformance PR #359 fixed the mock after 0.1.16',
-  'auth/cross-app-access-complete-flow': 'extension (SEP-990): McpToolset does no enterprise-managed token exchange (ID-JAG, jwt-bearer grant)',
 };
 const RELAY = join(__dirname, '__fixtures__', 'conformance-runner', 'relay-client.cjs');
 
@@ -212,6 +211,7 @@ describe('the official MCP conformance suite', () => {
         'auth/basic-cimd',
         'auth/client-credentials-basic',
         'auth/client-credentials-jwt',
+        'auth/cross-app-access-complete-flow',
         'auth/metadata-default',
         'auth/metadata-var1',
         'auth/metadata-var2',

@@ -1,10 +1,13 @@
 import {
   type AuthProvider,
   type AuthorizationServerMetadata,
+  type OAuthClientProvider,
   type OAuthTokens,
   assertSecureTokenEndpoint,
   checkResourceAllowed,
+  computeScopeUnion,
   discoverOAuthServerInfo,
+  fetchToken,
   extractWWWAuthenticateParams,
   resourceUrlFromServerUrl,
 } from '@modelcontextprotocol/client';
@@ -50,6 +53,31 @@ export class McpGrantSecrets {
     const message = (cause as { message?: unknown } | undefined)?.message;
     const detail = typeof message === 'string' && message ? `: ${this.redact(message)}` : '';
     return new McpConnectionError('MCP_AUTHORIZATION_FAILED', this.label, `cannot get a token: ${reason}${detail}`);
+  }
+}
+
+/**
+ * The token request of an SDK provider (its grant and client authentication) to the discovered
+ * authorization server, with the RFC 8707 `resource` and the scope: `configured` with the `401`'s added,
+ * else the resource metadata's `scopes_supported`, else none. A refusal is `MCP_AUTHORIZATION_FAILED`
+ * (`refused` says what was refused), redacted.
+ */
+export async function fetchGrantToken(
+  provider: OAuthClientProvider,
+  server: McpGrantServer,
+  scopes: { configured: string | undefined; challenge: string | undefined },
+  secrets: McpGrantSecrets,
+  refused: string,
+): Promise<OAuthTokens> {
+  const scope = computeScopeUnion(scopes.configured, scopes.challenge) ?? server.scopesSupported?.join(' ');
+  try {
+    return await fetchToken(provider, server.authorizationServerUrl, {
+      resource: server.resource,
+      ...(server.metadata ? { metadata: server.metadata } : {}),
+      ...(scope ? { scope } : {}),
+    });
+  } catch (error) {
+    throw secrets.failure(refused, error);
   }
 }
 

@@ -3,6 +3,7 @@ import { type AuthConfig, type BaseTool, type CredentialKey, type ReadonlyContex
 import { type McpAuthChallenge, authChallengeOf } from './mcp-auth-challenge';
 import { McpAuthorization } from './mcp-authorization';
 import { type McpClientCredentialsOptions, McpClientCredentialsProvider } from './mcp-client-credentials';
+import { McpCrossAppAccess, type McpCrossAppAccessOptions } from './mcp-cross-app-access';
 import {
   McpConnection,
   type McpConnectionOptions,
@@ -79,8 +80,9 @@ export interface McpToolsetOptions {
    * While the server refuses a user's token (or they have none), the toolset offers one tool,
    * `<prefix>sign_in`, instead of the server's. The client follows the MCP authorization spec (see docs/mcp.md, "OAuth").
    * With `clientCredentials` instead, the token is the app's (the client credentials grant): nobody signs in.
+   * With `crossAppAccess`, each user's token comes from the ID token the app holds for them (SEP-990): nobody is asked.
    */
-  oauth?: McpOAuthOptions | McpClientCredentialsOptions;
+  oauth?: McpOAuthOptions | McpClientCredentialsOptions | McpCrossAppAccessOptions;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -113,6 +115,8 @@ export class McpToolset implements Toolset {
   private readonly onAuthChallenge?: McpAuthChallengeHandler;
   /** The app's token (OAuth client credentials), shared by every user and session. */
   private readonly appAuth?: McpClientCredentialsProvider;
+  /** Each user's token by cross-app access (SEP-990). */
+  private readonly crossApp?: McpCrossAppAccess;
 
   constructor(private readonly options: McpToolsetOptions) {
     checkTransport(options.transport);
@@ -126,6 +130,11 @@ export class McpToolset implements Toolset {
     if (app && 'url' in options.transport) {
       const url = new URL(options.transport.url);
       this.appAuth = new McpClientCredentialsProvider(url, app, `${url.origin}${url.pathname}`);
+    }
+    const crossApp = options.oauth && 'crossAppAccess' in options.oauth ? options.oauth : undefined;
+    if (crossApp && 'url' in options.transport) {
+      const url = new URL(options.transport.url);
+      this.crossApp = new McpCrossAppAccess(url, crossApp, `${url.origin}${url.pathname}`);
     }
     const oauth = this.userOAuth;
     if (oauth && 'url' in options.transport) {
@@ -317,7 +326,7 @@ export class McpToolset implements Toolset {
   /** The per-user OAuth options (not the app's client credentials). */
   private get userOAuth(): McpOAuthOptions | undefined {
     const oauth = this.options.oauth;
-    return oauth && !('clientCredentials' in oauth) ? oauth : undefined;
+    return oauth && !('clientCredentials' in oauth) && !('crossAppAccess' in oauth) ? oauth : undefined;
   }
 
   private authorizationLabel(): string {
@@ -358,15 +367,15 @@ export class McpToolset implements Toolset {
     if ('command' in transport) {
       endpoint = stdioTransport(transport);
     } else {
-      if (!context && (typeof transport.headers === 'function' || this.userOAuth)) {
+      if (!context && (typeof transport.headers === 'function' || this.userOAuth || this.crossApp)) {
         throw new ToolsmithError('MCP_CONTEXT_REQUIRED', `McpToolset.${method}: the headers (or the OAuth token) are the run's, so pass the run's context.`);
       }
       const headers = typeof transport.headers === 'function' ? await transport.headers(context!) : (transport.headers ?? {});
       key = JSON.stringify(Object.entries(headers).sort(([a], [b]) => a.localeCompare(b)));
       const oauth = this.userOAuth;
       // With OAuth each user has their own session, carrying their own token (the app's token: one for everybody).
-      if (oauth) key = JSON.stringify([key, context!.appName, context!.userId]);
-      const authProvider = oauth ? new McpCredentialProvider(oauth.credentialService, this.credentialKey(context!)) : this.appAuth;
+      if (oauth || this.crossApp) key = JSON.stringify([key, context!.appName, context!.userId]);
+      const authProvider = oauth ? new McpCredentialProvider(oauth.credentialService, this.credentialKey(context!)) : (this.crossApp?.forUser(context!) ?? this.appAuth);
       endpoint = httpTransport({ url: new URL(transport.url), headers: { ...headers }, ...(authProvider ? { authProvider } : {}) });
     }
 

@@ -22,6 +22,7 @@ import {
 import { ScriptedModel } from '@toolsmith/core/testing';
 import type { McpClientAssertionAlgorithm } from '../client-assertion';
 import type { McpClientCredentialsOptions } from '../mcp-client-credentials';
+import type { McpCrossAppAccessOptions } from '../mcp-cross-app-access';
 import { McpToolset } from '../mcp-toolset';
 
 /** The scenarios' client ID metadata document URL (it need not resolve: the test server accepts it as is). */
@@ -58,10 +59,19 @@ class WatchedCredentialService extends InMemoryCredentialService {
  * The scenarios of the app's own token (the client credentials grant, SEP-1046): the toolset's `oauth`
  * made from the scenario's context (its client id, and its secret or its private key and algorithm).
  */
-const APP_SCENARIOS: Record<string, (context: Record<string, string>) => McpClientCredentialsOptions> = {
+const APP_SCENARIOS: Record<string, (context: Record<string, string>) => McpClientCredentialsOptions | McpCrossAppAccessOptions> = {
   'auth/client-credentials-basic': (context) => ({ clientCredentials: { clientId: context.client_id, clientSecret: context.client_secret } }),
   'auth/client-credentials-jwt': (context) => ({
     clientCredentials: { clientId: context.client_id, privateKey: context.private_key_pem, algorithm: context.signing_algorithm as McpClientAssertionAlgorithm },
+  }),
+  // The user's ID token (the app's own sign-in at the enterprise identity provider) is the scenario's.
+  'auth/cross-app-access-complete-flow': (context) => ({
+    crossAppAccess: {
+      clientId: context.client_id,
+      clientSecret: context.client_secret,
+      idp: { tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id },
+      idToken: () => context.idp_id_token,
+    },
   }),
 };
 
@@ -97,6 +107,7 @@ export async function runAuthScenario(url: string, scenario: string, context: Re
   const credentialService = new WatchedCredentialService(record.secrets);
   if (context.client_secret) record.secrets.add(context.client_secret);
   if (context.private_key_pem) record.secrets.add(context.private_key_pem);
+  if (context.idp_id_token) record.secrets.add(context.idp_id_token);
   const app = APP_SCENARIOS[scenario];
   const toolset = new McpToolset({
     transport: { url },
