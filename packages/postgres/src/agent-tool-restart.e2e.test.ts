@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentTool, LlmAgent, Runner, confirmationRequests, confirmationResponse, type ConfirmationPolicySetting, type Content, type Event, functionTool } from '@toolsmith/core';
-import { ScriptedModel, collect } from '@toolsmith/core/testing';
+import { ScriptedModel, collect, wipeTool } from '@toolsmith/core/testing';
 import { PostgresGrantService } from './postgres-grant-service';
 import { PostgresSessionService } from './postgres-session-service';
 
@@ -30,17 +30,7 @@ function startProcess(
       return { noted: true };
     },
   });
-  const wipe = functionTool<{ disk: string }>({
-    name: 'wipe',
-    description: 'Wipes a disk.',
-    parameters: { type: 'object', properties: { disk: { type: 'string', pattern: '^sd[a-z]$' } }, required: ['disk'] },
-    requireConfirmation: true,
-    confirmationHint: (args) => `Wipe ${args.disk}?`,
-    execute: (args) => {
-      wiped.push(args.disk);
-      return { wiped: args.disk };
-    },
-  });
+  const wipe = wipeTool(wiped);
   const innerModel = new ScriptedModel(innerScript);
   const outerModel = new ScriptedModel(outerScript);
   const janitor = new LlmAgent({ name: 'janitor', description: 'Cleans disks.', model: innerModel, tools: [note, wipe] });

@@ -11,6 +11,7 @@ import type { Content } from '../model/content';
 import { Runner } from '../runner/runner';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { ScriptedModel } from '../testing/scripted-model';
+import { wipeTool } from '../testing/wipe-tool';
 import { toolSchemaHash } from '../confirmation/tool-schema-hash';
 import { AgentTool } from './agent-tool';
 
@@ -28,17 +29,7 @@ function setup(
   confirmationPolicy?: ConfirmationPolicySetting,
 ) {
   const wiped: string[] = [];
-  const wipe = functionTool<{ disk: string }>({
-    name: 'wipe',
-    description: 'Wipes a disk.',
-    parameters: { type: 'object', properties: { disk: { type: 'string', pattern: '^sd[a-z]$' } }, required: ['disk'] },
-    requireConfirmation: true,
-    confirmationHint: (args) => `Wipe ${args.disk}?`,
-    execute: (args) => {
-      wiped.push(args.disk);
-      return { wiped: args.disk };
-    },
-  });
+  const wipe = wipeTool(wiped);
   const note = functionTool({
     name: 'note',
     description: 'Notes the job.',
@@ -254,17 +245,6 @@ describe('AgentTool: approvals from inside an agent used as a tool', () => {
 });
 
 describe('approvals from a sub-agent reached by a transfer', () => {
-  const wipeTool = (wiped: string[]) =>
-    functionTool<{ disk: string }>({
-      name: 'wipe',
-      description: 'Wipes a disk.',
-      parameters: { type: 'object', properties: { disk: { type: 'string', pattern: '^sd[a-z]$' } }, required: ['disk'] },
-      requireConfirmation: true,
-      execute: (args) => {
-        wiped.push(args.disk);
-        return { wiped: args.disk };
-      },
-    });
   const transfer = (agentName: string) => ({ calls: [{ name: 'transfer_to_agent', args: { agentName } }] });
 
   it.each<[string, ConfirmationAnswer, string[]]>([
@@ -329,16 +309,7 @@ describe('AgentTool: the outer session records the inner calls a grant or the co
   const none = { mode: 'enforce', decision: 'none' };
   /** A `wipe` tool that needs approval, and an app grant that covers it. */
   const grantedWipe = async (grants: InMemoryGrantService, wiped: string[]) => {
-    const wipe = functionTool<{ disk: string }>({
-      name: 'wipe',
-      description: 'Wipes a disk.',
-      parameters: { type: 'object', properties: { disk: { type: 'string' } }, required: ['disk'] },
-      requireConfirmation: true,
-      execute: (args) => {
-        wiped.push(args.disk);
-        return { wiped: args.disk };
-      },
-    });
+    const wipe = wipeTool(wiped);
     return { wipe, grant: await grants.createGrant({ appName: 'ops', scope: 'app', toolName: 'wipe', schemaHash: toolSchemaHash(wipe.parameters) }) };
   };
 

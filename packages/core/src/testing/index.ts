@@ -61,3 +61,6 @@ export { halves } from './text-halves';
 // ── Error codes: every code listed and documented ───────────────────────────────────────────────
 export { errorCodeProblems } from './error-code-check';
 export type { ErrorCodeCheckInput } from './error-code-check';
+
+// ── A tool that needs approval (confirmation and agent-tool tests) ───────────────────────────────
+export { wipeTool } from './wipe-tool';

@@ -1,22 +1,12 @@
 // An agent that calls another agent as a tool (AgentTool), whose `wipe` tool needs approval: the inner
 // approval reaches the dev tools like any request. Offline on ScriptedModel.
-import { AgentTool, type FunctionResponse, LlmAgent, type LlmRequest, functionTool } from '@toolsmith/core';
-import { ScriptedModel, type ScriptedTurn } from '@toolsmith/core/testing';
+import { AgentTool, type FunctionResponse, LlmAgent, type LlmRequest } from '@toolsmith/core';
+import { ScriptedModel, type ScriptedTurn, wipeTool } from '@toolsmith/core/testing';
 
 /** The disks wiped, for the tests. */
 export const wiped: string[] = [];
 
-const wipe = functionTool<{ disk: string }>({
-  name: 'wipe',
-  description: 'Wipes a disk.',
-  parameters: { type: 'object', properties: { disk: { type: 'string', pattern: '^sd[a-z]$' } }, required: ['disk'] },
-  requireConfirmation: true,
-  confirmationHint: (args) => `Wipe ${args.disk}?`,
-  execute: (args) => {
-    wiped.push(args.disk);
-    return { wiped: args.disk };
-  },
-});
+const wipe = wipeTool(wiped);
 
 const lastResponse = (request: LlmRequest): FunctionResponse | undefined => request.contents[request.contents.length - 1].parts.find((p) => p.functionResponse)?.functionResponse;
 const lastText = (request: LlmRequest) => request.contents[request.contents.length - 1].parts.map((p) => p.text ?? '').join(' ');
