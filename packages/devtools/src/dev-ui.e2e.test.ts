@@ -291,6 +291,34 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     await page.getByTestId('pending-long-running').waitFor({ state: 'detached' });
   });
 
+  it('asks the person a question with a long-running update: its hint and a form from its payloadSchema; a bad answer\'s refusal is shown, the answer runs the tool and its next update appears', async () => {
+    await page.goto(server.pageUrl);
+    await page.getByTestId('new-session').click();
+    await send('Export the orders');
+    await page.getByTestId('pending-long-running').waitFor();
+    await page.getByTestId('long-running-response').fill('{"status": "blocked", "rows": 12}');
+    await page.getByTestId('will-continue').check();
+    await page.getByTestId('question-hint').fill('Keep the 12 locked rows?');
+    await page.getByTestId('question-schema').fill('{"type": "object", "properties": {"keep": {"type": "boolean"}, "note": {"type": "string"}}, "required": ["keep", "note"]}');
+    await page.getByTestId('send-update').click();
+
+    const question = page.getByTestId('pending-confirmation').filter({ hasText: 'Keep the 12 locked rows?' });
+    await question.getByTestId('confirmation-form').waitFor();
+    // An update's question: no edit (the call already ran), no "always allow" (no grant answers it).
+    expect(await question.getByTestId('edit').count()).toBe(0);
+    expect(await question.getByTestId('always-allow').count()).toBe(0);
+    await question.getByTestId('approve').click(); // the form left empty: refused, nothing stored
+    await question.getByTestId('confirmation-refusal').filter({ hasText: 'INVALID_CONFIRMATION_ANSWER' }).filter({ hasText: 'does not fill in the request\'s form' }).waitFor();
+    await question.locator('input[name="keep"]').check();
+    await question.locator('input[name="note"]').fill('audit');
+    await shot('long-running-question');
+    await question.getByTestId('approve').click();
+    await page.locator('[data-testid="tool-result"][data-tool="startExport"]').filter({ hasText: '"answer"' }).filter({ hasText: '"keep": true' }).waitFor();
+    await page.getByTestId('agent-text').filter({ hasText: 'The export is running.' }).waitFor();
+    await page.getByTestId('pending-confirmation').waitFor({ state: 'detached' });
+    await page.getByTestId('pending-long-running').waitFor(); // the export goes on
+  });
+
   it('runs one tool from the Tools tab, with validation errors as in a run', async () => {
     await page.goto(server.pageUrl);
     await page.getByTestId('tab-tools').click();

@@ -7,6 +7,7 @@ import type {
   ConfirmationAnswerRequest,
   EvalCaseSaved,
   EvalsInfo,
+  LongRunningUpdateRequest,
   RunEnd,
   SessionDetail,
   SessionSummary,
@@ -154,6 +155,6 @@ export const api = {
   saveEvalCase: (id: string) => call<EvalCaseSaved>('POST', `${session(id)}/eval-case`, {}),
   evals: () => call<EvalsInfo>('GET', '/api/evals'),
   runEvals: (signal?: AbortSignal) => call<WireEvalReport>('POST', '/api/evals/run', {}, signal),
-  updateLongRunning: (id: string, callId: string, update: { response: Record<string, unknown>; willContinue: boolean }, listener: RunListener, signal?: AbortSignal) =>
+  updateLongRunning: (id: string, callId: string, update: LongRunningUpdateRequest, listener: RunListener, signal?: AbortSignal) =>
     stream(`${session(id)}/long-running/${encodeURIComponent(callId)}`, update, listener, signal),
 };

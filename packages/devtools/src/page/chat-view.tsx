@@ -67,7 +67,11 @@ export function ChatView({ sessionId, ensureSession, onRunEnd, grants }: { sessi
           }
         },
         onEnd: (end) => setPending(end.pending),
-        onError: (error: ApiCallError) => setProblem(error.toString()),
+        onError: (error: ApiCallError) => {
+          // An answer refused up front (400 with the runner's code) is shown in its form, like a refusal in the stream.
+          if (answering && REFUSALS.has(error.code)) setRefusals((current) => ({ ...current, [answering]: error.toString() }));
+          else setProblem(error.toString());
+        },
       }, controller.signal);
       await load(id);
     } catch (error) {
@@ -112,7 +116,8 @@ export function ChatView({ sessionId, ensureSession, onRunEnd, grants }: { sessi
               });
               void streamed((id, listener, signal) => api.answerConfirmation(id, requestId, answer, listener, signal), '', requestId);
             },
-            update: (callId, response, willContinue) => void streamed((id, listener, signal) => api.updateLongRunning(id, callId, { response, willContinue }, listener, signal)),
+            update: (callId, response, willContinue, question) =>
+              void streamed((id, listener, signal) => api.updateLongRunning(id, callId, { response, willContinue, ...(question ? { question } : {}) }, listener, signal)),
           }}
         />
         {detail && <StateView state={detail.state} />}

@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
-import type { ConfirmationAnswerRequest, WireGrantScope, WirePending, WirePendingConfirmation, WirePendingLongRunning } from '../protocol/api-types';
+import type { ConfirmationAnswerRequest, LongRunningUpdateRequest, WireGrantScope, WirePending, WirePendingConfirmation, WirePendingLongRunning } from '../protocol/api-types';
 import { grantExpiry } from './grant-expiry';
 import { jsonText } from './json-view';
+import { type FormValues, SchemaForm, argsFromForm } from './schema-form';
 
 /** What the user can answer: confirmations (one of the four decisions) and long-running updates. */
 export interface PendingActions {
   answer(requestId: string, answer: ConfirmationAnswerRequest): void;
-  update(callId: string, response: Record<string, unknown>, willContinue: boolean): void;
+  update(callId: string, response: Record<string, unknown>, willContinue: boolean, question?: LongRunningUpdateRequest['question']): void;
 }
 
 /**
@@ -52,8 +53,12 @@ function ConfirmationForm({ request, busy, actions, grants, refusal }: { request
   const [scope, setScope] = useState<WireGrantScope>('session');
   const [expiry, setExpiry] = useState('');
   const [problem, setProblem] = useState('');
+  // A form request (payloadSchema) is answered with a form built from its schema, as the Tools tab builds one.
+  const [formValues, setFormValues] = useState<FormValues>({});
+  // A long-running call's update asked this question: the call already ran (no edit), and no grant answers it.
+  const question = request.update !== undefined;
   const send = (answer: ConfirmationAnswerRequest) => {
-    const extra = parsePayload(payload);
+    const extra = request.payloadSchema && answer.decision !== 'reject' && answer.decision !== 'respond' ? argsFromForm(request.payloadSchema, formValues) : parsePayload(payload);
     setProblem('');
     actions.answer(request.requestId, extra === undefined ? answer : { ...answer, payload: extra });
   };
@@ -80,7 +85,15 @@ function ConfirmationForm({ request, busy, actions, grants, refusal }: { request
   return (
     <div class="card pending-confirmation" data-testid="pending-confirmation" data-request-id={request.requestId}>
       <div class="card-title">
-        Approve <code>{call.name}</code>?
+        {question ? (
+          <>
+            <code>{call.name}</code> asks <span class="badge">long-running</span>
+          </>
+        ) : (
+          <>
+            Approve <code>{call.name}</code>?
+          </>
+        )}
         <span class="muted" data-testid="asked-by">
           {request.relayed ? `asked by ${request.relayed.agent}, inside the agent tool ${request.originalFunctionCall.name} of ${request.agentName}` : `asked by ${request.agentName}`}
         </span>
@@ -115,13 +128,19 @@ function ConfirmationForm({ request, busy, actions, grants, refusal }: { request
           <textarea data-testid="respond-result" rows={3} value={result} onInput={(e) => setResult(e.currentTarget.value)} placeholder='{"status": "refunded by phone"}' />
         </label>
       )}
-      {(mode === 'choose' || mode === 'edit') && (
+      {(mode === 'choose' || mode === 'edit') && request.payloadSchema && (
+        <div class="field" data-testid="confirmation-form">
+          <span>The answer (fills in the request&apos;s form; reaches the tool as <code>ctx.toolConfirmation.payload</code>)</span>
+          <SchemaForm schema={request.payloadSchema} values={formValues} onChange={setFormValues} />
+        </div>
+      )}
+      {(mode === 'choose' || mode === 'edit') && !request.payloadSchema && (
         <label class="field">
           <span>Payload (optional JSON, reaches the tool as <code>ctx.toolConfirmation.payload</code>)</span>
           <input data-testid="confirmation-payload" value={payload} onInput={(e) => setPayload(e.currentTarget.value)} placeholder='{"approver": "Ada"}' />
         </label>
       )}
-      {mode === 'choose' && grants && request.askedBy !== 'tool' && (
+      {mode === 'choose' && grants && request.askedBy !== 'tool' && !question && (
         <div class="always">
           <label class="check">
             <input type="checkbox" data-testid="always-allow" checked={always} onChange={(e) => setAlways(e.currentTarget.checked)} /> Always allow <code>{call.name}</code>
@@ -148,11 +167,13 @@ function ConfirmationForm({ request, busy, actions, grants, refusal }: { request
         {mode === 'choose' && (
           <>
             <button class="approve" data-testid="approve" disabled={busy} onClick={approve}>
-              {always ? 'Approve and always allow' : 'Approve'}
+              {question ? 'Send answer' : always ? 'Approve and always allow' : 'Approve'}
             </button>
-            <button data-testid="edit" disabled={busy} onClick={() => setMode('edit')}>
-              Edit arguments…
-            </button>
+            {!question && (
+              <button data-testid="edit" disabled={busy} onClick={() => setMode('edit')}>
+                Edit arguments…
+              </button>
+            )}
             <button class="deny" data-testid="deny" disabled={busy} onClick={() => send({ decision: 'reject' })}>
               Deny
             </button>
@@ -192,6 +213,8 @@ function ConfirmationForm({ request, busy, actions, grants, refusal }: { request
 function LongRunningForm({ call, busy, actions }: { call: WirePendingLongRunning; busy: boolean; actions: PendingActions }) {
   const [text, setText] = useState('{"status": "done"}');
   const [willContinue, setWillContinue] = useState(false);
+  const [hint, setHint] = useState('');
+  const [schemaText, setSchemaText] = useState('');
   const [problem, setProblem] = useState('');
   const send = () => {
     let response: unknown;
@@ -201,8 +224,21 @@ function LongRunningForm({ call, busy, actions }: { call: WirePendingLongRunning
       response = undefined;
     }
     if (typeof response !== 'object' || response === null || Array.isArray(response)) return setProblem('The update must be a JSON object.');
+    // An intermediate update may ask the person a question; the runner checks it (a bad one is refused, nothing stored).
+    let question: LongRunningUpdateRequest['question'];
+    if (willContinue && (hint.trim() !== '' || schemaText.trim() !== '')) {
+      let payloadSchema: unknown;
+      if (schemaText.trim() !== '') {
+        try {
+          payloadSchema = JSON.parse(schemaText);
+        } catch {
+          return setProblem('The question\'s form must be a JSON Schema (JSON).');
+        }
+      }
+      question = { ...(hint.trim() === '' ? {} : { hint: hint.trim() }), ...(payloadSchema === undefined ? {} : { payloadSchema: payloadSchema as Record<string, unknown> }) };
+    }
     setProblem('');
-    actions.update(call.id, response as Record<string, unknown>, willContinue);
+    actions.update(call.id, response as Record<string, unknown>, willContinue, question);
   };
   return (
     <div class="card pending-long-running" data-testid="pending-long-running">
@@ -214,9 +250,21 @@ function LongRunningForm({ call, busy, actions }: { call: WirePendingLongRunning
         <textarea data-testid="long-running-response" rows={3} value={text} onInput={(e) => setText(e.currentTarget.value)} />
       </label>
       <label class="check">
-        <input type="checkbox" checked={willContinue} onChange={(e) => setWillContinue(e.currentTarget.checked)} /> intermediate update (more will follow)
+        <input type="checkbox" data-testid="will-continue" checked={willContinue} onChange={(e) => setWillContinue(e.currentTarget.checked)} /> intermediate update (more will follow)
       </label>
-      {problem && <div class="error">{problem}</div>}
+      {willContinue && (
+        <>
+          <label class="field">
+            <span>Ask the person (optional): the question</span>
+            <input data-testid="question-hint" value={hint} onInput={(e) => setHint(e.currentTarget.value)} placeholder="Keep the 12 locked rows?" />
+          </label>
+          <label class="field">
+            <span>and the form of its answer (optional JSON Schema)</span>
+            <textarea data-testid="question-schema" rows={3} value={schemaText} onInput={(e) => setSchemaText(e.currentTarget.value)} placeholder='{"type": "object", "properties": {"keep": {"type": "boolean"}}, "required": ["keep"]}' />
+          </label>
+        </>
+      )}
+      {problem && <div class="error" data-testid="update-problem">{problem}</div>}
       <div class="buttons">
         <button data-testid="send-update" disabled={busy} onClick={send}>
           Send update
