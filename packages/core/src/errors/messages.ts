@@ -311,7 +311,7 @@ export function manifestSetAfterScanMessage(): string {
 
 export function outputInvalidMessage(agentName: string, problems: readonly string[]): string {
   return (
-    `The answer of agent "${agentName}" does not match its output schema: ${problems.join('; ')}. ` +
+    `The answer of agent "${agentName}" does not match its output schema: ${listProblems(problems)}. ` +
     'Reply again with only a JSON value that matches the schema.'
   );
 }
@@ -532,7 +532,7 @@ export function invalidConfirmationAnswerMessage(requestId: string, problem: str
  * closing period is dropped (`…in arguments.` would end `arguments..`), so the text reads as one sentence.
  */
 export function confirmationEditInvalidMessage(requestId: string, toolName: string, problems: readonly string[]): string {
-  const listed = problems.map((problem) => problem.replace(/\.+$/, '')).join('; ');
+  const listed = listProblems(problems.map((problem) => problem.replace(/\.+$/, '')));
   return `The edited arguments in the answer to confirmation request "${requestId}" were refused for tool "${toolName}": ${listed}. Nothing ran; the request is still open.`;
 }
 
@@ -549,4 +549,41 @@ export function policyThrewProblem(thrown: unknown): string {
 export function providerObserverFailedMessage(providerName: string, thrown: unknown): string {
   const why = thrown instanceof Error ? `${thrown.constructor?.name || 'Error'}: ${thrown.message}` : String(thrown);
   return `The onProviderExchange observer of a model call to ${providerName} threw (${why}); the call went on without it (its retries included), and this call's later attempts are not reported to it.`;
+}
+
+/** At most this many problems are listed in one message (`INVALID_ARGUMENTS`, `TOOL_OUTPUT_INVALID`, `OUTPUT_INVALID`, …). */
+export const MAX_LISTED_PROBLEMS = 50;
+/** The problems listed in one message take at most this many characters; the rest are counted, not listed. */
+export const MAX_LISTED_PROBLEM_CHARS = 4_000;
+/** One problem's sentence is cut to this many characters (with `…`) when it is longer. */
+export const MAX_PROBLEM_CHARS = 300;
+
+/**
+ * The problems as one `; `-separated list, in the order given: each problem's sentence (cut to
+ * {@link MAX_PROBLEM_CHARS}), at most {@link MAX_LISTED_PROBLEMS} of them and at most
+ * {@link MAX_LISTED_PROBLEM_CHARS} characters of them; the ones left out are counted at the end
+ * (`…and 15950 more problems`). Linear in the number of problems, whatever it is.
+ */
+export function listProblems(problems: readonly string[]): string {
+  let listed = '';
+  let count = 0;
+  for (; count < problems.length && count < MAX_LISTED_PROBLEMS; count++) {
+    const problem = cutProblem(problems[count]);
+    const next = count === 0 ? problem : `${listed}; ${problem}`;
+    // The first problem is always listed (it fits: MAX_PROBLEM_CHARS < MAX_LISTED_PROBLEM_CHARS).
+    if (next.length > MAX_LISTED_PROBLEM_CHARS) break;
+    listed = next;
+  }
+  const more = problems.length - count;
+  return more === 0 ? listed : `${listed}; ${moreProblemsText(more)}`;
+}
+
+/** `…and 1 more problem`, `…and 15950 more problems`: the end of a list {@link listProblems} cut. */
+export function moreProblemsText(more: number): string {
+  return `…and ${more} more ${more === 1 ? 'problem' : 'problems'}`;
+}
+
+/** One problem's sentence as listed: cut to {@link MAX_PROBLEM_CHARS} characters. */
+export function cutProblem(problem: string): string {
+  return problem.length > MAX_PROBLEM_CHARS ? `${problem.slice(0, MAX_PROBLEM_CHARS - 1)}…` : problem;
 }

@@ -1,4 +1,4 @@
-import { toolFilesTooLargeMessage } from './messages';
+import { listProblems, toolFilesTooLargeMessage } from './messages';
 import { pauseStackTraces, resumeStackTraces } from './stackless';
 import { ToolsmithError, type ToolsmithErrorOptions } from './toolsmith-error';
 
@@ -53,7 +53,7 @@ export class InvalidArgumentsError extends ToolsmithError {
     /** Every problem found (schema first, then class-validator's), each at its JSON pointer; also in `details.problems`. */
     readonly problems: readonly ArgumentProblem[],
   ) {
-    const message = `Invalid arguments for tool "${toolName}": ${problems.map((p) => p.message).join('; ')}.`;
+    const message = `Invalid arguments for tool "${toolName}": ${listProblems(problems.map((p) => p.message))}.`;
     const limit = pauseStackTraces();
     super('INVALID_ARGUMENTS', message, { details: { problems } });
     resumeStackTraces(limit);
@@ -108,7 +108,7 @@ export class ToolOutputInvalidError extends ToolsmithError {
   ) {
     super(
       'TOOL_OUTPUT_INVALID',
-      `Tool "${toolName}" returned a result that does not match its output schema: ${problems.map((p) => p.message).join('; ')}. ` +
+      `Tool "${toolName}" returned a result that does not match its output schema: ${listProblems(problems.map((p) => p.message))}. ` +
         "Fix the tool's result or its outputSchema.",
       { details: { problems } },
     );

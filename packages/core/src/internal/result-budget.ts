@@ -137,3 +137,31 @@ function longestFitting(limit: number, room: number, piece: (n: number) => strin
   }
   return low;
 }
+
+/** `{"error":}`: what an error response adds around the error's body. */
+const ERROR_WRAPPER_CHARS = '{"error":}'.length;
+
+/**
+ * An error response's body (`{ code, message, details? }`) cut, like a result, so that the response
+ * (`{ "error": body }`) as JSON is at most `maxChars` characters: first its `details` are left out
+ * (`detailsOmitted` says how long they were), then its message is cut to the start that fits, ending
+ * with `…`. The code is always kept, even when it alone is over a tiny budget. Returns the body itself when it fits.
+ */
+export function fittedErrorBody(body: Record<string, unknown>, maxChars: number): Record<string, unknown> {
+  const room = maxChars - ERROR_WRAPPER_CHARS;
+  // Escaping at most sextuples a character: the usual short error needs no JSON text built.
+  if (body.details === undefined && body.detailsOmitted === undefined && String(body.message).length * 6 + String(body.code).length * 6 + 64 <= room) return body;
+  if (JSON.stringify(body).length <= room) return body;
+  const { details, detailsOmitted, ...fitted } = body;
+  if (details !== undefined) {
+    fitted.detailsOmitted = `the error's details were ${JSON.stringify(details).length} characters of JSON, over the limit of ${maxChars} for the whole response`;
+  } else if (detailsOmitted !== undefined) {
+    fitted.detailsOmitted = detailsOmitted;
+  }
+  const message = String(fitted.message);
+  const rest = JSON.stringify({ ...fitted, message: '' }).length;
+  // The message's start whose escaped text fits the room the other fields leave, and the `…`.
+  const kept = longestFitting(message.length, Math.max(0, room - rest - 1), (n) => message.slice(0, n));
+  fitted.message = kept < message.length ? `${message.slice(0, kept)}…` : message;
+  return fitted;
+}

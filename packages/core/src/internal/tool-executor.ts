@@ -3,6 +3,7 @@ import { InvalidArgumentsError, ToolExecutionError, ToolNotFoundError, ToolOutpu
 import { ToolCallRejectedError } from '../errors/tool-rejected-error';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
+import { cutProblem, moreProblemsText } from '../errors/messages';
 import type { ArgumentRepair, FunctionCall, FunctionResponse, FunctionResponsePart } from '../model/content';
 import type { AuthConfig } from '../auth/auth-config';
 import { ToolFile, ToolResult } from '../tools/tool-file';
@@ -16,8 +17,8 @@ import type { CallConfirmation } from '../confirmation/call-confirmation';
 import type { ConfirmationGate } from '../confirmation/grant-gate';
 import { type ConfirmationPolicySetting, type ConfirmationPolicyVerdict, judgeCall } from '../confirmation/confirmation-policy';
 import { ToolCallDeniedError } from '../errors/tool-call-denied-error';
-import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
-import { inspectResult, jsonProblem, truncatedResult } from './result-budget';
+import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments, tooDeep } from '../validation/argument-parser';
+import { fittedErrorBody, inspectResult, jsonProblem, truncatedResult } from './result-budget';
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
 import { repairArguments } from '../validation/argument-repair';
 import { judgeArguments, standardArgumentsOf } from '../validation/standard-arguments';
@@ -78,8 +79,10 @@ const NO_CALLBACKS: ToolCallbackChain = { beforeTool: [], afterTool: [], onToolE
 export async function executeToolCall(input: ExecuteToolCallInput): Promise<ToolCallOutcome> {
   const { call, tool, context } = input;
   const callbacks = input.callbacks ?? NO_CALLBACKS;
-  if (!tool) return failed(call, new ToolNotFoundError(call.name, input.availableToolNames()));
   const policy = input.policy ?? DEFAULT_TOOL_CALL_POLICY;
+  if (!tool) return failed(call, new ToolNotFoundError(call.name, input.availableToolNames()), policy.maxResultChars);
+  // Error responses are cut to the result budget too (see errorResponse).
+  const budget = tool.maxResultChars ?? policy.maxResultChars;
 
   let args: Record<string, unknown> = {};
   // What settled a gated call without asking (a remembered grant); recorded on its response.
@@ -117,7 +120,7 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
         const all = allArgumentProblems({ tool, args: checked, context, schemaProblems: problems, schemaErrors });
         const error = new InvalidArgumentsError(tool.name, all instanceof Promise ? await all : all);
         // Without onToolError callbacks the error is the response at once (throwing costs more than the rest of it).
-        if (callbacks.onToolError.length === 0) return withRepairs(failed(call, error), repairs);
+        if (callbacks.onToolError.length === 0) return withRepairs(failed(call, error, budget), repairs);
         throw error;
       }
       args = judged.args!;
@@ -125,7 +128,7 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       const validate = validatorFor(tool.parameters);
       let valid = validate(args);
       if (!valid && repairing) {
-        const repaired = repairArguments(args, tool.parameters);
+        const repaired = repairArguments(args, tool.parameters, { maxDepth: limits.maxDepth, tooDeep: () => tooDeep(tool.name, limits) });
         if (repaired) {
           repairs = repairs ? repairs.concat(repaired.repairs) : repaired.repairs;
           // A decoded property is new model input: it meets the same limits and key rules as the rest.
@@ -138,7 +141,7 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
         const all = allArgumentProblems({ tool, args, context, schemaProblems: toArgumentProblems(schemaErrors, args), schemaErrors });
         const error = new InvalidArgumentsError(tool.name, all instanceof Promise ? await all : all);
         // As above: no confirmation was decided yet, so the catch below would answer with just this.
-        if (callbacks.onToolError.length === 0) return withRepairs(failed(call, error), repairs);
+        if (callbacks.onToolError.length === 0) return withRepairs(failed(call, error, budget), repairs);
         throw error;
       }
     }
@@ -225,10 +228,10 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
         const recovered = await onError({ tool, args, context, error });
         if (recovered != null) return withInnerCalls(withRepairs({ ...succeeded(call, await fitted(input, tool, recovered, policy)), error }, repairs), context);
       } catch (callbackError) {
-        return withInnerCalls(withRepairs(failed(call, ToolsmithError.isInstance(callbackError) ? callbackError : toolFailure(tool.name, callbackError, policy)), repairs), context);
+        return withInnerCalls(withRepairs(failed(call, ToolsmithError.isInstance(callbackError) ? callbackError : toolFailure(tool.name, callbackError, policy), budget), repairs), context);
       }
     }
-    const outcome = failed(call, error);
+    const outcome = failed(call, error, budget);
     if (decided) outcome.response.confirmation = decided; // it ran on the grant (and failed), or the policy denied it
     return withInnerCalls(withRepairs(withVerdict(outcome, verdict), repairs), context);
   }
@@ -339,9 +342,10 @@ export function wrapResult(result: unknown): Record<string, unknown> {
  * session unstorable, so they are left out and `detailsOmitted` says why. Each problem is said once:
  * `details.problems` whose every message the message already quotes (`INVALID_ARGUMENTS`,
  * `TOOL_OUTPUT_INVALID`) is left out of the response, since the model pays for each token again on
- * every retry; the error itself keeps them (`error.details`, in the event and the logs).
+ * every retry; the error itself keeps them (`error.details`, in the event and the logs). With `maxChars`
+ * (the call's result budget) the response is cut as a result is: details left out, then the message's end.
  */
-export function errorResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: ToolsmithError): FunctionResponse {
+export function errorResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: ToolsmithError, maxChars?: number): FunctionResponse {
   const body: Record<string, unknown> = { code: error.code, message: error.message };
   const details = withoutRepeatedProblems(error.details, error.message);
   if (details !== undefined) {
@@ -349,23 +353,39 @@ export function errorResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: To
     if (problem === undefined) body.details = details;
     else body.detailsOmitted = `the error's details are not JSON: ${problem.replace(/^the result/, 'they')}`;
   }
-  return { id: call.id, name: call.name, response: { error: body }, isError: true };
+  return { id: call.id, name: call.name, response: { error: maxChars === undefined ? body : fittedErrorBody(body, maxChars) }, isError: true };
 }
+
 
 /** `details` without a `problems` list that only repeats `message`; `undefined` when nothing else is left. */
 function withoutRepeatedProblems(details: unknown, message: string): unknown {
   if (typeof details !== 'object' || details === null || Array.isArray(details)) return details;
   const problems = (details as { problems?: unknown }).problems;
-  if (!Array.isArray(problems)) return details;
-  for (const p of problems) {
-    if (typeof p !== 'object' || p === null || typeof (p as { message?: unknown }).message !== 'string' || !message.includes((p as { message: string }).message)) return details;
-  }
+  if (!Array.isArray(problems) || !listsProblems(message, problems)) return details;
   // The usual details (`{ problems }` alone) leave nothing: no copy is made.
   let others = false;
   for (const key in details) if (key !== 'problems' && Object.prototype.hasOwnProperty.call(details, key)) others = true;
   if (!others) return undefined;
   const { problems: _repeated, ...rest } = details as { problems?: unknown };
   return rest;
+}
+
+/**
+ * True when `message` lists `problems` as `listProblems` writes them: each problem's (cut) sentence, in
+ * order, and the ones left out counted (`…and N more problems`). One pass over the message: each search
+ * starts where the previous problem ended (a search per problem over the whole message was quadratic).
+ */
+function listsProblems(message: string, problems: readonly unknown[]): boolean {
+  let at = 0;
+  for (let i = 0; i < problems.length; i++) {
+    const problem = problems[i] as { message?: unknown } | null;
+    if (typeof problem !== 'object' || problem === null || typeof problem.message !== 'string') return false;
+    const listed = cutProblem(problem.message);
+    const found = message.indexOf(listed, at);
+    if (found === -1) return message.indexOf(moreProblemsText(problems.length - i), at) !== -1;
+    at = found + listed.length;
+  }
+  return true;
 }
 
 async function needsConfirmation(tool: BaseTool, args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
@@ -407,8 +427,8 @@ function succeeded(call: FunctionCall, response: Record<string, unknown>): ToolC
   return { response: { id: call.id, name: call.name, response } };
 }
 
-function failed(call: FunctionCall, error: ToolsmithError): ToolCallOutcome {
-  return { response: errorResponse(call, error), error };
+function failed(call: FunctionCall, error: ToolsmithError, maxChars: number): ToolCallOutcome {
+  return { response: errorResponse(call, error, maxChars), error };
 }
 
 function pendingConfirmation(call: FunctionCall, toolName: string): ToolCallOutcome {

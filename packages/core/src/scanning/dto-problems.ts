@@ -53,8 +53,8 @@ export function allArgumentProblems(input: AllArgumentProblemsInput): readonly A
   const { tool, schemaProblems } = input;
   // A tool without class-validator checks has ajv's problems only: returned as they are, with no await.
   if (!checksDtoArguments(tool)) return schemaProblems;
-  const covered = (input.schemaErrors ?? []).map(problemPath);
-  return tool.dtoArgumentProblems(input.args, input.context).then((more) => [...schemaProblems, ...more.filter((p) => !covered.some((path) => isAtOrUnder(p.path, path)))]);
+  const covered = new Set((input.schemaErrors ?? []).map(problemPath));
+  return tool.dtoArgumentProblems(input.args, input.context).then((more) => [...schemaProblems, ...more.filter((p) => !isCovered(p.path, covered))]);
 }
 
 /** Where an ajv error is: `required` and `additionalProperties` are about one property of the object. */
@@ -64,6 +64,15 @@ function problemPath(error: ErrorObject): string {
   return property === undefined ? error.instancePath : `${error.instancePath}/${property.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
-function isAtOrUnder(path: string, ancestor: string): boolean {
-  return path === ancestor || path.startsWith(`${ancestor}/`);
+/**
+ * True when `path` or one of its ancestors (`/a/b` → `/a`, `""`) is covered: one set lookup per level,
+ * so many problems on each side cost no more than their number (a scan of every path per problem was quadratic).
+ */
+function isCovered(path: string, covered: ReadonlySet<string>): boolean {
+  if (covered.size === 0) return false;
+  for (let end = path.length; end !== -1; end = path.lastIndexOf('/', end - 1)) {
+    if (covered.has(path.slice(0, end))) return true;
+    if (end === 0) break;
+  }
+  return false;
 }

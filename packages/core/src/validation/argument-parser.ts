@@ -2,7 +2,11 @@ import { ArgumentsLimitError, MalformedArgumentsError } from '../errors/tool-cal
 
 /** Bounds on what a model may send as one call's arguments. */
 export interface ArgumentLimits {
-  /** Maximum size in characters of the JSON text (or of the strings and keys of an object). Default 1,000,000. */
+  /**
+   * Maximum size in characters of the JSON text; arguments that arrive as an object count the characters of
+   * the JSON text they would be (brackets, commas, colons, keys and strings with their quotes, numbers as
+   * JSON writes them, `true`/`false`/`null`; escapes not counted). Default 1,000,000.
+   */
   maxChars: number;
   /** Maximum nesting depth of objects and arrays. Default 64. */
   maxDepth: number;
@@ -57,27 +61,28 @@ function mayContainForbiddenKey(text: string): boolean {
 }
 
 function inspect(toolName: string, value: unknown, depth: number, limits: ArgumentLimits, budget: { chars: number }): void {
-  if (depth > limits.maxDepth) {
-    throw new ArgumentsLimitError(
-      'ARGUMENTS_TOO_DEEP',
-      `Arguments for tool "${toolName}" are nested deeper than ${limits.maxDepth} levels.`,
-    );
-  }
+  if (depth > limits.maxDepth) throw tooDeep(toolName, limits);
+  const counting = budget.chars !== -Infinity;
   if (Array.isArray(value)) {
+    // `[`, `]` and a comma between items.
+    if (counting) spend(toolName, budget, value.length === 0 ? 2 : value.length + 1, limits);
     for (const item of value) {
       if (typeof item === 'object' && item !== null) inspect(toolName, item, depth + 1, limits, budget);
-      else if (typeof item === 'string') spend(toolName, budget, item.length, limits);
+      else if (counting) spend(toolName, budget, scalarChars(item), limits);
     }
     return;
   }
-  for (const key of Object.keys(value as object)) {
+  const keys = Object.keys(value as object);
+  if (counting) spend(toolName, budget, keys.length === 0 ? 2 : keys.length + 1, limits);
+  for (const key of keys) {
     if (FORBIDDEN_KEYS.has(key)) {
       throw new MalformedArgumentsError(toolName, `the key "${key}" is not allowed in arguments`);
     }
-    spend(toolName, budget, key.length, limits);
+    // The key with its quotes and colon.
+    if (counting) spend(toolName, budget, key.length + 3, limits);
     const child = (value as Record<string, unknown>)[key];
     if (typeof child === 'object' && child !== null) inspect(toolName, child, depth + 1, limits, budget);
-    else if (typeof child === 'string') spend(toolName, budget, child.length, limits);
+    else if (counting) spend(toolName, budget, scalarChars(child), limits);
   }
   // JSON.parse creates "__proto__" as an own key, which Object.keys lists; an object literal could
   // still carry a non-Object prototype, which arguments never need.
@@ -87,10 +92,42 @@ function inspect(toolName: string, value: unknown, depth: number, limits: Argume
   }
 }
 
+/**
+ * The characters a scalar takes in JSON text: a string with its two quotes (escapes not counted), a
+ * number as JSON writes it, `true`, `false`, `null` (also what JSON writes for a non-finite number).
+ */
+function scalarChars(value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length + 2;
+    case 'number':
+      return Number.isFinite(value) ? (Number.isInteger(value) && Math.abs(value) < 1e15 ? integerChars(value) : String(value).length) : 4;
+    case 'boolean':
+      return value ? 4 : 5;
+    default:
+      return 4;
+  }
+}
+
+/** Digits (and sign) of a safe integer, without building its text. */
+function integerChars(value: number): number {
+  let n = value < 0 ? -value : value;
+  let chars = value < 0 ? 2 : 1;
+  while (n >= 10) {
+    n = Math.floor(n / 10);
+    chars++;
+  }
+  return chars;
+}
+
 function spend(toolName: string, budget: { chars: number }, n: number, limits: ArgumentLimits): void {
-  if (budget.chars === -Infinity) return;
   budget.chars -= n;
   if (budget.chars < 0) throw tooLarge(toolName, limits);
+}
+
+/** `ARGUMENTS_TOO_DEEP`: the arguments (or a property a repair decoded) nest deeper than `limits.maxDepth`. */
+export function tooDeep(toolName: string, limits: ArgumentLimits): ArgumentsLimitError {
+  return new ArgumentsLimitError('ARGUMENTS_TOO_DEEP', `Arguments for tool "${toolName}" are nested deeper than ${limits.maxDepth} levels.`);
 }
 
 function tooLarge(toolName: string, limits: ArgumentLimits): ArgumentsLimitError {

@@ -7,6 +7,18 @@ export interface RepairedArguments {
   repairs: ArgumentRepair[];
 }
 
+/**
+ * How deep a decoded property may nest (`maxDepth`, counted from the arguments object, as the argument
+ * limits count it) and what to throw when it nests deeper (`ARGUMENTS_TOO_DEEP` for a tool call).
+ * Without one, 64 levels, and a deeper decoded value is left undecoded (not repaired).
+ */
+export interface RepairDepthLimit {
+  readonly maxDepth: number;
+  readonly tooDeep?: () => Error;
+}
+
+const DEFAULT_REPAIR_DEPTH: RepairDepthLimit = { maxDepth: 64 };
+
 /** A JSON number, exactly as JSON writes it: no spaces, no leading `+` or zeros, no hex, no `NaN`. */
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
@@ -19,14 +31,15 @@ const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
  * (`enum-case`). Each applies only where the value does not fit its schema, and only where the schema
  * says unambiguously what was meant: under `anyOf`/`oneOf` with more than one non-null branch nothing
  * is touched. Called only after validation failed, so valid arguments never pay for it. Returns
- * `undefined` when nothing was repaired. A first walk only looks (it changes and copies nothing); the
+ * `undefined` when nothing was repaired. A decoded property is measured (to `limit.maxDepth` levels at
+ * most, so however deep the text nests nothing here recurses deeper) before anything walks into it. A first walk only looks (it changes and copies nothing); the
  * arguments are copied and repaired only when it found a repair to make.
  */
-export function repairArguments(args: Record<string, unknown>, schema: JsonSchema): RepairedArguments | undefined {
-  const look = new RepairWalk(schema, false);
+export function repairArguments(args: Record<string, unknown>, schema: JsonSchema, limit: RepairDepthLimit = DEFAULT_REPAIR_DEPTH): RepairedArguments | undefined {
+  const look = new RepairWalk(schema, false, limit);
   look.value(args, schema, '');
   if (look.repairs.length === 0) return undefined;
-  const walk = new RepairWalk(schema, true);
+  const walk = new RepairWalk(schema, true, limit);
   // Arguments are JSON (parsed, or checked by the argument parser): a JSON round trip copies them exactly.
   const copy = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
   walk.value(copy, schema, '');
@@ -40,6 +53,7 @@ class RepairWalk {
   constructor(
     private readonly root: JsonSchema,
     private readonly changing: boolean,
+    private readonly limit: RepairDepthLimit,
   ) {}
 
   /** The value, repaired in place where it is an object or array, or its replacement. */
@@ -88,6 +102,10 @@ class RepairWalk {
       if (types.has('object') || types.has('array')) {
         const decoded = parseJson(value);
         const fits = Array.isArray(decoded) ? types.has('array') : typeof decoded === 'object' && decoded !== null && types.has('object');
+        if (fits && !this.fitsDepth(decoded as object, path)) {
+          if (this.limit.tooDeep) throw this.limit.tooDeep();
+          return value;
+        }
         if (fits) {
           this.repairs.push({ repair: 'double-encoded-property', path });
           return this.value(decoded, schema, path);
@@ -118,6 +136,13 @@ class RepairWalk {
       }
     }
     return value;
+  }
+
+  /** True when `decoded`, placed at `path`, nests no deeper than the limit (the arguments object is level 1). */
+  private fitsDepth(decoded: object, path: string): boolean {
+    let level = 1;
+    for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47 /* / */) level++;
+    return withinDepth(decoded, this.limit.maxDepth - level + 1);
   }
 
   /**
@@ -168,6 +193,17 @@ class RepairWalk {
     }
     return isSchema(target) ? (target as JsonSchema) : undefined;
   }
+}
+
+/** True when `value` (an object or array: one level) nests at most `levels` levels; never recurses deeper than that. */
+function withinDepth(value: object, levels: number): boolean {
+  if (levels < 1) return false;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  for (let i = 0; i < children.length; i++) {
+    const child: unknown = children[i];
+    if (typeof child === 'object' && child !== null && !withinDepth(child, levels - 1)) return false;
+  }
+  return true;
 }
 
 function isSchema(value: unknown): boolean {

@@ -3,6 +3,8 @@ import type { ArgumentProblem } from '../errors/tool-call-errors';
 
 /** Longest rendering of a received value in a problem; longer ones are cut with `…`. */
 const MAX_VALUE_CHARS = 60;
+/** Longest property name echoed in a path (`lines[0].qty`); longer ones are cut with `…`. */
+const MAX_KEY_CHARS = 60;
 
 /**
  * ajv's errors as {@link ArgumentProblem}s: `path: got <value>, expected <what>`, short enough for a model
@@ -97,13 +99,13 @@ export function describeValidatorProblem(path: string, value: unknown, text: str
   return `${readablePath(path, root)}: ${got}, ${expected}`;
 }
 
-/** `/lines/0/qty` → `lines[0].qty`; `""` → `root` (`arguments`). */
+/** `/lines/0/qty` → `lines[0].qty`; `""` → `root` (`arguments`). Property names over 60 characters are cut with `…`. */
 export function readablePath(pointer: string, root = 'arguments'): string {
   if (pointer === '') return root;
   let out = '';
   for (let start = 1; start <= pointer.length; ) {
     const end = segmentEnd(pointer, start);
-    const segment = unescapePointer(pointer.slice(start, end));
+    const segment = cut(unescapePointer(pointer.slice(start, end)), MAX_KEY_CHARS);
     out += isIndex(segment) ? `[${segment}]` : out === '' ? segment : `.${segment}`;
     start = end + 1;
   }
@@ -153,5 +155,9 @@ function renderValue(value: unknown): string {
   } catch {
     text = String(value);
   }
-  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
+  return cut(text, MAX_VALUE_CHARS);
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

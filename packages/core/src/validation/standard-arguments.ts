@@ -3,7 +3,7 @@ import type { ErrorObject } from 'ajv/dist/2020';
 import type { ArgumentProblem } from '../errors/tool-call-errors';
 import type { ArgumentRepair } from '../model/content';
 import type { JsonSchema } from '../model/json-schema';
-import { type ArgumentLimits, parseArguments } from './argument-parser';
+import { type ArgumentLimits, parseArguments, tooDeep } from './argument-parser';
 import { repairArguments } from './argument-repair';
 import { toArgumentProblems, validatorFor } from './schema-validator';
 import { standardProblems } from './standard-schema';
@@ -136,7 +136,7 @@ export function judgeArguments(input: JudgeArgumentsInput): JudgedArguments | Pr
 
 function afterFirst(input: JudgeArgumentsInput, first: JudgedArguments): JudgedArguments | Promise<JudgedArguments> {
   if (!first.problems || !input.repairing) return first;
-  const repaired = repairArguments(input.args, input.parameters);
+  const repaired = repairArguments(input.args, input.parameters, { maxDepth: input.limits.maxDepth, tooDeep: () => tooDeep(input.toolName, input.limits) });
   if (!repaired) return first;
   // A decoded property is new model input: it meets the same limits and key rules as the rest.
   const args = parseArguments(input.toolName, repaired.args, input.limits);
