@@ -324,12 +324,9 @@ describe('serveMcp with output schemas', () => {
     // Each problem once: the message lists it, so no details.problems repeats it.
     expect(result._meta?.['toolsmith/error']).toEqual({
       code: 'TOOL_OUTPUT_INVALID',
-      message: 'Tool "broken" returned a result that does not match its output schema: celsius: got "warm", expected number. ' + "Fix the tool's result or its outputSchema.",
+      message: 'Tool "broken" returned a result that does not match its output schema: celsius: got "warm", expected number.',
     });
-    expect((result.content[0] as { text: string }).text).toBe(
-      'Tool "broken" returned a result that does not match its output schema: celsius: got "warm", expected number. ' +
-        "Fix the tool's result or its outputSchema.",
-    );
+    expect((result.content[0] as { text: string }).text).toBe('Tool "broken" returned a result that does not match its output schema: celsius: got "warm", expected number.');
   });
 
   it('reports other failures of such tools in _meta too, so the client accepts them', async () => {

@@ -108,8 +108,8 @@ export class ToolOutputInvalidError extends ToolsmithError {
   ) {
     super(
       'TOOL_OUTPUT_INVALID',
-      `Tool "${toolName}" returned a result that does not match its output schema: ${listProblems(problems.map((p) => p.message))}. ` +
-        "Fix the tool's result or its outputSchema.",
+      // No advice: the model reads this, and only the tool's author can fix a result.
+      `Tool "${toolName}" returned a result that does not match its output schema: ${listProblems(problems.map((p) => p.message))}.`,
       { details: { problems } },
     );
   }
