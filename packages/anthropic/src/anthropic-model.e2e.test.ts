@@ -47,14 +47,12 @@ describe('AnthropicModel on the wire', () => {
       expect(request.body).toEqual({
         model: 'claude-sonnet-5-5',
         max_tokens: 512,
-        stream: false,
         system: 'Be brief.',
         messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] }],
         tools: [
           { name: 'get_weather', description: 'Current weather for a city.', input_schema: weatherTool.parameters },
           { name: 'get_time', description: 'Current time.', input_schema: { type: 'object', properties: {} } },
         ],
-        tool_choice: { type: 'auto' },
       });
       return { json: message([{ type: 'text', text: 'Sunny.' }]) };
     });

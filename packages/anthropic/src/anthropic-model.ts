@@ -170,10 +170,11 @@ export class AnthropicModel implements Model {
     });
   }
 
-  /** The body as sent: with context management, its `context_management` and `betas` (the SDK moves `betas` into the `anthropic-beta` header). */
+  /** The body as sent (`stream` only when true): with context management, its `context_management` and `betas` (the SDK moves `betas` into the `anthropic-beta` header). */
   private body(params: Omit<Anthropic.MessageCreateParams, 'stream'>, stream: boolean): object {
     const { contextManagement } = this;
-    return contextManagement ? { ...params, stream, context_management: contextManagement.config, betas: contextManagement.betas } : { ...params, stream };
+    const sent = stream ? { ...params, stream } : params;
+    return contextManagement ? { ...sent, context_management: contextManagement.config, betas: contextManagement.betas } : sent;
   }
 
   /**
@@ -185,8 +186,10 @@ export class AnthropicModel implements Model {
   private create(params: Omit<Anthropic.MessageCreateParams, 'stream'>, stream: true, signal: AbortSignal): Promise<AsyncIterable<Anthropic.RawMessageStreamEvent>>;
   private create(params: Omit<Anthropic.MessageCreateParams, 'stream'>, stream: boolean, signal: AbortSignal): Promise<unknown> {
     const { contextManagement } = this;
-    if (!contextManagement) return this.client.messages.create({ ...params, stream }, { signal });
-    const beta = { ...params, stream, context_management: contextManagement.config, betas: contextManagement.betas } as Anthropic.Beta.MessageCreateParams;
+    // `stream` is sent only when true: false is the API's default, and every token of a request is paid for.
+    const sent = stream ? { ...params, stream } : params;
+    if (!contextManagement) return this.client.messages.create(sent, { signal });
+    const beta = { ...sent, context_management: contextManagement.config, betas: contextManagement.betas } as Anthropic.Beta.MessageCreateParams;
     return this.client.beta.messages.create(beta, { signal });
   }
 

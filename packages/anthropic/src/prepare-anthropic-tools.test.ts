@@ -21,12 +21,13 @@ describe('prepareAnthropicTools', () => {
   });
 
   it.each([
-    [undefined, true, { type: 'auto' }],
+    [undefined, true, undefined],
+    ['auto', true, undefined],
     ['auto', false, { type: 'auto', disable_parallel_tool_use: true }],
     ['required', true, { type: 'any' }],
     ['none', false, { type: 'none' }],
     [{ type: 'tool', name: 'refund' }, true, { type: 'tool', name: 'refund' }],
-  ] as const)('maps tool choice %j (parallel %s)', (toolChoice, parallel, expected) => {
+  ] as const)('maps tool choice %j (parallel %s); plain auto, the API\'s default, is not sent', (toolChoice, parallel, expected) => {
     const { tool_choice } = prepareAnthropicTools({ tools: [declaration], toolChoice, config: { parallelToolCalls: parallel } });
     expect(tool_choice).toEqual(expected);
   });

@@ -13,7 +13,8 @@ export interface AnthropicToolFields {
 
 /**
  * Builds `tools` (function declarations as `input_schema`, then Anthropic server tools as given) and
- * `tool_choice` (with `disable_parallel_tool_use` when parallel calls are off). Provider tools of
+ * `tool_choice` (with `disable_parallel_tool_use` when parallel calls are off; left out for plain `auto`,
+ * the API's default when tools are sent). Provider tools of
  * another provider are refused with `PROVIDER_TOOL_MISMATCH`.
  */
 export function prepareAnthropicTools(request: Pick<LlmRequest, 'tools' | 'providerTools' | 'toolChoice' | 'config'>): AnthropicToolFields {
@@ -29,12 +30,14 @@ export function prepareAnthropicTools(request: Pick<LlmRequest, 'tools' | 'provi
   if (tools.length === 0) return {};
 
   const disableParallel = request.config?.parallelToolCalls === false;
-  return { tools, tool_choice: toToolChoice(request.toolChoice, disableParallel) };
+  const tool_choice = toToolChoice(request.toolChoice, disableParallel);
+  return tool_choice ? { tools, tool_choice } : { tools };
 }
 
-function toToolChoice(choice: LlmRequest['toolChoice'], disableParallel: boolean): Anthropic.ToolChoice {
+/** The `tool_choice`, or `undefined` for plain `auto`: the API's default when tools are sent, so it is not sent. */
+function toToolChoice(choice: LlmRequest['toolChoice'], disableParallel: boolean): Anthropic.ToolChoice | undefined {
   const parallel = disableParallel ? { disable_parallel_tool_use: true } : {};
-  if (choice === undefined || choice === 'auto') return { type: 'auto', ...parallel };
+  if (choice === undefined || choice === 'auto') return disableParallel ? { type: 'auto', ...parallel } : undefined;
   if (choice === 'none') return { type: 'none' };
   if (choice === 'required') return { type: 'any', ...parallel };
   return { type: 'tool', name: choice.name, ...parallel };
