@@ -32,14 +32,14 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /**
  * One database connection (a `pg` pool or PGlite) with the Toolsmith schema on it, migrated once on
  * first use. Session, memory and any other Postgres store built on the same `PostgresDatabase` share
- * its connections. Counts the statements it sends: each is one round trip.
+ * its connections. Counts its round trips: each statement it sends, and a transaction's `BEGIN` and `COMMIT`.
  */
 export class PostgresDatabase {
   /** The quoted schema name, for statements. */
   readonly schema: string;
   /** `pg` or `pglite`. */
   readonly kind: 'pg' | 'pglite';
-  /** Statements sent since the database was opened (migrations excluded): each is one round trip. */
+  /** Round trips since the database was opened (migrations excluded): each statement, and a transaction's `BEGIN` and `COMMIT` (or `ROLLBACK`). */
   statements = 0;
   private ready?: Promise<void>;
 
@@ -89,17 +89,22 @@ export class PostgresDatabase {
     return this.driver.query<Row>(statement, values);
   }
 
-  /** Runs `work` in one transaction (after the schema is ready); every statement in it counts. */
+  /** Runs `work` in one transaction (after the schema is ready); every round trip counts: `BEGIN`, each statement, `COMMIT` (or `ROLLBACK`). */
   async transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
     await this.migrate();
-    return this.driver.transaction((executor) =>
-      work({
-        query: <Row>(statement: SqlStatement, values?: readonly unknown[]) => {
-          this.statements++;
-          return executor.query<Row>(statement, values);
-        },
-      }),
-    );
+    this.statements++; // BEGIN
+    try {
+      return await this.driver.transaction((executor) =>
+        work({
+          query: <Row>(statement: SqlStatement, values?: readonly unknown[]) => {
+            this.statements++;
+            return executor.query<Row>(statement, values);
+          },
+        }),
+      );
+    } finally {
+      this.statements++; // COMMIT, or ROLLBACK
+    }
   }
 
   /** Closes what the database opened itself (its own pool or PGlite instance). */

@@ -74,6 +74,29 @@ describe.each([
     expect([stored.lastSequence, stored.events.map((e) => e.author)]).toEqual([12, ['user', 'agent', 'agent', 'agent', 'user', 'agent', 'agent', 'agent', 'user', 'agent', 'agent', 'agent']]);
   });
 
+  it('counts every round trip of a turn whose tool increments state of all three scopes: 11 on an existing session (the result\'s append is 6)', async () => {
+    const count = functionTool({
+      name: 'count',
+      description: 'Counts.',
+      parameters: { type: 'object', properties: {} },
+      execute: (_args, ctx) => ({ n: [ctx.state.increment('count'), ctx.state.increment('user:count'), ctx.state.increment('app:count')] }),
+    });
+    const model = new ScriptedModel((request) => (request.contents[request.contents.length - 1].parts[0]?.functionResponse ? 'Counted.' : { calls: [{ name: 'count', args: {} }] }));
+    const runner = new Runner({ appName: 'counts', agent: new LlmAgent({ name: 'agent', model, tools: [count] }), sessionService: service, sessionClaim: { leaseMs: 3_600_000 } });
+    const turn = async () => {
+      const before = service.database.statements;
+      const events = await collect(runner.run({ userId: 'u', sessionId: 'counts', newMessage: { role: 'user', parts: [{ text: 'Count.' }] } }));
+      expect(events.map((e) => e.errorCode)).toEqual([undefined, undefined, undefined]);
+      return service.database.statements - before;
+    };
+    // Claim, create, the user message, the call, the result (BEGIN, the session row FOR UPDATE, the user
+    // row, the app row, the append, COMMIT), the answer, release.
+    expect(await turn()).toBe(12);
+    expect(await turn()).toBe(11);
+    const stored = (await service.getSession({ appName: 'counts', userId: 'u', sessionId: 'counts' }))!;
+    expect([stored.state.count, stored.state['user:count'], stored.state['app:count']]).toEqual([2, 2, 2]);
+  });
+
   it('reads with a claim exactly what getSession reads: events, state of every scope, sequence, time; nothing for a missing session', async () => {
     const key = { appName: 'load', userId: 'u', sessionId: 's' };
     const session = await service.createSession({ ...key, state: { 'app:a': 1, 'user:b': 2, c: 3 } });
