@@ -77,7 +77,7 @@ describe('AnthropicModel: contextManagement (Anthropic context editing and compa
     expect(next.content!.parts).toEqual([{ providerData: { provider: 'anthropic', data: again } }, { text: 'Rain tomorrow.' }]);
     expect(requests.map((request) => [request.headers['anthropic-beta'], request.body.stream, request.body.context_management])).toEqual([
       ['compact-2026-01-12', true, compact],
-      ['compact-2026-01-12', false, compact],
+      ['compact-2026-01-12', undefined, compact], // stream: false is the API's default, not sent
     ]);
     expect(requests[1].body.messages[1]).toEqual({ role: 'assistant', content: [compaction, { type: 'text', text: 'Sunny.' }] });
   });
