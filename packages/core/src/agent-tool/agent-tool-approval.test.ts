@@ -129,7 +129,9 @@ describe('AgentTool: approvals from inside an agent used as a tool', () => {
         id: 'j',
         name: 'janitor',
         response: { result: 'Janitor done.' },
-        ...(outerConfirmation ? { confirmation: outerConfirmation, innerCalls: [{ agent: 'janitor', call: { id: 'w', name: 'wipe' }, confirmation: outerConfirmation }] } : {}),
+        ...(outerConfirmation ? { confirmation: outerConfirmation } : {}),
+        // Every decision the person made through the relay is listed, a plain approval included.
+        innerCalls: [{ agent: 'janitor', call: { id: 'w', name: 'wipe' }, confirmation: outerConfirmation ?? { decision: 'approve', by: 'user' } }],
       },
     ]);
     expect(outerModel.callCount).toBe(2);
@@ -175,7 +177,17 @@ describe('AgentTool: approvals from inside an agent used as a tool', () => {
     const done = await send(confirmationResponse(second, { decision: 'reject' }), true);
     expect(wiped).toEqual(['sdb']);
     expect(innerModel.callCount).toBe(2);
-    expect(done.flatMap((e) => e.functionResponses())).toEqual([{ id: 'j', name: 'janitor', response: { result: 'Both handled.' }, confirmation: { decision: 'reject', by: 'user' } }]);
+    expect(done.flatMap((e) => e.functionResponses())).toEqual([{
+      id: 'j',
+      name: 'janitor',
+      response: { result: 'Both handled.' },
+      confirmation: { decision: 'reject', by: 'user' },
+      // Both decisions, the approval too, each on its own inner call.
+      innerCalls: [
+        { agent: 'janitor', call: { id: 'w1', name: 'wipe' }, confirmation: { decision: 'approve', by: 'user' } },
+        { agent: 'janitor', call: { id: 'w2', name: 'wipe' }, confirmation: { decision: 'reject', by: 'user' } },
+      ],
+    }]);
     expect(done.at(-1)!.text()).toBe('Done.');
   });
 
@@ -345,7 +357,7 @@ describe('AgentTool: the outer session records the inner calls a grant or the co
     expect(shadow.wiped).toEqual(['sdb']);
     expect(shadowDone.flatMap((e) => e.functionResponses())[0].innerCalls).toEqual([
       { agent: 'janitor', call: { id: 'n', name: 'note' }, policy: { mode: 'shadow', decision: 'allow' } },
-      { agent: 'janitor', call: { id: 'w', name: 'wipe' }, policy: { mode: 'shadow', decision: 'allow' } },
+      { agent: 'janitor', call: { id: 'w', name: 'wipe' }, confirmation: { decision: 'approve', by: 'user' }, policy: { mode: 'shadow', decision: 'allow' } },
     ]);
 
     const asking = setup([innerCalls, 'Janitor done.'], [janitorCalls, 'All clean.'], undefined, ({ tool }) => (tool.name === 'note' ? { decision: 'ask', reason: 'check notes' } : undefined));
@@ -355,7 +367,7 @@ describe('AgentTool: the outer session records the inner calls a grant or the co
     const done = await asking.send(confirmationResponse(wipeRequest, { decision: 'reject', message: 'Not sdb.' }), true);
     expect(asking.wiped).toEqual([]);
     expect(done.flatMap((e) => e.functionResponses())[0].innerCalls).toEqual([
-      { agent: 'janitor', call: { id: 'n', name: 'note' }, policy: { mode: 'enforce', decision: 'ask', reason: 'check notes' } },
+      { agent: 'janitor', call: { id: 'n', name: 'note' }, confirmation: { decision: 'approve', by: 'user' }, policy: { mode: 'enforce', decision: 'ask', reason: 'check notes' } },
       { agent: 'janitor', call: { id: 'w', name: 'wipe' }, confirmation: { decision: 'reject', by: 'user', message: 'Not sdb.' }, policy: { mode: 'enforce', decision: 'none' } },
     ]);
   });
@@ -407,5 +419,98 @@ describe('AgentTool: the outer session records the inner calls a grant or the co
     expect(span('wipe')).toMatchObject({ 'toolsmith.tool.confirmation.by': 'grant', 'toolsmith.tool.confirmation.grant_id': grant.id });
     expect(span('worker')).toMatchObject({ 'toolsmith.tool.inner_calls': 1, 'toolsmith.tool.inner_calls.grant_ids': [grant.id] });
     expect(span('middle')).toMatchObject({ 'toolsmith.tool.inner_calls': 1, 'toolsmith.tool.inner_calls.grant_ids': [grant.id] });
+  });
+  /**
+   * `main` calls `boss` (an agent tool), whose model calls `janitor` (an agent tool inside it), whose model
+   * calls `wipe`, which needs approval: the person decides on the innermost call, each step on a new Runner
+   * from the session store's JSON (another process).
+   */
+  function nested(grantService?: InMemoryGrantService) {
+    const wiped: string[] = [];
+    const wipe = functionTool<{ disk: string }>({
+      name: 'wipe',
+      description: 'Wipes a disk.',
+      parameters: { type: 'object', properties: { disk: { type: 'string', pattern: '^sd[a-z]$' } }, required: ['disk'] },
+      requireConfirmation: true,
+      confirmationHint: (args) => `Wipe ${args.disk}?`,
+      execute: (args) => {
+        wiped.push(args.disk);
+        return { wiped: args.disk };
+      },
+    });
+    const janitorModel = new ScriptedModel([{ calls: [{ id: 'w', name: 'wipe', args: { disk: 'sdb' } }] }, 'Janitor done.']);
+    const janitor = new LlmAgent({ name: 'janitor', description: 'Cleans disks.', model: janitorModel, tools: [wipe] });
+    const boss = new LlmAgent({ name: 'boss', description: 'Delegates.', model: new ScriptedModel([{ calls: [{ id: 'k', name: 'janitor', args: { request: 'wipe sdb' } }] }, 'Boss done.']), tools: [new AgentTool({ agent: janitor })] });
+    const main = new LlmAgent({ name: 'main', model: new ScriptedModel([{ calls: [{ id: 'b', name: 'boss', args: { request: 'clean' } }] }, 'All clean.']), tools: [new AgentTool({ agent: boss })] });
+    let store: unknown = new InMemorySessionService().toJSON();
+    const send = async (newMessage: Content): Promise<Event[]> => {
+      const sessionService = InMemorySessionService.fromJSON(JSON.parse(JSON.stringify(store)));
+      const events: Event[] = [];
+      for await (const event of new Runner({ appName: 'ops', agent: main, sessionService, grantService }).run({ userId: 'u1', sessionId: 's1', newMessage })) events.push(event);
+      store = sessionService.toJSON();
+      return events;
+    };
+    // The sessions and their events (a run's claim moves the store's fence, whatever it stores).
+    const stored = () => JSON.stringify((store as { sessions: unknown }).sessions);
+    return { wiped, janitorModel, send, stored };
+  }
+
+  it('an agent tool inside an agent tool: the relayed request names the innermost waiting call, an edit is checked against its tool (refused ones leave the request open), and the response lists only that call', async () => {
+    const { wiped, janitorModel, send, stored } = nested();
+    const [request] = requestsIn(await send(user('clean up')));
+    expect(request).toMatchObject({ originalFunctionCall: { id: 'b', name: 'boss' }, hint: 'Wipe sdb?', relayed: { agent: 'janitor', call: { id: 'w', name: 'wipe', args: { disk: 'sdb' } } } });
+    const before = stored();
+
+    // Edits of the middle call's arguments, or outside wipe's schema, are refused for wipe; nothing is stored.
+    for (const args of [{ request: 'something else' }, { disk: '/dev/sda' }]) {
+      const refused = await send(confirmationResponse(request, { decision: 'edit', args }));
+      expect(refused.map((e) => e.errorCode)).toEqual(['CONFIRMATION_EDIT_INVALID']);
+      expect(refused[0].errorMessage).toContain('were refused for tool "wipe"');
+      expect(stored()).toBe(before);
+    }
+    expect(janitorModel.callCount).toBe(1);
+
+    const done = await send(confirmationResponse(request, { decision: 'edit', args: { disk: 'sdd' } }));
+    expect(wiped).toEqual(['sdd']);
+    expect(done.flatMap((e) => e.functionResponses())).toEqual([{
+      id: 'b',
+      name: 'boss',
+      response: { result: 'Boss done.' },
+      confirmation: { decision: 'edit', by: 'user', args: { disk: 'sdd' } },
+      innerCalls: [{ agent: 'janitor', call: { id: 'w', name: 'wipe' }, confirmation: { decision: 'edit', by: 'user', args: { disk: 'sdd' } } }],
+    }]);
+    expect(done.at(-1)!.text()).toBe('All clean.');
+  });
+
+  it('an agent tool inside an agent tool: remember grants the innermost tool; reject and respond are listed on the innermost call only', async () => {
+    const grants = new InMemoryGrantService();
+    const remembered = nested(grants);
+    const [request] = requestsIn(await remembered.send(user('clean up')));
+    const approved = await remembered.send(confirmationResponse(request, { decision: 'approve', remember: { scope: 'user' } }));
+    const [grant] = await grants.listGrants({ appName: 'ops' });
+    expect(grant).toMatchObject({ scope: 'user', toolName: 'wipe' });
+    expect(approved.flatMap((e) => e.functionResponses())[0].innerCalls).toEqual([
+      { agent: 'janitor', call: { id: 'w', name: 'wipe' }, confirmation: { decision: 'approve', by: 'user', grantId: grant.id } },
+    ]);
+
+    for (const [answer, confirmation] of [
+      [{ decision: 'reject', message: 'Not sdb.' }, { decision: 'reject', by: 'user', message: 'Not sdb.' }],
+      [{ decision: 'respond', result: { wiped: 'by hand' } }, { decision: 'respond', by: 'user' }],
+    ] as const) {
+      const { wiped, send } = nested();
+      const [asked] = requestsIn(await send(user('clean up')));
+      const done = await send(confirmationResponse(asked, answer as ConfirmationAnswer));
+      expect(wiped).toEqual([]);
+      expect(done.flatMap((e) => e.functionResponses())[0].innerCalls).toEqual([{ agent: 'janitor', call: { id: 'w', name: 'wipe' }, confirmation }]);
+    }
+  });
+
+  it('lists every call the person decided on through the relay, a plain approval included', async () => {
+    const plain = setup([{ calls: [{ id: 'w', name: 'wipe', args: { disk: 'sdb' } }] }, 'Janitor done.'], [janitorCalls, 'All clean.']);
+    const [request] = requestsIn(await plain.send(user('clean up')));
+    const done = await plain.send(confirmationResponse(request, { decision: 'approve' }), true);
+    expect(done.flatMap((e) => e.functionResponses())).toEqual([
+      { id: 'j', name: 'janitor', response: { result: 'Janitor done.' }, innerCalls: [{ agent: 'janitor', call: { id: 'w', name: 'wipe' }, confirmation: { decision: 'approve', by: 'user' } }] },
+    ]);
   });
 });

@@ -145,9 +145,10 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
       // Who asked the inner agent decides whether "always allow" applies to the relayed request.
       if (next.askedBy) context.actions.requestedToolConfirmations![context.functionCallId].askedBy = next.askedBy;
       else delete context.actions.requestedToolConfirmations![context.functionCallId].askedBy;
+      // A request the inner agent itself relays (an agent tool nested in it) names the innermost waiting call: that is what the person decides on.
       context.actions.requestedToolConfirmations![context.functionCallId].relay = {
-        agent: next.agentName,
-        call: next.originalFunctionCall,
+        agent: next.relay?.agent ?? next.agentName,
+        call: next.relay?.call ?? next.originalFunctionCall,
         requestId: next.requestId,
         sessionId: session.id,
         sessions: sessions.toJSON(),

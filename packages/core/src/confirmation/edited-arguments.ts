@@ -3,7 +3,7 @@ import type { LlmAgent } from '../agents/llm-agent';
 import { ConfirmationEditInvalidError } from '../errors/confirmation-edit-invalid-error';
 import type { ArgumentProblem } from '../errors/tool-call-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
-import type { Content } from '../model/content';
+import type { Content, FunctionCall } from '../model/content';
 import { createEventActions } from '../state/event-actions';
 import type { BaseTool } from '../tools/base-tool';
 import { DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
@@ -11,7 +11,8 @@ import { givenArgumentProblems } from './given-argument-problems';
 import type { ToolContext } from '../tools/tool-context';
 import { readConfirmationDecision } from './confirmation-decision';
 import { judgeCall } from './confirmation-policy';
-import { findPendingCalls } from './pending-calls';
+import { type PendingConfirmation, findPendingCalls } from './pending-calls';
+import { InMemorySessionService, type InMemorySessionServiceData } from '../sessions/in-memory-session-service';
 import { REQUEST_CONFIRMATION, isRecord } from './request-confirmation';
 
 /**
@@ -34,26 +35,40 @@ export async function checkEditedArguments(context: InvocationContext, message: 
     // The argument limits first, whatever tool the call names: the message's own limits left these out.
     const limitProblem = argumentLimitProblem((record.relay?.call ?? record.originalFunctionCall).name, decision.args, context);
     if (limitProblem) return new ConfirmationEditInvalidError(response.id, (record.relay?.call ?? record.originalFunctionCall).name, [limitProblem]);
-    let agent = context.agent.rootAgent.findAgent(record.agentName) as LlmAgent | undefined;
-    if (!agent || !('tools' in agent)) continue;
-    let offered = await context.services.tools.offered(agent, () => context.readonlyContext());
-    let tool = offered.byName.get(record.originalFunctionCall.name);
-    let call = record.originalFunctionCall;
-    if (tool && record.relay) {
-      // A request an agent tool relays: the edit is of its inner agent's call, checked against that agent's tool.
-      // An agent-backed tool (AgentTool) by its ability: this folder does not depend on the agents'.
-      const inner = (tool as { agent?: LlmAgent }).agent;
-      if (!inner || !('tools' in inner)) continue;
-      agent = inner;
-      offered = await context.services.tools.offered(inner, () => context.readonlyContext());
-      call = record.relay.call;
-      tool = offered.byName.get(call.name);
-    }
-    if (!tool) continue;
+    const waiting = await waitingCall(context, record);
+    if (!waiting) continue;
+    const { agent, tool, call } = waiting;
     const problems = await argumentProblems(tool, decision.args, context, call.id, agent);
     if (problems) return new ConfirmationEditInvalidError(response.id, tool.name, problems);
   }
   return undefined;
+}
+
+/**
+ * The agent, tool and call an edit of `record` is of: the call itself, or for a request an agent tool
+ * relays, the innermost waiting call, followed through the inner sessions saved with each relayed request
+ * (an agent tool nested in the inner agent relays its own inner agent's call), each inner agent's tool as
+ * that agent offers it. An agent-backed tool (AgentTool) by its ability: this folder does not depend on the
+ * agents'. `undefined` when a tool on the way is no longer offered.
+ */
+async function waitingCall(context: InvocationContext, record: PendingConfirmation): Promise<{ agent: LlmAgent; tool: BaseTool; call: FunctionCall } | undefined> {
+  let agent = context.agent.rootAgent.findAgent(record.agentName) as LlmAgent | undefined;
+  let call = record.originalFunctionCall;
+  let relay = record.relay;
+  for (;;) {
+    if (!agent || !('tools' in agent)) return undefined;
+    const offered = await context.services.tools.offered(agent, () => context.readonlyContext());
+    const tool = offered.byName.get(call.name);
+    if (!tool || !relay) return tool && { agent, tool, call };
+    const inner = (tool as { agent?: LlmAgent }).agent;
+    const sessions = InMemorySessionService.fromJSON(relay.sessions as InMemorySessionServiceData);
+    const saved = await sessions.getSession({ appName: context.session.appName, userId: context.session.userId, sessionId: relay.sessionId });
+    const next = saved && findPendingCalls(saved.events).confirmations.get(relay.requestId);
+    if (!inner || !next) return undefined;
+    agent = inner.findAgent(next.agentName) as LlmAgent | undefined;
+    call = next.originalFunctionCall;
+    relay = next.relay;
+  }
 }
 
 /** The problem when `edited` breaks the argument limits (depth, size, a forbidden key), else `undefined`. */
