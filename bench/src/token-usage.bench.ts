@@ -32,15 +32,16 @@ export interface TokenUsage {
 
 /**
  * What the model needs to know in this conversation, each looked for in the last request (the whole
- * conversation): the schema's constraints in its tool declarations, each problem of the invalid call
- * and the failing tool's message in the rest. Patterns allow for the JSON escaping of text in a string.
+ * conversation): the schema's constraints in the declaration of the tool that has them
+ * (`search_flights`: a constraint another tool declares does not count), each problem of the invalid
+ * call and the failing tool's message in the rest. Patterns allow for the JSON escaping of text in a string.
  */
-export const FACTS: Readonly<Record<string, { in: 'tools' | 'conversation'; pattern: RegExp }>> = {
-  'pattern ^[A-Z]{3}$': { in: 'tools', pattern: /\^\[A-Z\]\{3\}\$/ },
-  'format date': { in: 'tools', pattern: /format\\*"\s*:\s*\\*"date/ },
-  'minimum 1': { in: 'tools', pattern: /minimum\\*"\s*:\s*1\b/ },
-  'maximum 9': { in: 'tools', pattern: /maximum\\*"\s*:\s*9\b/ },
-  integer: { in: 'tools', pattern: /integer/ },
+export const FACTS: Readonly<Record<string, { in: 'tools' | 'conversation'; tool?: string; pattern: RegExp }>> = {
+  'pattern ^[A-Z]{3}$': { in: 'tools', tool: 'search_flights', pattern: /\^\[A-Z\]\{3\}\$/ },
+  'format date': { in: 'tools', tool: 'search_flights', pattern: /format\\*"\s*:\s*\\*"date/ },
+  'minimum 1': { in: 'tools', tool: 'search_flights', pattern: /minimum\\*"\s*:\s*1\b/ },
+  'maximum 9': { in: 'tools', tool: 'search_flights', pattern: /maximum\\*"\s*:\s*9\b/ },
+  integer: { in: 'tools', tool: 'search_flights', pattern: /integer/ },
   'problem: from': { in: 'conversation', pattern: /must match pattern/ },
   'problem: date': { in: 'conversation', pattern: /Invalid ISO date/ },
   'problem: passengers': { in: 'conversation', pattern: />=\s*1/ },
@@ -50,8 +51,23 @@ export const FACTS: Readonly<Record<string, { in: 'tools' | 'conversation'; patt
 /** The {@link FACTS} found in `body` (a request body as sent). */
 function factsIn(body: { tools?: unknown }): string[] {
   const { tools, ...conversation } = body;
-  const text = { tools: JSON.stringify(tools ?? []), conversation: JSON.stringify(conversation) };
-  return Object.keys(FACTS).filter((fact) => FACTS[fact].pattern.test(text[FACTS[fact].in]));
+  const text = (fact: string) => {
+    const { in: where, tool } = FACTS[fact];
+    if (where === 'conversation') return JSON.stringify(conversation);
+    return JSON.stringify(tool === undefined ? (tools ?? []) : (declarationOf(tools, tool) ?? null));
+  };
+  return Object.keys(FACTS).filter((fact) => FACTS[fact].pattern.test(text(fact)));
+}
+
+/** The declaration of tool `name` in `tools` as any API writes it: the object whose own `name` it is (with its schema beside it). */
+function declarationOf(value: unknown, name: string): unknown {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (!Array.isArray(value) && (value as { name?: unknown }).name === name) return value;
+  for (const child of Array.isArray(value) ? value : Object.values(value)) {
+    const found = declarationOf(child, name);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 const APPS: Record<Framework, { apis: readonly WireApi[]; run: (api: WireApi, baseURL: string) => Promise<string> }> = {
