@@ -163,6 +163,16 @@ Agent: The refund was not approved; the manager said "Only 100, please.".`);
     expect(wiped).toEqual(['sdc']);
   });
 
+  it('an agent tool inside an agent tool: the prompt names the innermost call, an edit of the middle call is refused for it, and the edit of the innermost call runs', async () => {
+    const bossAgent = join(fixtures, 'boss-agent.ts');
+    const { wiped } = require(bossAgent) as typeof import('../../../devtools/src/__fixtures__/boss-agent');
+    const { stdout } = await chat([bossAgent, '--memory'], ['Please wipe sdb', 'e {"request":"something else"}', 'e {"disk":"sdc"}']);
+    expect(stdout).toContain('  Approve wipe({"disk":"sdb"}) (asked by janitor, inside boss)? (Wipe sdb?)');
+    expect(stdout).toMatch(/! CONFIRMATION_EDIT_INVALID: .*refused for tool "wipe"/);
+    expect(stdout).toContain('  ← boss: {"result":"The janitor reports: {\\"result\\":\\"Wiped sdc.\\"}"}\n    ↳ janitor → wipe: approved with {"disk":"sdc"} by the user\n');
+    expect(wiped).toEqual(['sdc']);
+  });
+
   it('--session resumes a stored session, asking first about the approval it waits for', async () => {
     // The module exports a Runner: its own store outlives one command, as a durable store would.
     const first = await chat([deskRunner, '--session', 'terminal-1'], ['Refund 300 for order A-1004']);

@@ -8,10 +8,11 @@ export const wiped: string[] = [];
 
 const wipe = wipeTool(wiped);
 
-const lastResponse = (request: LlmRequest): FunctionResponse | undefined => request.contents[request.contents.length - 1].parts.find((p) => p.functionResponse)?.functionResponse;
-const lastText = (request: LlmRequest) => request.contents[request.contents.length - 1].parts.map((p) => p.text ?? '').join(' ');
+export const lastResponse = (request: LlmRequest): FunctionResponse | undefined => request.contents[request.contents.length - 1].parts.find((p) => p.functionResponse)?.functionResponse;
+export const lastText = (request: LlmRequest) => request.contents[request.contents.length - 1].parts.map((p) => p.text ?? '').join(' ');
 
-function janitorTurn(request: LlmRequest): ScriptedTurn {
+/** The janitor's model: wipes the disk the request names, then reports what the wipe answered. */
+export function janitorTurn(request: LlmRequest): ScriptedTurn {
   const response = lastResponse(request);
   if (response) {
     const body = response.response as { wiped?: string; result?: { wiped?: string }; argumentsEditedByUser?: unknown; error?: { message: string } };
