@@ -75,9 +75,9 @@ export interface LongRunningUpdateAnswer {
 
 /** An `AgentTool`'s inner confirmation request, relayed to the outer run's client (see {@link ToolConfirmation.relay}). */
 export interface RelayedConfirmation {
-  /** The inner agent whose model made the waiting call (the agent tool's agent, or a sub-agent it transferred to). */
+  /** The inner agent whose model made the waiting call (the agent tool's agent, a sub-agent it transferred to, or through agent tools nested in it, the innermost agent). */
   agent: string;
-  /** The inner call that waits: its tool, and the arguments an `edit` replaces. */
+  /** The inner call that waits (the innermost one, through nested agent tools): its tool, and the arguments an `edit` replaces. */
   call: FunctionCall;
   /** The inner request's id, answered in the inner session when the outer request is. */
   requestId: string;
