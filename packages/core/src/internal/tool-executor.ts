@@ -35,6 +35,11 @@ export interface ToolCallOutcome {
   confirmationRequested?: boolean;
   /** What the confirmation policy decided on the call (also on the response, or on the request when it waits), for its span. */
   policy?: ConfirmationPolicyVerdict;
+  /**
+   * What settled the call's gate without asking (a grant answered the policy's `ask`) when the tool then
+   * asked its own question, so the response does not carry it yet: for its span.
+   */
+  settled?: CallConfirmation;
 }
 
 /** Input of {@link executeToolCall}. */
@@ -197,7 +202,14 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       // inner calls an agent tool ran so far stay in the inner session saved with it, and reach its final response.
       takeInnerCalls(context);
       if (verdict && !requested.policy) requested.policy = verdict;
-      return withRepairs(withVerdict(pendingConfirmation(call, tool.name), verdict), repairs);
+      const pending = withRepairs(withVerdict(pendingConfirmation(call, tool.name), verdict), repairs);
+      // A grant answered the policy's ask and the tool asks its own question: the request names the grant,
+      // and the call's response will (resume-confirmed-calls.ts), whatever the answer.
+      if (decided?.grantId !== undefined && requested.askedBy === 'tool' && !requested.relay && !requested.auth) {
+        requested.grantId = decided.grantId;
+        pending.settled = decided;
+      }
+      return pending;
     }
     // Files go beside the JSON, never into it: only the JSON is checked, budgeted and seen by afterTool.
     let parts: FunctionResponsePart[] | undefined;

@@ -208,6 +208,7 @@ describe('confirmationPolicy and a tool that asks itself', () => {
     });
   const run = async (decision: 'allow' | 'deny' | 'ask', grantService?: InMemoryGrantService) => {
     const ran: string[] = [];
+    const exporter = new InMemorySpanExporter();
     const call = (id: string) => ({ calls: [{ id, name: 'cleanup', args: { files: ['a', 'b'] } }] });
     const runner = new Runner({
       appName: 'shop',
@@ -215,8 +216,10 @@ describe('confirmationPolicy and a tool that asks itself', () => {
       sessionService: new InMemorySessionService(),
       grantService,
       confirmationPolicy: () => (decision === 'deny' ? { decision, reason: 'no deleting' } : { decision }),
+      tracing: { tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }) },
     });
-    return { ran, runner, events: await send(runner, user('clean up')) };
+    const spansOf = (callId: string) => exporter.getFinishedSpans().filter((span) => span.attributes['gen_ai.tool.call.id'] === callId).map((span) => span.attributes);
+    return { ran, runner, spansOf, events: await send(runner, user('clean up')) };
   };
 
   it('allowed, it still asks when it runs: the allow does not answer its own question', async () => {
@@ -258,6 +261,28 @@ describe('confirmationPolicy and a tool that asks itself', () => {
     const next = await send(runner, user('again'));
     expect(ran).toEqual(['a', 'b']);
     expect(next.flatMap((e) => confirmationRequests(e))).toMatchObject([{ askedBy: 'tool', hint: 'Delete 2 files?', call: { args: { originalFunctionCall: { id: 'call-2' } } } }]);
+  });
+
+  it('a later call whose policy ask the remembered grant answers: its own request, its response and its span name the grant, on every such call', async () => {
+    const grantService = new InMemoryGrantService();
+    const { ran, runner, events, spansOf } = await run('ask', grantService);
+    const afterPolicy = await send(runner, confirmationResponse(onlyRequest(events), { decision: 'approve', remember: { scope: 'session' } }));
+    await send(runner, confirmationResponse(onlyRequest(afterPolicy), { decision: 'approve' }));
+    const [grant] = await grantService.listGrants({ appName: 'shop' });
+
+    // call-2: the grant answers the policy's ask (nobody is asked that), then the tool asks its own question.
+    const next = await send(runner, user('again'));
+    const request = next.find((e) => confirmationRequests(e).length > 0)!.actions.requestedToolConfirmations!['call-2'];
+    expect(request).toMatchObject({ askedBy: 'tool', grantId: grant.id, policy: { mode: 'enforce', decision: 'ask' } });
+    // The run that the grant let through and that then asked: its span says the grant settled the policy's ask.
+    expect(spansOf('call-2')).toEqual([
+      expect.objectContaining({ 'toolsmith.tool.confirmation.by': 'grant', 'toolsmith.tool.confirmation.grant_id': grant.id, 'toolsmith.tool.confirmation_policy.decision': 'ask' }),
+    ]);
+    const done = await send(runner, confirmationResponse(onlyRequest(next), { decision: 'approve' }));
+    expect(ran).toEqual(['a', 'b', 'a', 'b']);
+    expect(responses(done)).toEqual([
+      { id: 'call-2', name: 'cleanup', response: { deleted: ['a', 'b'] }, confirmation: { decision: 'approve', by: 'user', grantId: grant.id } },
+    ]);
   });
 
   it('sent to the person (ask) and approved with remember, then its own question rejected: the rejection names the grant too', async () => {

@@ -179,7 +179,8 @@ export class InvocationTrace {
           span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_POLICY_MODE, outcome.policy.mode);
           if (outcome.policy.error) span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_POLICY_ERROR, outcome.policy.error.code);
         }
-        const { confirmation, innerCalls } = outcome.response;
+        const { innerCalls } = outcome.response;
+        const confirmation = outcome.response.confirmation ?? outcome.settled;
         if (confirmation && confirmation.by !== 'user') {
           span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_BY, confirmation.by);
           if (confirmation.grantId !== undefined) span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_GRANT_ID, confirmation.grantId);
