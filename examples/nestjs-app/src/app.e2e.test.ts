@@ -53,7 +53,7 @@ describe('nestjs-app (e2e over HTTP)', () => {
     await app.close();
   });
 
-  async function post(path: string, body: object): Promise<{ status: number; contentType: string; messages: SseMessage[] }> {
+  async function post(path: string, body: object): Promise<{ status: number; contentType: string; messages: SseMessage[]; json?: Record<string, unknown> }> {
     const response = await request(app.getHttpServer())
       .post(path)
       .send(body)
@@ -65,6 +65,7 @@ describe('nestjs-app (e2e over HTTP)', () => {
         res.on('end', () => done(null, text));
       });
     const contentType = String(response.headers['content-type']);
+    if (contentType.startsWith('application/json')) return { status: response.status, contentType, messages: [], json: JSON.parse(response.body as string) };
     return { status: response.status, contentType, messages: contentType.startsWith('text/event-stream') ? parseSse(response.body) : [] };
   }
 
@@ -146,9 +147,43 @@ describe('nestjs-app (e2e over HTTP)', () => {
     const responded = await confirm('s-respond', respond.id, { decision: 'respond', result: { status: 'a clerk will call you about B-2001' } });
     expect(finalText(responded.messages)).toBe('Done: a clerk will call you about B-2001.');
     expect(orders.find('B-2001')?.status).toBe('placed');
-    for (const bad of [{ decision: 'maybe' }, { decision: 'edit', args: 'A-1002' }, { decision: 'reject', message: 3 }, { decision: 'respond' }, {}]) {
-      expect((await confirm('s-respond', 'x', bad)).status).toBe(400);
+  });
+
+  it('hands the answer to core\'s own check: what the runner refuses is a 400 with its code, nothing runs and the request still waits; a respond with null is the result null', async () => {
+    const orders = app.get(OrderRepository);
+    const confirm = (sessionId: string, confirmationId: string, decision: object) => post('/chat/confirm', { userId: 'alice', sessionId, confirmationId, ...decision });
+    const [request] = calls((await chat('alice', 's-bad', 'Please cancel A-1002')).messages.filter((m) => m.event === 'confirmation'));
+    const refusedAnswers = [
+      { decision: 'maybe' },
+      { decision: 'edit', args: 'A-1002' },
+      { decision: 'reject', message: 3 },
+      { decision: 'respond' },
+      {},
+      { confirmed: 'yes' },
+      // Contradictions and fields that do not go with the decision: core refuses them rather than pick one.
+      { decision: 'approve', confirmed: false },
+      { decision: 'reject', confirmed: true },
+      { decision: 'approve', message: 'only if it is cheap' },
+      { confirmed: true, args: { orderId: 'A-1003' } },
+      { decision: 'reject', args: { orderId: 'A-1002' } },
+      { decision: 'respond', result: { x: 1 }, confirmed: true },
+    ];
+    for (const bad of refusedAnswers) {
+      const refused = await confirm('s-bad', request.id, bad);
+      expect([bad, refused.status, refused.json?.error]).toEqual([bad, 400, 'INVALID_CONFIRMATION_ANSWER']);
     }
+    // A call the answer names that is not the waiting one.
+    const mismatched = await confirm('s-bad', request.id, { decision: 'approve', originalFunctionCall: { id: request.id, name: 'orders_cancel', args: { orderId: 'A-1001' } } });
+    expect([mismatched.status, mismatched.json?.error]).toEqual([400, 'CONFIRMATION_MISMATCH']);
+    expect(orders.find('A-1002')?.status).toBe('placed');
+
+    // Still waiting: core wraps a null result as { result: null }, as for a tool that returns null.
+    const responded = await confirm('s-bad', request.id, { decision: 'respond', result: null });
+    expect(responded.status).toBe(200);
+    expect(responses(responded.messages)).toEqual([expect.objectContaining({ name: 'orders_cancel', response: { result: null }, confirmation: { decision: 'respond', by: 'user' } })]);
+    expect(orders.find('A-1002')?.status).toBe('placed');
+    // An id that is not waiting is a 404 whatever the answer.
+    expect((await confirm('s-bad', 'x', { decision: 'maybe' })).status).toBe(404);
   });
 
   it('answers a credential request only for an id waiting in the session: a confirmation id or an unknown one is a 404, a bad body a 400', async () => {
@@ -230,7 +265,7 @@ describe('nestjs-app (e2e over HTTP)', () => {
   it('answers a bad body with 400 before streaming', async () => {
     const { status } = await post('/chat', { userId: 'alice', message: 'hi' });
     expect(status).toBe(400);
-    const confirm = await post('/chat/confirm', { userId: 'alice', sessionId: 's', confirmationId: 'x', confirmed: 'yes' });
+    const confirm = await post('/chat/confirm', { userId: 'alice', sessionId: 's', confirmed: true });
     expect(confirm.status).toBe(400);
   });
 });

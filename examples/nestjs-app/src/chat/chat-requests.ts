@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import type { AuthCredential, ConfirmationAnswer, CredentialAnswerInput } from '@toolsmith/core';
+import type { AuthCredential, CredentialAnswerInput } from '@toolsmith/core';
 
 /** Body of `POST /chat`. */
 export interface ChatRequest {
@@ -14,16 +14,19 @@ export interface ChatRequest {
 
 /**
  * Body of `POST /chat/confirm`: the user's answer to a `confirmation` event, one of the four decisions
- * (`decision: 'approve' | 'edit' | 'reject' | 'respond'` with `args`, `message` or `result`), or
- * `confirmed: true | false`.
+ * (`decision: 'approve' | 'edit' | 'reject' | 'respond'` with `args`, `message`, `result` or `remember`), or
+ * `confirmed: true | false`; both with an optional `payload`.
  */
 export interface ConfirmRequest {
   userId: string;
   sessionId: string;
   /** Id of the `toolsmith_request_confirmation` function call being answered. */
   confirmationId: string;
-  /** The decision, as `confirmationResponse` takes it. */
-  answer: ConfirmationAnswer;
+  /**
+   * The answer's fields exactly as sent (everything but the ids): core's own check reads them as the
+   * runner will, so the controller refuses what the runner would refuse (see `ChatController.answerFor`).
+   */
+  answer: Record<string, unknown>;
   /** The client's id of this answer: sent again, it is not stored or run again (see {@link ChatRequest.messageId}). */
   messageId?: string;
 }
@@ -47,34 +50,17 @@ export function parseChatRequest(body: unknown): ChatRequest {
 }
 
 /**
- * Checks the body of `POST /chat/confirm`: the shape of the decision. The runner checks the rest (edited
- * arguments against the tool's schema, a decision's fields) and refuses a wrong answer in the stream.
+ * Checks the ids in the body of `POST /chat/confirm` and keeps the rest as the answer, untouched: the
+ * controller hands it to core's check (`checkFunctionResponses`), which refuses what the runner refuses.
  */
 export function parseConfirmRequest(body: unknown): ConfirmRequest {
   const record = asRecord(body);
-  const base = { userId: text(record, 'userId'), sessionId: text(record, 'sessionId'), confirmationId: text(record, 'confirmationId'), ...messageId(record) };
-  const payload = record.payload === undefined ? {} : { payload: record.payload };
-  switch (record.decision) {
-    case undefined:
-      if (typeof record.confirmed !== 'boolean') throw new BadRequestException('Send "decision" (approve, edit, reject, respond) or "confirmed": true | false.');
-      return { ...base, answer: { confirmed: record.confirmed, ...payload } };
-    case 'approve':
-      return { ...base, answer: { decision: 'approve', ...payload } };
-    case 'edit': {
-      const args = record.args;
-      if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new BadRequestException('"args" (the edited arguments) must be a JSON object.');
-      return { ...base, answer: { decision: 'edit', args: args as Record<string, unknown>, ...payload } };
-    }
-    case 'reject':
-      if (record.message !== undefined && typeof record.message !== 'string') throw new BadRequestException('"message" must be a string.');
-      return { ...base, answer: { decision: 'reject', ...(typeof record.message === 'string' ? { message: record.message } : {}) } };
-    case 'respond':
-      if (record.result === undefined || record.result === null) throw new BadRequestException('"result" (the answer given instead of the tool\'s result) is missing.');
-      return { ...base, answer: { decision: 'respond', result: record.result } };
-    default:
-      throw new BadRequestException('"decision" must be approve, edit, reject or respond.');
-  }
+  const answer = Object.fromEntries(Object.entries(record).filter(([key]) => !ID_FIELDS.has(key)));
+  return { userId: text(record, 'userId'), sessionId: text(record, 'sessionId'), confirmationId: text(record, 'confirmationId'), ...messageId(record), answer };
 }
+
+/** The fields of a `POST /chat/confirm` body that say what is answered, not what the answer is. */
+const ID_FIELDS = new Set(['userId', 'sessionId', 'confirmationId', 'messageId']);
 
 /** Checks the body of `POST /chat/credential`: exactly one of `redirectUrl`, `credential` or `cancelled: true`. */
 export function parseCredentialRequest(body: unknown): CredentialRequestAnswer {

@@ -1,6 +1,6 @@
-import { Body, Controller, NotFoundException, Post, Res } from '@nestjs/common';
+import { BadRequestException, Body, Controller, NotFoundException, Post, Res } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
-import { Runner, confirmationRequests, confirmationResponse, credentialRequests, credentialResponse, findPendingCalls } from '@toolsmith/core';
+import { Runner, checkFunctionResponses, confirmationRequests, confirmationResponse, credentialRequests, credentialResponse, findPendingCalls } from '@toolsmith/core';
 import type { Content } from '@toolsmith/core';
 import { ConfirmRequest, parseChatRequest, parseConfirmRequest, parseCredentialRequest } from './chat-requests';
 import { writeEventStream } from './event-stream';
@@ -65,7 +65,14 @@ export class ChatController {
       ? session.events.flatMap((event) => confirmationRequests(event)).find((r) => r.call.id === request.confirmationId)?.call
       : undefined;
     if (!requestCall) throw new NotFoundException(`No confirmation "${request.confirmationId}" is waiting in this session.`);
-    return confirmationResponse(requestCall, request.answer);
+    // The answer's fields go to core as sent (with the waiting call, unless the client names one itself, which
+    // core then holds it to), and core's own check refuses what the runner would: a 400 with its code.
+    const reply = confirmationResponse(requestCall, { confirmed: false });
+    const part = reply.parts[0].functionResponse!;
+    part.response = { originalFunctionCall: part.response.originalFunctionCall, ...request.answer };
+    const refusal = checkFunctionResponses(session!.events, reply);
+    if (refusal) throw new BadRequestException({ statusCode: 400, error: refusal.code, message: refusal.message });
+    return reply;
   }
 
   /** The message the session already holds under the request's `messageId` (the runner stores it as event `msg:<messageId>`), if any. */
