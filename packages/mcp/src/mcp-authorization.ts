@@ -166,7 +166,8 @@ export class McpAuthorization {
       assertSecureTokenEndpoint(url);
       return url;
     } catch (error) {
-      throw this.failure(`its ${which} endpoint ${url} is neither https nor loopback`, error);
+      // (Not the SDK's message, which calls every endpoint a token endpoint.)
+      throw new McpConnectionError('MCP_AUTHORIZATION_FAILED', this.label, `cannot authorize: its ${which} endpoint ${url} is neither https nor loopback`, { cause: error });
     }
   }
 

@@ -120,10 +120,26 @@ describe('McpToolset with the app’s client credentials', () => {
       oauth: { clientCredentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }, issuer: 'https://auth.reports.example' },
     });
     try {
-      await expect(toolset.getTools(toolContext())).rejects.toMatchObject({ code: 'MCP_AUTHORIZATION_FAILED', message: expect.stringContaining('https://auth.reports.example') });
+      const failure = (await toolset.getTools(toolContext()).then(() => undefined, (error: unknown) => error)) as Error & { code: string };
+      expect(failure).toMatchObject({ code: 'MCP_AUTHORIZATION_FAILED', message: expect.stringContaining('not the expected "https://auth.reports.example"; no token was asked for') });
+      expect(failure.message).not.toContain('refused');
       expect(oauth.tokenRequests).toEqual({});
     } finally {
       await toolset.close();
+    }
+  });
+
+  it('a server that refuses the app’s token with 403 insufficient_scope: MCP_AUTHORIZATION_FAILED naming the scope', async () => {
+    const scoped = await startProtectedResourceFront(mcp.url!, oauth.url, { insufficientScope: 'reports.write' });
+    const toolset = new McpToolset({ transport: { url: scoped.url }, oauth: { clientCredentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } } });
+    try {
+      await expect(toolset.getTools(toolContext())).rejects.toMatchObject({
+        code: 'MCP_AUTHORIZATION_FAILED',
+        message: expect.stringContaining('refused the token for lack of scope "reports.write" (403 insufficient_scope)'),
+      });
+    } finally {
+      await toolset.close();
+      await scoped.close();
     }
   });
 
@@ -174,18 +190,29 @@ describe('McpToolset with the app’s client credentials', () => {
     let asked: number;
     /** Its metadata, besides the issuer and endpoints. */
     let metadata: Record<string, unknown>;
+    /** When set, the token request's answer: 200 with a JSON body this large (over the 1 MiB limit). */
+    let hugeToken: number | undefined;
+    /** When set, the metadata carries a padding field this large. */
+    let hugeMetadata: number | undefined;
     beforeEach(async () => {
       asked = 0;
+      hugeToken = undefined;
+      hugeMetadata = undefined;
       metadata = { grant_types_supported: ['client_credentials'] };
       // Refuses every token request, echoing the client's Basic credentials back.
       server = createServer((request, response) => {
         const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
         response.setHeader('content-type', 'application/json');
         if (request.url === '/.well-known/oauth-authorization-server') {
-          response.end(JSON.stringify({ issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, response_types_supported: ['code'], ...metadata }));
+          const padding = hugeMetadata ? { padding: 'x'.repeat(hugeMetadata) } : {};
+          response.end(JSON.stringify({ issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, response_types_supported: ['code'], ...metadata, ...padding }));
           return;
         }
         asked++;
+        if (hugeToken) {
+          response.end(JSON.stringify({ access_token: 'x'.repeat(hugeToken), token_type: 'Bearer' }));
+          return;
+        }
         const basic = Buffer.from((request.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
         response.statusCode = 401;
         response.end(JSON.stringify({ error: 'invalid_client', error_description: `no client matches ${basic}` }));
@@ -213,6 +240,24 @@ describe('McpToolset with the app’s client credentials', () => {
       expect(failure?.message).toContain(`no client matches ${CLIENT_ID}:[redacted]`);
       expect(failure?.message).not.toContain(CLIENT_SECRET);
       expect(asked).toBe(1);
+    });
+
+    it('a token answer over 1 MiB: MCP_AUTHORIZATION_FAILED, not read further', async () => {
+      hugeToken = 2 * 1024 * 1024;
+
+      const failure = await failureOf();
+
+      expect(failure).toMatchObject({ code: 'MCP_AUTHORIZATION_FAILED', message: expect.stringContaining('an answer was too large') });
+      expect(asked).toBe(1);
+    });
+
+    it('authorization server metadata over 1 MiB: MCP_AUTHORIZATION_FAILED before any credential is sent', async () => {
+      hugeMetadata = 2 * 1024 * 1024;
+
+      const failure = await failureOf();
+
+      expect(failure).toMatchObject({ code: 'MCP_AUTHORIZATION_FAILED', message: expect.stringContaining('an answer was too large') });
+      expect(asked).toBe(0);
     });
 
     it.each([

@@ -10,6 +10,10 @@ export interface McpClientSecret {
   clientId: string;
   /** Its secret, sent in the `Authorization: Basic` header of each token request. */
   clientSecret: string;
+  /** Not with a secret: a private key is {@link McpClientPrivateKey}. */
+  privateKey?: never;
+  /** Not with a secret: the algorithm goes with a private key ({@link McpClientPrivateKey}). */
+  algorithm?: never;
 }
 
 /** The app's client, authenticated with a JWT it signs with its private key (`private_key_jwt`, RFC 7523). */
@@ -20,6 +24,8 @@ export interface McpClientPrivateKey {
   privateKey: string | Record<string, unknown>;
   /** How the assertion is signed; the key must be of that family (RSA for `RS*` and `PS*`, EC for `ES*`). */
   algorithm: McpClientAssertionAlgorithm;
+  /** Not with a private key: a secret is {@link McpClientSecret}. */
+  clientSecret?: never;
 }
 
 /**
@@ -37,6 +43,18 @@ export interface McpClientCredentialsOptions {
    * (SEP-2352). Default: the authorization server discovered first, kept for the toolset's life.
    */
   issuer?: string;
+  /** Not with client credentials: the options for signing users in (`McpOAuthOptions`) do not mix with the app's own token. */
+  credentialService?: never;
+  /** Not with client credentials (see `credentialService`). */
+  redirectUri?: never;
+  /** Not with client credentials (see `credentialService`). */
+  client?: never;
+  /** Not with client credentials (see `credentialService`). */
+  clientMetadataUrl?: never;
+  /** Not with client credentials (see `credentialService`). */
+  authConfig?: never;
+  /** Not with client credentials: cross-app access is `McpCrossAppAccessOptions`. */
+  crossAppAccess?: never;
 }
 
 type SdkProvider = ClientCredentialsProvider | PrivateKeyJwtProvider;
@@ -61,7 +79,7 @@ export class McpClientCredentialsProvider extends McpGrantTokenProvider {
     this.key = checkClientCredentials(options);
     this.discovery = new McpGrantDiscovery(serverUrl, 'client_credentials', this.secrets);
     const credentials = options.clientCredentials;
-    if ('clientSecret' in credentials) this.secrets.add(credentials.clientSecret);
+    if (credentials.clientSecret !== undefined) this.secrets.add(credentials.clientSecret);
     else if (typeof credentials.privateKey === 'string') this.secrets.add(credentials.privateKey.trim());
   }
 
@@ -77,11 +95,11 @@ export class McpClientCredentialsProvider extends McpGrantTokenProvider {
     if (this.provider) return this.provider;
     const { clientCredentials: credentials, issuer } = this.options;
     const expectedIssuer = issuer ?? discoveredIssuer;
-    if ('clientSecret' in credentials) {
+    if (credentials.clientSecret !== undefined) {
       this.provider = new ClientCredentialsProvider({ clientId: credentials.clientId, clientSecret: credentials.clientSecret, expectedIssuer });
     } else {
-      const { clientId, algorithm } = credentials;
-      const provider = new PrivateKeyJwtProvider({ clientId, privateKey: credentials.privateKey, algorithm, expectedIssuer });
+      const { clientId, algorithm, privateKey } = credentials as McpClientPrivateKey;
+      const provider = new PrivateKeyJwtProvider({ clientId, privateKey, algorithm, expectedIssuer });
       // The assertion is signed with node's crypto rather than the SDK's lazily imported jose (which
       // jest's sandbox cannot import), the same in tests as in apps; it is remembered as a secret, so an
       // error echoing it is redacted.
@@ -105,7 +123,7 @@ function checkClientCredentials(options: McpClientCredentialsOptions): KeyObject
   if (mixed.length > 0) throw invalid(`is the app's own OAuth, which takes no ${mixed.map((name) => `"${name}"`).join(', ')} (those are for signing users in)`);
   if (options.scope !== undefined && typeof options.scope !== 'string') throw invalid('must be a string (space-separated scopes)', 'scope');
   if (options.issuer !== undefined && (typeof options.issuer !== 'string' || !URL.canParse(options.issuer))) throw invalid(`must be the authorization server's issuer URL; got ${JSON.stringify(options.issuer)}`, 'issuer');
-  const credentials = options.clientCredentials as Partial<McpClientSecret & McpClientPrivateKey> | undefined;
+  const credentials = options.clientCredentials as unknown as { clientId?: unknown; clientSecret?: unknown; privateKey?: McpClientPrivateKey['privateKey']; algorithm?: unknown } | undefined;
   if (typeof credentials !== 'object' || credentials === null) throw invalid('must be { clientId, clientSecret } or { clientId, privateKey, algorithm }');
   if (typeof credentials.clientId !== 'string' || credentials.clientId.length === 0) throw invalid('needs a non-empty "clientId"');
   const withSecret = credentials.clientSecret !== undefined;

@@ -17,6 +17,7 @@ import {
   SdkError,
   SdkErrorCode,
   SdkHttpError,
+  InsufficientScopeError,
   StreamableHTTPClientTransport,
   type Tool as McpToolInfo,
   type Transport,
@@ -549,6 +550,11 @@ function authorizationFailureIn(error: unknown, label: string): McpConnectionErr
     if (current instanceof McpConnectionError && current.code === 'MCP_AUTHORIZATION_FAILED') return current;
     if (current instanceof SdkHttpError && current.code === SdkErrorCode.ClientHttpAuthentication) {
       return new McpConnectionError('MCP_AUTHORIZATION_FAILED', label, 'the server refused the token it was just given (401 again)', { cause: current });
+    }
+    // (A toolset that asks its user finds the challenge in the cause chain and asks for the wider scope.)
+    if (InsufficientScopeError.isInstance(current)) {
+      const scope = current.requiredScope ? ` "${current.requiredScope}"` : '';
+      return new McpConnectionError('MCP_AUTHORIZATION_FAILED', label, `the server refused the token for lack of scope${scope} (403 insufficient_scope)`, { cause: current });
     }
   }
   return undefined;

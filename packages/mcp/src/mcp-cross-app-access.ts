@@ -1,5 +1,6 @@
 import { CrossAppAccessProvider, type OAuthTokens, requestJwtAuthorizationGrant } from '@modelcontextprotocol/client';
 import { type ReadonlyContext, ToolsmithError } from '@toolsmith/core';
+import { MAX_AUTH_RESPONSE_BYTES, limitResponseBodies } from '@toolsmith/core/internal';
 import { McpGrantDiscovery, McpGrantSecrets, McpGrantTokenProvider, fetchGrantToken } from './mcp-grant-token-provider';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -94,6 +95,7 @@ export class McpCrossAppAccess {
           clientId: idp.clientId,
           ...(idp.clientSecret ? { clientSecret: idp.clientSecret } : {}),
           ...(target.scope ? { scope: target.scope } : {}),
+          fetchFn: limitResponseBodies((input, init) => fetch(input, init), MAX_AUTH_RESPONSE_BYTES),
         });
         this.secrets.add(grant.jwtAuthGrant);
         return grant.jwtAuthGrant;

@@ -3,6 +3,8 @@ import {
   type AuthorizationServerMetadata,
   type OAuthClientProvider,
   type OAuthTokens,
+  AuthorizationServerMismatchError,
+  IssuerMismatchError,
   assertSecureTokenEndpoint,
   checkResourceAllowed,
   computeScopeUnion,
@@ -11,7 +13,7 @@ import {
   extractWWWAuthenticateParams,
   resourceUrlFromServerUrl,
 } from '@modelcontextprotocol/client';
-import { REDACTED, redactSecretText } from '@toolsmith/core/internal';
+import { MAX_AUTH_RESPONSE_BYTES, REDACTED, type ResponseTooLargeError, limitResponseBodies, redactSecretText } from '@toolsmith/core/internal';
 import { McpConnectionError } from './mcp-errors';
 
 /** What discovery found for an MCP server and its authorization server, kept for the toolset's life. */
@@ -57,6 +59,17 @@ export class McpGrantSecrets {
 }
 
 /**
+ * A fetch that reads at most {@link MAX_AUTH_RESPONSE_BYTES} of each answer, and `overLimit()`: the
+ * `MCP_AUTHORIZATION_FAILED` for the first answer over it (the SDK swallows some failures, e.g. protected
+ * resource metadata it cannot read counts as none, so the caller checks after every step).
+ */
+function limitedFetch(secrets: McpGrantSecrets): { fetchFn: typeof fetch; overLimit: () => McpConnectionError | undefined } {
+  let tooLarge: ResponseTooLargeError | undefined;
+  const fetchFn = limitResponseBodies((input, init) => fetch(input, init), MAX_AUTH_RESPONSE_BYTES, (error) => (tooLarge ??= error));
+  return { fetchFn, overLimit: () => (tooLarge ? secrets.failure('an answer was too large', tooLarge) : undefined) };
+}
+
+/**
  * The token request of an SDK provider (its grant and client authentication) to the discovered
  * authorization server, with the RFC 8707 `resource` and the scope: `configured` with the `401`'s added,
  * else the resource metadata's `scopes_supported`, else none. A refusal is `MCP_AUTHORIZATION_FAILED`
@@ -70,15 +83,28 @@ export async function fetchGrantToken(
   refused: string,
 ): Promise<OAuthTokens> {
   const scope = computeScopeUnion(scopes.configured, scopes.challenge) ?? server.scopesSupported?.join(' ');
+  const { fetchFn, overLimit } = limitedFetch(secrets);
+  let tokens: OAuthTokens;
   try {
-    return await fetchToken(provider, server.authorizationServerUrl, {
+    tokens = await fetchToken(provider, server.authorizationServerUrl, {
       resource: server.resource,
+      fetchFn,
       ...(server.metadata ? { metadata: server.metadata } : {}),
       ...(scope ? { scope } : {}),
     });
   } catch (error) {
-    throw secrets.failure(refused, error);
+    // The SDK checks the issuer before it sends anything: no request was refused.
+    if (AuthorizationServerMismatchError.isInstance(error)) {
+      throw secrets.failure(`its authorization server is ${JSON.stringify(error.currentIssuer)}, not the expected ${JSON.stringify(error.recordedIssuer)}; no token was asked for`);
+    }
+    if (IssuerMismatchError.isInstance(error) && error.kind === 'metadata') {
+      throw secrets.failure(`its authorization server's issuer is ${JSON.stringify(error.received)}, not the expected ${JSON.stringify(error.expected)}; no token was asked for`);
+    }
+    throw overLimit() ?? secrets.failure(refused, error);
   }
+  const tooLarge = overLimit();
+  if (tooLarge) throw tooLarge;
+  return tokens;
 }
 
 /**
@@ -108,12 +134,15 @@ export class McpGrantDiscovery {
 
   private async discover(resourceMetadataUrl: URL | undefined): Promise<McpGrantServer> {
     const fail = (reason: string, cause?: unknown) => this.secrets.failure(reason, cause);
+    const { fetchFn, overLimit } = limitedFetch(this.secrets);
     let found: Awaited<ReturnType<typeof discoverOAuthServerInfo>>;
     try {
-      found = await discoverOAuthServerInfo(this.serverUrl, resourceMetadataUrl ? { resourceMetadataUrl } : {});
+      found = await discoverOAuthServerInfo(this.serverUrl, { fetchFn, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}) });
     } catch (error) {
-      throw fail('its authorization server could not be discovered', error);
+      throw overLimit() ?? fail('its authorization server could not be discovered', error);
     }
+    const tooLarge = overLimit();
+    if (tooLarge) throw tooLarge;
     const { authorizationServerMetadata: metadata, resourceMetadata } = found;
     const authorizationServerUrl = String(found.authorizationServerUrl);
     const ownResource = resourceUrlFromServerUrl(this.serverUrl);

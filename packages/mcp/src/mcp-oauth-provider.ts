@@ -11,6 +11,10 @@ import type { McpPreRegisteredClient } from './mcp-authorization';
 export interface McpOAuthOptions {
   /** Where users' tokens are kept: the SAME service as the Runner's `credentialService`. */
   credentialService: CredentialService;
+  /** Not here: the app's own token (client credentials) is {@link McpClientCredentialsOptions}, without the per-user options. */
+  clientCredentials?: never;
+  /** Not here: a user's token by cross-app access is {@link McpCrossAppAccessOptions}, without these options. */
+  crossAppAccess?: never;
   /**
    * Where the authorization server sends the user back after consenting; the client app passes that
    * URL back to Toolsmith (the `redirectUrl` of the credential response). Required unless `authConfig` is given.

@@ -126,12 +126,12 @@ export class McpToolset implements Toolset {
     if (options.oauth && 'command' in options.transport) {
       throw new ToolsmithError('INVALID_MCP_TRANSPORT', 'McpToolset: "oauth" needs an HTTP transport ({ url }); a stdio server takes no OAuth token.');
     }
-    const app = options.oauth && 'clientCredentials' in options.oauth ? options.oauth : undefined;
+    const app = options.oauth && 'clientCredentials' in options.oauth ? (options.oauth as McpClientCredentialsOptions) : undefined;
     if (app && 'url' in options.transport) {
       const url = new URL(options.transport.url);
       this.appAuth = new McpClientCredentialsProvider(url, app, `${url.origin}${url.pathname}`);
     }
-    const crossApp = options.oauth && 'crossAppAccess' in options.oauth ? options.oauth : undefined;
+    const crossApp = options.oauth && 'crossAppAccess' in options.oauth ? (options.oauth as McpCrossAppAccessOptions) : undefined;
     if (crossApp && 'url' in options.transport) {
       const url = new URL(options.transport.url);
       this.crossApp = new McpCrossAppAccess(url, crossApp, `${url.origin}${url.pathname}`);
@@ -326,7 +326,7 @@ export class McpToolset implements Toolset {
   /** The per-user OAuth options (not the app's client credentials). */
   private get userOAuth(): McpOAuthOptions | undefined {
     const oauth = this.options.oauth;
-    return oauth && !('clientCredentials' in oauth) && !('crossAppAccess' in oauth) ? oauth : undefined;
+    return oauth && !('clientCredentials' in oauth) && !('crossAppAccess' in oauth) ? (oauth as McpOAuthOptions) : undefined;
   }
 
   private authorizationLabel(): string {

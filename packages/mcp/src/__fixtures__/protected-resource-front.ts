@@ -22,6 +22,8 @@ export interface ProtectedResourceFrontOptions {
   scopesSupported?: string[];
   /** Added to every `401` of the endpoint as `WWW-Authenticate: Bearer scope="…"`; default none (serveMcp's own `401`). */
   challengeScope?: string;
+  /** Refuses every MCP request that carries a token with `403 insufficient_scope` naming this scope; default none. */
+  insufficientScope?: string;
 }
 
 /** Starts the front of the MCP endpoint `target` (`http://127.0.0.1:<port>/mcp`), whose authorization server is `authorizationServer`. */
@@ -35,6 +37,11 @@ export async function startProtectedResourceFront(target: URL, authorizationServ
       return;
     }
     if (req.url?.startsWith('/mcp')) authorizations.push(req.headers.authorization);
+    if (req.url?.startsWith('/mcp') && req.headers.authorization && options.insufficientScope) {
+      res.writeHead(403, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${options.insufficientScope}"` });
+      res.end();
+      return;
+    }
     const upstream = forward({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
       const headers = { ...answer.headers };
       if (answer.statusCode === 401 && options.challengeScope) headers['www-authenticate'] = `Bearer scope="${options.challengeScope}"`;
