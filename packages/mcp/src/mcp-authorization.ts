@@ -172,7 +172,10 @@ export class McpAuthorization {
   }
 
   private failure(reason: string, cause?: unknown): ToolsmithError {
-    const detail = cause instanceof Error ? `: ${cause.message}` : '';
+    // Metadata the SDK's schema refuses: one line per field at fault, not the schema library's JSON dump.
+    const issues = (cause as { issues?: unknown } | undefined)?.issues;
+    const fields = Array.isArray(issues) ? issues.map((issue: { path?: unknown[]; message?: unknown }) => `${(issue.path ?? []).join('.') || 'the metadata'}: ${String(issue.message)}`) : undefined;
+    const detail = fields?.length ? `: its metadata is invalid (${fields.join('; ')})` : cause instanceof Error ? `: ${cause.message}` : '';
     return new McpConnectionError('MCP_AUTHORIZATION_FAILED', this.label, `cannot authorize: ${reason}${detail}`, cause === undefined ? {} : { cause });
   }
 }

@@ -208,6 +208,19 @@ describe('McpToolset refuses an unsafe or oversized authorization server', () =>
     await toolset.close();
   });
 
+  it('metadata with a javascript: authorization endpoint: MCP_AUTHORIZATION_FAILED in one readable sentence', async () => {
+    const toolset = await serveBehind((path, response, base) => {
+      if (path === '/.well-known/oauth-authorization-server') return json(response, 200, metadataOf(base, { authorization_endpoint: 'javascript:alert(document.cookie)//' }));
+      json(response, 201, { client_id: 'registered' });
+    });
+
+    const failure = (await toolset.getTools(testToolContext()).then(() => undefined, (error: unknown) => error)) as Error & { code: string };
+    expect(failure.code).toBe('MCP_AUTHORIZATION_FAILED');
+    expect(failure.message).toMatch(/could not be discovered: its metadata is invalid \(authorization_endpoint: .*javascript:.*\)$/);
+    expect(failure.message).not.toContain('\n');
+    await toolset.close();
+  });
+
   it.each(['resource metadata', 'authorization server metadata', 'registration'])(
     'an endless %s answer: read up to 1 MiB, the connection dropped, MCP_AUTHORIZATION_FAILED naming the limit',
     async (which) => {
