@@ -79,7 +79,12 @@ export class McpClientCredentialsProvider extends McpGrantTokenProvider {
     this.key = checkClientCredentials(options);
     this.discovery = new McpGrantDiscovery(serverUrl, 'client_credentials', this.secrets);
     const credentials = options.clientCredentials;
-    if (credentials.clientSecret !== undefined) this.secrets.add(credentials.clientSecret);
+    if (credentials.clientSecret !== undefined) {
+      this.secrets.add(credentials.clientSecret);
+      // A client_secret_basic header: base64 of `id:secret`, each part form-url-encoded or not.
+      this.secrets.add(`${credentials.clientId}:${credentials.clientSecret}`);
+      this.secrets.add(`${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`);
+    }
     else if (typeof credentials.privateKey === 'string') this.secrets.add(credentials.privateKey.trim());
   }
 

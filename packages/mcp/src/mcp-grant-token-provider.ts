@@ -13,7 +13,7 @@ import {
   extractWWWAuthenticateParams,
   resourceUrlFromServerUrl,
 } from '@modelcontextprotocol/client';
-import { MAX_AUTH_RESPONSE_BYTES, REDACTED, type ResponseTooLargeError, limitResponseBodies, redactSecretText } from '@toolsmith/core/internal';
+import { MAX_AUTH_RESPONSE_BYTES, type ResponseTooLargeError, limitResponseBodies, redactKnownSecrets } from '@toolsmith/core/internal';
 import { McpConnectionError } from './mcp-errors';
 
 /** What discovery found for an MCP server and its authorization server, kept for the toolset's life. */
@@ -42,11 +42,12 @@ export class McpGrantSecrets {
     if (secret.length >= 4) this.secrets.add(secret);
   }
 
-  /** `text` with every remembered secret (and anything that looks like one) replaced by `[redacted]`. */
+  /**
+   * `text` with every remembered secret, as it is, percent- or form-url-encoded or base64 (a `Basic`
+   * header), and anything that looks like a secret replaced by `[redacted]`.
+   */
   redact(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) out = out.split(secret).join(REDACTED);
-    return redactSecretText(out);
+    return redactKnownSecrets(text, this.secrets);
   }
 
   /** `MCP_AUTHORIZATION_FAILED` for `reason`, with the cause's message redacted (the cause itself is not kept: it may echo a secret). */

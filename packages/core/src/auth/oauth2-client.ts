@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AuthConfigInvalidError, ResponseTooLargeError, TokenRequestError } from '../errors/auth-errors';
 import type { AuthConfig, OAuth2ClientConfig } from './auth-config';
+import { redactKnownSecrets } from '../redaction/secret-redaction';
 import type { AuthCredential } from './auth-credential';
 import { MAX_AUTH_RESPONSE_BYTES, limitResponseBodies } from './limit-response-bodies';
 
@@ -59,15 +60,19 @@ export function buildAuthorizationUrl(config: AuthConfig, state: string, codeCha
  * Posts a token request (form-encoded; the client authenticated as its `tokenEndpointAuthMethod` says,
  * the `resource` indicator added when the client has one) and turns the answer into a credential. A
  * non-2xx answer, a body without `access_token` or one over `MAX_AUTH_RESPONSE_BYTES` (not read past it)
- * is a {@link TokenRequestError}.
+ * is a {@link TokenRequestError}. Whatever of the answer goes into that error (the server's `error` and
+ * `error_description`) has every secret the request sent (client secret, `Basic` header, code, PKCE verifier,
+ * refresh token, assertion) redacted, in any of the forms a server may echo it in (see `redactKnownSecrets`).
  */
 export async function requestToken(client: OAuth2ClientConfig, params: Record<string, string>, fetchImpl: typeof fetch = fetch): Promise<AuthCredential> {
   const body = new URLSearchParams(params);
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const secrets = [client.clientSecret, params.code, params.code_verifier, params.refresh_token, params.client_assertion, params.assertion, params.subject_token, params.password];
   if (client.tokenEndpointAuthMethod === 'client_secret_basic' && client.clientSecret) {
     // RFC 6749 §2.3.1: id and secret form-urlencoded, then base64 as user:password.
     const user = `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`;
     headers.authorization = `Basic ${Buffer.from(user).toString('base64')}`;
+    secrets.push(user, encodeURIComponent(client.clientSecret));
   } else {
     body.set('client_id', client.clientId);
     if (client.clientSecret && client.tokenEndpointAuthMethod !== 'none') body.set('client_secret', client.clientSecret);
@@ -90,8 +95,10 @@ export async function requestToken(client: OAuth2ClientConfig, params: Record<st
   }
   const text = (key: string) => (typeof json[key] === 'string' ? (json[key] as string) : undefined);
   if (!response.ok || text('access_token') === undefined) {
-    throw new TokenRequestError(client.tokenUrl, grantType, response.status, text('error') ?? (response.ok ? 'no access_token' : undefined), {
-      description: text('error_description'),
+    // The server's text is stored and shown: it must not carry back what the request sent.
+    const shown = (value: string | undefined) => (value === undefined ? undefined : redactKnownSecrets(value, secrets));
+    throw new TokenRequestError(client.tokenUrl, grantType, response.status, shown(text('error')) ?? (response.ok ? 'no access_token' : undefined), {
+      description: shown(text('error_description')),
     });
   }
   const credential: AuthCredential = { accessToken: text('access_token'), tokenType: text('token_type') ?? 'Bearer' };

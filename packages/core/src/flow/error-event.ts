@@ -1,7 +1,7 @@
 import type { InvocationContext } from '../agents/invocation-context';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
-import { redactSecretText, redactSecrets } from '../internal/secret-redaction';
+import { redactSecretText, redactSecrets } from '../redaction/secret-redaction';
 import type { EventActions } from '../state/event-actions';
 
 /** An event reporting `error` (its stable code, message and details; no stack, no cause). */

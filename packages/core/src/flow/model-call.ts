@@ -19,7 +19,7 @@ import { errorEvent } from './error-event';
 import { buildRequest } from './request-builder';
 import type { OfferedTools } from './tool-resolver';
 import type { ChatSpan } from '../tracing/chat-span';
-import { redactSecretText } from '../internal/secret-redaction';
+import { redactSecretText } from '../redaction/secret-redaction';
 
 /** What one model call produced, for the loop to emit in order: `partials`, then `event`. */
 export interface ModelStep {

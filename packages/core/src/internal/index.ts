@@ -18,7 +18,7 @@ export { registerTypeScript } from './register-typescript';
 export { MAX_AUTH_RESPONSE_BYTES, limitResponseBodies } from '../auth/limit-response-bodies';
 export { ResponseTooLargeError } from '../errors/auth-errors';
 // What looks secret, redacted wherever run data is shown to people (the dev UI's inspector, eval reports).
-export { REDACTED, holdsSecretText, isSecretName, redactSecretText, redactSecrets } from './secret-redaction';
+export { REDACTED, holdsSecretText, isSecretName, redactKnownSecrets, redactSecretText, redactSecrets, secretForms } from '../redaction/secret-redaction';
 // What the runner checks of every new user message (shape, argument limits): servers refuse early with it.
 export { checkNewMessage } from '../runner/check-new-message';
 // How the runner reads a confirmation answer (the four decisions, `remember`): servers refuse a malformed one early with it.

@@ -44,6 +44,36 @@ export function redactSecretText(text: string): string {
 }
 
 /**
+ * The forms a known secret may come back in when a server echoes a request that carried it: as it is,
+ * percent-encoded (`encodeURIComponent`), form-url-encoded (`+` for a space, as `URLSearchParams` writes it),
+ * and base64 / base64url (a `Basic` header's value is the base64 of `id:secret`). Values under 4 characters
+ * are ignored (they would redact ordinary text).
+ */
+export function secretForms(secrets: Iterable<string | undefined>): string[] {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (secret === undefined || secret.length < 4) continue;
+    const buffer = Buffer.from(secret);
+    for (const form of [secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2), buffer.toString('base64'), buffer.toString('base64url')]) forms.add(form);
+    // Percent-encoding with lower-case hex digits, as some servers write it back.
+    forms.add(encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+  }
+  // Longest first: a form that contains another is replaced whole.
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * `text` (what a server sent back: an `error_description`, a message) with every form of every one of
+ * `secrets` (see {@link secretForms}: the secrets the request sent) replaced by `[redacted]`, and then
+ * everything else that looks like a secret (see {@link redactSecretText}).
+ */
+export function redactKnownSecrets(text: string, secrets: Iterable<string | undefined>): string {
+  let out = text;
+  for (const form of secretForms(secrets)) out = out.split(form).join(REDACTED);
+  return redactSecretText(out);
+}
+
+/**
  * A copy of `value` (JSON-like data) fit to show: the value of every secret-named property is `[redacted]`,
  * and secret-looking text in strings, property names included, is redacted (see {@link redactSecretText}). Other values are kept as they are.
  */

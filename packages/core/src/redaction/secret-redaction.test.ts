@@ -1,4 +1,4 @@
-import { holdsSecretText, isSecretName, redactSecretText, redactSecrets } from './secret-redaction';
+import { holdsSecretText, isSecretName, redactKnownSecrets, redactSecretText, redactSecrets } from './secret-redaction';
 
 describe('secret redaction', () => {
   it('knows secret names, and leaves token counts alone', () => {
@@ -27,5 +27,11 @@ describe('secret redaction', () => {
     expect(data.headers.Authorization).toBe('x');
     // A key-shaped property name is redacted too.
     expect(redactSecrets({ keys: { 'sk-live-abcdefgh12345678': 'owner', plain: 1 } })).toEqual({ keys: { '[redacted]': 'owner', plain: 1 } });
+  });
+
+  it('redacts known secrets as they are, percent- and form-url-encoded, and base64', () => {
+    const secret = 'p@ss w0rd+/=SECRET';
+    const text = `a ${secret} b ${encodeURIComponent(secret)} c p%40ss+w0rd%2B%2F%3DSECRET d p%40ss%20w0rd%2b%2f%3dSECRET e ${Buffer.from(secret).toString('base64')} f`;
+    expect(redactKnownSecrets(text, [secret, undefined, 'ab'])).toBe('a [redacted] b [redacted] c [redacted] d [redacted] e [redacted] f');
   });
 });
