@@ -427,17 +427,7 @@ describe('AgentTool: the outer session records the inner calls a grant or the co
    */
   function nested(grantService?: InMemoryGrantService) {
     const wiped: string[] = [];
-    const wipe = functionTool<{ disk: string }>({
-      name: 'wipe',
-      description: 'Wipes a disk.',
-      parameters: { type: 'object', properties: { disk: { type: 'string', pattern: '^sd[a-z]$' } }, required: ['disk'] },
-      requireConfirmation: true,
-      confirmationHint: (args) => `Wipe ${args.disk}?`,
-      execute: (args) => {
-        wiped.push(args.disk);
-        return { wiped: args.disk };
-      },
-    });
+    const wipe = wipeTool(wiped);
     const janitorModel = new ScriptedModel([{ calls: [{ id: 'w', name: 'wipe', args: { disk: 'sdb' } }] }, 'Janitor done.']);
     const janitor = new LlmAgent({ name: 'janitor', description: 'Cleans disks.', model: janitorModel, tools: [wipe] });
     const boss = new LlmAgent({ name: 'boss', description: 'Delegates.', model: new ScriptedModel([{ calls: [{ id: 'k', name: 'janitor', args: { request: 'wipe sdb' } }] }, 'Boss done.']), tools: [new AgentTool({ agent: janitor })] });
