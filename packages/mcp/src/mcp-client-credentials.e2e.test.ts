@@ -1,12 +1,13 @@
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LlmAgent, Runner, credentialRequests, functionTool, type Content, type Event } from '@toolsmith/core';
+import { LlmAgent, Runner, credentialRequests, type Content, type Event } from '@toolsmith/core';
 import { type OAuth2TestServer, ScriptedModel, startOAuth2TestServer } from '@toolsmith/core/testing';
 import { watchTokenRequests } from './__fixtures__/conformance-auth-driver';
 import { type ProtectedResourceFront, startProtectedResourceFront } from './__fixtures__/protected-resource-front';
 import { toolContext } from './__fixtures__/tool-harness';
 import { McpToolset } from './mcp-toolset';
-import { type McpServerHandle, serveMcp } from './serve-mcp';
+import { serveWhoamiBehindOAuth } from './__fixtures__/whoami-behind-oauth';
+import type { McpServerHandle } from './serve-mcp';
 
 // The app's own token (the OAuth client credentials grant) against real components: the local OAuth2
 // server, a serveMcp endpoint that accepts its live tokens, and in front of it the protected resource
@@ -19,25 +20,12 @@ let front: ProtectedResourceFront;
 let tokenRequests: ReturnType<typeof watchTokenRequests>;
 /** Whether serveMcp accepts the authorization server's live tokens (a test turns it off to refuse every token). */
 let acceptTokens = true;
-const whoami = functionTool({ name: 'whoami', description: 'Says who is calling.', execute: (_: unknown, ctx) => ({ userId: ctx.userId }) });
 
 beforeEach(async () => {
   acceptTokens = true;
   tokenRequests = watchTokenRequests();
   oauth = await startOAuth2TestServer({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
-  mcp = await serveMcp({
-    tools: [whoami],
-    transport: {
-      http: {
-        port: 0,
-        authenticate: (request) => {
-          const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-          const facts = token && acceptTokens ? oauth.introspect(token) : undefined;
-          return facts ? { userId: facts.subject } : undefined;
-        },
-      },
-    },
-  });
+  mcp = await serveWhoamiBehindOAuth(oauth, () => acceptTokens);
   front = await startProtectedResourceFront(mcp.url!, oauth.url);
 });
 afterEach(async () => {

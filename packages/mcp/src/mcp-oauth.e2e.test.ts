@@ -1,28 +1,16 @@
-import { InMemoryCredentialService, LlmAgent, type AuthConfig, Runner, authConfigId, credentialRequests, credentialResponse, functionTool, type Content, type Event } from '@toolsmith/core';
+import { InMemoryCredentialService, LlmAgent, type AuthConfig, Runner, authConfigId, credentialRequests, credentialResponse, type Content, type Event } from '@toolsmith/core';
 import { type OAuth2TestServer, ScriptedModel, startOAuth2TestServer } from '@toolsmith/core/testing';
 import { McpToolset } from './mcp-toolset';
-import { type McpServerHandle, serveMcp } from './serve-mcp';
+import { serveWhoamiBehindOAuth } from './__fixtures__/whoami-behind-oauth';
+import type { McpServerHandle } from './serve-mcp';
 
 /** An MCP server behind OAuth: serveMcp's authenticate hook accepts the authorization server's live bearer tokens. */
 let oauth: OAuth2TestServer;
 let mcp: McpServerHandle;
-const whoami = functionTool({ name: 'whoami', description: 'Says who is calling.', execute: (_: unknown, ctx) => ({ userId: ctx.userId }) });
 
 beforeEach(async () => {
   oauth = await startOAuth2TestServer({ subject: 'alice' });
-  mcp = await serveMcp({
-    tools: [whoami],
-    transport: {
-      http: {
-        port: 0,
-        authenticate: (request) => {
-          const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-          const facts = token ? oauth.introspect(token) : undefined;
-          return facts ? { userId: facts.subject } : undefined;
-        },
-      },
-    },
-  });
+  mcp = await serveWhoamiBehindOAuth(oauth);
 });
 afterEach(async () => {
   await mcp.close();
