@@ -11,7 +11,7 @@ import {
   selectClientAuthMethod,
 } from '@modelcontextprotocol/client';
 import type { AuthConfig, ToolsmithError } from '@toolsmith/core';
-import { MAX_AUTH_RESPONSE_BYTES, type ResponseTooLargeError, limitResponseBodies } from '@toolsmith/core/internal';
+import { limitedAuthFetch } from './limited-auth-fetch';
 import type { McpAuthChallenge } from './mcp-auth-challenge';
 import { McpConnectionError } from './mcp-errors';
 
@@ -107,9 +107,7 @@ export class McpAuthorization {
   private async discover(challenge: McpAuthChallenge): Promise<ServerInfo> {
     // The SDK swallows some failures (a protected resource metadata it cannot read counts as none): an
     // answer over the limit is noted here and fails the discovery whatever the SDK made of it.
-    let tooLarge: ResponseTooLargeError | undefined;
-    const fetchFn = limitResponseBodies((input, init) => fetch(input, init), MAX_AUTH_RESPONSE_BYTES, (error) => (tooLarge ??= error));
-    const overLimit = () => (tooLarge ? this.failure(`an answer was too large`, tooLarge) : undefined);
+    const { fetchFn, overLimit } = limitedAuthFetch((reason, cause) => this.failure(reason, cause));
     let found: Awaited<ReturnType<typeof discoverOAuthServerInfo>>;
     try {
       found = await discoverOAuthServerInfo(this.serverUrl, { fetchFn, ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}) });

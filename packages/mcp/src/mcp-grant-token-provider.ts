@@ -13,7 +13,8 @@ import {
   extractWWWAuthenticateParams,
   resourceUrlFromServerUrl,
 } from '@modelcontextprotocol/client';
-import { MAX_AUTH_RESPONSE_BYTES, type ResponseTooLargeError, limitResponseBodies, redactKnownSecrets } from '@toolsmith/core/internal';
+import { redactKnownSecrets } from '@toolsmith/core/internal';
+import { limitedAuthFetch } from './limited-auth-fetch';
 import { McpConnectionError } from './mcp-errors';
 
 /** What discovery found for an MCP server and its authorization server, kept for the toolset's life. */
@@ -60,17 +61,6 @@ export class McpGrantSecrets {
 }
 
 /**
- * A fetch that reads at most {@link MAX_AUTH_RESPONSE_BYTES} of each answer, and `overLimit()`: the
- * `MCP_AUTHORIZATION_FAILED` for the first answer over it (the SDK swallows some failures, e.g. protected
- * resource metadata it cannot read counts as none, so the caller checks after every step).
- */
-function limitedFetch(secrets: McpGrantSecrets): { fetchFn: typeof fetch; overLimit: () => McpConnectionError | undefined } {
-  let tooLarge: ResponseTooLargeError | undefined;
-  const fetchFn = limitResponseBodies((input, init) => fetch(input, init), MAX_AUTH_RESPONSE_BYTES, (error) => (tooLarge ??= error));
-  return { fetchFn, overLimit: () => (tooLarge ? secrets.failure('an answer was too large', tooLarge) : undefined) };
-}
-
-/**
  * The token request of an SDK provider (its grant and client authentication) to the discovered
  * authorization server, with the RFC 8707 `resource` and the scope: `configured` with the `401`'s added,
  * else the resource metadata's `scopes_supported`, else none. A refusal is `MCP_AUTHORIZATION_FAILED`
@@ -84,7 +74,7 @@ export async function fetchGrantToken(
   refused: string,
 ): Promise<OAuthTokens> {
   const scope = computeScopeUnion(scopes.configured, scopes.challenge) ?? server.scopesSupported?.join(' ');
-  const { fetchFn, overLimit } = limitedFetch(secrets);
+  const { fetchFn, overLimit } = limitedAuthFetch((reason, cause) => secrets.failure(reason, cause));
   let tokens: OAuthTokens;
   try {
     tokens = await fetchToken(provider, server.authorizationServerUrl, {
@@ -135,7 +125,7 @@ export class McpGrantDiscovery {
 
   private async discover(resourceMetadataUrl: URL | undefined): Promise<McpGrantServer> {
     const fail = (reason: string, cause?: unknown) => this.secrets.failure(reason, cause);
-    const { fetchFn, overLimit } = limitedFetch(this.secrets);
+    const { fetchFn, overLimit } = limitedAuthFetch((reason, cause) => this.secrets.failure(reason, cause));
     let found: Awaited<ReturnType<typeof discoverOAuthServerInfo>>;
     try {
       found = await discoverOAuthServerInfo(this.serverUrl, { fetchFn, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}) });
