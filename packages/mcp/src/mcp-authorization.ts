@@ -2,7 +2,6 @@ import {
   type AuthorizationServerMetadata,
   type OAuthClientInformationMixed,
   type OAuthProtectedResourceMetadata,
-  assertSecureTokenEndpoint,
   checkResourceAllowed,
   discoverOAuthServerInfo,
   registerClient,
@@ -12,6 +11,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { AuthConfig, ToolsmithError } from '@toolsmith/core';
 import { limitedAuthFetch } from './limited-auth-fetch';
+import { insecureEndpointReason } from './secure-endpoint';
 import type { McpAuthChallenge } from './mcp-auth-challenge';
 import { McpConnectionError } from './mcp-errors';
 
@@ -33,6 +33,8 @@ export interface McpAuthorizationOptions {
   clientMetadataUrl?: string;
   /** `client_name` sent with a dynamic registration. */
   clientName: string;
+  /** The deadline of each request to the authorization server (and of the code exchange and refreshes), its answer read in full. */
+  requestTimeoutMs: number;
 }
 
 /** What discovery found for one server, kept for the toolset's life. */
@@ -52,7 +54,9 @@ interface ServerInfo {
  * when the server supports it, else dynamic registration, RFC 7591), the token endpoint auth method and
  * the scope. The result is an OAuth2 {@link AuthConfig} (with the RFC 8707 `resource`) that Toolsmith's
  * own credential flow runs: PKCE S256, state, the user's pause, the code exchange and refreshes.
- * Every answer is read up to `MAX_AUTH_RESPONSE_BYTES` (1 MiB), no further.
+ * Every answer is read up to `MAX_AUTH_RESPONSE_BYTES` (1 MiB), no further, and every request, its answer
+ * read in full, is over within `requestTimeoutMs` or abandoned (`MCP_AUTHORIZATION_FAILED`, its cause
+ * `AUTH_RESPONSE_TIMEOUT`); the config carries that deadline to the code exchange and the refreshes.
  */
 export class McpAuthorization {
   private info?: Promise<ServerInfo>;
@@ -84,6 +88,7 @@ export class McpAuthorization {
         // RFC 8707: the PRM's resource verbatim, else the server's canonical URL.
         resource: resourceMetadata?.resource ?? resourceUrlFromServerUrl(this.serverUrl).href,
         tokenEndpointAuthMethod: selectClientAuthMethod(client, metadata?.token_endpoint_auth_methods_supported ?? []),
+        requestTimeoutMs: this.options.requestTimeoutMs,
       },
     };
     if (client.client_secret) config.oauth2!.clientSecret = client.client_secret;
@@ -106,15 +111,15 @@ export class McpAuthorization {
 
   private async discover(challenge: McpAuthChallenge): Promise<ServerInfo> {
     // The SDK swallows some failures (a protected resource metadata it cannot read counts as none): an
-    // answer over the limit is noted here and fails the discovery whatever the SDK made of it.
-    const { fetchFn, overLimit } = limitedAuthFetch((reason, cause) => this.failure(reason, cause));
+    // answer over a limit (size, deadline) is noted here and fails the discovery whatever the SDK made of it.
+    const { fetchFn, failed } = limitedAuthFetch((reason, cause) => this.failure(reason, cause), this.options.requestTimeoutMs);
     let found: Awaited<ReturnType<typeof discoverOAuthServerInfo>>;
     try {
       found = await discoverOAuthServerInfo(this.serverUrl, { fetchFn, ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}) });
     } catch (error) {
-      throw overLimit() ?? this.failure('its authorization server could not be discovered', error);
+      throw failed() ?? this.failure('its authorization server could not be discovered', error);
     }
-    const refused = overLimit();
+    const refused = failed();
     if (refused) throw refused;
     const { authorizationServerUrl, authorizationServerMetadata: metadata, resourceMetadata } = found;
     if (resourceMetadata && !checkResourceAllowed({ requestedResource: resourceUrlFromServerUrl(this.serverUrl), configuredResource: resourceMetadata.resource })) {
@@ -131,7 +136,7 @@ export class McpAuthorization {
     try {
       client = await this.client(String(authorizationServerUrl), metadata, fetchFn);
     } catch (error) {
-      throw overLimit() ?? error;
+      throw failed() ?? error;
     }
     const info: ServerInfo = { authorizationEndpoint, tokenEndpoint, client };
     if (metadata) info.metadata = metadata;
@@ -158,15 +163,11 @@ export class McpAuthorization {
     }
   }
 
-  /** `url` when it is https or loopback http (the MCP spec requires https; loopback serves local development), else `MCP_AUTHORIZATION_FAILED`. */
-  private safeEndpoint(which: string, url: string): string {
-    try {
-      assertSecureTokenEndpoint(url);
-      return url;
-    } catch (error) {
-      // (Not the SDK's message, which calls every endpoint a token endpoint.)
-      throw new McpConnectionError('MCP_AUTHORIZATION_FAILED', this.label, `cannot authorize: its ${which} endpoint ${url} is neither https nor loopback`, { cause: error });
-    }
+  /** `url` when it is https or loopback http, else `MCP_AUTHORIZATION_FAILED`. */
+  private safeEndpoint(which: 'authorization' | 'token' | 'registration', url: string): string {
+    const unsafe = insecureEndpointReason(which, url);
+    if (unsafe) throw new McpConnectionError('MCP_AUTHORIZATION_FAILED', this.label, `cannot authorize: ${unsafe}`);
+    return url;
   }
 
   private failure(reason: string, cause?: unknown): ToolsmithError {

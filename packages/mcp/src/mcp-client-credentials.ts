@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { ClientCredentialsProvider, type OAuthTokens, PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
 import { ToolsmithError } from '@toolsmith/core';
 import { type McpClientAssertionAlgorithm, clientAssertionKey, isClientAssertionAlgorithm, signClientAssertion } from './client-assertion';
+import { DEFAULT_AUTH_REQUEST_TIMEOUT_MS, authRequestTimeoutProblem } from './limited-auth-fetch';
 import { McpGrantDiscovery, McpGrantSecrets, McpGrantTokenProvider, fetchGrantToken } from './mcp-grant-token-provider';
 
 /** The app's client at the MCP server's authorization server, authenticated with its secret (`client_secret_basic`). */
@@ -43,6 +44,12 @@ export interface McpClientCredentialsOptions {
    * (SEP-2352). Default: the authorization server discovered first, kept for the toolset's life.
    */
   issuer?: string;
+  /**
+   * The deadline of each request to the authorization server (metadata discovery, the token request), its
+   * answer read in full, in milliseconds: past it the request is abandoned and the toolset fails with
+   * `MCP_AUTHORIZATION_FAILED` (its cause `AUTH_RESPONSE_TIMEOUT`). Default 30 000.
+   */
+  requestTimeoutMs?: number;
   /** Not with client credentials: the options for signing users in (`McpOAuthOptions`) do not mix with the app's own token. */
   credentialService?: never;
   /** Not with client credentials (see `credentialService`). */
@@ -77,7 +84,7 @@ export class McpClientCredentialsProvider extends McpGrantTokenProvider {
   ) {
     super(new McpGrantSecrets(label));
     this.key = checkClientCredentials(options);
-    this.discovery = new McpGrantDiscovery(serverUrl, 'client_credentials', this.secrets);
+    this.discovery = new McpGrantDiscovery(serverUrl, 'client_credentials', this.secrets, this.requestTimeoutMs);
     const credentials = options.clientCredentials;
     if (credentials.clientSecret !== undefined) {
       this.secrets.add(credentials.clientSecret);
@@ -92,7 +99,12 @@ export class McpClientCredentialsProvider extends McpGrantTokenProvider {
   protected async requestToken(resourceMetadataUrl: URL | undefined, challengeScope: string | undefined): Promise<OAuthTokens> {
     const server = await this.discovery.server(resourceMetadataUrl);
     const provider = this.sdkProvider(server.issuer);
-    return fetchGrantToken(provider, server, { configured: this.options.scope, challenge: challengeScope }, this.secrets, 'its authorization server refused the client credentials token request');
+    const limited = this.secrets.limitedFetch(this.requestTimeoutMs);
+    return fetchGrantToken(provider, server, { configured: this.options.scope, challenge: challengeScope }, this.secrets, 'its authorization server refused the client credentials token request', limited);
+  }
+
+  private get requestTimeoutMs(): number {
+    return this.options.requestTimeoutMs ?? DEFAULT_AUTH_REQUEST_TIMEOUT_MS;
   }
 
   /** The SDK's provider for these credentials, bound to the configured issuer, else to the first one discovered. */
@@ -128,6 +140,8 @@ function checkClientCredentials(options: McpClientCredentialsOptions): KeyObject
   if (mixed.length > 0) throw invalid(`is the app's own OAuth, which takes no ${mixed.map((name) => `"${name}"`).join(', ')} (those are for signing users in)`);
   if (options.scope !== undefined && typeof options.scope !== 'string') throw invalid('must be a string (space-separated scopes)', 'scope');
   if (options.issuer !== undefined && (typeof options.issuer !== 'string' || !URL.canParse(options.issuer))) throw invalid(`must be the authorization server's issuer URL; got ${JSON.stringify(options.issuer)}`, 'issuer');
+  const timeoutProblem = authRequestTimeoutProblem(options.requestTimeoutMs);
+  if (timeoutProblem) throw invalid(timeoutProblem, 'requestTimeoutMs');
   const credentials = options.clientCredentials as unknown as { clientId?: unknown; clientSecret?: unknown; privateKey?: McpClientPrivateKey['privateKey']; algorithm?: unknown } | undefined;
   if (typeof credentials !== 'object' || credentials === null) throw invalid('must be { clientId, clientSecret } or { clientId, privateKey, algorithm }');
   if (typeof credentials.clientId !== 'string' || credentials.clientId.length === 0) throw invalid('needs a non-empty "clientId"');

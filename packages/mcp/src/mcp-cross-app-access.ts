@@ -1,6 +1,6 @@
 import { CrossAppAccessProvider, type OAuthTokens, requestJwtAuthorizationGrant } from '@modelcontextprotocol/client';
 import { type ReadonlyContext, ToolsmithError } from '@toolsmith/core';
-import { MAX_AUTH_RESPONSE_BYTES, limitResponseBodies } from '@toolsmith/core/internal';
+import { DEFAULT_AUTH_REQUEST_TIMEOUT_MS, authRequestTimeoutProblem } from './limited-auth-fetch';
 import { McpGrantDiscovery, McpGrantSecrets, McpGrantTokenProvider, fetchGrantToken } from './mcp-grant-token-provider';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -37,6 +37,12 @@ export interface McpCrossAppAccessOptions {
   scope?: string;
   /** The `issuer` of the MCP server's authorization server: the client secret is sent to no other. Default: the one discovered first, for the toolset's life. */
   issuer?: string;
+  /**
+   * The deadline of each request to the identity provider and the authorization server (metadata
+   * discovery, the two exchanges), its answer read in full, in milliseconds: past it the request is
+   * abandoned and the user's request fails with `MCP_AUTHORIZATION_FAILED` (its cause `AUTH_RESPONSE_TIMEOUT`). Default 30 000.
+   */
+  requestTimeoutMs?: number;
 }
 
 /** The cross-app access of one toolset: discovery shared, one token (and auth provider) per user. */
@@ -56,7 +62,7 @@ export class McpCrossAppAccess {
     this.secrets = new McpGrantSecrets(label);
     this.secrets.add(options.crossAppAccess.clientSecret);
     if (options.crossAppAccess.idp.clientSecret) this.secrets.add(options.crossAppAccess.idp.clientSecret);
-    this.discovery = new McpGrantDiscovery(serverUrl, JWT_BEARER, this.secrets);
+    this.discovery = new McpGrantDiscovery(serverUrl, JWT_BEARER, this.secrets, this.requestTimeoutMs);
     this.boundIssuer = options.issuer;
   }
 
@@ -82,6 +88,8 @@ export class McpCrossAppAccess {
     if (typeof idToken !== 'string' || idToken.length === 0) throw this.secrets.failure("the app's idToken function gave no ID token");
     this.secrets.add(idToken);
     const { idp } = access;
+    // One fetch for both exchanges: an answer of the identity provider over a limit fails the request like the authorization server's.
+    const limited = this.secrets.limitedFetch(this.requestTimeoutMs);
     const provider = new CrossAppAccessProvider({
       clientId: access.clientId,
       clientSecret: access.clientSecret,
@@ -95,7 +103,7 @@ export class McpCrossAppAccess {
           clientId: idp.clientId,
           ...(idp.clientSecret ? { clientSecret: idp.clientSecret } : {}),
           ...(target.scope ? { scope: target.scope } : {}),
-          fetchFn: limitResponseBodies((input, init) => fetch(input, init), MAX_AUTH_RESPONSE_BYTES),
+          fetchFn: limited.fetchFn,
         });
         this.secrets.add(grant.jwtAuthGrant);
         return grant.jwtAuthGrant;
@@ -104,7 +112,11 @@ export class McpCrossAppAccess {
     // What the SDK's auth() would save after its discovery: the ID-JAG's audience and resource.
     provider.saveAuthorizationServerUrl(server.issuer);
     provider.saveResourceUrl?.(server.resource.href);
-    return fetchGrantToken(provider, server, { configured, challenge: challengeScope }, this.secrets, 'the identity provider or the authorization server refused the cross-app access token requests');
+    return fetchGrantToken(provider, server, { configured, challenge: challengeScope }, this.secrets, 'the identity provider or the authorization server refused the cross-app access token requests', limited);
+  }
+
+  private get requestTimeoutMs(): number {
+    return this.options.requestTimeoutMs ?? DEFAULT_AUTH_REQUEST_TIMEOUT_MS;
   }
 }
 
@@ -138,4 +150,6 @@ function checkCrossAppAccess(options: McpCrossAppAccessOptions): void {
   if (typeof access.idToken !== 'function') throw invalid('needs "idToken", a function of the run\'s context giving the user\'s ID token');
   if (options.scope !== undefined && typeof options.scope !== 'string') throw invalid('must be a string (space-separated scopes)', 'scope');
   if (options.issuer !== undefined && (typeof options.issuer !== 'string' || !URL.canParse(options.issuer))) throw invalid(`must be the authorization server's issuer URL; got ${JSON.stringify(options.issuer)}`, 'issuer');
+  const timeoutProblem = authRequestTimeoutProblem(options.requestTimeoutMs);
+  if (timeoutProblem) throw invalid(timeoutProblem, 'requestTimeoutMs');
 }

@@ -5,7 +5,6 @@ import {
   type OAuthTokens,
   AuthorizationServerMismatchError,
   IssuerMismatchError,
-  assertSecureTokenEndpoint,
   checkResourceAllowed,
   computeScopeUnion,
   discoverOAuthServerInfo,
@@ -13,8 +12,9 @@ import {
   extractWWWAuthenticateParams,
   resourceUrlFromServerUrl,
 } from '@modelcontextprotocol/client';
-import { redactKnownSecrets } from '@toolsmith/core/internal';
-import { limitedAuthFetch } from './limited-auth-fetch';
+import { ResponseTimeoutError, ResponseTooLargeError, redactKnownSecrets } from '@toolsmith/core/internal';
+import { type LimitedAuthFetch, limitedAuthFetch } from './limited-auth-fetch';
+import { insecureEndpointReason } from './secure-endpoint';
 import { McpConnectionError } from './mcp-errors';
 
 /** What discovery found for an MCP server and its authorization server, kept for the toolset's life. */
@@ -51,12 +51,22 @@ export class McpGrantSecrets {
     return redactKnownSecrets(text, this.secrets);
   }
 
-  /** `MCP_AUTHORIZATION_FAILED` for `reason`, with the cause's message redacted (the cause itself is not kept: it may echo a secret). */
+  /**
+   * `MCP_AUTHORIZATION_FAILED` for `reason`, with the cause's message redacted. The cause itself is kept
+   * only when it is core's `AUTH_RESPONSE_TOO_LARGE` or `AUTH_RESPONSE_TIMEOUT` (which name only an
+   * endpoint and a limit); any other may echo a secret.
+   */
   failure(reason: string, cause?: unknown): McpConnectionError {
     // (Not `instanceof Error`: the error may come from another realm.)
     const message = (cause as { message?: unknown } | undefined)?.message;
     const detail = typeof message === 'string' && message ? `: ${this.redact(message)}` : '';
-    return new McpConnectionError('MCP_AUTHORIZATION_FAILED', this.label, `cannot get a token: ${reason}${detail}`);
+    const kept = cause instanceof ResponseTooLargeError || cause instanceof ResponseTimeoutError ? { cause } : {};
+    return new McpConnectionError('MCP_AUTHORIZATION_FAILED', this.label, `cannot get a token: ${reason}${detail}`, kept);
+  }
+
+  /** A fetch for this grant's requests (size limit and deadline), its failures built by {@link McpGrantSecrets.failure}. */
+  limitedFetch(timeoutMs: number): LimitedAuthFetch<McpConnectionError> {
+    return limitedAuthFetch((reason, cause) => this.failure(reason, cause), timeoutMs);
   }
 }
 
@@ -64,7 +74,8 @@ export class McpGrantSecrets {
  * The token request of an SDK provider (its grant and client authentication) to the discovered
  * authorization server, with the RFC 8707 `resource` and the scope: `configured` with the `401`'s added,
  * else the resource metadata's `scopes_supported`, else none. A refusal is `MCP_AUTHORIZATION_FAILED`
- * (`refused` says what was refused), redacted.
+ * (`refused` says what was refused), redacted; so is an answer (of the token request, or of whatever
+ * else the provider sent through `limited`) over the size limit or the deadline.
  */
 export async function fetchGrantToken(
   provider: OAuthClientProvider,
@@ -72,9 +83,10 @@ export async function fetchGrantToken(
   scopes: { configured: string | undefined; challenge: string | undefined },
   secrets: McpGrantSecrets,
   refused: string,
+  limited: LimitedAuthFetch<McpConnectionError>,
 ): Promise<OAuthTokens> {
   const scope = computeScopeUnion(scopes.configured, scopes.challenge) ?? server.scopesSupported?.join(' ');
-  const { fetchFn, overLimit } = limitedAuthFetch((reason, cause) => secrets.failure(reason, cause));
+  const { fetchFn, failed } = limited;
   let tokens: OAuthTokens;
   try {
     tokens = await fetchToken(provider, server.authorizationServerUrl, {
@@ -91,10 +103,10 @@ export async function fetchGrantToken(
     if (IssuerMismatchError.isInstance(error) && error.kind === 'metadata') {
       throw secrets.failure(`its authorization server's issuer is ${JSON.stringify(error.received)}, not the expected ${JSON.stringify(error.expected)}; no token was asked for`);
     }
-    throw overLimit() ?? secrets.failure(refused, error);
+    throw failed() ?? secrets.failure(refused, error);
   }
-  const tooLarge = overLimit();
-  if (tooLarge) throw tooLarge;
+  const overLimit = failed();
+  if (overLimit) throw overLimit;
   return tokens;
 }
 
@@ -112,6 +124,8 @@ export class McpGrantDiscovery {
     private readonly serverUrl: URL,
     private readonly grantType: string,
     private readonly secrets: McpGrantSecrets,
+    /** The deadline of each discovery request, its answer read in full. */
+    private readonly requestTimeoutMs: number,
   ) {}
 
   /** The server's authorization facts, discovered once (`resourceMetadataUrl` from the first `401`). */
@@ -125,15 +139,15 @@ export class McpGrantDiscovery {
 
   private async discover(resourceMetadataUrl: URL | undefined): Promise<McpGrantServer> {
     const fail = (reason: string, cause?: unknown) => this.secrets.failure(reason, cause);
-    const { fetchFn, overLimit } = limitedAuthFetch((reason, cause) => this.secrets.failure(reason, cause));
+    const { fetchFn, failed } = this.secrets.limitedFetch(this.requestTimeoutMs);
     let found: Awaited<ReturnType<typeof discoverOAuthServerInfo>>;
     try {
       found = await discoverOAuthServerInfo(this.serverUrl, { fetchFn, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}) });
     } catch (error) {
-      throw overLimit() ?? fail('its authorization server could not be discovered', error);
+      throw failed() ?? fail('its authorization server could not be discovered', error);
     }
-    const tooLarge = overLimit();
-    if (tooLarge) throw tooLarge;
+    const overLimit = failed();
+    if (overLimit) throw overLimit;
     const { authorizationServerMetadata: metadata, resourceMetadata } = found;
     const authorizationServerUrl = String(found.authorizationServerUrl);
     const ownResource = resourceUrlFromServerUrl(this.serverUrl);
@@ -145,11 +159,8 @@ export class McpGrantDiscovery {
       throw fail(`its authorization server does not offer the ${this.grantType} grant (grant_types_supported: ${grants.join(', ')}); no token was asked for`);
     }
     const tokenUrl = metadata?.token_endpoint ?? new URL('/token', authorizationServerUrl).href;
-    try {
-      assertSecureTokenEndpoint(tokenUrl);
-    } catch (error) {
-      throw fail(`its token endpoint ${tokenUrl} is neither https nor loopback`, error);
-    }
+    const unsafe = insecureEndpointReason('token', tokenUrl);
+    if (unsafe) throw fail(unsafe);
     const server: McpGrantServer = {
       authorizationServerUrl,
       issuer: metadata?.issuer ?? authorizationServerUrl,

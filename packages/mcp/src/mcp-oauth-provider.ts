@@ -33,6 +33,15 @@ export interface McpOAuthOptions {
    * says so. Kept for servers set up before the MCP authorization spec.
    */
   authConfig?: AuthConfig;
+  /**
+   * The deadline of each request to the authorization server (the discovery documents, the
+   * registration, the code exchange and the refreshes), its answer read in full, in milliseconds: past
+   * it the request is abandoned and fails with its cause `AUTH_RESPONSE_TIMEOUT` (discovery and
+   * registration: `MCP_AUTHORIZATION_FAILED`; the code exchange: `AUTH_TOKEN_REQUEST_FAILED`; a refresh:
+   * `AUTH_TOKEN_ENDPOINT_UNAVAILABLE`, the token kept). Default 30 000. Not used with `authConfig`,
+   * whose own `oauth2.requestTimeoutMs` applies.
+   */
+  requestTimeoutMs?: number;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   stdioTransport,
 } from './mcp-connection';
 import { McpConnectionError } from './mcp-errors';
+import { DEFAULT_AUTH_REQUEST_TIMEOUT_MS, authRequestTimeoutProblem } from './limited-auth-fetch';
 import { McpCredentialProvider, type McpOAuthOptions } from './mcp-oauth-provider';
 import { McpSignInTool, type McpSignInReason } from './mcp-sign-in-tool';
 import { type McpAuthChallengeHandler, type McpProgressListener, type McpRemoteTool, McpTool } from './mcp-tool';
@@ -148,11 +149,14 @@ export class McpToolset implements Toolset {
         } catch (error) {
           throw new ToolsmithError('INVALID_MCP_TRANSPORT', `McpToolset: "oauth.clientMetadataUrl" must be an https URL with a path; got ${JSON.stringify(oauth.clientMetadataUrl)}.`, { cause: error });
         }
+        const timeoutProblem = authRequestTimeoutProblem(oauth.requestTimeoutMs);
+        if (timeoutProblem) throw new ToolsmithError('MCP_OAUTH_CONFIG_INVALID', `McpToolset: "oauth.requestTimeoutMs" ${timeoutProblem}.`);
         const url = new URL(options.transport.url);
         const label = `${url.origin}${url.pathname}`;
         this.authorization = new McpAuthorization(url, `mcp:${label}`, {
           redirectUri: oauth.redirectUri,
           clientName: options.clientName ?? 'toolsmith',
+          requestTimeoutMs: oauth.requestTimeoutMs ?? DEFAULT_AUTH_REQUEST_TIMEOUT_MS,
           ...(oauth.client ? { client: oauth.client } : {}),
           ...(oauth.clientMetadataUrl ? { clientMetadataUrl: oauth.clientMetadataUrl } : {}),
         }, label);

@@ -35,6 +35,12 @@ export interface OAuth2ClientConfig {
    * Absent: the id in the body, and the secret too when there is one.
    */
   tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
+  /**
+   * Deadline of each token request (code exchange, refresh, client credentials), its answer read in
+   * full, in milliseconds: past it the request is abandoned and fails like an unreachable endpoint, with
+   * cause `AUTH_RESPONSE_TIMEOUT`. Absent: no deadline.
+   */
+  requestTimeoutMs?: number;
 }
 
 /**

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AuthConfigInvalidError, ResponseTooLargeError, TokenRequestError } from '../errors/auth-errors';
+import { AuthConfigInvalidError, ResponseTimeoutError, ResponseTooLargeError, TokenRequestError } from '../errors/auth-errors';
 import type { AuthConfig, OAuth2ClientConfig } from './auth-config';
 import { redactKnownSecrets } from '../redaction/secret-redaction';
 import type { AuthCredential } from './auth-credential';
 import { MAX_AUTH_RESPONSE_BYTES, limitResponseBodies } from './limit-response-bodies';
+import { limitResponseTime } from './limit-response-time';
 
 /** A PKCE pair (RFC 7636): the verifier stays on the server, the S256 challenge goes in the authorization URL. */
 export interface Pkce {
@@ -29,6 +30,10 @@ export function oauth2Client(config: AuthConfig, needs: { authorizationUrl?: boo
   if (!client.clientId) throw new AuthConfigInvalidError('"oauth2.clientId" is missing');
   if (!client.tokenUrl) throw new AuthConfigInvalidError('"oauth2.tokenUrl" is missing');
   if (needs.authorizationUrl && !client.authorizationUrl) throw new AuthConfigInvalidError('"oauth2.authorizationUrl" is missing');
+  const timeout = client.requestTimeoutMs;
+  if (timeout !== undefined && !(typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0)) {
+    throw new AuthConfigInvalidError(`"oauth2.requestTimeoutMs" must be a positive number of milliseconds; got ${JSON.stringify(timeout)}`);
+  }
   return client;
 }
 
@@ -60,7 +65,8 @@ export function buildAuthorizationUrl(config: AuthConfig, state: string, codeCha
  * Posts a token request (form-encoded; the client authenticated as its `tokenEndpointAuthMethod` says,
  * the `resource` indicator added when the client has one) and turns the answer into a credential. A
  * non-2xx answer, a body without `access_token` or one over `MAX_AUTH_RESPONSE_BYTES` (not read past it)
- * is a {@link TokenRequestError}. Whatever of the answer goes into that error (the server's `error` and
+ * is a {@link TokenRequestError}; so is a request not over, its answer read in full, within the client's
+ * `requestTimeoutMs` (no status, as if unreachable; the cause is a `ResponseTimeoutError`). Whatever of the answer goes into that error (the server's `error` and
  * `error_description`) has every secret the request sent (client secret, `Basic` header, code, PKCE verifier,
  * refresh token, assertion) redacted, in any of the forms a server may echo it in (see `redactKnownSecrets`).
  */
@@ -81,9 +87,11 @@ export async function requestToken(client: OAuth2ClientConfig, params: Record<st
   const grantType = params.grant_type;
   let response: Response;
   try {
-    response = await limitResponseBodies(fetchImpl, MAX_AUTH_RESPONSE_BYTES)(client.tokenUrl, { method: 'POST', headers, body });
+    const limited = limitResponseBodies(fetchImpl, MAX_AUTH_RESPONSE_BYTES);
+    const fetchFn = client.requestTimeoutMs === undefined ? limited : limitResponseTime(limited, client.requestTimeoutMs);
+    response = await fetchFn(client.tokenUrl, { method: 'POST', headers, body });
   } catch (cause) {
-    throw new TokenRequestError(client.tokenUrl, grantType, undefined, undefined, { cause });
+    throw new TokenRequestError(client.tokenUrl, grantType, undefined, undefined, { cause, ...(cause instanceof ResponseTimeoutError ? { description: cause.message } : {}) });
   }
   let json: Record<string, unknown> = {};
   try {
@@ -91,6 +99,8 @@ export async function requestToken(client: OAuth2ClientConfig, params: Record<st
     if (typeof parsed === 'object' && parsed !== null) json = parsed as Record<string, unknown>;
   } catch (error) {
     if (error instanceof ResponseTooLargeError) throw new TokenRequestError(client.tokenUrl, grantType, response.status, undefined, { description: error.message, cause: error });
+    // Out of time while reading the answer: as if unreachable (a refresh keeps the credential).
+    if (error instanceof ResponseTimeoutError) throw new TokenRequestError(client.tokenUrl, grantType, undefined, undefined, { description: error.message, cause: error });
     // Not JSON: reported below by status or as a missing access_token.
   }
   const text = (key: string) => (typeof json[key] === 'string' ? (json[key] as string) : undefined);

@@ -5,6 +5,7 @@ import {
   credentialDecryptFailedMessage,
   credentialServiceMissingMessage,
   invalidCredentialAnswerMessage,
+  responseTimeoutMessage,
   responseTooLargeMessage,
   tokenEndpointUnavailableMessage,
   tokenRequestFailedMessage,
@@ -20,6 +21,7 @@ export type AuthErrorCode =
   | 'AUTH_AUTHORIZATION_EXPIRED'
   | 'AUTH_CONFIG_INVALID'
   | 'AUTH_RESPONSE_TOO_LARGE'
+  | 'AUTH_RESPONSE_TIMEOUT'
   | 'CREDENTIAL_SERVICE_MISSING'
   | 'CREDENTIAL_DECRYPT_FAILED';
 
@@ -130,6 +132,22 @@ export class ResponseTooLargeError extends ToolsmithError {
     readonly maxBytes: number,
   ) {
     super('AUTH_RESPONSE_TOO_LARGE', responseTooLargeMessage(url, maxBytes), { details: { url, maxBytes } });
+  }
+}
+
+/**
+ * An authorization server (or an identity provider, or a protected resource's metadata) did not answer
+ * in time: the request, its body included, was not over within the deadline, so it was aborted.
+ * Reported as the cause of the request's own error.
+ */
+export class ResponseTimeoutError extends ToolsmithError {
+  constructor(
+    /** The endpoint that did not answer in time (origin and path, no query). */
+    readonly url: string,
+    /** The deadline, in milliseconds. */
+    readonly timeoutMs: number,
+  ) {
+    super('AUTH_RESPONSE_TIMEOUT', responseTimeoutMessage(url, timeoutMs), { details: { url, timeoutMs } });
   }
 }
 

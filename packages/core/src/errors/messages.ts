@@ -265,12 +265,16 @@ export function authStateMismatchMessage(requestId: string): string {
 
 export function tokenRequestFailedMessage(tokenUrl: string, grantType: string, status: number | undefined, oauthError: string | undefined, description?: string): string {
   const detail = oauthError ? ` (${oauthError}${description ? `: ${description}` : ''})` : description ? ` (${description})` : '';
-  const what = status === undefined ? 'could not be reached' : `answered ${status}${detail}`;
+  const what = status === undefined ? `could not be reached${detail}` : `answered ${status}${detail}`;
   return `The token endpoint ${tokenUrl} ${what} to a "${grantType}" request.`;
 }
 
 export function responseTooLargeMessage(url: string, maxBytes: number): string {
   return `The answer of ${url} is larger than ${maxBytes} bytes, the limit for an authorization server's answers; it was not read further.`;
+}
+
+export function responseTimeoutMessage(url: string, timeoutMs: number): string {
+  return `${url} did not answer within ${timeoutMs} ms, the deadline for a request to an authorization server (its answer read in full); the request was abandoned.`;
 }
 
 export function tokenEndpointUnavailableMessage(tokenUrl: string, status: number | undefined): string {

@@ -16,7 +16,9 @@ export { startValidatorWarmUp } from '../validation/validator-warm-up';
 export { registerTypeScript } from './register-typescript';
 // The size limit on an authorization server's answers (core's token requests, @toolsmith/mcp's discovery and registration).
 export { MAX_AUTH_RESPONSE_BYTES, limitResponseBodies } from '../auth/limit-response-bodies';
-export { ResponseTooLargeError } from '../errors/auth-errors';
+export { ResponseTooLargeError, ResponseTimeoutError } from '../errors/auth-errors';
+// The deadline on a request to an authorization server, its body included (core's token requests, @toolsmith/mcp's OAuth).
+export { limitResponseTime } from '../auth/limit-response-time';
 // What looks secret, redacted wherever run data is shown to people (the dev UI's inspector, eval reports).
 export { REDACTED, holdsSecretText, isSecretName, redactKnownSecrets, redactSecretText, redactSecrets, secretForms } from '../redaction/secret-redaction';
 // What the runner checks of every new user message (shape, argument limits): servers refuse early with it.

@@ -1,0 +1,192 @@
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Content, type Event, InMemoryCredentialService, LlmAgent, Runner, credentialRequests, credentialResponse } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
+import { toolContext } from './__fixtures__/tool-harness';
+import { McpToolset } from './mcp-toolset';
+
+// An MCP server whose authorization server (and identity provider) accepts requests and then stalls:
+// one path at a time answers with its headers and one byte of its body and never ends (`trickle`), or
+// never answers at all (`silent`). Every other path answers at once: the MCP endpoint `401` naming the
+// protected resource metadata, which names this server as the authorization server; its metadata; a
+// consenting `/authorize`; dynamic registration. The toolset's `oauth.requestTimeoutMs` is 200 ms; the
+// tests assert the typed failure, whenever it comes, and that the stalled request's connection was
+// dropped by the client. Every stalled answer is released when the test ends.
+const DEADLINE_MS = 200;
+let server: ReturnType<typeof createServer>;
+let base: string;
+let stall: { path: string; mode: 'trickle' | 'silent' | 'huge' } | undefined;
+let dropped: Promise<string>;
+let drop: (path: string) => void;
+const held = new Set<ServerResponse>();
+/** Every path requested, in order. */
+let requested: string[];
+
+beforeEach(async () => {
+  stall = undefined;
+  requested = [];
+  dropped = new Promise((resolve) => (drop = resolve));
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    const url = new URL(req.url ?? '/', base);
+    requested.push(url.pathname);
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (stall && url.pathname === stall.path) {
+      held.add(res);
+      res.on('close', () => drop(url.pathname));
+      if (stall.mode === 'huge') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ access_token: 'x'.repeat(2 * 1024 * 1024), issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag', token_type: 'N_A' }));
+        return;
+      }
+      if (stall.mode === 'trickle') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{');
+      }
+      return;
+    }
+    if (url.pathname === '/mcp') {
+      res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` });
+      return res.end();
+    }
+    if (url.pathname === '/.well-known/oauth-protected-resource/mcp') return json(200, { resource: `${base}/mcp`, authorization_servers: [base] });
+    if (url.pathname === '/.well-known/oauth-authorization-server') {
+      return json(200, {
+        issuer: base,
+        authorization_endpoint: `${base}/authorize`,
+        token_endpoint: `${base}/token`,
+        registration_endpoint: `${base}/register`,
+        response_types_supported: ['code'],
+        grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:jwt-bearer'],
+        code_challenge_methods_supported: ['S256'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic'],
+      });
+    }
+    if (url.pathname === '/register') return json(201, { client_id: 'registered-client', client_secret: 'registered-secret', redirect_uris: ['https://app.example/cb'] });
+    if (url.pathname === '/authorize') {
+      const back = new URL(url.searchParams.get('redirect_uri')!);
+      back.searchParams.set('code', 'the-code');
+      back.searchParams.set('state', url.searchParams.get('state')!);
+      res.writeHead(302, { location: back.href });
+      return res.end();
+    }
+    return json(404, { error: 'not_found' });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterEach(async () => {
+  for (const res of held) res.destroy();
+  held.clear();
+  await new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+});
+
+const timedOut = (path: string) => ({
+  code: 'MCP_AUTHORIZATION_FAILED',
+  message: expect.stringContaining(`a request timed out: ${base}${path} did not answer within ${DEADLINE_MS} ms`),
+  cause: expect.objectContaining({ code: 'AUTH_RESPONSE_TIMEOUT', url: `${base}${path}`, timeoutMs: DEADLINE_MS }),
+});
+
+const failureOf = async (toolset: McpToolset) => {
+  try {
+    return await toolset.getTools(toolContext()).then(() => undefined, (error: unknown) => error);
+  } finally {
+    await toolset.close();
+  }
+};
+
+describe('McpToolset OAuth: a slow authorization server fails the request at oauth.requestTimeoutMs', () => {
+  const perUser = () =>
+    new McpToolset({ transport: { url: `${base}/mcp` }, oauth: { credentialService: new InMemoryCredentialService(), redirectUri: 'https://app.example/cb', requestTimeoutMs: DEADLINE_MS } });
+
+  it.each([
+    ['protected resource metadata that trickles', '/.well-known/oauth-protected-resource/mcp', 'trickle'],
+    ['authorization server metadata that never answers', '/.well-known/oauth-authorization-server', 'silent'],
+    ['a registration that trickles', '/register', 'trickle'],
+  ] as const)('per user, %s: MCP_AUTHORIZATION_FAILED naming the endpoint, its cause AUTH_RESPONSE_TIMEOUT; the request is abandoned', async (_case, path, mode) => {
+    stall = { path, mode };
+
+    expect(await failureOf(perUser())).toMatchObject(timedOut(path));
+    expect(await dropped).toBe(path);
+  });
+
+  it('per user, a code exchange that trickles: the run asks again, with AUTH_TOKEN_REQUEST_FAILED (its cause AUTH_RESPONSE_TIMEOUT)', async () => {
+    stall = { path: '/token', mode: 'trickle' };
+    const credentialService = new InMemoryCredentialService();
+    const toolset = new McpToolset({ transport: { url: `${base}/mcp` }, oauth: { credentialService, redirectUri: 'https://app.example/cb', requestTimeoutMs: DEADLINE_MS } });
+    const runner = new Runner({ appName: 'notes', agent: new LlmAgent({ name: 'a', model: new ScriptedModel([{ calls: [{ name: 'sign_in' }] }, 'done']), tools: [toolset] }), credentialService });
+    const send = async (message: Content) => {
+      const events: Event[] = [];
+      for await (const event of runner.run({ userId: 'alice', sessionId: 's', newMessage: message })) events.push(event);
+      return events.flatMap((event) => credentialRequests(event));
+    };
+    try {
+      const [asked] = await send({ role: 'user', parts: [{ text: 'sign me in' }] });
+      expect(asked.authConfig.oauth2?.requestTimeoutMs).toBe(DEADLINE_MS);
+      const redirectUrl = (await fetch(asked.authConfig.authUri!, { redirect: 'manual' })).headers.get('location')!;
+
+      const [askedAgain] = await send(credentialResponse(asked, { redirectUrl }));
+
+      expect(askedAgain.error).toMatchObject({ code: 'AUTH_TOKEN_REQUEST_FAILED', message: expect.stringContaining(`${base}/token did not answer within ${DEADLINE_MS} ms`) });
+      expect(await dropped).toBe('/token');
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it('the app’s client credentials, a token request that trickles: MCP_AUTHORIZATION_FAILED naming the token endpoint', async () => {
+    stall = { path: '/token', mode: 'trickle' };
+    const toolset = new McpToolset({ transport: { url: `${base}/mcp` }, oauth: { clientCredentials: { clientId: 'app', clientSecret: 'app-secret-1234' }, requestTimeoutMs: DEADLINE_MS } });
+
+    expect(await failureOf(toolset)).toMatchObject(timedOut('/token'));
+    expect(await dropped).toBe('/token');
+  });
+
+  it('cross-app access, an identity provider that never answers: MCP_AUTHORIZATION_FAILED naming it, no token asked of the authorization server', async () => {
+    stall = { path: '/idp/token', mode: 'silent' };
+    const toolset = new McpToolset({
+      transport: { url: `${base}/mcp` },
+      oauth: {
+        crossAppAccess: { clientId: 'app', clientSecret: 'app-secret-1234', idp: { tokenEndpoint: `${base}/idp/token`, clientId: 'app-at-idp' }, idToken: () => 'alice-id-token' },
+        requestTimeoutMs: DEADLINE_MS,
+      },
+    });
+
+    expect(await failureOf(toolset)).toMatchObject(timedOut('/idp/token'));
+    expect(await dropped).toBe('/idp/token');
+    expect(requested).not.toContain('/token');
+  });
+
+  it('cross-app access, an identity provider answer over 1 MiB: MCP_AUTHORIZATION_FAILED, its cause AUTH_RESPONSE_TOO_LARGE; no token asked of the authorization server', async () => {
+    stall = { path: '/idp/token', mode: 'huge' };
+    const toolset = new McpToolset({
+      transport: { url: `${base}/mcp` },
+      oauth: { crossAppAccess: { clientId: 'app', clientSecret: 'app-secret-1234', idp: { tokenEndpoint: `${base}/idp/token`, clientId: 'app-at-idp' }, idToken: () => 'alice-id-token' } },
+    });
+
+    expect(await failureOf(toolset)).toMatchObject({
+      code: 'MCP_AUTHORIZATION_FAILED',
+      message: expect.stringContaining('an answer was too large'),
+      cause: expect.objectContaining({ code: 'AUTH_RESPONSE_TOO_LARGE', url: `${base}/idp/token` }),
+    });
+    expect(requested).not.toContain('/token');
+  });
+
+  it('refuses a requestTimeoutMs that is not a positive number: MCP_OAUTH_CONFIG_INVALID', () => {
+    const url = `${base}/mcp`;
+    expect(() => new McpToolset({ transport: { url }, oauth: { credentialService: new InMemoryCredentialService(), redirectUri: 'https://app.example/cb', requestTimeoutMs: 0 } })).toThrow(
+      expect.objectContaining({ code: 'MCP_OAUTH_CONFIG_INVALID', message: expect.stringContaining('"oauth.requestTimeoutMs" must be a positive number') }),
+    );
+    expect(() => new McpToolset({ transport: { url }, oauth: { clientCredentials: { clientId: 'a', clientSecret: 's' }, requestTimeoutMs: -1 } })).toThrow(expect.objectContaining({ code: 'MCP_OAUTH_CONFIG_INVALID' }));
+    const idp = { tokenEndpoint: `${base}/idp/token`, clientId: 'i' };
+    expect(() => new McpToolset({ transport: { url }, oauth: { crossAppAccess: { clientId: 'a', clientSecret: 's', idp, idToken: () => 't' }, requestTimeoutMs: Number.NaN } })).toThrow(
+      expect.objectContaining({ code: 'MCP_OAUTH_CONFIG_INVALID' }),
+    );
+  });
+});
