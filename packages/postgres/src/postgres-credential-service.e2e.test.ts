@@ -53,9 +53,15 @@ async function rawSchemaText(database: PostgresDatabase): Promise<string> {
 const key = { appName: 'cal', userId: 'alice', authConfigId: 'calendar' };
 
 describe('PostgresCredentialService (PGlite, in memory)', () => {
+  // One in-memory PGlite for the file (its initdb costs seconds of CPU); each test has a schema of its own.
+  let pglite: PGlite;
   let database: PostgresDatabase;
+  beforeAll(() => {
+    pglite = new PGlite();
+  });
+  afterAll(() => pglite.close());
   beforeEach(() => {
-    database = PostgresDatabase.open({ embedded: true, schema: uniqueSchema('cred') });
+    database = PostgresDatabase.open({ pglite, schema: uniqueSchema('cred') });
   });
   afterEach(() => database.close());
 
@@ -76,28 +82,23 @@ describe('PostgresCredentialService (PGlite, in memory)', () => {
   });
 
   it('its tables come with the schema migrations; a database whose tables an earlier release made on first use keeps its rows', async () => {
-    const pglite = new PGlite();
     const schema = uniqueSchema('cred_upgrade');
-    try {
-      const before = PostgresDatabase.open({ pglite, schema });
-      await before.migrate();
-      const versions = async (db: PostgresDatabase) => (await db.query<{ version: number }>({ text: `SELECT version FROM ${db.schema}.schema_migrations ORDER BY version` })).map((row) => row.version);
-      expect(await versions(before)).toEqual([1, 2, 3, 4, 5]);
-      expect(SCHEMA_VERSION).toBe(5);
-      await new PostgresCredentialService({ database: before, encryptionKey }).saveCredential(key, { accessToken: 'kept' });
-      // What the earlier release left: version 2 recorded, the credential tables made by the service itself.
-      await before.query({ text: `DELETE FROM ${before.schema}.schema_migrations WHERE version >= 3` });
-      await before.query({ text: `DROP TABLE ${before.schema}.session_claims` });
-      await before.query({ text: `DROP TABLE ${before.schema}.confirmation_grants` });
-      await before.close();
+    const before = PostgresDatabase.open({ pglite, schema });
+    await before.migrate();
+    const versions = async (db: PostgresDatabase) => (await db.query<{ version: number }>({ text: `SELECT version FROM ${db.schema}.schema_migrations ORDER BY version` })).map((row) => row.version);
+    expect(await versions(before)).toEqual([1, 2, 3, 4, 5]);
+    expect(SCHEMA_VERSION).toBe(5);
+    await new PostgresCredentialService({ database: before, encryptionKey }).saveCredential(key, { accessToken: 'kept' });
+    // What the earlier release left: version 2 recorded, the credential tables made by the service itself.
+    await before.query({ text: `DELETE FROM ${before.schema}.schema_migrations WHERE version >= 3` });
+    await before.query({ text: `DROP TABLE ${before.schema}.session_claims` });
+    await before.query({ text: `DROP TABLE ${before.schema}.confirmation_grants` });
+    await before.close();
 
-      const after = PostgresDatabase.open({ pglite, schema });
-      expect(await new PostgresCredentialService({ database: after, encryptionKey }).loadCredential(key)).toEqual({ accessToken: 'kept' });
-      expect(await versions(after)).toEqual([1, 2, 3, 4, 5]);
-      await after.close();
-    } finally {
-      await pglite.close();
-    }
+    const after = PostgresDatabase.open({ pglite, schema });
+    expect(await new PostgresCredentialService({ database: after, encryptionKey }).loadCredential(key)).toEqual({ accessToken: 'kept' });
+    expect(await versions(after)).toEqual([1, 2, 3, 4, 5]);
+    await after.close();
   });
 
   it('refuses another key, and a ciphertext moved to another user, with CREDENTIAL_DECRYPT_FAILED', async () => {
