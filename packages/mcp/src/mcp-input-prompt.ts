@@ -29,9 +29,12 @@ export interface McpInputPrompt {
  * The confirmation request for a server's input request: the hint is the server's message, the payload
  * schema its form (several forms: an object with one property per form key). A server's confirmation of
  * the call itself (one form that {@link isConfirmationForm} recognises) is a plain confirmation instead,
- * without a payload schema: the runner's own decisions (approve, edit, reject, respond) answer it.
+ * without a payload schema: the runner's own decisions (approve, edit, reject, respond) answer it. A form
+ * is not editable (`editable: false`): the server asked it about the call as it was made, and only that
+ * call can be sent again with its answers (a 2026-07-28 `requestState` is bound to its arguments), so
+ * the runner refuses an `edit` before anything is stored or sent, and the request stays open.
  */
-export function inputPrompt(server: string, tool: string, request: McpInputRequest): { hint: string; payload: McpInputPrompt; payloadSchema?: JsonSchema } {
+export function inputPrompt(server: string, tool: string, request: McpInputRequest): { hint: string; payload: McpInputPrompt; payloadSchema?: JsonSchema; editable?: false } {
   const keys = Object.keys(request.forms);
   const messages = Object.fromEntries(keys.map((key) => [key, request.forms[key].message]));
   const payload: McpInputPrompt = { mcpInput: { server, tool, era: request.era, keys }, messages };
@@ -42,7 +45,7 @@ export function inputPrompt(server: string, tool: string, request: McpInputReque
     keys.length === 1
       ? schemaOf(keys[0])
       : { type: 'object', properties: Object.fromEntries(keys.map((key) => [key, schemaOf(key)])), required: keys, additionalProperties: false };
-  return { hint: keys.map((key) => messages[key]).join('\n'), payload, payloadSchema };
+  return { hint: keys.map((key) => messages[key]).join('\n'), payload, payloadSchema, editable: false };
 }
 
 /** The person's approved (and checked) payload as the answers the call is sent again with. */

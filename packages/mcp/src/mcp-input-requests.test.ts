@@ -1,4 +1,4 @@
-import { BaseTool, type Content, type Event, InMemorySessionService, type JsonSchema, LlmAgent, Runner, confirmationRequests, confirmationResponse } from '@toolsmith/core';
+import { BaseTool, type Content, type Event, InMemorySessionService, type JsonSchema, LlmAgent, Runner, confirmationRequests, confirmationResponse, functionTool } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
 import type { McpProtocolChoice } from './mcp-connection';
 import { McpToolset } from './mcp-toolset';
@@ -254,6 +254,8 @@ describe.each([
 describe('a Toolsmith server (serveMcp, both eras): its confirmation becomes the client runner\'s pause', () => {
   let dangerous: DangerousTool;
   let hold: HoldTool;
+  /** What the served `deploy` ran with: it asks its own form first (ctx.requestConfirmation({ payloadSchema })). */
+  let deployed: Array<{ args: Record<string, unknown>; payload: unknown }>;
   let server: McpServerHandle;
   /** The server's own store: what it records of each call. */
   let serverSessions: InMemorySessionService;
@@ -261,7 +263,21 @@ describe('a Toolsmith server (serveMcp, both eras): its confirmation becomes the
     dangerous = new DangerousTool();
     hold = new HoldTool();
     serverSessions = new InMemorySessionService();
-    server = await serveMcp({ tools: [dangerous, hold], transport: { http: { port: 0 } }, name: 'danger', sessionService: serverSessions });
+    deployed = [];
+    const deploy = functionTool({
+      name: 'deploy',
+      description: 'Deploys a service where the person says.',
+      parameters: { type: 'object', properties: { svc: { type: 'string' } }, required: ['svc'] },
+      execute: (args: { svc: string }, ctx) => {
+        if (!ctx.toolConfirmation) {
+          ctx.requestConfirmation({ hint: `Where should ${args.svc} go?`, payloadSchema: { type: 'object', properties: { env: { type: 'string', enum: ['staging', 'production'] } }, required: ['env'] } });
+          return {};
+        }
+        deployed.push({ args, payload: ctx.toolConfirmation.payload });
+        return { deployed: args.svc, env: (ctx.toolConfirmation.payload as { env: string }).env };
+      },
+    });
+    server = await serveMcp({ tools: [dangerous, hold, deploy], transport: { http: { port: 0 } }, name: 'danger', sessionService: serverSessions });
   });
   afterAll(() => server.close());
 
@@ -370,6 +386,33 @@ describe('a Toolsmith server (serveMcp, both eras): its confirmation becomes the
         await runner.close();
       }
     });
+  });
+
+  it.each([
+    ['2025-11-25 (elicitation)', '2025-11-25'],
+    ['2026-07-28 (input_required)', '2026-07-28'],
+  ] as const)('over %s, a served tool\'s own form is not editable: an edit is refused up front and the request stays open; then an approval runs the call as asked, once', async (_label, protocol) => {
+    const { runner } = agentRunner({ url: server.url! }, new InMemorySessionService(), [{ calls: [{ id: 'c1', name: 'deploy', args: { svc: 'api' } }] }, 'Deployed.'], protocol);
+    try {
+      const [request] = (await send(runner, user('deploy api'))).flatMap((event) => confirmationRequests(event));
+      expect(request.hint).toBe('Where should api go?');
+      expect(request.payloadSchema).toMatchObject({ properties: { env: { enum: ['staging', 'production'] } } });
+      expect(request.editable).toBe(false);
+
+      const edited = await send(runner, confirmationResponse(request, { decision: 'edit', args: { svc: 'db' }, payload: { env: 'production' } }));
+      expect(edited.map((event) => event.errorCode)).toEqual(['INVALID_CONFIRMATION_ANSWER']);
+      expect(edited[0].errorMessage).toContain('cannot be answered with "edit"');
+      expect(deployed).toEqual([]);
+
+      // The refusal stored nothing: the same request takes the person's next answer.
+      const approved = await send(runner, confirmationResponse(request, { decision: 'approve', payload: { env: 'staging' } }));
+      expect(responseOf(approved, 'c1')?.response).toEqual({ deployed: 'api', env: 'staging' });
+      expect(deployed).toEqual([{ args: { svc: 'api' }, payload: { env: 'staging' } }]);
+      expect(approved.at(-1)!.text()).toBe('Deployed.');
+    } finally {
+      deployed.length = 0;
+      await runner.close();
+    }
   });
 
   it('over 2025-11-25, cancels an elicitation that arrives while another call of the same session is in flight (nobody can tell whose it is)', async () => {

@@ -141,7 +141,7 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
     if (waiting.some((request) => request.auth)) throw new AgentToolConfirmationError(this.agent.name, [...new Set(waiting.filter((r) => r.auth).map((r) => r.originalFunctionCall.name))]);
     if (waiting.length > 0) {
       const [next] = waiting;
-      context.requestConfirmation({ hint: next.prompt.hint, payload: next.prompt.payload, payloadSchema: next.prompt.payloadSchema });
+      context.requestConfirmation({ hint: next.prompt.hint, payload: next.prompt.payload, payloadSchema: next.prompt.payloadSchema, editable: next.prompt.editable });
       // Who asked the inner agent decides whether "always allow" applies to the relayed request.
       if (next.askedBy) context.actions.requestedToolConfirmations![context.functionCallId].askedBy = next.askedBy;
       else delete context.actions.requestedToolConfirmations![context.functionCallId].askedBy;

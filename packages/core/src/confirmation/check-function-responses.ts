@@ -63,6 +63,9 @@ function checkConfirmationAnswer(pending: PendingCalls, id: string, response: Re
   if (record.update && decision.decision === 'edit') {
     return new InvalidConfirmationAnswerError(id, 'an update\'s question cannot be answered with "edit": the call already ran; approve, reject or respond');
   }
+  if (record.prompt.editable === false && decision.decision === 'edit') {
+    return new InvalidConfirmationAnswerError(id, 'this request cannot be answered with "edit" ("editable": false): its question is about the call as it was made; approve, reject or respond');
+  }
   const form = record.prompt.payloadSchema;
   if (form && (decision.decision === 'approve' || decision.decision === 'edit')) {
     const problem = formProblem(form, decision.payload);

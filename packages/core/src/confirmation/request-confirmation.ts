@@ -32,6 +32,12 @@ export interface ConfirmationPrompt {
    * anything is stored or run.
    */
   payloadSchema?: JsonSchema;
+  /**
+   * `false`: the question is about the call as it was made (an MCP server's form, say), so it takes
+   * approve, reject and respond, and an answer with `edit` is refused (`INVALID_CONFIRMATION_ANSWER`).
+   * Absent: every decision.
+   */
+  editable?: boolean;
 }
 
 /** The `args` of a {@link REQUEST_CONFIRMATION} function call. */
@@ -94,6 +100,7 @@ export function confirmationPromptFrom(functionCall: FunctionCall): Confirmation
   if (typeof prompt.hint === 'string') result.hint = prompt.hint;
   if (prompt.payload !== undefined) result.payload = prompt.payload;
   if (isRecord(prompt.payloadSchema)) result.payloadSchema = prompt.payloadSchema;
+  if (prompt.editable === false) result.editable = false;
   return result;
 }
 

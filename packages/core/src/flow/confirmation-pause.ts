@@ -78,6 +78,7 @@ function requestCall(original: FunctionCall, confirmation: ToolConfirmation): Fu
   if (confirmation.hint !== undefined) toolConfirmation.hint = confirmation.hint;
   if (confirmation.payload !== undefined) toolConfirmation.payload = confirmation.payload;
   if (confirmation.payloadSchema !== undefined) toolConfirmation.payloadSchema = confirmation.payloadSchema;
+  if (confirmation.editable === false) toolConfirmation.editable = false;
   const args: ConfirmationRequestArgs = {
     originalFunctionCall,
     toolConfirmation,

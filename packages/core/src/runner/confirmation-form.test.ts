@@ -17,11 +17,11 @@ const FORM: JsonSchema = {
 };
 
 /** A tool that asks for a form (ctx.requestConfirmation with a payloadSchema) and records what it ran with. */
-function setup() {
+function setup(editable?: boolean) {
   const runs: ToolConfirmation[] = [];
   const order = new FnTool('order', (_args, ctx) => {
     if (!ctx.toolConfirmation) {
-      ctx.requestConfirmation({ hint: 'Which size?', payload: { asked: 'size' }, payloadSchema: FORM });
+      ctx.requestConfirmation({ hint: 'Which size?', payload: { asked: 'size' }, payloadSchema: FORM, ...(editable === undefined ? {} : { editable }) });
       return {};
     }
     runs.push(ctx.toolConfirmation);
@@ -65,5 +65,30 @@ describe('confirmation with a form (payloadSchema)', () => {
     const rejected = await send(runner, confirmationResponse(request, { decision: 'reject' }));
     expect(rejected.flatMap((event) => event.functionResponses())[0]).toMatchObject({ isError: true, response: { error: { code: 'TOOL_CALL_REJECTED' } } });
     expect(runs).toEqual([]);
+  });
+
+  it('a request that is not editable (editable: false) says so and refuses an edit up front, storing nothing; the request stays open for another decision', async () => {
+    const { runs, runner } = setup(false);
+    const [request] = (await send(runner, user('order'))).flatMap((event) => confirmationRequests(event));
+    expect(request).toMatchObject({ hint: 'Which size?', payloadSchema: FORM, editable: false });
+    expect(request.call.args).toMatchObject({ toolConfirmation: { editable: false } });
+
+    const edited = await send(runner, confirmationResponse(request, { decision: 'edit', args: { note: 'other' }, payload: { size: 'large' } }));
+    expect(edited.map((event) => event.errorCode)).toEqual(['INVALID_CONFIRMATION_ANSWER']);
+    expect(edited[0].errorMessage).toContain('this request cannot be answered with "edit" ("editable": false)');
+    expect(runs).toEqual([]);
+
+    const done = await send(runner, confirmationResponse(request, { decision: 'approve', payload: { size: 'small' } }));
+    expect(done.flatMap((event) => event.functionResponses()).find((response) => response.id === 'c1')?.response).toEqual({ ordered: { size: 'small' } });
+    expect(runs).toHaveLength(1);
+  });
+
+  it('a request without editable takes an edit, as before', async () => {
+    const { runs, runner } = setup();
+    const [request] = (await send(runner, user('order'))).flatMap((event) => confirmationRequests(event));
+    expect(request.editable).toBeUndefined();
+    const edited = await send(runner, confirmationResponse(request, { decision: 'edit', args: {}, payload: { size: 'large' } }));
+    expect(edited.filter((event) => event.errorCode !== undefined)).toEqual([]);
+    expect(runs).toHaveLength(1);
   });
 });

@@ -16,6 +16,8 @@ export interface ToolConfirmation {
   payload?: unknown;
   /** The request's form: the JSON Schema an approving answer's `payload` must match (see `ConfirmationPrompt.payloadSchema`). */
   payloadSchema?: JsonSchema;
+  /** On a request: `false` when it cannot be answered with `edit` (see `ConfirmationPrompt.editable`). */
+  editable?: boolean;
   /** Set when the call runs again after answering a form (a request with `payloadSchema`): what the request asked (its hint, payload and form). */
   request?: { hint?: string; payload?: unknown; payloadSchema?: JsonSchema };
   /** With a rejection (`confirmed: false`): the person's message, which the model reads in the `TOOL_CALL_REJECTED` response. */

@@ -196,11 +196,14 @@ export class ToolContext implements ReadonlyContext {
   /**
    * Asks the user to confirm this call before its effect happens. The runner pauses the invocation
    * and emits a confirmation request; the tool is called again with `toolConfirmation` set once answered.
+   * `editable: false` says the question is about the call as it was made, so an answer with `edit` is
+   * refused (`INVALID_CONFIRMATION_ANSWER`) and the request stays open.
    */
-  requestConfirmation(request: { hint?: string; payload?: unknown; payloadSchema?: JsonSchema } = {}): void {
+  requestConfirmation(request: { hint?: string; payload?: unknown; payloadSchema?: JsonSchema; editable?: boolean } = {}): void {
     const requested = (this.actions.requestedToolConfirmations ??= {});
     requested[this.functionCallId] = { hint: request.hint, payload: request.payload, confirmed: false, askedBy: 'tool' };
     if (request.payloadSchema !== undefined) requested[this.functionCallId].payloadSchema = request.payloadSchema;
+    if (request.editable === false) requested[this.functionCallId].editable = false;
   }
 
   /**
