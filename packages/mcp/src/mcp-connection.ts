@@ -110,8 +110,12 @@ export interface McpInputAnswers {
   requestState?: string;
 }
 
-/** What a call came back with: the tool's result, or the server's request for input. */
-export type McpCallOutcome = { kind: 'result'; result: CallToolResult } | { kind: 'input'; request: McpInputRequest };
+/**
+ * What a call came back with: the tool's result, or the server's request for input. `cancelledQuestion`
+ * on an error result: while the call was in flight, a 2025-era server asked a question McpToolset could
+ * not tie to one call, so it cancelled it; that many calls were in flight then.
+ */
+export type McpCallOutcome = { kind: 'result'; result: CallToolResult; cancelledQuestion?: { callsInFlight: number } } | { kind: 'input'; request: McpInputRequest };
 
 /** The key of the one form a 2025-era call elicits. */
 export const LEGACY_FORM_KEY = 'elicitation';
@@ -129,6 +133,8 @@ interface CallInFlight {
   askedAgain?: boolean;
   /** The person approved this very call (a plain confirmation): the server's confirmation form during it is answered "approve". */
   approved?: boolean;
+  /** A question arrived while this call and others were in flight, and was cancelled (nobody can tell whose it was): how many calls were in flight. */
+  cancelledQuestion?: number;
 }
 
 /**
@@ -308,6 +314,10 @@ export class McpConnection {
       if (answered) return this.callOnce(client, name, args, requestOptions, answered);
       return { kind: 'input', request };
     }
+    // A question nobody could tie to a call was cancelled during this one: an error the server then answered may be its doing.
+    if (call.cancelledQuestion !== undefined && result.isError === true) {
+      return { kind: 'result', result: result as CallToolResult, cancelledQuestion: { callsInFlight: call.cancelledQuestion } };
+    }
     return { kind: 'result', result: result as CallToolResult };
   }
 
@@ -346,7 +356,8 @@ export class McpConnection {
    * person answered gets that answer; otherwise the form is recorded on the one call in flight (so the
    * call pauses for the person) and the server is told "cancel". The one call in flight that already
    * gave its answer is asked again: it is told "cancel" and the call fails (one round per call). With
-   * several calls in flight and no answer waiting, nobody can tell whose form it is: it is cancelled.
+   * several calls in flight and no answer waiting, nobody can tell whose form it is: it is cancelled, and
+   * each of those calls is marked, so an error it then gets is reported as what it is (`MCP_INPUT_CANCELLED`).
    */
   private async elicit(params: ElicitRequestFormParams | { mode: 'url' }): Promise<ElicitResult> {
     const calls = [...this.inFlight];
@@ -371,6 +382,7 @@ export class McpConnection {
     }
     const unanswered = calls.filter((call) => !call.answer && !call.asked);
     if (params.mode !== 'url' && unanswered.length === 1 && calls.length === 1) unanswered[0].asked = params as ElicitRequestFormParams;
+    if (calls.length > 1) for (const call of calls) call.cancelledQuestion = Math.max(call.cancelledQuestion ?? 0, calls.length);
     return { action: 'cancel' };
   }
 

@@ -14,6 +14,12 @@ export type McpConnectionErrorCode =
   | 'MCP_PROTOCOL_ERROR'
   /** The server asked for input again after the person answered (McpToolset asks once per call), or for input other than a form. */
   | 'MCP_INPUT_UNSUPPORTED'
+  /**
+   * A 2025-era server asked a question during the call while other calls of the session were in flight,
+   * so McpToolset could not tell which call asked and cancelled the question (nobody rejected anything);
+   * the server then answered the call with an error.
+   */
+  | 'MCP_INPUT_CANCELLED'
   /** OAuth with the server cannot go on: discovery or registration failed, its metadata is unsafe, or it still refuses the user's token after they authorized; or the app's client credentials token request was refused, or the server refused that token. */
   | 'MCP_AUTHORIZATION_FAILED';
 

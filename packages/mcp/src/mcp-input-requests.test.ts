@@ -422,13 +422,48 @@ describe('a Toolsmith server (serveMcp, both eras): its confirmation becomes the
       const held = callThrough(toolset, 'hold', {});
       await hold.started;
       const gated = await callThrough(toolset, 'delete_everything', { scope: 'all' });
-      expect(errorCode(gated)).toBe('MCP_TOOL_ERROR');
-      expect(gated.response).toMatchObject({ error: { details: { remote: { code: 'TOOL_CALL_REJECTED' } } } });
+      // Not "the user rejected the call": nobody did.
+      expect(errorCode(gated)).toBe('MCP_INPUT_CANCELLED');
+      const error = gated.response.error as { message: string };
+      expect(error.message).toContain('tool "delete_everything" did not finish: while 2 calls to this server were in flight, one of them asked the person a question');
+      expect(error.message).toContain('McpToolset cancelled the question; nobody rejected the call. The server took the cancelled question as a rejection and did not run the tool.');
+      expect(gated.response).toEqual({ error: { code: 'MCP_INPUT_CANCELLED', message: error.message, details: { callsInFlight: 2 } } });
+      expect(JSON.stringify(gated.response)).not.toContain('TOOL_CALL_REJECTED');
       expect(dangerous.runs).toBe(before);
       hold.release();
+      // The call that asked nothing gets its own result, untouched.
       expect((await held).response).toEqual({ held: true });
     } finally {
       await toolset.close();
+    }
+  });
+
+  it('over 2025-11-25, two gated calls in one model response: each is a confirmation request or MCP_INPUT_CANCELLED, never a rejection nobody made; approved ones run once', async () => {
+    const before = dangerous.runs;
+    const { runner, model } = agentRunner({ url: server.url! }, new InMemorySessionService(), [
+      { calls: [{ id: 'a', name: 'delete_everything', args: { scope: 'a' } }, { id: 'b', name: 'delete_everything', args: { scope: 'b' } }] },
+      'Done.',
+      'Done.',
+    ], '2025-11-25');
+    try {
+      const first = await send(runner, user('clean a and b'));
+      const requests = first.flatMap((event) => confirmationRequests(event));
+      // Which calls pause depends on when each question arrives (alone, or beside the other call): either way, no call is answered as rejected.
+      for (const id of ['a', 'b']) {
+        const response = responseOf(first, id);
+        const asked = requests.some((request) => request.originalFunctionCall.id === id);
+        expect(asked || (response !== undefined && errorCode(response) === 'MCP_INPUT_CANCELLED')).toBe(true);
+        expect(asked && response !== undefined).toBe(false);
+      }
+      expect(dangerous.runs).toBe(before);
+      let answered: Event[] = [];
+      for (const request of requests) answered = answered.concat(await send(runner, confirmationResponse(request, { decision: 'approve' })));
+      for (const request of requests) expect(responseOf(answered, request.originalFunctionCall.id)?.response).toEqual({ deleted: (request.originalFunctionCall.args as { scope: string }).scope, confirmed: true });
+      expect(dangerous.runs).toBe(before + requests.length);
+      // What the model was shown: no TOOL_CALL_REJECTED anywhere.
+      expect(JSON.stringify(model.requests)).not.toContain('TOOL_CALL_REJECTED');
+    } finally {
+      await runner.close();
     }
   });
 });

@@ -1,9 +1,10 @@
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { type AuthConfig, BaseTool, type JsonSchema, type ToolContext, type ToolResult } from '@toolsmith/core';
 import { mapCallToolResult } from './map-call-tool-result';
 import { type McpAuthChallenge, authChallengeOf } from './mcp-auth-challenge';
 import type { McpConnection } from './mcp-connection';
 import { mcpClientSessionId } from './mcp-client-session-id';
-import { McpConnectionError } from './mcp-errors';
+import { McpConnectionError, McpToolError } from './mcp-errors';
 import { type McpInputPrompt, inputAnswers, inputPrompt } from './mcp-input-prompt';
 
 /** What an MCP server says about one of its tools (the `tools/list` entry). */
@@ -81,6 +82,28 @@ export class McpTool extends BaseTool {
   }
 
   /**
+   * The error result of a call during which a 2025-era server's question was cancelled because several
+   * calls were in flight (see {@link McpCallOutcome}): `MCP_INPUT_CANCELLED`, never the server's "the user
+   * rejected the call". A Toolsmith server's `TOOL_CALL_REJECTED` is its reading of the cancel, so it is not
+   * passed on (it stays the error's `cause`); any other error of the server is quoted in `details.remote`.
+   */
+  private cancelledQuestionError(result: CallToolResult, callsInFlight: number): never {
+    const remote = remoteError(this.name, result);
+    const remoteBody = (remote.details as { remote?: { code?: unknown } } | undefined)?.remote;
+    const asRejection = remoteBody?.code === 'TOOL_CALL_REJECTED';
+    const asked = `while ${callsInFlight} calls to this server were in flight, one of them asked the person a question, and a 2025-era server does not say which call asks, so McpToolset cancelled the question; nobody rejected the call.`;
+    const outcome = asRejection
+      ? 'The server took the cancelled question as a rejection and did not run the tool.'
+      : 'The server then answered the call with an error (details.remote), which may be its answer to the cancelled question.';
+    throw new McpConnectionError(
+      'MCP_INPUT_CANCELLED',
+      this.connection.label,
+      `tool "${this.remote.name}" did not finish: ${asked} ${outcome} To be asked, call the tool again on its own, with no other call to this server at the same time.`,
+      { cause: remote, details: asRejection ? { callsInFlight } : { callsInFlight, remote: remoteBody ?? { message: remote.message } } },
+    );
+  }
+
+  /**
    * Calls the tool on the server; implements {@link BaseTool.run}. A server that asks for the user's
    * input (elicitation, `input_required`) pauses the run with a confirmation request whose payload
    * schema is the server's form; once the person answered, the call is sent again with the answers.
@@ -121,7 +144,7 @@ export class McpTool extends BaseTool {
       answers,
       approved,
     );
-    if (outcome.kind === 'result') return mapCallToolResult(this.name, outcome.result);
+    if (outcome.kind === 'result') return outcome.cancelledQuestion ? this.cancelledQuestionError(outcome.result, outcome.cancelledQuestion.callsInFlight) : mapCallToolResult(this.name, outcome.result);
     if (answered) {
       throw new McpConnectionError('MCP_INPUT_UNSUPPORTED', this.connection.label, `tool "${this.remote.name}" asked for input again after the person answered; McpToolset asks once per call`);
     }
@@ -129,6 +152,17 @@ export class McpTool extends BaseTool {
     context.requestConfirmation(prompt);
     return {};
   }
+}
+
+/** Throws the server's error result (an `McpToolError`) so its remote code and message can be quoted. */
+function remoteError(name: string, result: CallToolResult): McpToolError {
+  try {
+    mapCallToolResult(name, result);
+  } catch (error) {
+    if (error instanceof McpToolError) return error;
+    throw error;
+  }
+  return new McpToolError(name, 'the MCP tool reported an error');
 }
 
 /**
