@@ -4,6 +4,9 @@ export interface RenewableClaim {
   renew(): void;
 }
 
+/** Never renewed: the entry that keeps {@link ClaimRenewals}' set from emptying. */
+const KEPT: RenewableClaim = { renew() {} };
+
 /**
  * The renewal timer of every claim held in this process with one lease length: one interval, armed
  * when a claim is added while none is, that renews every claim it holds each third of the lease and
@@ -13,7 +16,8 @@ export interface RenewableClaim {
  */
 export class ClaimRenewals {
   private static readonly byLease = new Map<number, ClaimRenewals>();
-  private readonly held = new Set<RenewableClaim>();
+  /** The claims held now, and {@link KEPT}, which keeps the set from emptying (V8 makes a set a new table each time its last entry goes, which every run paid). */
+  private readonly held = new Set<RenewableClaim>([KEPT]);
   private timer: ReturnType<typeof setInterval> | undefined;
 
   private constructor(private readonly leaseMs: number) {}
@@ -40,11 +44,12 @@ export class ClaimRenewals {
   }
 
   private tick(): void {
-    if (this.held.size === 0) {
+    if (this.held.size === 1) {
+      // Only KEPT: no claim is held.
       clearInterval(this.timer);
       this.timer = undefined;
       return;
     }
-    for (const claim of this.held) claim.renew();
+    for (const claim of this.held) if (claim !== KEPT) claim.renew();
   }
 }

@@ -57,9 +57,13 @@ export class HeldClaim implements RenewableClaim {
    */
   static claim(sessions: SessionService, key: SessionKey, holder: string, policy: ResolvedSessionClaimPolicy, signal?: AbortSignal, writes?: SynchronousSessionWrites): HeldClaim | Promise<HeldClaim> {
     const request = { appName: key.appName, userId: key.userId, sessionId: key.sessionId, holder, leaseMs: policy.leaseMs, load: true };
-    const deadline = Date.now() + (policy.onBusy === 'wait' ? policy.maxWaitMs : 0);
+    const wait = policy.onBusy === 'wait' ? policy.maxWaitMs : 0;
+    // A synchronous store answers in the same moment: the clock is read only when it refuses.
+    const asked = writes ? undefined : Date.now();
     const granted = (outcome: ClaimOutcome): HeldClaim | Promise<HeldClaim> =>
-      outcome.claimed ? new HeldClaim(sessions, key, outcome.claim.fence, policy.leaseMs, outcome.loaded, writes) : HeldClaim.retry(sessions, key, request, outcome, deadline, writes, signal);
+      outcome.claimed
+        ? new HeldClaim(sessions, key, outcome.claim.fence, policy.leaseMs, outcome.loaded, writes)
+        : HeldClaim.retry(sessions, key, request, outcome, (asked ?? Date.now()) + wait, writes, signal);
     // Uncontended (the usual case): one call to the store, no retry loop.
     return writes ? granted(writes.claimSession(request)) : sessions.claimSession(request).then(granted);
   }

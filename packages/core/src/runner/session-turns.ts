@@ -1,3 +1,6 @@
+/** The entry that keeps {@link SessionTurns}' map from emptying; never a key of a session. */
+const KEPT = Symbol('kept');
+
 /**
  * One invocation per session at a time, within a process: runs on the same session take turns in
  * arrival order. A session with a run in progress has an entry holding the runs waiting behind it; a
@@ -6,13 +9,17 @@
  * (see `SessionService`): this queue only keeps one process from racing itself.
  */
 export class SessionTurns {
-  /** Session key → the waiting runs' wake-up functions, in arrival order (present while a run holds the turn). */
-  private readonly waiting = new Map<string, Array<() => void>>();
+  /**
+   * Session key → the waiting runs' wake-up functions, in arrival order (present while a run holds the
+   * turn; `null` while nobody waits behind it). {@link KEPT} stays in it, so the map never empties: V8
+   * makes a map a new table each time its last entry goes, which every run of an idle app paid.
+   */
+  private readonly waiting = new Map<string | typeof KEPT, Array<() => void> | null>([[KEPT, null]]);
 
   /** Takes the turn of `key` at once if nobody holds it: the function that releases it, else `undefined`. */
   tryAcquire(key: string): (() => void) | undefined {
     if (this.waiting.has(key)) return undefined;
-    this.waiting.set(key, []);
+    this.waiting.set(key, null);
     return this.releaser(key);
   }
 
@@ -25,7 +32,8 @@ export class SessionTurns {
     const taken = this.tryAcquire(key);
     if (taken) return Promise.resolve(taken);
     if (signal?.aborted) return Promise.resolve(undefined);
-    const queue = this.waiting.get(key)!;
+    let queue = this.waiting.get(key);
+    if (!queue) this.waiting.set(key, (queue = []));
     return new Promise((resolve) => {
       const wake = () => {
         signal?.removeEventListener('abort', onAbort);
@@ -54,7 +62,7 @@ export class SessionTurns {
 
   /** Number of sessions with a run in progress or queued (for tests and diagnostics). */
   get busySessions(): number {
-    return this.waiting.size;
+    return this.waiting.size - 1;
   }
 
   /** A release function that works once (a second call must not hand on someone else's turn). */

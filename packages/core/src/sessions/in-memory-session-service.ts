@@ -19,8 +19,8 @@ interface StoredSession {
   lastUpdateTime: number;
   /** Sequence of the last stored event; events are numbered 1, 2, … per session. */
   lastSequence: number;
-  /** Call ids answered by the user's events (see `answerClaims`): each is answered once. */
-  answered: Set<string>;
+  /** Call ids answered by the user's events (see `answerClaims`): each is answered once. Made with the first answer. */
+  answered?: Set<string>;
   /** The session's entry in `claims`, linked whenever both exist, so each append checks it without a lookup. */
   claim?: StoredClaim;
 }
@@ -102,9 +102,9 @@ export class InMemorySessionService implements SessionService {
     });
   }
 
-  /** A moment of the monotonic clock as milliseconds since the epoch (the wall clock now, plus the time left). */
-  private wallTime(lapsesAt: number): number {
-    return lapsesAt === -Infinity ? 0 : Date.now() + (lapsesAt - this.now());
+  /** A moment of the monotonic clock as milliseconds since the epoch (the wall clock now, plus the time left); `now` is the monotonic clock's reading, when the caller has one. */
+  private wallTime(lapsesAt: number, now = this.now()): number {
+    return lapsesAt === -Infinity ? 0 : Date.now() + (lapsesAt - now);
   }
 
   /** Creates an empty session (id: `sessionId`, else a random UUID), applying `state` with the scope rules; `SESSION_EXISTS` if taken. */
@@ -117,7 +117,7 @@ export class InMemorySessionService implements SessionService {
     const byUser = this.userSessions(request.appName, request.userId, true);
     if (byUser.has(id)) throw new SessionExistsError(id, request.userId);
     // A run claims its session before creating it: the claim taken then is this session's.
-    const stored: StoredSession = { id, state: {}, events: [], lastUpdateTime: Date.now(), lastSequence: 0, answered: new Set(), claim: this.userClaims(request.appName, request.userId, false)?.get(id) };
+    const stored: StoredSession = { id, state: {}, events: [], lastUpdateTime: Date.now(), lastSequence: 0, claim: this.userClaims(request.appName, request.userId, false)?.get(id) };
     byUser.set(id, stored);
     if (request.state) this.applyDelta(request.appName, request.userId, stored, request.state);
     return this.view(request.appName, request.userId, stored, true);
@@ -154,11 +154,10 @@ export class InMemorySessionService implements SessionService {
   async deleteSession(request: SessionKey): Promise<void> {
     const users = this.sessions.get(request.appName);
     const byUser = users?.get(request.userId);
-    // A user's map goes with their last session: users come and go, and their maps must not stay.
-    if (byUser?.delete(request.sessionId) && byUser.size === 0) {
-      users!.delete(request.userId);
-      if (users!.size === 0) this.sessions.delete(request.appName);
-    }
+    // A user's map goes with their last session: users come and go, and their maps must not stay. An
+    // app's map stays (apps are the code's own few names): dropping and making it again cost every
+    // single-session app a map per turn.
+    if (byUser?.delete(request.sessionId) && byUser.size === 0) users!.delete(request.userId);
     const claims = this.userClaims(request.appName, request.userId, false);
     const claim = claims?.get(request.sessionId);
     if (claim && claim.lapsesAt <= this.now()) this.forgetClaim(claim);
@@ -179,7 +178,7 @@ export class InMemorySessionService implements SessionService {
     if (!stored) throw new SessionNotFoundError(session.id, session.userId, session.appName);
     // Everything below is synchronous, so the checks and the append are one atomic step in this process.
     const claims = answerClaims(event);
-    for (const id of claims) if (stored.answered.has(id)) throw new FunctionResponseNotPendingError(id, 'answered');
+    for (const id of claims) if (stored.answered?.has(id)) throw new FunctionResponseNotPendingError(id, 'answered');
     const claim = stored.claim;
     if (claim && session.fence !== claim.fence && (session.fence !== undefined || claim.lapsesAt > this.now())) {
       throw new SessionBusyError(session.id, claim.holder, this.wallTime(claim.lapsesAt));
@@ -189,7 +188,7 @@ export class InMemorySessionService implements SessionService {
     const ops = event.actions.stateOps;
     // Increments and compare-and-sets against the values held now (STATE_CONFLICT stores nothing); the event records the results.
     if (ops) Object.assign(delta, resolveStateOps(ops, (key) => this.storedValue(session.appName, session.userId, stored, key)));
-    for (const id of claims) stored.answered.add(id);
+    for (const id of claims) (stored.answered ??= new Set()).add(id);
     // Most events change no state; they skip the scope bookkeeping below.
     if (hasKeys(delta)) {
       // `temp:` keys live only for the invocation; the stored event must not carry them either.
@@ -215,12 +214,12 @@ export class InMemorySessionService implements SessionService {
     const claims = this.userClaims(request.appName, request.userId, true);
     const now = this.now();
     const current = claims.get(request.sessionId);
-    if (current && current.lapsesAt > now) return { claimed: false, holder: current.holder, expiresAt: this.wallTime(current.lapsesAt) };
+    if (current && current.lapsesAt > now) return { claimed: false, holder: current.holder, expiresAt: this.wallTime(current.lapsesAt, now) };
     const claim: StoredClaim = { appName: request.appName, userId: request.userId, sessionId: request.sessionId, holder: request.holder, fence: ++this.lastFence, lapsesAt: now + request.leaseMs };
     claims.set(request.sessionId, claim);
     const stored = this.userSessions(request.appName, request.userId, false)?.get(request.sessionId);
     if (stored) stored.claim = claim;
-    const granted = { fence: claim.fence, expiresAt: this.wallTime(claim.lapsesAt) };
+    const granted = { fence: claim.fence, expiresAt: this.wallTime(claim.lapsesAt, now) };
     // In the same synchronous step: exactly what getSession for the whole session returns right after the claim.
     if (request.load) return { claimed: true, claim: granted, loaded: { session: stored ? this.view(request.appName, request.userId, stored, true) : undefined } };
     return { claimed: true, claim: granted };
@@ -251,6 +250,7 @@ export class InMemorySessionService implements SessionService {
   toJSON(): InMemorySessionServiceData {
     const data: InMemorySessionServiceData = { sessions: {}, appState: {}, userState: {} };
     for (const [appName, users] of this.sessions) {
+      if (users.size === 0) continue; // an app whose every session went (its map stays, see deleteSession)
       data.sessions[appName] = {};
       for (const [userId, sessions] of users) {
         data.sessions[appName][userId] = [...sessions.values()].map((s) => ({
@@ -322,9 +322,8 @@ export class InMemorySessionService implements SessionService {
   private forgetClaim(claim: StoredClaim): void {
     const users = this.claims.get(claim.appName);
     const claims = users?.get(claim.userId);
-    if (!claims?.delete(claim.sessionId) || claims.size > 0) return;
-    users!.delete(claim.userId);
-    if (users!.size === 0) this.claims.delete(claim.appName);
+    // As for sessions: a user's map goes with their last claim, an app's stays.
+    if (claims?.delete(claim.sessionId) && claims.size === 0) users!.delete(claim.userId);
   }
 
   /** A detached copy for callers: session state merged with the app and user scopes. */
