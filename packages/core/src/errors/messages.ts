@@ -562,6 +562,11 @@ export const MAX_LISTED_PROBLEM_CHARS = 4_000;
 /** One problem's sentence is cut to this many characters (with `…`) when it is longer. */
 export const MAX_PROBLEM_CHARS = 300;
 
+/** `INVALID_ARGUMENTS`' message: the tool and every problem, listed by {@link listProblems}. */
+export function invalidArgumentsMessage(toolName: string, problems: readonly { message: string }[]): string {
+  return `Invalid arguments for tool "${toolName}": ${listProblems(problems.map((p) => p.message))}.`;
+}
+
 /**
  * The problems as one `; `-separated list, in the order given: each problem's sentence (cut to
  * {@link MAX_PROBLEM_CHARS}), at most {@link MAX_LISTED_PROBLEMS} of them and at most

@@ -1,4 +1,4 @@
-import { listProblems, toolFilesTooLargeMessage } from './messages';
+import { invalidArgumentsMessage, listProblems, toolFilesTooLargeMessage } from './messages';
 import { pauseStackTraces, resumeStackTraces } from './stackless';
 import { ToolsmithError, type ToolsmithErrorOptions } from './toolsmith-error';
 
@@ -53,7 +53,7 @@ export class InvalidArgumentsError extends ToolsmithError {
     /** Every problem found (schema first, then class-validator's), each at its JSON pointer; also in `details.problems`. */
     readonly problems: readonly ArgumentProblem[],
   ) {
-    const message = `Invalid arguments for tool "${toolName}": ${listProblems(problems.map((p) => p.message))}.`;
+    const message = invalidArgumentsMessage(toolName, problems);
     const limit = pauseStackTraces();
     super('INVALID_ARGUMENTS', message, { details: { problems } });
     resumeStackTraces(limit);

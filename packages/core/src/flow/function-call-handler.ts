@@ -118,7 +118,8 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
     answered.push({ call, actions: actions[index] });
     // A call waiting for confirmation gets its response once the user answers (see confirmation-pause.ts).
     if (outcome.confirmationRequested) continue;
-    if (!outcome.error && offered.byName.get(call.name)?.isLongRunning) longRunningToolIds.push(call.id);
+    // `isLongRunning` first: an invalid call's error is made only when read (see the executor's invalidArguments).
+    if (offered.byName.get(call.name)?.isLongRunning && !outcome.error) longRunningToolIds.push(call.id);
     parts.push({ functionResponse: outcome.response });
   }
   const event = Event.create({

@@ -4,6 +4,8 @@ import type { JsonSchema } from '../model/json-schema';
 import { testToolContext } from '../testing/test-tool-context';
 import { errorResponse, executeToolCall } from './tool-executor';
 import { ToolsmithError } from '../errors/toolsmith-error';
+import { InvalidArgumentsError } from '../errors/tool-call-errors';
+import { DEFAULT_TOOL_CALL_POLICY } from '../tools/tool-call-policy';
 
 class EchoTool extends BaseTool {
   readonly name = 'echo';
@@ -57,6 +59,18 @@ describe('executeToolCall', () => {
     });
     expect(out.error?.code).toBe('TOOL_NOT_FOUND');
     expect((out.response.response.error as { message: string }).message).toContain('echo, other');
+  });
+
+  it('answers invalid arguments as the error would, and makes the error itself when it is read', async () => {
+    const out = await run({ text: 3, times: 0, extra: true });
+    const error = out.error!;
+    expect(error).toBeInstanceOf(InvalidArgumentsError);
+    expect(ToolsmithError.isInstance(error)).toBe(true);
+    // The response is the one errorResponse makes of the error: code and message, the problems said once.
+    expect(out.response).toEqual(errorResponse({ id: 'c1', name: 'echo' }, error, DEFAULT_TOOL_CALL_POLICY.maxResultChars));
+    expect(out.response.response.error).toEqual({ code: 'INVALID_ARGUMENTS', message: error.message });
+    expect(error.details).toEqual({ problems: (error as InvalidArgumentsError).problems });
+    expect(out.error).toBe(error); // made once
   });
 
   it('turns each ajv problem into one readable sentence', async () => {

@@ -1,9 +1,9 @@
 import type { ToolCallbackChain } from '../agents/callbacks';
-import { InvalidArgumentsError, ToolExecutionError, ToolNotFoundError, ToolOutputInvalidError, ToolTimeoutError } from '../errors/tool-call-errors';
+import { type ArgumentProblem, InvalidArgumentsError, ToolExecutionError, ToolNotFoundError, ToolOutputInvalidError, ToolTimeoutError } from '../errors/tool-call-errors';
 import { ToolCallRejectedError } from '../errors/tool-rejected-error';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
-import { cutProblem, moreProblemsText } from '../errors/messages';
+import { cutProblem, invalidArgumentsMessage, moreProblemsText } from '../errors/messages';
 import type { ArgumentRepair, FunctionCall, FunctionResponse, FunctionResponsePart } from '../model/content';
 import type { AuthConfig } from '../auth/auth-config';
 import { ToolFile, ToolResult } from '../tools/tool-file';
@@ -123,10 +123,10 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       if (judged.problems) {
         const { checked, schemaErrors, problems } = judged;
         const all = allArgumentProblems({ tool, args: checked, context, schemaProblems: problems, schemaErrors });
-        const error = new InvalidArgumentsError(tool.name, all instanceof Promise ? await all : all);
+        const found = all instanceof Promise ? await all : all;
         // Without onToolError callbacks the error is the response at once (throwing costs more than the rest of it).
-        if (callbacks.onToolError.length === 0) return withRepairs(failed(call, error, budget), repairs);
-        throw error;
+        if (callbacks.onToolError.length === 0) return withRepairs(invalidArguments(call, tool.name, found, budget), repairs);
+        throw new InvalidArgumentsError(tool.name, found);
       }
       args = judged.args!;
     } else {
@@ -144,10 +144,10 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       if (!valid) {
         const schemaErrors = validate.errors;
         const all = allArgumentProblems({ tool, args, context, schemaProblems: toArgumentProblems(schemaErrors, args), schemaErrors });
-        const error = new InvalidArgumentsError(tool.name, all instanceof Promise ? await all : all);
+        const found = all instanceof Promise ? await all : all;
         // As above: no confirmation was decided yet, so the catch below would answer with just this.
-        if (callbacks.onToolError.length === 0) return withRepairs(failed(call, error, budget), repairs);
-        throw error;
+        if (callbacks.onToolError.length === 0) return withRepairs(invalidArguments(call, tool.name, found, budget), repairs);
+        throw new InvalidArgumentsError(tool.name, found);
       }
     }
 
@@ -358,6 +358,11 @@ export function wrapResult(result: unknown): Record<string, unknown> {
  * (the call's result budget) the response is cut as a result is: details left out, then the message's end.
  */
 export function errorResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: ToolsmithError, maxChars?: number): FunctionResponse {
+  return failureResponse(call, error, maxChars);
+}
+
+/** {@link errorResponse} of what it reads of an error (its code, message and details), whether or not an error was made. */
+function failureResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: Pick<ToolsmithError, 'code' | 'message' | 'details'>, maxChars?: number): FunctionResponse {
   const body: Record<string, unknown> = { code: error.code, message: error.message };
   const details = withoutRepeatedProblems(error.details, error.message);
   if (details !== undefined) {
@@ -441,6 +446,30 @@ function succeeded(call: FunctionCall, response: Record<string, unknown>): ToolC
 
 function failed(call: FunctionCall, error: ToolsmithError, maxChars: number): ToolCallOutcome {
   return { response: errorResponse(call, error, maxChars), error };
+}
+
+/**
+ * {@link failed} with an {@link InvalidArgumentsError} when nothing catches it: the response is made from
+ * the same code, message and details, and the error itself only when something reads `error` (an
+ * `Error` captures where it was made even without a stack trace: the costliest step of an invalid call).
+ */
+function invalidArguments(call: FunctionCall, toolName: string, problems: readonly ArgumentProblem[], maxChars: number): ToolCallOutcome {
+  return new InvalidArgumentsOutcome(failureResponse(call, { code: 'INVALID_ARGUMENTS', message: invalidArgumentsMessage(toolName, problems), details: { problems } }, maxChars), toolName, problems);
+}
+
+/** The outcome {@link invalidArguments} returns; a class, so its getter is the prototype's and not made per call. */
+class InvalidArgumentsOutcome implements ToolCallOutcome {
+  private made?: InvalidArgumentsError;
+
+  constructor(
+    readonly response: FunctionResponse,
+    private readonly toolName: string,
+    private readonly problems: readonly ArgumentProblem[],
+  ) {}
+
+  get error(): InvalidArgumentsError {
+    return (this.made ??= new InvalidArgumentsError(this.toolName, this.problems));
+  }
 }
 
 function pendingConfirmation(call: FunctionCall, toolName: string): ToolCallOutcome {
