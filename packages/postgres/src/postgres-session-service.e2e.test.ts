@@ -1,3 +1,4 @@
+import { PGlite } from '@electric-sql/pglite';
 import { ScriptedModel, collect, runSessionStoreConformance } from '@toolsmith/core/testing';
 import { Event, LlmAgent, Runner, type Session, functionTool } from '@toolsmith/core';
 import pg from 'pg';
@@ -8,10 +9,16 @@ import { dropSchema, uniqueSchema, useTestPostgres } from './__fixtures__/test-p
 
 const server = useTestPostgres('sessions');
 const { schema } = server;
+// One in-memory PGlite for the file (its initdb costs seconds of CPU): each PGlite store below has a schema of its own.
+let pglite: PGlite;
+beforeAll(() => {
+  pglite = new PGlite();
+});
+afterAll(() => pglite.close());
 
 runSessionStoreConformance({
   name: 'PostgresSessionService (PGlite, in memory)',
-  create: () => PostgresSessionService.embedded(),
+  create: () => new PostgresSessionService({ pglite, schema: uniqueSchema() }),
   close: (service) => (service as PostgresSessionService).close(),
 });
 
@@ -24,7 +31,7 @@ runSessionStoreConformance({
 const event = (init: Partial<Parameters<typeof Event.create>[0]> = {}) => Event.create({ invocationId: 'i', author: 'agent', ...init });
 
 describe.each([
-  ['PGlite', () => PostgresSessionService.embedded({ schema: uniqueSchema() })],
+  ['PGlite', () => new PostgresSessionService({ pglite, schema: uniqueSchema() })],
   ['pg', () => new PostgresSessionService({ connectionString: server.url, schema: uniqueSchema() })],
 ])('PostgresSessionService on %s', (_driver, create) => {
   let service: PostgresSessionService;
