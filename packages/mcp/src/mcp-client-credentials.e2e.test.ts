@@ -117,14 +117,44 @@ describe('McpToolset with the app’s client credentials', () => {
     }
   });
 
-  it('a server that refuses the app’s token with 403 insufficient_scope: MCP_AUTHORIZATION_FAILED naming the scope', async () => {
+  it('a call refused with 403 insufficient_scope steps up: one token for the granted and the required scopes, and the call goes through', async () => {
+    const scoped = await startProtectedResourceFront(mcp.url!, oauth.url, { callScope: { scope: 'reports.write', scopeOf: (token) => oauth.introspect(token)?.scope } });
+    const toolset = new McpToolset({ transport: { url: scoped.url }, oauth: { clientCredentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }, scope: 'reports.read' } });
+    const model = new ScriptedModel([{ calls: [{ name: 'whoami' }] }, 'done', { calls: [{ name: 'whoami' }] }, 'done']);
+    const runner = new Runner({ appName: 'reports', agent: new LlmAgent({ name: 'a', model, tools: [toolset] }) });
+    try {
+      const first = await send(runner, 'alice', 'who am I?');
+      const second = await send(runner, 'bob', 'and me?');
+
+      for (const events of [first, second]) {
+        expect(events.flatMap((event) => event.functionResponses()).map((response) => response.response)).toEqual([{ userId: CLIENT_ID }]);
+      }
+      // The listing's token (reports.read), then one step-up; the second call carries the wider token.
+      expect(oauth.tokenRequests).toEqual({ client_credentials: 2 });
+      const scopes = [...tokenRequests.secretsFor(scoped.url)].map((token) => oauth.introspect(token)?.scope);
+      expect(scopes).toEqual(['reports.read', 'reports.read reports.write']);
+      expect(scoped.authorizations.at(-1)).toBe(`Bearer ${[...tokenRequests.secretsFor(scoped.url)][1]}`);
+    } finally {
+      await runner.close();
+      await scoped.close();
+    }
+  });
+
+  it('a server that still refuses the stepped-up token with 403 insufficient_scope: MCP_AUTHORIZATION_FAILED naming the scope, one step-up only', async () => {
     const scoped = await startProtectedResourceFront(mcp.url!, oauth.url, { insufficientScope: 'reports.write' });
     const toolset = new McpToolset({ transport: { url: scoped.url }, oauth: { clientCredentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } } });
     try {
-      await expect(toolset.getTools(toolContext())).rejects.toMatchObject({
+      const refused = {
         code: 'MCP_AUTHORIZATION_FAILED',
         message: expect.stringContaining('refused the token for lack of scope "reports.write" (403 insufficient_scope)'),
-      });
+      };
+      await expect(toolset.getTools(toolContext())).rejects.toMatchObject(refused);
+      expect(oauth.tokenRequests).toEqual({ client_credentials: 2 });
+      expect(oauth.introspect([...tokenRequests.secretsFor(scoped.url)][1])?.scope).toBe('reports.write');
+
+      // Asked again, nothing wider can be asked for: no token request.
+      await expect(toolset.getTools(toolContext())).rejects.toMatchObject(refused);
+      expect(oauth.tokenRequests).toEqual({ client_credentials: 2 });
     } finally {
       await toolset.close();
       await scoped.close();

@@ -50,6 +50,8 @@ export interface McpHttpEndpoint {
   headers: Record<string, string>;
   /** Adds the user's OAuth token to every request, and ends a refused one with the server's challenge. */
   authProvider?: AuthProvider;
+  /** Wraps the transport's fetch (the app modes' step-up on `403 insufficient_scope`). */
+  fetch?: (fetchImpl: typeof fetch) => typeof fetch;
 }
 
 /** What a connection needs to open (and re-open) its session. */
@@ -547,6 +549,7 @@ export function httpTransport(endpoint: McpHttpEndpoint): Pick<McpConnectionOpti
     createTransport: () =>
       new StreamableHTTPClientTransport(endpoint.url, {
         requestInit: { headers: endpoint.headers },
+        ...(endpoint.fetch ? { fetch: endpoint.fetch((input, init) => fetch(input, init)) } : {}),
         // A 403 insufficient_scope comes back as an error: the toolset asks the user for the wider scope through the run's pause.
         ...(endpoint.authProvider ? { authProvider: endpoint.authProvider, onInsufficientScope: 'throw' as const } : {}),
       }),

@@ -8,6 +8,7 @@ import {
   checkResourceAllowed,
   computeScopeUnion,
   discoverOAuthServerInfo,
+  isStrictScopeSuperset,
   fetchToken,
   extractWWWAuthenticateParams,
   resourceUrlFromServerUrl,
@@ -73,7 +74,8 @@ export class McpGrantSecrets {
 /**
  * The token request of an SDK provider (its grant and client authentication) to the discovered
  * authorization server, with the RFC 8707 `resource` and the scope: `configured` with the `401`'s added,
- * else the resource metadata's `scopes_supported`, else none. A refusal is `MCP_AUTHORIZATION_FAILED`
+ * else the resource metadata's `scopes_supported`, else none (the tokens' `scope` is that one when the
+ * answer names none). A refusal is `MCP_AUTHORIZATION_FAILED`
  * (`refused` says what was refused), redacted; so is an answer (of the token request, or of whatever
  * else the provider sent through `limited`) over the size limit or the deadline.
  */
@@ -107,7 +109,8 @@ export async function fetchGrantToken(
   }
   const overLimit = failed();
   if (overLimit) throw overLimit;
-  return tokens;
+  // RFC 6749 §5.1: an answer without `scope` granted the scope asked for.
+  return tokens.scope === undefined && scope ? { ...tokens, scope } : tokens;
 }
 
 /**
@@ -176,10 +179,13 @@ export class McpGrantDiscovery {
  * The transport's {@link AuthProvider} for a token that needs nobody's consent (the app's, or a user's
  * by cross-app access): every request carries it while it lives (none at first, or once past its
  * `expires_in`); a `401` gets a new one ({@link McpGrantTokenProvider.requestToken}) and the transport
- * sends the request once more. The token lives in memory only.
+ * sends the request once more; a `403 insufficient_scope` gets one for the wider scope and the request
+ * is sent once more ({@link McpGrantTokenProvider.stepUpFetch}). The token lives in memory only.
  */
 export abstract class McpGrantTokenProvider implements AuthProvider {
-  private current?: { accessToken: string; expiresAt?: number };
+  private current?: { accessToken: string; expiresAt?: number; scope?: string };
+  /** Every scope asked for so far (a refresh keeps a step-up's scopes). */
+  private asked?: string;
   private obtaining?: Promise<void>;
 
   constructor(protected readonly secrets: McpGrantSecrets) {}
@@ -193,20 +199,52 @@ export abstract class McpGrantTokenProvider implements AuthProvider {
   /** The server refused a request: get a new token (requests refused while one is asked for share it). */
   onUnauthorized(context: Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0]): Promise<void> {
     const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(context.response);
+    return this.renew(resourceMetadataUrl, computeScopeUnion(this.asked, scope));
+  }
+
+  /**
+   * `fetchImpl` for the transport, with step-up: a request the server refuses with `403` and
+   * `error="insufficient_scope"` gets a new token, once, for the union of the scopes asked and granted so
+   * far and the ones the `WWW-Authenticate` names, and is sent again with it. When that union adds no
+   * scope, or the server refuses the new token too, the `403` goes back to the transport as it came (its
+   * InsufficientScopeError is `MCP_AUTHORIZATION_FAILED`); a token request that fails is that failure.
+   */
+  stepUpFetch(fetchImpl: typeof fetch): typeof fetch {
+    return async (input, init) => {
+      const response = await fetchImpl(input, init);
+      if (response.status !== 403) return response;
+      const { error, scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
+      if (error !== 'insufficient_scope') return response;
+      const had = computeScopeUnion(this.asked, this.current?.scope);
+      const wanted = computeScopeUnion(had, scope);
+      if (!wanted || !isStrictScopeSuperset(wanted, had)) return response;
+      await response.body?.cancel().catch(() => undefined);
+      await this.renew(resourceMetadataUrl, wanted);
+      const headers = new Headers(init?.headers);
+      const token = await this.token();
+      if (token) headers.set('authorization', `Bearer ${token}`);
+      return fetchImpl(input, { ...init, headers });
+    };
+  }
+
+  /** Asks the authorization server for a token (after discovery), for the challenge's `resource_metadata` and `scope`. */
+  protected abstract requestToken(resourceMetadataUrl: URL | undefined, challengeScope: string | undefined): Promise<OAuthTokens>;
+
+  /** A new token for `scope`; requests refused while one is asked for share it. */
+  private renew(resourceMetadataUrl: URL | undefined, scope: string | undefined): Promise<void> {
     this.obtaining ??= this.obtain(resourceMetadataUrl, scope).finally(() => {
       this.obtaining = undefined;
     });
     return this.obtaining;
   }
 
-  /** Asks the authorization server for a token (after discovery), for the `401`'s `resource_metadata` and `scope`. */
-  protected abstract requestToken(resourceMetadataUrl: URL | undefined, challengeScope: string | undefined): Promise<OAuthTokens>;
-
   private async obtain(resourceMetadataUrl: URL | undefined, challengeScope: string | undefined): Promise<void> {
     this.current = undefined;
     const tokens = await this.requestToken(resourceMetadataUrl, challengeScope);
     this.secrets.add(tokens.access_token);
+    this.asked = computeScopeUnion(this.asked, challengeScope);
     this.current = { accessToken: tokens.access_token };
+    if (tokens.scope !== undefined) this.current.scope = tokens.scope;
     if (tokens.expires_in !== undefined) this.current.expiresAt = Date.now() + tokens.expires_in * 1000;
   }
 }

@@ -13,6 +13,7 @@ import {
   stdioTransport,
 } from './mcp-connection';
 import { McpConnectionError } from './mcp-errors';
+import { McpGrantTokenProvider } from './mcp-grant-token-provider';
 import { DEFAULT_AUTH_REQUEST_TIMEOUT_MS, authRequestTimeoutProblem } from './limited-auth-fetch';
 import { McpCredentialProvider, type McpOAuthOptions } from './mcp-oauth-provider';
 import { McpSignInTool, type McpSignInReason } from './mcp-sign-in-tool';
@@ -380,7 +381,9 @@ export class McpToolset implements Toolset {
       // With OAuth each user has their own session, carrying their own token (the app's token: one for everybody).
       if (oauth || this.crossApp) key = JSON.stringify([key, context!.appName, context!.userId]);
       const authProvider = oauth ? new McpCredentialProvider(oauth.credentialService, this.credentialKey(context!)) : (this.crossApp?.forUser(context!) ?? this.appAuth);
-      endpoint = httpTransport({ url: new URL(transport.url), headers: { ...headers }, ...(authProvider ? { authProvider } : {}) });
+      // The app modes step up on 403 insufficient_scope themselves; the per-user mode pauses for the user instead.
+      const stepUp = authProvider instanceof McpGrantTokenProvider ? { fetch: (fetchImpl: typeof fetch) => authProvider.stepUpFetch(fetchImpl) } : {};
+      endpoint = httpTransport({ url: new URL(transport.url), headers: { ...headers }, ...(authProvider ? { authProvider } : {}), ...stepUp });
     }
 
     const existing = this.sessions.get(key);

@@ -2,7 +2,7 @@
 // checks bearer tokens with its `authenticate` hook), a small node:http server that publishes the
 // protected resource metadata (RFC 9728) naming the authorization server, and passes every other
 // request through, byte for byte, recording the `Authorization` header each MCP request carried.
-import { type Server, createServer, request as forward } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer, request as forward } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A running {@link startProtectedResourceFront}. */
@@ -24,12 +24,29 @@ export interface ProtectedResourceFrontOptions {
   challengeScope?: string;
   /** Refuses every MCP request that carries a token with `403 insufficient_scope` naming this scope; default none. */
   insufficientScope?: string;
+  /**
+   * Refuses a `tools/call` whose token's scope (`scopeOf`, space-separated) lacks `scope`, with `403
+   * insufficient_scope` naming it (and the resource metadata URL); other requests pass. Default none.
+   */
+  callScope?: { scope: string; scopeOf: (token: string) => string | undefined };
 }
 
 /** Starts the front of the MCP endpoint `target` (`http://127.0.0.1:<port>/mcp`), whose authorization server is `authorizationServer`. */
 export async function startProtectedResourceFront(target: URL, authorizationServer: string, options: ProtectedResourceFrontOptions = {}): Promise<ProtectedResourceFront> {
   const authorizations: Array<string | undefined> = [];
   let url = '';
+  /** Sends the request on to the MCP endpoint (`body` when it was read already, else piped) and its answer back. */
+  const passOn = (req: IncomingMessage, res: ServerResponse, body?: Buffer) => {
+    const upstream = forward({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
+      const headers = { ...answer.headers };
+      if (answer.statusCode === 401 && options.challengeScope) headers['www-authenticate'] = `Bearer scope="${options.challengeScope}"`;
+      res.writeHead(answer.statusCode ?? 502, headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    if (body) upstream.end(body);
+    else req.pipe(upstream);
+  };
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/.well-known/oauth-protected-resource/mcp') {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -42,14 +59,22 @@ export async function startProtectedResourceFront(target: URL, authorizationServ
       res.end();
       return;
     }
-    const upstream = forward({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
-      const headers = { ...answer.headers };
-      if (answer.statusCode === 401 && options.challengeScope) headers['www-authenticate'] = `Bearer scope="${options.challengeScope}"`;
-      res.writeHead(answer.statusCode ?? 502, headers);
-      answer.pipe(res);
+    const callScope = options.callScope;
+    if (!(req.url?.startsWith('/mcp') && req.method === 'POST' && callScope)) return passOn(req, res);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+      const granted = token ? (callScope.scopeOf(token) ?? '').split(' ') : [];
+      if (token && (JSON.parse(body.toString('utf8')) as { method?: string }).method === 'tools/call' && !granted.includes(callScope.scope)) {
+        const metadata = `${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`;
+        res.writeHead(403, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${callScope.scope}", resource_metadata="${metadata}"` });
+        res.end();
+        return;
+      }
+      passOn(req, res, body);
     });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
