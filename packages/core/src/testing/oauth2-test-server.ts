@@ -27,6 +27,13 @@ export interface OAuth2TestServerOptions {
    * in the metadata: each registration gets a new client id and secret. Default `false`.
    */
   dynamicRegistration?: boolean;
+  /**
+   * Accepts the jwt-bearer grant (RFC 7523; cross-app access sends an ID-JAG with it): `verify` gives the
+   * user the `assertion` speaks for, or `undefined` to refuse it (`invalid_grant`); the token is issued
+   * for that user, with the requested scope and `resource`. Listed in the metadata's
+   * `grant_types_supported` when set. Default: not accepted.
+   */
+  jwtBearer?: (assertion: string) => string | undefined;
 }
 
 /** A token request as the server received it (see {@link OAuth2TestServer.tokenRequestLog}). */
@@ -43,7 +50,7 @@ export interface ReceivedTokenRequest {
 
 /** An access token the server issued, as the protected API sees it. */
 export interface IssuedToken {
-  /** Whom the token is for: the consenting `subject` option, or the client id for client credentials. */
+  /** Whom the token is for: the consenting `subject` option, the client id for client credentials, or the jwt-bearer assertion's user. */
   subject: string;
   /** The scopes granted, space-separated as requested (`''` when none were). */
   scope: string;
@@ -55,7 +62,8 @@ export interface IssuedToken {
 
 /**
  * A small OAuth2 authorization server for tests, on node:http: authorization code with PKCE (S256
- * only, verified at the token endpoint), refresh tokens (rotated), client credentials, revocation
+ * only, verified at the token endpoint), refresh tokens (rotated), client credentials, the jwt-bearer
+ * grant (with `jwtBearer`), revocation
  * (RFC 7009), server metadata (RFC 8414), and a protected API at `/api/me` that answers 401 without a
  * valid bearer token. `/authorize` consents at once and redirects with `code` and `state`.
  */
@@ -91,6 +99,8 @@ export interface OAuth2TestServer {
   /** Stops the server, dropping open connections; resolves once it is closed. */
   close(): Promise<void>;
 }
+
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 interface CodeGrant {
   clientId: string;
@@ -188,6 +198,11 @@ export async function startOAuth2TestServer(options: OAuth2TestServerOptions = {
       return json(res, 200, issue(granted, true));
     }
     if (grant === 'client_credentials') return json(res, 200, issue({ subject: id, scope: form.get('scope') ?? '', clientId: id }, false));
+    if (grant === JWT_BEARER && options.jwtBearer) {
+      const user = options.jwtBearer(form.get('assertion') ?? '');
+      if (user === undefined) return json(res, 400, { error: 'invalid_grant', error_description: 'unknown assertion' });
+      return json(res, 200, issue({ subject: user, scope: form.get('scope') ?? '', clientId: id, ...(resource !== undefined ? { resource } : {}) }, false));
+    }
     return json(res, 400, { error: 'unsupported_grant_type' });
   };
 
@@ -239,7 +254,7 @@ export async function startOAuth2TestServer(options: OAuth2TestServerOptions = {
             token_endpoint: `${base}/token`,
             revocation_endpoint: `${base}/revoke`,
             response_types_supported: ['code'],
-            grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+            grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', ...(options.jwtBearer ? [JWT_BEARER] : [])],
             code_challenge_methods_supported: ['S256'],
             token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
             ...(options.dynamicRegistration ? { registration_endpoint: `${base}/register` } : {}),
