@@ -50,6 +50,7 @@ describe('McpToolset following the MCP authorization spec', () => {
 
     const [signIn] = (await send(runner, user('note: milk'))).flatMap((e) => credentialRequests(e));
     expect(signIn.authConfig.oauth2!.scopes).toEqual(['notes.read']);
+    expect(signIn.authConfig.oauth2!.requestTimeoutMs).toBe(30_000); // oauth.requestTimeoutMs's default, for the code exchange and refreshes
     const stepped = await send(runner, credentialResponse(signIn, { redirectUrl: await consent(signIn) }));
 
     const [stepUp] = stepped.flatMap((e) => credentialRequests(e));

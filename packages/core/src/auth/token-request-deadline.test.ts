@@ -86,6 +86,16 @@ describe('oauth2.requestTimeoutMs: the deadline of a token request, its answer r
     expect(await service.loadCredential(credentialKey(alice, stalling))).toEqual(expired);
   });
 
+  it('a client credentials request the endpoint never answers: AUTH_TOKEN_REQUEST_FAILED with cause AUTH_RESPONSE_TIMEOUT', async () => {
+    mode = 'silent';
+    const machine: AuthConfig = { scheme: 'oauth2ClientCredentials', oauth2: { clientId: 'app', clientSecret: 'app-secret', tokenUrl: stallUrl, requestTimeoutMs: 200 } };
+
+    const error = await new CredentialManager(new InMemoryCredentialService()).current(alice, machine).catch((thrown: unknown) => thrown);
+
+    expect(error).toMatchObject({ code: 'AUTH_TOKEN_REQUEST_FAILED', status: undefined, cause: expect.objectContaining({ code: 'AUTH_RESPONSE_TIMEOUT', url: stallUrl }) });
+    await dropped;
+  });
+
   it('a token request that answers in time is unaffected; a deadline that is not a positive number is AUTH_CONFIG_INVALID', async () => {
     const client = { clientId: oauth.clientId, clientSecret: oauth.clientSecret, tokenUrl: oauth.tokenUrl, requestTimeoutMs: 60_000 };
     await expect(requestToken(client, { grant_type: 'client_credentials' })).resolves.toMatchObject({ tokenType: 'Bearer' });
