@@ -73,6 +73,17 @@ describe('executeToolCall', () => {
     expect(out.error).toBe(error); // made once
   });
 
+  it('answers a list of problems cut short as the error would too', async () => {
+    const names = Array.from({ length: 60 }, (_, i) => `property_with_a_long_name_${i}`);
+    class Wide extends EchoTool {
+      override readonly parameters: JsonSchema = { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])), required: names };
+    }
+    const out = await run({}, new Wide());
+    const error = out.error!;
+    expect(error.message).toMatch(/…and \d+ more problems\.$/);
+    expect(out.response).toEqual(errorResponse({ id: 'c1', name: 'echo' }, error, DEFAULT_TOOL_CALL_POLICY.maxResultChars));
+  });
+
   it('turns each ajv problem into one readable sentence', async () => {
     const out = await run({ text: 3, times: 0, extra: true });
     expect(out.error?.code).toBe('INVALID_ARGUMENTS');

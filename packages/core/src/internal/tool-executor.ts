@@ -454,7 +454,11 @@ function failed(call: FunctionCall, error: ToolsmithError, maxChars: number): To
  * `Error` captures where it was made even without a stack trace: the costliest step of an invalid call).
  */
 function invalidArguments(call: FunctionCall, toolName: string, problems: readonly ArgumentProblem[], maxChars: number): ToolCallOutcome {
-  return new InvalidArgumentsOutcome(failureResponse(call, { code: 'INVALID_ARGUMENTS', message: invalidArgumentsMessage(toolName, problems), details: { problems } }, maxChars), toolName, problems);
+  // The error's details (`{ problems }` alone) only repeat its message, which lists every problem as
+  // `listProblems` writes them: errorResponse leaves them out (see withoutRepeatedProblems), and so does
+  // this, without searching the message for each problem again.
+  const message = invalidArgumentsMessage(toolName, problems);
+  return new InvalidArgumentsOutcome(failureResponse(call, { code: 'INVALID_ARGUMENTS', message, details: undefined }, maxChars), toolName, problems);
 }
 
 /** The outcome {@link invalidArguments} returns; a class, so its getter is the prototype's and not made per call. */
