@@ -10,8 +10,10 @@ export const CONFIRMATION_INPUT_KEY = 'confirm';
  * The form a 2026-07-28 client shows for a confirmation (an embedded `elicitation/create`): the four
  * decisions of a confirmation (`approve`, `edit` with edited arguments as JSON, `reject` with a message to
  * the model, `respond` with the result instead of running), the hint as message, the payload as details.
+ * A tool that asked with `editable: false` gets three: no `edit`, and no `arguments` field.
  */
 export function confirmationInputRequest(toolName: string, args: Record<string, unknown>, requested: ToolConfirmation): InputRequest {
+  const editable = requested.editable !== false;
   return inputRequired.elicit({
     message: elicitationMessage(toolName, requested),
     requestedSchema: {
@@ -21,10 +23,12 @@ export function confirmationInputRequest(toolName: string, args: Record<string, 
           type: 'string',
           title: 'Decision',
           // No default: a client that fills in defaults (SDK v2 `applyDefaults`) must never turn an empty answer into an approval.
-          enum: ['approve', 'edit', 'reject', 'respond'],
-          description: 'approve: run it; edit: run it with the arguments below; reject: do not run it (say why below); respond: do not run it, answer with the result below',
+          enum: editable ? ['approve', 'edit', 'reject', 'respond'] : ['approve', 'reject', 'respond'],
+          description: editable
+            ? 'approve: run it; edit: run it with the arguments below; reject: do not run it (say why below); respond: do not run it, answer with the result below'
+            : 'approve: run it; reject: do not run it (say why below); respond: do not run it, answer with the result below',
         },
-        arguments: { type: 'string', title: 'Arguments (JSON), for edit', default: JSON.stringify(args) },
+        ...(editable ? { arguments: { type: 'string' as const, title: 'Arguments (JSON), for edit', default: JSON.stringify(args) } } : {}),
         message: { type: 'string', title: 'Message to the model, for reject' },
         result: { type: 'string', title: 'Result instead of running, for respond (JSON or text)' },
       },
@@ -57,15 +61,19 @@ export function readFormInput(callId: string, responses: Record<string, unknown>
  * that contradicts itself: a `confirmed` the decision does not allow, no decision at all (never an
  * approval), or a field of another decision (`message` beside approve, `result` beside reject, edited
  * `arguments` beside anything but edit). An empty (or whitespace-only) text field counts as left empty, and `arguments` as the
- * form prefilled them (the call's own) as left alone.
+ * form prefilled them (the call's own) as left alone. Not `editable` (the tool asked with `editable: false`):
+ * an edit is `INVALID_CONFIRMATION_ANSWER` too.
  */
-export function readConfirmationInput(callId: string, responses: Record<string, unknown> | undefined, args: Record<string, unknown>): ConfirmationDecision | ToolsmithError {
+export function readConfirmationInput(callId: string, responses: Record<string, unknown> | undefined, args: Record<string, unknown>, editable = true): ConfirmationDecision | ToolsmithError {
   const view = inputResponse(responses, CONFIRMATION_INPUT_KEY);
   if (view.kind !== 'elicit') {
     return new InvalidConfirmationAnswerError(callId, `the retried call carries no answer to the "${CONFIRMATION_INPUT_KEY}" input request in inputResponses`);
   }
   if (view.action !== 'accept') return { decision: 'reject' };
   const content = view.content ?? {};
+  if (!editable && content.decision === 'edit') {
+    return new InvalidConfirmationAnswerError(callId, 'this confirmation cannot be answered with "edit": the tool asked about the call as it was made ("editable": false); approve, reject or respond');
+  }
   const answer: Record<string, unknown> = {};
   if (content.decision !== undefined) answer.decision = content.decision;
   if (content.confirmed !== undefined) answer.confirmed = content.confirmed;

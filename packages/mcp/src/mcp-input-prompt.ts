@@ -1,7 +1,7 @@
 import type { ElicitResult } from '@modelcontextprotocol/client';
 import type { JsonSchema } from '@toolsmith/core';
 import type { McpInputAnswers, McpInputRequest } from './mcp-connection';
-import { isConfirmationForm } from './mcp-confirmation-form';
+import { isConfirmationForm, isEditableConfirmationForm } from './mcp-confirmation-form';
 
 /**
  * The payload of the confirmation request a {@link McpInputRequest} becomes: what the person is shown,
@@ -29,7 +29,8 @@ export interface McpInputPrompt {
  * The confirmation request for a server's input request: the hint is the server's message, the payload
  * schema its form (several forms: an object with one property per form key). A server's confirmation of
  * the call itself (one form that {@link isConfirmationForm} recognises) is a plain confirmation instead,
- * without a payload schema: the runner's own decisions (approve, edit, reject, respond) answer it. A form
+ * without a payload schema: the runner's own decisions (approve, edit, reject, respond) answer it (not edit
+ * when the server's form offers none: `editable: false`). A form
  * is not editable (`editable: false`): the server asked it about the call as it was made, and only that
  * call can be sent again with its answers (a 2026-07-28 `requestState` is bound to its arguments), so
  * the runner refuses an `edit` before anything is stored or sent, and the request stays open.
@@ -39,7 +40,10 @@ export function inputPrompt(server: string, tool: string, request: McpInputReque
   const messages = Object.fromEntries(keys.map((key) => [key, request.forms[key].message]));
   const payload: McpInputPrompt = { mcpInput: { server, tool, era: request.era, keys }, messages };
   if (request.requestState !== undefined) payload.mcpInput.requestState = request.requestState;
-  if (keys.length === 1 && isConfirmationForm(request.forms[keys[0]])) return { hint: messages[keys[0]], payload };
+  if (keys.length === 1 && isConfirmationForm(request.forms[keys[0]])) {
+    // A server's confirmation that takes no edit (a Toolsmith tool that asked with `editable: false`) is not editable here either.
+    return isEditableConfirmationForm(request.forms[keys[0]]) ? { hint: messages[keys[0]], payload } : { hint: messages[keys[0]], payload, editable: false };
+  }
   const schemaOf = (key: string) => request.forms[key].requestedSchema as JsonSchema;
   const payloadSchema: JsonSchema =
     keys.length === 1

@@ -256,6 +256,8 @@ describe('a Toolsmith server (serveMcp, both eras): its confirmation becomes the
   let hold: HoldTool;
   /** What the served `deploy` ran with: it asks its own form first (ctx.requestConfirmation({ payloadSchema })). */
   let deployed: Array<{ args: Record<string, unknown>; payload: unknown }>;
+  /** The drafts the served `publish` published: it asks a plain question first, with editable: false. */
+  let published: string[];
   let server: McpServerHandle;
   /** The server's own store: what it records of each call. */
   let serverSessions: InMemorySessionService;
@@ -277,7 +279,21 @@ describe('a Toolsmith server (serveMcp, both eras): its confirmation becomes the
         return { deployed: args.svc, env: (ctx.toolConfirmation.payload as { env: string }).env };
       },
     });
-    server = await serveMcp({ tools: [dangerous, hold, deploy], transport: { http: { port: 0 } }, name: 'danger', sessionService: serverSessions });
+    published = [];
+    const publish = functionTool({
+      name: 'publish',
+      description: 'Publishes a draft (asks about this very draft).',
+      parameters: { type: 'object', properties: { draft: { type: 'string' } }, required: ['draft'] },
+      execute: (args: { draft: string }, ctx) => {
+        if (!ctx.toolConfirmation) {
+          ctx.requestConfirmation({ hint: `Publish ${args.draft} as it stands?`, editable: false });
+          return {};
+        }
+        published.push(args.draft);
+        return { published: args.draft };
+      },
+    });
+    server = await serveMcp({ tools: [dangerous, hold, deploy, publish], transport: { http: { port: 0 } }, name: 'danger', sessionService: serverSessions });
   });
   afterAll(() => server.close());
 
@@ -411,6 +427,25 @@ describe('a Toolsmith server (serveMcp, both eras): its confirmation becomes the
       expect(approved.at(-1)!.text()).toBe('Deployed.');
     } finally {
       deployed.length = 0;
+      await runner.close();
+    }
+  });
+
+  it('over 2026-07-28, a served tool\'s plain question asked with editable: false is a plain confirmation that is not editable: an edit is refused up front, an approval runs the call once', async () => {
+    const { runner } = agentRunner({ url: server.url! }, new InMemorySessionService(), [{ calls: [{ id: 'c1', name: 'publish', args: { draft: 'd1' } }] }, 'Published.'], '2026-07-28');
+    try {
+      const [request] = (await send(runner, user('publish d1'))).flatMap((event) => confirmationRequests(event));
+      expect(request.hint).toContain('Publish d1 as it stands?');
+      expect(request.payloadSchema).toBeUndefined();
+      expect(request.editable).toBe(false);
+      const edited = await send(runner, confirmationResponse(request, { decision: 'edit', args: { draft: 'd2' } }));
+      expect(edited.map((event) => event.errorCode)).toEqual(['INVALID_CONFIRMATION_ANSWER']);
+      expect(published).toEqual([]);
+      const approved = await send(runner, confirmationResponse(request, { decision: 'approve' }));
+      expect(responseOf(approved, 'c1')?.response).toEqual({ published: 'd1' });
+      expect(published).toEqual(['d1']);
+    } finally {
+      published.length = 0;
       await runner.close();
     }
   });

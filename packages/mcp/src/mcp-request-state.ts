@@ -19,6 +19,8 @@ export interface ConfirmationState {
   payload?: unknown;
   /** The form the tool asked for (`payloadSchema`): the answer is that form filled in, checked against it. */
   payloadSchema?: JsonSchema;
+  /** `false` when the tool asked with `editable: false`: the answer may not be an edit. */
+  editable?: false;
 }
 
 const PREFIX = 'ts1';

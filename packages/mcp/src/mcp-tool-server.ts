@@ -166,7 +166,8 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
       if (!filled.confirmed) return { response: errorResponse(call, new ToolCallRejectedError(call.name)), record: true };
       return { confirmation: filled };
     }
-    const decision = readConfirmationInput(call.id, extra.mcpReq.inputResponses, call.args);
+    // Not editable: an edit is refused here (whatever arguments the retry carries), before the state is used up and before anything runs.
+    const decision = readConfirmationInput(call.id, extra.mcpReq.inputResponses, call.args, state.editable !== false);
     if (decision instanceof ToolsmithError) return { response: errorResponse(call, decision), record: false };
     if (decision.decision === 'edit' && decision.args && tool) {
       // A bad edit is refused before the state is used up: the person may answer again (as the runner keeps a request open).
@@ -279,6 +280,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
             ...(requested.hint !== undefined ? { hint: requested.hint } : {}),
             ...(requested.payload !== undefined ? { payload: requested.payload } : {}),
             ...(requested.payloadSchema !== undefined ? { payloadSchema: requested.payloadSchema } : {}),
+            ...(requested.editable === false ? { editable: false as const } : {}),
             ttlMs: options.confirmationTimeoutMs,
             now: Date.now(),
           });

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { InMemorySessionService } from '@toolsmith/core';
+import { InMemorySessionService, functionTool } from '@toolsmith/core';
 import { type McpServerHandle, type ServeMcpOptions, serveMcp } from './serve-mcp';
 import { createServedTestTools } from './__fixtures__/served-tools';
 
@@ -272,5 +272,45 @@ describe('serveMcp on 2026-07-28: confirmation by input_required and a signed, s
     it('respond answers with the result instead of running the tool', async () => {
       expect((await withAnswer({ decision: 'respond', result: '{"deleted":"nothing"}' })).structuredContent).toEqual({ deleted: 'nothing' });
     });
+  });
+});
+
+describe('serveMcp on 2026-07-28: a tool that asks with editable: false', () => {
+  let server: McpServerHandle;
+  const published: string[] = [];
+  beforeAll(async () => {
+    const publish = functionTool({
+      name: 'publish',
+      description: 'Publishes a draft (asks about this very draft).',
+      parameters: { type: 'object', properties: { draft: { type: 'string' } }, required: ['draft'] },
+      execute: (args: { draft: string }, ctx) => {
+        if (!ctx.toolConfirmation) {
+          ctx.requestConfirmation({ hint: `Publish ${args.draft} as it stands?`, editable: false });
+          return {};
+        }
+        published.push(args.draft);
+        return { published: args.draft };
+      },
+    });
+    server = await serve({ tools: [publish] });
+  });
+  afterAll(() => server.close());
+
+  it('offers three decisions (no edit, no arguments field) and refuses an edit, whatever arguments the retry carries, without using the state up', async () => {
+    const asked = await callTool(server.url!, 'token-ann', { name: 'publish', arguments: { draft: 'd1' } });
+    expect(asked.resultType).toBe('input_required');
+    const form = asked.inputRequests!.confirm!.params.requestedSchema.properties;
+    expect(Object.keys(form)).toEqual(['decision', 'message', 'result']);
+    expect(form.decision).toMatchObject({ enum: ['approve', 'reject', 'respond'] });
+    const retry = (content: Record<string, unknown>, args: Record<string, unknown>) =>
+      callTool(server.url!, 'token-ann', { name: 'publish', arguments: args, inputResponses: { confirm: { action: 'accept', content } }, requestState: asked.requestState });
+    for (const args of [{ draft: 'd1' }, { draft: 'd2' }]) {
+      const edited = await retry({ decision: 'edit', arguments: JSON.stringify(args) }, args);
+      expect(errorCodeOf(edited)).toBe('INVALID_CONFIRMATION_ANSWER');
+      expect(edited.content![0]!.text).toContain('cannot be answered with "edit"');
+    }
+    expect(published).toEqual([]);
+    expect((await retry({ decision: 'approve' }, { draft: 'd1' })).structuredContent).toEqual({ published: 'd1' });
+    expect(published).toEqual(['d1']);
   });
 });
