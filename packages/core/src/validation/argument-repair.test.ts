@@ -20,6 +20,17 @@ const TASK: JsonSchema = {
 };
 
 describe('repairArguments', () => {
+  it('names a repaired property whose name has "/" or "~" by its escaped JSON pointer', () => {
+    const schema: JsonSchema = { type: 'object', properties: { 'a/b~c': { type: 'integer' }, plain: { type: 'integer' } } };
+    expect(repairArguments({ 'a/b~c': '1', plain: '2' }, schema)).toEqual({
+      args: { 'a/b~c': 1, plain: 2 },
+      repairs: [
+        { repair: 'string-to-number', path: '/a~1b~0c' },
+        { repair: 'string-to-number', path: '/plain' },
+      ],
+    });
+  });
+
   it('converts numbers and booleans sent as strings where the schema says so', () => {
     expect(repairArguments({ title: 'a', count: '3', ratio: '0.5', urgent: 'true' }, TASK)).toEqual({
       args: { title: 'a', count: 3, ratio: 0.5, urgent: true },

@@ -19,6 +19,9 @@ export interface RepairDepthLimit {
 
 const DEFAULT_REPAIR_DEPTH: RepairDepthLimit = { maxDepth: 64 };
 
+/** The keywords {@link RepairWalk} unwraps a nullable or single-branch schema through. */
+const COMBINATORS = ['anyOf', 'oneOf', 'allOf'] as const;
+
 /** A JSON number, exactly as JSON writes it: no spaces, no leading `+` or zeros, no hex, no `NaN`. */
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
@@ -84,7 +87,8 @@ class RepairWalk {
           ? schema.additionalProperties
           : undefined;
       if (propertySchema === undefined) continue;
-      const at = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      // JSON pointer escaping, skipped for the usual key that has neither character (two regex passes per key otherwise).
+      const at = `${path}/${key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key}`;
       if (value[key] === null) {
         if (!required.includes(key) && !this.allowsNull(propertySchema)) {
           if (this.changing) delete value[key];
@@ -158,7 +162,7 @@ class RepairWalk {
       schema = target;
       return this.resolve(schema, depth + 1);
     }
-    for (const keyword of ['anyOf', 'oneOf', 'allOf'] as const) {
+    for (const keyword of COMBINATORS) {
       const branches = schema[keyword];
       if (!Array.isArray(branches)) continue;
       const meaningful = branches.filter((branch) => !(keyword !== 'allOf' && isNullSchema(branch)));
@@ -214,10 +218,16 @@ function isNullSchema(value: unknown): boolean {
   return isSchema(value) && (value as JsonSchema).type === 'null';
 }
 
+/** Each schema's `type` as a set, made once per schema object (a tool's schema is walked on every invalid call). */
+const typeSets = new WeakMap<JsonSchema, ReadonlySet<string> | null>();
+
 function typesOf(schema: JsonSchema): ReadonlySet<string> | undefined {
-  if (typeof schema.type === 'string') return new Set([schema.type]);
-  if (Array.isArray(schema.type)) return new Set(schema.type as string[]);
-  return undefined;
+  let types = typeSets.get(schema);
+  if (types === undefined) {
+    types = typeof schema.type === 'string' ? new Set([schema.type]) : Array.isArray(schema.type) ? new Set(schema.type as string[]) : null;
+    typeSets.set(schema, types);
+  }
+  return types ?? undefined;
 }
 
 function parseJson(text: string): unknown {
