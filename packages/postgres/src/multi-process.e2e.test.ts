@@ -29,7 +29,7 @@ class Worker {
 
   constructor(url: string, schema: string) {
     this.child = fork(join(__dirname, '__fixtures__', 'session-worker.ts'), [url, schema], {
-      execArgv: ['-r', join(__dirname, '__fixtures__', 'register-source.js')],
+      execArgv: ['-r', join(__dirname, '__fixtures__', 'register-esbuild.js')],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let ready!: () => void;

@@ -17,7 +17,7 @@ afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 /** Starts a process holding `dir` open; resolves once it has stored its session. */
 function holder(dir: string): Promise<ChildProcess> {
   const child = fork(join(__dirname, '__fixtures__', 'pglite-holder.ts'), [dir], {
-    execArgv: ['-r', join(__dirname, '__fixtures__', 'register-source.js')],
+    execArgv: ['-r', join(__dirname, '__fixtures__', 'register-esbuild.js')],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
