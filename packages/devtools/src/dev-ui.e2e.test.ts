@@ -153,7 +153,7 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     // A question about the call as it was made (editable: false): no Edit, and the other decisions are taken.
     await send('Cancel order A-1105');
     const sealed = pending.filter({ hasText: 'Cancel order A-1105 as it was placed?' });
-    await sealed.getByTestId('not-editable').waitFor();
+    await sealed.getByTestId('not-editable').filter({ hasText: 'The question is about the call as it was made: its arguments cannot be edited.' }).waitFor();
     // Rendered with the note: the decisions are there, Edit is not.
     expect(await Promise.all(['approve', 'deny', 'reject-with-message', 'respond-instead', 'edit'].map((id) => sealed.getByTestId(id).count()))).toEqual([1, 1, 1, 1, 0]);
     await sealed.getByTestId('reject-with-message').click();
