@@ -9,6 +9,8 @@ export const MCP_ERROR_CODES = {
   MCP_TIMEOUT: 'The MCP server did not answer in time.',
   MCP_CANCELLED: 'The call to the MCP server was cancelled (the run was aborted).',
   MCP_INPUT_UNSUPPORTED: 'The MCP server asked for input again after the person answered (McpToolset asks once per call), or for input other than a form.',
+  MCP_CONFIRMATION_CHANGED:
+    "The MCP server's confirmation of the call the person approved (or edited) asked a question other than the one the person saw; McpToolset answers no question for the person, so it did not answer it and the server ran nothing.",
   MCP_INPUT_CANCELLED:
     'A 2025-era MCP server asked a question while several calls of the session were in flight; McpToolset could not tell which call asked, cancelled the question (nobody rejected the call), and the server answered the call with an error.',
   MCP_AUTHORIZATION_FAILED: "OAuth with the MCP server cannot go on: discovery or registration failed, its metadata is unsafe (another resource, no PKCE S256, an endpoint neither https nor loopback) or an answer is over 1 MiB or not in by `oauth.requestTimeoutMs`, or it still refuses the user's token after they authorized; or the app's client credentials token request was refused, or the server refused that token.",
