@@ -562,9 +562,29 @@ export const MAX_LISTED_PROBLEM_CHARS = 4_000;
 /** One problem's sentence is cut to this many characters (with `…`) when it is longer. */
 export const MAX_PROBLEM_CHARS = 300;
 
-/** `INVALID_ARGUMENTS`' message: the tool and every problem, listed by {@link listProblems}. */
+/** `INVALID_ARGUMENTS`' message (thrown errors, spans, logs): the tool and every problem, listed by {@link listProblems}. */
 export function invalidArgumentsMessage(toolName: string, problems: readonly { message: string }[]): string {
-  return `Invalid arguments for tool "${toolName}": ${listProblems(problems.map((p) => p.message))}.`;
+  return `${invalidArgumentsPrefix(toolName)}${listProblems(problems.map((p) => p.message))}.`;
+}
+
+/** How every {@link invalidArgumentsMessage} starts, before the tool's name. */
+export const INVALID_ARGUMENTS_MESSAGE_START = 'Invalid arguments for tool "';
+
+/** How {@link invalidArgumentsMessage} starts: `Invalid arguments for tool "x": `. */
+export function invalidArgumentsPrefix(toolName: string): string {
+  return `${INVALID_ARGUMENTS_MESSAGE_START}${toolName}": `;
+}
+
+/** How {@link invalidArgumentsFeedback} starts. */
+export const INVALID_ARGUMENTS_FEEDBACK_PREFIX = 'Invalid arguments: ';
+
+/**
+ * `INVALID_ARGUMENTS` as the model reads it, in the call's error response: every problem, listed by
+ * {@link listProblems}, without the tool's name, which the response already carries (Gemini's function
+ * response names the tool; OpenAI's and Anthropic's results name the call that does, sent just before).
+ */
+export function invalidArgumentsFeedback(problems: readonly { message: string }[]): string {
+  return `${INVALID_ARGUMENTS_FEEDBACK_PREFIX}${listProblems(problems.map((p) => p.message))}.`;
 }
 
 /**
