@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Content, type Event, InMemorySessionService, LlmAgent, Runner, confirmationRequests, confirmationResponse } from '@toolsmith/core';
@@ -39,6 +39,7 @@ describe.each([
   let transport: ToolsetTransport;
   let runs: () => DiskToolRun[];
   let server: McpServerHandle | undefined;
+  const file = join(tmpdir(), `toolsmith-disk-runs-${process.pid}-${protocol}.jsonl`);
   beforeAll(async () => {
     if (kind === 'http') {
       const ran: DiskToolRun[] = [];
@@ -50,13 +51,15 @@ describe.each([
       });
       transport = { url: server.url! };
     } else {
-      const file = join(tmpdir(), `toolsmith-disk-runs-${process.pid}-${protocol}.jsonl`);
       writeFileSync(file, '');
       runs = () => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as DiskToolRun);
       transport = { command: process.execPath, args: [await bundleFixture('serve-disk-tools-stdio-fixture.ts')], env: { TOOLSMITH_DISK_RUNS: file }, stderr: 'ignore' };
     }
   });
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    rmSync(file, { force: true });
+  });
 
   it('a question the tool asked with editable: false is not editable on the client: an edit is refused up front and the request stays open; an approval runs the call as asked, once', async () => {
     const before = runs().length;
