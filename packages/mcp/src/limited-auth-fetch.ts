@@ -3,11 +3,8 @@ import { MAX_AUTH_RESPONSE_BYTES, ResponseTimeoutError, type ResponseTooLargeErr
 /** The deadline of each request to an authorization server or identity provider when `oauth.requestTimeoutMs` is not given. */
 export const DEFAULT_AUTH_REQUEST_TIMEOUT_MS = 30_000;
 
-/** What is wrong with an `oauth.requestTimeoutMs` value, or `undefined` when it is absent or a positive number. */
-export function authRequestTimeoutProblem(value: unknown): string | undefined {
-  if (value === undefined || (typeof value === 'number' && Number.isFinite(value) && value > 0)) return undefined;
-  return `must be a positive number of milliseconds; got ${JSON.stringify(value)}`;
-}
+/** What is wrong with an `oauth.requestTimeoutMs` value (core's check), or `undefined` when it is absent or in range. */
+export { requestTimeoutProblem as authRequestTimeoutProblem } from '@toolsmith/core/internal';
 
 /** A fetch for an authorization server's answers, and the failure of the first answer over the size limit or the deadline. */
 export interface LimitedAuthFetch<E extends Error> {

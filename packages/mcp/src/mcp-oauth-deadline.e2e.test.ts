@@ -178,11 +178,20 @@ describe('McpToolset OAuth: a slow authorization server fails the request at oau
     expect(requested).not.toContain('/token');
   });
 
-  it('refuses a requestTimeoutMs that is not a positive number: MCP_OAUTH_CONFIG_INVALID', () => {
+  it('refuses a requestTimeoutMs that is not a number above 0 and at most 2147483647: MCP_OAUTH_CONFIG_INVALID', () => {
     const url = `${base}/mcp`;
     expect(() => new McpToolset({ transport: { url }, oauth: { credentialService: new InMemoryCredentialService(), redirectUri: 'https://app.example/cb', requestTimeoutMs: 0 } })).toThrow(
-      expect.objectContaining({ code: 'MCP_OAUTH_CONFIG_INVALID', message: expect.stringContaining('"oauth.requestTimeoutMs" must be a positive number') }),
+      expect.objectContaining({ code: 'MCP_OAUTH_CONFIG_INVALID', message: expect.stringContaining('"oauth.requestTimeoutMs" must be a number of milliseconds above 0 and at most 2147483647; got 0') }),
     );
+    // Past 2^31 - 1 Node's timers fire at once: every request would time out.
+    for (const oauth of [
+      { credentialService: new InMemoryCredentialService(), redirectUri: 'https://app.example/cb', requestTimeoutMs: 2 ** 31 },
+      { clientCredentials: { clientId: 'a', clientSecret: 's' }, requestTimeoutMs: Number.POSITIVE_INFINITY },
+      { crossAppAccess: { clientId: 'a', clientSecret: 's', idp: { tokenEndpoint: `${base}/idp/token`, clientId: 'i' }, idToken: () => 't' }, requestTimeoutMs: 2 ** 31 },
+    ]) {
+      expect(() => new McpToolset({ transport: { url }, oauth })).toThrow(expect.objectContaining({ code: 'MCP_OAUTH_CONFIG_INVALID', message: expect.stringMatching(/requestTimeoutMs" must be .* at most 2147483647; got (2147483648|Infinity)/) }));
+    }
+    expect(() => new McpToolset({ transport: { url }, oauth: { clientCredentials: { clientId: 'a', clientSecret: 's' }, requestTimeoutMs: 2 ** 31 - 1 } })).not.toThrow();
     expect(() => new McpToolset({ transport: { url }, oauth: { clientCredentials: { clientId: 'a', clientSecret: 's' }, requestTimeoutMs: -1 } })).toThrow(expect.objectContaining({ code: 'MCP_OAUTH_CONFIG_INVALID' }));
     const idp = { tokenEndpoint: `${base}/idp/token`, clientId: 'i' };
     expect(() => new McpToolset({ transport: { url }, oauth: { crossAppAccess: { clientId: 'a', clientSecret: 's', idp, idToken: () => 't' }, requestTimeoutMs: Number.NaN } })).toThrow(

@@ -1,17 +1,8 @@
 import { ResponseTimeoutError } from '../errors/auth-errors';
+import { endpointOf } from '../errors/endpoint-of';
 
 /** Statuses whose responses have no body (a `Response` cannot be built with one). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
-
-/** `url` without its query, fragment or user info: what an error may name. */
-function endpointOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return '(an invalid URL)';
-  }
-}
 
 /**
  * `fetchImpl` whose every request, its body read included, must be over within `timeoutMs`: past that

@@ -2,6 +2,7 @@
  * Every startup error message, written once. Each is a plain function of where the problem is
  * (class, method, parameter) and ends with the fix, so people can act on it without reading the source.
  */
+import { endpointOf } from './endpoint-of';
 
 /** Where a tool-definition problem was found. */
 export interface DefinitionSite {
@@ -266,7 +267,7 @@ export function authStateMismatchMessage(requestId: string): string {
 export function tokenRequestFailedMessage(tokenUrl: string, grantType: string, status: number | undefined, oauthError: string | undefined, description?: string): string {
   const detail = oauthError ? ` (${oauthError}${description ? `: ${description}` : ''})` : description ? ` (${description})` : '';
   const what = status === undefined ? `could not be reached${detail}` : `answered ${status}${detail}`;
-  return `The token endpoint ${tokenUrl} ${what} to a "${grantType}" request.`;
+  return `The token endpoint ${endpointOf(tokenUrl)} ${what} to a "${grantType}" request.`;
 }
 
 export function responseTooLargeMessage(url: string, maxBytes: number): string {
@@ -279,7 +280,7 @@ export function responseTimeoutMessage(url: string, timeoutMs: number): string {
 
 export function tokenEndpointUnavailableMessage(tokenUrl: string, status: number | undefined): string {
   const what = status === undefined ? 'could not be reached' : `answered ${status}`;
-  return `The token endpoint ${tokenUrl} ${what} while refreshing the credential; the credential is kept. Try the call again later.`;
+  return `The token endpoint ${endpointOf(tokenUrl)} ${what} while refreshing the credential; the credential is kept. Try the call again later.`;
 }
 
 export function authorizationExpiredMessage(ttlMs: number): string {
@@ -293,7 +294,8 @@ export function credentialDecryptFailedMessage(what: string): string {
   );
 }
 
-export function authConfigInvalidMessage(problem: string): string {
+export function authConfigInvalidMessage(problem: string, fix?: string): string {
+  if (fix) return `The auth config is invalid: ${problem}. Fix: ${fix}.`;
   return `The auth config is incomplete: ${problem}. Fix: give the OAuth2 client's clientId and tokenUrl (and authorizationUrl for the authorization code flow).`;
 }
 
