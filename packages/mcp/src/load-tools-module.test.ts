@@ -12,8 +12,8 @@ describe('loadToolsModule', () => {
     log.mockRestore();
     expect(loaded.tools).toHaveLength(3);
     expect(loaded.tools[0]).toBe(ForecastTools);
-    expect(loaded.tools[1]).toMatchObject({ name: 'get_weather' });
-    expect(loaded.tools[2]).toMatchObject({ name: 'save_note' });
+    expect(loaded.tools[1]).toMatchObject({ name: 'save_note' });
+    expect(loaded.tools[2]).toMatchObject({ name: 'get_weather' });
     expect(loaded.providers).toEqual([{ provide: ForecastApi, useValue: expect.any(ForecastApi) }]);
     expect(loaded.artifactService).toBeInstanceOf(InMemoryArtifactService);
     expect(loaded.memoryService).toBeUndefined();

@@ -10,7 +10,7 @@ describe('round trip: an agent uses tools served by another Toolsmith process', 
       transport: { command: process.execPath, args: sourceProcessArgs('serve-stdio-fixture.ts'), stderr: 'ignore' },
       toolFilter: ['wx_forecast', 'get_weather', 'count_visits'],
       prefix: 'remote_',
-      // One start of the server (ts-node is slow on a loaded machine): `auto` would start it once more to ask its era.
+      // One start of the server (a child start is slow on a loaded machine): `auto` would start it once more to ask its era.
       protocol: '2025-11-25',
     });
     const model = new ScriptedModel([

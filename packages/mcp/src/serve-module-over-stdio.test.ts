@@ -17,7 +17,7 @@ describe('serveModuleOverStdio (a real child process)', () => {
     const pid = transport.pid!;
 
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['wx_forecast', 'get_weather', 'save_note']);
+    expect(tools.map((tool) => tool.name)).toEqual(['wx_forecast', 'save_note', 'get_weather']);
     expect(client.getServerVersion()?.name).toBe('tools-module');
     const result = (await client.callTool({ name: 'wx_forecast', arguments: { city: 'Nice', days: 1 } })) as CallToolResult;
     expect(result.structuredContent).toMatchObject({ forecast: '1-day forecast for Nice from module-stub: mild' });

@@ -6,8 +6,8 @@ import { main } from '../main';
 import { parseMcpArgs } from './mcp-command';
 
 const cliSource = join(__dirname, '..');
-// Runs the CLI from its TypeScript sources in a child process (ts-node + @toolsmith/* → src).
-const registerSource = join(cliSource, '..', '..', 'mcp', 'src', '__fixtures__', 'register-source.js');
+// Runs the CLI from its TypeScript sources in a child process (esbuild preload + @toolsmith/* → src).
+const registerSource = join(cliSource, '..', '..', 'postgres', 'src', '__fixtures__', 'register-esbuild.js');
 
 function collector() {
   let text = '';

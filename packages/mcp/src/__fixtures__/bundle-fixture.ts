@@ -5,7 +5,7 @@ const root = resolve(__dirname, '../../../..');
 
 /**
  * Bundles a TypeScript fixture of this directory, with the Toolsmith sources it imports (`@toolsmith/<pkg>`
- * and its entries mapped to `packages/<pkg>/src`, as register-source.js does), into one CommonJS file a
+ * and its entries mapped to `packages/<pkg>/src`, as the register-esbuild.js preload does), into one CommonJS file a
  * child process starts in about a second (ts-node needs many on a loaded machine). npm packages stay
  * external, so the file is written under the repository's node_modules/.cache, where node finds them.
  * Returns the file's path. (esbuild emits no decorator metadata: for fixtures without decorated classes.)

@@ -1,4 +1,4 @@
-// Entry point of the fixture MCP server over stdio: `node -r ts-node/register/transpile-only stdio-fixture-server.ts`.
+// Entry point of the fixture MCP server over stdio: run with `sourceProcessArgs('stdio-fixture-server.ts')`.
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { createFixtureMcpServer } from './fixture-mcp-server';
 

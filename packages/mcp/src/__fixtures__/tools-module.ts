@@ -5,8 +5,9 @@ import { createServedTestTools } from './served-tools';
 import { createServiceTools } from './service-tools';
 
 export { ForecastTools };
-export const weather = createServedTestTools().weather;
+// Exports in alphabetical order: esbuild's CommonJS output lists a module's exports so, TypeScript's in source order.
 export const saveNote = createServiceTools()[0];
+export const weather = createServedTestTools().weather;
 export const providers = [{ provide: ForecastApi, useValue: new ForecastApi('module-stub') }];
 export const artifactService = new InMemoryArtifactService();
 export const notATool = { hello: 'world' };
