@@ -149,7 +149,7 @@ describe('nestjs-app (e2e over HTTP)', () => {
     expect(orders.find('B-2001')?.status).toBe('placed');
   });
 
-  it('hands the answer to core\'s own check: what the runner refuses is a 400 with its code, nothing runs and the request still waits; a respond with null is the result null', async () => {
+  it('hands the answer to core\'s own check: what the runner refuses is a 400 with its code, nothing runs and the request still waits (an edit of an editable: false request included); a respond with null is the result null', async () => {
     const orders = app.get(OrderRepository);
     const confirm = (sessionId: string, confirmationId: string, decision: object) => post('/chat/confirm', { userId: 'alice', sessionId, confirmationId, ...decision });
     const [request] = calls((await chat('alice', 's-bad', 'Please cancel A-1002')).messages.filter((m) => m.event === 'confirmation'));
@@ -184,6 +184,20 @@ describe('nestjs-app (e2e over HTTP)', () => {
     expect(orders.find('A-1002')?.status).toBe('placed');
     // An id that is not waiting is a 404 whatever the answer.
     expect((await confirm('s-bad', 'x', { decision: 'maybe' })).status).toBe(404);
+
+    // A question about the call as it was made (the return tool asks with editable: false): an edit is refused as core refuses it.
+    const [sealed] = calls((await chat('alice', 's-sealed', 'Please return A-1001')).messages.filter((m) => m.event === 'confirmation'));
+    expect(sealed.args).toMatchObject({ originalFunctionCall: { name: 'orders_return', args: { orderId: 'A-1001' } }, toolConfirmation: { editable: false } });
+    const edit = await confirm('s-sealed', sealed.id, { decision: 'edit', args: { orderId: 'A-1002' } });
+    expect([edit.status, edit.json?.error, edit.json?.message]).toEqual([
+      400,
+      'INVALID_CONFIRMATION_ANSWER',
+      `The answer to confirmation request "${sealed.id}" was refused: this request cannot be answered with "edit" ("editable": false): its question is about the call as it was made; approve, reject or respond.`,
+    ]);
+    // Still waiting: the approval runs the call as it was made.
+    const approved = await confirm('s-sealed', sealed.id, { decision: 'approve' });
+    expect(finalText(approved.messages)).toBe('A courier will collect order A-1001.');
+    expect(orders.find('A-1002')?.status).toBe('placed');
   });
 
   it('answers a credential request only for an id waiting in the session: a confirmation id or an unknown one is a 404, a bad body a 400', async () => {

@@ -385,7 +385,7 @@ describe('the real install path: the guide followed on what npm resolves today',
     const ran = await sh(`node ${outDir}/zod-tools.js`, app, userEnv());
     expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
     expect(ran.stdout.trim().split('\n')).toEqual([
-      'result refund Invalid arguments for tool "refund": orderId: Invalid string: must match pattern /^A-\\d{4}$/.',
+      'result refund Invalid arguments: orderId: Invalid string: must match pattern /^A-\\d{4}$/.',
       'result refund {"refunded":5,"orderId":"A-1001"}',
       'result look_up {"orderId":"A-1001","status":"open"}',
       'agent Refunded.',
@@ -408,7 +408,7 @@ describe('the real install path: the guide followed on what npm resolves today',
       const ran = await sh('node dist/refund.js', join(app, 'ark'), userEnv());
       expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
       expect(ran.stdout.trim().split('\n')).toEqual([
-        'result {"error":{"code":"INVALID_ARGUMENTS","message":"Invalid arguments for tool \\"refund\\": amount: must be positive (was -5)."}}',
+        'result {"error":{"code":"INVALID_ARGUMENTS","message":"Invalid arguments: amount: must be positive (was -5)."}}',
         'result {"refunded":5,"orderId":"A-1001"}',
         'agent Refunded.',
         'declared [{"type":"object","properties":{"amount":{"type":"number","exclusiveMinimum":0},"orderId":{"type":"string"}},"required":["amount","orderId"]}]',

@@ -171,6 +171,7 @@ describe('the dev server API', () => {
       ['refund', true, false],
       ['slowReport', false, false],
       ['startExport', false, true],
+      ['cancelOrder', false, false],
     ]);
     expect(tools[1]).toMatchObject({
       description: expect.stringContaining('Refunds an amount'),

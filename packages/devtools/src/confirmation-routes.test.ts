@@ -170,6 +170,26 @@ describe('the dev server API: the four decisions and grants', () => {
     expect(answered.end.pending.confirmations).toEqual([]);
   });
 
+  it('a request with editable: false carries it in pending.confirmations; an edit is refused with 400 INVALID_CONFIRMATION_ANSWER up front, nothing stored, and an approval runs the call as it was made', async () => {
+    const { end } = await run('/api/sessions/s-sealed/run', { text: 'Cancel order A-1701' });
+    const [request] = end.pending.confirmations;
+    expect(request).toMatchObject({ originalFunctionCall: { name: 'cancelOrder', args: { orderId: 'A-1701' } }, askedBy: 'tool', editable: false, hint: 'Cancel order A-1701 as it was placed?' });
+    const before = (await session('s-sealed')).events;
+    const refused = await post(`/api/sessions/s-sealed/confirmations/${request.requestId}`, { decision: 'edit', args: { orderId: 'A-1702' } });
+    const { error } = (await refused.json()) as { error: { code: string; message: string } };
+    expect([refused.status, error.code]).toEqual([400, 'INVALID_CONFIRMATION_ANSWER']);
+    expect(error.message).toContain('this request cannot be answered with "edit" ("editable": false)');
+    expect((await session('s-sealed')).events).toEqual(before);
+    expect((await session('s-sealed')).pending.confirmations).toEqual([request]);
+
+    const approved = await answer('s-sealed', request.requestId, { decision: 'approve' });
+    expect(lastText(approved.events)).toBe('Order A-1701 is cancelled.');
+    expect(ledger.cancelled).toContain('A-1701');
+    expect(ledger.cancelled).not.toContain('A-1702');
+    // A request that takes an edit does not carry the flag.
+    expect((await run('/api/sessions/s-sealed/run', { text: 'Refund 250 for order A-1703' })).end.pending.confirmations[0]).not.toHaveProperty('editable');
+  });
+
   it('refuses malformed answers with 400 and a code before anything is stored; the request stays open', async () => {
     const requestId = await refund('s-bad', 250, 'A-1009');
     const before = (await session('s-bad')).events;

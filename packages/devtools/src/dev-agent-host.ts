@@ -324,6 +324,7 @@ export function pendingOf(events: readonly Event[]): WirePending {
       agentName: request.agentName,
       ...(request.relay ? { relayed: { agent: request.relay.agent, call: request.relay.call } } : {}),
       ...(request.askedBy ? { askedBy: request.askedBy } : {}),
+      ...(request.prompt.editable === false ? { editable: false as const } : {}),
       ...(request.prompt.payloadSchema !== undefined ? { payloadSchema: request.prompt.payloadSchema as Record<string, unknown> } : {}),
       ...(request.update ? { update: { response: request.update.response, willContinue: request.update.willContinue } } : {}),
     })),

@@ -115,7 +115,7 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     await page.getByTestId('agent-text').filter({ hasText: 'The refund was not approved, so nothing was refunded.' }).waitFor();
   });
 
-  it('edits the arguments (a refused edit shows its problems, the request stays open), rejects with a message, responds instead', async () => {
+  it('edits the arguments (a refused edit shows its problems, the request stays open), rejects with a message, responds instead; a request with editable: false offers no Edit', async () => {
     await page.goto(server.pageUrl);
     await page.getByTestId('new-session').click();
     await send('Refund 250 for order A-1102');
@@ -149,6 +149,26 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     await page.getByTestId('agent-text').filter({ hasText: 'The refund\'s result: {"status":"refunded by phone"}.' }).waitFor();
     await page.locator('[data-testid="tool-result"][data-tool="refund"] [data-testid="settled-by"][data-decision="respond"]').waitFor();
     expect(ledger.refunds.filter((r) => r.orderId.startsWith('A-110'))).toEqual([{ orderId: 'A-1102', amount: 100 }]);
+
+    // A question about the call as it was made (editable: false): no Edit, and the other decisions are taken.
+    await send('Cancel order A-1105');
+    const sealed = pending.filter({ hasText: 'Cancel order A-1105 as it was placed?' });
+    await sealed.getByTestId('not-editable').filter({ hasText: 'The question is about the call as it was made: its arguments cannot be edited.' }).waitFor();
+    // Rendered with the note: the decisions are there, Edit is not.
+    expect(await Promise.all(['approve', 'deny', 'reject-with-message', 'respond-instead', 'edit'].map((id) => sealed.getByTestId(id).count()))).toEqual([1, 1, 1, 1, 0]);
+    await sealed.getByTestId('reject-with-message').click();
+    await sealed.getByTestId('reject-message').fill('Keep it.');
+    await sealed.getByTestId('send-rejection').click();
+    await page.getByTestId('agent-text').filter({ hasText: 'The order stays; the manager said "Keep it.".' }).waitFor();
+    await send('Cancel order A-1106');
+    await pending.filter({ hasText: 'Cancel order A-1106' }).getByTestId('respond-instead').click();
+    await page.getByTestId('respond-result').fill('{"status": "cancelled by phone"}');
+    await page.getByTestId('send-response').click();
+    await page.getByTestId('agent-text').filter({ hasText: 'The cancellation\'s result: {"status":"cancelled by phone"}.' }).waitFor();
+    await send('Cancel order A-1107');
+    await pending.filter({ hasText: 'Cancel order A-1107' }).getByTestId('approve').click();
+    await page.getByTestId('agent-text').filter({ hasText: 'Order A-1107 is cancelled.' }).waitFor();
+    expect(ledger.cancelled.filter((id) => id.startsWith('A-110'))).toEqual(['A-1107']);
   });
 
   it('"always allow" for this session with an expiry: the next call runs on the grant; the Grants tab lists it and Revoke makes the next call ask', async () => {

@@ -1,10 +1,12 @@
 import { type ToolConfirmation, ToolsmithError } from '@toolsmith/core';
 import { type ElicitationSchema, confirmationFromForm, elicitationMessage } from './elicitation-form';
+import { MCP_EDITABLE_META } from './mcp-confirmation-form';
 import type { McpRequestExtra } from './mcp-request-extra';
 
 /**
  * Asks the user through the client (a 2025-era MCP elicitation) whether the call may run: a form with one
- * boolean `confirmed`, or, when the tool asked for a form (`payloadSchema`, already turned into `form`),
+ * boolean `confirmed` (with `_meta: { "toolsmith/editable": false }` when the tool asked with
+ * `editable: false`, which the form cannot say), or, when the tool asked for a form (`payloadSchema`, already turned into `form`),
  * that form, whose accepted content becomes the confirmation's payload (see {@link confirmationFromForm}).
  * Returns the confirmation the call runs again with, or the error that kept the question from being answered.
  */
@@ -22,6 +24,7 @@ export async function elicitConfirmation(
         method: 'elicitation/create',
         params: {
           message: elicitationMessage(call.name, requested),
+          ...(!form && requested.editable === false ? { _meta: { [MCP_EDITABLE_META]: false } } : {}),
           requestedSchema: form ?? {
             type: 'object',
             properties: { confirmed: { type: 'boolean', title: 'Approve', description: `Run tool "${call.name}"?` } },

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { LlmAgent, Runner, credentialRequests, type Content, type Event } from '@toolsmith/core';
 import { type OAuth2TestServer, ScriptedModel, startOAuth2TestServer } from '@toolsmith/core/testing';
 import { watchTokenRequests } from './__fixtures__/conformance-auth-driver';
-import { type ProtectedResourceFront, startProtectedResourceFront } from './__fixtures__/protected-resource-front';
+import { type ProtectedResourceFront, parallelRefusals, startProtectedResourceFront } from './__fixtures__/protected-resource-front';
 import { toolContext } from './__fixtures__/tool-harness';
 import { McpToolset } from './mcp-toolset';
 import { serveWhoamiBehindOAuth } from './__fixtures__/whoami-behind-oauth';
@@ -134,6 +134,29 @@ describe('McpToolset with the app’s client credentials', () => {
       const scopes = [...tokenRequests.secretsFor(scoped.url)].map((token) => oauth.introspect(token)?.scope);
       expect(scopes).toEqual(['reports.read', 'reports.read reports.write']);
       expect(scoped.authorizations.at(-1)).toBe(`Bearer ${[...tokenRequests.secretsFor(scoped.url)][1]}`);
+    } finally {
+      await runner.close();
+      await scoped.close();
+    }
+  });
+
+  it('parallel calls all refused with the old token: one step-up, and the calls refused after it are sent again with its token', async () => {
+    // Every call reaches the server with the listing's token; the first refusal is answered at once, the
+    // others only after the first call went through with the stepped-up token (so they come back after the step-up).
+    const calls = 3;
+    const gate = parallelRefusals(calls);
+    const scoped = await startProtectedResourceFront(mcp.url!, oauth.url, { callScope: { scope: 'reports.write', scopeOf: (token) => oauth.introspect(token)?.scope, ...gate } });
+    const toolset = new McpToolset({ transport: { url: scoped.url }, oauth: { clientCredentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }, scope: 'reports.read' } });
+    const model = new ScriptedModel([{ calls: Array.from({ length: calls }, () => ({ name: 'whoami' })) }, 'done']);
+    const runner = new Runner({ appName: 'reports', agent: new LlmAgent({ name: 'a', model, tools: [toolset] }) });
+    try {
+      const events = await send(runner, 'alice', 'who am I, thrice?');
+
+      expect(events.flatMap((event) => event.functionResponses()).map((response) => response.response)).toEqual(Array.from({ length: calls }, () => ({ userId: CLIENT_ID })));
+      expect(oauth.tokenRequests).toEqual({ client_credentials: 2 });
+      const [, wider] = [...tokenRequests.secretsFor(scoped.url)];
+      expect(oauth.introspect(wider)?.scope).toBe('reports.read reports.write');
+      expect(scoped.authorizations.slice(-calls)).toEqual(Array.from({ length: calls }, () => `Bearer ${wider}`));
     } finally {
       await runner.close();
       await scoped.close();
@@ -283,12 +306,20 @@ describe('McpToolset with the app’s client credentials', () => {
       ['no client_credentials grant', { grant_types_supported: ['authorization_code'] }, {}, 'does not offer the client_credentials grant'],
       ['a token endpoint neither https nor loopback', { token_endpoint: 'http://auth.reports.example/token' }, {}, 'is neither https nor loopback'],
       ['resource metadata naming another resource', {}, { resource: 'https://evil.example/mcp' }, 'names resource https://evil.example/mcp, which is not this server'],
+      [
+        'a token endpoint with a user name and password',
+        { token_endpoint: 'http://user:USERINFO-PASS@127.0.0.1:9/token?api_key=QUERY-SECRET' },
+        {},
+        'its token endpoint http://127.0.0.1:9/token has a user name or password in its URL; no request was sent to it',
+      ],
     ])('%s: MCP_AUTHORIZATION_FAILED before any credential is sent', async (_case, overrides, frontOptions, reason) => {
       Object.assign(metadata, overrides);
 
       const failure = await failureOf(frontOptions);
 
       expect(failure).toMatchObject({ code: 'MCP_AUTHORIZATION_FAILED', message: expect.stringContaining(reason) });
+      // What an endpoint's URL may hold besides its origin and path is not echoed.
+      expect(failure?.message).not.toMatch(/USERINFO-PASS|QUERY-SECRET/);
       expect(asked).toBe(0);
     });
   });

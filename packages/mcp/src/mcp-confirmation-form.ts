@@ -1,5 +1,12 @@
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
 
+/**
+ * The `_meta` key of a 2025-era elicitation (`elicitation/create`) by which a Toolsmith server says its
+ * confirmation is not editable (`false`: the tool asked with `editable: false`, so the question is about
+ * the call as it was made). The yes/no form has no field to say it; `McpToolset` reads it from any server.
+ */
+export const MCP_EDITABLE_META = 'toolsmith/editable';
+
 /** The decisions of a confirmation, as a Toolsmith server's 2026-07-28 form offers them. */
 const DECISIONS = ['approve', 'edit', 'reject', 'respond'];
 /** The decisions of a confirmation the tool asked with `editable: false`: no edit. */
@@ -25,8 +32,12 @@ export function isConfirmationForm(form: ElicitRequestFormParams): boolean {
   return offers(DECISIONS) || (offers(DECISIONS_WITHOUT_EDIT) && !names.includes('arguments'));
 }
 
-/** Whether a confirmation form ({@link isConfirmationForm}) takes an edit: every one but the three-decision form. */
+/**
+ * Whether a confirmation form ({@link isConfirmationForm}) takes an edit: every one but the three-decision
+ * form, and a form whose `_meta` says `"toolsmith/editable": false` ({@link MCP_EDITABLE_META}).
+ */
 export function isEditableConfirmationForm(form: ElicitRequestFormParams): boolean {
+  if ((form._meta as Record<string, unknown> | undefined)?.[MCP_EDITABLE_META] === false) return false;
   const decisions = (form.requestedSchema?.properties as Record<string, Record<string, unknown>> | undefined)?.decision?.enum;
   return !Array.isArray(decisions) || decisions.includes('edit');
 }

@@ -133,8 +133,13 @@ interface CallInFlight {
   asked?: ElicitRequestFormParams;
   /** The server elicited again during this call after it got the person's answer (one round per call). */
   askedAgain?: boolean;
-  /** The person approved this very call (a plain confirmation): the server's confirmation form during it is answered "approve". */
-  approved?: boolean;
+  /**
+   * The person approved this very call on a plain confirmation whose question was this text: the server's
+   * confirmation form during it is answered "approve" when it asks exactly that question.
+   */
+  approvedQuestion?: string;
+  /** The server's confirmation of the approved call asked another question than the person saw (its message): told "cancel". */
+  unseenQuestion?: string;
   /** A question arrived while this call and others were in flight, and was cancelled (nobody can tell whose it was): how many calls were in flight. */
   cancelledQuestion?: number;
 }
@@ -271,19 +276,22 @@ export class McpConnection {
    * HTTP session was unknown, or the transport was already gone); a server that dies mid-call is
    * reported, not called twice. A server that asks for the user's input gets the `answers` when given
    * (the call is being sent again after the person answered), else the outcome is that request. When
-   * the person `approved` this call, the server's confirmation of it (a form {@link isConfirmationForm}
-   * recognises) is answered "approve" (one round); any other input request is the outcome.
+   * the person approved this call on a plain confirmation whose question was `approvedQuestion`, the
+   * server's confirmation of it (a form {@link isConfirmationForm} recognises) is answered "approve" (one
+   * round) when its message is exactly that question; another message is a question nobody saw, which is
+   * not answered for the person (`MCP_CONFIRMATION_CHANGED`: a 2025-era server is told "cancel", a
+   * 2026-07-28 one gets no answer, and neither runs the tool). Any other input request is the outcome.
    */
-  async callTool(name: string, args: Record<string, unknown>, requestOptions: McpRequestOptions = {}, answers?: McpInputAnswers, approved = false): Promise<McpCallOutcome> {
-    return this.withSession((client) => this.callOnce(client, name, args, requestOptions, answers, approved), isNotDelivered, requestOptions.signal);
+  async callTool(name: string, args: Record<string, unknown>, requestOptions: McpRequestOptions = {}, answers?: McpInputAnswers, approvedQuestion?: string): Promise<McpCallOutcome> {
+    return this.withSession((client) => this.callOnce(client, name, args, requestOptions, answers, approvedQuestion), isNotDelivered, requestOptions.signal);
   }
 
-  private async callOnce(client: Client, name: string, args: Record<string, unknown>, requestOptions: McpRequestOptions, answers?: McpInputAnswers, approved = false): Promise<McpCallOutcome> {
+  private async callOnce(client: Client, name: string, args: Record<string, unknown>, requestOptions: McpRequestOptions, answers?: McpInputAnswers, approvedQuestion?: string): Promise<McpCallOutcome> {
     const modern = client.getProtocolEra() === 'modern';
     const call: CallInFlight = { tool: name };
     const legacyAnswer = answers?.responses[LEGACY_FORM_KEY];
     if (!modern && legacyAnswer) call.answer = legacyAnswer;
-    if (!modern && approved) call.approved = true;
+    if (!modern && approvedQuestion !== undefined) call.approvedQuestion = approvedQuestion;
     const params: Record<string, unknown> = { name, arguments: args };
     Object.assign(params, this.sessionMeta(client, requestOptions));
     if (modern && answers) {
@@ -300,6 +308,8 @@ export class McpConnection {
     } finally {
       this.inFlight.delete(call);
     }
+    // A 2025-era server confirmed the approved call with a question the person never saw, and was told "cancel".
+    if (call.unseenQuestion !== undefined) throw this.unseenQuestionError(name, call.unseenQuestion);
     // A 2025-era server asked again after it got the answer, and was told "cancel": its result is not the tool's.
     if (call.askedAgain) {
       throw new McpConnectionError('MCP_INPUT_UNSUPPORTED', this.label, `tool "${name}" asked for input again after the person answered; McpToolset asks once per call`);
@@ -308,11 +318,13 @@ export class McpConnection {
     if (call.asked) return { kind: 'input', request: { era: 'legacy', forms: { [LEGACY_FORM_KEY]: call.asked } } };
     if (result.resultType === 'input_required') {
       const request = this.inputRequest(name, result);
-      // The server confirms the call the person approved (with the arguments they approved): approve it (one round).
-      const confirmed = approved && !answers ? approvingAnswers(request) : undefined;
-      if (confirmed) return this.callOnce(client, name, args, requestOptions, confirmed);
+      // The server confirms the call the person approved (with the arguments they approved): approve it (one
+      // round), if it asks the question the person saw; another question is not answered for them.
+      const confirmation = approvedQuestion !== undefined && !answers ? confirmationOfCall(request) : undefined;
+      if (confirmation && confirmation.form.message !== approvedQuestion) throw this.unseenQuestionError(name, confirmation.form.message);
+      if (confirmation) return this.callOnce(client, name, args, requestOptions, approvingAnswers(request, confirmation));
       // The handler may answer every form at once: the call is sent again with its answers (one such round).
-      const answered = answers || approved ? undefined : await this.answerByHandler(request, name);
+      const answered = answers || approvedQuestion !== undefined ? undefined : await this.answerByHandler(request, name);
       if (answered) return this.callOnce(client, name, args, requestOptions, answered);
       return { kind: 'input', request };
     }
@@ -321,6 +333,16 @@ export class McpConnection {
       return { kind: 'result', result: result as CallToolResult, cancelledQuestion: { callsInFlight: call.cancelledQuestion } };
     }
     return { kind: 'result', result: result as CallToolResult };
+  }
+
+  /** The error of a call whose server confirmed it with a question the person who approved it did not see. */
+  private unseenQuestionError(tool: string, question: string): McpConnectionError {
+    return new McpConnectionError(
+      'MCP_CONFIRMATION_CHANGED',
+      this.label,
+      `tool "${tool}" did not run: sent again after the person approved it, its server asked a question the person did not see (${JSON.stringify(question)}), and McpToolset answers no question for the person; nothing was approved. Call the tool again to ask the person that question.`,
+      { details: { question } },
+    );
   }
 
   /** The handler's answers to every form of a 2026-07-28 request, or `undefined` when it leaves one to the person. */
@@ -368,10 +390,14 @@ export class McpConnection {
       answering.answerGiven = true;
       return answering.answer!;
     }
-    // The call the person approved, confirmed by the server (its one call in flight): approve it.
-    if (calls.length === 1 && calls[0].approved && !calls[0].answerGiven && params.mode !== 'url' && isConfirmationForm(params as ElicitRequestFormParams)) {
+    // The call the person approved, confirmed by the server (its one call in flight): approve it if it asks
+    // the question the person saw; another question nobody saw is told "cancel" (the call fails, nothing ran).
+    if (calls.length === 1 && calls[0].approvedQuestion !== undefined && !calls[0].answerGiven && params.mode !== 'url' && isConfirmationForm(params as ElicitRequestFormParams)) {
       calls[0].answerGiven = true;
-      return { action: 'accept', content: approvingContent(params as ElicitRequestFormParams) };
+      const { message } = params as ElicitRequestFormParams;
+      if (message === calls[0].approvedQuestion) return { action: 'accept', content: approvingContent(params as ElicitRequestFormParams) };
+      calls[0].unseenQuestion = message;
+      return { action: 'cancel' };
     }
     if (calls.length === 1 && calls[0].answerGiven) {
       calls[0].askedAgain = true;
@@ -508,11 +534,15 @@ export class McpConnection {
   }
 }
 
-/** The answers that approve a 2026-07-28 request that is one confirmation form of the call ({@link isConfirmationForm}), else `undefined`. */
-function approvingAnswers(request: McpInputRequest): McpInputAnswers | undefined {
+/** The one form of a 2026-07-28 request that is the server's confirmation of the call ({@link isConfirmationForm}), with its key; else `undefined`. */
+function confirmationOfCall(request: McpInputRequest): { key: string; form: ElicitRequestFormParams } | undefined {
   const keys = Object.keys(request.forms);
-  if (keys.length !== 1 || !isConfirmationForm(request.forms[keys[0]])) return undefined;
-  const responses: Record<string, ElicitResult> = { [keys[0]]: { action: 'accept', content: approvingContent(request.forms[keys[0]]) } };
+  return keys.length === 1 && isConfirmationForm(request.forms[keys[0]]) ? { key: keys[0], form: request.forms[keys[0]] } : undefined;
+}
+
+/** The answers that approve a 2026-07-28 request's confirmation of the call ({@link confirmationOfCall}). */
+function approvingAnswers(request: McpInputRequest, confirmation: { key: string; form: ElicitRequestFormParams }): McpInputAnswers {
+  const responses: Record<string, ElicitResult> = { [confirmation.key]: { action: 'accept', content: approvingContent(confirmation.form) } };
   return request.requestState === undefined ? { responses } : { responses, requestState: request.requestState };
 }
 

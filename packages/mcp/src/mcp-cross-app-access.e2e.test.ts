@@ -2,7 +2,7 @@ import { type Content, type Event, LlmAgent, type LlmRequest, Runner } from '@to
 import { type OAuth2TestServer, ScriptedModel, startOAuth2TestServer } from '@toolsmith/core/testing';
 import { watchTokenRequests } from './__fixtures__/conformance-auth-driver';
 import { type CrossAppIdp, startCrossAppIdp } from './__fixtures__/cross-app-idp';
-import { type ProtectedResourceFront, startProtectedResourceFront } from './__fixtures__/protected-resource-front';
+import { type ProtectedResourceFront, parallelRefusals, startProtectedResourceFront } from './__fixtures__/protected-resource-front';
 import { serveWhoamiBehindOAuth } from './__fixtures__/whoami-behind-oauth';
 import { McpToolset } from './mcp-toolset';
 import type { McpServerHandle } from './serve-mcp';
@@ -85,6 +85,23 @@ describe('McpToolset with cross-app access', () => {
       expect(idp.exchanges.map((exchange) => exchange.user)).toEqual(['alice', 'alice']);
       const scopes = [...tokenRequests.secretsFor(front.url)].map((secret) => oauth.introspect(secret)?.scope).filter(Boolean);
       expect(scopes).toEqual(['crm.read', 'crm.read crm.write']);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it('parallel calls of one user all refused with the old token: one step-up, and the calls refused after it are sent again with its token', async () => {
+    const calls = 4;
+    front = await startProtectedResourceFront(mcp.url!, oauth.url, { callScope: { scope: 'crm.write', scopeOf: (token) => oauth.introspect(token)?.scope, ...parallelRefusals(calls) } });
+    const parallel = new ScriptedModel((request: LlmRequest) => (request.contents.at(-1)?.parts.some((part) => part.functionResponse) ? 'done' : { calls: Array.from({ length: calls }, () => ({ name: 'whoami' })) }));
+    const runner = new Runner({ appName: 'crm', agent: new LlmAgent({ name: 'a', model: parallel, tools: [crossApp(front.url, 'crm.read')] }) });
+    try {
+      expect(await whoami(runner, 'alice', 'a1')).toEqual(Array.from({ length: calls }, () => ({ userId: 'alice' })));
+
+      expect(idp.exchanges.map((exchange) => exchange.user)).toEqual(['alice', 'alice']);
+      const tokens = [...tokenRequests.secretsFor(front.url)].filter((secret) => oauth.introspect(secret)?.scope);
+      expect(tokens.map((token) => oauth.introspect(token)?.scope)).toEqual(['crm.read', 'crm.read crm.write']);
+      expect(front.authorizations.slice(-calls)).toEqual(Array.from({ length: calls }, () => `Bearer ${tokens[1]}`));
     } finally {
       await runner.close();
     }

@@ -9,10 +9,12 @@ export const MCP_ERROR_CODES = {
   MCP_TIMEOUT: 'The MCP server did not answer in time.',
   MCP_CANCELLED: 'The call to the MCP server was cancelled (the run was aborted).',
   MCP_INPUT_UNSUPPORTED: 'The MCP server asked for input again after the person answered (McpToolset asks once per call), or for input other than a form.',
+  MCP_CONFIRMATION_CHANGED:
+    "The MCP server's confirmation of the call the person approved (or edited) asked a question other than the one the person saw; McpToolset answers no question for the person, so it did not answer it and the server ran nothing.",
   MCP_INPUT_CANCELLED:
     'A 2025-era MCP server asked a question while several calls of the session were in flight; McpToolset could not tell which call asked, cancelled the question (nobody rejected the call), and the server answered the call with an error.',
-  MCP_AUTHORIZATION_FAILED: "OAuth with the MCP server cannot go on: discovery or registration failed, its metadata is unsafe (another resource, no PKCE S256, an endpoint neither https nor loopback) or an answer is over 1 MiB or not in by `oauth.requestTimeoutMs`, or it still refuses the user's token after they authorized; or the app's client credentials token request was refused, or the server refused that token.",
-  MCP_OAUTH_CONFIG_INVALID: "McpToolset's oauth.clientCredentials (or its scope or issuer) cannot work: no client id, not exactly one of a secret and a private key, an unknown algorithm, a key that is not a private key of the algorithm's family, or mixed with the per-user options; or oauth.crossAppAccess lacks what it needs; or an oauth.requestTimeoutMs is not a positive number.",
+  MCP_AUTHORIZATION_FAILED: "OAuth with the MCP server cannot go on: discovery or registration failed, its metadata is unsafe (another resource, no PKCE S256, an endpoint neither https nor loopback or with a user name or password in its URL) or an answer is over 1 MiB or not in by `oauth.requestTimeoutMs` or a request is redirected more than 5 times, or it still refuses the user's token after they authorized; or the app's client credentials token request was refused, or the server refused that token.",
+  MCP_OAUTH_CONFIG_INVALID: "McpToolset's oauth.clientCredentials (or its scope or issuer) cannot work: no client id, not exactly one of a secret and a private key, an unknown algorithm, a key that is not a private key of the algorithm's family, or mixed with the per-user options; or oauth.crossAppAccess lacks what it needs; or an oauth.requestTimeoutMs is not a number above 0 and at most 2147483647.",
   MCP_TOOLS_UNAVAILABLE: "The MCP server's tool list could not be read.",
   MCP_TOOL_ERROR: 'The remote tool reported an error.',
   MCP_PROMPT_NOT_TEXT: "McpToolset.promptInstruction: the server's prompt has an image, audio or a binary resource, which an instruction (text) cannot hold.",

@@ -20,6 +20,11 @@ export type McpConnectionErrorCode =
    * the server then answered the call with an error.
    */
   | 'MCP_INPUT_CANCELLED'
+  /**
+   * The server's confirmation of the call the person approved (or edited) asked another question than the
+   * one they saw (`details.question`); McpToolset answers no question for the person, so the server ran nothing.
+   */
+  | 'MCP_CONFIRMATION_CHANGED'
   /** OAuth with the server cannot go on: discovery or registration failed, its metadata is unsafe, or it still refuses the user's token after they authorized; or the app's client credentials token request was refused, or the server refused that token. */
   | 'MCP_AUTHORIZATION_FAILED';
 

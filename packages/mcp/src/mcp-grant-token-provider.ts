@@ -204,9 +204,11 @@ export abstract class McpGrantTokenProvider implements AuthProvider {
 
   /**
    * `fetchImpl` for the transport, with step-up: a request the server refuses with `403` and
-   * `error="insufficient_scope"` gets a new token, once, for the union of the scopes asked and granted so
-   * far and the ones the `WWW-Authenticate` names, and is sent again with it. When that union adds no
-   * scope, or the server refuses the new token too, the `403` goes back to the transport as it came (its
+   * `error="insufficient_scope"` is sent once more. When the union of the scopes asked and granted so far
+   * and the ones the `WWW-Authenticate` names adds a scope, it goes with a new token for that union (calls
+   * refused while one is asked for wait for it); when it adds none but the request carried an older token
+   * than the current one (another call stepped up meanwhile), it goes with the current token. Otherwise,
+   * or when the server refuses it again, the `403` goes back to the transport as it came (its
    * InsufficientScopeError is `MCP_AUTHORIZATION_FAILED`); a token request that fails is that failure.
    */
   stepUpFetch(fetchImpl: typeof fetch): typeof fetch {
@@ -215,11 +217,19 @@ export abstract class McpGrantTokenProvider implements AuthProvider {
       if (response.status !== 403) return response;
       const { error, scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
       if (error !== 'insufficient_scope') return response;
+      // A step-up under way (another call's): its token may be the one this call needs.
+      if (this.obtaining) await this.obtaining;
       const had = computeScopeUnion(this.asked, this.current?.scope);
       const wanted = computeScopeUnion(had, scope);
-      if (!wanted || !isStrictScopeSuperset(wanted, had)) return response;
-      await response.body?.cancel().catch(() => undefined);
-      await this.renew(resourceMetadataUrl, wanted);
+      const sentWith = new Headers(init?.headers).get('authorization');
+      if (wanted && isStrictScopeSuperset(wanted, had)) {
+        await response.body?.cancel().catch(() => undefined);
+        await this.renew(resourceMetadataUrl, wanted);
+      } else {
+        const current = await this.token();
+        if (!current || sentWith === `Bearer ${current}`) return response;
+        await response.body?.cancel().catch(() => undefined);
+      }
       const headers = new Headers(init?.headers);
       const token = await this.token();
       if (token) headers.set('authorization', `Bearer ${token}`);

@@ -21,9 +21,12 @@ let drop: (path: string) => void;
 const held = new Set<ServerResponse>();
 /** Every path requested, in order. */
 let requested: string[];
+/** When set, the protected resource metadata redirects (307) through `hops` paths `/hop/<n>`, each answer `delayMs` late, then is answered. */
+let redirects: { hops: number; delayMs: number } | undefined;
 
 beforeEach(async () => {
   stall = undefined;
+  redirects = undefined;
   requested = [];
   dropped = new Promise((resolve) => (drop = resolve));
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -46,6 +49,19 @@ beforeEach(async () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{');
       }
+      return;
+    }
+    const hop = url.pathname === '/.well-known/oauth-protected-resource/mcp' ? 0 : /^\/hop\/(\d+)$/.exec(url.pathname)?.[1];
+    if (redirects && hop !== undefined) {
+      const { hops, delayMs } = redirects;
+      const answer = () => {
+        if (res.destroyed) return;
+        if (Number(hop) >= hops) return json(200, { resource: `${base}/mcp`, authorization_servers: [base] });
+        res.writeHead(307, { location: `/hop/${Number(hop) + 1}` });
+        res.end();
+      };
+      if (delayMs === 0) answer();
+      else setTimeout(answer, delayMs);
       return;
     }
     if (url.pathname === '/mcp') {
@@ -140,6 +156,28 @@ describe('McpToolset OAuth: a slow authorization server fails the request at oau
     }
   });
 
+  it('per user, protected resource metadata redirected twice, each answer in time but the three over the deadline: MCP_AUTHORIZATION_FAILED, AUTH_RESPONSE_TIMEOUT', async () => {
+    // Each answer comes 0.6 of the deadline late: every one alone is in time, the request as a whole is not.
+    redirects = { hops: 2, delayMs: DEADLINE_MS * 0.6 };
+
+    expect(await failureOf(perUser())).toMatchObject({
+      code: 'MCP_AUTHORIZATION_FAILED',
+      message: expect.stringMatching(new RegExp(`a request timed out: .* did not answer within ${DEADLINE_MS} ms`)),
+      cause: expect.objectContaining({ code: 'AUTH_RESPONSE_TIMEOUT', timeoutMs: DEADLINE_MS }),
+    });
+  });
+
+  it('the app’s client credentials, protected resource metadata redirected more than 5 times: MCP_AUTHORIZATION_FAILED saying so, no token asked for', async () => {
+    redirects = { hops: 50, delayMs: 0 };
+    const toolset = new McpToolset({ transport: { url: `${base}/mcp` }, oauth: { clientCredentials: { clientId: 'app', clientSecret: 'app-secret-1234' }, requestTimeoutMs: 60_000 } });
+
+    expect(await failureOf(toolset)).toMatchObject({
+      code: 'MCP_AUTHORIZATION_FAILED',
+      message: expect.stringContaining(`a request was redirected more than 5 times: ${base}/.well-known/oauth-protected-resource/mcp`),
+    });
+    expect(requested).not.toContain('/token');
+  });
+
   it('the app’s client credentials, a token request that trickles: MCP_AUTHORIZATION_FAILED naming the token endpoint', async () => {
     stall = { path: '/token', mode: 'trickle' };
     const toolset = new McpToolset({ transport: { url: `${base}/mcp` }, oauth: { clientCredentials: { clientId: 'app', clientSecret: 'app-secret-1234' }, requestTimeoutMs: DEADLINE_MS } });
@@ -178,11 +216,20 @@ describe('McpToolset OAuth: a slow authorization server fails the request at oau
     expect(requested).not.toContain('/token');
   });
 
-  it('refuses a requestTimeoutMs that is not a positive number: MCP_OAUTH_CONFIG_INVALID', () => {
+  it('refuses a requestTimeoutMs that is not a number above 0 and at most 2147483647: MCP_OAUTH_CONFIG_INVALID', () => {
     const url = `${base}/mcp`;
     expect(() => new McpToolset({ transport: { url }, oauth: { credentialService: new InMemoryCredentialService(), redirectUri: 'https://app.example/cb', requestTimeoutMs: 0 } })).toThrow(
-      expect.objectContaining({ code: 'MCP_OAUTH_CONFIG_INVALID', message: expect.stringContaining('"oauth.requestTimeoutMs" must be a positive number') }),
+      expect.objectContaining({ code: 'MCP_OAUTH_CONFIG_INVALID', message: expect.stringContaining('"oauth.requestTimeoutMs" must be a number of milliseconds above 0 and at most 2147483647; got 0') }),
     );
+    // Past 2^31 - 1 Node's timers fire at once: every request would time out.
+    for (const oauth of [
+      { credentialService: new InMemoryCredentialService(), redirectUri: 'https://app.example/cb', requestTimeoutMs: 2 ** 31 },
+      { clientCredentials: { clientId: 'a', clientSecret: 's' }, requestTimeoutMs: Number.POSITIVE_INFINITY },
+      { crossAppAccess: { clientId: 'a', clientSecret: 's', idp: { tokenEndpoint: `${base}/idp/token`, clientId: 'i' }, idToken: () => 't' }, requestTimeoutMs: 2 ** 31 },
+    ]) {
+      expect(() => new McpToolset({ transport: { url }, oauth })).toThrow(expect.objectContaining({ code: 'MCP_OAUTH_CONFIG_INVALID', message: expect.stringMatching(/requestTimeoutMs" must be .* at most 2147483647; got (2147483648|Infinity)/) }));
+    }
+    expect(() => new McpToolset({ transport: { url }, oauth: { clientCredentials: { clientId: 'a', clientSecret: 's' }, requestTimeoutMs: 2 ** 31 - 1 } })).not.toThrow();
     expect(() => new McpToolset({ transport: { url }, oauth: { clientCredentials: { clientId: 'a', clientSecret: 's' }, requestTimeoutMs: -1 } })).toThrow(expect.objectContaining({ code: 'MCP_OAUTH_CONFIG_INVALID' }));
     const idp = { tokenEndpoint: `${base}/idp/token`, clientId: 'i' };
     expect(() => new McpToolset({ transport: { url }, oauth: { crossAppAccess: { clientId: 'a', clientSecret: 's', idp, idToken: () => 't' }, requestTimeoutMs: Number.NaN } })).toThrow(

@@ -209,6 +209,20 @@ describe('McpToolset refuses an unsafe or oversized authorization server', () =>
     await toolset.close();
   });
 
+  it('metadata with a token endpoint holding a user name and password: MCP_AUTHORIZATION_FAILED before any registration, naming neither them nor the query', async () => {
+    const toolset = await serveBehind((path, response, base) => {
+      const tokenEndpoint = `http://user:USERINFO-PASS@${new URL(base).host}/token?api_key=QUERY-SECRET`;
+      if (path === '/.well-known/oauth-authorization-server') return json(response, 200, metadataOf(base, { token_endpoint: tokenEndpoint }));
+      json(response, 201, { client_id: 'registered' });
+    });
+
+    const failure = (await toolset.getTools(testToolContext()).then(() => undefined, (error: unknown) => error)) as Error & { code: string };
+    expect(failure).toMatchObject({ code: 'MCP_AUTHORIZATION_FAILED', message: expect.stringMatching(/its token endpoint http:\/\/127\.0\.0\.1:\d+\/token has a user name or password in its URL; no request was sent to it/) });
+    expect(failure.message).not.toMatch(/USERINFO-PASS|QUERY-SECRET|user:/);
+    expect(hostile.requests).toEqual(['GET /resource-metadata', 'GET /.well-known/oauth-authorization-server']); // no POST /register
+    await toolset.close();
+  });
+
   it('metadata with a javascript: authorization endpoint: MCP_AUTHORIZATION_FAILED in one readable sentence', async () => {
     const toolset = await serveBehind((path, response, base) => {
       if (path === '/.well-known/oauth-authorization-server') return json(response, 200, metadataOf(base, { authorization_endpoint: 'javascript:alert(document.cookie)//' }));

@@ -78,6 +78,9 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
   const minimumLogLevel = (extra: McpRequestExtra): McpLogLevel | undefined =>
     options.era === 'modern' ? (extra.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] as McpLogLevel | undefined : sessionLogLevel;
   const policy = { ...DEFAULT_TOOL_CALL_POLICY, errorExposure: options.toolErrorExposure ?? DEFAULT_TOOL_CALL_POLICY.errorExposure };
+  /** An error response held to the call's result budget, as the executor holds its own (and the runner every one). */
+  const refusal = (call: { id: string; name: string }, error: ToolsmithError, tool: BaseTool | undefined) =>
+    errorResponse(call, error, tool?.maxResultChars ?? policy.maxResultChars);
   /**
    * Who sends a request and in which session, for the request's life: `done` ends it (a per-request session's
    * state dropped, a named one's request counted out). A named session over a cap is refused here.
@@ -154,28 +157,28 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         throw new McpRequestStateError('MCP_REQUEST_STATE_MISMATCH', call.name, 'it was issued for other arguments (a form is answered, not edited)');
       }
     } catch (error) {
-      if (error instanceof McpRequestStateError) return { response: errorResponse(call, error), record: false };
+      if (error instanceof McpRequestStateError) return { response: refusal(call, error, tool), record: false };
       throw error;
     }
-    const replayed = () => ({ response: errorResponse(call, new McpRequestStateError('MCP_REQUEST_STATE_REPLAYED', call.name, 'this answer was already accepted once')), record: false });
+    const replayed = () => ({ response: refusal(call, new McpRequestStateError('MCP_REQUEST_STATE_REPLAYED', call.name, 'this answer was already accepted once'), tool), record: false });
     if (state.payloadSchema !== undefined) {
       // A form: its content (checked against the whole payloadSchema) is the confirmation's payload.
       const filled = readFormInput(call.id, extra.mcpReq.inputResponses, { ...state, payloadSchema: state.payloadSchema, confirmed: false });
-      if (filled instanceof ToolsmithError) return { response: errorResponse(call, filled), record: false };
+      if (filled instanceof ToolsmithError) return { response: refusal(call, filled, tool), record: false };
       if (!(await options.state.consumeOnce(userId, state.nonce, state.expiresAt))) return replayed();
-      if (!filled.confirmed) return { response: errorResponse(call, new ToolCallRejectedError(call.name)), record: true };
+      if (!filled.confirmed) return { response: refusal(call, new ToolCallRejectedError(call.name), tool), record: true };
       return { confirmation: filled };
     }
     // Not editable: an edit is refused here (whatever arguments the retry carries), before the state is used up and before anything runs.
     const decision = readConfirmationInput(call.id, extra.mcpReq.inputResponses, call.args, state.editable !== false);
-    if (decision instanceof ToolsmithError) return { response: errorResponse(call, decision), record: false };
+    if (decision instanceof ToolsmithError) return { response: refusal(call, decision, tool), record: false };
     if (decision.decision === 'edit' && decision.args && tool) {
       // A bad edit is refused before the state is used up: the person may answer again (as the runner keeps a request open).
       const checked = await givenArgumentProblems(tool, decision.args, DEFAULT_ARGUMENT_LIMITS, checkContext);
-      if ('problems' in checked) return { response: errorResponse(call, new InvalidArgumentsError(tool.name, checked.problems)), record: false };
+      if ('problems' in checked) return { response: refusal(call, new InvalidArgumentsError(tool.name, checked.problems), tool), record: false };
     }
     if (!(await options.state.consumeOnce(userId, state.nonce, state.expiresAt))) return replayed();
-    if (decision.decision === 'reject') return { response: errorResponse(call, new ToolCallRejectedError(call.name, decision.message)), record: true };
+    if (decision.decision === 'reject') return { response: refusal(call, new ToolCallRejectedError(call.name, decision.message), tool), record: true };
     if (decision.decision === 'respond') return { response: { id: call.id, name: call.name, response: wrapResult(decision.result) }, record: true };
     if (decision.decision === 'edit' && decision.args) call.args = decision.args;
     const confirmation: ToolConfirmation = { confirmed: true };
@@ -199,7 +202,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
       const error = ToolsmithError.isInstance(thrown)
         ? thrown
         : new ToolsmithError('MCP_TOOLS_UNAVAILABLE', `The tools could not be listed: ${reason}`, { cause: thrown });
-      return toCallToolResult(errorResponse(call, error), undefined, []);
+      return toCallToolResult(refusal(call, error, undefined), undefined, []);
     }
     const tool = tools.find((candidate) => candidate.name === call.name);
     const progress = progressReporter(extra, tool?.isLongRunning === true, options.progressIntervalMs);
@@ -259,7 +262,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
       if (outcome.confirmationRequested) {
         const requested = context.actions.requestedToolConfirmations?.[call.id] ?? { confirmed: false };
         if (!clientCapabilities(server, extra)?.elicitation) {
-          return toCallToolResult(errorResponse(call, new McpConfirmationUnsupportedError(call.name)), tool, []);
+          return toCallToolResult(refusal(call, new McpConfirmationUnsupportedError(call.name), tool), tool, []);
         }
         // A form the tool asked for is checked before anyone is asked: one MCP cannot show refuses the call.
         let form: ElicitationSchema | undefined;
@@ -267,7 +270,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
           try {
             form = toElicitationSchema(call.name, requested.payloadSchema);
           } catch (error) {
-            if (error instanceof McpFormUnsupportedError) return toCallToolResult(errorResponse(call, error), tool, []);
+            if (error instanceof McpFormUnsupportedError) return toCallToolResult(refusal(call, error, tool), tool, []);
             throw error;
           }
         }
@@ -288,7 +291,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
           return inputRequired({ inputRequests: { [CONFIRMATION_INPUT_KEY]: input }, requestState });
         }
         const answered = await elicitConfirmation(extra, call, requested, form, options.confirmationTimeoutMs);
-        if (answered instanceof ToolsmithError) return toCallToolResult(errorResponse(call, answered), tool, []);
+        if (answered instanceof ToolsmithError) return toCallToolResult(refusal(call, answered, tool), tool, []);
         // The user may have taken minutes to answer: the call runs on the state as it is now.
         const current = await options.state.values(userId, sessionId);
         ({ outcome, context } = await attempt(current, answered));

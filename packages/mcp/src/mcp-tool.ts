@@ -128,9 +128,9 @@ export class McpTool extends BaseTool {
     const answers = answered?.confirmed && asked?.mcpInput ? inputAnswers(asked, answered.payload) : undefined;
     // The person approved (or edited) this call on a plain confirmation (the server's confirmation of the call,
     // see inputPrompt, whose hint is the server's message): the call is sent again with the arguments they
-    // approved, and the server's confirmation of it is answered "approve". A credential answer, which approves
-    // no call, runs the tool again with no hint.
-    const approved = answered?.confirmed === true && !asked?.mcpInput && answered.hint !== undefined;
+    // approved, and the server's confirmation of it is answered "approve" if it asks the question they saw
+    // (that hint). A credential answer, which approves no call, runs the tool again with no hint.
+    const approvedQuestion = answered?.confirmed === true && !asked?.mcpInput ? answered.hint : undefined;
     const tool = this.remote.name;
     const onProgress = this.onProgress;
     const outcome = await this.connection.callTool(
@@ -142,7 +142,7 @@ export class McpTool extends BaseTool {
         ...(onProgress ? { onProgress: (progress: Omit<McpToolProgress, 'tool'>) => onProgress({ tool, ...progress }, context) } : {}),
       },
       answers,
-      approved,
+      approvedQuestion,
     );
     if (outcome.kind === 'result') return outcome.cancelledQuestion ? this.cancelledQuestionError(outcome.result, outcome.cancelledQuestion.callsInFlight) : mapCallToolResult(this.name, outcome.result);
     if (answered) {

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryArtifactService, InMemoryMemoryService, functionTool } from '@toolsmith/core';
+import { DEFAULT_MAX_RESULT_CHARS, InMemoryArtifactService, InMemoryMemoryService, ToolsmithError, functionTool } from '@toolsmith/core';
 import { type McpServerHandle, serveMcp } from './serve-mcp';
 import { ForecastApi, ForecastTools } from './__fixtures__/forecast-tools';
 import { createServedTestTools } from './__fixtures__/served-tools';
@@ -214,6 +214,50 @@ describe('serveMcp with a toolset that fails', () => {
       expect((result.content[0] as { text: string }).text).toBe('The tools could not be listed: registry offline');
       fail = false;
       expect((await call(client, 'get_weather', { city: 'Rome' })).structuredContent).toMatchObject({ city: 'Rome' });
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
+
+describe('serveMcp holds error results to the result budget, as the runner does', () => {
+  it('cuts a toolset error of 500,000 characters to the default budget, and a tool error to its own, keeping the code', async () => {
+    let fail = true;
+    const huge = functionTool({
+      name: 'huge',
+      description: 'Fails at length.',
+      maxResultChars: 300,
+      parameters: { type: 'object', properties: {} },
+      execute: () => {
+        throw new Error('y'.repeat(5000));
+      },
+    });
+    const toolset = {
+      getTools: async () => {
+        if (fail) throw new ToolsmithError('REGISTRY_DOWN', 'x'.repeat(500_000), { details: { dump: 'z'.repeat(500_000) } });
+        return [huge];
+      },
+    };
+    const server = await serveMcp({ tools: [toolset], transport: { http: { port: 0 } } });
+    const client = new Client({ name: 'huge-errors', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(server.url!));
+      const unavailable = await call(client, 'huge');
+      expect(unavailable.isError).toBe(true);
+      expect(errorCodeOf(unavailable)).toBe('REGISTRY_DOWN');
+      expect(JSON.stringify(unavailable.structuredContent).length).toBeLessThanOrEqual(DEFAULT_MAX_RESULT_CHARS);
+      const body = unavailable.structuredContent!.error as { message: string; details?: unknown; detailsOmitted?: string };
+      expect(body.details).toBeUndefined();
+      expect(body.detailsOmitted).toMatch(/^the error's details were 500011 characters of JSON/);
+      expect(body.message).toMatch(/^x+…$/);
+      expect((unavailable.content[0] as { text: string }).text).toBe(body.message);
+
+      fail = false;
+      const failed = await call(client, 'huge');
+      expect(errorCodeOf(failed)).toBe('TOOL_EXECUTION_FAILED');
+      expect(JSON.stringify(failed.structuredContent).length).toBeLessThanOrEqual(300);
+      expect((failed.content[0] as { text: string }).text).toMatch(/^Tool "huge" failed: y+…$/);
     } finally {
       await client.close();
       await server.close();

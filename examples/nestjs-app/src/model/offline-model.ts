@@ -7,7 +7,7 @@ const ORDER_ID = /\b[A-Z]-\d{4}\b/;
 
 /**
  * A rule-based stand-in for a real model, so the app runs offline: it picks a tool from keywords of the
- * user's message ("orders", an order id, "cancel") and phrases the tool results as an answer.
+ * user's message ("orders", an order id, "cancel", "return") and phrases the tool results as an answer.
  * Everything around it (runner, Nest DI, confirmation, SSE) runs for real.
  */
 export function offlineModel(options: ScriptedModelOptions = {}): ScriptedModel {
@@ -22,9 +22,10 @@ function answer(request: LlmRequest): ScriptedTurn {
   const text = (last?.parts ?? []).map((p) => p.text ?? '').join(' ');
   const orderId = ORDER_ID.exec(text)?.[0];
   if (orderId && /cancel/i.test(text)) return { calls: [{ name: 'orders_cancel', args: { orderId } }] };
+  if (orderId && /return/i.test(text)) return { calls: [{ name: 'orders_return', args: { orderId } }] };
   if (orderId) return { calls: [{ name: 'orders_get', args: { orderId } }] };
   if (/orders?\b/i.test(text)) return { calls: [{ name: 'orders_list' }] };
-  return 'I can list your orders, look one up (for example "where is A-1001?") or cancel one ("cancel A-1002").';
+  return 'I can list your orders, look one up (for example "where is A-1001?"), cancel one ("cancel A-1002") or return one ("return A-1001").';
 }
 
 function describe(response: FunctionResponse): string {
@@ -41,6 +42,7 @@ function describe(response: FunctionResponse): string {
   }
   if (body.order) {
     const { id, status, total } = body.order;
+    if (response.name === 'orders_return') return `A courier will collect order ${id}.`;
     return response.name === 'orders_cancel'
       ? `Order ${id} is now cancelled${edited ? ' (the order you chose)' : ''}.`
       : `Order ${id} is ${status}; total ${(total / 100).toFixed(2)} EUR.`;

@@ -1,5 +1,5 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { Param, Tool, Toolset } from '@toolsmith/core';
+import { Param, Tool, ToolContext, Toolset } from '@toolsmith/core';
 import { CurrentCustomer } from './current-customer';
 import { Order } from './order';
 import { OrderRepository } from './order.repository';
@@ -32,6 +32,21 @@ export class OrdersTools {
     const order = this.ownOrder(orderId);
     if (order.status !== 'placed') throw new ConflictException(`Order ${orderId} is ${order.status} and can no longer be cancelled.`);
     return { order: this.repository.cancel(orderId) };
+  }
+
+  /**
+   * Asks the customer first (`ctx.requestConfirmation`): the question is about this order, so it is not
+   * editable (`editable: false`): an answer that edits the arguments is refused and the question stays open.
+   */
+  @Tool({ name: 'return', description: 'Starts the return of a shipped order: a courier collects it. The customer confirms it first.' })
+  startReturn(@Param('orderId', { description: 'Order id, e.g. A-1001' }) orderId: string, ctx: ToolContext) {
+    const order = this.ownOrder(orderId);
+    if (order.status !== 'shipped' && order.status !== 'delivered') throw new ConflictException(`Order ${orderId} is ${order.status}: only a shipped order can be returned.`);
+    if (!ctx.toolConfirmation) {
+      ctx.requestConfirmation({ hint: `Have a courier collect order ${orderId} (${order.items.map((i) => `${i.quantity} × ${i.sku}`).join(', ')})?`, editable: false });
+      return { status: 'waiting for the customer' };
+    }
+    return { order, status: `a courier collects ${orderId}` };
   }
 
   // Another customer's order answers exactly like a missing one, so ids cannot be probed.

@@ -27,7 +27,7 @@ describe('toolsmith api', () => {
     expect((await fetch(`${server.url}/api/tools`)).status).toBe(401);
     const created = await fetch(`${server.url}/api/sessions`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ sessionId: 'x' }) });
     expect(created.status).toBe(201);
-    expect(((await (await fetch(`${server.url}/api/tools`, { headers: { authorization } })).json()) as Array<{ name: string }>).map((tool) => tool.name)).toEqual(['lookupOrder', 'refund', 'slowReport', 'startExport']);
+    expect(((await (await fetch(`${server.url}/api/tools`, { headers: { authorization } })).json()) as Array<{ name: string }>).map((tool) => tool.name)).toEqual(['lookupOrder', 'refund', 'slowReport', 'startExport', 'cancelOrder']);
     const page = await fetch(server.url);
     expect(page.status).toBe(404);
     expect(await page.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Nothing at /: this server has only the API under /api/.' } });

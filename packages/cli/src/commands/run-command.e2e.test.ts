@@ -87,6 +87,16 @@ describe('toolsmith run in its own process, answering from stdin', () => {
     cli.send('y');
     await cli.next(/Agent: Refunded 320 € for order A-4006\./);
 
+    // A question about the call as it was made (editable: false) offers no edit; one typed anyway is refused, and asked again.
+    const sealed = /Approve cancelOrder\(\{"orderId":"A-4007"\}\)\? \(Cancel order A-4007 as it was placed\?\) \[y\/N, r <answer>\] $/;
+    cli.send('Cancel order A-4007');
+    await cli.next(sealed);
+    cli.send('e {"orderId":"A-4008"}');
+    await cli.next(/! INVALID_CONFIRMATION_ANSWER: .*cannot be answered with "edit" \("editable": false\)/);
+    await cli.next(sealed); // still open: asked again
+    cli.send('y');
+    await cli.next(/✔ approved\n {2}← cancelOrder: \{"status":"cancelled","orderId":"A-4007"\}\nAgent: Order A-4007 is cancelled\./);
+
     // A long-running call's update asks a question: its payload is asked for, checked against the form.
     cli.send('Export the orders');
     const [, callId] = await cli.next(/startExport is running \(call (\S+)\)/);

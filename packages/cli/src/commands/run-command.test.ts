@@ -120,6 +120,28 @@ Agent: The refund was not approved; the manager said "Only 100, please.".`);
     expect(purged).toEqual(['img']);
   });
 
+  it('does not offer an edit for a request with editable: false; "e" typed anyway prints the runner\'s refusal and asks again; n, r and y are taken', async () => {
+    const { ledger } = require(deskAgent) as typeof import('../../../devtools/src/__fixtures__/desk-agent');
+    const { stdout } = await chat(
+      [deskAgent, '--memory'],
+      ['Cancel order A-2101', 'e {"orderId":"A-2199"}', 'maybe', 'n Not this one.', 'Cancel order A-2102', 'r {"status":"cancelled by phone"}', 'Cancel order A-2103', 'y'],
+    );
+    const prompt = '  Approve cancelOrder({"orderId":"A-2101"})? (Cancel order A-2101 as it was placed?) [y/N, r <answer>] ';
+    expect(stdout).toContain(`${prompt}! INVALID_CONFIRMATION_ANSWER: The answer to confirmation request "confirm-`);
+    expect(stdout).toMatch(/was refused: this request cannot be answered with "edit" \("editable": false\): its question is about the call as it was made; approve, reject or respond\.\n/);
+    expect(stdout).toContain(`${prompt}  Answer y (approve), n [message] (reject) or r <answer> (respond instead).\n${prompt}  ✘ denied: "Not this one."`);
+    expect(stdout).not.toContain('e <args>');
+    expect(stdout).not.toContain('approved with edited arguments');
+    expect(stdout).toContain('Agent: The order stays; the manager said "Not this one.".');
+    expect(stdout).toContain(`  ↩ answered instead: {"status":"cancelled by phone"}
+  ← cancelOrder: {"status":"cancelled by phone"}
+Agent: The cancellation's result: {"status":"cancelled by phone"}.`);
+    expect(stdout).toContain(`  ✔ approved
+  ← cancelOrder: {"status":"cancelled","orderId":"A-2103"}
+Agent: Order A-2103 is cancelled.`);
+    expect(ledger.cancelled.filter((id) => id.startsWith('A-21'))).toEqual(['A-2103']);
+  });
+
   it('"a user 0.33333" (a fraction of a minute) remembers a grant until a whole ms; minutes too far away are refused at the prompt', async () => {
     const { stdout } = await chat([deskAgent, '--memory'], ['Refund 250 for order A-3101', 'a user 1e20', 'a user 0.33333']);
     expect(stdout).toMatch(/ {2}1e20 minutes is too far away: give at most \d+ minutes, or none for no expiry/);

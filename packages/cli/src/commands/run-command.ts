@@ -15,6 +15,7 @@ a decision:
   y [payload]                   approve (an optional JSON payload for the tool: y {"approver":"Ada"})
   n [message]                   reject; the model is told the message (an empty answer rejects too)
   e <json arguments>            approve with edited arguments, checked against the tool's schema
+                                (not offered for a request with editable: false)
   r <answer>                    respond instead: the answer (JSON or text) is the call's result
   a <session|user|app> [min]    approve and always allow the tool there (for min minutes)
   /grants                       list the remembered grants
@@ -220,12 +221,16 @@ class TerminalChat {
     const inside = request.relayed ? ` (asked by ${request.relayed.agent}, inside ${request.originalFunctionCall.name})` : '';
     // A tool that asked itself (ctx.requestConfirmation) is never answered by a grant: no "always allow" then.
     const grantable = request.askedBy !== 'tool';
+    // A request about the call as it was made (`editable: false`) takes no edit: `e` is not offered. Typed
+    // anyway, it goes to the runner, whose refusal is printed, and the question is asked again.
+    const editable = request.editable !== false;
+    const choices = editable ? 'y, n, e or r' : 'y, n or r';
     for (;;) {
-      const reply = await this.ask(`  Approve ${call.name}(${args})${inside}?${request.hint ? ` (${request.hint})` : ''} [y/N, e <args>, r <answer>${grantable ? ', a <scope> [min]' : ''}] `);
+      const reply = await this.ask(`  Approve ${call.name}(${args})${inside}?${request.hint ? ` (${request.hint})` : ''} [y/N${editable ? ', e <args>' : ''}, r <answer>${grantable ? ', a <scope> [min]' : ''}] `);
       if (reply === undefined) return undefined;
-      const answer = readDecision(reply);
+      const answer = readDecision(reply, { editable, grantable });
       if (typeof answer !== 'string' && (grantable || !answer.remember)) return answer;
-      this.say(`  ${typeof answer === 'string' ? answer : `Always allow does not apply here: ${call.name} asked itself, and asks every time. Answer y, n, e or r.`}`);
+      this.say(`  ${typeof answer === 'string' ? answer : `Always allow does not apply here: ${call.name} asked itself, and asks every time. Answer ${choices}.`}`);
     }
   }
 
@@ -297,9 +302,11 @@ class TerminalChat {
 
 /**
  * Reads a reply to an approval question: `y [payload]`, `n [message]` (or nothing), `e <json args>`,
- * `r <answer>`, `a <session|user|app> [minutes]`. Returns the answer, or what is wrong with the reply.
+ * `r <answer>`, `a <session|user|app> [minutes]`. Returns the answer, or what is wrong with the reply;
+ * `editable: false` (a request that takes no edit) leaves `e` out of the choices that text offers, and
+ * `grantable: false` (a request the tool made itself) leaves out `a`.
  */
-export function readDecision(reply: string): ConfirmationAnswerRequest | string {
+export function readDecision(reply: string, { editable = true, grantable = true }: { editable?: boolean; grantable?: boolean } = {}): ConfirmationAnswerRequest | string {
   const [, word = '', rest = ''] = /^\s*(\S*)\s*([\s\S]*?)\s*$/.exec(reply)!;
   const kind = word.toLowerCase();
   if (kind === '' || kind === 'n' || kind === 'no') return rest === '' ? { decision: 'reject' } : { decision: 'reject', message: rest };
@@ -320,7 +327,8 @@ export function readDecision(reply: string): ConfirmationAnswerRequest | string 
     if (expiresAt !== undefined && !Number.isSafeInteger(expiresAt)) return `${minutes} minutes is too far away: give at most ${Math.floor((Number.MAX_SAFE_INTEGER - Date.now()) / 60_000)} minutes, or none for no expiry`;
     return { decision: 'approve', remember: { scope, ...(expiresAt === undefined ? {} : { expiresAt }) } };
   }
-  return `Answer y (approve), n [message] (reject), e <json arguments> (edit), r <answer> (respond instead) or a <session|user|app> [minutes] (always allow).`;
+  const choices = ['y (approve)', 'n [message] (reject)', ...(editable ? ['e <json arguments> (edit)'] : []), 'r <answer> (respond instead)', ...(grantable ? ['a <session|user|app> [minutes] (always allow)'] : [])];
+  return `Answer ${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}.`;
 }
 
 /**

@@ -82,7 +82,7 @@ describe('toolsmith schema: constraints from JSDoc on parameters and type aliase
     const refused = responses[0].response as { error: { code: string; message: string } };
     expect(refused.error.code).toBe('INVALID_ARGUMENTS');
     expect(refused.error.message).toBe(
-      'Invalid arguments for tool "findOrders": id: got "B-1", expected a string matching "^A-\\\\d{4}$"; note: got "", expected at least 1 character; ' +
+      'Invalid arguments: id: got "B-1", expected a string matching "^A-\\\\d{4}$"; note: got "", expected at least 1 character; ' +
         'pageSize: got 2.5, expected integer; offset: got -1, expected >= 0; related[1]: got "nope", expected a string matching "^A-\\\\d{4}$"; ' +
         'notify: got "not-an-address", expected format "email"; shipTo.city: got "X", expected at least 2 characters; shipTo.floor: got 1.5, expected integer.',
     );

@@ -1,28 +1,27 @@
 import { ResponseTimeoutError } from '../errors/auth-errors';
+import { endpointOf } from '../errors/endpoint-of';
 
 /** Statuses whose responses have no body (a `Response` cannot be built with one). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
-
-/** `url` without its query, fragment or user info: what an error may name. */
-function endpointOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return '(an invalid URL)';
-  }
-}
 
 /**
  * `fetchImpl` whose every request, its body read included, must be over within `timeoutMs`: past that
  * the underlying fetch is aborted and the request (or the body's read) fails with
  * {@link ResponseTimeoutError}, which names the endpoint (origin and path only). `onTimeout` hears of
- * each such error, for callers whose libraries swallow the failure. The caller's own `signal` still
- * aborts as before.
+ * each such error, for callers whose libraries swallow the failure. With `spentMs`, a request gets only
+ * what is left of `timeoutMs` (a redirect chain followed one request at a time shares one deadline).
+ * The caller's own `signal` still aborts as before.
  */
-export function limitResponseTime(fetchImpl: typeof fetch, timeoutMs: number, onTimeout?: (error: ResponseTimeoutError) => void): typeof fetch {
+export function limitResponseTime(
+  fetchImpl: typeof fetch,
+  timeoutMs: number,
+  onTimeout?: (error: ResponseTimeoutError) => void,
+  /** The milliseconds already spent on the request for `url` (the earlier hops of a redirect chain its caller follows); default 0. */
+  spentMs?: (url: string) => number,
+): typeof fetch {
   return async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
+    const left = Math.max(0, timeoutMs - (spentMs?.(url) ?? 0));
     const deadline = new AbortController();
     let timedOut: ResponseTimeoutError | undefined;
     let expire!: (error: ResponseTimeoutError) => void;
@@ -33,7 +32,7 @@ export function limitResponseTime(fetchImpl: typeof fetch, timeoutMs: number, on
       onTimeout?.(timedOut);
       expire(timedOut);
       deadline.abort(timedOut);
-    }, timeoutMs);
+    }, left);
     // A body nobody reads does not keep the process alive.
     timer.unref?.();
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;

@@ -5,6 +5,7 @@ import { redactKnownSecrets } from '../redaction/secret-redaction';
 import type { AuthCredential } from './auth-credential';
 import { MAX_AUTH_RESPONSE_BYTES, limitResponseBodies } from './limit-response-bodies';
 import { limitResponseTime } from './limit-response-time';
+import { requestTimeoutProblem } from './request-timeout-problem';
 
 /** A PKCE pair (RFC 7636): the verifier stays on the server, the S256 challenge goes in the authorization URL. */
 export interface Pkce {
@@ -30,10 +31,8 @@ export function oauth2Client(config: AuthConfig, needs: { authorizationUrl?: boo
   if (!client.clientId) throw new AuthConfigInvalidError('"oauth2.clientId" is missing');
   if (!client.tokenUrl) throw new AuthConfigInvalidError('"oauth2.tokenUrl" is missing');
   if (needs.authorizationUrl && !client.authorizationUrl) throw new AuthConfigInvalidError('"oauth2.authorizationUrl" is missing');
-  const timeout = client.requestTimeoutMs;
-  if (timeout !== undefined && !(typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0)) {
-    throw new AuthConfigInvalidError(`"oauth2.requestTimeoutMs" must be a positive number of milliseconds; got ${JSON.stringify(timeout)}`);
-  }
+  const timeoutProblem = requestTimeoutProblem(client.requestTimeoutMs);
+  if (timeoutProblem) throw new AuthConfigInvalidError(`"oauth2.requestTimeoutMs" ${timeoutProblem}`, 'give "oauth2.requestTimeoutMs" a number of milliseconds in that range, or leave it out for no deadline');
   return client;
 }
 

@@ -67,6 +67,9 @@ describe('oauth2.requestTimeoutMs: the deadline of a token request, its answer r
       message: expect.stringContaining('did not answer within 200 ms'),
       cause: expect.objectContaining({ code: 'AUTH_RESPONSE_TIMEOUT', url: stallUrl, timeoutMs: 200 }),
     });
+    // The message names the endpoint's origin and path only, like its cause: not the query.
+    expect((error as Error).message).toContain(`The token endpoint ${stallUrl} could not be reached`);
+    expect((error as Error).message).not.toContain('tenant=acme');
     await dropped; // the client aborted the request: the server's answer is closed
     expect(await service.loadCredential(credentialKey(alice, config(stallUrl)))).toBeUndefined();
   });
@@ -96,12 +99,18 @@ describe('oauth2.requestTimeoutMs: the deadline of a token request, its answer r
     await dropped;
   });
 
-  it('a token request that answers in time is unaffected; a deadline that is not a positive number is AUTH_CONFIG_INVALID', async () => {
+  it('a token request that answers in time is unaffected; a deadline that is not a number above 0 and at most 2147483647 is AUTH_CONFIG_INVALID, saying so', async () => {
     const client = { clientId: oauth.clientId, clientSecret: oauth.clientSecret, tokenUrl: oauth.tokenUrl, requestTimeoutMs: 60_000 };
     await expect(requestToken(client, { grant_type: 'client_credentials' })).resolves.toMatchObject({ tokenType: 'Bearer' });
     const machine = (requestTimeoutMs: unknown): AuthConfig => ({ scheme: 'oauth2ClientCredentials', oauth2: { ...client, requestTimeoutMs: requestTimeoutMs as number } });
-    for (const invalid of [0, -1, Number.NaN, '200']) {
-      await expect(new CredentialManager(new InMemoryCredentialService()).current(alice, machine(invalid))).rejects.toMatchObject({ code: 'AUTH_CONFIG_INVALID' });
+    for (const [invalid, shown] of [[0, '0'], [-1, '-1'], [Number.NaN, 'NaN'], [Number.POSITIVE_INFINITY, 'Infinity'], [2 ** 31, '2147483648'], ['200', '"200"']] as const) {
+      const refused = new CredentialManager(new InMemoryCredentialService()).current(alice, machine(invalid));
+      await expect(refused).rejects.toMatchObject({
+        code: 'AUTH_CONFIG_INVALID',
+        message: `The auth config is invalid: "oauth2.requestTimeoutMs" must be a number of milliseconds above 0 and at most 2147483647; got ${shown}. Fix: give "oauth2.requestTimeoutMs" a number of milliseconds in that range, or leave it out for no deadline.`,
+      });
     }
+    // The largest value Node's timers hold is accepted.
+    await expect(new CredentialManager(new InMemoryCredentialService()).current(alice, machine(2 ** 31 - 1))).resolves.toMatchObject({ tokenType: 'Bearer' });
   });
 });

@@ -11,11 +11,24 @@ async function startEchoingTokenEndpoint(): Promise<{ url: string; server: Serve
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'invalid_grant', error_description: `echo: ${req.headers.authorization ?? ''} ${body} ${decodeURIComponent(body)}` }));
+      // Also as one base64 blob (the form body) and one base64url blob (`id:secret` and the form body).
+      const basic = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
+      const blobs = `b64: ${Buffer.from(body).toString('base64')} b64url: ${Buffer.from(`${basic}&${body}`).toString('base64url')}`;
+      res.end(JSON.stringify({ error: 'invalid_grant', error_description: `echo: ${req.headers.authorization ?? ''} ${body} ${decodeURIComponent(body)} ${blobs}` }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`, server };
+}
+
+/** Whether some run of base64 or base64url characters in `text`, decoded from any of its first 4 characters, holds `value`. */
+function decodesTo(text: string, value: string): boolean {
+  for (const run of text.match(/[A-Za-z0-9+/_=-]{4,}/g) ?? []) {
+    for (let start = 0; start < 4; start++) {
+      for (const encoding of ['base64', 'base64url'] as const) if (Buffer.from(run.slice(start), encoding).toString('latin1').includes(value)) return true;
+    }
+  }
+  return false;
 }
 
 async function refusal(client: OAuth2ClientConfig, params: Record<string, string>): Promise<TokenRequestError> {
@@ -46,7 +59,10 @@ describe('a refused token request', () => {
     expect(error.message).toContain('echo:');
     expect(error.message).toContain('[redacted]');
     const basic = Buffer.from(`${encodeURIComponent('app id')}:${encodeURIComponent(secret)}`).toString('base64');
-    for (const leaked of [...forms(secret), ...forms(verifier), ...forms(code), basic]) expect(error.message).not.toContain(leaked);
+    for (const leaked of [...forms(secret), ...forms(verifier), ...forms(code), basic]) {
+      expect(error.message).not.toContain(leaked);
+      expect(decodesTo(error.message, leaked)).toBe(false);
+    }
     // What is not secret stays readable.
     expect(error.message).toContain('authorization_code');
   });
@@ -54,14 +70,20 @@ describe('a refused token request', () => {
   it('keeps neither the refresh token nor the client secret of a refresh in its error', async () => {
     const refreshToken = 'refresh+/=token value';
     const error = await refusal({ clientId: 'app', clientSecret: secret, tokenUrl: endpoint.url }, { grant_type: 'refresh_token', refresh_token: refreshToken });
-    for (const leaked of [...forms(secret), ...forms(refreshToken)]) expect(error.message).not.toContain(leaked);
+    for (const leaked of [...forms(secret), ...forms(refreshToken)]) {
+      expect(error.message).not.toContain(leaked);
+      expect(decodesTo(error.message, leaked)).toBe(false);
+    }
     expect(error.message).toContain('refresh_token');
   });
 
   it('keeps neither the client secret nor the assertion of a client credentials request in its error', async () => {
     const assertion = 'assertion+/=value.with.dots';
     const error = await refusal({ clientId: 'app', clientSecret: secret, tokenUrl: endpoint.url }, { grant_type: 'client_credentials', client_assertion: assertion });
-    for (const leaked of [...forms(secret), ...forms(assertion)]) expect(error.message).not.toContain(leaked);
+    for (const leaked of [...forms(secret), ...forms(assertion)]) {
+      expect(error.message).not.toContain(leaked);
+      expect(decodesTo(error.message, leaked)).toBe(false);
+    }
     expect(error.message).toContain('client_credentials');
   });
 });

@@ -153,8 +153,8 @@ export class ResponseTimeoutError extends ToolsmithError {
 
 /** An {@link AuthConfig} lacks what its scheme needs (e.g. OAuth2 without a token URL). */
 export class AuthConfigInvalidError extends ToolsmithError {
-  constructor(problem: string) {
-    super('AUTH_CONFIG_INVALID', authConfigInvalidMessage(problem));
+  constructor(problem: string, fix?: string) {
+    super('AUTH_CONFIG_INVALID', authConfigInvalidMessage(problem, fix));
   }
 }
 

@@ -2,6 +2,7 @@
  * Every startup error message, written once. Each is a plain function of where the problem is
  * (class, method, parameter) and ends with the fix, so people can act on it without reading the source.
  */
+import { endpointOf } from './endpoint-of';
 
 /** Where a tool-definition problem was found. */
 export interface DefinitionSite {
@@ -266,7 +267,7 @@ export function authStateMismatchMessage(requestId: string): string {
 export function tokenRequestFailedMessage(tokenUrl: string, grantType: string, status: number | undefined, oauthError: string | undefined, description?: string): string {
   const detail = oauthError ? ` (${oauthError}${description ? `: ${description}` : ''})` : description ? ` (${description})` : '';
   const what = status === undefined ? `could not be reached${detail}` : `answered ${status}${detail}`;
-  return `The token endpoint ${tokenUrl} ${what} to a "${grantType}" request.`;
+  return `The token endpoint ${endpointOf(tokenUrl)} ${what} to a "${grantType}" request.`;
 }
 
 export function responseTooLargeMessage(url: string, maxBytes: number): string {
@@ -279,7 +280,7 @@ export function responseTimeoutMessage(url: string, timeoutMs: number): string {
 
 export function tokenEndpointUnavailableMessage(tokenUrl: string, status: number | undefined): string {
   const what = status === undefined ? 'could not be reached' : `answered ${status}`;
-  return `The token endpoint ${tokenUrl} ${what} while refreshing the credential; the credential is kept. Try the call again later.`;
+  return `The token endpoint ${endpointOf(tokenUrl)} ${what} while refreshing the credential; the credential is kept. Try the call again later.`;
 }
 
 export function authorizationExpiredMessage(ttlMs: number): string {
@@ -293,7 +294,8 @@ export function credentialDecryptFailedMessage(what: string): string {
   );
 }
 
-export function authConfigInvalidMessage(problem: string): string {
+export function authConfigInvalidMessage(problem: string, fix?: string): string {
+  if (fix) return `The auth config is invalid: ${problem}. Fix: ${fix}.`;
   return `The auth config is incomplete: ${problem}. Fix: give the OAuth2 client's clientId and tokenUrl (and authorizationUrl for the authorization code flow).`;
 }
 
@@ -562,9 +564,29 @@ export const MAX_LISTED_PROBLEM_CHARS = 4_000;
 /** One problem's sentence is cut to this many characters (with `…`) when it is longer. */
 export const MAX_PROBLEM_CHARS = 300;
 
-/** `INVALID_ARGUMENTS`' message: the tool and every problem, listed by {@link listProblems}. */
+/** `INVALID_ARGUMENTS`' message (thrown errors, spans, logs): the tool and every problem, listed by {@link listProblems}. */
 export function invalidArgumentsMessage(toolName: string, problems: readonly { message: string }[]): string {
-  return `Invalid arguments for tool "${toolName}": ${listProblems(problems.map((p) => p.message))}.`;
+  return `${invalidArgumentsPrefix(toolName)}${listProblems(problems.map((p) => p.message))}.`;
+}
+
+/** How every {@link invalidArgumentsMessage} starts, before the tool's name. */
+export const INVALID_ARGUMENTS_MESSAGE_START = 'Invalid arguments for tool "';
+
+/** How {@link invalidArgumentsMessage} starts: `Invalid arguments for tool "x": `. */
+export function invalidArgumentsPrefix(toolName: string): string {
+  return `${INVALID_ARGUMENTS_MESSAGE_START}${toolName}": `;
+}
+
+/** How {@link invalidArgumentsFeedback} starts. */
+export const INVALID_ARGUMENTS_FEEDBACK_PREFIX = 'Invalid arguments: ';
+
+/**
+ * `INVALID_ARGUMENTS` as the model reads it, in the call's error response: every problem, listed by
+ * {@link listProblems}, without the tool's name, which the response already carries (Gemini's function
+ * response names the tool; OpenAI's and Anthropic's results name the call that does, sent just before).
+ */
+export function invalidArgumentsFeedback(problems: readonly { message: string }[]): string {
+  return `${INVALID_ARGUMENTS_FEEDBACK_PREFIX}${listProblems(problems.map((p) => p.message))}.`;
 }
 
 /**

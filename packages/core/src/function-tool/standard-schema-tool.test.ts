@@ -45,8 +45,8 @@ describe('functionTool with a Standard Schema', () => {
     const bad = await invokeTool(forecast, 'forecast', { city: 'P', days: 14 });
     expect(bad.error?.code).toBe('INVALID_ARGUMENTS');
     expect(bad.error?.message).toBe('Invalid arguments for tool "forecast": city: Too small: expected string to have >=2 characters; days: whole weeks are not offered.');
-    // The model hears each problem once (in the message); the error keeps them structured.
-    expect(bad.response).toEqual({ error: { code: 'INVALID_ARGUMENTS', message: bad.error?.message } });
+    // The model hears each problem once (in the message, without the tool's name the response carries); the error keeps them structured.
+    expect(bad.response).toEqual({ error: { code: 'INVALID_ARGUMENTS', message: 'Invalid arguments: city: Too small: expected string to have >=2 characters; days: whole weeks are not offered.' } });
     expect(bad.error?.details).toEqual({
       problems: [
         { path: '/city', keyword: 'too_small', message: 'city: Too small: expected string to have >=2 characters' },

@@ -28,7 +28,7 @@ describe('the feedback on an invalid call', () => {
     const out = await invokeTool(tags, 'order', JSON.stringify({ tags: Array.from({ length: 16_000 }, () => 1) }));
     const error = errorOf(out.response);
     expect(error.code).toBe('INVALID_ARGUMENTS');
-    expect(error.message.startsWith('Invalid arguments for tool "order": tags[0]: got 1, expected string; tags[1]: got 1, expected string;')).toBe(true);
+    expect(error.message.startsWith('Invalid arguments: tags[0]: got 1, expected string; tags[1]: got 1, expected string;')).toBe(true);
     const listed = error.message.split('; ').filter((part) => part.includes('expected string'));
     expect(listed).toHaveLength(MAX_LISTED_PROBLEMS);
     expect(error.message.endsWith(`; …and ${16_000 - MAX_LISTED_PROBLEMS} more problems.`)).toBe(true);
@@ -42,7 +42,7 @@ describe('the feedback on an invalid call', () => {
     const key = 'k'.repeat(100_000);
     const out = await invokeTool(tags, 'order', { tags: [], [key]: 1 });
     const error = errorOf(out.response);
-    expect(error.message).toBe(`Invalid arguments for tool "order": ${'k'.repeat(59)}…: unknown property, expected it left out.`);
+    expect(error.message).toBe(`Invalid arguments: ${'k'.repeat(59)}…: unknown property, expected it left out.`);
 
     // 40 problems of over 400 characters each: each is cut, the listed ones fit the cap, the others are counted.
     const names = Array.from({ length: 40 }, (_, i) => `p${String(i).padStart(2, '0')}`);
@@ -54,7 +54,7 @@ describe('the feedback on an invalid call', () => {
     });
     const args = Object.fromEntries(names.map((name) => [name, 1]));
     const many = errorOf((await invokeTool(wide, 'wide', args)).response);
-    const listed = many.message.slice('Invalid arguments for tool "wide": '.length).split('; ');
+    const listed = many.message.slice('Invalid arguments: '.length).split('; ');
     const more = listed.pop()!;
     expect(listed.join('; ').length).toBeLessThanOrEqual(MAX_LISTED_PROBLEM_CHARS);
     expect(listed.length + Number(/^…and (\d+) more problems\.$/.exec(more)![1])).toBe(40);

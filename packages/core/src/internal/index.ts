@@ -19,6 +19,9 @@ export { MAX_AUTH_RESPONSE_BYTES, limitResponseBodies } from '../auth/limit-resp
 export { ResponseTooLargeError, ResponseTimeoutError } from '../errors/auth-errors';
 // The deadline on a request to an authorization server, its body included (core's token requests, @toolsmith/mcp's OAuth).
 export { limitResponseTime } from '../auth/limit-response-time';
+export { MAX_REQUEST_TIMEOUT_MS, requestTimeoutProblem } from '../auth/request-timeout-problem';
+// What an error may name of an endpoint's URL: its origin and path.
+export { endpointOf } from '../errors/endpoint-of';
 // What looks secret, redacted wherever run data is shown to people (the dev UI's inspector, eval reports).
 export { REDACTED, holdsSecretText, isSecretName, redactKnownSecrets, redactSecretText, redactSecrets, secretForms } from '../redaction/secret-redaction';
 // What the runner checks of every new user message (shape, argument limits): servers refuse early with it.

@@ -68,7 +68,8 @@ describe('executeToolCall', () => {
     expect(ToolsmithError.isInstance(error)).toBe(true);
     // The response is the one errorResponse makes of the error: code and message, the problems said once.
     expect(out.response).toEqual(errorResponse({ id: 'c1', name: 'echo' }, error, DEFAULT_TOOL_CALL_POLICY.maxResultChars));
-    expect(out.response.response.error).toEqual({ code: 'INVALID_ARGUMENTS', message: error.message });
+    // Without the tool's name, which the response carries; the error names it.
+    expect(out.response.response.error).toEqual({ code: 'INVALID_ARGUMENTS', message: error.message.replace('Invalid arguments for tool "echo": ', 'Invalid arguments: ') });
     expect(error.details).toEqual({ problems: (error as InvalidArgumentsError).problems });
     expect(out.error).toBe(error); // made once
   });
@@ -185,14 +186,29 @@ describe('validation feedback', () => {
       execute: () => ({}),
     });
     const out = await invokeTool(tool, 'create_task', { title: '', priority: 'urgent' });
-    const message = 'Invalid arguments for tool "create_task": title: got "", expected at least 1 character; priority: got "urgent", expected one of "low" | "medium" | "high".';
-    expect(out.response).toEqual({ error: { code: 'INVALID_ARGUMENTS', message } });
+    const problems = 'title: got "", expected at least 1 character; priority: got "urgent", expected one of "low" | "medium" | "high".';
+    // The model reads no tool name (the response carries it); the error, for developers, names the tool.
+    expect(out.response).toEqual({ error: { code: 'INVALID_ARGUMENTS', message: `Invalid arguments: ${problems}` } });
+    expect(out.error!.message).toBe(`Invalid arguments for tool "create_task": ${problems}`);
     expect(out.error!.details).toEqual({
       problems: [
         { path: '/title', message: 'title: got "", expected at least 1 character', keyword: 'minLength' },
         { path: '/priority', message: 'priority: got "urgent", expected one of "low" | "medium" | "high"', keyword: 'enum' },
       ],
     });
+  });
+
+  it("answers a thrown InvalidArgumentsError without the tool's name, which the response carries; another call's error keeps its message", () => {
+    const problems = [{ path: '/a', message: 'a: got 1, expected string', keyword: 'type' }];
+    const thrown = new InvalidArgumentsError('t', problems);
+    expect(errorResponse({ id: 'c', name: 't' }, thrown)).toEqual({
+      id: 'c',
+      name: 't',
+      response: { error: { code: 'INVALID_ARGUMENTS', message: 'Invalid arguments: a: got 1, expected string.' } },
+      isError: true,
+    });
+    expect(thrown.message).toBe('Invalid arguments for tool "t": a: got 1, expected string.');
+    expect(errorResponse({ id: 'c', name: 'other' }, thrown).response).toEqual({ error: { code: 'INVALID_ARGUMENTS', message: thrown.message } });
   });
 
   it('still sends details that say more than the message', () => {

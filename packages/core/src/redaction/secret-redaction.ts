@@ -46,20 +46,43 @@ export function redactSecretText(text: string): string {
 /**
  * The forms a known secret may come back in when a server echoes a request that carried it: as it is,
  * percent-encoded (`encodeURIComponent`), form-url-encoded (`+` for a space, as `URLSearchParams` writes it),
- * and base64 / base64url (a `Basic` header's value is the base64 of `id:secret`). Values under 4 characters
- * are ignored (they would redact ordinary text).
+ * and base64 / base64url, on its own (a `Basic` header's value is the base64 of `id:secret`) or inside
+ * the encoding of a longer text (a whole form body, `id:secret`; the secret as it is or form-encoded): for each of the three byte offsets the
+ * secret may start at, the characters that encode its bytes only (those shared with its neighbours'
+ * bytes are left out, so at most two bytes at either end stay visible). Values under 4 characters are
+ * ignored (they would redact ordinary text).
  */
 export function secretForms(secrets: Iterable<string | undefined>): string[] {
   const forms = new Set<string>();
   for (const secret of secrets) {
     if (secret === undefined || secret.length < 4) continue;
     const buffer = Buffer.from(secret);
-    for (const form of [secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2), buffer.toString('base64'), buffer.toString('base64url')]) forms.add(form);
+    const written = [secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)];
+    for (const form of [...written, buffer.toString('base64'), buffer.toString('base64url')]) forms.add(form);
     // Percent-encoding with lower-case hex digits, as some servers write it back.
     forms.add(encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+    // Inside the encoding of a longer text: the secret as it is or as a form body writes it.
+    for (const form of new Set(written)) for (const encoded of embeddedBase64(Buffer.from(form))) forms.add(encoded);
   }
   // Longest first: a form that contains another is replaced whole.
   return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The base64 and base64url characters that encode `bytes` alone, wherever they sit in a longer encoded
+ * text: for a start at offset 0, 1 or 2 (mod 3), the 4-character groups made of the secret's bytes only.
+ */
+function embeddedBase64(bytes: Buffer): string[] {
+  const forms: string[] = [];
+  for (const offset of [0, 1, 2]) {
+    // The first whole group starts at the next multiple of 3; the last ends at the last one within the secret.
+    const skip = (3 - offset) % 3;
+    const whole = Math.floor((bytes.length - skip) / 3) * 3;
+    if (whole < 3) continue;
+    const inner = bytes.subarray(skip, skip + whole);
+    forms.push(inner.toString('base64'), inner.toString('base64url'));
+  }
+  return forms;
 }
 
 /**

@@ -51,7 +51,7 @@ describe.each(libraries)('a run with a %s tool', (_library, schema, problem) => 
     expect(refused.response).toEqual({
       error: {
         code: 'INVALID_ARGUMENTS',
-        message: `Invalid arguments for tool "book_hotel": ${problem}.`,
+        message: `Invalid arguments: ${problem}.`,
       },
     });
     expect(responsesIn(model.requests[2]).at(-1)?.response).toEqual({ booked: true });

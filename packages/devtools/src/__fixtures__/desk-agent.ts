@@ -1,5 +1,6 @@
 // An agent for the dev tools' tests, offline on ScriptedModel: an order lookup (writes state), a
-// refund that needs approval above 100 €, and a long-running export. The module exports what
+// refund that needs approval above 100 €, a long-running export, and a cancellation that asks a
+// question about the order as it was placed (`editable: false`: no edit). The module exports what
 // `toolsmith web` looks for: the root `agent` and the `providers` of its toolset.
 import { Content, FunctionResponse, GenerateOptions, Injectable, ProviderError, LlmAgent, LlmRequest, LlmResponse, Model, Param, Tool, ToolContext, Toolset } from '@toolsmith/core';
 import { ScriptedModel, ScriptedTurn } from '@toolsmith/core/testing';
@@ -25,6 +26,7 @@ export function resetSlowReport(): void {
 @Injectable()
 export class Ledger {
   readonly refunds: Array<{ orderId: string; amount: number; approvedBy?: string }> = [];
+  readonly cancelled: string[] = [];
 }
 
 @Toolset()
@@ -73,11 +75,23 @@ export class DeskTools {
     }
     return { status: 'pending', ticket: `export-${table}` };
   }
+
+  @Tool({ description: 'Cancels an order as it was placed; a manager confirms first.' })
+  cancelOrder(@Param('orderId', { description: 'Order id' }) orderId: string, ctx: ToolContext) {
+    // The question is about this order: answering it with other arguments makes no sense, so no edit.
+    if (!ctx.toolConfirmation) {
+      ctx.requestConfirmation({ hint: `Cancel order ${orderId} as it was placed?`, editable: false });
+      return { status: 'waiting for the manager' };
+    }
+    this.ledger.cancelled.push(orderId);
+    return { status: 'cancelled', orderId };
+  }
 }
 
 const REFUND = /refund\s+(\d+)\D*?order\s+([A-Z]-\d+)/i;
 const LOOKUP = /(?:look\s*up|find|where is)\D*?order\s+([A-Z]-\d+)/i;
 const EXPORT = /export\s+(?:the\s+)?(orders|customers)/i;
+const CANCEL = /cancel\s+order\s+([A-Z]-\d+)/i;
 
 function answer(request: LlmRequest): ScriptedTurn {
   const last = request.contents[request.contents.length - 1];
@@ -93,6 +107,8 @@ function answer(request: LlmRequest): ScriptedTurn {
   if (/slow report/i.test(text)) return { calls: [{ name: 'slowReport', args: {} }] };
   match = EXPORT.exec(text);
   if (match) return { calls: [{ name: 'startExport', args: { table: match[1].toLowerCase() } }] };
+  match = CANCEL.exec(text);
+  if (match) return { calls: [{ name: 'cancelOrder', args: { orderId: match[1].toUpperCase() } }] };
   return 'I can look up orders, refund them and export tables. Try: "Look up order A-1001".';
 }
 
@@ -102,6 +118,7 @@ function describe(response: FunctionResponse): string {
     if (body.error?.code !== 'TOOL_CALL_REJECTED') return `That failed: ${body.error?.code}.`;
     // A rejection with the person's words quotes them: `… and said: "…". Do not retry …`.
     const said = /and said: (".*")\. Do not retry/.exec(body.error.message)?.[1];
+    if (response.name === 'cancelOrder') return said ? `The order stays; the manager said ${said}.` : 'The order stays: the manager did not approve.';
     return said ? `The refund was not approved; the manager said ${said}.` : 'The refund was not approved, so nothing was refunded.';
   }
   // An edited call's response: the result, and the arguments the person ran it with.
@@ -112,6 +129,7 @@ function describe(response: FunctionResponse): string {
     if (result.status !== 'refunded') return `The refund's result: ${JSON.stringify(result)}.`;
     return `Refunded ${result.amount} € for order ${result.orderId}${result.approvedBy ? ` (approved by ${result.approvedBy})` : ''}${edited}.`;
   }
+  if (response.name === 'cancelOrder') return result.status === 'cancelled' ? `Order ${result.orderId} is cancelled.` : `The cancellation's result: ${JSON.stringify(result)}.`;
   if (response.name === 'startExport') return result.status === 'pending' ? `The export has started (ticket ${result.ticket}).` : `The export is ${result.status}.`;
   return JSON.stringify(result);
 }

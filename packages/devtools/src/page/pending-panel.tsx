@@ -11,9 +11,10 @@ export interface PendingActions {
 }
 
 /**
- * The session's pending confirmations (approve, edit, reject, respond, "always allow") and long-running
- * calls (update form). `refusals` holds the server's refusal of the last answer to a request (e.g. edited
- * arguments the tool's schema refuses), shown in its form; `grants` says whether approvals can be remembered.
+ * The session's pending confirmations (approve, edit, reject, respond, "always allow"; no edit for a request
+ * with `editable: false`) and long-running calls (update form). `refusals` holds the server's refusal of the
+ * last answer to a request (e.g. edited arguments the tool's schema refuses), shown in its form; `grants`
+ * says whether approvals can be remembered.
  */
 export function PendingPanel({ pending, busy, actions, grants, refusals }: { pending: WirePending; busy: boolean; actions: PendingActions; grants: boolean; refusals: Record<string, string> }) {
   if (pending.confirmations.length === 0 && pending.longRunning.length === 0) return null;
@@ -57,6 +58,8 @@ function ConfirmationForm({ request, busy, actions, grants, refusal }: { request
   const [formValues, setFormValues] = useState<FormValues>({});
   // A long-running call's update asked this question: the call already ran (no edit), and no grant answers it.
   const question = request.update !== undefined;
+  // A request about the call as it was made (`editable: false`) takes no edit: the runner would refuse it.
+  const editable = !question && request.editable !== false;
   const send = (answer: ConfirmationAnswerRequest) => {
     const extra = request.payloadSchema && answer.decision !== 'reject' && answer.decision !== 'respond' ? argsFromForm(request.payloadSchema, formValues) : parsePayload(payload);
     setProblem('');
@@ -99,6 +102,11 @@ function ConfirmationForm({ request, busy, actions, grants, refusal }: { request
         </span>
       </div>
       {request.hint && <div class="hint">{request.hint}</div>}
+      {!question && !editable && (
+        <div class="muted" data-testid="not-editable">
+          The question is about the call as it was made: its arguments cannot be edited.
+        </div>
+      )}
       <code class="args">{jsonText(call.args)}</code>
       {refusal && (
         <div class="error" data-testid="confirmation-refusal">
@@ -169,7 +177,7 @@ function ConfirmationForm({ request, busy, actions, grants, refusal }: { request
             <button class="approve" data-testid="approve" disabled={busy} onClick={approve}>
               {question ? 'Send answer' : always ? 'Approve and always allow' : 'Approve'}
             </button>
-            {!question && (
+            {editable && (
               <button data-testid="edit" disabled={busy} onClick={() => setMode('edit')}>
                 Edit arguments…
               </button>

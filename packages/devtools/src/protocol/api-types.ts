@@ -128,6 +128,12 @@ export interface WirePendingConfirmation {
    * refused, and the dev UI and `toolsmith run` do not offer it). Absent on older requests.
    */
   askedBy?: 'runner' | 'tool';
+  /**
+   * `false` when the request cannot be answered with `edit` (core's `editable: false`: the tool asked about
+   * the call as it was made, e.g. an MCP server's form): an edit is refused with `INVALID_CONFIRMATION_ANSWER`
+   * and the request stays open; the dev UI and `toolsmith run` do not offer it. Absent when an edit is taken.
+   */
+  editable?: false;
   /** The form the answer's `payload` must fill in (a JSON Schema), when the request is a form. */
   payloadSchema?: Record<string, unknown>;
   /**

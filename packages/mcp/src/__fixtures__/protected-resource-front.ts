@@ -28,13 +28,21 @@ export interface ProtectedResourceFrontOptions {
    * Refuses a `tools/call` whose token's scope (`scopeOf`, space-separated) lacks `scope`, with `403
    * insufficient_scope` naming it (and the resource metadata URL); other requests pass. Default none.
    */
-  callScope?: { scope: string; scopeOf: (token: string) => string | undefined };
+  callScope?: {
+    scope: string;
+    scopeOf: (token: string) => string | undefined;
+    /** Awaited before the `index`th refusal (from 0) is sent; default none. */
+    beforeRefusal?: (index: number) => Promise<void>;
+    /** Told of each `tools/call` let through; default none. */
+    passed?: () => void;
+  };
 }
 
 /** Starts the front of the MCP endpoint `target` (`http://127.0.0.1:<port>/mcp`), whose authorization server is `authorizationServer`. */
 export async function startProtectedResourceFront(target: URL, authorizationServer: string, options: ProtectedResourceFrontOptions = {}): Promise<ProtectedResourceFront> {
   const authorizations: Array<string | undefined> = [];
   let url = '';
+  let refusals = 0;
   /** Sends the request on to the MCP endpoint (`body` when it was read already, else piped) and its answer back. */
   const passOn = (req: IncomingMessage, res: ServerResponse, body?: Buffer) => {
     const upstream = forward({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
@@ -69,10 +77,13 @@ export async function startProtectedResourceFront(target: URL, authorizationServ
       const granted = token ? (callScope.scopeOf(token) ?? '').split(' ') : [];
       if (token && (JSON.parse(body.toString('utf8')) as { method?: string }).method === 'tools/call' && !granted.includes(callScope.scope)) {
         const metadata = `${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`;
-        res.writeHead(403, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${callScope.scope}", resource_metadata="${metadata}"` });
-        res.end();
+        void (callScope.beforeRefusal?.(refusals++) ?? Promise.resolve()).then(() => {
+          res.writeHead(403, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${callScope.scope}", resource_metadata="${metadata}"` });
+          res.end();
+        });
         return;
       }
+      if (token && (JSON.parse(body.toString('utf8')) as { method?: string }).method === 'tools/call') callScope.passed?.();
       passOn(req, res, body);
     });
   });
@@ -86,5 +97,24 @@ export async function startProtectedResourceFront(target: URL, authorizationServ
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * A front's `callScope` hooks for `calls` parallel calls refused for lack of scope: no refusal is sent
+ * before all of them arrived; the first is then sent, the others once a call went through.
+ */
+export function parallelRefusals(calls: number): { beforeRefusal(index: number): Promise<void>; passed(): void } {
+  let allArrived!: () => void;
+  let onePassed!: () => void;
+  const arrived = new Promise<void>((resolve) => (allArrived = resolve));
+  const passed = new Promise<void>((resolve) => (onePassed = resolve));
+  return {
+    async beforeRefusal(index) {
+      if (index === calls - 1) allArrived();
+      await arrived;
+      if (index > 0 && index < calls) await passed;
+    },
+    passed: () => onePassed(),
   };
 }

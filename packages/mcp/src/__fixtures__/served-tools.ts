@@ -1,4 +1,4 @@
-import { BaseTool, type JsonSchema, type ToolContext } from '@toolsmith/core';
+import { BaseTool, type JsonSchema, type ToolContext, functionTool } from '@toolsmith/core';
 import { reportMcpProgress } from '../report-mcp-progress';
 
 /** Hand-written tools served by `serveMcp` in the tests. */
@@ -74,4 +74,34 @@ export function createServedTestTools() {
     dangerous: new DangerousTool(),
     slowExport: new SlowExportTool(),
   };
+}
+
+/** A run of one of the {@link createDiskTools}: the tool, the disk, and the question the confirmation answered. */
+export interface DiskToolRun {
+  tool: string;
+  disk: string;
+  question?: string;
+}
+
+/**
+ * Served tools whose question names what the disk holds (a different question for other arguments, or once
+ * `holds` changes): `wipe` asks with `editable: false` (its question is about this very disk), `erase` lets
+ * the person edit. Each run is told to `ran` with the question its confirmation answered.
+ */
+export function createDiskTools(ran: (run: DiskToolRun) => void, holds: (disk: string) => string) {
+  const diskTool = (name: 'wipe' | 'erase', editable: boolean) =>
+    functionTool({
+      name,
+      description: `${name === 'wipe' ? 'Wipes' : 'Erases'} a disk (asks first).`,
+      parameters: { type: 'object', properties: { disk: { type: 'string' } }, required: ['disk'] },
+      execute: (args: { disk: string }, context) => {
+        if (!context.toolConfirmation) {
+          context.requestConfirmation({ hint: `${name === 'wipe' ? 'Wipe' : 'Erase'} ${args.disk}? It holds ${holds(args.disk)}.`, ...(editable ? {} : { editable: false }) });
+          return {};
+        }
+        ran({ tool: name, disk: args.disk, question: context.toolConfirmation.hint });
+        return { [name === 'wipe' ? 'wiped' : 'erased']: args.disk };
+      },
+    });
+  return { wipe: diskTool('wipe', false), erase: diskTool('erase', true) };
 }
