@@ -255,8 +255,13 @@ describe('McpToolset with the app’s client credentials', () => {
           return;
         }
         const basic = Buffer.from((request.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
-        response.statusCode = 401;
-        response.end(JSON.stringify({ error: 'invalid_client', error_description: `no client matches ${basic}` }));
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        request.on('end', () => {
+          response.statusCode = 401;
+          // Also `id:secret` and the form body as one base64 blob.
+          response.end(JSON.stringify({ error: 'invalid_client', error_description: `no client matches ${basic} (b64: ${Buffer.from(`${basic}&${body}`).toString('base64')})` }));
+        });
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     });
@@ -281,6 +286,10 @@ describe('McpToolset with the app’s client credentials', () => {
       // The server echoed `id:secret`: the pair goes whole.
       expect(failure?.message).toContain('no client matches [redacted]');
       expect(failure?.message).not.toContain(CLIENT_SECRET);
+      // The blob holding it lost the secret's characters: decoded, what is left does not hold it.
+      const blob = /b64: (\S+)\)/.exec(failure?.message ?? '')?.[1];
+      expect(blob).toContain('[redacted]');
+      expect(Buffer.from(blob!.replace('[redacted]', ''), 'base64').toString('latin1')).not.toContain(CLIENT_SECRET);
       expect(asked).toBe(1);
     });
 

@@ -11,11 +11,12 @@ import { McpToolset } from './mcp-toolset';
 // protected resource metadata, which names this server as the authorization server; its metadata; a
 // consenting `/authorize`; dynamic registration. The toolset's `oauth.requestTimeoutMs` is 200 ms; the
 // tests assert the typed failure, whenever it comes, and that the stalled request's connection was
-// dropped by the client. Every stalled answer is released when the test ends.
+// dropped by the client. Every stalled answer is released when the test ends. In `echo` mode the path
+// refuses instead, echoing the request (as it is and as one base64 blob); `/idp/token` otherwise grants an ID-JAG.
 const DEADLINE_MS = 200;
 let server: ReturnType<typeof createServer>;
 let base: string;
-let stall: { path: string; mode: 'trickle' | 'silent' | 'huge' } | undefined;
+let stall: { path: string; mode: 'trickle' | 'silent' | 'huge' | 'echo' } | undefined;
 let dropped: Promise<string>;
 let drop: (path: string) => void;
 const held = new Set<ServerResponse>();
@@ -30,8 +31,20 @@ beforeEach(async () => {
   requested = [];
   dropped = new Promise((resolve) => (drop = resolve));
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    req.resume();
     const url = new URL(req.url ?? '/', base);
+    if (stall?.mode === 'echo' && url.pathname === stall.path) {
+      requested.push(url.pathname);
+      // Refuses, echoing the request's Authorization header and form body, as they are and as one base64 blob.
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const echoed = `${req.headers.authorization ?? ''} ${body}`;
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'invalid_grant', error_description: `echo: ${echoed} (b64: ${Buffer.from(echoed).toString('base64')})` }));
+      });
+      return;
+    }
+    req.resume();
     requested.push(url.pathname);
     const json = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -81,6 +94,7 @@ beforeEach(async () => {
         token_endpoint_auth_methods_supported: ['client_secret_basic'],
       });
     }
+    if (url.pathname === '/idp/token') return json(200, { access_token: 'the-id-jag-0123', issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag', token_type: 'N_A' });
     if (url.pathname === '/register') return json(201, { client_id: 'registered-client', client_secret: 'registered-secret', redirect_uris: ['https://app.example/cb'] });
     if (url.pathname === '/authorize') {
       const back = new URL(url.searchParams.get('redirect_uri')!);
@@ -235,5 +249,27 @@ describe('McpToolset OAuth: a slow authorization server fails the request at oau
     expect(() => new McpToolset({ transport: { url }, oauth: { crossAppAccess: { clientId: 'a', clientSecret: 's', idp, idToken: () => 't' }, requestTimeoutMs: Number.NaN } })).toThrow(
       expect.objectContaining({ code: 'MCP_OAUTH_CONFIG_INVALID' }),
     );
+  });
+});
+
+describe('McpToolset cross-app access: a refusal echoing the request as one base64 blob', () => {
+  it.each([['the identity provider', '/idp/token'], ['the authorization server', '/token']])('%s: MCP_AUTHORIZATION_FAILED, the secrets and the ID token redacted from the blob too', async (_case, path) => {
+    stall = { path, mode: 'echo' };
+    const secrets = ['app-secret-1234', 'idp-secret-5678', 'alice-id-token-9abc', 'the-id-jag-0123'];
+    const toolset = new McpToolset({
+      transport: { url: `${base}/mcp` },
+      oauth: { crossAppAccess: { clientId: 'app', clientSecret: secrets[0], idp: { tokenEndpoint: `${base}/idp/token`, clientId: 'app-at-idp', clientSecret: secrets[1] }, idToken: () => secrets[2] } },
+    });
+
+    const failure = (await failureOf(toolset)) as Error & { code: string };
+    expect(failure).toMatchObject({ code: 'MCP_AUTHORIZATION_FAILED', message: expect.stringContaining('echo:') });
+    const blob = /b64: (\S+)\)/.exec(failure.message)?.[1];
+    expect(blob).toContain('[redacted]');
+    const decoded = Buffer.from(blob!.replaceAll('[redacted]', ''), 'base64').toString('latin1');
+    for (const secret of secrets) {
+      expect(failure.message).not.toContain(secret);
+      expect(decoded).not.toContain(secret);
+    }
+    expect(requested).toContain(path);
   });
 });
