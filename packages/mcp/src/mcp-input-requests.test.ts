@@ -4,7 +4,7 @@ import type { McpProtocolChoice } from './mcp-connection';
 import { McpToolset } from './mcp-toolset';
 import { type McpElicitationHandler, acceptFormDefaults } from './mcp-elicitation-handler';
 import { type McpServerHandle, serveMcp } from './serve-mcp';
-import { DangerousTool } from './__fixtures__/served-tools';
+import { DangerousTool, createPublishTool } from './__fixtures__/served-tools';
 import { RED_DOT_PNG, startModernHttpServer } from './__fixtures__/modern-mcp-server';
 import { startSdk1HttpServer } from './__fixtures__/sdk1-mcp-server';
 import { callThrough, errorCode } from './__fixtures__/tool-harness';
@@ -280,19 +280,7 @@ describe('a Toolsmith server (serveMcp, both eras): its confirmation becomes the
       },
     });
     published = [];
-    const publish = functionTool({
-      name: 'publish',
-      description: 'Publishes a draft (asks about this very draft).',
-      parameters: { type: 'object', properties: { draft: { type: 'string' } }, required: ['draft'] },
-      execute: (args: { draft: string }, ctx) => {
-        if (!ctx.toolConfirmation) {
-          ctx.requestConfirmation({ hint: `Publish ${args.draft} as it stands?`, editable: false });
-          return {};
-        }
-        published.push(args.draft);
-        return { published: args.draft };
-      },
-    });
+    const publish = createPublishTool(published);
     server = await serveMcp({ tools: [dangerous, hold, deploy, publish], transport: { http: { port: 0 } }, name: 'danger', sessionService: serverSessions });
   });
   afterAll(() => server.close());

@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { InMemorySessionService, functionTool } from '@toolsmith/core';
+import { InMemorySessionService } from '@toolsmith/core';
 import { type McpServerHandle, type ServeMcpOptions, serveMcp } from './serve-mcp';
-import { createServedTestTools } from './__fixtures__/served-tools';
+import { createPublishTool, createServedTestTools } from './__fixtures__/served-tools';
 
 const MODERN = '2026-07-28';
 const KEY_A = 'a'.repeat(32);
@@ -279,19 +279,7 @@ describe('serveMcp on 2026-07-28: a tool that asks with editable: false', () => 
   let server: McpServerHandle;
   const published: string[] = [];
   beforeAll(async () => {
-    const publish = functionTool({
-      name: 'publish',
-      description: 'Publishes a draft (asks about this very draft).',
-      parameters: { type: 'object', properties: { draft: { type: 'string' } }, required: ['draft'] },
-      execute: (args: { draft: string }, ctx) => {
-        if (!ctx.toolConfirmation) {
-          ctx.requestConfirmation({ hint: `Publish ${args.draft} as it stands?`, editable: false });
-          return {};
-        }
-        published.push(args.draft);
-        return { published: args.draft };
-      },
-    });
+    const publish = createPublishTool(published);
     server = await serve({ tools: [publish] });
   });
   afterAll(() => server.close());

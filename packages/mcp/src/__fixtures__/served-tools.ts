@@ -17,6 +17,23 @@ class CountVisitsTool extends BaseTool {
   }
 }
 
+/** A tool that asks about this very draft with `editable: false` before it publishes; `published` lists what ran. */
+export function createPublishTool(published: string[]) {
+  return functionTool({
+    name: 'publish',
+    description: 'Publishes a draft (asks about this very draft).',
+    parameters: { type: 'object', properties: { draft: { type: 'string' } }, required: ['draft'] },
+    execute: (args: { draft: string }, ctx) => {
+      if (!ctx.toolConfirmation) {
+        ctx.requestConfirmation({ hint: `Publish ${args.draft} as it stands?`, editable: false });
+        return {};
+      }
+      published.push(args.draft);
+      return { published: args.draft };
+    },
+  });
+}
+
 /** Deletes nothing, but only after the user confirmed; records that it ran. */
 export class DangerousTool extends BaseTool {
   readonly name = 'delete_everything';
