@@ -70,6 +70,9 @@ describe('oauth2.requestTimeoutMs: the deadline of a token request, its answer r
     // The message names the endpoint's origin and path only, like its cause: not the query.
     expect((error as Error).message).toContain(`The token endpoint ${stallUrl} could not be reached`);
     expect((error as Error).message).not.toContain('tenant=acme');
+    // So do its details, which the model reads and the session stores.
+    expect((error as { details: unknown }).details).toMatchObject({ tokenUrl: stallUrl, grantType: 'authorization_code' });
+    expect(JSON.stringify((error as { details: unknown }).details)).not.toContain('tenant=acme');
     await dropped; // the client aborted the request: the server's answer is closed
     expect(await service.loadCredential(credentialKey(alice, config(stallUrl)))).toBeUndefined();
   });

@@ -10,6 +10,7 @@ import {
   tokenEndpointUnavailableMessage,
   tokenRequestFailedMessage,
 } from './messages';
+import { endpointOf } from './endpoint-of';
 import { ToolsmithError } from './toolsmith-error';
 
 /** Codes of the errors of tool authentication. */
@@ -69,7 +70,8 @@ export class TokenRequestError extends ToolsmithError {
     options: { description?: string; cause?: unknown } = {},
   ) {
     super('AUTH_TOKEN_REQUEST_FAILED', tokenRequestFailedMessage(tokenUrl, grantType, status, oauthError, options.description), {
-      details: { tokenUrl, grantType, status, oauthError },
+      // Details reach the model and the session: the endpoint without its query or user info, like the message.
+      details: { tokenUrl: endpointOf(tokenUrl), grantType, status, oauthError },
       cause: options.cause,
     });
   }
@@ -91,7 +93,7 @@ export class TokenEndpointUnavailableError extends ToolsmithError {
     readonly status: number | undefined,
     options: { cause?: unknown } = {},
   ) {
-    super('AUTH_TOKEN_ENDPOINT_UNAVAILABLE', tokenEndpointUnavailableMessage(tokenUrl, status), { details: { tokenUrl, status }, cause: options.cause });
+    super('AUTH_TOKEN_ENDPOINT_UNAVAILABLE', tokenEndpointUnavailableMessage(tokenUrl, status), { details: { tokenUrl: endpointOf(tokenUrl), status }, cause: options.cause });
   }
 }
 
