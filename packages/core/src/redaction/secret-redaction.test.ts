@@ -34,4 +34,15 @@ describe('secret redaction', () => {
     const text = `a ${secret} b ${encodeURIComponent(secret)} c p%40ss+w0rd%2B%2F%3DSECRET d p%40ss%20w0rd%2b%2f%3dSECRET e ${Buffer.from(secret).toString('base64')} f`;
     expect(redactKnownSecrets(text, [secret, undefined, 'ab'])).toBe('a [redacted] b [redacted] c [redacted] d [redacted] e [redacted] f');
   });
+
+  it('redacts a known secret percent-encoded any other way: every byte, only some characters (encodeURI), mixed hex case', () => {
+    const every = (text: string) => [...Buffer.from(text)].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('');
+    for (const secret of ['Cc5Rt8Yu1Io4Pa7Sd0Fg', "Ab/Cd+Ef=Gh Ij&Kl%Mn~Op!Qr*St'Uv(Wx)Yz", 'pä$$wörd-ü']) {
+      const forms = [every(secret), every(secret).toLowerCase(), encodeURI(secret), encodeURIComponent(secret).replace(/%2F/g, '%2f'), `${secret.slice(0, 2)}${every(secret.slice(2, 6))}${secret.slice(6)}`];
+      const text = forms.map((form, i) => `${i}=<${form}>`).join(' ');
+      expect(redactKnownSecrets(text, [secret])).toBe(forms.map((_, i) => `${i}=<[redacted]>`).join(' '));
+    }
+    // Other percent-encoded text is left as it is.
+    expect(redactKnownSecrets('path=%2Fhome%2Fann q=a%20b', ['Cc5Rt8Yu1Io4Pa7Sd0Fg'])).toBe('path=%2Fhome%2Fann q=a%20b');
+  });
 });

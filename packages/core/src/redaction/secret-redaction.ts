@@ -91,9 +91,24 @@ function embeddedBase64(bytes: Buffer): string[] {
  * everything else that looks like a secret (see {@link redactSecretText}).
  */
 export function redactKnownSecrets(text: string, secrets: Iterable<string | undefined>): string {
+  const known = [...secrets];
   let out = text;
-  for (const form of secretForms(secrets)) out = out.split(form).join(REDACTED);
+  for (const form of secretForms(known)) out = out.split(form).join(REDACTED);
+  // A secret percent-encoded some other way (every byte, or only some characters as `encodeURI` does).
+  if (out.includes('%')) for (const secret of known) if (secret !== undefined && secret.length >= 4) out = out.replace(anyPercentEncoding(secret), REDACTED);
   return redactSecretText(out);
+}
+
+/** Matches `secret` with each of its characters as it is or percent-encoded (either hex case; a space also as `+`). */
+function anyPercentEncoding(secret: string): RegExp {
+  const hexByte = (byte: number) =>
+    '%' + [...byte.toString(16).padStart(2, '0')].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('');
+  const character = (char: string) => {
+    const encoded = [...Buffer.from(char)].map(hexByte).join('');
+    const plain = char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    return `(?:${plain}|${encoded}${char === ' ' ? '|\\+' : ''})`;
+  };
+  return new RegExp([...secret].map(character).join(''), 'g');
 }
 
 /**
