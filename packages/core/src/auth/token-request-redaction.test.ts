@@ -31,6 +31,14 @@ function decodesTo(text: string, value: string): boolean {
   return false;
 }
 
+/** None of `values` is in `message`, as it is or inside any base64 run of it. */
+function expectNoneShown(message: string, values: string[]): void {
+  for (const value of values) {
+    expect(message).not.toContain(value);
+    expect(decodesTo(message, value)).toBe(false);
+  }
+}
+
 async function refusal(client: OAuth2ClientConfig, params: Record<string, string>): Promise<TokenRequestError> {
   const error = await requestToken(client, params).then(
     () => undefined,
@@ -59,10 +67,7 @@ describe('a refused token request', () => {
     expect(error.message).toContain('echo:');
     expect(error.message).toContain('[redacted]');
     const basic = Buffer.from(`${encodeURIComponent('app id')}:${encodeURIComponent(secret)}`).toString('base64');
-    for (const leaked of [...forms(secret), ...forms(verifier), ...forms(code), basic]) {
-      expect(error.message).not.toContain(leaked);
-      expect(decodesTo(error.message, leaked)).toBe(false);
-    }
+    expectNoneShown(error.message, [...forms(secret), ...forms(verifier), ...forms(code), basic]);
     // What is not secret stays readable.
     expect(error.message).toContain('authorization_code');
   });
@@ -70,20 +75,14 @@ describe('a refused token request', () => {
   it('keeps neither the refresh token nor the client secret of a refresh in its error', async () => {
     const refreshToken = 'refresh+/=token value';
     const error = await refusal({ clientId: 'app', clientSecret: secret, tokenUrl: endpoint.url }, { grant_type: 'refresh_token', refresh_token: refreshToken });
-    for (const leaked of [...forms(secret), ...forms(refreshToken)]) {
-      expect(error.message).not.toContain(leaked);
-      expect(decodesTo(error.message, leaked)).toBe(false);
-    }
+    expectNoneShown(error.message, [...forms(secret), ...forms(refreshToken)]);
     expect(error.message).toContain('refresh_token');
   });
 
   it('keeps neither the client secret nor the assertion of a client credentials request in its error', async () => {
     const assertion = 'assertion+/=value.with.dots';
     const error = await refusal({ clientId: 'app', clientSecret: secret, tokenUrl: endpoint.url }, { grant_type: 'client_credentials', client_assertion: assertion });
-    for (const leaked of [...forms(secret), ...forms(assertion)]) {
-      expect(error.message).not.toContain(leaked);
-      expect(decodesTo(error.message, leaked)).toBe(false);
-    }
+    expectNoneShown(error.message, [...forms(secret), ...forms(assertion)]);
     expect(error.message).toContain('client_credentials');
   });
 });
