@@ -2,11 +2,13 @@ import { REQUEST_CONFIRMATION, isRecord } from '../confirmation/request-confirma
 import { InvalidMessageError } from '../errors/invalid-message-error';
 import { unfitIdentifierCharacter } from '../internal/identifier-characters';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
+import { jsonScalarChars } from '../validation/json-chars';
 
 /**
  * Why `message` cannot start an invocation, or `undefined` when it is a well-formed user `Content`
- * (`role` and `parts`, no other key) within `limits` (the argument limits: each part nests at most `maxDepth` levels, and the message's
- * strings and keys count at most `maxChars` characters). Nothing of a refused message is stored, so a
+ * (`role` and `parts`, no other key) within `limits` (the argument limits: each part nests at most `maxDepth` levels, and the
+ * parts together are at most `maxChars` characters of the JSON text they would be, counted as arguments are: brackets, commas,
+ * colons, keys and strings with their quotes, numbers as JSON writes them, `true`/`false`/`null`). Nothing of a refused message is stored, so a
  * message no store or page could read back (50,000 levels deep, say) never reaches a session.
  * The edited arguments of a confirmation answer (`decision: "edit"`) are left out of this measure: they
  * are measured as a tool call's arguments, by the same limits, when the edit is checked against its tool
@@ -62,30 +64,44 @@ export function checkMessageId(messageId: unknown): InvalidMessageError | undefi
   return undefined;
 }
 
-/** Which limit `value` breaks, if any; the walk stops at the first one (never deeper than `maxDepth` + 1). */
+/**
+ * Which limit `value` breaks, if any, spending from `budget` the characters of its JSON text; the walk
+ * stops at the first one (never deeper than `maxDepth` + 1).
+ */
 function exceedsLimits(value: object, depth: number, maxDepth: number, budget: { chars: number }): 'depth' | 'size' | undefined {
   if (depth > maxDepth) return 'depth';
   // Plain loops: this runs on every message, and entry arrays were most of its cost.
   if (Array.isArray(value)) {
+    // `[`, `]` and a comma between items.
+    budget.chars -= value.length === 0 ? 2 : value.length + 1;
+    if (budget.chars < 0) return 'size';
     for (let index = 0; index < value.length; index++) {
-      const over = exceedsWith('', value[index], depth, maxDepth, budget);
+      const over = exceedsWith(0, value[index], depth, maxDepth, budget);
       if (over) return over;
     }
     return undefined;
   }
+  let entries = 0;
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
-    const over = exceedsWith(key, (value as Record<string, unknown>)[key], depth, maxDepth, budget);
+    entries++;
+    // The key with its quotes and colon.
+    const over = exceedsWith(key.length + 3, (value as Record<string, unknown>)[key], depth, maxDepth, budget);
     if (over) return over;
   }
-  return undefined;
+  // `{`, `}` and a comma between entries.
+  budget.chars -= entries === 0 ? 2 : entries + 1;
+  return budget.chars < 0 ? 'size' : undefined;
 }
 
-/** One entry (`key`: `child`) of a value at `depth`, counted against the limits. */
-function exceedsWith(key: string, child: unknown, depth: number, maxDepth: number, budget: { chars: number }): 'depth' | 'size' | undefined {
-  budget.chars -= key.length + (typeof child === 'string' ? child.length : 0);
-  if (budget.chars < 0) return 'size';
-  return typeof child === 'object' && child !== null ? exceedsLimits(child, depth + 1, maxDepth, budget) : undefined;
+/** One entry of a value at `depth` (`keyChars`: its key's share of the JSON text), counted against the limits. */
+function exceedsWith(keyChars: number, child: unknown, depth: number, maxDepth: number, budget: { chars: number }): 'depth' | 'size' | undefined {
+  if (typeof child === 'object' && child !== null) {
+    budget.chars -= keyChars;
+    return budget.chars < 0 ? 'size' : exceedsLimits(child, depth + 1, maxDepth, budget);
+  }
+  budget.chars -= keyChars + jsonScalarChars(child);
+  return budget.chars < 0 ? 'size' : undefined;
 }
 
 /** `part` with the `args` of a confirmation edit answer left out (they are measured as arguments), else `part` itself. */

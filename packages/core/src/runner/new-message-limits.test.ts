@@ -39,10 +39,33 @@ describe('the runner applies the argument limits to every new user message', () 
     const events = await send(runner, { role: 'user', parts: [{ text: 'x'.repeat(60) }, { text: 'y'.repeat(60) }] });
     expect(events.map((e) => [e.errorCode, e.errorMessage])).toEqual([['INVALID_MESSAGE', expect.stringContaining('larger than 100 characters')]]);
     expect(await session()).toBeUndefined();
-    expect(checkNewMessage({ role: 'user', parts: [{ text: 'x'.repeat(96) }] }, { maxChars: 100, maxDepth: 5 })).toBeUndefined();
+    // A part counts as the JSON text it would be: `{"text":"…"}` is the text and 11 characters, so 89 pass and 90 do not.
+    expect(checkNewMessage({ role: 'user', parts: [{ text: 'x'.repeat(89) }] }, { maxChars: 100, maxDepth: 5 })).toBeUndefined();
+    expect(checkNewMessage({ role: 'user', parts: [{ text: 'x'.repeat(90) }] }, { maxChars: 100, maxDepth: 5 })?.message).toContain('larger than 100 characters');
     // part (1) → functionResponse (2) → response (3) → nested objects: 5 levels in all pass, 6 do not.
     expect(checkNewMessage(deepAnswer(3), { maxChars: 100, maxDepth: 5 })).toBeUndefined();
     expect(checkNewMessage(deepAnswer(4), { maxChars: 100, maxDepth: 5 })?.message).toContain('nested deeper than 5 levels');
+  });
+
+  it('counts numbers, booleans, nulls and the JSON punctuation, not only strings and keys: a 600,000-number answer is refused', async () => {
+    const { runner, model, session } = setup();
+    const answer = (response: Record<string, unknown>): Content => ({ role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'x', response } }] });
+    for (const values of [new Array<number>(600_000).fill(0), new Array<null>(600_000).fill(null), new Array<boolean>(300_000).fill(true)]) {
+      const events = await send(runner, answer({ values }));
+      expect(events.map((e) => [e.errorCode, e.errorMessage])).toEqual([['INVALID_MESSAGE', expect.stringContaining('larger than 1000000 characters')]]);
+    }
+    // Many empty objects cost their braces and commas too.
+    const empties = Array.from({ length: 400_000 }, () => ({}));
+    expect(checkNewMessage(answer({ empties }))?.message).toContain('larger than 1000000 characters');
+    expect(await session()).toBeUndefined();
+    expect(model.requests).toHaveLength(0);
+    // Each measure is the JSON text's length, exactly: at the limit passes, one character more does not.
+    for (const response of [{ n: [1, 22, -333, 1.5, 1e21] }, { b: [true, false, null] }, { o: { a: {}, b: [] } }]) {
+      const part = { functionResponse: { id: 'c1', name: 'x', response } };
+      const chars = JSON.stringify(part).length;
+      expect(checkNewMessage({ role: 'user', parts: [part] }, { maxChars: chars, maxDepth: 64 })).toBeUndefined();
+      expect(checkNewMessage({ role: 'user', parts: [part] }, { maxChars: chars - 1, maxDepth: 64 })?.message).toContain(`larger than ${chars - 1} characters`);
+    }
   });
 
   it('refuses a key a user Content does not have (a 5,000-deep or 2M-character `meta`); nothing is stored', async () => {

@@ -1,4 +1,5 @@
 import { ArgumentsLimitError, MalformedArgumentsError } from '../errors/tool-call-errors';
+import { jsonScalarChars } from './json-chars';
 
 /** Bounds on what a model may send as one call's arguments. */
 export interface ArgumentLimits {
@@ -68,7 +69,7 @@ function inspect(toolName: string, value: unknown, depth: number, limits: Argume
     if (counting) spend(toolName, budget, value.length === 0 ? 2 : value.length + 1, limits);
     for (const item of value) {
       if (typeof item === 'object' && item !== null) inspect(toolName, item, depth + 1, limits, budget);
-      else if (counting) spend(toolName, budget, scalarChars(item), limits);
+      else if (counting) spend(toolName, budget, jsonScalarChars(item), limits);
     }
     return;
   }
@@ -82,7 +83,7 @@ function inspect(toolName: string, value: unknown, depth: number, limits: Argume
     if (counting) spend(toolName, budget, key.length + 3, limits);
     const child = (value as Record<string, unknown>)[key];
     if (typeof child === 'object' && child !== null) inspect(toolName, child, depth + 1, limits, budget);
-    else if (counting) spend(toolName, budget, scalarChars(child), limits);
+    else if (counting) spend(toolName, budget, jsonScalarChars(child), limits);
   }
   // JSON.parse creates "__proto__" as an own key, which Object.keys lists; an object literal could
   // still carry a non-Object prototype, which arguments never need.
@@ -90,34 +91,6 @@ function inspect(toolName: string, value: unknown, depth: number, limits: Argume
   if (proto !== Object.prototype && proto !== null && !Array.isArray(value)) {
     throw new MalformedArgumentsError(toolName, 'arguments must be plain JSON objects');
   }
-}
-
-/**
- * The characters a scalar takes in JSON text: a string with its two quotes (escapes not counted), a
- * number as JSON writes it, `true`, `false`, `null` (also what JSON writes for a non-finite number).
- */
-function scalarChars(value: unknown): number {
-  switch (typeof value) {
-    case 'string':
-      return value.length + 2;
-    case 'number':
-      return Number.isFinite(value) ? (Number.isInteger(value) && Math.abs(value) < 1e15 ? integerChars(value) : String(value).length) : 4;
-    case 'boolean':
-      return value ? 4 : 5;
-    default:
-      return 4;
-  }
-}
-
-/** Digits (and sign) of a safe integer, without building its text. */
-function integerChars(value: number): number {
-  let n = value < 0 ? -value : value;
-  let chars = value < 0 ? 2 : 1;
-  while (n >= 10) {
-    n = Math.floor(n / 10);
-    chars++;
-  }
-  return chars;
 }
 
 function spend(toolName: string, budget: { chars: number }, n: number, limits: ArgumentLimits): void {
