@@ -19,6 +19,9 @@ export class HeldClaim implements RenewableClaim {
   private readonly renewals: ClaimRenewals;
   /** The renewal in flight, if any, awaited before the release (a late renewal must not revive a released claim). */
   private renewing: Promise<unknown> | undefined;
+  /** Links of the renewal list (see {@link ClaimRenewals}). */
+  previousRenewed: RenewableClaim | undefined = undefined;
+  nextRenewed: RenewableClaim | undefined = undefined;
 
   private constructor(
     private readonly sessions: SessionService,
