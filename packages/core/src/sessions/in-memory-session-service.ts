@@ -9,7 +9,7 @@ import { Session } from './session';
 import type { ClaimOutcome, ClaimSessionRequest } from './session-claim';
 import type { GetSessionRequest, ListSessionsRequest, SessionKey, SessionService } from './session-service';
 import { registerSynchronousWrites } from './synchronous-session-writes';
-import { nestedMap } from './nested-map';
+import { NestedMap } from './nested-map';
 
 /** What an {@link InMemorySessionService} holds for one session: only its own (unprefixed) state. */
 interface StoredSession {
@@ -77,16 +77,17 @@ export interface InMemorySessionServiceOptions {
  * that moment on the wall clock, as of the call.
  */
 export class InMemorySessionService implements SessionService {
-  private readonly sessions = new Map<string, Map<string, Map<string, StoredSession>>>();
+  /** appName → userId → sessionId → the session. */
+  private readonly sessions = new NestedMap<StoredSession>();
   private readonly appState = new Map<string, Record<string, unknown>>();
   private readonly userState = new Map<string, Map<string, Record<string, unknown>>>();
   /**
    * appName → userId → sessionId → the session's latest claim; `lapsesAt` on the monotonic clock. A
    * claim that is released or lapsed on a session that does not exist is forgotten: fencing numbers come
    * from `lastFence`, which only grows, so the session's next claim still gets a larger number than any
-   * before. Nested maps, as for sessions: the ids' own strings are the keys, with no key built per lookup.
+   * before.
    */
-  private readonly claims = new Map<string, Map<string, Map<string, StoredClaim>>>();
+  private readonly claims = new NestedMap<StoredClaim>();
   /** The last fencing number granted, on any session. */
   private lastFence = 0;
   private readonly now: () => number;
@@ -114,18 +115,17 @@ export class InMemorySessionService implements SessionService {
 
   private createNow(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Session {
     const id = request.sessionId ?? randomUUID();
-    const byUser = this.userSessions(request.appName, request.userId, true);
-    if (byUser.has(id)) throw new SessionExistsError(id, request.userId);
+    if (this.sessions.has(request.appName, request.userId, id)) throw new SessionExistsError(id, request.userId);
     // A run claims its session before creating it: the claim taken then is this session's.
-    const stored: StoredSession = { id, state: {}, events: [], lastUpdateTime: Date.now(), lastSequence: 0, claim: this.userClaims(request.appName, request.userId, false)?.get(id) };
-    byUser.set(id, stored);
+    const stored: StoredSession = { id, state: {}, events: [], lastUpdateTime: Date.now(), lastSequence: 0, claim: this.claims.get(request.appName, request.userId, id) };
+    this.sessions.set(request.appName, request.userId, id, stored);
     if (request.state) this.applyDelta(request.appName, request.userId, stored, request.state);
     return this.view(request.appName, request.userId, stored, true);
   }
 
   /** A detached copy of the session (the events the request selects, state merged across scopes), or `undefined`. */
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
-    const stored = this.userSessions(request.appName, request.userId, false)?.get(request.sessionId);
+    const stored = this.sessions.get(request.appName, request.userId, request.sessionId);
     if (!stored) return undefined;
     const session = this.view(request.appName, request.userId, stored, true);
     if (request.afterTimestamp !== undefined) {
@@ -138,28 +138,20 @@ export class InMemorySessionService implements SessionService {
 
   /** The user's sessions without their events, in UTF-16 code unit order of id (as every store lists them), paged by `after` and `limit`. */
   async listSessions(request: ListSessionsRequest): Promise<Session[]> {
-    const byUser = this.userSessions(request.appName, request.userId, false);
-    if (!byUser) return [];
     // UTF-16 code unit order: JavaScript's own string comparison.
-    let ids = [...byUser.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    let ids = [...this.sessions.keys(request.appName, request.userId)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (request.after !== undefined) {
       const after = request.after;
       ids = ids.filter((id) => id > after);
     }
     if (request.limit !== undefined) ids = ids.slice(0, request.limit);
-    return ids.map((id) => this.view(request.appName, request.userId, byUser.get(id)!, false));
+    return ids.map((id) => this.view(request.appName, request.userId, this.sessions.get(request.appName, request.userId, id)!, false));
   }
 
   /** Forgets the session and its events, and its claim unless one is live; `app:` and `user:` state stay. Does nothing when it does not exist. */
   async deleteSession(request: SessionKey): Promise<void> {
-    const users = this.sessions.get(request.appName);
-    const byUser = users?.get(request.userId);
-    // A user's map goes with their last session: users come and go, and their maps must not stay. An
-    // app's map stays (apps are the code's own few names): dropping and making it again cost every
-    // single-session app a map per turn.
-    if (byUser?.delete(request.sessionId) && byUser.size === 0) users!.delete(request.userId);
-    const claims = this.userClaims(request.appName, request.userId, false);
-    const claim = claims?.get(request.sessionId);
+    this.sessions.delete(request.appName, request.userId, request.sessionId);
+    const claim = this.claims.get(request.appName, request.userId, request.sessionId);
     if (claim && claim.lapsesAt <= this.now()) this.forgetClaim(claim);
   }
 
@@ -174,7 +166,7 @@ export class InMemorySessionService implements SessionService {
 
   private appendNow(session: Session, event: Event): Event {
     if (event.partial) return event;
-    const stored = this.userSessions(session.appName, session.userId, false)?.get(session.id);
+    const stored = this.sessions.get(session.appName, session.userId, session.id);
     if (!stored) throw new SessionNotFoundError(session.id, session.userId, session.appName);
     // Everything below is synchronous, so the checks and the append are one atomic step in this process.
     const claims = answerClaims(event);
@@ -211,13 +203,12 @@ export class InMemorySessionService implements SessionService {
   }
 
   private claimNow(request: ClaimSessionRequest): ClaimOutcome {
-    const claims = this.userClaims(request.appName, request.userId, true);
     const now = this.now();
-    const current = claims.get(request.sessionId);
+    const current = this.claims.get(request.appName, request.userId, request.sessionId);
     if (current && current.lapsesAt > now) return { claimed: false, holder: current.holder, expiresAt: this.wallTime(current.lapsesAt, now) };
     const claim: StoredClaim = { appName: request.appName, userId: request.userId, sessionId: request.sessionId, holder: request.holder, fence: ++this.lastFence, lapsesAt: now + request.leaseMs };
-    claims.set(request.sessionId, claim);
-    const stored = this.userSessions(request.appName, request.userId, false)?.get(request.sessionId);
+    this.claims.set(request.appName, request.userId, request.sessionId, claim);
+    const stored = this.sessions.get(request.appName, request.userId, request.sessionId);
     if (stored) stored.claim = claim;
     const granted = { fence: claim.fence, expiresAt: this.wallTime(claim.lapsesAt, now) };
     // In the same synchronous step: exactly what getSession for the whole session returns right after the claim.
@@ -227,7 +218,7 @@ export class InMemorySessionService implements SessionService {
 
   /** Implements {@link SessionService.renewClaim}. */
   async renewClaim(key: SessionKey, fence: number, leaseMs: number): Promise<boolean> {
-    const claim = this.userClaims(key.appName, key.userId, false)?.get(key.sessionId);
+    const claim = this.claims.get(key.appName, key.userId, key.sessionId);
     if (!claim || claim.fence !== fence) return false;
     claim.lapsesAt = this.now() + leaseMs;
     return true;
@@ -239,35 +230,29 @@ export class InMemorySessionService implements SessionService {
   }
 
   private releaseNow(key: SessionKey, fence: number): void {
-    const claim = this.userClaims(key.appName, key.userId, false)?.get(key.sessionId);
+    const claim = this.claims.get(key.appName, key.userId, key.sessionId);
     if (!claim || claim.fence !== fence) return;
     // Released on a session that does not exist (a refused first message, or deleted meanwhile): nothing left to fence.
-    if (this.userSessions(key.appName, key.userId, false)?.has(key.sessionId)) claim.lapsesAt = -Infinity;
+    if (this.sessions.has(key.appName, key.userId, key.sessionId)) claim.lapsesAt = -Infinity;
     else this.forgetClaim(claim);
   }
 
   /** Everything this service holds, as plain JSON. */
   toJSON(): InMemorySessionServiceData {
     const data: InMemorySessionServiceData = { sessions: {}, appState: {}, userState: {} };
-    for (const [appName, users] of this.sessions) {
-      if (users.size === 0) continue; // an app whose every session went (its map stays, see deleteSession)
-      data.sessions[appName] = {};
-      for (const [userId, sessions] of users) {
-        data.sessions[appName][userId] = [...sessions.values()].map((s) => ({
-          id: s.id,
-          state: s.state,
-          events: s.events.map((e) => e.toJSON()),
-          lastUpdateTime: s.lastUpdateTime,
-          lastSequence: s.lastSequence,
-        }));
-      }
+    for (const [appName, userId, sessions] of this.sessions.groups()) {
+      (data.sessions[appName] ??= {})[userId] = sessions.map((s) => ({
+        id: s.id,
+        state: s.state,
+        events: s.events.map((e) => e.toJSON()),
+        lastUpdateTime: s.lastUpdateTime,
+        lastSequence: s.lastSequence,
+      }));
     }
     for (const [appName, state] of this.appState) data.appState[appName] = state;
     for (const [appName, users] of this.userState) data.userState[appName] = Object.fromEntries(users);
     data.fences = {};
-    for (const users of this.claims.values()) {
-      for (const claims of users.values()) for (const claim of claims.values()) data.fences[jsonClaimKey(claim)] = claim.fence;
-    }
+    for (const [, , claims] of this.claims.groups()) for (const claim of claims) data.fences[jsonClaimKey(claim)] = claim.fence;
     data.lastFence = this.lastFence;
     return JSON.parse(JSON.stringify(data)) as InMemorySessionServiceData;
   }
@@ -277,9 +262,8 @@ export class InMemorySessionService implements SessionService {
     const service = new InMemorySessionService(options);
     for (const [appName, users] of Object.entries(data.sessions)) {
       for (const [userId, sessions] of Object.entries(users)) {
-        const byUser = service.userSessions(appName, userId, true);
         for (const s of sessions) {
-          byUser.set(s.id, {
+          service.sessions.set(appName, userId, s.id, {
             id: s.id,
             state: { ...s.state },
             events: s.events.map((e) => Event.fromJSON(e)),
@@ -298,32 +282,17 @@ export class InMemorySessionService implements SessionService {
     for (const [key, fence] of Object.entries(data.fences ?? {})) {
       const [appName, userId, sessionId] = JSON.parse(key) as [string, string, string];
       const claim: StoredClaim = { appName, userId, sessionId, holder: '', fence, lapsesAt: -Infinity };
-      service.userClaims(appName, userId, true).set(sessionId, claim);
-      const stored = service.userSessions(appName, userId, false)?.get(sessionId);
+      service.claims.set(appName, userId, sessionId, claim);
+      const stored = service.sessions.get(appName, userId, sessionId);
       if (stored) stored.claim = claim;
       service.lastFence = Math.max(service.lastFence, fence);
     }
     return service;
   }
 
-  private userSessions(appName: string, userId: string, create: true): Map<string, StoredSession>;
-  private userSessions(appName: string, userId: string, create: false): Map<string, StoredSession> | undefined;
-  private userSessions(appName: string, userId: string, create: boolean): Map<string, StoredSession> | undefined {
-    return nestedMap(this.sessions, appName, userId, create);
-  }
-
-  private userClaims(appName: string, userId: string, create: true): Map<string, StoredClaim>;
-  private userClaims(appName: string, userId: string, create: false): Map<string, StoredClaim> | undefined;
-  private userClaims(appName: string, userId: string, create: boolean): Map<string, StoredClaim> | undefined {
-    return nestedMap(this.claims, appName, userId, create);
-  }
-
-  /** Drops a claim from `claims`, and the maps it leaves empty (users come and go; their maps must not stay). */
+  /** Drops a claim from `claims` (see {@link NestedMap} for the maps it leaves empty). */
   private forgetClaim(claim: StoredClaim): void {
-    const users = this.claims.get(claim.appName);
-    const claims = users?.get(claim.userId);
-    // As for sessions: a user's map goes with their last claim, an app's stays.
-    if (claims?.delete(claim.sessionId) && claims.size === 0) users!.delete(claim.userId);
+    this.claims.delete(claim.appName, claim.userId, claim.sessionId);
   }
 
   /** A detached copy for callers: session state merged with the app and user scopes. */

@@ -1,15 +1,74 @@
+/** The entry every inner map of a {@link NestedMap} holds, so none ever empties; never a key of a value. */
+const KEPT = Symbol('kept');
+
+type Inner<V> = Map<string | typeof KEPT, V | undefined>;
+
 /**
- * The innermost map of a two-level map (`outer.get(first).get(second)`), made on the way when `create`
- * is true; `undefined` when it does not exist and `create` is false. The ids' own strings are the keys:
- * no key is built per lookup.
+ * A map from three string keys (`first` → `second` → `third`), held as maps of maps: the ids' own
+ * strings are the keys, with no key built per lookup. The inner map of a `second` key goes when its
+ * last entry goes (users come and go, and their maps must not stay), except the one that emptied last,
+ * which waits for its next entry until another one empties: a key whose only entry comes and goes (a
+ * user with one session at a time, as a service answering each request in a fresh session has) makes
+ * no map each time. Every inner map keeps one entry of its own: V8 makes a map a new table each time
+ * its last entry goes. A `first` key's map stays (apps are the code's own few names).
  */
-export function nestedMap<V>(outer: Map<string, Map<string, Map<string, V>>>, first: string, second: string, create: boolean): Map<string, V> | undefined {
-  let middle = outer.get(first);
-  if (!middle) {
-    if (!create) return undefined;
-    outer.set(first, (middle = new Map()));
+export class NestedMap<V> {
+  private readonly outer = new Map<string, Map<string, Inner<V>>>();
+  /** The inner map that emptied last, kept (with where it is) until another empties. */
+  private idleInner: Inner<V> | undefined;
+  private idleMiddle: Map<string, Inner<V>> | undefined;
+  private idleSecond = '';
+
+  /** The value at `first`, `second`, `third`, or `undefined`. */
+  get(first: string, second: string, third: string): V | undefined {
+    return this.outer.get(first)?.get(second)?.get(third);
   }
-  let inner = middle.get(second);
-  if (!inner && create) middle.set(second, (inner = new Map()));
-  return inner;
+
+  /** Whether there is a value at `first`, `second`, `third`. */
+  has(first: string, second: string, third: string): boolean {
+    return this.outer.get(first)?.get(second)?.has(third) ?? false;
+  }
+
+  /** Sets the value at `first`, `second`, `third`. */
+  set(first: string, second: string, third: string, value: V): void {
+    let middle = this.outer.get(first);
+    if (!middle) this.outer.set(first, (middle = new Map()));
+    let inner = middle.get(second);
+    if (!inner) middle.set(second, (inner = new Map<string | typeof KEPT, V | undefined>([[KEPT, undefined]])));
+    inner.set(third, value);
+  }
+
+  /** Removes the value at `first`, `second`, `third`; whether there was one. */
+  delete(first: string, second: string, third: string): boolean {
+    const middle = this.outer.get(first);
+    const inner = middle?.get(second);
+    if (!inner?.delete(third)) return false;
+    if (inner.size === 1 && inner !== this.idleInner) {
+      // Emptied: this map waits for its key's next entry, and the one that waited before goes if still empty.
+      const idle = this.idleInner;
+      if (idle && idle.size === 1 && this.idleMiddle!.get(this.idleSecond) === idle) this.idleMiddle!.delete(this.idleSecond);
+      this.idleInner = inner;
+      this.idleMiddle = middle;
+      this.idleSecond = second;
+    }
+    return true;
+  }
+
+  /** The keys under `first`, `second` (none when there are none), in insertion order. */
+  *keys(first: string, second: string): IterableIterator<string> {
+    const inner = this.outer.get(first)?.get(second);
+    if (inner) for (const key of inner.keys()) if (key !== KEPT) yield key;
+  }
+
+  /** Every value with its `first` and `second` keys: `first`s in insertion order, the `second`s with values under each, their values in insertion order. */
+  *groups(): IterableIterator<[first: string, second: string, values: V[]]> {
+    for (const [first, middle] of this.outer) {
+      for (const [second, inner] of middle) {
+        if (inner.size === 1) continue;
+        const values: V[] = [];
+        for (const [key, value] of inner) if (key !== KEPT) values.push(value!);
+        yield [first, second, values];
+      }
+    }
+  }
 }
