@@ -96,10 +96,10 @@ describe('nestjs-app (e2e over HTTP)', () => {
       expect.objectContaining({
         name: 'orders_get',
         isError: true,
-        response: { error: { code: 'HTTP_EXCEPTION', message: 'Tool "orders_get" failed with HTTP 404: Order B-2001 was not found.', details: { status: 404 } } },
+        response: { error: { code: 'HTTP_EXCEPTION', message: 'The tool failed with HTTP 404: Order B-2001 was not found.', details: { status: 404 } } },
       }),
     ]);
-    expect(finalText(messages)).toBe('Sorry, that did not work: Tool "orders_get" failed with HTTP 404: Order B-2001 was not found.');
+    expect(finalText(messages)).toBe('Sorry, that did not work: The tool failed with HTTP 404: Order B-2001 was not found.');
     expect(app.get(AuditLog).list()).toEqual([{ userId: 'alice', tool: 'orders_get', outcome: 'error', code: 'HTTP_EXCEPTION' }]);
   });
 
@@ -141,7 +141,7 @@ describe('nestjs-app (e2e over HTTP)', () => {
 
     const reject = await confirmationOf('s-reject', 'Please cancel B-2001');
     const rejected = await confirm('s-reject', reject.id, { decision: 'reject', message: 'Keep it, I changed my mind.' });
-    expect(finalText(rejected.messages)).toBe('Sorry, that did not work: The user rejected the call to tool "orders_cancel" and said: "Keep it, I changed my mind.". Do not retry it unless the user asks.');
+    expect(finalText(rejected.messages)).toBe('Sorry, that did not work: The user rejected the call and said: "Keep it, I changed my mind.". Do not retry it unless the user asks.');
 
     const respond = await confirmationOf('s-respond', 'Please cancel B-2001');
     const responded = await confirm('s-respond', respond.id, { decision: 'respond', result: { status: 'a clerk will call you about B-2001' } });

@@ -67,9 +67,16 @@ describe('mapCallToolResult', () => {
       expect.objectContaining({ message: 'Tool "t" failed: Invalid arguments', details: { remote } }),
     );
     expect(() => mapCallToolResult('t', { isError: true, content: [] })).toThrow('the MCP tool reported an error');
-    // A Toolsmith server's text already names the tool: the prefix is not doubled.
-    expect(() => mapCallToolResult('t', { isError: true, content: [{ type: 'text', text: 'Tool "t" failed: boom' }] })).toThrow(
+    // A Toolsmith server's text says the tool failed (without its name, which the call carries): it is not said twice.
+    expect(() => mapCallToolResult('t', { isError: true, content: [{ type: 'text', text: 'The tool failed: boom' }] })).toThrow(
       expect.objectContaining({ message: 'Tool "t" failed: boom' }),
+    );
+    expect(() => mapCallToolResult('t', { isError: true, content: [{ type: 'text', text: 'The tool failed.' }] })).toThrow(
+      expect.objectContaining({ message: 'Tool "t" failed.' }),
+    );
+    // An older Toolsmith server's text names the tool as served: the prefix is not doubled either.
+    expect(() => mapCallToolResult('t', { isError: true, content: [{ type: 'text', text: 'Tool "remote" failed: boom' }] })).toThrow(
+      expect.objectContaining({ message: 'Tool "remote" failed: boom' }),
     );
     // For a tool with an output schema the body travels in `_meta` (clients check structured content against the schema).
     expect(() => mapCallToolResult('t', { isError: true, content: [], _meta: { 'toolsmith/error': remote } })).toThrow(

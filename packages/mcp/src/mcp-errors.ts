@@ -52,14 +52,25 @@ export class McpConnectionError extends ToolsmithError {
 
 /**
  * An MCP tool reported a failure (`isError: true`). `message` is `Tool "<toolName>" failed: <reason>`
- * (`reason` is the tool's own error text), or `reason` alone when it already starts with
- * `Tool "…" failed: ` (as a Toolsmith `serveMcp`'s does), so the prefix is never doubled; when the server
- * is a Toolsmith `serveMcp`, `details.remote` holds its error `code`, `message` and `details`.
+ * (`reason` is the tool's own error text), so the prefix is never doubled: a `reason` that starts with
+ * `The tool failed` (as a Toolsmith `serveMcp`'s does: `The tool failed: <its reason>`, `The tool failed.`)
+ * has that start replaced by `Tool "<toolName>" failed`, and one that already starts with
+ * `Tool "…" failed: ` (an older Toolsmith server's) is the message as it is. When the server is a
+ * Toolsmith `serveMcp`, `details.remote` holds its error `code`, `message` and `details`.
  */
 export class McpToolError extends ToolsmithError {
   constructor(toolName: string, reason: string, remote?: unknown) {
-    super('MCP_TOOL_ERROR', /^Tool ".*?" failed: /s.test(reason) ? reason : `Tool "${toolName}" failed: ${reason}`, remote === undefined ? {} : { details: { remote } });
+    super('MCP_TOOL_ERROR', failedMessage(toolName, reason), remote === undefined ? {} : { details: { remote } });
   }
+}
+
+/** How a Toolsmith server's error text starts: its message for the model, which does not name the tool. */
+const UNNAMED_FAILURE = 'The tool failed';
+
+/** {@link McpToolError}'s message: `Tool "<toolName>" failed: <reason>`, with no second `failed` when the reason says it. */
+function failedMessage(toolName: string, reason: string): string {
+  if (reason.startsWith(UNNAMED_FAILURE)) return `Tool "${toolName}" failed${reason.slice(UNNAMED_FAILURE.length)}`;
+  return /^Tool ".*?" failed: /s.test(reason) ? reason : `Tool "${toolName}" failed: ${reason}`;
 }
 
 /**

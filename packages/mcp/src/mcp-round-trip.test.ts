@@ -24,7 +24,13 @@ describe('round trip: an agent uses tools served by another Toolsmith process', 
       { calls: [{ id: 'c4', name: 'remote_count_visits', args: {} }] },
       'Mild in Paris for five days.',
     ]);
-    const runner = new Runner({ appName: 'round-trip', agent: new LlmAgent({ name: 'assistant', model, tools: [toolset] }) });
+    // What developers read of the failures (the errors, with their tool's name here).
+    const failures: string[] = [];
+    const runner = new Runner({
+      appName: 'round-trip',
+      agent: new LlmAgent({ name: 'assistant', model, tools: [toolset] }),
+      plugins: [{ name: 'seen', onToolError: ({ error }) => void failures.push(error.message) }],
+    });
 
     const events: Event[] = [];
     try {
@@ -56,8 +62,10 @@ describe('round trip: an agent uses tools served by another Toolsmith process', 
       isError: true,
       response: { error: { code: 'MCP_TOOL_ERROR', details: { remote: { code: 'TOOL_EXECUTION_FAILED' } } } },
     });
-    // The server's text already says which tool failed: McpToolset does not put its own "Tool … failed: " before it.
-    expect((responses.get('c3')!.response.error as { message: string }).message).toBe('Tool "get_weather" failed: no weather data for Atlantis');
+    // The server's text already says the tool failed: McpToolset does not say it again, and the model reads it
+    // without the tool's name, which the call it answers carries; the error names it, for developers.
+    expect((responses.get('c3')!.response.error as { message: string }).message).toBe('The tool failed: no weather data for Atlantis');
+    expect(failures.at(-1)).toBe('Tool "remote_get_weather" failed: no weather data for Atlantis');
     // The serving side keeps state for the MCP session (the tool counts its calls there).
     expect(responses.get('c4')!.response).toMatchObject({ session: 1 });
     expect(events.at(-1)!.isFinalResponse()).toBe(true);

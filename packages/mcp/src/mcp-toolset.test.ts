@@ -74,7 +74,7 @@ describe('McpToolset over stdio (a real child process)', () => {
   it('turns an isError result into an error response', async () => {
     const response = await callThrough(toolset, 'fail', {});
     expect(errorCode(response)).toBe('MCP_TOOL_ERROR');
-    expect(response.response.error).toMatchObject({ message: 'Tool "fail" failed: kaboom' });
+    expect(response.response.error).toMatchObject({ message: 'The tool failed: kaboom' });
   });
 
   it('reuses one session, and reconnects once after the server crashed', async () => {

@@ -186,7 +186,7 @@ describe('serveMcp: toolErrorExposure, as on the runner', () => {
         const text = JSON.stringify(result);
         if (toolErrorExposure) {
           expect(text).not.toContain('hunter2');
-          expect(result.content).toEqual([{ type: 'text', text: 'Tool "leaky" failed.' }]);
+          expect(result.content).toEqual([{ type: 'text', text: 'The tool failed.' }]);
         } else {
           expect(text).toContain('hunter2'); // the default, 'message', as on the runner
         }

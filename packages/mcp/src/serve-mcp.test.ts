@@ -68,7 +68,7 @@ describe('serveMcp over stdio (a real child process, the SDK client)', () => {
   it('reports thrown errors and unknown tools as error results', async () => {
     const thrown = await call(client, 'get_weather', { city: 'Atlantis' });
     expect(errorCodeOf(thrown)).toBe('TOOL_EXECUTION_FAILED');
-    expect((thrown.content[0] as { text: string }).text).toBe('Tool "get_weather" failed: no weather data for Atlantis');
+    expect((thrown.content[0] as { text: string }).text).toBe('The tool failed: no weather data for Atlantis');
     expect(errorCodeOf(await call(client, 'nope'))).toBe('TOOL_NOT_FOUND');
   });
 
@@ -257,7 +257,7 @@ describe('serveMcp holds error results to the result budget, as the runner does'
       const failed = await call(client, 'huge');
       expect(errorCodeOf(failed)).toBe('TOOL_EXECUTION_FAILED');
       expect(JSON.stringify(failed.structuredContent).length).toBeLessThanOrEqual(300);
-      expect((failed.content[0] as { text: string }).text).toMatch(/^Tool "huge" failed: y+…$/);
+      expect((failed.content[0] as { text: string }).text).toMatch(/^The tool failed: y+…$/);
     } finally {
       await client.close();
       await server.close();
@@ -368,9 +368,9 @@ describe('serveMcp with output schemas', () => {
     // Each problem once: the message lists it, so no details.problems repeats it.
     expect(result._meta?.['toolsmith/error']).toEqual({
       code: 'TOOL_OUTPUT_INVALID',
-      message: 'Tool "broken" returned a result that does not match its output schema: celsius: got "warm", expected number.',
+      message: 'The tool returned a result that does not match its output schema: celsius: got "warm", expected number.',
     });
-    expect((result.content[0] as { text: string }).text).toBe('Tool "broken" returned a result that does not match its output schema: celsius: got "warm", expected number.');
+    expect((result.content[0] as { text: string }).text).toBe('The tool returned a result that does not match its output schema: celsius: got "warm", expected number.');
   });
 
   it('reports other failures of such tools in _meta too, so the client accepts them', async () => {

@@ -55,7 +55,7 @@ describe('mapHttpExceptions', () => {
       response: {
         error: {
           code: 'HTTP_EXCEPTION',
-          message: 'Tool "orders_get" failed with HTTP 404: Order A-1 was not found.',
+          message: 'The tool failed with HTTP 404: Order A-1 was not found.',
           details: { status: 404 },
         },
       },
@@ -80,7 +80,7 @@ describe('mapHttpExceptions', () => {
 
   it('leaves other errors to the executor', async () => {
     const out = await call(new Error('database down'));
-    expect(out.response.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'Tool "orders_get" failed: database down' } });
+    expect(out.response.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'The tool failed: database down' } });
   });
 
   it('keeps what the runner reads from the tool', () => {

@@ -100,7 +100,7 @@ Agent: Refunded 250 € for order A-1002 (approved by Ada).`);
   ← refund: {"result":{"status":"refunded","orderId":"A-2001","amount":100},"argumentsEditedByUser":{"orderId":"A-2001","amount":100}}
 Agent: Refunded 100 € for order A-2001 with the amount you set.`);
     expect(stdout).toContain(`  ✘ denied: "Only 100, please."
-  ← refund failed: {"error":{"code":"TOOL_CALL_REJECTED","message":"The user rejected the call to tool \\"refund\\" and said: \\"Only 100, please.\\". Do not retry it unless the user asks."}}
+  ← refund failed: {"error":{"code":"TOOL_CALL_REJECTED","message":"The user rejected the call and said: \\"Only 100, please.\\". Do not retry it unless the user asks."}}
 Agent: The refund was not approved; the manager said "Only 100, please.".`);
     expect(stdout).toContain(`  ↩ answered instead: {"status":"refunded by phone"}
   ← refund: {"status":"refunded by phone"}`);
@@ -181,7 +181,7 @@ Agent: Order A-2103 is cancelled.`);
     // The agent tool's printed result lists the inner call and the decision on it.
     expect(stdout).toContain('  ← janitor: {"result":"Wiped sdc."}\n    ↳ janitor → wipe: approved with {"disk":"sdc"} by the user\n');
     expect(stdout).toContain('    ↳ janitor → wipe: denied by the user ("Not that one.")\n');
-    expect(stdout).toContain('Agent: The janitor reports: {"result":"Not wiped: The user rejected the call to tool \\"wipe\\" and said: \\"Not that one.\\". Do not retry it unless the user asks."}');
+    expect(stdout).toContain('Agent: The janitor reports: {"result":"Not wiped: The user rejected the call and said: \\"Not that one.\\". Do not retry it unless the user asks."}');
     expect(wiped).toEqual(['sdc']);
   });
 

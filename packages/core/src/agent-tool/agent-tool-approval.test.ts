@@ -98,7 +98,7 @@ describe('AgentTool: approvals from inside an agent used as a tool', () => {
         id: 'w',
         name: 'wipe',
         isError: true,
-        response: { error: { code: 'TOOL_CALL_REJECTED', message: 'The user rejected the call to tool "wipe" and said: "Not today.". Do not retry it unless the user asks.' } },
+        response: { error: { code: 'TOOL_CALL_REJECTED', message: 'The user rejected the call and said: "Not today.". Do not retry it unless the user asks.' } },
         confirmation: { decision: 'reject', by: 'user', message: 'Not today.' },
       },
       [],

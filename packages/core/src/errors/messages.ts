@@ -590,6 +590,45 @@ export function invalidArgumentsFeedback(problems: readonly { message: string }[
 }
 
 /**
+ * How a tool-call error's message may name the called tool at its start, and what the model reads there
+ * instead: `[text before the name, text after it, the start the model reads]`. The error response is sent
+ * with the call it answers, which names the tool (Gemini's function response carries the name itself;
+ * OpenAI's and Anthropic's results carry the id of the call, sent just before them), so the name would
+ * be paid for twice on every later request of the conversation.
+ */
+const TOOL_NAMING_STARTS: readonly (readonly [before: string, after: string, instead: string])[] = [
+  [INVALID_ARGUMENTS_MESSAGE_START, '": ', INVALID_ARGUMENTS_FEEDBACK_PREFIX],
+  ['Arguments for tool "', '" ', 'The arguments '],
+  ['Tool "', '" ', 'The tool '],
+  ['The call to tool "', '" ', 'The call '],
+  ['The user rejected the call to tool "', '"', 'The user rejected the call'],
+];
+
+/**
+ * A tool-call error's message as the model reads it in the call's error response: where its start names
+ * the called tool (`Tool "x" failed: …`, `Arguments for tool "x" are …`, `Invalid arguments for tool "x": …`,
+ * `The call to tool "x" was …`, `The user rejected the call to tool "x"…`), it says `The tool failed: …`,
+ * `The arguments are …`, `Invalid arguments: …`, `The call was …`, `The user rejected the call…` instead
+ * (see {@link TOOL_NAMING_STARTS}). Any other message is sent as it is, and so is `TOOL_NOT_FOUND`'s,
+ * where the name is the news. The error itself (thrown, on the outcome, in spans and logs) keeps the name.
+ */
+export function toolCallFeedback(toolName: string, error: { readonly code: string; readonly message: string }): string {
+  const message = error.message;
+  if (error.code === 'TOOL_NOT_FOUND') return message;
+  for (const [before, after, instead] of TOOL_NAMING_STARTS) {
+    if (!message.startsWith(before) || !message.startsWith(toolName, before.length)) continue;
+    const end = before.length + toolName.length;
+    if (message.startsWith(after, end)) return instead + message.slice(end + after.length);
+  }
+  return message;
+}
+
+/** `CONFIRMATION_PENDING`'s message, in the response that stands in for a call still waiting for its confirmation. */
+export function confirmationPendingFeedback(): string {
+  return "The call did not run: it is still waiting for the user's confirmation.";
+}
+
+/**
  * The problems as one `; `-separated list, in the order given: each problem's sentence (cut to
  * {@link MAX_PROBLEM_CHARS}), at most {@link MAX_LISTED_PROBLEMS} of them and at most
  * {@link MAX_LISTED_PROBLEM_CHARS} characters of them; the ones left out are counted at the end

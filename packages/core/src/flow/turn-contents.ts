@@ -1,3 +1,4 @@
+import { confirmationPendingFeedback } from '../errors/messages';
 import { findPendingCalls } from '../confirmation/pending-calls';
 import { isPauseRequestName } from '../confirmation/request-confirmation';
 import type { Event } from '../events/event';
@@ -87,7 +88,7 @@ function waitingResponse(call: FunctionCall): FunctionResponse {
     response: {
       error: {
         code: 'CONFIRMATION_PENDING',
-        message: `The call to tool "${call.name}" did not run: it is still waiting for the user's confirmation.`,
+        message: confirmationPendingFeedback(),
       },
     },
     isError: true,

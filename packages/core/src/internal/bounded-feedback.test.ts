@@ -145,7 +145,7 @@ describe('error responses', () => {
     expect(JSON.stringify(thrown.response).length).toBeLessThanOrEqual(100_000);
     expect(JSON.stringify(thrown.response).length).toBeGreaterThan(99_990);
     expect(errorOf(thrown.response).code).toBe('TOOL_EXECUTION_FAILED');
-    expect(errorOf(thrown.response).message).toMatch(/^Tool "throws" failed: y+…$/);
+    expect(errorOf(thrown.response).message).toMatch(/^The tool failed: y+…$/);
     expect(thrown.error!.message).toHaveLength(`Tool "throws" failed: ${big}`.length); // the error itself is whole
 
     const detailed = await invokeTool(throwsDetails, 'details', {});

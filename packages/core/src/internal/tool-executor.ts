@@ -3,7 +3,7 @@ import { type ArgumentProblem, InvalidArgumentsError, ToolExecutionError, ToolNo
 import { ToolCallRejectedError } from '../errors/tool-rejected-error';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
-import { INVALID_ARGUMENTS_FEEDBACK_PREFIX, INVALID_ARGUMENTS_MESSAGE_START, cutProblem, invalidArgumentsFeedback, invalidArgumentsPrefix, moreProblemsText } from '../errors/messages';
+import { cutProblem, invalidArgumentsFeedback, moreProblemsText, toolCallFeedback } from '../errors/messages';
 import type { ArgumentRepair, FunctionCall, FunctionResponse, FunctionResponsePart } from '../model/content';
 import type { AuthConfig } from '../auth/auth-config';
 import { ToolFile, ToolResult } from '../tools/tool-file';
@@ -363,7 +363,7 @@ export function errorResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: To
 
 /** {@link errorResponse} of what it reads of an error (its code, message and details), whether or not an error was made. */
 function failureResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: Pick<ToolsmithError, 'code' | 'message' | 'details'>, maxChars?: number): FunctionResponse {
-  const body: Record<string, unknown> = { code: error.code, message: modelFacingMessage(call, error) };
+  const body: Record<string, unknown> = { code: error.code, message: toolCallFeedback(call.name, error) };
   const details = withoutRepeatedProblems(error.details, error.message);
   if (details !== undefined) {
     const problem = jsonProblem(details);
@@ -371,16 +371,6 @@ function failureResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: Pick<To
     else body.detailsOmitted = `the error's details are not JSON: ${problem.replace(/^the result/, 'they')}`;
   }
   return { id: call.id, name: call.name, response: { error: maxChars === undefined ? body : fittedErrorBody(body, maxChars) }, isError: true };
-}
-
-/**
- * The error's message as the model reads it: an {@link InvalidArgumentsError}'s without the tool's name,
- * which the response carries (see `invalidArgumentsFeedback`); any other message as it is.
- */
-function modelFacingMessage(call: Pick<FunctionCall, 'name'>, error: Pick<ToolsmithError, 'code' | 'message'>): string {
-  if (error.code !== 'INVALID_ARGUMENTS' || !error.message.startsWith(INVALID_ARGUMENTS_MESSAGE_START)) return error.message;
-  const prefix = invalidArgumentsPrefix(call.name);
-  return error.message.startsWith(prefix) ? INVALID_ARGUMENTS_FEEDBACK_PREFIX + error.message.slice(prefix.length) : error.message;
 }
 
 /** `details` without a `problems` list that only repeats `message`; `undefined` when nothing else is left. */

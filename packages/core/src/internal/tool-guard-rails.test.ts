@@ -269,7 +269,7 @@ describe('error exposure policy', () => {
   it("'generic' hides the message from the model; onToolError still sees the whole error", async () => {
     const seen: unknown[] = [];
     const out = await invokeTool(secret, 'db', {}, { toolErrorExposure: 'generic' });
-    expect(out.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'Tool "db" failed.' } });
+    expect(out.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'The tool failed.' } });
     expect((out.error!.cause as Error).message).toContain('hunter2');
     const runner = new Runner({
       appName: 'app',
@@ -290,7 +290,7 @@ describe('error exposure policy', () => {
   it('a function that returns no text sends the generic text, never the error message', async () => {
     for (const policy of [() => undefined, () => '', () => 42]) {
       const out = await invokeTool(secret, 'db', {}, { toolErrorExposure: policy as unknown as (error: unknown) => string });
-      expect(out.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'Tool "db" failed.' } });
+      expect(out.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'The tool failed.' } });
     }
   });
 });

@@ -186,7 +186,7 @@ describe('confirmation decisions: reject with a message, respond instead', () =>
       response: {
         error: {
           code: 'TOOL_CALL_REJECTED',
-          message: 'The user rejected the call to tool "refund" and said: "Only 100, the rest is store credit.". Do not retry it unless the user asks.',
+          message: 'The user rejected the call and said: "Only 100, the rest is store credit.". Do not retry it unless the user asks.',
         },
       },
       confirmation: { decision: 'reject', by: 'user', message: 'Only 100, the rest is store credit.' },
@@ -203,7 +203,7 @@ describe('confirmation decisions: reject with a message, respond instead', () =>
         id: 'call-1',
         name: 'refund',
         isError: true,
-        response: { error: { code: 'TOOL_CALL_REJECTED', message: 'The user rejected the call to tool "refund". Do not retry it unless the user asks.' } },
+        response: { error: { code: 'TOOL_CALL_REJECTED', message: 'The user rejected the call. Do not retry it unless the user asks.' } },
       },
     ]);
   });

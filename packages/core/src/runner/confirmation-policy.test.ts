@@ -102,7 +102,7 @@ describe('confirmationPolicy (enforce)', () => {
       response: {
         error: {
           code: 'TOOL_CALL_DENIED',
-          message: 'The call to tool "refund" was denied by policy: "refunds are frozen today". Do not retry it unless the user asks.',
+          message: 'The call was denied by policy: "refunds are frozen today". Do not retry it unless the user asks.',
           details: { toolName: 'refund', reason: 'refunds are frozen today' },
         },
       },

@@ -121,7 +121,7 @@ describe('confirmation: requireConfirmation on @Tool', () => {
       id: 'call-1',
       name: 'refund',
       isError: true,
-      response: { error: { code: 'TOOL_CALL_REJECTED', message: 'The user rejected the call to tool "refund". Do not retry it unless the user asks.' } },
+      response: { error: { code: 'TOOL_CALL_REJECTED', message: 'The user rejected the call. Do not retry it unless the user asks.' } },
     });
     expect(shownResponses(model.requests[1])).toEqual([response]);
     expect(events.at(-1)!.text()).toBe('The refund was not approved.');
@@ -347,7 +347,7 @@ describe('confirmation: parallel calls', () => {
     expect(model.requests[1].contents.map((c) => c.parts.map((p) => p.text ?? p.functionCall?.id ?? p.functionResponse?.response))).toEqual([
       ['refund 250'],
       ['call-1'],
-      [{ error: { code: 'CONFIRMATION_PENDING', message: 'The call to tool "refund" did not run: it is still waiting for the user\'s confirmation.' } }],
+      [{ error: { code: 'CONFIRMATION_PENDING', message: 'The call did not run: it is still waiting for the user\'s confirmation.' } }],
       ['never mind'],
     ]);
   });

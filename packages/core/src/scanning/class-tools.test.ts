@@ -134,7 +134,7 @@ describe('class tools run through the executor (invokeTool)', () => {
     expect(unknown.error?.code).toBe('TOOL_NOT_FOUND');
     expect(unknown.error?.message).toContain('shop_stock, shop_order, shop_signup, shop_invite, shop_add, shop_fail, shop_refund, shop_echo');
     const thrown = await invokeTool(ShopTools, 'shop_fail', { why: 'db down' }, { providers });
-    expect(thrown.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'Tool "shop_fail" failed: db down' } });
+    expect(thrown.response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'The tool failed: db down' } });
     expect((thrown.error?.cause as Error).message).toBe('db down');
   });
 

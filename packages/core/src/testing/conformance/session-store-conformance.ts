@@ -405,7 +405,7 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
           id: 'call-1',
           name: 'refund',
           isError: true,
-          response: { error: { code: 'TOOL_CALL_REJECTED', message: 'The user rejected the call to tool "refund" and said: "Only 100, please.". Do not retry it unless the user asks.' } },
+          response: { error: { code: 'TOOL_CALL_REJECTED', message: 'The user rejected the call and said: "Only 100, please.". Do not retry it unless the user asks.' } },
           confirmation: { decision: 'reject', by: 'user', message: 'Only 100, please.' },
         },
       ]);
