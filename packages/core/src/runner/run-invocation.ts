@@ -7,6 +7,9 @@ import { checkRememberHasStore } from '../confirmation/remembered-grants';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { StateConflictError } from '../errors/state-conflict-error';
 import { answerConflictingCalls } from '../flow/function-call-handler';
+import { type EventSteps, generatorSteps } from '../flow/event-steps';
+import { LlmFlow } from '../flow/llm-flow';
+import { LlmAgent } from '../agents/llm-agent';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
 import { newId } from '../events/event-id';
@@ -75,6 +78,7 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
   let release: (() => void) | undefined;
   let runUsage: Usage | undefined;
   let held: HeldClaim | undefined;
+  let steps: EventSteps | undefined;
   // An in-memory store writes synchronously: each stored event then costs no await.
   const writes = synchronousWrites(services.sessionService);
   try {
@@ -171,19 +175,23 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       if (stored instanceof Promise) await stored;
     }
     let endedOnError = false;
-    for await (const event of agent.runAsync(context)) {
-      if (!event.partial) {
-        endedOnError = event.errorCode !== undefined;
-        // Each complete event carries the run's usage so far: the last one carries the run's total.
-        if (event.usage) context.countUsage(event, (runUsage = addUsage(runUsage, event.usage)));
-        if (runUsage) event.runUsage = { ...runUsage };
-        if (event.errorCode !== 'RUN_ABORTED') {
-          const stored = store(context, event, writes);
-          if (stored instanceof Promise) await stored;
+    steps = agentSteps(agent, context);
+    for (let batch = await steps.next(); batch; batch = await steps.next()) {
+      for (const event of batch) {
+        if (!event.partial) {
+          endedOnError = event.errorCode !== undefined;
+          // Each complete event carries the run's usage so far: the last one carries the run's total.
+          if (event.usage) context.countUsage(event, (runUsage = addUsage(runUsage, event.usage)));
+          if (runUsage) event.runUsage = { ...runUsage };
+          if (event.errorCode !== 'RUN_ABORTED') {
+            const stored = store(context, event, writes);
+            if (stored instanceof Promise) await stored;
+          }
         }
+        yield event;
       }
-      yield event;
     }
+    steps = undefined;
     // A budget's costOf that failed on the run's last model call still ends the run on its error.
     if (context.costError && !endedOnError) {
       const failed = errorEvent(context, agent.name, context.costError);
@@ -192,6 +200,9 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       yield failed;
     }
   } catch (thrown) {
+    // The agent's run is closed before the error event, as leaving a `for await` over it would.
+    if (steps) await closeSteps(steps);
+    steps = undefined;
     const error = ToolsmithError.isInstance(thrown)
       ? thrown
       : new ToolsmithError('INTERNAL_ERROR', runFailedMessage(thrown instanceof Error ? thrown.message : String(thrown)), { cause: thrown });
@@ -199,6 +210,8 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
     if (runUsage) failed.runUsage = { ...runUsage };
     yield failed;
   } finally {
+    // Left early by the caller's return(): the agent's run is closed, as leaving a `for await` over it would.
+    if (steps) await closeSteps(steps);
     unlink();
     // A release that fails leaves a claim that lapses at its expiry; the next run waits until then.
     if (held) {
@@ -211,6 +224,16 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
     }
     release?.();
   }
+}
+
+/**
+ * The agent's events: a plain `LlmAgent` (its `runAsync` not overridden) in an untraced invocation is
+ * driven through its step machine directly, a batch per step, without a generator layer per event; any
+ * other agent (and every traced one, whose spans its `runAsync` makes) through its `runAsync`.
+ */
+function agentSteps(agent: BaseAgent, context: InvocationContext): EventSteps {
+  if (agent instanceof LlmAgent && agent.runAsync === LlmAgent.prototype.runAsync && !context.trace) return new LlmFlow(agent, context, agentSteps);
+  return generatorSteps(agent.runAsync(context));
 }
 
 /**
@@ -276,6 +299,18 @@ function linkSignal(signal: AbortSignal, controller: AbortController): () => voi
 }
 
 function noop(): void {}
+
+/**
+ * Closes the agent's run the invocation leaves early. Its failure to close has nowhere to go: the run
+ * already ends on the reason it was left (a caller's `return()`, or the error event), and never throws.
+ */
+async function closeSteps(steps: EventSteps): Promise<void> {
+  try {
+    await steps.close();
+  } catch {
+    // (see above)
+  }
+}
 
 function hasFunctionResponse(message: Content): boolean {
   for (const part of message.parts) if (part.functionResponse) return true;

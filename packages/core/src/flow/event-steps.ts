@@ -1,0 +1,40 @@
+import type { Event } from '../events/event';
+
+/**
+ * Events handed out a batch at a time: `next()` resolves to the next batch (never empty), or to
+ * `undefined` once there are no more. The consumer stores each complete event of a batch before it asks
+ * for the next batch, so the producer sees them in the session. `close()` ends the producer early (the
+ * consumer stopped reading, or failed): it closes whatever the producer still reads from (a streaming
+ * model call, another agent's run), as `return()` does for a generator.
+ */
+export interface EventSteps {
+  next(): Promise<Event[] | undefined>;
+  close(): Promise<void>;
+}
+
+/** The events of any async generator (an agent's `runAsync`) as {@link EventSteps}: one event per batch. */
+export function generatorSteps(events: AsyncGenerator<Event, void, undefined>): EventSteps {
+  return {
+    next: () => events.next().then(oneEvent),
+    close: async () => {
+      await events.return();
+    },
+  };
+}
+
+function oneEvent(result: IteratorResult<Event, void>): Event[] | undefined {
+  return result.done ? undefined : [result.value];
+}
+
+/** A thin async generator over `steps`, each batch's events one by one; closing it (`return()`, `break`) closes `steps`. */
+export async function* eventsOf(steps: EventSteps): AsyncGenerator<Event, void, undefined> {
+  let finished = false;
+  try {
+    for (let batch = await steps.next(); batch; batch = await steps.next()) {
+      for (const event of batch) yield event;
+    }
+    finished = true;
+  } finally {
+    if (!finished) await steps.close();
+  }
+}
