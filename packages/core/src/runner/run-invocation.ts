@@ -61,46 +61,246 @@ export interface RunInvocationInput {
  * Traced (a span around it, see docs/observability.md) when the runner's tracing would record a span.
  */
 export function runInvocation(services: InvocationServices, input: RunInvocationInput): AsyncGenerator<Event, void, undefined> {
-  // Decided here, not per event: an untraced invocation keeps one generator layer and no span work.
+  // Decided here, not per event: an untraced invocation keeps one layer and no span work.
   const trace = services.tracing?.startInvocation(services.appName);
-  return trace ? trace.follow(invocation(services, input, trace)) : invocation(services, input);
+  return trace ? trace.follow(new InvocationRun(services, input, trace)) : new InvocationRun(services, input);
 }
 
-async function* invocation(services: InvocationServices, input: RunInvocationInput, trace?: InvocationTrace): AsyncGenerator<Event, void, undefined> {
-  const invocationId = newId('inv');
-  // The invocation's own signal follows the caller's while it runs; without a caller's signal nothing
-  // can abort it, and the context makes one only if something asks for it.
-  const controller = input.signal ? new AbortController() : undefined;
-  const unlink = controller ? linkSignal(input.signal!, controller) : noop;
-  const signal = controller?.signal;
-  let author = typeof input.agent === 'function' ? (input.fallbackAuthor ?? 'runner') : input.agent.name;
-  let context: InvocationContext | undefined;
-  let release: (() => void) | undefined;
-  let runUsage: Usage | undefined;
-  let held: HeldClaim | undefined;
-  let steps: EventSteps | undefined;
+/** Where an {@link InvocationRun} goes on from, once the events in hand are out. */
+const enum Phase {
+  /** Not started: nothing is taken or read yet. */
+  Start,
+  /** The session is loaded and the message checked: the message is stored next, then the agent runs. */
+  Message,
+  /** The agent runs: the next batch of its events. */
+  Agent,
+  /** The run is over: the turn and the claim are released, once the events in hand are out. */
+  Finish,
+  Done,
+}
+
+/** The `{ done: true }` result of an iterator; a new object each time, as a generator's. */
+function finished(): IteratorReturnResult<void> {
+  return { value: undefined, done: true };
+}
+
+/**
+ * One invocation as an async iterator, written out by hand rather than as an async generator: the
+ * agent's events come a batch at a time (see {@link EventSteps}), and each is stored, then handed out,
+ * without a generator's machinery per event. It behaves as an async generator does: `next()`,
+ * `return()` and `throw()` calls that overlap wait for the ones before them, in order; `return()`
+ * mid-run closes the agent's run and releases the turn and the claim, as a generator's `finally` would;
+ * `throw()` mid-run ends the run on an error event for it (as a generator's `catch` around its body
+ * would), and `return()` or `throw()` before the first `next()` ends it without starting it.
+ */
+class InvocationRun implements AsyncGenerator<Event, void, undefined> {
+  private phase = Phase.Start;
+  /** An operation is under way; further calls wait in {@link waiting}. */
+  private busy = false;
+  private readonly waiting: Array<() => void> = [];
+  /** Events to hand out before going on; with {@link storing}, each is stored first. */
+  private batch: readonly Event[] | undefined;
+  private index = 0;
+  private storing = false;
+  /** The error event of a failure was handed out: a `throw()` now ends the run with the error itself. */
+  private failed = false;
+  private steps: EventSteps | undefined;
+  private invocationId = '';
+  private author: string;
+  private context: InvocationContext | undefined;
+  private agent: BaseAgent | undefined;
+  private release: (() => void) | undefined;
+  private held: HeldClaim | undefined;
+  private unlink: () => void = noop;
+  private runUsage: Usage | undefined;
+  private endedOnError = false;
   // An in-memory store writes synchronously: each stored event then costs no await.
-  const writes = synchronousWrites(services.sessionService);
-  try {
-    if (signal?.aborted) {
-      yield standaloneErrorEvent(invocationId, author, new RunAbortedError(signal.reason));
-      return;
+  private readonly writes: SynchronousSessionWrites | undefined;
+
+  constructor(
+    private readonly services: InvocationServices,
+    private readonly input: RunInvocationInput,
+    private readonly trace?: InvocationTrace,
+  ) {
+    this.author = typeof input.agent === 'function' ? (input.fallbackAuthor ?? 'runner') : input.agent.name;
+    this.writes = synchronousWrites(services.sessionService);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  /** `await using`: ends the run as `return()` does. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.return();
+  }
+
+  next(): Promise<IteratorResult<Event, void>> {
+    return this.busy ? this.later(() => this.next()) : this.pull();
+  }
+
+  return(): Promise<IteratorResult<Event, void>> {
+    return this.busy ? this.later(() => this.return()) : this.stop();
+  }
+
+  throw(error: unknown): Promise<IteratorResult<Event, void>> {
+    return this.busy ? this.later(() => this.throw(error)) : this.raise(error);
+  }
+
+  /** `operation` once every operation before it has settled. */
+  private later(operation: () => Promise<IteratorResult<Event, void>>): Promise<IteratorResult<Event, void>> {
+    return new Promise((resolve, reject) => this.waiting.push(() => void operation().then(resolve, reject)));
+  }
+
+  /** Starts the waiting operations in order, each once the one before it is no longer under way. */
+  private drain(): void {
+    while (!this.busy && this.waiting.length > 0) this.waiting.shift()!();
+  }
+
+  /** The next event: the next one in hand (stored first), else from the next step of the run. */
+  private async pull(): Promise<IteratorResult<Event, void>> {
+    this.busy = true;
+    try {
+      for (;;) {
+        const batch = this.batch;
+        if (batch) {
+          if (this.index < batch.length) {
+            const event = batch[this.index++];
+            if (this.storing) {
+              const stored = this.record(event);
+              if (stored) await stored;
+            }
+            return { value: event, done: false };
+          }
+          this.batch = undefined;
+        }
+        switch (this.phase) {
+          case Phase.Start:
+            await this.start();
+            continue;
+          case Phase.Message: {
+            const stored = this.storeMessage();
+            if (stored) await stored;
+            this.steps = agentSteps(this.agent!, this.context!);
+            this.phase = Phase.Agent;
+            continue;
+          }
+          case Phase.Agent: {
+            const next = await this.steps!.next();
+            if (next) {
+              this.hold(next, true);
+              continue;
+            }
+            this.steps = undefined;
+            this.phase = Phase.Finish;
+            // A budget's costOf that failed on the run's last model call still ends the run on its error.
+            const context = this.context!;
+            if (context.costError && !this.endedOnError) this.hold([errorEvent(context, context.agent.name, context.costError)], true);
+            continue;
+          }
+          case Phase.Finish:
+            await this.finish();
+            return finished();
+          case Phase.Done:
+            return finished();
+        }
+      }
+    } catch (thrown) {
+      return await this.fail(thrown);
+    } finally {
+      this.busy = false;
+      this.drain();
     }
+  }
+
+  /** `return()`: closes the agent's run and releases what the run holds; before the first `next()`, nothing was taken. */
+  private async stop(): Promise<IteratorResult<Event, void>> {
+    if (this.phase === Phase.Start) this.phase = Phase.Done;
+    if (this.phase === Phase.Done) return finished();
+    this.busy = true;
+    try {
+      await this.finish();
+      return finished();
+    } finally {
+      this.busy = false;
+      this.drain();
+    }
+  }
+
+  /** `throw()`: mid-run, the run ends on an error event for `error`; else the run ends (if it had started) and `error` is thrown back. */
+  private async raise(error: unknown): Promise<IteratorResult<Event, void>> {
+    if (this.phase !== Phase.Start && this.phase !== Phase.Done && !this.failed) {
+      this.busy = true;
+      try {
+        return await this.fail(error);
+      } finally {
+        this.busy = false;
+        this.drain();
+      }
+    }
+    await this.stop();
+    throw error;
+  }
+
+  /** The run failed (or was thrown into): the agent's run is closed, and the run ends on an error event for it. */
+  private async fail(thrown: unknown): Promise<IteratorResult<Event, void>> {
+    // Closed before the error event, as leaving a `for await` over the agent's run would.
+    const steps = this.steps;
+    this.steps = undefined;
+    if (steps) await closeSteps(steps);
+    const error = ToolsmithError.isInstance(thrown)
+      ? thrown
+      : new ToolsmithError('INTERNAL_ERROR', runFailedMessage(thrown instanceof Error ? thrown.message : String(thrown)), { cause: thrown });
+    const { context } = this;
+    const failed = context ? errorEvent(context, context.agent.name, error) : standaloneErrorEvent(this.invocationId, this.author, error);
+    if (this.runUsage) failed.runUsage = { ...this.runUsage };
+    this.batch = undefined;
+    this.phase = Phase.Finish;
+    this.failed = true;
+    return { value: failed, done: false };
+  }
+
+  /** Hands out `events` next (each stored first when `storing`). */
+  private hold(events: readonly Event[], storing: boolean): void {
+    this.batch = events;
+    this.index = 0;
+    this.storing = storing;
+  }
+
+  /** The run ends after `event`, which is not stored. */
+  private endWith(event: Event): void {
+    this.hold([event], false);
+    this.phase = Phase.Finish;
+  }
+
+  /**
+   * Everything before the agent runs: waits for the session's turn, claims it, loads (or creates) it and
+   * checks the message; ends the run on an error event when any of it fails. Events to hand out first
+   * (calls a process that died left interrupted) are held.
+   */
+  private async start(): Promise<void> {
+    const { services, input } = this;
+    const invocationId = (this.invocationId = newId('inv'));
+    // The invocation's own signal follows the caller's while it runs; without a caller's signal nothing
+    // can abort it, and the context makes one only if something asks for it.
+    const controller = input.signal ? new AbortController() : undefined;
+    if (controller) this.unlink = linkSignal(input.signal!, controller);
+    const signal = controller?.signal;
+    const { writes } = this;
+    if (signal?.aborted) return this.endWith(standaloneErrorEvent(invocationId, this.author, new RunAbortedError(signal.reason)));
     if (input.turns && isSessionKey(input.session)) {
       const key = sessionTurnKey(input.session.appName, input.session.userId, input.session.sessionId);
       // Uncontended (the usual case): the turn is taken at once, with no promise and no await.
-      release = input.turns.tryAcquire(key) ?? (await input.turns.acquire(key, signal));
-      if (!release) {
-        yield standaloneErrorEvent(invocationId, author, new RunAbortedError(signal?.reason));
-        return;
-      }
+      this.release = input.turns.tryAcquire(key) ?? (await input.turns.acquire(key, signal));
+      if (!this.release) return this.endWith(standaloneErrorEvent(invocationId, this.author, new RunAbortedError(signal?.reason)));
     }
     if (input.claim && isSessionKey(input.session)) {
       // One writer per session across processes: claimed before anything is read or stored, so a run
       // that gets no claim (SESSION_BUSY) or is aborted while waiting leaves the session untouched.
       const claiming = HeldClaim.claim(services.sessionService, input.session, invocationId, input.claim, signal, writes);
-      held = claiming instanceof Promise ? await claiming : claiming;
+      this.held = claiming instanceof Promise ? await claiming : claiming;
     }
+    const { held } = this;
     const loading = isSessionKey(input.session) ? loadOrCreate(services.sessionService, input.session, held?.takeLoaded(), writes) : { session: input.session, created: false };
     const loaded = loading instanceof Promise ? await loading : loading;
     const session = loaded.session;
@@ -110,31 +310,28 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       if (loaded.created && isSessionKey(input.session)) await services.sessionService.deleteSession(input.session);
     };
     if (held) session.fence = held.fence;
-    const agent = typeof input.agent === 'function' ? input.agent(session) : input.agent;
-    author = agent.name;
+    const agent = (this.agent = typeof input.agent === 'function' ? input.agent(session) : input.agent);
+    this.author = agent.name;
     // A credential the user typed in goes to the credential service only: what is stored, traced and
     // handed to agents and callbacks has its values redacted; the secret stays in memory for this invocation.
     const withheld = input.newMessage === undefined ? undefined : withholdCredentials(input.newMessage);
     const userContent = withheld ? withheld.stored : input.newMessage;
-    context = new InvocationContext({
-      invocationId, agent, session, services, userContent, withheldAnswers: withheld?.answers, signal, abortable: input.signal !== undefined, streaming: input.streaming ?? false, trace,
-    });
-    trace?.started({ invocationId, sessionId: session.id, agentName: agent.name, events: session.events, newMessage: userContent });
-    if (signal?.aborted) {
-      yield errorEvent(context, agent.name, new RunAbortedError(signal.reason));
-      return;
-    }
+    const context = (this.context = new InvocationContext({
+      invocationId, agent, session, services, userContent, withheldAnswers: withheld?.answers, signal, abortable: input.signal !== undefined, streaming: input.streaming ?? false, trace: this.trace,
+    }));
+    this.trace?.started({ invocationId, sessionId: session.id, agentName: agent.name, events: session.events, newMessage: userContent });
+    if (signal?.aborted) return this.endWith(errorEvent(context, agent.name, new RunAbortedError(signal.reason)));
     if (input.messageId !== undefined) {
       const invalidId = checkMessageId(input.messageId);
       if (invalidId) {
         await undoCreate();
-        yield errorEvent(context, agent.name, invalidId);
-        return;
+        return this.endWith(errorEvent(context, agent.name, invalidId));
       }
       // A message sent again (a retry after a lost connection): answered with what it produced, nothing stored or run.
       const produced = eventsOfMessage(session.events, input.messageId);
       if (produced) {
-        yield* produced;
+        this.hold(produced, false);
+        this.phase = Phase.Finish;
         return;
       }
     }
@@ -142,8 +339,7 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
       const invalid = checkNewMessage(input.newMessage, services.argumentLimits);
       if (invalid) {
         await undoCreate();
-        yield errorEvent(context, agent.name, invalid);
-        return;
+        return this.endWith(errorEvent(context, agent.name, invalid));
       }
       // Answers to confirmations and long-running calls must match what the session waits for; else nothing runs.
       // Runs on one session take turns (in the process, and across processes through the session's
@@ -157,63 +353,54 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
         (hasFunctionResponse(input.newMessage) ? await checkEditedArguments(context, input.newMessage) : undefined);
       if (refusal) {
         await undoCreate();
-        yield errorEvent(context, agent.name, refusal);
-        return;
+        return this.endWith(errorEvent(context, agent.name, refusal));
       }
     }
     // A process that died inside a tool call left the model's call without a response: report it
     // (TOOL_INTERRUPTED) before the new message, and never run it again behind the user's back. After
     // the checks above, so a refused message (e.g. a second answer to a confirmation another process is
     // running) never declares that process's call interrupted.
-    for (const interrupted of interruptedCallEvents(session.events, invocationId)) {
-      await store(context, interrupted, writes);
-      yield interrupted;
-    }
-    if (userContent !== undefined) {
-      const id = input.messageId === undefined ? undefined : messageEventId(input.messageId);
-      const stored = store(context, Event.create({ ...(id === undefined ? {} : { id }), invocationId, author: 'user', content: userContent }), writes);
-      if (stored instanceof Promise) await stored;
-    }
-    let endedOnError = false;
-    steps = agentSteps(agent, context);
-    for (let batch = await steps.next(); batch; batch = await steps.next()) {
-      for (const event of batch) {
-        if (!event.partial) {
-          endedOnError = event.errorCode !== undefined;
-          // Each complete event carries the run's usage so far: the last one carries the run's total.
-          if (event.usage) context.countUsage(event, (runUsage = addUsage(runUsage, event.usage)));
-          if (runUsage) event.runUsage = { ...runUsage };
-          if (event.errorCode !== 'RUN_ABORTED') {
-            const stored = store(context, event, writes);
-            if (stored instanceof Promise) await stored;
-          }
-        }
-        yield event;
-      }
-    }
-    steps = undefined;
-    // A budget's costOf that failed on the run's last model call still ends the run on its error.
-    if (context.costError && !endedOnError) {
-      const failed = errorEvent(context, agent.name, context.costError);
-      if (runUsage) failed.runUsage = { ...runUsage };
-      await store(context, failed, writes);
-      yield failed;
-    }
-  } catch (thrown) {
-    // The agent's run is closed before the error event, as leaving a `for await` over it would.
-    if (steps) await closeSteps(steps);
-    steps = undefined;
-    const error = ToolsmithError.isInstance(thrown)
-      ? thrown
-      : new ToolsmithError('INTERNAL_ERROR', runFailedMessage(thrown instanceof Error ? thrown.message : String(thrown)), { cause: thrown });
-    const failed = context ? errorEvent(context, context.agent.name, error) : standaloneErrorEvent(invocationId, author, error);
-    if (runUsage) failed.runUsage = { ...runUsage };
-    yield failed;
-  } finally {
+    const interrupted = interruptedCallEvents(session.events, invocationId);
+    if (interrupted.length > 0) this.hold(interrupted, true);
+    this.phase = Phase.Message;
+  }
+
+  /** Stores the user's message (its event id from the client's `messageId`, when given). */
+  private storeMessage(): Event | Promise<Event> | undefined {
+    const { input } = this;
+    const context = this.context!;
+    const userContent = context.userContent;
+    if (userContent === undefined) return undefined;
+    const id = input.messageId === undefined ? undefined : messageEventId(input.messageId);
+    return store(context, Event.create({ ...(id === undefined ? {} : { id }), invocationId: this.invocationId, author: 'user', content: userContent }), this.writes);
+  }
+
+  /**
+   * Before a complete event is handed out: counts its usage (each complete event carries the run's usage
+   * so far: the last one carries the run's total), then stores it (an abort's error event is not stored).
+   */
+  private record(event: Event): Promise<Event> | undefined {
+    if (event.partial) return undefined;
+    const context = this.context!;
+    this.endedOnError = event.errorCode !== undefined;
+    if (event.usage) context.countUsage(event, (this.runUsage = addUsage(this.runUsage, event.usage)));
+    if (this.runUsage) event.runUsage = { ...this.runUsage };
+    if (event.errorCode === 'RUN_ABORTED') return undefined;
+    const stored = store(context, event, this.writes);
+    return stored instanceof Promise ? stored : undefined;
+  }
+
+  /** The run is over: the agent's run closed (when left early), the signal unlinked, the claim and the turn released. */
+  private async finish(): Promise<void> {
+    this.phase = Phase.Done;
+    this.batch = undefined;
+    const steps = this.steps;
+    this.steps = undefined;
     // Left early by the caller's return(): the agent's run is closed, as leaving a `for await` over it would.
     if (steps) await closeSteps(steps);
-    unlink();
+    this.unlink();
     // A release that fails leaves a claim that lapses at its expiry; the next run waits until then.
+    const { held } = this;
     if (held) {
       try {
         const releasing = held.release();
@@ -222,7 +409,7 @@ async function* invocation(services: InvocationServices, input: RunInvocationInp
         // (nothing to do: see above)
       }
     }
-    release?.();
+    this.release?.();
   }
 }
 

@@ -1,0 +1,180 @@
+import { LlmAgent } from '../agents/llm-agent';
+import type { InvocationContext } from '../agents/invocation-context';
+import type { Event } from '../events/event';
+import type { LlmResponse } from '../model/llm-response';
+import type { Model } from '../model/model';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ScriptedModel } from '../testing/scripted-model';
+import { FnTool, user } from './__fixtures__/test-tools';
+import { Runner } from './runner';
+
+const KEY = { appName: 'app', userId: 'u1', sessionId: 's1' };
+
+/** A runner whose model calls `note` (which logs `tool ran`) and then answers `done`, for every run. */
+function noteRunner(log: string[]) {
+  const sessionService = new InMemorySessionService();
+  const model = new ScriptedModel((request) => (request.contents.at(-1)!.parts[0]?.functionResponse ? 'done' : { calls: [{ id: 'c1', name: 'note', args: {} }] }));
+  const note = new FnTool('note', () => {
+    log.push('tool ran');
+    return { ok: true };
+  });
+  return { runner: new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [note] }), sessionService }), sessionService };
+}
+
+const run = (runner: Runner, text: string) => runner.run({ userId: 'u1', sessionId: 's1', newMessage: user(text) });
+
+async function texts(events: AsyncIterable<Event>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const event of events) out.push(describe_(event));
+  return out;
+}
+
+/** An event in a word: its text, its calls' names, or its function responses' names. */
+function describe_(event: Event): string {
+  if (event.errorCode) return `error ${event.errorCode}`;
+  const calls = event.functionCalls().map((c) => `call ${c.name}`);
+  const responses = event.functionResponses().map((r) => {
+    const error = (r.response as { error?: { code?: string } }).error;
+    return error?.code ? `response ${r.name} ${error.code}` : `response ${r.name}`;
+  });
+  return [...calls, ...responses].join(', ') || event.text();
+}
+
+describe('the run as an async iterator', () => {
+  it('overlapping next() calls are answered in order, each with the event a sequential run would give, then done', async () => {
+    const { runner } = noteRunner([]);
+    const sequential = await texts(run(runner, 'first'));
+
+    const events = run(runner, 'second');
+    const results = await Promise.all(Array.from({ length: sequential.length + 2 }, () => events.next()));
+
+    expect(results.map((r) => (r.done ? 'done' : describe_(r.value)))).toEqual([...sequential, 'done', 'done']);
+    expect(sequential).toEqual(['call note', 'response note', 'done']);
+  });
+
+  it('a return() that overlaps a pending next() waits for it, then ends the run: the tool never runs', async () => {
+    const log: string[] = [];
+    const { runner, sessionService } = noteRunner(log);
+    const events = run(runner, 'hi');
+
+    const settled: string[] = [];
+    const first = events.next().then((r) => settled.push(`next: ${r.done ? 'done' : describe_(r.value)}`));
+    const returned = events.return().then((r) => settled.push(`return: ${r.done ? 'done' : 'value'}`));
+    await Promise.all([first, returned]);
+
+    expect(settled).toEqual(['next: call note', 'return: done']);
+    expect(await events.next()).toEqual({ value: undefined, done: true });
+    expect(log).toEqual([]);
+    const stored = (await sessionService.getSession(KEY))!.events;
+    expect(stored.map(describe_)).toEqual(['hi', 'call note']);
+  });
+
+  it('break in for await passes the turn (and the claim) to the run waiting for it', async () => {
+    const log: string[] = [];
+    const { runner, sessionService } = noteRunner(log);
+    let second: AsyncGenerator<Event, void, undefined> | undefined;
+    let secondFirst: Promise<IteratorResult<Event, void>> | undefined;
+    for await (const event of run(runner, 'first')) {
+      log.push(`first run: ${describe_(event)}`);
+      // The second run waits for the session's turn, which the first run holds until it is left.
+      second = run(runner, 'second');
+      secondFirst = second.next().then((r) => {
+        log.push('second run started');
+        return r;
+      });
+      await Promise.resolve();
+      log.push('breaking');
+      break;
+    }
+    expect(describe_((await secondFirst!).value as Event)).toBe('response note TOOL_INTERRUPTED');
+    const rest = await texts(second!);
+
+    expect(log).toEqual(['first run: call note', 'breaking', 'second run started', 'tool ran']);
+    const stored = (await sessionService.getSession(KEY))!.events;
+    // The call the first run left unanswered is reported interrupted before the second message.
+    expect(stored.map(describe_)).toEqual(['first', 'call note', 'response note TOOL_INTERRUPTED', 'second', 'call note', 'response note', 'done']);
+    expect(rest).toEqual(['call note', 'response note', 'done']);
+  });
+
+  it('throw() mid-run ends the run on an INTERNAL_ERROR event for the error, then releases the turn', async () => {
+    const log: string[] = [];
+    const { runner, sessionService } = noteRunner(log);
+    const events = run(runner, 'hi');
+    await events.next();
+
+    const thrown = await events.throw(new Error('the caller gave up'));
+
+    expect(thrown.done).toBe(false);
+    expect(thrown.value).toMatchObject({ errorCode: 'INTERNAL_ERROR', author: 'root' });
+    expect((thrown.value as Event).errorMessage).toContain('the caller gave up');
+    expect(await events.next()).toEqual({ value: undefined, done: true });
+    expect(log).toEqual([]);
+    // The turn is free: the next run goes ahead, after the stored half of this one (its call reported interrupted).
+    expect(await texts(run(runner, 'again'))).toEqual(['response note TOOL_INTERRUPTED', 'call note', 'response note', 'done']);
+    expect((await sessionService.getSession(KEY))!.events.slice(0, 2).map(describe_)).toEqual(['hi', 'call note']);
+  });
+
+  it('throw() after the error event, or after the end, rejects with the error; the turn is released either way', async () => {
+    const { runner } = noteRunner([]);
+    const events = run(runner, 'hi');
+    await events.next();
+    await events.throw(new Error('first'));
+    await expect(events.throw(new Error('second'))).rejects.toThrow('second');
+    await expect(events.throw(new Error('third'))).rejects.toThrow('third');
+    expect(await texts(run(runner, 'again'))).toEqual(['response note TOOL_INTERRUPTED', 'call note', 'response note', 'done']);
+  });
+
+  it('return() or throw() before the first next() ends the run without starting it: nothing is stored, no session made', async () => {
+    const log: string[] = [];
+    const { runner, sessionService } = noteRunner(log);
+
+    expect(await run(runner, 'never').return()).toEqual({ value: undefined, done: true });
+    await expect(run(runner, 'never').throw(new Error('not started'))).rejects.toThrow('not started');
+
+    expect(await sessionService.getSession(KEY)).toBeUndefined();
+    expect(await texts(run(runner, 'hi'))).toEqual(['call note', 'response note', 'done']);
+  });
+
+  it('return() while streaming closes the model call it reads from', async () => {
+    const log: string[] = [];
+    const model: Model = {
+      provider: 'test',
+      modelName: 'streamer',
+      async *generate(): AsyncGenerator<LlmResponse> {
+        try {
+          yield { content: { role: 'model', parts: [{ text: 'Hel' }] }, partial: true };
+          yield { content: { role: 'model', parts: [{ text: 'lo' }] }, partial: true };
+          yield { content: { role: 'model', parts: [{ text: 'Hello' }] }, turnComplete: true };
+        } finally {
+          log.push('model closed');
+        }
+      },
+    };
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }) });
+    const events = runner.run({ userId: 'u1', sessionId: 's1', newMessage: user('hi'), streaming: true });
+    expect((await events.next()).value).toMatchObject({ partial: true });
+    log.push('returning');
+
+    await events.return();
+
+    expect(log).toEqual(['returning', 'model closed']);
+  });
+
+  it("an LlmAgent subclass that overrides runAsync is run through it; one that does not runs the model's loop", async () => {
+    const log: string[] = [];
+    class Logged extends LlmAgent {
+      override async *runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+        log.push('override');
+        yield* super.runAsync(context);
+      }
+    }
+    class Plain extends LlmAgent {}
+    const answer = (name: string) => new ScriptedModel([`hello from ${name}`]);
+    const overridden = new Runner({ appName: 'app', agent: new Logged({ name: 'logged', model: answer('logged') }) });
+    const plain = new Runner({ appName: 'app', agent: new Plain({ name: 'plain', model: answer('plain') }) });
+
+    expect(await texts(run(overridden, 'hi'))).toEqual(['hello from logged']);
+    expect(await texts(run(plain, 'hi'))).toEqual(['hello from plain']);
+    expect(log).toEqual(['override']);
+  });
+});
