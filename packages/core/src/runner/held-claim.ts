@@ -61,14 +61,19 @@ export class HeldClaim implements RenewableClaim {
   static claim(sessions: SessionService, key: SessionKey, holder: string, policy: ResolvedSessionClaimPolicy, signal?: AbortSignal, writes?: SynchronousSessionWrites): HeldClaim | Promise<HeldClaim> {
     const request = { appName: key.appName, userId: key.userId, sessionId: key.sessionId, holder, leaseMs: policy.leaseMs, load: true };
     const wait = policy.onBusy === 'wait' ? policy.maxWaitMs : 0;
-    // A synchronous store answers in the same moment: the clock is read only when it refuses.
-    const asked = writes ? undefined : Date.now();
-    const granted = (outcome: ClaimOutcome): HeldClaim | Promise<HeldClaim> =>
+    // Uncontended (the usual case): one call to the store, no retry loop.
+    if (writes) {
+      // A synchronous store answers in the same moment: the clock is read only when it refuses.
+      const outcome = writes.claimSession(request);
+      if (outcome.claimed) return new HeldClaim(sessions, key, outcome.fence, policy.leaseMs, outcome.loaded, writes);
+      return HeldClaim.retry(sessions, key, request, outcome, Date.now() + wait, writes, signal);
+    }
+    const asked = Date.now();
+    return sessions.claimSession(request).then((outcome) =>
       outcome.claimed
         ? new HeldClaim(sessions, key, outcome.claim.fence, policy.leaseMs, outcome.loaded, writes)
-        : HeldClaim.retry(sessions, key, request, outcome, (asked ?? Date.now()) + wait, writes, signal);
-    // Uncontended (the usual case): one call to the store, no retry loop.
-    return writes ? granted(writes.claimSession(request)) : sessions.claimSession(request).then(granted);
+        : HeldClaim.retry(sessions, key, request, outcome, asked + wait, writes, signal),
+    );
   }
 
   /** Claims again, with growing pauses, until a claim is granted or `deadline` (wall clock) passes. */

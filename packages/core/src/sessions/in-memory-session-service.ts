@@ -8,7 +8,7 @@ import { answerClaims } from './answer-claims';
 import { Session } from './session';
 import type { ClaimOutcome, ClaimSessionRequest } from './session-claim';
 import type { GetSessionRequest, ListSessionsRequest, SessionKey, SessionService } from './session-service';
-import { registerSynchronousWrites } from './synchronous-session-writes';
+import { type SynchronousClaimOutcome, registerSynchronousWrites } from './synchronous-session-writes';
 import { NestedMap } from './nested-map';
 
 /** What an {@link InMemorySessionService} holds for one session: only its own (unprefixed) state. */
@@ -152,7 +152,8 @@ export class InMemorySessionService implements SessionService {
   async deleteSession(request: SessionKey): Promise<void> {
     this.sessions.delete(request.appName, request.userId, request.sessionId);
     const claim = this.claims.get(request.appName, request.userId, request.sessionId);
-    if (claim && claim.lapsesAt <= this.now()) this.forgetClaim(claim);
+    // A released claim (the usual case) needs no clock.
+    if (claim && (claim.lapsesAt === -Infinity || claim.lapsesAt <= this.now())) this.forgetClaim(claim);
   }
 
   /**
@@ -199,21 +200,24 @@ export class InMemorySessionService implements SessionService {
 
   /** Implements {@link SessionService.claimSession}: one synchronous step, so two claims never both win; with `load`, the session is read in that step too. */
   async claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {
-    return this.claimNow(request);
+    const now = this.now();
+    const outcome = this.claimNow(request, now);
+    if (!outcome.claimed) return outcome;
+    const claim = { fence: outcome.fence, expiresAt: this.wallTime(now + request.leaseMs, now) };
+    return outcome.loaded ? { claimed: true, claim, loaded: outcome.loaded } : { claimed: true, claim };
   }
 
-  private claimNow(request: ClaimSessionRequest): ClaimOutcome {
-    const now = this.now();
+  /** {@link InMemorySessionService.claimSession} without the granted claim's `expiresAt` (no wall clock read), at `now` on the monotonic clock. */
+  private claimNow(request: ClaimSessionRequest, now = this.now()): SynchronousClaimOutcome {
     const current = this.claims.get(request.appName, request.userId, request.sessionId);
     if (current && current.lapsesAt > now) return { claimed: false, holder: current.holder, expiresAt: this.wallTime(current.lapsesAt, now) };
     const claim: StoredClaim = { appName: request.appName, userId: request.userId, sessionId: request.sessionId, holder: request.holder, fence: ++this.lastFence, lapsesAt: now + request.leaseMs };
     this.claims.set(request.appName, request.userId, request.sessionId, claim);
     const stored = this.sessions.get(request.appName, request.userId, request.sessionId);
     if (stored) stored.claim = claim;
-    const granted = { fence: claim.fence, expiresAt: this.wallTime(claim.lapsesAt, now) };
     // In the same synchronous step: exactly what getSession for the whole session returns right after the claim.
-    if (request.load) return { claimed: true, claim: granted, loaded: { session: stored ? this.view(request.appName, request.userId, stored, true) : undefined } };
-    return { claimed: true, claim: granted };
+    if (request.load) return { claimed: true, fence: claim.fence, loaded: { session: stored ? this.view(request.appName, request.userId, stored, true) : undefined } };
+    return { claimed: true, fence: claim.fence };
   }
 
   /** Implements {@link SessionService.renewClaim}. */
