@@ -16,25 +16,35 @@ const LONGEST_RETRY_MS = 200;
  * wait for the lease to run out.
  */
 export class HeldClaim implements RenewableClaim {
-  private readonly renewals: ClaimRenewals;
+  // `declare`: the constructor assigns every field itself, in this order (one per run: class-field
+  // definitions and parameter properties would define each field, then assign it again).
+  declare private readonly sessions: SessionService;
+  declare private readonly key: SessionKey;
+  /** The claim's fencing number: the run's appends carry it. */
+  declare readonly fence: number;
+  declare private readonly leaseMs: number;
+  /** The session the store read with the claim, if it did (see {@link HeldClaim.takeLoaded}). */
+  declare private loaded: LoadedSession | undefined;
+  /** The store's synchronous writes, when it has them: the release then needs no await. */
+  declare private readonly writes: SynchronousSessionWrites | undefined;
+  declare private readonly renewals: ClaimRenewals;
   /** The renewal in flight, if any, awaited before the release (a late renewal must not revive a released claim). */
-  private renewing: Promise<unknown> | undefined;
+  declare private renewing: Promise<unknown> | undefined;
   /** Links of the renewal list (see {@link ClaimRenewals}). */
-  previousRenewed: RenewableClaim | undefined = undefined;
-  nextRenewed: RenewableClaim | undefined = undefined;
+  declare previousRenewed: RenewableClaim | undefined;
+  declare nextRenewed: RenewableClaim | undefined;
 
-  private constructor(
-    private readonly sessions: SessionService,
-    private readonly key: SessionKey,
-    /** The claim's fencing number: the run's appends carry it. */
-    readonly fence: number,
-    private readonly leaseMs: number,
-    /** The session the store read with the claim, if it did (see {@link HeldClaim.takeLoaded}). */
-    private loaded: LoadedSession | undefined,
-    /** The store's synchronous writes, when it has them: the release then needs no await. */
-    private readonly writes: SynchronousSessionWrites | undefined,
-  ) {
+  private constructor(sessions: SessionService, key: SessionKey, fence: number, leaseMs: number, loaded: LoadedSession | undefined, writes: SynchronousSessionWrites | undefined) {
+    this.sessions = sessions;
+    this.key = key;
+    this.fence = fence;
+    this.leaseMs = leaseMs;
+    this.loaded = loaded;
+    this.writes = writes;
     this.renewals = ClaimRenewals.of(leaseMs);
+    this.renewing = undefined;
+    this.previousRenewed = undefined;
+    this.nextRenewed = undefined;
     this.renewals.add(this);
   }
 
