@@ -193,6 +193,18 @@ describe('InMemorySessionService', () => {
     if (next.claimed) expect(next.claim.fence).toBeGreaterThan(live.claim.fence);
   });
 
+  it("reads its monotonic clock once for a run's claim: not for the run's stored events, its release, or deleting the session after it", async () => {
+    let reads = 0;
+    const service = new InMemorySessionService({ monotonicClock: () => ++reads });
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model: new ScriptedModel(['Hello!']) }), sessionService: service });
+    const events = await collect(runner, 'Hi', { userId: 'u', sessionId: 'fresh' });
+    expect(events.map((e) => e.text())).toEqual(['Hello!']);
+    await service.deleteSession({ appName: 'app', userId: 'u', sessionId: 'fresh' });
+    expect(reads).toBe(1);
+    // The released claim went with the session: the next run on the id is granted a new one, with a larger number.
+    expect(await service.claimSession({ appName: 'app', userId: 'u', sessionId: 'fresh', holder: 'next', leaseMs: 1_000 })).toMatchObject({ claimed: true, claim: { fence: 2 } });
+  });
+
   it('runs claim leases on a monotonic clock: a jump of the wall clock neither expires a living claim nor keeps a lapsed one', async () => {
     let monotonic = 1_000;
     const service = new InMemorySessionService({ monotonicClock: () => monotonic });
