@@ -358,11 +358,6 @@ export function wrapResult(result: unknown): Record<string, unknown> {
  * (the call's result budget) the response is cut as a result is: details left out, then the message's end.
  */
 export function errorResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: ToolsmithError, maxChars?: number): FunctionResponse {
-  return failureResponse(call, error, maxChars);
-}
-
-/** {@link errorResponse} of what it reads of an error (its code, message and details), whether or not an error was made. */
-function failureResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: Pick<ToolsmithError, 'code' | 'message' | 'details'>, maxChars?: number): FunctionResponse {
   const body: Record<string, unknown> = { code: error.code, message: toolCallFeedback(call.name, error) };
   const details = withoutRepeatedProblems(error.details, error.message);
   if (details !== undefined) {
@@ -456,8 +451,10 @@ function invalidArguments(call: FunctionCall, toolName: string, problems: readon
   // The error's details (`{ problems }` alone) only repeat its message, which lists every problem as
   // `listProblems` writes them: errorResponse leaves them out (see withoutRepeatedProblems), and so does
   // this, without searching the message for each problem again.
-  const message = invalidArgumentsFeedback(problems);
-  return new InvalidArgumentsOutcome(failureResponse(call, { code: 'INVALID_ARGUMENTS', message, details: undefined }, maxChars), toolName, problems);
+  // The feedback is already what the model reads (no tool name to take out: see toolCallFeedback),
+  // so the body is made here; reading its start again would flatten the freshly joined text for nothing.
+  const body: Record<string, unknown> = { code: 'INVALID_ARGUMENTS', message: invalidArgumentsFeedback(problems) };
+  return new InvalidArgumentsOutcome({ id: call.id, name: call.name, response: { error: fittedErrorBody(body, maxChars) }, isError: true }, toolName, problems);
 }
 
 /** The outcome {@link invalidArguments} returns; a class, so its getter is the prototype's and not made per call. */
