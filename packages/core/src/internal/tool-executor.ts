@@ -20,7 +20,7 @@ import { ToolCallDeniedError } from '../errors/tool-call-denied-error';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments, tooDeep } from '../validation/argument-parser';
 import { fittedErrorBody, inspectResult, jsonProblem, truncatedResult } from './result-budget';
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
-import { repairArguments } from '../validation/argument-repair';
+import { mayRepair, repairArguments } from '../validation/argument-repair';
 import { judgeArguments, standardArgumentsOf } from '../validation/standard-arguments';
 import { repairArgumentText } from '../validation/argument-text-repair';
 import { DEFAULT_TOOL_CALL_POLICY, type ToolCallPolicy, exposedMessage } from '../tools/tool-call-policy';
@@ -132,7 +132,8 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     } else {
       const validate = validatorFor(tool.parameters);
       let valid = validate(args);
-      if (!valid && repairing) {
+      // Only where ajv refused a value a repair could fix: the usual invalid call has none, and skips the walk.
+      if (!valid && repairing && mayRepair(validate.errors, args)) {
         const repaired = repairArguments(args, tool.parameters, { maxDepth: limits.maxDepth, tooDeep: () => tooDeep(tool.name, limits) });
         if (repaired) {
           repairs = repairs ? repairs.concat(repaired.repairs) : repaired.repairs;

@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { functionTool } from '../function-tool/function-tool';
 import { executeToolCall } from '../internal/tool-executor';
 import type { JsonSchema } from '../model/json-schema';
+import { mayRepair, repairArguments } from './argument-repair';
+import { parseArguments } from './argument-parser';
+import { validatorFor } from './schema-validator';
 import { testToolContext } from '../testing/test-tool-context';
 
 // The argument repair corpus (__fixtures__/argument-repair-corpus): what models get wrong, valid controls
@@ -37,6 +40,23 @@ describe('argument repair corpus', () => {
     expect(cases.length).toBeGreaterThanOrEqual(200);
     const kinds = new Set(cases.map((c) => c.expect.outcome));
     expect([...kinds].sort()).toEqual(['refused', 'repaired', 'valid']);
+  });
+
+  it('skips the repair walk (mayRepair false) only for arguments the walk finds nothing to repair in', () => {
+    let skipped = 0;
+    for (const c of cases) {
+      let args: Record<string, unknown>;
+      try {
+        args = parseArguments(c.tool, c.raw);
+      } catch {
+        continue; // text repairs: before validation, not gated
+      }
+      const validate = validatorFor(tools[c.tool]);
+      if (validate(args) || mayRepair(validate.errors, args)) continue;
+      skipped++;
+      expect([c.name, repairArguments(args, tools[c.tool])]).toEqual([c.name, undefined]);
+    }
+    expect(skipped).toBeGreaterThan(10);
   });
 
   it.each(cases.map((c) => [`${c.file}: ${c.name}`, c] as const))('%s', async (_name, c) => {

@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../model/json-schema';
-import { repairArguments } from './argument-repair';
+import { mayRepair, repairArguments } from './argument-repair';
 import { repairArgumentText } from './argument-text-repair';
+import { validatorFor } from './schema-validator';
 
 const TASK: JsonSchema = {
   type: 'object',
@@ -100,6 +101,37 @@ describe('repairArguments', () => {
     const args = { title: 'a', address: { zip: '1' } };
     repairArguments(args, TASK);
     expect(args).toEqual({ title: 'a', address: { zip: '1' } });
+  });
+});
+
+describe('mayRepair', () => {
+  /** ajv's errors for `args` against TASK (all of them, as the executor validates). */
+  const errorsOf = (args: Record<string, unknown>, schema: JsonSchema = TASK) => {
+    const validate = validatorFor(schema);
+    expect(validate(args)).toBe(false);
+    return validate.errors;
+  };
+
+  it('says no repair applies when every refusal is one no repair fixes: a missing or unknown property, an enum value no option matches, a wrong number', () => {
+    const args = { priority: 'urgent', extra: 1, count: 1.5, tags: [3] };
+    expect(mayRepair(errorsOf(args), args)).toBe(false);
+    expect(repairArguments(args, TASK)).toBeUndefined();
+  });
+
+  it('says one may where ajv refused a string or a null by its type, enum or const, or an enum value that matches ignoring case', () => {
+    const cases: Array<[Record<string, unknown>, JsonSchema?]> = [
+      [{ title: 'a', count: '3' }],
+      [{ title: 'a', count: null }],
+      [{ title: 'a', priority: 'HIGH' }],
+      [{ title: 'a', address: '{"zip":1}' }],
+      [{ title: 'a', address: { zip: '75001' } }],
+      [{ 'a/b': null }, { type: 'object', properties: { 'a/b': { const: 1 } } }],
+      [{ n: '1' }, { type: 'object', properties: { n: { anyOf: [{ type: 'integer' }, { type: 'null' }] } } }],
+    ];
+    for (const [args, schema] of cases) {
+      expect(mayRepair(errorsOf(args, schema), args)).toBe(true);
+      expect(repairArguments(args, schema ?? TASK)).toBeDefined();
+    }
   });
 });
 

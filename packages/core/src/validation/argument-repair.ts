@@ -1,5 +1,7 @@
+import type { ErrorObject } from 'ajv/dist/2020';
 import type { ArgumentRepair } from '../model/content';
 import type { JsonSchema } from '../model/json-schema';
+import { valueAt } from './problem-text';
 
 /** Arguments after the schema-driven repairs (a copy; the model's own object is never changed), and the repairs made. */
 export interface RepairedArguments {
@@ -47,6 +49,39 @@ export function repairArguments(args: Record<string, unknown>, schema: JsonSchem
   const copy = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
   walk.value(copy, schema, '');
   return { args: copy, repairs: walk.repairs };
+}
+
+/**
+ * False when none of ajv's `errors` (from validating `args` with `allErrors`) is at a value a named
+ * repair could fix, so {@link repairArguments} need not walk the arguments: every repair replaces a
+ * string or a `null` the schema refused by its `type`, its `enum` or its `const` (a refusal ajv reports
+ * at that value's path, inside `anyOf`/`oneOf` branches too), and `enum-case` needs an enum value that
+ * matches the string ignoring case. A missing or unknown property, a number out of range, a string an
+ * enum refuses with no such match: nothing to repair. True (walk) for anything else.
+ */
+export function mayRepair(errors: readonly ErrorObject[] | null | undefined, args: Record<string, unknown>): boolean {
+  if (!errors) return true;
+  for (let i = 0; i < errors.length; i++) {
+    const e = errors[i];
+    if (e.keyword !== 'type' && e.keyword !== 'enum' && e.keyword !== 'const') continue;
+    const value = valueAt(args, e.instancePath);
+    if (value === null) return true;
+    if (typeof value !== 'string') continue;
+    if (e.keyword === 'type') return true;
+    if (e.keyword === 'enum' && matchesIgnoringCase(value, (e.params as { allowedValues?: unknown }).allowedValues)) return true;
+  }
+  return false;
+}
+
+/** True when some string of `options` (an enum's values) equals `value` ignoring case. */
+function matchesIgnoringCase(value: string, options: unknown): boolean {
+  if (!Array.isArray(options)) return true; // unknown: let the walk decide
+  const lower = value.toLowerCase();
+  for (let i = 0; i < options.length; i++) {
+    const option: unknown = options[i];
+    if (typeof option === 'string' && option.toLowerCase() === lower) return true;
+  }
+  return false;
 }
 
 class RepairWalk {

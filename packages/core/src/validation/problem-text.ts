@@ -136,7 +136,8 @@ function unescapePointer(segment: string): string {
   return segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment;
 }
 
-function valueAt(data: unknown, pointer: string): unknown {
+/** The value at a JSON pointer (`/lines/0/qty`) in `data`; `undefined` where nothing is. */
+export function valueAt(data: unknown, pointer: string): unknown {
   if (pointer === '') return data;
   let value = data;
   for (let start = 1; start <= pointer.length; ) {
