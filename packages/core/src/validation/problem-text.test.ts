@@ -20,6 +20,27 @@ describe('problem text', () => {
     expect(problemsOf(schema, value)).toEqual([message]);
   });
 
+  it('echoes each received value as JSON writes it, cut at 60 characters', () => {
+    const values: unknown[] = ['plain', 'a"b', 'a\\b', 'line\nbreak', '\u0001', '\ud800', '😀', 'x'.repeat(57), 'x'.repeat(58), 'x'.repeat(59), 1e21, -0, 1.5, -7, true, false, null];
+    for (const value of values) {
+      const json = JSON.stringify(value);
+      const echoed = json.length > 60 ? `${json.slice(0, 59)}…` : json;
+      expect(problemsOf({ enum: ['zz'] }, value)).toEqual([`v: got ${echoed}, expected one of "zz"`]);
+    }
+  });
+
+  it("merges each union's alternatives at one path into one problem, for every union path of the call", () => {
+    const union = { anyOf: [{ type: 'string' }, { type: 'integer' }, { enum: [false] }] };
+    const validate = validatorFor({ type: 'object', properties: { a: union, b: union, c: { type: 'string' } } });
+    const value = { a: true, c: 1, b: 1.5 };
+    expect(validate(value)).toBe(false);
+    expect(toArgumentProblems(validate.errors, value).map((problem) => problem.message)).toEqual([
+      'a: got true, expected string or integer or one of false',
+      'b: got 1.5, expected string or integer or one of false',
+      'c: got 1, expected string',
+    ]);
+  });
+
   it('names paths with escaped keys (`~1` is `/`, `~0` is `~`), array indexes and the value found there', () => {
     const validate = validatorFor({
       type: 'object',

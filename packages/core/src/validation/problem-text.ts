@@ -14,31 +14,49 @@ const MAX_KEY_CHARS = 60;
  */
 export function describeProblems(errors: readonly ErrorObject[], data: unknown, root = 'arguments'): ArgumentProblem[] {
   const problems: ArgumentProblem[] = [];
-  const alternatives = new Map<string, { index: number; expected: string[]; got: string }>();
-  for (const e of errors) {
+  // The first `type`/`const`/`enum` problem in a slot of its own; a map only once a second one comes
+  // (most invalid calls have at most one: no map to make).
+  let first: Alternatives | undefined;
+  let alternatives: Map<string, Alternatives> | undefined;
+  for (let i = 0; i < errors.length; i++) {
+    const e = errors[i];
     const p = e.params as Record<string, unknown>;
-    if (e.keyword === 'required' || e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') {
+    const keyword = e.keyword;
+    if (keyword === 'required' || keyword === 'additionalProperties' || keyword === 'unevaluatedProperties') {
       const property = String(p.missingProperty ?? p.additionalProperty ?? p.unevaluatedProperty);
-      const path = `${e.instancePath}/${escapePointer(property)}`;
-      const what = e.keyword === 'required' ? 'missing, expected a value (required)' : 'unknown property, expected it left out';
-      problems.push({ path, keyword: e.keyword, message: `${readablePath(path, root)}: ${what}` });
+      // The property's readable path directly: escaping it into the pointer and back gives it unchanged.
+      const readable = appendSegment(readableSegments(e.instancePath), cut(property, MAX_KEY_CHARS));
+      problems.push({ path: `${e.instancePath}/${escapePointer(property)}`, keyword, message: `${readable}: ${keyword === 'required' ? MISSING : UNKNOWN}` });
       continue;
     }
     const got = data === undefined ? '' : `got ${renderValue(valueAt(data, e.instancePath))}, `;
     const expected = expectation(e, p);
-    if (e.keyword === 'type' || e.keyword === 'const' || e.keyword === 'enum') {
-      const earlier = alternatives.get(e.instancePath);
+    if (keyword === 'type' || keyword === 'const' || keyword === 'enum') {
+      const earlier = first?.path === e.instancePath ? first : alternatives?.get(e.instancePath);
       if (earlier) {
         if (!earlier.expected.includes(expected)) earlier.expected.push(expected);
         problems[earlier.index].message = `${readablePath(e.instancePath, root)}: ${earlier.got}expected ${earlier.expected.join(' or ')}`;
         continue;
       }
-      alternatives.set(e.instancePath, { index: problems.length, expected: [expected], got });
+      const entry: Alternatives = { path: e.instancePath, index: problems.length, expected: [expected], got };
+      if (!first) first = entry;
+      else (alternatives ??= new Map([[first.path, first]])).set(e.instancePath, entry);
     }
-    problems.push({ path: e.instancePath, keyword: e.keyword, message: `${readablePath(e.instancePath, root)}: ${got}expected ${expected}` });
+    problems.push({ path: e.instancePath, keyword, message: `${readablePath(e.instancePath, root)}: ${got}expected ${expected}` });
   }
   return problems;
 }
+
+/** The alternatives of a union at one path, merged into one problem (see {@link describeProblems}). */
+interface Alternatives {
+  path: string;
+  index: number;
+  expected: string[];
+  got: string;
+}
+
+const MISSING = 'missing, expected a value (required)';
+const UNKNOWN = 'unknown property, expected it left out';
 
 /** `1 character`, `2 characters`. */
 function count(limit: unknown, one: string, many: string): string {
@@ -101,15 +119,23 @@ export function describeValidatorProblem(path: string, value: unknown, text: str
 
 /** `/lines/0/qty` → `lines[0].qty`; `""` → `root` (`arguments`). Property names over 60 characters are cut with `…`. */
 export function readablePath(pointer: string, root = 'arguments'): string {
-  if (pointer === '') return root;
+  return pointer === '' ? root : readableSegments(pointer);
+}
+
+/** {@link readablePath} without a root: `""` for `""`. */
+function readableSegments(pointer: string): string {
   let out = '';
   for (let start = 1; start <= pointer.length; ) {
     const end = segmentEnd(pointer, start);
-    const segment = cut(unescapePointer(pointer.slice(start, end)), MAX_KEY_CHARS);
-    out += isIndex(segment) ? `[${segment}]` : out === '' ? segment : `.${segment}`;
+    out = appendSegment(out, cut(unescapePointer(pointer.slice(start, end)), MAX_KEY_CHARS));
     start = end + 1;
   }
   return out;
+}
+
+/** `lines` + `0` → `lines[0]`; `lines[0]` + `qty` → `lines[0].qty`; a first name stands alone. */
+function appendSegment(out: string, segment: string): string {
+  return isIndex(segment) ? `${out}[${segment}]` : out === '' ? segment : `${out}.${segment}`;
 }
 
 /** Where the pointer's segment starting at `start` ends (the next `/`, or the pointer's end). */
@@ -149,7 +175,13 @@ export function valueAt(data: unknown, pointer: string): unknown {
   return value;
 }
 
+/** Characters JSON.stringify escapes in a string (quotes, backslashes, controls, lone surrogates: any surrogate here). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 function renderValue(value: unknown): string {
+  // The usual values without JSON.stringify's setup: the same text.
+  if (typeof value === 'string' && value.length < MAX_VALUE_CHARS - 1 && !NEEDS_ESCAPE.test(value)) return `"${value}"`;
+  if (typeof value === 'boolean' || value === null || (typeof value === 'number' && Number.isFinite(value))) return String(value);
   let text: string;
   try {
     text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));

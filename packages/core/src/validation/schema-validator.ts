@@ -52,19 +52,26 @@ export function toArgumentProblems(errors: readonly ErrorObject[] | null | undef
   if (!errors) return [];
   // anyOf/oneOf (and if/then) add an umbrella error after their branches' errors; the branches say more.
   let described = errors;
-  for (const e of errors) {
-    if (isUmbrella(e)) {
+  for (let i = 0; i < errors.length; i++) {
+    if (isUmbrella(errors[i])) {
       described = errors.filter((error) => !isUmbrella(error));
       break;
     }
   }
   const problems = describeProblems(described, data, root);
-  // Each problem once: the usual handful compared pairwise, with no set built; a long list through a set.
-  const distinct: ArgumentProblem[] = [];
+  // Each problem once: the usual handful compared pairwise, with no set built (and the list itself
+  // kept when nothing repeats); a long list through a set.
   if (problems.length <= 8) {
-    for (const problem of problems) if (!distinct.some((kept) => kept.message === problem.message)) distinct.push(problem);
-    return distinct;
+    let distinct: ArgumentProblem[] | undefined;
+    for (let i = 0; i < problems.length; i++) {
+      let repeated = false;
+      for (let j = 0; j < i && !repeated; j++) repeated = problems[j].message === problems[i].message;
+      if (repeated) distinct ??= problems.slice(0, i);
+      else distinct?.push(problems[i]);
+    }
+    return distinct ?? problems;
   }
+  const distinct: ArgumentProblem[] = [];
   const seen = new Set<string>();
   for (const problem of problems) {
     if (seen.has(problem.message)) continue;
