@@ -116,6 +116,9 @@ describe('mayRepair', () => {
     const args = { priority: 'urgent', extra: 1, count: 1.5, tags: [3] };
     expect(mayRepair(errorsOf(args), args)).toBe(false);
     expect(repairArguments(args, TASK)).toBeUndefined();
+    const ranged: JsonSchema = { type: 'object', properties: { n: { type: 'integer', minimum: 1 }, s: { type: 'string', maxLength: 2 } } };
+    const outOfRange = { n: 0, s: 'abc' };
+    expect(mayRepair(errorsOf(outOfRange, ranged), outOfRange)).toBe(false);
   });
 
   it('says one may where ajv refused a string or a null by its type, enum or const, or an enum value that matches ignoring case', () => {
