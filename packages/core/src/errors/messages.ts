@@ -468,6 +468,29 @@ export const httpGuardMessages = {
   malformedUrl: (target: string) => `The request path ${JSON.stringify(target)} is not a valid URL path (malformed percent-encoding?).`,
 };
 
+/** `TOOL_NOT_FOUND`: the name the model called and the names it may call (also the error's `details.availableTools`). */
+export function toolNotFoundMessage(toolName: string, availableTools: readonly string[]): string {
+  return `Tool "${toolName}" is not available. Available tools: ${availableTools.length ? availableTools.join(', ') : '(none)'}.`;
+}
+
+/** `TOOL_TIMEOUT`: the timeout the call ran past (also the error's `details.timeoutMs`). */
+export function toolTimeoutMessage(toolName: string, timeoutMs: number): string {
+  return `Tool "${toolName}" did not finish within ${timeoutMs} ms and was cancelled.`;
+}
+
+/** `TOOL_CALL_DENIED`: the confirmation policy's reason, quoted (also the error's `details.reason`). */
+export function toolCallDeniedMessage(toolName: string, reason: string): string {
+  return `The call to tool "${toolName}" was denied by policy: ${JSON.stringify(reason)}. Do not retry it unless the user asks.`;
+}
+
+/** `TOOL_INTERRUPTED`: the call was cut off before it answered. */
+export function toolInterruptedMessage(toolName: string): string {
+  return (
+    `The call to tool "${toolName}" was interrupted before it answered (the process running it stopped). ` +
+    'It may or may not have taken effect; it was not run again. Check its effect before calling it again.'
+  );
+}
+
 /** A tool returned files larger, together, than the limit. */
 export function toolFilesTooLargeMessage(toolName: string, bytes: number, maxBytes: number): string {
   return `Tool "${toolName}" returned files of ${bytes} bytes together, over the limit of ${maxBytes} bytes. Return smaller files, or raise the runner's maxToolFileBytes.`;
@@ -621,6 +644,46 @@ export function toolCallFeedback(toolName: string, error: { readonly code: strin
     if (message.startsWith(after, end)) return instead + message.slice(end + after.length);
   }
   return message;
+}
+
+/**
+ * The `details` of a tool-call error as the model reads them in the call's error response: without the
+ * members its message already states, so nothing is sent twice; `undefined` when none is left. That is
+ * `TOOL_NOT_FOUND`'s `availableTools`, `TOOL_TIMEOUT`'s `timeoutMs`, `TOOL_FILES_TOO_LARGE`'s `bytes` and
+ * `maxBytes`, `TOOL_CALL_DENIED`'s `toolName` and `reason`, and `TOOL_INTERRUPTED`'s `toolName` and
+ * `functionCallId` (the call's name and id, which the response carries), each left out only when the
+ * message is the one Toolsmith writes of them for this call. The error itself keeps them all.
+ */
+export function withoutStatedDetails(call: { readonly id: string; readonly name: string }, error: { readonly code: string; readonly message: string }, details: unknown): unknown {
+  if (typeof details !== 'object' || details === null || Array.isArray(details)) return details;
+  const d = details as Record<string, unknown>;
+  let stated: readonly string[] | undefined;
+  switch (error.code) {
+    case 'TOOL_NOT_FOUND':
+      if (Array.isArray(d.availableTools) && error.message === toolNotFoundMessage(call.name, d.availableTools as string[])) stated = ['availableTools'];
+      break;
+    case 'TOOL_TIMEOUT':
+      if (typeof d.timeoutMs === 'number' && error.message === toolTimeoutMessage(call.name, d.timeoutMs)) stated = ['timeoutMs'];
+      break;
+    case 'TOOL_FILES_TOO_LARGE':
+      if (typeof d.bytes === 'number' && typeof d.maxBytes === 'number' && error.message === toolFilesTooLargeMessage(call.name, d.bytes, d.maxBytes)) stated = ['bytes', 'maxBytes'];
+      break;
+    case 'TOOL_CALL_DENIED':
+      if (d.toolName === call.name && typeof d.reason === 'string' && error.message === toolCallDeniedMessage(call.name, d.reason)) stated = ['toolName', 'reason'];
+      break;
+    case 'TOOL_INTERRUPTED':
+      if (d.toolName === call.name && d.functionCallId === call.id && error.message === toolInterruptedMessage(call.name)) stated = ['toolName', 'functionCallId'];
+      break;
+  }
+  if (stated === undefined) return details;
+  const rest: Record<string, unknown> = {};
+  let left = false;
+  for (const key of Object.keys(d)) {
+    if (stated.includes(key)) continue;
+    rest[key] = d[key];
+    left = true;
+  }
+  return left ? rest : undefined;
 }
 
 /** `CONFIRMATION_PENDING`'s message, in the response that stands in for a call still waiting for its confirmation. */

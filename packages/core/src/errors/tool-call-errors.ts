@@ -1,4 +1,4 @@
-import { invalidArgumentsMessage, listProblems, toolFilesTooLargeMessage } from './messages';
+import { invalidArgumentsMessage, listProblems, toolFilesTooLargeMessage, toolNotFoundMessage, toolTimeoutMessage } from './messages';
 import { pauseStackTraces, resumeStackTraces } from './stackless';
 import { ToolsmithError, type ToolsmithErrorOptions } from './toolsmith-error';
 
@@ -20,7 +20,7 @@ export class ToolNotFoundError extends ToolsmithError {
     /** The names of the tools offered in this request, listed in the message so the model can correct itself. */
     readonly availableTools: readonly string[],
   ) {
-    const message = `Tool "${toolName}" is not available. Available tools: ${availableTools.length ? availableTools.join(', ') : '(none)'}.`;
+    const message = toolNotFoundMessage(toolName, availableTools);
     const limit = pauseStackTraces();
     super('TOOL_NOT_FOUND', message, { details: { availableTools } });
     resumeStackTraces(limit);
@@ -122,6 +122,6 @@ export class ToolTimeoutError extends ToolsmithError {
     /** The timeout the call exceeded, in milliseconds (the tool's `timeoutMs` or the runner's `toolTimeoutMs`). */
     readonly timeoutMs: number,
   ) {
-    super('TOOL_TIMEOUT', `Tool "${toolName}" did not finish within ${timeoutMs} ms and was cancelled.`, { details: { timeoutMs } });
+    super('TOOL_TIMEOUT', toolTimeoutMessage(toolName, timeoutMs), { details: { timeoutMs } });
   }
 }

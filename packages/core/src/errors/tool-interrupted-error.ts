@@ -1,3 +1,4 @@
+import { toolInterruptedMessage } from './messages';
 import { ToolsmithError } from './toolsmith-error';
 
 /**
@@ -13,11 +14,6 @@ export class ToolInterruptedError extends ToolsmithError {
     /** The id of the interrupted call; its error response answers this id. */
     readonly functionCallId: string,
   ) {
-    super(
-      'TOOL_INTERRUPTED',
-      `The call to tool "${toolName}" was interrupted before it answered (the process running it stopped). ` +
-        'It may or may not have taken effect; it was not run again. Check its effect before calling it again.',
-      { details: { toolName, functionCallId } },
-    );
+    super('TOOL_INTERRUPTED', toolInterruptedMessage(toolName), { details: { toolName, functionCallId } });
   }
 }

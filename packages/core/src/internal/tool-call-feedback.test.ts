@@ -4,7 +4,7 @@ import { functionTool } from '../function-tool/function-tool';
 import { invokeTool } from '../testing/invoke-tool';
 import { testToolContext } from '../testing/test-tool-context';
 import { toolFile } from '../tools/tool-file';
-import { executeToolCall } from './tool-executor';
+import { errorResponse, executeToolCall } from './tool-executor';
 
 // The model reads each error response with the call it answers, which names the tool: the response's
 // message does not name it again ("The tool failed: …"); the error, for developers, does.
@@ -72,6 +72,26 @@ describe("the model-facing message of a tool call's error", () => {
     expect(await failure({ what: 'other' })).toEqual(['TOOL_EXECUTION_FAILED', 'Tool "warehouse" failed: out of stock', 'Tool "warehouse" failed: out of stock']);
     const missing = await executeToolCall({ call: { id: 'c', name: 'shop_nope', args: {} }, tool: undefined, availableToolNames: () => ['shop'], context: testToolContext() });
     expect(missing.response.response.error).toMatchObject({ code: 'TOOL_NOT_FOUND', message: 'Tool "shop_nope" is not available. Available tools: shop.' });
+  });
+
+  it("leaves out the details its message states (the error keeps them); any others are sent", async () => {
+    const timedOut = await invokeTool(shop, 'shop', { what: 'hang' }, { toolTimeoutMs: 1 });
+    expect(timedOut.response).toEqual({ error: { code: 'TOOL_TIMEOUT', message: 'The tool did not finish within 1 ms and was cancelled.' } });
+    expect(timedOut.error!.details).toEqual({ timeoutMs: 1 });
+    const tooLarge = await invokeTool(shop, 'shop', { what: 'files' }, { maxToolFileBytes: 5 });
+    expect(tooLarge.response.error).not.toHaveProperty('details');
+    expect(tooLarge.error!.details).toEqual({ bytes: 12, maxBytes: 5 });
+    const missing = await executeToolCall({ call: { id: 'c', name: 'nope', args: {} }, tool: undefined, availableToolNames: () => ['shop', 'shop_add'], context: testToolContext() });
+    expect(missing.response.response).toEqual({ error: { code: 'TOOL_NOT_FOUND', message: 'Tool "nope" is not available. Available tools: shop, shop_add.' } });
+    expect(missing.error!.details).toEqual({ availableTools: ['shop', 'shop_add'] });
+
+    // A message that does not state them (a tool's own error with that code) keeps its details, as do other members.
+    const own = new ToolsmithError('TOOL_TIMEOUT', 'The warehouse timed out.', { details: { timeoutMs: 5 } });
+    expect(errorResponse({ id: 'c', name: 'shop' }, own).response).toEqual({ error: { code: 'TOOL_TIMEOUT', message: 'The warehouse timed out.', details: { timeoutMs: 5 } } });
+    const more = new ToolsmithError('TOOL_TIMEOUT', 'Tool "shop" did not finish within 5 ms and was cancelled.', { details: { timeoutMs: 5, retryable: true } });
+    expect(errorResponse({ id: 'c', name: 'shop' }, more).response).toEqual({ error: { code: 'TOOL_TIMEOUT', message: 'The tool did not finish within 5 ms and was cancelled.', details: { retryable: true } } });
+    // Stated of another tool: kept.
+    expect(errorResponse({ id: 'c', name: 'other' }, more).response).toEqual({ error: { code: 'TOOL_TIMEOUT', message: more.message, details: { timeoutMs: 5, retryable: true } } });
   });
 
   it('changes only the start, where it names exactly the called tool', () => {

@@ -3,7 +3,7 @@ import { type ArgumentProblem, InvalidArgumentsError, ToolExecutionError, ToolNo
 import { ToolCallRejectedError } from '../errors/tool-rejected-error';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
-import { cutProblem, invalidArgumentsFeedback, moreProblemsText, toolCallFeedback } from '../errors/messages';
+import { cutProblem, invalidArgumentsFeedback, moreProblemsText, toolCallFeedback, withoutStatedDetails } from '../errors/messages';
 import type { ArgumentRepair, FunctionCall, FunctionResponse, FunctionResponsePart } from '../model/content';
 import type { AuthConfig } from '../auth/auth-config';
 import { ToolFile, ToolResult } from '../tools/tool-file';
@@ -360,7 +360,7 @@ export function wrapResult(result: unknown): Record<string, unknown> {
  */
 export function errorResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: ToolsmithError, maxChars?: number): FunctionResponse {
   const body: Record<string, unknown> = { code: error.code, message: toolCallFeedback(call.name, error) };
-  const details = withoutRepeatedProblems(error.details, error.message);
+  const details = withoutStatedDetails(call, error, withoutRepeatedProblems(error.details, error.message));
   if (details !== undefined) {
     const problem = jsonProblem(details);
     if (problem === undefined) body.details = details;

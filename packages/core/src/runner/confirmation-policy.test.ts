@@ -102,8 +102,8 @@ describe('confirmationPolicy (enforce)', () => {
       response: {
         error: {
           code: 'TOOL_CALL_DENIED',
+          // The message quotes the reason; the call names the tool: no details repeat them.
           message: 'The call was denied by policy: "refunds are frozen today". Do not retry it unless the user asks.',
-          details: { toolName: 'refund', reason: 'refunds are frozen today' },
         },
       },
       confirmation: { decision: 'reject', by: 'policy', message: 'refunds are frozen today' },
