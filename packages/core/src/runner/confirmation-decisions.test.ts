@@ -103,7 +103,8 @@ describe('confirmation decisions: approve with edited arguments', () => {
       appName: 'shop',
       agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel([{ calls: [{ id: 'call-1', name: 'store', args: { doc: 'old' } }] }, 'Stored.']), tools: [store] }),
       sessionService,
-      argumentLimits: { maxChars: 200, maxDepth: 5 },
+      // The answer's own JSON (its id, name and decision) fits in 400 characters; the edited args are measured on their own.
+      argumentLimits: { maxChars: 400, maxDepth: 5 },
     });
     const request = onlyRequest(await send(runner, user('store it')));
     const stored = async () => (await sessionService.getSession({ appName: 'shop', userId: 'u1', sessionId: 's1' }))!.events.length;
@@ -116,7 +117,7 @@ describe('confirmation decisions: approve with edited arguments', () => {
 
     for (const [args, problem] of [
       [nested(6), 'nested deeper than 5 levels'],
-      [{ doc: 'x'.repeat(300) }, 'larger than 200 characters'],
+      [{ doc: 'x'.repeat(500) }, 'larger than 400 characters'],
     ] as const) {
       const refused = await send(runner, confirmationResponse(request, { decision: 'edit', args }));
       expect(refused.map((e) => [e.errorCode, e.errorMessage])).toEqual([['CONFIRMATION_EDIT_INVALID', expect.stringContaining(problem)]]);
