@@ -30,14 +30,14 @@ export function mergeTurnResponses(contents: readonly Content[], events: readonl
   while (index < contents.length) {
     const content = contents[index++];
     out.push(content);
-    if (content.role !== 'model') continue;
-    const calls = functionCallsOf(content);
-    if (calls.length === 0) continue;
-    // The usual history (one content answering every call, in order, then the model's next turn) is kept as it is.
-    if (answersEveryCallInOrder(contents[index], calls) && (index + 1 === contents.length || contents[index + 1].role === 'model')) {
+    if (content.role !== 'model' || !hasFunctionCall(content)) continue;
+    // The usual history (one content answering every call, in order, then the model's next turn) is kept
+    // as it is, with no list of the calls made (this runs for every model turn of every request).
+    if (answersEveryCallInOrder(contents[index], content) && (index + 1 === contents.length || contents[index + 1].role === 'model')) {
       out.push(contents[index++]);
       continue;
     }
+    const calls = functionCallsOf(content);
     const ids = new Set(calls.map((call) => call.id));
     const responses = new Map<string, FunctionResponse>();
     const gathered: Content[] = [];
@@ -95,14 +95,25 @@ function waitingResponse(call: FunctionCall): FunctionResponse {
   };
 }
 
-/** True when `content` is exactly one function response per call, in call order, and no two calls share an id. */
-function answersEveryCallInOrder(content: Content | undefined, calls: readonly FunctionCall[]): boolean {
-  if (!content || content.role === 'model' || content.parts.length !== calls.length) return false;
-  for (let i = 0; i < calls.length; i++) {
-    if (content.parts[i].functionResponse?.id !== calls[i].id) return false;
-    for (let j = 0; j < i; j++) if (calls[j].id === calls[i].id) return false;
+/** True when the content has a function call. */
+function hasFunctionCall(content: Content): boolean {
+  for (const part of content.parts) if (part.functionCall) return true;
+  return false;
+}
+
+/** True when `content` is exactly one function response per call of `model`, in call order, and no two calls share an id. */
+function answersEveryCallInOrder(content: Content | undefined, model: Content): boolean {
+  if (!content || content.role === 'model') return false;
+  const parts = model.parts;
+  let answered = 0;
+  for (let p = 0; p < parts.length; p++) {
+    const call = parts[p].functionCall;
+    if (!call) continue;
+    if (answered >= content.parts.length || content.parts[answered].functionResponse?.id !== call.id) return false;
+    for (let q = 0; q < p; q++) if (parts[q].functionCall?.id === call.id) return false;
+    answered++;
   }
-  return true;
+  return answered === content.parts.length;
 }
 
 function sameParts(a: readonly Part[], b: readonly Part[]): boolean {
