@@ -1,22 +1,15 @@
 import { LlmAgent } from '../agents/llm-agent';
-import type { Event } from '../events/event';
 import { functionTool } from '../function-tool/function-tool';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import type { SessionKey } from '../sessions/session-service';
 import { ScriptedModel } from '../testing/scripted-model';
-import { user } from './__fixtures__/test-tools';
+import { collect } from './__fixtures__/test-tools';
 import { Runner } from './runner';
 
 function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
   let resolve!: (value: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
-}
-
-async function drain(iterable: AsyncIterable<Event>): Promise<Event[]> {
-  const events: Event[] = [];
-  for await (const event of iterable) events.push(event);
-  return events;
 }
 
 /** An in-memory store that counts each session's renewals, and tells whoever waits for the next one. */
@@ -60,7 +53,7 @@ describe('claim renewals', () => {
     });
     // A lease of its own length: no other test's runs share this renewal timer.
     const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model, tools: [hold] }), sessionService, sessionClaim: { leaseMs: 57 } });
-    const runs = new Map(['a', 'b', 'c'].map((id) => [id, drain(runner.run({ userId: 'u', sessionId: id, newMessage: user(id) }))]));
+    const runs = new Map(['a', 'b', 'c'].map((id) => [id, collect(runner, id, { userId: 'u', sessionId: id })]));
     for (const gate of inside.values()) await gate.promise;
 
     // All three held at once: each is renewed, twice.
@@ -82,7 +75,7 @@ describe('claim renewals', () => {
     // A run after all three is renewed again (the timer comes back when a claim is held again).
     finish.set('a', deferred<object>());
     inside.set('a', deferred());
-    const again = drain(runner.run({ userId: 'u', sessionId: 'a', newMessage: user('a') }));
+    const again = collect(runner, 'a', { userId: 'u', sessionId: 'a' });
     await inside.get('a')!.promise;
     await sessionService.renewed('a', aEnded! + 2);
     finish.get('a')!.resolve({ ok: true });
