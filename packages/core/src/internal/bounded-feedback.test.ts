@@ -62,6 +62,23 @@ describe('the feedback on an invalid call', () => {
     expect(listed[0]).toBe(`p00: got 1, expected one of "${'v'.repeat(MAX_PROBLEM_CHARS - 30)}…`);
   });
 
+  it('keeps each problem whose cut text reads like another\'s: unknown keys alike in their first 59 characters', async () => {
+    const p = 'p'.repeat(70);
+    const cutKey = `${'p'.repeat(59)}…: unknown property, expected it left out`;
+    // Four problems (compared pairwise) and thirty (through a set): all kept, all listed or counted.
+    for (const count of [3, 30]) {
+      const args: Record<string, unknown> = { tags: [], short_x: 4 };
+      for (let i = 0; i < count; i++) args[`${p}_${i}`] = i;
+      const out = await invokeTool(tags, 'order', args);
+      const problems = (out.error!.details as { problems: ArgumentProblem[] }).problems;
+      expect(problems.map((problem) => problem.path).sort()).toEqual(Object.keys(args).filter((key) => key !== 'tags').map((key) => `/${key}`).sort());
+      const listed = errorOf(out.response).message.slice('Invalid arguments: '.length, -1).split('; ');
+      expect(listed.filter((problem) => problem === cutKey)).toHaveLength(count);
+      expect(listed).toContain('short_x: unknown property, expected it left out');
+      expect(listed).toHaveLength(count + 1);
+    }
+  });
+
   it('is bounded for a Standard Schema too', async () => {
     const zodTags = functionTool({ name: 'order', description: 'Orders.', parameters: z.object({ tags: z.array(z.string().max(5)) }), execute: () => ({ ok: true }) });
     const out = await invokeTool(zodTags, 'order', { tags: Array.from({ length: 16_000 }, () => 1) });

@@ -59,13 +59,14 @@ export function toArgumentProblems(errors: readonly ErrorObject[] | null | undef
     }
   }
   const problems = describeProblems(described, data, root);
-  // Each problem once: the usual handful compared pairwise, with no set built (and the list itself
-  // kept when nothing repeats); a long list through a set.
+  // Each problem once, by its full path and its text (two long keys whose cut texts read the same are
+  // two problems): the usual handful compared pairwise, with no set built (and the list itself kept when
+  // nothing repeats); a long list through a set.
   if (problems.length <= 8) {
     let distinct: ArgumentProblem[] | undefined;
     for (let i = 0; i < problems.length; i++) {
       let repeated = false;
-      for (let j = 0; j < i && !repeated; j++) repeated = problems[j].message === problems[i].message;
+      for (let j = 0; j < i && !repeated; j++) repeated = problems[j].path === problems[i].path && problems[j].message === problems[i].message;
       if (repeated) distinct ??= problems.slice(0, i);
       else distinct?.push(problems[i]);
     }
@@ -74,8 +75,10 @@ export function toArgumentProblems(errors: readonly ErrorObject[] | null | undef
   const distinct: ArgumentProblem[] = [];
   const seen = new Set<string>();
   for (const problem of problems) {
-    if (seen.has(problem.message)) continue;
-    seen.add(problem.message);
+    // The path's length first: a key names one path and one message, whatever characters they hold.
+    const key = `${problem.path.length}:${problem.path}${problem.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     distinct.push(problem);
   }
   return distinct;
