@@ -441,6 +441,19 @@ export function agentToolOutsideRunnerMessage(toolName: string): string {
   return `AgentTool "${toolName}" can only run inside a Runner invocation.`;
 }
 
+/**
+ * `TOOL_EXECUTION_FAILED`'s message of a thrown error's `reason`: `Tool "x" failed: <reason>`, or the
+ * generic `Tool "x" failed.` when the reason is empty or only white space (an `Error('')`).
+ */
+export function toolFailedMessage(toolName: string, reason: string): string {
+  return reason.trim() === '' ? toolFailedGenericMessage(toolName) : `Tool "${toolName}" failed: ${reason}`;
+}
+
+/** `TOOL_EXECUTION_FAILED`'s generic message, `Tool "x" failed.` (the model reads `The tool failed.`). */
+export function toolFailedGenericMessage(toolName: string): string {
+  return `Tool "${toolName}" failed.`;
+}
+
 export function agentFailedMessage(agentName: string, reason: string | undefined): string {
   return `Agent "${agentName}" failed: ${reason}`;
 }

@@ -1,4 +1,4 @@
-import { invalidArgumentsMessage, listProblems, toolFilesTooLargeMessage, toolNotFoundMessage, toolTimeoutMessage } from './messages';
+import { invalidArgumentsMessage, listProblems, toolFailedMessage, toolFilesTooLargeMessage, toolNotFoundMessage, toolTimeoutMessage } from './messages';
 import { pauseStackTraces, resumeStackTraces } from './stackless';
 import { ToolsmithError, type ToolsmithErrorOptions } from './toolsmith-error';
 
@@ -62,10 +62,9 @@ export class InvalidArgumentsError extends ToolsmithError {
 
 /** The tool itself threw. The model sees only `message`; the original error is kept as `cause`. */
 export class ToolExecutionError extends ToolsmithError {
-  /** @param message what the model is told (see `ToolErrorExposure`); default `Tool "x" failed: <cause's message>`. */
+  /** @param message what the model is told (see `ToolErrorExposure`); default `Tool "x" failed: <cause's message>` (`Tool "x" failed.` when it is empty). */
   constructor(toolName: string, cause: unknown, message?: string) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super('TOOL_EXECUTION_FAILED', message ?? `Tool "${toolName}" failed: ${reason}`, { cause });
+    super('TOOL_EXECUTION_FAILED', message ?? toolFailedMessage(toolName, cause instanceof Error ? cause.message : String(cause)), { cause });
   }
 }
 

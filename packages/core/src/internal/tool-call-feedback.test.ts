@@ -16,6 +16,9 @@ const shop = functionTool({
   responseSchema: { type: 'object', properties: { total: { type: 'integer' } } },
   execute: ({ what }, ctx): unknown => {
     if (what === 'throw') throw new Error('db down');
+    if (what === 'empty') throw new Error('');
+    if (what === 'blank') throw new Error('  ');
+    if (what === 'empty string') throw '';
     if (what === 'hang') return new Promise(() => ctx.signal.aborted);
     if (what === 'bigint') return { total: 1n };
     if (what === 'negative') return { total: 'negative' };
@@ -37,6 +40,8 @@ describe("the model-facing message of a tool call's error", () => {
   it('says "the tool", "the arguments" where the error names the tool, for every error of a call', async () => {
     expect(await failure({ what: 'throw' })).toEqual(['TOOL_EXECUTION_FAILED', 'The tool failed: db down', 'Tool "shop" failed: db down']);
     expect(await failure({ what: 'throw' }, { toolErrorExposure: 'generic' })).toEqual(['TOOL_EXECUTION_FAILED', 'The tool failed.', 'Tool "shop" failed.']);
+    // An error with no message to show reads as the generic text, not "The tool failed: ".
+    for (const what of ['empty', 'blank', 'empty string']) expect(await failure({ what })).toEqual(['TOOL_EXECUTION_FAILED', 'The tool failed.', 'Tool "shop" failed.']);
     expect(await failure({ what: 'hang' }, { toolTimeoutMs: 1 })).toEqual([
       'TOOL_TIMEOUT',
       'The tool did not finish within 1 ms and was cancelled.',

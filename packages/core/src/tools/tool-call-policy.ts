@@ -1,9 +1,10 @@
+import { toolFailedGenericMessage, toolFailedMessage } from '../errors/messages';
 import { ToolsmithError } from '../errors/toolsmith-error';
 
 /**
  * What the model is told when a tool throws an error that is not a Toolsmith error:
  * - `'message'` (default): `Tool "x" failed: <the error's message>` — useful to the model, so write
- *   messages you are happy for it (and the user) to read;
+ *   messages you are happy for it (and the user) to read; an empty message gives the generic text;
  * - `'generic'`: `Tool "x" failed.` only, for tools whose errors may carry internal details;
  * - a function of the thrown value and the tool's name, returning the text to send (when it returns
  *   no text, `undefined` or `''`, the generic text is sent).
@@ -60,17 +61,16 @@ export const DEFAULT_TOOL_CALL_POLICY: ToolCallPolicy = Object.freeze({
 
 /** The message the model gets for a thrown non-Toolsmith error, under `exposure`. */
 export function exposedMessage(exposure: ToolErrorExposure, toolName: string, thrown: unknown): string {
-  if (exposure === 'generic') return `Tool "${toolName}" failed.`;
+  if (exposure === 'generic') return toolFailedGenericMessage(toolName);
   if (typeof exposure === 'function') {
     try {
       const text: unknown = exposure(thrown, toolName);
       // A policy that gives no text (undefined, or not a string) sends the generic one, never the error's message.
-      return typeof text === 'string' && text !== '' ? text : `Tool "${toolName}" failed.`;
+      return typeof text === 'string' && text !== '' ? text : toolFailedGenericMessage(toolName);
     } catch (policyError) {
       // A broken policy must not leak the original error: fall back to the safe text and say why.
       return `Tool "${toolName}" failed. (The error policy itself failed: ${ToolsmithError.isInstance(policyError) ? policyError.code : 'error'}.)`;
     }
   }
-  const reason = thrown instanceof Error ? thrown.message : String(thrown);
-  return `Tool "${toolName}" failed: ${reason}`;
+  return toolFailedMessage(toolName, thrown instanceof Error ? thrown.message : String(thrown));
 }
