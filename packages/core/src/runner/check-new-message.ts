@@ -14,9 +14,21 @@ import { jsonScalarChars } from '../validation/json-chars';
  * are measured as a tool call's arguments, by the same limits, when the edit is checked against its tool
  * (`checkEditedArguments`, before anything is stored), so an edit past them is refused with
  * `CONFIRMATION_EDIT_INVALID` and its problems, and one within them is not refused for the three levels
- * that hold it.
+ * that hold it. So are the arguments of the answer's copy of the original call (`originalFunctionCall`):
+ * they are measured here alone, as the call's arguments were (so any call the runner accepted can be
+ * answered), and must then equal the call's (`checkFunctionResponses`).
  */
 export function checkNewMessage(message: unknown, limits: ArgumentLimits = DEFAULT_ARGUMENT_LIMITS): InvalidMessageError | undefined {
+  try {
+    return checkReadMessage(message, limits);
+  } catch {
+    // A getter or a Proxy that throws: the message is not data any store could keep.
+    return new InvalidMessageError('reading it threw an error (a getter or a Proxy); send plain data');
+  }
+}
+
+/** {@link checkNewMessage}'s checks, which may throw where reading the message throws. */
+function checkReadMessage(message: unknown, limits: ArgumentLimits): InvalidMessageError | undefined {
   if (typeof message !== 'object' || message === null) return new InvalidMessageError('it is not an object');
   const { role, parts } = message as { role?: unknown; parts?: unknown };
   if (role !== 'user') return new InvalidMessageError(`its role is ${JSON.stringify(role)}, not "user"`);
@@ -42,9 +54,18 @@ export function checkNewMessage(message: unknown, limits: ArgumentLimits = DEFAU
     if (text === undefined && functionResponse === undefined && inlineData === undefined) {
       return new InvalidMessageError(`part ${index} has no text, functionResponse or inlineData`);
     }
-    const over = exceedsLimits(withoutEditedArguments(part as { functionResponse?: unknown }), 1, limits.maxDepth, budget);
+    const over = isPlainData(part) ? exceedsLimits(withoutArgumentsMeasuredAlone(part as { functionResponse?: unknown }), 1, limits.maxDepth, budget) : 'not-json';
+    if (over === 'not-json') {
+      return new InvalidMessageError(`part ${index} holds a value JSON does not carry as it is (a function, a symbol, a BigInt, or an object that is not a plain object or array)`);
+    }
     if (over === 'depth') return new InvalidMessageError(`part ${index} is nested deeper than ${limits.maxDepth} levels`);
     if (over === 'size') return new InvalidMessageError(`it is larger than ${limits.maxChars} characters`);
+    const copied = copiedCallArguments(part as { functionResponse?: unknown });
+    const copyOver = copied === undefined ? undefined : argumentsExceedLimits(copied, limits);
+    if (copyOver) {
+      const breach = copyOver === 'depth' ? `nested deeper than ${limits.maxDepth} levels` : copyOver === 'size' ? `larger than ${limits.maxChars} characters` : 'not JSON';
+      return new InvalidMessageError(`part ${index} copies a call whose arguments are ${breach}, which no call the runner accepted has`);
+    }
   }
   return undefined;
 }
@@ -64,11 +85,15 @@ export function checkMessageId(messageId: unknown): InvalidMessageError | undefi
   return undefined;
 }
 
+/** What a message's part breaks: a limit, or JSON itself (a value JSON would drop, change or refuse). */
+type Breach = 'depth' | 'size' | 'not-json';
+
 /**
- * Which limit `value` breaks, if any, spending from `budget` the characters of its JSON text; the walk
- * stops at the first one (never deeper than `maxDepth` + 1).
+ * Which limit `value` breaks, if any, spending from `budget` the characters of its JSON text (a key
+ * whose value is `undefined` takes none: JSON leaves it out), or `not-json` for a value JSON does not
+ * carry as it is; the walk stops at the first one (never deeper than `maxDepth` + 1).
  */
-function exceedsLimits(value: object, depth: number, maxDepth: number, budget: { chars: number }): 'depth' | 'size' | undefined {
+function exceedsLimits(value: object, depth: number, maxDepth: number, budget: { chars: number }): Breach | undefined {
   if (depth > maxDepth) return 'depth';
   // Plain loops: this runs on every message, and entry arrays were most of its cost.
   if (Array.isArray(value)) {
@@ -84,9 +109,11 @@ function exceedsLimits(value: object, depth: number, maxDepth: number, budget: {
   let entries = 0;
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
+    const child = (value as Record<string, unknown>)[key];
+    if (child === undefined) continue;
     entries++;
     // The key with its quotes and colon.
-    const over = exceedsWith(key.length + 3, (value as Record<string, unknown>)[key], depth, maxDepth, budget);
+    const over = exceedsWith(key.length + 3, child, depth, maxDepth, budget);
     if (over) return over;
   }
   // `{`, `}` and a comma between entries.
@@ -95,22 +122,67 @@ function exceedsLimits(value: object, depth: number, maxDepth: number, budget: {
 }
 
 /** One entry of a value at `depth` (`keyChars`: its key's share of the JSON text), counted against the limits. */
-function exceedsWith(keyChars: number, child: unknown, depth: number, maxDepth: number, budget: { chars: number }): 'depth' | 'size' | undefined {
+function exceedsWith(keyChars: number, child: unknown, depth: number, maxDepth: number, budget: { chars: number }): Breach | undefined {
   if (typeof child === 'object' && child !== null) {
+    if (!isPlainData(child)) return 'not-json';
     budget.chars -= keyChars;
     return budget.chars < 0 ? 'size' : exceedsLimits(child, depth + 1, maxDepth, budget);
   }
+  if (typeof child === 'function' || typeof child === 'symbol' || typeof child === 'bigint') return 'not-json';
   budget.chars -= keyChars + jsonScalarChars(child);
   return budget.chars < 0 ? 'size' : undefined;
 }
 
-/** `part` with the `args` of a confirmation edit answer left out (they are measured as arguments), else `part` itself. */
-function withoutEditedArguments(part: { functionResponse?: unknown }): object {
+/**
+ * True for an array or a plain object (made by `{}`, JSON.parse or `Object.create(null)`): what JSON
+ * writes as its own members. A class instance (a `Date`, a `Map`, a `Buffer`) is written otherwise or not
+ * at all, and one with a `toJSON` of its own is written as whatever that returns, so neither is measured
+ * as stored.
+ */
+function isPlainData(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return (prototype === Object.prototype || prototype === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+}
+
+/**
+ * `part` with the arguments a confirmation answer carries left out, when it carries any (they are measured
+ * as arguments, alone): an edit answer's `args` and the `args` of its copy of the original call
+ * (`originalFunctionCall`); else `part` itself.
+ */
+function withoutArgumentsMeasuredAlone(part: { functionResponse?: unknown }): object {
   const functionResponse = part.functionResponse;
   if (!isRecord(functionResponse) || functionResponse.name !== REQUEST_CONFIRMATION) return part;
   const response = functionResponse.response;
-  if (!isRecord(response) || response.decision !== 'edit' || !isRecord(response.args)) return part;
-  return { ...part, functionResponse: { ...functionResponse, response: { ...response, args: {} } } };
+  if (!isRecord(response)) return part;
+  const edited = response.decision === 'edit' && isRecord(response.args);
+  const original = response.originalFunctionCall;
+  const copied = isRecord(original) && original.args !== undefined;
+  if (!edited && !copied) return part;
+  const measured: Record<string, unknown> = { ...response };
+  if (edited) measured.args = {};
+  if (copied) measured.originalFunctionCall = { ...original, args: {} };
+  return { ...part, functionResponse: { ...functionResponse, response: measured } };
+}
+
+/** The `args` of a confirmation answer's copy of the original call (`originalFunctionCall.args`), if it has one. */
+function copiedCallArguments(part: { functionResponse?: unknown }): unknown {
+  const functionResponse = part.functionResponse;
+  if (!isRecord(functionResponse) || functionResponse.name !== REQUEST_CONFIRMATION) return undefined;
+  const response = functionResponse.response;
+  const original = isRecord(response) ? response.originalFunctionCall : undefined;
+  return isRecord(original) ? original.args : undefined;
+}
+
+/**
+ * Which limit a copy of a call's arguments breaks, measured as the call's arguments were: JSON text by
+ * its characters, an object by the JSON text it would be, nested from the arguments object. A true copy
+ * of a call the runner accepted breaks none; checkFunctionResponses then compares it with the call.
+ */
+function argumentsExceedLimits(args: unknown, limits: ArgumentLimits): Breach | undefined {
+  if (typeof args === 'string') return args.length > limits.maxChars ? 'size' : undefined;
+  if (typeof args !== 'object' || args === null) return exceedsWith(0, args, 0, limits.maxDepth, { chars: limits.maxChars });
+  return isPlainData(args) ? exceedsLimits(args, 1, limits.maxDepth, { chars: limits.maxChars }) : 'not-json';
 }
 
 /** True for a function response's `parts`: an array of `{ inlineData: { mimeType: string, data: string } }`. */

@@ -140,6 +140,39 @@ describe('confirmation decisions: approve with edited arguments', () => {
     expect(ran).toEqual([nested(5)]);
   });
 
+  it("answers a call whose arguments are just within maxChars: the answer's copy of the call is measured as the call was, and must equal it", async () => {
+    const ran: Array<Record<string, unknown>> = [];
+    const store = new FnTool('store', (args) => (ran.push(args), { stored: true }), { requireConfirmation: true });
+    // 390 characters of arguments under a limit of 400: the answer holds them again, with its own JSON around them.
+    const doc = 'd'.repeat(390 - '{"doc":""}'.length);
+    const setupStore = () => {
+      const sessionService = new InMemorySessionService();
+      const model = new ScriptedModel([{ calls: [{ id: 'call-1', name: 'store', args: { doc } }] }, 'Stored.']);
+      const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model, tools: [store] }), sessionService, argumentLimits: { maxChars: 400, maxDepth: 5 } });
+      return { runner, model };
+    };
+    expect(JSON.stringify({ doc })).toHaveLength(390);
+
+    const approving = setupStore();
+    const approve = onlyRequest(await send(approving.runner, user('store it')));
+    expect((await send(approving.runner, confirmationResponse(approve, { decision: 'approve' }))).map((e) => e.errorCode)).toEqual([undefined, undefined]);
+    expect(ran).toEqual([{ doc }]);
+
+    const rejecting = setupStore();
+    const reject = onlyRequest(await send(rejecting.runner, user('store it')));
+    const forged = (args: unknown) => ({ ...reject, args: { originalFunctionCall: { id: 'call-1', name: 'store', args } } });
+    // A copy past the limits cannot be the call the runner accepted: refused before anything else reads it.
+    const tooLarge = await send(rejecting.runner, confirmationResponse(forged({ doc: 'x'.repeat(500) }) as typeof reject, { decision: 'reject' }));
+    expect(tooLarge.map((e) => [e.errorCode, e.errorMessage])).toEqual([['INVALID_MESSAGE', expect.stringContaining('copies a call whose arguments are larger than 400 characters')]]);
+    // A copy within them that is not the call: refused as a mismatch.
+    const other = await send(rejecting.runner, confirmationResponse(forged({ doc: 'other' }) as typeof reject, { decision: 'reject' }));
+    expect(other.map((e) => e.errorCode)).toEqual(['CONFIRMATION_MISMATCH']);
+    const rejected = await send(rejecting.runner, confirmationResponse(reject, { decision: 'reject', message: 'Not now.' }));
+    expect(rejected.map((e) => e.errorCode)).toEqual([undefined, undefined]);
+    expect(ran).toEqual([{ doc }]);
+    expect(rejecting.model.requests[1].contents.at(-1)!.parts[0].functionResponse!.response).toEqual({ error: { code: 'TOOL_CALL_REJECTED', message: expect.stringContaining('Not now.') } });
+  });
+
   it('refuses an edit whose echoed call is not the pending one, and a second edit after the first ran', async () => {
     const context = await paused();
     const tampered = { ...context.request, args: { originalFunctionCall: { id: 'call-1', name: 'refund', args: { orderId: 'A-1', amount: 100 } } } };

@@ -85,6 +85,35 @@ describe('the runner applies the argument limits to every new user message', () 
     expect(checkNewMessage(Object.assign(Object.create({ inherited: 1 }) as object, { role: 'user', parts: [{ text: 'x' }] }))).toBeUndefined();
   });
 
+  it('refuses a message that throws when read, a sparse parts array and a value JSON does not carry: INVALID_MESSAGE, no session created', async () => {
+    const throwing = new Proxy({}, { get: () => { throw new Error('proxy'); }, ownKeys: () => { throw new Error('proxy'); } });
+    const cases: [unknown, string][] = [
+      [throwing, 'reading it threw an error'],
+      [{ role: 'user', get parts() { throw new Error('parts getter'); } }, 'reading it threw an error'],
+      [{ role: 'user', parts: [{ get text() { throw new Error('text getter'); } }] }, 'reading it threw an error'],
+      [{ role: 'user', parts: [, { text: 'x' }] }, 'part 0 is not an object'],
+      // A toJSON of its own would be stored as what it returns (5,000 characters under a limit of 1,000).
+      [{ role: 'user', parts: [{ text: 'x', toJSON: () => ({ text: 'y'.repeat(5_000) }) }] }, 'part 0 holds a value JSON does not carry'],
+      [{ role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'x', response: { total: 10n } } }] }, 'part 0 holds a value JSON does not carry'],
+      [{ role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'x', response: { when: new Date(0) } } }] }, 'part 0 holds a value JSON does not carry'],
+      [{ role: 'user', parts: [{ text: 'x' }, { functionResponse: { id: 'c1', name: 'x', response: { list: [Symbol('s')] } } }] }, 'part 1 holds a value JSON does not carry'],
+    ];
+    for (const [message, reason] of cases) {
+      const { runner, model, session } = setup({ maxChars: 1_000, maxDepth: 64 });
+      const events = await send(runner, message as Content);
+      expect(events.map((e) => [e.errorCode, e.errorMessage])).toEqual([['INVALID_MESSAGE', expect.stringContaining(reason)]]);
+      expect(await session()).toBeUndefined();
+      expect(model.requests).toHaveLength(0);
+    }
+  });
+
+  it('counts a key whose value is undefined as JSON writes it: not at all', () => {
+    const part = { functionResponse: { id: 'c1', name: 'x', response: { a: 1, gone: undefined } } };
+    const chars = JSON.stringify(part).length;
+    expect(checkNewMessage({ role: 'user', parts: [part] }, { maxChars: chars, maxDepth: 64 })).toBeUndefined();
+    expect(checkNewMessage({ role: 'user', parts: [part] }, { maxChars: chars - 1, maxDepth: 64 })?.message).toContain(`larger than ${chars - 1} characters`);
+  });
+
   it('exposes the limits it applies: the options, else the defaults', () => {
     expect(setup().runner.argumentLimits).toEqual({ maxChars: 1_000_000, maxDepth: 64 });
     expect(setup({ maxChars: 10, maxDepth: 2 }).runner.argumentLimits).toEqual({ maxChars: 10, maxDepth: 2 });

@@ -288,6 +288,10 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     const signal = controller?.signal;
     const { writes } = this;
     if (signal?.aborted) return this.endWith(standaloneErrorEvent(invocationId, this.author, new RunAbortedError(signal.reason)));
+    // The message's shape and size first, before anything reads it (choosing the agent, withholding
+    // credentials) or anything is claimed, loaded or created: a message that is not data creates nothing.
+    const invalid = input.newMessage === undefined ? undefined : checkNewMessage(input.newMessage, services.argumentLimits);
+    if (invalid) return this.endWith(standaloneErrorEvent(invocationId, this.author, invalid));
     if (input.turns && isSessionKey(input.session)) {
       const key = sessionTurnKey(input.session.appName, input.session.userId, input.session.sessionId);
       // Uncontended (the usual case): the turn is taken at once, with no promise and no await.
@@ -336,11 +340,6 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
       }
     }
     if (input.newMessage !== undefined) {
-      const invalid = checkNewMessage(input.newMessage, services.argumentLimits);
-      if (invalid) {
-        await undoCreate();
-        return this.endWith(errorEvent(context, agent.name, invalid));
-      }
       // Answers to confirmations and long-running calls must match what the session waits for; else nothing runs.
       // Runs on one session take turns (in the process, and across processes through the session's
       // claim), so this check sees every earlier answer.
