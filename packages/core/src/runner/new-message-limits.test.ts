@@ -114,6 +114,21 @@ describe('the runner applies the argument limits to every new user message', () 
     expect(checkNewMessage({ role: 'user', parts: [part] }, { maxChars: chars - 1, maxDepth: 64 })?.message).toContain(`larger than ${chars - 1} characters`);
   });
 
+  it("measures a confirmation answer's copy of the call alone, as the call's arguments were: JSON text by its characters, an object from its own depth", () => {
+    const limits = { maxChars: 400, maxDepth: 5 };
+    const answer = (args: unknown): Content => ({
+      role: 'user',
+      parts: [{ functionResponse: { id: 'c1', name: 'toolsmith_request_confirmation', response: { decision: 'approve', confirmed: true, originalFunctionCall: { id: 'c1', name: 'store', args } } } }],
+    });
+    expect(checkNewMessage(answer('x'.repeat(400)), limits)).toBeUndefined();
+    expect(checkNewMessage(answer('x'.repeat(401)), limits)?.message).toContain('part 0 copies a call whose arguments are larger than 400 characters');
+    expect(checkNewMessage(answer({ doc: 'd'.repeat(400 - 10) }), limits)).toBeUndefined();
+    expect(checkNewMessage(answer({ doc: 'd'.repeat(401 - 10) }), limits)?.message).toContain('part 0 copies a call whose arguments are larger than 400 characters');
+    expect(checkNewMessage(answer(nested(5)), limits)).toBeUndefined();
+    expect(checkNewMessage(answer(nested(6)), limits)?.message).toContain('part 0 copies a call whose arguments are nested deeper than 5 levels');
+    expect(checkNewMessage(answer({ when: new Date(0) }), limits)?.message).toContain('part 0 copies a call whose arguments are not JSON');
+  });
+
   it('exposes the limits it applies: the options, else the defaults', () => {
     expect(setup().runner.argumentLimits).toEqual({ maxChars: 1_000_000, maxDepth: 64 });
     expect(setup({ maxChars: 10, maxDepth: 2 }).runner.argumentLimits).toEqual({ maxChars: 10, maxDepth: 2 });
