@@ -17,6 +17,7 @@ import { type ModelCallbackChain, modelCallbackChain } from './callback-chains';
 import { type CheckedModelResponse, checkModelResponse, collectCallIds } from './model-response-check';
 import { errorEvent } from './error-event';
 import { buildRequest } from './request-builder';
+import { editableRequest } from './editable-request';
 import type { OfferedTools } from './tool-resolver';
 import type { ChatSpan } from '../tracing/chat-span';
 import { redactSecretText } from '../redaction/secret-redaction';
@@ -98,22 +99,36 @@ class ModelCall {
   private callbackContextCache?: CallbackContext;
   /** The model call's `chat` span, when the invocation is traced and the model is really called. */
   private chat?: ChatSpan;
+  /** The request is this call's own copy, which callbacks may edit (see {@link ModelCall.ownRequest}). */
+  private requestOwned = false;
 
   constructor(
     private readonly agent: LlmAgent,
     private readonly context: InvocationContext,
-    private readonly request: LlmRequest,
+    private request: LlmRequest,
   ) {
     this.chain = modelCallbackChain(context.services.plugins, agent.callbacks);
   }
 
   /** The first response a beforeModel callback returns; it replaces the model call. */
   async before(): Promise<LlmResponse | undefined> {
+    this.ownRequest();
     for (const before of this.chain.beforeModel) {
       const response = (await before({ context: this.callbackContext(), request: this.request })) ?? undefined;
       if (response) return response;
     }
     return undefined;
+  }
+
+  /**
+   * Gives the callbacks a request of their own to edit ({@link editableRequest}), once: only a call with
+   * a callback that gets the request pays for the copy.
+   */
+  private ownRequest(): void {
+    if (!this.requestOwned) {
+      this.request = editableRequest(this.request);
+      this.requestOwned = true;
+    }
   }
 
   generate(): AsyncIterable<LlmResponse> {
@@ -154,6 +169,7 @@ class ModelCall {
     if (billed) this.chat?.response({ usage: billed });
     this.chat?.end(error);
     if (context.aborted) return withUsage(errorEvent(context, agent.name, error), billed);
+    if (this.chain.onModelError.length > 0) this.ownRequest();
     for (const onError of this.chain.onModelError) {
       const response = (await onError({ context: this.callbackContext(), request: this.request, error })) ?? undefined;
       if (response) return billed ? { ...response, usage: addUsage(response.usage, billed) } : response;

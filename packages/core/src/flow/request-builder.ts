@@ -9,8 +9,9 @@ import { createEventActions } from '../state/event-actions';
 
 /**
  * Builds the request for one model call: instruction, conversation, the declarations of the tools
- * offered now, then each tool's `processRequest` hook. The declaration array is copied (hooks and
- * callbacks may edit it) but the declarations themselves are the tools' cached objects.
+ * offered now, then each tool's `processRequest` hook. The declaration array is copied (hooks may edit
+ * it) but the declarations themselves are the tools' cached objects: model callbacks get a deep copy
+ * of the request (model-call.ts, editable-request.ts), made only when one is registered.
  *
  * Returns the request itself when no step is asynchronous (a fixed instruction, no hooks), which is
  * the usual case: the model call then starts without waiting a microtask for it.

@@ -1,0 +1,130 @@
+import { LlmAgent } from '../agents/llm-agent';
+import type { BeforeModelCallback } from '../agents/callbacks';
+import type { Event } from '../events/event';
+import { functionTool } from '../function-tool/function-tool';
+import type { Content } from '../model/content';
+import type { JsonSchema } from '../model/json-schema';
+import { ScriptedModel } from '../testing/scripted-model';
+import { Runner } from '../runner/runner';
+
+const message = (text: string): Content => ({ role: 'user', parts: [{ text }] });
+
+async function events(runner: Runner, userId: string, sessionId: string, text: string): Promise<Event[]> {
+  const yielded: Event[] = [];
+  for await (const event of runner.run({ userId, sessionId, newMessage: message(text) })) yielded.push(event);
+  return yielded;
+}
+
+/** A readable summary of each event's parts, as they are now. */
+const partsOf = (list: readonly Event[]) => list.map((e) => JSON.stringify(e.content?.parts ?? null));
+
+describe('what model callbacks may edit of a request', () => {
+  it('a beforeModel that redacts the conversation for the model changes neither the stored session nor the events already yielded', async () => {
+    const echo = functionTool({ name: 'echo', description: 'Echoes.', parameters: { type: 'object', properties: { v: { type: 'string' } } }, execute: ({ v }: { v?: string }) => ({ v }) });
+    const model = new ScriptedModel((_request, i) => (i === 0 ? { calls: [{ name: 'echo', args: { v: 'card 4111' } }] } : 'ok'));
+    const seen: string[] = [];
+    const beforeModel: BeforeModelCallback = ({ request }) => {
+      for (const content of request.contents) {
+        for (const part of content.parts) {
+          if (part.text) part.text = part.text.replace(/\d{4}/g, '####');
+          if (part.functionCall) part.functionCall.args = { v: '[redacted]' };
+          if (part.functionResponse) (part.functionResponse.response as Record<string, unknown>).v = '[redacted]';
+        }
+      }
+      seen.push(JSON.stringify(request.contents));
+    };
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model, tools: [echo], callbacks: { beforeModel } }) });
+
+    const yielded = await events(runner, 'u', 's', 'my card 4111');
+    const asYielded = partsOf(yielded);
+    const session = await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+
+    // The model got the redacted conversation...
+    expect(seen.at(-1)).not.toContain('4111');
+    expect(JSON.stringify(model.requests.at(-1)!.contents)).not.toContain('4111');
+    expect(JSON.stringify(model.requests.at(-1)!.contents)).toContain('[redacted]');
+    // ...the session and the events keep what was said and done.
+    // (the user's message is stored, not yielded)
+    expect(partsOf(session!.events.slice(1))).toEqual(asYielded);
+    expect(asYielded.join()).not.toContain('redacted');
+    expect(session!.events[0].text()).toBe('my card 4111');
+    expect(session!.events[1].functionCalls()[0].args).toEqual({ v: 'card 4111' });
+    expect(session!.events[2].functionResponses()[0].response).toEqual({ v: 'card 4111' });
+  });
+
+  it("a beforeModel's per-user edit of a tool declaration reaches neither the next user's request nor argument validation", async () => {
+    const parameters: JsonSchema = { type: 'object', properties: { account: { type: 'string' } }, required: ['account'] };
+    const pick = functionTool({ name: 'pick_account', description: 'Picks an account.', parameters, execute: ({ account }: { account: string }) => ({ picked: account }) });
+    const accounts: Record<string, string[] | undefined> = { alice: ['ACC-ALICE-1'], bob: ['ACC-BOB-9'], carol: undefined };
+    const model = new ScriptedModel((request) => {
+      const answered = request.contents.at(-1)!.parts.find((p) => p.functionResponse);
+      if (answered) return JSON.stringify(answered.functionResponse!.response);
+      const who = request.contents.at(-1)!.parts[0].text!;
+      return { calls: [{ name: 'pick_account', args: { account: accounts[who]?.[0] ?? 'ACC-ANY' } }] };
+    });
+    const beforeModel: BeforeModelCallback = ({ context, request }) => {
+      const declaration = request.tools.find((t) => t.name === 'pick_account')!;
+      const mine = accounts[context.userId];
+      if (mine) (declaration.parameters.properties as Record<string, JsonSchema>).account.enum = mine;
+      declaration.description += ` (user ${context.userId})`;
+    };
+    const original = JSON.stringify(pick.declaration());
+    const runner = new Runner({ appName: 'bank', agent: new LlmAgent({ name: 'a', model, tools: [pick], callbacks: { beforeModel } }) });
+
+    const answers: string[] = [];
+    const sent: string[] = [];
+    for (const userId of ['alice', 'bob', 'carol']) {
+      const answer = await runner.ask({ userId, sessionId: `s-${userId}`, newMessage: message(userId) });
+      answers.push(answer.text);
+      sent.push(JSON.stringify(model.requests.at(-1)!.tools[0]));
+    }
+
+    expect(answers).toEqual(['{"picked":"ACC-ALICE-1"}', '{"picked":"ACC-BOB-9"}', '{"picked":"ACC-ANY"}']);
+    expect(sent[1]).toContain('["ACC-BOB-9"]');
+    expect(sent[1]).not.toContain('ALICE');
+    expect(sent[2]).not.toContain('enum');
+    expect(sent[2]).toContain('"Picks an account. (user carol)"');
+    expect(JSON.stringify(pick.declaration())).toBe(original);
+    expect(pick.parameters).toEqual({ type: 'object', properties: { account: { type: 'string' } }, required: ['account'] });
+  });
+
+  it("a beforeModel's edit of the response schema or config stays in its own request; onModelError gets a request of its own too", async () => {
+    const model = new ScriptedModel((request, i) => {
+      if (i === 1) throw new Error('overloaded');
+      return JSON.stringify({ city: request.config?.temperature === 1.5 ? 'vip' : 'x' });
+    });
+    const agent = new LlmAgent({
+      name: 'a',
+      model,
+      generationConfig: { temperature: 0.1, stopSequences: ['END'] },
+      outputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      callbacks: {
+        beforeModel: ({ context, request }) => {
+          if (context.userId !== 'vip') return;
+          request.config!.temperature = 1.5;
+          request.config!.stopSequences!.push('VIP');
+          request.responseSchema!.schema.description = 'VIP ONLY';
+        },
+        onModelError: ({ request }) => {
+          request.responseSchema!.schema.description = 'edited while recovering';
+          return { content: { role: 'model', parts: [{ text: '{"city":"recovered"}' }] } };
+        },
+      },
+    });
+    const runner = new Runner({ appName: 'app', agent });
+    const schemaOf = () => JSON.stringify(model.requests.at(-1)!.responseSchema);
+    const configOf = () => JSON.stringify(model.requests.at(-1)!.config);
+
+    await runner.ask({ userId: 'vip', sessionId: 'vip', newMessage: message('hi') });
+    expect(schemaOf()).toContain('VIP ONLY');
+    expect(configOf()).toBe('{"temperature":1.5,"stopSequences":["END","VIP"]}');
+
+    const recovered = await runner.ask({ userId: 'basic', sessionId: 'basic', newMessage: message('hi') });
+    expect(recovered.text).toBe('{"city":"recovered"}');
+    await runner.ask({ userId: 'basic', sessionId: 'basic', newMessage: message('again') });
+    expect(schemaOf()).not.toContain('VIP ONLY');
+    expect(schemaOf()).not.toContain('recovering');
+    expect(configOf()).toBe('{"temperature":0.1,"stopSequences":["END"]}');
+    expect(agent.generationConfig).toEqual({ temperature: 0.1, stopSequences: ['END'] });
+  });
+});
