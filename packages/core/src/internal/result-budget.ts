@@ -4,24 +4,35 @@ import { ToolFile, ToolResult } from '../tools/tool-file';
 /** Nesting a result may have; deeper (or circular) results are refused. */
 const MAX_RESULT_DEPTH = 512;
 
+/** A tool's response as the model gets it, checked: see {@link inspectResult}. */
+export interface InspectedResult {
+  /** A plain-JSON copy of the response: shares no object with what the tool returned (or keeps). */
+  response: Record<string, unknown>;
+  /** Its JSON text, when it may be longer than the budget; else `undefined`. */
+  text?: string;
+}
+
 /**
  * Checks that a tool's response is JSON that survives a round trip — no functions, symbols, BigInt,
  * NaN/Infinity, Map/Set (which JSON turns into `{}`), cycles, or getters and `toJSON`s that throw — and
- * returns its JSON text when it may be longer than `maxChars` (else `undefined`). One walk, with no
- * string building: it bounds the JSON length from above (every character escaped), so the usual small
- * result is never serialized here; only a result that may be over the budget is.
+ * copies it as JSON would (each `toJSON` applied once, `undefined` members left out, `undefined` in an
+ * array made `null`), so that the stored and yielded response shares no object the tool keeps and
+ * changes later. Returns the copy, with its JSON text when it may be longer than `maxChars`. One walk,
+ * with no string building: it bounds the JSON length from above (every character escaped), so the
+ * usual small result is never serialized here; only a result that may be over the budget is.
  *
  * @throws InvalidToolResultError naming the key of the first bad value.
  */
-export function inspectResult(toolName: string, response: Record<string, unknown>, maxChars: number): string | undefined {
-  let upperBound: number;
+export function inspectResult(toolName: string, response: Record<string, unknown>, maxChars: number): InspectedResult {
+  const walk: JsonWalk = { length: 0 };
+  let copy: Record<string, unknown>;
   try {
-    upperBound = jsonLengthBound(response, '', 0);
+    copy = jsonCopy(response, '', 0, walk) as Record<string, unknown>;
   } catch (error) {
     if (error instanceof InvalidToolResultError) throw error.forTool(toolName);
     throw new InvalidToolResultError(toolName, `reading it failed (${error instanceof Error ? error.message : String(error)})`, error);
   }
-  return upperBound <= maxChars ? undefined : JSON.stringify(response);
+  return walk.length <= maxChars ? { response: copy } : { response: copy, text: JSON.stringify(copy) };
 }
 
 /**
@@ -30,7 +41,7 @@ export function inspectResult(toolName: string, response: Record<string, unknown
  */
 export function jsonProblem(value: unknown): string | undefined {
   try {
-    jsonLengthBound(value, '', 0);
+    jsonCopy(value, '', 0, { length: 0 });
     return undefined;
   } catch (error) {
     if (error instanceof InvalidToolResultError) return error.reason;
@@ -38,32 +49,52 @@ export function jsonProblem(value: unknown): string | undefined {
   }
 }
 
-/** An upper bound of the length of `value`'s JSON text; throws on what JSON cannot carry. */
-function jsonLengthBound(value: unknown, key: string, depth: number): number {
+/** The running upper bound of the JSON length of what a walk has copied so far. */
+interface JsonWalk {
+  length: number;
+}
+
+/**
+ * `value` copied as JSON would carry it, adding an upper bound of its JSON text's length to `walk`;
+ * throws on what JSON cannot carry. Strings, numbers and booleans are immutable: only objects and
+ * arrays are new.
+ */
+function jsonCopy(value: unknown, key: string, depth: number, walk: JsonWalk): unknown {
   switch (typeof value) {
     case 'string':
-      return value.length * 6 + 2;
+      walk.length += value.length * 6 + 2;
+      return value;
     case 'number':
       if (!Number.isFinite(value)) throw new InvalidToolResultError('', `${where(key)} is ${value} (JSON has no such number)`);
-      return 24;
+      walk.length += 24;
+      return value;
     case 'boolean':
     case 'undefined':
-      return 5;
+      walk.length += 5;
+      return value;
     case 'function':
     case 'symbol':
       throw new InvalidToolResultError('', `${where(key)} is a ${typeof value}`);
     case 'bigint':
       throw new InvalidToolResultError('', `${where(key)} is a BigInt (return it as a string or a number)`);
     default: {
-      if (value === null) return 4;
+      if (value === null) {
+        walk.length += 4;
+        return null;
+      }
       if (depth >= MAX_RESULT_DEPTH) throw new InvalidToolResultError('', `it is nested deeper than ${MAX_RESULT_DEPTH} levels, or circular`);
       const object = value as Record<string, unknown>;
       if (Array.isArray(value)) {
-        let length = 2;
-        for (let i = 0; i < value.length; i++) length += jsonLengthBound(value[i], String(i), depth + 1) + 1;
-        return length;
+        walk.length += 2;
+        const array: unknown[] = new Array(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const item = jsonCopy(value[i], String(i), depth + 1, walk);
+          array[i] = item === undefined ? null : item;
+          walk.length += 1;
+        }
+        return array;
       }
-      if (typeof object.toJSON === 'function') return jsonLengthBound(object.toJSON(key), key, depth + 1);
+      if (typeof object.toJSON === 'function') return jsonCopy(object.toJSON(key), key, depth + 1, walk);
       // Plain objects (nearly every result) need no Map or Set check.
       const proto: unknown = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) {
@@ -74,10 +105,19 @@ function jsonLengthBound(value: unknown, key: string, depth: number): number {
           throw new InvalidToolResultError('', `${where(key)} is a ${value instanceof Map ? 'Map' : 'Set'} (convert it to an object or an array)`);
         }
       }
-      let length = 2;
+      walk.length += 2;
+      const copy: Record<string, unknown> = {};
       // for-in with an own-key check: no key array per object (V8 walks its enum cache); JSON.stringify also takes only own enumerable keys.
-      for (const name in object) if (Object.prototype.hasOwnProperty.call(object, name)) length += name.length * 6 + 4 + jsonLengthBound(object[name], name, depth + 1);
-      return length;
+      for (const name in object) {
+        if (!Object.prototype.hasOwnProperty.call(object, name)) continue;
+        walk.length += name.length * 6 + 4;
+        const member = jsonCopy(object[name], name, depth + 1, walk);
+        if (member === undefined) continue;
+        // An own "__proto__" key (JSON.parse makes them) stays a key, as in JSON, not the copy's prototype.
+        if (name === '__proto__') Object.defineProperty(copy, name, { value: member, enumerable: true, writable: true, configurable: true });
+        else copy[name] = member;
+      }
+      return copy;
     }
   }
 }

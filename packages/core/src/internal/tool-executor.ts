@@ -257,13 +257,14 @@ export function hasConfirmationRule(tool: BaseTool): boolean {
 
 /**
  * The response as the model gets it: checked to be JSON (else `INVALID_TOOL_RESULT`, and nothing of it is
- * stored) and cut to the budget, the whole result saved as an artifact when an artifact service is configured.
+ * stored), copied as plain JSON (so that it shares no object the tool keeps) and cut to the budget, the whole result saved as an artifact when an artifact service is configured.
  */
 function fitted(input: ExecuteToolCallInput, tool: BaseTool, response: Record<string, unknown>, policy: ToolCallPolicy): Record<string, unknown> | Promise<Record<string, unknown>> {
   const maxChars = tool.maxResultChars ?? policy.maxResultChars;
-  const text = inspectResult(tool.name, response, maxChars);
+  // The checked copy, never the tool's own object: a tool may keep and change what it returned.
+  const { response: copy, text } = inspectResult(tool.name, response, maxChars);
   // Synchronous unless a result over the budget is saved: the usual call pays no extra await.
-  if (text === undefined || text.length <= maxChars) return response;
+  if (text === undefined || text.length <= maxChars) return copy;
   if (!input.saveWholeResults) return truncatedResult(text, maxChars) as unknown as Record<string, unknown>;
   const artifact = `tool-result-${input.call.id.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`;
   return input.context

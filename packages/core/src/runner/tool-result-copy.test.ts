@@ -1,0 +1,33 @@
+import { LlmAgent } from '../agents/llm-agent';
+import { functionTool } from '../function-tool/function-tool';
+import type { Content } from '../model/content';
+import { ScriptedModel } from '../testing/scripted-model';
+import { Runner } from './runner';
+
+const message = (text: string): Content => ({ role: 'user', parts: [{ text }] });
+
+describe("a tool's result in the session", () => {
+  it('is a plain-JSON copy: a tool that returns a cached object and changes it later changes neither the stored result nor the history the model reads', async () => {
+    const cache: Record<string, unknown> = { price: 100, at: 'first', tags: ['a'], missing: undefined, when: new Date(Date.UTC(2026, 0, 2)) };
+    const quote = functionTool({ name: 'quote', description: 'Quotes.', parameters: { type: 'object', properties: {} }, execute: () => cache });
+    const model = new ScriptedModel((request) => (request.contents.at(-1)!.parts.some((p) => p.functionResponse) ? 'ok' : { calls: [{ name: 'quote', args: {} }] }));
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model, tools: [quote] }) });
+    const expected = { price: 100, at: 'first', tags: ['a'], when: '2026-01-02T00:00:00.000Z' };
+
+    const first = await runner.ask({ userId: 'u', sessionId: 's', newMessage: message('one') });
+    const yielded = first.events.flatMap((e) => e.functionResponses());
+    cache.price = 999;
+    cache.at = 'changed later';
+    (cache.tags as string[]).push('b');
+
+    const session = await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    expect(session!.events[2].functionResponses()[0].response).toStrictEqual(expected);
+    expect(yielded[0].response).toStrictEqual(expected);
+
+    await runner.ask({ userId: 'u', sessionId: 's', newMessage: message('two') });
+    const history = model.requests.at(-1)!.contents;
+    expect(history[2].parts[0].functionResponse!.response).toStrictEqual(expected);
+    // The second call's result is the cache as it is now.
+    expect(history.at(-1)!.parts[0].functionResponse!.response).toMatchObject({ price: 999, at: 'changed later', tags: ['a', 'b'] });
+  });
+});
