@@ -193,6 +193,80 @@ describe('InMemorySessionService', () => {
     if (next.claimed) expect(next.claim.fence).toBeGreaterThan(live.claim.fence);
   });
 
+  it('forgets a claim that lapsed with its session missing (deleted while held, or never created) when later claims find it; a live one stays until it lapses', async () => {
+    let monotonic = 0;
+    const service = new InMemorySessionService({ monotonicClock: () => monotonic });
+    const claimed: number[] = [];
+    const claim = async (sessionId: string, leaseMs: number): Promise<number> => {
+      const outcome = await service.claimSession({ appName: 'app', userId: 'u', sessionId, holder: `h-${sessionId}`, leaseMs });
+      if (!outcome.claimed) throw new Error(`claim of ${sessionId} refused`);
+      claimed.push(outcome.claim.fence);
+      return outcome.claim.fence;
+    };
+    // A holder that dies: the session is deleted while it holds the claim, which then lapses unreleased.
+    for (let i = 0; i < 500; i++) {
+      const sessionKey = { appName: 'app', userId: 'u', sessionId: `s${i}` };
+      await service.createSession(sessionKey);
+      await claim(`s${i}`, 10);
+      await service.deleteSession(sessionKey);
+      monotonic += 11;
+    }
+    // And claims on sessions never created that lapse (a run that died before its first store).
+    for (let i = 0; i < 500; i++) {
+      await claim(`never${i}`, 10);
+      monotonic += 11;
+    }
+    // Each claim found the lapsed ones before it: only the newest is still remembered.
+    expect(Object.keys(service.toJSON().fences!)).toEqual([JSON.stringify(['app', 'u', 'never499'])]);
+
+    // A live claim of a deleted session stays through any number of claims, and still refuses another holder.
+    await service.createSession({ appName: 'app', userId: 'u', sessionId: 'held' });
+    const held = await claim('held', 60_000);
+    await service.deleteSession({ appName: 'app', userId: 'u', sessionId: 'held' });
+    for (let i = 0; i < 20; i++) await claim(`other${i}`, 60_000);
+    expect(await service.claimSession({ appName: 'app', userId: 'u', sessionId: 'held', holder: 'thief', leaseMs: 1 })).toMatchObject({ claimed: false, holder: 'h-held' });
+    expect(service.toJSON().fences![JSON.stringify(['app', 'u', 'held'])]).toBe(held);
+    // Once it lapses, the next claims forget it and the others (each claim checks two and adds at most one).
+    monotonic += 60_001;
+    for (let i = 0; i < 30; i++) {
+      await claim(`late${i}`, 1);
+      monotonic += 2;
+    }
+    await claim('last', 1);
+    expect(Object.keys(service.toJSON().fences!)).toEqual([JSON.stringify(['app', 'u', 'last'])]);
+    expect(await service.renewClaim({ appName: 'app', userId: 'u', sessionId: 'held' }, held, 1_000)).toBe(false);
+
+    // Fencing numbers never repeat: a forgotten claim's number is not granted again.
+    await service.createSession({ appName: 'app', userId: 'u', sessionId: 'held' });
+    await claim('held', 1_000);
+    for (let i = 1; i < claimed.length; i++) expect(claimed[i]).toBeGreaterThan(claimed[i - 1]);
+    // A JSON move keeps no claim of a session that does not exist, and the counter still grows.
+    monotonic += 2;
+    const moved = InMemorySessionService.fromJSON(JSON.parse(JSON.stringify(service)) as ReturnType<InMemorySessionService['toJSON']>);
+    expect(Object.keys(moved.toJSON().fences!)).toEqual([JSON.stringify(['app', 'u', 'held'])]);
+    expect(await moved.claimSession({ appName: 'app', userId: 'u', sessionId: 'last', holder: 'next', leaseMs: 1 })).toMatchObject({ claimed: true, claim: { fence: claimed.at(-1)! + 1 } });
+  });
+
+  it.each([
+    ['__proto__', 's', 'app'],
+    ['u', '__proto__', 'app'],
+    ['u', 's', '__proto__'],
+    ['constructor', 'toString', 'hasOwnProperty'],
+  ])('keeps every session and its app and user state through JSON, whatever the ids (user %j, session %j, app %j)', async (userId, sessionId, appName) => {
+    const service = new InMemorySessionService();
+    const runner = new Runner({ appName, agent: new LlmAgent({ name: 'bot', model: new ScriptedModel(['Hello!']) }), sessionService: service });
+    expect((await collect(runner, 'Hi', { userId, sessionId })).map((e) => e.text())).toEqual(['Hello!']);
+    const session = (await service.getSession({ appName, userId, sessionId }))!;
+    await service.appendEvent(session, Event.create({ invocationId: 'i', author: 'bot', actions: { stateDelta: { 'app:a': 1, 'user:u': 2, s: 3 }, artifactDelta: {} } }));
+
+    const moved = InMemorySessionService.fromJSON(JSON.parse(JSON.stringify(service)) as ReturnType<InMemorySessionService['toJSON']>);
+    const restored = (await moved.getSession({ appName, userId, sessionId }))!;
+    expect(restored.events.map((e) => e.toJSON())).toEqual(session.events.map((e) => e.toJSON()));
+    expect(restored.state).toEqual({ 'app:a': 1, 'user:u': 2, s: 3 });
+    expect((await moved.listSessions({ appName, userId })).map((s) => s.id)).toEqual([sessionId]);
+    expect(moved.toJSON()).toEqual(service.toJSON());
+  });
+
   it("reads its monotonic clock once for a run's claim: not for the run's stored events, its release, or deleting the session after it", async () => {
     let reads = 0;
     const service = new InMemorySessionService({ monotonicClock: () => ++reads });

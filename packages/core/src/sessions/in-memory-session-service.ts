@@ -88,6 +88,13 @@ export class InMemorySessionService implements SessionService {
    * before.
    */
   private readonly claims = new NestedMap<StoredClaim>();
+  /**
+   * Claims granted or kept on a session that did not exist then (a run claims before it creates; a live
+   * claim outlives its session's deletion), oldest first. If such a claim lapses with its session still
+   * missing, nothing else would ever look at it: each later claim checks the first two here, forgets
+   * those lapsed, and puts those still live at the end.
+   */
+  private readonly claimsWithoutSession = new Set<StoredClaim>();
   /** The last fencing number granted, on any session. */
   private lastFence = 0;
   private readonly now: () => number;
@@ -153,7 +160,9 @@ export class InMemorySessionService implements SessionService {
     this.sessions.delete(request.appName, request.userId, request.sessionId);
     const claim = this.claims.get(request.appName, request.userId, request.sessionId);
     // A released claim (the usual case) needs no clock.
-    if (claim && (claim.lapsesAt === -Infinity || claim.lapsesAt <= this.now())) this.forgetClaim(claim);
+    if (!claim) return;
+    if (claim.lapsesAt === -Infinity || claim.lapsesAt <= this.now()) this.forgetClaim(claim);
+    else this.claimsWithoutSession.add(claim);
   }
 
   /**
@@ -209,12 +218,14 @@ export class InMemorySessionService implements SessionService {
 
   /** {@link InMemorySessionService.claimSession} without the granted claim's `expiresAt` (no wall clock read), at `now` on the monotonic clock. */
   private claimNow(request: ClaimSessionRequest, now = this.now()): SynchronousClaimOutcome {
+    if (this.claimsWithoutSession.size !== 0) this.forgetLapsedClaimsWithoutSession(now);
     const current = this.claims.get(request.appName, request.userId, request.sessionId);
     if (current && current.lapsesAt > now) return { claimed: false, holder: current.holder, expiresAt: this.wallTime(current.lapsesAt, now) };
     const claim: StoredClaim = { appName: request.appName, userId: request.userId, sessionId: request.sessionId, holder: request.holder, fence: ++this.lastFence, lapsesAt: now + request.leaseMs };
     this.claims.set(request.appName, request.userId, request.sessionId, claim);
     const stored = this.sessions.get(request.appName, request.userId, request.sessionId);
     if (stored) stored.claim = claim;
+    else this.claimsWithoutSession.add(claim);
     // In the same synchronous step: exactly what getSession for the whole session returns right after the claim.
     if (request.load) return { claimed: true, fence: claim.fence, loaded: { session: stored ? this.view(request.appName, request.userId, stored, true) : undefined } };
     return { claimed: true, fence: claim.fence };
@@ -243,9 +254,10 @@ export class InMemorySessionService implements SessionService {
 
   /** Everything this service holds, as plain JSON. */
   toJSON(): InMemorySessionServiceData {
-    const data: InMemorySessionServiceData = { sessions: {}, appState: {}, userState: {} };
+    // Records without a prototype: an app or user named `__proto__` is a key like any other, not the record's prototype.
+    const data: InMemorySessionServiceData = { sessions: record(), appState: record(), userState: record() };
     for (const [appName, userId, sessions] of this.sessions.groups()) {
-      (data.sessions[appName] ??= {})[userId] = sessions.map((s) => ({
+      (data.sessions[appName] ??= record())[userId] = sessions.map((s) => ({
         id: s.id,
         state: s.state,
         events: s.events.map((e) => e.toJSON()),
@@ -255,7 +267,7 @@ export class InMemorySessionService implements SessionService {
     }
     for (const [appName, state] of this.appState) data.appState[appName] = state;
     for (const [appName, users] of this.userState) data.userState[appName] = Object.fromEntries(users);
-    data.fences = {};
+    data.fences = record();
     for (const [, , claims] of this.claims.groups()) for (const claim of claims) data.fences[jsonClaimKey(claim)] = claim.fence;
     data.lastFence = this.lastFence;
     return JSON.parse(JSON.stringify(data)) as InMemorySessionServiceData;
@@ -284,14 +296,32 @@ export class InMemorySessionService implements SessionService {
     }
     service.lastFence = data.lastFence ?? 0;
     for (const [key, fence] of Object.entries(data.fences ?? {})) {
+      service.lastFence = Math.max(service.lastFence, fence);
       const [appName, userId, sessionId] = JSON.parse(key) as [string, string, string];
+      const stored = service.sessions.get(appName, userId, sessionId);
+      // The claim of a deleted session is restored lapsed, so forgotten at once: `lastFence` keeps its number from coming back.
+      if (!stored) continue;
       const claim: StoredClaim = { appName, userId, sessionId, holder: '', fence, lapsesAt: -Infinity };
       service.claims.set(appName, userId, sessionId, claim);
-      const stored = service.sessions.get(appName, userId, sessionId);
-      if (stored) stored.claim = claim;
-      service.lastFence = Math.max(service.lastFence, fence);
+      stored.claim = claim;
     }
     return service;
+  }
+
+  /** Checks the first two of `claimsWithoutSession` at `now` on the monotonic clock: forgets those lapsed, moves those still live to the end. */
+  private forgetLapsedClaimsWithoutSession(now: number): void {
+    const first: StoredClaim[] = [];
+    for (const claim of this.claimsWithoutSession) {
+      first.push(claim);
+      if (first.length === 2) break;
+    }
+    for (const claim of first) {
+      this.claimsWithoutSession.delete(claim);
+      // Replaced by a later claim, forgotten on release, or its session exists now (its deletion adds it again): nothing to do here.
+      if (this.claims.get(claim.appName, claim.userId, claim.sessionId) !== claim || this.sessions.has(claim.appName, claim.userId, claim.sessionId)) continue;
+      if (claim.lapsesAt <= now) this.forgetClaim(claim);
+      else this.claimsWithoutSession.add(claim);
+    }
   }
 
   /** Drops a claim from `claims` (see {@link NestedMap} for the maps it leaves empty). */
@@ -336,6 +366,11 @@ export class InMemorySessionService implements SessionService {
       applyTo(target, { [key]: value });
     }
   }
+}
+
+/** An empty record without a prototype, whose keys are only ever its own (`__proto__` included). */
+function record<V>(): Record<string, V> {
+  return Object.create(null) as Record<string, V>;
 }
 
 /** A session's key in the `fences` of {@link InMemorySessionServiceData}. */
