@@ -29,6 +29,7 @@ import { type SessionTurns, sessionTurnKey } from './session-turns';
 import { HeldClaim } from './held-claim';
 import type { ResolvedSessionClaimPolicy } from './session-claim-policy';
 import type { InvocationTrace } from '../tracing/invocation-trace';
+import type { Context } from '@opentelemetry/api';
 
 /** Input of {@link runInvocation}. */
 export interface RunInvocationInput {
@@ -46,6 +47,11 @@ export interface RunInvocationInput {
   claim?: ResolvedSessionClaimPolicy;
   /** The client's id of `newMessage`: a message whose id the session already holds is answered with what it produced, not run again. */
   messageId?: string;
+  /**
+   * The run is for a user's message (`Runner.run`): without `newMessage` it yields one `INVALID_MESSAGE`
+   * event and takes, stores and runs nothing. Without this, no message runs the agent on the session as it is.
+   */
+  requireMessage?: boolean;
 }
 
 /**
@@ -61,9 +67,9 @@ export interface RunInvocationInput {
  * Traced (a span around it, see docs/observability.md) when the runner's tracing would record a span.
  */
 export function runInvocation(services: InvocationServices, input: RunInvocationInput): AsyncGenerator<Event, void, undefined> {
-  // Decided here, not per event: an untraced invocation keeps one layer and no span work.
-  const trace = services.tracing?.startInvocation(services.appName);
-  return trace ? trace.follow(new InvocationRun(services, input, trace)) : new InvocationRun(services, input);
+  // Decided here, not per event: an invocation nothing could trace does no span work. A traced one starts
+  // its span when the run starts (its first next()), in the context active now.
+  return new InvocationRun(services, input, services.tracing?.invocationParent());
 }
 
 /** Where an {@link InvocationRun} goes on from, once the events in hand are out. */
@@ -82,6 +88,11 @@ const enum Phase {
 /** The `{ done: true }` result of an iterator; a new object each time, as a generator's. */
 function finished(): IteratorReturnResult<void> {
   return { value: undefined, done: true };
+}
+
+/** What `return(value)` resolves to, as a generator's: `{ value, done: true }`, `value` awaited. */
+async function returned(value: void | PromiseLike<void>): Promise<IteratorReturnResult<void>> {
+  return { value: await value, done: true };
 }
 
 /**
@@ -114,13 +125,16 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
   private unlink: () => void = noop;
   private runUsage: Usage | undefined;
   private endedOnError = false;
+  /** The spans of a traced run, from its start (its first `next()`) to its end. */
+  private trace: InvocationTrace | undefined;
   // An in-memory store writes synchronously: each stored event then costs no await.
   private readonly writes: SynchronousSessionWrites | undefined;
 
   constructor(
     private readonly services: InvocationServices,
     private readonly input: RunInvocationInput,
-    private readonly trace?: InvocationTrace,
+    /** The context the run's span starts in, when the runner's tracing could record one. */
+    private readonly traceParent?: Context,
   ) {
     this.author = typeof input.agent === 'function' ? (input.fallbackAuthor ?? 'runner') : input.agent.name;
     this.writes = synchronousWrites(services.sessionService);
@@ -139,8 +153,8 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     return this.busy ? this.later(() => this.next()) : this.pull();
   }
 
-  return(): Promise<IteratorResult<Event, void>> {
-    return this.busy ? this.later(() => this.return()) : this.stop();
+  return(value?: void | PromiseLike<void>): Promise<IteratorResult<Event, void>> {
+    return this.busy ? this.later(() => this.return(value)) : this.stop(value);
   }
 
   throw(error: unknown): Promise<IteratorResult<Event, void>> {
@@ -170,6 +184,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
               const stored = this.record(event);
               if (stored) await stored;
             }
+            this.trace?.relay(event);
             return { value: event, done: false };
           }
           this.batch = undefined;
@@ -214,13 +229,13 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
   }
 
   /** `return()`: closes the agent's run and releases what the run holds; before the first `next()`, nothing was taken. */
-  private async stop(): Promise<IteratorResult<Event, void>> {
+  private async stop(value?: void | PromiseLike<void>): Promise<IteratorResult<Event, void>> {
     if (this.phase === Phase.Start) this.phase = Phase.Done;
-    if (this.phase === Phase.Done) return finished();
+    if (this.phase === Phase.Done) return returned(value);
     this.busy = true;
     try {
       await this.finish();
-      return finished();
+      return await returned(value);
     } finally {
       this.busy = false;
       this.drain();
@@ -254,9 +269,22 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     const { context } = this;
     const failed = context ? errorEvent(context, context.agent.name, error) : standaloneErrorEvent(this.invocationId, this.author, error);
     if (this.runUsage) failed.runUsage = { ...this.runUsage };
+    // Once the message is stored, the run's error is stored too, so the session (and a resend of the
+    // message) holds how the run ended. A store that just failed may fail again: the event is handed out all
+    // the same, and the run never throws.
+    const accepted = this.phase === Phase.Agent;
     this.batch = undefined;
     this.phase = Phase.Finish;
     this.failed = true;
+    if (accepted) {
+      try {
+        const stored = this.record(failed);
+        if (stored) await stored;
+      } catch {
+        // (see above: the event says what went wrong)
+      }
+    }
+    this.trace?.relay(failed);
     return { value: failed, done: false };
   }
 
@@ -281,6 +309,8 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
   private async start(): Promise<void> {
     const { services, input } = this;
     const invocationId = (this.invocationId = newId('inv'));
+    if (this.traceParent) this.trace = services.tracing!.startInvocation(services.appName, this.traceParent);
+    if (input.requireMessage && input.newMessage === undefined) return this.endWith(standaloneErrorEvent(invocationId, this.author, checkNewMessage(undefined)!));
     // The invocation's own signal follows the caller's while it runs; without a caller's signal nothing
     // can abort it, and the context makes one only if something asks for it.
     const controller = input.signal ? new AbortController() : undefined;
@@ -409,6 +439,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
       }
     }
     this.release?.();
+    this.trace?.end();
   }
 }
 

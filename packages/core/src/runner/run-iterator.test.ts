@@ -135,6 +135,16 @@ describe('the run as an async iterator', () => {
     expect(await texts(run(runner, 'hi'))).toEqual(['call note', 'response note', 'done']);
   });
 
+  it('return(value) resolves { value, done: true }, as a generator does: before the first next(), mid-run and after the end', async () => {
+    const { runner } = noteRunner([]);
+    const value = 'left' as unknown as void;
+    expect(await run(runner, 'never').return(value)).toEqual({ value: 'left', done: true });
+    const events = run(runner, 'hi');
+    await events.next();
+    expect(await events.return(Promise.resolve(value))).toEqual({ value: 'left', done: true });
+    expect(await events.return(value)).toEqual({ value: 'left', done: true });
+  });
+
   it('return() while streaming closes the model call it reads from', async () => {
     const log: string[] = [];
     const model: Model = {

@@ -229,16 +229,19 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
    * to its end, or `return()` it (as `break` in `for await` does), to pass the turn on.
    */
   run(input: RunInput): AsyncGenerator<Event, void, undefined> {
+    // Never throws: no input at all is a run without a message (one INVALID_MESSAGE event).
+    const { userId, sessionId, newMessage, messageId, signal, streaming } = (input as RunInput | undefined) ?? ({} as Partial<RunInput>);
     return runInvocation(this.services, {
-      session: { appName: this.appName, userId: input.userId, sessionId: input.sessionId },
+      session: { appName: this.appName, userId: userId!, sessionId: sessionId! },
       turns: this.turns,
       claim: this.claim,
       fallbackAuthor: this.agent.name,
-      agent: (session) => answeringAgent(this.agent, session, input.newMessage) ?? this.agentToRun(session),
-      newMessage: input.newMessage,
-      messageId: input.messageId,
-      signal: input.signal,
-      streaming: input.streaming,
+      agent: (session) => answeringAgent(this.agent, session, newMessage) ?? this.agentToRun(session),
+      newMessage,
+      requireMessage: true,
+      messageId,
+      signal,
+      streaming,
     });
   }
 

@@ -61,7 +61,7 @@ describe('Runner: state updates applied in the append', () => {
     expect(model.requests.at(-1)!.contents.at(-1)!.parts[0].functionResponse).toMatchObject({ id: 'b', isError: true });
   });
 
-  it('ends the run with STATE_CONFLICT when a callback\'s compare-and-set lost, storing nothing of that step', async () => {
+  it('ends the run with STATE_CONFLICT when a callback\'s compare-and-set lost, storing nothing of that step (only the error event the run ends on)', async () => {
     const sessionService = new InMemorySessionService();
     const other = await sessionService.createSession({ appName: 'app', userId: 'v', sessionId: 'other' });
     const agent = new LlmAgent({
@@ -79,7 +79,7 @@ describe('Runner: state updates applied in the append', () => {
 
     expect(events.map((e) => e.errorCode ?? e.text())).toEqual(['STATE_CONFLICT']);
     const stored = (await sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!;
-    expect(stored.events.map((e) => e.text())).toEqual(['hi']);
+    expect(stored.events.map((e) => e.errorCode ?? e.text())).toEqual(['hi', 'STATE_CONFLICT']);
     expect(stored.state).toEqual({ 'app:lock': 'other' });
   });
 

@@ -50,6 +50,7 @@ export class InvocationTrace {
   private readonly span: Span;
   private readonly recordContent: boolean;
   private sessionId = '';
+  private runUsage: Usage | undefined;
   /** The context new spans start in: the runner's span, or the running agent turn's. */
   private current: Context;
 
@@ -73,21 +74,15 @@ export class InvocationTrace {
     for (const paused of pausedSpanContexts(start.events, start.newMessage)) this.span.addLink({ context: paused });
   }
 
-  /**
-   * Relays the invocation's events, marking the runner's span failed on error events; ends it when they
-   * end, with the invocation's total token usage (the last event's `runUsage`).
-   */
-  async *follow(events: AsyncGenerator<Event, void, undefined>): AsyncGenerator<Event, void, undefined> {
-    let runUsage: Usage | undefined;
-    try {
-      for await (const event of events) {
-        if (event.errorCode !== undefined) markFailed(this.api, this.span, event.errorCode, event.errorMessage, this.recordContent);
-        if (event.runUsage) runUsage = event.runUsage;
-        yield event;
-      }
-    } finally {
-      this.endWithUsage(this.span, runUsage);
-    }
+  /** An event the invocation hands out: an error event marks the runner's span failed; the last `runUsage` is the run's total. */
+  relay(event: Event): void {
+    if (event.errorCode !== undefined) markFailed(this.api, this.span, event.errorCode, event.errorMessage, this.recordContent);
+    if (event.runUsage) this.runUsage = event.runUsage;
+  }
+
+  /** The invocation is over: ends the runner's span, with the invocation's total token usage. */
+  end(): void {
+    this.endWithUsage(this.span, this.runUsage);
   }
 
   /** Before an event is stored: a pause event keeps this invocation's span context, for the resume to link to. */

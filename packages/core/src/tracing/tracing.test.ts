@@ -455,6 +455,64 @@ describe('tracing: a confirmation pause and its resume', () => {
   });
 });
 
+describe("tracing: the runner span's life", () => {
+  /** A provider that counts the spans started and ended. */
+  function counting() {
+    const exporter = new InMemorySpanExporter();
+    const counts = { started: 0, ended: 0 };
+    const provider = new BasicTracerProvider({
+      spanProcessors: [
+        new SimpleSpanProcessor(exporter),
+        { onStart: () => void counts.started++, onEnd: () => void counts.ended++, forceFlush: () => Promise.resolve(), shutdown: () => Promise.resolve() },
+      ],
+    });
+    const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel(() => 'Hello.') }), tracing: { tracerProvider: provider } });
+    return { runner, counts, exporter };
+  }
+  const input = { userId: 'u1', sessionId: 's1', newMessage: user('Hi') };
+
+  it('a run whose iterator is never touched, returned or thrown into before its first next() starts no span; a run that starts ends its span', async () => {
+    const { runner, counts } = counting();
+    runner.run(input);
+    await runner.run(input).return();
+    await expect(runner.run(input).throw(new Error('not started'))).rejects.toThrow('not started');
+    expect(counts).toEqual({ started: 0, ended: 0 });
+
+    const events = runner.run(input);
+    await events.next();
+    await events.return();
+    expect(counts.started).toBeGreaterThan(0);
+    expect(counts.ended).toBe(counts.started);
+  });
+
+  it("a consumer's throw() mid-run ends the runner span with ERROR status and the INTERNAL_ERROR code", async () => {
+    const { runner, exporter } = counting();
+    const events = runner.run({ ...input, streaming: true });
+    await events.next();
+    await events.throw(new Error('the caller gave up'));
+    expect(await events.next()).toEqual({ value: undefined, done: true });
+    const span = exporter.getFinishedSpans().find((s) => s.name === 'toolsmith.invocation')!;
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span.attributes['error.type']).toBe('INTERNAL_ERROR');
+  });
+
+  it('the span starts at the first next(), under the context active when run() was called', async () => {
+    otelContext.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    try {
+      const { runner, exporter } = counting();
+      const outer = inMemoryTracing().provider.getTracer('app').startSpan('POST /chat');
+      // The iterator is made inside the caller's span and iterated outside it.
+      const events = otelContext.with(trace.setSpan(otelContext.active(), outer), () => runner.run(input));
+      for await (const _event of events);
+      outer.end();
+      const span = exporter.getFinishedSpans().find((s) => s.name === 'toolsmith.invocation')!;
+      expect(parentOf(span)).toBe(outer.spanContext().spanId);
+    } finally {
+      otelContext.disable();
+    }
+  });
+});
+
 describe('tracing: where the tracer comes from', () => {
   afterEach(() => {
     trace.disable();
@@ -462,7 +520,7 @@ describe('tracing: where the tracer comes from', () => {
   });
 
   it('with no tracer provider registered, an invocation is not traced and pause events carry no trace context', async () => {
-    expect(new Tracing().startInvocation('shop')).toBeUndefined();
+    expect(new Tracing().invocationParent()).toBeUndefined();
     const runner = new Runner({
       appName: 'shop',
       agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel([{ calls: [{ id: 'c', name: 'refund', args: {} }] }]), tools: [new FnTool('refund', () => ({}), { requireConfirmation: true })] }),

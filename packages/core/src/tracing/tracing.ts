@@ -1,4 +1,4 @@
-import type { Tracer } from '@opentelemetry/api';
+import type { Context, Tracer } from '@opentelemetry/api';
 import { INVOCATION_SPAN_NAME, TraceAttribute } from './gen-ai-conventions';
 import type { InvocationTrace } from './invocation-trace';
 import { globalTracerProviderRegistered, loadOtelApi } from './otel-api';
@@ -22,19 +22,28 @@ export class Tracing {
   constructor(private readonly options: TracingOptions = {}) {}
 
   /**
-   * Starts the runner's span of one invocation, as a child of the active context, and returns the trace
-   * its agents, model calls and tool calls report to; undefined when the span would not record.
+   * The context a traced invocation's span will start in (the active one, when `runner.run()` is
+   * called), or `undefined` when nothing could record a span: tracing is off, or there is no tracer
+   * provider. Cheap: the span itself is started by {@link Tracing.startInvocation} when the run starts.
    */
-  startInvocation(appName: string): InvocationTrace | undefined {
+  invocationParent(): Context | undefined {
     const { options } = this;
     if (options.enabled === false) return undefined;
-    const own = options.tracer ?? options.tracerProvider;
     // Nothing can record: skip even loading the API.
-    if (own === undefined && !globalTracerProviderRegistered()) return undefined;
+    if (options.tracer === undefined && options.tracerProvider === undefined && !globalTracerProviderRegistered()) return undefined;
+    return loadOtelApi().context.active();
+  }
+
+  /**
+   * Starts the runner's span of one invocation, as a child of `parent` (see {@link Tracing.invocationParent}),
+   * and returns the trace its agents, model calls and tool calls report to; undefined when the span would not record.
+   */
+  startInvocation(appName: string, parent: Context): InvocationTrace | undefined {
+    const { options } = this;
+    const own = options.tracer ?? options.tracerProvider;
     const api = loadOtelApi();
     // The global tracer is asked for each time: a provider registered (or replaced) later is then used.
     const tracer = own === undefined ? api.trace.getTracer(TRACER_NAME) : (this.ownTracer ??= options.tracer ?? options.tracerProvider!.getTracer(TRACER_NAME));
-    const parent = api.context.active();
     const span = tracer.startSpan(INVOCATION_SPAN_NAME, { kind: api.SpanKind.INTERNAL, attributes: { [TraceAttribute.APP_NAME]: appName } }, parent);
     if (!span.isRecording()) {
       span.end();
