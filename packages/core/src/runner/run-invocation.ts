@@ -310,7 +310,6 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     const { services, input } = this;
     const invocationId = (this.invocationId = newId('inv'));
     if (this.traceParent) this.trace = services.tracing!.startInvocation(services.appName, this.traceParent);
-    if (input.requireMessage && input.newMessage === undefined) return this.endWith(standaloneErrorEvent(invocationId, this.author, checkNewMessage(undefined)!));
     // The invocation's own signal follows the caller's while it runs; without a caller's signal nothing
     // can abort it, and the context makes one only if something asks for it.
     const controller = input.signal ? new AbortController() : undefined;
@@ -320,7 +319,8 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     if (signal?.aborted) return this.endWith(standaloneErrorEvent(invocationId, this.author, new RunAbortedError(signal.reason)));
     // The message's shape and size first, before anything reads it (choosing the agent, withholding
     // credentials) or anything is claimed, loaded or created: a message that is not data creates nothing.
-    const invalid = input.newMessage === undefined ? undefined : checkNewMessage(input.newMessage, services.argumentLimits);
+    // A run for a user's message (`requireMessage`) without one is refused the same way.
+    const invalid = input.newMessage !== undefined || input.requireMessage ? checkNewMessage(input.newMessage, services.argumentLimits) : undefined;
     if (invalid) return this.endWith(standaloneErrorEvent(invocationId, this.author, invalid));
     if (input.turns && isSessionKey(input.session)) {
       const key = sessionTurnKey(input.session.appName, input.session.userId, input.session.sessionId);
