@@ -267,6 +267,18 @@ describe('InMemorySessionService', () => {
     expect(moved.toJSON()).toEqual(service.toJSON());
   });
 
+  it('keeps a state key named __proto__ like any other, in every scope, through appends and a JSON move', async () => {
+    const service = new InMemorySessionService();
+    const session = await service.createSession({ ...key, state: JSON.parse('{"__proto__":{"x":1},"app:__proto__":2}') as Record<string, unknown> });
+    const delta = JSON.parse('{"__proto__":{"y":2},"user:__proto__":3}') as Record<string, unknown>;
+    await service.appendEvent(session, Event.create({ invocationId: 'i', author: 'bot', actions: { stateDelta: delta, artifactDelta: {} } }));
+    const expected = JSON.parse('{"app:__proto__":2,"user:__proto__":3,"__proto__":{"y":2}}') as Record<string, unknown>;
+    expect((await service.getSession(key))!.state).toEqual(expected);
+    const moved = InMemorySessionService.fromJSON(JSON.parse(JSON.stringify(service)) as ReturnType<InMemorySessionService['toJSON']>);
+    expect((await moved.getSession(key))!.state).toEqual(expected);
+    expect(Object.getPrototypeOf((await moved.getSession(key))!.state)).toBe(Object.prototype);
+  });
+
   it("reads its monotonic clock once for a run's claim: not for the run's stored events, its release, or deleting the session after it", async () => {
     let reads = 0;
     const service = new InMemorySessionService({ monotonicClock: () => ++reads });

@@ -388,6 +388,8 @@ function applyTo(target: Record<string, unknown>, delta: Record<string, unknown>
   for (const [key, value] of Object.entries(delta)) {
     if (key.startsWith(StatePrefix.TEMP)) continue;
     if (value === null || value === undefined) delete target[key];
+    // Assigned, `__proto__` would set the record's prototype and the key would be lost: it is a key like any other.
+    else if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
     else target[key] = value;
   }
 }
