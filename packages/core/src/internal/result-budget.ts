@@ -32,6 +32,11 @@ export function inspectResult(toolName: string, response: Record<string, unknown
     if (error instanceof InvalidToolResultError) throw error.forTool(toolName);
     throw new InvalidToolResultError(toolName, `reading it failed (${error instanceof Error ? error.message : String(error)})`, error);
   }
+  // A `toJSON` may make the response itself something other than an object: wrapped as any other such result is.
+  if (typeof copy !== 'object' || copy === null || Array.isArray(copy)) {
+    copy = { result: copy === undefined ? null : copy };
+    walk.length += 11;
+  }
   return walk.length <= maxChars ? { response: copy } : { response: copy, text: JSON.stringify(copy) };
 }
 
@@ -101,6 +106,8 @@ function jsonCopy(value: unknown, key: string, depth: number, walk: JsonWalk): u
         if (value instanceof ToolFile || value instanceof ToolResult) {
           throw new InvalidToolResultError('', `${where(key)} is a file (return files beside the JSON: toolResult(value, [files]))`);
         }
+        // A boxed string, number or boolean is its primitive in JSON (`new Number(3)` is `3`).
+        if (value instanceof Number || value instanceof String || value instanceof Boolean) return jsonCopy(value.valueOf(), key, depth, walk);
         if (value instanceof Map || value instanceof Set) {
           throw new InvalidToolResultError('', `${where(key)} is a ${value instanceof Map ? 'Map' : 'Set'} (convert it to an object or an array)`);
         }

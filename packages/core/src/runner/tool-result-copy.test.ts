@@ -30,4 +30,32 @@ describe("a tool's result in the session", () => {
     // The second call's result is the cache as it is now.
     expect(history.at(-1)!.parts[0].functionResponse!.response).toMatchObject({ price: 999, at: 'changed later', tags: ['a', 'b'] });
   });
+
+  it('is what JSON makes of it: boxed primitives are their primitives, and a toJSON that makes the response a non-object is wrapped as { result }', async () => {
+    const results: unknown[] = [
+      { s: new String('abc'), n: new Number(3), b: new Boolean(false) },
+      { toJSON: () => 'str' },
+      { toJSON: () => 42 },
+      { toJSON: () => [1, 2] },
+      { toJSON: () => null },
+      { toJSON: () => undefined },
+    ];
+    let next = 0;
+    const odd = functionTool({ name: 'odd', description: 'Odd results.', parameters: { type: 'object', properties: {} }, execute: () => results[next++] as Record<string, unknown> });
+    const model = new ScriptedModel((request) => (request.contents.at(-1)!.parts.some((p) => p.functionResponse) ? 'ok' : { calls: [{ name: 'odd', args: {} }] }));
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model, tools: [odd] }) });
+    const stored: unknown[] = [];
+    for (let i = 0; i < results.length; i++) {
+      const { events } = await runner.ask({ userId: 'u', sessionId: `s${i}`, newMessage: message('go') });
+      stored.push(events.flatMap((e) => e.functionResponses())[0].response);
+    }
+    expect(stored).toStrictEqual([
+      { s: 'abc', n: 3, b: false },
+      { result: 'str' },
+      { result: 42 },
+      { result: [1, 2] },
+      { result: null },
+      { result: null },
+    ]);
+  });
 });
