@@ -430,6 +430,9 @@ describe('toolsmith web with @toolsmith/postgres installed', () => {
 
       server = await serve(); // a new process would see the same: the store is on disk
       await page.goto(server.pageUrl); // the new launch's token
+      // The page has mounted (its header shows the store) before the hash changes: the mount writes the hash of
+      // the view it opened with, and a hash set before that write (same document) was overwritten by it.
+      await page.getByTestId('session-store').filter({ hasText: 'embedded PostgreSQL (PGlite)' }).waitFor();
       await page.goto(`${server.url}/${hash}`);
       await page.reload();
       await page.getByTestId('user-text').filter({ hasText: 'Look up order A-3003' }).waitFor();
