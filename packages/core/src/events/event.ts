@@ -2,7 +2,7 @@ import type { Content, FunctionCall, FunctionResponse, Part } from '../model/con
 import type { FinishReason } from '../model/finish-reason';
 import type { Usage } from '../model/llm-response';
 import { type EventActions, createEventActions } from '../state/event-actions';
-import { newId } from './event-id';
+import { idSequence } from './event-id';
 
 /** The plain-JSON form of an {@link Event}, as stored by session services. */
 export interface EventData {
@@ -62,6 +62,7 @@ export interface EventData {
 }
 
 const NO_PARTS: readonly Part[] = [];
+const newEventId = idSequence('e');
 
 /** What {@link Event.create} needs; the rest gets defaults. */
 export type EventInit = Omit<EventData, 'id' | 'actions' | 'timestamp'> & Partial<Pick<EventData, 'id' | 'actions' | 'timestamp'>>;
@@ -113,7 +114,7 @@ export class Event implements EventData {
   private constructor(data: EventInit) {
     // Every field is assigned, absent ones as undefined, always in this order: all events share one
     // shape, which keeps the runner's reads of them fast. `toJSON` leaves the undefined ones out.
-    this.id = data.id ?? newId('e');
+    this.id = data.id ?? newEventId();
     this.invocationId = data.invocationId;
     this.author = data.author;
     this.branch = data.branch;

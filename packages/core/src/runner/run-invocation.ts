@@ -12,7 +12,7 @@ import { LlmFlow } from '../flow/llm-flow';
 import { LlmAgent } from '../agents/llm-agent';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
-import { newId } from '../events/event-id';
+import { idSequence } from '../events/event-id';
 import type { Content } from '../model/content';
 import type { Usage } from '../model/llm-response';
 import { addUsage } from '../model/usage-total';
@@ -30,6 +30,8 @@ import { HeldClaim } from './held-claim';
 import type { ResolvedSessionClaimPolicy } from './session-claim-policy';
 import type { InvocationTrace } from '../tracing/invocation-trace';
 import type { Context } from '@opentelemetry/api';
+
+const newInvocationId = idSequence('inv');
 
 /** Input of {@link runInvocation}. */
 export interface RunInvocationInput {
@@ -308,7 +310,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
    */
   private async start(): Promise<void> {
     const { services, input } = this;
-    const invocationId = (this.invocationId = newId('inv'));
+    const invocationId = (this.invocationId = newInvocationId());
     if (this.traceParent) this.trace = services.tracing!.startInvocation(services.appName, this.traceParent);
     // The invocation's own signal follows the caller's while it runs; without a caller's signal nothing
     // can abort it, and the context makes one only if something asks for it.
