@@ -10,6 +10,8 @@ import type { Event } from '../events/event';
 export interface EventSteps {
   next(): Promise<Event[] | undefined>;
   close(): Promise<void>;
+  /** True once `next()` would resolve to `undefined`: the consumer may stop without asking (one step and its await fewer). */
+  readonly finished?: boolean;
 }
 
 /** The events of any async generator (an agent's `runAsync`) as {@link EventSteps}: one event per batch. */
@@ -30,7 +32,7 @@ function oneEvent(result: IteratorResult<Event, void>): Event[] | undefined {
 export async function* eventsOf(steps: EventSteps): AsyncGenerator<Event, void, undefined> {
   let finished = false;
   try {
-    for (let batch = await steps.next(); batch; batch = await steps.next()) {
+    for (let batch = await steps.next(); batch; batch = steps.finished ? undefined : await steps.next()) {
       for (const event of batch) yield event;
     }
     finished = true;

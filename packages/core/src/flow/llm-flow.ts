@@ -76,6 +76,11 @@ export class LlmFlow implements EventSteps {
     private readonly transferSteps: (target: BaseAgent, context: InvocationContext) => EventSteps = runAsyncSteps,
   ) {}
 
+  /** The loop handed out its last batch: {@link LlmFlow.next} would resolve to `undefined`. */
+  get finished(): boolean {
+    return this.phase === Phase.Done || (this.phase === Phase.Transferred && this.target!.finished === true);
+  }
+
   /** Ends the loop early: closes the streaming model call or the transfer target's run it reads from. */
   async close(): Promise<void> {
     this.phase = Phase.Done;

@@ -196,14 +196,17 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
             await this.start();
             continue;
           case Phase.Message: {
+            // A synchronous store hands back the stored event itself: only a promise is awaited.
             const stored = this.storeMessage();
-            if (stored) await stored;
+            if (stored instanceof Promise) await stored;
             this.steps = agentSteps(this.agent!, this.context!);
             this.phase = Phase.Agent;
             continue;
           }
           case Phase.Agent: {
-            const next = await this.steps!.next();
+            // A loop that handed out its last batch ends without another step (and its await).
+            const steps = this.steps!;
+            const next = steps.finished ? undefined : await steps.next();
             if (next) {
               this.hold(next, true);
               continue;
