@@ -111,37 +111,68 @@ export class Event implements EventData {
   /** Milliseconds since the epoch; the creation time unless given. */
   declare timestamp: number;
 
-  private constructor(data: EventInit) {
-    // Every field is assigned, absent ones as undefined, always in this order: all events share one
-    // shape, which keeps the runner's reads of them fast. `toJSON` leaves the undefined ones out.
-    this.id = data.id ?? newEventId();
-    this.invocationId = data.invocationId;
-    this.author = data.author;
-    this.branch = data.branch;
-    this.content = data.content;
-    this.actions = data.actions ?? createEventActions();
-    this.longRunningToolIds = data.longRunningToolIds;
-    this.partial = data.partial;
-    this.turnComplete = data.turnComplete;
-    this.finishReason = data.finishReason;
-    this.usage = data.usage;
-    this.runUsage = data.runUsage;
-    this.errorCode = data.errorCode;
-    this.errorMessage = data.errorMessage;
-    this.errorDetails = data.errorDetails;
-    this.output = data.output;
-    this.customMetadata = data.customMetadata;
-    this.timestamp = data.timestamp ?? Date.now();
+  private constructor(id: string, invocationId: string, author: string, branch: string | undefined, content: Content | undefined, actions: EventActions, timestamp: number) {
+    // Every field is assigned, the rest as undefined, always in this order: all events share one shape,
+    // which keeps the runner's reads of them fast. `toJSON` leaves the undefined ones out. The fields
+    // come as arguments, not read from an init object: the objects of the many places that make events
+    // each have their own shape, and reading them here made every read megamorphic.
+    this.id = id;
+    this.invocationId = invocationId;
+    this.author = author;
+    this.branch = branch;
+    this.content = content;
+    this.actions = actions;
+    this.longRunningToolIds = undefined;
+    this.partial = undefined;
+    this.turnComplete = undefined;
+    this.finishReason = undefined;
+    this.usage = undefined;
+    this.runUsage = undefined;
+    this.errorCode = undefined;
+    this.errorMessage = undefined;
+    this.errorDetails = undefined;
+    this.output = undefined;
+    this.customMetadata = undefined;
+    this.timestamp = timestamp;
   }
 
   /** Creates an event with a fresh id, empty actions and the current time unless given. */
   static create(init: EventInit): Event {
-    return new Event(init);
+    const event = new Event(
+      init.id ?? newEventId(),
+      init.invocationId,
+      init.author,
+      init.branch,
+      init.content,
+      init.actions ?? createEventActions(),
+      init.timestamp ?? Date.now(),
+    );
+    event.longRunningToolIds = init.longRunningToolIds;
+    event.partial = init.partial;
+    event.turnComplete = init.turnComplete;
+    event.finishReason = init.finishReason;
+    event.usage = init.usage;
+    event.runUsage = init.runUsage;
+    event.errorCode = init.errorCode;
+    event.errorMessage = init.errorMessage;
+    event.errorDetails = init.errorDetails;
+    event.output = init.output;
+    event.customMetadata = init.customMetadata;
+    return event;
+  }
+
+  /**
+   * @internal An event of the runner's own, with a fresh id and the current time: the caller sets the
+   * other fields it has on the event itself. What {@link Event.create} does without an init object to
+   * read (see the constructor), for the events every turn makes.
+   */
+  static of(invocationId: string, author: string, branch: string | undefined, content: Content | undefined, actions: EventActions = createEventActions()): Event {
+    return new Event(newEventId(), invocationId, author, branch, content, actions, Date.now());
   }
 
   /** Restores an event from its JSON form (for example a stored session). */
   static fromJSON(data: EventData): Event {
-    return new Event({ ...data, actions: { ...createEventActions(), ...data.actions } });
+    return Event.create({ ...data, actions: { ...createEventActions(), ...data.actions } });
   }
 
   /** The function calls in this event's content, in order. */

@@ -6,13 +6,12 @@ import type { EventActions } from '../state/event-actions';
 
 /** An event reporting `error` (its stable code, message and details; no stack, no cause). */
 export function errorEvent(context: InvocationContext, author: string, error: ToolsmithError, actions?: EventActions): Event {
-  return Event.create({
-    invocationId: context.invocationId,
-    author,
-    branch: context.branch,
-    ...errorFields(error),
-    ...(actions ? { actions } : {}),
-  });
+  const event = Event.of(context.invocationId, author, context.branch, undefined, actions);
+  const fields = errorFields(error);
+  event.errorCode = fields.errorCode;
+  event.errorMessage = fields.errorMessage;
+  event.errorDetails = fields.errorDetails;
+  return event;
 }
 
 /**

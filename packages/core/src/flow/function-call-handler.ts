@@ -122,14 +122,8 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
     if (offered.byName.get(call.name)?.isLongRunning && !outcome.error) longRunningToolIds.push(call.id);
     parts.push({ functionResponse: outcome.response });
   }
-  const event = Event.create({
-    invocationId: context.invocationId,
-    author: agent.name,
-    branch: context.branch,
-    content: { role: 'user', parts },
-    actions: merged,
-    longRunningToolIds: longRunningToolIds.length > 0 ? longRunningToolIds : undefined,
-  });
+  const event = Event.of(context.invocationId, agent.name, context.branch, { role: 'user', parts }, merged);
+  if (longRunningToolIds.length > 0) event.longRunningToolIds = longRunningToolIds;
   if (merged.stateOps) callActionsOf.set(event, answered);
   return event;
 }

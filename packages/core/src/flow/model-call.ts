@@ -152,7 +152,9 @@ class ModelCall {
 
   partialEvent(part: LlmResponse): Event {
     const { context } = this;
-    return Event.create({ invocationId: context.invocationId, author: this.agent.name, branch: context.branch, content: part.content, partial: true });
+    const event = Event.of(context.invocationId, this.agent.name, context.branch, part.content);
+    event.partial = true;
+    return event;
   }
 
   incomplete(): ProviderError {
@@ -219,18 +221,14 @@ class ModelCall {
 
   private event(response: LlmResponse): Event {
     const { agent, context, actions } = this;
-    const event = Event.create({
-      invocationId: context.invocationId,
-      author: agent.name,
-      branch: context.branch,
-      content: response.content,
-      actions,
-      turnComplete: response.turnComplete,
-      finishReason: response.finishReason,
-      usage: response.usage,
-      errorCode: response.error?.code,
-      errorMessage: response.error ? redactSecretText(response.error.message) : undefined,
-    });
+    const event = Event.of(context.invocationId, agent.name, context.branch, response.content, actions);
+    event.turnComplete = response.turnComplete;
+    event.finishReason = response.finishReason;
+    event.usage = response.usage;
+    if (response.error) {
+      event.errorCode = response.error.code;
+      event.errorMessage = redactSecretText(response.error.message);
+    }
     if (agent.outputKey && event.functionCalls().length === 0 && !event.errorCode) {
       actions.stateDelta[agent.outputKey] = event.text();
     }

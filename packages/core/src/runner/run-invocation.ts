@@ -406,7 +406,9 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     const userContent = context.userContent;
     if (userContent === undefined) return undefined;
     const id = input.messageId === undefined ? undefined : messageEventId(input.messageId);
-    return store(context, Event.create({ ...(id === undefined ? {} : { id }), invocationId: this.invocationId, author: 'user', content: userContent }), this.writes);
+    const event = Event.of(this.invocationId, 'user', undefined, userContent);
+    if (id !== undefined) event.id = id;
+    return store(context, event, this.writes);
   }
 
   /**
