@@ -279,6 +279,22 @@ describe('InMemorySessionService', () => {
     expect(Object.getPrototypeOf((await moved.getSession(key))!.state)).toBe(Object.prototype);
   });
 
+  it('a claim leaves the queue of claims without a session when its session is created: runs on new sessions leave later claims nothing to check', async () => {
+    const service = new InMemorySessionService();
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model: new ScriptedModel(() => 'Hello!') }), sessionService: service });
+    const checks = jest.spyOn(service as unknown as { forgetLapsedClaimsWithoutSession(now: number): void }, 'forgetLapsedClaimsWithoutSession');
+    for (let i = 0; i < 3; i++) {
+      // Claimed before it exists, then created by the run: the claim is the session's from then on.
+      expect((await collect(runner, 'Hi', { userId: 'u', sessionId: `new${i}` })).map((e) => e.text())).toEqual(['Hello!']);
+      await service.deleteSession({ appName: 'app', userId: 'u', sessionId: `new${i}` });
+    }
+    expect(checks).not.toHaveBeenCalled();
+    // A claim on a session that is never created still waits there, and the next claim checks it.
+    await service.claimSession({ appName: 'app', userId: 'u', sessionId: 'never', holder: 'h', leaseMs: 60_000 });
+    await service.claimSession({ appName: 'app', userId: 'u', sessionId: 'other', holder: 'h', leaseMs: 60_000 });
+    expect(checks).toHaveBeenCalledTimes(1);
+  });
+
   it("reads its monotonic clock once for a run's claim: not for the run's stored events, its release, or deleting the session after it", async () => {
     let reads = 0;
     const service = new InMemorySessionService({ monotonicClock: () => ++reads });

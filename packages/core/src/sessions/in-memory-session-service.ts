@@ -11,32 +11,33 @@ import type { GetSessionRequest, ListSessionsRequest, SessionKey, SessionService
 import { type SynchronousClaimOutcome, registerSynchronousWrites } from './synchronous-session-writes';
 import { NestedMap } from './nested-map';
 
-/** What an {@link InMemorySessionService} holds for one session: only its own (unprefixed) state. */
-interface StoredSession {
-  id: string;
+/**
+ * What an {@link InMemorySessionService} holds under one session key, in one object (one lookup finds
+ * it all, and a run's session and claim make one allocation): the session while `exists` (only its own,
+ * unprefixed state), its latest claim while `fence` is not 0, or both; never neither (such an entry goes).
+ */
+interface Entry {
+  readonly appName: string;
+  readonly userId: string;
+  readonly id: string;
+  /** Whether the session exists; while it does not, the fields down to `answered` hold nothing. */
+  exists: boolean;
   state: Record<string, unknown>;
   events: Event[];
   lastUpdateTime: number;
   /** Sequence of the last stored event; events are numbered 1, 2, … per session. */
   lastSequence: number;
   /** Call ids answered by the user's events (see `answerClaims`): each is answered once. Made with the first answer. */
-  answered?: Set<string>;
-  /** The session's entry in `claims`, linked whenever both exist, so each append checks it without a lookup. */
-  claim?: StoredClaim;
-}
-
-/** The session a claim is on. */
-interface ClaimParts {
-  appName: string;
-  userId: string;
-  sessionId: string;
-}
-
-/** A session's latest claim in an {@link InMemorySessionService}; `lapsesAt` on its monotonic clock. */
-interface StoredClaim extends ClaimParts {
-  holder: string;
+  answered: Set<string> | undefined;
+  /** The latest claim's fencing number; 0 while the key has no claim (numbers start at 1). */
   fence: number;
+  /** The latest claim's holder. */
+  holder: string;
+  /** When the latest claim lapses, on the monotonic clock; `-Infinity` once released. */
   lapsesAt: number;
+  /** Links of the service's list of claims without a session (see `InMemorySessionService.firstWaiting`). */
+  previousWaiting: Entry | undefined;
+  nextWaiting: Entry | undefined;
 }
 
 /** The plain-JSON form of an {@link InMemorySessionService}, for {@link InMemorySessionService.fromJSON}. */
@@ -77,24 +78,24 @@ export interface InMemorySessionServiceOptions {
  * that moment on the wall clock, as of the call.
  */
 export class InMemorySessionService implements SessionService {
-  /** appName → userId → sessionId → the session. */
-  private readonly sessions = new NestedMap<StoredSession>();
+  /**
+   * appName → userId → sessionId → the session and its latest claim (`lapsesAt` on the monotonic clock).
+   * A claim that is released or lapsed on a session that does not exist is forgotten: fencing numbers
+   * come from `lastFence`, which only grows, so the session's next claim still gets a larger number than
+   * any before.
+   */
+  private readonly entries = new NestedMap<Entry>();
   private readonly appState = new Map<string, Record<string, unknown>>();
   private readonly userState = new Map<string, Map<string, Record<string, unknown>>>();
   /**
-   * appName → userId → sessionId → the session's latest claim; `lapsesAt` on the monotonic clock. A
-   * claim that is released or lapsed on a session that does not exist is forgotten: fencing numbers come
-   * from `lastFence`, which only grows, so the session's next claim still gets a larger number than any
-   * before.
+   * The entries holding a claim and no session (a run claims before it creates; a live claim outlives
+   * its session's deletion), oldest first, in a list linked through the entries (joining and leaving it
+   * hashes nothing); an entry leaves it when its session is created. If such a claim lapses with its
+   * session still missing, nothing else would ever look at it: each later claim checks the first two
+   * here, forgets those lapsed, and puts those still live at the end.
    */
-  private readonly claims = new NestedMap<StoredClaim>();
-  /**
-   * Claims granted or kept on a session that did not exist then (a run claims before it creates; a live
-   * claim outlives its session's deletion), oldest first. If such a claim lapses with its session still
-   * missing, nothing else would ever look at it: each later claim checks the first two here, forgets
-   * those lapsed, and puts those still live at the end.
-   */
-  private readonly claimsWithoutSession = new Set<StoredClaim>();
+  private firstWaiting: Entry | undefined;
+  private lastWaiting: Entry | undefined;
   /** The last fencing number granted, on any session. */
   private lastFence = 0;
   private readonly now: () => number;
@@ -122,19 +123,24 @@ export class InMemorySessionService implements SessionService {
 
   private createNow(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Session {
     const id = request.sessionId ?? randomUUID();
-    if (this.sessions.has(request.appName, request.userId, id)) throw new SessionExistsError(id, request.userId);
-    // A run claims its session before creating it: the claim taken then is this session's.
-    const stored: StoredSession = { id, state: {}, events: [], lastUpdateTime: Date.now(), lastSequence: 0, claim: this.claims.get(request.appName, request.userId, id) };
-    this.sessions.set(request.appName, request.userId, id, stored);
-    if (request.state) this.applyDelta(request.appName, request.userId, stored, request.state);
-    return this.view(request.appName, request.userId, stored, true);
+    let entry = this.entries.get(request.appName, request.userId, id);
+    if (entry?.exists) throw new SessionExistsError(id, request.userId);
+    // A run claims its session before creating it: the claim taken then is this session's, and no longer one without a session.
+    if (entry) this.leaveWaiting(entry);
+    else this.entries.set(request.appName, request.userId, id, (entry = newEntry(request.appName, request.userId, id)));
+    entry.exists = true;
+    entry.state = {};
+    entry.events = [];
+    entry.lastUpdateTime = Date.now();
+    if (request.state) this.applyDelta(request.appName, request.userId, entry, request.state);
+    return this.view(entry, true);
   }
 
   /** A detached copy of the session (the events the request selects, state merged across scopes), or `undefined`. */
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
-    const stored = this.sessions.get(request.appName, request.userId, request.sessionId);
-    if (!stored) return undefined;
-    const session = this.view(request.appName, request.userId, stored, true);
+    const entry = this.entries.get(request.appName, request.userId, request.sessionId);
+    if (!entry?.exists) return undefined;
+    const session = this.view(entry, true);
     if (request.afterTimestamp !== undefined) {
       const after = request.afterTimestamp;
       session.events = session.events.filter((event) => event.timestamp >= after);
@@ -146,23 +152,29 @@ export class InMemorySessionService implements SessionService {
   /** The user's sessions without their events, in UTF-16 code unit order of id (as every store lists them), paged by `after` and `limit`. */
   async listSessions(request: ListSessionsRequest): Promise<Session[]> {
     // UTF-16 code unit order: JavaScript's own string comparison.
-    let ids = [...this.sessions.keys(request.appName, request.userId)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    let ids = [...this.entries.keys(request.appName, request.userId)].filter((id) => this.entries.get(request.appName, request.userId, id)!.exists).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (request.after !== undefined) {
       const after = request.after;
       ids = ids.filter((id) => id > after);
     }
     if (request.limit !== undefined) ids = ids.slice(0, request.limit);
-    return ids.map((id) => this.view(request.appName, request.userId, this.sessions.get(request.appName, request.userId, id)!, false));
+    return ids.map((id) => this.view(this.entries.get(request.appName, request.userId, id)!, false));
   }
 
   /** Forgets the session and its events, and its claim unless one is live; `app:` and `user:` state stay. Does nothing when it does not exist. */
   async deleteSession(request: SessionKey): Promise<void> {
-    this.sessions.delete(request.appName, request.userId, request.sessionId);
-    const claim = this.claims.get(request.appName, request.userId, request.sessionId);
+    const entry = this.entries.get(request.appName, request.userId, request.sessionId);
+    if (!entry) return;
+    if (entry.exists) {
+      entry.exists = false;
+      entry.state = NO_STATE;
+      entry.events = NO_EVENTS;
+      entry.lastSequence = 0;
+      entry.answered = undefined;
+    }
     // A released claim (the usual case) needs no clock.
-    if (!claim) return;
-    if (claim.lapsesAt === -Infinity || claim.lapsesAt <= this.now()) this.forgetClaim(claim);
-    else this.claimsWithoutSession.add(claim);
+    if (entry.fence === 0 || entry.lapsesAt === -Infinity || entry.lapsesAt <= this.now()) this.forget(entry);
+    else this.joinWaiting(entry);
   }
 
   /**
@@ -176,14 +188,13 @@ export class InMemorySessionService implements SessionService {
 
   private appendNow(session: Session, event: Event): Event {
     if (event.partial) return event;
-    const stored = this.sessions.get(session.appName, session.userId, session.id);
-    if (!stored) throw new SessionNotFoundError(session.id, session.userId, session.appName);
+    const stored = this.entries.get(session.appName, session.userId, session.id);
+    if (!stored?.exists) throw new SessionNotFoundError(session.id, session.userId, session.appName);
     // Everything below is synchronous, so the checks and the append are one atomic step in this process.
     const claims = answerClaims(event);
     for (const id of claims) if (stored.answered?.has(id)) throw new FunctionResponseNotPendingError(id, 'answered');
-    const claim = stored.claim;
-    if (claim && session.fence !== claim.fence && (session.fence !== undefined || claim.lapsesAt > this.now())) {
-      throw new SessionBusyError(session.id, claim.holder, this.wallTime(claim.lapsesAt));
+    if (stored.fence !== 0 && session.fence !== stored.fence && (session.fence !== undefined || stored.lapsesAt > this.now())) {
+      throw new SessionBusyError(session.id, stored.holder, this.wallTime(stored.lapsesAt));
     }
     if (stored.lastSequence !== session.lastSequence) throw new StaleSessionError(session.id, session.lastSequence, stored.lastSequence);
     const delta = event.actions.stateDelta;
@@ -218,24 +229,24 @@ export class InMemorySessionService implements SessionService {
 
   /** {@link InMemorySessionService.claimSession} without the granted claim's `expiresAt` (no wall clock read), at `now` on the monotonic clock. */
   private claimNow(request: ClaimSessionRequest, now = this.now()): SynchronousClaimOutcome {
-    if (this.claimsWithoutSession.size !== 0) this.forgetLapsedClaimsWithoutSession(now);
-    const current = this.claims.get(request.appName, request.userId, request.sessionId);
-    if (current && current.lapsesAt > now) return { claimed: false, holder: current.holder, expiresAt: this.wallTime(current.lapsesAt, now) };
-    const claim: StoredClaim = { appName: request.appName, userId: request.userId, sessionId: request.sessionId, holder: request.holder, fence: ++this.lastFence, lapsesAt: now + request.leaseMs };
-    this.claims.set(request.appName, request.userId, request.sessionId, claim);
-    const stored = this.sessions.get(request.appName, request.userId, request.sessionId);
-    if (stored) stored.claim = claim;
-    else this.claimsWithoutSession.add(claim);
+    if (this.firstWaiting) this.forgetLapsedClaimsWithoutSession(now);
+    let entry = this.entries.get(request.appName, request.userId, request.sessionId);
+    if (entry && entry.fence !== 0 && entry.lapsesAt > now) return { claimed: false, holder: entry.holder, expiresAt: this.wallTime(entry.lapsesAt, now) };
+    if (!entry) this.entries.set(request.appName, request.userId, request.sessionId, (entry = newEntry(request.appName, request.userId, request.sessionId)));
+    const fence = (entry.fence = ++this.lastFence);
+    entry.holder = request.holder;
+    entry.lapsesAt = now + request.leaseMs;
+    if (!entry.exists) this.joinWaiting(entry);
     // In the same synchronous step: exactly what getSession for the whole session returns right after the claim.
-    if (request.load) return { claimed: true, fence: claim.fence, loaded: { session: stored ? this.view(request.appName, request.userId, stored, true) : undefined } };
-    return { claimed: true, fence: claim.fence };
+    if (request.load) return { claimed: true, fence, loaded: { session: entry.exists ? this.view(entry, true) : undefined } };
+    return { claimed: true, fence };
   }
 
   /** Implements {@link SessionService.renewClaim}. */
   async renewClaim(key: SessionKey, fence: number, leaseMs: number): Promise<boolean> {
-    const claim = this.claims.get(key.appName, key.userId, key.sessionId);
-    if (!claim || claim.fence !== fence) return false;
-    claim.lapsesAt = this.now() + leaseMs;
+    const entry = this.entries.get(key.appName, key.userId, key.sessionId);
+    if (!entry || entry.fence !== fence) return false;
+    entry.lapsesAt = this.now() + leaseMs;
     return true;
   }
 
@@ -245,18 +256,22 @@ export class InMemorySessionService implements SessionService {
   }
 
   private releaseNow(key: SessionKey, fence: number): void {
-    const claim = this.claims.get(key.appName, key.userId, key.sessionId);
-    if (!claim || claim.fence !== fence) return;
+    const entry = this.entries.get(key.appName, key.userId, key.sessionId);
+    if (!entry || entry.fence !== fence) return;
     // Released on a session that does not exist (a refused first message, or deleted meanwhile): nothing left to fence.
-    if (this.sessions.has(key.appName, key.userId, key.sessionId)) claim.lapsesAt = -Infinity;
-    else this.forgetClaim(claim);
+    if (entry.exists) entry.lapsesAt = -Infinity;
+    else this.forget(entry);
   }
 
   /** Everything this service holds, as plain JSON. */
   toJSON(): InMemorySessionServiceData {
     // Records without a prototype: an app or user named `__proto__` is a key like any other, not the record's prototype.
     const data: InMemorySessionServiceData = { sessions: record(), appState: record(), userState: record() };
-    for (const [appName, userId, sessions] of this.sessions.groups()) {
+    data.fences = record();
+    for (const [appName, userId, entries] of this.entries.groups()) {
+      for (const entry of entries) if (entry.fence !== 0) data.fences[jsonClaimKey(entry)] = entry.fence;
+      const sessions = entries.filter((entry) => entry.exists);
+      if (sessions.length === 0) continue;
       (data.sessions[appName] ??= record())[userId] = sessions.map((s) => ({
         id: s.id,
         state: s.state,
@@ -267,8 +282,6 @@ export class InMemorySessionService implements SessionService {
     }
     for (const [appName, state] of this.appState) data.appState[appName] = state;
     for (const [appName, users] of this.userState) data.userState[appName] = Object.fromEntries(users);
-    data.fences = record();
-    for (const [, , claims] of this.claims.groups()) for (const claim of claims) data.fences[jsonClaimKey(claim)] = claim.fence;
     data.lastFence = this.lastFence;
     return JSON.parse(JSON.stringify(data)) as InMemorySessionServiceData;
   }
@@ -279,14 +292,14 @@ export class InMemorySessionService implements SessionService {
     for (const [appName, users] of Object.entries(data.sessions)) {
       for (const [userId, sessions] of Object.entries(users)) {
         for (const s of sessions) {
-          service.sessions.set(appName, userId, s.id, {
-            id: s.id,
-            state: { ...s.state },
-            events: s.events.map((e) => Event.fromJSON(e)),
-            lastUpdateTime: s.lastUpdateTime,
-            lastSequence: s.lastSequence ?? s.events.length,
-            answered: new Set(s.events.flatMap((e) => answerClaims(e))),
-          });
+          const entry = newEntry(appName, userId, s.id);
+          entry.exists = true;
+          entry.state = { ...s.state };
+          entry.events = s.events.map((e) => Event.fromJSON(e));
+          entry.lastUpdateTime = s.lastUpdateTime;
+          entry.lastSequence = s.lastSequence ?? s.events.length;
+          entry.answered = new Set(s.events.flatMap((e) => answerClaims(e)));
+          service.entries.set(appName, userId, s.id, entry);
         }
       }
     }
@@ -298,39 +311,64 @@ export class InMemorySessionService implements SessionService {
     for (const [key, fence] of Object.entries(data.fences ?? {})) {
       service.lastFence = Math.max(service.lastFence, fence);
       const [appName, userId, sessionId] = JSON.parse(key) as [string, string, string];
-      const stored = service.sessions.get(appName, userId, sessionId);
+      const entry = service.entries.get(appName, userId, sessionId);
       // The claim of a deleted session is restored lapsed, so forgotten at once: `lastFence` keeps its number from coming back.
-      if (!stored) continue;
-      const claim: StoredClaim = { appName, userId, sessionId, holder: '', fence, lapsesAt: -Infinity };
-      service.claims.set(appName, userId, sessionId, claim);
-      stored.claim = claim;
+      if (!entry) continue;
+      entry.fence = fence;
+      entry.lapsesAt = -Infinity;
     }
     return service;
   }
 
-  /** Checks the first two of `claimsWithoutSession` at `now` on the monotonic clock: forgets those lapsed, moves those still live to the end. */
+  /** Checks the first two claims without a session at `now` on the monotonic clock: forgets those lapsed, moves those still live to the end. */
   private forgetLapsedClaimsWithoutSession(now: number): void {
-    const first: StoredClaim[] = [];
-    for (const claim of this.claimsWithoutSession) {
-      first.push(claim);
-      if (first.length === 2) break;
-    }
-    for (const claim of first) {
-      this.claimsWithoutSession.delete(claim);
-      // Replaced by a later claim, forgotten on release, or its session exists now (its deletion adds it again): nothing to do here.
-      if (this.claims.get(claim.appName, claim.userId, claim.sessionId) !== claim || this.sessions.has(claim.appName, claim.userId, claim.sessionId)) continue;
-      if (claim.lapsesAt <= now) this.forgetClaim(claim);
-      else this.claimsWithoutSession.add(claim);
+    const first = this.firstWaiting!;
+    const second = first.nextWaiting;
+    this.checkWaiting(first, now);
+    if (second) this.checkWaiting(second, now);
+  }
+
+  /** Forgets `entry`'s claim (without a session) if it lapsed at `now`, else moves it to the end of the list. */
+  private checkWaiting(entry: Entry, now: number): void {
+    if (entry.lapsesAt <= now) {
+      this.forget(entry);
+    } else if (entry !== this.lastWaiting) {
+      this.leaveWaiting(entry);
+      this.joinWaiting(entry);
     }
   }
 
-  /** Drops a claim from `claims` (see {@link NestedMap} for the maps it leaves empty). */
-  private forgetClaim(claim: StoredClaim): void {
-    this.claims.delete(claim.appName, claim.userId, claim.sessionId);
+  /** Puts `entry` (a claim without a session) at the end of the list of those, unless it is in it. */
+  private joinWaiting(entry: Entry): void {
+    if (entry.previousWaiting || this.firstWaiting === entry) return;
+    const last = this.lastWaiting;
+    entry.previousWaiting = last;
+    entry.nextWaiting = undefined;
+    if (last) last.nextWaiting = entry;
+    else this.firstWaiting = entry;
+    this.lastWaiting = entry;
+  }
+
+  /** Takes `entry` out of the list of claims without a session (nothing when it is not in it). */
+  private leaveWaiting(entry: Entry): void {
+    const { previousWaiting: previous, nextWaiting: next } = entry;
+    if (previous) previous.nextWaiting = next;
+    else if (this.firstWaiting === entry) this.firstWaiting = next;
+    else return;
+    if (next) next.previousWaiting = previous;
+    else this.lastWaiting = previous;
+    entry.previousWaiting = entry.nextWaiting = undefined;
+  }
+
+  /** Drops an entry without a session, and so its claim (see {@link NestedMap} for the maps it leaves empty). */
+  private forget(entry: Entry): void {
+    this.leaveWaiting(entry);
+    this.entries.delete(entry.appName, entry.userId, entry.id);
   }
 
   /** A detached copy for callers: session state merged with the app and user scopes. */
-  private view(appName: string, userId: string, stored: StoredSession, withEvents: boolean): Session {
+  private view(stored: Entry, withEvents: boolean): Session {
+    const { appName, userId } = stored;
     return new Session({
       id: stored.id,
       appName,
@@ -343,12 +381,12 @@ export class InMemorySessionService implements SessionService {
   }
 
   /** The value `key` has in its scope now. */
-  private storedValue(appName: string, userId: string, stored: StoredSession, key: string): unknown {
+  private storedValue(appName: string, userId: string, stored: Entry, key: string): unknown {
     const scope = key.startsWith(StatePrefix.APP) ? this.appState.get(appName) : key.startsWith(StatePrefix.USER) ? this.userState.get(appName)?.get(userId) : stored.state;
     return scope && Object.prototype.hasOwnProperty.call(scope, key) ? scope[key] : undefined;
   }
 
-  private applyDelta(appName: string, userId: string, stored: StoredSession, delta: Record<string, unknown>): void {
+  private applyDelta(appName: string, userId: string, stored: Entry, delta: Record<string, unknown>): void {
     for (const [key, value] of Object.entries(delta)) {
       let target: Record<string, unknown>;
       if (key.startsWith(StatePrefix.TEMP)) continue;
@@ -373,9 +411,21 @@ function record<V>(): Record<string, V> {
   return Object.create(null) as Record<string, V>;
 }
 
+/** A new entry, with neither a session nor a claim yet (its caller adds one). */
+function newEntry(appName: string, userId: string, id: string): Entry {
+  return {
+    appName, userId, id, exists: false, state: NO_STATE, events: NO_EVENTS, lastUpdateTime: 0, lastSequence: 0, answered: undefined,
+    fence: 0, holder: '', lapsesAt: -Infinity, previousWaiting: undefined, nextWaiting: undefined,
+  };
+}
+
+// What an entry without a session holds in their place: shared, and never written (nothing reads them while the session does not exist).
+const NO_STATE: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+const NO_EVENTS: Event[] = Object.freeze([]) as unknown as Event[];
+
 /** A session's key in the `fences` of {@link InMemorySessionServiceData}. */
-function jsonClaimKey(parts: ClaimParts): string {
-  return JSON.stringify([parts.appName, parts.userId, parts.sessionId]);
+function jsonClaimKey(entry: Entry): string {
+  return JSON.stringify([entry.appName, entry.userId, entry.id]);
 }
 
 function hasKeys(record: Record<string, unknown>): boolean {
