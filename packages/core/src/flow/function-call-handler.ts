@@ -34,7 +34,10 @@ export interface HandleFunctionCallsInput {
  * Every call gets exactly one response: when the run is aborted, calls still running are answered with
  * a `RUN_ABORTED` error at once, so the stored history stays valid for the next run.
  */
-export async function handleFunctionCalls(input: HandleFunctionCallsInput): Promise<Event> {
+export function handleFunctionCalls(input: HandleFunctionCallsInput): Promise<Event>;
+/** {@link handleFunctionCalls}, then `then(event)` in the same async function: the caller's step has no async function of its own. */
+export function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then: (event: Event) => T): Promise<T>;
+export async function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then?: (event: Event) => T): Promise<T | Event> {
   const { agent, context, calls, offered } = input;
   const callbacks = toolCallbackChain(context.services.plugins, agent.callbacks);
   // Parallel calls all see the state as it was before this step; each records its own delta.
@@ -125,7 +128,7 @@ export async function handleFunctionCalls(input: HandleFunctionCallsInput): Prom
   const event = Event.of(context.invocationId, agent.name, context.branch, { role: 'user', parts }, merged);
   if (longRunningToolIds.length > 0) event.longRunningToolIds = longRunningToolIds;
   if (merged.stateOps) callActionsOf.set(event, answered);
-  return event;
+  return then ? then(event) : event;
 }
 
 /** One call of a function response event and the actions it recorded. */

@@ -15,6 +15,8 @@ import { pendingValidatorWarmUp } from '../validation/validator-warm-up';
 import { OUTPUT_INVALID, checkStructuredOutput } from './structured-output';
 import { answersConfirmations, resumeConfirmedCalls } from './resume-confirmed-calls';
 import { summarizeIfDue } from './summarize-history';
+import type { SummarizeCompaction } from '../context/compaction-options';
+import type { FunctionCall } from '../model/content';
 import { asksQuestion, updateQuestionPause } from './update-question-pause';
 
 /**
@@ -54,21 +56,32 @@ const enum Phase {
  * it asks for the next batch, as it does with a generator: the loop sees its own events in the session.
  * While a streaming model call or a transfer target runs, each batch is one of its events.
  *
+ * `next()` is no async function of its own: the loop's steps up to a model call or a batch of tool calls
+ * are synchronous, and what the loop makes of the call's step runs inside the call's own async function
+ * (see `callModel`'s and `handleFunctionCalls`' `then`), so a step costs no promise layer of the loop's.
+ *
  * `transferSteps` runs a transfer target: by default through its `runAsync`; the runner passes one that
  * drives a plain `LlmAgent` target's step machine directly.
  */
 export class LlmFlow implements EventSteps {
   private phase = Phase.Start;
   private outputRetries = 0;
-  /** The model call's step ({@link Phase.Tools}), the function responses ({@link Phase.Responded}), the compaction event ({@link Phase.Call}). */
+  /** The model call's step ({@link Phase.Tools}). */
   private step?: ModelStep;
+  /** The calls of the step whose function responses are being made ({@link Phase.Tools}). */
+  private calls?: FunctionCall[];
   private offered?: OfferedTools;
+  /** The function responses ({@link Phase.Responded}). */
   private responseEvent?: Event;
+  /** The compaction event ({@link Phase.Call}). */
   private compacted?: Event;
   /** The streaming model call under way ({@link Phase.Streaming}). */
   private stream?: AsyncGenerator<Event, ModelStep, undefined>;
   /** The transfer target's run ({@link Phase.Transferred}). */
   private target?: EventSteps;
+  /** {@link LlmFlow.stepped} and {@link LlmFlow.responded} as the `then` of a model call and of a batch of tool calls: made once per loop. */
+  private readonly modelStepped = (step: ModelStep): Event[] | Promise<Event[]> => this.checkedStep(step);
+  private readonly toolsResponded = (responseEvent: Event): Event[] => this.responded(responseEvent);
 
   constructor(
     private readonly agent: LlmAgent,
@@ -90,109 +103,136 @@ export class LlmFlow implements EventSteps {
     if (target) await target.close();
   }
 
-  /** The next batch of events (never empty), or `undefined` at the end. A loop that throws is over. */
-  async next(): Promise<Event[] | undefined> {
+  /**
+   * The next batch of events (never empty), or `undefined` at the end. A loop that throws is over; so is
+   * one whose batch is refused, once its consumer closes it (the runner and {@link eventsOf} both do).
+   */
+  next(): Promise<Event[] | undefined> {
     try {
-      const { agent, context } = this;
-      for (;;) {
-        switch (this.phase) {
-          case Phase.Start: {
-            // An update that asks the person a question pauses the run on it, before any model call.
-            const question = context.userContent && asksQuestion(context.userContent) ? updateQuestionPause(context) : undefined;
-            if (question) return this.end([question]);
-            // Most messages answer no confirmation: skip the resume step (and its await) for them.
-            const resumed = answersConfirmations(context) ? await resumeConfirmedCalls(agent, context) : undefined;
-            if (!resumed) {
-              this.phase = Phase.Model;
-              continue;
-            }
-            const events = resumed.pauseEvents ? [resumed.event, ...resumed.pauseEvents] : [resumed.event];
-            if (resumed.stillWaiting) return this.end(events);
-            this.responseEvent = resumed.event;
-            this.phase = Phase.Responded;
-            return events;
-          }
-          case Phase.Model: {
-            if (context.aborted) return this.end([errorEvent(context, agent.name, new RunAbortedError(context.signal.reason))]);
-            if (context.countLlmCall() > agent.maxLlmCalls) {
-              return this.end([errorEvent(context, agent.name, new MaxLlmCallsExceededError(agent.name, agent.maxLlmCalls))]);
-            }
-            const overBudget = context.services.budget && context.budgetExceeded();
-            if (overBudget) return this.end([errorEvent(context, agent.name, overBudget)]);
-            this.phase = Phase.Call;
-            const compaction = agent.compaction ?? context.services.compaction;
-            if (compaction?.strategy === 'summarize') {
-              // Older turns summarized into a stored compaction event before the request is built (docs/context.md).
-              const compacted = await summarizeIfDue(agent, context, compaction);
-              if (compacted) {
-                // Stored by the caller before the request is built from the session.
-                this.compacted = compacted;
-                return [compacted];
-              }
-            }
-            continue;
-          }
-          case Phase.Call: {
-            const compacted = this.compacted;
-            if (compacted) {
-              this.compacted = undefined;
-              if (compacted.errorCode) return this.end(undefined);
-              // The summarizing call's usage counts in the run's usage: the budget is checked again before the agent's call.
-              const overAfterSummary = context.services.budget && context.budgetExceeded();
-              if (overAfterSummary) return this.end([errorEvent(context, agent.name, overAfterSummary)]);
-            }
-            // Agents without toolsets offer the same tools every time; only toolsets need the await.
-            const offered = (this.offered =
-              context.services.tools.staticOffered(agent) ?? (await context.services.tools.offered(agent, () => context.readonlyContext())));
-            if (!context.streaming) {
-              const step = await callModel(agent, context, offered);
-              if (pendingValidatorWarmUp() || (agent.resolvedOutputSchema && step.ok)) await this.check(step);
-              return this.stepped(step);
-            }
-            // Streaming: the partial events one per batch, as they arrive.
-            this.stream = streamModel(agent, context, offered);
-            this.phase = Phase.Streaming;
-            continue;
-          }
-          case Phase.Streaming: {
-            const result = await this.stream!.next();
-            if (!result.done) return [result.value];
-            this.stream = undefined;
-            const step = result.value;
-            if (pendingValidatorWarmUp() || (agent.resolvedOutputSchema && step.ok)) await this.check(step);
-            return this.stepped(step);
-          }
-          case Phase.Tools: {
-            const step = this.step!;
-            this.step = undefined;
-            const calls = step.event.functionCalls();
-            const responseEvent = await handleFunctionCalls({ agent, context, calls, offered: this.offered!, refusedCalls: step.refusedCalls });
-            const pause = confirmationPause({ agent, context, calls, responseEvent });
-            if (pause.paused) return this.end(pause.events);
-            this.responseEvent = responseEvent;
-            this.phase = Phase.Responded;
-            return pause.events;
-          }
-          case Phase.Responded: {
-            // Decided once the caller has stored the responses (an abort may have come meanwhile).
-            const responseEvent = this.responseEvent!;
-            this.responseEvent = undefined;
-            if (callsModelAgain(context, responseEvent)) {
-              this.phase = Phase.Model;
-              continue;
-            }
-            return this.endAfter(responseEvent);
-          }
-          case Phase.Transferred:
-            return this.target!.next();
-          case Phase.Done:
-            return undefined;
-        }
-      }
+      const batch = this.advance();
+      return batch instanceof Promise ? batch : Promise.resolve(batch);
     } catch (thrown) {
       this.phase = Phase.Done;
-      throw thrown;
+      return Promise.reject(thrown);
     }
+  }
+
+  /** Runs the loop up to its next batch: the batch itself when no step before it waits, else the promise of it. */
+  private advance(): Event[] | undefined | Promise<Event[] | undefined> {
+    const { agent, context } = this;
+    for (;;) {
+      switch (this.phase) {
+        case Phase.Start: {
+          // An update that asks the person a question pauses the run on it, before any model call.
+          const question = context.userContent && asksQuestion(context.userContent) ? updateQuestionPause(context) : undefined;
+          if (question) return this.end([question]);
+          // Most messages answer no confirmation: skip the resume step (and its await) for them.
+          if (answersConfirmations(context)) return this.resume();
+          this.phase = Phase.Model;
+          continue;
+        }
+        case Phase.Model: {
+          if (context.aborted) return this.end([errorEvent(context, agent.name, new RunAbortedError(context.signal.reason))]);
+          if (context.countLlmCall() > agent.maxLlmCalls) {
+            return this.end([errorEvent(context, agent.name, new MaxLlmCallsExceededError(agent.name, agent.maxLlmCalls))]);
+          }
+          const overBudget = context.services.budget && context.budgetExceeded();
+          if (overBudget) return this.end([errorEvent(context, agent.name, overBudget)]);
+          this.phase = Phase.Call;
+          const compaction = agent.compaction ?? context.services.compaction;
+          // Older turns summarized into a stored compaction event before the request is built (docs/context.md).
+          if (compaction?.strategy === 'summarize') return this.compact(compaction);
+          continue;
+        }
+        case Phase.Call: {
+          const compacted = this.compacted;
+          if (compacted) {
+            this.compacted = undefined;
+            if (compacted.errorCode) return this.end(undefined);
+            // The summarizing call's usage counts in the run's usage: the budget is checked again before the agent's call.
+            const overAfterSummary = context.services.budget && context.budgetExceeded();
+            if (overAfterSummary) return this.end([errorEvent(context, agent.name, overAfterSummary)]);
+          }
+          // Agents without toolsets offer the same tools every time; only toolsets need the await.
+          const offered = context.services.tools.staticOffered(agent);
+          if (!offered) return this.offerThenCall();
+          return this.call((this.offered = offered));
+        }
+        case Phase.Streaming:
+          return this.streamed();
+        case Phase.Tools: {
+          const step = this.step!;
+          this.step = undefined;
+          const calls = (this.calls = step.event.functionCalls());
+          return handleFunctionCalls({ agent, context, calls, offered: this.offered!, refusedCalls: step.refusedCalls }, this.toolsResponded);
+        }
+        case Phase.Responded: {
+          // Decided once the caller has stored the responses (an abort may have come meanwhile).
+          const responseEvent = this.responseEvent!;
+          this.responseEvent = undefined;
+          if (callsModelAgain(context, responseEvent)) {
+            this.phase = Phase.Model;
+            continue;
+          }
+          return this.endAfter(responseEvent);
+        }
+        case Phase.Transferred:
+          return this.target!.next();
+        case Phase.Done:
+          return undefined;
+      }
+    }
+  }
+
+  /** {@link Phase.Start} for a message that answers confirmations: the calls they decide run first. */
+  private async resume(): Promise<Event[] | undefined> {
+    const resumed = await resumeConfirmedCalls(this.agent, this.context);
+    if (!resumed) {
+      this.phase = Phase.Model;
+      return this.advance();
+    }
+    const events = resumed.pauseEvents ? [resumed.event, ...resumed.pauseEvents] : [resumed.event];
+    if (resumed.stillWaiting) return this.end(events);
+    this.responseEvent = resumed.event;
+    this.phase = Phase.Responded;
+    return events;
+  }
+
+  /** {@link Phase.Model} under `summarize` compaction: the compaction event when one is due (stored by the caller before the request is built from the session), else the model call. */
+  private async compact(compaction: SummarizeCompaction): Promise<Event[] | undefined> {
+    const compacted = await summarizeIfDue(this.agent, this.context, compaction);
+    if (!compacted) return this.advance();
+    this.compacted = compacted;
+    return [compacted];
+  }
+
+  /** {@link Phase.Call} for an agent with toolsets: the tools offered now, then the model call. */
+  private async offerThenCall(): Promise<Event[] | undefined> {
+    const { agent, context } = this;
+    return this.call((this.offered = await context.services.tools.offered(agent, () => context.readonlyContext())));
+  }
+
+  /** The model call: its events as one batch, or streaming, its partial events one per batch as they arrive. */
+  private call(offered: OfferedTools): Promise<Event[] | undefined> {
+    const { agent, context } = this;
+    if (!context.streaming) return callModel(agent, context, offered, this.modelStepped);
+    this.stream = streamModel(agent, context, offered);
+    this.phase = Phase.Streaming;
+    return this.streamed();
+  }
+
+  /** {@link Phase.Streaming}: the call's next partial event, or its step once it is complete. */
+  private async streamed(): Promise<Event[]> {
+    const result = await this.stream!.next();
+    if (!result.done) return [result.value];
+    this.stream = undefined;
+    return this.checkedStep(result.value);
+  }
+
+  /** The model call's step, after ajv's one-time warm-up and a structured answer's check when either is due. */
+  private checkedStep(step: ModelStep): Event[] | Promise<Event[]> {
+    if (pendingValidatorWarmUp() || (this.agent.resolvedOutputSchema && step.ok)) return this.check(step).then(() => this.stepped(step));
+    return this.stepped(step);
   }
 
   /** Before the model's event is handed out: ajv's one-time warm-up done, a structured answer checked. */
@@ -208,7 +248,7 @@ export class LlmFlow implements EventSteps {
     const { agent } = this;
     const events = step.partials ? [...step.partials, step.event] : [step.event];
     if (!step.ok) return this.end(events);
-    if (step.event.functionCalls().length > 0) {
+    if (hasFunctionCall(step.event)) {
       this.step = step;
       this.phase = Phase.Tools;
       return events;
@@ -219,6 +259,18 @@ export class LlmFlow implements EventSteps {
       return events;
     }
     return this.end(events);
+  }
+
+  /** {@link Phase.Tools}: the function responses, and the confirmation requests of calls that wait; decides what comes after. */
+  private responded(responseEvent: Event): Event[] {
+    const { agent, context } = this;
+    const calls = this.calls!;
+    this.calls = undefined;
+    const pause = confirmationPause({ agent, context, calls, responseEvent });
+    if (pause.paused) return this.end(pause.events);
+    this.responseEvent = responseEvent;
+    this.phase = Phase.Responded;
+    return pause.events;
   }
 
   /** The events that end the loop when {@link callsModelAgain} says no: the abort error, or the transfer target's run. */
@@ -242,6 +294,13 @@ export class LlmFlow implements EventSteps {
     this.phase = Phase.Done;
     return events;
   }
+}
+
+/** True when the event's content has a function call (no list of them made). */
+function hasFunctionCall(event: Event): boolean {
+  const parts = event.content?.parts;
+  if (parts) for (let i = 0; i < parts.length; i++) if (parts[i].functionCall) return true;
+  return false;
 }
 
 /** A transfer target's events through its `runAsync`. */

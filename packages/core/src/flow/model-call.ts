@@ -35,11 +35,13 @@ export interface ModelStep {
 }
 
 /**
- * One model call with its callbacks, not streaming. A plain async function rather than a generator:
- * every event of the loop passes through each generator layer it is yielded from, so the usual
- * (non-streaming) step keeps one layer fewer. {@link streamModel} is the same call, streaming.
+ * One model call with its callbacks, not streaming, and what the loop makes of its step: `then(step)`,
+ * run in this function, so the loop's step has no async function (and no promise to wait for) of its
+ * own. A plain async function rather than a generator: every event of the loop passes through each
+ * generator layer it is yielded from, so the usual (non-streaming) step keeps one layer fewer.
+ * {@link streamModel} is the same call, streaming.
  */
-export async function callModel(agent: LlmAgent, context: InvocationContext, offered: OfferedTools): Promise<ModelStep> {
+export async function callModel<T>(agent: LlmAgent, context: InvocationContext, offered: OfferedTools, then: (step: ModelStep) => T | Promise<T>): Promise<T> {
   const built = buildRequest(agent, context, offered);
   const call = new ModelCall(agent, context, built instanceof Promise ? await built : built);
   let response = call.chain.beforeModel.length > 0 ? await call.before() : undefined;
@@ -56,14 +58,14 @@ export async function callModel(agent: LlmAgent, context: InvocationContext, off
       if (!response) throw call.incomplete();
     } catch (thrown) {
       const recovered = await call.recover(thrown);
-      if (recovered instanceof Event) return partials ? { partials, event: recovered, ok: false } : { event: recovered, ok: false };
+      if (recovered instanceof Event) return then(partials ? { partials, event: recovered, ok: false } : { event: recovered, ok: false });
       response = recovered;
     }
   }
   if (call.chain.afterModel.length > 0) response = await call.after(response);
   const step = call.step(response);
   if (partials) step.partials = partials;
-  return step;
+  return then(step);
 }
 
 /** {@link callModel} while streaming: yields each partial event as it arrives. */
