@@ -138,15 +138,12 @@ export class Event implements EventData {
 
   /** Creates an event with a fresh id, empty actions and the current time unless given. */
   static create(init: EventInit): Event {
-    const event = new Event(
-      init.id ?? newEventId(),
-      init.invocationId,
-      init.author,
-      init.branch,
-      init.content,
-      init.actions ?? createEventActions(),
-      init.timestamp ?? Date.now(),
-    );
+    return Event.from(init, init.actions ?? createEventActions());
+  }
+
+  /** An event of `init`'s fields with `actions`: the constructor's, then the rest set on the event (same fields, same order). */
+  private static from(init: EventInit, actions: EventActions): Event {
+    const event = new Event(init.id ?? newEventId(), init.invocationId, init.author, init.branch, init.content, actions, init.timestamp ?? Date.now());
     event.longRunningToolIds = init.longRunningToolIds;
     event.partial = init.partial;
     event.turnComplete = init.turnComplete;
@@ -172,7 +169,9 @@ export class Event implements EventData {
 
   /** Restores an event from its JSON form (for example a stored session). */
   static fromJSON(data: EventData): Event {
-    return Event.create({ ...data, actions: { ...createEventActions(), ...data.actions } });
+    // Straight from the stored fields, with no copy of them first: a store restores every event of a session it loads.
+    // (Data stored by earlier releases may lack either delta.)
+    return Event.from(data, { stateDelta: {}, artifactDelta: {}, ...(data.actions as Partial<EventActions> | undefined) });
   }
 
   /** The function calls in this event's content, in order. */
