@@ -100,15 +100,17 @@ export async function handleFunctionCalls<T>(input: HandleFunctionCallsInput, th
   }
 
   const merged = createEventActions();
-  const longRunningToolIds: string[] = [];
+  // Made only when needed: most steps have no long-running call and no state update.
+  let longRunningToolIds: string[] | undefined;
+  let unanswered: Set<number> | undefined;
   const parts: Part[] = [];
-  const answered: CallActions[] = [];
   // A plain loop: this runs every step, and flatMap's per-call arrays showed up in profiles.
   for (let index = 0; index < calls.length; index++) {
     const call = calls[index];
     const outcome = outcomes[index];
     if (!outcome) {
       parts.push({ functionResponse: errorResponse(call, new RunAbortedError(context.signal.reason)) });
+      (unanswered ??= new Set()).add(index);
       continue;
     }
     // A cancelled (timed-out) call's actions were emptied by the executor: nothing of it is merged.
@@ -116,18 +118,23 @@ export async function handleFunctionCalls<T>(input: HandleFunctionCallsInput, th
     if (stepConflict) {
       // Its update cannot follow an earlier call's of this step: it lost, as against another session.
       parts.push({ functionResponse: errorResponse(call, stepConflict) });
+      (unanswered ??= new Set()).add(index);
       continue;
     }
-    answered.push({ call, actions: actions[index] });
     // A call waiting for confirmation gets its response once the user answers (see confirmation-pause.ts).
     if (outcome.confirmationRequested) continue;
     // `isLongRunning` first: an invalid call's error is made only when read (see the executor's invalidArguments).
-    if (offered.byName.get(call.name)?.isLongRunning && !outcome.error) longRunningToolIds.push(call.id);
+    if (offered.byName.get(call.name)?.isLongRunning && !outcome.error) (longRunningToolIds ??= []).push(call.id);
     parts.push({ functionResponse: outcome.response });
   }
   const event = Event.of(context.invocationId, agent.name, context.branch, { role: 'user', parts }, merged);
-  if (longRunningToolIds.length > 0) event.longRunningToolIds = longRunningToolIds;
-  if (merged.stateOps) callActionsOf.set(event, answered);
+  if (longRunningToolIds) event.longRunningToolIds = longRunningToolIds;
+  if (merged.stateOps) {
+    // The calls whose actions were merged (see answerConflictingCalls).
+    const answered: CallActions[] = [];
+    for (let index = 0; index < calls.length; index++) if (!unanswered?.has(index)) answered.push({ call: calls[index], actions: actions[index] });
+    callActionsOf.set(event, answered);
+  }
   return then ? then(event) : event;
 }
 

@@ -7,6 +7,7 @@ import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
 import type { LlmRequest } from '../model/llm-request';
+import type { GenerateOptions } from '../model/model';
 import type { LlmResponse, Usage } from '../model/llm-response';
 import { billedUsageOf } from '../model/billed-usage';
 import { addUsage } from '../model/usage-total';
@@ -14,7 +15,7 @@ import { type EventActions, createEventActions } from '../state/event-actions';
 import { State } from '../state/state';
 import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 import { type ModelCallbackChain, modelCallbackChain } from './callback-chains';
-import { type CheckedModelResponse, checkModelResponse, collectCallIds } from './model-response-check';
+import { type CheckedModelResponse, checkModelResponse } from './model-response-check';
 import { errorEvent } from './error-event';
 import { buildRequest } from './request-builder';
 import { editableRequest } from './editable-request';
@@ -139,9 +140,10 @@ class ModelCall {
     this.chat = context.trace?.startChat(this.agent, this.request);
     if (this.request.tools.length > 0) startValidatorWarmUp();
     const chat = this.chat;
-    const start = () =>
-      this.agent.model.generate(this.request, { signal: context.abortable ? context.signal : undefined, stream: context.streaming, ...(chat ? { onProviderExchange: chat.observeExchange } : {}) });
-    return chat ? chat.active(start) : start();
+    const options: GenerateOptions = { signal: context.abortable ? context.signal : undefined, stream: context.streaming };
+    if (!chat) return this.agent.model.generate(this.request, options);
+    options.onProviderExchange = chat.observeExchange;
+    return chat.active(() => this.agent.model.generate(this.request, options));
   }
 
   /** True for the complete, aggregated response that ends the call; throws once the run is aborted. */
@@ -205,12 +207,7 @@ class ModelCall {
     const { agent, context } = this;
     let checked: CheckedModelResponse;
     try {
-      checked = checkModelResponse(
-        raw,
-        agent.model.modelName,
-        context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS,
-        () => collectCallIds(context.callIdCache, context.session.events),
-      );
+      checked = checkModelResponse(raw, agent.model.modelName, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS, context);
     } catch (error) {
       this.chat?.end(error as ToolsmithError);
       return { event: errorEvent(context, agent.name, error as ToolsmithError, this.actions), ok: false };

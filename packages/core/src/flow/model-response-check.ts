@@ -16,24 +16,29 @@ export interface CheckedModelResponse {
   refusedCalls?: ReadonlyMap<string, ToolsmithError>;
 }
 
+/** Where the calls stored in the session so far are (an invocation's context): their ids are read only when the response has a call. */
+export interface EarlierCalls {
+  readonly callIdCache: { events: number; ids: Set<string> };
+  readonly session: { readonly events: readonly { author: string; content?: { parts: readonly Part[] } }[] };
+}
+
 /**
  * Checks a complete model response at the boundary, before anything of it is stored or run: its shape
  * (an object; `content.parts` an array of part objects; `text` a string; function calls with a string
  * name and object or JSON-text args; no function responses written by the model, no partial calls), unique call ids
- * (a call whose id is missing, empty, or repeats one of the same response or of `earlierCallIds` — the
+ * (a call whose id is missing, empty, or repeats one of the same response or of `earlier` — the
  * session's — gets a fresh id, so every call is answered exactly once, in order, and an answer can only
  * mean one call), and that what will be stored serializes as JSON.
  *
  * @throws InvalidModelResponseError when the response cannot be stored as it is.
  */
-export function checkModelResponse(raw: unknown, modelName: string, limits: ArgumentLimits, earlierCallIds?: () => ReadonlySet<string>): CheckedModelResponse {
-  const invalid = (reason: string) => new InvalidModelResponseError(modelName, reason);
-  if (!isRecord(raw)) throw invalid(`expected an object, got ${describe(raw)}`);
+export function checkModelResponse(raw: unknown, modelName: string, limits: ArgumentLimits, earlier?: EarlierCalls): CheckedModelResponse {
+  if (!isRecord(raw)) throw new InvalidModelResponseError(modelName, `expected an object, got ${describe(raw)}`);
   const response = raw as LlmResponse;
   const content: unknown = response.content;
   if (content === undefined || content === null) return { response: content === null ? { ...response, content: undefined } : response };
-  if (!isRecord(content)) throw invalid(`"content" must be an object, got ${describe(content)}`);
-  if (!Array.isArray(content.parts)) throw invalid(`"content.parts" must be an array, got ${describe(content.parts)}`);
+  if (!isRecord(content)) throw new InvalidModelResponseError(modelName, `"content" must be an object, got ${describe(content)}`);
+  if (!Array.isArray(content.parts)) throw new InvalidModelResponseError(modelName, `"content.parts" must be an array, got ${describe(content.parts)}`);
 
   let parts = content.parts as unknown[];
   let ids: Set<string> | undefined;
@@ -42,25 +47,25 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
   let needsJsonCheck = false;
   for (let index = 0; index < parts.length; index++) {
     const part = parts[index];
-    if (!isRecord(part)) throw invalid(`part ${index} must be an object, got ${describe(part)}`);
-    if (part.text !== undefined && typeof part.text !== 'string') throw invalid(`part ${index} has "text" that is not a string`);
-    if (part.thought !== undefined && typeof part.thought !== 'boolean') throw invalid(`part ${index} has "thought" that is not a boolean`);
-    if (part.functionResponse !== undefined) throw invalid(`part ${index} is a function response; only the runner answers calls`);
-    if (part.partialFunctionCall !== undefined) throw invalid(`part ${index} is a partial function call; only partial responses carry one`);
+    if (!isRecord(part)) throw new InvalidModelResponseError(modelName, `part ${index} must be an object, got ${describe(part)}`);
+    if (part.text !== undefined && typeof part.text !== 'string') throw new InvalidModelResponseError(modelName, `part ${index} has "text" that is not a string`);
+    if (part.thought !== undefined && typeof part.thought !== 'boolean') throw new InvalidModelResponseError(modelName, `part ${index} has "thought" that is not a boolean`);
+    if (part.functionResponse !== undefined) throw new InvalidModelResponseError(modelName, `part ${index} is a function response; only the runner answers calls`);
+    if (part.partialFunctionCall !== undefined) throw new InvalidModelResponseError(modelName, `part ${index} is a partial function call; only partial responses carry one`);
     if (part.providerData !== undefined) needsJsonCheck = true;
     const call: unknown = part.functionCall;
     if (call === undefined) continue;
-    if (!isRecord(call)) throw invalid(`part ${index} has a "functionCall" that is not an object`);
-    if (typeof call.name !== 'string') throw invalid(`the function call in part ${index} has no string "name"`);
+    if (!isRecord(call)) throw new InvalidModelResponseError(modelName, `part ${index} has a "functionCall" that is not an object`);
+    if (typeof call.name !== 'string') throw new InvalidModelResponseError(modelName, `the function call in part ${index} has no string "name"`);
     const args: unknown = call.args;
     if (args !== undefined && args !== null && typeof args !== 'string' && !(isRecord(args) && !Array.isArray(args))) {
-      throw invalid(`the function call in part ${index} has "args" that are neither an object nor JSON text`);
+      throw new InvalidModelResponseError(modelName, `the function call in part ${index} has "args" that are neither an object nor JSON text`);
     }
     // Object args from a provider's parsed JSON are plain data; only something else (a cycle, a BigInt,
     // nesting past what JSON.stringify can take) needs the serialization check.
     if (isRecord(args) && !isPlainJson(args, 0)) needsJsonCheck = true;
     ids ??= new Set();
-    sessionIds ??= earlierCallIds?.();
+    sessionIds ??= earlier && collectCallIds(earlier.callIdCache, earlier.session.events);
     let id = typeof call.id === 'string' ? call.id : '';
     if (id === '' || ids.has(id) || sessionIds?.has(id)) {
       id = generateCallId();
@@ -82,7 +87,7 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
     return { ...part, functionCall: { id: call.id, name: call.name, args: {} } };
   });
   checked = { ...checked, content: { ...checked.content!, parts: safeParts } };
-  if (!serializes(checked.content)) throw invalid('its content cannot be stored as JSON');
+  if (!serializes(checked.content)) throw new InvalidModelResponseError(modelName, 'its content cannot be stored as JSON');
   return { response: checked, refusedCalls };
 }
 

@@ -21,22 +21,28 @@ export function withoutConfirmationParts(content: Content): Content | undefined 
  * however many events they arrived in (calls that ran at once, then calls that ran after a
  * confirmation, then a long-running call's updates: the latest response of a call wins). A call still
  * waiting for the user's confirmation (the user moved on without answering) gets an error response
- * saying so. Other contents of the stretch keep their order after it.
+ * saying so. Other contents of the stretch keep their order after it. Returns `contents` itself when no
+ * turn needed merging.
  */
-export function mergeTurnResponses(contents: readonly Content[], events: readonly Event[], hadConfirmations: boolean): Content[] {
-  const waiting = hadConfirmations ? waitingCallIds(events) : NONE_WAITING;
-  const out: Content[] = [];
+export function mergeTurnResponses(contents: Content[], events: readonly Event[], hadConfirmations: boolean): Content[] {
+  // The usual history needs no merging: `contents` is returned as it is, and a copy is made only from
+  // the first turn that does need it.
+  let out: Content[] | undefined;
+  let waiting: ReadonlySet<string> | undefined;
   let index = 0;
   while (index < contents.length) {
     const content = contents[index++];
-    out.push(content);
+    out?.push(content);
     if (content.role !== 'model' || !hasFunctionCall(content)) continue;
     // The usual history (one content answering every call, in order, then the model's next turn) is kept
     // as it is, with no list of the calls made (this runs for every model turn of every request).
     if (answersEveryCallInOrder(contents[index], content) && (index + 1 === contents.length || contents[index + 1].role === 'model')) {
-      out.push(contents[index++]);
+      out?.push(contents[index]);
+      index++;
       continue;
     }
+    out ??= contents.slice(0, index);
+    waiting ??= hadConfirmations ? waitingCallIds(events) : NONE_WAITING;
     const calls = functionCallsOf(content);
     const ids = new Set(calls.map((call) => call.id));
     const responses = new Map<string, FunctionResponse>();
@@ -59,7 +65,7 @@ export function mergeTurnResponses(contents: readonly Content[], events: readonl
     else if (parts.length > 0) out.push({ role: 'user', parts });
     out.push(...rest);
   }
-  return out;
+  return out ?? contents;
 }
 
 const NONE_WAITING: ReadonlySet<string> = new Set();

@@ -560,8 +560,9 @@ function isSessionKey(session: Session | SessionKey): session is SessionKey {
 function store(context: InvocationContext, event: Event, writes: SynchronousSessionWrites | undefined): Event | Promise<Event> {
   context.trace?.stamp(event);
   const delta = event.actions.stateDelta;
-  for (const key of Object.keys(delta)) {
-    if (!key.startsWith(StatePrefix.TEMP)) continue;
+  // `for in` over the own keys: no array of keys made for the usual event, which writes no state.
+  for (const key in delta) {
+    if (!Object.prototype.hasOwnProperty.call(delta, key) || !key.startsWith(StatePrefix.TEMP)) continue;
     if (delta[key] === null) delete context.tempState[key];
     else context.tempState[key] = delta[key];
   }
