@@ -6,7 +6,8 @@ import { ToolsmithError } from '../errors/toolsmith-error';
 import type { Content, FunctionCall } from '../model/content';
 import { createEventActions } from '../state/event-actions';
 import type { BaseTool } from '../tools/base-tool';
-import { DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
+import { DEFAULT_ARGUMENT_LIMITS, argumentsError, parseArguments } from '../validation/argument-parser';
+import type { JsonBreach } from '../validation/json-copy';
 import { givenArgumentProblems } from './given-argument-problems';
 import type { ToolContext } from '../tools/tool-context';
 import { readConfirmationDecision } from './confirmation-decision';
@@ -23,7 +24,7 @@ import { REQUEST_CONFIRMATION, isRecord } from './request-confirmation';
  * after `checkFunctionResponses` (the answers are well-formed and pending), before anything is stored.
  * A tool no longer offered is not checked here: the call then gets `TOOL_NOT_FOUND`, as on approval.
  */
-export async function checkEditedArguments(context: InvocationContext, message: Content): Promise<ToolsmithError | undefined> {
+export async function checkEditedArguments(context: InvocationContext, message: Content, refusedEdits?: ReadonlyMap<object, JsonBreach>): Promise<ToolsmithError | undefined> {
   let pending: ReturnType<typeof findPendingCalls> | undefined;
   for (const part of message.parts) {
     const response = part.functionResponse;
@@ -33,7 +34,7 @@ export async function checkEditedArguments(context: InvocationContext, message: 
     const decision = readConfirmationDecision(response.id, response.response);
     if (!record || decision instanceof ToolsmithError || !decision.args) continue; // refused earlier
     // The argument limits first, whatever tool the call names: the message's own limits left these out.
-    const limitProblem = argumentLimitProblem((record.relay?.call ?? record.originalFunctionCall).name, decision.args, context);
+    const limitProblem = argumentLimitProblem((record.relay?.call ?? record.originalFunctionCall).name, decision.args, context, refusedEdits);
     if (limitProblem) return new ConfirmationEditInvalidError(response.id, (record.relay?.call ?? record.originalFunctionCall).name, [limitProblem]);
     const waiting = await waitingCall(context, record);
     if (!waiting) continue;
@@ -71,10 +72,20 @@ async function waitingCall(context: InvocationContext, record: PendingConfirmati
   }
 }
 
-/** The problem when `edited` breaks the argument limits (depth, size, a forbidden key), else `undefined`. */
-function argumentLimitProblem(toolName: string, edited: Record<string, unknown>, context: InvocationContext): ArgumentProblem | undefined {
+/**
+ * The problem when `edited` breaks the argument limits (depth, size, a forbidden key, not plain data),
+ * else `undefined`. An edit the new message's check found breaking them (`refusedEdits`) stands in the
+ * message as an empty object: its breach is the problem.
+ */
+function argumentLimitProblem(toolName: string, edited: Record<string, unknown>, context: InvocationContext, refusedEdits: ReadonlyMap<object, JsonBreach> | undefined): ArgumentProblem | undefined {
+  const limits = context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS;
+  const breach = refusedEdits?.get(edited);
+  if (breach) {
+    const error = argumentsError(toolName, breach, limits);
+    return { path: '', keyword: error.code, message: error.message };
+  }
   try {
-    parseArguments(toolName, edited, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
+    parseArguments(toolName, edited, limits);
     return undefined;
   } catch (thrown) {
     if (!ToolsmithError.isInstance(thrown)) throw thrown;

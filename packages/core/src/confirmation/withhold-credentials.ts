@@ -21,7 +21,7 @@ export interface WithheldCredentials {
  * so it is stored as it is.
  */
 export function withholdCredentials(message: Content): WithheldCredentials | undefined {
-  // Runs before the message is checked: anything malformed is left for checkNewMessage to refuse.
+  // Runs on the new message's checked copy (copyNewMessage): its parts are plain data.
   const parts: unknown = isRecord(message) ? message.parts : undefined;
   if (!Array.isArray(parts) || !parts.some(typedCredential)) return undefined;
   const answers = new Map<string, unknown>();

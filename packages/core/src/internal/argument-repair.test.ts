@@ -58,7 +58,9 @@ describe('argument repair in the executor', () => {
   it('leaves valid arguments untouched and records nothing', async () => {
     const args = { title: 'Ship', priority: 'low' };
     const out = await run(args);
-    expect(seen[0]).toBe(args);
+    // The tool gets the same values in a copy of its own (the call as stored keeps the model's object).
+    expect(seen[0]).toEqual(args);
+    expect(seen[0]).not.toBe(args);
     expect(out.response.argumentRepairs).toBeUndefined();
   });
 

@@ -1,5 +1,6 @@
 import { InvalidToolResultError } from '../errors/tool-call-errors';
 import { ToolFile, ToolResult } from '../tools/tool-file';
+import { type JsonCopyRules, JsonBreach, copyJson, jsonWalk } from '../validation/json-copy';
 
 /** Nesting a result may have; deeper (or circular) results are refused. */
 const MAX_RESULT_DEPTH = 512;
@@ -24,20 +25,24 @@ export interface InspectedResult {
  * @throws InvalidToolResultError naming the key of the first bad value.
  */
 export function inspectResult(toolName: string, response: Record<string, unknown>, maxChars: number): InspectedResult {
-  const walk: JsonWalk = { length: 0 };
-  let copy: Record<string, unknown>;
+  const walk = jsonWalk(MAX_RESULT_DEPTH, Infinity);
+  let copied: unknown;
   try {
-    copy = jsonCopy(response, '', 0, walk) as Record<string, unknown>;
+    copied = copyJson(response, RESULT_RULES, walk);
   } catch (error) {
-    if (error instanceof InvalidToolResultError) throw error.forTool(toolName);
     throw new InvalidToolResultError(toolName, `reading it failed (${error instanceof Error ? error.message : String(error)})`, error);
   }
+  if (copied instanceof JsonBreach) throw new InvalidToolResultError(toolName, breachReason(copied));
+  let copy = copied as Record<string, unknown>;
+  // Escaping at most sextuples a string's character: an upper bound of the JSON text's length.
+  let length = walk.chars + 5 * walk.stringChars;
   // A `toJSON` may make the response itself something other than an object: wrapped as any other such result is.
   if (typeof copy !== 'object' || copy === null || Array.isArray(copy)) {
+    // `{"result":` and `}`, and `null` for no value.
+    length += copy === undefined ? 15 : 11;
     copy = { result: copy === undefined ? null : copy };
-    walk.length += 11;
   }
-  return walk.length <= maxChars ? { response: copy } : { response: copy, text: JSON.stringify(copy) };
+  return length <= maxChars ? { response: copy } : { response: copy, text: JSON.stringify(copy) };
 }
 
 /**
@@ -46,91 +51,23 @@ export function inspectResult(toolName: string, response: Record<string, unknown
  */
 export function jsonProblem(value: unknown): string | undefined {
   try {
-    jsonCopy(value, '', 0, { length: 0 });
-    return undefined;
+    const copied = copyJson(value, RESULT_RULES, jsonWalk(MAX_RESULT_DEPTH, Infinity));
+    return copied instanceof JsonBreach ? breachReason(copied) : undefined;
   } catch (error) {
-    if (error instanceof InvalidToolResultError) return error.reason;
     return `reading it failed (${error instanceof Error ? error.message : String(error)})`;
   }
 }
 
-/** The running upper bound of the JSON length of what a walk has copied so far. */
-interface JsonWalk {
-  length: number;
-}
+/** A result is taken as JSON takes it; files go beside it, never in it. */
+const RESULT_RULES: JsonCopyRules = {
+  values: 'as-json',
+  refuse: (value) => (value instanceof ToolFile || value instanceof ToolResult ? 'is a file (return files beside the JSON: toolResult(value, [files]))' : undefined),
+};
 
-/**
- * `value` copied as JSON would carry it, adding an upper bound of its JSON text's length to `walk`;
- * throws on what JSON cannot carry. Strings, numbers and booleans are immutable: only objects and
- * arrays are new.
- */
-function jsonCopy(value: unknown, key: string, depth: number, walk: JsonWalk): unknown {
-  switch (typeof value) {
-    case 'string':
-      walk.length += value.length * 6 + 2;
-      return value;
-    case 'number':
-      if (!Number.isFinite(value)) throw new InvalidToolResultError('', `${where(key)} is ${value} (JSON has no such number)`);
-      walk.length += 24;
-      return value;
-    case 'boolean':
-    case 'undefined':
-      walk.length += 5;
-      return value;
-    case 'function':
-    case 'symbol':
-      throw new InvalidToolResultError('', `${where(key)} is a ${typeof value}`);
-    case 'bigint':
-      throw new InvalidToolResultError('', `${where(key)} is a BigInt (return it as a string or a number)`);
-    default: {
-      if (value === null) {
-        walk.length += 4;
-        return null;
-      }
-      if (depth >= MAX_RESULT_DEPTH) throw new InvalidToolResultError('', `it is nested deeper than ${MAX_RESULT_DEPTH} levels, or circular`);
-      const object = value as Record<string, unknown>;
-      if (Array.isArray(value)) {
-        walk.length += 2;
-        const array: unknown[] = new Array(value.length);
-        for (let i = 0; i < value.length; i++) {
-          const item = jsonCopy(value[i], String(i), depth + 1, walk);
-          array[i] = item === undefined ? null : item;
-          walk.length += 1;
-        }
-        return array;
-      }
-      if (typeof object.toJSON === 'function') return jsonCopy(object.toJSON(key), key, depth + 1, walk);
-      // Plain objects (nearly every result) need no Map or Set check.
-      const proto: unknown = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) {
-        if (value instanceof ToolFile || value instanceof ToolResult) {
-          throw new InvalidToolResultError('', `${where(key)} is a file (return files beside the JSON: toolResult(value, [files]))`);
-        }
-        // A boxed string, number or boolean is its primitive in JSON (`new Number(3)` is `3`).
-        if (value instanceof Number || value instanceof String || value instanceof Boolean) return jsonCopy(value.valueOf(), key, depth, walk);
-        if (value instanceof Map || value instanceof Set) {
-          throw new InvalidToolResultError('', `${where(key)} is a ${value instanceof Map ? 'Map' : 'Set'} (convert it to an object or an array)`);
-        }
-      }
-      walk.length += 2;
-      const copy: Record<string, unknown> = {};
-      // for-in with an own-key check: no key array per object (V8 walks its enum cache); JSON.stringify also takes only own enumerable keys.
-      for (const name in object) {
-        if (!Object.prototype.hasOwnProperty.call(object, name)) continue;
-        walk.length += name.length * 6 + 4;
-        const member = jsonCopy(object[name], name, depth + 1, walk);
-        if (member === undefined) continue;
-        // An own "__proto__" key (JSON.parse makes them) stays a key, as in JSON, not the copy's prototype.
-        if (name === '__proto__') Object.defineProperty(copy, name, { value: member, enumerable: true, writable: true, configurable: true });
-        else copy[name] = member;
-      }
-      return copy;
-    }
-  }
-}
-
-function where(key: string): string {
-  return key === '' ? 'the result' : `the value of "${key}"`;
+/** Why a result is refused, naming the key of the bad value. */
+function breachReason(breach: JsonBreach): string {
+  if (breach.kind === 'depth') return `it is nested deeper than ${MAX_RESULT_DEPTH} levels, or circular`;
+  return `${breach.key === '' ? 'the result' : `the value of "${breach.key}"`} ${breach.what}`;
 }
 
 /** What the model gets instead of a result over the budget. */

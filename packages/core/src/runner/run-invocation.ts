@@ -5,6 +5,7 @@ import { checkFunctionResponses } from '../confirmation/check-function-responses
 import { checkEditedArguments } from '../confirmation/edited-arguments';
 import { checkRememberHasStore } from '../confirmation/remembered-grants';
 import { RunAbortedError } from '../errors/run-aborted-error';
+import { InvalidMessageError } from '../errors/invalid-message-error';
 import { StateConflictError } from '../errors/state-conflict-error';
 import { answerConflictingCalls } from '../flow/function-call-handler';
 import { type EventSteps, generatorSteps } from '../flow/event-steps';
@@ -21,7 +22,7 @@ import type { LoadedSession } from '../sessions/session-claim';
 import type { SessionKey, SessionService } from '../sessions/session-service';
 import { type SynchronousSessionWrites, synchronousWrites } from '../sessions/synchronous-session-writes';
 import { StatePrefix } from '../state/state';
-import { checkMessageId, checkNewMessage } from './check-new-message';
+import { type CopiedMessage, checkMessageId, copyNewMessage } from './check-new-message';
 import { withholdCredentials } from '../confirmation/withhold-credentials';
 import { errorEvent, errorFields } from '../flow/error-event';
 import { interruptedCallEvents } from './interrupted-calls';
@@ -325,8 +326,10 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     // The message's shape and size first, before anything reads it (choosing the agent, withholding
     // credentials) or anything is claimed, loaded or created: a message that is not data creates nothing.
     // A run for a user's message (`requireMessage`) without one is refused the same way.
-    const invalid = input.newMessage !== undefined || input.requireMessage ? checkNewMessage(input.newMessage, services.argumentLimits) : undefined;
-    if (invalid) return this.endWith(standaloneErrorEvent(invocationId, this.author, invalid));
+    // From here on the run reads only the message's plain-data copy (stored, run, answered), never the caller's object.
+    const copied = input.newMessage !== undefined || input.requireMessage ? copyNewMessage(input.newMessage, services.argumentLimits) : undefined;
+    if (copied instanceof InvalidMessageError) return this.endWith(standaloneErrorEvent(invocationId, this.author, copied));
+    const newMessage = copied?.message;
     if (input.turns && isSessionKey(input.session)) {
       const key = sessionTurnKey(input.session.appName, input.session.userId, input.session.sessionId);
       // Uncontended (the usual case): the turn is taken at once, with no promise and no await.
@@ -353,8 +356,8 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     this.author = agent.name;
     // A credential the user typed in goes to the credential service only: what is stored, traced and
     // handed to agents and callbacks has its values redacted; the secret stays in memory for this invocation.
-    const withheld = input.newMessage === undefined ? undefined : withholdCredentials(input.newMessage);
-    const userContent = withheld ? withheld.stored : input.newMessage;
+    const withheld = newMessage === undefined ? undefined : withholdCredentials(newMessage);
+    const userContent = withheld ? withheld.stored : newMessage;
     const context = (this.context = new InvocationContext({
       invocationId, agent, session, services, userContent, withheldAnswers: withheld?.answers, signal, abortable: input.signal !== undefined, streaming: input.streaming ?? false, trace: this.trace,
     }));
@@ -374,7 +377,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
         return;
       }
     }
-    if (input.newMessage !== undefined) {
+    if (newMessage !== undefined) {
       // Answers to confirmations and long-running calls must match what the session waits for; else nothing runs.
       // Runs on one session take turns (in the process, and across processes through the session's
       // claim), so this check sees every earlier answer.
@@ -382,9 +385,9 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
       // never move the session on under a run that is still working on it.
       // Only an answer (a function response) can carry an edit: a plain message skips that check and its await.
       const refusal =
-        checkFunctionResponses(session.events, input.newMessage) ??
-        checkRememberHasStore(services, input.newMessage) ??
-        (hasFunctionResponse(input.newMessage) ? await checkEditedArguments(context, input.newMessage) : undefined);
+        checkFunctionResponses(session.events, newMessage) ??
+        checkRememberHasStore(services, newMessage) ??
+        (hasFunctionResponse(newMessage) ? await checkEditedArguments(context, newMessage, (copied as CopiedMessage).refusedEdits) : undefined);
       if (refusal) {
         await undoCreate();
         return this.endWith(errorEvent(context, agent.name, refusal));

@@ -1,5 +1,6 @@
 import { ArgumentsLimitError, MalformedArgumentsError } from '../errors/tool-call-errors';
-import { jsonScalarChars } from './json-chars';
+import type { ToolsmithError } from '../errors/toolsmith-error';
+import { type JsonCopyRules, JsonBreach, copyJson, jsonWalk } from './json-copy';
 
 /** Bounds on what a model may send as one call's arguments. */
 export interface ArgumentLimits {
@@ -20,8 +21,11 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * Turns what the model sent (JSON text or an object) into a plain arguments object, enforcing the
- * limits and refusing prototype-reaching keys. `""` and whitespace mean `{}` (some providers send that
- * for tools without parameters).
+ * limits and refusing prototype-reaching keys and anything but plain data. `""` and whitespace mean `{}`
+ * (some providers send that for tools without parameters). Always a new object: arguments that arrive as
+ * an object are copied in the walk that checks them (each member read once), so changing what this
+ * returns never changes `raw`, and a getter or Proxy in `raw` cannot answer one thing to the check and
+ * another to the tool.
  */
 export function parseArguments(
   toolName: string,
@@ -49,10 +53,11 @@ export function parseArguments(
   if (typeof raw === 'string' && raw.length <= 2 * limits.maxDepth && !mayContainForbiddenKey(raw)) {
     return value as Record<string, unknown>;
   }
-  // The walk checks depth and keys; for object input it also bounds the size.
-  const budget = { chars: typeof raw === 'string' ? -Infinity : limits.maxChars };
-  inspect(toolName, value, 1, limits, budget);
-  return value as Record<string, unknown>;
+  // One walk checks depth and keys and copies: for object input it also bounds the size, and the copy is
+  // what the tool and `beforeTool` get, so nothing they change reaches the model's call as stored or yielded.
+  const copied = copyJson(value, ARGUMENT_RULES, jsonWalk(limits.maxDepth, typeof raw === 'string' ? Infinity : limits.maxChars));
+  if (copied instanceof JsonBreach) throw argumentsError(toolName, copied, limits);
+  return copied as Record<string, unknown>;
 }
 
 // Every forbidden key contains "to" (__pro-to__, construc-to-r, pro-to-type); a backslash could spell one
@@ -61,41 +66,29 @@ function mayContainForbiddenKey(text: string): boolean {
   return text.includes('to') || text.includes('\\');
 }
 
-function inspect(toolName: string, value: unknown, depth: number, limits: ArgumentLimits, budget: { chars: number }): void {
-  if (depth > limits.maxDepth) throw tooDeep(toolName, limits);
-  const counting = budget.chars !== -Infinity;
-  if (Array.isArray(value)) {
-    // `[`, `]` and a comma between items.
-    if (counting) spend(toolName, budget, value.length === 0 ? 2 : value.length + 1, limits);
-    for (const item of value) {
-      if (typeof item === 'object' && item !== null) inspect(toolName, item, depth + 1, limits, budget);
-      else if (counting) spend(toolName, budget, jsonScalarChars(item), limits);
-    }
-    return;
-  }
-  const keys = Object.keys(value as object);
-  if (counting) spend(toolName, budget, keys.length === 0 ? 2 : keys.length + 1, limits);
-  for (const key of keys) {
-    if (FORBIDDEN_KEYS.has(key)) {
-      throw new MalformedArgumentsError(toolName, `the key "${key}" is not allowed in arguments`);
-    }
-    // The key with its quotes and colon.
-    if (counting) spend(toolName, budget, key.length + 3, limits);
-    const child = (value as Record<string, unknown>)[key];
-    if (typeof child === 'object' && child !== null) inspect(toolName, child, depth + 1, limits, budget);
-    else if (counting) spend(toolName, budget, jsonScalarChars(child), limits);
-  }
-  // JSON.parse creates "__proto__" as an own key, which Object.keys lists; an object literal could
-  // still carry a non-Object prototype, which arguments never need.
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null && !Array.isArray(value)) {
-    throw new MalformedArgumentsError(toolName, 'arguments must be plain JSON objects');
-  }
+/** Arguments are plain data: a class instance, a function, a symbol or a BigInt is not; nor are the prototype-reaching keys. */
+const ARGUMENT_RULES: JsonCopyRules = { values: 'plain', forbiddenKeys: FORBIDDEN_KEYS };
+
+/**
+ * `args` (arguments given as an object) copied as {@link parseArguments} copies them, by the argument
+ * rules and `limits`; or what they break (see {@link argumentsError}).
+ */
+export function copyArgumentObject(args: object, limits: ArgumentLimits): Record<string, unknown> | JsonBreach {
+  return copyJson(args, ARGUMENT_RULES, jsonWalk(limits.maxDepth, limits.maxChars)) as Record<string, unknown> | JsonBreach;
 }
 
-function spend(toolName: string, budget: { chars: number }, n: number, limits: ArgumentLimits): void {
-  budget.chars -= n;
-  if (budget.chars < 0) throw tooLarge(toolName, limits);
+/** The error a breach of the argument rules is, for `toolName`'s arguments. */
+export function argumentsError(toolName: string, breach: JsonBreach, limits: ArgumentLimits): ToolsmithError {
+  switch (breach.kind) {
+    case 'depth':
+      return tooDeep(toolName, limits);
+    case 'size':
+      return tooLarge(toolName, limits);
+    case 'key':
+      return new MalformedArgumentsError(toolName, `the key "${breach.key}" is not allowed in arguments`);
+    default:
+      return new MalformedArgumentsError(toolName, 'arguments must be plain JSON objects');
+  }
 }
 
 /** `ARGUMENTS_TOO_DEEP`: the arguments (or a property a repair decoded) nest deeper than `limits.maxDepth`. */

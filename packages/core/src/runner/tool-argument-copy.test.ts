@@ -1,0 +1,52 @@
+import { LlmAgent } from '../agents/llm-agent';
+import type { Event } from '../events/event';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ScriptedModel } from '../testing/scripted-model';
+import { send } from './__fixtures__/confirmation-fixtures';
+import { FnTool, user } from './__fixtures__/test-tools';
+import { Runner } from './runner';
+
+const ARGS = { city: 'Paris', tags: ['a'], where: { lat: 48.8 } };
+
+/** Changes everything it can reach in `args`: a value, a nested array and object, a new key. */
+function mutate(args: Record<string, unknown>): void {
+  args.city = 'changed';
+  (args.tags as string[]).push('b');
+  (args.where as Record<string, unknown>).lat = 0;
+  args.extra = true;
+}
+
+function setup(callbacks: { beforeTool?: (input: { args: Record<string, unknown> }) => undefined } = {}, tool = new FnTool('weather', (args) => ({ report: `Sunny in ${String(args.city)}` }))) {
+  const sessionService = new InMemorySessionService();
+  const model = new ScriptedModel([{ calls: [{ id: 'call-1', name: 'weather', args: { city: 'Paris', tags: ['a'], where: { lat: 48.8 } } }] }, 'ok']);
+  const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model, tools: [tool], callbacks }), sessionService });
+  const stored = async () => (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!.events;
+  return { runner, model, stored };
+}
+
+const callArgs = (events: readonly Event[]) => events.flatMap((e) => e.functionCalls()).map((call) => call.args);
+
+describe("the model's call as stored and yielded is the call it made: a tool or beforeTool gets a copy of the arguments", () => {
+  it('a tool that changes its args object changes neither the stored call, the yielded event nor what the model reads next', async () => {
+    const ran: unknown[] = [];
+    const { runner, model, stored } = setup({}, new FnTool('weather', (args) => (mutate(args), ran.push(args), { ok: true })));
+    const events = await send(runner, user('weather?'));
+    expect(ran).toHaveLength(1);
+    expect(callArgs(events)).toEqual([ARGS]);
+    expect(callArgs(await stored())).toEqual([ARGS]);
+    expect(model.requests[1].contents[1].parts[0].functionCall!.args).toEqual(ARGS);
+  });
+
+  it('a beforeTool callback that changes args changes neither the stored call nor the yielded event', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const { runner, stored } = setup(
+      { beforeTool: ({ args }) => (mutate(args), undefined) },
+      new FnTool('weather', (args) => (seen.push(args), { ok: true }), { parameters: { type: 'object', additionalProperties: true } }),
+    );
+    const events = await send(runner, user('weather?'));
+    expect(callArgs(events)).toEqual([ARGS]);
+    expect(callArgs(await stored())).toEqual([ARGS]);
+    // The tool runs with what beforeTool made of the arguments, as before.
+    expect(seen).toEqual([{ city: 'changed', tags: ['a', 'b'], where: { lat: 0 }, extra: true }]);
+  });
+});

@@ -1,0 +1,209 @@
+import { jsonScalarChars } from './json-chars';
+
+/** What a value breaks: the depth or size limit of its walk, a forbidden key, or JSON itself. */
+export type JsonBreachKind = 'depth' | 'size' | 'key' | 'not-json';
+
+/**
+ * Why {@link copyJson} made no copy. `key` is where: the key (or array index, as text) holding the bad
+ * value, `''` for the value walked itself; for a `key` breach, the forbidden key. `what` says what the
+ * bad value is (`is a BigInt (…)`), for a `not-json` breach.
+ */
+export class JsonBreach {
+  constructor(
+    readonly kind: JsonBreachKind,
+    readonly key: string,
+    readonly what: string = '',
+  ) {}
+}
+
+/** How a walk takes what it finds. Made once (module constants), never per walk. */
+export interface JsonCopyRules {
+  /**
+   * `plain`: only plain data is copied: arrays, objects made by `{}`, JSON.parse or `Object.create(null)`,
+   * strings, numbers, booleans, `null`; anything else (a class instance, a function such as an own
+   * `toJSON`, a symbol, a BigInt) is `not-json`. `as-json`: values are taken as `JSON.stringify` takes
+   * them (each `toJSON` applied, a boxed primitive as its primitive, another class instance by its own
+   * members), and what JSON would drop, change or refuse is `not-json`: a function, a symbol, a BigInt,
+   * a non-finite number, a `Map` or `Set`, and what `refuse` names.
+   */
+  readonly values: 'plain' | 'as-json';
+  /** Keys refused wherever they appear (a `key` breach). */
+  readonly forbiddenKeys?: ReadonlySet<string>;
+  /** `as-json`: why a class instance is refused (`is a file (…)`), or `undefined` to take it. */
+  readonly refuse?: (value: object) => string | undefined;
+}
+
+/**
+ * One walk's limits and measure. `chars` counts the characters of the copy's JSON text: brackets,
+ * commas, colons, each key and string with its two quotes (escapes not counted), each number as JSON
+ * writes it, `true`, `false` or `null`; `stringChars` the characters of its strings and keys alone (each
+ * may take up to six when escaped, so `chars + 5 × stringChars` bounds the escaped text from above).
+ */
+export interface JsonWalk {
+  /** Deepest nesting of objects and arrays: an object or array deeper than this is a `depth` breach. */
+  readonly maxDepth: number;
+  /** Most `chars` may reach: past it is a `size` breach (the walk stops there). `Infinity`: measured only. */
+  readonly maxChars: number;
+  chars: number;
+  stringChars: number;
+}
+
+/** A new walk's measure. */
+export function jsonWalk(maxDepth: number, maxChars: number): JsonWalk {
+  return { maxDepth, maxChars, chars: 0, stringChars: 0 };
+}
+
+/**
+ * `value` copied as plain JSON data, in one walk that reads each member once (a getter or a Proxy is
+ * read once, and what it answered is what the copy holds), measured into `walk` (`value` at `depth`;
+ * its members one deeper); or the first {@link JsonBreach} it finds, where the walk stops. The copy
+ * shares no object with `value`: strings, numbers and booleans are immutable, every object and array is
+ * new. Members whose value is `undefined` are left out and `undefined` array items become `null`, as in
+ * JSON; an own `__proto__` key (JSON.parse makes them) stays a key, never the copy's prototype. A
+ * getter, Proxy trap or `toJSON` that throws throws here.
+ */
+export function copyJson(value: unknown, rules: JsonCopyRules, walk: JsonWalk, depth = 1): unknown {
+  try {
+    return copyValue(value, '', depth, rules, walk);
+  } catch (thrown) {
+    if (thrown instanceof JsonBreach) return thrown;
+    throw thrown;
+  }
+}
+
+/**
+ * A shallow copy of `object`'s own enumerable members, each read once, leaving out those whose value is
+ * `undefined`; the values are still `object`'s own. For a walk that reads a few levels by hand before
+ * copying what they hold: {@link copyMembers} then copies and measures them.
+ */
+export function ownMembers(object: object): Record<string, unknown> {
+  const own: Record<string, unknown> = {};
+  for (const name in object) {
+    if (!Object.prototype.hasOwnProperty.call(object, name)) continue;
+    const member = (object as Record<string, unknown>)[name];
+    if (member !== undefined) setMember(own, name, member);
+  }
+  return own;
+}
+
+/**
+ * Copies each member of `own` (made by {@link ownMembers}) in place and measures `own` as an object at
+ * `depth`, as {@link copyJson} would have. Returns `own`, or the first breach.
+ */
+export function copyMembers(own: Record<string, unknown>, rules: JsonCopyRules, walk: JsonWalk, depth: number): Record<string, unknown> | JsonBreach {
+  try {
+    if (depth > walk.maxDepth) throw new JsonBreach('depth', '');
+    let entries = 0;
+    for (const name in own) {
+      if (rules.forbiddenKeys?.has(name)) throw new JsonBreach('key', name);
+      entries++;
+      walk.stringChars += name.length;
+      spend(walk, name.length + 3);
+      setMember(own, name, copyValue(own[name], name, depth + 1, rules, walk));
+    }
+    spend(walk, entries === 0 ? 2 : entries + 1);
+    return own;
+  } catch (thrown) {
+    if (thrown instanceof JsonBreach) return thrown;
+    throw thrown;
+  }
+}
+
+/**
+ * True for an array or a plain object (made by `{}`, JSON.parse or `Object.create(null)`): what the
+ * `plain` rules copy by its members (an own `toJSON` is a function member, which they refuse).
+ */
+export function isPlainData(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function spend(walk: JsonWalk, chars: number): void {
+  if ((walk.chars += chars) > walk.maxChars) throw new JsonBreach('size', '');
+}
+
+function setMember(copy: Record<string, unknown>, name: string, member: unknown): void {
+  if (name === '__proto__') Object.defineProperty(copy, name, { value: member, enumerable: true, writable: true, configurable: true });
+  else copy[name] = member;
+}
+
+function copyValue(value: unknown, key: string, depth: number, rules: JsonCopyRules, walk: JsonWalk): unknown {
+  switch (typeof value) {
+    case 'string':
+      walk.stringChars += value.length;
+      if ((walk.chars += value.length + 2) > walk.maxChars) throw new JsonBreach('size', '');
+      return value;
+    case 'number':
+      if (rules.values === 'as-json' && !Number.isFinite(value)) throw new JsonBreach('not-json', key, `is ${value} (JSON has no such number)`);
+      spend(walk, jsonScalarChars(value));
+      return value;
+    case 'boolean':
+      spend(walk, value ? 4 : 5);
+      return value;
+    case 'undefined':
+      return undefined;
+    case 'function':
+    case 'symbol':
+      throw new JsonBreach('not-json', key, `is a ${typeof value}`);
+    case 'bigint':
+      throw new JsonBreach('not-json', key, 'is a BigInt (return it as a string or a number)');
+    default:
+      if (value === null) {
+        spend(walk, 4);
+        return null;
+      }
+      return copyObject(value as object, key, depth, rules, walk);
+  }
+}
+
+function copyObject(value: object, key: string, depth: number, rules: JsonCopyRules, walk: JsonWalk): unknown {
+  if (depth > walk.maxDepth) throw new JsonBreach('depth', key);
+  if (Array.isArray(value)) {
+    // The length read once: `[`, `]` and a comma between items, spent before anything is made.
+    const length = value.length;
+    spend(walk, length === 0 ? 2 : length + 1);
+    const array: unknown[] = new Array(length);
+    for (let index = 0; index < length; index++) {
+      const item = copyValue(value[index], rules.values === 'as-json' ? String(index) : '', depth + 1, rules, walk);
+      if (item === undefined) {
+        spend(walk, 4);
+        array[index] = null;
+      } else {
+        array[index] = item;
+      }
+    }
+    return array;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (rules.values === 'plain') {
+    // An own `toJSON` is a function member, refused below like any other.
+    if (prototype !== Object.prototype && prototype !== null) throw new JsonBreach('not-json', key, 'is not a plain object');
+  } else if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return copyValue((value as { toJSON(key: string): unknown }).toJSON(key), key, depth + 1, rules, walk);
+  } else if (prototype !== Object.prototype && prototype !== null) {
+    const refused = rules.refuse?.(value);
+    if (refused !== undefined) throw new JsonBreach('not-json', key, refused);
+    // A boxed string, number or boolean is its primitive in JSON (`new Number(3)` is `3`).
+    if (value instanceof Number || value instanceof String || value instanceof Boolean) return copyValue(value.valueOf(), key, depth, rules, walk);
+    if (value instanceof Map || value instanceof Set) throw new JsonBreach('not-json', key, `is a ${value instanceof Map ? 'Map' : 'Set'} (convert it to an object or an array)`);
+  }
+  const copy: Record<string, unknown> = {};
+  let entries = 0;
+  // for-in with an own-key check: no key array per object (V8 walks its enum cache); JSON also takes only own enumerable keys.
+  for (const name in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, name)) continue;
+    if (rules.forbiddenKeys?.has(name)) throw new JsonBreach('key', name);
+    const member = copyValue((value as Record<string, unknown>)[name], name, depth + 1, rules, walk);
+    if (member === undefined) continue;
+    entries++;
+    // The key with its quotes and colon.
+    walk.stringChars += name.length;
+    if ((walk.chars += name.length + 3) > walk.maxChars) throw new JsonBreach('size', '');
+    if (name === '__proto__') setMember(copy, name, member);
+    else copy[name] = member;
+  }
+  // `{`, `}` and a comma between entries.
+  spend(walk, entries === 0 ? 2 : entries + 1);
+  return copy;
+}
