@@ -96,6 +96,8 @@ export class InMemorySessionService implements SessionService {
    */
   private firstWaiting: Entry | undefined;
   private lastWaiting: Entry | undefined;
+  /** The entry found or added last, checked before the maps: a run's claim, its new session, its appends and its release all find one key in a row. */
+  private recent: Entry | undefined;
   /** The last fencing number granted, on any session. */
   private lastFence = 0;
   private readonly now: () => number;
@@ -123,11 +125,11 @@ export class InMemorySessionService implements SessionService {
 
   private createNow(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Session {
     const id = request.sessionId ?? randomUUID();
-    let entry = this.entries.get(request.appName, request.userId, id);
+    let entry = this.find(request.appName, request.userId, id);
     if (entry?.exists) throw new SessionExistsError(id, request.userId);
     // A run claims its session before creating it: the claim taken then is this session's, and no longer one without a session.
     if (entry) this.leaveWaiting(entry);
-    else this.entries.set(request.appName, request.userId, id, (entry = newEntry(request.appName, request.userId, id)));
+    else this.add((entry = newEntry(request.appName, request.userId, id)));
     entry.exists = true;
     entry.state = {};
     entry.events = [];
@@ -138,7 +140,7 @@ export class InMemorySessionService implements SessionService {
 
   /** A detached copy of the session (the events the request selects, state merged across scopes), or `undefined`. */
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
-    const entry = this.entries.get(request.appName, request.userId, request.sessionId);
+    const entry = this.find(request.appName, request.userId, request.sessionId);
     if (!entry?.exists) return undefined;
     const session = this.view(entry, true);
     if (request.afterTimestamp !== undefined) {
@@ -163,7 +165,7 @@ export class InMemorySessionService implements SessionService {
 
   /** Forgets the session and its events, and its claim unless one is live; `app:` and `user:` state stay. Does nothing when it does not exist. */
   async deleteSession(request: SessionKey): Promise<void> {
-    const entry = this.entries.get(request.appName, request.userId, request.sessionId);
+    const entry = this.find(request.appName, request.userId, request.sessionId);
     if (!entry) return;
     if (entry.exists) {
       entry.exists = false;
@@ -188,7 +190,7 @@ export class InMemorySessionService implements SessionService {
 
   private appendNow(session: Session, event: Event): Event {
     if (event.partial) return event;
-    const stored = this.entries.get(session.appName, session.userId, session.id);
+    const stored = this.find(session.appName, session.userId, session.id);
     if (!stored?.exists) throw new SessionNotFoundError(session.id, session.userId, session.appName);
     // Everything below is synchronous, so the checks and the append are one atomic step in this process.
     const claims = answerClaims(event);
@@ -230,9 +232,9 @@ export class InMemorySessionService implements SessionService {
   /** {@link InMemorySessionService.claimSession} without the granted claim's `expiresAt` (no wall clock read), at `now` on the monotonic clock. */
   private claimNow(request: ClaimSessionRequest, now = this.now()): SynchronousClaimOutcome {
     if (this.firstWaiting) this.forgetLapsedClaimsWithoutSession(now);
-    let entry = this.entries.get(request.appName, request.userId, request.sessionId);
+    let entry = this.find(request.appName, request.userId, request.sessionId);
     if (entry && entry.fence !== 0 && entry.lapsesAt > now) return { claimed: false, holder: entry.holder, expiresAt: this.wallTime(entry.lapsesAt, now) };
-    if (!entry) this.entries.set(request.appName, request.userId, request.sessionId, (entry = newEntry(request.appName, request.userId, request.sessionId)));
+    if (!entry) this.add((entry = newEntry(request.appName, request.userId, request.sessionId)));
     const fence = (entry.fence = ++this.lastFence);
     entry.holder = request.holder;
     entry.lapsesAt = now + request.leaseMs;
@@ -244,7 +246,7 @@ export class InMemorySessionService implements SessionService {
 
   /** Implements {@link SessionService.renewClaim}. */
   async renewClaim(key: SessionKey, fence: number, leaseMs: number): Promise<boolean> {
-    const entry = this.entries.get(key.appName, key.userId, key.sessionId);
+    const entry = this.find(key.appName, key.userId, key.sessionId);
     if (!entry || entry.fence !== fence) return false;
     entry.lapsesAt = this.now() + leaseMs;
     return true;
@@ -256,7 +258,7 @@ export class InMemorySessionService implements SessionService {
   }
 
   private releaseNow(key: SessionKey, fence: number): void {
-    const entry = this.entries.get(key.appName, key.userId, key.sessionId);
+    const entry = this.find(key.appName, key.userId, key.sessionId);
     if (!entry || entry.fence !== fence) return;
     // Released on a session that does not exist (a refused first message, or deleted meanwhile): nothing left to fence.
     if (entry.exists) entry.lapsesAt = -Infinity;
@@ -360,10 +362,27 @@ export class InMemorySessionService implements SessionService {
     entry.previousWaiting = entry.nextWaiting = undefined;
   }
 
+  /** The entry under a key, or `undefined`. */
+  private find(appName: string, userId: string, id: string): Entry | undefined {
+    const recent = this.recent;
+    // The ids' own strings, usually the very ones the entry holds: each comparison is one of pointers.
+    if (recent && recent.id === id && recent.userId === userId && recent.appName === appName) return recent;
+    const entry = this.entries.get(appName, userId, id);
+    if (entry) this.recent = entry;
+    return entry;
+  }
+
+  /** Adds a new entry under its key. */
+  private add(entry: Entry): void {
+    this.entries.set(entry.appName, entry.userId, entry.id, entry);
+    this.recent = entry;
+  }
+
   /** Drops an entry without a session, and so its claim (see {@link NestedMap} for the maps it leaves empty). */
   private forget(entry: Entry): void {
     this.leaveWaiting(entry);
     this.entries.delete(entry.appName, entry.userId, entry.id);
+    if (this.recent === entry) this.recent = undefined;
   }
 
   /** A detached copy for callers: session state merged with the app and user scopes. */
