@@ -1,5 +1,5 @@
 import { type EventActions, Event, type FunctionResponse, type Session, type SessionService, ToolsmithError } from '@toolsmith/core';
-import { SessionTurns, createEventActions, sessionTurnKey } from '@toolsmith/core/internal';
+import { SessionTurns, createEventActions } from '@toolsmith/core/internal';
 import type { McpStateStore } from './mcp-state-store';
 
 /** Appends refused as stale (another process appended first) tried again with the session read anew. */
@@ -36,7 +36,7 @@ export class SessionServiceMcpState implements McpStateStore {
 
   /** Implements {@link McpStateStore.record}: appends the call as an event of the session, with its state delta. */
   record(userId: string, sessionId: string, response: FunctionResponse, actions: EventActions): Promise<void> {
-    return this.turns.inTurn(sessionTurnKey(this.appName, userId, sessionId), () => this.append(userId, sessionId, response, actions));
+    return this.turns.inTurn(this.appName, userId, sessionId, () => this.append(userId, sessionId, response, actions));
   }
 
   /** Implements {@link McpStateStore.endSession}: nothing; the session stays in the store, like an agent's. */

@@ -108,7 +108,7 @@ export class PostgresCredentialService implements CredentialService {
       else await executor.query(this.sql.remove, values);
       return next;
     };
-    return this.turns.inTurn(aad, () =>
+    return this.turns.inTurn(key.appName, key.userId, key.authConfigId, () =>
       // PGlite is one process's database: the turns above are the whole lock, and no transaction holds it during the request.
       this.database.kind === 'pglite'
         ? apply(this.database)

@@ -38,7 +38,7 @@ export { answerClaims } from '../sessions/answer-claims';
 // The updates applied inside the append (ctx.state.increment / compareAndSet): every store resolves them alike.
 export { resolveStateOps } from '../state/state-ops';
 // One piece of work per key at a time within a process (the runner's session turns; mcp and postgres queue by it too).
-export { SessionTurns, sessionTurnKey } from '../runner/session-turns';
+export { SessionTurns } from '../runner/session-turns';
 
 // The build-time manifest's document format, for `toolsmith schema` and `toolsmith mcp`.
 export { MANIFEST_FILE_NAME, MANIFEST_VERSION, manifestParametersSchema } from '../scanning/manifest-document';

@@ -74,8 +74,8 @@ describe('one invocation per session', () => {
 
   it('runs on different sessions do not wait for each other, and an idle session leaves no queue entry', async () => {
     const turns = new SessionTurns();
-    const releaseA = await turns.acquire('a');
-    const releaseB = await turns.acquire('b'); // not blocked by a
+    const releaseA = await turns.acquire('app', 'u', 'a');
+    const releaseB = await turns.acquire('app', 'u', 'b'); // not blocked by a
     expect(turns.busySessions).toBe(2);
     releaseA!();
     releaseB!();
@@ -84,12 +84,47 @@ describe('one invocation per session', () => {
     expect(turns.busySessions).toBe(0);
   });
 
+  it('sessions under one id of other users or apps are other sessions: their turns neither wait for nor release each other, in any order', async () => {
+    const turns = new SessionTurns();
+    const keys: Array<[string, string]> = [['app', 'u1'], ['app', 'u2'], ['other', 'u1'], ['app', 'u3']];
+    for (const order of [[0, 1, 2, 3], [3, 2, 1, 0], [1, 3, 0, 2], [2, 0, 3, 1]]) {
+      const releases = keys.map(([app, user]) => turns.tryAcquire(app, user, 's'));
+      expect(releases.every((release) => typeof release === 'function')).toBe(true);
+      const held = new Set([0, 1, 2, 3]);
+      for (const i of order) {
+        releases[i]!();
+        held.delete(i);
+        // Exactly the sessions still held are busy: each release freed its own session, and no other.
+        keys.forEach(([app, user], k) => {
+          const again = turns.tryAcquire(app, user, 's');
+          expect(again === undefined).toBe(held.has(k));
+          again?.();
+        });
+        expect(turns.busySessions).toBe(held.size);
+      }
+    }
+    // A run waiting on one of them is woken by that session's release only.
+    const first = turns.tryAcquire('app', 'u1', 's')!;
+    const other = turns.tryAcquire('app', 'u2', 's')!;
+    let woken = false;
+    const waiting = turns.acquire('app', 'u1', 's').then((release) => {
+      woken = true;
+      return release;
+    });
+    other();
+    await Promise.resolve();
+    expect(woken).toBe(false);
+    first();
+    (await waiting)!();
+    expect(turns.busySessions).toBe(0);
+  });
+
   it('a run aborted while it waits for its turn ends with RUN_ABORTED and does not hold up the runs behind it', async () => {
     const turns = new SessionTurns();
-    const first = await turns.acquire('s');
+    const first = await turns.acquire('app', 'u', 's');
     const controller = new AbortController();
-    const second = turns.acquire('s', controller.signal);
-    const third = turns.acquire('s');
+    const second = turns.acquire('app', 'u', 's', controller.signal);
+    const third = turns.acquire('app', 'u', 's');
     controller.abort();
     expect(await second).toBeUndefined();
     let thirdGotIt = false;

@@ -26,7 +26,7 @@ import { type CopiedMessage, checkMessageId, copyNewMessage } from './check-new-
 import { withholdCredentials } from '../confirmation/withhold-credentials';
 import { errorEvent, errorFields } from '../flow/error-event';
 import { interruptedCallEvents } from './interrupted-calls';
-import { type SessionTurns, sessionTurnKey } from './session-turns';
+import type { SessionTurns } from './session-turns';
 import { HeldClaim } from './held-claim';
 import type { ResolvedSessionClaimPolicy } from './session-claim-policy';
 import type { InvocationTrace } from '../tracing/invocation-trace';
@@ -331,9 +331,9 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     if (copied instanceof InvalidMessageError) return this.endWith(standaloneErrorEvent(invocationId, this.author, copied));
     const newMessage = copied?.message;
     if (input.turns && isSessionKey(input.session)) {
-      const key = sessionTurnKey(input.session.appName, input.session.userId, input.session.sessionId);
+      const { appName, userId, sessionId } = input.session;
       // Uncontended (the usual case): the turn is taken at once, with no promise and no await.
-      this.release = input.turns.tryAcquire(key) ?? (await input.turns.acquire(key, signal));
+      this.release = input.turns.tryAcquire(appName, userId, sessionId) ?? (await input.turns.acquire(appName, userId, sessionId, signal));
       if (!this.release) return this.endWith(standaloneErrorEvent(invocationId, this.author, new RunAbortedError(signal?.reason)));
     }
     if (input.claim && isSessionKey(input.session)) {
