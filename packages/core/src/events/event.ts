@@ -210,8 +210,27 @@ export class Event implements EventData {
 
   /** The plain-JSON form (no methods, no undefined fields). */
   toJSON(): EventData {
-    const data: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(this)) if (value !== undefined) data[key] = value;
-    return data as unknown as EventData;
+    // Field by field, in the constructor's order: every store append and devtools stream makes one, and
+    // Object.entries' pair arrays cost ten times as much.
+    const data: Partial<EventData> = {};
+    if (this.id !== undefined) data.id = this.id;
+    if (this.invocationId !== undefined) data.invocationId = this.invocationId;
+    if (this.author !== undefined) data.author = this.author;
+    if (this.branch !== undefined) data.branch = this.branch;
+    if (this.content !== undefined) data.content = this.content;
+    if (this.actions !== undefined) data.actions = this.actions;
+    if (this.longRunningToolIds !== undefined) data.longRunningToolIds = this.longRunningToolIds;
+    if (this.partial !== undefined) data.partial = this.partial;
+    if (this.turnComplete !== undefined) data.turnComplete = this.turnComplete;
+    if (this.finishReason !== undefined) data.finishReason = this.finishReason;
+    if (this.usage !== undefined) data.usage = this.usage;
+    if (this.runUsage !== undefined) data.runUsage = this.runUsage;
+    if (this.errorCode !== undefined) data.errorCode = this.errorCode;
+    if (this.errorMessage !== undefined) data.errorMessage = this.errorMessage;
+    if (this.errorDetails !== undefined) data.errorDetails = this.errorDetails;
+    if (this.output !== undefined) data.output = this.output;
+    if (this.customMetadata !== undefined) data.customMetadata = this.customMetadata;
+    if (this.timestamp !== undefined) data.timestamp = this.timestamp;
+    return data as EventData;
   }
 }
