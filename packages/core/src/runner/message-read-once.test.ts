@@ -72,6 +72,16 @@ describe('a new message is read once: what the run stores and sends is what was 
     expect(dataOnly(event.content)).toEqual({ role: 'user', parts: [{ text: 'checked' }] });
   });
 
+  it('each member of the message is read once, by the check, whatever the run then does (choosing the agent included)', async () => {
+    const { runner } = setup();
+    const reads: Record<string, number> = { role: 0, parts: 0, text: 0 };
+    const counted = (values: Record<string, unknown>) =>
+      Object.defineProperties({}, Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { enumerable: true, get: () => (reads[key]++, value) }])));
+    const message = counted({ role: 'user', parts: [counted({ text: 'hi' })] }) as Content;
+    expect((await send(runner, message)).map((e) => e.text())).toEqual(['ok']);
+    expect(reads).toEqual({ role: 1, parts: 1, text: 1 });
+  });
+
   it("the caller's message object is not what is stored: changing it after the run changes nothing stored", async () => {
     const { runner, stored } = setup();
     const message = user('hi');

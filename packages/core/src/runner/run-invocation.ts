@@ -36,7 +36,8 @@ const newInvocationId = idSequence('inv');
 
 /** Input of {@link runInvocation}. */
 export interface RunInvocationInput {
-  agent: BaseAgent | ((session: Session) => BaseAgent);
+  /** The agent, or what chooses it from the loaded session and the new message's checked copy (never the caller's object). */
+  agent: BaseAgent | ((session: Session, newMessage: Content | undefined) => BaseAgent);
   /** Author of error events raised before the agent is known (e.g. the session could not be loaded). */
   fallbackAuthor?: string;
   /** The session, or the key of the session to continue (created empty when it does not exist). */
@@ -352,7 +353,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
       if (loaded.created && isSessionKey(input.session)) await services.sessionService.deleteSession(input.session);
     };
     if (held) session.fence = held.fence;
-    const agent = (this.agent = typeof input.agent === 'function' ? input.agent(session) : input.agent);
+    const agent = (this.agent = typeof input.agent === 'function' ? input.agent(session, newMessage) : input.agent);
     this.author = agent.name;
     // A credential the user typed in goes to the credential service only: what is stored, traced and
     // handed to agents and callbacks has its values redacted; the secret stays in memory for this invocation.

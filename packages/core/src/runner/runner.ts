@@ -236,7 +236,7 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
       turns: this.turns,
       claim: this.claim,
       fallbackAuthor: this.agent.name,
-      agent: (session) => answeringAgent(this.agent, session, newMessage) ?? this.agentToRun(session),
+      agent: (session, checked) => answeringAgent(this.agent, session, checked) ?? this.agentToRun(session),
       newMessage,
       requireMessage: true,
       messageId,
