@@ -12,10 +12,10 @@ import {
   StatePrefix,
 } from '@toolsmith/core';
 import type { StateOp } from '@toolsmith/core';
-import { answerClaims, resolveStateOps } from '@toolsmith/core/internal';
+import { answerClaims, applyStateDelta, resolveStateOps, setStateKey } from '@toolsmith/core/internal';
 import type { PostgresConnectionOptions } from './postgres-database';
 import { PostgresDatabase } from './postgres-database';
-import { applyDelta, splitDelta } from './scoped-delta';
+import { splitDelta } from './scoped-delta';
 import type { SessionStatements } from './session-statements';
 import { sessionStatements } from './session-statements';
 import type { SqlExecutor } from './sql-driver';
@@ -171,8 +171,8 @@ export class PostgresSessionService implements SessionService {
       rows = [];
     }
     if (rows.length === 0) throw (await this.refusal(session, claims)) ?? conflict ?? new StaleSessionError(session.id, session.lastSequence, session.lastSequence);
-    Object.assign(delta, results);
-    applyDelta(session.state, delta);
+    for (const key of Object.keys(results)) setStateKey(delta, key, results[key]);
+    applyStateDelta(session.state, delta);
     session.events.push(event);
     session.lastUpdateTime = event.timestamp;
     session.lastSequence = Number(rows[0].last_sequence);

@@ -1,4 +1,5 @@
 import { StatePrefix } from '@toolsmith/core';
+import { setStateKey } from '@toolsmith/core/internal';
 
 /** Keys set and keys removed in one state scope. */
 export interface ScopeDelta {
@@ -21,17 +22,7 @@ export function splitDelta(delta: Record<string, unknown>): ScopedDelta {
     const scope = key.startsWith(StatePrefix.APP) ? scoped.app : key.startsWith(StatePrefix.USER) ? scoped.user : scoped.session;
     const value = delta[key];
     if (value === null || value === undefined) scope.removed.push(key);
-    else scope.set[key] = value;
+    else setStateKey(scope.set, key, value);
   }
   return scoped;
-}
-
-/** Applies a delta to a plain state record in place (the caller's copy of the session). */
-export function applyDelta(target: Record<string, unknown>, delta: Record<string, unknown>): void {
-  for (const key of Object.keys(delta)) {
-    if (key.startsWith(StatePrefix.TEMP)) continue;
-    const value = delta[key];
-    if (value === null || value === undefined) delete target[key];
-    else target[key] = value;
-  }
 }

@@ -8,6 +8,7 @@ import { type ExecuteToolCallInput, type ToolCallOutcome, errorResponse, execute
 import type { FunctionCall, FunctionResponse, Part } from '../model/content';
 import { type EventActions, type ToolConfirmation, createEventActions } from '../state/event-actions';
 import { jsonEqual } from '../state/state-ops';
+import { ownStateValue, setStateKey } from '../state/state-keys';
 import { toolCallbackChain } from './callback-chains';
 import { registerInvocation } from './invocation-registry';
 import type { OfferedTools } from './tool-resolver';
@@ -158,8 +159,8 @@ export function answerConflictingCalls(event: Event, conflict: StateConflictErro
   if (!calls) return false;
   // The compare-and-sets of the key failed when there are any (an increment layered on one is then
   // merged again alone); else its increments did (the key holds no number, or they passed the largest).
-  const onKey = calls.filter((entry) => entry.actions.stateOps?.[conflict.key] !== undefined);
-  const conditions = onKey.filter((entry) => entry.actions.stateOps![conflict.key].op === 'compareAndSet');
+  const onKey = calls.filter((entry) => ownStateValue(entry.actions.stateOps, conflict.key) !== undefined);
+  const conditions = onKey.filter((entry) => ownStateValue(entry.actions.stateOps, conflict.key)!.op === 'compareAndSet');
   const losers = new Set((conditions.length > 0 ? conditions : onKey).map((entry) => entry.call.id));
   if (losers.size === 0) return false;
   const merged = createEventActions();
@@ -194,7 +195,7 @@ function mergeActions(into: EventActions, from: EventActions): StateConflictErro
   if (ops) {
     for (const key of Object.keys(ops)) {
       if (!Object.prototype.hasOwnProperty.call(into.stateDelta, key)) continue;
-      const earlier = into.stateOps?.[key];
+      const earlier = ownStateValue(into.stateOps, key);
       const value = into.stateDelta[key] ?? null;
       if (ops[key].op === 'compareAndSet') {
         const { expected } = ops[key] as { expected: unknown };
@@ -206,19 +207,19 @@ function mergeActions(into: EventActions, from: EventActions): StateConflictErro
     }
   }
   for (const key of Object.keys(from.stateDelta)) {
-    const op = ops?.[key];
-    const earlier = into.stateOps?.[key];
+    const op = ownStateValue(ops, key);
+    const earlier = ownStateValue(into.stateOps, key);
     const followsWrite = Object.prototype.hasOwnProperty.call(into.stateDelta, key);
     if (op?.op === 'increment' && followsWrite) {
       const by = op.by;
-      into.stateDelta[key] = ((into.stateDelta[key] as number | null) ?? 0) + by;
+      setStateKey(into.stateDelta, key, ((into.stateDelta[key] as number | null) ?? 0) + by);
       // Two increments add up; on top of a plain write or a compare-and-set, that write (and its condition) stays.
-      if (earlier?.op === 'increment') into.stateOps![key] = { op: 'increment', by: earlier.by + by };
+      if (earlier?.op === 'increment') setStateKey(into.stateOps!, key, { op: 'increment', by: earlier.by + by });
       continue;
     }
-    into.stateDelta[key] = from.stateDelta[key];
+    setStateKey(into.stateDelta, key, from.stateDelta[key]);
     if (op && followsWrite) continue; // a compare-and-set checked above against the earlier write: its condition is that write's
-    if (op) (into.stateOps ??= {})[key] = op;
+    if (op) setStateKey((into.stateOps ??= {}), key, op);
     else if (earlier?.op === 'increment') {
       // A later plain write replaces the increment's result (last writer wins); a condition stays checked.
       delete into.stateOps![key];

@@ -22,6 +22,7 @@ import { editableRequest } from './editable-request';
 import type { OfferedTools } from './tool-resolver';
 import type { ChatSpan } from '../tracing/chat-span';
 import { redactSecretText } from '../redaction/secret-redaction';
+import { setStateKey } from '../state/state-keys';
 
 /** What one model call produced, for the loop to emit in order: `partials`, then `event`. */
 export interface ModelStep {
@@ -229,7 +230,7 @@ class ModelCall {
       event.errorMessage = redactSecretText(response.error.message);
     }
     if (agent.outputKey && event.functionCalls().length === 0 && !event.errorCode) {
-      actions.stateDelta[agent.outputKey] = event.text();
+      setStateKey(actions.stateDelta, agent.outputKey, event.text());
     }
     return event;
   }

@@ -11,6 +11,7 @@ import { loadClassTransformer, loadClassValidator } from '../validation/lazy-mod
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
 import { standardProblems } from '../validation/standard-schema';
 import type { JsonSchema } from '../model/json-schema';
+import { setStateKey } from '../state/state-keys';
 
 /** The code of an event whose answer broke the agent's output schema (see {@link checkStructuredOutput}). */
 export const OUTPUT_INVALID = 'OUTPUT_INVALID';
@@ -51,7 +52,7 @@ export async function checkStructuredOutput(agent: LlmAgent, event: Event): Prom
   const stateDelta = event.actions.stateDelta;
   if (problems.length === 0) {
     event.output = value;
-    if (agent.outputKey) stateDelta[agent.outputKey] = value;
+    if (agent.outputKey) setStateKey(stateDelta, agent.outputKey, value);
     return;
   }
   const error = new OutputInvalidError(agent.name, problems);

@@ -37,6 +37,9 @@ export { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 export { answerClaims } from '../sessions/answer-claims';
 // The updates applied inside the append (ctx.state.increment / compareAndSet): every store resolves them alike.
 export { resolveStateOps } from '../state/state-ops';
+// A state key is any string (`__proto__` included): every store writes state records with these.
+export { setStateKey } from '../state/state-keys';
+export { applyStateDelta } from '../state/apply-state-delta';
 // One piece of work per key at a time within a process (the runner's session turns; mcp and postgres queue by it too).
 export { SessionTurns } from '../runner/session-turns';
 

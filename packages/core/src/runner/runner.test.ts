@@ -258,6 +258,18 @@ describe('Runner: the model ⇄ tool loop', () => {
     expect(session!.state.answer).toBe('42');
   });
 
+  it('stores the final answer under an outputKey named __proto__ as a key, a text or a structured answer', async () => {
+    for (const [agent, answer] of [
+      [new LlmAgent({ name: 'root', model: new ScriptedModel(['42']), outputKey: '__proto__' }), '42'],
+      [new LlmAgent({ name: 'root', model: new ScriptedModel(['{"n":1}']), outputSchema: { type: 'object' }, outputKey: '__proto__' }), { n: 1 }],
+    ] as const) {
+      const sessionService = new InMemorySessionService();
+      await collect(new Runner({ appName: 'app', agent, sessionService }), 'q');
+      const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+      expect(session!.state).toEqual(JSON.parse(`{"__proto__":${JSON.stringify(answer)}}`));
+    }
+  });
+
   it('closes toolsets on close()', async () => {
     const close = jest.fn();
     const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model: new ScriptedModel([]), tools: [{ getTools: () => [], close }] }) });

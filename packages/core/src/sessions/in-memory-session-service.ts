@@ -3,6 +3,8 @@ import { FunctionResponseNotPendingError } from '../errors/function-response-not
 import { SessionBusyError, SessionExistsError, SessionNotFoundError, StaleSessionError } from '../errors/session-errors';
 import { Event, type EventData } from '../events/event';
 import { StatePrefix } from '../state/state';
+import { applyStateDelta } from '../state/apply-state-delta';
+import { setStateKey } from '../state/state-keys';
 import { resolveStateOps } from '../state/state-ops';
 import { answerClaims } from './answer-claims';
 import { Session } from './session';
@@ -202,7 +204,10 @@ export class InMemorySessionService implements SessionService {
     const delta = event.actions.stateDelta;
     const ops = event.actions.stateOps;
     // Increments and compare-and-sets against the values held now (STATE_CONFLICT stores nothing); the event records the results.
-    if (ops) Object.assign(delta, resolveStateOps(ops, (key) => this.storedValue(session.appName, session.userId, stored, key)));
+    if (ops) {
+      const results = resolveStateOps(ops, (key) => this.storedValue(session.appName, session.userId, stored, key));
+      for (const key of Object.keys(results)) setStateKey(delta, key, results[key]);
+    }
     for (const id of claims) (stored.answered ??= new Set()).add(id);
     // Most events change no state; they skip the scope bookkeeping below.
     if (hasKeys(delta)) {
@@ -211,7 +216,7 @@ export class InMemorySessionService implements SessionService {
         if (key.startsWith(StatePrefix.TEMP)) delete delta[key];
       }
       this.applyDelta(session.appName, session.userId, stored, delta);
-      applyTo(session.state, delta);
+      applyStateDelta(session.state, delta);
     }
     stored.events.push(event);
     session.events.push(event);
@@ -420,7 +425,8 @@ export class InMemorySessionService implements SessionService {
       } else {
         target = stored.state;
       }
-      applyTo(target, { [key]: value });
+      if (value === null || value === undefined) delete target[key];
+      else setStateKey(target, key, value);
     }
   }
 }
@@ -450,15 +456,4 @@ function jsonClaimKey(entry: Entry): string {
 function hasKeys(record: Record<string, unknown>): boolean {
   for (const key in record) if (Object.prototype.hasOwnProperty.call(record, key)) return true;
   return false;
-}
-
-/** Applies a state delta to a plain record: `null` deletes, `temp:` keys are skipped. */
-function applyTo(target: Record<string, unknown>, delta: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(delta)) {
-    if (key.startsWith(StatePrefix.TEMP)) continue;
-    if (value === null || value === undefined) delete target[key];
-    // Assigned, `__proto__` would set the record's prototype and the key would be lost: it is a key like any other.
-    else if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-    else target[key] = value;
-  }
 }

@@ -1,4 +1,5 @@
 import { StateConflictError } from '../errors/state-conflict-error';
+import { setStateKey } from './state-keys';
 
 /**
  * An update of one state key that the session store applies inside the append, against the value it
@@ -29,7 +30,7 @@ export function resolveStateOps(ops: Readonly<Record<string, StateOp>>, stored: 
       const result = ((current as number | null) ?? 0) + op.by;
       // JSON has no Infinity: a sum past the largest number would store null, losing the counter.
       if (!Number.isFinite(result)) throw new StateConflictError(key, 'a number the increment keeps finite', current);
-      results[key] = result;
+      setStateKey(results, key, result);
     } else if (!jsonEqual(current, op.expected ?? null)) {
       throw new StateConflictError(key, op.expected ?? null, current);
     }

@@ -1,6 +1,7 @@
 import { StateValueError } from '../errors/state-value-error';
 import type { StateOp } from './state-ops';
 import { jsonEqual } from './state-ops';
+import { ownStateValue, setStateKey } from './state-keys';
 
 /** Key prefixes that choose a state scope. A key with none of them belongs to the session. */
 export const StatePrefix = {
@@ -56,14 +57,14 @@ export class State implements ReadonlyState {
   /** Stores a JSON value (copied, so later mutation of `value` does not leak into the session). */
   set(key: string, value: unknown): void {
     if (this.sealedBy) throw this.sealedBy;
-    this.delta[key] = value === undefined || value === null ? null : toJsonCopy(key, value, '', 0);
+    setStateKey(this.delta, key, value === undefined || value === null ? null : toJsonCopy(key, value, '', 0));
     this.dropOp(key);
   }
 
   /** Removes `key`, recorded as `null` in `delta` so the session service deletes it too. */
   delete(key: string): void {
     if (this.sealedBy) throw this.sealedBy;
-    this.delta[key] = null;
+    setStateKey(this.delta, key, null);
     this.dropOp(key);
   }
 
@@ -84,9 +85,9 @@ export class State implements ReadonlyState {
     const value = ((current as number | undefined) ?? 0) + by;
     if (!Number.isFinite(value)) throw new StateValueError(key, '', `increment by ${by}: the sum passes the largest number JSON can hold`);
     const written = Object.prototype.hasOwnProperty.call(this.delta, key);
-    this.delta[key] = value;
+    setStateKey(this.delta, key, value);
     if (key.startsWith(StatePrefix.TEMP)) return value;
-    const previous = this.actions.stateOps?.[key];
+    const previous = ownStateValue(this.actions.stateOps, key);
     // After a plain write of this call the key is a plain write still; after a compare-and-set its condition stays.
     if (previous?.op === 'increment') this.recordOp(key, { op: 'increment', by: previous.by + by });
     else if (!written) this.recordOp(key, { op: 'increment', by });
@@ -107,9 +108,9 @@ export class State implements ReadonlyState {
     const written = value === undefined || value === null ? null : toJsonCopy(key, value, '', 0);
     if (!jsonEqual(this.get(key) ?? null, wanted)) return false;
     const hadWrite = Object.prototype.hasOwnProperty.call(this.delta, key);
-    this.delta[key] = written;
+    setStateKey(this.delta, key, written);
     if (key.startsWith(StatePrefix.TEMP)) return true;
-    const previous = this.actions.stateOps?.[key];
+    const previous = ownStateValue(this.actions.stateOps, key);
     // The store checks the value it holds: the one this call read, before its own earlier writes of the key.
     if (previous?.op === 'compareAndSet') return true;
     if (previous?.op === 'increment' || !hadWrite) {
@@ -120,7 +121,7 @@ export class State implements ReadonlyState {
   }
 
   private recordOp(key: string, op: StateOp): void {
-    (this.actions.stateOps ??= {})[key] = op;
+    setStateKey((this.actions.stateOps ??= {}), key, op);
   }
 
   private dropOp(key: string): void {
@@ -140,7 +141,7 @@ export class State implements ReadonlyState {
     const merged: Record<string, unknown> = { ...this.base };
     for (const [k, v] of Object.entries(this.delta)) {
       if (v === null) delete merged[k];
-      else merged[k] = v;
+      else setStateKey(merged, k, v);
     }
     return merged;
   }
@@ -170,7 +171,7 @@ function toJsonCopy(key: string, value: unknown, path: string, depth: number): u
       for (const [k, v] of Object.entries(value)) {
         if (v === undefined) continue;
         checkStorableText(key, `${path}/${k}`, k);
-        out[k] = toJsonCopy(key, v, `${path}/${k}`, depth + 1);
+        setStateKey(out, k, toJsonCopy(key, v, `${path}/${k}`, depth + 1));
       }
       return out;
     }

@@ -8,6 +8,7 @@ import type { Content } from '../../model/content';
 import { Runner } from '../../runner/runner';
 import { Session } from '../../sessions/session';
 import type { SessionService } from '../../sessions/session-service';
+import type { StateOp } from '../../state/state-ops';
 import { functionTool } from '../../function-tool/function-tool';
 import { collect } from '../collect';
 import { ScriptedModel } from '../scripted-model';
@@ -320,6 +321,71 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
       expect(Object.keys(loaded.events[0].functionCalls()[0].args)).toEqual(['z', 'a']);
       expect(loaded.state).toEqual({ ...state, more: [1, 2] });
       expect(Session.fromJSON(JSON.parse(JSON.stringify(loaded))).toJSON()).toEqual(loaded.toJSON());
+    });
+
+    it('keeps state keys named like Object.prototype members (__proto__, constructor, hasOwnProperty, …) as keys, in every scope, through tools, updates in the append, later runs and JSON', async () => {
+      // JSON.parse makes "__proto__" an own key, as a store's JSON does; an object literal would set the prototype.
+      const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
+      const seen: Array<Record<string, unknown>> = [];
+      const write = functionTool({
+        name: 'write',
+        description: 'Writes.',
+        execute: (_args, ctx) => {
+          ctx.state.set('__proto__', 1);
+          ctx.state.set('hasOwnProperty', 'h');
+          ctx.state.set('app:__proto__', 2);
+          ctx.state.set('user:constructor', 3);
+          ctx.state.set('temp:__proto__', 4);
+          ctx.state.set('nested', json('{"__proto__":{"a":1}}'));
+          return { read: ctx.state.get('__proto__') ?? 'lost', has: ctx.state.has('__proto__') };
+        },
+      });
+      const update = functionTool({
+        name: 'update',
+        description: 'Updates.',
+        execute: (_args, ctx) => {
+          ctx.state.set('propertyIsEnumerable', 'p');
+          return { n: ctx.state.increment('constructor'), set: ctx.state.compareAndSet('toString', undefined, 't') };
+        },
+      });
+      const read = functionTool({
+        name: 'read',
+        description: 'Reads.',
+        execute: (_args, ctx) => {
+          seen.push({ ...ctx.state.toObject(), unset: [ctx.state.get('valueOf') ?? null, ctx.state.has('isPrototypeOf')] });
+          return { n: ctx.state.increment('constructor'), p: ctx.state.increment('__proto__'), swapped: ctx.state.compareAndSet('hasOwnProperty', 'h', 'h2') };
+        },
+      });
+      const model = new ScriptedModel([{ calls: [{ id: 'w', name: 'write', args: {} }, { id: 'u', name: 'update', args: {} }] }, { calls: [{ id: 'r', name: 'read', args: {} }] }, 'done', { calls: [{ id: 'r2', name: 'read', args: {} }] }, 'again']);
+      const runner = new Runner({ appName, agent: new LlmAgent({ name: 'bot', model, tools: [write, update, read] }), sessionService: service });
+      await service.createSession({ ...key(), state: json('{"app:constructor":"a","isPrototypeOf":null}') });
+
+      const first = await collect(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+      const responses = first.flatMap((e) => e.functionResponses()).map((r) => [r.id, r.response]);
+      expect(responses).toEqual([['w', { read: 1, has: true }], ['u', { n: 1, set: true }], ['r', { n: 2, p: 2, swapped: true }]]);
+      const written = '"app:constructor":"a","app:__proto__":2,"user:constructor":3,"propertyIsEnumerable":"p","toString":"t","nested":{"__proto__":{"a":1}}';
+      expect(seen[0]).toEqual({ ...json(`{${written},"__proto__":1,"hasOwnProperty":"h","constructor":1,"temp:__proto__":4}`), unset: [null, false] });
+      const stored = json(`{${written},"__proto__":2,"hasOwnProperty":"h2","constructor":2}`);
+      const loaded = (await service.getSession(key()))!;
+      expect(loaded.state).toEqual(stored);
+      expect(Object.getPrototypeOf(loaded.state)).toBe(Object.prototype);
+      expect(Session.fromJSON(JSON.parse(JSON.stringify(loaded)) as ReturnType<Session['toJSON']>).state).toEqual(stored);
+      const [step, next] = loaded.events.filter((e) => e.functionResponses().length > 0);
+      expect(step.actions.stateDelta).toEqual(json('{"__proto__":1,"hasOwnProperty":"h","app:__proto__":2,"user:constructor":3,"nested":{"__proto__":{"a":1}},"propertyIsEnumerable":"p","constructor":1,"toString":"t"}'));
+      expect(step.actions.stateOps).toEqual({ constructor: { op: 'increment', by: 1 }, toString: { op: 'compareAndSet', expected: null } });
+      expect(next.actions.stateDelta).toEqual(json('{"constructor":2,"__proto__":2,"hasOwnProperty":"h2"}'));
+      expect((await service.createSession(key('s2'))).state).toEqual(json('{"app:constructor":"a","app:__proto__":2,"user:constructor":3}'));
+
+      // A later run reads them from the store (its snapshot), and updates them there again.
+      await collect(runner.run({ userId: 'u', sessionId: 's', newMessage: user('again') }));
+      expect(seen[1]).toEqual({ ...stored, unset: [null, false] });
+      const again = (await service.getSession(key()))!;
+      expect(again.state).toEqual({ ...stored, ...json('{"constructor":3,"__proto__":3}') });
+
+      // An increment the store applies to the value it holds (3), not to the one the writer read (0).
+      const stale = event({ actions: { stateDelta: json('{"__proto__":1}'), stateOps: json('{"__proto__":{"op":"increment","by":1}}') as Record<string, StateOp>, artifactDelta: {} } });
+      expect((await service.appendEvent(again, stale)).actions.stateDelta).toEqual(json('{"__proto__":4}'));
+      expect((await service.getSession(key()))!.state).toEqual({ ...stored, ...json('{"constructor":3,"__proto__":4}') });
     });
 
     it('keeps a compaction event with its summary, and a runner reading the session later continues from the summary', async () => {
