@@ -5,6 +5,10 @@ import { functionTool } from '../function-tool/function-tool';
 import type { Content } from '../model/content';
 import type { JsonSchema } from '../model/json-schema';
 import { ScriptedModel } from '../testing/scripted-model';
+import type { LlmRequest } from '../model/llm-request';
+import { BaseTool } from '../tools/base-tool';
+import { REQUEST_ONLY_TOOL } from '../tools/request-only-tool';
+import type { ToolContext } from '../tools/tool-context';
 import { Runner } from '../runner/runner';
 
 const message = (text: string): Content => ({ role: 'user', parts: [{ text }] });
@@ -126,5 +130,61 @@ describe('what model callbacks may edit of a request', () => {
     expect(schemaOf()).not.toContain('recovering');
     expect(configOf()).toBe('{"temperature":0.1,"stopSequences":["END"]}');
     expect(agent.generationConfig).toEqual({ temperature: 0.1, stopSequences: ['END'] });
+  });
+});
+
+describe('what a tool\'s processRequest hook may edit of a request', () => {
+  it("a hook's per-user edit of a tool declaration, the config or the response schema reaches neither the next user's request, nor argument validation, nor the agent", async () => {
+    const parameters: JsonSchema = { type: 'object', properties: { account: { type: 'string' } }, required: ['account'] };
+    const pick = functionTool({ name: 'pick_account', description: 'Picks an account.', parameters, execute: ({ account }: { account: string }) => ({ picked: account }) });
+    const accounts: Record<string, string[] | undefined> = { alice: ['ACC-ALICE-1'], bob: ['ACC-BOB-9'], carol: undefined };
+    class Narrow extends BaseTool {
+      readonly [REQUEST_ONLY_TOOL] = true;
+      readonly name = 'narrow';
+      readonly description = 'Narrows the accounts to the user\'s own.';
+      readonly parameters: JsonSchema = { type: 'object', properties: {} };
+      run(): Record<string, unknown> {
+        return {};
+      }
+      override processRequest(context: ToolContext, request: LlmRequest): void {
+        const declaration = request.tools.find((t) => t.name === 'pick_account')!;
+        const mine = accounts[context.userId];
+        if (mine) (declaration.parameters.properties as Record<string, JsonSchema>).account.enum = mine;
+        declaration.description += ` (user ${context.userId})`;
+        request.config!.stopSequences!.push(context.userId);
+        request.responseSchema!.schema.description = `for ${context.userId}`;
+      }
+    }
+    const model = new ScriptedModel((request) => {
+      const answered = request.contents.at(-1)!.parts.find((p) => p.functionResponse);
+      if (answered) return JSON.stringify(answered.functionResponse!.response);
+      const who = request.contents.at(-1)!.parts[0].text!;
+      return { calls: [{ name: 'pick_account', args: { account: accounts[who]?.[0] ?? 'ACC-ANY' } }] };
+    });
+    const outputSchema: JsonSchema = { type: 'object', properties: { picked: { type: 'string' } }, required: ['picked'] };
+    const original = JSON.stringify(pick.declaration());
+    const agent = new LlmAgent({ name: 'a', model, tools: [pick, new Narrow()], generationConfig: { stopSequences: ['END'] }, outputSchema });
+    const runner = new Runner({ appName: 'bank', agent });
+
+    const answers: string[] = [];
+    const sent: string[] = [];
+    for (const userId of ['alice', 'bob', 'carol']) {
+      const answer = await runner.ask({ userId, sessionId: `s-${userId}`, newMessage: message(userId) });
+      answers.push(answer.text);
+      const request = model.requests.at(-1)!;
+      sent.push(JSON.stringify([request.tools, request.config, request.responseSchema]));
+    }
+
+    expect(answers).toEqual(['{"picked":"ACC-ALICE-1"}', '{"picked":"ACC-BOB-9"}', '{"picked":"ACC-ANY"}']);
+    expect(sent[1]).toContain('["ACC-BOB-9"]');
+    expect(sent[1]).toContain('["END","bob"]');
+    expect(sent[1]).toContain('"for bob"');
+    expect(sent[1]).not.toContain('alice');
+    expect(sent[2]).not.toContain('enum');
+    expect(sent[2]).toContain('"Picks an account. (user carol)"');
+    expect(JSON.stringify(pick.declaration())).toBe(original);
+    expect(pick.parameters).toEqual({ type: 'object', properties: { account: { type: 'string' } }, required: ['account'] });
+    expect(agent.generationConfig).toEqual({ stopSequences: ['END'] });
+    expect(JSON.stringify(agent.resolvedOutputSchema)).not.toContain('for ');
   });
 });

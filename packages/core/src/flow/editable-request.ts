@@ -8,7 +8,19 @@ import type { LlmRequest } from '../model/llm-request';
  * that gets the request is registered: the usual request is sent as built, uncopied.
  */
 export function editableRequest(request: LlmRequest): LlmRequest {
-  const copy: LlmRequest = { ...request, contents: structuredClone(request.contents), tools: structuredClone(request.tools) };
+  const copy = requestWithOwnTools(request);
+  copy.contents = structuredClone(request.contents);
+  return copy;
+}
+
+/**
+ * A copy of `request` whose parts that outlive it are its own: tool declarations, provider tools,
+ * generation config and response schema (the tools' cached declarations, which other requests and
+ * argument validation read, and the agent's config and output schema). The conversation is the
+ * request's. What tools' `processRequest` hooks get, made only when one of the offered tools has one.
+ */
+export function requestWithOwnTools(request: LlmRequest): LlmRequest {
+  const copy: LlmRequest = { ...request, tools: structuredClone(request.tools) };
   if (request.providerTools) copy.providerTools = structuredClone(request.providerTools);
   if (request.config) copy.config = structuredClone(request.config);
   if (request.responseSchema) copy.responseSchema = structuredClone(request.responseSchema);

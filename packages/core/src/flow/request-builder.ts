@@ -6,12 +6,15 @@ import { compactedContents } from './compacted-contents';
 import type { Content } from '../model/content';
 import type { OfferedTools } from './tool-resolver';
 import { createEventActions } from '../state/event-actions';
+import { requestWithOwnTools } from './editable-request';
 
 /**
  * Builds the request for one model call: instruction, conversation, the declarations of the tools
- * offered now, then each tool's `processRequest` hook. The declaration array is copied (hooks may edit
- * it) but the declarations themselves are the tools' cached objects: model callbacks get a deep copy
- * of the request (model-call.ts, editable-request.ts), made only when one is registered.
+ * offered now, then each tool's `processRequest` hook. Without hooks the declarations are the tools'
+ * cached objects (the array is copied); hooks get their own copies of them, of the provider tools, the
+ * config and the response schema ({@link requestWithOwnTools}), made only when an offered tool has a
+ * hook. Model callbacks get a deep copy of the request (model-call.ts, editable-request.ts), made only
+ * when one is registered.
  *
  * Returns the request itself when no step is asynchronous (a fixed instruction, no hooks), which is
  * the usual case: the model call then starts without waiting a microtask for it.
@@ -36,6 +39,8 @@ async function buildRequestAsync(agent: LlmAgent, context: InvocationContext, of
   const instruction = typeof agent.instruction === 'function' ? await agent.instruction(context.readonlyContext()) : agent.instruction;
   const request = assemble(agent, offered, contents, instruction);
   if (offered.processors.length > 0) {
+    // The hooks edit declarations, config and schema of their own, not the tools' cached ones (nor the agent's).
+    const own = requestWithOwnTools(request);
     // Hooks get a context with their own throwaway actions: editing a request is not a state change.
     const hookContext = context.toolContext({
       agentName: agent.name,
@@ -43,7 +48,8 @@ async function buildRequestAsync(agent: LlmAgent, context: InvocationContext, of
       stateBase: context.stateSnapshot(),
       actions: createEventActions(),
     });
-    for (const tool of offered.processors) await tool.processRequest!(hookContext, request);
+    for (const tool of offered.processors) await tool.processRequest!(hookContext, own);
+    return own;
   }
   return request;
 }
