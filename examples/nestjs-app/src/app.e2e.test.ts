@@ -96,7 +96,7 @@ describe('nestjs-app (e2e over HTTP)', () => {
       expect.objectContaining({
         name: 'orders_get',
         isError: true,
-        response: { error: { code: 'HTTP_EXCEPTION', message: 'The tool failed with HTTP 404: Order B-2001 was not found.', details: { status: 404 } } },
+        response: { error: { code: 'HTTP_EXCEPTION', message: 'The tool failed with HTTP 404: Order B-2001 was not found.' } },
       }),
     ]);
     expect(finalText(messages)).toBe('Sorry, that did not work: The tool failed with HTTP 404: Order B-2001 was not found.');

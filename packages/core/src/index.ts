@@ -4,7 +4,7 @@ import 'reflect-metadata';
 export { ToolsmithError } from './errors/toolsmith-error';
 export { CORE_ERROR_CODES } from './errors/error-codes';
 export type { CoreErrorCode } from './errors/error-codes';
-export type { ToolsmithErrorOptions } from './errors/toolsmith-error';
+export type { DetailPath, ToolsmithErrorOptions } from './errors/toolsmith-error';
 export type { ArgumentProblem } from './errors/tool-call-errors';
 export {
   ArgumentsLimitError,

@@ -78,6 +78,19 @@ describe('mapCallToolResult', () => {
     expect(() => mapCallToolResult('t', { isError: true, content: [{ type: 'text', text: 'Tool "remote" failed: boom' }] })).toThrow(
       expect.objectContaining({ message: 'Tool "remote" failed: boom' }),
     );
+    // The remote message is stated by the error's message when it is the reason (the model reads it once); a text of its own is not.
+    const thrown = (result: Parameters<typeof mapCallToolResult>[1]) => {
+      try {
+        mapCallToolResult('t', result);
+      } catch (error) {
+        return error as McpToolError;
+      }
+      throw new Error('no error');
+    };
+    expect(thrown({ isError: true, content: [], structuredContent: { error: remote } }).statedDetails).toEqual([['remote', 'message']]);
+    expect(thrown({ isError: true, content: [{ type: 'text', text: 'Invalid arguments' }], structuredContent: { error: remote } }).statedDetails).toEqual([['remote', 'message']]);
+    expect(thrown({ isError: true, content: [{ type: 'text', text: 'Bad call' }], structuredContent: { error: remote } }).statedDetails).toBeUndefined();
+    expect(thrown({ isError: true, content: [{ type: 'text', text: 'disk full' }] }).statedDetails).toBeUndefined();
     // For a tool with an output schema the body travels in `_meta` (clients check structured content against the schema).
     expect(() => mapCallToolResult('t', { isError: true, content: [], _meta: { 'toolsmith/error': remote } })).toThrow(
       expect.objectContaining({ message: 'Tool "t" failed: Invalid arguments', details: { remote } }),

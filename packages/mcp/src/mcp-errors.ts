@@ -60,8 +60,14 @@ export class McpConnectionError extends ToolsmithError {
  */
 export class McpToolError extends ToolsmithError {
   constructor(toolName: string, reason: string, remote?: unknown) {
-    super('MCP_TOOL_ERROR', failedMessage(toolName, reason), remote === undefined ? {} : { details: { remote } });
+    super('MCP_TOOL_ERROR', failedMessage(toolName, reason), remote === undefined ? {} : remoteDetails(reason, remote));
   }
+}
+
+/** {@link McpToolError}'s details: `remote`, whose `message` its message states when it is the reason (then the model reads it once). */
+function remoteDetails(reason: string, remote: unknown): ToolsmithErrorOptions<{ remote: unknown }> {
+  const stated = typeof remote === 'object' && remote !== null && (remote as { message?: unknown }).message === reason;
+  return stated ? { details: { remote }, statedDetails: [['remote', 'message']] } : { details: { remote } };
 }
 
 /** How a Toolsmith server's error text starts: its message for the model, which does not name the tool. */

@@ -26,10 +26,11 @@ describe('round trip: an agent uses tools served by another Toolsmith process', 
     ]);
     // What developers read of the failures (the errors, with their tool's name here).
     const failures: string[] = [];
+    const failureDetails: unknown[] = [];
     const runner = new Runner({
       appName: 'round-trip',
       agent: new LlmAgent({ name: 'assistant', model, tools: [toolset] }),
-      plugins: [{ name: 'seen', onToolError: ({ error }) => void failures.push(error.message) }],
+      plugins: [{ name: 'seen', onToolError: ({ error }) => void (failures.push(error.message), failureDetails.push(error.details)) }],
     });
 
     const events: Event[] = [];
@@ -66,6 +67,9 @@ describe('round trip: an agent uses tools served by another Toolsmith process', 
     // without the tool's name, which the call it answers carries; the error names it, for developers.
     expect((responses.get('c3')!.response.error as { message: string }).message).toBe('The tool failed: no weather data for Atlantis');
     expect(failures.at(-1)).toBe('Tool "remote_get_weather" failed: no weather data for Atlantis');
+    // The server's message is the text the response's message states: the model reads it once, the error keeps it.
+    expect(responses.get('c3')!.response.error).toEqual({ code: 'MCP_TOOL_ERROR', message: 'The tool failed: no weather data for Atlantis', details: { remote: { code: 'TOOL_EXECUTION_FAILED' } } });
+    expect(failureDetails.at(-1)).toEqual({ remote: { code: 'TOOL_EXECUTION_FAILED', message: 'The tool failed: no weather data for Atlantis' } });
     // The serving side keeps state for the MCP session (the tool counts its calls there).
     expect(responses.get('c4')!.response).toMatchObject({ session: 1 });
     expect(events.at(-1)!.isFinalResponse()).toBe(true);

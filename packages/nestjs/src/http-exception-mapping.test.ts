@@ -53,15 +53,17 @@ describe('mapHttpExceptions', () => {
       name: 'orders_get',
       isError: true,
       response: {
+        // The message states the status: the model reads it once, and the error keeps it in its details.
         error: {
           code: 'HTTP_EXCEPTION',
           message: 'The tool failed with HTTP 404: Order A-1 was not found.',
-          details: { status: 404 },
         },
       },
     });
     expect(JSON.stringify(out.response)).not.toContain('at ');
     expect(out.error).toBeInstanceOf(HttpToolError);
+    expect(out.error!.details).toEqual({ status: 404 });
+    expect(out.error!.toJSON()).toEqual({ name: 'HttpToolError', code: 'HTTP_EXCEPTION', message: 'Tool "orders_get" failed with HTTP 404: Order A-1 was not found.', details: { status: 404 } });
   });
 
   it('reads validation-style bodies and custom statuses the way Nest answers HTTP clients', async () => {

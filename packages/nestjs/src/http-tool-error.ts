@@ -1,5 +1,5 @@
 import type { HttpException } from '@nestjs/common';
-import { ToolsmithError } from '@toolsmith/core';
+import { ToolsmithError, type ToolsmithErrorOptions } from '@toolsmith/core';
 
 /**
  * A tool threw a Nest `HttpException`. Carries the HTTP status and the exception's client-facing
@@ -13,10 +13,9 @@ export class HttpToolError extends ToolsmithError {
     message: string,
     cause: HttpException,
   ) {
-    super('HTTP_EXCEPTION', `Tool "${toolName}" failed with HTTP ${status}: ${message}`, {
-      cause,
-      details: { status },
-    });
+    const options: ToolsmithErrorOptions<{ status: number }> = { cause, details: { status }, statedDetails: [['status']] };
+    // The message states the status: the model reads it there, not again in the details.
+    super('HTTP_EXCEPTION', `Tool "${toolName}" failed with HTTP ${status}: ${message}`, options);
   }
 
   /** Builds the error from a thrown `HttpException`, reading its message the way Nest's exception filter does. */

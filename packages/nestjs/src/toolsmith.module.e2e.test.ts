@@ -180,7 +180,7 @@ describe('ToolsmithModule', () => {
       name: 'shop_stock',
       isError: true,
       response: {
-        error: { code: 'HTTP_EXCEPTION', message: 'The tool failed with HTTP 404: No product coffee.', details: { status: 404 } },
+        error: { code: 'HTTP_EXCEPTION', message: 'The tool failed with HTTP 404: No product coffee.' },
       },
     });
   });

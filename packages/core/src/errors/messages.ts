@@ -665,10 +665,17 @@ export function toolCallFeedback(toolName: string, error: { readonly code: strin
  * `TOOL_NOT_FOUND`'s `availableTools`, `TOOL_TIMEOUT`'s `timeoutMs`, `TOOL_FILES_TOO_LARGE`'s `bytes` and
  * `maxBytes`, `TOOL_CALL_DENIED`'s `toolName` and `reason`, and `TOOL_INTERRUPTED`'s `toolName` and
  * `functionCallId` (the call's name and id, which the response carries), each left out only when the
- * message is the one Toolsmith writes of them for this call. The error itself keeps them all.
+ * message is the one Toolsmith writes of them for this call; and any error's `statedDetails`, the members
+ * its class declares its message states (`MCP_TOOL_ERROR`'s `remote.message`, `HTTP_EXCEPTION`'s
+ * `status`). The error itself keeps them all.
  */
-export function withoutStatedDetails(call: { readonly id: string; readonly name: string }, error: { readonly code: string; readonly message: string }, details: unknown): unknown {
+export function withoutStatedDetails(
+  call: { readonly id: string; readonly name: string },
+  error: { readonly code: string; readonly message: string; readonly statedDetails?: ReadonlyArray<readonly string[]> },
+  details: unknown,
+): unknown {
   if (typeof details !== 'object' || details === null || Array.isArray(details)) return details;
+  if (error.statedDetails) return withoutDeclaredDetails(details as Record<string, unknown>, error.statedDetails);
   const d = details as Record<string, unknown>;
   let stated: readonly string[] | undefined;
   switch (error.code) {
@@ -697,6 +704,34 @@ export function withoutStatedDetails(call: { readonly id: string; readonly name:
     left = true;
   }
   return left ? rest : undefined;
+}
+
+/** `details` without the members at `paths` (copied where one is left out; a member left empty goes too); `undefined` when none is left. */
+function withoutDeclaredDetails(details: Record<string, unknown>, paths: ReadonlyArray<readonly string[]>): Record<string, unknown> | undefined {
+  let rest: Record<string, unknown> | undefined = details;
+  for (const path of paths) {
+    if (rest === undefined) break;
+    rest = withoutMember(rest, path, 0);
+  }
+  return rest;
+}
+
+/** `record` without the member at `path` (from `path[at]` down), or `record` itself when it has none. */
+function withoutMember(record: Record<string, unknown>, path: readonly string[], at: number): Record<string, unknown> | undefined {
+  const key = path[at];
+  if (key === undefined || !Object.prototype.hasOwnProperty.call(record, key)) return record;
+  let inner: Record<string, unknown> | undefined;
+  if (at < path.length - 1) {
+    const member = record[key];
+    if (typeof member !== 'object' || member === null || Array.isArray(member)) return record;
+    inner = withoutMember(member as Record<string, unknown>, path, at + 1);
+    if (inner === member) return record;
+  }
+  // A spread copy keeps every own key where it was (an own `__proto__` included); the member is replaced in place or removed.
+  const copy: Record<string, unknown> = { ...record };
+  if (inner === undefined) delete copy[key];
+  else Object.defineProperty(copy, key, { value: inner, enumerable: true, writable: true, configurable: true });
+  return Object.keys(copy).length > 0 ? copy : undefined;
 }
 
 /** `CONFIRMATION_PENDING`'s message, in the response that stands in for a call still waiting for its confirmation. */

@@ -1,11 +1,30 @@
 const MARKER = Symbol.for('toolsmith.error');
 
-/** Options shared by every Toolsmith error. */
-export interface ToolsmithErrorOptions {
+/**
+ * A member of an error's `details`, as the keys from the top down: `['status']`, `['remote', 'message']`.
+ * Typed by the details' type `D`: only its keys (and, below a member of unknown type, any key).
+ */
+export type DetailPath<D = unknown> = unknown extends D
+  ? readonly string[]
+  : D extends object
+    ? { [K in keyof D & string]: readonly [K] | readonly [K, ...DetailPath<D[K]>] }[keyof D & string]
+    : never;
+
+/**
+ * Options shared by every Toolsmith error. `D` is the type of `details`, which types `statedDetails`;
+ * options of any `D` are accepted by {@link ToolsmithError}'s constructor.
+ */
+export interface ToolsmithErrorOptions<D = unknown> {
   /** The underlying error, kept for logs and events; never shown to the model. */
   cause?: unknown;
   /** Structured details (for example validation problems) that may be shown to the model. */
-  details?: unknown;
+  details?: D;
+  /**
+   * The members of `details` the message already states (see {@link ToolsmithError.statedDetails}): the
+   * error response the model reads leaves them out, so it reads nothing twice. Declare only what the
+   * message says in full.
+   */
+  statedDetails?: ReadonlyArray<DetailPath<D>>;
 }
 
 /**
@@ -22,16 +41,24 @@ export class ToolsmithError<C extends string = string> extends Error {
   readonly [MARKER] = true;
   /** Structured details (e.g. validation problems) that may be shown to the model and are kept in `toJSON`; absent when none. */
   readonly details?: unknown;
+  /**
+   * The members of `details` the message states, as its class declared them ({@link ToolsmithErrorOptions.statedDetails}):
+   * a tool call's error response leaves them out of the `details` the model reads. The error keeps them all
+   * (`details`, `toJSON`, events, spans and logs); this is not enumerable, so the error looks as it did. Absent when none.
+   */
+  declare readonly statedDetails?: ReadonlyArray<readonly string[]>;
 
   constructor(
     /** Stable, machine-readable identifier such as `INVALID_ARGUMENTS`. */
     readonly code: C,
     message: string,
-    options: ToolsmithErrorOptions = {},
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- options of any details type: their statedDetails were checked against it where they were written (a conditional type makes the options invariant in it)
+    options: ToolsmithErrorOptions<any> = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     if (options.details !== undefined) this.details = options.details;
+    if (options.statedDetails?.length) Object.defineProperty(this, 'statedDetails', { value: options.statedDetails });
   }
 
   /** True when `value` is a Toolsmith error (of any copy of this package). */

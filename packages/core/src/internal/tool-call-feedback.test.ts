@@ -1,5 +1,5 @@
 import { toolCallFeedback } from '../errors/messages';
-import { ToolsmithError } from '../errors/toolsmith-error';
+import { ToolsmithError, type ToolsmithErrorOptions } from '../errors/toolsmith-error';
 import { functionTool } from '../function-tool/function-tool';
 import { invokeTool } from '../testing/invoke-tool';
 import { testToolContext } from '../testing/test-tool-context';
@@ -97,6 +97,35 @@ describe("the model-facing message of a tool call's error", () => {
     expect(errorResponse({ id: 'c', name: 'shop' }, more).response).toEqual({ error: { code: 'TOOL_TIMEOUT', message: 'The tool did not finish within 5 ms and was cancelled.', details: { retryable: true } } });
     // Stated of another tool: kept.
     expect(errorResponse({ id: 'c', name: 'other' }, more).response).toEqual({ error: { code: 'TOOL_TIMEOUT', message: more.message, details: { timeoutMs: 5, retryable: true } } });
+  });
+
+  it("leaves out the details an error class declares its message states (statedDetails, nested ones too); the error keeps them and looks as it did", () => {
+    interface QuotaDetails {
+      quota: { limit: number; window: string; plan: string };
+      retryAfterS: number;
+    }
+    class QuotaError extends ToolsmithError {
+      constructor(toolName: string, details: QuotaDetails) {
+        const options: ToolsmithErrorOptions<QuotaDetails> = { details, statedDetails: [['quota', 'limit'], ['quota', 'window'], ['retryAfterS']] };
+        super('QUOTA', `Tool "${toolName}" is over its quota of ${details.quota.limit} calls per ${details.quota.window}; try again in ${details.retryAfterS} s.`, options);
+      }
+    }
+    const details: QuotaDetails = { quota: { limit: 10, window: 'minute', plan: 'free' }, retryAfterS: 30 };
+    const error = new QuotaError('shop', details);
+    expect(errorResponse({ id: 'c', name: 'shop' }, error).response).toEqual({
+      error: { code: 'QUOTA', message: 'The tool is over its quota of 10 calls per minute; try again in 30 s.', details: { quota: { plan: 'free' } } },
+    });
+    // A member left empty goes too; nothing left, no details.
+    const { plan: _, ...quota } = details.quota;
+    expect(errorResponse({ id: 'c', name: 'shop' }, new QuotaError('shop', { ...details, quota: quota as QuotaDetails['quota'] })).response).toEqual({
+      error: { code: 'QUOTA', message: 'The tool is over its quota of 10 calls per minute; try again in 30 s.' },
+    });
+    // The error, for developers: its details whole (not copied), its JSON and its own keys as without the declaration.
+    expect(error.details).toBe(details);
+    expect(details).toEqual({ quota: { limit: 10, window: 'minute', plan: 'free' }, retryAfterS: 30 });
+    expect(error.toJSON()).toEqual({ name: 'QuotaError', code: 'QUOTA', message: 'Tool "shop" is over its quota of 10 calls per minute; try again in 30 s.', details });
+    expect(Object.keys(error)).toEqual(Object.keys(new ToolsmithError('QUOTA', error.message, { details })));
+    expect(error.statedDetails).toEqual([['quota', 'limit'], ['quota', 'window'], ['retryAfterS']]);
   });
 
   it('changes only the start, where it names exactly the called tool', () => {
