@@ -25,6 +25,7 @@ import { RunBudgetExceededError } from '../errors/run-budget-exceeded-error';
 import { AgentConfigError } from '../errors/agent-config-error';
 import { costOfFailedMessage } from '../errors/messages';
 import type { CompactionOptions } from '../context/compaction-options';
+import type { CallIdCache } from '../flow/model-response-check';
 
 /** @internal What every invocation of one runner shares: services, plugins, limits and the resolved tools. */
 export interface InvocationServices {
@@ -61,7 +62,7 @@ export interface InvocationShared {
   readonly tempState: Record<string, unknown>;
   llmCalls: number;
   /** Ids of the function calls stored in the session so far, read up to `events` (see `collectCallIds`). */
-  callIds?: { events: number; ids: Set<string> };
+  callIds?: CallIdCache;
   /** The run's token counts so far and, with a budget's `costOf`, its cost (see {@link InvocationContext.countUsage}). */
   runUsage?: Usage;
   runCost?: number;
@@ -156,8 +157,8 @@ export class InvocationContext {
   }
 
   /** @internal Where the model-response check keeps the session's call ids, for this invocation. */
-  get callIdCache(): { events: number; ids: Set<string> } {
-    return (this.shared.callIds ??= { events: 0, ids: new Set() });
+  get callIdCache(): CallIdCache {
+    return (this.shared.callIds ??= { events: 0 });
   }
 
   /** @internal `temp:` keys written so far in this invocation. */

@@ -16,9 +16,15 @@ export interface CheckedModelResponse {
   refusedCalls?: ReadonlyMap<string, ToolsmithError>;
 }
 
+/** The ids of the function calls stored in a session, read up to `events`; `ids` made at the first call found (see {@link collectCallIds}). */
+export interface CallIdCache {
+  events: number;
+  ids?: Set<string>;
+}
+
 /** Where the calls stored in the session so far are (an invocation's context): their ids are read only when the response has a call. */
 export interface EarlierCalls {
-  readonly callIdCache: { events: number; ids: Set<string> };
+  readonly callIdCache: CallIdCache;
   readonly session: { readonly events: readonly { author: string; content?: { parts: readonly Part[] } }[] };
 }
 
@@ -41,7 +47,10 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
   if (!Array.isArray(content.parts)) throw new InvalidModelResponseError(modelName, `"content.parts" must be an array, got ${describe(content.parts)}`);
 
   let parts = content.parts as unknown[];
+  // The response's call ids so far: the first alone, a set from the second on (the usual response has one call).
+  let firstId: string | undefined;
   let ids: Set<string> | undefined;
+  let sessionRead = false;
   let sessionIds: ReadonlySet<string> | undefined;
   // Only object args and provider blocks can fail to serialize: text and JSON-text args always do.
   let needsJsonCheck = false;
@@ -64,15 +73,18 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
     // Object args from a provider's parsed JSON are plain data; only something else (a cycle, a BigInt,
     // nesting past what JSON.stringify can take) needs the serialization check.
     if (isRecord(args) && !isPlainJson(args, 0)) needsJsonCheck = true;
-    ids ??= new Set();
-    sessionIds ??= earlier && collectCallIds(earlier.callIdCache, earlier.session.events);
+    if (!sessionRead) {
+      sessionRead = true;
+      sessionIds = earlier && collectCallIds(earlier.callIdCache, earlier.session.events);
+    }
     let id = typeof call.id === 'string' ? call.id : '';
-    if (id === '' || ids.has(id) || sessionIds?.has(id)) {
+    if (id === '' || id === firstId || ids?.has(id) || sessionIds?.has(id)) {
       id = generateCallId();
       if (parts === content.parts) parts = parts.slice();
       parts[index] = { ...part, functionCall: { ...call, id } };
     }
-    ids.add(id);
+    if (firstId === undefined) firstId = id;
+    else (ids ??= new Set([firstId])).add(id);
   }
   let checked: LlmResponse = parts === content.parts ? response : { ...response, content: { ...(content as object), parts } as LlmResponse['content'] };
   if (!needsJsonCheck) return { response: checked };
@@ -149,12 +161,12 @@ function isPlainJson(value: unknown, depth: number): boolean {
   }
 }
 
-/** The ids of every function call in `events` (model calls and the runner's requests), added to `seen` from where it stopped. */
-export function collectCallIds(seen: { events: number; ids: Set<string> }, events: readonly { author: string; content?: { parts: readonly Part[] } }[]): ReadonlySet<string> {
+/** The ids of every function call in `events` (model calls and the runner's requests), added to `seen` from where it stopped; `undefined` while there are none. */
+export function collectCallIds(seen: CallIdCache, events: readonly { author: string; content?: { parts: readonly Part[] } }[]): ReadonlySet<string> | undefined {
   for (; seen.events < events.length; seen.events++) {
     const event = events[seen.events];
     if (event.author === 'user') continue;
-    for (const part of event.content?.parts ?? []) if (part.functionCall) seen.ids.add(part.functionCall.id);
+    for (const part of event.content?.parts ?? []) if (part.functionCall) (seen.ids ??= new Set()).add(part.functionCall.id);
   }
   return seen.ids;
 }

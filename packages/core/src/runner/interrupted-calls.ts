@@ -21,37 +21,47 @@ export interface InterruptedCall {
  * and only when there is an unanswered call at all, so the usual run pays for one short backward scan.
  */
 export function findInterruptedCalls(events: readonly Event[]): InterruptedCall[] {
+  return unansweredCalls(events) ?? [];
+}
+
+/** {@link findInterruptedCalls}, `undefined` for none: the usual turn (a new session, or one whose last turn ended) makes no set and no list. */
+function unansweredCalls(events: readonly Event[]): InterruptedCall[] | undefined {
   let start = events.length;
   while (start > 0 && !endsTurn(events[start - 1])) start--;
-  const responded = new Set<string>();
-  const calls: InterruptedCall[] = [];
+  let responded: Set<string> | undefined;
+  let calls: InterruptedCall[] | undefined;
   for (let i = start; i < events.length; i++) {
     const event = events[i];
     if (event.partial || !event.content) continue;
     for (const part of event.content.parts) {
-      if (part.functionResponse) responded.add(part.functionResponse.id);
-      else if (part.functionCall && event.author !== 'user') calls.push({ call: part.functionCall, event });
+      if (part.functionResponse) (responded ??= new Set()).add(part.functionResponse.id);
+      else if (part.functionCall && event.author !== 'user') (calls ??= []).push({ call: part.functionCall, event });
     }
   }
-  const unanswered = calls.filter((entry) => !responded.has(entry.call.id));
-  if (unanswered.length === 0) return unanswered;
+  if (!calls) return undefined;
+  const unanswered = responded ? calls.filter((entry) => !responded.has(entry.call.id)) : calls;
+  if (unanswered.length === 0) return undefined;
   const pending = findPendingCalls(events);
   const waiting = new Set<string>(pending.longRunning.keys());
   for (const record of pending.confirmations.values()) {
     waiting.add(record.requestId);
     waiting.add(record.originalFunctionCall.id);
   }
-  return unanswered.filter((entry) => !waiting.has(entry.call.id));
+  const interrupted = unanswered.filter((entry) => !waiting.has(entry.call.id));
+  return interrupted.length > 0 ? interrupted : undefined;
 }
+
+/** What {@link interruptedCallEvents} returns when no call was cut off: shared, so frozen. */
+const NONE: readonly Event[] = Object.freeze([]);
 
 /**
  * One event per model response with interrupted calls, answering each of its cut-off calls with a
  * `TOOL_INTERRUPTED` error response (authored by the agent that made the calls, on its branch), so the
  * model and the client see what happened and the history is valid again. Nothing is run.
  */
-export function interruptedCallEvents(events: readonly Event[], invocationId: string): Event[] {
-  const interrupted = findInterruptedCalls(events);
-  if (interrupted.length === 0) return [];
+export function interruptedCallEvents(events: readonly Event[], invocationId: string): readonly Event[] {
+  const interrupted = unansweredCalls(events);
+  if (!interrupted) return NONE;
   const byEvent = new Map<Event, Part[]>();
   for (const { call, event } of interrupted) {
     let parts = byEvent.get(event);
