@@ -187,4 +187,74 @@ describe('what a tool\'s processRequest hook may edit of a request', () => {
     expect(agent.generationConfig).toEqual({ stopSequences: ['END'] });
     expect(JSON.stringify(agent.resolvedOutputSchema)).not.toContain('for ');
   });
+
+  /** A request-only tool whose hook redacts every digit of every text and function response in the conversation. */
+  class Redact extends BaseTool {
+    readonly [REQUEST_ONLY_TOOL] = true;
+    readonly name = 'redact';
+    readonly description = 'Redacts card numbers for the model.';
+    readonly parameters: JsonSchema = { type: 'object', properties: {} };
+    run(): Record<string, unknown> {
+      return {};
+    }
+    override processRequest(_context: ToolContext, request: LlmRequest): void {
+      for (const content of request.contents) {
+        for (const part of content.parts) {
+          if (part.text) part.text = part.text.replace(/\d{4}/g, '####');
+          if (part.functionResponse) (part.functionResponse.response as Record<string, unknown>).v = '[hidden]';
+        }
+      }
+    }
+  }
+
+  it("a hook's edit of an earlier message reaches the model, but neither the stored session nor the events already yielded", async () => {
+    const model = new ScriptedModel((_request, i) => (i === 0 ? 'noted, card 4111' : 'done'));
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model, tools: [new Redact()] }) });
+
+    const first = await events(runner, 'u', 's', 'my card 4111');
+    const firstAsYielded = partsOf(first);
+    await events(runner, 'u', 's', 'and again');
+    const session = await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+
+    // The model got the redacted conversation...
+    const sent = JSON.stringify(model.requests.at(-1)!.contents);
+    expect(sent).not.toContain('4111');
+    expect(sent).toContain('my card ####');
+    expect(sent).toContain('noted, card ####');
+    // ...the session and the events yielded before keep what was said.
+    expect(session!.events.map((e) => e.text())).toEqual(['my card 4111', 'noted, card 4111', 'and again', 'done']);
+    expect(partsOf(first)).toEqual(firstAsYielded);
+    expect(first.at(-1)!.text()).toBe('noted, card 4111');
+  });
+
+  it('with a hook and a beforeModel, the model gets both edits and neither reaches the stored session', async () => {
+    const echo = functionTool({ name: 'echo', description: 'Echoes.', parameters: { type: 'object', properties: { v: { type: 'string' } } }, execute: ({ v }: { v?: string }) => ({ v }) });
+    const model = new ScriptedModel((_request, i) => (i === 0 ? { calls: [{ name: 'echo', args: { v: 'card 4111' } }] } : 'ok'));
+    const seenByCallback: string[] = [];
+    const beforeModel: BeforeModelCallback = ({ request }) => {
+      seenByCallback.push(JSON.stringify(request.contents));
+      for (const content of request.contents) for (const part of content.parts) if (part.functionCall) part.functionCall.args = { v: '[redacted]' };
+      request.contents.push({ role: 'user', parts: [{ text: 'be brief' }] });
+    };
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model, tools: [echo, new Redact()], callbacks: { beforeModel } }) });
+
+    const yielded = await events(runner, 'u', 's', 'my card 4111');
+    const session = await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+
+    // The callback sees the hook's edit; the model gets the hook's and the callback's.
+    expect(seenByCallback.at(-1)).toContain('my card ####');
+    expect(seenByCallback.at(-1)).toContain('[hidden]');
+    expect(seenByCallback.at(-1)).not.toContain('be brief');
+    const sent = JSON.stringify(model.requests.at(-1)!.contents);
+    expect(sent).not.toContain('4111');
+    expect(sent).toContain('[hidden]');
+    expect(sent).toContain('[redacted]');
+    expect(model.requests.at(-1)!.contents.at(-1)).toEqual({ role: 'user', parts: [{ text: 'be brief' }] });
+    // The session and the yielded events keep what was said and done.
+    expect(partsOf(session!.events.slice(1))).toEqual(partsOf(yielded));
+    expect(session!.events.map((e) => e.content?.parts.length)).toEqual([1, 1, 1, 1]);
+    expect(session!.events[0].text()).toBe('my card 4111');
+    expect(session!.events[1].functionCalls()[0].args).toEqual({ v: 'card 4111' });
+    expect(session!.events[2].functionResponses()[0].response).toEqual({ v: 'card 4111' });
+  });
 });

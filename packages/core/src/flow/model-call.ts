@@ -17,7 +17,7 @@ import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 import { type ModelCallbackChain, modelCallbackChain } from './callback-chains';
 import { type CheckedModelResponse, checkModelResponse } from './model-response-check';
 import { errorEvent } from './error-event';
-import { buildRequest } from './request-builder';
+import { buildRequest, buildsOwnRequest } from './request-builder';
 import { editableRequest } from './editable-request';
 import type { OfferedTools } from './tool-resolver';
 import type { ChatSpan } from '../tracing/chat-span';
@@ -45,7 +45,7 @@ export interface ModelStep {
  */
 export async function callModel<T>(agent: LlmAgent, context: InvocationContext, offered: OfferedTools, then: (step: ModelStep) => T | Promise<T>): Promise<T> {
   const built = buildRequest(agent, context, offered);
-  const call = new ModelCall(agent, context, built instanceof Promise ? await built : built);
+  const call = new ModelCall(agent, context, built instanceof Promise ? await built : built, buildsOwnRequest(offered));
   let response = call.chain.beforeModel.length > 0 ? await call.before() : undefined;
   let partials: Event[] | undefined;
   if (!response) {
@@ -73,7 +73,7 @@ export async function callModel<T>(agent: LlmAgent, context: InvocationContext, 
 /** {@link callModel} while streaming: yields each partial event as it arrives. */
 export async function* streamModel(agent: LlmAgent, context: InvocationContext, offered: OfferedTools): AsyncGenerator<Event, ModelStep, undefined> {
   const built = buildRequest(agent, context, offered);
-  const call = new ModelCall(agent, context, built instanceof Promise ? await built : built);
+  const call = new ModelCall(agent, context, built instanceof Promise ? await built : built, buildsOwnRequest(offered));
   let response = call.chain.beforeModel.length > 0 ? await call.before() : undefined;
   if (!response) {
     try {
@@ -103,13 +103,13 @@ class ModelCall {
   private callbackContextCache?: CallbackContext;
   /** The model call's `chat` span, when the invocation is traced and the model is really called. */
   private chat?: ChatSpan;
-  /** The request is this call's own copy, which callbacks may edit (see {@link ModelCall.ownRequest}). */
-  private requestOwned = false;
 
   constructor(
     private readonly agent: LlmAgent,
     private readonly context: InvocationContext,
     private request: LlmRequest,
+    /** The request is this call's own copy, which callbacks may edit (see {@link ModelCall.ownRequest}): the hooks' copy, or the callbacks'. */
+    private requestOwned: boolean,
   ) {
     this.chain = modelCallbackChain(context.services.plugins, agent.callbacks);
   }
@@ -126,7 +126,8 @@ class ModelCall {
 
   /**
    * Gives the callbacks a request of their own to edit ({@link editableRequest}), once: only a call with
-   * a callback that gets the request pays for the copy.
+   * a callback that gets the request pays for the copy, and none when the tools' `processRequest` hooks
+   * already edited a copy (the callbacks then get it, with the hooks' edits).
    */
   private ownRequest(): void {
     if (!this.requestOwned) {

@@ -6,21 +6,21 @@ import { compactedContents } from './compacted-contents';
 import type { Content } from '../model/content';
 import type { OfferedTools } from './tool-resolver';
 import { createEventActions } from '../state/event-actions';
-import { requestWithOwnTools } from './editable-request';
+import { editableRequest } from './editable-request';
 
 /**
  * Builds the request for one model call: instruction, conversation, the declarations of the tools
- * offered now, then each tool's `processRequest` hook. Without hooks the declarations are the tools'
- * cached objects (the array is copied); hooks get their own copies of them, of the provider tools, the
- * config and the response schema ({@link requestWithOwnTools}), made only when an offered tool has a
- * hook. Model callbacks get a deep copy of the request (model-call.ts, editable-request.ts), made only
- * when one is registered.
+ * offered now, then each tool's `processRequest` hook. Without hooks the conversation is the session's
+ * Content objects and the declarations are the tools' cached objects (the array is copied); hooks get a
+ * request of their own ({@link editableRequest}: its own conversation, declarations, provider tools,
+ * config and response schema), made only when an offered tool has a hook ({@link buildsOwnRequest}).
+ * Model callbacks get that same copy, or one of their own when no hook made it (model-call.ts).
  *
  * Returns the request itself when no step is asynchronous (a fixed instruction, no hooks), which is
  * the usual case: the model call then starts without waiting a microtask for it.
  */
 export function buildRequest(agent: LlmAgent, context: InvocationContext, offered: OfferedTools): LlmRequest | Promise<LlmRequest> {
-  if (typeof agent.instruction === 'function' || offered.processors.length > 0) return buildRequestAsync(agent, context, offered);
+  if (typeof agent.instruction === 'function' || buildsOwnRequest(offered)) return buildRequestAsync(agent, context, offered);
   return assemble(agent, offered, conversation(agent, context), agent.instruction);
 }
 
@@ -38,9 +38,9 @@ async function buildRequestAsync(agent: LlmAgent, context: InvocationContext, of
   const contents = conversation(agent, context);
   const instruction = typeof agent.instruction === 'function' ? await agent.instruction(context.readonlyContext()) : agent.instruction;
   const request = assemble(agent, offered, contents, instruction);
-  if (offered.processors.length > 0) {
-    // The hooks edit declarations, config and schema of their own, not the tools' cached ones (nor the agent's).
-    const own = requestWithOwnTools(request);
+  if (buildsOwnRequest(offered)) {
+    // The hooks edit a conversation, declarations, config and schema of their own: not the session's events, the tools' cached declarations or the agent's.
+    const own = editableRequest(request);
     // Hooks get a context with their own throwaway actions: editing a request is not a state change.
     const hookContext = context.toolContext({
       agentName: agent.name,
@@ -52,6 +52,14 @@ async function buildRequestAsync(agent: LlmAgent, context: InvocationContext, of
     return own;
   }
   return request;
+}
+
+/**
+ * True when {@link buildRequest} returns a copy of its own ({@link editableRequest}), which model
+ * callbacks may then edit without copying it again: when an offered tool has a `processRequest` hook.
+ */
+export function buildsOwnRequest(offered: OfferedTools): boolean {
+  return offered.processors.length > 0;
 }
 
 /** The conversation the agent's model is sent: every event, or under `compaction` (the agent's, else the runner's) the compacted history. */
