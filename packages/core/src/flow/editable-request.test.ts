@@ -10,6 +10,7 @@ import { BaseTool } from '../tools/base-tool';
 import { REQUEST_ONLY_TOOL } from '../tools/request-only-tool';
 import type { ToolContext } from '../tools/tool-context';
 import { Runner } from '../runner/runner';
+import { editableRequest } from './editable-request';
 
 const message = (text: string): Content => ({ role: 'user', parts: [{ text }] });
 
@@ -256,5 +257,58 @@ describe('what a tool\'s processRequest hook may edit of a request', () => {
     expect(session!.events[0].text()).toBe('my card 4111');
     expect(session!.events[1].functionCalls()[0].args).toEqual({ v: 'card 4111' });
     expect(session!.events[2].functionResponses()[0].response).toEqual({ v: 'card 4111' });
+  });
+});
+
+describe('editableRequest', () => {
+  /** Every object reachable from `value`, each once. */
+  function objectsOf(value: unknown, found = new Set<object>()): Set<object> {
+    if (typeof value !== 'object' || value === null || found.has(value)) return found;
+    found.add(value);
+    for (const member of Object.values(value)) objectsOf(member, found);
+    return found;
+  }
+
+  it('copies what structuredClone would, sharing no object with the request: a Date, a null-prototype object, an own __proto__ key, undefined, deep nesting', () => {
+    let deep: Record<string, unknown> = { leaf: 'bottom' };
+    for (let i = 0; i < 200; i++) deep = { inner: deep };
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { k: [1, { v: 2 }] });
+    const response = JSON.parse('{"__proto__": {"polluted": true}, "ok": true}') as Record<string, unknown>;
+    Object.assign(response, { at: new Date(0), deep, bare, nothing: undefined });
+    const request: LlmRequest = {
+      contents: [message('hi'), { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'f', response } }] }],
+      tools: [{ name: 'f', description: 'F.', parameters: { type: 'object', properties: { a: { type: 'string', enum: ['x'] } } } }],
+      providerTools: [{ kind: 'provider-tool', provider: 'p', name: 'web_search', config: { type: 'web_search', domains: ['a.example'] } }],
+      config: { stopSequences: ['END'] },
+      responseSchema: { name: 'answer', schema: { type: 'object' } },
+      toolChoice: { type: 'tool', name: 'f' },
+    };
+
+    const copy = editableRequest(request);
+
+    expect(copy).toEqual(structuredClone(request));
+    const copied = copy.contents[1].parts[0].functionResponse!.response as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copied)).toBe(Object.prototype);
+    expect(Object.keys(copied)).toContain('__proto__');
+    expect(Object.prototype.toString.call(copied.at)).toBe('[object Date]'); // (structuredClone's Date is of another realm under jest)
+    expect((copied.at as Date).getTime()).toBe(0);
+    expect('nothing' in copied).toBe(true);
+    const shared = objectsOf(request);
+    for (const object of objectsOf(copy)) expect(shared.has(object)).toBe(false);
+  });
+
+  it('copies a cycle without sharing an object with it', () => {
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    const request: LlmRequest = { contents: [{ role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'f', response: { cyclic } } }] }], tools: [] };
+
+    const copy = editableRequest(request);
+
+    let copied = (copy.contents[0].parts[0].functionResponse!.response as Record<string, unknown>).cyclic as Record<string, unknown>;
+    for (let i = 0; i < 200; i++) {
+      expect(copied).not.toBe(cyclic);
+      expect(copied.name).toBe('loop');
+      copied = copied.self as Record<string, unknown>;
+    }
   });
 });
