@@ -3,15 +3,22 @@ import { InvalidModelResponseError } from '../errors/invalid-model-response-erro
 import { MalformedArgumentsError } from '../errors/tool-call-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { type ArgumentLimits, parseArguments } from '../validation/argument-parser';
-import type { FunctionCall, Part } from '../model/content';
-import type { LlmResponse } from '../model/llm-response';
+import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, isPlainData, jsonWalk, setMember } from '../validation/json-copy';
+import type { Content, FunctionCall, Part } from '../model/content';
+import type { FinishReason } from '../model/finish-reason';
+import type { LlmResponse, Usage } from '../model/llm-response';
 
 /** A model response that passed {@link checkModelResponse}, ready to become a stored event. */
 export interface CheckedModelResponse {
+  /**
+   * What the model event stores, and nothing else: the response's `content`, `turnComplete`,
+   * `finishReason`, `usage` and `error`, copied as plain JSON data that shares no object with the response.
+   */
   response: LlmResponse;
   /**
-   * Calls whose arguments cannot be stored (nested past JSON's reach, circular, BigInt …), by call id,
-   * with the error their response carries. Their stored `args` are `{}`; they never run.
+   * Calls whose object arguments cannot be stored (not plain JSON data: a cycle, a BigInt, a class
+   * instance …; or nested deeper than the argument limit), by call id, with the error their response
+   * carries. Their stored `args` are `{}`; they never run.
    */
   refusedCalls?: ReadonlyMap<string, ToolsmithError>;
 }
@@ -28,137 +35,245 @@ export interface EarlierCalls {
   readonly session: { readonly events: readonly { author: string; content?: { parts: readonly Part[] } }[] };
 }
 
+/** A response is plain data, as a message is: arrays, plain objects, strings, numbers, booleans, null. */
+const RESPONSE_RULES: JsonCopyRules = { values: 'plain' };
+
+/** What one check found beyond the copy: the calls refused, the walk for members past the known ones. */
+interface Check {
+  readonly modelName: string;
+  readonly limits: ArgumentLimits;
+  readonly earlier: EarlierCalls | undefined;
+  /** Members of no known field (a part's `providerData`, …), each copied by the generic walk, nested at most `limits.maxDepth` below the content. */
+  walk?: JsonWalk;
+  /** The response's call ids so far: the first alone, a set from the second on (the usual response has one call). */
+  firstId?: string;
+  ids?: Set<string>;
+  sessionRead?: boolean;
+  sessionIds?: ReadonlySet<string>;
+  refused?: Map<string, ToolsmithError>;
+}
+
 /**
- * Checks a complete model response at the boundary, before anything of it is stored or run: its shape
- * (an object; `content.parts` an array of part objects; `text` a string; function calls with a string
- * name and object or JSON-text args; no function responses written by the model, no partial calls), unique call ids
- * (a call whose id is missing, empty, or repeats one of the same response or of `earlier` — the
- * session's — gets a fresh id, so every call is answered exactly once, in order, and an answer can only
- * mean one call), and that what will be stored serializes as JSON.
+ * Checks a complete model response at the boundary, before anything of it is stored or run, and copies
+ * what will be stored, in one walk that reads each member once: its shape (an object; `content.parts` an
+ * array of part objects; `text` a string; function calls with a string name and object or JSON-text args;
+ * no function responses written by the model, no partial calls), that all of it is plain JSON data (a
+ * BigInt, a cycle, a `Date` or other class instance, a function such as an own `toJSON` refuse the
+ * response), and unique call ids (a call whose id is missing, empty, or repeats one of the same response
+ * or of `earlier` — the session's — gets a fresh id, so every call is answered exactly once, in order,
+ * and an answer can only mean one call). A call whose object arguments are not plain JSON data or are
+ * nested deeper than `limits.maxDepth` is refused alone (see {@link CheckedModelResponse.refusedCalls}).
+ * Nothing of the response object is kept: a model that changes it later changes nothing stored.
  *
  * @throws InvalidModelResponseError when the response cannot be stored as it is.
  */
 export function checkModelResponse(raw: unknown, modelName: string, limits: ArgumentLimits, earlier?: EarlierCalls): CheckedModelResponse {
   if (!isRecord(raw)) throw new InvalidModelResponseError(modelName, `expected an object, got ${describe(raw)}`);
-  const response = raw as LlmResponse;
-  const content: unknown = response.content;
-  if (content === undefined || content === null) return { response: content === null ? { ...response, content: undefined } : response };
-  if (!isRecord(content)) throw new InvalidModelResponseError(modelName, `"content" must be an object, got ${describe(content)}`);
-  if (!Array.isArray(content.parts)) throw new InvalidModelResponseError(modelName, `"content.parts" must be an array, got ${describe(content.parts)}`);
-
-  let parts = content.parts as unknown[];
-  // The response's call ids so far: the first alone, a set from the second on (the usual response has one call).
-  let firstId: string | undefined;
-  let ids: Set<string> | undefined;
-  let sessionRead = false;
-  let sessionIds: ReadonlySet<string> | undefined;
-  // Only object args and provider blocks can fail to serialize: text and JSON-text args always do.
-  let needsJsonCheck = false;
-  for (let index = 0; index < parts.length; index++) {
-    const part = parts[index];
-    if (!isRecord(part)) throw new InvalidModelResponseError(modelName, `part ${index} must be an object, got ${describe(part)}`);
-    if (part.text !== undefined && typeof part.text !== 'string') throw new InvalidModelResponseError(modelName, `part ${index} has "text" that is not a string`);
-    if (part.thought !== undefined && typeof part.thought !== 'boolean') throw new InvalidModelResponseError(modelName, `part ${index} has "thought" that is not a boolean`);
-    if (part.functionResponse !== undefined) throw new InvalidModelResponseError(modelName, `part ${index} is a function response; only the runner answers calls`);
-    if (part.partialFunctionCall !== undefined) throw new InvalidModelResponseError(modelName, `part ${index} is a partial function call; only partial responses carry one`);
-    if (part.providerData !== undefined) needsJsonCheck = true;
-    const call: unknown = part.functionCall;
-    if (call === undefined) continue;
-    if (!isRecord(call)) throw new InvalidModelResponseError(modelName, `part ${index} has a "functionCall" that is not an object`);
-    if (typeof call.name !== 'string') throw new InvalidModelResponseError(modelName, `the function call in part ${index} has no string "name"`);
-    const args: unknown = call.args;
-    if (args !== undefined && args !== null && typeof args !== 'string' && !(isRecord(args) && !Array.isArray(args))) {
-      throw new InvalidModelResponseError(modelName, `the function call in part ${index} has "args" that are neither an object nor JSON text`);
+  const check: Check = { modelName, limits, earlier };
+  try {
+    const { content, turnComplete, finishReason, usage, error } = raw as Record<keyof LlmResponse, unknown>;
+    const response: LlmResponse = {};
+    if (content !== undefined && content !== null) response.content = copyContent(content, check);
+    if (turnComplete !== undefined) {
+      if (typeof turnComplete !== 'boolean') throw invalid(check, `"turnComplete" must be a boolean, got ${describe(turnComplete)}`);
+      response.turnComplete = turnComplete;
     }
-    // Object args from a provider's parsed JSON are plain data; only something else (a cycle, a BigInt,
-    // nesting past what JSON.stringify can take) needs the serialization check.
-    if (isRecord(args) && !isPlainJson(args, 0)) needsJsonCheck = true;
-    if (!sessionRead) {
-      sessionRead = true;
-      sessionIds = earlier && collectCallIds(earlier.callIdCache, earlier.session.events);
+    if (finishReason !== undefined) response.finishReason = copyFinishReason(finishReason, check);
+    if (usage !== undefined) response.usage = copyUsage(usage, check);
+    if (error !== undefined && error !== null) {
+      if (!isRecord(error) || typeof error.code !== 'string' || typeof error.message !== 'string') throw invalid(check, '"error" must be an object with a string "code" and "message"');
+      response.error = { code: error.code, message: error.message };
     }
-    let id = typeof call.id === 'string' ? call.id : '';
-    if (id === '' || id === firstId || ids?.has(id) || sessionIds?.has(id)) {
-      id = generateCallId();
-      if (parts === content.parts) parts = parts.slice();
-      parts[index] = { ...part, functionCall: { ...call, id } };
-    }
-    if (firstId === undefined) firstId = id;
-    else (ids ??= new Set([firstId])).add(id);
+    return check.refused ? { response, refusedCalls: check.refused } : { response };
+  } catch (thrown) {
+    if (thrown instanceof InvalidModelResponseError) throw thrown;
+    // A getter or Proxy trap of the response threw (or a cycle overflowed what is not walked by depth).
+    throw invalid(check, `reading it threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
   }
-  let checked: LlmResponse = parts === content.parts ? response : { ...response, content: { ...(content as object), parts } as LlmResponse['content'] };
-  if (!needsJsonCheck) return { response: checked };
-  if (serializes(checked.content)) return { response: checked };
-
-  // Slow path: find the calls whose arguments cannot be stored, refuse them, and store `{}` in their place.
-  const refusedCalls = new Map<string, ToolsmithError>();
-  const safeParts = (checked.content!.parts as Part[]).map((part) => {
-    const call = part.functionCall;
-    if (!call || typeof call.args !== 'object' || call.args === null || serializes(call.args)) return part;
-    refusedCalls.set(call.id, refusalFor(call, limits));
-    return { ...part, functionCall: { id: call.id, name: call.name, args: {} } };
-  });
-  checked = { ...checked, content: { ...checked.content!, parts: safeParts } };
-  if (!serializes(checked.content)) throw new InvalidModelResponseError(modelName, 'its content cannot be stored as JSON');
-  return { response: checked, refusedCalls };
 }
 
-/** The error the model gets for arguments that cannot be stored: the parser's own limit error when one applies. */
-function refusalFor(call: FunctionCall, limits: ArgumentLimits): ToolsmithError {
+function copyContent(content: unknown, check: Check): Content {
+  if (!isRecord(content) || Array.isArray(content)) throw invalid(check, `"content" must be an object, got ${describe(content)}`);
+  if (!isPlainData(content)) throw notPlain(check, '"content"');
+  const copy: Record<string, unknown> = {};
+  let parts: unknown;
+  for (const key in content) {
+    if (!Object.prototype.hasOwnProperty.call(content, key)) continue;
+    const value = content[key];
+    if (value === undefined) continue;
+    if (key === 'role' && typeof value === 'string') copy.role = value;
+    else if (key === 'parts') copy.parts = parts = copyParts(value, check);
+    else setMember(copy, key, copyOther(value, key, 2, check, '"content"'));
+  }
+  if (parts === undefined) throw invalid(check, '"content.parts" must be an array, got undefined');
+  return copy as unknown as Content;
+}
+
+function copyParts(parts: unknown, check: Check): Part[] {
+  if (!Array.isArray(parts)) throw invalid(check, `"content.parts" must be an array, got ${describe(parts)}`);
+  const count = parts.length;
+  const copies: Part[] = new Array(count);
+  for (let index = 0; index < count; index++) copies[index] = copyPart(parts[index], index, check);
+  return copies;
+}
+
+function copyPart(part: unknown, index: number, check: Check): Part {
+  if (!isRecord(part)) throw invalid(check, `part ${index} must be an object, got ${describe(part)}`);
+  if (Array.isArray(part) || !isPlainData(part)) throw notPlain(check, `part ${index}`);
+  const copy: Record<string, unknown> = {};
+  for (const key in part) {
+    if (!Object.prototype.hasOwnProperty.call(part, key)) continue;
+    const value = part[key];
+    if (value === undefined) continue;
+    switch (key) {
+      case 'text':
+        if (typeof value !== 'string') throw invalid(check, `part ${index} has "text" that is not a string`);
+        copy.text = value;
+        break;
+      case 'thought':
+        if (typeof value !== 'boolean') throw invalid(check, `part ${index} has "thought" that is not a boolean`);
+        copy.thought = value;
+        break;
+      case 'functionCall':
+        copy.functionCall = copyCall(value, index, check);
+        break;
+      case 'functionResponse':
+        throw invalid(check, `part ${index} is a function response; only the runner answers calls`);
+      case 'partialFunctionCall':
+        throw invalid(check, `part ${index} is a partial function call; only partial responses carry one`);
+      default:
+        setMember(copy, key, copyOther(value, key, 4, check, `part ${index}`));
+    }
+  }
+  return copy as Part;
+}
+
+function copyCall(call: unknown, index: number, check: Check): FunctionCall {
+  if (!isRecord(call) || Array.isArray(call)) throw invalid(check, `part ${index} has a "functionCall" that is not an object`);
+  if (!isPlainData(call)) throw notPlain(check, `the function call in part ${index}`);
+  const copy: Record<string, unknown> = {};
+  let id = '';
+  let refusedArgs: object | undefined;
+  for (const key in call) {
+    if (!Object.prototype.hasOwnProperty.call(call, key)) continue;
+    const value = call[key];
+    if (value === undefined) continue;
+    switch (key) {
+      case 'id':
+        if (typeof value === 'string') id = value;
+        copy.id = value;
+        break;
+      case 'name':
+        copy.name = value;
+        break;
+      case 'args':
+        if (typeof value === 'string' || value === null) {
+          copy.args = value;
+        } else if (isRecord(value) && !Array.isArray(value)) {
+          const args = copyJson(value, RESPONSE_RULES, jsonWalk(check.limits.maxDepth, Infinity));
+          if (args instanceof JsonBreach) {
+            refusedArgs = value; // refused below, once the call's name and id are known
+            copy.args = {};
+          } else {
+            copy.args = args;
+          }
+        } else {
+          throw invalid(check, `the function call in part ${index} has "args" that are neither an object nor JSON text`);
+        }
+        break;
+      default:
+        setMember(copy, key, copyOther(value, key, 5, check, `the function call in part ${index}`));
+    }
+  }
+  if (typeof copy.name !== 'string') throw invalid(check, `the function call in part ${index} has no string "name"`);
+  if (!check.sessionRead) {
+    check.sessionRead = true;
+    const { earlier } = check;
+    check.sessionIds = earlier && collectCallIds(earlier.callIdCache, earlier.session.events);
+  }
+  // The copy is this check's own: a fresh id is written into it.
+  if (id === '' || id === check.firstId || check.ids?.has(id) || check.sessionIds?.has(id)) id = generateCallId();
+  copy.id = id;
+  if (check.firstId === undefined) check.firstId = id;
+  else (check.ids ??= new Set([check.firstId])).add(id);
+  if (refusedArgs) (check.refused ??= new Map()).set(id, refusalFor(copy.name, refusedArgs, check.limits));
+  return copy as unknown as FunctionCall;
+}
+
+/** `finishReason`'s two fields, copied: `unified` a string, `raw` a string or absent (nothing else is stored). */
+function copyFinishReason(value: unknown, check: Check): FinishReason {
+  if (!isRecord(value)) throw invalid(check, `"finishReason" must be an object, got ${describe(value)}`);
+  const { unified, raw } = value;
+  if (typeof unified !== 'string' || (raw !== undefined && typeof raw !== 'string')) throw invalid(check, '"finishReason" must have a string "unified" and, if any, a string "raw"');
+  return raw === undefined ? { unified: unified as FinishReason['unified'] } : { unified: unified as FinishReason['unified'], raw };
+}
+
+/**
+ * The five token counts, copied (nothing else is stored); a count must be a number or absent. One that
+ * is not a finite number (`NaN` from adding a missing count) is left out: JSON cannot carry it.
+ */
+function copyUsage(value: unknown, check: Check): Usage {
+  if (!isRecord(value)) throw invalid(check, `"usage" must be an object, got ${describe(value)}`);
+  const { inputTokens, outputTokens, totalTokens, cachedInputTokens, reasoningTokens } = value;
+  const copy: Usage = {};
+  if (count(inputTokens, 'inputTokens', check)) copy.inputTokens = inputTokens as number;
+  if (count(outputTokens, 'outputTokens', check)) copy.outputTokens = outputTokens as number;
+  if (count(totalTokens, 'totalTokens', check)) copy.totalTokens = totalTokens as number;
+  if (count(cachedInputTokens, 'cachedInputTokens', check)) copy.cachedInputTokens = cachedInputTokens as number;
+  if (count(reasoningTokens, 'reasoningTokens', check)) copy.reasoningTokens = reasoningTokens as number;
+  return copy;
+}
+
+/** True for a finite number; false when absent or not finite; refuses anything else. */
+function count(value: unknown, name: string, check: Check): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (value === undefined) return false;
+  throw invalid(check, `"usage.${name}" must be a number, got ${describe(value)}`);
+}
+
+/** A member of no known field (`where`'s `key`, nested `depth` below the response), copied by the generic walk; refuses the response when it is not plain JSON data. */
+function copyOther(value: unknown, key: string, depth: number, check: Check, where: string): unknown {
+  const walk = (check.walk ??= jsonWalk(check.limits.maxDepth + 4, Infinity));
+  const copy = copyJson(value, RESPONSE_RULES, walk, depth);
+  if (!(copy instanceof JsonBreach)) return copy;
+  const what =
+    copy.kind === 'depth'
+      ? `it is nested deeper than ${check.limits.maxDepth} levels, or has a cycle`
+      : `${copy.key === '' ? 'it' : `its "${short(copy.key)}"`} ${copy.what || 'is not plain JSON data'}`;
+  throw invalid(check, `${where} has "${short(key)}" that cannot be stored as JSON: ${what} (only plain objects, arrays, strings, numbers, booleans and null)`);
+}
+
+/** The error the model gets for arguments that cannot be stored: the parser's own error (its limit, not JSON) when one applies. */
+function refusalFor(name: string, args: object, limits: ArgumentLimits): ToolsmithError {
   try {
-    parseArguments(call.name, call.args, limits);
+    parseArguments(name, args as Record<string, unknown>, limits);
   } catch (error) {
     if (ToolsmithError.isInstance(error)) return error;
   }
-  return new MalformedArgumentsError(call.name, 'they cannot be represented as JSON (a cycle, a BigInt or a similar value)');
+  return new MalformedArgumentsError(name, 'they cannot be represented as JSON (a cycle, a BigInt or a similar value)');
 }
 
-function serializes(value: unknown): boolean {
-  try {
-    JSON.stringify(value);
-    return true;
-  } catch {
-    return false; // RangeError (too deep), TypeError (cycle, BigInt), or a throwing toJSON/getter
-  }
+function invalid(check: Check, reason: string): InvalidModelResponseError {
+  return new InvalidModelResponseError(check.modelName, reason);
 }
+
+function notPlain(check: Check, what: string): InvalidModelResponseError {
+  return invalid(check, `${what} is not a plain object (a class instance or a Proxy of one cannot be stored as JSON)`);
+}
+
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
+}
+
+function short(key: string): string {
+  return key.length > 40 ? `${key.slice(0, 40)}…` : key;
 }
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'string' ? `the string ${JSON.stringify(value.slice(0, 40))}` : typeof value;
-}
-
-/** Nesting plain object args may have before the slow serialization check looks at them. */
-const PLAIN_DEPTH = 64;
-
-/** True for plain JSON data (objects, arrays, strings, finite numbers, booleans, null) nested at most {@link PLAIN_DEPTH} deep. */
-function isPlainJson(value: unknown, depth: number): boolean {
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return Number.isFinite(value);
-    case 'object': {
-      if (value === null) return true;
-      if (depth >= PLAIN_DEPTH) return false;
-      if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) if (!isPlainJson(value[i], depth + 1)) return false;
-        return true;
-      }
-      const proto: unknown = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) return false;
-      const record = value as Record<string, unknown>;
-      for (const key in record) if (!isPlainJson(record[key], depth + 1)) return false;
-      return true;
-    }
-    default:
-      return false;
-  }
 }
 
 /** The ids of every function call in `events` (model calls and the runner's requests), added to `seen` from where it stopped; `undefined` while there are none. */

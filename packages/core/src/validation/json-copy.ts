@@ -123,7 +123,8 @@ function spend(walk: JsonWalk, chars: number): void {
   if ((walk.chars += chars) > walk.maxChars) throw new JsonBreach('size', '');
 }
 
-function setMember(copy: Record<string, unknown>, name: string, member: unknown): void {
+/** Sets `copy[name]`, as an own key even when `name` is `__proto__` (never the copy's prototype). */
+export function setMember(copy: Record<string, unknown>, name: string, member: unknown): void {
   if (name === '__proto__') Object.defineProperty(copy, name, { value: member, enumerable: true, writable: true, configurable: true });
   else copy[name] = member;
 }

@@ -323,6 +323,68 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
       expect(Session.fromJSON(JSON.parse(JSON.stringify(loaded))).toJSON()).toEqual(loaded.toJSON());
     });
 
+    describe('a model response that is not plain JSON data is refused as INVALID_MODEL_RESPONSE and nothing of it is stored', () => {
+      const cycle: Record<string, unknown> = { text: 'loop' };
+      cycle.self = cycle;
+      const bad: Array<[string, () => unknown]> = [
+        ['a BigInt', () => ({ content: { role: 'model', parts: [{ text: 'hi', extra: 10n }] } })],
+        ['a cycle', () => ({ content: { role: 'model', parts: [cycle] } })],
+        ['a Date', () => ({ content: { role: 'model', parts: [{ text: 'then', when: new Date(0) }] } })],
+        ['an own toJSON', () => ({ content: { role: 'model', parts: [{ text: 'real', toJSON: () => ({ text: 'fake' }) }] } })],
+        ['a BigInt count', () => ({ content: { role: 'model', parts: [{ text: 'hi' }] }, usage: { inputTokens: 1n } })],
+      ];
+      const paths: Array<['the model' | 'beforeModel']> = [['the model'], ['beforeModel']];
+      describe.each(paths)('returned by %s', (path) => {
+        it.each(bad)('%s', async (_, response) => {
+          let calls = 0;
+          const model = {
+            provider: 'raw',
+            modelName: 'raw',
+            async *generate() {
+              calls++;
+              yield (path === 'the model' && calls === 1 ? response() : { content: { role: 'model', parts: [{ text: 'fine' }] } }) as never;
+            },
+          };
+          const callbacks = path === 'beforeModel' ? { beforeModel: () => (calls === 0 ? (response() as never) : undefined) } : {};
+          const runner = new Runner({ appName, agent: new LlmAgent({ name: 'bot', model, callbacks }), sessionService: service });
+          const run = (text: string) => collect(runner.run({ userId: 'u', sessionId: 's', newMessage: user(text) }));
+
+          const events = await run('go');
+          expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MODEL_RESPONSE']);
+          const stored = (await service.getSession(key()))!;
+          expect(stored.events.map((e) => [e.author, e.content, e.errorCode])).toEqual([
+            ['user', user('go'), undefined],
+            ['bot', undefined, 'INVALID_MODEL_RESPONSE'],
+          ]);
+          expect(() => JSON.stringify(stored)).not.toThrow();
+          // The session stays usable.
+          if (path === 'beforeModel') calls = 1;
+          expect((await run('again')).map((e) => e.text())).toEqual(['fine']);
+        });
+      });
+    });
+
+    it('stores a copy of the model response: a model that changes its response object later changes nothing stored', async () => {
+      const shared = { content: { role: 'model', parts: [{ text: 'first answer' }] as Array<Record<string, unknown>> }, usage: { inputTokens: 3, outputTokens: 2 } };
+      const model = {
+        provider: 'raw',
+        modelName: 'raw',
+        async *generate() {
+          yield shared as never;
+        },
+      };
+      const runner = new Runner({ appName, agent: new LlmAgent({ name: 'bot', model }), sessionService: service });
+      const events = await collect(runner.run({ userId: 'u', sessionId: 's', newMessage: user('q') }));
+      shared.content.parts[0].text = 'CHANGED';
+      shared.content.parts.push({ functionCall: { id: 'c1', name: 'evil', args: {} } });
+      shared.usage.inputTokens = 1000;
+      const stored = (await service.getSession(key()))!;
+      for (const event of [events[0], stored.events[1]]) {
+        expect(event.content).toEqual({ role: 'model', parts: [{ text: 'first answer' }] });
+        expect(event.usage).toEqual({ inputTokens: 3, outputTokens: 2 });
+      }
+    });
+
     it('keeps state keys named like Object.prototype members (__proto__, constructor, hasOwnProperty, …) as keys, in every scope, through tools, updates in the append, later runs and JSON', async () => {
       // JSON.parse makes "__proto__" an own key, as a store's JSON does; an object literal would set the prototype.
       const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
