@@ -81,7 +81,41 @@ const NO_CALLBACKS: ToolCallbackChain = { beforeTool: [], afterTool: [], onToolE
  * policy), arguments that fail to parse or validate get the named repairs first (see
  * validation/argument-repair.ts); the repairs made are recorded on the response (`argumentRepairs`).
  */
-export async function executeToolCall(input: ExecuteToolCallInput): Promise<ToolCallOutcome> {
+export function executeToolCall(input: ExecuteToolCallInput): Promise<ToolCallOutcome> {
+  // The usual call runs in this small frame (no async state is made for it): a tool that is offered, needs no
+  // credential and has no Standard Schema, no callbacks, no confirmation to decide, arguments that parse and
+  // validate as sent, and a synchronous run. Everything else takes the full path, which does the same steps.
+  const { tool, context, callbacks } = input;
+  if (tool === undefined || tool.auth !== undefined || standardArgumentsOf(tool) !== undefined) return executeFully(input);
+  if (callbacks !== undefined && (callbacks.beforeTool.length > 0 || callbacks.afterTool.length > 0 || callbacks.onToolError.length > 0)) return executeFully(input);
+  if (!input.policyAskAnswered && (context.toolConfirmation !== undefined || input.confirmationPolicy !== undefined || hasConfirmationRule(tool))) return executeFully(input);
+  let args: Record<string, unknown>;
+  try {
+    args = parseArguments(tool.name, input.call.args, input.limits ?? DEFAULT_ARGUMENT_LIMITS);
+    // An invalid call is answered by the full path, which repairs or explains; it need not parse the arguments again.
+    if (!validatorFor(tool.parameters)(args)) return executeFully(input, args);
+  } catch {
+    return executeFully(input);
+  }
+  const policy = input.policy ?? DEFAULT_TOOL_CALL_POLICY;
+  const budget = tool.maxResultChars ?? policy.maxResultChars;
+  let ran: unknown;
+  try {
+    ran = tool.run(args, context);
+  } catch (thrown) {
+    return finishRun(input, tool, policy, budget, thrown, true);
+  }
+  if (isPromiseLike(ran)) return finishRun(input, tool, policy, budget, ran, false);
+  context.endCall();
+  const done = respond(input, tool, policy, budget, ran);
+  return done instanceof Promise ? done : Promise.resolve(done);
+}
+
+/**
+ * The full path of {@link executeToolCall}, for every call its small frame does not take. `invalidArgs`: the
+ * arguments as parsed there, which the tool's JSON Schema refused (no callback ran since).
+ */
+async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<string, unknown>): Promise<ToolCallOutcome> {
   const { call, tool, context } = input;
   const callbacks = input.callbacks ?? NO_CALLBACKS;
   const policy = input.policy ?? DEFAULT_TOOL_CALL_POLICY;
@@ -99,13 +133,17 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
   const repairing = policy.repairArguments !== false && tool.repairArguments !== false;
   const limits = input.limits ?? DEFAULT_ARGUMENT_LIMITS;
   try {
-    try {
-      args = parseArguments(tool.name, call.args, limits);
-    } catch (parseError) {
-      const fixed = repairing && typeof call.args === 'string' && (parseError as ToolsmithError).code === 'MALFORMED_ARGUMENTS' ? repairArgumentText(call.args) : undefined;
-      if (!fixed) throw parseError;
-      repairs = fixed.repairs;
-      args = parseArguments(tool.name, fixed.text, limits);
+    if (invalidArgs !== undefined) {
+      args = invalidArgs;
+    } else {
+      try {
+        args = parseArguments(tool.name, call.args, limits);
+      } catch (parseError) {
+        const fixed = repairing && typeof call.args === 'string' && (parseError as ToolsmithError).code === 'MALFORMED_ARGUMENTS' ? repairArgumentText(call.args) : undefined;
+        if (!fixed) throw parseError;
+        repairs = fixed.repairs;
+        args = parseArguments(tool.name, fixed.text, limits);
+      }
     }
 
     // Indexed loops: a for-of would allocate an iterator per call even for the usual empty chains.
@@ -131,7 +169,7 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
       args = judged.args!;
     } else {
       const validate = validatorFor(tool.parameters);
-      let valid = validate(args);
+      let valid = invalidArgs === undefined && validate(args);
       // Only where ajv refused a value a repair could fix: the usual invalid call has none, and skips the walk.
       if (!valid && repairing && mayRepair(validate.errors, args)) {
         const repaired = repairArguments(args, tool.parameters, { maxDepth: limits.maxDepth, tooDeep: () => tooDeep(tool.name, limits) });
@@ -247,6 +285,74 @@ export async function executeToolCall(input: ExecuteToolCallInput): Promise<Tool
     const outcome = failed(call, error, budget);
     if (decided) outcome.response.confirmation = decided; // it ran on the grant (and failed), or the policy denied it
     return withInnerCalls(withRepairs(withVerdict(outcome, verdict), repairs), context);
+  }
+}
+
+/**
+ * The rest of a call in {@link executeToolCall}'s small frame whose tool returned a promise (`threw`: or threw):
+ * the full path's run step (timeout, cancellation, the call's end) and what follows it.
+ */
+async function finishRun(input: ExecuteToolCallInput, tool: BaseTool, policy: ToolCallPolicy, budget: number, ran: unknown, threw: boolean): Promise<ToolCallOutcome> {
+  const { call, context } = input;
+  let result: unknown;
+  try {
+    try {
+      if (threw) throw ran;
+      result = await untilSettledOrCancelled(ran as PromiseLike<unknown>, tool.timeoutMs ?? policy.timeoutMs, tool.name, context);
+    } catch (thrown) {
+      // As in the full path: a cancelled call leaves nothing behind.
+      const cancelledBy = context.cancelledBy;
+      if (cancelledBy !== undefined && thrown === cancelledBy) await context.cancel(cancelledBy);
+      throw ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy);
+    } finally {
+      context.endCall();
+    }
+  } catch (thrown) {
+    return withInnerCalls(failed(call, ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy), budget), context);
+  }
+  const done = respond(input, tool, policy, budget, result);
+  return done instanceof Promise ? await done : done;
+}
+
+/**
+ * The outcome of a call in {@link executeToolCall}'s small frame that ran (no callbacks, no confirmation
+ * decided, no repairs): its request for confirmation, or its result checked, fitted and wrapped, or the failure.
+ */
+function respond(input: ExecuteToolCallInput, tool: BaseTool, policy: ToolCallPolicy, budget: number, ran: unknown): ToolCallOutcome | Promise<ToolCallOutcome> {
+  const { call, context } = input;
+  try {
+    const requested = context.actions.requestedToolConfirmations?.[call.id];
+    if (requested && (!context.toolConfirmation || requested.auth || requested.relay)) {
+      takeInnerCalls(context);
+      return pendingConfirmation(call, tool.name);
+    }
+    let result = ran;
+    let parts: FunctionResponsePart[] | undefined;
+    if (result instanceof ToolFile || result instanceof ToolResult) {
+      const files = result instanceof ToolFile ? [result] : result.files;
+      parts = fileParts(tool.name, files, policy.maxFileBytes ?? DEFAULT_MAX_TOOL_FILE_BYTES);
+      result = result instanceof ToolFile ? {} : result.value;
+    }
+    if (tool.responseSchema !== undefined && policy.outputValidation !== 'off') checkOutput(tool, result, policy);
+    const fit = fitted(input, tool, wrapResult(result), policy);
+    if (fit instanceof Promise) return respondSaved(input, tool, policy, budget, fit, parts);
+    const outcome = succeeded(call, fit);
+    if (parts) outcome.response.parts = parts;
+    return withInnerCalls(outcome, context);
+  } catch (thrown) {
+    return withInnerCalls(failed(call, ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy), budget), context);
+  }
+}
+
+/** {@link respond} once a result over the budget is saved whole. */
+async function respondSaved(input: ExecuteToolCallInput, tool: BaseTool, policy: ToolCallPolicy, budget: number, fit: Promise<Record<string, unknown>>, parts: FunctionResponsePart[] | undefined): Promise<ToolCallOutcome> {
+  const { call, context } = input;
+  try {
+    const outcome = succeeded(call, await fit);
+    if (parts) outcome.response.parts = parts;
+    return withInnerCalls(outcome, context);
+  } catch (thrown) {
+    return withInnerCalls(failed(call, ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy), budget), context);
   }
 }
 
