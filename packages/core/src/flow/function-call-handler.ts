@@ -4,7 +4,8 @@ import { RunAbortedError } from '../errors/run-aborted-error';
 import { StateConflictError } from '../errors/state-conflict-error';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
-import { type ExecuteToolCallInput, type ToolCallOutcome, errorResponse, executeToolCall } from '../internal/tool-executor';
+import { type ExecuteToolCallInput, type ToolCallOutcome, errorResponse, executeToolCall, workAfterCancel } from '../internal/tool-executor';
+import type { ToolContext } from '../tools/tool-context';
 import type { FunctionCall, FunctionResponse, Part } from '../model/content';
 import { type EventActions, type ToolConfirmation, createEventActions } from '../state/event-actions';
 import { jsonEqual } from '../state/state-ops';
@@ -47,7 +48,8 @@ export async function handleFunctionCalls<T>(input: HandleFunctionCallsInput, th
   const actions: EventActions[] = [];
   for (let index = 0; index < calls.length; index++) actions.push(createEventActions());
 
-  const execute = (index: number): Promise<ToolCallOutcome> => {
+  /** `kept`, when given, gets the call's context (a sequential tool's queue waits for its work). */
+  const execute = (index: number, kept?: ToolContext[]): Promise<ToolCallOutcome> => {
     const call = calls[index];
     const refused = input.refusedCalls?.get(call.id);
     if (refused) return Promise.resolve({ response: errorResponse(call, refused), error: refused });
@@ -61,6 +63,7 @@ export async function handleFunctionCalls<T>(input: HandleFunctionCallsInput, th
       toolConfirmation: input.confirmations?.get(call.id),
     });
     registerInvocation(toolContext, context);
+    if (kept) kept[index] = toolContext;
     const execution: ExecuteToolCallInput = {
       call,
       tool: offered.byName.get(call.name),
@@ -82,19 +85,32 @@ export async function handleFunctionCalls<T>(input: HandleFunctionCallsInput, th
     outcomes[0] = await execute(0); // the usual step: one call that cannot be aborted needs no wrapper
   } else {
     // A `sequential` tool's calls each wait for its previous call of this response (a lower index, so
-    // already started whatever the concurrency cap: no deadlock).
-    let previousOfTool: Map<string, Promise<void>> | undefined;
+    // already started whatever the concurrency cap: no deadlock) to end: not only to be answered, but its
+    // tool's own work too (a call answered by a timeout or an abort may still run). A call still waiting
+    // when the run is aborted never starts (it was answered `RUN_ABORTED` with the rest).
+    let idleAfter: Map<string, Promise<void>> | undefined;
+    let contexts: ToolContext[] | undefined;
     const runOne = (index: number): Promise<void> => {
       const tool = offered.byName.get(calls[index].name);
-      const run = async () => {
-        outcomes[index] = await execute(index);
+      if (!tool?.sequential) {
+        const run = async () => {
+          outcomes[index] = await execute(index);
+        };
+        return run();
+      }
+      const kept = (contexts ??= []);
+      const run = async (): Promise<void> => {
+        if (!context.aborted) outcomes[index] = await execute(index, kept);
       };
-      if (!tool?.sequential) return run();
-      previousOfTool ??= new Map();
-      const previous = previousOfTool.get(tool.name);
-      const done = previous ? previous.then(run) : run();
-      previousOfTool.set(tool.name, done);
-      return done;
+      idleAfter ??= new Map();
+      const previous = idleAfter.get(tool.name);
+      const ran = previous ? previous.then(run) : run();
+      // The tool is idle once this call's work has ended; the step waits only for the answer. A failed
+      // call fails the step (through `ran`), and the calls queued behind it never start.
+      const idle = ran.then(() => (kept[index] === undefined ? undefined : workAfterCancel(kept[index])));
+      idle.catch(noop);
+      idleAfter.set(tool.name, idle);
+      return ran;
     };
     const work = calls.length === 1 ? runOne(0) : runConcurrently(calls.length, context.services.maxConcurrentToolCalls, runOne, context.signal);
     await (context.abortable ? untilDoneOrAborted(work, context.signal) : work);
@@ -234,6 +250,8 @@ function mergeActions(into: EventActions, from: EventActions): StateConflictErro
     into.requestedToolConfirmations = { ...into.requestedToolConfirmations, ...from.requestedToolConfirmations };
   }
 }
+
+function noop(): void {}
 
 /** Runs `task(0..count-1)` with at most `limit` in flight; stops starting new ones once `signal` aborts. */
 async function runConcurrently(count: number, limit: number, task: (index: number) => Promise<void>, signal: AbortSignal): Promise<void> {

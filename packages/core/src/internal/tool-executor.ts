@@ -387,6 +387,20 @@ async function runWithCredential(tool: BaseTool, auth: AuthConfig, args: Record<
   return tool.run(args, context);
 }
 
+/** The work of cancelled calls, by their context: it may still run after the call was answered. */
+const stillRunning = new WeakMap<ToolContext, Promise<void>>();
+
+function noop(): void {}
+
+/**
+ * When the call of `context` was cancelled (timed out, or its run aborted) while its tool ran: resolves
+ * once the tool's own work has ended (whether it returned or threw). `undefined` when there is nothing to
+ * wait for: the call ended on its own, or never reached its tool.
+ */
+export function workAfterCancel(context: ToolContext): Promise<void> | undefined {
+  return stillRunning.get(context);
+}
+
 /**
  * Settles with `work`, or cancels the call (see `ToolContext.cancel`: its signal aborts and its effects
  * are discarded) and rejects: with `TOOL_TIMEOUT` after `timeoutMs`, or with `RUN_ABORTED` when its run
@@ -401,6 +415,8 @@ function untilSettledOrCancelled(work: PromiseLike<unknown>, timeoutMs: number, 
   const cancelled = new Promise<never>((_, reject) => {
     const cancel = (error: ToolsmithError) => {
       void context.cancel(error);
+      // Answered now, but the tool's own work may go on: a sequential tool's next call waits for it.
+      stillRunning.set(context, Promise.resolve(work).then(noop, noop));
       reject(error);
     };
     if (timed) {

@@ -4,6 +4,7 @@ import { ScriptedModel } from '../testing/scripted-model';
 import { functionTool } from '../function-tool/function-tool';
 import { user } from './__fixtures__/test-tools';
 import { Runner } from './runner';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
 
 function deferred() {
   let resolve!: () => void;
@@ -17,15 +18,16 @@ async function drain(iterable: AsyncIterable<Event>): Promise<Event[]> {
   return events;
 }
 
-/** A tool whose calls each wait for the test to release them; records starts and ends. */
-function gatedTool(name: string, log: string[], gates: Map<string, ReturnType<typeof deferred>>, options: { sequential?: boolean } = {}) {
+/** A tool whose calls each wait for the test to release them; records starts, cancellations and ends. */
+function gatedTool(name: string, log: string[], gates: Map<string, ReturnType<typeof deferred>>, options: { sequential?: boolean; timeoutMs?: number } = {}) {
   return functionTool<{ id: string }>({
     name,
     description: 'Waits for its gate.',
     parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
     ...options,
-    execute: async ({ id }) => {
+    execute: async ({ id }, ctx) => {
       log.push(`start ${id}`);
+      ctx.signal.addEventListener('abort', () => log.push(`cancelled ${id}`));
       const gate = deferred();
       gates.set(id, gate);
       await gate.promise;
@@ -102,6 +104,110 @@ describe('parallel function calls', () => {
     }
     expect((await run).at(-1)!.text()).toBe('done');
     expect(log).toEqual(['start A', 'end A', 'start B', 'end B', 'start C', 'end C']);
+  });
+});
+
+/** The codes of the function responses of `events`, in order (`ok` for a result). */
+function responseCodes(events: readonly Event[]): string[] {
+  return events.flatMap((e) => e.functionResponses()).map((r) => ((r.response.error as { code?: string } | undefined)?.code ?? 'ok'));
+}
+
+/** Lets every pending callback run: the microtasks and a few turns of the event loop. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('a sequential tool when the run ends mid-call', () => {
+  const payCalls = ['A', 'B', 'C'].map((id) => ({ id, name: 'pay', args: { id } }));
+
+  for (const [label, runnerOptions] of [['uncapped', {}], ['capped at 2', { maxConcurrentToolCalls: 2 }]] as const) {
+    it(`an abort answers every call at once and starts none of the queued calls, even once the running one ends (${label})`, async () => {
+      const log: string[] = [];
+      const gates = new Map<string, ReturnType<typeof deferred>>();
+      const sessionService = new InMemorySessionService();
+      const pay = gatedTool('pay', log, gates, { sequential: true });
+      const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model: new ScriptedModel([{ calls: payCalls }, 'done']), tools: [pay] }), sessionService, ...runnerOptions });
+      const controller = new AbortController();
+      const run = drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('pay three'), signal: controller.signal }));
+      await until(() => gates.has('A'));
+      controller.abort();
+      const events = await run; // while A still runs
+      expect(responseCodes(events)).toEqual(['RUN_ABORTED', 'RUN_ABORTED', 'RUN_ABORTED']);
+      expect(events.at(-1)!.errorCode).toBe('RUN_ABORTED');
+      await settle();
+      expect(log).toEqual(['start A', 'cancelled A']);
+      gates.get('A')!.resolve();
+      await until(() => log.includes('end A'));
+      await settle();
+      expect(log).toEqual(['start A', 'cancelled A', 'end A']); // B and C never start
+      const stored = await sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+      expect(responseCodes(stored!.events)).toEqual(['RUN_ABORTED', 'RUN_ABORTED', 'RUN_ABORTED']);
+    });
+  }
+
+  it('break out of the run after the abort: the queued calls never start, nor run in the next run of the session', async () => {
+    const log: string[] = [];
+    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const pay = gatedTool('pay', log, gates, { sequential: true });
+    const model = new ScriptedModel([{ calls: payCalls }, 'next turn']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model, tools: [pay] }) });
+    const controller = new AbortController();
+    const seen: Event[] = [];
+    const iterating = (async () => {
+      for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: user('pay three'), signal: controller.signal })) {
+        seen.push(event);
+        if (event.functionResponses().length > 0) break; // mid-call: A still runs
+      }
+    })();
+    await until(() => gates.has('A'));
+    controller.abort();
+    await iterating;
+    expect(responseCodes(seen)).toEqual(['RUN_ABORTED', 'RUN_ABORTED', 'RUN_ABORTED']);
+    // The turn passed on: the next run of the session goes ahead while A still runs.
+    const next = await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('again') }));
+    expect(next.at(-1)!.text()).toBe('next turn');
+    gates.get('A')!.resolve();
+    await until(() => log.includes('end A'));
+    await settle();
+    expect(log).toEqual(['start A', 'cancelled A', 'end A']);
+  });
+
+  it('return() while a call runs waits for the step (overlapping calls are answered in order): the calls still run one after another', async () => {
+    const log: string[] = [];
+    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const pay = gatedTool('pay', log, gates, { sequential: true });
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model: new ScriptedModel([{ calls: payCalls }, 'done']), tools: [pay] }) });
+    const iterator = runner.run({ userId: 'u', sessionId: 's', newMessage: user('pay three') });
+    expect((await iterator.next()).value!.functionCalls()).toHaveLength(3); // the model's calls: none started yet
+    expect(log).toEqual([]);
+    const first = iterator.next(); // runs the calls
+    await until(() => gates.has('A'));
+    const returned = iterator.return();
+    for (const id of ['A', 'B', 'C']) {
+      await until(() => gates.has(id));
+      expect(log.at(-1)).toBe(`start ${id}`); // the one before it had ended
+      gates.get(id)!.resolve();
+    }
+    expect((await first).done).toBe(false);
+    expect(await returned).toEqual({ value: undefined, done: true });
+    expect(log).toEqual(['start A', 'end A', 'start B', 'end B', 'start C', 'end C']);
+  });
+
+  it('a call that timed out but still runs holds the next call of its tool until it ends', async () => {
+    const log: string[] = [];
+    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const pay = gatedTool('pay', log, gates, { sequential: true, timeoutMs: 1 });
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model: new ScriptedModel([{ calls: payCalls.slice(0, 2) }, 'done']), tools: [pay] }) });
+    const run = drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('pay two') }));
+    await until(() => log.includes('cancelled A')); // timed out: answered TOOL_TIMEOUT, still running
+    await settle();
+    expect(log).toEqual(['start A', 'cancelled A']);
+    gates.get('A')!.resolve();
+    await until(() => gates.has('B'));
+    gates.get('B')!.resolve(); // B may time out too: what matters is that it started after A ended
+    const events = await run;
+    expect(log.slice(0, 4)).toEqual(['start A', 'cancelled A', 'end A', 'start B']);
+    expect(responseCodes(events)[0]).toBe('TOOL_TIMEOUT');
   });
 });
 
