@@ -120,6 +120,26 @@ describe('InMemorySessionService', () => {
     expect((await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!.events).toHaveLength(4);
   });
 
+  describe('with appendEvent patched on the prototype (a monitoring wrapper)', () => {
+    const original = InMemorySessionService.prototype.appendEvent;
+    afterEach(() => {
+      InMemorySessionService.prototype.appendEvent = original;
+    });
+
+    it('the wrapper sees every append of a run', async () => {
+      const seen: string[] = [];
+      InMemorySessionService.prototype.appendEvent = async function (this: InMemorySessionService, session: Session, event: Event) {
+        seen.push(event.author);
+        return original.call(this, session, event);
+      };
+      const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model: new ScriptedModel(() => 'Hi.') }), sessionService: new InMemorySessionService() });
+      const events = await collect(runner, 'one', { userId: 'u', sessionId: 's' });
+      expect(events.at(-1)!.text()).toBe('Hi.');
+      expect(seen).toEqual(['user', 'root']);
+      expect((await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!.events).toHaveLength(2);
+    });
+  });
+
   it('keeps fencing numbers growing across a JSON move: a writer from before the move is refused with SESSION_BUSY', async () => {
     const service = new InMemorySessionService();
     const key = { appName: 'app', userId: 'u1', sessionId: 's1' };

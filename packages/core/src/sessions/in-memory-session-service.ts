@@ -10,7 +10,7 @@ import { answerClaims } from './answer-claims';
 import { Session } from './session';
 import type { ClaimOutcome, ClaimSessionRequest } from './session-claim';
 import type { GetSessionRequest, ListSessionsRequest, SessionKey, SessionService } from './session-service';
-import { type SynchronousClaimOutcome, registerSynchronousWrites } from './synchronous-session-writes';
+import { type SynchronousClaimOutcome, type SynchronousWriteMethods, registerSynchronousWrites } from './synchronous-session-writes';
 import { NestedMap } from './nested-map';
 
 /**
@@ -107,7 +107,7 @@ export class InMemorySessionService implements SessionService {
   constructor(options: InMemorySessionServiceOptions = {}) {
     this.now = options.monotonicClock ?? (() => performance.now());
     // The runner's writes without an await each (see synchronous-session-writes.ts): the same steps, called directly.
-    registerSynchronousWrites(this, InMemorySessionService.prototype, {
+    registerSynchronousWrites(this, OWN_METHODS, {
       appendEvent: (session, event) => this.appendNow(session, event),
       claimSession: (request) => this.claimNow(request),
       releaseClaim: (key, fence) => this.releaseNow(key, fence),
@@ -430,6 +430,18 @@ export class InMemorySessionService implements SessionService {
     }
   }
 }
+
+/**
+ * The class's own methods, captured once when this module loads: an instance whose method is another
+ * (its own, a subclass's, or one patched onto the prototype later) is awaited as any store is.
+ */
+const OWN_METHODS: SynchronousWriteMethods = {
+  appendEvent: InMemorySessionService.prototype.appendEvent,
+  claimSession: InMemorySessionService.prototype.claimSession,
+  releaseClaim: InMemorySessionService.prototype.releaseClaim,
+  createSession: InMemorySessionService.prototype.createSession,
+  getSession: InMemorySessionService.prototype.getSession,
+};
 
 /** An empty record without a prototype, whose keys are only ever its own (`__proto__` included). */
 function record<V>(): Record<string, V> {

@@ -24,16 +24,24 @@ export interface SynchronousSessionWrites {
   createSession(key: SessionKey): Session;
 }
 
-const registered = new WeakMap<SessionService, { writes: SynchronousSessionWrites; methods: SessionService }>();
+/** The methods a run calls whose replacement turns the synchronous writes off. */
+export type SynchronousWriteMethods = Pick<SessionService, 'appendEvent' | 'claimSession' | 'releaseClaim' | 'createSession' | 'getSession'>;
 
-/** Registers the synchronous writes of `service`, valid while its methods are the ones of `methods` (its class's prototype). */
-export function registerSynchronousWrites(service: SessionService, methods: SessionService, writes: SynchronousSessionWrites): void {
+const registered = new WeakMap<SessionService, { writes: SynchronousSessionWrites; methods: SynchronousWriteMethods }>();
+
+/**
+ * Registers the synchronous writes of `service`, valid while its methods are the ones of `methods`: its
+ * class's own methods, captured once when its module loads (not its live prototype, which a monitoring
+ * wrapper may have patched since).
+ */
+export function registerSynchronousWrites(service: SessionService, methods: SynchronousWriteMethods, writes: SynchronousSessionWrites): void {
   registered.set(service, { writes, methods });
 }
 
 /**
  * The synchronous writes of `service`, or `undefined` when it has none, or when one of its methods was
- * replaced (a subclass or a test that overrides `appendEvent` sees every append, as before).
+ * replaced: on the instance, by a subclass, or on the class's prototype (a wrapper that patches
+ * `appendEvent` there sees every append, as before).
  */
 export function synchronousWrites(service: SessionService): SynchronousSessionWrites | undefined {
   const entry = registered.get(service);
