@@ -128,7 +128,7 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
 }
 
 function notJsonError(index: number): InvalidMessageError {
-  return new InvalidMessageError(`part ${index} holds a value JSON does not carry as it is (a function, a symbol, a BigInt, or an object that is not a plain object or array)`);
+  return new InvalidMessageError(`part ${index} holds a value JSON does not carry as it is (a function, a symbol, a BigInt, NaN or Infinity, or an object that is not a plain object or array)`);
 }
 
 /**

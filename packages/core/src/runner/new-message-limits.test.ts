@@ -107,6 +107,21 @@ describe('the runner applies the argument limits to every new user message', () 
     }
   });
 
+  it('refuses a message holding NaN, Infinity or -Infinity anywhere: INVALID_MESSAGE, nothing stored', async () => {
+    const cases: Content[] = [
+      { role: 'user', parts: [{ text: 'x', thought: NaN } as never] },
+      { role: 'user', parts: [{ text: 'x', extra: { v: Infinity } } as never] },
+      { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'x', response: { list: [1, -Infinity] } } }] },
+    ];
+    for (const message of cases) {
+      const { runner, model, session } = setup();
+      const events = await send(runner, message);
+      expect(events.map((e) => [e.errorCode, e.errorMessage])).toEqual([['INVALID_MESSAGE', expect.stringContaining('part 0 holds a value JSON does not carry')]]);
+      expect(await session()).toBeUndefined();
+      expect(model.requests).toHaveLength(0);
+    }
+  });
+
   it('counts a key whose value is undefined as JSON writes it: not at all', () => {
     const part = { functionResponse: { id: 'c1', name: 'x', response: { a: 1, gone: undefined } } };
     const chars = JSON.stringify(part).length;

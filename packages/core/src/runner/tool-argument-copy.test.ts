@@ -50,3 +50,32 @@ describe("the model's call as stored and yielded is the call it made: a tool or 
     expect(seen).toEqual([{ city: 'changed', tags: ['a', 'b'], where: { lat: 0 }, extra: true }]);
   });
 });
+
+describe('arguments given as an object hold only numbers JSON has', () => {
+  it('refuses NaN, Infinity and -Infinity, at the top or nested, with MALFORMED_ARGUMENTS; the tool never runs', async () => {
+    const ran: unknown[] = [];
+    const tool = new FnTool('t', (args) => (ran.push(args), { ok: true }), { parameters: { type: 'object', properties: { n: { type: 'number' }, o: {} } } });
+    const model = new ScriptedModel([{ calls: [{ id: 'c1', name: 't', args: { n: NaN } }, { id: 'c2', name: 't', args: { n: Infinity } }, { id: 'c3', name: 't', args: { o: { deep: [-Infinity] } } }] }, 'done']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model, tools: [tool] }), sessionService: new InMemorySessionService() });
+    const events = await send(runner, user('go'));
+    expect(ran).toEqual([]);
+    const responses = events.flatMap((e) => e.functionResponses());
+    expect(responses.map((r) => [r.id, r.isError, (r.response.error as { code: string }).code])).toEqual([
+      ['c1', true, 'MALFORMED_ARGUMENTS'],
+      ['c2', true, 'MALFORMED_ARGUMENTS'],
+      ['c3', true, 'MALFORMED_ARGUMENTS'],
+    ]);
+    expect(JSON.stringify(responses[0].response)).toContain('plain JSON');
+  });
+
+  it('gives the tool -0 as 0, as JSON has it', async () => {
+    const ran: Array<Record<string, unknown>> = [];
+    const tool = new FnTool('t', (args) => (ran.push(args), { ok: true }));
+    const model = new ScriptedModel([{ calls: [{ id: 'c1', name: 't', args: { n: -0, list: [-0] } }] }, 'done']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model, tools: [tool] }), sessionService: new InMemorySessionService() });
+    await send(runner, user('go'));
+    expect(ran).toHaveLength(1);
+    expect(Object.is(ran[0].n, 0)).toBe(true);
+    expect(Object.is((ran[0].list as number[])[0], 0)).toBe(true);
+  });
+});

@@ -20,11 +20,12 @@ export class JsonBreach {
 export interface JsonCopyRules {
   /**
    * `plain`: only plain data is copied: arrays, objects made by `{}`, JSON.parse or `Object.create(null)`,
-   * strings, numbers, booleans, `null`; anything else (a class instance, a function such as an own
-   * `toJSON`, a symbol, a BigInt) is `not-json`. `as-json`: values are taken as `JSON.stringify` takes
-   * them (each `toJSON` applied, a boxed primitive as its primitive, another class instance by its own
-   * members), and what JSON would drop, change or refuse is `not-json`: a function, a symbol, a BigInt,
-   * a non-finite number, a `Map` or `Set`, and what `refuse` names.
+   * strings, finite numbers, booleans, `null`; anything else (a class instance, a function such as an own
+   * `toJSON`, a symbol, a BigInt, `NaN` or `±Infinity`) is `not-json`. `as-json`: values are taken as
+   * `JSON.stringify` takes them (each `toJSON` applied, a boxed primitive as its primitive, another class
+   * instance by its own members), and what JSON would drop, change or refuse is `not-json`: a function, a
+   * symbol, a BigInt, a non-finite number, a `Map` or `Set`, and what `refuse` names. Under both, `-0` is
+   * copied as `0`, as JSON writes it.
    */
   readonly values: 'plain' | 'as-json';
   /** Keys refused wherever they appear (a `key` breach). */
@@ -136,9 +137,10 @@ function copyValue(value: unknown, key: string, depth: number, rules: JsonCopyRu
       if ((walk.chars += value.length + 2) > walk.maxChars) throw new JsonBreach('size', '');
       return value;
     case 'number':
-      if (rules.values === 'as-json' && !Number.isFinite(value)) throw new JsonBreach('not-json', key, `is ${value} (JSON has no such number)`);
+      // JSON has no NaN or Infinity (JSON.stringify writes null) under either rules; its -0 is 0.
+      if (!Number.isFinite(value)) throw new JsonBreach('not-json', key, `is ${value} (JSON has no such number)`);
       spend(walk, jsonScalarChars(value));
-      return value;
+      return value === 0 ? 0 : value;
     case 'boolean':
       spend(walk, value ? 4 : 5);
       return value;
