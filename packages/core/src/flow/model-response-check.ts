@@ -58,7 +58,7 @@ interface Check {
  * what will be stored, in one walk that reads each member once: its shape (an object; `content.parts` an
  * array of part objects; `text` a string; function calls with a string name and object or JSON-text args;
  * no function responses written by the model, no partial calls), that all of it is plain JSON data (a
- * BigInt, a cycle, a `Date` or other class instance, a function such as an own `toJSON` refuse the
+ * BigInt, NaN or Infinity, a cycle, a `Date` or other class instance, a function such as an own `toJSON` refuse the
  * response), and unique call ids (a call whose id is missing, empty, or repeats one of the same response
  * or of `earlier` — the session's — gets a fresh id, so every call is answered exactly once, in order,
  * and an answer can only mean one call). A call whose object arguments are not plain JSON data or are

@@ -332,6 +332,8 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
         ['a Date', () => ({ content: { role: 'model', parts: [{ text: 'then', when: new Date(0) }] } })],
         ['an own toJSON', () => ({ content: { role: 'model', parts: [{ text: 'real', toJSON: () => ({ text: 'fake' }) }] } })],
         ['a BigInt count', () => ({ content: { role: 'model', parts: [{ text: 'hi' }] }, usage: { inputTokens: 1n } })],
+        ['NaN', () => ({ content: { role: 'model', parts: [{ text: 'hi', extra: NaN }] } })],
+        ['an Infinity nested in a list', () => ({ content: { role: 'model', parts: [{ text: 'hi', extra: { list: [1, -Infinity] } }] } })],
       ];
       const paths: Array<['the model' | 'beforeModel']> = [['the model'], ['beforeModel']];
       describe.each(paths)('returned by %s', (path) => {
