@@ -1,6 +1,19 @@
 import { RunInspector } from './run-inspector';
 
 describe('RunInspector', () => {
+  it('lists spans in the order they started, also when they started within one millisecond (and ended children first)', () => {
+    const inspector = new RunInspector();
+    const tracer = inspector.tracerProvider.getTracer('test');
+    const attributes = { 'gen_ai.conversation.id': 's-1' };
+    // One wall-clock millisecond for all three, as an invocation, its agent and its first model call often have.
+    const startTime = 1_700_000_000_000;
+    const invocation = tracer.startSpan('toolsmith.invocation', { attributes, startTime });
+    const agent = tracer.startSpan('invoke_agent a', { attributes, startTime });
+    const chat = tracer.startSpan('chat m', { attributes, startTime });
+    for (const span of [chat, agent, invocation]) span.end(startTime + 1);
+    expect(inspector.inspect('s-1').spans.map((span) => span.name)).toEqual(['toolsmith.invocation', 'invoke_agent a', 'chat m']);
+  });
+
   it('drops attributes whose names suggest a secret before it keeps a span, and files spans by session', () => {
     const inspector = new RunInspector();
     const tracer = inspector.tracerProvider.getTracer('test');

@@ -22,10 +22,18 @@ export class RunInspector {
   private readonly traces = new Map<string, WireSpan[]>();
   /** Trace ids by session id. */
   private readonly sessions = new Map<string, Set<string>>();
+  /**
+   * Each span's place in the order spans started, kept from its start to its end (then on its wire
+   * span): a span's start time has the wall clock's milliseconds only, so spans started within one
+   * millisecond (an invocation, its agent and its first model call) tie, and the order they ended in
+   * (children first) would decide.
+   */
+  private readonly started = new WeakMap<object, number>();
+  private startedCount = 0;
 
   constructor() {
     const processor: SpanProcessor = {
-      onStart: () => undefined,
+      onStart: (span) => void this.started.set(span, this.startedCount++),
       onEnd: (span) => this.record(span),
       forceFlush: async () => undefined,
       shutdown: async () => undefined,
@@ -33,9 +41,9 @@ export class RunInspector {
     this.tracerProvider = new BasicTracerProvider({ spanProcessors: [processor] });
   }
 
-  /** The session's runs: every span of its invocations (oldest first) and, from the `chat` spans, each model call. */
+  /** The session's runs: every span of its invocations (in the order they started) and, from the `chat` spans, each model call. */
   inspect(sessionId: string): WireInspection {
-    const spans = [...(this.sessions.get(sessionId) ?? [])].flatMap((traceId) => this.traces.get(traceId) ?? []).sort((a, b) => a.startTime - b.startTime);
+    const spans = [...(this.sessions.get(sessionId) ?? [])].flatMap((traceId) => this.traces.get(traceId) ?? []).sort((a, b) => this.started.get(a)! - this.started.get(b)!);
     return { spans, modelCalls: spans.filter((span) => span.attributes['gen_ai.operation.name'] === 'chat').map(modelCall) };
   }
 
@@ -59,6 +67,7 @@ export class RunInspector {
       if (this.traces.size > MAX_TRACES) this.drop(this.traces.keys().next().value!);
     }
     spans.push(wire);
+    this.started.set(wire, this.started.get(span) ?? this.startedCount++);
     const sessionId = wire.attributes['gen_ai.conversation.id'];
     if (typeof sessionId === 'string') {
       let ids = this.sessions.get(sessionId);
