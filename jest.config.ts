@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Config } from 'jest';
 
 // Tests run against the TypeScript sources (no build needed); `tsc -b` type-checks separately,
@@ -26,6 +27,10 @@ const config: Config = {
   // Generous, because CI runs on 2 loaded cores and several tests start real child processes that compile
   // TypeScript from source (ts-node) or start PostgreSQL; tests never wait on time, so this only bounds a hang.
   testTimeout: 60000,
+  // At least two workers (jest's default, one fewer than the cores, is a single worker on the 2-core CI
+  // machine). Much of the suite waits on child processes, PostgreSQL, npm and a browser, so a second
+  // worker overlaps those waits; tests never depend on timing, so sharing the cores changes no result.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
 };
 
 export default config;
