@@ -101,8 +101,11 @@ function copyContent(content: unknown, check: Check): Content {
     if (!Object.prototype.hasOwnProperty.call(content, key)) continue;
     const value = content[key];
     if (value === undefined) continue;
-    if (key === 'role' && typeof value === 'string') copy.role = value;
-    else if (key === 'parts') copy.parts = parts = copyParts(value, check);
+    // A model speaks as the model: a "user" role would be sent back as the user's own message.
+    if (key === 'role') {
+      if (value !== 'model') throw invalid(check, `"content.role" must be "model", got ${describe(value)}`);
+      copy.role = value;
+    } else if (key === 'parts') copy.parts = parts = copyParts(value, check);
     else setMember(copy, key, copyOther(value, key, 2, check, '"content"'));
   }
   if (parts === undefined) throw invalid(check, '"content.parts" must be an array, got undefined');
