@@ -68,6 +68,19 @@ describe('arguments given as an object hold only numbers JSON has', () => {
     expect(JSON.stringify(responses[0].response)).toContain('plain JSON');
   });
 
+  it('refuses JSON text whose number JSON.parse makes Infinity (1e999), short or long, fenced or with a trailing comma; the tool never runs', async () => {
+    const ran: unknown[] = [];
+    const tool = new FnTool('t', (args) => (ran.push(args), { ok: true }), { parameters: { type: 'object', properties: { n: { type: 'number' }, note: { type: 'string' } } } });
+    const texts = ['{"n":1e999}', '{"n":-1E+999}', '```json\n{"n":1e999}\n```', '{"n":1e999,}', `{"n":1e999,"note":"${'x'.repeat(200)}"}`];
+    const calls = texts.map((args, index) => ({ id: `c${index}`, name: 't', args: args as unknown as Record<string, unknown> }));
+    const model = new ScriptedModel([{ calls }, 'done']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model, tools: [tool] }), sessionService: new InMemorySessionService() });
+    const events = await send(runner, user('go'));
+    expect(ran).toEqual([]);
+    const responses = events.flatMap((e) => e.functionResponses());
+    expect(responses.map((r) => (r.response.error as { code: string }).code)).toEqual(texts.map(() => 'MALFORMED_ARGUMENTS'));
+  });
+
   it('gives the tool -0 as 0, as JSON has it', async () => {
     const ran: Array<Record<string, unknown>> = [];
     const tool = new FnTool('t', (args) => (ran.push(args), { ok: true }));

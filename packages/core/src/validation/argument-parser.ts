@@ -48,9 +48,10 @@ export function parseArguments(
     throw new MalformedArgumentsError(toolName, `expected an object, got ${Array.isArray(value) ? 'an array' : typeof value}`);
   }
   // Fast path for typical short JSON text: each nesting level takes at least two characters, so text of
-  // at most 2 × maxDepth characters cannot be too deep, and text without a backslash (no \u escapes)
-  // and without the forbidden words cannot contain a forbidden key. The walk would find nothing.
-  if (typeof raw === 'string' && raw.length <= 2 * limits.maxDepth && !mayContainForbiddenKey(raw)) {
+  // at most 2 × maxDepth characters cannot be too deep; text without a backslash (no \u escapes) and
+  // without the forbidden words cannot contain a forbidden key; and text without an exponent cannot hold
+  // a number JSON.parse makes Infinity (1e999; without one that takes over 300 digits). The walk would find nothing.
+  if (typeof raw === 'string' && raw.length <= 2 * limits.maxDepth && !mayNeedTheWalk(raw)) {
     return value as Record<string, unknown>;
   }
   // One walk checks depth and keys and copies: for object input it also bounds the size, and the copy is
@@ -61,10 +62,13 @@ export function parseArguments(
 }
 
 // Every forbidden key contains "to" (__pro-to__, construc-to-r, pro-to-type); a backslash could spell one
-// with escapes. Two short searches are cheaper than one search per word, and a false alarm only costs the walk.
-function mayContainForbiddenKey(text: string): boolean {
-  return text.includes('to') || text.includes('\\');
+// with escapes; a digit before an e or E may be an exponent. Short searches are cheaper than one search per
+// word, and a false alarm only costs the walk.
+function mayNeedTheWalk(text: string): boolean {
+  return text.includes('to') || text.includes('\\') || EXPONENT.test(text);
 }
+
+const EXPONENT = /[0-9][eE]/;
 
 /** Arguments are plain data: a class instance, a function, a symbol or a BigInt is not; nor are the prototype-reaching keys. */
 const ARGUMENT_RULES: JsonCopyRules = { values: 'plain', forbiddenKeys: FORBIDDEN_KEYS };
