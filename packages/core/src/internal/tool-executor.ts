@@ -226,10 +226,8 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
       result = isPromiseLike(ran) ? await untilSettledOrCancelled(ran, tool.timeoutMs ?? policy.timeoutMs, tool.name, context) : ran;
       if (result === AWAITING_CREDENTIAL) return pendingConfirmation(call, tool.name);
     } catch (thrown) {
-      // A cancelled call leaves nothing behind: its writes are gone and the artifact versions it saved deleted.
-      const cancelledBy = context.cancelledBy;
-      if (cancelledBy !== undefined && thrown === cancelledBy) await context.cancel(cancelledBy);
-      throw ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy);
+      const error = runError(thrown, tool, policy, context);
+      throw error instanceof Promise ? await error : error;
     } finally {
       context.endCall();
     }
@@ -300,10 +298,8 @@ async function finishRun(input: ExecuteToolCallInput, tool: BaseTool, policy: To
       if (threw) throw ran;
       result = await untilSettledOrCancelled(ran as PromiseLike<unknown>, tool.timeoutMs ?? policy.timeoutMs, tool.name, context);
     } catch (thrown) {
-      // As in the full path: a cancelled call leaves nothing behind.
-      const cancelledBy = context.cancelledBy;
-      if (cancelledBy !== undefined && thrown === cancelledBy) await context.cancel(cancelledBy);
-      throw ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy);
+      const error = runError(thrown, tool, policy, context);
+      throw error instanceof Promise ? await error : error;
     } finally {
       context.endCall();
     }
@@ -385,6 +381,17 @@ const AWAITING_CREDENTIAL = Symbol('awaiting credential');
 async function runWithCredential(tool: BaseTool, auth: AuthConfig, args: Record<string, unknown>, context: ToolContext): Promise<unknown> {
   if (!(await context.prepareCredential(auth))) return AWAITING_CREDENTIAL;
   return tool.run(args, context);
+}
+
+/**
+ * What a tool's run step that threw becomes: the call's error (a {@link ToolsmithError} as it is, anything
+ * else the tool's failure), once a cancelled call has left nothing behind (its writes are gone and the
+ * artifact versions it saved deleted: then a promise).
+ */
+function runError(thrown: unknown, tool: BaseTool, policy: ToolCallPolicy, context: ToolContext): ToolsmithError | Promise<ToolsmithError> {
+  const error = ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy);
+  const cancelledBy = context.cancelledBy;
+  return cancelledBy !== undefined && thrown === cancelledBy ? context.cancel(cancelledBy).then(() => error) : error;
 }
 
 /** The work of cancelled calls, by their context: it may still run after the call was answered. */
