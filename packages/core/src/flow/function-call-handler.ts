@@ -4,7 +4,8 @@ import { RunAbortedError } from '../errors/run-aborted-error';
 import { StateConflictError } from '../errors/state-conflict-error';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
-import { type ExecuteToolCallInput, type ToolCallOutcome, errorResponse, executeToolCall, workAfterCancel } from '../internal/tool-executor';
+import type { ToolCallbackChain } from '../agents/callbacks';
+import { type ExecuteToolCallInput, type ToolCallOutcome, errorResponse, executeToolCall, runToolCall, workAfterCancel } from '../internal/tool-executor';
 import type { ToolContext } from '../tools/tool-context';
 import type { FunctionCall, FunctionResponse, Part } from '../model/content';
 import { type EventActions, type ToolConfirmation, createEventActions } from '../state/event-actions';
@@ -36,10 +37,29 @@ export interface HandleFunctionCallsInput {
  * Every call gets exactly one response: when the run is aborted, calls still running are answered with
  * a `RUN_ABORTED` error at once, so the stored history stays valid for the next run.
  */
-export function handleFunctionCalls(input: HandleFunctionCallsInput): Promise<Event>;
-/** {@link handleFunctionCalls}, then `then(event)` in the same async function: the caller's step has no async function of its own. */
-export function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then: (event: Event) => T): Promise<T>;
-export async function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then?: (event: Event) => T): Promise<T | Event> {
+export function handleFunctionCalls(input: HandleFunctionCallsInput): Event | Promise<Event>;
+/**
+ * {@link handleFunctionCalls}, then `then(event)`: the caller's step has no async function of its own. The usual
+ * step (one call that cannot be aborted, untraced, whose tool answers synchronously) returns `then`'s value
+ * itself, with no promise made; a failure is always a rejected promise, never a throw.
+ */
+export function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then: (event: Event) => T): T | Promise<T>;
+export function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then?: (event: Event) => T): T | Event | Promise<T | Event> {
+  const { agent, context, calls } = input;
+  // The usual step needs no async function: its one call's outcome is a value, or a promise continued with `.then`.
+  if (calls.length !== 1 || context.abortable || context.trace !== undefined) return handleCalls(input, then);
+  try {
+    const actions = [createEventActions()];
+    const outcome = executeCall(input, toolCallbackChain(context.services.plugins, agent.callbacks), context.stateSnapshot(), actions, 0);
+    if (outcome instanceof Promise) return outcome.then((done) => respondedStep(input, [done], actions, then));
+    return respondedStep(input, [outcome], actions, then);
+  } catch (thrown) {
+    return Promise.reject(thrown);
+  }
+}
+
+/** {@link handleFunctionCalls} for every other step: several calls, or one that can be aborted or is traced. */
+async function handleCalls<T>(input: HandleFunctionCallsInput, then?: (event: Event) => T): Promise<T | Event> {
   const { agent, context, calls, offered } = input;
   const callbacks = toolCallbackChain(context.services.plugins, agent.callbacks);
   // Parallel calls all see the state as it was before this step; each records its own delta.
@@ -49,40 +69,10 @@ export async function handleFunctionCalls<T>(input: HandleFunctionCallsInput, th
   for (let index = 0; index < calls.length; index++) actions.push(createEventActions());
 
   /** `kept`, when given, gets the call's context (a sequential tool's queue waits for its work). */
-  const execute = (index: number, kept?: ToolContext[]): Promise<ToolCallOutcome> => {
-    const call = calls[index];
-    const refused = input.refusedCalls?.get(call.id);
-    if (refused) return Promise.resolve({ response: errorResponse(call, refused), error: refused });
-    const answered = input.answeredCalls?.get(call.id);
-    if (answered) return Promise.resolve({ response: answered });
-    const toolContext = context.toolContext({
-      agentName: agent.name,
-      functionCallId: call.id,
-      stateBase: base,
-      actions: actions[index],
-      toolConfirmation: input.confirmations?.get(call.id),
-    });
-    registerInvocation(toolContext, context);
-    if (kept) kept[index] = toolContext;
-    const execution: ExecuteToolCallInput = {
-      call,
-      tool: offered.byName.get(call.name),
-      availableToolNames: () => offered.names,
-      context: toolContext,
-      callbacks,
-      limits: context.services.argumentLimits,
-      policy: context.services.toolCallPolicy,
-      saveWholeResults: context.services.artifactService !== undefined,
-      confirmationGate: context.services.confirmationGate,
-      confirmationPolicy: agent.confirmationPolicy ?? context.services.confirmationPolicy,
-      policyAskAnswered: input.policyAsksAnswered?.has(call.id),
-    };
-    // Traced: inside the call's `execute_tool` span. The executor emits none: invokeTool and serveMcp share it.
-    return context.trace ? context.trace.toolCall(call, execution.tool, () => executeToolCall(execution)) : executeToolCall(execution);
-  };
+  const execute = (index: number, kept?: ToolContext[]): ToolCallOutcome | Promise<ToolCallOutcome> => executeCall(input, callbacks, base, actions, index, kept);
 
   if (calls.length === 1 && !context.abortable) {
-    outcomes[0] = await execute(0); // the usual step: one call that cannot be aborted needs no wrapper
+    outcomes[0] = await execute(0); // one traced call that cannot be aborted needs no wrapper either
   } else {
     // A `sequential` tool's calls each wait for its previous call of this response (a lower index, so
     // already started whatever the concurrency cap: no deadlock) to end: not only to be answered, but its
@@ -116,6 +106,61 @@ export async function handleFunctionCalls<T>(input: HandleFunctionCallsInput, th
     await (context.abortable ? untilDoneOrAborted(work, context.signal) : work);
   }
 
+  return respondedStep(input, outcomes, actions, then);
+}
+
+/**
+ * Runs call `index` of the step through the executor (or answers it at once, when it was refused or a person
+ * answered it), with its own tool context: reads see `base`, writes go to `actions[index]`. `kept`, when given,
+ * gets the call's context (a sequential tool's queue waits for its work).
+ */
+function executeCall(
+  input: HandleFunctionCallsInput,
+  callbacks: ToolCallbackChain,
+  base: Record<string, unknown>,
+  actions: readonly EventActions[],
+  index: number,
+  kept?: ToolContext[],
+): ToolCallOutcome | Promise<ToolCallOutcome> {
+  const { agent, context, calls, offered } = input;
+  const call = calls[index];
+  const refused = input.refusedCalls?.get(call.id);
+  if (refused) return { response: errorResponse(call, refused), error: refused };
+  const answered = input.answeredCalls?.get(call.id);
+  if (answered) return { response: answered };
+  const toolContext = context.toolContext({
+    agentName: agent.name,
+    functionCallId: call.id,
+    stateBase: base,
+    actions: actions[index],
+    toolConfirmation: input.confirmations?.get(call.id),
+  });
+  registerInvocation(toolContext, context);
+  if (kept) kept[index] = toolContext;
+  const { services } = context;
+  const execution: ExecuteToolCallInput = {
+    call,
+    tool: offered.byName.get(call.name),
+    availableToolNames: offered.names,
+    context: toolContext,
+    callbacks,
+    limits: services.argumentLimits,
+    policy: services.toolCallPolicy,
+    saveWholeResults: services.artifactService !== undefined,
+    confirmationGate: services.confirmationGate,
+    confirmationPolicy: agent.confirmationPolicy ?? services.confirmationPolicy,
+    policyAskAnswered: input.policyAsksAnswered?.has(call.id),
+  };
+  // Traced: inside the call's `execute_tool` span. The executor emits none: invokeTool and serveMcp share it.
+  return context.trace ? context.trace.toolCall(call, execution.tool, () => executeToolCall(execution)) : runToolCall(execution);
+}
+
+/**
+ * The step's function response event: the calls' responses and actions merged in call order (a call
+ * without an outcome was cut off by the abort), then `then(event)` when given.
+ */
+function respondedStep<T>(input: HandleFunctionCallsInput, outcomes: ReadonlyArray<ToolCallOutcome | undefined>, actions: readonly EventActions[], then?: (event: Event) => T): T | Event {
+  const { agent, context, calls, offered } = input;
   const merged = createEventActions();
   // Made only when needed: most steps have no long-running call and no state update.
   let longRunningToolIds: string[] | undefined;

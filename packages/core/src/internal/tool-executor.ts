@@ -48,8 +48,8 @@ export interface ExecuteToolCallInput {
   call: FunctionCall;
   /** The tool the call names, if it is offered in this request. */
   tool: BaseTool | undefined;
-  /** Names offered in this request, for the "unknown tool" message (computed only on that path). */
-  availableToolNames: () => readonly string[];
+  /** Names offered in this request, for the "unknown tool" message (a function: computed only on that path). */
+  availableToolNames: readonly string[] | (() => readonly string[]);
   /** The call's context, passed to the tool and the callbacks; its `actions` collect the call's effects. */
   context: ToolContext;
   /** Plugin and agent tool callbacks, in the order they run; absent for none. */
@@ -82,6 +82,15 @@ const NO_CALLBACKS: ToolCallbackChain = { beforeTool: [], afterTool: [], onToolE
  * validation/argument-repair.ts); the repairs made are recorded on the response (`argumentRepairs`).
  */
 export function executeToolCall(input: ExecuteToolCallInput): Promise<ToolCallOutcome> {
+  const outcome = runToolCall(input);
+  return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+}
+
+/**
+ * {@link executeToolCall}, with the outcome itself instead of a promise of it when the call was answered
+ * synchronously: the runner's usual call makes no promise.
+ */
+export function runToolCall(input: ExecuteToolCallInput): ToolCallOutcome | Promise<ToolCallOutcome> {
   // The usual call runs in this small frame (no async state is made for it): a tool that is offered, needs no
   // credential and has no Standard Schema, no callbacks, no confirmation to decide, arguments that parse and
   // validate as sent, and a synchronous run. Everything else takes the full path, which does the same steps.
@@ -107,8 +116,7 @@ export function executeToolCall(input: ExecuteToolCallInput): Promise<ToolCallOu
   }
   if (isPromiseLike(ran)) return finishRun(input, tool, policy, budget, ran, false);
   context.endCall();
-  const done = respond(input, tool, policy, budget, ran);
-  return done instanceof Promise ? done : Promise.resolve(done);
+  return respond(input, tool, policy, budget, ran);
 }
 
 /**
@@ -119,7 +127,10 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
   const { call, tool, context } = input;
   const callbacks = input.callbacks ?? NO_CALLBACKS;
   const policy = input.policy ?? DEFAULT_TOOL_CALL_POLICY;
-  if (!tool) return failed(call, new ToolNotFoundError(call.name, input.availableToolNames()), policy.maxResultChars);
+  if (!tool) {
+    const names = input.availableToolNames;
+    return failed(call, new ToolNotFoundError(call.name, typeof names === 'function' ? names() : names), policy.maxResultChars);
+  }
   // Error responses are cut to the result budget too (see errorResponse).
   const budget = tool.maxResultChars ?? policy.maxResultChars;
 
