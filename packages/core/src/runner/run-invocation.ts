@@ -80,14 +80,18 @@ export function runInvocation(services: InvocationServices, input: RunInvocation
 const enum Phase {
   /** Not started: nothing is taken or read yet. */
   Start,
-  /** The session is loaded and the message checked: the message is stored next, then the agent runs. */
+  /** The session is loaded and the message checked (or being so): the message is stored next, then the agent runs. */
   Message,
+  /** The message is stored: the agent's run starts next. */
+  Stored,
   /** The agent runs: the next batch of its events. */
   Agent,
   /** The run is over: the turn and the claim are released, once the events in hand are out. */
   Finish,
   Done,
 }
+
+type Result = IteratorResult<Event, void>;
 
 /** The `{ done: true }` result of an iterator; a new object each time, as a generator's. */
 function finished(): IteratorReturnResult<void> {
@@ -107,16 +111,23 @@ async function returned(value: void | PromiseLike<void>): Promise<IteratorReturn
  * mid-run closes the agent's run and releases the turn and the claim, as a generator's `finally` would;
  * `throw()` mid-run ends the run on an error event for it (as a generator's `catch` around its body
  * would), and `return()` or `throw()` before the first `next()` ends it without starting it.
+ *
+ * `next()` is no async function: it runs the run on synchronously as far as it can ({@link drive}), and
+ * what must wait (the agent's next batch, an async store, a contended turn) goes on in a `then` of that
+ * promise, which drives on from where the run stands. An event in hand costs no async frame.
  */
 class InvocationRun implements AsyncGenerator<Event, void, undefined> {
   private phase = Phase.Start;
   /** An operation is under way; further calls wait in {@link waiting}. */
   private busy = false;
-  private readonly waiting: Array<() => void> = [];
+  /** Operations waiting for the one under way (made when the first one waits). */
+  private waiting: Array<() => void> | undefined;
   /** Events to hand out before going on; with {@link storing}, each is stored first. */
   private batch: readonly Event[] | undefined;
   private index = 0;
   private storing = false;
+  /** The event at {@link index} is stored (by a store that made the run wait): it is handed out next. */
+  private recorded = false;
   /** The error event of a failure was handed out: a `throw()` now ends the run with the error itself. */
   private failed = false;
   private steps: EventSteps | undefined;
@@ -133,6 +144,10 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
   private trace: InvocationTrace | undefined;
   // An in-memory store writes synchronously: each stored event then costs no await.
   private readonly writes: SynchronousSessionWrites | undefined;
+  /** The `then` callbacks of what the run waits for, made when it first waits (see {@link wait}). */
+  private proceed: (() => Result | Promise<Result>) | undefined;
+  private arrived: ((batch: Event[] | undefined) => Result | Promise<Result>) | undefined;
+  private failure: ((thrown: unknown) => Promise<Result>) | undefined;
 
   constructor(
     private readonly services: InvocationServices,
@@ -153,90 +168,146 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     await this.return();
   }
 
-  next(): Promise<IteratorResult<Event, void>> {
-    return this.busy ? this.later(() => this.next()) : this.pull();
+  next(): Promise<Result> {
+    if (this.busy) return this.nextLater();
+    this.busy = true;
+    const result = this.drive();
+    return result instanceof Promise ? result : Promise.resolve(result);
   }
 
-  return(value?: void | PromiseLike<void>): Promise<IteratorResult<Event, void>> {
+  return(value?: void | PromiseLike<void>): Promise<Result> {
     return this.busy ? this.later(() => this.return(value)) : this.stop(value);
   }
 
-  throw(error: unknown): Promise<IteratorResult<Event, void>> {
+  throw(error: unknown): Promise<Result> {
     return this.busy ? this.later(() => this.throw(error)) : this.raise(error);
   }
 
+  /** `next()` once every operation before it has settled (a method of its own: `next()` makes no closure). */
+  private nextLater(): Promise<Result> {
+    return this.later(() => this.next());
+  }
+
   /** `operation` once every operation before it has settled. */
-  private later(operation: () => Promise<IteratorResult<Event, void>>): Promise<IteratorResult<Event, void>> {
-    return new Promise((resolve, reject) => this.waiting.push(() => void operation().then(resolve, reject)));
+  private later(operation: () => Promise<Result>): Promise<Result> {
+    return new Promise((resolve, reject) => (this.waiting ??= []).push(() => void operation().then(resolve, reject)));
   }
 
-  /** Starts the waiting operations in order, each once the one before it is no longer under way. */
-  private drain(): void {
-    while (!this.busy && this.waiting.length > 0) this.waiting.shift()!();
+  /** The operation under way has settled: the waiting operations start in order, each once the one before it is no longer under way. */
+  private settle(): void {
+    this.busy = false;
+    const { waiting } = this;
+    if (waiting) while (!this.busy && waiting.length > 0) waiting.shift()!();
   }
 
-  /** The next event: the next one in hand (stored first), else from the next step of the run. */
-  private async pull(): Promise<IteratorResult<Event, void>> {
-    this.busy = true;
+  /**
+   * `next()`'s work from where the run stands: the result, once the operation has settled, or the promise
+   * of it when something must be waited for (whose `then` drives on, see {@link wait}, and settles).
+   * Anything that throws ends the run on its error event ({@link failWith}).
+   */
+  private drive(): Result | Promise<Result> {
+    let result: Result | Promise<Result>;
     try {
-      for (;;) {
-        const batch = this.batch;
-        if (batch) {
-          if (this.index < batch.length) {
-            const event = batch[this.index++];
-            if (this.storing) {
-              const stored = this.record(event);
-              if (stored) await stored;
-            }
-            this.trace?.relay(event);
-            return { value: event, done: false };
-          }
-          this.batch = undefined;
-        }
-        switch (this.phase) {
-          case Phase.Start:
-            await this.start();
-            continue;
-          case Phase.Message: {
-            // A synchronous store hands back the stored event itself: only a promise is awaited.
-            const stored = this.storeMessage();
-            if (stored instanceof Promise) await stored;
-            this.steps = agentSteps(this.agent!, this.context!);
-            this.phase = Phase.Agent;
-            continue;
-          }
-          case Phase.Agent: {
-            // A loop that handed out its last batch ends without another step (and its await).
-            const steps = this.steps!;
-            const next = steps.finished ? undefined : await steps.next();
-            if (next) {
-              this.hold(next, true);
-              continue;
-            }
-            this.steps = undefined;
-            this.phase = Phase.Finish;
-            // A budget's costOf that failed on the run's last model call still ends the run on its error.
-            const context = this.context!;
-            if (context.costError && !this.endedOnError) this.hold([errorEvent(context, context.agent.name, context.costError)], true);
-            continue;
-          }
-          case Phase.Finish:
-            await this.finish();
-            return finished();
-          case Phase.Done:
-            return finished();
-        }
-      }
+      result = this.pull();
     } catch (thrown) {
+      return this.failWith(thrown);
+    }
+    if (result instanceof Promise) return result;
+    this.settle();
+    return result;
+  }
+
+  /** The run waits for `promise`, then drives on (a rejection ends it on its error event). */
+  private wait(promise: Promise<unknown>): Promise<Result> {
+    return promise.then((this.proceed ??= () => this.drive()), (this.failure ??= (thrown) => this.failWith(thrown)));
+  }
+
+  /** The next event: the next one in hand (stored first), else from the next step of the run. Throws what fails. */
+  private pull(): Result | Promise<Result> {
+    for (;;) {
+      const batch = this.batch;
+      if (batch) {
+        if (this.index < batch.length) {
+          const event = batch[this.index];
+          if (this.storing && !this.recorded) {
+            const stored = this.record(event);
+            if (stored) {
+              this.recorded = true;
+              return this.wait(stored);
+            }
+          }
+          this.recorded = false;
+          this.index++;
+          this.trace?.relay(event);
+          return { value: event, done: false };
+        }
+        this.batch = undefined;
+      }
+      switch (this.phase) {
+        case Phase.Start: {
+          // Started once: what the start waits for drives on from the message (or from the run's end).
+          this.phase = Phase.Message;
+          const started = this.start();
+          if (started) return this.wait(started);
+          continue;
+        }
+        case Phase.Message: {
+          // A synchronous store hands back the stored event itself: only a promise is waited for.
+          this.phase = Phase.Stored;
+          const stored = this.storeMessage();
+          if (stored instanceof Promise) return this.wait(stored);
+          continue;
+        }
+        case Phase.Stored:
+          this.steps = agentSteps(this.agent!, this.context!);
+          this.phase = Phase.Agent;
+          continue;
+        case Phase.Agent: {
+          // A loop that handed out its last batch ends without another step (and its wait).
+          const steps = this.steps;
+          if (steps && !steps.finished) return this.nextBatch(steps);
+          this.steps = undefined;
+          this.phase = Phase.Finish;
+          // A budget's costOf that failed on the run's last model call still ends the run on its error.
+          const context = this.context!;
+          if (context.costError && !this.endedOnError) this.hold([errorEvent(context, context.agent.name, context.costError)], true);
+          continue;
+        }
+        case Phase.Finish: {
+          // Done once: what the finish waits for drives on to the end.
+          const finishing = this.finish();
+          if (finishing) return this.wait(finishing);
+          return finished();
+        }
+        case Phase.Done:
+          return finished();
+      }
+    }
+  }
+
+  /** The run waits for the agent's next batch. */
+  private nextBatch(steps: EventSteps): Promise<Result> {
+    return steps.next().then((this.arrived ??= (next) => this.arrive(next)), (this.failure ??= (thrown) => this.failWith(thrown)));
+  }
+
+  /** The agent's next batch (`undefined`: its run is over) is in: handed out next. */
+  private arrive(next: Event[] | undefined): Result | Promise<Result> {
+    if (next) this.hold(next, true);
+    else this.steps = undefined;
+    return this.drive();
+  }
+
+  /** `next()` failed: the run ends on the error event, and the operation settles. */
+  private async failWith(thrown: unknown): Promise<Result> {
+    try {
       return await this.fail(thrown);
     } finally {
-      this.busy = false;
-      this.drain();
+      this.settle();
     }
   }
 
   /** `return()`: closes the agent's run and releases what the run holds; before the first `next()`, nothing was taken. */
-  private async stop(value?: void | PromiseLike<void>): Promise<IteratorResult<Event, void>> {
+  private async stop(value?: void | PromiseLike<void>): Promise<Result> {
     if (this.phase === Phase.Start) this.phase = Phase.Done;
     if (this.phase === Phase.Done) return returned(value);
     this.busy = true;
@@ -244,28 +315,22 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
       await this.finish();
       return await returned(value);
     } finally {
-      this.busy = false;
-      this.drain();
+      this.settle();
     }
   }
 
   /** `throw()`: mid-run, the run ends on an error event for `error`; else the run ends (if it had started) and `error` is thrown back. */
-  private async raise(error: unknown): Promise<IteratorResult<Event, void>> {
+  private async raise(error: unknown): Promise<Result> {
     if (this.phase !== Phase.Start && this.phase !== Phase.Done && !this.failed) {
       this.busy = true;
-      try {
-        return await this.fail(error);
-      } finally {
-        this.busy = false;
-        this.drain();
-      }
+      return await this.failWith(error);
     }
     await this.stop();
     throw error;
   }
 
   /** The run failed (or was thrown into): the agent's run is closed, and the run ends on an error event for it. */
-  private async fail(thrown: unknown): Promise<IteratorResult<Event, void>> {
+  private async fail(thrown: unknown): Promise<Result> {
     // Closed before the error event, as leaving a `for await` over the agent's run would.
     const steps = this.steps;
     this.steps = undefined;
@@ -281,6 +346,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     // the same, and the run never throws.
     const accepted = this.phase === Phase.Agent;
     this.batch = undefined;
+    this.recorded = false;
     this.phase = Phase.Finish;
     this.failed = true;
     if (accepted) {
@@ -311,9 +377,10 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
   /**
    * Everything before the agent runs: waits for the session's turn, claims it, loads (or creates) it and
    * checks the message; ends the run on an error event when any of it fails. Events to hand out first
-   * (calls a process that died left interrupted) are held.
+   * (calls a process that died left interrupted) are held. No async function: each step that must wait
+   * (a contended turn, an async store) goes on in a `then`; the usual start waits for nothing and returns nothing.
    */
-  private async start(): Promise<void> {
+  private start(): void | Promise<void> {
     const { services, input } = this;
     const invocationId = (this.invocationId = newInvocationId());
     if (this.traceParent) this.trace = services.tracing!.startInvocation(services.appName, this.traceParent);
@@ -322,7 +389,6 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     const controller = input.signal ? new AbortController() : undefined;
     if (controller) this.unlink = linkSignal(input.signal!, controller);
     const signal = controller?.signal;
-    const { writes } = this;
     if (signal?.aborted) return this.endWith(standaloneErrorEvent(invocationId, this.author, new RunAbortedError(signal.reason)));
     // The message's shape and size first, before anything reads it (choosing the agent, withholding
     // credentials) or anything is claimed, loaded or created: a message that is not data creates nothing.
@@ -330,28 +396,67 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     // From here on the run reads only the message's plain-data copy (stored, run, answered), never the caller's object.
     const copied = input.newMessage !== undefined || input.requireMessage ? copyNewMessage(input.newMessage, services.argumentLimits) : undefined;
     if (copied instanceof InvalidMessageError) return this.endWith(standaloneErrorEvent(invocationId, this.author, copied));
-    const newMessage = copied?.message;
     if (input.turns && isSessionKey(input.session)) {
       const { appName, userId, sessionId } = input.session;
-      // Uncontended (the usual case): the turn is taken at once, with no promise and no await.
-      this.release = input.turns.tryAcquire(appName, userId, sessionId) ?? (await input.turns.acquire(appName, userId, sessionId, signal));
-      if (!this.release) return this.endWith(standaloneErrorEvent(invocationId, this.author, new RunAbortedError(signal?.reason)));
+      // Uncontended (the usual case): the turn is taken at once, with no promise and no wait.
+      const release = input.turns.tryAcquire(appName, userId, sessionId);
+      if (!release) return this.awaitTurn(input.turns.acquire(appName, userId, sessionId, signal), signal, copied);
+      this.release = release;
     }
+    return this.claim(signal, copied);
+  }
+
+  /** {@link start} waits for a contended turn. */
+  private awaitTurn(acquiring: Promise<(() => void) | undefined>, signal: AbortSignal | undefined, copied: CopiedMessage | undefined): Promise<void> {
+    return acquiring.then((release) => this.turnTaken(release, signal, copied));
+  }
+
+  /** {@link start} once a contended turn is taken (`undefined`: aborted while waiting). */
+  private turnTaken(release: (() => void) | undefined, signal: AbortSignal | undefined, copied: CopiedMessage | undefined): void | Promise<void> {
+    this.release = release;
+    if (!release) return this.endWith(standaloneErrorEvent(this.invocationId, this.author, new RunAbortedError(signal?.reason)));
+    return this.claim(signal, copied);
+  }
+
+  /** {@link start} in the session's turn: the session's claim in the store, when the run claims it. */
+  private claim(signal: AbortSignal | undefined, copied: CopiedMessage | undefined): void | Promise<void> {
+    const { input } = this;
     if (input.claim && isSessionKey(input.session)) {
       // One writer per session across processes: claimed before anything is read or stored, so a run
       // that gets no claim (SESSION_BUSY) or is aborted while waiting leaves the session untouched.
-      const claiming = HeldClaim.claim(services.sessionService, input.session, invocationId, input.claim, signal, writes);
-      this.held = claiming instanceof Promise ? await claiming : claiming;
+      const claiming = HeldClaim.claim(this.services.sessionService, input.session, this.invocationId, input.claim, signal, this.writes);
+      if (claiming instanceof Promise) return this.awaitClaim(claiming, signal, copied);
+      this.held = claiming;
     }
-    const { held } = this;
-    const loading = isSessionKey(input.session) ? loadOrCreate(services.sessionService, input.session, held?.takeLoaded(), writes) : { session: input.session, created: false };
-    const loaded = loading instanceof Promise ? await loading : loading;
+    return this.load(signal, copied);
+  }
+
+  /** {@link start} waits for the session's claim. */
+  private awaitClaim(claiming: Promise<HeldClaim>, signal: AbortSignal | undefined, copied: CopiedMessage | undefined): Promise<void> {
+    return claiming.then((held) => {
+      this.held = held;
+      return this.load(signal, copied);
+    });
+  }
+
+  /** {@link start} with the claim: the session loaded (or created). */
+  private load(signal: AbortSignal | undefined, copied: CopiedMessage | undefined): void | Promise<void> {
+    const { input, held } = this;
+    const loading = isSessionKey(input.session) ? loadOrCreate(this.services.sessionService, input.session, held?.takeLoaded(), this.writes) : { session: input.session, created: false };
+    if (loading instanceof Promise) return this.awaitSession(loading, signal, copied);
+    return this.begin(loading, signal, copied);
+  }
+
+  /** {@link start} waits for the session from an async store. */
+  private awaitSession(loading: Promise<{ session: Session; created: boolean }>, signal: AbortSignal | undefined, copied: CopiedMessage | undefined): Promise<void> {
+    return loading.then((loaded) => this.begin(loaded, signal, copied));
+  }
+
+  /** {@link start} with the session: the agent chosen, the context made, the message checked. */
+  private begin(loaded: { session: Session; created: boolean }, signal: AbortSignal | undefined, copied: CopiedMessage | undefined): void | Promise<void> {
+    const { services, input, held, invocationId } = this;
+    const newMessage = copied?.message;
     const session = loaded.session;
-    // A refused message stores nothing: a session created for it alone is removed again (this run holds
-    // the session's turn and claim, so nobody else has used it in between).
-    const undoCreate = async (): Promise<void> => {
-      if (loaded.created && isSessionKey(input.session)) await services.sessionService.deleteSession(input.session);
-    };
     if (held) session.fence = held.fence;
     const agent = (this.agent = typeof input.agent === 'function' ? input.agent(session, newMessage) : input.agent);
     this.author = agent.name;
@@ -366,10 +471,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     if (signal?.aborted) return this.endWith(errorEvent(context, agent.name, new RunAbortedError(signal.reason)));
     if (input.messageId !== undefined) {
       const invalidId = checkMessageId(input.messageId);
-      if (invalidId) {
-        await undoCreate();
-        return this.endWith(errorEvent(context, agent.name, invalidId));
-      }
+      if (invalidId) return this.refuse(loaded, invalidId);
       // A message sent again (a retry after a lost connection): answered with what it produced, nothing stored or run.
       const produced = eventsOfMessage(session.events, input.messageId);
       if (produced) {
@@ -384,23 +486,41 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
       // claim), so this check sees every earlier answer.
       // A refused message changes nothing in the session: its error goes to its caller only, so it can
       // never move the session on under a run that is still working on it.
-      // Only an answer (a function response) can carry an edit: a plain message skips that check and its await.
-      const refusal =
-        checkFunctionResponses(session.events, newMessage) ??
-        checkRememberHasStore(services, newMessage) ??
-        (hasFunctionResponse(newMessage) ? await checkEditedArguments(context, newMessage, (copied as CopiedMessage).refusedEdits) : undefined);
-      if (refusal) {
-        await undoCreate();
-        return this.endWith(errorEvent(context, agent.name, refusal));
-      }
+      const refusal = checkFunctionResponses(session.events, newMessage) ?? checkRememberHasStore(services, newMessage);
+      if (refusal) return this.refuse(loaded, refusal);
+      // Only an answer (a function response) can carry an edit: a plain message skips that check and its wait.
+      if (hasFunctionResponse(newMessage)) return this.checkEdits(loaded, checkEditedArguments(context, newMessage, (copied as CopiedMessage).refusedEdits));
     }
-    // A process that died inside a tool call left the model's call without a response: report it
-    // (TOOL_INTERRUPTED) before the new message, and never run it again behind the user's back. After
-    // the checks above, so a refused message (e.g. a second answer to a confirmation another process is
-    // running) never declares that process's call interrupted.
-    const interrupted = interruptedCallEvents(session.events, invocationId);
+    this.interrupted();
+  }
+
+  /** {@link start} for an answer: refused when an edit of a call's arguments is. */
+  private checkEdits(loaded: { created: boolean }, checking: Promise<ToolsmithError | undefined>): Promise<void> {
+    return checking.then((refusal) => (refusal ? this.refuse(loaded, refusal) : this.interrupted()));
+  }
+
+  /**
+   * {@link start} for a message that is accepted: a process that died inside a tool call left the
+   * model's call without a response: it is reported (TOOL_INTERRUPTED) before the new message, and never
+   * run again behind the user's back. After the checks, so a refused message (e.g. a second answer to a
+   * confirmation another process is running) never declares that process's call interrupted.
+   */
+  private interrupted(): void {
+    const interrupted = interruptedCallEvents(this.context!.session.events, this.invocationId);
     if (interrupted.length > 0) this.hold(interrupted, true);
-    this.phase = Phase.Message;
+  }
+
+  /**
+   * {@link start} for a refused message: it stores nothing, so a session created for it alone is removed
+   * again (this run holds the session's turn and claim, so nobody else has used it in between); the run
+   * ends on the refusal's error event.
+   */
+  private refuse(loaded: { created: boolean }, refusal: ToolsmithError): void | Promise<void> {
+    const { input } = this;
+    const end = (): void => this.endWith(errorEvent(this.context!, this.agent!.name, refusal));
+    // (`Promise.resolve`: a store's promise may be another thenable, as an `await` would take it.)
+    if (loaded.created && isSessionKey(input.session)) return Promise.resolve(this.services.sessionService.deleteSession(input.session)).then(end);
+    end();
   }
 
   /** Stores the user's message (its event id from the client's `messageId`, when given). */
@@ -430,25 +550,50 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     return stored instanceof Promise ? stored : undefined;
   }
 
-  /** The run is over: the agent's run closed (when left early), the signal unlinked, the claim and the turn released. */
-  private async finish(): Promise<void> {
+  /**
+   * The run is over: the agent's run closed (when left early), the signal unlinked, the claim and the turn
+   * released. No async function: with nothing to close and a synchronous store it waits for nothing.
+   */
+  private finish(): void | Promise<void> {
     this.phase = Phase.Done;
     this.batch = undefined;
     const steps = this.steps;
     this.steps = undefined;
     // Left early by the caller's return(): the agent's run is closed, as leaving a `for await` over it would.
-    if (steps) await closeSteps(steps);
+    if (steps) return this.closeThenRelease(steps);
+    return this.released();
+  }
+
+  /** {@link finish} for a run left early: the agent's run is closed first. */
+  private closeThenRelease(steps: EventSteps): Promise<void> {
+    return closeSteps(steps).then(() => this.released());
+  }
+
+  /** {@link finish} once the agent's run is closed. */
+  private released(): void | Promise<void> {
     this.unlink();
     // A release that fails leaves a claim that lapses at its expiry; the next run waits until then.
     const { held } = this;
     if (held) {
+      let releasing: Promise<void> | undefined;
       try {
-        const releasing = held.release();
-        if (releasing) await releasing;
+        releasing = held.release();
       } catch {
         // (nothing to do: see above)
       }
+      if (releasing) return this.awaitRelease(releasing);
     }
+    this.ended();
+  }
+
+  /** {@link finish} waits for the claim's release (which may fail). */
+  private awaitRelease(releasing: Promise<void>): Promise<void> {
+    const ended = (): void => this.ended();
+    return Promise.resolve(releasing).then(ended, ended);
+  }
+
+  /** {@link finish} once the claim is released: the turn passes on, the run's span ends. */
+  private ended(): void {
     this.release?.();
     this.trace?.end();
   }

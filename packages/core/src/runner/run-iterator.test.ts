@@ -4,6 +4,7 @@ import type { Event } from '../events/event';
 import type { LlmResponse } from '../model/llm-response';
 import type { Model } from '../model/model';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import type { Session } from '../sessions/session';
 import { ScriptedModel } from '../testing/scripted-model';
 import { FnTool, user } from './__fixtures__/test-tools';
 import { Runner } from './runner';
@@ -186,5 +187,117 @@ describe('the run as an async iterator', () => {
     expect(await texts(run(overridden, 'hi'))).toEqual(['hello from logged']);
     expect(await texts(run(plain, 'hi'))).toEqual(['hello from plain']);
     expect(log).toEqual(['override']);
+  });
+});
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** `noteRunner`'s agent over `sessionService`. */
+function noteRunnerOn(sessionService: InMemorySessionService, log: string[]) {
+  const { runner } = noteRunner(log);
+  return new Runner({ appName: 'app', agent: runner.agent, sessionService });
+}
+
+// The run goes on synchronously while nothing waits, and in a continuation of what it waits for (the
+// agent's next batch, an async store): these paths behave as the synchronous one does.
+describe('the run as an async iterator, over a store that waits or throws', () => {
+  /** Appends that wait a step (an async store): the run waits for each before it hands the event out. */
+  class WaitingStore extends InMemorySessionService {
+    override async appendEvent(session: Session, event: Event): Promise<Event> {
+      await Promise.resolve();
+      return super.appendEvent(session, event);
+    }
+  }
+
+  it('overlapping next() calls over an async store are answered in order, each event stored once before it is handed out', async () => {
+    const sequentialStore = new WaitingStore();
+    const sequential = await texts(run(noteRunnerOn(sequentialStore, []), 'hi'));
+    const sessionService = new WaitingStore();
+    const events = run(noteRunnerOn(sessionService, []), 'hi');
+
+    const results = await Promise.all(Array.from({ length: sequential.length + 2 }, () => events.next()));
+
+    expect(results.map((r) => (r.done ? 'done' : describe_(r.value)))).toEqual([...sequential, 'done', 'done']);
+    const stored = (await sessionService.getSession(KEY))!.events;
+    expect(stored.map(describe_)).toEqual(['hi', ...sequential]);
+    expect(stored.slice(1).map((event) => event.id)).toEqual(results.filter((r) => !r.done).map((r) => (r.value as Event).id));
+  });
+
+  it('a return() while the run waits for an async store: the event is stored and handed out, then the run ends and passes the turn on', async () => {
+    const log: string[] = [];
+    const gate = deferred();
+    const waiting = deferred();
+    class GatedStore extends InMemorySessionService {
+      appends = 0;
+      override async appendEvent(session: Session, event: Event): Promise<Event> {
+        // The model's call (the run's second append) waits for the gate.
+        if (++this.appends === 2) {
+          log.push('append waits');
+          waiting.resolve();
+          await gate.promise;
+        }
+        return super.appendEvent(session, event);
+      }
+    }
+    const sessionService = new GatedStore();
+    const runner = noteRunnerOn(sessionService, log);
+    const events = run(runner, 'hi');
+
+    const first = events.next().then((r) => log.push(`next: ${r.done ? 'done' : describe_(r.value)}`));
+    const returned = events.return().then((r) => log.push(`return: ${r.done ? 'done' : 'value'}`));
+    await waiting.promise;
+    log.push('gate opens');
+    gate.resolve();
+    await Promise.all([first, returned]);
+
+    expect(log).toEqual(['append waits', 'gate opens', 'next: call note', 'return: done']);
+    expect(await events.next()).toEqual({ value: undefined, done: true });
+    expect((await sessionService.getSession(KEY))!.events.map(describe_)).toEqual(['hi', 'call note']);
+    // The turn is free: the next run goes ahead (the call the first run left is reported interrupted).
+    expect(await texts(run(runner, 'again'))).toEqual(['response note TOOL_INTERRUPTED', 'call note', 'response note', 'done']);
+  });
+
+  describe.each(['throws', 'rejects'] as const)('a store whose append %s', (failure) => {
+    /** Fails the `failing`th append: by throwing at once (a store that breaks its contract), or by rejecting. */
+    function failingStore(failing: number) {
+      return new (class extends InMemorySessionService {
+        appends = 0;
+        override appendEvent(session: Session, event: Event): Promise<Event> {
+          if (++this.appends !== failing) return super.appendEvent(session, event);
+          if (failure === 'throws') throw new Error('the store is down');
+          return Promise.reject(new Error('the store is down'));
+        }
+      })();
+    }
+
+    it("on the user's message: the run yields one INTERNAL_ERROR, stores nothing, never throws and passes the turn on", async () => {
+      const log: string[] = [];
+      const sessionService = failingStore(1);
+      const runner = noteRunnerOn(sessionService, log);
+
+      const events = await texts(run(runner, 'hi'));
+
+      expect(events).toEqual(['error INTERNAL_ERROR']);
+      expect(log).toEqual([]);
+      expect((await sessionService.getSession(KEY))!.events).toEqual([]);
+      expect(await texts(run(runner, 'again'))).toEqual(['call note', 'response note', 'done']);
+    });
+
+    it("on the model's event: the run yields one INTERNAL_ERROR (stored after the message), never throws and passes the turn on", async () => {
+      const log: string[] = [];
+      const sessionService = failingStore(2);
+      const runner = noteRunnerOn(sessionService, log);
+
+      const events = await texts(run(runner, 'hi'));
+
+      expect(events).toEqual(['error INTERNAL_ERROR']);
+      expect(log).toEqual([]);
+      expect((await sessionService.getSession(KEY))!.events.map(describe_)).toEqual(['hi', 'error INTERNAL_ERROR']);
+      expect(await texts(run(runner, 'again'))).toEqual(['call note', 'response note', 'done']);
+    });
   });
 });

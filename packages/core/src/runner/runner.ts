@@ -175,6 +175,8 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
   private readonly services: InvocationServices;
   private readonly turns = new SessionTurns();
   private readonly claim: ResolvedSessionClaimPolicy;
+  /** The agent a run is for, from its loaded session and its message's checked copy: made once, not per run. */
+  private readonly chooseAgent = (session: Session, checked: Content | undefined): BaseAgent => answeringAgent(this.agent, session, checked) ?? this.agentToRun(session);
 
   constructor(options: RunnerOptions<TAgent>) {
     this.appName = options.appName;
@@ -236,7 +238,7 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
       turns: this.turns,
       claim: this.claim,
       fallbackAuthor: this.agent.name,
-      agent: (session, checked) => answeringAgent(this.agent, session, checked) ?? this.agentToRun(session),
+      agent: this.chooseAgent,
       newMessage,
       requireMessage: true,
       messageId,
