@@ -78,11 +78,6 @@ export class InvalidToolResultError extends ToolsmithError {
   ) {
     super('INVALID_TOOL_RESULT', `Tool "${toolName}" returned a result that is not JSON: ${reason}.`, cause === undefined ? {} : { cause });
   }
-
-  /** The same problem, named for `toolName` (the serializer finds it before it knows the tool). */
-  forTool(toolName: string): InvalidToolResultError {
-    return new InvalidToolResultError(toolName, this.reason, this.cause);
-  }
 }
 
 /** The files a tool returned (`toolFile`, `toolResult`) are larger, together, than the file size limit. */

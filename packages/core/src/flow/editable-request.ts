@@ -28,6 +28,10 @@ const MAX_WALKED_DEPTH = 64;
  * `structuredClone` (so a cycle is unrolled that deep, then copied as a cycle). Members whose value is
  * `undefined` are kept; a function is kept as it is (`structuredClone` refuses one); an own
  * `__proto__` key stays a key, never the copy's prototype.
+ *
+ * Not `validation/json-copy.ts`'s walker: that one copies what JSON carries and refuses the rest (a
+ * `Date`, a function, a cycle or deep nesting is a breach; an `undefined` member is left out, `-0` becomes
+ * `0`), while a request's copy must keep all of it as `structuredClone` would (editable-request.test.ts).
  */
 function copyData<T>(value: T, depth: number): T {
   if (typeof value !== 'object' || value === null) return value;

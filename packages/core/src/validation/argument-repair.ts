@@ -46,6 +46,8 @@ export function repairArguments(args: Record<string, unknown>, schema: JsonSchem
   if (look.repairs.length === 0) return undefined;
   const walk = new RepairWalk(schema, true, limit);
   // Arguments are JSON (parsed, or checked by the argument parser): a JSON round trip copies them exactly.
+  // The copy stays although the executor's argument check copies again afterwards: the caller's object is
+  // never changed (argument-repair.test.ts), and a beforeTool callback, or structured output's answer, may hold it.
   const copy = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
   walk.value(copy, schema, '');
   return { args: copy, repairs: walk.repairs };
