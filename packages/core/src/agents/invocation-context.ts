@@ -26,6 +26,7 @@ import { AgentConfigError } from '../errors/agent-config-error';
 import { costOfFailedMessage } from '../errors/messages';
 import type { CompactionOptions } from '../context/compaction-options';
 import type { CallIdCache } from '../flow/model-response-check';
+import type { SequentialCalls } from '../flow/sequential-calls';
 
 /** @internal What every invocation of one runner shares: services, plugins, limits and the resolved tools. */
 export interface InvocationServices {
@@ -54,6 +55,8 @@ export interface InvocationServices {
   readonly confirmationPolicy?: ConfirmationPolicySetting;
   /** The runner's `budget`: what one run may spend. */
   readonly budget?: RunBudget;
+  /** @internal The queues of `sequential` tools' calls, per session and tool, across responses and runs. */
+  readonly sequentialCalls: SequentialCalls;
 }
 
 /** @internal Mutable facts shared by every agent taking part in one invocation. */

@@ -47,7 +47,8 @@ export function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then: (e
 export function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then?: (event: Event) => T): T | Event | Promise<T | Event> {
   const { agent, context, calls } = input;
   // The usual step needs no async function: its one call's outcome is a value, or a promise continued with `.then`.
-  if (calls.length !== 1 || context.abortable || context.trace !== undefined) return handleCalls(input, then);
+  // A sequential tool's call takes its queue (see handleCalls), even alone in its step.
+  if (calls.length !== 1 || context.abortable || context.trace !== undefined || input.offered.anySequential) return handleCalls(input, then);
   try {
     const actions = [createEventActions()];
     const outcome = executeCall(input, toolCallbackChain(context.services.plugins, agent.callbacks), context.stateSnapshot(), actions, 0);
@@ -58,7 +59,7 @@ export function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then?: (
   }
 }
 
-/** {@link handleFunctionCalls} for every other step: several calls, or one that can be aborted or is traced. */
+/** {@link handleFunctionCalls} for every other step: several calls, or one that can be aborted, is traced or may be a sequential tool's. */
 async function handleCalls<T>(input: HandleFunctionCallsInput, then?: (event: Event) => T): Promise<T | Event> {
   const { agent, context, calls, offered } = input;
   const callbacks = toolCallbackChain(context.services.plugins, agent.callbacks);
@@ -71,15 +72,17 @@ async function handleCalls<T>(input: HandleFunctionCallsInput, then?: (event: Ev
   /** `kept`, when given, gets the call's context (a sequential tool's queue waits for its work). */
   const execute = (index: number, kept?: ToolContext[]): ToolCallOutcome | Promise<ToolCallOutcome> => executeCall(input, callbacks, base, actions, index, kept);
 
-  if (calls.length === 1 && !context.abortable) {
+  if (calls.length === 1 && !context.abortable && !offered.anySequential) {
     outcomes[0] = await execute(0); // one traced call that cannot be aborted needs no wrapper either
   } else {
-    // A `sequential` tool's calls each wait for its previous call of this response (a lower index, so
-    // already started whatever the concurrency cap: no deadlock) to end: not only to be answered, but its
-    // tool's own work too (a call answered by a timeout or an abort may still run). A call still waiting
-    // when the run is aborted never starts (it was answered `RUN_ABORTED` with the rest).
-    let idleAfter: Map<string, Promise<void>> | undefined;
+    // A `sequential` tool's call waits in the session's queue of that tool (see sequential-calls.ts) for
+    // every earlier call to end, of this response (a lower index, so already started whatever the
+    // concurrency cap: no deadlock) or of an earlier one: not only to be answered, but its tool's own work
+    // too (a call answered by a timeout or an abort may still run). A call still waiting when its run is
+    // aborted never starts (it was answered `RUN_ABORTED` with the rest), nor one behind a call that
+    // failed the step.
     let contexts: ToolContext[] | undefined;
+    let failed = false;
     const runOne = (index: number): Promise<void> => {
       const tool = offered.byName.get(calls[index].name);
       if (!tool?.sequential) {
@@ -90,16 +93,13 @@ async function handleCalls<T>(input: HandleFunctionCallsInput, then?: (event: Ev
       }
       const kept = (contexts ??= []);
       const run = async (): Promise<void> => {
-        if (!context.aborted) outcomes[index] = await execute(index, kept);
+        if (!context.aborted && !failed) outcomes[index] = await execute(index, kept);
       };
-      idleAfter ??= new Map();
-      const previous = idleAfter.get(tool.name);
-      const ran = previous ? previous.then(run) : run();
-      // The tool is idle once this call's work has ended; the step waits only for the answer. A failed
-      // call fails the step (through `ran`), and the calls queued behind it never start.
-      const idle = ran.then(() => (kept[index] === undefined ? undefined : workAfterCancel(kept[index])));
-      idle.catch(noop);
-      idleAfter.set(tool.name, idle);
+      const { session } = context;
+      const ran = context.services.sequentialCalls.run(session.appName, session.userId, session.id, tool.name, run, () =>
+        kept[index] === undefined ? undefined : workAfterCancel(kept[index]),
+      );
+      ran.catch(() => (failed = true));
       return ran;
     };
     const work = calls.length === 1 ? runOne(0) : runConcurrently(calls.length, context.services.maxConcurrentToolCalls, runOne, context.signal);
@@ -295,8 +295,6 @@ function mergeActions(into: EventActions, from: EventActions): StateConflictErro
     into.requestedToolConfirmations = { ...into.requestedToolConfirmations, ...from.requestedToolConfirmations };
   }
 }
-
-function noop(): void {}
 
 /** Runs `task(0..count-1)` with at most `limit` in flight; stops starting new ones once `signal` aborts. */
 async function runConcurrently(count: number, limit: number, task: (index: number) => Promise<void>, signal: AbortSignal): Promise<void> {

@@ -18,6 +18,8 @@ export interface OfferedTools {
   readonly providerTools: readonly ProviderTool[];
   /** Declared tool names, for the "unknown tool" message. */
   readonly names: readonly string[];
+  /** Whether some offered tool is `sequential` (its calls then take the queue, even one alone in its step). */
+  readonly anySequential: boolean;
 }
 
 /** An agent's `tools` entries, sorted once at startup. */
@@ -112,6 +114,7 @@ function offer(agent: LlmAgent, tools: readonly BaseTool[], providerTools: reado
   const byName = new Map<string, BaseTool>();
   const declarations: FunctionDeclaration[] = [];
   const processors: BaseTool[] = [];
+  let anySequential = false;
   for (const tool of tools) {
     if (typeof tool.processRequest === 'function') processors.push(tool);
     if (isRequestOnlyTool(tool)) continue;
@@ -120,8 +123,9 @@ function offer(agent: LlmAgent, tools: readonly BaseTool[], providerTools: reado
     }
     byName.set(tool.name, tool);
     declarations.push(tool.declaration());
+    if (tool.sequential) anySequential = true;
   }
-  return { tools, byName, declarations, processors, providerTools, names: [...byName.keys()] };
+  return { tools, byName, declarations, processors, providerTools, names: [...byName.keys()], anySequential };
 }
 
 /** The transfer tool for an agent that has somewhere to transfer to, else `undefined`. */

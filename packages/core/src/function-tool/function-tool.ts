@@ -41,7 +41,7 @@ export interface FunctionToolConfig<TArgs> {
   timeoutMs?: number;
   /** Characters of JSON the result may have before it is cut for the model; default: the runner's `maxResultChars`. */
   maxResultChars?: number;
-  /** Calls of this tool from one model response run one after another, in call order. */
+  /** Calls of this tool on one session run one after another, in the order they were made (see `@Tool({ sequential })`). */
   sequential?: boolean;
   /** Running a call twice with the same `ctx.idempotencyKey` has the effect of running it once (see `@Tool({ idempotent })`). */
   idempotent?: boolean;

@@ -211,6 +211,78 @@ describe('a sequential tool when the run ends mid-call', () => {
   });
 });
 
+describe("a sequential tool's calls across responses, runs and sessions", () => {
+  it('a call of the next response waits for a timed-out call whose tool still runs', async () => {
+    const log: string[] = [];
+    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const pay = gatedTool('pay', log, gates, { sequential: true, timeoutMs: 1 });
+    const model = new ScriptedModel([{ calls: [{ id: 'A', name: 'pay', args: { id: 'A' } }] }, { calls: [{ id: 'B', name: 'pay', args: { id: 'B' } }] }, 'done']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model, tools: [pay] }) });
+    const run = drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('pay twice') }));
+    await until(() => model.requests.length === 2); // A was answered TOOL_TIMEOUT and the model called again
+    await settle();
+    expect(log).toEqual(['start A', 'cancelled A']); // B waits: A's tool still runs
+    gates.get('A')!.resolve();
+    await until(() => gates.has('B'));
+    gates.get('B')!.resolve();
+    const events = await run;
+    expect(log.slice(0, 4)).toEqual(['start A', 'cancelled A', 'end A', 'start B']);
+    expect(responseCodes(events)[0]).toBe('TOOL_TIMEOUT');
+    expect(events.at(-1)!.text()).toBe('done');
+  });
+
+  it("a call of the session's next run waits for an aborted call whose tool still runs; aborted while waiting, it never starts", async () => {
+    const log: string[] = [];
+    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const pay = gatedTool('pay', log, gates, { sequential: true });
+    const call = (id: string) => ({ calls: [{ id, name: 'pay', args: { id } }] });
+    const model = new ScriptedModel([call('A'), call('B'), call('C'), 'done']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model, tools: [pay] }) });
+    const first = new AbortController();
+    const aborted = drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('pay A'), signal: first.signal }));
+    await until(() => gates.has('A'));
+    first.abort();
+    expect(responseCodes(await aborted)).toEqual(['RUN_ABORTED']); // while A still runs
+
+    // The next run's B waits for A; its run aborts, so B never starts.
+    const second = new AbortController();
+    const waiting = drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('pay B'), signal: second.signal }));
+    await until(() => model.requests.length === 2);
+    await settle();
+    second.abort();
+    expect(responseCodes(await waiting)).toEqual(['RUN_ABORTED']);
+
+    // The run after it: C waits for A too, and starts once A's tool has ended.
+    const next = drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('pay C') }));
+    await until(() => model.requests.length === 3);
+    await settle();
+    expect(log).toEqual(['start A', 'cancelled A']);
+    gates.get('A')!.resolve();
+    await until(() => gates.has('C'));
+    gates.get('C')!.resolve();
+    expect((await next).at(-1)!.text()).toBe('done');
+    expect(log).toEqual(['start A', 'cancelled A', 'end A', 'start C', 'end C']); // B never started
+  });
+
+  it("two sessions' calls of one sequential tool never wait for each other", async () => {
+    const log: string[] = [];
+    const gates = new Map<string, ReturnType<typeof deferred>>();
+    const pay = gatedTool('pay', log, gates, { sequential: true });
+    const call = (id: string) => ({ calls: [{ id, name: 'pay', args: { id } }] });
+    const model = new ScriptedModel([call('A'), call('B'), 'done', 'done']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model, tools: [pay] }) });
+    const one = drain(runner.run({ userId: 'u', sessionId: 's1', newMessage: user('pay A') }));
+    await until(() => gates.has('A'));
+    const two = drain(runner.run({ userId: 'u', sessionId: 's2', newMessage: user('pay B') }));
+    await until(() => gates.has('B')); // started while A still runs
+    expect(log).toEqual(['start A', 'start B']);
+    gates.get('B')!.resolve();
+    expect((await two).at(-1)!.text()).toBe('done');
+    gates.get('A')!.resolve();
+    expect((await one).at(-1)!.text()).toBe('done');
+  });
+});
+
 describe('per-turn cost is flat in the tool set', () => {
   it('every turn and session offers the very same declaration objects (built once per tool)', async () => {
     const log: string[] = [];

@@ -27,6 +27,7 @@ import { answeringAgent } from './answering-agent';
 import { type AgentOutput, type AskResult, askResult } from './ask-result';
 import { runInvocation } from './run-invocation';
 import { SessionTurns } from './session-turns';
+import { SequentialCalls } from '../flow/sequential-calls';
 import { resolveSessionClaimPolicy, type ResolvedSessionClaimPolicy, type SessionClaimPolicy } from './session-claim-policy';
 import { ToolResolver } from '../flow/tool-resolver';
 import { Container } from '../di/container';
@@ -217,6 +218,7 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
       confirmationGate: options.grantService ? grantGate(options.grantService, options.appName) : undefined,
       confirmationPolicy: options.confirmationPolicy,
       budget: options.budget ? checkRunBudget(options.budget) : undefined,
+      sequentialCalls: new SequentialCalls(),
     };
     checkPolicySetting(options.confirmationPolicy, 'the runner');
     checkAgentTree(options.agent);

@@ -69,7 +69,7 @@ export abstract class BaseTool implements Tool {
   readonly timeoutMs?: number;
   /** Characters of JSON the result may have before it is cut for the model; default: the runner's `maxResultChars`. */
   readonly maxResultChars?: number;
-  /** Calls of this tool from one model response run one after another, in call order. */
+  /** Calls of this tool on one session run one after another, in the order they were made (see `@Tool({ sequential })`). */
   readonly sequential?: boolean;
   /** The credential the tool needs: obtained (or asked of the user) before it runs, then in `ctx.credential`. */
   readonly auth?: AuthConfig;

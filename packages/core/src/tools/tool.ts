@@ -61,8 +61,10 @@ export interface ToolOptions<TArgs = any> {
    */
   maxResultChars?: number;
   /**
-   * Calls of this tool from one model response run one after another, in call order, instead of at
-   * the same time (other tools' calls still run alongside). For tools whose calls must not overlap.
+   * Calls of this tool on one session run one after another, in the order they were made, instead of
+   * at the same time (other tools' calls still run alongside): within one response, and across responses
+   * and runs in this process, a call starts only once the tool's previous call has ended. Calls of other
+   * sessions do not wait. For tools whose calls must not overlap.
    */
   sequential?: boolean;
   /**
