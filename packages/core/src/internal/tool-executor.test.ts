@@ -6,6 +6,7 @@ import { errorResponse, executeToolCall } from './tool-executor';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { InvalidArgumentsError } from '../errors/tool-call-errors';
 import { DEFAULT_TOOL_CALL_POLICY } from '../tools/tool-call-policy';
+import { invokeTool } from '../testing/invoke-tool';
 
 class EchoTool extends BaseTool {
   readonly name = 'echo';
@@ -218,5 +219,29 @@ describe('validation feedback', () => {
     });
     const repeated = new ToolsmithError('TOOL_EXECUTION_FAILED', 'It failed: a is bad.', { details: { problems: [{ path: '/a', message: 'a is bad', keyword: 'x' }], retryable: true } });
     expect(errorResponse({ id: 'c', name: 't' }, repeated).response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'It failed: a is bad.', details: { retryable: true } } });
+  });
+});
+
+describe('a result that throws when read', () => {
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  const thenThrows = () => Object.defineProperty({}, 'then', { get: () => { throw new Error('no then'); } });
+
+  it.each([['a revoked Proxy', revoked], ['an object whose then getter throws', thenThrows]])('%s is TOOL_EXECUTION_FAILED, on the small frame and the full path alike', async (_, make) => {
+    for (const callbacks of [undefined, { beforeTool: [], afterTool: [() => undefined], onToolError: [] }]) {
+      const ctx = context();
+      const out = await executeToolCall({ call: { id: 'c1', name: 'echo', args: { text: 'x' } }, tool: new EchoTool(make), availableToolNames: ['echo'], context: ctx, callbacks });
+      expect(out.error?.code).toBe('TOOL_EXECUTION_FAILED');
+      expect(out.response.isError).toBe(true);
+    }
+  });
+
+  it('invokeTool answers it too (it does not reject)', async () => {
+    const out = await invokeTool(new EchoTool(revoked), 'echo', { text: 'x' });
+    expect(out.error?.code).toBe('TOOL_EXECUTION_FAILED');
+    expect(out.isError).toBe(true);
   });
 });

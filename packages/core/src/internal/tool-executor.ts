@@ -109,12 +109,15 @@ export function runToolCall(input: ExecuteToolCallInput): ToolCallOutcome | Prom
   const policy = input.policy ?? DEFAULT_TOOL_CALL_POLICY;
   const budget = tool.maxResultChars ?? policy.maxResultChars;
   let ran: unknown;
+  let pending: boolean;
   try {
     ran = tool.run(args, context);
+    // Reading `then` may throw too (a revoked Proxy, a throwing getter): that is the tool's failure, as on the full path.
+    pending = isPromiseLike(ran);
   } catch (thrown) {
     return finishRun(input, tool, policy, budget, thrown, true);
   }
-  if (isPromiseLike(ran)) return finishRun(input, tool, policy, budget, ran, false);
+  if (pending) return finishRun(input, tool, policy, budget, ran, false);
   context.endCall();
   return respond(input, tool, policy, budget, ran);
 }

@@ -59,3 +59,49 @@ describe("a tool's result in the session", () => {
     ]);
   });
 });
+
+/** A value that throws when read: a revoked Proxy (an immer draft after its scope, say), or an object whose `then` getter throws. */
+function unreadable(kind: 'revoked' | 'then'): unknown {
+  if (kind === 'then') return Object.defineProperty({}, 'then', { get: () => { throw new Error('then is not readable'); } });
+  const { proxy, revoke } = Proxy.revocable({ total: 1 }, {});
+  revoke();
+  return proxy;
+}
+
+describe('a tool result that throws when read', () => {
+  it.each([
+    ['revoked', false],
+    ['revoked', true],
+    ['then', false],
+    ['then', true],
+  ] as const)('(%s, with a callback: %s) is the call\'s TOOL_EXECUTION_FAILED; the run goes on', async (kind, withCallback) => {
+    const bad = functionTool({ name: 'bad', description: 'Bad.', parameters: { type: 'object', properties: {} }, execute: () => unreadable(kind) as Record<string, unknown> });
+    const model = new ScriptedModel([{ calls: [{ id: 'b1', name: 'bad', args: {} }] }, 'done']);
+    const callbacks = withCallback ? { callbacks: { afterTool: () => undefined } } : {};
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model, tools: [bad], ...callbacks }) });
+    const { events } = await runner.ask({ userId: 'u', sessionId: 's', newMessage: message('go') });
+    expect(events.map((e) => e.errorCode).filter(Boolean)).toEqual([]);
+    expect(events.flatMap((e) => e.functionResponses()).map((r) => (r.response.error as { code?: string } | undefined)?.code)).toEqual(['TOOL_EXECUTION_FAILED']);
+    expect(events.at(-1)!.content?.parts).toEqual([{ text: 'done' }]);
+  });
+
+  it("loses nothing of a sibling call: its result and its state write are stored", async () => {
+    const pay = functionTool({
+      name: 'pay', description: 'Pays.', parameters: { type: 'object', properties: {} },
+      execute: async (_args: Record<string, unknown>, ctx) => {
+        await Promise.resolve();
+        ctx.state.set('paid', true);
+        return { paid: true };
+      },
+    });
+    const bad = functionTool({ name: 'bad', description: 'Bad.', parameters: { type: 'object', properties: {} }, execute: () => unreadable('revoked') as Record<string, unknown> });
+    const model = new ScriptedModel([{ calls: [{ id: 'p1', name: 'pay', args: {} }, { id: 'b1', name: 'bad', args: {} }] }, 'done']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model, tools: [pay, bad] }) });
+    const { events } = await runner.ask({ userId: 'u', sessionId: 's', newMessage: message('go') });
+    expect(events.map((e) => e.errorCode).filter(Boolean)).toEqual([]);
+    const session = await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    expect(session!.state).toEqual({ paid: true });
+    const responses = session!.events.flatMap((e) => e.functionResponses());
+    expect(responses.map((r) => [r.id, r.response.paid ?? (r.response.error as { code?: string }).code])).toEqual([['p1', true], ['b1', 'TOOL_EXECUTION_FAILED']]);
+  });
+});
