@@ -10,6 +10,8 @@ import { stripCodeFence } from '../validation/argument-text-repair';
 import { loadClassTransformer, loadClassValidator } from '../validation/lazy-modules';
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
 import { standardProblems } from '../validation/standard-schema';
+import { nonFiniteNumberIn } from '../validation/non-finite-number';
+import { readablePath } from '../validation/problem-text';
 import type { JsonSchema } from '../model/json-schema';
 import { setStateKey } from '../state/state-keys';
 
@@ -20,7 +22,8 @@ export const OUTPUT_INVALID = 'OUTPUT_INVALID';
  * Checks the final answer of an agent with an `outputSchema`, in place on its event: parsed as JSON (a
  * Markdown code fence around it is tolerated), given the argument repairs when it does not validate
  * (validation/argument-repair.ts), validated with ajv against the schema and, for a DTO that
- * needs it, with class-validator. A valid answer is set as `event.output` (and stored under `outputKey`,
+ * needs it, with class-validator; a number JSON cannot carry (`1e999` parses to `Infinity`) makes it
+ * invalid too. A valid answer is set as `event.output` (and stored under `outputKey`,
  * replacing the text). An invalid one makes the event an `OUTPUT_INVALID` error whose message lists every
  * problem at its path; the flow then feeds it back to the model while retries remain (see
  * contents-builder.ts), and ends with it when none do.
@@ -49,6 +52,9 @@ export async function checkStructuredOutput(agent: LlmAgent, event: Event): Prom
       if (problems.length === 0 && output.classValidatorDto) problems = await classValidatorProblems(output.classValidatorDto, value);
     }
   }
+  // JSON.parse makes Infinity of 1e999 (and a repair of "1e999"), which ajv takes for a number: the answer
+  // is plain JSON, so it is refused as any other invalid answer, before anything of it is stored.
+  if (problems.length === 0) problems = finiteProblems(value);
   const stateDelta = event.actions.stateDelta;
   if (problems.length === 0) {
     event.output = value;
@@ -72,6 +78,15 @@ async function standardAnswer(schema: StandardSchemaV1, jsonSchema: JsonSchema, 
   if (result.issues) return { value: answer, problems: standardProblems(result.issues, '', 'answer') };
   return { value: result.value, problems: [] };
 }
+
+/** The problem of an answer holding a number JSON cannot carry (`NaN`, `±Infinity`); none when it holds none. */
+function finiteProblems(value: unknown): readonly ArgumentProblem[] {
+  const found = nonFiniteNumberIn(value);
+  if (found === undefined) return NO_PROBLEMS;
+  return [{ path: found.pointer, keyword: 'type', message: `${readablePath(found.pointer, 'answer')}: got ${found.number}, expected a finite number (JSON has no ${found.number})` }];
+}
+
+const NO_PROBLEMS: readonly ArgumentProblem[] = [];
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -84,6 +84,19 @@ describe('LlmAgent outputSchema with a zod schema', () => {
     expect(session!.state.forecast).toEqual({ city: 'Paris', low: 12, high: 20 });
   });
 
+  it("refuses an output value holding a number JSON cannot carry (a transform's Infinity) as OUTPUT_INVALID, nothing stored", async () => {
+    const Scaled = z.object({ total: z.number().pipe(z.transform((n) => n * 1e308)) });
+    const model = new ScriptedModel(['{"total":10}', '{"total":0}']);
+    const sessionService = new InMemorySessionService();
+    const agent = new LlmAgent({ name: 'a', model, outputSchema: Scaled, outputKey: 'result' });
+    const events = await collect(new Runner({ appName: 'app', agent, sessionService }), 'Total?');
+
+    expect(events.map((event) => event.errorCode)).toEqual(['OUTPUT_INVALID', undefined]);
+    expect(events[0].errorMessage).toContain('total: got Infinity, expected a finite number');
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+    expect(session!.state).toEqual({ result: { total: 0 } });
+  });
+
   it('refuses a schema whose library has no JSON Schema converter when the agent is built', () => {
     expect(() => new LlmAgent({ name: 'a', model: new ScriptedModel([]), outputSchema: v.object({ city: v.string() }) })).toThrow(
       'Agent "a": outputSchema is invalid (it is a "valibot" Standard Schema without a JSON Schema converter',

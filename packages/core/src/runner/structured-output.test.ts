@@ -147,6 +147,29 @@ describe('LlmAgent outputSchema: repairs', () => {
   });
 });
 
+describe('LlmAgent outputSchema: numbers JSON cannot carry', () => {
+  const TOTALS: JsonSchema = { type: 'object', properties: { total: { type: 'number' }, list: { type: 'array', items: { type: 'number' } } } };
+
+  it.each([
+    ['{"total":1e999}', 'total: got Infinity'],
+    ['{"total":"-1e999"}', 'total: got -Infinity'],
+    ['{"list":[1,1E400]}', 'list[1]: got Infinity'],
+  ])('refuse the answer %s as OUTPUT_INVALID, nothing stored, and the model answers again', async (answer, problem) => {
+    const model = new ScriptedModel([answer, '{"total":2}']);
+    const sessionService = new InMemorySessionService();
+    const agent = new LlmAgent({ name: 'a', model, outputSchema: TOTALS, outputKey: 'result' });
+    const events = await collect(new Runner({ appName: 'app', agent, sessionService }), 'Total?');
+
+    expect(events.map((event) => event.errorCode)).toEqual(['OUTPUT_INVALID', undefined]);
+    expect(events[0].errorMessage).toContain(`${problem}, expected a finite number`);
+    expect(events[0].output).toBeUndefined();
+    expect(events[0].actions.stateDelta).toEqual({});
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+    expect(session!.state).toEqual({ result: { total: 2 } });
+    expect(session!.events.at(-1)!.output).toEqual({ total: 2 });
+  });
+});
+
 describe('LlmAgent outputSchema behind an AgentTool', () => {
   it('gives the caller the validated object, after the inner agent retried an invalid answer', async () => {
     const inner = new ScriptedModel(['{"city":"Paris"}', '{"city":"Paris","celsius":21,"sky":"clear"}']);
