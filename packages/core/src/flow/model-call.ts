@@ -38,14 +38,24 @@ export interface ModelStep {
 
 /**
  * One model call with its callbacks, not streaming, and what the loop makes of its step: `then(step)`,
- * run in this function, so the loop's step has no async function (and no promise to wait for) of its
- * own. A plain async function rather than a generator: every event of the loop passes through each
- * generator layer it is yielded from, so the usual (non-streaming) step keeps one layer fewer.
- * {@link streamModel} is the same call, streaming.
+ * run by the call's own async function, so the loop's step has no async function (and no promise to
+ * wait for) of its own. Not a generator: every event of the loop passes through each generator layer
+ * it is yielded from, so the usual (non-streaming) step keeps one layer fewer. The request is built
+ * before that function starts: its frame (made when it first waits, and copied at every wait) holds
+ * only what spans the model's parts. {@link streamModel} is the same call, streaming.
  */
-export async function callModel<T>(agent: LlmAgent, context: InvocationContext, offered: OfferedTools, then: (step: ModelStep) => T | Promise<T>): Promise<T> {
-  const built = buildRequest(agent, context, offered);
-  const call = new ModelCall(agent, context, built instanceof Promise ? await built : built, buildsOwnRequest(offered));
+export function callModel<T>(agent: LlmAgent, context: InvocationContext, offered: OfferedTools, then: (step: ModelStep) => T | Promise<T>): Promise<T> {
+  try {
+    const built = buildRequest(agent, context, offered);
+    if (built instanceof Promise) return built.then((request) => respond(new ModelCall(agent, context, request, buildsOwnRequest(offered)), then));
+    return respond(new ModelCall(agent, context, built, buildsOwnRequest(offered)), then);
+  } catch (thrown) {
+    return Promise.reject(thrown);
+  }
+}
+
+/** {@link callModel} once the request is built: the callbacks, the model's parts, then the step. */
+async function respond<T>(call: ModelCall, then: (step: ModelStep) => T | Promise<T>): Promise<T> {
   let response = call.chain.beforeModel.length > 0 ? await call.before() : undefined;
   let partials: Event[] | undefined;
   if (!response) {

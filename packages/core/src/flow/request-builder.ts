@@ -25,8 +25,8 @@ export function buildRequest(agent: LlmAgent, context: InvocationContext, offere
 }
 
 function assemble(agent: LlmAgent, offered: OfferedTools, contents: LlmRequest['contents'], instruction: string | undefined): LlmRequest {
-  const request: LlmRequest = { contents, tools: offered.declarations.slice() };
-  if (instruction) request.systemInstruction = instruction;
+  // With the instruction in the literal (the usual request has one): made with its room, not grown by a property store.
+  const request: LlmRequest = instruction ? { contents, tools: offered.declarations.slice(), systemInstruction: instruction } : { contents, tools: offered.declarations.slice() };
   if (offered.providerTools.length > 0) request.providerTools = offered.providerTools.slice();
   if (agent.toolChoice) request.toolChoice = agent.toolChoice;
   if (agent.generationConfig) request.config = { ...agent.generationConfig };
