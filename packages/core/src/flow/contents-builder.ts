@@ -10,23 +10,28 @@ import { mergeTurnResponses, withoutConfirmationParts } from './turn-contents';
  * answers are hidden, and each turn's responses are merged after its calls (see turn-contents.ts).
  */
 export function buildContents(events: readonly Event[], agentName: string, branch: string | undefined): Content[] {
-  const contents: Content[] = [];
+  // Sized for one content per event (the usual history), not grown from empty by push (which reserves
+  // 17 slots at the first push): cut to what was written at the end. This runs for every model call.
+  const contents: Content[] = new Array(events.length);
+  let count = 0;
   let hadConfirmations = false;
-  for (const event of events) {
+  for (let index = 0; index < events.length; index++) {
+    const event = events[index];
     if (!event.content || event.partial || event.content.parts.length === 0) continue;
     if (branch && event.branch && !branch.startsWith(event.branch)) continue;
     const content = withoutConfirmationParts(event.content);
     if (content !== event.content) hadConfirmations = true;
     if (!content) continue;
     if (event.author === 'user' || event.author === agentName) {
-      contents.push(content);
+      contents[count++] = content;
       // An answer that broke the output schema is followed by what was wrong with it, for the next try.
-      if (event.errorCode === OUTPUT_INVALID && event.errorMessage) contents.push({ role: 'user', parts: [{ text: event.errorMessage }] });
+      if (event.errorCode === OUTPUT_INVALID && event.errorMessage) contents[count++] = { role: 'user', parts: [{ text: event.errorMessage }] };
     } else {
       const retold = retell({ author: event.author, content });
-      if (retold) contents.push(retold);
+      if (retold) contents[count++] = retold;
     }
   }
+  if (count !== contents.length) contents.length = count;
   return mergeTurnResponses(contents, events, hadConfirmations);
 }
 

@@ -11,7 +11,7 @@ import type { Content, FunctionCall, FunctionResponse, Part } from '../model/con
  * Returns the content itself when it has none, `undefined` when nothing else is left.
  */
 export function withoutConfirmationParts(content: Content): Content | undefined {
-  if (!content.parts.some(isConfirmationPart)) return content;
+  if (!hasConfirmationPart(content.parts)) return content;
   const parts = content.parts.filter((part) => !isConfirmationPart(part));
   return parts.length > 0 ? { ...content, parts } : undefined;
 }
@@ -75,6 +75,12 @@ function functionCallsOf(content: Content): FunctionCall[] {
   const calls: FunctionCall[] = [];
   for (const part of content.parts) if (part.functionCall) calls.push(part.functionCall);
   return calls;
+}
+
+/** True when a part is a confirmation request or answer (a plain loop: this runs for every event of every request). */
+function hasConfirmationPart(parts: readonly Part[]): boolean {
+  for (let i = 0; i < parts.length; i++) if (isConfirmationPart(parts[i])) return true;
+  return false;
 }
 
 function isConfirmationPart(part: Part): boolean {
