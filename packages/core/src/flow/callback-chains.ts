@@ -30,16 +30,28 @@ function remember<C>(cache: WeakMap<readonly AgentCallbacks[], WeakMap<AgentCall
   return chain;
 }
 
-// Asked on every model call and tool step: a cached chain is found without building anything (not even a closure).
+// Asked on every model call and tool step: a cached chain is found without building anything (not even a
+// closure), and the pair asked last (a process usually runs one runner's agent turn after turn) without
+// the two WeakMap lookups. The pair asked last is held until another is asked: its callbacks, no session data.
+let lastModel: { plugins: readonly AgentCallbacks[]; agent: AgentCallbacks; chain: ModelCallbackChain } | undefined;
+let lastTool: { plugins: readonly AgentCallbacks[]; agent: AgentCallbacks; chain: ToolCallbackChain } | undefined;
 
 /** The model callbacks of plugins then agent, in the order they run. */
 export function modelCallbackChain(plugins: readonly AgentCallbacks[], agent: AgentCallbacks): ModelCallbackChain {
-  return modelChains.get(plugins)?.get(agent) ?? remember(modelChains, plugins, agent, buildModelChain([...plugins, agent]));
+  const last = lastModel;
+  if (last !== undefined && last.plugins === plugins && last.agent === agent) return last.chain;
+  const chain = modelChains.get(plugins)?.get(agent) ?? remember(modelChains, plugins, agent, buildModelChain([...plugins, agent]));
+  lastModel = { plugins, agent, chain };
+  return chain;
 }
 
 /** The tool callbacks of plugins then agent, in the order the executor runs them. */
 export function toolCallbackChain(plugins: readonly AgentCallbacks[], agent: AgentCallbacks): ToolCallbackChain {
-  return toolChains.get(plugins)?.get(agent) ?? remember(toolChains, plugins, agent, buildToolChain([...plugins, agent]));
+  const last = lastTool;
+  if (last !== undefined && last.plugins === plugins && last.agent === agent) return last.chain;
+  const chain = toolChains.get(plugins)?.get(agent) ?? remember(toolChains, plugins, agent, buildToolChain([...plugins, agent]));
+  lastTool = { plugins, agent, chain };
+  return chain;
 }
 
 function buildModelChain(sources: readonly AgentCallbacks[]): ModelCallbackChain {

@@ -38,19 +38,27 @@ export interface EarlierCalls {
 /** A response is plain data, as a message is: arrays, plain objects, strings, numbers, booleans, null. */
 const RESPONSE_RULES: JsonCopyRules = { values: 'plain' };
 
-/** What one check found beyond the copy: the calls refused, the walk for members past the known ones. */
-interface Check {
-  readonly modelName: string;
-  readonly limits: ArgumentLimits;
-  readonly earlier: EarlierCalls | undefined;
+/**
+ * One check, and what it found: the copy, the calls refused, the walk for members past the known ones.
+ * Every field is made at once (one shape, no property store grown while it is filled); it is also the
+ * result the caller gets (no object made for that).
+ */
+class Check implements CheckedModelResponse {
+  response: LlmResponse = {};
   /** Members of no known field (a part's `providerData`, …), each copied by the generic walk, nested at most `limits.maxDepth` below the content. */
-  walk?: JsonWalk;
+  walk: JsonWalk | undefined = undefined;
   /** The response's call ids so far: the first alone, a set from the second on (the usual response has one call). */
-  firstId?: string;
-  ids?: Set<string>;
-  sessionRead?: boolean;
-  sessionIds?: ReadonlySet<string>;
-  refused?: Map<string, ToolsmithError>;
+  firstId: string | undefined = undefined;
+  ids: Set<string> | undefined = undefined;
+  sessionRead = false;
+  sessionIds: ReadonlySet<string> | undefined = undefined;
+  refusedCalls: Map<string, ToolsmithError> | undefined = undefined;
+
+  constructor(
+    readonly modelName: string,
+    readonly limits: ArgumentLimits,
+    readonly earlier: EarlierCalls | undefined,
+  ) {}
 }
 
 /**
@@ -69,10 +77,10 @@ interface Check {
  */
 export function checkModelResponse(raw: unknown, modelName: string, limits: ArgumentLimits, earlier?: EarlierCalls): CheckedModelResponse {
   if (!isRecord(raw)) throw new InvalidModelResponseError(modelName, `expected an object, got ${describe(raw)}`);
-  const check: Check = { modelName, limits, earlier };
+  const check = new Check(modelName, limits, earlier);
   try {
     const { content, turnComplete, finishReason, usage, error } = raw as Record<keyof LlmResponse, unknown>;
-    const response: LlmResponse = {};
+    const { response } = check;
     if (content !== undefined && content !== null) response.content = copyContent(content, check);
     if (turnComplete !== undefined) {
       if (typeof turnComplete !== 'boolean') throw invalid(check, `"turnComplete" must be a boolean, got ${describe(turnComplete)}`);
@@ -84,7 +92,7 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
       if (!isRecord(error) || typeof error.code !== 'string' || typeof error.message !== 'string') throw invalid(check, '"error" must be an object with a string "code" and "message"');
       response.error = { code: error.code, message: error.message };
     }
-    return check.refused ? { response, refusedCalls: check.refused } : { response };
+    return check;
   } catch (thrown) {
     if (thrown instanceof InvalidModelResponseError) throw thrown;
     // A getter or Proxy trap of the response threw (or a cycle overflowed what is not walked by depth).
@@ -199,7 +207,7 @@ function copyCall(call: unknown, index: number, check: Check): FunctionCall {
   copy.id = id;
   if (check.firstId === undefined) check.firstId = id;
   else (check.ids ??= new Set([check.firstId])).add(id);
-  if (refusedArgs) (check.refused ??= new Map()).set(id, refusalFor(copy.name, refusedArgs, check.limits));
+  if (refusedArgs) (check.refusedCalls ??= new Map()).set(id, refusalFor(copy.name, refusedArgs, check.limits));
   return copy as unknown as FunctionCall;
 }
 
