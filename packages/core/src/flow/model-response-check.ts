@@ -3,7 +3,7 @@ import { InvalidModelResponseError } from '../errors/invalid-model-response-erro
 import { MalformedArgumentsError } from '../errors/tool-call-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { type ArgumentLimits, parseArguments } from '../validation/argument-parser';
-import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, isPlainData, jsonWalk, setMember } from '../validation/json-copy';
+import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, jsonWalk, setMember } from '../validation/json-copy';
 import type { Content, FunctionCall, Part } from '../model/content';
 import type { FinishReason } from '../model/finish-reason';
 import type { LlmResponse, Usage } from '../model/llm-response';
@@ -102,7 +102,7 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
 
 function copyContent(content: unknown, check: Check): Content {
   if (!isRecord(content) || Array.isArray(content)) throw invalid(check, `"content" must be an object, got ${describe(content)}`);
-  if (!isPlainData(content)) throw notPlain(check, '"content"');
+  if (!hasPlainPrototype(content)) throw notPlain(check, '"content"');
   const copy: Record<string, unknown> = {};
   let parts: unknown;
   for (const key in content) {
@@ -130,7 +130,7 @@ function copyParts(parts: unknown, check: Check): Part[] {
 
 function copyPart(part: unknown, index: number, check: Check): Part {
   if (!isRecord(part)) throw invalid(check, `part ${index} must be an object, got ${describe(part)}`);
-  if (Array.isArray(part) || !isPlainData(part)) throw notPlain(check, `part ${index}`);
+  if (Array.isArray(part) || !hasPlainPrototype(part)) throw notPlain(check, `part ${index}`);
   const copy: Record<string, unknown> = {};
   for (const key in part) {
     if (!Object.prototype.hasOwnProperty.call(part, key)) continue;
@@ -161,7 +161,7 @@ function copyPart(part: unknown, index: number, check: Check): Part {
 
 function copyCall(call: unknown, index: number, check: Check): FunctionCall {
   if (!isRecord(call) || Array.isArray(call)) throw invalid(check, `part ${index} has a "functionCall" that is not an object`);
-  if (!isPlainData(call)) throw notPlain(check, `the function call in part ${index}`);
+  if (!hasPlainPrototype(call)) throw notPlain(check, `the function call in part ${index}`);
   const copy: Record<string, unknown> = {};
   let id = '';
   let refusedArgs: object | undefined;
@@ -181,7 +181,7 @@ function copyCall(call: unknown, index: number, check: Check): FunctionCall {
         if (typeof value === 'string' || value === null) {
           copy.args = value;
         } else if (isRecord(value) && !Array.isArray(value)) {
-          const args = copyJson(value, RESPONSE_RULES, jsonWalk(check.limits.maxDepth, Infinity));
+          const args = copyFlatArgs(value, check.limits.maxDepth) ?? copyJson(value, RESPONSE_RULES, jsonWalk(check.limits.maxDepth, Infinity));
           if (args instanceof JsonBreach) {
             refusedArgs = value; // refused below, once the call's name and id are known
             copy.args = {};
@@ -227,19 +227,50 @@ function copyUsage(value: unknown, check: Check): Usage {
   if (!isRecord(value)) throw invalid(check, `"usage" must be an object, got ${describe(value)}`);
   const { inputTokens, outputTokens, totalTokens, cachedInputTokens, reasoningTokens } = value;
   const copy: Usage = {};
-  if (count(inputTokens, 'inputTokens', check)) copy.inputTokens = inputTokens as number;
-  if (count(outputTokens, 'outputTokens', check)) copy.outputTokens = outputTokens as number;
-  if (count(totalTokens, 'totalTokens', check)) copy.totalTokens = totalTokens as number;
-  if (count(cachedInputTokens, 'cachedInputTokens', check)) copy.cachedInputTokens = cachedInputTokens as number;
-  if (count(reasoningTokens, 'reasoningTokens', check)) copy.reasoningTokens = reasoningTokens as number;
+  // A number is taken here; `count` is called only for what is not one (absent, or refused).
+  if (typeof inputTokens === 'number' ? Number.isFinite(inputTokens) : count(inputTokens, 'inputTokens', check)) copy.inputTokens = inputTokens as number;
+  if (typeof outputTokens === 'number' ? Number.isFinite(outputTokens) : count(outputTokens, 'outputTokens', check)) copy.outputTokens = outputTokens as number;
+  if (typeof totalTokens === 'number' ? Number.isFinite(totalTokens) : count(totalTokens, 'totalTokens', check)) copy.totalTokens = totalTokens as number;
+  if (typeof cachedInputTokens === 'number' ? Number.isFinite(cachedInputTokens) : count(cachedInputTokens, 'cachedInputTokens', check)) copy.cachedInputTokens = cachedInputTokens as number;
+  if (typeof reasoningTokens === 'number' ? Number.isFinite(reasoningTokens) : count(reasoningTokens, 'reasoningTokens', check)) copy.reasoningTokens = reasoningTokens as number;
   return copy;
 }
 
-/** True for a finite number; false when absent or not finite; refuses anything else. */
+/** For a count that is not a number: false when absent; refuses anything else. */
 function count(value: unknown, name: string, check: Check): boolean {
-  if (typeof value === 'number') return Number.isFinite(value);
   if (value === undefined) return false;
   throw invalid(check, `"usage.${name}" must be a number, got ${describe(value)}`);
+}
+
+/**
+ * Object arguments whose members are all strings, booleans, null or finite numbers (the usual call),
+ * copied without the generic walk: the copy `copyJson` makes of them (a member `undefined` left out,
+ * `-0` as `0`). `undefined` when a member is anything else (nested, not JSON, an own `__proto__`) or
+ * the object is not plain: the walk then copies or refuses them.
+ */
+function copyFlatArgs(args: Record<string, unknown>, maxDepth: number): Record<string, unknown> | undefined {
+  if (maxDepth < 1) return undefined;
+  if (!hasPlainPrototype(args)) return undefined;
+  const copy: Record<string, unknown> = {};
+  for (const name in args) {
+    if (!Object.prototype.hasOwnProperty.call(args, name)) continue;
+    const member = args[name];
+    switch (typeof member) {
+      case 'string':
+      case 'boolean':
+        break;
+      case 'number':
+        if (!Number.isFinite(member)) return undefined;
+        break;
+      case 'undefined':
+        continue;
+      default:
+        if (member !== null) return undefined;
+    }
+    if (name === '__proto__') return undefined;
+    copy[name] = member === 0 ? 0 : member;
+  }
+  return copy;
 }
 
 /** A member of no known field (`where`'s `key`, nested `depth` below the response), copied by the generic walk; refuses the response when it is not plain JSON data. */
@@ -272,6 +303,15 @@ function notPlain(check: Check, what: string): InvalidModelResponseError {
   return invalid(check, `${what} is not a plain object (a class instance or a Proxy of one cannot be stored as JSON)`);
 }
 
+
+/**
+ * A plain object's prototype (`isPlainData` for what is known not to be an array), asked here rather
+ * than in json-copy's shared helper: the response's objects then keep their own, few, shapes at this site.
+ */
+function hasPlainPrototype(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;

@@ -229,6 +229,47 @@ describe('integrity: what is stored always serializes', () => {
   });
 });
 
+describe('integrity: flat arguments the model sends', () => {
+  /** The stored args of the model's call, and the call's response, for a model that sends `args` as they are. */
+  async function sent(args: unknown) {
+    const model = new RawModel([{ content: { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'lookup', args } }] } }]);
+    const { runner, session } = setup(model);
+    const events = await send(runner, user('go'));
+    const stored = (await session()).events.flatMap((e) => e.functionCalls());
+    return { args: stored[0]?.args as Record<string, unknown> | undefined, response: events.flatMap((e) => e.functionResponses())[0] };
+  }
+
+  it('are copied as JSON would carry them: undefined members left out, -0 as 0, null and booleans kept, the model\'s object not kept', async () => {
+    const args: Record<string, unknown> = { orderId: 'A', zero: -0, gone: undefined, none: null, yes: true, n: 1.5 };
+    const { args: stored } = await sent(args);
+    expect(stored).toEqual({ orderId: 'A', zero: 0, none: null, yes: true, n: 1.5 });
+    expect(Object.keys(stored!)).toEqual(['orderId', 'zero', 'none', 'yes', 'n']);
+    expect(Object.is(stored!.zero, 0)).toBe(true);
+    expect(stored).not.toBe(args);
+  });
+
+  it('keep an own "__proto__" key as a key, and take a null-prototype object', async () => {
+    const own = (await sent(JSON.parse('{"orderId":"A","__proto__":"x"}'))).args!;
+    expect(Object.getPrototypeOf(own)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(own, '__proto__')?.value).toBe('x');
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { orderId: 'B' });
+    expect((await sent(bare)).args).toEqual({ orderId: 'B' });
+  });
+
+  it.each([
+    ['a NaN member', { orderId: 'A', n: Number.NaN }],
+    ['an Infinity member', { orderId: 'A', n: Number.POSITIVE_INFINITY }],
+    ['a Date member', { orderId: 'A', when: new Date(0) }],
+    ['a BigInt member', { orderId: 'A', n: BigInt(1) }],
+    ['a function member', { orderId: 'A', f: () => 1 }],
+    ['a class instance', new (class Args { orderId = 'A'; })()],
+  ])('with %s are refused alone, stored as {}', async (_, args) => {
+    const { args: stored, response } = await sent(args);
+    expect(stored).toEqual({});
+    expect(response).toMatchObject({ id: 'c1', isError: true });
+  });
+});
+
 describe('integrity: events the runner stores', () => {
   it('Event.toJSON of a stored model event is plain data', () => {
     const event = Event.create({ invocationId: 'i', author: 'a', content: { role: 'model', parts: [{ text: 'x' }] } });
