@@ -42,6 +42,7 @@ export { setStateKey } from '../state/state-keys';
 export { applyStateDelta } from '../state/apply-state-delta';
 // One piece of work per key at a time within a process (the runner's session turns; mcp and postgres queue by it too).
 export { SessionTurns } from '../runner/session-turns';
+export type { SessionTurn } from '../runner/session-turns';
 
 // The build-time manifest's document format, for `toolsmith schema` and `toolsmith mcp`.
 export { MANIFEST_FILE_NAME, MANIFEST_VERSION, manifestParametersSchema } from '../scanning/manifest-document';

@@ -77,8 +77,8 @@ describe('one invocation per session', () => {
     const releaseA = await turns.acquire('app', 'u', 'a');
     const releaseB = await turns.acquire('app', 'u', 'b'); // not blocked by a
     expect(turns.busySessions).toBe(2);
-    releaseA!();
-    releaseB!();
+    releaseA!.release();
+    releaseB!.release();
     await Promise.resolve();
     await Promise.resolve();
     expect(turns.busySessions).toBe(0);
@@ -89,16 +89,16 @@ describe('one invocation per session', () => {
     const keys: Array<[string, string]> = [['app', 'u1'], ['app', 'u2'], ['other', 'u1'], ['app', 'u3']];
     for (const order of [[0, 1, 2, 3], [3, 2, 1, 0], [1, 3, 0, 2], [2, 0, 3, 1]]) {
       const releases = keys.map(([app, user]) => turns.tryAcquire(app, user, 's'));
-      expect(releases.every((release) => typeof release === 'function')).toBe(true);
+      expect(releases.every((release) => release !== undefined)).toBe(true);
       const held = new Set([0, 1, 2, 3]);
       for (const i of order) {
-        releases[i]!();
+        releases[i]!.release();
         held.delete(i);
         // Exactly the sessions still held are busy: each release freed its own session, and no other.
         keys.forEach(([app, user], k) => {
           const again = turns.tryAcquire(app, user, 's');
           expect(again === undefined).toBe(held.has(k));
-          again?.();
+          again?.release();
         });
         expect(turns.busySessions).toBe(held.size);
       }
@@ -111,11 +111,11 @@ describe('one invocation per session', () => {
       woken = true;
       return release;
     });
-    other();
+    other.release();
     await Promise.resolve();
     expect(woken).toBe(false);
-    first();
-    (await waiting)!();
+    first.release();
+    (await waiting)!.release();
     expect(turns.busySessions).toBe(0);
   });
 
@@ -131,8 +131,32 @@ describe('one invocation per session', () => {
     void third.then(() => (thirdGotIt = true));
     await Promise.resolve();
     expect(thirdGotIt).toBe(false); // still behind the first run
-    first!();
-    expect(await third).toBeInstanceOf(Function);
+    first!.release();
+    expect(await third).toBeDefined();
+  });
+
+  it('a turn released twice is released once: the second call neither frees nor hands on the turn the next run holds', async () => {
+    const turns = new SessionTurns();
+    const first = turns.tryAcquire('app', 'u', 's')!;
+    const second = turns.acquire('app', 'u', 's');
+    const third = turns.acquire('app', 'u', 's');
+    let thirdGotIt = false;
+    void third.then(() => (thirdGotIt = true));
+    first.release();
+    const held = (await second)!;
+    first.release(); // again: the turn is the second run's now
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(thirdGotIt).toBe(false);
+    expect(turns.tryAcquire('app', 'u', 's')).toBeUndefined();
+    held.release();
+    const last = (await third)!;
+    held.release(); // again: the third run keeps its turn
+    expect(turns.busySessions).toBe(1);
+    last.release();
+    last.release();
+    expect(turns.busySessions).toBe(0);
+    expect(turns.tryAcquire('app', 'u', 's')).toBeDefined();
   });
 
   it('two runners on one store (two processes): the later run waits for the session (default) or is refused with SESSION_BUSY, and never stores half a run', async () => {

@@ -26,7 +26,7 @@ import { type CopiedMessage, checkMessageId, copyNewMessage } from './check-new-
 import { withholdCredentials } from '../confirmation/withhold-credentials';
 import { errorEvent, errorFields } from '../flow/error-event';
 import { interruptedCallEvents } from './interrupted-calls';
-import type { SessionTurns } from './session-turns';
+import type { SessionTurn, SessionTurns } from './session-turns';
 import { HeldClaim } from './held-claim';
 import type { ResolvedSessionClaimPolicy } from './session-claim-policy';
 import type { InvocationTrace } from '../tracing/invocation-trace';
@@ -135,7 +135,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
   private author: string;
   private context: InvocationContext | undefined;
   private agent: BaseAgent | undefined;
-  private release: (() => void) | undefined;
+  private turn: SessionTurn | undefined;
   private held: HeldClaim | undefined;
   private unlink: () => void = noop;
   private runUsage: Usage | undefined;
@@ -399,22 +399,22 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     if (input.turns && isSessionKey(input.session)) {
       const { appName, userId, sessionId } = input.session;
       // Uncontended (the usual case): the turn is taken at once, with no promise and no wait.
-      const release = input.turns.tryAcquire(appName, userId, sessionId);
-      if (!release) return this.awaitTurn(input.turns.acquire(appName, userId, sessionId, signal), signal, copied);
-      this.release = release;
+      const turn = input.turns.tryAcquire(appName, userId, sessionId);
+      if (!turn) return this.awaitTurn(input.turns.acquire(appName, userId, sessionId, signal), signal, copied);
+      this.turn = turn;
     }
     return this.claim(signal, copied);
   }
 
   /** {@link start} waits for a contended turn. */
-  private awaitTurn(acquiring: Promise<(() => void) | undefined>, signal: AbortSignal | undefined, copied: CopiedMessage | undefined): Promise<void> {
-    return acquiring.then((release) => this.turnTaken(release, signal, copied));
+  private awaitTurn(acquiring: Promise<SessionTurn | undefined>, signal: AbortSignal | undefined, copied: CopiedMessage | undefined): Promise<void> {
+    return acquiring.then((turn) => this.turnTaken(turn, signal, copied));
   }
 
   /** {@link start} once a contended turn is taken (`undefined`: aborted while waiting). */
-  private turnTaken(release: (() => void) | undefined, signal: AbortSignal | undefined, copied: CopiedMessage | undefined): void | Promise<void> {
-    this.release = release;
-    if (!release) return this.endWith(standaloneErrorEvent(this.invocationId, this.author, new RunAbortedError(signal?.reason)));
+  private turnTaken(turn: SessionTurn | undefined, signal: AbortSignal | undefined, copied: CopiedMessage | undefined): void | Promise<void> {
+    this.turn = turn;
+    if (!turn) return this.endWith(standaloneErrorEvent(this.invocationId, this.author, new RunAbortedError(signal?.reason)));
     return this.claim(signal, copied);
   }
 
@@ -594,7 +594,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
 
   /** {@link finish} once the claim is released: the turn passes on, the run's span ends. */
   private ended(): void {
-    this.release?.();
+    this.turn?.release();
     this.trace?.end();
   }
 }

@@ -1,16 +1,75 @@
-/** The entry that keeps {@link SessionTurns}' map from emptying; never a session id. */
+/** The entry that keeps a {@link SessionTurns}' map from emptying; never a session id. */
 const KEPT = Symbol('kept');
 
-/** One session's turn while a run holds it: the runs waiting behind it, and the other sessions under its id. */
-interface Turn {
-  readonly appName: string;
-  readonly userId: string;
-  readonly sessionId: string;
-  /** The waiting runs' wake-up functions, in arrival order (made when the first one waits). */
-  waiting: Array<() => void> | undefined;
+/** A session's turn, held by one run (see {@link SessionTurns}). */
+export interface SessionTurn {
+  /** Hands the turn to the next run waiting on the session, or frees the session. Works once: a second call does nothing (it must not hand on someone else's turn). */
+  release(): void;
+}
+
+/** What a {@link SessionTurns} holds, shared with its turns (each releases itself). */
+interface TurnTable {
+  /**
+   * Session id → the held turn of the session under it (the first of a list, when sessions of other
+   * users or apps share the id). {@link KEPT} stays in it, so the map never empties: V8 makes a map a
+   * new table each time its last entry goes, which every run of an idle app paid.
+   */
+  readonly map: Map<string | typeof KEPT, HeldTurn | undefined>;
+  /** Sessions with a held turn. */
+  busy: number;
+}
+
+/**
+ * A held turn, which is also the session's entry in its table: the runs waiting behind it, and the other
+ * sessions under its id. The turn releases itself, so a run's turn is one object, with no release
+ * function made per run. Handed on to a waiting run, the entry becomes a new turn (a new object in this
+ * one's place), so this one's `release` then does nothing.
+ */
+class HeldTurn implements SessionTurn {
+  // `declare`: the constructor assigns every field itself (one per run: class-field definitions would
+  // define each field, then assign it again).
+  declare readonly appName: string;
+  declare readonly userId: string;
+  declare readonly sessionId: string;
+  /** The table it is held in, until it is released (`undefined` from then on). */
+  declare table: TurnTable | undefined;
+  /** The waiting runs' wake-up functions, in arrival order (made when the first one waits), each given the turn it is handed. */
+  declare waiting: Array<(turn: HeldTurn) => void> | undefined;
   /** The other held turns of sessions with the same session id (other users or apps), a list from the map's entry. */
-  previous: Turn | undefined;
-  next: Turn | undefined;
+  declare previous: HeldTurn | undefined;
+  declare next: HeldTurn | undefined;
+
+  constructor(table: TurnTable, appName: string, userId: string, sessionId: string, waiting: Array<(turn: HeldTurn) => void> | undefined, previous: HeldTurn | undefined, next: HeldTurn | undefined) {
+    this.appName = appName;
+    this.userId = userId;
+    this.sessionId = sessionId;
+    this.table = table;
+    this.waiting = waiting;
+    this.previous = previous;
+    this.next = next;
+  }
+
+  release(): void {
+    const table = this.table;
+    if (!table) return;
+    this.table = undefined;
+    const { previous, next: after, waiting } = this;
+    const wake = waiting?.shift();
+    if (wake) {
+      // Handed on: the entry, its queue and its place in the list go to the next run's turn.
+      const handed = new HeldTurn(table, this.appName, this.userId, this.sessionId, waiting, previous, after);
+      this.waiting = this.previous = this.next = undefined;
+      if (after) after.previous = handed;
+      if (previous) previous.next = handed;
+      else table.map.set(this.sessionId, handed);
+      return wake(handed);
+    }
+    if (after) after.previous = previous;
+    if (previous) previous.next = after;
+    else if (after) table.map.set(this.sessionId, after);
+    else table.map.delete(this.sessionId);
+    table.busy--;
+  }
 }
 
 /**
@@ -26,42 +85,35 @@ interface Turn {
  * nobody waiting removes it, with no lookup.
  */
 export class SessionTurns {
-  /**
-   * Session id → the held turn of the session under it (the first of a list, when sessions of other
-   * users or apps share the id). {@link KEPT} stays in it, so the map never empties: V8 makes a map a
-   * new table each time its last entry goes, which every run of an idle app paid.
-   */
-  private readonly turns = new Map<string | typeof KEPT, Turn | undefined>([[KEPT, undefined]]);
-  /** Sessions with a held turn. */
-  private busy = 0;
+  private readonly table: TurnTable = { map: new Map<string | typeof KEPT, HeldTurn | undefined>([[KEPT, undefined]]), busy: 0 };
 
-  /** Takes the turn of a session at once if nobody holds it: the function that releases it, else `undefined`. */
-  tryAcquire(appName: string, userId: string, sessionId: string): (() => void) | undefined {
-    const first = this.turns.get(sessionId);
+  /** Takes the turn of a session at once if nobody holds it: the turn, else `undefined`. */
+  tryAcquire(appName: string, userId: string, sessionId: string): SessionTurn | undefined {
+    const table = this.table;
+    const first = table.map.get(sessionId);
     if (first && find(first, appName, userId)) return undefined;
-    const turn: Turn = { appName, userId, sessionId, waiting: undefined, previous: undefined, next: first };
+    const turn = new HeldTurn(table, appName, userId, sessionId, undefined, undefined, first);
     if (first) first.previous = turn;
-    this.turns.set(sessionId, turn);
-    this.busy++;
-    return this.releaser(turn);
+    table.map.set(sessionId, turn);
+    table.busy++;
+    return turn;
   }
 
   /**
-   * Waits until every earlier run on the session has released its turn. Resolves to the function that
-   * releases this turn, or to `undefined` when `signal` aborted first (the run then holds no turn, and
-   * the runs behind it no longer wait for it).
+   * Waits until every earlier run on the session has released its turn. Resolves to the turn, or to
+   * `undefined` when `signal` aborted first (the run then holds no turn, and the runs behind it no longer
+   * wait for it).
    */
-  acquire(appName: string, userId: string, sessionId: string, signal?: AbortSignal): Promise<(() => void) | undefined> {
+  acquire(appName: string, userId: string, sessionId: string, signal?: AbortSignal): Promise<SessionTurn | undefined> {
     const taken = this.tryAcquire(appName, userId, sessionId);
     if (taken) return Promise.resolve(taken);
     if (signal?.aborted) return Promise.resolve(undefined);
-    // Held (tryAcquire found it).
-    const turn = find(this.turns.get(sessionId)!, appName, userId)!;
-    const queue = (turn.waiting ??= []);
+    // Held (tryAcquire found it). The queue goes with the entry to each turn it is handed on as.
+    const queue = (find(this.table.map.get(sessionId)!, appName, userId)!.waiting ??= []);
     return new Promise((resolve) => {
-      const wake = () => {
+      const wake = (turn: HeldTurn) => {
         signal?.removeEventListener('abort', onAbort);
-        resolve(this.releaser(turn));
+        resolve(turn);
       };
       const onAbort = () => {
         const index = queue.indexOf(wake);
@@ -76,44 +128,22 @@ export class SessionTurns {
   /** Runs `work` in the session's turn: after every earlier holder has released it, released when `work` settles. */
   async inTurn<T>(appName: string, userId: string, sessionId: string, work: () => Promise<T>): Promise<T> {
     // Without a signal, acquire always ends with the turn.
-    const release = (await this.acquire(appName, userId, sessionId))!;
+    const turn = (await this.acquire(appName, userId, sessionId))!;
     try {
       return await work();
     } finally {
-      release();
+      turn.release();
     }
   }
 
   /** Number of sessions with a run in progress or queued (for tests and diagnostics). */
   get busySessions(): number {
-    return this.busy;
-  }
-
-  /** A release function that works once (a second call must not hand on someone else's turn). */
-  private releaser(turn: Turn): () => void {
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.release(turn);
-    };
-  }
-
-  /** Hands the turn to the next waiting run, or frees the session. */
-  private release(turn: Turn): void {
-    const next = turn.waiting?.shift();
-    if (next) return next();
-    const { previous, next: after } = turn;
-    if (after) after.previous = previous;
-    if (previous) previous.next = after;
-    else if (after) this.turns.set(turn.sessionId, after);
-    else this.turns.delete(turn.sessionId);
-    this.busy--;
+    return this.table.busy;
   }
 }
 
 /** The turn of the session of `appName` and `userId` in the list from `first`, or `undefined`. */
-function find(first: Turn, appName: string, userId: string): Turn | undefined {
-  for (let turn: Turn | undefined = first; turn; turn = turn.next) if (turn.userId === userId && turn.appName === appName) return turn;
+function find(first: HeldTurn, appName: string, userId: string): HeldTurn | undefined {
+  for (let turn: HeldTurn | undefined = first; turn; turn = turn.next) if (turn.userId === userId && turn.appName === appName) return turn;
   return undefined;
 }
