@@ -15,6 +15,12 @@ interface TurnTable {
    * new table each time its last entry goes, which every run of an idle app paid.
    */
   readonly map: Map<string | typeof KEPT, HeldTurn | undefined>;
+  /**
+   * One held turn kept out of the map (in no list): a turn taken while it is free goes there, so a
+   * process whose runs come one at a time (each in a session of its own, say) takes and frees turns
+   * without a map operation. The map holds the turns held besides it.
+   */
+  single: HeldTurn | undefined;
   /** Sessions with a held turn. */
   busy: number;
 }
@@ -56,19 +62,26 @@ class HeldTurn implements SessionTurn {
     const { previous, next: after, waiting } = this;
     const wake = waiting?.shift();
     if (wake) {
-      // Handed on: the entry, its queue and its place in the list go to the next run's turn.
+      // Handed on: the entry, its queue and its place (the single one's, or in the map) go to the next run's turn.
       const handed = new HeldTurn(table, this.appName, this.userId, this.sessionId, waiting, previous, after);
       this.waiting = this.previous = this.next = undefined;
-      if (after) after.previous = handed;
-      if (previous) previous.next = handed;
-      else table.map.set(this.sessionId, handed);
+      if (table.single === this) table.single = handed;
+      else {
+        if (after) after.previous = handed;
+        if (previous) previous.next = handed;
+        else table.map.set(this.sessionId, handed);
+      }
       return wake(handed);
+    }
+    table.busy--;
+    if (table.single === this) {
+      table.single = undefined;
+      return;
     }
     if (after) after.previous = previous;
     if (previous) previous.next = after;
     else if (after) table.map.set(this.sessionId, after);
     else table.map.delete(this.sessionId);
-    table.busy--;
   }
 }
 
@@ -81,21 +94,28 @@ class HeldTurn implements SessionTurn {
  *
  * A session is named by its three ids (app, user, session), and found by its session id's own string
  * (no key is built per run; another session under the same id, of another user or app, is in a list from
- * the same entry): taking a free turn looks the id up once and adds the turn, and releasing it with
- * nobody waiting removes it, with no lookup.
+ * the same entry). A turn taken while no other is held is kept aside, out of the map, and costs no map
+ * operation; one taken while others are held looks the id up once and adds the turn, and releasing it
+ * with nobody waiting removes it, with no lookup.
  */
 export class SessionTurns {
-  private readonly table: TurnTable = { map: new Map<string | typeof KEPT, HeldTurn | undefined>([[KEPT, undefined]]), busy: 0 };
+  private readonly table: TurnTable = { map: new Map<string | typeof KEPT, HeldTurn | undefined>([[KEPT, undefined]]), single: undefined, busy: 0 };
 
   /** Takes the turn of a session at once if nobody holds it: the turn, else `undefined`. */
   tryAcquire(appName: string, userId: string, sessionId: string): SessionTurn | undefined {
     const table = this.table;
+    if (table.busy !== 0 && held(table, appName, userId, sessionId)) return undefined;
+    table.busy++;
+    if (!table.single) {
+      // The usual case, runs that come one at a time: no lookup, and no map operation.
+      const turn = new HeldTurn(table, appName, userId, sessionId, undefined, undefined, undefined);
+      table.single = turn;
+      return turn;
+    }
     const first = table.map.get(sessionId);
-    if (first && find(first, appName, userId)) return undefined;
     const turn = new HeldTurn(table, appName, userId, sessionId, undefined, undefined, first);
     if (first) first.previous = turn;
     table.map.set(sessionId, turn);
-    table.busy++;
     return turn;
   }
 
@@ -109,7 +129,7 @@ export class SessionTurns {
     if (taken) return Promise.resolve(taken);
     if (signal?.aborted) return Promise.resolve(undefined);
     // Held (tryAcquire found it). The queue goes with the entry to each turn it is handed on as.
-    const queue = (find(this.table.map.get(sessionId)!, appName, userId)!.waiting ??= []);
+    const queue = (held(this.table, appName, userId, sessionId)!.waiting ??= []);
     return new Promise((resolve) => {
       const wake = (turn: HeldTurn) => {
         signal?.removeEventListener('abort', onAbort);
@@ -142,8 +162,14 @@ export class SessionTurns {
   }
 }
 
-/** The turn of the session of `appName` and `userId` in the list from `first`, or `undefined`. */
-function find(first: HeldTurn, appName: string, userId: string): HeldTurn | undefined {
-  for (let turn: HeldTurn | undefined = first; turn; turn = turn.next) if (turn.userId === userId && turn.appName === appName) return turn;
+/** The held turn of the session of `appName`, `userId` and `sessionId` in `table`, or `undefined`. */
+function held(table: TurnTable, appName: string, userId: string, sessionId: string): HeldTurn | undefined {
+  const single = table.single;
+  if (single) {
+    if (single.sessionId === sessionId && single.userId === userId && single.appName === appName) return single;
+    // The single one is the only one held: the map holds none.
+    if (table.busy === 1) return undefined;
+  }
+  for (let turn = table.map.get(sessionId); turn; turn = turn.next) if (turn.userId === userId && turn.appName === appName) return turn;
   return undefined;
 }
