@@ -51,4 +51,18 @@ describe('NestedMap', () => {
     expect(secondKeys(map, 'app').sort()).toEqual(['gone', 'kept', 'third']);
     expect(map.get('app', 'gone', 's')).toBe(3);
   });
+
+  it('a map dropped while it was the one looked up last is not written to again: the next entry under its keys makes a new one', () => {
+    const map = new NestedMap<number>();
+    map.set('app', 'u1', 's1', 1);
+    map.delete('app', 'u1', 's1'); // u1's emptied map waits
+    map.set('app', 'u2', 's', 2);
+    expect(map.get('app', 'u1', 's1')).toBeUndefined(); // u1's map is the one looked up last
+    map.delete('app', 'u2', 's'); // u2's map empties: u1's is dropped
+    expect(secondKeys(map, 'app')).toEqual(['u2']);
+    map.set('app', 'u1', 's2', 3);
+    expect(map.get('app', 'u1', 's2')).toBe(3);
+    expect([...map.keys('app', 'u1')]).toEqual(['s2']);
+    expect([...map.groups()]).toEqual([['app', 'u1', [3]]]);
+  });
 });

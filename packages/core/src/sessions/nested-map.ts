@@ -18,40 +18,65 @@ export class NestedMap<V> {
   private idleInner: Inner<V> | undefined;
   private idleMiddle: Map<string, Inner<V>> | undefined;
   private idleSecond = '';
+  /**
+   * The inner map found last, with its keys: one app's and user's operations come in a row (a run's
+   * claim, creation, appends, release), and each then looks up one map instead of three. It is always
+   * in the maps: the one a `delete` drops is another (that `delete` looked up its own map last).
+   */
+  private lastInner: Inner<V> | undefined;
+  private lastFirst = '';
+  private lastSecond = '';
 
   /** The value at `first`, `second`, `third`, or `undefined`. */
   get(first: string, second: string, third: string): V | undefined {
-    return this.outer.get(first)?.get(second)?.get(third);
+    return this.inner(first, second)?.get(third);
   }
 
   /** Whether there is a value at `first`, `second`, `third`. */
   has(first: string, second: string, third: string): boolean {
-    return this.outer.get(first)?.get(second)?.has(third) ?? false;
+    return this.inner(first, second)?.has(third) ?? false;
   }
 
   /** Sets the value at `first`, `second`, `third`. */
   set(first: string, second: string, third: string, value: V): void {
-    let middle = this.outer.get(first);
-    if (!middle) this.outer.set(first, (middle = new Map()));
-    let inner = middle.get(second);
-    if (!inner) middle.set(second, (inner = new Map<string | typeof KEPT, V | undefined>([[KEPT, undefined]])));
+    let inner = this.inner(first, second);
+    if (!inner) {
+      let middle = this.outer.get(first);
+      if (!middle) this.outer.set(first, (middle = new Map()));
+      middle.set(second, (inner = new Map<string | typeof KEPT, V | undefined>([[KEPT, undefined]])));
+      this.remember(first, second, inner);
+    }
     inner.set(third, value);
   }
 
   /** Removes the value at `first`, `second`, `third`; whether there was one. */
   delete(first: string, second: string, third: string): boolean {
-    const middle = this.outer.get(first);
-    const inner = middle?.get(second);
+    const inner = this.inner(first, second);
     if (!inner?.delete(third)) return false;
     if (inner.size === 1 && inner !== this.idleInner) {
       // Emptied: this map waits for its key's next entry, and the one that waited before goes if still empty.
       const idle = this.idleInner;
       if (idle && idle.size === 1 && this.idleMiddle!.get(this.idleSecond) === idle) this.idleMiddle!.delete(this.idleSecond);
       this.idleInner = inner;
-      this.idleMiddle = middle;
+      this.idleMiddle = this.outer.get(first);
       this.idleSecond = second;
     }
     return true;
+  }
+
+  /** The inner map under `first` and `second`, or `undefined`: the one found last when the keys are the same. */
+  private inner(first: string, second: string): Inner<V> | undefined {
+    // Usually the very strings of the last lookup: each comparison is one of pointers.
+    if (this.lastInner && second === this.lastSecond && first === this.lastFirst) return this.lastInner;
+    const inner = this.outer.get(first)?.get(second);
+    if (inner) this.remember(first, second, inner);
+    return inner;
+  }
+
+  private remember(first: string, second: string, inner: Inner<V>): void {
+    this.lastInner = inner;
+    this.lastFirst = first;
+    this.lastSecond = second;
   }
 
   /** The keys under `first`, `second` (none when there are none), in insertion order. */
