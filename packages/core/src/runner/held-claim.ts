@@ -69,15 +69,17 @@ export class HeldClaim implements RenewableClaim {
    * With a store's synchronous `writes`, an uncontended claim is returned at once (a failure thrown).
    */
   static claim(sessions: SessionService, key: SessionKey, holder: string, policy: ResolvedSessionClaimPolicy, signal?: AbortSignal, writes?: SynchronousSessionWrites): HeldClaim | Promise<HeldClaim> {
-    const request = { appName: key.appName, userId: key.userId, sessionId: key.sessionId, holder, leaseMs: policy.leaseMs, load: true };
+    const { appName, userId, sessionId } = key;
     const wait = policy.onBusy === 'wait' ? policy.maxWaitMs : 0;
     // Uncontended (the usual case): one call to the store, no retry loop.
     if (writes) {
-      // A synchronous store answers in the same moment: the clock is read only when it refuses.
-      const outcome = writes.claimSession(request);
-      if (outcome.claimed) return new HeldClaim(sessions, key, outcome.fence, policy.leaseMs, outcome.loaded, writes);
-      return HeldClaim.retry(sessions, key, request, outcome, Date.now() + wait, writes, signal);
+      // A synchronous store answers in the same moment, with no request object: the clock is read only when it refuses.
+      // Granted, the outcome is the session it read (`session`), kept as is.
+      const outcome = writes.claimSession(appName, userId, sessionId, holder, policy.leaseMs);
+      if (outcome.claimed) return new HeldClaim(sessions, key, outcome.fence, policy.leaseMs, outcome, writes);
+      return HeldClaim.retry(sessions, key, claimRequest(key, holder, policy.leaseMs), outcome, Date.now() + wait, writes, signal);
     }
+    const request = claimRequest(key, holder, policy.leaseMs);
     const asked = Date.now();
     return sessions.claimSession(request).then((outcome) =>
       outcome.claimed
@@ -117,4 +119,9 @@ export class HeldClaim implements RenewableClaim {
     this.writes.releaseClaim(this.key, this.fence);
     return undefined;
   }
+}
+
+/** What the runner asks a store's `claimSession` for: `key` for the run `holder`, with the session read in the same step (`load`). */
+function claimRequest(key: SessionKey, holder: string, leaseMs: number): ClaimSessionRequest {
+  return { appName: key.appName, userId: key.userId, sessionId: key.sessionId, holder, leaseMs, load: true };
 }

@@ -109,7 +109,7 @@ export class InMemorySessionService implements SessionService {
     // The runner's writes without an await each (see synchronous-session-writes.ts): the same steps, called directly.
     registerSynchronousWrites(this, OWN_METHODS, {
       appendEvent: (session, event) => this.appendNow(session, event),
-      claimSession: (request) => this.claimNow(request),
+      claimSession: (appName, userId, sessionId, holder, leaseMs) => this.claimNow(appName, userId, sessionId, holder, leaseMs, true),
       releaseClaim: (key, fence) => this.releaseNow(key, fence),
       createSession: (key) => this.createNow(key),
     });
@@ -228,25 +228,28 @@ export class InMemorySessionService implements SessionService {
   /** Implements {@link SessionService.claimSession}: one synchronous step, so two claims never both win; with `load`, the session is read in that step too. */
   async claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {
     const now = this.now();
-    const outcome = this.claimNow(request, now);
+    const outcome = this.claimNow(request.appName, request.userId, request.sessionId, request.holder, request.leaseMs, request.load === true, now);
     if (!outcome.claimed) return outcome;
     const claim = { fence: outcome.fence, expiresAt: this.wallTime(now + request.leaseMs, now) };
-    return outcome.loaded ? { claimed: true, claim, loaded: outcome.loaded } : { claimed: true, claim };
+    // Read with the claim, as the same step: what getSession for the whole session returns right after it.
+    return request.load ? { claimed: true, claim, loaded: { session: outcome.session } } : { claimed: true, claim };
   }
 
-  /** {@link InMemorySessionService.claimSession} without the granted claim's `expiresAt` (no wall clock read), at `now` on the monotonic clock. */
-  private claimNow(request: ClaimSessionRequest, now = this.now()): SynchronousClaimOutcome {
+  /**
+   * {@link InMemorySessionService.claimSession}, at `now` on the monotonic clock, without the granted
+   * claim's `expiresAt` (no wall clock read): the fencing number, and with `load` the session read in the
+   * same synchronous step (exactly what getSession for the whole session returns right after the claim).
+   */
+  private claimNow(appName: string, userId: string, sessionId: string, holder: string, leaseMs: number, load: boolean, now = this.now()): SynchronousClaimOutcome {
     if (this.firstWaiting) this.forgetLapsedClaimsWithoutSession(now);
-    let entry = this.find(request.appName, request.userId, request.sessionId);
+    let entry = this.find(appName, userId, sessionId);
     if (entry && entry.fence !== 0 && entry.lapsesAt > now) return { claimed: false, holder: entry.holder, expiresAt: this.wallTime(entry.lapsesAt, now) };
-    if (!entry) this.add((entry = newEntry(request.appName, request.userId, request.sessionId)));
+    if (!entry) this.add((entry = newEntry(appName, userId, sessionId)));
     const fence = (entry.fence = ++this.lastFence);
-    entry.holder = request.holder;
-    entry.lapsesAt = now + request.leaseMs;
+    entry.holder = holder;
+    entry.lapsesAt = now + leaseMs;
     if (!entry.exists) this.joinWaiting(entry);
-    // In the same synchronous step: exactly what getSession for the whole session returns right after the claim.
-    if (request.load) return { claimed: true, fence, loaded: { session: entry.exists ? this.view(entry, true) : undefined } };
-    return { claimed: true, fence };
+    return { claimed: true, fence, session: load && entry.exists ? this.view(entry, true) : undefined };
   }
 
   /** Implements {@link SessionService.renewClaim}. */
@@ -393,15 +396,12 @@ export class InMemorySessionService implements SessionService {
   /** A detached copy for callers: session state merged with the app and user scopes. */
   private view(stored: Entry, withEvents: boolean): Session {
     const { appName, userId } = stored;
-    return new Session({
-      id: stored.id,
-      appName,
-      userId,
-      state: { ...this.appState.get(appName), ...this.userState.get(appName)?.get(userId), ...stored.state },
-      events: withEvents ? stored.events.slice() : [],
-      lastUpdateTime: stored.lastUpdateTime,
-      lastSequence: stored.lastSequence,
-    });
+    // The entry has the session's fields by their names: the copy is made from it (with no init object
+    // per copy), then given its own state and events in place of the entry's.
+    const session = new Session(stored);
+    session.state = { ...this.appState.get(appName), ...this.userState.get(appName)?.get(userId), ...stored.state };
+    session.events = withEvents ? stored.events.slice() : [];
+    return session;
   }
 
   /** The value `key` has in its scope now. */

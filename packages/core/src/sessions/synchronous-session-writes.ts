@@ -1,25 +1,26 @@
 import type { Event } from '../events/event';
 import type { Session } from './session';
-import type { ClaimOutcome, ClaimSessionRequest, LoadedSession } from './session-claim';
+import type { ClaimOutcome } from './session-claim';
 import type { SessionKey, SessionService } from './session-service';
 
 /**
- * What {@link SynchronousSessionWrites.claimSession} returns: a granted claim's fencing number and the
- * session read with it (without the claim's `expiresAt`, which the runner does not read: the store
- * reads no wall clock for it), or the refusal, as {@link SessionService.claimSession}'s.
+ * What {@link SynchronousSessionWrites.claimSession} returns: a granted claim's fencing number with the
+ * session read in the same step (so the outcome is itself the run's `LoadedSession`, one object), without
+ * the claim's `expiresAt`, which the runner does not read (the store reads no wall clock for it); or the
+ * refusal, as {@link SessionService.claimSession}'s.
  */
-export type SynchronousClaimOutcome = { claimed: true; fence: number; loaded?: LoadedSession } | (ClaimOutcome & { claimed: false });
+export type SynchronousClaimOutcome = { claimed: true; fence: number; session: Session | undefined } | (ClaimOutcome & { claimed: false });
 
 /**
  * The writes a run makes, done synchronously by a store that completes them in memory (the
  * {@link InMemorySessionService}): the runner calls these instead of the service's async methods, and
  * saves an await per stored event. Each does exactly what the service's method of the same name does,
- * returning (or throwing) what that method resolves (or rejects) with (`claimSession`: less the granted
- * claim's `expiresAt`). Internal to core.
+ * returning (or throwing) what that method resolves (or rejects) with (`claimSession`: with `load`, its
+ * arguments one by one, less the granted claim's `expiresAt`). Internal to core.
  */
 export interface SynchronousSessionWrites {
   appendEvent(session: Session, event: Event): Event;
-  claimSession(request: ClaimSessionRequest): SynchronousClaimOutcome;
+  claimSession(appName: string, userId: string, sessionId: string, holder: string, leaseMs: number): SynchronousClaimOutcome;
   releaseClaim(key: SessionKey, fence: number): void;
   createSession(key: SessionKey): Session;
 }
