@@ -33,4 +33,20 @@ describe('Event', () => {
     expect(back.toJSON()).toEqual(event.toJSON());
     expect(back.isFinalResponse()).toBe(true);
   });
+
+  it('writes its JSON in one key order, whichever of its fields are set and in whatever order they were', () => {
+    const order = ['id', 'invocationId', 'author', 'branch', 'content', 'actions', 'longRunningToolIds', 'partial', 'turnComplete', 'finishReason', 'usage', 'runUsage', 'errorCode', 'errorMessage', 'errorDetails', 'output', 'customMetadata', 'timestamp'];
+    const every = Event.create({
+      invocationId: 'i', author: 'a', branch: 'a', content: { role: 'model', parts: [{ text: 'x' }] }, longRunningToolIds: ['c'], partial: false, turnComplete: true, finishReason: { unified: 'stop' },
+      usage: { inputTokens: 1 }, runUsage: { inputTokens: 1 }, errorCode: 'X', errorMessage: 'x', errorDetails: { n: 1 }, output: { ok: true }, customMetadata: { m: 1 },
+    });
+    expect(Object.keys(every.toJSON())).toEqual(order);
+    expect(Event.fromJSON(JSON.parse(JSON.stringify(every))).toJSON()).toEqual(every.toJSON());
+    // Set by hand after creation, the rarer fields last and in another order: the same JSON.
+    const late = Event.create({ id: every.id, invocationId: 'i', author: 'a', branch: 'a', content: every.content, timestamp: every.timestamp });
+    Object.assign(late, { customMetadata: { m: 1 }, output: { ok: true }, errorMessage: 'x', errorDetails: { n: 1 }, errorCode: 'X', runUsage: { inputTokens: 1 }, usage: { inputTokens: 1 } });
+    Object.assign(late, { finishReason: { unified: 'stop' }, turnComplete: true, partial: false, longRunningToolIds: ['c'] });
+    expect(JSON.stringify(late)).toBe(JSON.stringify(every));
+    expect(Object.keys(Event.create({ invocationId: 'i', author: 'a' }).toJSON())).toEqual(['id', 'invocationId', 'author', 'actions', 'timestamp']);
+  });
 });

@@ -112,27 +112,22 @@ export class Event implements EventData {
   declare timestamp: number;
 
   private constructor(id: string, invocationId: string, author: string, branch: string | undefined, content: Content | undefined, actions: EventActions, timestamp: number) {
-    // Every field is assigned, the rest as undefined, always in this order: all events share one shape,
-    // which keeps the runner's reads of them fast. `toJSON` leaves the undefined ones out. The fields
-    // come as arguments, not read from an init object: the objects of the many places that make events
-    // each have their own shape, and reading them here made every read megamorphic.
+    // The fields every turn's events may carry are assigned, the rest as undefined, always in this
+    // order: those events share one shape, which keeps the runner's reads of them fast. The fields only
+    // some events have (a pause's, a partial's, an error's, an output's, metadata) are set on those
+    // events alone: most events never carry them and need not hold them. `toJSON` leaves the undefined
+    // ones out. The fields come as arguments, not read from an init object: the objects of the many
+    // places that make events each have their own shape, and reading them here made every read megamorphic.
     this.id = id;
     this.invocationId = invocationId;
     this.author = author;
     this.branch = branch;
     this.content = content;
     this.actions = actions;
-    this.longRunningToolIds = undefined;
-    this.partial = undefined;
     this.turnComplete = undefined;
     this.finishReason = undefined;
     this.usage = undefined;
     this.runUsage = undefined;
-    this.errorCode = undefined;
-    this.errorMessage = undefined;
-    this.errorDetails = undefined;
-    this.output = undefined;
-    this.customMetadata = undefined;
     this.timestamp = timestamp;
   }
 
@@ -141,20 +136,21 @@ export class Event implements EventData {
     return Event.from(init, init.actions ?? createEventActions());
   }
 
-  /** An event of `init`'s fields with `actions`: the constructor's, then the rest set on the event (same fields, same order). */
+  /** An event of `init`'s fields with `actions`: the constructor's, then the rest set on the event (the rare ones only when given). */
   private static from(init: EventInit, actions: EventActions): Event {
     const event = new Event(init.id ?? newEventId(), init.invocationId, init.author, init.branch, init.content, actions, init.timestamp ?? Date.now());
-    event.longRunningToolIds = init.longRunningToolIds;
-    event.partial = init.partial;
     event.turnComplete = init.turnComplete;
     event.finishReason = init.finishReason;
     event.usage = init.usage;
     event.runUsage = init.runUsage;
-    event.errorCode = init.errorCode;
-    event.errorMessage = init.errorMessage;
-    event.errorDetails = init.errorDetails;
-    event.output = init.output;
-    event.customMetadata = init.customMetadata;
+    // The rare fields only when given: an event without them has the common shape.
+    if (init.longRunningToolIds !== undefined) event.longRunningToolIds = init.longRunningToolIds;
+    if (init.partial !== undefined) event.partial = init.partial;
+    if (init.errorCode !== undefined) event.errorCode = init.errorCode;
+    if (init.errorMessage !== undefined) event.errorMessage = init.errorMessage;
+    if (init.errorDetails !== undefined) event.errorDetails = init.errorDetails;
+    if (init.output !== undefined) event.output = init.output;
+    if (init.customMetadata !== undefined) event.customMetadata = init.customMetadata;
     return event;
   }
 
