@@ -1,4 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { InMemorySessionService, LlmAgent, Runner, functionTool, type Event } from '@toolsmith/core';
+import { AnthropicModel } from './anthropic-model';
 import { mapAnthropicMessage, mapAnthropicUsage } from './map-anthropic-response';
 
 describe('mapAnthropicMessage', () => {
@@ -25,6 +27,29 @@ describe('mapAnthropicMessage', () => {
       { functionCall: { id: 'toolu_2', name: 'save', args: '"oops"' } },
     ]);
     expect(response).toMatchObject({ turnComplete: true, finishReason: { unified: 'tool-calls', raw: 'tool_use' } });
+  });
+});
+
+describe('tool_use input holding a number JSON cannot carry (the SDK parses 1e999 as Infinity)', () => {
+  const body = (input: string) =>
+    JSON.parse(`{"id":"m","type":"message","role":"assistant","model":"c","content":[{"type":"tool_use","id":"toolu_1","name":"t","input":${input}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}`) as Anthropic.Message;
+
+  it('is mapped with the number kept (never null), for the argument check to refuse', () => {
+    const response = mapAnthropicMessage(body('{"n":[1,{"m":-1e999}]}'));
+    expect((response.content!.parts[0].functionCall!.args as { n: [number, { m: number }] }).n[1].m).toBe(-Infinity);
+  });
+
+  it('is answered MALFORMED_ARGUMENTS by the runner; the tool never runs', async () => {
+    const ran: unknown[] = [];
+    const replies = [body('{"n":[1,{"m":-1e999}]}'), JSON.parse('{"id":"m2","type":"message","role":"assistant","model":"c","content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}') as Anthropic.Message];
+    const client = { baseURL: 'https://api.anthropic.com', messages: { create: async () => replies.shift() } } as unknown as Anthropic;
+    const tool = functionTool({ name: 't', description: 'd', parameters: { type: 'object', properties: { n: { type: 'array' } } }, execute: (args: Record<string, unknown>) => (ran.push(args), { ok: true }) });
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model: new AnthropicModel({ model: 'claude-sonnet-4-5', maxTokens: 100, client }), tools: [tool] }), sessionService: new InMemorySessionService() });
+    const events: Event[] = [];
+    for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage: { role: 'user', parts: [{ text: 'go' }] } })) events.push(event);
+    expect(ran).toEqual([]);
+    expect(events.flatMap((event) => event.functionResponses()).map((r) => (r.response.error as { code?: string } | undefined)?.code)).toEqual(['MALFORMED_ARGUMENTS']);
+    expect(events.at(-1)!.content?.parts).toEqual([{ text: 'ok' }]);
   });
 });
 

@@ -24,6 +24,13 @@ describe('mapGeminiResponse', () => {
   });
 });
 
+describe('mapGeminiParts: arguments', () => {
+  it('keeps a number JSON cannot carry in the args, for the argument check to refuse (never null)', () => {
+    const parts = mapGeminiParts(JSON.parse('[{"functionCall":{"id":"g1","name":"a","args":{"n":[1,{"m":-1e999}]}}}]') as never);
+    expect((parts[0].functionCall!.args as { n: [number, { m: number }] }).n[1].m).toBe(-Infinity);
+  });
+});
+
 describe('mapGeminiParts', () => {
   it('keeps a signature that arrives on a part of its own, code execution parts as provider data, and skips parts Toolsmith has no form for', () => {
     expect(

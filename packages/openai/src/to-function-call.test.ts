@@ -23,6 +23,11 @@ describe('toFunctionCall', () => {
     expect(toFunctionCall(raw, schema).args).toEqual({ city: 'Oslo' });
   });
 
+  it('keeps a number JSON cannot carry in object arguments, for the argument check to refuse (never null)', () => {
+    const raw = { id: 'c', name: 'f', arguments: JSON.parse('{"city":"Oslo","n":[1,{"m":1e999}]}') as string };
+    for (const strict of [schema, undefined]) expect((toFunctionCall(raw, strict).args as { n: [number, { m: number }] }).n[1].m).toBe(Infinity);
+  });
+
   it('generates an id when the server sent none', () => {
     expect(toFunctionCall({ name: 'f', arguments: '{}' }, undefined).id).toMatch(/^call_/);
   });

@@ -25,6 +25,16 @@ describe('argsFromJsonValue', () => {
     expect(args).toEqual({ city: 'Paris', nested: { a: [1] } });
   });
 
+  it('leaves an object that is not plain data as it is, for the argument check to refuse: JSON would make null of Infinity', () => {
+    const sdkParsed = JSON.parse('{"n":[1,{"m":-1e999}]}') as Record<string, unknown>;
+    const fromAnotherRealm = runInNewContext('({ n: 1e999 })') as Record<string, unknown>;
+    const withFunction = { n: 1, f: () => 1 };
+    const withToJson = { when: new Date(0) };
+    for (const value of [sdkParsed, fromAnotherRealm, withFunction, withToJson]) expect(argsFromJsonValue(value)).toBe(value);
+    // Undefined members are dropped, as JSON drops them.
+    expect(argsFromJsonValue({ a: 1, b: undefined })).toStrictEqual({ a: 1 });
+  });
+
   it('turns non-objects into JSON text for the executor to report, and a missing value into {}', () => {
     expect(argsFromJsonValue('oops')).toBe('"oops"');
     expect(argsFromJsonValue([1])).toBe('[1]');

@@ -1,4 +1,5 @@
 import type { FunctionCall } from '../model/content';
+import { type JsonCopyRules, JsonBreach, copyJson, jsonWalk } from '../validation/json-copy';
 
 /**
  * Turns arguments a provider sent as JSON text (streamed fragments joined, or a string field) into
@@ -24,15 +25,26 @@ export function argsFromJsonText(text: string): FunctionCall['args'] {
 
 /**
  * Turns arguments a provider sent as an already-parsed JSON value (Anthropic `input`, Gemini `args`)
- * into {@link FunctionCall.args}: an object becomes a plain-JSON copy; anything else becomes its JSON
- * text, which the executor reports to the model as malformed. The copy matters: SDKs parse responses
- * with the `fetch` of whatever realm they run in, and the executor accepts only plain objects of its own.
+ * into {@link FunctionCall.args}: an object of plain data becomes a plain-JSON copy; an object holding
+ * anything else (a number JSON cannot carry, such as the `Infinity` JSON.parse makes of the model's
+ * `1e999`, a function, a class instance) is left as it is, for the argument check to refuse
+ * (`MALFORMED_ARGUMENTS`: a JSON round trip would have turned `Infinity` into `null` and run the tool);
+ * anything but an object becomes its JSON text, which the executor reports to the model as malformed.
+ * The copy matters: SDKs parse responses with the `fetch` of whatever realm they run in, and the
+ * executor accepts only plain objects of its own.
  */
 export function argsFromJsonValue(value: unknown): FunctionCall['args'] {
   if (value === undefined) return {};
-  const text = JSON.stringify(value);
-  return isObject(value) ? (JSON.parse(text) as Record<string, unknown>) : text;
+  if (!isObject(value)) return JSON.stringify(value);
+  const copy = copyJson(value, PARSED_DATA, jsonWalk(MAX_DEPTH, Infinity));
+  return copy instanceof JsonBreach ? value : (copy as Record<string, unknown>);
 }
+
+/** Plain data as JSON.parse makes it, in any realm. */
+const PARSED_DATA: JsonCopyRules = { values: 'plain', anyRealm: true };
+
+/** Deeper than this an object is left as it is: the argument check refuses what is deeper than its `maxDepth`. */
+const MAX_DEPTH = 1000;
 
 /**
  * The arguments of a function call in the history, as the object providers that take structured

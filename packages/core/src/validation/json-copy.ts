@@ -28,6 +28,11 @@ export interface JsonCopyRules {
    * copied as `0`, as JSON writes it.
    */
   readonly values: 'plain' | 'as-json';
+  /**
+   * `plain`: an object made by another realm's `{}` or JSON.parse is plain too (an SDK may parse a
+   * response with the `fetch` of another realm); the copy is this realm's.
+   */
+  readonly anyRealm?: boolean;
   /** Keys refused wherever they appear (a `key` breach). */
   readonly forbiddenKeys?: ReadonlySet<string>;
   /** `as-json`: why a class instance is refused (`is a file (…)`), or `undefined` to take it. */
@@ -120,6 +125,13 @@ export function isPlainData(value: object): boolean {
   return prototype === Object.prototype || prototype === null;
 }
 
+/** True for a realm's `Object.prototype` (this one's or another's): it has no prototype, and its `constructor` is that realm's `Object`. */
+function isObjectPrototype(prototype: unknown): boolean {
+  if (typeof prototype !== 'object' || prototype === null || Object.getPrototypeOf(prototype) !== null) return false;
+  const made = Object.getOwnPropertyDescriptor(prototype, 'constructor')?.value as unknown;
+  return typeof made === 'function' && made.name === 'Object' && (made as { prototype?: unknown }).prototype === prototype;
+}
+
 function spend(walk: JsonWalk, chars: number): void {
   if ((walk.chars += chars) > walk.maxChars) throw new JsonBreach('size', '');
 }
@@ -181,7 +193,7 @@ function copyObject(value: object, key: string, depth: number, rules: JsonCopyRu
   const prototype: unknown = Object.getPrototypeOf(value);
   if (rules.values === 'plain') {
     // An own `toJSON` is a function member, refused below like any other.
-    if (prototype !== Object.prototype && prototype !== null) throw new JsonBreach('not-json', key, 'is not a plain object');
+    if (prototype !== Object.prototype && prototype !== null && !(rules.anyRealm === true && isObjectPrototype(prototype))) throw new JsonBreach('not-json', key, 'is not a plain object');
   } else if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     return copyValue((value as { toJSON(key: string): unknown }).toJSON(key), key, depth + 1, rules, walk);
   } else if (prototype !== Object.prototype && prototype !== null) {
