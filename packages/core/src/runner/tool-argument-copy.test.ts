@@ -81,6 +81,19 @@ describe('arguments given as an object hold only numbers JSON has', () => {
     expect(responses.map((r) => (r.response.error as { code: string }).code)).toEqual(texts.map(() => 'MALFORMED_ARGUMENTS'));
   });
 
+  it('refuses JSON text with a number of 309 digits or more (Infinity to JSON.parse, no exponent) also when maxDepth is large enough for the short-text fast path to take text that long', async () => {
+    const ran: unknown[] = [];
+    const tool = new FnTool('t', (args) => (ran.push(args), { ok: true }), { parameters: { type: 'object', properties: { n: { type: 'number' } } } });
+    const texts = [`{"n":1${'0'.repeat(309)}}`, `{"n":-1${'0'.repeat(309)}.5}`];
+    const calls = texts.map((args, index) => ({ id: `c${index}`, name: 't', args: args as unknown as Record<string, unknown> }));
+    const model = new ScriptedModel([{ calls }, 'done']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model, tools: [tool] }), sessionService: new InMemorySessionService(), argumentLimits: { maxChars: 1_000_000, maxDepth: 200 } });
+    const events = await send(runner, user('go'));
+    expect(ran).toEqual([]);
+    const responses = events.flatMap((e) => e.functionResponses());
+    expect(responses.map((r) => (r.response.error as { code: string }).code)).toEqual(texts.map(() => 'MALFORMED_ARGUMENTS'));
+  });
+
   it('gives the tool -0 as 0, as JSON has it', async () => {
     const ran: Array<Record<string, unknown>> = [];
     const tool = new FnTool('t', (args) => (ran.push(args), { ok: true }));

@@ -50,8 +50,9 @@ export function parseArguments(
   // Fast path for typical short JSON text: each nesting level takes at least two characters, so text of
   // at most 2 × maxDepth characters cannot be too deep; text without a backslash (no \u escapes) and
   // without the forbidden words cannot contain a forbidden key; and text without an exponent cannot hold
-  // a number JSON.parse makes Infinity (1e999; without one that takes over 300 digits). The walk would find nothing.
-  if (typeof raw === 'string' && raw.length <= 2 * limits.maxDepth && !mayNeedTheWalk(raw)) {
+  // a number JSON.parse makes Infinity (1e999), nor can text of at most 300 characters (without an
+  // exponent that takes 309 digits), whatever maxDepth allows. The walk would find nothing.
+  if (typeof raw === 'string' && raw.length <= 2 * limits.maxDepth && raw.length <= MAX_FAST_PATH_CHARS && !mayNeedTheWalk(raw)) {
     return value as Record<string, unknown>;
   }
   // One walk checks depth and keys and copies: for object input it also bounds the size, and the copy is
@@ -69,6 +70,9 @@ function mayNeedTheWalk(text: string): boolean {
 }
 
 const EXPONENT = /[0-9][eE]/;
+
+/** Longest text the fast path takes: fewer characters than the 309 digits of the smallest number without an exponent that JSON.parse makes Infinity. */
+const MAX_FAST_PATH_CHARS = 300;
 
 /** Arguments are plain data: a class instance, a function, a symbol or a BigInt is not; nor are the prototype-reaching keys. */
 const ARGUMENT_RULES: JsonCopyRules = { values: 'plain', forbiddenKeys: FORBIDDEN_KEYS };
