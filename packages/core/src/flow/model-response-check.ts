@@ -65,7 +65,8 @@ class Check implements CheckedModelResponse {
  * Checks a complete model response at the boundary, before anything of it is stored or run, and copies
  * what will be stored, in one walk that reads each member once: its shape (an object; `content.parts` an
  * array of part objects; `text` a string; function calls with a string name and object or JSON-text args;
- * no function responses written by the model, no partial calls), that all of it is plain JSON data (a
+ * no function responses written by the model, no partial calls; the content's role `"model"`, which the
+ * copy gets when the content has none), that all of it is plain JSON data (a
  * BigInt, NaN or Infinity, a cycle, a `Date` or other class instance, a function such as an own `toJSON` refuse the
  * response), and unique call ids (a call whose id is missing, empty, or repeats one of the same response
  * or of `earlier` — the session's — gets a fresh id, so every call is answered exactly once, in order,
@@ -103,7 +104,11 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
 function copyContent(content: unknown, check: Check): Content {
   if (!isRecord(content) || Array.isArray(content)) throw invalid(check, `"content" must be an object, got ${describe(content)}`);
   if (!hasPlainPrototype(content)) throw notPlain(check, '"content"');
+  // A content without a role is the model's (custom models often leave it out): stored without one, an
+  // adapter would send it as the user's own message. (Set on `{}`, not written as `{ role: 'model' }`: such
+  // a literal has room for its one member only, and the next takes a backing store of its own.)
   const copy: Record<string, unknown> = {};
+  copy.role = 'model';
   let parts: unknown;
   for (const key in content) {
     if (!Object.prototype.hasOwnProperty.call(content, key)) continue;
@@ -112,7 +117,6 @@ function copyContent(content: unknown, check: Check): Content {
     // A model speaks as the model: a "user" role would be sent back as the user's own message.
     if (key === 'role') {
       if (value !== 'model') throw invalid(check, `"content.role" must be "model", got ${describe(value)}`);
-      copy.role = value;
     } else if (key === 'parts') copy.parts = parts = copyParts(value, check);
     else setMember(copy, key, copyOther(value, key, 2, check, '"content"'));
   }
