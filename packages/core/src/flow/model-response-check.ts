@@ -45,7 +45,7 @@ const RESPONSE_RULES: JsonCopyRules = { values: 'plain' };
  */
 class Check implements CheckedModelResponse {
   response: LlmResponse = {};
-  /** Members of no known field (a part's `providerData`, …), each copied by the generic walk, nested at most `limits.maxDepth` below the content. */
+  /** Members of no known field (a part's `providerData`, …), each copied by the generic walk, nested at most `limits.maxDepth` levels (its own object is level 1). */
   walk: JsonWalk | undefined = undefined;
   /** The response's call ids so far: the first alone, a set from the second on (the usual response has one call). */
   firstId: string | undefined = undefined;
@@ -118,7 +118,7 @@ function copyContent(content: unknown, check: Check): Content {
     if (key === 'role') {
       if (value !== 'model') throw invalid(check, `"content.role" must be "model", got ${describe(value)}`);
     } else if (key === 'parts') copy.parts = parts = copyParts(value, check);
-    else setMember(copy, key, copyOther(value, key, 2, check, '"content"'));
+    else setMember(copy, key, copyOther(value, key, check, '"content"'));
   }
   if (parts === undefined) throw invalid(check, '"content.parts" must be an array, got undefined');
   return copy as unknown as Content;
@@ -157,7 +157,7 @@ function copyPart(part: unknown, index: number, check: Check): Part {
       case 'partialFunctionCall':
         throw invalid(check, `part ${index} is a partial function call; only partial responses carry one`);
       default:
-        setMember(copy, key, copyOther(value, key, 4, check, `part ${index}`));
+        setMember(copy, key, copyOther(value, key, check, `part ${index}`));
     }
   }
   return copy as Part;
@@ -197,7 +197,7 @@ function copyCall(call: unknown, index: number, check: Check): FunctionCall {
         }
         break;
       default:
-        setMember(copy, key, copyOther(value, key, 5, check, `the function call in part ${index}`));
+        setMember(copy, key, copyOther(value, key, check, `the function call in part ${index}`));
     }
   }
   if (typeof copy.name !== 'string') throw invalid(check, `the function call in part ${index} has no string "name"`);
@@ -277,10 +277,14 @@ function copyFlatArgs(args: Record<string, unknown>, maxDepth: number): Record<s
   return copy;
 }
 
-/** A member of no known field (`where`'s `key`, nested `depth` below the response), copied by the generic walk; refuses the response when it is not plain JSON data. */
-function copyOther(value: unknown, key: string, depth: number, check: Check, where: string): unknown {
-  const walk = (check.walk ??= jsonWalk(check.limits.maxDepth + 4, Infinity));
-  const copy = copyJson(value, RESPONSE_RULES, walk, depth);
+/**
+ * A member of no known field (`where`'s `key`), copied by the generic walk; refuses the response when it
+ * is not plain JSON data. Its depth is counted as arguments' is: its own object or array is level 1,
+ * wherever it is (a content's, a part's or a call's member alike).
+ */
+function copyOther(value: unknown, key: string, check: Check, where: string): unknown {
+  const walk = (check.walk ??= jsonWalk(check.limits.maxDepth, Infinity));
+  const copy = copyJson(value, RESPONSE_RULES, walk);
   if (!(copy instanceof JsonBreach)) return copy;
   const what =
     copy.kind === 'depth'
