@@ -6,6 +6,7 @@ import { ProviderError } from '../errors/provider-errors';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
+import type { Content } from '../model/content';
 import type { LlmRequest } from '../model/llm-request';
 import type { GenerateOptions } from '../model/model';
 import type { LlmResponse, Usage } from '../model/llm-response';
@@ -168,7 +169,7 @@ class ModelCall {
 
   partialEvent(part: LlmResponse): Event {
     const { context } = this;
-    const event = Event.of(context.invocationId, this.agent.name, context.branch, part.content);
+    const event = Event.of(context.invocationId, this.agent.name, context.branch, modelsContent(part.content));
     event.partial = true;
     return event;
   }
@@ -264,6 +265,15 @@ function toToolsmithError(thrown: unknown, agent: LlmAgent): ToolsmithError {
   if (ToolsmithError.isInstance(thrown)) return thrown;
   const reason = thrown instanceof Error ? thrown.message : String(thrown);
   return new ProviderError('PROVIDER_ERROR', `Model "${agent.model.modelName}" failed: ${reason}`, { provider: agent.model.provider, cause: thrown });
+}
+
+/**
+ * A partial's content as the model's: a partial is not checked as a complete response is (it is never
+ * stored), but a role other than "model" would show the model's words as the user's. Only such a
+ * partial is copied (shallowly, its role set).
+ */
+function modelsContent(content: Content | undefined): Content | undefined {
+  return typeof content === 'object' && content !== null && content.role !== 'model' ? { ...content, role: 'model' } : content;
 }
 
 /** `event` with `usage` (the tokens a failed call was billed), when there is any. */
