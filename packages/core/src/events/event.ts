@@ -157,10 +157,11 @@ export class Event implements EventData {
   /**
    * @internal An event of the runner's own, with a fresh id and the current time: the caller sets the
    * other fields it has on the event itself. What {@link Event.create} does without an init object to
-   * read (see the constructor), for the events every turn makes.
+   * read (see the constructor), for the events every turn makes. `timestamp`: a time the caller read
+   * already (the run's first message, stored in the step that created its session, has the session's).
    */
-  static of(invocationId: string, author: string, branch: string | undefined, content: Content | undefined, actions: EventActions = createEventActions()): Event {
-    return new Event(newEventId(), invocationId, author, branch, content, actions, Date.now());
+  static of(invocationId: string, author: string, branch: string | undefined, content: Content | undefined, actions: EventActions = createEventActions(), timestamp = Date.now()): Event {
+    return new Event(newEventId(), invocationId, author, branch, content, actions, timestamp);
   }
 
   /** Restores an event from its JSON form (for example a stored session). */

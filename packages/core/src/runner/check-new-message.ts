@@ -3,18 +3,24 @@ import { InvalidMessageError } from '../errors/invalid-message-error';
 import { unfitIdentifierCharacter } from '../internal/identifier-characters';
 import type { Content, Part } from '../model/content';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, copyArgumentObject } from '../validation/argument-parser';
-import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, copyMembers, isPlainData, jsonWalk, ownMembers } from '../validation/json-copy';
+import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, copyMembers, isPlainData, jsonWalk, ownMembers, renewedJsonWalk } from '../validation/json-copy';
 
-/** A new message as the run keeps it: see {@link copyNewMessage}. */
-export interface CopiedMessage {
-  /** The plain-data copy of the message: the only one the run reads, stores or hands on. */
-  message: Content;
-  /**
-   * Edited arguments (`decision: "edit"`) that break the argument rules, by the object standing in for
-   * them in `message` (an empty one): the edit is refused when it is checked against its tool
-   * (`checkEditedArguments`), with the breach as its problem. `undefined` when there are none.
-   */
-  refusedEdits?: Map<object, JsonBreach>;
+/**
+ * A new message as the run keeps it (see {@link copyNewMessage}): the plain-data copy of the message,
+ * the only one the run reads, stores or hands on; its refused edits, if any, by {@link refusedEditsOf}.
+ */
+export type CopiedMessage = Content;
+
+/** The refused edits of the copies that have some (rare: the usual copy is the message alone, no wrapper). */
+const refusedEditsByMessage = new WeakMap<CopiedMessage, Map<object, JsonBreach>>();
+
+/**
+ * Edited arguments (`decision: "edit"`) of `copied` that break the argument rules, by the object standing
+ * in for them in the copy (an empty one): the edit is refused when it is checked against its tool
+ * (`checkEditedArguments`), with the breach as its problem. `undefined` when there are none.
+ */
+export function refusedEditsOf(copied: CopiedMessage): ReadonlyMap<object, JsonBreach> | undefined {
+  return refusedEditsByMessage.get(copied);
 }
 
 /**
@@ -29,7 +35,7 @@ export interface CopiedMessage {
  * page could read back (50,000 levels deep, say) never reaches a session.
  * The edited arguments of a confirmation answer (`decision: "edit"`) are left out of this measure: they
  * are copied and measured as a tool call's arguments, alone, by the same limits (see
- * {@link CopiedMessage.refusedEdits}), and an edit past them is refused with `CONFIRMATION_EDIT_INVALID`
+ * {@link refusedEditsOf}), and an edit past them is refused with `CONFIRMATION_EDIT_INVALID`
  * and its problems when it is checked against its tool (`checkEditedArguments`, before anything is
  * stored), and one within them is not refused for the three levels that hold it. So are the arguments
  * of the answer's copy of the original call (`originalFunctionCall`): they are measured here alone, as
@@ -70,9 +76,11 @@ function copyReadMessage(message: unknown, limits: ArgumentLimits): CopiedMessag
   if (other !== undefined) {
     return new InvalidMessageError(`it has a key ${JSON.stringify(other.length > 40 ? `${other.slice(0, 40)}…` : other)} a user Content does not have (only "role" and "parts")`);
   }
-  const walk = jsonWalk(limits.maxDepth, limits.maxChars);
+  // The walk of the message copied last, when it is over: taken (a message read inside another's getter makes its own), put back when the copy is made.
+  const walk = renewedJsonWalk(spareWalk, limits.maxDepth, limits.maxChars);
+  spareWalk = undefined;
   const copies: Part[] = new Array(count);
-  const copied: CopiedMessage = { message: { role: 'user', parts: copies } };
+  const copied: CopiedMessage = { role: 'user', parts: copies };
   for (let index = 0; index < count; index++) {
     const part: unknown = (parts as unknown[])[index];
     if (typeof part !== 'object' || part === null) return new InvalidMessageError(`part ${index} is not an object`);
@@ -80,8 +88,12 @@ function copyReadMessage(message: unknown, limits: ArgumentLimits): CopiedMessag
     if (copy instanceof InvalidMessageError) return copy;
     copies[index] = copy;
   }
+  spareWalk = walk;
   return copied;
 }
+
+/** The walk of the message copied last (see {@link copyReadMessage}), while no copy uses it. */
+let spareWalk: JsonWalk | undefined;
 
 /** Message parts are plain data, nothing else. */
 const MESSAGE_RULES: JsonCopyRules = { values: 'plain' };
@@ -121,7 +133,11 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
   }
   if (alone.edited) {
     const args = copyArgumentObject(alone.edited, limits);
-    if (args instanceof JsonBreach) (copied.refusedEdits ??= new Map()).set(response.args as object, args);
+    if (args instanceof JsonBreach) {
+      let refused = refusedEditsByMessage.get(copied);
+      if (!refused) refusedEditsByMessage.set(copied, (refused = new Map()));
+      refused.set(response.args as object, args);
+    }
     else response.args = args;
   }
   return copy as Part;

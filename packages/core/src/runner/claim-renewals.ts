@@ -17,6 +17,8 @@ export interface RenewableClaim {
  */
 export class ClaimRenewals {
   private static readonly byLease = new Map<number, ClaimRenewals>();
+  /** The renewals {@link ClaimRenewals.of} found last (always one of `byLease`, which are never removed). */
+  private static last: ClaimRenewals | undefined;
   /**
    * The claims held now, a list linked through the claims themselves: adding and removing one writes
    * two or three fields, with nothing allocated or hashed (a set, which every run paid, hashes each claim).
@@ -28,9 +30,12 @@ export class ClaimRenewals {
 
   /** The renewals of claims with a lease of `leaseMs`. */
   static of(leaseMs: number): ClaimRenewals {
+    // A process's runs usually share one lease length: the renewals found last are checked before the map.
+    const last = ClaimRenewals.last;
+    if (last && last.leaseMs === leaseMs) return last;
     let renewals = ClaimRenewals.byLease.get(leaseMs);
     if (!renewals) ClaimRenewals.byLease.set(leaseMs, (renewals = new ClaimRenewals(leaseMs)));
-    return renewals;
+    return (ClaimRenewals.last = renewals);
   }
 
   /** Renews `claim` from now on, until {@link ClaimRenewals.remove}. `claim` must be in no list. */

@@ -74,8 +74,9 @@ export class HeldClaim implements RenewableClaim {
     // Uncontended (the usual case): one call to the store, no retry loop.
     if (writes) {
       // A synchronous store answers in the same moment, with no request object: the clock is read only when it refuses.
-      // Granted, the outcome is the session it read (`session`), kept as is.
+      // Granted, the outcome is the session it read (`session`), kept as is, or the fencing number alone when there is none.
       const outcome = writes.claimSession(appName, userId, sessionId, holder, policy.leaseMs);
+      if (typeof outcome === 'number') return new HeldClaim(sessions, key, outcome, policy.leaseMs, NO_SESSION, writes);
       if (outcome.claimed) return new HeldClaim(sessions, key, outcome.fence, policy.leaseMs, outcome, writes);
       return HeldClaim.retry(sessions, key, claimRequest(key, holder, policy.leaseMs), outcome, Date.now() + wait, writes, signal);
     }
@@ -120,6 +121,9 @@ export class HeldClaim implements RenewableClaim {
     return undefined;
   }
 }
+
+/** What a synchronous store read with a claim when no session exists under its key: shared, never written. */
+const NO_SESSION: LoadedSession = Object.freeze({ session: undefined });
 
 /** What the runner asks a store's `claimSession` for: `key` for the run `holder`, with the session read in the same step (`load`). */
 function claimRequest(key: SessionKey, holder: string, leaseMs: number): ClaimSessionRequest {

@@ -22,7 +22,7 @@ import type { LoadedSession } from '../sessions/session-claim';
 import type { SessionKey, SessionService } from '../sessions/session-service';
 import { type SynchronousSessionWrites, synchronousWrites } from '../sessions/synchronous-session-writes';
 import { StatePrefix } from '../state/state';
-import { type CopiedMessage, checkMessageId, copyNewMessage } from './check-new-message';
+import { type CopiedMessage, checkMessageId, copyNewMessage, refusedEditsOf } from './check-new-message';
 import { withholdCredentials } from '../confirmation/withhold-credentials';
 import { errorEvent, errorFields } from '../flow/error-event';
 import { interruptedCallEvents } from './interrupted-calls';
@@ -117,46 +117,74 @@ async function returned(value: void | PromiseLike<void>): Promise<IteratorReturn
  * promise, which drives on from where the run stands. An event in hand costs no async frame.
  */
 class InvocationRun implements AsyncGenerator<Event, void, undefined> {
-  private phase = Phase.Start;
+  // `declare`: the constructor assigns every field itself, in this order (one run per message: class-field
+  // definitions and parameter properties would define each field, then assign it again).
+  declare private readonly services: InvocationServices;
+  declare private readonly input: RunInvocationInput;
+  /** The context the run's span starts in, when the runner's tracing could record one. */
+  declare private readonly traceParent: Context | undefined;
+  declare private phase: Phase;
   /** An operation is under way; further calls wait in {@link waiting}. */
-  private busy = false;
+  declare private busy: boolean;
   /** Operations waiting for the one under way (made when the first one waits). */
-  private waiting: Array<() => void> | undefined;
+  declare private waiting: Array<() => void> | undefined;
   /** Events to hand out before going on; with {@link storing}, each is stored first. */
-  private batch: readonly Event[] | undefined;
-  private index = 0;
-  private storing = false;
+  declare private batch: readonly Event[] | undefined;
+  declare private index: number;
+  declare private storing: boolean;
   /** The event at {@link index} is stored (by a store that made the run wait): it is handed out next. */
-  private recorded = false;
+  declare private recorded: boolean;
   /** The error event of a failure was handed out: a `throw()` now ends the run with the error itself. */
-  private failed = false;
-  private steps: EventSteps | undefined;
-  private invocationId = '';
-  private author: string;
-  private context: InvocationContext | undefined;
-  private agent: BaseAgent | undefined;
-  private turn: SessionTurn | undefined;
-  private held: HeldClaim | undefined;
-  private unlink: () => void = noop;
-  private runUsage: Usage | undefined;
-  private endedOnError = false;
+  declare private failed: boolean;
+  declare private steps: EventSteps | undefined;
+  declare private invocationId: string;
+  declare private author: string;
+  declare private context: InvocationContext | undefined;
+  declare private agent: BaseAgent | undefined;
+  declare private turn: SessionTurn | undefined;
+  declare private held: HeldClaim | undefined;
+  declare private unlink: () => void;
+  declare private runUsage: Usage | undefined;
+  declare private endedOnError: boolean;
+  /** When this run created its session in the step that then stores its message (see {@link load}), the time it did. */
+  declare private createdAt: number | undefined;
   /** The spans of a traced run, from its start (its first `next()`) to its end. */
-  private trace: InvocationTrace | undefined;
+  declare private trace: InvocationTrace | undefined;
   // An in-memory store writes synchronously: each stored event then costs no await.
-  private readonly writes: SynchronousSessionWrites | undefined;
+  declare private readonly writes: SynchronousSessionWrites | undefined;
   /** The `then` callbacks of what the run waits for, made when it first waits (see {@link wait}). */
-  private proceed: (() => Result | Promise<Result>) | undefined;
-  private arrived: ((batch: Event[] | undefined) => Result | Promise<Result>) | undefined;
-  private failure: ((thrown: unknown) => Promise<Result>) | undefined;
+  declare private proceed: (() => Result | Promise<Result>) | undefined;
+  declare private arrived: ((batch: Event[] | undefined) => Result | Promise<Result>) | undefined;
+  declare private failure: ((thrown: unknown) => Promise<Result>) | undefined;
 
-  constructor(
-    private readonly services: InvocationServices,
-    private readonly input: RunInvocationInput,
-    /** The context the run's span starts in, when the runner's tracing could record one. */
-    private readonly traceParent?: Context,
-  ) {
+  constructor(services: InvocationServices, input: RunInvocationInput, traceParent: Context | undefined) {
+    this.services = services;
+    this.input = input;
+    this.traceParent = traceParent;
+    this.phase = Phase.Start;
+    this.busy = false;
+    this.waiting = undefined;
+    this.batch = undefined;
+    this.index = 0;
+    this.storing = false;
+    this.recorded = false;
+    this.failed = false;
+    this.steps = undefined;
+    this.invocationId = '';
     this.author = typeof input.agent === 'function' ? (input.fallbackAuthor ?? 'runner') : input.agent.name;
+    this.context = undefined;
+    this.agent = undefined;
+    this.turn = undefined;
+    this.held = undefined;
+    this.unlink = noop;
+    this.runUsage = undefined;
+    this.endedOnError = false;
+    this.createdAt = undefined;
+    this.trace = undefined;
     this.writes = synchronousWrites(services.sessionService);
+    this.proceed = undefined;
+    this.arrived = undefined;
+    this.failure = undefined;
   }
 
   [Symbol.asyncIterator](): this {
@@ -439,24 +467,44 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     });
   }
 
-  /** {@link start} with the claim: the session loaded (or created). */
+  /**
+   * {@link start} with the claim: the session loaded (or created). The usual cases (the session read with
+   * the claim, or created by a synchronous store in the same step) go on at once, with no object for them.
+   */
   private load(signal: AbortSignal | undefined, copied: CopiedMessage | undefined): void | Promise<void> {
-    const { input, held } = this;
-    const loading = isSessionKey(input.session) ? loadOrCreate(this.services.sessionService, input.session, held?.takeLoaded(), this.writes) : { session: input.session, created: false };
-    if (loading instanceof Promise) return this.awaitSession(loading, signal, copied);
-    return this.begin(loading, signal, copied);
+    const { input, held, writes } = this;
+    const key = input.session;
+    if (!isSessionKey(key)) return this.begin(key, false, signal, copied);
+    const claimed = held?.takeLoaded();
+    if (claimed?.session) return this.begin(claimed.session, false, signal, copied);
+    if (claimed && writes) {
+      // Read with the claim, in this run's turn: a synchronous store creates it in the same step, at the
+      // time the message's event then carries (one clock read for both: nothing waits in between).
+      const now = Date.now();
+      let created: Session | undefined;
+      try {
+        created = writes.createSession(key, now);
+      } catch (error) {
+        // Created meanwhile without a claim: the general path below reads it.
+        if (!ToolsmithError.isInstance(error) || error.code !== 'SESSION_EXISTS') throw error;
+      }
+      if (created) {
+        this.createdAt = now;
+        return this.begin(created, true, signal, copied);
+      }
+    }
+    return this.awaitSession(loadOrCreate(this.services.sessionService, key, claimed), signal, copied);
   }
 
   /** {@link start} waits for the session from an async store. */
   private awaitSession(loading: Promise<{ session: Session; created: boolean }>, signal: AbortSignal | undefined, copied: CopiedMessage | undefined): Promise<void> {
-    return loading.then((loaded) => this.begin(loaded, signal, copied));
+    return loading.then((loaded) => this.begin(loaded.session, loaded.created, signal, copied));
   }
 
-  /** {@link start} with the session: the agent chosen, the context made, the message checked. */
-  private begin(loaded: { session: Session; created: boolean }, signal: AbortSignal | undefined, copied: CopiedMessage | undefined): void | Promise<void> {
+  /** {@link start} with the session (`created` for this run): the agent chosen, the context made, the message checked. */
+  private begin(session: Session, created: boolean, signal: AbortSignal | undefined, copied: CopiedMessage | undefined): void | Promise<void> {
     const { services, input, held, invocationId } = this;
-    const newMessage = copied?.message;
-    const session = loaded.session;
+    const newMessage = copied;
     if (held) session.fence = held.fence;
     const agent = (this.agent = typeof input.agent === 'function' ? input.agent(session, newMessage) : input.agent);
     this.author = agent.name;
@@ -471,7 +519,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     if (signal?.aborted) return this.endWith(errorEvent(context, agent.name, new RunAbortedError(signal.reason)));
     if (input.messageId !== undefined) {
       const invalidId = checkMessageId(input.messageId);
-      if (invalidId) return this.refuse(loaded, invalidId);
+      if (invalidId) return this.refuse(created, invalidId);
       // A message sent again (a retry after a lost connection): answered with what it produced, nothing stored or run.
       const produced = eventsOfMessage(session.events, input.messageId);
       if (produced) {
@@ -487,16 +535,16 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
       // A refused message changes nothing in the session: its error goes to its caller only, so it can
       // never move the session on under a run that is still working on it.
       const refusal = checkFunctionResponses(session.events, newMessage) ?? checkRememberHasStore(services, newMessage);
-      if (refusal) return this.refuse(loaded, refusal);
+      if (refusal) return this.refuse(created, refusal);
       // Only an answer (a function response) can carry an edit: a plain message skips that check and its wait.
-      if (hasFunctionResponse(newMessage)) return this.checkEdits(loaded, checkEditedArguments(context, newMessage, (copied as CopiedMessage).refusedEdits));
+      if (hasFunctionResponse(newMessage)) return this.checkEdits(created, checkEditedArguments(context, newMessage, refusedEditsOf(newMessage)));
     }
     this.interrupted();
   }
 
   /** {@link start} for an answer: refused when an edit of a call's arguments is. */
-  private checkEdits(loaded: { created: boolean }, checking: Promise<ToolsmithError | undefined>): Promise<void> {
-    return checking.then((refusal) => (refusal ? this.refuse(loaded, refusal) : this.interrupted()));
+  private checkEdits(created: boolean, checking: Promise<ToolsmithError | undefined>): Promise<void> {
+    return checking.then((refusal) => (refusal ? this.refuse(created, refusal) : this.interrupted()));
   }
 
   /**
@@ -515,11 +563,11 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
    * again (this run holds the session's turn and claim, so nobody else has used it in between); the run
    * ends on the refusal's error event.
    */
-  private refuse(loaded: { created: boolean }, refusal: ToolsmithError): void | Promise<void> {
+  private refuse(created: boolean, refusal: ToolsmithError): void | Promise<void> {
     const { input } = this;
     const end = (): void => this.endWith(errorEvent(this.context!, this.agent!.name, refusal));
     // (`Promise.resolve`: a store's promise may be another thenable, as an `await` would take it.)
-    if (loaded.created && isSessionKey(input.session)) return Promise.resolve(this.services.sessionService.deleteSession(input.session)).then(end);
+    if (created && isSessionKey(input.session)) return Promise.resolve(this.services.sessionService.deleteSession(input.session)).then(end);
     end();
   }
 
@@ -530,7 +578,9 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     const userContent = context.userContent;
     if (userContent === undefined) return undefined;
     const id = input.messageId === undefined ? undefined : messageEventId(input.messageId);
-    const event = Event.of(this.invocationId, 'user', undefined, userContent);
+    // Stored in the step that created the session: the event has the session's creation time (no second clock read).
+    const createdAt = this.createdAt;
+    const event = createdAt === undefined ? Event.of(this.invocationId, 'user', undefined, userContent) : Event.of(this.invocationId, 'user', undefined, userContent, undefined, createdAt);
     if (id !== undefined) event.id = id;
     return store(context, event, this.writes);
   }
@@ -613,26 +663,7 @@ function agentSteps(agent: BaseAgent, context: InvocationContext): EventSteps {
  * The session (the one the claim read, when the store read it with the claim), created when it does not
  * exist yet (`created`); two first messages racing both get the one session.
  */
-function loadOrCreate(
-  sessions: SessionService,
-  key: SessionKey,
-  claimed: LoadedSession | undefined,
-  writes: SynchronousSessionWrites | undefined,
-): { session: Session; created: boolean } | Promise<{ session: Session; created: boolean }> {
-  if (claimed?.session) return { session: claimed.session, created: false };
-  if (claimed && writes) {
-    // Read with the claim, in this run's turn: a synchronous store creates it in the same step.
-    try {
-      return { session: writes.createSession(key), created: true };
-    } catch (error) {
-      // Created meanwhile without a claim: the general path below reads it.
-      if (!ToolsmithError.isInstance(error) || error.code !== 'SESSION_EXISTS') throw error;
-    }
-  }
-  return loadOrCreateAsync(sessions, key, claimed);
-}
-
-async function loadOrCreateAsync(sessions: SessionService, key: SessionKey, claimed: LoadedSession | undefined): Promise<{ session: Session; created: boolean }> {
+async function loadOrCreate(sessions: SessionService, key: SessionKey, claimed: LoadedSession | undefined): Promise<{ session: Session; created: boolean }> {
   const found = claimed ? claimed.session : await sessions.getSession(key);
   if (found) return { session: found, created: false };
   try {

@@ -111,7 +111,7 @@ export class InMemorySessionService implements SessionService {
       appendEvent: (session, event) => this.appendNow(session, event),
       claimSession: (appName, userId, sessionId, holder, leaseMs) => this.claimNow(appName, userId, sessionId, holder, leaseMs, true),
       releaseClaim: (key, fence) => this.releaseNow(key, fence),
-      createSession: (key) => this.createNow(key),
+      createSession: (key, now) => this.createNow(key, now),
     });
   }
 
@@ -125,7 +125,8 @@ export class InMemorySessionService implements SessionService {
     return this.createNow(request);
   }
 
-  private createNow(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Session {
+  /** {@link InMemorySessionService.createSession}, the session created at `now` (the wall clock's milliseconds). */
+  private createNow(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }, now = Date.now()): Session {
     const id = request.sessionId ?? randomUUID();
     let entry = this.find(request.appName, request.userId, id);
     if (entry?.exists) throw new SessionExistsError(id, request.userId);
@@ -135,7 +136,7 @@ export class InMemorySessionService implements SessionService {
     entry.exists = true;
     entry.state = {};
     entry.events = [];
-    entry.lastUpdateTime = Date.now();
+    entry.lastUpdateTime = now;
     if (request.state) this.applyDelta(request.appName, request.userId, entry, request.state);
     return this.view(entry, true);
   }
@@ -196,7 +197,7 @@ export class InMemorySessionService implements SessionService {
     if (!stored?.exists) throw new SessionNotFoundError(session.id, session.userId, session.appName);
     // Everything below is synchronous, so the checks and the append are one atomic step in this process.
     const claims = answerClaims(event);
-    for (const id of claims) if (stored.answered?.has(id)) throw new FunctionResponseNotPendingError(id, 'answered');
+    for (let index = 0; index < claims.length; index++) if (stored.answered?.has(claims[index])) throw new FunctionResponseNotPendingError(claims[index], 'answered');
     if (stored.fence !== 0 && session.fence !== stored.fence && (session.fence !== undefined || stored.lapsesAt > this.now())) {
       throw new SessionBusyError(session.id, stored.holder, this.wallTime(stored.lapsesAt));
     }
@@ -208,7 +209,7 @@ export class InMemorySessionService implements SessionService {
       const results = resolveStateOps(ops, (key) => this.storedValue(session.appName, session.userId, stored, key));
       for (const key of Object.keys(results)) setStateKey(delta, key, results[key]);
     }
-    for (const id of claims) (stored.answered ??= new Set()).add(id);
+    for (let index = 0; index < claims.length; index++) (stored.answered ??= new Set()).add(claims[index]);
     // Most events change no state; they skip the scope bookkeeping below.
     if (hasKeys(delta)) {
       // `temp:` keys live only for the invocation; the stored event must not carry them either.
@@ -229,16 +230,18 @@ export class InMemorySessionService implements SessionService {
   async claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {
     const now = this.now();
     const outcome = this.claimNow(request.appName, request.userId, request.sessionId, request.holder, request.leaseMs, request.load === true, now);
-    if (!outcome.claimed) return outcome;
-    const claim = { fence: outcome.fence, expiresAt: this.wallTime(now + request.leaseMs, now) };
+    if (typeof outcome !== 'number' && !outcome.claimed) return outcome;
+    const granted = typeof outcome === 'number' ? { fence: outcome, session: undefined } : outcome;
+    const claim = { fence: granted.fence, expiresAt: this.wallTime(now + request.leaseMs, now) };
     // Read with the claim, as the same step: what getSession for the whole session returns right after it.
-    return request.load ? { claimed: true, claim, loaded: { session: outcome.session } } : { claimed: true, claim };
+    return request.load ? { claimed: true, claim, loaded: { session: granted.session } } : { claimed: true, claim };
   }
 
   /**
    * {@link InMemorySessionService.claimSession}, at `now` on the monotonic clock, without the granted
    * claim's `expiresAt` (no wall clock read): the fencing number, and with `load` the session read in the
-   * same synchronous step (exactly what getSession for the whole session returns right after the claim).
+   * same synchronous step (exactly what getSession for the whole session returns right after the claim);
+   * the fencing number alone when there is no session to read (see {@link SynchronousClaimOutcome}).
    */
   private claimNow(appName: string, userId: string, sessionId: string, holder: string, leaseMs: number, load: boolean, now = this.now()): SynchronousClaimOutcome {
     if (this.firstWaiting) this.forgetLapsedClaimsWithoutSession(now);
@@ -249,7 +252,7 @@ export class InMemorySessionService implements SessionService {
     entry.holder = holder;
     entry.lapsesAt = now + leaseMs;
     if (!entry.exists) this.joinWaiting(entry);
-    return { claimed: true, fence, session: load && entry.exists ? this.view(entry, true) : undefined };
+    return load && entry.exists ? { claimed: true, fence, session: this.view(entry, true) } : fence;
   }
 
   /** Implements {@link SessionService.renewClaim}. */

@@ -5,11 +5,12 @@ import type { SessionKey, SessionService } from './session-service';
 
 /**
  * What {@link SynchronousSessionWrites.claimSession} returns: a granted claim's fencing number with the
- * session read in the same step (so the outcome is itself the run's `LoadedSession`, one object), without
- * the claim's `expiresAt`, which the runner does not read (the store reads no wall clock for it); or the
- * refusal, as {@link SessionService.claimSession}'s.
+ * session read in the same step (so the outcome is itself the run's `LoadedSession`, one object), or the
+ * fencing number alone when no session exists under the key (a run's first message: nothing to carry, no
+ * object), without the claim's `expiresAt`, which the runner does not read (the store reads no wall clock
+ * for it); or the refusal, as {@link SessionService.claimSession}'s.
  */
-export type SynchronousClaimOutcome = { claimed: true; fence: number; session: Session | undefined } | (ClaimOutcome & { claimed: false });
+export type SynchronousClaimOutcome = number | { claimed: true; fence: number; session: Session } | (ClaimOutcome & { claimed: false });
 
 /**
  * The writes a run makes, done synchronously by a store that completes them in memory (the
@@ -22,13 +23,17 @@ export interface SynchronousSessionWrites {
   appendEvent(session: Session, event: Event): Event;
   claimSession(appName: string, userId: string, sessionId: string, holder: string, leaseMs: number): SynchronousClaimOutcome;
   releaseClaim(key: SessionKey, fence: number): void;
-  createSession(key: SessionKey): Session;
+  /** `createSession(key)`, the session created at `now` (milliseconds since the epoch, read by the caller). */
+  createSession(key: SessionKey, now: number): Session;
 }
 
 /** The methods a run calls whose replacement turns the synchronous writes off. */
 export type SynchronousWriteMethods = Pick<SessionService, 'appendEvent' | 'claimSession' | 'releaseClaim' | 'createSession' | 'getSession'>;
 
 const registered = new WeakMap<SessionService, { writes: SynchronousSessionWrites; methods: SynchronousWriteMethods }>();
+/** The service {@link synchronousWrites} was asked for last, and what it found for it (held until another is asked for). */
+let lastService: SessionService | undefined;
+let lastEntry: { writes: SynchronousSessionWrites; methods: SynchronousWriteMethods } | undefined;
 
 /**
  * Registers the synchronous writes of `service`, valid while its methods are the ones of `methods`: its
@@ -37,6 +42,7 @@ const registered = new WeakMap<SessionService, { writes: SynchronousSessionWrite
  */
 export function registerSynchronousWrites(service: SessionService, methods: SynchronousWriteMethods, writes: SynchronousSessionWrites): void {
   registered.set(service, { writes, methods });
+  if (service === lastService) lastEntry = undefined;
 }
 
 /**
@@ -45,7 +51,13 @@ export function registerSynchronousWrites(service: SessionService, methods: Sync
  * `appendEvent` there sees every append, as before).
  */
 export function synchronousWrites(service: SessionService): SynchronousSessionWrites | undefined {
-  const entry = registered.get(service);
+  // A runner asks for its one service run after run: the service asked last is found without the WeakMap.
+  let entry = service === lastService ? lastEntry : undefined;
+  if (!entry) {
+    entry = registered.get(service);
+    lastService = service;
+    lastEntry = entry;
+  }
   if (!entry) return undefined;
   const { methods } = entry;
   const same =

@@ -60,6 +60,20 @@ export function jsonWalk(maxDepth: number, maxChars: number): JsonWalk {
 }
 
 /**
+ * `walk` (one whose walk is over, which nothing reads any more) made a new walk's measure again, or a new
+ * walk when there is none: for a caller that walks once per call, one after another, and keeps its walk.
+ */
+export function renewedJsonWalk(walk: JsonWalk | undefined, maxDepth: number, maxChars: number): JsonWalk {
+  if (!walk) return jsonWalk(maxDepth, maxChars);
+  const renewed = walk as { maxDepth: number; maxChars: number; chars: number; stringChars: number };
+  renewed.maxDepth = maxDepth;
+  renewed.maxChars = maxChars;
+  renewed.chars = 0;
+  renewed.stringChars = 0;
+  return walk;
+}
+
+/**
  * `value` copied as plain JSON data, in one walk that reads each member once (a getter or a Proxy is
  * read once, and what it answered is what the copy holds), measured into `walk` (`value` at `depth`;
  * its members one deeper); or the first {@link JsonBreach} it finds, where the walk stops. The copy
