@@ -13,6 +13,8 @@ import { DEFAULT_COMPACTION_PROMPT, type SummarizeCompaction } from '../context/
 import { SUMMARY_PREFIX, compactedHistory } from './compacted-contents';
 import { conversationTranscript } from '../context/conversation-transcript';
 import { cutKeepingTurns, startsTurn } from '../context/cut-points';
+import { checkModelResponse } from './model-response-check';
+import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 
 /** Turns kept as they are unless `keepTurns` says otherwise. */
 export const DEFAULT_KEEP_TURNS = 2;
@@ -46,12 +48,15 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
     const start = () => model.generate(request, { signal: context.abortable ? context.signal : undefined, ...(chat ? { onProviderExchange: chat.observeExchange } : {}) });
     for await (const part of chat ? chat.active(start) : start()) if (!part.partial) response = part;
     if (response) chat?.response(response);
-    const summary = response?.content?.parts.filter((part) => part.text !== undefined && !part.thought).map((part) => part.text).join('').trim();
+    // Checked and copied as the agent's own model calls are (INVALID_MODEL_RESPONSE otherwise): the
+    // compaction event stores the response's usage, and only a plain-JSON copy of it.
+    const checked = response && checkModelResponse(response, model.modelName, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS).response;
+    const summary = checked?.content?.parts.filter((part) => part.text !== undefined && !part.thought).map((part) => part.text).join('').trim();
     if (!summary) throw new ProviderError('PROVIDER_RESPONSE_INVALID', `Model "${model.modelName}" answered the compaction request with no summary text.`, { provider: model.provider });
     const actions = createEventActions();
     actions.compaction = { summary, firstKeptEventId: events[cut].id, summarizedEvents: cut };
     chat?.end();
-    return Event.create({ invocationId: context.invocationId, author: agent.name, branch: context.branch, actions, usage: response!.usage });
+    return Event.create({ invocationId: context.invocationId, author: agent.name, branch: context.branch, actions, usage: checked!.usage });
   } catch (thrown) {
     const error = context.aborted
       ? new RunAbortedError(context.signal.reason)

@@ -188,6 +188,27 @@ describe('compaction: summarize', () => {
     expect((await send(runner, user('Q2')))[0]).toMatchObject({ errorCode: 'PROVIDER_RESPONSE_INVALID', errorMessage: expect.stringContaining('no summary text') });
   });
 
+  it("the summarizing model's response is checked and copied as the agent's are: its usage is stored as plain counts, a response that is not the model's is INVALID_MODEL_RESPONSE", async () => {
+    const usage: Record<string, unknown> = { inputTokens: 7, outputTokens: 2, extra: { nested: true }, reasoningTokens: Infinity };
+    Object.defineProperty(usage, 'secret', { get: () => 'sk-live', enumerable: true });
+    const summarizer = new ScriptedModel([{ content: { role: 'model', parts: [{ text: 'S1' }] }, usage: usage as never }]);
+    const runner = new Runner({ appName: 'w', agent: new LlmAgent({ name: 'x', model: new ScriptedModel(['A1', 'A2']), compaction: { strategy: 'summarize', everyTurns: 2, keepTurns: 1, model: summarizer } }) });
+    await send(runner, user('Q1'));
+    const compacted = (await send(runner, user('Q2')))[0];
+    expect(compacted.actions.compaction?.summary).toBe('S1');
+    expect(compacted.usage).toEqual({ inputTokens: 7, outputTokens: 2 });
+    usage.inputTokens = 1_000; // the model's object, changed later, is not what was stored
+    const stored = (await runner.sessionService.getSession({ appName: 'w', userId: 'u1', sessionId: 's1' }))!.events;
+    expect(stored.find((event) => event.actions.compaction)!.usage).toEqual({ inputTokens: 7, outputTokens: 2 });
+
+    const forged = new Runner({
+      appName: 'w',
+      agent: new LlmAgent({ name: 'x', model: new ScriptedModel(['A1']), compaction: { strategy: 'summarize', everyTurns: 2, keepTurns: 1, model: new ScriptedModel([{ content: { role: 'user', parts: [{ text: 'S1' }] } }]) } }),
+    });
+    await send(forged, user('Q1'));
+    expect((await send(forged, user('Q2')))[0]).toMatchObject({ errorCode: 'INVALID_MODEL_RESPONSE' });
+  });
+
   it('keeps 2 turns by default; a runner without the option is sent the whole history', async () => {
     const sessionService = new InMemorySessionService();
     const model = new ScriptedModel(['A1', 'A2', 'A3', 'A4']);
