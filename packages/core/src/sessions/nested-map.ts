@@ -11,6 +11,11 @@ type Inner<V> = Map<string | typeof KEPT, V | undefined>;
  * user with one session at a time, as a service answering each request in a fresh session has) makes
  * no map each time. Every inner map keeps one entry of its own: V8 makes a map a new table each time
  * its last entry goes. A `first` key's map stays (apps are the code's own few names).
+ *
+ * The one entry of a map that holds no other is kept aside, out of the map (one at a time in all): the
+ * usual entry comes and goes alone (a run's session, created and deleted), and then costs its map no
+ * insert and no delete (a new key each time grew the map's table with deleted slots, which V8 rebuilds
+ * every few entries). A second entry under the same keys puts it in its map first, in its place.
  */
 export class NestedMap<V> {
   private readonly outer = new Map<string, Map<string, Inner<V>>>();
@@ -26,15 +31,26 @@ export class NestedMap<V> {
   private lastInner: Inner<V> | undefined;
   private lastFirst = '';
   private lastSecond = '';
+  /**
+   * The entry kept aside: `asideThird` → `asideValue`, the only entry of `asideInner` (which holds none of
+   * its own meanwhile, and is in the maps) while that is set.
+   */
+  private asideInner: Inner<V> | undefined;
+  private asideThird = '';
+  private asideValue: V | undefined;
 
   /** The value at `first`, `second`, `third`, or `undefined`. */
   get(first: string, second: string, third: string): V | undefined {
-    return this.inner(first, second)?.get(third);
+    const inner = this.inner(first, second);
+    if (!inner) return undefined;
+    return inner === this.asideInner && third === this.asideThird ? this.asideValue : inner.get(third);
   }
 
   /** Whether there is a value at `first`, `second`, `third`. */
   has(first: string, second: string, third: string): boolean {
-    return this.inner(first, second)?.has(third) ?? false;
+    const inner = this.inner(first, second);
+    if (!inner) return false;
+    return (inner === this.asideInner && third === this.asideThird) || inner.has(third);
   }
 
   /** Sets the value at `first`, `second`, `third`. */
@@ -46,17 +62,34 @@ export class NestedMap<V> {
       middle.set(second, (inner = new Map<string | typeof KEPT, V | undefined>([[KEPT, undefined]])));
       this.remember(first, second, inner);
     }
+    if (inner === this.asideInner) {
+      if (third === this.asideThird) {
+        this.asideValue = value;
+        return;
+      }
+      // A second entry under these keys: the one aside goes in the map first, where it came.
+      inner.set(this.asideThird, this.asideValue);
+      this.asideInner = this.asideValue = undefined;
+    } else if (!this.asideInner && inner.size === 1) {
+      this.asideInner = inner;
+      this.asideThird = third;
+      this.asideValue = value;
+      return;
+    }
     inner.set(third, value);
   }
 
   /** Removes the value at `first`, `second`, `third`; whether there was one. */
   delete(first: string, second: string, third: string): boolean {
     const inner = this.inner(first, second);
-    if (!inner?.delete(third)) return false;
+    if (!inner) return false;
+    if (inner === this.asideInner && third === this.asideThird) this.asideInner = this.asideValue = undefined;
+    else if (!inner.delete(third)) return false;
     if (inner.size === 1 && inner !== this.idleInner) {
-      // Emptied: this map waits for its key's next entry, and the one that waited before goes if still empty.
+      // Emptied: this map waits for its key's next entry, and the one that waited before goes if still
+      // empty (a map whose entry is aside is not).
       const idle = this.idleInner;
-      if (idle && idle.size === 1 && this.idleMiddle!.get(this.idleSecond) === idle) this.idleMiddle!.delete(this.idleSecond);
+      if (idle && idle.size === 1 && idle !== this.asideInner && this.idleMiddle!.get(this.idleSecond) === idle) this.idleMiddle!.delete(this.idleSecond);
       this.idleInner = inner;
       this.idleMiddle = this.outer.get(first);
       this.idleSecond = second;
@@ -82,13 +115,19 @@ export class NestedMap<V> {
   /** The keys under `first`, `second` (none when there are none), in insertion order. */
   *keys(first: string, second: string): IterableIterator<string> {
     const inner = this.outer.get(first)?.get(second);
-    if (inner) for (const key of inner.keys()) if (key !== KEPT) yield key;
+    if (!inner) return;
+    if (inner === this.asideInner) yield this.asideThird;
+    else for (const key of inner.keys()) if (key !== KEPT) yield key;
   }
 
   /** Every value with its `first` and `second` keys: `first`s in insertion order, the `second`s with values under each, their values in insertion order. */
   *groups(): IterableIterator<[first: string, second: string, values: V[]]> {
     for (const [first, middle] of this.outer) {
       for (const [second, inner] of middle) {
+        if (inner === this.asideInner) {
+          yield [first, second, [this.asideValue!]];
+          continue;
+        }
         if (inner.size === 1) continue;
         const values: V[] = [];
         for (const [key, value] of inner) if (key !== KEPT) values.push(value!);
