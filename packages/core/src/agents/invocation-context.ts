@@ -211,6 +211,14 @@ export class InvocationContext {
     return { ...this.session.state, ...this.shared.tempState };
   }
 
+  /**
+   * @internal {@link InvocationContext.stateSnapshot} for a base nothing writes (a call's state reads it): without
+   * state, one shared frozen empty object instead of a new one per call.
+   */
+  stateBase(): Record<string, unknown> {
+    return hasOwnKeys(this.session.state) || hasOwnKeys(this.shared.tempState) ? this.stateSnapshot() : NO_STATE;
+  }
+
   /** A read-only view for toolsets and instruction functions. */
   readonlyContext(): ReadonlyContext {
     return {
@@ -251,4 +259,13 @@ export class InvocationContext {
       credentials: this.services.credentials,
     });
   }
+}
+
+/** The base of every call's state when there is none (see {@link InvocationContext.stateBase}). */
+const NO_STATE: Record<string, unknown> = Object.freeze({});
+
+/** True when `object` has an own key (state keys are strings); no array of keys made. */
+function hasOwnKeys(object: Record<string, unknown>): boolean {
+  for (const key in object) if (Object.prototype.hasOwnProperty.call(object, key)) return true;
+  return false;
 }

@@ -51,7 +51,7 @@ export function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then?: (
   if (calls.length !== 1 || context.abortable || context.trace !== undefined || input.offered.anySequential) return handleCalls(input, then);
   try {
     const actions = [createEventActions()];
-    const outcome = executeCall(input, toolCallbackChain(context.services.plugins, agent.callbacks), context.stateSnapshot(), actions, 0);
+    const outcome = executeCall(input, toolCallbackChain(context.services.plugins, agent.callbacks), context.stateBase(), actions, 0);
     if (outcome instanceof Promise) return outcome.then((done) => respondedStep(input, [done], actions, then));
     return respondedStep(input, [outcome], actions, then);
   } catch (thrown) {
@@ -64,7 +64,7 @@ async function handleCalls<T>(input: HandleFunctionCallsInput, then?: (event: Ev
   const { agent, context, calls, offered } = input;
   const callbacks = toolCallbackChain(context.services.plugins, agent.callbacks);
   // Parallel calls all see the state as it was before this step; each records its own delta.
-  const base = context.stateSnapshot();
+  const base = context.stateBase();
   const outcomes: Array<ToolCallOutcome | undefined> = new Array(calls.length);
   const actions: EventActions[] = [];
   for (let index = 0; index < calls.length; index++) actions.push(createEventActions());
@@ -165,31 +165,35 @@ function respondedStep<T>(input: HandleFunctionCallsInput, outcomes: ReadonlyArr
   // Made only when needed: most steps have no long-running call and no state update.
   let longRunningToolIds: string[] | undefined;
   let unanswered: Set<number> | undefined;
-  const parts: Part[] = [];
+  // Made with its first part (an empty array's first push makes room for sixteen): most steps have one.
+  let parts: Part[] | undefined;
   // A plain loop: this runs every step, and flatMap's per-call arrays showed up in profiles.
   for (let index = 0; index < calls.length; index++) {
     const call = calls[index];
     const outcome = outcomes[index];
+    let part: Part;
     if (!outcome) {
-      parts.push({ functionResponse: errorResponse(call, new RunAbortedError(context.signal.reason)) });
+      part = { functionResponse: errorResponse(call, new RunAbortedError(context.signal.reason)) };
       (unanswered ??= new Set()).add(index);
-      continue;
+    } else {
+      // A cancelled (timed-out) call's actions were emptied by the executor: nothing of it is merged.
+      const stepConflict = mergeActions(merged, actions[index]);
+      if (stepConflict) {
+        // Its update cannot follow an earlier call's of this step: it lost, as against another session.
+        part = { functionResponse: errorResponse(call, stepConflict) };
+        (unanswered ??= new Set()).add(index);
+      } else {
+        // A call waiting for confirmation gets its response once the user answers (see confirmation-pause.ts).
+        if (outcome.confirmationRequested) continue;
+        // `isLongRunning` first: an invalid call's error is made only when read (see the executor's invalidArguments).
+        if (offered.byName.get(call.name)?.isLongRunning && !outcome.error) (longRunningToolIds ??= []).push(call.id);
+        part = { functionResponse: outcome.response };
+      }
     }
-    // A cancelled (timed-out) call's actions were emptied by the executor: nothing of it is merged.
-    const stepConflict = mergeActions(merged, actions[index]);
-    if (stepConflict) {
-      // Its update cannot follow an earlier call's of this step: it lost, as against another session.
-      parts.push({ functionResponse: errorResponse(call, stepConflict) });
-      (unanswered ??= new Set()).add(index);
-      continue;
-    }
-    // A call waiting for confirmation gets its response once the user answers (see confirmation-pause.ts).
-    if (outcome.confirmationRequested) continue;
-    // `isLongRunning` first: an invalid call's error is made only when read (see the executor's invalidArguments).
-    if (offered.byName.get(call.name)?.isLongRunning && !outcome.error) (longRunningToolIds ??= []).push(call.id);
-    parts.push({ functionResponse: outcome.response });
+    if (parts) parts.push(part);
+    else parts = [part];
   }
-  const event = Event.of(context.invocationId, agent.name, context.branch, { role: 'user', parts }, merged);
+  const event = Event.of(context.invocationId, agent.name, context.branch, { role: 'user', parts: parts ?? [] }, merged);
   if (longRunningToolIds) event.longRunningToolIds = longRunningToolIds;
   if (merged.stateOps) {
     // The calls whose actions were merged (see answerConflictingCalls).
@@ -267,7 +271,9 @@ function mergeActions(into: EventActions, from: EventActions): StateConflictErro
       }
     }
   }
-  for (const key of Object.keys(from.stateDelta)) {
+  // `for in` over the own keys: no array of keys made for the usual call, which writes no state.
+  for (const key in from.stateDelta) {
+    if (!Object.prototype.hasOwnProperty.call(from.stateDelta, key)) continue;
     const op = ownStateValue(ops, key);
     const earlier = ownStateValue(into.stateOps, key);
     const followsWrite = Object.prototype.hasOwnProperty.call(into.stateDelta, key);
