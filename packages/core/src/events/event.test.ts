@@ -49,4 +49,22 @@ describe('Event', () => {
     expect(JSON.stringify(late)).toBe(JSON.stringify(every));
     expect(Object.keys(Event.create({ invocationId: 'i', author: 'a' }).toJSON())).toEqual(['id', 'invocationId', 'author', 'actions', 'timestamp']);
   });
+
+  it('lists its calls and responses in order, in a new array each time, with none, one or several', () => {
+    const calls = [1, 2, 3].map((n) => ({ id: `c${n}`, name: 't', args: { n } }));
+    const responses = [1, 2, 3].map((n) => ({ id: `c${n}`, name: 't', response: { n } }));
+    for (let count = 0; count <= 3; count++) {
+      const model = Event.create({ invocationId: 'i', author: 'a', content: { role: 'model', parts: [{ text: 'x' }, ...calls.slice(0, count).flatMap((functionCall) => [{ functionCall }, { text: 'y' }])] } });
+      const answer = Event.create({ invocationId: 'i', author: 'a', content: { role: 'user', parts: responses.slice(0, count).map((functionResponse) => ({ functionResponse })) } });
+      expect(model.functionCalls()).toEqual(calls.slice(0, count));
+      expect(answer.functionResponses()).toEqual(responses.slice(0, count));
+      const mine = model.functionCalls();
+      mine.push(calls[0]);
+      expect(model.functionCalls()).toHaveLength(count);
+      expect(model.functionCalls()).not.toBe(model.functionCalls());
+      expect(answer.functionCalls()).toEqual([]);
+      expect(model.functionResponses()).toEqual([]);
+    }
+    expect(Event.create({ invocationId: 'i', author: 'a' }).functionCalls()).toEqual([]);
+  });
 });

@@ -171,18 +171,35 @@ export class Event implements EventData {
     return Event.from(data, { stateDelta: {}, artifactDelta: {}, ...(data.actions as Partial<EventActions> | undefined) });
   }
 
-  /** The function calls in this event's content, in order. */
+  /** The function calls in this event's content, in order (a new array). */
   functionCalls(): FunctionCall[] {
-    const calls: FunctionCall[] = [];
-    for (const part of this.content?.parts ?? []) if (part.functionCall) calls.push(part.functionCall);
-    return calls;
+    // Made as long as it is: the first push into an empty array gives it room for 17 (the runner asks
+    // each model event, which usually has no call or one).
+    let first: FunctionCall | undefined;
+    let calls: FunctionCall[] | undefined;
+    for (const part of this.content?.parts ?? NO_PARTS) {
+      const call = part.functionCall;
+      if (!call) continue;
+      if (calls) calls.push(call);
+      else if (first) calls = [first, call];
+      else first = call;
+    }
+    return calls ?? (first ? [first] : []);
   }
 
-  /** The function responses in this event's content, in order. */
+  /** The function responses in this event's content, in order (a new array). */
   functionResponses(): FunctionResponse[] {
-    const responses: FunctionResponse[] = [];
-    for (const part of this.content?.parts ?? []) if (part.functionResponse) responses.push(part.functionResponse);
-    return responses;
+    // As long as it is, as functionCalls'.
+    let first: FunctionResponse | undefined;
+    let responses: FunctionResponse[] | undefined;
+    for (const part of this.content?.parts ?? NO_PARTS) {
+      const response = part.functionResponse;
+      if (!response) continue;
+      if (responses) responses.push(response);
+      else if (first) responses = [first, response];
+      else first = response;
+    }
+    return responses ?? (first ? [first] : []);
   }
 
   /** The concatenated answer text of this event (reasoning parts excluded). */
