@@ -7,37 +7,24 @@ import { Event } from '../events/event';
 import type { FunctionCall, Part } from '../model/content';
 import { type EventActions, type ToolConfirmation, createEventActions } from '../state/event-actions';
 
-/** Input of {@link confirmationPause}. */
-export interface ConfirmationPauseInput {
-  agent: LlmAgent;
-  context: InvocationContext;
-  /** The model's calls, in order. */
-  calls: readonly FunctionCall[];
-  /** Their merged responses; calls waiting for confirmation have no response part. */
-  responseEvent: Event;
-}
-
-/** What {@link confirmationPause} produced: the events to emit, and whether the invocation pauses. */
-export interface ConfirmationPause {
-  events: Event[];
-  paused: boolean;
-}
-
 /**
  * Turns the calls of one model response that wait for the user's confirmation into one event of
  * {@link REQUEST_CONFIRMATION} calls (one per waiting call, each with its own id, listed in
  * `longRunningToolIds`), emitted after the responses of the calls that did run. The request event is
  * what the session remembers: resuming later, in any process, reads it back.
+ *
+ * `calls` are the model's calls, in order; `responseEvent` their merged responses (calls waiting for confirmation
+ * have no response part). Returns the events to emit when the invocation pauses (the response event first when
+ * it has parts, then the request event); `undefined` when no call waits: the response event alone goes on.
  */
-export function confirmationPause(input: ConfirmationPauseInput): ConfirmationPause {
-  const { agent, context, calls, responseEvent } = input;
+export function confirmationPause(agent: LlmAgent, context: InvocationContext, calls: readonly FunctionCall[], responseEvent: Event): Event[] | undefined {
   const requested = responseEvent.actions.requestedToolConfirmations;
-  if (!requested) return { events: [responseEvent], paused: false };
+  if (!requested) return undefined;
   const answered = new Set(responseEvent.functionResponses().map((r) => r.id));
   // A call that asked for confirmation but still answered (e.g. it failed, or ran after a confirmation) does not wait.
   const waiting = calls.filter((call) => Object.prototype.hasOwnProperty.call(requested, call.id) && !answered.has(call.id));
   delete responseEvent.actions.requestedToolConfirmations;
-  if (waiting.length === 0) return { events: [responseEvent], paused: false };
+  if (waiting.length === 0) return undefined;
 
   const waitingRequests: Record<string, ToolConfirmation> = {};
   const parts: Part[] = waiting.map((call) => {
@@ -63,7 +50,7 @@ export function confirmationPause(input: ConfirmationPauseInput): ConfirmationPa
       longRunningToolIds: parts.map((part) => part.functionCall!.id),
     }),
   );
-  return { events, paused: true };
+  return events;
 }
 
 function requestCall(original: FunctionCall, confirmation: ToolConfirmation): FunctionCall {

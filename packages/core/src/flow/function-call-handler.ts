@@ -31,6 +31,11 @@ export interface HandleFunctionCallsInput {
   policyAsksAnswered?: ReadonlySet<string>;
 }
 
+/** What the loop makes of a step's function response event (the loop itself: no callback made per loop). */
+export interface FunctionCallsThen<T> {
+  afterFunctionCalls(event: Event): T;
+}
+
 /**
  * Runs the function calls of one model response concurrently (at most `maxConcurrentToolCalls` at a
  * time) through the executor, and merges their responses and actions, in call order, into one event.
@@ -39,12 +44,12 @@ export interface HandleFunctionCallsInput {
  */
 export function handleFunctionCalls(input: HandleFunctionCallsInput): Event | Promise<Event>;
 /**
- * {@link handleFunctionCalls}, then `then(event)`: the caller's step has no async function of its own. The usual
- * step (one call that cannot be aborted, untraced, whose tool answers synchronously) returns `then`'s value
- * itself, with no promise made; a failure is always a rejected promise, never a throw.
+ * {@link handleFunctionCalls}, then `then.afterFunctionCalls(event)`: the caller's step has no async function of its
+ * own. The usual step (one call that cannot be aborted, untraced, whose tool answers synchronously) returns that
+ * value itself, with no promise made; a failure is always a rejected promise, never a throw.
  */
-export function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then: (event: Event) => T): T | Promise<T>;
-export function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then?: (event: Event) => T): T | Event | Promise<T | Event> {
+export function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then: FunctionCallsThen<T>): T | Promise<T>;
+export function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then?: FunctionCallsThen<T>): T | Event | Promise<T | Event> {
   const { agent, context, calls } = input;
   // The usual step needs no async function: its one call's outcome is a value, or a promise continued with `.then`.
   // A sequential tool's call takes its queue (see handleCalls), even alone in its step.
@@ -60,7 +65,7 @@ export function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then?: (
 }
 
 /** {@link handleFunctionCalls} for every other step: several calls, or one that can be aborted, is traced or may be a sequential tool's. */
-async function handleCalls<T>(input: HandleFunctionCallsInput, then?: (event: Event) => T): Promise<T | Event> {
+async function handleCalls<T>(input: HandleFunctionCallsInput, then?: FunctionCallsThen<T>): Promise<T | Event> {
   const { agent, context, calls, offered } = input;
   const callbacks = toolCallbackChain(context.services.plugins, agent.callbacks);
   // Parallel calls all see the state as it was before this step; each records its own delta.
@@ -157,9 +162,9 @@ function executeCall(
 
 /**
  * The step's function response event: the calls' responses and actions merged in call order (a call
- * without an outcome was cut off by the abort), then `then(event)` when given.
+ * without an outcome was cut off by the abort), then `then.afterFunctionCalls(event)` when given.
  */
-function respondedStep<T>(input: HandleFunctionCallsInput, outcomes: ReadonlyArray<ToolCallOutcome | undefined>, actions: readonly EventActions[], then?: (event: Event) => T): T | Event {
+function respondedStep<T>(input: HandleFunctionCallsInput, outcomes: ReadonlyArray<ToolCallOutcome | undefined>, actions: readonly EventActions[], then?: FunctionCallsThen<T>): T | Event {
   const { agent, context, calls, offered } = input;
   const merged = createEventActions();
   // Made only when needed: most steps have no long-running call and no state update.
@@ -201,7 +206,7 @@ function respondedStep<T>(input: HandleFunctionCallsInput, outcomes: ReadonlyArr
     for (let index = 0; index < calls.length; index++) if (!unanswered?.has(index)) answered.push({ call: calls[index], actions: actions[index] });
     callActionsOf.set(event, answered);
   }
-  return then ? then(event) : event;
+  return then ? then.afterFunctionCalls(event) : event;
 }
 
 /** One call of a function response event and the actions it recorded. */

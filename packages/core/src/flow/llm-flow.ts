@@ -6,9 +6,9 @@ import { MaxLlmCallsExceededError } from '../errors/max-llm-calls-exceeded-error
 import { RunAbortedError } from '../errors/run-aborted-error';
 import type { Event } from '../events/event';
 import { errorEvent } from './error-event';
-import { handleFunctionCalls } from './function-call-handler';
+import { type FunctionCallsThen, type HandleFunctionCallsInput, handleFunctionCalls } from './function-call-handler';
 import { confirmationPause } from './confirmation-pause';
-import { type ModelStep, callModel, streamModel } from './model-call';
+import { type ModelStep, type ModelStepThen, callModel, streamModel } from './model-call';
 import { type EventSteps, eventsOf, generatorSteps } from './event-steps';
 import type { OfferedTools } from './tool-resolver';
 import { pendingValidatorWarmUp } from '../validation/validator-warm-up';
@@ -17,6 +17,7 @@ import { answersConfirmations, resumeConfirmedCalls } from './resume-confirmed-c
 import { summarizeIfDue } from './summarize-history';
 import type { SummarizeCompaction } from '../context/compaction-options';
 import type { FunctionCall } from '../model/content';
+import type { ToolsmithError } from '../errors/toolsmith-error';
 import { asksQuestion, updateQuestionPause } from './update-question-pause';
 
 /**
@@ -59,18 +60,24 @@ const enum Phase {
  * `next()` is no async function of its own: the loop's steps up to a model call or a batch of tool calls
  * are synchronous, and what the loop makes of the call's step runs inside the call's own async function
  * (see `callModel`'s and `handleFunctionCalls`' `then`), so a step costs no promise layer of the loop's.
+ * The loop is itself that `then` (its {@link LlmFlow.afterModelStep} and {@link LlmFlow.afterFunctionCalls}),
+ * and the input of its steps' function calls (the agent, context, calls, offered tools and refused calls
+ * are its fields): a step makes no callback and no input object.
  *
  * `transferSteps` runs a transfer target: by default through its `runAsync`; the runner passes one that
  * drives a plain `LlmAgent` target's step machine directly.
  */
-export class LlmFlow implements EventSteps {
+export class LlmFlow implements EventSteps, HandleFunctionCallsInput, ModelStepThen<Event[]>, FunctionCallsThen<Event[]> {
   private phase = Phase.Start;
   private outputRetries = 0;
   /** The model call's step ({@link Phase.Tools}). */
   private step?: ModelStep;
-  /** The calls of the step whose function responses are being made ({@link Phase.Tools}). */
-  private calls?: FunctionCall[];
-  private offered?: OfferedTools;
+  /** @internal The calls of the step whose function responses are being made ({@link Phase.Tools}); else none. */
+  calls: readonly FunctionCall[] = NO_CALLS;
+  /** @internal Those of {@link LlmFlow.calls} refused at the model boundary ({@link Phase.Tools}). */
+  refusedCalls?: ReadonlyMap<string, ToolsmithError>;
+  /** @internal The tools offered to the model call of the step (set before the call). */
+  offered!: OfferedTools;
   /** The function responses ({@link Phase.Responded}). */
   private responseEvent?: Event;
   /** The compaction event ({@link Phase.Call}). */
@@ -79,13 +86,11 @@ export class LlmFlow implements EventSteps {
   private stream?: AsyncGenerator<Event, ModelStep, undefined>;
   /** The transfer target's run ({@link Phase.Transferred}). */
   private target?: EventSteps;
-  /** {@link LlmFlow.stepped} and {@link LlmFlow.responded} as the `then` of a model call and of a batch of tool calls: made once per loop. */
-  private readonly modelStepped = (step: ModelStep): Event[] | Promise<Event[]> => this.checkedStep(step);
-  private readonly toolsResponded = (responseEvent: Event): Event[] => this.responded(responseEvent);
-
   constructor(
-    private readonly agent: LlmAgent,
-    private readonly context: InvocationContext,
+    /** @internal */
+    readonly agent: LlmAgent,
+    /** @internal */
+    readonly context: InvocationContext,
     private readonly transferSteps: (target: BaseAgent, context: InvocationContext) => EventSteps = runAsyncSteps,
   ) {}
 
@@ -163,8 +168,9 @@ export class LlmFlow implements EventSteps {
         case Phase.Tools: {
           const step = this.step!;
           this.step = undefined;
-          const calls = (this.calls = step.event.functionCalls());
-          return handleFunctionCalls({ agent, context, calls, offered: this.offered!, refusedCalls: step.refusedCalls }, this.toolsResponded);
+          this.calls = step.event.functionCalls();
+          this.refusedCalls = step.refusedCalls;
+          return handleFunctionCalls(this, this);
         }
         case Phase.Responded: {
           // Decided once the caller has stored the responses (an abort may have come meanwhile).
@@ -215,7 +221,7 @@ export class LlmFlow implements EventSteps {
   /** The model call: its events as one batch, or streaming, its partial events one per batch as they arrive. */
   private call(offered: OfferedTools): Promise<Event[] | undefined> {
     const { agent, context } = this;
-    if (!context.streaming) return callModel(agent, context, offered, this.modelStepped);
+    if (!context.streaming) return callModel(agent, context, offered, this);
     this.stream = streamModel(agent, context, offered);
     this.phase = Phase.Streaming;
     return this.streamed();
@@ -226,11 +232,11 @@ export class LlmFlow implements EventSteps {
     const result = await this.stream!.next();
     if (!result.done) return [result.value];
     this.stream = undefined;
-    return this.checkedStep(result.value);
+    return this.afterModelStep(result.value);
   }
 
-  /** The model call's step, after ajv's one-time warm-up and a structured answer's check when either is due. */
-  private checkedStep(step: ModelStep): Event[] | Promise<Event[]> {
+  /** @internal The model call's step, after ajv's one-time warm-up and a structured answer's check when either is due. */
+  afterModelStep(step: ModelStep): Event[] | Promise<Event[]> {
     if (pendingValidatorWarmUp() || (this.agent.resolvedOutputSchema && step.ok)) return this.check(step).then(() => this.stepped(step));
     return this.stepped(step);
   }
@@ -261,16 +267,16 @@ export class LlmFlow implements EventSteps {
     return this.end(events);
   }
 
-  /** {@link Phase.Tools}: the function responses, and the confirmation requests of calls that wait; decides what comes after. */
-  private responded(responseEvent: Event): Event[] {
-    const { agent, context } = this;
-    const calls = this.calls!;
-    this.calls = undefined;
-    const pause = confirmationPause({ agent, context, calls, responseEvent });
-    if (pause.paused) return this.end(pause.events);
+  /** @internal {@link Phase.Tools}: the function responses, and the confirmation requests of calls that wait; decides what comes after. */
+  afterFunctionCalls(responseEvent: Event): Event[] {
+    const { agent, context, calls } = this;
+    this.calls = NO_CALLS;
+    this.refusedCalls = undefined;
+    const paused = confirmationPause(agent, context, calls, responseEvent);
+    if (paused) return this.end(paused);
     this.responseEvent = responseEvent;
     this.phase = Phase.Responded;
-    return pause.events;
+    return [responseEvent];
   }
 
   /** The events that end the loop when {@link callsModelAgain} says no: the abort error, or the transfer target's run. */
@@ -295,6 +301,9 @@ export class LlmFlow implements EventSteps {
     return events;
   }
 }
+
+/** {@link LlmFlow.calls} between steps. */
+const NO_CALLS: readonly FunctionCall[] = Object.freeze([]);
 
 /** True when the event's content has a function call (no list of them made). */
 function hasFunctionCall(event: Event): boolean {

@@ -37,15 +37,20 @@ export interface ModelStep {
   refusedCalls?: ReadonlyMap<string, ToolsmithError>;
 }
 
+/** What the loop makes of a model call's step (the loop itself: no callback made per loop). */
+export interface ModelStepThen<T> {
+  afterModelStep(step: ModelStep): T | Promise<T>;
+}
+
 /**
- * One model call with its callbacks, not streaming, and what the loop makes of its step: `then(step)`,
+ * One model call with its callbacks, not streaming, and what the loop makes of its step: `then.afterModelStep(step)`,
  * run by the call's own async function, so the loop's step has no async function (and no promise to
  * wait for) of its own. Not a generator: every event of the loop passes through each generator layer
  * it is yielded from, so the usual (non-streaming) step keeps one layer fewer. The request is built
  * before that function starts: its frame (made when it first waits, and copied at every wait) holds
  * only what spans the model's parts. {@link streamModel} is the same call, streaming.
  */
-export function callModel<T>(agent: LlmAgent, context: InvocationContext, offered: OfferedTools, then: (step: ModelStep) => T | Promise<T>): Promise<T> {
+export function callModel<T>(agent: LlmAgent, context: InvocationContext, offered: OfferedTools, then: ModelStepThen<T>): Promise<T> {
   try {
     const built = buildRequest(agent, context, offered);
     if (built instanceof Promise) return built.then((request) => respond(new ModelCall(agent, context, request, buildsOwnRequest(offered)), then));
@@ -56,7 +61,7 @@ export function callModel<T>(agent: LlmAgent, context: InvocationContext, offere
 }
 
 /** {@link callModel} once the request is built: the callbacks, the model's parts, then the step. */
-async function respond<T>(call: ModelCall, then: (step: ModelStep) => T | Promise<T>): Promise<T> {
+async function respond<T>(call: ModelCall, then: ModelStepThen<T>): Promise<T> {
   let response = call.chain.beforeModel.length > 0 ? await call.before() : undefined;
   let partials: Event[] | undefined;
   if (!response) {
@@ -71,14 +76,14 @@ async function respond<T>(call: ModelCall, then: (step: ModelStep) => T | Promis
       if (!response) throw call.incomplete();
     } catch (thrown) {
       const recovered = await call.recover(thrown);
-      if (recovered instanceof Event) return then(partials ? { partials, event: recovered, ok: false } : { event: recovered, ok: false });
+      if (recovered instanceof Event) return then.afterModelStep(partials ? { partials, event: recovered, ok: false } : { event: recovered, ok: false });
       response = recovered;
     }
   }
   if (call.chain.afterModel.length > 0) response = await call.after(response);
   const step = call.step(response);
   if (partials) step.partials = partials;
-  return then(step);
+  return then.afterModelStep(step);
 }
 
 /** {@link callModel} while streaming: yields each partial event as it arrives. */

@@ -124,10 +124,10 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
   }
   if (updates.size > 0) settleUpdates(responses, updates);
   // A resumed call may pause again (a credential the token endpoint refused is asked for again).
-  const pause = confirmationPause({ agent, context, calls, responseEvent: responses });
-  const [event, ...pauseEvents] = pause.events;
+  const paused = confirmationPause(agent, context, calls, responses);
+  const [event, ...pauseEvents] = paused ?? [responses];
   const requestEvents = new Set(resumed.map((record) => record.requestEventId));
-  const stillWaiting = pause.paused || [...now.confirmations.values()].some((record) => requestEvents.has(record.requestEventId));
+  const stillWaiting = paused !== undefined || [...now.confirmations.values()].some((record) => requestEvents.has(record.requestEventId));
   // The step is settled now: what its other calls asked for (a transfer, no summary, escalation) takes effect.
   if (!stillWaiting) applyDeferredStepActions(events, agent.name, resumed, event.actions);
   return pauseEvents.length > 0 ? { event, stillWaiting, pauseEvents } : { event, stillWaiting };
