@@ -55,10 +55,11 @@ export function handleFunctionCalls<T>(input: HandleFunctionCallsInput, then?: F
   // A sequential tool's call takes its queue (see handleCalls), even alone in its step.
   if (calls.length !== 1 || context.abortable || context.trace !== undefined || input.offered.anySequential) return handleCalls(input, then);
   try {
-    const actions = [createEventActions()];
+    // The one call's outcome and actions stand for their arrays (see respondedStep): none made.
+    const actions = createEventActions();
     const outcome = executeCall(input, toolCallbackChain(context.services.plugins, agent.callbacks), context.stateBase(), actions, 0);
-    if (outcome instanceof Promise) return outcome.then((done) => respondedStep(input, [done], actions, then));
-    return respondedStep(input, [outcome], actions, then);
+    if (outcome instanceof Promise) return outcome.then((done) => respondedStep(input, done, actions, then));
+    return respondedStep(input, outcome, actions, then);
   } catch (thrown) {
     return Promise.reject(thrown);
   }
@@ -75,7 +76,7 @@ async function handleCalls<T>(input: HandleFunctionCallsInput, then?: FunctionCa
   for (let index = 0; index < calls.length; index++) actions.push(createEventActions());
 
   /** `kept`, when given, gets the call's context (a sequential tool's queue waits for its work). */
-  const execute = (index: number, kept?: ToolContext[]): ToolCallOutcome | Promise<ToolCallOutcome> => executeCall(input, callbacks, base, actions, index, kept);
+  const execute = (index: number, kept?: ToolContext[]): ToolCallOutcome | Promise<ToolCallOutcome> => executeCall(input, callbacks, base, actions[index], index, kept);
 
   if (calls.length === 1 && !context.abortable && !offered.anySequential) {
     outcomes[0] = await execute(0); // one traced call that cannot be aborted needs no wrapper either
@@ -116,14 +117,14 @@ async function handleCalls<T>(input: HandleFunctionCallsInput, then?: FunctionCa
 
 /**
  * Runs call `index` of the step through the executor (or answers it at once, when it was refused or a person
- * answered it), with its own tool context: reads see `base`, writes go to `actions[index]`. `kept`, when given,
- * gets the call's context (a sequential tool's queue waits for its work).
+ * answered it), with its own tool context: reads see `base`, writes go to `actions` (the call's own). `kept`, when
+ * given, gets the call's context (a sequential tool's queue waits for its work).
  */
 function executeCall(
   input: HandleFunctionCallsInput,
   callbacks: ToolCallbackChain,
   base: Record<string, unknown>,
-  actions: readonly EventActions[],
+  actions: EventActions,
   index: number,
   kept?: ToolContext[],
 ): ToolCallOutcome | Promise<ToolCallOutcome> {
@@ -137,7 +138,7 @@ function executeCall(
     agentName: agent.name,
     functionCallId: call.id,
     stateBase: base,
-    actions: actions[index],
+    actions,
     toolConfirmation: input.confirmations?.get(call.id),
   });
   registerInvocation(toolContext, context);
@@ -162,9 +163,15 @@ function executeCall(
 
 /**
  * The step's function response event: the calls' responses and actions merged in call order (a call
- * without an outcome was cut off by the abort), then `then.afterFunctionCalls(event)` when given.
+ * without an outcome was cut off by the abort), then `then.afterFunctionCalls(event)` when given. A step of
+ * one call may pass its outcome and actions themselves for the arrays of them (see {@link nth}).
  */
-function respondedStep<T>(input: HandleFunctionCallsInput, outcomes: ReadonlyArray<ToolCallOutcome | undefined>, actions: readonly EventActions[], then?: FunctionCallsThen<T>): T | Event {
+function respondedStep<T>(
+  input: HandleFunctionCallsInput,
+  outcomes: ReadonlyArray<ToolCallOutcome | undefined> | ToolCallOutcome,
+  actions: readonly EventActions[] | EventActions,
+  then?: FunctionCallsThen<T>,
+): T | Event {
   const { agent, context, calls, offered } = input;
   const merged = createEventActions();
   // Made only when needed: most steps have no long-running call and no state update.
@@ -175,14 +182,14 @@ function respondedStep<T>(input: HandleFunctionCallsInput, outcomes: ReadonlyArr
   // A plain loop: this runs every step, and flatMap's per-call arrays showed up in profiles.
   for (let index = 0; index < calls.length; index++) {
     const call = calls[index];
-    const outcome = outcomes[index];
+    const outcome = nth(outcomes, index);
     let part: Part;
     if (!outcome) {
       part = { functionResponse: errorResponse(call, new RunAbortedError(context.signal.reason)) };
       (unanswered ??= new Set()).add(index);
     } else {
       // A cancelled (timed-out) call's actions were emptied by the executor: nothing of it is merged.
-      const stepConflict = mergeActions(merged, actions[index]);
+      const stepConflict = mergeActions(merged, nth(actions, index));
       if (stepConflict) {
         // Its update cannot follow an earlier call's of this step: it lost, as against another session.
         part = { functionResponse: errorResponse(call, stepConflict) };
@@ -203,10 +210,15 @@ function respondedStep<T>(input: HandleFunctionCallsInput, outcomes: ReadonlyArr
   if (merged.stateOps) {
     // The calls whose actions were merged (see answerConflictingCalls).
     const answered: CallActions[] = [];
-    for (let index = 0; index < calls.length; index++) if (!unanswered?.has(index)) answered.push({ call: calls[index], actions: actions[index] });
+    for (let index = 0; index < calls.length; index++) if (!unanswered?.has(index)) answered.push({ call: calls[index], actions: nth(actions, index) });
     callActionsOf.set(event, answered);
   }
   return then ? then.afterFunctionCalls(event) : event;
+}
+
+/** Item `index` of `items`, or `items` itself when it is one item (a step of one call), not an array of them. */
+function nth<T>(items: readonly T[] | T, index: number): T {
+  return Array.isArray(items) ? (items as readonly T[])[index] : (items as T);
 }
 
 /** One call of a function response event and the actions it recorded. */
