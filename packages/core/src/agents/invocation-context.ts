@@ -233,27 +233,22 @@ export class InvocationContext {
 
   /**
    * @internal The {@link ToolContext} of one call (or of a `processRequest` hook) in this invocation: its writes
-   * go to `actions`, its reads see `stateBase` (a {@link stateSnapshot}) plus those writes.
+   * go to `actions`, its reads see `stateBase` (a {@link stateSnapshot}) plus those writes. Its values one by one:
+   * a call makes no object to pass them.
    */
-  toolContext(input: {
-    agentName: string;
-    functionCallId: string;
-    stateBase: Record<string, unknown>;
-    actions: EventActions;
-    toolConfirmation?: ToolConfirmation;
-  }): ToolContext {
+  toolContext(agentName: string, functionCallId: string, stateBase: Record<string, unknown>, actions: EventActions, toolConfirmation?: ToolConfirmation): ToolContext {
     return new ToolContext({
-      functionCallId: input.functionCallId,
+      functionCallId,
       invocationId: this.invocationId,
-      agentName: input.agentName,
+      agentName,
       appName: this.services.appName,
       userId: this.session.userId,
       sessionId: this.session.id,
       branch: this.branch,
-      state: new State(input.stateBase, input.actions.stateDelta, input.actions),
-      actions: input.actions,
+      state: new State(stateBase, actions.stateDelta, actions),
+      actions,
       signal: this.abortable ? this.signal : undefined,
-      toolConfirmation: input.toolConfirmation,
+      toolConfirmation,
       memoryService: this.services.memoryService,
       artifactService: this.services.artifactService,
       credentials: this.services.credentials,

@@ -95,7 +95,7 @@ function argumentLimitProblem(toolName: string, edited: Record<string, unknown>,
 
 async function argumentProblems(tool: BaseTool, edited: Record<string, unknown>, context: InvocationContext, callId: string, agent: LlmAgent): Promise<readonly ArgumentProblem[] | undefined> {
   // The DTO rules may read the context; this one is thrown away with whatever it collected.
-  const toolContext = () => context.toolContext({ agentName: agent.name, functionCallId: callId, stateBase: context.stateSnapshot(), actions: createEventActions() });
+  const toolContext = () => context.toolContext(agent.name, callId, context.stateSnapshot(), createEventActions());
   const checked = await givenArgumentProblems(tool, edited, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS, toolContext);
   if ('problems' in checked) return checked.problems;
   return policyDenial(tool, checked.args, context, agent, toolContext);

@@ -134,13 +134,7 @@ function executeCall(
   if (refused) return { response: errorResponse(call, refused), error: refused };
   const answered = input.answeredCalls?.get(call.id);
   if (answered) return { response: answered };
-  const toolContext = context.toolContext({
-    agentName: agent.name,
-    functionCallId: call.id,
-    stateBase: base,
-    actions,
-    toolConfirmation: input.confirmations?.get(call.id),
-  });
+  const toolContext = context.toolContext(agent.name, call.id, base, actions, input.confirmations?.get(call.id));
   registerInvocation(toolContext, context);
   if (kept) kept[index] = toolContext;
   const { services } = context;

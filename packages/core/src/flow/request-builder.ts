@@ -42,12 +42,7 @@ async function buildRequestAsync(agent: LlmAgent, context: InvocationContext, of
     // The hooks edit a conversation, declarations, config and schema of their own: not the session's events, the tools' cached declarations or the agent's.
     const own = editableRequest(request);
     // Hooks get a context with their own throwaway actions: editing a request is not a state change.
-    const hookContext = context.toolContext({
-      agentName: agent.name,
-      functionCallId: '',
-      stateBase: context.stateSnapshot(),
-      actions: createEventActions(),
-    });
+    const hookContext = context.toolContext(agent.name, '', context.stateSnapshot(), createEventActions());
     for (const tool of offered.processors) await tool.processRequest!(hookContext, own);
     return own;
   }
