@@ -181,7 +181,10 @@ function settleUpdates(event: Event, updates: ReadonlyMap<string, LongRunningUpd
 
 /** True when the user's message answers confirmation requests: only then can {@link resumeConfirmedCalls} run anything. */
 export function answersConfirmations(context: InvocationContext): boolean {
-  return context.userContent?.parts.some((part) => isPauseRequestName(part.functionResponse?.name)) ?? false;
+  // A plain loop: asked at every run's start, and `some` made a callback each time.
+  const parts = context.userContent?.parts;
+  if (parts) for (let index = 0; index < parts.length; index++) if (isPauseRequestName(parts[index].functionResponse?.name)) return true;
+  return false;
 }
 
 /** Request id → the answer's response object, for the confirmation answers in the user's message. */

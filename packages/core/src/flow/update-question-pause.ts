@@ -60,7 +60,10 @@ export function updateQuestionPause(context: InvocationContext): Event | undefin
 
 /** True when the message holds a long-running update with a question: only then can {@link updateQuestionPause} pause. */
 export function asksQuestion(message: Content): boolean {
-  return message.parts.some((part) => part.functionResponse?.question !== undefined);
+  // A plain loop: asked at every run's start, and `some` made a callback each time.
+  const parts = message.parts;
+  for (let index = 0; index < parts.length; index++) if (parts[index].functionResponse?.question !== undefined) return true;
+  return false;
 }
 
 /** The model's call with this id, as stored in the session. */
