@@ -134,7 +134,8 @@ export class InMemorySessionService implements SessionService {
     if (entry) this.leaveWaiting(entry);
     else this.add((entry = newEntry(request.appName, request.userId, id)));
     entry.exists = true;
-    entry.state = {};
+    // Its own state object comes with its first write (most sessions a run creates get none first).
+    entry.state = NO_STATE;
     entry.events = [];
     entry.lastUpdateTime = now;
     if (request.state) this.applyDelta(request.appName, request.userId, entry, request.state);
@@ -426,7 +427,8 @@ export class InMemorySessionService implements SessionService {
         target = users.get(userId) ?? {};
         users.set(userId, target);
       } else {
-        target = stored.state;
+        // (A new session's state is the shared empty one until its first write.)
+        target = stored.state === NO_STATE ? (stored.state = {}) : stored.state;
       }
       if (value === null || value === undefined) delete target[key];
       else setStateKey(target, key, value);
@@ -459,7 +461,8 @@ function newEntry(appName: string, userId: string, id: string): Entry {
   };
 }
 
-// What an entry without a session holds in their place: shared, and never written (nothing reads them while the session does not exist).
+// What an entry without a session holds in their place: shared, and never written (nothing reads them while
+// the session does not exist); NO_STATE is also a session's state until its first write (see applyDelta).
 const NO_STATE: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 const NO_EVENTS: Event[] = Object.freeze([]) as unknown as Event[];
 
