@@ -61,8 +61,8 @@ export interface InvocationServices {
 
 /** @internal Mutable facts shared by every agent taking part in one invocation. */
 export interface InvocationShared {
-  /** `temp:` state: visible to the whole invocation, never stored. */
-  readonly tempState: Record<string, unknown>;
+  /** `temp:` state: visible to the whole invocation, never stored. Made when first written (most runs write none). */
+  tempState?: Record<string, unknown>;
   llmCalls: number;
   /** Ids of the function calls stored in the session so far, read up to `events` (see `collectCallIds`). */
   callIds?: CallIdCache;
@@ -125,7 +125,7 @@ export class InvocationContext {
   private readonly shared: InvocationShared;
 
   /** @internal Made by the runner; `shared` is what {@link InvocationContext.forAgent} copies share (temp state, model-call count). */
-  constructor(init: InvocationContextInit, shared: InvocationShared = { tempState: {}, llmCalls: 0 }) {
+  constructor(init: InvocationContextInit, shared: InvocationShared = { llmCalls: 0 }) {
     this.invocationId = init.invocationId;
     this.agent = init.agent;
     this.session = init.session;
@@ -166,7 +166,7 @@ export class InvocationContext {
 
   /** @internal `temp:` keys written so far in this invocation. */
   get tempState(): Record<string, unknown> {
-    return this.shared.tempState;
+    return (this.shared.tempState ??= {});
   }
 
   /** @internal Counts one model call and returns the count so far (all agents of the invocation). */
@@ -216,7 +216,8 @@ export class InvocationContext {
    * state, one shared frozen empty object instead of a new one per call.
    */
   stateBase(): Record<string, unknown> {
-    return hasOwnKeys(this.session.state) || hasOwnKeys(this.shared.tempState) ? this.stateSnapshot() : NO_STATE;
+    const temp = this.shared.tempState;
+    return hasOwnKeys(this.session.state) || (temp !== undefined && hasOwnKeys(temp)) ? this.stateSnapshot() : NO_STATE;
   }
 
   /** A read-only view for toolsets and instruction functions. */
