@@ -78,6 +78,8 @@ async function handleCalls<T>(input: HandleFunctionCallsInput, then?: FunctionCa
   /** `kept`, when given, gets the call's context (a sequential tool's queue waits for its work). */
   const execute = (index: number, kept?: ToolContext[]): ToolCallOutcome | Promise<ToolCallOutcome> => executeCall(input, callbacks, base, actions[index], index, kept);
 
+  // Aborted before the step (e.g. by the caller on the model's call event): no call starts, each is answered RUN_ABORTED.
+  if (context.aborted) return respondedStep(input, outcomes, actions, then);
   if (calls.length === 1 && !context.abortable && !offered.anySequential) {
     outcomes[0] = await execute(0); // one traced call that cannot be aborted needs no wrapper either
   } else {

@@ -124,3 +124,37 @@ describe('Runner: cancellation', () => {
     expect(model.callCount).toBe(0);
   });
 });
+
+describe('Runner: aborted before a tool step', () => {
+  // The caller aborts on the model's call event, before the step starts: docs/runner.md (Cancellation).
+  for (const [kind, calls] of [['sync', 1], ['async', 1], ['sync', 2], ['async', 2]] as const) {
+    it(`starts none of its calls (${calls} ${kind} call${calls > 1 ? 's' : ''}) and answers each RUN_ABORTED`, async () => {
+      const controller = new AbortController();
+      const ran: unknown[] = [];
+      const charge = (args: Record<string, unknown>, ctx: { state: { set(key: string, value: unknown): void } }) => {
+        ran.push(args.n);
+        ctx.state.set(`charged${args.n as number}`, true);
+        return { charged: true };
+      };
+      const tool = new FnTool('charge', kind === 'sync' ? charge : async (args, ctx) => charge(args, ctx));
+      const ids = calls === 1 ? ['c1'] : ['c1', 'c2'];
+      const model = new ScriptedModel([{ calls: ids.map((id, i) => ({ id, name: 'charge', args: { n: i + 1 } })) }, 'done']);
+      const sessionService = new InMemorySessionService();
+      const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [tool] }), sessionService });
+
+      const events = [];
+      for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage: { role: 'user', parts: [{ text: 'pay' }] }, signal: controller.signal })) {
+        events.push(event);
+        if (event.functionCalls().length > 0) controller.abort();
+      }
+
+      expect(ran).toEqual([]);
+      expect(events.at(-1)!.errorCode).toBe('RUN_ABORTED');
+      const responses = events[1].functionResponses();
+      expect(responses.map((r) => [r.id, (r.response.error as { code?: string } | undefined)?.code])).toEqual(ids.map((id) => [id, 'RUN_ABORTED']));
+      const session = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+      expect(session.state).toEqual({});
+      expect(session.events.map((e) => e.functionCalls().length || e.functionResponses().length || e.text())).toEqual(['pay', calls, calls]);
+    });
+  }
+});
