@@ -33,7 +33,7 @@ export interface LlmAgentOptions<TOutput = unknown> extends BaseAgentOptions {
   instruction?: Instruction;
   /** Tools offered to the model. */
   tools?: AgentToolEntry[];
-  /** Model and tool callbacks of this agent (run after the runner's plugins). */
+  /** Model and tool callbacks of this agent (run after the runner's plugins). The agent keeps a copy: later changes to this object or its lists have no effect. */
   callbacks?: AgentCallbacks;
   /** Model calls allowed in one invocation (all agents of it together) before it ends with `MAX_LLM_CALLS_EXCEEDED`. Default 100. */
   maxLlmCalls?: number;
@@ -92,7 +92,7 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
   readonly instruction?: Instruction;
   /** The tool entries as given (classes, toolsets, tools); resolved by the runner, a toolset asked again for each request. */
   readonly tools: readonly AgentToolEntry[];
-  /** This agent's model and tool callbacks, run after the runner's plugins; `{}` when none were given. */
+  /** This agent's model and tool callbacks, run after the runner's plugins: a frozen copy of those given (`{}` when none were). */
   readonly callbacks: AgentCallbacks;
   /** Model calls one invocation may make (all its agents together) before this agent ends it with `MAX_LLM_CALLS_EXCEEDED`. Default 100. */
   readonly maxLlmCalls: number;
@@ -118,7 +118,7 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
     this.model = options.model;
     this.instruction = options.instruction;
     this.tools = options.tools ?? [];
-    this.callbacks = options.callbacks ?? {};
+    this.callbacks = ownCallbacks(options.callbacks);
     this.maxLlmCalls = options.maxLlmCalls ?? 100;
     this.generationConfig = options.generationConfig;
     this.toolChoice = options.toolChoice;
@@ -156,4 +156,20 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
   runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     return runLlmFlow(this, context);
   }
+}
+
+/** The hooks of {@link AgentCallbacks}, read by name (a class instance's methods too). */
+const HOOKS = ['beforeModel', 'afterModel', 'onModelError', 'beforeTool', 'afterTool', 'onToolError'] as const;
+
+/**
+ * A frozen copy of `callbacks`' hooks and of their lists: the agent keeps the callbacks it was given, and the
+ * callback chains cached by this object (see flow/callback-chains.ts) always hold what it holds.
+ */
+function ownCallbacks(callbacks: AgentCallbacks | undefined): AgentCallbacks {
+  const own: Record<string, unknown> = {};
+  for (const hook of HOOKS) {
+    const value: unknown = callbacks?.[hook];
+    if (value !== undefined) own[hook] = Array.isArray(value) ? Object.freeze([...(value as unknown[])]) : value;
+  }
+  return Object.freeze(own) as AgentCallbacks;
 }

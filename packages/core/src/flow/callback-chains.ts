@@ -19,7 +19,8 @@ function collect<T>(sources: readonly AgentCallbacks[], pick: (source: AgentCall
   return sources.flatMap((source) => asList(pick(source)));
 }
 
-// Chains are built once per (plugins, agent callbacks) pair: callbacks are fixed once a runner exists.
+// Chains are built once per (plugins, agent callbacks) pair. Both keys are frozen copies made when the runner
+// and the agent were built (runner.ts, llm-agent.ts): what a key holds never changes, nor its chain.
 const modelChains = new WeakMap<readonly AgentCallbacks[], WeakMap<AgentCallbacks, ModelCallbackChain>>();
 const toolChains = new WeakMap<readonly AgentCallbacks[], WeakMap<AgentCallbacks, ToolCallbackChain>>();
 

@@ -141,3 +141,39 @@ describe('Runner: callbacks and plugins', () => {
     expect(events.at(-1)!.errorMessage).toContain('bug in callback');
   });
 });
+
+describe('Runner: plugins and callbacks are kept as given', () => {
+  const scripted = () => new ScriptedModel((request) => (request.contents.at(-1)!.parts[0].functionResponse ? 'done' : callWeather));
+  const logging = (log: string[], who: string): Plugin => ({ name: who, beforeTool: () => void log.push(who), beforeModel: () => void log.push(`${who} model`) });
+
+  it('a runner built with a plugins array that was pushed to runs the new plugin; the first runner does not', async () => {
+    const log: string[] = [];
+    const agent = new LlmAgent({ name: 'root', model: scripted(), tools: [weatherTool()] });
+    const plugins: Plugin[] = [logging(log, 'audit')];
+    const first = new Runner({ appName: 'app', agent, plugins });
+    await collect(first, 'a', { sessionId: 's1' });
+    plugins.push({ name: 'guard', beforeTool: () => (log.push('guard'), { error: 'blocked by guard' }) });
+    const second = new Runner({ appName: 'app', agent, plugins });
+    const events = await collect(second, 'b', { sessionId: 's2' });
+    await collect(first, 'c', { sessionId: 's3' }); // its plugins are still [audit]
+
+    expect(log).toEqual(['audit model', 'audit', 'audit model', 'audit model', 'audit', 'guard', 'audit model', 'audit model', 'audit', 'audit model']);
+    expect(events[1].functionResponses()[0].response).toEqual({ error: 'blocked by guard' });
+  });
+
+  it('an agent keeps its callbacks: a later change to the object or list given has no effect, and a new agent given it gets the new ones', async () => {
+    const log: string[] = [];
+    const beforeTool = [() => void log.push('v1')];
+    const callbacks: { beforeTool: Array<() => void> } = { beforeTool };
+    const first = new LlmAgent({ name: 'root', model: scripted(), tools: [weatherTool()], callbacks });
+    await collect(new Runner({ appName: 'app', agent: first }), 'a', { sessionId: 's1' });
+    beforeTool.push(() => void log.push('pushed'));
+    callbacks.beforeTool = [() => void log.push('v2')];
+    const second = new LlmAgent({ name: 'root', model: scripted(), tools: [weatherTool()], callbacks });
+    await collect(new Runner({ appName: 'app', agent: second }), 'b', { sessionId: 's2' });
+    await collect(new Runner({ appName: 'app', agent: first }), 'c', { sessionId: 's3' });
+
+    expect(log).toEqual(['v1', 'v2', 'v1']);
+    expect(Object.isFrozen(first.callbacks)).toBe(true);
+  });
+});

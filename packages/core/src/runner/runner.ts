@@ -73,7 +73,7 @@ export interface RunnerOptions<TAgent extends BaseAgent = BaseAgent> {
    * `confirmationPolicy` replaces it for that agent's calls. See docs/confirmation.md.
    */
   confirmationPolicy?: ConfirmationPolicySetting;
-  /** Plugins: callbacks for every agent, run before the agents' own. */
+  /** Plugins: callbacks for every agent, run before the agents' own. The runner keeps a copy of this array: later changes to it have no effect. */
   plugins?: Plugin[];
   /**
    * Function calls of one model response run at most this many at a time. Default: no limit (all calls
@@ -200,7 +200,8 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
       memoryService: options.memoryService,
       artifactService: options.artifactService,
       credentials: options.credentialService ? new CredentialManager(options.credentialService) : undefined,
-      plugins: options.plugins ?? [],
+      // A frozen copy: the runner keeps the plugins it was given (the callback chains are cached by this array).
+      plugins: Object.freeze([...(options.plugins ?? [])]),
       maxConcurrentToolCalls: options.maxConcurrentToolCalls ?? Infinity,
       argumentLimits: this.argumentLimits,
       toolCallPolicy: {
