@@ -31,6 +31,19 @@ describe('mapGeminiParts: arguments', () => {
   });
 });
 
+describe('mapGeminiParts: arguments that throw when read, or are larger than the default limits', () => {
+  it('hands them on as they are (never throws), for the argument check to answer', () => {
+    const revocable = Proxy.revocable({}, {});
+    revocable.revoke();
+    const getter = { get n(): number { throw new Error('boom'); } };
+    const wide = { list: new Array<number>(2_000_000).fill(0) };
+    for (const args of [getter, { nested: revocable.proxy }, revocable.proxy, wide]) {
+      const parts = mapGeminiParts([{ functionCall: { id: 'g1', name: 'a', args: args as Record<string, unknown> } }]);
+      expect(parts[0].functionCall!.args).toBe(args);
+    }
+  });
+});
+
 describe('mapGeminiParts', () => {
   it('keeps a signature that arrives on a part of its own, code execution parts as provider data, and skips parts Toolsmith has no form for', () => {
     expect(

@@ -1,4 +1,5 @@
 import { runInNewContext } from 'node:vm';
+import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 import { argsAsObject, argsFromJsonText, argsFromJsonValue } from './function-call-args';
 
 describe('argsFromJsonText', () => {
@@ -33,6 +34,27 @@ describe('argsFromJsonValue', () => {
     for (const value of [sdkParsed, fromAnotherRealm, withFunction, withToJson]) expect(argsFromJsonValue(value)).toBe(value);
     // Undefined members are dropped, as JSON drops them.
     expect(argsFromJsonValue({ a: 1, b: undefined })).toStrictEqual({ a: 1 });
+  });
+
+  it('hands arguments that throw when read (a getter, a revoked Proxy) on as they are, for the argument check to refuse: never throws', () => {
+    const revocable = Proxy.revocable({}, {});
+    revocable.revoke();
+    const getter = { get n(): number { throw new Error('boom'); } };
+    const holding = { nested: revocable.proxy };
+    for (const value of [getter, holding, revocable.proxy]) expect(argsFromJsonValue(value)).toBe(value);
+    const cycle: unknown[] = [];
+    cycle.push(cycle);
+    expect(argsFromJsonValue(cycle)).toBe('[]');
+    expect(argsFromJsonValue(10n)).toBe('10');
+    expect(argsFromJsonValue(Symbol('s'))).toBe('Symbol(s)');
+  });
+
+  it('copies no more than the default argument limits allow: larger arguments go on as they are, for the argument check and the run\'s limits', () => {
+    const wide = { list: new Array<number>(DEFAULT_ARGUMENT_LIMITS.maxChars).fill(0) };
+    expect(argsFromJsonValue(wide)).toBe(wide);
+    const within = { list: new Array<number>(1000).fill(0) };
+    expect(argsFromJsonValue(within)).not.toBe(within);
+    expect(argsFromJsonValue(within)).toEqual(within);
   });
 
   it('turns non-objects into JSON text for the executor to report, and a missing value into {}', () => {

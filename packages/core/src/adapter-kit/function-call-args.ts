@@ -1,5 +1,6 @@
 import type { FunctionCall } from '../model/content';
 import { type JsonCopyRules, JsonBreach, copyJson, jsonWalk } from '../validation/json-copy';
+import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 
 /**
  * Turns arguments a provider sent as JSON text (streamed fragments joined, or a string field) into
@@ -25,19 +26,39 @@ export function argsFromJsonText(text: string): FunctionCall['args'] {
 
 /**
  * Turns arguments a provider sent as an already-parsed JSON value (Anthropic `input`, Gemini `args`)
- * into {@link FunctionCall.args}: an object of plain data becomes a plain-JSON copy; an object holding
- * anything else (a number JSON cannot carry, such as the `Infinity` JSON.parse makes of the model's
- * `1e999`, a function, a class instance) is left as it is, for the argument check to refuse
- * (`MALFORMED_ARGUMENTS`: a JSON round trip would have turned `Infinity` into `null` and run the tool);
- * anything but an object becomes its JSON text, which the executor reports to the model as malformed.
+ * into {@link FunctionCall.args}: an object of plain data becomes a plain-JSON copy; any other object is
+ * left as it is, for the argument check to refuse (`MALFORMED_ARGUMENTS`): one holding a number JSON
+ * cannot carry (such as the `Infinity` JSON.parse makes of the model's `1e999`: a JSON round trip would
+ * have turned it into `null` and run the tool), a function, a class instance, a getter or Proxy that
+ * throws when read (never thrown here). Arguments longer than the default argument limits' `maxChars`
+ * (1,000,000 characters of JSON text) or deeper than 1,000 levels are not copied either (the copy stops
+ * there) and go on as they are, for the argument check to take or refuse by the run's limits. Anything but an object becomes its JSON text
+ * (or its text, for what JSON cannot write), which the executor reports to the model as malformed.
  * The copy matters: SDKs parse responses with the `fetch` of whatever realm they run in, and the
  * executor accepts only plain objects of its own.
  */
 export function argsFromJsonValue(value: unknown): FunctionCall['args'] {
   if (value === undefined) return {};
-  if (!isObject(value)) return JSON.stringify(value);
-  const copy = copyJson(value, PARSED_DATA, jsonWalk(MAX_DEPTH, Infinity));
-  return copy instanceof JsonBreach ? value : (copy as Record<string, unknown>);
+  if (typeof value !== 'object' || value === null) return scalarText(value);
+  let array = false;
+  try {
+    if ((array = Array.isArray(value))) return JSON.stringify(value);
+    const copy = copyJson(value, PARSED_DATA, jsonWalk(MAX_DEPTH, DEFAULT_ARGUMENT_LIMITS.maxChars));
+    return copy instanceof JsonBreach ? (value as Record<string, unknown>) : (copy as Record<string, unknown>);
+  } catch {
+    // A getter or Proxy trap threw (a revoked Proxy throws on every read): the argument check answers it.
+    // An array JSON cannot write (a cycle, a BigInt) is still an array to the executor.
+    return array ? '[]' : (value as Record<string, unknown>);
+  }
+}
+
+/** A value that is no object as text: its JSON, or for what JSON cannot write (a BigInt, a symbol, a function) its `String`. */
+function scalarText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
 
 /** Plain data as JSON.parse makes it, in any realm. */

@@ -70,8 +70,9 @@ class Check implements CheckedModelResponse {
  * BigInt, NaN or Infinity, a cycle, a `Date` or other class instance, a function such as an own `toJSON` refuse the
  * response), and unique call ids (a call whose id is missing, empty, or repeats one of the same response
  * or of `earlier` — the session's — gets a fresh id, so every call is answered exactly once, in order,
- * and an answer can only mean one call). A call whose object arguments are not plain JSON data or are
- * nested deeper than `limits.maxDepth` is refused alone (see {@link CheckedModelResponse.refusedCalls}).
+ * and an answer can only mean one call). A call whose object arguments are not plain JSON data, are
+ * nested deeper than `limits.maxDepth`, or throw when read (a getter, a revoked Proxy) is refused alone
+ * (see {@link CheckedModelResponse.refusedCalls}).
  * Nothing of the response object is kept: a model that changes it later changes nothing stored.
  *
  * @throws InvalidModelResponseError when the response cannot be stored as it is.
@@ -184,8 +185,8 @@ function copyCall(call: unknown, index: number, check: Check): FunctionCall {
       case 'args':
         if (typeof value === 'string' || value === null) {
           copy.args = value;
-        } else if (isRecord(value) && !Array.isArray(value)) {
-          const args = copyFlatArgs(value, check.limits.maxDepth) ?? copyJson(value, RESPONSE_RULES, jsonWalk(check.limits.maxDepth, Infinity));
+        } else if (isRecord(value) && !isArrayRead(value)) {
+          const args = readArgs(value, check.limits.maxDepth);
           if (args instanceof JsonBreach) {
             refusedArgs = value; // refused below, once the call's name and id are known
             copy.args = {};
@@ -244,6 +245,24 @@ function copyUsage(value: unknown, check: Check): Usage {
 function count(value: unknown, name: string, check: Check): boolean {
   if (value === undefined) return false;
   throw invalid(check, `"usage.${name}" must be a number, got ${describe(value)}`);
+}
+
+/** `Array.isArray`, false for a revoked Proxy (which throws): its call is then refused alone, by {@link readArgs}. */
+function isArrayRead(value: object): boolean {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** Object arguments copied, or a breach for arguments that are not plain JSON, nested too deep, or throw when read (a getter, a revoked Proxy). */
+function readArgs(args: Record<string, unknown>, maxDepth: number): Record<string, unknown> | JsonBreach {
+  try {
+    return copyFlatArgs(args, maxDepth) ?? (copyJson(args, RESPONSE_RULES, jsonWalk(maxDepth, Infinity)) as Record<string, unknown> | JsonBreach);
+  } catch {
+    return new JsonBreach('not-json', '', 'threw when read');
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { argsFromJsonValue } from '../adapter-kit/function-call-args';
 import { LlmAgent } from '../agents/llm-agent';
 import type { Event } from '../events/event';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
@@ -103,5 +104,33 @@ describe('arguments given as an object hold only numbers JSON has', () => {
     expect(ran).toHaveLength(1);
     expect(Object.is(ran[0].n, 0)).toBe(true);
     expect(Object.is((ran[0].list as number[])[0], 0)).toBe(true);
+  });
+});
+
+describe('arguments an adapter hands on that throw when read', () => {
+  it('refuses a call whose args (mapped by argsFromJsonValue) have a throwing getter or are a revoked Proxy with MALFORMED_ARGUMENTS, alone: the other call runs', async () => {
+    const ran: unknown[] = [];
+    const tool = new FnTool('t', (args) => (ran.push(args), { ok: true }));
+    const revocable = Proxy.revocable({}, {});
+    revocable.revoke();
+    const mapped = [
+      argsFromJsonValue({ get n(): number { throw new Error('boom'); } }),
+      argsFromJsonValue({ nested: revocable.proxy }),
+      argsFromJsonValue(revocable.proxy),
+      argsFromJsonValue({ n: 1 }),
+    ];
+    const calls = mapped.map((args, index) => ({ id: `c${index}`, name: 't', args }));
+    const model = new ScriptedModel([{ calls }, 'done']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model, tools: [tool] }), sessionService: new InMemorySessionService() });
+    const events = await send(runner, user('go'));
+    expect(events.filter((e) => e.errorCode)).toEqual([]);
+    expect(ran).toEqual([{ n: 1 }]);
+    const responses = events.flatMap((e) => e.functionResponses());
+    expect(responses.map((r) => [r.id, r.isError, (r.response.error as { code: string } | undefined)?.code])).toEqual([
+      ['c0', true, 'MALFORMED_ARGUMENTS'],
+      ['c1', true, 'MALFORMED_ARGUMENTS'],
+      ['c2', true, 'MALFORMED_ARGUMENTS'],
+      ['c3', undefined, undefined],
+    ]);
   });
 });
