@@ -56,6 +56,8 @@ export interface RunInvocationInput {
    * event and takes, stores and runs nothing. Without this, no message runs the agent on the session as it is.
    */
   requireMessage?: boolean;
+  /** The caller's input was refused (`Runner.run`): the run yields this error alone and takes, stores and runs nothing. */
+  refused?: ToolsmithError;
 }
 
 /**
@@ -412,6 +414,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     const { services, input } = this;
     const invocationId = (this.invocationId = newInvocationId());
     if (this.traceParent) this.trace = services.tracing!.startInvocation(services.appName, this.traceParent);
+    if (input.refused) return this.endWith(standaloneErrorEvent(invocationId, this.author, input.refused));
     // The invocation's own signal follows the caller's while it runs; without a caller's signal nothing
     // can abort it, and the context makes one only if something asks for it.
     const controller = input.signal ? new AbortController() : undefined;

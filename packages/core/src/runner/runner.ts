@@ -26,6 +26,8 @@ import type { SessionService } from '../sessions/session-service';
 import { answeringAgent } from './answering-agent';
 import { type AgentOutput, type AskResult, askResult } from './ask-result';
 import { runInvocation } from './run-invocation';
+import { runInputProblem, unreadableRunInput } from './run-input-problem';
+import type { ToolsmithError } from '../errors/toolsmith-error';
 import { SessionTurns } from './session-turns';
 import { SequentialCalls } from '../flow/sequential-calls';
 import { resolveSessionClaimPolicy, type ResolvedSessionClaimPolicy, type SessionClaimPolicy } from './session-claim-policy';
@@ -234,19 +236,30 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
    * to its end, or `return()` it (as `break` in `for await` does), to pass the turn on.
    */
   run(input: RunInput): AsyncGenerator<Event, void, undefined> {
-    // Never throws: no input at all is a run without a message (one INVALID_MESSAGE event).
-    const { userId, sessionId, newMessage, messageId, signal, streaming } = (input as RunInput | undefined) ?? ({} as Partial<RunInput>);
+    // Never throws: the input is read once, here, into plain values (a getter or Proxy that throws, or
+    // values of the wrong kind, end the run on one INVALID_MESSAGE event, with nothing stored or created).
+    // No input at all is a run without a message (one INVALID_MESSAGE event too).
+    let userId: unknown, sessionId: unknown, newMessage: unknown, messageId: unknown, signal: unknown, streaming: unknown;
+    let refused: ToolsmithError | undefined;
+    try {
+      if (input !== undefined && input !== null) ({ userId, sessionId, newMessage, messageId, signal, streaming } = input);
+      refused = runInputProblem(userId, sessionId, signal, streaming);
+    } catch (thrown) {
+      refused = unreadableRunInput(thrown);
+    }
+    if (refused) newMessage = messageId = signal = streaming = undefined;
     return runInvocation(this.services, {
-      session: { appName: this.appName, userId: userId!, sessionId: sessionId! },
+      session: { appName: this.appName, userId: userId as string, sessionId: sessionId as string },
+      refused,
       turns: this.turns,
       claim: this.claim,
       fallbackAuthor: this.agent.name,
       agent: this.chooseAgent,
-      newMessage,
+      newMessage: newMessage as Content | undefined,
       requireMessage: true,
-      messageId,
-      signal,
-      streaming,
+      messageId: messageId as string | undefined,
+      signal: signal as AbortSignal | undefined,
+      streaming: streaming as boolean | undefined,
     });
   }
 

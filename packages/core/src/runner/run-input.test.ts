@@ -1,0 +1,56 @@
+import { LlmAgent } from '../agents/llm-agent';
+import type { Event } from '../events/event';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ScriptedModel } from '../testing/scripted-model';
+import { user } from './__fixtures__/test-tools';
+import { Runner, type RunInput } from './runner';
+
+// docs/runner.md: run() never throws; it reads its input once, into plain values, and an input it cannot
+// read, or whose values are of the wrong kind, is one INVALID_MESSAGE event: nothing stored, created or run.
+describe('runner.run with an input it cannot take', () => {
+  function revoked(): object {
+    const revocable = Proxy.revocable({}, {});
+    revocable.revoke();
+    return revocable.proxy;
+  }
+
+  const valid = () => ({ userId: 'u', sessionId: 's', newMessage: user('hello') });
+  const throwing = (name: string) => Object.defineProperty(valid(), name, { enumerable: true, get: () => { throw new Error(`no ${name}`); } });
+
+  const inputs: Array<[string, () => unknown, string]> = [
+    ['a revoked Proxy', revoked, "reading the run's input threw"],
+    ['a userId getter that throws', () => throwing('userId'), 'no userId'],
+    ['a sessionId getter that throws', () => throwing('sessionId'), 'no sessionId'],
+    ['a newMessage getter that throws', () => throwing('newMessage'), 'no newMessage'],
+    ['a messageId getter that throws', () => throwing('messageId'), 'no messageId'],
+    ['a signal getter that throws', () => throwing('signal'), 'no signal'],
+    ['a streaming getter that throws', () => throwing('streaming'), 'no streaming'],
+    ['a numeric sessionId', () => ({ ...valid(), sessionId: 5 }), "the run's sessionId is a number, not a string"],
+    ['an object as userId', () => ({ ...valid(), userId: { toString: () => 'u' } }), "the run's userId is an object, not a string"],
+    ['a missing userId', () => ({ sessionId: 's', newMessage: user('hello') }), "the run's userId is missing"],
+    ['a signal that is not an AbortSignal', () => ({ ...valid(), signal: { aborted: false } }), "the run's signal is an object, not an AbortSignal"],
+    ['a revoked Proxy as signal', () => ({ ...valid(), signal: revoked() }), "reading the run's input threw"],
+    ['a string as streaming', () => ({ ...valid(), streaming: 'yes' }), "the run's streaming is a string, not a boolean"],
+  ];
+
+  it.each(inputs)('%s: run() does not throw; one INVALID_MESSAGE event, nothing stored, created or run', async (_name, input, reason) => {
+    const sessionService = new InMemorySessionService();
+    const model = new ScriptedModel(() => 'the model answered');
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'clerk', model }), sessionService });
+    const events: Event[] = [];
+    const run = runner.run(input() as RunInput);
+    for await (const event of run) events.push(event);
+    expect(events.map((event) => [event.errorCode, event.author])).toEqual([['INVALID_MESSAGE', 'clerk']]);
+    expect(events[0].errorMessage).toContain(reason);
+    expect(model.requests).toHaveLength(0);
+    expect(await sessionService.listSessions({ appName: 'app', userId: 'u' })).toEqual([]);
+  });
+
+  it('a valid input with an AbortSignal and streaming runs as before', async () => {
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel(() => 'the model answered') }), sessionService });
+    const events: Event[] = [];
+    for await (const event of runner.run({ ...valid(), signal: new AbortController().signal, streaming: false })) events.push(event);
+    expect(events.map((event) => event.text())).toEqual(['the model answered']);
+  });
+});
