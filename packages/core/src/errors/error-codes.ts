@@ -29,7 +29,7 @@ export const CORE_ERROR_CODES = {
   RUN_BUDGET_EXCEEDED: "The run's usage passed a limit of the runner's budget; it stopped before the next model call.",
   INVALID_MODEL_RESPONSE: 'The model returned content that cannot be stored; nothing of it was stored.',
   OUTPUT_INVALID: "The agent's final answer breaks its outputSchema (fed back for a retry).",
-  INVALID_MESSAGE: 'The user message is not valid content (or carries a function call).',
+  INVALID_MESSAGE: "The user message is not valid content (or carries a function call), or the run's input cannot be taken (a userId or sessionId that is not a string, a signal that is not an AbortSignal, a getter that throws).",
   INTERNAL_ERROR: 'A failure Toolsmith did not expect; the message says what happened.',
   AGENT_NOT_FOUND: 'A transfer named an agent that is not in the tree.',
   AGENT_CONFIG_INVALID: 'The agent tree or an agent option is wrong (names, parents, models).',
