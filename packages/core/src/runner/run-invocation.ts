@@ -130,6 +130,10 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
   declare private busy: boolean;
   /** Operations waiting for the one under way (made when the first one waits). */
   declare private waiting: Array<() => void> | undefined;
+  /** The promise handed out for the operation under way when it did not settle at once (see {@link later}). */
+  declare private current: Promise<Result> | undefined;
+  /** The answer of the last operation that waited, until it is answered: what comes after is answered after it. */
+  declare private answer: Promise<Result> | undefined;
   /** Events to hand out before going on; with {@link storing}, each is stored first. */
   declare private batch: readonly Event[] | undefined;
   declare private index: number;
@@ -166,6 +170,8 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     this.phase = Phase.Start;
     this.busy = false;
     this.waiting = undefined;
+    this.current = undefined;
+    this.answer = undefined;
     this.batch = undefined;
     this.index = 0;
     this.storing = false;
@@ -199,28 +205,63 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
   }
 
   next(): Promise<Result> {
-    if (this.busy) return this.nextLater();
+    if (this.busy || this.answer !== undefined) return this.nextLater();
+    // nextNow's body, here: every event of a run is asked for through this call.
     this.busy = true;
     const result = this.drive();
-    return result instanceof Promise ? result : Promise.resolve(result);
+    return result instanceof Promise ? (this.current = result) : Promise.resolve(result);
   }
 
   return(value?: void | PromiseLike<void>): Promise<Result> {
-    return this.busy ? this.later(() => this.return(value)) : this.stop(value);
+    return this.busy || this.answer !== undefined ? this.later(() => this.stop(value)) : this.awaited(this.stop(value));
   }
 
   throw(error: unknown): Promise<Result> {
-    return this.busy ? this.later(() => this.throw(error)) : this.raise(error);
+    return this.busy || this.answer !== undefined ? this.later(() => this.raise(error)) : this.awaited(this.raise(error));
+  }
+
+  /** `next()`'s operation, started now (by a `next()` that waited). */
+  private nextNow(): Promise<Result> {
+    this.busy = true;
+    const result = this.drive();
+    return result instanceof Promise ? (this.current = result) : Promise.resolve(result);
   }
 
   /** `next()` once every operation before it has settled (a method of its own: `next()` makes no closure). */
   private nextLater(): Promise<Result> {
-    return this.later(() => this.next());
+    return this.later(() => this.nextNow());
   }
 
-  /** `operation` once every operation before it has settled. */
+  /**
+   * `operation` once every operation before it has settled, answered once the operation before it is: each
+   * answer is chained behind the one before, as a native async generator answers overlapping calls in order
+   * (an operation that settles at once would otherwise be answered before an earlier one still resolving).
+   */
   private later(operation: () => Promise<Result>): Promise<Result> {
-    return new Promise((resolve, reject) => (this.waiting ??= []).push(() => void operation().then(resolve, reject)));
+    const before = this.answer ?? this.current;
+    const answer = new Promise<Result>((resolve, reject) =>
+      (this.waiting ??= []).push(() => {
+        const settled = operation();
+        (before === undefined ? settled : before.then(() => settled, () => settled)).then(resolve, reject);
+      }),
+    );
+    this.awaited(answer);
+    // Nothing under way (only earlier answers still on their way): it starts now, its answer after theirs.
+    if (!this.busy) this.settle();
+    return answer;
+  }
+
+  /**
+   * `answer` is handed out and may resolve some steps after its operation settled (`return()` and `throw()` run in
+   * async functions): until it resolves, later operations wait for it (see {@link later}).
+   */
+  private awaited(answer: Promise<Result>): Promise<Result> {
+    this.answer = answer;
+    const answered = () => {
+      if (this.answer === answer) this.answer = undefined;
+    };
+    answer.then(answered, answered);
+    return answer;
   }
 
   /** The operation under way has settled: the waiting operations start in order, each once the one before it is no longer under way. */

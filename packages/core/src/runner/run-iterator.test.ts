@@ -300,4 +300,40 @@ describe('the run as an async iterator, over a store that waits or throws', () =
       expect(await texts(run(runner, 'again'))).toEqual(['call note', 'response note', 'done']);
     });
   });
+
+  // A native async generator answers overlapping next(), return() and throw() calls in the order they were made.
+  const sequences = [
+    ['next', 'throw', 'next', 'return', 'next'],
+    ['next', 'next', 'return', 'throw', 'next'],
+    ['return', 'next', 'throw', 'next'],
+    ['throw', 'next', 'return'],
+    ['next', 'next', 'next', 'next', 'next', 'next'],
+    ['next', 'return', 'return', 'throw'],
+  ];
+  for (const store of ['a synchronous', 'an async'] as const) {
+    for (const ops of sequences) {
+      it(`overlapping ${ops.join(', ')} over ${store} store are answered in the order they were made`, async () => {
+        const sessionService = store === 'an async' ? new WaitingStore() : new InMemorySessionService();
+        const model = new ScriptedModel((request) => (request.contents.at(-1)!.parts[0]?.functionResponse ? 'done' : { calls: [{ id: 'c1', name: 'note', args: {} }] }));
+        const note = new FnTool('note', async () => {
+          await Promise.resolve();
+          return { ok: true };
+        });
+        const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [note] }), sessionService });
+        const events = run(runner, 'hi');
+
+        const answered: number[] = [];
+        await Promise.all(
+          ops.map((op, index) =>
+            (op === 'next' ? events.next() : op === 'return' ? events.return() : events.throw(new Error('thrown in'))).then(
+              () => answered.push(index),
+              () => answered.push(index),
+            ),
+          ),
+        );
+
+        expect(answered).toEqual(ops.map((_, index) => index));
+      });
+    }
+  }
 });
