@@ -12,6 +12,7 @@ import { type ModelStep, type ModelStepThen, callModel, streamModel } from './mo
 import { type EventSteps, eventsOf, generatorSteps } from './event-steps';
 import type { OfferedTools } from './tool-resolver';
 import { pendingValidatorWarmUp } from '../validation/validator-warm-up';
+import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 import { OUTPUT_INVALID, checkStructuredOutput } from './structured-output';
 import { answersConfirmations, resumeConfirmedCalls } from './resume-confirmed-calls';
 import { summarizeIfDue } from './summarize-history';
@@ -246,7 +247,7 @@ export class LlmFlow implements EventSteps, HandleFunctionCallsInput, ModelStepT
     // The model call started ajv's one-time warm-up; a run never ends before it (see validator-warm-up.ts).
     const warmUp = pendingValidatorWarmUp();
     if (warmUp) await warmUp;
-    if (this.agent.resolvedOutputSchema && step.ok) await checkStructuredOutput(this.agent, step.event);
+    if (this.agent.resolvedOutputSchema && step.ok) await checkStructuredOutput(this.agent, step.event, this.context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
   }
 
   /** The model call's events: its partials (a model may send some without streaming), then its event; decides what comes after. */

@@ -97,6 +97,73 @@ describe('LlmAgent outputSchema with a zod schema', () => {
     expect(session!.state).toEqual({ result: { total: 0 } });
   });
 
+  // A transform may return anything; what is stored with the event and under outputKey is plain JSON.
+  const notJson: [string, (answer: { a: number }) => unknown, string][] = [
+    ['a BigInt', (answer) => ({ ...answer, x: 1n }), 'x: got a value that is a BigInt'],
+    ['a cycle', (answer) => { const o: Record<string, unknown> = { ...answer }; o.self = o; return o; }, 'answer: nested deeper than 64 levels, or has a cycle'],
+    ['a Date', (answer) => ({ ...answer, x: new Date(0) }), 'x: got a Date, expected plain JSON data'],
+    ['a Map', (answer) => ({ ...answer, x: new Map([[1, 2]]) }), 'x: got a Map, expected plain JSON data'],
+    ['a function', (answer) => ({ ...answer, x: () => 1 }), 'x: got a value that is a function'],
+    ['5,000 levels of nesting', (answer) => { let o: unknown = 1; for (let i = 0; i < 5000; i++) o = [o]; return { ...answer, x: o }; }, 'answer: nested deeper than 64 levels'],
+    ['a revoked Proxy (zod throws on it)', () => { const p = Proxy.revocable({}, {}); p.revoke(); return p.proxy; }, "answer: could not be validated (Cannot perform 'getPrototypeOf' on a proxy that has been revoked)"],
+    ['a getter that throws', (answer) => ({ ...answer, get x(): number { throw new Error('no x'); } }), 'x: could not be read (no x)'],
+    ['NaN deep in an array', (answer) => ({ ...answer, list: [1, { y: [2, NaN] }] }), 'list[1].y[1]: got NaN, expected a finite number'],
+    ['nothing', () => undefined, 'answer: got nothing'],
+  ];
+  it.each(notJson)("refuses a transform's output holding %s as OUTPUT_INVALID at its place, with the retries, nothing stored", async (_what, transform, problem) => {
+    const model = new ScriptedModel(['{"a":1}', '{"a":2}', '{"a":3}']);
+    const sessionService = new InMemorySessionService();
+    const agent = new LlmAgent({ name: 'a', model, outputSchema: z.object({ a: z.number() }).transform(transform), outputKey: 'result' });
+    const events = await collect(new Runner({ appName: 'app', agent, sessionService }), 'Answer?');
+
+    expect(events.map((event) => event.errorCode)).toEqual(['OUTPUT_INVALID', 'OUTPUT_INVALID', 'OUTPUT_INVALID']);
+    for (const event of events) {
+      expect(event.errorMessage).toContain(problem);
+      expect(event.output).toBeUndefined();
+    }
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+    expect(session!.state).toEqual({});
+    expect(() => JSON.stringify(sessionService.toJSON())).not.toThrow();
+  });
+
+  it('refuses a revoked Proxy that a Standard Schema library hands back without looking at it as OUTPUT_INVALID', async () => {
+    const zodSchema = z.object({ a: z.number() });
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const schema: StandardSchemaV1<unknown, unknown> = { '~standard': { ...zodSchema['~standard'], validate: () => ({ value: revoked.proxy }) } };
+    const sessionService = new InMemorySessionService();
+    const agent = new LlmAgent({ name: 'a', model: new ScriptedModel(['{"a":1}', '{"a":2}', '{"a":3}']), outputSchema: schema, outputKey: 'result' });
+    const events = await collect(new Runner({ appName: 'app', agent, sessionService }), 'Answer?');
+
+    expect(events.map((event) => event.errorCode)).toEqual(['OUTPUT_INVALID', 'OUTPUT_INVALID', 'OUTPUT_INVALID']);
+    expect(events[2].errorMessage).toContain("answer: could not be read (Cannot perform 'IsArray' on a proxy that has been revoked)");
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+    expect(session!.state).toEqual({});
+  });
+
+  it("stores a plain copy of a transform's output: read once, -0 as 0, undefined members left out, never the transform's own object", async () => {
+    let reads = 0;
+    let made: object | undefined;
+    const schema = z.object({ a: z.number() }).transform((answer) => {
+      made = { ...answer, zero: -0, gone: undefined, get once() { return ++reads === 1 ? 1 : NaN; } };
+      return made;
+    });
+    const sessionService = new InMemorySessionService();
+    const agent = new LlmAgent({ name: 'a', model: new ScriptedModel(['{"a":1}']), outputSchema: schema, outputKey: 'result' });
+    const events = await collect(new Runner({ appName: 'app', agent, sessionService }), 'Answer?');
+
+    const output = events[0].output as Record<string, unknown>;
+    expect(events[0].errorCode).toBeUndefined();
+    expect(output).toEqual({ a: 1, zero: 0, once: 1 });
+    expect(Object.is(output.zero, 0)).toBe(true);
+    expect('gone' in output).toBe(false);
+    expect(output).not.toBe(made);
+    expect(Object.getOwnPropertyDescriptor(output, 'once')?.get).toBeUndefined();
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+    expect(session!.state.result).toEqual({ a: 1, zero: 0, once: 1 });
+    expect(JSON.parse(JSON.stringify(sessionService.toJSON()))).toBeTruthy();
+  });
+
   it('refuses a schema whose library has no JSON Schema converter when the agent is built', () => {
     expect(() => new LlmAgent({ name: 'a', model: new ScriptedModel([]), outputSchema: v.object({ city: v.string() }) })).toThrow(
       'Agent "a": outputSchema is invalid (it is a "valibot" Standard Schema without a JSON Schema converter',
