@@ -37,6 +37,21 @@ describe('usage per run', () => {
     expect(last.runUsage).toEqual({ inputTokens: 250, outputTokens: 30, totalTokens: 280, cachedInputTokens: 60, reasoningTokens: 16 });
   });
 
+  it('a sum past the largest number stays at it (Number.MAX_VALUE, its sign kept), never Infinity, in memory and as stored JSON', async () => {
+    const huge = (count: number): Script => [
+      { ...(twoCalls[0] as object), usage: { inputTokens: count, outputTokens: 1, totalTokens: count } },
+      { ...(twoCalls[1] as object), usage: { inputTokens: count, outputTokens: 1, totalTokens: count, reasoningTokens: -count } },
+    ] as Script;
+    const { runner: app, sessionService } = runner(huge(1.7e308));
+    const events = await collect(app, 'Weather in Paris?');
+    expect(events[events.length - 1].runUsage).toEqual({ inputTokens: Number.MAX_VALUE, outputTokens: 2, totalTokens: Number.MAX_VALUE, reasoningTokens: -1.7e308 });
+    const negative = await collect(runner(huge(-1.7e308)).runner, 'Weather in Paris?');
+    expect(negative[negative.length - 1].runUsage).toEqual({ inputTokens: -Number.MAX_VALUE, outputTokens: 2, totalTokens: -Number.MAX_VALUE, reasoningTokens: 1.7e308 });
+    const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+    const stored = JSON.parse(JSON.stringify(session!.events[session!.events.length - 1].toJSON())) as { runUsage: object };
+    expect(stored.runUsage).toEqual({ inputTokens: Number.MAX_VALUE, outputTokens: 2, totalTokens: Number.MAX_VALUE, reasoningTokens: -1.7e308 });
+  });
+
   it('each complete event carries the usage so far; it is stored with the event and restarts with the next invocation', async () => {
     const { runner: app, sessionService } = runner([...twoCalls, ...twoCalls]);
     const events = await collect(app, 'Weather in Paris?');
