@@ -15,6 +15,7 @@ import { conversationTranscript } from '../context/conversation-transcript';
 import { cutKeepingTurns, startsTurn } from '../context/cut-points';
 import { checkModelResponse } from './model-response-check';
 import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
+import { redactSecretText } from '../redaction/secret-redaction';
 
 /** Turns kept as they are unless `keepTurns` says otherwise. */
 export const DEFAULT_KEEP_TURNS = 2;
@@ -51,6 +52,12 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
     // Checked and copied as the agent's own model calls are (INVALID_MODEL_RESPONSE otherwise): the
     // compaction event stores the response's usage, and only a plain-JSON copy of it.
     const checked = response && checkModelResponse(response, model.modelName, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS).response;
+    // A response that reports an error is that error, as the agent's own model calls make it (with or without
+    // content); chat.response marked the span failed with it.
+    if (checked?.error) {
+      chat?.end();
+      return modelErrorEvent(context, agent.name, checked.error, checked.usage);
+    }
     const summary = checked?.content?.parts.filter((part) => part.text !== undefined && !part.thought).map((part) => part.text).join('').trim();
     if (!summary) throw new ProviderError('PROVIDER_RESPONSE_INVALID', `Model "${model.modelName}" answered the compaction request with no summary text.`, { provider: model.provider });
     const actions = createEventActions();
@@ -66,6 +73,15 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
     chat?.end(error);
     return errorEvent(context, agent.name, error);
   }
+}
+
+/** The error event for a summarizing response that reports `error`: its code, its message redacted, the tokens it was billed. */
+function modelErrorEvent(context: InvocationContext, author: string, error: { code: string; message: string }, usage: LlmResponse['usage']): Event {
+  const event = Event.of(context.invocationId, author, context.branch, undefined);
+  event.errorCode = error.code;
+  event.errorMessage = redactSecretText(error.message);
+  if (usage) event.usage = usage;
+  return event;
 }
 
 /** True when a trigger of `options` fires for the events from `start` (the first kept event of the last compaction). */

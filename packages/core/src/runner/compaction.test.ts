@@ -182,6 +182,22 @@ describe('compaction: summarize', () => {
     expect(retried.at(-1)!.text()).toBe('A2');
   });
 
+  it("a summarizing response that reports an error ends the run with the model's code and redacted message, with or without content; no compaction is stored", async () => {
+    const error = { code: 'RATE_LIMITED', message: 'slow down, key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789' };
+    for (const response of [{ content: undefined, error }, { content: { role: 'model' as const, parts: [{ text: 'S1' }] }, error, usage: { inputTokens: 5, outputTokens: 1 } }]) {
+      const sessionService = new InMemorySessionService();
+      const runner = new Runner({ appName: 'w', sessionService, agent: new LlmAgent({ name: 'x', model: new ScriptedModel(['A1', 'A2']), compaction: { strategy: 'summarize', everyTurns: 2, keepTurns: 1, model: new ScriptedModel([response]) } }) });
+      await send(runner, user('Q1'));
+      const failed = await send(runner, user('Q2'));
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toMatchObject({ errorCode: 'RATE_LIMITED', errorMessage: expect.stringContaining('slow down') });
+      expect(failed[0].errorMessage).not.toContain('abcdefghijklmnopqrstuvwxyz');
+      expect(failed[0].actions.compaction).toBeUndefined();
+      const stored = (await sessionService.getSession({ appName: 'w', userId: 'u1', sessionId: 's1' }))!.events;
+      expect(stored.map((event) => event.errorCode ?? event.text())).toEqual(['Q1', 'A1', 'Q2', 'RATE_LIMITED']);
+    }
+  });
+
   it('a summary with no text is PROVIDER_RESPONSE_INVALID', async () => {
     const runner = new Runner({ appName: 'w', agent: new LlmAgent({ name: 'x', model: new ScriptedModel(['A1']), compaction: { strategy: 'summarize', everyTurns: 2, keepTurns: 1, model: new ScriptedModel(['  ']) } }) });
     await send(runner, user('Q1'));
