@@ -1,4 +1,5 @@
 import { InvalidMessageError } from '../errors/invalid-message-error';
+import { callerSignalProblem } from './caller-signal';
 
 /**
  * What is wrong with the values `Runner.run` read from its input, as the `INVALID_MESSAGE` error the run
@@ -9,7 +10,10 @@ import { InvalidMessageError } from '../errors/invalid-message-error';
 export function runInputProblem(userId: unknown, sessionId: unknown, signal: unknown, streaming: unknown): InvalidMessageError | undefined {
   if (typeof userId !== 'string') return new InvalidMessageError(`the run's userId is ${kind(userId)}, not a string`);
   if (typeof sessionId !== 'string') return new InvalidMessageError(`the run's sessionId is ${kind(sessionId)}, not a string`);
-  if (signal !== undefined && !(signal instanceof AbortSignal)) return new InvalidMessageError(`the run's signal is ${kind(signal)}, not an AbortSignal`);
+  if (signal !== undefined) {
+    const problem = callerSignalProblem(signal);
+    if (problem) return new InvalidMessageError(`the run's signal is ${signal instanceof AbortSignal ? problem : `${kind(signal)}, not an AbortSignal`}`);
+  }
   if (streaming !== undefined && typeof streaming !== 'boolean') return new InvalidMessageError(`the run's streaming is ${kind(streaming)}, not a boolean`);
   return undefined;
 }

@@ -2,7 +2,7 @@ import { LlmAgent } from '../agents/llm-agent';
 import type { Event } from '../events/event';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { ScriptedModel } from '../testing/scripted-model';
-import { user } from './__fixtures__/test-tools';
+import { FnTool, user } from './__fixtures__/test-tools';
 import { Runner, type RunInput } from './runner';
 
 // docs/runner.md: run() never throws; it reads its input once, into plain values, and an input it cannot
@@ -31,6 +31,12 @@ describe('runner.run with an input it cannot take', () => {
     ['a signal that is not an AbortSignal', () => ({ ...valid(), signal: { aborted: false } }), "the run's signal is an object, not an AbortSignal"],
     ['a revoked Proxy as signal', () => ({ ...valid(), signal: revoked() }), "reading the run's input threw"],
     ['a string as streaming', () => ({ ...valid(), streaming: 'yes' }), "the run's streaming is a string, not a boolean"],
+    ['an object made from AbortSignal.prototype', () => ({ ...valid(), signal: Object.create(AbortSignal.prototype) }), "the run's signal is an AbortSignal that cannot be read"],
+    [
+      'a Proxy of a signal whose traps throw',
+      () => ({ ...valid(), signal: new Proxy(new AbortController().signal, { get: () => { throw new Error('trap'); } }) }),
+      "the run's signal is an AbortSignal that cannot be read (trap)",
+    ],
   ];
 
   it.each(inputs)('%s: run() does not throw; one INVALID_MESSAGE event, nothing stored, created or run', async (_name, input, reason) => {
@@ -44,6 +50,29 @@ describe('runner.run with an input it cannot take', () => {
     expect(events[0].errorMessage).toContain(reason);
     expect(model.requests).toHaveLength(0);
     expect(await sessionService.listSessions({ appName: 'app', userId: 'u' })).toEqual([]);
+  });
+
+  it("a signal's own getters and listener methods are never called: its real state is read, and an abort whose reason getter throws aborts the run (no uncaught exception)", async () => {
+    const controller = new AbortController();
+    const signal = controller.signal;
+    // Node rethrows what an abort listener throws as an uncaught exception, ending the process.
+    Object.defineProperty(signal, 'reason', { get: () => { throw new Error('reason getter'); } });
+    Object.defineProperty(signal, 'aborted', { get: () => { throw new Error('aborted getter'); } });
+    Object.defineProperty(signal, 'addEventListener', { value: () => { throw new Error('addEventListener'); } });
+    let toolRuns = 0;
+    const charge = new FnTool('charge', () => {
+      toolRuns++;
+      return { charged: true };
+    });
+    const model = new ScriptedModel([{ calls: [{ id: 'c1', name: 'charge', args: {} }] }, 'done']);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'clerk', model, tools: [charge] }) });
+    const events: Event[] = [];
+    for await (const event of runner.run({ ...valid(), signal })) {
+      events.push(event);
+      if (event.functionCalls().length > 0) controller.abort(new Error('the user cancelled'));
+    }
+    expect(toolRuns).toBe(0);
+    expect(events.at(-1)).toMatchObject({ errorCode: 'RUN_ABORTED' });
   });
 
   it('a valid input with an AbortSignal and streaming runs as before', async () => {

@@ -6,6 +6,7 @@ import { checkEditedArguments } from '../confirmation/edited-arguments';
 import { checkRememberHasStore } from '../confirmation/remembered-grants';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import { InvalidMessageError } from '../errors/invalid-message-error';
+import { linkCallerSignal } from './caller-signal';
 import { StateConflictError } from '../errors/state-conflict-error';
 import { answerConflictingCalls } from '../flow/function-call-handler';
 import { type EventSteps, generatorSteps } from '../flow/event-steps';
@@ -394,7 +395,14 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
   private async raise(error: unknown): Promise<Result> {
     if (this.phase !== Phase.Start && this.phase !== Phase.Done && !this.failed) {
       this.busy = true;
-      return await this.failWith(error);
+      try {
+        const failed = await this.fail(error);
+        // The caller ended the run: the turn and the claim pass on now, not at a next() it may never make.
+        await this.finish();
+        return failed;
+      } finally {
+        this.settle();
+      }
     }
     await this.stop();
     throw error;
@@ -459,7 +467,11 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     // The invocation's own signal follows the caller's while it runs; without a caller's signal nothing
     // can abort it, and the context makes one only if something asks for it.
     const controller = input.signal ? new AbortController() : undefined;
-    if (controller) this.unlink = linkSignal(input.signal!, controller);
+    if (controller) {
+      const unlink = linkCallerSignal(input.signal!, controller);
+      if (!unlink) return this.endWith(standaloneErrorEvent(invocationId, this.author, new InvalidMessageError("the run's signal refused the run's abort listener")));
+      this.unlink = unlink;
+    }
     const signal = controller?.signal;
     if (signal?.aborted) return this.endWith(standaloneErrorEvent(invocationId, this.author, new RunAbortedError(signal.reason)));
     // The message's shape and size first, before anything reads it (choosing the agent, withholding
@@ -733,17 +745,6 @@ function eventsOfMessage(events: readonly Event[], messageId: string): Event[] |
   const id = messageEventId(messageId);
   const message = events.find((event) => event.author === 'user' && event.id === id);
   return message ? events.filter((event) => event.invocationId === message.invocationId && event !== message) : undefined;
-}
-
-/** Aborts `controller` when `signal` does, until the returned function unlinks them. */
-function linkSignal(signal: AbortSignal, controller: AbortController): () => void {
-  if (signal.aborted) {
-    controller.abort(signal.reason);
-    return noop;
-  }
-  const onAbort = () => controller.abort(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  return () => signal.removeEventListener('abort', onAbort);
 }
 
 function noop(): void {}

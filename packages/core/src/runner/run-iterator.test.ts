@@ -115,6 +115,19 @@ describe('the run as an async iterator', () => {
     expect((await sessionService.getSession(KEY))!.events.slice(0, 2).map(describe_)).toEqual(['hi', 'call note']);
   });
 
+  it('throw() mid-run passes the turn and the claim on at once: a caller that drops the run after it holds up no one', async () => {
+    const { runner, sessionService } = noteRunner([]);
+    const events = run(runner, 'hi');
+    await events.next();
+    await events.throw(new Error('the caller gave up')); // and never calls next() again
+
+    // Another process's claim is granted (the run released its own), and the next run here goes ahead.
+    const outcome = await sessionService.claimSession({ ...KEY, holder: 'other', leaseMs: 60_000 });
+    expect(outcome.claimed).toBe(true);
+    if (outcome.claimed) await sessionService.releaseClaim(KEY, outcome.claim.fence);
+    expect(await texts(run(runner, 'again'))).toEqual(['response note TOOL_INTERRUPTED', 'call note', 'response note', 'done']);
+  });
+
   it('throw() after the error event, or after the end, rejects with the error; the turn is released either way', async () => {
     const { runner } = noteRunner([]);
     const events = run(runner, 'hi');
