@@ -274,11 +274,12 @@ function toToolsmithError(thrown: unknown, agent: LlmAgent): ToolsmithError {
 
 /**
  * A partial's content as the model's: a partial is not checked as a complete response is (it is never
- * stored), but a role other than "model" would show the model's words as the user's. Only such a
- * partial is copied (shallowly, its role set).
+ * stored), but a role other than "model" would show the model's words as the user's. A content object
+ * is copied shallowly, its parts read once, so its role is "model" whatever the model's object answers
+ * later (a `role` getter).
  */
 function modelsContent(content: Content | undefined): Content | undefined {
-  return typeof content === 'object' && content !== null && content.role !== 'model' ? { ...content, role: 'model' } : content;
+  return typeof content === 'object' && content !== null ? { role: 'model', parts: content.parts } : content;
 }
 
 /** `event` with `usage` (the tokens a failed call was billed), when there is any. */

@@ -33,4 +33,22 @@ describe('partial events', () => {
       [false, 'a', 'model', 'ok'],
     ]);
   });
+
+  it("are the model's even when the model's content answers its role through a getter that changes its answer", async () => {
+    let reads = 0;
+    const flipping: Model = {
+      provider: 'raw',
+      modelName: 'raw',
+      async *generate() {
+        yield { partial: true, content: { get role() { return reads++ === 0 ? 'model' : 'user'; }, parts: [{ text: WORDS }] } } as unknown as LlmResponse;
+        yield { content: { role: 'model', parts: [{ text: 'ok' }] } };
+      },
+    };
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model: flipping }), sessionService: new InMemorySessionService() });
+    const events = await collect(runner, 'go', { streaming: true });
+    expect(events.map((event) => [event.partial ?? false, event.content?.role, event.content?.role, event.text()])).toEqual([
+      [true, 'model', 'model', WORDS],
+      [false, 'model', 'model', 'ok'],
+    ]);
+  });
 });
