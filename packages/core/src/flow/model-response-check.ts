@@ -225,11 +225,14 @@ function copyFinishReason(value: unknown, check: Check): FinishReason {
 }
 
 /**
- * The five token counts, copied (nothing else is stored); a count must be a number or absent. One that
+ * The five token counts of a plain object, copied (nothing else is stored); a count must be a number or absent. One that
  * is not a finite number (`NaN` from adding a missing count) is left out: JSON cannot carry it.
  */
 function copyUsage(value: unknown, check: Check): Usage {
   if (!isRecord(value)) throw invalid(check, `"usage" must be an object, got ${describe(value)}`);
+  // A plain object, as every object of the response must be (an array, a Date, a Map or a class instance is not), with no own toJSON.
+  if (!hasPlainPrototype(value)) throw notPlain(check, '"usage"');
+  if (value.toJSON !== undefined) throw invalid(check, '"usage" has a "toJSON" member (it must be plain data)');
   const { inputTokens, outputTokens, totalTokens, cachedInputTokens, reasoningTokens } = value;
   const copy: Usage = {};
   // A number is taken here; `count` is called only for what is not one (absent, or refused).
