@@ -143,6 +143,15 @@ describe('Runner: callbacks and plugins', () => {
 });
 
 describe('Runner: plugins and callbacks are kept as given', () => {
+  it('a plugin that is no object (null, a hole, a string) fails at construction with AGENT_CONFIG_INVALID naming its index', () => {
+    const agent = new LlmAgent({ name: 'root', model: new ScriptedModel(['ok']) });
+    const audit: Plugin = { name: 'audit' };
+    for (const [plugins, index] of [[[null], 0], [[audit, , audit], 1], [[audit, 'audit'], 1]] as const) {
+      expect(() => new Runner({ appName: 'app', agent, plugins: plugins as unknown as Plugin[] })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining(`plugins[${index}]`) }));
+    }
+    expect(() => new Runner({ appName: 'app', agent, plugins: [audit] })).not.toThrow();
+  });
+
   const scripted = () => new ScriptedModel((request) => (request.contents.at(-1)!.parts[0].functionResponse ? 'done' : callWeather));
   const logging = (log: string[], who: string): Plugin => ({ name: who, beforeTool: () => void log.push(who), beforeModel: () => void log.push(`${who} model`) });
 

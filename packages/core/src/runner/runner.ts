@@ -203,7 +203,7 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
       artifactService: options.artifactService,
       credentials: options.credentialService ? new CredentialManager(options.credentialService) : undefined,
       // A frozen copy: the runner keeps the plugins it was given (the callback chains are cached by this array).
-      plugins: Object.freeze([...(options.plugins ?? [])]),
+      plugins: checkedPlugins(options.plugins),
       maxConcurrentToolCalls: options.maxConcurrentToolCalls ?? Infinity,
       argumentLimits: this.argumentLimits,
       toolCallPolicy: {
@@ -333,4 +333,19 @@ function checkAgentTree(root: BaseAgent): void {
     if (seen.has(agent.name)) throw new AgentConfigError(`Two agents in the tree are named "${agent.name}"; agent names must be unique.`);
     seen.add(agent.name);
   }
+}
+
+/**
+ * A frozen copy of `plugins`, each an object (a hole, `null` or another value would end every run
+ * `INTERNAL_ERROR` when its hooks are read); throws `AGENT_CONFIG_INVALID` naming the index otherwise.
+ */
+function checkedPlugins(plugins: readonly Plugin[] | undefined): readonly Plugin[] {
+  const copy: Plugin[] = [...(plugins ?? [])];
+  for (let index = 0; index < copy.length; index++) {
+    const plugin: unknown = copy[index];
+    if ((typeof plugin !== 'object' && typeof plugin !== 'function') || plugin === null) {
+      throw new AgentConfigError(`The runner's plugins[${index}] is ${plugin === null ? 'null' : typeof plugin}; a plugin is an object of callbacks with a name.`);
+    }
+  }
+  return Object.freeze(copy);
 }
