@@ -8,7 +8,7 @@ import type { ArgumentRepair, FunctionCall, FunctionResponse, FunctionResponsePa
 import type { AuthConfig } from '../auth/auth-config';
 import { ToolFile, ToolResult } from '../tools/tool-file';
 import { DEFAULT_MAX_TOOL_FILE_BYTES } from '../tools/tool-call-policy';
-import { fileParts } from './tool-files';
+import { resultFileParts, resultJson } from './tool-files';
 import { takeInnerCalls } from './recorded-inner-calls';
 import { allArgumentProblems } from '../scanning/dto-problems';
 import type { BaseTool } from '../tools/base-tool';
@@ -265,9 +265,8 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
     // Files go beside the JSON, never into it: only the JSON is checked, budgeted and seen by afterTool.
     let parts: FunctionResponsePart[] | undefined;
     if (result instanceof ToolFile || result instanceof ToolResult) {
-      const files = result instanceof ToolFile ? [result] : result.files;
-      parts = fileParts(tool.name, files, policy.maxFileBytes ?? DEFAULT_MAX_TOOL_FILE_BYTES);
-      result = result instanceof ToolFile ? {} : result.value;
+      parts = resultFileParts(tool.name, result, policy.maxFileBytes ?? DEFAULT_MAX_TOOL_FILE_BYTES);
+      result = resultJson(result);
     }
     if (tool.responseSchema !== undefined && policy.outputValidation !== 'off') checkOutput(tool, result, policy);
 
@@ -339,9 +338,8 @@ function respond(input: ExecuteToolCallInput, tool: BaseTool, policy: ToolCallPo
     let result = ran;
     let parts: FunctionResponsePart[] | undefined;
     if (result instanceof ToolFile || result instanceof ToolResult) {
-      const files = result instanceof ToolFile ? [result] : result.files;
-      parts = fileParts(tool.name, files, policy.maxFileBytes ?? DEFAULT_MAX_TOOL_FILE_BYTES);
-      result = result instanceof ToolFile ? {} : result.value;
+      parts = resultFileParts(tool.name, result, policy.maxFileBytes ?? DEFAULT_MAX_TOOL_FILE_BYTES);
+      result = resultJson(result);
     }
     if (tool.responseSchema !== undefined && policy.outputValidation !== 'off') checkOutput(tool, result, policy);
     const fit = fitted(input, tool, wrapResult(result), policy);

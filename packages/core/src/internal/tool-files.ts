@@ -1,6 +1,6 @@
 import { InvalidToolResultError, ToolFilesTooLargeError } from '../errors/tool-call-errors';
 import type { FunctionResponsePart } from '../model/content';
-import type { ToolFile } from '../tools/tool-file';
+import { ToolFile, type ToolResult } from '../tools/tool-file';
 import { base64Bytes } from '../adapter-kit/tool-result-files';
 
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
@@ -30,4 +30,18 @@ export function fileParts(toolName: string, files: readonly ToolFile[], maxBytes
   }
   if (bytes > maxBytes) throw new ToolFilesTooLargeError(toolName, bytes, maxBytes);
   return parts;
+}
+
+/**
+ * The function-response parts of the files a result carries (a lone {@link ToolFile}, or a
+ * {@link ToolResult}'s files), checked as {@link fileParts} checks them. Files go beside the JSON, never
+ * into it: {@link resultJson} is what is checked, budgeted and seen by afterTool.
+ */
+export function resultFileParts(toolName: string, result: ToolFile | ToolResult, maxBytes: number): FunctionResponsePart[] {
+  return fileParts(toolName, result instanceof ToolFile ? [result] : result.files, maxBytes);
+}
+
+/** The JSON of a result that carries files: a {@link ToolResult}'s value, `{}` for a lone {@link ToolFile}. */
+export function resultJson(result: ToolFile | ToolResult): unknown {
+  return result instanceof ToolFile ? {} : result.value;
 }
