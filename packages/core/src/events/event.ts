@@ -173,33 +173,12 @@ export class Event implements EventData {
 
   /** The function calls in this event's content, in order (a new array). */
   functionCalls(): FunctionCall[] {
-    // Made as long as it is: the first push into an empty array gives it room for 17 (the runner asks
-    // each model event, which usually has no call or one).
-    let first: FunctionCall | undefined;
-    let calls: FunctionCall[] | undefined;
-    for (const part of this.content?.parts ?? NO_PARTS) {
-      const call = part.functionCall;
-      if (!call) continue;
-      if (calls) calls.push(call);
-      else if (first) calls = [first, call];
-      else first = call;
-    }
-    return calls ?? (first ? [first] : []);
+    return membersOf(this.content?.parts ?? NO_PARTS, 'functionCall');
   }
 
   /** The function responses in this event's content, in order (a new array). */
   functionResponses(): FunctionResponse[] {
-    // As long as it is, as functionCalls'.
-    let first: FunctionResponse | undefined;
-    let responses: FunctionResponse[] | undefined;
-    for (const part of this.content?.parts ?? NO_PARTS) {
-      const response = part.functionResponse;
-      if (!response) continue;
-      if (responses) responses.push(response);
-      else if (first) responses = [first, response];
-      else first = response;
-    }
-    return responses ?? (first ? [first] : []);
+    return membersOf(this.content?.parts ?? NO_PARTS, 'functionResponse');
   }
 
   /** The concatenated answer text of this event (reasoning parts excluded). */
@@ -247,4 +226,21 @@ export class Event implements EventData {
     if (this.timestamp !== undefined) data.timestamp = this.timestamp;
     return data as EventData;
   }
+}
+
+/**
+ * The parts' `key` members that are set, in order, in an array made as long as it is: the first push into
+ * an empty array gives it room for 17 (the runner asks each model event, which usually has no call or one).
+ */
+function membersOf<K extends 'functionCall' | 'functionResponse'>(parts: readonly Part[], key: K): Array<NonNullable<Part[K]>> {
+  let first: NonNullable<Part[K]> | undefined;
+  let members: Array<NonNullable<Part[K]>> | undefined;
+  for (let i = 0; i < parts.length; i++) {
+    const member = parts[i][key];
+    if (!member) continue;
+    if (members) members.push(member);
+    else if (first) members = [first, member];
+    else first = member;
+  }
+  return members ?? (first ? [first] : []);
 }
