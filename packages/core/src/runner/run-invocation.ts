@@ -369,10 +369,12 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     return this.drive();
   }
 
-  /** `next()` failed: the run ends on the error event, and the operation settles. */
-  private async failWith(thrown: unknown): Promise<Result> {
+  /** `next()` failed (or `throw()` ended the run mid-run: `finishing`, the turn and the claim released too): the run ends on the error event, and the operation settles. */
+  private async failWith(thrown: unknown, finishing = false): Promise<Result> {
     try {
-      return await this.fail(thrown);
+      const failed = await this.fail(thrown);
+      if (finishing) await this.finish();
+      return failed;
     } finally {
       this.settle();
     }
@@ -395,14 +397,8 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
   private async raise(error: unknown): Promise<Result> {
     if (this.phase !== Phase.Start && this.phase !== Phase.Done && !this.failed) {
       this.busy = true;
-      try {
-        const failed = await this.fail(error);
-        // The caller ended the run: the turn and the claim pass on now, not at a next() it may never make.
-        await this.finish();
-        return failed;
-      } finally {
-        this.settle();
-      }
+      // The caller ended the run: the turn and the claim pass on now, not at a next() it may never make.
+      return await this.failWith(error, true);
     }
     await this.stop();
     throw error;
