@@ -73,13 +73,13 @@ export function verdict(ok: boolean): string {
   return ok ? 'ok' : 'MISSED';
 }
 
-/** The engine's full garbage collection (`--expose-gc`'s `gc`, exposed here when Node was started without it). */
-export function gcFunction(): () => void {
-  const existing = (globalThis as { gc?: () => void }).gc;
+/** The engine's garbage collection (`--expose-gc`'s `gc`, exposed here when Node was started without it): full, or with `{ type: 'minor' }` the young generation only. */
+export function gcFunction(): (options?: { type: 'minor' | 'major' }) => void {
+  const existing = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc;
   if (existing) return existing;
   // Lets `node bench/dist/run-all.js` measure without `--expose-gc` on the command line.
   setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
+  return runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
 }
 
 /** Bytes of heap in use after full collections: what is still reachable. */

@@ -233,8 +233,13 @@ export async function toolsmithTurn(runner: Runner, sessionId: string, text: str
   return answer;
 }
 
-/** Wall-clock and CPU time in µs per turn of one batch of `turns` turns. */
-async function batch(turns: number, turn: () => Promise<string>): Promise<{ wall: number; cpu: number }> {
+/**
+ * Wall-clock and CPU time in µs per turn of one batch of `turns` turns. A young-generation collection
+ * first, untimed: without it, a batch of a contestant that allocates little (the bare loop) often paid
+ * for collecting the garbage the batch before it left (one scavenge is a large part of a 1 ms batch).
+ */
+async function batch(turns: number, turn: () => Promise<string>, gc: (options?: { type: 'minor' }) => void): Promise<{ wall: number; cpu: number }> {
+  gc({ type: 'minor' });
   const cpu = process.cpuUsage();
   const wall = performance.now();
   for (let i = 0; i < turns; i++) await turn();
@@ -274,7 +279,8 @@ async function retainedBytes(rounds: number, turns: number, turn: () => Promise<
  * turn with 500 tools registered against one with 3. Each Toolsmith turn starts a fresh session.
  */
 export async function runTurnBench(options: { turns?: number; rounds?: number } = {}): Promise<TurnBenchResult> {
-  const turns = options.turns ?? 1000;
+  // Long enough that each contestant's batch collects its own garbage several times over (about 35 MB for the bare loop).
+  const turns = options.turns ?? 5000;
   const rounds = options.rounds ?? 9;
 
   const handTools = tools(3);
@@ -305,11 +311,12 @@ export async function runTurnBench(options: { turns?: number; rounds?: number } 
   // Batches alternate between contestants, so load from other processes hits all of them alike;
   // ratios are taken per round and the median round is reported.
   type Contestant = keyof typeof contestants;
-  for (const run of Object.values(contestants)) await batch(turns, run); // warm-up (JIT, ajv compile)
+  const gc = gcFunction();
+  for (const run of Object.values(contestants)) await batch(turns, run, gc); // warm-up (JIT, ajv compile)
   const rounds_: Array<Record<Contestant, { wall: number; cpu: number }>> = [];
   for (let r = 0; r < rounds; r++) {
     const round = {} as Record<Contestant, { wall: number; cpu: number }>;
-    for (const name of Object.keys(contestants) as Contestant[]) round[name] = await batch(turns, contestants[name]);
+    for (const name of Object.keys(contestants) as Contestant[]) round[name] = await batch(turns, contestants[name], gc);
     rounds_.push(round);
   }
   const figures = (clock: 'wall' | 'cpu'): TurnFigures => {
