@@ -1,6 +1,6 @@
 import type { JSONOutputFormat } from '@anthropic-ai/sdk/resources/messages/messages';
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
-import { AgentConfigError, type ResponseSchema } from '@toolsmith/core';
+import { AgentConfigError, type ResponseSchema, thrownMessage } from '@toolsmith/core';
 
 const cache = new WeakMap<ResponseSchema, JSONOutputFormat>();
 
@@ -23,7 +23,7 @@ function convert(responseSchema: ResponseSchema): JSONOutputFormat['schema'] {
     return transformJSONSchema(responseSchema.schema);
   } catch (thrown) {
     // The SDK throws a plain Error (e.g. for a property schema without a type): say which schema and what to do.
-    const reason = thrown instanceof Error ? thrown.message : String(thrown);
+    const reason = thrownMessage(thrown);
     throw new AgentConfigError(
       `Anthropic's structured output cannot take the output schema "${responseSchema.name}": ${reason}. ` +
         'Fix: give every schema in it a type (or anyOf, enum or const).',

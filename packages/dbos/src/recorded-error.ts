@@ -1,4 +1,4 @@
-import { ProviderError, ToolsmithError, type ProviderErrorCode } from '@toolsmith/core';
+import { ProviderError, ToolsmithError, type ProviderErrorCode, thrownMessage } from '@toolsmith/core';
 
 /** A failure as a step records it: plain JSON, so a replay can throw it again. */
 export interface RecordedError {
@@ -15,7 +15,7 @@ export function recordError(thrown: unknown): RecordedError {
     const { provider, statusCode } = thrown as Partial<ProviderError>;
     return { code: thrown.code, message: thrown.message, ...(provider === undefined ? {} : { provider }), ...(statusCode === undefined ? {} : { statusCode }) };
   }
-  return { code: 'INTERNAL_ERROR', message: thrown instanceof Error ? thrown.message : String(thrown) };
+  return { code: 'INTERNAL_ERROR', message: thrownMessage(thrown) };
 }
 
 /** The error a replay throws for a recorded failure: the same code and message (a `ProviderError` when it was one). */

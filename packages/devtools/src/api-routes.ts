@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Content} from '@toolsmith/core';
-import { ToolsmithError } from '@toolsmith/core';
+import { ToolsmithError, thrownMessage } from '@toolsmith/core';
 import { type HttpGuard, HttpGuardError, checkNewMessage, decodePathSegment } from '@toolsmith/core/internal';
 import type { DevAgentHost} from './dev-agent-host';
 import { pendingOf, toWireEvent } from './dev-agent-host';
@@ -155,7 +155,7 @@ export function sendError(response: ServerResponse, error: unknown): void {
   if (error instanceof HttpGuardError) json(response, error.status, errorBody(error), error.headers);
   else if (error instanceof DevApiError) json(response, error.status, errorBody(error));
   else if (ToolsmithError.isInstance(error)) json(response, 400, errorBody(error));
-  else json(response, 500, { error: { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) } });
+  else json(response, 500, { error: { code: 'INTERNAL_ERROR', message: thrownMessage(error) } });
 }
 
 /**

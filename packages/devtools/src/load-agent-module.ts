@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ArtifactService, CredentialService, GrantService, MemoryService, Plugin, Provider } from '@toolsmith/core';
-import { BaseAgent, Runner, useManifest } from '@toolsmith/core';
+import { BaseAgent, Runner, useManifest, thrownMessage } from '@toolsmith/core';
 import { MANIFEST_ENV, findManifest, registerTypeScript } from '@toolsmith/core/internal';
 import { AgentModuleError } from './agent-module-error';
 
@@ -57,7 +57,7 @@ export function loadAgentModule(modulePath: string, options: { cwd?: string; man
   try {
     exported = require(file) as Record<string, unknown>;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = thrownMessage(error);
     throw new AgentModuleError('AGENT_MODULE_LOAD_FAILED', `Loading ${file} failed: ${reason}`, error);
   }
 

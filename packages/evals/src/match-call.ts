@@ -1,6 +1,7 @@
 import { REDACTED, isSecretName, redactSecretText, redactSecrets } from '@toolsmith/core/internal';
 import { isDeepStrictEqual } from 'node:util';
 import type { ArgumentMatcher, ExpectedCall } from './eval-set';
+import { thrownMessage } from '@toolsmith/core';
 
 /** A call the agent made, as the report shows it. */
 export interface ActualCall {
@@ -43,7 +44,7 @@ function functionVerdict(matcher: (value: unknown) => boolean, value: unknown): 
   try {
     return matcher(value) === true;
   } catch (thrown) {
-    return thrown instanceof Error ? thrown.message : String(thrown);
+    return thrownMessage(thrown);
   }
 }
 

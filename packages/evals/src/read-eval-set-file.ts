@@ -6,6 +6,7 @@ import { checkEvalSet } from './check-eval-set';
 import type { EvalSet } from './eval-set';
 import { EvalSetError } from './eval-set-error';
 import { evalSetNotFoundMessage, invalidEvalSetMessage } from './messages';
+import { thrownMessage } from '@toolsmith/core';
 
 /** Options of {@link readEvalSetFile}. */
 export interface ReadEvalSetFileOptions {
@@ -52,7 +53,7 @@ function readEvalSetModule(file: string): EvalSet {
   try {
     exported = require(file) as Record<string, unknown>;
   } catch (error) {
-    throw failed(invalidEvalSetMessage(file, [`fails to load: ${error instanceof Error ? error.message : String(error)}`]), error);
+    throw failed(invalidEvalSetMessage(file, [`fails to load: ${thrownMessage(error)}`]), error);
   }
   const set = exported.evalSet ?? exported.default;
   checkEvalSet(set, { judgeModel: true, source: `${file} (its evalSet export)` });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BaseAgent, Content, Event, Model, Plugin, Provider, SessionService } from '@toolsmith/core';
-import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, Runner } from '@toolsmith/core';
+import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, Runner, thrownMessage } from '@toolsmith/core';
 import { redactSecretText, redactSecrets } from '@toolsmith/core/internal';
 import { checkEvalSet } from './check-eval-set';
 import type { EvalCase, EvalSet, EvalTurn } from './eval-set';
@@ -112,7 +112,7 @@ async function checkTurn(index: number, turn: EvalTurn, message: Content, events
       });
     } catch (thrown) {
       // One case's check never loses the other cases' results: it fails, saying why.
-      report.answerCheck = { pass: false, expected: 'the answer check to run', detail: `the check threw: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
+      report.answerCheck = { pass: false, expected: 'the answer check to run', detail: `the check threw: ${thrownMessage(thrown)}` };
     }
   }
   if (error) report.error = error;

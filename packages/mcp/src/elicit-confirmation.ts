@@ -1,4 +1,4 @@
-import { type ToolConfirmation, ToolsmithError } from '@toolsmith/core';
+import { type ToolConfirmation, ToolsmithError, thrownMessage } from '@toolsmith/core';
 import { type ElicitationSchema, confirmationFromForm, elicitationMessage } from './elicitation-form';
 import { MCP_EDITABLE_META } from './mcp-confirmation-form';
 import type { McpRequestExtra } from './mcp-request-extra';
@@ -35,7 +35,7 @@ export async function elicitConfirmation(
       { timeout: timeoutMs },
     );
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = thrownMessage(error);
     return new ToolsmithError('MCP_CONFIRMATION_FAILED', `Could not ask the user to confirm tool "${call.name}": ${reason}`, {
       cause: error,
     });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type ArtifactService, BaseTool, type MemoryService, type Provider, ToolsmithError, isToolset } from '@toolsmith/core';
+import { type ArtifactService, BaseTool, type MemoryService, type Provider, ToolsmithError, isToolset, thrownMessage } from '@toolsmith/core';
 import { getToolsetOptions, registerTypeScript } from '@toolsmith/core/internal';
 import type { ServedTools } from './resolve-served-tools';
 
@@ -40,7 +40,7 @@ export function loadToolsModule(modulePath: string, cwd = process.cwd()): ToolsM
   try {
     exported = require(file) as Record<string, unknown>;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = thrownMessage(error);
     throw new ToolsmithError('MCP_MODULE_LOAD_FAILED', `Loading ${file} failed: ${reason}`, { cause: error });
   }
 

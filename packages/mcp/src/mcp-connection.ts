@@ -23,7 +23,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { DEFAULT_MAX_TOOL_FILE_BYTES, ToolsmithError } from '@toolsmith/core';
+import { DEFAULT_MAX_TOOL_FILE_BYTES, ToolsmithError, thrownMessage } from '@toolsmith/core';
 import { McpConnectionError } from './mcp-errors';
 import { MCP_SESSION_META } from './mcp-request-session';
 import type { McpElicitationForm, McpElicitationHandler } from './mcp-elicitation-handler';
@@ -493,7 +493,7 @@ export class McpConnection {
       // Getting the app's token failed (OAuth client credentials): that is the error, not the connection.
       const refused = authorizationFailureIn(error, this.label);
       if (refused) throw refused;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = thrownMessage(error);
       throw new McpConnectionError('MCP_CONNECTION_FAILED', this.label, `could not connect: ${reason}`, { cause: error });
     }
     if (this.closed) {
@@ -514,7 +514,7 @@ export class McpConnection {
     const refused = authorizationFailureIn(error, this.label);
     if (refused) return refused;
     const label = this.label;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = thrownMessage(error);
     if (signal?.aborted) return new McpConnectionError('MCP_CANCELLED', label, 'the request was cancelled', { cause: error });
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       return new McpConnectionError('MCP_TIMEOUT', label, `no answer within ${this.options.timeoutMs} ms`, { cause: error });

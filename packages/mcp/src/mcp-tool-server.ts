@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type CallToolResult, type ClientCapabilities, CLIENT_CAPABILITIES_META_KEY, type InputRequiredResult, inputRequired, LOG_LEVEL_META_KEY, ProtocolError, ProtocolErrorCode, type Tool as McpToolInfo, Server } from '@modelcontextprotocol/server';
-import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type FunctionResponsePart, type MemoryService, type ReadonlyContext, InvalidArgumentsError, State, type ToolConfirmation, ToolCallRejectedError, ToolContext, ToolsmithError } from '@toolsmith/core';
+import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type FunctionResponsePart, type MemoryService, type ReadonlyContext, InvalidArgumentsError, State, type ToolConfirmation, ToolCallRejectedError, ToolContext, ToolsmithError, thrownMessage } from '@toolsmith/core';
 import { DEFAULT_ARGUMENT_LIMITS, DEFAULT_TOOL_CALL_POLICY, createEventActions, errorResponse, executeToolCall, givenArgumentProblems, wrapResult } from '@toolsmith/core/internal';
 import { McpConfirmationUnsupportedError, McpFormUnsupportedError, McpRequestStateError } from './mcp-errors';
 import { CONFIRMATION_INPUT_KEY, confirmationInputRequest, editsToCallArguments, formInputRequest, readConfirmationInput, readFormInput } from './confirmation-input';
@@ -198,7 +198,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
       tools = await options.resolveTools(readonlyContext(options, userId, sessionId, values));
     } catch (thrown) {
       // A toolset that cannot answer fails this call, not the server.
-      const reason = thrown instanceof Error ? thrown.message : String(thrown);
+      const reason = thrownMessage(thrown);
       const error = ToolsmithError.isInstance(thrown)
         ? thrown
         : new ToolsmithError('MCP_TOOLS_UNAVAILABLE', `The tools could not be listed: ${reason}`, { cause: thrown });
@@ -347,7 +347,7 @@ async function sampleClientModel(era: McpProtocolEra, capabilities: ClientCapabi
     // The SDK types the answer to a request with `tools` too; McpSamplingRequest sends none, so the answer is plain.
     return (await extra.mcpReq.send({ method: 'sampling/createMessage', params: request }, { timeout: timeoutMs })) as McpSamplingResult;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = thrownMessage(error);
     throw new ToolsmithError('MCP_SAMPLING_FAILED', `Tool "${toolName}" asked the client's model (MCP sampling), which did not answer: ${reason}`, { cause: error });
   }
 }

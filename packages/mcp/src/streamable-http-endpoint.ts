@@ -5,6 +5,7 @@ import { NodeStreamableHTTPServerTransport, toWebRequest } from '@modelcontextpr
 import { type AuthInfo, type Transport, isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import { HttpGuard, HttpGuardError, defaultAllowedHosts, setSecurityHeaders } from '@toolsmith/core/internal';
 import { McpEventStore } from './mcp-event-store';
+import { thrownMessage } from '@toolsmith/core';
 
 /** Why a request was refused before the MCP transport saw it: the HTTP status and a message for the client. */
 interface Refusal {
@@ -196,7 +197,7 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
     handle(request, response).catch((error: unknown) => {
       if (response.headersSent) response.end();
       else if (error instanceof HttpGuardError) refuse(response, { status: error.status, message: error.message, headers: error.headers });
-      else refuse(response, { status: 500, message: error instanceof Error ? error.message : String(error) });
+      else refuse(response, { status: 500, message: thrownMessage(error) });
     });
   });
   await listen(server, bindHost, options.port);

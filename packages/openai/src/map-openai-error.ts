@@ -1,4 +1,4 @@
-import { ProviderError, RunAbortedError, ToolsmithError } from '@toolsmith/core';
+import { ProviderError, RunAbortedError, ToolsmithError, thrownMessage } from '@toolsmith/core';
 import type { ProviderErrorCode } from '@toolsmith/core';
 import { createProviderError, parseRetryAfter, providerErrorCodeForStatus } from '@toolsmith/core/adapter-kit';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
@@ -45,7 +45,7 @@ export function mapOpenAIError(error: unknown, context: OpenAIErrorContext = {})
     const code = codeFromBody(`${error.code ?? ''} ${error.type ?? ''}`, detail) ?? providerErrorCodeForStatus(status);
     return createProviderError(code, message, { provider, statusCode: status, cause: error, retryAfterMs: parseRetryAfter(error.headers) });
   }
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = thrownMessage(error);
   if (error instanceof SyntaxError || context.streamStarted) {
     return new ProviderError('PROVIDER_RESPONSE_INVALID', `OpenAI's response broke off or could not be read: ${reason}`, {
       provider,

@@ -5,6 +5,7 @@ import type { ConfirmationAnswerRequest, DevAgentHost, LongRunningUpdateRequest,
 import { CliUsageError } from '../cli-errors';
 import type { CliIo } from '../cli-io';
 import { EXIT_OK } from '../exit-codes';
+import { thrownMessage } from '@toolsmith/core';
 
 /** Usage text of `toolsmith run`. */
 export const RUN_USAGE = `Usage: toolsmith run <module> [--session <id>] [--json] [--memory] [--user <id>] [--manifest <file>]
@@ -183,7 +184,7 @@ class TerminalChat {
         });
         await this.run(message);
       } catch (error) {
-        this.say(`! ${error instanceof Error ? error.message : String(error)}`);
+        this.say(`! ${thrownMessage(error)}`);
         return true;
       }
     } else {
@@ -270,7 +271,7 @@ class TerminalChat {
       await this.host.revokeGrant(id);
       this.say(`  revoked ${id}: the next call it covered asks again`);
     } catch (error) {
-      this.say(`! ${error instanceof Error ? error.message : String(error)}`);
+      this.say(`! ${thrownMessage(error)}`);
     }
   }
 

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import * as ts from 'typescript';
 import { dtoClassName } from './dto-parameters';
 import type { FoundToolset } from './find-toolsets';
+import { thrownMessage } from '@toolsmith/core';
 
 /** What `--print` shows for a tool whose arguments are a class-validator DTO. */
 export type DtoToolSchema =
@@ -70,6 +71,6 @@ function scanCompiled(program: ts.Program, toolset: FoundToolset, manifest: { do
     const definitions = core.scanTools(exported, { manifest: new core.ToolManifest(manifest.document, manifest.path) });
     return { byMethod: new Map(definitions.map((definition) => [definition.methodName, definition.parameters])) };
   } catch (thrown) {
-    return { reason: `loading ${output} failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
+    return { reason: `loading ${output} failed: ${thrownMessage(thrown)}` };
   }
 }

@@ -27,6 +27,7 @@ import { costOfFailedMessage } from '../errors/messages';
 import type { CompactionOptions } from '../context/compaction-options';
 import type { CallIdCache } from '../flow/model-response-check';
 import type { SequentialCalls } from '../flow/sequential-calls';
+import { thrownMessage } from '../errors/thrown-message';
 
 /** @internal What every invocation of one runner shares: services, plugins, limits and the resolved tools. */
 export interface InvocationServices {
@@ -183,7 +184,7 @@ export class InvocationContext {
     try {
       cost = costOf(event.usage, event);
     } catch (thrown) {
-      this.shared.costError = new AgentConfigError(costOfFailedMessage(event.author, `threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`));
+      this.shared.costError = new AgentConfigError(costOfFailedMessage(event.author, `threw: ${thrownMessage(thrown)}`));
       return;
     }
     if (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0) {

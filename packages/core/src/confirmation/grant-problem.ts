@@ -1,6 +1,7 @@
 import { validatorFor } from '../validation/schema-validator';
 import type { NewGrant } from './grant-service';
 import { isRecord } from './request-confirmation';
+import { thrownMessage } from '../errors/thrown-message';
 
 /**
  * What is wrong with a grant a store is asked to keep, or `undefined` when nothing is: every store
@@ -44,7 +45,7 @@ export function conditionProblem(condition: unknown): string | undefined {
   try {
     validatorFor(condition);
   } catch (thrown) {
-    return `"condition" is not a usable JSON Schema (${thrown instanceof Error ? thrown.message : String(thrown)})`;
+    return `"condition" is not a usable JSON Schema (${thrownMessage(thrown)})`;
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../model/json-schema';
 import { validatorFor } from '../validation/schema-validator';
 import { isRecord } from './request-confirmation';
+import { thrownMessage } from '../errors/thrown-message';
 
 /**
  * A question for the person carried by an intermediate update of a long-running call
@@ -29,7 +30,7 @@ export function longRunningQuestionProblem(question: unknown, willContinue: unkn
     try {
       validatorFor(question.payloadSchema as JsonSchema);
     } catch (error) {
-      return `"question.payloadSchema" is not a usable JSON Schema (${error instanceof Error ? error.message : String(error)})`;
+      return `"question.payloadSchema" is not a usable JSON Schema (${thrownMessage(error)})`;
     }
   }
   return undefined;

@@ -6,6 +6,7 @@ import {
   unknownDependencyTypeMessage,
 } from './messages';
 import { ToolsmithError } from './toolsmith-error';
+import { thrownMessage } from './thrown-message';
 
 /**
  * The container could not build an instance. `chain` is the path of tokens from what was asked for to
@@ -39,7 +40,7 @@ export class DependencyResolutionError extends ToolsmithError {
 
   /** A factory or constructor threw. */
   static providerFailed(chain: readonly string[], cause: unknown): DependencyResolutionError {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = thrownMessage(cause);
     return new DependencyResolutionError('PROVIDER_FAILED', providerFactoryFailedMessage(chain, reason), chain, cause);
   }
 }

@@ -3,6 +3,7 @@
  * (class, method, parameter) and ends with the fix, so people can act on it without reading the source.
  */
 import { endpointOf } from './endpoint-of';
+import { thrownMessage } from './thrown-message';
 
 /** Where a tool-definition problem was found. */
 export interface DefinitionSite {
@@ -583,13 +584,13 @@ export function confirmationEditInvalidMessage(requestId: string, toolName: stri
  * only, never its message (stored in the session and shown to the person, it may hold a secret).
  */
 export function policyThrewProblem(thrown: unknown): string {
-  const kind = thrown instanceof Error ? (thrown.constructor?.name || 'Error') : thrown === null ? 'null' : typeof thrown;
+  const kind = thrown instanceof Error ? errorClassName(thrown) : thrown === null ? 'null' : typeof thrown;
   return `it threw (${kind}; its message is not stored, as it may hold a secret)`;
 }
 
 /** The process warning when a `GenerateOptions.onProviderExchange` observer threw: the model call went on without it. */
 export function providerObserverFailedMessage(providerName: string, thrown: unknown): string {
-  const why = thrown instanceof Error ? `${thrown.constructor?.name || 'Error'}: ${thrown.message}` : String(thrown);
+  const why = thrown instanceof Error ? `${errorClassName(thrown)}: ${thrownMessage(thrown)}` : thrownMessage(thrown);
   return `The onProviderExchange observer of a model call to ${providerName} threw (${why}); the call went on without it (its retries included), and this call's later attempts are not reported to it.`;
 }
 
@@ -767,4 +768,14 @@ export function moreProblemsText(more: number): string {
 /** One problem's sentence as listed: cut to {@link MAX_PROBLEM_CHARS} characters. */
 export function cutProblem(problem: string): string {
   return problem.length > MAX_PROBLEM_CHARS ? `${problem.slice(0, MAX_PROBLEM_CHARS - 1)}…` : problem;
+}
+
+/** An error's class name, for a message; `Error` when it cannot be read (a getter or Proxy that throws). */
+function errorClassName(error: Error): string {
+  try {
+    const name: unknown = error.constructor?.name;
+    return typeof name === 'string' && name !== '' ? name : 'Error';
+  } catch {
+    return 'Error';
+  }
 }

@@ -1,4 +1,5 @@
 import { invalidArgumentsMessage, listProblems, toolFailedMessage, toolFilesTooLargeMessage, toolNotFoundMessage, toolTimeoutMessage } from './messages';
+import { thrownMessage } from './thrown-message';
 import { pauseStackTraces, resumeStackTraces } from './stackless';
 import { ToolsmithError, type ToolsmithErrorOptions } from './toolsmith-error';
 
@@ -64,7 +65,7 @@ export class InvalidArgumentsError extends ToolsmithError {
 export class ToolExecutionError extends ToolsmithError {
   /** @param message what the model is told (see `ToolErrorExposure`); default `Tool "x" failed: <cause's message>` (`Tool "x" failed.` when it is empty). */
   constructor(toolName: string, cause: unknown, message?: string) {
-    super('TOOL_EXECUTION_FAILED', message ?? toolFailedMessage(toolName, cause instanceof Error ? cause.message : String(cause)), { cause });
+    super('TOOL_EXECUTION_FAILED', message ?? toolFailedMessage(toolName, thrownMessage(cause)), { cause });
   }
 }
 

@@ -63,7 +63,13 @@ export class ToolsmithError<C extends string = string> extends Error {
 
   /** True when `value` is a Toolsmith error (of any copy of this package). */
   static isInstance(value: unknown): value is ToolsmithError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+    if (typeof value !== 'object' || value === null) return false;
+    try {
+      return (value as Record<symbol, unknown>)[MARKER] === true;
+    } catch {
+      // A revoked Proxy, or one whose trap throws, is no Toolsmith error (and asking must not throw).
+      return false;
+    }
   }
 
   /** A plain, JSON-safe view (no stack, no cause) for events and sessions. */

@@ -1,6 +1,8 @@
 import type { InvocationContext } from '../agents/invocation-context';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
+import { runFailedMessage } from '../errors/messages';
+import { thrownMessage } from '../errors/thrown-message';
 import { redactSecretText, redactSecrets } from '../redaction/secret-redaction';
 import type { EventActions } from '../state/event-actions';
 
@@ -21,13 +23,28 @@ export function errorEvent(context: InvocationContext, author: string, error: To
  * a BigInt) are left out: the code and message still say what went wrong.
  */
 export function errorFields(error: ToolsmithError): { errorCode: string; errorMessage: string; errorDetails?: unknown } {
-  const fields = { errorCode: error.code, errorMessage: redactSecretText(error.message) };
-  if (error.details === undefined) return fields;
+  let code: unknown;
+  let message: unknown;
+  let details: unknown;
+  try {
+    ({ code, message, details } = error);
+  } catch (thrown) {
+    // Something thrown that carries the Toolsmith error brand but cannot be read: the run still ends on an event.
+    return unreadableErrorFields(`an error whose fields cannot be read (${thrownMessage(thrown)})`);
+  }
+  if (typeof code !== 'string' || code === '' || typeof message !== 'string') return unreadableErrorFields('an error without a string code and message');
+  const fields = { errorCode: code, errorMessage: redactSecretText(message) };
+  if (details === undefined) return fields;
   let json: string | undefined;
   try {
-    json = JSON.stringify(error.details);
+    json = JSON.stringify(details);
   } catch {
     return fields;
   }
   return json === undefined ? fields : { ...fields, errorDetails: redactSecrets(JSON.parse(json) as unknown) };
+}
+
+/** {@link errorFields} of an error that cannot be reported as it is: `INTERNAL_ERROR`, saying why. */
+function unreadableErrorFields(reason: string): { errorCode: string; errorMessage: string } {
+  return { errorCode: 'INTERNAL_ERROR', errorMessage: redactSecretText(runFailedMessage(reason)) };
 }

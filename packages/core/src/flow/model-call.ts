@@ -24,6 +24,7 @@ import type { OfferedTools } from './tool-resolver';
 import type { ChatSpan } from '../tracing/chat-span';
 import { redactSecretText } from '../redaction/secret-redaction';
 import { setStateKey } from '../state/state-keys';
+import { thrownMessage } from '../errors/thrown-message';
 
 /** What one model call produced, for the loop to emit in order: `partials`, then `event`. */
 export interface ModelStep {
@@ -211,7 +212,7 @@ class ModelCall {
       return response;
     } catch (thrown) {
       // The run ends on it (INTERNAL_ERROR): the chat span ends failed here, or it would never be exported.
-      this.chat?.end(ToolsmithError.isInstance(thrown) ? thrown : { code: 'INTERNAL_ERROR', message: thrown instanceof Error ? thrown.message : String(thrown) });
+      this.chat?.end(ToolsmithError.isInstance(thrown) ? thrown : { code: 'INTERNAL_ERROR', message: thrownMessage(thrown) });
       throw thrown;
     }
   }
@@ -268,7 +269,7 @@ class ModelCall {
 
 function toToolsmithError(thrown: unknown, agent: LlmAgent): ToolsmithError {
   if (ToolsmithError.isInstance(thrown)) return thrown;
-  const reason = thrown instanceof Error ? thrown.message : String(thrown);
+  const reason = thrownMessage(thrown);
   return new ProviderError('PROVIDER_ERROR', `Model "${agent.model.modelName}" failed: ${reason}`, { provider: agent.model.provider, cause: thrown });
 }
 

@@ -7,6 +7,7 @@ import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, jsonWalk, setM
 import type { Content, FunctionCall, Part } from '../model/content';
 import type { FinishReason } from '../model/finish-reason';
 import type { LlmResponse, Usage } from '../model/llm-response';
+import { thrownMessage } from '../errors/thrown-message';
 
 /** A model response that passed {@link checkModelResponse}, ready to become a stored event. */
 export interface CheckedModelResponse {
@@ -98,7 +99,7 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
   } catch (thrown) {
     if (thrown instanceof InvalidModelResponseError) throw thrown;
     // A getter or Proxy trap of the response threw (or a cycle overflowed what is not walked by depth).
-    throw invalid(check, `reading it threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+    throw invalid(check, `reading it threw: ${thrownMessage(thrown)}`);
   }
 }
 

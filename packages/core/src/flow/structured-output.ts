@@ -15,6 +15,7 @@ import { type JsonCopyRules, JsonBreach, copyJson, isPlainData, jsonWalk } from 
 import { readablePath } from '../validation/problem-text';
 import type { JsonSchema } from '../model/json-schema';
 import { setStateKey } from '../state/state-keys';
+import { thrownMessage } from '../errors/thrown-message';
 
 /** The code of an event whose answer broke the agent's output schema (see {@link checkStructuredOutput}). */
 export const OUTPUT_INVALID = 'OUTPUT_INVALID';
@@ -88,7 +89,7 @@ async function standardAnswer(schema: StandardSchemaV1, jsonSchema: JsonSchema, 
     if (repaired) result = await schema['~standard'].validate(repaired.args);
   } catch (thrown) {
     // A library that throws (zod does on a transform's revoked Proxy) judged nothing: as class-validator's throw.
-    return { value: answer, problems: [{ path: '', keyword: 'standardSchema', message: `answer: could not be validated (${thrown instanceof Error ? thrown.message : String(thrown)})` }] };
+    return { value: answer, problems: [{ path: '', keyword: 'standardSchema', message: `answer: could not be validated (${thrownMessage(thrown)})` }] };
   }
   if (result.issues) return { value: answer, problems: standardProblems(result.issues, '', 'answer') };
   return { value: result.value, problems: [] };
@@ -103,7 +104,7 @@ class Unreadable {
 }
 
 function unreadable(thrown: unknown): Unreadable {
-  return new Unreadable(thrown instanceof Error ? thrown.message : String(thrown));
+  return new Unreadable(thrownMessage(thrown));
 }
 
 /** `value` copied by the output rules (at `depth`, nested at most `limits.maxDepth` levels); or the breach, or {@link Unreadable}. */
@@ -218,6 +219,6 @@ async function classValidatorProblems(dto: new () => object, value: unknown): Pr
     const instance = loadClassTransformer().plainToInstance(dto, value);
     return toProblems(await loadClassValidator().validate(instance, CLASS_VALIDATOR_OPTIONS), '', 'answer');
   } catch (thrown) {
-    return [{ path: '', keyword: 'classValidator', message: `answer: could not be validated (${thrown instanceof Error ? thrown.message : String(thrown)})` }];
+    return [{ path: '', keyword: 'classValidator', message: `answer: could not be validated (${thrownMessage(thrown)})` }];
   }
 }

@@ -16,6 +16,7 @@ import { cutKeepingTurns, startsTurn } from '../context/cut-points';
 import { checkModelResponse } from './model-response-check';
 import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 import { redactSecretText } from '../redaction/secret-redaction';
+import { thrownMessage } from '../errors/thrown-message';
 
 /** Turns kept as they are unless `keepTurns` says otherwise. */
 export const DEFAULT_KEEP_TURNS = 2;
@@ -69,7 +70,7 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
       ? new RunAbortedError(context.signal.reason)
       : ToolsmithError.isInstance(thrown)
         ? thrown
-        : new ProviderError('PROVIDER_ERROR', `Model "${model.modelName}" failed to summarize the conversation: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { provider: model.provider, cause: thrown });
+        : new ProviderError('PROVIDER_ERROR', `Model "${model.modelName}" failed to summarize the conversation: ${thrownMessage(thrown)}`, { provider: model.provider, cause: thrown });
     chat?.end(error);
     return errorEvent(context, agent.name, error);
   }

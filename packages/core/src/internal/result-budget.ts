@@ -1,6 +1,7 @@
 import { InvalidToolResultError } from '../errors/tool-call-errors';
 import { ToolFile, ToolResult } from '../tools/tool-file';
 import { type JsonCopyRules, JsonBreach, copyJson, jsonWalk } from '../validation/json-copy';
+import { thrownMessage } from '../errors/thrown-message';
 
 /** Nesting a result may have; deeper (or circular) results are refused. */
 const MAX_RESULT_DEPTH = 512;
@@ -30,7 +31,7 @@ export function inspectResult(toolName: string, response: Record<string, unknown
   try {
     copied = copyJson(response, RESULT_RULES, walk);
   } catch (error) {
-    throw new InvalidToolResultError(toolName, `reading it failed (${error instanceof Error ? error.message : String(error)})`, error);
+    throw new InvalidToolResultError(toolName, `reading it failed (${thrownMessage(error)})`, error);
   }
   if (copied instanceof JsonBreach) throw new InvalidToolResultError(toolName, breachReason(copied));
   let copy = copied as Record<string, unknown>;
@@ -54,7 +55,7 @@ export function jsonProblem(value: unknown): string | undefined {
     const copied = copyJson(value, RESULT_RULES, jsonWalk(MAX_RESULT_DEPTH, Infinity));
     return copied instanceof JsonBreach ? breachReason(copied) : undefined;
   } catch (error) {
-    return `reading it failed (${error instanceof Error ? error.message : String(error)})`;
+    return `reading it failed (${thrownMessage(error)})`;
   }
 }
 

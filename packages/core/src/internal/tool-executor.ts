@@ -24,6 +24,7 @@ import { mayRepair, repairArguments } from '../validation/argument-repair';
 import { judgeArguments, standardArgumentsOf } from '../validation/standard-arguments';
 import { repairArgumentText } from '../validation/argument-text-repair';
 import { DEFAULT_TOOL_CALL_POLICY, type ToolCallPolicy, exposedMessage } from '../tools/tool-call-policy';
+import { thrownMessage } from '../errors/thrown-message';
 
 /** What one function call produced. Every call produces exactly one response, even when it fails. */
 export interface ToolCallOutcome {
@@ -463,7 +464,7 @@ function checkOutput(tool: BaseTool, result: unknown, policy: ToolCallPolicy): v
     const value = result === undefined ? null : result;
     problems = validate(value) ? [] : toArgumentProblems(validate.errors, value);
   } catch (thrown) {
-    problems = [{ path: '', keyword: 'schema', message: `the output schema cannot be compiled (${thrown instanceof Error ? thrown.message : String(thrown)})` }];
+    problems = [{ path: '', keyword: 'schema', message: `the output schema cannot be compiled (${thrownMessage(thrown)})` }];
   }
   if (problems.length === 0) return;
   const error = new ToolOutputInvalidError(tool.name, problems);

@@ -1,3 +1,4 @@
+import { thrownMessage } from '../errors/thrown-message';
 /**
  * The caller's `AbortSignal`, read only through `AbortSignal`'s and `EventTarget`'s own accessors and
  * methods: a signal's own `aborted` or `reason` getter, or a replaced `addEventListener`, is never called,
@@ -19,7 +20,7 @@ export function callerSignalProblem(value: unknown): string | undefined {
     if (ABORTED.call(value)) REASON.call(value);
     return undefined;
   } catch (thrown) {
-    return `an AbortSignal that cannot be read (${thrown instanceof Error ? thrown.message : String(thrown)})`;
+    return `an AbortSignal that cannot be read (${thrownMessage(thrown)})`;
   }
 }
 

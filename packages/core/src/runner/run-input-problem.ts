@@ -1,5 +1,6 @@
 import { InvalidMessageError } from '../errors/invalid-message-error';
 import { callerSignalProblem } from './caller-signal';
+import { thrownMessage } from '../errors/thrown-message';
 
 /**
  * What is wrong with the values `Runner.run` read from its input, as the `INVALID_MESSAGE` error the run
@@ -20,7 +21,7 @@ export function runInputProblem(userId: unknown, sessionId: unknown, signal: unk
 
 /** The run's input could not be read: a getter or Proxy trap of it threw. */
 export function unreadableRunInput(thrown: unknown): InvalidMessageError {
-  return new InvalidMessageError(`reading the run's input threw (${thrown instanceof Error ? thrown.message : String(thrown)})`);
+  return new InvalidMessageError(`reading the run's input threw (${thrownMessage(thrown)})`);
 }
 
 function kind(value: unknown): string {

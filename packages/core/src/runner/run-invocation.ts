@@ -32,6 +32,7 @@ import { HeldClaim } from './held-claim';
 import type { ResolvedSessionClaimPolicy } from './session-claim-policy';
 import type { InvocationTrace } from '../tracing/invocation-trace';
 import type { Context } from '@opentelemetry/api';
+import { thrownMessage } from '../errors/thrown-message';
 
 const newInvocationId = idSequence('inv');
 
@@ -412,7 +413,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     if (steps) await closeSteps(steps);
     const error = ToolsmithError.isInstance(thrown)
       ? thrown
-      : new ToolsmithError('INTERNAL_ERROR', runFailedMessage(thrown instanceof Error ? thrown.message : String(thrown)), { cause: thrown });
+      : new ToolsmithError('INTERNAL_ERROR', runFailedMessage(thrownMessage(thrown)), { cause: thrown });
     const { context } = this;
     const failed = context ? errorEvent(context, context.agent.name, error) : standaloneErrorEvent(this.invocationId, this.author, error);
     if (this.runUsage) failed.runUsage = { ...this.runUsage };

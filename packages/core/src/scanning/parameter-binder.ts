@@ -3,6 +3,7 @@ import { loadClassTransformer, loadClassValidator } from '../validation/lazy-mod
 import { describeValidatorProblem } from '../validation/problem-text';
 import { type ArgumentProblem, InvalidArgumentsError } from '../errors/tool-call-errors';
 import type { ToolContext } from '../tools/tool-context';
+import { thrownMessage } from '../errors/thrown-message';
 
 /** Where one method parameter's value comes from. Decided at scan time; the call only follows it. */
 export type ArgumentSource =
@@ -125,7 +126,7 @@ function checkWithClassValidator(
         problems.push(...toProblems(await loadClassValidator().validate(values[i] as object, CLASS_VALIDATOR_OPTIONS), prefix));
       } catch (thrown) {
         // class-validator itself can throw on odd input (e.g. maxDecimalPlaces on 5e-324): still the model's input.
-        const reason = thrown instanceof Error ? thrown.message : String(thrown);
+        const reason = thrownMessage(thrown);
         problems.push({ path: prefix, keyword: 'classValidator', message: `${prefix ? `"${prefix.slice(1)}"` : 'arguments'} could not be validated: ${reason}` });
       }
     }

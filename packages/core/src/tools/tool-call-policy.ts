@@ -1,5 +1,6 @@
 import { toolFailedGenericMessage, toolFailedMessage } from '../errors/messages';
 import { ToolsmithError } from '../errors/toolsmith-error';
+import { thrownMessage } from '../errors/thrown-message';
 
 /**
  * What the model is told when a tool throws an error that is not a Toolsmith error:
@@ -72,5 +73,5 @@ export function exposedMessage(exposure: ToolErrorExposure, toolName: string, th
       return `Tool "${toolName}" failed. (The error policy itself failed: ${ToolsmithError.isInstance(policyError) ? policyError.code : 'error'}.)`;
     }
   }
-  return toolFailedMessage(toolName, thrown instanceof Error ? thrown.message : String(thrown));
+  return toolFailedMessage(toolName, thrownMessage(thrown));
 }

@@ -6,6 +6,7 @@ import { outputMessagesJson } from './gen-ai-messages';
 import type { OtelApiModule } from './otel-api';
 import { markFailed } from './span-status';
 import { setUsageAttributes } from './usage-attributes';
+import { thrownMessage } from '../errors/thrown-message';
 
 /**
  * The `chat {model}` span of one model call: started before the request is sent, given the model's
@@ -84,6 +85,6 @@ function bodyJson(body: unknown): string {
   try {
     return JSON.stringify(body, (_key, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value)) ?? 'null';
   } catch (error) {
-    return JSON.stringify({ unserializable: error instanceof Error ? error.message : String(error) });
+    return JSON.stringify({ unserializable: thrownMessage(error) });
   }
 }

@@ -15,6 +15,7 @@ import { markFailed } from './span-status';
 import { setUsageAttributes } from './usage-attributes';
 import type { Usage } from '../model/llm-response';
 import { addUsage } from '../model/usage-total';
+import { thrownMessage } from '../errors/thrown-message';
 
 /** What an {@link InvocationTrace} is made of (see `Tracing.startInvocation`). */
 export interface InvocationTraceInit {
@@ -192,7 +193,7 @@ export class InvocationTrace {
       },
       (thrown: unknown) => {
         // The executor never throws for tool failures; this is a bug of ours, still worth seeing in the trace.
-        markFailed(api, span, 'INTERNAL_ERROR', thrown instanceof Error ? thrown.message : String(thrown), this.recordContent);
+        markFailed(api, span, 'INTERNAL_ERROR', thrownMessage(thrown), this.recordContent);
         span.end();
         throw thrown;
       },

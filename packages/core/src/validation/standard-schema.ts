@@ -3,6 +3,7 @@ import type { ArgumentProblem } from '../errors/tool-call-errors';
 import type { JsonSchema } from '../model/json-schema';
 import { standardSchemaConversionFailedReason, standardSchemaWithoutJsonSchemaReason } from '../errors/messages';
 import { readablePath } from './problem-text';
+import { thrownMessage } from '../errors/thrown-message';
 
 /** Which side of a Standard Schema's types a JSON Schema describes: what it takes, or what it gives. */
 export type StandardSchemaDirection = 'input' | 'output';
@@ -32,7 +33,7 @@ export function standardJsonSchema(schema: StandardSchemaV1, direction: Standard
   try {
     converted = converter[direction]({ target: 'draft-2020-12' });
   } catch (thrown) {
-    return { problem: standardSchemaConversionFailedReason(vendor, thrown instanceof Error ? thrown.message : String(thrown)) };
+    return { problem: standardSchemaConversionFailedReason(vendor, thrownMessage(thrown)) };
   }
   if (typeof converted !== 'object' || converted === null || Array.isArray(converted)) {
     return { problem: standardSchemaConversionFailedReason(vendor, 'its converter returned no JSON Schema object') };

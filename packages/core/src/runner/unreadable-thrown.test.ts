@@ -1,0 +1,105 @@
+import { LlmAgent } from '../agents/llm-agent';
+import { thrownMessage } from '../errors/thrown-message';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import type { Event } from '../events/event';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { ScriptedModel } from '../testing/scripted-model';
+import { FnTool, user } from './__fixtures__/test-tools';
+import { Runner } from './runner';
+
+const KEY = { appName: 'app', userId: 'u1', sessionId: 's1' };
+
+/** Values anything may throw that cannot be read or turned into text. */
+function unreadableValues(): Array<[string, () => unknown]> {
+  return [
+    ['an object without a prototype', () => Object.create(null)],
+    [
+      'a revoked Proxy',
+      () => {
+        const { proxy, revoke } = Proxy.revocable({}, {});
+        revoke();
+        return proxy;
+      },
+    ],
+    ['an object whose toString throws', () => ({ toString: () => { throw new Error('no text'); } })],
+    [
+      'an Error whose message getter throws',
+      () => {
+        const error = new Error('x');
+        Object.defineProperty(error, 'message', { get: () => { throw new Error('no message'); } });
+        return error;
+      },
+    ],
+    [
+      'an object branded as a Toolsmith error whose fields throw',
+      () => ({ [Symbol.for('toolsmith.error')]: true, get code(): string { throw new Error('no code'); }, get message(): string { throw new Error('no message'); } }),
+    ],
+  ];
+}
+
+function noteRunner(plugins: ConstructorParameters<typeof Runner>[0]['plugins'] = []) {
+  const sessionService = new InMemorySessionService();
+  const model = new ScriptedModel((request) => (request.contents.at(-1)!.parts[0]?.functionResponse ? 'done' : { calls: [{ id: 'c1', name: 'note', args: {} }] }));
+  const note = new FnTool('note', () => ({ ok: true }));
+  return { runner: new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [note] }), sessionService, plugins }), sessionService };
+}
+
+const run = (runner: Runner, text: string) => runner.run({ userId: 'u1', sessionId: 's1', newMessage: user(text) });
+
+async function all(events: AsyncIterable<Event>): Promise<Event[]> {
+  const out: Event[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+describe('thrownMessage', () => {
+  it.each(unreadableValues())('describes %s without throwing', (_, value) => {
+    expect(typeof thrownMessage(value())).toBe('string');
+  });
+
+  it("is an Error's message, or the value as text", () => {
+    expect(thrownMessage(new Error('boom'))).toBe('boom');
+    expect(thrownMessage('plain')).toBe('plain');
+    expect(thrownMessage(42)).toBe('42');
+  });
+});
+
+describe('a run that is thrown a value that cannot be read', () => {
+  it.each(unreadableValues())('throw(%s) mid-run ends on a stored INTERNAL_ERROR event and passes the session on', async (_, value) => {
+    const { runner, sessionService } = noteRunner();
+    const events = run(runner, 'hi');
+    await events.next(); // the model's call
+    const answer = await events.throw(value());
+    expect(answer.done).toBe(false);
+    expect((answer.value as Event).errorCode).toBe('INTERNAL_ERROR');
+    expect(await events.next()).toEqual({ value: undefined, done: true });
+    const stored = (await sessionService.getSession(KEY))!.events;
+    expect(stored.at(-1)!.errorCode).toBe('INTERNAL_ERROR');
+    // The turn and the claim were passed on: the next run on the session runs to its end.
+    expect((await all(run(runner, 'again'))).map((event) => event.text()).at(-1)).toBe('done');
+  });
+
+  it.each(unreadableValues())('a beforeModel plugin that throws %s ends the run on an INTERNAL_ERROR event, and the next run starts', async (_, value) => {
+    let calls = 0;
+    const { runner } = noteRunner([
+      {
+        name: 'thrower',
+        beforeModel: () => {
+          if (calls++ === 0) throw value();
+          return undefined;
+        },
+      },
+    ]);
+    const first = await all(run(runner, 'hi'));
+    expect(first.map((event) => event.errorCode)).toEqual(['INTERNAL_ERROR']);
+    expect((await all(run(runner, 'again'))).map((event) => event.text()).at(-1)).toBe('done');
+  });
+});
+
+describe('ToolsmithError.isInstance', () => {
+  it('is false, not a throw, for a revoked Proxy', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(ToolsmithError.isInstance(proxy)).toBe(false);
+  });
+});
