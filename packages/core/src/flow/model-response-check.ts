@@ -3,7 +3,7 @@ import { InvalidModelResponseError } from '../errors/invalid-model-response-erro
 import { MalformedArgumentsError } from '../errors/tool-call-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { type ArgumentLimits, parseArguments } from '../validation/argument-parser';
-import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, jsonWalk, setMember } from '../validation/json-copy';
+import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, jsonWalk, setMember, isObjectPrototype } from '../validation/json-copy';
 import type { Content, FunctionCall, Part } from '../model/content';
 import type { FinishReason } from '../model/finish-reason';
 import type { LlmResponse, Usage } from '../model/llm-response';
@@ -37,7 +37,8 @@ export interface EarlierCalls {
 }
 
 /** A response is plain data, as a message is: arrays, plain objects, strings, numbers, booleans, null. */
-const RESPONSE_RULES: JsonCopyRules = { values: 'plain' };
+// A model's objects may come from another realm (an SDK's `fetch`, a custom model in a jest test): plain all the same.
+const RESPONSE_RULES: JsonCopyRules = { values: 'plain', anyRealm: true };
 
 /**
  * One check, and what it found: the copy, the calls refused, the walk for members past the known ones.
@@ -341,7 +342,7 @@ function notPlain(check: Check, what: string): InvalidModelResponseError {
  */
 function hasPlainPrototype(value: object): boolean {
   const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  return prototype === Object.prototype || prototype === null || isObjectPrototype(prototype);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { LlmAgent } from '../agents/llm-agent';
 import { confirmationRequests } from '../confirmation/confirmation-requests';
 import { confirmationResponse } from '../confirmation/confirmation-response';
@@ -139,6 +140,8 @@ describe('integrity: malformed model responses', () => {
     ['a usage that is a Map', { content: { role: 'model', parts: [{ text: 'hi' }] }, usage: new Map([['inputTokens', 1]]) }],
     ['a usage that is a class instance', { content: { role: 'model', parts: [{ text: 'hi' }] }, usage: new (class Counts { inputTokens = 1; })() }],
     ['a usage with its own toJSON', { content: { role: 'model', parts: [{ text: 'hi' }] }, usage: { inputTokens: 1, toJSON: () => ({ inputTokens: 999 }) } }],
+    ["another realm's Date as usage", { content: { role: 'model', parts: [{ text: 'hi' }] }, usage: runInNewContext('Object.assign(new Date(), { inputTokens: 1 })') }],
+    ["another realm's class instance as content", { content: runInNewContext("new (class Content { constructor() { this.role = 'model'; this.parts = [{ text: 'hi' }]; } })()") }],
   ];
 
   it.each(malformed)('%s: a typed INVALID_MODEL_RESPONSE event, nothing malformed stored, the session stays usable', async (_, response) => {
@@ -157,6 +160,28 @@ describe('integrity: malformed model responses', () => {
     expect(next.at(-1)!.text()).toBe('done');
     const answer = await send(runner, { role: 'user', parts: [{ functionResponse: { id: 'nope', name: REQUEST_CONFIRMATION, response: { confirmed: true } } }] });
     expect(answer.at(-1)!.errorCode).toBe('FUNCTION_RESPONSE_NOT_PENDING');
+  });
+});
+
+describe('integrity: a model response made in another realm', () => {
+  it("is plain data (a vm context's objects, as jest's structuredClone or another realm's fetch make them): stored and run", async () => {
+    // Everything of the response, its call's arguments and its usage made by the other realm's `{}` and JSON.parse.
+    const response = runInNewContext(`({
+      content: { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'lookup', args: JSON.parse('{"orderId":"A"}') } }] },
+      usage: { inputTokens: 3, outputTokens: 2 },
+      finishReason: { unified: 'tool-calls' },
+    })`) as unknown;
+    const model = new RawModel([response]);
+    const { runner, session, ledger } = setup(model);
+
+    const events = await send(runner, user('hi'));
+    expect(events.map((e) => e.errorCode)).toEqual([undefined, undefined, undefined]);
+    expect(ledger.lookups).toEqual(['A']);
+    const stored = await session();
+    expect(stored.events[1].usage).toEqual({ inputTokens: 3, outputTokens: 2 });
+    // The stored copy is this realm's.
+    expect(Object.getPrototypeOf(stored.events[1].content)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(stored.events[1].functionCalls()[0].args)).toBe(Object.prototype);
   });
 });
 

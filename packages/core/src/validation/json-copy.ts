@@ -139,11 +139,20 @@ export function isPlainData(value: object): boolean {
   return prototype === Object.prototype || prototype === null;
 }
 
-/** True for a realm's `Object.prototype` (this one's or another's): it has no prototype, and its `constructor` is that realm's `Object`. */
-function isObjectPrototype(prototype: unknown): boolean {
-  if (typeof prototype !== 'object' || prototype === null || Object.getPrototypeOf(prototype) !== null) return false;
-  const made = Object.getOwnPropertyDescriptor(prototype, 'constructor')?.value as unknown;
-  return typeof made === 'function' && made.name === 'Object' && (made as { prototype?: unknown }).prototype === prototype;
+/**
+ * True for a realm's `Object.prototype` (this one's or another's: a `vm` context, jest's test environment,
+ * whose `{}`, JSON.parse and structuredClone make objects as plain as this realm's): it has no prototype,
+ * and its `constructor` is that realm's `Object`. False, never a throw, for a Proxy whose traps throw.
+ */
+export function isObjectPrototype(prototype: unknown): boolean {
+  if (typeof prototype !== 'object' || prototype === null) return false;
+  try {
+    if (Object.getPrototypeOf(prototype) !== null) return false;
+    const made = Object.getOwnPropertyDescriptor(prototype, 'constructor')?.value as unknown;
+    return typeof made === 'function' && made.name === 'Object' && (made as { prototype?: unknown }).prototype === prototype;
+  } catch {
+    return false;
+  }
 }
 
 function spend(walk: JsonWalk, chars: number): void {
