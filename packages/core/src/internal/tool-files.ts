@@ -8,7 +8,10 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
  * The function-response parts of the files a tool returned, after checking each one (a `type/subtype`
- * media type, non-empty standard base64 data) and their size together.
+ * media type, non-empty standard base64 data, a string name if any) and their size together. Each
+ * file's members are read once, and the part is made here from what was checked (never by the file's
+ * own `toPart`, nor by reading it again): a getter that answers otherwise the second time, or a replaced
+ * `toPart`, cannot put unchecked data into the session.
  *
  * @throws InvalidToolResultError for a file that is not one; ToolFilesTooLargeError over `maxBytes`.
  */
@@ -18,15 +21,19 @@ export function fileParts(toolName: string, files: readonly ToolFile[], maxBytes
   for (let index = 0; index < files.length; index++) {
     const file = files[index];
     const which = files.length === 1 ? 'the file' : `file ${index}`;
-    if (typeof file?.mimeType !== 'string' || !MEDIA_TYPE.test(file.mimeType)) {
-      throw new InvalidToolResultError(toolName, `${which} has the media type ${JSON.stringify(file?.mimeType)}, not "type/subtype" (e.g. "image/png")`);
+    const mimeType: unknown = file?.mimeType;
+    const data: unknown = file?.data;
+    const name: unknown = file?.name;
+    if (typeof mimeType !== 'string' || !MEDIA_TYPE.test(mimeType)) {
+      throw new InvalidToolResultError(toolName, `${which} has the media type ${JSON.stringify(mimeType)}, not "type/subtype" (e.g. "image/png")`);
     }
-    if (file.data === '') throw new InvalidToolResultError(toolName, `the data of ${which} is empty`);
-    if (typeof file.data !== 'string' || file.data.length % 4 !== 0 || !BASE64.test(file.data)) {
+    if (data === '') throw new InvalidToolResultError(toolName, `the data of ${which} is empty`);
+    if (typeof data !== 'string' || data.length % 4 !== 0 || !BASE64.test(data)) {
       throw new InvalidToolResultError(toolName, `the data of ${which} is not base64 (give the bytes as a Uint8Array, or base64 text without a "data:" prefix)`);
     }
-    bytes += base64Bytes(file.data);
-    parts.push(file.toPart());
+    if (name !== undefined && typeof name !== 'string') throw new InvalidToolResultError(toolName, `the name of ${which} is not a string`);
+    bytes += base64Bytes(data);
+    parts.push({ inlineData: name === undefined ? { mimeType, data } : { mimeType, data, displayName: name } });
   }
   if (bytes > maxBytes) throw new ToolFilesTooLargeError(toolName, bytes, maxBytes);
   return parts;

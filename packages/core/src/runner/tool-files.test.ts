@@ -61,6 +61,48 @@ describe('files from tools', () => {
     expect(result.error).toMatchObject({ code: 'INVALID_TOOL_RESULT', message: expect.stringContaining(reason) });
   });
 
+  it('refuses a name that is not a string with INVALID_TOOL_RESULT', async () => {
+    const result = await invokeTool(tool(() => toolFile({ mimeType: 'image/png', data: PNG, name: 7 as unknown as string })), 'render', {});
+    expect(result.error).toMatchObject({ code: 'INVALID_TOOL_RESULT', message: expect.stringContaining('the name of the file is not a string') });
+  });
+
+  describe('a file is read once: what is sent and stored is what was checked', () => {
+    /** A file whose `member` answers `first` on its first read and `later` on every read after it. */
+    const changing = (member: 'data' | 'mimeType', first: string, later: string) => {
+      const file = toolFile({ mimeType: 'image/png', data: PNG });
+      let reads = 0;
+      Object.defineProperty(file, member, { get: () => (reads++ === 0 ? first : later) });
+      return file;
+    };
+
+    it('data that grows past maxToolFileBytes after the check is not sent', async () => {
+      const result = await invokeTool(tool(() => changing('data', PNG.toString('base64'), 'A'.repeat(4096))), 'render', {}, { maxToolFileBytes: 1000 });
+      expect(result.parts).toEqual([{ inlineData: { mimeType: 'image/png', data: PNG.toString('base64') } }]);
+    });
+
+    it('data that stops being base64 after the check is not sent', async () => {
+      const result = await invokeTool(tool(() => changing('data', PNG.toString('base64'), 'data:%%% not base64')), 'render', {});
+      expect(result.parts![0].inlineData.data).toBe(PNG.toString('base64'));
+    });
+
+    it('a media type that changes after the check is not sent', async () => {
+      const result = await invokeTool(tool(() => changing('mimeType', 'image/png', 'text/html; <script>')), 'render', {});
+      expect(result.parts![0].inlineData.mimeType).toBe('image/png');
+    });
+
+    it("a file's replaced toPart is not used: the stored session stays plain JSON", async () => {
+      const sessionService = new InMemorySessionService();
+      const model = new ScriptedModel([{ calls: [{ id: 'c1', name: 'render' }] }, 'Done.']);
+      const file = toolFile({ mimeType: 'image/png', data: PNG });
+      (file as unknown as { toPart: () => unknown }).toPart = () => ({ inlineData: { mimeType: 'image/png', data: 10n } });
+      const runner = new Runner({ appName: 'app', sessionService, agent: new LlmAgent({ name: 'bot', model, tools: [tool(() => file)] }) });
+      await collect(runner, 'Draw it');
+      const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+      expect(() => JSON.stringify(session!.events)).not.toThrow();
+      expect(session!.events[2].functionResponses()[0].parts).toEqual([{ inlineData: { mimeType: 'image/png', data: PNG.toString('base64') } }]);
+    });
+  });
+
   it('refuses a file put inside the JSON (it would reach the model as base64 text) with INVALID_TOOL_RESULT', async () => {
     const result = await invokeTool(tool(() => ({ chart: toolFile({ mimeType: 'image/png', data: PNG }) })), 'render', {});
     expect(result.error).toMatchObject({ code: 'INVALID_TOOL_RESULT', message: expect.stringContaining('the value of "chart" is a file') });
