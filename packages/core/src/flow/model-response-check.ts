@@ -93,8 +93,11 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
     if (finishReason !== undefined) response.finishReason = copyFinishReason(finishReason, check);
     if (usage !== undefined) response.usage = copyUsage(usage, check);
     if (error !== undefined && error !== null) {
-      if (!isRecord(error) || typeof error.code !== 'string' || typeof error.message !== 'string') throw invalid(check, '"error" must be an object with a string "code" and "message"');
-      response.error = { code: error.code, message: error.message };
+      if (!isRecord(error)) throw invalid(check, '"error" must be an object with a non-empty string "code" and a string "message"');
+      // Each read once: what is checked is what the event, the span and the store get.
+      const { code, message } = error;
+      if (typeof code !== 'string' || code === '' || typeof message !== 'string') throw invalid(check, '"error" must be an object with a non-empty string "code" and a string "message"');
+      response.error = { code, message };
     }
     return check;
   } catch (thrown) {

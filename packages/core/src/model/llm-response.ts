@@ -35,7 +35,7 @@ export interface LlmResponse {
   usage?: Usage;
   /** The provider's id of this response (e.g. a chat completion or message id): for traces and support requests. */
   responseId?: string;
-  /** A provider-reported failure inside an otherwise successful HTTP exchange (e.g. a safety block). */
+  /** A provider-reported failure inside an otherwise successful HTTP exchange (e.g. a safety block); `code` is a non-empty string. */
   error?: { code: string; message: string };
   /** Provider-specific data an adapter wants back on the next request (opaque to core). */
   providerMetadata?: Record<string, unknown>;

@@ -140,6 +140,7 @@ describe('integrity: malformed model responses', () => {
     ['a usage that is a Map', { content: { role: 'model', parts: [{ text: 'hi' }] }, usage: new Map([['inputTokens', 1]]) }],
     ['a usage that is a class instance', { content: { role: 'model', parts: [{ text: 'hi' }] }, usage: new (class Counts { inputTokens = 1; })() }],
     ['a usage with its own toJSON', { content: { role: 'model', parts: [{ text: 'hi' }] }, usage: { inputTokens: 1, toJSON: () => ({ inputTokens: 999 }) } }],
+    ['an error with an empty code (it would read as no error)', { error: { code: '', message: 'blocked' } }],
     ["another realm's Date as usage", { content: { role: 'model', parts: [{ text: 'hi' }] }, usage: runInNewContext('Object.assign(new Date(), { inputTokens: 1 })') }],
     ["another realm's class instance as content", { content: runInNewContext("new (class Content { constructor() { this.role = 'model'; this.parts = [{ text: 'hi' }]; } })()") }],
   ];
@@ -160,6 +161,23 @@ describe('integrity: malformed model responses', () => {
     expect(next.at(-1)!.text()).toBe('done');
     const answer = await send(runner, { role: 'user', parts: [{ functionResponse: { id: 'nope', name: REQUEST_CONFIRMATION, response: { confirmed: true } } }] });
     expect(answer.at(-1)!.errorCode).toBe('FUNCTION_RESPONSE_NOT_PENDING');
+  });
+});
+
+describe("integrity: a model response's error", () => {
+  it('is read once: the event carries the code that was checked', async () => {
+    let reads = 0;
+    const error = {
+      get code() {
+        return reads++ === 0 ? 'RATE_LIMITED' : 'STALE_SESSION';
+      },
+      message: 'slow down',
+    };
+    const { runner, session } = setup(new RawModel([{ error }]));
+    const events = await send(runner, user('hi'));
+    expect(events.map((e) => e.errorCode)).toEqual(['RATE_LIMITED']);
+    expect(reads).toBe(1);
+    expect((await session()).events.at(-1)!.errorCode).toBe('RATE_LIMITED');
   });
 });
 
