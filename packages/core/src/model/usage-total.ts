@@ -9,7 +9,8 @@ import type { Usage } from './llm-response';
  * megamorphic one.
  */
 export function addUsage(total: Usage | undefined, usage: Usage): Usage {
-  const sum: Usage = { ...total };
+  // No spread of `undefined` (a run's first count): that spread took the slow path, and cost more than the rest of the sum.
+  const sum: Usage = total === undefined ? {} : { ...total };
   if (typeof usage.inputTokens === 'number') sum.inputTokens = capped((sum.inputTokens ?? 0) + usage.inputTokens);
   if (typeof usage.outputTokens === 'number') sum.outputTokens = capped((sum.outputTokens ?? 0) + usage.outputTokens);
   if (typeof usage.totalTokens === 'number') sum.totalTokens = capped((sum.totalTokens ?? 0) + usage.totalTokens);
