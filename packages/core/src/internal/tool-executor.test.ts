@@ -2,7 +2,8 @@ import { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
 import type { JsonSchema } from '../model/json-schema';
 import { testToolContext } from '../testing/test-tool-context';
-import { errorResponse, executeToolCall } from './tool-executor';
+import { type ToolCallOutcome, errorResponse, executeToolCall, runToolCall } from './tool-executor';
+import type { ToolCallbackChain } from '../agents/callbacks';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { InvalidArgumentsError } from '../errors/tool-call-errors';
 import { DEFAULT_TOOL_CALL_POLICY } from '../tools/tool-call-policy';
@@ -73,6 +74,18 @@ describe('executeToolCall', () => {
     expect(out.response.response.error).toEqual({ code: 'INVALID_ARGUMENTS', message: error.message.replace('Invalid arguments for tool "echo": ', 'Invalid arguments: ') });
     expect(error.details).toEqual({ problems: (error as InvalidArgumentsError).problems });
     expect(out.error).toBe(error); // made once
+  });
+
+  it('answers invalid arguments no repair can fix with no promise, as the full path answers them; repairable ones go the full path', async () => {
+    const input = (args: Record<string, unknown>, callbacks?: ToolCallbackChain) => ({ call: { id: 'c1', name: 'echo', args }, tool: new EchoTool(), availableToolNames: ['echo'], context: context(), callbacks });
+    const outcome = runToolCall(input({ times: 0, extra: true }));
+    expect(outcome).not.toBeInstanceOf(Promise);
+    // A beforeTool callback that returns nothing sends the call down the full path, which answers it the same.
+    const full = await runToolCall(input({ times: 0, extra: true }, { beforeTool: [() => undefined], afterTool: [], onToolError: [] }));
+    expect((outcome as ToolCallOutcome).response).toEqual(full.response);
+    expect((outcome as ToolCallOutcome).error?.message).toBe(full.error?.message);
+    // `null` for a string may be repaired: the full path decides.
+    expect(runToolCall(input({ text: null }))).toBeInstanceOf(Promise);
   });
 
   it('answers a list of problems cut short as the error would too', async () => {

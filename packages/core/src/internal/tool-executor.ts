@@ -10,7 +10,7 @@ import { ToolFile, ToolResult } from '../tools/tool-file';
 import { DEFAULT_MAX_TOOL_FILE_BYTES } from '../tools/tool-call-policy';
 import { resultFileParts, resultJson } from './tool-files';
 import { takeInnerCalls } from './recorded-inner-calls';
-import { allArgumentProblems } from '../scanning/dto-problems';
+import { allArgumentProblems, checksDtoArguments } from '../scanning/dto-problems';
 import type { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
 import type { CallConfirmation } from '../confirmation/call-confirmation';
@@ -19,6 +19,7 @@ import { type ConfirmationPolicySetting, type ConfirmationPolicyVerdict, judgeCa
 import { ToolCallDeniedError } from '../errors/tool-call-denied-error';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments, tooDeep } from '../validation/argument-parser';
 import { fittedErrorBody, inspectResult, jsonProblem, truncatedResult } from './result-budget';
+import type { ValidateFunction } from 'ajv/dist/2020';
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
 import { mayRepair, repairArguments } from '../validation/argument-repair';
 import { judgeArguments, standardArgumentsOf } from '../validation/standard-arguments';
@@ -100,13 +101,17 @@ export function runToolCall(input: ExecuteToolCallInput): ToolCallOutcome | Prom
   if (callbacks !== undefined && (callbacks.beforeTool.length > 0 || callbacks.afterTool.length > 0 || callbacks.onToolError.length > 0)) return executeFully(input);
   if (!input.policyAskAnswered && (context.toolConfirmation !== undefined || input.confirmationPolicy !== undefined || hasConfirmationRule(tool))) return executeFully(input);
   let args: Record<string, unknown>;
+  let validate: ValidateFunction;
+  let valid: boolean;
   try {
     args = parseArguments(tool.name, input.call.args, input.limits ?? DEFAULT_ARGUMENT_LIMITS);
-    // An invalid call is answered by the full path, which repairs or explains; it need not parse the arguments again.
-    if (!validatorFor(tool.parameters)(args)) return executeFully(input, args);
+    validate = validatorFor(tool.parameters);
+    valid = validate(args);
   } catch {
     return executeFully(input);
   }
+  // An invalid call is answered here when no repair applies, else by the full path, which repairs (it need not parse the arguments again).
+  if (!valid) return invalidCall(input, tool, args, validate.errors) ?? executeFully(input, args);
   const policy = input.policy ?? DEFAULT_TOOL_CALL_POLICY;
   const budget = tool.maxResultChars ?? policy.maxResultChars;
   let ran: unknown;
@@ -297,6 +302,23 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
     const outcome = failed(call, error, budget);
     if (decided) outcome.response.confirmation = decided; // it ran on the grant (and failed), or the policy denied it
     return withInnerCalls(withRepairs(withVerdict(outcome, verdict), repairs), context);
+  }
+}
+
+/**
+ * The outcome of a call in {@link executeToolCall}'s small frame whose arguments the tool's JSON Schema refused
+ * (`errors`: ajv's), as the full path answers it when nothing can change the answer: no repair applies and the tool
+ * has no class-validator checks (its problems are ajv's alone; see allArgumentProblems). No callback runs, so the
+ * error is the response at once. `undefined` otherwise: the full path repairs, or awaits the checks.
+ */
+function invalidCall(input: ExecuteToolCallInput, tool: BaseTool, args: Record<string, unknown>, errors: ValidateFunction['errors']): ToolCallOutcome | undefined {
+  const policy = input.policy ?? DEFAULT_TOOL_CALL_POLICY;
+  if (checksDtoArguments(tool) || (policy.repairArguments !== false && tool.repairArguments !== false && mayRepair(errors, args))) return undefined;
+  const budget = tool.maxResultChars ?? policy.maxResultChars;
+  try {
+    return invalidArguments(input.call, tool.name, toArgumentProblems(errors, args), budget);
+  } catch (thrown) {
+    return withInnerCalls(failed(input.call, ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy), budget), input.context);
   }
 }
 
