@@ -15,6 +15,9 @@ import type { AgentCallbacks } from './callbacks';
 import type { InvocationContext } from './invocation-context';
 import type { CompactionOptions } from '../context/compaction-options';
 import { checkCompactionOptions } from '../context/check-compaction-options';
+import { checkedHooks } from './callback-hooks';
+import { AgentConfigError } from '../errors/agent-config-error';
+import { callbacksNotObjectMessage } from '../errors/messages';
 
 /**
  * One entry of {@link LlmAgentOptions.tools}: a tool, a toolset (asked per request), a provider tool,
@@ -118,7 +121,7 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
     this.model = options.model;
     this.instruction = options.instruction;
     this.tools = options.tools ?? [];
-    this.callbacks = ownCallbacks(options.callbacks);
+    this.callbacks = ownCallbacks(options.callbacks, this.name);
     this.maxLlmCalls = options.maxLlmCalls ?? 100;
     this.generationConfig = options.generationConfig;
     this.toolChoice = options.toolChoice;
@@ -158,18 +161,14 @@ export class LlmAgent<TOutput = unknown> extends BaseAgent {
   }
 }
 
-/** The hooks of {@link AgentCallbacks}, read by name (a class instance's methods too). */
-const HOOKS = ['beforeModel', 'afterModel', 'onModelError', 'beforeTool', 'afterTool', 'onToolError'] as const;
-
 /**
- * A frozen copy of `callbacks`' hooks and of their lists: the agent keeps the callbacks it was given, and the
- * callback chains cached by this object (see flow/callback-chains.ts) always hold what it holds.
+ * A frozen copy of `callbacks`' hooks and of their lists, each checked (see {@link checkedHooks}): the agent
+ * keeps the callbacks it was given, and the callback chains cached by this object (see
+ * flow/callback-chains.ts) always hold what it holds.
  */
-function ownCallbacks(callbacks: AgentCallbacks | undefined): AgentCallbacks {
-  const own: Record<string, unknown> = {};
-  for (const hook of HOOKS) {
-    const value: unknown = callbacks?.[hook];
-    if (value !== undefined) own[hook] = Array.isArray(value) ? Object.freeze([...(value as unknown[])]) : value;
-  }
-  return Object.freeze(own) as AgentCallbacks;
+function ownCallbacks(callbacks: AgentCallbacks | undefined, agentName: string): AgentCallbacks {
+  if (callbacks === undefined) return Object.freeze({});
+  const where = `The agent "${agentName}"'s callbacks`;
+  if (typeof callbacks !== 'object' || callbacks === null) throw new AgentConfigError(callbacksNotObjectMessage(where, callbacks === null ? 'null' : typeof callbacks));
+  return Object.freeze(checkedHooks(callbacks, where)) as AgentCallbacks;
 }

@@ -779,3 +779,23 @@ function errorClassName(error: Error): string {
     return 'Error';
   }
 }
+
+/** A callback hook (of a plugin or an agent's callbacks) that is neither a function nor a list of functions. */
+export function invalidCallbackHookMessage(where: string, hook: string, got: string): string {
+  return `${where}.${hook} is ${got}; a hook is a function or a list of functions (leave it out for none).`;
+}
+
+/** A plugin or agent's callbacks whose hook throws when read (a getter, a revoked Proxy). */
+export function unreadableCallbacksMessage(where: string, hook: string, reason: string): string {
+  return `${where}.${hook} cannot be read (${reason}); give a plain object or class instance of callbacks.`;
+}
+
+/** The runner's `plugins` option when it is not an array. */
+export function pluginsNotArrayMessage(got: string): string {
+  return `The runner's plugins option is ${got}; give an array of plugins (objects of callbacks with a name).`;
+}
+
+/** A plugin or an agent's `callbacks` that is no object. */
+export function callbacksNotObjectMessage(where: string, got: string): string {
+  return `${where} is ${got}; give an object of callbacks (a plain object or a class instance).`;
+}

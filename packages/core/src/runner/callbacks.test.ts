@@ -143,6 +143,29 @@ describe('Runner: callbacks and plugins', () => {
 });
 
 describe('Runner: plugins and callbacks are kept as given', () => {
+  it('plugins that are no array, and hooks that are neither a function nor a list of functions, fail at construction with AGENT_CONFIG_INVALID naming them', () => {
+    const agent = new LlmAgent({ name: 'root', model: new ScriptedModel(['ok']) });
+    const build = (plugins: unknown) => () => new Runner({ appName: 'app', agent, plugins: plugins as Plugin[] });
+    expect(build(5)).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins option is number') }));
+    expect(build({})).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins option is object') }));
+    expect(build([{ name: 'p', beforeModel: 5 }])).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins[0].beforeModel is number') }));
+    expect(build([{ name: 'p' }, { name: 'q', afterTool: [() => undefined, null] }])).toThrow(
+      expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins[1].afterTool[1] is null') }),
+    );
+    const { proxy, revoke } = Proxy.revocable({ name: 'p' }, {});
+    revoke();
+    expect(build([proxy])).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins[0].beforeModel cannot be read') }));
+    expect(build([{ name: 'p', beforeModel: () => undefined, onToolError: [() => undefined] }])).not.toThrow();
+  });
+
+  it("an agent's callbacks whose hook is neither a function nor a list of functions fail at construction with AGENT_CONFIG_INVALID", () => {
+    const model = new ScriptedModel(['ok']);
+    expect(() => new LlmAgent({ name: 'root', model, callbacks: { afterModel: 'x' } as never })).toThrow(
+      expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('The agent "root"\'s callbacks.afterModel is string') }),
+    );
+    expect(() => new LlmAgent({ name: 'root', model, callbacks: 7 as never })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID' }));
+  });
+
   it('a plugin that is no object (null, a hole, a string) fails at construction with AGENT_CONFIG_INVALID naming its index', () => {
     const agent = new LlmAgent({ name: 'root', model: new ScriptedModel(['ok']) });
     const audit: Plugin = { name: 'audit' };

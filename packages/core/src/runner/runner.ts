@@ -38,6 +38,8 @@ import type { Provider } from '../di/provider';
 import { createClassTools } from '../scanning/class-tools';
 import { Tracing } from '../tracing/tracing';
 import type { TracingOptions } from '../tracing/tracing-options';
+import { checkedHooks } from '../agents/callback-hooks';
+import { callbacksNotObjectMessage, pluginsNotArrayMessage } from '../errors/messages';
 
 /** Options of {@link Runner}; `TAgent` is the root agent's type (it types {@link Runner.ask}'s `output`). */
 export interface RunnerOptions<TAgent extends BaseAgent = BaseAgent> {
@@ -340,12 +342,15 @@ function checkAgentTree(root: BaseAgent): void {
  * `INTERNAL_ERROR` when its hooks are read); throws `AGENT_CONFIG_INVALID` naming the index otherwise.
  */
 function checkedPlugins(plugins: readonly Plugin[] | undefined): readonly Plugin[] {
-  const copy: Plugin[] = [...(plugins ?? [])];
+  if (plugins === undefined) return Object.freeze([]);
+  if (!Array.isArray(plugins)) throw new AgentConfigError(pluginsNotArrayMessage(plugins === null ? 'null' : typeof plugins));
+  const copy: Plugin[] = [...plugins];
   for (let index = 0; index < copy.length; index++) {
     const plugin: unknown = copy[index];
-    if ((typeof plugin !== 'object' && typeof plugin !== 'function') || plugin === null) {
-      throw new AgentConfigError(`The runner's plugins[${index}] is ${plugin === null ? 'null' : typeof plugin}; a plugin is an object of callbacks with a name.`);
-    }
+    const where = `The runner's plugins[${index}]`;
+    if ((typeof plugin !== 'object' && typeof plugin !== 'function') || plugin === null) throw new AgentConfigError(callbacksNotObjectMessage(where, plugin === null ? 'null' : typeof plugin));
+    // The plugin itself is kept (the runner reads its hooks when it first uses them); they are checked as they are now.
+    checkedHooks(plugin, where);
   }
   return Object.freeze(copy);
 }
