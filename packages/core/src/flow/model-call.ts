@@ -280,7 +280,11 @@ function toToolsmithError(thrown: unknown, agent: LlmAgent): ToolsmithError {
  * later (a `role` getter).
  */
 function modelsContent(content: Content | undefined): Content | undefined {
-  return typeof content === 'object' && content !== null ? { role: 'model', parts: content.parts } : content;
+  // A function is an object too (a callable Proxy): it gets the new content all the same.
+  if ((typeof content !== 'object' && typeof content !== 'function') || content === null) return content;
+  const parts: unknown = content.parts;
+  // Readers of an event take its parts as an array (functionCalls() among them): anything else holds none.
+  return { role: 'model', parts: Array.isArray(parts) ? (parts as Content['parts']) : [] };
 }
 
 /** `event` with `usage` (the tokens a failed call was billed), when there is any. */

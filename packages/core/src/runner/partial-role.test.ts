@@ -51,4 +51,25 @@ describe('partial events', () => {
       [false, 'model', 'model', 'ok'],
     ]);
   });
+
+  it("are the model's when the model's content is a function (a callable Proxy), and hold an array of parts", async () => {
+    const callable = Object.assign(() => undefined, { role: 'user', parts: [{ text: WORDS }] });
+    const odd: Model = {
+      provider: 'raw',
+      modelName: 'raw',
+      async *generate() {
+        yield { partial: true, content: callable } as unknown as LlmResponse;
+        yield { partial: true, content: { role: 'model', parts: new Set([{ functionCall: { id: 'c', name: 'x', args: {} } }]) } } as unknown as LlmResponse;
+        yield { content: { role: 'model', parts: [{ text: 'ok' }] } };
+      },
+    };
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model: odd }), sessionService: new InMemorySessionService() });
+    const events = await collect(runner, 'go', { streaming: true });
+    expect(events.map((event) => [event.partial ?? false, typeof event.content, event.content?.role, event.text(), event.functionCalls().length])).toEqual([
+      [true, 'object', 'model', WORDS, 0],
+      [true, 'object', 'model', '', 0],
+      [false, 'object', 'model', 'ok', 0],
+    ]);
+    expect(Array.isArray(events[1].content?.parts)).toBe(true);
+  });
 });
