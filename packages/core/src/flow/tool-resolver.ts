@@ -42,13 +42,17 @@ export type ClassToolsFactory = (entry: Function | object) => BaseTool[];
 export class ToolResolver {
   private readonly prepared = new WeakMap<LlmAgent, PreparedTools>();
   private readonly allToolsets = new Set<Toolset>();
+  /** The agent asked for last, and its tools: each model call asks for its agent's, and a run's usual calls are one agent's (no WeakMap read). */
+  private lastAgent?: LlmAgent;
+  private lastPrepared?: PreparedTools;
 
   constructor(private readonly classTools?: ClassToolsFactory) {}
 
   /** Resolves an agent's static tools; throws {@link AgentConfigError} for entries that cannot work. */
   prepare(agent: LlmAgent): PreparedTools {
+    if (agent === this.lastAgent) return this.lastPrepared!;
     const cached = this.prepared.get(agent);
-    if (cached) return cached;
+    if (cached) return this.remember(agent, cached);
     const staticTools: BaseTool[] = [];
     const toolsets: Toolset[] = [];
     const providerTools: ProviderTool[] = [];
@@ -83,7 +87,14 @@ export class ToolResolver {
     if (agent.resolvedOutputSchema) agent.model.checkResponseSchema?.(agent.resolvedOutputSchema.request);
     const result: PreparedTools = { staticTools, toolsets, providerTools, staticOffered };
     this.prepared.set(agent, result);
-    return result;
+    return this.remember(agent, result);
+  }
+
+  /** `prepared`, kept as the tools of the agent asked for last. */
+  private remember(agent: LlmAgent, prepared: PreparedTools): PreparedTools {
+    this.lastAgent = agent;
+    this.lastPrepared = prepared;
+    return prepared;
   }
 
   /** The tools `agent` offers on every request, when it has no toolset; else `undefined` (use {@link ToolResolver.offered}). */
