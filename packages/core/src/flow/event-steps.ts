@@ -9,6 +9,12 @@ import type { Event } from '../events/event';
  */
 export interface EventSteps {
   next(): Promise<Event[] | undefined>;
+  /**
+   * {@link EventSteps.next} with the batch itself (or `undefined`) instead of a promise of it when no step before it
+   * waits, and a throw instead of a rejection: the consumer's step for a batch at hand makes no promise and waits for
+   * none. Optional: without it the consumer calls `next()`.
+   */
+  nextNow?(): Event[] | undefined | Promise<Event[] | undefined>;
   close(): Promise<void>;
   /** True once `next()` would resolve to `undefined`: the consumer may stop without asking (one step and its await fewer). */
   readonly finished?: boolean;

@@ -115,11 +115,20 @@ export class LlmFlow implements EventSteps, HandleFunctionCallsInput, ModelStepT
    */
   next(): Promise<Event[] | undefined> {
     try {
-      const batch = this.advance();
+      const batch = this.nextNow();
       return batch instanceof Promise ? batch : Promise.resolve(batch);
     } catch (thrown) {
-      this.phase = Phase.Done;
       return Promise.reject(thrown);
+    }
+  }
+
+  /** {@link LlmFlow.next}, with the batch itself when no step before it waits (the tool step's usual batch), and a throw for a rejection. */
+  nextNow(): Event[] | undefined | Promise<Event[] | undefined> {
+    try {
+      return this.advance();
+    } catch (thrown) {
+      this.phase = Phase.Done;
+      throw thrown;
     }
   }
 

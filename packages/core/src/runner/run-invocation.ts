@@ -338,7 +338,14 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
         case Phase.Agent: {
           // A loop that handed out its last batch ends without another step (and its wait).
           const steps = this.steps;
-          if (steps && !steps.finished) return this.nextBatch(steps);
+          if (steps && !steps.finished) {
+            // A batch at hand (the usual tool step's) is handed out now, with no promise and no wait.
+            const next = steps.nextNow ? steps.nextNow() : steps.next();
+            if (next instanceof Promise) return this.nextBatch(next);
+            if (next) this.hold(next, true);
+            else this.steps = undefined;
+            continue;
+          }
           this.steps = undefined;
           this.phase = Phase.Finish;
           // A budget's costOf that failed on the run's last model call still ends the run on its error.
@@ -359,8 +366,8 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
   }
 
   /** The run waits for the agent's next batch. */
-  private nextBatch(steps: EventSteps): Promise<Result> {
-    return steps.next().then((this.arrived ??= (next) => this.arrive(next)), (this.failure ??= (thrown) => this.failWith(thrown)));
+  private nextBatch(batch: Promise<Event[] | undefined>): Promise<Result> {
+    return batch.then((this.arrived ??= (next) => this.arrive(next)), (this.failure ??= (thrown) => this.failWith(thrown)));
   }
 
   /** The agent's next batch (`undefined`: its run is over) is in: handed out next. */
