@@ -63,4 +63,115 @@ describe('model calls', () => {
     expect(recovered.events.map((e) => e.text())).toEqual(['Hel', 'lo', 'fallback after PROVIDER_RESPONSE_INVALID, checked']);
     expect(recovered.stored.at(-1)!.text()).toBe('fallback after PROVIDER_RESPONSE_INVALID, checked');
   });
+
+  describe('the model\'s parts are read up to the complete response, then the model is closed', () => {
+    /** A model whose generator logs what it runs: a partial, the complete response, and a part it would send after it. */
+    function closingModel(log: string[], close: () => Promise<void> = async () => {}): Model {
+      return {
+        provider: 'test',
+        modelName: 'closing',
+        async *generate() {
+          try {
+            log.push('model: partial');
+            yield { content: text('Hel'), partial: true };
+            log.push('model: complete');
+            yield { content: text('Hello'), turnComplete: true };
+            log.push('model: after its complete response');
+            yield { content: text('never read'), turnComplete: true };
+          } finally {
+            await close();
+            log.push('model: closed');
+          }
+        },
+      };
+    }
+
+    it.each([false, true])('a generator that would yield after its complete response is closed there: nothing after it runs (streaming: %s)', async (streaming) => {
+      const log: string[] = [];
+      const { events, stored } = await run(closingModel(log), streaming);
+
+      expect(log).toEqual(['model: partial', 'model: complete', 'model: closed']);
+      expect(events.map((e) => [e.partial ?? false, e.text()])).toEqual([[true, 'Hel'], [false, 'Hello']]);
+      expect(stored.map((e) => e.text())).toEqual(['hi', 'Hello']);
+    });
+
+    it.each([false, true])('the generator\'s finally has run, even one that waits, before the model\'s event is handed out (streaming: %s)', async (streaming) => {
+      const log: string[] = [];
+      // The finally waits for a later turn of the event loop: an event handed out without waiting for the close would come first.
+      const model = closingModel(log, () => new Promise((resolve) => setImmediate(resolve)));
+      const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }) });
+      for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage: { role: 'user', parts: [{ text: 'hi' }] }, streaming })) {
+        log.push(`caller: ${event.text()}`);
+      }
+
+      // (Not streaming, the partial is handed out with the model's event.)
+      const caller = streaming ? ['model: partial', 'caller: Hel', 'model: complete'] : ['model: partial', 'model: complete'];
+      expect(log).toEqual([...caller, 'model: closed', ...(streaming ? [] : ['caller: Hel']), 'caller: Hello']);
+    });
+
+    it('a part that cannot be read (a getter that throws) closes the generator, then ends the call with the error', async () => {
+      const log: string[] = [];
+      const model: Model = {
+        provider: 'test',
+        modelName: 'broken',
+        async *generate() {
+          try {
+            yield {
+              partial: true,
+              content: {
+                role: 'model',
+                get parts(): never {
+                  throw new Error('unreadable part');
+                },
+              },
+            };
+            log.push('model: read on');
+          } finally {
+            log.push('model: closed');
+          }
+        },
+      };
+      const { events } = await run(model, false);
+
+      expect(log).toEqual(['model: closed']);
+      expect(events.at(-1)).toMatchObject({ errorCode: 'PROVIDER_ERROR', errorMessage: expect.stringContaining('unreadable part') });
+    });
+
+    it('parts that are not a generator of the language\'s own (a model\'s own iterator, a generator whose return() was replaced) are closed by their own return(), called with no value, as for await calls it', async () => {
+      const log: string[] = [];
+      const responses: LlmResponse[] = [{ content: text('Hello'), turnComplete: true }, { content: text('never read') }];
+      const ownIterator: Model = {
+        provider: 'test',
+        modelName: 'own',
+        generate: () => ({
+          [Symbol.asyncIterator]: () => ({
+            next: async () => (responses.length > 1 ? { value: responses.shift()!, done: false } : { value: undefined, done: true }),
+            return: async (...args: unknown[]) => {
+              log.push(`own: return with ${args.length} arguments`);
+              return { value: undefined, done: true };
+            },
+          }),
+        }),
+      };
+      const replaced: Model = {
+        provider: 'test',
+        modelName: 'replaced',
+        generate() {
+          const parts = (async function* () {
+            yield { content: text('Hello'), turnComplete: true };
+          })();
+          const close = parts.return.bind(parts);
+          parts.return = (...args) => {
+            log.push(`replaced: return with ${args.length} arguments`);
+            return close(...args);
+          };
+          return parts;
+        },
+      };
+
+      expect((await run(ownIterator, false)).events.map((e) => e.text())).toEqual(['Hello']);
+      expect((await run(replaced, false)).events.map((e) => e.text())).toEqual(['Hello']);
+      expect(log).toEqual(['own: return with 0 arguments', 'replaced: return with 0 arguments']);
+    });
+  });
 });

@@ -61,29 +61,74 @@ export function callModel<T>(agent: LlmAgent, context: InvocationContext, offere
   }
 }
 
+/** An async generator's own methods (an `async *generate` returns one), as `for await` finds them on a generator no one changed. */
+const { next: NEXT, return: RETURN, [Symbol.asyncIterator]: ASYNC_ITERATOR } = (async function* () {})();
+
+/**
+ * What the model's generator is closed with at its complete response: `return()` with a promise, already
+ * fulfilled with `undefined`, instead of no value. A generator closed while it waits at a `yield` awaits
+ * the value it is given before it runs its `finally` blocks and ends: a promise is awaited as it is,
+ * where `undefined` is first made a promise. Nothing else differs: the generator's code sees neither
+ * (its `finally` runs the same, it ends with `undefined`, and `return()` answers `{ value: undefined, done: true }`).
+ */
+const CLOSED: Promise<undefined> = Promise.resolve(undefined);
+
+/**
+ * True when `parts` answers `for await` with an async generator's own methods (read as `for await`
+ * reads them, each once): its parts are then read with them directly (see {@link respond}). Anything
+ * else (an iterable of the model's own, a tracing wrapper, a generator whose methods were replaced) is
+ * read by `for await` itself.
+ */
+function isAsyncGenerator(parts: AsyncIterable<LlmResponse>): parts is AsyncGenerator<LlmResponse, unknown, undefined> {
+  return typeof parts === 'object' && parts !== null && parts[Symbol.asyncIterator] === ASYNC_ITERATOR && (parts as AsyncGenerator).next === NEXT && (parts as AsyncGenerator).return === RETURN;
+}
+
+function ignore(): void {}
+
+/** The model's parts read by `for await` itself (see {@link isAsyncGenerator}), up to the complete response ({@link ModelCall.took}). */
+async function readParts(call: ModelCall): Promise<void> {
+  // (The same parts: `generate` starts the model once.)
+  for await (const part of call.generate()) if (call.took(part)) break;
+}
+
 /** {@link callModel} once the request is built: the callbacks, the model's parts, then the step. */
 async function respond<T>(call: ModelCall, then: ModelStepThen<T>): Promise<T> {
   let response = call.chain.beforeModel.length > 0 ? await call.before() : undefined;
-  let partials: Event[] | undefined;
   if (!response) {
     try {
-      for await (const part of call.generate()) {
-        if (call.completes(part)) {
-          response = part;
-          break;
+      const parts = call.generate();
+      if (isAsyncGenerator(parts)) {
+        // What `for await ... break` does, written out for an async generator's own methods, which cannot
+        // answer anything but a promise of an iterator result: only the close differs (see CLOSED).
+        for (let next = await NEXT.call(parts); !next.done; next = await NEXT.call(parts)) {
+          let complete: boolean;
+          try {
+            complete = call.took(next.value);
+          } catch (thrown) {
+            // Closed, and the first error is the one thrown (its close's own failure is dropped).
+            await RETURN.call(parts).catch(ignore);
+            throw thrown;
+          }
+          if (complete) {
+            await RETURN.call(parts, CLOSED);
+            break;
+          }
         }
-        (partials ??= []).push(call.partialEvent(part));
+      } else {
+        await readParts(call);
       }
+      response = call.complete;
       if (!response) throw call.incomplete();
     } catch (thrown) {
       const recovered = await call.recover(thrown);
+      const { partials } = call;
       if (recovered instanceof Event) return then.afterModelStep(partials ? { partials, event: recovered, ok: false } : { event: recovered, ok: false });
       response = recovered;
     }
   }
   if (call.chain.afterModel.length > 0) response = await call.after(response);
   const step = call.step(response);
-  if (partials) step.partials = partials;
+  if (call.partials) step.partials = call.partials;
   return then.afterModelStep(step);
 }
 
@@ -120,6 +165,12 @@ class ModelCall {
   private callbackContextCache?: CallbackContext;
   /** The model call's `chat` span, when the invocation is traced and the model is really called. */
   private chat?: ChatSpan;
+  /** What the model's `generate` returned ({@link ModelCall.generate}). */
+  private parts?: AsyncIterable<LlmResponse>;
+  /** The model's complete response, once {@link ModelCall.took} took it. */
+  complete?: LlmResponse;
+  /** The partial events of the partial responses a model sent although the call was not streaming ({@link ModelCall.took}). */
+  partials?: Event[];
 
   constructor(
     private readonly agent: LlmAgent,
@@ -153,7 +204,12 @@ class ModelCall {
     }
   }
 
+  /** The model's parts: its `generate` is called at the first ask; a later ask gets the same parts. */
   generate(): AsyncIterable<LlmResponse> {
+    return (this.parts ??= this.startGenerate());
+  }
+
+  private startGenerate(): AsyncIterable<LlmResponse> {
     // No signal when nothing can abort the run: an SDK's listener on a signal that never fires is a leak, not a feature.
     const { context } = this;
     this.chat = context.trace?.startChat(this.agent, this.request);
@@ -163,6 +219,19 @@ class ModelCall {
     if (!chat) return this.agent.model.generate(this.request, options);
     options.onProviderExchange = chat.observeExchange;
     return chat.active(() => this.agent.model.generate(this.request, options));
+  }
+
+  /**
+   * A part the model sent: true for the complete response, then kept ({@link ModelCall.complete}); a
+   * partial one becomes a partial event ({@link ModelCall.partials}). Throws once the run is aborted.
+   */
+  took(part: LlmResponse): boolean {
+    if (this.completes(part)) {
+      this.complete = part;
+      return true;
+    }
+    (this.partials ??= []).push(this.partialEvent(part));
+    return false;
   }
 
   /** True for the complete, aggregated response that ends the call; throws once the run is aborted. */
