@@ -5,6 +5,7 @@ import { runFailedMessage } from '../errors/messages';
 import { thrownMessage } from '../errors/thrown-message';
 import { redactSecretText, redactSecrets } from '../redaction/secret-redaction';
 import type { EventActions } from '../state/event-actions';
+import { isErrorCode } from '../errors/reportable-error';
 
 /** An event reporting `error` (its stable code, message and details; no stack, no cause). */
 export function errorEvent(context: InvocationContext, author: string, error: ToolsmithError, actions?: EventActions): Event {
@@ -32,8 +33,8 @@ export function errorFields(error: ToolsmithError): { errorCode: string; errorMe
     // Something thrown that carries the Toolsmith error brand but cannot be read: the run still ends on an event.
     return unreadableErrorFields(`an error whose fields cannot be read (${thrownMessage(thrown)})`);
   }
-  if (typeof code !== 'string' || code === '' || typeof message !== 'string') return unreadableErrorFields('an error without a string code and message');
-  const fields = { errorCode: code, errorMessage: redactSecretText(message) };
+  if (!isErrorCode(code) || typeof message !== 'string') return unreadableErrorFields('an error without an error code (1 to 128 characters, no whitespace) and a string message');
+  const fields = { errorCode: redactSecretText(code), errorMessage: redactSecretText(message) };
   if (details === undefined) return fields;
   let json: string | undefined;
   try {

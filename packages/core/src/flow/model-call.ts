@@ -4,7 +4,7 @@ import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
 import { ProviderError } from '../errors/provider-errors';
 import { RunAbortedError } from '../errors/run-aborted-error';
-import { ToolsmithError } from '../errors/toolsmith-error';
+import type { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
 import type { Content } from '../model/content';
 import type { LlmRequest } from '../model/llm-request';
@@ -25,6 +25,7 @@ import type { ChatSpan } from '../tracing/chat-span';
 import { redactSecretText } from '../redaction/secret-redaction';
 import { setStateKey } from '../state/state-keys';
 import { thrownMessage } from '../errors/thrown-message';
+import { reportableError } from '../errors/reportable-error';
 
 /** What one model call produced, for the loop to emit in order: `partials`, then `event`. */
 export interface ModelStep {
@@ -281,7 +282,7 @@ class ModelCall {
       return response;
     } catch (thrown) {
       // The run ends on it (INTERNAL_ERROR): the chat span ends failed here, or it would never be exported.
-      this.chat?.end(ToolsmithError.isInstance(thrown) ? thrown : { code: 'INTERNAL_ERROR', message: thrownMessage(thrown) });
+      this.chat?.end(reportableError(thrown) ?? { code: 'INTERNAL_ERROR', message: thrownMessage(thrown) });
       throw thrown;
     }
   }
@@ -337,7 +338,8 @@ class ModelCall {
 }
 
 function toToolsmithError(thrown: unknown, agent: LlmAgent): ToolsmithError {
-  if (ToolsmithError.isInstance(thrown)) return thrown;
+  const reportable = reportableError(thrown);
+  if (reportable) return reportable;
   const reason = thrownMessage(thrown);
   return new ProviderError('PROVIDER_ERROR', `Model "${agent.model.modelName}" failed: ${reason}`, { provider: agent.model.provider, cause: thrown });
 }

@@ -8,6 +8,7 @@ import type { Content, FunctionCall, Part } from '../model/content';
 import type { FinishReason } from '../model/finish-reason';
 import type { LlmResponse, Usage } from '../model/llm-response';
 import { thrownMessage } from '../errors/thrown-message';
+import { isErrorCode } from '../errors/reportable-error';
 
 /** A model response that passed {@link checkModelResponse}, ready to become a stored event. */
 export interface CheckedModelResponse {
@@ -38,6 +39,8 @@ export interface EarlierCalls {
 
 /** A response is plain data, as a message is: arrays, plain objects, strings, numbers, booleans, null. */
 // A model's objects may come from another realm (an SDK's `fetch`, a custom model in a jest test): plain all the same.
+/** What a response's `error` must be. */
+const ERROR_SHAPE = '"error" must be an object with a "code" of 1 to 128 characters without whitespace and a string "message"';
 const RESPONSE_RULES: JsonCopyRules = { values: 'plain', anyRealm: true };
 
 /**
@@ -93,10 +96,10 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
     if (finishReason !== undefined) response.finishReason = copyFinishReason(finishReason, check);
     if (usage !== undefined) response.usage = copyUsage(usage, check);
     if (error !== undefined && error !== null) {
-      if (!isRecord(error)) throw invalid(check, '"error" must be an object with a non-empty string "code" and a string "message"');
+      if (!isRecord(error)) throw invalid(check, ERROR_SHAPE);
       // Each read once: what is checked is what the event, the span and the store get.
       const { code, message } = error;
-      if (typeof code !== 'string' || code === '' || typeof message !== 'string') throw invalid(check, '"error" must be an object with a non-empty string "code" and a string "message"');
+      if (!isErrorCode(code) || typeof message !== 'string') throw invalid(check, ERROR_SHAPE);
       response.error = { code, message };
     }
     return check;

@@ -2,7 +2,6 @@ import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
 import { ProviderError } from '../errors/provider-errors';
 import { RunAbortedError } from '../errors/run-aborted-error';
-import { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
 import { buildContents } from './contents-builder';
 import { errorEvent } from './error-event';
@@ -17,6 +16,7 @@ import { checkModelResponse } from './model-response-check';
 import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 import { redactSecretText } from '../redaction/secret-redaction';
 import { thrownMessage } from '../errors/thrown-message';
+import { reportableError } from '../errors/reportable-error';
 
 /** Turns kept as they are unless `keepTurns` says otherwise. */
 export const DEFAULT_KEEP_TURNS = 2;
@@ -68,9 +68,8 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
   } catch (thrown) {
     const error = context.aborted
       ? new RunAbortedError(context.signal.reason)
-      : ToolsmithError.isInstance(thrown)
-        ? thrown
-        : new ProviderError('PROVIDER_ERROR', `Model "${model.modelName}" failed to summarize the conversation: ${thrownMessage(thrown)}`, { provider: model.provider, cause: thrown });
+      : (reportableError(thrown) ??
+        new ProviderError('PROVIDER_ERROR', `Model "${model.modelName}" failed to summarize the conversation: ${thrownMessage(thrown)}`, { provider: model.provider, cause: thrown }));
     chat?.end(error);
     return errorEvent(context, agent.name, error);
   }

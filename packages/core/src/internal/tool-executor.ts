@@ -2,7 +2,7 @@ import type { ToolCallbackChain } from '../agents/callbacks';
 import { type ArgumentProblem, InvalidArgumentsError, ToolExecutionError, ToolNotFoundError, ToolOutputInvalidError, ToolTimeoutError } from '../errors/tool-call-errors';
 import { ToolCallRejectedError } from '../errors/tool-rejected-error';
 import { RunAbortedError } from '../errors/run-aborted-error';
-import { ToolsmithError } from '../errors/toolsmith-error';
+import type { ToolsmithError } from '../errors/toolsmith-error';
 import { cutProblem, invalidArgumentsFeedback, moreProblemsText, toolCallFeedback, withoutStatedDetails } from '../errors/messages';
 import type { ArgumentRepair, FunctionCall, FunctionResponse, FunctionResponsePart } from '../model/content';
 import type { AuthConfig } from '../auth/auth-config';
@@ -26,6 +26,7 @@ import { judgeArguments, standardArgumentsOf } from '../validation/standard-argu
 import { repairArgumentText } from '../validation/argument-text-repair';
 import { DEFAULT_TOOL_CALL_POLICY, type ToolCallPolicy, exposedMessage } from '../tools/tool-call-policy';
 import { thrownMessage } from '../errors/thrown-message';
+import { reportableError } from '../errors/reportable-error';
 
 /** What one function call produced. Every call produces exactly one response, even when it fails. */
 export interface ToolCallOutcome {
@@ -290,13 +291,13 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
     if (decided) outcome.response.confirmation = decided;
     return withInnerCalls(withRepairs(withVerdict(outcome, verdict), repairs), context);
   } catch (thrown) {
-    const error = ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy);
+    const error = reportableError(thrown) ?? toolFailure(tool.name, thrown, policy);
     for (const onError of callbacks.onToolError) {
       try {
         const recovered = await onError({ tool, args, context, error });
         if (recovered != null) return withInnerCalls(withRepairs({ ...succeeded(call, await fitted(input, tool, recovered, policy)), error }, repairs), context);
       } catch (callbackError) {
-        return withInnerCalls(withRepairs(failed(call, ToolsmithError.isInstance(callbackError) ? callbackError : toolFailure(tool.name, callbackError, policy), budget), repairs), context);
+        return withInnerCalls(withRepairs(failed(call, reportableError(callbackError) ?? toolFailure(tool.name, callbackError, policy), budget), repairs), context);
       }
     }
     const outcome = failed(call, error, budget);
@@ -318,7 +319,7 @@ function invalidCall(input: ExecuteToolCallInput, tool: BaseTool, args: Record<s
   try {
     return invalidArguments(input.call, tool.name, toArgumentProblems(errors, args), budget);
   } catch (thrown) {
-    return withInnerCalls(failed(input.call, ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy), budget), input.context);
+    return withInnerCalls(failed(input.call, reportableError(thrown) ?? toolFailure(tool.name, thrown, policy), budget), input.context);
   }
 }
 
@@ -340,7 +341,7 @@ async function finishRun(input: ExecuteToolCallInput, tool: BaseTool, policy: To
       context.endCall();
     }
   } catch (thrown) {
-    return withInnerCalls(failed(call, ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy), budget), context);
+    return withInnerCalls(failed(call, reportableError(thrown) ?? toolFailure(tool.name, thrown, policy), budget), context);
   }
   const done = respond(input, tool, policy, budget, result);
   return done instanceof Promise ? await done : done;
@@ -371,7 +372,7 @@ function respond(input: ExecuteToolCallInput, tool: BaseTool, policy: ToolCallPo
     if (parts) outcome.response.parts = parts;
     return withInnerCalls(outcome, context);
   } catch (thrown) {
-    return withInnerCalls(failed(call, ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy), budget), context);
+    return withInnerCalls(failed(call, reportableError(thrown) ?? toolFailure(tool.name, thrown, policy), budget), context);
   }
 }
 
@@ -383,7 +384,7 @@ async function respondSaved(input: ExecuteToolCallInput, tool: BaseTool, policy:
     if (parts) outcome.response.parts = parts;
     return withInnerCalls(outcome, context);
   } catch (thrown) {
-    return withInnerCalls(failed(call, ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy), budget), context);
+    return withInnerCalls(failed(call, reportableError(thrown) ?? toolFailure(tool.name, thrown, policy), budget), context);
   }
 }
 
@@ -424,7 +425,7 @@ async function runWithCredential(tool: BaseTool, auth: AuthConfig, args: Record<
  * artifact versions it saved deleted: then a promise).
  */
 function runError(thrown: unknown, tool: BaseTool, policy: ToolCallPolicy, context: ToolContext): ToolsmithError | Promise<ToolsmithError> {
-  const error = ToolsmithError.isInstance(thrown) ? thrown : toolFailure(tool.name, thrown, policy);
+  const error = reportableError(thrown) ?? toolFailure(tool.name, thrown, policy);
   const cancelledBy = context.cancelledBy;
   return cancelledBy !== undefined && thrown === cancelledBy ? context.cancel(cancelledBy).then(() => error) : error;
 }

@@ -33,6 +33,7 @@ import type { ResolvedSessionClaimPolicy } from './session-claim-policy';
 import type { InvocationTrace } from '../tracing/invocation-trace';
 import type { Context } from '@opentelemetry/api';
 import { thrownMessage } from '../errors/thrown-message';
+import { reportableError } from '../errors/reportable-error';
 
 const newInvocationId = idSequence('inv');
 
@@ -418,9 +419,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     const steps = this.steps;
     this.steps = undefined;
     if (steps) await closeSteps(steps);
-    const error = ToolsmithError.isInstance(thrown)
-      ? thrown
-      : new ToolsmithError('INTERNAL_ERROR', runFailedMessage(thrownMessage(thrown)), { cause: thrown });
+    const error = reportableError(thrown) ?? new ToolsmithError('INTERNAL_ERROR', runFailedMessage(thrownMessage(thrown)), { cause: thrown });
     const { context } = this;
     const failed = context ? errorEvent(context, context.agent.name, error) : standaloneErrorEvent(this.invocationId, this.author, error);
     if (this.runUsage) failed.runUsage = { ...this.runUsage };

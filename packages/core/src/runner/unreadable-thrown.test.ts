@@ -103,3 +103,50 @@ describe('ToolsmithError.isInstance', () => {
     expect(ToolsmithError.isInstance(proxy)).toBe(false);
   });
 });
+
+/** Toolsmith errors (they carry the brand) that cannot be reported as they are. */
+function unreportableErrors(): Array<[string, () => unknown]> {
+  const brand = Symbol.for('toolsmith.error');
+  return [
+    ['whose code getter throws', () => ({ [brand]: true, get code(): string { throw new Error('no code'); }, message: 'm' })],
+    ['whose message getter throws', () => ({ [brand]: true, code: 'X_FAILED', get message(): string { throw new Error('no message'); } })],
+    ['whose details getter throws', () => ({ [brand]: true, code: 'X_FAILED', message: 'm', get details(): unknown { throw new Error('no details'); } })],
+    ['with an empty code', () => new ToolsmithError('' as never, 'm')],
+    ['with a blank code', () => new ToolsmithError('  \n ' as never, 'm')],
+    ['with a code that is no string', () => ({ [brand]: true, code: 42, message: 'm' })],
+    ['with a code of 300,000 characters', () => new ToolsmithError('X'.repeat(300_000) as never, 'm')],
+  ];
+}
+
+describe('a Toolsmith error that cannot be reported as it is', () => {
+  it.each(unreportableErrors())('thrown by a tool (%s): the model gets TOOL_EXECUTION_FAILED and the turn goes on', async (_, value) => {
+    const sessionService = new InMemorySessionService();
+    const model = new ScriptedModel((request) => (request.contents.at(-1)!.parts[0]?.functionResponse ? 'done' : { calls: [{ id: 'c1', name: 'note', args: {} }] }));
+    const note = new FnTool('note', () => {
+      throw value();
+    });
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [note] }), sessionService });
+    const events = await all(run(runner, 'hi'));
+    expect(events.map((event) => event.errorCode)).toEqual([undefined, undefined, undefined]);
+    const response = events[1].functionResponses()[0].response as { error: { code: string; message: string } };
+    expect(response.error.code).toBe('TOOL_EXECUTION_FAILED');
+    expect(response.error.message.length).toBeLessThan(2_000);
+    expect(events[2].text()).toBe('done');
+  });
+
+  it.each(unreportableErrors())('thrown into the run (%s): an INTERNAL_ERROR event', async (_, value) => {
+    const { runner } = noteRunner();
+    const events = run(runner, 'hi');
+    await events.next();
+    expect(((await events.throw(value())).value as Event).errorCode).toBe('INTERNAL_ERROR');
+  });
+
+  it("a secret-looking code is redacted in the event, as the message is", async () => {
+    const { runner } = noteRunner();
+    const events = run(runner, 'hi');
+    await events.next();
+    const failed = (await events.throw(new ToolsmithError('sk-proj-abcdefghijklmnopqrstuvwxyz0123456789' as never, 'key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789'))).value as Event;
+    expect(failed.errorCode).not.toContain('abcdefghijklmnop');
+    expect(failed.errorMessage).not.toContain('abcdefghijklmnop');
+  });
+});
