@@ -102,28 +102,30 @@ export interface InvocationContextInit {
  * {@link InvocationContext.forAgent} to the agents they run.
  */
 export class InvocationContext {
+  // `declare`: the constructor assigns every field itself, once, in this order (a class field would be
+  // defined as undefined first and then assigned again, for every context of every run).
   /** Identifies this invocation in events, logs and traces. */
-  readonly invocationId: string;
+  declare readonly invocationId: string;
   /** The agent running now. */
-  readonly agent: BaseAgent;
+  declare readonly agent: BaseAgent;
   /** The session the invocation reads and appends to. */
-  readonly session: Session;
+  declare readonly session: Session;
   /** @internal */
-  readonly services: InvocationServices;
+  declare readonly services: InvocationServices;
   /** The user's message that started the invocation, as stored (the values of a typed-in credential redacted). */
-  readonly userContent?: Content;
+  declare readonly userContent?: Content;
   /** @internal The credential answers of the user's message with their secrets (request id → response); never stored. */
-  readonly withheldAnswers?: ReadonlyMap<string, unknown>;
+  declare readonly withheldAnswers?: ReadonlyMap<string, unknown>;
   /** False when the caller gave no signal: nothing can abort the invocation. */
-  readonly abortable: boolean;
-  private ownSignal?: AbortSignal;
+  declare readonly abortable: boolean;
+  declare private ownSignal?: AbortSignal;
   /** Whether models are asked for partial responses. */
-  readonly streaming: boolean;
+  declare readonly streaming: boolean;
   /** The agent path of this invocation (`root.child`), which scopes the events an agent sees. */
-  readonly branch?: string;
+  declare readonly branch?: string;
   /** @internal The invocation's spans, when it is traced (copied by {@link InvocationContext.forAgent}). */
-  readonly trace?: InvocationTrace;
-  private readonly shared: InvocationShared;
+  declare readonly trace?: InvocationTrace;
+  declare private readonly shared: InvocationShared;
 
   /** @internal Made by the runner; `shared` is what {@link InvocationContext.forAgent} copies share (temp state, model-call count). */
   constructor(init: InvocationContextInit, shared: InvocationShared = { llmCalls: 0 }) {
@@ -133,8 +135,8 @@ export class InvocationContext {
     this.services = init.services;
     this.userContent = init.userContent;
     this.withheldAnswers = init.withheldAnswers;
-    this.ownSignal = init.signal;
     this.abortable = init.abortable ?? true;
+    this.ownSignal = init.signal;
     this.streaming = init.streaming;
     this.branch = init.branch;
     this.trace = init.trace;
