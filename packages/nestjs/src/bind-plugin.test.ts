@@ -1,4 +1,5 @@
-import type { AfterToolCallback, BeforeToolCallback } from '@toolsmith/core';
+import { type AfterToolCallback, type BeforeToolCallback, LlmAgent, Runner } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
 import { bindPlugin } from './bind-plugin';
 
 type BeforeInput = Parameters<BeforeToolCallback>[0];
@@ -34,5 +35,19 @@ describe('bindPlugin', () => {
 
   it('keeps a name the instance gives itself', () => {
     expect(bindPlugin({ name: 'audit' }).name).toBe('audit');
+  });
+
+  it('passes a hook that is no function on, so the runner refuses it naming the hook (never left out unseen)', () => {
+    const agent = new LlmAgent({ name: 'root', model: new ScriptedModel(['ok']) });
+    const build = (instance: object) => () => new Runner({ appName: 'app', agent, plugins: [bindPlugin(instance)] });
+    expect(build({ name: 'p', beforeModel: 5 })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins[0].beforeModel is number') }));
+    expect(build({ name: 'p', beforeTool: [null] })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins[0].beforeTool[0] is null') }));
+    const throwing = {
+      name: 'p',
+      get afterModel(): unknown {
+        throw new Error('no hook');
+      },
+    };
+    expect(build(throwing)).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins[0].afterModel cannot be read') }));
   });
 });

@@ -7,8 +7,10 @@ export const CALLBACK_HOOKS = ['beforeModel', 'afterModel', 'onModelError', 'bef
 
 /**
  * The hooks `callbacks` holds now, each checked: absent, a function, or a list of functions. Read once
- * each; a list is copied and frozen. What cannot be used (a number, a list holding `null`, an object whose
- * hooks throw when read) fails here, at construction, rather than ending every run `INTERNAL_ERROR`.
+ * each, bound to `callbacks` (a class instance's hooks may use `this`); a list is copied and frozen. What
+ * cannot be used (a number, a list holding `null`, an object whose hooks throw when read) fails here, at
+ * construction, rather than ending every run `INTERNAL_ERROR`. The runner and agents keep what this
+ * returns, so a hook is never read again (a getter that answers otherwise later changes nothing).
  *
  * @param where - how the error names the callbacks' owner, e.g. `The runner's plugins[2]`.
  * @throws AgentConfigError (`AGENT_CONFIG_INVALID`) naming the hook.
@@ -24,13 +26,20 @@ export function checkedHooks(callbacks: object, where: string): Partial<Record<(
     }
     if (value === undefined) continue;
     if (typeof value === 'function') {
-      hooks[hook] = value;
+      hooks[hook] = (value as (...args: unknown[]) => unknown).bind(callbacks);
       continue;
     }
     if (!Array.isArray(value)) throw new AgentConfigError(invalidCallbackHookMessage(where, hook, describeHook(value)));
-    const list: unknown[] = [...(value as unknown[])];
+    let list: unknown[];
+    try {
+      list = Array.from(value as unknown[]);
+    } catch (thrown) {
+      throw new AgentConfigError(unreadableCallbacksMessage(where, hook, thrownMessage(thrown)));
+    }
     for (let index = 0; index < list.length; index++) {
-      if (typeof list[index] !== 'function') throw new AgentConfigError(invalidCallbackHookMessage(`${where}`, `${hook}[${index}]`, describeHook(list[index])));
+      const item = list[index];
+      if (typeof item !== 'function') throw new AgentConfigError(invalidCallbackHookMessage(where, `${hook}[${index}]`, describeHook(item)));
+      list[index] = (item as (...args: unknown[]) => unknown).bind(callbacks);
     }
     hooks[hook] = Object.freeze(list);
   }

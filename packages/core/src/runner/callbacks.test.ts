@@ -3,7 +3,7 @@ import type { Plugin } from '../agents/plugin';
 import { ProviderError } from '../errors/provider-errors';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { ScriptedModel } from '../testing/scripted-model';
-import { FnTool, collect, weatherTool } from './__fixtures__/test-tools';
+import { FnTool, collect, user, weatherTool } from './__fixtures__/test-tools';
 import { Runner } from './runner';
 
 const callWeather = { calls: [{ id: 'c1', name: 'getWeather', args: { city: 'Paris' } }] };
@@ -164,6 +164,50 @@ describe('Runner: plugins and callbacks are kept as given', () => {
       expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('The agent "root"\'s callbacks.afterModel is string') }),
     );
     expect(() => new LlmAgent({ name: 'root', model, callbacks: 7 as never })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID' }));
+  });
+
+  it("a plugin's hooks are read once, at construction: a getter that answers otherwise later changes nothing", async () => {
+    let reads = 0;
+    const seen: string[] = [];
+    const plugin = {
+      name: 'flip',
+      get beforeModel() {
+        reads++;
+        return reads === 1 ? () => void seen.push('checked hook') : 5;
+      },
+    };
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model: new ScriptedModel(['ok', 'ok']) }), plugins: [plugin as unknown as Plugin] });
+    for (const text of ['one', 'two']) {
+      const events = [];
+      for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage: user(text) })) events.push(event);
+      expect(events.map((event) => event.errorCode ?? event.text())).toEqual(['ok']);
+    }
+    expect(seen).toEqual(['checked hook', 'checked hook']);
+    expect(reads).toBe(1);
+  });
+
+  it('hooks of a class instance, a plugin or an agent\'s callbacks, are called with it as this', async () => {
+    class Counter {
+      readonly name = 'counter';
+      calls = 0;
+      beforeModel() {
+        this.calls++;
+        return undefined;
+      }
+      afterTool = [
+        function (this: Counter) {
+          this.calls += 10;
+          return undefined;
+        },
+      ];
+    }
+    const plugin = new Counter();
+    const callbacks = new Counter();
+    const model = new ScriptedModel([{ calls: [{ id: 'c1', name: 'note' }] }, 'done']);
+    const agent = new LlmAgent({ name: 'root', model, tools: [new FnTool('note', () => ({ ok: true }))], callbacks });
+    const runner = new Runner({ appName: 'app', agent, plugins: [plugin] });
+    for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage: user('go') })) expect(event.errorCode).toBeUndefined();
+    expect([plugin.calls, callbacks.calls]).toEqual([12, 12]);
   });
 
   it('a plugin that is no object (null, a hole, a string) fails at construction with AGENT_CONFIG_INVALID naming its index', () => {

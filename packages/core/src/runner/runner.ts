@@ -40,6 +40,7 @@ import { Tracing } from '../tracing/tracing';
 import type { TracingOptions } from '../tracing/tracing-options';
 import { checkedHooks } from '../agents/callback-hooks';
 import { callbacksNotObjectMessage, pluginsNotArrayMessage } from '../errors/messages';
+import { thrownMessage } from '../errors/thrown-message';
 
 /** Options of {@link Runner}; `TAgent` is the root agent's type (it types {@link Runner.ask}'s `output`). */
 export interface RunnerOptions<TAgent extends BaseAgent = BaseAgent> {
@@ -338,19 +339,32 @@ function checkAgentTree(root: BaseAgent): void {
 }
 
 /**
- * A frozen copy of `plugins`, each an object (a hole, `null` or another value would end every run
- * `INTERNAL_ERROR` when its hooks are read); throws `AGENT_CONFIG_INVALID` naming the index otherwise.
+ * A frozen copy of `plugins`: for each, its name and its hooks as they are now, checked and bound to it
+ * (see {@link checkedHooks}); a hole, `null`, another value, or a hook that cannot be used fails with
+ * `AGENT_CONFIG_INVALID` naming it, rather than ending every run `INTERNAL_ERROR`.
  */
 function checkedPlugins(plugins: readonly Plugin[] | undefined): readonly Plugin[] {
   if (plugins === undefined) return Object.freeze([]);
   if (!Array.isArray(plugins)) throw new AgentConfigError(pluginsNotArrayMessage(plugins === null ? 'null' : typeof plugins));
-  const copy: Plugin[] = [...plugins];
-  for (let index = 0; index < copy.length; index++) {
-    const plugin: unknown = copy[index];
+  let given: unknown[];
+  try {
+    given = Array.from(plugins as unknown[]);
+  } catch (thrown) {
+    throw new AgentConfigError(pluginsNotArrayMessage(`an array that cannot be read (${thrownMessage(thrown)})`));
+  }
+  const checked: Plugin[] = [];
+  for (let index = 0; index < given.length; index++) {
+    const plugin = given[index];
     const where = `The runner's plugins[${index}]`;
     if ((typeof plugin !== 'object' && typeof plugin !== 'function') || plugin === null) throw new AgentConfigError(callbacksNotObjectMessage(where, plugin === null ? 'null' : typeof plugin));
-    // The plugin itself is kept (the runner reads its hooks when it first uses them); they are checked as they are now.
-    checkedHooks(plugin, where);
+    const hooks = checkedHooks(plugin, where);
+    let name: unknown;
+    try {
+      name = (plugin as Partial<Plugin>).name;
+    } catch {
+      name = undefined;
+    }
+    checked.push(Object.freeze({ ...hooks, name: typeof name === 'string' ? name : `plugins[${index}]` }) as Plugin);
   }
-  return Object.freeze(copy);
+  return Object.freeze(checked);
 }
