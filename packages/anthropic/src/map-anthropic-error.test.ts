@@ -80,4 +80,8 @@ describe('mapAnthropicError', () => {
     const error = mapAnthropicError(new Error('Could not resolve authentication method. Expected one of apiKey, authToken, credentials, config, or profile to be set.'));
     expect(error).toMatchObject({ code: 'AUTHENTICATION_FAILED', message: expect.stringContaining('ANTHROPIC_API_KEY') });
   });
+
+  it('treats a thrown value that cannot be turned into text as an unreadable response, never throwing', () => {
+    expect(mapAnthropicError(Object.create(null))).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', message: expect.stringContaining('Anthropic response could not be read') });
+  });
 });

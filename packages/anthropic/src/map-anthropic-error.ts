@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { ProviderError } from '@toolsmith/core';
+import { ProviderError, thrownMessage } from '@toolsmith/core';
 import type { ProviderErrorCode } from '@toolsmith/core';
 import { createProviderError, parseRetryAfter, providerErrorCodeForStatus } from '@toolsmith/core/adapter-kit';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
@@ -36,7 +36,7 @@ export function mapAnthropicError(error: unknown): unknown {
     const where = status === undefined ? ' mid-stream' : ` (${status})`;
     return createProviderError(code, `Anthropic request failed${where}: ${detail}`, { ...options, statusCode, retryAfterMs });
   }
-  const message = (error as Error)?.message ?? String(error);
+  const message = thrownMessage(error);
   // The SDK throws a plain error, before sending anything, when it finds no credentials.
   if (/authentication method|api[ _-]?key/i.test(message)) {
     return new ProviderError(

@@ -8,7 +8,8 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
  * The function-response parts of the files a tool returned, after checking each one (a `type/subtype`
- * media type, non-empty standard base64 data, a string name if any) and their size together. Each
+ * media type, non-empty standard base64 data, a string name if any) and their size together (data and
+ * names). Each
  * file's members are read once, and the part is made here from what was checked (never by the file's
  * own `toPart`, nor by reading it again): a getter that answers otherwise the second time, or a replaced
  * `toPart`, cannot put unchecked data into the session.
@@ -32,7 +33,7 @@ export function fileParts(toolName: string, files: readonly ToolFile[], maxBytes
       throw new InvalidToolResultError(toolName, `the data of ${which} is not base64 (give the bytes as a Uint8Array, or base64 text without a "data:" prefix)`);
     }
     if (name !== undefined && typeof name !== 'string') throw new InvalidToolResultError(toolName, `the name of ${which} is not a string`);
-    bytes += base64Bytes(data);
+    bytes += base64Bytes(data) + (name === undefined ? 0 : Buffer.byteLength(name));
     parts.push({ inlineData: name === undefined ? { mimeType, data } : { mimeType, data, displayName: name } });
   }
   if (bytes > maxBytes) throw new ToolFilesTooLargeError(toolName, bytes, maxBytes);
@@ -45,7 +46,10 @@ export function fileParts(toolName: string, files: readonly ToolFile[], maxBytes
  * into it: {@link resultJson} is what is checked, budgeted and seen by afterTool.
  */
 export function resultFileParts(toolName: string, result: ToolFile | ToolResult, maxBytes: number): FunctionResponsePart[] {
-  return fileParts(toolName, result instanceof ToolFile ? [result] : result.files, maxBytes);
+  if (result instanceof ToolFile) return fileParts(toolName, [result], maxBytes);
+  const { files } = result;
+  if (!Array.isArray(files)) throw new InvalidToolResultError(toolName, `the files of its toolResult are not an array (got ${files === null ? 'null' : typeof files})`);
+  return fileParts(toolName, files, maxBytes);
 }
 
 /** The JSON of a result that carries files: a {@link ToolResult}'s value, `{}` for a lone {@link ToolFile}. */

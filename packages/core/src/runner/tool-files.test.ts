@@ -66,6 +66,16 @@ describe('files from tools', () => {
     expect(result.error).toMatchObject({ code: 'INVALID_TOOL_RESULT', message: expect.stringContaining('the name of the file is not a string') });
   });
 
+  it("counts a file's name with its bytes against maxToolFileBytes", async () => {
+    const result = await invokeTool(tool(() => toolFile({ mimeType: 'image/png', data: Buffer.alloc(600), name: 'n'.repeat(500) })), 'render', {}, { maxToolFileBytes: 1000 });
+    expect(result.error).toMatchObject({ code: 'TOOL_FILES_TOO_LARGE', details: { bytes: 1100, maxBytes: 1000 } });
+  });
+
+  it.each([null, {}, 'x'])('refuses a toolResult whose files are %p with INVALID_TOOL_RESULT', async (files) => {
+    const result = await invokeTool(tool(() => toolResult({ ok: true }, files as never)), 'render', {});
+    expect(result.error).toMatchObject({ code: 'INVALID_TOOL_RESULT', message: expect.stringContaining('not an array') });
+  });
+
   describe('a file is read once: what is sent and stored is what was checked', () => {
     /** A file whose `member` answers `first` on its first read and `later` on every read after it. */
     const changing = (member: 'data' | 'mimeType', first: string, later: string) => {
