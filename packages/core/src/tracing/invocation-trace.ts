@@ -16,6 +16,8 @@ import { setUsageAttributes } from './usage-attributes';
 import type { Usage } from '../model/llm-response';
 import { addUsage } from '../model/usage-total';
 import { thrownMessage } from '../errors/thrown-message';
+import { reportableError } from '../errors/reportable-error';
+import { runFailedMessage } from '../errors/messages';
 
 /** What an {@link InvocationTrace} is made of (see `Tracing.startInvocation`). */
 export interface InvocationTraceInit {
@@ -113,6 +115,13 @@ export class InvocationTrace {
         if (event.usage && !event.partial) usage = addUsage(usage, event.usage);
         yield event;
       }
+    } catch (thrown) {
+      // The turn failed by a throw (a model callback's, say): the run ends on an error event made around
+      // the agent, with this code and message; the agent's span says so as it does for its own error events.
+      const reported = reportableError(thrown);
+      if (reported) markFailed(this.api, span, reported.code, reported.message, this.recordContent);
+      else markFailed(this.api, span, 'INTERNAL_ERROR', runFailedMessage(thrownMessage(thrown)), this.recordContent);
+      throw thrown;
     } finally {
       this.current = outer;
       this.endWithUsage(span, usage);

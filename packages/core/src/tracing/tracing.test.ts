@@ -203,6 +203,29 @@ describe('tracing: the span tree of a turn', () => {
     }
   });
 
+  it.each([
+    ['a plain Error', () => new Error('callback broke'), 'INTERNAL_ERROR'],
+    ['a Toolsmith error', () => new ProviderError('RATE_LIMITED', 'Too many requests.', { provider: 'scripted' }), 'RATE_LIMITED'],
+  ])('a model callback that throws %s fails the agent and runner spans with the run error event\'s code', async (_, thrown, code) => {
+    const { runner, one } = setup(['never'], [], {
+      plugins: [
+        {
+          name: 'breaks',
+          beforeModel: () => {
+            throw thrown();
+          },
+        },
+      ],
+    });
+    const events = await send(runner, user('Hi'));
+    expect(events.at(-1)!.errorCode).toBe(code);
+    for (const name of ['invoke_agent clerk', 'toolsmith.invocation']) {
+      const span = one(name);
+      expect(span.attributes['error.type']).toBe(code);
+      expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    }
+  });
+
   it('no chat span when a beforeModel callback answers instead of the model', async () => {
     const { exporter, provider } = inMemoryTracing();
     const runner = new Runner({
