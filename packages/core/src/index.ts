@@ -4,6 +4,7 @@ import 'reflect-metadata';
 export { ToolsmithError } from './errors/toolsmith-error';
 export { CORE_ERROR_CODES } from './errors/error-codes';
 export { thrownMessage } from './errors/thrown-message';
+export { reportableError } from './errors/reportable-error';
 export type { CoreErrorCode } from './errors/error-codes';
 export type { DetailPath, ToolsmithErrorOptions } from './errors/toolsmith-error';
 export type { ArgumentProblem } from './errors/tool-call-errors';

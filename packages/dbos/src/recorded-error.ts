@@ -1,4 +1,4 @@
-import { ProviderError, ToolsmithError, type ProviderErrorCode, thrownMessage } from '@toolsmith/core';
+import { ProviderError, ToolsmithError, type ProviderErrorCode, reportableError, thrownMessage } from '@toolsmith/core';
 
 /** A failure as a step records it: plain JSON, so a replay can throw it again. */
 export interface RecordedError {
@@ -11,9 +11,22 @@ export interface RecordedError {
 
 /** What a step records of `thrown`. */
 export function recordError(thrown: unknown): RecordedError {
-  if (ToolsmithError.isInstance(thrown)) {
-    const { provider, statusCode } = thrown as Partial<ProviderError>;
-    return { code: thrown.code, message: thrown.message, ...(provider === undefined ? {} : { provider }), ...(statusCode === undefined ? {} : { statusCode }) };
+  // A Toolsmith error is recorded as it is only when it can be (see reportableError); anything else by its text.
+  const reported = reportableError(thrown);
+  if (reported) {
+    let provider: unknown;
+    let statusCode: unknown;
+    try {
+      ({ provider, statusCode } = reported as Partial<ProviderError>);
+    } catch {
+      provider = statusCode = undefined;
+    }
+    return {
+      code: reported.code,
+      message: reported.message,
+      ...(typeof provider === 'string' ? { provider } : {}),
+      ...(typeof statusCode === 'number' ? { statusCode } : {}),
+    };
   }
   return { code: 'INTERNAL_ERROR', message: thrownMessage(thrown) };
 }
