@@ -302,12 +302,12 @@ class ModelCall {
       return { event: errorEvent(context, agent.name, error as ToolsmithError, this.actions), ok: false };
     }
     this.chat?.end();
-    const step: ModelStep = { event: this.event(checked.response), ok: true };
+    const step: ModelStep = { event: this.event(checked), ok: true };
     if (checked.refusedCalls) step.refusedCalls = checked.refusedCalls;
     return step;
   }
 
-  private event(response: LlmResponse): Event {
+  private event(response: CheckedModelResponse): Event {
     const { agent, context, actions } = this;
     const event = Event.of(context.invocationId, agent.name, context.branch, response.content, actions);
     event.turnComplete = response.turnComplete;

@@ -12,11 +12,14 @@ import { isErrorCode } from '../errors/reportable-error';
 
 /** A model response that passed {@link checkModelResponse}, ready to become a stored event. */
 export interface CheckedModelResponse {
-  /**
-   * What the model event stores, and nothing else: the response's `content`, `turnComplete`,
-   * `finishReason`, `usage` and `error`, copied as plain JSON data that shares no object with the response.
-   */
-  response: LlmResponse;
+  // What the model event stores, and nothing else: the response's `content`, `turnComplete`, `finishReason`,
+  // `usage` and `error`, copied as plain JSON data that shares no object with the response (each
+  // `undefined` when the response has none). Kept here, not on a response object made for them.
+  readonly content: Content | undefined;
+  readonly turnComplete: boolean | undefined;
+  readonly finishReason: FinishReason | undefined;
+  readonly usage: Usage | undefined;
+  readonly error: LlmResponse['error'];
   /**
    * Calls whose object arguments cannot be stored (not plain JSON data: a cycle, a BigInt, a class
    * instance …; or nested deeper than the argument limit), by call id, with the error their response
@@ -49,7 +52,11 @@ const RESPONSE_RULES: JsonCopyRules = { values: 'plain', anyRealm: true };
  * result the caller gets (no object made for that).
  */
 class Check implements CheckedModelResponse {
-  response: LlmResponse = {};
+  content: Content | undefined = undefined;
+  turnComplete: boolean | undefined = undefined;
+  finishReason: FinishReason | undefined = undefined;
+  usage: Usage | undefined = undefined;
+  error: LlmResponse['error'] = undefined;
   /** Members of no known field (a part's `providerData`, …), each copied by the generic walk, nested at most `limits.maxDepth` levels (its own object is level 1). */
   walk: JsonWalk | undefined = undefined;
   /** The response's call ids so far: the first alone, a set from the second on (the usual response has one call). */
@@ -87,20 +94,19 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
   const check = new Check(modelName, limits, earlier);
   try {
     const { content, turnComplete, finishReason, usage, error } = raw as Record<keyof LlmResponse, unknown>;
-    const { response } = check;
-    if (content !== undefined && content !== null) response.content = copyContent(content, check);
+    if (content !== undefined && content !== null) check.content = copyContent(content, check);
     if (turnComplete !== undefined) {
       if (typeof turnComplete !== 'boolean') throw invalid(check, `"turnComplete" must be a boolean, got ${describe(turnComplete)}`);
-      response.turnComplete = turnComplete;
+      check.turnComplete = turnComplete;
     }
-    if (finishReason !== undefined) response.finishReason = copyFinishReason(finishReason, check);
-    if (usage !== undefined) response.usage = copyUsage(usage, check);
+    if (finishReason !== undefined) check.finishReason = copyFinishReason(finishReason, check);
+    if (usage !== undefined) check.usage = copyUsage(usage, check);
     if (error !== undefined && error !== null) {
       if (!isRecord(error)) throw invalid(check, ERROR_SHAPE);
       // Each read once: what is checked is what the event, the span and the store get.
       const { code, message } = error;
       if (!isErrorCode(code) || typeof message !== 'string') throw invalid(check, ERROR_SHAPE);
-      response.error = { code, message };
+      check.error = { code, message };
     }
     return check;
   } catch (thrown) {

@@ -52,7 +52,7 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
     if (response) chat?.response(response);
     // Checked and copied as the agent's own model calls are (INVALID_MODEL_RESPONSE otherwise): the
     // compaction event stores the response's usage, and only a plain-JSON copy of it.
-    const checked = response && checkModelResponse(response, model.modelName, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS).response;
+    const checked = response && checkModelResponse(response, model.modelName, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
     // A response that reports an error is that error, as the agent's own model calls make it (with or without
     // content); chat.response marked the span failed with it.
     if (checked?.error) {
