@@ -113,7 +113,7 @@ export class AgentTool extends BaseTool implements AgentBackedTool {
     let outputInvalid: Event | undefined;
     const innerSession = async () => (await sessions.getSession({ appName: context.appName, userId: context.userId, sessionId: session.id }))!;
     try {
-      for await (const event of runInvocation({ ...parent.services, sessionService: sessions }, { agent: (saved, checked) => answeringAgent(this.agent, saved, checked) ?? this.agent, session, newMessage, signal: context.signal })) {
+      for await (const event of runInvocation({ ...parent.services, sessionService: sessions }, { terms: { agent: (saved, checked) => answeringAgent(this.agent, saved, checked) ?? this.agent }, session, newMessage, signal: context.signal })) {
         if (event.errorCode === OUTPUT_INVALID) {
           outputInvalid = event;
           continue;

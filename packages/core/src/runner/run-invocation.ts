@@ -38,27 +38,33 @@ import { reportableError } from '../errors/reportable-error';
 const newInvocationId = idSequence('inv');
 
 /** Input of {@link runInvocation}. */
-export interface RunInvocationInput {
+/** What every run of one caller shares (a runner's: made once, with the runner, not per run). */
+export interface RunTerms {
   /** The agent, or what chooses it from the loaded session and the new message's checked copy (never the caller's object). */
   agent: BaseAgent | ((session: Session, newMessage: Content | undefined) => BaseAgent);
   /** Author of error events raised before the agent is known (e.g. the session could not be loaded). */
   fallbackAuthor?: string;
-  /** The session, or the key of the session to continue (created empty when it does not exist). */
-  session: Session | SessionKey;
-  newMessage?: Content;
-  signal?: AbortSignal;
-  streaming?: boolean;
   /** With a session key: runs on one session take turns through this queue (see {@link SessionTurns}). */
   turns?: SessionTurns;
   /** With a session key: the run claims the session in the store (one writer across processes) on these terms. */
   claim?: ResolvedSessionClaimPolicy;
-  /** The client's id of `newMessage`: a message whose id the session already holds is answered with what it produced, not run again. */
-  messageId?: string;
   /**
    * The run is for a user's message (`Runner.run`): without `newMessage` it yields one `INVALID_MESSAGE`
    * event and takes, stores and runs nothing. Without this, no message runs the agent on the session as it is.
    */
   requireMessage?: boolean;
+}
+
+export interface RunInvocationInput {
+  /** The terms this run shares with its caller's other runs. */
+  terms: RunTerms;
+  /** The session, or the key of the session to continue (created empty when it does not exist). */
+  session: Session | SessionKey;
+  newMessage?: Content;
+  signal?: AbortSignal;
+  streaming?: boolean;
+  /** The client's id of `newMessage`: a message whose id the session already holds is answered with what it produced, not run again. */
+  messageId?: string;
   /** The caller's input was refused (`Runner.run`): the run yields this error alone and takes, stores and runs nothing. */
   refused?: ToolsmithError;
 }
@@ -182,7 +188,8 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     this.failed = false;
     this.steps = undefined;
     this.invocationId = '';
-    this.author = typeof input.agent === 'function' ? (input.fallbackAuthor ?? 'runner') : input.agent.name;
+    const { terms } = input;
+    this.author = typeof terms.agent === 'function' ? (terms.fallbackAuthor ?? 'runner') : terms.agent.name;
     this.context = undefined;
     this.agent = undefined;
     this.turn = undefined;
@@ -481,13 +488,14 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     // credentials) or anything is claimed, loaded or created: a message that is not data creates nothing.
     // A run for a user's message (`requireMessage`) without one is refused the same way.
     // From here on the run reads only the message's plain-data copy (stored, run, answered), never the caller's object.
-    const copied = input.newMessage !== undefined || input.requireMessage ? copyNewMessage(input.newMessage, services.argumentLimits) : undefined;
+    const copied = input.newMessage !== undefined || input.terms.requireMessage ? copyNewMessage(input.newMessage, services.argumentLimits) : undefined;
     if (copied instanceof InvalidMessageError) return this.endWith(standaloneErrorEvent(invocationId, this.author, copied));
-    if (input.turns && isSessionKey(input.session)) {
+    const { turns } = input.terms;
+    if (turns && isSessionKey(input.session)) {
       const { appName, userId, sessionId } = input.session;
       // Uncontended (the usual case): the turn is taken at once, with no promise and no wait.
-      const turn = input.turns.tryAcquire(appName, userId, sessionId);
-      if (!turn) return this.awaitTurn(input.turns.acquire(appName, userId, sessionId, signal), signal, copied);
+      const turn = turns.tryAcquire(appName, userId, sessionId);
+      if (!turn) return this.awaitTurn(turns.acquire(appName, userId, sessionId, signal), signal, copied);
       this.turn = turn;
     }
     return this.claim(signal, copied);
@@ -508,10 +516,11 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
   /** {@link start} in the session's turn: the session's claim in the store, when the run claims it. */
   private claim(signal: AbortSignal | undefined, copied: CopiedMessage | undefined): void | Promise<void> {
     const { input } = this;
-    if (input.claim && isSessionKey(input.session)) {
+    const { claim } = input.terms;
+    if (claim && isSessionKey(input.session)) {
       // One writer per session across processes: claimed before anything is read or stored, so a run
       // that gets no claim (SESSION_BUSY) or is aborted while waiting leaves the session untouched.
-      const claiming = HeldClaim.claim(this.services.sessionService, input.session, this.invocationId, input.claim, signal, this.writes);
+      const claiming = HeldClaim.claim(this.services.sessionService, input.session, this.invocationId, claim, signal, this.writes);
       if (claiming instanceof Promise) return this.awaitClaim(claiming, signal, copied);
       this.held = claiming;
     }
@@ -565,7 +574,8 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     const { services, input, held, invocationId } = this;
     const newMessage = copied;
     if (held) session.fence = held.fence;
-    const agent = (this.agent = typeof input.agent === 'function' ? input.agent(session, newMessage) : input.agent);
+    const chosen = input.terms.agent;
+    const agent = (this.agent = typeof chosen === 'function' ? chosen(session, newMessage) : chosen);
     this.author = agent.name;
     // A credential the user typed in goes to the credential service only: what is stored, traced and
     // handed to agents and callbacks has its values redacted; the secret stays in memory for this invocation.

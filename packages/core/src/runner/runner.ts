@@ -25,7 +25,7 @@ import type { Session } from '../sessions/session';
 import type { SessionService } from '../sessions/session-service';
 import { answeringAgent } from './answering-agent';
 import { type AgentOutput, type AskResult, askResult } from './ask-result';
-import { runInvocation } from './run-invocation';
+import { type RunTerms, runInvocation } from './run-invocation';
 import { runInputProblem, unreadableRunInput } from './run-input-problem';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import { SessionTurns } from './session-turns';
@@ -183,6 +183,8 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
   private readonly claim: ResolvedSessionClaimPolicy;
   /** The agent a run is for, from its loaded session and its message's checked copy: made once, not per run. */
   private readonly chooseAgent = (session: Session, checked: Content | undefined): BaseAgent => answeringAgent(this.agent, session, checked) ?? this.agentToRun(session);
+  /** What every run of this runner shares: made once, not per run. */
+  private readonly terms: RunTerms;
 
   constructor(options: RunnerOptions<TAgent>) {
     this.appName = options.appName;
@@ -226,6 +228,7 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
       budget: options.budget ? checkRunBudget(options.budget) : undefined,
       sequentialCalls: new SequentialCalls(),
     };
+    this.terms = { agent: this.chooseAgent, fallbackAuthor: options.agent.name, turns: this.turns, claim: this.claim, requireMessage: true };
     checkPolicySetting(options.confirmationPolicy, 'the runner');
     checkAgentTree(options.agent);
     prepareTools(options.agent, tools, new Set());
@@ -252,14 +255,10 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
     }
     if (refused) newMessage = messageId = signal = streaming = undefined;
     return runInvocation(this.services, {
+      terms: this.terms,
       session: { appName: this.appName, userId: userId as string, sessionId: sessionId as string },
       refused,
-      turns: this.turns,
-      claim: this.claim,
-      fallbackAuthor: this.agent.name,
-      agent: this.chooseAgent,
       newMessage: newMessage as Content | undefined,
-      requireMessage: true,
       messageId: messageId as string | undefined,
       signal: signal as AbortSignal | undefined,
       streaming: streaming as boolean | undefined,
