@@ -13,6 +13,20 @@ describe('recordError', () => {
     ['with a blank code', () => new ToolsmithError(' ' as never, 'm')],
     ['that is a revoked Proxy', () => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return proxy; }],
     ['without a prototype', () => Object.create(null)],
+    [
+      'whose code answers well once, then throws',
+      () => {
+        const error = new ToolsmithError('GOOD_CODE' as never, 'm');
+        let reads = 0;
+        Object.defineProperty(error, 'code', {
+          get: () => {
+            if (++reads > 1) throw new Error('code boom');
+            return 'GOOD_CODE';
+          },
+        });
+        return error;
+      },
+    ],
   ])('records a thrown value %s as INTERNAL_ERROR by its text, never throwing', (_, thrown) => {
     const recorded = recordError(thrown());
     expect(recorded.code).toBe('INTERNAL_ERROR');

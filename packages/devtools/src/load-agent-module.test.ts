@@ -34,4 +34,10 @@ describe('loadAgentModule', () => {
     expect(() => loadAgentModule(join(fixtures, 'read-sse.ts'))).toThrow(expect.objectContaining({ code: 'NO_AGENT_EXPORTED' }));
     expect(() => loadAgentModule('nowhere.js', { cwd: fixtures })).toThrow(expect.objectContaining({ code: 'AGENT_MODULE_NOT_FOUND' }));
   });
+
+  it('refuses a plugins export that is not an array (a guard plugin would never run, unseen)', () => {
+    expect(() => loadAgentModule(join(fixtures, 'plugin-not-array.ts'))).toThrow(
+      expect.objectContaining({ code: 'AGENT_MODULE_LOAD_FAILED', message: expect.stringContaining('not an array of plugins') }),
+    );
+  });
 });

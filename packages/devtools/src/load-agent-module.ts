@@ -70,6 +70,10 @@ export function loadAgentModule(modulePath: string, options: { cwd?: string; man
         'and `providers` for its toolsets\' dependencies.',
     );
   }
+  if (exported.plugins !== undefined && !Array.isArray(exported.plugins)) {
+    // Left out, a guard plugin would never run, unseen.
+    throw new AgentModuleError('AGENT_MODULE_LOAD_FAILED', `${file} exports \`plugins\`, but it is not an array of plugins.`);
+  }
   const providers = exported.providers ?? [];
   if (!Array.isArray(providers)) {
     throw new AgentModuleError('AGENT_MODULE_LOAD_FAILED', `${file} exports \`providers\`, but it is not an array of providers.`);

@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { JsonSchema, Model } from '@toolsmith/core';
-import { ToolsmithError } from '@toolsmith/core';
+import { reportableError, thrownMessage } from '@toolsmith/core';
 import { compileAnswerSchema } from './compile-answer-schema';
 import type { AnswerExpectation } from './eval-set';
 import { EvalSetError } from './eval-set-error';
@@ -64,7 +64,8 @@ export async function matchAnswer(
     const verdict = await judgeAnswer(context.judgeModel, { criterion: expectation.judge, question: context.userText, answer: text, signal: context.signal });
     return { pass: verdict.pass, expected, detail: verdict.reason };
   } catch (error) {
-    const reason = ToolsmithError.isInstance(error) ? `${error.code}: ${error.message}` : String(error);
+    const reported = reportableError(error);
+    const reason = reported ? `${reported.code}: ${reported.message}` : thrownMessage(error);
     return { pass: false, expected, detail: `the judge model failed: ${reason}` };
   }
 }

@@ -23,7 +23,8 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { DEFAULT_MAX_TOOL_FILE_BYTES, ToolsmithError, thrownMessage } from '@toolsmith/core';
+import type { ToolsmithError} from '@toolsmith/core';
+import { DEFAULT_MAX_TOOL_FILE_BYTES, reportableError, thrownMessage } from '@toolsmith/core';
 import { McpConnectionError } from './mcp-errors';
 import { MCP_SESSION_META } from './mcp-request-session';
 import type { McpElicitationForm, McpElicitationHandler } from './mcp-elicitation-handler';
@@ -510,7 +511,8 @@ export class McpConnection {
   }
 
   private toError(error: unknown, signal: AbortSignal | undefined): ToolsmithError {
-    if (ToolsmithError.isInstance(error)) return error;
+    const reported = reportableError(error);
+    if (reported) return reported;
     const refused = authorizationFailureIn(error, this.label);
     if (refused) return refused;
     const label = this.label;

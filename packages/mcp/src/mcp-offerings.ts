@@ -12,7 +12,7 @@ import {
   type TextResourceContents,
   UriTemplate,
 } from '@modelcontextprotocol/server';
-import { type OfferingContext, type PromptMessage, type ResourceContents, State, ToolFile, ToolsmithError } from '@toolsmith/core';
+import { type OfferingContext, type PromptMessage, type ResourceContents, State, ToolFile, ToolsmithError, reportableError } from '@toolsmith/core';
 import type { OfferedMethod } from '@toolsmith/core/internal';
 import type { McpRequestExtra } from './mcp-request-extra';
 import type { ResourceSubscriptions } from './resource-subscriptions';
@@ -38,7 +38,8 @@ export function registerOfferingHandlers(server: Server, offerings: ServedOfferi
       return await run(context);
     } catch (thrown) {
       if (thrown instanceof ProtocolError) throw thrown;
-      if (ToolsmithError.isInstance(thrown)) throw new ProtocolError(ProtocolErrorCode.InternalError, thrown.message, { code: thrown.code });
+      const reported = reportableError(thrown);
+      if (reported) throw new ProtocolError(ProtocolErrorCode.InternalError, reported.message, { code: reported.code });
       // A method's own error may carry internals (paths, queries): the client gets only what failed.
       throw new ProtocolError(ProtocolErrorCode.InternalError, `${what} failed.`);
     } finally {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type CallToolResult, type ClientCapabilities, CLIENT_CAPABILITIES_META_KEY, type InputRequiredResult, inputRequired, LOG_LEVEL_META_KEY, ProtocolError, ProtocolErrorCode, type Tool as McpToolInfo, Server } from '@modelcontextprotocol/server';
-import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type FunctionResponsePart, type MemoryService, type ReadonlyContext, InvalidArgumentsError, State, type ToolConfirmation, ToolCallRejectedError, ToolContext, ToolsmithError, thrownMessage } from '@toolsmith/core';
+import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type FunctionResponsePart, type MemoryService, type ReadonlyContext, InvalidArgumentsError, State, type ToolConfirmation, ToolCallRejectedError, ToolContext, ToolsmithError, reportableError, thrownMessage } from '@toolsmith/core';
 import { DEFAULT_ARGUMENT_LIMITS, DEFAULT_TOOL_CALL_POLICY, createEventActions, errorResponse, executeToolCall, givenArgumentProblems, wrapResult } from '@toolsmith/core/internal';
 import { McpConfirmationUnsupportedError, McpFormUnsupportedError, McpRequestStateError } from './mcp-errors';
 import { CONFIRMATION_INPUT_KEY, confirmationInputRequest, editsToCallArguments, formInputRequest, readConfirmationInput, readFormInput } from './confirmation-input';
@@ -199,9 +199,7 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
     } catch (thrown) {
       // A toolset that cannot answer fails this call, not the server.
       const reason = thrownMessage(thrown);
-      const error = ToolsmithError.isInstance(thrown)
-        ? thrown
-        : new ToolsmithError('MCP_TOOLS_UNAVAILABLE', `The tools could not be listed: ${reason}`, { cause: thrown });
+      const error = reportableError(thrown) ?? new ToolsmithError('MCP_TOOLS_UNAVAILABLE', `The tools could not be listed: ${reason}`, { cause: thrown });
       return toCallToolResult(refusal(call, error, undefined), undefined, []);
     }
     const tool = tools.find((candidate) => candidate.name === call.name);

@@ -50,4 +50,19 @@ describe('bindPlugin', () => {
     };
     expect(build(throwing)).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins[0].afterModel cannot be read') }));
   });
+
+  it('names a plugin whose name getter throws after its class, and passes a hook list that throws when read on for the runner to refuse', () => {
+    class Guard {
+      get name(): string {
+        throw new Error('name boom');
+      }
+      get beforeTool(): unknown {
+        return new Proxy([], { get: () => { throw new Error('list boom'); } });
+      }
+    }
+    const plugin = bindPlugin(new Guard());
+    expect(plugin.name).toBe('Guard');
+    const agent = new LlmAgent({ name: 'root', model: new ScriptedModel(['ok']) });
+    expect(() => new Runner({ appName: 'app', agent, plugins: [plugin] })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins[0].beforeTool cannot be read') }));
+  });
 });

@@ -10,21 +10,31 @@ const CALLBACK_NAMES = ['beforeModel', 'afterModel', 'onModelError', 'beforeTool
  */
 export function bindPlugin(instance: object): Plugin {
   const source = instance as Partial<Plugin> & Record<string, unknown>;
-  const plugin: Record<string, unknown> = {
-    name: typeof source.name === 'string' ? source.name : instance.constructor.name,
-  };
+  const plugin: Record<string, unknown> = { name: pluginName(instance) };
   for (const key of CALLBACK_NAMES) {
-    let callback: unknown;
+    let hook: unknown;
     try {
-      callback = source[key];
+      const callback: unknown = source[key];
+      if (typeof callback === 'function') hook = (callback as (...args: unknown[]) => unknown).bind(instance);
+      else if (Array.isArray(callback)) hook = Array.from(callback as unknown[], (item) => (typeof item === 'function' ? (item as (...args: unknown[]) => unknown).bind(instance) : item));
+      else hook = callback;
     } catch (thrown) {
       // Read again by the runner's check, which names the hook in its AGENT_CONFIG_INVALID.
       Object.defineProperty(plugin, key, { enumerable: true, get: () => { throw thrown; } });
       continue;
     }
-    if (typeof callback === 'function') plugin[key] = (callback as (...args: unknown[]) => unknown).bind(instance);
-    else if (Array.isArray(callback)) plugin[key] = callback.map((item: unknown) => (typeof item === 'function' ? (item as (...args: unknown[]) => unknown).bind(instance) : item));
-    else if (callback !== undefined) plugin[key] = callback;
+    if (hook !== undefined) plugin[key] = hook;
   }
   return plugin as unknown as Plugin;
+}
+
+/** The instance's own `name` when it is a string, else its class name (a `name` that throws when read included). */
+function pluginName(instance: object): string {
+  try {
+    const name: unknown = (instance as { name?: unknown }).name;
+    if (typeof name === 'string') return name;
+  } catch {
+    // the class name below
+  }
+  return instance.constructor?.name || 'plugin';
 }

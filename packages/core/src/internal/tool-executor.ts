@@ -526,7 +526,14 @@ export function wrapResult(result: unknown): Record<string, unknown> {
  */
 export function errorResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: ToolsmithError, maxChars?: number): FunctionResponse {
   const body: Record<string, unknown> = { code: error.code, message: toolCallFeedback(call.name, error) };
-  const details = withoutStatedDetails(call, error, withoutRepeatedProblems(error.details, error.message));
+  let details: unknown;
+  try {
+    details = withoutStatedDetails(call, error, withoutRepeatedProblems(error.details, error.message));
+  } catch (thrown) {
+    // Details that cannot even be looked at (a revoked Proxy): the code and message still say what failed.
+    body.detailsOmitted = `the error's details cannot be read (${thrownMessage(thrown)})`;
+    return { id: call.id, name: call.name, response: { error: maxChars === undefined ? body : fittedErrorBody(body, maxChars) }, isError: true };
+  }
   if (details !== undefined) {
     const problem = jsonProblem(details);
     if (problem === undefined) body.details = details;

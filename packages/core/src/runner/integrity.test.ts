@@ -142,6 +142,7 @@ describe('integrity: malformed model responses', () => {
     ['a usage with its own toJSON', { content: { role: 'model', parts: [{ text: 'hi' }] }, usage: { inputTokens: 1, toJSON: () => ({ inputTokens: 999 }) } }],
     ['an error with an empty code (it would read as no error)', { error: { code: '', message: 'blocked' } }],
     ['an error with a blank code', { error: { code: ' \n ', message: 'blocked' } }],
+    ['an error with a secret as its code', { error: { code: 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789', message: 'blocked' } }],
     ['an error with a code of 300,000 characters', { error: { code: 'X'.repeat(300_000), message: 'blocked' } }],
     ["another realm's Date as usage", { content: { role: 'model', parts: [{ text: 'hi' }] }, usage: runInNewContext('Object.assign(new Date(), { inputTokens: 1 })') }],
     ["another realm's class instance as content", { content: runInNewContext("new (class Content { constructor() { this.role = 'model'; this.parts = [{ text: 'hi' }]; } })()") }],

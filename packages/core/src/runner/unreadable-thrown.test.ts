@@ -115,6 +115,22 @@ function unreportableErrors(): Array<[string, () => unknown]> {
     ['with a blank code', () => new ToolsmithError('  \n ' as never, 'm')],
     ['with a code that is no string', () => ({ [brand]: true, code: 42, message: 'm' })],
     ['with a code of 300,000 characters', () => new ToolsmithError('X'.repeat(300_000) as never, 'm')],
+    ['with a secret as its code', () => new ToolsmithError('sk-proj-abcdefghijklmnopqrstuvwxyz0123456789' as never, 'm')],
+    [
+      'whose code answers well twice, then throws',
+      () => {
+        const error = new ToolsmithError('GOOD_CODE' as never, 'm');
+        let reads = 0;
+        Object.defineProperty(error, 'code', {
+          get: () => {
+            if (++reads > 2) throw new Error('code boom');
+            return 'GOOD_CODE';
+          },
+        });
+        return error;
+      },
+    ],
+    ['that is a Proxy of a real one', () => new Proxy(new ToolsmithError('GOOD_CODE' as never, 'm'), {})],
   ];
 }
 
@@ -148,5 +164,21 @@ describe('a Toolsmith error that cannot be reported as it is', () => {
     const failed = (await events.throw(new ToolsmithError('sk-proj-abcdefghijklmnopqrstuvwxyz0123456789' as never, 'key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789'))).value as Event;
     expect(failed.errorCode).not.toContain('abcdefghijklmnop');
     expect(failed.errorMessage).not.toContain('abcdefghijklmnop');
+  });
+});
+
+describe('a Toolsmith error whose details cannot be read', () => {
+  it('thrown by a tool: the model gets its code and message, detailsOmitted says why, and the turn goes on', async () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const model = new ScriptedModel((request) => (request.contents.at(-1)!.parts[0]?.functionResponse ? 'done' : { calls: [{ id: 'c1', name: 'note', args: {} }] }));
+    const note = new FnTool('note', () => {
+      throw new ToolsmithError('GOOD_CODE' as never, 'it failed', { details: proxy });
+    });
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [note] }), sessionService: new InMemorySessionService() });
+    const events = await all(run(runner, 'hi'));
+    const response = events[1].functionResponses()[0].response as { error: Record<string, unknown> };
+    expect(response.error).toMatchObject({ code: 'GOOD_CODE', detailsOmitted: expect.stringContaining("the error's details cannot be read") });
+    expect(events[2].text()).toBe('done');
   });
 });

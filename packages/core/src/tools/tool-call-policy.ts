@@ -1,6 +1,6 @@
 import { toolFailedGenericMessage, toolFailedMessage } from '../errors/messages';
-import { ToolsmithError } from '../errors/toolsmith-error';
 import { thrownMessage } from '../errors/thrown-message';
+import { reportableError } from '../errors/reportable-error';
 
 /**
  * What the model is told when a tool throws an error that is not a Toolsmith error:
@@ -70,7 +70,7 @@ export function exposedMessage(exposure: ToolErrorExposure, toolName: string, th
       return typeof text === 'string' && text !== '' ? text : toolFailedGenericMessage(toolName);
     } catch (policyError) {
       // A broken policy must not leak the original error: fall back to the safe text and say why.
-      return `Tool "${toolName}" failed. (The error policy itself failed: ${ToolsmithError.isInstance(policyError) ? policyError.code : 'error'}.)`;
+      return `Tool "${toolName}" failed. (The error policy itself failed: ${reportableError(policyError)?.code ?? 'error'}.)`;
     }
   }
   return toolFailedMessage(toolName, thrownMessage(thrown));
