@@ -15,6 +15,14 @@ export interface EventSteps {
    * none. Optional: without it the consumer calls `next()`.
    */
   nextNow?(): Event[] | undefined | Promise<Event[] | undefined>;
+  /**
+   * {@link EventSteps.nextNow} for a consumer that would go on with `promise.then(arrived, failed)`: a batch at
+   * hand as `nextNow` gives it, else the promise of what `arrived` (or `failed`, for a step that fails) makes of
+   * the batch. A producer may call them where the batch is made (a model call's own async function), so the
+   * consumer's step makes no promise of its own and waits no extra tick. A throw is a throw, as for `nextNow`.
+   * Optional.
+   */
+  nextTo?<R>(arrived: (batch: Event[] | undefined) => R | Promise<R>, failed: (thrown: unknown) => Promise<R>): Event[] | undefined | Promise<R>;
   close(): Promise<void>;
   /** True once `next()` would resolve to `undefined`: the consumer may stop without asking (one step and its await fewer). */
   readonly finished?: boolean;

@@ -87,6 +87,11 @@ export class LlmFlow implements EventSteps, HandleFunctionCallsInput, ModelStepT
   private stream?: AsyncGenerator<Event, ModelStep, undefined>;
   /** The transfer target's run ({@link Phase.Transferred}). */
   private target?: EventSteps;
+  /** What a model call made in {@link LlmFlow.nextTo}'s step hands its step to (made at its first call). */
+  private consumer?: StepConsumer;
+  /** In {@link LlmFlow.nextTo}'s step: a model call hands its step to the consumer (`consumed`: one did). */
+  private consuming = false;
+  private consumed = false;
   constructor(
     /** @internal */
     readonly agent: LlmAgent,
@@ -120,6 +125,30 @@ export class LlmFlow implements EventSteps, HandleFunctionCallsInput, ModelStepT
     } catch (thrown) {
       return Promise.reject(thrown);
     }
+  }
+
+  /**
+   * {@link EventSteps.nextTo}: a model call made now hands its step to `arrived` (its failure to `failed`)
+   * in the call's own async function; any other batch that must be waited for is given to them by a `then`.
+   */
+  nextTo<R>(arrived: (batch: Event[] | undefined) => R | Promise<R>, failed: (thrown: unknown) => Promise<R>): Event[] | undefined | Promise<R> {
+    const consumer = (this.consumer ??= new StepConsumer(this));
+    consumer.arrived = arrived;
+    consumer.failed = failed;
+    this.consuming = true;
+    let batch: Event[] | undefined | Promise<Event[] | undefined>;
+    try {
+      batch = this.nextNow();
+    } finally {
+      this.consuming = false;
+    }
+    if (!(batch instanceof Promise)) return batch;
+    if (this.consumed) {
+      this.consumed = false;
+      // The model call's promise: of what `arrived` or `failed` made of its step (see call).
+      return batch as unknown as Promise<R>;
+    }
+    return batch.then(arrived, failed);
   }
 
   /** {@link LlmFlow.next}, with the batch itself when no step before it waits (the tool step's usual batch), and a throw for a rejection. */
@@ -231,7 +260,12 @@ export class LlmFlow implements EventSteps, HandleFunctionCallsInput, ModelStepT
   /** The model call: its events as one batch, or streaming, its partial events one per batch as they arrive. */
   private call(offered: OfferedTools): Promise<Event[] | undefined> {
     const { agent, context } = this;
-    if (!context.streaming) return callModel(agent, context, offered, this);
+    if (!context.streaming) {
+      if (!this.consuming) return callModel(agent, context, offered, this);
+      // Made in nextTo's own step: the call hands its step to the consumer itself (see nextTo).
+      this.consumed = true;
+      return callModel(agent, context, offered, this.consumer!) as unknown as Promise<Event[] | undefined>;
+    }
     this.stream = streamModel(agent, context, offered);
     this.phase = Phase.Streaming;
     return this.streamed();
@@ -310,6 +344,31 @@ export class LlmFlow implements EventSteps, HandleFunctionCallsInput, ModelStepT
     this.phase = Phase.Done;
     return events;
   }
+}
+
+/** A model call's `then` for {@link LlmFlow.nextTo}: the loop's step, then the consumer's own (or its failure). */
+class StepConsumer implements ModelStepThen<unknown> {
+  arrived: (batch: Event[] | undefined) => unknown = ignoreBatch;
+  failed: (thrown: unknown) => Promise<unknown> = rejected;
+
+  constructor(private readonly flow: LlmFlow) {}
+
+  afterModelStep(step: ModelStep): unknown {
+    const batch = this.flow.afterModelStep(step);
+    return batch instanceof Promise ? batch.then(this.arrived, this.failed) : this.arrived(batch);
+  }
+
+  modelCallFailed(thrown: unknown): Promise<unknown> {
+    return this.failed(thrown);
+  }
+}
+
+function ignoreBatch(): undefined {
+  return undefined;
+}
+
+function rejected(thrown: unknown): Promise<never> {
+  return Promise.reject(thrown);
 }
 
 /** {@link LlmFlow.calls} between steps. */

@@ -42,6 +42,8 @@ export interface ModelStep {
 /** What the loop makes of a model call's step (the loop itself: no callback made per loop). */
 export interface ModelStepThen<T> {
   afterModelStep(step: ModelStep): T | Promise<T>;
+  /** What a call that throws or rejects before its step is made comes to; without it, the call's promise rejects with it. */
+  modelCallFailed?(thrown: unknown): Promise<T>;
 }
 
 /**
@@ -55,10 +57,15 @@ export interface ModelStepThen<T> {
 export function callModel<T>(agent: LlmAgent, context: InvocationContext, offered: OfferedTools, then: ModelStepThen<T>): Promise<T> {
   try {
     const built = buildRequest(agent, context, offered);
-    if (built instanceof Promise) return built.then((request) => respond(new ModelCall(agent, context, request, buildsOwnRequest(offered)), then));
+    if (built instanceof Promise) {
+      const failed = then.modelCallFailed && ((thrown: unknown) => then.modelCallFailed!(thrown));
+      return built.then((request) => respond(new ModelCall(agent, context, request, buildsOwnRequest(offered)), then), failed);
+    }
     return respond(new ModelCall(agent, context, built, buildsOwnRequest(offered)), then);
   } catch (thrown) {
-    return Promise.reject(thrown);
+    // Given to modelCallFailed a tick later, as the rejection would be: never inside the caller's own step.
+    const rejection = Promise.reject(thrown);
+    return then.modelCallFailed ? rejection.then(undefined, (failure: unknown) => then.modelCallFailed!(failure)) : rejection;
   }
 }
 
@@ -92,45 +99,50 @@ async function readParts(call: ModelCall): Promise<void> {
   for await (const part of call.generate()) if (call.took(part)) break;
 }
 
-/** {@link callModel} once the request is built: the callbacks, the model's parts, then the step. */
+/** {@link callModel} once the request is built: the callbacks, the model's parts, then the step. What throws is given to `then.modelCallFailed` when it has one (in this function: no promise and tick of a `then` for it). */
 async function respond<T>(call: ModelCall, then: ModelStepThen<T>): Promise<T> {
-  let response = call.chain.beforeModel.length > 0 ? await call.before() : undefined;
-  if (!response) {
-    try {
-      const parts = call.generate();
-      if (isAsyncGenerator(parts)) {
-        // What `for await ... break` does, written out for an async generator's own methods, which cannot
-        // answer anything but a promise of an iterator result: only the close differs (see CLOSED).
-        for (let next = await NEXT.call(parts); !next.done; next = await NEXT.call(parts)) {
-          let complete: boolean;
-          try {
-            complete = call.took(next.value);
-          } catch (thrown) {
-            // Closed, and the first error is the one thrown (its close's own failure is dropped).
-            await RETURN.call(parts).catch(ignore);
-            throw thrown;
+  try {
+    let response = call.chain.beforeModel.length > 0 ? await call.before() : undefined;
+    if (!response) {
+      try {
+        const parts = call.generate();
+        if (isAsyncGenerator(parts)) {
+          // What `for await ... break` does, written out for an async generator's own methods, which cannot
+          // answer anything but a promise of an iterator result: only the close differs (see CLOSED).
+          for (let next = await NEXT.call(parts); !next.done; next = await NEXT.call(parts)) {
+            let complete: boolean;
+            try {
+              complete = call.took(next.value);
+            } catch (thrown) {
+              // Closed, and the first error is the one thrown (its close's own failure is dropped).
+              await RETURN.call(parts).catch(ignore);
+              throw thrown;
+            }
+            if (complete) {
+              await RETURN.call(parts, CLOSED);
+              break;
+            }
           }
-          if (complete) {
-            await RETURN.call(parts, CLOSED);
-            break;
-          }
+        } else {
+          await readParts(call);
         }
-      } else {
-        await readParts(call);
+        response = call.complete;
+        if (!response) throw call.incomplete();
+      } catch (thrown) {
+        const recovered = await call.recover(thrown);
+        const { partials } = call;
+        if (recovered instanceof Event) return then.afterModelStep(partials ? { partials, event: recovered, ok: false } : { event: recovered, ok: false });
+        response = recovered;
       }
-      response = call.complete;
-      if (!response) throw call.incomplete();
-    } catch (thrown) {
-      const recovered = await call.recover(thrown);
-      const { partials } = call;
-      if (recovered instanceof Event) return then.afterModelStep(partials ? { partials, event: recovered, ok: false } : { event: recovered, ok: false });
-      response = recovered;
     }
+    if (call.chain.afterModel.length > 0) response = await call.after(response);
+    const step = call.step(response);
+    if (call.partials) step.partials = call.partials;
+    return then.afterModelStep(step);
+  } catch (thrown) {
+    if (then.modelCallFailed) return then.modelCallFailed(thrown);
+    throw thrown;
   }
-  if (call.chain.afterModel.length > 0) response = await call.after(response);
-  const step = call.step(response);
-  if (call.partials) step.partials = call.partials;
-  return then.afterModelStep(step);
 }
 
 /** {@link callModel} while streaming: yields each partial event as it arrives. */

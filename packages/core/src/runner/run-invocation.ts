@@ -348,8 +348,17 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
           const steps = this.steps;
           if (steps && !steps.finished) {
             // A batch at hand (the usual tool step's) is handed out now, with no promise and no wait.
-            const next = steps.nextNow ? steps.nextNow() : steps.next();
-            if (next instanceof Promise) return this.nextBatch(next);
+            let next: Event[] | undefined;
+            if (steps.nextTo) {
+              // A step that waits hands its batch to `arrived` (a model call, in its own async function: no then of ours).
+              const taken = steps.nextTo((this.arrived ??= (batch) => this.arrive(batch)), (this.failure ??= (thrown) => this.failWith(thrown)));
+              if (taken instanceof Promise) return taken;
+              next = taken;
+            } else {
+              const taken = steps.nextNow ? steps.nextNow() : steps.next();
+              if (taken instanceof Promise) return this.nextBatch(taken);
+              next = taken;
+            }
             if (next) this.hold(next, true);
             else this.steps = undefined;
             continue;
