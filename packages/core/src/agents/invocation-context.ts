@@ -74,28 +74,6 @@ export interface InvocationShared {
   costError?: AgentConfigError;
 }
 
-/** @internal What an {@link InvocationContext} is made of. */
-export interface InvocationContextInit {
-  invocationId: string;
-  /** The agent running now. */
-  agent: BaseAgent;
-  session: Session;
-  services: InvocationServices;
-  /** The user's message that started the invocation (credential answers redacted). */
-  userContent?: Content;
-  /** The credential answers of the user's message, with their secrets: request id → response. Never stored. */
-  withheldAnswers?: ReadonlyMap<string, unknown>;
-  /** This invocation's own signal, linked to the caller's; absent when the caller gave none (then made on first read). */
-  signal?: AbortSignal;
-  /** False when the caller gave no signal: nothing can abort the invocation, so waits need no abort race. */
-  abortable?: boolean;
-  /** Ask models for partial responses. */
-  streaming: boolean;
-  branch?: string;
-  /** The invocation's spans, when it is traced. */
-  trace?: InvocationTrace;
-}
-
 /**
  * One invocation: a user message handled by an agent (and the agents it transfers to) until a final
  * answer, a pause or an error. Passed to {@link BaseAgent.runAsync}; agents hand a copy made with
@@ -127,25 +105,45 @@ export class InvocationContext {
   declare readonly trace?: InvocationTrace;
   declare private readonly shared: InvocationShared;
 
-  /** @internal Made by the runner; `shared` is what {@link InvocationContext.forAgent} copies share (temp state, model-call count). */
-  constructor(init: InvocationContextInit, shared: InvocationShared = { llmCalls: 0 }) {
-    this.invocationId = init.invocationId;
-    this.agent = init.agent;
-    this.session = init.session;
-    this.services = init.services;
-    this.userContent = init.userContent;
-    this.withheldAnswers = init.withheldAnswers;
-    this.abortable = init.abortable ?? true;
-    this.ownSignal = init.signal;
-    this.streaming = init.streaming;
-    this.branch = init.branch;
-    this.trace = init.trace;
+  /**
+   * @internal Made by the runner, from each field's value (no init object made per run): `signal`, this
+   * invocation's own signal, linked to the caller's (absent when the caller gave none: then made on first
+   * read); `withheldAnswers`, the credential answers of the user's message with their secrets (request id
+   * → response, never stored); `shared`, what {@link InvocationContext.forAgent} copies share (temp state,
+   * model-call count).
+   */
+  constructor(
+    invocationId: string,
+    agent: BaseAgent,
+    session: Session,
+    services: InvocationServices,
+    userContent: Content | undefined,
+    withheldAnswers: ReadonlyMap<string, unknown> | undefined,
+    abortable: boolean,
+    signal: AbortSignal | undefined,
+    streaming: boolean,
+    branch: string | undefined,
+    trace: InvocationTrace | undefined,
+    shared: InvocationShared = { llmCalls: 0 },
+  ) {
+    this.invocationId = invocationId;
+    this.agent = agent;
+    this.session = session;
+    this.services = services;
+    this.userContent = userContent;
+    this.withheldAnswers = withheldAnswers;
+    this.abortable = abortable;
+    this.ownSignal = signal;
+    this.streaming = streaming;
+    this.branch = branch;
+    this.trace = trace;
     this.shared = shared;
   }
 
   /** The same invocation, run by another agent. */
   forAgent(agent: BaseAgent): InvocationContext {
-    return new InvocationContext({ ...this, agent, signal: this.ownSignal }, this.shared);
+    const { invocationId, session, services, userContent, withheldAnswers, abortable, ownSignal, streaming, branch, trace, shared } = this;
+    return new InvocationContext(invocationId, agent, session, services, userContent, withheldAnswers, abortable, ownSignal, streaming, branch, trace, shared);
   }
 
   /**

@@ -590,9 +590,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     // handed to agents and callbacks has its values redacted; the secret stays in memory for this invocation.
     const withheld = newMessage === undefined ? undefined : withholdCredentials(newMessage);
     const userContent = withheld ? withheld.stored : newMessage;
-    const context = (this.context = new InvocationContext({
-      invocationId, agent, session, services, userContent, withheldAnswers: withheld?.answers, signal, abortable: input.signal !== undefined, streaming: input.streaming ?? false, trace: this.trace,
-    }));
+    const context = (this.context = new InvocationContext(invocationId, agent, session, services, userContent, withheld?.answers, input.signal !== undefined, signal, input.streaming ?? false, undefined, this.trace));
     this.trace?.started({ invocationId, sessionId: session.id, agentName: agent.name, events: session.events, newMessage: userContent });
     if (signal?.aborted) return this.endWith(errorEvent(context, agent.name, new RunAbortedError(signal.reason)));
     if (input.messageId !== undefined) {
