@@ -1,4 +1,4 @@
-import { ToolsmithError } from '@toolsmith/core';
+import { ToolsmithError, reportableError, thrownMessage } from '@toolsmith/core';
 import type { CliIo } from './cli-io';
 import { EXIT_ERROR, EXIT_OK } from './exit-codes';
 import { CLI_VERSION } from './version';
@@ -104,8 +104,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return EXIT_ERROR;
     }
   } catch (error) {
-    if (!ToolsmithError.isInstance(error)) throw error;
-    io.stderr.write(`toolsmith: ${error.message} [${error.code}]\n`);
+    const reported = reportableError(error);
+    if (reported) io.stderr.write(`toolsmith: ${reported.message} [${reported.code}]\n`);
+    else if (ToolsmithError.isInstance(error)) io.stderr.write(`toolsmith: ${thrownMessage(error)}\n`);
+    else throw error;
     return EXIT_ERROR;
   }
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Content} from '@toolsmith/core';
-import { ToolsmithError, thrownMessage } from '@toolsmith/core';
+import { ToolsmithError, reportableError, thrownMessage } from '@toolsmith/core';
 import { type HttpGuard, HttpGuardError, checkNewMessage, decodePathSegment } from '@toolsmith/core/internal';
 import type { DevAgentHost} from './dev-agent-host';
 import { pendingOf, toWireEvent } from './dev-agent-host';
@@ -230,7 +230,9 @@ function badRequest(message: string): DevApiError {
 }
 
 function errorBody(error: ToolsmithError): ApiErrorBody {
-  return { error: { code: error.code, message: error.message } };
+  // Reported as it is only when it can be (see reportableError): a client never gets a code made of a secret.
+  const reported = reportableError(error);
+  return reported ? { error: { code: reported.code, message: reported.message } } : { error: { code: 'INTERNAL_ERROR', message: 'The request failed.' } };
 }
 
 function json(response: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {

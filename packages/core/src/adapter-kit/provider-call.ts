@@ -1,6 +1,8 @@
 import { ProviderError } from '../errors/provider-errors';
 import { providerObserverFailedMessage } from '../errors/messages';
 import { RunAbortedError } from '../errors/run-aborted-error';
+import { reportableError } from '../errors/reportable-error';
+import { thrownMessage } from '../errors/thrown-message';
 import type { LlmResponse } from '../model/llm-response';
 import type { ProviderExchangeObserver } from '../model/provider-exchange';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelayMs, waitBeforeRetry } from './retry-policy';
@@ -107,11 +109,9 @@ class AttemptReporter {
 }
 
 function errorSummary(mapped: unknown): { code: string; message: string } {
-  const error = mapped as { code?: unknown; message?: unknown } | null;
-  return {
-    code: typeof error?.code === 'string' ? error.code : 'PROVIDER_ERROR',
-    message: typeof error?.message === 'string' ? error.message : String(mapped),
-  };
+  // Read as the run reports it (see reportableError): a code that cannot be is the provider's failure, by its text.
+  const reported = reportableError(mapped);
+  return reported ? { code: reported.code, message: reported.message } : { code: 'PROVIDER_ERROR', message: thrownMessage(mapped) };
 }
 
 type Attempt = { ok: true; responses: AsyncGenerator<LlmResponse> } | { ok: false; error: unknown };

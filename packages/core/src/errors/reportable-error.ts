@@ -2,16 +2,24 @@ import { types } from 'node:util';
 import { redactSecretText } from '../redaction/secret-redaction';
 import { ToolsmithError } from './toolsmith-error';
 
-/** What an error code may be: a stable identifier of 1 to 128 characters, with no whitespace or control character. */
-const CODE = /^[^\s\p{Cc}]{1,128}$/u;
+/** What an error code may be: an identifier of 1 to 128 ASCII letters, digits, `_`, `.`, `:` and `-`, starting with a letter or digit. */
+const CODE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+
+/** Codes found to be error codes, so each is checked once (a process reports few distinct codes). */
+const knownCodes = new Set<string>();
+const MAX_KNOWN_CODES = 1_000;
 
 /**
- * True for a string an error code may be (see {@link reportableError}): 1 to 128 characters, no
- * whitespace or control character, and nothing that looks like a secret (an API key, a token: a code is
- * stored, traced and shown as it is).
+ * True for a string an error code may be (see {@link reportableError}): an identifier of 1 to 128 ASCII
+ * letters, digits, `_`, `.`, `:` and `-` (no whitespace, no invisible or look-alike character), and
+ * nothing that looks like a secret (an API key, a token: a code is stored, traced and shown as it is).
  */
 export function isErrorCode(code: unknown): code is string {
-  return typeof code === 'string' && CODE.test(code) && redactSecretText(code) === code;
+  if (typeof code !== 'string') return false;
+  if (knownCodes.has(code)) return true;
+  if (!CODE.test(code) || redactSecretText(code) !== code) return false;
+  if (knownCodes.size < MAX_KNOWN_CODES) knownCodes.add(code);
+  return true;
 }
 
 /**

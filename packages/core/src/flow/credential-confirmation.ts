@@ -1,7 +1,8 @@
 import type { InvocationContext } from '../agents/invocation-context';
 import { readCredentialAnswer } from '../confirmation/credential-answer';
 import type { PendingConfirmation } from '../confirmation/pending-calls';
-import { ToolsmithError } from '../errors/toolsmith-error';
+import { reportableError } from '../errors/reportable-error';
+import { redactSecretText } from '../redaction/secret-redaction';
 import type { ToolConfirmation } from '../state/event-actions';
 
 /**
@@ -22,10 +23,12 @@ export async function credentialConfirmation(context: InvocationContext, record:
     if (answer.kind === 'code') await credentials.completeCode(owner, answer.code, answer.state);
     else await credentials.store(owner, auth.authConfig, answer.credential);
   } catch (error) {
-    if (!ToolsmithError.isInstance(error)) throw error;
+    // Only a Toolsmith error that can be reported as it is goes into the session (anything else fails the run).
+    const reported = reportableError(error);
+    if (!reported) throw error;
     // The token endpoint refused the code: asking again (the call's own next step) is the recovery,
     // and the new request says why (see ToolContext.requestCredential).
-    return { confirmed: true, payload: { authError: { code: error.code, message: error.message } } };
+    return { confirmed: true, payload: { authError: { code: reported.code, message: redactSecretText(reported.message) } } };
   }
   return { confirmed: true };
 }

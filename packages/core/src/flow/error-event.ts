@@ -33,7 +33,7 @@ export function errorFields(error: ToolsmithError): { errorCode: string; errorMe
     // Something thrown that carries the Toolsmith error brand but cannot be read: the run still ends on an event.
     return unreadableErrorFields(`an error whose fields cannot be read (${thrownMessage(thrown)})`);
   }
-  if (!isErrorCode(code) || typeof message !== 'string') return unreadableErrorFields('an error without an error code (1 to 128 characters, no whitespace) and a string message');
+  if (!isErrorCode(code) || typeof message !== 'string') return unreadableErrorFields('an error that cannot be reported as it is (its code must be 1 to 128 ASCII letters, digits and _.:-, with no secret-looking text; its message a string)');
   const fields = { errorCode: redactSecretText(code), errorMessage: redactSecretText(message) };
   if (details === undefined) return fields;
   let json: string | undefined;

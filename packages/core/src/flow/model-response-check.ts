@@ -43,7 +43,7 @@ export interface EarlierCalls {
 /** A response is plain data, as a message is: arrays, plain objects, strings, numbers, booleans, null. */
 // A model's objects may come from another realm (an SDK's `fetch`, a custom model in a jest test): plain all the same.
 /** What a response's `error` must be. */
-const ERROR_SHAPE = '"error" must be an object with a "code" of 1 to 128 characters without whitespace and a string "message"';
+const ERROR_SHAPE = '"error" must be an object with a "code" of 1 to 128 ASCII letters, digits and _.:- (no secret-looking text) and a string "message"';
 const RESPONSE_RULES: JsonCopyRules = { values: 'plain', anyRealm: true };
 
 /**

@@ -525,6 +525,9 @@ export function wrapResult(result: unknown): Record<string, unknown> {
  * (the call's result budget) the response is cut as a result is: details left out, then the message's end.
  */
 export function errorResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: ToolsmithError, maxChars?: number): FunctionResponse {
+  // Checked again here, where it is read: a callback (onToolError) or the thrower may have changed the
+  // error since it was first taken as it is; what cannot be reported is the tool's failure, by its text.
+  if (!reportableError(error)) return errorResponse(call, new ToolExecutionError(call.name, error), maxChars);
   const body: Record<string, unknown> = { code: error.code, message: toolCallFeedback(call.name, error) };
   let details: unknown;
   try {

@@ -131,6 +131,8 @@ function unreportableErrors(): Array<[string, () => unknown]> {
       },
     ],
     ['that is a Proxy of a real one', () => new Proxy(new ToolsmithError('GOOD_CODE' as never, 'm'), {})],
+    ['whose code holds a right-to-left override', () => new ToolsmithError('RATE\u202eDETIMIL' as never, 'm')],
+    ['whose code holds a URL with a password', () => new ToolsmithError('db_at_postgres://admin:hunter2@db_failed' as never, 'm')],
   ];
 }
 
@@ -179,6 +181,32 @@ describe('a Toolsmith error whose details cannot be read', () => {
     const events = await all(run(runner, 'hi'));
     const response = events[1].functionResponses()[0].response as { error: Record<string, unknown> };
     expect(response.error).toMatchObject({ code: 'GOOD_CODE', detailsOmitted: expect.stringContaining("the error's details cannot be read") });
+    expect(events[2].text()).toBe('done');
+  });
+});
+
+describe('a tool error changed after it was taken as it is', () => {
+  it.each([
+    ['a secret', (error: { code: unknown }) => void (error.code = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789')],
+    ['a getter that throws', (error: object) => void Object.defineProperty(error, 'code', { get: () => { throw new Error('code boom'); } })],
+    ['a code of 300,000 characters', (error: { code: unknown }) => void (error.code = 'X'.repeat(300_000))],
+  ])('by an onToolError callback (its code made %s): the model gets TOOL_EXECUTION_FAILED and the turn goes on', async (_, change) => {
+    const model = new ScriptedModel((request) => (request.contents.at(-1)!.parts[0]?.functionResponse ? 'done' : { calls: [{ id: 'c1', name: 'note', args: {} }] }));
+    const note = new FnTool('note', () => {
+      throw new ToolsmithError('NOTE_FAILED' as never, 'the note failed');
+    });
+    const callbacks = {
+      onToolError: ({ error }: { error: object }) => {
+        change(error as { code: unknown });
+        return undefined;
+      },
+    };
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [note], callbacks }), sessionService: new InMemorySessionService() });
+    const events = await all(run(runner, 'hi'));
+    expect(events.map((event) => event.errorCode)).toEqual([undefined, undefined, undefined]);
+    const response = events[1].functionResponses()[0].response as { error: { code: string } };
+    expect(response.error.code).toBe('TOOL_EXECUTION_FAILED');
+    expect(JSON.stringify(events)).not.toContain('abcdefghijklmnop');
     expect(events[2].text()).toBe('done');
   });
 });

@@ -1,6 +1,5 @@
 import { toolFailedGenericMessage, toolFailedMessage } from '../errors/messages';
 import { thrownMessage } from '../errors/thrown-message';
-import { reportableError } from '../errors/reportable-error';
 
 /**
  * What the model is told when a tool throws an error that is not a Toolsmith error:
@@ -68,9 +67,10 @@ export function exposedMessage(exposure: ToolErrorExposure, toolName: string, th
       const text: unknown = exposure(thrown, toolName);
       // A policy that gives no text (undefined, or not a string) sends the generic one, never the error's message.
       return typeof text === 'string' && text !== '' ? text : toolFailedGenericMessage(toolName);
-    } catch (policyError) {
-      // A broken policy must not leak the original error: fall back to the safe text and say why.
-      return `Tool "${toolName}" failed. (The error policy itself failed: ${reportableError(policyError)?.code ?? 'error'}.)`;
+    } catch {
+      // A broken policy must not leak the original error, nor its own (its code may be made of the error's
+      // text): fall back to the safe text and say that much.
+      return `Tool "${toolName}" failed. (The error policy itself failed.)`;
     }
   }
   return toolFailedMessage(toolName, thrownMessage(thrown));

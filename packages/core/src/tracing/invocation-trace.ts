@@ -178,7 +178,11 @@ export class InvocationTrace {
     const span = this.tracer.startSpan(`${GenAiOperation.EXECUTE_TOOL} ${call.name}`, { kind: api.SpanKind.INTERNAL, attributes }, this.current);
     return api.context.with(api.trace.setSpan(this.current, span), run).then(
       (outcome) => {
-        if (outcome.error) markFailed(api, span, outcome.error.code, outcome.error.message, this.recordContent);
+        // The code and message the model was sent (the error itself may have changed since it was checked).
+        if (outcome.error) {
+          const sent = (outcome.response.response as { error?: { code?: unknown; message?: unknown } }).error;
+          markFailed(api, span, String(sent?.code ?? 'TOOL_EXECUTION_FAILED'), String(sent?.message ?? ''), this.recordContent);
+        }
         if (outcome.policy) {
           span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_POLICY_DECISION, outcome.policy.decision);
           span.setAttribute(TraceAttribute.TOOL_CONFIRMATION_POLICY_MODE, outcome.policy.mode);
