@@ -130,15 +130,12 @@ async function respond<T>(call: ModelCall, then: ModelStepThen<T>): Promise<T> {
         if (!response) throw call.incomplete();
       } catch (thrown) {
         const recovered = await call.recover(thrown);
-        const { partials } = call;
-        if (recovered instanceof Event) return then.afterModelStep(partials ? { partials, event: recovered, ok: false } : { event: recovered, ok: false });
+        if (recovered instanceof Event) return then.afterModelStep(call.failed(recovered));
         response = recovered;
       }
     }
     if (call.chain.afterModel.length > 0) response = await call.after(response);
-    const step = call.step(response);
-    if (call.partials) step.partials = call.partials;
-    return then.afterModelStep(step);
+    return then.afterModelStep(call.step(response));
   } catch (thrown) {
     if (then.modelCallFailed) return then.modelCallFailed(thrown);
     throw thrown;
@@ -162,7 +159,7 @@ export async function* streamModel(agent: LlmAgent, context: InvocationContext, 
       if (!response) throw call.incomplete();
     } catch (thrown) {
       const recovered = await call.recover(thrown);
-      if (recovered instanceof Event) return { event: recovered, ok: false };
+      if (recovered instanceof Event) return call.failed(recovered);
       response = recovered;
     }
   }
@@ -170,8 +167,8 @@ export async function* streamModel(agent: LlmAgent, context: InvocationContext, 
   return call.step(response);
 }
 
-/** The request, callbacks and resulting event of one model call: everything both drivers share. */
-class ModelCall {
+/** The request, callbacks and resulting event of one model call: everything both drivers share. The call is its own step (no object made for it). */
+class ModelCall implements ModelStep {
   readonly chain: ModelCallbackChain;
   private readonly actions: EventActions = createEventActions();
   // Built on first use: most turns have no model callbacks, and the state snapshot is not free.
@@ -184,6 +181,10 @@ class ModelCall {
   complete?: LlmResponse;
   /** The partial events of the partial responses a model sent although the call was not streaming ({@link ModelCall.took}). */
   partials?: Event[];
+  /** The step's event, once {@link ModelCall.step} or {@link ModelCall.failed} made it. */
+  event!: Event;
+  ok = false;
+  refusedCalls?: ReadonlyMap<string, ToolsmithError>;
 
   constructor(
     private readonly agent: LlmAgent,
@@ -193,6 +194,13 @@ class ModelCall {
     private requestOwned: boolean,
   ) {
     this.chain = modelCallbackChain(context.services.plugins, agent.callbacks);
+  }
+
+  /** The step for an error event that ends the loop (with the partial events the model sent first, if any). */
+  failed(event: Event): ModelStep {
+    this.event = event;
+    this.ok = false;
+    return this;
   }
 
   /** The first response a beforeModel callback returns; it replaces the model call. */
@@ -311,15 +319,16 @@ class ModelCall {
       checked = checkModelResponse(raw, agent.model.modelName, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS, context);
     } catch (error) {
       this.chat?.end(error as ToolsmithError);
-      return { event: errorEvent(context, agent.name, error as ToolsmithError, this.actions), ok: false };
+      return this.failed(errorEvent(context, agent.name, error as ToolsmithError, this.actions));
     }
     this.chat?.end();
-    const step: ModelStep = { event: this.event(checked), ok: true };
-    if (checked.refusedCalls) step.refusedCalls = checked.refusedCalls;
-    return step;
+    this.event = this.responseEvent(checked);
+    this.ok = true;
+    this.refusedCalls = checked.refusedCalls;
+    return this;
   }
 
-  private event(response: CheckedModelResponse): Event {
+  private responseEvent(response: CheckedModelResponse): Event {
     const { agent, context, actions } = this;
     const event = Event.of(context.invocationId, agent.name, context.branch, response.content, actions);
     event.turnComplete = response.turnComplete;
