@@ -247,7 +247,7 @@ function copyUsage(value: unknown, check: Check): Usage {
   // A plain object, as every object of the response must be (an array, a Date, a Map or a class instance is not), with no own toJSON.
   if (!hasPlainPrototype(value)) throw notPlain(check, '"usage"');
   if (value.toJSON !== undefined) throw invalid(check, '"usage" has a "toJSON" member (it must be plain data)');
-  const { inputTokens, outputTokens, totalTokens, cachedInputTokens, reasoningTokens } = value;
+  const { inputTokens, outputTokens, totalTokens, cachedInputTokens, reasoningTokens } = Object.getPrototypeOf(value) === Object.prototype ? value : ownCounts(value);
   const copy: Usage = {};
   // A number is taken here; `count` is called only for what is not one (absent, or refused).
   if (typeof inputTokens === 'number' ? Number.isFinite(inputTokens) : count(inputTokens, 'inputTokens', check)) copy.inputTokens = inputTokens as number;
@@ -257,6 +257,19 @@ function copyUsage(value: unknown, check: Check): Usage {
   if (typeof reasoningTokens === 'number' ? Number.isFinite(reasoningTokens) : count(reasoningTokens, 'reasoningTokens', check)) copy.reasoningTokens = reasoningTokens as number;
   return copy;
 }
+
+/**
+ * The counts `usage` holds as its own members: for a usage whose prototype is not this realm's
+ * `Object.prototype` (another realm's, whose members are not this process's to trust), so that a count
+ * its prototype carries is not read as the model's.
+ */
+function ownCounts(usage: Record<string, unknown>): Record<string, unknown> {
+  const own: Record<string, unknown> = {};
+  for (const key of USAGE_COUNTS) if (Object.prototype.hasOwnProperty.call(usage, key)) own[key] = usage[key];
+  return own;
+}
+
+const USAGE_COUNTS = ['inputTokens', 'outputTokens', 'totalTokens', 'cachedInputTokens', 'reasoningTokens'] as const;
 
 /** For a count that is not a number: false when absent; refuses anything else. */
 function count(value: unknown, name: string, check: Check): boolean {

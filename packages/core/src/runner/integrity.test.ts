@@ -206,6 +206,16 @@ describe('integrity: a model response made in another realm', () => {
   });
 });
 
+describe("integrity: a usage from another realm whose Object.prototype carries counts", () => {
+  it('is read by its own counts only', async () => {
+    const response = runInNewContext(`Object.prototype.inputTokens = 999; ({ content: { role: 'model', parts: [{ text: 'hi' }] }, usage: { outputTokens: 1 } })`) as unknown;
+    const { runner, session } = setup(new RawModel([response]));
+    const events = await send(runner, user('hi'));
+    expect(events.map((e) => e.errorCode)).toEqual([undefined]);
+    expect((await session()).events[1].usage).toEqual({ outputTokens: 1 });
+  });
+});
+
 describe('integrity: every call answered exactly once, in order', () => {
   it('duplicate and missing call ids: each call gets its own id and one response; a gated call is asked about', async () => {
     const model = new ScriptedModel([
