@@ -48,7 +48,15 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
   const chat = context.trace?.startChat(agent, request, { model });
   try {
     const start = () => model.generate(request, { signal: context.abortable ? context.signal : undefined, ...(chat ? { onProviderExchange: chat.observeExchange } : {}) });
-    for await (const part of chat ? chat.active(start) : start()) if (!part.partial) response = part;
+    for await (const part of chat ? chat.active(start) : start()) {
+      // As the agent's own model calls read theirs: an abort ends the read at once, and the complete
+      // response ends it (the generator closed there): nothing the model sends after it is read.
+      if (context.aborted) throw new RunAbortedError(context.signal.reason);
+      if (!part.partial) {
+        response = part;
+        break;
+      }
+    }
     if (response) chat?.response(response);
     // Checked and copied as the agent's own model calls are (INVALID_MODEL_RESPONSE otherwise): the
     // compaction event stores the response's usage, and only a plain-JSON copy of it.
