@@ -34,7 +34,8 @@ export function errorFields(error: ToolsmithError): { errorCode: string; errorMe
     return unreadableErrorFields(`an error whose fields cannot be read (${thrownMessage(thrown)})`);
   }
   if (!isErrorCode(code) || typeof message !== 'string') return unreadableErrorFields('an error that cannot be reported as it is (its code must be 1 to 128 ASCII letters, digits and _.:-, with no secret-looking text; its message a string)');
-  const fields = { errorCode: redactSecretText(code), errorMessage: redactSecretText(message) };
+  // isErrorCode refused a code that looks like a secret: only the message needs redacting.
+  const fields = { errorCode: code, errorMessage: redactSecretText(message) };
   if (details === undefined) return fields;
   let json: string | undefined;
   try {

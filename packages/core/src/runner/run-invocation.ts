@@ -1,4 +1,3 @@
-import { runFailedMessage } from '../errors/messages';
 import type { BaseAgent } from '../agents/base-agent';
 import { InvocationContext, type InvocationServices } from '../agents/invocation-context';
 import { checkFunctionResponses } from '../confirmation/check-function-responses';
@@ -32,8 +31,7 @@ import { HeldClaim } from './held-claim';
 import type { ResolvedSessionClaimPolicy } from './session-claim-policy';
 import type { InvocationTrace } from '../tracing/invocation-trace';
 import type { Context } from '@opentelemetry/api';
-import { thrownMessage } from '../errors/thrown-message';
-import { reportableError } from '../errors/reportable-error';
+import { runFailure } from '../errors/run-failure';
 
 const newInvocationId = idSequence('inv');
 
@@ -435,7 +433,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     const steps = this.steps;
     this.steps = undefined;
     if (steps) await closeSteps(steps);
-    const error = reportableError(thrown) ?? new ToolsmithError('INTERNAL_ERROR', runFailedMessage(thrownMessage(thrown)), { cause: thrown });
+    const error = runFailure(thrown);
     const { context } = this;
     const failed = context ? errorEvent(context, context.agent.name, error) : standaloneErrorEvent(this.invocationId, this.author, error);
     if (this.runUsage) failed.runUsage = { ...this.runUsage };

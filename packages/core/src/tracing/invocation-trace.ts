@@ -16,8 +16,7 @@ import { setUsageAttributes } from './usage-attributes';
 import type { Usage } from '../model/llm-response';
 import { addUsage } from '../model/usage-total';
 import { thrownMessage } from '../errors/thrown-message';
-import { reportableError } from '../errors/reportable-error';
-import { runFailedMessage } from '../errors/messages';
+import { runFailure } from '../errors/run-failure';
 
 /** What an {@link InvocationTrace} is made of (see `Tracing.startInvocation`). */
 export interface InvocationTraceInit {
@@ -118,9 +117,8 @@ export class InvocationTrace {
     } catch (thrown) {
       // The turn failed by a throw (a model callback's, say): the run ends on an error event made around
       // the agent, with this code and message; the agent's span says so as it does for its own error events.
-      const reported = reportableError(thrown);
-      if (reported) markFailed(this.api, span, reported.code, reported.message, this.recordContent);
-      else markFailed(this.api, span, 'INTERNAL_ERROR', runFailedMessage(thrownMessage(thrown)), this.recordContent);
+      const failure = runFailure(thrown);
+      markFailed(this.api, span, failure.code, failure.message, this.recordContent);
       throw thrown;
     } finally {
       this.current = outer;
