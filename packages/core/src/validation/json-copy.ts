@@ -115,6 +115,8 @@ export function copyMembers(own: Record<string, unknown>, rules: JsonCopyRules, 
     if (depth > walk.maxDepth) throw new JsonBreach('depth', '');
     let entries = 0;
     for (const name in own) {
+      // `own`'s own keys only: a member an enumerable `Object.prototype` member lends it is not the data's.
+      if (!Object.prototype.hasOwnProperty.call(own, name)) continue;
       if (rules.forbiddenKeys?.has(name)) throw new JsonBreach('key', name);
       entries++;
       walk.stringChars += name.length;
