@@ -245,9 +245,12 @@ function copyFinishReason(value: unknown, check: Check): FinishReason {
 function copyUsage(value: unknown, check: Check): Usage {
   if (!isRecord(value)) throw invalid(check, `"usage" must be an object, got ${describe(value)}`);
   // A plain object, as every object of the response must be (an array, a Date, a Map or a class instance is not), with no own toJSON.
-  if (!hasPlainPrototype(value)) throw notPlain(check, '"usage"');
+  // Its prototype read once: for the check, then for which counts are read.
+  const prototype: unknown = Object.getPrototypeOf(value);
+  const thisRealm = prototype === Object.prototype;
+  if (!thisRealm && prototype !== null && !isObjectPrototype(prototype)) throw notPlain(check, '"usage"');
   if (value.toJSON !== undefined) throw invalid(check, '"usage" has a "toJSON" member (it must be plain data)');
-  const { inputTokens, outputTokens, totalTokens, cachedInputTokens, reasoningTokens } = Object.getPrototypeOf(value) === Object.prototype ? value : ownCounts(value);
+  const { inputTokens, outputTokens, totalTokens, cachedInputTokens, reasoningTokens } = thisRealm ? value : ownCounts(value);
   const copy: Usage = {};
   // A number is taken here; `count` is called only for what is not one (absent, or refused).
   if (typeof inputTokens === 'number' ? Number.isFinite(inputTokens) : count(inputTokens, 'inputTokens', check)) copy.inputTokens = inputTokens as number;

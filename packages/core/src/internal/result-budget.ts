@@ -1,6 +1,6 @@
 import { InvalidToolResultError } from '../errors/tool-call-errors';
 import { ToolFile, ToolResult } from '../tools/tool-file';
-import { type JsonCopyRules, JsonBreach, copyJson, jsonWalk } from '../validation/json-copy';
+import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, copyJsonResult, jsonWalk, renewedJsonWalk } from '../validation/json-copy';
 import { thrownMessage } from '../errors/thrown-message';
 
 /** Nesting a result may have; deeper (or circular) results are refused. */
@@ -26,10 +26,12 @@ export interface InspectedResult {
  * @throws InvalidToolResultError naming the key of the first bad value.
  */
 export function inspectResult(toolName: string, response: Record<string, unknown>, maxChars: number): InspectedResult {
-  const walk = jsonWalk(MAX_RESULT_DEPTH, Infinity);
+  // The walk of the result inspected last, when it is over: taken (a result read inside another's getter or toJSON makes its own), put back when the copy is made.
+  const walk = renewedJsonWalk(spareWalk, MAX_RESULT_DEPTH, Infinity);
+  spareWalk = undefined;
   let copied: unknown;
   try {
-    copied = copyJson(response, RESULT_RULES, walk);
+    copied = copyJsonResult(response, RESULT_RULES, walk);
   } catch (error) {
     throw new InvalidToolResultError(toolName, `reading it failed (${thrownMessage(error)})`, error);
   }
@@ -37,6 +39,7 @@ export function inspectResult(toolName: string, response: Record<string, unknown
   let copy = copied as Record<string, unknown>;
   // Escaping at most sextuples a string's character: an upper bound of the JSON text's length.
   let length = walk.chars + 5 * walk.stringChars;
+  spareWalk = walk;
   // A `toJSON` may make the response itself something other than an object: wrapped as any other such result is.
   if (typeof copy !== 'object' || copy === null || Array.isArray(copy)) {
     // `{"result":` and `}`, and `null` for no value.
@@ -45,6 +48,9 @@ export function inspectResult(toolName: string, response: Record<string, unknown
   }
   return length <= maxChars ? { response: copy } : { response: copy, text: JSON.stringify(copy) };
 }
+
+/** The walk of the result inspected last (see {@link inspectResult}), while no inspection uses it. */
+let spareWalk: JsonWalk | undefined;
 
 /**
  * What JSON cannot carry in `value` (a BigInt, a cycle, a function, NaN…), found by the same walk as a

@@ -1,4 +1,85 @@
+import { runInNewContext } from 'node:vm';
+import { InvalidMessageError } from '../errors/invalid-message-error';
+import type { Part } from '../model/content';
 import { copyNewMessage } from './check-new-message';
+
+// A part of strings alone (the usual `{ text }`) is copied and measured by a loop of its own; these are the
+// parts it must copy and measure as the generic walk does, or leave to it.
+describe('copyNewMessage: parts of strings alone and what they fall back from', () => {
+  const copyPart = (part: unknown, limits = { maxChars: 1000, maxDepth: 5 }): Part | string => {
+    const copied = copyNewMessage({ role: 'user', parts: [part] }, limits);
+    return copied instanceof InvalidMessageError ? copied.message : copied.parts[0];
+  };
+
+  it('measures string members as the JSON text they would be, alone and across parts', () => {
+    // `{"text":"…","note":"…"}`: the strings, their keys with quotes and colons, the braces and the comma.
+    const part = { text: 'x'.repeat(80), note: 'y'.repeat(2) };
+    expect(copyPart(part, { maxChars: 103, maxDepth: 5 })).toEqual(part);
+    expect(copyPart(part, { maxChars: 102, maxDepth: 5 })).toContain('larger than 102 characters');
+    const two = copyNewMessage({ role: 'user', parts: [{ text: 'x'.repeat(40) }, { text: 'y'.repeat(40) }] }, { maxChars: 102, maxDepth: 5 });
+    expect(two).not.toBeInstanceOf(InvalidMessageError);
+    expect(copyNewMessage({ role: 'user', parts: [{ text: 'x'.repeat(40) }, { text: 'y'.repeat(41) }] }, { maxChars: 102, maxDepth: 5 })).toBeInstanceOf(InvalidMessageError);
+  });
+
+  it('refuses a part of strings when no level is allowed (maxDepth 0), as the walk does', () => {
+    expect(copyPart({ text: 'hi' }, { maxChars: 1000, maxDepth: 0 })).toContain('part 0 is nested deeper than 0 levels');
+  });
+
+  it('copies an own "__proto__" member as a key, never as the prototype', () => {
+    const copy = copyPart(JSON.parse('{"text":"hi","__proto__":"x"}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).toBe('x');
+    expect(Object.keys(copy)).toEqual(['text', '__proto__']);
+  });
+
+  it('copies other members by the walk: -0 as 0, nested objects as copies, measured too', () => {
+    const nested = { a: [1, -0] };
+    const copy = copyPart({ text: 'hi', thought: true, n: -0, nested }) as Record<string, unknown>;
+    expect(copy).toEqual({ text: 'hi', thought: true, n: 0, nested: { a: [1, 0] } });
+    expect(Object.is(copy.n, 0)).toBe(true);
+    expect(copy.nested).not.toBe(nested);
+    // `{"text":"hi","n":12}` is 20 characters: the number counts with the strings.
+    expect(copyPart({ text: 'hi', n: 12 }, { maxChars: 20, maxDepth: 5 })).toEqual({ text: 'hi', n: 12 });
+    expect(copyPart({ text: 'hi', n: 123 }, { maxChars: 20, maxDepth: 5 })).toContain('larger than 20 characters');
+  });
+
+  it('reads a getter once and keeps what it answered; a getter that throws refuses the message', () => {
+    let reads = 0;
+    const part = {
+      get text() {
+        reads++;
+        return reads === 1 ? 'first' : 'x'.repeat(10_000);
+      },
+    };
+    expect(copyPart(part, { maxChars: 100, maxDepth: 5 })).toEqual({ text: 'first' });
+    expect(reads).toBe(1);
+    expect(Object.getOwnPropertyDescriptor(copyPart({ get text() { return 'hi'; } }) as object, 'text')).toMatchObject({ value: 'hi', writable: true });
+    const throwing = copyNewMessage({ role: 'user', parts: [{ get text(): string { throw new Error('no'); } }] });
+    expect((throwing as InvalidMessageError).message).toContain('reading it threw');
+  });
+
+  it('reads a Proxy of a plain part once per member; the copy is plain data', () => {
+    const gets: string[] = [];
+    const part = new Proxy({ text: 'hi' }, { get: (target, key, receiver) => (gets.push(String(key)), Reflect.get(target, key, receiver) as unknown) });
+    const copy = copyPart(part);
+    expect(copy).toEqual({ text: 'hi' });
+    expect(gets).toEqual(['text']);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+  });
+
+  it('does not take members of the prototype; a part that is not a plain object is refused', () => {
+    class Text {
+      text = 'hi';
+    }
+    expect(copyPart(new Text())).toContain('holds a value JSON does not carry');
+    const accessor = Object.create({ get text() { return 'inherited'; } }) as object;
+    expect(copyPart(accessor)).toContain('has no text, functionResponse or inlineData');
+    const withOwn = Object.assign(Object.create({ get note() { return 'inherited'; } }) as object, { text: 'hi' });
+    expect(copyPart(withOwn)).toContain('holds a value JSON does not carry');
+    // Another realm's `{}` is not this realm's plain object: refused, as before.
+    expect(copyPart(runInNewContext("({ text: 'hi' })"))).toContain('holds a value JSON does not carry');
+  });
+});
 
 describe('copyNewMessage: an enumerable member of Object.prototype', () => {
   it('is never copied into a part, whether the part is strings alone or not', () => {

@@ -3,7 +3,7 @@ import { InvalidMessageError } from '../errors/invalid-message-error';
 import { unfitIdentifierCharacter } from '../internal/identifier-characters';
 import type { Content, Part } from '../model/content';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, copyArgumentObject } from '../validation/argument-parser';
-import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, copyMembers, isPlainData, jsonWalk, ownMembers, renewedJsonWalk } from '../validation/json-copy';
+import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, copyMembers, isPlainData, jsonWalk, ownMembers, renewedJsonWalk, setMember } from '../validation/json-copy';
 
 /**
  * A new message as the run keeps it (see {@link copyNewMessage}): the plain-data copy of the message,
@@ -100,8 +100,26 @@ const MESSAGE_RULES: JsonCopyRules = { values: 'plain' };
 
 /** Part `index` of a new message, checked and copied (its measure spent from `walk`). */
 function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentLimits, copied: CopiedMessage): Part | InvalidMessageError {
-  // The part's own members, each read once; the fields a user part may have are checked on them first.
-  const own = ownMembers(part);
+  // The part's own members, each read once (as ownMembers reads them); the fields a user part may have are
+  // checked on them first. What the walk would measure of them is counted meanwhile, while they are all strings.
+  const own: Record<string, unknown> = {};
+  let entries = 0;
+  let chars = 0;
+  let stringChars = 0;
+  let strings = true;
+  for (const name in part) {
+    if (!Object.prototype.hasOwnProperty.call(part, name)) continue;
+    const member = (part as Record<string, unknown>)[name];
+    if (member === undefined) continue;
+    setMember(own, name, member);
+    if (typeof member !== 'string') strings = false;
+    else {
+      entries++;
+      stringChars += name.length + member.length;
+      // The key and the string with their quotes, and the colon.
+      chars += name.length + member.length + 5;
+    }
+  }
   const { text, functionResponse, inlineData, functionCall } = own;
   if (text !== undefined && typeof text !== 'string') return new InvalidMessageError(`part ${index} has a non-string text`);
   // Only models make calls; a user message carrying one (e.g. a forged confirmation request) is refused whole.
@@ -110,6 +128,13 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
     return new InvalidMessageError(`part ${index} has no text, functionResponse or inlineData`);
   }
   if (!isPlainData(part)) return notJsonError(index);
+  if (strings && walk.maxDepth >= 1) {
+    // Strings alone (the usual `{ text }`): the copy is `own`, measured as copyMembers would measure it
+    // (`{`, `}` and a comma between entries); its only breach, the size, is the same wherever it is found.
+    walk.stringChars += stringChars;
+    if ((walk.chars += chars + entries + 1) > walk.maxChars) return new InvalidMessageError(`it is larger than ${limits.maxChars} characters`);
+    return own as Part;
+  }
   const alone = argumentsMeasuredAlone(own);
   const copy = copyMembers(own, MESSAGE_RULES, walk, 1);
   if (copy instanceof JsonBreach) {

@@ -215,7 +215,11 @@ function copyObject(value: object, key: string, depth: number, rules: JsonCopyRu
     }
     return array;
   }
-  const prototype: unknown = Object.getPrototypeOf(value);
+  return copyObjectOf(value, Object.getPrototypeOf(value), key, depth, rules, walk);
+}
+
+/** {@link copyObject} for an object that is not an array, whose prototype has been read (once) as `prototype`. */
+function copyObjectOf(value: object, prototype: unknown, key: string, depth: number, rules: JsonCopyRules, walk: JsonWalk): unknown {
   if (rules.values === 'plain') {
     // An own `toJSON` is a function member, refused below like any other.
     if (prototype !== Object.prototype && prototype !== null && !(rules.anyRealm === true && isObjectPrototype(prototype))) throw new JsonBreach('not-json', key, 'is not a plain object');
@@ -246,4 +250,45 @@ function copyObject(value: object, key: string, depth: number, rules: JsonCopyRu
   // `{`, `}` and a comma between entries.
   spend(walk, entries === 0 ? 2 : entries + 1);
   return copy;
+}
+
+/**
+ * `copyJson(value, rules, walk)` for `as-json` rules (a tool's result), with the same copy, measure,
+ * breaches and reads, the usual result (an object made by `{}` with no `toJSON`) copied by a loop of its
+ * own: its sites see results alone, not every kind of data the generic walk copies.
+ */
+export function copyJsonResult(value: unknown, rules: JsonCopyRules, walk: JsonWalk): unknown {
+  try {
+    if (typeof value !== 'object' || value === null || walk.maxDepth < 1 || rules.values !== 'as-json' || Array.isArray(value)) return copyValue(value, '', 1, rules, walk);
+    const prototype: unknown = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype) return copyObjectOf(value, prototype, '', 1, rules, walk);
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return copyValue((value as { toJSON(key: string): unknown }).toJSON(''), '', 2, rules, walk);
+    // copyObject's loop (the same reads, measure and breaches), scalars copied in place.
+    const copy: Record<string, unknown> = {};
+    let entries = 0;
+    for (const name in value) {
+      if (!Object.prototype.hasOwnProperty.call(value, name)) continue;
+      if (rules.forbiddenKeys?.has(name)) throw new JsonBreach('key', name);
+      const read = (value as Record<string, unknown>)[name];
+      let member: unknown;
+      if (typeof read === 'string') {
+        walk.stringChars += read.length;
+        if ((walk.chars += read.length + 2) > walk.maxChars) throw new JsonBreach('size', '');
+        member = read;
+      } else {
+        member = copyValue(read, name, 2, rules, walk);
+        if (member === undefined) continue;
+      }
+      entries++;
+      walk.stringChars += name.length;
+      if ((walk.chars += name.length + 3) > walk.maxChars) throw new JsonBreach('size', '');
+      if (name === '__proto__') setMember(copy, name, member);
+      else copy[name] = member;
+    }
+    spend(walk, entries === 0 ? 2 : entries + 1);
+    return copy;
+  } catch (thrown) {
+    if (thrown instanceof JsonBreach) return thrown;
+    throw thrown;
+  }
 }

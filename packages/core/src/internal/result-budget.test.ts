@@ -1,0 +1,76 @@
+import { runInNewContext } from 'node:vm';
+import { InvalidToolResultError } from '../errors/tool-call-errors';
+import { inspectResult } from './result-budget';
+
+// The usual result (a `{}` object with no `toJSON`) is copied and measured by a loop of its own; these are
+// the results it must copy and measure as the generic walk does, or leave to it.
+describe('inspectResult: the usual result and what it falls back from', () => {
+  it('bounds the JSON text from above as the walk does: the text is made only past the budget', () => {
+    // `{"a":"bc","n":12,"t":true}`: 26 characters, 5 of them in strings and keys (each may take 6 escaped).
+    const result = { a: 'bc', n: 12, t: true };
+    expect(inspectResult('t', result, 26 + 5 * 5)).toEqual({ response: result });
+    expect(inspectResult('t', result, 26 + 5 * 5 - 1)).toEqual({ response: result, text: JSON.stringify(result) });
+  });
+
+  it('copies members as JSON takes them: undefined left out, -0 as 0, nested objects copied, an own "__proto__" a key', () => {
+    const nested = { list: [1, undefined] };
+    const { response } = inspectResult('t', JSON.parse('{"__proto__":"x","a":1}') as Record<string, unknown>, 1000);
+    expect(Object.getPrototypeOf(response)).toBe(Object.prototype);
+    expect(Object.keys(response)).toEqual(['__proto__', 'a']);
+    const copy = inspectResult('t', { gone: undefined, zero: -0, nested }, 1000).response;
+    expect(copy).toEqual({ zero: 0, nested: { list: [1, null] } });
+    expect(Object.keys(copy)).toEqual(['zero', 'nested']);
+    expect(Object.is(copy.zero, 0)).toBe(true);
+    expect(copy.nested).not.toBe(nested);
+  });
+
+  it('refuses what JSON cannot carry, naming its key', () => {
+    expect(() => inspectResult('t', { ok: 'x', total: 10n }, 1000)).toThrow(/the value of "total" is a BigInt/);
+    expect(() => inspectResult('t', { ok: 'x', n: NaN }, 1000)).toThrow(/the value of "n" is NaN/);
+  });
+
+  it('reads a getter once and keeps what it answered; one that throws refuses the result', () => {
+    let reads = 0;
+    const result = {
+      get report() {
+        reads++;
+        return reads === 1 ? 'first' : 'second';
+      },
+    };
+    expect(inspectResult('t', result, 1000).response).toEqual({ report: 'first' });
+    expect(reads).toBe(1);
+    const throwing = { get report(): string { throw new Error('no'); } };
+    expect(() => inspectResult('t', throwing, 1000)).toThrow(InvalidToolResultError);
+    expect(() => inspectResult('t', throwing, 1000)).toThrow(/reading it failed \(no\)/);
+  });
+
+  it('reads a Proxy once per member', () => {
+    const gets: string[] = [];
+    const result = new Proxy({ status: 'ok' } as Record<string, unknown>, { get: (target, key, receiver) => (gets.push(String(key)), Reflect.get(target, key, receiver) as unknown) });
+    expect(inspectResult('t', result, 1000).response).toEqual({ status: 'ok' });
+    // `toJSON` asked for first, as JSON.stringify does, then each member once.
+    expect(gets).toEqual(['toJSON', 'status']);
+  });
+
+  it('applies an own or inherited toJSON, takes a class instance and another realm\'s object by their own members', () => {
+    expect(inspectResult('t', { toJSON: () => ({ a: 1 }) }, 1000).response).toEqual({ a: 1 });
+    expect(inspectResult('t', { toJSON: () => 'text' }, 1000).response).toEqual({ result: 'text' });
+    class Report {
+      status = 'ok';
+      get computed(): string {
+        return 'not own';
+      }
+    }
+    const copy = inspectResult('t', new Report() as unknown as Record<string, unknown>, 1000).response;
+    expect(copy).toEqual({ status: 'ok' });
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    const inherited = Object.assign(Object.create({ toJSON: () => ({ b: 2 }) }) as object, { a: 1 });
+    expect(inspectResult('t', inherited as Record<string, unknown>, 1000).response).toEqual({ b: 2 });
+    expect(inspectResult('t', Object.assign(Object.create(null) as object, { a: 1 }) as Record<string, unknown>, 1000).response).toEqual({ a: 1 });
+    const foreign = runInNewContext("({ status: 'ok', n: -0 })") as Record<string, unknown>;
+    const fromThere = inspectResult('t', foreign, 1000).response;
+    expect(Object.getPrototypeOf(fromThere)).toBe(Object.prototype);
+    expect(fromThere).toEqual({ status: 'ok', n: 0 });
+    expect(() => inspectResult('t', new Map() as unknown as Record<string, unknown>, 1000)).toThrow(/is a Map/);
+  });
+});
