@@ -2,9 +2,8 @@ import { InvalidToolResultError, ToolFilesTooLargeError } from '../errors/tool-c
 import type { FunctionResponsePart } from '../model/content';
 import { ToolFile, type ToolResult } from '../tools/tool-file';
 import { base64Bytes } from '../adapter-kit/tool-result-files';
+import { isBase64Data, isMediaType } from './inline-data-rules';
 
-const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
  * The function-response parts of the files a tool returned, after checking each one (a `type/subtype`
@@ -25,11 +24,11 @@ export function fileParts(toolName: string, files: readonly ToolFile[], maxBytes
     const mimeType: unknown = file?.mimeType;
     const data: unknown = file?.data;
     const name: unknown = file?.name;
-    if (typeof mimeType !== 'string' || !MEDIA_TYPE.test(mimeType)) {
+    if (!isMediaType(mimeType)) {
       throw new InvalidToolResultError(toolName, `${which} has the media type ${JSON.stringify(mimeType)}, not "type/subtype" (e.g. "image/png")`);
     }
     if (data === '') throw new InvalidToolResultError(toolName, `the data of ${which} is empty`);
-    if (typeof data !== 'string' || data.length % 4 !== 0 || !BASE64.test(data)) {
+    if (!isBase64Data(data)) {
       throw new InvalidToolResultError(toolName, `the data of ${which} is not base64 (give the bytes as a Uint8Array, or base64 text without a "data:" prefix)`);
     }
     if (name !== undefined && typeof name !== 'string') throw new InvalidToolResultError(toolName, `the name of ${which} is not a string`);

@@ -95,3 +95,70 @@ describe('copyNewMessage: an enumerable member of Object.prototype', () => {
     }
   });
 });
+
+describe('copyNewMessage: a member Object.prototype lends (not enumerable)', () => {
+  const lend = (key: string, value: unknown, body: () => void) => {
+    Object.defineProperty(Object.prototype, key, { value, configurable: true, writable: true, enumerable: false });
+    try {
+      body();
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)[key];
+    }
+  };
+
+  it('is never read as the part\'s own: not copied into it, and not what makes an empty part a part', () => {
+    for (const key of ['text', 'inlineData', 'functionResponse']) {
+      lend(key, key === 'text' ? 'lent' : { name: 'x', response: {} }, () => {
+        expect(copyNewMessage({ role: 'user', parts: [{}] })).toBeInstanceOf(InvalidMessageError);
+        const copied = copyNewMessage({ role: 'user', parts: [{ text: 'a', n: 1 }] });
+        expect(copied).not.toBeInstanceOf(InvalidMessageError);
+        expect(Object.keys((copied as { parts: object[] }).parts[0])).toEqual(['text', 'n']);
+      });
+    }
+  });
+});
+
+describe('copyNewMessage: inline data', () => {
+  const copy = (inlineData: unknown) => copyNewMessage({ role: 'user', parts: [{ inlineData }] });
+
+  it('takes a media type, base64 data and a name', () => {
+    const inlineData = { mimeType: 'image/png', data: 'iVBORw0KGgo=', displayName: 'a.png' };
+    expect(copy(inlineData)).toEqual({ role: 'user', parts: [{ inlineData }] });
+  });
+
+  it.each([
+    ['text', 'aGk='],
+    ['no data', { mimeType: 'image/png' }],
+    ['empty data', { mimeType: 'image/png', data: '' }],
+    ['a data URL', { mimeType: 'image/png', data: 'data:image/png;base64,aGk=' }],
+    ['data that is not base64', { mimeType: 'image/png', data: 'aGk' }],
+    ['no media type', { data: 'aGk=' }],
+    ['a media type that is not type/subtype', { mimeType: 'png', data: 'aGk=' }],
+    ['a name that is no string', { mimeType: 'image/png', data: 'aGk=', displayName: 1 }],
+    ['null', null],
+    ['an array', [{ mimeType: 'image/png', data: 'aGk=' }]],
+  ])('refuses inline data that is %s (it would fail every later turn of the session)', (_what, inlineData) => {
+    const refused = copy(inlineData);
+    expect(refused).toBeInstanceOf(InvalidMessageError);
+    expect((refused as InvalidMessageError).message).toContain('part 0 has inlineData that is not { mimeType: "type/subtype", data: base64 text');
+  });
+
+  it('reads the inline data once: a getter is asked once, and what it answered is checked and kept', () => {
+    let reads = 0;
+    const inlineData = {
+      mimeType: 'image/png',
+      get data() {
+        reads++;
+        return reads === 1 ? 'aGk=' : 'not base64!';
+      },
+    };
+    expect(copy(inlineData)).toEqual({ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'aGk=' } }] });
+    expect(reads).toBe(1);
+  });
+
+  it('checks a function response\'s files the same way', () => {
+    const answer = (parts: unknown) => copyNewMessage({ role: 'user', parts: [{ functionResponse: { id: 'c1', name: 't', response: {}, parts } }] });
+    expect(answer([{ inlineData: { mimeType: 'image/png', data: 'aGk=' } }])).not.toBeInstanceOf(InvalidMessageError);
+    expect(answer([{ inlineData: { mimeType: 'image/png', data: 'aGk' } }])).toBeInstanceOf(InvalidMessageError);
+  });
+});

@@ -1,6 +1,7 @@
 import { REQUEST_CONFIRMATION, isRecord } from '../confirmation/request-confirmation';
 import { InvalidMessageError } from '../errors/invalid-message-error';
 import { unfitIdentifierCharacter } from '../internal/identifier-characters';
+import { isBase64Data, isMediaType } from '../internal/inline-data-rules';
 import type { Content, Part } from '../model/content';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, copyArgumentObject } from '../validation/argument-parser';
 import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, copyMembers, isPlainData, jsonWalk, ownMembers, renewedJsonWalk, setMember } from '../validation/json-copy';
@@ -107,11 +108,21 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
   let chars = 0;
   let stringChars = 0;
   let strings = true;
+  // The fields a user part may have, kept as they are read: never read back from `own`, whose prototype
+  // (Object.prototype) could lend a value of a key the part does not have.
+  let text: unknown;
+  let functionResponse: unknown;
+  let inlineData: unknown;
+  let functionCall: unknown;
   for (const name in part) {
     if (!Object.prototype.hasOwnProperty.call(part, name)) continue;
     const member = (part as Record<string, unknown>)[name];
     if (member === undefined) continue;
     setMember(own, name, member);
+    if (name === 'text') text = member;
+    else if (name === 'functionResponse') functionResponse = member;
+    else if (name === 'inlineData') inlineData = member;
+    else if (name === 'functionCall') functionCall = member;
     if (typeof member !== 'string') strings = false;
     else {
       entries++;
@@ -120,31 +131,34 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
       chars += name.length + member.length + 5;
     }
   }
-  const { text, functionResponse, inlineData, functionCall } = own;
   if (text !== undefined && typeof text !== 'string') return new InvalidMessageError(`part ${index} has a non-string text`);
   // Only models make calls; a user message carrying one (e.g. a forged confirmation request) is refused whole.
   if (functionCall !== undefined) return new InvalidMessageError(`part ${index} is a function call; only a model can make one`);
   if (text === undefined && functionResponse === undefined && inlineData === undefined) {
     return new InvalidMessageError(`part ${index} has no text, functionResponse or inlineData`);
   }
+  // Sent to the model on every later turn of the session: data no provider could take would fail them all.
+  // Its members are checked in the copy (read once); what is no object is refused here, before the copy.
+  if (inlineData !== undefined && (typeof inlineData !== 'object' || inlineData === null)) return inlineDataError(index);
   if (!isPlainData(part)) return notJsonError(index);
   if (strings && walk.maxDepth >= 1) {
     // Strings alone (the usual `{ text }`): the copy is `own`, measured as copyMembers would measure it
     // (`{`, `}` and a comma between entries); its only breach, the size, is the same wherever it is found.
     walk.stringChars += stringChars;
-    if ((walk.chars += chars + entries + 1) > walk.maxChars) return new InvalidMessageError(`it is larger than ${limits.maxChars} characters`);
+    if ((walk.chars += chars + (entries === 0 ? 2 : entries + 1)) > walk.maxChars) return new InvalidMessageError(`it is larger than ${limits.maxChars} characters`);
     return own as Part;
   }
-  const alone = argumentsMeasuredAlone(own);
+  const alone = argumentsMeasuredAlone(own, functionResponse);
   const copy = copyMembers(own, MESSAGE_RULES, walk, 1);
   if (copy instanceof JsonBreach) {
     if (copy.kind === 'depth') return new InvalidMessageError(`part ${index} is nested deeper than ${limits.maxDepth} levels`);
     if (copy.kind === 'size') return new InvalidMessageError(`it is larger than ${limits.maxChars} characters`);
     return notJsonError(index);
   }
-  const files = (copy.functionResponse as { parts?: unknown } | undefined)?.parts;
+  if (inlineData !== undefined && !isInlineData(ownValue(copy, 'inlineData'))) return inlineDataError(index);
+  const files = functionResponse === undefined ? undefined : ownValue(copy.functionResponse, 'parts');
   if (files !== undefined && !isFileParts(files)) {
-    return new InvalidMessageError(`part ${index} has a functionResponse whose "parts" are not [{ inlineData: { mimeType, data } }] with string values`);
+    return new InvalidMessageError(`part ${index} has a functionResponse whose "parts" are not [{ inlineData: ${INLINE_DATA_SHAPE} }]`);
   }
   if (!alone) return copy as Part;
   const response = (copy.functionResponse as { response: Record<string, unknown> }).response;
@@ -168,6 +182,10 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
   return copy as Part;
 }
 
+function inlineDataError(index: number): InvalidMessageError {
+  return new InvalidMessageError(`part ${index} has inlineData that is not ${INLINE_DATA_SHAPE}`);
+}
+
 function notJsonError(index: number): InvalidMessageError {
   return new InvalidMessageError(`part ${index} holds a value JSON does not carry as it is (a function, a symbol, a BigInt, NaN or Infinity, or an object that is not a plain object or array)`);
 }
@@ -179,16 +197,19 @@ function notJsonError(index: number): InvalidMessageError {
  * put in `own` in place of what they were read from, each of these arguments as an empty object (what the
  * message's measure counts for it); they are returned as read. `undefined` when there are none.
  */
-function argumentsMeasuredAlone(own: Record<string, unknown>): { edited?: object; copiedCall?: { args: unknown } } | undefined {
-  const functionResponse = own.functionResponse;
+function argumentsMeasuredAlone(own: Record<string, unknown>, functionResponse: unknown): { edited?: object; copiedCall?: { args: unknown } } | undefined {
   if (!isRecord(functionResponse) || !isPlainData(functionResponse)) return undefined;
+  // Each member read as an own one: what ownMembers made inherits from Object.prototype.
   const answer = (own.functionResponse = ownMembers(functionResponse));
-  if (answer.name !== REQUEST_CONFIRMATION || !isRecord(answer.response) || !isPlainData(answer.response)) return undefined;
-  const response = (answer.response = ownMembers(answer.response));
-  const original = response.originalFunctionCall;
+  const answerResponse = ownValue(answer, 'response');
+  if (ownValue(answer, 'name') !== REQUEST_CONFIRMATION || !isRecord(answerResponse) || !isPlainData(answerResponse)) return undefined;
+  const response = (answer.response = ownMembers(answerResponse));
+  const original = ownValue(response, 'originalFunctionCall');
   const call = isRecord(original) && isPlainData(original) ? (response.originalFunctionCall = ownMembers(original)) : undefined;
-  const edited = response.decision === 'edit' && isRecord(response.args) ? response.args : undefined;
-  const copiedCall = call?.args !== undefined ? { args: call.args } : undefined;
+  const args = ownValue(response, 'args');
+  const edited = ownValue(response, 'decision') === 'edit' && isRecord(args) ? args : undefined;
+  const callArgs = call === undefined ? undefined : ownValue(call, 'args');
+  const copiedCall = callArgs !== undefined ? { args: callArgs } : undefined;
   if (!edited && !copiedCall) return undefined;
   if (edited) response.args = {};
   if (copiedCall) call!.args = {};
@@ -221,11 +242,23 @@ export function checkMessageId(messageId: unknown): InvalidMessageError | undefi
   return undefined;
 }
 
-/** True for a function response's `parts`: an array of `{ inlineData: { mimeType: string, data: string } }`. */
+/** True for a function response's `parts` (in the message's copy): an array of `{ inlineData }` (see {@link isInlineData}). */
 function isFileParts(parts: unknown): boolean {
   if (!Array.isArray(parts)) return false;
-  return parts.every((part: unknown) => {
-    const inlineData = (part as { inlineData?: { mimeType?: unknown; data?: unknown } } | null)?.inlineData;
-    return typeof inlineData?.mimeType === 'string' && typeof inlineData.data === 'string';
-  });
+  return parts.every((part: unknown) => isRecord(part) && isInlineData(ownValue(part, 'inlineData')));
+}
+
+/** What {@link isInlineData} takes, for error messages. */
+const INLINE_DATA_SHAPE = '{ mimeType: "type/subtype", data: base64 text, displayName?: string }';
+
+/** True for inline data (in the message's copy) any provider can be sent: a `type/subtype` media type, non-empty base64 data, a string name if any. */
+function isInlineData(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const displayName = ownValue(value, 'displayName');
+  return isMediaType(ownValue(value, 'mimeType')) && isBase64Data(ownValue(value, 'data')) && (displayName === undefined || typeof displayName === 'string');
+}
+
+/** `object`'s own member `key` (what a copy holds), never one its prototype lends. */
+function ownValue(object: unknown, key: string): unknown {
+  return isRecord(object) && Object.prototype.hasOwnProperty.call(object, key) ? (object as Record<string, unknown>)[key] : undefined;
 }
