@@ -250,7 +250,7 @@ function copyUsage(value: unknown, check: Check): Usage {
   const thisRealm = prototype === Object.prototype;
   if (!thisRealm && prototype !== null && !isObjectPrototype(prototype)) throw notPlain(check, '"usage"');
   if (value.toJSON !== undefined) throw invalid(check, '"usage" has a "toJSON" member (it must be plain data)');
-  const { inputTokens, outputTokens, totalTokens, cachedInputTokens, reasoningTokens } = thisRealm ? value : ownCounts(value);
+  const { inputTokens, outputTokens, totalTokens, cachedInputTokens, reasoningTokens } = thisRealm && !objectPrototypeLendsCounts() ? value : ownCounts(value);
   const copy: Usage = {};
   // A number is taken here; `count` is called only for what is not one (absent, or refused).
   if (typeof inputTokens === 'number' ? Number.isFinite(inputTokens) : count(inputTokens, 'inputTokens', check)) copy.inputTokens = inputTokens as number;
@@ -263,13 +263,20 @@ function copyUsage(value: unknown, check: Check): Usage {
 
 /**
  * The counts `usage` holds as its own members: for a usage whose prototype is not this realm's
- * `Object.prototype` (another realm's, whose members are not this process's to trust), so that a count
- * its prototype carries is not read as the model's.
+ * `Object.prototype` (another realm's, whose members are not this process's to trust), or when this
+ * realm's carries a count (polluted), so that a count a prototype carries is not read as the model's.
+ * Collected in an object with no prototype, which lends nothing either.
  */
 function ownCounts(usage: Record<string, unknown>): Record<string, unknown> {
-  const own: Record<string, unknown> = {};
+  const own: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const key of USAGE_COUNTS) if (Object.prototype.hasOwnProperty.call(usage, key)) own[key] = usage[key];
   return own;
+}
+
+/** True when `Object.prototype` carries a member named as a count (code in the process polluted it): a usage's counts are then read as its own only. */
+function objectPrototypeLendsCounts(): boolean {
+  const prototype = Object.prototype;
+  return 'inputTokens' in prototype || 'outputTokens' in prototype || 'totalTokens' in prototype || 'cachedInputTokens' in prototype || 'reasoningTokens' in prototype;
 }
 
 const USAGE_COUNTS = ['inputTokens', 'outputTokens', 'totalTokens', 'cachedInputTokens', 'reasoningTokens'] as const;

@@ -216,6 +216,26 @@ describe("integrity: a usage from another realm whose Object.prototype carries c
   });
 });
 
+describe("integrity: a usage when this realm's Object.prototype carries counts (polluted)", () => {
+  it.each([
+    ['a plain usage', () => ({ outputTokens: 1 })],
+    ['a usage with no prototype', () => Object.assign(Object.create(null) as object, { outputTokens: 1 })],
+    ["another realm's usage", () => runInNewContext('({ outputTokens: 1 })') as object],
+  ])('%s is read by its own counts only', async (_what, usage) => {
+    Object.defineProperty(Object.prototype, 'inputTokens', { value: 999, configurable: true, writable: true, enumerable: false });
+    try {
+      const { runner, session } = setup(new RawModel([{ content: { role: 'model', parts: [{ text: 'hi' }] }, usage: usage() }]));
+      const events = await send(runner, user('hi'));
+      expect(events.map((e) => e.errorCode)).toEqual([undefined]);
+      const stored = (await session()).events[1].usage!;
+      expect(Object.prototype.hasOwnProperty.call(stored, 'inputTokens')).toBe(false);
+      expect(JSON.parse(JSON.stringify(stored))).toEqual({ outputTokens: 1 });
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).inputTokens;
+    }
+  });
+});
+
 describe('integrity: every call answered exactly once, in order', () => {
   it('duplicate and missing call ids: each call gets its own id and one response; a gated call is asked about', async () => {
     const model = new ScriptedModel([
