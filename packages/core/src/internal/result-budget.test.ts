@@ -74,3 +74,62 @@ describe('inspectResult: the usual result and what it falls back from', () => {
     expect(() => inspectResult('t', new Map() as unknown as Record<string, unknown>, 1000)).toThrow(/is a Map/);
   });
 });
+
+describe('inspectResult: toJSON as JSON.stringify applies it', () => {
+  it.each([
+    ['is inherited and returns itself', new (class Row { a = 1; toJSON() { return this; } })()],
+    ['returns an object whose members have a toJSON', { toJSON: () => ({ when: new Date(0), n: 1 }) }],
+    ['returns a boxed number', { toJSON: () => Object(5) as object }],
+  ])('applies a toJSON that %s once, as JSON.stringify does', (_what, result) => {
+    const { response } = inspectResult('t', result, 1000);
+    const json = JSON.parse(JSON.stringify(result)) as unknown;
+    expect(response).toEqual(typeof json === 'object' && json !== null && !Array.isArray(json) ? json : { result: json });
+  });
+
+  it.each([
+    ['returns a copy of itself', { a: 1, toJSON(this: object) { return { ...this, extra: 2 }; } }],
+    ['returns itself', { a: 1, toJSON(this: object) { return this; } }],
+    ['returns an object with a toJSON of its own', { toJSON: () => ({ d: 1, toJSON: () => 'second' }) }],
+  ])('refuses what a toJSON that %s holds, a function, naming it (never calls it again, never "circular")', (_what, result) => {
+    expect(() => inspectResult('t', result, 1000)).toThrow('the value of "toJSON" is a function');
+  });
+
+  it('reads toJSON once: the function it answered is the one called', () => {
+    let reads = 0;
+    const result = {
+      a: 1,
+      get toJSON() {
+        reads++;
+        return reads === 1 ? () => ({ b: 2 }) : undefined;
+      },
+    };
+    expect(inspectResult('t', result, 1000)).toEqual({ response: { b: 2 } });
+    expect(reads).toBe(1);
+    let nestedReads = 0;
+    const nested = { row: { get toJSON() { nestedReads++; return nestedReads === 1 ? () => 'r' : undefined; } } };
+    expect(inspectResult('t', nested, 1000)).toEqual({ response: { row: 'r' } });
+    expect(nestedReads).toBe(1);
+  });
+});
+
+describe("inspectResult: another realm's boxed values, Map and Set", () => {
+  it('takes a boxed string, number or boolean as its primitive, as JSON does', () => {
+    const boxed = runInNewContext('({ s: new String("hello"), n: new Number(5), b: new Boolean(false) })') as object;
+    expect(inspectResult('t', boxed, 1000).response).toEqual({ s: 'hello', n: 5, b: false });
+    expect(inspectResult('t', boxed, 1000).response).toEqual(JSON.parse(JSON.stringify(boxed)));
+  });
+
+  it.each([
+    ['Map', 'new Map([["a", 1]])', /is a Map/],
+    ['Set', 'new Set([1])', /is a Set/],
+    ['boxed BigInt', 'Object(1n)', /is a BigInt/],
+    ['boxed symbol', 'Object(Symbol("s"))', /is a symbol/],
+  ])("refuses another realm's %s as this realm's", (_what, code, problem) => {
+    expect(() => inspectResult('t', { v: runInNewContext(code) as unknown }, 1000)).toThrow(problem);
+  });
+
+  it("refuses this realm's boxed BigInt and symbol too", () => {
+    expect(() => inspectResult('t', { v: Object(1n) as object }, 1000)).toThrow(/the value of "v" is a BigInt/);
+    expect(() => inspectResult('t', { v: Object(Symbol('s')) as object }, 1000)).toThrow(/the value of "v" is a symbol/);
+  });
+});

@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import { jsonScalarChars } from './json-chars';
 
 /** What a value breaks: the depth or size limit of its walk, a forbidden key, or JSON itself. */
@@ -157,6 +158,23 @@ export function isObjectPrototype(prototype: unknown): boolean {
   }
 }
 
+/** What {@link boxedPrimitive} answers for an object that boxes no primitive. */
+const NOT_BOXED = Symbol('not boxed');
+
+/**
+ * The primitive a boxed string, number or boolean holds (JSON writes `new Number(3)` as `3`), read from its
+ * internal slot as JSON reads it: of this realm or another's, with no member of it read. A boxed BigInt or
+ * symbol is refused, as their primitives are. {@link NOT_BOXED} for any other object.
+ */
+function boxedPrimitive(value: object, key: string): unknown {
+  if (!types.isBoxedPrimitive(value)) return NOT_BOXED;
+  if (types.isNumberObject(value)) return Number.prototype.valueOf.call(value);
+  if (types.isStringObject(value)) return String.prototype.valueOf.call(value);
+  if (types.isBooleanObject(value)) return Boolean.prototype.valueOf.call(value);
+  if (types.isBigIntObject(value)) throw new JsonBreach('not-json', key, 'is a BigInt (return it as a string or a number)');
+  throw new JsonBreach('not-json', key, 'is a symbol');
+}
+
 function spend(walk: JsonWalk, chars: number): void {
   if ((walk.chars += chars) > walk.maxChars) throw new JsonBreach('size', '');
 }
@@ -197,6 +215,18 @@ function copyValue(value: unknown, key: string, depth: number, rules: JsonCopyRu
   }
 }
 
+/**
+ * What a `toJSON` returned for the value at `key`, copied as JSON takes it: in that value's place (at its
+ * depth), with no `toJSON` of its own applied again (JSON.stringify applies one per value; a `toJSON` that
+ * returns `{ ...this }` or `this` is then copied, never called again until the walk overflows).
+ */
+function copyToJSONResult(result: unknown, key: string, depth: number, rules: JsonCopyRules, walk: JsonWalk): unknown {
+  if (typeof result !== 'object' || result === null) return copyValue(result, key, depth, rules, walk);
+  if (depth > walk.maxDepth) throw new JsonBreach('depth', key);
+  if (Array.isArray(result)) return copyObject(result, key, depth, rules, walk);
+  return copyObjectOf(result, Object.getPrototypeOf(result), key, depth, rules, walk, true);
+}
+
 function copyObject(value: object, key: string, depth: number, rules: JsonCopyRules, walk: JsonWalk): unknown {
   if (depth > walk.maxDepth) throw new JsonBreach('depth', key);
   if (Array.isArray(value)) {
@@ -218,19 +248,28 @@ function copyObject(value: object, key: string, depth: number, rules: JsonCopyRu
   return copyObjectOf(value, Object.getPrototypeOf(value), key, depth, rules, walk);
 }
 
-/** {@link copyObject} for an object that is not an array, whose prototype has been read (once) as `prototype`. */
-function copyObjectOf(value: object, prototype: unknown, key: string, depth: number, rules: JsonCopyRules, walk: JsonWalk): unknown {
+/**
+ * {@link copyObject} for an object that is not an array, whose prototype has been read (once) as `prototype`.
+ * `applied`: `value` is what a `toJSON` returned, whose own `toJSON` is not applied (see {@link copyToJSONResult}).
+ */
+function copyObjectOf(value: object, prototype: unknown, key: string, depth: number, rules: JsonCopyRules, walk: JsonWalk, applied = false): unknown {
   if (rules.values === 'plain') {
     // An own `toJSON` is a function member, refused below like any other.
     if (prototype !== Object.prototype && prototype !== null && !(rules.anyRealm === true && isObjectPrototype(prototype))) throw new JsonBreach('not-json', key, 'is not a plain object');
-  } else if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    return copyValue((value as { toJSON(key: string): unknown }).toJSON(key), key, depth + 1, rules, walk);
-  } else if (prototype !== Object.prototype && prototype !== null) {
-    const refused = rules.refuse?.(value);
-    if (refused !== undefined) throw new JsonBreach('not-json', key, refused);
-    // A boxed string, number or boolean is its primitive in JSON (`new Number(3)` is `3`).
-    if (value instanceof Number || value instanceof String || value instanceof Boolean) return copyValue(value.valueOf(), key, depth, rules, walk);
-    if (value instanceof Map || value instanceof Set) throw new JsonBreach('not-json', key, `is a ${value instanceof Map ? 'Map' : 'Set'} (convert it to an object or an array)`);
+  } else {
+    if (!applied) {
+      // Read once: the function read is the one called.
+      const toJSON = (value as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') return copyToJSONResult((toJSON as (key: string) => unknown).call(value, key), key, depth, rules, walk);
+    }
+    if (prototype !== Object.prototype && prototype !== null) {
+      const refused = rules.refuse?.(value);
+      if (refused !== undefined) throw new JsonBreach('not-json', key, refused);
+      const primitive = boxedPrimitive(value, key);
+      if (primitive !== NOT_BOXED) return copyValue(primitive, key, depth, rules, walk);
+      // By their internal slots, as JSON sees them: another realm's (a `vm` context's, jest's) too.
+      if (types.isMap(value) || types.isSet(value)) throw new JsonBreach('not-json', key, `is a ${types.isMap(value) ? 'Map' : 'Set'} (convert it to an object or an array)`);
+    }
   }
   const copy: Record<string, unknown> = {};
   let entries = 0;
@@ -262,7 +301,9 @@ export function copyJsonResult(value: unknown, rules: JsonCopyRules, walk: JsonW
     if (typeof value !== 'object' || value === null || walk.maxDepth < 1 || rules.values !== 'as-json' || Array.isArray(value)) return copyValue(value, '', 1, rules, walk);
     const prototype: unknown = Object.getPrototypeOf(value);
     if (prototype !== Object.prototype) return copyObjectOf(value, prototype, '', 1, rules, walk);
-    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return copyValue((value as { toJSON(key: string): unknown }).toJSON(''), '', 2, rules, walk);
+    // Read once: the function read is the one called.
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') return copyToJSONResult((toJSON as (key: string) => unknown).call(value, ''), '', 1, rules, walk);
     // copyObject's loop (the same reads, measure and breaches), scalars copied in place.
     const copy: Record<string, unknown> = {};
     let entries = 0;
