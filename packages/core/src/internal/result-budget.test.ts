@@ -81,7 +81,7 @@ describe('inspectResult: toJSON as JSON.stringify applies it', () => {
     ['returns an object whose members have a toJSON', { toJSON: () => ({ when: new Date(0), n: 1 }) }],
     ['returns a boxed number', { toJSON: () => Object(5) as object }],
   ])('applies a toJSON that %s once, as JSON.stringify does', (_what, result) => {
-    const { response } = inspectResult('t', result, 1000);
+    const { response } = inspectResult('t', result as unknown as Record<string, unknown>, 1000);
     const json = JSON.parse(JSON.stringify(result)) as unknown;
     expect(response).toEqual(typeof json === 'object' && json !== null && !Array.isArray(json) ? json : { result: json });
   });
@@ -114,7 +114,7 @@ describe('inspectResult: toJSON as JSON.stringify applies it', () => {
 
 describe("inspectResult: another realm's boxed values, Map and Set", () => {
   it('takes a boxed string, number or boolean as its primitive, as JSON does', () => {
-    const boxed = runInNewContext('({ s: new String("hello"), n: new Number(5), b: new Boolean(false) })') as object;
+    const boxed = runInNewContext('({ s: new String("hello"), n: new Number(5), b: new Boolean(false) })') as Record<string, unknown>;
     expect(inspectResult('t', boxed, 1000).response).toEqual({ s: 'hello', n: 5, b: false });
     expect(inspectResult('t', boxed, 1000).response).toEqual(JSON.parse(JSON.stringify(boxed)));
   });
