@@ -24,28 +24,31 @@ export interface SessionData {
  * {@link Session.fromJSON} gives an equal session.
  */
 export class Session {
+  // `declare`: the constructor assigns every field itself. A class field is first defined as `undefined`,
+  // which made V8 hold `lastUpdateTime` as any value rather than as a number: each append's time was then
+  // a new heap number (a field V8 holds as a number is written in place).
   /** The session's id, unique among the sessions of its app and user. */
-  readonly id: string;
+  declare readonly id: string;
   /** The app the session belongs to; its `app:` state is shared by all the app's sessions. */
-  readonly appName: string;
+  declare readonly appName: string;
   /** The user the session belongs to; its `user:` state is shared by all the user's sessions. */
-  readonly userId: string;
+  declare readonly userId: string;
   /** Session keys plus the `app:` and `user:` keys visible to it; never `temp:` keys. Updated in place by `appendEvent`. */
-  state: Record<string, unknown>;
+  declare state: Record<string, unknown>;
   /** The stored events, oldest first (only some when `getSession` asked for part of them); `appendEvent` adds to it. */
-  events: Event[];
+  declare events: Event[];
   /** Milliseconds since the epoch of the last appended event (of the creation when there is none; 0 when unknown). */
-  lastUpdateTime: number;
+  declare lastUpdateTime: number;
   /**
    * Sequence number of the last stored event (0 when none). An append expects the store to be at this
    * number and fails with `STALE_SESSION` when another writer moved it on; see {@link SessionService}.
    */
-  lastSequence: number;
+  declare lastSequence: number;
   /**
    * The fencing number of the claim this copy's appends carry (see {@link SessionService.claimSession}):
    * set by the runner after it claimed the session. Not part of the JSON form.
    */
-  fence?: number;
+  declare fence?: number;
 
   constructor(data: {
     id: string;
@@ -63,6 +66,7 @@ export class Session {
     this.events = data.events ?? [];
     this.lastUpdateTime = data.lastUpdateTime ?? 0;
     this.lastSequence = data.lastSequence ?? this.events.length;
+    this.fence = undefined;
   }
 
   /** Restores a session from its JSON form. */
