@@ -1,6 +1,6 @@
 import { ArgumentsLimitError, MalformedArgumentsError } from '../errors/tool-call-errors';
 import type { ToolsmithError } from '../errors/toolsmith-error';
-import { type JsonCopyRules, JsonBreach, copyJson, jsonWalk } from './json-copy';
+import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, copyJsonArguments, jsonWalk, renewedJsonWalk } from './json-copy';
 
 /** Bounds on what a model may send as one call's arguments. */
 export interface ArgumentLimits {
@@ -57,10 +57,17 @@ export function parseArguments(
   }
   // One walk checks depth and keys and copies: for object input it also bounds the size, and the copy is
   // what the tool and `beforeTool` get, so nothing they change reaches the model's call as stored or yielded.
-  const copied = copyJson(value, ARGUMENT_RULES, jsonWalk(limits.maxDepth, typeof raw === 'string' ? Infinity : limits.maxChars));
+  // The walk of the arguments copied last, when it is over: taken (arguments parsed inside another's getter make their own), put back once the copy is made.
+  const walk = renewedJsonWalk(spareWalk, limits.maxDepth, typeof raw === 'string' ? Infinity : limits.maxChars);
+  spareWalk = undefined;
+  const copied = copyJsonArguments(value, ARGUMENT_RULES, walk);
+  spareWalk = walk;
   if (copied instanceof JsonBreach) throw argumentsError(toolName, copied, limits);
   return copied as Record<string, unknown>;
 }
+
+/** The walk of the arguments copied last (see {@link parseArguments}), while no copy uses it. */
+let spareWalk: JsonWalk | undefined;
 
 // Every forbidden key contains "to" (__pro-to__, construc-to-r, pro-to-type); a backslash could spell one
 // with escapes; a digit before an e or E may be an exponent. Short searches are cheaper than one search per

@@ -333,3 +333,43 @@ export function copyJsonResult(value: unknown, rules: JsonCopyRules, walk: JsonW
     throw thrown;
   }
 }
+
+/**
+ * `copyJson(value, rules, walk)` for `plain` rules (a call's arguments), with the same copy, measure,
+ * breaches and reads, the usual arguments (an object made by `{}`, JSON.parse or `Object.create(null)`)
+ * copied by a loop of its own: its sites see arguments alone, not every kind of data the generic walk copies.
+ */
+export function copyJsonArguments(value: unknown, rules: JsonCopyRules, walk: JsonWalk): unknown {
+  try {
+    if (typeof value !== 'object' || value === null || walk.maxDepth < 1 || rules.values !== 'plain' || Array.isArray(value)) return copyValue(value, '', 1, rules, walk);
+    const prototype: unknown = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) return copyObjectOf(value, prototype, '', 1, rules, walk);
+    // copyObject's loop (the same reads, measure and breaches), strings copied in place.
+    const copy: Record<string, unknown> = {};
+    let entries = 0;
+    for (const name in value) {
+      if (!Object.prototype.hasOwnProperty.call(value, name)) continue;
+      if (rules.forbiddenKeys?.has(name)) throw new JsonBreach('key', name);
+      const read = (value as Record<string, unknown>)[name];
+      let member: unknown;
+      if (typeof read === 'string') {
+        walk.stringChars += read.length;
+        if ((walk.chars += read.length + 2) > walk.maxChars) throw new JsonBreach('size', '');
+        member = read;
+      } else {
+        member = copyValue(read, name, 2, rules, walk);
+        if (member === undefined) continue;
+      }
+      entries++;
+      walk.stringChars += name.length;
+      if ((walk.chars += name.length + 3) > walk.maxChars) throw new JsonBreach('size', '');
+      if (name === '__proto__') setMember(copy, name, member);
+      else copy[name] = member;
+    }
+    spend(walk, entries === 0 ? 2 : entries + 1);
+    return copy;
+  } catch (thrown) {
+    if (thrown instanceof JsonBreach) return thrown;
+    throw thrown;
+  }
+}
