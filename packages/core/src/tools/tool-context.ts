@@ -59,43 +59,45 @@ export interface ToolContextInit {
  */
 export class ToolContext implements ReadonlyContext {
   /** The id of the model's function call this context serves; its function response carries the same id. */
-  readonly functionCallId: string;
+  declare readonly functionCallId: string;
   /** Identifies the invocation (one user message, handled until an answer or a pause) in events, logs and traces. */
-  readonly invocationId: string;
+  declare readonly invocationId: string;
   /** The name of the agent whose model made the call. */
-  readonly agentName: string;
+  declare readonly agentName: string;
   /** The runner's `appName`: the application whose sessions, memory and artifacts this call reads. */
-  readonly appName: string;
+  declare readonly appName: string;
   /** The user whose session this is. */
-  readonly userId: string;
+  declare readonly userId: string;
   /** The id of the session the call runs in. */
-  readonly sessionId: string;
+  declare readonly sessionId: string;
   /** The invocation's agent path (e.g. `root.researcher`), which scopes the events an agent sees; absent when it has none. */
-  readonly branch?: string;
+  declare readonly branch?: string;
   /** Session state with scopes by key prefix (`app:`, `user:`, `temp:`, none); writes land in `actions.stateDelta`. */
-  readonly state: State;
+  declare readonly state: State;
   /** Side effects for the runner: state/artifact deltas, transfer, escalate, skipSummarization. */
-  readonly actions: EventActions;
+  declare readonly actions: EventActions;
   /** Set when this call runs after the user answered a confirmation request. */
-  readonly toolConfirmation?: ToolConfirmation;
+  declare readonly toolConfirmation?: ToolConfirmation;
   /**
    * The credential for the tool's `auth` config (`@Tool({ auth })`), set by the runner before the tool
    * runs; absent for tools without `auth`.
    */
-  credential?: AuthCredential;
-  private readonly credentials?: CredentialManager;
-  private readonly memoryService?: MemoryService;
-  private readonly artifactService?: ArtifactService;
-  private readonly invocationSignal?: AbortSignal;
+  declare credential?: AuthCredential;
+  declare private readonly credentials?: CredentialManager;
+  declare private readonly memoryService?: MemoryService;
+  declare private readonly artifactService?: ArtifactService;
+  declare private readonly invocationSignal?: AbortSignal;
   // This call's own signal, made on first read: most tools never read it, so most calls never pay for it.
-  private callController?: AbortController;
-  private unlinkCall?: () => void;
+  declare private callController?: AbortController;
+  declare private unlinkCall?: () => void;
   /** Set once the call is cancelled (timed out, or its run aborted); its effects are then discarded. */
-  private cancellation?: { reason: ToolsmithError; discarded: Promise<void> };
+  declare private cancellation?: { reason: ToolsmithError; discarded: Promise<void> };
   /** The artifact versions this call saved, deleted again if it is cancelled. */
-  private savedVersions?: Array<{ filename: string; version: number }>;
+  declare private savedVersions?: Array<{ filename: string; version: number }>;
 
   constructor(init: ToolContextInit) {
+    // Every field is assigned here, once, in the order they are declared (`declare`: class fields would first
+    // define each as undefined, a second store for each of the nineteen on every call).
     this.functionCallId = init.functionCallId;
     this.invocationId = init.invocationId;
     this.agentName = init.agentName;
@@ -105,11 +107,16 @@ export class ToolContext implements ReadonlyContext {
     this.branch = init.branch;
     this.state = init.state;
     this.actions = init.actions;
-    this.invocationSignal = init.signal;
     this.toolConfirmation = init.toolConfirmation;
+    this.credential = undefined;
+    this.credentials = init.credentials;
     this.memoryService = init.memoryService;
     this.artifactService = init.artifactService;
-    this.credentials = init.credentials;
+    this.invocationSignal = init.signal;
+    this.callController = undefined;
+    this.unlinkCall = undefined;
+    this.cancellation = undefined;
+    this.savedVersions = undefined;
   }
 
   /**

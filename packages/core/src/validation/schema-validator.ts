@@ -34,13 +34,21 @@ const compiled = new WeakMap<object, ValidateFunction>();
  * pays nothing for tools that are never called and each tool pays once.
  */
 export function validatorFor(schema: JsonSchema): ValidateFunction {
+  // The schema asked for last is found without the WeakMap: a tool's calls come in a row.
+  if (schema === lastSchema) return lastValidator!;
   let validate = compiled.get(schema);
   if (!validate) {
     validate = ajvFor(schema).compile(schema);
     compiled.set(schema, validate);
   }
+  lastSchema = schema;
+  lastValidator = validate;
   return validate;
 }
+
+/** The schema {@link validatorFor} answered last, and its validator. */
+let lastSchema: object | undefined;
+let lastValidator: ValidateFunction | undefined;
 
 /**
  * ajv's errors as one short problem per argument path: where, what was received and what was expected,
