@@ -128,6 +128,11 @@ describe("inspectResult: another realm's boxed values, Map and Set", () => {
     expect(() => inspectResult('t', { v: runInNewContext(code) as unknown }, 1000)).toThrow(problem);
   });
 
+  it('refuses a Proxy of a Map or a Set, as before', () => {
+    expect(() => inspectResult('t', { v: new Proxy(new Map([['a', 1]]), {}) }, 1000)).toThrow(/the value of "v" is a Map/);
+    expect(() => inspectResult('t', { v: new Proxy(new Set([1]), {}) }, 1000)).toThrow(/the value of "v" is a Set/);
+  });
+
   it("refuses this realm's boxed BigInt and symbol too", () => {
     expect(() => inspectResult('t', { v: Object(1n) as object }, 1000)).toThrow(/the value of "v" is a BigInt/);
     expect(() => inspectResult('t', { v: Object(Symbol('s')) as object }, 1000)).toThrow(/the value of "v" is a symbol/);

@@ -267,8 +267,10 @@ function copyObjectOf(value: object, prototype: unknown, key: string, depth: num
       if (refused !== undefined) throw new JsonBreach('not-json', key, refused);
       const primitive = boxedPrimitive(value, key);
       if (primitive !== NOT_BOXED) return copyValue(primitive, key, depth, rules, walk);
-      // By their internal slots, as JSON sees them: another realm's (a `vm` context's, jest's) too.
-      if (types.isMap(value) || types.isSet(value)) throw new JsonBreach('not-json', key, `is a ${types.isMap(value) ? 'Map' : 'Set'} (convert it to an object or an array)`);
+      // By their internal slots (another realm's, a `vm` context's or jest's, too), or by this realm's
+      // prototype (a Proxy of one, which has no slots of its own, as before).
+      const collection = types.isMap(value) || value instanceof Map ? 'Map' : types.isSet(value) || value instanceof Set ? 'Set' : undefined;
+      if (collection) throw new JsonBreach('not-json', key, `is a ${collection} (convert it to an object or an array)`);
     }
   }
   const copy: Record<string, unknown> = {};
