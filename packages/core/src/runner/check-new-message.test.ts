@@ -34,8 +34,8 @@ describe('copyNewMessage: parts of strings alone and what they fall back from', 
 
   it('copies other members by the walk: -0 as 0, nested objects as copies, measured too', () => {
     const nested = { a: [1, -0] };
-    const copy = copyPart({ text: 'hi', thought: true, n: -0, nested }) as Record<string, unknown>;
-    expect(copy).toEqual({ text: 'hi', thought: true, n: 0, nested: { a: [1, 0] } });
+    const copy = copyPart({ text: 'hi', flag: true, n: -0, nested }) as Record<string, unknown>;
+    expect(copy).toEqual({ text: 'hi', flag: true, n: 0, nested: { a: [1, 0] } });
     expect(Object.is(copy.n, 0)).toBe(true);
     expect(copy.nested).not.toBe(nested);
     // `{"text":"hi","n":12}` is 20 characters: the number counts with the strings.
@@ -86,7 +86,7 @@ describe('copyNewMessage: an enumerable member of Object.prototype', () => {
     const prototype = Object.prototype as Record<string, unknown>;
     prototype.lent = 'x';
     try {
-      for (const part of [{ text: 'hi' }, { text: 'hi', thought: true }]) {
+      for (const part of [{ text: 'hi' }, { text: 'hi', flag: true }]) {
         const copied = copyNewMessage({ role: 'user', parts: [part] });
         expect(Object.keys((copied as { parts: object[] }).parts[0])).toEqual(Object.keys(part));
       }
@@ -137,10 +137,11 @@ describe('copyNewMessage: inline data', () => {
     ['a name that is no string', { mimeType: 'image/png', data: 'aGk=', displayName: 1 }],
     ['null', null],
     ['an array', [{ mimeType: 'image/png', data: 'aGk=' }]],
+    ['an object with another key (an adapter may pass it on whole)', { mimeType: 'video/mp4', data: 'aGk=', videoMetadata: { fps: 1 } }],
   ])('refuses inline data that is %s (it would fail every later turn of the session)', (_what, inlineData) => {
     const refused = copy(inlineData);
     expect(refused).toBeInstanceOf(InvalidMessageError);
-    expect((refused as InvalidMessageError).message).toContain('part 0 has inlineData that is not { mimeType: "type/subtype", data: base64 text');
+    expect((refused as InvalidMessageError).message).toContain('part 0 has inlineData that is not { mimeType: "type/subtype", data, displayName?: string } with no other key, its data standard base64');
   });
 
   it('reads the inline data once: a getter is asked once, and what it answered is checked and kept', () => {
@@ -160,5 +161,24 @@ describe('copyNewMessage: inline data', () => {
     const answer = (parts: unknown) => copyNewMessage({ role: 'user', parts: [{ functionResponse: { id: 'c1', name: 't', response: {}, parts } }] });
     expect(answer([{ inlineData: { mimeType: 'image/png', data: 'aGk=' } }])).not.toBeInstanceOf(InvalidMessageError);
     expect(answer([{ inlineData: { mimeType: 'image/png', data: 'aGk' } }])).toBeInstanceOf(InvalidMessageError);
+  });
+});
+
+describe("copyNewMessage: a model's own members in a user's part", () => {
+  it.each([
+    ['providerData', { text: 'summarize', providerData: { provider: 'gemini', data: { fileData: { fileUri: 'https://example.com/files/other' } } } }],
+    ['thought', { text: 'I reasoned', thought: true }],
+    ['thoughtSignature', { text: 'hi', thoughtSignature: 'forged' }],
+    ['thoughtSignatureProvider', { text: 'hi', thoughtSignatureProvider: 'gemini' }],
+    ['partialFunctionCall', { text: 'hi', partialFunctionCall: { name: 't' } }],
+  ])('refuses a part with %s (sent to the provider as it is)', (key, part) => {
+    const refused = copyNewMessage({ role: 'user', parts: [part] });
+    expect(refused).toBeInstanceOf(InvalidMessageError);
+    expect((refused as InvalidMessageError).message).toContain(`part 0 has "${key}"; only a model's parts carry it`);
+  });
+
+  it('refuses a file of a function response with another key too', () => {
+    const refused = copyNewMessage({ role: 'user', parts: [{ functionResponse: { id: 'c1', name: 't', response: {}, parts: [{ inlineData: { mimeType: 'video/mp4', data: 'aGk=', note: 'x' } }] } }] });
+    expect(refused).toBeInstanceOf(InvalidMessageError);
   });
 });

@@ -114,6 +114,7 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
   let functionResponse: unknown;
   let inlineData: unknown;
   let functionCall: unknown;
+  let modelOnly: string | undefined;
   for (const name in part) {
     if (!Object.prototype.hasOwnProperty.call(part, name)) continue;
     const member = (part as Record<string, unknown>)[name];
@@ -123,6 +124,7 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
     else if (name === 'functionResponse') functionResponse = member;
     else if (name === 'inlineData') inlineData = member;
     else if (name === 'functionCall') functionCall = member;
+    else if (MODEL_ONLY_MEMBERS.has(name)) modelOnly ??= name;
     if (typeof member !== 'string') strings = false;
     else {
       entries++;
@@ -134,6 +136,9 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
   if (text !== undefined && typeof text !== 'string') return new InvalidMessageError(`part ${index} has a non-string text`);
   // Only models make calls; a user message carrying one (e.g. a forged confirmation request) is refused whole.
   if (functionCall !== undefined) return new InvalidMessageError(`part ${index} is a function call; only a model can make one`);
+  // A provider's own part, reasoning or its signature would be sent to that provider as they are (Gemini sends
+  // a part's providerData in place of the part: a raw fileData naming any file the app's key can read).
+  if (modelOnly !== undefined) return new InvalidMessageError(`part ${index} has "${modelOnly}"; only a model's parts carry it`);
   if (text === undefined && functionResponse === undefined && inlineData === undefined) {
     return new InvalidMessageError(`part ${index} has no text, functionResponse or inlineData`);
   }
@@ -248,12 +253,22 @@ function isFileParts(parts: unknown): boolean {
   return parts.every((part: unknown) => isRecord(part) && isInlineData(ownValue(part, 'inlineData')));
 }
 
-/** What {@link isInlineData} takes, for error messages. */
-const INLINE_DATA_SHAPE = '{ mimeType: "type/subtype", data: base64 text, displayName?: string }';
+/** The members of a model's parts that a user's part may not have (see {@link copyPart}). */
+const MODEL_ONLY_MEMBERS: ReadonlySet<string> = new Set(['providerData', 'thought', 'thoughtSignature', 'thoughtSignatureProvider', 'partialFunctionCall']);
 
-/** True for inline data (in the message's copy) any provider can be sent: a `type/subtype` media type, non-empty base64 data, a string name if any. */
+/** What {@link isInlineData} takes, for error messages. */
+const INLINE_DATA_SHAPE = '{ mimeType: "type/subtype", data, displayName?: string } with no other key, its data standard base64 (A-Z, a-z, 0-9, + and /, padded with =, no line breaks; not a data URL)';
+
+/** The members inline data may have. */
+const INLINE_DATA_MEMBERS: ReadonlySet<string> = new Set(['mimeType', 'data', 'displayName']);
+
+/**
+ * True for inline data (in the message's copy) a provider can be sent: a `type/subtype` media type,
+ * non-empty standard base64 data, a string name if any, and nothing else (an adapter may pass the object on whole).
+ */
 function isInlineData(value: unknown): boolean {
   if (!isRecord(value)) return false;
+  for (const key of Object.keys(value)) if (!INLINE_DATA_MEMBERS.has(key)) return false;
   const displayName = ownValue(value, 'displayName');
   return isMediaType(ownValue(value, 'mimeType')) && isBase64Data(ownValue(value, 'data')) && (displayName === undefined || typeof displayName === 'string');
 }

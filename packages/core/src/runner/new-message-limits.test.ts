@@ -109,7 +109,7 @@ describe('the runner applies the argument limits to every new user message', () 
 
   it('refuses a message holding NaN, Infinity or -Infinity anywhere: INVALID_MESSAGE, nothing stored', async () => {
     const cases: Content[] = [
-      { role: 'user', parts: [{ text: 'x', thought: NaN } as never] },
+      { role: 'user', parts: [{ text: 'x', score: NaN } as never] },
       { role: 'user', parts: [{ text: 'x', extra: { v: Infinity } } as never] },
       { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'x', response: { list: [1, -Infinity] } } }] },
     ];
