@@ -1,4 +1,3 @@
-import { ProviderError } from '@toolsmith/core';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 
 describe('convertToAnthropicMessages', () => {
@@ -94,17 +93,15 @@ describe('convertToAnthropicMessages', () => {
     ]);
   });
 
-  it('maps inline images and PDFs, and refuses other media with a typed error', () => {
+  it('maps inline images and PDFs (media types without case), and sends a note in place of other media, so the history stays sendable', () => {
     const { messages } = convertToAnthropicMessages([
-      { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBO' } }, { inlineData: { mimeType: 'application/pdf', data: 'JVBE' } }] },
+      { role: 'user', parts: [{ inlineData: { mimeType: 'IMAGE/PNG', data: 'iVBO' } }, { inlineData: { mimeType: 'application/pdf', data: 'JVBE' } }, { inlineData: { mimeType: 'audio/wav', data: 'UklG' } }] },
     ]);
     expect(messages[0].content).toEqual([
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBO' } },
       { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' } },
+      { type: 'text', text: '[A file (audio/wav, 3 bytes) was sent here, which Anthropic cannot take as input; it was left out.]' },
     ]);
-    const refuse = () => convertToAnthropicMessages([{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/wav', data: 'UklG' } }] }]);
-    expect(refuse).toThrow(ProviderError);
-    expect(refuse).toThrow(/audio\/wav/);
   });
 
   it("sends Anthropic's own blocks back unchanged and skips other providers' data", () => {

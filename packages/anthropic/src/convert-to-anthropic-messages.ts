@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { type Content, type FunctionCall, type InlineData, type Part, ProviderError } from '@toolsmith/core';
-import { argsAsObject, pairToolResults, ownThoughtSignature, providerDataOf, unsupportedToolFileNote } from '@toolsmith/core/adapter-kit';
+import type { Content, FunctionCall, InlineData, Part } from '@toolsmith/core';
+import { argsAsObject, pairToolResults, ownThoughtSignature, providerDataOf, unsupportedInlineDataNote, unsupportedToolFileNote } from '@toolsmith/core/adapter-kit';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -47,7 +47,7 @@ function convertPart(part: Part, role: 'user' | 'assistant'): ContentBlockParam[
     if (isError) block.is_error = true;
     return [block];
   }
-  if (part.inlineData) return [toMediaBlock(part.inlineData.mimeType, part.inlineData.data)];
+  if (part.inlineData) return [toMediaBlock(part.inlineData)];
   if (part.providerData) {
     // Anthropic's own blocks go back exactly as received; another provider's content means nothing here.
     const block = providerDataOf(part, ANTHROPIC_PROVIDER);
@@ -71,17 +71,20 @@ function toToolUse(call: FunctionCall): Anthropic.ToolUseBlockParam {
   return { type: 'tool_use', id: call.id, name: call.name, input: argsAsObject(call.args) };
 }
 
-function toMediaBlock(mimeType: string, data: string): ContentBlockParam {
+/**
+ * A message's inline data: JPEG, PNG, GIF and WebP images and PDF documents (media types compared without
+ * case, as they are case-insensitive); any other type as a text note saying it was left out, so the
+ * conversation, which holds it on every later turn, can still be sent.
+ */
+function toMediaBlock(inlineData: InlineData): ContentBlockParam {
+  const { data } = inlineData;
+  const mimeType = inlineData.mimeType.toLowerCase();
   if (mimeType === 'application/pdf') {
     return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data } };
   }
   const mediaType = IMAGE_TYPES.find((type) => type === mimeType);
   if (mediaType) return { type: 'image', source: { type: 'base64', media_type: mediaType, data } };
-  throw new ProviderError(
-    'BAD_REQUEST',
-    `Anthropic cannot take inline data of type "${mimeType}"; send JPEG, PNG, GIF, WebP images or PDF documents.`,
-    { provider: ANTHROPIC_PROVIDER },
-  );
+  return { type: 'text', text: unsupportedInlineDataNote(inlineData, 'Anthropic') };
 }
 
 type ToolResultContent = Exclude<Anthropic.ToolResultBlockParam['content'], string | undefined>[number];

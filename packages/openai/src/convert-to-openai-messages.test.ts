@@ -55,10 +55,17 @@ describe('convertToOpenAIChatMessages', () => {
     expect(messages[1]).toMatchObject({ role: 'tool', tool_call_id: 'a' });
   });
 
-  it('refuses inline data OpenAI cannot take', () => {
-    expect(() =>
-      convertToOpenAIChatMessages({ contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/x-foo', data: '' } }] }] }),
-    ).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_CONTENT' }));
+  it('sends a note in place of inline data OpenAI cannot take, so the history stays sendable; media types without case', () => {
+    const contents: Content[] = [{ role: 'user', parts: [{ text: 'hear this' }, { inlineData: { mimeType: 'audio/x-foo', data: 'aGk=', displayName: 'a.foo' } }, { inlineData: { mimeType: 'IMAGE/PNG', data: 'aGk=' } }] }];
+    const note = '[A file "a.foo" (audio/x-foo, 2 bytes) was sent here, which OpenAI cannot take as input; it was left out.]';
+    expect(convertToOpenAIChatMessages({ contents })[0]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'hear this' }, { type: 'text', text: note }, { type: 'image_url', image_url: { url: 'data:IMAGE/PNG;base64,aGk=' } }],
+    });
+    expect(convertToOpenAIResponsesInput(contents)[0]).toEqual({
+      role: 'user',
+      content: [{ type: 'input_text', text: 'hear this' }, { type: 'input_text', text: note }, { type: 'input_image', image_url: 'data:IMAGE/PNG;base64,aGk=', detail: 'auto' }],
+    });
   });
 });
 

@@ -1,5 +1,5 @@
-import { type Content, type FunctionCall, type FunctionResponse, type InlineData, type LlmRequest, type Part, ToolsmithError } from '@toolsmith/core';
-import { dataUrl, pairToolResults, providerDataOf, toolFileName, toolFilesIntro } from '@toolsmith/core/adapter-kit';
+import type { Content, FunctionCall, FunctionResponse, InlineData, LlmRequest, Part } from '@toolsmith/core';
+import { dataUrl, pairToolResults, providerDataOf, toolFileName, toolFilesIntro, unsupportedInlineDataNote } from '@toolsmith/core/adapter-kit';
 import type {
   ChatCompletionContentPart,
   ChatCompletionMessageFunctionToolCall,
@@ -130,21 +130,20 @@ function chatToolFiles(response: FunctionResponse): ChatCompletionContentPart[] 
   return parts;
 }
 
+// A message's inline data: images and PDF documents (media types compared without case, as they are
+// case-insensitive); any other type as a text note saying it was left out, so the conversation, which holds
+// it on every later turn, can still be sent.
 function chatInlineData(data: InlineData): ChatCompletionContentPart {
-  if (data.mimeType.startsWith('image/')) return { type: 'image_url', image_url: { url: dataUrl(data) } };
-  if (data.mimeType === 'application/pdf') return { type: 'file', file: { filename: 'document.pdf', file_data: dataUrl(data) } };
-  throw unsupportedData(data);
+  const mimeType = data.mimeType.toLowerCase();
+  if (mimeType.startsWith('image/')) return { type: 'image_url', image_url: { url: dataUrl(data) } };
+  if (mimeType === 'application/pdf') return { type: 'file', file: { filename: 'document.pdf', file_data: dataUrl(data) } };
+  return { type: 'text', text: unsupportedInlineDataNote(data, 'OpenAI') };
 }
 
 function responsesInlineData(data: InlineData): ResponseInputContent {
-  if (data.mimeType.startsWith('image/')) return { type: 'input_image', image_url: dataUrl(data), detail: 'auto' };
-  if (data.mimeType === 'application/pdf') return { type: 'input_file', filename: 'document.pdf', file_data: dataUrl(data) };
-  throw unsupportedData(data);
+  const mimeType = data.mimeType.toLowerCase();
+  if (mimeType.startsWith('image/')) return { type: 'input_image', image_url: dataUrl(data), detail: 'auto' };
+  if (mimeType === 'application/pdf') return { type: 'input_file', filename: 'document.pdf', file_data: dataUrl(data) };
+  return { type: 'input_text', text: unsupportedInlineDataNote(data, 'OpenAI') };
 }
 
-function unsupportedData(data: InlineData): ToolsmithError {
-  return new ToolsmithError(
-    'UNSUPPORTED_CONTENT',
-    `OpenAI models cannot take inline data of type "${data.mimeType}" in a message; only images and PDF documents are supported.`,
-  );
-}

@@ -5,7 +5,6 @@
 export const OPENAI_ERROR_CODES = {
   STRICT_SCHEMA_UNSUPPORTED: 'A tool schema strict mode cannot express (maps, tuples, allOf of several schemas), refused when the Runner is built; `strict: false` sends it non-strict.',
   PROVIDER_TOOL_UNSUPPORTED: 'A native OpenAI tool the chosen API (Chat or Responses) does not take.',
-  UNSUPPORTED_CONTENT: 'Content in the history the OpenAI API cannot carry (for example inline data of an unsupported type).',
 } as const;
 
 /** A code `@toolsmith/openai` reports itself (see {@link OPENAI_ERROR_CODES}). */

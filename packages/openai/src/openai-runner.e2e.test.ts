@@ -64,6 +64,27 @@ describe('OpenAIModel under the Runner', () => {
     expect(events.some((event) => event.errorCode)).toBe(false);
   });
 
+  it("a user's file OpenAI cannot take is sent as a note: that turn and every later one still run", async () => {
+    server = await startWireServer(() => ({ json: completion({ content: 'Noted.' }, 'stop') }));
+    const runner = new Runner({
+      appName: 'files',
+      agent: new LlmAgent({ name: 'files', model: new OpenAIModel({ model: 'gpt-4.1-mini', baseURL: `${server.url}/v1`, apiKey: 'k', maxRetries: 0 }) }),
+    });
+    const turn = async (parts: Array<Record<string, unknown>>) => {
+      const events: Event[] = [];
+      for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts } as never })) events.push(event);
+      return events;
+    };
+    const first = await turn([{ text: 'Hear this.' }, { inlineData: { mimeType: 'audio/wav', data: 'UklGRg==', displayName: 'memo.wav' } }]);
+    const second = await turn([{ text: 'And now?' }]);
+    expect([...first, ...second].map((event) => event.errorCode)).toEqual([undefined, undefined]);
+    expect(server.requests).toHaveLength(2);
+    const note = '[A file "memo.wav" (audio/wav, 4 bytes) was sent here, which OpenAI cannot take as input; it was left out.]';
+    for (const request of server.requests) {
+      expect(request.body.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Hear this.' }, { type: 'text', text: note }] });
+    }
+  });
+
   it('a strict-mode null for an optional DTO field (nested too) leaves the field out, so class defaults apply', async () => {
     class AddressDto {
       @IsString() city!: string;

@@ -29,6 +29,16 @@ export function unsupportedToolFileNote(inlineData: InlineData, index: number, p
 }
 
 /**
+ * The text an adapter sends in place of inline data of a message its provider cannot take (a user's file of
+ * a type the API refuses): the conversation stays sendable on every later turn, and the model knows a file
+ * was sent and left out, instead of every request of the session failing.
+ */
+export function unsupportedInlineDataNote(inlineData: InlineData, providerName: string): string {
+  const name = inlineData.displayName ? ` "${inlineData.displayName}"` : '';
+  return `[A file${name} (${inlineData.mimeType}, ${base64Bytes(inlineData.data)} bytes) was sent here, which ${providerName} cannot take as input; it was left out.]`;
+}
+
+/**
  * The text that opens the user message carrying a function response's files, for providers whose
  * tool results can hold no files (they follow the results in a user message of their own).
  */
