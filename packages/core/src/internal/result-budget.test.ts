@@ -94,6 +94,19 @@ describe('inspectResult: toJSON as JSON.stringify applies it', () => {
     expect(() => inspectResult('t', result, 1000)).toThrow('the value of "toJSON" is a function');
   });
 
+  it("applies an array's toJSON (its own or a subclass's), at the top and nested, as JSON does", () => {
+    const list = Object.assign([1, 2], { toJSON: () => 'summary' });
+    expect(inspectResult('t', { list } as Record<string, unknown>, 1000).response).toEqual({ list: 'summary' });
+    class Rows extends Array<number> {
+      toJSON() {
+        return { count: this.length };
+      }
+    }
+    const rows = Rows.from([1, 2, 3]);
+    expect(inspectResult('t', rows as unknown as Record<string, unknown>, 1000).response).toEqual(JSON.parse(JSON.stringify(rows)));
+    expect(inspectResult('t', { rows } as Record<string, unknown>, 1000).response).toEqual({ rows: { count: 3 } });
+  });
+
   it('reads toJSON once: the function it answered is the one called', () => {
     let reads = 0;
     const result = {

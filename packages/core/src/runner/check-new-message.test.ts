@@ -182,3 +182,14 @@ describe("copyNewMessage: a model's own members in a user's part", () => {
     expect(refused).toBeInstanceOf(InvalidMessageError);
   });
 });
+
+describe('copyNewMessage: a part is one thing', () => {
+  it.each([
+    ['text and inlineData', { text: 'look', inlineData: { mimeType: 'image/png', data: 'aGk=' } }],
+    ['text and functionResponse', { text: 'done', functionResponse: { id: 'c1', name: 't', response: {} } }],
+  ])('refuses a part with %s (each adapter would send one and drop the other)', (_what, part) => {
+    const refused = copyNewMessage({ role: 'user', parts: [part] });
+    expect(refused).toBeInstanceOf(InvalidMessageError);
+    expect((refused as InvalidMessageError).message).toContain('part 0 has more than one of text, functionResponse and inlineData');
+  });
+});

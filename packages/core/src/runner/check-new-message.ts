@@ -142,6 +142,10 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
   if (text === undefined && functionResponse === undefined && inlineData === undefined) {
     return new InvalidMessageError(`part ${index} has no text, functionResponse or inlineData`);
   }
+  // A part is one of them (see Part): adapters send one and drop the others, differently per provider.
+  if ((text !== undefined ? 1 : 0) + (functionResponse !== undefined ? 1 : 0) + (inlineData !== undefined ? 1 : 0) > 1) {
+    return new InvalidMessageError(`part ${index} has more than one of text, functionResponse and inlineData; send each in a part of its own`);
+  }
   // Sent to the model on every later turn of the session: data no provider could take would fail them all.
   // Its members are checked in the copy (read once); what is no object is refused here, before the copy.
   if (inlineData !== undefined && (typeof inlineData !== 'object' || inlineData === null)) return inlineDataError(index);

@@ -223,13 +223,19 @@ function copyValue(value: unknown, key: string, depth: number, rules: JsonCopyRu
 function copyToJSONResult(result: unknown, key: string, depth: number, rules: JsonCopyRules, walk: JsonWalk): unknown {
   if (typeof result !== 'object' || result === null) return copyValue(result, key, depth, rules, walk);
   if (depth > walk.maxDepth) throw new JsonBreach('depth', key);
-  if (Array.isArray(result)) return copyObject(result, key, depth, rules, walk);
+  if (Array.isArray(result)) return copyObject(result, key, depth, rules, walk, true);
   return copyObjectOf(result, Object.getPrototypeOf(result), key, depth, rules, walk, true);
 }
 
-function copyObject(value: object, key: string, depth: number, rules: JsonCopyRules, walk: JsonWalk): unknown {
+/** `applied`: `value` is what a `toJSON` returned, whose own `toJSON` is not applied (see {@link copyToJSONResult}). */
+function copyObject(value: object, key: string, depth: number, rules: JsonCopyRules, walk: JsonWalk, applied = false): unknown {
   if (depth > walk.maxDepth) throw new JsonBreach('depth', key);
   if (Array.isArray(value)) {
+    if (rules.values === 'as-json' && !applied) {
+      // An array's `toJSON` (its own, or a subclass's) applies as an object's does; read once.
+      const toJSON = (value as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') return copyToJSONResult((toJSON as (key: string) => unknown).call(value, key), key, depth, rules, walk);
+    }
     // The length read once: `[`, `]` and a comma between items, spent before anything is made.
     const length = value.length;
     spend(walk, length === 0 ? 2 : length + 1);
