@@ -151,3 +151,30 @@ describe("inspectResult: another realm's boxed values, Map and Set", () => {
     expect(() => inspectResult('t', { v: Object(Symbol('s')) as object }, 1000)).toThrow(/the value of "v" is a symbol/);
   });
 });
+
+describe('inspectResult: what stands for a value in JSON is found before its depth is checked', () => {
+  const nest = (depth: number, leaf: unknown): Record<string, unknown> => {
+    let value: Record<string, unknown> = { leaf };
+    for (let level = 1; level < depth; level++) value = { next: value };
+    return value;
+  };
+
+  it.each([
+    ['a Date', new Date(0)],
+    ['a toJSON returning a number', { toJSON: () => 7 }],
+    ['a boxed string', Object('s') as object],
+    ["an array's toJSON returning text", Object.assign([1], { toJSON: () => 'x' })],
+  ])('takes %s at the deepest level, as a string there is taken', (_what, leaf) => {
+    expect(() => inspectResult('t', nest(512, 'plain'), 100_000)).not.toThrow();
+    expect(inspectResult('t', nest(512, leaf), 100_000).response).toEqual(JSON.parse(JSON.stringify(nest(512, leaf))));
+  });
+
+  it('still refuses an object one level too deep', () => {
+    expect(() => inspectResult('t', nest(512, { a: 1 }), 100_000)).toThrow(/nested deeper than 512 levels/);
+  });
+
+  it("refuses a Proxy of another realm's Map or Set", () => {
+    expect(() => inspectResult('t', { m: new Proxy(runInNewContext('new Map([[1, 2]])') as object, {}) }, 1000)).toThrow(/the value of "m" is a Map/);
+    expect(() => inspectResult('t', { s: new Proxy(runInNewContext('new Set([1])') as object, {}) }, 1000)).toThrow(/the value of "s" is a Set/);
+  });
+});

@@ -158,6 +158,17 @@ export function isObjectPrototype(prototype: unknown): boolean {
   }
 }
 
+/**
+ * `Map` or `Set` when `value` is one: by its internal slots (another realm's too), by this realm's prototype,
+ * or by its tag (a Proxy of another realm's, which has no slots and another realm's prototype).
+ */
+function collectionKind(value: object): 'Map' | 'Set' | undefined {
+  if (types.isMap(value) || value instanceof Map) return 'Map';
+  if (types.isSet(value) || value instanceof Set) return 'Set';
+  const tag = Object.prototype.toString.call(value);
+  return tag === '[object Map]' ? 'Map' : tag === '[object Set]' ? 'Set' : undefined;
+}
+
 /** What {@link boxedPrimitive} answers for an object that boxes no primitive. */
 const NOT_BOXED = Symbol('not boxed');
 
@@ -222,20 +233,22 @@ function copyValue(value: unknown, key: string, depth: number, rules: JsonCopyRu
  */
 function copyToJSONResult(result: unknown, key: string, depth: number, rules: JsonCopyRules, walk: JsonWalk): unknown {
   if (typeof result !== 'object' || result === null) return copyValue(result, key, depth, rules, walk);
-  if (depth > walk.maxDepth) throw new JsonBreach('depth', key);
-  if (Array.isArray(result)) return copyObject(result, key, depth, rules, walk, true);
-  return copyObjectOf(result, Object.getPrototypeOf(result), key, depth, rules, walk, true);
+  return copyObject(result, key, depth, rules, walk, true);
 }
 
-/** `applied`: `value` is what a `toJSON` returned, whose own `toJSON` is not applied (see {@link copyToJSONResult}). */
+/**
+ * `applied`: `value` is what a `toJSON` returned, whose own `toJSON` is not applied (see {@link copyToJSONResult}).
+ * Under `as-json` rules, what stands for the value in JSON (what its `toJSON` returns, a boxed value's
+ * primitive) is found before the depth is checked: a `Date` at the deepest level is its string, as in JSON.
+ */
 function copyObject(value: object, key: string, depth: number, rules: JsonCopyRules, walk: JsonWalk, applied = false): unknown {
-  if (depth > walk.maxDepth) throw new JsonBreach('depth', key);
+  if (rules.values === 'as-json' && !applied) {
+    // An array's `toJSON` (its own, or a subclass's) applies as an object's does; read once, the function read is the one called.
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') return copyToJSONResult((toJSON as (key: string) => unknown).call(value, key), key, depth, rules, walk);
+  }
   if (Array.isArray(value)) {
-    if (rules.values === 'as-json' && !applied) {
-      // An array's `toJSON` (its own, or a subclass's) applies as an object's does; read once.
-      const toJSON = (value as { toJSON?: unknown }).toJSON;
-      if (typeof toJSON === 'function') return copyToJSONResult((toJSON as (key: string) => unknown).call(value, key), key, depth, rules, walk);
-    }
+    if (depth > walk.maxDepth) throw new JsonBreach('depth', key);
     // The length read once: `[`, `]` and a comma between items, spent before anything is made.
     const length = value.length;
     spend(walk, length === 0 ? 2 : length + 1);
@@ -251,7 +264,7 @@ function copyObject(value: object, key: string, depth: number, rules: JsonCopyRu
     }
     return array;
   }
-  return copyObjectOf(value, Object.getPrototypeOf(value), key, depth, rules, walk);
+  return copyObjectOf(value, Object.getPrototypeOf(value), key, depth, rules, walk, true);
 }
 
 /**
@@ -260,6 +273,7 @@ function copyObject(value: object, key: string, depth: number, rules: JsonCopyRu
  */
 function copyObjectOf(value: object, prototype: unknown, key: string, depth: number, rules: JsonCopyRules, walk: JsonWalk, applied = false): unknown {
   if (rules.values === 'plain') {
+    if (depth > walk.maxDepth) throw new JsonBreach('depth', key);
     // An own `toJSON` is a function member, refused below like any other.
     if (prototype !== Object.prototype && prototype !== null && !(rules.anyRealm === true && isObjectPrototype(prototype))) throw new JsonBreach('not-json', key, 'is not a plain object');
   } else {
@@ -275,9 +289,10 @@ function copyObjectOf(value: object, prototype: unknown, key: string, depth: num
       if (primitive !== NOT_BOXED) return copyValue(primitive, key, depth, rules, walk);
       // By their internal slots (another realm's, a `vm` context's or jest's, too), or by this realm's
       // prototype (a Proxy of one, which has no slots of its own, as before).
-      const collection = types.isMap(value) || value instanceof Map ? 'Map' : types.isSet(value) || value instanceof Set ? 'Set' : undefined;
+      const collection = collectionKind(value);
       if (collection) throw new JsonBreach('not-json', key, `is a ${collection} (convert it to an object or an array)`);
     }
+    if (depth > walk.maxDepth) throw new JsonBreach('depth', key);
   }
   const copy: Record<string, unknown> = {};
   let entries = 0;
