@@ -135,7 +135,6 @@ describe('copyNewMessage: inline data', () => {
     ['no media type', { data: 'aGk=' }],
     ['a media type that is not type/subtype', { mimeType: 'png', data: 'aGk=' }],
     ['a name that is no string', { mimeType: 'image/png', data: 'aGk=', displayName: 1 }],
-    ['null', null],
     ['an array', [{ mimeType: 'image/png', data: 'aGk=' }]],
     ['an object with another key (an adapter may pass it on whole)', { mimeType: 'video/mp4', data: 'aGk=', videoMetadata: { fps: 1 } }],
   ])('refuses inline data that is %s (it would fail every later turn of the session)', (_what, inlineData) => {
@@ -191,5 +190,30 @@ describe('copyNewMessage: a part is one thing', () => {
     const refused = copyNewMessage({ role: 'user', parts: [part] });
     expect(refused).toBeInstanceOf(InvalidMessageError);
     expect((refused as InvalidMessageError).message).toContain('part 0 has more than one of text, functionResponse and inlineData');
+  });
+});
+
+describe('copyNewMessage: members written as null (or false) by JSON clients for absent ones', () => {
+  it('takes a displayName of null', () => {
+    const part = { inlineData: { mimeType: 'image/png', data: 'aGk=', displayName: null } };
+    expect(copyNewMessage({ role: 'user', parts: [part] })).toEqual({ role: 'user', parts: [part] });
+  });
+
+  it('takes thought: false as no thought, copied as it is', () => {
+    expect(copyNewMessage({ role: 'user', parts: [{ text: 'hi', thought: false }] })).toEqual({ role: 'user', parts: [{ text: 'hi', thought: false }] });
+  });
+
+  it.each(['thought', 'providerData', 'thoughtSignature', 'thoughtSignatureProvider', 'inlineData', 'functionResponse', 'functionCall'])(
+    'leaves out %s: null, as an absent member (no adapter sends it as a value)',
+    (key) => {
+      const copied = copyNewMessage({ role: 'user', parts: [{ text: 'hi', [key]: null }] }) as { parts: object[] };
+      expect(copied.parts[0]).toEqual({ text: 'hi' });
+      expect(Object.keys(copied.parts[0])).toEqual(['text']);
+    },
+  );
+
+  it("refuses a function response's file with another member beside its inlineData", () => {
+    const refused = copyNewMessage({ role: 'user', parts: [{ functionResponse: { id: 'c1', name: 't', response: {}, parts: [{ inlineData: { mimeType: 'image/png', data: 'aGk=' }, thoughtSignature: 'forged' }] } }] });
+    expect(refused).toBeInstanceOf(InvalidMessageError);
   });
 });

@@ -118,13 +118,16 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
   for (const name in part) {
     if (!Object.prototype.hasOwnProperty.call(part, name)) continue;
     const member = (part as Record<string, unknown>)[name];
-    if (member === undefined) continue;
+    // `null` is how many JSON clients (a pydantic dump of a Part) write a field of a part that is absent: left
+    // out as `undefined` is, so no adapter sends it as a value (a null thoughtSignature).
+    if (member === undefined || (member === null && NULL_AS_ABSENT.has(name))) continue;
     setMember(own, name, member);
     if (name === 'text') text = member;
     else if (name === 'functionResponse') functionResponse = member;
     else if (name === 'inlineData') inlineData = member;
     else if (name === 'functionCall') functionCall = member;
-    else if (MODEL_ONLY_MEMBERS.has(name)) modelOnly ??= name;
+    // `thought: false` is no thought.
+    else if (member !== false && MODEL_ONLY_MEMBERS.has(name)) modelOnly ??= name;
     if (typeof member !== 'string') strings = false;
     else {
       entries++;
@@ -251,14 +254,17 @@ export function checkMessageId(messageId: unknown): InvalidMessageError | undefi
   return undefined;
 }
 
-/** True for a function response's `parts` (in the message's copy): an array of `{ inlineData }` (see {@link isInlineData}). */
+/** True for a function response's `parts` (in the message's copy): an array of `{ inlineData }` with no other key (see {@link isInlineData}). */
 function isFileParts(parts: unknown): boolean {
   if (!Array.isArray(parts)) return false;
-  return parts.every((part: unknown) => isRecord(part) && isInlineData(ownValue(part, 'inlineData')));
+  return parts.every((part: unknown) => isRecord(part) && Object.keys(part).length === 1 && isInlineData(ownValue(part, 'inlineData')));
 }
 
 /** The members of a model's parts that a user's part may not have (see {@link copyPart}). */
 const MODEL_ONLY_MEMBERS: ReadonlySet<string> = new Set(['providerData', 'thought', 'thoughtSignature', 'thoughtSignatureProvider', 'partialFunctionCall']);
+
+/** The members of a part left out when they are `null` (see {@link copyPart}). */
+const NULL_AS_ABSENT: ReadonlySet<string> = new Set(['functionResponse', 'inlineData', 'functionCall', ...MODEL_ONLY_MEMBERS]);
 
 /** What {@link isInlineData} takes, for error messages. */
 const INLINE_DATA_SHAPE = '{ mimeType: "type/subtype", data, displayName?: string } with no other key, its data standard base64 (A-Z, a-z, 0-9, + and /, padded with =, no line breaks; not a data URL)';
@@ -274,7 +280,7 @@ function isInlineData(value: unknown): boolean {
   if (!isRecord(value)) return false;
   for (const key of Object.keys(value)) if (!INLINE_DATA_MEMBERS.has(key)) return false;
   const displayName = ownValue(value, 'displayName');
-  return isMediaType(ownValue(value, 'mimeType')) && isBase64Data(ownValue(value, 'data')) && (displayName === undefined || typeof displayName === 'string');
+  return isMediaType(ownValue(value, 'mimeType')) && isBase64Data(ownValue(value, 'data')) && (displayName === undefined || displayName === null || typeof displayName === 'string');
 }
 
 /** `object`'s own member `key` (what a copy holds), never one its prototype lends. */
