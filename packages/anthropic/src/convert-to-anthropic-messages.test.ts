@@ -95,12 +95,21 @@ describe('convertToAnthropicMessages', () => {
 
   it('maps inline images and PDFs (media types without case), and sends a note in place of other media, so the history stays sendable', () => {
     const { messages } = convertToAnthropicMessages([
-      { role: 'user', parts: [{ inlineData: { mimeType: 'IMAGE/PNG', data: 'iVBO' } }, { inlineData: { mimeType: 'application/pdf', data: 'JVBE' } }, { inlineData: { mimeType: 'audio/wav', data: 'UklG' } }] },
+      {
+        role: 'user',
+        parts: [
+          { inlineData: { mimeType: 'IMAGE/PNG', data: 'iVBO' } },
+          { inlineData: { mimeType: 'application/pdf', data: 'JVBE' } },
+          { inlineData: { mimeType: 'text/plain', data: 'aGk=' } },
+          { inlineData: { mimeType: 'audio/wav', data: 'UklG' } },
+        ],
+      },
     ]);
     expect(messages[0].content).toEqual([
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBO' } },
       { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' } },
-      { type: 'text', text: '[A file (audio/wav, 3 bytes) was sent here, which Anthropic cannot take as input; it was left out.]' },
+      { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'hi' } },
+      { type: 'text', text: '[A file (audio/wav, 3 bytes) was sent here; it was left out, as files of this type are not sent to Anthropic in a message.]' },
     ]);
   });
 

@@ -55,16 +55,36 @@ describe('convertToOpenAIChatMessages', () => {
     expect(messages[1]).toMatchObject({ role: 'tool', tool_call_id: 'a' });
   });
 
-  it('sends a note in place of inline data OpenAI cannot take, so the history stays sendable; media types without case', () => {
-    const contents: Content[] = [{ role: 'user', parts: [{ text: 'hear this' }, { inlineData: { mimeType: 'audio/x-foo', data: 'aGk=', displayName: 'a.foo' } }, { inlineData: { mimeType: 'IMAGE/PNG', data: 'aGk=' } }] }];
-    const note = '[A file "a.foo" (audio/x-foo, 2 bytes) was sent here, which OpenAI cannot take as input; it was left out.]';
+  it('sends a note in place of inline data OpenAI is not sent, so the history stays sendable; media types without case, sent in lower case', () => {
+    const contents: Content[] = [
+      {
+        role: 'user',
+        parts: [
+          { text: 'look' },
+          { inlineData: { mimeType: 'image/heic', data: 'aGk=', displayName: 'a.heic' } },
+          { inlineData: { mimeType: 'IMAGE/PNG', data: 'aGk=' } },
+          { inlineData: { mimeType: 'audio/wav', data: 'aGk=' } },
+        ],
+      },
+    ];
+    const note = '[A file "a.heic" (image/heic, 2 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]';
     expect(convertToOpenAIChatMessages({ contents })[0]).toEqual({
       role: 'user',
-      content: [{ type: 'text', text: 'hear this' }, { type: 'text', text: note }, { type: 'image_url', image_url: { url: 'data:IMAGE/PNG;base64,aGk=' } }],
+      content: [
+        { type: 'text', text: 'look' },
+        { type: 'text', text: note },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,aGk=' } },
+        { type: 'input_audio', input_audio: { data: 'aGk=', format: 'wav' } },
+      ],
     });
     expect(convertToOpenAIResponsesInput(contents)[0]).toEqual({
       role: 'user',
-      content: [{ type: 'input_text', text: 'hear this' }, { type: 'input_text', text: note }, { type: 'input_image', image_url: 'data:IMAGE/PNG;base64,aGk=', detail: 'auto' }],
+      content: [
+        { type: 'input_text', text: 'look' },
+        { type: 'input_text', text: note },
+        { type: 'input_image', image_url: 'data:image/png;base64,aGk=', detail: 'auto' },
+        { type: 'input_text', text: '[A file (audio/wav, 2 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
+      ],
     });
   });
 });

@@ -130,20 +130,31 @@ function chatToolFiles(response: FunctionResponse): ChatCompletionContentPart[] 
   return parts;
 }
 
-// A message's inline data: images and PDF documents (media types compared without case, as they are
-// case-insensitive); any other type as a text note saying it was left out, so the conversation, which holds
-// it on every later turn, can still be sent.
-function chatInlineData(data: InlineData): ChatCompletionContentPart {
+// A message's inline data: PNG, JPEG, WebP and GIF images and PDF documents (and on Chat, WAV and MP3 audio,
+// as a tool's files are sent), media types compared without case and sent in lower case; any other type as a
+// text note saying it was left out, so the conversation, which holds it on every later turn, can still be sent.
+const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/webp', 'image/gif']);
+
+/** `data` with its media type in lower case (media types are case-insensitive; the API reads a data URL's as written). */
+function lowerCased(data: InlineData): InlineData {
   const mimeType = data.mimeType.toLowerCase();
-  if (mimeType.startsWith('image/')) return { type: 'image_url', image_url: { url: dataUrl(data) } };
-  if (mimeType === 'application/pdf') return { type: 'file', file: { filename: 'document.pdf', file_data: dataUrl(data) } };
-  return { type: 'text', text: unsupportedInlineDataNote(data, 'OpenAI') };
+  return mimeType === data.mimeType ? data : { ...data, mimeType };
 }
 
-function responsesInlineData(data: InlineData): ResponseInputContent {
-  const mimeType = data.mimeType.toLowerCase();
-  if (mimeType.startsWith('image/')) return { type: 'input_image', image_url: dataUrl(data), detail: 'auto' };
+function chatInlineData(given: InlineData): ChatCompletionContentPart {
+  const data = lowerCased(given);
+  const { mimeType } = data;
+  if (IMAGE_TYPES.has(mimeType)) return { type: 'image_url', image_url: { url: dataUrl(data) } };
+  if (mimeType === 'application/pdf') return { type: 'file', file: { filename: 'document.pdf', file_data: dataUrl(data) } };
+  if (mimeType === 'audio/wav' || mimeType === 'audio/mpeg') return { type: 'input_audio', input_audio: { data: data.data, format: mimeType === 'audio/wav' ? 'wav' : 'mp3' } };
+  return { type: 'text', text: unsupportedInlineDataNote(given, 'OpenAI') };
+}
+
+function responsesInlineData(given: InlineData): ResponseInputContent {
+  const data = lowerCased(given);
+  const { mimeType } = data;
+  if (IMAGE_TYPES.has(mimeType)) return { type: 'input_image', image_url: dataUrl(data), detail: 'auto' };
   if (mimeType === 'application/pdf') return { type: 'input_file', filename: 'document.pdf', file_data: dataUrl(data) };
-  return { type: 'input_text', text: unsupportedInlineDataNote(data, 'OpenAI') };
+  return { type: 'input_text', text: unsupportedInlineDataNote(given, 'OpenAI') };
 }
 

@@ -75,13 +75,13 @@ describe('OpenAIModel under the Runner', () => {
       for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts } as never })) events.push(event);
       return events;
     };
-    const first = await turn([{ text: 'Hear this.' }, { inlineData: { mimeType: 'audio/wav', data: 'UklGRg==', displayName: 'memo.wav' } }]);
+    const first = await turn([{ text: 'Look at this.' }, { inlineData: { mimeType: 'image/heic', data: 'UklGRg==', displayName: 'photo.heic' } }]);
     const second = await turn([{ text: 'And now?' }]);
     expect([...first, ...second].map((event) => event.errorCode)).toEqual([undefined, undefined]);
     expect(server.requests).toHaveLength(2);
-    const note = '[A file "memo.wav" (audio/wav, 4 bytes) was sent here, which OpenAI cannot take as input; it was left out.]';
+    const note = '[A file "photo.heic" (image/heic, 4 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]';
     for (const request of server.requests) {
-      expect(request.body.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Hear this.' }, { type: 'text', text: note }] });
+      expect(request.body.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Look at this.' }, { type: 'text', text: note }] });
     }
   });
 

@@ -5,9 +5,9 @@ export function dataUrl(inlineData: InlineData): string {
   return `data:${inlineData.mimeType};base64,${inlineData.data}`;
 }
 
-/** Bytes of base64 `data` (without decoding it). */
+/** Bytes of base64 `data` (without decoding it); a whole number, for data that is not whole 4-character groups too. */
 export function base64Bytes(data: string): number {
-  return (data.length / 4) * 3 - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+  return Math.max(0, Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0));
 }
 
 /**
@@ -35,7 +35,7 @@ export function unsupportedToolFileNote(inlineData: InlineData, index: number, p
  */
 export function unsupportedInlineDataNote(inlineData: InlineData, providerName: string): string {
   const name = inlineData.displayName ? ` "${inlineData.displayName}"` : '';
-  return `[A file${name} (${inlineData.mimeType}, ${base64Bytes(inlineData.data)} bytes) was sent here, which ${providerName} cannot take as input; it was left out.]`;
+  return `[A file${name} (${inlineData.mimeType}, ${base64Bytes(inlineData.data)} bytes) was sent here; it was left out, as files of this type are not sent to ${providerName} in a message.]`;
 }
 
 /**
