@@ -108,7 +108,7 @@ describe('convertToAnthropicMessages', () => {
     expect(messages[0].content).toEqual([
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBO' } },
       { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' } },
-      { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'hi' } },
+      { type: 'text', text: '[A file (text/plain, 2 bytes) was sent here; it was left out, as files of this type are not sent to Anthropic in a message.]' },
       { type: 'text', text: '[A file (audio/wav, 3 bytes) was sent here; it was left out, as files of this type are not sent to Anthropic in a message.]' },
     ]);
   });

@@ -72,9 +72,9 @@ function toToolUse(call: FunctionCall): Anthropic.ToolUseBlockParam {
 }
 
 /**
- * A message's inline data: JPEG, PNG, GIF and WebP images, PDF documents and plain text (as a tool's files
- * are sent; media types compared without case, as they are case-insensitive); any other type as a text note
- * saying it was left out, so the conversation, which holds it on every later turn, can still be sent.
+ * A message's inline data: JPEG, PNG, GIF and WebP images and PDF documents (media types compared without
+ * case, as they are case-insensitive); any other type as a text note saying it was left out, so the
+ * conversation, which holds it on every later turn, can still be sent.
  */
 function toMediaBlock(inlineData: InlineData): ContentBlockParam {
   const { data } = inlineData;
@@ -82,7 +82,6 @@ function toMediaBlock(inlineData: InlineData): ContentBlockParam {
   if (mimeType === 'application/pdf') {
     return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data } };
   }
-  if (mimeType === 'text/plain') return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(data, 'base64').toString('utf8') } };
   const mediaType = IMAGE_TYPES.find((type) => type === mimeType);
   if (mediaType) return { type: 'image', source: { type: 'base64', media_type: mediaType, data } };
   return { type: 'text', text: unsupportedInlineDataNote(inlineData, 'Anthropic') };

@@ -74,7 +74,7 @@ describe('convertToOpenAIChatMessages', () => {
         { type: 'text', text: 'look' },
         { type: 'text', text: note },
         { type: 'image_url', image_url: { url: 'data:image/png;base64,aGk=' } },
-        { type: 'input_audio', input_audio: { data: 'aGk=', format: 'wav' } },
+        { type: 'text', text: '[A file (audio/wav, 2 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
       ],
     });
     expect(convertToOpenAIResponsesInput(contents)[0]).toEqual({

@@ -130,9 +130,9 @@ function chatToolFiles(response: FunctionResponse): ChatCompletionContentPart[] 
   return parts;
 }
 
-// A message's inline data: PNG, JPEG, WebP and GIF images and PDF documents (and on Chat, WAV and MP3 audio,
-// as a tool's files are sent), media types compared without case and sent in lower case; any other type as a
-// text note saying it was left out, so the conversation, which holds it on every later turn, can still be sent.
+// A message's inline data: PNG, JPEG, WebP and GIF images and PDF documents, media types compared without case
+// and sent in lower case; any other type (audio too: only audio models take it, and every later turn of the
+// session would send it again) as a text note saying it was left out, so the conversation can still be sent.
 const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/webp', 'image/gif']);
 
 /** `data` with its media type in lower case (media types are case-insensitive; the API reads a data URL's as written). */
@@ -146,7 +146,6 @@ function chatInlineData(given: InlineData): ChatCompletionContentPart {
   const { mimeType } = data;
   if (IMAGE_TYPES.has(mimeType)) return { type: 'image_url', image_url: { url: dataUrl(data) } };
   if (mimeType === 'application/pdf') return { type: 'file', file: { filename: 'document.pdf', file_data: dataUrl(data) } };
-  if (mimeType === 'audio/wav' || mimeType === 'audio/mpeg') return { type: 'input_audio', input_audio: { data: data.data, format: mimeType === 'audio/wav' ? 'wav' : 'mp3' } };
   return { type: 'text', text: unsupportedInlineDataNote(given, 'OpenAI') };
 }
 

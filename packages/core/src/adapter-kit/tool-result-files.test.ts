@@ -11,6 +11,10 @@ describe('base64Bytes', () => {
 });
 
 describe('unsupportedInlineDataNote', () => {
+  it('says "1 byte", not "1 bytes"', () => {
+    expect(unsupportedInlineDataNote({ mimeType: 'audio/wav', data: 'AA==' }, 'Acme')).toContain('(audio/wav, 1 byte)');
+  });
+
   it('names the file, its type and size, and why it was left out', () => {
     expect(unsupportedInlineDataNote({ mimeType: 'audio/wav', data: 'QUI', displayName: 'memo.wav' }, 'Acme')).toBe(
       '[A file "memo.wav" (audio/wav, 2 bytes) was sent here; it was left out, as files of this type are not sent to Acme in a message.]',

@@ -35,7 +35,8 @@ export function unsupportedToolFileNote(inlineData: InlineData, index: number, p
  */
 export function unsupportedInlineDataNote(inlineData: InlineData, providerName: string): string {
   const name = inlineData.displayName ? ` "${inlineData.displayName}"` : '';
-  return `[A file${name} (${inlineData.mimeType}, ${base64Bytes(inlineData.data)} bytes) was sent here; it was left out, as files of this type are not sent to ${providerName} in a message.]`;
+  const bytes = base64Bytes(inlineData.data);
+  return `[A file${name} (${inlineData.mimeType}, ${bytes} ${bytes === 1 ? 'byte' : 'bytes'}) was sent here; it was left out, as files of this type are not sent to ${providerName} in a message.]`;
 }
 
 /**

@@ -178,3 +178,19 @@ describe('inspectResult: what stands for a value in JSON is found before its dep
     expect(() => inspectResult('t', { s: new Proxy(runInNewContext('new Set([1])') as object, {}) }, 1000)).toThrow(/the value of "s" is a Set/);
   });
 });
+
+describe("inspectResult: a class instance's own tag", () => {
+  it('is never read, and never makes it a Map: it is copied by its members, as JSON does', () => {
+    let reads = 0;
+    class Registry {
+      name = 'r';
+      count = 2;
+      get [Symbol.toStringTag]() {
+        reads++;
+        return 'Map';
+      }
+    }
+    expect(inspectResult('t', { v: new Registry() } as Record<string, unknown>, 1000).response).toEqual({ v: { name: 'r', count: 2 } });
+    expect(reads).toBe(0);
+  });
+});

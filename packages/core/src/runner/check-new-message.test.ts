@@ -199,16 +199,22 @@ describe('copyNewMessage: members written as null (or false) by JSON clients for
     expect(copyNewMessage({ role: 'user', parts: [part] })).toEqual({ role: 'user', parts: [part] });
   });
 
-  it('takes thought: false as no thought, copied as it is', () => {
-    expect(copyNewMessage({ role: 'user', parts: [{ text: 'hi', thought: false }] })).toEqual({ role: 'user', parts: [{ text: 'hi', thought: false }] });
+  it('leaves out thought: false (no thought)', () => {
+    expect(copyNewMessage({ role: 'user', parts: [{ text: 'hi', thought: false }] })).toEqual({ role: 'user', parts: [{ text: 'hi' }] });
   });
 
-  it.each(['thought', 'providerData', 'thoughtSignature', 'thoughtSignatureProvider', 'inlineData', 'functionResponse', 'functionCall'])(
+  it('takes a dump of an image part, whose text is null', () => {
+    const inlineData = { mimeType: 'image/png', data: 'aGk=' };
+    expect(copyNewMessage({ role: 'user', parts: [{ text: null, inlineData, thought: null }] })).toEqual({ role: 'user', parts: [{ inlineData }] });
+  });
+
+  it.each(['text', 'thought', 'providerData', 'thoughtSignature', 'thoughtSignatureProvider', 'inlineData', 'functionResponse', 'functionCall'])(
     'leaves out %s: null, as an absent member (no adapter sends it as a value)',
     (key) => {
-      const copied = copyNewMessage({ role: 'user', parts: [{ text: 'hi', [key]: null }] }) as { parts: object[] };
-      expect(copied.parts[0]).toEqual({ text: 'hi' });
-      expect(Object.keys(copied.parts[0])).toEqual(['text']);
+      const base = key === 'text' ? { inlineData: { mimeType: 'image/png', data: 'aGk=' } } : { text: 'hi' };
+      const copied = copyNewMessage({ role: 'user', parts: [{ ...base, [key]: null }] }) as { parts: object[] };
+      expect(copied.parts[0]).toEqual(base);
+      expect(Object.keys(copied.parts[0])).toEqual(Object.keys(base));
     },
   );
 

@@ -119,15 +119,14 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
     if (!Object.prototype.hasOwnProperty.call(part, name)) continue;
     const member = (part as Record<string, unknown>)[name];
     // `null` is how many JSON clients (a pydantic dump of a Part) write a field of a part that is absent: left
-    // out as `undefined` is, so no adapter sends it as a value (a null thoughtSignature).
-    if (member === undefined || (member === null && NULL_AS_ABSENT.has(name))) continue;
+    // out as `undefined` is, so no adapter sends it as a value (a null thoughtSignature); `thought: false` too.
+    if (member === undefined || (member === null && NULL_AS_ABSENT.has(name)) || (member === false && name === 'thought')) continue;
     setMember(own, name, member);
     if (name === 'text') text = member;
     else if (name === 'functionResponse') functionResponse = member;
     else if (name === 'inlineData') inlineData = member;
     else if (name === 'functionCall') functionCall = member;
-    // `thought: false` is no thought.
-    else if (member !== false && MODEL_ONLY_MEMBERS.has(name)) modelOnly ??= name;
+    else if (MODEL_ONLY_MEMBERS.has(name)) modelOnly ??= name;
     if (typeof member !== 'string') strings = false;
     else {
       entries++;
@@ -264,7 +263,7 @@ function isFileParts(parts: unknown): boolean {
 const MODEL_ONLY_MEMBERS: ReadonlySet<string> = new Set(['providerData', 'thought', 'thoughtSignature', 'thoughtSignatureProvider', 'partialFunctionCall']);
 
 /** The members of a part left out when they are `null` (see {@link copyPart}). */
-const NULL_AS_ABSENT: ReadonlySet<string> = new Set(['functionResponse', 'inlineData', 'functionCall', ...MODEL_ONLY_MEMBERS]);
+const NULL_AS_ABSENT: ReadonlySet<string> = new Set(['text', 'functionResponse', 'inlineData', 'functionCall', ...MODEL_ONLY_MEMBERS]);
 
 /** What {@link isInlineData} takes, for error messages. */
 const INLINE_DATA_SHAPE = '{ mimeType: "type/subtype", data, displayName?: string } with no other key, its data standard base64 (A-Z, a-z, 0-9, + and /, padded with =, no line breaks; not a data URL)';

@@ -165,6 +165,8 @@ export function isObjectPrototype(prototype: unknown): boolean {
 function collectionKind(value: object): 'Map' | 'Set' | undefined {
   if (types.isMap(value) || value instanceof Map) return 'Map';
   if (types.isSet(value) || value instanceof Set) return 'Set';
+  // Only a Proxy is asked its tag: a class instance's own tag getter is never called (JSON does not read it).
+  if (!types.isProxy(value)) return undefined;
   const tag = Object.prototype.toString.call(value);
   return tag === '[object Map]' ? 'Map' : tag === '[object Set]' ? 'Set' : undefined;
 }
