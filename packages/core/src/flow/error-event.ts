@@ -6,7 +6,7 @@ import { thrownMessage } from '../errors/thrown-message';
 import { redactSecretText, redactSecrets } from '../redaction/secret-redaction';
 import type { EventActions } from '../state/event-actions';
 import { isErrorCode } from '../errors/reportable-error';
-import { jsonProblem } from '../internal/result-budget';
+import { copiedAsJson } from '../internal/result-budget';
 
 /** An event reporting `error` (its stable code, message and details; no stack, no cause). */
 export function errorEvent(context: InvocationContext, author: string, error: ToolsmithError, actions?: EventActions): Event {
@@ -38,16 +38,10 @@ export function errorFields(error: ToolsmithError): { errorCode: string; errorMe
   // isErrorCode refused a code that looks like a secret: only the message needs redacting.
   const fields = { errorCode: code, errorMessage: redactSecretText(message) };
   if (details === undefined) return fields;
-  // Checked by the walk that checks a tool's error details (a Map or a Set is not JSON either, where
-  // JSON.stringify would make it {}): what it refuses is left out here too.
-  if (jsonProblem(details) !== undefined) return fields;
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(details);
-  } catch {
-    return fields;
-  }
-  return json === undefined ? fields : { ...fields, errorDetails: redactSecrets(JSON.parse(json) as unknown) };
+  // Copied by the walk that checks a tool's error details (a Map or a Set is not JSON either, where
+  // JSON.stringify would make it {}): what it refuses is left out here too, and what it copied is what is kept.
+  const checked = copiedAsJson(details);
+  return checked.problem !== undefined || checked.copy === undefined ? fields : { ...fields, errorDetails: redactSecrets(checked.copy) };
 }
 
 /** {@link errorFields} of an error that cannot be reported as it is: `INTERNAL_ERROR`, saying why. */

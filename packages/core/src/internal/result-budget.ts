@@ -53,15 +53,16 @@ export function inspectResult(toolName: string, response: Record<string, unknown
 let spareWalk: JsonWalk | undefined;
 
 /**
- * What JSON cannot carry in `value` (a BigInt, a cycle, a function, NaN…), found by the same walk as a
- * result's check (e.g. `the value of "total" is a BigInt (…)`); `undefined` when it survives a JSON round trip.
+ * `value` as JSON carries it, copied by the same walk as a result's check (each member read once: the
+ * copy is what was checked); or, as `problem`, what JSON cannot carry in it (a BigInt, a cycle, a function,
+ * NaN…, e.g. `the value of "total" is a BigInt (…)`).
  */
-export function jsonProblem(value: unknown): string | undefined {
+export function copiedAsJson(value: unknown): { copy: unknown; problem?: undefined } | { problem: string } {
   try {
     const copied = copyJson(value, RESULT_RULES, jsonWalk(MAX_RESULT_DEPTH, Infinity));
-    return copied instanceof JsonBreach ? breachReason(copied) : undefined;
+    return copied instanceof JsonBreach ? { problem: breachReason(copied) } : { copy: copied };
   } catch (error) {
-    return `reading it failed (${thrownMessage(error)})`;
+    return { problem: `reading it failed (${thrownMessage(error)})` };
   }
 }
 

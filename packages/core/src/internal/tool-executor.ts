@@ -18,7 +18,7 @@ import type { ConfirmationGate } from '../confirmation/grant-gate';
 import { type ConfirmationPolicySetting, type ConfirmationPolicyVerdict, judgeCall } from '../confirmation/confirmation-policy';
 import { ToolCallDeniedError } from '../errors/tool-call-denied-error';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments, tooDeep } from '../validation/argument-parser';
-import { fittedErrorBody, inspectResult, jsonProblem, truncatedResult } from './result-budget';
+import { copiedAsJson, fittedErrorBody, inspectResult, truncatedResult } from './result-budget';
 import type { ValidateFunction } from 'ajv/dist/2020';
 import { toArgumentProblems, validatorFor } from '../validation/schema-validator';
 import { mayRepair, repairArguments } from '../validation/argument-repair';
@@ -538,9 +538,10 @@ export function errorResponse(call: Pick<FunctionCall, 'id' | 'name'>, error: To
     return { id: call.id, name: call.name, response: { error: maxChars === undefined ? body : fittedErrorBody(body, maxChars) }, isError: true };
   }
   if (details !== undefined) {
-    const problem = jsonProblem(details);
-    if (problem === undefined) body.details = details;
-    else body.detailsOmitted = `the error's details are not JSON: ${problem.replace(/^the result/, 'they')}`;
+    // The copy that was checked, not the error's own object (read again, a getter may answer otherwise).
+    const checked = copiedAsJson(details);
+    if (checked.problem === undefined) body.details = checked.copy;
+    else body.detailsOmitted = `the error's details are not JSON: ${checked.problem.replace(/^the result/, 'they')}`;
   }
   return { id: call.id, name: call.name, response: { error: maxChars === undefined ? body : fittedErrorBody(body, maxChars) }, isError: true };
 }

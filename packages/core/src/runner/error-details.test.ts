@@ -58,6 +58,23 @@ describe('an error event carries the typed error\'s details', () => {
     expect(error).toMatchObject({ code: 'OUTPUT_INVALID', details: { problems: [expect.objectContaining({ path: '/celsius' })] } });
   });
 
+  it('as the copy that was checked: a nested getter is read once', async () => {
+    let reads = 0;
+    const details = {
+      limits: {
+        get max() {
+          reads++;
+          return reads === 1 ? 3 : new Map([['max', 3]]);
+        },
+      },
+    };
+    const { runner, stored } = setup(new FailingModel(details));
+    const { error } = await runner.ask({ userId: 'u1', sessionId: 's1', newMessage: user('Hi') });
+    expect(error).toEqual({ code: 'SERVER_ERROR', message: 'Acme failed.', details: { limits: { max: 3 } } });
+    expect((await stored()).at(-1)!.errorDetails).toEqual({ limits: { max: 3 } });
+    expect(reads).toBe(1);
+  });
+
   it('no errorDetails for an error without details, nor for details that are not JSON (the code and message stay)', async () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;
