@@ -46,3 +46,12 @@ describe('secret redaction', () => {
     expect(redactKnownSecrets('path=%2Fhome%2Fann q=a%20b', ['Cc5Rt8Yu1Io4Pa7Sd0Fg'])).toBe('path=%2Fhome%2Fann q=a%20b');
   });
 });
+
+describe('redactSecrets: an own "__proto__" key', () => {
+  it('stays a key of the copy, never its prototype', () => {
+    const copy = redactSecrets(JSON.parse('{"__proto__":{"polluted":true},"a":1}') as Record<string, unknown>);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect((copy as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.keys(copy)).toEqual(['__proto__', 'a']);
+  });
+});

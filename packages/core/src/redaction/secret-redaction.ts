@@ -120,6 +120,12 @@ export function redactSecrets<T>(value: T): T {
   if (Array.isArray(value)) return value.map((item: unknown) => redactSecrets(item)) as T;
   if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[redactSecretText(key)] = isSecretName(key) && item !== undefined ? REDACTED : redactSecrets(item);
+  for (const [key, item] of Object.entries(value)) {
+    const redacted = isSecretName(key) && item !== undefined ? REDACTED : redactSecrets(item);
+    // An own `__proto__` key (JSON.parse and the JSON walk make them) stays a key, never the copy's prototype
+    // (json-copy's setMember does the same; this folder sits below it).
+    if (key === '__proto__') Object.defineProperty(out, key, { value: redacted, enumerable: true, writable: true, configurable: true });
+    else out[redactSecretText(key)] = redacted;
+  }
   return out as T;
 }
