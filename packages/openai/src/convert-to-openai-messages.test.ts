@@ -89,6 +89,27 @@ describe('convertToOpenAIChatMessages', () => {
   });
 });
 
+describe('audio on Chat Completions', () => {
+  const contents: Content[] = [{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/mpeg', data: 'aGk=' } }, { inlineData: { mimeType: 'Audio/WAV', data: 'aGk=' } }] }];
+
+  it('a model that takes audio is sent a user\'s WAV and MP3 as input_audio', () => {
+    expect(convertToOpenAIChatMessages({ contents }, undefined, true)[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'input_audio', input_audio: { data: 'aGk=', format: 'mp3' } },
+        { type: 'input_audio', input_audio: { data: 'aGk=', format: 'wav' } },
+      ],
+    });
+  });
+
+  it('another model is sent notes', () => {
+    expect(convertToOpenAIChatMessages({ contents })[0].content).toEqual([
+      { type: 'text', text: '[A file (audio/mpeg, 2 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
+      { type: 'text', text: '[A file (Audio/WAV, 2 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
+    ]);
+  });
+});
+
 describe('convertToOpenAIResponsesInput', () => {
   it('maps messages, function_call items and one function_call_output per call', () => {
     expect(convertToOpenAIResponsesInput(conversation)).toEqual([

@@ -1,5 +1,5 @@
 import type { Content, FunctionCall, FunctionResponse, InlineData, LlmRequest, Part } from '@toolsmith/core';
-import { dataUrl, pairToolResults, providerDataOf, toolFileName, toolFilesIntro, unsupportedInlineDataNote } from '@toolsmith/core/adapter-kit';
+import { dataUrl, pairToolResults, providerDataOf, toolFileName, toolFilesIntro, unsupportedInlineDataNote, unsupportedToolFileNote } from '@toolsmith/core/adapter-kit';
 import type {
   ChatCompletionContentPart,
   ChatCompletionMessageFunctionToolCall,
@@ -19,9 +19,10 @@ import { type ResponsesReplayOptions, toResponsesModelItems } from './to-respons
  * user and assistant messages, with exactly one `tool` message per call id right after the assistant
  * message that made the calls (see `pairToolResults`). Model reasoning (`thought` parts) is not sent back.
  * A call's `extra_content` (Google's thought signature) goes back with the call when `server` (see
- * `chatServerOf`) is the server that sent it, and is left out for any other.
+ * `chatServerOf`) is the server that sent it, and is left out for any other. WAV and MP3 files (a user's or
+ * a tool's) go as `input_audio` only when the model takes audio (`audioInput`), else as a note.
  */
-export function convertToOpenAIChatMessages(request: Pick<LlmRequest, 'systemInstruction' | 'contents'>, server?: string): ChatCompletionMessageParam[] {
+export function convertToOpenAIChatMessages(request: Pick<LlmRequest, 'systemInstruction' | 'contents'>, server?: string, audioInput = false): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.systemInstruction) messages.push({ role: 'system', content: request.systemInstruction });
   for (const content of pairToolResults(request.contents)) {
@@ -45,11 +46,11 @@ export function convertToOpenAIChatMessages(request: Pick<LlmRequest, 'systemIns
     for (const part of content.parts) {
       if (part.functionResponse) {
         messages.push({ role: 'tool', tool_call_id: part.functionResponse.id, content: JSON.stringify(part.functionResponse.response) });
-        if (part.functionResponse.parts?.length) fileParts.push(...chatToolFiles(part.functionResponse));
+        if (part.functionResponse.parts?.length) fileParts.push(...chatToolFiles(part.functionResponse, audioInput));
       } else if (part.text !== undefined && !part.thought) {
         userParts.push({ type: 'text', text: part.text });
       } else if (part.inlineData) {
-        userParts.push(chatInlineData(part.inlineData));
+        userParts.push(chatInlineData(part.inlineData, audioInput));
       }
     }
     if (fileParts.length) userParts.unshift(...fileParts);
@@ -101,39 +102,78 @@ function argumentsText(call: FunctionCall): string {
   return typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
 }
 
-/** The output of a `function_call_output`: the JSON text, or with files a list of the JSON and each file (image or file input). */
+/**
+ * The output of a `function_call_output`: the JSON text, or with files a list of the JSON and each file:
+ * PNG, JPEG, WebP and GIF images as `input_image`, documents `input_file` takes (see {@link isResponsesFileType})
+ * as `input_file`, and a note in place of any other file (a HEIC photo, audio, video, a ZIP), which the API
+ * would refuse on this turn and every later one of the session.
+ */
 function responsesToolOutput(response: FunctionResponse): ResponseFunctionCallOutputItemList | string {
   const text = JSON.stringify(response.response);
   if (!response.parts?.length) return text;
   return [
     { type: 'input_text', text },
-    ...response.parts.map(({ inlineData }, index): ResponseFunctionCallOutputItem => {
-      if (inlineData.mimeType.startsWith('image/')) return { type: 'input_image', image_url: dataUrl(inlineData), detail: 'auto' };
-      return { type: 'input_file', filename: toolFileName(inlineData, index), file_data: dataUrl(inlineData) };
+    ...response.parts.map(({ inlineData: given }, index): ResponseFunctionCallOutputItem => {
+      const inlineData = lowerCased(given);
+      if (IMAGE_TYPES.has(inlineData.mimeType)) return { type: 'input_image', image_url: dataUrl(inlineData), detail: 'auto' };
+      if (isResponsesFileType(inlineData.mimeType)) return { type: 'input_file', filename: toolFileName(inlineData, index), file_data: dataUrl(inlineData) };
+      return { type: 'input_text', text: unsupportedToolFileNote(given, index, 'OpenAI') };
     }),
   ];
 }
 
 /**
  * A function response's files as user-message parts for Chat Completions (whose tool messages hold text
- * only): a line naming the call, then images as `image_url`, WAV and MP3 as `input_audio`, other files as
- * `file` parts.
+ * only): a line naming the call, then PNG, JPEG, WebP and GIF images as `image_url`, PDFs as `file` parts (the
+ * only files Chat Completions takes), WAV and MP3 as `input_audio` when the model takes audio, and a note in
+ * place of any other file (which the API would refuse on this turn and every later one of the session).
  */
-function chatToolFiles(response: FunctionResponse): ChatCompletionContentPart[] {
+function chatToolFiles(response: FunctionResponse, audioInput: boolean): ChatCompletionContentPart[] {
   const parts: ChatCompletionContentPart[] = [{ type: 'text', text: toolFilesIntro(response) }];
-  (response.parts ?? []).forEach(({ inlineData }, index) => {
-    if (inlineData.mimeType.startsWith('image/')) parts.push({ type: 'image_url', image_url: { url: dataUrl(inlineData) } });
-    else if (inlineData.mimeType === 'audio/wav' || inlineData.mimeType === 'audio/mpeg') {
-      parts.push({ type: 'input_audio', input_audio: { data: inlineData.data, format: inlineData.mimeType === 'audio/wav' ? 'wav' : 'mp3' } });
-    } else parts.push({ type: 'file', file: { filename: toolFileName(inlineData, index), file_data: dataUrl(inlineData) } });
+  (response.parts ?? []).forEach(({ inlineData: given }, index) => {
+    const inlineData = lowerCased(given);
+    const { mimeType } = inlineData;
+    if (IMAGE_TYPES.has(mimeType)) parts.push({ type: 'image_url', image_url: { url: dataUrl(inlineData) } });
+    else if (mimeType === 'application/pdf') parts.push({ type: 'file', file: { filename: toolFileName(inlineData, index), file_data: dataUrl(inlineData) } });
+    else if (audioInput && AUDIO_FORMATS.has(mimeType)) parts.push({ type: 'input_audio', input_audio: { data: inlineData.data, format: AUDIO_FORMATS.get(mimeType)! } });
+    else parts.push({ type: 'text', text: unsupportedToolFileNote(given, index, 'OpenAI') });
   });
   return parts;
 }
 
-// A message's inline data: PNG, JPEG, WebP and GIF images and PDF documents, media types compared without case
-// and sent in lower case; any other type (audio too: only audio models take it, and every later turn of the
-// session would send it again) as a text note saying it was left out, so the conversation can still be sent.
+// A message's inline data: PNG, JPEG, WebP and GIF images and PDF documents (and on Chat, for a model that takes
+// audio, WAV and MP3), media types compared without case and sent in lower case; any other type as a text note
+// saying it was left out, so the conversation can still be sent (every later turn of the session sends it again).
 const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/webp', 'image/gif']);
+
+/** Chat Completions' `input_audio` formats, by media type. */
+const AUDIO_FORMATS: ReadonlyMap<string, 'wav' | 'mp3'> = new Map([
+  ['audio/wav', 'wav'],
+  ['audio/x-wav', 'wav'],
+  ['audio/wave', 'wav'],
+  ['audio/mpeg', 'mp3'],
+  ['audio/mp3', 'mp3'],
+]);
+
+/** Documents the Responses API's `input_file` reads (PDF, text and code, rich documents, presentations, spreadsheets: OpenAI's file inputs guide). */
+const RESPONSES_FILE_TYPES: ReadonlySet<string> = new Set([
+  'application/pdf',
+  'application/json',
+  'application/xml',
+  'application/rtf',
+  'application/msword',
+  'application/vnd.ms-excel',
+  'application/vnd.ms-powerpoint',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.oasis.opendocument.text',
+]);
+
+/** True for a (lower-case) media type the Responses API's `input_file` takes: the documents above and any `text/*`. */
+function isResponsesFileType(mimeType: string): boolean {
+  return mimeType.startsWith('text/') || RESPONSES_FILE_TYPES.has(mimeType);
+}
 
 /** `data` with its media type in lower case (media types are case-insensitive; the API reads a data URL's as written). */
 function lowerCased(data: InlineData): InlineData {
@@ -141,11 +181,12 @@ function lowerCased(data: InlineData): InlineData {
   return mimeType === data.mimeType ? data : { ...data, mimeType };
 }
 
-function chatInlineData(given: InlineData): ChatCompletionContentPart {
+function chatInlineData(given: InlineData, audioInput: boolean): ChatCompletionContentPart {
   const data = lowerCased(given);
   const { mimeType } = data;
   if (IMAGE_TYPES.has(mimeType)) return { type: 'image_url', image_url: { url: dataUrl(data) } };
   if (mimeType === 'application/pdf') return { type: 'file', file: { filename: 'document.pdf', file_data: dataUrl(data) } };
+  if (audioInput && AUDIO_FORMATS.has(mimeType)) return { type: 'input_audio', input_audio: { data: data.data, format: AUDIO_FORMATS.get(mimeType)! } };
   return { type: 'text', text: unsupportedInlineDataNote(given, 'OpenAI') };
 }
 

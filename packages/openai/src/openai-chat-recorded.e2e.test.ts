@@ -52,13 +52,13 @@ describe('OpenAIModel on recorded Chat Completions traffic', () => {
   afterEach(() => server.close());
 
   /** A runner whose agent has the recording's function tools, each answering `answer(name)`. */
-  const runnerAt = (recording: Recording, answer: (name: string) => unknown = () => ({ ok: true })) => {
+  const runnerAt = (recording: Recording, answer: (name: string) => unknown = () => ({ ok: true }), audioInput?: boolean) => {
     const first = body(recording, 0);
     const tools = (first.tools ?? []).map((tool) =>
       functionTool({ name: tool.function.name, description: `Recorded tool ${tool.function.name}.`, parameters: tool.function.parameters, execute: () => answer(tool.function.name) }),
     );
     const strict = (first.tools ?? []).every((tool) => tool.function.strict === true) && (first.tools ?? []).length > 0;
-    const model = new OpenAIModel({ model: first.model, apiKey: 'k', baseURL: baseURL(server, recording), retry: false, strict });
+    const model = new OpenAIModel({ model: first.model, apiKey: 'k', baseURL: baseURL(server, recording), retry: false, strict, ...(audioInput === undefined ? {} : { audioInput }) });
     const instruction = first.messages.find((message) => message.role === 'system')?.content as string | undefined;
     return new Runner({ appName: 'recorded', agent: new LlmAgent({ name: 'assistant', model, instruction, tools }) });
   };
@@ -122,13 +122,28 @@ describe('OpenAIModel on recorded Chat Completions traffic', () => {
     expect(events.at(-1)!.text()).toContain('kiwi');
   });
 
-  it("audio a tool returns goes as input_audio, which a model without audio input refuses: the recorded 400 reaches the run as BAD_REQUEST with the API's message", async () => {
+  it("audio a tool returns to a model without audio input goes as a note: the recorded request sent it as input_audio, and the real API refused it", async () => {
+    const recording = recorded('chat-tool-audio-result-400');
+    const refused = body(recording, 1).messages;
+    const audio = refused[3].content.find((part: Message) => part.type === 'input_audio').input_audio as { data: string; format: string };
+    expect(body(recording, 0).model).not.toMatch(/audio/);
+    server = await startReplayServer(recording.interactions);
+
+    await turn(runnerAt(recording, () => toolFile({ mimeType: `audio/${audio.format === 'mp3' ? 'mpeg' : audio.format}`, data: audio.data })), userText(recording));
+
+    const sent = server.requests[1].body.messages as Message[];
+    expect(sent.slice(0, 3)).toEqual(refused.slice(0, 3).map((message: Message) => expect.objectContaining({ role: message.role })));
+    expect(sent[3].content.map((part: Message) => part.type)).toEqual(['text', 'text']);
+    expect(sent[3].content[1].text).toMatch(/^\[The tool returned the file "file-0\.(wav|mpeg)" \(audio\/(wav|mpeg), \d+ bytes\), which OpenAI cannot take as input; it was left out\.\]$/);
+  });
+
+  it("with audioInput: true the audio goes as input_audio, as recorded; this model refused it: the recorded 400 reaches the run as BAD_REQUEST with the API's message", async () => {
     const recording = recorded('chat-tool-audio-result-400');
     const refused = body(recording, 1).messages;
     const audio = refused[3].content.find((part: Message) => part.type === 'input_audio').input_audio as { data: string; format: string };
     server = await startReplayServer(recording.interactions);
 
-    const events = await turn(runnerAt(recording, () => toolFile({ mimeType: `audio/${audio.format === 'mp3' ? 'mpeg' : audio.format}`, data: audio.data })), userText(recording));
+    const events = await turn(runnerAt(recording, () => toolFile({ mimeType: `audio/${audio.format === 'mp3' ? 'mpeg' : audio.format}`, data: audio.data }), true), userText(recording));
 
     const sent = server.requests[1].body.messages as Message[];
     expect(shape(sent)).toEqual(shape(refused));

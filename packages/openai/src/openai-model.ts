@@ -57,6 +57,13 @@ export interface OpenAIModelOptions {
    * the API requires (see docs/context.md). With `api: 'chat'` it is refused (`AGENT_CONFIG_INVALID`).
    */
   contextManagement?: OpenAIContextManagement[];
+  /**
+   * Chat Completions: the model takes audio input (`input_audio`), so WAV and MP3 files, a user's or a tool's,
+   * are sent as audio; else each is sent as a text note saying it was left out (a model without audio input
+   * refuses `input_audio`, and the session would send it again on every later turn). Default: true when the
+   * request's model id contains `audio` (`gpt-4o-audio-preview`, `gpt-audio`, …). The Responses API takes no audio.
+   */
+  audioInput?: boolean;
 }
 
 /** One entry of {@link OpenAIModelOptions.contextManagement}, as the Responses API takes it (`context_management[]`). */
@@ -88,6 +95,7 @@ export class OpenAIModel implements Model {
   private readonly strict: boolean;
   private readonly parallelToolCalls?: boolean;
   private readonly contextManagement?: OpenAIContextManagement[];
+  private readonly audioInput?: boolean;
   /** The server this model talks to (`chatServerOf` its client's base URL): a call's `extra_content` goes back only to it. */
   private readonly server: string;
 
@@ -104,6 +112,7 @@ export class OpenAIModel implements Model {
       throw new AgentConfigError('OpenAIModel option contextManagement is a Responses API option: use it with api: \'responses\'.');
     }
     this.contextManagement = options.contextManagement;
+    this.audioInput = options.audioInput;
   }
 
   /**
@@ -142,7 +151,8 @@ export class OpenAIModel implements Model {
 
   private chat(request: LlmRequest, prepared: PreparedOpenAITools<'chat'>, stream: boolean): OpenAICalls {
     const config = request.config ?? {};
-    const body: ChatBody = { model: request.model ?? this.modelName, messages: convertToOpenAIChatMessages(request, this.server) };
+    const model = request.model ?? this.modelName;
+    const body: ChatBody = { model, messages: convertToOpenAIChatMessages(request, this.server, this.audioInput ?? takesAudio(model)) };
     if (prepared.tools) body.tools = prepared.tools;
     if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice;
     if (prepared.parallelToolCalls !== undefined) body.parallel_tool_calls = prepared.parallelToolCalls;
@@ -198,4 +208,9 @@ function createClient(options: OpenAIModelOptions): OpenAI {
   }
   // Retries are Toolsmith's (one policy for every provider), not the SDK's.
   return new OpenAI({ apiKey, baseURL, maxRetries: 0, fetch: fetchUnwrappingArrayErrors });
+}
+
+/** OpenAI's Chat models that take audio input carry `audio` in their id (`gpt-4o-audio-preview`, `gpt-4o-mini-audio-preview`, `gpt-audio`). */
+function takesAudio(model: string): boolean {
+  return /audio/i.test(model);
 }

@@ -10,18 +10,27 @@ const report = fileReturningTool(() => [
   toolFile({ mimeType: 'audio/wav', data: WAV }),
 ]);
 
-const resultRequest = async (api: 'chat' | 'responses', wire: WireCodec) =>
+const ZIP = Buffer.from('PK\x03\x04', 'latin1').toString('base64');
+const CSV = Buffer.from('city,temp\nParis,21\n').toString('base64');
+const others = fileReturningTool(() => [
+  toolFile({ mimeType: 'image/heic', data: PNG, name: 'photo.heic' }),
+  toolFile({ mimeType: 'application/zip', data: ZIP, name: 'all.zip' }),
+  toolFile({ mimeType: 'text/csv', data: CSV, name: 'temps.csv' }),
+  toolFile({ mimeType: 'IMAGE/PNG', data: PNG, name: 'upper.png' }),
+]);
+
+const resultRequest = async (api: 'chat' | 'responses', wire: WireCodec, tool = report, model = 'gpt-4.1-mini') =>
   (
     await requestAfterToolCall({
-      createModel: (baseURL) => new OpenAIModel({ model: 'gpt-4.1-mini', ...(api === 'responses' ? { api } : {}), apiKey: 'test-key', baseURL: `${baseURL}/v1`, maxRetries: 0 }),
+      createModel: (baseURL) => new OpenAIModel({ model, ...(api === 'responses' ? { api } : {}), apiKey: 'test-key', baseURL: `${baseURL}/v1`, maxRetries: 0 }),
       wire,
-      tools: [report],
+      tools: [tool],
       call: { id: 'call_r1', name: 'render_report', args: {} },
     })
   ).body;
 
 describe('files from tools on the OpenAI wire', () => {
-  it('Responses API: function_call_output.output is a list of the JSON text, an input_image and input_files', async () => {
+  it('Responses API: function_call_output.output is a list of the JSON text, an input_image, the input_file, and a note for the audio (the Responses API takes none)', async () => {
     const body = await resultRequest('responses', openAIResponsesCodec);
     const output = body.input.find((item: { type?: string }) => item.type === 'function_call_output');
     expect(output).toEqual({
@@ -31,12 +40,12 @@ describe('files from tools on the OpenAI wire', () => {
         { type: 'input_text', text: '{"pages":1}' },
         { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' },
         { type: 'input_file', filename: 'report.pdf', file_data: `data:application/pdf;base64,${PDF}` },
-        { type: 'input_file', filename: 'file-2.wav', file_data: `data:audio/wav;base64,${WAV}` },
+        { type: 'input_text', text: '[The tool returned the file "file-2.wav" (audio/wav, 16 bytes), which OpenAI cannot take as input; it was left out.]' },
       ],
     });
   });
 
-  it('Chat Completions: the tool message holds the JSON; a user message right after it carries the files', async () => {
+  it('Chat Completions: the tool message holds the JSON; a user message right after it carries the files (the audio as a note: gpt-4.1-mini takes none)', async () => {
     const body = await resultRequest('chat', openAIChatCodec);
     expect(body.messages.slice(-2)).toEqual([
       { role: 'tool', tool_call_id: 'call_r1', content: '{"pages":1}' },
@@ -46,9 +55,37 @@ describe('files from tools on the OpenAI wire', () => {
           { type: 'text', text: 'The files returned by the call call_r1 of tool "render_report":' },
           { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
           { type: 'file', file: { filename: 'report.pdf', file_data: `data:application/pdf;base64,${PDF}` } },
-          { type: 'input_audio', input_audio: { data: WAV, format: 'wav' } },
+          { type: 'text', text: '[The tool returned the file "file-2.wav" (audio/wav, 16 bytes), which OpenAI cannot take as input; it was left out.]' },
         ],
       },
+    ]);
+  });
+
+  it('Chat Completions, a model that takes audio (its id says audio): WAV goes as input_audio', async () => {
+    const body = await resultRequest('chat', openAIChatCodec, report, 'gpt-4o-audio-preview');
+    expect(body.messages.at(-1).content.at(-1)).toEqual({ type: 'input_audio', input_audio: { data: WAV, format: 'wav' } });
+  });
+
+  const note = (name: string, type: string, bytes: number) => `[The tool returned the file "${name}" (${type}, ${bytes} bytes), which OpenAI cannot take as input; it was left out.]`;
+
+  it('Chat Completions: an image type the API refuses (HEIC), and files that are not PDFs, go as notes; media types are compared without case', async () => {
+    const body = await resultRequest('chat', openAIChatCodec, others);
+    expect(body.messages.at(-1).content.slice(1)).toEqual([
+      { type: 'text', text: note('photo.heic', 'image/heic', 16) },
+      { type: 'text', text: note('all.zip', 'application/zip', 4) },
+      { type: 'text', text: note('temps.csv', 'text/csv', 19) },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+    ]);
+  });
+
+  it('Responses API: HEIC and a ZIP go as notes, a CSV as an input_file; media types are compared without case', async () => {
+    const body = await resultRequest('responses', openAIResponsesCodec, others);
+    const output = body.input.find((item: { type?: string }) => item.type === 'function_call_output').output;
+    expect(output.slice(1)).toEqual([
+      { type: 'input_text', text: note('photo.heic', 'image/heic', 16) },
+      { type: 'input_text', text: note('all.zip', 'application/zip', 4) },
+      { type: 'input_file', filename: 'temps.csv', file_data: `data:text/csv;base64,${CSV}` },
+      { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' },
     ]);
   });
 });

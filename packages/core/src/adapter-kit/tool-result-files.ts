@@ -25,7 +25,8 @@ export function toolFileName(inlineData: InlineData, index: number): string {
  * file was returned and was left out, instead of the request failing).
  */
 export function unsupportedToolFileNote(inlineData: InlineData, index: number, providerName: string): string {
-  return `[The tool returned the file "${toolFileName(inlineData, index)}" (${inlineData.mimeType}, ${base64Bytes(inlineData.data)} bytes), which ${providerName} cannot take as input; it was left out.]`;
+  const bytes = base64Bytes(inlineData.data);
+  return `[The tool returned the file "${toolFileName(inlineData, index)}" (${inlineData.mimeType}, ${bytes} ${bytes === 1 ? 'byte' : 'bytes'}), which ${providerName} cannot take as input; it was left out.]`;
 }
 
 /**
