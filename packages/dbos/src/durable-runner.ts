@@ -1,6 +1,7 @@
 import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import type { BaseAgent, Content, Event, RunnerOptions, SessionService } from '@toolsmith/core';
-import { AgentConfigError, FunctionResponseNotPendingError, Runner, checkFunctionResponses, confirmationRequests } from '@toolsmith/core';
+import { FunctionResponseNotPendingError, Runner, checkFunctionResponses, confirmationRequests } from '@toolsmith/core';
+import { checkedPlugins } from '@toolsmith/core/internal';
 import { randomUUID } from 'node:crypto';
 import { DurableSessionService } from './durable-session-service';
 import { type DurableAnswer, DURABLE_WAIT_NAMES, answeredIds, pausedWorkflowId } from './durable-waits';
@@ -84,17 +85,15 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
   private readonly claim: (claim: AnswerClaim) => Promise<string>;
 
   constructor(options: DurableRunnerOptions<TAgent>) {
-    // Spread below after the steps' own plugin: anything but an array would be spread as something else.
-    if (options.plugins !== undefined && !Array.isArray(options.plugins)) {
-      throw new AgentConfigError(`The DurableRunner's plugins option is ${options.plugins === null ? 'null' : typeof options.plugins}; give an array of plugins (objects of callbacks with a name).`);
-    }
+    // Checked here, before the steps' own plugin is put first: errors (and an unnamed plugin's name) give the user's index.
+    const plugins = checkedPlugins(options.plugins, "The DurableRunner's");
     this.steps = new DurableSteps(options.agent, new StepPayloads(options.artifactService, options.largeOutputChars ?? 64_000));
     this.sessionService = options.sessionService;
     this.answerTimeoutSec = options.answerTimeoutSec ?? 7 * 24 * 60 * 60;
     this.runner = new Runner<TAgent>({
       ...options,
       sessionService: new DurableSessionService(options.sessionService),
-      plugins: [this.steps, ...(options.plugins ?? [])],
+      plugins: [this.steps, ...plugins],
       maxConcurrentToolCalls: 1,
     });
     this.workflowName = `toolsmith.run.${options.appName}`;

@@ -790,9 +790,9 @@ export function unreadableCallbacksMessage(where: string, hook: string, reason: 
   return `${where}.${hook} cannot be read (${reason}); give a plain object or class instance of callbacks.`;
 }
 
-/** The runner's `plugins` option when it is not an array. */
-export function pluginsNotArrayMessage(got: string): string {
-  return `The runner's plugins option is ${got}; give an array of plugins (objects of callbacks with a name).`;
+/** A runner's `plugins` option when it is not an array (`owner`: `The runner's`, `The DurableRunner's`). */
+export function pluginsNotArrayMessage(owner: string, got: string): string {
+  return `${owner} plugins option is ${got}; give an array of plugins (objects of callbacks with a name).`;
 }
 
 /** A plugin or an agent's `callbacks` that is no object. */

@@ -26,6 +26,8 @@ export { endpointOf } from '../errors/endpoint-of';
 export { REDACTED, holdsSecretText, isSecretName, redactKnownSecrets, redactSecretText, redactSecrets, secretForms } from '../redaction/secret-redaction';
 // What the runner checks of every new user message (shape, argument limits): servers refuse early with it.
 export { checkNewMessage } from '../runner/check-new-message';
+// How the runner checks its plugins (frozen copies, errors naming the index): a runner that adds plugins of its own before the user's (@toolsmith/dbos) checks the user's with it first.
+export { checkedPlugins } from '../agents/checked-plugins';
 // How the runner reads a confirmation answer (the four decisions, `remember`): servers refuse a malformed one early with it.
 export { readConfirmationDecision } from '../confirmation/confirmation-decision';
 export type { ConfirmationDecision } from '../confirmation/confirmation-decision';

@@ -38,9 +38,7 @@ import type { Provider } from '../di/provider';
 import { createClassTools } from '../scanning/class-tools';
 import { Tracing } from '../tracing/tracing';
 import type { TracingOptions } from '../tracing/tracing-options';
-import { checkedHooks } from '../agents/callback-hooks';
-import { callbacksNotObjectMessage, pluginsNotArrayMessage } from '../errors/messages';
-import { thrownMessage } from '../errors/thrown-message';
+import { checkedPlugins } from '../agents/checked-plugins';
 
 /** Options of {@link Runner}; `TAgent` is the root agent's type (it types {@link Runner.ask}'s `output`). */
 export interface RunnerOptions<TAgent extends BaseAgent = BaseAgent> {
@@ -335,35 +333,4 @@ function checkAgentTree(root: BaseAgent): void {
     if (seen.has(agent.name)) throw new AgentConfigError(`Two agents in the tree are named "${agent.name}"; agent names must be unique.`);
     seen.add(agent.name);
   }
-}
-
-/**
- * A frozen copy of `plugins`: for each, its name and its hooks as they are now, checked and bound to it
- * (see {@link checkedHooks}); a hole, `null`, another value, or a hook that cannot be used fails with
- * `AGENT_CONFIG_INVALID` naming it, rather than ending every run `INTERNAL_ERROR`.
- */
-function checkedPlugins(plugins: readonly Plugin[] | undefined): readonly Plugin[] {
-  if (plugins === undefined) return Object.freeze([]);
-  if (!Array.isArray(plugins)) throw new AgentConfigError(pluginsNotArrayMessage(plugins === null ? 'null' : typeof plugins));
-  let given: unknown[];
-  try {
-    given = Array.from(plugins as unknown[]);
-  } catch (thrown) {
-    throw new AgentConfigError(pluginsNotArrayMessage(`an array that cannot be read (${thrownMessage(thrown)})`));
-  }
-  const checked: Plugin[] = [];
-  for (let index = 0; index < given.length; index++) {
-    const plugin = given[index];
-    const where = `The runner's plugins[${index}]`;
-    if ((typeof plugin !== 'object' && typeof plugin !== 'function') || plugin === null) throw new AgentConfigError(callbacksNotObjectMessage(where, plugin === null ? 'null' : typeof plugin));
-    const hooks = checkedHooks(plugin, where);
-    let name: unknown;
-    try {
-      name = (plugin as Partial<Plugin>).name;
-    } catch {
-      name = undefined;
-    }
-    checked.push(Object.freeze({ ...hooks, name: typeof name === 'string' ? name : `plugins[${index}]` }) as Plugin);
-  }
-  return Object.freeze(checked);
 }
