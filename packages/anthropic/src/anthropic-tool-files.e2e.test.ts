@@ -9,10 +9,12 @@ const report = fileReturningTool(() => [
   toolFile({ mimeType: 'application/pdf', data: PDF, name: 'report.pdf' }),
   toolFile({ mimeType: 'text/plain', data: Buffer.from('Q3: +12%', 'utf8') }),
   toolFile({ mimeType: 'audio/wav', data: Buffer.from('RIFF', 'latin1') }),
+  toolFile({ mimeType: 'text/plain', data: Buffer.from('Größe', 'latin1'), name: 'latin1.txt' }),
+  toolFile({ mimeType: 'IMAGE/PNG', data: Buffer.from(PNG, 'base64') }),
 ]);
 
 describe('files from tools on the Anthropic wire', () => {
-  it('the tool_result holds the JSON text, image and document blocks, and a note for a type Anthropic cannot take', async () => {
+  it('the tool_result holds the JSON text, image and document blocks (media types without case), and a note for a type Anthropic cannot take and for text that is not UTF-8', async () => {
     const request = await requestAfterToolCall({
       createModel: (baseURL) => new AnthropicModel({ model: 'claude-sonnet-5-5', maxTokens: 512, apiKey: 'test-key', baseURL, maxRetries: 0 }),
       wire: anthropicWireCodec,
@@ -30,6 +32,8 @@ describe('files from tools on the Anthropic wire', () => {
           { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF }, title: 'report.pdf' },
           { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Q3: +12%' } },
           { type: 'text', text: '[The tool returned the file "file-3.wav" (audio/wav, 4 bytes), which Anthropic cannot take as input; it was left out.]' },
+          { type: 'text', text: '[The tool returned the file "latin1.txt" (text/plain, 5 bytes), which Anthropic cannot take as input; it was left out.]' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
         ],
       },
     ]);

@@ -93,14 +93,17 @@ describe('convertToAnthropicMessages', () => {
     ]);
   });
 
-  it('maps inline images and PDFs (media types without case), and sends a note in place of other media, so the history stays sendable', () => {
+  it('maps inline images, PDFs and UTF-8 text (media types without case), and sends a note in place of other media and of text that is not UTF-8, so the history stays sendable', () => {
     const { messages } = convertToAnthropicMessages([
       {
         role: 'user',
         parts: [
           { inlineData: { mimeType: 'IMAGE/PNG', data: 'iVBO' } },
           { inlineData: { mimeType: 'application/pdf', data: 'JVBE' } },
-          { inlineData: { mimeType: 'text/plain', data: 'aGk=' } },
+          { inlineData: { mimeType: 'Text/Plain', data: Buffer.from('café ☕', 'utf8').toString('base64'), displayName: 'notes.txt' } },
+          { inlineData: { mimeType: 'text/plain', data: Buffer.from('café', 'latin1').toString('base64') } },
+          { inlineData: { mimeType: 'text/plain', data: Buffer.from('hi', 'utf16le').toString('base64') } },
+          { inlineData: { mimeType: 'text/plain', data: Buffer.from('\ufeffhi', 'utf16le').toString('base64') } },
           { inlineData: { mimeType: 'audio/wav', data: 'UklG' } },
         ],
       },
@@ -108,7 +111,10 @@ describe('convertToAnthropicMessages', () => {
     expect(messages[0].content).toEqual([
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBO' } },
       { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' } },
-      { type: 'text', text: '[A file (text/plain, 2 bytes) was sent here; it was left out, as files of this type are not sent to Anthropic in a message.]' },
+      { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'café ☕' } },
+      { type: 'text', text: '[A file (text/plain, 4 bytes) was sent here; it was left out, as files of this type are not sent to Anthropic in a message.]' },
+      { type: 'text', text: '[A file (text/plain, 4 bytes) was sent here; it was left out, as files of this type are not sent to Anthropic in a message.]' },
+      { type: 'text', text: '[A file (text/plain, 6 bytes) was sent here; it was left out, as files of this type are not sent to Anthropic in a message.]' },
       { type: 'text', text: '[A file (audio/wav, 3 bytes) was sent here; it was left out, as files of this type are not sent to Anthropic in a message.]' },
     ]);
   });

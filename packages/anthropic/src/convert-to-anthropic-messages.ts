@@ -72,34 +72,53 @@ function toToolUse(call: FunctionCall): Anthropic.ToolUseBlockParam {
 }
 
 /**
- * A message's inline data: JPEG, PNG, GIF and WebP images and PDF documents (media types compared without
- * case, as they are case-insensitive); any other type as a text note saying it was left out, so the
- * conversation, which holds it on every later turn, can still be sent.
+ * A message's inline data: JPEG, PNG, GIF and WebP images, PDF documents, and plain text that is UTF-8 as a
+ * text document (media types compared without case, as they are case-insensitive); any other type, and
+ * text that is not UTF-8 (decoded, it would reach the model corrupted), as a text note saying it was left
+ * out, so the conversation, which holds it on every later turn, can still be sent.
  */
 function toMediaBlock(inlineData: InlineData): ContentBlockParam {
-  const { data } = inlineData;
-  const mimeType = inlineData.mimeType.toLowerCase();
-  if (mimeType === 'application/pdf') {
-    return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data } };
-  }
-  const mediaType = IMAGE_TYPES.find((type) => type === mimeType);
-  if (mediaType) return { type: 'image', source: { type: 'base64', media_type: mediaType, data } };
-  return { type: 'text', text: unsupportedInlineDataNote(inlineData, 'Anthropic') };
+  const block = fileBlock(inlineData);
+  return block ?? { type: 'text', text: unsupportedInlineDataNote(inlineData, 'Anthropic') };
 }
 
 type ToolResultContent = Exclude<Anthropic.ToolResultBlockParam['content'], string | undefined>[number];
 
 /**
- * A tool's file inside its `tool_result`: JPEG, PNG, GIF and WebP as `image` blocks, PDF and plain text
- * as `document` blocks (titled with the file's name); any other type as a text note saying it was left out.
+ * A tool's file inside its `tool_result`, as {@link fileBlock} makes it (a document titled with the file's
+ * name); any other file as a text note saying it was left out.
  */
 function toolResultFile(file: InlineData, index: number): ToolResultContent {
-  const title = file.displayName ? { title: file.displayName } : {};
-  if (file.mimeType === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: file.data }, ...title };
-  if (file.mimeType === 'text/plain') return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(file.data, 'base64').toString('utf8') }, ...title };
-  const mediaType = IMAGE_TYPES.find((type) => type === file.mimeType);
-  if (mediaType) return { type: 'image', source: { type: 'base64', media_type: mediaType, data: file.data } };
-  return { type: 'text', text: unsupportedToolFileNote(file, index, 'Anthropic') };
+  return fileBlock(file, file.displayName) ?? { type: 'text', text: unsupportedToolFileNote(file, index, 'Anthropic') };
+}
+
+/** The block of a file Anthropic takes (an image, a PDF, UTF-8 plain text), media types without case; `undefined` for any other. */
+function fileBlock(file: InlineData, title?: string): Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam | undefined {
+  const mimeType = file.mimeType.toLowerCase();
+  const titled = title ? { title } : {};
+  if (mimeType === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: file.data }, ...titled };
+  if (mimeType === 'text/plain') {
+    const text = utf8Text(file.data);
+    return text === undefined ? undefined : { type: 'document', source: { type: 'text', media_type: 'text/plain', data: text }, ...titled };
+  }
+  const mediaType = IMAGE_TYPES.find((type) => type === mimeType);
+  return mediaType && { type: 'image', source: { type: 'base64', media_type: mediaType, data: file.data } };
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The text of base64 `data` when its bytes are UTF-8 text; `undefined` when they are not (Latin-1, binary) or
+ * hold a NUL (UTF-16 text of ASCII letters is valid UTF-8, a NUL after each letter).
+ */
+function utf8Text(data: string): string | undefined {
+  try {
+    const text = UTF8.decode(Buffer.from(data, 'base64'));
+    return text.includes('\0') ? undefined : text;
+  } catch {
+    // The decoder's TypeError is the answer here (not UTF-8): the caller sends a note in the file's place.
+    return undefined;
+  }
 }
 
 function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
