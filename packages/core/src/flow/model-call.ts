@@ -282,14 +282,33 @@ class ModelCall implements ModelStep {
     // Tokens the provider billed before the call failed (withBilledUsage) still count: on the span and the error event.
     const billed = billedUsageOf(thrown);
     if (billed) this.chat?.response({ usage: billed });
-    this.chat?.end(error);
-    if (context.aborted) return withUsage(errorEvent(context, agent.name, error), billed);
-    if (this.chain.onModelError.length > 0) this.ownRequest();
-    for (const onError of this.chain.onModelError) {
-      const response = (await onError({ context: this.callbackContext(), request: this.request, error })) ?? undefined;
-      if (response) return billed ? { ...response, usage: addUsage(response.usage, billed) } : response;
+    if (context.aborted) {
+      this.chat?.end(error);
+      return withUsage(errorEvent(context, agent.name, error), billed);
     }
-    return withUsage(errorEvent(context, agent.name, error, this.actions), billed);
+    if (this.chain.onModelError.length > 0) {
+      // The chat span ends once the callbacks are done, with the error the run reports: a callback may
+      // change the error, or throw another one, and the span must not say otherwise than the event.
+      const failure = this.chat && { code: error.code, message: error.message };
+      this.ownRequest();
+      try {
+        for (const onError of this.chain.onModelError) {
+          const response = (await onError({ context: this.callbackContext(), request: this.request, error })) ?? undefined;
+          if (response) {
+            // Recovered: the model call itself failed, as it did.
+            this.chat?.end(failure);
+            return billed ? { ...response, usage: addUsage(response.usage, billed) } : response;
+          }
+        }
+      } catch (thrown) {
+        // The run ends on what the callback threw (as after an afterModel callback throws).
+        this.chat?.end(reportableError(thrown) ?? { code: 'INTERNAL_ERROR', message: thrownMessage(thrown) });
+        throw thrown;
+      }
+    }
+    const event = withUsage(errorEvent(context, agent.name, error, this.actions), billed);
+    this.chat?.end({ code: event.errorCode!, message: event.errorMessage });
+    return event;
   }
 
   /** The response after the afterModel callbacks: the first one that returns a response replaces it. */

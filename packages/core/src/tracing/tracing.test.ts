@@ -5,6 +5,8 @@ import { AgentTool } from '../agent-tool/agent-tool';
 import { LlmAgent } from '../agents/llm-agent';
 import { confirmationResponse } from '../confirmation/confirmation-response';
 import { ProviderError } from '../errors/provider-errors';
+import { ToolsmithError } from '../errors/toolsmith-error';
+import type { OnModelErrorCallback } from '../agents/callbacks';
 import type { Event } from '../events/event';
 import type { Content } from '../model/content';
 import type { LlmRequest } from '../model/llm-request';
@@ -264,6 +266,60 @@ describe('tracing: the span tree of a turn', () => {
     expect(chat).toHaveLength(1);
     expect(chat[0].status).toEqual({ code: SpanStatusCode.ERROR, message: 'A failure Toolsmith did not expect; the message says what happened.' });
     expect(chat[0].attributes['error.type']).toBe('INTERNAL_ERROR');
+  });
+
+  describe('an onModelError callback: the chat span records the error the run reports', () => {
+    const rateLimited = () => new ProviderError('RATE_LIMITED', 'Too many requests.', { provider: 'scripted' });
+    const run = async (onModelError: OnModelErrorCallback, streaming: boolean) => {
+      const { exporter, provider } = inMemoryTracing();
+      const runner = new Runner({
+        appName: 'shop',
+        agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel([rateLimited()], { provider: 'scripted', modelName: 'scripted-model' }), callbacks: { onModelError } }),
+        tracing: { tracerProvider: provider },
+      });
+      const events: Event[] = [];
+      for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage: user('Hi'), streaming })) if (!event.partial) events.push(event);
+      const span = (name: string) => exporter.getFinishedSpans().find((s) => s.name === name)!;
+      return { events, chat: span('chat scripted-model'), agent: span('invoke_agent clerk'), invocation: span('toolsmith.invocation') };
+    };
+
+    const recode =
+      (code: string): OnModelErrorCallback =>
+      ({ error }) =>
+        void Object.assign(error, { code });
+    const throwing =
+      (thrown: () => Error): OnModelErrorCallback =>
+      () => {
+        throw thrown();
+      };
+    it.each([
+      ["changes the error's code", recode('QUOTA_EXHAUSTED'), 'QUOTA_EXHAUSTED'],
+      ['changes it to no code', recode('not a code!'), 'INTERNAL_ERROR'],
+      ['throws another Toolsmith error', throwing(() => new ToolsmithError('FALLBACK_FAILED', 'The fallback model failed too.')), 'FALLBACK_FAILED'],
+      ['throws a plain error', throwing(() => new Error('fallback broke')), 'INTERNAL_ERROR'],
+    ] as const)('one that %s: the chat span and the error event agree, streaming or not', async (_, onModelError, code) => {
+      for (const streaming of [false, true]) {
+        const { events, chat, agent, invocation } = await run(onModelError, streaming);
+        expect(events.at(-1)!.errorCode).toBe(code);
+        for (const span of [chat, agent, invocation]) {
+          expect(span.attributes['error.type']).toBe(code);
+          expect(span.status.code).toBe(SpanStatusCode.ERROR);
+        }
+      }
+    });
+
+    it("one that recovers (after changing the error's code): the chat span ends failed with the model's own error, and the run goes on", async () => {
+      const recover: OnModelErrorCallback = ({ error }) => {
+        Object.assign(error, { code: 'QUOTA_EXHAUSTED' });
+        return { content: { role: 'model', parts: [{ text: 'Busy, try later.' }] }, turnComplete: true };
+      };
+      for (const streaming of [false, true]) {
+        const { events, chat, agent } = await run(recover, streaming);
+        expect(events.map((e) => e.errorCode ?? e.text())).toEqual(['Busy, try later.']);
+        expect(chat.attributes['error.type']).toBe('RATE_LIMITED');
+        expect(agent.status.code).not.toBe(SpanStatusCode.ERROR);
+      }
+    });
   });
 
   describe('error statuses without content recording', () => {
