@@ -71,7 +71,8 @@ function checkConfirmationAnswer(pending: PendingCalls, id: string, response: Re
     const problem = formProblem(form, decision.payload);
     if (problem) return new InvalidConfirmationAnswerError(id, problem);
   }
-  if (answer.originalFunctionCall !== undefined) {
+  // null, as JSON clients write an absent field, is no copy of the call (as in readConfirmationDecision).
+  if (answer.originalFunctionCall !== undefined && answer.originalFunctionCall !== null) {
     let claimed: FunctionCall;
     try {
       claimed = originalCallFrom({ name: REQUEST_CONFIRMATION, args: { originalFunctionCall: answer.originalFunctionCall } });

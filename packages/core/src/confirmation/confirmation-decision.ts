@@ -50,11 +50,17 @@ const CONFIRMED: Record<ConfirmationDecisionKind, boolean | undefined> = { appro
  * `edit`, `message` only with `reject`, `result` only with `respond`, a `confirmed` that contradicts the
  * decision, a `remember` that is not `{ scope, expiresAt?, condition? }` or goes with another decision than
  * `approve`). Nothing here knows the tool: edited arguments are checked against its schema separately.
+ *
+ * A field that is `null` where `null` can mean nothing else is read as absent, as JSON clients and
+ * pydantic dumps write absent fields: `decision`, `confirmed`, `args`, `message`, `remember` (and its
+ * `expiresAt` and `condition`), and `result` beside any decision but `respond`. `result` with `respond`
+ * is the person's answer, `null` included, and `payload` is data for the tool: their `null` is kept.
  */
 export function readConfirmationDecision(requestId: string, answer: unknown): ConfirmationDecision | InvalidConfirmationAnswerError {
   const refuse = (problem: string) => new InvalidConfirmationAnswerError(requestId, problem);
   if (!isRecord(answer)) return refuse('its response must be an object like { "decision": "approve" } or { "confirmed": true }');
-  const { decision, confirmed } = answer;
+  const decision = absentIfNull(answer.decision);
+  const confirmed = absentIfNull(answer.confirmed);
   let kind: ConfirmationDecisionKind;
   if (decision === undefined) {
     if (typeof confirmed !== 'boolean') return refuse(`"confirmed" must be true or false, got ${JSON.stringify(confirmed) ?? 'nothing'}`);
@@ -67,34 +73,46 @@ export function readConfirmationDecision(requestId: string, answer: unknown): Co
     if (confirmed !== undefined && confirmed !== CONFIRMED[kind]) return refuse(`"confirmed": ${JSON.stringify(confirmed)} contradicts "decision": "${kind}"`);
   }
   const read: ConfirmationDecision = { decision: kind };
-  if (answer.args !== undefined || kind === 'edit') {
+  const args = absentIfNull(answer.args);
+  if (args !== undefined || kind === 'edit') {
     if (kind !== 'edit') return refuse('"args" goes only with "decision": "edit"');
-    if (!isRecord(answer.args)) return refuse('"args" (the edited arguments) must be a JSON object');
-    read.args = answer.args;
+    if (!isRecord(args)) return refuse('"args" (the edited arguments) must be a JSON object');
+    read.args = args;
   }
-  if (answer.message !== undefined) {
+  const message = absentIfNull(answer.message);
+  if (message !== undefined) {
     if (kind !== 'reject') return refuse('"message" goes only with "decision": "reject"');
-    if (typeof answer.message !== 'string') return refuse('"message" must be a string');
-    read.message = answer.message;
+    if (typeof message !== 'string') return refuse('"message" must be a string');
+    read.message = message;
   }
-  if (answer.result !== undefined || kind === 'respond') {
+  // With "respond", null is the person's answer; beside any other decision, it is an absent result.
+  const result = kind === 'respond' ? answer.result : absentIfNull(answer.result);
+  if (result !== undefined || kind === 'respond') {
     if (kind !== 'respond') return refuse('"result" goes only with "decision": "respond"');
-    if (answer.result === undefined) return refuse('"result" (the answer that stands in for the tool\'s result) is missing');
-    read.result = answer.result;
+    if (result === undefined) return refuse('"result" (the answer that stands in for the tool\'s result) is missing');
+    read.result = result;
   }
   if (answer.payload !== undefined) read.payload = answer.payload;
-  if (answer.remember !== undefined) {
+  const rememberGiven = absentIfNull(answer.remember);
+  if (rememberGiven !== undefined) {
     if (kind !== 'approve') return refuse('"remember" goes only with "decision": "approve"');
-    const remember = readRemember(answer.remember, Date.now());
+    const remember = readRemember(rememberGiven, Date.now());
     if (typeof remember === 'string') return refuse(remember);
     read.remember = remember;
   }
   return read;
 }
 
+/** `value`, or `undefined` for `null`: a field JSON clients write as `null` when it is absent. */
+function absentIfNull(value: unknown): unknown {
+  return value === null ? undefined : value;
+}
+
 function readRemember(value: unknown, now: number): RememberGrant | string {
   if (!isRecord(value)) return '"remember" must be an object like { "scope": "session" }';
-  const { scope, expiresAt, condition } = value;
+  const { scope } = value;
+  const expiresAt = absentIfNull(value.expiresAt);
+  const condition = absentIfNull(value.condition);
   if (scope !== 'session' && scope !== 'user' && scope !== 'app') return `"remember.scope" must be "session", "user" or "app", got ${JSON.stringify(scope) ?? 'nothing'}`;
   const remember: RememberGrant = { scope };
   if (expiresAt !== undefined) {

@@ -11,13 +11,13 @@ import { toolSchemaHash } from './tool-schema-hash';
 /**
  * Refuses an answer that asks to `remember` a grant when the runner has no `grantService` to keep it
  * (`INVALID_CONFIRMATION_ANSWER`), before anything is stored: an "always allow" that would be forgotten
- * at once is not accepted quietly.
+ * at once is not accepted quietly. A `remember` of `null` is none (see readConfirmationDecision).
  */
 export function checkRememberHasStore(services: InvocationServices, message: Content): InvalidConfirmationAnswerError | undefined {
   if (services.grantService) return undefined;
   for (const part of message.parts) {
     const response = part.functionResponse;
-    if (response?.name === REQUEST_CONFIRMATION && isRecord(response.response) && response.response.remember !== undefined) {
+    if (response?.name === REQUEST_CONFIRMATION && isRecord(response.response) && response.response.remember !== undefined && response.response.remember !== null) {
       return new InvalidConfirmationAnswerError(response.id, '"remember" needs a grantService on the runner, and this runner has none');
     }
   }

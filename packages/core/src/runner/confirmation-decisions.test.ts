@@ -315,6 +315,31 @@ describe('"always allow" only where a grant can apply', () => {
   });
 });
 
+describe('confirmation decisions: null fields are absent ones', () => {
+  // As a pydantic model of the answer dumps it: every optional field it does not set is null.
+  const dumped = { decision: null, confirmed: null, args: null, message: null, result: null, remember: null, originalFunctionCall: null };
+  const answer = (id: string, fields: Record<string, unknown>): Content => ({ role: 'user', parts: [{ functionResponse: { id, name: REQUEST_CONFIRMATION, response: { ...dumped, ...fields } } }] });
+
+  it('approves, edits and rejects when the fields that do not go with the decision are null', async () => {
+    const approved = await paused();
+    await send(approved.runner, answer(approved.request.id, { decision: 'approve', confirmed: true }));
+    expect(approved.ledger.refunds.map((r) => r.amount)).toEqual([250]);
+
+    const edited = await paused();
+    await send(edited.runner, answer(edited.request.id, { decision: 'edit', args: { orderId: 'A-1', amount: 100 } }));
+    expect(edited.ledger.refunds.map((r) => r.amount)).toEqual([100]);
+
+    const rejected = await paused();
+    const events = await send(rejected.runner, answer(rejected.request.id, { decision: 'reject', confirmed: false }));
+    expect(events[0].functionResponses()[0].response).toEqual({ error: { code: 'TOOL_CALL_REJECTED', message: 'The user rejected the call. Do not retry it unless the user asks.' } });
+    expect(rejected.ledger.refunds).toEqual([]);
+
+    const yesNo = await paused();
+    await send(yesNo.runner, answer(yesNo.request.id, { confirmed: true }));
+    expect(yesNo.ledger.refunds.map((r) => r.amount)).toEqual([250]);
+  });
+});
+
 describe('confirmation decisions: malformed answers are refused', () => {
   it.each([
     ['an unknown decision', { decision: 'maybe' }, '"decision" must be "approve", "edit", "reject" or "respond", got "maybe"'],
