@@ -112,10 +112,34 @@ describe('convertToAnthropicMessages', () => {
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBO' } },
       { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' } },
       { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'café ☕' } },
-      { type: 'text', text: '[A file (text/plain, 4 bytes) was sent here; it was left out, as files of this type are not sent to Anthropic in a message.]' },
-      { type: 'text', text: '[A file (text/plain, 4 bytes) was sent here; it was left out, as files of this type are not sent to Anthropic in a message.]' },
-      { type: 'text', text: '[A file (text/plain, 6 bytes) was sent here; it was left out, as files of this type are not sent to Anthropic in a message.]' },
+      { type: 'text', text: '[A file (text/plain, 4 bytes) was sent here; it was left out, as its bytes are not UTF-8 text.]' },
+      { type: 'text', text: '[A file (text/plain, 4 bytes) was sent here; it was left out, as its bytes are not UTF-8 text.]' },
+      { type: 'text', text: '[A file (text/plain, 6 bytes) was sent here; it was left out, as its bytes are not UTF-8 text.]' },
       { type: 'text', text: '[A file (audio/wav, 3 bytes) was sent here; it was left out, as files of this type are not sent to Anthropic in a message.]' },
+    ]);
+  });
+
+  it('sends a note in place of a model turn\'s file (an assistant turn holds no images), of an image over 5 MB of base64, and of empty text', () => {
+    const big = 'A'.repeat(5 * 1024 * 1024 + 4);
+    const { messages } = convertToAnthropicMessages([
+      { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: big } }, { inlineData: { mimeType: 'text/plain', data: Buffer.from('\ufeff', 'utf8').toString('base64') } }] },
+      { role: 'model', parts: [{ text: 'Here it is.' }, { inlineData: { mimeType: 'image/png', data: 'iVBO' } }] },
+    ]);
+    expect(messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '[A file (image/png, 3932163 bytes) was sent here; it was left out, as images over 5 MB (of base64) are not sent to Anthropic.]' },
+          { type: 'text', text: '[A file (text/plain, 3 bytes) was sent here; it was left out, as it holds no text.]' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Here it is.' },
+          { type: 'text', text: '[A file (image/png, 3 bytes) was sent here; it was left out, as an assistant turn holds no files.]' },
+        ],
+      },
     ]);
   });
 

@@ -47,7 +47,9 @@ function convertPart(part: Part, role: 'user' | 'assistant'): ContentBlockParam[
     if (isError) block.is_error = true;
     return [block];
   }
-  if (part.inlineData) return [toMediaBlock(part.inlineData)];
+  // An assistant turn holds text and tool use only ("'image' blocks are not permitted within assistant
+  // turns"): a model's file (Gemini's image output, a callback's response) is a note there.
+  if (part.inlineData) return [role === 'assistant' ? { type: 'text', text: unsupportedInlineDataNote(part.inlineData, 'Anthropic', 'an assistant turn holds no files') } : toMediaBlock(part.inlineData)];
   if (part.providerData) {
     // Anthropic's own blocks go back exactly as received; another provider's content means nothing here.
     const block = providerDataOf(part, ANTHROPIC_PROVIDER);
@@ -72,14 +74,12 @@ function toToolUse(call: FunctionCall): Anthropic.ToolUseBlockParam {
 }
 
 /**
- * A message's inline data: JPEG, PNG, GIF and WebP images, PDF documents, and plain text that is UTF-8 as a
- * text document (media types compared without case, as they are case-insensitive); any other type, and
- * text that is not UTF-8 (decoded, it would reach the model corrupted), as a text note saying it was left
- * out, so the conversation, which holds it on every later turn, can still be sent.
+ * A message's inline data as {@link fileBlock} makes it; any other file as a text note saying it was left out
+ * (and why, when it is not its type), so the conversation, which holds it on every later turn, can still be sent.
  */
 function toMediaBlock(inlineData: InlineData): ContentBlockParam {
   const block = fileBlock(inlineData);
-  return block ?? { type: 'text', text: unsupportedInlineDataNote(inlineData, 'Anthropic') };
+  return typeof block === 'string' || block === undefined ? { type: 'text', text: unsupportedInlineDataNote(inlineData, 'Anthropic', block) } : block;
 }
 
 type ToolResultContent = Exclude<Anthropic.ToolResultBlockParam['content'], string | undefined>[number];
@@ -89,20 +89,35 @@ type ToolResultContent = Exclude<Anthropic.ToolResultBlockParam['content'], stri
  * name); any other file as a text note saying it was left out.
  */
 function toolResultFile(file: InlineData, index: number): ToolResultContent {
-  return fileBlock(file, file.displayName) ?? { type: 'text', text: unsupportedToolFileNote(file, index, 'Anthropic') };
+  const block = fileBlock(file, file.displayName);
+  return typeof block === 'string' || block === undefined ? { type: 'text', text: unsupportedToolFileNote(file, index, 'Anthropic', block) } : block;
 }
 
-/** The block of a file Anthropic takes (an image, a PDF, UTF-8 plain text), media types without case; `undefined` for any other. */
-function fileBlock(file: InlineData, title?: string): Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam | undefined {
+/** Anthropic's limit on one image: 5 MB of base64 text ("image exceeds 5 MB maximum: … bytes > 5242880 bytes"). */
+const MAX_IMAGE_BASE64_CHARS = 5 * 1024 * 1024;
+/** Anthropic's limit on a document's title. */
+const MAX_TITLE_CHARS = 500;
+
+/**
+ * The block of a file Anthropic takes, media types compared without case: a JPEG, PNG, GIF or WebP image of at
+ * most 5 MB of base64, a PDF, plain text that is UTF-8 (with no NUL, not empty) as a text document; documents
+ * titled with `title` cut to 500 characters. For a file of another type, `undefined`; for one of these types
+ * Anthropic would refuse all the same, why (for its note).
+ */
+function fileBlock(file: InlineData, title?: string): Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam | string | undefined {
   const mimeType = file.mimeType.toLowerCase();
-  const titled = title ? { title } : {};
+  const titled = title ? { title: [...title].slice(0, MAX_TITLE_CHARS).join('') } : {};
   if (mimeType === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: file.data }, ...titled };
   if (mimeType === 'text/plain') {
     const text = utf8Text(file.data);
-    return text === undefined ? undefined : { type: 'document', source: { type: 'text', media_type: 'text/plain', data: text }, ...titled };
+    if (text === undefined) return 'its bytes are not UTF-8 text';
+    if (text === '') return 'it holds no text';
+    return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: text }, ...titled };
   }
   const mediaType = IMAGE_TYPES.find((type) => type === mimeType);
-  return mediaType && { type: 'image', source: { type: 'base64', media_type: mediaType, data: file.data } };
+  if (!mediaType) return undefined;
+  if (file.data.length > MAX_IMAGE_BASE64_CHARS) return 'images over 5 MB (of base64) are not sent to Anthropic';
+  return { type: 'image', source: { type: 'base64', media_type: mediaType, data: file.data } };
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

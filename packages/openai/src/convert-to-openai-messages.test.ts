@@ -74,7 +74,7 @@ describe('convertToOpenAIChatMessages', () => {
         { type: 'text', text: 'look' },
         { type: 'text', text: note },
         { type: 'image_url', image_url: { url: 'data:image/png;base64,aGk=' } },
-        { type: 'text', text: '[A file (audio/wav, 2 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
+        { type: 'text', text: '[A file (audio/wav, 2 bytes) was sent here; it was left out, as this model takes no audio.]' },
       ],
     });
     expect(convertToOpenAIResponsesInput(contents)[0]).toEqual({
@@ -89,11 +89,40 @@ describe('convertToOpenAIChatMessages', () => {
   });
 });
 
+describe("a user's documents", () => {
+  const contents: Content[] = [
+    {
+      role: 'user',
+      parts: [
+        { inlineData: { mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', data: 'aGk=' } },
+        { inlineData: { mimeType: 'text/plain', data: 'aGk=', displayName: 'notes' } },
+      ],
+    },
+  ];
+
+  it('the Responses API is sent those input_file reads, named with their extension', () => {
+    expect(convertToOpenAIResponsesInput(contents)[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'input_file', filename: 'document.docx', file_data: 'data:application/vnd.openxmlformats-officedocument.wordprocessingml.document;base64,aGk=' },
+        { type: 'input_file', filename: 'notes.txt', file_data: 'data:text/plain;base64,aGk=' },
+      ],
+    });
+  });
+
+  it('Chat Completions, which takes PDFs only, is sent notes', () => {
+    expect(convertToOpenAIChatMessages({ contents })[0].content).toEqual([
+      { type: 'text', text: '[A file (application/vnd.openxmlformats-officedocument.wordprocessingml.document, 2 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
+      { type: 'text', text: '[A file "notes" (text/plain, 2 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
+    ]);
+  });
+});
+
 describe('audio on Chat Completions', () => {
   const contents: Content[] = [{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/mpeg', data: 'aGk=' } }, { inlineData: { mimeType: 'Audio/WAV', data: 'aGk=' } }] }];
 
   it('a model that takes audio is sent a user\'s WAV and MP3 as input_audio', () => {
-    expect(convertToOpenAIChatMessages({ contents }, undefined, true)[0]).toEqual({
+    expect(convertToOpenAIChatMessages({ contents }, undefined, { audio: true, images: true })[0]).toEqual({
       role: 'user',
       content: [
         { type: 'input_audio', input_audio: { data: 'aGk=', format: 'mp3' } },
@@ -102,10 +131,18 @@ describe('audio on Chat Completions', () => {
     });
   });
 
+  it("an audio model is sent no images or documents: notes saying why", () => {
+    const image: Content[] = [{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'aGk=' } }, { inlineData: { mimeType: 'application/pdf', data: 'aGk=' } }] }];
+    expect(convertToOpenAIChatMessages({ contents: image }, undefined, { audio: true, images: false })[0].content).toEqual([
+      { type: 'text', text: '[A file (image/png, 2 bytes) was sent here; it was left out, as this model takes no images or documents.]' },
+      { type: 'text', text: '[A file (application/pdf, 2 bytes) was sent here; it was left out, as this model takes no images or documents.]' },
+    ]);
+  });
+
   it('another model is sent notes', () => {
     expect(convertToOpenAIChatMessages({ contents })[0].content).toEqual([
-      { type: 'text', text: '[A file (audio/mpeg, 2 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
-      { type: 'text', text: '[A file (Audio/WAV, 2 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
+      { type: 'text', text: '[A file (audio/mpeg, 2 bytes) was sent here; it was left out, as this model takes no audio.]' },
+      { type: 'text', text: '[A file (Audio/WAV, 2 bytes) was sent here; it was left out, as this model takes no audio.]' },
     ]);
   });
 });

@@ -134,7 +134,7 @@ describe('OpenAIModel on recorded Chat Completions traffic', () => {
     const sent = server.requests[1].body.messages as Message[];
     expect(sent.slice(0, 3)).toEqual(refused.slice(0, 3).map((message: Message) => expect.objectContaining({ role: message.role })));
     expect(sent[3].content.map((part: Message) => part.type)).toEqual(['text', 'text']);
-    expect(sent[3].content[1].text).toMatch(/^\[The tool returned the file "file-0\.(wav|mpeg)" \(audio\/(wav|mpeg), \d+ bytes\), which OpenAI cannot take as input; it was left out\.\]$/);
+    expect(sent[3].content[1].text).toMatch(/^\[The tool returned the file "file-0\.(wav|mpeg)" \(audio\/(wav|mpeg), \d+ bytes\); it was left out, as this model takes no audio\.\]$/);
   });
 
   it("with audioInput: true the audio goes as input_audio, as recorded; this model refused it: the recorded 400 reaches the run as BAD_REQUEST with the API's message", async () => {

@@ -23,6 +23,13 @@ describe('OpenAIModel construction', () => {
     expect(error).toMatchObject({ code: 'AUTHENTICATION_FAILED', message: expect.stringContaining('OPENAI_API_KEY') });
   });
 
+  it('refuses audioInput that is not a boolean, or with the Responses API (which takes no audio)', () => {
+    const base = { model: 'gpt-4o-audio-preview', apiKey: 'k' };
+    expect(() => new OpenAIModel({ ...base, audioInput: 'false' as unknown as boolean })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('must be true or false (got "false")') }));
+    expect(() => new OpenAIModel({ ...base, api: 'responses', audioInput: true })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining("use it with api: 'chat'") }));
+    expect(new OpenAIModel({ ...base, audioInput: false }).api).toBe('chat');
+  });
+
   it('needs no key for a local server given by baseURL or OPENAI_BASE_URL', () => {
     expect(new OpenAIModel({ model: 'llama3.1', baseURL: 'http://localhost:11434/v1' }).provider).toBe('openai');
     process.env.OPENAI_BASE_URL = 'http://localhost:8000/v1';

@@ -5,6 +5,7 @@ import type { ChatCompletionCreateParamsNonStreaming as ChatBody } from 'openai/
 import type { ResponseCreateParams, ResponseCreateParamsNonStreaming as ResponsesBody } from 'openai/resources/responses/responses';
 import { checkOpenAITools } from './check-openai-tools';
 import { convertToOpenAIChatMessages, convertToOpenAIResponsesInput } from './convert-to-openai-messages';
+import type { OpenAIInputs } from './openai-file-parts';
 import { chatServerOf, mapOpenAIChatCompletion } from './map-openai-chat-completion';
 import { mapOpenAIError } from './map-openai-error';
 import { mapOpenAIResponse } from './map-openai-response';
@@ -58,10 +59,11 @@ export interface OpenAIModelOptions {
    */
   contextManagement?: OpenAIContextManagement[];
   /**
-   * Chat Completions: the model takes audio input (`input_audio`), so WAV and MP3 files, a user's or a tool's,
-   * are sent as audio; else each is sent as a text note saying it was left out (a model without audio input
-   * refuses `input_audio`, and the session would send it again on every later turn). Default: true when the
-   * request's model id contains `audio` (`gpt-4o-audio-preview`, `gpt-audio`, …). The Responses API takes no audio.
+   * Chat Completions only: the model takes audio input (`input_audio`), so WAV and MP3 files, a user's or a
+   * tool's, are sent as audio; else each is sent as a text note saying it was left out (a model without audio
+   * input refuses `input_audio`, and the session would send it again on every later turn). Default: true when
+   * the request's model id contains `audio` (`gpt-4o-audio-preview`, `gpt-audio`, …). With `api: 'responses'`
+   * (which takes no audio), or not a boolean, it is refused (`AGENT_CONFIG_INVALID`).
    */
   audioInput?: boolean;
 }
@@ -112,6 +114,13 @@ export class OpenAIModel implements Model {
       throw new AgentConfigError('OpenAIModel option contextManagement is a Responses API option: use it with api: \'responses\'.');
     }
     this.contextManagement = options.contextManagement;
+    if (options.audioInput !== undefined && (typeof options.audioInput !== 'boolean' || this.api !== 'chat')) {
+      throw new AgentConfigError(
+        typeof options.audioInput !== 'boolean'
+          ? `OpenAIModel option audioInput must be true or false (got ${JSON.stringify(options.audioInput) ?? typeof options.audioInput}).`
+          : "OpenAIModel option audioInput is a Chat Completions option (the Responses API takes no audio): use it with api: 'chat'.",
+      );
+    }
     this.audioInput = options.audioInput;
   }
 
@@ -149,10 +158,16 @@ export class OpenAIModel implements Model {
     });
   }
 
+  /** What the request's model takes besides text: audio as `audioInput` says (else by its id); images and documents unless it is an audio model. */
+  private inputsOf(model: string): OpenAIInputs {
+    const audioModel = isAudioModel(model);
+    return { audio: this.api === 'chat' && (this.audioInput ?? audioModel), images: !audioModel };
+  }
+
   private chat(request: LlmRequest, prepared: PreparedOpenAITools<'chat'>, stream: boolean): OpenAICalls {
     const config = request.config ?? {};
     const model = request.model ?? this.modelName;
-    const body: ChatBody = { model, messages: convertToOpenAIChatMessages(request, this.server, this.audioInput ?? takesAudio(model)) };
+    const body: ChatBody = { model, messages: convertToOpenAIChatMessages(request, this.server, this.inputsOf(model)) };
     if (prepared.tools) body.tools = prepared.tools;
     if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice;
     if (prepared.parallelToolCalls !== undefined) body.parallel_tool_calls = prepared.parallelToolCalls;
@@ -171,7 +186,8 @@ export class OpenAIModel implements Model {
 
   private responses(request: LlmRequest, prepared: PreparedOpenAITools<'responses'>, stream: boolean): OpenAICalls {
     const config = request.config ?? {};
-    const body: ResponsesBody = { model: request.model ?? this.modelName, input: convertToOpenAIResponsesInput(request.contents, { store: this.store }) };
+    const model = request.model ?? this.modelName;
+    const body: ResponsesBody = { model, input: convertToOpenAIResponsesInput(request.contents, { store: this.store }, this.inputsOf(model)) };
     if (request.systemInstruction) body.instructions = request.systemInstruction;
     if (prepared.tools) body.tools = prepared.tools;
     if (prepared.toolChoice !== undefined) body.tool_choice = prepared.toolChoice;
@@ -210,7 +226,10 @@ function createClient(options: OpenAIModelOptions): OpenAI {
   return new OpenAI({ apiKey, baseURL, maxRetries: 0, fetch: fetchUnwrappingArrayErrors });
 }
 
-/** OpenAI's Chat models that take audio input carry `audio` in their id (`gpt-4o-audio-preview`, `gpt-4o-mini-audio-preview`, `gpt-audio`). */
-function takesAudio(model: string): boolean {
+/**
+ * OpenAI's audio models carry `audio` in their id (`gpt-4o-audio-preview`, `gpt-4o-mini-audio-preview`,
+ * `gpt-audio`): they take text and audio, and refuse images ("This model does not support image_url content").
+ */
+function isAudioModel(model: string): boolean {
   return /audio/i.test(model);
 }

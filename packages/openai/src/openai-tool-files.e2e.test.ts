@@ -19,6 +19,17 @@ const others = fileReturningTool(() => [
   toolFile({ mimeType: 'IMAGE/PNG', data: PNG, name: 'upper.png' }),
 ]);
 
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const documents = fileReturningTool(() => [
+  toolFile({ mimeType: 'text/plain', data: CSV }),
+  toolFile({ mimeType: 'application/msword', data: CSV }),
+  toolFile({ mimeType: DOCX, data: CSV, name: 'Letter' }),
+  toolFile({ mimeType: 'text/plain', data: CSV, name: 'README' }),
+  toolFile({ mimeType: 'application/pdf', data: PDF, name: '42' }),
+  toolFile({ mimeType: 'text/x-python', data: CSV, name: 'notes.PY' }),
+  toolFile({ mimeType: 'text/x-unknown', data: CSV }),
+]);
+
 const resultRequest = async (api: 'chat' | 'responses', wire: WireCodec, tool = report, model = 'gpt-4.1-mini') =>
   (
     await requestAfterToolCall({
@@ -55,7 +66,7 @@ describe('files from tools on the OpenAI wire', () => {
           { type: 'text', text: 'The files returned by the call call_r1 of tool "render_report":' },
           { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
           { type: 'file', file: { filename: 'report.pdf', file_data: `data:application/pdf;base64,${PDF}` } },
-          { type: 'text', text: '[The tool returned the file "file-2.wav" (audio/wav, 16 bytes), which OpenAI cannot take as input; it was left out.]' },
+          { type: 'text', text: '[The tool returned the file "file-2.wav" (audio/wav, 16 bytes); it was left out, as this model takes no audio.]' },
         ],
       },
     ]);
@@ -75,6 +86,28 @@ describe('files from tools on the OpenAI wire', () => {
       { type: 'text', text: note('all.zip', 'application/zip', 4) },
       { type: 'text', text: note('temps.csv', 'text/csv', 19) },
       { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+    ]);
+  });
+
+  it('Responses API: each input_file is named with the extension the API reads its type by (OpenAI tells a file by its name)', async () => {
+    const body = await resultRequest('responses', openAIResponsesCodec, documents);
+    const output = body.input.find((item: { type?: string }) => item.type === 'function_call_output').output;
+    expect(output.slice(1).map((item: { filename: string }) => item.filename)).toEqual(['file-0.txt', 'file-1.doc', 'Letter.docx', 'README.txt', '42.pdf', 'notes.PY', 'file-6.txt']);
+  });
+
+  it('Chat Completions: a PDF named without its extension gets it; other documents go as notes', async () => {
+    const body = await resultRequest('chat', openAIChatCodec, documents);
+    const parts = body.messages.at(-1).content.slice(1);
+    expect(parts.map((part: { type: string }) => part.type)).toEqual(['text', 'text', 'text', 'text', 'file', 'text', 'text']);
+    expect(parts[4].file.filename).toBe('42.pdf');
+  });
+
+  it("Chat Completions, an audio model (which refuses images): images and PDFs go as notes saying why, the audio as input_audio", async () => {
+    const body = await resultRequest('chat', openAIChatCodec, report, 'gpt-4o-audio-preview');
+    expect(body.messages.at(-1).content.slice(1)).toEqual([
+      { type: 'text', text: '[The tool returned the file "chart.png" (image/png, 16 bytes); it was left out, as this model takes no images or documents.]' },
+      { type: 'text', text: '[The tool returned the file "report.pdf" (application/pdf, 15 bytes); it was left out, as this model takes no images or documents.]' },
+      { type: 'input_audio', input_audio: { data: WAV, format: 'wav' } },
     ]);
   });
 

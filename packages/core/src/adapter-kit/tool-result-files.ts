@@ -16,28 +16,35 @@ export function base64Bytes(data: string): number {
  */
 export function toolFileName(inlineData: InlineData, index: number): string {
   if (inlineData.displayName) return inlineData.displayName;
-  const subtype = inlineData.mimeType.split('/')[1]?.split(/[;+]/)[0] ?? 'bin';
+  const subtype = inlineData.mimeType.toLowerCase().split('/')[1]?.split(/[;+]/)[0] ?? 'bin';
   return `file-${index}.${subtype}`;
 }
 
 /**
  * The text an adapter sends in place of a tool's file its provider cannot take (so the model knows a
- * file was returned and was left out, instead of the request failing).
+ * file was returned and was left out, instead of the request failing). `reason` says why, when it is not
+ * the file's type (`'this model takes no audio'`, `'its text is not UTF-8'`).
  */
-export function unsupportedToolFileNote(inlineData: InlineData, index: number, providerName: string): string {
-  const bytes = base64Bytes(inlineData.data);
-  return `[The tool returned the file "${toolFileName(inlineData, index)}" (${inlineData.mimeType}, ${bytes} ${bytes === 1 ? 'byte' : 'bytes'}), which ${providerName} cannot take as input; it was left out.]`;
+export function unsupportedToolFileNote(inlineData: InlineData, index: number, providerName: string, reason?: string): string {
+  const file = `the file "${toolFileName(inlineData, index)}" (${inlineData.mimeType}, ${bytesText(inlineData.data)})`;
+  return reason === undefined ? `[The tool returned ${file}, which ${providerName} cannot take as input; it was left out.]` : `[The tool returned ${file}; it was left out, as ${reason}.]`;
 }
 
 /**
  * The text an adapter sends in place of inline data of a message its provider cannot take (a user's file of
  * a type the API refuses): the conversation stays sendable on every later turn, and the model knows a file
- * was sent and left out, instead of every request of the session failing.
+ * was sent and left out, instead of every request of the session failing. `reason` says why, when it is not
+ * the file's type (`'this model takes no audio'`, `'its text is not UTF-8'`).
  */
-export function unsupportedInlineDataNote(inlineData: InlineData, providerName: string): string {
+export function unsupportedInlineDataNote(inlineData: InlineData, providerName: string, reason?: string): string {
   const name = inlineData.displayName ? ` "${inlineData.displayName}"` : '';
-  const bytes = base64Bytes(inlineData.data);
-  return `[A file${name} (${inlineData.mimeType}, ${bytes} ${bytes === 1 ? 'byte' : 'bytes'}) was sent here; it was left out, as files of this type are not sent to ${providerName} in a message.]`;
+  return `[A file${name} (${inlineData.mimeType}, ${bytesText(inlineData.data)}) was sent here; it was left out, as ${reason ?? `files of this type are not sent to ${providerName} in a message`}.]`;
+}
+
+/** `1 byte`, `1024 bytes`: the size of base64 `data`. */
+function bytesText(data: string): string {
+  const bytes = base64Bytes(data);
+  return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
 }
 
 /**
