@@ -10,7 +10,7 @@ export const CORE_ERROR_CODES = {
   ARGUMENTS_TOO_DEEP: 'The arguments nest deeper than the argument limits allow.',
   INVALID_ARGUMENTS: 'The arguments break the tool schema or the DTO rules; every problem at its path.',
   TOOL_EXECUTION_FAILED: 'The tool threw; the message follows the error exposure policy.',
-  INVALID_TOOL_RESULT: 'The tool returned something that is not JSON (BigInt, a cycle, a function…), or a file that is not one.',
+  INVALID_TOOL_RESULT: 'The tool returned something that is not JSON (BigInt, a cycle, a function…), or a file that is not one (its bytes not what its media type says included).',
   TOOL_FILES_TOO_LARGE: 'The files a tool returned are larger, together, than the file size limit.',
   TOOL_OUTPUT_INVALID: "The tool's result breaks its declared output schema.",
   TOOLSMITH_TOOL_OUTPUT_INVALID: "The process warning emitted instead under toolOutputValidation: 'warn'.",

@@ -3,12 +3,15 @@ import type { FunctionResponsePart } from '../model/content';
 import { ToolFile, type ToolResult } from '../tools/tool-file';
 import { base64Bytes } from '../adapter-kit/tool-result-files';
 import { isBase64Data, isMediaType } from './inline-data-rules';
+import { mediaMismatch } from './media-signatures';
 
 
 /**
  * The function-response parts of the files a tool returned, after checking each one (a `type/subtype`
- * media type, non-empty standard base64 data, a string name if any) and their size together (data and
- * names). Each
+ * media type, non-empty standard base64 data whose first bytes are what its media type says for the types
+ * {@link mediaMismatch} knows, a string name if any) and their size together (data and names). The media
+ * type is kept in lower case (media types are compared without case; adapters compare the stored one as
+ * it is). Each
  * file's members are read once, and the part is made here from what was checked (never by the file's
  * own `toPart`, nor by reading it again): a getter that answers otherwise the second time, or a replaced
  * `toPart`, cannot put unchecked data into the session.
@@ -31,9 +34,13 @@ export function fileParts(toolName: string, files: readonly ToolFile[], maxBytes
     if (!isBase64Data(data)) {
       throw new InvalidToolResultError(toolName, `the data of ${which} is not base64 (give the bytes as a Uint8Array, or base64 text without a "data:" prefix)`);
     }
+    // Sent to the model on every later turn of the session: bytes the provider refuses as not their type would fail them all.
+    const mismatch = mediaMismatch(mimeType, data);
+    if (mismatch !== undefined) throw new InvalidToolResultError(toolName, `${which} has data declared ${mimeType} ${mismatch}`);
     if (name !== undefined && typeof name !== 'string') throw new InvalidToolResultError(toolName, `the name of ${which} is not a string`);
     bytes += base64Bytes(data) + (name === undefined ? 0 : Buffer.byteLength(name));
-    parts.push({ inlineData: name === undefined ? { mimeType, data } : { mimeType, data, displayName: name } });
+    const type = mimeType.toLowerCase();
+    parts.push({ inlineData: name === undefined ? { mimeType: type, data } : { mimeType: type, data, displayName: name } });
   }
   if (bytes > maxBytes) throw new ToolFilesTooLargeError(toolName, bytes, maxBytes);
   return parts;

@@ -118,6 +118,9 @@ describe('copyNewMessage: a member Object.prototype lends (not enumerable)', () 
   });
 });
 
+/** A PNG file's first bytes (its signature), base64: inline data declared image/png must start with them. */
+const PNG = 'iVBORw0KGgo=';
+
 describe('copyNewMessage: inline data', () => {
   const copy = (inlineData: unknown) => copyNewMessage({ role: 'user', parts: [{ inlineData }] });
 
@@ -149,16 +152,34 @@ describe('copyNewMessage: inline data', () => {
       mimeType: 'image/png',
       get data() {
         reads++;
-        return reads === 1 ? 'aGk=' : 'not base64!';
+        return reads === 1 ? PNG : 'not base64!';
       },
     };
-    expect(copy(inlineData)).toEqual({ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'aGk=' } }] });
+    expect(copy(inlineData)).toEqual({ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: PNG } }] });
     expect(reads).toBe(1);
+  });
+
+  it.each([
+    ['a JPEG declared image/png', { mimeType: 'image/png', data: '/9j/4AAQ' }, 'part 0 has inlineData declared image/png whose bytes are a JPEG image (image/jpeg)'],
+    ['text declared application/pdf', { mimeType: 'Application/PDF', data: 'aGk=' }, "part 0 has inlineData declared Application/PDF whose bytes do not start as a PDF document's do"],
+  ])('refuses inline data whose bytes are not its type: %s (the provider would refuse every later turn)', (_what, inlineData, reason) => {
+    const refused = copy(inlineData);
+    expect(refused).toBeInstanceOf(InvalidMessageError);
+    expect((refused as InvalidMessageError).message).toContain(`: ${reason}.`);
+  });
+
+  it("keeps the media type of inline data, and of a function response's files, in lower case in the copy only", () => {
+    const message = { role: 'user', parts: [{ inlineData: { mimeType: 'IMAGE/PNG', data: PNG } }, { functionResponse: { id: 'c1', name: 't', response: {}, parts: [{ inlineData: { mimeType: 'Image/Png', data: PNG } }] } }] };
+    const copied = copyNewMessage(message) as { parts: Part[] };
+    expect(copied.parts[0].inlineData?.mimeType).toBe('image/png');
+    expect(copied.parts[1].functionResponse?.parts?.[0].inlineData.mimeType).toBe('image/png');
+    expect(JSON.stringify(message)).toContain('"IMAGE/PNG"');
+    expect(JSON.stringify(message)).toContain('"Image/Png"');
   });
 
   it('checks a function response\'s files the same way', () => {
     const answer = (parts: unknown) => copyNewMessage({ role: 'user', parts: [{ functionResponse: { id: 'c1', name: 't', response: {}, parts } }] });
-    expect(answer([{ inlineData: { mimeType: 'image/png', data: 'aGk=' } }])).not.toBeInstanceOf(InvalidMessageError);
+    expect(answer([{ inlineData: { mimeType: 'image/png', data: PNG } }])).not.toBeInstanceOf(InvalidMessageError);
     expect(answer([{ inlineData: { mimeType: 'image/png', data: 'aGk' } }])).toBeInstanceOf(InvalidMessageError);
   });
 });
@@ -195,7 +216,7 @@ describe('copyNewMessage: a part is one thing', () => {
 
 describe('copyNewMessage: members written as null (or false) by JSON clients for absent ones', () => {
   it('takes a displayName of null', () => {
-    const part = { inlineData: { mimeType: 'image/png', data: 'aGk=', displayName: null } };
+    const part = { inlineData: { mimeType: 'image/png', data: PNG, displayName: null } };
     expect(copyNewMessage({ role: 'user', parts: [part] })).toEqual({ role: 'user', parts: [part] });
   });
 
@@ -204,14 +225,14 @@ describe('copyNewMessage: members written as null (or false) by JSON clients for
   });
 
   it('takes a dump of an image part, whose text is null', () => {
-    const inlineData = { mimeType: 'image/png', data: 'aGk=' };
+    const inlineData = { mimeType: 'image/png', data: PNG };
     expect(copyNewMessage({ role: 'user', parts: [{ text: null, inlineData, thought: null }] })).toEqual({ role: 'user', parts: [{ inlineData }] });
   });
 
   it.each(['text', 'thought', 'providerData', 'thoughtSignature', 'thoughtSignatureProvider', 'inlineData', 'functionResponse', 'functionCall'])(
     'leaves out %s: null, as an absent member (no adapter sends it as a value)',
     (key) => {
-      const base = key === 'text' ? { inlineData: { mimeType: 'image/png', data: 'aGk=' } } : { text: 'hi' };
+      const base = key === 'text' ? { inlineData: { mimeType: 'image/png', data: PNG } } : { text: 'hi' };
       const copied = copyNewMessage({ role: 'user', parts: [{ ...base, [key]: null }] }) as { parts: object[] };
       expect(copied.parts[0]).toEqual(base);
       expect(Object.keys(copied.parts[0])).toEqual(Object.keys(base));

@@ -2,6 +2,7 @@ import { REQUEST_CONFIRMATION, isRecord } from '../confirmation/request-confirma
 import { InvalidMessageError } from '../errors/invalid-message-error';
 import { unfitIdentifierCharacter } from '../internal/identifier-characters';
 import { isBase64Data, isMediaType } from '../internal/inline-data-rules';
+import { mediaMismatch } from '../internal/media-signatures';
 import type { Content, Part } from '../model/content';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, copyArgumentObject } from '../validation/argument-parser';
 import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, copyMembers, isPlainData, jsonWalk, ownMembers, renewedJsonWalk, setMember } from '../validation/json-copy';
@@ -166,10 +167,19 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
     if (copy.kind === 'size') return new InvalidMessageError(`it is larger than ${limits.maxChars} characters`);
     return notJsonError(index);
   }
-  if (inlineData !== undefined && !isInlineData(ownValue(copy, 'inlineData'))) return inlineDataError(index);
+  if (inlineData !== undefined) {
+    const copied = ownValue(copy, 'inlineData');
+    if (!isInlineData(copied)) return inlineDataError(index);
+    const mismatch = keptFile(copied);
+    if (mismatch !== undefined) return new InvalidMessageError(`part ${index} has inlineData ${mismatch}`);
+  }
   const files = functionResponse === undefined ? undefined : ownValue(copy.functionResponse, 'parts');
-  if (files !== undefined && !isFileParts(files)) {
-    return new InvalidMessageError(`part ${index} has a functionResponse whose "parts" are not [{ inlineData: ${INLINE_DATA_SHAPE} }]`);
+  if (files !== undefined) {
+    if (!isFileParts(files)) return new InvalidMessageError(`part ${index} has a functionResponse whose "parts" are not [{ inlineData: ${INLINE_DATA_SHAPE} }]`);
+    for (let file = 0; file < files.length; file++) {
+      const mismatch = keptFile(files[file].inlineData);
+      if (mismatch !== undefined) return new InvalidMessageError(`part ${index} has a functionResponse whose file ${file} has inlineData ${mismatch}`);
+    }
   }
   if (!alone) return copy as Part;
   const response = (copy.functionResponse as { response: Record<string, unknown> }).response;
@@ -254,7 +264,7 @@ export function checkMessageId(messageId: unknown): InvalidMessageError | undefi
 }
 
 /** True for a function response's `parts` (in the message's copy): an array of `{ inlineData }` with no other key (see {@link isInlineData}). */
-function isFileParts(parts: unknown): boolean {
+function isFileParts(parts: unknown): parts is { inlineData: CopiedInlineData }[] {
   if (!Array.isArray(parts)) return false;
   return parts.every((part: unknown) => isRecord(part) && Object.keys(part).length === 1 && isInlineData(ownValue(part, 'inlineData')));
 }
@@ -275,11 +285,32 @@ const INLINE_DATA_MEMBERS: ReadonlySet<string> = new Set(['mimeType', 'data', 'd
  * True for inline data (in the message's copy) a provider can be sent: a `type/subtype` media type,
  * non-empty standard base64 data, a string name if any, and nothing else (an adapter may pass the object on whole).
  */
-function isInlineData(value: unknown): boolean {
+function isInlineData(value: unknown): value is CopiedInlineData {
   if (!isRecord(value)) return false;
   for (const key of Object.keys(value)) if (!INLINE_DATA_MEMBERS.has(key)) return false;
   const displayName = ownValue(value, 'displayName');
   return isMediaType(ownValue(value, 'mimeType')) && isBase64Data(ownValue(value, 'data')) && (displayName === undefined || displayName === null || typeof displayName === 'string');
+}
+
+/** Inline data in the message's copy, as {@link isInlineData} takes it. */
+interface CopiedInlineData {
+  mimeType: string;
+  data: string;
+}
+
+/**
+ * Why the bytes of `inlineData` (in the message's copy, taken by {@link isInlineData}) are not what its
+ * media type says (see {@link mediaMismatch}): sent again on every later turn of the session, a file the
+ * provider refuses for its bytes would fail them all. Else `undefined`, its media type put in lower case in
+ * the copy, as a tool's files are stored (media types are compared without case).
+ */
+function keptFile(inlineData: CopiedInlineData): string | undefined {
+  const { mimeType } = inlineData;
+  const mismatch = mediaMismatch(mimeType, inlineData.data);
+  if (mismatch !== undefined) return `declared ${mimeType} ${mismatch}`;
+  const lower = mimeType.toLowerCase();
+  if (lower !== mimeType) inlineData.mimeType = lower;
+  return undefined;
 }
 
 /** `object`'s own member `key` (what a copy holds), never one its prototype lends. */

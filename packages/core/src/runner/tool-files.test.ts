@@ -10,6 +10,8 @@ import { Runner } from './runner';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 const PDF = Buffer.from('%PDF-1.4\n%%EOF\n', 'latin1');
+/** `bytes` bytes of `fill` that start as a PNG file does (its 8-byte signature): a file declared image/png must. */
+const pngOf = (bytes: number, fill = 0): Buffer => Buffer.concat([PNG.subarray(0, 8), Buffer.alloc(bytes - 8, fill)]);
 const noParameters = { type: 'object', properties: {}, additionalProperties: false } as const;
 
 const tool = (execute: () => unknown, name = 'render') => functionTool({ name, description: 'Renders something.', parameters: noParameters, execute });
@@ -36,14 +38,14 @@ describe('files from tools', () => {
   });
 
   it('the result budget counts and cuts the JSON only: a file far over maxResultChars goes whole', async () => {
-    const big = Buffer.alloc(300_000, 7);
+    const big = pngOf(300_000, 7);
     const result = await invokeTool(tool(() => toolResult({ note: 'x'.repeat(500) }, [toolFile({ mimeType: 'image/png', data: big })])), 'render', {}, { maxResultChars: 100 });
     expect(result.response).toMatchObject({ truncated: true });
     expect(result.parts![0].inlineData.data).toBe(big.toString('base64'));
   });
 
   it('files over maxToolFileBytes (together) fail the call with TOOL_FILES_TOO_LARGE; nothing of them is sent', async () => {
-    const files = [toolFile({ mimeType: 'image/png', data: Buffer.alloc(600) }), toolFile({ mimeType: 'image/png', data: Buffer.alloc(500) })];
+    const files = [toolFile({ mimeType: 'image/png', data: pngOf(600) }), toolFile({ mimeType: 'image/png', data: pngOf(500) })];
     const result = await invokeTool(tool(() => toolResult({}, files)), 'render', {}, { maxToolFileBytes: 1000 });
     expect(result.isError).toBe(true);
     expect(result.error).toMatchObject({ code: 'TOOL_FILES_TOO_LARGE', details: { bytes: 1100, maxBytes: 1000 } });
@@ -67,7 +69,7 @@ describe('files from tools', () => {
   });
 
   it("counts a file's name with its bytes against maxToolFileBytes", async () => {
-    const result = await invokeTool(tool(() => toolFile({ mimeType: 'image/png', data: Buffer.alloc(600), name: 'n'.repeat(500) })), 'render', {}, { maxToolFileBytes: 1000 });
+    const result = await invokeTool(tool(() => toolFile({ mimeType: 'image/png', data: pngOf(600), name: 'n'.repeat(500) })), 'render', {}, { maxToolFileBytes: 1000 });
     expect(result.error).toMatchObject({ code: 'TOOL_FILES_TOO_LARGE', details: { bytes: 1100, maxBytes: 1000 } });
   });
 

@@ -58,12 +58,18 @@ export function createFixtureMcpServer(): McpServer {
     ],
   }));
 
+  // A JPEG photo labelled image/png (uploaded as photo.png): a provider refuses it on every turn it is sent.
+  server.registerTool('mislabeled_photo', { description: 'Returns a JPEG photo labelled image/png.' }, async () => ({
+    content: [{ type: 'image', mimeType: 'image/png', data: Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex').toString('base64') }],
+  }));
+
   server.registerTool(
     'big_image',
     { description: 'Returns a PNG of the given size and a PDF behind a signed URL.', inputSchema: { mebibytes: z.number() } },
     async ({ mebibytes }) => ({
       content: [
-        { type: 'image', mimeType: 'image/png', data: Buffer.alloc(mebibytes * 1024 * 1024, 7).toString('base64') },
+        // A PNG's first bytes, then filler: a file declared image/png must start as PNGs do.
+        { type: 'image', mimeType: 'image/png', data: Buffer.concat([Buffer.from(SNAPSHOT.png, 'base64'), Buffer.alloc(mebibytes * 1024 * 1024 - 16, 7)]).toString('base64') },
         { type: 'resource', resource: { uri: 'https://bucket.example/q3/report%20v2.pdf?X-Amz-Signature=deadbeef#page=2', mimeType: 'application/pdf', blob: SNAPSHOT.pdf } },
       ],
     }),

@@ -1,0 +1,49 @@
+/** A media type whose files all start with the same bytes, and what such a file is called in an error. */
+interface MediaSignature {
+  readonly mediaType: string;
+  readonly kind: string;
+  /** The bytes a file of the type may start with (one of them), in order; `undefined` for a byte that may be anything. */
+  readonly starts: readonly (readonly (number | undefined)[])[];
+}
+
+const ascii = (text: string): number[] => Array.from(text, (char) => char.charCodeAt(0));
+
+/**
+ * The media types adapters send natively whose files start with a fixed signature. A file declared one
+ * of them whose bytes are something else is refused by the provider on every turn it is sent again.
+ */
+const SIGNATURES: readonly MediaSignature[] = [
+  { mediaType: 'image/png', kind: 'a PNG image', starts: [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]] },
+  { mediaType: 'image/jpeg', kind: 'a JPEG image', starts: [[0xff, 0xd8, 0xff]] },
+  { mediaType: 'image/gif', kind: 'a GIF image', starts: [ascii('GIF87a'), ascii('GIF89a')] },
+  // RIFF, the size of the rest (4 bytes), WEBP.
+  { mediaType: 'image/webp', kind: 'a WebP image', starts: [[...ascii('RIFF'), undefined, undefined, undefined, undefined, ...ascii('WEBP')]] },
+  { mediaType: 'application/pdf', kind: 'a PDF document', starts: [ascii('%PDF-')] },
+];
+
+/** The signatures by media type (lower case). */
+const BY_MEDIA_TYPE: ReadonlyMap<string, MediaSignature> = new Map(SIGNATURES.map((signature) => [signature.mediaType, signature]));
+
+/** Base64 characters that hold the longest signature (a whole number of 4-character groups). */
+const HEAD_CHARS = Math.ceil(Math.max(...SIGNATURES.flatMap((signature) => signature.starts.map((start) => start.length))) / 3) * 4;
+
+/** True when `head` (a file's first bytes) starts as files of `signature`'s type do. */
+function startsAs(head: Uint8Array, signature: MediaSignature): boolean {
+  return signature.starts.some((start) => head.length >= start.length && start.every((byte, index) => byte === undefined || head[index] === byte));
+}
+
+/**
+ * Why base64 `data` declared `mediaType` is not a file of that type, or `undefined` (also for media types
+ * that are not sniffed: only PNG, JPEG, GIF, WebP and PDF, compared without case, have a signature here).
+ * Only the first {@link HEAD_CHARS} characters are decoded. The reason reads after the media type, e.g.
+ * `whose bytes are a JPEG image (image/jpeg)` or `whose bytes do not start as a PNG image's do`.
+ * `data` must be standard base64 (see `isBase64Data`).
+ */
+export function mediaMismatch(mediaType: string, data: string): string | undefined {
+  const declared = BY_MEDIA_TYPE.get(mediaType.toLowerCase());
+  if (declared === undefined) return undefined;
+  const head = Buffer.from(data.length > HEAD_CHARS ? data.slice(0, HEAD_CHARS) : data, 'base64');
+  if (startsAs(head, declared)) return undefined;
+  const actual = SIGNATURES.find((signature) => startsAs(head, signature));
+  return actual === undefined ? `whose bytes do not start as ${declared.kind}'s do` : `whose bytes are ${actual.kind} (${actual.mediaType})`;
+}
