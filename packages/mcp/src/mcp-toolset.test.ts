@@ -54,6 +54,13 @@ describe('McpToolset over stdio (a real child process)', () => {
     expect(JSON.stringify(response.response)).not.toContain(SNAPSHOT.png);
   });
 
+  it('refuses image content whose bytes are not its media type as a local tool\'s file (INVALID_TOOL_RESULT): nothing of it is kept', async () => {
+    const response = await callThrough(toolset, 'mislabeled_photo', {});
+    expect(errorCode(response)).toBe('INVALID_TOOL_RESULT');
+    expect(JSON.stringify(response.response)).toContain('the file has data declared image/png whose bytes are a JPEG image (image/jpeg)');
+    expect(response.parts).toBeUndefined();
+  });
+
   it("takes files up to the file limit over stdio (past the SDK's 10 MiB message default), and names a resource file by its path only", async () => {
     const response = await callThrough(toolset, 'big_image', { mebibytes: 9 }); // 12 MiB of base64 in one message
     expect(response.isError).toBeUndefined();
