@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { LlmAgent, Runner, toolFile } from '@toolsmith/core';
+import { LlmAgent, Runner, functionTool, toolFile } from '@toolsmith/core';
 import { SAMPLE_FILES, ScriptedModel, fileReturningTool } from '@toolsmith/core/testing';
 import { McpToolset } from './mcp-toolset';
 import { type McpServerHandle, serveMcp } from './serve-mcp';
@@ -38,6 +38,34 @@ describe('serveMcp: files a tool returns (the SDK client over Streamable HTTP)',
       { type: 'resource', resource: { uri: expect.stringMatching(/^toolsmith:\/\/tool-files\/.+\/report\.pdf$/), mimeType: 'application/pdf', blob: pdf } },
       { type: 'resource', resource: { uri: expect.stringMatching(/^toolsmith:\/\/tool-files\/.+\/file-3$/), mimeType: 'text/csv', blob: Buffer.from('q,sales\n3,12').toString('base64') } },
     ]);
+  });
+});
+
+describe('serveMcp: a file whose bytes are not its media type', () => {
+  let server: McpServerHandle;
+  const client = new Client({ name: 'files-test', version: '1.0.0' });
+  // A JPEG photo returned as image/png: an MCP client's provider would refuse it on every turn.
+  const photo = functionTool({
+    name: 'photo',
+    description: 'Returns the photo.',
+    parameters: { type: 'object', properties: {}, additionalProperties: false },
+    execute: () => toolFile({ mimeType: 'image/png', data: Buffer.from('ffd8ffe000104a464946', 'hex') }),
+  });
+
+  beforeAll(async () => {
+    server = await serveMcp({ tools: [photo], transport: { http: { port: 0 } } });
+    await client.connect(new StreamableHTTPClientTransport(server.url!));
+  });
+  afterAll(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  it('answers with an INVALID_TOOL_RESULT error result, with no file', async () => {
+    const result = (await client.callTool({ name: 'photo', arguments: {} })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: expect.stringContaining('whose bytes are a JPEG image (image/jpeg)') }]);
+    expect(result.structuredContent).toMatchObject({ error: { code: 'INVALID_TOOL_RESULT' } });
   });
 });
 
