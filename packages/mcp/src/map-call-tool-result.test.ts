@@ -96,4 +96,16 @@ describe('mapCallToolResult', () => {
       expect.objectContaining({ message: 'Tool "t" failed: Invalid arguments', details: { remote } }),
     );
   });
+  it("keeps a file's media type as its essence, lower-cased (a parameter or a malformed type fails no call: application/octet-stream)", () => {
+    const result = mapCallToolResult('t', {
+      content: [
+        { type: 'text', text: 'here' },
+        { type: 'audio', mimeType: 'Audio/WAV; codecs=1', data: 'UklGRg==' },
+        { type: 'image', mimeType: 'png', data: 'iVBORw0KGgo=' },
+        { type: 'resource', resource: { uri: 'file:///n.txt', mimeType: 'text/plain; charset=utf-8', blob: 'aGk=' } },
+      ],
+    }) as ToolResult;
+    expect(result.value).toEqual({ output: 'here' });
+    expect(result.files.map((file) => file.mimeType)).toEqual(['audio/wav', 'application/octet-stream', 'text/plain']);
+  });
 });

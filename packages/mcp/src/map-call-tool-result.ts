@@ -3,6 +3,7 @@ import { type ToolFile, type ToolResult, toolFile, toolResult } from '@toolsmith
 import { McpToolError } from './mcp-errors';
 import { type McpResourceContents, resourceContentsPart, resourceLinkText } from './mcp-resource-contents';
 import { TOOLSMITH_ERROR_META } from './mcp-output-schema';
+import { fileMediaType } from './mcp-file-media-type';
 
 type McpContent = CallToolResult['content'][number];
 
@@ -42,7 +43,7 @@ export function mapCallToolResult(toolName: string, result: CallToolResult): Rec
   const others: McpContent[] = [];
   for (const part of parts) {
     if (part.type === 'text') texts.push(part.text);
-    else if (part.type === 'image' || part.type === 'audio') files.push(toolFile({ mimeType: part.mimeType, data: part.data }));
+    else if (part.type === 'image' || part.type === 'audio') files.push(toolFile({ mimeType: fileMediaType(part.mimeType), data: part.data }));
     else if (part.type === 'resource_link') {
       texts.push(resourceLinkText(part));
       resourceTexts.push(resourceLinkText(part));

@@ -1,6 +1,7 @@
 import type { GetPromptResult } from '@modelcontextprotocol/client';
 import type { Content, Part } from '@toolsmith/core';
 import { type McpResourceContents, resourceContentsPart, resourceLinkText } from './mcp-resource-contents';
+import { fileMediaType } from './mcp-file-media-type';
 
 /**
  * An MCP prompt's messages as Toolsmith contents: `assistant` becomes the `model` role; text stays text;
@@ -17,7 +18,7 @@ function contentPart(content: GetPromptResult['messages'][number]['content']): P
       return { text: content.text };
     case 'image':
     case 'audio':
-      return { inlineData: { mimeType: content.mimeType, data: content.data } };
+      return { inlineData: { mimeType: fileMediaType(content.mimeType), data: content.data } };
     case 'resource_link':
       return { text: resourceLinkText(content) };
     case 'resource': {

@@ -1,4 +1,5 @@
 import { type ToolFile, toolFile } from '@toolsmith/core';
+import { fileMediaType } from './mcp-file-media-type';
 
 /** One resource's contents as MCP sends them (`resources/read`, an embedded resource): text or base64 bytes. */
 export type McpResourceContents = { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
@@ -23,7 +24,7 @@ export interface McpResourceLinkInfo {
  */
 export function resourceContentsPart(contents: McpResourceContents): { text: string } | { file: ToolFile } {
   if ('blob' in contents && typeof contents.blob === 'string') {
-    return { file: toolFile({ mimeType: contents.mimeType ?? 'application/octet-stream', data: contents.blob, name: resourceFileName(contents.uri) }) };
+    return { file: toolFile({ mimeType: fileMediaType(contents.mimeType), data: contents.blob, name: resourceFileName(contents.uri) }) };
   }
   const type = contents.mimeType ? ` (${contents.mimeType})` : '';
   return { text: `[resource ${contents.uri}${type}]\n${(contents as { text: string }).text}` };

@@ -73,11 +73,13 @@ export class ToolExecutionError extends ToolsmithError {
 export class InvalidToolResultError extends ToolsmithError {
   constructor(
     toolName: string,
-    /** What JSON cannot carry, e.g. `the value of "count" is NaN (JSON has no such number)`; quoted in the message. */
+    /** What is wrong, e.g. `the value of "count" is NaN (JSON has no such number)`; quoted in the message. */
     readonly reason: string,
     cause?: unknown,
+    /** Which part of the result is wrong: its JSON `value` (the default: "returned a result that is not JSON") or its `files` ("returned a file that cannot be sent"). */
+    readonly part: 'value' | 'files' = 'value',
   ) {
-    super('INVALID_TOOL_RESULT', `Tool "${toolName}" returned a result that is not JSON: ${reason}.`, cause === undefined ? {} : { cause });
+    super('INVALID_TOOL_RESULT', `Tool "${toolName}" returned ${part === 'files' ? 'a file that cannot be sent' : 'a result that is not JSON'}: ${reason}.`, cause === undefined ? {} : { cause });
   }
 }
 

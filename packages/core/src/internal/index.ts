@@ -68,3 +68,4 @@ export type { ClassOfferings, OfferedCompletion, OfferedMethod, OfferedPrompt, O
 export { instanceFromContainer } from '../scanning/class-instance-source';
 export type { InstanceScope } from '../scanning/class-instance-source';
 export { declaresTools } from '../scanning/method-walker';
+export { isMediaType } from './inline-data-rules';

@@ -28,16 +28,16 @@ export function fileParts(toolName: string, files: readonly ToolFile[], maxBytes
     const data: unknown = file?.data;
     const name: unknown = file?.name;
     if (!isMediaType(mimeType)) {
-      throw new InvalidToolResultError(toolName, `${which} has the media type ${JSON.stringify(mimeType)}, not "type/subtype" (e.g. "image/png")`);
+      throw new InvalidToolResultError(toolName, `${which} has the media type ${JSON.stringify(mimeType)}, not "type/subtype" (e.g. "image/png")`, undefined, 'files');
     }
-    if (data === '') throw new InvalidToolResultError(toolName, `the data of ${which} is empty`);
+    if (data === '') throw new InvalidToolResultError(toolName, `the data of ${which} is empty`, undefined, 'files');
     if (!isBase64Data(data)) {
-      throw new InvalidToolResultError(toolName, `the data of ${which} is not base64 (give the bytes as a Uint8Array, or base64 text without a "data:" prefix)`);
+      throw new InvalidToolResultError(toolName, `the data of ${which} is not base64 (give the bytes as a Uint8Array, or base64 text without a "data:" prefix)`, undefined, 'files');
     }
     // Sent to the model on every later turn of the session: bytes the provider refuses as not their type would fail them all.
     const mismatch = mediaMismatch(mimeType, data);
-    if (mismatch !== undefined) throw new InvalidToolResultError(toolName, `${which} has data declared ${mimeType} ${mismatch}`);
-    if (name !== undefined && typeof name !== 'string') throw new InvalidToolResultError(toolName, `the name of ${which} is not a string`);
+    if (mismatch !== undefined) throw new InvalidToolResultError(toolName, `${which} has data declared ${mimeType} ${mismatch}`, undefined, 'files');
+    if (name !== undefined && typeof name !== 'string') throw new InvalidToolResultError(toolName, `the name of ${which} is not a string`, undefined, 'files');
     bytes += base64Bytes(data) + (name === undefined ? 0 : Buffer.byteLength(name));
     const type = mimeType.toLowerCase();
     parts.push({ inlineData: name === undefined ? { mimeType: type, data } : { mimeType: type, data, displayName: name } });
@@ -54,7 +54,7 @@ export function fileParts(toolName: string, files: readonly ToolFile[], maxBytes
 export function resultFileParts(toolName: string, result: ToolFile | ToolResult, maxBytes: number): FunctionResponsePart[] {
   if (result instanceof ToolFile) return fileParts(toolName, [result], maxBytes);
   const { files } = result;
-  if (!Array.isArray(files)) throw new InvalidToolResultError(toolName, `the files of its toolResult are not an array (got ${files === null ? 'null' : typeof files})`);
+  if (!Array.isArray(files)) throw new InvalidToolResultError(toolName, `the files of its toolResult are not an array (got ${files === null ? 'null' : typeof files})`, undefined, 'files');
   return fileParts(toolName, files, maxBytes);
 }
 

@@ -157,28 +157,28 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
     // Strings alone (the usual `{ text }`): the copy is `own`, measured as copyMembers would measure it
     // (`{`, `}` and a comma between entries); its only breach, the size, is the same wherever it is found.
     walk.stringChars += stringChars;
-    if ((walk.chars += chars + (entries === 0 ? 2 : entries + 1)) > walk.maxChars) return new InvalidMessageError(`it is larger than ${limits.maxChars} characters`);
+    if ((walk.chars += chars + (entries === 0 ? 2 : entries + 1)) > walk.maxChars) return new InvalidMessageError(`it is larger than ${limits.maxChars} characters`, SIZE_HINT);
     return own as Part;
   }
   const alone = argumentsMeasuredAlone(own, functionResponse);
   const copy = copyMembers(own, MESSAGE_RULES, walk, 1);
   if (copy instanceof JsonBreach) {
     if (copy.kind === 'depth') return new InvalidMessageError(`part ${index} is nested deeper than ${limits.maxDepth} levels`);
-    if (copy.kind === 'size') return new InvalidMessageError(`it is larger than ${limits.maxChars} characters`);
+    if (copy.kind === 'size') return new InvalidMessageError(`it is larger than ${limits.maxChars} characters`, SIZE_HINT);
     return notJsonError(index);
   }
   if (inlineData !== undefined) {
     const copied = ownValue(copy, 'inlineData');
     if (!isInlineData(copied)) return inlineDataError(index);
     const mismatch = keptFile(copied);
-    if (mismatch !== undefined) return new InvalidMessageError(`part ${index} has inlineData ${mismatch}`);
+    if (mismatch !== undefined) return new InvalidMessageError(`part ${index} has inlineData ${mismatch}`, FILE_HINT);
   }
   const files = functionResponse === undefined ? undefined : ownValue(copy.functionResponse, 'parts');
   if (files !== undefined) {
-    if (!isFileParts(files)) return new InvalidMessageError(`part ${index} has a functionResponse whose "parts" are not [{ inlineData: ${INLINE_DATA_SHAPE} }]`);
+    if (!isFileParts(files)) return new InvalidMessageError(`part ${index} has a functionResponse whose "parts" are not [{ inlineData: ${INLINE_DATA_SHAPE} }]`, FILE_HINT);
     for (let file = 0; file < files.length; file++) {
       const mismatch = keptFile(files[file].inlineData);
-      if (mismatch !== undefined) return new InvalidMessageError(`part ${index} has a functionResponse whose file ${file} has inlineData ${mismatch}`);
+      if (mismatch !== undefined) return new InvalidMessageError(`part ${index} has a functionResponse whose file ${file} has inlineData ${mismatch}`, FILE_HINT);
     }
   }
   if (!alone) return copy as Part;
@@ -204,7 +204,7 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
 }
 
 function inlineDataError(index: number): InvalidMessageError {
-  return new InvalidMessageError(`part ${index} has inlineData that is not ${INLINE_DATA_SHAPE}`);
+  return new InvalidMessageError(`part ${index} has inlineData that is not ${INLINE_DATA_SHAPE}`, FILE_HINT);
 }
 
 function notJsonError(index: number): InvalidMessageError {
@@ -276,6 +276,10 @@ const MODEL_ONLY_MEMBERS: ReadonlySet<string> = new Set(['providerData', 'though
 const NULL_AS_ABSENT: ReadonlySet<string> = new Set(['text', 'functionResponse', 'inlineData', 'functionCall', ...MODEL_ONLY_MEMBERS]);
 
 /** What {@link isInlineData} takes, for error messages. */
+/** The close of a message refused for its size: files count as their base64 text. */
+const SIZE_HINT = "Send less, or raise the runner's argumentLimits.maxChars (a file counts as its base64 text, about 4/3 of its bytes).";
+/** The close of a message refused for a file. */
+const FILE_HINT = 'Send each file as { inlineData: { mimeType, data } }: the media type of its bytes, and the bytes as standard base64.';
 const INLINE_DATA_SHAPE = '{ mimeType: "type/subtype", data, displayName?: string } with no other key, its data standard base64 (A-Z, a-z, 0-9, + and /, padded with =, no line breaks; not a data URL)';
 
 /** The members inline data may have. */

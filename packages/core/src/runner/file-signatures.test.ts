@@ -30,7 +30,7 @@ describe('a user file whose bytes are not its declared type', () => {
     const runner = new Runner({ appName: 'app', sessionService, agent: new LlmAgent({ name: 'bot', model }) });
     const events = await send(runner, photo('image/png', JPEG));
     expect(events.map((event) => event.errorCode)).toEqual(['INVALID_MESSAGE']);
-    expect(events[0].errorMessage).toContain('part 1 has inlineData declared image/png whose bytes are a JPEG image (image/jpeg)');
+    expect(events[0].errorMessage).toContain('part 1 has inlineData declared image/png whose bytes are a JPEG image (image/jpeg). Send each file as { inlineData: { mimeType, data } }: the media type of its bytes');
     expect(model.callCount).toBe(0);
     expect(await sessionService.getSession(key)).toBeUndefined();
   });
@@ -84,7 +84,7 @@ describe("a tool's file whose bytes are not its declared type", () => {
     const runner = new Runner({ appName: 'app', sessionService, agent: new LlmAgent({ name: 'bot', model, tools: [tool] }) });
     const events = await send(runner, { role: 'user', parts: [{ text: 'Draw it' }] });
     const response = events[1].functionResponses()[0];
-    expect(response).toMatchObject({ isError: true, response: { error: { code: 'INVALID_TOOL_RESULT', message: expect.stringContaining('file 1 has data declared image/png whose bytes are a JPEG image (image/jpeg)') } } });
+    expect(response).toMatchObject({ isError: true, response: { error: { code: 'INVALID_TOOL_RESULT', message: 'The tool returned a file that cannot be sent: file 1 has data declared image/png whose bytes are a JPEG image (image/jpeg).' } } });
     expect(response.parts).toBeUndefined();
     const sent = (model.requests[1] as LlmRequest).contents.flatMap((content) => content.parts);
     expect(sent.some((part) => part.inlineData || part.functionResponse?.parts)).toBe(false);

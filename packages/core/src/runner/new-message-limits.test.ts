@@ -56,7 +56,7 @@ describe('the runner applies the argument limits to every new user message', () 
     }
     // Many empty objects cost their braces and commas too.
     const empties = Array.from({ length: 400_000 }, () => ({}));
-    expect(checkNewMessage(answer({ empties }))?.message).toContain('larger than 1000000 characters');
+    expect(checkNewMessage(answer({ empties }))?.message).toContain("larger than 1000000 characters. Send less, or raise the runner's argumentLimits.maxChars (a file counts as its base64 text");
     expect(await session()).toBeUndefined();
     expect(model.requests).toHaveLength(0);
     // Each measure is the JSON text's length, exactly: at the limit passes, one character more does not.
