@@ -5,6 +5,8 @@ import type { Model } from '../model/model';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { collect } from '../runner/__fixtures__/test-tools';
 import { Runner } from '../runner/runner';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { MAX_CLOSING_PARTS } from './close-model-parts';
 
 const text = (value: string): LlmResponse['content'] => ({ role: 'model', parts: [{ text: value }] });
 
@@ -107,6 +109,66 @@ describe('model calls', () => {
       // (Not streaming, the partial is handed out with the model's event.)
       const caller = streaming ? ['model: partial', 'caller: Hel', 'model: complete'] : ['model: partial', 'model: complete'];
       expect(log).toEqual([...caller, 'model: closed', ...(streaming ? [] : ['caller: Hel']), 'caller: Hello']);
+    });
+
+    /** A model whose generator yields from its finally (twice), then cleans up: `for await ... break` leaves it suspended at the first of them. */
+    function yieldingCleanupModel(log: string[], cleanupParts = 2): Model {
+      return {
+        provider: 'test',
+        modelName: 'yielding-cleanup',
+        async *generate() {
+          try {
+            yield { content: text('Hello'), turnComplete: true };
+            log.push('model: after its complete response');
+          } finally {
+            for (let i = 1; i <= cleanupParts; i++) {
+              log.push(`model: cleanup ${i}`);
+              yield { content: text(`cleanup ${i}`), turnComplete: true };
+            }
+            log.push('model: closed');
+          }
+        },
+      };
+    }
+
+    it.each([
+      ['not streaming', false, false],
+      ['streaming', true, false],
+      ['traced', false, true],
+    ])('a generator whose finally yields is closed to its end, what it yields there dropped (%s)', async (_, streaming, traced) => {
+      const log: string[] = [];
+      const tracerProvider = traced ? new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())] }) : undefined;
+      const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model: yieldingCleanupModel(log) }), ...(tracerProvider ? { tracing: { tracerProvider } } : {}) });
+      const events = await collect(runner, 'hi', { streaming });
+
+      expect(log).toEqual(['model: cleanup 1', 'model: cleanup 2', 'model: closed']);
+      expect(events.map((e) => [e.partial ?? false, e.text()])).toEqual([[false, 'Hello']]);
+    });
+
+    it.each([false, true])('a generator whose finally throws after it yielded fails the call, as one whose finally throws at once does (streaming: %s)', async (streaming) => {
+      const model: Model = {
+        provider: 'test',
+        modelName: 'failing-cleanup',
+        async *generate() {
+          try {
+            yield { content: text('Hello'), turnComplete: true };
+          } finally {
+            yield { content: text('cleanup'), turnComplete: true };
+            throw new Error('cleanup failed');
+          }
+        },
+      };
+      const { events } = await run(model, streaming);
+
+      expect(events.at(-1)).toMatchObject({ errorCode: 'PROVIDER_ERROR', errorMessage: expect.stringContaining('cleanup failed') });
+    });
+
+    it(`a generator whose finally keeps yielding is given ${MAX_CLOSING_PARTS} more parts, then left where it is; the run goes on`, async () => {
+      const log: string[] = [];
+      const { events } = await run(yieldingCleanupModel(log, MAX_CLOSING_PARTS + 5), false);
+
+      expect(log.at(-1)).toBe(`model: cleanup ${MAX_CLOSING_PARTS + 1}`);
+      expect(events.map((e) => e.text())).toEqual(['Hello']);
     });
 
     it('a part that cannot be read (a getter that throws) closes the generator, then ends the call with the error', async () => {

@@ -26,6 +26,7 @@ import { redactSecretText } from '../redaction/secret-redaction';
 import { setStateKey } from '../state/state-keys';
 import { thrownMessage } from '../errors/thrown-message';
 import { reportableError } from '../errors/reportable-error';
+import { closingFully, finishClosing } from './close-model-parts';
 
 /** What one model call produced, for the loop to emit in order: `partials`, then `event`. */
 export interface ModelStep {
@@ -85,7 +86,8 @@ const CLOSED: Promise<undefined> = Promise.resolve(undefined);
  * True when `parts` answers `for await` with an async generator's own methods (read as `for await`
  * reads them, each once): its parts are then read with them directly (see {@link respond}). Anything
  * else (an iterable of the model's own, a tracing wrapper, a generator whose methods were replaced) is
- * read by `for await` itself.
+ * read by `for await` itself, through {@link closingFully} (a close that a `finally` answered with a
+ * `yield` is finished there).
  */
 function isAsyncGenerator(parts: AsyncIterable<LlmResponse>): parts is AsyncGenerator<LlmResponse, unknown, undefined> {
   return typeof parts === 'object' && parts !== null && parts[Symbol.asyncIterator] === ASYNC_ITERATOR && (parts as AsyncGenerator).next === NEXT && (parts as AsyncGenerator).return === RETURN;
@@ -96,7 +98,7 @@ function ignore(): void {}
 /** The model's parts read by `for await` itself (see {@link isAsyncGenerator}), up to the complete response ({@link ModelCall.took}). */
 async function readParts(call: ModelCall): Promise<void> {
   // (The same parts: `generate` starts the model once.)
-  for await (const part of call.generate()) if (call.took(part)) break;
+  for await (const part of closingFully(call.generate())) if (call.took(part)) break;
 }
 
 /** {@link callModel} once the request is built: the callbacks, the model's parts, then the step. What throws is given to `then.modelCallFailed` when it has one (in this function: no promise and tick of a `then` for it). */
@@ -119,7 +121,8 @@ async function respond<T>(call: ModelCall, then: ModelStepThen<T>): Promise<T> {
               throw thrown;
             }
             if (complete) {
-              await RETURN.call(parts, CLOSED);
+              // A finally that yields answers { done: false }: its generator is finished closing (see finishClosing).
+              if ((await RETURN.call(parts, CLOSED)).done === false) await finishClosing(parts, NEXT);
               break;
             }
           }
@@ -149,7 +152,7 @@ export async function* streamModel(agent: LlmAgent, context: InvocationContext, 
   let response = call.chain.beforeModel.length > 0 ? await call.before() : undefined;
   if (!response) {
     try {
-      for await (const part of call.generate()) {
+      for await (const part of closingFully(call.generate())) {
         if (call.completes(part)) {
           response = part;
           break;

@@ -1,0 +1,47 @@
+/**
+ * How many more parts a model's generator may yield while the runner finishes closing it
+ * ({@link finishClosing}); one that yields more is left where it is.
+ */
+export const MAX_CLOSING_PARTS = 100;
+
+/**
+ * Finishes closing a model's parts (`iterator`, read with its `next`) after the `return()` that closed
+ * them answered `{ done: false }`: an async generator whose `finally` yields answers so, and is suspended
+ * at that `yield`, its cleanup cut short (`for await ... break` leaves it there). Each `next()` lets the
+ * cleanup go on where it stopped, what it yields dropped (the response is complete), until the generator
+ * ends; after {@link MAX_CLOSING_PARTS} of them it is left where it is. What it throws ends the call as
+ * a failed close does.
+ */
+export async function finishClosing<T>(iterator: AsyncIterator<T>, next: AsyncIterator<T>['next']): Promise<void> {
+  for (let given = 0; given < MAX_CLOSING_PARTS; given++) if ((await next.call(iterator)).done !== false) return;
+}
+
+/**
+ * `parts` as `for await` reads them (see {@link closingFully}'s use in model-call.ts), except that a close
+ * answered `{ done: false }` is finished ({@link finishClosing}). Parts with no async iterator (a sync
+ * iterable, which `for await` also takes) are returned as they are.
+ */
+export function closingFully<T>(parts: AsyncIterable<T>): AsyncIterable<T> {
+  if (typeof parts !== 'object' || parts === null) return parts;
+  const open = parts[Symbol.asyncIterator];
+  if (open === undefined || open === null) return parts;
+  return {
+    [Symbol.asyncIterator]: () => {
+      const iterator: AsyncIterator<T> = open.call(parts);
+      if ((typeof iterator !== 'object' && typeof iterator !== 'function') || iterator === null) throw new TypeError('The model\'s parts: [Symbol.asyncIterator]() returned no object.');
+      // Read once, as for await reads it; return() is read when the parts are closed, as for await reads it.
+      const nextOf = iterator.next;
+      return {
+        next: () => nextOf.call(iterator),
+        return: async () => {
+          const close = iterator.return;
+          if (close === undefined || close === null) return { done: true, value: undefined };
+          const closed: unknown = await close.call(iterator);
+          if ((typeof closed !== 'object' && typeof closed !== 'function') || closed === null) throw new TypeError('The model\'s parts: return() answered no object.');
+          if ((closed as IteratorResult<unknown>).done === false) await finishClosing(iterator, nextOf);
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
