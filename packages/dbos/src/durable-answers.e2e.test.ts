@@ -122,6 +122,11 @@ it('a refused answer (confirmed: "yes") gets its typed error, reaches nothing an
   const before = (await store.getSession({ appName: 'shop', userId: 'u', sessionId: 's1' }))!.events.length;
 
   expect(await b.start('s1', 'forged', await answer('s1', { confirmed: 'yes' }))).toEqual({ refused: 'INVALID_CONFIRMATION_ANSWER' });
+  // Checked as the runner checks a new message: a JPEG labelled image/png in the answer's files is refused before it is sent.
+  const labelled = await answer('s1', { confirmed: true });
+  const jpeg = Buffer.from('ffd8ffe000104a4649460001', 'hex').toString('base64');
+  labelled.parts[0].functionResponse!.parts = [{ inlineData: { mimeType: 'image/png', data: jpeg } }];
+  expect(await b.start('s1', 'mislabelled', labelled)).toEqual({ refused: 'INVALID_MESSAGE' });
   expect(await a.status(paused)).toBe('PENDING');
   expect(await a.waiting(paused)).toEqual(waitingFor);
   expect((await store.getSession({ appName: 'shop', userId: 'u', sessionId: 's1' }))!.events).toHaveLength(before);

@@ -1,7 +1,7 @@
 import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import type { BaseAgent, Content, Event, RunnerOptions, SessionService } from '@toolsmith/core';
-import { FunctionResponseNotPendingError, Runner, checkFunctionResponses, confirmationRequests } from '@toolsmith/core';
-import { checkedPlugins } from '@toolsmith/core/internal';
+import { FunctionResponseNotPendingError, InvalidMessageError, Runner, checkFunctionResponses, confirmationRequests } from '@toolsmith/core';
+import { checkedPlugins, copyNewMessage } from '@toolsmith/core/internal';
 import { randomUUID } from 'node:crypto';
 import { DurableSessionService } from './durable-session-service';
 import { type DurableAnswer, DURABLE_WAIT_NAMES, answeredIds, pausedWorkflowId } from './durable-waits';
@@ -173,9 +173,13 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
       if ((await DBOS.retrieveWorkflow<string>(claimId).getResult()) === token) return DBOS.retrieveWorkflow<DurableRunResult>(workflowId);
       throw new FunctionResponseNotPendingError(ids[0], 'answered');
     }
-    const refusal = checkFunctionResponses(session.events, input.newMessage);
+    // Checked as the runner checks a new message (its shape, limits and files), then against the session: a
+    // refused answer is sent nowhere, and the run goes on waiting. What is sent is the checked copy.
+    const newMessage = copyNewMessage(input.newMessage, this.runner.argumentLimits);
+    if (newMessage instanceof InvalidMessageError) throw newMessage;
+    const refusal = checkFunctionResponses(session.events, newMessage);
     if (refusal) throw refusal;
-    const answer: DurableAnswer = { newMessage: input.newMessage, ...(input.messageId === undefined ? {} : { messageId: input.messageId }) };
+    const answer: DurableAnswer = { newMessage, ...(input.messageId === undefined ? {} : { messageId: input.messageId }) };
     const winner = await (await DBOS.startWorkflow(this.claim, { workflowID: claimId })({ workflowId, answer, token })).getResult();
     if (winner !== token) throw new FunctionResponseNotPendingError(ids[0], 'answered');
     return DBOS.retrieveWorkflow<DurableRunResult>(workflowId);

@@ -103,9 +103,10 @@ describe('mapCallToolResult', () => {
         { type: 'audio', mimeType: 'Audio/WAV; codecs=1', data: 'UklGRg==' },
         { type: 'image', mimeType: 'png', data: 'iVBORw0KGgo=' },
         { type: 'resource', resource: { uri: 'file:///n.txt', mimeType: 'text/plain; charset=utf-8', blob: 'aGk=' } },
+        { type: 'audio', mimeType: `audio/${'x'.repeat(200)}`, data: 'UklGRg==' },
       ],
     }) as ToolResult;
     expect(result.value).toEqual({ output: 'here' });
-    expect(result.files.map((file) => file.mimeType)).toEqual(['audio/wav', 'application/octet-stream', 'text/plain']);
+    expect(result.files.map((file) => file.mimeType)).toEqual(['audio/wav', 'application/octet-stream', 'text/plain', 'application/octet-stream']);
   });
 });

@@ -66,6 +66,35 @@ describe('built-in tools through the runner', () => {
     expect(model.requests[1].systemInstruction).toContain('["report.txt"]');
     expect(model.requests[2].contents.at(-1)).toEqual({ role: 'user', parts: [{ text: 'Artifact report.txt is:' }, { text: 'Q3 revenue: 12' }] });
   });
+
+  it("loaded files are checked as a user's are: sent in lower case, and a note in place of one whose bytes are not its type", async () => {
+    const artifactService = new InMemoryArtifactService();
+    const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('base64');
+    const JPEG = Buffer.from('ffd8ffe000104a4649460001', 'hex').toString('base64');
+    const save = new FnTool('save', async (_a, ctx) => {
+      await ctx.saveArtifact('chart.png', { inlineData: { mimeType: 'IMAGE/PNG', data: PNG, displayName: 'chart.png' } });
+      await ctx.saveArtifact('photo.png', { inlineData: { mimeType: 'image/png', data: JPEG } });
+      await ctx.saveArtifact('odd', { inlineData: { mimeType: `image/${'x'.repeat(200)}`, data: PNG } });
+      return { saved: 3 };
+    });
+    const model = new ScriptedModel([
+      { calls: [{ name: 'save' }] },
+      { calls: [{ name: 'load_artifacts', args: { artifactNames: ['chart.png', 'photo.png', 'odd'] } }] },
+      'Seen.',
+    ]);
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [save, loadArtifacts] }), artifactService });
+
+    await collect(runner, 'Save and show the files');
+
+    expect(model.requests[2].contents.at(-1)!.parts).toEqual([
+      { text: 'Artifact chart.png is:' },
+      { inlineData: { mimeType: 'image/png', data: PNG, displayName: 'chart.png' } },
+      { text: 'Artifact photo.png is:' },
+      { text: "[The artifact's file cannot be sent: it is declared image/png whose bytes are a JPEG image (image/jpeg).]" },
+      { text: 'Artifact odd is:' },
+      { text: `[The artifact's file cannot be sent: its media type "image/${'x'.repeat(52)}… is not "type/subtype".]` },
+    ]);
+  });
 });
 
 describe('built-in tools: their schemas', () => {

@@ -3,6 +3,8 @@ import type { JsonSchema } from '../model/json-schema';
 import type { LlmRequest } from '../model/llm-request';
 import { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
+import { isBase64Data, isMediaType, quotedMediaType } from '../internal/inline-data-rules';
+import { mediaMismatch } from '../internal/media-signatures';
 
 /**
  * The tool behind {@link loadArtifacts}. Tells the model which artifacts exist; when the model asks for
@@ -47,10 +49,33 @@ export class LoadArtifactsTool extends BaseTool {
     const parts: Part[] = [];
     for (const name of loaded as string[]) {
       const artifact = await context.loadArtifact(name);
-      if (artifact) parts.push({ text: `Artifact ${name} is:` }, artifact);
+      if (artifact) parts.push({ text: `Artifact ${name} is:` }, sendablePart(artifact));
     }
     if (parts.length > 0) request.contents.push({ role: 'user', parts } satisfies Content);
   }
+}
+
+/**
+ * What the model is sent of a loaded artifact: its text, or its file checked as a user's and a tool's files are
+ * (a `type/subtype` media type, sent in lower case; standard base64; bytes that are what a PNG, JPEG, GIF, WebP or
+ * PDF type says), and in place of a file that fails them a note saying why (the provider would refuse the
+ * request, on every turn that loads the artifact again).
+ */
+function sendablePart(artifact: Part): Part {
+  const file = artifact.inlineData;
+  if (!file) return artifact;
+  const { mimeType, data, displayName } = file;
+  const problem = fileProblem(mimeType, data);
+  if (problem) return { text: `[The artifact's file cannot be sent: ${problem}.]` };
+  const lowerCase = mimeType.toLowerCase();
+  return { inlineData: displayName ? { mimeType: lowerCase, data, displayName } : { mimeType: lowerCase, data } };
+}
+
+function fileProblem(mimeType: unknown, data: unknown): string | undefined {
+  if (!isMediaType(mimeType)) return `its media type ${quotedMediaType(mimeType)} is not "type/subtype"`;
+  if (!isBase64Data(data)) return 'its data is not standard base64';
+  const mismatch = mediaMismatch(mimeType, data);
+  return mismatch && `it is declared ${mimeType} ${mismatch}`;
 }
 
 /** Lets the model load the session's artifacts (needs an `artifactService` on the Runner). */

@@ -25,7 +25,8 @@ export { endpointOf } from '../errors/endpoint-of';
 // What looks secret, redacted wherever run data is shown to people (the dev UI's inspector, eval reports).
 export { REDACTED, holdsSecretText, isSecretName, redactKnownSecrets, redactSecretText, redactSecrets, secretForms } from '../redaction/secret-redaction';
 // What the runner checks of every new user message (shape, argument limits): servers refuse early with it.
-export { checkNewMessage } from '../runner/check-new-message';
+export { checkNewMessage, copyNewMessage } from '../runner/check-new-message';
+export type { CopiedMessage } from '../runner/check-new-message';
 // How the runner checks its plugins (frozen copies, errors naming the index): a runner that adds plugins of its own before the user's (@toolsmith/dbos) checks the user's with it first.
 export { checkedPlugins } from '../agents/checked-plugins';
 // How the runner reads a confirmation answer (the four decisions, `remember`): servers refuse a malformed one early with it.

@@ -69,7 +69,7 @@ export function copiedAsJson(value: unknown): { copy: unknown; problem?: undefin
 /** A result is taken as JSON takes it; files go beside it, never in it. */
 const RESULT_RULES: JsonCopyRules = {
   values: 'as-json',
-  refuse: (value) => (value instanceof ToolFile || value instanceof ToolResult ? 'is a file (return files beside the JSON: toolResult(value, [files]))' : undefined),
+  refuse: (value) => (value instanceof ToolFile || value instanceof ToolResult ? 'is a file (a tool returns files beside the JSON: toolResult(value, [files]), or a toolFile alone; a callback\'s response is JSON only)' : undefined),
 };
 
 /** Why a result is refused, naming the key of the bad value. */

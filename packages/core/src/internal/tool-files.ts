@@ -2,7 +2,7 @@ import { InvalidToolResultError, ToolFilesTooLargeError } from '../errors/tool-c
 import type { FunctionResponsePart } from '../model/content';
 import { ToolFile, type ToolResult } from '../tools/tool-file';
 import { base64Bytes } from '../adapter-kit/tool-result-files';
-import { isBase64Data, isMediaType } from './inline-data-rules';
+import { isBase64Data, isMediaType, quotedMediaType } from './inline-data-rules';
 import { mediaMismatch } from './media-signatures';
 
 
@@ -28,7 +28,7 @@ export function fileParts(toolName: string, files: readonly ToolFile[], maxBytes
     const data: unknown = file?.data;
     const name: unknown = file?.name;
     if (!isMediaType(mimeType)) {
-      throw new InvalidToolResultError(toolName, `${which} has the media type ${JSON.stringify(mimeType)}, not "type/subtype" (e.g. "image/png")`, undefined, 'files');
+      throw new InvalidToolResultError(toolName, `${which} has the media type ${quotedMediaType(mimeType)}, not "type/subtype" (e.g. "image/png", at most 127 characters each)`, undefined, 'files');
     }
     if (data === '') throw new InvalidToolResultError(toolName, `the data of ${which} is empty`, undefined, 'files');
     if (!isBase64Data(data)) {

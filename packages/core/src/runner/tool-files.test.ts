@@ -120,6 +120,22 @@ describe('files from tools', () => {
     expect(result.error).toMatchObject({ code: 'INVALID_TOOL_RESULT', message: expect.stringContaining('the value of "chart" is a file') });
   });
 
+  it('refuses a media type longer than RFC 6838 allows (127 characters a side): it would be repeated in every later request; the error quotes 60 characters', async () => {
+    const result = await invokeTool(tool(() => toolFile({ mimeType: `image/${'a'.repeat(128)}`, data: PNG })), 'render', {});
+    expect(result.error).toMatchObject({ code: 'INVALID_TOOL_RESULT', message: `Tool "render" returned a file that cannot be sent: the file has the media type "image/${'a'.repeat(52)}…, not "type/subtype" (e.g. "image/png", at most 127 characters each).` });
+    expect((await invokeTool(tool(() => toolFile({ mimeType: `image/${'a'.repeat(127)}`, data: PNG })), 'render', {})).isError).toBe(false);
+  });
+
+  it("a beforeTool callback's response is JSON only: a toolResult from it is INVALID_TOOL_RESULT saying so", async () => {
+    const model = new ScriptedModel([{ calls: [{ id: 'c1', name: 'render' }] }, 'ok']);
+    const cached = toolResult({ pages: 1 }, [toolFile({ mimeType: 'image/png', data: PNG })]);
+    const agent = new LlmAgent({ name: 'bot', model, tools: [tool(() => ({}))], callbacks: { beforeTool: [() => cached as unknown as Record<string, unknown>] } });
+    const events = await collect(new Runner({ appName: 'app', agent }), 'Draw it');
+    expect(events[1].functionResponses()[0].response).toMatchObject({
+      error: { code: 'INVALID_TOOL_RESULT', message: "The tool returned a result that is not JSON: the result is a file (a tool returns files beside the JSON: toolResult(value, [files]), or a toolFile alone; a callback's response is JSON only)." },
+    });
+  });
+
   it('the runner stores the files with the response (JSON round trip) and sends them to the model on the next request', async () => {
     const sessionService = new InMemorySessionService();
     const model = new ScriptedModel([{ calls: [{ id: 'c1', name: 'render' }] }, 'A rising line.']);

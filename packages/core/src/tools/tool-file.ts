@@ -40,7 +40,8 @@ export class ToolFile {
  * A file for a tool to return: `return toolFile({ mimeType: 'image/png', data: pngBytes, name: 'chart.png' })`.
  * The model gets it as an image (or document, audio…) beside an empty JSON response; to send JSON too,
  * return {@link toolResult}. Checked when the tool returns it (`INVALID_TOOL_RESULT` for a media type
- * that is not `type/subtype` or data that is not base64; `TOOL_FILES_TOO_LARGE` over the size limit).
+ * that is not `type/subtype`, data that is not base64, or a PNG, JPEG, GIF, WebP or PDF whose first bytes are
+ * not that type's; `TOOL_FILES_TOO_LARGE` over the size limit); its media type is kept in lower case.
  */
 export function toolFile(init: ToolFileInit): ToolFile {
   return new ToolFile(init);
