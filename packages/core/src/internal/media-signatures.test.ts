@@ -28,6 +28,13 @@ describe('mediaMismatch: the first bytes of a file declared a sniffed type', () 
     expect(mediaMismatch(type, FILES[type])).toBeUndefined();
   });
 
+  it('says how many bytes precede a PDF\'s %PDF- header in its first 1024 bytes (readers take such a PDF; the providers do not say they do)', () => {
+    expect(mediaMismatch('application/pdf', base64(Buffer.from('\ufeff%PDF-1.7\n', 'utf8')))).toBe('whose bytes start with 3 bytes before the %PDF- header (a PDF must start with it: remove them)');
+    expect(mediaMismatch('application/pdf', base64(`\n%PDF-1.7\n`))).toBe('whose bytes start with 1 byte before the %PDF- header (a PDF must start with it: remove them)');
+    expect(mediaMismatch('application/pdf', base64(`${' '.repeat(1020)}%PDF-1.7\n`))).toBe('whose bytes start with 1020 bytes before the %PDF- header (a PDF must start with it: remove them)');
+    expect(mediaMismatch('application/pdf', base64(`${' '.repeat(1025)}%PDF-1.7\n`))).toBe("whose bytes do not start as a PDF document's do");
+  });
+
   it('takes GIF87a as GIF89a', () => {
     expect(mediaMismatch('image/gif', base64('GIF87a\x01\x00\x01\x00'))).toBeUndefined();
   });

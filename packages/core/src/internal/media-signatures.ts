@@ -45,5 +45,15 @@ export function mediaMismatch(mediaType: string, data: string): string | undefin
   const head = Buffer.from(data.length > HEAD_CHARS ? data.slice(0, HEAD_CHARS) : data, 'base64');
   if (startsAs(head, declared)) return undefined;
   const actual = SIGNATURES.find((signature) => startsAs(head, signature));
-  return actual === undefined ? `whose bytes do not start as ${declared.kind}'s do` : `whose bytes are ${actual.kind} (${actual.mediaType})`;
+  if (actual !== undefined) return `whose bytes are ${actual.kind} (${actual.mediaType})`;
+  if (declared.mediaType === 'application/pdf') {
+    // PDF readers look for the header in the first 1024 bytes; the providers' do not say they do. Said, so the sender can remove what precedes it.
+    const offset = Buffer.from(data.slice(0, PDF_HEADER_WINDOW_CHARS), 'base64').indexOf(PDF_HEADER);
+    if (offset > 0) return `whose bytes start with ${offset} ${offset === 1 ? 'byte' : 'bytes'} before the %PDF- header (a PDF must start with it: remove them)`;
+  }
+  return `whose bytes do not start as ${declared.kind}'s do`;
 }
+
+const PDF_HEADER = Buffer.from('%PDF-', 'latin1');
+/** Base64 characters of a PDF's first 1024 bytes, where readers look for its header. */
+const PDF_HEADER_WINDOW_CHARS = Math.ceil(1024 / 3) * 4;
