@@ -98,3 +98,107 @@ describe('convertToGeminiContents', () => {
     expect(contents[0]).toEqual({ role: 'model', parts: [{ functionCall: { id: 'c1', name: 'get_weather', args: { city: 'Paris' } } }] });
   });
 });
+
+describe('convertToGeminiContents: files only where Gemini takes them, a note in place of any other', () => {
+  const ZIP = Buffer.from('PK\x03\x04', 'latin1').toString('base64');
+  const userFile = (mimeType: string, displayName?: string) => convertToGeminiContents([{ role: 'user', parts: [{ inlineData: { mimeType, data: ZIP, ...(displayName ? { displayName } : {}) } }] }])[0].parts;
+  const userNote = (mimeType: string, name = '') => ({ text: `[A file${name} (${mimeType}, 4 bytes) was sent here; it was left out, as files of this type are not sent to Gemini in a message.]` });
+
+  it.each([
+    ['image/png'], ['image/jpeg'], ['image/webp'], ['image/heic'], ['image/heif'],
+    ['audio/wav'], ['audio/mp3'], ['audio/mpeg'], ['audio/aiff'], ['audio/aac'], ['audio/ogg'], ['audio/flac'],
+    ['video/mp4'], ['video/mpeg'], ['video/mov'], ['video/avi'], ['video/x-flv'], ['video/mpg'], ['video/webm'], ['video/wmv'], ['video/3gpp'],
+    ['application/pdf'], ['text/plain'], ['text/html'], ['text/css'], ['text/csv'], ['text/xml'], ['text/rtf'], ['text/md'], ['text/markdown'],
+    ['text/javascript'], ['application/x-javascript'], ['text/x-python'], ['application/x-python'],
+  ])("a user's %s goes as inlineData", (mimeType) => {
+    expect(userFile(mimeType)).toEqual([{ inlineData: { mimeType, data: ZIP } }]);
+  });
+
+  it("compares a user's media type without case and sends it in lower case", () => {
+    expect(userFile('Image/PNG')).toEqual([{ inlineData: { mimeType: 'image/png', data: ZIP } }]);
+    expect(userFile('Application/ZIP')).toEqual([userNote('Application/ZIP')]);
+  });
+
+  it.each([
+    ['application/zip', 'a ZIP'],
+    ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'a .docx'],
+    ['image/gif', 'a GIF (Gemini 2.x refuses it; Google lists no GIF)'],
+    ['application/json', 'JSON (refused: "application/json, which is not supported")'],
+    ['text/x-typescript', 'a text type Google does not list'],
+    ['image/tiff', 'an image type Google does not list'],
+  ])("a user's %s (%s) goes as a note naming it", (mimeType) => {
+    expect(userFile(mimeType, 'report')).toEqual([userNote(mimeType, ' "report"')]);
+  });
+
+  it("a model turn's inline data (Gemini's image output) goes back as it came; a user's of the same type is a note", () => {
+    const gif = { inlineData: { mimeType: 'image/gif', data: ZIP } };
+    expect(convertToGeminiContents([{ role: 'model', parts: [gif] }, { role: 'user', parts: [gif] }])).toEqual([
+      { role: 'model', parts: [gif] },
+      { role: 'user', parts: [userNote('image/gif')] },
+    ]);
+  });
+
+  const call = { id: 'call-1', name: 'render_report', args: {} };
+  const toolFiles = (...files: Array<[string, string?]>) =>
+    [
+      { role: 'model' as const, parts: [{ functionCall: call }] },
+      {
+        role: 'user' as const,
+        parts: [{ functionResponse: { id: 'call-1', name: 'render_report', response: { pages: 1 }, parts: files.map(([mimeType, displayName]) => ({ inlineData: { mimeType, data: ZIP, ...(displayName ? { displayName } : {}) } })) } }],
+      },
+    ];
+  const intro = { text: 'The files returned by the call call-1 of tool "render_report":' };
+  const toolNote = (name: string, mimeType: string) => ({ text: `[The tool returned the file "${name}" (${mimeType}, 4 bytes), which Gemini cannot take as input; it was left out.]` });
+
+  it('inside the function response (default): images PNG, JPEG, WebP, PDFs and plain text; a note after the responses for any other file', () => {
+    const [, result] = convertToGeminiContents(toolFiles(['image/png', 'chart.png'], ['Application/PDF'], ['application/zip', 'all.zip'], ['audio/wav'], ['image/webp'], ['text/plain'], ['image/jpeg'], ['image/gif']));
+    expect(result).toEqual({
+      role: 'user',
+      parts: [
+        {
+          functionResponse: {
+            id: 'call-1',
+            name: 'render_report',
+            response: { pages: 1 },
+            parts: [
+              { inlineData: { mimeType: 'image/png', data: ZIP, displayName: 'chart.png' } },
+              { inlineData: { mimeType: 'application/pdf', data: ZIP } },
+              { inlineData: { mimeType: 'image/webp', data: ZIP } },
+              { inlineData: { mimeType: 'text/plain', data: ZIP } },
+              { inlineData: { mimeType: 'image/jpeg', data: ZIP } },
+            ],
+          },
+        },
+        intro,
+        toolNote('all.zip', 'application/zip'),
+        // Gemini takes WAV in a message but not in a function response: the note says so.
+        { text: '[The tool returned the file "file-3.wav" (audio/wav, 4 bytes); it was left out, as Gemini takes only PNG, JPEG and WebP images, PDFs and plain text inside a function response.]' },
+        toolNote('file-7.gif', 'image/gif'),
+      ],
+    });
+  });
+
+  it('inside the function response, a response whose files all go there has no note, and one whose files all are noted has no parts', () => {
+    expect(convertToGeminiContents(toolFiles(['image/png']))[1].parts).toEqual([{ functionResponse: { id: 'call-1', name: 'render_report', response: { pages: 1 }, parts: [{ inlineData: { mimeType: 'image/png', data: ZIP } }] } }]);
+    expect(convertToGeminiContents(toolFiles(['application/zip', 'all.zip']))[1].parts).toEqual([{ functionResponse: { id: 'call-1', name: 'render_report', response: { pages: 1 } } }, intro, toolNote('all.zip', 'application/zip')]);
+  });
+
+  it('after the function responses (toolFilesInFunctionResponse: false): the types of a message, in lower case; a note for any other', () => {
+    const [, result] = convertToGeminiContents(toolFiles(['image/png', 'chart.png'], ['Audio/WAV'], ['video/mp4'], ['application/zip', 'all.zip'], ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'memo.docx'], ['image/gif']), {
+      toolFilesInFunctionResponse: false,
+    });
+    expect(result).toEqual({
+      role: 'user',
+      parts: [
+        { functionResponse: { id: 'call-1', name: 'render_report', response: { pages: 1 } } },
+        intro,
+        { inlineData: { mimeType: 'image/png', data: ZIP } },
+        { inlineData: { mimeType: 'audio/wav', data: ZIP } },
+        { inlineData: { mimeType: 'video/mp4', data: ZIP } },
+        toolNote('all.zip', 'application/zip'),
+        toolNote('memo.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'),
+        toolNote('file-5.gif', 'image/gif'),
+      ],
+    });
+  });
+});

@@ -1,7 +1,8 @@
 import type { Content as GeminiContent, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
 import type { Content, Part } from '@toolsmith/core';
-import { argsAsObject, ownThoughtSignature, pairToolResults, providerDataOf, toolFilesIntro } from '@toolsmith/core/adapter-kit';
+import { argsAsObject, ownThoughtSignature, pairToolResults, providerDataOf } from '@toolsmith/core/adapter-kit';
 import { isGeneratedGeminiCallId } from './gemini-call-id';
+import { functionResponseFileNotes, functionResponseParts, toolFilesAfterResponses, userFilePart } from './gemini-file-parts';
 import { GEMINI_PROVIDER } from './provider-tool';
 
 /**
@@ -9,13 +10,17 @@ import { GEMINI_PROVIDER } from './provider-tool';
  * one function response (core's `pairToolResults`); ids Toolsmith generated for calls Gemini sent
  * without one are left out again; `thoughtSignature`s go back on the part they came with, unchanged;
  * Gemini's `providerData` parts (code execution) go back as they came, other providers' are skipped.
+ * Files go natively only where Gemini takes them, a text note in place of any other (`gemini-file-parts.ts`);
+ * a model turn's files (Gemini's image output) go back as they came.
  */
 export function convertToGeminiContents(contents: Content[], options: GeminiContentsOptions = {}): GeminiContent[] {
   const nested = options.toolFilesInFunctionResponse !== false;
   const out: GeminiContent[] = [];
   for (const content of pairToolResults(contents)) {
-    const parts = content.parts.flatMap((part) => convertPart(part, nested));
-    if (!nested) parts.push(...content.parts.flatMap(toolFilesAfter));
+    const parts = content.parts.flatMap((part) => convertPart(part, content.role, nested));
+    for (const { functionResponse: response } of content.parts) {
+      if (response?.parts?.length) parts.push(...(nested ? functionResponseFileNotes(response) : toolFilesAfterResponses(response)));
+    }
     if (parts.length > 0) out.push({ role: content.role, parts });
   }
   return out;
@@ -25,21 +30,15 @@ export function convertToGeminiContents(contents: Content[], options: GeminiCont
 export interface GeminiContentsOptions {
   /**
    * `true` (default): inside the function response (`functionResponse.parts`, multimodal function
-   * responses); `false`: as `inlineData` parts after the function responses of the same user turn, each
-   * response's files introduced by a text part naming the call, for models that take no files in
-   * function responses.
+   * responses: PNG, JPEG, WebP, PDF, plain text), a text note after the function responses in place of
+   * any other; `false`: as `inlineData` parts after the function responses of the same user turn, each
+   * response's files introduced by a text part naming the call (a note in place of a type Gemini does not
+   * take in a message), for models that take no files in function responses.
    */
   toolFilesInFunctionResponse?: boolean;
 }
 
-/** A function response's files as parts that follow the responses (see {@link GeminiContentsOptions}). */
-function toolFilesAfter(part: Part): GeminiPart[] {
-  const response = part.functionResponse;
-  if (!response?.parts?.length) return [];
-  return [{ text: toolFilesIntro(response) }, ...response.parts.map(({ inlineData }) => ({ inlineData: { mimeType: inlineData.mimeType, data: inlineData.data } }))];
-}
-
-function convertPart(part: Part, nestedFiles: boolean): GeminiPart[] {
+function convertPart(part: Part, role: Content['role'], nestedFiles: boolean): GeminiPart[] {
   const out: GeminiPart = {};
   const signature = ownThoughtSignature(part, GEMINI_PROVIDER);
   if (part.functionCall) {
@@ -50,9 +49,12 @@ function convertPart(part: Part, nestedFiles: boolean): GeminiPart[] {
     const { id, name, response } = part.functionResponse;
     out.functionResponse = { name, response: toResponseObject(response) };
     if (!isGeneratedGeminiCallId(id)) out.functionResponse.id = id;
-    if (nestedFiles && part.functionResponse.parts?.length) out.functionResponse.parts = part.functionResponse.parts.map(({ inlineData }) => ({ inlineData: { ...inlineData } }));
+    const files = nestedFiles ? functionResponseParts(part.functionResponse) : undefined;
+    if (files) out.functionResponse.parts = files;
   } else if (part.inlineData) {
-    out.inlineData = { mimeType: part.inlineData.mimeType, data: part.inlineData.data };
+    // Gemini's own output goes back as it came; a user's file only where Gemini takes it (else a note).
+    if (role === 'model') out.inlineData = { mimeType: part.inlineData.mimeType, data: part.inlineData.data };
+    else Object.assign(out, userFilePart(part.inlineData));
   } else if (part.providerData) {
     // Gemini's own parts (code execution) go back as they came; another provider's content means nothing here.
     const own = providerDataOf(part, GEMINI_PROVIDER);
