@@ -150,7 +150,7 @@ describe('convertToGeminiContents: files only where Gemini takes them, a note in
   const intro = { text: 'The files returned by the call call-1 of tool "render_report":' };
   const toolNote = (name: string, mimeType: string) => ({ text: `[The tool returned the file "${name}" (${mimeType}, 4 bytes), which Gemini cannot take as input; it was left out.]` });
 
-  it('inside the function response (default): images PNG, JPEG, WebP, PDFs and plain text; a note after the responses for any other file', () => {
+  it('inside the function response (default): images PNG, JPEG, WebP, PDFs and plain text; after the responses, a file Gemini takes in a message (WAV) as inlineData and a note for any other', () => {
     const [, result] = convertToGeminiContents(toolFiles(['image/png', 'chart.png'], ['Application/PDF'], ['application/zip', 'all.zip'], ['audio/wav'], ['image/webp'], ['text/plain'], ['image/jpeg'], ['image/gif']));
     expect(result).toEqual({
       role: 'user',
@@ -172,7 +172,7 @@ describe('convertToGeminiContents: files only where Gemini takes them, a note in
         intro,
         toolNote('all.zip', 'application/zip'),
         // Gemini takes WAV in a message but not in a function response: the note says so.
-        { text: '[The tool returned the file "file-3.wav" (audio/wav, 4 bytes); it was left out, as Gemini takes only PNG, JPEG and WebP images, PDFs and plain text inside a function response.]' },
+        { inlineData: { mimeType: 'audio/wav', data: 'UEsDBA==' } },
         toolNote('file-7.gif', 'image/gif'),
       ],
     });

@@ -2,7 +2,7 @@ import type { Content as GeminiContent, Part as GeminiPart } from '@google/genai
 import type { Content, Part } from '@toolsmith/core';
 import { argsAsObject, ownThoughtSignature, pairToolResults, providerDataOf } from '@toolsmith/core/adapter-kit';
 import { isGeneratedGeminiCallId } from './gemini-call-id';
-import { functionResponseFileNotes, functionResponseParts, toolFilesAfterResponses, userFilePart } from './gemini-file-parts';
+import { filesAfterFunctionResponse, functionResponseParts, toolFilesAfterResponses, userFilePart } from './gemini-file-parts';
 import { GEMINI_PROVIDER } from './provider-tool';
 
 /**
@@ -19,7 +19,7 @@ export function convertToGeminiContents(contents: Content[], options: GeminiCont
   for (const content of pairToolResults(contents)) {
     const parts = content.parts.flatMap((part) => convertPart(part, content.role, nested));
     for (const { functionResponse: response } of content.parts) {
-      if (response?.parts?.length) parts.push(...(nested ? functionResponseFileNotes(response) : toolFilesAfterResponses(response)));
+      if (response?.parts?.length) parts.push(...(nested ? filesAfterFunctionResponse(response) : toolFilesAfterResponses(response)));
     }
     if (parts.length > 0) out.push({ role: content.role, parts });
   }

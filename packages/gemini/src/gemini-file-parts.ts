@@ -69,8 +69,6 @@ const MESSAGE_TYPES: ReadonlySet<string> = new Set([
  */
 const FUNCTION_RESPONSE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/webp', 'application/pdf', 'text/plain']);
 
-const NOT_IN_FUNCTION_RESPONSE = 'Gemini takes only PNG, JPEG and WebP images, PDFs and plain text inside a function response';
-
 /** `data` with its media type in lower case (media types are case-insensitive). */
 function lowerCased(data: InlineData): InlineData {
   const mimeType = data.mimeType.toLowerCase();
@@ -90,17 +88,18 @@ export function functionResponseParts(response: FunctionResponse): FunctionRespo
 }
 
 /**
- * The notes for a function response's files that cannot go inside it (see {@link functionResponseParts}),
- * as text parts after the function responses: a line naming the call, then a note for each such file.
+ * A function response's files that cannot go inside it (see {@link functionResponseParts}), as parts after the
+ * function responses: a line naming the call, then each such file as `inlineData` when Gemini takes its type in
+ * a message (audio, video, HEIC: the model still gets it), else a note.
  */
-export function functionResponseFileNotes(response: FunctionResponse): GeminiPart[] {
-  const notes: GeminiPart[] = [];
+export function filesAfterFunctionResponse(response: FunctionResponse): GeminiPart[] {
+  const after: GeminiPart[] = [];
   (response.parts ?? []).forEach(({ inlineData }, index) => {
     const mimeType = inlineData.mimeType.toLowerCase();
     if (FUNCTION_RESPONSE_TYPES.has(mimeType)) return;
-    notes.push({ text: unsupportedToolFileNote(inlineData, index, PROVIDER, MESSAGE_TYPES.has(mimeType) ? NOT_IN_FUNCTION_RESPONSE : undefined) });
+    after.push(MESSAGE_TYPES.has(mimeType) ? { inlineData: { mimeType, data: inlineData.data } } : { text: unsupportedToolFileNote(inlineData, index, PROVIDER) });
   });
-  return notes.length > 0 ? [{ text: toolFilesIntro(response) }, ...notes] : [];
+  return after.length > 0 ? [{ text: toolFilesIntro(response) }, ...after] : [];
 }
 
 /**

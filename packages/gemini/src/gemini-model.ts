@@ -39,9 +39,10 @@ export interface GeminiModelOptions {
   /**
    * Where the files of tool results (`toolFile`, `toolResult`) go: `true` (default) inside the function
    * response (`functionResponse.parts`, Gemini's multimodal function responses, which take PNG, JPEG and
-   * WebP images, PDFs and plain text); `false` as `inlineData` parts after the function responses, for
-   * models that take no files in function responses. A file Gemini does not take there is sent as a text
-   * note saying it was left out (see docs/providers.md).
+   * WebP images, PDFs and plain text; other files Gemini takes in a message go after the function responses);
+   * `false` as `inlineData` parts after the function responses, for models that take no files in function
+   * responses. A file Gemini does not take in a message is sent as a text note saying it was left out (see
+   * docs/providers.md).
    */
   toolFilesInFunctionResponse?: boolean;
 }
