@@ -119,10 +119,10 @@ describe('convertToAnthropicMessages', () => {
     ]);
   });
 
-  it('sends a note in place of a model turn\'s file (an assistant turn holds no images), of an image over 5 MB of base64, and of empty text', () => {
+  it('sends a note in place of a model turn\'s file (an assistant turn holds no images), of an image over 5 MB of base64, and of empty or blank text', () => {
     const big = 'A'.repeat(5 * 1024 * 1024 + 4);
     const { messages } = convertToAnthropicMessages([
-      { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: big } }, { inlineData: { mimeType: 'text/plain', data: Buffer.from('\ufeff', 'utf8').toString('base64') } }] },
+      { role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: big } }, { inlineData: { mimeType: 'text/plain', data: Buffer.from('\ufeff', 'utf8').toString('base64') } }, { inlineData: { mimeType: 'text/plain', data: Buffer.from(' \n\t ', 'utf8').toString('base64') } }] },
       { role: 'model', parts: [{ text: 'Here it is.' }, { inlineData: { mimeType: 'image/png', data: 'iVBO' } }] },
     ]);
     expect(messages).toEqual([
@@ -131,6 +131,7 @@ describe('convertToAnthropicMessages', () => {
         content: [
           { type: 'text', text: '[A file (image/png, 3932163 bytes) was sent here; it was left out, as images over 5 MB (of base64) are not sent to Anthropic.]' },
           { type: 'text', text: '[A file (text/plain, 3 bytes) was sent here; it was left out, as it holds no text.]' },
+          { type: 'text', text: '[A file (text/plain, 4 bytes) was sent here; it was left out, as it holds no text.]' },
         ],
       },
       {
@@ -141,6 +142,15 @@ describe('convertToAnthropicMessages', () => {
         ],
       },
     ]);
+  });
+
+  it("cuts a document's title to Anthropic's 500 characters (core keeps names to 255; a session stored before may hold longer)", () => {
+    const file = { mimeType: 'application/pdf', data: 'JVBE' };
+    const { messages } = convertToAnthropicMessages([
+      { role: 'model', parts: [{ functionCall: { id: 't1', name: 'f', args: {} } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 't1', name: 'f', response: {}, parts: [{ inlineData: { ...file, displayName: `${'n'.repeat(499)}é🎉x` } }] } }] },
+    ]);
+    expect(messages[1].content[0]).toMatchObject({ content: [{ type: 'text' }, { type: 'document', title: `${'n'.repeat(499)}é` }] });
   });
 
   it("sends Anthropic's own blocks back unchanged and skips other providers' data", () => {

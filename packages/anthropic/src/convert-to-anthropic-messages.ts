@@ -100,7 +100,7 @@ const MAX_TITLE_CHARS = 500;
 
 /**
  * The block of a file Anthropic takes, media types compared without case: a JPEG, PNG, GIF or WebP image of at
- * most 5 MB of base64, a PDF, plain text that is UTF-8 (with no NUL, not empty) as a text document; documents
+ * most 5 MB of base64, a PDF, plain text that is UTF-8 (with no NUL, not only whitespace) as a text document; documents
  * titled with `title` cut to 500 characters. For a file of another type, `undefined`; for one of these types
  * Anthropic would refuse all the same, why (for its note).
  */
@@ -111,7 +111,8 @@ function fileBlock(file: InlineData, title?: string): Anthropic.ImageBlockParam 
   if (mimeType === 'text/plain') {
     const text = utf8Text(file.data);
     if (text === undefined) return 'its bytes are not UTF-8 text';
-    if (text === '') return 'it holds no text';
+    // The API refuses text that is empty or only whitespace ("text content blocks must contain non-whitespace text").
+    if (text.trim() === '') return 'it holds no text';
     return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: text }, ...titled };
   }
   const mediaType = IMAGE_TYPES.find((type) => type === mimeType);

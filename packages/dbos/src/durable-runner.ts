@@ -114,9 +114,10 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
    * updates) is sent to that run, and the handle is that run's.
    */
   async start(input: DurableRunInput): Promise<WorkflowHandle<DurableRunResult>> {
-    const waiting = await this.answer(input);
+    const checked = this.checked(input);
+    const waiting = await this.answer(checked);
     if (waiting) return waiting;
-    return DBOS.startWorkflow(this.workflow, { workflowID: input.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, input) })(input);
+    return DBOS.startWorkflow(this.workflow, { workflowID: checked.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, checked) })(checked);
   }
 
   /**
@@ -130,13 +131,14 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
    * as with `start`.
    */
   async enqueue(input: DurableRunInput, queueName: string): Promise<WorkflowHandle<DurableRunResult>> {
-    const waiting = await this.answer(input);
+    const checked = this.checked(input);
+    const waiting = await this.answer(checked);
     if (waiting) return waiting;
     return DBOS.startWorkflow(this.workflow, {
-      workflowID: input.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, input),
+      workflowID: checked.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, checked),
       queueName,
-      enqueueOptions: { queuePartitionKey: JSON.stringify([this.runner.appName, input.userId, input.sessionId]) },
-    })(input, { endAtPause: true });
+      enqueueOptions: { queuePartitionKey: JSON.stringify([this.runner.appName, checked.userId, checked.sessionId]) },
+    })(checked, { endAtPause: true });
   }
 
   /** Starts the run (see {@link DurableRunner.start}) and waits for what it came to. */
@@ -150,7 +152,19 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
   }
 
   /**
-   * Sends `input` to the run waiting for it, if it answers one that still runs; resolves to that run's
+   * `input` with its message checked as `Runner` checks a new message (its shape, the runner's
+   * `argumentLimits`, its files) and read once, into the plain copy everything after reads (which run it
+   * answers, what is claimed, what is sent or started). Throws `InvalidMessageError` for a message `Runner`
+   * would refuse: nothing starts.
+   */
+  private checked(input: DurableRunInput): DurableRunInput {
+    const newMessage = copyNewMessage(input.newMessage, this.runner.argumentLimits);
+    if (newMessage instanceof InvalidMessageError) throw newMessage;
+    return { ...input, newMessage };
+  }
+
+  /**
+   * Sends `input` (checked: see {@link checked}) to the run waiting for it, if it answers one that still runs; resolves to that run's
    * handle. The answer is checked against the session first (a refused one throws its typed error and
    * is not sent), then claimed: of the answers to the same calls of one waiting run, exactly one is
    * sent (the first to claim; its claim is a workflow named by the run and the call ids), and every
@@ -173,13 +187,10 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
       if ((await DBOS.retrieveWorkflow<string>(claimId).getResult()) === token) return DBOS.retrieveWorkflow<DurableRunResult>(workflowId);
       throw new FunctionResponseNotPendingError(ids[0], 'answered');
     }
-    // Checked as the runner checks a new message (its shape, limits and files), then against the session: a
-    // refused answer is sent nowhere, and the run goes on waiting. What is sent is the checked copy.
-    const newMessage = copyNewMessage(input.newMessage, this.runner.argumentLimits);
-    if (newMessage instanceof InvalidMessageError) throw newMessage;
-    const refusal = checkFunctionResponses(session.events, newMessage);
+    // Judged against the session: a refused answer is sent nowhere, and the run goes on waiting.
+    const refusal = checkFunctionResponses(session.events, input.newMessage);
     if (refusal) throw refusal;
-    const answer: DurableAnswer = { newMessage, ...(input.messageId === undefined ? {} : { messageId: input.messageId }) };
+    const answer: DurableAnswer = { newMessage: input.newMessage, ...(input.messageId === undefined ? {} : { messageId: input.messageId }) };
     const winner = await (await DBOS.startWorkflow(this.claim, { workflowID: claimId })({ workflowId, answer, token })).getResult();
     if (winner !== token) throw new FunctionResponseNotPendingError(ids[0], 'answered');
     return DBOS.retrieveWorkflow<DurableRunResult>(workflowId);

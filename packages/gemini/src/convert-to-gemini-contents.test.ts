@@ -109,9 +109,17 @@ describe('convertToGeminiContents: files only where Gemini takes them, a note in
     ['audio/wav'], ['audio/mp3'], ['audio/mpeg'], ['audio/aiff'], ['audio/aac'], ['audio/ogg'], ['audio/flac'],
     ['video/mp4'], ['video/mpeg'], ['video/mov'], ['video/avi'], ['video/x-flv'], ['video/mpg'], ['video/webm'], ['video/wmv'], ['video/3gpp'],
     ['application/pdf'], ['text/plain'], ['text/html'], ['text/css'], ['text/csv'], ['text/xml'], ['text/rtf'], ['text/md'], ['text/markdown'],
-    ['text/javascript'], ['application/x-javascript'], ['text/x-python'], ['application/x-python'],
+    ['text/javascript'], ['text/x-python'],
   ])("a user's %s goes as inlineData", (mimeType) => {
     expect(userFile(mimeType)).toEqual([{ inlineData: { mimeType, data: ZIP } }]);
+  });
+
+  it.each([
+    ['image/jpg', 'image/jpeg'], ['audio/x-wav', 'audio/wav'], ['audio/wave', 'audio/wav'], ['video/quicktime', 'video/mov'],
+    ['application/x-javascript', 'text/javascript'], ['application/javascript', 'text/javascript'], ['application/x-python', 'text/x-python'],
+    ['application/json', 'text/plain'], ['text/x-typescript', 'text/plain'], ['Text/X-Go', 'text/plain'],
+  ])("a user's %s goes as inlineData under the name Google documents, %s (any other text as text/plain)", (mimeType, sent) => {
+    expect(userFile(mimeType)).toEqual([{ inlineData: { mimeType: sent, data: ZIP } }]);
   });
 
   it("compares a user's media type without case and sends it in lower case", () => {
@@ -123,8 +131,6 @@ describe('convertToGeminiContents: files only where Gemini takes them, a note in
     ['application/zip', 'a ZIP'],
     ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'a .docx'],
     ['image/gif', 'a GIF (Gemini 2.x refuses it; Google lists no GIF)'],
-    ['application/json', 'JSON (refused: "application/json, which is not supported")'],
-    ['text/x-typescript', 'a text type Google does not list'],
     ['image/tiff', 'an image type Google does not list'],
   ])("a user's %s (%s) goes as a note naming it", (mimeType) => {
     expect(userFile(mimeType, 'report')).toEqual([userNote(mimeType, ' "report"')]);

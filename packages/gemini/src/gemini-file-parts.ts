@@ -22,8 +22,8 @@ const PROVIDER = 'Gemini';
  * - documents: PDF (https://ai.google.dev/gemini-api/docs/document-processing) and the text types Google
  *   lists for documents (https://cloud.google.com/distributed-cloud/hosted/docs/latest/gdch/gemini/capabilities/document),
  *   with `text/markdown`, Markdown's registered type, beside `text/md`.
- * No other `text/*` goes: Google lists none, and Gemini refuses a type it does not list (`application/json`:
- * "has a mimeType parameter with value application/json, which is not supported", agno-agi/agno#3964).
+ * Gemini refuses a type it does not list (`application/json`: "has a mimeType parameter with value
+ * application/json, which is not supported", agno-agi/agno#3964): other text goes as `text/plain` ({@link geminiType}).
  */
 const MESSAGE_TYPES: ReadonlySet<string> = new Set([
   'image/png',
@@ -57,9 +57,7 @@ const MESSAGE_TYPES: ReadonlySet<string> = new Set([
   'text/md',
   'text/markdown',
   'text/javascript',
-  'application/x-javascript',
   'text/x-python',
-  'application/x-python',
 ]);
 
 /**
@@ -69,22 +67,62 @@ const MESSAGE_TYPES: ReadonlySet<string> = new Set([
  */
 const FUNCTION_RESPONSE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/webp', 'application/pdf', 'text/plain']);
 
-/** `data` with its media type in lower case (media types are case-insensitive). */
-function lowerCased(data: InlineData): InlineData {
-  const mimeType = data.mimeType.toLowerCase();
-  return mimeType === data.mimeType ? data : { ...data, mimeType };
+/**
+ * Other names of the types above, sent under the name Google documents (the same bytes): browsers label a
+ * .mov `video/quicktime` and a WAV `audio/x-wav` or `audio/wave`; JavaScript and Python under the `application/`
+ * names Gemini 2.x refused (gemini-api-php/client#73) go as their `text/` types.
+ */
+const ALIASES: ReadonlyMap<string, string> = new Map([
+  ['image/jpg', 'image/jpeg'],
+  ['audio/x-wav', 'audio/wav'],
+  ['audio/wave', 'audio/wav'],
+  ['audio/vnd.wave', 'audio/wav'],
+  ['audio/x-aiff', 'audio/aiff'],
+  ['audio/x-flac', 'audio/flac'],
+  ['audio/x-aac', 'audio/aac'],
+  ['video/quicktime', 'video/mov'],
+  ['video/x-msvideo', 'video/avi'],
+  ['video/x-ms-wmv', 'video/wmv'],
+  ['application/x-javascript', 'text/javascript'],
+  ['application/javascript', 'text/javascript'],
+  ['application/x-python', 'text/x-python'],
+  ['application/json', 'text/plain'],
+]);
+
+/**
+ * The (lower-case) type a file is sent to Gemini with: a type Google documents for messages, under its
+ * documented name; any other text (`text/x-typescript`, JSON) as `text/plain` (Google's staff: "code files such
+ * as js, python, css etc… also work"; Gemini reads them as text); `undefined` for a type Gemini does not take.
+ */
+function geminiType(given: string): string | undefined {
+  const mimeType = given.toLowerCase();
+  const named = ALIASES.get(mimeType) ?? mimeType;
+  if (MESSAGE_TYPES.has(named)) return named;
+  return named.startsWith('text/') ? 'text/plain' : undefined;
 }
 
-/** A user's file: `inlineData` (type in lower case, without its `displayName`) for a type Gemini takes in a message, else a note. */
+/** `data` with the type Gemini is sent (see {@link geminiType}); `undefined` when Gemini does not take it. */
+function asGemini(data: InlineData): InlineData | undefined {
+  const mimeType = geminiType(data.mimeType);
+  return mimeType === undefined ? undefined : mimeType === data.mimeType ? data : { ...data, mimeType };
+}
+
+/** A user's file: `inlineData` (the type Gemini is sent, see {@link geminiType}; no `displayName`) for a type Gemini takes in a message, else a note. */
 export function userFilePart(given: InlineData): GeminiPart {
-  const mimeType = given.mimeType.toLowerCase();
-  return MESSAGE_TYPES.has(mimeType) ? { inlineData: { mimeType, data: given.data } } : { text: unsupportedInlineDataNote(given, PROVIDER) };
+  const mimeType = geminiType(given.mimeType);
+  return mimeType !== undefined ? { inlineData: { mimeType, data: given.data } } : { text: unsupportedInlineDataNote(given, PROVIDER) };
+}
+
+/** True for a file a function response takes inside it (by the type Gemini is sent). */
+function takenInFunctionResponse(data: InlineData): boolean {
+  const mimeType = geminiType(data.mimeType);
+  return mimeType !== undefined && FUNCTION_RESPONSE_TYPES.has(mimeType);
 }
 
 /** A function response's files inside it (`functionResponse.parts`): those a function response takes; `undefined` for none. */
 export function functionResponseParts(response: FunctionResponse): FunctionResponsePart[] | undefined {
-  const parts = (response.parts ?? []).filter(({ inlineData }) => FUNCTION_RESPONSE_TYPES.has(inlineData.mimeType.toLowerCase()));
-  return parts.length > 0 ? parts.map(({ inlineData }) => ({ inlineData: { ...lowerCased(inlineData) } })) : undefined;
+  const parts = (response.parts ?? []).filter(({ inlineData }) => takenInFunctionResponse(inlineData));
+  return parts.length > 0 ? parts.map(({ inlineData }) => ({ inlineData: { ...asGemini(inlineData)! } })) : undefined;
 }
 
 /**
@@ -95,9 +133,9 @@ export function functionResponseParts(response: FunctionResponse): FunctionRespo
 export function filesAfterFunctionResponse(response: FunctionResponse): GeminiPart[] {
   const after: GeminiPart[] = [];
   (response.parts ?? []).forEach(({ inlineData }, index) => {
-    const mimeType = inlineData.mimeType.toLowerCase();
-    if (FUNCTION_RESPONSE_TYPES.has(mimeType)) return;
-    after.push(MESSAGE_TYPES.has(mimeType) ? { inlineData: { mimeType, data: inlineData.data } } : { text: unsupportedToolFileNote(inlineData, index, PROVIDER) });
+    if (takenInFunctionResponse(inlineData)) return;
+    const mimeType = geminiType(inlineData.mimeType);
+    after.push(mimeType !== undefined ? { inlineData: { mimeType, data: inlineData.data } } : { text: unsupportedToolFileNote(inlineData, index, PROVIDER) });
   });
   return after.length > 0 ? [{ text: toolFilesIntro(response) }, ...after] : [];
 }
@@ -112,8 +150,8 @@ export function toolFilesAfterResponses(response: FunctionResponse): GeminiPart[
   return [
     { text: toolFilesIntro(response) },
     ...response.parts.map(({ inlineData }, index): GeminiPart => {
-      const mimeType = inlineData.mimeType.toLowerCase();
-      return MESSAGE_TYPES.has(mimeType) ? { inlineData: { mimeType, data: inlineData.data } } : { text: unsupportedToolFileNote(inlineData, index, PROVIDER) };
+      const mimeType = geminiType(inlineData.mimeType);
+      return mimeType !== undefined ? { inlineData: { mimeType, data: inlineData.data } } : { text: unsupportedToolFileNote(inlineData, index, PROVIDER) };
     }),
   ];
 }

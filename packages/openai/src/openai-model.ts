@@ -158,10 +158,16 @@ export class OpenAIModel implements Model {
     });
   }
 
-  /** What the request's model takes besides text: audio as `audioInput` says (else by its id); images and documents unless it is an audio model. */
+  /**
+   * What the request's model takes besides text (Chat Completions): audio as `audioInput` says, else by its id;
+   * images and documents unless `audioInput` is unset and the id names an audio model. The Responses API: no
+   * audio, and images and documents whatever the id (it has no audio models).
+   */
   private inputsOf(model: string): OpenAIInputs {
+    if (this.api !== 'chat') return { audio: false, images: true };
+    if (this.audioInput !== undefined) return { audio: this.audioInput, images: true };
     const audioModel = isAudioModel(model);
-    return { audio: this.api === 'chat' && (this.audioInput ?? audioModel), images: !audioModel };
+    return { audio: audioModel, images: !audioModel };
   }
 
   private chat(request: LlmRequest, prepared: PreparedOpenAITools<'chat'>, stream: boolean): OpenAICalls {

@@ -30,10 +30,11 @@ const documents = fileReturningTool(() => [
   toolFile({ mimeType: 'text/x-unknown', data: CSV }),
 ]);
 
-const resultRequest = async (api: 'chat' | 'responses', wire: WireCodec, tool = report, model = 'gpt-4.1-mini') =>
+const resultRequest = async (api: 'chat' | 'responses', wire: WireCodec, tool = report, model = 'gpt-4.1-mini', audioInput?: boolean) =>
   (
     await requestAfterToolCall({
-      createModel: (baseURL) => new OpenAIModel({ model, ...(api === 'responses' ? { api } : {}), apiKey: 'test-key', baseURL: `${baseURL}/v1`, maxRetries: 0 }),
+      createModel: (baseURL) =>
+        new OpenAIModel({ model, ...(api === 'responses' ? { api } : {}), ...(audioInput === undefined ? {} : { audioInput }), apiKey: 'test-key', baseURL: `${baseURL}/v1`, maxRetries: 0 }),
       wire,
       tools: [tool],
       call: { id: 'call_r1', name: 'render_report', args: {} },
@@ -109,6 +110,16 @@ describe('files from tools on the OpenAI wire', () => {
       { type: 'text', text: '[The tool returned the file "report.pdf" (application/pdf, 15 bytes); it was left out, as this model takes no images or documents.]' },
       { type: 'input_audio', input_audio: { data: WAV, format: 'wav' } },
     ]);
+  });
+
+  it('an id naming an audio model sends images and documents when audioInput is given, and always on the Responses API', async () => {
+    const chat = await resultRequest('chat', openAIChatCodec, report, 'audio-desk-ft', false);
+    expect(chat.messages.at(-1).content.slice(1).map((part: { type: string }) => part.type)).toEqual(['image_url', 'file', 'text']);
+    const both = await resultRequest('chat', openAIChatCodec, report, 'gpt-4o-audio-preview', true);
+    expect(both.messages.at(-1).content.slice(1).map((part: { type: string }) => part.type)).toEqual(['image_url', 'file', 'input_audio']);
+    const responses = await resultRequest('responses', openAIResponsesCodec, report, 'audio-desk-gpt-4.1');
+    const output = responses.input.find((item: { type?: string }) => item.type === 'function_call_output').output;
+    expect(output.slice(1).map((item: { type: string }) => item.type)).toEqual(['input_image', 'input_file', 'input_text']);
   });
 
   it('Responses API: HEIC and a ZIP go as notes, a CSV as an input_file; media types are compared without case', async () => {

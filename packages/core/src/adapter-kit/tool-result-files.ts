@@ -26,7 +26,7 @@ export function toolFileName(inlineData: InlineData, index: number): string {
  * the file's type (`'this model takes no audio'`, `'its text is not UTF-8'`).
  */
 export function unsupportedToolFileNote(inlineData: InlineData, index: number, providerName: string, reason?: string): string {
-  const file = `the file "${toolFileName(inlineData, index)}" (${inlineData.mimeType}, ${bytesText(inlineData.data)})`;
+  const file = `the file ${JSON.stringify(toolFileName(inlineData, index))} (${inlineData.mimeType}, ${bytesText(inlineData.data)})`;
   return reason === undefined ? `[The tool returned ${file}, which ${providerName} cannot take as input; it was left out.]` : `[The tool returned ${file}; it was left out, as ${reason}.]`;
 }
 
@@ -37,7 +37,8 @@ export function unsupportedToolFileNote(inlineData: InlineData, index: number, p
  * the file's type (`'this model takes no audio'`, `'its text is not UTF-8'`).
  */
 export function unsupportedInlineDataNote(inlineData: InlineData, providerName: string, reason?: string): string {
-  const name = inlineData.displayName ? ` "${inlineData.displayName}"` : '';
+  // Quoted as JSON: a name cannot close the note's quote or bracket and speak for itself.
+  const name = inlineData.displayName ? ` ${JSON.stringify(inlineData.displayName)}` : '';
   return `[A file${name} (${inlineData.mimeType}, ${bytesText(inlineData.data)}) was sent here; it was left out, as ${reason ?? `files of this type are not sent to ${providerName} in a message`}.]`;
 }
 

@@ -67,7 +67,7 @@ describe('built-in tools through the runner', () => {
     expect(model.requests[2].contents.at(-1)).toEqual({ role: 'user', parts: [{ text: 'Artifact report.txt is:' }, { text: 'Q3 revenue: 12' }] });
   });
 
-  it("loaded files are checked as a user's are: sent in lower case, and a note in place of one whose bytes are not its type", async () => {
+  it("loaded files are checked as a user's are: sent in lower case, and a note in place of one whose bytes are not its type; nothing but text and a file is sent", async () => {
     const artifactService = new InMemoryArtifactService();
     const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('base64');
     const JPEG = Buffer.from('ffd8ffe000104a4649460001', 'hex').toString('base64');
@@ -75,11 +75,13 @@ describe('built-in tools through the runner', () => {
       await ctx.saveArtifact('chart.png', { inlineData: { mimeType: 'IMAGE/PNG', data: PNG, displayName: 'chart.png' } });
       await ctx.saveArtifact('photo.png', { inlineData: { mimeType: 'image/png', data: JPEG } });
       await ctx.saveArtifact('odd', { inlineData: { mimeType: `image/${'x'.repeat(200)}`, data: PNG } });
-      return { saved: 3 };
+      await ctx.saveArtifact('call', { functionCall: { id: 'x', name: 'transfer', args: {} } });
+      await ctx.saveArtifact('both', { text: 'caption', inlineData: { mimeType: 'image/png', data: PNG, displayName: 7 as unknown as string } });
+      return { saved: 5 };
     });
     const model = new ScriptedModel([
       { calls: [{ name: 'save' }] },
-      { calls: [{ name: 'load_artifacts', args: { artifactNames: ['chart.png', 'photo.png', 'odd'] } }] },
+      { calls: [{ name: 'load_artifacts', args: { artifactNames: ['chart.png', 'photo.png', 'odd', 'call', 'both'] } }] },
       'Seen.',
     ]);
     const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [save, loadArtifacts] }), artifactService });
@@ -93,6 +95,11 @@ describe('built-in tools through the runner', () => {
       { text: "[The artifact's file cannot be sent: it is declared image/png whose bytes are a JPEG image (image/jpeg).]" },
       { text: 'Artifact odd is:' },
       { text: `[The artifact's file cannot be sent: its media type "image/${'x'.repeat(52)}… is not "type/subtype".]` },
+      { text: 'Artifact call is:' },
+      { text: '[The artifact holds no text or file that can be sent.]' },
+      { text: 'Artifact both is:' },
+      { text: 'caption' },
+      { inlineData: { mimeType: 'image/png', data: PNG } },
     ]);
   });
 });

@@ -3,7 +3,7 @@ import type { JsonSchema } from '../model/json-schema';
 import type { LlmRequest } from '../model/llm-request';
 import { BaseTool } from '../tools/base-tool';
 import type { ToolContext } from '../tools/tool-context';
-import { isBase64Data, isMediaType, quotedMediaType } from '../internal/inline-data-rules';
+import { isBase64Data, isFileName, isMediaType, quotedMediaType } from '../internal/inline-data-rules';
 import { mediaMismatch } from '../internal/media-signatures';
 
 /**
@@ -49,26 +49,33 @@ export class LoadArtifactsTool extends BaseTool {
     const parts: Part[] = [];
     for (const name of loaded as string[]) {
       const artifact = await context.loadArtifact(name);
-      if (artifact) parts.push({ text: `Artifact ${name} is:` }, sendablePart(artifact));
+      if (artifact) parts.push({ text: `Artifact ${name} is:` }, ...sendableParts(artifact));
     }
     if (parts.length > 0) request.contents.push({ role: 'user', parts } satisfies Content);
   }
 }
 
 /**
- * What the model is sent of a loaded artifact: its text, or its file checked as a user's and a tool's files are
- * (a `type/subtype` media type, sent in lower case; standard base64; bytes that are what a PNG, JPEG, GIF, WebP or
- * PDF type says), and in place of a file that fails them a note saying why (the provider would refuse the
- * request, on every turn that loads the artifact again).
+ * What the model is sent of a loaded artifact, in a user turn: its text (a string), and its file checked as a
+ * user's and a tool's files are (a `type/subtype` media type, sent in lower case; standard base64; bytes that are
+ * what a PNG, JPEG, GIF, WebP or PDF type says; a string name), a note in place of a file that fails them (the
+ * provider would refuse the request, on every turn that loads the artifact again). Nothing else of the part
+ * (a call, a thought, a signature, provider data) is sent: a user turn carries none of them.
  */
-function sendablePart(artifact: Part): Part {
-  const file = artifact.inlineData;
-  if (!file) return artifact;
-  const { mimeType, data, displayName } = file;
-  const problem = fileProblem(mimeType, data);
-  if (problem) return { text: `[The artifact's file cannot be sent: ${problem}.]` };
-  const lowerCase = mimeType.toLowerCase();
-  return { inlineData: displayName ? { mimeType: lowerCase, data, displayName } : { mimeType: lowerCase, data } };
+function sendableParts(artifact: Part): Part[] {
+  const parts: Part[] = [];
+  const { text, inlineData: file } = artifact;
+  if (typeof text === 'string' && !artifact.thought) parts.push({ text });
+  if (file) {
+    const { mimeType, data, displayName } = file;
+    const problem = fileProblem(mimeType, data);
+    if (problem) parts.push({ text: `[The artifact's file cannot be sent: ${problem}.]` });
+    else {
+      const lowerCase = mimeType.toLowerCase();
+      parts.push({ inlineData: isFileName(displayName) && displayName !== '' ? { mimeType: lowerCase, data, displayName } : { mimeType: lowerCase, data } });
+    }
+  }
+  return parts.length > 0 ? parts : [{ text: "[The artifact holds no text or file that can be sent.]" }];
 }
 
 function fileProblem(mimeType: unknown, data: unknown): string | undefined {

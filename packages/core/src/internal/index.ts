@@ -69,4 +69,4 @@ export type { ClassOfferings, OfferedCompletion, OfferedMethod, OfferedPrompt, O
 export { instanceFromContainer } from '../scanning/class-instance-source';
 export type { InstanceScope } from '../scanning/class-instance-source';
 export { declaresTools } from '../scanning/method-walker';
-export { isMediaType } from './inline-data-rules';
+export { MAX_FILE_NAME_CHARS, isMediaType } from './inline-data-rules';

@@ -21,3 +21,12 @@ export function quotedMediaType(value: unknown): string {
   const quoted = JSON.stringify(value) ?? String(value);
   return quoted.length > 60 ? `${quoted.slice(0, 59)}…` : quoted;
 }
+
+/** The longest file name kept with a file (as most file systems allow): it is stored and repeated in every later request. */
+export const MAX_FILE_NAME_CHARS = 255;
+
+/** True for a file's name as it may be kept: a string of at most {@link MAX_FILE_NAME_CHARS} characters with no control character. */
+export function isFileName(value: unknown): value is string {
+   
+  return typeof value === 'string' && value.length <= MAX_FILE_NAME_CHARS && !/[\u0000-\u001f\u007f]/.test(value);
+}

@@ -2,7 +2,7 @@ import { InvalidToolResultError, ToolFilesTooLargeError } from '../errors/tool-c
 import type { FunctionResponsePart } from '../model/content';
 import { ToolFile, type ToolResult } from '../tools/tool-file';
 import { base64Bytes } from '../adapter-kit/tool-result-files';
-import { isBase64Data, isMediaType, quotedMediaType } from './inline-data-rules';
+import { MAX_FILE_NAME_CHARS, isBase64Data, isFileName, isMediaType, quotedMediaType } from './inline-data-rules';
 import { mediaMismatch } from './media-signatures';
 
 
@@ -37,7 +37,9 @@ export function fileParts(toolName: string, files: readonly ToolFile[], maxBytes
     // Sent to the model on every later turn of the session: bytes the provider refuses as not their type would fail them all.
     const mismatch = mediaMismatch(mimeType, data);
     if (mismatch !== undefined) throw new InvalidToolResultError(toolName, `${which} has data declared ${mimeType} ${mismatch}`, undefined, 'files');
-    if (name !== undefined && typeof name !== 'string') throw new InvalidToolResultError(toolName, `the name of ${which} is not a string`, undefined, 'files');
+    if (name !== undefined && !isFileName(name)) {
+      throw new InvalidToolResultError(toolName, `the name of ${which} is not a string of at most ${MAX_FILE_NAME_CHARS} characters with no control character`, undefined, 'files');
+    }
     bytes += base64Bytes(data) + (name === undefined ? 0 : Buffer.byteLength(name));
     const type = mimeType.toLowerCase();
     parts.push({ inlineData: name === undefined ? { mimeType: type, data } : { mimeType: type, data, displayName: name } });

@@ -1,7 +1,7 @@
 import { REQUEST_CONFIRMATION, isRecord } from '../confirmation/request-confirmation';
 import { InvalidMessageError } from '../errors/invalid-message-error';
 import { unfitIdentifierCharacter } from '../internal/identifier-characters';
-import { isBase64Data, isMediaType } from '../internal/inline-data-rules';
+import { isBase64Data, isFileName, isMediaType } from '../internal/inline-data-rules';
 import { mediaMismatch } from '../internal/media-signatures';
 import type { Content, Part } from '../model/content';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, copyArgumentObject } from '../validation/argument-parser';
@@ -279,8 +279,8 @@ const NULL_AS_ABSENT: ReadonlySet<string> = new Set(['text', 'functionResponse',
 /** The close of a message refused for its size: files count as their base64 text. */
 const SIZE_HINT = "Send less, or raise the runner's argumentLimits.maxChars (a file counts as its base64 text, about 4/3 of its bytes).";
 /** The close of a message refused for a file. */
-const FILE_HINT = 'Send each file as { inlineData: { mimeType, data } }: the media type of its bytes, and the bytes as standard base64.';
-const INLINE_DATA_SHAPE = '{ mimeType: "type/subtype", data, displayName?: string } with no other key, its data standard base64 (A-Z, a-z, 0-9, + and /, padded with =, no line breaks; not a data URL)';
+const FILE_HINT = 'Send each file as { inlineData: { mimeType, data } }, its bytes standard base64 and of the type it names.';
+const INLINE_DATA_SHAPE = '{ mimeType: "type/subtype", data, displayName?: string } with no other key, its data standard base64 (A-Z, a-z, 0-9, + and /, padded with =, no line breaks; not a data URL), the media type at most 127 characters a side, a name of at most 255 characters with no control character';
 
 /** The members inline data may have. */
 const INLINE_DATA_MEMBERS: ReadonlySet<string> = new Set(['mimeType', 'data', 'displayName']);
@@ -293,7 +293,7 @@ function isInlineData(value: unknown): value is CopiedInlineData {
   if (!isRecord(value)) return false;
   for (const key of Object.keys(value)) if (!INLINE_DATA_MEMBERS.has(key)) return false;
   const displayName = ownValue(value, 'displayName');
-  return isMediaType(ownValue(value, 'mimeType')) && isBase64Data(ownValue(value, 'data')) && (displayName === undefined || displayName === null || typeof displayName === 'string');
+  return isMediaType(ownValue(value, 'mimeType')) && isBase64Data(ownValue(value, 'data')) && (displayName === undefined || displayName === null || isFileName(displayName));
 }
 
 /** Inline data in the message's copy, as {@link isInlineData} takes it. */

@@ -30,7 +30,7 @@ describe('a user file whose bytes are not its declared type', () => {
     const runner = new Runner({ appName: 'app', sessionService, agent: new LlmAgent({ name: 'bot', model }) });
     const events = await send(runner, photo('image/png', JPEG));
     expect(events.map((event) => event.errorCode)).toEqual(['INVALID_MESSAGE']);
-    expect(events[0].errorMessage).toContain('part 1 has inlineData declared image/png whose bytes are a JPEG image (image/jpeg). Send each file as { inlineData: { mimeType, data } }: the media type of its bytes');
+    expect(events[0].errorMessage).toContain('part 1 has inlineData declared image/png whose bytes are a JPEG image (image/jpeg). Send each file as { inlineData: { mimeType, data } }, its bytes standard base64 and of the type it names.');
     expect(model.callCount).toBe(0);
     expect(await sessionService.getSession(key)).toBeUndefined();
   });

@@ -69,8 +69,16 @@ describe('files from tools', () => {
   });
 
   it("counts a file's name with its bytes against maxToolFileBytes", async () => {
-    const result = await invokeTool(tool(() => toolFile({ mimeType: 'image/png', data: pngOf(600), name: 'n'.repeat(500) })), 'render', {}, { maxToolFileBytes: 1000 });
-    expect(result.error).toMatchObject({ code: 'TOOL_FILES_TOO_LARGE', details: { bytes: 1100, maxBytes: 1000 } });
+    const result = await invokeTool(tool(() => toolFile({ mimeType: 'image/png', data: pngOf(800), name: 'é'.repeat(250) })), 'render', {}, { maxToolFileBytes: 1000 });
+    expect(result.error).toMatchObject({ code: 'TOOL_FILES_TOO_LARGE', details: { bytes: 1300, maxBytes: 1000 } });
+  });
+
+  it('refuses a name longer than 255 characters, or with a control character: it is stored and repeated in every later request', async () => {
+    for (const name of ['n'.repeat(256), 'two\nlines.txt', 'nul\u0000.png']) {
+      const result = await invokeTool(tool(() => toolFile({ mimeType: 'image/png', data: pngOf(16), name })), 'render', {});
+      expect(result.error).toMatchObject({ code: 'INVALID_TOOL_RESULT', message: 'Tool "render" returned a file that cannot be sent: the name of the file is not a string of at most 255 characters with no control character.' });
+    }
+    expect((await invokeTool(tool(() => toolFile({ mimeType: 'image/png', data: pngOf(16), name: 'n'.repeat(255) })), 'render', {})).isError).toBe(false);
   });
 
   it.each([null, {}, 'x'])('refuses a toolResult whose files are %p with INVALID_TOOL_RESULT', async (files) => {
