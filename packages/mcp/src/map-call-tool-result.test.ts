@@ -109,4 +109,12 @@ describe('mapCallToolResult', () => {
     expect(result.value).toEqual({ output: 'here' });
     expect(result.files.map((file) => file.mimeType)).toEqual(['audio/wav', 'application/octet-stream', 'text/plain', 'application/octet-stream']);
   });
+  it("re-encodes a text blob in another charset as UTF-8, since the charset is not kept (a Latin-1 'Größe' is read as UTF-8 by providers)", () => {
+    const latin1 = Buffer.from('Größe', 'latin1').toString('base64');
+    const result = mapCallToolResult('t', { content: [{ type: 'resource', resource: { uri: 'file:///g.txt', mimeType: 'text/plain; charset="ISO-8859-1"', blob: latin1 } }] }) as ToolResult;
+    expect(result.files[0].mimeType).toBe('text/plain');
+    expect(Buffer.from(result.files[0].data, 'base64').toString('utf8')).toBe('Größe');
+    const unknown = mapCallToolResult('t', { content: [{ type: 'resource', resource: { uri: 'file:///g.txt', mimeType: 'text/plain; charset=x-nonesuch', blob: latin1 } }] }) as ToolResult;
+    expect(unknown.files[0].data).toBe(latin1);
+  });
 });

@@ -1,3 +1,4 @@
+import { TextDecoder } from 'node:util';
 import { isMediaType } from '@toolsmith/core/internal';
 
 /** What a file of a remote server is sent as when its media type names none. */
@@ -14,4 +15,31 @@ export function fileMediaType(mimeType: unknown): string {
   if (typeof mimeType !== 'string') return UNKNOWN;
   const essence = mimeType.split(';', 1)[0].trim().toLowerCase();
   return isMediaType(essence) ? essence : UNKNOWN;
+}
+
+/**
+ * A remote server's text file as UTF-8: base64 `data` of a `text/*` media type that names another charset
+ * (`text/plain; charset=iso-8859-1`) decoded by that charset and encoded again as UTF-8, since the charset
+ * parameter is not kept ({@link fileMediaType}) and providers read text files as UTF-8. Anything else, or a
+ * charset Node does not know, is returned as it is.
+ */
+export function utf8FileData(mimeType: unknown, data: string): string {
+  if (typeof mimeType !== 'string') return data;
+  const [essence, ...parameters] = mimeType.split(';');
+  if (!essence.trim().toLowerCase().startsWith('text/')) return data;
+  const charset = parameters
+    .map((parameter) => parameter.split('='))
+    .find(([name]) => name.trim().toLowerCase() === 'charset')?.[1]
+    ?.trim()
+    .replace(/^"(.*)"$/, '$1')
+    .toLowerCase();
+  if (charset === undefined || charset === 'utf-8' || charset === 'utf8' || charset === 'us-ascii') return data;
+  let text: string;
+  try {
+    text = new TextDecoder(charset).decode(Buffer.from(data, 'base64'));
+  } catch {
+    // A charset Node does not know (a RangeError): the bytes go as the server sent them.
+    return data;
+  }
+  return Buffer.from(text, 'utf8').toString('base64');
 }

@@ -1,6 +1,6 @@
 import { type ToolFile, toolFile } from '@toolsmith/core';
 import { MAX_FILE_NAME_CHARS } from '@toolsmith/core/internal';
-import { fileMediaType } from './mcp-file-media-type';
+import { fileMediaType, utf8FileData } from './mcp-file-media-type';
 
 /** One resource's contents as MCP sends them (`resources/read`, an embedded resource): text or base64 bytes. */
 export type McpResourceContents = { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
@@ -25,7 +25,7 @@ export interface McpResourceLinkInfo {
  */
 export function resourceContentsPart(contents: McpResourceContents): { text: string } | { file: ToolFile } {
   if ('blob' in contents && typeof contents.blob === 'string') {
-    return { file: toolFile({ mimeType: fileMediaType(contents.mimeType), data: contents.blob, name: resourceFileName(contents.uri) }) };
+    return { file: toolFile({ mimeType: fileMediaType(contents.mimeType), data: utf8FileData(contents.mimeType, contents.blob), name: resourceFileName(contents.uri) }) };
   }
   const type = contents.mimeType ? ` (${contents.mimeType})` : '';
   return { text: `[resource ${contents.uri}${type}]\n${(contents as { text: string }).text}` };
