@@ -60,7 +60,7 @@ export function readFormInput(callId: string, responses: Record<string, unknown>
  * form `{ confirmed }`). A missing or unreadable answer is `INVALID_CONFIRMATION_ANSWER`, and so is one
  * that contradicts itself: a `confirmed` the decision does not allow, no decision at all (never an
  * approval), or a field of another decision (`message` beside approve, `result` beside reject, edited
- * `arguments` beside anything but edit). An empty (or whitespace-only) text field counts as left empty, and `arguments` as the
+ * `arguments` beside anything but edit). A `null` or empty (or whitespace-only) text field counts as left empty, and `arguments` as the
  * form prefilled them (the call's own) as left alone. Not `editable` (the tool asked with `editable: false`):
  * an edit is `INVALID_CONFIRMATION_ANSWER` too.
  */
@@ -99,9 +99,9 @@ export function editsToCallArguments(responses: Record<string, unknown> | undefi
   return view.kind === 'elicit' && view.action === 'accept' && view.content?.decision === 'edit' && sameArguments(view.content.arguments, args);
 }
 
-/** A form field the person filled in: anything but nothing or a text that is empty or only whitespace. */
+/** A form field the person filled in: anything but nothing, `null` (how JSON clients and pydantic dumps write a field left out) or a text that is empty or only whitespace. */
 function filled(value: unknown): boolean {
-  return value !== undefined && !(typeof value === 'string' && value.trim() === '');
+  return value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
 }
 
 /** Whether the form's `arguments` are still the call's own (as prefilled): the same JSON, whatever its spacing or key order. */

@@ -161,6 +161,11 @@ describe('serveMcp on 2026-07-28: confirmation by input_required and a signed, s
     expect((await answer({ decision: 'approve', arguments: '{ "scope": "all" }', message: '', result: '' })).structuredContent).toEqual({ deleted: 'all', confirmed: true });
   });
 
+  it('reads null fields as left empty (a pydantic dump of the form writes them so)', async () => {
+    const asked = await ask();
+    expect((await answerAsked(asked, { decision: 'approve', arguments: null, message: null, result: null })).structuredContent).toEqual({ deleted: 'all', confirmed: true });
+  });
+
   it('the form does not default to approving', async () => {
     const asked = await ask();
     const decision = asked.inputRequests!.confirm!.params.requestedSchema.properties.decision as Record<string, unknown>;

@@ -163,12 +163,62 @@ describe('model calls', () => {
       expect(events.at(-1)).toMatchObject({ errorCode: 'PROVIDER_ERROR', errorMessage: expect.stringContaining('cleanup failed') });
     });
 
-    it(`a generator whose finally keeps yielding is given ${MAX_CLOSING_PARTS} more parts, then left where it is; the run goes on`, async () => {
-      const log: string[] = [];
-      const { events } = await run(yieldingCleanupModel(log, MAX_CLOSING_PARTS + 5), false);
+    it.each([false, true])(`a generator whose finally yields ${MAX_CLOSING_PARTS} more parts after the one answering return() is closed; one that keeps yielding is left where it is, the run going on (streaming: %s)`, async (streaming) => {
+      const closes: string[] = [];
+      await run(yieldingCleanupModel(closes, MAX_CLOSING_PARTS + 1), streaming);
+      expect(closes.at(-1)).toBe('model: closed');
 
-      expect(log.at(-1)).toBe(`model: cleanup ${MAX_CLOSING_PARTS + 1}`);
+      const log: string[] = [];
+      const { events } = await run(yieldingCleanupModel(log, MAX_CLOSING_PARTS + 5), streaming);
+      // One next() more than the parts it may yield, to find the generator done: here it yields one more instead.
+      expect(log.at(-1)).toBe(`model: cleanup ${MAX_CLOSING_PARTS + 2}`);
       expect(events.map((e) => e.text())).toEqual(['Hello']);
+    });
+
+    it.each([false, true])("an iterator of the model's own whose return() answers { done: false } is closed as for await closes it: its next() is not called again (streaming: %s)", async (streaming) => {
+      const calls: string[] = [];
+      const model: Model = {
+        provider: 'test',
+        modelName: 'own-iterator',
+        generate: () => ({
+          [Symbol.asyncIterator]: () => ({
+            next: async () => {
+              calls.push('next');
+              return calls.length === 1 ? { done: false, value: { content: text('Hello'), turnComplete: true } } : new Promise<never>(() => {});
+            },
+            return: async () => {
+              calls.push('return');
+              return { done: false, value: undefined } as unknown as IteratorResult<LlmResponse>;
+            },
+          }),
+        }),
+      };
+      const { events } = await run(model, streaming);
+      expect(calls).toEqual(['next', 'return']);
+      expect(events.map((e) => e.text())).toEqual(['Hello']);
+    });
+
+    it('an aborted run drives a closing generator no further', async () => {
+      const log: string[] = [];
+      const controller = new AbortController();
+      const model: Model = {
+        provider: 'test',
+        modelName: 'abort-in-cleanup',
+        async *generate() {
+          try {
+            yield { content: text('Hello'), turnComplete: true };
+          } finally {
+            for (let i = 1; ; i++) {
+              log.push(`model: cleanup ${i}`);
+              if (i === 3) controller.abort();
+              yield { content: text(`cleanup ${i}`), turnComplete: true };
+            }
+          }
+        },
+      };
+      const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }) });
+      for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'hi' }] }, signal: controller.signal })) void event;
+      expect(log.at(-1)).toBe('model: cleanup 3');
     });
 
     it('a part that cannot be read (a getter that throws) closes the generator, then ends the call with the error', async () => {

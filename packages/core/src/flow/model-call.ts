@@ -98,7 +98,7 @@ function ignore(): void {}
 /** The model's parts read by `for await` itself (see {@link isAsyncGenerator}), up to the complete response ({@link ModelCall.took}). */
 async function readParts(call: ModelCall): Promise<void> {
   // (The same parts: `generate` starts the model once.)
-  for await (const part of closingFully(call.generate())) if (call.took(part)) break;
+  for await (const part of closingFully(call.generate(), call)) if (call.took(part)) break;
 }
 
 /** {@link callModel} once the request is built: the callbacks, the model's parts, then the step. What throws is given to `then.modelCallFailed` when it has one (in this function: no promise and tick of a `then` for it). */
@@ -116,13 +116,14 @@ async function respond<T>(call: ModelCall, then: ModelStepThen<T>): Promise<T> {
             try {
               complete = call.took(next.value);
             } catch (thrown) {
-              // Closed, and the first error is the one thrown (its close's own failure is dropped).
-              await RETURN.call(parts).catch(ignore);
+              // Closed (to its end, as below), and the first error is the one thrown (its close's own failure is dropped).
+              const closed = await RETURN.call(parts).catch(ignore);
+              if (closed && closed.done === false) await finishClosing(parts, NEXT, call).catch(ignore);
               throw thrown;
             }
             if (complete) {
               // A finally that yields answers { done: false }: its generator is finished closing (see finishClosing).
-              if ((await RETURN.call(parts, CLOSED)).done === false) await finishClosing(parts, NEXT);
+              if ((await RETURN.call(parts, CLOSED)).done === false) await finishClosing(parts, NEXT, call);
               break;
             }
           }
@@ -152,7 +153,7 @@ export async function* streamModel(agent: LlmAgent, context: InvocationContext, 
   let response = call.chain.beforeModel.length > 0 ? await call.before() : undefined;
   if (!response) {
     try {
-      for await (const part of closingFully(call.generate())) {
+      for await (const part of closingFully(call.generate(), call)) {
         if (call.completes(part)) {
           response = part;
           break;
@@ -256,6 +257,11 @@ class ModelCall implements ModelStep {
     }
     (this.partials ??= []).push(this.partialEvent(part));
     return false;
+  }
+
+  /** The run is aborted: a generator being closed is not driven further ({@link finishClosing}). */
+  get aborted(): boolean {
+    return this.context.aborted;
   }
 
   /** True for the complete, aggregated response that ends the call; throws once the run is aborted. */
