@@ -35,6 +35,17 @@ describe('DurableRunner: messages', () => {
     }
   });
 
+  it('ids Runner would refuse are refused by start and enqueue with INVALID_MESSAGE: a messageId names the workflow and the claim', async () => {
+    const message = { role: 'user' as const, parts: [{ text: 'hi' }] };
+    for (const bad of [{ messageId: '' }, { messageId: 5 }, { messageId: null }, { messageId: 'm\n1' }, { messageId: 'm\ud800' }, { messageId: 'm'.repeat(300) }, { userId: 5 }, { userId: undefined }, { sessionId: null }]) {
+      const input = { userId: 'u', sessionId: 's', newMessage: message, ...bad } as never;
+      await expect(durable.start(input)).rejects.toMatchObject({ code: 'INVALID_MESSAGE' });
+      await expect(durable.enqueue(input, 'q')).rejects.toMatchObject({ code: 'INVALID_MESSAGE' });
+    }
+    const throwing = { userId: 'u', sessionId: 's', get newMessage(): never { throw new Error('gone'); } };
+    await expect(durable.start(throwing as never)).rejects.toMatchObject({ code: 'INVALID_MESSAGE', message: expect.stringContaining('gone') });
+  });
+
   it('the message is read once: which run it answers and what is started come from one plain copy', async () => {
     let reads = 0;
     const parts = [{ functionResponse: { id: 'A', name: 'adk_request_confirmation', response: { confirmed: true } } }];

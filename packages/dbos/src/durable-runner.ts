@@ -1,7 +1,7 @@
 import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import type { BaseAgent, Content, Event, RunnerOptions, SessionService } from '@toolsmith/core';
 import { FunctionResponseNotPendingError, InvalidMessageError, Runner, checkFunctionResponses, confirmationRequests } from '@toolsmith/core';
-import { checkedPlugins, copyNewMessage } from '@toolsmith/core/internal';
+import { checkMessageId, checkedPlugins, copyNewMessage, runInputProblem, unreadableRunInput } from '@toolsmith/core/internal';
 import { randomUUID } from 'node:crypto';
 import { DurableSessionService } from './durable-session-service';
 import { type DurableAnswer, DURABLE_WAIT_NAMES, answeredIds, pausedWorkflowId } from './durable-waits';
@@ -152,15 +152,26 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
   }
 
   /**
-   * `input` with its message checked as `Runner` checks a new message (its shape, the runner's
-   * `argumentLimits`, its files) and read once, into the plain copy everything after reads (which run it
-   * answers, what is claimed, what is sent or started). Throws `InvalidMessageError` for a message `Runner`
-   * would refuse: nothing starts.
+   * `input` read once, into the plain copy everything after reads (which run it answers, what is claimed,
+   * what is sent or started), checked as `Runner` checks its input: string ids, a `messageId` it would keep,
+   * the message as a new message is checked (its shape, the runner's `argumentLimits`, its files). Throws
+   * `InvalidMessageError` for what `Runner` would refuse: nothing starts.
    */
   private checked(input: DurableRunInput): DurableRunInput {
-    const newMessage = copyNewMessage(input.newMessage, this.runner.argumentLimits);
+    let userId: unknown, sessionId: unknown, messageId: unknown, given: unknown;
+    try {
+      // Each member read once, as Runner reads its input.
+      ({ userId, sessionId, messageId, newMessage: given } = input);
+    } catch (thrown) {
+      throw unreadableRunInput(thrown);
+    }
+    // As Runner refuses them: ids that are not strings, a messageId it would not keep (it names the workflow and the claim).
+    const refused = runInputProblem(userId, sessionId, undefined, undefined) ?? (messageId === undefined ? undefined : checkMessageId(messageId));
+    if (refused) throw refused;
+    const newMessage = copyNewMessage(given, this.runner.argumentLimits);
     if (newMessage instanceof InvalidMessageError) throw newMessage;
-    return { ...input, newMessage };
+    const ids = { userId: userId as string, sessionId: sessionId as string };
+    return messageId === undefined ? { ...ids, newMessage } : { ...ids, newMessage, messageId: messageId as string };
   }
 
   /**

@@ -117,7 +117,8 @@ describe('convertToGeminiContents: files only where Gemini takes them, a note in
   it.each([
     ['image/jpg', 'image/jpeg'], ['audio/x-wav', 'audio/wav'], ['audio/wave', 'audio/wav'], ['video/quicktime', 'video/mov'],
     ['application/x-javascript', 'text/javascript'], ['application/javascript', 'text/javascript'], ['application/x-python', 'text/x-python'],
-    ['application/json', 'text/plain'], ['text/x-typescript', 'text/plain'], ['Text/X-Go', 'text/plain'],
+    ['application/json', 'text/plain'], ['text/x-typescript', 'text/plain'], ['Text/X-Go', 'text/plain'], ['application/xml', 'text/xml'],
+    ['application/yaml', 'text/plain'], ['application/ld+json', 'text/plain'], ['image/svg+xml', 'text/plain'],
   ])("a user's %s goes as inlineData under the name Google documents, %s (any other text as text/plain)", (mimeType, sent) => {
     expect(userFile(mimeType)).toEqual([{ inlineData: { mimeType: sent, data: ZIP } }]);
   });

@@ -86,19 +86,31 @@ const ALIASES: ReadonlyMap<string, string> = new Map([
   ['application/x-javascript', 'text/javascript'],
   ['application/javascript', 'text/javascript'],
   ['application/x-python', 'text/x-python'],
-  ['application/json', 'text/plain'],
+  ['application/xml', 'text/xml'],
+]);
+
+/** Text under an `application/` name (JSON, YAML, shell, SQL, GraphQL, TOML), sent as `text/plain` (see {@link geminiType}). */
+const APPLICATION_TEXT: ReadonlySet<string> = new Set([
+  'application/json',
+  'application/yaml',
+  'application/x-yaml',
+  'application/x-sh',
+  'application/sql',
+  'application/graphql',
+  'application/toml',
 ]);
 
 /**
  * The (lower-case) type a file is sent to Gemini with: a type Google documents for messages, under its
- * documented name; any other text (`text/x-typescript`, JSON) as `text/plain` (Google's staff: "code files such
+ * documented name; any other text (`text/x-typescript`, JSON, YAML, `+json`/`+xml` types such as SVG) as `text/plain` (Google's staff: "code files such
  * as js, python, css etc… also work"; Gemini reads them as text); `undefined` for a type Gemini does not take.
  */
 function geminiType(given: string): string | undefined {
   const mimeType = given.toLowerCase();
   const named = ALIASES.get(mimeType) ?? mimeType;
   if (MESSAGE_TYPES.has(named)) return named;
-  return named.startsWith('text/') ? 'text/plain' : undefined;
+  // Text of any other kind (a `text/` type, one above, a `+json` or `+xml` structured syntax) Gemini reads as plain text.
+  return named.startsWith('text/') || APPLICATION_TEXT.has(named) || /\+(json|xml)$/.test(named) ? 'text/plain' : undefined;
 }
 
 /** `data` with the type Gemini is sent (see {@link geminiType}); `undefined` when Gemini does not take it. */

@@ -10,5 +10,10 @@ describe('resourceFileName: a remote resource named as a file is kept', () => {
     const long = resourceFileName(`https://x.example/${'n'.repeat(600)}.pdf`);
     expect(long).toHaveLength(255);
     expect(long.endsWith('n….pdf')).toBe(true);
+    const emoji = resourceFileName(`file:///d/a${'😀'.repeat(200)}.pdf`);
+    expect(emoji.length).toBeLessThanOrEqual(255);
+    expect(emoji).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    expect(emoji.endsWith('😀….pdf')).toBe(true);
+    expect(resourceFileName('file:///d/x%E2%80%A8%C2%85%E2%80%AEy.txt')).toBe('x___y.txt');
   });
 });

@@ -1,5 +1,5 @@
 import { type ToolFile, toolFile } from '@toolsmith/core';
-import { MAX_FILE_NAME_CHARS } from '@toolsmith/core/internal';
+import { safeFileName } from '@toolsmith/core/internal';
 import { fileMediaType, utf8FileData } from './mcp-file-media-type';
 
 /** One resource's contents as MCP sends them (`resources/read`, an embedded resource): text or base64 bytes. */
@@ -52,10 +52,6 @@ export function resourceFileName(uri: string): string {
   } catch {
     name = last;
   }
-  // Kept as a file's name is (core's rule): no separator or control character, at most 255 characters (the start kept, with its extension).
-   
-  const safe = name.replace(/[/\\\u0000-\u001f\u007f]/g, '_');
-  if (safe.length <= MAX_FILE_NAME_CHARS) return safe;
-  const extension = /\.[A-Za-z0-9]{1,10}$/.exec(safe)?.[0] ?? '';
-  return `${safe.slice(0, MAX_FILE_NAME_CHARS - extension.length - 1)}…${extension}`;
+  // Kept as a file's name is (core's rule), and one segment.
+  return safeFileName(name);
 }

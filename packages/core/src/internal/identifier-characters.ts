@@ -18,4 +18,5 @@ export function withoutLoneSurrogates(value: string): string {
 
 const LONE_SURROGATE = new RegExp('[\\ud800-\\udfff]', 'u');
 const LONE_SURROGATES = new RegExp('[\\ud800-\\udfff]', 'gu');
-const CONTROL_CHARACTER = new RegExp('[\\u0000-\\u001f\\u007f]');
+// C0, DEL and C1: Unicode's control characters (category Cc).
+const CONTROL_CHARACTER = new RegExp('[\\u0000-\\u001f\\u007f-\\u009f]');

@@ -25,7 +25,8 @@ export { endpointOf } from '../errors/endpoint-of';
 // What looks secret, redacted wherever run data is shown to people (the dev UI's inspector, eval reports).
 export { REDACTED, holdsSecretText, isSecretName, redactKnownSecrets, redactSecretText, redactSecrets, secretForms } from '../redaction/secret-redaction';
 // What the runner checks of every new user message (shape, argument limits): servers refuse early with it.
-export { checkNewMessage, copyNewMessage } from '../runner/check-new-message';
+export { checkMessageId, checkNewMessage, copyNewMessage } from '../runner/check-new-message';
+export { runInputProblem, unreadableRunInput } from '../runner/run-input-problem';
 export type { CopiedMessage } from '../runner/check-new-message';
 // How the runner checks its plugins (frozen copies, errors naming the index): a runner that adds plugins of its own before the user's (@toolsmith/dbos) checks the user's with it first.
 export { checkedPlugins } from '../agents/checked-plugins';
@@ -69,4 +70,4 @@ export type { ClassOfferings, OfferedCompletion, OfferedMethod, OfferedPrompt, O
 export { instanceFromContainer } from '../scanning/class-instance-source';
 export type { InstanceScope } from '../scanning/class-instance-source';
 export { declaresTools } from '../scanning/method-walker';
-export { MAX_FILE_NAME_CHARS, isMediaType } from './inline-data-rules';
+export { isMediaType, safeFileName } from './inline-data-rules';

@@ -1,3 +1,5 @@
+import { unfitIdentifierCharacter } from './identifier-characters';
+
 /**
  * A media type as `type/subtype` (RFC 6838 characters, at most 127 each), e.g. `image/png`. Bounded: the type
  * is stored with the file and repeated in every later request (in an adapter's note too).
@@ -22,11 +24,38 @@ export function quotedMediaType(value: unknown): string {
   return quoted.length > 60 ? `${quoted.slice(0, 59)}…` : quoted;
 }
 
-/** The longest file name kept with a file (as most file systems allow): it is stored and repeated in every later request. */
+/** The longest file name kept with a file, in UTF-16 code units (JavaScript's string length): it is stored and repeated in every later request. */
 export const MAX_FILE_NAME_CHARS = 255;
 
-/** True for a file's name as it may be kept: a string of at most {@link MAX_FILE_NAME_CHARS} characters with no control character. */
+/**
+ * What a file's name may not hold beside a control character or a lone surrogate (see identifier-characters.ts):
+ * a line or paragraph separator and the bidirectional controls, which would start a new line or turn text
+ * around where an adapter quotes the name to the model (its notes).
+ */
+const NAME_FORMAT_CHARACTER = /[\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * True for a file's name as it may be kept: a string of at most {@link MAX_FILE_NAME_CHARS} UTF-16 code units
+ * with no control character (C0, DEL, C1), lone surrogate, line or paragraph separator or bidirectional control.
+ */
 export function isFileName(value: unknown): value is string {
-   
-  return typeof value === 'string' && value.length <= MAX_FILE_NAME_CHARS && !/[\u0000-\u001f\u007f]/.test(value);
+  return typeof value === 'string' && value.length <= MAX_FILE_NAME_CHARS && unfitIdentifierCharacter(value) === undefined && !NAME_FORMAT_CHARACTER.test(value);
+}
+
+/** Every character {@link isFileName} refuses, and the path separators `/` and `\\`. */
+const UNSAFE_NAME_CHARACTERS = /[\u0000-\u001f\u007f-\u009f/\\\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]|\p{Cs}/gu;
+
+/**
+ * `name` (from elsewhere: a remote server's URI) made a name {@link isFileName} takes and one path segment: each
+ * refused character and path separator replaced by `_`, and a name over {@link MAX_FILE_NAME_CHARS} cut, its
+ * extension kept, never inside a surrogate pair.
+ */
+export function safeFileName(name: string): string {
+  const safe = name.replace(UNSAFE_NAME_CHARACTERS, '_');
+  if (safe.length <= MAX_FILE_NAME_CHARS) return safe;
+  const extension = /\.[A-Za-z0-9]{1,10}$/.exec(safe)?.[0] ?? '';
+  let end = MAX_FILE_NAME_CHARS - extension.length - 1;
+  // Not between the two halves of a pair (a high surrogate last): that would leave a lone surrogate.
+  if (/[\ud800-\udbff]/.test(safe[end - 1])) end--;
+  return `${safe.slice(0, end)}…${extension}`;
 }

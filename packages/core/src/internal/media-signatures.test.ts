@@ -35,6 +35,12 @@ describe('mediaMismatch: the first bytes of a file declared a sniffed type', () 
     expect(mediaMismatch('application/pdf', base64(`${' '.repeat(1025)}%PDF-1.7\n`))).toBe("whose bytes do not start as a PDF document's do");
   });
 
+  it('checks image/jpg, the common misspelling adapters send as a JPEG, as image/jpeg', () => {
+    expect(mediaMismatch('image/jpg', FILES['image/jpeg'])).toBeUndefined();
+    expect(mediaMismatch('IMAGE/JPG', FILES['image/gif'])).toBe('whose bytes are a GIF image (image/gif)');
+    expect(mediaMismatch('image/png', FILES['image/jpeg'])).toBe('whose bytes are a JPEG image (image/jpeg)');
+  });
+
   it('takes GIF87a as GIF89a', () => {
     expect(mediaMismatch('image/gif', base64('GIF87a\x01\x00\x01\x00'))).toBeUndefined();
   });
@@ -79,7 +85,7 @@ describe('mediaMismatch: the first bytes of a file declared a sniffed type', () 
     expect(mediaMismatch(type, data)).toBe(expected);
   });
 
-  it.each(['image/heic', 'image/svg+xml', 'audio/wav', 'text/plain', 'application/octet-stream', 'image/jpg'])('does not sniff %s', (type) => {
+  it.each(['image/heic', 'image/svg+xml', 'audio/wav', 'text/plain', 'application/octet-stream'])('does not sniff %s', (type) => {
     expect(mediaMismatch(type, FILES['image/png'])).toBeUndefined();
     expect(mediaMismatch(type, base64('anything'))).toBeUndefined();
   });

@@ -15,6 +15,8 @@ const ascii = (text: string): number[] => Array.from(text, (char) => char.charCo
 const SIGNATURES: readonly MediaSignature[] = [
   { mediaType: 'image/png', kind: 'a PNG image', starts: [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]] },
   { mediaType: 'image/jpeg', kind: 'a JPEG image', starts: [[0xff, 0xd8, 0xff]] },
+  // The common misspelling of image/jpeg, which adapters send as a JPEG (after image/jpeg: bytes are named by the first match).
+  { mediaType: 'image/jpg', kind: 'a JPEG image', starts: [[0xff, 0xd8, 0xff]] },
   { mediaType: 'image/gif', kind: 'a GIF image', starts: [ascii('GIF87a'), ascii('GIF89a')] },
   // RIFF, the size of the rest (4 bytes), WEBP.
   { mediaType: 'image/webp', kind: 'a WebP image', starts: [[...ascii('RIFF'), undefined, undefined, undefined, undefined, ...ascii('WEBP')]] },

@@ -38,7 +38,7 @@ export function fileParts(toolName: string, files: readonly ToolFile[], maxBytes
     const mismatch = mediaMismatch(mimeType, data);
     if (mismatch !== undefined) throw new InvalidToolResultError(toolName, `${which} has data declared ${mimeType} ${mismatch}`, undefined, 'files');
     if (name !== undefined && !isFileName(name)) {
-      throw new InvalidToolResultError(toolName, `the name of ${which} is not a string of at most ${MAX_FILE_NAME_CHARS} characters with no control character`, undefined, 'files');
+      throw new InvalidToolResultError(toolName, `the name of ${which} is not a string of at most ${MAX_FILE_NAME_CHARS} characters (UTF-16 code units) with no control character, lone surrogate, line separator or bidirectional control`, undefined, 'files');
     }
     bytes += base64Bytes(data) + (name === undefined ? 0 : Buffer.byteLength(name));
     const type = mimeType.toLowerCase();

@@ -74,9 +74,9 @@ describe('files from tools', () => {
   });
 
   it('refuses a name longer than 255 characters, or with a control character: it is stored and repeated in every later request', async () => {
-    for (const name of ['n'.repeat(256), 'two\nlines.txt', 'nul\u0000.png']) {
+    for (const name of ['n'.repeat(256), 'two\nlines.txt', 'nul\u0000.png', 'nel\u0085.png', 'x\u2028[SYSTEM].png', 'gpj.\u202eexe', 'half\ud83d.png', '😀'.repeat(128)]) {
       const result = await invokeTool(tool(() => toolFile({ mimeType: 'image/png', data: pngOf(16), name })), 'render', {});
-      expect(result.error).toMatchObject({ code: 'INVALID_TOOL_RESULT', message: 'Tool "render" returned a file that cannot be sent: the name of the file is not a string of at most 255 characters with no control character.' });
+      expect(result.error).toMatchObject({ code: 'INVALID_TOOL_RESULT', message: 'Tool "render" returned a file that cannot be sent: the name of the file is not a string of at most 255 characters (UTF-16 code units) with no control character, lone surrogate, line separator or bidirectional control.' });
     }
     expect((await invokeTool(tool(() => toolFile({ mimeType: 'image/png', data: pngOf(16), name: 'n'.repeat(255) })), 'render', {})).isError).toBe(false);
   });
