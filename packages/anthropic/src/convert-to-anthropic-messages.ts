@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Content, FunctionCall, InlineData, Part } from '@toolsmith/core';
-import { argsAsObject, pairToolResults, ownThoughtSignature, providerDataOf, unsupportedInlineDataNote, unsupportedToolFileNote } from '@toolsmith/core/adapter-kit';
+import { argsAsObject, pairToolResults, ownThoughtSignature, providerDataOf, unsupportedInlineDataNote, unsupportedToolFileNote, utf8Text } from '@toolsmith/core/adapter-kit';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -119,22 +119,6 @@ function fileBlock(file: InlineData, title?: string): Anthropic.ImageBlockParam 
   if (!mediaType) return undefined;
   if (file.data.length > MAX_IMAGE_BASE64_CHARS) return 'images over 5 MB (of base64) are not sent to Anthropic';
   return { type: 'image', source: { type: 'base64', media_type: mediaType, data: file.data } };
-}
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * The text of base64 `data` when its bytes are UTF-8 text; `undefined` when they are not (Latin-1, binary) or
- * hold a NUL (UTF-16 text of ASCII letters is valid UTF-8, a NUL after each letter).
- */
-function utf8Text(data: string): string | undefined {
-  try {
-    const text = UTF8.decode(Buffer.from(data, 'base64'));
-    return text.includes('\0') ? undefined : text;
-  } catch {
-    // The decoder's TypeError is the answer here (not UTF-8): the caller sends a note in the file's place.
-    return undefined;
-  }
 }
 
 function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {

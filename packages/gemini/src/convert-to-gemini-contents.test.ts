@@ -123,6 +123,15 @@ describe('convertToGeminiContents: files only where Gemini takes them, a note in
     expect(userFile(mimeType)).toEqual([{ inlineData: { mimeType: sent, data: ZIP } }]);
   });
 
+  it('a text file whose bytes are not UTF-8 text (Latin-1, gzip-compressed SVG, UTF-16) goes as a note saying so', () => {
+    const note = (mimeType: string, bytes: number) => ({ text: `[A file (${mimeType}, ${bytes} bytes) was sent here; it was left out, as its bytes are not UTF-8 text.]` });
+    const file = (mimeType: string, bytes: Buffer) => convertToGeminiContents([{ role: 'user', parts: [{ inlineData: { mimeType, data: bytes.toString('base64') } }] }])[0].parts;
+    expect(file('text/plain', Buffer.from('Größe', 'latin1'))).toEqual([note('text/plain', 5)]);
+    expect(file('image/svg+xml', Buffer.from('1f8b0800000000000003', 'hex'))).toEqual([note('image/svg+xml', 10)]);
+    expect(file('text/csv', Buffer.from('a,b', 'utf16le'))).toEqual([note('text/csv', 6)]);
+    expect(file('text/plain', Buffer.from('Größe', 'utf8'))).toEqual([{ inlineData: { mimeType: 'text/plain', data: Buffer.from('Größe', 'utf8').toString('base64') } }]);
+  });
+
   it("compares a user's media type without case and sends it in lower case", () => {
     expect(userFile('Image/PNG')).toEqual([{ inlineData: { mimeType: 'image/png', data: ZIP } }]);
     expect(userFile('Application/ZIP')).toEqual([userNote('Application/ZIP')]);

@@ -1,6 +1,6 @@
 import type { FunctionResponsePart, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
 import type { FunctionResponse, InlineData } from '@toolsmith/core';
-import { toolFilesIntro, unsupportedInlineDataNote, unsupportedToolFileNote } from '@toolsmith/core/adapter-kit';
+import { toolFilesIntro, unsupportedInlineDataNote, unsupportedToolFileNote, utf8Text } from '@toolsmith/core/adapter-kit';
 
 // Files (a user's inline data, a tool's files) go natively only where Gemini takes them: anything else is
 // sent as a text note saying it was left out, because the session keeps the file and sends it again on every
@@ -113,41 +113,55 @@ function geminiType(given: string): string | undefined {
   return named.startsWith('text/') || APPLICATION_TEXT.has(named) || /\+(json|xml)$/.test(named) ? 'text/plain' : undefined;
 }
 
-/** `data` with the type Gemini is sent (see {@link geminiType}); `undefined` when Gemini does not take it. */
-function asGemini(data: InlineData): InlineData | undefined {
+/**
+ * The type a file is sent to Gemini with ({@link geminiType}), or why it is not sent: `{}` for a type Gemini does
+ * not take, `{ reason }` for text whose bytes are not UTF-8 text (Gemini reads a text file as UTF-8: Latin-1 or
+ * binary under a text type would reach the model corrupted, or be refused).
+ */
+function sentAs(data: InlineData): string | { reason?: string } {
   const mimeType = geminiType(data.mimeType);
-  return mimeType === undefined ? undefined : mimeType === data.mimeType ? data : { ...data, mimeType };
+  if (mimeType === undefined) return {};
+  if (mimeType.startsWith('text/') && utf8Text(data.data) === undefined) return { reason: 'its bytes are not UTF-8 text' };
+  return mimeType;
 }
 
-/** A user's file: `inlineData` (the type Gemini is sent, see {@link geminiType}; no `displayName`) for a type Gemini takes in a message, else a note. */
+/** A user's file: `inlineData` (the type Gemini is sent, see {@link sentAs}; no `displayName`) for a file Gemini takes in a message, else a note. */
 export function userFilePart(given: InlineData): GeminiPart {
-  const mimeType = geminiType(given.mimeType);
-  return mimeType !== undefined ? { inlineData: { mimeType, data: given.data } } : { text: unsupportedInlineDataNote(given, PROVIDER) };
+  const sent = sentAs(given);
+  return typeof sent === 'string' ? { inlineData: { mimeType: sent, data: given.data } } : { text: unsupportedInlineDataNote(given, PROVIDER, sent.reason) };
 }
 
-/** True for a file a function response takes inside it (by the type Gemini is sent). */
-function takenInFunctionResponse(data: InlineData): boolean {
-  const mimeType = geminiType(data.mimeType);
-  return mimeType !== undefined && FUNCTION_RESPONSE_TYPES.has(mimeType);
+/** A tool's file after the function responses: `inlineData` for a file Gemini takes in a message, else a note. */
+function toolFilePart(given: InlineData, index: number): GeminiPart {
+  const sent = sentAs(given);
+  return typeof sent === 'string' ? { inlineData: { mimeType: sent, data: given.data } } : { text: unsupportedToolFileNote(given, index, PROVIDER, sent.reason) };
+}
+
+/** The type a file goes with inside a function response, or `undefined` when it cannot go there. */
+function sentInFunctionResponse(data: InlineData): string | undefined {
+  const sent = sentAs(data);
+  return typeof sent === 'string' && FUNCTION_RESPONSE_TYPES.has(sent) ? sent : undefined;
 }
 
 /** A function response's files inside it (`functionResponse.parts`): those a function response takes; `undefined` for none. */
 export function functionResponseParts(response: FunctionResponse): FunctionResponsePart[] | undefined {
-  const parts = (response.parts ?? []).filter(({ inlineData }) => takenInFunctionResponse(inlineData));
-  return parts.length > 0 ? parts.map(({ inlineData }) => ({ inlineData: { ...asGemini(inlineData)! } })) : undefined;
+  const parts: FunctionResponsePart[] = [];
+  for (const { inlineData } of response.parts ?? []) {
+    const mimeType = sentInFunctionResponse(inlineData);
+    if (mimeType !== undefined) parts.push({ inlineData: { ...inlineData, mimeType } });
+  }
+  return parts.length > 0 ? parts : undefined;
 }
 
 /**
  * A function response's files that cannot go inside it (see {@link functionResponseParts}), as parts after the
- * function responses: a line naming the call, then each such file as `inlineData` when Gemini takes its type in
- * a message (audio, video, HEIC: the model still gets it), else a note.
+ * function responses: a line naming the call, then each such file as `inlineData` when Gemini takes it in a
+ * message (audio, video, HEIC: the model still gets it), else a note.
  */
 export function filesAfterFunctionResponse(response: FunctionResponse): GeminiPart[] {
   const after: GeminiPart[] = [];
   (response.parts ?? []).forEach(({ inlineData }, index) => {
-    if (takenInFunctionResponse(inlineData)) return;
-    const mimeType = geminiType(inlineData.mimeType);
-    after.push(mimeType !== undefined ? { inlineData: { mimeType, data: inlineData.data } } : { text: unsupportedToolFileNote(inlineData, index, PROVIDER) });
+    if (sentInFunctionResponse(inlineData) === undefined) after.push(toolFilePart(inlineData, index));
   });
   return after.length > 0 ? [{ text: toolFilesIntro(response) }, ...after] : [];
 }
@@ -159,11 +173,5 @@ export function filesAfterFunctionResponse(response: FunctionResponse): GeminiPa
  */
 export function toolFilesAfterResponses(response: FunctionResponse): GeminiPart[] {
   if (!response.parts?.length) return [];
-  return [
-    { text: toolFilesIntro(response) },
-    ...response.parts.map(({ inlineData }, index): GeminiPart => {
-      const mimeType = geminiType(inlineData.mimeType);
-      return mimeType !== undefined ? { inlineData: { mimeType, data: inlineData.data } } : { text: unsupportedToolFileNote(inlineData, index, PROVIDER) };
-    }),
-  ];
+  return [{ text: toolFilesIntro(response) }, ...response.parts.map(({ inlineData }, index) => toolFilePart(inlineData, index))];
 }

@@ -11,6 +11,7 @@ export { SchemaRefError, inlineSchemaRefs } from './schema-ref-inliner';
 export { argsAsObject, argsFromJsonText, argsFromJsonValue } from './function-call-args';
 export { partialFunctionCallResponse } from './partial-function-call';
 export { base64Bytes, dataUrl, toolFileName, toolFilesIntro, unsupportedInlineDataNote, unsupportedToolFileNote } from './tool-result-files';
+export { utf8Text } from './utf8-text';
 export { callProvider } from './provider-call';
 export type { ProviderCall } from './provider-call';
 export { DEFAULT_RETRY_POLICY, resolveRetryPolicy, retryDelayMs } from './retry-policy';

@@ -198,6 +198,50 @@ describe('model calls', () => {
       expect(events.map((e) => e.text())).toEqual(['Hello']);
     });
 
+    it.each([false, true])('an abort while return() runs leaves the cleanup where it stops, and the call ends RUN_ABORTED, not with the response (streaming: %s)', async (streaming) => {
+      const log: string[] = [];
+      const controller = new AbortController();
+      const model: Model = {
+        provider: 'test',
+        modelName: 'abort-in-return',
+        async *generate() {
+          try {
+            yield { content: text('Hello'), turnComplete: true };
+          } finally {
+            log.push('finally');
+            await Promise.resolve().then(() => controller.abort());
+            yield { content: text('cleanup'), turnComplete: true };
+            log.push('closed');
+          }
+        },
+      };
+      const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }) });
+      const events = [];
+      for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'hi' }] }, signal: controller.signal, streaming })) events.push(event);
+      expect(log).toEqual(['finally']);
+      expect(events.map((e) => e.errorCode ?? e.text())).toEqual(['RUN_ABORTED']);
+    });
+
+    it.each([false, true])("an iterator of the model's own is read only where for await reads it: a strict Proxy that throws on any other read works, traced too (traced: %s)", async (traced) => {
+      const strict = <T extends object>(target: T): T =>
+        new Proxy(target, {
+          get: (object, key) => {
+            if (!(key in object)) throw new Error(`strict: no ${String(key)}`);
+            return Reflect.get(object, key);
+          },
+        });
+      let sent = false;
+      const iterator = strict({
+        next: async () => (sent ? { done: true as const, value: undefined } : ((sent = true), { done: false as const, value: { content: text('Hello'), turnComplete: true } as LlmResponse })),
+        return: async () => ({ done: false, value: undefined }) as unknown as IteratorResult<LlmResponse>,
+      });
+      const model: Model = { provider: 'test', modelName: 'strict', generate: () => strict({ [Symbol.asyncIterator]: () => iterator }) };
+      const tracerProvider = traced ? new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())] }) : undefined;
+      const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }), ...(tracerProvider ? { tracing: { tracerProvider } } : {}) });
+      const events = await collect(runner, 'hi');
+      expect(events.map((e) => e.errorMessage ?? e.text())).toEqual(['Hello']);
+    });
+
     it('an aborted run drives a closing generator no further', async () => {
       const log: string[] = [];
       const controller = new AbortController();

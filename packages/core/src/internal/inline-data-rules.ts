@@ -32,7 +32,7 @@ export const MAX_FILE_NAME_CHARS = 255;
  * a line or paragraph separator and the bidirectional controls, which would start a new line or turn text
  * around where an adapter quotes the name to the model (its notes).
  */
-const NAME_FORMAT_CHARACTER = /[\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const NAME_FORMAT_CHARACTER = /[\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * True for a file's name as it may be kept: a string of at most {@link MAX_FILE_NAME_CHARS} UTF-16 code units
@@ -43,7 +43,7 @@ export function isFileName(value: unknown): value is string {
 }
 
 /** Every character {@link isFileName} refuses, and the path separators `/` and `\\`. */
-const UNSAFE_NAME_CHARACTERS = /[\u0000-\u001f\u007f-\u009f/\\\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]|\p{Cs}/gu;
+const UNSAFE_NAME_CHARACTERS = /[\u0000-\u001f\u007f-\u009f/\\\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\p{Cs}/gu;
 
 /**
  * `name` (from elsewhere: a remote server's URI) made a name {@link isFileName} takes and one path segment: each

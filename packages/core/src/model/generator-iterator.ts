@@ -1,18 +1,24 @@
+import { types } from 'node:util';
+
 /** An async generator's own methods (an `async *` function returns one), as `for await` finds them on a generator no one changed. */
 const { next: GENERATOR_NEXT, return: GENERATOR_RETURN } = (async function* () {})();
 
-/**
- * Set on an iterator that forwards `next()` and `return()` to an async generator's own (the tracing wrapper
- * of a model's parts): a close it answers `{ done: false }` is that generator's, and may be finished as a
- * generator's is.
- */
-export const FORWARDS_TO_ASYNC_GENERATOR: unique symbol = Symbol('toolsmith.forwardsToAsyncGenerator');
+/** Iterators that forward `next()` and `return()` to an async generator's own (the tracing wrapper of a model's parts). Kept apart: nothing is read from an iterator to tell. */
+const forwarders = new WeakSet<object>();
 
 /**
- * True when `iterator`'s `next` and `return` (as read) are an async generator's own, or it forwards to them:
- * after `return()` answered `{ done: false }` (a `finally` that yields), `next()` goes on with that `finally`.
- * An iterator of any other making gives no such promise.
+ * Marks `forwarding` as forwarding to `iterator` when that is a generator object (an internal slot, read without
+ * touching the object: a Proxy or an iterator of any other making is not one).
+ */
+export function markForwarding(forwarding: object, iterator: unknown): void {
+  if (types.isGeneratorObject(iterator)) forwarders.add(forwarding);
+}
+
+/**
+ * True when `iterator`'s `next` and `return` (as read, by whoever reads them anyway) are an async generator's
+ * own, or it forwards to them ({@link markForwarding}): after `return()` answered `{ done: false }` (a `finally`
+ * that yields), `next()` goes on with that `finally`. An iterator of any other making gives no such promise.
  */
 export function isAsyncGeneratorIterator(iterator: object, next: unknown, close: unknown): boolean {
-  return (next === GENERATOR_NEXT && close === GENERATOR_RETURN) || (iterator as { [FORWARDS_TO_ASYNC_GENERATOR]?: unknown })[FORWARDS_TO_ASYNC_GENERATOR] === true;
+  return (next === GENERATOR_NEXT && close === GENERATOR_RETURN) || forwarders.has(iterator);
 }

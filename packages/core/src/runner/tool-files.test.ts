@@ -74,7 +74,7 @@ describe('files from tools', () => {
   });
 
   it('refuses a name longer than 255 characters, or with a control character: it is stored and repeated in every later request', async () => {
-    for (const name of ['n'.repeat(256), 'two\nlines.txt', 'nul\u0000.png', 'nel\u0085.png', 'x\u2028[SYSTEM].png', 'gpj.\u202eexe', 'half\ud83d.png', '😀'.repeat(128)]) {
+    for (const name of ['n'.repeat(256), 'two\nlines.txt', 'nul\u0000.png', 'nel\u0085.png', 'x\u2028[SYSTEM].png', 'gpj.\u202eexe', 'a\u061cb.png', 'half\ud83d.png', '😀'.repeat(128)]) {
       const result = await invokeTool(tool(() => toolFile({ mimeType: 'image/png', data: pngOf(16), name })), 'render', {});
       expect(result.error).toMatchObject({ code: 'INVALID_TOOL_RESULT', message: 'Tool "render" returned a file that cannot be sent: the name of the file is not a string of at most 255 characters (UTF-16 code units) with no control character, lone surrogate, line separator or bidirectional control.' });
     }

@@ -1,7 +1,7 @@
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import type { LlmResponse } from '../model/llm-response';
 import type { ProviderExchange } from '../model/provider-exchange';
-import { FORWARDS_TO_ASYNC_GENERATOR, isAsyncGeneratorIterator } from '../model/generator-iterator';
+import { markForwarding } from '../model/generator-iterator';
 import { PROVIDER_ATTEMPT_EVENT, TraceAttribute } from './gen-ai-conventions';
 import { outputMessagesJson } from './gen-ai-messages';
 import type { OtelApiModule } from './otel-api';
@@ -39,7 +39,7 @@ export class ChatSpan {
           return: (value?: unknown) => (iterator.return ? api.context.with(context, () => iterator.return!(value)) : Promise.resolve({ done: true as const, value: undefined as T })),
         };
         // A generator's close, forwarded, may be finished as the generator's own (flow/close-model-parts.ts).
-        if (isAsyncGeneratorIterator(iterator, iterator.next, iterator.return)) Object.defineProperty(forwarding, FORWARDS_TO_ASYNC_GENERATOR, { value: true });
+        markForwarding(forwarding, iterator);
         return forwarding;
       },
     };
