@@ -11,21 +11,18 @@ export const MAX_CLOSING_PARTS = 100;
  * closed it answered `{ done: false }`: an async generator whose `finally` yields answers so, and is suspended
  * at that `yield`, its cleanup cut short (`for await ... break` leaves it there). Each `next()` lets the
  * cleanup go on where it stopped, what it yields dropped (the response is complete), until the generator
- * ends; after {@link MAX_CLOSING_PARTS} more parts it is left where it is; once the run is aborted it is
- * left too, and the call ends aborted. What it throws ends the call as a failed close does.
+ * ends; after {@link MAX_CLOSING_PARTS} more parts, or once the run is aborted, it is left where it is.
+ * What it throws ends the call as a failed close does.
  */
 export async function finishClosing<T>(iterator: AsyncIterator<T>, next: AsyncIterator<T>['next'], run: ClosingRun): Promise<void> {
   // Up to MAX_CLOSING_PARTS parts, and the next() that finds the generator done; none once the run is aborted.
+  // An abort leaves it where it stopped; the response it completed stands (as when its finally does not yield).
   for (let given = 0; given <= MAX_CLOSING_PARTS && !run.aborted; given++) if ((await next.call(iterator)).done !== false) return;
-  // Left half closed by an abort (during return() or after): the call ends aborted, not with the response.
-  run.checkAborted();
 }
 
-/** The run a model's parts are closed in: whether it is aborted, and its abort as the error the call ends with. */
+/** The run a model's parts are closed in: once it is aborted, a closing generator is driven no further. */
 export interface ClosingRun {
   readonly aborted: boolean;
-  /** Throws the run's abort (`RUN_ABORTED`) when it is aborted. */
-  checkAborted(): void;
 }
 
 

@@ -198,7 +198,7 @@ describe('model calls', () => {
       expect(events.map((e) => e.text())).toEqual(['Hello']);
     });
 
-    it.each([false, true])('an abort while return() runs leaves the cleanup where it stops, and the call ends RUN_ABORTED, not with the response (streaming: %s)', async (streaming) => {
+    it.each([false, true])('an abort while return() runs leaves the cleanup where it stops; the complete response stands (streaming: %s)', async (streaming) => {
       const log: string[] = [];
       const controller = new AbortController();
       const model: Model = {
@@ -219,7 +219,7 @@ describe('model calls', () => {
       const events = [];
       for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'hi' }] }, signal: controller.signal, streaming })) events.push(event);
       expect(log).toEqual(['finally']);
-      expect(events.map((e) => e.errorCode ?? e.text())).toEqual(['RUN_ABORTED']);
+      expect(events.map((e) => e.errorCode ?? e.text())).toEqual(['Hello']);
     });
 
     it.each([false, true])("an iterator of the model's own is read only where for await reads it: a strict Proxy that throws on any other read works, traced too (traced: %s)", async (traced) => {
@@ -240,6 +240,30 @@ describe('model calls', () => {
       const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }), ...(tracerProvider ? { tracing: { tracerProvider } } : {}) });
       const events = await collect(runner, 'hi');
       expect(events.map((e) => e.errorMessage ?? e.text())).toEqual(['Hello']);
+    });
+
+    it.each([false, true])('a generator whose return() was replaced is closed as for await closes it, traced or not: its body runs no further (traced: %s)', async (traced) => {
+      const log: string[] = [];
+      const model: Model = {
+        provider: 'test',
+        modelName: 'replaced-return',
+        generate() {
+          const parts = (async function* () {
+            yield { content: text('Hello'), turnComplete: true } as LlmResponse;
+            for (let i = 0; ; i++) {
+              log.push(`body-after-${i}`);
+              yield { content: text('more'), turnComplete: true } as LlmResponse;
+            }
+          })();
+          (parts as { return: unknown }).return = async () => ({ done: false, value: undefined });
+          return parts;
+        },
+      };
+      const tracerProvider = traced ? new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())] }) : undefined;
+      const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }), ...(tracerProvider ? { tracing: { tracerProvider } } : {}) });
+      const events = await collect(runner, 'hi');
+      expect(log).toEqual([]);
+      expect(events.map((e) => e.text())).toEqual(['Hello']);
     });
 
     it('an aborted run drives a closing generator no further', async () => {

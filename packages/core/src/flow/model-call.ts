@@ -264,11 +264,6 @@ class ModelCall implements ModelStep {
     return this.context.aborted;
   }
 
-  /** Throws the run's abort (`RUN_ABORTED`) once the run is aborted. */
-  checkAborted(): void {
-    if (this.context.aborted) throw new RunAbortedError(this.context.signal.reason);
-  }
-
   /** True for the complete, aggregated response that ends the call; throws once the run is aborted. */
   completes(part: LlmResponse): boolean {
     if (this.context.aborted) throw new RunAbortedError(this.context.signal.reason);

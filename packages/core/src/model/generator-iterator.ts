@@ -7,11 +7,14 @@ const { next: GENERATOR_NEXT, return: GENERATOR_RETURN } = (async function* () {
 const forwarders = new WeakSet<object>();
 
 /**
- * Marks `forwarding` as forwarding to `iterator` when that is a generator object (an internal slot, read without
- * touching the object: a Proxy or an iterator of any other making is not one).
+ * Marks `forwarding` as forwarding to `iterator` when that is an async generator no one changed: a generator
+ * object (an internal slot, told without touching the object, so a Proxy or an iterator of any other making is
+ * never read here) whose `next` and `return` are an async generator's own.
  */
 export function markForwarding(forwarding: object, iterator: unknown): void {
-  if (types.isGeneratorObject(iterator)) forwarders.add(forwarding);
+  if (!types.isGeneratorObject(iterator)) return;
+  const generator = iterator as unknown as AsyncGenerator;
+  if (generator.next === GENERATOR_NEXT && generator.return === GENERATOR_RETURN) forwarders.add(forwarding);
 }
 
 /**
