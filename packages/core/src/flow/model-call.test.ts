@@ -266,6 +266,46 @@ describe('model calls', () => {
       expect(events.map((e) => e.text())).toEqual(['Hello']);
     });
 
+    it.each([false, true])("a complete response's token counts still count when the model's close then throws (streaming: %s)", async (streaming) => {
+      const model: Model = {
+        provider: 'test',
+        modelName: 'throwing-close',
+        async *generate() {
+          try {
+            yield { content: text('Hello'), turnComplete: true, usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } };
+          } finally {
+             
+            throw new Error('cleanup failed');
+          }
+        },
+      };
+      const { events } = await run(model, streaming);
+      const failed = events.at(-1)!;
+      expect(failed.errorCode).toBe('PROVIDER_ERROR');
+      expect(failed.usage).toEqual({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });
+      expect(failed.runUsage).toEqual({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });
+    });
+
+    it('traced, an iterator of the model\'s own has its next read once and its return once, as for await reads them', async () => {
+      const reads = { next: 0, return: 0 };
+      let sent = false;
+      const iterator = {
+        get next() {
+          reads.next++;
+          return async () => (sent ? { done: true as const, value: undefined } : ((sent = true), { done: false as const, value: { content: text('Hello'), turnComplete: true } as LlmResponse }));
+        },
+        get return() {
+          reads.return++;
+          return async () => ({ done: true as const, value: undefined });
+        },
+      };
+      const model: Model = { provider: 'test', modelName: 'getters', generate: () => ({ [Symbol.asyncIterator]: () => iterator }) as AsyncIterable<LlmResponse> };
+      const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())] });
+      const events = await collect(new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }), tracing: { tracerProvider } }), 'hi');
+      expect(events.map((e) => e.text())).toEqual(['Hello']);
+      expect(reads).toEqual({ next: 1, return: 1 });
+    });
+
     it('an aborted run drives a closing generator no further', async () => {
       const log: string[] = [];
       const controller = new AbortController();

@@ -16,7 +16,7 @@ import { type EventActions, createEventActions } from '../state/event-actions';
 import { State } from '../state/state';
 import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 import { type ModelCallbackChain, modelCallbackChain } from './callback-chains';
-import { type CheckedModelResponse, checkModelResponse } from './model-response-check';
+import { type CheckedModelResponse, checkModelResponse, usageOfComplete } from './model-response-check';
 import { errorEvent } from './error-event';
 import { buildRequest, buildsOwnRequest } from './request-builder';
 import { editableRequest } from './editable-request';
@@ -155,7 +155,7 @@ export async function* streamModel(agent: LlmAgent, context: InvocationContext, 
     try {
       for await (const part of closingFully(call.generate(), call)) {
         if (call.completes(part)) {
-          response = part;
+          response = call.complete = part;
           break;
         }
         yield call.partialEvent(part);
@@ -288,9 +288,11 @@ class ModelCall implements ModelStep {
   async recover(thrown: unknown): Promise<LlmResponse | Event> {
     const { agent, context } = this;
     const error = context.aborted ? new RunAbortedError(context.signal.reason) : toToolsmithError(thrown, agent);
-    // Tokens the provider billed before the call failed (withBilledUsage) still count: on the span and the error event.
-    const billed = billedUsageOf(thrown);
+    // Tokens the provider billed before the call failed (withBilledUsage) still count: on the span and the error
+    // event; so do those of a complete response whose close then failed (the span has them already).
+    let billed = billedUsageOf(thrown);
     if (billed) this.chat?.response({ usage: billed });
+    else if (this.complete) billed = usageOfComplete(this.complete, this.agent.model.modelName);
     if (context.aborted) {
       this.chat?.end(error);
       return withUsage(errorEvent(context, agent.name, error), billed);

@@ -2,7 +2,7 @@ import { generateCallId } from '../adapter-kit/call-id';
 import { InvalidModelResponseError } from '../errors/invalid-model-response-error';
 import { MalformedArgumentsError } from '../errors/tool-call-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
-import { type ArgumentLimits, parseArguments } from '../validation/argument-parser';
+import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
 import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, jsonWalk, setMember, isObjectPrototype } from '../validation/json-copy';
 import type { Content, FunctionCall, Part } from '../model/content';
 import type { FinishReason } from '../model/finish-reason';
@@ -236,6 +236,22 @@ function copyFinishReason(value: unknown, check: Check): FinishReason {
   const { unified, raw } = value;
   if (typeof unified !== 'string' || (raw !== undefined && typeof raw !== 'string')) throw invalid(check, '"finishReason" must have a string "unified" and, if any, a string "raw"');
   return raw === undefined ? { unified: unified as FinishReason['unified'] } : { unified: unified as FinishReason['unified'], raw };
+}
+
+/**
+ * The usage of a complete response the call then failed on (the model's close threw, or an abort cut it),
+ * copied as {@link checkModelResponse} copies it: the provider billed it, and the run counts it. `undefined`
+ * when the response has none, or one the check would refuse.
+ */
+export function usageOfComplete(raw: unknown, modelName: string): Usage | undefined {
+  if (!isRecord(raw)) return undefined;
+  try {
+    const { usage } = raw as { usage?: unknown };
+    return usage === undefined ? undefined : copyUsage(usage, new Check(modelName, DEFAULT_ARGUMENT_LIMITS, undefined));
+  } catch {
+    // Refused as a response's usage would be: nothing of it is counted.
+    return undefined;
+  }
 }
 
 /**

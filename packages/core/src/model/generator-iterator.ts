@@ -8,13 +8,11 @@ const forwarders = new WeakSet<object>();
 
 /**
  * Marks `forwarding` as forwarding to `iterator` when that is an async generator no one changed: a generator
- * object (an internal slot, told without touching the object, so a Proxy or an iterator of any other making is
- * never read here) whose `next` and `return` are an async generator's own.
+ * object (an internal slot, told without touching the object) whose `next` and `return`, as the forwarder read
+ * them, are an async generator's own. Nothing is read from `iterator` here.
  */
-export function markForwarding(forwarding: object, iterator: unknown): void {
-  if (!types.isGeneratorObject(iterator)) return;
-  const generator = iterator as unknown as AsyncGenerator;
-  if (generator.next === GENERATOR_NEXT && generator.return === GENERATOR_RETURN) forwarders.add(forwarding);
+export function markForwarding(forwarding: object, iterator: unknown, next: unknown, close: unknown): void {
+  if (next === GENERATOR_NEXT && close === GENERATOR_RETURN && types.isGeneratorObject(iterator)) forwarders.add(forwarding);
 }
 
 /**

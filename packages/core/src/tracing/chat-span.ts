@@ -34,12 +34,17 @@ export class ChatSpan {
     return {
       [Symbol.asyncIterator]: () => {
         const iterator = api.context.with(context, () => stream[Symbol.asyncIterator]());
+        // Read as for await reads them: next once, now; return once, at the close.
+        const next = iterator.next;
         const forwarding = {
-          next: () => api.context.with(context, () => iterator.next()),
-          return: (value?: unknown) => (iterator.return ? api.context.with(context, () => iterator.return!(value)) : Promise.resolve({ done: true as const, value: undefined as T })),
+          next: () => api.context.with(context, () => next.call(iterator)),
+          return: (value?: unknown) => {
+            const close = iterator.return;
+            // A generator's close, forwarded, may be finished as the generator's own (flow/close-model-parts.ts).
+            markForwarding(forwarding, iterator, next, close);
+            return close ? api.context.with(context, () => close.call(iterator, value)) : Promise.resolve({ done: true as const, value: undefined as T });
+          },
         };
-        // A generator's close, forwarded, may be finished as the generator's own (flow/close-model-parts.ts).
-        markForwarding(forwarding, iterator);
         return forwarding;
       },
     };
