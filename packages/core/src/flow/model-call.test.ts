@@ -1,3 +1,4 @@
+import { withBilledUsage } from '../adapter-kit';
 import { LlmAgent } from '../agents/llm-agent';
 import type { AgentCallbacks } from '../agents/callbacks';
 import type { LlmResponse } from '../model/llm-response';
@@ -284,6 +285,23 @@ describe('model calls', () => {
       expect(failed.errorCode).toBe('PROVIDER_ERROR');
       expect(failed.usage).toEqual({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });
       expect(failed.runUsage).toEqual({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });
+    });
+
+    it("a failed close whose error carries billed usage adds it to the complete response's counts", async () => {
+      const model: Model = {
+        provider: 'test',
+        modelName: 'billed-close',
+        async *generate() {
+          try {
+            yield { content: text('Hello'), turnComplete: true, usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } };
+          } finally {
+             
+            throw withBilledUsage(new Error('continuation failed'), { inputTokens: 3, outputTokens: 1, totalTokens: 4 });
+          }
+        },
+      };
+      const { events } = await run(model, false);
+      expect(events.at(-1)!.usage).toEqual({ inputTokens: 13, outputTokens: 6, totalTokens: 19 });
     });
 
     it('traced, an iterator of the model\'s own has its next read once and its return once, as for await reads them', async () => {

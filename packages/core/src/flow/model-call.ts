@@ -289,10 +289,12 @@ class ModelCall implements ModelStep {
     const { agent, context } = this;
     const error = context.aborted ? new RunAbortedError(context.signal.reason) : toToolsmithError(thrown, agent);
     // Tokens the provider billed before the call failed (withBilledUsage) still count: on the span and the error
-    // event; so do those of a complete response whose close then failed (the span has them already).
-    let billed = billedUsageOf(thrown);
-    if (billed) this.chat?.response({ usage: billed });
-    else if (this.complete) billed = usageOfComplete(this.complete, this.agent.model.modelName);
+    // event; so do those of a complete response whose close then failed, added to them (the span has the
+    // response's already, and is given the sum when there is more).
+    const thrownBilled = billedUsageOf(thrown);
+    const completed = this.complete ? usageOfComplete(this.complete, this.agent.model.modelName) : undefined;
+    const billed = thrownBilled && completed ? addUsage(completed, thrownBilled) : (thrownBilled ?? completed);
+    if (thrownBilled) this.chat?.response({ usage: billed });
     if (context.aborted) {
       this.chat?.end(error);
       return withUsage(errorEvent(context, agent.name, error), billed);
