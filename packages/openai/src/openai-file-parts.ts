@@ -86,69 +86,76 @@ function lowerCased(data: InlineData): InlineData {
   return mimeType === data.mimeType ? data : { ...data, mimeType };
 }
 
-/** A user's file for Chat Completions: images, PDFs, audio for a model that takes it; else a note. */
-export function chatMessageFile(given: InlineData, inputs: OpenAIInputs): ChatCompletionContentPart {
+/**
+ * How one file is sent, a user's or a tool's: the note in place of a file the API would refuse (`reason`: why,
+ * when it is not the file's type), and what an unnamed file is called (`document`, `file-<n>`).
+ */
+interface FileSending {
+  note(reason?: string): string;
+  unnamed: string;
+}
+
+/** A file for Chat Completions: PNG/JPEG/WebP/GIF images, PDFs, WAV and MP3 for a model that takes audio; else a note. */
+function chatFile(given: InlineData, inputs: OpenAIInputs, sending: FileSending): ChatCompletionContentPart {
   const data = lowerCased(given);
   const { mimeType } = data;
   const audio = AUDIO_FORMATS.get(mimeType);
-  if (audio) return inputs.audio ? { type: 'input_audio', input_audio: { data: data.data, format: audio } } : { type: 'text', text: unsupportedInlineDataNote(given, PROVIDER, NO_AUDIO) };
+  if (audio) return inputs.audio ? { type: 'input_audio', input_audio: { data: data.data, format: audio } } : { type: 'text', text: sending.note(NO_AUDIO) };
   const image = IMAGE_TYPES.has(mimeType);
-  if (!image && mimeType !== 'application/pdf') return { type: 'text', text: unsupportedInlineDataNote(given, PROVIDER) };
-  if (!inputs.images) return { type: 'text', text: unsupportedInlineDataNote(given, PROVIDER, NO_IMAGES) };
-  return image ? { type: 'image_url', image_url: { url: dataUrl(data) } } : { type: 'file', file: { filename: fileName(data, 'pdf', 'document'), file_data: dataUrl(data) } };
+  if (!image && mimeType !== 'application/pdf') return { type: 'text', text: sending.note() };
+  if (!inputs.images) return { type: 'text', text: sending.note(NO_IMAGES) };
+  return image ? { type: 'image_url', image_url: { url: dataUrl(data) } } : { type: 'file', file: { filename: fileName(data, 'pdf', sending.unnamed), file_data: dataUrl(data) } };
 }
 
-/** A user's file for the Responses API: images and the documents `input_file` reads; else a note (the Responses API takes no audio). */
-export function responsesMessageFile(given: InlineData, inputs: OpenAIInputs): ResponseInputContent {
+/** What the Responses API is sent for a file: a part of a user message and of a `function_call_output` alike. */
+type ResponsesFilePart = { type: 'input_text'; text: string } | { type: 'input_image'; image_url: string; detail: 'auto' } | { type: 'input_file'; filename: string; file_data: string };
+
+/** A file for the Responses API: images and the documents `input_file` reads; else a note (the Responses API takes no audio). */
+function responsesFile(given: InlineData, inputs: OpenAIInputs, sending: FileSending): ResponsesFilePart {
   const data = lowerCased(given);
   const { mimeType } = data;
   const extension = documentExtension(mimeType);
-  if (!IMAGE_TYPES.has(mimeType) && !extension) return { type: 'input_text', text: unsupportedInlineDataNote(given, PROVIDER) };
-  if (!inputs.images) return { type: 'input_text', text: unsupportedInlineDataNote(given, PROVIDER, NO_IMAGES) };
-  return extension ? { type: 'input_file', filename: fileName(data, extension, 'document'), file_data: dataUrl(data) } : { type: 'input_image', image_url: dataUrl(data), detail: 'auto' };
+  if (!IMAGE_TYPES.has(mimeType) && !extension) return { type: 'input_text', text: sending.note() };
+  if (!inputs.images) return { type: 'input_text', text: sending.note(NO_IMAGES) };
+  return extension ? { type: 'input_file', filename: fileName(data, extension, sending.unnamed), file_data: dataUrl(data) } : { type: 'input_image', image_url: dataUrl(data), detail: 'auto' };
+}
+
+/** How a user's file is sent: its note, and `document` for a file without a name. */
+function userSending(given: InlineData): FileSending {
+  return { note: (reason) => unsupportedInlineDataNote(given, PROVIDER, reason), unnamed: 'document' };
+}
+
+/** How a tool's file `index` is sent: a tool's note naming it, and `file-<index>` for a file without a name. */
+function toolSending(given: InlineData, index: number): FileSending {
+  return { note: (reason) => unsupportedToolFileNote(given, index, PROVIDER, reason), unnamed: `file-${index}` };
+}
+
+/** A user's file for Chat Completions ({@link chatFile}). */
+export function chatMessageFile(given: InlineData, inputs: OpenAIInputs): ChatCompletionContentPart {
+  return chatFile(given, inputs, userSending(given));
+}
+
+/** A user's file for the Responses API ({@link responsesFile}). */
+export function responsesMessageFile(given: InlineData, inputs: OpenAIInputs): ResponseInputContent {
+  return responsesFile(given, inputs, userSending(given));
 }
 
 /**
  * A function response's files as user-message parts for Chat Completions (whose tool messages hold text
- * only): a line naming the call, then each file as {@link chatMessageFile} sends a user's (a tool's note
- * naming the file in place of one it cannot send).
+ * only): a line naming the call, then each file as {@link chatFile} sends it.
  */
 export function chatToolFiles(response: FunctionResponse, inputs: OpenAIInputs): ChatCompletionContentPart[] {
   const parts: ChatCompletionContentPart[] = [{ type: 'text', text: toolFilesIntro(response) }];
-  (response.parts ?? []).forEach(({ inlineData: given }, index) => {
-    const data = lowerCased(given);
-    const { mimeType } = data;
-    const audio = AUDIO_FORMATS.get(mimeType);
-    if (audio) parts.push(inputs.audio ? { type: 'input_audio', input_audio: { data: data.data, format: audio } } : toolNote(given, index, NO_AUDIO));
-    else if (!IMAGE_TYPES.has(mimeType) && mimeType !== 'application/pdf') parts.push(toolNote(given, index));
-    else if (!inputs.images) parts.push(toolNote(given, index, NO_IMAGES));
-    else if (mimeType === 'application/pdf') parts.push({ type: 'file', file: { filename: fileName(data, 'pdf', `file-${index}`), file_data: dataUrl(data) } });
-    else parts.push({ type: 'image_url', image_url: { url: dataUrl(data) } });
-  });
+  (response.parts ?? []).forEach(({ inlineData }, index) => parts.push(chatFile(inlineData, inputs, toolSending(inlineData, index))));
   return parts;
-}
-
-function toolNote(given: InlineData, index: number, reason?: string): { type: 'text'; text: string } {
-  return { type: 'text', text: unsupportedToolFileNote(given, index, PROVIDER, reason) };
 }
 
 /**
  * The output of a `function_call_output`: the JSON text, or with files a list of the JSON and each file as
- * {@link responsesMessageFile} sends a user's (`input_image`, `input_file` named by its type's extension, a
- * tool's note naming the file in place of one it cannot send).
+ * {@link responsesFile} sends it.
  */
 export function responsesToolOutput(response: FunctionResponse, inputs: OpenAIInputs): ResponseFunctionCallOutputItemList | string {
   const text = JSON.stringify(response.response);
   if (!response.parts?.length) return text;
-  return [
-    { type: 'input_text', text },
-    ...response.parts.map(({ inlineData: given }, index): ResponseFunctionCallOutputItem => {
-      const data = lowerCased(given);
-      const extension = documentExtension(data.mimeType);
-      if (!IMAGE_TYPES.has(data.mimeType) && !extension) return { type: 'input_text', text: unsupportedToolFileNote(given, index, PROVIDER) };
-      if (!inputs.images) return { type: 'input_text', text: unsupportedToolFileNote(given, index, PROVIDER, NO_IMAGES) };
-      if (extension) return { type: 'input_file', filename: fileName(data, extension, `file-${index}`), file_data: dataUrl(data) };
-      return { type: 'input_image', image_url: dataUrl(data), detail: 'auto' };
-    }),
-  ];
+  return [{ type: 'input_text', text }, ...response.parts.map(({ inlineData }, index): ResponseFunctionCallOutputItem => responsesFile(inlineData, inputs, toolSending(inlineData, index)))];
 }
