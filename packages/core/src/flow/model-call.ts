@@ -27,6 +27,7 @@ import { setStateKey } from '../state/state-keys';
 import { thrownMessage } from '../errors/thrown-message';
 import { reportableError } from '../errors/reportable-error';
 import { closingFully, finishClosing } from './close-model-parts';
+import { GENERATOR_ASYNC_ITERATOR, GENERATOR_NEXT, GENERATOR_RETURN } from '../model/generator-iterator';
 
 /** What one model call produced, for the loop to emit in order: `partials`, then `event`. */
 export interface ModelStep {
@@ -70,8 +71,10 @@ export function callModel<T>(agent: LlmAgent, context: InvocationContext, offere
   }
 }
 
-/** An async generator's own methods (an `async *generate` returns one), as `for await` finds them on a generator no one changed. */
-const { next: NEXT, return: RETURN, [Symbol.asyncIterator]: ASYNC_ITERATOR } = (async function* () {})();
+/** An async generator's own methods (generator-iterator.ts), under short names for the loop below. */
+const NEXT = GENERATOR_NEXT;
+const RETURN = GENERATOR_RETURN;
+const ASYNC_ITERATOR = GENERATOR_ASYNC_ITERATOR;
 
 /**
  * What the model's generator is closed with at its complete response: `return()` with a promise, already
@@ -292,7 +295,7 @@ class ModelCall implements ModelStep {
     // event; so do those of a complete response whose close then failed, added to them (the span has the
     // response's already, and is given the sum when there is more).
     const thrownBilled = billedUsageOf(thrown);
-    const completed = this.complete ? usageOfComplete(this.complete, this.agent.model.modelName) : undefined;
+    const completed = this.complete ? usageOfComplete(this.complete, agent.model.modelName) : undefined;
     const billed = thrownBilled && completed ? addUsage(completed, thrownBilled) : (thrownBilled ?? completed);
     if (thrownBilled) this.chat?.response({ usage: billed });
     if (context.aborted) {

@@ -1,7 +1,7 @@
 import { types } from 'node:util';
 
 /** An async generator's own methods (an `async *` function returns one), as `for await` finds them on a generator no one changed. */
-const { next: GENERATOR_NEXT, return: GENERATOR_RETURN } = (async function* () {})();
+export const { next: GENERATOR_NEXT, return: GENERATOR_RETURN, [Symbol.asyncIterator]: GENERATOR_ASYNC_ITERATOR } = (async function* () {})();
 
 /** Iterators that forward `next()` and `return()` to an async generator's own (the tracing wrapper of a model's parts). Kept apart: nothing is read from an iterator to tell. */
 const forwarders = new WeakSet<object>();
