@@ -18,5 +18,6 @@ export function withoutLoneSurrogates(value: string): string {
 
 const LONE_SURROGATE = new RegExp('[\\ud800-\\udfff]', 'u');
 const LONE_SURROGATES = new RegExp('[\\ud800-\\udfff]', 'gu');
-// C0, DEL and C1: Unicode's control characters (category Cc).
-const CONTROL_CHARACTER = new RegExp('[\\u0000-\\u001f\\u007f-\\u009f]');
+/** C0, DEL and C1: Unicode's control characters (category Cc), as the ranges of a regular expression's class. */
+export const CONTROL_CHARACTER_RANGES = '\\u0000-\\u001f\\u007f-\\u009f';
+const CONTROL_CHARACTER = new RegExp(`[${CONTROL_CHARACTER_RANGES}]`);

@@ -1,4 +1,4 @@
-import { unfitIdentifierCharacter } from './identifier-characters';
+import { CONTROL_CHARACTER_RANGES, unfitIdentifierCharacter } from './identifier-characters';
 
 /**
  * A media type as `type/subtype` (RFC 6838 characters, at most 127 each), e.g. `image/png`. Bounded: the type
@@ -32,7 +32,8 @@ export const MAX_FILE_NAME_CHARS = 255;
  * a line or paragraph separator and the bidirectional controls, which would start a new line or turn text
  * around where an adapter quotes the name to the model (its notes).
  */
-const NAME_FORMAT_CHARACTER = /[\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const NAME_FORMAT_RANGES = '\\u2028\\u2029\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+const NAME_FORMAT_CHARACTER = new RegExp(`[${NAME_FORMAT_RANGES}]`);
 
 /**
  * True for a file's name as it may be kept: a string of at most {@link MAX_FILE_NAME_CHARS} UTF-16 code units
@@ -43,7 +44,7 @@ export function isFileName(value: unknown): value is string {
 }
 
 /** Every character {@link isFileName} refuses, and the path separators `/` and `\\`. */
-const UNSAFE_NAME_CHARACTERS = /[\u0000-\u001f\u007f-\u009f/\\\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\p{Cs}/gu;
+const UNSAFE_NAME_CHARACTERS = new RegExp(`[${CONTROL_CHARACTER_RANGES}${NAME_FORMAT_RANGES}/\\\\]|\\p{Cs}`, 'gu');
 
 /**
  * `name` (from elsewhere: a remote server's URI) made a name {@link isFileName} takes and one path segment: each
