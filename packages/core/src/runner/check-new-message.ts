@@ -275,11 +275,11 @@ const MODEL_ONLY_MEMBERS: ReadonlySet<string> = new Set(['providerData', 'though
 /** The members of a part left out when they are `null` (see {@link copyPart}). */
 const NULL_AS_ABSENT: ReadonlySet<string> = new Set(['text', 'functionResponse', 'inlineData', 'functionCall', ...MODEL_ONLY_MEMBERS]);
 
-/** What {@link isInlineData} takes, for error messages. */
 /** The close of a message refused for its size: files count as their base64 text. */
 const SIZE_HINT = "Send less, or raise the runner's argumentLimits.maxChars (a file counts as its base64 text, about 4/3 of its bytes).";
 /** The close of a message refused for a file. */
 const FILE_HINT = 'Send each file as { inlineData: { mimeType, data } }, its bytes standard base64 and of the type it names.';
+/** What {@link isInlineData} takes, for error messages. */
 const INLINE_DATA_SHAPE = '{ mimeType: "type/subtype", data, displayName?: string } with no other key, its data standard base64 (A-Z, a-z, 0-9, + and /, padded with =, no line breaks; not a data URL), the media type at most 127 characters a side, a name of at most 255 characters (UTF-16 code units) with no control character, lone surrogate, line separator or bidirectional control';
 
 /** The members inline data may have. */
