@@ -2,7 +2,7 @@ import type { Content as GeminiContent, Part as GeminiPart } from '@google/genai
 import type { Content, Part } from '@toolsmith/core';
 import { argsAsObject, ownThoughtSignature, pairToolResults, providerDataOf } from '@toolsmith/core/adapter-kit';
 import { isGeneratedGeminiCallId } from './gemini-call-id';
-import { filesAfterFunctionResponse, functionResponseParts, toolFilesAfterResponses, userFilePart } from './gemini-file-parts';
+import { splitFunctionResponseFiles, toolFilesAfterResponses, userFilePart } from './gemini-file-parts';
 import { GEMINI_PROVIDER } from './provider-tool';
 
 /**
@@ -17,10 +17,10 @@ export function convertToGeminiContents(contents: Content[], options: GeminiCont
   const nested = options.toolFilesInFunctionResponse !== false;
   const out: GeminiContent[] = [];
   for (const content of pairToolResults(contents)) {
-    const parts = content.parts.flatMap((part) => convertPart(part, content.role, nested));
-    for (const { functionResponse: response } of content.parts) {
-      if (response?.parts?.length) parts.push(...(nested ? filesAfterFunctionResponse(response) : toolFilesAfterResponses(response)));
-    }
+    // The function responses' files that go after them, in their order, collected as the parts are converted.
+    const after: GeminiPart[] = [];
+    const parts = content.parts.flatMap((part) => convertPart(part, content.role, nested, after));
+    parts.push(...after);
     if (parts.length > 0) out.push({ role: content.role, parts });
   }
   return out;
@@ -38,7 +38,7 @@ export interface GeminiContentsOptions {
   toolFilesInFunctionResponse?: boolean;
 }
 
-function convertPart(part: Part, role: Content['role'], nestedFiles: boolean): GeminiPart[] {
+function convertPart(part: Part, role: Content['role'], nestedFiles: boolean, filesAfter: GeminiPart[]): GeminiPart[] {
   const out: GeminiPart = {};
   const signature = ownThoughtSignature(part, GEMINI_PROVIDER);
   if (part.functionCall) {
@@ -49,8 +49,15 @@ function convertPart(part: Part, role: Content['role'], nestedFiles: boolean): G
     const { id, name, response } = part.functionResponse;
     out.functionResponse = { name, response: toResponseObject(response) };
     if (!isGeneratedGeminiCallId(id)) out.functionResponse.id = id;
-    const files = nestedFiles ? functionResponseParts(part.functionResponse) : undefined;
-    if (files) out.functionResponse.parts = files;
+    if (part.functionResponse.parts?.length) {
+      if (nestedFiles) {
+        const { inside, after } = splitFunctionResponseFiles(part.functionResponse);
+        if (inside) out.functionResponse.parts = inside;
+        filesAfter.push(...after);
+      } else {
+        filesAfter.push(...toolFilesAfterResponses(part.functionResponse));
+      }
+    }
   } else if (part.inlineData) {
     // Gemini's own output goes back as it came; a user's file only where Gemini takes it (else a note).
     if (role === 'model') out.inlineData = { mimeType: part.inlineData.mimeType, data: part.inlineData.data };

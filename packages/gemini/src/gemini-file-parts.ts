@@ -137,33 +137,22 @@ function toolFilePart(given: InlineData, index: number): GeminiPart {
   return typeof sent === 'string' ? { inlineData: { mimeType: sent, data: given.data } } : { text: unsupportedToolFileNote(given, index, PROVIDER, sent.reason) };
 }
 
-/** The type a file goes with inside a function response, or `undefined` when it cannot go there. */
-function sentInFunctionResponse(data: InlineData): string | undefined {
-  const sent = sentAs(data);
-  return typeof sent === 'string' && FUNCTION_RESPONSE_TYPES.has(sent) ? sent : undefined;
-}
-
-/** A function response's files inside it (`functionResponse.parts`): those a function response takes; `undefined` for none. */
-export function functionResponseParts(response: FunctionResponse): FunctionResponsePart[] | undefined {
-  const parts: FunctionResponsePart[] = [];
-  for (const { inlineData } of response.parts ?? []) {
-    const mimeType = sentInFunctionResponse(inlineData);
-    if (mimeType !== undefined) parts.push({ inlineData: { ...inlineData, mimeType } });
-  }
-  return parts.length > 0 ? parts : undefined;
-}
-
 /**
- * A function response's files that cannot go inside it (see {@link functionResponseParts}), as parts after the
- * function responses: a line naming the call, then each such file as `inlineData` when Gemini takes it in a
- * message (audio, video, HEIC: the model still gets it), else a note.
+ * A function response's files split once (each file's type and text decided once), for the default mode:
+ * `inside`, the files a function response takes (`functionResponse.parts`: PNG, JPEG, WebP, PDF, plain text;
+ * `undefined` for none), and `after`, the others as parts after the function responses: a line naming the
+ * call, then each as `inlineData` when Gemini takes it in a message (audio, video, HEIC: the model still gets
+ * it), else a note (empty when all went inside).
  */
-export function filesAfterFunctionResponse(response: FunctionResponse): GeminiPart[] {
+export function splitFunctionResponseFiles(response: FunctionResponse): { inside: FunctionResponsePart[] | undefined; after: GeminiPart[] } {
+  let inside: FunctionResponsePart[] | undefined;
   const after: GeminiPart[] = [];
   (response.parts ?? []).forEach(({ inlineData }, index) => {
-    if (sentInFunctionResponse(inlineData) === undefined) after.push(toolFilePart(inlineData, index));
+    const sent = sentAs(inlineData);
+    if (typeof sent === 'string' && FUNCTION_RESPONSE_TYPES.has(sent)) (inside ??= []).push({ inlineData: { ...inlineData, mimeType: sent } });
+    else after.push(typeof sent === 'string' ? { inlineData: { mimeType: sent, data: inlineData.data } } : { text: unsupportedToolFileNote(inlineData, index, PROVIDER, sent.reason) });
   });
-  return after.length > 0 ? [{ text: toolFilesIntro(response) }, ...after] : [];
+  return { inside, after: after.length > 0 ? [{ text: toolFilesIntro(response) }, ...after] : [] };
 }
 
 /**
