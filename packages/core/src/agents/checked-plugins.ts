@@ -17,16 +17,12 @@ import type { Plugin } from './plugin';
  */
 export function checkedPlugins(plugins: readonly Plugin[] | undefined, owner = "The runner's"): readonly Plugin[] {
   if (plugins === undefined) return Object.freeze([]);
-  if (!Array.isArray(plugins)) throw new AgentConfigError(pluginsNotArrayMessage(owner, plugins === null ? 'null' : typeof plugins));
-  let given: unknown[];
-  try {
-    given = Array.from(plugins as unknown[]);
-  } catch (thrown) {
-    throw new AgentConfigError(pluginsNotArrayMessage(owner, `an array that cannot be read (${thrownMessage(thrown)})`));
-  }
+  // Read by index up to its length (each read once), never through its iterator: a replaced
+  // `Symbol.iterator` (or a Proxy) could make that give other plugins than the array holds.
+  const length = pluginCount(plugins, owner);
   const checked: Plugin[] = [];
-  for (let index = 0; index < given.length; index++) {
-    const plugin = given[index];
+  for (let index = 0; index < length; index++) {
+    const plugin = readPlugin(plugins, index, owner);
     const where = `${owner} plugins[${index}]`;
     if ((typeof plugin !== 'object' && typeof plugin !== 'function') || plugin === null) throw new AgentConfigError(callbacksNotObjectMessage(where, plugin === null ? 'null' : typeof plugin));
     const hooks = checkedHooks(plugin, where);
@@ -40,3 +36,42 @@ export function checkedPlugins(plugins: readonly Plugin[] | undefined, owner = "
   }
   return Object.freeze(checked);
 }
+
+/**
+ * The `length` of `plugins`, read once.
+ *
+ * @throws AgentConfigError for what is no array (a revoked Proxy too), a `length` that is not one an array
+ *   has (a Proxy's may answer anything), or a read that throws.
+ */
+function pluginCount(plugins: unknown, owner: string): number {
+  let isArray: boolean;
+  let length: unknown;
+  try {
+    isArray = Array.isArray(plugins);
+    if (isArray) length = (plugins as unknown[]).length;
+  } catch (thrown) {
+    // A revoked Proxy (Array.isArray throws rather than answer), or a Proxy whose `length` trap throws.
+    throw unreadable(owner, thrownMessage(thrown));
+  }
+  if (!isArray) throw new AgentConfigError(pluginsNotArrayMessage(owner, plugins === null ? 'null' : typeof plugins));
+  if (typeof length !== 'number' || !Number.isInteger(length) || length < 0 || length > MAX_ARRAY_LENGTH) {
+    throw unreadable(owner, `its length is ${typeof length === 'number' ? length : typeof length}`);
+  }
+  return length;
+}
+
+/** What `plugins` holds at `index` (a hole: `undefined`), read once. @throws AgentConfigError when the read throws. */
+function readPlugin(plugins: unknown, index: number, owner: string): unknown {
+  try {
+    return (plugins as unknown[])[index];
+  } catch (thrown) {
+    throw unreadable(owner, thrownMessage(thrown));
+  }
+}
+
+function unreadable(owner: string, why: string): AgentConfigError {
+  return new AgentConfigError(pluginsNotArrayMessage(owner, `an array that cannot be read (${why})`));
+}
+
+/** The longest an array may be (2^32 - 1). */
+const MAX_ARRAY_LENGTH = 2 ** 32 - 1;

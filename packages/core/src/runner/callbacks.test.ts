@@ -158,6 +158,28 @@ describe('Runner: plugins and callbacks are kept as given', () => {
     expect(build([{ name: 'p', beforeModel: () => undefined, onToolError: [() => undefined] }])).not.toThrow();
   });
 
+  it('plugins are read by index and length, never through their iterator; an array that cannot be read (a revoked Proxy) fails with AGENT_CONFIG_INVALID', async () => {
+    const agent = new LlmAgent({ name: 'root', model: new ScriptedModel(['ok', 'ok']) });
+    const build = (plugins: unknown) => () => new Runner({ appName: 'app', agent, plugins: plugins as Plugin[] });
+    const seen: string[] = [];
+    // An iterator that gives another plugin than the array holds: the runner keeps the one at index 0.
+    const held: Plugin = { name: 'held', beforeModel: () => void seen.push('held') };
+    const swapped = [held];
+    Object.defineProperty(swapped, Symbol.iterator, { value: function* () { yield { name: 'other', beforeModel: () => void seen.push('other') }; } });
+    const runner = new Runner({ appName: 'app', agent, plugins: swapped });
+    for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'hi' }] } })) void event;
+    expect(seen).toEqual(['held']);
+    // An iterator that throws is never asked.
+    const throwing = [{ name: 'p' }];
+    Object.defineProperty(throwing, Symbol.iterator, { value: () => { throw new Error('no iterator'); } });
+    expect(build(throwing)).not.toThrow();
+    const { proxy, revoke } = Proxy.revocable([{ name: 'p' }], {});
+    revoke();
+    expect(build(proxy)).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins option is an array that cannot be read') }));
+    const badLength = new Proxy([{ name: 'p' }], { get: (target, key) => (key === 'length' ? 'many' : Reflect.get(target, key)) });
+    expect(build(badLength)).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins option is an array that cannot be read (its length is string)') }));
+  });
+
   it("an agent's callbacks whose hook is neither a function nor a list of functions fail at construction with AGENT_CONFIG_INVALID", () => {
     const model = new ScriptedModel(['ok']);
     expect(() => new LlmAgent({ name: 'root', model, callbacks: { afterModel: 'x' } as never })).toThrow(
