@@ -4,7 +4,9 @@ import { MalformedArgumentsError } from '../errors/tool-call-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
 import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, jsonWalk, setMember, isObjectPrototype } from '../validation/json-copy';
-import type { Content, FunctionCall, Part } from '../model/content';
+import type { Content, FunctionCall, InlineData, Part } from '../model/content';
+import { INLINE_DATA_SHAPE, isBase64Data, isFileName, isMediaType } from '../internal/inline-data-rules';
+import { mediaMismatch } from '../internal/media-signatures';
 import type { FinishReason } from '../model/finish-reason';
 import type { LlmResponse, Usage } from '../model/llm-response';
 import { thrownMessage } from '../errors/thrown-message';
@@ -84,7 +86,8 @@ class Check implements CheckedModelResponse {
  * or of `earlier` — the session's — gets a fresh id, so every call is answered exactly once, in order,
  * and an answer can only mean one call). A call whose object arguments are not plain JSON data, are
  * nested deeper than `limits.maxDepth`, or throw when read (a getter, a revoked Proxy) is refused alone
- * (see {@link CheckedModelResponse.refusedCalls}).
+ * (see {@link CheckedModelResponse.refusedCalls}). A part's inline data is checked as a user's file is
+ * (see copyInlineData): a file no provider takes would be sent again, and fail, on every later turn.
  * Nothing of the response object is kept: a model that changes it later changes nothing stored.
  *
  * @throws InvalidModelResponseError when the response cannot be stored as it is.
@@ -167,6 +170,10 @@ function copyPart(part: unknown, index: number, check: Check): Part {
       case 'functionCall':
         copy.functionCall = copyCall(value, index, check);
         break;
+      case 'inlineData':
+        // `null` is an absent file, as in a user's part.
+        if (value !== null) copy.inlineData = copyInlineData(value, index, check);
+        break;
       case 'functionResponse':
         throw invalid(check, `part ${index} is a function response; only the runner answers calls`);
       case 'partialFunctionCall':
@@ -228,6 +235,39 @@ function copyCall(call: unknown, index: number, check: Check): FunctionCall {
   else (check.ids ??= new Set([check.firstId])).add(id);
   if (refusedArgs) (check.refusedCalls ??= new Map()).set(id, refusalFor(copy.name, refusedArgs, check.limits));
   return copy as unknown as FunctionCall;
+}
+
+/**
+ * A part's inline data, checked as a user's file is (runner/check-new-message.ts) and copied: stored, it is
+ * sent again on every later turn, and a file no provider takes would fail each of them. `{ mimeType, data,
+ * displayName? }` with no other member (an adapter may pass it on whole), a `type/subtype` media type,
+ * non-empty standard base64 data whose first bytes are what the media type says (for the types
+ * {@link mediaMismatch} knows), a name a file may have (`null`: none). Each member read once; the media type
+ * kept in lower case, as a user's and a tool's files are.
+ */
+function copyInlineData(value: unknown, index: number, check: Check): InlineData {
+  if (!isRecord(value) || Array.isArray(value) || !hasPlainPrototype(value)) throw notInlineData(check, index);
+  let mimeType: unknown;
+  let data: unknown;
+  let displayName: unknown;
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    const member = value[key];
+    if (member === undefined) continue;
+    if (key === 'mimeType') mimeType = member;
+    else if (key === 'data') data = member;
+    else if (key === 'displayName') displayName = member;
+    else throw notInlineData(check, index);
+  }
+  if (!isMediaType(mimeType) || !isBase64Data(data) || (displayName !== undefined && displayName !== null && !isFileName(displayName))) throw notInlineData(check, index);
+  const mismatch = mediaMismatch(mimeType, data);
+  if (mismatch !== undefined) throw invalid(check, `part ${index} has inlineData declared ${mimeType} ${mismatch}`);
+  const type = mimeType.toLowerCase();
+  return typeof displayName === 'string' ? { mimeType: type, data, displayName } : { mimeType: type, data };
+}
+
+function notInlineData(check: Check, index: number): InvalidModelResponseError {
+  return invalid(check, `part ${index} has inlineData that is not ${INLINE_DATA_SHAPE}`);
 }
 
 /** `finishReason`'s two fields, copied: `unified` a string, `raw` a string or absent (nothing else is stored). */

@@ -8,6 +8,12 @@ const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]
 /** Standard base64 text (no `data:` prefix, no line breaks). */
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/**
+ * What inline data must be, for error messages (a user's file, a model response's): `isMediaType`,
+ * `isBase64Data` and `isFileName` say it, with no member but the three.
+ */
+export const INLINE_DATA_SHAPE = '{ mimeType: "type/subtype", data, displayName?: string } with no other key, its data standard base64 (A-Z, a-z, 0-9, + and /, padded with =, no line breaks; not a data URL), the media type at most 127 characters a side, a name of at most 255 characters (UTF-16 code units) with no control character, lone surrogate, line separator or bidirectional control';
+
 /** True for a `type/subtype` media type (each at most 127 characters, as RFC 6838 allows), as every provider takes inline data's. */
 export function isMediaType(value: unknown): value is string {
   return typeof value === 'string' && MEDIA_TYPE.test(value);

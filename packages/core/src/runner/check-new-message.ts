@@ -1,7 +1,7 @@
 import { REQUEST_CONFIRMATION, isRecord } from '../confirmation/request-confirmation';
 import { InvalidMessageError } from '../errors/invalid-message-error';
 import { unfitIdentifierCharacter } from '../internal/identifier-characters';
-import { isBase64Data, isFileName, isMediaType } from '../internal/inline-data-rules';
+import { INLINE_DATA_SHAPE, isBase64Data, isFileName, isMediaType } from '../internal/inline-data-rules';
 import { mediaMismatch } from '../internal/media-signatures';
 import type { Content, Part } from '../model/content';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, copyArgumentObject } from '../validation/argument-parser';
@@ -279,8 +279,6 @@ const NULL_AS_ABSENT: ReadonlySet<string> = new Set(['text', 'functionResponse',
 const SIZE_HINT = "Send less, or raise the runner's argumentLimits.maxChars (a file counts as its base64 text, about 4/3 of its bytes).";
 /** The close of a message refused for a file. */
 const FILE_HINT = 'Send each file as { inlineData: { mimeType, data } }, its bytes standard base64 and of the type it names.';
-/** What {@link isInlineData} takes, for error messages. */
-const INLINE_DATA_SHAPE = '{ mimeType: "type/subtype", data, displayName?: string } with no other key, its data standard base64 (A-Z, a-z, 0-9, + and /, padded with =, no line breaks; not a data URL), the media type at most 127 characters a side, a name of at most 255 characters (UTF-16 code units) with no control character, lone surrogate, line separator or bidirectional control';
 
 /** The members inline data may have. */
 const INLINE_DATA_MEMBERS: ReadonlySet<string> = new Set(['mimeType', 'data', 'displayName']);
