@@ -26,6 +26,7 @@ import { redactSecretText } from '../redaction/secret-redaction';
 import { setStateKey } from '../state/state-keys';
 import { thrownMessage } from '../errors/thrown-message';
 import { reportableError } from '../errors/reportable-error';
+import { runFailure } from '../errors/run-failure';
 import { closingFully, finishClosing } from './close-model-parts';
 import { GENERATOR_ASYNC_ITERATOR, GENERATOR_NEXT, GENERATOR_RETURN } from '../model/generator-iterator';
 
@@ -317,9 +318,11 @@ class ModelCall implements ModelStep {
           }
         }
       } catch (thrown) {
-        // The run ends on what the callback threw (as after an afterModel callback throws).
-        this.chat?.end(reportableError(thrown) ?? { code: 'INTERNAL_ERROR', message: thrownMessage(thrown) });
-        throw thrown;
+        // The run ends on what the callback threw (as after an afterModel callback throws: its code, else
+        // INTERNAL_ERROR), on this call's error event: what was billed was billed whatever the callbacks do.
+        const failure = runFailure(thrown);
+        this.chat?.end(failure);
+        return withUsage(errorEvent(context, agent.name, failure), billed);
       }
     }
     const event = withUsage(errorEvent(context, agent.name, error, this.actions), billed);

@@ -1,6 +1,8 @@
 import { LlmAgent } from '../agents/llm-agent';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { withBilledUsage } from '../model/billed-usage';
+import type { LlmResponse } from '../model/llm-response';
+import type { Model } from '../model/model';
 import { ScriptedModel, type Script } from '../testing/scripted-model';
 import { collect, weatherTool } from './__fixtures__/test-tools';
 import { Runner } from './runner';
@@ -97,5 +99,41 @@ describe('usage per run', () => {
     expect(last.text()).toBe('Sorry, try again.');
     expect(last.usage).toEqual({ inputTokens: 71, outputTokens: 6, totalTokens: 77 });
     expect(last.runUsage).toEqual({ inputTokens: 71, outputTokens: 6, totalTokens: 77 });
+  });
+
+  it('an onModelError callback that throws leaves what was billed on the error event it ends the run on, streaming or not', async () => {
+    const billed = { inputTokens: 70, outputTokens: 5, totalTokens: 75 };
+    const answer: LlmResponse = { content: { role: 'model', parts: [{ text: 'Hello.' }] }, turnComplete: true, usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 } };
+    // A call billed before it failed, and a complete response whose close then throws.
+    const failingCall = (): Model => new ScriptedModel([withBilledUsage(new Error('continuation failed'), billed)] as Script);
+    const failingClose = (): Model => ({
+      provider: 'scripted',
+      modelName: 'scripted-model',
+      async *generate() {
+        try {
+          yield answer;
+        } finally {
+          throw new Error('close failed');
+        }
+      },
+    });
+    const cases = [
+      [failingCall, billed],
+      [failingClose, answer.usage],
+    ] as const;
+    for (const [model, usage] of cases) {
+      for (const streaming of [false, true]) {
+        const onModelError = () => {
+          throw new Error('fallback broke');
+        };
+        const agent = new LlmAgent({ name: 'bot', model: model(), callbacks: { onModelError } });
+        const events = await collect(new Runner({ appName: 'app', agent }), 'Hi', { streaming });
+        const last = events[events.length - 1];
+        expect(last.errorCode).toBe('INTERNAL_ERROR');
+        expect(last.errorMessage).toContain('fallback broke');
+        expect(last.usage).toEqual(usage);
+        expect(last.runUsage).toEqual(usage);
+      }
+    }
   });
 });

@@ -6,6 +6,7 @@ import { LlmAgent } from '../agents/llm-agent';
 import { confirmationResponse } from '../confirmation/confirmation-response';
 import { ProviderError } from '../errors/provider-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
+import { withBilledUsage } from '../model/billed-usage';
 import type { OnModelErrorCallback } from '../agents/callbacks';
 import type { Event } from '../events/event';
 import type { Content } from '../model/content';
@@ -269,7 +270,9 @@ describe('tracing: the span tree of a turn', () => {
   });
 
   describe('an onModelError callback: the chat span records the error the run reports', () => {
-    const rateLimited = () => new ProviderError('RATE_LIMITED', 'Too many requests.', { provider: 'scripted' });
+    // Billed before it failed: the error event and the chat span count it, whatever the callbacks do.
+    const billed = { inputTokens: 70, outputTokens: 5, totalTokens: 75 };
+    const rateLimited = () => withBilledUsage(new ProviderError('RATE_LIMITED', 'Too many requests.', { provider: 'scripted' }), billed);
     const run = async (onModelError: OnModelErrorCallback, streaming: boolean) => {
       const { exporter, provider } = inMemoryTracing();
       const runner = new Runner({
@@ -301,9 +304,11 @@ describe('tracing: the span tree of a turn', () => {
       for (const streaming of [false, true]) {
         const { events, chat, agent, invocation } = await run(onModelError, streaming);
         expect(events.at(-1)!.errorCode).toBe(code);
+        expect(events.at(-1)!.usage).toEqual(billed);
         for (const span of [chat, agent, invocation]) {
           expect(span.attributes['error.type']).toBe(code);
           expect(span.status.code).toBe(SpanStatusCode.ERROR);
+          expect([span.attributes['gen_ai.usage.input_tokens'], span.attributes['gen_ai.usage.output_tokens']]).toEqual([70, 5]);
         }
       }
     });
