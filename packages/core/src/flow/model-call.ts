@@ -189,6 +189,8 @@ class ModelCall implements ModelStep {
   complete?: LlmResponse;
   /** The partial events of the partial responses a model sent although the call was not streaming ({@link ModelCall.took}). */
   partials?: Event[];
+  /** An onModelError callback answered for the failed model call ({@link ModelCall.recover}, which gave the span its counts). */
+  private recovered = false;
   /** The step's event, once {@link ModelCall.step} or {@link ModelCall.failed} made it. */
   event!: Event;
   ok = false;
@@ -293,12 +295,12 @@ class ModelCall implements ModelStep {
     const { agent, context } = this;
     const error = context.aborted ? new RunAbortedError(context.signal.reason) : toToolsmithError(thrown, agent);
     // Tokens the provider billed before the call failed (withBilledUsage) still count: on the span and the error
-    // event; so do those of a complete response whose close then failed, added to them (the span has the
-    // response's already, and is given the sum when there is more).
+    // event; so do those of a complete response whose close then failed, added to them (copied as the check
+    // copies a response's: read once, here, for the span and the event alike).
     const thrownBilled = billedUsageOf(thrown);
     const completed = this.complete ? usageOfComplete(this.complete, agent.model.modelName) : undefined;
     const billed = thrownBilled && completed ? addUsage(completed, thrownBilled) : (thrownBilled ?? completed);
-    if (thrownBilled) this.chat?.response({ usage: billed });
+    this.chat?.usage(billed);
     if (context.aborted) {
       this.chat?.end(error);
       return withUsage(errorEvent(context, agent.name, error), billed);
@@ -313,6 +315,7 @@ class ModelCall implements ModelStep {
           const response = (await onError({ context: this.callbackContext(), request: this.request, error })) ?? undefined;
           if (response) {
             // Recovered: the model call itself failed, as it did.
+            this.recovered = true;
             this.chat?.end(failure);
             return billed ? { ...response, usage: addUsage(response.usage, billed) } : response;
           }
@@ -339,7 +342,9 @@ class ModelCall implements ModelStep {
       }
       return response;
     } catch (thrown) {
-      // The run ends on it (INTERNAL_ERROR): the chat span ends failed here, or it would never be exported.
+      // The run ends on it (INTERNAL_ERROR): the chat span ends failed here, or it would never be exported
+      // (with the model's counts, as the check copies them, unless a callback recovered the call).
+      if (this.chat && !this.recovered) this.chat.usage(usageOfComplete(this.complete, this.agent.model.modelName));
       this.chat?.end(reportableError(thrown) ?? { code: 'INTERNAL_ERROR', message: thrownMessage(thrown) });
       throw thrown;
     }
@@ -356,14 +361,24 @@ class ModelCall implements ModelStep {
     try {
       checked = checkModelResponse(raw, agent.model.modelName, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS, context);
     } catch (error) {
-      this.chat?.end(error as ToolsmithError);
+      if (this.chat) this.endChat(this.chat, raw, undefined, error as ToolsmithError);
       return this.failed(errorEvent(context, agent.name, error as ToolsmithError, this.actions));
     }
-    this.chat?.end();
+    if (this.chat) this.endChat(this.chat, raw, checked);
     this.event = this.responseEvent(checked);
     this.ok = true;
     this.refusedCalls = checked.refusedCalls;
     return this;
+  }
+
+  /**
+   * Ends the `chat` span at the step: with the model's token counts as the check copied them, read once (the
+   * event's, unless an afterModel callback replaced the response: the model's own are then copied here; a
+   * response the check refused has none). A call a callback recovered has its span's counts from {@link ModelCall.recover}.
+   */
+  private endChat(chat: ChatSpan, raw: LlmResponse, checked: CheckedModelResponse | undefined, error?: ToolsmithError): void {
+    if (!this.recovered) chat.usage(raw === this.complete ? checked?.usage : usageOfComplete(this.complete, this.agent.model.modelName));
+    chat.end(error);
   }
 
   private responseEvent(response: CheckedModelResponse): Event {

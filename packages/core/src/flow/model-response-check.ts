@@ -279,9 +279,10 @@ function copyFinishReason(value: unknown, check: Check): FinishReason {
 }
 
 /**
- * The usage of a complete response the call then failed on (the model's close threw, or an abort cut it),
- * copied as {@link checkModelResponse} copies it: the provider billed it, and the run counts it. `undefined`
- * when the response has none, or one the check would refuse.
+ * The usage of a model's complete response that no event is made of as it is (the call then failed on it: the
+ * model's close threw, or an abort cut it; or an afterModel callback replaced it or threw), copied as
+ * {@link checkModelResponse} copies it: the provider billed it, and the run (or the `chat` span) counts it.
+ * `undefined` when the response has none, or one the check would refuse.
  */
 export function usageOfComplete(raw: unknown, modelName: string): Usage | undefined {
   if (!isRecord(raw)) return undefined;

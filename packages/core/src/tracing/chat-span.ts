@@ -1,5 +1,5 @@
 import type { Attributes, Context, Span } from '@opentelemetry/api';
-import type { LlmResponse } from '../model/llm-response';
+import type { LlmResponse, Usage } from '../model/llm-response';
 import type { ProviderExchange } from '../model/provider-exchange';
 import { markForwarding } from '../model/generator-iterator';
 import { PROVIDER_ATTEMPT_EVENT, TraceAttribute } from './gen-ai-conventions';
@@ -68,16 +68,26 @@ export class ChatSpan {
     this.span.addEvent(PROVIDER_ATTEMPT_EVENT, attributes);
   };
 
-  /** Records the model's complete response: id, finish reason, token counts (and its content when opted in). */
+  /**
+   * Records the model's complete response: id, finish reason (and its content when opted in). Not its token
+   * counts: those are the checked copy's ({@link ChatSpan.usage}), so the raw response's are read once, by the check.
+   */
   response(response: LlmResponse): void {
     const attributes: Attributes = {};
     if (response.responseId !== undefined) attributes[TraceAttribute.RESPONSE_ID] = response.responseId;
     const reason = response.finishReason?.raw ?? response.finishReason?.unified;
     if (reason !== undefined) attributes[TraceAttribute.RESPONSE_FINISH_REASONS] = [reason];
-    setUsageAttributes(attributes, response.usage);
     if (this.recordContent) attributes[TraceAttribute.OUTPUT_MESSAGES] = outputMessagesJson(response);
     this.span.setAttributes(attributes);
     if (response.error) markFailed(this.api, this.span, response.error.code, response.error.message, this.recordContent);
+  }
+
+  /** Records the call's token counts, as the boundary check copied them (the counts its event holds); none once the span ended. */
+  usage(usage: Usage | undefined): void {
+    if (this.ended || !usage) return;
+    const attributes: Attributes = {};
+    setUsageAttributes(attributes, usage);
+    this.span.setAttributes(attributes);
   }
 
   /** Ends the span, failed when `error` is given. Only the first call counts (a recovered call ends once, failed). */

@@ -327,6 +327,70 @@ describe('tracing: the span tree of a turn', () => {
     });
   });
 
+  describe("the chat span's token counts are those the event gets, as the boundary check copied them", () => {
+    // The model's response, its `usage` made by `usage()` at each read of it; its close throws when `closeFails`.
+    const modelAnswering = (usage: () => unknown, closeFails: boolean): Model => ({
+      provider: 'scripted',
+      modelName: 'scripted-model',
+      async *generate() {
+        const response = { content: { role: 'model', parts: [{ text: 'Hello.' }] }, turnComplete: true } as LlmResponse;
+        Object.defineProperty(response, 'usage', { enumerable: true, get: usage });
+        try {
+          yield response;
+        } finally {
+          if (closeFails) throw new Error('close failed');
+        }
+      },
+    });
+    const run = async (model: Model, traced: boolean) => {
+      const { exporter, provider } = inMemoryTracing();
+      const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model }), tracing: traced ? { tracerProvider: provider } : { enabled: false } });
+      const events = (await send(runner, user('Hi'))).map((e) => ({ error: e.errorCode, text: e.text(), usage: e.usage }));
+      const chat = exporter.getFinishedSpans().filter((s) => s.name === 'chat scripted-model');
+      const counts = chat.map((s) => [s.attributes['gen_ai.usage.input_tokens'], s.attributes['gen_ai.usage.output_tokens']]);
+      return { events, counts };
+    };
+    const counts = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
+    const usages: [string, () => () => unknown, object | undefined][] = [
+      // Each read of a count once: a Proxy that refuses a second read is a usage as good as any.
+      [
+        'a Proxy that throws at a second read of a count',
+        () => {
+          let reads = 0;
+          const usage = new Proxy(counts, {
+            get: (target, key) => {
+              if (key === 'inputTokens' && ++reads > 1) throw new Error('read twice');
+              return Reflect.get(target, key) as unknown;
+            },
+          });
+          return () => usage;
+        },
+        counts,
+      ],
+      [
+        'a getter that answers otherwise at each read',
+        () => {
+          let reads = 0;
+          return () => ({ inputTokens: 10 * ++reads, outputTokens: 5 });
+        },
+        { inputTokens: 10, outputTokens: 5 },
+      ],
+      ['a count the check refuses (a string)', () => () => ({ inputTokens: '10', outputTokens: 5 }), undefined],
+    ];
+    for (const [name, usage, expected] of usages) {
+      it.each([false, true])(`${name}: a traced and an untraced run make the same events, and the span says the event's counts (the close fails: %s)`, async (closeFails) => {
+        const untraced = await run(modelAnswering(usage(), closeFails), false);
+        const traced = await run(modelAnswering(usage(), closeFails), true);
+        expect(traced.events).toEqual(untraced.events);
+        const last = traced.events.at(-1)!;
+        // A refused count refuses the response (INVALID_MODEL_RESPONSE), or counts nothing of a response whose close failed.
+        expect(last.error).toBe(closeFails ? 'PROVIDER_ERROR' : expected ? undefined : 'INVALID_MODEL_RESPONSE');
+        expect(last.usage).toEqual(expected);
+        expect(traced.counts).toEqual([expected ? [10, 5] : [undefined, undefined]]);
+      });
+    }
+  });
+
   describe('error statuses without content recording', () => {
     const strict = () =>
       new FnTool('pay', () => ({ paid: true }), {
