@@ -313,6 +313,18 @@ describe('tracing: the span tree of a turn', () => {
       }
     });
 
+    it('one that recovers with a response the boundary check refuses: the run and the chat span end on INVALID_MODEL_RESPONSE, streaming or not', async () => {
+      const recover: OnModelErrorCallback = () => ({ content: { role: 'model', parts: [{ text: 'Busy.' }] }, turnComplete: 'yes' as unknown as boolean });
+      for (const streaming of [false, true]) {
+        const { events, chat, agent } = await run(recover, streaming);
+        expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MODEL_RESPONSE']);
+        for (const span of [chat, agent]) {
+          expect(span.attributes['error.type']).toBe('INVALID_MODEL_RESPONSE');
+          expect(span.status.code).toBe(SpanStatusCode.ERROR);
+        }
+      }
+    });
+
     it("one that recovers (after changing the error's code): the chat span ends failed with the model's own error, and the run goes on", async () => {
       const recover: OnModelErrorCallback = ({ error }) => {
         Object.assign(error, { code: 'QUOTA_EXHAUSTED' });
@@ -322,6 +334,7 @@ describe('tracing: the span tree of a turn', () => {
         const { events, chat, agent } = await run(recover, streaming);
         expect(events.map((e) => e.errorCode ?? e.text())).toEqual(['Busy, try later.']);
         expect(chat.attributes['error.type']).toBe('RATE_LIMITED');
+        expect([chat.attributes['gen_ai.usage.input_tokens'], chat.attributes['gen_ai.usage.output_tokens']]).toEqual([70, 5]);
         expect(agent.status.code).not.toBe(SpanStatusCode.ERROR);
       }
     });
