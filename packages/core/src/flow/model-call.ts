@@ -189,8 +189,6 @@ class ModelCall implements ModelStep {
   complete?: LlmResponse;
   /** The partial events of the partial responses a model sent although the call was not streaming ({@link ModelCall.took}). */
   partials?: Event[];
-  /** The model's error, when an onModelError callback answered for the failed call of a traced run ({@link ModelCall.recover}, which gave the span its counts). */
-  private recoveredFrom?: { code: string; message?: string };
   /** The step's event, once {@link ModelCall.step} or {@link ModelCall.failed} made it. */
   event!: Event;
   ok = false;
@@ -316,7 +314,7 @@ class ModelCall implements ModelStep {
           if (response) {
             // Recovered: the model call itself failed, as it did; its span ends at the step, with that error
             // unless the run ends on another (the response refused at the boundary, an afterModel callback's throw).
-            this.recoveredFrom = failure;
+            if (this.chat && failure) this.chat.recovered(failure);
             return billed ? { ...response, usage: addUsage(response.usage, billed) } : response;
           }
         }
@@ -344,7 +342,7 @@ class ModelCall implements ModelStep {
     } catch (thrown) {
       // The run ends on it (INTERNAL_ERROR): the chat span ends failed here, or it would never be exported
       // (with the model's counts, as the check copies them, unless a callback recovered the call).
-      if (this.chat && !this.recoveredFrom) this.chat.usage(usageOfComplete(this.complete, this.agent.model.modelName));
+      if (this.chat && !this.chat.counted) this.chat.usage(usageOfComplete(this.complete, this.agent.model.modelName));
       this.chat?.end(reportableError(thrown) ?? { code: 'INTERNAL_ERROR', message: thrownMessage(thrown) });
       throw thrown;
     }
@@ -378,9 +376,8 @@ class ModelCall implements ModelStep {
    * and ends failed: with the model's error, or with the check's when it refused the callback's response (the run ends on it).
    */
   private endChat(chat: ChatSpan, raw: LlmResponse, checked: CheckedModelResponse | undefined, error?: ToolsmithError): void {
-    const recoveredFrom = this.recoveredFrom;
-    if (!recoveredFrom) chat.usage(raw === this.complete ? checked?.usage : usageOfComplete(this.complete, this.agent.model.modelName));
-    chat.end(error ?? recoveredFrom);
+    if (!chat.counted) chat.usage(raw === this.complete ? checked?.usage : usageOfComplete(this.complete, this.agent.model.modelName));
+    chat.end(error);
   }
 
   private responseEvent(response: CheckedModelResponse): Event {

@@ -15,6 +15,8 @@ import { thrownMessage } from '../errors/thrown-message';
  */
 export class ChatSpan {
   private ended = false;
+  /** The model's error, once a callback answered for the failed call ({@link ChatSpan.recovered}). */
+  private recoveredFrom?: { code: string; message?: string };
 
   constructor(
     private readonly api: OtelApiModule,
@@ -82,16 +84,29 @@ export class ChatSpan {
     if (response.error) markFailed(this.api, this.span, response.error.code, response.error.message, this.recordContent);
   }
 
-  /** Records the call's token counts, as the boundary check copied them (the counts its event holds); none once the span ended. */
+  /**
+   * The model call failed and an onModelError callback answered for it: the span ends failed with `error`
+   * (at the step), unless the run ends on another error then; its counts are those it was given so far.
+   */
+  recovered(error: { code: string; message?: string }): void {
+    this.recoveredFrom = error;
+  }
+
+  /** True once the call's counts are all given: the span ended, or the call failed and a callback recovered it. */
+  get counted(): boolean {
+    return this.ended || this.recoveredFrom !== undefined;
+  }
+
+  /** Records the call's token counts, as the boundary check copied them (the counts its event holds); none once {@link ChatSpan.counted}. */
   usage(usage: Usage | undefined): void {
-    if (this.ended || !usage) return;
+    if (this.counted || !usage) return;
     const attributes: Attributes = {};
     setUsageAttributes(attributes, usage);
     this.span.setAttributes(attributes);
   }
 
-  /** Ends the span, failed when `error` is given. Only the first call counts (a recovered call ends once, failed). */
-  end(error?: { code: string; message?: string }): void {
+  /** Ends the span, failed when `error` is given, else with the model's error when a callback recovered the call. Only the first call counts. */
+  end(error: { code: string; message?: string } | undefined = this.recoveredFrom): void {
     if (this.ended) return;
     this.ended = true;
     if (error) markFailed(this.api, this.span, error.code, error.message, this.recordContent);
