@@ -12,6 +12,8 @@ export { argsAsObject, argsFromJsonText, argsFromJsonValue } from './function-ca
 export { partialFunctionCallResponse } from './partial-function-call';
 export { base64Bytes, dataUrl, toolFileName, toolFilesIntro, unsupportedInlineDataNote, unsupportedToolFileNote } from './tool-result-files';
 export { utf8Text } from './utf8-text';
+export { imageDimensions } from '../internal/image-dimensions';
+export type { ImageDimensions } from '../internal/image-dimensions';
 export { callProvider } from './provider-call';
 export type { ProviderCall } from './provider-call';
 export { DEFAULT_RETRY_POLICY, resolveRetryPolicy, retryDelayMs } from './retry-policy';
