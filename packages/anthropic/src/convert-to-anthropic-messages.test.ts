@@ -1,4 +1,6 @@
+import type { Content, InlineData } from '@toolsmith/core';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
+import { pngOfSize } from './__fixtures__/png-of-size';
 
 describe('convertToAnthropicMessages', () => {
   it('puts the system instruction in `system` and maps roles', () => {
@@ -142,6 +144,81 @@ describe('convertToAnthropicMessages', () => {
         ],
       },
     ]);
+  });
+
+  describe("Anthropic's limits on an image's pixels (8000 a side; 2000 a side in a request of more than 20 images)", () => {
+    const image = (width: number, height: number, displayName?: string): InlineData => ({ mimeType: 'image/png', data: pngOfSize(width, height), ...(displayName ? { displayName } : {}) });
+    const sent = (file: InlineData) => ({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: file.data } });
+    const userImages = (files: InlineData[]): Content[] => [{ role: 'user', parts: files.map((inlineData) => ({ inlineData })) }];
+
+    it('sends an image of 8000 pixels a side and a note in place of one over 8000 wide or high, in a message and in a tool result', () => {
+      const fits = image(8000, 8000);
+      const wide = image(8001, 10);
+      const high = image(10, 12000, 'scan.png');
+      const { messages } = convertToAnthropicMessages([
+        ...userImages([fits, wide]),
+        { role: 'model', parts: [{ functionCall: { id: 't1', name: 'render', args: {} } }] },
+        { role: 'user', parts: [{ functionResponse: { id: 't1', name: 'render', response: {}, parts: [{ inlineData: high }, { inlineData: fits }] } }] },
+      ]);
+      expect(messages[0].content).toEqual([
+        sent(fits),
+        { type: 'text', text: "[A file (image/png, 45 bytes) was sent here; it was left out, as it is 8001x10 pixels, over Anthropic's limit of 8000 pixels a side.]" },
+      ]);
+      expect(messages[2].content).toEqual([
+        {
+          type: 'tool_result',
+          tool_use_id: 't1',
+          content: [
+            { type: 'text', text: '{}' },
+            { type: 'text', text: '[The tool returned the file "scan.png" (image/png, 45 bytes); it was left out, as it is 10x12000 pixels, over Anthropic\'s limit of 8000 pixels a side.]' },
+            sent(fits),
+          ],
+        },
+      ]);
+    });
+
+    it('with more than 20 images in the request (messages and tool results), sends a note in place of each over 2000 pixels a side', () => {
+      const large = image(2001, 100);
+      const tall = image(30, 2001, 'tall.png');
+      const small = Array.from({ length: 19 }, (_, index) => image(2000, 2000 - index));
+      const { messages } = convertToAnthropicMessages([
+        ...userImages([large, ...small]),
+        { role: 'model', parts: [{ functionCall: { id: 't1', name: 'render', args: {} } }] },
+        { role: 'user', parts: [{ functionResponse: { id: 't1', name: 'render', response: {}, parts: [{ inlineData: tall }] } }] },
+      ]);
+      expect(messages[0].content).toEqual([
+        { type: 'text', text: "[A file (image/png, 45 bytes) was sent here; it was left out, as it is 2001x100 pixels, over Anthropic's limit of 2000 pixels a side in a request of more than 20 images.]" },
+        ...small.map(sent),
+      ]);
+      expect(messages[2].content[0]).toMatchObject({
+        content: [{ type: 'text' }, { type: 'text', text: '[The tool returned the file "tall.png" (image/png, 45 bytes); it was left out, as it is 30x2001 pixels, over Anthropic\'s limit of 2000 pixels a side in a request of more than 20 images.]' }],
+      });
+    });
+
+    it('with 20 images, sends those over 2000 pixels a side; images Anthropic refuses on their own, model turns\' files and other files are not counted', () => {
+      const large = image(4000, 3000);
+      const small = Array.from({ length: 19 }, (_, index) => image(100, 100 + index));
+      const others: InlineData[] = [image(8001, 1), { mimeType: 'image/png', data: 'A'.repeat(5 * 1024 * 1024 + 4) }, { mimeType: 'application/pdf', data: 'JVBE' }, { mimeType: 'image/bmp', data: 'Qk0=' }];
+      const { messages } = convertToAnthropicMessages([...userImages([large, ...small, ...others]), { role: 'model', parts: [{ inlineData: image(10, 10) }] }]);
+      expect(messages[0].content.slice(0, 20)).toEqual([large, ...small].map(sent));
+      expect(messages[0].content.slice(20)).toMatchObject([{ type: 'text' }, { type: 'text' }, { type: 'document' }, { type: 'text' }]);
+    });
+
+    it('sends an image whose size cannot be read from its header as it did, also in a request of more than 20 images', () => {
+      const unreadable: InlineData = { mimeType: 'image/jpeg', data: Buffer.from('ffd8ffe000104a464946', 'hex').toString('base64') };
+      const small = Array.from({ length: 20 }, () => image(2001, 2001)).map((file, index) => (index === 0 ? file : image(10, 10 + index)));
+      const { messages } = convertToAnthropicMessages(userImages([unreadable, ...small]));
+      expect(messages[0].content[0]).toEqual({ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: unreadable.data } });
+      expect(messages[0].content[1]).toMatchObject({ type: 'text' });
+      expect(messages[0].content.slice(2)).toEqual(small.slice(1).map(sent));
+    });
+
+    it("reads a stored file's size again when its data is replaced (the size is kept per file object)", () => {
+      const file: InlineData = { mimeType: 'image/png', data: pngOfSize(100, 100) };
+      expect(convertToAnthropicMessages(userImages([file])).messages[0].content[0]).toEqual(sent(file));
+      file.data = pngOfSize(9000, 100);
+      expect(convertToAnthropicMessages(userImages([file])).messages[0].content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('9000x100 pixels') });
+    });
   });
 
   it("cuts a document's title to Anthropic's 500 characters (core keeps names to 255; a session stored before may hold longer)", () => {

@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Content, FunctionCall, InlineData, Part } from '@toolsmith/core';
 import { argsAsObject, pairToolResults, ownThoughtSignature, providerDataOf, unsupportedInlineDataNote, unsupportedToolFileNote, utf8Text } from '@toolsmith/core/adapter-kit';
+import { MAX_FULL_SIZE_IMAGES, imageRefusal } from './anthropic-image-limits';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -16,13 +17,16 @@ export interface AnthropicPrompt {
  * puts the system instruction in `system`, pairs every `tool_use` with exactly one `tool_result`
  * (core's `pairToolResults`), merges consecutive messages of the same role into one, and moves
  * `tool_result` blocks to the front of their user message (the API rejects a user turn that answers
- * tool calls with anything before the results).
+ * tool calls with anything before the results). An image Anthropic would refuse goes as a note (see
+ * anthropic-image-limits.ts): with more than 20 images in the request, one over 2000 pixels a side too.
  */
 export function convertToAnthropicMessages(contents: Content[], systemInstruction?: string): AnthropicPrompt {
   const messages: AnthropicPrompt['messages'] = [];
-  for (const content of pairToolResults(contents)) {
+  const paired = pairToolResults(contents);
+  const manyImages = imageCount(paired) > MAX_FULL_SIZE_IMAGES;
+  for (const content of paired) {
     const role = content.role === 'model' ? 'assistant' : 'user';
-    const blocks = content.parts.flatMap((part) => convertPart(part, role));
+    const blocks = content.parts.flatMap((part) => convertPart(part, role, manyImages));
     if (blocks.length === 0) continue;
     const previous = messages[messages.length - 1];
     if (previous && previous.role === role) previous.content.push(...blocks);
@@ -36,20 +40,39 @@ export function convertToAnthropicMessages(contents: Content[], systemInstructio
   return prompt;
 }
 
-function convertPart(part: Part, role: 'user' | 'assistant'): ContentBlockParam[] {
+/**
+ * How many image blocks the request holds by the limits on one image (size, bytes): a file of an image type
+ * in a user's message or in a tool's result (as {@link convertPart} sends them) that Anthropic takes.
+ */
+function imageCount(contents: readonly Content[]): number {
+  let count = 0;
+  for (const content of contents) {
+    for (const part of content.parts) {
+      if (part.functionCall) continue;
+      if (part.functionResponse) {
+        for (const file of part.functionResponse.parts ?? []) if (isSentImage(file.inlineData)) count++;
+      } else if (part.inlineData && content.role !== 'model' && isSentImage(part.inlineData)) count++;
+    }
+  }
+  return count;
+}
+
+const isSentImage = (file: InlineData): boolean => imageType(file) !== undefined && imageRefusal(file, false) === undefined;
+
+function convertPart(part: Part, role: 'user' | 'assistant', manyImages: boolean): ContentBlockParam[] {
   if (part.functionCall) return [toToolUse(part.functionCall)];
   if (part.functionResponse) {
     const { id, response, isError, parts } = part.functionResponse;
     const text = JSON.stringify(response);
     // Files go in the result itself, as image and document blocks after the JSON.
-    const content = parts?.length ? [{ type: 'text' as const, text }, ...parts.map((file, index) => toolResultFile(file.inlineData, index))] : text;
+    const content = parts?.length ? [{ type: 'text' as const, text }, ...parts.map((file, index) => toolResultFile(file.inlineData, index, manyImages))] : text;
     const block: Anthropic.ToolResultBlockParam = { type: 'tool_result', tool_use_id: id, content };
     if (isError) block.is_error = true;
     return [block];
   }
   // An assistant turn holds text and tool use only ("'image' blocks are not permitted within assistant
   // turns"): a model's file (Gemini's image output, a callback's response) is a note there.
-  if (part.inlineData) return [role === 'assistant' ? { type: 'text', text: unsupportedInlineDataNote(part.inlineData, 'Anthropic', 'an assistant turn holds no files') } : toMediaBlock(part.inlineData)];
+  if (part.inlineData) return [role === 'assistant' ? { type: 'text', text: unsupportedInlineDataNote(part.inlineData, 'Anthropic', 'an assistant turn holds no files') } : toMediaBlock(part.inlineData, manyImages)];
   if (part.providerData) {
     // Anthropic's own blocks go back exactly as received; another provider's content means nothing here.
     const block = providerDataOf(part, ANTHROPIC_PROVIDER);
@@ -68,6 +91,12 @@ function convertPart(part: Part, role: 'user' | 'assistant'): ContentBlockParam[
 
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 
+/** The image type Anthropic takes that `file` is declared (compared without case), if any. */
+function imageType(file: InlineData): (typeof IMAGE_TYPES)[number] | undefined {
+  const mimeType = file.mimeType.toLowerCase();
+  return IMAGE_TYPES.find((type) => type === mimeType);
+}
+
 function toToolUse(call: FunctionCall): Anthropic.ToolUseBlockParam {
   // `tool_use.input` must be an object, also for arguments the model sent malformed.
   return { type: 'tool_use', id: call.id, name: call.name, input: argsAsObject(call.args) };
@@ -77,8 +106,8 @@ function toToolUse(call: FunctionCall): Anthropic.ToolUseBlockParam {
  * A message's inline data as {@link fileBlock} makes it; any other file as a text note saying it was left out
  * (and why, when it is not its type), so the conversation, which holds it on every later turn, can still be sent.
  */
-function toMediaBlock(inlineData: InlineData): ContentBlockParam {
-  const block = fileBlock(inlineData);
+function toMediaBlock(inlineData: InlineData, manyImages: boolean): ContentBlockParam {
+  const block = fileBlock(inlineData, manyImages);
   return typeof block === 'string' || block === undefined ? { type: 'text', text: unsupportedInlineDataNote(inlineData, 'Anthropic', block) } : block;
 }
 
@@ -88,23 +117,22 @@ type ToolResultContent = Exclude<Anthropic.ToolResultBlockParam['content'], stri
  * A tool's file inside its `tool_result`, as {@link fileBlock} makes it (a document titled with the file's
  * name); any other file as a text note saying it was left out.
  */
-function toolResultFile(file: InlineData, index: number): ToolResultContent {
-  const block = fileBlock(file, file.displayName);
+function toolResultFile(file: InlineData, index: number, manyImages: boolean): ToolResultContent {
+  const block = fileBlock(file, manyImages, file.displayName);
   return typeof block === 'string' || block === undefined ? { type: 'text', text: unsupportedToolFileNote(file, index, 'Anthropic', block) } : block;
 }
 
-/** Anthropic's limit on one image: 5 MB of base64 text ("image exceeds 5 MB maximum: … bytes > 5242880 bytes"). */
-const MAX_IMAGE_BASE64_CHARS = 5 * 1024 * 1024;
 /** Anthropic's limit on a document's title. */
 const MAX_TITLE_CHARS = 500;
 
 /**
- * The block of a file Anthropic takes, media types compared without case: a JPEG, PNG, GIF or WebP image of at
- * most 5 MB of base64, a PDF, plain text that is UTF-8 (with no NUL, not only whitespace) as a text document; documents
- * titled with `title` cut to 500 characters. For a file of another type, `undefined`; for one of these types
+ * The block of a file Anthropic takes, media types compared without case: a JPEG, PNG, GIF or WebP image within
+ * its limits (see {@link imageRefusal}; `manyImages` when the request holds more than 20 images), a PDF, plain
+ * text that is UTF-8 (with no NUL, not only whitespace) as a text document; documents titled with `title` cut to
+ * 500 characters. For a file of another type, `undefined`; for one of these types
  * Anthropic would refuse all the same, why (for its note).
  */
-function fileBlock(file: InlineData, title?: string): Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam | string | undefined {
+function fileBlock(file: InlineData, manyImages: boolean, title?: string): Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam | string | undefined {
   const mimeType = file.mimeType.toLowerCase();
   const titled = title ? { title: [...title].slice(0, MAX_TITLE_CHARS).join('') } : {};
   if (mimeType === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: file.data }, ...titled };
@@ -115,9 +143,10 @@ function fileBlock(file: InlineData, title?: string): Anthropic.ImageBlockParam 
     if (text.trim() === '') return 'it holds no text';
     return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: text }, ...titled };
   }
-  const mediaType = IMAGE_TYPES.find((type) => type === mimeType);
+  const mediaType = imageType(file);
   if (!mediaType) return undefined;
-  if (file.data.length > MAX_IMAGE_BASE64_CHARS) return 'images over 5 MB (of base64) are not sent to Anthropic';
+  const refusal = imageRefusal(file, manyImages);
+  if (refusal !== undefined) return refusal;
   return { type: 'image', source: { type: 'base64', media_type: mediaType, data: file.data } };
 }
 
