@@ -181,6 +181,7 @@ export { InMemoryArtifactService } from './artifacts/in-memory-artifact-service'
 export { FileArtifactService } from './artifacts/file-artifact-service';
 export { ArtifactOutsideRootError, InvalidArtifactNameError } from './errors/invalid-artifact-name-error';
 export { InvalidMessageError } from './errors/invalid-message-error';
+export { InvalidModelRequestError } from './errors/invalid-model-request-error';
 export { InvalidModelResponseError } from './errors/invalid-model-response-error';
 export type { ToolErrorExposure, ToolOutputValidation } from './tools/tool-call-policy';
 export type { ArgumentLimits } from './validation/argument-parser';

@@ -20,6 +20,8 @@ import { type CheckedModelResponse, checkModelResponse, usageOfComplete } from '
 import { errorEvent } from './error-event';
 import { buildRequest, buildsOwnRequest } from './request-builder';
 import { editableRequest } from './editable-request';
+import { filesOf, requestFilesProblem } from './request-files-check';
+import { InvalidModelRequestError } from '../errors/invalid-model-request-error';
 import type { OfferedTools } from './tool-resolver';
 import type { ChatSpan } from '../tracing/chat-span';
 import { redactSecretText } from '../redaction/secret-redaction';
@@ -108,7 +110,12 @@ async function readParts(call: ModelCall): Promise<void> {
 /** {@link callModel} once the request is built: the callbacks, the model's parts, then the step. What throws is given to `then.modelCallFailed` when it has one (in this function: no promise and tick of a `then` for it). */
 async function respond<T>(call: ModelCall, then: ModelStepThen<T>): Promise<T> {
   try {
-    let response = call.chain.beforeModel.length > 0 ? await call.before() : undefined;
+    let response: LlmResponse | undefined;
+    if (call.chain.beforeModel.length > 0) {
+      const before = await call.before();
+      if (before instanceof RefusedRequest) return then.afterModelStep(call.failed(before.event));
+      response = before;
+    }
     if (!response) {
       try {
         const parts = call.generate();
@@ -154,7 +161,12 @@ async function respond<T>(call: ModelCall, then: ModelStepThen<T>): Promise<T> {
 export async function* streamModel(agent: LlmAgent, context: InvocationContext, offered: OfferedTools): AsyncGenerator<Event, ModelStep, undefined> {
   const built = buildRequest(agent, context, offered);
   const call = new ModelCall(agent, context, built instanceof Promise ? await built : built, buildsOwnRequest(offered));
-  let response = call.chain.beforeModel.length > 0 ? await call.before() : undefined;
+  let response: LlmResponse | undefined;
+  if (call.chain.beforeModel.length > 0) {
+    const before = await call.before();
+    if (before instanceof RefusedRequest) return call.failed(before.event);
+    response = before;
+  }
   if (!response) {
     try {
       for await (const part of closingFully(call.generate(), call)) {
@@ -173,6 +185,11 @@ export async function* streamModel(agent: LlmAgent, context: InvocationContext, 
   }
   if (call.chain.afterModel.length > 0) response = await call.after(response);
   return call.step(response);
+}
+
+/** A request the beforeModel callbacks left with a file no provider takes ({@link ModelCall.before}): its error event. A class of this module's, so no callback's response is taken for one. */
+class RefusedRequest {
+  constructor(readonly event: Event) {}
 }
 
 /** The request, callbacks and resulting event of one model call: everything both drivers share. The call is its own step (no object made for it). */
@@ -211,14 +228,25 @@ class ModelCall implements ModelStep {
     return this;
   }
 
-  /** The first response a beforeModel callback returns; it replaces the model call. */
-  async before(): Promise<LlmResponse | undefined> {
+  /**
+   * The first response a beforeModel callback returns; it replaces the model call. When none does, the
+   * request the callbacks leave is the model's: refused (`INVALID_MODEL_REQUEST`) when they left a file in
+   * it that no provider takes (see {@link requestFilesProblem}), with the error event the loop ends on, and
+   * the model is not called.
+   */
+  async before(): Promise<LlmResponse | RefusedRequest | undefined> {
+    // The files before the callbacks: the request's own when the callbacks get a copy of it (never edited),
+    // else (the hooks' copy, which the callbacks edit in place) their members, copied.
+    const files = this.requestOwned ? filesOf(this.request.contents) : this.request.contents;
     this.ownRequest();
     for (const before of this.chain.beforeModel) {
       const response = (await before({ context: this.callbackContext(), request: this.request })) ?? undefined;
       if (response) return response;
     }
-    return undefined;
+    const problem = requestFilesProblem(this.request, files);
+    if (problem === undefined) return undefined;
+    const { agent, context } = this;
+    return new RefusedRequest(errorEvent(context, agent.name, new InvalidModelRequestError(agent.model.modelName, problem), this.actions));
   }
 
   /**

@@ -5,8 +5,7 @@ import { ToolsmithError } from '../errors/toolsmith-error';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
 import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, jsonWalk, setMember, isObjectPrototype } from '../validation/json-copy';
 import type { Content, FunctionCall, InlineData, Part } from '../model/content';
-import { INLINE_DATA_SHAPE, isBase64Data, isFileName, isMediaType } from '../internal/inline-data-rules';
-import { mediaMismatch } from '../internal/media-signatures';
+import { INLINE_DATA_SHAPE, inlineDataProblem } from '../internal/inline-data-rules';
 import type { FinishReason } from '../model/finish-reason';
 import type { LlmResponse, Usage } from '../model/llm-response';
 import { thrownMessage } from '../errors/thrown-message';
@@ -242,7 +241,7 @@ function copyCall(call: unknown, index: number, check: Check): FunctionCall {
  * sent again on every later turn, and a file no provider takes would fail each of them. `{ mimeType, data,
  * displayName? }` with no other member (an adapter may pass it on whole), a `type/subtype` media type,
  * non-empty standard base64 data whose first bytes are what the media type says (for the types
- * {@link mediaMismatch} knows), a name a file may have (`null`: none). Each member read once; the media type
+ * `mediaMismatch` knows), a name a file may have (`null`: none). Each member read once; the media type
  * kept in lower case, as a user's and a tool's files are.
  */
 function copyInlineData(value: unknown, index: number, check: Check): InlineData {
@@ -259,11 +258,10 @@ function copyInlineData(value: unknown, index: number, check: Check): InlineData
     else if (key === 'displayName') displayName = member;
     else throw notInlineData(check, index);
   }
-  if (!isMediaType(mimeType) || !isBase64Data(data) || (displayName !== undefined && displayName !== null && !isFileName(displayName))) throw notInlineData(check, index);
-  const mismatch = mediaMismatch(mimeType, data);
-  if (mismatch !== undefined) throw invalid(check, `part ${index} has inlineData declared ${mimeType} ${mismatch}`);
-  const type = mimeType.toLowerCase();
-  return typeof displayName === 'string' ? { mimeType: type, data, displayName } : { mimeType: type, data };
+  const problem = inlineDataProblem(mimeType, data, displayName);
+  if (problem !== undefined) throw invalid(check, `part ${index} has inlineData ${problem}`);
+  const type = (mimeType as string).toLowerCase();
+  return typeof displayName === 'string' ? { mimeType: type, data: data as string, displayName } : { mimeType: type, data: data as string };
 }
 
 function notInlineData(check: Check, index: number): InvalidModelResponseError {

@@ -1,4 +1,5 @@
 import { CONTROL_CHARACTER_RANGES, unfitIdentifierCharacter } from './identifier-characters';
+import { mediaMismatch } from './media-signatures';
 
 /**
  * A media type as `type/subtype` (RFC 6838 characters, at most 127 each), e.g. `image/png`. Bounded: the type
@@ -28,6 +29,19 @@ export function isBase64Data(value: unknown): value is string {
 export function quotedMediaType(value: unknown): string {
   const quoted = JSON.stringify(value) ?? String(value);
   return quoted.length > 60 ? `${quoted.slice(0, 59)}…` : quoted;
+}
+
+/**
+ * What is wrong with a file's members (read once by the caller, which refuses any other member), as a message
+ * says it after "inlineData": `that is not { mimeType: … }` (see {@link INLINE_DATA_SHAPE}), or
+ * `declared image/png whose bytes are a JPEG image (image/jpeg)` (see `mediaMismatch`). `undefined` for a
+ * file a provider can be sent: a `type/subtype` media type, non-empty standard base64 data whose first bytes
+ * are what the media type says, a name {@link isFileName} takes or none (`undefined`, `null`).
+ */
+export function inlineDataProblem(mimeType: unknown, data: unknown, displayName: unknown): string | undefined {
+  if (!isMediaType(mimeType) || !isBase64Data(data) || (displayName !== undefined && displayName !== null && !isFileName(displayName))) return `that is not ${INLINE_DATA_SHAPE}`;
+  const mismatch = mediaMismatch(mimeType, data);
+  return mismatch === undefined ? undefined : `declared ${mimeType} ${mismatch}`;
 }
 
 /** The longest file name kept with a file, in UTF-16 code units (JavaScript's string length): it is stored and repeated in every later request. */

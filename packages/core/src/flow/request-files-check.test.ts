@@ -1,0 +1,89 @@
+import { LlmAgent } from '../agents/llm-agent';
+import type { BeforeModelCallback } from '../agents/callbacks';
+import type { Event } from '../events/event';
+import type { Content, Part } from '../model/content';
+import type { JsonSchema } from '../model/json-schema';
+import type { LlmRequest } from '../model/llm-request';
+import { Runner } from '../runner/runner';
+import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { SAMPLE_FILES } from '../testing/conformance/file-returning-tool';
+import { ScriptedModel } from '../testing/scripted-model';
+import { BaseTool } from '../tools/base-tool';
+import { REQUEST_ONLY_TOOL } from '../tools/request-only-tool';
+
+// A JPEG's first bytes: what a photo labelled image/png holds.
+const JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex').toString('base64');
+const withPng: Content = { role: 'user', parts: [{ text: 'look' }, { inlineData: { mimeType: 'image/png', data: SAMPLE_FILES.png, displayName: 'chart.png' } }] };
+
+/** A request-only tool whose hook appends a note: the callbacks then get the hooks' copy of the request, which they edit in place. */
+class Note extends BaseTool {
+  readonly [REQUEST_ONLY_TOOL] = true;
+  readonly name = 'note';
+  readonly description = 'Adds a note.';
+  readonly parameters: JsonSchema = { type: 'object', properties: {} };
+  run(): Record<string, unknown> {
+    return {};
+  }
+  override processRequest(_context: unknown, request: LlmRequest): void {
+    request.contents.push({ role: 'user', parts: [{ text: 'a note' }] });
+  }
+}
+
+async function run(beforeModel: BeforeModelCallback, options: { message?: Content; tools?: BaseTool[]; streaming?: boolean } = {}) {
+  const model = new ScriptedModel(['seen']);
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({ appName: 'app', sessionService, agent: new LlmAgent({ name: 'bot', model, tools: options.tools ?? [], callbacks: { beforeModel } }) });
+  const events: Event[] = [];
+  for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: options.message ?? { role: 'user', parts: [{ text: 'hi' }] }, streaming: options.streaming })) events.push(event);
+  const session = await sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+  return { events, model, stored: session!.events };
+}
+
+const added = (inlineData: unknown): BeforeModelCallback => ({ request }) => void request.contents.push({ role: 'user', parts: [{ inlineData } as Part] });
+
+describe("a beforeModel callback's request: its files are checked before the model is called", () => {
+  const refused: Array<[string, BeforeModelCallback, string]> = [
+    ['inline data without a mimeType', added({ data: 'AAAA' }), 'content 1, part 0 has inlineData that is not { mimeType: "type/subtype"'],
+    ['a numeric mimeType', added({ mimeType: 5, data: 'AAAA' }), 'content 1, part 0 has inlineData that is not'],
+    ['no data', added({ mimeType: 'text/plain' }), 'content 1, part 0 has inlineData that is not'],
+    ['a data URL as data', added({ mimeType: 'image/png', data: `data:image/png;base64,${SAMPLE_FILES.png}` }), 'content 1, part 0 has inlineData that is not'],
+    ['a media type with a comma', added({ mimeType: 'text/plain,evil', data: 'AAAA' }), 'content 1, part 0 has inlineData that is not'],
+    ['a JPEG labelled image/png', added({ mimeType: 'image/png', data: JPEG }), 'content 1, part 0 has inlineData declared image/png whose bytes are a JPEG image (image/jpeg)'],
+    ['another member', added({ mimeType: 'image/png', data: SAMPLE_FILES.png, fileUri: 'gs://b/x' }), 'content 1, part 0 has inlineData that is not'],
+    ['contents that are no array', ({ request }) => void ((request as { contents: unknown }).contents = 'hi'), 'its contents are string, not an array'],
+    ['a part that is null', ({ request }) => void request.contents[0].parts.push(null as unknown as Part), 'content 0, part 1 is null, not an object'],
+    [
+      "a function response's file",
+      ({ request }) => void request.contents.push({ role: 'user', parts: [{ functionResponse: { id: 'c', name: 't', response: {}, parts: [{ inlineData: { mimeType: 'application/pdf', data: SAMPLE_FILES.png } }] } }] }),
+      'content 1, part 0 has a functionResponse whose file 0 has inlineData declared application/pdf whose bytes are a PNG image (image/png)',
+    ],
+  ];
+
+  it.each(refused)('%s: INVALID_MODEL_REQUEST naming the callback and the part; the model is not called', async (_, beforeModel, reason) => {
+    for (const streaming of [false, true]) {
+      const { events, model, stored } = await run(beforeModel, { streaming });
+      expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MODEL_REQUEST']);
+      expect(events[0].errorMessage).toContain('The request a beforeModel callback left for model "scripted-model" is not valid: ');
+      expect(events[0].errorMessage).toContain(reason);
+      expect(model.requests).toHaveLength(0);
+      expect(stored.map((e) => e.errorCode)).toEqual([undefined, 'INVALID_MODEL_REQUEST']);
+    }
+  });
+
+  it("an edit in place of the session's own file is checked, with a processRequest hook's copy too; files left as they were, or added as they should be, reach the model", async () => {
+    const retyped: BeforeModelCallback = ({ request }) => void (request.contents[0].parts[1].inlineData!.mimeType = 'image/gif');
+    const redact: BeforeModelCallback = ({ request }) => {
+      request.contents[0].parts[0].text = '[redacted]';
+      request.contents.push({ role: 'user', parts: [{ inlineData: { mimeType: 'application/pdf', data: SAMPLE_FILES.pdf } }] });
+    };
+    for (const tools of [[], [new Note()]]) {
+      const refused = await run(retyped, { message: withPng, tools });
+      expect(refused.events.map((e) => e.errorCode)).toEqual(['INVALID_MODEL_REQUEST']);
+      expect(refused.events[0].errorMessage).toContain('content 0, part 1 has inlineData declared image/gif whose bytes are a PNG image (image/png)');
+      expect(refused.model.requests).toHaveLength(0);
+      const { events, model } = await run(redact, { message: withPng, tools });
+      expect(events.map((e) => e.errorCode)).toEqual([undefined]);
+      expect(model.requests[0].contents.flatMap((c) => c.parts).filter((p) => p.inlineData).map((p) => p.inlineData!.mimeType)).toEqual(['image/png', 'application/pdf']);
+    }
+  });
+});
