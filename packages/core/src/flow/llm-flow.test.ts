@@ -57,14 +57,14 @@ describe('LlmFlow.nextTo', () => {
     expect(await answers[2]).toEqual({ value: events[2], done: false });
   });
 
-  it("hands a model call's failure (an afterModel callback that throws) to the runner the same way: the run ends on its error event", async () => {
+  it("hands a model call's failure (a beforeModel callback that throws) to the runner the same way: the run ends on its error event", async () => {
     const nextTo = jest.spyOn(LlmFlow.prototype, 'nextTo');
     const calls = jest.spyOn(modelCall, 'callModel');
     const agent = new LlmAgent({
       name: 'root',
       model: new ScriptedModel(['Hello']),
       callbacks: {
-        afterModel: [
+        beforeModel: [
           () => {
             throw new Error('audit store down');
           },

@@ -149,7 +149,11 @@ async function respond<T>(call: ModelCall, then: ModelStepThen<T>): Promise<T> {
         response = recovered;
       }
     }
-    if (call.chain.afterModel.length > 0) response = await call.after(response);
+    if (call.chain.afterModel.length > 0) {
+      const after = await call.after(response);
+      if (after instanceof Event) return then.afterModelStep(call.failed(after));
+      response = after;
+    }
     return then.afterModelStep(call.step(response));
   } catch (thrown) {
     if (then.modelCallFailed) return then.modelCallFailed(thrown);
@@ -183,7 +187,11 @@ export async function* streamModel(agent: LlmAgent, context: InvocationContext, 
       response = recovered;
     }
   }
-  if (call.chain.afterModel.length > 0) response = await call.after(response);
+  if (call.chain.afterModel.length > 0) {
+    const after = await call.after(response);
+    if (after instanceof Event) return call.failed(after);
+    response = after;
+  }
   return call.step(response);
 }
 
@@ -359,8 +367,11 @@ class ModelCall implements ModelStep {
     return event;
   }
 
-  /** The response after the afterModel callbacks: the first one that returns a response replaces it. */
-  async after(response: LlmResponse): Promise<LlmResponse> {
+  /**
+   * The response after the afterModel callbacks: the first one that returns a response replaces it. When one
+   * throws, the error event the run ends on (its code, else INTERNAL_ERROR).
+   */
+  async after(response: LlmResponse): Promise<LlmResponse | Event> {
     try {
       for (const after of this.chain.afterModel) {
         const replaced = (await after({ context: this.callbackContext(), response })) ?? undefined;
@@ -368,11 +379,18 @@ class ModelCall implements ModelStep {
       }
       return response;
     } catch (thrown) {
-      // The run ends on it (INTERNAL_ERROR): the chat span ends failed here, or it would never be exported
-      // (with the model's counts, as the check copies them, unless a callback recovered the call).
-      if (this.chat && !this.chat.counted) this.chat.usage(usageOfComplete(this.complete, this.agent.model.modelName));
-      this.chat?.end(reportableError(thrown) ?? { code: 'INTERNAL_ERROR', message: thrownMessage(thrown) });
-      throw thrown;
+      // The run ends on it, on this call's error event: what was billed was billed whatever the callbacks do. Its
+      // counts are those of the response the callbacks were given (the model's, or a recovery's with what was
+      // billed added), copied as the check copies them, read once: the chat span gets the same (unless a callback
+      // recovered the call: it has what was billed), and ends failed here, or it would never be exported.
+      const { agent, context } = this;
+      const failure = runFailure(thrown);
+      const usage = usageOfComplete(response, agent.model.modelName);
+      if (this.chat) {
+        this.chat.usage(usage);
+        this.chat.end(failure);
+      }
+      return withUsage(errorEvent(context, agent.name, failure), usage);
     }
   }
 

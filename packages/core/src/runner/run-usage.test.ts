@@ -136,4 +136,30 @@ describe('usage per run', () => {
       }
     }
   });
+  it("an afterModel callback that throws ends the run on the call's error event, with the counts of the response it was given, streaming or not", async () => {
+    const usage = { inputTokens: 10, outputTokens: 2, totalTokens: 12 };
+    const billed = { inputTokens: 70, outputTokens: 5, totalTokens: 75 };
+    const answer: LlmResponse = { content: { role: 'model', parts: [{ text: 'Hello.' }] }, turnComplete: true, usage };
+    // The model's own response; and an onModelError callback's answer for a call billed before it failed (what was billed added).
+    const cases = [
+      [() => ({ model: new ScriptedModel([answer]) }), usage],
+      [() => ({ model: new ScriptedModel([withBilledUsage(new Error('continuation failed'), billed)] as Script), onModelError: () => answer }), { inputTokens: 80, outputTokens: 7, totalTokens: 87 }],
+    ] as const;
+    for (const [setup, expected] of cases) {
+      for (const streaming of [false, true]) {
+        const { model, onModelError } = setup() as { model: Model; onModelError?: () => LlmResponse };
+        const afterModel = () => {
+          throw new Error('audit store down');
+        };
+        const agent = new LlmAgent({ name: 'bot', model, callbacks: { afterModel, ...(onModelError ? { onModelError } : {}) } });
+        const events = await collect(new Runner({ appName: 'app', agent }), 'Hi', { streaming });
+        const last = events[events.length - 1];
+        expect(last.errorCode).toBe('INTERNAL_ERROR');
+        expect(last.errorMessage).toContain('audit store down');
+        expect(last.author).toBe('bot');
+        expect(last.usage).toEqual(expected);
+        expect(last.runUsage).toEqual(expected);
+      }
+    }
+  });
 });
