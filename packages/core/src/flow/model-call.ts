@@ -307,9 +307,7 @@ class ModelCall implements ModelStep {
   /** True for the complete, aggregated response that ends the call; throws once the run is aborted. */
   completes(part: LlmResponse): boolean {
     if (this.context.aborted) throw new RunAbortedError(this.context.signal.reason);
-    if (part.partial) return false;
-    this.chat?.response(part);
-    return true;
+    return !part.partial;
   }
 
   partialEvent(part: LlmResponse): Event {
@@ -416,13 +414,18 @@ class ModelCall implements ModelStep {
   }
 
   /**
-   * Ends the `chat` span at the step: with the model's token counts as the check copied them, read once (the
-   * event's, unless an afterModel callback replaced the response: the model's own are then copied here; a
-   * response the check refused has none). A call a callback recovered has its span's counts from {@link ModelCall.recover},
-   * and ends failed: with the model's error, or with the check's when it refused the callback's response (the run ends on it).
+   * Ends the `chat` span at the step, with what the check copied, read once: the response's id, finish reason,
+   * error and content (the event's, an afterModel callback's response when it replaced the model's) and the
+   * model's token counts (the event's, unless an afterModel callback replaced the response: the model's own are
+   * then copied here); a response the check refused has none. A call a callback recovered has its span's counts
+   * from {@link ModelCall.recover} and no response recorded (the model gave none), and ends failed: with the
+   * model's error, or with the check's when it refused the callback's response (the run ends on it).
    */
   private endChat(chat: ChatSpan, raw: LlmResponse, checked: CheckedModelResponse | undefined, error?: ToolsmithError): void {
-    if (!chat.counted) chat.usage(raw === this.complete ? checked?.usage : usageOfComplete(this.complete, this.agent.model.modelName));
+    if (!chat.counted) {
+      chat.usage(raw === this.complete ? checked?.usage : usageOfComplete(this.complete, this.agent.model.modelName));
+      if (checked) chat.response(checked);
+    }
     chat.end(error);
   }
 

@@ -21,6 +21,8 @@ export interface CheckedModelResponse {
   readonly finishReason: FinishReason | undefined;
   readonly usage: Usage | undefined;
   readonly error: LlmResponse['error'];
+  /** The provider's id of the response, when it is a string: not stored (an event has none), only traced (the `chat` span's). */
+  readonly responseId: string | undefined;
   /**
    * Calls whose object arguments cannot be stored (not plain JSON data: a cycle, a BigInt, a class
    * instance …; or nested deeper than the argument limit), by call id, with the error their response
@@ -58,6 +60,7 @@ class Check implements CheckedModelResponse {
   finishReason: FinishReason | undefined = undefined;
   usage: Usage | undefined = undefined;
   error: LlmResponse['error'] = undefined;
+  responseId: string | undefined = undefined;
   /** Members of no known field (a part's `providerData`, …), each copied by the generic walk, nested at most `limits.maxDepth` levels (its own object is level 1). */
   walk: JsonWalk | undefined = undefined;
   /** The response's call ids so far: the first alone, a set from the second on (the usual response has one call). */
@@ -95,7 +98,7 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
   if (!isRecord(raw)) throw new InvalidModelResponseError(modelName, `expected an object, got ${describe(raw)}`);
   const check = new Check(modelName, limits, earlier);
   try {
-    const { content, turnComplete, finishReason, usage, error } = raw as Record<keyof LlmResponse, unknown>;
+    const { content, turnComplete, finishReason, usage, error, responseId } = raw as Record<keyof LlmResponse, unknown>;
     if (content !== undefined && content !== null) check.content = copyContent(content, check);
     if (turnComplete !== undefined) {
       if (typeof turnComplete !== 'boolean') throw invalid(check, `"turnComplete" must be a boolean, got ${describe(turnComplete)}`);
@@ -110,6 +113,8 @@ export function checkModelResponse(raw: unknown, modelName: string, limits: Argu
       if (!isErrorCode(code) || typeof message !== 'string') throw invalid(check, ERROR_SHAPE);
       check.error = { code, message };
     }
+    // Read here, with the rest, so a traced call reads the response as an untraced one does (each member once).
+    if (typeof responseId === 'string') check.responseId = responseId;
     return check;
   } catch (thrown) {
     if (thrown instanceof InvalidModelResponseError) throw thrown;

@@ -57,12 +57,14 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
         break;
       }
     }
-    if (response) chat?.response(response);
     // Checked and copied as the agent's own model calls are (INVALID_MODEL_RESPONSE otherwise): the
     // compaction event stores the response's usage, and only a plain-JSON copy of it.
     const checked = response && checkModelResponse(response, model.modelName, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
-    // The span's counts are the checked copy's, the event's: the response's own are read once, by the check.
-    chat?.usage(checked?.usage);
+    // The span records the checked copy, the event's: the response's own members are read once, by the check.
+    if (chat && checked) {
+      chat.response(checked);
+      chat.usage(checked.usage);
+    }
     // A response that reports an error is that error, as the agent's own model calls make it (with or without
     // content); chat.response marked the span failed with it.
     if (checked?.error) {

@@ -1,5 +1,7 @@
 import type { Attributes, Context, Span } from '@opentelemetry/api';
-import type { LlmResponse, Usage } from '../model/llm-response';
+import type { Content } from '../model/content';
+import type { FinishReason } from '../model/finish-reason';
+import type { Usage } from '../model/llm-response';
 import type { ProviderExchange } from '../model/provider-exchange';
 import { markForwarding } from '../model/generator-iterator';
 import { PROVIDER_ATTEMPT_EVENT, TraceAttribute } from './gen-ai-conventions';
@@ -71,17 +73,19 @@ export class ChatSpan {
   };
 
   /**
-   * Records the model's complete response: id, finish reason (and its content when opted in). Not its token
-   * counts: those are the checked copy's ({@link ChatSpan.usage}), so the raw response's are read once, by the check.
+   * Records the call's response as the boundary check copied it (the event's): id, finish reason (and its
+   * content when opted in); a response that reports an error marks the span failed with it. Not its token
+   * counts ({@link ChatSpan.usage}). The raw response is read by the check alone, each member once.
    */
-  response(response: LlmResponse): void {
+  response(response: RecordedResponse): void {
     const attributes: Attributes = {};
     if (response.responseId !== undefined) attributes[TraceAttribute.RESPONSE_ID] = response.responseId;
-    const reason = response.finishReason?.raw ?? response.finishReason?.unified;
+    const { finishReason, error } = response;
+    const reason = finishReason && (finishReason.raw ?? finishReason.unified);
     if (reason !== undefined) attributes[TraceAttribute.RESPONSE_FINISH_REASONS] = [reason];
-    if (this.recordContent) attributes[TraceAttribute.OUTPUT_MESSAGES] = outputMessagesJson(response);
+    if (this.recordContent) attributes[TraceAttribute.OUTPUT_MESSAGES] = outputMessagesJson(response.content, reason);
     this.span.setAttributes(attributes);
-    if (response.error) markFailed(this.api, this.span, response.error.code, response.error.message, this.recordContent);
+    if (error) markFailed(this.api, this.span, error.code, error.message, this.recordContent);
   }
 
   /**
@@ -112,6 +116,14 @@ export class ChatSpan {
     if (error) markFailed(this.api, this.span, error.code, error.message, this.recordContent);
     this.span.end();
   }
+}
+
+/** What the `chat` span records of a response: the boundary check's copy (flow/model-response-check.ts), never the model's own object. */
+export interface RecordedResponse {
+  readonly responseId: string | undefined;
+  readonly content: Content | undefined;
+  readonly finishReason: FinishReason | undefined;
+  readonly error: { readonly code: string; readonly message: string } | undefined;
 }
 
 /** The body as JSON; binary data (a `Uint8Array`) as base64, so that it stays readable and whole. */

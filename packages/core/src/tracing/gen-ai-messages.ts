@@ -1,5 +1,4 @@
 import type { Content, Part } from '../model/content';
-import type { LlmResponse } from '../model/llm-response';
 
 // Messages in the shape of the GenAI conventions' `gen_ai.input.messages` / `gen_ai.output.messages`
 // (role + typed parts), recorded only when the user opts in to content. Binary data and provider blocks
@@ -19,11 +18,10 @@ export function inputMessagesJson(contents: readonly Content[]): string {
   return JSON.stringify(contents.map((content) => message(content)));
 }
 
-/** The model's complete response as `gen_ai.output.messages` JSON. */
-export function outputMessagesJson(response: LlmResponse): string {
-  if (!response.content) return '[]';
-  const finishReason = response.finishReason?.raw ?? response.finishReason?.unified;
-  return JSON.stringify([{ ...message(response.content), ...(finishReason ? { finish_reason: finishReason } : {}) }]);
+/** The model's complete response, its content and finish reason, as `gen_ai.output.messages` JSON. */
+export function outputMessagesJson(content: Content | undefined, finishReason: string | undefined): string {
+  if (!content) return '[]';
+  return JSON.stringify([{ ...message(content), ...(finishReason ? { finish_reason: finishReason } : {}) }]);
 }
 
 /** The system instruction as `gen_ai.system_instructions` JSON. */

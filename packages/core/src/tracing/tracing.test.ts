@@ -404,6 +404,49 @@ describe('tracing: the span tree of a turn', () => {
     }
   });
 
+  describe("the chat span's response id, finish reason, error and content are the event's, each read once, by the boundary check", () => {
+    // One member of the model's response made by a getter that answers otherwise at each read (the nth read gives `value(n)`).
+    const members: [keyof LlmResponse, (n: number) => unknown][] = [
+      ['responseId', (n) => `resp-${n}`],
+      ['finishReason', (n) => ({ unified: 'stop', raw: `stop-${n}` })],
+      ['error', (n) => ({ code: `BLOCKED_${n}`, message: `Blocked (${n}).` })],
+      ['content', (n) => ({ role: 'model', parts: [{ text: `Hello ${n}.` }] })],
+    ];
+    const modelWith = (member: keyof LlmResponse, value: (n: number) => unknown, reads: { count: number }): Model => ({
+      provider: 'scripted',
+      modelName: 'scripted-model',
+      async *generate() {
+        const response = { content: { role: 'model', parts: [{ text: 'Hello.' }] }, turnComplete: true } as LlmResponse;
+        Object.defineProperty(response, member, { enumerable: true, get: () => value(++reads.count) });
+        yield response;
+      },
+    });
+    const run = async (member: keyof LlmResponse, value: (n: number) => unknown, traced: boolean) => {
+      const reads = { count: 0 };
+      const { exporter, provider } = inMemoryTracing();
+      const agent = new LlmAgent({ name: 'clerk', model: modelWith(member, value, reads) });
+      const runner = new Runner({ appName: 'shop', agent, tracing: traced ? { tracerProvider: provider, recordContent: true } : { enabled: false } });
+      const events = (await send(runner, user('Hi'))).map((e) => ({ error: e.errorCode, message: e.errorMessage, text: e.text(), finishReason: e.finishReason }));
+      const chat = exporter.getFinishedSpans().filter((s) => s.name === 'chat scripted-model');
+      return { events, chat, reads: reads.count };
+    };
+    it.each(members)('%s: a traced and an untraced run make the same events, and the span says what the event says', async (member, value) => {
+      const untraced = await run(member, value, false);
+      const traced = await run(member, value, true);
+      expect(traced.events).toEqual(untraced.events);
+      expect([untraced.reads, traced.reads]).toEqual([1, 1]);
+      expect(traced.chat).toHaveLength(1);
+      const [event] = traced.events;
+      const { attributes } = traced.chat[0];
+      if (member === 'responseId') expect(attributes['gen_ai.response.id']).toBe('resp-1');
+      if (member === 'finishReason') expect([event.finishReason?.raw, attributes['gen_ai.response.finish_reasons']]).toEqual(['stop-1', ['stop-1']]);
+      if (member === 'error') expect([event.error, attributes['error.type'], traced.chat[0].status.message]).toEqual(['BLOCKED_1', 'BLOCKED_1', 'Blocked (1).']);
+      const output = JSON.parse(attributes['gen_ai.output.messages'] as string) as [{ parts: { content: string }[]; finish_reason?: string }];
+      expect(output[0].parts[0].content).toBe(event.text);
+      expect(output[0].finish_reason).toBe(event.finishReason?.raw);
+    });
+  });
+
   describe('error statuses without content recording', () => {
     const strict = () =>
       new FnTool('pay', () => ({ paid: true }), {
@@ -450,7 +493,7 @@ describe('tracing: the span tree of a turn', () => {
 });
 
 describe('tracing: compaction', () => {
-  function compactingRunner(summarizer: ScriptedModel) {
+  function compactingRunner(summarizer: Model) {
     const { exporter, provider } = inMemoryTracing();
     const model = new ScriptedModel(() => 'ok', { modelName: 'agent-model' });
     const runner = new Runner({
@@ -480,6 +523,26 @@ describe('tracing: compaction', () => {
     const turn = spans().filter((s) => s.name === 'invoke_agent clerk')[1];
     expect(parentOf(compaction[0])).toBe(idOf(turn));
     expect(spans().filter((s) => s.name === 'chat agent-model').every((s) => s.attributes['toolsmith.compaction'] === undefined)).toBe(true);
+  });
+
+  it("the summarizing call's chat span records the response as the check copied it: each member read once", async () => {
+    const reads = { responseId: 0, finishReason: 0 };
+    const response = { content: { role: 'model', parts: [{ text: 'They said hi.' }] } } as LlmResponse;
+    Object.defineProperty(response, 'responseId', { enumerable: true, get: () => `sum-${++reads.responseId}` });
+    Object.defineProperty(response, 'finishReason', { enumerable: true, get: () => ({ unified: 'stop', raw: `end-${++reads.finishReason}` }) });
+    const summarizer: Model = {
+      provider: 'other',
+      modelName: 'summarizer',
+      async *generate() {
+        yield response;
+      },
+    };
+    const { runner, spans } = compactingRunner(summarizer);
+    await send(runner, user('Hi'));
+    await send(runner, user('Hi again'));
+    const [span] = spans().filter((s) => s.name === 'chat summarizer');
+    expect([span.attributes['gen_ai.response.id'], span.attributes['gen_ai.response.finish_reasons']]).toEqual(['sum-1', ['end-1']]);
+    expect(reads).toEqual({ responseId: 1, finishReason: 1 });
   });
 
   it('a failing summarizer ends its chat span failed with the error code', async () => {
