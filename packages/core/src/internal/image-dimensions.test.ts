@@ -21,6 +21,20 @@ const png = (width: number, height: number): Buffer =>
   bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], uint32BE(13), 'IHDR', uint32BE(width), uint32BE(height), [8, 6, 0, 0, 0], uint32BE(0), uint32BE(0), 'IEND', uint32BE(0xae426082));
 /** A GIF's header and logical screen descriptor, then its trailer. */
 const gif = (width: number, height: number, version = 'GIF89a'): Buffer => bytes(version, uint16LE(width), uint16LE(height), [0, 0, 0], ';');
+/** A GIF image descriptor: left, top, width, height, no local color table. */
+const gifFrame = (left: number, top: number, width: number, height: number): Buffer => bytes([0x2c], uint16LE(left), uint16LE(top), uint16LE(width), uint16LE(height), [0]);
+/** A GIF extension: introducer, label, the payload in sub-blocks of at most 255 bytes, the terminator. */
+const gifExtension = (label: number, payload: Buffer): Buffer => {
+  const blocks: Buffer[] = [];
+  for (let at = 0; at < payload.length; at += 255) {
+    const block = payload.subarray(at, at + 255);
+    blocks.push(bytes([block.length], block));
+  }
+  return bytes([0x21, label], ...blocks, [0]);
+};
+/** A GIF whose logical screen is `screen` and whose global color table (of 2^(tableBits + 1) colors, when given) and blocks follow. */
+const gifWith = (screenWidth: number, screenHeight: number, tableBits: number | undefined, ...blocks: Buffer[]): Buffer =>
+  bytes('GIF89a', uint16LE(screenWidth), uint16LE(screenHeight), [tableBits === undefined ? 0 : 0x80 | tableBits, 0, 0], tableBits === undefined ? [] : Buffer.alloc(3 << (tableBits + 1), 7), ...blocks, [2, 2, 0x4c, 0x01, 0], ';');
 /** A RIFF/WEBP file holding one chunk. */
 const webp = (fourcc: string, payload: Buffer): Buffer => bytes('RIFF', uint32LE(payload.length + 12), 'WEBP', fourcc, uint32LE(payload.length), payload);
 /** A lossy WebP: a key frame's tag, the start code, 14 bits of width and height (the top 2 bits a scale). */
@@ -61,6 +75,14 @@ describe('imageDimensions: the size a base64 image header states', () => {
     ['a progressive JPEG (SOF2)', jpeg(JFIF, QUANTIZATION, frame(0xc2, 2000, 2001)), 2000, 2001],
     ['a JPEG with a 60 KB EXIF segment before SOF0', jpeg(exif(60_000), QUANTIZATION, QUANTIZATION, frame(0xc0, 8001, 6000), HUFFMAN), 8001, 6000],
     ['a JPEG with fill bytes and a restart marker before the frame', jpeg(JFIF, bytes([0xff, 0xff, 0xff, 0xd0]), QUANTIZATION, bytes([0xff]), frame(0xc1, 12, 34)), 12, 34],
+    ['a JPEG with 300 fill bytes after SOI (any number is allowed)', jpeg(Buffer.alloc(300, 0xff), frame(0xc0, 8200, 16)), 8200, 16],
+    ['a JPEG with 260 one-byte comments before the frame', jpeg(...Array.from({ length: 260 }, () => segment(0xfe, Buffer.alloc(1))), frame(0xc0, 8200, 16)), 8200, 16],
+    ['a JPEG with a stray byte between two segments (skipped to the next 0xFF, as libjpeg does)', jpeg(JFIF, bytes([0x00]), frame(0xc0, 8200, 16)), 8200, 16],
+    ['a JPEG with stray bytes and 0xFF 0x00 (not a marker) before the frame', jpeg(JFIF, bytes([0x12, 0xff, 0x00, 0x34, 0xff, 0xff]), frame(0xc0, 8200, 16)), 8200, 16],
+    ['a GIF whose frame reaches past its 10x10 logical screen', gifWith(10, 10, undefined, gifFrame(0, 0, 8200, 16)), 8200, 16],
+    ['a GIF whose offset frame reaches past its screen', gifWith(100, 50, undefined, gifFrame(8000, 40, 10, 20)), 8010, 60],
+    ['a GIF whose frame lies inside its screen', gifWith(640, 480, undefined, gifFrame(10, 10, 20, 20)), 640, 480],
+    ['a GIF whose frame follows a color table, a graphic control, a comment and an application extension', gifWith(10, 10, 7, gifExtension(0xf9, Buffer.alloc(4)), gifExtension(0xfe, Buffer.alloc(2000, 0x41)), gifExtension(0xff, Buffer.alloc(600, 1)), gifFrame(0, 0, 16, 8200)), 16, 8200],
   ])('reads %s', (_name, file, width, height) => {
     expect(imageDimensions(base64(file))).toEqual({ width, height });
   });
@@ -102,18 +124,45 @@ describe('imageDimensions: the size a base64 image header states', () => {
     ['a JPEG cut before its frame header', jpeg(JFIF, QUANTIZATION, frame(0xc0, 10, 10)).subarray(0, 30)],
     ['a JPEG cut inside its frame header', bytes([0xff, 0xd8], frame(0xc0, 10, 10).subarray(0, 7))],
     ['a JPEG whose segment length is below 2', bytes([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x01], frame(0xc0, 10, 10))],
-    ['a JPEG whose segment is not followed by a marker', jpeg(JFIF, bytes([0x00]), frame(0xc0, 10, 10))],
     ['a JPEG whose frame header is too short to hold a size', bytes([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x07], Buffer.alloc(12, 1))],
     ['a JPEG whose height is given later (DNL, height 0)', jpeg(frame(0xc0, 10, 0))],
-    ['a JPEG whose frame header comes after 256 markers', jpeg(...Array.from({ length: 256 }, () => segment(0xfe, Buffer.alloc(1))), frame(0xc0, 10, 10))],
     ['a JPEG of fill bytes only', bytes([0xff, 0xd8], Buffer.alloc(5000, 0xff))],
   ])('gives up on %s (undefined, never a throw)', (_name, file) => {
     expect(imageDimensions(base64(file))).toBeUndefined();
   });
 
-  it('reads the frame header after 255 markers (the bound is not off by one)', () => {
-    const markers = Array.from({ length: 255 }, () => segment(0xfe, Buffer.alloc(1)));
-    expect(imageDimensions(base64(jpeg(...markers, frame(0xc0, 10, 10))))).toEqual({ width: 10, height: 10 });
+  it('decodes at most 16 KB of a file, however it is made: a crafted file costs a few hundred µs at most', () => {
+    const tiny = Array.from({ length: 20_000 }, () => segment(0xfe, Buffer.alloc(1)));
+    const crafted: [string, Buffer][] = [
+      ['100 KB of one-byte comments before the frame', jpeg(...tiny, frame(0xc0, 10, 10))],
+      ['100 KB of fill bytes', jpeg(Buffer.alloc(100_000, 0xff), frame(0xc0, 10, 10))],
+      ['100 KB of stray bytes', jpeg(Buffer.alloc(100_000, 0x01), frame(0xc0, 10, 10))],
+      ['100 KB of restart markers', jpeg(Buffer.from(Array.from({ length: 100_000 }, (_, index) => (index % 2 === 0 ? 0xff : 0xd0))), frame(0xc0, 10, 10))],
+      ['100 KB of GIF comments', gifWith(10, 10, undefined, gifExtension(0xfe, Buffer.alloc(100_000, 0x41)), gifFrame(0, 0, 8200, 16))],
+    ];
+    const decode = jest.spyOn(Buffer, 'from');
+    try {
+      for (const [name, file] of crafted) {
+        decode.mockClear();
+        const size = imageDimensions(base64(file));
+        const decoded = decode.mock.calls.reduce((total, [text]) => total + (typeof text === 'string' ? (text.length * 3) / 4 : 0), 0);
+        expect({ name, decoded: decoded <= 16 * 1024 + 384 }).toEqual({ name, decoded: true });
+        // Past the bound a JPEG gives up and a GIF states its logical screen.
+        expect({ name, size }).toEqual({ name, size: file[0] === 0x47 ? { width: 10, height: 10 } : undefined });
+      }
+    } finally {
+      decode.mockRestore();
+    }
+  });
+
+  it('reads a frame header after 300 markers and 30 large segments, 1 MB into the file (a bound on markers would refuse it)', () => {
+    const markers = Array.from({ length: 300 }, () => segment(0xfe, Buffer.alloc(1)));
+    const profile = Array.from({ length: 30 }, () => segment(0xe2, Buffer.alloc(35_000, 0x11)));
+    expect(imageDimensions(base64(jpeg(...markers, ...profile, frame(0xc0, 10, 10))))).toEqual({ width: 10, height: 10 });
+  });
+
+  it('gives undefined for data that is not a string (a JS caller), never a throw', () => {
+    for (const data of [undefined, null, 42, {}, ['iVBORw0KGgo='], Buffer.from('GIF89a')]) expect(imageDimensions(data as unknown as string)).toBeUndefined();
   });
 
   it('gives up on text that is not base64 of an image, whatever it is', () => {
