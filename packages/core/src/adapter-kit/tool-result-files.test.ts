@@ -10,4 +10,13 @@ describe('notes in place of files', () => {
   it('say "1 byte", and name an unnamed file by its index and lower-case subtype', () => {
     expect(unsupportedToolFileNote({ mimeType: 'Audio/X-WAV', data: 'AA==' }, 2, 'OpenAI')).toBe('[The tool returned the file "file-2.x-wav" (Audio/X-WAV, 1 byte), which OpenAI cannot take as input; it was left out.]');
   });
+
+  it('say a file left out by a limit on the request is not sent in this request (earlier requests may have sent it), and a file left out for good that it was left out', () => {
+    const file = { mimeType: 'image/png', data: 'iVBORw0K', displayName: 'shot.png' };
+    const reason = 'Anthropic takes at most 100 images in a request';
+    expect(unsupportedInlineDataNote(file, 'Anthropic', reason, { thisRequestOnly: true })).toBe(`[A file "shot.png" (image/png, 6 bytes) was sent here; it is not sent in this request, as ${reason}.]`);
+    expect(unsupportedToolFileNote(file, 0, 'Anthropic', reason, { thisRequestOnly: true })).toBe(`[The tool returned the file "shot.png" (image/png, 6 bytes); it is not sent in this request, as ${reason}.]`);
+    expect(unsupportedInlineDataNote(file, 'Anthropic', reason, { thisRequestOnly: false })).toBe(`[A file "shot.png" (image/png, 6 bytes) was sent here; it was left out, as ${reason}.]`);
+    expect(unsupportedToolFileNote(file, 0, 'Anthropic', reason, {})).toBe(`[The tool returned the file "shot.png" (image/png, 6 bytes); it was left out, as ${reason}.]`);
+  });
 });

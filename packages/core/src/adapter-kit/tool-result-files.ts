@@ -20,26 +20,41 @@ export function toolFileName(inlineData: InlineData, index: number): string {
   return `file-${index}.${subtype}`;
 }
 
+/** How a note sent in place of a file words its leaving out. */
+export interface FileNoteOptions {
+  /**
+   * The file is left out of this request only, by a limit on the request (how many images it holds, its size),
+   * not on the file: earlier requests may have sent it. The note says it is not sent in this request, not that
+   * it was left out.
+   */
+  readonly thisRequestOnly?: boolean;
+}
+
+/** `it was left out`, or for a file left out by a limit on the request, `it is not sent in this request`. */
+const leftOut = (options: FileNoteOptions | undefined): string => (options?.thisRequestOnly ? 'it is not sent in this request' : 'it was left out');
+
 /**
  * The text an adapter sends in place of a tool's file its provider cannot take (so the model knows a
  * file was returned and was left out, instead of the request failing). `reason` says why, when it is not
- * the file's type (`'this model takes no audio'`, `'its text is not UTF-8'`).
+ * the file's type (`'this model takes no audio'`, `'its text is not UTF-8'`); see {@link FileNoteOptions} for a
+ * file left out of one request only.
  */
-export function unsupportedToolFileNote(inlineData: InlineData, index: number, providerName: string, reason?: string): string {
+export function unsupportedToolFileNote(inlineData: InlineData, index: number, providerName: string, reason?: string, options?: FileNoteOptions): string {
   const file = `the file ${JSON.stringify(toolFileName(inlineData, index))} (${inlineData.mimeType}, ${bytesText(inlineData.data)})`;
-  return reason === undefined ? `[The tool returned ${file}, which ${providerName} cannot take as input; it was left out.]` : `[The tool returned ${file}; it was left out, as ${reason}.]`;
+  return reason === undefined ? `[The tool returned ${file}, which ${providerName} cannot take as input; it was left out.]` : `[The tool returned ${file}; ${leftOut(options)}, as ${reason}.]`;
 }
 
 /**
  * The text an adapter sends in place of inline data of a message its provider cannot take (a user's file of
  * a type the API refuses): the conversation stays sendable on every later turn, and the model knows a file
  * was sent and left out, instead of every request of the session failing. `reason` says why, when it is not
- * the file's type (`'this model takes no audio'`, `'its text is not UTF-8'`).
+ * the file's type (`'this model takes no audio'`, `'its text is not UTF-8'`); see {@link FileNoteOptions} for a
+ * file left out of one request only.
  */
-export function unsupportedInlineDataNote(inlineData: InlineData, providerName: string, reason?: string): string {
+export function unsupportedInlineDataNote(inlineData: InlineData, providerName: string, reason?: string, options?: FileNoteOptions): string {
   // Quoted as JSON: a name cannot close the note's quote or bracket and speak for itself.
   const name = inlineData.displayName ? ` ${JSON.stringify(inlineData.displayName)}` : '';
-  return `[A file${name} (${inlineData.mimeType}, ${bytesText(inlineData.data)}) was sent here; it was left out, as ${reason ?? `files of this type are not sent to ${providerName} in a message`}.]`;
+  return `[A file${name} (${inlineData.mimeType}, ${bytesText(inlineData.data)}) was sent here; ${leftOut(options)}, as ${reason ?? `files of this type are not sent to ${providerName} in a message`}.]`;
 }
 
 /** `1 byte`, `1024 bytes`: the size of base64 `data`. */
