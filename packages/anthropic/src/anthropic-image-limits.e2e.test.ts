@@ -76,7 +76,7 @@ describe('an image over the pixels Anthropic takes goes as a note: the session k
     expect((await send(runner, images(png(640, 480)))).at(-1)?.text()).toBe('Answer 2.');
     expect(imageBlocks(server.requests[2].body)).toHaveLength(20);
     expect(notes(server.requests[2])).toEqual([
-      { type: 'text', text: "[A file (image/png, 45 bytes) was sent here; it was left out, as it is 3000x2000 pixels, over Anthropic's limit of 2000 pixels a side in a request of more than 20 images.]" },
+      { type: 'text', text: '[A file (image/png, 45 bytes) was sent here; it is not sent in this request, as Anthropic takes at most 20 images in a request holding one over 2000 pixels a side (the newest 20 are sent).]' },
     ]);
     expect(server.handlerErrors).toEqual([]);
   });

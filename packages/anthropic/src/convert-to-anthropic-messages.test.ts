@@ -177,7 +177,11 @@ describe('convertToAnthropicMessages', () => {
       ]);
     });
 
-    it('with more than 20 images in the request (messages and tool results), sends a note in place of each over 2000 pixels a side', () => {
+    const note = (file: InlineData, reason: string) => ({ type: 'text', text: `[A file (image/png, ${Buffer.from(file.data, 'base64').length} bytes) was sent here; it is not sent in this request, as ${reason}.]` });
+    const NEWEST_20 = 'Anthropic takes at most 20 images in a request holding one over 2000 pixels a side (the newest 20 are sent)';
+    const over2000 = (size: string) => `it is ${size} pixels, over Anthropic's limit of 2000 pixels a side in a request of more than 20 images`;
+
+    it('with more than 20 images and some over 2000 pixels a side, leaves out the oldest until 20 remain when that leaves out no more (a tie too)', () => {
       const large = image(2001, 100);
       const tall = image(30, 2001, 'tall.png');
       const small = Array.from({ length: 19 }, (_, index) => image(2000, 2000 - index));
@@ -186,13 +190,54 @@ describe('convertToAnthropicMessages', () => {
         { role: 'model', parts: [{ functionCall: { id: 't1', name: 'render', args: {} } }] },
         { role: 'user', parts: [{ functionResponse: { id: 't1', name: 'render', response: {}, parts: [{ inlineData: tall }] } }] },
       ]);
-      expect(messages[0].content).toEqual([
-        { type: 'text', text: "[A file (image/png, 45 bytes) was sent here; it was left out, as it is 2001x100 pixels, over Anthropic's limit of 2000 pixels a side in a request of more than 20 images.]" },
-        ...small.map(sent),
+      // 21 images, 2 over 2000 pixels: leaving out the oldest leaves out 1; the newest (tall.png, a tool's) is sent.
+      expect(messages[0].content).toEqual([note(large, NEWEST_20), ...small.map(sent)]);
+      expect(messages[2].content[0]).toMatchObject({ content: [{ type: 'text' }, sent(tall)] });
+    });
+
+    it('a computer-use agent with 2560x1440 screenshots: the newest 20 are sent, the oldest is a note', () => {
+      const shots = Array.from({ length: 21 }, (_, index) => image(2560, 1440 + index));
+      const turns = shots.flatMap((shot, index): Content[] => [...userImages([shot]), { role: 'model', parts: [{ text: `step ${index}` }] }]);
+      const { messages } = convertToAnthropicMessages(turns);
+      expect(messages.filter((message) => message.role === 'user').map((message) => message.content[0])).toEqual([note(shots[0], NEWEST_20), ...shots.slice(1).map(sent)]);
+    });
+
+    it('leaves out the images over 2000 pixels a side when they are fewer than the images beyond 20 (99 small and 1 large: the large one)', () => {
+      const small = Array.from({ length: 99 }, (_, index) => image(100, 100 + index));
+      const large = image(3000, 2000);
+      const { messages } = convertToAnthropicMessages(userImages([...small.slice(0, 50), large, ...small.slice(50)]));
+      expect(messages[0].content).toEqual([...small.slice(0, 50).map(sent), note(large, over2000('3000x2000')), ...small.slice(50).map(sent)]);
+    });
+
+    it('on a tie leaves out the oldest (22 images, 2 over 2000 pixels); with 1 over 2000 pixels, that one', () => {
+      const small = Array.from({ length: 20 }, (_, index) => image(100, 100 + index));
+      const [first, second] = [image(2001, 2001), image(4000, 10)];
+      expect(convertToAnthropicMessages(userImages([...small, first, second])).messages[0].content).toEqual([note(small[0], NEWEST_20), note(small[1], NEWEST_20), ...small.slice(2).map(sent), sent(first), sent(second)]);
+      expect(convertToAnthropicMessages(userImages([...small, first, image(10, 10)])).messages[0].content.filter((block) => block.type === 'text')).toEqual([note(first, over2000('2001x2001'))]);
+    });
+
+    it('sends the newest 100 images of a request (the lower of Anthropic\'s limits) and a note in place of each older one', () => {
+      const files = Array.from({ length: 103 }, (_, index) => image(100, 100 + index));
+      const reason = 'Anthropic takes at most 100 images in a request (the newest 100 are sent)';
+      const { messages } = convertToAnthropicMessages([
+        ...userImages(files.slice(0, 102)),
+        { role: 'model', parts: [{ functionCall: { id: 't1', name: 'render', args: {} } }] },
+        { role: 'user', parts: [{ functionResponse: { id: 't1', name: 'render', response: {}, parts: [{ inlineData: files[102] }] } }] },
       ]);
-      expect(messages[2].content[0]).toMatchObject({
-        content: [{ type: 'text' }, { type: 'text', text: '[The tool returned the file "tall.png" (image/png, 45 bytes); it was left out, as it is 30x2001 pixels, over Anthropic\'s limit of 2000 pixels a side in a request of more than 20 images.]' }],
-      });
+      expect(messages[0].content).toEqual([note(files[0], reason), note(files[1], reason), note(files[2], reason), ...files.slice(3, 102).map(sent)]);
+      expect(messages[2].content[0]).toMatchObject({ content: [{ type: 'text' }, sent(files[102])] });
+    });
+
+    it("leaves out the oldest files until the base64 of those sent fits in 30 MB (under Anthropic's 32 MB a request)", () => {
+      const pdf = (megabytes: number, displayName: string): InlineData => ({ mimeType: 'application/pdf', data: `JVBE${'A'.repeat(megabytes * 1024 * 1024 - 4)}`, displayName });
+      const [oldest, old, recent, newest] = [pdf(8, 'a.pdf'), pdf(8, 'b.pdf'), pdf(8, 'c.pdf'), pdf(8, 'd.pdf')];
+      const shot = image(100, 100);
+      const { messages } = convertToAnthropicMessages([...userImages([oldest, shot]), { role: 'model', parts: [{ text: 'Seen.' }] }, ...userImages([old, recent, newest])]);
+      expect(messages[0].content).toEqual([
+        { type: 'text', text: `[A file "a.pdf" (application/pdf, ${8 * 768 * 1024} bytes) was sent here; it is not sent in this request, as the request's files would take it past Anthropic's limit of 32 MB a request (the newest files are sent).]` },
+        sent(shot),
+      ]);
+      expect(messages[2].content.map((block) => block.type)).toEqual(['document', 'document', 'document']);
     });
 
     it('with 20 images, sends those over 2000 pixels a side; images Anthropic refuses on their own, model turns\' files and other files are not counted', () => {
@@ -204,13 +249,12 @@ describe('convertToAnthropicMessages', () => {
       expect(messages[0].content.slice(20)).toMatchObject([{ type: 'text' }, { type: 'text' }, { type: 'document' }, { type: 'text' }]);
     });
 
-    it('sends an image whose size cannot be read from its header as it did, also in a request of more than 20 images', () => {
+    it('counts an image whose size cannot be read from its header as within 2000 pixels a side, and sends it as it did', () => {
       const unreadable: InlineData = { mimeType: 'image/jpeg', data: Buffer.from('ffd8ffe000104a464946', 'hex').toString('base64') };
-      const small = Array.from({ length: 20 }, () => image(2001, 2001)).map((file, index) => (index === 0 ? file : image(10, 10 + index)));
-      const { messages } = convertToAnthropicMessages(userImages([unreadable, ...small]));
-      expect(messages[0].content[0]).toEqual({ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: unreadable.data } });
-      expect(messages[0].content[1]).toMatchObject({ type: 'text' });
-      expect(messages[0].content.slice(2)).toEqual(small.slice(1).map(sent));
+      const large = image(2001, 2001);
+      const small = Array.from({ length: 20 }, (_, index) => image(10, 10 + index));
+      const { messages } = convertToAnthropicMessages(userImages([large, unreadable, ...small]));
+      expect(messages[0].content).toEqual([note(large, over2000('2001x2001')), { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: unreadable.data } }, ...small.map(sent)]);
     });
 
     it("reads a stored file's size again when its data is replaced (the size is kept per file object)", () => {
