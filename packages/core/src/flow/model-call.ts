@@ -218,6 +218,11 @@ class ModelCall implements ModelStep {
   event!: Event;
   ok = false;
   refusedCalls?: ReadonlyMap<string, ToolsmithError>;
+  /**
+   * What the failed call was billed, once an onModelError callback answered for it ({@link ModelCall.recover}):
+   * added to the counts the check copies of the response. Declared only: a call that is not recovered has no such property.
+   */
+  declare private recoveredBilled?: Usage;
 
   constructor(
     private readonly agent: LlmAgent,
@@ -348,8 +353,11 @@ class ModelCall implements ModelStep {
           if (response) {
             // Recovered: the model call itself failed, as it did; its span ends at the step, with that error
             // unless the run ends on another (the response refused at the boundary, an afterModel callback's throw).
+            // What was billed is added to the counts of its event, once the boundary check copied them (see step):
+            // the callback's object is given on as it is, never copied here.
             if (this.chat && failure) this.chat.recovered(failure);
-            return billed ? { ...response, usage: addUsage(response.usage, billed) } : response;
+            if (billed) this.recoveredBilled = billed;
+            return response;
           }
         }
       } catch (thrown) {
@@ -383,7 +391,8 @@ class ModelCall implements ModelStep {
       // recovered the call: it has what was billed), and ends failed here, or it would never be exported.
       const { agent, context } = this;
       const failure = runFailure(thrown);
-      const usage = usageOfComplete(response, agent.model.modelName);
+      const own = usageOfComplete(response, agent.model.modelName);
+      const usage = this.recoveredBilled ? addUsage(own, this.recoveredBilled) : own;
       if (this.chat) {
         this.chat.usage(usage);
         this.chat.end(failure);
@@ -407,7 +416,7 @@ class ModelCall implements ModelStep {
       return this.failed(errorEvent(context, agent.name, error as ToolsmithError, this.actions));
     }
     if (this.chat) this.endChat(this.chat, raw, checked);
-    this.event = this.responseEvent(checked);
+    this.event = this.responseEvent(checked, this.recoveredBilled ? addUsage(checked.usage, this.recoveredBilled) : checked.usage);
     this.ok = true;
     this.refusedCalls = checked.refusedCalls;
     return this;
@@ -429,12 +438,12 @@ class ModelCall implements ModelStep {
     chat.end(error);
   }
 
-  private responseEvent(response: CheckedModelResponse): Event {
+  private responseEvent(response: CheckedModelResponse, usage: Usage | undefined): Event {
     const { agent, context, actions } = this;
     const event = Event.of(context.invocationId, agent.name, context.branch, response.content, actions);
     event.turnComplete = response.turnComplete;
     event.finishReason = response.finishReason;
-    event.usage = response.usage;
+    event.usage = usage;
     if (response.error) {
       event.errorCode = response.error.code;
       event.errorMessage = redactSecretText(response.error.message);

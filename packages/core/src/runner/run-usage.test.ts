@@ -101,6 +101,38 @@ describe('usage per run', () => {
     expect(last.runUsage).toEqual({ inputTokens: 71, outputTokens: 6, totalTokens: 77 });
   });
 
+  it("what was billed is added to the checked copy of an onModelError callback's answer, never to a copy of the callback's object", async () => {
+    const billed = { inputTokens: 70, outputTokens: 5, totalTokens: 75 };
+    class Answer {
+      turnComplete = true;
+      get content() {
+        return { role: 'model', parts: [{ text: 'From a getter.' }] };
+      }
+    }
+    const run = async (answer: unknown, afterModel?: (args: { response: LlmResponse }) => undefined) => {
+      const model = new ScriptedModel([withBilledUsage(new Error('continuation failed'), billed)] as Script);
+      const agent = new LlmAgent({ name: 'bot', model, callbacks: { onModelError: () => answer as LlmResponse, ...(afterModel ? { afterModel } : {}) } });
+      const events = await collect(new Runner({ appName: 'app', agent }), 'Hi');
+      return events[events.length - 1];
+    };
+    // A class instance's content (a getter on its prototype) is read by the check, as without billing.
+    const fromGetter = await run(new Answer());
+    expect(fromGetter.text()).toBe('From a getter.');
+    expect(fromGetter.usage).toEqual(billed);
+    // A usage the check refuses is refused, as without billing: never replaced by what was billed, never a string sum.
+    for (const usage of ['garbage', [1, 2, 3], new Answer(), { inputTokens: '5', outputTokens: 1, totalTokens: 6 }]) {
+      const refused = await run({ content: { role: 'model', parts: [{ text: 'Sorry.' }] }, turnComplete: true, usage });
+      expect(refused.errorCode).toBe('INVALID_MODEL_RESPONSE');
+    }
+    // afterModel callbacks are given the callback's own object.
+    const answer = { content: { role: 'model', parts: [{ text: 'Sorry.' }] }, turnComplete: true, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } };
+    const given: LlmResponse[] = [];
+    const last = await run(answer, ({ response }) => void given.push(response));
+    expect(given).toEqual([answer]);
+    expect(given[0]).toBe(answer);
+    expect(last.usage).toEqual({ inputTokens: 71, outputTokens: 6, totalTokens: 77 });
+  });
+
   it('an onModelError callback that throws leaves what was billed on the error event it ends the run on, streaming or not', async () => {
     const billed = { inputTokens: 70, outputTokens: 5, totalTokens: 75 };
     const answer: LlmResponse = { content: { role: 'model', parts: [{ text: 'Hello.' }] }, turnComplete: true, usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 } };
