@@ -412,8 +412,15 @@ class ModelCall implements ModelStep {
     try {
       checked = checkModelResponse(raw, agent.model.modelName, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS, context);
     } catch (error) {
-      if (this.chat) this.endChat(this.chat, raw, undefined, error as ToolsmithError);
-      return this.failed(errorEvent(context, agent.name, error as ToolsmithError, this.actions));
+      // Refused: nothing of it is stored, and none of its counts; what was billed all the same is the event's (and
+      // the span's): what a failed call a callback answered for was billed, or the model's own counts when an
+      // afterModel callback's response replaced its complete one.
+      const usage = this.recoveredBilled ?? (raw === this.complete ? undefined : usageOfComplete(this.complete, agent.model.modelName));
+      if (this.chat) {
+        this.chat.usage(usage);
+        this.chat.end(error as ToolsmithError);
+      }
+      return this.failed(withUsage(errorEvent(context, agent.name, error as ToolsmithError, this.actions), usage));
     }
     if (this.chat) this.endChat(this.chat, raw, checked);
     this.event = this.responseEvent(checked, this.recoveredBilled ? addUsage(checked.usage, this.recoveredBilled) : checked.usage);
@@ -426,16 +433,16 @@ class ModelCall implements ModelStep {
    * Ends the `chat` span at the step, with what the check copied, read once: the response's id, finish reason,
    * error and content (the event's, an afterModel callback's response when it replaced the model's) and the
    * model's token counts (the event's, unless an afterModel callback replaced the response: the model's own are
-   * then copied here); a response the check refused has none. A call a callback recovered has its span's counts
-   * from {@link ModelCall.recover} and no response recorded (the model gave none), and ends failed: with the
-   * model's error, or with the check's when it refused the callback's response (the run ends on it).
+   * then copied here). A call a callback recovered has its span's counts from {@link ModelCall.recover} and no
+   * response recorded (the model gave none), and ends failed with the model's error. (A response the check
+   * refused ends the span in {@link ModelCall.step}, with the counts and the error of the run's event.)
    */
-  private endChat(chat: ChatSpan, raw: LlmResponse, checked: CheckedModelResponse | undefined, error?: ToolsmithError): void {
+  private endChat(chat: ChatSpan, raw: LlmResponse, checked: CheckedModelResponse): void {
     if (!chat.counted) {
-      chat.usage(raw === this.complete ? checked?.usage : usageOfComplete(this.complete, this.agent.model.modelName));
-      if (checked) chat.response(checked);
+      chat.usage(raw === this.complete ? checked.usage : usageOfComplete(this.complete, this.agent.model.modelName));
+      chat.response(checked);
     }
-    chat.end(error);
+    chat.end();
   }
 
   private responseEvent(response: CheckedModelResponse, usage: Usage | undefined): Event {

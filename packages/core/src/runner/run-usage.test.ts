@@ -133,6 +133,40 @@ describe('usage per run', () => {
     expect(last.usage).toEqual({ inputTokens: 71, outputTokens: 6, totalTokens: 77 });
   });
 
+  it('a response the boundary check refuses after a recovery, or in place of the model\'s complete one, leaves what was billed on the error event, streaming or not', async () => {
+    const billed = { inputTokens: 70, outputTokens: 5, totalTokens: 75 };
+    const answer: LlmResponse = { content: { role: 'model', parts: [{ text: 'Hello.' }] }, turnComplete: true, usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 } };
+    const refused = { content: { role: 'user', parts: [{ text: 'Sorry.' }] }, turnComplete: true, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } } as LlmResponse;
+    const failingClose = (): Model => ({
+      provider: 'scripted',
+      modelName: 'scripted-model',
+      async *generate() {
+        try {
+          yield answer;
+        } finally {
+          throw withBilledUsage(new Error('close failed'), billed);
+        }
+      },
+    });
+    const cases = [
+      // A call billed before it failed; a complete response whose close failed, billed more; the model's complete response an afterModel callback replaced.
+      [() => ({ model: new ScriptedModel([withBilledUsage(new Error('continuation failed'), billed)] as Script), onModelError: () => refused }), billed],
+      [() => ({ model: failingClose(), onModelError: () => refused }), { inputTokens: 80, outputTokens: 7, totalTokens: 87 }],
+      [() => ({ model: new ScriptedModel([answer]), afterModel: () => refused }), answer.usage],
+    ] as const;
+    for (const [setup, expected] of cases) {
+      for (const streaming of [false, true]) {
+        const { model, ...callbacks } = setup() as { model: Model; onModelError?: () => LlmResponse; afterModel?: () => LlmResponse };
+        const agent = new LlmAgent({ name: 'bot', model, callbacks });
+        const events = await collect(new Runner({ appName: 'app', agent }), 'Hi', { streaming });
+        const last = events[events.length - 1];
+        expect(last.errorCode).toBe('INVALID_MODEL_RESPONSE');
+        expect(last.usage).toEqual(expected);
+        expect(last.runUsage).toEqual(expected);
+      }
+    }
+  });
+
   it('an onModelError callback that throws leaves what was billed on the error event it ends the run on, streaming or not', async () => {
     const billed = { inputTokens: 70, outputTokens: 5, totalTokens: 75 };
     const answer: LlmResponse = { content: { role: 'model', parts: [{ text: 'Hello.' }] }, turnComplete: true, usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 } };
