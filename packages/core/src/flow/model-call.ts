@@ -338,10 +338,7 @@ class ModelCall implements ModelStep {
     const completed = this.complete ? usageOfComplete(this.complete, agent.model.modelName) : undefined;
     const billed = thrownBilled && completed ? addUsage(completed, thrownBilled) : (thrownBilled ?? completed);
     this.chat?.usage(billed);
-    if (context.aborted) {
-      this.chat?.end(error);
-      return withUsage(errorEvent(context, agent.name, error), billed);
-    }
+    if (context.aborted) return this.abortedCall(error, billed);
     if (this.chain.onModelError.length > 0) {
       // The chat span ends once the callbacks are done, with the error the run reports: a callback may
       // change the error, or throw another one, and the span must not say otherwise than the event.
@@ -350,6 +347,8 @@ class ModelCall implements ModelStep {
       try {
         for (const onError of this.chain.onModelError) {
           const response = (await onError({ context: this.callbackContext(), request: this.request, error })) ?? undefined;
+          // Aborted while a callback ran: the run ends RUN_ABORTED, whatever it returned (nor does another run).
+          if (context.aborted) return this.abortedCall(new RunAbortedError(context.signal.reason), billed);
           if (response) {
             // Recovered: the model call itself failed, as it did; its span ends at the step, with that error
             // unless the run ends on another (the response refused at the boundary, an afterModel callback's throw).
@@ -361,6 +360,7 @@ class ModelCall implements ModelStep {
           }
         }
       } catch (thrown) {
+        if (context.aborted) return this.abortedCall(new RunAbortedError(context.signal.reason), billed);
         // The run ends on what the callback threw (as after an afterModel callback throws: its code, else
         // INTERNAL_ERROR), on this call's error event: what was billed was billed whatever the callbacks do.
         const failure = runFailure(thrown);
@@ -371,6 +371,12 @@ class ModelCall implements ModelStep {
     const event = withUsage(errorEvent(context, agent.name, error, this.actions), billed);
     this.chat?.end({ code: event.errorCode!, message: event.errorMessage });
     return event;
+  }
+
+  /** The error event of a call whose run was aborted (`RUN_ABORTED`), with what the call was billed; nothing the callbacks did is kept. */
+  private abortedCall(error: RunAbortedError, billed: Usage | undefined): Event {
+    this.chat?.end(error);
+    return withUsage(errorEvent(this.context, this.agent.name, error), billed);
   }
 
   /**

@@ -117,6 +117,39 @@ describe('Runner: cancellation', () => {
     expect(session.events.map((e) => e.author)).toEqual(['user']);
   });
 
+  it('aborting during an onModelError callback ends the run RUN_ABORTED, whatever the callback does then, streaming or not', async () => {
+    const outcomes = {
+      throws: () => {
+        throw new Error('fallback broke');
+      },
+      recovers: () => ({ content: { role: 'model' as const, parts: [{ text: 'fallback' }] }, turnComplete: true }),
+      returnsNothing: () => undefined,
+    };
+    for (const [name, outcome] of Object.entries(outcomes)) {
+      for (const streaming of [false, true]) {
+        const controller = new AbortController();
+        const later: string[] = [];
+        const model = new ScriptedModel([new Error('rate limited')]);
+        const onModelError = [
+          ({ context }: { context: { state: { set(key: string, value: unknown): void } } }) => {
+            context.state.set('fallback', name);
+            controller.abort();
+            return outcome();
+          },
+          () => void later.push(name),
+        ];
+        const sessionService = new InMemorySessionService();
+        const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, callbacks: { onModelError } }), sessionService });
+        const events = await collect(runner, 'hi', { signal: controller.signal, streaming });
+        expect([name, events.filter((e) => !e.partial).map((e) => e.errorCode)]).toEqual([name, ['RUN_ABORTED']]);
+        const session = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+        expect(session.events.map((e) => e.author)).toEqual(['user']);
+        expect(session.state).toEqual({});
+        expect(later).toEqual([]);
+      }
+    }
+  });
+
   it('an already-aborted signal runs nothing', async () => {
     const model = new ScriptedModel(['x']);
     const events = await collect(new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }) }), 'hi', { signal: AbortSignal.abort() });
