@@ -342,7 +342,7 @@ class ModelCall implements ModelStep {
     if (this.chain.onModelError.length > 0) {
       // The chat span ends once the callbacks are done, with the error the run reports: a callback may
       // change the error, or throw another one, and the span must not say otherwise than the event.
-      const failure = this.chat && { code: error.code, message: error.message };
+      const failure = this.chat && { code: error.code, message: redactSecretText(error.message) };
       this.ownRequest();
       try {
         for (const onError of this.chain.onModelError) {
@@ -363,20 +363,21 @@ class ModelCall implements ModelStep {
         if (context.aborted) return this.abortedCall(new RunAbortedError(context.signal.reason), billed);
         // The run ends on what the callback threw (as after an afterModel callback throws: its code, else
         // INTERNAL_ERROR), on this call's error event: what was billed was billed whatever the callbacks do.
-        const failure = runFailure(thrown);
-        this.chat?.end(failure);
-        return withUsage(errorEvent(context, agent.name, failure), billed);
+        const event = withUsage(errorEvent(context, agent.name, runFailure(thrown)), billed);
+        this.chat?.endAs(event);
+        return event;
       }
     }
     const event = withUsage(errorEvent(context, agent.name, error, this.actions), billed);
-    this.chat?.end({ code: event.errorCode!, message: event.errorMessage });
+    this.chat?.endAs(event);
     return event;
   }
 
   /** The error event of a call whose run was aborted (`RUN_ABORTED`), with what the call was billed; nothing the callbacks did is kept. */
   private abortedCall(error: RunAbortedError, billed: Usage | undefined): Event {
-    this.chat?.end(error);
-    return withUsage(errorEvent(this.context, this.agent.name, error), billed);
+    const event = withUsage(errorEvent(this.context, this.agent.name, error), billed);
+    this.chat?.endAs(event);
+    return event;
   }
 
   /**
@@ -396,14 +397,14 @@ class ModelCall implements ModelStep {
       // billed added), copied as the check copies them, read once: the chat span gets the same (unless a callback
       // recovered the call: it has what was billed), and ends failed here, or it would never be exported.
       const { agent, context } = this;
-      const failure = runFailure(thrown);
       const own = usageOfComplete(response, agent.model.modelName);
       const usage = this.recoveredBilled ? addUsage(own, this.recoveredBilled) : own;
+      const event = withUsage(errorEvent(context, agent.name, runFailure(thrown)), usage);
       if (this.chat) {
         this.chat.usage(usage);
-        this.chat.end(failure);
+        this.chat.endAs(event);
       }
-      return withUsage(errorEvent(context, agent.name, failure), usage);
+      return event;
     }
   }
 
@@ -422,11 +423,12 @@ class ModelCall implements ModelStep {
       // the span's): what a failed call a callback answered for was billed, or the model's own counts when an
       // afterModel callback's response replaced its complete one.
       const usage = this.recoveredBilled ?? (raw === this.complete ? undefined : usageOfComplete(this.complete, agent.model.modelName));
+      const event = withUsage(errorEvent(context, agent.name, error as ToolsmithError, this.actions), usage);
       if (this.chat) {
         this.chat.usage(usage);
-        this.chat.end(error as ToolsmithError);
+        this.chat.endAs(event);
       }
-      return this.failed(withUsage(errorEvent(context, agent.name, error as ToolsmithError, this.actions), usage));
+      return this.failed(event);
     }
     if (this.chat) this.endChat(this.chat, raw, checked);
     this.event = this.responseEvent(checked, this.recoveredBilled ? addUsage(checked.usage, this.recoveredBilled) : checked.usage);

@@ -82,8 +82,9 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
       ? new RunAbortedError(context.signal.reason)
       : (reportableError(thrown) ??
         new ProviderError('PROVIDER_ERROR', `Model "${model.modelName}" failed to summarize the conversation: ${thrownMessage(thrown)}`, { provider: model.provider, cause: thrown }));
-    chat?.end(error);
-    return errorEvent(context, agent.name, error);
+    const event = errorEvent(context, agent.name, error);
+    chat?.endAs(event);
+    return event;
   }
 }
 

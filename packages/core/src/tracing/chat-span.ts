@@ -10,6 +10,8 @@ import type { OtelApiModule } from './otel-api';
 import { markFailed } from './span-status';
 import { setUsageAttributes } from './usage-attributes';
 import { thrownMessage } from '../errors/thrown-message';
+import { redactSecretText } from '../redaction/secret-redaction';
+import type { Event } from '../events/event';
 
 /**
  * The `chat {model}` span of one model call: started before the request is sent, given the model's
@@ -85,7 +87,8 @@ export class ChatSpan {
     if (reason !== undefined) attributes[TraceAttribute.RESPONSE_FINISH_REASONS] = [reason];
     if (this.recordContent) attributes[TraceAttribute.OUTPUT_MESSAGES] = outputMessagesJson(response.content, reason);
     this.span.setAttributes(attributes);
-    if (error) markFailed(this.api, this.span, error.code, error.message, this.recordContent);
+    // Its message redacted as the event's is (a provider may echo a key in it).
+    if (error) markFailed(this.api, this.span, error.code, redactSecretText(error.message), this.recordContent);
   }
 
   /**
@@ -107,6 +110,11 @@ export class ChatSpan {
     const attributes: Attributes = {};
     setUsageAttributes(attributes, usage);
     this.span.setAttributes(attributes);
+  }
+
+  /** Ends the span failed with the error `event` reports: its code and its message (redacted, as the event has it). */
+  endAs(event: Event): void {
+    this.end({ code: event.errorCode!, message: event.errorMessage });
   }
 
   /** Ends the span, failed when `error` is given, else with the model's error when a callback recovered the call. Only the first call counts. */

@@ -313,6 +313,42 @@ describe('tracing: the span tree of a turn', () => {
       }
     });
 
+    it("with content recording on, the chat span's status message is the error event's, redacted as it is", async () => {
+      const secret = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD';
+      const answer = { content: { role: 'model' as const, parts: [{ text: 'Hi.' }] }, turnComplete: true };
+      const cases: [Script, Record<string, unknown>][] = [
+        [[rateLimited()], { onModelError: () => { throw `key ${secret} leaked`; } }],
+        [[rateLimited()], { onModelError: () => { throw new ToolsmithError('FALLBACK_FAILED', `bad key ${secret}`); } }],
+        [[answer], { afterModel: () => { throw new Error(`audit key ${secret}`); } }],
+        [[{ ...answer, error: { code: 'CONTENT_FILTERED', message: `filtered ${secret}` } }], {}],
+      ];
+      for (const [script, callbacks] of cases) {
+        for (const streaming of [false, true]) {
+          const { exporter, provider } = inMemoryTracing();
+          const model = new ScriptedModel(script, { provider: 'scripted', modelName: 'scripted-model' });
+          const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model, callbacks }), tracing: { tracerProvider: provider, recordContent: true } });
+          const events: Event[] = [];
+          for await (const event of runner.run({ userId: 'u1', sessionId: 's1', newMessage: user('Hi'), streaming })) if (!event.partial) events.push(event);
+          const failed = events.at(-1)!;
+          expect(failed.errorMessage).toContain('[redacted]');
+          const chat = exporter.getFinishedSpans().find((span) => span.name === 'chat scripted-model')!;
+          expect(chat.status).toEqual({ code: SpanStatusCode.ERROR, message: failed.errorMessage });
+          expect(chat.attributes['error.type']).toBe(failed.errorCode);
+        }
+      }
+    });
+
+    it("with content recording on, a recovered call's chat span has the model's error message redacted", async () => {
+      const { exporter, provider } = inMemoryTracing();
+      const leaking = new ProviderError('RATE_LIMITED', 'Too many requests for key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD.', { provider: 'scripted' });
+      const model = new ScriptedModel([leaking], { provider: 'scripted', modelName: 'scripted-model' });
+      const onModelError = () => ({ content: { role: 'model' as const, parts: [{ text: 'Busy.' }] }, turnComplete: true });
+      const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model, callbacks: { onModelError } }), tracing: { tracerProvider: provider, recordContent: true } });
+      await send(runner, user('Hi'));
+      const chat = exporter.getFinishedSpans().find((span) => span.name === 'chat scripted-model')!;
+      expect(chat.status).toEqual({ code: SpanStatusCode.ERROR, message: 'Too many requests for key [redacted].' });
+    });
+
     it('one that recovers with a response the boundary check refuses: the run and the chat span end on INVALID_MODEL_RESPONSE, streaming or not', async () => {
       const recover: OnModelErrorCallback = () => ({ content: { role: 'model', parts: [{ text: 'Busy.' }] }, turnComplete: 'yes' as unknown as boolean });
       for (const streaming of [false, true]) {
