@@ -6,13 +6,15 @@ import { Event } from '../events/event';
 import { buildContents } from './contents-builder';
 import { errorEvent } from './error-event';
 import type { LlmRequest } from '../model/llm-request';
-import type { LlmResponse } from '../model/llm-response';
+import type { LlmResponse, Usage } from '../model/llm-response';
 import { createEventActions } from '../state/event-actions';
 import { DEFAULT_COMPACTION_PROMPT, type SummarizeCompaction } from '../context/compaction-options';
 import { SUMMARY_PREFIX, compactedHistory } from './compacted-contents';
 import { conversationTranscript } from '../context/conversation-transcript';
 import { cutKeepingTurns, startsTurn } from '../context/cut-points';
-import { checkModelResponse } from './model-response-check';
+import { checkModelResponse, usageOfComplete } from './model-response-check';
+import { billedUsageOf } from '../model/billed-usage';
+import { addUsage } from '../model/usage-total';
 import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 import { redactSecretText } from '../redaction/secret-redaction';
 import { thrownMessage } from '../errors/thrown-message';
@@ -44,6 +46,9 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
     tools: [],
   };
   let response: LlmResponse | undefined;
+  // The counts of the complete response, once the check copied them: a failure after it still counts them.
+  let checkedUsage: Usage | undefined;
+  let checkedResponse = false;
   // Its own `chat` span (marked toolsmith.compaction), under the agent's turn like the agent's model calls.
   const chat = context.trace?.startChat(agent, request, { model });
   try {
@@ -59,7 +64,9 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
     }
     // Checked and copied as the agent's own model calls are (INVALID_MODEL_RESPONSE otherwise): the
     // compaction event stores the response's usage, and only a plain-JSON copy of it.
+    checkedResponse = response !== undefined;
     const checked = response && checkModelResponse(response, model.modelName, context.services.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS);
+    checkedUsage = checked?.usage;
     // The span records the checked copy, the event's: the response's own members are read once, by the check.
     if (chat && checked) {
       chat.response(checked);
@@ -82,8 +89,18 @@ export async function summarizeIfDue(agent: LlmAgent, context: InvocationContext
       ? new RunAbortedError(context.signal.reason)
       : (reportableError(thrown) ??
         new ProviderError('PROVIDER_ERROR', `Model "${model.modelName}" failed to summarize the conversation: ${thrownMessage(thrown)}`, { provider: model.provider, cause: thrown }));
+    // What was billed still counts, as for the agent's own model calls: the tokens the error says were billed
+    // (withBilledUsage), added to the complete response's counts (the check's copy; copied as it copies them
+    // when its close threw before the check; none of a response the check refused).
+    const completed = checkedResponse ? checkedUsage : response && usageOfComplete(response, model.modelName);
+    const thrownBilled = billedUsageOf(thrown);
+    const usage = thrownBilled && completed ? addUsage(completed, thrownBilled) : (thrownBilled ?? completed);
     const event = errorEvent(context, agent.name, error);
-    chat?.endAs(event);
+    if (usage) event.usage = usage;
+    if (chat) {
+      chat.usage(usage);
+      chat.endAs(event);
+    }
     return event;
   }
 }

@@ -9,6 +9,10 @@ import { FnTool, user, weatherTool } from './__fixtures__/test-tools';
 import { Runner } from './runner';
 import type { CompactionOptions } from '../context/compaction-options';
 import { SUMMARY_PREFIX } from '../flow/compacted-contents';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { withBilledUsage } from '../model/billed-usage';
+import type { Usage } from '../model/llm-response';
+import type { Model } from '../model/model';
 
 const weatherTurn = (n: number) => [{ calls: [{ id: `w${n}`, name: 'getWeather', args: { city: `City${n}` } }] }, `Answer ${n}.`];
 
@@ -202,6 +206,39 @@ describe('compaction: summarize', () => {
     const runner = new Runner({ appName: 'w', agent: new LlmAgent({ name: 'x', model: new ScriptedModel(['A1']), compaction: { strategy: 'summarize', everyTurns: 2, keepTurns: 1, model: new ScriptedModel(['  ']) } }) });
     await send(runner, user('Q1'));
     expect((await send(runner, user('Q2')))[0]).toMatchObject({ errorCode: 'PROVIDER_RESPONSE_INVALID', errorMessage: expect.stringContaining('no summary text') });
+  });
+
+  it('a summarizing call that fails still counts what it was billed: on its error event, in runUsage and on its chat span', async () => {
+    const counts = { inputTokens: 7, outputTokens: 2, totalTokens: 9 };
+    const billed = { inputTokens: 70, outputTokens: 5, totalTokens: 75 };
+    const closing = (): Model => ({
+      provider: 'scripted',
+      modelName: 'summarizer',
+      async *generate() {
+        try {
+          yield { content: { role: 'model', parts: [{ text: 'S1' }] }, turnComplete: true, usage: counts };
+        } finally {
+          throw withBilledUsage(new Error('close failed'), billed);
+        }
+      },
+    });
+    const cases: [string, () => Model, Usage][] = [
+      ['PROVIDER_ERROR', () => new ScriptedModel([withBilledUsage(new Error('continuation failed'), billed)]), billed],
+      ['PROVIDER_RESPONSE_INVALID', () => new ScriptedModel([{ content: { role: 'model', parts: [] }, turnComplete: true, usage: counts }]), counts],
+      ['PROVIDER_ERROR', closing, { inputTokens: 77, outputTokens: 7, totalTokens: 84 }],
+    ];
+    for (const [code, summarizer, usage] of cases) {
+      const exporter = new InMemorySpanExporter();
+      const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+      const agent = new LlmAgent({ name: 'x', model: new ScriptedModel(['A1']), compaction: { strategy: 'summarize', everyTurns: 2, keepTurns: 1, model: summarizer() } });
+      const runner = new Runner({ appName: 'w', agent, tracing: { tracerProvider } });
+      await send(runner, user('Q1'));
+      const failed = await send(runner, user('Q2'));
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toMatchObject({ errorCode: code, usage, runUsage: usage });
+      const chat = exporter.getFinishedSpans().filter((span) => span.attributes['toolsmith.compaction'] === true);
+      expect(chat.map((span) => [span.attributes['error.type'], span.attributes['gen_ai.usage.input_tokens'], span.attributes['gen_ai.usage.output_tokens']])).toEqual([[code, usage.inputTokens, usage.outputTokens]]);
+    }
   });
 
   it("the summarizing model's response is checked and copied as the agent's are: its usage is stored as plain counts, a response that is not the model's is INVALID_MODEL_RESPONSE", async () => {
