@@ -6,6 +6,7 @@ import type { Model } from '../model/model';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { collect } from '../runner/__fixtures__/test-tools';
 import { Runner } from '../runner/runner';
+import { SequentialAgent } from '../agents/sequential-agent';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { MAX_CLOSING_PARTS } from './close-model-parts';
 
@@ -411,5 +412,31 @@ describe('model calls', () => {
       expect((await run(replaced, false)).events.map((e) => e.text())).toEqual(['Hello']);
       expect(log).toEqual(['own: return with 0 arguments', 'replaced: return with 0 arguments']);
     });
+  });
+});
+
+describe('a model callback that throws', () => {
+  it.each(['onModelError', 'afterModel'] as const)("%s: the run ends on the call's error event, authored by its agent, with the callbacks' state writes, streaming or not", async (which) => {
+    for (const streaming of [false, true]) {
+      const model: Model = {
+        provider: 'test',
+        modelName: 'm',
+        async *generate() {
+          if (which === 'onModelError') throw new Error('model down');
+          yield { content: text('Hello'), turnComplete: true };
+        },
+      };
+      const callback = ({ context }: { context: { state: { set(key: string, value: unknown): void } } }) => {
+        context.state.set('seen', which);
+        throw new Error(`${which} broke`);
+      };
+      const inner = new LlmAgent({ name: 'inner', model, callbacks: { [which]: callback } });
+      const sessionService = new InMemorySessionService();
+      const runner = new Runner({ appName: 'app', agent: new SequentialAgent({ name: 'outer', subAgents: [inner] }), sessionService });
+      const events = (await collect(runner, 'hi', { streaming })).filter((event) => !event.partial);
+      expect(events.map((event) => [event.author, event.errorCode, event.actions.stateDelta])).toEqual([['inner', 'INTERNAL_ERROR', { seen: which }]]);
+      const session = await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' });
+      expect(session!.state).toEqual({ seen: which });
+    }
   });
 });

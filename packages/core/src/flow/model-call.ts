@@ -362,8 +362,9 @@ class ModelCall implements ModelStep {
       } catch (thrown) {
         if (context.aborted) return this.abortedCall(new RunAbortedError(context.signal.reason), billed);
         // The run ends on what the callback threw (as after an afterModel callback throws: its code, else
-        // INTERNAL_ERROR), on this call's error event: what was billed was billed whatever the callbacks do.
-        const event = withUsage(errorEvent(context, agent.name, runFailure(thrown)), billed);
+        // INTERNAL_ERROR), on this call's error event: what was billed was billed whatever the callbacks do, and
+        // the callbacks' state writes are on it, as when none answers.
+        const event = withUsage(errorEvent(context, agent.name, runFailure(thrown), this.actions), billed);
         this.chat?.endAs(event);
         return event;
       }
@@ -395,11 +396,12 @@ class ModelCall implements ModelStep {
       // The run ends on it, on this call's error event: what was billed was billed whatever the callbacks do. Its
       // counts are those of the response the callbacks were given (the model's, or a recovery's with what was
       // billed added), copied as the check copies them, read once: the chat span gets the same (unless a callback
-      // recovered the call: it has what was billed), and ends failed here, or it would never be exported.
+      // recovered the call: it has what was billed), and ends failed here, or it would never be exported. The
+      // callbacks' state writes are on the event, as on any event of the call.
       const { agent, context } = this;
       const own = usageOfComplete(response, agent.model.modelName);
       const usage = this.recoveredBilled ? addUsage(own, this.recoveredBilled) : own;
-      const event = withUsage(errorEvent(context, agent.name, runFailure(thrown)), usage);
+      const event = withUsage(errorEvent(context, agent.name, runFailure(thrown), this.actions), usage);
       if (this.chat) {
         this.chat.usage(usage);
         this.chat.endAs(event);
