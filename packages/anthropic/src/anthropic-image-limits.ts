@@ -1,5 +1,5 @@
 import type { InlineData } from '@toolsmith/core';
-import { type ImageDimensions, imageDimensions } from '@toolsmith/core/adapter-kit';
+import { type ImageDimensions, imageDimensions, utf8Text } from '@toolsmith/core/adapter-kit';
 
 // Anthropic's limits on one image (https://platform.claude.com/docs/en/build-with-claude/vision, "General
 // limits": "The maximal dimensions per image are 8000x8000 px. If you submit more than 20 images in one API
@@ -15,18 +15,51 @@ const MAX_MANY_IMAGES_SIDE = 2000;
 /** The most images a request may hold before {@link MAX_MANY_IMAGES_SIDE} applies. */
 const MAX_FULL_SIZE_IMAGES = 20;
 
-/**
- * Each stored file's size, read once: every request sends the session's files again. Keyed by the file
- * object, which a session's contents hold from one request to the next; `data` is kept to tell a replaced file.
- */
-const sizes = new WeakMap<InlineData, { readonly data: string; readonly size: ImageDimensions | undefined }>();
+/** How a file Anthropic takes is sent: an image, a PDF (base64, as a document), or plain text (a text document). */
+export type FileKind = 'image' | 'pdf' | 'text';
 
-function sizeOf(file: InlineData): ImageDimensions | undefined {
-  const known = sizes.get(file);
-  if (known !== undefined && known.data === file.data) return known.size;
-  const size = imageDimensions(file.data);
-  sizes.set(file, { data: file.data, size });
-  return size;
+/** What is read once of a stored file: its size (an image's), the bytes it takes in the request as sent, or why it is never sent. */
+interface FileFacts {
+  /** The data these facts were read from, to tell a replaced file. */
+  readonly data: string;
+  readonly size: ImageDimensions | undefined;
+  /** Bytes of the request body the file takes as sent: its base64, or a text document's JSON-escaped UTF-8. */
+  readonly bytes: number;
+  /** Why Anthropic refuses the file whatever the request holds. */
+  readonly refusal: FileRefusal | undefined;
+}
+
+/**
+ * Each stored file's facts, read once: every request sends the session's files again. Keyed by the file object,
+ * which a session's contents hold from one request to the next; `data` is kept to tell a replaced file.
+ */
+const facts = new WeakMap<InlineData, FileFacts>();
+
+function factsOf(file: InlineData, kind: FileKind): FileFacts {
+  const known = facts.get(file);
+  if (known !== undefined && known.data === file.data) return known;
+  const read = readFacts(file.data, kind);
+  facts.set(file, read);
+  return read;
+}
+
+function readFacts(data: string, kind: FileKind): FileFacts {
+  if (kind === 'pdf') return { data, size: undefined, bytes: data.length, refusal: undefined };
+  if (kind === 'text') {
+    const text = utf8Text(data);
+    if (text === undefined) return { data, size: undefined, bytes: 0, refusal: { reason: 'its bytes are not UTF-8 text', thisRequestOnly: false } };
+    // The API refuses text that is empty or only whitespace ("text content blocks must contain non-whitespace text").
+    if (text.trim() === '') return { data, size: undefined, bytes: 0, refusal: { reason: 'it holds no text', thisRequestOnly: false } };
+    // Sent as a JSON string: a control character takes 6 bytes (\u001b), a quote 2, a CJK character 3.
+    return { data, size: undefined, bytes: Buffer.byteLength(JSON.stringify(text)) - 2, refusal: undefined };
+  }
+  if (data.length > MAX_IMAGE_BASE64_CHARS) return { data, size: undefined, bytes: data.length, refusal: { reason: 'images over 5 MB (of base64) are not sent to Anthropic', thisRequestOnly: false } };
+  const size = imageDimensions(data);
+  const refusal =
+    size !== undefined && Math.max(size.width, size.height) > MAX_IMAGE_SIDE
+      ? { reason: `it is ${pixelsText(size)}, over Anthropic's limit of ${MAX_IMAGE_SIDE} pixels a side`, thisRequestOnly: false }
+      : undefined;
+  return { data, size, bytes: data.length, refusal };
 }
 
 /** Why a file is not sent, for its note; `thisRequestOnly` when a limit on the request leaves it out (earlier requests may have sent it). */
@@ -37,84 +70,66 @@ export interface FileRefusal {
 
 /** At most 100 images per request: the lower of Anthropic's two limits (100 for models with a 200k-token context window, 600 for the others). */
 const MAX_REQUEST_IMAGES = 100;
+/** Anthropic's limit on a request's body, 32 MB ("413 request_too_large"), taken as decimal: the lower reading. */
+const MAX_REQUEST_MB = 32;
 /**
- * The most base64 the request's files may hold together: 30 MB, under Anthropic's 32 MB limit on a request, with
- * room for its text (a conservative rule: the rest of the request is not measured).
+ * The most bytes the request's files may take together as sent: 28 MB (decimal), leaving 4 MB of
+ * {@link MAX_REQUEST_MB} for the rest of the request (its text, the tools, the JSON around the files).
  */
-const MAX_REQUEST_FILE_CHARS = 30 * 1024 * 1024;
+const MAX_REQUEST_FILE_MB = 28;
+const MAX_REQUEST_FILE_BYTES = MAX_REQUEST_FILE_MB * 1000 * 1000;
+
+const NEWEST_FILES = '(the newest files are sent)';
 
 /**
  * Why Anthropic would refuse each of the files the request would send as blocks of their own (oldest first;
- * `images[i]` when `files[i]` is an image of a type Anthropic takes), by index; `undefined` for a file that is
- * sent (and for the whole answer when all are). In turn:
- * 1. an image over 5 MB of base64 or 8000 pixels a side is refused (a limit on the file);
- * 2. of the images left, only the newest {@link MAX_REQUEST_IMAGES} are sent;
- * 3. when more than {@link MAX_FULL_SIZE_IMAGES} images are left and some are over 2000 pixels a side, whichever
- *    leaves out fewer images: those over 2000 pixels a side, or the oldest until 20 remain (then the 8000 pixels
- *    apply); on a tie the oldest (the newest images matter most);
- * 4. the oldest files (of any type) are left out until the base64 of those left fits in {@link MAX_REQUEST_FILE_CHARS}.
- * An image whose size cannot be read from its header counts as an image within 2000 pixels.
+ * `kinds[i]` how `files[i]` is sent), by index; `undefined` for a file that is sent (and for the whole answer when
+ * all are). A file Anthropic refuses whatever the request holds is a note (an image over 5 MB of base64 or 8000
+ * pixels a side; text that is not UTF-8 or is blank). Then, from the newest file to the oldest, a file is sent
+ * when the files sent so far and it stay within Anthropic's limits on a request, else it is a note: at most
+ * {@link MAX_REQUEST_IMAGES} images; at most {@link MAX_FULL_SIZE_IMAGES} when one of them is over
+ * {@link MAX_MANY_IMAGES_SIDE} pixels a side (an image whose size cannot be read from its header counts as one:
+ * it may be); the files' bytes as sent within {@link MAX_REQUEST_FILE_BYTES}. So the newest files are sent, as
+ * many as the limits allow (a computer-use agent's current screenshot among them).
  */
-export function requestFileRefusals(files: readonly InlineData[], images: readonly boolean[]): (FileRefusal | undefined)[] | undefined {
+export function requestFileRefusals(files: readonly InlineData[], kinds: readonly FileKind[]): (FileRefusal | undefined)[] | undefined {
   let refusals: (FileRefusal | undefined)[] | undefined;
-  const refused = (index: number): boolean => refusals !== undefined && refusals[index] !== undefined;
-  const refuse = (index: number, refusal: FileRefusal): void => {
-    (refusals ??= [])[index] = refusal;
-  };
-  let sent = 0;
-  for (let index = 0; index < files.length; index++) {
-    if (!images[index]) continue;
-    const refusal = imageRefusal(files[index]);
-    if (refusal === undefined) sent++;
-    else refuse(index, refusal);
-  }
-  for (let index = 0; sent > MAX_REQUEST_IMAGES; index++) {
-    if (!images[index] || refused(index)) continue;
-    refuse(index, { reason: `Anthropic takes at most ${MAX_REQUEST_IMAGES} images in a request (the newest ${MAX_REQUEST_IMAGES} are sent)`, thisRequestOnly: true });
-    sent--;
-  }
-  if (sent > MAX_FULL_SIZE_IMAGES) {
-    const isLarge = (index: number): boolean => images[index] && !refused(index) && side(files[index]) > MAX_MANY_IMAGES_SIDE;
-    let large = 0;
-    for (let index = 0; index < files.length; index++) if (isLarge(index)) large++;
-    const beyond = sent - MAX_FULL_SIZE_IMAGES;
-    if (large > 0 && large < beyond) {
-      for (let index = files.length - 1; index >= 0; index--) {
-        const size = isLarge(index) ? sizeOf(files[index]) : undefined;
-        if (size !== undefined) refuse(index, { reason: `it is ${pixelsText(size)}, over Anthropic's limit of ${MAX_MANY_IMAGES_SIDE} pixels a side in a request of more than ${MAX_FULL_SIZE_IMAGES} images`, thisRequestOnly: true });
-      }
-    } else if (large > 0) {
-      for (let index = 0; sent > MAX_FULL_SIZE_IMAGES; index++) {
-        if (!images[index] || refused(index)) continue;
-        refuse(index, { reason: `Anthropic takes at most ${MAX_FULL_SIZE_IMAGES} images in a request holding one over ${MAX_MANY_IMAGES_SIDE} pixels a side (the newest ${MAX_FULL_SIZE_IMAGES} are sent)`, thisRequestOnly: true });
-        sent--;
-      }
+  let images = 0;
+  let large = false;
+  let bytes = 0;
+  for (let index = files.length - 1; index >= 0; index--) {
+    const kind = kinds[index];
+    const file = factsOf(files[index], kind);
+    const refusal = file.refusal ?? (kind === 'image' ? imagesRefusal(file, images, large) : undefined) ?? bytesRefusal(file, bytes);
+    if (refusal !== undefined) {
+      (refusals ??= [])[index] = refusal;
+      continue;
     }
-  }
-  let chars = 0;
-  for (let index = 0; index < files.length; index++) if (!refused(index)) chars += files[index].data.length;
-  for (let index = 0; chars > MAX_REQUEST_FILE_CHARS; index++) {
-    if (refused(index)) continue;
-    chars -= files[index].data.length;
-    refuse(index, { reason: "the request's files would take it past Anthropic's limit of 32 MB a request (the newest files are sent)", thisRequestOnly: true });
+    bytes += file.bytes;
+    if (kind === 'image') {
+      images++;
+      large ||= isLarge(file);
+    }
   }
   return refusals;
 }
 
-/** The longer side of the image `file` in pixels, 0 when its header does not give it. */
-function side(file: InlineData): number {
-  const size = sizeOf(file);
-  return size === undefined ? 0 : Math.max(size.width, size.height);
+/** Whether an image counts as over {@link MAX_MANY_IMAGES_SIDE} pixels a side: it is, or its size cannot be read. */
+const isLarge = (file: FileFacts): boolean => file.size === undefined || Math.max(file.size.width, file.size.height) > MAX_MANY_IMAGES_SIDE;
+
+/** Why the image `file` is not sent with the `images` sent so far (`large`: one of them is over 2000 pixels a side), or `undefined`. */
+function imagesRefusal(file: FileFacts, images: number, large: boolean): FileRefusal | undefined {
+  if (images + 1 > MAX_REQUEST_IMAGES) return { reason: `Anthropic takes at most ${MAX_REQUEST_IMAGES} images in a request ${NEWEST_FILES}`, thisRequestOnly: true };
+  if (images + 1 <= MAX_FULL_SIZE_IMAGES || !(large || isLarge(file))) return undefined;
+  const limit = `Anthropic takes at most ${MAX_FULL_SIZE_IMAGES} images in a request holding one over ${MAX_MANY_IMAGES_SIDE} pixels a side ${NEWEST_FILES}`;
+  if (large) return { reason: limit, thisRequestOnly: true };
+  return { reason: file.size === undefined ? `its size cannot be read from its header, and ${limit}` : `it is ${pixelsText(file.size)}, and ${limit}`, thisRequestOnly: true };
 }
 
-/** Why Anthropic would refuse the image `file` whatever the request: over 5 MB of base64, over 8000 pixels a side. An image whose size cannot be read from its header is sent. */
-function imageRefusal(file: InlineData): FileRefusal | undefined {
-  if (file.data.length > MAX_IMAGE_BASE64_CHARS) return { reason: 'images over 5 MB (of base64) are not sent to Anthropic', thisRequestOnly: false };
-  const size = sizeOf(file);
-  if (size !== undefined && Math.max(size.width, size.height) > MAX_IMAGE_SIDE) {
-    return { reason: `it is ${pixelsText(size)}, over Anthropic's limit of ${MAX_IMAGE_SIDE} pixels a side`, thisRequestOnly: false };
-  }
-  return undefined;
+/** Why `file` is not sent with the `bytes` of the files sent so far, or `undefined`. */
+function bytesRefusal(file: FileFacts, bytes: number): FileRefusal | undefined {
+  if (bytes + file.bytes <= MAX_REQUEST_FILE_BYTES) return undefined;
+  return { reason: `the request's files would take it past ${MAX_REQUEST_FILE_MB} MB (Anthropic takes at most ${MAX_REQUEST_MB} MB a request) ${NEWEST_FILES}`, thisRequestOnly: true };
 }
 
 const pixelsText = (size: ImageDimensions): string => `${size.width}x${size.height} pixels`;

@@ -178,10 +178,11 @@ describe('convertToAnthropicMessages', () => {
     });
 
     const note = (file: InlineData, reason: string) => ({ type: 'text', text: `[A file (image/png, ${Buffer.from(file.data, 'base64').length} bytes) was sent here; it is not sent in this request, as ${reason}.]` });
-    const NEWEST_20 = 'Anthropic takes at most 20 images in a request holding one over 2000 pixels a side (the newest 20 are sent)';
-    const over2000 = (size: string) => `it is ${size} pixels, over Anthropic's limit of 2000 pixels a side in a request of more than 20 images`;
+    const NEWEST_20 = 'Anthropic takes at most 20 images in a request holding one over 2000 pixels a side (the newest files are sent)';
+    const over2000 = (size: string) => `it is ${size} pixels, and ${NEWEST_20}`;
+    const PAST_28_MB = "the request's files would take it past 28 MB (Anthropic takes at most 32 MB a request) (the newest files are sent)";
 
-    it('with more than 20 images and some over 2000 pixels a side, leaves out the oldest until 20 remain when that leaves out no more (a tie too)', () => {
+    it('with more than 20 images and some over 2000 pixels a side, sends the newest 20', () => {
       const large = image(2001, 100);
       const tall = image(30, 2001, 'tall.png');
       const small = Array.from({ length: 19 }, (_, index) => image(2000, 2000 - index));
@@ -190,7 +191,7 @@ describe('convertToAnthropicMessages', () => {
         { role: 'model', parts: [{ functionCall: { id: 't1', name: 'render', args: {} } }] },
         { role: 'user', parts: [{ functionResponse: { id: 't1', name: 'render', response: {}, parts: [{ inlineData: tall }] } }] },
       ]);
-      // 21 images, 2 over 2000 pixels: leaving out the oldest leaves out 1; the newest (tall.png, a tool's) is sent.
+      // 21 images, 2 over 2000 pixels: the newest (tall.png, a tool's) and 19 more are sent.
       expect(messages[0].content).toEqual([note(large, NEWEST_20), ...small.map(sent)]);
       expect(messages[2].content[0]).toMatchObject({ content: [{ type: 'text' }, sent(tall)] });
     });
@@ -202,23 +203,39 @@ describe('convertToAnthropicMessages', () => {
       expect(messages.filter((message) => message.role === 'user').map((message) => message.content[0])).toEqual([note(shots[0], NEWEST_20), ...shots.slice(1).map(sent)]);
     });
 
-    it('leaves out the images over 2000 pixels a side when they are fewer than the images beyond 20 (99 small and 1 large: the large one)', () => {
+    it('a computer-use agent whose tool returns a 2560x1440 screenshot and a small crop at each step: the newest 10 steps are sent, the current screen among them', () => {
+      const contents: Content[] = [];
+      const steps = Array.from({ length: 30 }, (_, step) => ({ shot: image(2560, 1440 + step, `screen-${step}.png`), crop: image(600, 400 + step, `zoom-${step}.png`) }));
+      for (const [step, { shot, crop }] of steps.entries()) {
+        contents.push({ role: 'model', parts: [{ functionCall: { id: `c${step}`, name: 'computer', args: {} } }] });
+        contents.push({ role: 'user', parts: [{ functionResponse: { id: `c${step}`, name: 'computer', response: {}, parts: [{ inlineData: shot }, { inlineData: crop }] } }] });
+      }
+      const { messages } = convertToAnthropicMessages(contents);
+      const results = messages.filter((message) => message.role === 'user').map((message) => (message.content[0] as { content: { type: string }[] }).content.slice(1).map((block) => block.type));
+      expect(results).toEqual([...Array.from({ length: 20 }, () => ['text', 'text']), ...Array.from({ length: 10 }, () => ['image', 'image'])]);
+    });
+
+    it('an image over 2000 pixels a side among small ones: the newest images are sent, 20 when the large one is among them (99 small and 1 large)', () => {
       const small = Array.from({ length: 99 }, (_, index) => image(100, 100 + index));
       const large = image(3000, 2000);
       const { messages } = convertToAnthropicMessages(userImages([...small.slice(0, 50), large, ...small.slice(50)]));
+      // The newest 49 are sent, so the large one (the 50th) is not; the older small ones are.
       expect(messages[0].content).toEqual([...small.slice(0, 50).map(sent), note(large, over2000('3000x2000')), ...small.slice(50).map(sent)]);
+      const newest = [...small.slice(0, 25), large];
+      expect(convertToAnthropicMessages(userImages(newest)).messages[0].content).toEqual([...small.slice(0, 6).map((file) => note(file, NEWEST_20)), ...small.slice(6, 25).map(sent), sent(large)]);
     });
 
-    it('on a tie leaves out the oldest (22 images, 2 over 2000 pixels); with 1 over 2000 pixels, that one', () => {
-      const small = Array.from({ length: 20 }, (_, index) => image(100, 100 + index));
-      const [first, second] = [image(2001, 2001), image(4000, 10)];
-      expect(convertToAnthropicMessages(userImages([...small, first, second])).messages[0].content).toEqual([note(small[0], NEWEST_20), note(small[1], NEWEST_20), ...small.slice(2).map(sent), sent(first), sent(second)]);
-      expect(convertToAnthropicMessages(userImages([...small, first, image(10, 10)])).messages[0].content.filter((block) => block.type === 'text')).toEqual([note(first, over2000('2001x2001'))]);
+    it('sends the newest image over 2000 pixels a side before older heavy images (the newest files first)', () => {
+      const heavy = (index: number): InlineData => ({ mimeType: 'image/png', data: Buffer.concat([Buffer.from(pngOfSize(100, 100 + index), 'base64'), Buffer.alloc(3_600_000, index + 1)]).toString('base64') });
+      const files = [...Array.from({ length: 7 }, (_, index) => heavy(index)), ...Array.from({ length: 14 }, (_, index) => image(64, 64 + index)), image(3000, 1000)];
+      const content = convertToAnthropicMessages(userImages(files)).messages[0].content;
+      expect(content.map((block) => block.type)).toEqual([...Array.from({ length: 2 }, () => 'text'), ...Array.from({ length: 20 }, () => 'image')]);
+      expect(content.at(-1)).toEqual(sent(files[21]));
     });
 
     it('sends the newest 100 images of a request (the lower of Anthropic\'s limits) and a note in place of each older one', () => {
       const files = Array.from({ length: 103 }, (_, index) => image(100, 100 + index));
-      const reason = 'Anthropic takes at most 100 images in a request (the newest 100 are sent)';
+      const reason = 'Anthropic takes at most 100 images in a request (the newest files are sent)';
       const { messages } = convertToAnthropicMessages([
         ...userImages(files.slice(0, 102)),
         { role: 'model', parts: [{ functionCall: { id: 't1', name: 'render', args: {} } }] },
@@ -228,16 +245,23 @@ describe('convertToAnthropicMessages', () => {
       expect(messages[2].content[0]).toMatchObject({ content: [{ type: 'text' }, sent(files[102])] });
     });
 
-    it("leaves out the oldest files until the base64 of those sent fits in 30 MB (under Anthropic's 32 MB a request)", () => {
+    it("leaves out the oldest files past 28 MB as sent (under Anthropic's 32 MB a request)", () => {
       const pdf = (megabytes: number, displayName: string): InlineData => ({ mimeType: 'application/pdf', data: `JVBE${'A'.repeat(megabytes * 1024 * 1024 - 4)}`, displayName });
       const [oldest, old, recent, newest] = [pdf(8, 'a.pdf'), pdf(8, 'b.pdf'), pdf(8, 'c.pdf'), pdf(8, 'd.pdf')];
       const shot = image(100, 100);
       const { messages } = convertToAnthropicMessages([...userImages([oldest, shot]), { role: 'model', parts: [{ text: 'Seen.' }] }, ...userImages([old, recent, newest])]);
-      expect(messages[0].content).toEqual([
-        { type: 'text', text: `[A file "a.pdf" (application/pdf, ${8 * 768 * 1024} bytes) was sent here; it is not sent in this request, as the request's files would take it past Anthropic's limit of 32 MB a request (the newest files are sent).]` },
-        sent(shot),
-      ]);
+      expect(messages[0].content).toEqual([{ type: 'text', text: `[A file "a.pdf" (application/pdf, ${8 * 768 * 1024} bytes) was sent here; it is not sent in this request, as ${PAST_28_MB}.]` }, sent(shot)]);
       expect(messages[2].content.map((block) => block.type)).toEqual(['document', 'document', 'document']);
+    });
+
+    it('measures a text document as it is sent, JSON-escaped: 6 MB of control characters take 36 MB', () => {
+      const escapes: InlineData = { mimeType: 'text/plain', data: Buffer.alloc(6 * 1000 * 1000, 0x1b).toString('base64') };
+      const quotes: InlineData = { mimeType: 'text/plain', data: Buffer.alloc(4 * 1000 * 1000, 0x22).toString('base64') };
+      expect(convertToAnthropicMessages(userImages([escapes])).messages[0].content).toEqual([{ type: 'text', text: `[A file (text/plain, 6000000 bytes) was sent here; it is not sent in this request, as ${PAST_28_MB}.]` }]);
+      // 4 MB of quotes take 8 MB sent (under 6 MB of base64): with 21 MB of PDFs, the request would take 29 MB.
+      const pdf: InlineData = { mimeType: 'application/pdf', data: `JVBE${'A'.repeat(21 * 1000 * 1000 - 4)}` };
+      expect(convertToAnthropicMessages(userImages([quotes, pdf])).messages[0].content.map((block) => block.type)).toEqual(['text', 'document']);
+      expect(convertToAnthropicMessages(userImages([quotes])).messages[0].content.map((block) => block.type)).toEqual(['document']);
     });
 
     it('with 20 images, sends those over 2000 pixels a side; images Anthropic refuses on their own, model turns\' files and other files are not counted', () => {
@@ -249,12 +273,12 @@ describe('convertToAnthropicMessages', () => {
       expect(messages[0].content.slice(20)).toMatchObject([{ type: 'text' }, { type: 'text' }, { type: 'document' }, { type: 'text' }]);
     });
 
-    it('counts an image whose size cannot be read from its header as within 2000 pixels a side, and sends it as it did', () => {
+    it('counts an image whose size cannot be read from its header as over 2000 pixels a side (it may be), and sends it within 20 images', () => {
       const unreadable: InlineData = { mimeType: 'image/jpeg', data: Buffer.from('ffd8ffe000104a464946', 'hex').toString('base64') };
-      const large = image(2001, 2001);
       const small = Array.from({ length: 20 }, (_, index) => image(10, 10 + index));
-      const { messages } = convertToAnthropicMessages(userImages([large, unreadable, ...small]));
-      expect(messages[0].content).toEqual([note(large, over2000('2001x2001')), { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: unreadable.data } }, ...small.map(sent)]);
+      const unreadableNote = { type: 'text', text: `[A file (image/jpeg, 10 bytes) was sent here; it is not sent in this request, as its size cannot be read from its header, and ${NEWEST_20}.]` };
+      expect(convertToAnthropicMessages(userImages([unreadable, ...small])).messages[0].content).toEqual([unreadableNote, ...small.map(sent)]);
+      expect(convertToAnthropicMessages(userImages([...small, unreadable])).messages[0].content).toEqual([note(small[0], NEWEST_20), ...small.slice(1).map(sent), { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: unreadable.data } }]);
     });
 
     it("reads a stored file's size again when its data is replaced (the size is kept per file object)", () => {

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Content, FunctionCall, InlineData, Part } from '@toolsmith/core';
 import { argsAsObject, pairToolResults, ownThoughtSignature, providerDataOf, unsupportedInlineDataNote, unsupportedToolFileNote, utf8Text } from '@toolsmith/core/adapter-kit';
-import { type FileRefusal, requestFileRefusals } from './anthropic-image-limits';
+import { type FileKind, type FileRefusal, requestFileRefusals } from './anthropic-image-limits';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -51,16 +51,16 @@ class RequestFiles {
 
   constructor(contents: readonly Content[]) {
     const files: InlineData[] = [];
-    const images: boolean[] = [];
+    const kinds: FileKind[] = [];
     for (const content of contents) {
       for (const part of content.parts) {
         if (part.functionCall) continue;
         if (part.functionResponse) {
-          for (const file of part.functionResponse.parts ?? []) RequestFiles.add(file.inlineData, files, images);
-        } else if (part.inlineData && content.role !== 'model') RequestFiles.add(part.inlineData, files, images);
+          for (const file of part.functionResponse.parts ?? []) RequestFiles.add(file.inlineData, files, kinds);
+        } else if (part.inlineData && content.role !== 'model') RequestFiles.add(part.inlineData, files, kinds);
       }
     }
-    this.refusals = files.length === 0 ? undefined : requestFileRefusals(files, images);
+    this.refusals = files.length === 0 ? undefined : requestFileRefusals(files, kinds);
   }
 
   /** Why the request's next file (of a type it sends) is refused, or `undefined`. */
@@ -68,17 +68,18 @@ class RequestFiles {
     return this.refusals?.[this.index++];
   }
 
-  private static add(file: InlineData, files: InlineData[], images: boolean[]): void {
+  private static add(file: InlineData, files: InlineData[], kinds: FileKind[]): void {
     const kind = fileKind(file.mimeType.toLowerCase());
     if (kind === undefined) return;
     files.push(file);
-    images.push(kind === 'image');
+    kinds.push(kind);
   }
 }
 
-/** Whether a file of (lower-case) `mimeType` goes as an image, a document, or (`undefined`) as a note for its type. */
-function fileKind(mimeType: string): 'image' | 'document' | undefined {
-  if (mimeType === 'application/pdf' || mimeType === 'text/plain') return 'document';
+/** Whether a file of (lower-case) `mimeType` goes as an image, a PDF or a text document, or (`undefined`) as a note for its type. */
+function fileKind(mimeType: string): FileKind | undefined {
+  if (mimeType === 'application/pdf') return 'pdf';
+  if (mimeType === 'text/plain') return 'text';
   return imageType(mimeType) === undefined ? undefined : 'image';
 }
 
