@@ -63,7 +63,7 @@ describe('an image over the pixels Anthropic takes goes as a note: the session k
     expect((await send(runner, { role: 'user', parts: [{ text: 'And now?' }] })).at(-1)?.text()).toBe('Answer 1.');
     for (const request of server.requests) {
       expect(imageBlocks(request.body).map((block) => SIZES.get(block.source.data))).toEqual([{ width: 800, height: 600 }]);
-      expect(notes(request)).toEqual([{ type: 'text', text: "[A file (image/png, 45 bytes) was sent here; it was left out, as it is 9000x300 pixels, over Anthropic's limit of 8000 pixels a side.]" }]);
+      expect(notes(request)).toEqual([{ type: 'text', text: "[A file (image/png, 45 bytes) was attached here; it was left out, as it is 9000x300 pixels, over Anthropic's limit of 8000 pixels a side.]" }]);
     }
     expect(server.handlerErrors).toEqual([]);
   });
@@ -77,7 +77,7 @@ describe('an image over the pixels Anthropic takes goes as a note: the session k
     expect((await send(runner, images(png(640, 480)))).at(-1)?.text()).toBe('Answer 2.');
     expect(imageBlocks(server.requests[2].body)).toHaveLength(20);
     expect(notes(server.requests[2])).toEqual([
-      { type: 'text', text: '[A file (image/png, 45 bytes) was sent here; it is not sent in this request, as it is 3000x2000 pixels, and Anthropic takes at most 20 images in a request holding one over 2000 pixels a side (the newest files are sent).]' },
+      { type: 'text', text: '[A file (image/png, 45 bytes) was attached here; it is not sent in this request, as it is 3000x2000 pixels, and Anthropic takes at most 20 images in a request holding one over 2000 pixels a side (the newest files are sent).]' },
     ]);
     expect(server.handlerErrors).toEqual([]);
   });
@@ -90,7 +90,7 @@ describe('an image over the pixels Anthropic takes goes as a note: the session k
     expect(sizes(server.requests[19])).toEqual(Array.from({ length: 20 }, (_, index) => 1440 + index));
     expect(sizes(server.requests[20])).toEqual(Array.from({ length: 20 }, (_, index) => 1441 + index));
     expect(notes(server.requests[20])).toEqual([
-      { type: 'text', text: '[A file (image/png, 45 bytes) was sent here; it is not sent in this request, as Anthropic takes at most 20 images in a request holding one over 2000 pixels a side (the newest files are sent).]' },
+      { type: 'text', text: '[A file (image/png, 45 bytes) was attached here; it is not sent in this request, as Anthropic takes at most 20 images in a request holding one over 2000 pixels a side (the newest files are sent).]' },
     ]);
     // 103 images, the newest first: the 82 small ones are sent, and then no screenshot (it would make 83 images, one over 2000 pixels a side).
     expect((await send(runner, images(...Array.from({ length: 82 }, (_, index) => png(100, 100 + index))))).at(-1)?.text()).toBe('Answer 21.');

@@ -114,10 +114,10 @@ describe('convertToAnthropicMessages', () => {
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBO' } },
       { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' } },
       { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'café ☕' } },
-      { type: 'text', text: '[A file (text/plain, 4 bytes) was sent here; it was left out, as its bytes are not UTF-8 text.]' },
-      { type: 'text', text: '[A file (text/plain, 4 bytes) was sent here; it was left out, as its bytes are not UTF-8 text.]' },
-      { type: 'text', text: '[A file (text/plain, 6 bytes) was sent here; it was left out, as its bytes are not UTF-8 text.]' },
-      { type: 'text', text: '[A file (audio/wav, 3 bytes) was sent here; it was left out, as files of this type are not sent to Anthropic in a message.]' },
+      { type: 'text', text: '[A file (text/plain, 4 bytes) was attached here; it was left out, as its bytes are not UTF-8 text.]' },
+      { type: 'text', text: '[A file (text/plain, 4 bytes) was attached here; it was left out, as its bytes are not UTF-8 text.]' },
+      { type: 'text', text: '[A file (text/plain, 6 bytes) was attached here; it was left out, as its bytes are not UTF-8 text.]' },
+      { type: 'text', text: '[A file (audio/wav, 3 bytes) was attached here; it was left out, as files of this type are not sent to Anthropic in a message.]' },
     ]);
   });
 
@@ -131,16 +131,16 @@ describe('convertToAnthropicMessages', () => {
       {
         role: 'user',
         content: [
-          { type: 'text', text: '[A file (image/png, 3932163 bytes) was sent here; it was left out, as images over 5 MB (of base64) are not sent to Anthropic.]' },
-          { type: 'text', text: '[A file (text/plain, 3 bytes) was sent here; it was left out, as it holds no text.]' },
-          { type: 'text', text: '[A file (text/plain, 4 bytes) was sent here; it was left out, as it holds no text.]' },
+          { type: 'text', text: '[A file (image/png, 3932163 bytes) was attached here; it was left out, as images over 5 MB (of base64) are not sent to Anthropic.]' },
+          { type: 'text', text: '[A file (text/plain, 3 bytes) was attached here; it was left out, as it holds no text.]' },
+          { type: 'text', text: '[A file (text/plain, 4 bytes) was attached here; it was left out, as it holds no text.]' },
         ],
       },
       {
         role: 'assistant',
         content: [
           { type: 'text', text: 'Here it is.' },
-          { type: 'text', text: '[A file (image/png, 3 bytes) was sent here; it was left out, as an assistant turn holds no files.]' },
+          { type: 'text', text: '[A file (image/png, 3 bytes) was attached here; it was left out, as an assistant turn holds no files.]' },
         ],
       },
     ]);
@@ -162,7 +162,7 @@ describe('convertToAnthropicMessages', () => {
       ]);
       expect(messages[0].content).toEqual([
         sent(fits),
-        { type: 'text', text: "[A file (image/png, 45 bytes) was sent here; it was left out, as it is 8001x10 pixels, over Anthropic's limit of 8000 pixels a side.]" },
+        { type: 'text', text: "[A file (image/png, 45 bytes) was attached here; it was left out, as it is 8001x10 pixels, over Anthropic's limit of 8000 pixels a side.]" },
       ]);
       expect(messages[2].content).toEqual([
         {
@@ -177,7 +177,7 @@ describe('convertToAnthropicMessages', () => {
       ]);
     });
 
-    const note = (file: InlineData, reason: string) => ({ type: 'text', text: `[A file (image/png, ${Buffer.from(file.data, 'base64').length} bytes) was sent here; it is not sent in this request, as ${reason}.]` });
+    const note = (file: InlineData, reason: string) => ({ type: 'text', text: `[A file (image/png, ${Buffer.from(file.data, 'base64').length} bytes) was attached here; it is not sent in this request, as ${reason}.]` });
     const NEWEST_20 = 'Anthropic takes at most 20 images in a request holding one over 2000 pixels a side (the newest files are sent)';
     const over2000 = (size: string) => `it is ${size} pixels, and ${NEWEST_20}`;
     const PAST_28_MB = "the request's files would take it past 28 MB (Anthropic takes at most 32 MB a request) (the newest files are sent)";
@@ -250,14 +250,14 @@ describe('convertToAnthropicMessages', () => {
       const [oldest, old, recent, newest] = [pdf(8, 'a.pdf'), pdf(8, 'b.pdf'), pdf(8, 'c.pdf'), pdf(8, 'd.pdf')];
       const shot = image(100, 100);
       const { messages } = convertToAnthropicMessages([...userImages([oldest, shot]), { role: 'model', parts: [{ text: 'Seen.' }] }, ...userImages([old, recent, newest])]);
-      expect(messages[0].content).toEqual([{ type: 'text', text: `[A file "a.pdf" (application/pdf, ${8 * 768 * 1024} bytes) was sent here; it is not sent in this request, as ${PAST_28_MB}.]` }, sent(shot)]);
+      expect(messages[0].content).toEqual([{ type: 'text', text: `[A file "a.pdf" (application/pdf, ${8 * 768 * 1024} bytes) was attached here; it is not sent in this request, as ${PAST_28_MB}.]` }, sent(shot)]);
       expect(messages[2].content.map((block) => block.type)).toEqual(['document', 'document', 'document']);
     });
 
     it('measures a text document as it is sent, JSON-escaped: 6 MB of control characters take 36 MB', () => {
       const escapes: InlineData = { mimeType: 'text/plain', data: Buffer.alloc(6 * 1000 * 1000, 0x1b).toString('base64') };
       const quotes: InlineData = { mimeType: 'text/plain', data: Buffer.alloc(4 * 1000 * 1000, 0x22).toString('base64') };
-      expect(convertToAnthropicMessages(userImages([escapes])).messages[0].content).toEqual([{ type: 'text', text: `[A file (text/plain, 6000000 bytes) was sent here; it is not sent in this request, as ${PAST_28_MB}.]` }]);
+      expect(convertToAnthropicMessages(userImages([escapes])).messages[0].content).toEqual([{ type: 'text', text: `[A file (text/plain, 6000000 bytes) was attached here; it is not sent in this request, as ${PAST_28_MB}.]` }]);
       // 4 MB of quotes take 8 MB sent (under 6 MB of base64): with 21 MB of PDFs, the request would take 29 MB.
       const pdf: InlineData = { mimeType: 'application/pdf', data: `JVBE${'A'.repeat(21 * 1000 * 1000 - 4)}` };
       expect(convertToAnthropicMessages(userImages([quotes, pdf])).messages[0].content.map((block) => block.type)).toEqual(['text', 'document']);
@@ -276,7 +276,7 @@ describe('convertToAnthropicMessages', () => {
     it('counts an image whose size cannot be read from its header as over 2000 pixels a side (it may be), and sends it within 20 images', () => {
       const unreadable: InlineData = { mimeType: 'image/jpeg', data: Buffer.from('ffd8ffe000104a464946', 'hex').toString('base64') };
       const small = Array.from({ length: 20 }, (_, index) => image(10, 10 + index));
-      const unreadableNote = { type: 'text', text: `[A file (image/jpeg, 10 bytes) was sent here; it is not sent in this request, as its size cannot be read from its header, and ${NEWEST_20}.]` };
+      const unreadableNote = { type: 'text', text: `[A file (image/jpeg, 10 bytes) was attached here; it is not sent in this request, as its size cannot be read from its header, and ${NEWEST_20}.]` };
       expect(convertToAnthropicMessages(userImages([unreadable, ...small])).messages[0].content).toEqual([unreadableNote, ...small.map(sent)]);
       expect(convertToAnthropicMessages(userImages([...small, unreadable])).messages[0].content).toEqual([note(small[0], NEWEST_20), ...small.slice(1).map(sent), { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: unreadable.data } }]);
     });

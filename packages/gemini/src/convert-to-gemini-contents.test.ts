@@ -102,7 +102,7 @@ describe('convertToGeminiContents', () => {
 describe('convertToGeminiContents: files only where Gemini takes them, a note in place of any other', () => {
   const ZIP = Buffer.from('PK\x03\x04', 'latin1').toString('base64');
   const userFile = (mimeType: string, displayName?: string) => convertToGeminiContents([{ role: 'user', parts: [{ inlineData: { mimeType, data: ZIP, ...(displayName ? { displayName } : {}) } }] }])[0].parts;
-  const userNote = (mimeType: string, name = '') => ({ text: `[A file${name} (${mimeType}, 4 bytes) was sent here; it was left out, as files of this type are not sent to Gemini in a message.]` });
+  const userNote = (mimeType: string, name = '') => ({ text: `[A file${name} (${mimeType}, 4 bytes) was attached here; it was left out, as files of this type are not sent to Gemini in a message.]` });
 
   it.each([
     ['image/png'], ['image/jpeg'], ['image/webp'], ['image/heic'], ['image/heif'],
@@ -124,7 +124,7 @@ describe('convertToGeminiContents: files only where Gemini takes them, a note in
   });
 
   it('a text file whose bytes are not UTF-8 text (Latin-1, gzip-compressed SVG, UTF-16) goes as a note saying so', () => {
-    const note = (mimeType: string, bytes: number) => ({ text: `[A file (${mimeType}, ${bytes} bytes) was sent here; it was left out, as its bytes are not UTF-8 text.]` });
+    const note = (mimeType: string, bytes: number) => ({ text: `[A file (${mimeType}, ${bytes} bytes) was attached here; it was left out, as its bytes are not UTF-8 text.]` });
     const file = (mimeType: string, bytes: Buffer) => convertToGeminiContents([{ role: 'user', parts: [{ inlineData: { mimeType, data: bytes.toString('base64') } }] }])[0].parts;
     expect(file('text/plain', Buffer.from('Größe', 'latin1'))).toEqual([note('text/plain', 5)]);
     expect(file('image/svg+xml', Buffer.from('1f8b0800000000000003', 'hex'))).toEqual([note('image/svg+xml', 10)]);

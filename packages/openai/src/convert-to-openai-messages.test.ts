@@ -67,14 +67,14 @@ describe('convertToOpenAIChatMessages', () => {
         ],
       },
     ];
-    const note = '[A file "a.heic" (image/heic, 2 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]';
+    const note = '[A file "a.heic" (image/heic, 2 bytes) was attached here; it was left out, as files of this type are not sent to OpenAI in a message.]';
     expect(convertToOpenAIChatMessages({ contents })[0]).toEqual({
       role: 'user',
       content: [
         { type: 'text', text: 'look' },
         { type: 'text', text: note },
         { type: 'image_url', image_url: { url: 'data:image/png;base64,aGk=' } },
-        { type: 'text', text: '[A file (audio/wav, 2 bytes) was sent here; it was left out, as this model takes no audio.]' },
+        { type: 'text', text: '[A file (audio/wav, 2 bytes) was attached here; it was left out, as this model takes no audio.]' },
       ],
     });
     expect(convertToOpenAIResponsesInput(contents)[0]).toEqual({
@@ -83,7 +83,7 @@ describe('convertToOpenAIChatMessages', () => {
         { type: 'input_text', text: 'look' },
         { type: 'input_text', text: note },
         { type: 'input_image', image_url: 'data:image/png;base64,aGk=', detail: 'auto' },
-        { type: 'input_text', text: '[A file (audio/wav, 2 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
+        { type: 'input_text', text: '[A file (audio/wav, 2 bytes) was attached here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
       ],
     });
   });
@@ -112,8 +112,8 @@ describe("a user's documents", () => {
 
   it('Chat Completions, which takes PDFs only, is sent notes', () => {
     expect(convertToOpenAIChatMessages({ contents })[0].content).toEqual([
-      { type: 'text', text: '[A file (application/vnd.openxmlformats-officedocument.wordprocessingml.document, 2 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
-      { type: 'text', text: '[A file "notes" (text/plain, 2 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
+      { type: 'text', text: '[A file (application/vnd.openxmlformats-officedocument.wordprocessingml.document, 2 bytes) was attached here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
+      { type: 'text', text: '[A file "notes" (text/plain, 2 bytes) was attached here; it was left out, as files of this type are not sent to OpenAI in a message.]' },
     ]);
   });
 });
@@ -134,15 +134,15 @@ describe('audio on Chat Completions', () => {
   it("an audio model is sent no images or documents: notes saying why", () => {
     const image: Content[] = [{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'aGk=' } }, { inlineData: { mimeType: 'application/pdf', data: 'aGk=' } }] }];
     expect(convertToOpenAIChatMessages({ contents: image }, undefined, { audio: true, images: false })[0].content).toEqual([
-      { type: 'text', text: '[A file (image/png, 2 bytes) was sent here; it was left out, as this model takes no images or documents.]' },
-      { type: 'text', text: '[A file (application/pdf, 2 bytes) was sent here; it was left out, as this model takes no images or documents.]' },
+      { type: 'text', text: '[A file (image/png, 2 bytes) was attached here; it was left out, as this model takes no images or documents.]' },
+      { type: 'text', text: '[A file (application/pdf, 2 bytes) was attached here; it was left out, as this model takes no images or documents.]' },
     ]);
   });
 
   it('another model is sent notes', () => {
     expect(convertToOpenAIChatMessages({ contents })[0].content).toEqual([
-      { type: 'text', text: '[A file (audio/mpeg, 2 bytes) was sent here; it was left out, as this model takes no audio.]' },
-      { type: 'text', text: '[A file (Audio/WAV, 2 bytes) was sent here; it was left out, as this model takes no audio.]' },
+      { type: 'text', text: '[A file (audio/mpeg, 2 bytes) was attached here; it was left out, as this model takes no audio.]' },
+      { type: 'text', text: '[A file (Audio/WAV, 2 bytes) was attached here; it was left out, as this model takes no audio.]' },
     ]);
   });
 });

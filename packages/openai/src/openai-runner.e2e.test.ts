@@ -79,7 +79,7 @@ describe('OpenAIModel under the Runner', () => {
     const second = await turn([{ text: 'And now?' }]);
     expect([...first, ...second].map((event) => event.errorCode)).toEqual([undefined, undefined]);
     expect(server.requests).toHaveLength(2);
-    const note = '[A file "photo.heic" (image/heic, 4 bytes) was sent here; it was left out, as files of this type are not sent to OpenAI in a message.]';
+    const note = '[A file "photo.heic" (image/heic, 4 bytes) was attached here; it was left out, as files of this type are not sent to OpenAI in a message.]';
     for (const request of server.requests) {
       expect(request.body.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Look at this.' }, { type: 'text', text: note }] });
     }

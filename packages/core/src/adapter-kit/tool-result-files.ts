@@ -47,14 +47,14 @@ export function unsupportedToolFileNote(inlineData: InlineData, index: number, p
 /**
  * The text an adapter sends in place of inline data of a message its provider cannot take (a user's file of
  * a type the API refuses): the conversation stays sendable on every later turn, and the model knows a file
- * was sent and left out, instead of every request of the session failing. `reason` says why, when it is not
+ * was attached and left out, instead of every request of the session failing. `reason` says why, when it is not
  * the file's type (`'this model takes no audio'`, `'its text is not UTF-8'`); see {@link FileNoteOptions} for a
  * file left out of one request only.
  */
 export function unsupportedInlineDataNote(inlineData: InlineData, providerName: string, reason?: string, options?: FileNoteOptions): string {
   // Quoted as JSON: a name cannot close the note's quote or bracket and speak for itself.
   const name = inlineData.displayName ? ` ${JSON.stringify(inlineData.displayName)}` : '';
-  return `[A file${name} (${inlineData.mimeType}, ${bytesText(inlineData.data)}) was sent here; ${leftOut(options)}, as ${reason ?? `files of this type are not sent to ${providerName} in a message`}.]`;
+  return `[A file${name} (${inlineData.mimeType}, ${bytesText(inlineData.data)}) was attached here; ${leftOut(options)}, as ${reason ?? `files of this type are not sent to ${providerName} in a message`}.]`;
 }
 
 /** `1 byte`, `1024 bytes`: the size of base64 `data`. */
