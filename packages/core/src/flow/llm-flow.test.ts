@@ -57,18 +57,14 @@ describe('LlmFlow.nextTo', () => {
     expect(await answers[2]).toEqual({ value: events[2], done: false });
   });
 
-  it("hands a model call's failure (a beforeModel callback that throws) to the runner the same way: the run ends on its error event", async () => {
+  it("hands a model call's failure (an instruction function that throws) to the runner the same way: the run ends on its error event", async () => {
     const nextTo = jest.spyOn(LlmFlow.prototype, 'nextTo');
     const calls = jest.spyOn(modelCall, 'callModel');
     const agent = new LlmAgent({
       name: 'root',
       model: new ScriptedModel(['Hello']),
-      callbacks: {
-        beforeModel: [
-          () => {
-            throw new Error('audit store down');
-          },
-        ],
+      instruction: () => {
+        throw new Error('audit store down');
       },
     });
     const run = new Runner({ appName: 'app', agent }).run({ userId: 'u1', sessionId: 's1', newMessage: user('hi') });

@@ -416,7 +416,7 @@ describe('model calls', () => {
 });
 
 describe('a model callback that throws', () => {
-  it.each(['onModelError', 'afterModel'] as const)("%s: the run ends on the call's error event, authored by its agent, with the callbacks' state writes, streaming or not", async (which) => {
+  it.each(['beforeModel', 'onModelError', 'afterModel'] as const)("%s: the run ends on the call's error event, authored by its agent, with the callbacks' state writes, streaming or not", async (which) => {
     for (const streaming of [false, true]) {
       const model: Model = {
         provider: 'test',

@@ -113,7 +113,7 @@ async function respond<T>(call: ModelCall, then: ModelStepThen<T>): Promise<T> {
     let response: LlmResponse | undefined;
     if (call.chain.beforeModel.length > 0) {
       const before = await call.before();
-      if (before instanceof RefusedRequest) return then.afterModelStep(call.failed(before.event));
+      if (before instanceof EndedBefore) return then.afterModelStep(call.failed(before.event));
       response = before;
     }
     if (!response) {
@@ -168,7 +168,7 @@ export async function* streamModel(agent: LlmAgent, context: InvocationContext, 
   let response: LlmResponse | undefined;
   if (call.chain.beforeModel.length > 0) {
     const before = await call.before();
-    if (before instanceof RefusedRequest) return call.failed(before.event);
+    if (before instanceof EndedBefore) return call.failed(before.event);
     response = before;
   }
   if (!response) {
@@ -195,8 +195,8 @@ export async function* streamModel(agent: LlmAgent, context: InvocationContext, 
   return call.step(response);
 }
 
-/** A request the beforeModel callbacks left with a file no provider takes ({@link ModelCall.before}): its error event. A class of this module's, so no callback's response is taken for one. */
-class RefusedRequest {
+/** The error event the beforeModel callbacks end the call on ({@link ModelCall.before}): a request refused, a callback's throw, an abort. A class of this module's, so no callback's response is taken for one. */
+class EndedBefore {
   constructor(readonly event: Event) {}
 }
 
@@ -245,21 +245,29 @@ class ModelCall implements ModelStep {
    * The first response a beforeModel callback returns; it replaces the model call. When none does, the
    * request the callbacks leave is the model's: refused (`INVALID_MODEL_REQUEST`) when they left a file in
    * it that no provider takes (see {@link requestFilesProblem}), with the error event the loop ends on, and
-   * the model is not called.
+   * the model is not called. A callback's throw ends the call on its error event (its code, else INTERNAL_ERROR),
+   * with the callbacks' state writes, as an onModelError or afterModel callback's does; a run aborted while one
+   * ran ends RUN_ABORTED, whatever it returned, and nothing of the callbacks is kept.
    */
-  async before(): Promise<LlmResponse | RefusedRequest | undefined> {
+  async before(): Promise<LlmResponse | EndedBefore | undefined> {
     // The files before the callbacks: the request's own when the callbacks get a copy of it (never edited),
     // else (the hooks' copy, which the callbacks edit in place) their members, copied.
     const files = this.requestOwned ? filesOf(this.request.contents) : this.request.contents;
     this.ownRequest();
-    for (const before of this.chain.beforeModel) {
-      const response = (await before({ context: this.callbackContext(), request: this.request })) ?? undefined;
-      if (response) return response;
+    const { agent, context } = this;
+    try {
+      for (const before of this.chain.beforeModel) {
+        const response = (await before({ context: this.callbackContext(), request: this.request })) ?? undefined;
+        if (context.aborted) return new EndedBefore(errorEvent(context, agent.name, new RunAbortedError(context.signal.reason)));
+        if (response) return response;
+      }
+    } catch (thrown) {
+      if (context.aborted) return new EndedBefore(errorEvent(context, agent.name, new RunAbortedError(context.signal.reason)));
+      return new EndedBefore(errorEvent(context, agent.name, runFailure(thrown), this.actions));
     }
     const problem = requestFilesProblem(this.request, files);
     if (problem === undefined) return undefined;
-    const { agent, context } = this;
-    return new RefusedRequest(errorEvent(context, agent.name, new InvalidModelRequestError(agent.model.modelName, problem), this.actions));
+    return new EndedBefore(errorEvent(context, agent.name, new InvalidModelRequestError(agent.model.modelName, problem), this.actions));
   }
 
   /**

@@ -150,6 +150,34 @@ describe('Runner: cancellation', () => {
     }
   });
 
+  it('aborting during a beforeModel callback ends the run RUN_ABORTED, whatever the callback does then; the model is not called', async () => {
+    const outcomes = {
+      throws: () => {
+        throw new Error('audit store down');
+      },
+      answers: () => ({ content: { role: 'model' as const, parts: [{ text: 'cached' }] }, turnComplete: true }),
+    };
+    for (const [name, outcome] of Object.entries(outcomes)) {
+      for (const streaming of [false, true]) {
+        const controller = new AbortController();
+        const model = new ScriptedModel(['x']);
+        const beforeModel = ({ context }: { context: { state: { set(key: string, value: unknown): void } } }) => {
+          context.state.set('before', name);
+          controller.abort();
+          return outcome();
+        };
+        const sessionService = new InMemorySessionService();
+        const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, callbacks: { beforeModel } }), sessionService });
+        const events = await collect(runner, 'hi', { signal: controller.signal, streaming });
+        expect([name, events.filter((e) => !e.partial).map((e) => e.errorCode)]).toEqual([name, ['RUN_ABORTED']]);
+        const session = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+        expect(session.events.map((e) => e.author)).toEqual(['user']);
+        expect(session.state).toEqual({});
+        expect(model.callCount).toBe(0);
+      }
+    }
+  });
+
   it('an already-aborted signal runs nothing', async () => {
     const model = new ScriptedModel(['x']);
     const events = await collect(new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }) }), 'hi', { signal: AbortSignal.abort() });
