@@ -6,63 +6,70 @@ export interface ImageDimensions {
   readonly height: number;
 }
 
-/** Bytes decoded at a time (a multiple of 3, so a window starts on a 4-character group): a PNG, GIF or WebP header and most JPEGs' segments up to the frame header. */
-const WINDOW_BYTES = 384;
 /**
- * The most bytes decoded for one image (42 windows): what bounds the work a crafted file can cost (a few hundred
- * µs), however many markers, fill bytes or GIF blocks it holds. A camera's EXIF and ICC segments are skipped
- * without being decoded, a window each.
+ * The most bytes read of one image: what bounds the work a crafted file can cost (about a millisecond, once per
+ * stored file), however many segments, fill bytes or GIF sub-blocks it holds. Only the bytes at headers are read
+ * (a JPEG's markers and segment lengths, a GIF's block introducers and sub-block sizes), each from the two base64
+ * characters that hold it: a segment of 64 KB costs 4 bytes read, so a real file (a camera's 45 extended-XMP
+ * segments, a GIF's 50 KB comment) is read to its frame.
  */
-const MAX_DECODED_BYTES = 16 * 1024;
+const MAX_READ_BYTES = 65_536;
+
+/** The 6-bit value of each base64 character by its code, -1 for any other (padding included). */
+const BASE64_VALUES = (() => {
+  const values = new Int8Array(128).fill(-1);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  for (let index = 0; index < alphabet.length; index++) values[alphabet.charCodeAt(index)] = index;
+  return values;
+})();
 
 /**
- * Reads bytes of base64 text at any offset, decoding {@link WINDOW_BYTES} at a time: a JPEG's walk skips
- * its segments (an EXIF block of 64 KB costs one more window) without decoding what it skips. Decodes at most
- * {@link MAX_DECODED_BYTES} in all; past them it reads as the end of the data.
+ * Reads single bytes of base64 text at any offset, decoding only the two characters that hold each (nothing is
+ * decoded in bulk, nothing allocated but for {@link bytes}). Reads at most {@link MAX_READ_BYTES}; past them, or past
+ * the data, or at a character that is not base64, it reads as the end of the data.
  */
 class Base64Reader {
-  private windowStart = 0;
-  private window: Buffer;
-  private decoded = 0;
+  private reads = 0;
 
-  constructor(private readonly data: string) {
-    this.window = this.decode(0);
+  constructor(private readonly data: string) {}
+
+  /** The byte at `offset`, or `undefined` when the data (or the budget) ends first. */
+  byte(offset: number): number | undefined {
+    if (++this.reads > MAX_READ_BYTES) return undefined;
+    const group = (offset / 3) | 0;
+    const within = offset - group * 3;
+    // Byte 0 of a 4-character group is chars 0-1, byte 1 chars 1-2, byte 2 chars 2-3.
+    const high = this.value(group * 4 + within);
+    const low = this.value(group * 4 + within + 1);
+    if (high < 0 || low < 0) return undefined;
+    return ((high << (2 + 2 * within)) | (low >> (4 - 2 * within))) & 0xff;
   }
 
-  /** The `length` bytes (at most {@link WINDOW_BYTES}) at byte `offset`, or `undefined` when the data (or the budget) ends first. */
+  /** The first bytes of the data, up to `length` (fewer when the data is shorter). */
+  head(length: number): Uint8Array {
+    const bytes = new Uint8Array(length);
+    for (let index = 0; index < length; index++) {
+      const byte = this.byte(index);
+      if (byte === undefined) return bytes.subarray(0, index);
+      bytes[index] = byte;
+    }
+    return bytes;
+  }
+
+  /** The `length` bytes at byte `offset` (a header's few), or `undefined` when the data (or the budget) ends first. */
   bytes(offset: number, length: number): Uint8Array | undefined {
-    if (!this.cover(offset, length)) return undefined;
-    const start = offset - this.windowStart;
-    return this.window.subarray(start, start + length);
-  }
-
-  /** The offset of the first byte at or after `offset` for which `wanted` holds; `undefined` when the data (or the budget) ends first. */
-  find(offset: number, wanted: (byte: number) => boolean): number | undefined {
-    for (;;) {
-      if (!this.cover(offset, 1)) return undefined;
-      const window = this.window;
-      for (let at = offset - this.windowStart; at < window.length; at++) if (wanted(window[at])) return this.windowStart + at;
-      offset = this.windowStart + window.length;
+    const bytes = new Uint8Array(length);
+    for (let index = 0; index < length; index++) {
+      const byte = this.byte(offset + index);
+      if (byte === undefined) return undefined;
+      bytes[index] = byte;
     }
+    return bytes;
   }
 
-  /** Whether the window holds the `length` bytes at `offset`, decoding the window that starts there when it does not. */
-  private cover(offset: number, length: number): boolean {
-    if (offset < this.windowStart || offset + length > this.windowStart + this.window.length) {
-      // Past the end of the data, a fuller window would not help.
-      if (this.window.length < WINDOW_BYTES && offset >= this.windowStart) return false;
-      if (this.decoded >= MAX_DECODED_BYTES) return false;
-      this.windowStart = offset - (offset % 3);
-      this.window = this.decode(this.windowStart);
-    }
-    return offset - this.windowStart + length <= this.window.length;
-  }
-
-  private decode(byteOffset: number): Buffer {
-    const charOffset = (byteOffset / 3) * 4;
-    const window = Buffer.from(this.data.slice(charOffset, charOffset + (WINDOW_BYTES / 3) * 4), 'base64');
-    this.decoded += window.length;
-    return window;
+  private value(char: number): number {
+    const code = this.data.charCodeAt(char);
+    return code < 128 ? BASE64_VALUES[code] : -1;
   }
 }
 
@@ -91,30 +98,28 @@ const sized = (width: number, height: number): ImageDimensions | undefined => (w
 /**
  * The width and height of the PNG, GIF, WebP or JPEG image in base64 `data`, read from its header (the format is
  * told by the bytes, not by a declared media type); `undefined` for any other bytes, for a header that is
- * malformed or cut short, and for `data` that is not a string. Decodes only the bytes it reads, a few hundred at a
- * time and at most {@link MAX_DECODED_BYTES} in all: a PNG's IHDR, a GIF's logical screen and its first image
- * descriptor (the larger extent of the two: a frame may reach past the screen), a WebP's VP8, VP8L or VP8X chunk, a
- * JPEG's segment markers up to its first frame header (SOFn), skipping fill bytes and, as libjpeg does, any stray
- * bytes before a marker. Never throws. `data` should be standard base64 (see `isBase64Data`): other text reads as
- * other bytes.
+ * malformed or cut short, and for `data` that is not a string. Reads only the bytes of its headers, each decoded
+ * from the two base64 characters that hold it, and at most {@link MAX_READ_BYTES} in all: a PNG's IHDR, a GIF's
+ * logical screen and its first image descriptor (the larger extent of the two: a frame may reach past the screen),
+ * after its extensions' sub-blocks, a WebP's VP8, VP8L or VP8X chunk, a JPEG's segment markers and lengths up to its
+ * first frame header (SOFn), skipping fill bytes and, as libjpeg does, any stray
+ * bytes before a marker. Never throws. `data` should be standard base64 (see `isBase64Data`): it reads as ending at
+ * the first character that is not (whitespace, padding, URL-safe base64).
  */
 export function imageDimensions(data: string): ImageDimensions | undefined {
   if (typeof data !== 'string') return undefined;
   const reader = new Base64Reader(data);
-  const png = reader.bytes(0, 24);
-  if (png !== undefined && startsWith(png, 0, PNG_SIGNATURE)) {
+  const head = reader.head(30);
+  if (head.length >= 24 && startsWith(head, 0, PNG_SIGNATURE)) {
     // The IHDR chunk comes first: length 13, type, width and height (4 bytes each, big-endian, at most 2^31 - 1).
-    if (!startsWith(png, 8, PNG_IHDR)) return undefined;
-    const width = uint32BE(png, 16);
-    const height = uint32BE(png, 20);
+    if (!startsWith(head, 8, PNG_IHDR)) return undefined;
+    const width = uint32BE(head, 16);
+    const height = uint32BE(head, 20);
     return width <= 0x7fffffff && height <= 0x7fffffff ? sized(width, height) : undefined;
   }
-  const gif = reader.bytes(0, 13);
-  if (gif !== undefined && (startsWith(gif, 0, GIF87A) || startsWith(gif, 0, GIF89A))) return gifDimensions(reader, gif);
-  const webp = reader.bytes(0, 30);
-  if (webp !== undefined && startsWith(webp, 0, RIFF) && startsWith(webp, 8, WEBP)) return webpDimensions(webp);
-  const jpeg = reader.bytes(0, 3);
-  if (jpeg !== undefined && startsWith(jpeg, 0, JPEG_SOI)) return jpegDimensions(reader);
+  if (head.length >= 13 && (startsWith(head, 0, GIF87A) || startsWith(head, 0, GIF89A))) return gifDimensions(reader, head);
+  if (head.length >= 30 && startsWith(head, 0, RIFF) && startsWith(head, 8, WEBP)) return webpDimensions(head);
+  if (startsWith(head, 0, JPEG_SOI)) return jpegDimensions(reader);
   return undefined;
 }
 
@@ -128,7 +133,7 @@ function gifDimensions(reader: Base64Reader, head: Uint8Array): ImageDimensions 
   // A global color table of 3 * 2^(n + 1) bytes follows the screen descriptor when its flag is set.
   let offset = 13 + ((head[10] & 0x80) !== 0 ? 3 << ((head[10] & 0x07) + 1) : 0);
   for (;;) {
-    const introducer = reader.bytes(offset, 1)?.[0];
+    const introducer = reader.byte(offset);
     if (introducer === 0x2c) {
       // Image descriptor: left, top, width, height (2 bytes each, little-endian).
       const block = reader.bytes(offset, 9);
@@ -141,10 +146,10 @@ function gifDimensions(reader: Base64Reader, head: Uint8Array): ImageDimensions 
     // Extension: introducer, label, then data sub-blocks (a size byte, then that many bytes) up to a size of 0.
     offset += 2;
     for (;;) {
-      const size = reader.bytes(offset, 1);
+      const size = reader.byte(offset);
       if (size === undefined) return screen;
-      offset += 1 + size[0];
-      if (size[0] === 0) break;
+      offset += 1 + size;
+      if (size === 0) break;
     }
   }
 }
@@ -171,9 +176,6 @@ const isStartOfFrame = (marker: number): boolean => marker >= 0xc0 && marker <= 
 /** Markers with no length after them: TEM, RST0–RST7, SOI. */
 const isStandalone = (marker: number): boolean => marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8);
 
-const isMarkerStart = (byte: number): boolean => byte === 0xff;
-const isMarkerCode = (byte: number): boolean => byte !== 0xff;
-
 /**
  * A JPEG's size from its first frame header, walking the segments after SOI; `undefined` at the scan (SOS) or the
  * end (EOI) before one. As libjpeg reads markers: bytes up to the next 0xFF are skipped (it warns of extraneous
@@ -182,17 +184,19 @@ const isMarkerCode = (byte: number): boolean => byte !== 0xff;
 function jpegDimensions(reader: Base64Reader): ImageDimensions | undefined {
   let offset = 2;
   for (;;) {
-    const start = reader.find(offset, isMarkerStart);
-    const at = start === undefined ? undefined : reader.find(start + 1, isMarkerCode);
-    const code = at === undefined ? undefined : reader.bytes(at, 1)?.[0];
-    if (at === undefined || code === undefined) return undefined;
+    let byte = reader.byte(offset);
+    while (byte !== undefined && byte !== 0xff) byte = reader.byte(++offset);
+    while (byte === 0xff) byte = reader.byte(++offset);
+    if (byte === undefined) return undefined;
+    const at = offset;
     offset = at + 1;
-    if (code === 0x00 || isStandalone(code)) continue;
-    if (code === 0xda || code === 0xd9) return undefined;
-    const segment = reader.bytes(at + 1, 2);
-    if (segment === undefined) return undefined;
-    const length = uint16BE(segment, 0);
-    if (isStartOfFrame(code)) {
+    if (byte === 0x00 || isStandalone(byte)) continue;
+    if (byte === 0xda || byte === 0xd9) return undefined;
+    const lengthHigh = reader.byte(at + 1);
+    const lengthLow = reader.byte(at + 2);
+    if (lengthHigh === undefined || lengthLow === undefined) return undefined;
+    const length = (lengthHigh << 8) | lengthLow;
+    if (isStartOfFrame(byte)) {
       // Length, sample precision (1 byte), height, width (2 bytes each, big-endian); a height of 0 is given later (DNL): not read here.
       const frame = length >= 8 ? reader.bytes(at + 3, 5) : undefined;
       return frame === undefined ? undefined : sized(uint16BE(frame, 3), uint16BE(frame, 1));
