@@ -90,7 +90,8 @@ const NEWEST_FILES = '(the newest files are sent)';
  * {@link MAX_REQUEST_IMAGES} images; at most {@link MAX_FULL_SIZE_IMAGES} when one of them is over
  * {@link MAX_MANY_IMAGES_SIDE} pixels a side (an image whose size cannot be read from its header counts as one:
  * it may be); the files' bytes as sent within {@link MAX_REQUEST_FILE_BYTES}. So the newest files are sent, as
- * many as the limits allow (a computer-use agent's current screenshot among them).
+ * many as the limits allow (a computer-use agent's current screenshot among them). Anthropic's limit of 100 PDF
+ * pages a request is not enforced: a PDF's pages are not counted.
  */
 export function requestFileRefusals(files: readonly InlineData[], kinds: readonly FileKind[]): (FileRefusal | undefined)[] | undefined {
   let refusals: (FileRefusal | undefined)[] | undefined;
