@@ -1,5 +1,5 @@
 import { TextDecoder } from 'node:util';
-import { isMediaType } from '@toolsmith/core/internal';
+import { mediaTypeEssence } from '@toolsmith/core/internal';
 
 /** What a file of a remote server is sent as when its media type names none. */
 const UNKNOWN = 'application/octet-stream';
@@ -13,8 +13,7 @@ const UNKNOWN = 'application/octet-stream';
  */
 export function fileMediaType(mimeType: unknown): string {
   if (typeof mimeType !== 'string') return UNKNOWN;
-  const essence = mimeType.split(';', 1)[0].trim().toLowerCase();
-  return isMediaType(essence) ? essence : UNKNOWN;
+  return mediaTypeEssence(mimeType) ?? UNKNOWN;
 }
 
 /**

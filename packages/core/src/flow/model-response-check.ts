@@ -5,7 +5,7 @@ import { ToolsmithError } from '../errors/toolsmith-error';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
 import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, jsonWalk, setMember, isObjectPrototype } from '../validation/json-copy';
 import type { Content, FunctionCall, InlineData, Part } from '../model/content';
-import { INLINE_DATA_SHAPE, inlineDataProblem } from '../internal/inline-data-rules';
+import { modelOutputFile } from '../internal/model-output-file';
 import type { FinishReason } from '../model/finish-reason';
 import type { LlmResponse, Usage } from '../model/llm-response';
 import { thrownMessage } from '../errors/thrown-message';
@@ -47,6 +47,8 @@ export interface EarlierCalls {
 // A model's objects may come from another realm (an SDK's `fetch`, a custom model in a jest test): plain all the same.
 /** What a response's `error` must be. */
 const ERROR_SHAPE = '"error" must be an object with a "code" of 1 to 128 ASCII letters, digits and _.:- (no secret-looking text) and a string "message"';
+/** What a model's inline data must be to be stored (see `modelOutputFile`), for the error that refuses it. */
+const OUTPUT_FILE_SHAPE = '{ mimeType?: string, data: string, displayName?: string } with no other key, its data base64 (standard or URL-safe)';
 const RESPONSE_RULES: JsonCopyRules = { values: 'plain', anyRealm: true };
 
 /**
@@ -150,14 +152,21 @@ function copyParts(parts: unknown, check: Check): Part[] {
   if (!Array.isArray(parts)) throw invalid(check, `"content.parts" must be an array, got ${describe(parts)}`);
   const count = parts.length;
   const copies: Part[] = new Array(count);
-  for (let index = 0; index < count; index++) copies[index] = copyPart(parts[index], index, check);
+  let kept = 0;
+  for (let index = 0; index < count; index++) {
+    const copy = copyPart(parts[index], index, check);
+    if (copy !== undefined) copies[kept++] = copy;
+  }
+  if (kept < count) copies.length = kept;
   return copies;
 }
 
-function copyPart(part: unknown, index: number, check: Check): Part {
+/** A part, copied; `undefined` for one that held only a file of no bytes (nothing to store or send). */
+function copyPart(part: unknown, index: number, check: Check): Part | undefined {
   if (!isRecord(part)) throw invalid(check, `part ${index} must be an object, got ${describe(part)}`);
   if (Array.isArray(part) || !hasPlainPrototype(part)) throw notPlain(check, `part ${index}`);
   const copy: Record<string, unknown> = {};
+  let emptyFile = false;
   for (const key in part) {
     if (!Object.prototype.hasOwnProperty.call(part, key)) continue;
     const value = part[key];
@@ -175,8 +184,12 @@ function copyPart(part: unknown, index: number, check: Check): Part {
         copy.functionCall = copyCall(value, index, check);
         break;
       case 'inlineData':
-        // `null` is an absent file, as in a user's part.
-        if (value !== null) copy.inlineData = copyInlineData(value, index, check);
+        // `null` is an absent file, as in a user's part; so is a file of no bytes (nothing to send).
+        if (value !== null) {
+          const file = copyInlineData(value, index, check);
+          if (file !== null) copy.inlineData = file;
+          else emptyFile = true;
+        }
         break;
       case 'functionResponse':
         throw invalid(check, `part ${index} is a function response; only the runner answers calls`);
@@ -186,6 +199,7 @@ function copyPart(part: unknown, index: number, check: Check): Part {
         setMember(copy, key, copyOther(value, key, check, `part ${index}`));
     }
   }
+  if (emptyFile && Object.keys(copy).length === 0) return undefined;
   return copy as Part;
 }
 
@@ -242,14 +256,13 @@ function copyCall(call: unknown, index: number, check: Check): FunctionCall {
 }
 
 /**
- * A part's inline data, checked as a user's file is (runner/check-new-message.ts) and copied: stored, it is
- * sent again on every later turn, and a file no provider takes would fail each of them. `{ mimeType, data,
- * displayName? }` with no other member (an adapter may pass it on whole), a `type/subtype` media type,
- * non-empty standard base64 data whose first bytes are what the media type says (for the types
- * `mediaMismatch` knows), a name a file may have (`null`: none). Each member read once; the media type
- * kept in lower case, as a user's and a tool's files are.
+ * A part's inline data, made a file every adapter can send again (see `modelOutputFile`: the media type's
+ * essence in lower case, a PNG, JPEG, GIF, WebP or PDF type stored as what the bytes are, base64url made
+ * standard, the name made one a file may have) and copied: stored, it is sent again on every later turn.
+ * `{ mimeType, data, displayName? }` with no other member (an adapter may pass it on whole); only what
+ * cannot be made a file refuses the response. Each member read once. `null` for a file of no bytes (left out).
  */
-function copyInlineData(value: unknown, index: number, check: Check): InlineData {
+function copyInlineData(value: unknown, index: number, check: Check): InlineData | null {
   if (!isRecord(value) || Array.isArray(value) || !hasPlainPrototype(value)) throw notInlineData(check, index);
   let mimeType: unknown;
   let data: unknown;
@@ -263,14 +276,13 @@ function copyInlineData(value: unknown, index: number, check: Check): InlineData
     else if (key === 'displayName') displayName = member;
     else throw notInlineData(check, index);
   }
-  const problem = inlineDataProblem(mimeType, data, displayName);
-  if (problem !== undefined) throw invalid(check, `part ${index} has inlineData ${problem}`);
-  const type = (mimeType as string).toLowerCase();
-  return typeof displayName === 'string' ? { mimeType: type, data: data as string, displayName } : { mimeType: type, data: data as string };
+  const file = modelOutputFile(mimeType, data, displayName);
+  if (file === undefined) throw notInlineData(check, index);
+  return file;
 }
 
 function notInlineData(check: Check, index: number): InvalidModelResponseError {
-  return invalid(check, `part ${index} has inlineData that is not ${INLINE_DATA_SHAPE}`);
+  return invalid(check, `part ${index} has inlineData that is not ${OUTPUT_FILE_SHAPE}`);
 }
 
 /** `finishReason`'s two fields, copied: `unified` a string, `raw` a string or absent (nothing else is stored). */

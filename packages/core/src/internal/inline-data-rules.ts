@@ -20,6 +20,18 @@ export function isMediaType(value: unknown): value is string {
   return typeof value === 'string' && MEDIA_TYPE.test(value);
 }
 
+/**
+ * The essence of a media type, in lower case (`audio/l16` of `audio/L16;codec=pcm;rate=24000`, `text/plain` of
+ * `text/plain; charset=utf-8`): what is before its first `;`, trimmed, when that is `type/subtype` (see
+ * {@link isMediaType}), else `undefined`. Files from elsewhere (a model's output, a remote server's) are kept
+ * with it: the parameters are not kept.
+ */
+export function mediaTypeEssence(value: string): string | undefined {
+  const semicolon = value.indexOf(';');
+  const essence = (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();
+  return isMediaType(essence) ? essence : undefined;
+}
+
 /** True for non-empty standard base64 text (a whole number of 4-character groups), as inline data's bytes are sent. */
 export function isBase64Data(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length % 4 === 0 && BASE64.test(value);

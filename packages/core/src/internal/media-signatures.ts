@@ -59,3 +59,26 @@ export function mediaMismatch(mediaType: string, data: string): string | undefin
 const PDF_HEADER = Buffer.from('%PDF-', 'latin1');
 /** Base64 characters of a PDF's first 1024 bytes, where readers look for its header. */
 const PDF_HEADER_WINDOW_CHARS = Math.ceil(1024 / 3) * 4;
+
+/**
+ * The media type a file's bytes are stored under when they are not what `mediaType` says (a model's output,
+ * not a user's upload: see model-output-file.ts): `mediaType` itself when it has no signature here or the
+ * bytes start as its files do, else the type the bytes are (an image labelled `image/png` whose bytes are a
+ * JPEG: `image/jpeg`), else `application/octet-stream`. `mediaType` in lower case; `data` standard base64.
+ */
+export function mediaTypeOfBytes(mediaType: string, data: string): string {
+  const declared = BY_MEDIA_TYPE.get(mediaType);
+  if (declared === undefined) return mediaType;
+  const head = Buffer.from(data.length > HEAD_CHARS ? data.slice(0, HEAD_CHARS) : data, 'base64');
+  if (startsAs(head, declared)) return mediaType;
+  return SIGNATURES.find((signature) => startsAs(head, signature))?.mediaType ?? UNKNOWN_MEDIA_TYPE;
+}
+
+/** The media type of a file whose type is not known. */
+export const UNKNOWN_MEDIA_TYPE = 'application/octet-stream';
+
+/** The media type `data`'s first bytes say it is (PNG, JPEG, GIF, WebP, PDF), else `undefined`. `data` standard base64. */
+export function sniffedMediaType(data: string): string | undefined {
+  const head = Buffer.from(data.length > HEAD_CHARS ? data.slice(0, HEAD_CHARS) : data, 'base64');
+  return SIGNATURES.find((signature) => startsAs(head, signature))?.mediaType;
+}

@@ -23,35 +23,62 @@ async function run(model: ScriptedModel, callbacks: LlmAgentOptions['callbacks']
   return { events, stored: session!.events };
 }
 
-describe("a model response's files are checked as a user's are", () => {
-  const refused: Array<[string, unknown, string]> = [
-    ['bytes of another type (a JPEG labelled IMAGE/PNG)', { mimeType: 'IMAGE/PNG', data: JPEG }, 'part 1 has inlineData declared IMAGE/PNG whose bytes are a JPEG image (image/jpeg)'],
-    ['a PDF whose bytes are no PDF', { mimeType: 'application/pdf', data: SAMPLE_FILES.png }, 'part 1 has inlineData declared application/pdf whose bytes are a PNG image (image/png)'],
-    ['no mimeType', { data: SAMPLE_FILES.png }, 'part 1 has inlineData that is not { mimeType: "type/subtype", data'],
-    ['a media type that is not type/subtype', { mimeType: 'text/plain,evil', data: 'AAAA' }, 'part 1 has inlineData that is not'],
-    ['a media type of 200 characters a side', { mimeType: `${'a'.repeat(200)}/png`, data: 'AAAA' }, 'part 1 has inlineData that is not'],
-    ['a data URL as data', { mimeType: 'image/png', data: `data:image/png;base64,${SAMPLE_FILES.png}` }, 'part 1 has inlineData that is not'],
-    ['empty data', { mimeType: 'text/plain', data: '' }, 'part 1 has inlineData that is not'],
-    ['a name with a line break', { mimeType: 'image/png', data: SAMPLE_FILES.png, displayName: 'chart\n.png' }, 'part 1 has inlineData that is not'],
-    ['another member', { mimeType: 'image/png', data: SAMPLE_FILES.png, fileUri: 'gs://bucket/secret' }, 'part 1 has inlineData that is not'],
-    ['a string', 'AAAA', 'part 1 has inlineData that is not'],
+const PCM = Buffer.alloc(16, 1).toString('base64');
+
+describe("a model response's files are made files every adapter can send again", () => {
+  const refused: Array<[string, unknown]> = [
+    ['a data URL as data', { mimeType: 'image/png', data: `data:image/png;base64,${SAMPLE_FILES.png}` }],
+    ['data that is not a string', { mimeType: 'image/png', data: 42 }],
+    ['a media type that is not a string', { mimeType: 7, data: SAMPLE_FILES.png }],
+    ['a name that is not a string', { mimeType: 'image/png', data: SAMPLE_FILES.png, displayName: 3 }],
+    ['another member', { mimeType: 'image/png', data: SAMPLE_FILES.png, fileUri: 'gs://bucket/secret' }],
+    ['a string', 'AAAA'],
   ];
 
-  it.each(refused)('afterModel returning a file with %s: INVALID_MODEL_RESPONSE naming the part, nothing of it stored', async (_, inlineData, reason) => {
+  it.each(refused)('afterModel returning a file with %s (no file can be made of it): INVALID_MODEL_RESPONSE naming the part, nothing of it stored', async (_, inlineData) => {
     const { events, stored } = await run(new ScriptedModel(['first']), { afterModel: () => withFile(inlineData) });
     expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MODEL_RESPONSE']);
-    expect(events[0].errorMessage).toContain(reason);
+    expect(events[0].errorMessage).toContain('part 1 has inlineData that is not { mimeType?: string, data: string');
     expect(stored.map((e) => e.content?.parts.some((p) => p.inlineData) ?? false)).toEqual([false, false]);
   });
 
-  it("a beforeModel or onModelError callback's response, and the model's own, are checked alike", async () => {
+  const normalized: Array<[string, unknown, unknown]> = [
+    ['JPEG bytes labelled image/png (gemini-3-pro-image-preview)', { mimeType: 'image/png', data: JPEG }, { mimeType: 'image/jpeg', data: JPEG }],
+    ['JPEG bytes labelled IMAGE/PNG', { mimeType: 'IMAGE/PNG', data: JPEG }, { mimeType: 'image/jpeg', data: JPEG }],
+    ['PNG bytes labelled application/pdf', { mimeType: 'application/pdf', data: SAMPLE_FILES.png }, { mimeType: 'image/png', data: SAMPLE_FILES.png }],
+    ['bytes of no known type labelled image/png', { mimeType: 'image/png', data: PCM }, { mimeType: 'application/octet-stream', data: PCM }],
+    ['Gemini TTS audio/L16;codec=pcm;rate=24000', { mimeType: 'audio/L16;codec=pcm;rate=24000', data: PCM }, { mimeType: 'audio/l16', data: PCM }],
+    ['no mimeType (the bytes are a PNG)', { data: SAMPLE_FILES.png }, { mimeType: 'image/png', data: SAMPLE_FILES.png }],
+    ['a media type that is not type/subtype', { mimeType: 'text/plain,evil', data: PCM }, { mimeType: 'application/octet-stream', data: PCM }],
+    ['a media type of 200 characters a side', { mimeType: `${'a'.repeat(200)}/png`, data: PCM }, { mimeType: 'application/octet-stream', data: PCM }],
+    ['URL-safe base64 without padding', { mimeType: 'application/octet-stream', data: '-_-_-w' }, { mimeType: 'application/octet-stream', data: '+/+/+w==' }],
+    ['a name with a line break', { mimeType: 'image/png', data: SAMPLE_FILES.png, displayName: 'chart\n.png' }, { mimeType: 'image/png', data: SAMPLE_FILES.png, displayName: 'chart_.png' }],
+  ];
+
+  it.each(normalized)("a file with %s is stored as a file, the response's text and usage kept", async (_, inlineData, stored) => {
+    const own = await run(new ScriptedModel([{ ...withFile(inlineData), usage: { inputTokens: 10, outputTokens: 1290 } }]));
+    const replaced = await run(new ScriptedModel(['first']), { afterModel: () => withFile(inlineData) });
+    for (const result of [own, replaced]) {
+      expect(result.events.map((e) => e.errorCode)).toEqual([undefined]);
+      expect(result.stored[1].content!.parts).toEqual([{ text: 'here' }, { inlineData: stored }]);
+    }
+    expect(own.events[0].usage).toMatchObject({ inputTokens: 10, outputTokens: 1290 });
+  });
+
+  it('a file of no bytes is left out (its part with it when it held nothing else)', async () => {
+    const { events, stored } = await run(new ScriptedModel([withFile({ mimeType: 'image/png', data: '' })]));
+    expect(events.map((e) => e.errorCode)).toEqual([undefined]);
+    expect(stored[1].content!.parts).toEqual([{ text: 'here' }]);
+  });
+
+  it("a beforeModel or onModelError callback's response, and the model's own, are made alike", async () => {
     const bad = { mimeType: 'image/png', data: JPEG };
     const before = await run(new ScriptedModel(['unused']), { beforeModel: () => withFile(bad) });
     const onError = await run(new ScriptedModel([new Error('down')]), { onModelError: () => withFile(bad) });
     const own = await run(new ScriptedModel([withFile(bad)]));
     for (const { events } of [before, onError, own]) {
-      expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MODEL_RESPONSE']);
-      expect(events[0].errorMessage).toContain('part 1 has inlineData declared image/png whose bytes are a JPEG image (image/jpeg)');
+      expect(events.map((e) => e.errorCode)).toEqual([undefined]);
+      expect(events[0].content!.parts[1]).toEqual({ inlineData: { mimeType: 'image/jpeg', data: JPEG } });
     }
   });
 
