@@ -28,7 +28,7 @@ export const CORE_ERROR_CODES = {
   MAX_LLM_CALLS_EXCEEDED: 'The run reached maxLlmCalls.',
   RUN_BUDGET_EXCEEDED: "The run's usage passed a limit of the runner's budget; it stopped before the next model call.",
   INVALID_MODEL_RESPONSE: 'The model returned content that cannot be stored; nothing of it was stored.',
-  INVALID_MODEL_REQUEST: "A beforeModel callback left the request with a file no provider takes (no `type/subtype` media type, data that is not base64, bytes that are not its type…) or contents whose files cannot be read; the model was not called.",
+  INVALID_MODEL_REQUEST: "A beforeModel callback (or a tool's processRequest hook) left the request with a file no provider takes (no `type/subtype` media type, data that is not base64, bytes that are not its type…) or contents whose files cannot be read; the model was not called.",
   OUTPUT_INVALID: "The agent's final answer breaks its outputSchema (fed back for a retry).",
   INVALID_MESSAGE: "The user message is not valid content (or carries a function call), or the run's input cannot be taken (a userId or sessionId that is not a string, a signal that is not an AbortSignal, a getter that throws).",
   INTERNAL_ERROR: 'A failure Toolsmith did not expect; the message says what happened.',

@@ -20,7 +20,8 @@ import { type CheckedModelResponse, checkModelResponse, usageOfComplete } from '
 import { errorEvent } from './error-event';
 import { buildRequest, buildsOwnRequest } from './request-builder';
 import { editableRequest } from './editable-request';
-import { filesOf, requestFilesProblem } from './request-files-check';
+import { knownFiles, requestFilesProblem } from './request-files-check';
+import { conversationBeforeHooks } from './request-builder';
 import { InvalidModelRequestError } from '../errors/invalid-model-request-error';
 import type { OfferedTools } from './tool-resolver';
 import type { ChatSpan } from '../tracing/chat-span';
@@ -111,7 +112,7 @@ async function readParts(call: ModelCall): Promise<void> {
 async function respond<T>(call: ModelCall, then: ModelStepThen<T>): Promise<T> {
   try {
     let response: LlmResponse | undefined;
-    if (call.chain.beforeModel.length > 0) {
+    if (call.chain.beforeModel.length > 0 || call.hooked) {
       const before = await call.before();
       if (before instanceof EndedBefore) return then.afterModelStep(call.failed(before.event));
       response = before;
@@ -166,7 +167,7 @@ export async function* streamModel(agent: LlmAgent, context: InvocationContext, 
   const built = buildRequest(agent, context, offered);
   const call = new ModelCall(agent, context, built instanceof Promise ? await built : built, buildsOwnRequest(offered));
   let response: LlmResponse | undefined;
-  if (call.chain.beforeModel.length > 0) {
+  if (call.chain.beforeModel.length > 0 || call.hooked) {
     const before = await call.before();
     if (before instanceof EndedBefore) return call.failed(before.event);
     response = before;
@@ -243,16 +244,19 @@ class ModelCall implements ModelStep {
 
   /**
    * The first response a beforeModel callback returns; it replaces the model call. When none does, the
-   * request the callbacks leave is the model's: refused (`INVALID_MODEL_REQUEST`) when they left a file in
-   * it that no provider takes (see {@link requestFilesProblem}), with the error event the loop ends on, and
-   * the model is not called. A callback's throw ends the call on its error event (its code, else INTERNAL_ERROR),
-   * with the callbacks' state writes, as an onModelError or afterModel callback's does; a run aborted while one
-   * ran ends RUN_ABORTED, whatever it returned, and nothing of the callbacks is kept.
+   * request the callbacks (or, with none, the tools' `processRequest` hooks) leave is the model's: refused
+   * (`INVALID_MODEL_REQUEST`) when they left a file in it that no provider takes (see
+   * {@link requestFilesProblem}), with the error event the loop ends on, and the model is not called. A
+   * callback's throw ends the call on its error event (its code, else INTERNAL_ERROR), with the callbacks' state
+   * writes, as an onModelError or afterModel callback's does; a run aborted while one ran ends RUN_ABORTED,
+   * whatever it returned, and nothing of the callbacks is kept.
    */
   async before(): Promise<LlmResponse | EndedBefore | undefined> {
-    // The files before the callbacks: the request's own when the callbacks get a copy of it (never edited),
-    // else (the hooks' copy, which the callbacks edit in place) their members, copied.
-    const files = this.requestOwned ? filesOf(this.request.contents) : this.request.contents;
+    // The files the session holds are not read again, wherever the callbacks move them; a file a hook put in is
+    // checked (the hooks' copy, before the callbacks edit it in place, tells a hook's file from a callback's).
+    const session = conversationBeforeHooks(this.request);
+    const known = knownFiles(session ?? this.request.contents);
+    const hooked = session && knownFiles(this.request.contents);
     this.ownRequest();
     const { agent, context } = this;
     try {
@@ -265,9 +269,19 @@ class ModelCall implements ModelStep {
       if (context.aborted) return new EndedBefore(errorEvent(context, agent.name, new RunAbortedError(context.signal.reason)));
       return new EndedBefore(errorEvent(context, agent.name, runFailure(thrown), this.actions));
     }
-    const problem = requestFilesProblem(this.request, files);
+    const problem = requestFilesProblem(this.request, known, hooked);
     if (problem === undefined) return undefined;
-    return new EndedBefore(errorEvent(context, agent.name, new InvalidModelRequestError(agent.model.modelName, problem), this.actions));
+    const error = new InvalidModelRequestError(agent.model.modelName, problem.reason, problem.byHook ? 'processRequest' : 'beforeModel');
+    return new EndedBefore(errorEvent(context, agent.name, error, this.actions));
+  }
+
+  /**
+   * The tools' `processRequest` hooks edited the request: the files they put in are checked ({@link ModelCall.before}),
+   * with or without callbacks. Asked before `before` runs (the request is then this call's own only when the hooks made it);
+   * a getter, so a call keeps no property more for it.
+   */
+  get hooked(): boolean {
+    return this.requestOwned;
   }
 
   /**

@@ -43,10 +43,23 @@ async function buildRequestAsync(agent: LlmAgent, context: InvocationContext, of
     const own = editableRequest(request);
     // Hooks get a context with their own throwaway actions: editing a request is not a state change.
     const hookContext = context.toolContext(agent.name, '', context.stateSnapshot(), createEventActions());
+    BEFORE_HOOKS.set(own, contents);
     for (const tool of offered.processors) await tool.processRequest!(hookContext, own);
     return own;
   }
   return request;
+}
+
+/** The conversation a request's `processRequest` hooks were given (the session's, never edited), by the hooks' copy. */
+const BEFORE_HOOKS = new WeakMap<LlmRequest, Content[]>();
+
+/**
+ * The conversation `request` held before the tools' `processRequest` hooks edited it (the session's Content
+ * objects, which nothing edits), or `undefined` for a request no hook got: what a file the hooks put in
+ * is told from (flow/request-files-check.ts).
+ */
+export function conversationBeforeHooks(request: LlmRequest): readonly Content[] | undefined {
+  return BEFORE_HOOKS.get(request);
 }
 
 /**

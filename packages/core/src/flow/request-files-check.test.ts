@@ -1,6 +1,6 @@
 import { LlmAgent } from '../agents/llm-agent';
 import type { BeforeModelCallback } from '../agents/callbacks';
-import type { Event } from '../events/event';
+import { Event } from '../events/event';
 import type { Content, Part } from '../model/content';
 import type { JsonSchema } from '../model/json-schema';
 import type { LlmRequest } from '../model/llm-request';
@@ -85,5 +85,79 @@ describe("a beforeModel callback's request: its files are checked before the mod
       expect(events.map((e) => e.errorCode)).toEqual([undefined]);
       expect(model.requests[0].contents.flatMap((c) => c.parts).filter((p) => p.inlineData).map((p) => p.inlineData!.mimeType)).toEqual(['image/png', 'application/pdf']);
     }
+  });
+});
+
+describe('a file the request held is judged by itself, not by where it is', () => {
+  /** A session holding an old model turn with a JPEG labelled image/png (stored before the response check), then a run with `beforeModel`. */
+  async function oldSession(beforeModel: BeforeModelCallback) {
+    const model = new ScriptedModel(['seen']);
+    const sessionService = new InMemorySessionService();
+    const session = await sessionService.createSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    await sessionService.appendEvent(session, Event.create({ invocationId: 'old', author: 'user', content: { role: 'user', parts: [{ text: 'draw' }] } }));
+    await sessionService.appendEvent(session, Event.create({ invocationId: 'old', author: 'bot', content: { role: 'model', parts: [{ text: 'Here:' }, { inlineData: { mimeType: 'image/png', data: JPEG } }] } }));
+    const runner = new Runner({ appName: 'app', sessionService, agent: new LlmAgent({ name: 'bot', model, callbacks: { beforeModel } }) });
+    const events: Event[] = [];
+    for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: withPng })) events.push(event);
+    return { events, model };
+  }
+
+  it("a callback that drops the oldest content: the session's files, moved, are not checked again; the model gets them", async () => {
+    const { events, model } = await oldSession(({ request }) => void request.contents.shift());
+    expect(events.map((e) => e.errorCode)).toEqual([undefined]);
+    expect(model.requests[0].contents.flatMap((c) => c.parts).filter((p) => p.inlineData).map((p) => p.inlineData!.data)).toEqual([JPEG, SAMPLE_FILES.png]);
+  });
+
+  it('a file moved and edited is checked', async () => {
+    const { events } = await oldSession(({ request }) => {
+      const [first] = request.contents.splice(0, 1);
+      request.contents.push({ role: 'user', parts: [...first.parts, { inlineData: { mimeType: 'image/png', data: SAMPLE_FILES.png, displayName: 'other name' } }, { inlineData: { mimeType: 'image/gif', data: SAMPLE_FILES.png } }] });
+    });
+    expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MODEL_REQUEST']);
+    expect(events[0].errorMessage).toContain('content 2, part 2 has inlineData declared image/gif whose bytes are a PNG image (image/png)');
+  });
+});
+
+/** A tool whose hook appends a file: the hook's file is checked like a callback's, and said to be the hook's. */
+class FileHook extends BaseTool {
+  readonly [REQUEST_ONLY_TOOL] = true;
+  readonly name = 'attach';
+  readonly description = 'Attaches a file.';
+  readonly parameters: JsonSchema = { type: 'object', properties: {} };
+  constructor(private readonly file: unknown) {
+    super();
+  }
+  run(): Record<string, unknown> {
+    return {};
+  }
+  override processRequest(_context: unknown, request: LlmRequest): void {
+    request.contents.push({ role: 'user', parts: [{ inlineData: this.file } as Part] });
+  }
+}
+
+describe("a processRequest hook's files are checked, with or without callbacks", () => {
+  async function hooked(file: unknown, callbacks: { beforeModel?: BeforeModelCallback } = {}) {
+    const model = new ScriptedModel(['seen']);
+    const runner = new Runner({ appName: 'app', sessionService: new InMemorySessionService(), agent: new LlmAgent({ name: 'bot', model, tools: [new FileHook(file)], callbacks }) });
+    const events: Event[] = [];
+    for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: withPng })) events.push(event);
+    return { events, model };
+  }
+
+  it('a bad file a hook put in: INVALID_MODEL_REQUEST naming the hook; the model is not called', async () => {
+    for (const callbacks of [{}, { beforeModel: () => undefined }]) {
+      const { events, model } = await hooked({ mimeType: 'image/png', data: `data:image/png;base64,${JPEG}` }, callbacks);
+      expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MODEL_REQUEST']);
+      expect(events[0].errorMessage).toContain('The request a processRequest hook left for model "scripted-model" is not valid: content 1, part 0 has inlineData that is not');
+      expect(model.requests).toHaveLength(0);
+    }
+  });
+
+  it("a good file a hook put in reaches the model; a callback's bad file beside it is the callback's", async () => {
+    const good = await hooked({ mimeType: 'application/pdf', data: SAMPLE_FILES.pdf });
+    expect(good.events.map((e) => e.errorCode)).toEqual([undefined]);
+    expect(good.model.requests[0].contents.flatMap((c) => c.parts).filter((p) => p.inlineData).map((p) => p.inlineData!.mimeType)).toEqual(['image/png', 'application/pdf']);
+    const bad = await hooked({ mimeType: 'application/pdf', data: SAMPLE_FILES.pdf }, { beforeModel: added({ mimeType: 'image/png', data: JPEG }) });
+    expect(bad.events[0].errorMessage).toContain('The request a beforeModel callback left');
   });
 });

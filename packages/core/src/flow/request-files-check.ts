@@ -4,27 +4,38 @@ import type { InlineData } from '../model/content';
 import type { LlmRequest } from '../model/llm-request';
 
 /**
- * A request's files where they are, by content and part index: a part's inline data and its function
- * response's files. A request's own contents are one (a `Content[]`); {@link filesOf} makes one of
- * contents that are about to be edited.
+ * Files a request held before the callbacks edited it (or the session holds): their members, copied, by
+ * their data. A file with the same members is not checked again, wherever it is in the edited request (a
+ * callback that drops the oldest content moves every file): it was checked when it was stored, or is an
+ * old session's, which a callback did not put there. See {@link knownFiles}.
  */
-export type RequestFiles = readonly ({ readonly parts: readonly (FilesOfPart | undefined)[] } | undefined)[];
+export type KnownFiles = ReadonlyMap<string, readonly InlineData[]>;
 
-interface FilesOfPart {
-  readonly inlineData?: InlineData;
-  readonly functionResponse?: { readonly parts?: readonly ({ readonly inlineData?: InlineData } | undefined)[] };
+/** What {@link requestFilesProblem} found: why the request is refused, and whether the file was a `processRequest` hook's. */
+export interface RequestFilesProblem {
+  readonly reason: string;
+  /** The file at fault was one of `hooked` (a tool's `processRequest` hook put it there), not a callback's. */
+  readonly byHook: boolean;
 }
 
 /**
- * What is wrong with the files of `request`'s contents as `beforeModel` callbacks left them, or `undefined`:
- * each part's `inlineData` and each file of a function response's `parts` must be one a provider can be
- * sent, by the rules a user's file follows (see `inlineDataProblem`: else an adapter fails to convert the
- * request, and the run would end blaming the provider), and the contents and their parts arrays of objects,
- * to find them. A file whose members equal those of the file at the same place in `before` (the files before
- * the callbacks ran) is not checked again: the usual file, left as it was, costs no reading of its bytes.
- * Without `before`, every file is checked. What throws when read is said too.
+ * What is wrong with the files of `request`'s contents as `beforeModel` callbacks (or, with none,
+ * `processRequest` hooks) left them, or `undefined`: each part's `inlineData` and each file of a function
+ * response's `parts` must be one a provider can be sent, by the rules a user's file follows (see
+ * `inlineDataProblem`: else an adapter fails to convert the request, and the run would end blaming the
+ * provider), and the contents and their parts arrays of objects, to find them. A file whose members are
+ * those of one of `known` is not checked again, wherever it is: the usual file costs no reading of its
+ * bytes. Without `known`, every file is checked. A file at fault that is one of `hooked` (the files a
+ * `processRequest` hook added) is said to be the hook's. What throws when read is said too.
  */
-export function requestFilesProblem(request: LlmRequest, before: RequestFiles | undefined): string | undefined {
+export function requestFilesProblem(request: LlmRequest, known: KnownFiles | undefined, hooked?: KnownFiles): RequestFilesProblem | undefined {
+  let fault: InlineData | undefined;
+  const reason = filesProblem(request, known, (file) => (fault = file));
+  if (reason === undefined) return undefined;
+  return { reason, byHook: fault !== undefined && hooked !== undefined && isKnown(hooked, fault.mimeType, fault.data, fault.displayName) };
+}
+
+function filesProblem(request: LlmRequest, known: KnownFiles | undefined, faulty: (file: InlineData) => void): string | undefined {
   try {
     const contents: unknown = request.contents;
     if (!Array.isArray(contents)) return `its contents are ${describe(contents)}, not an array`;
@@ -33,24 +44,21 @@ export function requestFilesProblem(request: LlmRequest, before: RequestFiles | 
       if (!isObject(content)) return `content ${c} is ${describe(content)}, not an object`;
       const parts: unknown = content.parts;
       if (!Array.isArray(parts)) return `content ${c} has parts that are ${describe(parts)}, not an array`;
-      const partsBefore = before?.[c]?.parts;
       for (let p = 0; p < parts.length; p++) {
         const part: unknown = parts[p];
         if (!isObject(part)) return `content ${c}, part ${p} is ${describe(part)}, not an object`;
-        const partBefore = partsBefore?.[p];
         const inlineData = part.inlineData;
         if (inlineData !== undefined && inlineData !== null) {
-          const problem = fileProblem(inlineData, partBefore?.inlineData);
+          const problem = fileProblem(inlineData, known, faulty);
           if (problem !== undefined) return `content ${c}, part ${p} has inlineData ${problem}`;
         }
         const response = part.functionResponse;
         const files = isObject(response) ? response.parts : undefined;
         if (files === undefined || files === null) continue;
         if (!Array.isArray(files)) return `content ${c}, part ${p} has a functionResponse whose parts are ${describe(files)}, not an array`;
-        const filesBefore = partBefore?.functionResponse?.parts;
         for (let f = 0; f < files.length; f++) {
           const file: unknown = files[f];
-          const problem = isObject(file) ? fileProblem(file.inlineData, filesBefore?.[f]?.inlineData) : `that is not ${INLINE_DATA_SHAPE}`;
+          const problem = isObject(file) ? fileProblem(file.inlineData, known, faulty) : `that is not ${INLINE_DATA_SHAPE}`;
           if (problem !== undefined) return `content ${c}, part ${p} has a functionResponse whose file ${f} has inlineData ${problem}`;
         }
       }
@@ -62,32 +70,27 @@ export function requestFilesProblem(request: LlmRequest, before: RequestFiles | 
 }
 
 /**
- * The files of `contents` (a request's, before callbacks edit it in place), their members copied: what
- * {@link requestFilesProblem} compares the edited files with. `undefined` when they cannot be read (a
- * processRequest hook's odd contents): every file is then checked.
+ * The files of `contents` (a request's before callbacks edit it, or the session's conversation), their
+ * members copied (so an edit in place of a file is seen), by their data: what {@link requestFilesProblem}
+ * does not check again. `undefined` when they cannot be read (a processRequest hook's odd contents): every
+ * file is then checked.
  */
-export function filesOf(contents: unknown): RequestFiles | undefined {
+export function knownFiles(contents: unknown): KnownFiles | undefined {
   try {
     if (!Array.isArray(contents)) return undefined;
-    const files: ({ parts: (FilesOfPart | undefined)[] } | undefined)[] = new Array(contents.length);
+    const files = new Map<string, InlineData[]>();
     for (let c = 0; c < contents.length; c++) {
       const content: unknown = contents[c];
       const parts: unknown = isObject(content) ? content.parts : undefined;
       if (!Array.isArray(parts)) continue;
-      let found: (FilesOfPart | undefined)[] | undefined;
       for (let p = 0; p < parts.length; p++) {
         const part: unknown = parts[p];
         if (!isObject(part)) continue;
-        const inlineData = fileMembers(part.inlineData);
+        addFile(files, part.inlineData);
         const response = part.functionResponse;
         const responseFiles = isObject(response) ? response.parts : undefined;
-        if (inlineData === undefined && !Array.isArray(responseFiles)) continue;
-        const filesOfPart: { inlineData?: InlineData; functionResponse?: FilesOfPart['functionResponse'] } = {};
-        if (inlineData !== undefined) filesOfPart.inlineData = inlineData;
-        if (Array.isArray(responseFiles)) filesOfPart.functionResponse = { parts: responseFiles.map((file: unknown) => ({ inlineData: isObject(file) ? fileMembers(file.inlineData) : undefined })) };
-        (found ??= [])[p] = filesOfPart;
+        if (Array.isArray(responseFiles)) for (const file of responseFiles as unknown[]) if (isObject(file)) addFile(files, file.inlineData);
       }
-      if (found) files[c] = { parts: found };
     }
     return files;
   } catch {
@@ -95,18 +98,30 @@ export function filesOf(contents: unknown): RequestFiles | undefined {
   }
 }
 
-/** A file's three members, copied (so an edit in place of the file is seen); `undefined` for what is no object. */
-function fileMembers(value: unknown): InlineData | undefined {
-  if (!isObject(value)) return undefined;
-  return { mimeType: value.mimeType as string, data: value.data as string, displayName: value.displayName as string | undefined };
+/** Adds a file's three members, copied, under its data (a string; anything else is not a file to know). */
+function addFile(files: Map<string, InlineData[]>, value: unknown): void {
+  if (!isObject(value)) return;
+  const { mimeType, data, displayName } = value;
+  if (typeof data !== 'string') return;
+  const file = { mimeType: mimeType as string, data, displayName: displayName as string | undefined };
+  const same = files.get(data);
+  if (same === undefined) files.set(data, [file]);
+  else same.push(file);
+}
+
+/** True when `known` holds a file with these members. */
+function isKnown(known: KnownFiles, mimeType: unknown, data: unknown, displayName: unknown): boolean {
+  if (typeof data !== 'string') return false;
+  const same = known.get(data);
+  return same !== undefined && same.some((file) => file.mimeType === mimeType && file.displayName === displayName);
 }
 
 /**
  * What is wrong with inline data (see `inlineDataProblem`), its own members each read once: `{ mimeType,
  * data, displayName? }` with no other member (an adapter may pass it on whole). Not checked again when its
- * members are those of `before` (the same file, left as it was).
+ * members are those of a file of `known` (a file the request held, wherever it is now).
  */
-function fileProblem(value: unknown, before: InlineData | undefined): string | undefined {
+function fileProblem(value: unknown, known: KnownFiles | undefined, faulty: (file: InlineData) => void): string | undefined {
   if (!isObject(value) || Array.isArray(value)) return `that is not ${INLINE_DATA_SHAPE}`;
   let mimeType: unknown;
   let data: unknown;
@@ -119,8 +134,10 @@ function fileProblem(value: unknown, before: InlineData | undefined): string | u
     else if (key === 'displayName') displayName = member;
     else return `that is not ${INLINE_DATA_SHAPE}`;
   }
-  if (before !== undefined && mimeType === before.mimeType && data === before.data && displayName === before.displayName) return undefined;
-  return inlineDataProblem(mimeType, data, displayName);
+  if (known !== undefined && isKnown(known, mimeType, data, displayName)) return undefined;
+  const problem = inlineDataProblem(mimeType, data, displayName);
+  if (problem !== undefined) faulty({ mimeType: mimeType as string, data: data as string, displayName: displayName as string | undefined });
+  return problem;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
