@@ -5,6 +5,7 @@ import { ToolsmithError } from '../errors/toolsmith-error';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, parseArguments } from '../validation/argument-parser';
 import { type JsonCopyRules, type JsonWalk, JsonBreach, copyJson, jsonWalk, setMember, isObjectPrototype } from '../validation/json-copy';
 import type { Content, FunctionCall, InlineData, Part } from '../model/content';
+import { mixedPartProblem } from '../internal/inline-data-rules';
 import { modelOutputFile } from '../internal/model-output-file';
 import type { FinishReason } from '../model/finish-reason';
 import type { LlmResponse, Usage } from '../model/llm-response';
@@ -166,7 +167,8 @@ function copyPart(part: unknown, index: number, check: Check): Part | undefined 
   if (!isRecord(part)) throw invalid(check, `part ${index} must be an object, got ${describe(part)}`);
   if (Array.isArray(part) || !hasPlainPrototype(part)) throw notPlain(check, `part ${index}`);
   const copy: Record<string, unknown> = {};
-  let emptyFile = false;
+  // The part's file: `null` for one of no bytes (left out), `undefined` for none (the usual part: nothing more is read).
+  let file: InlineData | null | undefined;
   for (const key in part) {
     if (!Object.prototype.hasOwnProperty.call(part, key)) continue;
     const value = part[key];
@@ -186,9 +188,8 @@ function copyPart(part: unknown, index: number, check: Check): Part | undefined 
       case 'inlineData':
         // `null` is an absent file, as in a user's part; so is a file of no bytes (nothing to send).
         if (value !== null) {
-          const file = copyInlineData(value, index, check);
+          file = copyInlineData(value, index, check);
           if (file !== null) copy.inlineData = file;
-          else emptyFile = true;
         }
         break;
       case 'functionResponse':
@@ -199,7 +200,13 @@ function copyPart(part: unknown, index: number, check: Check): Part | undefined 
         setMember(copy, key, copyOther(value, key, check, `part ${index}`));
     }
   }
-  if (emptyFile && Object.keys(copy).length === 0) return undefined;
+  if (file === null) {
+    if (Object.keys(copy).length === 0) return undefined;
+  } else if (file !== undefined) {
+    // The rule a user's part follows: adapters send one of them, and the text would be lost on every later turn.
+    const mixed = mixedPartProblem(copy.text, undefined, file);
+    if (mixed !== undefined) throw invalid(check, `part ${index} ${mixed}`);
+  }
   return copy as Part;
 }
 

@@ -161,3 +161,12 @@ describe("a processRequest hook's files are checked, with or without callbacks",
     expect(bad.events[0].errorMessage).toContain('The request a beforeModel callback left');
   });
 });
+
+describe('a part with both text and inlineData is refused as in a user message', () => {
+  it("a callback's part: INVALID_MODEL_REQUEST with the user message's words", async () => {
+    const { events, model } = await run(({ request }) => void request.contents.push({ role: 'user', parts: [{ text: 'caption', inlineData: { mimeType: 'image/png', data: SAMPLE_FILES.png } }] }));
+    expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MODEL_REQUEST']);
+    expect(events[0].errorMessage).toContain('content 1, part 0 has more than one of text, functionResponse and inlineData; send each in a part of its own');
+    expect(model.requests).toHaveLength(0);
+  });
+});

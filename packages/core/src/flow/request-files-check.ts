@@ -1,5 +1,5 @@
 import { thrownMessage } from '../errors/thrown-message';
-import { INLINE_DATA_SHAPE, inlineDataProblem } from '../internal/inline-data-rules';
+import { INLINE_DATA_SHAPE, inlineDataProblem, mixedPartProblem } from '../internal/inline-data-rules';
 import type { InlineData } from '../model/content';
 import type { LlmRequest } from '../model/llm-request';
 
@@ -48,18 +48,22 @@ function filesProblem(request: LlmRequest, known: KnownFiles | undefined, faulty
         const part: unknown = parts[p];
         if (!isObject(part)) return `content ${c}, part ${p} is ${describe(part)}, not an object`;
         const inlineData = part.inlineData;
+        const response = part.functionResponse;
         if (inlineData !== undefined && inlineData !== null) {
           const problem = fileProblem(inlineData, known, faulty);
-          if (problem !== undefined) return `content ${c}, part ${p} has inlineData ${problem}`;
+          if (problem === undefined) {
+            // The rule a user's part follows (not for a file the session holds as it is): adapters send one of them, and the rest would be lost.
+            const mixed = mixedPartProblem(part.text ?? undefined, response ?? undefined, inlineData);
+            if (mixed !== undefined) return `content ${c}, part ${p} ${mixed}`;
+          } else if (problem !== KNOWN) return `content ${c}, part ${p} has inlineData ${problem}`;
         }
-        const response = part.functionResponse;
         const files = isObject(response) ? response.parts : undefined;
         if (files === undefined || files === null) continue;
         if (!Array.isArray(files)) return `content ${c}, part ${p} has a functionResponse whose parts are ${describe(files)}, not an array`;
         for (let f = 0; f < files.length; f++) {
           const file: unknown = files[f];
           const problem = isObject(file) ? fileProblem(file.inlineData, known, faulty) : `that is not ${INLINE_DATA_SHAPE}`;
-          if (problem !== undefined) return `content ${c}, part ${p} has a functionResponse whose file ${f} has inlineData ${problem}`;
+          if (problem !== undefined && problem !== KNOWN) return `content ${c}, part ${p} has a functionResponse whose file ${f} has inlineData ${problem}`;
         }
       }
     }
@@ -119,8 +123,11 @@ function isKnown(known: KnownFiles, mimeType: unknown, data: unknown, displayNam
 /**
  * What is wrong with inline data (see `inlineDataProblem`), its own members each read once: `{ mimeType,
  * data, displayName? }` with no other member (an adapter may pass it on whole). Not checked again when its
- * members are those of a file of `known` (a file the request held, wherever it is now).
+ * members are those of a file of `known` (a file the request held, wherever it is now): {@link KNOWN}.
  */
+/** What {@link fileProblem} says of a file of `known`: not checked again. */
+const KNOWN = 'known';
+
 function fileProblem(value: unknown, known: KnownFiles | undefined, faulty: (file: InlineData) => void): string | undefined {
   if (!isObject(value) || Array.isArray(value)) return `that is not ${INLINE_DATA_SHAPE}`;
   let mimeType: unknown;
@@ -134,7 +141,7 @@ function fileProblem(value: unknown, known: KnownFiles | undefined, faulty: (fil
     else if (key === 'displayName') displayName = member;
     else return `that is not ${INLINE_DATA_SHAPE}`;
   }
-  if (known !== undefined && isKnown(known, mimeType, data, displayName)) return undefined;
+  if (known !== undefined && isKnown(known, mimeType, data, displayName)) return KNOWN;
   const problem = inlineDataProblem(mimeType, data, displayName);
   if (problem !== undefined) faulty({ mimeType: mimeType as string, data: data as string, displayName: displayName as string | undefined });
   return problem;

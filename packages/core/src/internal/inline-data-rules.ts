@@ -32,6 +32,17 @@ export function mediaTypeEssence(value: string): string | undefined {
   return isMediaType(essence) ? essence : undefined;
 }
 
+/**
+ * What is wrong with a part that holds more than one of `text`, `functionResponse` and `inlineData` (each
+ * `undefined` when absent), as a message says it after "part N": adapters send one of them and drop the
+ * others, differently per provider. The same rule for a user's message, a model's response and a request a
+ * callback left.
+ */
+export function mixedPartProblem(text: unknown, functionResponse: unknown, inlineData: unknown): string | undefined {
+  if ((text !== undefined ? 1 : 0) + (functionResponse !== undefined ? 1 : 0) + (inlineData !== undefined ? 1 : 0) <= 1) return undefined;
+  return 'has more than one of text, functionResponse and inlineData; send each in a part of its own';
+}
+
 /** True for non-empty standard base64 text (a whole number of 4-character groups), as inline data's bytes are sent. */
 export function isBase64Data(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length % 4 === 0 && BASE64.test(value);

@@ -1,7 +1,7 @@
 import { REQUEST_CONFIRMATION, isRecord } from '../confirmation/request-confirmation';
 import { InvalidMessageError } from '../errors/invalid-message-error';
 import { unfitIdentifierCharacter } from '../internal/identifier-characters';
-import { INLINE_DATA_SHAPE, isBase64Data, isFileName, isMediaType } from '../internal/inline-data-rules';
+import { INLINE_DATA_SHAPE, isBase64Data, isFileName, isMediaType, mixedPartProblem } from '../internal/inline-data-rules';
 import { mediaMismatch } from '../internal/media-signatures';
 import type { Content, Part } from '../model/content';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, copyArgumentObject } from '../validation/argument-parser';
@@ -146,8 +146,9 @@ function copyPart(part: object, index: number, walk: JsonWalk, limits: ArgumentL
     return new InvalidMessageError(`part ${index} has no text, functionResponse or inlineData`);
   }
   // A part is one of them (see Part): adapters send one and drop the others, differently per provider.
-  if ((text !== undefined ? 1 : 0) + (functionResponse !== undefined ? 1 : 0) + (inlineData !== undefined ? 1 : 0) > 1) {
-    return new InvalidMessageError(`part ${index} has more than one of text, functionResponse and inlineData; send each in a part of its own`);
+  const mixed = mixedPartProblem(text, functionResponse, inlineData);
+  if (mixed !== undefined) {
+    return new InvalidMessageError(`part ${index} ${mixed}`);
   }
   // Sent to the model on every later turn of the session: data no provider could take would fail them all.
   // Its members are checked in the copy (read once); what is no object is refused here, before the copy.

@@ -90,3 +90,16 @@ describe("a model response's files are made files every adapter can send again",
     expect(unnamed.stored[1].content!.parts).toEqual([{ text: 'none' }, { inlineData: { mimeType: 'audio/wav', data: SAMPLE_FILES.wav } }]);
   });
 });
+
+describe('a model response part with both text and inlineData', () => {
+  it("is refused as a user's part is, the model's own or a callback's", async () => {
+    const both = { content: { role: 'model' as const, parts: [{ text: 'caption', inlineData: { mimeType: 'image/png', data: SAMPLE_FILES.png } }] } };
+    const own = await run(new ScriptedModel([both]));
+    const replaced = await run(new ScriptedModel(['first']), { afterModel: () => both });
+    for (const { events, stored } of [own, replaced]) {
+      expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MODEL_RESPONSE']);
+      expect(events[0].errorMessage).toContain('part 0 has more than one of text, functionResponse and inlineData; send each in a part of its own');
+      expect(stored.map((e) => e.content?.parts.some((p) => p.inlineData) ?? false)).toEqual([false, false]);
+    }
+  });
+});
