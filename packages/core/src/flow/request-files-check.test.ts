@@ -170,3 +170,51 @@ describe('a part with both text and inlineData is refused as in a user message',
     expect(model.requests).toHaveLength(0);
   });
 });
+
+describe('the request the model gets holds the files as they were checked', () => {
+  it('a getter on a file that reads well once, then a JPEG: the model gets what was checked', async () => {
+    const { events, model } = await run(({ request }) => {
+      let reads = 0;
+      const file = { mimeType: 'image/jpeg', get data() { return ++reads === 1 ? JPEG : `data:image/jpeg;base64,${JPEG}`; } };
+      request.contents.push({ role: 'user', parts: [{ inlineData: file } as Part] });
+    });
+    expect(events.map((e) => e.errorCode)).toEqual([undefined]);
+    expect(model.requests[0].contents[1].parts[0]).toEqual({ inlineData: { mimeType: 'image/jpeg', data: JPEG } });
+    expect(Object.getOwnPropertyDescriptor(model.requests[0].contents[1].parts[0].inlineData, 'data')).toHaveProperty('value', JPEG);
+  });
+
+  it("a getter put on the session's own file (its first read the file it was): the model gets the file it was", async () => {
+    const { events, model } = await run(({ request }) => {
+      const file = request.contents[0].parts[1].inlineData!;
+      let reads = 0;
+      Object.defineProperty(file, 'data', { enumerable: true, get: () => (++reads === 1 ? SAMPLE_FILES.png : JPEG) });
+    }, { message: withPng });
+    expect(events.map((e) => e.errorCode)).toEqual([undefined]);
+    expect(model.requests[0].contents[0].parts[1].inlineData).toEqual({ mimeType: 'image/png', data: SAMPLE_FILES.png, displayName: 'chart.png' });
+  });
+
+  it("a Proxy file, and one the callback changes after it returned: the model gets what was checked; the callback's objects are not written", async () => {
+    let kept: { mimeType: string; data: string } | undefined;
+    let keptParts: Part[] | undefined;
+    const { events, model } = await run(({ request }) => {
+      let reads = 0;
+      const proxy = new Proxy({ mimeType: 'image/jpeg', data: JPEG }, { get: (target, key) => (key === 'mimeType' && ++reads > 1 ? 'image/png' : target[key as 'data']) });
+      kept = { mimeType: 'image/jpeg', data: JPEG };
+      keptParts = [{ inlineData: proxy }, { inlineData: kept }];
+      request.contents.push({ role: 'user', parts: keptParts });
+      // After the check, before the adapter reads the request: three microtasks later.
+      queueMicrotask(() => queueMicrotask(() => queueMicrotask(() => void (kept!.mimeType = 'image/png'))));
+    });
+    expect(events.map((e) => e.errorCode)).toEqual([undefined]);
+    expect(model.requests[0].contents[1].parts).toEqual([{ inlineData: { mimeType: 'image/jpeg', data: JPEG } }, { inlineData: { mimeType: 'image/jpeg', data: JPEG } }]);
+    expect(keptParts![1].inlineData).toBe(kept);
+  });
+
+  it("a function response's files are sent as checked too, its other members kept", async () => {
+    let reads = 0;
+    const file = { mimeType: 'application/pdf', get data() { return ++reads === 1 ? SAMPLE_FILES.pdf : 'not base64!'; } };
+    const { events, model } = await run(({ request }) => void request.contents.push({ role: 'user', parts: [{ functionResponse: { id: 'c', name: 't', response: { ok: true }, parts: [{ inlineData: file }] } }] }));
+    expect(events.map((e) => e.errorCode)).toEqual([undefined]);
+    expect(model.requests[0].contents[1].parts[0]).toEqual({ functionResponse: { id: 'c', name: 't', response: { ok: true }, parts: [{ inlineData: { mimeType: 'application/pdf', data: SAMPLE_FILES.pdf } }] } });
+  });
+});

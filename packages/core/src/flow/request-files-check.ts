@@ -1,7 +1,8 @@
 import { thrownMessage } from '../errors/thrown-message';
 import { INLINE_DATA_SHAPE, inlineDataProblem, mixedPartProblem } from '../internal/inline-data-rules';
-import type { InlineData } from '../model/content';
+import type { Content, InlineData } from '../model/content';
 import type { LlmRequest } from '../model/llm-request';
+import { setMember } from '../validation/json-copy';
 
 /**
  * Files a request held before the callbacks edited it (or the session holds): their members, copied, by
@@ -32,45 +33,77 @@ export function requestFilesProblem(request: LlmRequest, known: KnownFiles | und
   let fault: InlineData | undefined;
   const reason = filesProblem(request, known, (file) => (fault = file));
   if (reason === undefined) return undefined;
-  return { reason, byHook: fault !== undefined && hooked !== undefined && isKnown(hooked, fault.mimeType, fault.data, fault.displayName) };
+  return { reason, byHook: fault !== undefined && hooked !== undefined && knownFile(hooked, fault.mimeType, fault.data, fault.displayName) !== undefined };
 }
 
+/**
+ * {@link requestFilesProblem}'s walk. Each part with a file is replaced, in a copy of the contents it makes
+ * (the callbacks' objects are not written), by a plain copy of what was read and checked: its members read
+ * once, its files `{ mimeType, data, displayName? }` as compared or checked, so the adapter reads no getter,
+ * Proxy or object a callback still holds again. Contents without files are left as they are.
+ */
 function filesProblem(request: LlmRequest, known: KnownFiles | undefined, faulty: (file: InlineData) => void): string | undefined {
   try {
     const contents: unknown = request.contents;
     if (!Array.isArray(contents)) return `its contents are ${describe(contents)}, not an array`;
+    let contentsOut: unknown[] | undefined;
     for (let c = 0; c < contents.length; c++) {
       const content: unknown = contents[c];
       if (!isObject(content)) return `content ${c} is ${describe(content)}, not an object`;
       const parts: unknown = content.parts;
       if (!Array.isArray(parts)) return `content ${c} has parts that are ${describe(parts)}, not an array`;
+      let partsOut: unknown[] | undefined;
       for (let p = 0; p < parts.length; p++) {
         const part: unknown = parts[p];
         if (!isObject(part)) return `content ${c}, part ${p} is ${describe(part)}, not an object`;
         const inlineData = part.inlineData;
         const response = part.functionResponse;
         if (inlineData !== undefined && inlineData !== null) {
-          const problem = fileProblem(inlineData, known, faulty);
-          if (problem === undefined) {
-            // The rule a user's part follows (not for a file the session holds as it is): adapters send one of them, and the rest would be lost.
-            const mixed = mixedPartProblem(part.text ?? undefined, response ?? undefined, inlineData);
-            if (mixed !== undefined) return `content ${c}, part ${p} ${mixed}`;
-          } else if (problem !== KNOWN) return `content ${c}, part ${p} has inlineData ${problem}`;
+          const checked = checkedFile(inlineData, known, faulty);
+          if (typeof checked === 'string') return `content ${c}, part ${p} has inlineData ${checked}`;
+          const text = part.text;
+          // The rule a user's part follows (not for a file the session holds as it is): adapters send one of them, and the rest would be lost.
+          const mixed = checked.known ? undefined : mixedPartProblem(text ?? undefined, response ?? undefined, inlineData);
+          if (mixed !== undefined) return `content ${c}, part ${p} ${mixed}`;
+          (partsOut ??= parts.slice())[p] = plainMembers(part, { inlineData: checked.file, text, functionResponse: response });
+          continue;
         }
         const files = isObject(response) ? response.parts : undefined;
         if (files === undefined || files === null) continue;
         if (!Array.isArray(files)) return `content ${c}, part ${p} has a functionResponse whose parts are ${describe(files)}, not an array`;
+        const filesOut: { inlineData: InlineData }[] = new Array(files.length);
         for (let f = 0; f < files.length; f++) {
           const file: unknown = files[f];
-          const problem = isObject(file) ? fileProblem(file.inlineData, known, faulty) : `that is not ${INLINE_DATA_SHAPE}`;
-          if (problem !== undefined && problem !== KNOWN) return `content ${c}, part ${p} has a functionResponse whose file ${f} has inlineData ${problem}`;
+          const checked = isObject(file) ? checkedFile(file.inlineData, known, faulty) : `that is not ${INLINE_DATA_SHAPE}`;
+          if (typeof checked === 'string') return `content ${c}, part ${p} has a functionResponse whose file ${f} has inlineData ${checked}`;
+          filesOut[f] = { inlineData: checked.file };
         }
+        const responseOut = plainMembers(response as Record<string, unknown>, { parts: filesOut });
+        (partsOut ??= parts.slice())[p] = plainMembers(part, { inlineData, text: part.text, functionResponse: responseOut });
       }
+      if (partsOut) (contentsOut ??= contents.slice())[c] = plainMembers(content, { parts: partsOut });
     }
+    if (contentsOut) request.contents = contentsOut as Content[];
     return undefined;
   } catch (thrown) {
     return `reading its contents threw: ${thrownMessage(thrown)}`;
   }
+}
+
+/**
+ * A plain copy of `value`: its own enumerable members, each read once, and `read`'s (the members already read,
+ * or checked) in place of its own of those names; a member that is `undefined` is left out.
+ */
+function plainMembers(value: Record<string, unknown>, read: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (!Object.prototype.hasOwnProperty.call(read, key)) {
+      const member = value[key];
+      if (member !== undefined) setMember(copy, key, member);
+    }
+  }
+  for (const key of Object.keys(read)) if (read[key] !== undefined) setMember(copy, key, read[key]);
+  return copy;
 }
 
 /**
@@ -107,28 +140,25 @@ function addFile(files: Map<string, InlineData[]>, value: unknown): void {
   if (!isObject(value)) return;
   const { mimeType, data, displayName } = value;
   if (typeof data !== 'string') return;
-  const file = { mimeType: mimeType as string, data, displayName: displayName as string | undefined };
+  // Plain, as it is sent in place of the file it equals (`displayName` left out when there is none).
+  const file: InlineData = typeof displayName === 'string' ? { mimeType: mimeType as string, data, displayName } : { mimeType: mimeType as string, data };
   const same = files.get(data);
   if (same === undefined) files.set(data, [file]);
   else same.push(file);
 }
 
-/** True when `known` holds a file with these members. */
-function isKnown(known: KnownFiles, mimeType: unknown, data: unknown, displayName: unknown): boolean {
-  if (typeof data !== 'string') return false;
-  const same = known.get(data);
-  return same !== undefined && same.some((file) => file.mimeType === mimeType && file.displayName === displayName);
+/** The file of `known` with these members, if any. */
+function knownFile(known: KnownFiles, mimeType: unknown, data: unknown, displayName: unknown): InlineData | undefined {
+  if (typeof data !== 'string') return undefined;
+  return known.get(data)?.find((file) => file.mimeType === mimeType && (file.displayName ?? undefined) === (displayName ?? undefined));
 }
 
 /**
- * What is wrong with inline data (see `inlineDataProblem`), its own members each read once: `{ mimeType,
- * data, displayName? }` with no other member (an adapter may pass it on whole). Not checked again when its
- * members are those of a file of `known` (a file the request held, wherever it is now): {@link KNOWN}.
+ * Inline data as it is sent: a plain copy of its own members, each read once (the file of `known` it equals,
+ * which is not checked again, wherever it is now), or what is wrong with it (see `inlineDataProblem`):
+ * `{ mimeType, data, displayName? }` with no other member (an adapter may pass it on whole).
  */
-/** What {@link fileProblem} says of a file of `known`: not checked again. */
-const KNOWN = 'known';
-
-function fileProblem(value: unknown, known: KnownFiles | undefined, faulty: (file: InlineData) => void): string | undefined {
+function checkedFile(value: unknown, known: KnownFiles | undefined, faulty: (file: InlineData) => void): { file: InlineData; known: boolean } | string {
   if (!isObject(value) || Array.isArray(value)) return `that is not ${INLINE_DATA_SHAPE}`;
   let mimeType: unknown;
   let data: unknown;
@@ -141,10 +171,15 @@ function fileProblem(value: unknown, known: KnownFiles | undefined, faulty: (fil
     else if (key === 'displayName') displayName = member;
     else return `that is not ${INLINE_DATA_SHAPE}`;
   }
-  if (known !== undefined && isKnown(known, mimeType, data, displayName)) return KNOWN;
+  const same = known === undefined ? undefined : knownFile(known, mimeType, data, displayName);
+  if (same !== undefined) return { file: same, known: true };
   const problem = inlineDataProblem(mimeType, data, displayName);
-  if (problem !== undefined) faulty({ mimeType: mimeType as string, data: data as string, displayName: displayName as string | undefined });
-  return problem;
+  if (problem !== undefined) {
+    faulty({ mimeType: mimeType as string, data: data as string, displayName: displayName as string | undefined });
+    return problem;
+  }
+  const file: InlineData = typeof displayName === 'string' ? { mimeType: mimeType as string, data: data as string, displayName } : { mimeType: mimeType as string, data: data as string };
+  return { file, known: false };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
