@@ -1,6 +1,7 @@
 import { AgentConfigError } from '../errors/agent-config-error';
 import { callbacksNotObjectMessage, pluginsNotArrayMessage } from '../errors/messages';
 import { thrownMessage } from '../errors/thrown-message';
+import { redactSecretText } from '../redaction/secret-redaction';
 import { checkedHooks } from './callback-hooks';
 import type { Plugin } from './plugin';
 
@@ -69,8 +70,9 @@ function readPlugin(plugins: unknown, index: number, owner: string): unknown {
   }
 }
 
+/** What was thrown (`why`) is redacted, as an error event's message is: a Proxy's trap may throw text holding a key. */
 function unreadable(owner: string, why: string): AgentConfigError {
-  return new AgentConfigError(pluginsNotArrayMessage(owner, `an array that cannot be read (${why})`));
+  return new AgentConfigError(pluginsNotArrayMessage(owner, `an array that cannot be read (${redactSecretText(why)})`));
 }
 
 /** The longest an array may be (2^32 - 1). */

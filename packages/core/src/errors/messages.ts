@@ -4,6 +4,7 @@
  */
 import { endpointOf } from './endpoint-of';
 import { thrownMessage } from './thrown-message';
+import { redactSecretText } from '../redaction/secret-redaction';
 
 /** Where a tool-definition problem was found. */
 export interface DefinitionSite {
@@ -785,9 +786,9 @@ export function invalidCallbackHookMessage(where: string, hook: string, got: str
   return `${where}.${hook} is ${got}; a hook is a function or a list of functions (leave it out for none).`;
 }
 
-/** A plugin or agent's callbacks whose hook throws when read (a getter, a revoked Proxy). */
+/** A plugin or agent's callbacks whose hook throws when read (a getter, a revoked Proxy); what was thrown is redacted (it may hold a key). */
 export function unreadableCallbacksMessage(where: string, hook: string, reason: string): string {
-  return `${where}.${hook} cannot be read (${reason}); give a plain object or class instance of callbacks.`;
+  return `${where}.${hook} cannot be read (${redactSecretText(reason)}); give a plain object or class instance of callbacks.`;
 }
 
 /** A runner's `plugins` option when it is not an array (`owner`: `The runner's`, `The DurableRunner's`). */

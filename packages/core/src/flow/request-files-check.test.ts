@@ -218,3 +218,14 @@ describe('the request the model gets holds the files as they were checked', () =
     expect(model.requests[0].contents[1].parts[0]).toEqual({ functionResponse: { id: 'c', name: 't', response: { ok: true }, parts: [{ inlineData: { mimeType: 'application/pdf', data: SAMPLE_FILES.pdf } }] } });
   });
 });
+
+describe('what throws when the request is read', () => {
+  it('is said in fixed words: what it threw (long, with terminal escapes) is not repeated', async () => {
+    const thrown = `\u001b[2J\u001b[31mFAKE LOG LINE\nlevel=info ${'y'.repeat(100_000)}`;
+    const { events } = await run(({ request }) => void request.contents.push({ role: 'user', parts: [{ get inlineData(): never { throw new Error(thrown); } } as unknown as Part] }));
+    expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MODEL_REQUEST']);
+    expect(events[0].errorMessage).toContain('is not valid: reading its contents threw an error (a getter or a Proxy); leave plain data. The model was not called.');
+    expect(events[0].errorMessage).not.toContain('FAKE');
+    expect(events[0].errorMessage!.length).toBeLessThan(300);
+  });
+});

@@ -1,4 +1,3 @@
-import { thrownMessage } from '../errors/thrown-message';
 import { INLINE_DATA_SHAPE, inlineDataProblem, mixedPartProblem } from '../internal/inline-data-rules';
 import type { Content, InlineData } from '../model/content';
 import type { LlmRequest } from '../model/llm-request';
@@ -27,7 +26,7 @@ export interface RequestFilesProblem {
  * provider), and the contents and their parts arrays of objects, to find them. A file whose members are
  * those of one of `known` is not checked again, wherever it is: the usual file costs no reading of its
  * bytes. Without `known`, every file is checked. A file at fault that is one of `hooked` (the files a
- * `processRequest` hook added) is said to be the hook's. What throws when read is said too.
+ * `processRequest` hook added) is said to be the hook's. What throws when read is said too, in fixed words (not what it threw).
  */
 export function requestFilesProblem(request: LlmRequest, known: KnownFiles | undefined, hooked?: KnownFiles): RequestFilesProblem | undefined {
   let fault: InlineData | undefined;
@@ -85,8 +84,9 @@ function filesProblem(request: LlmRequest, known: KnownFiles | undefined, faulty
     }
     if (contentsOut) request.contents = contentsOut as Content[];
     return undefined;
-  } catch (thrown) {
-    return `reading its contents threw: ${thrownMessage(thrown)}`;
+  } catch {
+    // A getter or a Proxy that throws: what it threw is not repeated (of any length, raw, and stored in the session), as a user's message check says it.
+    return 'reading its contents threw an error (a getter or a Proxy); leave plain data';
   }
 }
 

@@ -178,6 +178,15 @@ describe('Runner: plugins and callbacks are kept as given', () => {
     expect(build(proxy)).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins option is an array that cannot be read') }));
     const badLength = new Proxy([{ name: 'p' }], { get: (target, key) => (key === 'length' ? 'many' : Reflect.get(target, key)) });
     expect(build(badLength)).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins option is an array that cannot be read (its length is string)') }));
+ 
+    // What a trap throws is redacted, as an error event's message is.
+    const key = `sk-ant-api03-${'A'.repeat(40)}`;
+    const leaky = new Proxy([{ name: 'p' }, { name: 'q' }], { get: (target, index) => { if (index === '1') throw new Error(`secret ${key}`); return Reflect.get(target, index); } });
+    expect(build(leaky)).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins option is an array that cannot be read (secret ') }));
+    expect(build(leaky)).not.toThrow(expect.objectContaining({ message: expect.stringContaining(key) }));
+    const leakyHook = { name: 'p', get beforeModel(): never { throw new Error(`secret ${key}`); } };
+    expect(build([leakyHook])).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining('plugins[0].beforeModel cannot be read (secret ') }));
+    expect(build([leakyHook])).not.toThrow(expect.objectContaining({ message: expect.stringContaining(key) }));
   });
 
   it("an agent's callbacks whose hook is neither a function nor a list of functions fail at construction with AGENT_CONFIG_INVALID", () => {
