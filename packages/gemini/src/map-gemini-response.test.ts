@@ -71,3 +71,36 @@ describe('mapGeminiUsage', () => {
     expect(mapGeminiUsage(undefined)).toBeUndefined();
   });
 });
+
+describe("Gemini's speech output (raw PCM)", () => {
+  const pcm = Buffer.from([1, 0, 2, 0, 0xff, 0x7f, 0, 0x80]);
+
+  it('is kept as a WAV file with the rate its media type names, 16-bit mono', () => {
+    const [part] = mapGeminiParts([{ inlineData: { mimeType: 'audio/L16;codec=pcm;rate=24000', data: pcm.toString('base64') } }]);
+    expect(part.inlineData!.mimeType).toBe('audio/wav');
+    const wav = Buffer.from(part.inlineData!.data, 'base64');
+    expect(wav.toString('latin1', 0, 4)).toBe('RIFF');
+    expect(wav.toString('latin1', 8, 16)).toBe('WAVEfmt ');
+    expect({ size: wav.readUInt32LE(4), format: wav.readUInt16LE(20), channels: wav.readUInt16LE(22), rate: wav.readUInt32LE(24), byteRate: wav.readUInt32LE(28), bits: wav.readUInt16LE(34), dataSize: wav.readUInt32LE(40) }).toEqual({
+      size: 36 + pcm.length,
+      format: 1,
+      channels: 1,
+      rate: 24000,
+      byteRate: 48000,
+      bits: 16,
+      dataSize: pcm.length,
+    });
+    expect(wav.subarray(44)).toEqual(pcm);
+  });
+
+  it('another rate and channels are kept; none named is 24 kHz mono; other audio and empty data are left as they are', () => {
+    const rated = Buffer.from(mapGeminiParts([{ inlineData: { mimeType: 'audio/pcm; rate=16000; channels=2', data: pcm.toString('base64') } }])[0].inlineData!.data, 'base64');
+    expect([rated.readUInt16LE(22), rated.readUInt32LE(24)]).toEqual([2, 16000]);
+    const plain = Buffer.from(mapGeminiParts([{ inlineData: { mimeType: 'audio/L16', data: pcm.toString('base64') } }])[0].inlineData!.data, 'base64');
+    expect([plain.readUInt16LE(22), plain.readUInt32LE(24)]).toEqual([1, 24000]);
+    expect(mapGeminiParts([{ inlineData: { mimeType: 'audio/mp3', data: 'AAAA' } }, { inlineData: { mimeType: 'audio/L16;rate=24000', data: '' } }])).toEqual([
+      { inlineData: { mimeType: 'audio/mp3', data: 'AAAA' } },
+      { inlineData: { mimeType: 'audio/L16;rate=24000', data: '' } },
+    ]);
+  });
+});

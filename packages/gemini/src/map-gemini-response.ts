@@ -4,6 +4,7 @@ import { argsFromJsonValue, providerDataPart, signedBy } from '@toolsmith/core/a
 import { geminiCallId } from './gemini-call-id';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
 import { GEMINI_PROVIDER } from './provider-tool';
+import { pcmAsWav } from './gemini-pcm-audio';
 
 /** The fields of a `GenerateContentResponse` the mapping reads (streamed chunks have the same shape). */
 export type GeminiResponseData = Pick<GenerateContentResponse, 'candidates' | 'usageMetadata' | 'promptFeedback' | 'responseId' | 'modelVersion'>;
@@ -58,7 +59,11 @@ export function mapGeminiParts(parts: GeminiPart[]): Part[] {
     if (part.executableCode) return [{ ...providerDataPart(GEMINI_PROVIDER, { executableCode: part.executableCode }), ...signature }];
     if (part.codeExecutionResult) return [{ ...providerDataPart(GEMINI_PROVIDER, { codeExecutionResult: part.codeExecutionResult }), ...signature }];
     if (part.text !== undefined) return [{ text: part.text, ...(part.thought ? { thought: true } : {}), ...signature }];
-    if (part.inlineData?.data !== undefined) return [{ inlineData: { mimeType: part.inlineData.mimeType ?? 'application/octet-stream', data: part.inlineData.data }, ...signature }];
+    if (part.inlineData?.data !== undefined) {
+      const { mimeType, data } = part.inlineData;
+      // Speech output (raw PCM) is kept as a WAV file: its rate would be lost, and Gemini takes WAV back.
+      return [{ inlineData: pcmAsWav(mimeType, data) ?? { mimeType: mimeType ?? 'application/octet-stream', data }, ...signature }];
+    }
     // A signature can arrive on a part of its own; it must still go back.
     return part.thoughtSignature !== undefined ? [{ text: '', ...signature }] : [];
   });
