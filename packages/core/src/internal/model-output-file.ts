@@ -11,8 +11,8 @@ const LOOSE_BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
  * the response's text and the tokens it was billed. Its members were read once by the caller.
  *
  * - The media type: its essence in lower case (`audio/l16` of Gemini TTS's `audio/L16;codec=pcm;rate=24000`:
- *   the parameters are not kept). None, or one that is not `type/subtype`: what the bytes are (PNG, JPEG,
- *   GIF, WebP, PDF), else `application/octet-stream`.
+ *   the parameters are not kept). None, `application/octet-stream` or one that is not `type/subtype`: what
+ *   the bytes are (PNG, JPEG, GIF, WebP, PDF), else `application/octet-stream`.
  * - A PNG, JPEG, GIF, WebP or PDF type whose bytes are another of these is stored under the type the bytes
  *   are (gemini-3-pro-image-preview labels its JPEG output `image/png`), and one whose bytes are none of them
  *   as `application/octet-stream` (see `mediaTypeOfBytes`).
@@ -31,7 +31,8 @@ export function modelOutputFile(mimeType: unknown, data: unknown, displayName: u
   const bytes = isBase64Data(data) ? data : standardBase64(data);
   if (bytes === undefined) return undefined;
   const essence = typeof mimeType === 'string' ? mediaTypeEssence(mimeType) : undefined;
-  const type = essence === undefined ? (sniffedMediaType(bytes) ?? UNKNOWN_MEDIA_TYPE) : mediaTypeOfBytes(essence, bytes);
+  // No type, or `application/octet-stream` (what an adapter says of a file whose type was not given): the bytes tell it when they can.
+  const type = essence === undefined || essence === UNKNOWN_MEDIA_TYPE ? (sniffedMediaType(bytes) ?? UNKNOWN_MEDIA_TYPE) : mediaTypeOfBytes(essence, bytes);
   if (typeof displayName !== 'string') return { mimeType: type, data: bytes };
   return { mimeType: type, data: bytes, displayName: isFileName(displayName) ? displayName : safeFileName(displayName) };
 }
