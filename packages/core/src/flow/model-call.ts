@@ -405,31 +405,52 @@ class ModelCall implements ModelStep {
 
   /**
    * The response after the afterModel callbacks: the first one that returns a response replaces it. When one
-   * throws, the error event the run ends on (its code, else INTERNAL_ERROR).
+   * throws, the error event the run ends on (its code, else INTERNAL_ERROR); a run aborted while one ran ends
+   * RUN_ABORTED, whatever it did then, and nothing of the callbacks is kept.
    */
   async after(response: LlmResponse): Promise<LlmResponse | Event> {
+    const { context } = this;
+    // Aborted while the model's generator closed (after its complete response): the response is the model's event,
+    // as without callbacks (runner.md Cancellation); only an abort while a callback runs ends the call here.
+    const closedAborted = context.aborted;
     try {
       for (const after of this.chain.afterModel) {
         const replaced = (await after({ context: this.callbackContext(), response })) ?? undefined;
+        // Aborted while a callback ran: the run ends RUN_ABORTED, whatever it returned (nor does another run).
+        if (context.aborted && !closedAborted) return this.abortedAfter(response);
         if (replaced) return replaced;
       }
       return response;
     } catch (thrown) {
+      if (context.aborted && !closedAborted) return this.abortedAfter(response);
       // The run ends on it, on this call's error event: what was billed was billed whatever the callbacks do. Its
-      // counts are those of the response the callbacks were given (the model's, or a recovery's with what was
-      // billed added), copied as the check copies them, read once: the chat span gets the same (unless a callback
-      // recovered the call: it has what was billed), and ends failed here, or it would never be exported. The
-      // callbacks' state writes are on the event, as on any event of the call.
-      const { agent, context } = this;
-      const own = usageOfComplete(response, agent.model.modelName);
-      const usage = this.recoveredBilled ? addUsage(own, this.recoveredBilled) : own;
-      const event = withUsage(errorEvent(context, agent.name, runFailure(thrown), this.actions), usage);
+      // counts are those of the response the callbacks were given (see givenUsage); the chat span gets the same
+      // (unless a callback recovered the call: it has what was billed), and ends failed here, or it would never be
+      // exported. The callbacks' state writes are on the event, as on any event of the call.
+      const usage = this.givenUsage(response);
+      const event = withUsage(errorEvent(context, this.agent.name, runFailure(thrown), this.actions), usage);
       if (this.chat) {
         this.chat.usage(usage);
         this.chat.endAs(event);
       }
       return event;
     }
+  }
+
+  /**
+   * The counts of the response the afterModel callbacks were given (the model's, or a recovery's with what was billed
+   * added), copied as the check copies them, read once.
+   */
+  private givenUsage(response: LlmResponse): Usage | undefined {
+    const own = usageOfComplete(response, this.agent.model.modelName);
+    return this.recoveredBilled ? addUsage(own, this.recoveredBilled) : own;
+  }
+
+  /** The run was aborted while an afterModel callback ran: RUN_ABORTED with the counts of the response they were given (see {@link ModelCall.abortedCall}). */
+  private abortedAfter(response: LlmResponse): Event {
+    const usage = this.givenUsage(response);
+    this.chat?.usage(usage);
+    return this.abortedCall(new RunAbortedError(this.context.signal.reason), usage);
   }
 
   /**

@@ -178,6 +178,45 @@ describe('Runner: cancellation', () => {
     }
   });
 
+  it('aborting during an afterModel callback ends the run RUN_ABORTED with the model\'s counts, whatever the callback does then; nothing of it is kept', async () => {
+    const outcomes = {
+      throws: () => {
+        throw new Error('audit store down');
+      },
+      replaces: () => ({ content: { role: 'model' as const, parts: [{ text: 'replaced' }] }, turnComplete: true }),
+      returnsNothing: () => undefined,
+      awaitsThenThrows: async () => {
+        await Promise.resolve();
+        throw new Error('late');
+      },
+    };
+    for (const [name, outcome] of Object.entries(outcomes)) {
+      for (const streaming of [false, true]) {
+        const controller = new AbortController();
+        const later: string[] = [];
+        const model = new ScriptedModel([{ content: { role: 'model', parts: [{ text: 'x' }] }, turnComplete: true, usage: { inputTokens: 5, outputTokens: 1, totalTokens: 6 } }]);
+        const afterModel = [
+          ({ context }: { context: { state: { set(key: string, value: unknown): void } } }) => {
+            context.state.set('after', name);
+            controller.abort();
+            return outcome();
+          },
+          () => void later.push(name),
+        ];
+        const sessionService = new InMemorySessionService();
+        const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, callbacks: { afterModel } }), sessionService });
+        const events = (await collect(runner, 'hi', { signal: controller.signal, streaming })).filter((e) => !e.partial);
+        expect([name, streaming, events.map((e) => e.errorCode)]).toEqual([name, streaming, ['RUN_ABORTED']]);
+        expect(events[0].usage?.inputTokens).toBe(5);
+        expect(events[0].actions.stateDelta).toEqual({});
+        const session = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+        expect(session.events.map((e) => e.author)).toEqual(['user']);
+        expect(session.state).toEqual({});
+        expect(later).toEqual([]);
+      }
+    }
+  });
+
   it('an already-aborted signal runs nothing', async () => {
     const model = new ScriptedModel(['x']);
     const events = await collect(new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model }) }), 'hi', { signal: AbortSignal.abort() });
