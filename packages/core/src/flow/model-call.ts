@@ -224,6 +224,11 @@ class ModelCall implements ModelStep {
    * added to the counts the check copies of the response. Declared only: a call that is not recovered has no such property.
    */
   declare private recoveredBilled?: Usage;
+  /**
+   * The model's own counts, copied before the afterModel callbacks were given its complete response (see {@link ModelCall.after}):
+   * a callback may edit the response in place. Declared only: a call without afterModel callbacks has no such property.
+   */
+  declare private modelUsage?: Usage;
 
   constructor(
     private readonly agent: LlmAgent,
@@ -413,6 +418,8 @@ class ModelCall implements ModelStep {
     // Aborted while the model's generator closed (after its complete response): the response is the model's event,
     // as without callbacks (runner.md Cancellation); only an abort while a callback runs ends the call here.
     const closedAborted = context.aborted;
+    // What the model was billed, before a callback can edit its response in place (as step() and the chat span count it).
+    if (response === this.complete) this.modelUsage = usageOfComplete(response, this.agent.model.modelName);
     try {
       for (const after of this.chain.afterModel) {
         const replaced = (await after({ context: this.callbackContext(), response })) ?? undefined;
@@ -442,7 +449,7 @@ class ModelCall implements ModelStep {
    * added), copied as the check copies them, read once.
    */
   private givenUsage(response: LlmResponse): Usage | undefined {
-    const own = usageOfComplete(response, this.agent.model.modelName);
+    const own = response === this.complete ? this.modelUsage : usageOfComplete(response, this.agent.model.modelName);
     return this.recoveredBilled ? addUsage(own, this.recoveredBilled) : own;
   }
 
@@ -467,7 +474,8 @@ class ModelCall implements ModelStep {
       // Refused: nothing of it is stored, and none of its counts; what was billed all the same is the event's (and
       // the span's): what a failed call a callback answered for was billed, or the model's own counts when an
       // afterModel callback's response replaced its complete one.
-      const usage = this.recoveredBilled ?? (raw === this.complete ? undefined : usageOfComplete(this.complete, agent.model.modelName));
+      // (The model's counts taken before the afterModel callbacks ran, when there are any: one may have edited its response in place.)
+      const usage = this.recoveredBilled ?? (this.complete && this.chain.afterModel.length > 0 ? this.modelUsage : raw === this.complete ? undefined : usageOfComplete(this.complete, agent.model.modelName));
       const event = withUsage(errorEvent(context, agent.name, error as ToolsmithError, this.actions), usage);
       if (this.chat) {
         this.chat.usage(usage);
@@ -492,7 +500,7 @@ class ModelCall implements ModelStep {
    */
   private endChat(chat: ChatSpan, raw: LlmResponse, checked: CheckedModelResponse): void {
     if (!chat.counted) {
-      chat.usage(raw === this.complete ? checked.usage : usageOfComplete(this.complete, this.agent.model.modelName));
+      chat.usage(this.complete && this.chain.afterModel.length > 0 ? this.modelUsage : raw === this.complete ? checked.usage : usageOfComplete(this.complete, this.agent.model.modelName));
       chat.response(checked);
     }
     chat.end();

@@ -153,10 +153,13 @@ describe('usage per run', () => {
       [() => ({ model: new ScriptedModel([withBilledUsage(new Error('continuation failed'), billed)] as Script), onModelError: () => refused }), billed],
       [() => ({ model: failingClose(), onModelError: () => refused }), { inputTokens: 80, outputTokens: 7, totalTokens: 87 }],
       [() => ({ model: new ScriptedModel([answer]), afterModel: () => refused }), answer.usage],
+      // The model's complete response an afterModel callback edited in place (the model's role made the user's), returned or not.
+      [() => ({ model: new ScriptedModel([structuredClone(answer)]), afterModel: ({ response }: { response: LlmResponse }) => void (response.content!.role = 'user') }), answer.usage],
+      [() => ({ model: new ScriptedModel([structuredClone(answer)]), afterModel: ({ response }: { response: LlmResponse }) => ((response.content!.role = 'user'), response) }), answer.usage],
     ] as const;
     for (const [setup, expected] of cases) {
       for (const streaming of [false, true]) {
-        const { model, ...callbacks } = setup() as { model: Model; onModelError?: () => LlmResponse; afterModel?: () => LlmResponse };
+        const { model, ...callbacks } = setup() as { model: Model; onModelError?: () => LlmResponse; afterModel?: (input: { response: LlmResponse }) => LlmResponse | undefined };
         const agent = new LlmAgent({ name: 'bot', model, callbacks });
         const events = await collect(new Runner({ appName: 'app', agent }), 'Hi', { streaming });
         const last = events[events.length - 1];
