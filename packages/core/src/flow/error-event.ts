@@ -8,10 +8,14 @@ import type { EventActions } from '../state/event-actions';
 import { isErrorCode } from '../errors/reportable-error';
 import { copiedAsJson } from '../internal/result-budget';
 
-/** An event reporting `error` (its stable code, message and details; no stack, no cause). */
+/**
+ * An event reporting `error` (its stable code, message and details; no stack, no cause), with `actions` (the state
+ * writes of the call it ends). A `RUN_ABORTED` event gets none, whoever threw it: it is never stored (see the runner's
+ * record), so it must not say it wrote what the session never holds.
+ */
 export function errorEvent(context: InvocationContext, author: string, error: ToolsmithError, actions?: EventActions): Event {
-  const event = Event.of(context.invocationId, author, context.branch, undefined, actions);
   const fields = errorFields(error);
+  const event = Event.of(context.invocationId, author, context.branch, undefined, fields.errorCode === 'RUN_ABORTED' ? undefined : actions);
   event.errorCode = fields.errorCode;
   event.errorMessage = fields.errorMessage;
   event.errorDetails = fields.errorDetails;

@@ -4,6 +4,7 @@ import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { ScriptedModel } from '../testing/scripted-model';
 import { FnTool, collect, sleep } from './__fixtures__/test-tools';
 import { Runner } from './runner';
+import { RunAbortedError } from '../errors/run-aborted-error';
 
 describe('Runner: state scopes', () => {
   it('shares app: across users, user: across a user\'s sessions, keeps plain keys per session and never stores temp:', async () => {
@@ -214,6 +215,24 @@ describe('Runner: cancellation', () => {
         expect(session.state).toEqual({});
         expect(later).toEqual([]);
       }
+    }
+  });
+
+  it('a model callback that throws RunAbortedError with no abort ends the run RUN_ABORTED, not stored, with none of its state writes', async () => {
+    for (const hook of ['beforeModel', 'onModelError', 'afterModel'] as const) {
+      const model = new ScriptedModel([hook === 'onModelError' ? new Error('rate limited') : 'x']);
+      const callback = ({ context }: { context: { state: { set(key: string, value: unknown): void } } }) => {
+        context.state.set('k', hook);
+        throw new RunAbortedError('gave up');
+      };
+      const sessionService = new InMemorySessionService();
+      const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, callbacks: { [hook]: callback } }), sessionService });
+      const events = await collect(runner, 'hi');
+      expect([hook, events.map((e) => e.errorCode)]).toEqual([hook, ['RUN_ABORTED']]);
+      expect(events[0].actions.stateDelta).toEqual({});
+      const session = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+      expect(session.events.map((e) => e.author)).toEqual(['user']);
+      expect(session.state).toEqual({});
     }
   });
 
