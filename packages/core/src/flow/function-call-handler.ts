@@ -1,7 +1,7 @@
 import type { InvocationContext } from '../agents/invocation-context';
 import type { LlmAgent } from '../agents/llm-agent';
 import { RunAbortedError } from '../errors/run-aborted-error';
-import { StateConflictError } from '../errors/state-conflict-error';
+import type { StateConflictError } from '../errors/state-conflict-error';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import { Event } from '../events/event';
 import type { ToolCallbackChain } from '../agents/callbacks';
@@ -9,8 +9,8 @@ import { type ExecuteToolCallInput, type ToolCallOutcome, errorResponse, execute
 import type { ToolContext } from '../tools/tool-context';
 import type { FunctionCall, FunctionResponse, Part } from '../model/content';
 import { type EventActions, type ToolConfirmation, createEventActions } from '../state/event-actions';
-import { jsonEqual } from '../state/state-ops';
-import { ownStateValue, setStateKey } from '../state/state-keys';
+import { mergeActions } from '../state/merge-actions';
+import { ownStateValue } from '../state/state-keys';
 import { toolCallbackChain } from './callback-chains';
 import { registerInvocation } from './invocation-registry';
 import type { OfferedTools } from './tool-resolver';
@@ -257,62 +257,6 @@ export function answerConflictingCalls(event: Event, conflict: StateConflictErro
   }
   callActionsOf.set(event, calls.filter((entry) => !losers.has(entry.call.id)));
   return true;
-}
-
-/**
- * Folds one call's actions into the step's, the calls taken in the order the model made them: a plain
- * write overrides an earlier one (last writer wins), increments of one key add up, and an update that
- * follows an earlier call's update of its key applies on top of it, the earlier condition kept (so the
- * store still checks it). Returns the error that answers the call instead, merging nothing of it, when
- * its update cannot follow the earlier one: a compare-and-set expecting another value than the earlier
- * call wrote (or following an increment, whose result only the store knows), or an increment of a value
- * that is not a number.
- */
-function mergeActions(into: EventActions, from: EventActions): StateConflictError | undefined {
-  const ops = from.stateOps;
-  if (ops) {
-    for (const key of Object.keys(ops)) {
-      if (!Object.prototype.hasOwnProperty.call(into.stateDelta, key)) continue;
-      const earlier = ownStateValue(into.stateOps, key);
-      const value = into.stateDelta[key] ?? null;
-      if (ops[key].op === 'compareAndSet') {
-        const { expected } = ops[key] as { expected: unknown };
-        if (earlier?.op === 'increment') return new StateConflictError(key, expected ?? null, 'the result of an increment in the same step');
-        if (!jsonEqual(value, expected ?? null)) return new StateConflictError(key, expected ?? null, value);
-      } else if (earlier?.op !== 'increment' && value !== null && typeof value !== 'number') {
-        return new StateConflictError(key, 'a number', value);
-      }
-    }
-  }
-  // `for in` over the own keys: no array of keys made for the usual call, which writes no state.
-  for (const key in from.stateDelta) {
-    if (!Object.prototype.hasOwnProperty.call(from.stateDelta, key)) continue;
-    const op = ownStateValue(ops, key);
-    const earlier = ownStateValue(into.stateOps, key);
-    const followsWrite = Object.prototype.hasOwnProperty.call(into.stateDelta, key);
-    if (op?.op === 'increment' && followsWrite) {
-      const by = op.by;
-      setStateKey(into.stateDelta, key, ((into.stateDelta[key] as number | null) ?? 0) + by);
-      // Two increments add up; on top of a plain write or a compare-and-set, that write (and its condition) stays.
-      if (earlier?.op === 'increment') setStateKey(into.stateOps!, key, { op: 'increment', by: earlier.by + by });
-      continue;
-    }
-    setStateKey(into.stateDelta, key, from.stateDelta[key]);
-    if (op && followsWrite) continue; // a compare-and-set checked above against the earlier write: its condition is that write's
-    if (op) setStateKey((into.stateOps ??= {}), key, op);
-    else if (earlier?.op === 'increment') {
-      // A later plain write replaces the increment's result (last writer wins); a condition stays checked.
-      delete into.stateOps![key];
-      if (Object.keys(into.stateOps!).length === 0) delete into.stateOps;
-    }
-  }
-  Object.assign(into.artifactDelta, from.artifactDelta);
-  if (from.transferToAgent !== undefined) into.transferToAgent = from.transferToAgent;
-  if (from.escalate) into.escalate = true;
-  if (from.skipSummarization) into.skipSummarization = true;
-  if (from.requestedToolConfirmations) {
-    into.requestedToolConfirmations = { ...into.requestedToolConfirmations, ...from.requestedToolConfirmations };
-  }
 }
 
 /** Runs `task(0..count-1)` with at most `limit` in flight; stops starting new ones once `signal` aborts. */

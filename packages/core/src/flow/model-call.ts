@@ -13,6 +13,7 @@ import type { LlmResponse, Usage } from '../model/llm-response';
 import { billedUsageOf } from '../model/billed-usage';
 import { addUsage } from '../model/usage-total';
 import { type EventActions, createEventActions } from '../state/event-actions';
+import { mergeActions } from '../state/merge-actions';
 import { State } from '../state/state';
 import { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
 import { type ModelCallbackChain, modelCallbackChain } from './callback-chains';
@@ -204,9 +205,10 @@ class EndedBefore {
 /** The request, callbacks and resulting event of one model call: everything both drivers share. The call is its own step (no object made for it). */
 class ModelCall implements ModelStep {
   readonly chain: ModelCallbackChain;
-  private readonly actions: EventActions = createEventActions();
-  // Built on first use: most turns have no model callbacks, and the state snapshot is not free.
-  private callbackContextCache?: CallbackContext;
+  /** The call's actions: its events get them. A callback's context writes into them only until it settled ({@link ModelCall.settle}). */
+  private actions: EventActions = createEventActions();
+  // Taken on first use: most turns have no model callbacks, and the state snapshot is not free.
+  private callbackStateBase?: Record<string, unknown>;
   /** The model call's `chat` span, when the invocation is traced and the model is really called. */
   private chat?: ChatSpan;
   /** What the model's `generate` returned ({@link ModelCall.generate}). */
@@ -267,11 +269,13 @@ class ModelCall implements ModelStep {
     try {
       for (const before of this.chain.beforeModel) {
         const response = (await before({ context: this.callbackContext(), request: this.request })) ?? undefined;
+        this.settle();
         if (context.aborted) return new EndedBefore(errorEvent(context, agent.name, new RunAbortedError(context.signal.reason)));
         if (response) return response;
       }
     } catch (thrown) {
       if (context.aborted) return new EndedBefore(errorEvent(context, agent.name, new RunAbortedError(context.signal.reason)));
+      this.settle();
       return new EndedBefore(errorEvent(context, agent.name, runFailure(thrown), this.actions));
     }
     const problem = requestFilesProblem(this.request, known, hooked);
@@ -374,6 +378,7 @@ class ModelCall implements ModelStep {
       try {
         for (const onError of this.chain.onModelError) {
           const response = (await onError({ context: this.callbackContext(), request: this.request, error })) ?? undefined;
+          this.settle();
           // Aborted while a callback ran: the run ends RUN_ABORTED, whatever it returned (nor does another run).
           if (context.aborted) return this.abortedCall(new RunAbortedError(context.signal.reason), billed);
           if (response) {
@@ -388,6 +393,7 @@ class ModelCall implements ModelStep {
         }
       } catch (thrown) {
         if (context.aborted) return this.abortedCall(new RunAbortedError(context.signal.reason), billed);
+        this.settle();
         // The run ends on what the callback threw (as after an afterModel callback throws: its code, else
         // INTERNAL_ERROR), on this call's error event: what was billed was billed whatever the callbacks do, and
         // the callbacks' state writes are on it, as when none answers.
@@ -423,6 +429,7 @@ class ModelCall implements ModelStep {
     try {
       for (const after of this.chain.afterModel) {
         const replaced = (await after({ context: this.callbackContext(), response })) ?? undefined;
+        this.settle();
         // Aborted while a callback ran: the run ends RUN_ABORTED, whatever it returned (nor does another run).
         if (context.aborted && !closedAborted) return this.abortedAfter(response);
         if (replaced) return replaced;
@@ -430,6 +437,7 @@ class ModelCall implements ModelStep {
       return response;
     } catch (thrown) {
       if (context.aborted && !closedAborted) return this.abortedAfter(response);
+      this.settle();
       // The run ends on it, on this call's error event: what was billed was billed whatever the callbacks do. Its
       // counts are those of the response the callbacks were given (see givenUsage); the chat span gets the same
       // (unless a callback recovered the call: it has what was billed), and ends failed here, or it would never be
@@ -522,17 +530,32 @@ class ModelCall implements ModelStep {
     return event;
   }
 
+  /**
+   * The context of one callback: it writes into the call's actions, and reads the session's state with the
+   * callbacks' writes so far, until it settled ({@link ModelCall.settle}).
+   */
   private callbackContext(): CallbackContext {
     const { agent, context, actions } = this;
-    return (this.callbackContextCache ??= {
+    return {
       appName: context.services.appName,
       userId: context.session.userId,
       sessionId: context.session.id,
       invocationId: context.invocationId,
       agentName: agent.name,
-      state: new State(context.stateSnapshot(), actions.stateDelta, actions),
+      state: new State((this.callbackStateBase ??= context.stateSnapshot()), actions.stateDelta, actions),
       actions,
-    });
+    };
+  }
+
+  /**
+   * A callback settled (returned or threw): what it wrote is folded into fresh actions, the call's from now on, as a
+   * tool call's actions are folded into its step's once it settled (mergeActions). Its context keeps the old object,
+   * so a write it makes later (a timer, an unawaited promise) lands on nothing an event holds: dropped, as a tool's is.
+   */
+  private settle(): void {
+    const settled = createEventActions();
+    mergeActions(settled, this.actions);
+    this.actions = settled;
   }
 }
 

@@ -1,5 +1,6 @@
 import { LlmAgent } from '../agents/llm-agent';
 import type { Plugin } from '../agents/plugin';
+import type { CallbackContext } from '../agents/callback-context';
 import { ProviderError } from '../errors/provider-errors';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { ScriptedModel } from '../testing/scripted-model';
@@ -139,6 +140,43 @@ describe('Runner: callbacks and plugins', () => {
     const events = await collect(new Runner({ appName: 'app', agent }), 'hi');
     expect(events.at(-1)!.errorCode).toBe('INTERNAL_ERROR');
     expect(events.at(-1)!.errorMessage).toContain('bug in callback');
+  });
+
+  it("a model callback's context writes nothing into the call's event once the callback settled, returned or thrown, streaming or not", async () => {
+    type Context = CallbackContext;
+    for (const hook of ['beforeModel', 'onModelError', 'afterModel'] as const) {
+      for (const throws of [false, true]) {
+        for (const streaming of [false, true]) {
+          const contexts: Context[] = [];
+          const first = ({ context }: { context: Context }) => {
+            contexts.push(context);
+            context.state.set('a', 'A');
+          };
+          const second = ({ context }: { context: Context }) => {
+            contexts.push(context);
+            // The first callback's writes are read; its context's late write (the first settled) is not kept.
+            context.state.set('b', context.state.get('a'));
+            contexts[0].state.set('lateFirst', 1);
+            if (throws) throw new Error('callback broke');
+          };
+          const model = new ScriptedModel([hook === 'onModelError' ? new Error('rate limited') : 'x']);
+          const sessionService = new InMemorySessionService();
+          const agent = new LlmAgent({ name: 'root', model, callbacks: { [hook]: [first, second] } });
+          const events = await collect(new Runner({ appName: 'app', agent, sessionService }), 'hi', { streaming });
+          // After the run: a timer or an unawaited promise of the callbacks writes.
+          for (const context of contexts) {
+            context.state.set('late', 1);
+            context.actions.stateDelta.direct = 1;
+            context.actions.escalate = true;
+          }
+          const last = events.filter((e) => !e.partial).at(-1)!;
+          const label = `${hook} throws=${throws} streaming=${streaming}`;
+          expect([label, last.actions.stateDelta, last.actions.escalate]).toEqual([label, { a: 'A', b: 'A' }, undefined]);
+          const session = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+          expect([label, session.events.at(-1)!.actions.stateDelta, session.state]).toEqual([label, { a: 'A', b: 'A' }, { a: 'A', b: 'A' }]);
+        }
+      }
+    }
   });
 });
 
