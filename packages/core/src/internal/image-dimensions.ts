@@ -25,17 +25,22 @@ const BASE64_VALUES = (() => {
 
 /**
  * Reads single bytes of base64 text at any offset, decoding only the two characters that hold each (nothing is
- * decoded in bulk, nothing allocated but for {@link bytes}). Reads at most {@link MAX_READ_BYTES}; past them, or past
- * the data, or at a character that is not base64, it reads as the end of the data.
+ * decoded in bulk, nothing allocated but for {@link bytes}). Reads at most {@link MAX_READ_BYTES}; past them
+ * ({@link spent} is then set), or past the data, or at a character that is not base64, it reads as the end of the data.
  */
 class Base64Reader {
   private reads = 0;
+  /** Whether a read was refused by the budget: what was read ends there, not at the end of the data. */
+  spent = false;
 
   constructor(private readonly data: string) {}
 
   /** The byte at `offset`, or `undefined` when the data (or the budget) ends first. */
   byte(offset: number): number | undefined {
-    if (++this.reads > MAX_READ_BYTES) return undefined;
+    if (++this.reads > MAX_READ_BYTES) {
+      this.spent = true;
+      return undefined;
+    }
     const group = (offset / 3) | 0;
     const within = offset - group * 3;
     // Byte 0 of a 4-character group is chars 0-1, byte 1 chars 1-2, byte 2 chars 2-3.
@@ -98,7 +103,8 @@ const sized = (width: number, height: number): ImageDimensions | undefined => (w
 /**
  * The width and height of the PNG, GIF, WebP or JPEG image in base64 `data`, read from its header (the format is
  * told by the bytes, not by a declared media type); `undefined` for any other bytes, for a header that is
- * malformed or cut short, and for `data` that is not a string. Reads only the bytes of its headers, each decoded
+ * malformed or cut short, for a header not read within the budget (a GIF's logical screen alone is not its size
+ * then: its frame is unread), and for `data` that is not a string. Reads only the bytes of its headers, each decoded
  * from the two base64 characters that hold it, and at most {@link MAX_READ_BYTES} in all: a PNG's IHDR, a GIF's
  * logical screen and its first image descriptor (the larger extent of the two: a frame may reach past the screen),
  * after its extensions' sub-blocks, a WebP's VP8, VP8L or VP8X chunk, a JPEG's segment markers and lengths up to its
@@ -117,7 +123,11 @@ export function imageDimensions(data: string): ImageDimensions | undefined {
     const height = uint32BE(head, 20);
     return width <= 0x7fffffff && height <= 0x7fffffff ? sized(width, height) : undefined;
   }
-  if (head.length >= 13 && (startsWith(head, 0, GIF87A) || startsWith(head, 0, GIF89A))) return gifDimensions(reader, head);
+  if (head.length >= 13 && (startsWith(head, 0, GIF87A) || startsWith(head, 0, GIF89A))) {
+    // A GIF read to the budget has not shown its first frame, which may reach past its screen: its size is unknown.
+    const size = gifDimensions(reader, head);
+    return reader.spent ? undefined : size;
+  }
   if (head.length >= 30 && startsWith(head, 0, RIFF) && startsWith(head, 8, WEBP)) return webpDimensions(head);
   if (startsWith(head, 0, JPEG_SOI)) return jpegDimensions(reader);
   return undefined;
@@ -126,7 +136,8 @@ export function imageDimensions(data: string): ImageDimensions | undefined {
 /**
  * A GIF's size: its logical screen (from the 13 bytes of its header), or the extent of its first image descriptor
  * when that reaches further (decoders draw the whole frame: a 10x10 screen may hold an 8200x16 frame). When no
- * descriptor is found (the trailer, a cut, a block that is not one), the logical screen's.
+ * descriptor is found (the trailer, a cut, a block that is not one), the logical screen's; the caller tells a
+ * budget spent ({@link Base64Reader.spent}) from these.
  */
 function gifDimensions(reader: Base64Reader, head: Uint8Array): ImageDimensions | undefined {
   const screen = sized(uint16LE(head, 6), uint16LE(head, 8));
