@@ -1,7 +1,7 @@
 import type { Event } from '../events/event';
 import { BaseAgent, type BaseAgentOptions } from './base-agent';
 import type { InvocationContext } from './invocation-context';
-import { endsWorkflow } from './sequential-agent';
+import { abortedWorkflow, endsWorkflow } from './sequential-agent';
 import { pauseStillOpen, recordWorkflowPosition, workflowResume } from './workflow-resume';
 
 /** Options of {@link LoopAgent}. */
@@ -44,8 +44,13 @@ export class LoopAgent extends BaseAgent {
           yield event;
           if (endsWorkflow(event)) stop = true;
         }
-        if (stop || context.aborted) return;
+        if (stop) return;
         if (resume && index === resume.index && pauseStillOpen(context, resume)) return;
+        // Aborted after the sub-agent's last event: RUN_ABORTED when another sub-agent or round was still to run (see SequentialAgent).
+        if (context.aborted) {
+          if (index < this.subAgents.length - 1 || this.maxIterations === undefined || round + 1 < this.maxIterations) yield abortedWorkflow(this, context);
+          return;
+        }
       }
       resume = undefined;
       if (this.subAgents.length === 0) return;

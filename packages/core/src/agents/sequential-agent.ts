@@ -1,4 +1,6 @@
 import type { Event } from '../events/event';
+import { RunAbortedError } from '../errors/run-aborted-error';
+import { errorEvent } from '../flow/error-event';
 import { BaseAgent } from './base-agent';
 import type { InvocationContext } from './invocation-context';
 import { pauseStillOpen, recordWorkflowPosition, workflowResume } from './workflow-resume';
@@ -10,7 +12,7 @@ import { pauseStillOpen, recordWorkflowPosition, workflowResume } from './workfl
  * where it stood: the paused sub-agent finishes its turn, then the following ones run.
  */
 export class SequentialAgent extends BaseAgent {
-  /** Runs the sub-agents in order, yielding their events, until one escalates, fails or pauses. */
+  /** Runs the sub-agents in order, yielding their events, until one escalates, fails or pauses, or the run is aborted (then a `RUN_ABORTED` event when a sub-agent was still to run). */
   async *runAsync(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     const resume = workflowResume(this, context);
     for (let index = resume?.index ?? 0; index < this.subAgents.length; index++) {
@@ -21,10 +23,21 @@ export class SequentialAgent extends BaseAgent {
         yield event;
         if (endsWorkflow(event)) stop = true;
       }
-      if (stop || context.aborted) return;
+      if (stop) return;
       if (resume && index === resume.index && pauseStillOpen(context, resume)) return;
+      // Aborted after the sub-agent's last event (its model's response, as the model closed): the run would have gone on
+      // with the next sub-agent, so it ends RUN_ABORTED (an event not stored), not as if the pipeline were done.
+      if (context.aborted) {
+        if (index < this.subAgents.length - 1) yield abortedWorkflow(this, context);
+        return;
+      }
     }
   }
+}
+
+/** The `RUN_ABORTED` event a workflow agent ends on when the run was aborted before its next sub-agent (or round) ran. */
+export function abortedWorkflow(agent: BaseAgent, context: InvocationContext): Event {
+  return errorEvent(context, agent.name, new RunAbortedError(context.signal.reason));
 }
 
 /** True when an event escalates, fails, or pauses the invocation (confirmation, long-running tool). */

@@ -4,6 +4,9 @@ import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { ScriptedModel } from '../testing/scripted-model';
 import { FnTool, collect, sleep } from './__fixtures__/test-tools';
 import { Runner } from './runner';
+import { SequentialAgent } from '../agents/sequential-agent';
+import { LoopAgent } from '../agents/loop-agent';
+import type { BaseAgent } from '../agents/base-agent';
 import { RunAbortedError } from '../errors/run-aborted-error';
 
 describe('Runner: state scopes', () => {
@@ -233,6 +236,39 @@ describe('Runner: cancellation', () => {
       const session = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
       expect(session.events.map((e) => e.author)).toEqual(['user']);
       expect(session.state).toEqual({});
+    }
+  });
+
+  it('aborted while a workflow\'s sub-agent\'s model closes: its response is stored, and the run ends RUN_ABORTED when a sub-agent or round was still to run', async () => {
+    const closingAborts = (name: string, controller: AbortController): Model => ({
+      provider: 'scripted',
+      modelName: 'scripted-model',
+      async *generate() {
+        try {
+          yield { content: { role: 'model', parts: [{ text: name }] }, turnComplete: true };
+        } finally {
+          controller.abort();
+        }
+      },
+    });
+    const cases: [string, (a: LlmAgent, b: LlmAgent) => BaseAgent, string[]][] = [
+      ['sequential, a first', (a, b) => new SequentialAgent({ name: 'flow', subAgents: [a, b] }), ['a', 'RUN_ABORTED']],
+      ['sequential, a last', (a) => new SequentialAgent({ name: 'flow', subAgents: [a] }), ['a']],
+      ['nested, a last of the inner', (a, b) => new SequentialAgent({ name: 'flow', subAgents: [new SequentialAgent({ name: 'inner', subAgents: [a] }), b] }), ['a', 'RUN_ABORTED']],
+      ['loop, a round to go', (a) => new LoopAgent({ name: 'flow', subAgents: [a], maxIterations: 2 }), ['a', 'RUN_ABORTED']],
+      ['loop, the last round', (a) => new LoopAgent({ name: 'flow', subAgents: [a], maxIterations: 1 }), ['a']],
+    ];
+    for (const [label, make, expected] of cases) {
+      const controller = new AbortController();
+      const b = new ScriptedModel(['b']);
+      const sessionService = new InMemorySessionService();
+      const agent = make(new LlmAgent({ name: 'a', model: closingAborts('a', controller) }), new LlmAgent({ name: 'b', model: b }));
+      const events = await collect(new Runner({ appName: 'app', agent, sessionService }), 'hi', { signal: controller.signal });
+      expect([label, events.map((e) => e.errorCode ?? e.text())]).toEqual([label, expected]);
+      if (expected.length > 1) expect(events.at(-1)!.author).toBe('flow');
+      const session = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+      expect([label, session.events.map((e) => e.author)]).toEqual([label, ['user', 'a']]);
+      expect(b.callCount).toBe(0);
     }
   });
 
