@@ -1,5 +1,6 @@
 import type { InlineData } from '@toolsmith/core';
 import { type ImageDimensions, imageDimensions, utf8Text } from '@toolsmith/core/adapter-kit';
+import { jsonStringBytes } from './json-string-bytes';
 
 // Anthropic's limits on one image (https://platform.claude.com/docs/en/build-with-claude/vision, "General
 // limits": "The maximal dimensions per image are 8000x8000 px. If you submit more than 20 images in one API
@@ -50,8 +51,8 @@ function readFacts(data: string, kind: FileKind): FileFacts {
     if (text === undefined) return { data, size: undefined, bytes: 0, refusal: { reason: 'its bytes are not UTF-8 text', thisRequestOnly: false } };
     // The API refuses text that is empty or only whitespace ("text content blocks must contain non-whitespace text").
     if (text.trim() === '') return { data, size: undefined, bytes: 0, refusal: { reason: 'it holds no text', thisRequestOnly: false } };
-    // Sent as a JSON string: a control character takes 6 bytes (\u001b), a quote 2, a CJK character 3.
-    return { data, size: undefined, bytes: Buffer.byteLength(JSON.stringify(text)) - 2, refusal: undefined };
+    // Sent as a JSON string: a control character takes 6 bytes (\u001b), a quote 2, a CJK character 3; counted without building it.
+    return { data, size: undefined, bytes: jsonStringBytes(text), refusal: undefined };
   }
   if (data.length > MAX_IMAGE_BASE64_CHARS) return { data, size: undefined, bytes: data.length, refusal: { reason: 'images over 5 MB (of base64) are not sent to Anthropic', thisRequestOnly: false } };
   const size = imageDimensions(data);

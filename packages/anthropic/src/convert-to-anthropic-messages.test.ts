@@ -264,6 +264,17 @@ describe('convertToAnthropicMessages', () => {
       expect(convertToAnthropicMessages(userImages([quotes])).messages[0].content.map((block) => block.type)).toEqual(['document']);
     });
 
+    it('measures a text document without building its JSON string (20 MB of control characters would be a 120 MB string)', () => {
+      const escapes: InlineData = { mimeType: 'text/plain', data: Buffer.alloc(1000, 0x1b).toString('base64') };
+      const stringify = jest.spyOn(JSON, 'stringify');
+      try {
+        expect(convertToAnthropicMessages(userImages([escapes])).messages[0].content).toMatchObject([{ type: 'document' }]);
+        expect(stringify).not.toHaveBeenCalled();
+      } finally {
+        stringify.mockRestore();
+      }
+    });
+
     it('with 20 images, sends those over 2000 pixels a side; images Anthropic refuses on their own, model turns\' files and other files are not counted', () => {
       const large = image(4000, 3000);
       const small = Array.from({ length: 19 }, (_, index) => image(100, 100 + index));
