@@ -45,6 +45,15 @@ function factsOf(file: InlineData, kind: FileKind): FileFacts {
 }
 
 function readFacts(data: string, kind: FileKind): FileFacts {
+  const read = readFileFacts(data, kind);
+  // A file that alone takes more than the files' share of a request is never sent, whatever else the request holds.
+  if (read.refusal !== undefined || read.bytes <= MAX_REQUEST_FILE_BYTES) return read;
+  const sent = kind === 'text' ? 'its text JSON-escaped' : 'its base64';
+  const reason = `it takes ${megabytesText(read.bytes)} as sent (${sent}), over the ${MAX_REQUEST_FILE_MB} MB a request's files may take (Anthropic takes at most ${MAX_REQUEST_MB} MB a request)`;
+  return { ...read, refusal: { reason, thisRequestOnly: false } };
+}
+
+function readFileFacts(data: string, kind: FileKind): FileFacts {
   if (kind === 'pdf') return { data, size: undefined, bytes: data.length, refusal: undefined };
   if (kind === 'text') {
     const text = utf8Text(data);
@@ -86,7 +95,7 @@ const NEWEST_FILES = '(the newest files are sent)';
  * Why Anthropic would refuse each of the files the request would send as blocks of their own (oldest first;
  * `kinds[i]` how `files[i]` is sent), by index; `undefined` for a file that is sent (and for the whole answer when
  * all are). A file Anthropic refuses whatever the request holds is a note (an image over 5 MB of base64 or 8000
- * pixels a side; text that is not UTF-8 or is blank). Then, from the newest file to the oldest, a file is sent
+ * pixels a side; text that is not UTF-8 or is blank; a file that alone takes more than {@link MAX_REQUEST_FILE_BYTES} as sent). Then, from the newest file to the oldest, a file is sent
  * when the files sent so far and it stay within Anthropic's limits on a request, else it is a note: at most
  * {@link MAX_REQUEST_IMAGES} images; at most {@link MAX_FULL_SIZE_IMAGES} when one of them is over
  * {@link MAX_MANY_IMAGES_SIDE} pixels a side (an image whose size cannot be read from its header counts as one:
@@ -135,3 +144,5 @@ function bytesRefusal(file: FileFacts, bytes: number): FileRefusal | undefined {
 }
 
 const pixelsText = (size: ImageDimensions): string => `${size.width}x${size.height} pixels`;
+/** `30.0 MB`: bytes in decimal megabytes, as Anthropic's limits are read here. */
+const megabytesText = (bytes: number): string => `${(bytes / 1_000_000).toFixed(1)} MB`;

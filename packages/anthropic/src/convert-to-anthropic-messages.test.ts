@@ -257,11 +257,26 @@ describe('convertToAnthropicMessages', () => {
     it('measures a text document as it is sent, JSON-escaped: 6 MB of control characters take 36 MB', () => {
       const escapes: InlineData = { mimeType: 'text/plain', data: Buffer.alloc(6 * 1000 * 1000, 0x1b).toString('base64') };
       const quotes: InlineData = { mimeType: 'text/plain', data: Buffer.alloc(4 * 1000 * 1000, 0x22).toString('base64') };
-      expect(convertToAnthropicMessages(userImages([escapes])).messages[0].content).toEqual([{ type: 'text', text: `[A file (text/plain, 6000000 bytes) was attached here; it is not sent in this request, as ${PAST_28_MB}.]` }]);
+      // Alone over 28 MB: never sent, whatever the request holds.
+      const overAlone = "it takes 36.0 MB as sent (its text JSON-escaped), over the 28 MB a request's files may take (Anthropic takes at most 32 MB a request)";
+      expect(convertToAnthropicMessages(userImages([escapes])).messages[0].content).toEqual([{ type: 'text', text: `[A file (text/plain, 6000000 bytes) was attached here; it was left out, as ${overAlone}.]` }]);
       // 4 MB of quotes take 8 MB sent (under 6 MB of base64): with 21 MB of PDFs, the request would take 29 MB.
       const pdf: InlineData = { mimeType: 'application/pdf', data: `JVBE${'A'.repeat(21 * 1000 * 1000 - 4)}` };
       expect(convertToAnthropicMessages(userImages([quotes, pdf])).messages[0].content.map((block) => block.type)).toEqual(['text', 'document']);
       expect(convertToAnthropicMessages(userImages([quotes])).messages[0].content.map((block) => block.type)).toEqual(['document']);
+    });
+
+    it("leaves out a file that alone takes more than 28 MB as sent, on every request, and sends the files beside it", () => {
+      const pdf: InlineData = { mimeType: 'application/pdf', data: `JVBE${'A'.repeat(29 * 1000 * 1000 - 4)}`, displayName: 'big.pdf' };
+      const shot = image(100, 100);
+      const { messages } = convertToAnthropicMessages([
+        { role: 'model', parts: [{ functionCall: { id: 't1', name: 'fetch', args: {} } }] },
+        { role: 'user', parts: [{ functionResponse: { id: 't1', name: 'fetch', response: {}, parts: [{ inlineData: pdf }] } }] },
+        ...userImages([shot]),
+      ]);
+      const reason = "it takes 29.0 MB as sent (its base64), over the 28 MB a request's files may take (Anthropic takes at most 32 MB a request)";
+      expect(messages[1].content[0]).toMatchObject({ content: [{ type: 'text' }, { type: 'text', text: `[The tool returned the file "big.pdf" (application/pdf, ${(29 * 1000 * 1000 * 3) / 4} bytes); it was left out, as ${reason}.]` }] });
+      expect(messages[1].content[1]).toEqual(sent(shot));
     });
 
     it('measures a text document without building its JSON string (20 MB of control characters would be a 120 MB string)', () => {
