@@ -72,6 +72,50 @@ function readFileFacts(data: string, kind: FileKind): FileFacts {
   return { data, size, bytes: data.length, refusal };
 }
 
+/** What Anthropic's own block (kept in a part's `providerData`, sent back as received) takes of a request's limits. */
+interface BlockFacts {
+  /** Bytes of the request body it takes: its JSON's UTF-8. */
+  readonly bytes: number;
+  /** The base64 images it holds (`{ type: 'image', source: { type: 'base64', data } }` anywhere in it). */
+  readonly images: number;
+  /** Whether one of them counts as over {@link MAX_MANY_IMAGES_SIDE} pixels a side (see {@link isLarge}). */
+  readonly large: boolean;
+}
+
+/** Each block's facts, read once per block object (a session's contents hold it from one request to the next). */
+const blockFacts = new WeakMap<object, BlockFacts>();
+
+function blockFactsOf(block: object): BlockFacts {
+  let known = blockFacts.get(block);
+  if (known === undefined) {
+    const found = { images: 0, large: false };
+    findImages(block, found, 0);
+    known = { bytes: Buffer.byteLength(JSON.stringify(block) ?? ''), ...found };
+    blockFacts.set(block, known);
+  }
+  return known;
+}
+
+/** The deepest a block is searched for images: JSON as Anthropic sends it nests a few levels. */
+const MAX_BLOCK_DEPTH = 32;
+
+function findImages(value: unknown, found: { images: number; large: boolean }, depth: number): void {
+  if (typeof value !== 'object' || value === null || depth > MAX_BLOCK_DEPTH) return;
+  if (Array.isArray(value)) {
+    for (const item of value) findImages(item, found, depth + 1);
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  const source = record.source as Record<string, unknown> | undefined;
+  if (record.type === 'image' && typeof source === 'object' && source !== null && source.type === 'base64' && typeof source.data === 'string') {
+    found.images++;
+    const size = source.data.length > MAX_IMAGE_BASE64_CHARS ? undefined : imageDimensions(source.data);
+    found.large ||= size === undefined || Math.max(size.width, size.height) > MAX_MANY_IMAGES_SIDE;
+    return;
+  }
+  for (const key in record) findImages(record[key], found, depth + 1);
+}
+
 /** Why a file is not sent, for its note; `thisRequestOnly` when a limit on the request leaves it out (earlier requests may have sent it). */
 export interface FileRefusal {
   readonly reason: string;
@@ -100,14 +144,23 @@ const NEWEST_FILES = '(the newest files are sent)';
  * {@link MAX_REQUEST_IMAGES} images; at most {@link MAX_FULL_SIZE_IMAGES} when one of them is over
  * {@link MAX_MANY_IMAGES_SIDE} pixels a side (an image whose size cannot be read from its header counts as one:
  * it may be); the files' bytes as sent within {@link MAX_REQUEST_FILE_BYTES}. So the newest files are sent, as
- * many as the limits allow (a computer-use agent's current screenshot among them). Anthropic's limit of 100 PDF
+ * many as the limits allow (a computer-use agent's current screenshot among them). Anthropic's own `blocks` (kept in
+ * model turns' `providerData`, sent back as received: a web fetch's PDF) cannot be left out: they are counted
+ * first, their JSON's bytes and their base64 images, and the files get what remains. Anthropic's limit of 100 PDF
  * pages a request is not enforced: a PDF's pages are not counted.
  */
-export function requestFileRefusals(files: readonly InlineData[], kinds: readonly FileKind[]): (FileRefusal | undefined)[] | undefined {
+export function requestFileRefusals(files: readonly InlineData[], kinds: readonly FileKind[], blocks: readonly object[] = []): (FileRefusal | undefined)[] | undefined {
   let refusals: (FileRefusal | undefined)[] | undefined;
   let images = 0;
   let large = false;
   let bytes = 0;
+  // Anthropic's own blocks go back as received, whatever they hold: they are counted first, and the files get the rest.
+  for (const block of blocks) {
+    const sent = blockFactsOf(block);
+    bytes += sent.bytes;
+    images += sent.images;
+    large ||= sent.large;
+  }
   for (let index = files.length - 1; index >= 0; index--) {
     const kind = kinds[index];
     const file = factsOf(files[index], kind);

@@ -279,6 +279,38 @@ describe('convertToAnthropicMessages', () => {
       expect(messages[1].content[1]).toEqual(sent(shot));
     });
 
+    it("counts Anthropic's own blocks sent back (a web fetch's 8 MB PDF) first: the files get the rest of the 28 MB", () => {
+      const pdf64 = `JVBE${'A'.repeat(8 * 1000 * 1000 - 4)}`;
+      const fetched = {
+        type: 'web_fetch_tool_result',
+        tool_use_id: 'srvtoolu_1',
+        content: { type: 'web_fetch_result', url: 'https://example.com/r.pdf', content: { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf64 } } },
+      };
+      const pdf = (megabytes: number): InlineData => ({ mimeType: 'application/pdf', data: `JVBE${'A'.repeat(megabytes * 1000 * 1000 - 4)}` });
+      const [older, newer] = [pdf(5), pdf(15)];
+      const contents: Content[] = [
+        ...userImages([older]),
+        { role: 'model', parts: [{ providerData: { provider: 'anthropic', data: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_fetch', input: {} } } }, { providerData: { provider: 'anthropic', data: fetched } }] },
+        ...userImages([newer]),
+      ];
+      // 8 MB + 15 MB + 5 MB = 28 MB of base64, plus the block's JSON around its PDF: over 28 MB, so the older PDF is a note.
+      const { messages } = convertToAnthropicMessages(contents);
+      expect(messages[0].content).toEqual([{ type: 'text', text: `[A file (application/pdf, ${5 * 750 * 1000} bytes) was attached here; it is not sent in this request, as ${PAST_28_MB}.]` }]);
+      expect(messages[1].content[1]).toBe(fetched);
+      expect(messages[2].content.map((block) => block.type)).toEqual(['document']);
+      // Another provider's blocks are not sent, so not counted (the model turn is empty: the user turns merge).
+      const elsewhere = contents.map((content) => (content.role === 'model' ? { role: 'model' as const, parts: content.parts.map((part) => ({ providerData: { provider: 'gemini', data: part.providerData?.data ?? {} } })) } : content));
+      expect(convertToAnthropicMessages(elsewhere).messages[0].content.map((block) => block.type)).toEqual(['document', 'document']);
+    });
+
+    it("counts the images in Anthropic's own blocks toward the limits on a request's images", () => {
+      const held = { type: 'mcp_tool_result', tool_use_id: 'mcptoolu_1', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: pngOfSize(3000, 2000) } }] };
+      const small = Array.from({ length: 20 }, (_, index) => image(100, 100 + index));
+      const { messages } = convertToAnthropicMessages([{ role: 'model', parts: [{ providerData: { provider: 'anthropic', data: held } }] }, ...userImages(small)]);
+      // 21 images, one over 2000 pixels a side: the oldest user image is a note.
+      expect(messages[1].content).toEqual([note(small[0], NEWEST_20), ...small.slice(1).map(sent)]);
+    });
+
     it('measures a text document without building its JSON string (20 MB of control characters would be a 120 MB string)', () => {
       const escapes: InlineData = { mimeType: 'text/plain', data: Buffer.alloc(1000, 0x1b).toString('base64') };
       const stringify = jest.spyOn(JSON, 'stringify');

@@ -52,15 +52,22 @@ class RequestFiles {
   constructor(contents: readonly Content[]) {
     const files: InlineData[] = [];
     const kinds: FileKind[] = [];
+    const blocks: object[] = [];
     for (const content of contents) {
       for (const part of content.parts) {
         if (part.functionCall) continue;
         if (part.functionResponse) {
           for (const file of part.functionResponse.parts ?? []) RequestFiles.add(file.inlineData, files, kinds);
-        } else if (part.inlineData && content.role !== 'model') RequestFiles.add(part.inlineData, files, kinds);
+        } else if (part.inlineData) {
+          if (content.role !== 'model') RequestFiles.add(part.inlineData, files, kinds);
+        } else if (part.providerData && content.role === 'model') {
+          // Anthropic's own blocks go back in an assistant turn as received (see convertPart): counted against the request's limits.
+          const block = providerDataOf(part, ANTHROPIC_PROVIDER);
+          if (block !== undefined) blocks.push(block);
+        }
       }
     }
-    this.refusals = files.length === 0 ? undefined : requestFileRefusals(files, kinds);
+    this.refusals = files.length === 0 ? undefined : requestFileRefusals(files, kinds, blocks);
   }
 
   /** Why the request's next file (of a type it sends) is refused, or `undefined`. */
