@@ -140,7 +140,7 @@ describe('convertToAnthropicMessages', () => {
         role: 'assistant',
         content: [
           { type: 'text', text: 'Here it is.' },
-          { type: 'text', text: '[A file (image/png, 3 bytes) was attached here; it was left out, as an assistant turn holds no files.]' },
+          { type: 'text', text: '[A file (image/png, 3 bytes) the model gave was here; it was left out, as an assistant turn holds no files.]' },
         ],
       },
     ]);

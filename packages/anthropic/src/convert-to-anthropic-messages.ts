@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Content, FunctionCall, InlineData, Part } from '@toolsmith/core';
-import { argsAsObject, pairToolResults, ownThoughtSignature, providerDataOf, unsupportedInlineDataNote, unsupportedToolFileNote, utf8Text } from '@toolsmith/core/adapter-kit';
+import { argsAsObject, modelTurnFileNote, pairToolResults, ownThoughtSignature, providerDataOf, unsupportedInlineDataNote, unsupportedToolFileNote, utf8Text } from '@toolsmith/core/adapter-kit';
 import { type FileKind, type FileRefusal, requestFileRefusals } from './anthropic-image-limits';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
 
@@ -103,7 +103,7 @@ function convertPart(part: Part, role: 'user' | 'assistant', files: RequestFiles
   }
   // An assistant turn holds text and tool use only ("'image' blocks are not permitted within assistant
   // turns"): a model's file (Gemini's image output, a callback's response) is a note there.
-  if (part.inlineData) return [role === 'assistant' ? { type: 'text', text: unsupportedInlineDataNote(part.inlineData, 'Anthropic', 'an assistant turn holds no files') } : toMediaBlock(part.inlineData, files)];
+  if (part.inlineData) return [role === 'assistant' ? { type: 'text', text: modelTurnFileNote(part.inlineData, 'an assistant turn holds no files') } : toMediaBlock(part.inlineData, files)];
   if (part.providerData) {
     // Anthropic's own blocks go back exactly as received; another provider's content means nothing here.
     const block = providerDataOf(part, ANTHROPIC_PROVIDER);

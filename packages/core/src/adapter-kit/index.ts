@@ -10,7 +10,7 @@ export { selectProviderTools } from './select-provider-tools';
 export { SchemaRefError, inlineSchemaRefs } from './schema-ref-inliner';
 export { argsAsObject, argsFromJsonText, argsFromJsonValue } from './function-call-args';
 export { partialFunctionCallResponse } from './partial-function-call';
-export { base64Bytes, dataUrl, toolFileName, toolFilesIntro, unsupportedInlineDataNote, unsupportedToolFileNote } from './tool-result-files';
+export { base64Bytes, dataUrl, modelTurnFileNote, toolFileName, toolFilesIntro, unsupportedInlineDataNote, unsupportedToolFileNote } from './tool-result-files';
 export type { FileNoteOptions } from './tool-result-files';
 export { utf8Text } from './utf8-text';
 export { imageDimensions } from '../internal/image-dimensions';

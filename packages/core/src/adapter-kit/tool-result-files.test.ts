@@ -1,4 +1,4 @@
-import { unsupportedInlineDataNote, unsupportedToolFileNote } from './tool-result-files';
+import { modelTurnFileNote, unsupportedInlineDataNote, unsupportedToolFileNote } from './tool-result-files';
 
 describe('notes in place of files', () => {
   it('quote a name as JSON: a name cannot close the quote or the bracket and speak for itself', () => {
@@ -18,5 +18,10 @@ describe('notes in place of files', () => {
     expect(unsupportedToolFileNote(file, 0, 'Anthropic', reason, { thisRequestOnly: true })).toBe(`[The tool returned the file "shot.png" (image/png, 6 bytes); it is not sent in this request, as ${reason}.]`);
     expect(unsupportedInlineDataNote(file, 'Anthropic', reason, { thisRequestOnly: false })).toBe(`[A file "shot.png" (image/png, 6 bytes) was attached here; it was left out, as ${reason}.]`);
     expect(unsupportedToolFileNote(file, 0, 'Anthropic', reason, {})).toBe(`[The tool returned the file "shot.png" (image/png, 6 bytes); it was left out, as ${reason}.]`);
+  });
+
+  it('say a model turn\'s file was given by the model, not attached (nobody attached it), its name quoted as JSON', () => {
+    expect(modelTurnFileNote({ mimeType: 'image/png', data: 'iVBORw0K' }, 'an assistant turn holds no files')).toBe('[A file (image/png, 6 bytes) the model gave was here; it was left out, as an assistant turn holds no files.]');
+    expect(modelTurnFileNote({ mimeType: 'image/png', data: 'iVBORw0K', displayName: 'a"].png' }, 'an assistant turn holds no files')).toBe('[A file "a\\"].png" (image/png, 6 bytes) the model gave was here; it was left out, as an assistant turn holds no files.]');
   });
 });

@@ -52,9 +52,28 @@ export function unsupportedToolFileNote(inlineData: InlineData, index: number, p
  * file left out of one request only.
  */
 export function unsupportedInlineDataNote(inlineData: InlineData, providerName: string, reason?: string, options?: FileNoteOptions): string {
-  // Quoted as JSON: a name cannot close the note's quote or bracket and speak for itself.
+  return `[${fileText(inlineData)} was attached here; ${leftOut(options)}, as ${reason ?? `files of this type are not sent to ${providerName} in a message`}.]`;
+}
+
+/**
+ * The text an adapter sends in place of a file in a model turn (Gemini's image output, a callback's response)
+ * its provider takes no files in: nobody attached it, so the note says the model gave it, and why it was left
+ * out (`'an assistant turn holds no files'`).
+ *
+ * @example
+ * ```ts
+ * modelTurnFileNote({ mimeType: 'image/png', data }, 'an assistant turn holds no files');
+ * // '[A file (image/png, 45 bytes) the model gave was here; it was left out, as an assistant turn holds no files.]'
+ * ```
+ */
+export function modelTurnFileNote(inlineData: InlineData, reason: string): string {
+  return `[${fileText(inlineData)} the model gave was here; it was left out, as ${reason}.]`;
+}
+
+/** `A file "name" (image/png, 45 bytes)`: the name quoted as JSON, so that it cannot close the note's quote or bracket and speak for itself. */
+function fileText(inlineData: InlineData): string {
   const name = inlineData.displayName ? ` ${JSON.stringify(inlineData.displayName)}` : '';
-  return `[A file${name} (${inlineData.mimeType}, ${bytesText(inlineData.data)}) was attached here; ${leftOut(options)}, as ${reason ?? `files of this type are not sent to ${providerName} in a message`}.]`;
+  return `A file${name} (${inlineData.mimeType}, ${bytesText(inlineData.data)})`;
 }
 
 /** `1 byte`, `1024 bytes`: the size of base64 `data`. */
