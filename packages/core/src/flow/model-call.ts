@@ -492,7 +492,10 @@ class ModelCall implements ModelStep {
       return this.failed(event);
     }
     if (this.chat) this.endChat(this.chat, raw, checked);
-    this.event = this.responseEvent(checked, this.recoveredBilled ? addUsage(checked.usage, this.recoveredBilled) : checked.usage);
+    // A response the afterModel callbacks gave with no usage (a redaction, or `usage` set undefined in place) keeps the
+    // model's counts, copied before they ran: what was billed was billed. A usage they give is the event's, as checked.
+    const usage = checked.usage ?? (this.complete && this.chain.afterModel.length > 0 ? this.modelUsage : undefined);
+    this.event = this.responseEvent(checked, this.recoveredBilled ? addUsage(usage, this.recoveredBilled) : usage);
     this.ok = true;
     this.refusedCalls = checked.refusedCalls;
     return this;

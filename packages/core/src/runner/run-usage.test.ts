@@ -231,4 +231,26 @@ describe('usage per run', () => {
       }
     }
   });
+  it("an afterModel callback's response with no usage (a redaction, or usage set undefined in place) keeps the model's counts; a usage it gives is used", async () => {
+    const usage = { inputTokens: 10, outputTokens: 2, totalTokens: 12 };
+    const own = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+    const answer: LlmResponse = { content: { role: 'model', parts: [{ text: 'Hello.' }] }, turnComplete: true, usage };
+    const redacted = { content: { role: 'model', parts: [{ text: '[redacted]' }] } } as LlmResponse;
+    const cases = [
+      [() => redacted, usage],
+      [({ response }: { response: LlmResponse }) => void (response.usage = undefined), usage],
+      [({ response }: { response: LlmResponse }) => ((response.usage = undefined), response), usage],
+      [() => ({ ...redacted, usage: own }), own],
+    ] as const;
+    for (const [afterModel, expected] of cases) {
+      for (const streaming of [false, true]) {
+        const agent = new LlmAgent({ name: 'bot', model: new ScriptedModel([structuredClone(answer)]), callbacks: { afterModel } });
+        const events = await collect(new Runner({ appName: 'app', agent }), 'Hi', { streaming });
+        const last = events[events.length - 1];
+        expect(last.errorCode).toBeUndefined();
+        expect(last.usage).toEqual(expected);
+        expect(last.runUsage).toEqual(expected);
+      }
+    }
+  });
 });
