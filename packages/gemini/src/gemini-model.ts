@@ -6,6 +6,7 @@ import { checkGeminiTools } from './check-gemini-tools';
 import { convertToGeminiContents } from './convert-to-gemini-contents';
 import { assembleGeminiStream } from './gemini-stream';
 import { mapGeminiError } from './map-gemini-error';
+import { readGeminiResponse } from './read-gemini-response';
 import { mapGeminiResponse } from './map-gemini-response';
 import { toGeminiResponseFields } from './gemini-response-schema';
 import { type GeminiSchemaDialect, prepareGeminiTools } from './prepare-gemini-tools';
@@ -119,7 +120,10 @@ export class GeminiModel implements Model {
       providerName: 'Gemini',
       signal: options.signal,
       stream: options.stream ?? false,
-      request: async (signal) => mapGeminiResponse(await this.client.models.generateContent(withSignal(signal))),
+      request: async (signal) => {
+        const response = await this.client.models.generateContent(withSignal(signal));
+        return readGeminiResponse(() => mapGeminiResponse(response));
+      },
       openStream: async (signal) => assembleGeminiStream(await this.client.models.generateContentStream(withSignal(signal))),
       mapError: mapGeminiError,
       retry: this.retry,

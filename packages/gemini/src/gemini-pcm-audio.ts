@@ -4,20 +4,39 @@ const PCM_TYPES: ReadonlySet<string> = new Set(['audio/l16', 'audio/pcm']);
 /** Gemini's speech output rate when its media type names none (its TTS models answer 24 kHz). */
 const DEFAULT_RATE = 24_000;
 
+/** The most channels a WAV header holds: its block align (`channels * 2`) is 16 bits. */
+const MAX_CHANNELS = 0x7fff;
+
+/** The most bytes a second a WAV header holds (`rate * channels * 2`, 32 bits). */
+const MAX_BYTE_RATE = 0xffff_ffff;
+
+/** The most sample bytes a WAV file holds: its RIFF size (`36 + bytes`) is 32 bits. */
+const MAX_DATA_BYTES = 0xffff_ffff - 36;
+
 /**
  * Gemini's raw PCM audio output as a WAV file: `{ mimeType: 'audio/wav', data }` with a 44-byte RIFF header
- * (the `rate=` and `channels=` of the media type, 24 kHz mono when it names none; 16-bit samples,
- * little-endian as Gemini sends them whatever `L16` says), or `undefined` for any other media type. Core
- * keeps a file's media type without its parameters, so the rate would be lost; and Gemini takes WAV as input
- * (its documented audio types: WAV, MP3, AIFF, AAC, OGG, FLAC; no raw PCM), so the stored turn can go back.
+ * (the `rate=` and `channels=` of the media type, quoted or not, 24 kHz mono when it names none; 16-bit
+ * samples, little-endian as Gemini sends them whatever `L16` says). Core keeps a file's media type without its
+ * parameters, so the rate would be lost; and Gemini takes WAV as input (its documented audio types: WAV, MP3,
+ * AIFF, AAC, OGG, FLAC; no raw PCM), so the stored turn can go back.
+ *
+ * Returns `undefined` for anything else, which is left as it came for core's check of a model's files: a media
+ * type or data that is not a string (core refuses it), another media type, and PCM that cannot be made a valid
+ * WAV file, which core stores under its raw type (`audio/l16`): a `rate` or `channels` that is not a positive
+ * whole number or is more than a WAV header holds, data that is not standard or URL-safe base64, or bytes that
+ * are not a whole number of samples (2 bytes per channel).
  */
-export function pcmAsWav(mimeType: string | undefined, data: string): { mimeType: string; data: string } | undefined {
-  if (mimeType === undefined || data.length === 0) return undefined;
+export function pcmAsWav(mimeType: unknown, data: unknown): { mimeType: string; data: string } | undefined {
+  if (typeof mimeType !== 'string' || typeof data !== 'string' || data.length === 0) return undefined;
   const [essence, ...parameters] = mimeType.split(';');
   if (!PCM_TYPES.has(essence.trim().toLowerCase())) return undefined;
-  const rate = parameter(parameters, 'rate') ?? DEFAULT_RATE;
-  const channels = parameter(parameters, 'channels') ?? 1;
+  const rate = parameter(parameters, 'rate', DEFAULT_RATE);
+  const channels = parameter(parameters, 'channels', 1);
+  if (rate === undefined || channels === undefined || channels > MAX_CHANNELS || rate * channels * 2 > MAX_BYTE_RATE) return undefined;
   const samples = Buffer.from(data, 'base64');
+  // Node skips what is not base64: the bytes must encode back to the data (either alphabet, padded or not).
+  if (samples.toString('base64url') !== data.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')) return undefined;
+  if (samples.length % (channels * 2) !== 0 || samples.length > MAX_DATA_BYTES) return undefined;
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'latin1');
   header.writeUInt32LE(36 + samples.length, 4);
@@ -34,13 +53,19 @@ export function pcmAsWav(mimeType: string | undefined, data: string): { mimeType
   return { mimeType: 'audio/wav', data: Buffer.concat([header, samples]).toString('base64') };
 }
 
-/** A media type parameter's positive integer value (`rate=24000`), or `undefined` when absent or not one a WAV header holds. */
-function parameter(parameters: readonly string[], name: string): number | undefined {
+/**
+ * A media type parameter's positive whole value (`rate=24000` or, RFC 2045, `rate="24000"`), `fallback` when
+ * the parameter is absent, `undefined` when its value is not one.
+ */
+function parameter(parameters: readonly string[], name: string, fallback: number): number | undefined {
   for (const item of parameters) {
     const equals = item.indexOf('=');
     if (equals < 0 || item.slice(0, equals).trim().toLowerCase() !== name) continue;
-    const value = Number(item.slice(equals + 1).trim());
-    return Number.isInteger(value) && value > 0 && value <= 0xffff_ffff / 8 ? value : undefined;
+    const text = item.slice(equals + 1).trim();
+    const digits = /^"\d+"$/.test(text) ? text.slice(1, -1) : text;
+    if (!/^\d+$/.test(digits)) return undefined;
+    const value = Number(digits);
+    return value > 0 && Number.isSafeInteger(value) ? value : undefined;
   }
-  return undefined;
+  return fallback;
 }

@@ -3,6 +3,7 @@ import { partialFunctionCallResponse } from '@toolsmith/core/adapter-kit';
 import { geminiCallId } from './gemini-call-id';
 import { type GeminiResponseData, finishGeminiResponse, mapGeminiParts } from './map-gemini-response';
 import { GEMINI_PROVIDER } from './provider-tool';
+import { readGeminiResponse } from './read-gemini-response';
 
 /**
  * Turns `streamGenerateContent` chunks into Toolsmith responses: a `partial` response per text delta
@@ -20,8 +21,8 @@ export async function* assembleGeminiStream(chunks: AsyncIterable<GeminiResponse
   let calls = 0;
 
   for await (const chunk of chunks) {
-    const candidate = chunk.candidates?.[0];
-    for (const part of mapGeminiParts(candidate?.content?.parts ?? [])) {
+    const candidate = readGeminiResponse(() => chunk.candidates?.[0]);
+    for (const part of readGeminiResponse(() => mapGeminiParts(candidate?.content?.parts ?? []))) {
       if (part.text && !part.functionCall) yield { partial: true, content: { role: 'model', parts: [{ text: part.text, ...(part.thought ? { thought: true } : {}) }] } };
       const call = part.functionCall;
       if (call) {

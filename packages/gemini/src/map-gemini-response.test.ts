@@ -104,3 +104,40 @@ describe("Gemini's speech output (raw PCM)", () => {
     ]);
   });
 });
+
+describe("Gemini's speech output that cannot be made a WAV file", () => {
+  const pcm = Buffer.from([1, 0, 2, 0, 0xff, 0x7f, 0, 0x80]).toString('base64');
+  const wavOf = (mimeType: unknown, data: unknown) => mapGeminiParts([{ inlineData: { mimeType, data } as never }])[0].inlineData!;
+
+  it('a media type or data that is not a string is left as it came, for core to refuse (nothing thrown)', () => {
+    expect(wavOf(42, pcm)).toEqual({ mimeType: 42, data: pcm });
+    expect(wavOf({}, pcm)).toEqual({ mimeType: {}, data: pcm });
+    expect(wavOf('audio/L16', 12345)).toEqual({ mimeType: 'audio/L16', data: 12345 });
+    expect(wavOf('audio/L16', null)).toEqual({ mimeType: 'audio/L16', data: null });
+  });
+
+  it('a rate or channels that is not a positive whole number, or more than a WAV header holds, stays raw PCM', () => {
+    for (const mimeType of ['audio/L16;rate=abc', 'audio/L16;rate=0', 'audio/L16;rate=16000.5', 'audio/L16;channels=40000', 'audio/L16;channels=70000', 'audio/L16;rate=1073741824;channels=2', 'audio/L16;rate=99999999999999999999', 'audio/L16;rate="16000']) {
+      expect(wavOf(mimeType, pcm)).toEqual({ mimeType, data: pcm });
+    }
+  });
+
+  it('a quoted rate (RFC 2045) is read', () => {
+    const wav = Buffer.from(wavOf('audio/L16; rate="16000"; channels="2"', pcm).data, 'base64');
+    expect([wav.readUInt16LE(22), wav.readUInt32LE(24)]).toEqual([2, 16000]);
+  });
+
+  it('data that is not base64, or not a whole number of samples, stays raw PCM; URL-safe or unpadded base64 is read', () => {
+    for (const data of ['!!!!not base64 at all ***', Buffer.alloc(17, 1).toString('base64'), Buffer.alloc(6, 1).toString('base64')]) {
+      expect(wavOf('audio/L16;channels=2', data)).toEqual({ mimeType: 'audio/L16;channels=2', data });
+    }
+    const bytes = Buffer.from([0xfb, 0xff, 0xfe, 0x01]);
+    for (const data of [bytes.toString('base64url'), bytes.toString('base64').replace(/=+$/, '')]) {
+      expect(Buffer.from(wavOf('audio/L16', data).data, 'base64').subarray(44)).toEqual(bytes);
+    }
+  });
+
+  it('a part with both text and a file keeps both, as two parts', () => {
+    expect(mapGeminiParts([{ text: 'hi', inlineData: { mimeType: 'image/png', data: 'AAAA' } }])).toEqual([{ text: 'hi' }, { inlineData: { mimeType: 'image/png', data: 'AAAA' } }]);
+  });
+});

@@ -1,5 +1,5 @@
 import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
-import type { LlmResponse, Part, Usage } from '@toolsmith/core';
+import type { InlineData, LlmResponse, Part, Usage } from '@toolsmith/core';
 import { argsFromJsonValue, providerDataPart, signedBy } from '@toolsmith/core/adapter-kit';
 import { geminiCallId } from './gemini-call-id';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
@@ -58,15 +58,26 @@ export function mapGeminiParts(parts: GeminiPart[]): Part[] {
     // Code execution has no neutral form; the parts are kept whole so they go back to Gemini as they came.
     if (part.executableCode) return [{ ...providerDataPart(GEMINI_PROVIDER, { executableCode: part.executableCode }), ...signature }];
     if (part.codeExecutionResult) return [{ ...providerDataPart(GEMINI_PROVIDER, { codeExecutionResult: part.codeExecutionResult }), ...signature }];
-    if (part.text !== undefined) return [{ text: part.text, ...(part.thought ? { thought: true } : {}), ...signature }];
-    if (part.inlineData?.data !== undefined) {
-      const { mimeType, data } = part.inlineData;
-      // Speech output (raw PCM) is kept as a WAV file: its rate would be lost, and Gemini takes WAV back.
-      return [{ inlineData: pcmAsWav(mimeType, data) ?? { mimeType: mimeType ?? 'application/octet-stream', data }, ...signature }];
+    const file = part.inlineData?.data !== undefined ? modelFile(part.inlineData) : undefined;
+    if (part.text !== undefined) {
+      const text: Part = { text: part.text, ...(part.thought ? { thought: true } : {}), ...signature };
+      // A part with both (not seen from Gemini, whose parts hold one) keeps its file as a part of its own.
+      return file ? [text, { inlineData: file }] : [text];
     }
+    if (file) return [{ inlineData: file, ...signature }];
     // A signature can arrive on a part of its own; it must still go back.
     return part.thoughtSignature !== undefined ? [{ text: '', ...signature }] : [];
   });
+}
+
+/**
+ * A response's inline data as a neutral file: speech output (raw PCM) as a WAV file (its rate would be lost, and
+ * Gemini takes WAV back); anything else as it came, for core's check of a model's files (which refuses what is
+ * not strings, with no retry), with no media type read as `application/octet-stream`.
+ */
+function modelFile(inlineData: NonNullable<GeminiPart['inlineData']>): InlineData {
+  const { mimeType, data } = inlineData;
+  return pcmAsWav(mimeType, data) ?? { mimeType: mimeType ?? 'application/octet-stream', data: data! };
 }
 
 /**

@@ -1,0 +1,45 @@
+import { InMemorySessionService, LlmAgent, Runner } from '@toolsmith/core';
+import type { Event } from '@toolsmith/core';
+import { GeminiModel } from './gemini-model';
+
+/** A model whose client answers every call with `body` (whole or as one chunk), counting the calls. */
+function modelAnswering(body: unknown) {
+  const counter = { calls: 0 };
+  const client = {
+    models: {
+      generateContent: async () => {
+        counter.calls++;
+        return body;
+      },
+      generateContentStream: async () => {
+        counter.calls++;
+        return (async function* () {
+          yield body;
+        })();
+      },
+    },
+  };
+  return { counter, model: new GeminiModel({ model: 'gemini-x', client: client as never, retry: { maxDelayMs: 0 } }) };
+}
+
+async function run(body: unknown, streaming: boolean) {
+  const { counter, model } = modelAnswering(body);
+  const runner = new Runner({ appName: 'app', sessionService: new InMemorySessionService(), agent: new LlmAgent({ name: 'bot', model }) });
+  const events: Event[] = [];
+  for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'speak' }] }, streaming })) if (!event.partial) events.push(event);
+  return { calls: counter.calls, codes: events.map((event) => event.errorCode) };
+}
+
+describe('a Gemini response of an unexpected shape', () => {
+  it.each([false, true])('malformed inline data is refused by core, with no retry (streaming: %s)', async (streaming) => {
+    for (const inlineData of [{ mimeType: 42, data: 'AAAA' }, { mimeType: 'audio/L16', data: null }, { mimeType: 'audio/L16', data: 12345 }]) {
+      const body = { candidates: [{ content: { role: 'model', parts: [{ text: 'Here it is.' }, { inlineData }] }, finishReason: 'STOP' }] };
+      expect(await run(body, streaming)).toEqual({ calls: 1, codes: ['INVALID_MODEL_RESPONSE'] });
+    }
+  });
+
+  it.each([false, true])('an error of the mapping code is PROVIDER_RESPONSE_INVALID, not a retried connection failure (streaming: %s)', async (streaming) => {
+    const body = { candidates: [{ content: { role: 'model', parts: 5 }, finishReason: 'STOP' }] };
+    expect(await run(body, streaming)).toEqual({ calls: 1, codes: ['PROVIDER_RESPONSE_INVALID'] });
+  });
+});
