@@ -291,13 +291,13 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
     if (decided) outcome.response.confirmation = decided;
     return withInnerCalls(withRepairs(withVerdict(outcome, verdict), repairs), context);
   } catch (thrown) {
-    const error = reportableError(thrown) ?? toolFailure(tool.name, thrown, policy);
+    const error = toolError(thrown, tool, policy, context);
     for (const onError of callbacks.onToolError) {
       try {
         const recovered = await onError({ tool, args, context, error });
         if (recovered != null) return withInnerCalls(withRepairs({ ...succeeded(call, await fitted(input, tool, recovered, policy)), error }, repairs), context);
       } catch (callbackError) {
-        return withInnerCalls(withRepairs(failed(call, reportableError(callbackError) ?? toolFailure(tool.name, callbackError, policy), budget), repairs), context);
+        return withInnerCalls(withRepairs(failed(call, toolError(callbackError, tool, policy, context), budget), repairs), context);
       }
     }
     const outcome = failed(call, error, budget);
@@ -319,7 +319,7 @@ function invalidCall(input: ExecuteToolCallInput, tool: BaseTool, args: Record<s
   try {
     return invalidArguments(input.call, tool.name, toArgumentProblems(errors, args), budget);
   } catch (thrown) {
-    return withInnerCalls(failed(input.call, reportableError(thrown) ?? toolFailure(tool.name, thrown, policy), budget), input.context);
+    return withInnerCalls(failed(input.call, toolError(thrown, tool, policy, input.context), budget), input.context);
   }
 }
 
@@ -341,7 +341,7 @@ async function finishRun(input: ExecuteToolCallInput, tool: BaseTool, policy: To
       context.endCall();
     }
   } catch (thrown) {
-    return withInnerCalls(failed(call, reportableError(thrown) ?? toolFailure(tool.name, thrown, policy), budget), context);
+    return withInnerCalls(failed(call, toolError(thrown, tool, policy, context), budget), context);
   }
   const done = respond(input, tool, policy, budget, result);
   return done instanceof Promise ? await done : done;
@@ -372,7 +372,7 @@ function respond(input: ExecuteToolCallInput, tool: BaseTool, policy: ToolCallPo
     if (parts) outcome.response.parts = parts;
     return withInnerCalls(outcome, context);
   } catch (thrown) {
-    return withInnerCalls(failed(call, reportableError(thrown) ?? toolFailure(tool.name, thrown, policy), budget), context);
+    return withInnerCalls(failed(call, toolError(thrown, tool, policy, context), budget), context);
   }
 }
 
@@ -384,7 +384,7 @@ async function respondSaved(input: ExecuteToolCallInput, tool: BaseTool, policy:
     if (parts) outcome.response.parts = parts;
     return withInnerCalls(outcome, context);
   } catch (thrown) {
-    return withInnerCalls(failed(call, reportableError(thrown) ?? toolFailure(tool.name, thrown, policy), budget), context);
+    return withInnerCalls(failed(call, toolError(thrown, tool, policy, context), budget), context);
   }
 }
 
@@ -425,7 +425,7 @@ async function runWithCredential(tool: BaseTool, auth: AuthConfig, args: Record<
  * artifact versions it saved deleted: then a promise).
  */
 function runError(thrown: unknown, tool: BaseTool, policy: ToolCallPolicy, context: ToolContext): ToolsmithError | Promise<ToolsmithError> {
-  const error = reportableError(thrown) ?? toolFailure(tool.name, thrown, policy);
+  const error = toolError(thrown, tool, policy, context);
   const cancelledBy = context.cancelledBy;
   return cancelledBy !== undefined && thrown === cancelledBy ? context.cancel(cancelledBy).then(() => error) : error;
 }
@@ -493,6 +493,18 @@ function checkOutput(tool: BaseTool, result: unknown, policy: ToolCallPolicy): v
   const error = new ToolOutputInvalidError(tool.name, problems);
   if (policy.outputValidation === 'warn') process.emitWarning(error.message, { code: 'TOOLSMITH_TOOL_OUTPUT_INVALID' });
   else throw error;
+}
+
+/**
+ * What a call's tool or tool callback threw, as the call's error: a Toolsmith error as it is, anything else the
+ * tool's failure ({@link toolFailure}). A `RunAbortedError` (`RUN_ABORTED`) while the call's run is not aborted (a
+ * tool, callback or `AgentTool`'s inner agent threw one) is no abort of the run: it is the tool's failure
+ * (`TOOL_EXECUTION_FAILED`), so no function response claims an abort that did not happen (errors.md).
+ */
+function toolError(thrown: unknown, tool: BaseTool, policy: ToolCallPolicy, context: ToolContext): ToolsmithError {
+  const error = reportableError(thrown);
+  if (error === undefined) return toolFailure(tool.name, thrown, policy);
+  return error.code === 'RUN_ABORTED' && context.runSignal?.aborted !== true ? toolFailure(tool.name, thrown, policy) : error;
 }
 
 /** A thrown non-Toolsmith error, with the message the error policy lets the model see. */

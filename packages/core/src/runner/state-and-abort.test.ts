@@ -239,6 +239,21 @@ describe('Runner: cancellation', () => {
     }
   });
 
+  it('a tool or beforeTool callback that throws RunAbortedError with no abort fails its call TOOL_EXECUTION_FAILED, and the run goes on', async () => {
+    const cases = [
+      ['sync tool', () => new FnTool('t', () => { throw new RunAbortedError('gave up'); }), {}],
+      ['async tool', () => new FnTool('t', async () => { await Promise.resolve(); throw new RunAbortedError('gave up'); }), {}],
+      ['beforeTool', () => new FnTool('t', () => ({ ok: true })), { beforeTool: () => { throw new RunAbortedError('gave up'); } }],
+    ] as const;
+    for (const [label, tool, callbacks] of cases) {
+      const model = new ScriptedModel([{ calls: [{ name: 't' }] }, 'answered']);
+      const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [tool()], callbacks }) });
+      const events = await collect(runner, 'hi');
+      const response = events[1].functionResponses()[0].response as { error?: { code: string } };
+      expect([label, response.error?.code, events.at(-1)!.text()]).toEqual([label, 'TOOL_EXECUTION_FAILED', 'answered']);
+    }
+  });
+
   it('aborted while a workflow\'s sub-agent\'s model closes: its response is stored, and the run ends RUN_ABORTED when a sub-agent or round was still to run', async () => {
     const closingAborts = (name: string, controller: AbortController): Model => ({
       provider: 'scripted',
