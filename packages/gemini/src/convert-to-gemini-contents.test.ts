@@ -146,10 +146,29 @@ describe('convertToGeminiContents: files only where Gemini takes them, a note in
     expect(userFile(mimeType, 'report')).toEqual([userNote(mimeType, ' "report"')]);
   });
 
-  it("a model turn's inline data (Gemini's image output) goes back as it came; a user's of the same type is a note", () => {
-    const gif = { inlineData: { mimeType: 'image/gif', data: ZIP } };
-    expect(convertToGeminiContents([{ role: 'model', parts: [gif] }, { role: 'user', parts: [gif] }])).toEqual([
-      { role: 'model', parts: [gif] },
+  it("a model turn's file goes as Gemini takes a user's: its own output as it came, a note saying the model gave it in place of any other", () => {
+    const png = { inlineData: { mimeType: 'image/png', data: ZIP } };
+    const wav = { inlineData: { mimeType: 'audio/wav', data: ZIP } };
+    const model = (mimeType: string, data = ZIP) => ({ inlineData: { mimeType, data } });
+    const binaryText = Buffer.from([0x50, 0x4b, 0x03, 0x00]).toString('base64');
+    expect(
+      convertToGeminiContents([
+        { role: 'model', parts: [png, wav, model('image/gif'), model('application/octet-stream'), model('application/zip'), model('audio/l16'), model('text/plain', binaryText)] },
+        { role: 'user', parts: [model('image/gif')] },
+      ]),
+    ).toEqual([
+      {
+        role: 'model',
+        parts: [
+          png,
+          wav,
+          { text: '[A file (image/gif, 4 bytes) the model gave was here; it was left out, as files of this type are not sent to Gemini in a message.]' },
+          { text: '[A file (application/octet-stream, 4 bytes) the model gave was here; it was left out, as files of this type are not sent to Gemini in a message.]' },
+          { text: '[A file (application/zip, 4 bytes) the model gave was here; it was left out, as files of this type are not sent to Gemini in a message.]' },
+          { text: '[A file (audio/l16, 4 bytes) the model gave was here; it was left out, as files of this type are not sent to Gemini in a message.]' },
+          { text: '[A file (text/plain, 4 bytes) the model gave was here; it was left out, as its bytes are not UTF-8 text.]' },
+        ],
+      },
       { role: 'user', parts: [userNote('image/gif')] },
     ]);
   });

@@ -2,7 +2,7 @@ import type { Content as GeminiContent, Part as GeminiPart } from '@google/genai
 import type { Content, Part } from '@toolsmith/core';
 import { argsAsObject, ownThoughtSignature, pairToolResults, providerDataOf } from '@toolsmith/core/adapter-kit';
 import { isGeneratedGeminiCallId } from './gemini-call-id';
-import { splitFunctionResponseFiles, toolFilesAfterResponses, userFilePart } from './gemini-file-parts';
+import { modelFilePart, splitFunctionResponseFiles, toolFilesAfterResponses, userFilePart } from './gemini-file-parts';
 import { GEMINI_PROVIDER } from './provider-tool';
 
 /**
@@ -10,8 +10,8 @@ import { GEMINI_PROVIDER } from './provider-tool';
  * one function response (core's `pairToolResults`); ids Toolsmith generated for calls Gemini sent
  * without one are left out again; `thoughtSignature`s go back on the part they came with, unchanged;
  * Gemini's `providerData` parts (code execution) go back as they came, other providers' are skipped.
- * Files go natively only where Gemini takes them, a text note in place of any other (`gemini-file-parts.ts`);
- * a model turn's files (Gemini's image output) go back as they came.
+ * Files go natively only where Gemini takes them, a text note in place of any other (`gemini-file-parts.ts`),
+ * a model turn's too (Gemini's own image or speech output goes back as it came).
  */
 export function convertToGeminiContents(contents: Content[], options: GeminiContentsOptions = {}): GeminiContent[] {
   const nested = options.toolFilesInFunctionResponse !== false;
@@ -59,9 +59,8 @@ function convertPart(part: Part, role: Content['role'], nestedFiles: boolean, fi
       }
     }
   } else if (part.inlineData) {
-    // Gemini's own output goes back as it came; a user's file only where Gemini takes it (else a note).
-    if (role === 'model') out.inlineData = { mimeType: part.inlineData.mimeType, data: part.inlineData.data };
-    else Object.assign(out, userFilePart(part.inlineData));
+    // A file only where Gemini takes it (else a note): Gemini's own output goes back as it came.
+    Object.assign(out, role === 'model' ? modelFilePart(part.inlineData) : userFilePart(part.inlineData));
   } else if (part.providerData) {
     // Gemini's own parts (code execution) go back as they came; another provider's content means nothing here.
     const own = providerDataOf(part, GEMINI_PROVIDER);

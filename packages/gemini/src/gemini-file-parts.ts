@@ -1,12 +1,13 @@
 import type { FunctionResponsePart, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
 import type { FunctionResponse, InlineData } from '@toolsmith/core';
-import { toolFilesIntro, unsupportedInlineDataNote, unsupportedToolFileNote, utf8Text } from '@toolsmith/core/adapter-kit';
+import { modelTurnFileNote, toolFilesIntro, unsupportedInlineDataNote, unsupportedToolFileNote, utf8Text } from '@toolsmith/core/adapter-kit';
 
 // Files (a user's inline data, a tool's files) go natively only where Gemini takes them: anything else is
 // sent as a text note saying it was left out, because the session keeps the file and sends it again on every
 // later turn, so a file Gemini refused once (`400 INVALID_ARGUMENT`) would be refused on every turn after.
-// Media types are compared without case and sent in lower case. A model turn's own files (Gemini's image
-// output) are not these: they go back as Gemini produced them.
+// Media types are compared without case and sent in lower case. A model turn's files (Gemini's image or
+// speech output, or a file a callback or another model gave) follow the same rules: Gemini's own output is of
+// a type it takes, and goes back as it came.
 
 const PROVIDER = 'Gemini';
 
@@ -129,6 +130,15 @@ function sentAs(data: InlineData): string | { reason?: string } {
 export function userFilePart(given: InlineData): GeminiPart {
   const sent = sentAs(given);
   return typeof sent === 'string' ? { inlineData: { mimeType: sent, data: given.data } } : { text: unsupportedInlineDataNote(given, PROVIDER, sent.reason) };
+}
+
+/**
+ * A model turn's file: `inlineData` (the type Gemini is sent, see {@link sentAs}; no `displayName`) for a file
+ * Gemini takes in a message (its own image and speech output), else a note saying the model gave it.
+ */
+export function modelFilePart(given: InlineData): GeminiPart {
+  const sent = sentAs(given);
+  return typeof sent === 'string' ? { inlineData: { mimeType: sent, data: given.data } } : { text: modelTurnFileNote(given, sent.reason ?? `files of this type are not sent to ${PROVIDER} in a message`) };
 }
 
 /** A tool's file after the function responses: `inlineData` for a file Gemini takes in a message, else a note. */
