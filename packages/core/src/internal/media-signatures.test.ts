@@ -1,4 +1,4 @@
-import { mediaMismatch } from './media-signatures';
+import { mediaMismatch, mediaTypeOfBytes, sniffedMediaType } from './media-signatures';
 
 const base64 = (bytes: Buffer | string): string => (typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes).toString('base64');
 const hex = (text: string): Buffer => Buffer.from(text, 'hex');
@@ -88,5 +88,23 @@ describe('mediaMismatch: the first bytes of a file declared a sniffed type', () 
   it.each(['image/heic', 'image/svg+xml', 'audio/wav', 'text/plain', 'application/octet-stream'])('does not sniff %s', (type) => {
     expect(mediaMismatch(type, FILES['image/png'])).toBeUndefined();
     expect(mediaMismatch(type, base64('anything'))).toBeUndefined();
+  });
+});
+
+describe('HEIC: its bytes are named, a file declared image/heic is not checked', () => {
+  const heic = (brand: string) => base64(Buffer.concat([hex('00000018'), Buffer.from(`ftyp${brand}`, 'latin1'), hex('000000006d696631')]));
+
+  it.each(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx'])('bytes of the major brand %s are image/heic', (brand) => {
+    expect(sniffedMediaType(heic(brand))).toBe('image/heic');
+    expect(mediaTypeOfBytes('image/png', heic(brand))).toBe('image/heic');
+    expect(mediaMismatch('image/png', heic(brand))).toBe('whose bytes are a HEIC image (image/heic)');
+  });
+
+  it('other ISO BMFF brands (mif1, AVIF, MP4) are not named; image/heic is kept whatever its bytes', () => {
+    for (const brand of ['mif1', 'avif', 'isom']) expect(sniffedMediaType(heic(brand))).toBeUndefined();
+    expect(mediaTypeOfBytes('image/png', heic('avif'))).toBe('application/octet-stream');
+    expect(mediaTypeOfBytes('image/heic', heic('mif1'))).toBe('image/heic');
+    expect(mediaTypeOfBytes('image/heic', FILES['image/png'])).toBe('image/heic');
+    expect(mediaMismatch('image/heic', heic('mif1'))).toBeUndefined();
   });
 });

@@ -4,6 +4,8 @@ interface MediaSignature {
   readonly kind: string;
   /** The bytes a file of the type may start with (one of them), in order; `undefined` for a byte that may be anything. */
   readonly starts: readonly (readonly (number | undefined)[])[];
+  /** True when files of the type may start otherwise too: the bytes are named by it, a file declared it is not checked. */
+  readonly sniffedOnly?: true;
 }
 
 const ascii = (text: string): number[] => Array.from(text, (char) => char.charCodeAt(0));
@@ -21,10 +23,18 @@ const SIGNATURES: readonly MediaSignature[] = [
   // RIFF, the size of the rest (4 bytes), WEBP.
   { mediaType: 'image/webp', kind: 'a WebP image', starts: [[...ascii('RIFF'), undefined, undefined, undefined, undefined, ...ascii('WEBP')]] },
   { mediaType: 'application/pdf', kind: 'a PDF document', starts: [ascii('%PDF-')] },
+  // An ISO BMFF box (its size, 4 bytes), ftyp, a HEIC major brand (Apple's photos: heic). HEIF files of other brands
+  // (mif1, also AVIF's) are not named, so a file declared image/heic is not checked.
+  {
+    mediaType: 'image/heic',
+    kind: 'a HEIC image',
+    starts: ['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx'].map((brand) => [undefined, undefined, undefined, undefined, ...ascii('ftyp'), ...ascii(brand)]),
+    sniffedOnly: true,
+  },
 ];
 
-/** The signatures by media type (lower case). */
-const BY_MEDIA_TYPE: ReadonlyMap<string, MediaSignature> = new Map(SIGNATURES.map((signature) => [signature.mediaType, signature]));
+/** The signatures of the types a file declared is checked against, by media type (lower case). */
+const BY_MEDIA_TYPE: ReadonlyMap<string, MediaSignature> = new Map(SIGNATURES.filter((signature) => !signature.sniffedOnly).map((signature) => [signature.mediaType, signature]));
 
 /** Base64 characters that hold the longest signature (a whole number of 4-character groups). */
 const HEAD_CHARS = Math.ceil(Math.max(...SIGNATURES.flatMap((signature) => signature.starts.map((start) => start.length))) / 3) * 4;
@@ -64,7 +74,7 @@ const PDF_HEADER_WINDOW_CHARS = Math.ceil(1024 / 3) * 4;
  * The media type a file's bytes are stored under when they are not what `mediaType` says (a model's output,
  * not a user's upload: see model-output-file.ts): `mediaType` itself when it has no signature here or the
  * bytes start as its files do, else the type the bytes are (an image labelled `image/png` whose bytes are a
- * JPEG: `image/jpeg`), else `application/octet-stream`. `mediaType` in lower case; `data` standard base64.
+ * JPEG: `image/jpeg`; a HEIC photo: `image/heic`), else `application/octet-stream`. `mediaType` in lower case; `data` standard base64.
  */
 export function mediaTypeOfBytes(mediaType: string, data: string): string {
   const declared = BY_MEDIA_TYPE.get(mediaType);
@@ -77,7 +87,7 @@ export function mediaTypeOfBytes(mediaType: string, data: string): string {
 /** The media type of a file whose type is not known. */
 export const UNKNOWN_MEDIA_TYPE = 'application/octet-stream';
 
-/** The media type `data`'s first bytes say it is (PNG, JPEG, GIF, WebP, PDF), else `undefined`. `data` standard base64. */
+/** The media type `data`'s first bytes say it is (PNG, JPEG, GIF, WebP, PDF, HEIC), else `undefined`. `data` standard base64. */
 export function sniffedMediaType(data: string): string | undefined {
   const head = Buffer.from(data.length > HEAD_CHARS ? data.slice(0, HEAD_CHARS) : data, 'base64');
   return SIGNATURES.find((signature) => startsAs(head, signature))?.mediaType;

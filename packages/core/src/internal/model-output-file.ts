@@ -12,10 +12,10 @@ const LOOSE_BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
  *
  * - The media type: its essence in lower case (`audio/l16` of Gemini TTS's `audio/L16;codec=pcm;rate=24000`:
  *   the parameters are not kept). None, `application/octet-stream` or one that is not `type/subtype`: what
- *   the bytes are (PNG, JPEG, GIF, WebP, PDF), else `application/octet-stream`.
- * - A PNG, JPEG, GIF, WebP or PDF type whose bytes are another of these is stored under the type the bytes
- *   are (gemini-3-pro-image-preview labels its JPEG output `image/png`), and one whose bytes are none of them
- *   as `application/octet-stream` (see `mediaTypeOfBytes`).
+ *   the bytes are (PNG, JPEG, GIF, WebP, PDF, HEIC), else `application/octet-stream`.
+ * - A PNG, JPEG, GIF, WebP or PDF type whose bytes are another of these (or HEIC) is stored under the type the
+ *   bytes are (gemini-3-pro-image-preview labels its JPEG output `image/png`), and one whose bytes are none of
+ *   them as `application/octet-stream` (see `mediaTypeOfBytes`).
  * - The data: standard base64; base64url and unpadded base64 are made standard.
  * - The name: a string, made one a file may have (`safeFileName`); `null` is none.
  *
