@@ -308,6 +308,13 @@ export class LlmFlow implements EventSteps, HandleFunctionCallsInput, ModelStepT
       this.phase = Phase.Model;
       return events;
     }
+    // A transfer a model callback set (`context.actions.transferToAgent`) on an answer with no calls is acted on after
+    // the model event, as a tool's is after the function responses (an abort meanwhile ends the run RUN_ABORTED).
+    if (step.event.actions.transferToAgent) {
+      this.responseEvent = step.event;
+      this.phase = Phase.Responded;
+      return events;
+    }
     return this.end(events);
   }
 

@@ -40,6 +40,20 @@ describe('Runner: multi-agent', () => {
     expect(billingModel.requests[0].tools.map((d) => d.name)).toEqual([TRANSFER_TO_AGENT]);
   });
 
+  it('acts on a transfer an afterModel or beforeModel callback sets on an answer with no calls, after the model event', async () => {
+    for (const hook of ['afterModel', 'beforeModel'] as const) {
+      const callback = ({ context }: { context: { actions: { transferToAgent?: string } } }) => {
+        context.actions.transferToAgent = 'billing';
+        return hook === 'beforeModel' ? { content: { role: 'model' as const, parts: [{ text: 'Handing over.' }] } } : undefined;
+      };
+      const billing = new LlmAgent({ name: 'billing', description: 'Billing', model: new ScriptedModel(['Your invoice is paid.']) });
+      const root = new LlmAgent({ name: 'root', model: new ScriptedModel(['Handing over.']), subAgents: [billing], callbacks: { [hook]: callback } });
+      const events = await collect(new Runner({ appName: 'app', agent: root }), 'My invoice?');
+      expect([hook, events.map((e) => `${e.author}: ${e.text()}`)]).toEqual([hook, ['root: Handing over.', 'billing: Your invoice is paid.']]);
+      expect(events[0].actions.transferToAgent).toBe('billing');
+    }
+  });
+
   it('reports a transfer to an unknown agent as an error event', async () => {
     const model = new ScriptedModel([{ calls: [{ name: 'setTarget' }] }]);
     const setTarget = new FnTool('setTarget', (_a, ctx) => {
