@@ -263,7 +263,8 @@ class ModelCall implements ModelStep {
     // checked (the hooks' copy, before the callbacks edit it in place, tells a hook's file from a callback's).
     const session = conversationBeforeHooks(this.request);
     const known = knownFiles(session ?? this.request.contents);
-    const hooked = session && knownFiles(this.request.contents);
+    // null: the contents the hooks left throw when read, so the hooks are blamed for what throws.
+    const hooked = session && (knownFiles(this.request.contents) ?? null);
     this.ownRequest();
     const { agent, context } = this;
     try {

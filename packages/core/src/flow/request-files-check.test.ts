@@ -153,6 +153,15 @@ describe("a processRequest hook's files are checked, with or without callbacks",
     }
   });
 
+  it('a file a hook put in whose getter throws is the hook\'s, with or without callbacks', async () => {
+    for (const callbacks of [{}, { beforeModel: () => undefined }]) {
+      const { events, model } = await hooked({ mimeType: 'image/jpeg', get data(): string { throw new Error('secret'); } }, callbacks);
+      expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MODEL_REQUEST']);
+      expect(events[0].errorMessage).toContain('The request a processRequest hook left for model "scripted-model" is not valid: reading its contents threw an error');
+      expect(model.requests).toHaveLength(0);
+    }
+  });
+
   it("a good file a hook put in reaches the model; a callback's bad file beside it is the callback's", async () => {
     const good = await hooked({ mimeType: 'application/pdf', data: SAMPLE_FILES.pdf });
     expect(good.events.map((e) => e.errorCode)).toEqual([undefined]);
@@ -224,7 +233,7 @@ describe('what throws when the request is read', () => {
     const thrown = `\u001b[2J\u001b[31mFAKE LOG LINE\nlevel=info ${'y'.repeat(100_000)}`;
     const { events } = await run(({ request }) => void request.contents.push({ role: 'user', parts: [{ get inlineData(): never { throw new Error(thrown); } } as unknown as Part] }));
     expect(events.map((e) => e.errorCode)).toEqual(['INVALID_MODEL_REQUEST']);
-    expect(events[0].errorMessage).toContain('is not valid: reading its contents threw an error (a getter or a Proxy); leave plain data. The model was not called.');
+    expect(events[0].errorMessage).toContain('a beforeModel callback left for model "scripted-model" is not valid: reading its contents threw an error (a getter or a Proxy); leave plain data. The model was not called.');
     expect(events[0].errorMessage).not.toContain('FAKE');
     expect(events[0].errorMessage!.length).toBeLessThan(300);
   });

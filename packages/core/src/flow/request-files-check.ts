@@ -26,13 +26,16 @@ export interface RequestFilesProblem {
  * provider), and the contents and their parts arrays of objects, to find them. A file whose members are
  * those of one of `known` is not checked again, wherever it is: the usual file costs no reading of its
  * bytes. Without `known`, every file is checked. A file at fault that is one of `hooked` (the files a
- * `processRequest` hook added) is said to be the hook's. What throws when read is said too, in fixed words (not what it threw).
+ * `processRequest` hook added) is said to be the hook's. What throws when read is said too, in fixed words (not what it threw),
+ * and is the hook's when `hooked` is `null` (the contents the hooks left threw when read: see {@link knownFiles}).
  */
-export function requestFilesProblem(request: LlmRequest, known: KnownFiles | undefined, hooked?: KnownFiles): RequestFilesProblem | undefined {
-  let fault: InlineData | undefined;
+export function requestFilesProblem(request: LlmRequest, known: KnownFiles | undefined, hooked?: KnownFiles | null): RequestFilesProblem | undefined {
+  let fault: InlineData | 'unreadable' | undefined;
   const reason = filesProblem(request, known, (file) => (fault = file));
   if (reason === undefined) return undefined;
-  return { reason, byHook: fault !== undefined && hooked !== undefined && knownFile(hooked, fault.mimeType, fault.data, fault.displayName) !== undefined };
+  // Contents the hooks left that could not be read (`hooked` null: a getter or Proxy that throws) are the hooks' fault when reading throws.
+  if (fault === 'unreadable') return { reason, byHook: hooked === null };
+  return { reason, byHook: fault !== undefined && hooked !== undefined && hooked !== null && knownFile(hooked, fault.mimeType, fault.data, fault.displayName) !== undefined };
 }
 
 /**
@@ -41,7 +44,7 @@ export function requestFilesProblem(request: LlmRequest, known: KnownFiles | und
  * once, its files `{ mimeType, data, displayName? }` as compared or checked, so the adapter reads no getter,
  * Proxy or object a callback still holds again. Contents without files are left as they are.
  */
-function filesProblem(request: LlmRequest, known: KnownFiles | undefined, faulty: (file: InlineData) => void): string | undefined {
+function filesProblem(request: LlmRequest, known: KnownFiles | undefined, faulty: (file: InlineData | 'unreadable') => void): string | undefined {
   try {
     const contents: unknown = request.contents;
     if (!Array.isArray(contents)) return `its contents are ${describe(contents)}, not an array`;
@@ -86,6 +89,7 @@ function filesProblem(request: LlmRequest, known: KnownFiles | undefined, faulty
     return undefined;
   } catch {
     // A getter or a Proxy that throws: what it threw is not repeated (of any length, raw, and stored in the session), as a user's message check says it.
+    faulty('unreadable');
     return 'reading its contents threw an error (a getter or a Proxy); leave plain data';
   }
 }
