@@ -269,8 +269,7 @@ class ModelCall implements ModelStep {
     const { agent, context } = this;
     try {
       for (const before of this.chain.beforeModel) {
-        const response = (await before({ context: this.callbackContext(), request: this.request })) ?? undefined;
-        this.settle();
+        const response = (await this.settled(before({ context: this.callbackContext(), request: this.request }))) ?? undefined;
         if (context.aborted) return new EndedBefore(errorEvent(context, agent.name, new RunAbortedError(context.signal.reason)));
         if (response) return response;
       }
@@ -378,8 +377,7 @@ class ModelCall implements ModelStep {
       this.ownRequest();
       try {
         for (const onError of this.chain.onModelError) {
-          const response = (await onError({ context: this.callbackContext(), request: this.request, error })) ?? undefined;
-          this.settle();
+          const response = (await this.settled(onError({ context: this.callbackContext(), request: this.request, error }))) ?? undefined;
           // Aborted while a callback ran: the run ends RUN_ABORTED, whatever it returned (nor does another run).
           if (context.aborted) return this.abortedCall(new RunAbortedError(context.signal.reason), billed);
           if (response) {
@@ -429,8 +427,7 @@ class ModelCall implements ModelStep {
     if (response === this.complete) this.modelUsage = usageOfComplete(response, this.agent.model.modelName);
     try {
       for (const after of this.chain.afterModel) {
-        const replaced = (await after({ context: this.callbackContext(), response })) ?? undefined;
-        this.settle();
+        const replaced = (await this.settled(after({ context: this.callbackContext(), response }))) ?? undefined;
         // Aborted while a callback ran: the run ends RUN_ABORTED, whatever it returned (nor does another run).
         if (context.aborted && !closedAborted) return this.abortedAfter(response);
         if (replaced) return replaced;
@@ -549,6 +546,33 @@ class ModelCall implements ModelStep {
       state: new State((this.callbackStateBase ??= context.stateSnapshot()), actions.stateDelta, actions),
       actions,
     };
+  }
+
+  /**
+   * What a callback returned, its writes folded ({@link ModelCall.settle}) the moment it settled: at once when it
+   * returned a value that is no thenable (awaiting it would leave a microtask for its queued writes); a thenable's
+   * `then` (read once, called here) when it resolves or rejects; a promise in the first reaction to it, as an await's.
+   * (A synchronous throw is folded by the caller's catch.)
+   */
+  private settled<T>(ran: T | PromiseLike<T>): T | Promise<T> {
+    const then = ran !== null && (typeof ran === 'object' || typeof ran === 'function') ? (ran as { then?: unknown }).then : undefined;
+    if (typeof then !== 'function') {
+      this.settle();
+      return ran as T;
+    }
+    return new Promise<T>((resolve, reject) => {
+      (then as PromiseLike<T>['then']).call(
+        ran,
+        (value) => {
+          this.settle();
+          resolve(value);
+        },
+        (thrown: unknown) => {
+          this.settle();
+          reject(thrown);
+        },
+      );
+    });
   }
 
   /**

@@ -178,6 +178,34 @@ describe('Runner: callbacks and plugins', () => {
       }
     }
   });
+
+  it("a model callback's write one microtask after it settled is dropped: a synchronous return's queued microtask or then, a thenable's write after resolving", async () => {
+    type Context = CallbackContext;
+    const ways: Record<string, (context: Context) => unknown> = {
+      microtask: (context) => void queueMicrotask(() => context.state.set('late', 1)),
+      then: (context) => void Promise.resolve().then(() => context.state.set('late', 1)),
+      thenable: (context) => ({
+        then(resolve: (value: undefined) => void) {
+          resolve(undefined);
+          context.state.set('late', 1);
+        },
+      }),
+    };
+    for (const hook of ['beforeModel', 'onModelError', 'afterModel'] as const) {
+      for (const [way, write] of Object.entries(ways)) {
+        const callback = ({ context }: { context: Context }) => {
+          context.state.set('kept', 1);
+          return write(context);
+        };
+        const model = new ScriptedModel([hook === 'onModelError' ? new Error('rate limited') : 'x', 'y']);
+        const sessionService = new InMemorySessionService();
+        const agent = new LlmAgent({ name: 'root', model, callbacks: { [hook]: callback } });
+        const events = await collect(new Runner({ appName: 'app', agent, sessionService }), 'hi');
+        const session = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+        expect([hook, way, events.at(-1)!.actions.stateDelta, session.state]).toEqual([hook, way, { kept: 1 }, { kept: 1 }]);
+      }
+    }
+  });
 });
 
 describe('Runner: plugins and callbacks are kept as given', () => {
