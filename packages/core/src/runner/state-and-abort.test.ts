@@ -8,6 +8,7 @@ import { SequentialAgent } from '../agents/sequential-agent';
 import { LoopAgent } from '../agents/loop-agent';
 import type { BaseAgent } from '../agents/base-agent';
 import { RunAbortedError } from '../errors/run-aborted-error';
+import { AgentTool } from '../agent-tool/agent-tool';
 
 describe('Runner: state scopes', () => {
   it('shares app: across users, user: across a user\'s sessions, keeps plain keys per session and never stores temp:', async () => {
@@ -239,14 +240,16 @@ describe('Runner: cancellation', () => {
     }
   });
 
-  it('a tool or beforeTool callback that throws RunAbortedError with no abort fails its call TOOL_EXECUTION_FAILED, and the run goes on', async () => {
+  it('a tool, a beforeTool callback or an AgentTool\'s inner agent that throws RunAbortedError with no abort fails its call TOOL_EXECUTION_FAILED, and the run goes on', async () => {
     const cases = [
       ['sync tool', () => new FnTool('t', () => { throw new RunAbortedError('gave up'); }), {}],
       ['async tool', () => new FnTool('t', async () => { await Promise.resolve(); throw new RunAbortedError('gave up'); }), {}],
       ['beforeTool', () => new FnTool('t', () => ({ ok: true })), { beforeTool: () => { throw new RunAbortedError('gave up'); } }],
+      // An AgentTool whose inner agent's run ended RUN_ABORTED (its model callback threw one).
+      ['AgentTool', () => new AgentTool({ agent: new LlmAgent({ name: 't', model: new ScriptedModel(['inner']), callbacks: { afterModel: () => { throw new RunAbortedError('gave up'); } } }) }), {}],
     ] as const;
     for (const [label, tool, callbacks] of cases) {
-      const model = new ScriptedModel([{ calls: [{ name: 't' }] }, 'answered']);
+      const model = new ScriptedModel([{ calls: [{ name: 't', args: label === 'AgentTool' ? { request: 'go' } : {} }] }, 'answered']);
       const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'root', model, tools: [tool()], callbacks }) });
       const events = await collect(runner, 'hi');
       const response = events[1].functionResponses()[0].response as { error?: { code: string } };
