@@ -1,5 +1,6 @@
 import { type LlmResponse, type Part, ProviderError } from '@toolsmith/core';
 import { partialFunctionCallResponse } from '@toolsmith/core/adapter-kit';
+import { checkGeminiResponseShape } from './check-gemini-response-shape';
 import { geminiCallId } from './gemini-call-id';
 import { type GeminiResponseData, finishGeminiResponse, mapGeminiParts } from './map-gemini-response';
 import { GEMINI_PROVIDER } from './provider-tool';
@@ -11,7 +12,8 @@ import { readGeminiResponse } from './read-gemini-response';
  * call whole), then one complete response with the text deltas joined, the function calls (Gemini sends each one
  * whole), usage and finish reason. Parts that carry a `thoughtSignature` are never merged with
  * others, so each signature goes back on the part it came with. A stream that ends without a finish
- * reason was cut off and is reported as `PROVIDER_RESPONSE_INVALID`.
+ * reason was cut off and is reported as `PROVIDER_RESPONSE_INVALID`, as is a chunk of another shape
+ * (see {@link checkGeminiResponseShape}).
  */
 export async function* assembleGeminiStream(chunks: AsyncIterable<GeminiResponseData>): AsyncGenerator<LlmResponse> {
   const parts: Part[] = [];
@@ -21,7 +23,10 @@ export async function* assembleGeminiStream(chunks: AsyncIterable<GeminiResponse
   let calls = 0;
 
   for await (const chunk of chunks) {
-    const candidate = readGeminiResponse(() => chunk.candidates?.[0]);
+    const candidate = readGeminiResponse(() => {
+      checkGeminiResponseShape(chunk);
+      return chunk.candidates?.[0];
+    });
     for (const part of readGeminiResponse(() => mapGeminiParts(candidate?.content?.parts ?? []))) {
       if (part.text && !part.functionCall) yield { partial: true, content: { role: 'model', parts: [{ text: part.text, ...(part.thought ? { thought: true } : {}) }] } };
       const call = part.functionCall;

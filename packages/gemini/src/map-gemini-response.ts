@@ -1,6 +1,7 @@
 import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part as GeminiPart } from '@google/genai' with { 'resolution-mode': 'import' };
 import type { InlineData, LlmResponse, Part, Usage } from '@toolsmith/core';
 import { argsFromJsonValue, providerDataPart, signedBy } from '@toolsmith/core/adapter-kit';
+import { checkGeminiResponseShape } from './check-gemini-response-shape';
 import { geminiCallId } from './gemini-call-id';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
 import { GEMINI_PROVIDER } from './provider-tool';
@@ -13,8 +14,10 @@ export type GeminiResponseData = Pick<GenerateContentResponse, 'candidates' | 'u
  * Maps a complete `GenerateContentResponse` (of the first candidate) to the final {@link LlmResponse}.
  * Function calls without an id get a generated one; `thoughtSignature`s stay on their part; a blocked
  * prompt or a malformed function call is reported in `error`, as a failure inside a successful exchange.
+ * A body of another shape (see {@link checkGeminiResponseShape}) throws `PROVIDER_RESPONSE_INVALID`.
  */
 export function mapGeminiResponse(response: GeminiResponseData): LlmResponse {
+  checkGeminiResponseShape(response);
   const candidate = response.candidates?.[0];
   return finishGeminiResponse(response, mapGeminiParts(candidate?.content?.parts ?? []), candidate?.finishReason, candidate?.finishMessage);
 }

@@ -42,4 +42,47 @@ describe('a Gemini response of an unexpected shape', () => {
     const body = { candidates: [{ content: { role: 'model', parts: 5 }, finishReason: 'STOP' }] };
     expect(await run(body, streaming)).toEqual({ calls: 1, codes: ['PROVIDER_RESPONSE_INVALID'] });
   });
+
+  const usage = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
+  const answer = (content: unknown) => ({ candidates: [{ content, finishReason: 'STOP' }], usageMetadata: usage });
+  it.each([false, true])('a body of another shape is PROVIDER_RESPONSE_INVALID, never an empty answer (streaming: %s)', async (streaming) => {
+    for (const body of [
+      { candidates: 5, usageMetadata: usage },
+      { candidates: 'x', usageMetadata: usage },
+      { candidates: [5], usageMetadata: usage },
+      answer('hello'),
+      answer({ role: 'model', parts: [5] }),
+      answer({ role: 'model', parts: 'text' }),
+      answer({ role: 'model', parts: [{ text: 'ok' }, 'more'] }),
+      { ...answer({ role: 'model', parts: [{ text: 'ok' }] }), usageMetadata: 'x' },
+      { ...answer({ role: 'model', parts: [{ text: 'ok' }] }), promptFeedback: 'x' },
+      [answer({ role: 'model', parts: [{ text: 'ok' }] })],
+    ]) {
+      expect([body, await run(body, streaming)]).toEqual([body, { calls: 1, codes: ['PROVIDER_RESPONSE_INVALID'] }]);
+    }
+  });
+
+  it('a streamed chunk of another shape after good ones fails the stream', async () => {
+    const client = {
+      models: {
+        generateContentStream: async () =>
+          (async function* () {
+            yield { candidates: [{ content: { role: 'model', parts: [{ text: 'a' }] } }] };
+            yield answer('hello');
+          })(),
+      },
+    };
+    const runner = new Runner({ appName: 'app', sessionService: new InMemorySessionService(), agent: new LlmAgent({ name: 'bot', model: new GeminiModel({ model: 'gemini-x', client: client as never }) }) });
+    const codes: Array<string | undefined> = [];
+    for await (const event of runner.run({ userId: 'u', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'speak' }] }, streaming: true })) if (!event.partial) codes.push(event.errorCode);
+    expect(codes).toEqual(['PROVIDER_RESPONSE_INVALID']);
+  });
+
+  it('absent or null fields are read as absent: a body with no candidates, or null ones, stays an empty answer', async () => {
+    for (const body of [{ candidates: [], usageMetadata: usage, responseId: 'r' }, { candidates: null, usageMetadata: null, promptFeedback: null }, answer(null), answer({ role: 'model', parts: null })]) {
+      expect([body, await run(body, false)]).toEqual([body, { calls: 1, codes: [undefined] }]);
+    }
+    // Streamed, a chunk with no candidates has no finish reason (a cut-off stream, as before); these have one.
+    for (const body of [answer(null), answer({ role: 'model', parts: null })]) expect([body, await run(body, true)]).toEqual([body, { calls: 1, codes: [undefined] }]);
+  });
 });
