@@ -1,4 +1,5 @@
 import { AgentConfigError } from '../errors/agent-config-error';
+import { AGENT_NAME } from '../state/agent-name';
 import type { Event } from '../events/event';
 import type { InvocationContext } from './invocation-context';
 
@@ -12,7 +13,6 @@ export interface BaseAgentOptions {
   subAgents?: BaseAgent[];
 }
 
-const AGENT_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
  * Base class of agents: a name, a description and a tree of sub-agents. Subclasses implement

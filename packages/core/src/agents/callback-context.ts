@@ -13,7 +13,9 @@ export interface CallbackContext extends ReadonlyContext {
    * (the named agent continues the invocation; an unknown name ends the run `AGENT_NOT_FOUND`). On a response with
    * calls, the agent's turn goes on as the calls' own actions (on their function response event) decide: a
    * `transferToAgent` or `skipSummarization` set here is recorded on the model event but not acted on. `escalate` set
-   * here, calls or not, stops an enclosing `SequentialAgent`/`LoopAgent` once the agent's turn ends.
+   * here, calls or not, stops an enclosing `SequentialAgent`/`LoopAgent` once the agent's turn ends. A `transferToAgent`
+   * that is no agent name (not a string of 1–64 letters, digits, "_" or "-") ends the call `AGENT_NOT_FOUND` when the
+   * callback settles, with none of these actions kept.
    */
   readonly actions: EventActions;
 }

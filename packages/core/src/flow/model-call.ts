@@ -275,8 +275,8 @@ class ModelCall implements ModelStep {
       }
     } catch (thrown) {
       if (context.aborted) return new EndedBefore(errorEvent(context, agent.name, new RunAbortedError(context.signal.reason)));
-      this.settle();
-      return new EndedBefore(errorEvent(context, agent.name, runFailure(thrown), this.actions));
+      const refused = this.settle();
+      return new EndedBefore(errorEvent(context, agent.name, runFailure(refused ?? thrown), this.actions));
     }
     const problem = requestFilesProblem(this.request, known, hooked);
     if (problem === undefined) return undefined;
@@ -392,11 +392,11 @@ class ModelCall implements ModelStep {
         }
       } catch (thrown) {
         if (context.aborted) return this.abortedCall(new RunAbortedError(context.signal.reason), billed);
-        this.settle();
+        const refused = this.settle();
         // The run ends on what the callback threw (as after an afterModel callback throws: its code, else
         // INTERNAL_ERROR), on this call's error event: what was billed was billed whatever the callbacks do, and
         // the callbacks' state writes are on it, as when none answers.
-        const event = withUsage(errorEvent(context, agent.name, runFailure(thrown), this.actions), billed);
+        const event = withUsage(errorEvent(context, agent.name, runFailure(refused ?? thrown), this.actions), billed);
         this.chat?.endAs(event);
         return event;
       }
@@ -435,13 +435,13 @@ class ModelCall implements ModelStep {
       return response;
     } catch (thrown) {
       if (context.aborted && !closedAborted) return this.abortedAfter(response);
-      this.settle();
+      const refused = this.settle();
       // The run ends on it, on this call's error event: what was billed was billed whatever the callbacks do. Its
       // counts are those of the response the callbacks were given (see givenUsage); the chat span gets the same
       // (unless a callback recovered the call: it has what was billed), and ends failed here, or it would never be
       // exported. The callbacks' state writes are on the event, as on any event of the call.
       const usage = this.givenUsage(response);
-      const event = withUsage(errorEvent(context, this.agent.name, runFailure(thrown), this.actions), usage);
+      const event = withUsage(errorEvent(context, this.agent.name, runFailure(refused ?? thrown), this.actions), usage);
       if (this.chat) {
         this.chat.usage(usage);
         this.chat.endAs(event);
@@ -557,19 +557,20 @@ class ModelCall implements ModelStep {
   private settled<T>(ran: T | PromiseLike<T>): T | Promise<T> {
     const then = ran !== null && (typeof ran === 'object' || typeof ran === 'function') ? (ran as { then?: unknown }).then : undefined;
     if (typeof then !== 'function') {
-      this.settle();
+      const refused = this.settle();
+      if (refused) throw refused;
       return ran as T;
     }
     return new Promise<T>((resolve, reject) => {
       (then as PromiseLike<T>['then']).call(
         ran,
         (value) => {
-          this.settle();
-          resolve(value);
+          const refused = this.settle();
+          if (refused) reject(refused);
+          else resolve(value);
         },
         (thrown: unknown) => {
-          this.settle();
-          reject(thrown);
+          reject(this.settle() ?? thrown);
         },
       );
     });
@@ -579,11 +580,14 @@ class ModelCall implements ModelStep {
    * A callback settled (returned or threw): what it wrote is folded into fresh actions, the call's from now on, as a
    * tool call's actions are folded into its step's once it settled (mergeActions). Its context keeps the old object,
    * so a write it makes later (a timer, an unawaited promise) lands on nothing an event holds: dropped, as a tool's is.
+   * Returns the error the call ends on instead when the actions cannot be taken (a `transferToAgent` that is no agent
+   * name, see mergeActions): the call's actions are then left empty, nothing of the callbacks kept.
    */
-  private settle(): void {
+  private settle(): ToolsmithError | undefined {
     const settled = createEventActions();
-    mergeActions(settled, this.actions);
+    const refused = mergeActions(settled, this.actions);
     this.actions = settled;
+    return refused;
   }
 }
 

@@ -185,6 +185,64 @@ describe('Runner: multi-agent', () => {
     expect(helperModel.callCount).toBe(1);
   });
 
+  it.each([
+    ['a number', 42],
+    ['a BigInt', 10n],
+    ['an object with toString', { toString: () => 'billing' }],
+    ['no agent name', 'bill ing'],
+  ])('ends the model call on AGENT_NOT_FOUND when a model callback sets transferToAgent to %s, nothing of the callbacks stored', async (_label, value) => {
+    for (const asynchronous of [false, true]) {
+      const billingModel = new ScriptedModel(['never reached']);
+      const billing = new LlmAgent({ name: 'billing', model: billingModel });
+      const root = new LlmAgent({
+        name: 'root',
+        model: new ScriptedModel(['Paid for.']),
+        subAgents: [billing],
+        callbacks: {
+          afterModel: ({ context }) => {
+            context.state.set('seen', true);
+            (context.actions as { transferToAgent?: unknown }).transferToAgent = value;
+            return asynchronous ? Promise.resolve(undefined) : undefined;
+          },
+        },
+      });
+      const sessionService = new InMemorySessionService();
+      const runner = new Runner({ appName: 'app', agent: root, sessionService });
+
+      const events = await collect(runner, 'Pay it');
+
+      expect(events.map((e) => e.errorCode)).toEqual(['AGENT_NOT_FOUND']);
+      expect(events[0].errorMessage).toMatch(/actions\.transferToAgent must be an agent name/);
+      expect(events[0].actions.transferToAgent).toBeUndefined();
+      expect(billingModel.callCount).toBe(0);
+      const session = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+      expect(session.state.seen).toBeUndefined();
+      expect(session.events.map((e) => e.actions.transferToAgent)).toEqual([undefined, undefined]);
+    }
+  });
+
+  it('answers a tool call that sets transferToAgent to no agent name with AGENT_NOT_FOUND, nothing of its actions merged', async () => {
+    const bad = new FnTool('bad', (_a, ctx) => {
+      ctx.state.set('moved', true);
+      (ctx.actions as { transferToAgent?: unknown }).transferToAgent = 10n;
+      return { ok: true };
+    });
+    const billingModel = new ScriptedModel(['never reached']);
+    const rootModel = new ScriptedModel([{ calls: [{ id: 'c1', name: 'bad' }] }, 'Could not hand over.']);
+    const root = new LlmAgent({ name: 'root', model: rootModel, tools: [bad], subAgents: [new LlmAgent({ name: 'billing', model: billingModel })] });
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: 'app', agent: root, sessionService });
+
+    const events = await collect(runner, 'Move me');
+
+    expect(events[1].functionResponses()[0]).toMatchObject({ id: 'c1', isError: true, response: { error: { code: 'AGENT_NOT_FOUND' } } });
+    expect(events[1].actions.transferToAgent).toBeUndefined();
+    expect(events.at(-1)!.text()).toBe('Could not hand over.');
+    expect(billingModel.callCount).toBe(0);
+    const session = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+    expect(session.state.moved).toBeUndefined();
+  });
+
   it('checks the tools of an AgentTool\'s agent when the Runner is built', () => {
     const model = new ScriptedModel([]);
     const broken = new LlmAgent({ name: 'helper', model, tools: [new FnTool('x', () => ({})), new FnTool('x', () => ({}))] });

@@ -1,4 +1,6 @@
+import { AGENT_NAME } from './agent-name';
 import { StateConflictError } from '../errors/state-conflict-error';
+import { ToolsmithError } from '../errors/toolsmith-error';
 import type { EventActions } from './event-actions';
 import { jsonEqual } from './state-ops';
 import { ownStateValue, setStateKey } from './state-keys';
@@ -12,8 +14,12 @@ import { ownStateValue, setStateKey } from './state-keys';
  * call wrote (or following an increment, whose result only the store knows), or an increment of a value
  * that is not a number. Also how a model callback's writes become its call's once the callback settled (flow/model-call.ts):
  * folded into fresh actions, so what the callback's context writes later lands on nothing the event holds.
+ * A `transferToAgent` that is no agent name (a number, a BigInt, an object) is refused the same way, with
+ * `AGENT_NOT_FOUND`: every session store then stores the same (nothing of the call), none fails on it.
  */
-export function mergeActions(into: EventActions, from: EventActions): StateConflictError | undefined {
+export function mergeActions(into: EventActions, from: EventActions): ToolsmithError | undefined {
+  const transfer: unknown = from.transferToAgent;
+  if (transfer !== undefined && (typeof transfer !== 'string' || !AGENT_NAME.test(transfer))) return notAnAgentName(transfer);
   const ops = from.stateOps;
   if (ops) {
     for (const key of Object.keys(ops)) {
@@ -58,4 +64,13 @@ export function mergeActions(into: EventActions, from: EventActions): StateConfl
   if (from.requestedToolConfirmations) {
     into.requestedToolConfirmations = { ...into.requestedToolConfirmations, ...from.requestedToolConfirmations };
   }
+}
+
+/** The error for a `transferToAgent` that is no agent name: it names no agent of any tree. */
+function notAnAgentName(value: unknown): ToolsmithError {
+  const shown = typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value) : value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  return new ToolsmithError(
+    'AGENT_NOT_FOUND',
+    `actions.transferToAgent must be an agent name (1–64 letters, digits, "_" or "-"), not ${shown}. Nothing of this call's actions was kept.`,
+  );
 }
