@@ -21,10 +21,11 @@ const MAX_DATA_BYTES = 0xffff_ffff - 36;
  * AIFF, AAC, OGG, FLAC; no raw PCM), so the stored turn can go back.
  *
  * Returns `undefined` for anything else, which is left as it came for core's check of a model's files: a media
- * type or data that is not a string (core refuses it), another media type, and PCM that cannot be made a valid
- * WAV file, which core stores under its raw type (`audio/l16`): a `rate` or `channels` that is not a positive
- * whole number or is more than a WAV header holds, data that is not standard or URL-safe base64, or bytes that
- * are not a whole number of samples (2 bytes per channel).
+ * type or data that is not a string (core refuses it), empty data (core leaves it out), another media type, and
+ * PCM that cannot be made a valid WAV file, which core stores under its raw type (`audio/l16`) or refuses: a
+ * `rate` or `channels` that is not a positive whole number or is more than a WAV header holds, data that is not
+ * standard or URL-safe base64 (whitespace, more than two `=`, or only `=`: no bytes; core refuses these), or
+ * bytes that are not a whole number of samples (2 bytes per channel).
  */
 export function pcmAsWav(mimeType: unknown, data: unknown): { mimeType: string; data: string } | undefined {
   if (typeof mimeType !== 'string' || typeof data !== 'string' || data.length === 0) return undefined;
@@ -33,10 +34,13 @@ export function pcmAsWav(mimeType: unknown, data: unknown): { mimeType: string; 
   const rate = parameter(parameters, 'rate', DEFAULT_RATE);
   const channels = parameter(parameters, 'channels', 1);
   if (rate === undefined || channels === undefined || channels > MAX_CHANNELS || rate * channels * 2 > MAX_BYTE_RATE) return undefined;
+  // More padding than base64 has (two `=`) is not base64, as core's check reads it.
+  if (data.endsWith('===')) return undefined;
   const samples = Buffer.from(data, 'base64');
   // Node skips what is not base64: the bytes must encode back to the data (either alphabet, padded or not).
   if (samples.toString('base64url') !== data.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')) return undefined;
-  if (samples.length % (channels * 2) !== 0 || samples.length > MAX_DATA_BYTES) return undefined;
+  // No bytes (data of only `=`): not base64 to core either, which refuses it under any media type; never an empty WAV.
+  if (samples.length === 0 || samples.length % (channels * 2) !== 0 || samples.length > MAX_DATA_BYTES) return undefined;
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'latin1');
   header.writeUInt32LE(36 + samples.length, 4);

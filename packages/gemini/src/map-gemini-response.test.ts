@@ -137,6 +137,12 @@ describe("Gemini's speech output that cannot be made a WAV file", () => {
     }
   });
 
+  it('data of only padding, more padding than base64 has, or with whitespace is left as it came (core refuses it), never an empty WAV', () => {
+    for (const data of ['=', '==', '====', `${pcm}==`, `${pcm.slice(0, 8)}====`, `${pcm.slice(0, 4)} ${pcm.slice(4)}`, `${pcm}\n`, ` ${pcm}`]) {
+      expect([data, wavOf('audio/L16', data)]).toEqual([data, { mimeType: 'audio/L16', data }]);
+    }
+  });
+
   it('a part with both text and a file keeps both, as two parts', () => {
     expect(mapGeminiParts([{ text: 'hi', inlineData: { mimeType: 'image/png', data: 'AAAA' } }])).toEqual([{ text: 'hi' }, { inlineData: { mimeType: 'image/png', data: 'AAAA' } }]);
   });

@@ -85,4 +85,13 @@ describe('a Gemini response of an unexpected shape', () => {
     // Streamed, a chunk with no candidates has no finish reason (a cut-off stream, as before); these have one.
     for (const body of [answer(null), answer({ role: 'model', parts: null })]) expect([body, await run(body, true)]).toEqual([body, { calls: 1, codes: [undefined] }]);
   });
+
+  it('PCM data of only padding is refused by core as any other type is, not kept as an empty WAV file', async () => {
+    for (const mimeType of ['audio/pcm', 'audio/L16;rate=24000', 'audio/mpeg']) {
+      for (const data of ['=', '====']) {
+        const body = { candidates: [{ content: { role: 'model', parts: [{ text: 't' }, { inlineData: { mimeType, data } }] }, finishReason: 'STOP' }] };
+        expect([mimeType, data, await run(body, false)]).toEqual([mimeType, data, { calls: 1, codes: ['INVALID_MODEL_RESPONSE'] }]);
+      }
+    }
+  });
 });
