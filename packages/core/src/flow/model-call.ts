@@ -231,6 +231,12 @@ class ModelCall implements ModelStep {
    * a callback may edit the response in place. Declared only: a call without afterModel callbacks has no such property.
    */
   declare private modelUsage?: Usage;
+  /**
+   * Whether the run was aborted when the running callback settled ({@link ModelCall.settle}): the cutoff of "aborted while
+   * a callback ran", the one its writes are taken at. An abort queued by a callback that returned (a microtask, a reaction)
+   * fires after it and is not the callback's. Unset until it settled (a synchronous throw is checked at once). Declared only.
+   */
+  declare private settledAborted?: boolean;
 
   constructor(
     private readonly agent: LlmAgent,
@@ -270,11 +276,11 @@ class ModelCall implements ModelStep {
     try {
       for (const before of this.chain.beforeModel) {
         const response = (await this.settled(before({ context: this.callbackContext(), request: this.request }))) ?? undefined;
-        if (context.aborted) return new EndedBefore(errorEvent(context, agent.name, new RunAbortedError(context.signal.reason)));
+        if (this.abortedInCallback()) return new EndedBefore(errorEvent(context, agent.name, new RunAbortedError(context.signal.reason)));
         if (response) return response;
       }
     } catch (thrown) {
-      if (context.aborted) return new EndedBefore(errorEvent(context, agent.name, new RunAbortedError(context.signal.reason)));
+      if (this.abortedInCallback()) return new EndedBefore(errorEvent(context, agent.name, new RunAbortedError(context.signal.reason)));
       const refused = this.settle();
       return new EndedBefore(errorEvent(context, agent.name, runFailure(refused ?? thrown), this.actions));
     }
@@ -379,7 +385,7 @@ class ModelCall implements ModelStep {
         for (const onError of this.chain.onModelError) {
           const response = (await this.settled(onError({ context: this.callbackContext(), request: this.request, error }))) ?? undefined;
           // Aborted while a callback ran: the run ends RUN_ABORTED, whatever it returned (nor does another run).
-          if (context.aborted) return this.abortedCall(new RunAbortedError(context.signal.reason), billed);
+          if (this.abortedInCallback()) return this.abortedCall(new RunAbortedError(context.signal.reason), billed);
           if (response) {
             // Recovered: the model call itself failed, as it did; its span ends at the step, with that error
             // unless the run ends on another (the response refused at the boundary, an afterModel callback's throw).
@@ -391,7 +397,7 @@ class ModelCall implements ModelStep {
           }
         }
       } catch (thrown) {
-        if (context.aborted) return this.abortedCall(new RunAbortedError(context.signal.reason), billed);
+        if (this.abortedInCallback()) return this.abortedCall(new RunAbortedError(context.signal.reason), billed);
         const refused = this.settle();
         // The run ends on what the callback threw (as after an afterModel callback throws: its code, else
         // INTERNAL_ERROR), on this call's error event: what was billed was billed whatever the callbacks do, and
@@ -429,12 +435,12 @@ class ModelCall implements ModelStep {
       for (const after of this.chain.afterModel) {
         const replaced = (await this.settled(after({ context: this.callbackContext(), response }))) ?? undefined;
         // Aborted while a callback ran: the run ends RUN_ABORTED, whatever it returned (nor does another run).
-        if (context.aborted && !closedAborted) return this.abortedAfter(response);
+        if (this.abortedInCallback() && !closedAborted) return this.abortedAfter(response);
         if (replaced) return replaced;
       }
       return response;
     } catch (thrown) {
-      if (context.aborted && !closedAborted) return this.abortedAfter(response);
+      if (this.abortedInCallback() && !closedAborted) return this.abortedAfter(response);
       const refused = this.settle();
       // The run ends on it, on this call's error event: what was billed was billed whatever the callbacks do. Its
       // counts are those of the response the callbacks were given (see givenUsage); the chat span gets the same
@@ -535,7 +541,14 @@ class ModelCall implements ModelStep {
    * The context of one callback: it writes into the call's actions, and reads the session's state with the
    * callbacks' writes so far, until it settled ({@link ModelCall.settle}).
    */
+  /** The run was aborted while the callback that last ran ran: by the time it settled (see settledAborted). */
+  private abortedInCallback(): boolean {
+    return this.settledAborted ?? this.context.aborted;
+  }
+
+  /** The context of the callback about to run (its settling not yet recorded: see settledAborted). */
   private callbackContext(): CallbackContext {
+    this.settledAborted = undefined;
     const { agent, context, actions } = this;
     return {
       appName: context.services.appName,
@@ -584,6 +597,7 @@ class ModelCall implements ModelStep {
    * name, see mergeActions): the call's actions are then left empty, nothing of the callbacks kept.
    */
   private settle(): ToolsmithError | undefined {
+    this.settledAborted = this.context.aborted;
     const settled = createEventActions();
     const refused = mergeActions(settled, this.actions);
     this.actions = settled;

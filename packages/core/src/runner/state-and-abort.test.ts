@@ -222,6 +222,34 @@ describe('Runner: cancellation', () => {
     }
   });
 
+  it('an abort a model callback queued (a microtask) after it returned is not one during it: its answer and writes are kept, as its later writes are dropped', async () => {
+    const text = (t: string) => ({ content: { role: 'model' as const, parts: [{ text: t }] }, turnComplete: true });
+    type Ctx = { context: { state: { set(key: string, value: unknown): void } } };
+    const cases = {
+      afterModelNothing: { model: ['model'], answer: 'model', hook: 'afterModel', returns: () => undefined },
+      afterModelReplaces: { model: ['model'], answer: 'replaced', hook: 'afterModel', returns: () => text('replaced') },
+      beforeModelAnswers: { model: ['never'], answer: 'cached', hook: 'beforeModel', returns: () => text('cached') },
+      onModelErrorAnswers: { model: [new Error('rate limited')], answer: 'fallback', hook: 'onModelError', returns: () => text('fallback') },
+    };
+    for (const [name, { model: script, answer, hook, returns }] of Object.entries(cases)) {
+      const controller = new AbortController();
+      const callback = ({ context }: Ctx) => {
+        context.state.set('k', name);
+        queueMicrotask(() => {
+          controller.abort();
+          context.state.set('late', true); // after it settled: dropped
+        });
+        return returns();
+      };
+      const sessionService = new InMemorySessionService();
+      const agent = new LlmAgent({ name: 'root', model: new ScriptedModel(script), callbacks: { [hook]: callback } });
+      const events = await collect(new Runner({ appName: 'app', agent, sessionService }), 'hi', { signal: controller.signal });
+      expect([name, events.map((e) => e.errorCode ?? e.text())]).toEqual([name, [answer]]);
+      const session = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+      expect([name, session.events.map((e) => e.author), session.state]).toEqual([name, ['user', 'root'], { k: name }]);
+    }
+  });
+
   it('a model callback that throws RunAbortedError with no abort ends the run RUN_ABORTED, not stored, with none of its state writes', async () => {
     for (const hook of ['beforeModel', 'onModelError', 'afterModel'] as const) {
       const model = new ScriptedModel([hook === 'onModelError' ? new Error('rate limited') : 'x']);
