@@ -232,6 +232,12 @@ class ModelCall implements ModelStep {
    */
   declare private modelUsage?: Usage;
   /**
+   * The counts of the response the afterModel callbacks were given (the model's, a beforeModel or onModelError
+   * callback's answer), copied before they ran: what the event holds when their response carries none, and what their
+   * throw's error event holds (with what a recovered call was billed added, either way). Declared only, as modelUsage.
+   */
+  declare private givenCounts?: Usage;
+  /**
    * Whether the run was aborted when the running callback settled ({@link ModelCall.settle}): the cutoff of "aborted while
    * a callback ran", the one its writes are taken at. An abort queued by a callback that returned (a microtask, a reaction)
    * fires after it and is not the callback's. Unset until it settled (a synchronous throw is checked at once). Declared only.
@@ -430,23 +436,26 @@ class ModelCall implements ModelStep {
     // as without callbacks (runner.md Cancellation); only an abort while a callback runs ends the call here.
     const closedAborted = context.aborted;
     // What the model was billed, before a callback can edit its response in place (as step() and the chat span count it).
-    if (response === this.complete) this.modelUsage = usageOfComplete(response, this.agent.model.modelName);
+    // (The counts of any response they are given, for the same reason: see givenCounts.)
+    const given = usageOfComplete(response, this.agent.model.modelName);
+    this.givenCounts = given;
+    if (response === this.complete) this.modelUsage = given;
     try {
       for (const after of this.chain.afterModel) {
         const replaced = (await this.settled(after({ context: this.callbackContext(), response }))) ?? undefined;
         // Aborted while a callback ran: the run ends RUN_ABORTED, whatever it returned (nor does another run).
-        if (this.abortedInCallback() && !closedAborted) return this.abortedAfter(response);
+        if (this.abortedInCallback() && !closedAborted) return this.abortedAfter();
         if (replaced) return replaced;
       }
       return response;
     } catch (thrown) {
-      if (this.abortedInCallback() && !closedAborted) return this.abortedAfter(response);
+      if (this.abortedInCallback() && !closedAborted) return this.abortedAfter();
       const refused = this.settle();
       // The run ends on it, on this call's error event: what was billed was billed whatever the callbacks do. Its
       // counts are those of the response the callbacks were given (see givenUsage); the chat span gets the same
       // (unless a callback recovered the call: it has what was billed), and ends failed here, or it would never be
       // exported. The callbacks' state writes are on the event, as on any event of the call.
-      const usage = this.givenUsage(response);
+      const usage = this.givenUsage();
       const event = withUsage(errorEvent(context, this.agent.name, runFailure(refused ?? thrown), this.actions), usage);
       if (this.chat) {
         this.chat.usage(usage);
@@ -457,17 +466,16 @@ class ModelCall implements ModelStep {
   }
 
   /**
-   * The counts of the response the afterModel callbacks were given (the model's, or a recovery's with what was billed
-   * added), copied as the check copies them, read once.
+   * The counts of the response the afterModel callbacks were given (the model's, or a callback's answer; a recovery's
+   * with what was billed added), copied as the check copies them, once, before they ran (see givenCounts).
    */
-  private givenUsage(response: LlmResponse): Usage | undefined {
-    const own = response === this.complete ? this.modelUsage : usageOfComplete(response, this.agent.model.modelName);
-    return this.recoveredBilled ? addUsage(own, this.recoveredBilled) : own;
+  private givenUsage(): Usage | undefined {
+    return this.recoveredBilled ? addUsage(this.givenCounts, this.recoveredBilled) : this.givenCounts;
   }
 
   /** The run was aborted while an afterModel callback ran: RUN_ABORTED with the counts of the response they were given (see {@link ModelCall.abortedCall}). */
-  private abortedAfter(response: LlmResponse): Event {
-    const usage = this.givenUsage(response);
+  private abortedAfter(): Event {
+    const usage = this.givenUsage();
     this.chat?.usage(usage);
     return this.abortedCall(new RunAbortedError(this.context.signal.reason), usage);
   }
@@ -497,8 +505,9 @@ class ModelCall implements ModelStep {
     }
     if (this.chat) this.endChat(this.chat, raw, checked);
     // A response the afterModel callbacks gave with no usage (a redaction, or `usage` set undefined in place) keeps the
-    // model's counts, copied before they ran: what was billed was billed. A usage they give is the event's, as checked.
-    const usage = checked.usage ?? (this.complete && this.chain.afterModel.length > 0 ? this.modelUsage : undefined);
+    // counts of the response they were given (the model's, or a callback's answer), copied before they ran, as their
+    // throw's error event does: what was billed was billed. A usage they give is the event's, as checked.
+    const usage = checked.usage ?? (this.chain.afterModel.length > 0 ? this.givenCounts : undefined);
     this.event = this.responseEvent(checked, this.recoveredBilled ? addUsage(usage, this.recoveredBilled) : usage);
     this.ok = true;
     this.refusedCalls = checked.refusedCalls;
@@ -537,16 +546,15 @@ class ModelCall implements ModelStep {
     return event;
   }
 
-  /**
-   * The context of one callback: it writes into the call's actions, and reads the session's state with the
-   * callbacks' writes so far, until it settled ({@link ModelCall.settle}).
-   */
   /** The run was aborted while the callback that last ran ran: by the time it settled (see settledAborted). */
   private abortedInCallback(): boolean {
     return this.settledAborted ?? this.context.aborted;
   }
 
-  /** The context of the callback about to run (its settling not yet recorded: see settledAborted). */
+  /**
+   * The context of one callback: it writes into the call's actions, and reads the session's state with the
+   * callbacks' writes so far, until it settled ({@link ModelCall.settle}). Its settling is not yet recorded (see settledAborted).
+   */
   private callbackContext(): CallbackContext {
     this.settledAborted = undefined;
     const { agent, context, actions } = this;

@@ -253,4 +253,23 @@ describe('usage per run', () => {
       }
     }
   });
+
+  it("an afterModel callback's response with no usage after an onModelError answer keeps that answer's counts with what was billed, as the callback's throw does", async () => {
+    const billed = { inputTokens: 70, outputTokens: 5, totalTokens: 75 };
+    const given = { inputTokens: 80, outputTokens: 7, totalTokens: 87 }; // the answer's 10/2/12 and what was billed
+    const redacted = { content: { role: 'model', parts: [{ text: '[redacted]' }] } } as LlmResponse;
+    const afterModels = [() => redacted, ({ response }: { response: LlmResponse }) => void (response.usage = undefined)];
+    for (const afterModel of afterModels) {
+      for (const streaming of [false, true]) {
+        const answer: LlmResponse = { content: { role: 'model', parts: [{ text: 'Hello.' }] }, turnComplete: true, usage: { inputTokens: 10, outputTokens: 2, totalTokens: 12 } };
+        const model = new ScriptedModel([withBilledUsage(new Error('continuation failed'), billed)] as Script);
+        const agent = new LlmAgent({ name: 'bot', model, callbacks: { onModelError: () => answer, afterModel } });
+        const events = await collect(new Runner({ appName: 'app', agent }), 'Hi', { streaming });
+        const last = events[events.length - 1];
+        expect(last.errorCode).toBeUndefined();
+        expect(last.usage).toEqual(given);
+        expect(last.runUsage).toEqual(given);
+      }
+    }
+  });
 });
