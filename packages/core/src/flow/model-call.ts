@@ -493,9 +493,8 @@ class ModelCall implements ModelStep {
     } catch (error) {
       // Refused: nothing of it is stored, and none of its counts; what was billed all the same is the event's (and
       // the span's): what a failed call a callback answered for was billed, or the model's own counts when an
-      // afterModel callback's response replaced its complete one.
-      // (The model's counts taken before the afterModel callbacks ran, when there are any: one may have edited its response in place.)
-      const usage = this.recoveredBilled ?? (this.complete && this.chain.afterModel.length > 0 ? this.modelUsage : raw === this.complete ? undefined : usageOfComplete(this.complete, agent.model.modelName));
+      // afterModel callback's response replaced its complete one (see modelCounts).
+      const usage = this.recoveredBilled ?? this.modelCounts(raw, undefined);
       const event = withUsage(errorEvent(context, agent.name, error as ToolsmithError, this.actions), usage);
       if (this.chat) {
         this.chat.usage(usage);
@@ -524,10 +523,21 @@ class ModelCall implements ModelStep {
    */
   private endChat(chat: ChatSpan, raw: LlmResponse, checked: CheckedModelResponse): void {
     if (!chat.counted) {
-      chat.usage(this.complete && this.chain.afterModel.length > 0 ? this.modelUsage : raw === this.complete ? checked.usage : usageOfComplete(this.complete, this.agent.model.modelName));
+      chat.usage(this.modelCounts(raw, checked.usage));
       chat.response(checked);
     }
     chat.end();
+  }
+
+  /**
+   * The model's own counts for the step of `raw` (the response after the callbacks), as the check copies them:
+   * those taken before the afterModel callbacks ran when there are any (one may have edited the response in
+   * place), else `rawCounts` (what the check made of `raw`'s) when `raw` is the model's own response, else the
+   * model's complete response's, copied here (a callback's response replaced it; none when no model answered).
+   */
+  private modelCounts(raw: LlmResponse, rawCounts: Usage | undefined): Usage | undefined {
+    if (this.complete && this.chain.afterModel.length > 0) return this.modelUsage;
+    return raw === this.complete ? rawCounts : usageOfComplete(this.complete, this.agent.model.modelName);
   }
 
   private responseEvent(response: CheckedModelResponse, usage: Usage | undefined): Event {
