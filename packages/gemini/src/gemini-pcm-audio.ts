@@ -1,3 +1,5 @@
+import { mediaTypeParameter } from '@toolsmith/core/adapter-kit';
+
 /** The media types Gemini labels its raw PCM audio output with (text-to-speech): `audio/L16;codec=pcm;rate=24000`. */
 const PCM_TYPES: ReadonlySet<string> = new Set(['audio/l16', 'audio/pcm']);
 
@@ -29,10 +31,9 @@ const MAX_DATA_BYTES = 0xffff_ffff - 36;
  */
 export function pcmAsWav(mimeType: unknown, data: unknown): { mimeType: string; data: string } | undefined {
   if (typeof mimeType !== 'string' || typeof data !== 'string' || data.length === 0) return undefined;
-  const [essence, ...parameters] = mimeType.split(';');
-  if (!PCM_TYPES.has(essence.trim().toLowerCase())) return undefined;
-  const rate = parameter(parameters, 'rate', DEFAULT_RATE);
-  const channels = parameter(parameters, 'channels', 1);
+  if (!PCM_TYPES.has(mimeType.split(';', 1)[0].trim().toLowerCase())) return undefined;
+  const rate = wholeParameter(mimeType, 'rate', DEFAULT_RATE);
+  const channels = wholeParameter(mimeType, 'channels', 1);
   if (rate === undefined || channels === undefined || channels > MAX_CHANNELS || rate * channels * 2 > MAX_BYTE_RATE) return undefined;
   // More padding than base64 has (two `=`) is not base64, as core's check reads it.
   if (data.endsWith('===')) return undefined;
@@ -61,15 +62,10 @@ export function pcmAsWav(mimeType: unknown, data: unknown): { mimeType: string; 
  * A media type parameter's positive whole value (`rate=24000` or, RFC 2045, `rate="24000"`), `fallback` when
  * the parameter is absent, `undefined` when its value is not one.
  */
-function parameter(parameters: readonly string[], name: string, fallback: number): number | undefined {
-  for (const item of parameters) {
-    const equals = item.indexOf('=');
-    if (equals < 0 || item.slice(0, equals).trim().toLowerCase() !== name) continue;
-    const text = item.slice(equals + 1).trim();
-    const digits = /^"\d+"$/.test(text) ? text.slice(1, -1) : text;
-    if (!/^\d+$/.test(digits)) return undefined;
-    const value = Number(digits);
-    return value > 0 && Number.isSafeInteger(value) ? value : undefined;
-  }
-  return fallback;
+function wholeParameter(mimeType: string, name: string, fallback: number): number | undefined {
+  const text = mediaTypeParameter(mimeType, name);
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text)) return undefined;
+  const value = Number(text);
+  return value > 0 && Number.isSafeInteger(value) ? value : undefined;
 }

@@ -1,5 +1,5 @@
 import { TextDecoder } from 'node:util';
-import { mediaTypeEssence } from '@toolsmith/core/internal';
+import { mediaTypeEssence, mediaTypeParameter } from '@toolsmith/core/internal';
 
 /** What a file of a remote server is sent as when its media type names none. */
 const UNKNOWN = 'application/octet-stream';
@@ -24,14 +24,8 @@ export function fileMediaType(mimeType: unknown): string {
  */
 export function utf8FileData(mimeType: unknown, data: string): string {
   if (typeof mimeType !== 'string') return data;
-  const [essence, ...parameters] = mimeType.split(';');
-  if (!essence.trim().toLowerCase().startsWith('text/')) return data;
-  const charset = parameters
-    .map((parameter) => parameter.split('='))
-    .find(([name]) => name.trim().toLowerCase() === 'charset')?.[1]
-    ?.trim()
-    .replace(/^"(.*)"$/, '$1')
-    .toLowerCase();
+  if (!mimeType.split(';', 1)[0].trim().toLowerCase().startsWith('text/')) return data;
+  const charset = mediaTypeParameter(mimeType, 'charset')?.toLowerCase();
   if (charset === undefined || charset === 'utf-8' || charset === 'utf8' || charset === 'us-ascii') return data;
   let text: string;
   try {

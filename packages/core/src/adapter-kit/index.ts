@@ -14,6 +14,7 @@ export { base64Bytes, dataUrl, modelTurnFileNote, toolFileName, toolFilesIntro, 
 export type { FileNoteOptions } from './tool-result-files';
 export { utf8Text } from './utf8-text';
 export { imageDimensions } from '../internal/image-dimensions';
+export { mediaTypeParameter } from '../internal/inline-data-rules';
 export type { ImageDimensions } from '../internal/image-dimensions';
 export { callProvider } from './provider-call';
 export type { ProviderCall } from './provider-call';

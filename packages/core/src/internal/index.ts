@@ -27,7 +27,7 @@ export { REDACTED, holdsSecretText, isSecretName, redactKnownSecrets, redactSecr
 // What the runner checks of every new user message (shape, argument limits): servers refuse early with it.
 export { checkMessageId, checkNewMessage, copyNewMessage } from '../runner/check-new-message';
 // A media type's essence in lower case: how files from elsewhere (a remote server's, a model's) are kept.
-export { mediaTypeEssence } from './inline-data-rules';
+export { mediaTypeEssence, mediaTypeParameter } from './inline-data-rules';
 export { runInputProblem, unreadableRunInput } from '../runner/run-input-problem';
 export type { CopiedMessage } from '../runner/check-new-message';
 // How the runner checks its plugins (frozen copies, errors naming the index): a runner that adds plugins of its own before the user's (@toolsmith/dbos) checks the user's with it first.

@@ -33,6 +33,24 @@ export function mediaTypeEssence(value: string): string | undefined {
 }
 
 /**
+ * The value of a media type's parameter `name` (`24000` of `audio/L16;codec=pcm;rate=24000` for `rate`), its
+ * quotes removed when it is a quoted string (RFC 2045: `rate="24000"`), trimmed: the first parameter of that
+ * name, compared without case; `undefined` when the media type names none. Its parameters are read where the
+ * essence that files keep ({@link mediaTypeEssence}) would lose what they say (a charset, a sample rate).
+ */
+export function mediaTypeParameter(value: string, name: string): string | undefined {
+  const parameters = value.split(';');
+  for (let index = 1; index < parameters.length; index++) {
+    const parameter = parameters[index];
+    const equals = parameter.indexOf('=');
+    if (equals < 0 || parameter.slice(0, equals).trim().toLowerCase() !== name) continue;
+    const text = parameter.slice(equals + 1).trim();
+    return /^"(.*)"$/.test(text) ? text.slice(1, -1) : text;
+  }
+  return undefined;
+}
+
+/**
  * What is wrong with a part that holds more than one of `text`, `functionResponse` and `inlineData` (each
  * `undefined` when absent), as a message says it after "part N": adapters send one of them and drop the
  * others, differently per provider. The same rule for a user's message, a model's response and a request a
