@@ -63,4 +63,18 @@ describe('mapGeminiError', () => {
     });
     expect(mapGeminiError(new Error('Incomplete JSON segment at the end'))).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID' });
   });
+
+  it('retries only fetch\'s own network TypeErrors: one the SDK throws reading a received (billed) response is not a connection failure', () => {
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    expect(mapGeminiError(new TypeError('fetch failed', { cause: reset }))).toMatchObject({ code: 'PROVIDER_CONNECTION_FAILED', isRetryable: true });
+    expect(mapGeminiError(new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }))).toMatchObject({
+      code: 'PROVIDER_CONNECTION_FAILED',
+    });
+    expect(mapGeminiError(new TypeError('Failed to fetch'))).toMatchObject({ code: 'PROVIDER_CONNECTION_FAILED' });
+    expect(mapGeminiError(new TypeError('socket hang up', { cause: reset }))).toMatchObject({ code: 'PROVIDER_CONNECTION_FAILED' });
+    // What a bug in reading a response throws: not retried (the response was received and billed).
+    const misread = mapGeminiError(new TypeError("Cannot read properties of undefined (reading 'parts')")) as ProviderError;
+    expect(misread).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', isRetryable: false });
+    expect(mapGeminiError(new Error('wrapped', { cause: new TypeError('x.map is not a function') }))).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID' });
+  });
 });

@@ -67,12 +67,34 @@ function retryDelayMs(body: GoogleRpcError | undefined): number | undefined {
 }
 
 /**
- * Node's fetch reports network failures (and a body cut mid-read) as a `TypeError`; the SDK may wrap it
- * in an `Error` whose cause it is. Checked by name: the error can come from another realm (e.g. a test VM).
+ * What fetch implementations throw for a request that got no (whole) response: undici's `fetch failed` (its
+ * cause names the socket error) and `terminated` (a body cut mid-read), and the browsers' words for the same.
+ */
+const FETCH_NETWORK_MESSAGES: ReadonlySet<string> = new Set([
+  'fetch failed',
+  'terminated',
+  'Failed to fetch',
+  'NetworkError when attempting to fetch resource.',
+  'Load failed',
+  'network error',
+]);
+
+/**
+ * A fetch network failure, thrown as it is or wrapped by the SDK (as its `cause`). Only fetch's own
+ * `TypeError`s count: any other `TypeError` (one the SDK throws while reading a response it received,
+ * which was billed) is not retried as a connection failure.
  */
 function isNetworkError(error: unknown): boolean {
-  const cause = (error as { cause?: unknown } | undefined)?.cause;
-  return (error as Error | undefined)?.name === 'TypeError' || (cause as Error | undefined)?.name === 'TypeError';
+  return isFetchFailure(error) || isFetchFailure((error as { cause?: unknown } | undefined)?.cause);
+}
+
+function isFetchFailure(error: unknown): boolean {
+  // Read by name, not instanceof: fetch's errors can come from another realm (a test runner's, a worker's).
+  if (typeof error !== 'object' || error === null || (error as Error).name !== 'TypeError') return false;
+  if (FETCH_NETWORK_MESSAGES.has((error as Error).message)) return true;
+  // A fetch of another runtime may word it otherwise, but names the system error it failed on (`ECONNRESET`, `UND_ERR_SOCKET`).
+  const cause = (error as { cause?: unknown }).cause;
+  return typeof (cause as { code?: unknown } | undefined)?.code === 'string';
 }
 
 function describe(error: unknown): string {
