@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { BaseAgent, BaseTool, EventActions, LlmRequest, LlmResponse, Plugin, ReadonlyContext, Tool, ToolContext } from '@toolsmith/core';
 import { LlmAgent, ToolInterruptedError } from '@toolsmith/core';
+import { confirmationRuleAsks } from '@toolsmith/core/internal';
 import { inWorkflow } from './in-workflow';
 import { type RecordedError, recordError, replayedError } from './recorded-error';
 import { DURABLE_STEP_NAMES } from './step-names';
@@ -122,7 +123,7 @@ export class DurableSteps implements Plugin {
 async function mayPause(tool: BaseTool, args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
   const rule = tool.requireConfirmation;
   if (rule === undefined || rule === false || context.toolConfirmation) return false;
-  return rule === true || (await rule(args, context));
+  return confirmationRuleAsks(rule, args, context);
 }
 
 /** The session a call's large outputs are saved in. */

@@ -34,6 +34,8 @@ export type { CopiedMessage } from '../runner/check-new-message';
 export { checkedPlugins } from '../agents/checked-plugins';
 // How the runner reads a confirmation answer (the four decisions, `remember`): servers refuse a malformed one early with it.
 export { readConfirmationDecision } from '../confirmation/confirmation-decision';
+// How the runner reads a tool's requireConfirmation rule (any truthy answer asks): DurableRunner tells a call that will pause with it.
+export { confirmationRuleAsks } from '../tools/require-confirmation';
 export type { ConfirmationDecision } from '../confirmation/confirmation-decision';
 // How the runner checks a person's edited arguments (no repairs): serveMcp refuses a bad edit before it uses up its requestState.
 export { givenArgumentProblems } from '../confirmation/given-argument-problems';

@@ -12,6 +12,7 @@ import { resultFileParts, resultJson } from './tool-files';
 import { takeInnerCalls } from './recorded-inner-calls';
 import { allArgumentProblems, checksDtoArguments } from '../scanning/dto-problems';
 import type { BaseTool } from '../tools/base-tool';
+import { confirmationRuleAsks } from '../tools/require-confirmation';
 import type { ToolContext } from '../tools/tool-context';
 import type { CallConfirmation } from '../confirmation/call-confirmation';
 import type { ConfirmationGate } from '../confirmation/grant-gate';
@@ -227,8 +228,8 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
         throw new ToolCallDeniedError(tool.name, verdict!.reason!);
       }
       if (enforced === 'allow') {
-        if (hasRule && (await needsConfirmation(tool, args, context))) decided = { decision: 'approve', by: 'policy', ...(verdict!.reason === undefined ? {} : { reason: verdict!.reason }) };
-      } else if (enforced === 'ask' || (hasRule && (await needsConfirmation(tool, args, context)))) {
+        if (hasRule && (await confirmationRuleAsks(tool.requireConfirmation, args, context))) decided = { decision: 'approve', by: 'policy', ...(verdict!.reason === undefined ? {} : { reason: verdict!.reason }) };
+      } else if (enforced === 'ask' || (hasRule && (await confirmationRuleAsks(tool.requireConfirmation, args, context)))) {
         decided = input.confirmationGate ? await input.confirmationGate(tool, args, context) : undefined;
         if (!decided) {
           context.requestConfirmation({ hint: await confirmationHint(tool, args, context) });
@@ -587,13 +588,6 @@ function listsProblems(message: string, problems: readonly unknown[]): boolean {
     at = found + listed.length;
   }
   return true;
-}
-
-async function needsConfirmation(tool: BaseTool, args: Record<string, unknown>, context: ToolContext): Promise<boolean> {
-  const rule = tool.requireConfirmation;
-  if (rule === undefined || rule === false) return false;
-  if (rule === true) return true;
-  return (await rule(args, context)) === true;
 }
 
 /** The tool author's hint (text or computed from the arguments); the generic question when there is none or it is empty. */

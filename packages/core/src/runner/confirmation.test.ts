@@ -127,6 +127,26 @@ describe('confirmation: requireConfirmation on @Tool', () => {
     expect(events.at(-1)!.text()).toBe('The refund was not approved.');
   });
 
+  it('asks when a rule answers any truthy value (args is any: a count, a string, an object, a promise of one); runs when it answers a falsy one', async () => {
+    const answers: unknown[] = [2, 'yes', {}, Promise.resolve(1), 0, '', null, undefined, Promise.resolve(0)];
+    const outcomes: string[] = [];
+    for (const answer of answers) {
+      const deleted: unknown[] = [];
+      const deleteFiles = functionTool({
+        name: 'deleteFiles',
+        description: 'Deletes files.',
+        parameters: { type: 'object', properties: { paths: { type: 'array', items: { type: 'string' } } }, required: ['paths'], additionalProperties: false },
+        // A loosely typed rule, as `args: any` lets one compile: its answer is not a boolean.
+        requireConfirmation: (() => answer) as unknown as () => boolean,
+        execute: (args: { paths: string[] }) => (deleted.push(args.paths), { deleted: args.paths.length }),
+      });
+      const runner = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'clerk', model: new ScriptedModel([{ calls: [{ id: 'c', name: 'deleteFiles', args: { paths: ['a', 'b'] } }] }, 'Done.']), tools: [deleteFiles] }) });
+      const events = await send(runner, user('delete a and b'));
+      outcomes.push(deleted.length === 0 && confirmationRequests(events.at(-1)!).length === 1 ? 'asked' : deleted.length === 1 ? 'ran' : 'other');
+    }
+    expect(outcomes).toEqual(['asked', 'asked', 'asked', 'asked', 'ran', 'ran', 'ran', 'ran', 'ran']);
+  });
+
   it('pauses when the tool itself calls ctx.requestConfirmation, and runs it again with the answer', async () => {
     const seen: Array<ToolConfirmation | undefined> = [];
     const deleted: string[] = [];

@@ -9,3 +9,19 @@ export type RequireConfirmation<
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default: where no argument type is given, a tool's own (a DTO, a literal) must be assignable here; parameters are contravariant
   TArgs = any,
 > = boolean | ((args: TArgs, context: ToolContext) => boolean | Promise<boolean>);
+
+/**
+ * Whether `tool`'s {@link RequireConfirmation} rule asks for this call. A rule's answer is read as `if` reads it:
+ * any truthy value asks (`(args) => args.paths.length` asks for a non-empty list), so a rule typed loosely
+ * (`args` is `any` by default) fails closed, never open. Awaited only when the rule returns a promise.
+ */
+export function confirmationRuleAsks(rule: RequireConfirmation | undefined, args: Record<string, unknown>, context: ToolContext): boolean | Promise<boolean> {
+  if (rule === undefined || rule === false) return false;
+  if (rule === true) return true;
+  const asks: unknown = rule(args, context);
+  return isThenable(asks) ? Promise.resolve(asks).then(Boolean) : Boolean(asks);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
+}
