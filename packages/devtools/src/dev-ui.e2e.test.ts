@@ -292,6 +292,16 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     await page.locator('[data-testid="tool-result"][data-tool="janitor"] [data-testid="inner-call"][data-agent="janitor"][data-tool="wipe"] [data-testid="settled-by"][data-decision="edit"][data-by="user"]').waitFor();
   });
 
+  it('streams text holding U+2028 and U+2029 like any other: the answer shows, the run ends, no error', async () => {
+    await page.goto(server.pageUrl);
+    await page.getByTestId('new-session').click();
+    await send('repeat after me: one\u2028two\u2029three');
+    await page.getByTestId('agent-text').filter({ hasText: /^You said: one[\s\S]two[\s\S]three$/ }).waitFor();
+    await page.getByTestId('running').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('problem').count()).toBe(0);
+    expect(await page.getByTestId('agent-text').last().textContent()).toBe('You said: one\u2028two\u2029three');
+  });
+
   it('shows a failed model call as an error event with its code', async () => {
     await page.goto(server.pageUrl);
     await page.getByTestId('new-session').click();

@@ -19,10 +19,24 @@ export class SseStream {
   /** Sends one message; ignored once the client is gone. */
   send(event: string, data: unknown): void {
     if (this.response.writableEnded || this.response.destroyed) return;
-    this.response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.response.write(`event: ${event}\ndata: ${sseJson(data)}\n\n`);
   }
 
   end(): void {
     if (!this.response.writableEnded) this.response.end();
   }
 }
+
+/**
+ * `data` as JSON with U+2028 and U+2029 escaped: `JSON.stringify` leaves them raw, and a reader that splits
+ * lines as JavaScript does (a regular expression's `.` and `$`) would cut the `data:` line there. Scraped
+ * text and model output carry them.
+ */
+function sseJson(data: unknown): string {
+  const json = JSON.stringify(data);
+  return LINE_SEPARATORS.test(json) ? json.replace(LINE_SEPARATORS_ALL, escapeSeparator) : json;
+}
+
+const LINE_SEPARATORS = /[\u2028\u2029]/;
+const LINE_SEPARATORS_ALL = /[\u2028\u2029]/g;
+const escapeSeparator = (separator: string): string => (separator === '\u2028' ? '\\u2028' : '\\u2029');

@@ -104,6 +104,9 @@ function answer(request: LlmRequest): ScriptedTurn {
   match = LOOKUP.exec(text);
   if (match) return { calls: [{ name: 'lookupOrder', args: { orderId: match[1].toUpperCase() } }] };
   if (/slowly/i.test(text)) return 'Here is a long answer, streamed in small pieces.';
+  // Echoes text as is, U+2028 and U+2029 (which scraped text and model output carry) included.
+  const repeat = /^repeat after me: /i.exec(text);
+  if (repeat) return `You said: ${text.slice(repeat[0].length)}`;
   if (/slow report/i.test(text)) return { calls: [{ name: 'slowReport', args: {} }] };
   match = EXPORT.exec(text);
   if (match) return { calls: [{ name: 'startExport', args: { table: match[1].toLowerCase() } }] };

@@ -105,6 +105,16 @@ export interface RunListener {
   onError(error: ApiCallError): void;
 }
 
+/**
+ * A field of one SSE message, read line by line as SSE splits lines (on `\n` only): a regular expression's `.` and
+ * `$` would also stop at U+2028 and U+2029, which JSON may hold raw.
+ */
+function sseField(block: string, field: string): string | undefined {
+  const prefix = `${field}: `;
+  for (const line of block.split('\n')) if (line.startsWith(prefix)) return line.slice(prefix.length);
+  return undefined;
+}
+
 /** POSTs and reads the SSE answer to its end, calling the listener for each message; `signal` stops it (the server then aborts the run). */
 async function stream(path: string, body: unknown, listener: RunListener, signal?: AbortSignal): Promise<void> {
   try {
@@ -120,8 +130,8 @@ async function stream(path: string, body: unknown, listener: RunListener, signal
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const name = /^event: (.*)$/m.exec(block)?.[1];
-        const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null') as unknown;
+        const name = sseField(block, 'event');
+        const data = JSON.parse(sseField(block, 'data') ?? 'null') as unknown;
         if (name === 'event') listener.onEvent(data as WireEvent);
         else if (name === 'end') listener.onEnd(data as RunEnd);
         else if (name === 'error') {
