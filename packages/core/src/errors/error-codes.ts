@@ -112,7 +112,7 @@ export const CORE_ERROR_CODES = {
   UNKNOWN_DEPENDENCY_TYPE: 'A constructor parameter the container cannot build by type. The message says which case it is, with its fix: an interface, type alias or union (emitted as `Object`), a class imported with `import type` (emitted as `Function` by tsc, `Object` by per-file compilers), a primitive (`string`, …), a class without `@Injectable()`, code compiled without `emitDecoratorMetadata`, a class in standard decorators without an `inject` list or with one shorter than its constructor, or a class still undefined because of a circular import.',
   PROVIDER_FAILED: 'A provider factory or constructor threw.',
   INVALID_PROVIDER: 'A provider definition that is not a class, value or factory provider.',
-  MANIFEST_INVALID: 'The manifest file is missing, not JSON or of another version.',
+  MANIFEST_INVALID: 'The manifest file is missing, not JSON or of another version, or a schema in it is not valid JSON Schema (found when it is first used, at startup).',
   MANIFEST_STALE: 'A toolset or type source changed since `toolsmith schema` ran.',
   MANIFEST_TYPE_MISSING: "A `manifestType<T>('Name')` whose name the manifest does not have (or no manifest).",
   MANIFEST_METHOD_MISSING: 'The manifest knows the class but not the method.',

@@ -4,7 +4,10 @@ import { ToolsmithError, type ToolsmithErrorOptions } from './toolsmith-error';
 export type ManifestErrorCode =
   /** `useManifest` was called after a class had been scanned with the previous manifest, whose schemas it keeps. */
   | 'MANIFEST_SET_AFTER_SCAN'
-  /** The file is missing, not JSON, or not a manifest of a version this package reads. */
+  /**
+   * The file is missing, not JSON, or not a manifest of a version this package reads; or a schema in it
+   * is not valid JSON Schema (found when the scanner or `manifestType` first uses it).
+   */
   | 'MANIFEST_INVALID'
   /** The source a toolset or type was generated from changed since `toolsmith schema` last ran. */
   | 'MANIFEST_STALE'

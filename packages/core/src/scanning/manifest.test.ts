@@ -180,6 +180,25 @@ describe('manifest', () => {
     expect(() => manifest.typeSchema('constructor')).toThrow(expect.objectContaining({ code: 'MANIFEST_TYPE_MISSING' }));
   });
 
+  it('checks a method\'s schemas when it is first used: MANIFEST_INVALID, not a failure at every call', () => {
+    const document = documentFor('../src/weather.ts');
+    const { getWeather } = document.toolsets.WeatherTools.methods;
+    getWeather.parameters[0].schema = { type: 'strin' };
+    expect(() => loadManifest(write(document)).methodFor('WeatherTools', 'getWeather')).toThrow(
+      expect.objectContaining({ code: 'MANIFEST_INVALID', message: expect.stringMatching(/parameters of WeatherTools\.getWeather .*properties\/city\/type/) }),
+    );
+    // A tuple written the draft-07 way (`items: [...]`) is not draft 2020-12.
+    getWeather.parameters[0].schema = { type: 'array', items: [{ type: 'string' }, { type: 'number' }] } as never;
+    expect(() => loadManifest(write(document)).methodFor('WeatherTools', 'getWeather')).toThrow(expect.objectContaining({ code: 'MANIFEST_INVALID' }));
+    getWeather.parameters[0].schema = { type: 'string' };
+    getWeather.outputSchema = { type: 'object', properties: { high: { type: 'numbr' } } };
+    expect(() => loadManifest(write(document)).methodFor('WeatherTools', 'getWeather')).toThrow(/output schema of WeatherTools\.getWeather/);
+    delete getWeather.outputSchema;
+    expect(loadManifest(write(document)).methodFor('WeatherTools', 'getWeather')).toBeDefined();
+    const types = { Place: { source: '../src/weather.ts', sourceHash: hashSource(SOURCE), schema: { type: 'object', properties: { city: { type: 7 } } } } };
+    expect(() => loadManifest(write({ ...document, types })).typeSchema('Place')).toThrow(expect.objectContaining({ code: 'MANIFEST_INVALID', message: expect.stringMatching(/type Place/) }));
+  });
+
   it('finds the manifest next to the compiled code, up to the package root', () => {
     writeFileSync(join(dir, 'package.json'), '{}');
     mkdirSync(join(dir, 'dist', 'tools'));

@@ -3,8 +3,9 @@ import { dirname, resolve } from 'node:path';
 import { ManifestError } from '../errors/manifest-errors';
 import { manifestTypeMissingMessage, manifestTypeStaleMessage } from '../errors/messages';
 import type { JsonSchema } from '../model/json-schema';
+import { metaSchemaProblems } from '../validation/meta-schema-check';
 import { manifestProblems } from './manifest-check';
-import type { ManifestDocument, ManifestMethod, ManifestSource, ManifestToolset } from './manifest-document';
+import { type ManifestDocument, type ManifestMethod, type ManifestSource, type ManifestToolset, manifestParametersSchema } from './manifest-document';
 import { hashSource } from './manifest-hash';
 
 /** What to do when a manifest entry cannot be trusted: report it and fall back, or stop startup. */
@@ -48,6 +49,7 @@ export type ManifestSourceStatus =
 export class ToolManifest {
   private readonly statuses = new Map<string, ManifestSourceStatus>();
   private readonly reported = new Set<string>();
+  private readonly checked = new WeakSet<object>();
   private readonly options: Required<ManifestOptions>;
 
   /** @internal The manifest's content (its format is internal to Toolsmith). */
@@ -100,6 +102,7 @@ export class ToolManifest {
     if (this.fileStatus(type) === 'stale') {
       this.report(this.options.onStale, 'MANIFEST_STALE', `type ${typeName}`, manifestTypeStaleMessage(typeName, this.path, type.source));
     }
+    this.checkSchema(type, type.schema, `type ${typeName}`);
     return type.schema;
   }
 
@@ -137,7 +140,29 @@ export class ToolManifest {
       );
       return undefined;
     }
-    return toolset.methods[methodName];
+    const method = toolset.methods[methodName];
+    this.checkSchema(method, manifestParametersSchema(method), `the parameters of ${className}.${methodName}`);
+    if (method.outputSchema !== undefined) this.checkSchema(method.outputSchema, method.outputSchema, `the output schema of ${className}.${methodName}`);
+    return method;
+  }
+
+  /**
+   * A schema of the manifest is checked when it is first used, as explicit schemas are at startup, so a
+   * broken one (hand-edited, or written by an older generator) stops startup instead of failing every call.
+   */
+  private checkSchema(entry: object, schema: JsonSchema, subject: string): void {
+    if (this.checked.has(entry)) return;
+    const problems = metaSchemaProblems(schema);
+    if (problems) {
+      throw new ManifestError(
+        'MANIFEST_INVALID',
+        `${this.path}: ${subject} is not a usable JSON Schema (${problems}). Run \`toolsmith schema\` again; ` +
+          'a manifest edited by hand or written by an older @toolsmith/cli can hold such a schema.',
+        this.path,
+        { details: { subject, problems } },
+      );
+    }
+    this.checked.add(entry);
   }
 
   private report(policy: ManifestProblemPolicy, code: 'MANIFEST_STALE' | 'MANIFEST_METHOD_MISSING', key: string, message: string): void {
