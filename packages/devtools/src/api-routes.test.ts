@@ -225,4 +225,18 @@ describe('the dev server API', () => {
     expect((await api('/api/nothing')).status).toBe(404);
     expect((await api('/')).status).toBe(404); // `toolsmith api`: no page
   });
+
+  it('refuses ids no run could take (a control character, a lone surrogate, over 256 characters) with 400 before any store sees them', async () => {
+    const code = async (response: Response) => [response.status, ((await response.json()) as { error: { code: string } }).error.code];
+    expect(await code(await post('/api/sessions', { sessionId: 'c\u0000d' }))).toEqual([400, 'BAD_REQUEST']);
+    expect(await code(await post('/api/sessions', { sessionId: 'x'.repeat(257) }))).toEqual([400, 'BAD_REQUEST']);
+    expect(await code(await api('/api/sessions/a%00b'))).toEqual([400, 'BAD_REQUEST']);
+    expect(await code(await api('/api/sessions/a%ED%A0%80b'))).toEqual([400, 'MALFORMED_URL']); // not UTF-8: the guard's
+    expect(await code(await api('/api/sessions/a%00b', { method: 'DELETE' }))).toEqual([400, 'BAD_REQUEST']);
+    expect(await code(await post('/api/sessions/a%0Ab/run', { text: 'hi' }))).toEqual([400, 'BAD_REQUEST']);
+    expect(await code(await post('/api/tools/lookupOrder/run', { args: { orderId: 'A-1' }, sessionId: 's\u007f' }))).toEqual([400, 'BAD_REQUEST']);
+    expect((await (await api('/api/sessions')).json()) as SessionSummary[]).toEqual([]);
+    // The longest id is taken.
+    expect((await post('/api/sessions', { sessionId: 'x'.repeat(256) })).status).toBe(201);
+  });
 });

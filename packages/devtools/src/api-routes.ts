@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Content} from '@toolsmith/core';
 import { ToolsmithError, reportableError, thrownMessage } from '@toolsmith/core';
-import { type HttpGuard, HttpGuardError, checkNewMessage, decodePathSegment } from '@toolsmith/core/internal';
+import { type HttpGuard, HttpGuardError, checkNewMessage, decodePathSegment, runIdProblem } from '@toolsmith/core/internal';
 import type { DevAgentHost} from './dev-agent-host';
 import { pendingOf, toWireEvent } from './dev-agent-host';
 import { DevApiError } from './dev-api-error';
@@ -30,6 +30,7 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
     async (host, _, request, response) => {
       const { sessionId } = await readJsonBody(request);
       if (sessionId !== undefined && (typeof sessionId !== 'string' || sessionId === '')) throw badRequest('sessionId must be a non-empty string.');
+      if (sessionId !== undefined) checkId('sessionId', sessionId);
       json(response, 201, await host.createSession(sessionId));
     },
   ],
@@ -123,6 +124,24 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
 ];
 
 /**
+ * A path segment, decoded (400 `MALFORMED_URL` from the guard when it cannot be), and checked as a run checks its
+ * ids (400 `BAD_REQUEST`): every segment the routes take names a session, a request, a call, a grant or a tool, none of
+ * which can hold a control character or a lone surrogate; refused here, such an id never reaches a store (PostgreSQL
+ * refuses NUL with its own error).
+ */
+function pathId(segment: string): string {
+  const id = decodePathSegment(segment);
+  checkId('path segment', id);
+  return id;
+}
+
+/** 400 `BAD_REQUEST` for an id no run could take (see runIdProblem). */
+function checkId(field: string, id: string): void {
+  const problem = runIdProblem(field, id);
+  if (problem) throw badRequest(`The ${problem}.`);
+}
+
+/**
  * Answers a request under `/api/`: JSON for reads and writes, Server-Sent Events for runs. Errors are
  * `{ error: { code, message } }` with a 4xx status for the client's mistakes and 500 for the server's.
  */
@@ -135,7 +154,7 @@ export async function handleApiRequest(host: DevAgentHost, guard: HttpGuard<true
       if (!match) continue;
       allowed.push(method);
       if (method !== request.method) continue;
-      await handler(host, match.slice(1).map(decodePathSegment), request, response);
+      await handler(host, match.slice(1).map(pathId), request, response);
       return;
     }
     if (allowed.length > 0) guard.checkMethod(request, allowed, path);
@@ -211,6 +230,7 @@ function toolRunRequestOf(body: Record<string, unknown>): ToolRunRequest {
   const { args, sessionId, confirmation } = body;
   if (!isObject(args) && typeof args !== 'string') throw badRequest('args must be a JSON object (or the JSON text a model would send).');
   if (sessionId !== undefined && typeof sessionId !== 'string') throw badRequest('sessionId must be a string.');
+  if (sessionId) checkId('sessionId', sessionId);
   if (confirmation !== undefined && !(isObject(confirmation) && typeof confirmation.confirmed === 'boolean')) {
     throw badRequest('confirmation must be { "confirmed": true|false, "payload"?: … }.');
   }

@@ -28,7 +28,7 @@ export { REDACTED, holdsSecretText, isSecretName, redactKnownSecrets, redactSecr
 export { checkMessageId, checkNewMessage, copyNewMessage } from '../runner/check-new-message';
 // A media type's essence in lower case: how files from elsewhere (a remote server's, a model's) are kept.
 export { mediaTypeEssence, mediaTypeParameter } from './inline-data-rules';
-export { runInputProblem, unreadableRunInput } from '../runner/run-input-problem';
+export { MAX_RUN_ID_LENGTH, runIdProblem, runInputProblem, unreadableRunInput } from '../runner/run-input-problem';
 export type { CopiedMessage } from '../runner/check-new-message';
 // How the runner checks its plugins (frozen copies, errors naming the index): a runner that adds plugins of its own before the user's (@toolsmith/dbos) checks the user's with it first.
 export { checkedPlugins } from '../agents/checked-plugins';

@@ -28,6 +28,10 @@ describe('runner.run with an input it cannot take', () => {
     ['a numeric sessionId', () => ({ ...valid(), sessionId: 5 }), "the run's sessionId is a number, not a string"],
     ['an object as userId', () => ({ ...valid(), userId: { toString: () => 'u' } }), "the run's userId is an object, not a string"],
     ['a missing userId', () => ({ sessionId: 's', newMessage: user('hello') }), "the run's userId is missing"],
+    // Ids every store keeps as given: PostgreSQL refuses NUL, and would store a lone surrogate as U+FFFD (two ids, one session).
+    ['a sessionId with NUL', () => ({ ...valid(), sessionId: 'a\u0000b' }), "the run's sessionId has a control character"],
+    ['a userId with a lone surrogate', () => ({ ...valid(), userId: 'u\ud800' }), "the run's userId has a lone surrogate"],
+    ['a sessionId over 256 characters', () => ({ ...valid(), sessionId: 'x'.repeat(257) }), "the run's sessionId is longer than 256 characters"],
     ['a signal that is not an AbortSignal', () => ({ ...valid(), signal: { aborted: false } }), "the run's signal is an object, not an AbortSignal"],
     ['a revoked Proxy as signal', () => ({ ...valid(), signal: revoked() }), "reading the run's input threw"],
     ['a string as streaming', () => ({ ...valid(), streaming: 'yes' }), "the run's streaming is a string, not a boolean"],
