@@ -302,6 +302,27 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     expect(await page.getByTestId('agent-text').last().textContent()).toBe('You said: one\u2028two\u2029three');
   });
 
+  it('a session named as a tab ("tools") reopens in the chat after a reload; its Tools tab keeps both in the URL', async () => {
+    const created = await fetch(`${server.url}/api/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ sessionId: 'tools' }),
+    });
+    expect(created.status).toBe(201);
+    await page.goto(server.pageUrl);
+    await page.getByTestId('app-name').filter({ hasText: 'desk_agent' }).waitFor();
+    await page.evaluate(() => (location.hash = '#/s/tools'));
+    await page.reload();
+    await page.getByTestId('chat-input').waitFor();
+    expect(await page.getByTestId('tab-chat').getAttribute('class')).toBe('active');
+    expect(new URL(page.url()).hash).toBe('#/s/tools');
+    await page.getByTestId('tab-tools').click();
+    await page.waitForURL(/#\/s\/tools\/tools$/);
+    await page.reload();
+    expect(await page.getByTestId('tab-tools').getAttribute('class')).toBe('active');
+    expect(new URL(page.url()).hash).toBe('#/s/tools/tools');
+  });
+
   it('shows a failed model call as an error event with its code', async () => {
     await page.goto(server.pageUrl);
     await page.getByTestId('new-session').click();

@@ -12,10 +12,19 @@ type Tab = 'chat' | 'tools' | 'grants' | 'inspector' | 'evals';
 const TABS: readonly Tab[] = ['tools', 'grants', 'inspector', 'evals'];
 
 /** The open session and tab live in the URL hash (`#/s/<id>`, `#/tools`, `#/grants`), so a reload shows the same view. */
+/** The hash {@link writeHash} writes: `#/s/<id>`, `#/s/<id>/<tab>` or `#/<tab>` (a session may be named as a tab is). */
+const HASH = /^#(?:\/s\/([^/]+))?(?:\/([^/]+))?$/;
+
 function readHash(): { sessionId?: string; tab: Tab } {
-  const tab = TABS.find((name) => new RegExp(`(^|/)${name}$`).test(location.hash)) ?? 'chat';
-  const match = /^#\/s\/([^/]+)/.exec(location.hash);
-  return { ...(match ? { sessionId: decodeURIComponent(match[1]) } : {}), tab };
+  const match = HASH.exec(location.hash);
+  const tab = TABS.find((name) => name === match?.[2]) ?? 'chat';
+  let sessionId: string | undefined;
+  try {
+    sessionId = match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
+  } catch {
+    sessionId = undefined; // not percent-encoding the page wrote: no session
+  }
+  return { ...(sessionId === undefined ? {} : { sessionId }), tab };
 }
 
 function writeHash(sessionId: string | undefined, tab: Tab): void {
