@@ -4,7 +4,8 @@ import type { EvalCase, ExpectedCall } from '@toolsmith/evals';
 /**
  * Takes out of a recorded case every expected-call argument that looks like a secret (its name, or any
  * name or string value inside it, as core's secret redaction judges them): the argument is not written, and its call no longer requires
- * `exactArgs` (so the case still matches a replay that passes one). An expected answer holding secret-looking
+ * `exactArgs` (so the case still matches a replay that passes one); malformed arguments text (`argsText`)
+ * holding secret-looking text is left out whole (`turn N: tool arguments`), and its call then checks no arguments. An expected answer holding secret-looking
  * text becomes a pattern that is the answer with each such value replaced by "any text" (`turn N: answer` is
  * withheld). Returns the case to save and what was withheld, as `turn N: tool.argument`.
  */
@@ -13,6 +14,11 @@ export function withholdEvalSecrets(evalCase: EvalCase): { evalCase: EvalCase; w
   const turns = evalCase.turns.map((turn, index) => {
     if (!turn.tools) return withholdAnswer(turn, index, withheld);
     const calls = turn.tools.calls.map((call): ExpectedCall => {
+      // Malformed arguments text kept whole (`argsText`) is left out whole when it holds a secret.
+      if (call.argsText !== undefined && holdsSecretText(call.argsText)) {
+        withheld.push(`turn ${index + 1}: ${call.name} arguments`);
+        return { name: call.name };
+      }
       if (!call.args) return call;
       const kept: NonNullable<ExpectedCall['args']> = {};
       let dropped = false;

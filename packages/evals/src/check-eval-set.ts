@@ -10,7 +10,7 @@ const SET_KEYS = ['id', 'name', 'description', 'cases', 'runs', 'threshold', 'cr
 const CASE_KEYS = ['id', 'turns', 'initialState', 'userId', 'runs', 'threshold', 'createdAt', 'appName'];
 const TURN_KEYS = ['user', 'tools', 'answer', 'id', 'createdAt'];
 const TOOLS_KEYS = ['match', 'calls'];
-const CALL_KEYS = ['name', 'args', 'exactArgs'];
+const CALL_KEYS = ['name', 'args', 'exactArgs', 'argsText'];
 
 /**
  * Checks that `value` is a well-formed {@link EvalSet} (a parsed JSON file or an object built in code):
@@ -99,6 +99,10 @@ function checkTools(tools: unknown, path: string, at: At): void {
     unknownKeys(call, CALL_KEYS, `${callPath}.`, at);
     if (typeof call.name !== 'string' || call.name === '') at(`${callPath}.name`, 'must be a non-empty string');
     if (call.exactArgs !== undefined && typeof call.exactArgs !== 'boolean') at(`${callPath}.exactArgs`, 'must be a boolean');
+    if (call.argsText !== undefined) {
+      if (typeof call.argsText !== 'string') at(`${callPath}.argsText`, 'must be a string');
+      if (call.args !== undefined || call.exactArgs !== undefined) at(`${callPath}.argsText`, 'cannot be given with args or exactArgs (it is the whole arguments text)');
+    }
     if (call.args === undefined) continue;
     if (!isObject(call.args)) {
       at(`${callPath}.args`, 'must be an object of argument matchers');

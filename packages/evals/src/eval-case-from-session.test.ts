@@ -1,4 +1,5 @@
-import { type Content, type Event, InMemorySessionService, Runner, confirmationRequests, confirmationResponse } from '@toolsmith/core';
+import { type Content, type Event, InMemorySessionService, LlmAgent, Runner, confirmationRequests, confirmationResponse, functionTool } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
 import { behaviour, shopAgent } from './__fixtures__/shop-agent';
 import { evalCaseFromSession } from './eval-case-from-session';
 import type { EvalSet } from './eval-set';
@@ -84,5 +85,41 @@ describe('evalCaseFromSession', () => {
     behaviour.variant = 'good';
     const whole = await runEvalSet({ id: 'whole', cases: [recorded] }, { agent: shopAgent() });
     expect(whole.cases[0].results[0].turns[2]).toMatchObject({ pass: false, pausedOn: ['confirmation of refund'] });
+  });
+});
+
+describe('evalCaseFromSession: arguments sent as JSON text', () => {
+  /** An agent whose model sends `lookupOrder` its arguments as this text, then answers. */
+  const textCalling = (argsText: string) => {
+    const lookup = functionTool<{ orderId: string }>({
+      name: 'lookupOrder',
+      description: 'Looks an order up',
+      parameters: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] },
+      execute: () => ({ status: 'shipped' }),
+    });
+    return new LlmAgent({ name: 'shop', tools: [lookup], model: new ScriptedModel((_r, i) => (i % 2 === 0 ? { calls: [{ name: 'lookupOrder', args: argsText }] } : 'Shipped.')) });
+  };
+  const recordedWith = async (argsText: string) => {
+    const sessionService = new InMemorySessionService();
+    const report = await runEvalSet({ id: 's', cases: [{ id: 'c', turns: [{ user: 'Where is A-1?' }] }] }, { agent: textCalling(argsText), sessionService });
+    const session = await sessionService.getSession({ appName: 'shop', userId: 'eval-user', sessionId: report.cases[0].results[0].sessionId });
+    return evalCaseFromSession(session!, { id: 'rec', answers: 'none' });
+  };
+
+  it('records the arguments the tool was run with, and a replay with others fails', async () => {
+    const recorded = await recordedWith('{"orderId":"A-1"}');
+    expect(recorded.turns[0].tools!.calls).toEqual([{ name: 'lookupOrder', args: { orderId: 'A-1' }, exactArgs: true }]);
+    expect((await runEvalSet({ id: 's', cases: [recorded] }, { agent: textCalling('{"orderId":"A-1"}') })).pass).toBe(true);
+    expect((await runEvalSet({ id: 's', cases: [recorded] }, { agent: textCalling('{"orderId":"Z-999"}') })).pass).toBe(false);
+  });
+
+  it('records text the executor refused as that text: only the same malformed call matches it', async () => {
+    const recorded = await recordedWith('{"orderId": "A-');
+    expect(recorded.turns[0].tools!.calls).toEqual([{ name: 'lookupOrder', argsText: '{"orderId": "A-' }]);
+    expect((await runEvalSet({ id: 's', cases: [recorded] }, { agent: textCalling('{"orderId": "A-') })).pass).toBe(true);
+    const valid = await runEvalSet({ id: 's', cases: [recorded] }, { agent: textCalling('{"orderId":"A-1"}') });
+    expect(valid.pass).toBe(false);
+    expect(valid.cases[0].results[0].turns[0].trajectory!.diff[0]).toMatchObject({ problems: ['its arguments are {"orderId":"A-1"}, not the malformed text {"orderId": "A-'] });
+    expect((await runEvalSet({ id: 's', cases: [recorded] }, { agent: textCalling('{"orderId": "Z-') })).pass).toBe(false);
   });
 });

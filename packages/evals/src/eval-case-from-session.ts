@@ -1,4 +1,5 @@
-import type { Event, JsonValue, Session } from '@toolsmith/core';
+import type { Event, FunctionResponse, JsonValue, Session } from '@toolsmith/core';
+import { argumentsAsRead } from '@toolsmith/core/internal';
 import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL } from '@toolsmith/core';
 import type { EvalCase, EvalTurn, ExpectedCall, TrajectoryMatch } from './eval-set';
 
@@ -17,7 +18,8 @@ export interface EvalCaseFromSessionOptions {
 /**
  * Records a stored session as an eval case: each user message with text starts a turn (its `user` is the
  * message's content, or its text when that is all it holds); the turn expects the tool calls the session's
- * agents made in answer to it, in order, each with the arguments it was called with (`exactArgs: true`),
+ * agents made in answer to it, in order, each with the arguments it was called with (`exactArgs: true`; JSON
+ * text read as the executor read it, and text it refused as malformed kept as `argsText`),
  * and (with `answers: 'exact'`) the turn's last final answer text. The runner's own calls (confirmation and
  * credential requests) and compaction events are left out; answers to pauses continue their turn and are
  * not replayed. The case keeps the session's `userId` and `appName`, the turns their invocation ids and times.
@@ -37,6 +39,9 @@ export function evalCaseFromSession(session: Session, options: EvalCaseFromSessi
     if (options.answers !== 'none' && current.answer !== undefined) current.turn.answer = { exact: current.answer };
     turns.push(current.turn);
   };
+  // Each call's arguments as the executor read them: its (first) response says whether it repaired their text.
+  const responses = new Map<string, FunctionResponse>();
+  for (const event of session.events) for (const response of event.functionResponses()) if (!responses.has(response.id)) responses.set(response.id, response);
   for (const event of session.events) {
     if (event.author === 'user') {
       if (!startsTurn(event)) continue;
@@ -50,7 +55,9 @@ export function evalCaseFromSession(session: Session, options: EvalCaseFromSessi
     if (!current || event.actions.compaction) continue;
     for (const call of event.functionCalls()) {
       if (call.name === REQUEST_CONFIRMATION || call.name === REQUEST_CREDENTIAL) continue;
-      current.calls.push(typeof call.args === 'string' ? { name: call.name } : { name: call.name, args: structuredClone(call.args) as Record<string, JsonValue>, exactArgs: true });
+      const args = argumentsAsRead(call, responses.get(call.id));
+      // Text the executor refused is expected as that text: a replay matches only the same malformed call.
+      current.calls.push(typeof args === 'string' ? { name: call.name, argsText: args } : { name: call.name, args: structuredClone(args) as Record<string, JsonValue>, exactArgs: true });
     }
     if (!event.errorCode && event.isFinalResponse() && event.text()) current.answer = event.text();
   }

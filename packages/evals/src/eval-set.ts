@@ -14,8 +14,14 @@ export interface ExpectedCall {
   name: string;
   /** The arguments to check, by name; an argument not listed is not checked (see `exactArgs`). Absent: any arguments. */
   args?: Record<string, ArgumentMatcher>;
-  /** `true`: the call may have no argument besides those in `args`. Default `false`. */
+  /** `true`: the call may have no argument besides those in `args` (without `args`: no argument at all). Default `false`. */
   exactArgs?: boolean;
+  /**
+   * Instead of `args`: the arguments are this text, which is not a JSON object (what `evalCaseFromSession`
+   * records of a call whose arguments text the executor refused as malformed, so no tool ran): the call
+   * matches only a call sent with the same text.
+   */
+  argsText?: string;
 }
 
 /**

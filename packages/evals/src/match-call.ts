@@ -7,7 +7,10 @@ import { thrownMessage } from '@toolsmith/core';
 export interface ActualCall {
   /** The tool's name. */
   name: string;
-  /** Its arguments (the model's raw text when they were not a JSON object). */
+  /**
+   * Its arguments as the executor read them (JSON text parsed, as `runEvalSet` reports them); the model's
+   * raw text when the executor refused it as malformed (then no tool ran).
+   */
   args: Record<string, unknown> | string;
   /** The agent that made it. */
   agent: string;
@@ -19,8 +22,12 @@ export type CallMismatch = string[];
 /** Whether `actual` matches `expected`: an empty list when it does, else the reasons (a different name is one reason). */
 export function callMismatch(expected: ExpectedCall, actual: ActualCall): CallMismatch {
   if (expected.name !== actual.name) return [`the tool is ${actual.name}, not ${expected.name}`];
+  if (expected.argsText !== undefined) {
+    if (typeof actual.args !== 'string') return [`its arguments are ${show(redactSecrets(actual.args))}, not the malformed text ${redactSecretText(expected.argsText)}`];
+    return actual.args === expected.argsText ? [] : [`its arguments text ${redactSecretText(actual.args)} is not ${redactSecretText(expected.argsText)}`];
+  }
   if (!expected.args && !expected.exactArgs) return [];
-  if (typeof actual.args === 'string') return [`its arguments are not a JSON object: ${redactSecretText(actual.args)}`];
+  if (typeof actual.args === 'string') return [`its arguments are not a JSON object (the executor refused them as malformed; no tool ran): ${redactSecretText(actual.args)}`];
   const problems: string[] = [];
   const listed = expected.args ?? {};
   for (const [name, matcher] of Object.entries(listed)) {
@@ -68,6 +75,7 @@ export function describeMatcher(matcher: ArgumentMatcher): string {
 
 /** An expected call as the report writes it: `name(city: /^Par/, days: 3)`, `name(…)` when its arguments are not checked. */
 export function describeExpectedCall(call: ExpectedCall): string {
+  if (call.argsText !== undefined) return `${call.name}(${redactSecretText(call.argsText)})`;
   if (!call.args) return call.exactArgs ? `${call.name}()` : `${call.name}(…)`;
   const args = Object.entries(call.args).map(([name, matcher]) => `${name}: ${isSecretName(name) ? REDACTED : describeMatcher(matcher)}`);
   return `${call.name}(${args.join(', ')}${call.exactArgs ? '' : args.length ? ', …' : '…'})`;

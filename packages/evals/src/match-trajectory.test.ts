@@ -85,7 +85,7 @@ describe('matchTrajectory: arguments', () => {
 
   it('says when an argument is missing, or the arguments are not an object', () => {
     expect(one({ name: 'refund', args: { reason: 'late' } }, refund).diff[0].problems).toEqual(['args.reason is missing (expected "late")']);
-    expect(one({ name: 'refund', args: { amount: 20 } }, made('refund', '{"amount": 20')).diff[0].problems).toEqual(['its arguments are not a JSON object: {"amount": 20']);
+    expect(one({ name: 'refund', args: { amount: 20 } }, made('refund', '{"amount": 20')).diff[0].problems).toEqual(['its arguments are not a JSON object (the executor refused them as malformed; no tool ran): {"amount": 20']);
   });
 });
 

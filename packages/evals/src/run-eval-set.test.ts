@@ -221,6 +221,45 @@ describe('runEvalSet: secrets in the report', () => {
   });
 });
 
+describe('runEvalSet: arguments sent as JSON text', () => {
+  /** An agent whose model sends `lookupOrder` its arguments as this text, then answers. */
+  const textCalling = (argsText: string, seen: unknown[] = []) => {
+    const lookup = functionTool<{ orderId: string }>({
+      name: 'lookupOrder',
+      description: 'Looks an order up',
+      parameters: { type: 'object', properties: { orderId: { type: 'string' } }, required: ['orderId'] },
+      execute: (args) => (seen.push(args), { status: 'shipped' }),
+    });
+    return new LlmAgent({ name: 'shop', tools: [lookup], model: new ScriptedModel((_r, i) => (i % 2 === 0 ? { calls: [{ name: 'lookupOrder', args: argsText }] } : 'Shipped.')) });
+  };
+  const expecting = (args: Record<string, string>): EvalSet => ({ id: 's', cases: [{ id: 'c', turns: [{ user: 'Where is A-1?', tools: { calls: [{ name: 'lookupOrder', args, exactArgs: true }] } }] }] });
+
+  it('compares the arguments the tool was run with, parsed as the executor parses them', async () => {
+    const seen: unknown[] = [];
+    const report = await runEvalSet(expecting({ orderId: 'A-1' }), { agent: textCalling('{"orderId":"A-1"}', seen) });
+    expect(seen).toEqual([{ orderId: 'A-1' }]);
+    expect(report.pass).toBe(true);
+    expect(report.cases[0].results[0].turns[0].calls).toEqual([{ name: 'lookupOrder', args: { orderId: 'A-1' }, agent: 'shop' }]);
+    expect((await runEvalSet(expecting({ orderId: 'Z-9' }), { agent: textCalling('{"orderId":"A-1"}') })).pass).toBe(false);
+  });
+
+  it('reads text the executor repaired after the same repair', async () => {
+    const seen: unknown[] = [];
+    const report = await runEvalSet(expecting({ orderId: 'A-1' }), { agent: textCalling('```json\n{"orderId":"A-1",}\n```', seen) });
+    expect(seen).toEqual([{ orderId: 'A-1' }]);
+    expect(report.pass).toBe(true);
+  });
+
+  it('keeps text the executor refused as malformed, and says no tool ran', async () => {
+    const seen: unknown[] = [];
+    const report = await runEvalSet(expecting({ orderId: 'A-1' }), { agent: textCalling('{"orderId": "A-', seen) });
+    expect(seen).toEqual([]);
+    const turn = report.cases[0].results[0].turns[0];
+    expect(turn.calls[0].args).toBe('{"orderId": "A-');
+    expect(turn.trajectory?.diff[0]).toMatchObject({ kind: 'mismatch', problems: ['its arguments are not a JSON object (the executor refused them as malformed; no tool ran): {"orderId": "A-'] });
+  });
+});
+
 describe('expectEvalSet', () => {
   it('resolves with the report when every case passes', async () => {
     await expect(expectEvalSet(whereIs, { agent: shopAgent() })).resolves.toMatchObject({ pass: true });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { BaseAgent, Content, Event, Model, Plugin, Provider, SessionService } from '@toolsmith/core';
+import type { BaseAgent, Content, Event, FunctionResponse, Model, Plugin, Provider, SessionService } from '@toolsmith/core';
 import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, Runner, thrownMessage } from '@toolsmith/core';
-import { redactSecretText, redactSecrets } from '@toolsmith/core/internal';
+import { argumentsAsRead, redactSecretText, redactSecrets } from '@toolsmith/core/internal';
 import { checkEvalSet } from './check-eval-set';
 import type { EvalCase, EvalSet, EvalTurn } from './eval-set';
 import type { CaseReport, EvalReport, RunReport, TurnReport } from './eval-report';
@@ -88,12 +88,15 @@ async function checkTurn(index: number, turn: EvalTurn, message: Content, events
   let final: Event | undefined;
   let error: TurnReport['error'];
   const pausedOn: string[] = [];
+  // Each call's arguments as the executor read them: its (first) response says whether it repaired their text.
+  const responses = new Map<string, FunctionResponse>();
+  for (const event of events) for (const response of event.functionResponses()) if (!responses.has(response.id)) responses.set(response.id, response);
   for (const event of events) {
     if (event.author === 'user') continue;
     if (event.errorCode) error = { code: event.errorCode, message: event.errorMessage ?? '' };
     for (const call of event.functionCalls()) {
       if (call.name === REQUEST_CONFIRMATION || call.name === REQUEST_CREDENTIAL) continue;
-      calls.push({ name: call.name, args: call.args, agent: event.author });
+      calls.push({ name: call.name, args: argumentsAsRead(call, responses.get(call.id)), agent: event.author });
     }
     const pending = new Set(event.longRunningToolIds ?? []);
     for (const call of event.functionCalls()) if (pending.has(call.id)) pausedOn.push(call.name === REQUEST_CONFIRMATION ? `confirmation of ${originalName(call.args)}` : call.name);

@@ -40,6 +40,8 @@ export type { ConfirmationDecision } from '../confirmation/confirmation-decision
 // How the runner checks a person's edited arguments (no repairs): serveMcp refuses a bad edit before it uses up its requestState.
 export { givenArgumentProblems } from '../confirmation/given-argument-problems';
 export { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
+// A call's arguments as the executor read them (JSON text parsed, text repairs redone), for @toolsmith/evals.
+export { argumentsAsRead } from '../validation/arguments-as-read';
 
 // Which call ids a stored event claims as answered: every session store refuses a second claim (see SessionService).
 export { answerClaims } from '../sessions/answer-claims';

@@ -1,0 +1,26 @@
+import type { FunctionCall, FunctionResponse } from '../model/content';
+import { argumentsAsRead } from './arguments-as-read';
+
+const call = (args: FunctionCall['args']): FunctionCall => ({ id: 'c1', name: 'lookup', args });
+const answered = (repairs?: FunctionResponse['argumentRepairs']): FunctionResponse => ({ id: 'c1', name: 'lookup', response: { ok: true }, ...(repairs ? { argumentRepairs: repairs } : {}) });
+
+describe('argumentsAsRead', () => {
+  it('gives an object as it is and parses JSON text as the executor does', () => {
+    const args = { orderId: 'A-1' };
+    expect(argumentsAsRead(call(args))).toBe(args);
+    expect(argumentsAsRead(call('{"orderId":"A-1"}'))).toEqual({ orderId: 'A-1' });
+    expect(argumentsAsRead(call('  '))).toEqual({});
+  });
+
+  it('redoes a text repair only when the executor made one', () => {
+    const fenced = '```json\n{"orderId":"A-1",}\n```';
+    expect(argumentsAsRead(call(fenced), answered([{ repair: 'code-fence', path: '' }, { repair: 'trailing-comma', path: '' }]))).toEqual({ orderId: 'A-1' });
+    // Repairs turned off: the executor refused the text and no tool ran.
+    expect(argumentsAsRead(call(fenced), answered())).toBe(fenced);
+    expect(argumentsAsRead(call(fenced))).toBe(fenced);
+  });
+
+  it('keeps text the executor refused: malformed, not an object, a forbidden key', () => {
+    for (const text of ['{"orderId": "A-', '[1]', '{"__proto__":{"x":1}}']) expect(argumentsAsRead(call(text), answered())).toBe(text);
+  });
+});
