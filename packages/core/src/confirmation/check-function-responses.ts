@@ -44,6 +44,11 @@ export function checkFunctionResponses(events: readonly EventData[], message: Co
 
 function checkAnswer(pending: PendingCalls, id: string, response: Record<string, unknown>): ToolsmithError | undefined {
   const auth = pending.confirmations.get(id)!.auth;
+  const others = otherMembers(response, ANSWER_MEMBERS);
+  if (others) {
+    const problem = `it has ${others}, which an answer does not carry (only "id", "name" and "response")`;
+    return auth ? new InvalidCredentialAnswerError(id, problem) : new InvalidConfirmationAnswerError(id, problem);
+  }
   if (!auth) return checkConfirmationAnswer(pending, id, response);
   if (response.name !== REQUEST_CREDENTIAL) return new InvalidCredentialAnswerError(id, `it must be named "${REQUEST_CREDENTIAL}"`);
   const answer = readCredentialAnswer(id, auth, response.response);
@@ -87,6 +92,8 @@ function checkConfirmationAnswer(pending: PendingCalls, id: string, response: Re
 function checkUpdate(pending: PendingCalls, id: string, response: Record<string, unknown>): ToolsmithError | undefined {
   const record = pending.longRunning.get(id);
   if (!record) return new FunctionResponseNotPendingError(id, pending.answered.has(id) ? 'answered' : 'unknown');
+  const others = otherMembers(response, UPDATE_MEMBERS);
+  if (others) return new InvalidFunctionResponseError(id, `it has ${others}, which a client's update does not carry (only "id", "name", "response", "willContinue", "question" and "parts")`);
   if (response.name !== record.name) {
     return new InvalidFunctionResponseError(id, `it names tool "${String(response.name)}" but the pending call is to "${record.name}"`);
   }
@@ -99,6 +106,29 @@ function checkUpdate(pending: PendingCalls, id: string, response: Record<string,
     if (problem) return new InvalidFunctionResponseError(id, problem);
   }
   return undefined;
+}
+
+/**
+ * The members a client's long-running update may carry (docs/long-running.md): the rest of a function
+ * response (`isError`, `confirmation`, `policy`, `innerCalls`, `argumentRepairs`) is the runner's record of
+ * what it did, and a client's copy of it would be stored, shown to the model and read as an audit.
+ */
+const UPDATE_MEMBERS: ReadonlySet<string> = new Set(['id', 'name', 'response', 'willContinue', 'question', 'parts']);
+
+/** The members an answer to a confirmation or credential request may carry: its decision is all in `response`. */
+const ANSWER_MEMBERS: ReadonlySet<string> = new Set(['id', 'name', 'response']);
+
+/** The members of `response` outside `allowed`, each named (`"isError" and "foo"`), or `undefined`; a member left `undefined` is absent, as JSON leaves it out. */
+function otherMembers(response: Record<string, unknown>, allowed: ReadonlySet<string>): string | undefined {
+  let others: string[] | undefined;
+  for (const key of Object.keys(response)) {
+    if (!allowed.has(key) && response[key] !== undefined) (others ??= []).push(JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key));
+  }
+  if (!others) return undefined;
+  if (others.length === 1) return `a member ${others[0]}`;
+  // Named up to ten: a message of a thousand keys is refused in a readable line.
+  const named = others.length > 10 ? [...others.slice(0, 10), `${others.length - 10} more`] : others;
+  return `members ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
 }
 
 /** Why an approving answer's payload does not fill in the request's form, or `undefined` when it does. */

@@ -27,8 +27,9 @@ export type AuthErrorCode =
   | 'CREDENTIAL_DECRYPT_FAILED';
 
 /**
- * An answer to a `toolsmith_request_credential` request is malformed: wrong name, no redirect URL, code
- * or credential, or a credential of the wrong kind. Nothing ran.
+ * An answer to a `toolsmith_request_credential` request is malformed: wrong name, members other than
+ * `id`, `name` and `response`, no redirect URL, code or credential, or a credential of the wrong kind.
+ * Nothing ran.
  */
 export class InvalidCredentialAnswerError extends ToolsmithError {
   constructor(
