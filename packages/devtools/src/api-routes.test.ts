@@ -4,6 +4,7 @@ import type { DevServer} from './start-dev-server';
 import { startDevServer } from './start-dev-server';
 import type { RunEnd, SessionDetail, SessionSummary, ToolInfo, ToolRunResult, WireEvent } from './protocol/api-types';
 import { readSse } from './__fixtures__/read-sse';
+import { sendRaw } from './__fixtures__/send-raw';
 import { slowReportAborted, slowReportStarted } from './__fixtures__/desk-agent';
 
 const fixture = join(__dirname, '__fixtures__', 'desk-agent.ts');
@@ -224,6 +225,17 @@ describe('the dev server API', () => {
     expect(((await notObject.json()) as { error: { code: string } }).error.code).toBe('BAD_REQUEST');
     expect((await api('/api/nothing')).status).toBe(404);
     expect((await api('/')).status).toBe(404); // `toolsmith api`: no page
+  });
+
+  it('refuses a body that is not JSON on every route, those that read none (GET, DELETE) included: 415, nothing done', async () => {
+    expect((await post('/api/sessions', { sessionId: 's-7' })).status).toBe(201);
+    const deleted = await api('/api/sessions/s-7', { method: 'DELETE', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    expect([deleted.status, ((await deleted.json()) as { error: { code: string } }).error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    const read = await sendRaw(server, { method: 'GET', path: '/api/sessions', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '3' }, body: 'a=1' });
+    expect([read.status, read.text]).toEqual([415, expect.stringContaining('UNSUPPORTED_MEDIA_TYPE')]);
+    expect((await api('/api/sessions/s-7')).status).toBe(200); // still there
+    // A JSON body, or none, on a route that reads none is as before.
+    expect((await api('/api/sessions/s-7', { method: 'DELETE', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(204);
   });
 
   it('refuses ids no run could take (a control character, a lone surrogate, over 256 characters) with 400 before any store sees them', async () => {

@@ -148,6 +148,7 @@ function checkId(field: string, id: string): void {
 export async function handleApiRequest(host: DevAgentHost, guard: HttpGuard<true>, request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
   guards.set(request, guard);
   try {
+    guard.checkBodyType(request);
     const allowed: string[] = [];
     for (const [method, pattern, handler] of ROUTES) {
       const match = pattern.exec(path);

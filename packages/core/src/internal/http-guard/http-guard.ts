@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { httpGuardMessages } from '../../errors/messages';
 import { HttpGuardError } from './http-guard-error';
-import { readJsonBody } from './read-json-body';
+import { carriesBody, isJsonType, readJsonBody } from './read-json-body';
 
 /**
  * Decides who sends a request (for example from its `Authorization` header): return the caller, or
@@ -86,6 +86,15 @@ export class HttpGuard<C> {
     if (request.method === undefined || !allowed.includes(request.method)) {
       throw new HttpGuardError('METHOD_NOT_ALLOWED', httpGuardMessages.methodNotAllowed(request.method, path, allowed), { allow: allowed.join(', ') });
     }
+  }
+
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE` for a request carrying a body of another type than JSON, whatever its method: a route
+   * that reads no body (a `GET`, a `DELETE`) refuses a form or `text/plain` one as a route that reads one does.
+   */
+  checkBodyType(request: IncomingMessage): void {
+    const type = request.headers['content-type'];
+    if (carriesBody(request) && !isJsonType(type)) throw new HttpGuardError('UNSUPPORTED_MEDIA_TYPE', httpGuardMessages.unsupportedMediaType(type));
   }
 
   /** Reads the JSON body: `UNSUPPORTED_MEDIA_TYPE`, `BODY_TOO_LARGE` or `MALFORMED_JSON` when it is not one. */

@@ -11,9 +11,7 @@ import { HttpGuardError } from './http-guard-error';
  */
 export function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
   const type = request.headers['content-type'];
-  if (type === undefined || type.split(';')[0].trim().toLowerCase() !== 'application/json') {
-    return Promise.reject(new HttpGuardError('UNSUPPORTED_MEDIA_TYPE', httpGuardMessages.unsupportedMediaType(type)));
-  }
+  if (!isJsonType(type)) return Promise.reject(new HttpGuardError('UNSUPPORTED_MEDIA_TYPE', httpGuardMessages.unsupportedMediaType(type)));
   const tooLarge = () => new HttpGuardError('BODY_TOO_LARGE', httpGuardMessages.bodyTooLarge(maxBytes), { connection: 'close' });
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge());
@@ -52,4 +50,15 @@ export function readJsonBody(request: IncomingMessage, maxBytes: number): Promis
     request.on('end', onEnd);
     request.on('error', onError);
   });
+}
+
+/** `application/json`, parameters such as `charset` allowed. */
+export function isJsonType(type: string | undefined): boolean {
+  return type !== undefined && type.split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
+/** True when the request carries a body: a `Transfer-Encoding`, or a `Content-Length` other than 0. */
+export function carriesBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
 }
