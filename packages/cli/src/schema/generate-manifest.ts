@@ -4,6 +4,7 @@ import type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestTools
 import { relative, sep } from 'node:path';
 import * as ts from 'typescript';
 import { SchemaSourceError } from '../cli-errors';
+import { containsToolContext, isToolContextType } from './context-parameter';
 import { dtoClassName } from './dto-parameters';
 import type { FoundManifestType } from './find-manifest-types';
 import { type FoundTool, type FoundToolset, findDecorator, location } from './find-toolsets';
@@ -107,7 +108,7 @@ function describeMethod(
 
   tool.declaration.parameters.forEach((parameter, index) => {
     const at = `${location(tool.sourceFile, parameter)} (${where})`;
-    if (isContextParameter(checker, parameter)) {
+    if (isContextParameter(checker, parameter, at)) {
       method.contextIndex = index;
       return;
     }
@@ -200,13 +201,31 @@ function jsonSchemaOf(schemas: TypeSchemas, checker: ts.TypeChecker, type: ts.Ty
   }
 }
 
-/** A parameter typed `ToolContext` or decorated `@Ctx()`: injected per call, never in the schema. */
-function isContextParameter(checker: ts.TypeChecker, parameter: ts.ParameterDeclaration): boolean {
+/**
+ * A parameter typed `ToolContext` (see {@link isToolContextType}) or decorated `@Ctx()`: injected per call,
+ * never in the schema. A type that only contains the context (a union, an object with it) is refused.
+ */
+function isContextParameter(checker: ts.TypeChecker, parameter: ts.ParameterDeclaration, at: string): boolean {
   if (findDecorator(checker, parameter, 'Ctx')) return true;
-  if (!parameter.type || !ts.isTypeReferenceNode(parameter.type)) return false;
-  const symbol = checker.getSymbolAtLocation(parameter.type.typeName);
+  const type = parameter.type ? checker.getTypeFromTypeNode(parameter.type) : checker.getTypeAtLocation(parameter);
+  if (isToolContextType(type)) return true;
+  // Without core's types installed the import does not resolve, but it still names the context.
+  if (type.flags & ts.TypeFlags.Any && parameter.type && ts.isTypeReferenceNode(parameter.type) && resolvesToContextName(checker, parameter.type)) return true;
+  if (containsToolContext(checker, type)) {
+    const name = ts.isIdentifier(parameter.name) ? parameter.name.text : parameter.name.getText();
+    throw new SchemaSourceError(
+      `${at}: parameter ${name} has type ${checker.typeToString(type)}, which contains ToolContext without being it; ` +
+        'the context is injected only into a parameter typed ToolContext (or marked @Ctx()), and a tool argument cannot hold one. ' +
+        'Type the parameter ToolContext, or leave the context out of its type.',
+    );
+  }
+  return false;
+}
+
+function resolvesToContextName(checker: ts.TypeChecker, node: ts.TypeReferenceNode): boolean {
+  const symbol = checker.getSymbolAtLocation(node.typeName);
   const target = symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-  const name = target && target.name !== 'unknown' ? target.name : parameter.type.typeName.getText();
+  const name = target && target.name !== 'unknown' ? target.name : node.typeName.getText();
   return name === 'ToolContext' || name.endsWith('.ToolContext');
 }
 

@@ -113,6 +113,14 @@ export function invalidInputSchemaMessage(site: DefinitionSite, reason: string):
   );
 }
 
+export function contextAsArgumentMessage(site: DefinitionSite): string {
+  return (
+    `${describeSite(site)}: the manifest makes this parameter, which is the ToolContext, an argument the model fills, ` +
+    `so the tool would get the model's data as its context. Fix: run \`toolsmith schema\` again (it injects the ` +
+    `context there), or type the parameter ToolContext or mark it @Ctx().`
+  );
+}
+
 export function duplicateParameterNameMessage(site: DefinitionSite, name: string): string {
   return `${describeSite(site)}: two parameters are named "${name}". Fix: give each @Param a distinct name.`;
 }

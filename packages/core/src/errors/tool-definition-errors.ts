@@ -1,5 +1,6 @@
 import {
   type DefinitionSite,
+  contextAsArgumentMessage,
   contradictoryDtoRulesMessage,
   duplicateClassTransformerMessage,
   duplicateParameterNameMessage,
@@ -76,6 +77,10 @@ export class InvalidParametersError extends ToolDefinitionError {
   /** Two of the method's parameters are both named `name`. */
   static duplicateName(site: DefinitionSite, name: string): InvalidParametersError {
     return new InvalidParametersError(duplicateParameterNameMessage(site, name), site);
+  }
+  /** The manifest puts a model argument where the method takes the `ToolContext` (a manifest of an older generator). */
+  static contextAsArgument(site: DefinitionSite): InvalidParametersError {
+    return new InvalidParametersError(contextAsArgumentMessage(site), site);
   }
   private constructor(message: string, site: DefinitionSite) {
     super('INVALID_PARAMETERS', message, site);

@@ -282,6 +282,7 @@ function classifyParameter(index: number, facts: MethodFacts, methodSite: Defini
   const fromManifest =
     facts.manifestParameters && !param?.options.schema && !isDtoClass(type) ? manifestArgumentAt(facts.manifestParameters, index, param) : undefined;
   if (fromManifest) {
+    if (type === ToolContext || isContextSchema(fromManifest.schema)) throw InvalidParametersError.contextAsArgument(site);
     const { name, schema, optional, revive } = fromManifest;
     return { kind: 'property', name, schema, optional, site, source: { kind: 'argument', name, defaultValue: param?.options.default, revive } };
   }
@@ -299,6 +300,15 @@ function classifyParameter(index: number, facts: MethodFacts, methodSite: Defini
   }
   if (facts.explicit) return { kind: 'whole', schema: facts.explicit, site, source: { kind: 'all-arguments' } };
   throw new UndecoratedParameterError(site, typeName(type));
+}
+
+// Properties of ToolContext that together mark a schema generated from it (as manifests of generators that
+// missed a context named through a type alias wrote it); a model argument of that shape is never a tool's own.
+const CONTEXT_PROPERTIES = ['functionCallId', 'invocationId', 'userId', 'sessionId', 'state', 'actions', 'signal'];
+
+function isContextSchema(schema: JsonSchema): boolean {
+  const properties = schema.properties;
+  return typeof properties === 'object' && properties !== null && CONTEXT_PROPERTIES.every((name) => Object.prototype.hasOwnProperty.call(properties, name));
 }
 
 /**
