@@ -95,6 +95,30 @@ describe('the dev server API', () => {
     expect(((await again.json()) as { error: { code: string } }).error.code).toBe('NOT_PENDING');
   });
 
+  it('an answer past the runner\'s limits (a payload or an update nested past maxDepth) is 400 with the runner\'s code, nothing stored, still pending', async () => {
+    let deep: Record<string, unknown> = { leaf: true };
+    for (let i = 0; i < 80; i++) deep = { deep };
+    const { end } = await run('/api/sessions/s-d/run', { text: 'Refund 250 for order A-1002' });
+    const { requestId } = end.pending.confirmations[0];
+    const stored = ((await (await api('/api/sessions/s-d')).json()) as SessionDetail).events.length;
+    const refused = await post(`/api/sessions/s-d/confirmations/${requestId}`, { confirmed: true, payload: deep });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('INVALID_MESSAGE');
+    const exported = await run('/api/sessions/s-d/run', { text: 'Export the orders' });
+    expect(exported.end.pending.longRunning).toHaveLength(1);
+    const storedNow = ((await (await api('/api/sessions/s-d')).json()) as SessionDetail).events.length;
+    const update = await post(`/api/sessions/s-d/long-running/${exported.end.pending.longRunning[0].id}`, { response: deep });
+    expect(update.status).toBe(400);
+    expect(((await update.json()) as { error: { code: string } }).error.code).toBe('INVALID_MESSAGE');
+    const after = (await (await api('/api/sessions/s-d')).json()) as SessionDetail;
+    expect(after.events.length).toBe(storedNow);
+    expect(after.pending.longRunning).toHaveLength(1);
+    expect(storedNow).toBeGreaterThan(stored);
+    // Both text and message: refused, not one of them silently dropped.
+    const both = await post('/api/sessions/s-d/run', { text: 'hi', message: { role: 'user', parts: [{ text: 'other' }] } });
+    expect([both.status, ((await both.json()) as { error: { code: string } }).error.code]).toEqual([400, 'BAD_REQUEST']);
+  });
+
   it('a denial reaches the model as a rejected call', async () => {
     const { end } = await run('/api/sessions/s-4/run', { text: 'Refund 900 for order A-1003' });
     const resumed = await run(`/api/sessions/s-4/confirmations/${end.pending.confirmations[0].requestId}`, { confirmed: false });

@@ -59,7 +59,7 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
     /^\/api\/sessions\/([^/]+)\/confirmations\/([^/]+)$/,
     async (host, [id, requestId], request, response) => {
       const message = await host.confirmationAnswer(id, requestId, (await readJsonBody(request)) as ConfirmationAnswerRequest);
-      await streamRun(host, id, message, response);
+      await streamRun(host, id, checkedAnswer(host, message), response);
     },
   ],
   [
@@ -71,7 +71,7 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
       if (willContinue !== undefined && typeof willContinue !== 'boolean') throw badRequest('willContinue must be true or false.');
       // A question is checked by the runner: a bad one is the stream's one INVALID_FUNCTION_RESPONSE event, nothing stored.
       const message = await host.longRunningUpdate(id, callId, { response: update, willContinue: willContinue === true, ...(question !== undefined && { question: question as LongRunningUpdateRequest['question'] }) });
-      await streamRun(host, id, message, response);
+      await streamRun(host, id, checkedAnswer(host, message), response);
     },
   ],
   ['GET', /^\/api\/grants$/, async (host, _, __, response) => json(response, 200, await host.listGrants())],
@@ -207,8 +207,19 @@ function sessionKey(host: DevAgentHost, sessionId: string) {
  * The user message of a run request, checked as the runner checks every new message (shape, and the
  * argument limits' size and depth): a refused one gets 400 `INVALID_MESSAGE` before anything is stored.
  */
+/**
+ * The message that carries a person's answer, checked as the runner checks a new message (its limits: depth, size):
+ * what the runner would refuse is answered with its code and 400 before anything streams, as devtools.md promises.
+ */
+function checkedAnswer(host: DevAgentHost, message: Content): Content {
+  const invalid = checkNewMessage(message, host.runner.argumentLimits);
+  if (invalid) throw invalid;
+  return message;
+}
+
 function messageOf(host: DevAgentHost, body: Record<string, unknown>): Content {
   let message: Content;
+  if (body.text !== undefined && body.message !== undefined) throw badRequest('Send { "text": "…" } or { "message": { … } }, not both.');
   if (typeof body.text === 'string') {
     if (body.text.trim() === '') throw badRequest('text is empty.');
     message = { role: 'user', parts: [{ text: body.text }] };
