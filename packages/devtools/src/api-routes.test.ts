@@ -248,6 +248,11 @@ describe('the dev server API', () => {
     const notObject = await post('/api/sessions', [1]);
     expect(((await notObject.json()) as { error: { code: string } }).error.code).toBe('BAD_REQUEST');
     expect((await api('/api/nothing')).status).toBe(404);
+    const malformed = await api('/api/%ZZ');
+    expect([malformed.status, ((await malformed.json()) as { error: { code: string } }).error.code]).toEqual([400, 'MALFORMED_URL']);
+    const noCases = await post('/api/evals/run', { caseIds: [] });
+    expect(noCases.status).toBe(400);
+    expect(((await noCases.json()) as { error: { code: string; message: string } }).error).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('caseIds is empty') });
     expect((await api('/')).status).toBe(404); // `toolsmith api`: no page
   });
 

@@ -99,6 +99,7 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
     async (host, _, request, response) => {
       const { caseIds } = await readJsonBody(request);
       if (caseIds !== undefined && !(Array.isArray(caseIds) && caseIds.every((id) => typeof id === 'string'))) throw badRequest('caseIds must be an array of case ids.');
+      if (Array.isArray(caseIds) && caseIds.length === 0) throw badRequest('caseIds is empty: name at least one case, or leave caseIds out to run them all.');
       // A client that goes away (Stop in the page) aborts the runs: the model call and the tools see it.
       const abort = new AbortController();
       response.on('close', () => {
@@ -149,6 +150,8 @@ export async function handleApiRequest(host: DevAgentHost, guard: HttpGuard<true
   guards.set(request, guard);
   try {
     guard.checkBodyType(request);
+    // Every segment is percent-encoding (MALFORMED_URL, 400), also one no route matches (`/api/%ZZ`).
+    for (const segment of path.split('/')) decodePathSegment(segment);
     const allowed: string[] = [];
     for (const [method, pattern, handler] of ROUTES) {
       const match = pattern.exec(path);
