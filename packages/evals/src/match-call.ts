@@ -1,6 +1,6 @@
 import { REDACTED, isSecretName, redactSecretText, redactSecrets } from '@toolsmith/core/internal';
-import { isDeepStrictEqual } from 'node:util';
 import type { ArgumentMatcher, ExpectedCall } from './eval-set';
+import { jsonEqual } from './json-equal';
 import { thrownMessage } from '@toolsmith/core';
 
 /** A call the agent made, as the report shows it. */
@@ -60,8 +60,8 @@ export function argumentMatches(matcher: ArgumentMatcher, value: unknown): boole
   if (typeof matcher === 'function') return functionVerdict(matcher, value) === true;
   if (matcher instanceof RegExp) return typeof value === 'string' && new RegExp(matcher.source, matcher.flags.replace('g', '')).test(value);
   if (isPatternMatcher(matcher)) return typeof value === 'string' && new RegExp(matcher.$pattern, matcher.$flags).test(value);
-  if (isEqualsMatcher(matcher)) return isDeepStrictEqual(matcher.$equals, value);
-  return isDeepStrictEqual(matcher, value);
+  if (isEqualsMatcher(matcher)) return jsonEqual(matcher.$equals, value);
+  return jsonEqual(matcher, value);
 }
 
 /** A matcher as the report writes it: JSON for a value, `/…/` for a pattern, `a function (name)` for a predicate. */

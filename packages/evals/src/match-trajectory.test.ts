@@ -63,7 +63,7 @@ describe('matchTrajectory: arguments', () => {
   });
 
   it('writes -0 and a nested RegExp as such in the diff, not as JSON would', () => {
-    expect(one({ name: 'refund', args: { amount: -0 } }, made('refund', { amount: 0 })).diff[0].problems).toEqual(['args.amount: 0 does not match -0']);
+    expect(one({ name: 'refund', args: { amount: -0 } }, made('refund', { amount: 1 })).diff[0].problems).toEqual(['args.amount: 1 does not match -0']);
     expect(one({ name: 'tag', args: { tags: [/a/] as unknown as string[] } }, made('tag', { tags: ['a'] })).diff[0].problems).toEqual(['args.tags: ["a"] does not match [/a/]']);
   });
 
@@ -81,6 +81,13 @@ describe('matchTrajectory: arguments', () => {
       'args.amount: 20 does not match the function underTen',
       'args.orderId: "A-1" does not match /^B/',
     ]);
+  });
+
+  it('compares values as JSON does: -0 equals 0, key order and prototypes do not matter', () => {
+    expect(one({ name: 'refund', args: { amount: 0 } }, made('refund', { amount: -0 })).pass).toBe(true);
+    expect(one({ name: 'refund', args: { amount: { $equals: [-0] } } }, made('refund', { amount: [0] })).pass).toBe(true);
+    expect(one({ name: 'refund', args: { q: { a: 1, b: 2 } } }, made('refund', { q: Object.assign(Object.create(null), { b: 2, a: 1 }) })).pass).toBe(true);
+    expect(one({ name: 'refund', args: { q: { a: 1 } } }, made('refund', { q: { a: 1, b: undefined } })).pass).toBe(false);
   });
 
   it('says when an argument is missing, or the arguments are not an object', () => {
