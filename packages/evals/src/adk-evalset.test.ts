@@ -132,10 +132,10 @@ describe("ADK's eval set format", () => {
   it('reads arguments as literal values: one that looks like a matcher is compared as it is and written back as it was', () => {
     const adk = {
       eval_set_id: 's',
-      eval_cases: [{ eval_id: 'c', conversation: [{ user_content: { parts: [{ text: 'x' }] }, intermediate_data: { tool_uses: [{ name: 'f', args: { q: { $pattern: '^a' }, r: { $equals: 1 }, n: 2 } }], intermediate_responses: [] } }] }],
+      eval_cases: [{ eval_id: 'c', conversation: [{ user_content: { parts: [{ text: 'x' }] }, intermediate_data: { tool_uses: [{ name: 'f', args: { q: { $pattern: '^a' }, r: { $equals: 1 }, n: 2, deep: [{ where: { $pattern: 'x' } }] } }], intermediate_responses: [] } }] }],
     };
     const set = fromAdkEvalSet(adk);
-    expect(set.cases[0].turns[0].tools?.calls[0].args).toEqual({ q: { $equals: { $pattern: '^a' } }, r: { $equals: { $equals: 1 } }, n: 2 });
+    expect(set.cases[0].turns[0].tools?.calls[0].args).toEqual({ q: { $equals: { $pattern: '^a' } }, r: { $equals: { $equals: 1 } }, n: 2, deep: { $equals: [{ where: { $pattern: 'x' } }] } });
     expect(toAdkEvalSet(set).eval_cases[0].conversation[0].intermediate_data).toEqual(adk.eval_cases[0].conversation[0].intermediate_data);
   });
 

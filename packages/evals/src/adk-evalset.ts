@@ -2,6 +2,7 @@ import type { JsonValue } from '@toolsmith/core';
 import { checkEvalSet } from './check-eval-set';
 import type { EvalCase, EvalSet, EvalTurn, ExpectedCall } from './eval-set';
 import { EvalSetError } from './eval-set-error';
+import { literalArguments } from './literal-arguments';
 import { adkCaseUnsupportedMessage, adkExpectationUnsupportedMessage, invalidEvalSetMessage } from './messages';
 
 /** A `Content` as ADK's files hold it (google-genai's shape, snake_case). */
@@ -152,15 +153,9 @@ function toolUses(data: Record<string, unknown>, place: string, source: string):
     if (call.args != null && record(call.args) !== call.args) problems.push(`${place}: the args of tool call ${i} must be an object`);
   });
   if (problems.length) throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(source, problems));
-  // ADK's arguments are literal values: one that looks like a matcher (`{ "$pattern": … }`) is wrapped
-  // in `$equals`, so it is compared as it is (and written back unwrapped).
-  return calls.map((call) => ({ name: call.name as string, args: literalArgs(record(call.args ?? {})), exactArgs: true }));
-}
-
-function literalArgs(args: Record<string, unknown>): Record<string, JsonValue> {
-  const out: Record<string, JsonValue> = {};
-  for (const [key, value] of Object.entries(args)) out[key] = (looksLikeMatcher(value) ? { $equals: value } : value) as JsonValue;
-  return out;
+  // ADK's arguments are literal values: one that is or holds what looks like a matcher (`{ "$pattern": … }`)
+  // is wrapped in `$equals`, so it is compared as it is (and written back unwrapped).
+  return calls.map((call) => ({ name: call.name as string, args: literalArguments(record(call.args ?? {})), exactArgs: true }));
 }
 
 function looksLikeMatcher(value: unknown): boolean {

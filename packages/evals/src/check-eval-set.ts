@@ -2,7 +2,8 @@ import type { JsonSchema } from '@toolsmith/core';
 import { compileAnswerSchema } from './compile-answer-schema';
 import type { EvalSet } from './eval-set';
 import { EvalSetError } from './eval-set-error';
-import { invalidEvalSetMessage, judgeMissingMessage } from './messages';
+import { matcherProblem } from './matcher-problem';
+import { invalidEvalSetMessage, judgeMissingMessage, patternFlagsProblem } from './messages';
 
 const MODES = ['exact', 'inOrder', 'anyOrder', 'superset', 'subset'];
 const ANSWER_KINDS = ['exact', 'contains', 'pattern', 'schema', 'judge'];
@@ -109,7 +110,9 @@ function checkTools(tools: unknown, path: string, at: At): void {
       continue;
     }
     for (const [name, matcher] of Object.entries(call.args)) {
-      if (isObject(matcher) && '$pattern' in matcher) checkPattern(matcher.$pattern, matcher.$flags, `${callPath}.args.${name}`, at);
+      const problem = matcherProblem(matcher);
+      if (problem) at(`${callPath}.args.${name}`, problem);
+      else if (isObject(matcher) && '$pattern' in matcher) checkPattern(matcher.$pattern, matcher.$flags, `${callPath}.args.${name}`, at);
     }
   }
 }
@@ -141,7 +144,10 @@ function checkAnswer(answer: unknown, path: string, at: At): string | undefined 
     }
   }
   if (kind === 'pattern') {
-    if (value instanceof RegExp) return kind;
+    if (value instanceof RegExp) {
+      if (answer.flags !== undefined) at(`${path}.flags`, patternFlagsProblem());
+      return kind;
+    }
     checkPattern(value, answer.flags, `${path}.pattern`, at);
   }
   return kind;

@@ -113,6 +113,13 @@ describe('evalCaseFromSession: arguments sent as JSON text', () => {
     expect((await runEvalSet({ id: 's', cases: [recorded] }, { agent: textCalling('{"orderId":"Z-999"}') })).pass).toBe(false);
   });
 
+  it('records an argument holding a matcher-looking key as $equals of it, and the replay passes', async () => {
+    const text = '{"orderId":"A-1","filter":[{"$pattern":"x"}]}';
+    const recorded = await recordedWith(text);
+    expect(recorded.turns[0].tools!.calls).toEqual([{ name: 'lookupOrder', args: { orderId: 'A-1', filter: { $equals: [{ $pattern: 'x' }] } }, exactArgs: true }]);
+    expect((await runEvalSet({ id: 's', cases: [recorded] }, { agent: textCalling(text) })).pass).toBe(true);
+  });
+
   it('records text the executor refused as that text: only the same malformed call matches it', async () => {
     const recorded = await recordedWith('{"orderId": "A-');
     expect(recorded.turns[0].tools!.calls).toEqual([{ name: 'lookupOrder', argsText: '{"orderId": "A-' }]);

@@ -1,7 +1,8 @@
-import type { Event, FunctionResponse, JsonValue, Session } from '@toolsmith/core';
+import type { Event, FunctionResponse, Session } from '@toolsmith/core';
 import { argumentsAsRead } from '@toolsmith/core/internal';
 import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL } from '@toolsmith/core';
 import type { EvalCase, EvalTurn, ExpectedCall, TrajectoryMatch } from './eval-set';
+import { literalArguments } from './literal-arguments';
 
 /** Options of {@link evalCaseFromSession}. */
 export interface EvalCaseFromSessionOptions {
@@ -57,7 +58,7 @@ export function evalCaseFromSession(session: Session, options: EvalCaseFromSessi
       if (call.name === REQUEST_CONFIRMATION || call.name === REQUEST_CREDENTIAL) continue;
       const args = argumentsAsRead(call, responses.get(call.id));
       // Text the executor refused is expected as that text: a replay matches only the same malformed call.
-      current.calls.push(typeof args === 'string' ? { name: call.name, argsText: args } : { name: call.name, args: structuredClone(args) as Record<string, JsonValue>, exactArgs: true });
+      current.calls.push(typeof args === 'string' ? { name: call.name, argsText: args } : { name: call.name, args: literalArguments(structuredClone(args)), exactArgs: true });
     }
     if (!event.errorCode && event.isFinalResponse() && event.text()) current.answer = event.text();
   }

@@ -22,6 +22,10 @@ describe('matchAnswer', () => {
     });
   });
 
+  it('pattern: flags beside a RegExp are refused (EVAL_SET_INVALID), not ignored', async () => {
+    await expect(matchAnswer({ pattern: /order/, flags: 'i' }, { text: 'Order A-1' }, context)).rejects.toMatchObject({ code: 'EVAL_SET_INVALID', message: expect.stringContaining('flags cannot be given with a RegExp pattern') });
+  });
+
   it('pattern: a string with flags, or a RegExp', async () => {
     expect((await matchAnswer({ pattern: '^order a-\\d', flags: 'i' }, { text: 'Order A-1 has shipped.' }, context)).pass).toBe(true);
     expect(await matchAnswer({ pattern: /refund/ }, { text: 'Order A-1 has shipped.' }, context)).toEqual({ pass: false, expected: 'matches /refund/', detail: 'the answer is "Order A-1 has shipped."' });

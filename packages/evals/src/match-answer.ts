@@ -5,7 +5,7 @@ import { compileAnswerSchema } from './compile-answer-schema';
 import type { AnswerExpectation } from './eval-set';
 import { EvalSetError } from './eval-set-error';
 import { judgeAnswer } from './judge-answer';
-import { judgeMissingMessage } from './messages';
+import { invalidEvalSetMessage, judgeMissingMessage, patternFlagsProblem } from './messages';
 import { stripFence } from './strip-fence';
 
 /** A turn's final answer, as the agent gave it. */
@@ -30,7 +30,7 @@ export interface AnswerResult {
  * Checks a turn's answer; `judge` expectations ask `judgeModel`.
  *
  * @throws EvalSetError `EVAL_JUDGE_MISSING` for a `judge` expectation without `judgeModel`; `EVAL_SET_INVALID`
- *   for a JSON Schema that cannot be compiled (an unsupported `$schema`, …).
+ *   for a JSON Schema that cannot be compiled (an unsupported `$schema`, …), or `flags` given with a `RegExp` pattern.
  */
 export async function matchAnswer(
   expectation: AnswerExpectation,
@@ -51,6 +51,7 @@ export async function matchAnswer(
     return absent.length === 0 ? { pass: true, expected } : { pass: false, expected, detail: `${absent.map((w) => JSON.stringify(w)).join(', ')} not in ${JSON.stringify(text)}` };
   }
   if (expectation.pattern !== undefined) {
+    if (expectation.pattern instanceof RegExp && expectation.flags !== undefined) throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage('The answer expectation', [`flags ${patternFlagsProblem()}`]));
     const pattern = typeof expectation.pattern === 'string' ? new RegExp(expectation.pattern, expectation.flags) : expectation.pattern;
     const expected = `matches ${String(pattern)}`;
     if (text === undefined) return { pass: false, expected, detail: 'the turn gave no answer' };

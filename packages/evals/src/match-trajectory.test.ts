@@ -90,6 +90,11 @@ describe('matchTrajectory: arguments', () => {
     expect(one({ name: 'refund', args: { q: { a: 1 } } }, made('refund', { q: { a: 1, b: undefined } })).pass).toBe(false);
   });
 
+  it('exactArgs without args: no arguments at all', () => {
+    expect(one({ name: 'refund', exactArgs: true }, made('refund', {})).pass).toBe(true);
+    expect(one({ name: 'refund', exactArgs: true }, made('refund', { amount: 20 })).diff[0]).toMatchObject({ expected: 'refund()', problems: ['args.amount is not expected'] });
+  });
+
   it('says when an argument is missing, or the arguments are not an object', () => {
     expect(one({ name: 'refund', args: { reason: 'late' } }, refund).diff[0].problems).toEqual(['args.reason is missing (expected "late")']);
     expect(one({ name: 'refund', args: { amount: 20 } }, made('refund', '{"amount": 20')).diff[0].problems).toEqual(['its arguments are not a JSON object (the executor refused them as malformed; no tool ran): {"amount": 20']);

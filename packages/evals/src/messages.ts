@@ -41,3 +41,8 @@ export function evalSetFailedMessage(failed: readonly string[], report: string):
 export function answerSchemaInvalidMessage(reason: string): string {
   return `The answer schema is not a valid JSON Schema: ${reason}`;
 }
+
+/** `EVAL_SET_INVALID`: an answer `{ pattern: RegExp, flags }`, whose flags would be ignored. */
+export function patternFlagsProblem(): string {
+  return 'cannot be given with a RegExp pattern (its own flags are used): write them in the RegExp (/…/i), or give the pattern as a string';
+}

@@ -1,6 +1,7 @@
 import { InMemorySessionService, LlmAgent, functionTool } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
 import { behaviour, shopAgent } from './__fixtures__/shop-agent';
+import { checkEvalSet } from './check-eval-set';
 import type { EvalSet } from './eval-set';
 import { expectEvalSet } from './expect-eval-set';
 import { formatEvalReport } from './format-eval-report';
@@ -136,6 +137,42 @@ describe('runEvalSet', () => {
     const report = await runEvalSet(set, { agent: shopAgent(), judgeModel: judge });
     expect(report.cases[0].results[0].turns[0].answerCheck).toEqual({ pass: true, expected: 'judge: is friendly', detail: 'Friendly.' });
     expect(judge.callCount).toBe(1);
+  });
+
+  it('refuses every argument matcher that could never match, all at once, and an answer\'s flags beside a RegExp', async () => {
+    const args = {
+      nestedRegExp: { id: /^A/ },
+      nestedFunction: [() => true],
+      notANumber: NaN,
+      infinite: { n: Infinity },
+      date: new Date(0),
+      missing: undefined,
+      patternAndMore: { $pattern: '^A', other: 1 },
+      equalsAndMore: { $equals: 1, $flags: 'i' },
+      nestedPattern: { q: { $pattern: '^A' } },
+    };
+    const set = { id: 's', cases: [{ id: 'c', turns: [{ user: 'x', tools: { calls: [{ name: 'f', args }] }, answer: { pattern: /order/, flags: 'i' } }] }] };
+    const where = '  - cases[0].turns[0].tools.calls[0].args.';
+    const pushed = 'a matcher must be the whole argument';
+    await expect(runEvalSet(set as unknown as EvalSet, { agent: shopAgent() })).rejects.toMatchObject({
+      code: 'EVAL_SET_INVALID',
+      message: [
+        'The eval set is not a valid eval set:',
+        `${where}nestedRegExp holds a RegExp at id: ${pushed}; inside a value it is compared by equality and never matches`,
+        `${where}nestedFunction holds a function at [0]: ${pushed}; inside a value it is compared by equality and never matches`,
+        `${where}notANumber holds NaN, which JSON cannot hold: no argument is ever equal to it`,
+        `${where}infinite holds Infinity at n, which JSON cannot hold: no argument is ever equal to it`,
+        `${where}date holds a Date, which is not JSON: no argument is ever equal to it`,
+        `${where}missing is undefined: no argument is ever undefined (leave it out, or expect null)`,
+        `${where}patternAndMore has other beside $pattern and $flags: a matcher has no other key (to expect an object with such keys, write { "$equals": … } around it)`,
+        `${where}equalsAndMore has $flags beside $equals: a matcher has no other key (to expect an object with such keys, write { "$equals": … } around it)`,
+        `${where}nestedPattern holds an object with a $pattern or $equals key at q: ${pushed} (to expect such an object, write { "$equals": … } around the whole argument)`,
+        '  - cases[0].turns[0].answer.flags cannot be given with a RegExp pattern (its own flags are used): write them in the RegExp (/…/i), or give the pattern as a string',
+      ].join('\n'),
+    });
+    // Inside $equals, such keys are the value itself.
+    const literal: EvalSet = { id: 's', cases: [{ id: 'c', turns: [{ user: 'x', tools: { calls: [{ name: 'f', args: { q: { $equals: { a: { $pattern: 'x' } } } } }] } }] }] };
+    expect(() => checkEvalSet(literal, { judgeModel: false, run: true })).not.toThrow();
   });
 
   it('refuses a malformed set, or a judged answer without a judge, before running anything', async () => {
