@@ -15,7 +15,7 @@ export const CORE_ERROR_CODES = {
   TOOL_OUTPUT_INVALID: "The tool's result breaks its declared output schema.",
   TOOLSMITH_TOOL_OUTPUT_INVALID: "The process warning emitted instead under toolOutputValidation: 'warn'.",
   TOOLSMITH_PROVIDER_OBSERVER_FAILED: 'The process warning emitted when a `GenerateOptions.onProviderExchange` observer threw; the model call went on without it (see [observability.md](observability.md)).',
-  TOOL_TIMEOUT: 'The tool ran longer than its timeout; its writes are dropped.',
+  TOOL_TIMEOUT: 'The call ran longer than its timeout (its run, or a step before it that awaits user code: an async validation, a callback, the confirmation policy); its writes are dropped.',
   TOOL_CALL_REJECTED: 'The user denied the confirmation (or cancelled a credential request).',
   TOOL_CALL_DENIED: "The confirmation policy denied the call; nobody was asked and the tool did not run.",
   TOOL_INTERRUPTED: 'The process died while the call ran; it was not run again.',

@@ -112,7 +112,10 @@ export class ToolOutputInvalidError extends ToolsmithError {
   }
 }
 
-/** An async tool ran longer than its timeout; its `ctx.signal` was aborted and whatever it does later is dropped. */
+/**
+ * An async call ran longer than its timeout (its run, or a step before it that awaits user code, such as an async
+ * validation); its `ctx.signal` was aborted and whatever it does later is dropped.
+ */
 export class ToolTimeoutError extends ToolsmithError {
   constructor(
     toolName: string,

@@ -154,6 +154,8 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
   let repairs: ArgumentRepair[] | undefined;
   const repairing = policy.repairArguments !== false && tool.repairArguments !== false;
   const limits = input.limits ?? DEFAULT_ARGUMENT_LIMITS;
+  // Every step below that awaits code Toolsmith does not own ends by the call's timeout or its run's abort.
+  const deadline = new CallDeadline(tool.timeoutMs ?? policy.timeoutMs, tool.name, context);
   try {
     if (invalidArgs !== undefined) {
       args = invalidArgs;
@@ -170,7 +172,7 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
 
     // Indexed loops: a for-of would allocate an iterator per call even for the usual empty chains.
     for (let i = 0; i < callbacks.beforeTool.length; i++) {
-      const replaced = await callbacks.beforeTool[i]({ tool, args, context });
+      const replaced = await deadline.within(callbacks.beforeTool[i]({ tool, args, context }));
       if (replaced != null) return withRepairs(succeeded(call, await fitted(input, tool, replaced, policy)), repairs);
     }
 
@@ -178,12 +180,13 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
     if (standard) {
       // Standard Schemas judge (see validation/standard-arguments.ts); their output values are what the tool gets.
       const judging = judgeArguments({ toolName: tool.name, parameters: tool.parameters, check: standard, args, repairing, limits });
-      const judged = judging instanceof Promise ? await judging : judging;
+      // A library that answers synchronously is not awaited: the usual call makes no promise here.
+      const judged = judging instanceof Promise ? await deadline.within(judging) : judging;
       if (judged.repairs) repairs = repairs ? repairs.concat(judged.repairs) : judged.repairs;
       if (judged.problems) {
         const { checked, schemaErrors, problems } = judged;
         const all = allArgumentProblems({ tool, args: checked, context, schemaProblems: problems, schemaErrors });
-        const found = all instanceof Promise ? await all : all;
+        const found = all instanceof Promise ? await deadline.within(all) : all;
         // Without onToolError callbacks the error is the response at once (throwing costs more than the rest of it).
         if (callbacks.onToolError.length === 0) return withRepairs(invalidArguments(call, tool.name, found, budget), repairs);
         throw new InvalidArgumentsError(tool.name, found);
@@ -205,7 +208,7 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
       if (!valid) {
         const schemaErrors = validate.errors;
         const all = allArgumentProblems({ tool, args, context, schemaProblems: toArgumentProblems(schemaErrors, args), schemaErrors });
-        const found = all instanceof Promise ? await all : all;
+        const found = all instanceof Promise ? await deadline.within(all) : all;
         // As above: no confirmation was decided yet, so the catch below would answer with just this.
         if (callbacks.onToolError.length === 0) return withRepairs(invalidArguments(call, tool.name, found, budget), repairs);
         throw new InvalidArgumentsError(tool.name, found);
@@ -221,18 +224,18 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
       if (!context.toolConfirmation.confirmed && !context.toolConfirmation.relay && !context.toolConfirmation.update) throw new ToolCallRejectedError(tool.name, context.toolConfirmation.message);
     } else {
       // The policy first: its deny beats any grant, its allow needs none (docs/confirmation.md, "A policy before the person").
-      verdict = input.confirmationPolicy ? await judgeCall(input.confirmationPolicy, { tool, args, userId: context.userId, sessionId: context.sessionId, context }) : undefined;
+      verdict = input.confirmationPolicy ? await deadline.within(judgeCall(input.confirmationPolicy, { tool, args, userId: context.userId, sessionId: context.sessionId, context })) : undefined;
       const enforced = verdict?.mode === 'enforce' ? verdict.decision : 'none';
       if (enforced === 'deny') {
         decided = { decision: 'reject', by: 'policy', message: verdict!.reason! };
         throw new ToolCallDeniedError(tool.name, verdict!.reason!);
       }
       if (enforced === 'allow') {
-        if (hasRule && (await confirmationRuleAsks(tool.requireConfirmation, args, context))) decided = { decision: 'approve', by: 'policy', ...(verdict!.reason === undefined ? {} : { reason: verdict!.reason }) };
-      } else if (enforced === 'ask' || (hasRule && (await confirmationRuleAsks(tool.requireConfirmation, args, context)))) {
-        decided = input.confirmationGate ? await input.confirmationGate(tool, args, context) : undefined;
+        if (hasRule && (await deadline.within(confirmationRuleAsks(tool.requireConfirmation, args, context)))) decided = { decision: 'approve', by: 'policy', ...(verdict!.reason === undefined ? {} : { reason: verdict!.reason }) };
+      } else if (enforced === 'ask' || (hasRule && (await deadline.within(confirmationRuleAsks(tool.requireConfirmation, args, context))))) {
+        decided = input.confirmationGate ? await deadline.within(input.confirmationGate(tool, args, context)) : undefined;
         if (!decided) {
-          context.requestConfirmation({ hint: await confirmationHint(tool, args, context) });
+          context.requestConfirmation({ hint: await deadline.within(confirmationHint(tool, args, context)) });
           context.actions.requestedToolConfirmations![call.id].askedBy = 'runner'; // a grant may answer it next time
           if (verdict) context.actions.requestedToolConfirmations![call.id].policy = verdict;
           return withRepairs(withVerdict(pendingConfirmation(call, tool.name), verdict), repairs);
@@ -245,7 +248,7 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
       // and under the call's timeout: a token endpoint that never answers cannot hold the call past it.
       const ran = tool.auth === undefined ? tool.run(args, context) : runWithCredential(tool, tool.auth, args, context);
       // Awaiting only a real promise saves a microtask per call for synchronous tools (which no timer could stop anyway).
-      result = isPromiseLike(ran) ? await untilSettledOrCancelled(ran, tool.timeoutMs ?? policy.timeoutMs, tool.name, context) : ran;
+      result = isPromiseLike(ran) ? await deadline.within(ran, true) : ran;
       if (result === AWAITING_CREDENTIAL) return pendingConfirmation(call, tool.name);
     } catch (thrown) {
       const error = runError(thrown, tool, policy, context);
@@ -292,6 +295,9 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
     if (decided) outcome.response.confirmation = decided;
     return withInnerCalls(withRepairs(withVerdict(outcome, verdict), repairs), context);
   } catch (thrown) {
+    // Cancelled before its run (the run's own step waited already): once nothing of the call is left behind.
+    const cancelledBy = context.cancelledBy;
+    if (cancelledBy !== undefined && thrown === cancelledBy) await context.cancel(cancelledBy);
     const error = toolError(thrown, tool, policy, context);
     for (const onError of callbacks.onToolError) {
       try {
@@ -446,11 +452,45 @@ export function workAfterCancel(context: ToolContext): Promise<void> | undefined
 }
 
 /**
- * Settles with `work`, or cancels the call (see `ToolContext.cancel`: its signal aborts and its effects
- * are discarded) and rejects: with `TOOL_TIMEOUT` after `timeoutMs`, or with `RUN_ABORTED` when its run
- * is aborted. The runner, `invokeTool` and `serveMcp` all cancel calls through here.
+ * The deadline of one call on the full path of {@link executeToolCall}: the call's timeout and its run's
+ * signal cover each step that awaits code Toolsmith does not own (beforeTool callbacks, an async Standard
+ * Schema `validate`, class-validator's checks of refused arguments, the confirmation policy, rule, grant
+ * gate and hint, the credential and `run`), the timeout counted from the first of them. A step that answers
+ * synchronously is not awaited and has no timer (nothing could interrupt it).
  */
-function untilSettledOrCancelled(work: PromiseLike<unknown>, timeoutMs: number, toolName: string, context: ToolContext): Promise<unknown> {
+class CallDeadline {
+  /** When the first awaited step began (`performance.now()`); unset until one is awaited. */
+  private startedAt: number | undefined;
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly toolName: string,
+    private readonly context: ToolContext,
+  ) {}
+
+  /**
+   * `work` itself when it is no promise; else it, or the call cancelled with `TOOL_TIMEOUT` or `RUN_ABORTED`
+   * (see {@link untilSettledOrCancelled}). `toolsOwn`: it is the tool's run, which a sequential tool's next call waits for.
+   */
+  within<T>(work: T | PromiseLike<T>, toolsOwn = false): T | Promise<T> {
+    if (!isPromiseLike(work)) return work;
+    let waitMs = this.timeoutMs;
+    if (waitMs > 0 && waitMs !== Infinity) {
+      const now = performance.now();
+      if (this.startedAt === undefined) this.startedAt = now;
+      else waitMs -= now - this.startedAt;
+    }
+    return untilSettledOrCancelled(work, this.timeoutMs, this.toolName, this.context, waitMs, toolsOwn) as Promise<T>;
+  }
+}
+
+/**
+ * Settles with `work`, or cancels the call (see `ToolContext.cancel`: its signal aborts and its effects
+ * are discarded) and rejects: with `TOOL_TIMEOUT` after `waitMs` (the part of `timeoutMs` left; at once when
+ * none is), or with `RUN_ABORTED` when its run is aborted. The runner, `invokeTool` and `serveMcp` all cancel
+ * calls through here. `toolsOwn`: `work` is the tool's run, which may go on after the call was answered.
+ */
+function untilSettledOrCancelled(work: PromiseLike<unknown>, timeoutMs: number, toolName: string, context: ToolContext, waitMs = timeoutMs, toolsOwn = true): Promise<unknown> {
   const timed = timeoutMs > 0 && timeoutMs !== Infinity;
   const run = context.runSignal;
   if (!timed && !run) return Promise.resolve(work);
@@ -459,12 +499,13 @@ function untilSettledOrCancelled(work: PromiseLike<unknown>, timeoutMs: number, 
   const cancelled = new Promise<never>((_, reject) => {
     const cancel = (error: ToolsmithError) => {
       void context.cancel(error);
-      // Answered now, but the tool's own work may go on: a sequential tool's next call waits for it.
-      stillRunning.set(context, Promise.resolve(work).then(noop, noop));
+      // Answered now, but the tool's own work may go on: a sequential tool's next call waits for it (not for
+      // a step before its run, such as a validation that never settles: the tool never started).
+      if (toolsOwn) stillRunning.set(context, Promise.resolve(work).then(noop, noop));
       reject(error);
     };
     if (timed) {
-      timer = setTimeout(() => cancel(new ToolTimeoutError(toolName, timeoutMs)), timeoutMs);
+      timer = setTimeout(() => cancel(new ToolTimeoutError(toolName, timeoutMs)), Math.max(0, waitMs));
       // The timer alone never keeps a process alive (a script may end while a call hangs after an abort).
       timer.unref?.();
     }

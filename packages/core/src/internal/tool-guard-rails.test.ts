@@ -188,6 +188,86 @@ describe('tool timeouts', () => {
   });
 });
 
+describe('the timeout and the run\'s abort cover every step of a call before its run', () => {
+  // A Standard Schema whose async validate never settles (an async refinement waiting on a dead database).
+  const hangingSchema = (called?: () => void) => ({
+    '~standard': {
+      version: 1 as const,
+      vendor: 'test',
+      validate: () => (called?.(), new Promise<never>(() => undefined)),
+      jsonSchema: { input: () => ({ type: 'object', properties: { a: { type: 'string' } } }), output: () => ({ type: 'object', properties: { a: { type: 'string' } } }) },
+    },
+  });
+
+  it('a validation that never settles: TOOL_TIMEOUT by the timeout, RUN_ABORTED at once by an abort; the tool never runs', async () => {
+    let ran = false;
+    const hung = functionTool({ name: 'hung', description: 'Validates forever.', parameters: hangingSchema() as never, execute: () => ((ran = true), { ok: true }) });
+    expect((await invokeTool(hung, 'hung', { a: 'x' }, { toolTimeoutMs: 1 })).error).toMatchObject({ code: 'TOOL_TIMEOUT', timeoutMs: 1 });
+
+    const validating = deferred();
+    const controller = new AbortController();
+    const aborted = functionTool({ name: 'aborted', description: 'Validates forever.', parameters: hangingSchema(validating.resolve) as never, execute: () => ((ran = true), { ok: true }) });
+    const call = invokeTool(aborted, 'aborted', { a: 'x' }, { signal: controller.signal, toolTimeoutMs: Infinity });
+    await validating.promise;
+    controller.abort();
+    expect((await call).error).toMatchObject({ code: 'RUN_ABORTED' });
+    const already = await invokeTool(aborted, 'aborted', { a: 'x' }, { signal: controller.signal, toolTimeoutMs: Infinity });
+    expect(already.error).toMatchObject({ code: 'RUN_ABORTED' });
+    expect(ran).toBe(false);
+  });
+
+  it("class-validator's checks of refused arguments that never settle end by the timeout too", async () => {
+    const tool = functionTool({ name: 'dto', description: 'Checks forever.', parameters: { type: 'object', properties: { a: { type: 'string' } } }, execute: () => ({ ok: true }) });
+    // What a DTO tool with a custom async constraint does when ajv refused the arguments: class-validator lists its problems too.
+    Object.assign(tool, { dtoArgumentProblems: () => new Promise<never>(() => undefined) });
+    expect((await invokeTool(tool, 'dto', { a: 1 }, { toolTimeoutMs: 1 })).error).toMatchObject({ code: 'TOOL_TIMEOUT' });
+  });
+
+  const never = () => new Promise<never>(() => undefined);
+  const steps: Array<[string, (tool: { timeoutMs: number }) => { tool: ReturnType<typeof functionTool>; options?: object }]> = [
+    ['a Standard Schema validate', ({ timeoutMs }) => ({ tool: functionTool({ name: 't', description: 'd', parameters: hangingSchema() as never, timeoutMs, execute: () => ({ ok: true }) }) })],
+    ['a beforeTool callback', ({ timeoutMs }) => ({ tool: functionTool({ name: 't', description: 'd', timeoutMs, execute: () => ({ ok: true }) }), options: { plugins: [{ name: 'slow', beforeTool: never }] } })],
+    ['the confirmation policy', ({ timeoutMs }) => ({ tool: functionTool({ name: 't', description: 'd', timeoutMs, execute: () => ({ ok: true }) }), options: { confirmationPolicy: never } })],
+    ['a requireConfirmation rule', ({ timeoutMs }) => ({ tool: functionTool({ name: 't', description: 'd', timeoutMs, requireConfirmation: never, execute: () => ({ ok: true }) }) })],
+    ['a confirmation hint', ({ timeoutMs }) => ({ tool: functionTool({ name: 't', description: 'd', timeoutMs, requireConfirmation: true, confirmationHint: never, execute: () => ({ ok: true }) }) })],
+    [
+      'the grant gate',
+      ({ timeoutMs }) => ({
+        tool: functionTool({ name: 't', description: 'd', timeoutMs, requireConfirmation: true, execute: () => ({ ok: true }) }),
+        options: { grantService: { createGrant: never, applicableGrants: never, listGrants: never, revokeGrant: never, revokeSessionGrants: never } },
+      }),
+    ],
+  ];
+
+  it.each(steps)('%s that never settles: the call gets TOOL_TIMEOUT, the run ends and the session takes its next message', async (_, make) => {
+    const { tool, options } = make({ timeoutMs: 1 });
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model: new ScriptedModel([{ calls: [{ id: 'c', name: 't', args: {} }] }, 'gave up', 'next']), tools: [tool] }), ...options });
+    const events = await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+    expect(events.flatMap((e) => e.functionResponses()).map((r) => (r.response.error as { code?: string } | undefined)?.code)).toEqual(['TOOL_TIMEOUT']);
+    expect(events.at(-1)!.text()).toBe('gave up');
+    expect((await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('again') }))).at(-1)!.text()).toBe('next');
+  });
+
+  it("a sequential tool's next call does not wait for the validation of a call that timed out (its tool never started)", async () => {
+    let first = true;
+    const schema = {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: (value: unknown) => (first ? ((first = false), new Promise<never>(() => undefined)) : { value }),
+        jsonSchema: { input: () => ({ type: 'object' }), output: () => ({ type: 'object' }) },
+      },
+    };
+    const ledger = functionTool({ name: 'ledger', description: 'd', parameters: schema as never, sequential: true, timeoutMs: 1, execute: () => ({ booked: true }) });
+    const runner = new Runner({
+      appName: 'app',
+      agent: new LlmAgent({ name: 'bot', model: new ScriptedModel([{ calls: [{ id: 'c1', name: 'ledger', args: {} }, { id: 'c2', name: 'ledger', args: {} }] }, 'done']), tools: [ledger] }),
+    });
+    const events = await drain(runner.run({ userId: 'u', sessionId: 's', newMessage: user('go') }));
+    expect(events.flatMap((e) => e.functionResponses()).map((r) => (r.response.error as { code?: string } | undefined)?.code ?? r.response)).toEqual(['TOOL_TIMEOUT', { booked: true }]);
+  });
+});
+
 describe('result size budget', () => {
   const big = functionTool({ name: 'big', description: 'Lots of rows.', maxResultChars: 300, execute: () => ({ rows: Array.from({ length: 200 }, (_, i) => `row-${i}`) }) });
 
