@@ -5,7 +5,7 @@ import { startDevServer } from './start-dev-server';
 import type { RunEnd, SessionDetail, SessionSummary, ToolInfo, ToolRunResult, WireEvent } from './protocol/api-types';
 import { readSse } from './__fixtures__/read-sse';
 import { sendRaw } from './__fixtures__/send-raw';
-import { slowReportAborted, slowReportStarted } from './__fixtures__/desk-agent';
+import { resetSlowReport, slowReportAborted, slowReportStarted } from './__fixtures__/desk-agent';
 
 const fixture = join(__dirname, '__fixtures__', 'desk-agent.ts');
 
@@ -187,6 +187,18 @@ describe('the dev server API', () => {
     await slowReportStarted;
     client.abort();
     await expect(slowReportAborted).resolves.toBeDefined();
+  });
+
+  it('deleting a session stops its run under way first: the tool sees its signal abort, then the session is gone', async () => {
+    resetSlowReport();
+    const streamed = run('/api/sessions/s-del/run', { text: 'Make a slow report' });
+    await slowReportStarted;
+    expect((await api('/api/sessions/s-del', { method: 'DELETE' })).status).toBe(204);
+    // By the time DELETE answered, the run was stopped and had ended: the tool saw the abort, nothing is left.
+    await expect(slowReportAborted).resolves.toEqual(expect.objectContaining({ message: 'Session "s-del" was deleted.' }));
+    const { messages } = await streamed;
+    expect(messages.map((m) => m.event)).toContain('end');
+    expect((await api('/api/sessions/s-del')).status).toBe(404);
   });
 
   it('lists the tools with descriptions and schemas', async () => {

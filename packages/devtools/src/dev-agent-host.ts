@@ -64,6 +64,8 @@ export class DevAgentHost {
   readonly evals: DevEvals;
   private readonly container: Container;
   private toolCache?: Promise<Map<string, AgentToolEntry>>;
+  /** The runs under way, by session id: deleting a session stops them first (see {@link deleteSession}). */
+  private readonly runs = new Map<string, Set<ActiveRun>>();
 
   private constructor(
     /** What the module exported. */
@@ -162,8 +164,16 @@ export class DevAgentHost {
     return detail(await this.session(sessionId));
   }
 
-  /** Deletes a session (nothing happens when it does not exist). */
+  /**
+   * Deletes a session (nothing happens when it does not exist). A run of it under way is stopped first, and
+   * its end waited for: otherwise its tools would go on and its events find no session to be stored in.
+   */
   async deleteSession(sessionId: string): Promise<void> {
+    const runs = this.runs.get(sessionId);
+    if (runs) {
+      for (const run of runs) run.stop.abort(new Error(`Session "${sessionId}" was deleted.`));
+      await Promise.all([...runs].map((run) => run.ended));
+    }
     await this.runner.deleteSession({ userId: this.userId, sessionId }); // its session grants go with it
   }
 
@@ -172,8 +182,20 @@ export class DevAgentHost {
    * complete ones). Never throws once started: failures are error events, as with `Runner.run`. With
    * `messageId`, a message the session already holds is not run again (see `RunInput.messageId`).
    */
-  run(sessionId: string, newMessage: Content, signal?: AbortSignal, messageId?: string): AsyncGenerator<Event, void, undefined> {
-    return this.runner.run({ userId: this.userId, sessionId, newMessage, streaming: true, ...(signal ? { signal } : {}), ...(messageId === undefined ? {} : { messageId }) });
+  async *run(sessionId: string, newMessage: Content, signal?: AbortSignal, messageId?: string): AsyncGenerator<Event, void, undefined> {
+    const stop = new AbortController();
+    let ended!: () => void;
+    const run: ActiveRun = { stop, ended: new Promise<void>((resolve) => (ended = resolve)) };
+    const runs = this.runs.get(sessionId) ?? new Set<ActiveRun>();
+    this.runs.set(sessionId, runs.add(run));
+    try {
+      const stopped = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+      yield* this.runner.run({ userId: this.userId, sessionId, newMessage, streaming: true, signal: stopped, ...(messageId === undefined ? {} : { messageId }) });
+    } finally {
+      runs.delete(run);
+      if (runs.size === 0 && this.runs.get(sessionId) === runs) this.runs.delete(sessionId);
+      ended();
+    }
   }
 
   /**
@@ -310,6 +332,12 @@ function detail(session: Session): SessionDetail {
 /** An event's JSON form as the API sends it (core's `EventData`; `actions` typed loosely for the browser). */
 export function toWireEvent(event: Event): WireEvent {
   return event.toJSON() as unknown as WireEvent;
+}
+
+/** A run under way: what stops it, and when it has ended (its last event stored or refused). */
+interface ActiveRun {
+  stop: AbortController;
+  ended: Promise<void>;
 }
 
 /** What a session's events leave it waiting for, in the API's shape. */
