@@ -24,7 +24,12 @@ describe('mapOpenAIChatCompletion', () => {
     expect(response.content?.parts).toEqual([{ text: 'I cannot help with that.' }]);
   });
 
-  it('refuses a completion without choices with a typed error', () => {
-    expect(() => mapOpenAIChatCompletion(completion([]), { strictSchemas: new Map(), server: 'https://api.openai.com/v1' })).toThrow(expect.objectContaining({ code: 'PROVIDER_ERROR' }));
+  it('refuses an answer that is not a completion as PROVIDER_RESPONSE_INVALID, saying what came instead', () => {
+    const context = { strictSchemas: new Map(), server: 'https://api.openai.com/v1' };
+    expect(() => mapOpenAIChatCompletion(completion([]), context)).toThrow(expect.objectContaining({ code: 'PROVIDER_RESPONSE_INVALID', message: expect.stringContaining('its choices are empty') }));
+    expect(() => mapOpenAIChatCompletion({}, context)).toThrow(expect.objectContaining({ code: 'PROVIDER_RESPONSE_INVALID', message: expect.stringContaining('it has no choices') }));
+    expect(() => mapOpenAIChatCompletion(completion([{ index: 0 }]), context)).toThrow(expect.objectContaining({ code: 'PROVIDER_RESPONSE_INVALID', message: expect.stringContaining('choices[0] has no message') }));
+    expect(() => mapOpenAIChatCompletion('<html>proxy login</html>', context)).toThrow(expect.objectContaining({ code: 'PROVIDER_RESPONSE_INVALID', message: expect.stringContaining('text, not JSON (it starts "<html>proxy login</html>"') }));
+    expect(() => mapOpenAIChatCompletion(null, context)).toThrow(expect.objectContaining({ code: 'PROVIDER_RESPONSE_INVALID', message: expect.stringContaining('JSON null') }));
   });
 });

@@ -3,8 +3,8 @@ import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason';
 import { mapOpenAIChatUsage } from './map-openai-usage';
 import { toFunctionCall } from './to-function-call';
-import { mapOpenAIErrorCode } from './map-openai-error';
 import { OPENAI_PROVIDER } from './provider-tool';
+import { checkChatCompletionShape } from './check-openai-answer-shape';
 
 /** The pieces of one assistant turn, gathered from a completion or from stream chunks. */
 export interface ChatTurn {
@@ -28,12 +28,13 @@ export interface ChatTurnContext {
   server: string;
 }
 
-/** Maps a (non-streaming) Chat Completions response to one complete {@link LlmResponse}. */
-export function mapOpenAIChatCompletion(completion: ChatCompletion, context: ChatTurnContext): LlmResponse {
-  const choice = completion.choices?.[0];
-  if (!choice) {
-    throw mapOpenAIErrorCode('invalid_response', 'OpenAI returned a completion without choices.');
-  }
+/**
+ * Maps a (non-streaming) Chat Completions response to one complete {@link LlmResponse}; an answer that is not a
+ * completion throws `PROVIDER_RESPONSE_INVALID` (see {@link checkChatCompletionShape}).
+ */
+export function mapOpenAIChatCompletion(completion: unknown, context: ChatTurnContext): LlmResponse {
+  checkChatCompletionShape(completion);
+  const choice = completion.choices[0];
   const message = choice.message as ChatCompletion.Choice['message'] & { reasoning_content?: unknown; reasoning?: unknown };
   const reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : typeof message.reasoning === 'string' ? message.reasoning : '';
   return chatTurnResponse(

@@ -264,6 +264,17 @@ describe('OpenAIModel on the Chat Completions wire', () => {
     expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID' });
   });
 
+  it.each([
+    ['an HTML page (a proxy or login wall)', { status: 200, headers: { 'content-type': 'text/html' }, text: '<html>proxy login</html>' }, 'text, not JSON (it starts "<html>proxy login</html>"'],
+    ['{}', { json: {} }, 'it has no choices'],
+  ] as const)('reports a 200 answer that is not a completion, %s, as PROVIDER_RESPONSE_INVALID, not retried', async (_name, reply, says) => {
+    await serve(() => reply);
+    const error = await collect(model({ maxRetries: undefined, retry: { initialDelayMs: 0 } }).generate(ask('x'))).catch((e) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', isRetryable: false, message: expect.stringContaining(says) });
+    expect(server().requests).toHaveLength(1);
+  });
+
   it('maps 429 to RateLimitError with retry-after', async () => {
     await serve(() => ({ ...openAIError(429, 'Rate limit reached for gpt-4.1-mini', 'requests', 'rate_limit_exceeded'), headers: { 'retry-after': '7' } }));
     const error = await collect(model().generate(ask('x'))).catch((e) => e);

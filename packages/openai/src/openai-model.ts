@@ -6,6 +6,7 @@ import type { ResponseCreateParams, ResponseCreateParamsNonStreaming as Response
 import { checkOpenAITools } from './check-openai-tools';
 import { convertToOpenAIChatMessages, convertToOpenAIResponsesInput } from './convert-to-openai-messages';
 import type { OpenAIInputs } from './openai-file-parts';
+import { checkResponsesShape, readAnswerBody } from './check-openai-answer-shape';
 import { chatServerOf, mapOpenAIChatCompletion } from './map-openai-chat-completion';
 import { mapOpenAIError } from './map-openai-error';
 import { mapOpenAIResponse } from './map-openai-response';
@@ -207,7 +208,12 @@ export class OpenAIModel implements Model {
     if (request.responseSchema) body.text = { format: toOpenAIResponsesTextFormat(request.responseSchema, this.strict) };
     const streamBody = () => ({ ...body, stream: true as const });
     return {
-      request: async (signal) => mapOpenAIResponse(await this.client.responses.create(body, { signal }), prepared.strictSchemas),
+      request: async (signal) => {
+        // Read from the HTTP response, not the SDK's parsed one: the SDK throws a TypeError on a body that is not a JSON object.
+        const answer = await readAnswerBody(await this.client.responses.create(body, { signal }).asResponse());
+        checkResponsesShape(answer);
+        return mapOpenAIResponse(answer, prepared.strictSchemas);
+      },
       openStream: async (signal) => readOpenAIResponsesStream(await this.client.responses.create(streamBody(), { signal }), prepared.strictSchemas),
       body: () => (stream ? streamBody() : body),
     };

@@ -256,6 +256,17 @@ describe('OpenAIModel on the Responses API wire', () => {
     await expect(collect(model().generate(ask('x'), { stream: true }))).rejects.toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID' });
   });
 
+  it.each([
+    ['an HTML page (a proxy or login wall)', { status: 200, headers: { 'content-type': 'text/html' }, text: '<html>proxy login</html>' }, 'text, not JSON (it starts "<html>proxy login</html>"'],
+    ['{}', { json: {} }, 'it has no output array'],
+  ] as const)('reports a 200 answer that is not a response, %s, as PROVIDER_RESPONSE_INVALID, not retried', async (_name, reply, says) => {
+    const wire = await serve(() => reply);
+    const error = await collect(model({ maxRetries: undefined, retry: { initialDelayMs: 0 } }).generate(ask('x'))).catch((e) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', isRetryable: false, message: expect.stringContaining(says) });
+    expect(wire.requests).toHaveLength(1);
+  });
+
   it('maps HTTP errors', async () => {
     await serve(() => ({ status: 500, json: { error: { message: 'The server had an error.', type: 'server_error', param: null, code: null } } }));
     await expect(collect(model().generate(ask('x')))).rejects.toMatchObject({ code: 'SERVER_ERROR', statusCode: 500 });
