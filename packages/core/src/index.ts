@@ -125,7 +125,7 @@ export {
   UnknownParameterTypeError,
   UnsupportedDtoDecoratorError,
 } from './errors/tool-definition-errors';
-export type { DefinitionSite } from './errors/messages';
+export type { DefinitionSite, ManifestGap } from './errors/messages';
 export { DependencyResolutionError } from './errors/dependency-resolution-error';
 /** Why a constructor parameter cannot be injected (`UNKNOWN_DEPENDENCY_TYPE`): which case its message explains. */
 export type { UnknownDependencyReason } from './errors/messages';

@@ -47,20 +47,62 @@ export function duplicateToolNameMessage(site: DefinitionSite, name: string, fir
   );
 }
 
-export function missingTypeMetadataMessage(site: DefinitionSite, standardDecorators = false): string {
+/**
+ * What a loaded build-time manifest lacks for a `@Tool` method without decorator metadata, for
+ * {@link missingTypeMetadataMessage}: an entry for the class, a fresh one (`stale`: the class's source changed
+ * since it was generated), an entry for the method, or (`parameter`) the parameter itself, which the method's
+ * entry leaves out (a class-validator DTO parameter: the manifest stores no schema for it).
+ */
+export interface ManifestGap {
+  /** The manifest file that was loaded. */
+  path: string;
+  /** What it lacks (see above). */
+  gap: 'class' | 'stale' | 'method' | 'parameter';
+  /** The tools class. */
+  className: string;
+  /** The `@Tool` method. */
+  methodName: string;
+}
+
+function manifestGapText({ path, gap, className, methodName }: ManifestGap): string {
+  switch (gap) {
+    case 'class':
+      return `the manifest ${path} has no entry for class ${className}`;
+    case 'stale':
+      return `the manifest ${path} has an entry for class ${className}, but it is not used: the class's source changed since the manifest was generated`;
+    case 'method':
+      return `the manifest ${path} has an entry for class ${className}, but none for its method ${methodName}`;
+    case 'parameter':
+      return (
+        `the manifest ${path} describes ${className}.${methodName} but not this parameter (the manifest stores no schema for a ` +
+        `class-validator DTO parameter: the DTO's rules are read from its class at startup, which needs the parameter's type)`
+      );
+  }
+}
+
+export function missingTypeMetadataMessage(site: DefinitionSite, standardDecorators = false, manifest?: ManifestGap): string {
   if (standardDecorators) {
     return (
       `${describeSite(site)}: the method is compiled with standard decorators (no "experimentalDecorators"), which record no parameter ` +
-      'types or names, and no build-time manifest describes it. Fix: take one object argument described by a Standard Schema ' +
+      `types or names, and ${manifest ? manifestGapText(manifest) : 'no build-time manifest describes it'}. Fix: take one object argument described by a Standard Schema ` +
       'with @Tool({ input }), or generate the manifest with `toolsmith schema` and let the scanner find it (next to the compiled ' +
       'code, TOOLSMITH_MANIFEST or useManifest(path); see docs/decorator-pitfalls.md), or give the schema explicitly with @Tool({ inputSchema }).'
     );
   }
+  const missing = `${describeSite(site)}: TypeScript emitted no parameter types (design:paramtypes is missing)`;
+  if (manifest?.gap === 'parameter') {
+    return (
+      `${missing}, and ${manifestGapText(manifest)}. ` +
+      `Fix: enable "emitDecoratorMetadata" and "experimentalDecorators" in tsconfig.json and compile with tsc or ts-jest ` +
+      `(esbuild, tsx and vitest drop decorator metadata); or take @Param parameters instead of the DTO and run \`toolsmith schema\` again; ` +
+      `or give the schema explicitly with @Tool({ inputSchema }).`
+    );
+  }
   return (
-    `${describeSite(site)}: TypeScript emitted no parameter types (design:paramtypes is missing). ` +
+    `${missing}${manifest ? `, and ${manifestGapText(manifest)}` : ''}. ` +
     `Fix: enable "emitDecoratorMetadata" and "experimentalDecorators" in tsconfig.json, compile with tsc or ts-jest ` +
     `(esbuild, tsx and vitest drop decorator metadata; @toolsmith/core loads reflect-metadata itself); ` +
-    `or generate a build-time manifest with \`toolsmith schema\` (then @Tool() alone is enough; see docs/schemas.md); ` +
+    `or generate a build-time manifest with \`toolsmith schema\` (then @Tool() alone is enough; see docs/schemas.md)${manifest ? ', run again so that it describes this method' : ''}; ` +
     `or give the schema explicitly with @Tool({ inputSchema }).`
   );
 }

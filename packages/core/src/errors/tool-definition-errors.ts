@@ -1,5 +1,6 @@
 import {
   type DefinitionSite,
+  type ManifestGap,
   contextAsArgumentMessage,
   contradictoryDtoRulesMessage,
   duplicateClassTransformerMessage,
@@ -48,9 +49,12 @@ export class DuplicateToolNameError extends ToolDefinitionError {
 
 /** `design:paramtypes` is missing: the code was compiled without decorator metadata. */
 export class MissingTypeMetadataError extends ToolDefinitionError {
-  /** `standardDecorators`: the method's `@Tool` ran as a standard decorator (the message then says what that mode needs). */
-  constructor(site: DefinitionSite, standardDecorators = false) {
-    super('MISSING_TYPE_METADATA', missingTypeMetadataMessage(site, standardDecorators), site);
+  /**
+   * `standardDecorators`: the method's `@Tool` ran as a standard decorator (the message then says what that mode needs).
+   * `manifest`: a build-time manifest was loaded, and what it lacks for the method (the message names the file).
+   */
+  constructor(site: DefinitionSite, standardDecorators = false, manifest?: ManifestGap) {
+    super('MISSING_TYPE_METADATA', missingTypeMetadataMessage(site, standardDecorators, manifest), site);
   }
 }
 

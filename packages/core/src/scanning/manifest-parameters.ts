@@ -1,6 +1,7 @@
 import type { ParamMetadata } from '../decorators/param.decorator';
 import type { JsonSchema } from '../model/json-schema';
 import type { ManifestMethod } from './manifest-document';
+import type { ManifestGap } from '../errors/messages';
 import type { ToolManifest } from './manifest';
 import { defaultManifest } from './manifest-registry';
 import { annotate } from './schema-builder';
@@ -26,8 +27,21 @@ export function manifestMethodFor(
   className: string,
   methodName: string,
 ): ManifestMethod | undefined {
-  const source = manifest === undefined ? defaultManifest() : (manifest ?? undefined);
-  return source?.methodFor(className, methodName);
+  return manifestSourceOf(manifest)?.methodFor(className, methodName);
+}
+
+/** The manifest the scanner reads: the one given in the scan options (`null`: none), else the process default. */
+export function manifestSourceOf(manifest: ToolManifest | null | undefined): ToolManifest | undefined {
+  return manifest === undefined ? defaultManifest() : (manifest ?? undefined);
+}
+
+/**
+ * Why the manifest did not describe a `@Tool` method that has no decorator metadata, for the error: it has
+ * no entry for the class, its entry for the class is stale, or it has none for the method.
+ */
+export function manifestMethodGap(manifest: ToolManifest, className: string, methodName: string): ManifestGap {
+  const gap = !manifest.toolset(className) ? 'class' : manifest.sourceStatus(className) === 'stale' ? 'stale' : 'method';
+  return { path: manifest.path, gap, className, methodName };
 }
 
 /**

@@ -109,6 +109,54 @@ describe('scanning with a manifest', () => {
   });
 });
 
+describe('a method without decorator metadata that the manifest does not describe (emitDecoratorMetadata off)', () => {
+  /** A DTO tool as tsc compiles it without emitDecoratorMetadata: the @Tool marker, no design:paramtypes. */
+  function untypedDtoTools() {
+    @Toolset()
+    class TaskTools {
+      @Tool()
+      createTask(args: RefundDto) {
+        return args;
+      }
+    }
+    Reflect.deleteMetadata('design:paramtypes', TaskTools.prototype, 'createTask');
+    return TaskTools;
+  }
+  const manifestWith = (toolsets: ManifestDocument['toolsets']) =>
+    new ToolManifest({ version: 1, generator: 'test', toolsets }, '/app/toolsmith.schema.json', { onStale: 'warn', onMissingMethod: 'warn', warn: () => undefined });
+  const entry = (methods: Record<string, ManifestMethod>) => ({ source: 'not-deployed.ts', sourceHash: `sha256:${'0'.repeat(64)}`, methods });
+
+  it("a DTO parameter, which the manifest's entry leaves out, is MISSING_TYPE_METADATA naming the manifest, not UNDECORATED_PARAMETER", () => {
+    // What `toolsmith schema` writes for a DTO tool: an entry for the method without parameters.
+    const manifest = manifestWith({ TaskTools: entry({ createTask: method({ description: 'Creates a task.' }) }) });
+    expect(() => scanTools(untypedDtoTools(), { manifest })).toThrow(
+      expect.objectContaining({
+        code: 'MISSING_TYPE_METADATA',
+        message:
+          'TaskTools.createTask, parameter #1: TypeScript emitted no parameter types (design:paramtypes is missing), and the manifest ' +
+          '/app/toolsmith.schema.json describes TaskTools.createTask but not this ' +
+          "parameter (the manifest stores no schema for a class-validator DTO parameter: the DTO's rules are read from its class at startup, " +
+          'which needs the parameter\'s type). Fix: enable "emitDecoratorMetadata" and "experimentalDecorators" in tsconfig.json and compile with tsc ' +
+          'or ts-jest (esbuild, tsx and vitest drop decorator metadata); or take @Param parameters instead of the DTO and run `toolsmith schema` again; ' +
+          'or give the schema explicitly with @Tool({ inputSchema }).',
+      }),
+    );
+  });
+
+  it('says whether the manifest has no entry for the class or none for the method', () => {
+    expect(() => scanTools(untypedDtoTools(), { manifest: manifestWith({}) })).toThrow(
+      expect.objectContaining({ code: 'MISSING_TYPE_METADATA', message: expect.stringContaining(', and the manifest /app/toolsmith.schema.json has no entry for class TaskTools. Fix:') }),
+    );
+    const otherMethod = manifestWith({ TaskTools: entry({ listTasks: method({}) }) });
+    expect(() => scanTools(untypedDtoTools(), { manifest: otherMethod })).toThrow(
+      expect.objectContaining({ message: expect.stringContaining('the manifest /app/toolsmith.schema.json has an entry for class TaskTools, but none for its method createTask.') }),
+    );
+    expect(() => scanTools(untypedDtoTools(), { manifest: null })).toThrow(
+      expect.objectContaining({ code: 'MISSING_TYPE_METADATA', message: expect.not.stringContaining('manifest /') }),
+    );
+  });
+});
+
 describe('output schemas from the manifest are enforced at the call', () => {
   it('a result that breaks the return type the manifest recorded fails with TOOL_OUTPUT_INVALID', async () => {
     const { createClassTools } = jest.requireActual<typeof import('./class-tools')>('./class-tools');

@@ -21,7 +21,7 @@ import type { ToolsetOptions } from '../tools/toolset';
 import { buildDtoSchema, isDtoClass } from './dto-schema';
 import type { ToolManifest } from './manifest';
 import type { ManifestMethod } from './manifest-document';
-import { manifestArgumentAt, manifestMethodFor, manifestParameterCount } from './manifest-parameters';
+import { manifestArgumentAt, manifestMethodGap, manifestParameterCount, manifestSourceOf } from './manifest-parameters';
 import { type ToolMethod, toolMethodsOf } from './method-walker';
 import { assertToolName } from './tool-name';
 import { type ArgumentSource, type ParameterBinding, createParameterBinding } from './parameter-binder';
@@ -173,7 +173,8 @@ export function resolveToolSchema(
   const contextIndexes: number[] = Reflect.getOwnMetadata(CTX_PARAM_METADATA, prototype, methodName) ?? [];
   const method = (prototype as Record<string, Function>)[methodName];
   // The manifest still gives the description and output schema when an explicit schema replaces its parameters.
-  const fromManifest = manifestMethodFor(scanOptions?.manifest, site.className, methodName);
+  const manifest = manifestSourceOf(scanOptions?.manifest);
+  const fromManifest = manifest?.methodFor(site.className, methodName);
   const manifestParameters = explicit ? undefined : fromManifest;
   const count = Math.max(
     types?.length ?? 0,
@@ -187,10 +188,19 @@ export function resolveToolSchema(
   const describedWithoutTypes = (index: number) =>
     contextIndexes.includes(index) || params[index]?.options.schema !== undefined || params[index]?.options.enum !== undefined;
   if (!types && count > 0 && !explicit && !manifestParameters && !Array.from({ length: count }, (_, i) => i).every(describedWithoutTypes)) {
-    throw new MissingTypeMetadataError(site, toolMethod.standardDecorators);
+    throw new MissingTypeMetadataError(site, toolMethod.standardDecorators, manifest && manifestMethodGap(manifest, site.className, methodName));
   }
 
-  const facts: MethodFacts = { types, params, contextIndexes, manifestParameters, explicit, input: options.input !== undefined };
+  const facts: MethodFacts = {
+    types,
+    params,
+    contextIndexes,
+    manifestParameters,
+    manifestPath: manifest?.path,
+    standardDecorators: toolMethod.standardDecorators,
+    explicit,
+    input: options.input !== undefined,
+  };
   const classified = Array.from({ length: count }, (_, index) => classifyParameter(index, facts, site));
   const { properties, required, whole, flat } = assembleParameters(classified);
   const sources = classified.map((parameter) => parameter.source);
@@ -246,6 +256,10 @@ interface MethodFacts {
   readonly params: readonly (ParamMetadata | undefined)[];
   readonly contextIndexes: readonly number[];
   readonly manifestParameters: ManifestMethod | undefined;
+  /** Where `manifestParameters` came from. */
+  readonly manifestPath: string | undefined;
+  /** The method's `@Tool` ran as a standard decorator. */
+  readonly standardDecorators: boolean;
   readonly explicit: JsonSchema | undefined;
   /** `@Tool({ input })`: the first parameter takes the arguments, a later one the context. */
   readonly input: boolean;
@@ -263,7 +277,8 @@ type ClassifiedParameter =
  * Classifies one parameter, first that applies: the context (`@Ctx()`, a `ToolContext` type, the
  * manifest's context position) → the manifest's parameter (unless a `@Param({ schema })` or a DTO class
  * says more) → a `@Param` → a DTO class → all arguments under an explicit schema. Anything else is
- * `UNDECORATED_PARAMETER`.
+ * `UNDECORATED_PARAMETER`, or `MISSING_TYPE_METADATA` naming the manifest when there is no decorator metadata
+ * and the manifest's entry for the method leaves the parameter out (a DTO parameter).
  */
 function classifyParameter(index: number, facts: MethodFacts, methodSite: DefinitionSite): ClassifiedParameter {
   const type = facts.types?.[index];
@@ -299,6 +314,11 @@ function classifyParameter(index: number, facts: MethodFacts, methodSite: Defini
     return { kind: 'whole', schema: dto.schema, site, source: { kind: 'dto', dto: { type, runClassValidator: !facts.explicit && dto.runClassValidator } } };
   }
   if (facts.explicit) return { kind: 'whole', schema: facts.explicit, site, source: { kind: 'all-arguments' } };
+  if (!facts.types && facts.manifestParameters && facts.manifestPath !== undefined) {
+    // No decorator metadata, so the type (a DTO class?) is unknown, and the manifest's entry leaves this parameter out.
+    const gap = { path: facts.manifestPath, gap: 'parameter', className: methodSite.className, methodName: methodSite.methodName ?? '' } as const;
+    throw new MissingTypeMetadataError(site, facts.standardDecorators, gap);
+  }
   throw new UndecoratedParameterError(site, typeName(type));
 }
 
