@@ -10,6 +10,7 @@ import type { FoundManifestType } from './find-manifest-types';
 import { type FoundTool, type FoundToolset, findDecorator, location } from './find-toolsets';
 import { jsDocParamDescription, jsDocSummary } from './jsdoc';
 import { aliasConstraints, applyConstraints, jsDocConstraints } from './jsdoc-constraints';
+import { ToolSignature, mentionsTypeParameter } from './tool-signature';
 import { type TypeSchema, TypeSchemas } from './type-schemas';
 
 /** Options of {@link generateManifest}. */
@@ -105,10 +106,12 @@ function describeMethod(
   const description = jsDocSummary(tool.declaration);
   const method: ManifestMethod = description ? { description, parameters: [] } : { parameters: [] };
   const defs: Record<string, JsonSchema> = {};
+  const signature = new ToolSignature(checker, toolset, tool);
 
   tool.declaration.parameters.forEach((parameter, index) => {
     const at = `${location(tool.sourceFile, parameter)} (${where})`;
-    if (isContextParameter(checker, parameter, at)) {
+    const type = signature.parameterType(index);
+    if (isContextParameter(checker, parameter, type, at)) {
       method.contextIndex = index;
       return;
     }
@@ -120,10 +123,16 @@ function describeMethod(
     if (parameter.dotDotDotToken) {
       throw new SchemaSourceError(`${at}: rest parameter ...${parameter.name.text} cannot be a tool argument; use an array parameter.`);
     }
-    const type = parameter.type ? checker.getTypeFromTypeNode(parameter.type) : checker.getTypeAtLocation(parameter);
     if (type.flags & ts.TypeFlags.Any) {
       throw new SchemaSourceError(
         `${at}: parameter ${parameter.name.text} has type any, which says nothing to the model; give it a type (or unknown for any JSON value).`,
+      );
+    }
+    if (mentionsTypeParameter(checker, type)) {
+      throw new SchemaSourceError(
+        `${at}: parameter ${parameter.name.text} has type ${checker.typeToString(type)}, a type parameter that ${toolset.className} does not fix, ` +
+          `so the model would be told nothing true about it; extend the generic class with a type argument (class ${toolset.className} extends Base<string>) ` +
+          'or give the parameter a concrete type.',
       );
     }
     const generated = jsonSchemaOf(schemas, checker, type, `${at}: parameter ${parameter.name.text}`);
@@ -159,8 +168,10 @@ function describeMethod(
     method.parameters.push(entry);
   });
 
-  const output = outputType(checker, tool.declaration);
-  if (output) {
+  const output = outputType(checker, signature);
+  if (output && mentionsTypeParameter(checker, output)) {
+    warn(`${location(tool.sourceFile, tool.declaration)} (${where}): no output schema, the return type ${checker.typeToString(output)} has a type parameter ${toolset.className} does not fix.`);
+  } else if (output) {
     try {
       const generated = schemas.schemaOf(output);
       // Initializers of an inferred object literal (`return { status: 'ok' }`) are not defaults of a result.
@@ -205,9 +216,8 @@ function jsonSchemaOf(schemas: TypeSchemas, checker: ts.TypeChecker, type: ts.Ty
  * A parameter typed `ToolContext` (see {@link isToolContextType}) or decorated `@Ctx()`: injected per call,
  * never in the schema. A type that only contains the context (a union, an object with it) is refused.
  */
-function isContextParameter(checker: ts.TypeChecker, parameter: ts.ParameterDeclaration, at: string): boolean {
+function isContextParameter(checker: ts.TypeChecker, parameter: ts.ParameterDeclaration, type: ts.Type, at: string): boolean {
   if (findDecorator(checker, parameter, 'Ctx')) return true;
-  const type = parameter.type ? checker.getTypeFromTypeNode(parameter.type) : checker.getTypeAtLocation(parameter);
   if (isToolContextType(type)) return true;
   // Without core's types installed the import does not resolve, but it still names the context.
   if (type.flags & ts.TypeFlags.Any && parameter.type && ts.isTypeReferenceNode(parameter.type) && resolvesToContextName(checker, parameter.type)) return true;
@@ -287,10 +297,9 @@ function isDate(checker: ts.TypeChecker, type: ts.Type): boolean {
 }
 
 /** The awaited return type, or `undefined` when it says nothing (void, any, unknown, never). */
-function outputType(checker: ts.TypeChecker, declaration: ts.MethodDeclaration): ts.Type | undefined {
-  const signature = checker.getSignatureFromDeclaration(declaration);
-  if (!signature) return undefined;
-  const returned = checker.getReturnTypeOfSignature(signature);
+function outputType(checker: ts.TypeChecker, signature: ToolSignature): ts.Type | undefined {
+  const returned = signature.returnType();
+  if (!returned) return undefined;
   const type = checker.getAwaitedType(returned) ?? returned;
   const silent = ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never;
   return type.flags & silent ? undefined : type;
