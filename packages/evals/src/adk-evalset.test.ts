@@ -150,6 +150,72 @@ describe("ADK's eval set format", () => {
     expect(() => fromAdkEvalSet(withUses([]), { answers: 'bogus' as 'ignore' })).toThrow(expect.objectContaining({ code: 'EVAL_SET_INVALID', message: expect.stringContaining('the answers option must be "exact" or "ignore", not "bogus"') }));
   });
 
+  it('refuses every field of the wrong type for ADK\'s models, all at once, each with its case and invocation', () => {
+    const inv = (extra: object) => ({ invocation_id: 'i', user_content: { role: 'user', parts: [{ text: 'hi' }] }, ...extra });
+    const adk = {
+      eval_set_id: 's',
+      creation_timestamp: 'yesterday',
+      eval_cases: [
+        {
+          eval_id: 'a',
+          session_input: { app_name: 'app', user_id: 'u', state: [] },
+          conversation: [
+            inv({ intermediate_data: { tool_uses: { name: 't' } } }),
+            inv({ intermediate_data: { invocation_events: [{ content: null }, { author: 'x', content: { parts: 'f' } }] } }),
+            inv({ user_content: { parts: [{ text: 5 }] }, creation_timestamp: '1747340826' }),
+            inv({ final_response: 'done', intermediate_data: { tool_uses: [null] } }),
+          ],
+        },
+        { eval_id: 'b', session_input: 5, conversation: [null] },
+      ],
+    };
+    expect(() => fromAdkEvalSet(adk)).toThrow(
+      expect.objectContaining({
+        code: 'EVAL_SET_INVALID',
+        message: [
+          'The ADK eval set is not a valid eval set:',
+          '  - case a, invocation 0: intermediate_data.tool_uses must be an array',
+          '  - case a, invocation 1: invocation_events[0] must be an object with an author (a string)',
+          '  - case a, invocation 1: invocation_events[1].content must be a Content (an object whose parts are an array)',
+          '  - case a, invocation 2: user_content part 0: text must be a string',
+          '  - case a, invocation 2: creation_timestamp must be a number (seconds since the epoch)',
+          '  - case a, invocation 3: tool call 0 must be an object',
+          '  - case a, invocation 3: final_response must be a Content (an object whose parts are an array)',
+          '  - case a: session_input.state must be an object',
+          '  - case b, invocation 0: must be an object',
+          '  - case b: session_input must be an object',
+          '  - creation_timestamp must be a number (seconds since the epoch)',
+        ].join('\n'),
+      }),
+    );
+  });
+
+  it('reads args: null as a call without arguments, and an event without content as no call, as ADK does', () => {
+    const set = fromAdkEvalSet({
+      eval_set_id: 's',
+      eval_cases: [
+        {
+          eval_id: 'c',
+          conversation: [
+            { user_content: { parts: [{ text: 'x' }] }, intermediate_data: { tool_uses: [{ id: null, name: 'listOrders', args: null }] } },
+            { user_content: { parts: [{ text: 'y' }] }, intermediate_data: { invocation_events: [{ author: 'shop', content: null }, { author: 'shop', content: { parts: null } }] } },
+          ],
+        },
+      ],
+    });
+    expect(set.cases[0].turns.map((turn) => turn.tools)).toEqual([
+      { match: 'exact', calls: [{ name: 'listOrders', args: {}, exactArgs: true }] },
+      { match: 'exact', calls: [] },
+    ]);
+  });
+
+  it('keeps a __proto__ argument as a key of the expected arguments', () => {
+    const json = JSON.parse('{"eval_set_id":"s","eval_cases":[{"eval_id":"c","conversation":[{"user_content":{"parts":[{"text":"x"}]},"intermediate_data":{"tool_uses":[{"name":"t","args":{"__proto__":{"polluted":1}}}]}}]}]}');
+    const args = fromAdkEvalSet(json).cases[0].turns[0].tools!.calls[0].args!;
+    expect(Object.keys(args)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+  });
+
   it('reads the answer as ADK joins it: the non-empty text parts with a line break, thought parts left out', () => {
     const set = fromAdkEvalSet({
       eval_set_id: 's',

@@ -62,7 +62,7 @@ export interface FromAdkEvalSetOptions {
  * `initialState` and `appName`. Ids and creation timestamps are kept.
  *
  * @throws EvalSetError `EVAL_SET_INVALID` for JSON that is not an ADK eval set (a tool use without a name or
- *   with args that are not an object included) or an `answers` option that is neither; `EVAL_SET_UNSUPPORTED` for a
+ *   with args that are not an object or null, any field of the wrong type for ADK's models; every problem at once) or an `answers` option that is neither; `EVAL_SET_UNSUPPORTED` for a
  *   case with a `conversation_scenario` (a simulated user), or a user message with other parts than text.
  */
 export function fromAdkEvalSet(json: unknown, options: FromAdkEvalSetOptions = {}): EvalSet {
@@ -76,86 +76,148 @@ export function fromAdkEvalSet(json: unknown, options: FromAdkEvalSetOptions = {
   if (typeof id !== 'string' || !Array.isArray(cases)) {
     throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(source, ['an ADK eval set needs eval_set_id (a string) and eval_cases (an array)']));
   }
-  const set: EvalSet = { id, cases: cases.map((c, i) => readCase(record(c), i, options, source)) };
-  copyString(root, 'name', set, 'name');
-  copyString(root, 'description', set, 'description');
-  copyNumber(root, 'creation_timestamp', set, 'createdAt');
+  // Every problem of the file, reported at once (as the set check does).
+  const problems: string[] = [];
+  const set: EvalSet = { id, cases: cases.map((c, i) => readCase(c, i, options, problems)) };
+  copyString(root, 'name', set, 'name', '', problems);
+  copyString(root, 'description', set, 'description', '', problems);
+  copyNumber(root, 'creation_timestamp', set, 'createdAt', '', problems);
+  if (problems.length) throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(source, problems));
   checkEvalSet(set, { judgeModel: true, source });
   return set;
 }
 
-function readCase(raw: Record<string, unknown>, index: number, options: FromAdkEvalSetOptions, source: string): EvalCase {
+function readCase(value: unknown, index: number, options: FromAdkEvalSetOptions, problems: string[]): EvalCase {
+  const raw = record(value);
   const id = pick(raw, 'eval_id');
   const caseId = typeof id === 'string' ? id : `eval_cases[${index}]`;
   if (pick(raw, 'conversation_scenario') != null) throw new EvalSetError('EVAL_SET_UNSUPPORTED', adkCaseUnsupportedMessage(caseId, 'a conversation_scenario (a simulated user)'));
   const conversation = pick(raw, 'conversation');
   if (typeof id !== 'string' || !Array.isArray(conversation)) {
-    throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(source, [`eval_cases[${index}] needs eval_id (a string) and conversation (an array)`]));
+    problems.push(`eval_cases[${index}] needs eval_id (a string) and conversation (an array)`);
+    return { id: caseId, turns: [] };
   }
-  const evalCase: EvalCase = { id, turns: conversation.map((inv, t) => readInvocation(record(inv), caseId, t, options, source)) };
+  const evalCase: EvalCase = { id, turns: conversation.map((inv, t) => readInvocation(inv, caseId, t, options, problems)) };
   const input = pick(raw, 'session_input');
+  const place = `case ${caseId}: `;
   if (input != null) {
-    const session = record(input);
-    copyString(session, 'user_id', evalCase, 'userId');
-    copyString(session, 'app_name', evalCase, 'appName');
-    const state = pick(session, 'state');
-    if (state != null) evalCase.initialState = record(state);
+    if (!isRecord(input)) problems.push(`${place}session_input must be an object`);
+    else {
+      copyString(input, 'user_id', evalCase, 'userId', `${place}session_input.`, problems);
+      copyString(input, 'app_name', evalCase, 'appName', `${place}session_input.`, problems);
+      const state = pick(input, 'state');
+      if (state != null) {
+        if (isRecord(state)) evalCase.initialState = state;
+        else problems.push(`${place}session_input.state must be an object`);
+      }
+    }
   }
-  copyNumber(raw, 'creation_timestamp', evalCase, 'createdAt');
+  copyNumber(raw, 'creation_timestamp', evalCase, 'createdAt', place, problems);
   return evalCase;
 }
 
-function readInvocation(raw: Record<string, unknown>, caseId: string, index: number, options: FromAdkEvalSetOptions, source: string): EvalTurn {
-  const userContent = pick(raw, 'user_content');
-  const parts = userContent == null ? undefined : pick(record(userContent), 'parts');
-  if (!Array.isArray(parts)) throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(source, [`case ${caseId}, invocation ${index}: user_content needs parts`]));
-  const others = parts.map((part) => record(part)).filter((part) => Object.entries(part).some(([key, value]) => key !== 'text' && value != null));
-  if (others.length) throw new EvalSetError('EVAL_SET_UNSUPPORTED', adkCaseUnsupportedMessage(caseId, `a user message with parts other than text (invocation ${index})`));
-  const user = parts.map((part) => pick(record(part), 'text') ?? '').join('');
-  const turn: EvalTurn = { user };
-  copyString(raw, 'invocation_id', turn, 'id');
-  const data = pick(raw, 'intermediate_data');
-  if (data != null) turn.tools = { match: 'exact', calls: toolUses(record(data), `case ${caseId}, invocation ${index}`, source) };
-  const finalResponse = pick(raw, 'final_response');
-  if (finalResponse != null && options.answers !== 'ignore') {
-    const answerParts = pick(record(finalResponse), 'parts');
-    // The non-empty text parts joined with "\n", as ADK's final response evaluator reads one
-    // (google/adk-python@076c2ba, src/google/adk/evaluation/final_response_match_v1.py,
-    // `_get_text_from_content`); thought parts (`thought: true`) are left out: a model's reasoning is not its answer.
-    const text = (Array.isArray(answerParts) ? answerParts : [])
-      .map(record)
-      .filter((part) => part.thought !== true)
-      .map((part) => pick(part, 'text'))
-      .filter((value): value is string => typeof value === 'string' && value !== '')
-      .join('\n');
-    if (text) turn.answer = { exact: text };
+function readInvocation(value: unknown, caseId: string, index: number, options: FromAdkEvalSetOptions, problems: string[]): EvalTurn {
+  const place = `case ${caseId}, invocation ${index}: `;
+  if (!isRecord(value)) {
+    problems.push(`${place}must be an object`);
+    return { user: '' };
   }
-  copyNumber(raw, 'creation_timestamp', turn, 'createdAt');
+  const raw = value;
+  const userContent = pick(raw, 'user_content');
+  const parts = isRecord(userContent) ? pick(userContent, 'parts') : undefined;
+  let user = '';
+  if (!Array.isArray(parts)) problems.push(`${place}user_content needs parts`);
+  else {
+    const texts = textsOf(parts, `${place}user_content`, problems);
+    const others = parts.filter(isRecord).filter((part) => Object.entries(part).some(([key, value]) => key !== 'text' && value != null));
+    if (others.length) throw new EvalSetError('EVAL_SET_UNSUPPORTED', adkCaseUnsupportedMessage(caseId, `a user message with parts other than text (invocation ${index})`));
+    user = texts.map((part) => part.text ?? '').join('');
+  }
+  const turn: EvalTurn = { user };
+  copyString(raw, 'invocation_id', turn, 'id', place, problems);
+  const data = pick(raw, 'intermediate_data');
+  if (data != null) {
+    if (isRecord(data)) turn.tools = { match: 'exact', calls: toolUses(data, place, problems) };
+    else problems.push(`${place}intermediate_data must be an object`);
+  }
+  const finalResponse = pick(raw, 'final_response');
+  if (finalResponse != null) {
+    const answerParts = isRecord(finalResponse) ? pick(finalResponse, 'parts') : undefined;
+    if (!isRecord(finalResponse) || (answerParts != null && !Array.isArray(answerParts))) problems.push(`${place}final_response must be a Content (an object whose parts are an array)`);
+    else if (options.answers !== 'ignore') {
+      // The non-empty text parts joined with "\n", as ADK's final response evaluator reads one
+      // (google/adk-python@076c2ba, src/google/adk/evaluation/final_response_match_v1.py,
+      // `_get_text_from_content`); thought parts (`thought: true`) are left out: a model's reasoning is not its answer.
+      const text = textsOf(Array.isArray(answerParts) ? answerParts : [], `${place}final_response`, problems)
+        .filter((part) => part.thought !== true)
+        .map((part) => part.text)
+        .filter((value): value is string => typeof value === 'string' && value !== '')
+        .join('\n');
+      if (text) turn.answer = { exact: text };
+    }
+  }
+  copyNumber(raw, 'creation_timestamp', turn, 'createdAt', place, problems);
   return turn;
 }
 
-/** The expected calls: `tool_uses`, or the function calls of `invocation_events` (ADK's other form). */
-function toolUses(data: Record<string, unknown>, place: string, source: string): ExpectedCall[] {
+/** The parts of a `Content`, each an object whose `text` is a string or null (google-genai's `Part`); a problem for each that is not. */
+function textsOf(parts: unknown[], place: string, problems: string[]): Array<{ text?: string | null; thought?: unknown }> {
+  const read: Array<{ text?: string | null; thought?: unknown }> = [];
+  parts.forEach((part, i) => {
+    if (!isRecord(part)) return void problems.push(`${place} part ${i} must be an object`);
+    const text = pick(part, 'text');
+    if (text != null && typeof text !== 'string') return void problems.push(`${place} part ${i}: text must be a string`);
+    read.push({ text: text as string | null | undefined, thought: part.thought });
+  });
+  return read;
+}
+
+/**
+ * The expected calls: `tool_uses`, or the function calls of `invocation_events` (ADK's other form), as
+ * ADK's `get_all_tool_calls` reads them: an event without content, or content without parts, holds none.
+ * `args: null` is ADK's call without arguments (google-genai's `FunctionCall.args` is optional, and ADK
+ * writes what is unset as `null`): no arguments.
+ */
+function toolUses(data: Record<string, unknown>, place: string, problems: string[]): ExpectedCall[] {
   const uses = pick(data, 'tool_uses');
-  const calls: Array<Record<string, unknown>> = Array.isArray(uses) ? uses.map(record) : [];
+  const calls: unknown[] = [];
+  if (uses !== undefined) {
+    if (Array.isArray(uses)) calls.push(...uses);
+    else problems.push(`${place}intermediate_data.tool_uses must be an array`);
+  }
   const events = pick(data, 'invocation_events');
-  for (const event of Array.isArray(events) ? events : []) {
-    const content = pick(record(event), 'content');
-    const parts = content == null ? [] : pick(record(content), 'parts');
-    for (const part of Array.isArray(parts) ? parts : []) {
-      const call = pick(record(part), 'function_call');
-      if (call != null) calls.push(record(call));
+  if (events !== undefined && !Array.isArray(events)) problems.push(`${place}intermediate_data.invocation_events must be an array`);
+  for (const [e, event] of (Array.isArray(events) ? events : []).entries()) {
+    const at = `${place}invocation_events[${e}]`;
+    if (!isRecord(event) || typeof event.author !== 'string') {
+      problems.push(`${at} must be an object with an author (a string)`);
+      continue;
+    }
+    const content = pick(event, 'content');
+    if (content == null) continue;
+    const parts = isRecord(content) ? pick(content, 'parts') : undefined;
+    if (!isRecord(content) || (parts != null && !Array.isArray(parts))) {
+      problems.push(`${at}.content must be a Content (an object whose parts are an array)`);
+      continue;
+    }
+    for (const [i, part] of (Array.isArray(parts) ? parts : []).entries()) {
+      if (!isRecord(part)) problems.push(`${at}.content part ${i} must be an object`);
+      else {
+        const call = pick(part, 'function_call');
+        if (call != null) calls.push(call);
+      }
     }
   }
-  const problems: string[] = [];
+  const expected: ExpectedCall[] = [];
   calls.forEach((call, i) => {
-    if (typeof call.name !== 'string' || call.name === '') problems.push(`${place}: tool call ${i} needs a name`);
-    if (call.args != null && record(call.args) !== call.args) problems.push(`${place}: the args of tool call ${i} must be an object`);
+    if (!isRecord(call)) return void problems.push(`${place}tool call ${i} must be an object`);
+    const name = call.name;
+    const args = call.args;
+    if (typeof name !== 'string' || name === '') problems.push(`${place}tool call ${i} needs a name`);
+    if (args != null && !isRecord(args)) problems.push(`${place}the args of tool call ${i} must be an object`);
+    else if (typeof name === 'string' && name !== '') expected.push({ name, args: literalArguments(args ?? {}), exactArgs: true });
   });
-  if (problems.length) throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(source, problems));
-  // ADK's arguments are literal values: one that is or holds what looks like a matcher (`{ "$pattern": … }`)
-  // is wrapped in `$equals`, so it is compared as it is (and written back unwrapped).
-  return calls.map((call) => ({ name: call.name as string, args: literalArguments(record(call.args ?? {})), exactArgs: true }));
+  return expected;
 }
 
 function looksLikeMatcher(value: unknown): boolean {
@@ -254,12 +316,20 @@ function record(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
-function copyString<T extends object>(from: Record<string, unknown>, key: string, to: T, as: keyof T & string): void {
-  const value = pick(from, key);
-  if (typeof value === 'string') (to as Record<string, unknown>)[as] = value;
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function copyNumber<T extends object>(from: Record<string, unknown>, key: string, to: T, as: keyof T & string): void {
+/** Copies a string field when it is one; anything but a string or null there is a problem (`place` says where). */
+function copyString<T extends object>(from: Record<string, unknown>, key: string, to: T, as: keyof T & string, place: string, problems: string[]): void {
   const value = pick(from, key);
-  if (typeof value === 'number') (to as Record<string, unknown>)[as] = value;
+  if (typeof value === 'string') (to as Record<string, unknown>)[as] = value;
+  else if (value != null) problems.push(`${place}${key} must be a string`);
+}
+
+/** Copies a number field when it is one (finite); anything but a number or null there is a problem (`place` says where). */
+function copyNumber<T extends object>(from: Record<string, unknown>, key: string, to: T, as: keyof T & string, place: string, problems: string[]): void {
+  const value = pick(from, key);
+  if (typeof value === 'number' && Number.isFinite(value)) (to as Record<string, unknown>)[as] = value;
+  else if (value != null) problems.push(`${place}${key} must be a number (seconds since the epoch)`);
 }

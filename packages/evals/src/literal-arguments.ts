@@ -7,7 +7,10 @@ import type { JsonValue } from '@toolsmith/core';
  */
 export function literalArguments(args: Record<string, unknown>): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
-  for (const [key, value] of Object.entries(args)) out[key] = (holdsMatcherKey(value) ? { $equals: value } : value) as JsonValue;
+  for (const [key, value] of Object.entries(args)) {
+    // Defined, not assigned: a `__proto__` key JSON.parse made stays a key (and is expected as such).
+    Object.defineProperty(out, key, { value: (holdsMatcherKey(value) ? { $equals: value } : value) as JsonValue, enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }
 
