@@ -1,8 +1,9 @@
 import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
-import type { BaseAgent, Content, Event, RunnerOptions, SessionService } from '@toolsmith/core';
+import type { BaseAgent, Content, CredentialService, Event, RunnerOptions, Session, SessionService } from '@toolsmith/core';
 import { FunctionResponseNotPendingError, InvalidMessageError, Runner, checkFunctionResponses, confirmationRequests } from '@toolsmith/core';
-import { checkMessageId, checkedPlugins, copyNewMessage, runInputProblem, unreadableRunInput } from '@toolsmith/core/internal';
+import { type WithheldCredentials, checkMessageId, checkedPlugins, copyNewMessage, runInputProblem, saveTypedCredentials, unreadableRunInput, withholdCredentials } from '@toolsmith/core/internal';
 import { randomUUID } from 'node:crypto';
+import { CallerSavedCredentials } from './caller-saved-credentials';
 import { DurableSessionService } from './durable-session-service';
 import { type DurableAnswer, DURABLE_WAIT_NAMES, answeredIds, pausedWorkflowId } from './durable-waits';
 import { DurableSteps } from './durable-steps';
@@ -80,6 +81,7 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
   readonly workflowName: string;
   private readonly steps: DurableSteps;
   private readonly sessionService: SessionService;
+  private readonly credentialService: CredentialService | undefined;
   private readonly answerTimeoutSec: number;
   private readonly workflow: (input: DurableRunInput, mode?: RunMode) => Promise<DurableRunResult>;
   private readonly claim: (claim: AnswerClaim) => Promise<string>;
@@ -89,18 +91,34 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     const plugins = checkedPlugins(options.plugins, "The DurableRunner's");
     this.steps = new DurableSteps(options.agent, new StepPayloads(options.artifactService, options.largeOutputChars ?? 64_000));
     this.sessionService = options.sessionService;
+    this.credentialService = options.credentialService;
     this.answerTimeoutSec = options.answerTimeoutSec ?? 7 * 24 * 60 * 60;
     this.runner = new Runner<TAgent>({
       ...options,
       sessionService: new DurableSessionService(options.sessionService),
+      // A credential the user types in is saved by start/enqueue, in the caller's process: the workflow gets it [redacted].
+      credentialService: options.credentialService && new CallerSavedCredentials(options.credentialService),
       plugins: [this.steps, ...plugins],
       maxConcurrentToolCalls: 1,
     });
     this.workflowName = `toolsmith.run.${options.appName}`;
     this.workflow = DBOS.registerWorkflow((input: DurableRunInput, mode?: RunMode) => this.execute(input, mode ?? {}), { name: this.workflowName });
     this.claim = DBOS.registerWorkflow(
-      async ({ workflowId, answer, token }: AnswerClaim) => {
-        await DBOS.send(workflowId, answer, DURABLE_WAIT_NAMES.answerTopic);
+      async ({ workflowId, answer, token, saves, run }: AnswerClaim) => {
+        if (saves) {
+          // Who won, for the claimers; then the winner saves the typed credential, in its own process, and
+          // says so. The answer goes on either way (saved or not: a call without its credential asks again).
+          await DBOS.setEvent(DURABLE_WAIT_NAMES.claimEvent, token);
+          await DBOS.recv<boolean>(DURABLE_WAIT_NAMES.savedTopic, { timeoutSeconds: SAVE_WAIT_SEC });
+        }
+        if (run) {
+          await DBOS.startWorkflow(this.workflow, {
+            workflowID: workflowId,
+            ...(run.queueName === undefined ? {} : { queueName: run.queueName, enqueueOptions: { queuePartitionKey: partitionKey(this.runner.appName, run.input) } }),
+          })(run.input, run.mode);
+        } else {
+          await DBOS.send(workflowId, answer, DURABLE_WAIT_NAMES.answerTopic);
+        }
         return token;
       },
       { name: `toolsmith.answer.${options.appName}` },
@@ -115,9 +133,9 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
    */
   async start(input: DurableRunInput): Promise<WorkflowHandle<DurableRunResult>> {
     const checked = this.checked(input);
-    const waiting = await this.answer(checked);
-    if (waiting) return waiting;
-    return DBOS.startWorkflow(this.workflow, { workflowID: checked.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, checked) })(checked);
+    const answered = await this.answer(checked, {});
+    if ('workflowID' in answered) return answered;
+    return DBOS.startWorkflow(this.workflow, { workflowID: answered.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, answered) })(answered);
   }
 
   /**
@@ -132,13 +150,13 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
    */
   async enqueue(input: DurableRunInput, queueName: string): Promise<WorkflowHandle<DurableRunResult>> {
     const checked = this.checked(input);
-    const waiting = await this.answer(checked);
-    if (waiting) return waiting;
+    const answered = await this.answer(checked, { queueName });
+    if ('workflowID' in answered) return answered;
     return DBOS.startWorkflow(this.workflow, {
-      workflowID: checked.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, checked),
+      workflowID: answered.messageId === undefined ? undefined : durableWorkflowId(this.runner.appName, answered),
       queueName,
-      enqueueOptions: { queuePartitionKey: JSON.stringify([this.runner.appName, checked.userId, checked.sessionId]) },
-    })(checked, { endAtPause: true });
+      enqueueOptions: { queuePartitionKey: partitionKey(this.runner.appName, answered) },
+    })(answered, { endAtPause: true });
   }
 
   /** Starts the run (see {@link DurableRunner.start}) and waits for what it came to. */
@@ -176,35 +194,72 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
 
   /**
    * Sends `input` (checked: see {@link checked}) to the run waiting for it, if it answers one that still runs; resolves to that run's
-   * handle. The answer is checked against the session first (a refused one throws its typed error and
+   * handle, else to the input of the new run to start. The answer is checked against the session first (a refused one throws its typed error and
    * is not sent), then claimed: of the answers to the same calls of one waiting run, exactly one is
    * sent (the first to claim; its claim is a workflow named by the run and the call ids), and every
    * other gets `FUNCTION_RESPONSE_NOT_PENDING` (reason `answered`). The same `messageId` claiming
    * again is the same answer: it gets the run's handle.
+   *
+   * An answer with a credential the user typed in (`{ credential: … }`) is handled here whether a run
+   * waits for it or not: checked, claimed (when no run waits, the claim, named by the session and the
+   * call ids, starts the new run), and then the winner saves the credential in this process (see
+   * {@link save}); DBOS only ever gets the answer with its values `[redacted]`. When no run waits, one
+   * that is refused (or given again after its run) is started as a new run like any message, `[redacted]`,
+   * and judged there: it saves nothing.
    */
-  private async answer(input: DurableRunInput): Promise<WorkflowHandle<DurableRunResult> | undefined> {
+  private async answer(input: DurableRunInput, queue: { queueName?: string }): Promise<WorkflowHandle<DurableRunResult> | DurableRunInput> {
     const ids = answeredIds(input.newMessage);
-    if (ids.length === 0 || this.answerTimeoutSec <= 0) return undefined;
-    const session = await this.sessionService.getSession({ appName: this.runner.appName, userId: input.userId, sessionId: input.sessionId });
-    const paused = session?.events.findLast((event) => pausedWorkflowId(event, ids) !== undefined);
-    if (!session || !paused) return undefined;
-    const workflowId = pausedWorkflowId(paused, ids)!;
-    const status = await DBOS.getWorkflowStatus(workflowId);
-    if (status?.status !== 'PENDING' && status?.status !== 'ENQUEUED') return undefined; // it ended: the answer is a new run
-    const claimId = `${workflowId}::answer::${JSON.stringify([...ids].sort())}`;
+    if (ids.length === 0) return input;
+    const withheld = withholdCredentials(input.newMessage);
+    if (!withheld && this.answerTimeoutSec <= 0) return input;
+    const given: DurableRunInput = withheld ? { ...input, newMessage: withheld.stored } : input;
+    const { appName } = this.runner;
+    const session = await this.sessionService.getSession({ appName, userId: input.userId, sessionId: input.sessionId });
+    const waitingRun = session && this.answerTimeoutSec > 0 ? await waitingRunOf(session, ids) : undefined;
+    if (waitingRun === undefined && !withheld) return input; // it ended (or never paused): the answer is a new run
+    const answered = JSON.stringify([...ids].sort());
+    const claimId = waitingRun === undefined ? `toolsmith:${JSON.stringify([appName, input.userId, input.sessionId])}::answer::${answered}` : `${waitingRun}::answer::${answered}`;
+    // The run the answer goes to: the one waiting, else the one the claim starts.
+    const runId = waitingRun ?? (input.messageId === undefined ? `${claimId}::run` : durableWorkflowId(appName, input));
     const token = input.messageId === undefined ? `random:${randomUUID()}` : `message:${input.messageId}`;
     if (input.messageId !== undefined && (await DBOS.getWorkflowStatus(claimId))) {
       // Already claimed: by this very message (given again) or by another answer.
-      if ((await DBOS.retrieveWorkflow<string>(claimId).getResult()) === token) return DBOS.retrieveWorkflow<DurableRunResult>(workflowId);
-      throw new FunctionResponseNotPendingError(ids[0], 'answered');
+      if ((await claimedBy(claimId, withheld !== undefined)) !== token) throw new FunctionResponseNotPendingError(ids[0], 'answered');
+      // This message again: its credential is saved again, in case the first time was cut off before it was.
+      if (withheld) await this.save(claimId, input.userId, session, withheld);
+      return DBOS.retrieveWorkflow<DurableRunResult>(runId);
     }
-    // Judged against the session: a refused answer is sent nowhere, and the run goes on waiting.
-    const refusal = checkFunctionResponses(session.events, input.newMessage);
+    // Judged against the session: a refused answer is sent nowhere (nothing saved), and the run goes on waiting.
+    const refusal = checkFunctionResponses(session?.events ?? [], input.newMessage);
+    if (refusal && waitingRun === undefined) return given;
     if (refusal) throw refusal;
-    const answer: DurableAnswer = { newMessage: input.newMessage, ...(input.messageId === undefined ? {} : { messageId: input.messageId }) };
-    const winner = await (await DBOS.startWorkflow(this.claim, { workflowID: claimId })({ workflowId, answer, token })).getResult();
-    if (winner !== token) throw new FunctionResponseNotPendingError(ids[0], 'answered');
-    return DBOS.retrieveWorkflow<DurableRunResult>(workflowId);
+    const answer: DurableAnswer = { newMessage: given.newMessage, ...(input.messageId === undefined ? {} : { messageId: input.messageId }) };
+    const claim: AnswerClaim = { workflowId: runId, answer, token };
+    if (withheld) claim.saves = true;
+    if (waitingRun === undefined) claim.run = queue.queueName === undefined ? { input: given, mode: {} } : { input: given, mode: { endAtPause: true }, queueName: queue.queueName };
+    const handle = await DBOS.startWorkflow(this.claim, { workflowID: claimId })(claim);
+    if (withheld) {
+      if ((await claimedBy(claimId, true)) !== token) throw new FunctionResponseNotPendingError(ids[0], 'answered');
+      await this.save(claimId, input.userId, session, withheld);
+    }
+    if ((await handle.getResult()) !== token) throw new FunctionResponseNotPendingError(ids[0], 'answered');
+    return DBOS.retrieveWorkflow<DurableRunResult>(runId);
+  }
+
+  /**
+   * Saves the credentials `withheld` took out of an answer whose claim `claimId` this process won, with
+   * the app's credential service, then lets the claim go on. A save that fails lets it go on too (the
+   * call, finding no credential, asks again) and throws its error.
+   */
+  private async save(claimId: string, userId: string, session: Session | undefined, withheld: WithheldCredentials): Promise<void> {
+    let saved = false;
+    try {
+      // Without a credential service nothing is saved: the call fails with CREDENTIAL_SERVICE_MISSING, as with Runner.
+      if (this.credentialService && session) await saveTypedCredentials(this.credentialService, { appName: this.runner.appName, userId }, session.events, withheld);
+      saved = true;
+    } finally {
+      await DBOS.send(claimId, saved, DURABLE_WAIT_NAMES.savedTopic, `${claimId}::saved`);
+    }
   }
 
   /**
@@ -252,18 +307,46 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
   }
 }
 
+/** How long a claim waits for its winner to save a typed credential before the answer goes on without it (seconds). */
+const SAVE_WAIT_SEC = 60;
+
+/** The run that paused on one of `ids` and still waits for its answer, if one does. */
+async function waitingRunOf(session: Session, ids: readonly string[]): Promise<string | undefined> {
+  const paused = session.events.findLast((event) => pausedWorkflowId(event, ids) !== undefined);
+  if (!paused) return undefined;
+  const workflowId = pausedWorkflowId(paused, ids)!;
+  const status = await DBOS.getWorkflowStatus(workflowId);
+  return status?.status === 'PENDING' || status?.status === 'ENQUEUED' ? workflowId : undefined;
+}
+
+/** The token of the answer that won claim `claimId`: published by the claim when it `saves`, else its result; `null` when it never says. */
+async function claimedBy(claimId: string, saves: boolean): Promise<string | null> {
+  return saves ? DBOS.getEvent<string>(claimId, DURABLE_WAIT_NAMES.claimEvent, SAVE_WAIT_SEC) : DBOS.retrieveWorkflow<string>(claimId).getResult();
+}
+
+/** The queue partition of a session's runs: one run per session at a time. */
+function partitionKey(appName: string, input: Pick<DurableRunInput, 'userId' | 'sessionId'>): string {
+  return JSON.stringify([appName, input.userId, input.sessionId]);
+}
+
 /** How a run's workflow runs (its second argument, recorded with it). */
 interface RunMode {
   /** Ends the run at a pause instead of waiting in the workflow (a queued run: a wait would keep its queue slot and its session). */
   endAtPause?: boolean;
 }
 
-/** What claims an answer to a waiting run (the input of the claim workflow): the run, the answer, who sent it. */
+/** What claims an answer (the input of the claim workflow): the run, the answer, who sent it. */
 interface AnswerClaim {
+  /** The run the answer goes to: the one waiting for it, or, with `run`, the one the claim starts. */
   workflowId: string;
+  /** The answer, its typed credentials `[redacted]`. */
   answer: DurableAnswer;
   /** `message:<messageId>`, or a random token for an answer without one. */
   token: string;
+  /** The answer carries a credential the user typed in: the winner saves it before the answer goes on. */
+  saves?: true;
+  /** No run waits: the claim starts this one (the session's new run, with the answer). */
+  run?: { input: DurableRunInput; mode: RunMode; queueName?: string };
 }
 
 /** The workflow id of a run with a `messageId`: one per app, user, session and message. */

@@ -37,6 +37,10 @@ export { readConfirmationDecision } from '../confirmation/confirmation-decision'
 // How the runner reads a tool's requireConfirmation rule (any truthy answer asks): DurableRunner tells a call that will pause with it.
 export { confirmationRuleAsks } from '../tools/require-confirmation';
 export type { ConfirmationDecision } from '../confirmation/confirmation-decision';
+// What the runner does with a credential the user types in (taken out of the message, then saved): DurableRunner saves it before the message reaches DBOS.
+export { withholdCredentials } from '../confirmation/withhold-credentials';
+export type { WithheldCredentials } from '../confirmation/withhold-credentials';
+export { saveTypedCredentials } from '../confirmation/save-typed-credentials';
 // How the runner checks a person's edited arguments (no repairs): serveMcp refuses a bad edit before it uses up its requestState.
 export { givenArgumentProblems } from '../confirmation/given-argument-problems';
 export { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';
