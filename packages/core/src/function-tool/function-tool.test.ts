@@ -1,4 +1,5 @@
 import { IsInt, IsString, Min } from 'class-validator';
+import { z } from 'zod';
 import { invokeTool } from '../testing/invoke-tool';
 import { BaseTool } from '../tools/base-tool';
 import { allowTools, filterToolset } from '../tools/filter-toolset';
@@ -56,6 +57,24 @@ describe('functionTool', () => {
     expect(() => functionTool({ name: 'x', description: '', parameters: { type: 'array' }, execute: () => 1 })).toThrow(
       'functionTool.x: the explicit schema is not usable: its type is "array", not "object".',
     );
+    // A zod union at the root converts to anyOf, with no type: the error says what it is, not "its type is undefined".
+    const union = z.union([z.object({ a: z.string() }), z.object({ b: z.number() })]);
+    expect(() => functionTool({ name: 'x', description: '', parameters: union as never, execute: () => 1 })).toThrow(
+      'functionTool.x: the explicit schema is not usable: the root must be an object schema (type "object"), and it is a union (anyOf of 2 schemas);',
+    );
+    for (const [schema, what] of [[{ oneOf: [] }, 'a union (oneOf of 0 schemas)'], [{ allOf: [] }, 'an intersection (allOf)'], [{ $ref: '#/$defs/A' }, 'a reference ("#/$defs/A")'], [{}, 'a schema without a type']] as const) {
+      expect(() => functionTool({ name: 'x', description: '', parameters: schema as never, execute: () => 1 })).toThrow(`and it is ${what};`);
+    }
+  });
+
+  it('a Standard Schema that fails with no issue: the model hears that the schema refused without naming a problem', async () => {
+    const json = { type: 'object', properties: { a: { type: 'string' } } };
+    const refusing = { '~standard': { version: 1 as const, vendor: 'test', validate: () => ({ issues: [] }), jsonSchema: { input: () => json, output: () => json } } };
+    let ran = false;
+    const tool = functionTool({ name: 'refuses', description: '', parameters: refusing as never, execute: () => ((ran = true), { ok: true }) });
+    const out = await invokeTool(tool, 'refuses', { a: 'x' });
+    expect(out.response).toEqual({ error: { code: 'INVALID_ARGUMENTS', message: "Invalid arguments: arguments: refused by the schema's library, which named no problem." } });
+    expect(ran).toBe(false);
   });
 });
 

@@ -400,10 +400,20 @@ export function checkExplicitSchema(schema: JsonSchema, site: DefinitionSite, wh
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new InvalidInputSchemaError(site, 'it is not an object');
   }
-  if (wholeTool && schema.type !== 'object') {
-    throw new InvalidInputSchemaError(site, `its type is ${JSON.stringify(schema.type)}, not "object"`);
-  }
+  if (wholeTool && schema.type !== 'object') throw new InvalidInputSchemaError(site, notObjectRoot(schema));
   if (preChecked.has(schema)) return;
   const problems = metaSchemaProblems(schema);
   if (problems) throw new InvalidInputSchemaError(site, problems);
+}
+
+/**
+ * Why a whole tool's schema is not an object schema, by what it is: a type of another kind, or a union, an
+ * intersection or a reference with no type of its own (a zod union at the root converts to `anyOf`).
+ */
+function notObjectRoot(schema: JsonSchema): string {
+  if (schema.type !== undefined) return `its type is ${JSON.stringify(schema.type)}, not "object"`;
+  const { anyOf, oneOf, allOf, $ref } = schema as { anyOf?: unknown; oneOf?: unknown; allOf?: unknown; $ref?: unknown };
+  const union = Array.isArray(anyOf) ? `anyOf of ${anyOf.length}` : Array.isArray(oneOf) ? `oneOf of ${oneOf.length}` : undefined;
+  const what = union ? `a union (${union} schemas)` : Array.isArray(allOf) ? 'an intersection (allOf)' : typeof $ref === 'string' ? `a reference (${JSON.stringify($ref)})` : 'a schema without a type';
+  return `the root must be an object schema (type "object"), and it is ${what}; a whole tool's arguments are one object (for alternatives, one object with optional properties, or a property that holds the union)`;
 }

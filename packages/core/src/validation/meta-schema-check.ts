@@ -12,5 +12,7 @@ export function metaSchemaProblems(schema: unknown): string | undefined {
   validate ??= createMetaSchemaValidator(require);
   if (validate(schema)) return undefined;
   const errors = (validate.errors ?? []) as Array<{ instancePath: string; message?: string }>;
-  return errors.map((error) => `schema${error.instancePath} ${error.message ?? 'is invalid'}`).join(', ');
+  // Each problem once: the meta-schema reaches one place by several of its own paths (a draft-07 tuple's
+  // `items: [...]` is refused once per path), and ajv reports each.
+  return [...new Set(errors.map((error) => `schema${error.instancePath} ${error.message ?? 'is invalid'}`))].join(', ');
 }

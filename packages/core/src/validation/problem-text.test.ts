@@ -16,6 +16,8 @@ describe('problem text', () => {
     [{ type: 'array', maxItems: 2 }, [1, 2, 3], 'v: got [1,2,3], expected at most 2 items'],
     [{ type: 'object', minProperties: 1 }, {}, 'v: got {}, expected at least 1 property'],
     [{ type: 'object', maxProperties: 1 }, { a: 1, b: 2 }, 'v: got {"a":1,"b":2}, expected at most 1 property'],
+    // ajv's "must NOT be valid" (class-validator's @IsNotEmpty, @NotEquals, @IsNotIn) said in what it means.
+    [{ not: { const: '' } }, '', 'v: got "", expected any value but this one'],
   ])('says %j of %j in words that agree with the number', (schema, value, message) => {
     expect(problemsOf(schema, value)).toEqual([message]);
   });

@@ -89,6 +89,9 @@ function expectation(e: ErrorObject, p: Record<string, unknown>): string {
       return `format ${JSON.stringify(p.format)}`;
     case 'uniqueItems':
       return 'no duplicate items';
+    case 'not':
+      // ajv's "must NOT be valid" says nothing to a model: the value is the one the schema rules out.
+      return 'any value but this one';
     default: {
       // minimum, maximum, exclusive*, multipleOf say "must be >= 1" and the like.
       const message = e.message ?? `to pass "${e.keyword}"`;

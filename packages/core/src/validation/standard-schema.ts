@@ -110,6 +110,8 @@ export function standardProblems(issues: readonly StandardSchemaV1.Issue[], pref
     const vendorCode = (issue as { code?: unknown; type?: unknown }).code ?? (issue as { type?: unknown }).type;
     problems.push({ path, message, keyword: typeof vendorCode === 'string' ? vendorCode : 'standardSchema' });
   }
+  // A failure with an empty `issues` list refuses without saying why: said so, rather than no problem at all.
+  if (problems.length === 0) problems.push({ path: prefix, keyword: 'standardSchema', message: `${readablePath(prefix, root)}: refused by the schema's library, which named no problem` });
   return problems;
 }
 
