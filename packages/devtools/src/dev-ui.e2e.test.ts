@@ -311,7 +311,7 @@ describe('toolsmith web: the dev UI in Chromium', () => {
     expect(created.status).toBe(201);
     await page.goto(server.pageUrl);
     await page.getByTestId('app-name').filter({ hasText: 'desk_agent' }).waitFor();
-    await page.evaluate(() => (location.hash = '#/s/tools'));
+    await page.evaluate(() => ((globalThis as unknown as { location: { hash: string } }).location.hash = '#/s/tools'));
     await page.reload();
     await page.getByTestId('chat-input').waitFor();
     expect(await page.getByTestId('tab-chat').getAttribute('class')).toBe('active');
