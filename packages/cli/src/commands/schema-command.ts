@@ -1,6 +1,6 @@
 import { ManifestError } from '@toolsmith/core';
 import { MANIFEST_FILE_NAME, parseManifest } from '@toolsmith/core/internal';
-import type { ManifestDocument } from '@toolsmith/core/internal';
+import type { ManifestDependencies, ManifestDocument } from '@toolsmith/core/internal';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { CliUsageError } from '../cli-errors';
@@ -180,6 +180,8 @@ export function diffManifests(existing: ManifestDocument, generated: ManifestDoc
       if (JSON.stringify(before.bases ?? []) !== JSON.stringify(after.bases ?? [])) {
         lines.push(`the base classes of toolset ${name} (${(after.bases ?? []).map((base) => base.source).join(', ') || 'none'}) changed`);
       }
+      const dependencies = changedDependencies(before, after);
+      if (dependencies) lines.push(`the files toolset ${name}'s schemas were built from (${dependencies}) changed`);
       const methods = new Set([...Object.keys(before.methods), ...Object.keys(after.methods)]);
       for (const method of [...methods].sort()) {
         if (!before.methods[method]) lines.push(`${name}.${method} is not in the manifest`);
@@ -199,8 +201,17 @@ export function diffManifests(existing: ManifestDocument, generated: ManifestDoc
     else if (before.source !== after.source) lines.push(`type ${name} moved from ${before.source} to ${after.source}`);
     else if (JSON.stringify(before.schema) !== JSON.stringify(after.schema)) lines.push(`the schema of type ${name} changed`);
     else if (before.sourceHash !== after.sourceHash) lines.push(`the source of type ${name} (${after.source}) changed`);
+    else if (changedDependencies(before, after)) lines.push(`the files type ${name}'s schema was built from (${changedDependencies(before, after)}) changed`);
   }
   return lines;
+}
+
+/** The imported files (see `ManifestDependencies`) that were added, removed or changed, or `''` when none. */
+function changedDependencies(before: ManifestDependencies, after: ManifestDependencies): string {
+  const recorded = new Map((before.dependencies ?? []).map((file) => [file.source, file.sourceHash]));
+  const now = new Map((after.dependencies ?? []).map((file) => [file.source, file.sourceHash]));
+  const sources = new Set([...recorded.keys(), ...now.keys()]);
+  return [...sources].filter((source) => recorded.get(source) !== now.get(source)).sort().join(', ');
 }
 
 function splitOnce(arg: string): [string, string] {

@@ -5,6 +5,7 @@ import { relative, sep } from 'node:path';
 import * as ts from 'typescript';
 import { SchemaSourceError } from '../cli-errors';
 import { containsToolContext, isToolContextType } from './context-parameter';
+import { DeclarationFiles } from './declaration-files';
 import { dtoClassName } from './dto-parameters';
 import type { FoundManifestType } from './find-manifest-types';
 import { type FoundTool, type FoundToolset, findDecorator, location } from './find-toolsets';
@@ -44,6 +45,12 @@ export function generateManifest(program: ts.Program, { toolsets, types = [] }: 
     source: relative(options.manifestDir, file.fileName).split(sep).join('/'),
     sourceHash: hashSource(file.text),
   });
+  // The other files an entry's schemas were built from, sorted by path; absent when there are none.
+  const dependenciesOf = (files: DeclarationFiles, own: readonly ts.SourceFile[]) => {
+    const others = [...files.files].filter((file) => !own.includes(file)).map(sourceOf);
+    others.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+    return others.length > 0 ? { dependencies: others } : {};
+  };
   const seenIn = new Map<string, string>();
   for (const toolset of toolsets) {
     const previous = seenIn.get(toolset.className);
@@ -54,14 +61,23 @@ export function generateManifest(program: ts.Program, { toolsets, types = [] }: 
       );
     }
     seenIn.set(toolset.className, toolset.sourceFile.fileName);
-    const entry: ManifestToolset = { ...sourceOf(toolset.sourceFile), methods: {} };
-    if (toolset.baseSourceFiles.length > 0) entry.bases = toolset.baseSourceFiles.map(sourceOf);
+    const methods: ManifestToolset['methods'] = {};
+    const files = new DeclarationFiles(program);
     for (const tool of toolset.tools) {
-      entry.methods[tool.methodName] = describeMethod(checker, schemas, toolset, tool, options.warn ?? (() => undefined));
+      methods[tool.methodName] = describeMethod(checker, schemas, toolset, tool, options.warn ?? (() => undefined));
+      declarationFilesOfTool(checker, files, toolset, tool);
     }
-    document.toolsets[toolset.className] = entry;
+    const entry: ManifestToolset = { ...sourceOf(toolset.sourceFile), methods };
+    if (toolset.baseSourceFiles.length > 0) entry.bases = toolset.baseSourceFiles.map(sourceOf);
+    const dependencies = dependenciesOf(files, [toolset.sourceFile, ...toolset.baseSourceFiles]);
+    document.toolsets[toolset.className] = { ...entry, ...dependencies };
   }
-  const described = describeTypes(checker, schemas, types, sourceOf);
+  const described = describeTypes(checker, schemas, types, sourceOf, (found) => {
+    const files = new DeclarationFiles(program);
+    files.ofNode(found.typeNode);
+    files.ofType(checker.getTypeFromTypeNode(found.typeNode));
+    return dependenciesOf(files, [found.declarationFile]);
+  });
   if (Object.keys(described).length > 0) document.types = described;
   return document;
 }
@@ -72,6 +88,7 @@ function describeTypes(
   schemas: TypeSchemas,
   types: FoundManifestType[],
   sourceOf: (file: ts.SourceFile) => { source: string; sourceHash: string },
+  dependenciesOf: (found: FoundManifestType) => Pick<ManifestType, 'dependencies'>,
 ): Record<string, ManifestType> {
   const described = new Map<string, { entry: ManifestType; at: string }>();
   for (const found of types) {
@@ -82,7 +99,7 @@ function describeTypes(
     }
     const generated = jsonSchemaOf(schemas, checker, type, `${at}: manifestType('${found.typeName}')`);
     const schema = withDefs(generated.schema, generated.defs);
-    const entry: ManifestType = { ...sourceOf(found.declarationFile), schema };
+    const entry: ManifestType = { ...sourceOf(found.declarationFile), ...dependenciesOf(found), schema };
     const previous = described.get(found.typeName);
     if (previous && JSON.stringify(previous.entry.schema) !== JSON.stringify(schema)) {
       throw new SchemaSourceError(
@@ -92,6 +109,23 @@ function describeTypes(
     if (!previous) described.set(found.typeName, { entry, at });
   }
   return Object.fromEntries([...described.keys()].sort().map((name) => [name, described.get(name)!.entry]));
+}
+
+/**
+ * Adds the files the schemas of a tool were built from: its parameters' types (the context and DTO
+ * parameters left out, as in {@link describeMethod}) and its return type.
+ */
+function declarationFilesOfTool(checker: ts.TypeChecker, files: DeclarationFiles, toolset: FoundToolset, tool: FoundTool): void {
+  const signature = new ToolSignature(checker, toolset, tool);
+  tool.declaration.parameters.forEach((parameter, index) => {
+    const type = signature.parameterType(index);
+    if (isContextParameter(checker, parameter, type, location(tool.sourceFile, parameter)) || dtoClassName(checker, parameter) !== undefined) return;
+    files.ofNode(parameter.type);
+    files.ofType(type);
+  });
+  files.ofNode(tool.declaration.type);
+  const output = outputType(checker, signature);
+  if (output) files.ofType(output);
 }
 
 function describeMethod(

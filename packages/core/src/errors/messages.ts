@@ -401,9 +401,9 @@ export function noManifestForTypeMessage(typeName: string): string {
 }
 
 /** The source of a manifest type changed since the manifest was written. */
-export function manifestTypeStaleMessage(typeName: string, manifestPath: string, source: string): string {
+export function manifestTypeStaleMessage(typeName: string, manifestPath: string, changed: string): string {
   return (
-    `${manifestPath}: the source of type ${typeName} (${source}) changed since the manifest was generated; its recorded ` +
+    `${manifestPath}: the source of type ${typeName} (${changed}) changed since the manifest was generated; its recorded ` +
     'schema is used, and it may no longer match the type. Run `toolsmith schema` again.'
   );
 }

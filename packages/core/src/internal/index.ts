@@ -60,7 +60,7 @@ export type { SessionTurn } from '../runner/session-turns';
 
 // The build-time manifest's document format, for `toolsmith schema` and `toolsmith mcp`.
 export { MANIFEST_FILE_NAME, MANIFEST_VERSION, manifestParametersSchema } from '../scanning/manifest-document';
-export type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestSource, ManifestToolset, ManifestType } from '../scanning/manifest-document';
+export type { ManifestDependencies, ManifestDocument, ManifestMethod, ManifestParameter, ManifestSource, ManifestToolset, ManifestType } from '../scanning/manifest-document';
 export { hashSource } from '../scanning/manifest-hash';
 export { parseManifest } from '../scanning/manifest';
 export { MANIFEST_ENV, findManifest } from '../scanning/manifest-registry';

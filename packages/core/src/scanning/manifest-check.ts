@@ -20,6 +20,7 @@ export function manifestProblems(document: unknown): string[] {
         continue;
       }
       checkSource(type, where, at);
+      checkSources(type.dependencies, `${where}.dependencies`, at);
       if (!isSchema(type.schema)) at(`${where}.schema"`, 'must be a JSON Schema');
     }
   }
@@ -34,13 +35,8 @@ export function manifestProblems(document: unknown): string[] {
       continue;
     }
     checkSource(toolset, where, at);
-    if (toolset.bases !== undefined) {
-      if (!Array.isArray(toolset.bases)) at(`${where}.bases"`, 'must be an array');
-      else toolset.bases.forEach((base: unknown, i: number) => {
-        if (isObject(base)) checkSource(base, `${where}.bases.${i}`, at);
-        else at(`${where}.bases.${i}"`, 'must be an object');
-      });
-    }
+    checkSources(toolset.bases, `${where}.bases`, at);
+    checkSources(toolset.dependencies, `${where}.dependencies`, at);
     if (!isObject(toolset.methods)) {
       at(`${where}.methods"`, 'must be an object');
       continue;
@@ -57,6 +53,16 @@ function checkSource(entry: Record<string, unknown>, where: string, at: (path: s
   if (typeof entry.sourceHash !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(entry.sourceHash)) {
     at(`${where}.sourceHash"`, 'must be "sha256:" and 64 hex digits');
   }
+}
+
+/** An optional array of sources (`bases`, `dependencies`). */
+function checkSources(entries: unknown, where: string, at: (path: string, message: string) => void): void {
+  if (entries === undefined) return;
+  if (!Array.isArray(entries)) return at(`${where}"`, 'must be an array');
+  entries.forEach((entry: unknown, i: number) => {
+    if (isObject(entry)) checkSource(entry, `${where}.${i}`, at);
+    else at(`${where}.${i}"`, 'must be an object');
+  });
 }
 
 function checkMethod(method: unknown, where: string, at: (path: string, message: string) => void): void {

@@ -29,8 +29,18 @@ export interface ManifestSource {
   sourceHash: string;
 }
 
+/**
+ * The other project files (outside `node_modules`) whose declarations an entry's schemas were built
+ * from: imported types, their members and JSDoc, through any number of files. Checked for staleness
+ * like `source`, so a changed imported type makes the entry stale.
+ */
+export interface ManifestDependencies {
+  /** Absent when the schemas use no declaration outside the entry's own files. */
+  dependencies?: ManifestSource[];
+}
+
 /** What the manifest knows about one `@Toolset` class. */
-export interface ManifestToolset extends ManifestSource {
+export interface ManifestToolset extends ManifestSource, ManifestDependencies {
   /** Files of base classes whose `@Tool` methods the class inherits; checked for staleness like `source`. */
   bases?: ManifestSource[];
   /** One entry per `@Tool` method, by method name. */
@@ -41,7 +51,7 @@ export interface ManifestToolset extends ManifestSource {
  * The schema of a type named with `manifestType<T>('Name')`. `source` is the file that declares the
  * type (the file of the call, for a type written inline); its hash is checked like a toolset's.
  */
-export interface ManifestType extends ManifestSource {
+export interface ManifestType extends ManifestSource, ManifestDependencies {
   /** JSON Schema of the type, its recursive definitions under `$defs`. */
   schema: JsonSchema;
 }

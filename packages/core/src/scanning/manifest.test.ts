@@ -97,6 +97,38 @@ describe('manifest', () => {
     expect(loadManifest(write(document)).sourceStatus('WeatherTools')).toBe('fresh');
   });
 
+  it('treats a changed file of an imported type as stale too, for toolsets and types (checked once per file)', () => {
+    const TYPES = "export type Status = 'open' | 'shipped';\n";
+    writeFileSync(join(dir, 'src', 'types.ts'), TYPES);
+    const document = documentFor('../src/weather.ts');
+    document.toolsets.WeatherTools.dependencies = [{ source: '../src/types.ts', sourceHash: hashSource(TYPES) }];
+    const schema = { type: 'object', properties: { status: { enum: ['open', 'shipped'] } } };
+    document.types = { Order: { source: '../src/weather.ts', sourceHash: hashSource(SOURCE), dependencies: [{ source: '../src/types.ts', sourceHash: hashSource(TYPES) }], schema } };
+    const path = write(document);
+    expect(loadManifest(path, { onStale: 'error' }).methodFor('WeatherTools', 'getWeather')).toBeDefined();
+    expect(loadManifest(path, { onStale: 'error' }).typeSchema('Order')).toEqual(schema);
+
+    // Only the imported file changed: the toolset's own file is as recorded.
+    writeFileSync(join(dir, 'src', 'types.ts'), "export type Status = 'open' | 'cancelled';\n");
+    const manifest = loadManifest(path, { onStale: 'error' });
+    expect(manifest.sourceStatus('WeatherTools')).toBe('stale');
+    expect(() => manifest.methodFor('WeatherTools', 'getWeather')).toThrow(
+      expect.objectContaining({ code: 'MANIFEST_STALE', message: expect.stringMatching(/toolset WeatherTools \(\.\.\/src\/types\.ts\) changed/) }),
+    );
+    expect(() => manifest.typeSchema('Order')).toThrow(
+      expect.objectContaining({ code: 'MANIFEST_STALE', message: expect.stringMatching(/type Order \(\.\.\/src\/types\.ts\) changed/) }),
+    );
+    const warn = jest.fn();
+    expect(loadManifest(path, { warn }).methodFor('WeatherTools', 'getWeather')).toBeUndefined();
+    expect(warn).toHaveBeenCalledTimes(1);
+    // A dependency that is not deployed is not compared, as a missing source is not.
+    rmSync(join(dir, 'src', 'types.ts'));
+    expect(loadManifest(path).sourceStatus('WeatherTools')).toBe('fresh');
+    expect(() => parseManifest(JSON.stringify({ ...document, toolsets: { A: { ...document.toolsets.WeatherTools, dependencies: [{ source: 'x' }, 3] } } }), 'm.json')).toThrow(
+      /"toolsets\.A\.dependencies\.0\.sourceHash" must be "sha256:" and 64 hex digits; "toolsets\.A\.dependencies\.1" must be an object/,
+    );
+  });
+
   it('throws MANIFEST_STALE when told to', () => {
     const manifest = loadManifest(write(documentFor('../src/weather.ts', hashSource('old text'))), { onStale: 'error' });
     expect(() => manifest.methodFor('WeatherTools', 'getWeather')).toThrow(

@@ -48,6 +48,8 @@ export type ManifestSourceStatus =
  */
 export class ToolManifest {
   private readonly statuses = new Map<string, ManifestSourceStatus>();
+  // By absolute path: a file many entries were built from (a shared types file) is read and hashed once.
+  private readonly files = new Map<string, ManifestSourceStatus>();
   private readonly reported = new Set<string>();
   private readonly checked = new WeakSet<object>();
   private readonly options: Required<ManifestOptions>;
@@ -75,18 +77,30 @@ export class ToolManifest {
       : undefined;
   }
 
-  /** Compares the toolset's recorded source hash with its source file (once per class; cached). */
+  /**
+   * Compares the recorded hashes of the toolset's files (its source, its base classes', and those of the
+   * types its schemas were built from) with the files (once per class; cached).
+   */
   sourceStatus(className: string): ManifestSourceStatus | undefined {
     const toolset = this.toolset(className);
     if (!toolset) return undefined;
     let status = this.statuses.get(className);
     if (!status) {
-      // Stale if any file present has changed; unavailable only when none of them is deployed.
-      const statuses = [toolset, ...(toolset.bases ?? [])].map((entry) => this.fileStatus(entry));
-      status = statuses.includes('stale') ? 'stale' : statuses.includes('fresh') ? 'fresh' : 'unavailable';
+      status = this.entryStatus([toolset, ...(toolset.bases ?? []), ...(toolset.dependencies ?? [])]);
       this.statuses.set(className, status);
     }
     return status;
+  }
+
+  /** Stale if any file present has changed; unavailable only when none of them is deployed. */
+  private entryStatus(files: readonly ManifestSource[]): ManifestSourceStatus {
+    const statuses = files.map((entry) => this.fileStatus(entry));
+    return statuses.includes('stale') ? 'stale' : statuses.includes('fresh') ? 'fresh' : 'unavailable';
+  }
+
+  /** The recorded paths of the files that changed, for messages. */
+  private changedFiles(files: readonly ManifestSource[]): string {
+    return files.filter((entry) => this.fileStatus(entry) === 'stale').map((entry) => entry.source).join(', ');
   }
 
   /** @internal
@@ -99,8 +113,9 @@ export class ToolManifest {
       throw new ManifestError('MANIFEST_TYPE_MISSING', manifestTypeMissingMessage(typeName, this.path), this.path, { details: { typeName } });
     }
     const type = types[typeName];
-    if (this.fileStatus(type) === 'stale') {
-      this.report(this.options.onStale, 'MANIFEST_STALE', `type ${typeName}`, manifestTypeStaleMessage(typeName, this.path, type.source));
+    const files = [type, ...(type.dependencies ?? [])];
+    if (this.entryStatus(files) === 'stale') {
+      this.report(this.options.onStale, 'MANIFEST_STALE', `type ${typeName}`, manifestTypeStaleMessage(typeName, this.path, this.changedFiles(files)));
     }
     this.checkSchema(type, type.schema, `type ${typeName}`);
     return type.schema;
@@ -108,8 +123,13 @@ export class ToolManifest {
 
   private fileStatus(entry: ManifestSource): ManifestSourceStatus {
     const sourcePath = resolve(dirname(this.path), entry.source);
-    if (!existsSync(sourcePath)) return 'unavailable';
-    return hashSource(readFileSync(sourcePath, 'utf8')) === entry.sourceHash ? 'fresh' : 'stale';
+    const key = `${sourcePath}\0${entry.sourceHash}`;
+    let status = this.files.get(key);
+    if (!status) {
+      status = !existsSync(sourcePath) ? 'unavailable' : hashSource(readFileSync(sourcePath, 'utf8')) === entry.sourceHash ? 'fresh' : 'stale';
+      this.files.set(key, status);
+    }
+    return status;
   }
 
   /** @internal
@@ -125,8 +145,8 @@ export class ToolManifest {
         this.options.onStale,
         'MANIFEST_STALE',
         className,
-        `${this.path}: the source of toolset ${className} (${toolset.source}) changed since the manifest was generated, ` +
-          `so its schemas are not used. Run \`toolsmith schema\` again.`,
+        `${this.path}: the source of toolset ${className} (${this.changedFiles([toolset, ...(toolset.bases ?? []), ...(toolset.dependencies ?? [])])}) ` +
+          `changed since the manifest was generated, so its schemas are not used. Run \`toolsmith schema\` again.`,
       );
       return undefined;
     }
