@@ -27,6 +27,8 @@ describe('toolsmith eval', () => {
     expect(() => parseEvalArgs(['a.json', '--threshold', '1.5'])).toThrow(/--threshold must be a number from 0 to 1, not 1.5/);
     expect(() => parseEvalArgs(['a.json', '--adk-answers', 'exact'])).toThrow(/--adk-answers takes only "ignore"/);
     expect(() => parseEvalArgs(['a.json', '--port', '1'])).toThrow(/Unknown option --port/);
+    expect(() => parseEvalArgs(['a.json', '--runs', '2', '--runs', '5'])).toThrow(expect.objectContaining({ code: 'CLI_USAGE', message: expect.stringMatching(/^--runs is given twice\./) }));
+    expect(() => parseEvalArgs(['a.json', '--json', '--json'])).toThrow(/^--json is given twice\./);
   });
 
   it('runs a JSON eval set against --agent: exit 0, the report on stdout, a line per run on stderr', async () => {

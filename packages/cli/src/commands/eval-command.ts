@@ -46,6 +46,7 @@ export function parseEvalArgs(argv: readonly string[]): EvalCommandOptions {
     const found = rest[at + 1];
     if (found === undefined || found.startsWith('--')) throw new CliUsageError(`${flag} needs a value.\n\n${EVAL_USAGE}`);
     rest.splice(at, 2);
+    if (rest.includes(flag)) throw new CliUsageError(`${flag} is given twice.\n\n${EVAL_USAGE}`);
     return found;
   };
   const agent = value('--agent');
@@ -55,6 +56,7 @@ export function parseEvalArgs(argv: readonly string[]): EvalCommandOptions {
   const manifest = value('--manifest');
   const jsonAt = rest.indexOf('--json');
   if (jsonAt >= 0) rest.splice(jsonAt, 1);
+  if (rest.includes('--json')) throw new CliUsageError(`--json is given twice.\n\n${EVAL_USAGE}`);
   const unknown = rest.find((arg) => arg.startsWith('-'));
   if (unknown) throw new CliUsageError(`Unknown option ${unknown} for toolsmith eval.\n\n${EVAL_USAGE}`);
   if (rest.length !== 1) throw new CliUsageError(`toolsmith eval needs exactly one eval set.\n\n${EVAL_USAGE}`);
