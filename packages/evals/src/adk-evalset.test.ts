@@ -293,6 +293,15 @@ describe('readEvalSetFile', () => {
     expect(readEvalSetFile(camel)).toEqual({ id: 'c', cases: [{ id: 'a', turns: [{ user: 'Hi' }] }] });
   });
 
+  it('reads a file that starts with a UTF-8 byte order mark, in either format', () => {
+    const own = join(dir, 'bom.json');
+    writeFileSync(own, `\uFEFF${JSON.stringify({ id: 'bom', cases: [{ id: 'a', turns: [{ user: 'Hi' }] }] })}`);
+    expect(readEvalSetFile(own)).toEqual({ id: 'bom', cases: [{ id: 'a', turns: [{ user: 'Hi' }] }] });
+    const adk = join(dir, 'bom.evalset.json');
+    writeFileSync(adk, `\uFEFF${readFileSync(join(ADK, 'roll_die.test.json'), 'utf8')}`);
+    expect(readEvalSetFile(adk).cases[0].turns).toHaveLength(3);
+  });
+
   it('says clearly when the file is missing, not JSON, or not an eval set', () => {
     expect(() => readEvalSetFile(join(dir, 'nope.json'))).toThrow(expect.objectContaining({ code: 'EVAL_SET_NOT_FOUND', message: expect.stringContaining('nope.json: ENOENT') }));
     const notJson = join(dir, 'bad.json');

@@ -34,7 +34,8 @@ export function readEvalSetFile(file: string, options: ReadEvalSetFileOptions = 
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // A UTF-8 byte order mark (some Windows editors write one) is not JSON; it is not part of the text either.
+    json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(file, [`is not JSON: ${(error as Error).message}`]), { cause: error });
   }
