@@ -62,7 +62,10 @@ export type AnswerExpectation =
 export interface EvalTurn {
   /** The user's message: text, or a whole `Content` (files, several parts). */
   user: string | Content;
-  /** The tool calls expected in answer to it (all agents' calls in the turn, in the order they were made); absent: not checked. */
+  /**
+   * The tool calls expected in answer to it (the calls of every agent the runner runs in the turn, in the
+   * order they were made; an `AgentTool`'s agent runs inside its call, and its own calls are not listed); absent: not checked.
+   */
   tools?: TrajectoryExpectation;
   /** What the turn's final answer must be; absent: not checked. */
   answer?: AnswerExpectation;

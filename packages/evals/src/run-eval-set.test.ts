@@ -1,4 +1,4 @@
-import { InMemorySessionService, LlmAgent, functionTool } from '@toolsmith/core';
+import { AgentTool, InMemorySessionService, LlmAgent, functionTool } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
 import { behaviour, shopAgent } from './__fixtures__/shop-agent';
 import { checkEvalSet } from './check-eval-set';
@@ -255,6 +255,17 @@ describe('runEvalSet: secrets in the report', () => {
     expect(turn.calls[0].args).toEqual({ url: 'https://api.example', apiKey: '[redacted]' });
     expect(turn.trajectory?.diff[0]).toMatchObject({ kind: 'mismatch', problems: ['args.apiKey: [redacted] does not match [redacted]'] });
     expect(turn.error?.message).toContain('Authorization: Bearer [redacted] was refused for key [redacted]');
+  });
+});
+
+describe('runEvalSet: whose calls a turn lists', () => {
+  it('lists an agent tool\'s call, not the calls its agent makes inside it (docs/evals.md)', async () => {
+    const lookup = functionTool({ name: 'lookup', description: 'l', parameters: { type: 'object', properties: {} }, execute: () => ({ ok: 1 }) });
+    const inner = new LlmAgent({ name: 'helper', description: 'helps', model: new ScriptedModel([{ calls: [{ name: 'lookup' }] }, 'inner done']), tools: [lookup] });
+    const outer = new LlmAgent({ name: 'shop', model: new ScriptedModel([{ calls: [{ name: 'helper', args: { request: 'go' } }] }, 'outer done']), tools: [new AgentTool({ agent: inner })] });
+    const report = await runEvalSet({ id: 's', cases: [{ id: 'c', turns: [{ user: 'x', tools: { calls: [{ name: 'helper', args: { request: 'go' }, exactArgs: true }] } }] }] }, { agent: outer });
+    expect(report.pass).toBe(true);
+    expect(report.cases[0].results[0].turns[0].calls).toEqual([{ name: 'helper', args: { request: 'go' }, agent: 'shop' }]);
   });
 });
 
