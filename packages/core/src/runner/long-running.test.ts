@@ -117,6 +117,25 @@ describe('long-running tools', () => {
     expect(again[0].errorMessage).toContain('already answered');
   });
 
+  it('a refused update stores nothing, not its error event: sent again under its messageId it is refused again, and a session made for it is not kept', async () => {
+    const { model, runner, stored } = setup([startExport, 'Done.']);
+    await send(runner, user('export orders'));
+    const before = await stored();
+    const refusedRun = async (sessionId = 's1') => {
+      const events = [];
+      for await (const event of runner.run({ userId: 'u1', sessionId, messageId: 'm-1', newMessage: { role: 'user', parts: [{ functionResponse: { id: 'lr', name: 'startExport', response: { status: 'done' }, willContinue: 'yes' as never } }] } })) events.push(event);
+      return events.map((event) => event.errorCode);
+    };
+    expect(await refusedRun()).toEqual(['INVALID_FUNCTION_RESPONSE']);
+    expect(await stored()).toEqual(before);
+    expect(await refusedRun()).toEqual(['INVALID_FUNCTION_RESPONSE']); // checked again: nothing of it was stored
+    expect(await stored()).toEqual(before);
+    expect(await refusedRun('s-new')).toEqual(['FUNCTION_RESPONSE_NOT_PENDING']);
+    expect(await runner.sessionService.getSession({ appName: 'warehouse', userId: 'u1', sessionId: 's-new' })).toBeUndefined();
+    expect(model.callCount).toBe(1);
+    expect([...findPendingCalls(await stored()).longRunning.keys()]).toEqual(['lr']);
+  });
+
   it('asks first when a long-running tool also needs confirmation; the initial result comes after approval', async () => {
     const started: string[] = [];
     const review = new FnTool('startReview', (args) => (started.push(String(args.doc)), { status: 'queued' }), { longRunning: true, requireConfirmation: true });
