@@ -18,6 +18,7 @@ export {
   ToolOutputInvalidError,
   ToolTimeoutError,
   ToolNotFoundError,
+  UpdateContinuationInvalidError,
 } from './errors/tool-call-errors';
 export { ToolCallRejectedError } from './errors/tool-rejected-error';
 export { OutputInvalidError } from './errors/output-invalid-error';

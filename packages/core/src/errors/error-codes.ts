@@ -19,6 +19,7 @@ export const CORE_ERROR_CODES = {
   TOOL_CALL_REJECTED: 'The user denied the confirmation (or cancelled a credential request).',
   TOOL_CALL_DENIED: "The confirmation policy denied the call; nobody was asked and the tool did not run.",
   TOOL_INTERRUPTED: 'The process died while the call ran; it was not run again.',
+  UPDATE_CONTINUATION_INVALID: "A long-running tool run again with an update question's answer replaced `ctx.toolConfirmation.update`, or set its `willContinue` to something other than true or false; the call ends with this error.",
   CONFIRMATION_REQUIRED: 'The call waits for the user to confirm it.',
   CONFIRMATION_PENDING: 'A call of the same model response is still waiting for an answer.',
   MISSING_RESULT: 'A provider adapter found no recorded result for a call in the history.',

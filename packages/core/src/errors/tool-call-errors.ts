@@ -69,6 +69,23 @@ export class ToolExecutionError extends ToolsmithError {
   }
 }
 
+/**
+ * A long-running tool run again with the answer to an update's question (docs/long-running.md) left
+ * `ctx.toolConfirmation.update` in a form the runner does not read: it replaced the object, or set its
+ * `willContinue` to something other than `true` or `false`. Its result is not taken (neither as an update
+ * nor as the final response): the call ends with this error response, rather than going on as the tool
+ * did not say.
+ */
+export class UpdateContinuationInvalidError extends ToolsmithError {
+  constructor(
+    toolName: string,
+    /** What the tool did, e.g. `set ctx.toolConfirmation.update.willContinue to "no"`. */
+    readonly problem: string,
+  ) {
+    super('UPDATE_CONTINUATION_INVALID', `Tool "${toolName}" ${problem}: run with the answer to an update's question, a tool ends or continues the call only by setting ctx.toolConfirmation.update.willContinue to true or false.`);
+  }
+}
+
 /** A tool returned a value that JSON cannot carry faithfully (a function, a BigInt, a cycle, NaN, a Map, …). */
 export class InvalidToolResultError extends ToolsmithError {
   constructor(

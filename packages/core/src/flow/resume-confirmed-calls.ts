@@ -6,7 +6,8 @@ import type { Event } from '../events/event';
 import type { LongRunningUpdateAnswer, ToolConfirmation } from '../state/event-actions';
 import { type ConfirmationDecision, readConfirmationDecision } from '../confirmation/confirmation-decision';
 import { ToolsmithError } from '../errors/toolsmith-error';
-import { hasConfirmationRule, wrapResult } from '../internal/tool-executor';
+import { errorResponse, hasConfirmationRule, wrapResult } from '../internal/tool-executor';
+import { UpdateContinuationInvalidError } from '../errors/tool-call-errors';
 import { rememberGrant } from '../confirmation/remembered-grants';
 import type { FunctionCall, FunctionResponse } from '../model/content';
 import type { CallConfirmation } from '../confirmation/call-confirmation';
@@ -122,7 +123,7 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
     const request = responses.actions.requestedToolConfirmations?.[id];
     if (request) request.grantId = grantId;
   }
-  if (updates.size > 0) settleUpdates(responses, updates);
+  if (updates.size > 0) settleUpdates(responses, updates, confirmations, calls);
   // A resumed call may pause again (a credential the token endpoint refused is asked for again).
   const paused = confirmationPause(agent, context, calls, responses);
   const [event, ...pauseEvents] = paused ?? [responses];
@@ -166,17 +167,39 @@ function recordDecisions(event: Event, decisions: ReadonlyMap<string, Confirmati
 /**
  * The responses of long-running calls run again with an update question's answer are the calls' next
  * updates: `willContinue: true` (the call stays pending) unless the tool set `update.willContinue` to
- * false or failed (then it is the final response). Not listed in `longRunningToolIds`: the model is
- * called next, as for a client's update.
+ * false or failed (then it is the final response). A tool that replaced `ctx.toolConfirmation.update`, or
+ * set its `willContinue` to anything but a boolean, said nothing the runner reads: its response becomes
+ * `UPDATE_CONTINUATION_INVALID`, which ends the call. Not listed in `longRunningToolIds`: the model is
+ * called next, as for a client's update. A tool that asked the person again has no response here: its
+ * new request is the update's question (it carries the update), so its answer runs the tool again too.
  */
-function settleUpdates(event: Event, updates: ReadonlyMap<string, LongRunningUpdateAnswer>): void {
-  for (const part of event.content?.parts ?? []) {
-    const response = part.functionResponse;
+function settleUpdates(event: Event, updates: ReadonlyMap<string, LongRunningUpdateAnswer>, confirmations: ReadonlyMap<string, ToolConfirmation>, calls: readonly FunctionCall[]): void {
+  const parts = event.content?.parts ?? [];
+  for (let index = 0; index < parts.length; index++) {
+    const response = parts[index].functionResponse;
     const update = response && updates.get(response.id);
-    if (update && !response.isError && update.willContinue) response.willContinue = true;
+    if (!update || response.isError) continue;
+    const left: unknown = confirmations.get(response.id)?.update;
+    const problem = left !== update ? 'replaced ctx.toolConfirmation.update' : typeof update.willContinue !== 'boolean' ? `set ctx.toolConfirmation.update.willContinue to ${shownValue(update.willContinue)}` : undefined;
+    if (problem !== undefined) parts[index] = { functionResponse: errorResponse(response, new UpdateContinuationInvalidError(response.name, problem)) };
+    else if (update.willContinue) response.willContinue = true;
   }
   const ids = event.longRunningToolIds?.filter((id) => !updates.has(id));
   event.longRunningToolIds = ids && ids.length > 0 ? ids : undefined;
+  // A question asked again: recorded with the update that asked, as the first one was.
+  const requested = event.actions.requestedToolConfirmations;
+  if (!requested) return;
+  for (const call of calls) {
+    const update = updates.get(call.id);
+    const request = update && Object.prototype.hasOwnProperty.call(requested, call.id) ? requested[call.id] : undefined;
+    if (request && !request.auth && !request.relay) request.update = { response: update!.response, willContinue: true };
+  }
+}
+
+/** A value a tool left where a boolean belongs, in a few words (`"no"`, `a number`). */
+function shownValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return value === null ? 'null' : `a value of type ${typeof value}`;
 }
 
 /** True when the user's message answers confirmation requests: only then can {@link resumeConfirmedCalls} run anything. */

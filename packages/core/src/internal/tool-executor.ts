@@ -3,6 +3,7 @@ import { type ArgumentProblem, InvalidArgumentsError, ToolExecutionError, ToolNo
 import { ToolCallRejectedError } from '../errors/tool-rejected-error';
 import { RunAbortedError } from '../errors/run-aborted-error';
 import type { ToolsmithError } from '../errors/toolsmith-error';
+import type { ToolConfirmation } from '../state/event-actions';
 import { cutProblem, invalidArgumentsFeedback, moreProblemsText, toolCallFeedback, withoutStatedDetails } from '../errors/messages';
 import type { ArgumentRepair, FunctionCall, FunctionResponse, FunctionResponsePart } from '../model/content';
 import type { AuthConfig } from '../auth/auth-config';
@@ -258,8 +259,9 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
     }
     const requested = context.actions.requestedToolConfirmations?.[call.id];
     // A call running after an answer may not ask for confirmation again, but may ask for a credential (again),
-    // and an agent tool may relay its inner agent's next request.
-    if (requested && (!context.toolConfirmation || requested.auth || requested.relay)) {
+    // an agent tool may relay its inner agent's next request, and a long-running tool run again with an
+    // update question's answer may ask the person again (the call keeps waiting: resume-confirmed-calls.ts).
+    if (requested && mayAsk(context.toolConfirmation, requested)) {
       // The request records the policy's verdict (its response will not: the policy is not asked again); the
       // inner calls an agent tool ran so far stay in the inner session saved with it, and reach its final response.
       takeInnerCalls(context);
@@ -314,6 +316,15 @@ async function executeFully(input: ExecuteToolCallInput, invalidArgs?: Record<st
 }
 
 /**
+ * True when a call's request (`requested`) pauses it: a first run's request, a credential asked for (again),
+ * an agent tool's relayed request, or a question a long-running tool asks again when run with the answer to
+ * an update's question. Otherwise a call run after an answer gives its result, and its request is dropped.
+ */
+function mayAsk(answered: ToolConfirmation | undefined, requested: ToolConfirmation): boolean {
+  return !answered || requested.auth !== undefined || requested.relay !== undefined || answered.update !== undefined;
+}
+
+/**
  * The outcome of a call in {@link executeToolCall}'s small frame whose arguments the tool's JSON Schema refused
  * (`errors`: ajv's), as the full path answers it when nothing can change the answer: no repair applies and the tool
  * has no class-validator checks (its problems are ajv's alone; see allArgumentProblems). No callback runs, so the
@@ -362,7 +373,7 @@ function respond(input: ExecuteToolCallInput, tool: BaseTool, policy: ToolCallPo
   const { call, context } = input;
   try {
     const requested = context.actions.requestedToolConfirmations?.[call.id];
-    if (requested && (!context.toolConfirmation || requested.auth || requested.relay)) {
+    if (requested && mayAsk(context.toolConfirmation, requested)) {
       takeInnerCalls(context);
       return pendingConfirmation(call, tool.name);
     }

@@ -9,6 +9,7 @@ import { BaseTool } from '../tools/base-tool';
 import type { Content } from '../model/content';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import type { ToolConfirmation } from '../state/event-actions';
+import type { ToolContext } from '../tools/tool-context';
 import { ScriptedModel } from '../testing/scripted-model';
 import { send, shownResponses } from './__fixtures__/confirmation-fixtures';
 import { user } from './__fixtures__/test-tools';
@@ -23,7 +24,7 @@ const FORM = { type: 'object', properties: { keep: { type: 'boolean' } }, requir
 const startExport = { calls: [{ id: 'lr', name: 'startExport', args: { table: 'orders' } }] };
 
 /** What the tool saw each time it ran, and what it returns then (set per test). */
-function setup(script: ConstructorParameters<typeof ScriptedModel>[0], onAnswer: (confirmation: ToolConfirmation) => Record<string, unknown>) {
+function setup(script: ConstructorParameters<typeof ScriptedModel>[0], onAnswer: (confirmation: ToolConfirmation, ctx: ToolContext) => Record<string, unknown>) {
   const seen: Array<ToolConfirmation | undefined> = [];
   const tool = functionTool<{ table: string }>({
     name: 'startExport',
@@ -32,7 +33,7 @@ function setup(script: ConstructorParameters<typeof ScriptedModel>[0], onAnswer:
     isLongRunning: true,
     execute: (_args, ctx) => {
       seen.push(ctx.toolConfirmation && structuredClone(ctx.toolConfirmation));
-      return ctx.toolConfirmation ? onAnswer(ctx.toolConfirmation) : { status: 'pending', ticket: 'T-1' };
+      return ctx.toolConfirmation ? onAnswer(ctx.toolConfirmation, ctx) : { status: 'pending', ticket: 'T-1' };
     },
   });
   const model = new ScriptedModel(script);
@@ -244,6 +245,61 @@ describe('a long-running update asks the person a question', () => {
     expect(tool.started).toEqual(['orders', 'orders']);
     expect(answered[0].functionResponses()).toEqual([{ id: 'lr', name: 'startExport', response: { status: 'pending', ticket: 'T-2' }, willContinue: true }]);
     expect(answered[1].text()).toBe('A second export started.');
+  });
+
+  it('asks again when the tool, run with the answer, asks the person again: the call keeps waiting and the new question is answered like the first', async () => {
+    const { seen, model, step, stored } = setup([startExport, 'The export goes on without the locked rows.'], (confirmation, ctx) => {
+      if (confirmation.request === undefined) {
+        ctx.requestConfirmation({ hint: 'Which rows?', payloadSchema: FORM });
+        return { status: 'waiting for the person' }; // not the call's next update: the call waits
+      }
+      return { status: 'running', keep: (confirmation.payload as { keep: boolean }).keep };
+    });
+    await step(user('export orders'));
+    const [first] = (await step(asking({ hint: 'Keep the 12 locked rows?' }))).flatMap((e) => confirmationRequests(e));
+
+    const again = await step(confirmationResponse(first, { decision: 'approve' }));
+
+    expect(again).toHaveLength(1);
+    const [second] = confirmationRequests(again[0]);
+    expect(second).toMatchObject({ originalFunctionCall: { id: 'lr', name: 'startExport' }, hint: 'Which rows?', payloadSchema: FORM, askedBy: 'tool' });
+    expect(again[0].actions.requestedToolConfirmations!.lr.update).toEqual({ response: { status: 'blocked', rows: 12 }, willContinue: true });
+    expect(model.callCount).toBe(1); // the placeholder went nowhere
+    let pending = findPendingCalls(await stored());
+    expect([...pending.confirmations.keys()]).toEqual([second.call.id]);
+    expect([...pending.longRunning.keys()]).toEqual(['lr']);
+    const runnerResponses = (await stored()).filter((e) => e.author !== 'user').flatMap((e) => e.functionResponses());
+    expect(runnerResponses.map((r) => r.id)).toEqual(['lr']); // the initial result only
+    const late = await step(confirmationResponse(first, { decision: 'approve' }));
+    expect(late.map((e) => e.errorCode)).toEqual(['FUNCTION_RESPONSE_NOT_PENDING']);
+
+    const answered = await step(confirmationResponse(second, { decision: 'approve', payload: { keep: false } }));
+
+    expect(seen.at(-1)).toMatchObject({ confirmed: true, decision: 'approve', payload: { keep: false }, update: { response: { status: 'blocked', rows: 12 }, willContinue: true } });
+    expect(answered[0].functionResponses()).toEqual([{ id: 'lr', name: 'startExport', response: { status: 'running', keep: false }, willContinue: true }]);
+    expect(answered[1].text()).toBe('The export goes on without the locked rows.');
+    pending = findPendingCalls(await stored());
+    expect([pending.confirmations.size, [...pending.longRunning.keys()]]).toEqual([0, ['lr']]);
+  });
+
+  it.each<[string, (confirmation: ToolConfirmation) => void, string]>([
+    ['sets update.willContinue to something else than a boolean', (confirmation) => void ((confirmation.update as { willContinue: unknown }).willContinue = 'no'), 'set ctx.toolConfirmation.update.willContinue to "no"'],
+    ['replaces update', (confirmation) => void (confirmation.update = { response: {}, willContinue: false }), 'replaced ctx.toolConfirmation.update'],
+  ])('ends the call on UPDATE_CONTINUATION_INVALID when the tool %s', async (_label, misuse, said) => {
+    const { step, stored } = setup([startExport, 'The export failed.'], (confirmation) => {
+      misuse(confirmation);
+      return { status: 'done' };
+    });
+    await step(user('export orders'));
+    const [request] = (await step(asking({ hint: 'Keep the locked rows?' }))).flatMap((e) => confirmationRequests(e));
+
+    const answered = await step(confirmationResponse(request, { decision: 'approve' }));
+
+    const [response] = answered[0].functionResponses();
+    expect(response).toMatchObject({ id: 'lr', isError: true, response: { error: { code: 'UPDATE_CONTINUATION_INVALID' } } });
+    expect((response.response.error as { message: string }).message).toContain(said);
+    expect(response.willContinue).toBeUndefined();
+    expect(findPendingCalls(await stored()).longRunning.size).toBe(0);
   });
 
   it('ends the call on the error response when the tool fails with the answer', async () => {

@@ -70,7 +70,8 @@ export interface LongRunningUpdateAnswer {
   response: Record<string, unknown>;
   /**
    * True (the default): what the tool returns is an intermediate update and the call stays pending. The
-   * tool sets it to `false` to make what it returns the call's final response.
+   * tool sets it to `false` to make what it returns the call's final response. Any other value, or an
+   * `update` object the tool replaced, ends the call with `UPDATE_CONTINUATION_INVALID`.
    */
   willContinue: boolean;
 }
