@@ -61,6 +61,8 @@ export function findPendingCalls(events: readonly EventData[]): PendingCalls {
       const call = part.functionCall;
       if (call && (isConfirmationRequest(call) || isCredentialRequest(call))) {
         const record = readRequest(call, event);
+        // A new question on a long-running call supersedes the one still open: the call runs again with one answer.
+        if (record?.update) closeQuestions(pending, record.originalFunctionCall.id);
         if (record) pending.confirmations.set(call.id, record);
         // A request the runner did not make (written by a model or a user) is never pending; its call id
         // is answered by whoever wrote it (the runner answers a model's forged call with TOOL_NOT_FOUND).
@@ -97,6 +99,11 @@ function settleClientResponse(pending: PendingCalls, id: string, willContinue: b
 function settleLongRunning(pending: PendingCalls, id: string): void {
   pending.longRunning.delete(id);
   pending.answered.add(id);
+  closeQuestions(pending, id);
+}
+
+/** The open questions of updates of the long-running call `id` close: their answers are refused (`answered`). */
+function closeQuestions(pending: PendingCalls, id: string): void {
   for (const [requestId, record] of pending.confirmations) {
     if (record.update && record.originalFunctionCall.id === id) {
       pending.confirmations.delete(requestId);

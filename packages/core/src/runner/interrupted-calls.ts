@@ -1,4 +1,5 @@
 import { findPendingCalls } from '../confirmation/pending-calls';
+import { REQUEST_CONFIRMATION } from '../confirmation/request-confirmation';
 import { ToolInterruptedError } from '../errors/tool-interrupted-error';
 import { Event } from '../events/event';
 import { errorResponse } from '../internal/tool-executor';
@@ -47,7 +48,8 @@ function unansweredCalls(events: readonly Event[]): InterruptedCall[] | undefine
     waiting.add(record.requestId);
     waiting.add(record.originalFunctionCall.id);
   }
-  const interrupted = unanswered.filter((entry) => !waiting.has(entry.call.id));
+  // A question closed unanswered (the call's final update came, or a newer question superseded it) was not cut off.
+  const interrupted = unanswered.filter((entry) => !waiting.has(entry.call.id) && !(entry.call.name === REQUEST_CONFIRMATION && pending.answered.has(entry.call.id)));
   return interrupted.length > 0 ? interrupted : undefined;
 }
 

@@ -302,6 +302,24 @@ describe('a long-running update asks the person a question', () => {
     expect(findPendingCalls(await stored()).longRunning.size).toBe(0);
   });
 
+  it('a newer question on the call supersedes the open one: the older is refused as answered, the newer runs the tool once', async () => {
+    const { seen, step, stored } = setup([startExport, 'The export goes on.'], (confirmation) => ({ status: 'running', hint: confirmation.hint }));
+    await step(user('export orders'));
+    const [older] = (await step(asking({ hint: 'Keep the locked rows?', payloadSchema: FORM }))).flatMap((e) => confirmationRequests(e));
+    const [newer] = (await step(longRunningResponse({ id: 'lr', name: 'startExport', response: { status: 'blocked', rows: 30 }, willContinue: true, question: { hint: 'Keep all 30?' } }))).flatMap((e) => confirmationRequests(e));
+    expect([...findPendingCalls(await stored()).confirmations.keys()]).toEqual([newer.call.id]);
+    const count = (await stored()).length;
+
+    const refused = await step(confirmationResponse(older, { decision: 'approve', payload: { keep: true } }));
+
+    expect(refused.map((e) => [e.errorCode, e.errorMessage?.endsWith('that call was already answered.')])).toEqual([['FUNCTION_RESPONSE_NOT_PENDING', true]]);
+    expect(await stored()).toHaveLength(count);
+    const answered = await step(confirmationResponse(newer, { decision: 'approve' }));
+    expect(answered.map((e) => e.errorCode ?? e.functionResponses().map((r) => r.response.error ?? r.id).join())).toEqual(['lr', '']); // no TOOL_INTERRUPTED for the older request
+    expect(answered[0].functionResponses()).toEqual([{ id: 'lr', name: 'startExport', response: { status: 'running', hint: 'Keep all 30?' }, willContinue: true }]);
+    expect(seen.slice(1)).toMatchObject([{ hint: 'Keep all 30?', update: { response: { status: 'blocked', rows: 30 } } }]);
+  });
+
   it('ends the call on the error response when the tool fails with the answer', async () => {
     const { step, stored } = setup([startExport, 'The export failed.'], () => {
       throw new Error('the job is gone');
