@@ -43,6 +43,25 @@ export class TypeSchemas {
   ) {
     const args = { ...TJS.getDefaultArgs(), ...GENERATOR_ARGS } as TJS.Args;
     this.generator = new TJS.JsonSchemaGenerator([], this.types, {}, {}, this.checker, args);
+    this.correctRootTypes();
+  }
+
+  // The generator's handler of the types that are not objects is private, and it writes tuples as
+  // draft-07 `items: [...]`, which a validator of draft 2020-12 reads otherwise. This instance's handler
+  // is wrapped to correct that.
+  private correctRootTypes(): void {
+    const generator = this.generator as unknown as { getDefinitionForRootType?: RootTypeHandler };
+    const original = generator.getDefinitionForRootType;
+    if (typeof original !== 'function') throw new Error('typescript-json-schema has no getDefinitionForRootType any more; update TypeSchemas.');
+    const checker = this.checker;
+    generator.getDefinitionForRootType = function (this: unknown, type, ...rest) {
+      if (!checker.isTupleType(type)) return original.call(this, type, ...rest);
+      const flags = ((type as ts.TypeReference).target as ts.TupleType).elementFlags;
+      if (flags.some((flag, index) => flag & ts.ElementFlags.Variable && index !== flags.length - 1)) {
+        throw new Error('a tuple with a rest element before its end has no JSON Schema form; put the rest element last');
+      }
+      return prefixItems(original.call(this, type, ...rest));
+    };
   }
 
   /** The schema of `type`; throws what the generator throws for types without a JSON form. */
@@ -134,4 +153,26 @@ export class TypeSchemas {
     if ((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Mapped) return false;
     return this.program.isSourceFileDefaultLibrary(file);
   }
+}
+
+type RootTypeHandler = (this: unknown, type: ts.Type, reffedType: unknown, definition: TJS.Definition, ...rest: unknown[]) => TJS.Definition;
+
+/**
+ * A tuple's schema in draft 2020-12 from the generator's draft-07 one: its elements as `prefixItems`,
+ * `items` the rest element's schema or `false` (nothing after the last element), `minItems` the
+ * required elements (the optional ones may be left out, from the end).
+ */
+function prefixItems(definition: TJS.Definition): TJS.Definition {
+  // The generator keeps the definition it passed in, so it is changed in place.
+  const tuple = definition as Record<string, unknown>;
+  const { items, additionalItems, minItems } = tuple;
+  delete tuple.items;
+  delete tuple.additionalItems;
+  delete tuple.maxItems;
+  delete tuple.minItems;
+  tuple.type = 'array';
+  if (Array.isArray(items) && items.length > 0) tuple.prefixItems = items;
+  tuple.items = additionalItems ?? false;
+  if (typeof minItems === 'number' && minItems > 0) tuple.minItems = minItems;
+  return definition;
 }
