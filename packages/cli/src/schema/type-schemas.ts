@@ -46,15 +46,17 @@ export class TypeSchemas {
     this.correctRootTypes();
   }
 
-  // The generator's handler of the types that are not objects is private, and it writes tuples as
-  // draft-07 `items: [...]`, which a validator of draft 2020-12 reads otherwise. This instance's handler
-  // is wrapped to correct that.
+  // The generator's handler of the types that are not objects is private, and some of its answers are
+  // wrong for the manifest: tuples as draft-07 `items: [...]`, which a validator of draft 2020-12 reads
+  // otherwise, and `bigint` and symbols as numbers and objects. This instance's handler is wrapped to correct them.
   private correctRootTypes(): void {
     const generator = this.generator as unknown as { getDefinitionForRootType?: RootTypeHandler };
     const original = generator.getDefinitionForRootType;
     if (typeof original !== 'function') throw new Error('typescript-json-schema has no getDefinitionForRootType any more; update TypeSchemas.');
     const checker = this.checker;
     generator.getDefinitionForRootType = function (this: unknown, type, ...rest) {
+      if (type.flags & ts.TypeFlags.BigIntLike) throw new Error('bigint has no JSON form: a JSON number loses its digits past 2^53; take a string or a number');
+      if (type.flags & ts.TypeFlags.ESSymbolLike) throw new Error('a symbol has no JSON form');
       if (!checker.isTupleType(type)) return original.call(this, type, ...rest);
       const flags = ((type as ts.TypeReference).target as ts.TupleType).elementFlags;
       if (flags.some((flag, index) => flag & ts.ElementFlags.Variable && index !== flags.length - 1)) {
