@@ -48,7 +48,8 @@ export class TypeSchemas {
 
   // The generator's handler of the types that are not objects is private, and some of its answers are
   // wrong for the manifest: tuples as draft-07 `items: [...]`, which a validator of draft 2020-12 reads
-  // otherwise, and `bigint` and symbols as numbers and objects. This instance's handler is wrapped to correct them.
+  // otherwise, `bigint` and symbols as numbers and objects, and template literals as loose patterns
+  // (`${number}` as `[0-9]*`). This instance's handler is wrapped to correct them.
   private correctRootTypes(): void {
     const generator = this.generator as unknown as { getDefinitionForRootType?: RootTypeHandler };
     const original = generator.getDefinitionForRootType;
@@ -57,6 +58,12 @@ export class TypeSchemas {
     generator.getDefinitionForRootType = function (this: unknown, type, ...rest) {
       if (type.flags & ts.TypeFlags.BigIntLike) throw new Error('bigint has no JSON form: a JSON number loses its digits past 2^53; take a string or a number');
       if (type.flags & ts.TypeFlags.ESSymbolLike) throw new Error('a symbol has no JSON form');
+      if (type.flags & ts.TypeFlags.TemplateLiteral) {
+        const [, definition] = rest;
+        definition.type = 'string';
+        definition.pattern = templatePattern(type as ts.TemplateLiteralType);
+        return definition;
+      }
       if (!checker.isTupleType(type)) return original.call(this, type, ...rest);
       const flags = ((type as ts.TypeReference).target as ts.TupleType).elementFlags;
       if (flags.some((flag, index) => flag & ts.ElementFlags.Variable && index !== flags.length - 1)) {
@@ -177,4 +184,25 @@ function prefixItems(definition: TJS.Definition): TJS.Definition {
   tuple.items = additionalItems ?? false;
   if (typeof minItems === 'number' && minItems > 0) tuple.minItems = minItems;
   return definition;
+}
+
+// A number as JSON writes it: what a `${number}` placeholder stands for in the manifest.
+const JSON_NUMBER = '-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?';
+
+/** The pattern of a template literal type: its texts as they are, each placeholder as the strings its type allows. */
+function templatePattern(type: ts.TemplateLiteralType): string {
+  const escape = (text: string) => text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+  const placeholder = (part: ts.Type): string => {
+    if (part.flags & ts.TypeFlags.String) return '[\\s\\S]*';
+    if (part.flags & ts.TypeFlags.Number) return JSON_NUMBER;
+    if (part.flags & ts.TypeFlags.BigInt) return '-?(?:0|[1-9][0-9]*)';
+    if (part.isStringLiteral()) return escape(part.value);
+    if (part.isNumberLiteral()) return escape(String(part.value));
+    if (part.flags & ts.TypeFlags.Null) return 'null';
+    if (part.flags & ts.TypeFlags.Undefined) return 'undefined';
+    if (part.flags & ts.TypeFlags.BooleanLiteral) return (part as { intrinsicName?: string }).intrinsicName ?? '(?:true|false)';
+    if (part.isUnion()) return `(?:${part.types.map(placeholder).join('|')})`;
+    throw new Error('a template literal with a placeholder other than string, number, bigint or literals has no JSON Schema pattern');
+  };
+  return `^${type.texts.map((text, index) => escape(text) + (index < type.types.length ? placeholder(type.types[index]) : '')).join('')}$`;
 }
