@@ -48,12 +48,12 @@ export const DECORATOR_RULES: Readonly<Record<string, DecoratorRule>> = {
   min: exact((rules, [n]) => {
     rules.restrictTypes(['number']);
     if (typeof n === 'number') rules.bound('minimum', n, 'max');
-    else rules.restrictTypes([]);
+    else rules.refuseAll(`@Min(${describeArgument(n)}) is given no number, so class-validator refuses every value`, 'give @Min a number');
   }),
   max: exact((rules, [n]) => {
     rules.restrictTypes(['number']);
     if (typeof n === 'number') rules.bound('maximum', n, 'min');
-    else rules.restrictTypes([]);
+    else rules.refuseAll(`@Max(${describeArgument(n)}) is given no number, so class-validator refuses every value`, 'give @Max a number');
   }),
   isPositive: exact((rules) => {
     rules.restrictTypes(['number']);
@@ -63,12 +63,19 @@ export const DECORATOR_RULES: Readonly<Record<string, DecoratorRule>> = {
     rules.restrictTypes(['number']);
     rules.bound('exclusiveMaximum', 0, 'min');
   }),
-  // validator.js divides by parseInt(n): the divisor is an integer, its sign irrelevant.
+  // validator.js divides by parseInt(n): the divisor is an integer, its sign irrelevant (@IsDivisibleBy(1.5) is
+  // multipleOf 1, as class-validator judges it; tools.md says so).
   isDivisibleBy: exact((rules, [n]) => {
     rules.restrictTypes(['number']);
     const divisor = typeof n === 'number' ? Math.abs(parseInt(String(n), 10)) : NaN;
     if (divisor > 0) rules.constrain('multipleOf', divisor);
-    else rules.restrictTypes([]);
+    else if (typeof n !== 'number') rules.refuseAll(`@IsDivisibleBy(${describeArgument(n)}) is given no number, so class-validator refuses every value`, 'give @IsDivisibleBy a whole number of at least 1');
+    else {
+      rules.refuseAll(
+        `@IsDivisibleBy(${n}) divides by parseInt(${n}), which is ${Number.isNaN(divisor) ? 'NaN' : 0}, so class-validator refuses every value (it divides by the divisor's whole part)`,
+        'divide by a whole number of at least 1',
+      );
+    }
   }),
   arrayMinSize: exact((rules, [n]) => {
     rules.restrictTypes(['array']);
@@ -131,4 +138,9 @@ function compilesInUnicodeMode(source: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A decorator's argument as the message shows it (`"3"`, `undefined`). */
+function describeArgument(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }

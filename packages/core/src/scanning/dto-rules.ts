@@ -28,6 +28,14 @@ export class PropertyRules {
   /** The nested DTO's schema (`@ValidateNested()` + `@Type(() => X)`), as an object or as array items. */
   nested?: JsonSchema;
 
+  /** Why one decorator, as written, lets no value pass (its argument), and what to do: a startup error of its own. */
+  refusesAll?: { reason: string; fix: string };
+
+  /** One decorator lets no value pass, whatever the others say (see {@link refusesAll}). */
+  refuseAll(reason: string, fix: string): void {
+    this.refusesAll ??= { reason, fix };
+  }
+
   /** Narrows the allowed types; an empty intersection means the rules contradict each other. */
   restrictTypes(allowed: readonly JsonType[]): void {
     if (!this.types) {
@@ -77,8 +85,9 @@ export class PropertyRules {
     const types = this.types ? [...this.types] : enumValues ? uniformType(enumValues) : undefined;
     let notValues = [...this.notValues];
     if (this.optional) {
-      if (types) types.push('null');
-      if (enumValues) enumValues.push(null);
+      // Once: `@IsIn([…, null])` already lists it.
+      if (types && !types.includes('null')) types.push('null');
+      if (enumValues && !enumValues.includes(null)) enumValues.push(null);
       notValues = notValues.filter((v) => v !== null);
     }
     // A value the types already exclude needs no `not`.

@@ -1,5 +1,5 @@
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsDate, IsEnum, IsInt, IsOptional, IsString, Min, Validate, ValidateIf, ValidateNested } from 'class-validator';
+import { IsArray, IsDate, IsDivisibleBy, IsEnum, IsIn, IsInt, IsOptional, IsString, Min, Validate, ValidateIf, ValidateNested } from 'class-validator';
 import { Describe } from '../decorators/describe.decorator';
 import { UseClassValidator } from '../decorators/use-class-validator.decorator';
 import { ToolDefinitionError } from '../errors/tool-definition-errors';
@@ -161,6 +161,26 @@ describe('buildDtoSchema', () => {
     expect(failure(Contradictory).message).toBe(
       'Tools.order, parameter #1, in Contradictory.value: the decorators @IsInt, @IsString contradict each other, so no value can ever be valid. Fix: remove the decorator that does not belong.',
     );
+  });
+
+  it('says what is wrong when one decorator alone lets no value pass (not "decorators contradict each other")', () => {
+    class TenthDivisor {
+      @IsDivisibleBy(0.1) value!: number;
+    }
+    expect(failure(TenthDivisor).message).toBe(
+      "Tools.order, parameter #1, in TenthDivisor.value: @IsDivisibleBy(0.1) divides by parseInt(0.1), which is 0, so class-validator refuses every value (it divides by the divisor's whole part). Fix: divide by a whole number of at least 1.",
+    );
+    class TextMinimum {
+      @Min('3' as never) value!: number;
+    }
+    expect(failure(TextMinimum).message).toBe('Tools.order, parameter #1, in TextMinimum.value: @Min("3") is given no number, so class-validator refuses every value. Fix: give @Min a number.');
+  });
+
+  it('lists null once in an optional @IsIn that already allows it', () => {
+    class NullIn {
+      @IsOptional() @IsIn([1, null]) value?: number | null;
+    }
+    expect(buildDtoSchema(NullIn, site).schema.properties).toEqual({ value: { enum: [1, null] } });
   });
 
   it('fails for a self-referencing DTO', () => {

@@ -102,6 +102,8 @@ class DtoSchemaBuilder {
         }
         rules.items = eachRules;
       }
+      const refused = rules.refusesAll ?? eachRules.refusesAll;
+      if (refused) throw InvalidDtoError.because(propertySite, refused.reason, refused.fix);
       if (rules.isContradictory() || eachRules.isContradictory()) {
         throw InvalidDtoError.contradictory(propertySite, [...rules.decorators, ...eachRules.decorators].map((d) => `@${d}`).join(', '));
       }
