@@ -136,6 +136,33 @@ describe('long-running tools', () => {
     expect([...findPendingCalls(await stored()).longRunning.keys()]).toEqual(['lr']);
   });
 
+  it('when the model call after a final update fails, sending it again does not retry; a new message is the way back', async () => {
+    const { model, runner, stored } = setup([startExport, new Error('rate limited'), 'Your export is ready at /x.csv.']);
+    await send(runner, user('export orders'));
+    const final = update({ status: 'done', url: '/x.csv' });
+    const sendWithId = async (message: Content) => {
+      const events = [];
+      for await (const event of runner.run({ userId: 'u1', sessionId: 's1', messageId: 'final-1', newMessage: message })) events.push(event);
+      return events;
+    };
+
+    const failed = await sendWithId(final);
+    expect(failed.map((e) => e.errorCode)).toEqual(['PROVIDER_ERROR']);
+    const after = await stored();
+    expect(after.slice(-2).map((e) => [e.author, e.errorCode])).toEqual([['user', undefined], ['exporter', 'PROVIDER_ERROR']]);
+    expect(findPendingCalls(after).longRunning.size).toBe(0); // the update was taken
+
+    expect((await sendWithId(final)).map((e) => e.errorCode)).toEqual(['PROVIDER_ERROR']); // the first send's events, nothing run
+    expect((await send(runner, final)).map((e) => e.errorCode)).toEqual(['FUNCTION_RESPONSE_NOT_PENDING']);
+    expect(model.callCount).toBe(2);
+    expect(await stored()).toHaveLength(after.length);
+
+    const back = await send(runner, user('Is my export ready?'));
+    expect(back.map((e) => e.text())).toEqual(['Your export is ready at /x.csv.']);
+    expect(shownResponses(model.requests[2])).toEqual([{ id: 'lr', name: 'startExport', response: { status: 'done', url: '/x.csv' } }]);
+    expect(model.requests[2].contents.flatMap((c) => c.parts).some((p) => p.text?.includes('rate limited'))).toBe(false);
+  });
+
   it('asks first when a long-running tool also needs confirmation; the initial result comes after approval', async () => {
     const started: string[] = [];
     const review = new FnTool('startReview', (args) => (started.push(String(args.doc)), { status: 'queued' }), { longRunning: true, requireConfirmation: true });
