@@ -4,7 +4,7 @@ import type { CallConfirmation, ConfirmationPolicyVerdict, Event, InnerCallRecor
  * The lines a person reads for one event of a conversation: each call with its arguments (`→`), each
  * result (`←`, `failed` on errors; `✔ allowed by grant <id>` under one that ran on a remembered grant; under an agent
  * tool's result, `↳ <agent> → <tool>: …` for each call inside it that a grant, the person or the confirmation policy
- * settled or judged), each state change (`✎`), an error (`!`) and the answer
+ * settled or judged; both only on the runner's events, never on a user's), each state change (`✎`), an error (`!`) and the answer
  * (`Agent: …`). Partial (streaming) events give no lines: the complete event follows.
  *
  * @example
@@ -19,8 +19,12 @@ export function formatEvent(event: Event): string[] {
     const args = typeof call.args === 'string' ? call.args : JSON.stringify(call.args);
     lines.push(`  → ${call.name}(${args})`);
   }
+  // What settled a call is the runner's record, on its own events: a user's event (an update or an answer) never
+  // carries one the runner wrote, so one found there (a session stored before the runner refused them) is not shown.
+  const audited = event.author !== 'user';
   for (const response of event.functionResponses()) {
     lines.push(`  ← ${response.name}${response.isError ? ' failed' : ''}: ${JSON.stringify(response.response)}`);
+    if (!audited) continue;
     if (response.confirmation?.by === 'grant') lines.push(`    ✔ allowed by grant ${response.confirmation.grantId ?? ''}`);
     for (const inner of response.innerCalls ?? []) lines.push(`    ↳ ${inner.agent} → ${inner.call.name}: ${innerCallText(inner)}`);
   }
