@@ -337,3 +337,32 @@ describe('documented differences (the schema is stricter than class-validator)',
     expect(toolsmithAccepts(Checked, input)).toBe(false);
   });
 });
+
+describe('@IsDivisibleBy: the schema divides as class-validator does (tools.md)', () => {
+  class Halves {
+    @IsDivisibleBy(1.5) n!: number;
+  }
+  class Thirds {
+    @IsDivisibleBy(3) n!: number;
+  }
+  class Ones {
+    @IsDivisibleBy(1) n!: number;
+  }
+
+  it('by the divisor\'s whole part: @IsDivisibleBy(1.5) is multipleOf 1, which is what class-validator checks', () => {
+    expect(buildDtoSchema(Halves, { className: 'Corpus' }).schema.properties).toEqual({ n: { type: 'number', multipleOf: 1 } });
+    for (const n of [2, 3, -4, 0, 1.5, 2.5, 4.5, Number.MAX_SAFE_INTEGER]) {
+      expect({ n, toolsmith: toolsmithAccepts(Halves, { n }) }).toEqual({ n, toolsmith: classValidatorAccepts(Halves, { n }) });
+    }
+    expect(toolsmithAccepts(Halves, { n: 2 })).toBe(true);
+    expect(toolsmithAccepts(Halves, { n: 1.5 })).toBe(false);
+  });
+
+  it('exactly up to Number.MAX_SAFE_INTEGER; beyond it ajv (a division) and class-validator (a remainder) can disagree either way', () => {
+    for (const n of [Number.MAX_SAFE_INTEGER - 2, Number.MAX_SAFE_INTEGER - 1, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]) {
+      expect({ n, toolsmith: toolsmithAccepts(Thirds, { n }) }).toEqual({ n, toolsmith: classValidatorAccepts(Thirds, { n }) });
+    }
+    expect([classValidatorAccepts(Thirds, { n: 2 ** 60 }), toolsmithAccepts(Thirds, { n: 2 ** 60 })]).toEqual([false, true]);
+    expect([classValidatorAccepts(Ones, { n: 1e21 }), toolsmithAccepts(Ones, { n: 1e21 })]).toEqual([true, false]);
+  });
+});
