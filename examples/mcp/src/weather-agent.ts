@@ -6,7 +6,7 @@ import { McpToolset, type McpToolsetOptions } from '@toolsmith/mcp';
 export interface WeatherAgentOptions {
   /** How to reach the weather MCP server: a command to start (stdio) or its URL. */
   server: McpToolsetOptions['transport'];
-  /** The model; default: the offline scripted model. */
+  /** The model; default: the offline scripted model (`node dist/agent.js` picks one with the kit's `pickModel`). */
   model?: Model;
 }
 
