@@ -222,7 +222,8 @@ describe('the real install path: the guide followed on what npm resolves today',
     if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
     for (const file of readdirSync(packed)) tarballs.set(file.replace(/^toolsmith-/, '').replace(/-\d+\.\d+\.\d+.*\.tgz$/, ''), join(packed, file));
     registry = await serveScopeRegistry('@toolsmith', [...tarballs.values()]);
-    const env = userEnv(registry.env);
+    // The guide installs its first packages from the tarballs named by TOOLSMITH_TARBALLS (its first block packs them in a clone); the rest come from the scope registry.
+    const env = userEnv({ ...registry.env, TOOLSMITH_TARBALLS: packed });
     /** Runs a command and keeps what it did as the check `name`. */
     const check = async (name: string, command: string, cwd: string): Promise<void> => {
       checks.set(name, await sh(command, cwd, env));
