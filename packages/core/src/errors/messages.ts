@@ -184,9 +184,13 @@ export function duplicateClassTransformerMessage(site: DefinitionSite, coreCopy:
     `${describeSite(site)}: two copies of class-transformer are loaded. The DTO's @Type(() => NestedDto) was recorded ` +
     `by the copy at ${otherCopy}, but @toolsmith/core reads the one at ${coreCopy}, so the nested DTO cannot be ` +
     `converted or described (class-validator and reflect-metadata must be one copy too). Fix: install one copy — ` +
-    `class-transformer, class-validator and reflect-metadata are peer dependencies of @toolsmith/core: add them to ` +
-    `your app's dependencies, install Toolsmith from the registry or from tarballs (npm pack) rather than linked ` +
-    `folders, and run \`npm dedupe\` (\`npm ls class-transformer\` must show one version).`
+    `install Toolsmith from tarballs (npm pack), not from folders: \`npm install <clone>/packages/core\` links the folder, ` +
+    `whose files load class-transformer from the clone's node_modules, outside your app (so \`npm ls class-transformer\` ` +
+    `in your app, which lists only the app's own tree, shows one copy). class-transformer, class-validator and ` +
+    `reflect-metadata are peer dependencies of @toolsmith/core: add them to your app's dependencies, and run \`npm dedupe\` ` +
+    `when \`npm ls class-transformer\` shows two versions. Check that core and your app load one copy: in your app, ` +
+    `\`node -p "require.resolve('class-transformer', { paths: [require.resolve('@toolsmith/core')] })"\` must print the ` +
+    `path \`node -p "require.resolve('class-transformer')"\` prints.`
   );
 }
 

@@ -35,6 +35,10 @@ describe('a DTO decorated through a second copy of class-transformer', () => {
     expect(message).toContain('two copies of class-transformer are loaded');
     expect(message).toContain(join(dir, 'node_modules', 'class-transformer'));
     expect(message).toMatch(/peer dependencies of @toolsmith\/core.*npm dedupe/s);
+    // Both copies by path, and a check that sees a linked folder's copy, which `npm ls` in the app cannot.
+    expect(message).toContain(`@toolsmith/core reads the one at ${dirname(require.resolve('class-transformer/package.json'))}`);
+    expect(message).toContain('install Toolsmith from tarballs (npm pack), not from folders');
+    expect(message).toContain(`node -p "require.resolve('class-transformer', { paths: [require.resolve('@toolsmith/core')] })"`);
     expect(message).not.toContain('has no @Type');
   });
 
