@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { ScriptedModel } from '@toolsmith/core/testing';
 import { askWithApproval, shopRunner } from './shop-agent';
 
