@@ -6,6 +6,7 @@ import { pickModel, printEvent } from '@toolsmith/example-kit';
 import { PostgresSessionService } from '@toolsmith/postgres';
 import { createRefundAgent } from './agent';
 import { type Approver, describeRequest, policyApprover, terminalApprover } from './approver';
+import { failureText } from './failure-text';
 import { createOfflineModel } from './offline-model';
 import { Payments } from './payments';
 
@@ -168,7 +169,7 @@ export function modeFromArgs(args: readonly string[]): DemoMode {
 
 if (require.main === module) {
   main({ mode: modeFromArgs(process.argv.slice(2)) }).catch((error: unknown) => {
-    console.error(error);
+    console.error(failureText(error));
     process.exitCode = 1;
   });
 }
