@@ -118,9 +118,15 @@ export function unknownParameterTypeMessage(site: DefinitionSite, typeName: stri
 }
 
 export function undecoratedParameterMessage(site: DefinitionSite, typeName: string): string {
+  // A class imported with `import type` (`import { type ToolContext }`) is emitted as Function (tsc) or Object (one file at a time).
+  const typeOnly =
+    typeName === 'Function' || typeName === 'Object'
+      ? `A ToolContext parameter whose class was imported with \`import type\` (or \`import { type ToolContext }\`) is emitted as ${typeName}: ` +
+        `import it as a value (\`import { ToolContext }\`), or mark it with @Ctx(). `
+      : '';
   return (
     `${describeSite(site)}: the ${typeName} parameter has no @Param decorator, and parameter names are not ` +
-    `available at runtime. Fix: add @Param('name') to it, mark a ToolContext parameter with @Ctx(), ` +
+    `available at runtime. ${typeOnly}Fix: add @Param('name') to it, mark a ToolContext parameter with @Ctx(), ` +
     `or take a single class-validator DTO parameter instead. If this class is described by a build-time ` +
     `manifest (toolsmith schema), the manifest was not loaded or has no entry for this method: call ` +
     `useManifest(path) before the class is scanned, set TOOLSMITH_MANIFEST, or run \`toolsmith schema\` again.`

@@ -224,6 +224,24 @@ describe('startup errors name class, method, parameter and fix', () => {
     expect(error.message).toContain('NoMeta.go: TypeScript emitted no parameter types (design:paramtypes is missing). Fix: enable "emitDecoratorMetadata"');
   });
 
+  it('says that a ToolContext imported with `import type` is emitted as Function (or Object), as the constructor case does', () => {
+    for (const emitted of [Function, Object]) {
+      class TypeOnlyContext {
+        go(ctx: unknown) {
+          return ctx;
+        }
+      }
+      // What tsc emits for `import { type ToolContext }` (Function), or a compiler of one file at a time (Object).
+      Tool()(TypeOnlyContext.prototype, 'go', Object.getOwnPropertyDescriptor(TypeOnlyContext.prototype, 'go')!);
+      Reflect.defineMetadata('design:paramtypes', [emitted], TypeOnlyContext.prototype, 'go');
+      const error = scanError(TypeOnlyContext);
+      expect(error.code).toBe('UNDECORATED_PARAMETER');
+      expect(error.message).toContain(
+        `A ToolContext parameter whose class was imported with \`import type\` (or \`import { type ToolContext }\`) is emitted as ${emitted.name}: import it as a value (\`import { ToolContext }\`), or mark it with @Ctx().`,
+      );
+    }
+  });
+
   it('rejects an undecorated primitive parameter', () => {
     class Undecorated {
       @Tool() go(city: string) {
