@@ -70,6 +70,12 @@ describe('toolsmith schema', () => {
     expect(document.toolsets.TripTools.bases).toBeUndefined();
   });
 
+  it('records what startup checks to know the class is the one described: Function.length and parameter count', () => {
+    // getWeather(city, unit = 'celsius', days?, ctx?): compiled for ES2022, the default stops Function.length.
+    expect(document.toolsets.TripTools.methods.getWeather).toMatchObject({ length: 1, parameterCount: 4 });
+    expect(document.toolsets.ArchiveTools.methods.auditLog).toMatchObject({ length: 0, parameterCount: 1 });
+  });
+
   it('shows progress while building the program', () => {
     expect(firstRun.stderr).toMatch(/Building the TypeScript program of .*tsconfig\.json \(5 source files\)…/);
     expect(firstRun.stderr).toMatch(/\d+ files read/);

@@ -40,6 +40,8 @@ export interface ManifestSources {
 export function generateManifest(program: ts.Program, { toolsets, types = [] }: ManifestSources, options: GenerateManifestOptions): ManifestDocument {
   const schemas = new TypeSchemas(program, (message) => options.warn?.(`typescript-json-schema: ${message}`));
   const checker = program.getTypeChecker();
+  // Without a target, TypeScript 5 compiles to ES5 and later versions to a recent ES.
+  const target = program.getCompilerOptions().target ?? (Number(ts.versionMajorMinor.split('.')[0]) >= 6 ? ts.ScriptTarget.ES2015 : ts.ScriptTarget.ES5);
   const document: ManifestDocument = { version: MANIFEST_VERSION, generator: options.generator, toolsets: {} };
   const sourceOf = (file: ts.SourceFile) => ({
     source: relative(options.manifestDir, file.fileName).split(sep).join('/'),
@@ -64,7 +66,7 @@ export function generateManifest(program: ts.Program, { toolsets, types = [] }: 
     const methods: ManifestToolset['methods'] = {};
     const files = new DeclarationFiles(program);
     for (const tool of toolset.tools) {
-      methods[tool.methodName] = describeMethod(checker, schemas, toolset, tool, options.warn ?? (() => undefined));
+      methods[tool.methodName] = describeMethod(checker, schemas, toolset, tool, options.warn ?? (() => undefined), target);
       declarationFilesOfTool(checker, files, toolset, tool);
     }
     const entry: ManifestToolset = { ...sourceOf(toolset.sourceFile), methods };
@@ -134,6 +136,7 @@ function describeMethod(
   toolset: FoundToolset,
   tool: FoundTool,
   warn: (message: string) => void,
+  target: ts.ScriptTarget,
 ): ManifestMethod {
   const where = `${toolset.className}.${tool.methodName}`;
   // Key order is the reading order of the written file: description, parameters, then the rest.
@@ -202,6 +205,8 @@ function describeMethod(
     method.parameters.push(entry);
   });
 
+  // What startup checks to know the class it scans is the one described (not another of the same name).
+  Object.assign(method, compiledArity(tool.declaration, target));
   const output = outputType(checker, signature);
   if (output && mentionsTypeParameter(checker, output)) {
     warn(`${location(tool.sourceFile, tool.declaration)} (${where}): no output schema, the return type ${checker.typeToString(output)} has a type parameter ${toolset.className} does not fix.`);
@@ -217,6 +222,18 @@ function describeMethod(
   }
   if (Object.keys(defs).length > 0) method.$defs = defs;
   return method;
+}
+
+/**
+ * The method's `Function.length` as the project compiles it (from ES2015 on, parameters before the
+ * first with a default or a rest; below, defaults move into the body and only a rest stops the count)
+ * and its parameter count (a `this` parameter is not one).
+ */
+function compiledArity(declaration: ts.MethodDeclaration, target: ts.ScriptTarget): { length: number; parameterCount: number } {
+  const parameters = declaration.parameters.filter((parameter) => !(ts.isIdentifier(parameter.name) && parameter.name.text === 'this'));
+  const stops = (parameter: ts.ParameterDeclaration) => parameter.dotDotDotToken !== undefined || (target >= ts.ScriptTarget.ES2015 && parameter.initializer !== undefined);
+  const first = parameters.findIndex(stops);
+  return { length: first === -1 ? parameters.length : first, parameterCount: parameters.length };
 }
 
 /**

@@ -69,6 +69,8 @@ function checkMethod(method: unknown, where: string, at: (path: string, message:
   if (!isObject(method)) return at(`${where}"`, 'must be an object');
   if (method.description !== undefined && typeof method.description !== 'string') at(`${where}.description"`, 'must be a string');
   if (method.contextIndex !== undefined && !isIndex(method.contextIndex)) at(`${where}.contextIndex"`, 'must be an integer >= 0');
+  if (method.length !== undefined && !isIndex(method.length)) at(`${where}.length"`, 'must be an integer >= 0');
+  if (method.parameterCount !== undefined && !isIndex(method.parameterCount)) at(`${where}.parameterCount"`, 'must be an integer >= 0');
   if (method.outputSchema !== undefined && !isSchema(method.outputSchema)) at(`${where}.outputSchema"`, 'must be a JSON Schema');
   if (method.$defs !== undefined && (!isObject(method.$defs) || !Object.values(method.$defs).every(isSchema))) {
     at(`${where}.$defs"`, 'must map names to JSON Schemas');

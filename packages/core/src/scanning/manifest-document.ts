@@ -64,6 +64,14 @@ export interface ManifestMethod {
   parameters: ManifestParameter[];
   /** Position of the `ToolContext` parameter in the method's signature; absent when there is none. */
   contextIndex?: number;
+  /**
+   * The compiled method's `Function.length` (parameters before the first with a default or a rest), as
+   * the project's tsconfig compiles it; with `parameterCount` and the names, how startup tells the class
+   * described from another of the same name. Absent in manifests written before it was recorded.
+   */
+  length?: number;
+  /** How many parameters the method declares (the context and DTO parameters included). */
+  parameterCount?: number;
   /** Schema of the (awaited) return type; absent for `void`, `any` and `unknown`. */
   outputSchema?: JsonSchema;
   /** Recursive types the parameter schemas point to with `{ "$ref": "#/$defs/<name>" }`. */

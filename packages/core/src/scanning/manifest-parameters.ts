@@ -26,8 +26,9 @@ export function manifestMethodFor(
   manifest: ToolManifest | null | undefined,
   className: string,
   methodName: string,
+  cls?: Function,
 ): ManifestMethod | undefined {
-  return manifestSourceOf(manifest)?.methodFor(className, methodName);
+  return manifestSourceOf(manifest)?.methodFor(className, methodName, cls);
 }
 
 /** The manifest the scanner reads: the one given in the scan options (`null`: none), else the process default. */

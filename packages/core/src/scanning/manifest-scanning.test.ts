@@ -182,3 +182,100 @@ describe('output schemas from the manifest are enforced at the call', () => {
     expect((await invokeTool(tools, 'described', { x: 'ok' })).response).toEqual({ x: 'ok' });
   });
 });
+
+describe('a class sharing a manifest class name', () => {
+  const entry: ManifestMethod = {
+    parameters: [
+      { name: 'status', index: 0, schema: { enum: ['open', 'shipped'], type: 'string' }, optional: false },
+      { name: 'note', index: 1, schema: { type: 'string' }, optional: true },
+    ],
+    length: 2,
+    parameterCount: 2,
+  };
+  const manifestWith = (options: ConstructorParameters<typeof ToolManifest>[2]) =>
+    new ToolManifest(
+      { version: 1, generator: 'test', toolsets: { MTools: { source: 'not-deployed.ts', sourceHash: `sha256:${'0'.repeat(64)}`, methods: { setStatus: entry } } } },
+      '/nowhere/toolsmith.schema.json',
+      options,
+    );
+  // The app's class, as the manifest describes it.
+  const App = (() => {
+    @Toolset()
+    class MTools {
+      @Tool()
+      setStatus(status: string, note?: string) {
+        return { status, note };
+      }
+    }
+    return MTools;
+  })();
+  // A library's toolset of the same name: one number parameter.
+  const Library = (() => {
+    @Toolset({ prefix: 'lib_' })
+    class MTools {
+      @Tool()
+      setStatus(@Param('maxAgeDays') maxAgeDays: number) {
+        return { maxAgeDays };
+      }
+    }
+    return MTools;
+  })();
+
+  it('uses the entry for the class it describes', () => {
+    const [tool] = scanTools(App, { manifest: manifestWith({}) });
+    expect(tool.parameters.properties).toEqual({ status: { enum: ['open', 'shipped'], type: 'string' }, note: { type: 'string' } });
+  });
+
+  it('does not give another class the entry: reflection, reported by the stale policy', () => {
+    const warn = jest.fn();
+    const [tool] = scanTools(Library, { manifest: manifestWith({ warn }) });
+    expect(tool.parameters).toEqual({ type: 'object', properties: { maxAgeDays: { type: 'number' } }, required: ['maxAgeDays'], additionalProperties: false });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toMatch(/class MTools scanned is not the one the manifest describes.*setStatus has 1 parameters.*Rename one of the two classes/);
+    expect(() => scanTools(Library, { manifest: manifestWith({ onStale: 'error' }) })).toThrow(expect.objectContaining({ code: 'MANIFEST_STALE' }));
+  });
+
+  it('tells them apart by @Tool methods, Function.length, parameter count and @Param names', () => {
+    const mismatchOf = (cls: Function) => {
+      const warn = jest.fn();
+      scanTools(cls, { manifest: manifestWith({ warn }) });
+      return String(warn.mock.calls[0]?.[0] ?? '');
+    };
+    @Toolset()
+    class NoSuchTool {
+      @Tool()
+      other(@Param('status') status: string, @Param('note') note: string) {
+        return { status, note };
+      }
+    }
+    Object.defineProperty(NoSuchTool, 'name', { value: 'MTools' });
+    expect(mismatchOf(NoSuchTool)).toMatch(/it has no @Tool method setStatus/);
+    @Toolset()
+    class Defaulted {
+      @Tool()
+      setStatus(@Param('status') status: string, @Param('note') note: string = '') {
+        return { status, note };
+      }
+    }
+    Object.defineProperty(Defaulted, 'name', { value: 'MTools' });
+    expect(mismatchOf(Defaulted)).toMatch(/setStatus has 1 parameters before the first one with a default \(Function\.length\), the manifest 2/);
+    @Toolset()
+    class Renamed {
+      @Tool()
+      setStatus(@Param('state') status: string, @Param('note') note: string) {
+        return { status, note };
+      }
+    }
+    Object.defineProperty(Renamed, 'name', { value: 'MTools' });
+    expect(mismatchOf(Renamed)).toMatch(/parameter 1 is @Param\('state'\), the manifest's is status/);
+    @Toolset()
+    class Longer {
+      @Tool()
+      setStatus(@Param('status') status: string, @Param('note') note: string, @Param('more') more: number = 1) {
+        return { status, note, more };
+      }
+    }
+    Object.defineProperty(Longer, 'name', { value: 'MTools' });
+    expect(mismatchOf(Longer)).toMatch(/setStatus has 3 parameters, the manifest 2/);
+  });
+});

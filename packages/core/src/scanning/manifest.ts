@@ -7,6 +7,7 @@ import { metaSchemaProblems } from '../validation/meta-schema-check';
 import { manifestProblems } from './manifest-check';
 import { type ManifestDocument, type ManifestMethod, type ManifestSource, type ManifestToolset, manifestParametersSchema } from './manifest-document';
 import { hashSource } from './manifest-hash';
+import { manifestMismatch } from './manifest-identity';
 
 /** What to do when a manifest entry cannot be trusted: report it and fall back, or stop startup. */
 export type ManifestProblemPolicy = 'warn' | 'error';
@@ -52,6 +53,8 @@ export class ToolManifest {
   private readonly files = new Map<string, ManifestSourceStatus>();
   private readonly reported = new Set<string>();
   private readonly checked = new WeakSet<object>();
+  // Per class: why it is not the class its name's entry describes ('' when it is).
+  private readonly mismatches = new WeakMap<Function, string>();
   private readonly options: Required<ManifestOptions>;
 
   /** @internal The manifest's content (its format is internal to Toolsmith). */
@@ -134,12 +137,31 @@ export class ToolManifest {
 
   /** @internal
    * The manifest's schemas for one `@Tool` method, or `undefined` when reflection must be used instead:
-   * the class is not in the manifest (silently: it may come from a library), its source is stale, or the
-   * method is missing (both reported, or thrown, by the options' policies).
+   * the class is not in the manifest (silently: it may come from a library), its source is stale, the
+   * class given is not the one the entry describes (another class of that name, or one changed since:
+   * see {@link manifestMismatch}), or the method is missing (reported, or thrown, by the options' policies).
    */
-  methodFor(className: string, methodName: string): ManifestMethod | undefined {
+  methodFor(className: string, methodName: string, cls?: Function): ManifestMethod | undefined {
     const toolset = this.toolset(className);
     if (!toolset) return undefined;
+    if (cls) {
+      let mismatch = this.mismatches.get(cls);
+      if (mismatch === undefined) {
+        mismatch = manifestMismatch(cls, toolset) ?? '';
+        this.mismatches.set(cls, mismatch);
+      }
+      if (mismatch) {
+        this.report(
+          this.options.onStale,
+          'MANIFEST_STALE',
+          className,
+          `${this.path}: the class ${className} scanned is not the one the manifest describes under that name (${mismatch}): ` +
+            `another class has the same name (a library's toolset?), or the class changed since the manifest was generated. ` +
+            `Its schemas are not used (reflection takes over). Rename one of the two classes, or run \`toolsmith schema\` again.`,
+        );
+        return undefined;
+      }
+    }
     if (this.sourceStatus(className) === 'stale') {
       this.report(
         this.options.onStale,

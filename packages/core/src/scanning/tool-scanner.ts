@@ -126,7 +126,7 @@ export function scanClass(cls: Function, options?: ScanOptions): readonly Scanne
     const first = byName.get(name);
     if (first !== undefined) throw new DuplicateToolNameError(site, name, first);
     byName.set(name, toolMethod.methodName);
-    const { parameters, sources, description, outputSchema, standardArguments } = resolveToolSchema(toolMethod, site, options);
+    const { parameters, sources, description, outputSchema, standardArguments } = resolveToolSchema(toolMethod, site, options, cls);
     const declaredOutput = toolOptions.outputSchema === undefined ? undefined : explicitOutputSchema(toolOptions.outputSchema, site);
     const tool: ScannedTool = {
       name,
@@ -165,6 +165,8 @@ export function resolveToolSchema(
   toolMethod: ToolMethod,
   site: DefinitionSite,
   scanOptions?: ScanOptions,
+  /** The class scanned, to check it is the one the manifest entry of its name describes. */
+  cls?: Function,
 ): { parameters: JsonSchema; sources: ArgumentSource[]; description?: string; outputSchema?: JsonSchema; standardArguments?: StandardArguments } {
   const { prototype, methodName, options } = toolMethod;
   const explicit = explicitInputSchema(options, site);
@@ -174,7 +176,7 @@ export function resolveToolSchema(
   const method = (prototype as Record<string, Function>)[methodName];
   // The manifest still gives the description and output schema when an explicit schema replaces its parameters.
   const manifest = manifestSourceOf(scanOptions?.manifest);
-  const fromManifest = manifest?.methodFor(site.className, methodName);
+  const fromManifest = manifest?.methodFor(site.className, methodName, cls);
   const manifestParameters = explicit ? undefined : fromManifest;
   const count = Math.max(
     types?.length ?? 0,
