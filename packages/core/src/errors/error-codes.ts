@@ -102,7 +102,7 @@ export const CORE_ERROR_CODES = {
   MISSING_TYPE_METADATA: 'No design:paramtypes and nothing else says what the parameters are. With standard decorators the message says so and points to the build-time manifest ([decorator-pitfalls.md](decorator-pitfalls.md)).',
   UNKNOWN_PARAMETER_TYPE: 'A parameter type no schema can be made of (Object, a union, an untyped array).',
   UNDECORATED_PARAMETER: 'A parameter without @Param, @Ctx or a DTO type.',
-  INVALID_PARAMETERS: 'Mixed parameter styles or duplicate parameter names.',
+  INVALID_PARAMETERS: 'Mixed parameter styles, duplicate parameter names, or a manifest that makes the `ToolContext` parameter a model argument.',
   INVALID_INPUT_SCHEMA: 'An explicit schema that is not a valid draft 2020-12 object schema.',
   UNSUPPORTED_DTO_DECORATOR: 'A class-validator decorator the DTO scanner cannot express or check.',
   INVALID_DTO: 'A DTO that cannot be scanned (nested DTO without @Type, two copies of class-transformer…).',
