@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { endpointOf } from '../errors/endpoint-of';
 import type { AuthCredential } from './auth-credential';
 
 /**
@@ -87,15 +88,29 @@ export function isAuthorizationCodeScheme(scheme: AuthScheme): boolean {
 }
 
 /**
- * The config as a client may see it: no client secret and no raw credential. This is what a
- * `toolsmith_request_credential` call carries (plus the `authUri`).
+ * The members of `oauth2` a client may see (an allow-list: a member the type does not name, such as a
+ * `client_secret` or `privateKey` an app put there, is never copied). `tokenUrl` is shown by
+ * {@link endpointOf} (origin and path).
+ */
+const PUBLIC_OAUTH2_MEMBERS = ['clientId', 'authorizationUrl', 'tokenUrl', 'scopes', 'redirectUri', 'authorizationParams', 'resource'] as const;
+
+/**
+ * The config as a client may see it: its scheme, name and `authUri`, and of `oauth2` only the client id,
+ * the authorization URL, the scopes, the redirect URI, the authorization parameters, the resource and the
+ * token URL's origin and path (never its query or user info). No client secret, no raw credential and no
+ * member the types do not name. This is what a `toolsmith_request_credential` call carries (plus the `authUri`).
  */
 export function publicAuthConfig(config: AuthConfig): AuthConfig {
   const shown: AuthConfig = { scheme: config.scheme };
   if (config.name !== undefined) shown.name = config.name;
-  if (config.oauth2) {
-    const { clientSecret: _secret, ...client } = config.oauth2;
-    shown.oauth2 = client;
+  const client = config.oauth2;
+  if (client) {
+    const copied: Record<string, unknown> = {};
+    for (const member of PUBLIC_OAUTH2_MEMBERS) {
+      const value = client[member];
+      if (value !== undefined) copied[member] = member === 'tokenUrl' ? endpointOf(value as string) : value;
+    }
+    shown.oauth2 = copied as unknown as OAuth2ClientConfig;
   }
   if (config.authUri !== undefined) shown.authUri = config.authUri;
   return shown;

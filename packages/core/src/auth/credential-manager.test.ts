@@ -91,6 +91,29 @@ describe('the OAuth2 client', () => {
   });
 });
 
+describe('publicAuthConfig', () => {
+  it('copies of oauth2 only the members a client may see, and the token URL by origin and path', () => {
+    const config = {
+      scheme: 'oauth2AuthorizationCode',
+      name: 'cal',
+      rawCredential: { apiKey: 'RAW-1111' },
+      oauth2: {
+        clientId: 'c', clientSecret: 'cs-secret', authorizationUrl: 'https://id.example/a', tokenUrl: 'https://id.example/t?k=QUERY-2222#f',
+        scopes: ['x'], redirectUri: 'https://app.example/cb', authorizationParams: { prompt: 'consent' }, resource: 'https://api.example/',
+        tokenEndpointAuthMethod: 'client_secret_basic', requestTimeoutMs: 5_000, client_secret: 'EXTRA-3333', privateKey: 'PRIVKEY-4444',
+      },
+    } as unknown as AuthConfig;
+    expect(publicAuthConfig(config)).toEqual({
+      scheme: 'oauth2AuthorizationCode',
+      name: 'cal',
+      oauth2: {
+        clientId: 'c', authorizationUrl: 'https://id.example/a', tokenUrl: 'https://id.example/t',
+        scopes: ['x'], redirectUri: 'https://app.example/cb', authorizationParams: { prompt: 'consent' }, resource: 'https://api.example/',
+      },
+    });
+  });
+});
+
 describe('CredentialManager', () => {
   it('keeps the PKCE verifier and client secret out of what it returns, and exchanges the code once', async () => {
     const service = new InMemoryCredentialService();
