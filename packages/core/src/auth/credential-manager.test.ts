@@ -114,6 +114,24 @@ describe('publicAuthConfig', () => {
   });
 });
 
+describe('a token URL with user info', () => {
+  it.each([
+    ['client credentials', { scheme: 'oauth2ClientCredentials' } as const],
+    ['authorization code', { scheme: 'oauth2AuthorizationCode' } as const],
+  ])('is refused before any request (%s): AUTH_CONFIG_INVALID, naming the URL without it', async (_label, { scheme }) => {
+    const manager = new CredentialManager(new InMemoryCredentialService());
+    const tokenUrl = new URL(server.tokenUrl);
+    tokenUrl.username = 'id';
+    tokenUrl.password = 'URLPASSWORD-77aa';
+    const config: AuthConfig = { scheme, oauth2: { ...codeFlow().oauth2!, tokenUrl: tokenUrl.href } };
+    const attempt = scheme === 'oauth2ClientCredentials' ? manager.current(alice, config) : manager.begin(alice, config);
+    const error = await attempt.then(() => undefined, (thrown: unknown) => thrown as Error & { code: string });
+    expect(error).toMatchObject({ code: 'AUTH_CONFIG_INVALID', message: expect.stringContaining(`"oauth2.tokenUrl" (${server.tokenUrl}) has a user name or password`) });
+    expect(JSON.stringify({ message: error!.message, stack: error!.stack })).not.toContain('URLPASSWORD-77aa');
+    expect(server.tokenRequests).toEqual({});
+  });
+});
+
 describe('CredentialManager', () => {
   it('keeps the PKCE verifier and client secret out of what it returns, and exchanges the code once', async () => {
     const service = new InMemoryCredentialService();

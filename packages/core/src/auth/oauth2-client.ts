@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { endpointOf } from '../errors/endpoint-of';
 import { AuthConfigInvalidError, ResponseTimeoutError, ResponseTooLargeError, TokenRequestError } from '../errors/auth-errors';
 import type { AuthConfig, OAuth2ClientConfig } from './auth-config';
 import { redactKnownSecrets } from '../redaction/secret-redaction';
@@ -30,10 +31,26 @@ export function oauth2Client(config: AuthConfig, needs: { authorizationUrl?: boo
   if (!client) throw new AuthConfigInvalidError(`scheme "${config.scheme}" needs "oauth2"`);
   if (!client.clientId) throw new AuthConfigInvalidError('"oauth2.clientId" is missing');
   if (!client.tokenUrl) throw new AuthConfigInvalidError('"oauth2.tokenUrl" is missing');
+  if (hasUserInfo(client.tokenUrl)) {
+    throw new AuthConfigInvalidError(
+      `"oauth2.tokenUrl" (${endpointOf(client.tokenUrl)}) has a user name or password, which no token request can send`,
+      'authenticate the client with "clientSecret" (and "tokenEndpointAuthMethod"), and give the token URL without user info',
+    );
+  }
   if (needs.authorizationUrl && !client.authorizationUrl) throw new AuthConfigInvalidError('"oauth2.authorizationUrl" is missing');
   const timeoutProblem = requestTimeoutProblem(client.requestTimeoutMs);
   if (timeoutProblem) throw new AuthConfigInvalidError(`"oauth2.requestTimeoutMs" ${timeoutProblem}`, 'give "oauth2.requestTimeoutMs" a number of milliseconds in that range, or leave it out for no deadline');
   return client;
+}
+
+/** True when `url` is a URL with a user name or password (`https://id:secret@host/token`). */
+function hasUserInfo(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== '' || parsed.password !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** The scopes an authorization request for `config` asks for: its `scopes`, with `openid` first for OpenID Connect. */

@@ -52,7 +52,7 @@ export const CORE_ERROR_CODES = {
   AUTH_TOKEN_REQUEST_FAILED: 'The token endpoint refused the code, the refresh token or the client.',
   AUTH_TOKEN_ENDPOINT_UNAVAILABLE: 'A refresh met a network error, 5xx, 429 or 408; the credential is kept, try again later.',
   AUTH_AUTHORIZATION_EXPIRED: 'The user answered a sign-in after its authorization expired; the user is asked again.',
-  AUTH_CONFIG_INVALID: 'An AuthConfig is incomplete or contradictory, or its `oauth2.requestTimeoutMs` is not a number above 0 and at most 2147483647.',
+  AUTH_CONFIG_INVALID: 'An AuthConfig is incomplete or contradictory, its `oauth2.requestTimeoutMs` is not a number above 0 and at most 2147483647, or its `oauth2.tokenUrl` has a user name or password.',
   AUTH_RESPONSE_TOO_LARGE: "An authorization server's answer (metadata, registration, token) is over 1 MiB; it was not read further.",
   AUTH_RESPONSE_TIMEOUT: "An authorization server (metadata, registration, token, an identity provider's token exchange) did not answer, its body read in full, within the request's deadline; the request was abandoned.",
   CREDENTIAL_SERVICE_MISSING: 'A tool needs credentials and the runner has no credentialService.',
