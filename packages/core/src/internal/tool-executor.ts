@@ -29,6 +29,8 @@ import { repairArgumentText } from '../validation/argument-text-repair';
 import { DEFAULT_TOOL_CALL_POLICY, type ToolCallPolicy, exposedMessage } from '../tools/tool-call-policy';
 import { thrownMessage } from '../errors/thrown-message';
 import { reportableError } from '../errors/reportable-error';
+import { withoutSecrets } from '../errors/without-secrets';
+import { injectedSecrets } from '../tools/injected-credentials';
 
 /** What one function call produced. Every call produces exactly one response, even when it fails. */
 export interface ToolCallOutcome {
@@ -555,9 +557,13 @@ function checkOutput(tool: BaseTool, result: unknown, policy: ToolCallPolicy): v
  * (`TOOL_EXECUTION_FAILED`), so no function response claims an abort that did not happen (errors.md).
  */
 function toolError(thrown: unknown, tool: BaseTool, policy: ToolCallPolicy, context: ToolContext): ToolsmithError {
-  const error = reportableError(thrown);
-  if (error === undefined) return toolFailure(tool.name, thrown, policy);
-  return error.code === 'RUN_ABORTED' && context.runSignal?.aborted !== true ? toolFailure(tool.name, thrown, policy) : error;
+  const reported = reportableError(thrown);
+  const error = reported === undefined || (reported.code === 'RUN_ABORTED' && context.runSignal?.aborted !== true) ? toolFailure(tool.name, thrown, policy) : reported;
+  // The credential the runner handed this call never reaches the model, the session or a span through its
+  // error (a tool that writes the key it was refused into its message). A call that got none pays one
+  // WeakMap lookup, on its error path only.
+  const secrets = injectedSecrets(context);
+  return secrets === undefined ? error : withoutSecrets(error, secrets);
 }
 
 /** A thrown non-Toolsmith error, with the message the error policy lets the model see. */

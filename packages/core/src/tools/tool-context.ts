@@ -5,6 +5,7 @@ import type { AuthConfig } from '../auth/auth-config';
 import type { AuthCredential } from '../auth/auth-credential';
 import type { CredentialManager } from '../auth/credential-manager';
 import { CredentialServiceMissingError } from '../errors/auth-errors';
+import { noteInjectedCredential } from './injected-credentials';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import type { MemoryService, SearchMemoryResponse } from '../memory/memory-service';
 import type { Part } from '../model/content';
@@ -239,7 +240,10 @@ export class ToolContext implements ReadonlyContext {
    * `undefined` when there is none (or its refresh was refused): ask with `requestCredential`.
    */
   async getAuthResponse(authConfig: AuthConfig): Promise<AuthCredential | undefined> {
-    return this.credentialManager('ctx.getAuthResponse').current(this, authConfig);
+    const credential = await this.credentialManager('ctx.getAuthResponse').current(this, authConfig);
+    // Its values are redacted from this call's error (the model must never see them).
+    if (credential) noteInjectedCredential(this, credential);
+    return credential;
   }
 
   /** @internal Sets {@link ToolContext.credential} for the tool's `auth`, or asks for it; false when the call must pause. Called by the executor. */
