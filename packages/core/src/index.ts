@@ -250,6 +250,7 @@ export {
   AuthStateMismatchError,
   AuthorizationExpiredError,
   CredentialDecryptError,
+  CredentialSaveFailedError,
   CredentialServiceMissingError,
   InvalidCredentialAnswerError,
   TokenEndpointUnavailableError,

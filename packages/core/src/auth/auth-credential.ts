@@ -33,3 +33,10 @@ export interface AuthCredential {
 export function isCredentialExpired(credential: AuthCredential, now: number = Date.now(), skewMs = 30_000): boolean {
   return credential.expiresAt !== undefined && credential.expiresAt - skewMs <= now;
 }
+
+/** @internal Every string value of `credential` but `tokenType` and `scope`: what must never be shown of it. */
+export function credentialValues(credential: AuthCredential): string[] {
+  const values: string[] = [];
+  for (const [field, value] of Object.entries(credential)) if (typeof value === 'string' && field !== 'tokenType' && field !== 'scope') values.push(value);
+  return values;
+}

@@ -1,7 +1,7 @@
-import { AuthorizationExpiredError, TokenEndpointUnavailableError, TokenRequestError } from '../errors/auth-errors';
+import { AuthorizationExpiredError, CredentialSaveFailedError, TokenEndpointUnavailableError, TokenRequestError } from '../errors/auth-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { type AuthConfig, authConfigId, isAuthorizationCodeScheme, publicAuthConfig } from './auth-config';
-import { type AuthCredential, isCredentialExpired } from './auth-credential';
+import { type AuthCredential, credentialValues, isCredentialExpired } from './auth-credential';
 import { type CredentialKey, type CredentialService, PENDING_AUTHORIZATION_TTL_MS, type PendingAuthorization } from './credential-service';
 import type { CredentialRequestRecord } from './request-credential';
 import { buildAuthorizationUrl, createPkce, createState, oauth2Client, requestToken, requestedScopes } from './oauth2-client';
@@ -98,13 +98,27 @@ export class CredentialManager {
     const params: Record<string, string> = { grant_type: 'authorization_code', code, code_verifier: pending.codeVerifier };
     if (pending.redirectUri) params.redirect_uri = pending.redirectUri;
     const credential = withScope(await requestToken(oauth2Client(config), params, this.fetchImpl), requestedScopes(config).join(' '));
-    await this.service.saveCredential(key, credential);
+    // The code is spent: tokens that cannot be saved are lost, and the user is asked again.
+    await this.save(key, credential);
     return credential;
   }
 
-  /** Stores a credential the user typed in (API key, bearer token, basic). */
-  async store(owner: CredentialOwner, config: AuthConfig, credential: AuthCredential): Promise<void> {
-    await this.service.saveCredential(credentialKey(owner, config), credential);
+  /**
+   * Stores a credential the user typed in (API key, bearer token, basic), answering the request
+   * `requestId`. Throws {@link CredentialSaveFailedError} (the credential's values redacted from its
+   * message) when the service fails.
+   */
+  async store(owner: CredentialOwner, config: AuthConfig, credential: AuthCredential, requestId?: string): Promise<void> {
+    await this.save(credentialKey(owner, config), credential, requestId);
+  }
+
+  /** Saves `credential`; a service that fails is a {@link CredentialSaveFailedError}, its message without the credential's values. */
+  private async save(key: CredentialKey, credential: AuthCredential, requestId?: string): Promise<void> {
+    try {
+      await this.service.saveCredential(key, credential);
+    } catch (error) {
+      throw new CredentialSaveFailedError(key.authConfigId, credentialValues(credential), error, requestId);
+    }
   }
 
   /** The stored credential; one that no longer decrypts (the key was rotated) is deleted and reads as none. */

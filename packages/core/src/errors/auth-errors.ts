@@ -3,6 +3,7 @@ import {
   authStateMismatchMessage,
   authorizationExpiredMessage,
   credentialDecryptFailedMessage,
+  credentialSaveFailedMessage,
   credentialServiceMissingMessage,
   invalidCredentialAnswerMessage,
   responseTimeoutMessage,
@@ -11,6 +12,8 @@ import {
   tokenRequestFailedMessage,
 } from './messages';
 import { endpointOf } from './endpoint-of';
+import { thrownMessage } from './thrown-message';
+import { redactKnownSecrets } from '../redaction/secret-redaction';
 import { ToolsmithError } from './toolsmith-error';
 
 /** Codes of the errors of tool authentication. */
@@ -24,6 +27,7 @@ export type AuthErrorCode =
   | 'AUTH_RESPONSE_TOO_LARGE'
   | 'AUTH_RESPONSE_TIMEOUT'
   | 'CREDENTIAL_SERVICE_MISSING'
+  | 'CREDENTIAL_SAVE_FAILED'
   | 'CREDENTIAL_DECRYPT_FAILED';
 
 /**
@@ -165,5 +169,31 @@ export class AuthConfigInvalidError extends ToolsmithError {
 export class CredentialServiceMissingError extends ToolsmithError {
   constructor(method: string) {
     super('CREDENTIAL_SERVICE_MISSING', credentialServiceMissingMessage(method));
+  }
+}
+
+/**
+ * The credential service failed to save a credential: one the user typed in (nothing of the answer was
+ * stored, the request is still pending and the same answer can be sent again), or the tokens of an
+ * authorization code just exchanged (the code is spent: the user is asked again). The message quotes the
+ * service's error with every value of the credential (4 characters or more, in every encoded form) and
+ * anything that looks like a secret redacted; the service's error itself is the `cause`, which no event,
+ * span or session stores.
+ */
+export class CredentialSaveFailedError extends ToolsmithError {
+  constructor(
+    /** The config id the credential was to be stored under (`authConfigId`). */
+    readonly authConfigId: string,
+    /** The values of the credential that was being saved: redacted from the message. */
+    secrets: readonly string[],
+    cause: unknown,
+    /** The credential request the answer was for, when it was a typed-in credential. */
+    readonly requestId?: string,
+  ) {
+    const reason = redactKnownSecrets(thrownMessage(cause), secrets);
+    super('CREDENTIAL_SAVE_FAILED', credentialSaveFailedMessage(authConfigId, reason.length > 500 ? `${reason.slice(0, 500)}…` : reason, requestId), {
+      details: requestId === undefined ? { authConfigId } : { requestId, authConfigId },
+      cause,
+    });
   }
 }

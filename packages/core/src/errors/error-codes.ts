@@ -56,6 +56,7 @@ export const CORE_ERROR_CODES = {
   AUTH_RESPONSE_TOO_LARGE: "An authorization server's answer (metadata, registration, token) is over 1 MiB; it was not read further.",
   AUTH_RESPONSE_TIMEOUT: "An authorization server (metadata, registration, token, an identity provider's token exchange) did not answer, its body read in full, within the request's deadline; the request was abandoned.",
   CREDENTIAL_SERVICE_MISSING: 'A tool needs credentials and the runner has no credentialService.',
+  CREDENTIAL_SAVE_FAILED: 'The credential service failed to save a credential: a typed-in one (nothing stored, the request still pending: send the answer again) or the tokens of an exchanged code (the user is asked again).',
   CREDENTIAL_DECRYPT_FAILED: 'A stored credential cannot be decrypted (another key, or a row moved); it is deleted and the user asked again.',
   // ── Sessions and artifacts ───────────────────────────────────────────────────────────────────────
   STALE_SESSION: 'Another writer appended to the session first; nothing was stored.',

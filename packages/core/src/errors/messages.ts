@@ -361,6 +361,12 @@ export function authConfigInvalidMessage(problem: string, fix?: string): string 
   return `The auth config is incomplete: ${problem}. Fix: give the OAuth2 client's clientId and tokenUrl (and authorizationUrl for the authorization code flow).`;
 }
 
+export function credentialSaveFailedMessage(authConfigId: string, reason: string, requestId: string | undefined): string {
+  const what = requestId === undefined ? `The tokens for "${authConfigId}" could not be saved` : `The credential answering request "${requestId}" could not be saved for "${authConfigId}"`;
+  const next = requestId === undefined ? 'Nothing was stored; the user is asked again.' : 'Nothing of the answer was stored and the request is still pending: send the same answer again.';
+  return `${what}: the credential service failed (${reason}). ${next}`;
+}
+
 export function credentialServiceMissingMessage(method: string): string {
   return (
     `No credentialService was given, so ${method} cannot run. ` +

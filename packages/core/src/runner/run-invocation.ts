@@ -24,6 +24,7 @@ import { type SynchronousSessionWrites, synchronousWrites } from '../sessions/sy
 import { StatePrefix } from '../state/state';
 import { type CopiedMessage, checkMessageId, copyNewMessage, refusedEditsOf } from './check-new-message';
 import { withholdCredentials } from '../confirmation/withhold-credentials';
+import { saveTypedCredentials } from '../confirmation/save-typed-credentials';
 import { errorEvent, errorFields } from '../flow/error-event';
 import { interruptedCallEvents } from './interrupted-calls';
 import type { SessionTurn, SessionTurns } from './session-turns';
@@ -32,6 +33,7 @@ import type { ResolvedSessionClaimPolicy } from './session-claim-policy';
 import type { InvocationTrace } from '../tracing/invocation-trace';
 import type { Context } from '@opentelemetry/api';
 import { runFailure } from '../errors/run-failure';
+import { reportableError } from '../errors/reportable-error';
 
 const newInvocationId = idSequence('inv');
 
@@ -618,7 +620,30 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
 
   /** {@link start} for an answer: refused when an edit of a call's arguments is. */
   private checkEdits(created: boolean, checking: Promise<ToolsmithError | undefined>): Promise<void> {
-    return checking.then((refusal) => (refusal ? this.refuse(created, refusal) : this.interrupted()));
+    return checking.then((refusal) => (refusal ? this.refuse(created, refusal) : this.saveCredentials(created)));
+  }
+
+  /**
+   * {@link start} for an accepted answer: the credentials the user typed in go to the credential service
+   * before the message is stored, so a save that fails refuses the message (CREDENTIAL_SAVE_FAILED) and
+   * leaves its request pending, to be answered again.
+   */
+  private saveCredentials(created: boolean): void | Promise<void> {
+    const context = this.context!;
+    const answers = context.withheldAnswers;
+    const credentials = this.services.credentials;
+    // Without a credential service the call fails with CREDENTIAL_SERVICE_MISSING, which says what to do.
+    if (answers === undefined || answers.size === 0 || credentials === undefined) return this.interrupted();
+    const owner = { appName: this.services.appName, userId: context.session.userId };
+    return saveTypedCredentials(credentials.service, owner, context.session.events, { answers }).then(
+      () => this.interrupted(),
+      (error: unknown) => {
+        // A failed save is CREDENTIAL_SAVE_FAILED (CredentialManager); anything else fails the run.
+        const failure = reportableError(error);
+        if (!failure) throw error;
+        return this.refuse(created, failure);
+      },
+    );
   }
 
   /**

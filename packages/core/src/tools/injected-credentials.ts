@@ -1,10 +1,7 @@
-import type { AuthCredential } from '../auth/auth-credential';
+import { type AuthCredential, credentialValues } from '../auth/auth-credential';
 
 /** The secrets handed to each call (by its context): only calls that got a credential have an entry. */
 const injected = new WeakMap<object, string[]>();
-
-/** Fields of a credential that are no secret (and would redact ordinary words from a message). */
-const NOT_SECRET = new Set(['tokenType', 'scope']);
 
 /** Values shorter than this are not redacted from a call's error: they would take ordinary text with them. */
 const MIN_REDACTED_LENGTH = 8;
@@ -16,8 +13,8 @@ const MIN_REDACTED_LENGTH = 8;
  */
 export function noteInjectedCredential(context: object, credential: AuthCredential): void {
   let secrets = injected.get(context);
-  for (const [field, value] of Object.entries(credential)) {
-    if (typeof value !== 'string' || value.length < MIN_REDACTED_LENGTH || NOT_SECRET.has(field)) continue;
+  for (const value of credentialValues(credential)) {
+    if (value.length < MIN_REDACTED_LENGTH) continue;
     if (!secrets) injected.set(context, (secrets = []));
     if (!secrets.includes(value)) secrets.push(value);
   }
