@@ -92,12 +92,12 @@ export function isAuthorizationCodeScheme(scheme: AuthScheme): boolean {
  * `client_secret` or `privateKey` an app put there, is never copied). `tokenUrl` is shown by
  * {@link endpointOf} (origin and path).
  */
-const PUBLIC_OAUTH2_MEMBERS = ['clientId', 'authorizationUrl', 'tokenUrl', 'scopes', 'redirectUri', 'authorizationParams', 'resource'] as const;
+const PUBLIC_OAUTH2_MEMBERS = ['clientId', 'authorizationUrl', 'tokenUrl', 'scopes', 'redirectUri', 'authorizationParams', 'resource', 'tokenEndpointAuthMethod', 'requestTimeoutMs'] as const;
 
 /**
  * The config as a client may see it: its scheme, name and `authUri`, and of `oauth2` only the client id,
- * the authorization URL, the scopes, the redirect URI, the authorization parameters, the resource and the
- * token URL's origin and path (never its query or user info). No client secret, no raw credential and no
+ * the authorization URL, the scopes, the redirect URI, the authorization parameters, the resource, the
+ * token endpoint auth method, the request timeout and the token URL's origin and path (never its query or user info). No client secret, no raw credential and no
  * member the types do not name. This is what a `toolsmith_request_credential` call carries (plus the `authUri`).
  */
 export function publicAuthConfig(config: AuthConfig): AuthConfig {

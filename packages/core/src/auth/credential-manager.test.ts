@@ -109,6 +109,7 @@ describe('publicAuthConfig', () => {
       oauth2: {
         clientId: 'c', authorizationUrl: 'https://id.example/a', tokenUrl: 'https://id.example/t',
         scopes: ['x'], redirectUri: 'https://app.example/cb', authorizationParams: { prompt: 'consent' }, resource: 'https://api.example/',
+        tokenEndpointAuthMethod: 'client_secret_basic', requestTimeoutMs: 5_000,
       },
     });
   });
