@@ -134,6 +134,7 @@ describe('toolsmith schema', () => {
         lon: { description: 'Longitude in degrees.', type: 'number' },
       },
       required: ['lat', 'lon'],
+      additionalProperties: false,
     };
     expect(param(document, 'planRoute', 'stops').schema).toEqual({
       type: 'array',
@@ -148,6 +149,7 @@ describe('toolsmith schema', () => {
           tags: { type: 'array', items: { type: 'string' } },
         },
         required: ['location', 'name', 'tags'],
+        additionalProperties: false,
       },
     });
     expect(param(document, 'planRoute', 'start').schema).toEqual({ ...geoPoint, description: 'Where the trip begins' });

@@ -61,6 +61,7 @@ describe('toolsmith schema: constraints from JSDoc on parameters and type aliase
         lastOrder: { description: 'An order number as the shop prints it.', type: 'string', pattern: '^A-\\d{4}$' },
       },
       required: ['city', 'contact', 'floor'],
+      additionalProperties: false,
     });
   });
 

@@ -4,6 +4,7 @@ import type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestTools
 import { relative, sep } from 'node:path';
 import * as ts from 'typescript';
 import { SchemaSourceError } from '../cli-errors';
+import { closeObjects } from './closed-objects';
 import { containsToolContext, isToolContextType } from './context-parameter';
 import { DeclarationFiles } from './declaration-files';
 import { dtoClassName } from './dto-parameters';
@@ -173,11 +174,12 @@ function describeMethod(
       );
     }
     const generated = jsonSchemaOf(schemas, checker, type, `${at}: parameter ${parameter.name.text}`);
-    Object.assign(defs, generated.defs);
+    // The model's arguments are closed all the way down, as the arguments object itself is.
+    for (const [name, definition] of Object.entries(generated.defs)) defs[name] = closeObjects(definition);
     // JSDoc constraints of the parameter's type aliases, then of the parameter itself (the nearer wins).
     const ownConstraints = jsDocConstraints(parameter, `${at}: parameter ${parameter.name.text}`);
     const constraints = { ...aliasConstraints(checker, parameter.type, at), ...ownConstraints };
-    const schema: JsonSchema = applyConstraints(generated.schema, constraints, `${at}: parameter ${parameter.name.text}`);
+    const schema: JsonSchema = applyConstraints(closeObjects(generated.schema), constraints, `${at}: parameter ${parameter.name.text}`);
     const optionalInTypeScript = parameter.questionToken !== undefined || parameter.initializer !== undefined;
     if (ownConstraints.default !== undefined && !optionalInTypeScript) {
       throw new SchemaSourceError(
