@@ -290,6 +290,19 @@ describe('startup errors name class, method, parameter and fix', () => {
     expect(error.code).toBe('INVALID_INPUT_SCHEMA');
     expect(error.message).toContain('Invalid.go, parameter #1 "n": the explicit schema is not usable: schema/type must be equal to one of the allowed values');
   });
+
+  it('rejects at startup what ajv could not compile at the first call: a bad pattern, a dangling $ref', () => {
+    class BadPattern {
+      @Tool({ inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '(' } } } }) go() {}
+    }
+    expect(scanError(BadPattern)).toMatchObject({ code: 'INVALID_INPUT_SCHEMA', message: expect.stringContaining('schema/properties/a/pattern "(" is not a regular expression') });
+    class Dangling {
+      @Tool() go(@Param('a', { schema: { $ref: '#/$defs/Nope' } }) a: string) {
+        return a;
+      }
+    }
+    expect(scanError(Dangling)).toMatchObject({ code: 'INVALID_INPUT_SCHEMA', message: expect.stringContaining('schema/$ref "#/$defs/Nope" points to nothing in the schema') });
+  });
 });
 
 describe('scanning without decorator metadata (esbuild, tsx, vitest)', () => {

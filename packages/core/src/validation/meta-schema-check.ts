@@ -1,4 +1,6 @@
+import type { JsonSchema } from '../model/json-schema';
 import { createMetaSchemaValidator } from './meta-schema-validator.generated';
+import { schemaCompileProblems } from './schema-compile-problems';
 
 let validate: ReturnType<typeof createMetaSchemaValidator> | undefined;
 
@@ -10,7 +12,11 @@ let validate: ReturnType<typeof createMetaSchemaValidator> | undefined;
  */
 export function metaSchemaProblems(schema: unknown): string | undefined {
   validate ??= createMetaSchemaValidator(require);
-  if (validate(schema)) return undefined;
+  if (validate(schema)) {
+    // Valid by the meta-schema; what ajv's compile would still refuse (a bad pattern, a dangling $ref).
+    const problems = schemaCompileProblems(schema as JsonSchema);
+    return problems.length > 0 ? problems.join(', ') : undefined;
+  }
   const errors = (validate.errors ?? []) as Array<{ instancePath: string; message?: string }>;
   // Each problem once: the meta-schema reaches one place by several of its own paths (a draft-07 tuple's
   // `items: [...]` is refused once per path), and ajv reports each.
