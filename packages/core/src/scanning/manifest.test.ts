@@ -217,7 +217,7 @@ describe('manifest', () => {
     const { getWeather } = document.toolsets.WeatherTools.methods;
     getWeather.parameters[0].schema = { type: 'strin' };
     expect(() => loadManifest(write(document)).methodFor('WeatherTools', 'getWeather')).toThrow(
-      expect.objectContaining({ code: 'MANIFEST_INVALID', message: expect.stringMatching(/parameters of WeatherTools\.getWeather .*properties\/city\/type/) }),
+      expect.objectContaining({ code: 'MANIFEST_INVALID', message: expect.stringMatching(/parameters schema of WeatherTools\.getWeather .*properties\/city\/type/) }),
     );
     // A tuple written the draft-07 way (`items: [...]`) is not draft 2020-12.
     getWeather.parameters[0].schema = { type: 'array', items: [{ type: 'string' }, { type: 'number' }] } as never;

@@ -183,7 +183,7 @@ export class ToolManifest {
       return undefined;
     }
     const method = toolset.methods[methodName];
-    this.checkSchema(method, manifestParametersSchema(method), `the parameters of ${className}.${methodName}`);
+    this.checkSchema(method, manifestParametersSchema(method), `the parameters schema of ${className}.${methodName}`);
     if (method.outputSchema !== undefined) this.checkSchema(method.outputSchema, method.outputSchema, `the output schema of ${className}.${methodName}`);
     return method;
   }
