@@ -85,6 +85,9 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
   private readonly answerTimeoutSec: number;
   private readonly workflow: (input: DurableRunInput, mode?: RunMode) => Promise<DurableRunResult>;
   private readonly claim: (claim: AnswerClaim) => Promise<string>;
+  private readonly callClaim: (claim: CallClaim) => Promise<boolean>;
+  /** The calls each run executing in this process waits for, by workflow id (see {@link execute}). */
+  private readonly waits = new Map<string, Set<string>>();
 
   constructor(options: DurableRunnerOptions<TAgent>) {
     // Checked here, before the steps' own plugin is put first: errors (and an unnamed plugin's name) give the user's index.
@@ -95,7 +98,7 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     this.answerTimeoutSec = options.answerTimeoutSec ?? 7 * 24 * 60 * 60;
     this.runner = new Runner<TAgent>({
       ...options,
-      sessionService: new DurableSessionService(options.sessionService),
+      sessionService: new DurableSessionService(options.sessionService, (event) => this.stored(event)),
       // A credential the user types in is saved by start/enqueue, in the caller's process: the workflow gets it [redacted].
       credentialService: options.credentialService && new CallerSavedCredentials(options.credentialService),
       plugins: [this.steps, ...plugins],
@@ -105,12 +108,9 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     this.workflow = DBOS.registerWorkflow((input: DurableRunInput, mode?: RunMode) => this.execute(input, mode ?? {}), { name: this.workflowName });
     this.claim = DBOS.registerWorkflow(
       async ({ workflowId, answer, token, saves, run }: AnswerClaim) => {
-        if (saves) {
-          // Who won, for the claimers; then the winner saves the typed credential, in its own process, and
-          // says so. The answer goes on either way (saved or not: a call without its credential asks again).
-          await DBOS.setEvent(DURABLE_WAIT_NAMES.claimEvent, token);
-          await DBOS.recv<boolean>(DURABLE_WAIT_NAMES.savedTopic, { timeoutSeconds: SAVE_WAIT_SEC });
-        }
+        // The answer took every call it answers: its sender saves the typed credential, in its own process,
+        // and says so. The answer goes on either way (saved or not: a call without its credential asks again).
+        if (saves) await DBOS.recv<boolean>(DURABLE_WAIT_NAMES.savedTopic, { timeoutSeconds: SAVE_WAIT_SEC });
         if (run) {
           await DBOS.startWorkflow(this.workflow, {
             workflowID: workflowId,
@@ -122,6 +122,16 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
         return token;
       },
       { name: `toolsmith.answer.${options.appName}` },
+    );
+    this.callClaim = DBOS.registerWorkflow(
+      async ({ token, answerId }: CallClaim) => {
+        // Who took the call; then whether that answer kept it (it took every call it answers) or gave it up.
+        await DBOS.setEvent(DURABLE_WAIT_NAMES.claimEvent, token);
+        const kept = await DBOS.recv<boolean>(DURABLE_WAIT_NAMES.keptTopic, { timeoutSeconds: SAVE_WAIT_SEC });
+        // Its sender never said (it died): kept when the answer went on.
+        return kept ?? (await DBOS.getWorkflowStatus(answerId)) !== null;
+      },
+      { name: `toolsmith.claim.${options.appName}` },
     );
   }
 
@@ -195,14 +205,15 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
   /**
    * Sends `input` (checked: see {@link checked}) to the run waiting for it, if it answers one that still runs; resolves to that run's
    * handle, else to the input of the new run to start. The answer is checked against the session first (a refused one throws its typed error and
-   * is not sent), then claimed: of the answers to the same calls of one waiting run, exactly one is
-   * sent (the first to claim; its claim is a workflow named by the run and the call ids), and every
-   * other gets `FUNCTION_RESPONSE_NOT_PENDING` (reason `answered`). The same `messageId` claiming
-   * again is the same answer: it gets the run's handle.
+   * is not sent), then claimed: every call it answers, one by one in id order, all or nothing (a claim
+   * per call and pause, named by the session, the call id and the event that paused on it), so that of
+   * the answers to one call, alone or with other calls, exactly one is sent and every other gets
+   * `FUNCTION_RESPONSE_NOT_PENDING` (reason `answered`). The same `messageId` again is the same answer:
+   * it gets the run's handle.
    *
    * An answer with a credential the user typed in (`{ credential: … }`) is handled here whether a run
-   * waits for it or not: checked, claimed (when no run waits, the claim, named by the session and the
-   * call ids, starts the new run), and then the winner saves the credential in this process (see
+   * waits for it or not: checked, claimed (when no run waits, the answer's workflow starts the new run),
+   * and then the winner saves the credential in this process (see
    * {@link save}); DBOS only ever gets the answer with its values `[redacted]`. When no run waits, one
    * that is refused (or given again after its run) is started as a new run like any message, `[redacted]`,
    * and judged there: it saves nothing.
@@ -218,15 +229,15 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     const waitingRun = session && this.answerTimeoutSec > 0 ? await waitingRunOf(session, ids) : undefined;
     if (waitingRun === undefined && !withheld) return input; // it ended (or never paused): the answer is a new run
     const answered = JSON.stringify([...ids].sort());
-    const claimId = waitingRun === undefined ? `toolsmith:${JSON.stringify([appName, input.userId, input.sessionId])}::answer::${answered}` : `${waitingRun}::answer::${answered}`;
-    // The run the answer goes to: the one waiting, else the one the claim starts.
-    const runId = waitingRun ?? (input.messageId === undefined ? `${claimId}::run` : durableWorkflowId(appName, input));
+    const sessionKey = `toolsmith:${JSON.stringify([appName, input.userId, input.sessionId])}`;
     const token = input.messageId === undefined ? `random:${randomUUID()}` : `message:${input.messageId}`;
-    if (input.messageId !== undefined && (await DBOS.getWorkflowStatus(claimId))) {
-      // Already claimed: by this very message (given again) or by another answer.
-      if ((await claimedBy(claimId, withheld !== undefined)) !== token) throw new FunctionResponseNotPendingError(ids[0], 'answered');
-      // This message again: its credential is saved again, in case the first time was cut off before it was.
-      if (withheld) await this.save(claimId, input.userId, session, withheld);
+    // The answer's own workflow (one per answer: the same message again is the same one): it sends the answer on.
+    const answerId = `${waitingRun ?? sessionKey}::answer::${answered}::${token}`;
+    // The run the answer goes to: the one waiting, else the one the answer's workflow starts.
+    const runId = waitingRun ?? (input.messageId === undefined ? `${answerId}::run` : durableWorkflowId(appName, input));
+    if (input.messageId !== undefined && (await DBOS.getWorkflowStatus(answerId))) {
+      // This very message again: its credential is saved again, in case the first time was cut off before it was.
+      if (withheld) await this.save(answerId, input.userId, session, withheld);
       return DBOS.retrieveWorkflow<DurableRunResult>(runId);
     }
     // Judged against the session: a refused answer is sent nowhere (nothing saved), and the run goes on waiting.
@@ -237,13 +248,39 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     const claim: AnswerClaim = { workflowId: runId, answer, token };
     if (withheld) claim.saves = true;
     if (waitingRun === undefined) claim.run = queue.queueName === undefined ? { input: given, mode: {} } : { input: given, mode: { endAtPause: true }, queueName: queue.queueName };
-    const handle = await DBOS.startWorkflow(this.claim, { workflowID: claimId })(claim);
-    if (withheld) {
-      if ((await claimedBy(claimId, true)) !== token) throw new FunctionResponseNotPendingError(ids[0], 'answered');
-      await this.save(claimId, input.userId, session, withheld);
+    // Every call the answer answers is claimed, one by one in id order, all or nothing: of the answers to
+    // one call (alone or with others), exactly one takes it.
+    const held: string[] = [];
+    for (const id of [...new Set(ids)].sort()) {
+      const claimId = await this.claimCall(`${sessionKey}::claim::${JSON.stringify([id, pauseOf(session, id)])}`, token, answerId);
+      if (claimId === undefined) {
+        await Promise.all(held.map((taken) => DBOS.send(taken, false, DURABLE_WAIT_NAMES.keptTopic)));
+        throw new FunctionResponseNotPendingError(id, 'answered');
+      }
+      held.push(claimId);
     }
-    if ((await handle.getResult()) !== token) throw new FunctionResponseNotPendingError(ids[0], 'answered');
+    const handle = await DBOS.startWorkflow(this.claim, { workflowID: answerId })(claim);
+    await Promise.all(held.map((taken) => DBOS.send(taken, true, DURABLE_WAIT_NAMES.keptTopic)));
+    if (withheld) await this.save(answerId, input.userId, session, withheld);
+    await handle.getResult();
     return DBOS.retrieveWorkflow<DurableRunResult>(runId);
+  }
+
+  /**
+   * Claims one call for the answer `token` (whose workflow is `answerId`): the claim is a workflow
+   * `<base>#<n>`, taken by the first answer to start it; an answer that took it and gave it up (it lost
+   * another of its calls) leaves the call to the next claim, `<base>#<n+1>`. Resolves to the claim's id,
+   * or `undefined` when another answer kept the call.
+   */
+  private async claimCall(base: string, token: string, answerId: string): Promise<string | undefined> {
+    for (let n = 0; ; n++) {
+      const claimId = `${base}#${n}`;
+      await DBOS.startWorkflow(this.callClaim, { workflowID: claimId })({ token, answerId });
+      const holder = await DBOS.getEvent<string>(claimId, DURABLE_WAIT_NAMES.claimEvent, SAVE_WAIT_SEC);
+      if (holder === token && (await DBOS.getWorkflowStatus(claimId))?.status !== 'SUCCESS') return claimId;
+      // Another answer's (or this message's own, given up before): wait for whether it kept the call.
+      if (await DBOS.retrieveWorkflow<boolean>(claimId).getResult()) return holder === token ? claimId : undefined;
+    }
   }
 
   /**
@@ -270,9 +307,10 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     const end = this.steps.beginExecution(DBOS.workflowID!);
     try {
       const waiting = new Set<string>();
+      // A call leaves `waiting` when an answer to it is stored (see stored), never when it is only handed to the runner, which may refuse it.
+      this.waits.set(DBOS.workflowID!, waiting);
       let message: DurableAnswer = { newMessage: input.newMessage, ...(input.messageId === undefined ? {} : { messageId: input.messageId }) };
       for (;;) {
-        for (const id of answeredIds(message.newMessage)) waiting.delete(id);
         const result = await this.invoke({ userId: input.userId, sessionId: input.sessionId, ...message }, waiting);
         if (waiting.size === 0 || this.answerTimeoutSec <= 0 || mode.endAtPause) return result;
         await DBOS.setEvent(DURABLE_WAIT_NAMES.waitingEvent, [...waiting]);
@@ -282,8 +320,15 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
         message = answer;
       }
     } finally {
+      this.waits.delete(DBOS.workflowID!);
       end();
     }
+  }
+
+  /** Called with each event a run stores: the calls it answers no longer wait (see {@link execute}). */
+  private stored(event: Event): void {
+    const waiting = this.waits.get(DBOS.workflowID!);
+    if (waiting) for (const response of event.functionResponses()) waiting.delete(response.id);
   }
 
   /**
@@ -319,9 +364,17 @@ async function waitingRunOf(session: Session, ids: readonly string[]): Promise<s
   return status?.status === 'PENDING' || status?.status === 'ENQUEUED' ? workflowId : undefined;
 }
 
-/** The token of the answer that won claim `claimId`: published by the claim when it `saves`, else its result; `null` when it never says. */
-async function claimedBy(claimId: string, saves: boolean): Promise<string | null> {
-  return saves ? DBOS.getEvent<string>(claimId, DURABLE_WAIT_NAMES.claimEvent, SAVE_WAIT_SEC) : DBOS.retrieveWorkflow<string>(claimId).getResult();
+/** The pause `id` is answered on: the id of the last event of `session` that waits for it (`''` when none does). */
+function pauseOf(session: Session | undefined, id: string): string {
+  return session?.events.findLast((event) => event.longRunningToolIds?.includes(id))?.id ?? '';
+}
+
+/** What claims one call for an answer (the input of a call's claim workflow). */
+interface CallClaim {
+  /** The answer's token (see {@link AnswerClaim}). */
+  token: string;
+  /** The answer's workflow: a claim whose sender never says whether it kept the call is kept when it exists. */
+  answerId: string;
 }
 
 /** The queue partition of a session's runs: one run per session at a time. */
@@ -343,7 +396,7 @@ interface AnswerClaim {
   answer: DurableAnswer;
   /** `message:<messageId>`, or a random token for an answer without one. */
   token: string;
-  /** The answer carries a credential the user typed in: the winner saves it before the answer goes on. */
+  /** The answer carries a credential the user typed in: its sender saves it before the answer goes on. */
   saves?: true;
   /** No run waits: the claim starts this one (the session's new run, with the answer). */
   run?: { input: DurableRunInput; mode: RunMode; queueName?: string };

@@ -21,7 +21,14 @@ interface RecordedAppend {
  * again), as does everything outside a workflow.
  */
 export class DurableSessionService implements SessionService {
-  constructor(private readonly inner: SessionService) {}
+  /**
+   * @param onStored - called with each event a workflow stores (replayed ones too), in the workflow: how
+   * the run learns that the answer it was handed was accepted (the runner stored it) rather than refused.
+   */
+  constructor(
+    private readonly inner: SessionService,
+    private readonly onStored?: (event: Event) => void,
+  ) {}
 
   async createSession(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session> {
     if (!inWorkflow()) return this.inner.createSession(request);
@@ -94,7 +101,10 @@ export class DurableSessionService implements SessionService {
       { name: DURABLE_STEP_NAMES.appendEvent },
     );
     if (recorded.error) throw thrown ?? replayedError(recorded.error);
-    if (stored) return stored;
+    if (stored) {
+      this.onStored?.(stored);
+      return stored;
+    }
     // Replayed: the store holds the event already; the session catches up with what it recorded. The
     // runner yields its own `event`, made again by this execution (new ids, e.g. a confirmation
     // request's): it becomes the recorded one, so what the run yields is what the store holds.
@@ -102,6 +112,7 @@ export class DurableSessionService implements SessionService {
     session.events.push(event);
     session.state = recorded.state!;
     session.lastSequence = recorded.lastSequence!;
+    this.onStored?.(event);
     return event;
   }
 

@@ -12,11 +12,10 @@ export const DURABLE_WAIT_NAMES = {
   waitingEvent: 'toolsmith.waiting',
   /** DBOS message topic the answers are sent on. */
   answerTopic: 'toolsmith.answer',
-  /**
-   * DBOS event of an answer's claim workflow when the answer carries a credential the user typed in: the
-   * token of the answer that won the claim (the winner then saves the credential, in its own process).
-   */
+  /** DBOS event of a call's claim workflow: the token of the answer that took the call. */
   claimEvent: 'toolsmith.claimedBy',
+  /** DBOS message topic on which an answer tells a call's claim whether it keeps the call (`true`: it took all its calls) or gives it up (`false`). */
+  keptTopic: 'toolsmith.kept',
   /** DBOS message topic on which the winner tells the claim it saved the credential (`true`; `false`: the save failed). */
   savedTopic: 'toolsmith.saved',
   /** The key, in a stored pause event's `customMetadata`, of the id of the workflow that paused. */
