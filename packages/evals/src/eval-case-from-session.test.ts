@@ -130,3 +130,19 @@ describe('evalCaseFromSession: arguments sent as JSON text', () => {
     expect((await runEvalSet({ id: 's', cases: [recorded] }, { agent: textCalling('{"orderId": "Z-') })).pass).toBe(false);
   });
 });
+
+describe('evalCaseFromSession: arguments the executor repaired', () => {
+  it('records the values the tool was run with', async () => {
+    const order = functionTool({
+      name: 'order',
+      description: 'Orders',
+      parameters: { type: 'object', properties: { count: { type: 'integer' }, size: { enum: ['small', 'large'] }, note: { type: 'string' } }, required: ['count'] },
+      execute: () => ({ ok: true }),
+    });
+    const agent = new LlmAgent({ name: 'shop', tools: [order], model: new ScriptedModel((_r, i) => (i % 2 === 0 ? { calls: [{ name: 'order', args: '{"count":"5","size":"LARGE","note":null}' }] } : 'Ordered.')) });
+    const sessionService = new InMemorySessionService();
+    const report = await runEvalSet({ id: 's', cases: [{ id: 'c', turns: [{ user: 'Order' }] }] }, { agent, sessionService });
+    const session = await sessionService.getSession({ appName: 'shop', userId: 'eval-user', sessionId: report.cases[0].results[0].sessionId });
+    expect(evalCaseFromSession(session!, { answers: 'none' }).turns[0].tools!.calls).toEqual([{ name: 'order', args: { count: 5, size: 'large' }, exactArgs: true }]);
+  });
+});

@@ -20,7 +20,8 @@ export interface EvalCaseFromSessionOptions {
  * Records a stored session as an eval case: each user message with text starts a turn (its `user` is the
  * message's content, or its text when that is all it holds); the turn expects the tool calls the session's
  * agents made in answer to it, in order, each with the arguments it was called with (`exactArgs: true`; JSON
- * text read as the executor read it, and text it refused as malformed kept as `argsText`),
+ * text read as the executor read it, the value repairs its response lists made again, and text it refused
+ * as malformed kept as `argsText`),
  * and (with `answers: 'exact'`) the turn's last final answer text. The runner's own calls (confirmation and
  * credential requests) and compaction events are left out; answers to pauses continue their turn and are
  * not replayed. The case keeps the session's `userId` and `appName`, the turns their invocation ids and times.

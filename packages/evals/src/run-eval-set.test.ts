@@ -308,6 +308,25 @@ describe('runEvalSet: arguments sent as JSON text', () => {
   });
 });
 
+describe('runEvalSet: arguments the executor repaired', () => {
+  it('compares the values the tool was run with: a number or boolean sent as text, a double-encoded property, an enum value\'s case, null for an optional', async () => {
+    const seen: unknown[] = [];
+    const order = functionTool({
+      name: 'order',
+      description: 'Orders',
+      parameters: { type: 'object', properties: { count: { type: 'integer' }, gift: { type: 'boolean' }, filter: { type: 'object' }, size: { enum: ['small', 'large'] }, note: { type: 'string' } }, required: ['count'] },
+      execute: (args) => (seen.push(args), { ok: true }),
+    });
+    const sent = { count: '5', gift: 'True', filter: '{"a":1}', size: 'LARGE', note: null };
+    const ran = { count: 5, gift: true, filter: { a: 1 }, size: 'large' };
+    const agent = new LlmAgent({ name: 'shop', tools: [order], model: new ScriptedModel((_r, i) => (i % 2 === 0 ? { calls: [{ name: 'order', args: sent }] } : 'Ordered.')) });
+    const report = await runEvalSet({ id: 's', cases: [{ id: 'c', turns: [{ user: 'Order', tools: { calls: [{ name: 'order', args: ran, exactArgs: true }] } }] }] }, { agent });
+    expect(seen).toEqual([ran]);
+    expect(report.cases[0].results[0].turns[0].calls).toEqual([{ name: 'order', args: ran, agent: 'shop' }]);
+    expect(report.pass).toBe(true);
+  });
+});
+
 describe('expectEvalSet', () => {
   it('resolves with the report when every case passes', async () => {
     await expect(expectEvalSet(whereIs, { agent: shopAgent() })).resolves.toMatchObject({ pass: true });

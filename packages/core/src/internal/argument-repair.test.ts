@@ -48,7 +48,7 @@ describe('argument repair in the executor', () => {
     expect(out.response.argumentRepairs).toEqual([
       { repair: 'code-fence', path: '' },
       { repair: 'trailing-comma', path: '' },
-      { repair: 'enum-case', path: '/priority' },
+      { repair: 'enum-case', path: '/priority', value: 'high' },
       { repair: 'string-to-number', path: '/estimate' },
     ]);
     // The model is told nothing about repairs: they are not part of what it reads.

@@ -105,6 +105,8 @@ export interface ArgumentRepair {
   repair: ArgumentRepairName;
   /** JSON pointer of the repaired value within the arguments; `""` for a repair of the whole arguments text (e.g. a code fence). */
   path: string;
+  /** For `enum-case`: the enum value the string was replaced with (so the call can be read as it ran without the tool's schema). Absent otherwise. */
+  value?: string;
 }
 
 /** Binary data inline in a part (base64). */

@@ -54,6 +54,50 @@ export function repairArguments(args: Record<string, unknown>, schema: JsonSchem
 }
 
 /**
+ * `args` with the value repairs listed in `repairs` made again, as {@link repairArguments} made them (a
+ * copy; `args` is never changed): for what reads a call after the run (evals) from the call and the
+ * `argumentRepairs` its response recorded, without the tool's schema. Text repairs (path `""`) are not
+ * value repairs and are skipped; a repair whose value is not where its path points, or not what that
+ * repair reads (a record from elsewhere), is skipped too. Returns `args` itself when nothing was redone.
+ */
+export function redoValueRepairs(args: Record<string, unknown>, repairs: readonly ArgumentRepair[]): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const made of repairs) {
+    if (made.path === '' || !VALUE_REPAIRS.has(made.repair)) continue;
+    copy ??= JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
+    const keys = made.path.slice(1).split('/').map((key) => key.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const last = keys.pop()!;
+    let parent: unknown = copy;
+    for (const key of keys) parent = typeof parent === 'object' && parent !== null && Object.prototype.hasOwnProperty.call(parent, key) ? (parent as Record<string, unknown>)[key] : undefined;
+    if (typeof parent !== 'object' || parent === null || !Object.prototype.hasOwnProperty.call(parent, last)) continue;
+    const holder = parent as Record<string, unknown>;
+    const value = holder[last];
+    if (made.repair === 'null-for-optional') {
+      if (value === null && !Array.isArray(holder)) delete holder[last];
+      continue;
+    }
+    if (typeof value !== 'string') continue;
+    const repaired =
+      made.repair === 'string-to-number' ? (JSON_NUMBER.test(value) ? Number(value) : undefined)
+      : made.repair === 'string-to-boolean' ? booleanOf(value)
+      : made.repair === 'double-encoded-property' ? parseJson(value)
+      : typeof made.value === 'string' && made.value.toLowerCase() === value.toLowerCase() ? made.value
+      : undefined;
+    if (repaired !== undefined) holder[last] = repaired;
+  }
+  return copy ?? args;
+}
+
+/** The repairs {@link repairArguments} makes to values (the others repair the arguments' text). */
+const VALUE_REPAIRS: ReadonlySet<string> = new Set(['double-encoded-property', 'string-to-number', 'string-to-boolean', 'null-for-optional', 'enum-case']);
+
+/** The boolean a `string-to-boolean` repair reads in `value` (`"true"` or `"false"` in any case), else `undefined`. */
+function booleanOf(value: string): boolean | undefined {
+  const lower = value.toLowerCase();
+  return lower === 'true' ? true : lower === 'false' ? false : undefined;
+}
+
+/**
  * False when none of ajv's `errors` (from validating `args` with `allErrors`) is at a value a named
  * repair could fix, so {@link repairArguments} need not walk the arguments: every repair replaces a
  * string or a `null` the schema refused by its `type`, its `enum` or its `const` (a refusal ajv reports
@@ -160,10 +204,10 @@ class RepairWalk {
         }
       }
       if (types.has('boolean')) {
-        const lower = value.toLowerCase();
-        if (lower === 'true' || lower === 'false') {
+        const repaired = booleanOf(value);
+        if (repaired !== undefined) {
           this.repairs.push({ repair: 'string-to-boolean', path });
-          return lower === 'true';
+          return repaired;
         }
       }
       return value;
@@ -172,7 +216,7 @@ class RepairWalk {
       const lower = value.toLowerCase();
       const matches = schema.enum.filter((option): option is string => typeof option === 'string' && option.toLowerCase() === lower);
       if (matches.length === 1) {
-        this.repairs.push({ repair: 'enum-case', path });
+        this.repairs.push({ repair: 'enum-case', path, value: matches[0] });
         return matches[0];
       }
     }
