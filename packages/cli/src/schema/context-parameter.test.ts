@@ -58,7 +58,9 @@ describe('the manifest recognises the ToolContext however it is named', () => {
 
   it('so the model cannot send a context: the argument is unknown, and the tool gets the real one', async () => {
     const path = join(dir, 'toolsmith.schema.json');
-    writeFileSync(path, JSON.stringify(document));
+    // The runtime class has only `aliased`: the entry must describe that class, or startup reports it as another one.
+    const { ContextTools: entry } = document.toolsets;
+    writeFileSync(path, JSON.stringify({ ...document, toolsets: { ContextTools: { ...entry, methods: { aliased: entry.methods.aliased } } } }));
     useManifest(loadManifest(path, { onStale: 'error', onMissingMethod: 'error' }));
     const forged = await invokeTool(ContextTools, 'aliased', { city: 'Paris', ctx: { userId: 'forged' } } as never);
     expect(forged).toMatchObject({ isError: true, error: { code: 'INVALID_ARGUMENTS' } });
