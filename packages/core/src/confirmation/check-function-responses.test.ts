@@ -101,6 +101,14 @@ describe('checkFunctionResponses', () => {
     expect(checkFunctionResponses(events, message({ id: 'lr-1', name: 'startExport', response: {}, willContinue: false }))).toBeUndefined();
   });
 
+  it('reads a null member as absent, as JSON clients write an absent field', () => {
+    expect(checkFunctionResponses(events, message({ ...answer({ confirmed: true }), willContinue: null, isError: null } as unknown as FunctionResponse))).toBeUndefined();
+    expect(checkFunctionResponses(events, message({ id: 'lr-1', name: 'startExport', response: {}, willContinue: null, question: null, confirmation: null } as unknown as FunctionResponse))).toBeUndefined();
+    expect(checkFunctionResponses(events, message({ id: 'lr-1', name: 'startExport', response: {}, willContinue: true, question: null } as unknown as FunctionResponse))).toBeUndefined();
+    // A question still needs willContinue: true, null or not.
+    expect(checkFunctionResponses(events, message({ id: 'lr-1', name: 'startExport', response: {}, willContinue: null, question: { hint: 'Keep?' } } as unknown as FunctionResponse))?.message).toContain('a "question" needs "willContinue": true');
+  });
+
   it('refuses extra members on a credential answer', () => {
     const credentialEvents = [
       ...events.slice(0, 2),

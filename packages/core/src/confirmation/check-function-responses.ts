@@ -98,10 +98,11 @@ function checkUpdate(pending: PendingCalls, id: string, response: Record<string,
     return new InvalidFunctionResponseError(id, `it names tool "${String(response.name)}" but the pending call is to "${record.name}"`);
   }
   if (!isRecord(response.response)) return new InvalidFunctionResponseError(id, '"response" must be a JSON object');
-  if (response.willContinue !== undefined && typeof response.willContinue !== 'boolean') {
+  // null, as JSON clients write an absent field, is absent (as in otherMembers and readConfirmationDecision).
+  if (response.willContinue != null && typeof response.willContinue !== 'boolean') {
     return new InvalidFunctionResponseError(id, '"willContinue" must be true or false');
   }
-  if (response.question !== undefined) {
+  if (response.question != null) {
     const problem = longRunningQuestionProblem(response.question, response.willContinue);
     if (problem) return new InvalidFunctionResponseError(id, problem);
   }
@@ -118,11 +119,15 @@ const UPDATE_MEMBERS: ReadonlySet<string> = new Set(['id', 'name', 'response', '
 /** The members an answer to a confirmation or credential request may carry: its decision is all in `response`. */
 const ANSWER_MEMBERS: ReadonlySet<string> = new Set(['id', 'name', 'response']);
 
-/** The members of `response` outside `allowed`, each named (`"isError" and "foo"`), or `undefined`; a member left `undefined` is absent, as JSON leaves it out. */
+/**
+ * The members of `response` outside `allowed`, each named (`"isError" and "foo"`), or `undefined`; a member
+ * left `undefined` is absent, as JSON leaves it out, and so is one that is `null`, as JSON clients write an
+ * absent field (every reader of a stored response reads `null` as absent).
+ */
 function otherMembers(response: Record<string, unknown>, allowed: ReadonlySet<string>): string | undefined {
   let others: string[] | undefined;
   for (const key of Object.keys(response)) {
-    if (!allowed.has(key) && response[key] !== undefined) (others ??= []).push(JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key));
+    if (!allowed.has(key) && response[key] != null) (others ??= []).push(JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key));
   }
   if (!others) return undefined;
   if (others.length === 1) return `a member ${others[0]}`;

@@ -19,7 +19,7 @@ export function updateQuestionPause(context: InvocationContext): Event | undefin
   let asked: Array<{ id: string; question: LongRunningQuestion; response: Record<string, unknown> }> | undefined;
   for (const part of context.userContent?.parts ?? []) {
     const update = part.functionResponse;
-    if (update?.question !== undefined && update.willContinue === true) (asked ??= []).push({ id: update.id, question: update.question, response: update.response });
+    if (update?.question != null && update.willContinue === true) (asked ??= []).push({ id: update.id, question: update.question, response: update.response });
   }
   if (!asked) return undefined;
   const events = context.session.events;
@@ -58,11 +58,11 @@ export function updateQuestionPause(context: InvocationContext): Event | undefin
   });
 }
 
-/** True when the message holds a long-running update with a question: only then can {@link updateQuestionPause} pause. */
+/** True when the message holds a long-running update with a question (`null`: none): only then can {@link updateQuestionPause} pause. */
 export function asksQuestion(message: Content): boolean {
   // A plain loop: asked at every run's start, and `some` made a callback each time.
   const parts = message.parts;
-  for (let index = 0; index < parts.length; index++) if (parts[index].functionResponse?.question !== undefined) return true;
+  for (let index = 0; index < parts.length; index++) if (parts[index].functionResponse?.question != null) return true;
   return false;
 }
 

@@ -85,6 +85,22 @@ describe('long-running tools', () => {
     expect(model.callCount).toBe(3);
   });
 
+  it('reads a null member of an update as absent, as JSON clients write an absent field: question, willContinue, what only the runner writes', async () => {
+    const { model, runner, stored } = setup([startExport, 'Still going.', 'Done.']);
+    await send(runner, user('export orders'));
+    const lr = (response: Record<string, unknown>, members: Record<string, unknown>): Content => ({ role: 'user', parts: [{ functionResponse: { id: 'lr', name: 'startExport', response, ...members } as never }] });
+
+    // An intermediate update with no question: it does not pause, the model gets it.
+    const halfway = await send(runner, lr({ progress: 50 }, { willContinue: true, question: null, isError: null }));
+    expect(halfway.map((e) => e.errorCode ?? e.text())).toEqual(['Still going.']);
+    expect([...findPendingCalls(await stored()).longRunning.keys()]).toEqual(['lr']);
+    // willContinue null is no continuation: the final update.
+    const done = await send(runner, lr({ status: 'done' }, { willContinue: null, question: null }));
+    expect(done.map((e) => e.errorCode ?? e.text())).toEqual(['Done.']);
+    expect(findPendingCalls(await stored()).longRunning.size).toBe(0);
+    expect(model.callCount).toBe(3);
+  });
+
   it('refuses responses for ids that are not pending, for another tool name, or that are not objects', async () => {
     const { model, runner, stored } = setup([startExport, { calls: [{ id: 'w', name: 'getWeather', args: { city: 'Oslo' } }] }, 'Sunny.']);
     await send(runner, user('export orders'));
