@@ -316,6 +316,13 @@ describe('readEvalSetFile', () => {
     // ADK's older .test.json format (a list of queries, which AgentEvaluator migrates) is not read.
     const legacy = join(dir, 'legacy.test.json');
     writeFileSync(legacy, JSON.stringify([{ query: 'Hi', expected_tool_use: [], reference: 'Hello' }]));
-    expect(() => readEvalSetFile(legacy)).toThrow(expect.objectContaining({ code: 'EVAL_SET_INVALID', message: `${legacy} is not a valid eval set:\n  - (root) must be an object` }));
+    expect(() => readEvalSetFile(legacy)).toThrow(
+      expect.objectContaining({ code: 'EVAL_SET_INVALID', message: `${legacy} is not a valid eval set:\n  - it is ADK's older .test.json format (a list of queries), which is not read: migrate it to an eval set with ADK first (python -c "from google.adk.evaluation.agent_evaluator import AgentEvaluator; AgentEvaluator.migrate_eval_data_to_new_schema('old.test.json', 'new.test.json')"), then read the new file` }),
+    );
+    expect(() => fromAdkEvalSet([{ query: 'Hi', expected_tool_use: [], reference: 'Hello' }])).toThrow(expect.objectContaining({ code: 'EVAL_SET_INVALID', message: expect.stringContaining("ADK's older .test.json format") }));
+    // Another list is no such file: the set check says what it is not.
+    const list = join(dir, 'list.json');
+    writeFileSync(list, JSON.stringify([{ id: 'c' }]));
+    expect(() => readEvalSetFile(list)).toThrow(expect.objectContaining({ code: 'EVAL_SET_INVALID', message: `${list} is not a valid eval set:\n  - (root) must be an object` }));
   });
 });

@@ -3,7 +3,7 @@ import { checkEvalSet } from './check-eval-set';
 import type { EvalCase, EvalSet, EvalTurn, ExpectedCall } from './eval-set';
 import { EvalSetError } from './eval-set-error';
 import { literalArguments } from './literal-arguments';
-import { adkCaseUnsupportedMessage, adkExpectationUnsupportedMessage, invalidEvalSetMessage } from './messages';
+import { OLD_ADK_FORMAT, adkCaseUnsupportedMessage, adkExpectationUnsupportedMessage, invalidEvalSetMessage } from './messages';
 
 /** A `Content` as ADK's files hold it (google-genai's shape, snake_case). */
 export interface AdkContent {
@@ -62,7 +62,8 @@ export interface FromAdkEvalSetOptions {
  * `initialState` and `appName`. Ids and creation timestamps are kept.
  *
  * @throws EvalSetError `EVAL_SET_INVALID` for JSON that is not an ADK eval set (a tool use without a name or
- *   with args that are not an object or null, any field of the wrong type for ADK's models; every problem at once) or an `answers` option that is neither; `EVAL_SET_UNSUPPORTED` for a
+ *   with args that are not an object or null, any field of the wrong type for ADK's models; every problem at once;
+ *   ADK's older `.test.json` format, a list of queries, saying how to migrate it) or an `answers` option that is neither; `EVAL_SET_UNSUPPORTED` for a
  *   case with a `conversation_scenario` (a simulated user), or a user message with other parts than text.
  */
 export function fromAdkEvalSet(json: unknown, options: FromAdkEvalSetOptions = {}): EvalSet {
@@ -70,6 +71,7 @@ export function fromAdkEvalSet(json: unknown, options: FromAdkEvalSetOptions = {
   if (options.answers !== undefined && options.answers !== 'exact' && options.answers !== 'ignore') {
     throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(source, [`the answers option must be "exact" or "ignore", not ${JSON.stringify(options.answers)}`]));
   }
+  if (isOldAdkTestFile(json)) throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(source, [OLD_ADK_FORMAT]));
   const root = record(json);
   const id = pick(root, 'eval_set_id');
   const cases = pick(root, 'eval_cases');
@@ -85,6 +87,14 @@ export function fromAdkEvalSet(json: unknown, options: FromAdkEvalSetOptions = {
   if (problems.length) throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(source, problems));
   checkEvalSet(set, { judgeModel: true, source });
   return set;
+}
+
+/**
+ * True for ADK's older `.test.json` format: a list of queries (`[{ "query", "expected_tool_use",
+ * "reference" }, …]`), which ADK's `AgentEvaluator` migrates to an eval set when it loads one.
+ */
+export function isOldAdkTestFile(json: unknown): boolean {
+  return Array.isArray(json) && json.length > 0 && json.every((item) => isRecord(item) && 'query' in item);
 }
 
 function readCase(value: unknown, index: number, options: FromAdkEvalSetOptions, problems: string[]): EvalCase {

@@ -5,6 +5,11 @@ export function invalidEvalSetMessage(source: string, problems: readonly string[
   return `${source} is not a valid eval set:\n${problems.map((p) => `  - ${p}`).join('\n')}`;
 }
 
+/** `EVAL_SET_INVALID`: the problem of a file in ADK's older `.test.json` format: what it is, and how to migrate it. */
+export const OLD_ADK_FORMAT =
+  "it is ADK's older .test.json format (a list of queries), which is not read: migrate it to an eval set with ADK first " +
+  "(python -c \"from google.adk.evaluation.agent_evaluator import AgentEvaluator; AgentEvaluator.migrate_eval_data_to_new_schema('old.test.json', 'new.test.json')\"), then read the new file";
+
 /** `EVAL_JUDGE_MISSING`: which cases need the judge. */
 export function judgeMissingMessage(caseIds: readonly string[]): string {
   if (caseIds.length === 0) return 'A judged answer was expected, but no judge model was given: pass judgeModel.';

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { registerTypeScript } from '@toolsmith/core/internal';
-import { fromAdkEvalSet } from './adk-evalset';
+import { fromAdkEvalSet, isOldAdkTestFile } from './adk-evalset';
 import { checkEvalSet } from './check-eval-set';
 import type { EvalSet } from './eval-set';
 import { EvalSetError } from './eval-set-error';
-import { evalSetNotFoundMessage, invalidEvalSetMessage } from './messages';
+import { OLD_ADK_FORMAT, evalSetNotFoundMessage, invalidEvalSetMessage } from './messages';
 import { thrownMessage } from '@toolsmith/core';
 
 /** Options of {@link readEvalSetFile}. */
@@ -22,7 +22,7 @@ export interface ReadEvalSetFileOptions {
  * checked as {@link checkEvalSet} does (a judged answer is checked for when the set runs).
  *
  * @throws EvalSetError `EVAL_SET_NOT_FOUND` (no such file, not readable), `EVAL_SET_INVALID` (not JSON, a
- *   module that fails to load, not an eval set), `EVAL_SET_UNSUPPORTED` (see {@link fromAdkEvalSet}).
+ *   module that fails to load, not an eval set, ADK's older `.test.json` format: the message says how to migrate it), `EVAL_SET_UNSUPPORTED` (see {@link fromAdkEvalSet}).
  */
 export function readEvalSetFile(file: string, options: ReadEvalSetFileOptions = {}): EvalSet {
   if (extname(file) !== '.json') return readEvalSetModule(file);
@@ -39,6 +39,7 @@ export function readEvalSetFile(file: string, options: ReadEvalSetFileOptions = 
   } catch (error) {
     throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(file, [`is not JSON: ${(error as Error).message}`]), { cause: error });
   }
+  if (isOldAdkTestFile(json)) throw new EvalSetError('EVAL_SET_INVALID', invalidEvalSetMessage(file, [OLD_ADK_FORMAT]));
   const root = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
   if ('eval_set_id' in root || 'evalSetId' in root) return fromAdkEvalSet(json, { source: file, ...(options.adkAnswers ? { answers: options.adkAnswers } : {}) });
   checkEvalSet(json, { judgeModel: true, source: file });
