@@ -115,3 +115,21 @@ it('confirmations: approve {d1} and reject d1 + approve d2 at once: exactly one 
   }
   expect(await first.getResult()).toMatchObject({ text: 'done' });
 }, 60_000);
+
+it('a queued session (no run waits): a cancel, then a typed key for the same request before the cancel has run: the key loses and is not saved', async () => {
+  const first = await durable.enqueue({ userId: 'u', sessionId: 's3', messageId: 'm1', newMessage: message('keys') }, 'runs');
+  await first.getResult();
+  const [r1] = (await events('s3')).flatMap((event) => credentialRequests(event));
+  // The cancel claims r1 as the typed answer would (before, an answer without a typed credential took no claim).
+  const cancelled = await durable.enqueue({ userId: 'u', sessionId: 's3', messageId: 'm2', newMessage: credentialResponse(r1, { cancelled: true }) }, 'runs');
+  const typed = durable.enqueue({ userId: 'u', sessionId: 's3', messageId: 'm3', newMessage: credentialResponse(r1, { credential: { apiKey: 'KEY-LATE-weather' } }) }, 'runs');
+  // Refused at once while the cancel's run has not stored it, or, once it has, started as a run of its own that refuses it.
+  const late = await typed.then(
+    async (handle) => (await handle.getResult()).error?.code,
+    (error: { code?: string }) => error.code,
+  );
+  expect(late).toBe('FUNCTION_RESPONSE_NOT_PENDING');
+  await cancelled.getResult();
+  expect(await saved('weather')).toBeUndefined();
+  expect(ran).toEqual([]);
+}, 60_000);

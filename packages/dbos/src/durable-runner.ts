@@ -211,9 +211,9 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
    * `FUNCTION_RESPONSE_NOT_PENDING` (reason `answered`). The same `messageId` again is the same answer:
    * it gets the run's handle.
    *
-   * An answer with a credential the user typed in (`{ credential: … }`) is handled here whether a run
-   * waits for it or not: checked, claimed (when no run waits, the answer's workflow starts the new run),
-   * and then the winner saves the credential in this process (see
+   * Every answer is handled so whether a run waits for it or not, with a credential the user typed in
+   * (`{ credential: … }`) or without: checked, claimed (when no run waits, the answer's workflow starts
+   * the new run), and then the winner saves a typed credential the credential in this process (see
    * {@link save}); DBOS only ever gets the answer with its values `[redacted]`. When no run waits, one
    * that is refused (or given again after its run) is started as a new run like any message, `[redacted]`,
    * and judged there: it saves nothing.
@@ -222,12 +222,10 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     const ids = answeredIds(input.newMessage);
     if (ids.length === 0) return input;
     const withheld = withholdCredentials(input.newMessage);
-    if (!withheld && this.answerTimeoutSec <= 0) return input;
     const given: DurableRunInput = withheld ? { ...input, newMessage: withheld.stored } : input;
     const { appName } = this.runner;
     const session = await this.sessionService.getSession({ appName, userId: input.userId, sessionId: input.sessionId });
     const waitingRun = session && this.answerTimeoutSec > 0 ? await waitingRunOf(session, ids) : undefined;
-    if (waitingRun === undefined && !withheld) return input; // it ended (or never paused): the answer is a new run
     const answered = JSON.stringify([...ids].sort());
     const sessionKey = `toolsmith:${JSON.stringify([appName, input.userId, input.sessionId])}`;
     const token = input.messageId === undefined ? `random:${randomUUID()}` : `message:${input.messageId}`;
