@@ -150,3 +150,21 @@ it('two typed keys answering one request at once: one wins, only its key is save
   expect(await saved()).toEqual({ apiKey: keys[won] });
   for (const key of keys) expect(await tablesHolding(key)).toEqual([]);
 }, 60_000);
+
+it('a refused credential answer on a queued session (misnamed; with a member beside credential) reaches DBOS [redacted]: the run refuses it, and its key is in no table', async () => {
+  const first = await durable.enqueue({ userId: 'u', sessionId: 's5', messageId: 'm1', newMessage: hi }, 'runs');
+  await first.getResult();
+  const right = (await typed('s5', 'unused')).parts[0].functionResponse!;
+  const misnamedKey = 'SECRET-misnamed-61f0ab';
+  const misnamed: Content = { role: 'user', parts: [{ functionResponse: { ...right, name: 'request_credential', response: { credential: { apiKey: misnamedKey } } } }] };
+  const siblingKey = 'SECRET-sibling-0c9e44';
+  const sibling: Content = { role: 'user', parts: [{ functionResponse: { ...right, response: { credential: { apiKey: siblingKey }, apiKey: siblingKey, nested: { again: [siblingKey] } } } }] };
+  for (const [messageId, newMessage] of [['m2', misnamed], ['m3', sibling]] as const) {
+    const run = await durable.enqueue({ userId: 'u', sessionId: 's5', messageId, newMessage }, 'runs');
+    expect((await run.getResult()).error?.code).toBe('INVALID_CREDENTIAL_ANSWER');
+  }
+  expect(await saved()).toBeUndefined();
+  expect(ranWith).toEqual([]);
+  expect(await tablesHolding(misnamedKey)).toEqual([]);
+  expect(await tablesHolding(siblingKey)).toEqual([]);
+}, 60_000);

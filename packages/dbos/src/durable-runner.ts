@@ -7,6 +7,7 @@ import { CallerSavedCredentials } from './caller-saved-credentials';
 import { DurableSessionService } from './durable-session-service';
 import { type DurableAnswer, DURABLE_WAIT_NAMES, answeredIds, pausedWorkflowId } from './durable-waits';
 import { DurableSteps } from './durable-steps';
+import { redactCredentialAnswers } from './redact-credential-answers';
 import { StepPayloads } from './step-payloads';
 
 /** Options of {@link DurableRunner}: the runner's, with the store every worker shares. */
@@ -220,9 +221,11 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
    */
   private async answer(input: DurableRunInput, queue: { queueName?: string }): Promise<WorkflowHandle<DurableRunResult> | DurableRunInput> {
     const ids = answeredIds(input.newMessage);
-    if (ids.length === 0) return input;
-    const withheld = withholdCredentials(input.newMessage);
-    const given: DurableRunInput = withheld ? { ...input, newMessage: withheld.stored } : input;
+    const withheld = ids.length === 0 ? undefined : withholdCredentials(input.newMessage);
+    // What DBOS gets: typed credentials, and anything a refused credential answer holds, [redacted].
+    const redacted = redactCredentialAnswers(withheld ? withheld.stored : input.newMessage);
+    const given: DurableRunInput = redacted === input.newMessage ? input : { ...input, newMessage: redacted };
+    if (ids.length === 0) return given;
     const { appName } = this.runner;
     const session = await this.sessionService.getSession({ appName, userId: input.userId, sessionId: input.sessionId });
     const waitingRun = session && this.answerTimeoutSec > 0 ? await waitingRunOf(session, ids) : undefined;
