@@ -1,6 +1,6 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { Content } from '@toolsmith/core';
-import { InMemoryCredentialService, LlmAgent, confirmationRequests, confirmationResponse, credentialRequests, credentialResponse, functionTool } from '@toolsmith/core';
+import { InMemoryCredentialService, LlmAgent, confirmationRequests, confirmationResponse, credentialRequests, credentialResponse, functionTool, longRunningResponse } from '@toolsmith/core';
 import { ScriptedModel } from '@toolsmith/core/testing';
 import { PostgresSessionService } from '@toolsmith/postgres';
 // eslint-disable-next-line toolsmith/no-cross-package-relative -- test fixture shared with packages/postgres; not public API
@@ -48,10 +48,18 @@ beforeAll(async () => {
   const model = new ScriptedModel((request) => {
     const last = request.contents.at(-1)?.parts[0];
     if (last?.functionResponse) return 'done';
+    if (last?.text === 'export') return { calls: [{ id: 'L1', name: 'startExport', args: {} }] };
     if (last?.text === 'remove') return { calls: [{ id: 'd1', name: 'remove', args: { what: 'a' } }, { id: 'd2', name: 'remove', args: { what: 'b' } }] };
     return { calls: [{ id: 'c1', name: 'weather', args: {} }, { id: 'c2', name: 'calendar', args: {} }] };
   });
-  durable = new DurableRunner({ appName: 'wx', agent: new LlmAgent({ name: 'a', model, tools: [keyed('weather'), keyed('calendar'), remove] }), sessionService: store, credentialService: credentials });
+  const startExport = functionTool({
+    name: 'startExport',
+    description: 'Starts an export.',
+    isLongRunning: true,
+    parameters: { type: 'object', properties: {}, additionalProperties: false },
+    execute: () => ({ status: 'pending' }),
+  });
+  durable = new DurableRunner({ appName: 'wx', agent: new LlmAgent({ name: 'a', model, tools: [keyed('weather'), keyed('calendar'), remove, startExport] }), sessionService: store, credentialService: credentials });
   DBOS.setConfig({ name: 'toolsmith-durable-overlap', systemDatabaseUrl: server.url, systemDatabaseSchemaName: dbosSchema, executorID: 'overlap', applicationVersion: 'test', logLevel: 'error' });
   await DBOS.launch();
   await registerRunQueue('runs');
@@ -133,3 +141,27 @@ it('a queued session (no run waits): a cancel, then a typed key for the same req
   expect(await saved('weather')).toBeUndefined();
   expect(ran).toEqual([]);
 }, 60_000);
+
+for (const [second, update] of [
+  ['a newer question', { response: { status: 'blocked', rows: 2 }, willContinue: true, question: { hint: 'Keep them now?' } }],
+  ['the final update', { response: { status: 'done' } }],
+  ['a progress update', { response: { status: 'running' }, willContinue: true }],
+] as const) {
+  it(`while a run waits on an update's question, ${second} of the same call goes to it, as with Runner (long-running.md)`, async () => {
+    const sessionId = `lr-${second.replaceAll(' ', '-')}`;
+    const first = await durable.start({ userId: 'u', sessionId, messageId: 'm1', newMessage: message('export') });
+    await DBOS.getEvent(first.workflowID, DURABLE_WAIT_NAMES.waitingEvent);
+    const asked = await durable.start({ userId: 'u', sessionId, messageId: 'u1', newMessage: longRunningResponse({ id: 'L1', name: 'startExport', response: { status: 'blocked', rows: 1 }, willContinue: true, question: { hint: 'Keep it?' } }) });
+    expect(asked.workflowID).toBe(first.workflowID);
+    // The run waits for the question once it has stored it.
+    while ((await events(sessionId)).flatMap((event) => confirmationRequests(event)).length === 0) await DBOS.sleep(50);
+    const next = await durable.start({ userId: 'u', sessionId, messageId: 'u2', newMessage: longRunningResponse({ id: 'L1', name: 'startExport', ...update }) });
+    expect(next.workflowID).toBe(first.workflowID);
+    if (second !== 'the final update') {
+      // The call goes on; its final update ends it, its question with it, and the run.
+      const last = await durable.start({ userId: 'u', sessionId, messageId: 'u3', newMessage: longRunningResponse({ id: 'L1', name: 'startExport', response: { status: 'done' } }) });
+      expect(last.workflowID).toBe(first.workflowID);
+    }
+    expect(await first.getResult()).toMatchObject({ text: 'done' });
+  }, 60_000);
+}

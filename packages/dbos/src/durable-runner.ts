@@ -1,6 +1,6 @@
 import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import type { BaseAgent, Content, CredentialService, Event, RunnerOptions, Session, SessionService } from '@toolsmith/core';
-import { FunctionResponseNotPendingError, InvalidMessageError, Runner, checkFunctionResponses, confirmationRequests } from '@toolsmith/core';
+import { FunctionResponseNotPendingError, InvalidMessageError, Runner, checkFunctionResponses, confirmationRequests, findPendingCalls } from '@toolsmith/core';
 import { type WithheldCredentials, checkMessageId, checkedPlugins, copyNewMessage, runInputProblem, saveTypedCredentials, unreadableRunInput, withholdCredentials } from '@toolsmith/core/internal';
 import { randomUUID } from 'node:crypto';
 import { CallerSavedCredentials } from './caller-saved-credentials';
@@ -99,7 +99,7 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     this.answerTimeoutSec = options.answerTimeoutSec ?? 7 * 24 * 60 * 60;
     this.runner = new Runner<TAgent>({
       ...options,
-      sessionService: new DurableSessionService(options.sessionService, (event) => this.stored(event)),
+      sessionService: new DurableSessionService(options.sessionService, (event, session) => this.stored(event, session)),
       // A credential the user types in is saved by start/enqueue, in the caller's process: the workflow gets it [redacted].
       credentialService: options.credentialService && new CallerSavedCredentials(options.credentialService),
       plugins: [this.steps, ...plugins],
@@ -249,10 +249,14 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     const claim: AnswerClaim = { workflowId: runId, answer, token };
     if (withheld) claim.saves = true;
     if (waitingRun === undefined) claim.run = queue.queueName === undefined ? { input: given, mode: {} } : { input: given, mode: { endAtPause: true }, queueName: queue.queueName };
-    // Every call the answer answers is claimed, one by one in id order, all or nothing: of the answers to
-    // one call (alone or with others), exactly one takes it.
+    // Every request the answer answers (a confirmation, a credential, an update's question) is claimed, one by
+    // one in id order, all or nothing: of the answers to one request (alone or with others), exactly one takes
+    // it. A long-running call's update is not: the call takes every update until its final one, as with Runner.
+    const requests = findPendingCalls(session?.events ?? []).confirmations;
+    const claimed = [...new Set(ids)].filter((id) => requests.has(id)).sort();
+    if (claimed.length === 0 && waitingRun === undefined) return given; // updates only: a new run, judged there
     const held: string[] = [];
-    for (const id of [...new Set(ids)].sort()) {
+    for (const id of claimed) {
       const claimId = await this.claimCall(`${sessionKey}::claim::${JSON.stringify([id, pauseOf(session, id)])}`, token, answerId);
       if (claimId === undefined) {
         await Promise.all(held.map((taken) => DBOS.send(taken, false, DURABLE_WAIT_NAMES.keptTopic)));
@@ -326,10 +330,17 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     }
   }
 
-  /** Called with each event a run stores: the calls it answers no longer wait (see {@link execute}). */
-  private stored(event: Event): void {
+  /**
+   * Called with each event a run stores: the calls it answers no longer wait, nor does any request it
+   * closed (an update's question a final update or a newer question closed; see {@link execute}).
+   */
+  private stored(event: Event, session: Session): void {
     const waiting = this.waits.get(DBOS.workflowID!);
-    if (waiting) for (const response of event.functionResponses()) waiting.delete(response.id);
+    if (!waiting) return;
+    for (const response of event.functionResponses()) waiting.delete(response.id);
+    if (waiting.size === 0) return;
+    const pending = findPendingCalls(session.events);
+    for (const id of waiting) if (!pending.confirmations.has(id) && !pending.longRunning.has(id)) waiting.delete(id);
   }
 
   /**

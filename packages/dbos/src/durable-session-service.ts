@@ -22,12 +22,12 @@ interface RecordedAppend {
  */
 export class DurableSessionService implements SessionService {
   /**
-   * @param onStored - called with each event a workflow stores (replayed ones too), in the workflow: how
+   * @param onStored - called with each event a workflow stores (replayed ones too) and the session it is now in, in the workflow: how
    * the run learns that the answer it was handed was accepted (the runner stored it) rather than refused.
    */
   constructor(
     private readonly inner: SessionService,
-    private readonly onStored?: (event: Event) => void,
+    private readonly onStored?: (event: Event, session: Session) => void,
   ) {}
 
   async createSession(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session> {
@@ -102,7 +102,7 @@ export class DurableSessionService implements SessionService {
     );
     if (recorded.error) throw thrown ?? replayedError(recorded.error);
     if (stored) {
-      this.onStored?.(stored);
+      this.onStored?.(stored, session);
       return stored;
     }
     // Replayed: the store holds the event already; the session catches up with what it recorded. The
@@ -112,7 +112,7 @@ export class DurableSessionService implements SessionService {
     session.events.push(event);
     session.state = recorded.state!;
     session.lastSequence = recorded.lastSequence!;
-    this.onStored?.(event);
+    this.onStored?.(event, session);
     return event;
   }
 

@@ -12,9 +12,9 @@ export const DURABLE_WAIT_NAMES = {
   waitingEvent: 'toolsmith.waiting',
   /** DBOS message topic the answers are sent on. */
   answerTopic: 'toolsmith.answer',
-  /** DBOS event of a call's claim workflow: the token of the answer that took the call. */
+  /** DBOS event of a request's claim workflow: the token of the answer that took the request. */
   claimEvent: 'toolsmith.claimedBy',
-  /** DBOS message topic on which an answer tells a call's claim whether it keeps the call (`true`: it took all its calls) or gives it up (`false`). */
+  /** DBOS message topic on which an answer tells a call's claim whether it keeps the request (`true`: it took all its requests) or gives it up (`false`). */
   keptTopic: 'toolsmith.kept',
   /** DBOS message topic on which the winner tells the claim it saved the credential (`true`; `false`: the save failed). */
   savedTopic: 'toolsmith.saved',
