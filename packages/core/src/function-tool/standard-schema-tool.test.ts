@@ -9,6 +9,8 @@ import { ToolContext } from '../tools/tool-context';
 import { Toolset } from '../tools/toolset';
 import { scanTools } from '../scanning/tool-scanner';
 import { functionTool } from './function-tool';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { runInNewContext } from 'node:vm';
 
 // arktype ships only ES modules: jest compiles them to CommonJS (jest.config.ts), and the types come from its ESM entry.
 const { type } = require('arktype') as typeof import('arktype', { with: { 'resolution-mode': 'import' } });
@@ -135,6 +137,22 @@ describe('functionTool with a Standard Schema', () => {
     });
     expect((await invokeTool(lookUp, 'look_up', { user: 'ada' })).response).toEqual({ user: 'ada' });
     expect((await invokeTool(lookUp, 'look_up', { user: 'bob' })).error?.message).toBe('Invalid arguments for tool "look_up": user: no such user.');
+  });
+
+  it("awaits an async answer that is another realm's promise or a thenable, as a native one: its refusal refuses the call", async () => {
+    const json = { type: 'object', properties: { user: { type: 'string' } }, required: ['user'], additionalProperties: false } as const;
+    // A promise of a vm context (what a sandbox or a test runner hands over), and a Bluebird-like thenable.
+    const foreignPromise = (value: unknown): PromiseLike<unknown> => runInNewContext('Promise.resolve(value)', { value }) as PromiseLike<unknown>;
+    const thenable = (value: unknown): PromiseLike<unknown> => ({ then: (resolve?: ((v: unknown) => unknown) | null) => (resolve?.(value), undefined) }) as unknown as PromiseLike<unknown>;
+    for (const answerWith of [foreignPromise, thenable]) {
+      const ran: unknown[] = [];
+      const checked = { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => answerWith((value as { user?: string }).user === 'ada' ? { value } : { issues: [{ message: 'no such user', path: ['user'] }] }), jsonSchema: { input: () => json, output: () => json } } };
+      const lookUp = functionTool({ name: 'look_up', description: '', parameters: checked as unknown as StandardSchemaV1<{ user: string }>, execute: (args) => (ran.push(args), { ok: true }) });
+      expect((await invokeTool(lookUp, 'look_up', { user: 'bob' })).error?.message).toBe('Invalid arguments for tool "look_up": user: no such user.');
+      expect(ran).toEqual([]);
+      expect((await invokeTool(lookUp, 'look_up', { user: 'ada' })).response).toEqual({ ok: true });
+      expect(ran).toEqual([{ user: 'ada' }]);
+    }
   });
 
   it('refuses at creation a Standard Schema without a JSON Schema converter, saying what to do', () => {

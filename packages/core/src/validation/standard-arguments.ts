@@ -6,7 +6,7 @@ import type { JsonSchema } from '../model/json-schema';
 import { type ArgumentLimits, parseArguments, tooDeep } from './argument-parser';
 import { repairArguments } from './argument-repair';
 import { toArgumentProblems, validatorFor } from './schema-validator';
-import { standardProblems } from './standard-schema';
+import { nativeAnswer, standardProblems } from './standard-schema';
 
 /**
  * Which Standard Schemas judge a tool's arguments, decided at startup: one for the whole arguments
@@ -54,10 +54,10 @@ export type StandardCheck = { readonly args: Record<string, unknown>; readonly p
  */
 export function checkStandardArguments(check: StandardArguments, args: Record<string, unknown>): StandardCheck | Promise<StandardCheck> {
   if (check.whole) {
-    const result = check.whole['~standard'].validate(args);
+    const result = nativeAnswer(check.whole['~standard'].validate(args));
     return result instanceof Promise ? result.then(wholeOutcome) : wholeOutcome(result);
   }
-  const results = check.properties.map(({ name, schema, optional }) => (optional && args[name] === undefined ? leftOut(schema) : schema['~standard'].validate(args[name])));
+  const results = check.properties.map(({ name, schema, optional }) => (optional && args[name] === undefined ? leftOut(schema) : nativeAnswer(schema['~standard'].validate(args[name]))));
   if (results.some((result) => result instanceof Promise)) return Promise.all(results).then((settled) => propertiesOutcome(check, args, settled));
   return propertiesOutcome(check, args, results as StandardSchemaV1.Result<unknown>[]);
 }
@@ -70,7 +70,7 @@ const LEFT_OUT: StandardSchemaV1.Result<unknown> = Object.freeze({ value: undefi
  * options, not by its schema) leaves it out.
  */
 function leftOut(schema: StandardSchemaV1): StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>> {
-  const result = schema['~standard'].validate(undefined);
+  const result = nativeAnswer(schema['~standard'].validate(undefined));
   return result instanceof Promise ? result.then(orLeftOut) : orLeftOut(result);
 }
 

@@ -80,7 +80,7 @@ function isSchemaObject(value: unknown): value is JsonSchema {
  */
 export function acceptsUndefined(schema: StandardSchemaV1): boolean {
   try {
-    const result = schema['~standard'].validate(undefined);
+    const result = nativeAnswer(schema['~standard'].validate(undefined));
     if (result instanceof Promise) {
       result.catch(() => undefined);
       return false;
@@ -117,4 +117,14 @@ export function standardProblems(issues: readonly StandardSchemaV1.Issue[], pref
 
 function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * A library's `validate` answer, where a promise of another realm (a `vm` context's, a test runner's sandbox) or another
+ * thenable (Bluebird) is made a native Promise: the code after it tells an async answer by `instanceof Promise`, and
+ * would otherwise read such a promise as a synchronous answer with no issues, so an async refusal would pass.
+ */
+export function nativeAnswer<T>(result: T | PromiseLike<T>): T | Promise<T> {
+  if (result instanceof Promise || typeof result !== 'object' || result === null) return result as T | Promise<T>;
+  return typeof (result as PromiseLike<T>).then === 'function' ? Promise.resolve(result) : (result as T);
 }
