@@ -67,8 +67,10 @@ describe('mapGeminiError', () => {
   it('retries only fetch\'s own network TypeErrors: one the SDK throws reading a received (billed) response is not a connection failure', () => {
     const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
     expect(mapGeminiError(new TypeError('fetch failed', { cause: reset }))).toMatchObject({ code: 'PROVIDER_CONNECTION_FAILED', isRetryable: true });
+    // A body cut mid-read: the response arrived (billed), so it is not tried again.
     expect(mapGeminiError(new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }))).toMatchObject({
-      code: 'PROVIDER_CONNECTION_FAILED',
+      code: 'PROVIDER_RESPONSE_INVALID',
+      isRetryable: false,
     });
     expect(mapGeminiError(new TypeError('Failed to fetch'))).toMatchObject({ code: 'PROVIDER_CONNECTION_FAILED' });
     expect(mapGeminiError(new TypeError('socket hang up', { cause: reset }))).toMatchObject({ code: 'PROVIDER_CONNECTION_FAILED' });

@@ -67,12 +67,11 @@ function retryDelayMs(body: GoogleRpcError | undefined): number | undefined {
 }
 
 /**
- * What fetch implementations throw for a request that got no (whole) response: undici's `fetch failed` (its
- * cause names the socket error) and `terminated` (a body cut mid-read), and the browsers' words for the same.
+ * What fetch implementations throw for a request that got no response: undici's `fetch failed` (its cause names
+ * the socket error), and the browsers' words for the same.
  */
 const FETCH_NETWORK_MESSAGES: ReadonlySet<string> = new Set([
   'fetch failed',
-  'terminated',
   'Failed to fetch',
   'NetworkError when attempting to fetch resource.',
   'Load failed',
@@ -91,6 +90,8 @@ function isNetworkError(error: unknown): boolean {
 function isFetchFailure(error: unknown): boolean {
   // Read by name, not instanceof: fetch's errors can come from another realm (a test runner's, a worker's).
   if (typeof error !== 'object' || error === null || (error as Error).name !== 'TypeError') return false;
+  // undici's body cut mid-read: the response arrived (and was billed), so it is not tried again.
+  if ((error as Error).message === 'terminated') return false;
   if (FETCH_NETWORK_MESSAGES.has((error as Error).message)) return true;
   // A fetch of another runtime may word it otherwise, but names the system error it failed on (`ECONNRESET`, `UND_ERR_SOCKET`).
   const cause = (error as { cause?: unknown }).cause;
