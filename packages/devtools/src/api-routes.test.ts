@@ -289,6 +289,10 @@ describe('the dev server API', () => {
     expect(await code(await post('/api/sessions/a%0Ab/run', { text: 'hi' }))).toEqual([400, 'BAD_REQUEST']);
     expect(await code(await post('/api/tools/lookupOrder/run', { args: { orderId: 'A-1' }, sessionId: 's\u007f' }))).toEqual([400, 'BAD_REQUEST']);
     expect((await (await api('/api/sessions')).json()) as SessionSummary[]).toEqual([]);
+    // A message id the runner would refuse: 400 before anything streams, as a refused message is.
+    expect(await code(await post('/api/sessions/s-m/run', { text: 'hi', messageId: 'a\u0000b' }))).toEqual([400, 'INVALID_MESSAGE']);
+    // A longer id in a path is only read (a session stored before ids were limited can be opened and deleted).
+    expect(await code(await api(`/api/sessions/${'x'.repeat(300)}`))).toEqual([404, 'SESSION_NOT_FOUND']);
     // The longest id is taken.
     expect((await post('/api/sessions', { sessionId: 'x'.repeat(256) })).status).toBe(201);
   });

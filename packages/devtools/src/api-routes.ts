@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Content} from '@toolsmith/core';
 import { ToolsmithError, reportableError, thrownMessage } from '@toolsmith/core';
-import { type HttpGuard, HttpGuardError, checkNewMessage, decodePathSegment, runIdProblem } from '@toolsmith/core/internal';
+import { type HttpGuard, HttpGuardError, checkMessageId, checkNewMessage, decodePathSegment, runIdProblem, unfitIdentifierCharacter } from '@toolsmith/core/internal';
 import type { DevAgentHost} from './dev-agent-host';
 import { pendingOf, toWireEvent } from './dev-agent-host';
 import { DevApiError } from './dev-api-error';
@@ -51,6 +51,9 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
       const body = await readJsonBody(request);
       const { messageId } = body;
       if (messageId !== undefined && (typeof messageId !== 'string' || messageId === '')) throw badRequest('messageId must be a non-empty string.');
+      const badMessageId = messageId === undefined ? undefined : checkMessageId(messageId);
+      if (badMessageId) throw badMessageId; // 400 INVALID_MESSAGE before anything streams, as for the message
+      checkId('sessionId', id);
       await streamRun(host, id, messageOf(host, body), response, messageId);
     },
   ],
@@ -132,7 +135,10 @@ const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
  */
 function pathId(segment: string): string {
   const id = decodePathSegment(segment);
-  checkId('path segment', id);
+  // Characters only: a session stored before ids were limited to 256 characters can still be read and deleted
+  // (the routes that create or run a session check the length, through checkId or the runner).
+  const unfit = unfitIdentifierCharacter(id);
+  if (unfit) throw badRequest(`The path segment has a ${unfit}.`);
   return id;
 }
 

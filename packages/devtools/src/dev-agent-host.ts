@@ -175,6 +175,7 @@ export class DevAgentHost {
       await Promise.all([...runs].map((run) => run.ended));
     }
     await this.runner.deleteSession({ userId: this.userId, sessionId }); // its session grants go with it
+    this.inspector?.forget(sessionId);
   }
 
   /**

@@ -77,6 +77,14 @@ describe('the dev server API: the inspector, session titles and search', () => {
     expect(both.modelCalls.map((call) => JSON.stringify(call.response))).toEqual([expect.stringContaining('"refund"'), expect.stringContaining('Refunded 250')]);
   });
 
+  it('forgets a deleted session: its inspector is empty, also for a new session under its id', async () => {
+    await run('s-gone', 'Look up order A-1001');
+    expect(((await (await api('/api/sessions/s-gone/inspector')).json()) as WireInspection).modelCalls.length).toBeGreaterThan(0);
+    const deleted = await fetch(`${server.url}/api/sessions/s-gone`, { method: 'DELETE', headers: { authorization: `Bearer ${server.token}` } });
+    expect(deleted.status).toBe(204);
+    expect(await (await api('/api/sessions/s-gone/inspector')).json()).toEqual({ spans: [], modelCalls: [] });
+  });
+
   it('titles sessions by their first message, and ?q= searches titles and ids', async () => {
     await run('s-title', 'Export the customers please');
     const all = (await (await api('/api/sessions')).json()) as SessionSummary[];

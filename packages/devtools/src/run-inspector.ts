@@ -47,6 +47,12 @@ export class RunInspector {
     return { spans, modelCalls: spans.filter((span) => span.attributes['gen_ai.operation.name'] === 'chat').map(modelCall) };
   }
 
+  /** Forgets a deleted session's runs: a new session under its id starts with none of them. */
+  forget(sessionId: string): void {
+    for (const traceId of this.sessions.get(sessionId) ?? []) this.traces.delete(traceId);
+    this.sessions.delete(sessionId);
+  }
+
   private record(span: ReadableSpan): void {
     const { traceId, spanId } = span.spanContext();
     const wire: WireSpan = {

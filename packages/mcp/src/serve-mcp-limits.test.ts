@@ -110,6 +110,11 @@ describe('serveMcp over HTTP: limits before parsing', () => {
       const put = await send(endpoint.url, { method: 'PUT', body: JSON.stringify(initialize) });
       expect([put.status, put.headers.allow]).toEqual([405, 'GET, POST, DELETE']);
       const ok = await send(endpoint.url, { body: JSON.stringify(initialize) });
+      // A DELETE (or GET) carrying a body that is not JSON is refused too: the session it names is not ended.
+      const sessionId = ok.headers['mcp-session-id'] as string;
+      const deleted = await send(endpoint.url, { method: 'DELETE', headers: { 'content-type': 'text/plain', 'content-length': '1', 'mcp-session-id': sessionId }, body: 'x' });
+      expect(deleted.status).toBe(415);
+      expect((await send(endpoint.url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } })).status).toBe(200);
       for (const answer of [ok, plain, put]) {
         expect(answer.headers['content-security-policy']).toBe("frame-ancestors 'none'");
         expect(answer.headers['x-frame-options']).toBe('DENY');

@@ -149,6 +149,7 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
     }
     const caller = await guard.admit(request);
     guard.checkMethod(request, ['GET', 'POST', 'DELETE'], path);
+    guard.checkBodyType(request); // a GET or DELETE with a text/plain or form body too (mcp.md: 415 for any body not JSON)
 
     const sessionId = header(request, 'mcp-session-id');
     const session = sessionId === undefined ? undefined : sessions.get(sessionId);
