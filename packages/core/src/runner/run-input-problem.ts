@@ -27,7 +27,8 @@ export const MAX_RUN_ID_LENGTH = 256;
  * Why `value` cannot be a run's `userId` or `sessionId` (`field`), worded after the field's name, or `undefined`: a
  * string of at most {@link MAX_RUN_ID_LENGTH} characters with no control character and no lone surrogate, so every
  * store keeps it as given (PostgreSQL refuses NUL; a lone surrogate would be stored as U+FFFD, and two ids would
- * name one session) and the artifact services take it too. Servers that take ids from a request check them here.
+ * name one session). (The artifact services take less: no empty id, no `.` or `..`, at most 255 characters once
+ * URI-encoded: artifact-scope.ts.) Servers that take ids from a request check them here.
  */
 export function runIdProblem(field: string, value: unknown): string | undefined {
   if (typeof value !== 'string') return `${field} is ${kind(value)}, not a string`;
