@@ -72,4 +72,45 @@ describe('the files a manifest entry was built from', () => {
     expect(await main(['schema', '--check', '-q'], check.io)).toBe(1);
     expect(check.stderr()).toContain("the files toolset OrderTools's schemas were built from (src/stop.ts) changed");
   });
+
+  it('records the re-exporting files a type was imported through, and a re-export that changes makes the entry stale', async () => {
+    const files: Record<string, string> = {
+      'src/tools.ts': `import { Tool, Toolset } from '@toolsmith/core';
+import type { Stop } from './barrel';
+import type { ReStatus } from './named';
+import type * as Ns from './ns-barrel';
+
+@Toolset()
+export class TripTools {
+  @Tool()
+  plan(stop: Stop, status: ReStatus, page: Ns.Page, next: import('./type-barrel').Next) { return { stop, status, page, next }; }
+}
+`,
+      'src/barrel.ts': "export * from './middle';\n",
+      'src/middle.ts': "export * from './inner';\n",
+      'src/named.ts': "export { Status as ReStatus } from './inner';\n",
+      'src/inner.ts': "export interface Stop { city: string }\nexport type Status = 'open' | 'shipped';\n",
+      'src/ns-barrel.ts': "export * from './page';\n",
+      'src/page.ts': 'export interface Page { size: number }\n',
+      'src/type-barrel.ts': "export * from './next';\n",
+      'src/next.ts': 'export interface Next { cursor: string }\n',
+      'src/inner2.ts': "export interface Stop { city: string; country: string }\nexport type Status = 'open' | 'cancelled';\n",
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    expect(await main(['schema', '-q'], io().io)).toBe(0);
+    const path = join(dir, 'toolsmith.schema.json');
+    const recorded = (name: string) => ({ source: name, sourceHash: hashSource(files[name]) });
+    expect(loadManifest(path).document.toolsets.TripTools.dependencies).toEqual(
+      ['src/barrel.ts', 'src/inner.ts', 'src/middle.ts', 'src/named.ts', 'src/next.ts', 'src/ns-barrel.ts', 'src/page.ts', 'src/type-barrel.ts'].map(recorded),
+    );
+    expect(loadManifest(path, { onStale: 'error' }).methodFor('TripTools', 'plan')).toBeDefined();
+
+    for (const [file, text] of [['src/middle.ts', "export * from './inner2';\n"], ['src/named.ts', "export { Status as ReStatus } from './inner2';\n"]]) {
+      writeFileSync(join(dir, file), text);
+      expect(() => loadManifest(path, { onStale: 'error' }).methodFor('TripTools', 'plan')).toThrow(
+        expect.objectContaining({ code: 'MANIFEST_STALE', message: expect.stringContaining(`(${file}) changed`) }),
+      );
+      writeFileSync(join(dir, file), files[file]);
+    }
+  });
 });

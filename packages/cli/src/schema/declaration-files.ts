@@ -58,6 +58,24 @@ export class DeclarationFiles {
         const name = ts.isTypeReferenceNode(current) ? current.typeName : ts.isTypeQueryNode(current) ? current.exprName : current.expression;
         const symbol = this.checker.getSymbolAtLocation(name);
         if (symbol) this.ofSymbol(symbol);
+        // `Ns.Stop` with `import * as Ns from './barrel'`: the barrel and its `export *` chain.
+        if (symbol && ts.isQualifiedName(name)) {
+          let left: ts.EntityName = name.left;
+          while (ts.isQualifiedName(left)) left = left.left;
+          const namespace = this.checker.getSymbolAtLocation(left);
+          if (namespace) this.ofSymbol(namespace);
+          const module = namespace && this.checker.getAliasedSymbol(namespace).valueDeclaration;
+          if (module && ts.isSourceFile(module)) this.throughModule(module, symbol);
+        }
+      }
+      // `import('./barrel').Stop`
+      if (ts.isImportTypeNode(current) && current.qualifier && ts.isLiteralTypeNode(current.argument) && ts.isStringLiteral(current.argument.literal)) {
+        const module = this.checker.getSymbolAtLocation(current.argument.literal)?.valueDeclaration;
+        const symbol = this.checker.getSymbolAtLocation(current.qualifier);
+        if (module && ts.isSourceFile(module) && symbol) {
+          this.addProjectFile(module);
+          this.throughModule(module, symbol);
+        }
       }
       ts.forEachChild(current, visit);
     };
@@ -66,6 +84,7 @@ export class DeclarationFiles {
 
   /** Adds the project files declaring `symbol` and walks those declarations; whether any was the project's. */
   private ofSymbol(symbol: ts.Symbol): boolean {
+    if (symbol.flags & ts.SymbolFlags.Alias) this.ofAliasChain(symbol);
     const target = symbol.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(symbol) : symbol;
     let own = false;
     for (const declaration of target.declarations ?? []) {
@@ -78,6 +97,73 @@ export class DeclarationFiles {
       this.ofNode(declaration);
     }
     return own;
+  }
+
+  /**
+   * Adds the files an imported name goes through on its way to its declaration: each module it is
+   * imported or re-exported from (`export { Status as ReStatus } from './inner'`), and the files of
+   * the `export * from` chain between a module and the file that declares the name, so that a change
+   * to a barrel (it re-exports from another file now) makes the entry stale too.
+   */
+  private ofAliasChain(alias: ts.Symbol): void {
+    let current: ts.Symbol | undefined = alias;
+    for (let steps = 0; current && current.flags & ts.SymbolFlags.Alias && steps < 100; steps++) {
+      const next: ts.Symbol | undefined = this.checker.getImmediateAliasedSymbol(current);
+      for (const declaration of current.declarations ?? []) {
+        const module = this.moduleOf(declaration);
+        if (!module) continue;
+        this.addProjectFile(module);
+        const nextFiles = (next?.declarations ?? []).map((nextDeclaration) => nextDeclaration.getSourceFile());
+        for (const file of nextFiles) if (file !== module) this.starPath(module, file, new Set());
+      }
+      current = next;
+    }
+  }
+
+  /** Adds the files between `module` and the declarations of `symbol` (re-exports of it included). */
+  private throughModule(module: ts.SourceFile, symbol: ts.Symbol): void {
+    if (symbol.flags & ts.SymbolFlags.Alias) this.ofAliasChain(symbol);
+    const target = symbol.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(symbol) : symbol;
+    for (const declaration of [...(symbol.declarations ?? []), ...(target.declarations ?? [])]) {
+      const file = declaration.getSourceFile();
+      if (file !== module) this.starPath(module, file, new Set());
+    }
+  }
+
+  /** The source file of the module an import or re-export declaration names, if it has one. */
+  private moduleOf(declaration: ts.Declaration): ts.SourceFile | undefined {
+    let node: ts.Node | undefined = declaration;
+    while (node && !ts.isImportDeclaration(node) && !ts.isExportDeclaration(node) && !ts.isImportEqualsDeclaration(node) && !ts.isSourceFile(node)) {
+      node = node.parent;
+    }
+    if (!node || ts.isSourceFile(node)) return undefined;
+    const specifier = ts.isImportEqualsDeclaration(node)
+      ? ts.isExternalModuleReference(node.moduleReference) ? node.moduleReference.expression : undefined
+      : node.moduleSpecifier;
+    if (!specifier) return undefined;
+    const declarationOfModule = this.checker.getSymbolAtLocation(specifier)?.valueDeclaration;
+    return declarationOfModule && ts.isSourceFile(declarationOfModule) ? declarationOfModule : undefined;
+  }
+
+  /** Adds the files of an `export * from` chain from `from` to `to` (both included); whether one was found. */
+  private starPath(from: ts.SourceFile, to: ts.SourceFile, visited: Set<ts.SourceFile>): boolean {
+    if (from === to) return true;
+    if (visited.has(from)) return false;
+    visited.add(from);
+    for (const statement of from.statements) {
+      if (!ts.isExportDeclaration(statement) || statement.exportClause || !statement.moduleSpecifier) continue;
+      const module = this.moduleOf(statement);
+      if (module && this.starPath(module, to, visited)) {
+        this.addProjectFile(from);
+        this.addProjectFile(module);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private addProjectFile(file: ts.SourceFile): void {
+    if (this.isProjectFile(file)) this.files.add(file);
   }
 
   private isLibrarySymbol(symbol: ts.Symbol): boolean {

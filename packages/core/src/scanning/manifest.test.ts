@@ -93,8 +93,9 @@ describe('manifest', () => {
     expect(loadManifest(write(document)).sourceStatus('WeatherTools')).toBe('fresh');
     document.toolsets.WeatherTools.bases = [{ source: '../src/base.ts', sourceHash: hashSource('an older base') }];
     expect(loadManifest(write(document), { warn: () => undefined }).sourceStatus('WeatherTools')).toBe('stale');
+    // A base file recorded but gone while the class's own file is there was deleted or renamed since.
     document.toolsets.WeatherTools.bases = [{ source: '../src/gone.ts', sourceHash: hashSource('gone') }];
-    expect(loadManifest(write(document)).sourceStatus('WeatherTools')).toBe('fresh');
+    expect(loadManifest(write(document), { warn: () => undefined }).sourceStatus('WeatherTools')).toBe('stale');
   });
 
   it('treats a changed file of an imported type as stale too, for toolsets and types (checked once per file)', () => {
@@ -121,9 +122,17 @@ describe('manifest', () => {
     const warn = jest.fn();
     expect(loadManifest(path, { warn }).methodFor('WeatherTools', 'getWeather')).toBeUndefined();
     expect(warn).toHaveBeenCalledTimes(1);
-    // A dependency that is not deployed is not compared, as a missing source is not.
+    // A recorded dependency that is gone while the toolset's own file is there (deleted or renamed
+    // since) is stale, reported by the stale policy; with no file deployed, nothing is compared.
     rmSync(join(dir, 'src', 'types.ts'));
-    expect(loadManifest(path).sourceStatus('WeatherTools')).toBe('fresh');
+    const gone = loadManifest(path, { onStale: 'error' });
+    expect(gone.sourceStatus('WeatherTools')).toBe('stale');
+    expect(() => gone.methodFor('WeatherTools', 'getWeather')).toThrow(
+      expect.objectContaining({ code: 'MANIFEST_STALE', message: expect.stringContaining('(../src/types.ts: no longer there) changed') }),
+    );
+    expect(() => gone.typeSchema('Order')).toThrow(expect.objectContaining({ code: 'MANIFEST_STALE', message: expect.stringContaining('../src/types.ts: no longer there') }));
+    rmSync(join(dir, 'src', 'weather.ts'));
+    expect(loadManifest(path).sourceStatus('WeatherTools')).toBe('unavailable');
     expect(() => parseManifest(JSON.stringify({ ...document, toolsets: { A: { ...document.toolsets.WeatherTools, dependencies: [{ source: 'x' }, 3] } } }), 'm.json')).toThrow(
       /"toolsets\.A\.dependencies\.0\.sourceHash" must be "sha256:" and 64 hex digits; "toolsets\.A\.dependencies\.1" must be an object/,
     );

@@ -95,15 +95,26 @@ export class ToolManifest {
     return status;
   }
 
-  /** Stale if any file present has changed; unavailable only when none of them is deployed. */
+  /**
+   * Stale if any file present has changed, or if one recorded is gone while others are there (a file
+   * deleted or renamed since); unavailable only when none of them is deployed.
+   */
   private entryStatus(files: readonly ManifestSource[]): ManifestSourceStatus {
     const statuses = files.map((entry) => this.fileStatus(entry));
-    return statuses.includes('stale') ? 'stale' : statuses.includes('fresh') ? 'fresh' : 'unavailable';
+    if (statuses.includes('stale')) return 'stale';
+    if (!statuses.includes('fresh')) return 'unavailable';
+    return statuses.includes('unavailable') ? 'stale' : 'fresh';
   }
 
-  /** The recorded paths of the files that changed, for messages. */
+  /** The recorded paths of the files that changed (or are gone while others are there), for messages. */
   private changedFiles(files: readonly ManifestSource[]): string {
-    return files.filter((entry) => this.fileStatus(entry) === 'stale').map((entry) => entry.source).join(', ');
+    const statuses = files.map((entry) => this.fileStatus(entry));
+    const deployed = statuses.some((status) => status !== 'unavailable');
+    return files
+      .flatMap((entry, index) =>
+        statuses[index] === 'stale' ? [entry.source] : statuses[index] === 'unavailable' && deployed ? [`${entry.source}: no longer there`] : [],
+      )
+      .join(', ');
   }
 
   /** @internal
