@@ -19,6 +19,16 @@ const schema = uniqueSchema('credentials');
 const dbosSchema = uniqueSchema('dboscredentials');
 let store: PostgresSessionService;
 const credentials = new InMemoryCredentialService();
+/** How many of the next saves fail, quoting the key (as a database's unique-constraint error does). */
+let failingSaves = 0;
+const saveCredential = credentials.saveCredential.bind(credentials);
+credentials.saveCredential = async (key, credential) => {
+  if (failingSaves > 0) {
+    failingSaves--;
+    throw new Error(`duplicate key value violates unique constraint: Key (api_key)=(${credential.apiKey}) already exists`);
+  }
+  return saveCredential(key, credential);
+};
 /** The keys the tool ran with, in order. */
 const ranWith: string[] = [];
 let durable: DurableRunner;
@@ -167,4 +177,29 @@ it('a refused credential answer on a queued session (misnamed; with a member bes
   expect(ranWith).toEqual([]);
   expect(await tablesHolding(misnamedKey)).toEqual([]);
   expect(await tablesHolding(siblingKey)).toEqual([]);
+}, 60_000);
+
+it('a save that fails: start throws CREDENTIAL_SAVE_FAILED without the key; the same message again saves it', async () => {
+  const first = await durable.start({ userId: 'u', sessionId: 's6', messageId: 'm1', newMessage: hi });
+  await DBOS.getEvent(first.workflowID, DURABLE_WAIT_NAMES.waitingEvent);
+  const secret = 'SECRET-savefail-2d7c41';
+  const answer = await typed('s6', secret);
+  failingSaves = 1;
+  const failed = await durable.start({ userId: 'u', sessionId: 's6', messageId: 'm2', newMessage: answer }).then(
+    () => undefined,
+    (error: Error & { code?: string }) => error,
+  );
+  expect(failed).toMatchObject({ code: 'CREDENTIAL_SAVE_FAILED' });
+  expect(failed!.message).not.toContain(secret);
+  expect(await saved()).toBeUndefined();
+  // The answer went on without its key: the call, finding none, asks again (a new request).
+  const asked = async () => (await store.getSession({ appName: 'wx', userId: 'u', sessionId: 's6' }))!.events.flatMap((event) => credentialRequests(event));
+  while ((await asked()).length < 2) await DBOS.sleep(50);
+  // The same message again saves the key, under its request's config (before, it reported success and saved nothing).
+  expect((await durable.start({ userId: 'u', sessionId: 's6', messageId: 'm2', newMessage: answer })).workflowID).toBe(first.workflowID);
+  expect(await saved()).toEqual({ apiKey: secret });
+  // The run waits for the new request; its answer runs the tool with the key.
+  expect(await durable.ask({ userId: 'u', sessionId: 's6', messageId: 'm3', newMessage: credentialResponse((await asked())[1], { credential: { apiKey: secret } }) })).toMatchObject({ text: 'done' });
+  expect(ranWith).toEqual([secret]);
+  expect(await tablesHolding(secret)).toEqual([]);
 }, 60_000);

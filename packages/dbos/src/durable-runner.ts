@@ -291,13 +291,16 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
   /**
    * Saves the credentials `withheld` took out of an answer whose claim `claimId` this process won, with
    * the app's credential service, then lets the claim go on. A save that fails lets it go on too (the
-   * call, finding no credential, asks again) and throws its error.
+   * call, finding no credential, asks again) and throws `CredentialSaveFailedError` (its message never
+   * quotes the credential). Each credential is saved under the auth config of the request it answers,
+   * read from the session as it was before that request was answered: the same message given again
+   * (after a failed save, its request answered by then) saves it again.
    */
   private async save(claimId: string, userId: string, session: Session | undefined, withheld: WithheldCredentials): Promise<void> {
     let saved = false;
     try {
       // Without a credential service nothing is saved: the call fails with CREDENTIAL_SERVICE_MISSING, as with Runner.
-      if (this.credentialService && session) await saveTypedCredentials(this.credentialService, { appName: this.runner.appName, userId }, session.events, withheld);
+      if (this.credentialService && session) await saveTypedCredentials(this.credentialService, { appName: this.runner.appName, userId }, beforeAnswered(session, withheld), withheld);
       saved = true;
     } finally {
       await DBOS.send(claimId, saved, DURABLE_WAIT_NAMES.savedTopic, `${claimId}::saved`);
@@ -374,6 +377,12 @@ async function waitingRunOf(session: Session, ids: readonly string[]): Promise<s
   const workflowId = pausedWorkflowId(paused, ids)!;
   const status = await DBOS.getWorkflowStatus(workflowId);
   return status?.status === 'PENDING' || status?.status === 'ENQUEUED' ? workflowId : undefined;
+}
+
+/** The session's events before the first one that answers a request `withheld` answers: those requests pending. */
+function beforeAnswered(session: Session, withheld: WithheldCredentials): Session['events'] {
+  const answered = session.events.findIndex((event) => event.functionResponses().some((response) => withheld.answers.has(response.id)));
+  return answered < 0 ? session.events : session.events.slice(0, answered);
 }
 
 /** The pause `id` is answered on: the id of the last event of `session` that waits for it (`''` when none does). */
