@@ -5,12 +5,12 @@ import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { type ScopeRegistry, serveScopeRegistry } from './__fixtures__/scope-registry';
 
-// The install path a user takes, end to end, on what npm resolves today. Every package is packed as npm
-// would publish it and served by a loopback registry for the @toolsmith scope (every other package comes
-// from npm's registry, at today's versions: the user's TypeScript, jest and types are not the monorepo's
-// pins). docs/getting-started.md is then followed literally in an empty folder: its files written and its
+// The install path a user takes, end to end, on what npm resolves today. Every package is packed as the
+// guide packs it and installed from its tarball alone, as the guide installs it: no registry serves the
+// @toolsmith scope, so a tarball an install needs and does not name fails it with E404, as it would for
+// the user (every other package comes from npm's registry, at today's versions: the user's TypeScript,
+// jest and types are not the monorepo's pins). docs/getting-started.md is then followed literally in an empty folder: its files written and its
 // commands run in the order the page shows them, each command's output compared with the page's. The
 // same install then checks TypeScript 5.9 beside today's TypeScript (7), every package's declarations
 // with `skipLibCheck: false`, an output type from the manifest, MCP and the provider error. Slow by
@@ -78,7 +78,7 @@ function userEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { ...env, ...extra };
 }
 
-/** Runs a command line in bash (asynchronously: the scope registry answers from this process). */
+/** Runs a command line in bash (asynchronously: independent commands run side by side). */
 function sh(command: string, cwd: string, env: Record<string, string>): Promise<Ran> {
   return new Promise((done) => {
     execFile('bash', ['-c', command], { cwd, env, encoding: 'utf8', timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
@@ -199,7 +199,6 @@ const ARK_TSCONFIG = { extends: '../tsconfig.json', compilerOptions: { module: '
 describe('the real install path: the guide followed on what npm resolves today', () => {
   let work: string;
   let app = '';
-  let registry: ScopeRegistry | undefined;
   const tarballs = new Map<string, string>();
   const guide = readGuide();
   const guideCommands = guide.flatMap((step) => ('commands' in step ? step.commands.map((command) => ({ command, output: step.commands.length === 1 ? step.output : undefined })) : []));
@@ -221,9 +220,8 @@ describe('the real install path: the guide followed on what npm resolves today',
     const pack = spawnSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', packed, ...PACKAGES.map((name) => `./packages/${name}`)], { cwd: ROOT, encoding: 'utf8' });
     if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
     for (const file of readdirSync(packed)) tarballs.set(file.replace(/^toolsmith-/, '').replace(/-\d+\.\d+\.\d+.*\.tgz$/, ''), join(packed, file));
-    registry = await serveScopeRegistry('@toolsmith', [...tarballs.values()]);
-    // The guide installs its first packages from the tarballs named by TOOLSMITH_TARBALLS (its first block packs them in a clone); the rest come from the scope registry.
-    const env = userEnv({ ...registry.env, TOOLSMITH_TARBALLS: packed });
+    // The guide installs Toolsmith from the tarballs named by TOOLSMITH_TARBALLS (its first block packs them in a clone), and so does every install here.
+    const env = userEnv({ TOOLSMITH_TARBALLS: packed });
     /** Runs a command and keeps what it did as the check `name`. */
     const check = async (name: string, command: string, cwd: string): Promise<void> => {
       checks.set(name, await sh(command, cwd, env));
@@ -235,7 +233,7 @@ describe('the real install path: the guide followed on what npm resolves today',
     // The other packages (their peers come with them), every entry point compiled with skipLibCheck false
     // by today's TypeScript, and an agent whose answer is a plain TypeScript type: added to the app before
     // the guide's own `toolsmith schema`, which then writes that type into the manifest too.
-    const others = PACKAGES.filter((name) => !['core', 'openai', 'cli'].includes(name)).map((name) => `@toolsmith/${name}`);
+    const others = PACKAGES.filter((name) => !['core', 'openai', 'cli', 'devtools', 'evals', 'mcp'].includes(name)).map((name) => `"$TOOLSMITH_TARBALLS"/toolsmith-${name}-*.tgz`);
     // The lib check (a program of the app and every declaration it imports) runs beside the guide's
     // `toolsmith schema`, which reads only the sources; it ends before the app's next npm install.
     let libCheck = Promise.resolve();
@@ -329,7 +327,6 @@ describe('the real install path: the guide followed on what npm resolves today',
   }, 900_000);
 
   afterAll(async () => {
-    await registry?.close();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
