@@ -447,6 +447,9 @@ describe('the real install path: the guide followed on what npm resolves today',
       expect({ name, unwanted: listing.split('\n').filter((file) => /\.test\.|__fixtures__|tsbuildinfo|page-types|^package\/src\//.test(file)) }).toEqual({ name, unwanted: [] });
     }
     expect(spawnSync('tar', ['-tzf', tarballs.get('core')!], { encoding: 'utf8' }).stdout).toContain('package/dist/testing/index.d.ts');
+    // The dev UI's page, built by the root `npm run build` (packed with --ignore-scripts, devtools' prepack does not run): without it `toolsmith web` serves a blank page.
+    const devtools = spawnSync('tar', ['-tzf', tarballs.get('devtools')!], { encoding: 'utf8' }).stdout.split('\n');
+    expect(devtools.filter((file) => file.startsWith('package/dist/page/')).sort()).toEqual(['package/dist/page/app.css', 'package/dist/page/app.js']);
   });
 
   it('installs copies (not links), with one class-validator, class-transformer and reflect-metadata', async () => {

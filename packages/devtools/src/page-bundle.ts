@@ -17,8 +17,8 @@ interface Esbuild {
 let cached: Promise<PageBundle> | undefined;
 
 /**
- * The page's bundle: the prebuilt `dist/page/app.js` and `app.css` (written by `npm run build -w
- * packages/devtools`, shipped in the package) when present, else bundled once from `src/page` with
+ * The page's bundle: the prebuilt `dist/page/app.js` and `app.css` (written by the repository's `npm run
+ * build` and by the package's own, shipped in the package) when present, else bundled once from `src/page` with
  * esbuild and kept for the life of the process (a clean clone after `tsc -b`, and the tests). Nothing
  * is fetched from a CDN: preact is bundled in, so the page works offline.
  */
