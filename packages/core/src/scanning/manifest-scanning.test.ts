@@ -278,4 +278,58 @@ describe('a class sharing a manifest class name', () => {
     Object.defineProperty(Longer, 'name', { value: 'MTools' });
     expect(mismatchOf(Longer)).toMatch(/setStatus has 3 parameters, the manifest 2/);
   });
+
+  it('tells them apart by reflected parameter types when the method, arity and @Param names are the same', () => {
+    const scanned = (cls: Function) => {
+      const warn = jest.fn();
+      const [tool] = scanTools(cls, { manifest: manifestWith({ warn }) });
+      return { parameters: tool.parameters, warning: String(warn.mock.calls[0]?.[0] ?? '') };
+    };
+    // The library's method takes a number where the app's takes 'open' | 'shipped'.
+    @Toolset({ prefix: 'lib_' })
+    class NumberStatus {
+      @Tool()
+      setStatus(@Param('status') status: number, @Param('note') note?: string) {
+        return { status, note };
+      }
+    }
+    Object.defineProperty(NumberStatus, 'name', { value: 'MTools' });
+    const numbers = scanned(NumberStatus);
+    expect(numbers.warning).toMatch(/class MTools scanned is not the one the manifest describes under that name \(setStatus's parameter 1 \(status\) is declared Number, the manifest's schema takes string\)/);
+    expect(numbers.parameters.properties).toEqual({ status: { type: 'number' }, note: { type: 'string' } });
+    expect(() => scanTools(NumberStatus, { manifest: manifestWith({ onStale: 'error' }) })).toThrow(expect.objectContaining({ code: 'MANIFEST_STALE' }));
+
+    class Note {
+      text!: string;
+    }
+    @Toolset({ prefix: 'lib_' })
+    class ClassNote {
+      @Tool()
+      setStatus(@Param('status') status: string, @Param('note') note?: Note) {
+        return { status, note };
+      }
+    }
+    Object.defineProperty(ClassNote, 'name', { value: 'MTools' });
+    expect(() => scanTools(ClassNote, { manifest: manifestWith({ onStale: 'error' }) })).toThrow(
+      expect.objectContaining({ code: 'MANIFEST_STALE', message: expect.stringContaining("setStatus's parameter 2 (note) is declared Note, the manifest's schema takes string") }),
+    );
+
+    // What the metadata cannot tell (Object for a union, a built-in class) is not compared; a string
+    // literal, a nullable string and an enum of strings are String.
+    const nullable: ManifestMethod = { ...entry, parameters: [{ ...entry.parameters[0], schema: { anyOf: [{ $ref: '#/$defs/S' }, { type: 'null' }] } }, { ...entry.parameters[1], schema: { type: 'object' } }], $defs: { S: { enum: ['open', 'shipped'] } } };
+    @Toolset()
+    class Unions {
+      @Tool()
+      setStatus(@Param('status') status: 'open' | 'shipped' | null, @Param('note') note?: Date | number) {
+        return { status, note };
+      }
+    }
+    Object.defineProperty(Unions, 'name', { value: 'MTools' });
+    const unionsManifest = new ToolManifest(
+      { version: 1, generator: 'test', toolsets: { MTools: { source: 'not-deployed.ts', sourceHash: `sha256:${'0'.repeat(64)}`, methods: { setStatus: nullable } } } },
+      '/nowhere/toolsmith.schema.json',
+      { onStale: 'error' },
+    );
+    expect(scanTools(Unions, { manifest: unionsManifest })[0].parameters.properties).toEqual({ status: nullable.parameters[0].schema, note: { type: 'object' } });
+  });
 });
