@@ -12,6 +12,7 @@ import type { FoundManifestType } from './find-manifest-types';
 import { type FoundTool, type FoundToolset, findDecorator, location } from './find-toolsets';
 import { jsDocParamDescription, jsDocSummary } from './jsdoc';
 import { aliasConstraints, applyConstraints, jsDocConstraints } from './jsdoc-constraints';
+import { nonJsonPart } from './non-json-parts';
 import { ToolSignature, mentionsTypeParameter } from './tool-signature';
 import { type TypeSchema, TypeSchemas } from './type-schemas';
 
@@ -173,6 +174,8 @@ function describeMethod(
           'or give the parameter a concrete type.',
       );
     }
+    const nonJson = nonJsonPart(checker, type, parameter.name.text);
+    if (nonJson !== undefined) throw noJsonForm(checker, type, `${at}: parameter ${parameter.name.text}`, nonJson);
     const generated = jsonSchemaOf(schemas, checker, type, `${at}: parameter ${parameter.name.text}`);
     // The model's arguments are closed all the way down, as the arguments object itself is.
     for (const [name, definition] of Object.entries(generated.defs)) defs[name] = closeObjects(definition);
@@ -257,12 +260,16 @@ function jsonSchemaOf(schemas: TypeSchemas, checker: ts.TypeChecker, type: ts.Ty
   try {
     return schemas.schemaOf(type);
   } catch (cause) {
-    throw new SchemaSourceError(
-      `${subject} has type ${checker.typeToString(type)}, which has no JSON Schema form ` +
-        `(${(cause as Error).message}); use JSON-shaped types (string, number, boolean, arrays, objects, literal unions, Date).`,
-      cause,
-    );
+    throw noJsonForm(checker, type, subject, (cause as Error).message, cause);
   }
+}
+
+function noJsonForm(checker: ts.TypeChecker, type: ts.Type, subject: string, reason: string, cause?: unknown): SchemaSourceError {
+  return new SchemaSourceError(
+    `${subject} has type ${checker.typeToString(type)}, which has no JSON Schema form ` +
+      `(${reason}); use JSON-shaped types (string, number, boolean, arrays, objects, literal unions, Date).`,
+    cause,
+  );
 }
 
 /**

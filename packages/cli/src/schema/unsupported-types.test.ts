@@ -1,12 +1,26 @@
 import { manifestOf } from '../__fixtures__/manifest-of';
 
-// Types JSON cannot carry are refused at generation, naming the parameter, never written as something else.
+// Types JSON cannot carry are refused at generation, naming the parameter (and the path to the part), never written as something else.
 it.each([
   ['bigint', 'b: bigint', 'b', 'bigint', 'bigint has no JSON form'],
   ['a bigint literal', 'b: 1n | 2n', 'b', '1n \\| 2n', 'bigint has no JSON form'],
   ['a bigint inside an object', 'b: { id: bigint }', 'b', '\\{ id: bigint; \\}', 'bigint has no JSON form'],
   ['a symbol', 's: symbol', 's', 'symbol', 'a symbol has no JSON form'],
+  ['a function', 'cb: () => void', 'cb', '\\(\\) => void', 'cb is a function: JSON has no functions'],
+  ['a function inside an object', 'o: { cb: () => void }', 'o', '\\{ cb: \\(\\) => void; \\}', 'o.cb is a function'],
+  ['an optional function in a tuple', 't: [string, (() => void)?]', 't', '\\[string, .*\\]', 't\\[1\\] is a function'],
+  ['a method of an interface', 'j: Job', 'j', 'Job', 'j.run is a function'],
+  ['a function in an array, in a union', 'l: Array<{ f: Function } | string> | null', 'l', '.*', 'l\\[\\]\\.f is a function'],
+  ['a Map', 'm: Map<string, number>', 'm', 'Map<string, number>', 'm is a Map: JSON has no Maps'],
+  ['a Set inside an object', 'o: { tags: Set<string> }', 'o', '.*', 'o.tags is a Set: JSON has no Sets'],
+  ['a WeakMap', 'm: WeakMap<object, number>', 'm', '.*', 'm is a Map'],
+  ['a WeakSet', 's: WeakSet<object>', 's', '.*', 's is a Set'],
+  ['a RegExp', 'r: RegExp', 'r', 'RegExp', 'r is a RegExp: JSON has no RegExps'],
+  ['a Promise', 'p: Record<string, Promise<string>>', 'p', '.*', 'p\\[string\\] is a Promise: JSON has no Promises'],
+  ['a property keyed by a symbol', 'o: Tagged', 'o', 'Tagged', 'o\\[Symbol.toStringTag\\] is keyed by a symbol'],
 ])('%s is refused', (_, parameter, name, type, reason) => {
-  const source = `import { Tool, Toolset } from '@toolsmith/core';\n@Toolset() export class Odd { @Tool() m(${parameter}) { return 1; } }\n`;
+  const source =
+    `import { Tool, Toolset } from '@toolsmith/core';\ninterface Job { name: string; run(): void }\ninterface Tagged { name: string; [Symbol.toStringTag]: string }\n` +
+    `@Toolset() export class Odd { @Tool() m(${parameter}) { return 1; } }\n`;
   expect(() => manifestOf({ 'tools.ts': source })).toThrow(new RegExp(`parameter ${name} has type ${type}, which has no JSON Schema form \\(${reason}`));
 });
