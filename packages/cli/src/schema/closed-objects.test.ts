@@ -69,3 +69,27 @@ it('an intersection with a $ref part is closed as a whole with unevaluatedProper
   const validate = ajv.compile({ ...closed, $defs: { Base: base } });
   expect([validate({ id: 'a', extra: 'b' }), validate({ id: 'a', other: 1 })]).toEqual([true, false]);
 });
+
+it('an intersection with a named (even recursive) type is merged with its definition, so it can be called', () => {
+  const { document } = manifestOf({
+    'tools.ts': `
+import { Tool, Toolset } from '@toolsmith/core';
+interface Tree { name: string; children: Tree[] }
+interface Tag { tag: string }
+@Toolset()
+export class Trees {
+  @Tool()
+  put(tagged: Tree & { tag: string }, both: Tree & Tag) { return 1; }
+}
+`,
+  });
+  const method = document.toolsets.Trees.methods.put;
+  const ajv = new Ajv2020({ strict: false });
+  const valid = (name: string, value: unknown) => ajv.validate({ ...method.parameters.find((p) => p.name === name)!.schema, $defs: method.$defs }, value);
+  for (const name of ['tagged', 'both']) {
+    expect(valid(name, { name: 'a', children: [{ name: 'b', children: [] }], tag: 't' })).toBe(true);
+    expect(valid(name, { name: 'a', children: [] })).toBe(false); // tag is required
+    expect(valid(name, { name: 'a', children: [], tag: 't', extra: 1 })).toBe(false); // closed
+    expect(valid(name, { name: 'a', children: [{ name: 'b', children: [], tag: 'x' }], tag: 't' })).toBe(false); // children are plain Trees
+  }
+});

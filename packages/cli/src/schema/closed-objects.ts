@@ -10,17 +10,18 @@ const MAP = ['properties', 'patternProperties', '$defs'];
  * with `properties` and no `additionalProperties` of its own (interfaces, type aliases, recursive types'
  * definitions, `Record<'a' | 'b', T>`), as the tool's own arguments object is; an index signature or
  * `Record<string, T>` keeps `additionalProperties: T`. An intersection of inline objects (`A & B`) is
- * merged into one object first, since closing each part would refuse the other's properties; one that
- * cannot be merged (a part is a `$ref`) is closed as a whole with `unevaluatedProperties: false`.
+ * merged into one object first, since closing each part would refuse the other's properties (a part that names a
+ * definition, `Tree & B`, as that definition); one that cannot be merged (a part with more than properties, a `$ref`
+ * to what is not a definition) is closed as a whole with `unevaluatedProperties: false`.
  */
-export function closeObjects(schema: JsonSchema): JsonSchema {
-  const merged = mergeIntersection(schema);
+export function closeObjects(schema: JsonSchema, defs: Readonly<Record<string, JsonSchema>> = {}): JsonSchema {
+  const merged = mergeIntersection(schema, defs);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(merged)) {
     if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples') out[key] = value;
-    else if (ONE.includes(key) && isSchema(value)) out[key] = closeObjects(value);
-    else if (LIST.includes(key) && Array.isArray(value)) out[key] = value.map((member) => (isSchema(member) ? closeObjects(member) : member));
-    else if (MAP.includes(key) && isSchema(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, member]) => [name, isSchema(member) ? closeObjects(member) : member]));
+    else if (ONE.includes(key) && isSchema(value)) out[key] = closeObjects(value, defs);
+    else if (LIST.includes(key) && Array.isArray(value)) out[key] = value.map((member) => (isSchema(member) ? closeObjects(member, defs) : member));
+    else if (MAP.includes(key) && isSchema(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, member]) => [name, isSchema(member) ? closeObjects(member, defs) : member]));
     else out[key] = value;
   }
   if (isSchema(out.properties) && out.additionalProperties === undefined && out.patternProperties === undefined && out.allOf === undefined) {
@@ -34,12 +35,18 @@ export function closeObjects(schema: JsonSchema): JsonSchema {
   return out as JsonSchema;
 }
 
-/** `{ allOf: [objects] }` of inline object schemas as one object: properties and `required` joined. */
-function mergeIntersection(schema: JsonSchema): JsonSchema {
-  const parts = schema.allOf;
-  if (!Array.isArray(parts) || !parts.every((part) => isSchema(part) && part.type === 'object' && part.$ref === undefined && isMergeable(part))) return schema;
-  const { allOf, ...rest } = schema;
-  void allOf;
+/**
+ * `{ allOf: [objects] }` of object schemas as one object: properties and `required` joined. A part that is only a
+ * `$ref` to a definition (`Tree & { tag: string }`) is merged as the definition it names, as it was before closing: the
+ * definition itself is closed, so an `allOf` holding it would refuse the other part's properties, and no value would fit.
+ */
+function mergeIntersection(schema: JsonSchema, defs: Readonly<Record<string, JsonSchema>>): JsonSchema {
+  const allOf = schema.allOf;
+  if (!Array.isArray(allOf)) return schema;
+  const parts = allOf.map((part) => (isSchema(part) ? referenced(part, defs) ?? part : part));
+  if (!parts.every((part) => isSchema(part) && part.type === 'object' && part.$ref === undefined && isMergeable(part))) return schema;
+  const { allOf: _parts, ...rest } = schema;
+  void _parts;
   const properties: Record<string, JsonSchema> = {};
   const required = new Set<string>();
   for (const part of parts as JsonSchema[]) {
@@ -51,6 +58,14 @@ function mergeIntersection(schema: JsonSchema): JsonSchema {
   const object: JsonSchema = { ...rest, type: 'object', properties };
   if (required.size > 0) object.required = [...required].sort();
   return object;
+}
+
+/** The definition a `{ $ref: '#/$defs/Name' }` part (nothing else beside it) names, as generated (not yet closed). */
+function referenced(part: JsonSchema, defs: Readonly<Record<string, JsonSchema>>): JsonSchema | undefined {
+  const ref = part.$ref;
+  if (typeof ref !== 'string' || Object.keys(part).length !== 1 || !ref.startsWith('#/$defs/')) return undefined;
+  const name = decodeURIComponent(ref.slice('#/$defs/'.length)).replace(/~1/g, '/').replace(/~0/g, '~');
+  return Object.prototype.hasOwnProperty.call(defs, name) ? defs[name] : undefined;
 }
 
 // Only `type`, `properties`, `required` and `description`: anything else (an index signature, bounds) is kept as an intersection.

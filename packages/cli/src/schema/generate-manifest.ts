@@ -178,11 +178,11 @@ function describeMethod(
     if (nonJson !== undefined) throw noJsonForm(checker, type, `${at}: parameter ${parameter.name.text}`, nonJson);
     const generated = jsonSchemaOf(schemas, checker, type, `${at}: parameter ${parameter.name.text}`);
     // The model's arguments are closed all the way down, as the arguments object itself is.
-    for (const [name, definition] of Object.entries(generated.defs)) defs[name] = closeObjects(definition);
+    for (const [name, definition] of Object.entries(generated.defs)) defs[name] = closeObjects(definition, generated.defs);
     // JSDoc constraints of the parameter's type aliases, then of the parameter itself (the nearer wins).
     const ownConstraints = jsDocConstraints(parameter, `${at}: parameter ${parameter.name.text}`);
     const constraints = { ...aliasConstraints(checker, parameter.type, at), ...ownConstraints };
-    const schema: JsonSchema = applyConstraints(closeObjects(generated.schema), constraints, `${at}: parameter ${parameter.name.text}`);
+    const schema: JsonSchema = applyConstraints(closeObjects(generated.schema, generated.defs), constraints, `${at}: parameter ${parameter.name.text}`);
     const optionalInTypeScript = parameter.questionToken !== undefined || parameter.initializer !== undefined;
     if (ownConstraints.default !== undefined && !optionalInTypeScript) {
       throw new SchemaSourceError(
