@@ -14,6 +14,7 @@ import { takeInnerCalls } from './recorded-inner-calls';
 import { allArgumentProblems, checksDtoArguments } from '../scanning/dto-problems';
 import type { BaseTool } from '../tools/base-tool';
 import { confirmationRuleAsks } from '../tools/require-confirmation';
+import { isPromiseLike } from '../tools/promise-like';
 import type { ToolContext } from '../tools/tool-context';
 import type { CallConfirmation } from '../confirmation/call-confirmation';
 import type { ConfirmationGate } from '../confirmation/grant-gate';
@@ -571,10 +572,6 @@ function toolFailure(toolName: string, thrown: unknown, policy: ToolCallPolicy):
   return policy.errorExposure === 'message'
     ? new ToolExecutionError(toolName, thrown)
     : new ToolExecutionError(toolName, thrown, exposedMessage(policy.errorExposure, toolName, thrown));
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
 /** A plain object is the response; anything else is wrapped as `{ result }`. */

@@ -1,4 +1,5 @@
 import type { ToolContext } from './tool-context';
+import { isPromiseLike } from './promise-like';
 
 /**
  * Whether a call needs the user's approval before it runs: always, or decided from the validated
@@ -19,9 +20,5 @@ export function confirmationRuleAsks(rule: RequireConfirmation | undefined, args
   if (rule === undefined || rule === false) return false;
   if (rule === true) return true;
   const asks: unknown = rule(args, context);
-  return isThenable(asks) ? Promise.resolve(asks).then(Boolean) : Boolean(asks);
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
+  return isPromiseLike(asks) ? Promise.resolve(asks).then(Boolean) : Boolean(asks);
 }

@@ -4,6 +4,7 @@ import type { JsonSchema } from '../model/json-schema';
 import { standardSchemaConversionFailedReason, standardSchemaWithoutJsonSchemaReason } from '../errors/messages';
 import { readablePath } from './problem-text';
 import { thrownMessage } from '../errors/thrown-message';
+import { isPromiseLike } from '../tools/promise-like';
 
 /** Which side of a Standard Schema's types a JSON Schema describes: what it takes, or what it gives. */
 export type StandardSchemaDirection = 'input' | 'output';
@@ -125,6 +126,6 @@ function escapePointer(segment: string): string {
  * would otherwise read such a promise as a synchronous answer with no issues, so an async refusal would pass.
  */
 export function nativeAnswer<T>(result: T | PromiseLike<T>): T | Promise<T> {
-  if (result instanceof Promise || typeof result !== 'object' || result === null) return result as T | Promise<T>;
-  return typeof (result as PromiseLike<T>).then === 'function' ? Promise.resolve(result) : (result as T);
+  if (result instanceof Promise || typeof result !== 'object') return result as T | Promise<T>;
+  return isPromiseLike(result) ? Promise.resolve(result) : (result as T);
 }
