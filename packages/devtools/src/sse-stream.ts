@@ -33,10 +33,8 @@ export class SseStream {
  * text and model output carry them.
  */
 function sseJson(data: unknown): string {
-  const json = JSON.stringify(data);
-  return LINE_SEPARATORS.test(json) ? json.replace(LINE_SEPARATORS_ALL, escapeSeparator) : json;
+  return JSON.stringify(data).replace(LINE_SEPARATORS, escapeSeparator);
 }
 
-const LINE_SEPARATORS = /[\u2028\u2029]/;
-const LINE_SEPARATORS_ALL = /[\u2028\u2029]/g;
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
 const escapeSeparator = (separator: string): string => (separator === '\u2028' ? '\\u2028' : '\\u2029');
