@@ -279,6 +279,18 @@ describe('the dev server API', () => {
     expect((await api('/api/sessions/s-7', { method: 'DELETE', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(204);
   });
 
+  it('checks a JSON body on a route that reads none as any body (malformed 400, not an object 400, over 1 MiB 413): nothing done', async () => {
+    expect((await post('/api/sessions', { sessionId: 's-8' })).status).toBe(201);
+    const code = async (response: Response) => [response.status, ((await response.json()) as { error: { code: string } }).error.code];
+    const json = { 'content-type': 'application/json' };
+    expect(await code(await api('/api/sessions/s-8', { method: 'DELETE', headers: json, body: '{' }))).toEqual([400, 'MALFORMED_JSON']);
+    expect(await code(await api('/api/sessions/s-8', { method: 'DELETE', headers: json, body: '[1]' }))).toEqual([400, 'BAD_REQUEST']);
+    expect(await code(await api('/api/sessions/s-8', { method: 'DELETE', headers: json, body: `"${'x'.repeat(1024 * 1024)}"` }))).toEqual([413, 'BODY_TOO_LARGE']);
+    const read = await sendRaw(server, { method: 'GET', path: '/api/sessions', headers: { ...json, 'content-length': '1' }, body: '{' });
+    expect([read.status, read.text]).toEqual([400, expect.stringContaining('MALFORMED_JSON')]);
+    expect((await api('/api/sessions/s-8')).status).toBe(200); // still there
+  });
+
   it('refuses ids no run could take (a control character, a lone surrogate, over 256 characters) with 400 before any store sees them', async () => {
     const code = async (response: Response) => [response.status, ((await response.json()) as { error: { code: string } }).error.code];
     expect(await code(await post('/api/sessions', { sessionId: 'c\u0000d' }))).toEqual([400, 'BAD_REQUEST']);

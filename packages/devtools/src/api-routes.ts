@@ -15,10 +15,16 @@ const guards = new WeakMap<IncomingMessage, HttpGuard<true>>();
 
 /** The request's body: JSON (415, 413 and 400 from the guard) and an object (`BAD_REQUEST`). */
 async function readJsonBody(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const body = await guards.get(request)!.readJsonBody(request);
+  return checkObject(await guards.get(request)!.readJsonBody(request));
+}
+
+function checkObject(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DevApiError('BAD_REQUEST', 'The request body must be a JSON object.');
   return body as Record<string, unknown>;
 }
+
+/** Routes that read no body: one sent to them all the same is checked as any body is (devtools.md's table), then left unused. */
+const READS_NO_BODY = new Set(['GET', 'DELETE']);
 
 /** The API's routes, in the order they are tried; docs/devtools.md documents each. */
 const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
@@ -164,6 +170,10 @@ export async function handleApiRequest(host: DevAgentHost, guard: HttpGuard<true
       if (!match) continue;
       allowed.push(method);
       if (method !== request.method) continue;
+      if (READS_NO_BODY.has(method)) {
+        const unused = await guard.readUnusedBody(request);
+        if (unused !== undefined) checkObject(unused);
+      }
       await handler(host, match.slice(1).map(pathId), request, response);
       return;
     }

@@ -114,6 +114,11 @@ describe('serveMcp over HTTP: limits before parsing', () => {
       const sessionId = ok.headers['mcp-session-id'] as string;
       const deleted = await send(endpoint.url, { method: 'DELETE', headers: { 'content-type': 'text/plain', 'content-length': '1', 'mcp-session-id': sessionId }, body: 'x' });
       expect(deleted.status).toBe(415);
+      // A JSON-typed body on a GET or DELETE is checked as a POST's is: malformed 400, too large 413; the session lives on.
+      const json = { 'content-type': 'application/json', 'mcp-session-id': sessionId };
+      expect((await send(endpoint.url, { method: 'DELETE', headers: { ...json, 'content-length': '1' }, body: '{' })).status).toBe(400);
+      expect((await send(endpoint.url, { method: 'GET', headers: { ...json, 'content-length': '1' }, body: '{' })).status).toBe(400);
+      expect((await send(endpoint.url, { method: 'DELETE', headers: { ...json, 'content-length': String(5 * 1024 * 1024) } })).status).toBe(413);
       expect((await send(endpoint.url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } })).status).toBe(200);
       for (const answer of [ok, plain, put]) {
         expect(answer.headers['content-security-policy']).toBe("frame-ancestors 'none'");

@@ -158,7 +158,10 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
     if (session && session.userId !== caller.userId) return refuse(response, { status: 403, message: 'This MCP session belongs to another user' });
     if (!session && request.method !== 'POST') return refuse(response, { status: 400, message: 'Missing Mcp-Session-Id header' });
 
-    const body = request.method === 'POST' ? await guard.readJsonBody(request) : undefined;
+    let body: unknown;
+    if (request.method === 'POST') body = await guard.readJsonBody(request);
+    else await guard.readUnusedBody(request); // a GET's or DELETE's body is checked as a POST's is (mcp.md: 413, 400), then left unused
+
     (request as IncomingMessage & { auth?: AuthInfo }).auth = { token: '', clientId: caller.userId, scopes: [], extra: { userId: caller.userId } };
     if (session) {
       session.lastSeen = now();

@@ -101,6 +101,15 @@ export class HttpGuard<C> {
   readJsonBody(request: IncomingMessage): Promise<unknown> {
     return readJsonBody(request, this.options.maxBodyBytes);
   }
+
+  /**
+   * The body of a request whose route reads none (a `GET`, a `DELETE`), checked as {@link readJsonBody} checks one
+   * (`UNSUPPORTED_MEDIA_TYPE`, `BODY_TOO_LARGE`, `MALFORMED_JSON`) and then left unused: such a route refuses
+   * what a route that reads a body would. `undefined` when the request carries none.
+   */
+  async readUnusedBody(request: IncomingMessage): Promise<unknown> {
+    return carriesBody(request) ? readJsonBody(request, this.options.maxBodyBytes) : undefined;
+  }
 }
 
 /** The request's path, not decoded; `MALFORMED_URL` when the request target is not a URL path. */
