@@ -1,5 +1,5 @@
 import type { AuthCredential, CredentialKey, CredentialService, PendingAuthorization } from '@toolsmith/core';
-import { REDACTED } from '@toolsmith/core/internal';
+import { CALLER_SAVED_CREDENTIALS, REDACTED } from '@toolsmith/core/internal';
 import { inWorkflow } from './in-workflow';
 
 /**
@@ -13,6 +13,11 @@ export class CallerSavedCredentials implements CredentialService {
 
   constructor(private readonly inner: CredentialService) {
     if (inner.updateCredential) this.updateCredential = (key, update) => inner.updateCredential!(key, update);
+  }
+
+  /** Inside a workflow, the typed-in credentials of its answer were saved by the caller: the runner takes their `[redacted]` copy. */
+  [CALLER_SAVED_CREDENTIALS](): boolean {
+    return inWorkflow();
   }
 
   loadCredential(key: CredentialKey): Promise<AuthCredential | undefined> {

@@ -203,3 +203,19 @@ it('a save that fails: start throws CREDENTIAL_SAVE_FAILED without the key; the 
   expect(ranWith).toEqual([secret]);
   expect(await tablesHolding(secret)).toEqual([]);
 }, 60_000);
+
+it('an answer whose typed values are "[redacted]" (read back from the session) is refused, run waiting or not: nothing saved, the request still pending', async () => {
+  const first = await durable.start({ userId: 'u', sessionId: 's7', messageId: 'm1', newMessage: hi });
+  await DBOS.getEvent(first.workflowID, DURABLE_WAIT_NAMES.waitingEvent);
+  const replayed = await typed('s7', '[redacted]');
+  await expect(durable.start({ userId: 'u', sessionId: 's7', messageId: 'm2', newMessage: replayed })).rejects.toMatchObject({ code: 'INVALID_CREDENTIAL_ANSWER', message: expect.stringContaining('"credential.apiKey" is "[redacted]"') });
+  expect(await saved()).toBeUndefined();
+  expect(await DBOS.getEvent(first.workflowID, DURABLE_WAIT_NAMES.waitingEvent)).toHaveLength(1);
+  // No run waits (a queued session ended at its pause): refused as well, no run started.
+  await (await durable.enqueue({ userId: 'u', sessionId: 's8', messageId: 'm1', newMessage: hi }, 'runs')).getResult();
+  await expect(durable.enqueue({ userId: 'u', sessionId: 's8', messageId: 'm2', newMessage: await typed('s8', '[redacted]') }, 'runs')).rejects.toMatchObject({ code: 'INVALID_CREDENTIAL_ANSWER' });
+  expect(await saved()).toBeUndefined();
+  const right = 'SECRET-after-replay-3f9d';
+  expect(await durable.ask({ userId: 'u', sessionId: 's7', messageId: 'm3', newMessage: await typed('s7', right) })).toMatchObject({ text: 'done' });
+  expect(ranWith).toEqual([right]);
+}, 60_000);

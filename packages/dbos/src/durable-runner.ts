@@ -1,7 +1,7 @@
 import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import type { BaseAgent, Content, CredentialService, Event, RunnerOptions, Session, SessionService } from '@toolsmith/core';
 import { FunctionResponseNotPendingError, InvalidMessageError, Runner, checkFunctionResponses, confirmationRequests, findPendingCalls } from '@toolsmith/core';
-import { type WithheldCredentials, checkMessageId, checkedPlugins, copyNewMessage, runInputProblem, saveTypedCredentials, unreadableRunInput, withholdCredentials } from '@toolsmith/core/internal';
+import { type WithheldCredentials, checkMessageId, checkedPlugins, copyNewMessage, redactedCredentialAnswer, runInputProblem, saveTypedCredentials, unreadableRunInput, withholdCredentials } from '@toolsmith/core/internal';
 import { randomUUID } from 'node:crypto';
 import { CallerSavedCredentials } from './caller-saved-credentials';
 import { DurableSessionService } from './durable-session-service';
@@ -243,6 +243,10 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     }
     // Judged against the session: a refused answer is sent nowhere (nothing saved), and the run goes on waiting.
     const refusal = checkFunctionResponses(session?.events ?? [], input.newMessage);
+    // A typed value that is `[redacted]` (an answer read back from the session) is refused here, run waiting or not: the
+    // workflow's runner, handed every typed answer [redacted], could not tell it from one saved here.
+    const marked = withheld && this.credentialService ? redactedCredentialAnswer(withheld.answers) : undefined;
+    if (marked && !refusal) throw marked;
     if (refusal && waitingRun === undefined) return given;
     if (refusal) throw refusal;
     const answer: DurableAnswer = { newMessage: given.newMessage, ...(input.messageId === undefined ? {} : { messageId: input.messageId }) };

@@ -1,9 +1,7 @@
 import { REQUEST_CREDENTIAL } from '../auth/request-credential';
 import type { Content, Part } from '../model/content';
+import { REDACTED } from '../redaction/secret-redaction';
 import { isRecord } from './request-confirmation';
-
-/** What a stored credential answer holds in place of each value the user typed in. */
-export const REDACTED = '[redacted]';
 
 /** A user message split into what may be kept (stored, traced, shown) and the credentials typed into it. */
 export interface WithheldCredentials {

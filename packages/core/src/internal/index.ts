@@ -42,6 +42,8 @@ export type { ConfirmationDecision } from '../confirmation/confirmation-decision
 export { withholdCredentials } from '../confirmation/withhold-credentials';
 export type { WithheldCredentials } from '../confirmation/withhold-credentials';
 export { saveTypedCredentials } from '../confirmation/save-typed-credentials';
+// An answer whose typed values are `[redacted]` (read back from a session) is refused; DurableRunner's workflows, handed answers it saved, say so.
+export { CALLER_SAVED_CREDENTIALS, redactedCredentialAnswer } from '../confirmation/redacted-credential-answer';
 // How the runner checks a person's edited arguments (no repairs): serveMcp refuses a bad edit before it uses up its requestState.
 export { givenArgumentProblems } from '../confirmation/given-argument-problems';
 export { DEFAULT_ARGUMENT_LIMITS } from '../validation/argument-parser';

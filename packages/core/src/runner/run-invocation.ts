@@ -25,6 +25,7 @@ import { StatePrefix } from '../state/state';
 import { type CopiedMessage, checkMessageId, copyNewMessage, refusedEditsOf } from './check-new-message';
 import { withholdCredentials } from '../confirmation/withhold-credentials';
 import { saveTypedCredentials } from '../confirmation/save-typed-credentials';
+import { redactedCredentialAnswer, savedByCaller } from '../confirmation/redacted-credential-answer';
 import { errorEvent, errorFields } from '../flow/error-event';
 import { interruptedCallEvents } from './interrupted-calls';
 import type { SessionTurn, SessionTurns } from './session-turns';
@@ -634,6 +635,10 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
     const credentials = this.services.credentials;
     // Without a credential service the call fails with CREDENTIAL_SERVICE_MISSING, which says what to do.
     if (answers === undefined || answers.size === 0 || credentials === undefined) return this.interrupted();
+    // An answer with a `[redacted]` value was read back from a session, not typed in: saved, the tool would
+    // run with the marker. Refused, unless the caller saved the credential and hands the runner its stored copy (DurableRunner).
+    const marked = savedByCaller(credentials.service) ? undefined : redactedCredentialAnswer(answers);
+    if (marked) return this.refuse(created, marked);
     const owner = { appName: this.services.appName, userId: context.session.userId };
     return saveTypedCredentials(credentials.service, owner, context.session.events, { answers }).then(
       () => this.interrupted(),
