@@ -132,6 +132,14 @@ describe('the dev server refuses what a web page on another origin could send', 
     }
   });
 
+  it('the page, served without the token, holds no data of the app: not even its name', async () => {
+    const { appName } = JSON.parse((await send(server, { path: '/api/info' })).text) as { appName: string };
+    const page = await send(server, { path: '/', token: null });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<title>Toolsmith dev UI</title>');
+    expect(page.text).not.toContain(appName);
+  });
+
   it('no page may frame it: every answer carries frame-ancestors \'none\' and X-Frame-Options: DENY', async () => {
     for (const answer of [await send(server, { path: '/' }), await send(server, { path: '/api/info' }), await send(server, { path: '/api/info', token: null })]) {
       expect(answer.headers['content-security-policy']).toBe("frame-ancestors 'none'");

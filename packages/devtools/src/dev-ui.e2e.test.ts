@@ -54,6 +54,7 @@ describe('toolsmith web: the dev UI in Chromium', () => {
   it('chats: the tool call appears with its arguments, its result and state change, then the streamed answer; a reload shows the stored session', async () => {
     await page.goto(server.pageUrl);
     await page.getByTestId('app-name').filter({ hasText: 'desk_agent' }).waitFor();
+    await page.waitForFunction("document.title === 'desk_agent · Toolsmith dev UI'"); // the name comes with /api/info, not in the served page
     await page.getByTestId('session-store').filter({ hasText: 'in memory' }).waitFor();
 
     await send('Look up order A-1001');

@@ -116,20 +116,22 @@ async function serve(host: DevAgentHost, guard: HttpGuard<true>, page: boolean, 
     }
     // `no-referrer`: the token is in the fragment, which is never sent, but nothing else leaks either.
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
-    response.end(html(host.info().appName));
+    response.end(PAGE_HTML);
     return;
   }
   throw new DevApiError('NOT_FOUND', page ? `Nothing at ${path}.` : `Nothing at ${path}: this server has only the API under /api/.`);
 }
 
-function html(appName: string): string {
-  const title = appName.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!doctype html>
+/**
+ * The page: the same for every app, with no data of the app (not even its name, which the page puts in the
+ * title once `/api/info` answers it with the token).
+ */
+const PAGE_HTML = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Toolsmith dev UI</title>
+<title>Toolsmith dev UI</title>
 <link rel="stylesheet" href="/app.css">
 </head>
 <body>
@@ -138,4 +140,3 @@ function html(appName: string): string {
 </body>
 </html>
 `;
-}

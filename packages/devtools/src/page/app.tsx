@@ -53,6 +53,10 @@ export function App() {
   useEffect(() => {
     api.info().then(setInfo, (error: unknown) => setProblem(describeError(error)));
   }, []);
+  // The served page names no app (it is served without the token): the name comes with /api/info.
+  useEffect(() => {
+    if (info) document.title = `${info.appName} · Toolsmith dev UI`;
+  }, [info]);
   useEffect(() => writeHash(sessionId, tab), [sessionId, tab]);
 
   const createSession = async () => {
