@@ -5,7 +5,8 @@ import type { EvalCase, ExpectedCall } from '@toolsmith/evals';
  * Takes out of a recorded case every expected-call argument that looks like a secret (its name, or any
  * name or string value inside it, as core's secret redaction judges them): the argument is not written, and its call no longer requires
  * `exactArgs` (so the case still matches a replay that passes one); malformed arguments text (`argsText`)
- * holding secret-looking text is left out whole (`turn N: tool arguments`), and its call then checks no arguments. An expected answer holding secret-looking
+ * holding secret-looking text is left out whole (`turn N: tool arguments`), and its call then checks no arguments
+ * (only that it failed, as such a call does). An expected answer holding secret-looking
  * text becomes a pattern that is the answer with each such value replaced by "any text" (`turn N: answer` is
  * withheld). Returns the case to save and what was withheld, as `turn N: tool.argument`.
  */
@@ -17,7 +18,8 @@ export function withholdEvalSecrets(evalCase: EvalCase): { evalCase: EvalCase; w
       // Malformed arguments text kept whole (`argsText`) is left out whole when it holds a secret.
       if (call.argsText !== undefined && holdsSecretText(call.argsText)) {
         withheld.push(`turn ${index + 1}: ${call.name} arguments`);
-        return { name: call.name };
+        // Such a call failed (no tool ran): the replay matches a call that fails again (docs/evals.md).
+        return { name: call.name, failed: true };
       }
       if (!call.args) return call;
       const kept: NonNullable<ExpectedCall['args']> = {};
@@ -28,7 +30,7 @@ export function withholdEvalSecrets(evalCase: EvalCase): { evalCase: EvalCase; w
           dropped = true;
         } else kept[name] = value;
       }
-      return dropped ? { name: call.name, args: kept } : call;
+      return dropped ? { name: call.name, args: kept, ...(call.failed ? { failed: true } : {}) } : call;
     });
     return withholdAnswer({ ...turn, tools: { ...turn.tools, calls } }, index, withheld);
   });

@@ -11,7 +11,7 @@ const SET_KEYS = ['id', 'name', 'description', 'cases', 'runs', 'threshold', 'cr
 const CASE_KEYS = ['id', 'turns', 'initialState', 'userId', 'runs', 'threshold', 'createdAt', 'appName'];
 const TURN_KEYS = ['user', 'tools', 'answer', 'id', 'createdAt'];
 const TOOLS_KEYS = ['match', 'calls'];
-const CALL_KEYS = ['name', 'args', 'exactArgs', 'argsText'];
+const CALL_KEYS = ['name', 'args', 'exactArgs', 'argsText', 'failed'];
 
 /**
  * Checks that `value` is a well-formed {@link EvalSet} (a parsed JSON file or an object built in code):
@@ -100,6 +100,7 @@ function checkTools(tools: unknown, path: string, at: At): void {
     unknownKeys(call, CALL_KEYS, `${callPath}.`, at);
     if (typeof call.name !== 'string' || call.name === '') at(`${callPath}.name`, 'must be a non-empty string');
     if (call.exactArgs !== undefined && typeof call.exactArgs !== 'boolean') at(`${callPath}.exactArgs`, 'must be a boolean');
+    if (call.failed !== undefined && typeof call.failed !== 'boolean') at(`${callPath}.failed`, 'must be a boolean');
     if (call.argsText !== undefined) {
       if (typeof call.argsText !== 'string') at(`${callPath}.argsText`, 'must be a string');
       if (call.args !== undefined || call.exactArgs !== undefined) at(`${callPath}.argsText`, 'cannot be given with args or exactArgs (it is the whole arguments text)');

@@ -131,6 +131,42 @@ describe('evalCaseFromSession: arguments sent as JSON text', () => {
   });
 });
 
+describe('evalCaseFromSession: a call that failed', () => {
+  it('records it as failed: true (a refused confirmation, a tool that threw), and the replay passes only when it fails again', async () => {
+    const sessionService = new InMemorySessionService();
+    const runner = new Runner({ appName: 'shop-app', agent: shopAgent(), sessionService });
+    const send = async (newMessage: Content) => {
+      const events: Event[] = [];
+      for await (const event of runner.run({ userId: 'ada', sessionId: 's2', newMessage })) events.push(event);
+      return events;
+    };
+    const paused = await send(text('Refund big A-7'));
+    const [request] = paused.flatMap((event) => confirmationRequests(event));
+    await send(confirmationResponse(request, { confirmed: false }));
+    const session = (await sessionService.getSession({ appName: 'shop-app', userId: 'ada', sessionId: 's2' }))!;
+    expect(evalCaseFromSession(session).turns[0].tools!.calls).toEqual([{ name: 'refund', args: { orderId: 'A-7', amount: 250 }, exactArgs: true, failed: true }]);
+
+    let declined = true;
+    const pay = functionTool({
+      name: 'pay',
+      description: 'Pays',
+      parameters: { type: 'object', properties: {} },
+      execute: () => {
+        if (declined) throw new Error('the card was declined');
+        return { paid: true };
+      },
+    });
+    const agent = () => new LlmAgent({ name: 'shop', tools: [pay], model: new ScriptedModel((_r, i) => (i % 2 === 0 ? { calls: [{ name: 'pay', args: {} }] } : 'Done.')) });
+    const recording = new InMemorySessionService();
+    const first = await runEvalSet({ id: 's', cases: [{ id: 'c', turns: [{ user: 'Pay' }] }] }, { agent: agent(), sessionService: recording });
+    const recorded = evalCaseFromSession((await recording.getSession({ appName: 'shop', userId: 'eval-user', sessionId: first.cases[0].results[0].sessionId }))!, { answers: 'none' });
+    expect(recorded.turns[0].tools!.calls).toEqual([{ name: 'pay', args: {}, exactArgs: true, failed: true }]);
+    expect((await runEvalSet({ id: 's', cases: [recorded] }, { agent: agent() })).pass).toBe(true);
+    declined = false;
+    expect((await runEvalSet({ id: 's', cases: [recorded] }, { agent: agent() })).pass).toBe(false);
+  });
+});
+
 describe('evalCaseFromSession: arguments the executor repaired', () => {
   it('records the values the tool was run with', async () => {
     const order = functionTool({

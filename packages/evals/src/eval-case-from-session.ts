@@ -3,6 +3,7 @@ import { argumentsAsRead } from '@toolsmith/core/internal';
 import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL } from '@toolsmith/core';
 import type { EvalCase, EvalTurn, ExpectedCall, TrajectoryMatch } from './eval-set';
 import { literalArguments } from './literal-arguments';
+import { callFailure, finalResponses } from './call-failure';
 
 /** Options of {@link evalCaseFromSession}. */
 export interface EvalCaseFromSessionOptions {
@@ -21,7 +22,7 @@ export interface EvalCaseFromSessionOptions {
  * message's content, or its text when that is all it holds); the turn expects the tool calls the session's
  * agents made in answer to it, in order, each with the arguments it was called with (`exactArgs: true`; JSON
  * text read as the executor read it, the value repairs its response lists made again, and text it refused
- * as malformed kept as `argsText`),
+ * as malformed kept as `argsText`; a call whose response was an error expected to fail again, `failed: true`),
  * and (with `answers: 'exact'`) the turn's last final answer text. The runner's own calls (confirmation and
  * credential requests) and compaction events are left out; answers to pauses continue their turn and are
  * not replayed. The case keeps the session's `userId` and `appName`, the turns their invocation ids and times.
@@ -44,6 +45,8 @@ export function evalCaseFromSession(session: Session, options: EvalCaseFromSessi
   // Each call's arguments as the executor read them: its (first) response says whether it repaired their text.
   const responses = new Map<string, FunctionResponse>();
   for (const event of session.events) for (const response of event.functionResponses()) if (!responses.has(response.id)) responses.set(response.id, response);
+  // A call whose final response is an error is expected to fail again (a failed call does not match a plain expected call).
+  const final = finalResponses(session.events.flatMap((event) => event.functionResponses()));
   for (const event of session.events) {
     if (event.author === 'user') {
       if (!startsTurn(event)) continue;
@@ -59,7 +62,10 @@ export function evalCaseFromSession(session: Session, options: EvalCaseFromSessi
       if (call.name === REQUEST_CONFIRMATION || call.name === REQUEST_CREDENTIAL) continue;
       const args = argumentsAsRead(call, responses.get(call.id));
       // Text the executor refused is expected as that text: a replay matches only the same malformed call.
-      current.calls.push(typeof args === 'string' ? { name: call.name, argsText: args } : { name: call.name, args: literalArguments(structuredClone(args)), exactArgs: true });
+      const failed = callFailure(final.get(call.id)) !== undefined;
+      current.calls.push(
+        typeof args === 'string' ? { name: call.name, argsText: args } : { name: call.name, args: literalArguments(structuredClone(args)), exactArgs: true, ...(failed ? { failed } : {}) },
+      );
     }
     if (!event.errorCode && event.isFinalResponse() && event.text()) current.answer = event.text();
   }

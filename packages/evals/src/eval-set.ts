@@ -22,6 +22,12 @@ export interface ExpectedCall {
    * matches only a call sent with the same text.
    */
   argsText?: string;
+  /**
+   * `true`: the call is expected to fail (its response is an error: invalid arguments, the tool threw, a
+   * refused confirmation, …). Default `false`: a call that failed does not match, as its tool did not do
+   * what was asked. (An `argsText` call failed by nature and matches either way.)
+   */
+  failed?: boolean;
 }
 
 /**

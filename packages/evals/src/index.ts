@@ -16,6 +16,7 @@ export { formatEvalReport } from './format-eval-report';
 export { matchTrajectory } from './match-trajectory';
 export type { TrajectoryDiffLine, TrajectoryResult } from './match-trajectory';
 export type { ActualCall } from './match-call';
+export type { CallFailure } from './call-failure';
 export { matchAnswer } from './match-answer';
 export type { ActualAnswer, AnswerResult } from './match-answer';
 export { JUDGE_PROMPT, judgeAnswer } from './judge-answer';

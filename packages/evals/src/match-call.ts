@@ -2,6 +2,7 @@ import { REDACTED, isSecretName, redactSecretText, redactSecrets } from '@toolsm
 import type { ArgumentMatcher, ExpectedCall } from './eval-set';
 import { jsonEqual } from './json-equal';
 import { thrownMessage } from '@toolsmith/core';
+import type { CallFailure } from './call-failure';
 
 /** A call the agent made, as the report shows it. */
 export interface ActualCall {
@@ -14,6 +15,11 @@ export interface ActualCall {
   args: Record<string, unknown> | string;
   /** The agent that made it. */
   agent: string;
+  /**
+   * The call failed: its response is an error (invalid arguments, the tool threw, an unknown tool, a
+   * refused confirmation, …), so the tool did not do what was asked. Absent when it succeeded (or waits).
+   */
+  error?: CallFailure;
 }
 
 /** Why a call does not match an expected one: each argument that differs, as `args.city: "Lyon" does not match /^Par/`. */
@@ -26,9 +32,11 @@ export function callMismatch(expected: ExpectedCall, actual: ActualCall): CallMi
     if (typeof actual.args !== 'string') return [`its arguments are ${show(redactSecrets(actual.args))}, not the malformed text ${redactSecretText(expected.argsText)}`];
     return actual.args === expected.argsText ? [] : [`its arguments text ${redactSecretText(actual.args)} is not ${redactSecretText(expected.argsText)}`];
   }
-  if (!expected.args && !expected.exactArgs) return [];
-  if (typeof actual.args === 'string') return [`its arguments are not a JSON object (the executor refused them as malformed; no tool ran): ${redactSecretText(actual.args)}`];
   const problems: string[] = [];
+  if (actual.error && !expected.failed) problems.push(`called ${actual.name} but it failed: ${actual.error.code}: ${redactSecretText(actual.error.message)}`);
+  if (!actual.error && expected.failed) problems.push(`called ${actual.name} and it did not fail`);
+  if (!expected.args && !expected.exactArgs) return problems;
+  if (typeof actual.args === 'string') return [`its arguments are not a JSON object (the executor refused them as malformed; no tool ran): ${redactSecretText(actual.args)}`];
   const listed = expected.args ?? {};
   for (const [name, matcher] of Object.entries(listed)) {
     if (!(name in actual.args)) problems.push(`args.${name} is missing (expected ${isSecretName(name) ? REDACTED : describeMatcher(matcher)})`);
@@ -73,8 +81,15 @@ export function describeMatcher(matcher: ArgumentMatcher): string {
   return show(redactSecrets(matcher));
 }
 
-/** An expected call as the report writes it: `name(city: /^Par/, days: 3)`, `name(…)` when its arguments are not checked. */
+/**
+ * An expected call as the report writes it: `name(city: /^Par/, days: 3)`, `name(…)` when its arguments
+ * are not checked, followed by ` failing` when it is expected to fail.
+ */
 export function describeExpectedCall(call: ExpectedCall): string {
+  return `${describeArguments(call)}${call.failed ? ' failing' : ''}`;
+}
+
+function describeArguments(call: ExpectedCall): string {
   if (call.argsText !== undefined) return `${call.name}(${redactSecretText(call.argsText)})`;
   if (!call.args) return call.exactArgs ? `${call.name}()` : `${call.name}(…)`;
   const args = Object.entries(call.args).map(([name, matcher]) => `${name}: ${isSecretName(name) ? REDACTED : describeMatcher(matcher)}`);

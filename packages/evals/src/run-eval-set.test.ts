@@ -2,7 +2,7 @@ import { AgentTool, InMemorySessionService, LlmAgent, functionTool } from '@tool
 import { ScriptedModel } from '@toolsmith/core/testing';
 import { behaviour, shopAgent } from './__fixtures__/shop-agent';
 import { checkEvalSet } from './check-eval-set';
-import type { EvalSet } from './eval-set';
+import type { EvalSet, ExpectedCall, TrajectoryMatch } from './eval-set';
 import { expectEvalSet } from './expect-eval-set';
 import { formatEvalReport } from './format-eval-report';
 import { runEvalSet } from './run-eval-set';
@@ -177,7 +177,7 @@ describe('runEvalSet', () => {
 
   it('refuses a malformed set, or a judged answer without a judge, before running anything', async () => {
     const agent = shopAgent();
-    const bad = { id: '', cases: [{ id: 'a', turns: [{ user: 'x', tools: { match: 'sorted', calls: [{ name: 'f', args: { q: { $pattern: '(' } } }] }, answer: { exact: 'a', contains: 'b' } }] }], runs: 0 };
+    const bad = { id: '', cases: [{ id: 'a', turns: [{ user: 'x', tools: { match: 'sorted', calls: [{ name: 'f', args: { q: { $pattern: '(' } }, failed: 'yes' }] }, answer: { exact: 'a', contains: 'b' } }] }], runs: 0 };
     await expect(runEvalSet(bad as unknown as EvalSet, { agent })).rejects.toMatchObject({
       code: 'EVAL_SET_INVALID',
       message: [
@@ -185,6 +185,7 @@ describe('runEvalSet', () => {
         '  - id must be a non-empty string',
         '  - runs must be a whole number of at least 1',
         '  - cases[0].turns[0].tools.match must be one of exact, inOrder, anyOrder, superset, subset',
+        '  - cases[0].turns[0].tools.calls[0].failed must be a boolean',
         '  - cases[0].turns[0].tools.calls[0].args.q is not a valid regular expression: Invalid regular expression: /(/: Unterminated group',
         '  - cases[0].turns[0].answer must have exactly one of exact, contains, pattern, schema, judge',
       ].join('\n'),
@@ -242,11 +243,19 @@ describe('runEvalSet: secrets in the report', () => {
       parameters: { type: 'object', properties: { url: { type: 'string' }, apiKey: { type: 'string' } }, required: ['url', 'apiKey'] },
       execute: () => ({ ok: true }),
     });
+    const token = functionTool({
+      name: 'token',
+      description: 'Fails, quoting a key.',
+      parameters: { type: 'object', properties: {} },
+      execute: () => {
+        throw new Error('the key sk-live-0123456789abcdef was refused');
+      },
+    });
     const model = new ScriptedModel([
-      { calls: [{ name: 'connect', args: { url: 'https://api.example', apiKey: 'hunter2-plain' } }] },
+      { calls: [{ name: 'connect', args: { url: 'https://api.example', apiKey: 'hunter2-plain' } }, { name: 'token', args: {} }] },
       new Error('401 from the service: Authorization: Bearer abcdefghijklmnop123 was refused for key sk-live-0123456789abcdef'),
     ]);
-    const agent = new LlmAgent({ name: 'a', model, tools: [connect] });
+    const agent = new LlmAgent({ name: 'a', model, tools: [connect, token] });
     const set: EvalSet = { id: 's', cases: [{ id: 'c', turns: [{ user: 'Connect', tools: { calls: [{ name: 'connect', args: { apiKey: 'other-key', url: 'https://api.example' } }] } }] }] };
     const report = await runEvalSet(set, { agent });
     const printed = `${formatEvalReport(report)}\n${JSON.stringify(report)}`;
@@ -255,6 +264,7 @@ describe('runEvalSet: secrets in the report', () => {
     expect(turn.calls[0].args).toEqual({ url: 'https://api.example', apiKey: '[redacted]' });
     expect(turn.trajectory?.diff[0]).toMatchObject({ kind: 'mismatch', problems: ['args.apiKey: [redacted] does not match [redacted]'] });
     expect(turn.error?.message).toContain('Authorization: Bearer [redacted] was refused for key [redacted]');
+    expect(turn.calls[1].error).toEqual({ code: 'TOOL_EXECUTION_FAILED', message: expect.stringContaining('the key [redacted] was refused') });
   });
 });
 
@@ -305,6 +315,48 @@ describe('runEvalSet: arguments sent as JSON text', () => {
     const turn = report.cases[0].results[0].turns[0];
     expect(turn.calls[0].args).toBe('{"orderId": "A-');
     expect(turn.trajectory?.diff[0]).toMatchObject({ kind: 'mismatch', problems: ['its arguments are not a JSON object (the executor refused them as malformed; no tool ran): {"orderId": "A-'] });
+  });
+});
+
+describe('runEvalSet: a call that failed', () => {
+  /** An agent whose model makes this call, then answers "Done.". */
+  const calling = (name: string, args: Record<string, unknown>) => {
+    const pay = functionTool<{ amount: number }>({
+      name: 'pay',
+      description: 'Pays',
+      parameters: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+      execute: ({ amount }) => {
+        if (amount > 100) throw new Error('the card was declined');
+        return { paid: amount };
+      },
+    });
+    return new LlmAgent({ name: 'shop', tools: [pay], model: new ScriptedModel((_r, i) => (i % 2 === 0 ? { calls: [{ name, args }] } : 'Done.')) });
+  };
+  const expecting = (call: ExpectedCall, match: TrajectoryMatch = 'exact'): EvalSet => ({ id: 's', cases: [{ id: 'c', turns: [{ user: 'Pay', tools: { match, calls: [call] }, answer: { exact: 'Done.' } }] }] });
+
+  it('does not count as the expected call: the tool threw, the arguments were invalid, the tool is unknown (docs/evals.md)', async () => {
+    const failures: Array<[string, Record<string, unknown>, string]> = [
+      ['pay', { amount: 500 }, 'TOOL_EXECUTION_FAILED'],
+      ['pay', { amount: 'lots' }, 'INVALID_ARGUMENTS'],
+      ['refund', { amount: 5 }, 'TOOL_NOT_FOUND'],
+    ];
+    for (const [name, args, code] of failures) {
+      for (const match of ['exact', 'inOrder', 'anyOrder', 'superset', 'subset'] as const) {
+        const report = await runEvalSet(expecting({ name }, match), { agent: calling(name, args) });
+        const turn = report.cases[0].results[0].turns[0];
+        expect([name, match, report.pass, turn.calls[0].error?.code]).toEqual([name, match, false, code]);
+      }
+      const report = await runEvalSet(expecting({ name }), { agent: calling(name, args) });
+      expect(formatEvalReport(report)).toContain(`          ✗ ${name}(…) ≠ ${name}(${JSON.stringify(args)}): called ${name} but it failed: ${code}: `);
+    }
+    expect(formatEvalReport(await runEvalSet(expecting({ name: 'pay' }), { agent: calling('pay', { amount: 500 }) }))).toContain('but it failed: TOOL_EXECUTION_FAILED: ');
+    // The same call that succeeds matches; a call expected to fail matches only one that failed.
+    const ok = await runEvalSet(expecting({ name: 'pay' }), { agent: calling('pay', { amount: 5 }) });
+    expect(ok.pass).toBe(true);
+    expect(ok.cases[0].results[0].turns[0].calls).toEqual([{ name: 'pay', args: { amount: 5 }, agent: 'shop' }]);
+    expect((await runEvalSet(expecting({ name: 'pay', failed: true }), { agent: calling('pay', { amount: 500 }) })).pass).toBe(true);
+    const notFailed = await runEvalSet(expecting({ name: 'pay', failed: true }), { agent: calling('pay', { amount: 5 }) });
+    expect(formatEvalReport(notFailed)).toContain('          ✗ pay(…) failing ≠ pay({"amount":5}): called pay and it did not fail');
   });
 });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BaseAgent, Content, Event, FunctionResponse, Model, Plugin, Provider, SessionService } from '@toolsmith/core';
 import { REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, Runner, thrownMessage } from '@toolsmith/core';
 import { argumentsAsRead, redactSecretText, redactSecrets } from '@toolsmith/core/internal';
+import { callFailure, finalResponses } from './call-failure';
 import { checkEvalSet } from './check-eval-set';
 import type { EvalCase, EvalSet, EvalTurn } from './eval-set';
 import type { CaseReport, EvalReport, RunReport, TurnReport } from './eval-report';
@@ -91,12 +92,15 @@ async function checkTurn(index: number, turn: EvalTurn, message: Content, events
   // Each call's arguments as the executor read them: its (first) response says whether it repaired their text.
   const responses = new Map<string, FunctionResponse>();
   for (const event of events) for (const response of event.functionResponses()) if (!responses.has(response.id)) responses.set(response.id, response);
+  // Whether each call failed: its final response is an error (docs/evals.md: a failed call does not count as made).
+  const lastResponses = finalResponses(events.flatMap((event) => event.functionResponses()));
   for (const event of events) {
     if (event.author === 'user') continue;
     if (event.errorCode) error = { code: event.errorCode, message: event.errorMessage ?? '' };
     for (const call of event.functionCalls()) {
       if (call.name === REQUEST_CONFIRMATION || call.name === REQUEST_CREDENTIAL) continue;
-      calls.push({ name: call.name, args: argumentsAsRead(call, responses.get(call.id)), agent: event.author });
+      const failure = callFailure(lastResponses.get(call.id));
+      calls.push({ name: call.name, args: argumentsAsRead(call, responses.get(call.id)), agent: event.author, ...(failure ? { error: failure } : {}) });
     }
     const pending = new Set(event.longRunningToolIds ?? []);
     for (const call of event.functionCalls()) if (pending.has(call.id)) pausedOn.push(call.name === REQUEST_CONFIRMATION ? `confirmation of ${originalName(call.args)}` : call.name);
