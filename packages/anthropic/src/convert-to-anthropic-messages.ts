@@ -3,6 +3,7 @@ import type { Content, FunctionCall, InlineData, Part } from '@toolsmith/core';
 import { argsAsObject, modelTurnFileNote, pairToolResults, ownThoughtSignature, providerDataOf, unsupportedInlineDataNote, unsupportedToolFileNote, utf8Text } from '@toolsmith/core/adapter-kit';
 import { type FileKind, type FileRefusal, requestFileRefusals } from './anthropic-image-limits';
 import { ANTHROPIC_PROVIDER } from './provider-tool';
+import { ANTHROPIC_CALL_IDS } from './anthropic-tool-limits';
 
 type ContentBlockParam = Anthropic.ContentBlockParam;
 
@@ -22,7 +23,7 @@ export interface AnthropicPrompt {
  */
 export function convertToAnthropicMessages(contents: Content[], systemInstruction?: string): AnthropicPrompt {
   const messages: AnthropicPrompt['messages'] = [];
-  const paired = pairToolResults(contents);
+  const paired = pairToolResults(contents, ANTHROPIC_CALL_IDS);
   const files = new RequestFiles(paired);
   for (const content of paired) {
     const role = content.role === 'model' ? 'assistant' : 'user';

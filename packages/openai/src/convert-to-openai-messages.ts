@@ -8,6 +8,7 @@ import type {
 import type { ResponseInputContent, ResponseInputItem } from 'openai/resources/responses/responses';
 import { type OpenAIInputs, chatMessageFile, chatToolFiles, responsesMessageFile, responsesToolOutput } from './openai-file-parts';
 import { OPENAI_PROVIDER } from './provider-tool';
+import { OPENAI_CHAT_CALL_IDS, OPENAI_RESPONSES_CALL_IDS } from './openai-tool-limits';
 import { type ResponsesReplayOptions, toResponsesModelItems } from './to-responses-model-items';
 
 /** What a model takes unless told otherwise: text, images and documents, no audio. */
@@ -24,7 +25,7 @@ const TEXT_AND_IMAGES: OpenAIInputs = { audio: false, images: true };
 export function convertToOpenAIChatMessages(request: Pick<LlmRequest, 'systemInstruction' | 'contents'>, server?: string, inputs: OpenAIInputs = TEXT_AND_IMAGES): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.systemInstruction) messages.push({ role: 'system', content: request.systemInstruction });
-  for (const content of pairToolResults(request.contents)) {
+  for (const content of pairToolResults(request.contents, OPENAI_CHAT_CALL_IDS)) {
     if (content.role === 'model') {
       const text = answerText(content);
       const toolCalls: ChatCompletionMessageFunctionToolCall[] = content.parts.flatMap((part) => {
@@ -68,7 +69,7 @@ export function convertToOpenAIChatMessages(request: Pick<LlmRequest, 'systemIns
  */
 export function convertToOpenAIResponsesInput(contents: readonly Content[], options: ResponsesReplayOptions = {}, inputs: OpenAIInputs = TEXT_AND_IMAGES): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
-  for (const content of pairToolResults(contents)) {
+  for (const content of pairToolResults(contents, OPENAI_RESPONSES_CALL_IDS)) {
     if (content.role === 'model') {
       items.push(...toResponsesModelItems(content, options));
       continue;

@@ -1,4 +1,4 @@
-import type { ToolLimits } from '@toolsmith/core/adapter-kit';
+import type { CallIdRule, ToolLimits } from '@toolsmith/core/adapter-kit';
 
 /**
  * OpenAI's function names (API reference, `FunctionDefinition.name`): "Must be a-z, A-Z, 0-9, or
@@ -21,3 +21,12 @@ export const OPENAI_TOOL_LIMITS = {
 
 /** Strict mode: a string enum of more than `values` values may hold at most `totalChars` characters. */
 export const OPENAI_STRICT_LONG_ENUM = { values: 250, totalChars: 15_000 } as const;
+
+/**
+ * The call ids each API takes back: Chat Completions refuses a `tool_calls[].id` over 40 characters ("string too
+ * long. Expected a string with maximum length 40", `string_above_max_length`), the Responses API a `call_id` over
+ * 64 (the same error), as users of both report (vercel/ai#8132; decolua/9router#393). A longer id (a Gemini call
+ * Toolsmith named, another server's) goes as a stable shorter one (see `pairToolResults`).
+ */
+export const OPENAI_CHAT_CALL_IDS: CallIdRule = { maxLength: 40 };
+export const OPENAI_RESPONSES_CALL_IDS: CallIdRule = { maxLength: 64 };

@@ -70,6 +70,14 @@ export function anthropicHistoryProblems(request: RecordedRequest, earlier: read
     });
   });
   problems.push(...toolPairingProblems(messages));
+  // Call ids: "messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'" (the API's 400, as
+  // users replaying other providers' ids report it).
+  messages.forEach((message, index) =>
+    message.content.forEach((block, at) => {
+      const [field, id] = block.type === 'tool_use' ? ['tool_use.id', block.id] : block.type === 'tool_result' ? ['tool_result.tool_use_id', block.tool_use_id] : [];
+      if (field && !/^[a-zA-Z0-9_-]+$/.test(String(id))) problems.push(`messages.${index}.content.${at}.${field}: String should match pattern '^[a-zA-Z0-9_-]+$'`);
+    }),
+  );
   return problems;
 }
 

@@ -17,3 +17,23 @@ export function generateCallId(prefix = 'call'): string {
 export function stableCallId(seed: string, prefix = 'call'): string {
   return `${prefix}_${createHash('sha256').update(seed).digest('hex').slice(0, 24)}`;
 }
+
+/**
+ * What a provider takes as a function-call id in a request: at most `maxLength` characters, and (`pattern`) only
+ * ids the expression matches. OpenAI Chat Completions: 40 characters; the Responses API: 64; Anthropic:
+ * `^[a-zA-Z0-9_-]+$`. A session that began with another provider (or a model of the user's own) holds ids made
+ * by other rules.
+ */
+export interface CallIdRule {
+  maxLength?: number;
+  pattern?: RegExp;
+}
+
+/**
+ * `id` when `rule` takes it, else a stable id of 29 characters (`call_` and 24 hex digits) derived from it: the
+ * call and its response, each converted on its own, get the same id in every request, and the ids a session
+ * stores stay as they were.
+ */
+export function fitCallId(id: string, rule: CallIdRule): string {
+  return (rule.maxLength === undefined || id.length <= rule.maxLength) && (rule.pattern === undefined || rule.pattern.test(id)) ? id : stableCallId(id);
+}

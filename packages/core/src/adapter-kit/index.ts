@@ -2,7 +2,8 @@
 // parsing, retries, abort scoping, provider data, schema helpers). App authors never need it.
 export { parseRetryAfter } from './parse-retry-after';
 export type { HeaderSource } from './parse-retry-after';
-export { generateCallId, stableCallId } from './call-id';
+export { fitCallId, generateCallId, stableCallId } from './call-id';
+export type { CallIdRule } from './call-id';
 export { pairToolResults } from './pair-tool-results';
 export { scopeAbortSignal } from './scoped-abort-signal';
 export type { ScopedAbortSignal } from './scoped-abort-signal';

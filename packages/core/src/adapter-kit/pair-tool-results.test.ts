@@ -71,4 +71,23 @@ describe('pairToolResults', () => {
     expect(out[1].parts[0].functionResponse?.response).toMatchObject({ error: { code: 'MISSING_RESULT' } });
     expect(out[3].parts).toEqual([answer('b')]);
   });
+
+  it('replaces call ids the provider refuses, in the call and its response alike, without changing the contents given', () => {
+    const long = `toolsmith_gemini_${'a'.repeat(32)}`;
+    const contents: Content[] = [
+      { role: 'model', parts: [{ text: 'calling' }, call(long), call('short'), call('functions.get_weather:0')] },
+      { role: 'user', parts: [answer('functions.get_weather:0'), answer(long)] },
+    ];
+    const copy = JSON.parse(JSON.stringify(contents)) as Content[];
+    const out = pairToolResults(contents, { maxLength: 40, pattern: /^[a-zA-Z0-9_-]+$/ });
+    const ids = out[0].parts.flatMap((part) => (part.functionCall ? [part.functionCall.id] : []));
+    expect(ids[1]).toBe('short');
+    for (const id of [ids[0], ids[2]]) expect(id).toMatch(/^call_[0-9a-f]{24}$/);
+    expect(out[1].parts.map((part) => part.functionResponse!.id)).toEqual(ids); // a missing answer (short) too
+    expect(out[1].parts[1].functionResponse!.response).toEqual({ error: expect.objectContaining({ code: 'MISSING_RESULT' }) });
+    expect(pairToolResults(contents, { maxLength: 40, pattern: /^[a-zA-Z0-9_-]+$/ })).toEqual(out); // stable
+    expect(contents).toEqual(copy);
+    expect(pairToolResults(contents)[0]).toBe(contents[0]); // no rule: as given
+  });
 });
+

@@ -1,4 +1,5 @@
 import type { Content, FunctionCall, FunctionResponse, Part } from '../model/content';
+import { type CallIdRule, fitCallId } from './call-id';
 
 /**
  * Normalizes a conversation so every model turn with function calls is followed by exactly one
@@ -12,8 +13,11 @@ import type { Content, FunctionCall, FunctionResponse, Part } from '../model/con
  * wins. A call with no answer gets an error response (`MISSING_RESULT`), so the provider accepts the
  * history. An answer to a call outside the current stretch (a late long-running result, or an unknown
  * id) becomes a text part, since providers refuse a second or orphan result for a call id.
+ *
+ * With `callIds`, a call id the provider would refuse (see {@link CallIdRule}) is replaced, in the call and its
+ * response alike, by {@link fitCallId}'s stable id; the contents given are not changed.
  */
-export function pairToolResults(contents: readonly Content[]): Content[] {
+export function pairToolResults(contents: readonly Content[], callIds?: CallIdRule): Content[] {
   const out: Content[] = [];
   let calls: FunctionCall[] = [];
   let answers = new Map<string, FunctionResponse>();
@@ -21,7 +25,7 @@ export function pairToolResults(contents: readonly Content[]): Content[] {
 
   const flush = () => {
     if (calls.length) {
-      const parts: Part[] = calls.map((call) => ({ functionResponse: answers.get(call.id) ?? missingResult(call) }));
+      const parts: Part[] = calls.map((call) => ({ functionResponse: fittedResponse(answers.get(call.id) ?? missingResult(call), callIds) }));
       out.push({ role: 'user', parts: [...parts, ...trailing] });
     }
     calls = [];
@@ -32,7 +36,7 @@ export function pairToolResults(contents: readonly Content[]): Content[] {
   for (const content of contents) {
     if (content.role === 'model') {
       flush();
-      out.push(content);
+      out.push(callIds ? withFittedCallIds(content, callIds) : content);
       calls = content.parts.flatMap((part) => (part.functionCall ? [part.functionCall] : []));
       continue;
     }
@@ -62,4 +66,17 @@ function missingResult(call: FunctionCall): FunctionResponse {
 
 function lateResultText(response: FunctionResponse): string {
   return `Result of the earlier call ${response.id} to tool "${response.name}": ${JSON.stringify(response.response)}`;
+}
+
+/** `content` with each call id `rule` refuses replaced (a copy, when there is one). */
+function withFittedCallIds(content: Content, rule: CallIdRule): Content {
+  if (!content.parts.some((part) => part.functionCall && fitCallId(part.functionCall.id, rule) !== part.functionCall.id)) return content;
+  const parts = content.parts.map((part) => (part.functionCall ? { ...part, functionCall: { ...part.functionCall, id: fitCallId(part.functionCall.id, rule) } } : part));
+  return { ...content, parts };
+}
+
+function fittedResponse(response: FunctionResponse, rule: CallIdRule | undefined): FunctionResponse {
+  if (!rule) return response;
+  const id = fitCallId(response.id, rule);
+  return id === response.id ? response : { ...response, id };
 }

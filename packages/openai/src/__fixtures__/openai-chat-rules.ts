@@ -33,3 +33,27 @@ export function chatThoughtSignatureProblems(messages: readonly ChatMessage[], i
     });
   return problems;
 }
+
+/**
+ * Chat Completions' rules on call ids in `messages`: a `tool_calls[].id` holds at most 40 characters (the API's
+ * 400, "string too long. Expected a string with maximum length 40", as users report it: vercel/ai#8132,
+ * microsoft/autogen#6377), and an assistant message with `tool_calls` is followed by one `tool` message per call id.
+ */
+export function chatCallIdProblems(messages: readonly ChatMessage[]): string[] {
+  const problems: string[] = [];
+  messages.forEach((message, index) => {
+    if (message.role !== 'assistant') return;
+    const calls: Array<{ id: string }> = message.tool_calls ?? [];
+    calls.forEach((call, at) => {
+      if (call.id.length > 40) {
+        problems.push(`Invalid 'messages[${index}].tool_calls[${at}].id': string too long. Expected a string with maximum length 40, but got a string with length ${call.id.length} instead.`);
+      }
+    });
+    const answered = new Set<string>();
+    for (let next = index + 1; messages[next]?.role === 'tool'; next++) answered.add(messages[next].tool_call_id);
+    if (calls.some((call) => !answered.has(call.id))) {
+      problems.push("An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'.");
+    }
+  });
+  return problems;
+}

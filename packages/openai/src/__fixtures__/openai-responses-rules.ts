@@ -24,3 +24,22 @@ export function responsesReasoningProblems(input: readonly Item[], issued: reado
   });
   return problems;
 }
+
+/**
+ * The Responses API's rules on call ids in `input`: a `call_id` holds at most 64 characters ("Invalid
+ * 'input[95].call_id': string too long. Expected a string with maximum length 64, but got a string with length
+ * 116 instead.", as users report it: AnswerDotAI/fastllm#45, decolua/9router#393), and every
+ * `function_call_output` answers a `function_call` of the input ("No tool call found for function call output
+ * with call_id …").
+ */
+export function responsesCallIdProblems(input: readonly Item[]): string[] {
+  const problems: string[] = [];
+  const calls = new Set(input.filter((item) => item.type === 'function_call').map((item) => item.call_id));
+  input.forEach((item, index) => {
+    const id = item.call_id;
+    if (typeof id !== 'string') return;
+    if (id.length > 64) problems.push(`Invalid 'input[${index}].call_id': string too long. Expected a string with maximum length 64, but got a string with length ${id.length} instead.`);
+    if (item.type === 'function_call_output' && !calls.has(id)) problems.push(`No tool call found for function call output with call_id ${id}.`);
+  });
+  return problems;
+}

@@ -1,8 +1,8 @@
 // Wire codecs of the adapter conformance kit for OpenAI's two APIs: how a scripted model turn looks
 // on each wire (JSON or SSE, as OpenAI sends it) and how tool results are read back from requests.
 import type { ConformanceTurn, RecordedRequest, SseEvent, WireCodec, WireReply, WireToolResult } from '@toolsmith/core/testing';
-import { chatThoughtSignature, chatThoughtSignatureProblems } from './openai-chat-rules';
-import { responsesReasoningProblems } from './openai-responses-rules';
+import { chatCallIdProblems, chatThoughtSignature, chatThoughtSignatureProblems } from './openai-chat-rules';
+import { responsesCallIdProblems, responsesReasoningProblems } from './openai-responses-rules';
 
 const usage = { prompt_tokens: 40, completion_tokens: 12, total_tokens: 52, prompt_tokens_details: { cached_tokens: 0 } };
 
@@ -70,11 +70,13 @@ export const openAIChatCodec: WireCodec = {
   isStreaming: (request) => request.body.stream === true,
   toolNames: (request) => (request.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name),
   rules: { signedReasoning: true },
-  historyProblems: (request, earlier) =>
-    chatThoughtSignatureProblems(
+  historyProblems: (request, earlier) => [
+    ...chatThoughtSignatureProblems(
       request.body.messages,
       new Map(earlier.flatMap((turn) => (turn.reasoning && turn.calls?.length ? [[turn.calls[0].id, chatThoughtSignature(turn.reasoning)] as const] : []))),
     ),
+    ...chatCallIdProblems(request.body.messages),
+  ],
   toolResults: (request): WireToolResult[] =>
     request.body.messages
       .filter((message: { role: string }) => message.role === 'tool')
@@ -168,14 +170,16 @@ export const openAIResponsesCodec: WireCodec = {
   toolNames: (request) =>
     (request.body.tools ?? []).filter((tool: { type: string }) => tool.type === 'function').map((tool: { name: string }) => tool.name),
   rules: { signedReasoning: true },
-  historyProblems: (request, earlier) =>
-    responsesReasoningProblems(
+  historyProblems: (request, earlier) => [
+    ...responsesReasoningProblems(
       request.body.input,
       earlier.flatMap((turn) => {
         const { reasoning, message, calls } = responsesOutput(turn);
         return [...reasoning, ...message, ...calls];
       }),
     ),
+    ...responsesCallIdProblems(request.body.input),
+  ],
   toolResults: (request): WireToolResult[] =>
     request.body.input
       .filter((item: { type?: string }) => item.type === 'function_call_output')

@@ -3,7 +3,7 @@ import { confirmationRequests } from '../../confirmation/confirmation-requests';
 import { confirmationResponse } from '../../confirmation/confirmation-response';
 import { REQUEST_CONFIRMATION } from '../../confirmation/request-confirmation';
 import type { ToolsmithError } from '../../errors/toolsmith-error';
-import type { Event } from '../../events/event';
+import { Event } from '../../events/event';
 import type { Content } from '../../model/content';
 import type { CompactionOptions } from '../../context/compaction-options';
 import { functionTool } from '../../function-tool/function-tool';
@@ -249,6 +249,28 @@ export function runAdapterConformance(options: AdapterConformanceOptions): void 
       const [result] = wire.toolResults(requests[1]);
       expect(result.response).toMatchObject({ error: { code: 'INVALID_ARGUMENTS', message: expect.stringMatching(/code[\s\S]*tags|tags[\s\S]*code/) } });
       expect(events.at(-1)!.text()).toBe('That code is too short.');
+    });
+
+    it('a session that began with another provider continues: call ids made by other rules (long, dotted) go as ids this API takes, call and result alike', async () => {
+      const { runner, requests } = await setup([{ text: 'Oslo is 4°C too.' }]);
+      // What other providers put in a session: a Gemini call Toolsmith named (49 characters), an OpenAI-compatible
+      // server's `functions.get_weather:0`, and an id of 70 characters.
+      const foreign = [`toolsmith_gemini_${'0a'.repeat(16)}`, 'functions.get_weather:0', `call_${'x'.repeat(65)}`];
+      const session = await runner.sessionService.createSession({ appName: 'conformance', userId: 'u1', sessionId: 's1' });
+      const turn = (author: string, content: Content) => Event.create({ invocationId: 'earlier', author, content });
+      await runner.sessionService.appendEvent(session, turn('user', user('Weather in Paris, Rome and Oslo?')));
+      await runner.sessionService.appendEvent(session, turn('assistant', { role: 'model', parts: foreign.map((id, i) => ({ functionCall: { id, name: 'get_weather', args: { city: ['Paris', 'Rome', 'Oslo'][i] } } })) }));
+      await runner.sessionService.appendEvent(session, turn('assistant', { role: 'user', parts: foreign.map((id, i) => ({ functionResponse: { id, name: 'get_weather', response: { temperature: [21, 18, 4][i] } } })) }));
+      await runner.sessionService.appendEvent(session, turn('assistant', { role: 'model', parts: [{ text: 'Paris 21°C, Rome 18°C, Oslo 4°C.' }] }));
+      const events = await send(runner, user('And Oslo again?'));
+
+      expect(requests).toHaveLength(1);
+      expect(wire.toolResults(requests[0]).map((result) => result.response)).toEqual([{ temperature: 21 }, { temperature: 18 }, { temperature: 4 }]);
+      expect(events.some((event) => event.errorCode)).toBe(false);
+      expect(events.at(-1)!.text()).toBe('Oslo is 4°C too.');
+      // The session keeps the ids it had.
+      const stored = await runner.sessionService.getSession({ appName: 'conformance', userId: 'u1', sessionId: 's1' });
+      expect(stored!.events[1].functionCalls().map((call) => call.id)).toEqual(foreign);
     });
 
     it('a compacted session continues: older turns (parallel calls included) summarized, every sent call followed by its result', async () => {
