@@ -74,13 +74,20 @@ export interface AuthConfig {
 /**
  * The stable id credentials for `config` are stored under: its `name`, else a hash of the scheme and
  * the OAuth2 client (id, URLs, sorted scopes). Two configs for the same client and scopes share credentials.
+ * For the schemes whose credential the user types in (`apiKey`, `httpBearer`, `httpBasic`), the token URL
+ * counts by its origin and path only: their credential is saved under the config the request showed
+ * (see {@link publicAuthConfig}), which has no more of it, and must be found under the tool's own.
  */
 export function authConfigId(config: AuthConfig): string {
   if (config.name !== undefined && config.name !== '') return config.name;
   const o = config.oauth2;
-  const identity = [config.scheme, o?.clientId ?? '', o?.authorizationUrl ?? '', o?.tokenUrl ?? '', [...(o?.scopes ?? [])].sort().join(' ')];
+  const tokenUrl = o?.tokenUrl === undefined ? '' : TYPED_IN_SCHEMES.has(config.scheme) ? endpointOf(o.tokenUrl) : o.tokenUrl;
+  const identity = [config.scheme, o?.clientId ?? '', o?.authorizationUrl ?? '', tokenUrl, [...(o?.scopes ?? [])].sort().join(' ')];
   return `${config.scheme}:${createHash('sha256').update(JSON.stringify(identity)).digest('base64url').slice(0, 22)}`;
 }
+
+/** The schemes whose credential the user types in (an answer's `credential`), saved under the config the request showed. */
+const TYPED_IN_SCHEMES: ReadonlySet<AuthScheme> = new Set<AuthScheme>(['apiKey', 'httpBearer', 'httpBasic']);
 
 /** True for the schemes where the user is sent to an authorization server (and answers with a redirect URL). */
 export function isAuthorizationCodeScheme(scheme: AuthScheme): boolean {
