@@ -231,7 +231,7 @@ it('(c) a process killed (SIGKILL) inside a tool call: once its claim lapsed the
 }, 60_000);
 
 it('(d) a slow but living holder keeps renewing its claim past its first lease: the other process waits, and nothing is reported interrupted', async () => {
-  const sessionClaim = { leaseMs: 600 };
+  const sessionClaim = { leaseMs: 1_000 }; // the shortest a runner takes
   let slowReply: RunReply | undefined;
   const slowRun = a.run({ scenario: 'slow', sessionId: 'slow', message: user('take your time'), sessionClaim }).then((reply) => (slowReply = reply));
   await a.insideTool;

@@ -52,7 +52,7 @@ describe('claim renewals', () => {
       return { calls: [{ id: 'c-1', name: 'hold', args: { session: request.contents[0].parts[0].text! } }] };
     });
     // A lease of its own length: no other test's runs share this renewal timer.
-    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model, tools: [hold] }), sessionService, sessionClaim: { leaseMs: 57 } });
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'bot', model, tools: [hold] }), sessionService, sessionClaim: { leaseMs: 1_057 } });
     const runs = new Map(['a', 'b', 'c'].map((id) => [id, collect(runner, id, { userId: 'u', sessionId: id })]));
     for (const gate of inside.values()) await gate.promise;
 
