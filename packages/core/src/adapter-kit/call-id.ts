@@ -25,7 +25,9 @@ export function stableCallId(seed: string, prefix = 'call'): string {
  * by other rules.
  */
 export interface CallIdRule {
+  /** The most characters an id may have. */
   maxLength?: number;
+  /** What a whole id must match (anchored: `^…$`). */
   pattern?: RegExp;
 }
 
