@@ -39,6 +39,31 @@ describe('RunInspector', () => {
     expect(inspector.inspect('s-2')).toEqual({ spans: [], modelCalls: [] });
   });
 
+  it('drops pwd, auth, bearer, access and private key attributes, redacts them inside JSON, and hides a password inside a URL', () => {
+    const inspector = new RunInspector();
+    const tracer = inspector.tracerProvider.getTracer('test');
+    const names = ['db.pwd', 'auth', 'http.request.header.x-auth', 'app.bearer', 'aws.accessKey', 'aws.access_key', 'app.privateKey'];
+    const args = { pwd: 'PW-1', auth: 'AUTH-2', bearer: 'BEARER-3', accessKey: 'AK-4', access_key: 'AK-5', privateKey: 'PK-6', db: 'postgres://admin:URLPW-7@db.example/app', author: 'ada' };
+    const span = tracer.startSpan('execute_tool lookup', {
+      attributes: {
+        'gen_ai.conversation.id': 's-1',
+        ...Object.fromEntries(names.map((name, index) => [name, `ATTR-${index}`])),
+        'gen_ai.tool.call.arguments': JSON.stringify(args),
+        'server.url': 'https://u:URLPW-8@api.example/v1',
+        'app.author': 'ada',
+      },
+    });
+    span.end();
+    const [kept] = inspector.inspect('s-1').spans;
+    const shown = JSON.stringify(kept);
+    for (const secret of [...names.map((_name, index) => `ATTR-${index}`), 'PW-1', 'AUTH-2', 'BEARER-3', 'AK-4', 'AK-5', 'PK-6', 'URLPW-7', 'URLPW-8']) expect(shown).not.toContain(secret);
+    expect(kept!.attributes['server.url']).toBe('https://u:[redacted]@api.example/v1');
+    expect(kept!.attributes['app.author']).toBe('ada');
+    expect(JSON.parse(kept!.attributes['gen_ai.tool.call.arguments'] as string)).toEqual({
+      pwd: '[redacted]', auth: '[redacted]', bearer: '[redacted]', accessKey: '[redacted]', access_key: '[redacted]', privateKey: '[redacted]', db: 'postgres://admin:[redacted]@db.example/app', author: 'ada',
+    });
+  });
+
   it('redacts secret-named properties and secret-looking text inside the JSON attributes and error message before it keeps a span', () => {
     const inspector = new RunInspector();
     const tracer = inspector.tracerProvider.getTracer('test');

@@ -7,6 +7,18 @@ describe('secret redaction', () => {
     for (const name of ['gen_ai.usage.input_tokens', 'maxOutputTokens', 'orderId', 'amount', 'url', 'pass', 'passed', 'compass', 'tokenizer']) expect(isSecretName(name)).toBe(false);
   });
 
+  it('knows pwd, auth (as the last word), bearer and access keys; author, oauth and authMethod are no secrets', () => {
+    for (const name of ['pwd', 'userPwd', 'auth', 'x-auth', 'proxy_auth', 'basicAuth', 'X_AUTH', 'bearer', 'accessKey', 'access_key', 'aws.access-key']) expect(isSecretName(name)).toBe(true);
+    for (const name of ['author', 'authority', 'oauth', 'OAuth', 'authMethod', 'auth_type', 'keyword']) expect(isSecretName(name)).toBe(false);
+  });
+
+  it('redacts the password of a URL, keeping the user, host and port', () => {
+    expect(redactSecretText('connect to postgres://admin:hunter2@db.example:5432/app or https://u:p@host/x'))
+      .toBe('connect to postgres://admin:[redacted]@db.example:5432/app or https://u:[redacted]@host/x');
+    expect(redactSecretText('https://host:8080/a@b and https://user@host/')).toBe('https://host:8080/a@b and https://user@host/');
+    expect(holdsSecretText('https://u:p@host')).toBe(true);
+  });
+
   it('knows GitHub, Slack and AWS keys and JWTs, and the redaction mark, as secret-holding text', () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
     expect(redactSecretText(`a ghp_abcdefgh1234 b github_pat_11AB_cdefgh c xoxb-1234-abcdefgh d AKIAABCDEFGHIJKLMNOP e ${jwt}`)).toBe('a [redacted] b [redacted] c [redacted] d [redacted] e [redacted]');

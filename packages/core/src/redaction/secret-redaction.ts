@@ -5,12 +5,19 @@
  * `token` is one (`token`, `githubToken`, `csrf_token`); token counts (`input_tokens`) are not.
  */
 const SECRET_NAME =
-  /authorization|api[-_.]?key|secret|password|passwd|passphrase|token$|(?:access|refresh|auth|id|bearer|session)[-_.]?token|(?:private|session)[-_.]?key|cookie|credential|x-goog-api-key/i;
+  /authorization|api[-_.]?key|secret|password|passwd|passphrase|pwd|bearer|token$|(?:access|refresh|auth|id|session)[-_.]?token|(?:private|session|access)[-_.]?key|cookie|credential|x-goog-api-key/i;
+
+/**
+ * A name whose last word is `auth` (`auth`, `x-auth`, `proxy_auth`, `basicAuth`, `http.auth`), words split at
+ * `-`, `_`, `.`, spaces and lower-to-upper case changes; `author`, `oauth` or `authMethod` are not.
+ */
+const AUTH_LAST_WORD = /(?:^|[-_.\s])(?:auth|Auth|AUTH)$|(?<=[a-z0-9])Auth$/;
 
 /**
  * Values that look like secrets wherever they are: a bearer token (`Bearer …`), an OpenAI or Anthropic
  * style key (`sk-…`, `sk-ant-…`, `sk-live-…`, `pk_live_…`), a Google API key (`AIza…`), a GitHub token
- * (`ghp_…`, `github_pat_…`), a Slack token (`xoxb-…`), an AWS access key id (`AKIA…`), a JWT (`eyJ….….…`).
+ * (`ghp_…`, `github_pat_…`), a Slack token (`xoxb-…`), an AWS access key id (`AKIA…`), a JWT (`eyJ….….…`),
+ * the password in a URL (`https://user:password@host`: the user stays).
  */
 const SECRET_VALUES: ReadonlyArray<[RegExp, string]> = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]'],
@@ -20,14 +27,16 @@ const SECRET_VALUES: ReadonlyArray<[RegExp, string]> = [
   [/\bxox[abpr]-[A-Za-z0-9-]{8,}/g, '[redacted]'],
   [/\bAKIA[0-9A-Z]{12,}/g, '[redacted]'],
   [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, '[redacted]'],
+  // The password of a URL's user info (`https://user:password@host`, `postgres://admin:…@db`).
+  [/\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#@]+@/gi, '$1:[redacted]@'],
 ];
 
 /** What a redacted value is replaced with. */
 export const REDACTED = '[redacted]';
 
-/** Whether `name` suggests a secret (`authorization`, `apiKey`, `api_key`, `password`, `accessToken`, `cookie`, `credential`, …). */
+/** Whether `name` suggests a secret (`authorization`, `apiKey`, `api_key`, `password`, `pwd`, `auth`, `bearer`, `accessKey`, `accessToken`, `cookie`, `credential`, …). */
 export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name);
+  return SECRET_NAME.test(name) || AUTH_LAST_WORD.test(name);
 }
 
 /** Whether `text` holds a value that looks like a secret (see {@link SECRET_VALUES}), or is already `[redacted]`. */
