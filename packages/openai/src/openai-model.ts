@@ -39,10 +39,20 @@ export interface OpenAIModelOptions {
   parallelToolCalls?: boolean;
   /**
    * Responses API: whether OpenAI keeps responses (`store`); unset leaves OpenAI's default. With `false`,
-   * the adapter asks for `reasoning.encrypted_content`, so reasoning models' reasoning items (always
-   * kept in the session and sent back) carry what OpenAI needs without stored responses.
+   * the adapter asks for `reasoning.encrypted_content` as {@link OpenAIModelOptions.encryptedReasoning} says,
+   * so reasoning models' reasoning items (always kept in the session and sent back) carry what OpenAI needs
+   * without stored responses.
    */
   store?: boolean;
+  /**
+   * Responses API with `store: false`: whether to send `include: ["reasoning.encrypted_content"]`, which
+   * OpenAI refuses for a model without reasoning ("Encrypted content is not supported with this model.").
+   * Default: sent, except to the models known to have no reasoning (ids starting `gpt-3.5`, `gpt-4`
+   * (`gpt-4o`, `gpt-4.1`, …), `chatgpt-`, `gpt-5-chat`/`gpt-5.x-chat`, also as `ft:` fine-tunes); and when OpenAI refuses
+   * it with that 400 anyway (an Azure deployment's name, a new model), the request is sent once more
+   * without it and this model leaves it out for that model id from then on. `true` or `false` decides.
+   */
+  encryptedReasoning?: boolean;
   /** Shorthand for `retry: { maxRetries }`. */
   maxRetries?: number;
   /**
@@ -95,6 +105,9 @@ export class OpenAIModel implements Model {
   private readonly client: OpenAI;
   private readonly retry: RetryPolicy;
   private readonly store?: boolean;
+  private readonly encryptedReasoning?: boolean;
+  /** Model ids OpenAI answered "Encrypted content is not supported with this model." for: sent without `include`. */
+  private readonly refusedEncryptedReasoning = new Set<string>();
   private readonly strict: boolean;
   private readonly parallelToolCalls?: boolean;
   private readonly contextManagement?: OpenAIContextManagement[];
@@ -111,6 +124,7 @@ export class OpenAIModel implements Model {
     this.server = chatServerOf(this.client.baseURL);
     this.retry = resolveRetryPolicy(options.retry, options.maxRetries);
     this.store = options.store;
+    this.encryptedReasoning = options.encryptedReasoning;
     if (options.contextManagement !== undefined && this.api !== 'responses') {
       throw new AgentConfigError('OpenAIModel option contextManagement is a Responses API option: use it with api: \'responses\'.');
     }
@@ -203,20 +217,43 @@ export class OpenAIModel implements Model {
     if (config.topP !== undefined) body.top_p = config.topP;
     if (config.maxOutputTokens !== undefined) body.max_output_tokens = config.maxOutputTokens;
     if (this.store !== undefined) body.store = this.store;
-    if (this.store === false) body.include = ['reasoning.encrypted_content'];
+    if (this.store === false && this.asksEncryptedReasoning(model)) body.include = ['reasoning.encrypted_content'];
     if (this.contextManagement) body.context_management = this.contextManagement;
     if (request.responseSchema) body.text = { format: toOpenAIResponsesTextFormat(request.responseSchema, this.strict) };
     const streamBody = () => ({ ...body, stream: true as const });
     return {
       request: async (signal) => {
         // Read from the HTTP response, not the SDK's parsed one: the SDK throws a TypeError on a body that is not a JSON object.
-        const answer = await readAnswerBody(await this.client.responses.create(body, { signal }).asResponse());
+        const answer = await readAnswerBody(await this.withoutRefusedInclude(body, () => this.client.responses.create(body, { signal }).asResponse()));
         checkResponsesShape(answer);
         return mapOpenAIResponse(answer, prepared.strictSchemas);
       },
-      openStream: async (signal) => readOpenAIResponsesStream(await this.client.responses.create(streamBody(), { signal }), prepared.strictSchemas),
+      openStream: async (signal) =>
+        readOpenAIResponsesStream(await this.withoutRefusedInclude(body, () => this.client.responses.create(streamBody(), { signal })), prepared.strictSchemas),
       body: () => (stream ? streamBody() : body),
     };
+  }
+
+  /** Whether a `store: false` request to `model` asks for encrypted reasoning (see {@link OpenAIModelOptions.encryptedReasoning}). */
+  private asksEncryptedReasoning(model: string): boolean {
+    if (this.encryptedReasoning !== undefined) return this.encryptedReasoning;
+    return !this.refusedEncryptedReasoning.has(model) && !hasNoReasoning(model);
+  }
+
+  /**
+   * Sends the request; when OpenAI refuses its `include` of encrypted reasoning for the model (a model
+   * without reasoning that {@link hasNoReasoning} does not know), sends it once more without, and
+   * remembers the model id. An explicit `encryptedReasoning: true` is not overridden.
+   */
+  private async withoutRefusedInclude<T>(body: ResponsesBody, send: () => Promise<T>): Promise<T> {
+    try {
+      return await send();
+    } catch (error) {
+      if (!body.include || this.encryptedReasoning === true || !refusesEncryptedReasoning(error)) throw error;
+      this.refusedEncryptedReasoning.add(body.model as string);
+      delete body.include;
+      return send();
+    }
   }
 }
 
@@ -236,6 +273,20 @@ function createClient(options: OpenAIModelOptions): OpenAI {
   }
   // Retries are Toolsmith's (one policy for every provider), not the SDK's.
   return new OpenAI({ apiKey, baseURL, maxRetries: 0, fetch: fetchUnwrappingArrayErrors });
+}
+
+/**
+ * Models OpenAI serves without reasoning, by id (an `ft:` fine-tune by its base model's): they refuse
+ * `include: ["reasoning.encrypted_content"]`. pydantic-ai's model profiles draw the same line (reasoning:
+ * the `o` series and `gpt-5` except `gpt-5-chat`).
+ */
+function hasNoReasoning(model: string): boolean {
+  return /^(ft:)?(gpt-3\.5|gpt-4|chatgpt-|gpt-5(\.\d+)?-chat)/i.test(model);
+}
+
+/** OpenAI's 400 for encrypted reasoning asked of a model without reasoning (param `include`). */
+function refusesEncryptedReasoning(error: unknown): boolean {
+  return error instanceof OpenAI.APIError && error.status === 400 && error.param === 'include' && /encrypted content is not supported/i.test(error.message);
 }
 
 /**

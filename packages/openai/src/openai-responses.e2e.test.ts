@@ -131,14 +131,14 @@ describe('OpenAIModel on the Responses API wire', () => {
         ? { json: textResponse('', [reasoning, { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris","unit":null}', status: 'completed' }]) }
         : { json: textResponse('', [{ type: 'message', id: 'm1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Sunny.', annotations: [] }] }]) };
     });
-    const first = await collect(model({ store: false }).generate(ask('Paris?')));
+    const first = await collect(model({ model: 'gpt-5-mini', store: false }).generate(ask('Paris?')));
     const parts = first[0].content!.parts;
     expect(parts[0]).toEqual({ text: 'Check the weather first.', thought: true });
     expect(parts[1]).toEqual({ providerData: { provider: 'openai', data: reasoning } });
     // The next request carries the conversation so far: every item goes back as it came, in its order,
     // so the reasoning item is immediately followed by the call that followed it (fc_1).
     const history = [...ask('Paris?').contents, first[0].content!, { role: 'user' as const, parts: [{ functionResponse: { id: 'call_1', name: 'get_weather', response: { report: 'Sunny' } } }] }];
-    await collect(model({ store: false }).generate({ ...ask('Paris?'), contents: history }));
+    await collect(model({ model: 'gpt-5-mini', store: false }).generate({ ...ask('Paris?'), contents: history }));
     expect(bodies[0]).toMatchObject({ store: false, include: ['reasoning.encrypted_content'] });
     const input = bodies[1].input as Array<Record<string, unknown>>;
     expect(input.map((item) => item.type ?? item.role)).toEqual(['user', 'reasoning', 'function_call', 'message', 'function_call_output']);

@@ -43,3 +43,14 @@ export function responsesCallIdProblems(input: readonly Item[]): string[] {
   });
   return problems;
 }
+
+/**
+ * The real Responses API's answer to `include: ["reasoning.encrypted_content"]` for a model without
+ * reasoning (gpt-4o, gpt-4o-mini, gpt-4.1-mini, gpt-5-chat-latest), as users pasted it (pydantic/pydantic-ai#2865,
+ * pydantic/pydantic-ai#3326, miquido/draive#399, NousResearch/hermes-agent#23450): a 400 with param `include`.
+ * Models with reasoning: the `o` series and `gpt-5` except `gpt-5-chat`.
+ */
+export function responsesIncludeRefusal(body: { model: string; include?: string[] }): { status: 400; json: unknown } | undefined {
+  if (/^(o\d|gpt-5(?!(\.\d+)?-chat))/.test(body.model) || !body.include?.includes('reasoning.encrypted_content')) return undefined;
+  return { status: 400, json: { error: { message: 'Encrypted content is not supported with this model.', type: 'invalid_request_error', param: 'include', code: null } } };
+}
