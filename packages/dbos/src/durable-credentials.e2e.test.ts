@@ -179,11 +179,13 @@ it('a refused credential answer on a queued session (misnamed; with a member bes
   expect(await tablesHolding(siblingKey)).toEqual([]);
 }, 60_000);
 
-it('a save that fails: start throws CREDENTIAL_SAVE_FAILED without the key; the same message again saves it', async () => {
+it('a save that fails: start (and enqueue) throws CREDENTIAL_SAVE_FAILED without the key, as Runner, the request still pending; the same answer again is taken', async () => {
   const first = await durable.start({ userId: 'u', sessionId: 's6', messageId: 'm1', newMessage: hi });
   await DBOS.getEvent(first.workflowID, DURABLE_WAIT_NAMES.waitingEvent);
   const secret = 'SECRET-savefail-2d7c41';
   const answer = await typed('s6', secret);
+  const session = async () => (await store.getSession({ appName: 'wx', userId: 'u', sessionId: 's6' }))!;
+  const before = (await session()).events.length;
   failingSaves = 1;
   const failed = await durable.start({ userId: 'u', sessionId: 's6', messageId: 'm2', newMessage: answer }).then(
     () => undefined,
@@ -192,16 +194,27 @@ it('a save that fails: start throws CREDENTIAL_SAVE_FAILED without the key; the 
   expect(failed).toMatchObject({ code: 'CREDENTIAL_SAVE_FAILED' });
   expect(failed!.message).not.toContain(secret);
   expect(await saved()).toBeUndefined();
-  // The answer went on without its key: the call, finding none, asks again (a new request).
-  const asked = async () => (await store.getSession({ appName: 'wx', userId: 'u', sessionId: 's6' }))!.events.flatMap((event) => credentialRequests(event));
-  while ((await asked()).length < 2) await DBOS.sleep(50);
-  // The same message again saves the key, under its request's config (before, it reported success and saved nothing).
+  // Nothing went on: the run still waits for the same request, and nothing was stored.
+  expect(await DBOS.getEvent(first.workflowID, DURABLE_WAIT_NAMES.waitingEvent)).toHaveLength(1);
+  expect((await session()).events.length).toBe(before);
+  // The same message again is taken: saved, and the run goes on with it.
   expect((await durable.start({ userId: 'u', sessionId: 's6', messageId: 'm2', newMessage: answer })).workflowID).toBe(first.workflowID);
+  expect(await first.getResult()).toMatchObject({ text: 'done' });
   expect(await saved()).toEqual({ apiKey: secret });
-  // The run waits for the new request; its answer runs the tool with the key.
-  expect(await durable.ask({ userId: 'u', sessionId: 's6', messageId: 'm3', newMessage: credentialResponse((await asked())[1], { credential: { apiKey: secret } }) })).toMatchObject({ text: 'done' });
   expect(ranWith).toEqual([secret]);
+  expect((await session()).events.flatMap((event) => credentialRequests(event))).toHaveLength(1);
   expect(await tablesHolding(secret)).toEqual([]);
+
+  // On a queue (no run waits): no run is started, and another answer is then taken.
+  await credentials.deleteCredential({ appName: 'wx', userId: 'u', authConfigId: 'wkey' });
+  ranWith.length = 0;
+  await (await durable.enqueue({ userId: 'u', sessionId: 's9', messageId: 'm1', newMessage: hi }, 'runs')).getResult();
+  failingSaves = 1;
+  await expect(durable.enqueue({ userId: 'u', sessionId: 's9', messageId: 'm2', newMessage: await typed('s9', secret) }, 'runs')).rejects.toMatchObject({ code: 'CREDENTIAL_SAVE_FAILED' });
+  expect(await saved()).toBeUndefined();
+  const other = 'SECRET-savefail-other-8e1f';
+  expect(await (await durable.enqueue({ userId: 'u', sessionId: 's9', messageId: 'm3', newMessage: await typed('s9', other) }, 'runs')).getResult()).toMatchObject({ text: 'done' });
+  expect(ranWith).toEqual([other]);
 }, 60_000);
 
 it('an answer whose typed values are "[redacted]" (read back from the session) is refused, run waiting or not: nothing saved, the request still pending', async () => {

@@ -109,8 +109,8 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     this.workflow = DBOS.registerWorkflow((input: DurableRunInput, mode?: RunMode) => this.execute(input, mode ?? {}), { name: this.workflowName });
     this.claim = DBOS.registerWorkflow(
       async ({ workflowId, answer, token, saves, run }: AnswerClaim) => {
-        // The answer took every call it answers: its sender saves the typed credential, in its own process,
-        // and says so. The answer goes on either way (saved or not: a call without its credential asks again).
+        // The answer took every call it answers, and a typed credential was saved before this started. (An
+        // answer recorded by an earlier release, with `saves`, waits for its sender to say it saved it.)
         if (saves) await DBOS.recv<boolean>(DURABLE_WAIT_NAMES.savedTopic, { timeoutSeconds: SAVE_WAIT_SEC });
         if (run) {
           await DBOS.startWorkflow(this.workflow, {
@@ -213,9 +213,10 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
    * it gets the run's handle.
    *
    * Every answer is handled so whether a run waits for it or not, with a credential the user typed in
-   * (`{ credential: … }`) or without: checked, claimed (when no run waits, the answer's workflow starts
-   * the new run), and then the winner saves a typed credential the credential in this process (see
-   * {@link save}); DBOS only ever gets the answer with its values `[redacted]`. When no run waits, one
+   * (`{ credential: … }`) or without: checked, claimed, the winner's typed credential saved in this process
+   * (see {@link save}), and only then sent on (when no run waits, the answer's workflow starts the new run);
+   * DBOS only ever gets the answer with its values `[redacted]`. A save that fails gives the claims up: the
+   * request stays pending, as with `Runner`. When no run waits, one
    * that is refused (or given again after its run) is started as a new run like any message, `[redacted]`,
    * and judged there: it saves nothing.
    */
@@ -237,8 +238,7 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     // The run the answer goes to: the one waiting, else the one the answer's workflow starts.
     const runId = waitingRun ?? (input.messageId === undefined ? `${answerId}::run` : durableWorkflowId(appName, input));
     if (input.messageId !== undefined && (await DBOS.getWorkflowStatus(answerId))) {
-      // This very message again: its credential is saved again, in case the first time was cut off before it was.
-      if (withheld) await this.save(answerId, input.userId, session, withheld);
+      // This very message again: its answer went on (its credential was saved before it did).
       return DBOS.retrieveWorkflow<DurableRunResult>(runId);
     }
     // Judged against the session: a refused answer is sent nowhere (nothing saved), and the run goes on waiting.
@@ -251,7 +251,6 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     if (refusal) throw refusal;
     const answer: DurableAnswer = { newMessage: given.newMessage, ...(input.messageId === undefined ? {} : { messageId: input.messageId }) };
     const claim: AnswerClaim = { workflowId: runId, answer, token };
-    if (withheld) claim.saves = true;
     if (waitingRun === undefined) claim.run = queue.queueName === undefined ? { input: given, mode: {} } : { input: given, mode: { endAtPause: true }, queueName: queue.queueName };
     // Every request the answer answers (a confirmation, a credential, an update's question) is claimed, one by
     // one in id order, all or nothing: of the answers to one request (alone or with others), exactly one takes
@@ -268,9 +267,17 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
       }
       held.push(claimId);
     }
+    if (withheld) {
+      try {
+        await this.save(input.userId, session, withheld);
+      } catch (error) {
+        // Not saved: the answer gives up every call it took (each goes to the next claim), and its request stays pending.
+        await Promise.all(held.map((taken) => DBOS.send(taken, false, DURABLE_WAIT_NAMES.keptTopic)));
+        throw error;
+      }
+    }
     const handle = await DBOS.startWorkflow(this.claim, { workflowID: answerId })(claim);
     await Promise.all(held.map((taken) => DBOS.send(taken, true, DURABLE_WAIT_NAMES.keptTopic)));
-    if (withheld) await this.save(answerId, input.userId, session, withheld);
     await handle.getResult();
     return DBOS.retrieveWorkflow<DurableRunResult>(runId);
   }
@@ -293,22 +300,14 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
   }
 
   /**
-   * Saves the credentials `withheld` took out of an answer whose claim `claimId` this process won, with
-   * the app's credential service, then lets the claim go on. A save that fails lets it go on too (the
-   * call, finding no credential, asks again) and throws `CredentialSaveFailedError` (its message never
-   * quotes the credential). Each credential is saved under the auth config of the request it answers,
-   * read from the session as it was before that request was answered: the same message given again
-   * (after a failed save, its request answered by then) saves it again.
+   * Saves the credentials `withheld` took out of an answer whose calls this process claimed, with the app's
+   * credential service, before the answer goes on. Throws `CredentialSaveFailedError` (its message never
+   * quotes the credential) when the service fails. Each credential is saved under the auth config of the
+   * request it answers, read from the session as it was before that request was answered.
    */
-  private async save(claimId: string, userId: string, session: Session | undefined, withheld: WithheldCredentials): Promise<void> {
-    let saved = false;
-    try {
-      // Without a credential service nothing is saved: the call fails with CREDENTIAL_SERVICE_MISSING, as with Runner.
-      if (this.credentialService && session) await saveTypedCredentials(this.credentialService, { appName: this.runner.appName, userId }, beforeAnswered(session, withheld), withheld);
-      saved = true;
-    } finally {
-      await DBOS.send(claimId, saved, DURABLE_WAIT_NAMES.savedTopic, `${claimId}::saved`);
-    }
+  private async save(userId: string, session: Session | undefined, withheld: WithheldCredentials): Promise<void> {
+    // Without a credential service nothing is saved: the call fails with CREDENTIAL_SERVICE_MISSING, as with Runner.
+    if (this.credentialService && session) await saveTypedCredentials(this.credentialService, { appName: this.runner.appName, userId }, beforeAnswered(session, withheld), withheld);
   }
 
   /**
@@ -421,7 +420,7 @@ interface AnswerClaim {
   answer: DurableAnswer;
   /** `message:<messageId>`, or a random token for an answer without one. */
   token: string;
-  /** The answer carries a credential the user typed in: its sender saves it before the answer goes on. */
+  /** Set by earlier releases, which sent a typed credential's answer on before saving it: its workflow waits for its sender to say it saved it. */
   saves?: true;
   /** No run waits: the claim starts this one (the session's new run, with the answer). */
   run?: { input: DurableRunInput; mode: RunMode; queueName?: string };

@@ -16,7 +16,7 @@ export const DURABLE_WAIT_NAMES = {
   claimEvent: 'toolsmith.claimedBy',
   /** DBOS message topic on which an answer tells a call's claim whether it keeps the request (`true`: it took all its requests) or gives it up (`false`). */
   keptTopic: 'toolsmith.kept',
-  /** DBOS message topic on which the winner tells the claim it saved the credential (`true`; `false`: the save failed). */
+  /** DBOS message topic on which, in earlier releases, the winner told its answer's workflow it saved the credential (`true`; `false`: the save failed); such a workflow, recovered, still waits for it. Now the credential is saved before the answer's workflow starts. */
   savedTopic: 'toolsmith.saved',
   /** The key, in a stored pause event's `customMetadata`, of the id of the workflow that paused. */
   workflowIdMetadata: 'toolsmith.dbos.workflowId',
