@@ -12,7 +12,18 @@ import {
   StatePrefix,
 } from '@toolsmith/core';
 import type { StateOp } from '@toolsmith/core';
-import { answerClaims, applyStateDelta, resolveStateOps, setStateKey } from '@toolsmith/core/internal';
+import {
+  answerClaims,
+  applyStateDelta,
+  checkClaimRequest,
+  checkCreateSessionRequest,
+  checkFence,
+  checkGetSessionRequest,
+  checkListSessionsRequest,
+  checkSessionKey,
+  resolveStateOps,
+  setStateKey,
+} from '@toolsmith/core/internal';
 import type { PostgresConnectionOptions } from './postgres-database';
 import { PostgresDatabase } from './postgres-database';
 import { splitDelta } from './scoped-delta';
@@ -88,6 +99,7 @@ export class PostgresSessionService implements SessionService {
 
   /** Implements {@link SessionService.createSession}: the row and the initial `app:`/`user:` state in one statement. */
   async createSession(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session> {
+    checkCreateSessionRequest(request);
     const id = request.sessionId ?? randomUUID();
     const scoped = splitDelta(request.state ?? {});
     const now = Date.now();
@@ -113,6 +125,7 @@ export class PostgresSessionService implements SessionService {
 
   /** Implements {@link SessionService.getSession}: session, scoped state and (selected) events in one statement. */
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
+    checkGetSessionRequest(request);
     const [row] = await this.database.query<SessionRow & { events: EventData[] }>(this.sql.get, [
       request.appName,
       request.userId,
@@ -128,12 +141,14 @@ export class PostgresSessionService implements SessionService {
 
   /** Implements {@link SessionService.listSessions}: a page of sessions by id, without events. */
   async listSessions(request: ListSessionsRequest): Promise<Session[]> {
+    checkListSessionsRequest(request);
     const rows = await this.database.query<SessionRow & { session_id: string }>(this.sql.list, [request.appName, request.userId, request.after ?? null, request.limit ?? null]);
     return rows.map((row) => toSession(request.appName, request.userId, row.session_id, row));
   }
 
   /** Implements {@link SessionService.deleteSession}: events and answer claims go with the session (cascade). */
   async deleteSession(request: SessionKey): Promise<void> {
+    checkSessionKey(request);
     await this.database.query(this.sql.delete, [request.appName, request.userId, request.sessionId]);
   }
 
@@ -145,6 +160,7 @@ export class PostgresSessionService implements SessionService {
    * then `app:`, the append's own lock order), resolves the updates against them, then runs the same statement.
    */
   async appendEvent(session: Session, event: Event): Promise<Event> {
+    checkSessionKey({ appName: session.appName, userId: session.userId, sessionId: session.id });
     if (event.partial) return event;
     const delta = event.actions.stateDelta;
     // `temp:` keys live only for the invocation; the stored event must not carry them either.
@@ -234,6 +250,7 @@ export class PostgresSessionService implements SessionService {
    * no `loaded` (the caller reads the session with a second statement).
    */
   async claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {
+    checkClaimRequest(request, request.leaseMs);
     const key = [request.appName, request.userId, request.sessionId];
     if (request.load) {
       const [granted] = await this.database.query<ClaimedRow>(this.sql.claimAndLoad, [...key, request.holder, request.leaseMs]);
@@ -261,12 +278,16 @@ export class PostgresSessionService implements SessionService {
 
   /** Implements {@link SessionService.renewClaim}. */
   async renewClaim(key: SessionKey, fence: number, leaseMs: number): Promise<boolean> {
+    checkClaimRequest(key, leaseMs);
+    checkFence(fence);
     const rows = await this.database.query(this.sql.renewClaim, [key.appName, key.userId, key.sessionId, fence, leaseMs]);
     return rows.length > 0;
   }
 
   /** Implements {@link SessionService.releaseClaim}. */
   async releaseClaim(key: SessionKey, fence: number): Promise<void> {
+    checkSessionKey(key);
+    checkFence(fence);
     await this.database.query(this.sql.releaseClaim, [key.appName, key.userId, key.sessionId, fence]);
   }
 

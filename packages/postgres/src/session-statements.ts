@@ -74,7 +74,7 @@ export function sessionStatements(s: string): SessionStatements {
         SELECT s.state, s.last_sequence, s.update_time, a.state AS app_state, u.state AS user_state,
           (SELECT coalesce(json_agg(e.data ORDER BY e.sequence), '[]'::json) FROM (
              SELECT data, sequence FROM ${s}.events
-             WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND ($4::bigint IS NULL OR event_time >= $4::bigint)
+             WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND ($4::float8 IS NULL OR event_time >= $4::float8)
              ORDER BY sequence DESC LIMIT $5::bigint
            ) e) AS events
         FROM ${s}.sessions s

@@ -1,5 +1,5 @@
 import { InvalidArtifactNameError } from '../errors/invalid-artifact-name-error';
-import { unfitIdentifierCharacter, withoutLoneSurrogates } from '../internal/identifier-characters';
+import { unfitIdentifierCharacter, withoutLoneSurrogates } from '../identifiers/identifier-characters';
 import type { ArtifactLocation } from './artifact-service';
 
 /** True when a filename is shared by all sessions of the user (`user:` prefix). */

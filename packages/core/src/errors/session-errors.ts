@@ -1,7 +1,7 @@
 import { ToolsmithError } from './toolsmith-error';
 
 /** Codes of the errors a {@link SessionService} reports. */
-export type SessionErrorCode = 'STALE_SESSION' | 'SESSION_EXISTS' | 'SESSION_NOT_FOUND' | 'SESSION_BUSY';
+export type SessionErrorCode = 'STALE_SESSION' | 'SESSION_EXISTS' | 'SESSION_NOT_FOUND' | 'SESSION_BUSY' | 'INVALID_SESSION_REQUEST';
 
 /**
  * An append was refused because the stored session moved on: the writer expected the session's last
@@ -74,5 +74,22 @@ export class SessionBusyError extends ToolsmithError {
       `Session "${sessionId}" is held by another run${holder === undefined ? '' : ` (${holder})`}. Nothing was stored; send the message again once that run has ended.`,
       { details: { sessionId, holder, expiresAt } },
     );
+  }
+}
+
+/**
+ * A session store refused a request that no store could answer the same: an id (`appName`, `userId`,
+ * `sessionId`, `listSessions`' `after`) that is not a string or holds a control character or a lone
+ * surrogate (PostgreSQL refuses NUL and stores a lone surrogate as U+FFFD, so two ids would name one
+ * session), or a paging option, lease or fencing number that is not a number the request takes. Every store
+ * checks alike, before it reads or stores anything; nothing was read or stored. `problem` names the field
+ * and what is wrong with it (never the value).
+ */
+export class InvalidSessionRequestError extends ToolsmithError {
+  constructor(
+    /** The field and what is wrong with it, e.g. `userId has a lone surrogate`. */
+    readonly problem: string,
+  ) {
+    super('INVALID_SESSION_REQUEST', `The session store refused the request: ${problem}. Nothing was read or stored.`, { details: { problem } });
   }
 }

@@ -29,7 +29,7 @@ export { checkMessageId, checkNewMessage, copyNewMessage } from '../runner/check
 // A media type's essence in lower case: how files from elsewhere (a remote server's, a model's) are kept.
 export { mediaTypeEssence, mediaTypeParameter } from './inline-data-rules';
 export { MAX_RUN_ID_LENGTH, runIdProblem, runInputProblem, unreadableRunInput } from '../runner/run-input-problem';
-export { unfitIdentifierCharacter } from './identifier-characters';
+export { unfitIdentifierCharacter } from '../identifiers/identifier-characters';
 export type { CopiedMessage } from '../runner/check-new-message';
 // How the runner checks its plugins (frozen copies, errors naming the index): a runner that adds plugins of its own before the user's (@toolsmith/dbos) checks the user's with it first.
 export { checkedPlugins } from '../agents/checked-plugins';
@@ -52,6 +52,8 @@ export { argumentsAsRead } from '../validation/arguments-as-read';
 
 // Which call ids a stored event claims as answered: every session store refuses a second claim (see SessionService).
 export { answerClaims } from '../sessions/answer-claims';
+// What every store refuses alike, before it reads or stores anything (INVALID_SESSION_REQUEST).
+export { checkClaimRequest, checkCreateSessionRequest, checkFence, checkGetSessionRequest, checkListSessionsRequest, checkSessionKey } from '../sessions/session-request-check';
 // The updates applied inside the append (ctx.state.increment / compareAndSet): every store resolves them alike.
 export { resolveStateOps } from '../state/state-ops';
 // A state key is any string (`__proto__` included): every store writes state records with these.

@@ -1,4 +1,4 @@
-import { CONTROL_CHARACTER_RANGES, unfitIdentifierCharacter } from './identifier-characters';
+import { CONTROL_CHARACTER_RANGES, unfitIdentifierCharacter } from '../identifiers/identifier-characters';
 import { mediaMismatch } from './media-signatures';
 
 /**

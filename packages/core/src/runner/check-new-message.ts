@@ -1,6 +1,6 @@
 import { REQUEST_CONFIRMATION, isRecord } from '../confirmation/request-confirmation';
 import { InvalidMessageError } from '../errors/invalid-message-error';
-import { unfitIdentifierCharacter } from '../internal/identifier-characters';
+import { unfitIdentifierCharacter } from '../identifiers/identifier-characters';
 import { INLINE_DATA_SHAPE, isBase64Data, isFileName, isMediaType, mixedPartProblem } from '../internal/inline-data-rules';
 import { mediaMismatch } from '../internal/media-signatures';
 import type { Content, Part } from '../model/content';

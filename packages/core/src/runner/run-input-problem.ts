@@ -1,7 +1,7 @@
 import { InvalidMessageError } from '../errors/invalid-message-error';
 import { callerSignalProblem } from './caller-signal';
 import { thrownMessage } from '../errors/thrown-message';
-import { unfitIdentifierCharacter } from '../internal/identifier-characters';
+import { unfitIdentifierCharacter } from '../identifiers/identifier-characters';
 
 /**
  * What is wrong with the values `Runner.run` read from its input, as the `INVALID_MESSAGE` error the run

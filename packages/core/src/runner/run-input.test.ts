@@ -87,3 +87,21 @@ describe('runner.run with an input it cannot take', () => {
     expect(events.map((event) => event.text())).toEqual(['the model answered']);
   });
 });
+
+// docs/sessions.md: the app's name keys every store as userId and sessionId do, so the Runner refuses one a store would change when it is built.
+describe('new Runner with an appName no store keeps as given', () => {
+  const agent = () => new LlmAgent({ name: 'a', model: new ScriptedModel(['ok']) });
+  it.each([
+    ['a lone surrogate', 'shop\ud800', 'appName has a lone surrogate'],
+    ['NUL', 'shop\u0000', 'appName has a control character'],
+    ['a number', 7, 'appName is a number, not a string'],
+    ['over 256 characters', 'x'.repeat(257), 'appName is longer than 256 characters'],
+  ])('refuses one with %s (AGENT_CONFIG_INVALID)', (_what, appName, problem) => {
+    expect(() => new Runner({ appName: appName as string, agent: agent() })).toThrow(expect.objectContaining({ code: 'AGENT_CONFIG_INVALID', message: expect.stringContaining(problem) }));
+  });
+
+  it('takes a pair (one character above U+FFFF) and 256 characters', () => {
+    expect(new Runner({ appName: 'shop \u{1F6D2}', agent: agent() }).appName).toBe('shop \u{1F6D2}');
+    expect(new Runner({ appName: 'x'.repeat(256), agent: agent() }).appName).toHaveLength(256);
+  });
+});

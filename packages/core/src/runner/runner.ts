@@ -26,7 +26,7 @@ import type { SessionService } from '../sessions/session-service';
 import { answeringAgent } from './answering-agent';
 import { type AgentOutput, type AskResult, askResult } from './ask-result';
 import { type RunTerms, runInvocation } from './run-invocation';
-import { runInputProblem, unreadableRunInput } from './run-input-problem';
+import { MAX_RUN_ID_LENGTH, runIdProblem, runInputProblem, unreadableRunInput } from './run-input-problem';
 import type { ToolsmithError } from '../errors/toolsmith-error';
 import { SessionTurns } from './session-turns';
 import { SequentialCalls } from '../flow/sequential-calls';
@@ -42,7 +42,10 @@ import { checkedPlugins } from '../agents/checked-plugins';
 
 /** Options of {@link Runner}; `TAgent` is the root agent's type (it types {@link Runner.ask}'s `output`). */
 export interface RunnerOptions<TAgent extends BaseAgent = BaseAgent> {
-  /** Names the app; `app:` state is shared per app name. */
+  /**
+   * Names the app; `app:` state is shared per app name. A string of at most 256 characters with no control
+   * character and no lone surrogate (as a run's `userId` and `sessionId`), else `AGENT_CONFIG_INVALID`.
+   */
   appName: string;
   /** The root agent. */
   agent: TAgent;
@@ -185,6 +188,9 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
   private readonly terms: RunTerms;
 
   constructor(options: RunnerOptions<TAgent>) {
+    // The app's id in every store, as a run's userId and sessionId are: an appName PostgreSQL would change (a lone surrogate) shares another app's sessions and state.
+    const appNameProblem = runIdProblem('appName', options.appName);
+    if (appNameProblem) throw new AgentConfigError(`Runner option ${appNameProblem}: it must be a string of at most ${MAX_RUN_ID_LENGTH} characters with no control character and no lone surrogate.`);
     this.appName = options.appName;
     this.agent = options.agent;
     this.sessionService = options.sessionService ?? new InMemorySessionService();

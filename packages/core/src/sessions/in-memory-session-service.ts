@@ -12,6 +12,7 @@ import type { ClaimOutcome, ClaimSessionRequest } from './session-claim';
 import type { GetSessionRequest, ListSessionsRequest, SessionKey, SessionService } from './session-service';
 import { type SynchronousClaimOutcome, type SynchronousWriteMethods, registerSynchronousWrites } from './synchronous-session-writes';
 import { NestedMap } from './nested-map';
+import { checkClaimRequest, checkCreateSessionRequest, checkFence, checkGetSessionRequest, checkListSessionsRequest, checkSessionKey } from './session-request-check';
 
 /**
  * What an {@link InMemorySessionService} holds under one session key, in one object (one lookup finds
@@ -122,6 +123,7 @@ export class InMemorySessionService implements SessionService {
 
   /** Creates an empty session (id: `sessionId`, else a random UUID), applying `state` with the scope rules; `SESSION_EXISTS` if taken. */
   async createSession(request: { appName: string; userId: string; sessionId?: string; state?: Record<string, unknown> }): Promise<Session> {
+    checkCreateSessionRequest(request);
     return this.createNow(request);
   }
 
@@ -144,6 +146,7 @@ export class InMemorySessionService implements SessionService {
 
   /** A detached copy of the session (the events the request selects, state merged across scopes), or `undefined`. */
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
+    checkGetSessionRequest(request);
     const entry = this.find(request.appName, request.userId, request.sessionId);
     if (!entry?.exists) return undefined;
     const session = this.view(entry, true);
@@ -157,6 +160,7 @@ export class InMemorySessionService implements SessionService {
 
   /** The user's sessions without their events, in UTF-16 code unit order of id (as every store lists them), paged by `after` and `limit`. */
   async listSessions(request: ListSessionsRequest): Promise<Session[]> {
+    checkListSessionsRequest(request);
     // UTF-16 code unit order: JavaScript's own string comparison.
     let ids = [...this.entries.keys(request.appName, request.userId)].filter((id) => this.entries.get(request.appName, request.userId, id)!.exists).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (request.after !== undefined) {
@@ -169,6 +173,7 @@ export class InMemorySessionService implements SessionService {
 
   /** Forgets the session and its events, and its claim unless one is live; `app:` and `user:` state stay. Does nothing when it does not exist. */
   async deleteSession(request: SessionKey): Promise<void> {
+    checkSessionKey(request);
     const entry = this.find(request.appName, request.userId, request.sessionId);
     if (!entry) return;
     if (entry.exists) {
@@ -189,6 +194,7 @@ export class InMemorySessionService implements SessionService {
    * unstored; `temp:` keys are dropped from the delta. Updates `session` in place.
    */
   async appendEvent(session: Session, event: Event): Promise<Event> {
+    checkSessionKey({ appName: session.appName, userId: session.userId, sessionId: session.id });
     return this.appendNow(session, event);
   }
 
@@ -229,6 +235,7 @@ export class InMemorySessionService implements SessionService {
 
   /** Implements {@link SessionService.claimSession}: one synchronous step, so two claims never both win; with `load`, the session is read in that step too. */
   async claimSession(request: ClaimSessionRequest): Promise<ClaimOutcome> {
+    checkClaimRequest(request, request.leaseMs);
     const now = this.now();
     const outcome = this.claimNow(request.appName, request.userId, request.sessionId, request.holder, request.leaseMs, request.load === true, now);
     if (typeof outcome !== 'number' && !outcome.claimed) return outcome;
@@ -258,6 +265,8 @@ export class InMemorySessionService implements SessionService {
 
   /** Implements {@link SessionService.renewClaim}. */
   async renewClaim(key: SessionKey, fence: number, leaseMs: number): Promise<boolean> {
+    checkClaimRequest(key, leaseMs);
+    checkFence(fence);
     const entry = this.find(key.appName, key.userId, key.sessionId);
     if (!entry || entry.fence !== fence) return false;
     entry.lapsesAt = this.now() + leaseMs;
@@ -266,6 +275,8 @@ export class InMemorySessionService implements SessionService {
 
   /** Implements {@link SessionService.releaseClaim}. */
   async releaseClaim(key: SessionKey, fence: number): Promise<void> {
+    checkSessionKey(key);
+    checkFence(fence);
     this.releaseNow(key, fence);
   }
 

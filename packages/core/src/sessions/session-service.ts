@@ -65,6 +65,9 @@ export interface ListSessionsRequest {
  *   An append whose session carries a {@link Session.fence} that is not the current claim's, or carries
  *   none while another claim is live, stores nothing and rejects with `SESSION_BUSY`; this is checked
  *   after the answer claims and before the sequence.
+ * - Every method refuses, before it reads or stores anything, an id no store keeps as given (not a string,
+ *   a control character, a lone surrogate) and a paging option, lease or fencing number it does not take,
+ *   with `INVALID_SESSION_REQUEST` (the checks of `@toolsmith/core/internal`, shared by every store).
  */
 export interface SessionService {
   /** Creates a session (a random id unless `sessionId` is given); `state` is applied with the scope rules. */

@@ -188,6 +188,76 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
       expect(pages.flat()).toEqual(expected);
     });
 
+    it('refuses ids no store keeps as given (a lone surrogate, a control character, not a string) in every method with INVALID_SESSION_REQUEST, reading and storing nothing', async () => {
+      // '\uD800' and '\uDC00' would both be stored as U+FFFD by PostgreSQL: two users, one session.
+      const session = await service.createSession({ ...key('s', 'u\uFFFD'), state: { 'user:secret': 'kept', 'app:n': 1 } });
+      await service.appendEvent(session, event({ content: { role: 'model', parts: [{ text: 'x' }] } }));
+      const refused = async (promise: Promise<unknown>, problem: RegExp) => {
+        await expect(promise).rejects.toMatchObject({ code: 'INVALID_SESSION_REQUEST', problem: expect.stringMatching(problem) });
+      };
+      for (const [bad, problem] of [['u\uD800', /userId has a lone surrogate/], ['u\uDC00', /userId has a lone surrogate/], ['u\u0000', /userId has a control character/], [7, /userId is a number/]] as const) {
+        const badKey = { appName, userId: bad as string, sessionId: 's' };
+        await refused(service.createSession({ ...badKey, state: { 'user:secret': 'stolen' } }), problem);
+        await refused(service.getSession(badKey), problem);
+        await refused(service.listSessions({ appName, userId: bad as string }), problem);
+        await refused(service.deleteSession(badKey), problem);
+        await refused(service.appendEvent(new Session({ id: 's', appName, userId: bad as string }), event()), problem);
+        await refused(service.claimSession({ ...badKey, holder: 'h', leaseMs: 1_000 }), problem);
+        await refused(service.renewClaim(badKey, 1, 1_000), problem);
+        await refused(service.releaseClaim(badKey, 1), problem);
+      }
+      await refused(service.createSession(key('s\uD800')), /sessionId has a lone surrogate/);
+      await refused(service.createSession({ appName: `${appName}\uDFFF`, userId: 'u', sessionId: 's' }), /appName has a lone surrogate/);
+      await refused(service.getSession({ appName: `${appName}\u0085`, userId: 'u', sessionId: 's' }), /appName has a control character/);
+      await refused(service.listSessions({ appName, userId: 'u\uFFFD', after: '\uD800' }), /after has a lone surrogate/);
+      // Nothing was read or stored: the session, its state and the other users are as they were.
+      expect((await service.getSession(key('s', 'u\uFFFD')))!.state).toEqual({ 'user:secret': 'kept', 'app:n': 1 });
+      expect((await service.listSessions({ appName, userId: 'u\uFFFD' })).map((s) => [s.id, s.lastSequence])).toEqual([['s', 1]]);
+      // A pair is one character, not a lone surrogate.
+      await expect(service.createSession(key('s', 'u\u{1F600}'))).resolves.toMatchObject({ userId: 'u\u{1F600}', state: { 'app:n': 1 } });
+    });
+
+    it('refuses paging options, leases and fencing numbers it does not take with INVALID_SESSION_REQUEST, and answers the others alike', async () => {
+      const session = await service.createSession(key());
+      for (let i = 0; i < 3; i++) await service.appendEvent(session, event({ content: { role: 'model', parts: [{ text: `e${i}` }] }, timestamp: 1_000 + i }));
+      for (const id of ['b', 'c']) await service.createSession(key(id));
+      const refused = async (promise: Promise<unknown>, problem: RegExp) => {
+        await expect(promise).rejects.toMatchObject({ code: 'INVALID_SESSION_REQUEST', problem: expect.stringMatching(problem) });
+      };
+      for (const numRecentEvents of [-1, 1.5, NaN, Infinity, null, '2']) {
+        await refused(service.getSession({ ...key(), numRecentEvents: numRecentEvents as number }), /^numRecentEvents is .*, not a whole number, 0 or more$/);
+      }
+      for (const afterTimestamp of [NaN, -Infinity, Infinity, null, '1001']) {
+        await refused(service.getSession({ ...key(), afterTimestamp: afterTimestamp as number }), /^afterTimestamp is .*, not a finite number/);
+      }
+      for (const limit of [-1, 1.5, NaN, Infinity, null, '2']) {
+        await refused(service.listSessions({ appName, userId: 'u', limit: limit as number }), /^limit is .*, not a whole number, 0 or more$/);
+      }
+      await refused(service.listSessions({ appName, userId: 'u', after: null as unknown as string }), /^after is null, not a string$/);
+      for (const leaseMs of [-1, 1.5, NaN, Infinity, 1e300, 3 * (2 ** 31 - 1) + 1, null]) {
+        await refused(service.claimSession({ ...key(), holder: 'h', leaseMs: leaseMs as number }), /^leaseMs is .*, not a whole number of milliseconds from 0 to 6442450941$/);
+        await refused(service.renewClaim(key(), 1, leaseMs as number), /^leaseMs is /);
+      }
+      for (const fence of [0, 1.5, NaN, null]) {
+        await refused(service.renewClaim(key(), fence as number, 1_000), /^fence is /);
+        await refused(service.releaseClaim(key(), fence as number), /^fence is /);
+      }
+      const texts = (s: Session | undefined) => s!.events.map((e) => e.text());
+      // What is taken reads the same in every store: a fractional time compares exactly, a long lease is a lease.
+      expect(texts(await service.getSession({ ...key(), afterTimestamp: 1_000.5 }))).toEqual(['e1', 'e2']);
+      expect(texts(await service.getSession({ ...key(), afterTimestamp: -1e300 }))).toEqual(['e0', 'e1', 'e2']);
+      expect(texts(await service.getSession({ ...key(), afterTimestamp: 2 ** 70 }))).toEqual([]);
+      expect(texts(await service.getSession({ ...key(), numRecentEvents: 2 ** 40 }))).toEqual(['e0', 'e1', 'e2']);
+      expect((await service.listSessions({ appName, userId: 'u', limit: 2 ** 40, after: '' })).map((s) => s.id)).toEqual(['b', 'c', 's']);
+      expect((await service.listSessions({ appName, userId: 'u', limit: 0 })).map((s) => s.id)).toEqual([]);
+      const claimed = await service.claimSession({ ...key(), holder: 'h', leaseMs: 3 * (2 ** 31 - 1) });
+      expect(claimed.claimed).toBe(true);
+      if (claimed.claimed) {
+        await expect(service.renewClaim(key(), claimed.claim.fence, 3 * (2 ** 31 - 1))).resolves.toBe(true);
+        await service.releaseClaim(key(), claimed.claim.fence);
+      }
+    });
+
     it('refuses state values no store can keep (the NUL character, a lone surrogate) when the tool writes them, and the run goes on', async () => {
       const note = functionTool({
         name: 'note',
