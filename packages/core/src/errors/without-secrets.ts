@@ -47,3 +47,8 @@ function redactData(value: unknown, redact: (text: string) => string): unknown {
   }
   return changed ? out : value;
 }
+
+/** True when `text` (an error's code) holds any form of any one of `secrets` (see `secretForms`). */
+export function quotesSecret(text: string, secrets: Iterable<string>): boolean {
+  return secretForms(secrets).some((form) => text.includes(form));
+}

@@ -30,7 +30,7 @@ import { repairArgumentText } from '../validation/argument-text-repair';
 import { DEFAULT_TOOL_CALL_POLICY, type ToolCallPolicy, exposedMessage } from '../tools/tool-call-policy';
 import { thrownMessage } from '../errors/thrown-message';
 import { reportableError } from '../errors/reportable-error';
-import { withoutSecrets } from '../errors/without-secrets';
+import { quotesSecret, withoutSecrets } from '../errors/without-secrets';
 import { injectedSecrets } from '../tools/injected-credentials';
 
 /** What one function call produced. Every call produces exactly one response, even when it fails. */
@@ -564,7 +564,10 @@ function toolError(thrown: unknown, tool: BaseTool, policy: ToolCallPolicy, cont
   // error (a tool that writes the key it was refused into its message). A call that got none pays one
   // WeakMap lookup, on its error path only.
   const secrets = injectedSecrets(context);
-  return secrets === undefined ? error : withoutSecrets(error, secrets);
+  if (secrets === undefined) return error;
+  // A code that quotes it is no code to keep (a code is stored and shown as it is): the call fails as a tool whose
+  // error cannot be reported as it is, `TOOL_EXECUTION_FAILED` with the thrown error's text (tools.md, "Errors").
+  return withoutSecrets(error === reported && quotesSecret(error.code, secrets) ? toolFailure(tool.name, thrown, policy) : error, secrets);
 }
 
 /** A thrown non-Toolsmith error, with the message the error policy lets the model see. */

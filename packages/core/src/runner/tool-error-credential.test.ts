@@ -90,6 +90,26 @@ describe("a tool's error that quotes the credential the runner handed it", () =>
     expect(JSON.stringify(await asked.seen())).not.toContain(SECRET);
   });
 
+  it.each<[string, (key: string) => string]>([
+    ['as it is', (key) => `REFUSED_${key}`],
+    ['in base64url', (key) => `REFUSED.${Buffer.from(key).toString('base64url')}`],
+  ])("a Toolsmith error whose code quotes it (%s) is the tool's failure, by its message", async (_label, code) => {
+    const key = 'Zq7Wm2Pk9Lx4Vb8N';
+    const s = setup((_args, ctx) => {
+      throw new ToolsmithError(code(ctx.credential!.apiKey!), `refused ${ctx.credential!.apiKey}`);
+    });
+    const [request] = (await s.run({ role: 'user', parts: [{ text: 'hi' }] })).flatMap((event) => credentialRequests(event));
+    const events = await s.run(credentialResponse(request, { credential: { apiKey: key } }));
+    expect(events[0].functionResponses()[0].response).toEqual({ error: { code: 'TOOL_EXECUTION_FAILED', message: 'The tool failed: refused [redacted]' } });
+    expect(events[0].errorCode).toBeUndefined();
+    const seen = await s.seen();
+    for (const where of [seen.model, seen.session, seen.spans]) {
+      expect(where).not.toContain(key);
+      expect(where).not.toContain(Buffer.from(key).toString('base64url'));
+    }
+    expect(seen.spans).toContain('TOOL_EXECUTION_FAILED');
+  });
+
   it('a call that got no credential keeps its message as it is', async () => {
     const s = setup(() => {
       throw new Error(`the weather API refused key ${SECRET} (401)`);
