@@ -17,7 +17,10 @@ const TEXT_AND_IMAGES: OpenAIInputs = { audio: false, images: true };
 /**
  * Converts the neutral conversation to Chat Completions `messages`: the system instruction first, then
  * user and assistant messages, with exactly one `tool` message per call id right after the assistant
- * message that made the calls (see `pairToolResults`). Model reasoning (`thought` parts) is not sent back.
+ * message that made the calls (see `pairToolResults`). Model reasoning (`thought` parts) is not sent back,
+ * except to a compatible server (`server` given and not OpenAI's, see {@link sendsReasoningBack}): an assistant
+ * message with tool calls then carries its unsigned thought parts' text as `reasoning_content`, as DeepSeek's
+ * thinking mode requires.
  * A call's `extra_content` (Google's thought signature) goes back with the call when `server` (see
  * `chatServerOf`) is the server that sent it, and is left out for any other. Files (a user's or a tool's) go
  * as the model takes them (`inputs`, see openai-file-parts.ts), else as a note.
@@ -37,7 +40,13 @@ export function convertToOpenAIChatMessages(request: Pick<LlmRequest, 'systemIns
         return [kept?.extra_content && kept.server === server ? { ...sent, extra_content: kept.extra_content } : sent];
       });
       if (!text && !toolCalls.length) continue;
-      messages.push(toolCalls.length ? { role: 'assistant', content: text || null, tool_calls: toolCalls } : { role: 'assistant', content: text });
+      if (!toolCalls.length) {
+        messages.push({ role: 'assistant', content: text });
+        continue;
+      }
+      const reasoning = sendsReasoningBack(server) ? reasoningText(content) : undefined;
+      // reasoning_content is not in the SDK's types (a compatible server's field).
+      messages.push({ role: 'assistant', content: text || null, tool_calls: toolCalls, ...(reasoning ? { reasoning_content: reasoning } : {}) });
       continue;
     }
     const userParts: ChatCompletionContentPart[] = [];
@@ -87,6 +96,25 @@ export function convertToOpenAIResponsesInput(contents: readonly Content[], opti
     if (userParts.length) items.push({ role: 'user', content: userParts });
   }
   return items;
+}
+
+/**
+ * Whether an assistant message's reasoning goes back to `server` as `reasoning_content`: to a compatible
+ * server (DeepSeek's thinking mode refuses a tool-calling assistant message without it: "Missing
+ * `reasoning_content` field in the assistant message at message index 1",
+ * https://api-docs.deepseek.com/guides/thinking_mode#tool-calls), never to OpenAI's own API, whose recorded
+ * requests hold no such field.
+ */
+function sendsReasoningBack(server: string | undefined): boolean {
+  return server !== undefined && new URL(server).hostname !== 'api.openai.com';
+}
+
+/** The text of a turn's thought parts that carry no signature (a signed one is Anthropic's or Gemini's, not the server's). */
+function reasoningText(content: Content): string {
+  return content.parts
+    .filter((part) => part.thought && part.text !== undefined && part.thoughtSignature === undefined)
+    .map((part) => part.text)
+    .join('');
 }
 
 function answerText(content: Content): string {

@@ -57,3 +57,17 @@ export function chatCallIdProblems(messages: readonly ChatMessage[]): string[] {
   });
   return problems;
 }
+
+/**
+ * DeepSeek's thinking mode (https://api-docs.deepseek.com/guides/thinking_mode#tool-calls): an assistant
+ * message that made tool calls must carry its `reasoning_content` back, or the API answers 400 with the
+ * message users pasted (continuedev/continue#10193, hotovo/aider-desk#529, openai/openai-agents-js#791),
+ * naming the message's index in `messages`.
+ */
+export function deepseekReasoningProblems(messages: readonly ChatMessage[]): string[] {
+  return messages.flatMap((message, index) =>
+    message.role === 'assistant' && message.tool_calls?.length && typeof message.reasoning_content !== 'string'
+      ? [`Missing \`reasoning_content\` field in the assistant message at message index ${index}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`]
+      : [],
+  );
+}
