@@ -4,6 +4,7 @@ import type { EvalSet } from './eval-set';
 import { EvalSetError } from './eval-set-error';
 import { matcherProblem } from './matcher-problem';
 import { invalidEvalSetMessage, judgeMissingMessage, patternFlagsProblem } from './messages';
+import { MAX_EVAL_RUNS } from './max-eval-runs';
 
 const MODES = ['exact', 'inOrder', 'anyOrder', 'superset', 'subset'];
 const ANSWER_KINDS = ['exact', 'contains', 'pattern', 'schema', 'judge'];
@@ -73,7 +74,7 @@ export function checkEvalSet(value: unknown, options: { judgeModel: boolean; sou
 type At = (path: string, problem: string) => void;
 
 function checkRunsAndThreshold(value: Record<string, unknown>, path: string, at: At): void {
-  if (value.runs !== undefined && !(Number.isInteger(value.runs) && (value.runs as number) >= 1)) at(`${path}runs`, 'must be a whole number of at least 1');
+  if (value.runs !== undefined && !(Number.isInteger(value.runs) && (value.runs as number) >= 1 && (value.runs as number) <= MAX_EVAL_RUNS)) at(`${path}runs`, `must be a whole number from 1 to ${MAX_EVAL_RUNS}`);
   if (value.threshold !== undefined && !(typeof value.threshold === 'number' && value.threshold >= 0 && value.threshold <= 1)) at(`${path}threshold`, 'must be a number from 0 to 1');
 }
 

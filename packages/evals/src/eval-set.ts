@@ -91,7 +91,7 @@ export interface EvalCase {
   initialState?: Record<string, unknown>;
   /** The user the sessions belong to. Default `eval-user`. */
   userId?: string;
-  /** How many times the case is run; default the set's `runs`, else 1. */
+  /** How many times the case is run, from 1 to `MAX_EVAL_RUNS` (1000); default the set's `runs`, else 1. */
   runs?: number;
   /** The share of runs (0–1) that must pass for the case to pass; default the set's `threshold`, else 1. */
   threshold?: number;
@@ -111,7 +111,7 @@ export interface EvalSet {
   description?: string;
   /** The cases. */
   cases: EvalCase[];
-  /** Runs of each case that does not say; default 1. */
+  /** Runs of each case that does not say, from 1 to `MAX_EVAL_RUNS` (1000); default 1. */
   runs?: number;
   /** Pass threshold of each case that does not say (0–1); default 1. */
   threshold?: number;

@@ -9,6 +9,7 @@ export type { ReadEvalSetFileOptions } from './read-eval-set-file';
 
 // ── Running and reporting ───────────────────────────────────────────────────────────────────────
 export { runEvalSet } from './run-eval-set';
+export { MAX_EVAL_RUNS } from './max-eval-runs';
 export type { RunEvalSetOptions } from './run-eval-set';
 export { expectEvalSet } from './expect-eval-set';
 export type { CaseReport, EvalReport, RunReport, TurnReport } from './eval-report';

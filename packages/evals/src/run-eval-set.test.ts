@@ -177,13 +177,14 @@ describe('runEvalSet', () => {
 
   it('refuses a malformed set, or a judged answer without a judge, before running anything', async () => {
     const agent = shopAgent();
-    const bad = { id: '', cases: [{ id: 'a', turns: [{ user: 'x', tools: { match: 'sorted', calls: [{ name: 'f', args: { q: { $pattern: '(' } }, failed: 'yes' }] }, answer: { exact: 'a', contains: 'b' } }] }], runs: 0 };
+    const bad = { id: '', cases: [{ id: 'a', runs: 99999999999, turns: [{ user: 'x', tools: { match: 'sorted', calls: [{ name: 'f', args: { q: { $pattern: '(' } }, failed: 'yes' }] }, answer: { exact: 'a', contains: 'b' } }] }], runs: 0 };
     await expect(runEvalSet(bad as unknown as EvalSet, { agent })).rejects.toMatchObject({
       code: 'EVAL_SET_INVALID',
       message: [
         'The eval set is not a valid eval set:',
         '  - id must be a non-empty string',
-        '  - runs must be a whole number of at least 1',
+        '  - runs must be a whole number from 1 to 1000',
+        '  - cases[0].runs must be a whole number from 1 to 1000',
         '  - cases[0].turns[0].tools.match must be one of exact, inOrder, anyOrder, superset, subset',
         '  - cases[0].turns[0].tools.calls[0].failed must be a boolean',
         '  - cases[0].turns[0].tools.calls[0].args.q is not a valid regular expression: Invalid regular expression: /(/: Unterminated group',

@@ -2,7 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runCli } from '../__fixtures__/run-cli';
-import { parseEvalArgs } from './eval-command';
+import { MAX_EVAL_RUNS } from '@toolsmith/evals';
+import { EVAL_USAGE, parseEvalArgs } from './eval-command';
 
 const FIXTURES = join(__dirname, '..', '__fixtures__', 'evals');
 // The offline shop agent of @toolsmith/evals' tests (ScriptedModel): looks orders up, refunds.
@@ -23,8 +24,15 @@ describe('toolsmith eval', () => {
       adkAnswers: 'ignore',
     });
     expect(() => parseEvalArgs([])).toThrow(expect.objectContaining({ code: 'CLI_USAGE' }));
-    expect(() => parseEvalArgs(['a.json', '--runs', '0'])).toThrow(/--runs must be a whole number of at least 1, not 0/);
-    expect(() => parseEvalArgs(['a.json', '--threshold', '1.5'])).toThrow(/--threshold must be a number from 0 to 1, not 1.5/);
+    for (const runs of ['0', '-5', '2.5', '1e3', '0x10', '1001', '99999999999', '99999999999999999999999']) {
+      expect(() => parseEvalArgs(['a.json', '--runs', runs])).toThrow(expect.objectContaining({ code: 'CLI_USAGE', message: expect.stringMatching(new RegExp(`^--runs must be a whole number from 1 to 1000, not ${runs}\\.`)) }));
+    }
+    expect(parseEvalArgs(['a.json', '--runs', '1000']).runs).toBe(MAX_EVAL_RUNS);
+    for (const threshold of ['1.5', '-0.5', '-0', 'NaN', 'Infinity', '1e400', '2e-0', '0.5.5', '']) {
+      expect(() => parseEvalArgs(['a.json', '--threshold', threshold])).toThrow(expect.objectContaining({ code: 'CLI_USAGE', message: expect.stringContaining(`--threshold must be a number from 0 to 1, not ${threshold}.`) }));
+    }
+    for (const [threshold, value] of [['0', 0], ['1', 1], ['.25', 0.25], ['1.', 1], ['5e-1', 0.5], ['0.5E0', 0.5]] as const) expect(parseEvalArgs(['a.json', '--threshold', threshold]).threshold).toBe(value);
+    expect(EVAL_USAGE).toContain(`a whole number from 1 to ${MAX_EVAL_RUNS}`);
     expect(() => parseEvalArgs(['a.json', '--adk-answers', 'exact'])).toThrow(/--adk-answers takes only "ignore"/);
     expect(() => parseEvalArgs(['a.json', '--port', '1'])).toThrow(/Unknown option --port/);
     expect(() => parseEvalArgs(['a.json', '--runs', '2', '--runs', '5'])).toThrow(expect.objectContaining({ code: 'CLI_USAGE', message: expect.stringMatching(/^--runs is given twice\./) }));

@@ -20,8 +20,8 @@ exports \`evalSet\` (or a default export). The agent is the module's (as for too
 Options:
   --agent <module>     the module that exports the agent (default: the eval set module)
   --json               print the report as JSON on stdout (progress still goes to stderr)
-  --runs <n>           run every case n times (overrides the set and its cases)
-  --threshold <0..1>   the share of runs each case must pass (overrides the set and its cases)
+  --runs <n>           run every case n times, a whole number from 1 to 1000 (overrides the set and its cases)
+  --threshold <0..1>   the share of runs each case must pass, a number from 0 to 1 (overrides the set and its cases)
   --adk-answers ignore leave out the final answers of an ADK file (ADK compares them by similarity)
   --manifest <file>    the build-time manifest to scan with (default: found from the module's directory)
 `;
@@ -60,8 +60,12 @@ export function parseEvalArgs(argv: readonly string[]): EvalCommandOptions {
   const unknown = rest.find((arg) => arg.startsWith('-'));
   if (unknown) throw new CliUsageError(`Unknown option ${unknown} for toolsmith eval.\n\n${EVAL_USAGE}`);
   if (rest.length !== 1) throw new CliUsageError(`toolsmith eval needs exactly one eval set.\n\n${EVAL_USAGE}`);
-  if (runs !== undefined && !/^[1-9]\d*$/.test(runs)) throw new CliUsageError(`--runs must be a whole number of at least 1, not ${runs}.`);
-  if (threshold !== undefined && !(/^\d*\.?\d+$/.test(threshold) && Number(threshold) <= 1)) throw new CliUsageError(`--threshold must be a number from 0 to 1, not ${threshold}.`);
+  if (runs !== undefined) {
+    // The set check's own bound: one constant for the set's runs and this option (docs/evals.md).
+    const { MAX_EVAL_RUNS } = require('@toolsmith/evals') as typeof import('@toolsmith/evals');
+    if (!/^[1-9]\d*$/.test(runs) || Number(runs) > MAX_EVAL_RUNS) throw new CliUsageError(`--runs must be a whole number from 1 to ${MAX_EVAL_RUNS}, not ${runs}.\n\n${EVAL_USAGE}`);
+  }
+  if (threshold !== undefined && !(/^(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i.test(threshold) && Number(threshold) <= 1)) throw new CliUsageError(`--threshold must be a number from 0 to 1, not ${threshold}.\n\n${EVAL_USAGE}`);
   if (adkAnswers !== undefined && adkAnswers !== 'ignore') throw new CliUsageError(`--adk-answers takes only "ignore", not ${adkAnswers}.`);
   return {
     evalSet: rest[0],
