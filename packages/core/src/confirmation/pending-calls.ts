@@ -123,8 +123,13 @@ function readRequest(call: FunctionCall, event: EventData): PendingConfirmation 
   const auth = event.actions!.requestedToolConfirmations![originalFunctionCall.id].auth;
   // The runner names a credential request for what it recorded; a name that disagrees is not its request.
   if (isCredentialRequest(call) !== (auth !== undefined)) return undefined;
-  if (auth) return { requestId: call.id, originalFunctionCall, prompt: {}, agentName: event.author, requestEventId: event.id, auth };
   const { relay, askedBy, update, grantId } = event.actions!.requestedToolConfirmations![originalFunctionCall.id];
+  if (auth) {
+    const asked: PendingConfirmation = { requestId: call.id, originalFunctionCall, prompt: {}, agentName: event.author, requestEventId: event.id, auth };
+    // Asked for while a long-running tool ran with an update's answer: its answer runs the tool again with that update.
+    if (update) asked.update = update;
+    return asked;
+  }
   const record: PendingConfirmation = { requestId: call.id, originalFunctionCall, prompt: confirmationPromptFrom(call), agentName: event.author, requestEventId: event.id };
   if (relay) record.relay = relay;
   if (askedBy) record.askedBy = askedBy;

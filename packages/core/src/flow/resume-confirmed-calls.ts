@@ -62,7 +62,14 @@ export async function resumeConfirmedCalls(agent: LlmAgent, context: InvocationC
     const original = record.originalFunctionCall;
     if (record.auth) {
       // The answer as the user sent it: the stored (and userContent) copy has its credential redacted.
-      confirmations.set(original.id, await credentialConfirmation(context, record, context.withheldAnswers?.get(record.requestId) ?? answer));
+      const confirmation = await credentialConfirmation(context, record, context.withheldAnswers?.get(record.requestId) ?? answer);
+      if (record.update && confirmation.confirmed) {
+        // Asked for while the tool ran with an update's answer: it runs again with that update, and what it returns is the call's next response.
+        const update: LongRunningUpdateAnswer = { response: record.update.response, willContinue: true };
+        updates.set(original.id, update);
+        confirmation.update = update;
+      }
+      confirmations.set(original.id, confirmation);
       calls.push(original);
       continue;
     }
@@ -186,13 +193,13 @@ function settleUpdates(event: Event, updates: ReadonlyMap<string, LongRunningUpd
   }
   const ids = event.longRunningToolIds?.filter((id) => !updates.has(id));
   event.longRunningToolIds = ids && ids.length > 0 ? ids : undefined;
-  // A question asked again: recorded with the update that asked, as the first one was.
+  // A question asked again, or a credential asked for: recorded with the update that asked, as the first question was.
   const requested = event.actions.requestedToolConfirmations;
   if (!requested) return;
   for (const call of calls) {
     const update = updates.get(call.id);
     const request = update && Object.prototype.hasOwnProperty.call(requested, call.id) ? requested[call.id] : undefined;
-    if (request && !request.auth && !request.relay) request.update = { response: update!.response, willContinue: true };
+    if (request && !request.relay) request.update = { response: update!.response, willContinue: true };
   }
 }
 
