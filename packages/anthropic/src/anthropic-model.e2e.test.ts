@@ -313,6 +313,41 @@ describe('AnthropicModel on the wire', () => {
     expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', provider: 'anthropic' });
   });
 
+  describe('a 2xx answer that is not a message (a proxy, a login wall): PROVIDER_RESPONSE_INVALID, not retried, saying what came', () => {
+    const answering = async (reply: WireReply) => {
+      server = await startWireServer(() => reply);
+      return new AnthropicModel({ model: 'claude-sonnet-5-5', maxTokens: 512, apiKey: 'test-key', baseURL: server.url, retry: { initialDelayMs: 0 } });
+    };
+    const html = (contentType: string, text: string): WireReply => ({ status: 200, headers: { 'content-type': contentType }, text });
+
+    it.each([
+      ['an HTML page', html('text/html', '<html>proxy login</html>'), '(200, text/html) is text, not JSON (it starts "<html>proxy login</html>"'],
+      ['a proxy page sent as application/json, its key redacted', html('application/json', '<html>Bad gateway for sk-ant-api03-abcdefghijklmnop</html>'), '(200, application/json) is text, not JSON (it starts "<html>Bad gateway for [redacted]</html>"'],
+      ['an empty body', html('application/json', ''), '(200, application/json) is empty'],
+      ['JSON cut short', html('application/json', '{"id":"msg_01","con'), 'is JSON cut short or malformed (it starts "{"id":"msg_01","con"'],
+      ['{}', { json: {} }, 'it is not a message: it has no content array'],
+    ])('non-streamed: %s', async (_name, reply, says) => {
+      const model = await answering(reply);
+      const error = await collect(model.generate(ask('hi'))).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProviderError);
+      expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', provider: 'anthropic', isRetryable: false, message: expect.stringContaining(says) });
+      expect((error as Error).message).toContain("Anthropic's answer could not be read: it is not a message");
+      expect(server!.requests).toHaveLength(1);
+    });
+
+    it.each([
+      ['an HTML page with 200', html('text/html', '<html><h1>Upstream error</h1></html>'), '(200, text/html) is not an event stream (it starts "<html><h1>Upstream error</h1></html>"'],
+      ['HTML sent as text/event-stream', html('text/event-stream', '<html>proxy error</html>'), '(200, text/event-stream) is not an event stream (it starts "<html>proxy error</html>"'],
+      ['an empty event stream', html('text/event-stream', ''), '(200, text/event-stream) is empty'],
+    ])('streamed: %s', async (_name, reply, says) => {
+      const model = await answering(reply);
+      const error = await collect(model.generate(ask('hi'), { stream: true })).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', provider: 'anthropic', isRetryable: false, message: expect.stringContaining(says) });
+      expect((error as Error).message).toContain("Anthropic's answer could not be read: it is not a message stream");
+      expect(server!.requests).toHaveLength(1);
+    });
+  });
+
   it('reports an unreachable server as PROVIDER_CONNECTION_FAILED', async () => {
     const model = await start(() => ({ json: {} }));
     await server!.close();

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { AgentConfigError, type FunctionDeclaration, type GenerateOptions, type LlmRequest, type LlmResponse, type Model, type ResponseSchema } from '@toolsmith/core';
-import { type RetryPolicy, callProvider, resolveRetryPolicy, withBilledUsage } from '@toolsmith/core/adapter-kit';
+import { type AnswerSource, type RetryPolicy, callProvider, checkEventStreamStart, readJsonAnswer, resolveRetryPolicy, withBilledUsage } from '@toolsmith/core/adapter-kit';
+import { checkAnthropicMessageShape } from './check-anthropic-message-shape';
 import { assembleAnthropicStream } from './anthropic-stream';
 import { checkAnthropicTools } from './check-anthropic-tools';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
@@ -71,6 +72,16 @@ const CONTEXT_MANAGEMENT_BETAS: Record<string, string> = {
 
 /** Default of {@link AnthropicModelOptions.maxPauseContinuations}. */
 const DEFAULT_MAX_PAUSE_CONTINUATIONS = 5;
+
+/** What each answer should be, for the errors of a 2xx answer that is not (an HTML page from a proxy, a body that is not JSON). */
+const MESSAGE_ANSWER: AnswerSource = { provider: ANTHROPIC_PROVIDER, providerName: 'Anthropic', expected: 'a message' };
+const MESSAGE_STREAM: AnswerSource = { ...MESSAGE_ANSWER, expected: 'a message stream' };
+
+/** A sent Messages API request, read by the adapter from its HTTP response (`asResponse`) or the SDK's stream with it (`withResponse`). */
+interface SentRequest {
+  asResponse(): Promise<Response>;
+  withResponse(): Promise<{ data: unknown; response: Response }>;
+}
 
 /**
  * A {@link Model} backed by Anthropic's Messages API through the official `@anthropic-ai/sdk`.
@@ -161,8 +172,17 @@ export class AnthropicModel implements Model {
       providerName: 'Anthropic',
       signal: options.signal,
       stream,
-      request: async (signal) => mapAnthropicMessage(await this.create(params, false, signal)),
-      openStream: async (signal) => assembleAnthropicStream(await this.create(params, true, signal)),
+      // Read from the HTTP response, not the SDK's parsed one: the SDK hands a body that is not JSON over as text, or throws its parse error.
+      request: async (signal) => {
+        const answer = await readJsonAnswer(MESSAGE_ANSWER, await this.create(params, false, signal).asResponse());
+        checkAnthropicMessageShape(answer);
+        return mapAnthropicMessage(answer);
+      },
+      openStream: async (signal) => {
+        const { data, response } = await this.create(params, true, signal).withResponse();
+        await checkEventStreamStart(MESSAGE_STREAM, response);
+        return assembleAnthropicStream(data as AsyncIterable<Anthropic.RawMessageStreamEvent>);
+      },
       mapError: mapAnthropicError,
       retry: this.retry,
       observe: options.onProviderExchange,
@@ -182,9 +202,7 @@ export class AnthropicModel implements Model {
    * superset of the stable ones for what this adapter sends; a beta-only block (`compaction`) is read
    * as any other block it does not know (kept whole, sent back unchanged).
    */
-  private create(params: Omit<Anthropic.MessageCreateParams, 'stream'>, stream: false, signal: AbortSignal): Promise<Anthropic.Message>;
-  private create(params: Omit<Anthropic.MessageCreateParams, 'stream'>, stream: true, signal: AbortSignal): Promise<AsyncIterable<Anthropic.RawMessageStreamEvent>>;
-  private create(params: Omit<Anthropic.MessageCreateParams, 'stream'>, stream: boolean, signal: AbortSignal): Promise<unknown> {
+  private create(params: Omit<Anthropic.MessageCreateParams, 'stream'>, stream: boolean, signal: AbortSignal): SentRequest {
     const { contextManagement } = this;
     // `stream` is sent only when true: false is the API's default, and every token of a request is paid for.
     const sent = stream ? { ...params, stream } : params;

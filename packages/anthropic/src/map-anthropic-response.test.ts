@@ -31,8 +31,9 @@ describe('mapAnthropicMessage', () => {
 });
 
 describe('tool_use input holding a number JSON cannot carry (the SDK parses 1e999 as Infinity)', () => {
-  const body = (input: string) =>
-    JSON.parse(`{"id":"m","type":"message","role":"assistant","model":"c","content":[{"type":"tool_use","id":"toolu_1","name":"t","input":${input}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}`) as Anthropic.Message;
+  const text = (input: string) =>
+    `{"id":"m","type":"message","role":"assistant","model":"c","content":[{"type":"tool_use","id":"toolu_1","name":"t","input":${input}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}`;
+  const body = (input: string) => JSON.parse(text(input)) as Anthropic.Message;
 
   it('is mapped with the number kept (never null), for the argument check to refuse', () => {
     const response = mapAnthropicMessage(body('{"n":[1,{"m":-1e999}]}'));
@@ -41,8 +42,10 @@ describe('tool_use input holding a number JSON cannot carry (the SDK parses 1e99
 
   it('is answered MALFORMED_ARGUMENTS by the runner; the tool never runs', async () => {
     const ran: unknown[] = [];
-    const replies = [body('{"n":[1,{"m":-1e999}]}'), JSON.parse('{"id":"m2","type":"message","role":"assistant","model":"c","content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}') as Anthropic.Message];
-    const client = { baseURL: 'https://api.anthropic.com', messages: { create: async () => replies.shift() } } as unknown as Anthropic;
+    // The bodies as they come over the wire: the adapter reads the HTTP response (`asResponse`) and parses it, as the SDK would.
+    const replies = [text('{"n":[1,{"m":-1e999}]}'), '{"id":"m2","type":"message","role":"assistant","model":"c","content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}'];
+    const reply = () => new Response(replies.shift(), { headers: { 'content-type': 'application/json' } });
+    const client = { baseURL: 'https://api.anthropic.com', messages: { create: () => ({ asResponse: async () => reply() }) } } as unknown as Anthropic;
     const tool = functionTool({ name: 't', description: 'd', parameters: { type: 'object', properties: { n: { type: 'array' } } }, execute: (args: Record<string, unknown>) => (ran.push(args), { ok: true }) });
     const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model: new AnthropicModel({ model: 'claude-sonnet-4-5', maxTokens: 100, client }), tools: [tool] }), sessionService: new InMemorySessionService() });
     const events: Event[] = [];

@@ -5,10 +5,10 @@ import { OPENAI_PROVIDER } from './provider-tool';
 
 /**
  * Checks that a (non-streamed) Chat Completions answer is a completion: an object whose `choices` holds at
- * least one choice with a `message` object. Anything else that came with a 2xx status — an HTML page from a
- * proxy or a login wall (the SDK hands a body that is not JSON over as its text), `{}`, a completion without
- * choices — throws `PROVIDER_RESPONSE_INVALID` (not retried: the server answered), saying what came instead,
- * so it is never read as an empty answer nor reported as a failure of OpenAI's own.
+ * least one choice with a `message` object. Any other JSON that came with a 2xx status — `{}`, a completion
+ * without choices — throws `PROVIDER_RESPONSE_INVALID` (not retried: the server answered), saying what came
+ * instead, so it is never read as an empty answer nor reported as a failure of OpenAI's own. (A body that is
+ * not JSON is refused before, by the adapter kit's `readJsonAnswer`.)
  */
 export function checkChatCompletionShape(body: unknown): asserts body is ChatCompletion {
   if (!isObject(body)) invalid('a chat completion', body);
@@ -26,20 +26,6 @@ export function checkResponsesShape(body: unknown): asserts body is OpenAIRespon
   if (!Array.isArray((body as Record<string, unknown>).output)) invalid('a response', body, 'it has no output array');
 }
 
-/**
- * Reads a Responses API answer's body as the SDK would (JSON, else its text), without the SDK's own step
- * that reads a text body as a response object and throws a `TypeError` on it (which would look like a
- * failed connection, and be retried).
- */
-export async function readAnswerBody(response: Response): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
 function isObject(value: unknown): value is object {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -48,12 +34,8 @@ function invalid(expected: string, body: unknown, reason?: string): never {
   throw new ProviderError('PROVIDER_RESPONSE_INVALID', `OpenAI's answer could not be read: it is not ${expected}: ${reason ?? describe(body)}.`, { provider: OPENAI_PROVIDER });
 }
 
-/** What came instead, for the message: a text body's start (a proxy's HTML page), or the JSON value's kind. */
+/** What came instead, for the message: the JSON value's kind. */
 function describe(body: unknown): string {
-  if (typeof body === 'string') {
-    const start = body.trim().slice(0, 80);
-    return start ? `the body is text, not JSON (it starts "${start}"; is OPENAI_BASE_URL the API's address, or is a proxy answering?)` : 'the body is empty';
-  }
   if (body === null) return 'the body is JSON null';
   return `the body is ${Array.isArray(body) ? 'a JSON array' : `a JSON ${typeof body}`}`;
 }

@@ -29,7 +29,7 @@ describe('mapOpenAIChatCompletion', () => {
     expect(() => mapOpenAIChatCompletion(completion([]), context)).toThrow(expect.objectContaining({ code: 'PROVIDER_RESPONSE_INVALID', message: expect.stringContaining('its choices are empty') }));
     expect(() => mapOpenAIChatCompletion({}, context)).toThrow(expect.objectContaining({ code: 'PROVIDER_RESPONSE_INVALID', message: expect.stringContaining('it has no choices') }));
     expect(() => mapOpenAIChatCompletion(completion([{ index: 0 }]), context)).toThrow(expect.objectContaining({ code: 'PROVIDER_RESPONSE_INVALID', message: expect.stringContaining('choices[0] has no message') }));
-    expect(() => mapOpenAIChatCompletion('<html>proxy login</html>', context)).toThrow(expect.objectContaining({ code: 'PROVIDER_RESPONSE_INVALID', message: expect.stringContaining('text, not JSON (it starts "<html>proxy login</html>"') }));
+    expect(() => mapOpenAIChatCompletion('proxy login', context)).toThrow(expect.objectContaining({ code: 'PROVIDER_RESPONSE_INVALID', message: expect.stringContaining('the body is a JSON string') }));
     expect(() => mapOpenAIChatCompletion(null, context)).toThrow(expect.objectContaining({ code: 'PROVIDER_RESPONSE_INVALID', message: expect.stringContaining('JSON null') }));
   });
 });

@@ -1,12 +1,12 @@
 import { AgentConfigError, type FunctionDeclaration, type GenerateOptions, type LlmRequest, type LlmResponse, type Model, ProviderError, type ResponseSchema, RunAbortedError } from '@toolsmith/core';
-import { type ProviderCall, type RetryPolicy, callProvider, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
+import { type AnswerSource, type ProviderCall, type RetryPolicy, callProvider, checkEventStreamStart, readJsonAnswer, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming as ChatBody } from 'openai/resources/chat/completions';
 import type { ResponseCreateParams, ResponseCreateParamsNonStreaming as ResponsesBody } from 'openai/resources/responses/responses';
 import { checkOpenAITools } from './check-openai-tools';
 import { convertToOpenAIChatMessages, convertToOpenAIResponsesInput } from './convert-to-openai-messages';
 import type { OpenAIInputs } from './openai-file-parts';
-import { checkResponsesShape, readAnswerBody } from './check-openai-answer-shape';
+import { checkResponsesShape } from './check-openai-answer-shape';
 import { chatServerOf, mapOpenAIChatCompletion } from './map-openai-chat-completion';
 import { mapOpenAIError } from './map-openai-error';
 import { mapOpenAIResponse } from './map-openai-response';
@@ -199,8 +199,16 @@ export class OpenAIModel implements Model {
     if (request.responseSchema) body.response_format = toOpenAIChatResponseFormat(request.responseSchema, this.strict);
     const streamBody = () => ({ ...body, stream: true as const, stream_options: { include_usage: true } });
     return {
-      request: async (signal) => mapOpenAIChatCompletion(await this.client.chat.completions.create(body, { signal }), { strictSchemas: prepared.strictSchemas, server: this.server }),
-      openStream: async (signal) => readOpenAIChatStream(await this.client.chat.completions.create(streamBody(), { signal }), { strictSchemas: prepared.strictSchemas, server: this.server }),
+      // Read from the HTTP response, not the SDK's parsed one: the SDK's JSON parse error would look like a failed connection.
+      request: async (signal) => {
+        const answer = await readJsonAnswer(CHAT_ANSWER, await this.client.chat.completions.create(body, { signal }).asResponse());
+        return mapOpenAIChatCompletion(answer, { strictSchemas: prepared.strictSchemas, server: this.server });
+      },
+      openStream: async (signal) => {
+        const { data, response } = await this.client.chat.completions.create(streamBody(), { signal }).withResponse();
+        await checkEventStreamStart(CHAT_STREAM, response);
+        return readOpenAIChatStream(data, { strictSchemas: prepared.strictSchemas, server: this.server });
+      },
       body: () => (stream ? streamBody() : body),
     };
   }
@@ -224,12 +232,15 @@ export class OpenAIModel implements Model {
     return {
       request: async (signal) => {
         // Read from the HTTP response, not the SDK's parsed one: the SDK throws a TypeError on a body that is not a JSON object.
-        const answer = await readAnswerBody(await this.withoutRefusedInclude(body, () => this.client.responses.create(body, { signal }).asResponse()));
+        const answer = await readJsonAnswer(RESPONSES_ANSWER, await this.withoutRefusedInclude(body, () => this.client.responses.create(body, { signal }).asResponse()));
         checkResponsesShape(answer);
         return mapOpenAIResponse(answer, prepared.strictSchemas);
       },
-      openStream: async (signal) =>
-        readOpenAIResponsesStream(await this.withoutRefusedInclude(body, () => this.client.responses.create(streamBody(), { signal })), prepared.strictSchemas),
+      openStream: async (signal) => {
+        const { data, response } = await this.withoutRefusedInclude(body, () => this.client.responses.create(streamBody(), { signal }).withResponse());
+        await checkEventStreamStart(RESPONSES_STREAM, response);
+        return readOpenAIResponsesStream(data, prepared.strictSchemas);
+      },
       body: () => (stream ? streamBody() : body),
     };
   }
@@ -256,6 +267,12 @@ export class OpenAIModel implements Model {
     }
   }
 }
+
+/** What each answer should be, for the errors of a 2xx answer that is not (an HTML page from a proxy, a body that is not JSON). */
+const CHAT_ANSWER: AnswerSource = { provider: OPENAI_PROVIDER, providerName: 'OpenAI', expected: 'a chat completion' };
+const CHAT_STREAM: AnswerSource = { ...CHAT_ANSWER, expected: 'a chat completion stream' };
+const RESPONSES_ANSWER: AnswerSource = { ...CHAT_ANSWER, expected: 'a response' };
+const RESPONSES_STREAM: AnswerSource = { ...CHAT_ANSWER, expected: 'a response stream' };
 
 /** The two ways of sending one request to an OpenAI API, and its body, for {@link callProvider}. */
 type OpenAICalls = Pick<ProviderCall, 'request' | 'openStream' | 'body'>;

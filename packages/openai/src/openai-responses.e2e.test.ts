@@ -258,12 +258,28 @@ describe('OpenAIModel on the Responses API wire', () => {
 
   it.each([
     ['an HTML page (a proxy or login wall)', { status: 200, headers: { 'content-type': 'text/html' }, text: '<html>proxy login</html>' }, 'text, not JSON (it starts "<html>proxy login</html>"'],
+    ['a proxy page sent as application/json, its key redacted', { status: 200, headers: { 'content-type': 'application/json' }, text: '<html><body>Bad gateway for sk-proj-abcdefghijklmnop</body></html>' }, '(200, application/json) is text, not JSON (it starts "<html><body>Bad gateway for [redacted]</body></html>"'],
+    ['an empty body', { status: 200, headers: { 'content-type': 'application/json' }, text: '' }, '(200, application/json) is empty'],
+    ['JSON cut short', { status: 200, headers: { 'content-type': 'application/json' }, text: '{"id":"x","obj' }, 'is JSON cut short or malformed (it starts "{"id":"x","obj"'],
     ['{}', { json: {} }, 'it has no output array'],
   ] as const)('reports a 200 answer that is not a response, %s, as PROVIDER_RESPONSE_INVALID, not retried', async (_name, reply, says) => {
     const wire = await serve(() => reply);
     const error = await collect(model({ maxRetries: undefined, retry: { initialDelayMs: 0 } }).generate(ask('x'))).catch((e) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', isRetryable: false, message: expect.stringContaining(says) });
+    expect(wire.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['an HTML page with 200 (a proxy error page)', { status: 200, headers: { 'content-type': 'text/html' }, text: '<html><h1>Upstream error</h1></html>' }, '(200, text/html) is not an event stream (it starts "<html><h1>Upstream error</h1></html>"'],
+    ['HTML sent as text/event-stream', { status: 200, headers: { 'content-type': 'text/event-stream' }, text: '<html>proxy error</html>' }, '(200, text/event-stream) is not an event stream (it starts "<html>proxy error</html>"'],
+    ['an empty event stream', { status: 200, headers: { 'content-type': 'text/event-stream' }, text: '' }, '(200, text/event-stream) is empty'],
+  ] as const)('reports a streamed 200 answer that is not an event stream, %s, saying what came, not retried', async (_name, reply, says) => {
+    const wire = await serve(() => reply);
+    const error = await collect(model({ maxRetries: undefined, retry: { initialDelayMs: 0 } }).generate(ask('x'), { stream: true })).catch((e) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', isRetryable: false, message: expect.stringContaining(says) });
+    expect(error.message).toContain("OpenAI's answer could not be read: it is not a response stream");
     expect(wire.requests).toHaveLength(1);
   });
 
