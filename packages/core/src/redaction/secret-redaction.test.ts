@@ -26,6 +26,23 @@ describe('secret redaction', () => {
     for (const text of ['db.internal', 'eyJ alone', 'AKIA', 'the skill set-up']) expect(holdsSecretText(text)).toBe(false);
   });
 
+  it('finds each kind of key alone and glued to a name by `_`, `.`, `:` or `-`, and leaves words that only contain one', () => {
+    const k = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd';
+    const keys = [`sk-proj-${k}`, `sk_live_${k}`, `rk-${k}`, `ghp_${k.slice(0, 36)}`, `github_pat_${k}`, 'AKIAIOSFODNN7EXAMPLE', `xoxb-1234567890-${k}`, `AIza${k.slice(0, 35)}`, `eyJ${k}.eyJzdWIiOiIxIn0.c2ln`];
+    for (const key of keys) {
+      for (const prefix of ['', 'X_', 'ERR_', 'api_key_', 'X.', 'X:', 'X-']) {
+        expect(holdsSecretText(`${prefix}${key}`)).toBe(true);
+        expect(redactSecretText(`failed: ${prefix}${key} refused`)).toBe(`failed: ${prefix}[redacted] refused`);
+      }
+      // A letter or digit before it: part of a longer word, not a key.
+      expect(holdsSecretText(`X${key}`)).toBe(false);
+      expect(holdsSecretText(`9${key}`)).toBe(false);
+    }
+    expect(redactSecretText('dsn=X_postgres://admin:hunter2@db/x')).toBe('dsn=X_postgres://admin:[redacted]@db/x');
+    expect(redactSecretText('auth failed: Bearer_x Basic abcdefgh12 X_Bearer 0123456789abcdef')).toBe('auth failed: Bearer_x Basic [redacted] X_Bearer [redacted]');
+    for (const code of ['TOOL_EXECUTION_FAILED', 'RISK_ASSESSMENT_FAILED', 'TASK_TIMEOUT', 'ghost_town_error', 'E_AKIA']) expect(holdsSecretText(code)).toBe(false);
+  });
+
   it('redacts bearer tokens, API keys and secret-named JSON values in text', () => {
     expect(redactSecretText('Authorization: Bearer abc.def-ghi_jkl refused')).toBe('Authorization: Bearer [redacted] refused');
     expect(redactSecretText('keys sk-live-0123456789ab, sk-ant-api03-abcdefgh, AIzaSyA-0123456789abcdefghij')).toBe('keys [redacted], [redacted], [redacted]');

@@ -17,18 +17,20 @@ const AUTH_LAST_WORD = /(?:^|[-_.\s])(?:auth|Auth|AUTH)$|(?<=[a-z0-9])Auth$/;
  * Values that look like secrets wherever they are: a bearer token (`Bearer …`), an OpenAI or Anthropic
  * style key (`sk-…`, `sk-ant-…`, `sk-live-…`, `pk_live_…`), a Google API key (`AIza…`), a GitHub token
  * (`ghp_…`, `github_pat_…`), a Slack token (`xoxb-…`), an AWS access key id (`AKIA…`), a JWT (`eyJ….….…`),
- * the password in a URL (`https://user:password@host`: the user stays).
+ * the password in a URL (`https://user:password@host`: the user stays). Each starts where no letter or
+ * digit precedes it: after `_` too, so a key glued to a name (`ERR_ghp_…`, `api_key_sk-…`) is found (`\b`
+ * takes `_` for a letter).
  */
 const SECRET_VALUES: ReadonlyArray<[RegExp, string]> = [
-  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]'],
-  [/\b(?:sk|pk|rk)[-_](?:[A-Za-z]+[-_])?[A-Za-z0-9_-]{8,}/g, '[redacted]'],
-  [/\bAIza[0-9A-Za-z_-]{20,}/g, '[redacted]'],
-  [/\b(?:gh[pousr]_|github_pat_)[A-Za-z0-9_]{8,}/g, '[redacted]'],
-  [/\bxox[abpr]-[A-Za-z0-9-]{8,}/g, '[redacted]'],
-  [/\bAKIA[0-9A-Z]{12,}/g, '[redacted]'],
-  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, '[redacted]'],
+  [/(?<![A-Za-z0-9])(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]'],
+  [/(?<![A-Za-z0-9])(?:sk|pk|rk)[-_](?:[A-Za-z]+[-_])?[A-Za-z0-9_-]{8,}/g, '[redacted]'],
+  [/(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{20,}/g, '[redacted]'],
+  [/(?<![A-Za-z0-9])(?:gh[pousr]_|github_pat_)[A-Za-z0-9_]{8,}/g, '[redacted]'],
+  [/(?<![A-Za-z0-9])xox[abpr]-[A-Za-z0-9-]{8,}/g, '[redacted]'],
+  [/(?<![A-Za-z0-9])AKIA[0-9A-Z]{12,}/g, '[redacted]'],
+  [/(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, '[redacted]'],
   // The password of a URL's user info (`https://user:password@host`, `postgres://admin:…@db`).
-  [/\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#@]+@/gi, '$1:[redacted]@'],
+  [/(?<![A-Za-z0-9])([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#@]+@/gi, '$1:[redacted]@'],
 ];
 
 /** What a redacted value is replaced with. */
