@@ -59,7 +59,7 @@ export class ChatSpan {
   /**
    * The adapter's observer for this call (`GenerateOptions.onProviderExchange`): each attempt becomes a
    * `toolsmith.provider.attempt` event with its number, latency and error code; with content recording,
-   * also the request body as the adapter sent it (JSON) and the error's message.
+   * also the request body as the adapter sent it (JSON) and the error's message (secret-looking text redacted).
    */
   readonly observeExchange = (exchange: ProviderExchange): void => {
     const attributes: Attributes = {
@@ -69,7 +69,8 @@ export class ChatSpan {
     if (exchange.error) attributes[TraceAttribute.ERROR_TYPE] = exchange.error.code;
     if (this.recordContent) {
       attributes[TraceAttribute.PROVIDER_REQUEST_BODY] = bodyJson(exchange.body);
-      if (exchange.error) attributes[TraceAttribute.PROVIDER_ERROR_MESSAGE] = exchange.error.message;
+      // Redacted as the span's status message is (a provider's error may echo the key it was sent).
+      if (exchange.error) attributes[TraceAttribute.PROVIDER_ERROR_MESSAGE] = redactSecretText(exchange.error.message);
     }
     this.span.addEvent(PROVIDER_ATTEMPT_EVENT, attributes);
   };

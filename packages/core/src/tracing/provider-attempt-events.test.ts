@@ -23,7 +23,7 @@ class RateLimitedOnceModel implements Model {
       signal: options.signal,
       request: async () => {
         this.sent.push(body);
-        if (this.sent.length === 1) throw new RateLimitError('Acme: too many requests', { provider: 'acme', retryAfterMs: 0 });
+        if (this.sent.length === 1) throw new RateLimitError('Acme: too many requests for key sk-proj-AbCdEfGhIjKlMnOp0123', { provider: 'acme', retryAfterMs: 0 });
         return { content: { role: 'model', parts: [{ text: 'Hello.' }] }, turnComplete: true };
       },
       openStream: () => Promise.reject(new Error('not streaming')),
@@ -57,11 +57,11 @@ describe('a chat span: one toolsmith.provider.attempt event per attempt the adap
     ]);
   });
 
-  it('with content recording, adds the body as sent (JSON) and the failed attempt\'s message', async () => {
+  it('with content recording, adds the body as sent (JSON) and the failed attempt\'s message, secret-looking text redacted', async () => {
     const { model, events } = await run(true);
     expect(model.sent).toHaveLength(2);
     expect(events.map((event) => event.attributes)).toEqual([
-      expect.objectContaining({ 'toolsmith.provider.request.body': JSON.stringify(model.sent[0]), 'toolsmith.provider.error.message': 'Acme: too many requests' }),
+      expect.objectContaining({ 'toolsmith.provider.request.body': JSON.stringify(model.sent[0]), 'toolsmith.provider.error.message': 'Acme: too many requests for key [redacted]' }),
       expect.objectContaining({ 'toolsmith.provider.request.body': JSON.stringify(model.sent[1]) }),
     ]);
     expect(JSON.parse(events[0].attributes!['toolsmith.provider.request.body'] as string)).toEqual({ model: 'acme-1', prompt: 'Hi there' });
