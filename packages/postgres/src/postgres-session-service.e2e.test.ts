@@ -5,6 +5,8 @@ import pg from 'pg';
 import { PostgresDatabase } from './postgres-database';
 import { PostgresSessionService } from './postgres-session-service';
 import { SCHEMA_VERSION } from './migrations';
+import { PgliteDriver } from './pglite-driver';
+import type { SqlDriver, SqlStatement } from './sql-driver';
 import { dropSchema, uniqueSchema, useTestPostgres } from './__fixtures__/test-postgres';
 
 const server = useTestPostgres('sessions');
@@ -160,6 +162,40 @@ describe.each([
     } finally {
       await service.database.query({ text: `DELETE FROM ${service.database.schema}.schema_migrations WHERE version = 999` });
     }
+  });
+});
+
+// A session grown past V8's longest string (~512 MiB of JSON) killed every process that loaded it when its
+// events came as one aggregated value (ERR_STRING_TOO_LONG, uncaught, inside pg-protocol). The reads now
+// return a row per event: no value read is longer than the longest event, whatever the session's size.
+describe('PostgresSessionService reading a session', () => {
+  it('reads events a row each (getSession and the claim with the load): no value holds more than one event', async () => {
+    const inner = new PgliteDriver(pglite, false);
+    const values: number[] = [];
+    const recording: SqlDriver = {
+      kind: 'pglite',
+      query: async <Row>(statement: SqlStatement, params?: readonly unknown[]) => {
+        const rows = await inner.query<Row>(statement, params);
+        for (const row of rows as Array<Record<string, unknown>>) for (const value of Object.values(row)) values.push(JSON.stringify(value ?? null).length);
+        return rows;
+      },
+      transaction: (work) => inner.transaction(work),
+      close: () => inner.close(),
+    };
+    const service = new PostgresSessionService({ database: new PostgresDatabase(recording, uniqueSchema()) });
+    const key = { appName: 'a', userId: 'u', sessionId: 's' };
+    const session = await service.createSession(key);
+    const text = 'x'.repeat(20_000);
+    for (let i = 0; i < 5; i++) await service.appendEvent(session, event({ content: { role: 'model', parts: [{ text: `${i}${text}` }] } }));
+    values.length = 0;
+    const read = (await service.getSession(key))!;
+    const claimed = await service.claimSession({ ...key, holder: 'h', leaseMs: 1_000, load: true });
+    expect(read.events.map((e) => e.text()!.slice(0, 1))).toEqual(['0', '1', '2', '3', '4']);
+    expect(claimed).toMatchObject({ claimed: true, loaded: { session: { lastSequence: 5 } } });
+    expect(claimed.claimed && claimed.loaded!.session!.events.map((e) => e.text()!.slice(0, 1))).toEqual(['0', '1', '2', '3', '4']);
+    expect(Math.max(...values)).toBeGreaterThan(20_000);
+    expect(Math.max(...values)).toBeLessThan(2 * 20_000);
+    await service.close();
   });
 });
 

@@ -51,13 +51,17 @@ interface SessionRow {
   user_state: Record<string, unknown> | null;
 }
 
-/** A row of the claim-and-load statement: the claim, and the session's columns when it exists (else null). */
+/** An event's row of the reading statements (`getSession`, the claim with the load): its data and sequence (1, 2, …). */
+interface EventRow {
+  data: EventData;
+  sequence: string | number;
+}
+
+/** The first row of the claim-and-load statement: the claim, and the session's columns when it exists (else null); its events follow, a row each. */
 interface ClaimedRow {
   fence: string | number;
   expires_at: string | number;
   last_sequence: string | number | null;
-  seen_sequence: string | number | null;
-  events: EventData[] | null;
 }
 
 /**
@@ -126,16 +130,17 @@ export class PostgresSessionService implements SessionService {
   /** Implements {@link SessionService.getSession}: session, scoped state and (selected) events in one statement. */
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
     checkGetSessionRequest(request);
-    const [row] = await this.database.query<SessionRow & { events: EventData[] }>(this.sql.get, [
+    // The session's row, then a row per event (each event a value of its own: see session-statements.ts).
+    const rows = await this.database.query<SessionRow & EventRow>(this.sql.get, [
       request.appName,
       request.userId,
       request.sessionId,
       request.afterTimestamp ?? null,
       request.numRecentEvents ?? null,
     ]);
-    if (!row) return undefined;
-    const session = toSession(request.appName, request.userId, request.sessionId, row);
-    session.events = row.events.map((data) => Event.fromJSON(data));
+    if (rows.length === 0) return undefined;
+    const session = toSession(request.appName, request.userId, request.sessionId, rows[0]);
+    session.events = eventsOf(rows);
     return session;
   }
 
@@ -253,12 +258,16 @@ export class PostgresSessionService implements SessionService {
     checkClaimRequest(request, request.leaseMs);
     const key = [request.appName, request.userId, request.sessionId];
     if (request.load) {
-      const [granted] = await this.database.query<ClaimedRow>(this.sql.claimAndLoad, [...key, request.holder, request.leaseMs]);
-      if (granted) {
+      const rows = await this.database.query<ClaimedRow & SessionRow & EventRow>(this.sql.claimAndLoad, [...key, request.holder, request.leaseMs]);
+      if (rows.length > 0) {
+        const granted = rows[0];
         const claim = { fence: Number(granted.fence), expiresAt: Number(granted.expires_at) };
+        if (granted.last_sequence === null) return { claimed: true, claim, loaded: { session: undefined } };
         // Events that do not reach the locked row's sequence: the snapshot predates an append, so no load.
-        if (granted.last_sequence !== null && Number(granted.seen_sequence) !== Number(granted.last_sequence)) return { claimed: true, claim };
-        return { claimed: true, claim, loaded: { session: granted.last_sequence === null ? undefined : this.loadedSession(request, granted as ClaimedRow & SessionRow) } };
+        if (Number(rows[rows.length - 1].sequence) !== Number(granted.last_sequence)) return { claimed: true, claim };
+        const session = toSession(request.appName, request.userId, request.sessionId, granted);
+        session.events = eventsOf(rows);
+        return { claimed: true, claim, loaded: { session } };
       }
     } else {
       const [granted] = await this.database.query<{ fence: string | number; expires_at: string | number }>(this.sql.claim, [...key, request.holder, request.leaseMs]);
@@ -267,13 +276,6 @@ export class PostgresSessionService implements SessionService {
     const [held] = await this.database.query<{ holder: string; expires_at: string | number }>(this.sql.claimHolder, key);
     // Released between the two statements: busy no longer, and the caller's next attempt gets it.
     return { claimed: false, holder: held?.holder ?? request.holder, expiresAt: held ? Number(held.expires_at) : 0 };
-  }
-
-  /** The session a granted claim read, as {@link getSession} builds it. */
-  private loadedSession(key: SessionKey, row: ClaimedRow & SessionRow): Session {
-    const session = toSession(key.appName, key.userId, key.sessionId, row);
-    session.events = (row.events ?? []).map((data) => Event.fromJSON(data));
-    return session;
   }
 
   /** Implements {@link SessionService.renewClaim}. */
@@ -319,6 +321,13 @@ export class PostgresSessionService implements SessionService {
     if (Number(row.last_sequence) !== session.lastSequence) return new StaleSessionError(session.id, session.lastSequence, Number(row.last_sequence));
     return undefined;
   }
+}
+
+/** The events of a reading statement's rows: every row after the first (the session's or the claim's), in order. */
+function eventsOf(rows: readonly EventRow[]): Event[] {
+  const events = new Array<Event>(rows.length - 1);
+  for (let index = 1; index < rows.length; index++) events[index - 1] = Event.fromJSON(rows[index].data);
+  return events;
 }
 
 function toSession(appName: string, userId: string, id: string, row: SessionRow): Session {

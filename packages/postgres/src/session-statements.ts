@@ -68,19 +68,25 @@ export function sessionStatements(s: string): SessionStatements {
           coalesce((SELECT state FROM u), (SELECT state FROM ${s}.user_state WHERE app_name = $1 AND user_id = $2)) AS user_state`,
     },
     // $1 app, $2 user, $3 session, $4 events at or after this time (or null), $5 only the last N (or null).
+    // The session row first (sequence 0: its state, app and user state), then one row per event, in order:
+    // each event is a value of its own, never one aggregated value (V8 takes a string of at most ~512 MiB,
+    // and pg reads a value as one string, so a grown session aggregated would kill every process reading it).
+    // No row: no session (events go with their session).
     get: {
       name: name('get'),
       text: `
-        SELECT s.state, s.last_sequence, s.update_time, a.state AS app_state, u.state AS user_state,
-          (SELECT coalesce(json_agg(e.data ORDER BY e.sequence), '[]'::json) FROM (
-             SELECT data, sequence FROM ${s}.events
-             WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND ($4::float8 IS NULL OR event_time >= $4::float8)
-             ORDER BY sequence DESC LIMIT $5::bigint
-           ) e) AS events
+        SELECT s.state, s.last_sequence, s.update_time, a.state AS app_state, u.state AS user_state, NULL::json AS data, 0::bigint AS sequence
         FROM ${s}.sessions s
         LEFT JOIN ${s}.app_state a ON a.app_name = s.app_name
         LEFT JOIN ${s}.user_state u ON u.app_name = s.app_name AND u.user_id = s.user_id
-        WHERE s.app_name = $1 AND s.user_id = $2 AND s.session_id = $3`,
+        WHERE s.app_name = $1 AND s.user_id = $2 AND s.session_id = $3
+        UNION ALL
+        SELECT NULL, NULL, NULL, NULL, NULL, e.data, e.sequence FROM (
+          SELECT data, sequence FROM ${s}.events
+          WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND ($4::float8 IS NULL OR event_time >= $4::float8)
+          ORDER BY sequence DESC LIMIT $5::bigint
+        ) e
+        ORDER BY sequence`,
     },
     // $1 app, $2 user, $3 after this id (or null), $4 limit (or null).
     list: {
@@ -158,7 +164,8 @@ export function sessionStatements(s: string): SessionStatements {
     // release the claim found: the session row is read with a lock (FOR SHARE waits for an append in
     // progress and reads the row's newest version, and no append can start until this commits), and
     // the load counts only when the snapshot's events reach that row's last_sequence (else the caller
-    // reads the session again). No row: not granted.
+    // reads the session again). The claim's row first (sequence 0), then one row per event in order, as
+    // getSession reads them. No row: not granted.
     claimAndLoad: {
       name: name('claim_and_load'),
       text: `
@@ -173,14 +180,15 @@ export function sessionStatements(s: string): SessionStatements {
           WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND EXISTS (SELECT 1 FROM k)
           FOR SHARE
         )
-        SELECT k.fence, k.expires_at, cur.state, cur.last_sequence, cur.update_time, e.seen_sequence, e.events,
+        SELECT k.fence, k.expires_at, cur.state, cur.last_sequence, cur.update_time,
           (SELECT state FROM ${s}.app_state WHERE app_name = $1) AS app_state,
-          (SELECT state FROM ${s}.user_state WHERE app_name = $1 AND user_id = $2) AS user_state
+          (SELECT state FROM ${s}.user_state WHERE app_name = $1 AND user_id = $2) AS user_state,
+          NULL::json AS data, 0::bigint AS sequence
         FROM k LEFT JOIN cur ON true
-        LEFT JOIN LATERAL (
-          SELECT coalesce(max(sequence), 0) AS seen_sequence, coalesce(json_agg(data ORDER BY sequence), '[]'::json) AS events
-          FROM ${s}.events WHERE app_name = $1 AND user_id = $2 AND session_id = $3
-        ) e ON cur.last_sequence IS NOT NULL`,
+        UNION ALL
+        SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, e.data, e.sequence FROM ${s}.events e
+        WHERE e.app_name = $1 AND e.user_id = $2 AND e.session_id = $3 AND EXISTS (SELECT 1 FROM cur)
+        ORDER BY sequence`,
     },
     // Who holds a claim that was not granted (only then).
     claimHolder: {
