@@ -287,6 +287,16 @@ describe('GeminiModel on the wire', () => {
     expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', provider: 'gemini' });
   });
 
+  it.each([
+    [false, 'application/json', "Gemini's answer could not be read: its body is not JSON ("],
+    [true, 'text/event-stream', "Gemini's answer could not be read: its stream ended with text that is not an event (a proxy's page"],
+  ])('reports a 200 HTML page (a proxy) as PROVIDER_RESPONSE_INVALID, not retried, saying so (streaming: %s)', async (stream, contentType, says) => {
+    const model = await start(() => ({ status: 200, headers: { 'content-type': contentType }, text: '<html>proxy login</html>' }), { retry: { initialDelayMs: 0 } });
+    const error = await collect(model.generate(ask('hi'), { stream })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', provider: 'gemini', isRetryable: false, message: expect.stringContaining(says) });
+    expect(server!.requests).toHaveLength(1);
+  });
+
   it('reports an unreachable server as PROVIDER_CONNECTION_FAILED', async () => {
     const model = await start(() => ({ json: {} }));
     await server!.close();

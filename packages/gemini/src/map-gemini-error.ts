@@ -38,7 +38,22 @@ export function mapGeminiError(error: unknown): unknown {
   if (isNetworkError(error)) {
     return new ProviderError('PROVIDER_CONNECTION_FAILED', `Could not reach Gemini: ${describe(error)}`, options);
   }
+  const unreadable = unreadableBody(error);
+  if (unreadable) return new ProviderError('PROVIDER_RESPONSE_INVALID', `Gemini's answer could not be read: ${unreadable} (a proxy's page, not Gemini's answer?).`, options);
   return new ProviderError('PROVIDER_RESPONSE_INVALID', `Gemini response could not be read: ${describe(error)}`, options);
+}
+
+/**
+ * What a 2xx body the SDK could not parse was, from what the SDK threw (it reads the body itself and gives none
+ * back, so no excerpt): a body that is not JSON (its parser's `SyntaxError`, read by name: it may come from
+ * another realm) or a stream that ends with text that is no event.
+ */
+function unreadableBody(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { name, message } = error as Error;
+  if (name === 'SyntaxError') return `its body is not JSON (${message})`;
+  if (message === 'Incomplete JSON segment at the end') return 'its stream ended with text that is not an event';
+  return undefined;
 }
 
 /** What the `google.rpc.Status` body says beyond its HTTP status. */
