@@ -1,6 +1,7 @@
 import type { JsonSchema } from '@toolsmith/core';
 import * as ts from 'typescript';
 import * as TJS from 'typescript-json-schema';
+import { brandedBase } from './branded-types';
 import { inlineDefinitions } from './inline-definitions';
 import { integerKeywords } from './jsdoc-constraints';
 
@@ -44,6 +45,21 @@ export class TypeSchemas {
     const args = { ...TJS.getDefaultArgs(), ...GENERATOR_ARGS } as TJS.Args;
     this.generator = new TJS.JsonSchemaGenerator([], this.types, {}, {}, this.checker, args);
     this.correctRootTypes();
+    this.readBrandsAsTheirBase();
+  }
+
+  // The generator writes a branded type (`string & { __brand: 'UserId' }`) as an allOf of the string and
+  // an object with the brand, which no JSON value is; it is the string (or number) itself.
+  private readBrandsAsTheirBase(): void {
+    const generator = this.generator as unknown as { getIntersectionDefinition?: IntersectionHandler };
+    const original = generator.getIntersectionDefinition;
+    if (typeof original !== 'function') throw new Error('typescript-json-schema has no getIntersectionDefinition any more; update TypeSchemas.');
+    const checker = this.checker;
+    generator.getIntersectionDefinition = function (type, definition) {
+      const base = brandedBase(checker, type);
+      if (base === undefined) return original.call(this, type, definition);
+      return Object.assign(definition, this.getTypeDefinition(base));
+    };
   }
 
   // The generator's handler of the types that are not objects is private, and some of its answers are
@@ -164,6 +180,7 @@ export class TypeSchemas {
   }
 }
 
+type IntersectionHandler = (this: { getTypeDefinition(type: ts.Type): TJS.Definition }, type: ts.IntersectionType, definition: TJS.Definition) => TJS.Definition;
 type RootTypeHandler = (this: unknown, type: ts.Type, reffedType: unknown, definition: TJS.Definition, ...rest: unknown[]) => TJS.Definition;
 
 /**

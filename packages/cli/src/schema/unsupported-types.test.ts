@@ -17,10 +17,16 @@ it.each([
   ['a WeakSet', 's: WeakSet<object>', 's', '.*', 's is a Set'],
   ['a RegExp', 'r: RegExp', 'r', 'RegExp', 'r is a RegExp: JSON has no RegExps'],
   ['a Promise', 'p: Record<string, Promise<string>>', 'p', '.*', 'p\\[string\\] is a Promise: JSON has no Promises'],
+  ['a Uint8Array', 'u: Uint8Array', 'u', 'Uint8Array.*', 'u is a byte array: JSON has no bytes; take a base64 string'],
+  ['an ArrayBuffer inside an object', 'o: { data: ArrayBuffer }', 'o', '.*', 'o.data is a byte array'],
+  ['an Error', 'e: Error', 'e', 'Error', 'e is an Error: JSON has no Errors'],
+  ['an Error in an array', 'l: TypeError[]', 'l', 'TypeError\\[\\]', 'l\\[\\] is an Error'],
+  ["a project's class extending Error", 'e: NotFound', 'e', 'NotFound', 'e is an Error'],
   ['a property keyed by a symbol', 'o: Tagged', 'o', 'Tagged', 'o\\[Symbol.toStringTag\\] is keyed by a symbol'],
 ])('%s is refused', (_, parameter, name, type, reason) => {
   const source =
     `import { Tool, Toolset } from '@toolsmith/core';\ninterface Job { name: string; run(): void }\ninterface Tagged { name: string; [Symbol.toStringTag]: string }\n` +
+    `class NotFound extends Error { code = 'NOT_FOUND' as const }\n` +
     `@Toolset() export class Odd { @Tool() m(${parameter}) { return 1; } }\n`;
   expect(() => manifestOf({ 'tools.ts': source })).toThrow(new RegExp(`parameter ${name} has type ${type}, which has no JSON Schema form \\(${reason}`));
 });
