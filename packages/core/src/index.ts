@@ -116,6 +116,7 @@ export type { ToolsmithClassDecorator, ToolsmithMethodDecorator } from './decora
 export {
   DuplicateToolNameError,
   InvalidDtoError,
+  InvalidConfirmationRuleError,
   InvalidInputSchemaError,
   InvalidParametersError,
   InvalidToolNameError,

@@ -105,6 +105,7 @@ export const CORE_ERROR_CODES = {
   UNKNOWN_PARAMETER_TYPE: 'A parameter type no schema can be made of (Object, a union, an untyped array).',
   UNDECORATED_PARAMETER: 'A parameter without @Param, @Ctx or a DTO type.',
   INVALID_PARAMETERS: 'Mixed parameter styles, duplicate parameter names, or a manifest that makes the `ToolContext` parameter a model argument.',
+  INVALID_CONFIRMATION_RULE: 'A tool\'s `requireConfirmation` that is neither `true`/`false` nor a function (`\'yes\'`, `{}`, `1`), refused where the tool is defined (scan, `functionTool`, `BaseTool`) or, for a field set by a subclass or a toolset\'s tool, when an agent offers it.',
   INVALID_INPUT_SCHEMA: 'An explicit schema that is not a valid draft 2020-12 object schema.',
   UNSUPPORTED_DTO_DECORATOR: 'A class-validator decorator the DTO scanner cannot express or check.',
   INVALID_DTO: 'A DTO that cannot be scanned (nested DTO without @Type, two copies of class-transformer…).',

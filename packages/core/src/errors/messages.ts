@@ -154,6 +154,14 @@ export function standardSchemaConversionFailedReason(vendor: string, reason: str
   return `its library ("${vendor}") could not convert it to JSON Schema (${reason}); use only what JSON Schema can state in it, or give the JSON Schema itself`;
 }
 
+export function invalidConfirmationRuleMessage(site: DefinitionSite, value: string): string {
+  return (
+    `${describeSite(site)}: requireConfirmation is ${value}; it must be true (always ask), false (never) or a function ` +
+    `of the validated arguments and the context that answers whether to ask. ` +
+    `Fix: requireConfirmation: true, or requireConfirmation: (args) => args.amount > 100.`
+  );
+}
+
 export function invalidInputSchemaMessage(site: DefinitionSite, reason: string): string {
   return (
     `${describeSite(site)}: the explicit schema is not usable: ${reason}. ` +

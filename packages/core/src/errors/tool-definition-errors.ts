@@ -6,6 +6,7 @@ import {
   duplicateClassTransformerMessage,
   duplicateParameterNameMessage,
   duplicateToolNameMessage,
+  invalidConfirmationRuleMessage,
   invalidDtoMessage,
   invalidInputSchemaMessage,
   invalidToolNameMessage,
@@ -95,6 +96,20 @@ export class InvalidParametersError extends ToolDefinitionError {
 export class InvalidInputSchemaError extends ToolDefinitionError {
   constructor(site: DefinitionSite, reason: string) {
     super('INVALID_INPUT_SCHEMA', invalidInputSchemaMessage(site, reason), site);
+  }
+}
+
+/**
+ * A tool's `requireConfirmation` is neither a boolean nor a function (`'yes'`, `{}`, `1`): every call would
+ * fail. `valueType` names what it is (`a string ("yes")`).
+ */
+export class InvalidConfirmationRuleError extends ToolDefinitionError {
+  constructor(
+    site: DefinitionSite,
+    /** What the value is, e.g. `a string ("yes")`, `an object`. */
+    readonly valueType: string,
+  ) {
+    super('INVALID_CONFIRMATION_RULE', invalidConfirmationRuleMessage(site, valueType), site);
   }
 }
 

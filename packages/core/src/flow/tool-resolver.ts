@@ -7,6 +7,7 @@ import { BaseTool } from '../tools/base-tool';
 import type { ReadonlyContext } from '../tools/readonly-context';
 import { type Toolset, isToolset } from '../tools/toolset';
 import { isRequestOnlyTool } from '../tools/request-only-tool';
+import { assertConfirmationRule } from '../tools/require-confirmation';
 
 /** The tools offered to the model in one request, with everything the loop needs precomputed. */
 export interface OfferedTools {
@@ -128,6 +129,9 @@ function offer(agent: LlmAgent, tools: readonly BaseTool[], providerTools: reado
   let anySequential = false;
   for (const tool of tools) {
     if (typeof tool.processRequest === 'function') processors.push(tool);
+    // A subclass's own field, or a toolset's tool, is seen here first (a typeof per tool: toolsets' tools are offered per request).
+    const rule: unknown = tool.requireConfirmation;
+    if (rule !== undefined && typeof rule !== 'boolean' && typeof rule !== 'function') assertConfirmationRule(rule, { className: tool.constructor.name, methodName: tool.name });
     if (isRequestOnlyTool(tool)) continue;
     if (byName.has(tool.name)) {
       throw new AgentConfigError(`Agent "${agent.name}" offers two tools named "${tool.name}"; give one a different name or a toolset prefix.`);

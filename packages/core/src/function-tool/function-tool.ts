@@ -8,6 +8,7 @@ import { buildDtoSchema } from '../scanning/dto-schema';
 import { type ParameterBinding, createParameterBinding } from '../scanning/parameter-binder';
 import { checkExplicitSchema, standardSchemaAsJson } from '../scanning/tool-scanner';
 import { assertToolName } from '../scanning/tool-name';
+import { assertConfirmationRule } from '../tools/require-confirmation';
 import { BaseTool } from '../tools/base-tool';
 import type { ConfirmationHint } from '../tools/confirmation-hint';
 import type { RequireConfirmation } from '../tools/require-confirmation';
@@ -65,6 +66,7 @@ class FunctionTool<TArgs> extends BaseTool implements ChecksDtoArguments, Partia
   constructor(config: FunctionToolConfig<TArgs>) {
     const site: DefinitionSite = { className: 'functionTool', methodName: String(config.name) };
     const { responseSchema } = config;
+    assertConfirmationRule(config.requireConfirmation, site);
     super({
       ...config,
       isLongRunning: config.isLongRunning === true,

@@ -24,6 +24,7 @@ import type { ManifestMethod } from './manifest-document';
 import { manifestArgumentAt, manifestMethodGap, manifestParameterCount, manifestSourceOf } from './manifest-parameters';
 import { type ToolMethod, toolMethodsOf } from './method-walker';
 import { assertToolName } from './tool-name';
+import { assertConfirmationRule } from '../tools/require-confirmation';
 import { type ArgumentSource, type ParameterBinding, createParameterBinding } from './parameter-binder';
 import { annotate, reflectParameterSchema, typeName } from './schema-builder';
 
@@ -123,6 +124,7 @@ export function scanClass(cls: Function, options?: ScanOptions): readonly Scanne
     const { options: toolOptions } = toolMethod;
     const name = prefix + (toolOptions.name ?? toolMethod.methodName);
     assertToolName(name, site);
+    assertConfirmationRule(toolOptions.requireConfirmation, site);
     const first = byName.get(name);
     if (first !== undefined) throw new DuplicateToolNameError(site, name, first);
     byName.set(name, toolMethod.methodName);

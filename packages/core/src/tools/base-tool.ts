@@ -3,7 +3,7 @@ import type { FunctionDeclaration } from '../model/function-declaration';
 import type { JsonSchema } from '../model/json-schema';
 import type { LlmRequest } from '../model/llm-request';
 import type { ConfirmationHint } from './confirmation-hint';
-import type { RequireConfirmation } from './require-confirmation';
+import { type RequireConfirmation, assertConfirmationRule } from './require-confirmation';
 import type { Tool } from './tool';
 import type { ToolContext } from './tool-context';
 
@@ -85,6 +85,8 @@ export abstract class BaseTool implements Tool {
 
   /** @param behaviour - the tool's optional behaviour; fields it leaves out keep their defaults. Extra fields are ignored. */
   constructor(behaviour: ToolBehaviour = {}) {
+    // The subclass's name is not set yet: the class names the tool.
+    assertConfirmationRule(behaviour.requireConfirmation, { className: new.target.name });
     for (const key of BEHAVIOUR_KEYS) {
       const value = behaviour[key];
       // The fields are readonly to users; this is their one assignment (a plain one, so a subclass may still set its own).

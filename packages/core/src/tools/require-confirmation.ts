@@ -1,3 +1,5 @@
+import type { DefinitionSite } from '../errors/messages';
+import { InvalidConfirmationRuleError } from '../errors/tool-definition-errors';
 import type { ToolContext } from './tool-context';
 import { isPromiseLike } from './promise-like';
 
@@ -21,4 +23,21 @@ export function confirmationRuleAsks(rule: RequireConfirmation | undefined, args
   if (rule === true) return true;
   const asks: unknown = rule(args, context);
   return isPromiseLike(asks) ? Promise.resolve(asks).then(Boolean) : Boolean(asks);
+}
+
+/**
+ * Throws {@link InvalidConfirmationRuleError} unless `rule` is absent, a boolean or a function: a rule such as
+ * `'yes'` or `{}` would otherwise be found only by the first call, which it would fail.
+ */
+export function assertConfirmationRule(rule: unknown, site: DefinitionSite): void {
+  if (rule === undefined || typeof rule === 'boolean' || typeof rule === 'function') return;
+  throw new InvalidConfirmationRuleError(site, describeValue(rule));
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+  if (typeof value === 'number' || typeof value === 'bigint') return `a ${typeof value} (${String(value)})`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
