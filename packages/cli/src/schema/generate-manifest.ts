@@ -1,4 +1,4 @@
-import { MANIFEST_VERSION, hashSource } from '@toolsmith/core/internal';
+import { MANIFEST_VERSION, hashSource, schemaCompileProblems } from '@toolsmith/core/internal';
 import type { JsonSchema } from '@toolsmith/core';
 import type { ManifestDocument, ManifestMethod, ManifestParameter, ManifestToolset, ManifestType } from '@toolsmith/core/internal';
 import { relative, sep } from 'node:path';
@@ -207,6 +207,14 @@ function describeMethod(
     const defaultValue = literalValue(parameter.initializer);
     if (defaultValue !== undefined) schema.default = defaultValue;
     if (isDate(checker, type)) entry.revive = 'date';
+    // What startup would refuse (a JSDoc `@format phone`, here or on a property): refused here, naming the parameter.
+    const problems = schemaCompileProblems(Object.keys(defs).length > 0 ? { ...schema, $defs: defs } : schema);
+    if (problems.length > 0) {
+      throw new SchemaSourceError(
+        `${at}: parameter ${parameter.name.text} would get a schema ajv does not check as written (${problems.join(', ')}); ` +
+          'change the JSDoc tag (e.g. @format email: the formats are ajv-formats\' ones).',
+      );
+    }
     method.parameters.push(entry);
   });
 

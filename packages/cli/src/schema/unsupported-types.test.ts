@@ -30,3 +30,12 @@ it.each([
     `@Toolset() export class Odd { @Tool() m(${parameter}) { return 1; } }\n`;
   expect(() => manifestOf({ 'tools.ts': source })).toThrow(new RegExp(`parameter ${name} has type ${type}, which has no JSON Schema form \\(${reason}`));
 });
+
+// A JSDoc tag that makes a schema startup would refuse (h42d): refused when the manifest is written, naming the parameter.
+it.each([
+  ['on the parameter', '/** @format phone */ type Phone = string;', 'p: Phone', 'p', 'schema/format "phone" is not a format ajv checks'],
+  ['on a type alias of a property', '/** @format datetime */ type When = string; interface Contact { at: When }', 'p: Contact', 'p', 'schema/properties/at/format "datetime" is not a format ajv checks, so it would not be checked \\(did you mean "date-time"\\?\\)'],
+])('a @format ajv does not check %s is refused', (_, declaration, parameter, name, problem) => {
+  const source = `import { Tool, Toolset } from '@toolsmith/core';\n${declaration}\n@Toolset() export class Odd { @Tool() m(${parameter}) { return 1; } }\n`;
+  expect(() => manifestOf({ 'tools.ts': source })).toThrow(new RegExp(`parameter ${name} would get a schema ajv does not check as written \\(${problem}`));
+});

@@ -41,7 +41,8 @@ export function resolveOutputSchema(agentName: string, source: OutputSchema): Re
   if (isStandardSchema(source)) {
     const converted = standardJsonSchema(source, 'input');
     if ('problem' in converted) throw new AgentConfigError(invalidOutputSchemaMessage(agentName, converted.problem));
-    return { ...resolveJsonSchema(agentName, converted.schema, ''), standard: source };
+    // Its library judges the answer: keywords and formats ajv does not know are the library's own.
+    return { ...resolveJsonSchema(agentName, converted.schema, '', false), standard: source };
   }
   if (isManifestTypeRef(source)) {
     const manifest = source.manifest ?? defaultManifest();
@@ -61,11 +62,11 @@ export function resolveOutputSchema(agentName: string, source: OutputSchema): Re
 }
 
 /** `source` checked as an output schema; `preferredName` names it when providers accept the name. */
-function resolveJsonSchema(agentName: string, source: JsonSchema, preferredName: string): ResolvedOutputSchema {
+function resolveJsonSchema(agentName: string, source: JsonSchema, preferredName: string, strict = true): ResolvedOutputSchema {
   if (source.type !== 'object') {
     throw new AgentConfigError(invalidOutputSchemaMessage(agentName, `its root type is ${JSON.stringify(source.type)}, not "object" (providers' structured output wants an object)`));
   }
-  const problems = metaSchemaProblems(source);
+  const problems = metaSchemaProblems(source, strict);
   if (problems) throw new AgentConfigError(invalidOutputSchemaMessage(agentName, problems));
   const request: ResponseSchema = { name: schemaName(preferredName, agentName), schema: source };
   if (typeof source.description === 'string') request.description = source.description;

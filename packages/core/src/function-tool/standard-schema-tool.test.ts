@@ -155,6 +155,12 @@ describe('functionTool with a Standard Schema', () => {
     }
   });
 
+  it("keeps formats and keywords ajv does not know in a library's schema: the library judges them (h42d)", async () => {
+    const tool = functionTool({ name: 'find', description: 'Finds.', parameters: z.object({ id: z.cuid(), tag: z.string().meta({ 'ui:widget': 'select' }) }), execute: ({ id }) => id });
+    expect(tool.parameters).toMatchObject({ properties: { id: { format: 'cuid' }, tag: { 'ui:widget': 'select' } } });
+    expect(await invokeTool(tool, 'find', { id: 'not a cuid', tag: 'a' })).toMatchObject({ error: { code: 'INVALID_ARGUMENTS' } });
+  });
+
   it('refuses at creation a Standard Schema without a JSON Schema converter, saying what to do', () => {
     expect(() => functionTool({ name: 'plain_valibot', description: '', parameters: v.object({ a: v.string() }), execute: () => 1 })).toThrow(
       'functionTool.plain_valibot: the explicit schema is not usable: it is a "valibot" Standard Schema without a JSON Schema converter',

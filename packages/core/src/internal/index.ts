@@ -35,6 +35,8 @@ export type { CopiedMessage } from '../runner/check-new-message';
 export { checkedPlugins } from '../agents/checked-plugins';
 // How the runner reads a confirmation answer (the four decisions, `remember`): servers refuse a malformed one early with it.
 export { readConfirmationDecision } from '../confirmation/confirmation-decision';
+// What startup refuses in a JSON Schema besides the meta-schema (a $ref to nothing, a keyword or format ajv does not check): `toolsmith schema` refuses to write such a schema.
+export { schemaCompileProblems } from '../validation/schema-compile-problems';
 // How the runner reads a tool's requireConfirmation rule (any truthy answer asks): DurableRunner tells a call that will pause with it.
 export { confirmationRuleAsks } from '../tools/require-confirmation';
 export type { ConfirmationDecision } from '../confirmation/confirmation-decision';

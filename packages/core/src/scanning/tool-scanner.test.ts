@@ -303,6 +303,31 @@ describe('startup errors name class, method, parameter and fix', () => {
     }
     expect(scanError(Dangling)).toMatchObject({ code: 'INVALID_INPUT_SCHEMA', message: expect.stringContaining('schema/$ref "#/$defs/Nope" points to nothing in the schema') });
   });
+
+  it('rejects at startup a $ref to another document, a keyword or a format ajv would not check, naming the tool and the path (h42d)', () => {
+    class External {
+      @Tool() go(@Param('a', { schema: { $ref: 'https://example.com/address.json' } }) a: string) {
+        return a;
+      }
+    }
+    expect(scanError(External)).toMatchObject({
+      code: 'INVALID_INPUT_SCHEMA',
+      message: expect.stringContaining('External.go, parameter #1 "a": the explicit schema is not usable: schema/$ref "https://example.com/address.json" is not in the schema'),
+    });
+    class Misspelled {
+      @Tool({ inputSchema: { type: 'object', properties: { name: { type: 'string', minLenght: 1 } }, requried: ['name'] } }) go() {}
+    }
+    expect(scanError(Misspelled)).toMatchObject({
+      code: 'INVALID_INPUT_SCHEMA',
+      message: expect.stringMatching(/^Misspelled\.go: .*schema\/properties\/name\/minLenght is not a JSON Schema keyword .*\(did you mean "minLength"\?\).*schema\/requried .*\(did you mean "required"\?\)/),
+    });
+    class UnknownFormat {
+      @Tool() go(@Param('phone', { schema: { type: 'string', format: 'phone' } }) phone: string) {
+        return phone;
+      }
+    }
+    expect(scanError(UnknownFormat)).toMatchObject({ code: 'INVALID_INPUT_SCHEMA', message: expect.stringContaining('schema/format "phone" is not a format ajv checks') });
+  });
 });
 
 describe('scanning without decorator metadata (esbuild, tsx, vitest)', () => {

@@ -395,18 +395,22 @@ export function preCheckedSchema<T extends JsonSchema>(schema: T): T {
 export function standardSchemaAsJson(schema: StandardSchemaV1, site: DefinitionSite, wholeTool: boolean, direction: StandardSchemaDirection): JsonSchema {
   const converted = standardJsonSchema(schema, direction);
   if ('problem' in converted) throw new InvalidInputSchemaError(site, converted.problem);
-  checkExplicitSchema(converted.schema, site, wholeTool);
+  // Its library judges the arguments, so keywords and formats ajv does not know are the library's own (zod's `cuid`).
+  checkExplicitSchema(converted.schema, site, wholeTool, false);
   return converted.schema;
 }
 
-/** Explicit schemas are checked once at startup (cheap), so a typo fails here and not at the first call. */
-export function checkExplicitSchema(schema: JsonSchema, site: DefinitionSite, wholeTool: boolean): void {
+/**
+ * Explicit schemas are checked once at startup (cheap), so a typo fails here and not at the first call.
+ * `strict` (default): ajv judges values by it, so a keyword or format ajv does not know is refused too.
+ */
+export function checkExplicitSchema(schema: JsonSchema, site: DefinitionSite, wholeTool: boolean, strict = true): void {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new InvalidInputSchemaError(site, 'it is not an object');
   }
   if (wholeTool && schema.type !== 'object') throw new InvalidInputSchemaError(site, notObjectRoot(schema));
   if (preChecked.has(schema)) return;
-  const problems = metaSchemaProblems(schema);
+  const problems = metaSchemaProblems(schema, strict);
   if (problems) throw new InvalidInputSchemaError(site, problems);
 }
 
