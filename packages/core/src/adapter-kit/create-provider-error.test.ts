@@ -23,7 +23,8 @@ describe('createProviderError', () => {
     expect(ProviderError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code, provider: 'acme', statusCode, isRetryable: retryable });
     const json = error.toJSON() as { retryAfterMs?: number };
-    expect(json.retryAfterMs).toBe(code === 'RATE_LIMITED' || code === 'PROVIDER_OVERLOADED' ? 2_000 : undefined);
+    // What the provider asked to wait is kept by every retried error (a 500's too), by none that is not retried.
+    expect(json.retryAfterMs).toBe(retryable ? 2_000 : undefined);
   });
 
   it('marks an overloaded provider retryable without a status (an error event inside a stream)', () => {

@@ -12,8 +12,8 @@ import type { ProviderErrorCode, ProviderErrorOptions } from '../errors/provider
  * The provider error of the class its code stands for: `RATE_LIMITED` a {@link RateLimitError},
  * `QUOTA_EXCEEDED` a {@link QuotaExceededError}, `PROVIDER_OVERLOADED` a {@link ProviderOverloadedError},
  * `CONTEXT_LENGTH_EXCEEDED` a {@link ContextLengthExceededError}, `CONTENT_FILTERED` a
- * {@link ContentFilterError}, any other code a plain {@link ProviderError}. `retryAfterMs` is kept by the
- * two classes that carry it (rate limit, overloaded). An adapter decides the code (from the HTTP status
+ * {@link ContentFilterError}, any other code a plain {@link ProviderError}. `retryAfterMs` is kept by every
+ * retryable error (a 429, 503, 500, 408, …: see {@link ProviderError.isRetryable}). An adapter decides the code (from the HTTP status
  * with {@link providerErrorCodeForStatus}, refined by the error body) and builds the error with this.
  *
  * @example
@@ -22,25 +22,19 @@ import type { ProviderErrorCode, ProviderErrorOptions } from '../errors/provider
  * throw createProviderError(code, message, { provider: 'acme', statusCode: status, retryAfterMs: parseRetryAfter(headers) });
  * ```
  */
-export function createProviderError(
-  code: ProviderErrorCode,
-  message: string,
-  options: ProviderErrorOptions & { retryAfterMs?: number },
-): ProviderError {
-  const { retryAfterMs, ...rest } = options;
+export function createProviderError(code: ProviderErrorCode, message: string, options: ProviderErrorOptions): ProviderError {
   switch (code) {
     case 'RATE_LIMITED':
       return new RateLimitError(message, options);
     case 'QUOTA_EXCEEDED':
-      return new QuotaExceededError(message, rest);
+      return new QuotaExceededError(message, options);
     case 'PROVIDER_OVERLOADED':
       return new ProviderOverloadedError(message, options);
     case 'CONTEXT_LENGTH_EXCEEDED':
-      return new ContextLengthExceededError(message, rest);
+      return new ContextLengthExceededError(message, options);
     case 'CONTENT_FILTERED':
-      return new ContentFilterError(message, rest);
+      return new ContentFilterError(message, options);
     default:
-      void retryAfterMs;
-      return new ProviderError(code, message, rest);
+      return new ProviderError(code, message, options);
   }
 }

@@ -104,6 +104,13 @@ describe('callProvider: retries', () => {
     expect(retryDelayMs(policy, 3, server)).toBeUndefined();
     const overloaded = createProviderError('PROVIDER_OVERLOADED', 'busy', { provider: 'acme', statusCode: 529, retryAfterMs: 1_500 });
     expect(retryDelayMs(policy, 0, overloaded)).toBe(1_500);
+    // Any retryable status that says when (a 500, 502, 408 or 409 with retry-after) waits that long; an error that is not retried keeps none.
+    for (const [code, statusCode] of [['SERVER_ERROR', 500], ['SERVER_ERROR', 502], ['PROVIDER_ERROR', 408], ['PROVIDER_ERROR', 409]] as const) {
+      const asked = createProviderError(code, 'x', { provider: 'acme', statusCode, retryAfterMs: 2_000 });
+      expect([statusCode, asked.retryAfterMs, retryDelayMs(policy, 0, asked, () => 0)]).toEqual([statusCode, 2_000, 2_000]);
+    }
+    expect(createProviderError('QUOTA_EXCEEDED', 'x', { provider: 'acme', statusCode: 429, retryAfterMs: 2_000 }).retryAfterMs).toBeUndefined();
+    expect(createProviderError('BAD_REQUEST', 'x', { provider: 'acme', statusCode: 400, retryAfterMs: 2_000 }).toJSON()).not.toHaveProperty('retryAfterMs');
     const controller = new AbortController();
     const waiting = waitBeforeRetry(60_000, controller.signal);
     controller.abort('stop');

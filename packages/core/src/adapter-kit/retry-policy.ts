@@ -29,8 +29,8 @@ export function resolveRetryPolicy(option: Partial<RetryPolicy> | false | undefi
 /** How long to wait before retry number `retry` (0-based) after `error`, or `undefined` when it must not be retried. */
 export function retryDelayMs(policy: RetryPolicy, retry: number, error: unknown, random: () => number = Math.random): number | undefined {
   if (retry >= policy.maxRetries || !ProviderError.isInstance(error) || !(error as ProviderError).isRetryable) return undefined;
-  // RateLimitError and ProviderOverloadedError carry the provider's retry-after.
-  const retryAfter = (error as { retryAfterMs?: unknown }).retryAfterMs;
+  // Any retryable error carries the provider's retry-after, when it sent one.
+  const retryAfter = (error as ProviderError).retryAfterMs;
   if (typeof retryAfter === 'number') return Math.min(Math.max(0, retryAfter), policy.maxDelayMs);
   const backoff = policy.initialDelayMs * 2 ** retry;
   return Math.min(policy.maxDelayMs, backoff * (0.5 + random() / 2));

@@ -87,7 +87,7 @@ export const CORE_ERROR_CODES = {
   CONTEXT_LENGTH_EXCEEDED: "The request is longer than the model's context window; not retried.",
   CONTENT_FILTERED: "The provider's safety system refused the request; not retried.",
   PROVIDER_CONNECTION_FAILED: 'The provider could not be reached.',
-  PROVIDER_RESPONSE_INVALID: "The provider's answer cannot be read (cut stream, missing parts).",
+  PROVIDER_RESPONSE_INVALID: "The provider's answer cannot be read (a stream or body cut after it started, missing parts, a 2xx body that is not JSON or not an event stream: the message gives its status, content type and start); not retried.",
   PROVIDER_TOOL_MISMATCH: "An agent uses another provider's native tool.",
   PROVIDER_TOOL_NAME_INVALID: 'A tool name the provider would reject, refused when the Runner is built.',
   TOOL_LIMIT_EXCEEDED: "A declaration passes one of the provider's documented limits, refused when the Runner is built.",

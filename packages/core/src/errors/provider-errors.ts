@@ -22,6 +22,11 @@ export interface ProviderErrorOptions {
   statusCode?: number;
   /** The SDK's original error. */
   cause?: unknown;
+  /**
+   * Milliseconds the provider asked to wait before trying again (`retry-after-ms`, `retry-after`, Gemini's
+   * `RetryInfo`), for an error that is retried; left out of an error that is not ({@link ProviderError.isRetryable}).
+   */
+  retryAfterMs?: number;
 }
 
 /** Codes a retry cannot fix, whatever the HTTP status (a quota error comes as a 429). */
@@ -43,6 +48,11 @@ export class ProviderError extends ToolsmithError {
    * `QUOTA_EXCEEDED`, `CONTEXT_LENGTH_EXCEEDED` or `CONTENT_FILTERED` (the same request fails again).
    */
   readonly isRetryable: boolean;
+  /**
+   * Milliseconds the provider asked to wait before retrying (from its `retry-after` headers or body), on a
+   * retryable error of any status (a 429, a 503, a 500 or 408 that says when); absent when it said nothing.
+   */
+  readonly retryAfterMs?: number;
 
   constructor(code: ProviderErrorCode, message: string, options: ProviderErrorOptions) {
     super(code, message, { cause: options.cause });
@@ -54,27 +64,19 @@ export class ProviderError extends ToolsmithError {
       (code === 'PROVIDER_CONNECTION_FAILED' ||
         code === 'PROVIDER_OVERLOADED' ||
         (s !== undefined && (s === 408 || s === 409 || s === 429 || s >= 500)));
+    if (this.isRetryable && options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
 
-  /** {@link ToolsmithError.toJSON} plus `provider` and `statusCode`. */
+  /** {@link ToolsmithError.toJSON} plus `provider`, `statusCode` and (when the provider said) `retryAfterMs`. */
   override toJSON() {
-    return { ...super.toJSON(), provider: this.provider, statusCode: this.statusCode };
+    return { ...super.toJSON(), provider: this.provider, statusCode: this.statusCode, ...(this.retryAfterMs !== undefined ? { retryAfterMs: this.retryAfterMs } : {}) };
   }
 }
 
 /** The provider rate-limited the request (HTTP 429). `retryAfterMs` comes from `retry-after` headers. */
 export class RateLimitError extends ProviderError {
-  /** Milliseconds the provider asked to wait before retrying (from its `retry-after` headers); absent when it said nothing. */
-  readonly retryAfterMs?: number;
-
-  constructor(message: string, options: ProviderErrorOptions & { retryAfterMs?: number }) {
+  constructor(message: string, options: ProviderErrorOptions) {
     super('RATE_LIMITED', message, { ...options, statusCode: options.statusCode ?? 429 });
-    this.retryAfterMs = options.retryAfterMs;
-  }
-
-  /** {@link ProviderError.toJSON} plus `retryAfterMs`. */
-  override toJSON() {
-    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs };
   }
 }
 
@@ -93,17 +95,8 @@ export class QuotaExceededError extends ProviderError {
  * Retried by the retry policy, after `retryAfterMs` when the provider sent one.
  */
 export class ProviderOverloadedError extends ProviderError {
-  /** Milliseconds the provider asked to wait before retrying (from its `retry-after` headers); absent when it said nothing. */
-  readonly retryAfterMs?: number;
-
-  constructor(message: string, options: ProviderErrorOptions & { retryAfterMs?: number }) {
+  constructor(message: string, options: ProviderErrorOptions) {
     super('PROVIDER_OVERLOADED', message, options);
-    this.retryAfterMs = options.retryAfterMs;
-  }
-
-  /** {@link ProviderError.toJSON} plus `retryAfterMs`. */
-  override toJSON() {
-    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs };
   }
 }
 
