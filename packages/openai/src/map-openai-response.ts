@@ -8,12 +8,18 @@ import { OPENAI_PROVIDER } from './provider-tool';
 import { toFunctionCall } from './to-function-call';
 
 /**
+ * The key a kept `reasoning` item holds the id of the output item that followed it in its response under
+ * (`null` when none did): Toolsmith's, not the API's, taken off before the item is sent back.
+ */
+export const FOLLOWED_BY = 'followedBy';
+
+/**
  * Maps a finished Responses API response to one complete {@link LlmResponse}, keeping every output item
  * as the API returned it (id, order, `phase`, status, annotations), so that the next request can send the
  * items back in their order with their ids: a `message` item becomes a text part, a `function_call` item
  * a function call (by `call_id`), each with the item in `providerData`; a `reasoning` item becomes its
- * summary as a `thought` part plus the item itself (encrypted content included) as a `providerData`
- * part; items of hosted tools (web search, file search, code interpreter, image generation, remote MCP,
+ * summary as a `thought` part plus the item itself (encrypted content included, and the id of the item
+ * that followed it under {@link FOLLOWED_BY}) as a `providerData` part; items of hosted tools (web search, file search, code interpreter, image generation, remote MCP,
  * …) ran at OpenAI, are not function calls and are kept as `providerData` parts. `output` may be given
  * when it was assembled from stream events. A `failed` response throws.
  */
@@ -25,8 +31,9 @@ export function mapOpenAIResponse(
   if (response.status === 'failed') throw responseFailure(response.error);
   const parts: Part[] = [];
   let hasCalls = false;
-  for (const item of output) {
-    const { providerData } = providerDataPart(OPENAI_PROVIDER, item);
+  output.forEach((item, index) => {
+    // A reasoning item keeps the id of the item that followed it (FOLLOWED_BY): it may go back only right before that item.
+    const { providerData } = providerDataPart(OPENAI_PROVIDER, item.type === 'reasoning' ? { ...item, [FOLLOWED_BY]: output[index + 1]?.id ?? null } : item);
     if (item.type === 'message') {
       const text = item.content.map((part) => (part.type === 'output_text' ? part.text : part.refusal)).join('');
       parts.push(text ? { text, providerData } : { providerData });
@@ -42,7 +49,7 @@ export function mapOpenAIResponse(
     } else {
       parts.push({ providerData });
     }
-  }
+  });
   const result: LlmResponse = {
     content: { role: 'model', parts },
     turnComplete: true,

@@ -29,7 +29,7 @@ describe('readOpenAIResponsesStream', () => {
         role: 'model',
         parts: [
           { text: 'Plan.', thought: true },
-          { providerData: { provider: 'openai', data: { type: 'reasoning', id: 'r', summary: [{ type: 'summary_text', text: 'Plan.' }] } } },
+          { providerData: { provider: 'openai', data: { type: 'reasoning', id: 'r', summary: [{ type: 'summary_text', text: 'Plan.' }], followedBy: 'm' } } },
           {
             text: 'Long ans',
             providerData: {

@@ -134,7 +134,8 @@ describe('OpenAIModel on the Responses API wire', () => {
     const first = await collect(model({ model: 'gpt-5-mini', store: false }).generate(ask('Paris?')));
     const parts = first[0].content!.parts;
     expect(parts[0]).toEqual({ text: 'Check the weather first.', thought: true });
-    expect(parts[1]).toEqual({ providerData: { provider: 'openai', data: reasoning } });
+    // Kept with the id of the item that followed it, which it may go back only right before.
+    expect(parts[1]).toEqual({ providerData: { provider: 'openai', data: { ...reasoning, followedBy: 'fc_1' } } });
     // The next request carries the conversation so far: every item goes back as it came, in its order,
     // so the reasoning item is immediately followed by the call that followed it (fc_1).
     const history = [...ask('Paris?').contents, first[0].content!, { role: 'user' as const, parts: [{ functionResponse: { id: 'call_1', name: 'get_weather', response: { report: 'Sunny' } } }] }];

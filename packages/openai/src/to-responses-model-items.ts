@@ -1,6 +1,7 @@
 import type { Content, FunctionCall, Part } from '@toolsmith/core';
 import { providerDataOf } from '@toolsmith/core/adapter-kit';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
+import { FOLLOWED_BY } from './map-openai-response';
 import { OPENAI_PROVIDER } from './provider-tool';
 
 /** Options of {@link toResponsesModelItems}. */
@@ -17,8 +18,9 @@ export interface ResponsesReplayOptions {
  * a hosted tool's item (`web_search_call`, …) whole, a `compaction` item as its id and encrypted content — so each reasoning item is immediately followed by
  * the item that followed it. Parts without an item (a session of another provider, a callback's text)
  * go as before: consecutive text as one assistant message, calls as `function_call` items by `call_id`.
- * A reasoning item that would not be followed by an item with an id is left out (the API refuses it:
- * "Item 'rs_…' of type 'reasoning' was provided without its required following item"), and so, when
+ * A reasoning item that would not be immediately followed by the item that followed it in its response (by
+ * id; a callback dropped that item, say) is left out (the API refuses it: "Item 'rs_…' of type 'reasoning' was
+ * provided without its required following item"), and so, when
  * `store` is false, is one without `encrypted_content` (OpenAI could not resolve its id).
  */
 export function toResponsesModelItems(content: Content, options: ResponsesReplayOptions = {}): ResponseInputItem[] {
@@ -49,6 +51,12 @@ export function toResponsesModelItems(content: Content, options: ResponsesReplay
   return withoutUnpairedReasoning(items, options.store);
 }
 
+/** The reasoning item as the API returned it, without the id of its following item (see {@link FOLLOWED_BY}). */
+function reasoningItem(item: Record<string, unknown>): ResponseInputItem {
+  const { [FOLLOWED_BY]: _followedBy, ...returned } = item;
+  return returned as unknown as ResponseInputItem;
+}
+
 /** The `message` item the part came from, with the part's text (a callback may have changed it). */
 function messageItem(part: Part, item: Record<string, unknown>): ResponseInputItem {
   const content = item.content as Array<{ type: string; text?: string; refusal?: string }>;
@@ -73,15 +81,22 @@ function functionCallItem(call: FunctionCall, item: Record<string, unknown> | un
   return { ...item, arguments: typeof item.arguments === 'string' ? item.arguments : args } as unknown as ResponseInputItem;
 }
 
-/** Leaves out reasoning items OpenAI would refuse: not followed by an item with an id, or (store false) without encrypted content. */
+/**
+ * Leaves out reasoning items OpenAI would refuse: not followed by the item that followed it in its response
+ * (by id; a reasoning item kept by an earlier release, without {@link FOLLOWED_BY}: by an item with an id), or
+ * (store false) without encrypted content. Checked from the end, against the items actually sent.
+ */
 function withoutUnpairedReasoning(items: ResponseInputItem[], store: boolean | undefined): ResponseInputItem[] {
   const kept: ResponseInputItem[] = [];
   for (let index = items.length - 1; index >= 0; index--) {
-    const item = items[index] as { type?: string; id?: unknown; encrypted_content?: unknown };
+    const item = items[index] as unknown as Record<string, unknown>;
     if (item.type === 'reasoning') {
-      const next = kept[0] as { id?: unknown } | undefined;
-      if (typeof next?.id !== 'string') continue;
+      const next = (kept[0] as { id?: unknown } | undefined)?.id;
+      if (typeof next !== 'string') continue;
+      if (FOLLOWED_BY in item && item[FOLLOWED_BY] !== next) continue;
       if (store === false && typeof item.encrypted_content !== 'string') continue;
+      kept.unshift(reasoningItem(item));
+      continue;
     }
     kept.unshift(items[index]);
   }
