@@ -57,8 +57,13 @@ export interface McpHttpEndpoint {
 
 /** What a connection needs to open (and re-open) its session. */
 export interface McpConnectionOptions {
-  /** Describes the server in errors, e.g. `stdio:node server.js`. */
+  /**
+   * Describes the server in errors, e.g. `stdio:node` (a stdio server by its command's name only: its
+   * arguments and environment may hold secrets) or `http://127.0.0.1:3000/mcp`.
+   */
   label: string;
+  /** Tells servers apart in the 2026-07-28 session ids, hashed, never shown (a stdio server's whole command line); default `label`. */
+  identity?: string;
   /** Builds a fresh transport for each session. */
   createTransport: () => Transport;
   /** Timeout of each request, in milliseconds. */
@@ -162,6 +167,11 @@ export class McpConnection {
   /** Describes the server in errors. */
   get label(): string {
     return this.options.label;
+  }
+
+  /** Tells this server apart in the 2026-07-28 session ids ({@link mcpClientSessionId}); never shown. */
+  get identity(): string {
+    return this.options.identity ?? this.options.label;
   }
 
   /** The negotiated protocol revision (`2026-07-28`, `2025-11-25`, …), once connected. */
@@ -559,9 +569,11 @@ const VERSION_NEGOTIATION = { auto: 'auto', '2025-11-25': 'legacy', '2026-07-28'
 const STDIO_MAX_MESSAGE_BYTES = Math.ceil(DEFAULT_MAX_TOOL_FILE_BYTES / 3) * 4 + 8 * 1024 * 1024;
 
 /** Builds the transport factory and label of a stdio server. */
-export function stdioTransport(options: McpStdioTransportOptions): Pick<McpConnectionOptions, 'label' | 'createTransport'> {
+export function stdioTransport(options: McpStdioTransportOptions): Pick<McpConnectionOptions, 'label' | 'identity' | 'createTransport'> {
   return {
-    label: `stdio:${[options.command, ...(options.args ?? [])].join(' ')}`,
+    // Errors reach the model and the stored events: the command's name only, never its path, arguments or environment.
+    label: `stdio:${options.command.split(/[\\/]/).pop() || 'server'}`,
+    identity: `stdio:${[options.command, ...(options.args ?? [])].join(' ')}`, // as the label was: the same session ids as before
     createTransport: () =>
       new StdioClientTransport({
         command: options.command,

@@ -36,7 +36,7 @@ export type McpConnectionErrorCode =
 export class McpConnectionError extends ToolsmithError {
   constructor(
     code: McpConnectionErrorCode,
-    /** Which server, e.g. `stdio:node server.js` or `http://127.0.0.1:3000/mcp`. */
+    /** Which server, e.g. `stdio:node` (a stdio server by its command's name only) or `http://127.0.0.1:3000/mcp`. */
     readonly server: string,
     message: string,
     options: ToolsmithErrorOptions = {},

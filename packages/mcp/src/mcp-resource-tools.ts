@@ -23,7 +23,7 @@ export class McpListResourcesTool extends BaseTool {
 
   /** Lists the resources; implements {@link BaseTool.run}. */
   async run(_args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown>> {
-    const listed = await this.connection.listResources({ signal: context.signal, sessionId: mcpClientSessionId(this.connection.label, context) });
+    const listed = await this.connection.listResources({ signal: context.signal, sessionId: mcpClientSessionId(this.connection.identity, context) });
     return {
       resources: listed.resources.map(({ uri, name, title, description, mimeType }) => defined({ uri, name, title, description, mimeType })),
       resourceTemplates: listed.resourceTemplates.map(({ uriTemplate, name, title, description, mimeType }) => defined({ uriTemplate, name, title, description, mimeType })),
@@ -55,7 +55,7 @@ export class McpReadResourceTool extends BaseTool {
 
   /** Reads the resource; implements {@link BaseTool.run}. */
   async run(args: Record<string, unknown>, context: ToolContext): Promise<Record<string, unknown> | ToolResult> {
-    const contents = await this.connection.readResource(args.uri as string, { signal: context.signal, sessionId: mcpClientSessionId(this.connection.label, context) });
+    const contents = await this.connection.readResource(args.uri as string, { signal: context.signal, sessionId: mcpClientSessionId(this.connection.identity, context) });
     const texts: string[] = [];
     const files: ToolFile[] = [];
     for (const item of contents) {

@@ -138,7 +138,7 @@ export class McpTool extends BaseTool {
       args,
       {
         signal: context.signal,
-        sessionId: mcpClientSessionId(this.connection.label, context),
+        sessionId: mcpClientSessionId(this.connection.identity, context),
         ...(onProgress ? { onProgress: (progress: Omit<McpToolProgress, 'tool'>) => onProgress({ tool, ...progress }, context) } : {}),
       },
       answers,

@@ -146,6 +146,25 @@ describe('McpToolset against servers that misbehave', () => {
     }
   });
 
+  it("names a stdio server in its errors by its command's name only: never its arguments or environment (they may hold passwords)", async () => {
+    const secret = 'postgresql://app:hunter2-db-pass@db.internal:5432/prod';
+    const crashing = new McpToolset({ transport: { ...stdioServer('stdio-fixture-server.ts'), args: [...sourceProcessArgs('stdio-fixture-server.ts'), secret], env: { DB_PASSWORD: 'hunter2-env' } } });
+    const dead = new McpToolset({ transport: { command: process.execPath, args: ['-e', 'process.exit(3)', secret], stderr: 'ignore' }, protocol: '2025-11-25', connectTimeoutMs: 5000 });
+    try {
+      const crashed = await callThrough(crashing, 'crash', {});
+      expect(errorCode(crashed)).toBe('MCP_CONNECTION_CLOSED');
+      const failure = (await dead.getTools(toolContext()).catch((error: unknown) => error)) as McpConnectionError;
+      expect(failure).toMatchObject({ code: 'MCP_CONNECTION_FAILED', server: 'stdio:node' });
+      for (const said of [JSON.stringify(crashed.response), JSON.stringify(failure), failure.message]) {
+        expect(said).toContain('MCP server stdio:node: ');
+        expect(said).not.toMatch(/hunter2|fixture|process\.exit/);
+      }
+    } finally {
+      await crashing.close();
+      await dead.close();
+    }
+  });
+
   it('refuses a transport that cannot work when it is constructed', () => {
     for (const transport of [{ command: '' }, { url: 'not a url' }, { url: 'ftp://example.com/mcp' }, {}]) {
       expect(() => new McpToolset({ transport: transport as { url: string } })).toThrow(

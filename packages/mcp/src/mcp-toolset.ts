@@ -262,7 +262,7 @@ export class McpToolset implements Toolset {
 
   private requestOptions(connection: McpConnection, context: ReadonlyContext | undefined) {
     const signal = (context as { signal?: AbortSignal } | undefined)?.signal;
-    return { ...(signal ? { signal } : {}), ...(context ? { sessionId: mcpClientSessionId(connection.label, context) } : {}) };
+    return { ...(signal ? { signal } : {}), ...(context ? { sessionId: mcpClientSessionId(connection.identity, context) } : {}) };
   }
 
   /** The resource tools of one session, made once. */
@@ -368,7 +368,7 @@ export class McpToolset implements Toolset {
   private async connectionFor(context: ReadonlyContext | undefined, method = 'getTools'): Promise<McpConnection> {
     const transport = this.options.transport;
     let key = '';
-    let endpoint: Pick<McpConnectionOptions, 'label' | 'createTransport'>;
+    let endpoint: Pick<McpConnectionOptions, 'label' | 'identity' | 'createTransport'>;
     if ('command' in transport) {
       endpoint = stdioTransport(transport);
     } else {
