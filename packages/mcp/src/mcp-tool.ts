@@ -1,11 +1,13 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { type AuthConfig, BaseTool, type JsonSchema, type ToolContext, type ToolResult } from '@toolsmith/core';
+import { compileUntrustedSchema } from '@toolsmith/core/internal';
 import { mapCallToolResult } from './map-call-tool-result';
 import { type McpAuthChallenge, authChallengeOf } from './mcp-auth-challenge';
 import type { McpConnection } from './mcp-connection';
 import { mcpClientSessionId } from './mcp-client-session-id';
 import { McpConnectionError, McpToolError } from './mcp-errors';
 import { type McpInputPrompt, inputAnswers, inputPrompt } from './mcp-input-prompt';
+import { remotePatternEngine } from './remote-pattern-engine';
 
 /** What an MCP server says about one of its tools (the `tools/list` entry). */
 export interface McpRemoteTool {
@@ -79,6 +81,10 @@ export class McpTool extends BaseTool {
     this.description = remote.description ?? remote.title ?? '';
     this.parameters = toCanonicalSchema(remote.inputSchema);
     if (remote.outputSchema) this.responseSchema = toCanonicalSchema(remote.outputSchema);
+    // The server's schemas are compiled here, once, with a regular-expression engine that cannot backtrack
+    // (the executor's checks then use these validators); an invalid schema throws, and the tool is left out.
+    compileUntrustedSchema(this.parameters, remotePatternEngine);
+    if (this.responseSchema) compileUntrustedSchema(this.responseSchema, remotePatternEngine);
   }
 
   /**

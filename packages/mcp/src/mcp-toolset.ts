@@ -1,5 +1,5 @@
 import { computeScopeUnion, isStrictScopeSuperset, validateClientMetadataUrl } from '@modelcontextprotocol/client';
-import { type AuthConfig, type BaseTool, type CredentialKey, type ReadonlyContext, type Toolset, ToolsmithError, authConfigId, isCredentialExpired } from '@toolsmith/core';
+import { type AuthConfig, type BaseTool, type CredentialKey, type ReadonlyContext, type Toolset, ToolsmithError, authConfigId, isCredentialExpired, thrownMessage } from '@toolsmith/core';
 import { type McpAuthChallenge, authChallengeOf } from './mcp-auth-challenge';
 import { McpAuthorization } from './mcp-authorization';
 import { type McpClientCredentialsOptions, McpClientCredentialsProvider } from './mcp-client-credentials';
@@ -112,6 +112,8 @@ export class McpToolset implements Toolset {
   /** Each session's last listing, as tools (unfiltered); offered again if a later listing fails. */
   private readonly listed = new WeakMap<McpConnection, McpTool[]>();
   private readonly resourceToolsOf = new WeakMap<McpConnection, BaseTool[]>();
+  /** The tools each session left out of its listings, already warned about. */
+  private readonly leftOut = new WeakMap<McpConnection, Set<string>>();
   /** The MCP authorization spec's discovery and registration (OAuth without a fixed `authConfig`). */
   private readonly authorization?: McpAuthorization;
   private readonly onAuthChallenge?: McpAuthChallengeHandler;
@@ -360,9 +362,32 @@ export class McpToolset implements Toolset {
       if (names.has(name)) continue; // two server names that sanitize alike: offer the first only
       names.add(name);
       const known = previous.get(remote.name);
-      tools.push(known && JSON.stringify(known.remote) === JSON.stringify(remote) ? known : new McpTool(remote, name, connection, this.userOAuth?.authConfig, this.options.onProgress, this.onAuthChallenge));
+      if (known && JSON.stringify(known.remote) === JSON.stringify(remote)) {
+        tools.push(known);
+        continue;
+      }
+      try {
+        tools.push(new McpTool(remote, name, connection, this.userOAuth?.authConfig, this.options.onProgress, this.onAuthChallenge));
+      } catch (error) {
+        names.delete(name);
+        this.leaveOut(connection, remote, `its ${remote.outputSchema ? 'input or output' : 'input'} schema is not a valid JSON Schema: ${thrownMessage(error)}`);
+      }
     }
     return tools;
+  }
+
+  /**
+   * A server's tool that cannot be offered is left out of the listing (the rest are offered), with a
+   * process warning `TOOLSMITH_MCP_TOOL_LEFT_OUT` naming the server, the tool and why; once per
+   * connection and tool description, not on every listing.
+   */
+  private leaveOut(connection: McpConnection, remote: McpRemoteTool, why: string): void {
+    let warned = this.leftOut.get(connection);
+    if (!warned) this.leftOut.set(connection, (warned = new Set()));
+    const key = JSON.stringify([remote.name, why]);
+    if (warned.has(key)) return;
+    warned.add(key);
+    process.emitWarning(`MCP server ${connection.label}: tool ${JSON.stringify(remote.name)} is left out: ${why}.`, { code: 'TOOLSMITH_MCP_TOOL_LEFT_OUT' });
   }
 
   private async connectionFor(context: ReadonlyContext | undefined, method = 'getTools'): Promise<McpConnection> {

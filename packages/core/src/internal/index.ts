@@ -13,6 +13,8 @@ export { DEFAULT_TOOL_CALL_POLICY } from '../tools/tool-call-policy';
 export { createEventActions } from '../state/event-actions';
 export { getToolsetOptions } from '../tools/toolset';
 export { startValidatorWarmUp } from '../validation/validator-warm-up';
+// A remote server's schema, compiled with a regular-expression engine that cannot backtrack (@toolsmith/mcp's McpTool).
+export { compileUntrustedSchema } from '../validation/schema-validator';
 export { registerTypeScript } from './register-typescript';
 // The size limit on an authorization server's answers (core's token requests, @toolsmith/mcp's discovery and registration).
 export { MAX_AUTH_RESPONSE_BYTES, limitResponseBodies } from '../auth/limit-response-bodies';

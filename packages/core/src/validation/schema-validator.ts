@@ -1,5 +1,6 @@
 import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
+import type { RegExpEngine } from 'ajv/dist/types';
 import type { ArgumentProblem } from '../errors/tool-call-errors';
 import type { JsonSchema } from '../model/json-schema';
 import { loadAjv2020, loadAjvFormats } from './lazy-modules';
@@ -25,6 +26,28 @@ function ajvFor(schema: JsonSchema): Ajv2020 {
     formatsAdded = true;
   }
   return ajv;
+}
+
+/** An ajv instance (as {@link getAjv}'s, formats added) for each regular-expression engine of untrusted schemas. */
+const untrustedAjv = new WeakMap<RegExpEngine, Ajv2020>();
+
+/**
+ * Compiles a schema that came from elsewhere (a remote server's tool) with `regExp` as the engine of its
+ * `pattern` and `patternProperties` (for example a linear-time one, so that no pattern can freeze the
+ * process), and makes it what {@link validatorFor} answers for that schema object. Throws ajv's error
+ * when the schema is invalid.
+ */
+export function compileUntrustedSchema(schema: JsonSchema, regExp: RegExpEngine): ValidateFunction {
+  let ajv = untrustedAjv.get(regExp);
+  if (!ajv) {
+    const Ajv = loadAjv2020();
+    ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true, code: { regExp } });
+    loadAjvFormats()(ajv);
+    untrustedAjv.set(regExp, ajv);
+  }
+  const validate = ajv.compile(schema);
+  compiled.set(schema, validate);
+  return validate;
 }
 
 const compiled = new WeakMap<object, ValidateFunction>();
