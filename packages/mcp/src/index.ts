@@ -17,7 +17,7 @@ export type { McpClientAssertionAlgorithm } from './client-assertion';
 export type { McpCrossAppAccessOptions, McpIdentityProvider } from './mcp-cross-app-access';
 
 // ── Errors ──────────────────────────────────────────────────────────────────────────────────────
-export { McpConfirmationUnsupportedError, McpConnectionError, McpFormUnsupportedError, McpToolError } from './mcp-errors';
+export { McpConfirmationUnsupportedError, McpConnectionError, McpFormUnsupportedError, McpResultTooLargeError, McpToolError } from './mcp-errors';
 export type { McpConnectionErrorCode } from './mcp-errors';
 
 // ── Serve Toolsmith tools over MCP ──────────────────────────────────────────────────────────────

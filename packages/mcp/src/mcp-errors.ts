@@ -122,3 +122,21 @@ export class McpRequestStateError extends ToolsmithError {
     super(code, `The confirmation answer for tool "${toolName}" was refused and the tool did not run: ${reason}.`);
   }
 }
+
+/**
+ * A tool served by `serveMcp` with an `outputSchema` ran, but its result is over the call's result budget
+ * (the tool's `maxResultChars`, else 100,000 characters of JSON). Cut to the budget it would not match the
+ * output schema, which clients check structured content against, so it is not sent; when the server has an
+ * artifact service the whole result is saved (`details.artifact`). `MCP_RESULT_TOO_LARGE`.
+ */
+export class McpResultTooLargeError extends ToolsmithError {
+  constructor(toolName: string, originalChars: number, maxResultChars: number, artifact?: string) {
+    super(
+      'MCP_RESULT_TOO_LARGE',
+      `Tool "${toolName}" failed to send its result: it ran, but the result is ${originalChars} characters of JSON, over the limit of ${maxResultChars}, ` +
+        `and cut to the limit it would not match the tool's output schema.${artifact ? ` The whole result is saved as the artifact "${artifact}".` : ''} ` +
+        'Ask for less (a narrower query, a page), or raise the tool\'s maxResultChars.',
+      { details: artifact ? { originalChars, maxResultChars, artifact } : { originalChars, maxResultChars } },
+    );
+  }
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type CallToolResult, type ClientCapabilities, CLIENT_CAPABILITIES_META_KEY, type InputRequiredResult, inputRequired, LOG_LEVEL_META_KEY, ProtocolError, ProtocolErrorCode, type Tool as McpToolInfo, Server } from '@modelcontextprotocol/server';
 import { type ArtifactService, type BaseTool, type ToolErrorExposure, type FunctionResponse, type FunctionResponsePart, type MemoryService, type ReadonlyContext, InvalidArgumentsError, State, type ToolConfirmation, ToolCallRejectedError, ToolContext, ToolsmithError, reportableError, thrownMessage } from '@toolsmith/core';
 import { DEFAULT_ARGUMENT_LIMITS, DEFAULT_TOOL_CALL_POLICY, createEventActions, errorResponse, executeToolCall, givenArgumentProblems, wrapResult } from '@toolsmith/core/internal';
-import { McpConfirmationUnsupportedError, McpFormUnsupportedError, McpRequestStateError } from './mcp-errors';
+import { McpConfirmationUnsupportedError, McpFormUnsupportedError, McpRequestStateError, McpResultTooLargeError } from './mcp-errors';
 import { CONFIRMATION_INPUT_KEY, confirmationInputRequest, editsToCallArguments, formInputRequest, readConfirmationInput, readFormInput } from './confirmation-input';
 import { type ElicitationSchema, toElicitationSchema } from './elicitation-form';
 import type { ConfirmationState, RequestStateSealer } from './mcp-request-state';
@@ -295,8 +295,11 @@ export function createMcpToolServer(options: McpToolServerOptions): Server {
         ({ outcome, context } = await attempt(current, answered));
       }
       await options.state.record(userId, sessionId, outcome.response, context.actions);
-      // A result that breaks the tool's output schema was already refused by the executor (TOOL_OUTPUT_INVALID).
-      return toCallToolResult(outcome.response, tool, resourceLinksOf(context));
+      // A result that breaks the tool's output schema was already refused by the executor (TOOL_OUTPUT_INVALID);
+      // one cut to the budget would break it too (clients check structured content), so it is answered as too large.
+      const cut = tool && toMcpOutputSchema(tool.declaration().response) ? cutResult(outcome.response) : undefined;
+      const response = cut ? refusal(call, new McpResultTooLargeError(call.name, cut.originalChars, tool!.maxResultChars ?? policy.maxResultChars, cut.artifact), tool) : outcome.response;
+      return toCallToolResult(response, tool, resourceLinksOf(context));
     } finally {
       progress?.stop();
     }
@@ -377,6 +380,14 @@ function describeTool(tool: BaseTool): McpToolInfo {
   };
 }
 
+
+/** The executor's stand-in for a result over the budget (`{ truncated, originalChars, head, tail, note, artifact? }`), if the response is one. */
+function cutResult(response: FunctionResponse): { originalChars: number; artifact?: string } | undefined {
+  if (response.isError) return undefined;
+  const body = response.response as { truncated?: unknown; originalChars?: unknown; note?: unknown; artifact?: unknown };
+  if (body.truncated !== true || typeof body.originalChars !== 'number' || typeof body.note !== 'string') return undefined;
+  return typeof body.artifact === 'string' ? { originalChars: body.originalChars, artifact: body.artifact } : { originalChars: body.originalChars };
+}
 
 /**
  * Success: the response object as structured content (and as JSON text for clients that read text),

@@ -373,6 +373,36 @@ describe('serveMcp with output schemas', () => {
     expect((result.content[0] as { text: string }).text).toBe('The tool returned a result that does not match its output schema: celsius: got "warm", expected number.');
   });
 
+  it("answers a result over the budget MCP_RESULT_TOO_LARGE (saying the tool ran), since cut it would break the output schema", async () => {
+    expect((await call(client, 'report', { chars: 1000 })).structuredContent).toEqual({ text: 'x'.repeat(1000) });
+    const result = await call(client, 'report', { chars: DEFAULT_MAX_RESULT_CHARS }); // the SDK client checked it: no throw
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    const message =
+      `The tool failed to send its result: it ran, but the result is ${DEFAULT_MAX_RESULT_CHARS + 11} characters of JSON, over the limit of ${DEFAULT_MAX_RESULT_CHARS}, ` +
+      "and cut to the limit it would not match the tool's output schema. Ask for less (a narrower query, a page), or raise the tool's maxResultChars.";
+    expect(result._meta?.['toolsmith/error']).toEqual({ code: 'MCP_RESULT_TOO_LARGE', message, details: { originalChars: DEFAULT_MAX_RESULT_CHARS + 11, maxResultChars: DEFAULT_MAX_RESULT_CHARS } });
+    expect((result.content[0] as { text: string }).text).toBe(message);
+
+    // With an artifact service the whole result is saved, and the error names it.
+    const artifactService = new InMemoryArtifactService();
+    const saving = await serveMcp({ tools: [OutputSchemaTools], transport: { http: { port: 0 } }, artifactService });
+    const savingClient = new Client({ name: 'output-schemas-saved', version: '1.0.0' });
+    try {
+      await savingClient.connect(new StreamableHTTPClientTransport(saving.url!));
+      const saved = await call(savingClient, 'report', { chars: DEFAULT_MAX_RESULT_CHARS });
+      const error = saved._meta?.['toolsmith/error'] as { code: string; message: string; details: { artifact: string } };
+      expect(error.code).toBe('MCP_RESULT_TOO_LARGE');
+      expect(error.message).toContain(`The whole result is saved as the artifact "${error.details.artifact}".`);
+      const sessionId = savingClient.transport!.sessionId!;
+      const whole = await artifactService.loadArtifact({ appName: 'toolsmith', userId: 'mcp', sessionId, filename: error.details.artifact });
+      expect(JSON.parse(Buffer.from(whole!.inlineData!.data, 'base64').toString())).toEqual({ text: 'x'.repeat(DEFAULT_MAX_RESULT_CHARS) });
+    } finally {
+      await savingClient.close();
+      await saving.close();
+    }
+  });
+
   it('reports other failures of such tools in _meta too, so the client accepts them', async () => {
     const result = await call(client, 'temperature', { city: 7 });
     expect(result.isError).toBe(true);

@@ -26,6 +26,11 @@ export class OutputSchemaTools {
     return { celsius: 'warm' };
   }
 
+  @Tool({ description: 'A report of `chars` characters.', outputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false } })
+  report(@Param('chars') chars: number) {
+    return { text: 'x'.repeat(chars) };
+  }
+
   @Tool({ description: 'Either of two shapes: no output schema can be promised.', outputSchema: { anyOf: [{ type: 'string' }, { type: 'object' }] } })
   either() {
     return { shape: 'object' };
