@@ -8,6 +8,7 @@ import { mcpClientSessionId } from './mcp-client-session-id';
 import { McpConnectionError, McpToolError } from './mcp-errors';
 import { type McpInputPrompt, inputAnswers, inputPrompt } from './mcp-input-prompt';
 import { remotePatternEngine } from './remote-pattern-engine';
+import { notifyListener } from './notify-listener';
 
 /** What an MCP server says about one of its tools (the `tools/list` entry). */
 export interface McpRemoteTool {
@@ -37,8 +38,11 @@ export interface McpToolProgress {
   message?: string;
 }
 
-/** Called with each progress notification of a call, with the call's context. */
-export type McpProgressListener = (progress: McpToolProgress, context: ToolContext) => void;
+/**
+ * Called with each progress notification of a call, with the call's context. Nothing waits for it: a
+ * throw or a rejected promise is a process warning `TOOLSMITH_MCP_LISTENER_FAILED`, and the call goes on.
+ */
+export type McpProgressListener = (progress: McpToolProgress, context: ToolContext) => void | Promise<void>;
 
 /**
  * What to do when the server refused a call (`401`, `403 insufficient_scope`): the config to ask the
@@ -145,7 +149,7 @@ export class McpTool extends BaseTool {
       {
         signal: context.signal,
         sessionId: mcpClientSessionId(this.connection.identity, context),
-        ...(onProgress ? { onProgress: (progress: Omit<McpToolProgress, 'tool'>) => onProgress({ tool, ...progress }, context) } : {}),
+        ...(onProgress ? { onProgress: (progress: Omit<McpToolProgress, 'tool'>) => notifyListener('onProgress', onProgress, { tool, ...progress }, context) } : {}),
       },
       answers,
       approvedQuestion,

@@ -208,6 +208,30 @@ describe('McpToolset against serveMcp: progress and sessions', () => {
     }
   });
 
+  it.each(['2025-11-25', '2026-07-28'] as const)('over %s, an onProgress that throws or rejects is a process warning: the call goes on, the process lives', async (protocol) => {
+    const emit = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    let step = 0;
+    const toolset = new McpToolset({
+      transport: { url: server.url! },
+      protocol,
+      timeoutMs: TIMEOUT_MS,
+      onProgress: async (progress) => {
+        longJob.acknowledge(progress.progress);
+        if (++step === 1) throw new Error('the progress bar is gone'); // rejects (async)
+      },
+    });
+    try {
+      const response = await callThrough(toolset, 'long_job', {});
+      expect(errorCode(response)).toBeUndefined();
+      expect(emit.mock.calls.map(([message, options]) => [String(message), (options as { code?: string }).code])).toEqual([
+        ["McpToolset's onProgress failed, and the call goes on: the progress bar is gone", 'TOOLSMITH_MCP_LISTENER_FAILED'],
+      ]);
+    } finally {
+      emit.mockRestore();
+      await toolset.close();
+    }
+  });
+
   it('names the agent\'s session on 2026-07-28 calls: one server session per conversation, never shared with another user', async () => {
     const toolset = new McpToolset({ transport: { url: server.url! }, protocol: '2026-07-28', resources: true });
     const label = `${server.url!.origin}${server.url!.pathname}`;
