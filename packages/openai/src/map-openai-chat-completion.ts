@@ -1,6 +1,6 @@
 import type { FunctionCall, JsonSchema, LlmResponse, Part } from '@toolsmith/core';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import { mapOpenAIFinishReason } from './map-openai-finish-reason';
+import { REFUSAL, mapOpenAIFinishReason } from './map-openai-finish-reason';
 import { mapOpenAIChatUsage } from './map-openai-usage';
 import { toFunctionCall } from './to-function-call';
 import { OPENAI_PROVIDER } from './provider-tool';
@@ -11,6 +11,8 @@ export interface ChatTurn {
   /** Reasoning text some compatible servers send (`reasoning_content` / `reasoning`). */
   reasoning: string;
   text: string;
+  /** Whether the model refused (`refusal` on the message or in the deltas); its text is part of `text`. */
+  refused?: boolean;
   /** `extraContent`: a call's `extra_content` (Google's OpenAI-compatible endpoint puts `google.thought_signature` there), sent back with the call. */
   calls: Array<{ id?: string | null; name: string; arguments?: string | null; extraContent?: Record<string, unknown> }>;
   finishReason: string | null | undefined;
@@ -41,6 +43,7 @@ export function mapOpenAIChatCompletion(completion: unknown, context: ChatTurnCo
     {
       reasoning,
       text: (message.content ?? '') + (message.refusal ?? ''),
+      refused: !!message.refusal,
       calls: (message.tool_calls ?? []).flatMap((call) =>
         call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments, extraContent: extraContentOf(call) }] : [],
       ),
@@ -78,7 +81,9 @@ export function chatTurnResponse(turn: ChatTurn, { strictSchemas, server }: Chat
     // the call, and another server (OpenAI's own) refuses a field it does not know.
     parts.push(call.extraContent ? { functionCall, providerData: { provider: OPENAI_PROVIDER, data: { extra_content: call.extraContent, server } } } : { functionCall });
   }
-  const response: LlmResponse = { content: { role: 'model', parts }, turnComplete: true, finishReason: mapOpenAIFinishReason(turn.finishReason) };
+  // A refusal is the model declining: its text stays the answer, and the finish reason says so (unless cut or filtered).
+  const finishReason = turn.refused && turn.finishReason === 'stop' ? REFUSAL : mapOpenAIFinishReason(turn.finishReason);
+  const response: LlmResponse = { content: { role: 'model', parts }, turnComplete: true, finishReason };
   const usage = mapOpenAIChatUsage(turn.usage);
   if (usage) response.usage = usage;
   if (turn.id) response.responseId = turn.id;

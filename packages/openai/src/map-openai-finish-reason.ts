@@ -1,5 +1,11 @@
 import type { FinishReason } from '@toolsmith/core';
 
+/**
+ * The finish reason of a response the model refused (Chat's `message.refusal`, a Responses `refusal` content
+ * part): the API says `stop` / `completed`, but the model declined, as a content filter would.
+ */
+export const REFUSAL: FinishReason = { unified: 'content-filter', raw: 'refusal' };
+
 /** Maps a Chat Completions `finish_reason` to Toolsmith's. */
 export function mapOpenAIFinishReason(raw: string | null | undefined): FinishReason {
   const unified: FinishReason['unified'] =

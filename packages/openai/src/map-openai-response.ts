@@ -2,7 +2,7 @@ import type { JsonSchema, LlmResponse, Part, ToolsmithError } from '@toolsmith/c
 import { providerDataPart } from '@toolsmith/core/adapter-kit';
 import type { Response, ResponseOutputItem } from 'openai/resources/responses/responses';
 import { mapOpenAIErrorCode } from './map-openai-error';
-import { mapOpenAIResponseStatus } from './map-openai-finish-reason';
+import { REFUSAL, mapOpenAIResponseStatus } from './map-openai-finish-reason';
 import { mapOpenAIResponsesUsage } from './map-openai-usage';
 import { OPENAI_PROVIDER } from './provider-tool';
 import { toFunctionCall } from './to-function-call';
@@ -31,11 +31,13 @@ export function mapOpenAIResponse(
   if (response.status === 'failed') throw responseFailure(response.error);
   const parts: Part[] = [];
   let hasCalls = false;
+  let refused = false;
   output.forEach((item, index) => {
     // A reasoning item keeps the id of the item that followed it (FOLLOWED_BY): it may go back only right before that item.
     const { providerData } = providerDataPart(OPENAI_PROVIDER, item.type === 'reasoning' ? { ...item, [FOLLOWED_BY]: output[index + 1]?.id ?? null } : item);
     if (item.type === 'message') {
       const text = item.content.map((part) => (part.type === 'output_text' ? part.text : part.refusal)).join('');
+      if (item.content.some((part) => part.type === 'refusal')) refused = true;
       parts.push(text ? { text, providerData } : { providerData });
     } else if (item.type === 'reasoning') {
       const summary = item.summary.map((part) => part.text).join('\n');
@@ -53,7 +55,8 @@ export function mapOpenAIResponse(
   const result: LlmResponse = {
     content: { role: 'model', parts },
     turnComplete: true,
-    finishReason: mapOpenAIResponseStatus(response.status, response.incomplete_details?.reason, hasCalls),
+    // A refusal (a `refusal` content part) is the model declining: its text stays the answer, the finish reason says so.
+    finishReason: refused && response.status === 'completed' ? REFUSAL : mapOpenAIResponseStatus(response.status, response.incomplete_details?.reason, hasCalls),
   };
   const usage = mapOpenAIResponsesUsage(response.usage);
   if (usage) result.usage = usage;

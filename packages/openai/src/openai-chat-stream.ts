@@ -34,6 +34,7 @@ export async function* readOpenAIChatStream(
       turn.reasoning += reasoning;
       yield { content: { role: 'model', parts: [{ text: reasoning, thought: true }] }, partial: true };
     }
+    if (delta?.refusal) turn.refused = true;
     const text = (delta?.content ?? '') + (delta?.refusal ?? '');
     if (text) {
       turn.text += text;

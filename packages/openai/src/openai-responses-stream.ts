@@ -7,7 +7,7 @@ import { OPENAI_PROVIDER } from './provider-tool';
 
 /**
  * Reads a Responses API event stream: yields a `partial` response per `response.output_text.delta`
- * (and reasoning-summary delta), assembles output items from `output_item.added`,
+ * (and `response.refusal.delta`, its text as answer text, and reasoning-summary delta), assembles output items from `output_item.added`,
  * `function_call_arguments.delta` (a `partialFunctionCall` partial per delta, with the call's `call_id`,
  * name and argument text so far) and `output_item.done`, and ends with one complete response when
  * `response.completed` (or `response.incomplete`) arrives. `response.failed` and `error` events throw
@@ -24,6 +24,12 @@ export async function* readOpenAIResponsesStream(
       case 'response.output_text.delta': {
         const part = textPart(items.get(event.output_index), event.content_index);
         if (part) part.text += event.delta;
+        if (event.delta) yield { content: { role: 'model', parts: [{ text: event.delta }] }, partial: true };
+        break;
+      }
+      case 'response.refusal.delta': {
+        const part = refusalPart(items.get(event.output_index), event.content_index);
+        if (part) part.refusal += event.delta;
         if (event.delta) yield { content: { role: 'model', parts: [{ text: event.delta }] }, partial: true };
         break;
       }
@@ -73,6 +79,17 @@ function textPart(item: ResponseOutputItem | undefined, index: number): { text: 
   if (existing?.type === 'output_text') return existing;
   if (existing) return undefined;
   const created = { type: 'output_text' as const, text: '', annotations: [] };
+  item.content[index] = created;
+  return created;
+}
+
+/** The refusal part a refusal delta belongs to, created when the server skipped `content_part.added`. */
+function refusalPart(item: ResponseOutputItem | undefined, index: number): { refusal: string } | undefined {
+  if (item?.type !== 'message') return undefined;
+  const existing = item.content[index];
+  if (existing?.type === 'refusal') return existing;
+  if (existing) return undefined;
+  const created = { type: 'refusal' as const, refusal: '' };
   item.content[index] = created;
   return created;
 }
