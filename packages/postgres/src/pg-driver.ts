@@ -2,6 +2,19 @@ import pg from 'pg';
 import type { SqlDriver, SqlExecutor, SqlStatement } from './sql-driver';
 
 /**
+ * How long (ms) a transaction of a Toolsmith store may sit idle between its statements before the server
+ * ends it (`idle_in_transaction_session_timeout`, set for each transaction): a third of the runner's
+ * default lease (30 s), the pause after which a run renews its claim. A store's transactions send their
+ * statements back to back, never across a model or tool call, so only a frozen process (a paused
+ * container, a stopped debugger) waits that long: the server then rolls its transaction back and frees its
+ * row locks, and every other writer goes on within this bound instead of waiting for it without end.
+ */
+export const TRANSACTION_IDLE_LIMIT_MS = 10_000;
+
+/** Begins a transaction and bounds its idle time, in one round trip (the simple query protocol takes both). */
+const BEGIN = `BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${TRANSACTION_IDLE_LIMIT_MS}`;
+
+/**
  * A {@link SqlDriver} on a `pg` pool. Statements with a name are prepared once per connection, so an
  * append is one round trip (bind + execute) to the server. A pool the caller passed in stays theirs:
  * `close()` ends only a pool this driver created.
@@ -29,6 +42,13 @@ export class PgDriver implements SqlDriver {
 
   async transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // The server may end the connection while it is checked out (an idle transaction past its bound): the
+    // client's error then rejects the next query instead of going unheard (an uncaught 'error' event).
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost = error;
+    };
+    client.on('error', onError);
     const executor: SqlExecutor = {
       query: async <Row>(statement: SqlStatement, values: readonly unknown[] = []) =>
         (await client.query({ text: statement.text, name: statement.name, values: values as unknown[] })).rows as Row[],
@@ -36,7 +56,7 @@ export class PgDriver implements SqlDriver {
     // A connection whose ROLLBACK failed may still be inside the transaction: it is destroyed, not reused.
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      await client.query(BEGIN);
       const result = await work(executor);
       await client.query('COMMIT');
       return result;
@@ -46,7 +66,8 @@ export class PgDriver implements SqlDriver {
       });
       throw error;
     } finally {
-      client.release(broken);
+      client.off('error', onError);
+      client.release(broken ?? lost);
     }
   }
 

@@ -6,6 +6,7 @@ import { PostgresDatabase } from './postgres-database';
 import { PostgresSessionService } from './postgres-session-service';
 import { SCHEMA_VERSION } from './migrations';
 import { PgliteDriver } from './pglite-driver';
+import { TRANSACTION_IDLE_LIMIT_MS } from './pg-driver';
 import type { SqlDriver, SqlStatement } from './sql-driver';
 import { dropSchema, uniqueSchema, useTestPostgres } from './__fixtures__/test-postgres';
 
@@ -29,6 +30,13 @@ runSessionStoreConformance({
   create: () => new PostgresSessionService({ connectionString: server.url, schema }),
   close: (service) => (service as PostgresSessionService).close(),
 });
+
+/** A promise the test resolves: how tests here wait for each other, never for time. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
 
 const event = (init: Partial<Parameters<typeof Event.create>[0]> = {}) => Event.create({ invocationId: 'i', author: 'agent', ...init });
 
@@ -244,6 +252,34 @@ describe('PostgresSessionService on a real server', () => {
       await dropSchema(server.url, own);
     }
   });
+
+  it('ends a transaction left idle by a frozen process after TRANSACTION_IDLE_LIMIT_MS: a writer blocked on its row lock goes on', async () => {
+    const own = uniqueSchema('frozen');
+    const service = new PostgresSessionService({ connectionString: server.url, schema: own });
+    try {
+      const other = await service.createSession({ appName: 'a', userId: 'v', sessionId: 's' });
+      const locked = deferred();
+      const resume = deferred();
+      // A process frozen inside an increment's transaction: it holds the app: row's lock, and sends nothing.
+      const frozen = service.database.transaction(async (tx) => {
+        expect((await tx.query<{ limit: string }>({ text: `SELECT current_setting('idle_in_transaction_session_timeout') AS limit` }))[0].limit).toBe(`${TRANSACTION_IDLE_LIMIT_MS / 1000}s`);
+        await tx.query({ text: `INSERT INTO "${own}".app_state (app_name, state) VALUES ('a', '{}') ON CONFLICT (app_name) DO UPDATE SET state = excluded.state` });
+        locked.resolve();
+        await resume.promise;
+        await tx.query({ text: 'SELECT 1' });
+      });
+      const settled = frozen.then(() => 'committed', (error: unknown) => `rejected: ${String(error)}`);
+      await locked.promise;
+      // Another app: writer waits for that lock: until the server ends the idle transaction, not without end.
+      await service.appendEvent(other, event({ actions: { stateDelta: { 'app:n': 1 }, artifactDelta: {} } }));
+      resume.resolve();
+      expect(await settled).toMatch(/^rejected: /);
+      expect((await service.getSession({ appName: 'a', userId: 'v', sessionId: 's' }))!.state).toEqual({ 'app:n': 1 });
+    } finally {
+      await service.close();
+      await dropSchema(server.url, own);
+    }
+  }, 60_000);
 
   it("uses an application's pg.Pool and leaves it open on close()", async () => {
     const pool = new pg.Pool({ connectionString: server.url, max: 2 });
