@@ -307,6 +307,31 @@ describe('AnthropicModel on the wire', () => {
     expect(error).toMatchObject({ code: 'PROVIDER_OVERLOADED', statusCode: 529, isRetryable: true, message: expect.stringContaining('Overloaded') });
   });
 
+  // Anthropic's docs (streaming, "Error events"; api/errors): a stream may carry an error after the 200, e.g.
+  // `overloaded_error`, "which would normally correspond to an HTTP 529 in a non-streaming context".
+  it('retries a stream whose error event comes before any output (message_start and ping carry none), never one after a partial', async () => {
+    const events = fixture('overloaded-mid-stream');
+    const early = [events[0]!, { event: 'ping', data: { type: 'ping' } }, events[events.length - 1]!];
+    server = await startWireServer((_request, index) => (index === 0 ? { sse: early } : { sse: fixture('text') }));
+    const retry = { maxRetries: 2, initialDelayMs: 0, maxDelayMs: 0 };
+    let model = new AnthropicModel({ model: 'claude-sonnet-5-5', maxTokens: 512, apiKey: 'test-key', baseURL: server.url, retry });
+    const responses = await collect(model.generate(ask('hi'), { stream: true }));
+    expect(responses.at(-1)).toMatchObject({ turnComplete: true, content: { parts: [{ text: 'It is sunny in Paris.' }] } });
+    expect(server.requests).toHaveLength(2);
+    await server.close();
+
+    // After the text delta "Partial" the caller has seen output: the request is not sent again.
+    server = await startWireServer(() => ({ sse: events }));
+    model = new AnthropicModel({ model: 'claude-sonnet-5-5', maxTokens: 512, apiKey: 'test-key', baseURL: server.url, retry });
+    const seen: unknown[] = [];
+    const error = await (async () => {
+      for await (const response of model.generate(ask('hi'), { stream: true })) seen.push(response.content?.parts);
+    })().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'PROVIDER_OVERLOADED' });
+    expect(seen).toEqual([[{ text: 'Partial' }]]);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('reports a stream cut in the middle as PROVIDER_RESPONSE_INVALID', async () => {
     const model = await start(() => ({ sse: fixture('parallel-tool-use'), cutAfter: 9, delayMs: 5 }));
     const error = await collect(model.generate(ask('hi'), { stream: true })).catch((e: unknown) => e);

@@ -38,7 +38,7 @@ const textAndCallsAnswer = {
 };
 
 describe('OpenAIModel on the Responses API wire', () => {
-  const { serve, model } = useOpenAIWire('responses');
+  const { serve, model, server } = useOpenAIWire('responses');
 
   it('sends instructions, input items and strict function tools; maps text and calls', async () => {
     await serve((body) => {
@@ -250,6 +250,27 @@ describe('OpenAIModel on the Responses API wire', () => {
     expect(first).toMatchObject({ code: 'SERVER_ERROR', message: expect.stringContaining('The model crashed.') });
     const second = await collect(model().generate(ask('x'), { stream: true })).catch((e) => e);
     expect(second).toBeInstanceOf(RateLimitError);
+  });
+
+  // The Responses API streams an `error` event (type, code, message, param, sequence_number: API reference,
+  // "Streaming events"; the SDK throws it as an APIError) where a request would have had an error status.
+  it('retries a stream whose error event comes before any output (response.created carries none), never one after a delta', async () => {
+    const events = sseFixture('responses-text-and-calls.chunks.txt');
+    const rateLimited = { event: 'error', data: { type: 'error', code: 'rate_limit_exceeded', message: 'Rate limit reached.', param: null, sequence_number: 2 } };
+    await serve((_body, index) => (index === 0 ? { sse: [...events.slice(0, 2), rateLimited] } : { sse: events }));
+    const retry = { maxRetries: 2, initialDelayMs: 0, maxDelayMs: 0 };
+    expect((await collect(model({ retry }).generate(ask('x'), { stream: true }))).at(-1)).toEqual(textAndCallsAnswer);
+    expect(server().requests).toHaveLength(2);
+
+    await server().close();
+    await serve(() => ({ sse: [...events.slice(0, 5), rateLimited] }));
+    const seen: unknown[] = [];
+    const error = await (async () => {
+      for await (const response of model({ retry }).generate(ask('x'), { stream: true })) seen.push(response);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(seen).toHaveLength(1);
+    expect(server().requests).toHaveLength(1);
   });
 
   it('reports a cut stream as PROVIDER_RESPONSE_INVALID', async () => {

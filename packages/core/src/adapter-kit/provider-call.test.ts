@@ -77,6 +77,29 @@ describe('callProvider: retries', () => {
     }
   });
 
+  it('re-sends a stream that failed before its first response (events without output yield none), reporting each attempt', async () => {
+    let opened = 0;
+    const exchanges: ProviderExchange[] = [];
+    const overloaded = createProviderError('PROVIDER_OVERLOADED', 'Overloaded', { provider: 'acme', statusCode: 529 });
+    const streamed = call({
+      stream: true,
+      retry,
+      mapError: (e) => e,
+      observe: (exchange) => exchanges.push(exchange),
+      openStream: async () => {
+        const attempt = ++opened;
+        return (async function* () {
+          if (attempt === 1) throw overloaded;
+          yield partial;
+          yield final;
+        })();
+      },
+    });
+    expect(await collect(callProvider(streamed))).toEqual([partial, final]);
+    expect(opened).toBe(2);
+    expect(exchanges.map((exchange) => exchange.error?.code)).toEqual(['PROVIDER_OVERLOADED', undefined]);
+  });
+
   it('does not re-send a stream that broke after responses flowed', async () => {
     let opened = 0;
     const broken = call({
@@ -170,6 +193,24 @@ describe('callProvider', () => {
     expect(await failure(callProvider(streamed))).toBe(badRequest);
   });
 
+  it("closes the SDK's stream when the caller stops reading it", async () => {
+    let closed = false;
+    const streamed = call({
+      stream: true,
+      openStream: async () =>
+        (async function* () {
+          try {
+            yield partial;
+            yield final;
+          } finally {
+            closed = true;
+          }
+        })(),
+    });
+    for await (const response of callProvider(streamed)) if (response.partial) break;
+    expect(closed).toBe(true);
+  });
+
   it('sends nothing when the caller already aborted', async () => {
     const controller = new AbortController();
     controller.abort('too late');
@@ -248,7 +289,7 @@ describe('callProvider: observing each attempt', () => {
     ]);
   });
 
-  it('reports a streaming attempt once its stream is open, and builds no body without an observer', async () => {
+  it('reports a streaming attempt once its first response arrived, and builds no body without an observer', async () => {
     const exchanges: ProviderExchange[] = [];
     const streamed = call({ stream: true, openStream: async () => (async function* () { yield partial; yield final; })(), body: () => ({ stream: true }), observe: (exchange) => exchanges.push(exchange) });
     expect(await collect(callProvider(streamed))).toEqual([partial, final]);

@@ -41,8 +41,11 @@ export interface ProviderCall {
  * reported as `RunAbortedError` whatever the SDK threw, and also when the SDK ends an aborted stream
  * quietly (no complete response is delivered after an abort); other failures go through `mapError`; and
  * a connection failure after the stream started is a truncated answer (`PROVIDER_RESPONSE_INVALID`), not
- * an unreachable server. With `observe`, each attempt is reported with the body, its number, latency and
- * mapped error (an abort is not reported: the caller asked for it).
+ * an unreachable server. A retryable failure before any response is tried again per `retry`; streamed,
+ * that includes an error the stream reports before its first response (an adapter yields nothing for
+ * events that carry no output), never one after. With `observe`, each attempt is reported with the body,
+ * its number, latency (streamed: until the first response) and mapped error (an abort is not reported:
+ * the caller asked for it).
  *
  * @example
  * ```ts
@@ -63,7 +66,7 @@ export async function* callProvider(call: ProviderCall): AsyncGenerator<LlmRespo
       yield* attempt.responses;
       return;
     }
-    // Only a failure before any response arrived is tried again; a stream that broke is not re-sent.
+    // Only a failure before any response arrived (streamed: before the first) is tried again; a stream that broke is not re-sent.
     const delay = retryDelayMs(policy, retry, attempt.error);
     if (delay === undefined) throw attempt.error;
     await waitBeforeRetry(delay, call.signal);
@@ -94,7 +97,7 @@ class AttemptReporter {
     this.started = performance.now();
   }
 
-  /** Called once the attempt's answer (or open stream) arrived, or with the mapped error it failed with. */
+  /** Called once the attempt's answer (streamed: its first response) arrived, or with the mapped error it failed with. */
   end(outcome: Attempt): void {
     const { call, attempt, body } = this;
     const latencyMs = performance.now() - this.started;
@@ -117,7 +120,7 @@ function errorSummary(mapped: unknown): { code: string; message: string } {
 type Attempt = { ok: true; responses: AsyncGenerator<LlmResponse> } | { ok: false; error: unknown };
 
 /**
- * One attempt: the request sent and its answer (or open stream) received, or the mapped error. The
+ * One attempt: the request sent and its answer (streamed: its first response) received, or the mapped error. The
  * attempt is reported outside the `try`, so that an observer that throws is never taken for the
  * provider's failure (and the request never sent again for it).
  */
@@ -133,7 +136,7 @@ async function attemptCall(call: ProviderCall, reporter: AttemptReporter | undef
       scoped.dispose();
       attempt = { ok: true, responses: single(response, signal) };
     } else {
-      attempt = { ok: true, responses: relay(call, await call.openStream(scoped.signal), scoped) };
+      attempt = await firstResponse(call, (await call.openStream(scoped.signal))[Symbol.asyncIterator](), scoped);
     }
   } catch (error) {
     scoped.dispose();
@@ -145,32 +148,67 @@ async function attemptCall(call: ProviderCall, reporter: AttemptReporter | undef
   return attempt;
 }
 
+/**
+ * Waits for an open stream's first response. Events that carry no output (`message_start`,
+ * `response.created`, `ping`) yield none, so an error the stream reports before it is a failure before
+ * any response: the caller saw nothing, and the request may be sent again.
+ */
+async function firstResponse(call: ProviderCall, stream: AsyncIterator<LlmResponse>, scoped: { dispose(): void }): Promise<Attempt> {
+  let first: IteratorResult<LlmResponse>;
+  try {
+    first = await stream.next();
+  } catch (error) {
+    scoped.dispose();
+    if (call.signal?.aborted) throw new RunAbortedError(call.signal.reason);
+    return { ok: false, error: streamError(call, error) };
+  }
+  return { ok: true, responses: relay(call, first, stream, scoped) };
+}
+
 async function* single(response: LlmResponse, signal: AbortSignal | undefined): AsyncGenerator<LlmResponse> {
   yield response;
   if (signal?.aborted) throw new RunAbortedError(signal.reason);
 }
 
-/** Relays an open stream. A failure once it flows is not retried: the caller has seen responses. */
-async function* relay(call: ProviderCall, responses: AsyncIterable<LlmResponse>, scoped: { dispose(): void }): AsyncGenerator<LlmResponse> {
+/**
+ * Relays an open stream from its first response. A failure once it flows is not retried: the caller
+ * has seen responses.
+ */
+async function* relay(
+  call: ProviderCall,
+  first: IteratorResult<LlmResponse>,
+  stream: AsyncIterator<LlmResponse>,
+  scoped: { dispose(): void },
+): AsyncGenerator<LlmResponse> {
   const { signal } = call;
+  let next = first;
   try {
-    for await (const response of responses) {
+    for (; !next.done; next = await stream.next()) {
+      const response = next.value;
       if (response.turnComplete && signal?.aborted) break;
       yield response;
     }
   } catch (error) {
+    next = { done: true, value: undefined };
     if (signal?.aborted) throw new RunAbortedError(signal.reason);
-    const mapped = call.mapError(error, { streamStarted: true });
-    if (ProviderError.isInstance(mapped) && mapped.code === 'PROVIDER_CONNECTION_FAILED') {
-      throw new ProviderError('PROVIDER_RESPONSE_INVALID', `${call.providerName} stream was cut off mid-way: ${mapped.message}`, {
-        provider: call.provider,
-        cause: error,
-      });
-    }
-    throw mapped;
+    throw streamError(call, error);
   } finally {
     scoped.dispose();
+    // Left early (an abort, the caller stopped reading): the SDK's stream is closed, as `for await` would.
+    if (!next.done) await stream.return?.();
   }
   // A stream the SDK ended quietly on abort may look complete; the caller must still learn it was cut short.
   if (signal?.aborted) throw new RunAbortedError(signal.reason);
+}
+
+/** A failure once the stream is open, mapped: a lost connection is a truncated answer, not an unreachable server. */
+function streamError(call: ProviderCall, error: unknown): unknown {
+  const mapped = call.mapError(error, { streamStarted: true });
+  if (ProviderError.isInstance(mapped) && mapped.code === 'PROVIDER_CONNECTION_FAILED') {
+    return new ProviderError('PROVIDER_RESPONSE_INVALID', `${call.providerName} stream was cut off mid-way: ${mapped.message}`, {
+      provider: call.provider,
+      cause: error,
+    });
+  }
+  return mapped;
 }

@@ -5,7 +5,7 @@ import { RunAbortedError } from '../errors/run-aborted-error';
  * When a failed model call is tried again. The same policy for every provider adapter (their SDKs'
  * own retries are turned off): only errors `ProviderError.isRetryable` marks (408, 409, 429, 5xx,
  * connection failures, overloaded; never a used-up quota), only before any response was received (a
- * stream that broke mid-way is not re-sent), at most `maxRetries` times, waiting what `retry-after` asks or else an exponential backoff
+ * stream is re-sent only when it failed before its first partial response), at most `maxRetries` times, waiting what `retry-after` asks or else an exponential backoff
  * with jitter.
  */
 export interface RetryPolicy {

@@ -11,7 +11,7 @@ export interface ProviderExchange {
   attempt: number;
   /** The request body handed to the SDK: the adapter's own object, not a copy; read it, never change it. */
   body: unknown;
-  /** Milliseconds from sending the request to its answer (or to the open stream, when streaming), or to the failure. */
+  /** Milliseconds from sending the request to its answer (or, when streaming, to the stream's first response), or to the failure. */
   latencyMs: number;
   /** The error the attempt failed with (already mapped by the adapter); absent when it succeeded. */
   error?: { code: string; message: string };

@@ -60,7 +60,7 @@ export const TraceAttribute = {
   COMPACTION: 'toolsmith.compaction',
   /** On a `toolsmith.provider.attempt` event: 1 for the first attempt, 2 for the first retry… */
   PROVIDER_ATTEMPT: 'toolsmith.provider.attempt',
-  /** On a `toolsmith.provider.attempt` event: milliseconds until the answer (or open stream) or the failure. */
+  /** On a `toolsmith.provider.attempt` event: milliseconds until the answer (streamed: its first response) or the failure. */
   PROVIDER_LATENCY_MS: 'toolsmith.provider.latency_ms',
   /** On a failed attempt's event, with content recording only: the mapped error's message. */
   PROVIDER_ERROR_MESSAGE: 'toolsmith.provider.error.message',
