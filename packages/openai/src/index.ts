@@ -1,6 +1,6 @@
 // Public API of @toolsmith/openai.
 export { OpenAIModel } from './openai-model';
-export type { OpenAIContextManagement, OpenAIModelOptions } from './openai-model';
+export type { OpenAIContextManagement, OpenAIModelOptions, OpenAIReasoning } from './openai-model';
 export type { OpenAIApi } from './prepare-openai-tools';
 export { providerTool, OPENAI_PROVIDER } from './provider-tool';
 export type { OpenAIHostedToolConfig } from './provider-tool';

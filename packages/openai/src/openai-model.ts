@@ -2,6 +2,7 @@ import { AgentConfigError, type FunctionDeclaration, type GenerateOptions, type 
 import { type AnswerSource, type ProviderCall, type RetryPolicy, callProvider, checkEventStreamStart, readJsonAnswer, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming as ChatBody } from 'openai/resources/chat/completions';
+import type { ReasoningEffort } from 'openai/resources/shared';
 import type { ResponseCreateParams, ResponseCreateParamsNonStreaming as ResponsesBody } from 'openai/resources/responses/responses';
 import { checkOpenAITools } from './check-openai-tools';
 import { convertToOpenAIChatMessages, convertToOpenAIResponsesInput } from './convert-to-openai-messages';
@@ -47,12 +48,21 @@ export interface OpenAIModelOptions {
   /**
    * Responses API with `store: false`: whether to send `include: ["reasoning.encrypted_content"]`, which
    * OpenAI refuses for a model without reasoning ("Encrypted content is not supported with this model.").
-   * Default: sent, except to the models known to have no reasoning (ids starting `gpt-3.5`, `gpt-4`
+   * Default: sent, except (unless `reasoning` is given) to the models known to have no reasoning (ids starting `gpt-3.5`, `gpt-4`
    * (`gpt-4o`, `gpt-4.1`, …), `chatgpt-`, `gpt-5-chat`/`gpt-5.x-chat`, also as `ft:` fine-tunes); and when OpenAI refuses
    * it with that 400 anyway (an Azure deployment's name, a new model), the request is sent once more
    * without it and this model leaves it out for that model id from then on. `true` or `false` decides.
    */
   encryptedReasoning?: boolean;
+  /**
+   * A reasoning model's settings: `effort` (Chat Completions: `reasoning_effort`; Responses API:
+   * `reasoning.effort`) and, on the Responses API only, `summary` (`reasoning.summary`: `auto`, `concise`,
+   * `detailed`), which has the model return summaries of its reasoning, kept as `thought` parts. Unset leaves
+   * OpenAI's defaults (no summaries). `summary` with `api: 'chat'`, or a value that is not an object, is refused
+   * (`AGENT_CONFIG_INVALID`). Given, it also says the model reasons: `store: false` then asks for encrypted
+   * reasoning whatever its id (see {@link OpenAIModelOptions.encryptedReasoning}).
+   */
+  reasoning?: OpenAIReasoning;
   /** Shorthand for `retry: { maxRetries }`. */
   maxRetries?: number;
   /**
@@ -77,6 +87,14 @@ export interface OpenAIModelOptions {
    * (which takes no audio), or not a boolean, it is refused (`AGENT_CONFIG_INVALID`).
    */
   audioInput?: boolean;
+}
+
+/** {@link OpenAIModelOptions.reasoning}: how hard a reasoning model thinks, and (Responses API) whether it returns summaries. */
+export interface OpenAIReasoning {
+  /** How much the model reasons before it answers (`none`, `minimal`, `low`, `medium`, `high`, `xhigh`, as the model takes). */
+  effort?: NonNullable<ReasoningEffort>;
+  /** Responses API only: summaries of the reasoning, returned as `thought` parts. */
+  summary?: 'auto' | 'concise' | 'detailed';
 }
 
 /** One entry of {@link OpenAIModelOptions.contextManagement}, as the Responses API takes it (`context_management[]`). */
@@ -106,6 +124,7 @@ export class OpenAIModel implements Model {
   private readonly retry: RetryPolicy;
   private readonly store?: boolean;
   private readonly encryptedReasoning?: boolean;
+  private readonly reasoning?: OpenAIReasoning;
   /** Model ids OpenAI answered "Encrypted content is not supported with this model." for: sent without `include`. */
   private readonly refusedEncryptedReasoning = new Set<string>();
   private readonly strict: boolean;
@@ -125,6 +144,14 @@ export class OpenAIModel implements Model {
     this.retry = resolveRetryPolicy(options.retry, options.maxRetries);
     this.store = options.store;
     this.encryptedReasoning = options.encryptedReasoning;
+    if (options.reasoning !== undefined && (typeof options.reasoning !== 'object' || options.reasoning === null || (options.reasoning.summary !== undefined && this.api === 'chat'))) {
+      throw new AgentConfigError(
+        typeof options.reasoning !== 'object' || options.reasoning === null
+          ? `OpenAIModel option reasoning must be an object ({ effort?, summary? }) (got ${JSON.stringify(options.reasoning)}).`
+          : "OpenAIModel option reasoning.summary is a Responses API option (Chat Completions returns no summaries): use it with api: 'responses'.",
+      );
+    }
+    this.reasoning = options.reasoning;
     if (options.contextManagement !== undefined && this.api !== 'responses') {
       throw new AgentConfigError('OpenAIModel option contextManagement is a Responses API option: use it with api: \'responses\'.');
     }
@@ -196,6 +223,7 @@ export class OpenAIModel implements Model {
     if (config.topP !== undefined) body.top_p = config.topP;
     if (config.maxOutputTokens !== undefined) body.max_completion_tokens = config.maxOutputTokens;
     if (config.stopSequences?.length) body.stop = config.stopSequences;
+    if (this.reasoning?.effort !== undefined) body.reasoning_effort = this.reasoning.effort;
     if (request.responseSchema) body.response_format = toOpenAIChatResponseFormat(request.responseSchema, this.strict);
     const streamBody = () => ({ ...body, stream: true as const, stream_options: { include_usage: true } });
     return {
@@ -227,6 +255,7 @@ export class OpenAIModel implements Model {
     if (this.store !== undefined) body.store = this.store;
     if (this.store === false && this.asksEncryptedReasoning(model)) body.include = ['reasoning.encrypted_content'];
     if (this.contextManagement) body.context_management = this.contextManagement;
+    if (this.reasoning) body.reasoning = { ...this.reasoning };
     if (request.responseSchema) body.text = { format: toOpenAIResponsesTextFormat(request.responseSchema, this.strict) };
     const streamBody = () => ({ ...body, stream: true as const });
     return {
@@ -248,7 +277,7 @@ export class OpenAIModel implements Model {
   /** Whether a `store: false` request to `model` asks for encrypted reasoning (see {@link OpenAIModelOptions.encryptedReasoning}). */
   private asksEncryptedReasoning(model: string): boolean {
     if (this.encryptedReasoning !== undefined) return this.encryptedReasoning;
-    return !this.refusedEncryptedReasoning.has(model) && !hasNoReasoning(model);
+    return !this.refusedEncryptedReasoning.has(model) && (this.reasoning !== undefined || !hasNoReasoning(model));
   }
 
   /**
