@@ -23,6 +23,7 @@ import {
   checkSessionKey,
   resolveStateOps,
   setStateKey,
+  settleStateDelta,
 } from '@toolsmith/core/internal';
 import type { PostgresConnectionOptions } from './postgres-database';
 import { PostgresDatabase } from './postgres-database';
@@ -167,7 +168,8 @@ export class PostgresSessionService implements SessionService {
   async appendEvent(session: Session, event: Event): Promise<Event> {
     checkSessionKey({ appName: session.appName, userId: session.userId, sessionId: session.id });
     if (event.partial) return event;
-    const delta = event.actions.stateDelta;
+    // Read once: what is stored and what is applied to the session are the same values.
+    const delta = settleStateDelta(event.actions);
     // `temp:` keys live only for the invocation; the stored event must not carry them either.
     for (const key of Object.keys(delta)) if (key.startsWith(StatePrefix.TEMP)) delete delta[key];
     const ops = event.actions.stateOps;

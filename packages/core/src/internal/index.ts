@@ -63,6 +63,8 @@ export { resolveStateOps } from '../state/state-ops';
 // A state key is any string (`__proto__` included): every store writes state records with these.
 export { setStateKey } from '../state/state-keys';
 export { applyStateDelta } from '../state/apply-state-delta';
+// Every store reads an appended event's delta once, into a plain copy (a getter answers each read otherwise).
+export { settleStateDelta } from '../state/settle-state-delta';
 // One piece of work per key at a time within a process (the runner's session turns; mcp and postgres queue by it too).
 export { SessionTurns } from '../runner/session-turns';
 export type { SessionTurn } from '../runner/session-turns';

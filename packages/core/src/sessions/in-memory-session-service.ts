@@ -5,6 +5,7 @@ import { Event, type EventData } from '../events/event';
 import { StatePrefix } from '../state/state';
 import { applyStateDelta } from '../state/apply-state-delta';
 import { setStateKey } from '../state/state-keys';
+import { settleStateDelta } from '../state/settle-state-delta';
 import { resolveStateOps } from '../state/state-ops';
 import { answerClaims } from './answer-claims';
 import { Session } from './session';
@@ -209,16 +210,20 @@ export class InMemorySessionService implements SessionService {
       throw new SessionBusyError(session.id, stored.holder, this.wallTime(stored.lapsesAt));
     }
     if (stored.lastSequence !== session.lastSequence) throw new StaleSessionError(session.id, session.lastSequence, stored.lastSequence);
-    const delta = event.actions.stateDelta;
+    let delta = event.actions.stateDelta;
+    // Most events change no state; they skip the copy and the scope bookkeeping below.
+    let changes = hasKeys(delta);
+    // Read once: the state applied is the delta stored (a getter could answer each read otherwise).
+    if (changes) delta = settleStateDelta(event.actions);
     const ops = event.actions.stateOps;
     // Increments and compare-and-sets against the values held now (STATE_CONFLICT stores nothing); the event records the results.
     if (ops) {
       const results = resolveStateOps(ops, (key) => this.storedValue(session.appName, session.userId, stored, key));
       for (const key of Object.keys(results)) setStateKey(delta, key, results[key]);
+      changes = hasKeys(delta);
     }
     for (let index = 0; index < claims.length; index++) (stored.answered ??= new Set()).add(claims[index]);
-    // Most events change no state; they skip the scope bookkeeping below.
-    if (hasKeys(delta)) {
+    if (changes) {
       // `temp:` keys live only for the invocation; the stored event must not carry them either.
       for (const key of Object.keys(delta)) {
         if (key.startsWith(StatePrefix.TEMP)) delete delta[key];

@@ -258,6 +258,20 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
       }
     });
 
+    it('reads an appended delta once: a getter in it gives the stored event, the session and the store one value', async () => {
+      const session = await service.createSession(key());
+      let reads = 0;
+      const stateDelta: Record<string, unknown> = { plain: 'p' };
+      for (const name of ['k', 'user:k', 'app:k']) Object.defineProperty(stateDelta, name, { enumerable: true, get: () => ++reads });
+      const stored = await service.appendEvent(session, event({ actions: delta(stateDelta) }));
+      expect(reads).toBe(3);
+      const values = { plain: 'p', k: 1, 'user:k': 2, 'app:k': 3 };
+      expect({ ...stored.actions.stateDelta }).toEqual(values);
+      expect(session.state).toEqual(values);
+      const loaded = (await service.getSession(key()))!;
+      expect([loaded.state, { ...loaded.events[0].actions.stateDelta }]).toEqual([values, values]);
+    });
+
     it('refuses state values no store can keep (the NUL character, a lone surrogate) when the tool writes them, and the run goes on', async () => {
       const note = functionTool({
         name: 'note',
