@@ -1,4 +1,5 @@
-import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Span } from '@opentelemetry/api';
+import type { ContainedTracer } from './contained-tracer';
 import type { LlmAgent } from '../agents/llm-agent';
 import type { Event } from '../events/event';
 import type { ToolCallOutcome } from '../internal/tool-executor';
@@ -21,8 +22,9 @@ import { runFailure } from '../errors/run-failure';
 /** What an {@link InvocationTrace} is made of (see `Tracing.startInvocation`). */
 export interface InvocationTraceInit {
   api: OtelApiModule;
-  tracer: Tracer;
-  /** The runner's span around the invocation, already started. */
+  /** The tracer, every call into it contained: its spans' methods never throw. */
+  tracer: ContainedTracer;
+  /** The runner's span around the invocation, already started (by `tracer`). */
   span: Span;
   /** The context the invocation started in (its span's parent). */
   parent: Context;
@@ -48,7 +50,7 @@ export interface InvocationStart {
  */
 export class InvocationTrace {
   private readonly api: OtelApiModule;
-  private readonly tracer: Tracer;
+  private readonly tracer: ContainedTracer;
   private readonly span: Span;
   private readonly recordContent: boolean;
   private sessionId = '';
