@@ -26,6 +26,13 @@ function checkObject(body: unknown): Record<string, unknown> {
 /** Routes that read no body: one sent to them all the same is checked as any body is (devtools.md's table), then left unused. */
 const READS_NO_BODY = new Set(['GET', 'DELETE']);
 
+/** The body of a request whose route reads none (the API's GET and DELETE routes, the page's), checked as any body is, then dropped. */
+export async function checkUnusedBody(guard: HttpGuard<true>, request: IncomingMessage): Promise<void> {
+  guard.checkBodyType(request);
+  const unused = await guard.readUnusedBody(request);
+  if (unused !== undefined) checkObject(unused);
+}
+
 /** The API's routes, in the order they are tried; docs/devtools.md documents each. */
 const ROUTES: Array<[method: string, path: RegExp, handler: Handler]> = [
   ['GET', /^\/api\/info$/, async (host, _, __, response) => json(response, 200, host.info())],
@@ -170,10 +177,7 @@ export async function handleApiRequest(host: DevAgentHost, guard: HttpGuard<true
       if (!match) continue;
       allowed.push(method);
       if (method !== request.method) continue;
-      if (READS_NO_BODY.has(method)) {
-        const unused = await guard.readUnusedBody(request);
-        if (unused !== undefined) checkObject(unused);
-      }
+      if (READS_NO_BODY.has(method)) await checkUnusedBody(guard, request);
       await handler(host, match.slice(1).map(pathId), request, response);
       return;
     }

@@ -132,6 +132,16 @@ describe('the dev server refuses what a web page on another origin could send', 
     }
   });
 
+  it('the page checks a body as the API does (415, 400, 413); a zero Content-Length or an empty chunked body is no body', async () => {
+    const status = async (options: Parameters<typeof send>[1]) => (await send(server, options)).status;
+    expect(await status({ path: '/', token: null, headers: { 'content-type': 'text/plain', 'content-length': '1' }, body: 'x' })).toBe(415);
+    expect(await status({ path: '/', token: null, headers: { 'content-type': 'application/json', 'content-length': '1' }, body: '{' })).toBe(400);
+    expect(await status({ path: '/app.js', token: null, headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) } })).toBe(413);
+    expect(await status({ path: '/api/info', headers: { 'content-length': '00' } })).toBe(200);
+    expect(await status({ path: '/api/info', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } })).toBe(200);
+    expect(await status({ path: '/', token: null, headers: { 'content-type': 'application/json', 'content-length': '2' }, body: '{}' })).toBe(200);
+  });
+
   it('the page, served without the token, holds no data of the app: not even its name', async () => {
     const { appName } = JSON.parse((await send(server, { path: '/api/info' })).text) as { appName: string };
     const page = await send(server, { path: '/', token: null });

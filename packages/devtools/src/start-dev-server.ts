@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpGuard, defaultAllowedHosts, hasBearerToken, newLaunchToken, requestPath, setSecurityHeaders } from '@toolsmith/core/internal';
 import type { DevAgentHost } from './dev-agent-host';
-import { handleApiRequest, sendError } from './api-routes';
+import { checkUnusedBody, handleApiRequest, sendError } from './api-routes';
 import { DevApiError } from './dev-api-error';
 import { loadPageBundle } from './page-bundle';
 
@@ -107,6 +107,7 @@ async function serve(host: DevAgentHost, guard: HttpGuard<true>, page: boolean, 
   const asset = path === '/app.js' || path === '/app.css';
   if (page && (asset || path === '/' || path === '/index.html')) {
     guard.checkMethod(request, ['GET'], path);
+    await checkUnusedBody(guard, request); // the page's routes check a body as the API's do
     if (asset) {
       const bundle = await loadPageBundle();
       const type = path === '/app.js' ? 'text/javascript' : 'text/css';

@@ -105,10 +105,10 @@ export class HttpGuard<C> {
   /**
    * The body of a request whose route reads none (a `GET`, a `DELETE`), checked as {@link readJsonBody} checks one
    * (`UNSUPPORTED_MEDIA_TYPE`, `BODY_TOO_LARGE`, `MALFORMED_JSON`) and then left unused: such a route refuses
-   * what a route that reads a body would. `undefined` when the request carries none.
+   * what a route that reads a body would. `undefined` when the request carries none (an empty chunked body included).
    */
   async readUnusedBody(request: IncomingMessage): Promise<unknown> {
-    return carriesBody(request) ? readJsonBody(request, this.options.maxBodyBytes) : undefined;
+    return carriesBody(request) ? readJsonBody(request, this.options.maxBodyBytes, true) : undefined;
   }
 }
 

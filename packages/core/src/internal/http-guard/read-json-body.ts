@@ -7,9 +7,10 @@ import { HttpGuardError } from './http-guard-error';
  * `application/json` (parameters such as `charset` allowed), else `UNSUPPORTED_MEDIA_TYPE` before
  * anything is read: a form or a "simple" cross-site request cannot send that type. A larger body is
  * refused (`BODY_TOO_LARGE`) as soon as the count passes the limit — from `Content-Length` before
- * reading anything, else while streaming — and the rest is never buffered.
+ * reading anything, else while streaming — and the rest is never buffered. With `emptyIsNone`, a body of no
+ * bytes (an empty chunked one) is `undefined`, not malformed JSON.
  */
-export function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
+export function readJsonBody(request: IncomingMessage, maxBytes: number, emptyIsNone = false): Promise<unknown> {
   const type = request.headers['content-type'];
   if (!isJsonType(type)) return Promise.reject(new HttpGuardError('UNSUPPORTED_MEDIA_TYPE', httpGuardMessages.unsupportedMediaType(type)));
   const tooLarge = () => new HttpGuardError('BODY_TOO_LARGE', httpGuardMessages.bodyTooLarge(maxBytes), { connection: 'close' });
@@ -36,6 +37,7 @@ export function readJsonBody(request: IncomingMessage, maxBytes: number): Promis
     };
     const onEnd = () => {
       stop();
+      if (emptyIsNone && received === 0) return resolve(undefined);
       try {
         resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
       } catch {
@@ -57,8 +59,8 @@ export function isJsonType(type: string | undefined): boolean {
   return type !== undefined && type.split(';')[0].trim().toLowerCase() === 'application/json';
 }
 
-/** True when the request carries a body: a `Transfer-Encoding`, or a `Content-Length` other than 0. */
+/** True when the request may carry a body: a `Transfer-Encoding`, or a `Content-Length` that is not zero (`00` is zero). */
 export function carriesBody(request: IncomingMessage): boolean {
   const length = request.headers['content-length'];
-  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && !/^\s*0+\s*$/.test(length));
 }
