@@ -25,6 +25,10 @@ export type McpConnectionErrorCode =
    * one they saw (`details.question`); McpToolset answers no question for the person, so the server ran nothing.
    */
   | 'MCP_CONFIRMATION_CHANGED'
+  /** The `headers` function threw or rejected: nothing was sent to the server. */
+  | 'MCP_HEADERS_FAILED'
+  /** The `toolFilter` function threw or rejected: none of the server's tools is offered. */
+  | 'MCP_TOOL_FILTER_FAILED'
   /** OAuth with the server cannot go on: discovery or registration failed, its metadata is unsafe, or it still refuses the user's token after they authorized; or the app's client credentials token request was refused, or the server refused that token. */
   | 'MCP_AUTHORIZATION_FAILED';
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { waitFor } from '@toolsmith/core/testing';
+import { LlmAgent, Runner } from '@toolsmith/core';
+import { ScriptedModel, waitFor } from '@toolsmith/core/testing';
 import { McpToolset } from './mcp-toolset';
 import { McpConnectionError } from './mcp-errors';
 import { SNAPSHOT } from './__fixtures__/fixture-mcp-server';
@@ -219,6 +220,32 @@ describe('McpToolset over Streamable HTTP', () => {
       expect(aliceAgain.response.session).toBe(alice.response.session);
     } finally {
       await toolset.close();
+      await server.close();
+    }
+  });
+
+  it('fails the listing with a typed error when the headers or toolFilter function throws or rejects (the run ends with that code)', async () => {
+    const server = await startFixtureHttpServer();
+    const throwing = new McpToolset({ transport: { url: server.url, headers: () => { throw new Error('no token for bob'); } } });
+    const rejecting = new McpToolset({ transport: { url: server.url, headers: () => Promise.reject(new Error('vault is down')) } });
+    const badFilter = new McpToolset({ transport: { url: server.url }, toolFilter: () => Promise.reject(new Error('policy service is down')) });
+    const asyncFilter = new McpToolset({ transport: { url: server.url }, toolFilter: async (tool) => tool.name === 'add' });
+    const label = `${new URL(server.url).origin}/mcp`;
+    try {
+      await expect(throwing.getTools(toolContext())).rejects.toMatchObject({ code: 'MCP_HEADERS_FAILED', message: `MCP server ${label}: the headers function failed, so nothing was sent to the server: no token for bob` });
+      await expect(rejecting.getTools(toolContext())).rejects.toMatchObject({ code: 'MCP_HEADERS_FAILED', message: expect.stringContaining('vault is down') });
+      await expect(badFilter.getTools(toolContext())).rejects.toMatchObject({
+        code: 'MCP_TOOL_FILTER_FAILED',
+        message: `MCP server ${label}: the toolFilter function failed, so none of the server's tools is offered: policy service is down`,
+      });
+      expect((await asyncFilter.getTools(toolContext())).map((tool) => tool.name)).toEqual(['add']);
+
+      const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'a', model: new ScriptedModel(['unused']), tools: [throwing] }) });
+      const events = [];
+      for await (const event of runner.run({ userId: 'bob', sessionId: 's', newMessage: { role: 'user', parts: [{ text: 'hi' }] } })) events.push(event);
+      expect(events.at(-1)).toMatchObject({ errorCode: 'MCP_HEADERS_FAILED', errorMessage: expect.stringContaining('the headers function failed') });
+    } finally {
+      for (const toolset of [throwing, rejecting, badFilter, asyncFilter]) await toolset.close();
       await server.close();
     }
   });

@@ -32,7 +32,8 @@ export interface McpHttpTransportOptions {
   /**
    * Headers sent with every request: fixed, or computed per run from the context (for example a
    * user's token from state). Each distinct set of headers gets its own session, so one user's
-   * token never travels on another user's session.
+   * token never travels on another user's session. A function that throws or rejects fails the request
+   * with `MCP_HEADERS_FAILED` (the listing, so the run), and nothing is sent.
    */
   headers?: Record<string, string> | ((context: ReadonlyContext) => Record<string, string> | Promise<Record<string, string>>);
 }
@@ -41,8 +42,11 @@ export interface McpHttpTransportOptions {
 export interface McpToolsetOptions {
   /** How to reach the server: a command to run (stdio) or a URL (Streamable HTTP). */
   transport: McpStdioTransportOptions | McpHttpTransportOptions;
-  /** Which of the server's tools to offer: a list of their server-side names, or a predicate. */
-  toolFilter?: readonly string[] | ((tool: McpRemoteTool, context: ReadonlyContext) => boolean);
+  /**
+   * Which of the server's tools to offer: a list of their server-side names, or a predicate (it may be
+   * async). A predicate that throws or rejects fails the listing with `MCP_TOOL_FILTER_FAILED`.
+   */
+  toolFilter?: readonly string[] | ((tool: McpRemoteTool, context: ReadonlyContext) => boolean | Promise<boolean>);
   /** Prepended to every tool name offered to the model, e.g. `files_`. */
   prefix?: string;
   /**
@@ -189,7 +193,7 @@ export class McpToolset implements Toolset {
       if (!previous) throw error;
       tools = previous;
     }
-    const offered: BaseTool[] = tools.filter((tool) => this.accepts(tool.remote, context));
+    const offered: BaseTool[] = await this.accepted(connection, tools, context);
     if (this.options.resources && (await connection.serverCapabilities()).resources) {
       const taken = new Set(offered.map((tool) => tool.name));
       for (const tool of this.resourceTools(connection)) if (!taken.has(tool.name)) offered.push(tool);
@@ -346,10 +350,29 @@ export class McpToolset implements Toolset {
     return { appName: context.appName, userId: context.userId, authConfigId: oauth.authConfig ? authConfigId(oauth.authConfig) : this.authorization!.credentialName };
   }
 
-  private accepts(tool: McpRemoteTool, context: ReadonlyContext): boolean {
+  /** The tools `toolFilter` accepts; a filter function that throws (or rejects) is `MCP_TOOL_FILTER_FAILED`. */
+  private async accepted(connection: McpConnection, tools: McpTool[], context: ReadonlyContext): Promise<McpTool[]> {
     const filter = this.options.toolFilter;
-    if (filter === undefined) return true;
-    return typeof filter === 'function' ? filter(tool, context) : filter.includes(tool.name);
+    if (filter === undefined) return tools.slice();
+    if (typeof filter !== 'function') return tools.filter((tool) => filter.includes(tool.remote.name));
+    const verdicts: unknown[] = [];
+    try {
+      for (const tool of tools) verdicts.push(filter(tool.remote, context));
+      const settled = verdicts.some(isThenable) ? await Promise.all(verdicts) : verdicts;
+      return tools.filter((_, index) => Boolean(settled[index]));
+    } catch (error) {
+      for (const verdict of verdicts) if (isThenable(verdict)) Promise.resolve(verdict).catch(() => undefined); // none left unhandled
+      throw new McpConnectionError('MCP_TOOL_FILTER_FAILED', connection.label, `the toolFilter function failed, so none of the server's tools is offered: ${thrownMessage(error)}`, { cause: error });
+    }
+  }
+
+  /** The run's headers from the `headers` function; one that throws (or rejects) is `MCP_HEADERS_FAILED`, and nothing is sent. */
+  private async runHeaders(headers: (context: ReadonlyContext) => Record<string, string> | Promise<Record<string, string>>, context: ReadonlyContext): Promise<Record<string, string>> {
+    try {
+      return await headers(context);
+    } catch (error) {
+      throw new McpConnectionError('MCP_HEADERS_FAILED', this.authorizationLabel(), `the headers function failed, so nothing was sent to the server: ${thrownMessage(error)}`, { cause: error });
+    }
   }
 
   /** Reuses the tool objects of an unchanged listing, so their compiled validators are reused too. */
@@ -400,7 +423,7 @@ export class McpToolset implements Toolset {
       if (!context && (typeof transport.headers === 'function' || this.userOAuth || this.crossApp)) {
         throw new ToolsmithError('MCP_CONTEXT_REQUIRED', `McpToolset.${method}: the headers (or the OAuth token) are the run's, so pass the run's context.`);
       }
-      const headers = typeof transport.headers === 'function' ? await transport.headers(context!) : (transport.headers ?? {});
+      const headers = typeof transport.headers === 'function' ? await this.runHeaders(transport.headers, context!) : (transport.headers ?? {});
       key = JSON.stringify(Object.entries(headers).sort(([a], [b]) => a.localeCompare(b)));
       const oauth = this.userOAuth;
       // With OAuth each user has their own session, carrying their own token (the app's token: one for everybody).
@@ -450,4 +473,8 @@ function checkTransport(transport: McpToolsetOptions['transport']): void {
     'INVALID_MCP_TRANSPORT',
     `McpToolset needs transport { command, args? } (stdio) or { url } (an http or https URL); got ${JSON.stringify(transport)}.`,
   );
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
 }
