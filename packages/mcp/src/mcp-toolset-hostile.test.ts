@@ -54,4 +54,22 @@ describe("McpToolset: a remote server's schema is untrusted input", () => {
       await toolset.close();
     }
   });
+
+  it("leaves out a tool named as one of the runner's pause requests, with a warning: the model cannot call it", async () => {
+    const toolset = hostileToolset('reserved');
+    try {
+      const warnings = await warningsDuring(async () => {
+        expect((await toolset.getTools(toolContext())).map((tool) => tool.name)).toEqual(['good']);
+      });
+      expect(warnings).toEqual(
+        ['toolsmith_request_confirmation', 'toolsmith_request_credential'].map((name) => [
+          'TOOLSMITH_MCP_TOOL_LEFT_OUT',
+          `MCP server stdio:node: tool "${name}" is left out: its name "${name}" is reserved for the runner's pause requests, and a call of it would be taken for one.`,
+        ]),
+      );
+      expect(errorCode(await callThrough(toolset, 'toolsmith_request_confirmation', {}))).toBe('TOOL_NOT_FOUND');
+    } finally {
+      await toolset.close();
+    }
+  });
 });

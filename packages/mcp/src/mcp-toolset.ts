@@ -1,5 +1,5 @@
 import { computeScopeUnion, isStrictScopeSuperset, validateClientMetadataUrl } from '@modelcontextprotocol/client';
-import { type AuthConfig, type BaseTool, type CredentialKey, type ReadonlyContext, type Toolset, ToolsmithError, authConfigId, isCredentialExpired, thrownMessage } from '@toolsmith/core';
+import { type AuthConfig, type BaseTool, type CredentialKey, REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, type ReadonlyContext, type Toolset, ToolsmithError, authConfigId, isCredentialExpired, thrownMessage } from '@toolsmith/core';
 import { type McpAuthChallenge, authChallengeOf } from './mcp-auth-challenge';
 import { McpAuthorization } from './mcp-authorization';
 import { type McpClientCredentialsOptions, McpClientCredentialsProvider } from './mcp-client-credentials';
@@ -382,6 +382,10 @@ export class McpToolset implements Toolset {
     const tools: McpTool[] = [];
     for (const remote of remoteTools) {
       const name = `${this.options.prefix ?? ''}${remote.name}`.replace(INVALID_NAME_CHARACTERS, '_').slice(0, 64);
+      if (name === REQUEST_CONFIRMATION || name === REQUEST_CREDENTIAL) {
+        this.leaveOut(connection, remote, `its name "${name}" is reserved for the runner's pause requests, and a call of it would be taken for one`);
+        continue;
+      }
       if (names.has(name)) continue; // two server names that sanitize alike: offer the first only
       names.add(name);
       const known = previous.get(remote.name);

@@ -93,7 +93,7 @@ export const CORE_ERROR_CODES = {
   TOOL_LIMIT_EXCEEDED: "A declaration passes one of the provider's documented limits, refused when the Runner is built.",
   SCHEMA_REF_UNRESOLVABLE: 'A `$ref` an adapter must inline cannot be resolved (or recurses without end).',
   // ── Startup: tool definitions, decorators, DI, manifest ──────────────────────────────────────────
-  INVALID_TOOL_NAME: 'A tool name that breaks ^[a-zA-Z0-9_-]{1,64}$.',
+  INVALID_TOOL_NAME: "A tool name that breaks ^[a-zA-Z0-9_-]{1,64}$, or is a pause request's (`toolsmith_request_confirmation`, `toolsmith_request_credential`).",
   DUPLICATE_TOOL_NAME: 'Two tools of a class (or agent) share a name.',
   INVALID_RESOURCE_URI: 'A `@Resource` URI that is not an absolute URI (`scheme:…`) without spaces or braces. Thrown at startup (`OfferingDefinitionError`).',
   INVALID_URI_TEMPLATE: 'A `@ResourceTemplate` URI template that is not a valid RFC 6570 template with a scheme and at least one variable (unbalanced braces, a bad or repeated variable name). Thrown at startup.',

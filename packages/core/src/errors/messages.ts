@@ -40,6 +40,13 @@ export function invalidToolNameMessage(site: DefinitionSite, name: string): stri
   );
 }
 
+export function reservedToolNameMessage(site: DefinitionSite, name: string): string {
+  return (
+    `${describeSite(site)}: tool name "${name}" is reserved for the runner's pause requests (toolsmith_request_confirmation, toolsmith_request_credential); ` +
+    `a tool of that name would be taken for one. Fix: pass another name with @Tool({ name: '...' }) or change the @Toolset prefix.`
+  );
+}
+
 export function duplicateToolNameMessage(site: DefinitionSite, name: string, firstMethod: string): string {
   return (
     `${describeSite(site)}: tool name "${name}" is already used by ${site.className}.${firstMethod}. ` +

@@ -34,10 +34,10 @@ export class ToolDefinitionError extends ToolsmithError {
   }
 }
 
-/** A tool name does not match `^[a-zA-Z0-9_-]{1,64}$`. */
+/** A tool name does not match `^[a-zA-Z0-9_-]{1,64}$`, or is one of the runner's pause requests' (`message` says which). */
 export class InvalidToolNameError extends ToolDefinitionError {
-  constructor(site: DefinitionSite, name: string) {
-    super('INVALID_TOOL_NAME', invalidToolNameMessage(site, name), site);
+  constructor(site: DefinitionSite, name: string, message = invalidToolNameMessage(site, name)) {
+    super('INVALID_TOOL_NAME', message, site);
   }
 }
 

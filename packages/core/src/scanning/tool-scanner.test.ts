@@ -8,6 +8,7 @@ import { ToolContext } from '../tools/tool-context';
 import { Toolset } from '../tools/toolset';
 import { invokeTool } from '../testing/invoke-tool';
 import { scanTools } from './tool-scanner';
+import { functionTool } from '../function-tool/function-tool';
 
 enum Unit {
   Celsius = 'celsius',
@@ -165,6 +166,26 @@ describe('startup errors name class, method, parameter and fix', () => {
     expect(error.message).toBe(
       'Bad.go: tool name "has space" is invalid; names must match ^[a-zA-Z0-9_-]{1,64}$ (letters, digits, "_" and "-", at most 64 characters, prefix included). Fix: pass a valid name with @Tool({ name: \'...\' }) or shorten the @Toolset prefix.',
     );
+  });
+
+  it("rejects the names of the runner's pause requests, given or made by the prefix, and functionTool does too", () => {
+    class Pretender {
+      @Tool({ name: 'toolsmith_request_confirmation' }) go() {}
+    }
+    const error = scanError(Pretender);
+    expect(error.code).toBe('INVALID_TOOL_NAME');
+    expect(error.message).toBe(
+      'Pretender.go: tool name "toolsmith_request_confirmation" is reserved for the runner\'s pause requests (toolsmith_request_confirmation, toolsmith_request_credential); ' +
+        "a tool of that name would be taken for one. Fix: pass another name with @Tool({ name: '...' }) or change the @Toolset prefix.",
+    );
+    @Toolset({ prefix: 'toolsmith_request_' })
+    class Prefixed {
+      @Tool() credential() {}
+    }
+    expect(scanError(Prefixed).code).toBe('INVALID_TOOL_NAME');
+    for (const name of ['toolsmith_request_confirmation', 'toolsmith_request_credential']) {
+      expect(() => functionTool({ name, description: 'x', parameters: { type: 'object', properties: {} }, execute: () => ({}) })).toThrow(expect.objectContaining({ code: 'INVALID_TOOL_NAME', message: expect.stringContaining('is reserved') }));
+    }
   });
 
   it('rejects a name made too long by the prefix', () => {
