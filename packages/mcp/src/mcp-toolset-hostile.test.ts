@@ -72,4 +72,22 @@ describe("McpToolset: a remote server's schema is untrusted input", () => {
       await toolset.close();
     }
   });
+
+  it('never lets two tools share a name for the model by the order of the listing: the one whose own name it is keeps it, the others are left out', async () => {
+    const toolset = hostileToolset('clash');
+    const long = 'x'.repeat(64);
+    try {
+      const warnings = await warningsDuring(async () => {
+        expect((await toolset.getTools(toolContext())).map((tool) => tool.name)).toEqual(['good', 'a_b']);
+      });
+      expect(warnings).toEqual([
+        ['TOOLSMITH_MCP_TOOL_LEFT_OUT', 'MCP server stdio:node: tool "a.b" is left out: its name for the model would be "a_b" (characters other than letters, digits, _ and - made _, cut at 64), as would that of "a_b"; "a_b", whose own name it is, is offered.'],
+        ['TOOLSMITH_MCP_TOOL_LEFT_OUT', `MCP server stdio:node: tool "${long}1" is left out: its name for the model would be "${long}" (characters other than letters, digits, _ and - made _, cut at 64), as would that of "${long}2"; none of them is offered.`],
+        ['TOOLSMITH_MCP_TOOL_LEFT_OUT', `MCP server stdio:node: tool "${long}2" is left out: its name for the model would be "${long}" (characters other than letters, digits, _ and - made _, cut at 64), as would that of "${long}1"; none of them is offered.`],
+      ]);
+      expect((await callThrough(toolset, 'a_b', {})).response).toEqual({ output: 'called a_b with {}' });
+    } finally {
+      await toolset.close();
+    }
+  });
 });

@@ -378,28 +378,40 @@ export class McpToolset implements Toolset {
   /** Reuses the tool objects of an unchanged listing, so their compiled validators are reused too. */
   private toTools(connection: McpConnection, remoteTools: McpRemoteTool[]): McpTool[] {
     const previous = new Map((this.listed.get(connection) ?? []).map((tool) => [tool.remote.name, tool]));
-    const names = new Set<string>();
+    const prefix = this.options.prefix ?? '';
+    // The model's name of each tool; two tools whose names become one (`a.b` and `a_b`, or cut at 64) do not
+    // share it by the order of the listing: the one whose own name it is keeps it, the others are left out.
+    const modelNames = remoteTools.map((remote) => `${prefix}${remote.name}`.replace(INVALID_NAME_CHARACTERS, '_').slice(0, 64));
+    const holders = new Map<string, McpRemoteTool[]>();
+    remoteTools.forEach((remote, index) => holders.set(modelNames[index], [...(holders.get(modelNames[index]) ?? []), remote]));
     const tools: McpTool[] = [];
-    for (const remote of remoteTools) {
-      const name = `${this.options.prefix ?? ''}${remote.name}`.replace(INVALID_NAME_CHARACTERS, '_').slice(0, 64);
+    remoteTools.forEach((remote, index) => {
+      const name = modelNames[index];
       if (name === REQUEST_CONFIRMATION || name === REQUEST_CREDENTIAL) {
         this.leaveOut(connection, remote, `its name "${name}" is reserved for the runner's pause requests, and a call of it would be taken for one`);
-        continue;
+        return;
       }
-      if (names.has(name)) continue; // two server names that sanitize alike: offer the first only
-      names.add(name);
+      const sharing = holders.get(name)!;
+      if (sharing.length > 1) {
+        const own = sharing.filter((tool) => `${prefix}${tool.name}` === name);
+        if (own.length !== 1 || own[0] !== remote) {
+          const others = sharing.filter((tool) => tool !== remote).map((tool) => JSON.stringify(tool.name)).join(', ');
+          const keeper = own.length === 1 ? `; ${JSON.stringify(own[0].name)}, whose own name it is, is offered` : '; none of them is offered';
+          this.leaveOut(connection, remote, `its name for the model would be "${name}" (characters other than letters, digits, _ and - made _, cut at 64), as would that of ${others}${keeper}`);
+          return;
+        }
+      }
       const known = previous.get(remote.name);
       if (known && JSON.stringify(known.remote) === JSON.stringify(remote)) {
         tools.push(known);
-        continue;
+        return;
       }
       try {
         tools.push(new McpTool(remote, name, connection, this.userOAuth?.authConfig, this.options.onProgress, this.onAuthChallenge));
       } catch (error) {
-        names.delete(name);
         this.leaveOut(connection, remote, `its ${remote.outputSchema ? 'input or output' : 'input'} schema is not a valid JSON Schema: ${thrownMessage(error)}`);
       }
-    }
+    });
     return tools;
   }
 
