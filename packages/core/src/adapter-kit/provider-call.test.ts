@@ -325,6 +325,31 @@ describe('callProvider: observing each attempt', () => {
     }
   });
 
+  it('describes whatever an observer throws, a revoked Proxy included, and redacts secret-looking text', async () => {
+    const emitWarning = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const revocable = Proxy.revocable({}, {});
+      revocable.revoke();
+      const unreadable = Object.create(Error.prototype, { message: { get: () => { throw new Error('getter'); } } }) as Error;
+      const thrown: unknown[] = [revocable.proxy, unreadable, Symbol('s'), Object.create(null), new Error('saw key sk-proj-AbCdEfGhIjKl0123')];
+      for (const value of thrown) {
+        const observe = () => {
+          throw value;
+        };
+        expect(await collect(callProvider(call({ observe })))).toEqual([final]);
+      }
+      expect(emitWarning.mock.calls.map(([message]) => String(message).replace(/^.*? threw \((.*)\); the call.*$/, '$1'))).toEqual([
+        'a thrown object that cannot be converted to text',
+        'Error: a thrown object that cannot be converted to text',
+        'Symbol(s)',
+        'a thrown object that cannot be converted to text',
+        'Error: saw key [redacted]',
+      ]);
+    } finally {
+      emitWarning.mockRestore();
+    }
+  });
+
   it('relays a stream whose observer threw when it opened, and releases its abort scope', async () => {
     const emitWarning = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     try {

@@ -666,13 +666,13 @@ export function confirmationEditInvalidMessage(requestId: string, toolName: stri
  * only, never its message (stored in the session and shown to the person, it may hold a secret).
  */
 export function policyThrewProblem(thrown: unknown): string {
-  const kind = thrown instanceof Error ? errorClassName(thrown) : thrown === null ? 'null' : typeof thrown;
+  const kind = isError(thrown) ? errorClassName(thrown) : thrown === null ? 'null' : typeof thrown;
   return `it threw (${kind}; its message is not stored, as it may hold a secret)`;
 }
 
 /** The process warning when a `GenerateOptions.onProviderExchange` observer threw: the model call went on without it. */
 export function providerObserverFailedMessage(providerName: string, thrown: unknown): string {
-  const why = thrown instanceof Error ? `${errorClassName(thrown)}: ${thrownMessage(thrown)}` : thrownMessage(thrown);
+  const why = redactSecretText(isError(thrown) ? `${errorClassName(thrown)}: ${thrownMessage(thrown)}` : thrownMessage(thrown));
   return `The onProviderExchange observer of a model call to ${providerName} threw (${why}); the call went on without it (its retries included), and this call's later attempts are not reported to it.`;
 }
 
@@ -853,6 +853,15 @@ export function cutProblem(problem: string): string {
 }
 
 /** An error's class name, for a message; `Error` when it cannot be read (a getter or Proxy that throws). */
+/** `value instanceof Error`, total: `instanceof` itself throws for a revoked Proxy (which is then no error here). */
+function isError(value: unknown): value is Error {
+  try {
+    return value instanceof Error;
+  } catch {
+    return false;
+  }
+}
+
 function errorClassName(error: Error): string {
   try {
     const name: unknown = error.constructor?.name;
