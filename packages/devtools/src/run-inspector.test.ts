@@ -84,7 +84,7 @@ describe('RunInspector', () => {
         'gen_ai.conversation.id': 's-1',
         'gen_ai.input.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', name: 'login', arguments: args }] }]),
         'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Your key sk-proj-ANSWERLEAK1234567890abcd is set.' }] }]),
-        'app.note': 'not JSON: {password: sk-live-abcdefghijkl',
+        'app.note': 'not JSON: {password: sk-live-abcdefghijklmnop',
       },
     });
     chat.addEvent('toolsmith.provider.attempt', {

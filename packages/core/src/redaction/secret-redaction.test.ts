@@ -22,7 +22,7 @@ describe('secret redaction', () => {
   it('knows GitHub, Slack and AWS keys and JWTs, and the redaction mark, as secret-holding text', () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
     expect(redactSecretText(`a ghp_abcdefgh1234 b github_pat_11AB_cdefgh c xoxb-1234-abcdefgh d AKIAABCDEFGHIJKLMNOP e ${jwt}`)).toBe('a [redacted] b [redacted] c [redacted] d [redacted] e [redacted]');
-    for (const text of ['sk-live-0123456789ab', 'see Bearer 0123456789abcdef', jwt, ' [redacted] ']) expect(holdsSecretText(text)).toBe(true);
+    for (const text of ['sk-live-0123456789abcdef', 'see Bearer 0123456789abcdef', jwt, ' [redacted] ']) expect(holdsSecretText(text)).toBe(true);
     for (const text of ['db.internal', 'eyJ alone', 'AKIA', 'the skill set-up']) expect(holdsSecretText(text)).toBe(false);
   });
 
@@ -43,9 +43,22 @@ describe('secret redaction', () => {
     for (const code of ['TOOL_EXECUTION_FAILED', 'RISK_ASSESSMENT_FAILED', 'TASK_TIMEOUT', 'ghost_town_error', 'E_AKIA']) expect(holdsSecretText(code)).toBe(false);
   });
 
+  it('needs a key of its family\'s shape after `_`: snake_case names and codes that hold `pk_`, `sk_` or `rk_` are none', () => {
+    for (const text of ['orders_pk_customer_email', 'db_pk_violation_duplicate', 'dynamo_sk_missing_attribute', 'gsi1_sk_created_at', 'E_rk_overflow_counter', 'ERR_sk_timeout_exceeded', 'my_sk_learn_pipeline', 'orders.pk_conflict_detected', 'route /api/v1/task-sk-migration/12345678', 'sk-short-0123456789', 'sk_live_short1']) {
+      expect(holdsSecretText(text)).toBe(false);
+    }
+    expect(redactSecretText('duplicate key value violates unique constraint "orders_pk_customer_email"')).toBe('duplicate key value violates unique constraint "orders_pk_customer_email"');
+    // Groq's and Together's keys, alone and glued by `_`; a letter before them is part of a longer word.
+    const k = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefghijklmn';
+    for (const key of [`gsk_${k}`, `tgp_v1_${k}`, `pk_test_${k.slice(0, 24)}`, `rk_live_${k.slice(0, 24)}`]) {
+      for (const prefix of ['', 'X_', 'ERR_']) expect(redactSecretText(`failed: ${prefix}${key} refused`)).toBe(`failed: ${prefix}[redacted] refused`);
+      expect(holdsSecretText(`X${key}`)).toBe(false);
+    }
+  });
+
   it('redacts bearer tokens, API keys and secret-named JSON values in text', () => {
     expect(redactSecretText('Authorization: Bearer abc.def-ghi_jkl refused')).toBe('Authorization: Bearer [redacted] refused');
-    expect(redactSecretText('keys sk-live-0123456789ab, sk-ant-api03-abcdefgh, AIzaSyA-0123456789abcdefghij')).toBe('keys [redacted], [redacted], [redacted]');
+    expect(redactSecretText('keys sk-live-0123456789abcdef, sk-ant-api03-abcdefgh1234, AIzaSyA-0123456789abcdefghij')).toBe('keys [redacted], [redacted], [redacted]');
     expect(redactSecretText('call({"url":"u","apiKey":"plain value"})')).toBe('call({"url":"u","apiKey":"[redacted]"})');
     expect(redactSecretText('the skill set-up')).toBe('the skill set-up');
   });

@@ -15,7 +15,8 @@ const AUTH_LAST_WORD = /(?:^|[-_.\s])(?:auth|Auth|AUTH)$|(?<=[a-z0-9])Auth$/;
 
 /**
  * Values that look like secrets wherever they are: a bearer token (`Bearer …`), an OpenAI or Anthropic
- * style key (`sk-…`, `sk-ant-…`, `sk-live-…`, `pk_live_…`), a Google API key (`AIza…`), a GitHub token
+ * style key (`sk-…`, `sk-ant-…`: 20 or more characters), a Stripe key (`sk_live_…`, `pk_test_…`), a Groq
+ * (`gsk_…`) or Together (`tgp_v1_…`) key, a Google API key (`AIza…`), a GitHub token
  * (`ghp_…`, `github_pat_…`), a Slack token (`xoxb-…`), an AWS access key id (`AKIA…`), a JWT (`eyJ….….…`),
  * the password in a URL (`https://user:password@host`: the user stays). Each starts where no letter or
  * digit precedes it: after `_` too, so a key glued to a name (`ERR_ghp_…`, `api_key_sk-…`) is found (`\b`
@@ -23,7 +24,11 @@ const AUTH_LAST_WORD = /(?:^|[-_.\s])(?:auth|Auth|AUTH)$|(?<=[a-z0-9])Auth$/;
  */
 const SECRET_VALUES: ReadonlyArray<[RegExp, string]> = [
   [/(?<![A-Za-z0-9])(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [redacted]'],
-  [/(?<![A-Za-z0-9])(?:sk|pk|rk)[-_](?:[A-Za-z]+[-_])?[A-Za-z0-9_-]{8,}/g, '[redacted]'],
+  // `sk-…` (OpenAI, Anthropic `sk-ant-…`): 20 or more key characters.
+  [/(?<![A-Za-z0-9])(?:sk|pk|rk)-[A-Za-z0-9_-]{20,}/g, '[redacted]'],
+  // Stripe (`sk_live_…`, `pk_test_…`, `rk_live_…`), Groq (`gsk_…`), Together (`tgp_v1_…`): the family's own
+  // prefix and 16 or more key characters, so a snake_case name (`orders_pk_customer_email`) is none.
+  [/(?<![A-Za-z0-9])(?:(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|gsk_[A-Za-z0-9]{20,}|tgp_v1_[A-Za-z0-9_-]{20,})/g, '[redacted]'],
   [/(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{20,}/g, '[redacted]'],
   [/(?<![A-Za-z0-9])(?:gh[pousr]_|github_pat_)[A-Za-z0-9_]{8,}/g, '[redacted]'],
   [/(?<![A-Za-z0-9])xox[abpr]-[A-Za-z0-9-]{8,}/g, '[redacted]'],
