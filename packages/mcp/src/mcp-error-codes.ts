@@ -7,6 +7,11 @@ export const MCP_ERROR_CODES = {
   MCP_CONNECTION_CLOSED: 'The MCP server closed the connection.',
   MCP_PROTOCOL_ERROR: 'The MCP server answered outside the protocol.',
   MCP_TIMEOUT: 'The MCP server did not answer in time.',
+  TOOLSMITH_MCP_TOOL_LEFT_OUT:
+    "The process warning emitted when McpToolset leaves a server's tool out of its listing (an invalid schema, a reserved name, a name another tool's becomes), naming the tool and why; the other tools are offered (see [mcp.md](mcp.md)).",
+  TOOLSMITH_MCP_LISTENER_FAILED: "The process warning emitted when McpToolset's `onProgress` threw or rejected; the call went on.",
+  MCP_HEADERS_FAILED: "McpToolset's `headers` function threw or rejected: nothing was sent; the listing (so the run) or the method fails with it.",
+  MCP_TOOL_FILTER_FAILED: "McpToolset's `toolFilter` function threw or rejected while the server's tools were listed: the listing (so the run) fails with it.",
   MCP_CANCELLED: 'The call to the MCP server was cancelled (the run was aborted).',
   MCP_INPUT_UNSUPPORTED: 'The MCP server asked for input again after the person answered (McpToolset asks once per call), or for input other than a form.',
   MCP_CONFIRMATION_CHANGED:
@@ -21,6 +26,8 @@ export const MCP_ERROR_CODES = {
   MCP_CONTEXT_REQUIRED: "An McpToolset method was called without the run's context, which its headers function or OAuth needs.",
   MCP_CONFIRMATION_UNSUPPORTED: 'A served tool needs confirmation and the client cannot ask the user (no elicitation).',
   MCP_CONFIRMATION_FAILED: 'Asking the MCP client for confirmation failed.',
+  MCP_RESULT_TOO_LARGE:
+    "A served tool with an `outputSchema` ran, but its result is over the call's result budget; cut to the budget it would not match the schema clients check, so it was not sent (saved whole as an artifact when serveMcp has an artifactService: `details.artifact`).",
   MCP_FORM_UNSUPPORTED: "A served tool asked for a form (payloadSchema) that MCP elicitation cannot show (only flat string, number, boolean and enum fields).",
   MCP_REQUEST_STATE_INVALID: "A 2026-07-28 confirmation answer's requestState was not issued by this server, or was altered.",
   MCP_REQUEST_STATE_EXPIRED: "A 2026-07-28 confirmation answer's requestState expired (confirmationTimeoutMs).",
