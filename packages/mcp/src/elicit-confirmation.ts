@@ -41,5 +41,15 @@ export async function elicitConfirmation(
     });
   }
   if (form && requested.payloadSchema !== undefined) return confirmationFromForm(call.id, { ...requested, payloadSchema: requested.payloadSchema }, answer);
-  return { hint: requested.hint, payload: requested.payload, confirmed: answer.action === 'accept' && answer.content?.confirmed === true };
+  const confirmed = answer.action === 'accept' ? answer.content?.confirmed : false;
+  if (typeof confirmed !== 'boolean') {
+    // Not the person's "no": the client sent something else than the form's answer, so nobody decided.
+    const content = JSON.stringify(answer.content ?? null);
+    return new ToolsmithError(
+      'MCP_CONFIRMATION_FAILED',
+      `The client accepted the confirmation of tool "${call.name}" without a boolean "confirmed" (its content: ${content.length > 200 ? `${content.slice(0, 200)}…` : content}), ` +
+        'so nobody approved or rejected the call; the tool did not run.',
+    );
+  }
+  return { hint: requested.hint, payload: requested.payload, confirmed };
 }

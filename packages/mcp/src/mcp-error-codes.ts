@@ -25,7 +25,7 @@ export const MCP_ERROR_CODES = {
   MCP_PROMPT_NOT_TEXT: "McpToolset.promptInstruction: the server's prompt has an image, audio or a binary resource, which an instruction (text) cannot hold.",
   MCP_CONTEXT_REQUIRED: "An McpToolset method was called without the run's context, which its headers function or OAuth needs.",
   MCP_CONFIRMATION_UNSUPPORTED: 'A served tool needs confirmation and the client cannot ask the user (no elicitation).',
-  MCP_CONFIRMATION_FAILED: 'Asking the MCP client for confirmation failed.',
+  MCP_CONFIRMATION_FAILED: "Asking the MCP client for confirmation failed: no answer in time, or an acceptance without a boolean `confirmed` (nobody decided; the tool did not run).",
   MCP_RESULT_TOO_LARGE:
     "A served tool with an `outputSchema` ran, but its result is over the call's result budget; cut to the budget it would not match the schema clients check, so it was not sent (saved whole as an artifact when serveMcp has an artifactService: `details.artifact`).",
   MCP_FORM_UNSUPPORTED: "A served tool asked for a form (payloadSchema) that MCP elicitation cannot show (only flat string, number, boolean and enum fields).",

@@ -168,6 +168,20 @@ describe('serveMcp over Streamable HTTP on 127.0.0.1', () => {
     expect(tools.dangerous.runs).toBe(0);
   });
 
+  it('answers an acceptance without a boolean "confirmed" MCP_CONFIRMATION_FAILED, not as the user\'s rejection, and runs nothing', async () => {
+    for (const answer of [{ action: 'accept', content: { confirmed: 'true' } }, { action: 'accept' }, { action: 'accept', content: { confirmed: 1 } }]) {
+      const client = await connect(() => answer as { action: 'accept' });
+      const result = await call(client, 'delete_everything', { scope: 'all' });
+      expect(errorCodeOf(result)).toBe('MCP_CONFIRMATION_FAILED');
+      expect((result.content[0] as { text: string }).text).toBe(
+        `The client accepted the confirmation of tool "delete_everything" without a boolean "confirmed" (its content: ${JSON.stringify(answer.content ?? null)}), so nobody approved or rejected the call; the tool did not run.`,
+      );
+    }
+    const declined = await call(await connect(() => ({ action: 'accept', content: { confirmed: false } })), 'delete_everything', { scope: 'all' });
+    expect(errorCodeOf(declined)).toBe('TOOL_CALL_REJECTED');
+    expect(tools.dangerous.runs).toBe(0);
+  });
+
   it('sends progress notifications for long-running tools', async () => {
     const client = await connect();
     const updates: Array<{ progress: number; total?: number; message?: string }> = [];
