@@ -162,7 +162,7 @@ export type { SessionData } from './sessions/session';
 export type { GetSessionRequest, ListSessionsRequest, SessionKey, SessionService } from './sessions/session-service';
 export type { ClaimOutcome, ClaimSessionRequest, LoadedSession, SessionClaim } from './sessions/session-claim';
 export type { SessionClaimPolicy } from './runner/session-claim-policy';
-export { StaleSessionError, SessionExistsError, SessionNotFoundError, SessionBusyError, InvalidSessionRequestError } from './errors/session-errors';
+export { StaleSessionError, SessionExistsError, SessionNotFoundError, SessionBusyError, InvalidSessionRequestError, SessionCorruptError } from './errors/session-errors';
 export { ToolInterruptedError } from './errors/tool-interrupted-error';
 export type { SessionErrorCode } from './errors/session-errors';
 export { InMemorySessionService } from './sessions/in-memory-session-service';

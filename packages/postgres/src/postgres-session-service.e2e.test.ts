@@ -149,6 +149,32 @@ describe.each([
     expect((await service.createSession({ appName: 'atomic', userId: 'u', sessionId: 's2' })).state).toEqual({});
   });
 
+  it('refuses rows edited by hand with SESSION_CORRUPT naming the row, never an invented event or state keys "0", "1"', async () => {
+    const s = service.database.schema;
+    const edit = (text: string, values: unknown[]) => service.database.query({ text }, values);
+    const key = (sessionId: string) => ({ appName: 'corrupt', userId: 'u', sessionId });
+    const cases: Array<[string, string, string]> = [
+      ['data-null', `UPDATE ${s}.events SET data = 'null' WHERE app_name = 'corrupt' AND session_id = $1 AND sequence = 1`, 'event 1'],
+      ['data-empty', `UPDATE ${s}.events SET data = '{}' WHERE app_name = 'corrupt' AND session_id = $1 AND sequence = 1`, 'event 1'],
+      ['data-string', `UPDATE ${s}.events SET data = '"hello"' WHERE app_name = 'corrupt' AND session_id = $1 AND sequence = 1`, 'event 1'],
+      ['state-array', `UPDATE ${s}.sessions SET state = '[1,2]' WHERE app_name = 'corrupt' AND session_id = $1`, 'sessions.state'],
+      ['state-huge', `UPDATE ${s}.sessions SET state = '{"n": 1e400}' WHERE app_name = 'corrupt' AND session_id = $1`, 'sessions.state'],
+    ];
+    for (const [id, statement, row] of cases) {
+      const session = await service.createSession(key(id));
+      await service.appendEvent(session, event({ content: { role: 'model', parts: [{ text: 'x' }] } }));
+      await edit(statement, [id]);
+      await expect(service.getSession(key(id))).rejects.toMatchObject({ code: 'SESSION_CORRUPT', sessionId: id, row });
+      await expect(service.claimSession({ ...key(id), holder: 'h', leaseMs: 0, load: true })).rejects.toMatchObject({ code: 'SESSION_CORRUPT', row });
+    }
+    await expect(service.listSessions({ appName: 'corrupt', userId: 'u' })).rejects.toMatchObject({ code: 'SESSION_CORRUPT', row: 'sessions.state' });
+    await edit(`INSERT INTO ${s}.app_state (app_name, state) VALUES ('corrupt', '"str"') ON CONFLICT (app_name) DO UPDATE SET state = excluded.state`, []);
+    await expect(service.createSession(key('new'))).rejects.toMatchObject({ code: 'SESSION_CORRUPT', row: 'app_state' });
+    const other = await service.createSession({ appName: 'corrupt-2', userId: 'u', sessionId: 's' });
+    await edit(`INSERT INTO ${s}.user_state (app_name, user_id, state) VALUES ('corrupt-2', 'u', '[1,2]')`, []);
+    await expect(service.appendEvent(other, event({ actions: { stateDelta: { 'user:n': 1 }, artifactDelta: {}, stateOps: { 'user:n': { op: 'increment', by: 1 } } } as never }))).rejects.toMatchObject({ code: 'SESSION_CORRUPT', row: 'user_state' });
+  });
+
   it('creates the schema at the current version once, and migrating again changes nothing', async () => {
     await service.migrate();
     const other = new PostgresSessionService({ database: service.database });

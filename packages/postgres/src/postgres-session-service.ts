@@ -21,6 +21,8 @@ import {
   checkGetSessionRequest,
   checkListSessionsRequest,
   checkSessionKey,
+  checkStoredEvent,
+  checkStoredState,
   resolveStateOps,
   setStateKey,
   settleStateDelta,
@@ -118,6 +120,8 @@ export class PostgresSessionService implements SessionService {
       now,
     ]);
     if (!row.created) throw new SessionExistsError(id, request.userId);
+    if (row.user_state !== null) checkStoredState(id, 'user_state', row.user_state);
+    if (row.app_state !== null) checkStoredState(id, 'app_state', row.app_state);
     return new Session({
       id,
       appName: request.appName,
@@ -141,7 +145,7 @@ export class PostgresSessionService implements SessionService {
     ]);
     if (rows.length === 0) return undefined;
     const session = toSession(request.appName, request.userId, request.sessionId, rows[0]);
-    session.events = eventsOf(rows);
+    session.events = eventsOf(request.sessionId, rows);
     return session;
   }
 
@@ -238,13 +242,16 @@ export class PostgresSessionService implements SessionService {
     const keys = Object.keys(ops);
     const [own] = await tx.query<{ state: Record<string, unknown> }>(this.sql.lockSessionState, [session.appName, session.userId, session.id]);
     if (!own) return undefined;
+    checkStoredState(session.id, 'sessions.state', own.state);
     const stored: Record<string, unknown> = { ...own.state };
     if (keys.some((key) => key.startsWith(StatePrefix.USER))) {
       const [row] = await tx.query<{ state: Record<string, unknown> }>(this.sql.lockUserState, [session.appName, session.userId]);
+      checkStoredState(session.id, 'user_state', row.state);
       Object.assign(stored, row.state);
     }
     if (keys.some((key) => key.startsWith(StatePrefix.APP))) {
       const [row] = await tx.query<{ state: Record<string, unknown> }>(this.sql.lockAppState, [session.appName]);
+      checkStoredState(session.id, 'app_state', row.state);
       Object.assign(stored, row.state);
     }
     return resolveStateOps(ops, (key) => (Object.prototype.hasOwnProperty.call(stored, key) ? stored[key] : undefined));
@@ -268,7 +275,7 @@ export class PostgresSessionService implements SessionService {
         // Events that do not reach the locked row's sequence: the snapshot predates an append, so no load.
         if (Number(rows[rows.length - 1].sequence) !== Number(granted.last_sequence)) return { claimed: true, claim };
         const session = toSession(request.appName, request.userId, request.sessionId, granted);
-        session.events = eventsOf(rows);
+        session.events = eventsOf(request.sessionId, rows);
         return { claimed: true, claim, loaded: { session } };
       }
     } else {
@@ -326,13 +333,21 @@ export class PostgresSessionService implements SessionService {
 }
 
 /** The events of a reading statement's rows: every row after the first (the session's or the claim's), in order. */
-function eventsOf(rows: readonly EventRow[]): Event[] {
+function eventsOf(sessionId: string, rows: readonly EventRow[]): Event[] {
   const events = new Array<Event>(rows.length - 1);
-  for (let index = 1; index < rows.length; index++) events[index - 1] = Event.fromJSON(rows[index].data);
+  for (let index = 1; index < rows.length; index++) {
+    const { data, sequence } = rows[index];
+    // A row edited by hand is refused, naming it, never read as an invented event.
+    checkStoredEvent(sessionId, Number(sequence), data);
+    events[index - 1] = Event.fromJSON(data);
+  }
   return events;
 }
 
 function toSession(appName: string, userId: string, id: string, row: SessionRow): Session {
+  checkStoredState(id, 'sessions.state', row.state);
+  if (row.user_state !== null) checkStoredState(id, 'user_state', row.user_state);
+  if (row.app_state !== null) checkStoredState(id, 'app_state', row.app_state);
   return new Session({
     id,
     appName,

@@ -1,7 +1,7 @@
 import { ToolsmithError } from './toolsmith-error';
 
 /** Codes of the errors a {@link SessionService} reports. */
-export type SessionErrorCode = 'STALE_SESSION' | 'SESSION_EXISTS' | 'SESSION_NOT_FOUND' | 'SESSION_BUSY' | 'INVALID_SESSION_REQUEST';
+export type SessionErrorCode = 'STALE_SESSION' | 'SESSION_EXISTS' | 'SESSION_NOT_FOUND' | 'SESSION_BUSY' | 'INVALID_SESSION_REQUEST' | 'SESSION_CORRUPT';
 
 /**
  * An append was refused because the stored session moved on: the writer expected the session's last
@@ -91,5 +91,26 @@ export class InvalidSessionRequestError extends ToolsmithError {
     readonly problem: string,
   ) {
     super('INVALID_SESSION_REQUEST', `The session store refused the request: ${problem}. Nothing was read or stored.`, { details: { problem } });
+  }
+}
+
+/**
+ * A stored row of the session cannot be read as what the store wrote (edited by hand, or by another
+ * program): an event whose data is not an event, a state that is not an object or holds a number past the
+ * largest finite one. The store reads nothing of the session rather than invent an event or state keys;
+ * `row` names the row (`event 3`, `sessions.state`, `user_state`, `app_state`).
+ */
+export class SessionCorruptError extends ToolsmithError {
+  constructor(
+    /** The session whose row cannot be read. */
+    readonly sessionId: string,
+    /** The row: `event <sequence>`, `sessions.state`, `user_state` or `app_state`. */
+    readonly row: string,
+    /** What is wrong with it. */
+    readonly problem: string,
+  ) {
+    super('SESSION_CORRUPT', `Session "${sessionId}" cannot be read: its stored ${row} is corrupt (${problem}). Nothing of it was read; repair or delete the row.`, {
+      details: { sessionId, row, problem },
+    });
   }
 }

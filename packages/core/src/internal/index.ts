@@ -65,6 +65,8 @@ export { setStateKey } from '../state/state-keys';
 export { applyStateDelta } from '../state/apply-state-delta';
 // Every store reads an appended event's delta once, into a plain copy (a getter answers each read otherwise).
 export { settleStateDelta } from '../state/settle-state-delta';
+// Rows read back are checked before they become a session (SESSION_CORRUPT naming the row).
+export { checkStoredEvent, checkStoredState } from '../sessions/stored-session-check';
 // One piece of work per key at a time within a process (the runner's session turns; mcp and postgres queue by it too).
 export { SessionTurns } from '../runner/session-turns';
 export type { SessionTurn } from '../runner/session-turns';
