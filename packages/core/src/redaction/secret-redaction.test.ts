@@ -19,6 +19,14 @@ describe('secret redaction', () => {
     expect(holdsSecretText('https://u:p@host')).toBe(true);
   });
 
+  it('redacts all of a URL password that holds `/`, `?`, `#` or `@` unencoded, up to the last `@` before a space or quote', () => {
+    expect(redactSecretText('connect failed: postgres://app:Zx9/Qk+3wE@db:5432/app')).toBe('connect failed: postgres://app:[redacted]@db:5432/app');
+    expect(redactSecretText('connect failed: postgres://app:p@ssw0rd@db:5432/app')).toBe('connect failed: postgres://app:[redacted]@db:5432/app');
+    expect(redactSecretText('connect failed: mongodb://app:pa#ss99@db/app, mail ops@example.com')).toBe('connect failed: mongodb://app:[redacted]@db/app, mail ops@example.com');
+    expect(redactSecretText('dsn "redis://:a?b/c@cache:6379" or redis://u:12345@cache')).toBe('dsn "redis://:[redacted]@cache:6379" or redis://u:[redacted]@cache');
+    expect(redactSecretText('https://host:8080/a@b')).toBe('https://host:8080/a@b');
+  });
+
   it('knows GitHub, Slack and AWS keys and JWTs, and the redaction mark, as secret-holding text', () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
     expect(redactSecretText(`a ghp_abcdefgh1234 b github_pat_11AB_cdefgh c xoxb-1234-abcdefgh d AKIAABCDEFGHIJKLMNOP e ${jwt}`)).toBe('a [redacted] b [redacted] c [redacted] d [redacted] e [redacted]');

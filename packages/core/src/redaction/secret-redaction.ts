@@ -34,8 +34,10 @@ const SECRET_VALUES: ReadonlyArray<[RegExp, string]> = [
   [/(?<![A-Za-z0-9])xox[abpr]-[A-Za-z0-9-]{8,}/g, '[redacted]'],
   [/(?<![A-Za-z0-9])AKIA[0-9A-Z]{12,}/g, '[redacted]'],
   [/(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, '[redacted]'],
-  // The password of a URL's user info (`https://user:password@host`, `postgres://admin:…@db`).
-  [/(?<![A-Za-z0-9])([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#@]+@/gi, '$1:[redacted]@'],
+  // The password of a URL's user info (`https://user:password@host`, `postgres://admin:…@db`): all of it up to the
+  // last `@` before whitespace, a quote or the end, as a password may hold `/`, `?`, `#` or `@` unencoded
+  // (`app:Zx9/Qk+3wE@db`, `app:p@ss@db`); a port (`host:8080/a@b`) is none.
+  [/(?<![A-Za-z0-9])([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):(?![0-9]*(?:[/?#\s"'`<>]|$))[^\s"'`<>]*@/gi, '$1:[redacted]@'],
 ];
 
 /** What a redacted value is replaced with. */
