@@ -20,7 +20,8 @@ export const FOLLOWED_BY = 'followedBy';
  * a function call (by `call_id`), each with the item in `providerData`; a `reasoning` item becomes its
  * summary as a `thought` part plus the item itself (encrypted content included, and the id of the item
  * that followed it under {@link FOLLOWED_BY}) as a `providerData` part; items of hosted tools (web search, file search, code interpreter, image generation, remote MCP,
- * …) ran at OpenAI, are not function calls and are kept as `providerData` parts. `output` may be given
+ * …) ran at OpenAI, are not function calls and are kept as `providerData` parts; a call an incomplete response
+ * cut (its status not `completed`) is left out. `output` may be given
  * when it was assembled from stream events. A `failed` response throws.
  */
 export function mapOpenAIResponse(
@@ -45,6 +46,9 @@ export function mapOpenAIResponse(
       // The item itself (id, encrypted content) goes back with the next request, right before the item
       // that followed it, as the API requires; the summary above is for people to read.
       parts.push({ providerData });
+    } else if (item.type === 'function_call' && response.status === 'incomplete' && item.status !== 'completed') {
+      // Cut by the token limit (`max_output_tokens`): its arguments are unfinished, so it is not run, and not
+      // kept (sent back without an output, the API would refuse it); the finish reason says max-tokens.
     } else if (item.type === 'function_call') {
       hasCalls = true;
       parts.push({ functionCall: toFunctionCall({ id: item.call_id, name: item.name, arguments: item.arguments }, strictSchemas.get(item.name)), providerData });
