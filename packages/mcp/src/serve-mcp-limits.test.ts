@@ -101,6 +101,18 @@ describe('serveMcp over HTTP: limits before parsing', () => {
     }
   });
 
+  it('answers a sessionless request nested too deep for the SDK to read 400, not 500 with the raw stack overflow', async () => {
+    const server = await serveMcp({ tools: [functionTool({ name: 'echo', description: 'Echo.', parameters: { type: 'object', properties: {} }, execute: () => ({}) })], transport: { http: { port: 0 } } });
+    try {
+      const deep = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"d":${'['.repeat(20_000)}${']'.repeat(20_000)}}}}`;
+      const answer = await send(server.url!, { body: deep });
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body)).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'The request is not an MCP request this server can read: it is nested too deep to read' }, id: null });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('takes JSON bodies only (415), answers other methods with 405 and Allow, and cannot be framed', async () => {
     const endpoint = await startStreamableHttpEndpoint({ port: 0, ...fixtureSession() });
     try {

@@ -169,9 +169,9 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
     }
     if (!isInitializeRequest(body)) {
       // No session and no handshake: a 2026-07-28 request (the SDK's own classification of the envelope), else a 2025 client that lost its session.
-      if (options.serveModern && !(await isLegacyRequest(await toWebRequest(request, body), body, { maxRequestBodySize: maxBodyBytes }))) {
-        return options.serveModern(request, response, body);
-      }
+      const legacy = options.serveModern ? await classifiedLegacy(request, body) : true;
+      if (typeof legacy === 'string') return refuse(response, { status: 400, message: legacy });
+      if (!legacy) return options.serveModern!(request, response, body);
       return refuse(response, { status: 400, message: 'Missing Mcp-Session-Id header (only an initialize request may start a session)' });
     }
     if (sessions.size >= maxSessions || sessionsOf(caller.userId) >= maxSessionsPerUser) await closeIdleSessions();
@@ -195,6 +195,19 @@ export async function startStreamableHttpEndpoint(options: StreamableHttpEndpoin
     };
     await options.connectSession(transport);
     await transport.handleRequest(request, response, body);
+  };
+
+  /**
+   * The SDK's classification of a request without a session (2025 or 2026-07-28). A body it cannot read
+   * (nested so deep that reading it overflows the stack) is the client's fault: the reason for a 400, never a 500 with the raw message.
+   */
+  const classifiedLegacy = async (request: IncomingMessage, body: unknown): Promise<boolean | string> => {
+    try {
+      return await isLegacyRequest(await toWebRequest(request, body), body, { maxRequestBodySize: maxBodyBytes });
+    } catch (error) {
+      const why = error instanceof RangeError ? 'it is nested too deep to read' : thrownMessage(error);
+      return `The request is not an MCP request this server can read: ${why}`;
+    }
   };
 
   const server = createServer((request, response) => {
