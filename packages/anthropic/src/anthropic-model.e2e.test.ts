@@ -350,12 +350,13 @@ describe('AnthropicModel on the wire', () => {
       ['a proxy page sent as application/json, its key redacted', html('application/json', '<html>Bad gateway for sk-ant-api03-abcdefghijklmnop</html>'), '(200, application/json) is text, not JSON (it starts "<html>Bad gateway for [redacted]</html>"'],
       ['an empty body', html('application/json', ''), '(200, application/json) is empty'],
       ['JSON cut short', html('application/json', '{"id":"msg_01","con'), 'is JSON cut short or malformed (it starts "{"id":"msg_01","con"'],
-      ['{}', { json: {} }, 'it is not a message: it has no content array'],
+      ['{}', { json: {} }, 'it is not a message: it has no content array (status 200)'],
+      ['content [null]', { json: { id: 'msg_01', type: 'message', role: 'assistant', content: [null], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } } }, 'it is not a message (status 200): '],
     ])('non-streamed: %s', async (_name, reply, says) => {
       const model = await answering(reply);
       const error = await collect(model.generate(ask('hi'))).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderError);
-      expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', provider: 'anthropic', isRetryable: false, message: expect.stringContaining(says) });
+      expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', provider: 'anthropic', statusCode: 200, isRetryable: false, message: expect.stringContaining(says) });
       expect((error as Error).message).toContain("Anthropic's answer could not be read: it is not a message");
       expect(server!.requests).toHaveLength(1);
     });

@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { AgentConfigError, type FunctionDeclaration, type GenerateOptions, type LlmRequest, type LlmResponse, type Model, type ResponseSchema } from '@toolsmith/core';
-import { type AnswerSource, type RetryPolicy, callProvider, checkEventStreamStart, readJsonAnswer, resolveRetryPolicy, withBilledUsage } from '@toolsmith/core/adapter-kit';
+import { type AnswerSource, type RetryPolicy, callProvider, checkEventStreamStart, mapReceivedAnswer, readJsonAnswer, resolveRetryPolicy, withBilledUsage } from '@toolsmith/core/adapter-kit';
 import { checkAnthropicMessageShape } from './check-anthropic-message-shape';
 import { assembleAnthropicStream } from './anthropic-stream';
 import { checkAnthropicTools } from './check-anthropic-tools';
@@ -174,9 +174,12 @@ export class AnthropicModel implements Model {
       stream,
       // Read from the HTTP response, not the SDK's parsed one: the SDK hands a body that is not JSON over as text, or throws its parse error.
       request: async (signal) => {
-        const answer = await readJsonAnswer(MESSAGE_ANSWER, await this.create(params, false, signal).asResponse());
-        checkAnthropicMessageShape(answer);
-        return mapAnthropicMessage(answer);
+        const response = await this.create(params, false, signal).asResponse();
+        const answer = await readJsonAnswer(MESSAGE_ANSWER, response);
+        return mapReceivedAnswer(MESSAGE_ANSWER, response, () => {
+          checkAnthropicMessageShape(answer);
+          return mapAnthropicMessage(answer);
+        });
       },
       openStream: async (signal) => {
         const { data, response } = await this.create(params, true, signal).withResponse();

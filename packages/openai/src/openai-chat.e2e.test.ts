@@ -278,6 +278,19 @@ describe('OpenAIModel on the Chat Completions wire', () => {
     expect(server().requests).toHaveLength(1);
   });
 
+  it.each([
+    ['JSON null', null, 'it is not a chat completion: the body is JSON null (status 200)'],
+    ['{"choices":[null]}', { choices: [null] }, 'choices[0] has no message (status 200)'],
+    ['tool_calls [null]', completion({ content: null, tool_calls: [null] }, 'tool_calls'), 'it is not a chat completion (status 200): '],
+    ['a tool call whose function is null', completion({ content: null, tool_calls: [{ id: 'c', type: 'function', function: null }] }, 'tool_calls'), 'it is not a chat completion (status 200): '],
+  ] as const)('reports a 200 completion with a null where it cannot be, %s, as PROVIDER_RESPONSE_INVALID with the status, not retried', async (_name, json, says) => {
+    await serve(() => ({ json }));
+    const error = await collect(model({ maxRetries: undefined, retry: { initialDelayMs: 0 } }).generate(ask('x'))).catch((e) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', statusCode: 200, isRetryable: false, message: expect.stringContaining(says) });
+    expect(server().requests).toHaveLength(1);
+  });
+
   it('reports a 200 answer whose body the connection cut mid-read as PROVIDER_RESPONSE_INVALID, not retried (it was answered)', async () => {
     await serve(() => ({ headers: { 'content-type': 'application/json' }, sse: [{ data: '{"id":"chatcmpl-1",' }, { data: '"choices":[' }], cutAfter: 1, delayMs: 5 }));
     const error = await collect(model({ maxRetries: undefined, retry: { initialDelayMs: 0 } }).generate(ask('x'))).catch((e) => e);

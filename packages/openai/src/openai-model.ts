@@ -1,5 +1,5 @@
 import { AgentConfigError, type FunctionDeclaration, type GenerateOptions, type LlmRequest, type LlmResponse, type Model, ProviderError, type ResponseSchema, RunAbortedError } from '@toolsmith/core';
-import { type AnswerSource, type ProviderCall, type RetryPolicy, callProvider, checkEventStreamStart, readJsonAnswer, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
+import { type AnswerSource, type ProviderCall, type RetryPolicy, callProvider, checkEventStreamStart, mapReceivedAnswer, readJsonAnswer, resolveRetryPolicy } from '@toolsmith/core/adapter-kit';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming as ChatBody } from 'openai/resources/chat/completions';
 import type { ReasoningEffort } from 'openai/resources/shared';
@@ -229,8 +229,9 @@ export class OpenAIModel implements Model {
     return {
       // Read from the HTTP response, not the SDK's parsed one: the SDK's JSON parse error would look like a failed connection.
       request: async (signal) => {
-        const answer = await readJsonAnswer(CHAT_ANSWER, await this.client.chat.completions.create(body, { signal }).asResponse());
-        return mapOpenAIChatCompletion(answer, { strictSchemas: prepared.strictSchemas, server: this.server });
+        const response = await this.client.chat.completions.create(body, { signal }).asResponse();
+        const answer = await readJsonAnswer(CHAT_ANSWER, response);
+        return mapReceivedAnswer(CHAT_ANSWER, response, () => mapOpenAIChatCompletion(answer, { strictSchemas: prepared.strictSchemas, server: this.server }));
       },
       openStream: async (signal) => {
         const { data, response } = await this.client.chat.completions.create(streamBody(), { signal }).withResponse();
@@ -261,9 +262,12 @@ export class OpenAIModel implements Model {
     return {
       request: async (signal) => {
         // Read from the HTTP response, not the SDK's parsed one: the SDK throws a TypeError on a body that is not a JSON object.
-        const answer = await readJsonAnswer(RESPONSES_ANSWER, await this.withoutRefusedInclude(body, () => this.client.responses.create(body, { signal }).asResponse()));
-        checkResponsesShape(answer);
-        return mapOpenAIResponse(answer, prepared.strictSchemas);
+        const response = await this.withoutRefusedInclude(body, () => this.client.responses.create(body, { signal }).asResponse());
+        const answer = await readJsonAnswer(RESPONSES_ANSWER, response);
+        return mapReceivedAnswer(RESPONSES_ANSWER, response, () => {
+          checkResponsesShape(answer);
+          return mapOpenAIResponse(answer, prepared.strictSchemas);
+        });
       },
       openStream: async (signal) => {
         const { data, response } = await this.withoutRefusedInclude(body, () => this.client.responses.create(streamBody(), { signal }).withResponse());

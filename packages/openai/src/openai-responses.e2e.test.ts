@@ -293,6 +293,18 @@ describe('OpenAIModel on the Responses API wire', () => {
   });
 
   it.each([
+    ['JSON null', null, 'it is not a response: the body is JSON null (status 200)'],
+    ['output [null]', { id: 'resp_1', object: 'response', status: 'completed', output: [null] }, 'it is not a response (status 200): '],
+    ['a message whose content is null', { id: 'resp_1', object: 'response', status: 'completed', output: [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: null }] }, 'it is not a response (status 200): '],
+  ] as const)('reports a 200 response with a null where it cannot be, %s, as PROVIDER_RESPONSE_INVALID with the status, not retried', async (_name, json, says) => {
+    const wire = await serve(() => ({ json }));
+    const error = await collect(model({ maxRetries: undefined, retry: { initialDelayMs: 0 } }).generate(ask('x'))).catch((e) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', statusCode: 200, isRetryable: false, message: expect.stringContaining(says) });
+    expect(wire.requests).toHaveLength(1);
+  });
+
+  it.each([
     ['an HTML page with 200 (a proxy error page)', { status: 200, headers: { 'content-type': 'text/html' }, text: '<html><h1>Upstream error</h1></html>' }, '(200, text/html) is not an event stream (it starts "<html><h1>Upstream error</h1></html>"'],
     ['HTML sent as text/event-stream', { status: 200, headers: { 'content-type': 'text/event-stream' }, text: '<html>proxy error</html>' }, '(200, text/event-stream) is not an event stream (it starts "<html>proxy error</html>"'],
     ['an empty event stream', { status: 200, headers: { 'content-type': 'text/event-stream' }, text: '' }, '(200, text/event-stream) is empty'],

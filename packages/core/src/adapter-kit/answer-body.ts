@@ -1,4 +1,5 @@
 import { ProviderError } from '../errors/provider-errors';
+import { ToolsmithError } from '../errors/toolsmith-error';
 import { thrownMessage } from '../errors/thrown-message';
 import { redactSecretText } from '../redaction/secret-redaction';
 
@@ -73,6 +74,35 @@ export async function readJsonAnswer(source: AnswerSource, response: Response): 
     return JSON.parse(text) as unknown;
   } catch {
     throw unreadableAnswerError(source, response, text, /^\s*[[{]/.test(text) ? 'is JSON cut short or malformed' : 'is text, not JSON');
+  }
+}
+
+/**
+ * Maps a received (non-streamed) 2xx answer with `map`, so that a failure while reading it is never taken for a
+ * failed connection (and the billed request sent again): what `map` throws that is not a Toolsmith error (a
+ * `TypeError` on a `null` where an object belongs) becomes `PROVIDER_RESPONSE_INVALID` with the answer's status,
+ * never retried; a `PROVIDER_RESPONSE_INVALID` without a status (a shape check's) gets the answer's status, in its
+ * `statusCode` and message. Other Toolsmith errors (a failure the answer reports) pass through unchanged.
+ */
+export function mapReceivedAnswer<T>(source: AnswerSource, response: Pick<Response, 'status'>, map: () => T): T {
+  try {
+    return map();
+  } catch (error) {
+    const { status } = response;
+    if (ToolsmithError.isInstance(error)) {
+      const { statusCode, provider } = error as Partial<ProviderError>;
+      if (error.code !== 'PROVIDER_RESPONSE_INVALID' || statusCode !== undefined) throw error;
+      throw new ProviderError('PROVIDER_RESPONSE_INVALID', `${error.message.replace(/\.$/, '')} (status ${status}).`, {
+        provider: provider ?? source.provider,
+        statusCode: status,
+        cause: error.cause,
+      });
+    }
+    throw new ProviderError(
+      'PROVIDER_RESPONSE_INVALID',
+      `${source.providerName}'s answer could not be read: it is not ${source.expected} (status ${status}): ${thrownMessage(error)}.`,
+      { provider: source.provider, statusCode: status, cause: error },
+    );
   }
 }
 

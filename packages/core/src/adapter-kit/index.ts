@@ -17,7 +17,7 @@ export { utf8Text } from './utf8-text';
 export { imageDimensions } from '../internal/image-dimensions';
 export { mediaTypeParameter } from '../internal/inline-data-rules';
 export type { ImageDimensions } from '../internal/image-dimensions';
-export { ANSWER_EXCERPT_CHARS, answerExcerpt, checkEventStreamStart, readJsonAnswer, unreadableAnswerError } from './answer-body';
+export { ANSWER_EXCERPT_CHARS, answerExcerpt, checkEventStreamStart, mapReceivedAnswer, readJsonAnswer, unreadableAnswerError } from './answer-body';
 export type { AnswerSource } from './answer-body';
 export { callProvider } from './provider-call';
 export type { ProviderCall } from './provider-call';
