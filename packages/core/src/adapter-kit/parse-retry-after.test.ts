@@ -30,6 +30,17 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter({ 'retry-after': null })).toBeUndefined();
   });
 
+  it('counts only a decimal number or an HTTP date: anything else says nothing, and an unreadable retry-after-ms leaves the word to retry-after', () => {
+    const now = Date.parse('Fri, 27 Nov 2026 10:00:00 GMT');
+    for (const value of ['2, 3', '0x10', '1e3', 'Infinity', 'NaN', '5 seconds', '120s', 'tomorrow 2', ' ', '+3', '-0']) {
+      expect(parseRetryAfter({ 'retry-after': value }, now)).toBeUndefined();
+    }
+    for (const ms of ['', '  ', 'NaN', '1e400', '0x10', '-5']) expect(parseRetryAfter({ 'retry-after-ms': ms, 'retry-after': '4' }, now)).toBe(4000);
+    expect(parseRetryAfter({ 'retry-after-ms': '  ' }, now)).toBeUndefined();
+    expect(parseRetryAfter({ 'retry-after': 'Friday, 27-Nov-26 10:00:05 GMT' }, now)).toBe(5000);
+    expect(parseRetryAfter({ 'retry-after': 'Fri Nov 27 10:00:03 2026' }, now)).toBe(3000);
+  });
+
   it('clamps absurd values to one day', () => {
     expect(parseRetryAfter({ 'retry-after': '99999999' })).toBe(24 * 60 * 60 * 1000);
   });

@@ -125,6 +125,8 @@ describe('callProvider: retries', () => {
     const server = new ProviderError('SERVER_ERROR', 'x', { provider: 'acme', statusCode: 500 });
     expect(retryDelayMs(policy, 2, server, () => 1)).toBe(400); // 100 × 2², full jitter range top
     expect(retryDelayMs(policy, 3, server)).toBeUndefined();
+    // A retryAfterMs that is NaN says nothing: the backoff, never a NaN delay.
+    expect(retryDelayMs(policy, 2, new RateLimitError('wait', { provider: 'acme', statusCode: 429, retryAfterMs: Number.NaN }), () => 1)).toBe(400);
     const overloaded = createProviderError('PROVIDER_OVERLOADED', 'busy', { provider: 'acme', statusCode: 529, retryAfterMs: 1_500 });
     expect(retryDelayMs(policy, 0, overloaded)).toBe(1_500);
     // Any retryable status that says when (a 500, 502, 408 or 409 with retry-after) waits that long; an error that is not retried keeps none.

@@ -31,7 +31,7 @@ export function retryDelayMs(policy: RetryPolicy, retry: number, error: unknown,
   if (retry >= policy.maxRetries || !ProviderError.isInstance(error) || !(error as ProviderError).isRetryable) return undefined;
   // Any retryable error carries the provider's retry-after, when it sent one.
   const retryAfter = (error as ProviderError).retryAfterMs;
-  if (typeof retryAfter === 'number') return Math.min(Math.max(0, retryAfter), policy.maxDelayMs);
+  if (typeof retryAfter === 'number' && !Number.isNaN(retryAfter)) return Math.min(Math.max(0, retryAfter), policy.maxDelayMs);
   const backoff = policy.initialDelayMs * 2 ** retry;
   return Math.min(policy.maxDelayMs, backoff * (0.5 + random() / 2));
 }
