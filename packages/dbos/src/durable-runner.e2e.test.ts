@@ -3,8 +3,9 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Content, Session } from '@toolsmith/core';
-import { REQUEST_CONFIRMATION, confirmationRequests } from '@toolsmith/core';
+import type { Content, Event, Session } from '@toolsmith/core';
+import { LlmAgent, REQUEST_CONFIRMATION, Runner, confirmationRequests } from '@toolsmith/core';
+import { ScriptedModel } from '@toolsmith/core/testing';
 import { PostgresSessionService } from '@toolsmith/postgres';
 import { Client } from 'pg';
 // The real test server of @toolsmith/postgres's own tests (a fixture, in no published entry point), not a copy of it.
@@ -203,6 +204,15 @@ it('2 workers, 4 runs (one started twice), each worker SIGKILLed inside a tool c
   expect(await storedRun('s2')).toEqual(completedRun('r2', 'TOOL_INTERRUPTED'));
   expect(await storedRun('s3')).toEqual(completedRun('r3'));
   expect(await storedRun('s4')).toEqual(completedRun('r4'));
+  // A recovered run goes on under the run's invocation id: one message's events share it, before and after the kill,
+  // and the workflow's result names it; so sending the message again (to a plain Runner on the store) yields them all.
+  for (const [sessionId, result] of [['s2', results[0]], ['s4', results[1]]] as const) {
+    expect([...new Set((await stored(sessionId)).events.map((e) => e.invocationId))]).toEqual([result.invocationId]);
+  }
+  const plain = new Runner({ appName: 'shop', agent: new LlmAgent({ name: 'cashier', model: new ScriptedModel(() => 'not run') }), sessionService: store });
+  const resent: Event[] = [];
+  for await (const event of plain.run({ userId: 'u', sessionId: 's2', messageId: 'r2', newMessage: { role: 'user', parts: [{ text: 'r2' }] } })) resent.push(event);
+  expect(resent.map((e) => e.id)).toEqual((await stored('s2')).events.slice(1).map((e) => e.id));
   // Each model call that completed was made once, counted on the model's side across both processes.
   for (const name of ['r1', 'r2', 'r3', 'r4']) for (const step of [0, 1, 2]) expect([`model:${name}:${step}`, modelCalls.get(`model:${name}:${step}`)]).toEqual([`model:${name}:${step}`, 1]);
   // The non-idempotent charges ran once each (r2's was cut off and not retried).

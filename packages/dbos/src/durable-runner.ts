@@ -1,8 +1,8 @@
 import { DBOS, type WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import type { BaseAgent, Content, CredentialService, Event, RunnerOptions, Session, SessionService } from '@toolsmith/core';
 import { FunctionResponseNotPendingError, InvalidMessageError, Runner, checkFunctionResponses, confirmationRequests, findPendingCalls } from '@toolsmith/core';
-import { type WithheldCredentials, checkMessageId, checkedPlugins, copyNewMessage, redactedCredentialAnswer, runInputProblem, saveTypedCredentials, unreadableRunInput, withholdCredentials } from '@toolsmith/core/internal';
-import { randomUUID } from 'node:crypto';
+import { type WithheldCredentials, checkMessageId, checkedPlugins, copyNewMessage, redactedCredentialAnswer, runInputProblem, runWithInvocationId, saveTypedCredentials, unreadableRunInput, withholdCredentials } from '@toolsmith/core/internal';
+import { createHash, randomUUID } from 'node:crypto';
 import { CallerSavedCredentials } from './caller-saved-credentials';
 import { DurableSessionService } from './durable-session-service';
 import { type DurableAnswer, DURABLE_WAIT_NAMES, answeredIds, pausedWorkflowId } from './durable-waits';
@@ -46,7 +46,10 @@ export interface DurableRunInput {
 
 /** What a durable run came to: small on purpose (it is stored with the workflow). The run's events are in the session. */
 export interface DurableRunResult {
-  /** The invocation id of the run's events in the session (of the execution that finished it). */
+  /**
+   * The invocation id of the run's events in the session: the same in every execution of its workflow (a run
+   * recovered after a crash goes on under it). A run that waited for an answer: its last invocation's (the answer's).
+   */
   invocationId: string;
   /** The answer's text: the last event's text when it is a final response and no error; else `''`. */
   text: string;
@@ -321,8 +324,10 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
       // A call leaves `waiting` when an answer to it is stored (see stored), never when it is only handed to the runner, which may refuse it.
       this.waits.set(DBOS.workflowID!, waiting);
       let message: DurableAnswer = { newMessage: input.newMessage, ...(input.messageId === undefined ? {} : { messageId: input.messageId }) };
-      for (;;) {
-        const result = await this.invoke({ userId: input.userId, sessionId: input.sessionId, ...message }, waiting);
+      for (let invocation = 0; ; invocation++) {
+        // The same id in every execution of the workflow: a recovered run stores its events under the id it began with.
+        const invocationId = durableInvocationId(DBOS.workflowID!, invocation);
+        const result = await this.invoke({ userId: input.userId, sessionId: input.sessionId, ...message }, invocationId, waiting);
         if (waiting.size === 0 || this.answerTimeoutSec <= 0 || mode.endAtPause) return result;
         await DBOS.setEvent(DURABLE_WAIT_NAMES.waitingEvent, [...waiting]);
         const answer = await DBOS.recv<DurableAnswer>(DURABLE_WAIT_NAMES.answerTopic, { timeoutSeconds: this.answerTimeoutSec });
@@ -350,16 +355,14 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
   }
 
   /**
-   * One invocation of the runner: what it came to. `waiting` keeps the calls still waiting for an
+   * One invocation of the runner, under `invocationId`: what it came to. `waiting` keeps the calls still waiting for an
    * answer: each long-running call (confirmation requests included) is added, each answered one taken out.
    */
-  private async invoke(input: DurableRunInput, waiting: Set<string>): Promise<DurableRunResult> {
+  private async invoke(input: DurableRunInput, invocationId: string, waiting: Set<string>): Promise<DurableRunResult> {
     let last: Event | undefined;
-    let invocationId = '';
     const confirmationIds: string[] = [];
-    for await (const event of this.runner.run({ ...input, streaming: false })) {
+    for await (const event of runWithInvocationId(this.runner, { ...input, streaming: false }, invocationId)) {
       last = event;
-      invocationId = event.invocationId;
       for (const request of confirmationRequests(event)) confirmationIds.push(request.call.id);
       for (const response of event.functionResponses()) waiting.delete(response.id);
       for (const id of event.longRunningToolIds ?? []) waiting.add(id);
@@ -368,6 +371,15 @@ export class DurableRunner<TAgent extends BaseAgent = BaseAgent> {
     const text = last && !error && last.isFinalResponse() ? last.text() : '';
     return { invocationId, text, ...(error ? { error } : {}), confirmationIds };
   }
+}
+
+/**
+ * The invocation id of the `index`-th invocation of workflow `workflowId` (0: the run of its message; 1, 2, …: each
+ * answer it waited for): derived from the workflow's identity, so every execution of the workflow (the first, and each
+ * recovery after a crash, on any worker) stores its events under the same id. `inv-` and 32 hex digits of a SHA-256.
+ */
+function durableInvocationId(workflowId: string, index: number): string {
+  return `inv-${createHash('sha256').update(JSON.stringify([workflowId, index])).digest('hex').slice(0, 32)}`;
 }
 
 /** How long a claim waits for its winner to save a typed credential before the answer goes on without it (seconds). */

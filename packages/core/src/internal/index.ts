@@ -31,6 +31,8 @@ export { checkMessageId, checkNewMessage, copyNewMessage } from '../runner/check
 // A media type's essence in lower case: how files from elsewhere (a remote server's, a model's) are kept.
 export { mediaTypeEssence, mediaTypeParameter } from './inline-data-rules';
 export { MAX_RUN_ID_LENGTH, runIdProblem, runInputProblem, unreadableRunInput } from '../runner/run-input-problem';
+// A run under an invocation id its caller names: DurableRunner's recovered workflow goes on under its run's id.
+export { runWithInvocationId } from '../runner/runner';
 export { unfitIdentifierCharacter } from '../identifiers/identifier-characters';
 export type { CopiedMessage } from '../runner/check-new-message';
 // How the runner checks its plugins (frozen copies, errors naming the index): a runner that adds plugins of its own before the user's (@toolsmith/dbos) checks the user's with it first.

@@ -68,6 +68,8 @@ export interface RunInvocationInput {
   messageId?: string;
   /** The caller's input was refused (`Runner.run`): the run yields this error alone and takes, stores and runs nothing. */
   refused?: ToolsmithError;
+  /** The invocation's id, when its caller names it (a durable run: the same in every execution of its workflow); else a new one. */
+  invocationId?: string;
 }
 
 /**
@@ -481,7 +483,7 @@ class InvocationRun implements AsyncGenerator<Event, void, undefined> {
    */
   private start(): void | Promise<void> {
     const { services, input } = this;
-    const invocationId = (this.invocationId = newInvocationId());
+    const invocationId = (this.invocationId = input.invocationId ?? newInvocationId());
     if (this.traceParent) this.trace = services.tracing!.startInvocation(services.appName, this.traceParent);
     if (input.refused) return this.endWith(standaloneErrorEvent(invocationId, this.author, input.refused));
     // The invocation's own signal follows the caller's while it runs; without a caller's signal nothing

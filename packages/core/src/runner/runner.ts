@@ -136,6 +136,19 @@ export interface RunnerOptions<TAgent extends BaseAgent = BaseAgent> {
   budget?: RunBudget;
 }
 
+/** Runs `input` on `runner` under the invocation id `invocationId` (set in {@link Runner}'s static block: it reaches the runner's private `invoke`). */
+let invokeAs: (runner: Runner<BaseAgent>, input: RunInput, invocationId: string) => AsyncGenerator<Event, void, undefined>;
+
+/**
+ * Runs `input` as {@link Runner.run} does, but under the invocation id `invocationId` instead of a new one:
+ * for a caller whose run is the same invocation in every execution (`@toolsmith/dbos`'s DurableRunner: a
+ * workflow recovered after a crash goes on under the id its first execution stored its events with).
+ * Not for applications (`@toolsmith/core/internal`).
+ */
+export function runWithInvocationId<TAgent extends BaseAgent>(runner: Runner<TAgent>, input: RunInput, invocationId: string): ReturnType<Runner<TAgent>['run']> {
+  return invokeAs(runner, input, invocationId);
+}
+
 /** Input of {@link Runner.run}. */
 export interface RunInput {
   /** The user the run is for; sessions, `user:` state, memory and credentials are per user. */
@@ -186,6 +199,10 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
   private readonly chooseAgent = (session: Session, checked: Content | undefined): BaseAgent => answeringAgent(this.agent, session, checked) ?? this.agentToRun(session);
   /** What every run of this runner shares: made once, not per run. */
   private readonly terms: RunTerms;
+
+  static {
+    invokeAs = (runner, input, invocationId) => runner.invoke(input, invocationId);
+  }
 
   constructor(options: RunnerOptions<TAgent>) {
     // The app's id in every store, as a run's userId and sessionId are: an appName PostgreSQL would change (a lone surrogate) shares another app's sessions and state.
@@ -246,6 +263,11 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
    * to its end, or `return()` it (as `break` in `for await` does), to pass the turn on.
    */
   run(input: RunInput): AsyncGenerator<Event, void, undefined> {
+    return this.invoke(input, undefined);
+  }
+
+  /** {@link run}, under the invocation id `invocationId` when given (see {@link runWithInvocationId}). */
+  private invoke(input: RunInput, invocationId: string | undefined): AsyncGenerator<Event, void, undefined> {
     // Never throws: the input is read once, here, into plain values (a getter or Proxy that throws, or
     // values of the wrong kind, end the run on one INVALID_MESSAGE event, with nothing stored or created).
     // No input at all is a run without a message (one INVALID_MESSAGE event too).
@@ -266,6 +288,7 @@ export class Runner<TAgent extends BaseAgent = BaseAgent> {
       messageId: messageId as string | undefined,
       signal: signal as AbortSignal | undefined,
       streaming: streaming as boolean | undefined,
+      invocationId,
     });
   }
 
