@@ -26,6 +26,10 @@ describe('an unnamed typed-in config whose oauth2.tokenUrl has a query, fragment
     [{ scheme: 'apiKey', oauth2: { clientId: 'c', tokenUrl } }, { apiKey: 'key-typed-1234' }],
     [{ scheme: 'httpBearer', oauth2: { clientId: 'c', tokenUrl: 'https://u:p@id.example/token?x=1' } }, { token: 'tok-typed-1234' }],
     [{ scheme: 'httpBasic', oauth2: { clientId: 'c', tokenUrl } }, { username: 'bob', password: 'pw-typed-1234' }],
+    // Not a web scheme (its URL origin is "null"): shown as scheme and path, the same id either way.
+    [{ scheme: 'apiKey', oauth2: { clientId: 'c', tokenUrl: 'urn:example:token' } }, { apiKey: 'key-typed-1234' }],
+    [{ scheme: 'apiKey', oauth2: { clientId: 'c', tokenUrl: 'file:///etc/token' } }, { apiKey: 'key-typed-1234' }],
+    [{ scheme: 'httpBearer', oauth2: { clientId: 'c', tokenUrl: 'custom-scheme://u:p@host/path?x=1#f' } }, { token: 'tok-typed-1234' }],
   ])('%j: answered once, the tool runs with it, and the next call finds it without asking', async (auth, credential) => {
     expect(authConfigId(publicAuthConfig(auth))).toBe(authConfigId(auth));
     const tool = functionTool({ name: 'svc', description: 'S.', parameters: noParams, auth, execute: (_args: Record<string, never>, ctx: ToolContext) => ({ with: ctx.credential }) });
