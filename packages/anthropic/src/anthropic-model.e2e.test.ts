@@ -349,6 +349,7 @@ describe('AnthropicModel on the wire', () => {
       ['an HTML page', html('text/html', '<html>proxy login</html>'), '(200, text/html) is text, not JSON (it starts "<html>proxy login</html>"'],
       ['a proxy page sent as application/json, its key redacted', html('application/json', '<html>Bad gateway for sk-ant-api03-abcdefghijklmnop</html>'), '(200, application/json) is text, not JSON (it starts "<html>Bad gateway for [redacted]</html>"'],
       ['an empty body', html('application/json', ''), '(200, application/json) is empty'],
+      ['a page echoing the key it sent, which looks like no known secret', html('text/html', '<pre>x-api-key: test-key</pre>'), '(it starts "<pre>x-api-key: [redacted]</pre>"'],
       ['JSON cut short', html('application/json', '{"id":"msg_01","con'), 'is JSON cut short or malformed (it starts "{"id":"msg_01","con"'],
       ['{}', { json: {} }, 'it is not a message: it has no content array (status 200)'],
       ['content [null]', { json: { id: 'msg_01', type: 'message', role: 'assistant', content: [null], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } } }, 'it is not a message (status 200): '],

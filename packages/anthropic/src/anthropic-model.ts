@@ -175,15 +175,15 @@ export class AnthropicModel implements Model {
       // Read from the HTTP response, not the SDK's parsed one: the SDK hands a body that is not JSON over as text, or throws its parse error.
       request: async (signal) => {
         const response = await this.create(params, false, signal).asResponse();
-        const answer = await readJsonAnswer(MESSAGE_ANSWER, response);
-        return mapReceivedAnswer(MESSAGE_ANSWER, response, () => {
+        const answer = await readJsonAnswer(this.sent(MESSAGE_ANSWER), response);
+        return mapReceivedAnswer(this.sent(MESSAGE_ANSWER), response, () => {
           checkAnthropicMessageShape(answer);
           return mapAnthropicMessage(answer);
         });
       },
       openStream: async (signal) => {
         const { data, response } = await this.create(params, true, signal).withResponse();
-        await checkEventStreamStart(MESSAGE_STREAM, response);
+        await checkEventStreamStart(this.sent(MESSAGE_STREAM), response);
         return assembleAnthropicStream(data as AsyncIterable<Anthropic.RawMessageStreamEvent>);
       },
       mapError: mapAnthropicError,
@@ -191,6 +191,11 @@ export class AnthropicModel implements Model {
       observe: options.onProviderExchange,
       body: () => this.body(params, stream),
     });
+  }
+
+  /** What an answer should be, with the credentials this client sends, to be redacted from any message quoting the answer. */
+  private sent(source: AnswerSource): AnswerSource {
+    return { ...source, secrets: [this.client.apiKey ?? undefined, this.client.authToken ?? undefined] };
   }
 
   /** The body as sent (`stream` only when true): with context management, its `context_management` and `betas` (the SDK moves `betas` into the `anthropic-beta` header). */

@@ -291,6 +291,20 @@ describe('OpenAIModel on the Chat Completions wire', () => {
     expect(server().requests).toHaveLength(1);
   });
 
+  it.each([
+    ['a key in a header echoed', (key: string) => `<html>Bad route. Request headers: api-key: ${key}</html>`, '<html>Bad route. Request headers: api-key: [redacted]</html>'],
+    ['a key in a query string echoed', (key: string) => `<a href="/login?api_key=${key}">sign in</a>`, '<a href="/login?api_key=[redacted]">sign in</a>'],
+    ['a key percent-encoded', (key: string) => `<p>key=${encodeURIComponent(key)}</p>`, '<p>key=[redacted]</p>'],
+  ] as const)('redacts the key it sent from the excerpt of a 200 answer that is not a completion, %s', async (_name, page, shown) => {
+    // The wire's key, `test-key`, looks like no known kind of secret (as an Azure key, 32 hex digits, does not).
+    const key = 'test-key';
+    await serve(() => ({ status: 200, headers: { 'content-type': 'text/html' }, text: page(key) }));
+    const error = await collect(model().generate(ask('x'))).catch((e) => e);
+    expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', statusCode: 200 });
+    expect(error.message).toContain(`(it starts "${shown}"`);
+    expect(error.message).not.toContain(key);
+  });
+
   it('reports a 200 answer whose body the connection cut mid-read as PROVIDER_RESPONSE_INVALID, not retried (it was answered)', async () => {
     await serve(() => ({ headers: { 'content-type': 'application/json' }, sse: [{ data: '{"id":"chatcmpl-1",' }, { data: '"choices":[' }], cutAfter: 1, delayMs: 5 }));
     const error = await collect(model({ maxRetries: undefined, retry: { initialDelayMs: 0 } }).generate(ask('x'))).catch((e) => e);

@@ -230,12 +230,12 @@ export class OpenAIModel implements Model {
       // Read from the HTTP response, not the SDK's parsed one: the SDK's JSON parse error would look like a failed connection.
       request: async (signal) => {
         const response = await this.client.chat.completions.create(body, { signal }).asResponse();
-        const answer = await readJsonAnswer(CHAT_ANSWER, response);
-        return mapReceivedAnswer(CHAT_ANSWER, response, () => mapOpenAIChatCompletion(answer, { strictSchemas: prepared.strictSchemas, server: this.server }));
+        const answer = await readJsonAnswer(this.sent(CHAT_ANSWER), response);
+        return mapReceivedAnswer(this.sent(CHAT_ANSWER), response, () => mapOpenAIChatCompletion(answer, { strictSchemas: prepared.strictSchemas, server: this.server }));
       },
       openStream: async (signal) => {
         const { data, response } = await this.client.chat.completions.create(streamBody(), { signal }).withResponse();
-        await checkEventStreamStart(CHAT_STREAM, response);
+        await checkEventStreamStart(this.sent(CHAT_STREAM), response);
         return readOpenAIChatStream(data, { strictSchemas: prepared.strictSchemas, server: this.server });
       },
       body: () => (stream ? streamBody() : body),
@@ -263,19 +263,24 @@ export class OpenAIModel implements Model {
       request: async (signal) => {
         // Read from the HTTP response, not the SDK's parsed one: the SDK throws a TypeError on a body that is not a JSON object.
         const response = await this.withoutRefusedInclude(body, () => this.client.responses.create(body, { signal }).asResponse());
-        const answer = await readJsonAnswer(RESPONSES_ANSWER, response);
-        return mapReceivedAnswer(RESPONSES_ANSWER, response, () => {
+        const answer = await readJsonAnswer(this.sent(RESPONSES_ANSWER), response);
+        return mapReceivedAnswer(this.sent(RESPONSES_ANSWER), response, () => {
           checkResponsesShape(answer);
           return mapOpenAIResponse(answer, prepared.strictSchemas);
         });
       },
       openStream: async (signal) => {
         const { data, response } = await this.withoutRefusedInclude(body, () => this.client.responses.create(streamBody(), { signal }).withResponse());
-        await checkEventStreamStart(RESPONSES_STREAM, response);
+        await checkEventStreamStart(this.sent(RESPONSES_STREAM), response);
         return readOpenAIResponsesStream(data, prepared.strictSchemas);
       },
       body: () => (stream ? streamBody() : body),
     };
+  }
+
+  /** What an answer should be, with the key this client sends, to be redacted from any message quoting the answer. */
+  private sent(source: AnswerSource): AnswerSource {
+    return { ...source, secrets: [this.client.apiKey ?? undefined] };
   }
 
   /** Whether a `store: false` request to `model` asks for encrypted reasoning (see {@link OpenAIModelOptions.encryptedReasoning}). */

@@ -1,7 +1,7 @@
 import { ProviderError } from '../errors/provider-errors';
 import { ToolsmithError } from '../errors/toolsmith-error';
 import { thrownMessage } from '../errors/thrown-message';
-import { redactSecretText } from '../redaction/secret-redaction';
+import { redactKnownSecrets } from '../redaction/secret-redaction';
 
 /** The most characters of a body an error message quotes. */
 export const ANSWER_EXCERPT_CHARS = 200;
@@ -17,17 +17,23 @@ export interface AnswerSource {
   providerName: string;
   /** What the answer should have been, e.g. `a chat completion`. */
   expected: string;
+  /**
+   * The credentials the adapter sent (its API key), `[redacted]` in every form {@link redactKnownSecrets} knows
+   * wherever a message quotes the answer: a proxy's page may echo a key that looks like no known kind of secret.
+   */
+  secrets?: readonly (string | undefined)[];
 }
 
 /**
  * The start of a body, for an error message: whitespace runs made one space, every secret-looking string
- * (`sk-…`, `Bearer …`, a JWT, …) `[redacted]` (a proxy's page may echo the request's key), at most
- * {@link ANSWER_EXCERPT_CHARS} characters, `…` when it was cut.
+ * (`sk-…`, `Bearer …`, a JWT, …) and every one of `secrets` (the key the adapter sent, as it is or encoded)
+ * `[redacted]` (a proxy's page may echo the request's key), at most {@link ANSWER_EXCERPT_CHARS} characters,
+ * `…` when it was cut.
  */
-export function answerExcerpt(text: string, max = ANSWER_EXCERPT_CHARS): string {
+export function answerExcerpt(text: string, max = ANSWER_EXCERPT_CHARS, secrets: readonly (string | undefined)[] = []): string {
   // Redacted on more than is shown, so a secret the cut would split is still recognised whole.
   const window = 4 * max + 400;
-  const shown = Array.from(redactSecretText(text.slice(0, window).replace(/\s+/g, ' ').trim()));
+  const shown = Array.from(redactKnownSecrets(text.slice(0, window).replace(/\s+/g, ' ').trim(), secrets));
   const cut = shown.length > max || text.length > window;
   return shown.slice(0, max).join('') + (cut ? '…' : '');
 }
@@ -40,7 +46,7 @@ export function answerExcerpt(text: string, max = ANSWER_EXCERPT_CHARS): string 
  */
 export function unreadableAnswerError(source: AnswerSource, response: Pick<Response, 'status' | 'headers'>, text: string, problem: string): ProviderError {
   const contentType = response.headers.get('content-type') ?? 'no content type';
-  const start = answerExcerpt(text);
+  const start = answerExcerpt(text, ANSWER_EXCERPT_CHARS, source.secrets);
   const what = start ? `${problem} (it starts "${start}"; is the base URL the API's address, or is a proxy answering?)` : 'is empty';
   return new ProviderError(
     'PROVIDER_RESPONSE_INVALID',
@@ -100,7 +106,7 @@ export function mapReceivedAnswer<T>(source: AnswerSource, response: Pick<Respon
     }
     throw new ProviderError(
       'PROVIDER_RESPONSE_INVALID',
-      `${source.providerName}'s answer could not be read: it is not ${source.expected} (status ${status}): ${thrownMessage(error)}.`,
+      `${source.providerName}'s answer could not be read: it is not ${source.expected} (status ${status}): ${redactKnownSecrets(thrownMessage(error), source.secrets ?? [])}.`,
       { provider: source.provider, statusCode: status, cause: error },
     );
   }
