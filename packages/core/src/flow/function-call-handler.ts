@@ -184,8 +184,13 @@ function respondedStep<T>(
       part = { functionResponse: errorResponse(call, new RunAbortedError(context.signal.reason)) };
       (unanswered ??= new Set()).add(index);
     } else {
-      // A cancelled (timed-out) call's actions were emptied by the executor: nothing of it is merged.
-      const stepConflict = mergeActions(merged, nth(actions, index));
+      // A cancelled (timed-out) call's actions were emptied by the executor: nothing of it is merged. A call
+      // that failed otherwise keeps its state writes, but what it asked of the turn (escalate, a transfer,
+      // skipSummarization) is dropped: the model gets the error to act on (runner.md).
+      const callActions = nth(actions, index);
+      // The response says so (an invalid call's `error` is made only when read: not here).
+      if (outcome.response.isError === true && !outcome.confirmationRequested) dropTurnActions(callActions);
+      const stepConflict = mergeActions(merged, callActions);
       if (stepConflict) {
         // Its update cannot follow an earlier call's of this step: it lost, as against another session.
         part = { functionResponse: errorResponse(call, stepConflict) };
@@ -210,6 +215,13 @@ function respondedStep<T>(
     callActionsOf.set(event, answered);
   }
   return then ? then.afterFunctionCalls(event) : event;
+}
+
+/** Removes from a failed call's `actions` what it asked of the turn: `escalate`, `transferToAgent`, `skipSummarization`. */
+function dropTurnActions(actions: EventActions): void {
+  if (actions.escalate !== undefined) delete actions.escalate;
+  if (actions.transferToAgent !== undefined) delete actions.transferToAgent;
+  if (actions.skipSummarization !== undefined) delete actions.skipSummarization;
 }
 
 /** Item `index` of `items`, or `items` itself when it is one item (a step of one call), not an array of them. */
