@@ -40,6 +40,12 @@ const SECRET_VALUES: ReadonlyArray<[RegExp, string]> = [
   [/(?<![A-Za-z0-9])([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):(?![0-9]*(?:[/?#\s"'`<>]|$))[^\s"'`<>]*@/gi, '$1:[redacted]@'],
 ];
 
+/**
+ * Matches wherever any of {@link SECRET_VALUES} could (their fixed starts, case aside): text without one
+ * skips them all. Most error messages hold none, and one test costs a fifth of the eight patterns'.
+ */
+const MAY_HOLD_SECRET_VALUE = /[spr]k[-_]|AIza|gh[pousr]_|github_pat_|xox[abpr]-|AKIA|eyJ|Bearer|Basic|:\/\//i;
+
 /** What a redacted value is replaced with. */
 export const REDACTED = '[redacted]';
 
@@ -56,7 +62,7 @@ export function holdsSecretText(text: string): boolean {
 /** `text` with every value that looks like a secret (see {@link SECRET_VALUES}) replaced by `[redacted]`. */
 export function redactSecretText(text: string): string {
   let out = text;
-  for (const [pattern, replacement] of SECRET_VALUES) out = out.replace(pattern, replacement);
+  if (MAY_HOLD_SECRET_VALUE.test(text)) for (const [pattern, replacement] of SECRET_VALUES) out = out.replace(pattern, replacement);
   // A JSON-looking `"apiKey": "…"` inside text (a call's arguments written out) loses its value too.
   return out.replace(/"([^"\\]*)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g, (whole, name: string, colon: string) => (isSecretName(name) ? `"${name}"${colon}"${REDACTED}"` : whole));
 }
