@@ -22,8 +22,21 @@ describe('answerExcerpt', () => {
     expect(answerExcerpt('  <html>\n\n  <body>key sk-abcdefghijklmnop1234 used</body>  ')).toBe('<html> <body>key [redacted] used</body>');
     // The key starts 4 characters before the cut: alone, those 4 (`sk-a`) would not look like a key.
     const excerpt = answerExcerpt(`${'x'.repeat(195)} sk-abcdefghijklmnopqrstuvwxyz ${'y'.repeat(500)}`);
-    expect(excerpt).toBe(`${'x'.repeat(195)} [red…`);
+    expect(excerpt).toBe(`${'x'.repeat(195)}…`);
     expect(answerExcerpt('')).toBe('');
+  });
+
+  it('collapses whitespace before it redacts and cuts, so a secret after much whitespace is never shown in part', () => {
+    // 1,200 raw characters were read before whitespace was collapsed: the key, cut there, leaked its start.
+    const page = `<html>${'\n'.repeat(1184)}Bearer abcdef0123456789abcdef0123 more`;
+    expect(answerExcerpt(page)).toBe('<html> Bearer [redacted] more');
+    const json = `<html>${'\n'.repeat(1156)}<script>var c = {"api_key": "abcdef0123456789abcdef0123"}</script></html>`;
+    expect(answerExcerpt(json)).toBe('<html> <script>var c = {"api_key": "[redacted]"}</script></html>');
+  });
+
+  it('drops a word the cut splits, so no partial token ends the excerpt', () => {
+    expect(answerExcerpt(`${'word '.repeat(39)}tokenthatgoeson and more`)).toBe(`${'word '.repeat(39).trimEnd()}…`);
+    expect(answerExcerpt('x'.repeat(300))).toBe(`${'x'.repeat(200)}…`);
   });
 });
 

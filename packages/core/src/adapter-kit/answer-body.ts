@@ -31,11 +31,31 @@ export interface AnswerSource {
  * `…` when it was cut.
  */
 export function answerExcerpt(text: string, max = ANSWER_EXCERPT_CHARS, secrets: readonly (string | undefined)[] = []): string {
-  // Redacted on more than is shown, so a secret the cut would split is still recognised whole.
-  const window = 4 * max + 400;
-  const shown = Array.from(redactKnownSecrets(text.slice(0, window).replace(/\s+/g, ' ').trim(), secrets));
-  const cut = shown.length > max || text.length > window;
-  return shown.slice(0, max).join('') + (cut ? '…' : '');
+  // Whitespace collapsed first, then redacted on far more than is shown, so a secret the cut would split is
+  // still recognised whole, however much whitespace came before it.
+  const { collapsed, more } = collapseWhitespace(text, 4 * max + 400);
+  const shown = Array.from(redactKnownSecrets(collapsed, secrets));
+  if (shown.length <= max && !more) return shown.join('');
+  let kept = shown.slice(0, max);
+  // A word the cut splits is dropped whole: the start of a token is never shown.
+  if (shown[max] !== undefined && shown[max] !== ' ') {
+    const lastSpace = kept.lastIndexOf(' ');
+    if (lastSpace > 0) kept = kept.slice(0, lastSpace);
+  }
+  return kept.join('').trimEnd() + '…';
+}
+
+/** The text's start with whitespace runs made one space (and none at the start), up to `chars` characters; `more` when the text goes on. */
+function collapseWhitespace(text: string, chars: number): { collapsed: string; more: boolean } {
+  const runs = new RegExp(`\\s+|\\S{1,${chars}}`, 'g');
+  let collapsed = '';
+  for (let run = runs.exec(text); run; run = collapsed.length < chars ? runs.exec(text) : null) {
+    collapsed += /\s/.test(run[0][0]!) ? (collapsed ? ' ' : '') : run[0];
+  }
+  if (collapsed.length < chars) return { collapsed: collapsed.trimEnd(), more: false };
+  const rest = /\S/g;
+  rest.lastIndex = runs.lastIndex;
+  return { collapsed: collapsed.trimEnd(), more: rest.test(text) };
 }
 
 /**
