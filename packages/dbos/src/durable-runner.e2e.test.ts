@@ -237,6 +237,29 @@ it('a worker SIGKILLed after the store took an event but before DBOS recorded th
   expect(toolRuns.get('reserve:r5-reserve')).toHaveLength(1);
 }, 60_000);
 
+it('a run cut off inside a tool call, then a newer message of its session run on another worker: the recovered run ends RUN_SUPERSEDED, its error stored after the newer run with its own invocation id, and no later model call of it is made', async () => {
+  a ??= await startWorker('a'); // when run alone
+  b ??= await startWorker('b');
+  killAt.add('tool:x1-charge');
+  const x1 = await a.start('sx', 'x1');
+  await a.killedAtBarrier;
+  // The newer message waits for the dead run's claim to lapse, answers its cut-off charge TOOL_INTERRUPTED, and runs.
+  expect((await b.result(await b.start('sx', 'x2'))).text).toBe('done x2');
+  a = await startWorker('a');
+
+  const superseded = await a.result(x1);
+  expect([superseded.text, superseded.error?.code]).toEqual(['', 'RUN_SUPERSEDED']);
+  const events = (await stored('sx')).events;
+  const x2Events = events.filter((e) => e.invocationId !== superseded.invocationId);
+  expect(events.filter((e) => e.invocationId === superseded.invocationId).map((e) => e.errorCode ?? (e.text() || e.functionCalls().map((c) => c.id).join()))).toEqual(['x1', 'x1-charge', 'RUN_SUPERSEDED']);
+  expect(events.at(-1)!.errorCode).toBe('RUN_SUPERSEDED'); // after the newer run's answer
+  expect(x2Events.map((e) => e.text() || e.functionCalls().map((c) => c.id).join() || e.functionResponses().map((r) => `${r.id} ${(r.response.error as { code?: string } | undefined)?.code ?? ''}`).join())).toEqual(
+    ['x1-charge TOOL_INTERRUPTED', 'x2', 'x2-charge', 'x2-charge ', 'x2-reserve', 'x2-reserve ', 'done x2'],
+  );
+  expect(modelCalls.get('model:x1:1')).toBeUndefined(); // the recovered run made no model call after the newer message
+  expect(toolRuns.get('charge:x1-charge')).toHaveLength(1);
+}, 60_000);
+
 /** The answer approving the one confirmation request the session's run paused on. */
 async function approval(sessionId: string): Promise<Content> {
   const requests = (await stored(sessionId)).events.flatMap((event) => confirmationRequests(event));

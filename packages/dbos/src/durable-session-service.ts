@@ -1,6 +1,7 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { ClaimOutcome, ClaimSessionRequest, GetSessionRequest, ListSessionsRequest, SessionData, SessionKey, SessionService } from '@toolsmith/core';
-import { Event, Session } from '@toolsmith/core';
+import { Event, Session, ToolsmithError } from '@toolsmith/core';
+import { RunSupersededError } from './run-superseded-error';
 import { inWorkflow } from './in-workflow';
 import { type RecordedError, recordError, replayedError } from './recorded-error';
 import { DURABLE_WAIT_NAMES } from './durable-waits';
@@ -90,8 +91,19 @@ export class DurableSessionService implements SessionService {
         try {
           stored = await this.inner.appendEvent(session, event);
         } catch (error) {
-          stored = await this.alreadyStored(session, event);
+          const current = await this.inner.getSession({ appName: session.appName, userId: session.userId, sessionId: session.id });
+          stored = alreadyStored(session, event, current);
           if (!stored) {
+            // Another run stored events after this one's last (a newer message, while this run was cut off):
+            // this run ends; the session catches up with the store, so that its error event is stored after them.
+            const newer = newerRunsEvents(error, session, event, current);
+            if (newer) {
+              thrown = new RunSupersededError(session.id, [...new Set(newer.filter((other) => other.invocationId !== event.invocationId).map((other) => other.invocationId))]);
+              session.events.push(...newer);
+              session.state = current!.state;
+              session.lastSequence = current!.lastSequence;
+              return { error: recordError(thrown), state: session.state, lastSequence: session.lastSequence };
+            }
             thrown = error;
             return { error: recordError(error) };
           }
@@ -100,7 +112,14 @@ export class DurableSessionService implements SessionService {
       },
       { name: DURABLE_STEP_NAMES.appendEvent },
     );
-    if (recorded.error) throw thrown ?? replayedError(recorded.error);
+    if (recorded.error) {
+      if (!thrown && recorded.lastSequence !== undefined) {
+        // A replayed RUN_SUPERSEDED: the session caught up with the store then.
+        session.state = recorded.state!;
+        session.lastSequence = recorded.lastSequence;
+      }
+      throw thrown ?? replayedError(recorded.error);
+    }
     if (stored) {
       this.onStored?.(stored, session);
       return stored;
@@ -129,16 +148,28 @@ export class DurableSessionService implements SessionService {
   releaseClaim(key: SessionKey, fence: number): Promise<void> {
     return this.inner.releaseClaim(key, fence);
   }
+}
 
-  /** The stored copy of `event` when the store already holds it right after `session.lastSequence` (then `session` is brought up to date). */
-  private async alreadyStored(session: Session, event: Event): Promise<Event | undefined> {
-    const current = await this.inner.getSession({ appName: session.appName, userId: session.userId, sessionId: session.id });
-    if (!current || current.lastSequence !== session.lastSequence + 1) return undefined;
-    const last = current.events.at(-1);
-    if (!last || last.author !== event.author || JSON.stringify(last.content) !== JSON.stringify(event.content)) return undefined;
-    session.events.push(last);
-    session.state = current.state;
-    session.lastSequence = current.lastSequence;
-    return last;
-  }
+/** The stored copy of `event` when `current` (the store's session) holds it right after `session.lastSequence` (then `session` is brought up to date). */
+function alreadyStored(session: Session, event: Event, current: Session | undefined): Event | undefined {
+  if (!current || current.lastSequence !== session.lastSequence + 1) return undefined;
+  const last = current.events.at(-1);
+  if (!last || last.author !== event.author || JSON.stringify(last.content) !== JSON.stringify(event.content)) return undefined;
+  session.events.push(last);
+  session.state = current.state;
+  session.lastSequence = current.lastSequence;
+  return last;
+}
+
+/**
+ * The events `current` (the store's session) holds after `session`'s last, when the store refused `event` as
+ * stale (`STALE_SESSION`) and some of them are another run's (a newer message's); else `undefined`.
+ */
+function newerRunsEvents(error: unknown, session: Session, event: Event, current: Session | undefined): Event[] | undefined {
+  if (!current || !ToolsmithError.isInstance(error) || error.code !== 'STALE_SESSION') return undefined;
+  const last = session.events.at(-1);
+  const from = last === undefined ? 0 : current.events.findIndex((stored) => stored.id === last.id) + 1;
+  if (last !== undefined && from === 0) return undefined; // not the session this run saw (deleted and created again)
+  const newer = current.events.slice(from);
+  return newer.some((stored) => stored.invocationId !== event.invocationId) ? newer : undefined;
 }

@@ -6,3 +6,4 @@ export { WorkerPool } from './worker-pool';
 export type { WorkerPoolOptions } from './worker-pool';
 export { DURABLE_WAIT_NAMES } from './durable-waits';
 export { StepPayloadMissingError } from './step-payload-missing-error';
+export { RunSupersededError } from './run-superseded-error';
