@@ -1,8 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { AgentConfigError, type FunctionDeclaration, type GenerateOptions, type LlmRequest, type LlmResponse, type Model, type ResponseSchema } from '@toolsmith/core';
+import { AgentConfigError, type FunctionDeclaration, type GenerateOptions, type LlmRequest, type LlmResponse, type Model, type RequestSettings, type ResponseSchema } from '@toolsmith/core';
 import { type AnswerSource, type RetryPolicy, callProvider, checkEventStreamStart, mapReceivedAnswer, readJsonAnswer, resolveRetryPolicy, withBilledUsage } from '@toolsmith/core/adapter-kit';
 import { checkAnthropicMessageShape } from './check-anthropic-message-shape';
 import { assembleAnthropicStream } from './anthropic-stream';
+import { checkAnthropicThinking } from './check-anthropic-thinking';
 import { checkAnthropicTools } from './check-anthropic-tools';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 import { mapAnthropicError } from './map-anthropic-error';
@@ -136,6 +137,20 @@ export class AnthropicModel implements Model {
   }
 
   /**
+   * Implements {@link Model.checkRequestSettings}: with `thinking`, a tool choice that forces tool use and
+   * a `maxOutputTokens` not above `budget_tokens` are refused (`AGENT_CONFIG_INVALID`), as the API refuses them.
+   */
+  checkRequestSettings(settings: RequestSettings): void {
+    checkAnthropicThinking(this.thinking, { ...this.maxTokensOf(settings.config), toolChoice: settings.toolChoice, owner: `Agent "${settings.agentName}"` });
+  }
+
+  /** `max_tokens` as sent, and where it came from. */
+  private maxTokensOf(config: LlmRequest['config']): { maxTokens: number; maxTokensFrom: string } {
+    const asked = config?.maxOutputTokens;
+    return asked === undefined ? { maxTokens: this.maxTokens, maxTokensFrom: 'AnthropicModel option maxTokens' } : { maxTokens: asked, maxTokensFrom: 'generationConfig.maxOutputTokens' };
+  }
+
+  /**
    * Implements {@link Model.generate}. A turn the API paused (`pause_turn`) is continued here, up to
    * `maxPauseContinuations` times, and answered as one response: partial responses of every call,
    * then one complete response with the paused content and its continuations.
@@ -228,7 +243,12 @@ export class AnthropicModel implements Model {
       ...prepareAnthropicTools(request),
     };
     if (system !== undefined) params.system = system;
-    if (this.thinking) params.thinking = this.thinking;
+    if (this.thinking) {
+      // A request a callback or tool hook changed after the runner checked the agent's settings.
+      if (params.tool_choice) checkAnthropicThinking(this.thinking, { ...this.maxTokensOf(request.config), toolChoice: request.toolChoice, owner: 'The request' });
+      else checkAnthropicThinking(this.thinking, { ...this.maxTokensOf(request.config), owner: 'The request' });
+      params.thinking = this.thinking;
+    }
     if (request.config?.stopSequences?.length) params.stop_sequences = request.config.stopSequences;
     if (request.responseSchema) params.output_config = { format: toAnthropicOutputFormat(request.responseSchema) };
     return params;

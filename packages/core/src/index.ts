@@ -41,7 +41,7 @@ export type { JsonSchema, JsonValue } from './model/json-schema';
 export type { FinishReason } from './model/finish-reason';
 export type { GenerationConfig, LlmRequest, ResponseSchema, ToolChoice } from './model/llm-request';
 export type { LlmResponse, Usage } from './model/llm-response';
-export type { GenerateOptions, Model } from './model/model';
+export type { GenerateOptions, Model, RequestSettings } from './model/model';
 export type { ProviderExchange, ProviderExchangeObserver } from './model/provider-exchange';
 export { isProviderTool } from './model/provider-tool';
 export type { ProviderTool } from './model/provider-tool';

@@ -86,6 +86,8 @@ export class ToolResolver {
     agent.model.checkTools?.((staticOffered ?? offer(agent, staticTools, providerTools)).declarations);
     // The output schema too: a schema the provider cannot take fails here, not at the first request.
     if (agent.resolvedOutputSchema) agent.model.checkResponseSchema?.(agent.resolvedOutputSchema.request);
+    // And the agent's tool choice and generation config with the model's own options.
+    agent.model.checkRequestSettings?.({ agentName: agent.name, toolChoice: agent.toolChoice, config: agent.generationConfig });
     const result: PreparedTools = { staticTools, toolsets, providerTools, staticOffered };
     this.prepared.set(agent, result);
     return this.remember(agent, result);

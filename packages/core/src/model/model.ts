@@ -1,5 +1,5 @@
 import type { FunctionDeclaration } from './function-declaration';
-import type { LlmRequest, ResponseSchema } from './llm-request';
+import type { GenerationConfig, LlmRequest, ResponseSchema, ToolChoice } from './llm-request';
 import type { LlmResponse } from './llm-response';
 import type { ProviderExchangeObserver } from './provider-exchange';
 
@@ -14,6 +14,16 @@ export interface GenerateOptions {
    * latency and mapped error (a `ProviderExchange`). Absent: adapters build nothing extra for it.
    */
   onProviderExchange?: ProviderExchangeObserver;
+}
+
+/** What an agent sends with every request, for {@link Model.checkRequestSettings}. */
+export interface RequestSettings {
+  /** The agent's name, for messages. */
+  agentName: string;
+  /** The agent's `toolChoice`; absent: the provider's default. */
+  toolChoice?: ToolChoice;
+  /** The agent's `generationConfig`; absent: the provider's defaults. */
+  config?: GenerationConfig;
 }
 
 /**
@@ -51,4 +61,11 @@ export interface Model {
    * it is built. Implementations convert once per schema object and reuse the result for requests.
    */
   checkResponseSchema?(responseSchema: ResponseSchema): void;
+  /**
+   * Checks that this model can be sent an agent's request settings (its `toolChoice` and
+   * `generationConfig`) together with the model's own options, and throws a typed `ToolsmithError`
+   * naming both settings when its provider refuses the combination (e.g. Anthropic's extended thinking
+   * with a forced tool choice). Optional; the runner calls it for every `LlmAgent` when it is built.
+   */
+  checkRequestSettings?(settings: RequestSettings): void;
 }
