@@ -1,4 +1,4 @@
-import type { FunctionCall, JsonSchema, LlmResponse, Part } from '@toolsmith/core';
+import { type FunctionCall, type JsonSchema, type LlmResponse, type Part, ProviderError } from '@toolsmith/core';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { REFUSAL, mapOpenAIFinishReason } from './map-openai-finish-reason';
 import { mapOpenAIChatUsage } from './map-openai-usage';
@@ -38,11 +38,12 @@ export function mapOpenAIChatCompletion(completion: unknown, context: ChatTurnCo
   checkChatCompletionShape(completion);
   const choice = completion.choices[0];
   const message = choice.message as ChatCompletion.Choice['message'] & { reasoning_content?: unknown; reasoning?: unknown };
-  const reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : typeof message.reasoning === 'string' ? message.reasoning : '';
+  const content = readChatContent(message.content);
+  const reasoning = (typeof message.reasoning_content === 'string' ? message.reasoning_content : typeof message.reasoning === 'string' ? message.reasoning : '') + content.thinking;
   return chatTurnResponse(
     {
       reasoning,
-      text: (message.content ?? '') + (message.refusal ?? ''),
+      text: content.text + (message.refusal ?? ''),
       refused: !!message.refusal,
       calls: (message.tool_calls ?? []).flatMap((call) =>
         call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments, extraContent: extraContentOf(call) }] : [],
@@ -53,6 +54,41 @@ export function mapOpenAIChatCompletion(completion: unknown, context: ChatTurnCo
     },
     context,
   );
+}
+
+/**
+ * A message's `content`: a string, `null`, or (some compatible servers, e.g. Mistral's reasoning models) an array of
+ * parts: strings and `{ type: 'text', text }` are the text, `{ type: 'thinking', thinking }` (its text, or text
+ * parts) reasoning. Anything else throws `PROVIDER_RESPONSE_INVALID`, never read as `[object Object]`.
+ */
+function readChatContent(content: unknown): { text: string; thinking: string } {
+  if (content === null || content === undefined) return { text: '', thinking: '' };
+  if (typeof content === 'string') return { text: content, thinking: '' };
+  if (!Array.isArray(content)) throw unreadableContent(content);
+  let text = '';
+  let thinking = '';
+  for (const part of content as unknown[]) {
+    if (typeof part === 'string') text += part;
+    else if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') text += part.text;
+    else if (isRecord(part) && part.type === 'thinking') thinking += thinkingText(part.thinking, part);
+    else throw unreadableContent(part);
+  }
+  return { text, thinking };
+}
+
+function thinkingText(thinking: unknown, part: unknown): string {
+  if (typeof thinking === 'string') return thinking;
+  if (!Array.isArray(thinking)) throw unreadableContent(part);
+  return (thinking as unknown[]).map((inner) => (isRecord(inner) && typeof inner.text === 'string' ? inner.text : typeof inner === 'string' ? inner : '')).join('');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function unreadableContent(value: unknown): ProviderError {
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? `an object${isRecord(value) && typeof value.type === 'string' ? ` of type ${JSON.stringify(value.type).slice(0, 40)}` : ''}` : `a ${typeof value}`;
+  return new ProviderError('PROVIDER_RESPONSE_INVALID', `OpenAI's answer could not be read: it is not a chat completion: the message's content is ${kind}, not text.`, { provider: OPENAI_PROVIDER });
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonSchema, LlmResponse, Part, ToolsmithError } from '@toolsmith/core';
+import { type JsonSchema, type LlmResponse, type Part, ProviderError, type ToolsmithError } from '@toolsmith/core';
 import { providerDataPart } from '@toolsmith/core/adapter-kit';
 import type { Response, ResponseOutputItem } from 'openai/resources/responses/responses';
 import { mapOpenAIErrorCode } from './map-openai-error';
@@ -37,7 +37,7 @@ export function mapOpenAIResponse(
     // A reasoning item keeps the id of the item that followed it (FOLLOWED_BY): it may go back only right before that item.
     const { providerData } = providerDataPart(OPENAI_PROVIDER, item.type === 'reasoning' ? { ...item, [FOLLOWED_BY]: output[index + 1]?.id ?? null } : item);
     if (item.type === 'message') {
-      const text = item.content.map((part) => (part.type === 'output_text' ? part.text : part.refusal)).join('');
+      const text = item.content.map((part) => outputText(part.type === 'output_text' ? part.text : part.refusal)).join('');
       if (item.content.some((part) => part.type === 'refusal')) refused = true;
       parts.push(text ? { text, providerData } : { providerData });
     } else if (item.type === 'reasoning') {
@@ -66,6 +66,14 @@ export function mapOpenAIResponse(
   if (usage) result.usage = usage;
   if (response.id) result.responseId = response.id;
   return result;
+}
+
+/** A message item's text (or refusal): a string, else `PROVIDER_RESPONSE_INVALID`, never read as `[object Object]`. */
+function outputText(text: unknown): string {
+  if (typeof text === 'string') return text;
+  throw new ProviderError('PROVIDER_RESPONSE_INVALID', `OpenAI's answer could not be read: it is not a response: a message's text is ${text === null ? 'null' : Array.isArray(text) ? 'an array' : `a JSON ${typeof text}`}.`, {
+    provider: OPENAI_PROVIDER,
+  });
 }
 
 /** The error of a `failed` response (or `response.failed` event). */

@@ -305,6 +305,23 @@ describe('OpenAIModel on the Chat Completions wire', () => {
     expect(error.message).not.toContain(key);
   });
 
+  it('reads a content of parts (Mistral): text parts as the text, thinking parts as thought parts', async () => {
+    const content = [{ type: 'thinking', thinking: [{ type: 'text', text: 'hmm' }] }, { type: 'text', text: 'Hel' }, 'lo'];
+    await serve(() => ({ json: completion({ content }, 'stop') }));
+    const [response] = await collect(model().generate(ask('x')));
+    expect(response!.content!.parts).toEqual([{ text: 'hmm', thought: true }, { text: 'Hello' }]);
+  });
+
+  it.each([
+    ['an object', { a: 1 }, "the message's content is an object, not text (status 200)"],
+    ['an array holding an object of another type', [{ type: 'image_url', image_url: { url: 'x' } }], 'content is an object of type "image_url", not text'],
+    ['a number', 42, "the message's content is a number, not text"],
+  ] as const)('refuses a content that is not text, %s, as PROVIDER_RESPONSE_INVALID, never as "[object Object]"', async (_name, content, says) => {
+    await serve(() => ({ json: completion({ content }, 'stop') }));
+    const error = await collect(model().generate(ask('x'))).catch((e) => e);
+    expect(error).toMatchObject({ code: 'PROVIDER_RESPONSE_INVALID', statusCode: 200, message: expect.stringContaining(says) });
+  });
+
   it('reports a 200 answer whose body the connection cut mid-read as PROVIDER_RESPONSE_INVALID, not retried (it was answered)', async () => {
     await serve(() => ({ headers: { 'content-type': 'application/json' }, sse: [{ data: '{"id":"chatcmpl-1",' }, { data: '"choices":[' }], cutAfter: 1, delayMs: 5 }));
     const error = await collect(model({ maxRetries: undefined, retry: { initialDelayMs: 0 } }).generate(ask('x'))).catch((e) => e);

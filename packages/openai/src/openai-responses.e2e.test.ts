@@ -295,6 +295,7 @@ describe('OpenAIModel on the Responses API wire', () => {
   it.each([
     ['JSON null', null, 'it is not a response: the body is JSON null (status 200)'],
     ['output [null]', { id: 'resp_1', object: 'response', status: 'completed', output: [null] }, 'it is not a response (status 200): '],
+    ['a message whose text is an object', { id: 'resp_1', object: 'response', status: 'completed', output: [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: { a: 1 }, annotations: [] }] }] }, "a message's text is a JSON object (status 200)"],
     ['a message whose content is null', { id: 'resp_1', object: 'response', status: 'completed', output: [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: null }] }, 'it is not a response (status 200): '],
   ] as const)('reports a 200 response with a null where it cannot be, %s, as PROVIDER_RESPONSE_INVALID with the status, not retried', async (_name, json, says) => {
     const wire = await serve(() => ({ json }));
