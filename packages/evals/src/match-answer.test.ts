@@ -41,6 +41,8 @@ describe('matchAnswer', () => {
     const schema = { type: 'object', properties: { status: { enum: ['shipped', 'lost'] } }, required: ['status'] };
     expect((await matchAnswer({ schema }, { output: { status: 'lost' }, text: 'ignored when there is output' }, context)).pass).toBe(true);
     expect((await matchAnswer({ schema }, { text: '```json\n{"status": "shipped"}\n```' }, context)).pass).toBe(true);
+    // Any case of the fence's language: models write ```JSON too.
+    expect((await matchAnswer({ schema }, { text: '```JSON\n{"status": "shipped"}\n```' }, context)).pass).toBe(true);
     expect(await matchAnswer({ schema }, { text: '{"status": "late"}' }, context)).toEqual({ pass: false, expected: 'valid against the schema', detail: '/status must be equal to one of the allowed values' });
     expect(await matchAnswer({ schema }, { text: 'It shipped.' }, context)).toEqual({ pass: false, expected: 'valid against the schema', detail: 'the answer is not JSON: "It shipped."' });
   });
