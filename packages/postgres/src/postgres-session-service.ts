@@ -15,11 +15,13 @@ import type { StateOp } from '@toolsmith/core';
 import {
   answerClaims,
   applyStateDelta,
+  checkAppendRequest,
   checkClaimRequest,
   checkCreateSessionRequest,
   checkFence,
   checkGetSessionRequest,
   checkListSessionsRequest,
+  checkReadSessionKey,
   checkSessionKey,
   checkStoredEvent,
   checkStoredState,
@@ -158,7 +160,7 @@ export class PostgresSessionService implements SessionService {
 
   /** Implements {@link SessionService.deleteSession}: events and answer claims go with the session (cascade). */
   async deleteSession(request: SessionKey): Promise<void> {
-    checkSessionKey(request);
+    checkReadSessionKey(request);
     await this.database.query(this.sql.delete, [request.appName, request.userId, request.sessionId]);
   }
 
@@ -170,7 +172,7 @@ export class PostgresSessionService implements SessionService {
    * then `app:`, the append's own lock order), resolves the updates against them, then runs the same statement.
    */
   async appendEvent(session: Session, event: Event): Promise<Event> {
-    checkSessionKey({ appName: session.appName, userId: session.userId, sessionId: session.id });
+    checkAppendRequest(session, event);
     if (event.partial) return event;
     // Read once: what is stored and what is applied to the session are the same values.
     const delta = settleStateDelta(event.actions);

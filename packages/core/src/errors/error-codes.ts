@@ -64,7 +64,7 @@ export const CORE_ERROR_CODES = {
   SESSION_NOT_FOUND: 'An append or read of a session the store does not hold.',
   SESSION_BUSY: 'Another run holds the session; nothing was stored.',
   SESSION_CORRUPT: 'A stored row of the session (an event, its state, user: or app: state) cannot be read as what the store wrote; nothing of the session was read.',
-  INVALID_SESSION_REQUEST: 'A session store refused a request: an id that is not a string or has a control character or a lone surrogate, or a paging option, lease or fencing number it does not take; nothing was read or stored.',
+  INVALID_SESSION_REQUEST: 'A session store refused a request: an id that is not a string or has a control character or a lone surrogate (reads take any control character but NUL), an event it could not read back, or a paging option, lease or fencing number it does not take; nothing was read or stored.',
   STATE_CONFLICT: 'A compare-and-set (or increment) applied in the append found another stored value; the call answers with this error.',
   INVALID_ARTIFACT_NAME: 'An artifact name that is empty, too long or has control characters.',
   ARTIFACT_OUTSIDE_ROOT: 'A FileArtifactService path meets a link (symbolic, or a hard-linked version file) under its root; nothing outside it is read, written or deleted.',

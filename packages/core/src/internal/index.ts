@@ -59,7 +59,7 @@ export { argumentsAsRead } from '../validation/arguments-as-read';
 // Which call ids a stored event claims as answered: every session store refuses a second claim (see SessionService).
 export { answerClaims } from '../sessions/answer-claims';
 // What every store refuses alike, before it reads or stores anything (INVALID_SESSION_REQUEST).
-export { checkClaimRequest, checkCreateSessionRequest, checkFence, checkGetSessionRequest, checkListSessionsRequest, checkSessionKey } from '../sessions/session-request-check';
+export { checkAppendRequest, checkClaimRequest, checkCreateSessionRequest, checkFence, checkGetSessionRequest, checkListSessionsRequest, checkReadSessionKey, checkSessionKey } from '../sessions/session-request-check';
 // The updates applied inside the append (ctx.state.increment / compareAndSet): every store resolves them alike.
 export { resolveStateOps } from '../state/state-ops';
 // A state key is any string (`__proto__` included): every store writes state records with these.

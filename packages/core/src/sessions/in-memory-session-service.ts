@@ -13,7 +13,7 @@ import type { ClaimOutcome, ClaimSessionRequest } from './session-claim';
 import type { GetSessionRequest, ListSessionsRequest, SessionKey, SessionService } from './session-service';
 import { type SynchronousClaimOutcome, type SynchronousWriteMethods, registerSynchronousWrites } from './synchronous-session-writes';
 import { NestedMap } from './nested-map';
-import { checkClaimRequest, checkCreateSessionRequest, checkFence, checkGetSessionRequest, checkListSessionsRequest, checkSessionKey } from './session-request-check';
+import { checkAppendRequest, checkClaimRequest, checkCreateSessionRequest, checkFence, checkGetSessionRequest, checkListSessionsRequest, checkReadSessionKey, checkSessionKey } from './session-request-check';
 
 /**
  * What an {@link InMemorySessionService} holds under one session key, in one object (one lookup finds
@@ -174,7 +174,7 @@ export class InMemorySessionService implements SessionService {
 
   /** Forgets the session and its events, and its claim unless one is live; `app:` and `user:` state stay. Does nothing when it does not exist. */
   async deleteSession(request: SessionKey): Promise<void> {
-    checkSessionKey(request);
+    checkReadSessionKey(request);
     const entry = this.find(request.appName, request.userId, request.sessionId);
     if (!entry) return;
     if (entry.exists) {
@@ -195,7 +195,7 @@ export class InMemorySessionService implements SessionService {
    * unstored; `temp:` keys are dropped from the delta. Updates `session` in place.
    */
   async appendEvent(session: Session, event: Event): Promise<Event> {
-    checkSessionKey({ appName: session.appName, userId: session.userId, sessionId: session.id });
+    checkAppendRequest(session, event);
     return this.appendNow(session, event);
   }
 

@@ -1,6 +1,7 @@
 import { InvalidSessionRequestError } from '../errors/session-errors';
 import { unfitIdentifierCharacter } from '../identifiers/identifier-characters';
 import type { GetSessionRequest, ListSessionsRequest, SessionKey } from './session-service';
+import { appendedEventProblem } from './stored-session-check';
 
 /**
  * The longest claim lease, in milliseconds: the runner renews a claim every third of its lease with a
@@ -21,6 +22,18 @@ export function storeIdProblem(field: string, value: unknown): string | undefine
 }
 
 /**
+ * Why `value` cannot name a session to read, delete or page past (`field`), or `undefined`: a string with no
+ * lone surrogate and no NUL. Looser than {@link storeIdProblem}: another control character names one session in
+ * every store, and sessions stored by earlier releases may have one (they can still be read, listed past and
+ * deleted); a lone surrogate would read another id's session on PostgreSQL, which cannot take a NUL at all.
+ */
+export function readIdProblem(field: string, value: unknown): string | undefined {
+  if (typeof value !== 'string') return `${field} is ${kind(value)}, not a string`;
+  if (unfitIdentifierCharacter(value) === 'lone surrogate') return `${field} has a lone surrogate`;
+  return value.includes('\u0000') ? `${field} has a control character (NUL)` : undefined;
+}
+
+/**
  * Why `value` cannot be a claim's lease (`leaseMs`), or `undefined`: a whole number of milliseconds from
  * `min` to {@link MAX_LEASE_MS}. A store takes 0 (a claim that lapses at once); a runner's lease is at least 1.
  */
@@ -34,6 +47,20 @@ export function checkSessionKey(key: SessionKey): void {
   if (problem) throw new InvalidSessionRequestError(problem);
 }
 
+/** Throws {@link InvalidSessionRequestError} unless the key's three ids can name a stored session ({@link readIdProblem}): `getSession`, `deleteSession`. */
+export function checkReadSessionKey(key: SessionKey): void {
+  const problem = readIdProblem('appName', key.appName) ?? readIdProblem('userId', key.userId) ?? readIdProblem('sessionId', key.sessionId);
+  if (problem) throw new InvalidSessionRequestError(problem);
+}
+
+/** Checks what `appendEvent` is given: the session's ids, and an event (not a partial one, which is never stored) the store could read back ({@link appendedEventProblem}). */
+export function checkAppendRequest(session: { appName: string; userId: string; id: string }, event: { partial?: boolean }): void {
+  checkSessionKey({ appName: session.appName, userId: session.userId, sessionId: session.id });
+  if (event.partial) return;
+  const problem = appendedEventProblem(event);
+  if (problem) throw new InvalidSessionRequestError(`the event cannot be stored: ${problem}`);
+}
+
 /** Checks `createSession`'s request: its ids (`sessionId` may be missing: the store makes one). */
 export function checkCreateSessionRequest(request: { appName: string; userId: string; sessionId?: string }): void {
   const problem =
@@ -41,9 +68,9 @@ export function checkCreateSessionRequest(request: { appName: string; userId: st
   if (problem) throw new InvalidSessionRequestError(problem);
 }
 
-/** Checks `getSession`'s request: its key, `numRecentEvents` a whole number, 0 or more, `afterTimestamp` a finite number (each may be missing). */
+/** Checks `getSession`'s request: its key ({@link checkReadSessionKey}), `numRecentEvents` a whole number, 0 or more, `afterTimestamp` a finite number (each may be missing). */
 export function checkGetSessionRequest(request: GetSessionRequest): void {
-  checkSessionKey(request);
+  checkReadSessionKey(request);
   const { numRecentEvents, afterTimestamp } = request;
   if (numRecentEvents !== undefined && !(Number.isSafeInteger(numRecentEvents) && numRecentEvents >= 0)) {
     throw new InvalidSessionRequestError(`numRecentEvents is ${shown(numRecentEvents)}, not a whole number, 0 or more`);
@@ -53,9 +80,9 @@ export function checkGetSessionRequest(request: GetSessionRequest): void {
   }
 }
 
-/** Checks `listSessions`' request: its ids, `after` an id ({@link storeIdProblem}) and `limit` a whole number, 0 or more (each may be missing). */
+/** Checks `listSessions`' request: its ids and `after` ({@link readIdProblem}) and `limit` a whole number, 0 or more (each may be missing). */
 export function checkListSessionsRequest(request: ListSessionsRequest): void {
-  const problem = storeIdProblem('appName', request.appName) ?? storeIdProblem('userId', request.userId) ?? (request.after === undefined ? undefined : storeIdProblem('after', request.after));
+  const problem = readIdProblem('appName', request.appName) ?? readIdProblem('userId', request.userId) ?? (request.after === undefined ? undefined : readIdProblem('after', request.after));
   if (problem) throw new InvalidSessionRequestError(problem);
   const { limit } = request;
   if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 0)) throw new InvalidSessionRequestError(`limit is ${shown(limit)}, not a whole number, 0 or more`);

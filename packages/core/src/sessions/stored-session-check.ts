@@ -11,6 +11,19 @@ export function checkStoredEvent(sessionId: string, sequence: number, data: unkn
   if (problem) throw new SessionCorruptError(sessionId, `event ${sequence}`, problem);
 }
 
+/**
+ * Why a store would refuse to append `event`, or `undefined`: what it could not read back ({@link checkStoredEvent}'s
+ * rules), and a timestamp that is not a whole number of milliseconds (PostgreSQL keeps it as a `bigint`). Checked
+ * before anything is stored, by every store's public `appendEvent`, so one malformed event never makes its
+ * session unreadable. (The runner's own events are made well formed; its in-process fast path skips this.)
+ */
+export function appendedEventProblem(event: unknown): string | undefined {
+  const problem = storedEventProblem(event);
+  if (problem) return problem;
+  const { timestamp } = event as { timestamp: number };
+  return Number.isSafeInteger(timestamp) ? undefined : `its timestamp is ${timestamp}, not a whole number of milliseconds`;
+}
+
 /** Checks a stored state (`row`: `sessions.state`, `user_state`, `app_state`): a JSON object whose numbers are all finite. */
 export function checkStoredState(sessionId: string, row: string, state: unknown): void {
   if (typeof state !== 'object' || state === null || Array.isArray(state)) throw new SessionCorruptError(sessionId, row, `the state is ${kind(state)}, not an object`);

@@ -208,13 +208,38 @@ export function runSessionStoreConformance(options: SessionStoreConformanceOptio
       }
       await refused(service.createSession(key('s\uD800')), /sessionId has a lone surrogate/);
       await refused(service.createSession({ appName: `${appName}\uDFFF`, userId: 'u', sessionId: 's' }), /appName has a lone surrogate/);
-      await refused(service.getSession({ appName: `${appName}\u0085`, userId: 'u', sessionId: 's' }), /appName has a control character/);
+      // Any other control character names one session in every store: a session stored before ids were checked can
+      // still be read, listed past and deleted (a new one cannot be made or claimed).
+      await refused(service.claimSession({ appName: `${appName}\u0085`, userId: 'u', sessionId: 's', holder: 'h', leaseMs: 1_000 }), /appName has a control character/);
+      await expect(service.getSession({ appName: `${appName}\u0085`, userId: 'u', sessionId: 's' })).resolves.toBeUndefined();
+      await expect(service.listSessions({ appName, userId: 'u\uFFFD', after: 'a\tb' })).resolves.toHaveLength(1);
+      await expect(service.deleteSession({ appName, userId: 'u\uFFFD', sessionId: 'a\tb' })).resolves.toBeUndefined();
       await refused(service.listSessions({ appName, userId: 'u\uFFFD', after: '\uD800' }), /after has a lone surrogate/);
       // Nothing was read or stored: the session, its state and the other users are as they were.
       expect((await service.getSession(key('s', 'u\uFFFD')))!.state).toEqual({ 'user:secret': 'kept', 'app:n': 1 });
       expect((await service.listSessions({ appName, userId: 'u\uFFFD' })).map((s) => [s.id, s.lastSequence])).toEqual([['s', 1]]);
       // A pair is one character, not a lone surrogate.
       await expect(service.createSession(key('s', 'u\u{1F600}'))).resolves.toMatchObject({ userId: 'u\u{1F600}', state: { 'app:n': 1 } });
+    });
+
+    it('refuses to append an event it could not read back (INVALID_SESSION_REQUEST), storing nothing: the session stays readable', async () => {
+      const session = await service.createSession(key());
+      await service.appendEvent(session, event({ content: { role: 'user', parts: [{ text: 'precious history' }] } }));
+      const malformed: Array<[Record<string, unknown>, RegExp]> = [
+        [{ timestamp: 1.5 }, /timestamp is 1.5, not a whole number/],
+        [{ timestamp: Number.NaN }, /timestamp is NaN, not a finite number|timestamp is a number, not a finite number/],
+        [{ author: 5 }, /author is a number, not a string/],
+        [{ id: 42 }, /id is a number, not a string/],
+        [{ content: { role: 'model', parts: 'hi' } }, /content is not an object with an array of parts/],
+        [{ content: { role: 'model' } }, /content is not an object with an array of parts/],
+      ];
+      for (const [fields, problem] of malformed) {
+        const bad = Object.assign(event({ content: { role: 'model', parts: [{ text: 'x' }] } }), fields);
+        await expect(service.appendEvent(session, bad)).rejects.toMatchObject({ code: 'INVALID_SESSION_REQUEST', problem: expect.stringMatching(problem) });
+      }
+      const stored = await service.getSession(key());
+      expect(stored!.events.map((e) => e.text())).toEqual(['precious history']);
+      expect(stored!.lastSequence).toBe(1);
     });
 
     it('refuses paging options, leases and fencing numbers it does not take with INVALID_SESSION_REQUEST, and answers the others alike', async () => {
