@@ -71,6 +71,7 @@ describe('checkEventStreamStart', () => {
     ['data lines', ['data: {"a":1}\n\n', 'data: [DONE]\n\n']],
     ['named events', ['event: message_start\ndata: {}\n\n']],
     ['a comment first, in pieces', ['\n: keep', '-alive\n\ndata: 1\n\n']],
+    ['bare-CR line endings after a blank line', ['\r', 'data: {"a":1}\r\r', 'data: [DONE]\r\r']],
   ])('lets a stream that starts with %s through, every byte still there for the SDK', async (_name, chunks) => {
     const stream = response(chunks, 'text/event-stream');
     await checkEventStreamStart(source, stream);

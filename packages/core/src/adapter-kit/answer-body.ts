@@ -143,7 +143,7 @@ export function mapReceivedAnswer<T>(source: AnswerSource, response: Pick<Respon
 export async function checkEventStreamStart(source: AnswerSource, response: Response): Promise<void> {
   const text = await peek(response.clone());
   if (text === undefined) return;
-  const firstLine = /^[^\r\n]*/.exec(text.replace(/^\uFEFF?(?:[ \t]*\r?\n)*/, ''))![0];
+  const firstLine = /^[^\r\n]*/.exec(text.replace(/^\uFEFF?(?:[ \t]*(?:\r\n|\r|\n))*/, ''))![0];
   if (/^(?::|(?:data|event|id|retry)(?::|$))/.test(firstLine)) return;
   // Nobody will read the rest: the connection is let go.
   response.body?.cancel().catch(() => undefined);
@@ -161,7 +161,7 @@ async function peek(copy: Response): Promise<string | undefined> {
       const { done, value } = await reader.read();
       if (done) return text + decoder.decode();
       text += decoder.decode(value, { stream: true });
-      if (text.length >= STREAM_PEEK_BYTES || /\S[^\n]*\n/.test(text)) return text;
+      if (text.length >= STREAM_PEEK_BYTES || /\S[^\r\n]*[\r\n]/.test(text)) return text;
     }
   } catch {
     return undefined;
