@@ -29,8 +29,10 @@ export function storeIdProblem(field: string, value: unknown): string | undefine
  */
 export function readIdProblem(field: string, value: unknown): string | undefined {
   if (typeof value !== 'string') return `${field} is ${kind(value)}, not a string`;
-  if (unfitIdentifierCharacter(value) === 'lone surrogate') return `${field} has a lone surrogate`;
-  return value.includes('\u0000') ? `${field} has a control character (NUL)` : undefined;
+  const unfit = unfitIdentifierCharacter(value);
+  if (unfit === 'lone surrogate') return `${field} has a lone surrogate`;
+  // A second pass only for an id that has a control character (NUL is one).
+  return unfit && value.includes('\u0000') ? `${field} has a control character (NUL)` : undefined;
 }
 
 /**
