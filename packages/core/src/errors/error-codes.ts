@@ -34,7 +34,7 @@ export const CORE_ERROR_CODES = {
   INVALID_MESSAGE: "The user message is not valid content (or carries a function call), or the run's input cannot be taken (a userId or sessionId that is not a string, a signal that is not an AbortSignal, a getter that throws).",
   INTERNAL_ERROR: 'A failure Toolsmith did not expect; the message says what happened.',
   AGENT_NOT_FOUND: "A transfer named an agent that is not in the tree, or `actions.transferToAgent` was set to something that is no agent name (nothing of that call's actions was kept).",
-  AGENT_CONFIG_INVALID: 'The agent tree or an agent option is wrong (names, parents, models).',
+  AGENT_CONFIG_INVALID: "The agent tree or an agent option is wrong (names, parents, models), or an agent's settings together with its model's options are what the provider refuses (Anthropic's thinking with a forced `toolChoice`, or a `maxOutputTokens` not above `budget_tokens`; see providers.md).",
   AGENT_TOOL_OUTSIDE_RUNNER: 'An AgentTool was run outside a Runner invocation.',
   AGENT_TOOL_CONFIRMATION_UNSUPPORTED: "An AgentTool's agent asked for a credential, which an agent tool cannot pass on (its confirmation requests are relayed).",
   INVALID_STATE_VALUE: 'A state value cannot be stored as JSON (not plain JSON, or text with NUL or a lone surrogate).',
