@@ -1,33 +1,15 @@
-import { LlmAgent } from '../agents/llm-agent';
 import type { AuthConfig } from '../auth/auth-config';
 import { InMemoryCredentialService } from '../auth/in-memory-credential-service';
 import { REQUEST_CREDENTIAL } from '../auth/request-credential';
 import { credentialRequests } from '../confirmation/credential-requests';
 import { findPendingCalls } from '../confirmation/pending-calls';
-import type { Event } from '../events/event';
-import { functionTool } from '../function-tool/function-tool';
 import type { Content } from '../model/content';
-import { InMemorySessionService } from '../sessions/in-memory-session-service';
-import { ScriptedModel } from '../testing/scripted-model';
-import { Runner } from './runner';
+import { credentialToolRunner } from './__fixtures__/credential-tool-runner';
 
 const SECRET = 'SECRETVALUE-9f8e7d6c5b4a';
-const noParams = { type: 'object', properties: {}, additionalProperties: false } as const;
-
-async function collect(events: AsyncIterable<Event>): Promise<Event[]> {
-  const out: Event[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
 
 function setup(auth: AuthConfig) {
-  const tool = functionTool({ name: 'weather', description: 'Weather.', parameters: noParams, auth, execute: () => ({ ok: true }) });
-  const model = new ScriptedModel((request) => (request.contents.at(-1)?.parts[0]?.functionResponse?.name === 'weather' ? 'done' : { calls: [{ id: 'c1', name: 'weather', args: {} }] }));
-  const sessionService = new InMemorySessionService();
-  const credentialService = new InMemoryCredentialService();
-  const runner = new Runner({ appName: 'wx', agent: new LlmAgent({ name: 'a', model, tools: [tool] }), sessionService, credentialService });
-  const run = (newMessage: Content) => collect(runner.run({ userId: 'u', sessionId: 's', newMessage }));
-  const session = async () => (await sessionService.getSession({ appName: 'wx', userId: 'u', sessionId: 's' }))!;
+  const { run, session, credentialService } = credentialToolRunner(auth, new InMemoryCredentialService(), () => ({ ok: true }));
   const answer = (id: string, response: Record<string, unknown>): Content => ({ role: 'user', parts: [{ functionResponse: { id, name: REQUEST_CREDENTIAL, response } }] });
   return { run, session, answer, credentialService };
 }

@@ -1,4 +1,3 @@
-import { LlmAgent } from '../agents/llm-agent';
 import type { AuthConfig } from '../auth/auth-config';
 import type { AuthCredential } from '../auth/auth-credential';
 import type { CredentialKey } from '../auth/credential-service';
@@ -6,17 +5,10 @@ import { InMemoryCredentialService } from '../auth/in-memory-credential-service'
 import { credentialRequests } from '../confirmation/credential-requests';
 import { credentialResponse } from '../confirmation/credential-response';
 import { findPendingCalls } from '../confirmation/pending-calls';
-import type { Event } from '../events/event';
-import { functionTool } from '../function-tool/function-tool';
-import type { Content } from '../model/content';
-import { InMemorySessionService } from '../sessions/in-memory-session-service';
 import { type OAuth2TestServer, startOAuth2TestServer } from '../testing/oauth2-test-server';
-import { ScriptedModel } from '../testing/scripted-model';
-import type { ToolContext } from '../tools/tool-context';
-import { Runner } from './runner';
+import { credentialToolRunner } from './__fixtures__/credential-tool-runner';
 
 const SECRET = 'SECRETVALUE-9f8e7d6c5b4a';
-const noParams = { type: 'object', properties: {}, additionalProperties: false } as const;
 
 /** A credential service whose next `failures` saves fail with an error that quotes every value of the credential, as it is and in base64. */
 class FailingSaves extends InMemoryCredentialService {
@@ -32,25 +24,10 @@ class FailingSaves extends InMemoryCredentialService {
   }
 }
 
-async function collect(events: AsyncIterable<Event>): Promise<Event[]> {
-  const out: Event[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
-
 function setup(auth: AuthConfig) {
   let ran = 0;
-  const tool = functionTool({
-    name: 'weather', description: 'Weather.', parameters: noParams, auth,
-    execute: (_args: Record<string, never>, ctx: ToolContext) => ({ ran: ++ran, user: ctx.credential?.username ?? null }),
-  });
-  const model = new ScriptedModel((request) => (request.contents.at(-1)?.parts[0]?.functionResponse?.name === 'weather' ? 'done' : { calls: [{ id: 'c1', name: 'weather', args: {} }] }));
-  const sessionService = new InMemorySessionService();
-  const credentialService = new FailingSaves();
-  const runner = new Runner({ appName: 'wx', agent: new LlmAgent({ name: 'a', model, tools: [tool] }), sessionService, credentialService });
-  const run = (newMessage: Content) => collect(runner.run({ userId: 'u', sessionId: 's', newMessage }));
-  const session = async () => (await sessionService.getSession({ appName: 'wx', userId: 'u', sessionId: 's' }))!;
-  return { run, session, credentialService, ran: () => ran };
+  const runner = credentialToolRunner(auth, new FailingSaves(), (_args, ctx) => ({ ran: ++ran, user: ctx.credential?.username ?? null }));
+  return { ...runner, ran: () => ran };
 }
 
 describe('a credential service whose save fails', () => {

@@ -1,34 +1,12 @@
-import { LlmAgent } from '../agents/llm-agent';
 import type { AuthConfig } from '../auth/auth-config';
 import { InMemoryCredentialService } from '../auth/in-memory-credential-service';
 import { credentialRequests } from '../confirmation/credential-requests';
 import { credentialResponse } from '../confirmation/credential-response';
 import { findPendingCalls } from '../confirmation/pending-calls';
-import type { Event } from '../events/event';
-import { functionTool } from '../function-tool/function-tool';
-import type { Content } from '../model/content';
-import { InMemorySessionService } from '../sessions/in-memory-session-service';
-import { ScriptedModel } from '../testing/scripted-model';
-import type { ToolContext } from '../tools/tool-context';
-import { Runner } from './runner';
-
-const noParams = { type: 'object', properties: {}, additionalProperties: false } as const;
-
-async function collect(events: AsyncIterable<Event>): Promise<Event[]> {
-  const out: Event[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
+import { credentialToolRunner } from './__fixtures__/credential-tool-runner';
 
 function setup(auth: AuthConfig) {
-  const tool = functionTool({ name: 'weather', description: 'Weather.', parameters: noParams, auth, execute: (_args: Record<string, never>, ctx: ToolContext) => ({ with: ctx.credential }) });
-  const model = new ScriptedModel((request) => (request.contents.at(-1)?.parts[0]?.functionResponse?.name === 'weather' ? 'done' : { calls: [{ id: 'c1', name: 'weather', args: {} }] }));
-  const sessionService = new InMemorySessionService();
-  const credentialService = new InMemoryCredentialService();
-  const runner = new Runner({ appName: 'wx', agent: new LlmAgent({ name: 'a', model, tools: [tool] }), sessionService, credentialService });
-  const run = (newMessage: Content) => collect(runner.run({ userId: 'u', sessionId: 's', newMessage }));
-  const session = async () => (await sessionService.getSession({ appName: 'wx', userId: 'u', sessionId: 's' }))!;
-  return { run, session, credentialService };
+  return credentialToolRunner(auth, new InMemoryCredentialService(), (_args, ctx) => ({ with: ctx.credential }));
 }
 
 describe('a typed-in credential answer with a value "[redacted]" (read back from the stored session)', () => {

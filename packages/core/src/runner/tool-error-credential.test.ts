@@ -5,11 +5,11 @@ import { InMemoryCredentialService } from '../auth/in-memory-credential-service'
 import { credentialRequests } from '../confirmation/credential-requests';
 import { credentialResponse } from '../confirmation/credential-response';
 import { ToolsmithError } from '../errors/toolsmith-error';
-import type { Event } from '../events/event';
 import { functionTool } from '../function-tool/function-tool';
 import type { Content } from '../model/content';
 import type { LlmRequest } from '../model/llm-request';
 import { InMemorySessionService } from '../sessions/in-memory-session-service';
+import { collect } from '../testing/collect';
 import { ScriptedModel } from '../testing/scripted-model';
 import type { ToolContext } from '../tools/tool-context';
 import { Runner } from './runner';
@@ -17,12 +17,6 @@ import { Runner } from './runner';
 const SECRET = 'SECRETVALUE-9f8e7d6c5b4a+/';
 const noParams = { type: 'object', properties: {}, additionalProperties: false } as const;
 const apiKey: AuthConfig = { scheme: 'apiKey', name: 'wkey' };
-
-async function collect(events: AsyncIterable<Event>): Promise<Event[]> {
-  const out: Event[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
 
 /** A runner whose one tool, `weather`, runs `execute`; what the model, the session and the spans saw. */
 function setup(execute: (args: Record<string, unknown>, ctx: ToolContext) => unknown, auth: AuthConfig | null = apiKey) {

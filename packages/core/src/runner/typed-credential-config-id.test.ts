@@ -3,20 +3,14 @@ import { type AuthConfig, authConfigId, publicAuthConfig } from '../auth/auth-co
 import { InMemoryCredentialService } from '../auth/in-memory-credential-service';
 import { credentialRequests } from '../confirmation/credential-requests';
 import { credentialResponse } from '../confirmation/credential-response';
-import type { Event } from '../events/event';
 import { functionTool } from '../function-tool/function-tool';
 import type { Content } from '../model/content';
+import { collect } from '../testing/collect';
 import { ScriptedModel } from '../testing/scripted-model';
 import type { ToolContext } from '../tools/tool-context';
 import { Runner } from './runner';
 
 const noParams = { type: 'object', properties: {}, additionalProperties: false } as const;
-
-async function collect(events: AsyncIterable<Event>): Promise<Event[]> {
-  const out: Event[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
 
 // An unnamed config is stored under a hash of its client; a typed-in credential is saved under the config
 // the request showed (publicAuthConfig: the token URL's origin and path only), and the tool looks it up under its own.
